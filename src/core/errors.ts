@@ -1,0 +1,27 @@
+/**
+ * Error types shared by every layer. The CLI maps them to exit codes:
+ * InputError and UsageError -> 2 (bad input or usage), anything else -> 2 with "internal error".
+ * Findings (diagnostics, mismatches) are not errors: commands return exit code 1 for them.
+ */
+
+/** Malformed or unsupported input (file, stream, manifest). The message is one readable line. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  /** Where the problem is (file path, byte offset, dword offset...), prefixed to the message when printed. */
+  readonly where: string | undefined;
+  constructor(message: string, where?: string) {
+    super(where ? `${where}: ${message}` : message);
+    this.where = where;
+  }
+}
+
+/** Bad command-line usage. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Format a byte offset as LLVM and readelf do. */
+export function hex(n: number, width = 0): string {
+  const s = (n >>> 0 === n ? n >>> 0 : n).toString(16);
+  return '0x' + s.padStart(width, '0');
+}

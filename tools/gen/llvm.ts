@@ -1,0 +1,133 @@
+/**
+ * Thin wrappers over the LLVM tools that are gpusim's oracles (llvm-mc-19, llvm-objdump-19).
+ * Only generators and golden-file builders use this; tests never need LLVM.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const LLVM_MC = process.env.LLVM_MC ?? 'llvm-mc-19';
+export const LLVM_OBJDUMP = process.env.LLVM_OBJDUMP ?? 'llvm-objdump-19';
+
+/** True when the LLVM tools are installed (tests that regenerate tables skip otherwise). */
+export function haveLlvm(): boolean {
+  const r = spawnSync(LLVM_MC, ['--version'], { encoding: 'utf8' });
+  return r.status === 0;
+}
+
+export function llvmVersion(): string {
+  const r = spawnSync(LLVM_MC, ['--version'], { encoding: 'utf8' });
+  const m = /LLVM version ([0-9.]+)/.exec(r.stdout ?? '');
+  return m ? m[1]! : 'unknown';
+}
+
+/** Result of disassembling one probe: LLVM's text (null for `<unknown>`) and the bytes it consumed. */
+export interface ProbeResult {
+  readonly text: string | null;
+  readonly size: number;
+}
+
+const SLOT_BYTES = 32; // longest GFX instruction is well under 16 bytes; the rest is s_nop padding
+const PAD = 0xbf800000; // s_nop 0 on GFX10/GFX11 (SOPP op 0)
+
+/**
+ * Disassemble many independent probes in one llvm-objdump run. Each probe is a list of dwords
+ * placed at the start of its own 32-byte slot, padded with s_nop so decoding realigns at the next
+ * slot whatever the probe's length turns out to be. Returns LLVM's text for the instruction that
+ * starts each slot, whitespace-normalised, or null when LLVM prints `<unknown>`.
+ */
+export function disassembleProbes(mcpu: string, probes: readonly (readonly number[])[], padWord = PAD): ProbeResult[] {
+  const out: ProbeResult[] = [];
+  const CHUNK = 20000;
+  for (let i = 0; i < probes.length; i += CHUNK) out.push(...disassembleChunk(mcpu, probes.slice(i, i + CHUNK), padWord));
+  return out;
+}
+
+function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], padWord: number): ProbeResult[] {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-probe-'));
+  try {
+    const buf = Buffer.alloc(probes.length * SLOT_BYTES);
+    probes.forEach((p, i) => {
+      if (p.length * 4 > 16) throw new Error('probe longer than 16 bytes');
+      for (let k = 0; k < SLOT_BYTES / 4; k++) buf.writeUInt32LE((k < p.length ? p[k]! : padWord) >>> 0, i * SLOT_BYTES + k * 4);
+    });
+    const bin = join(dir, 'p.bin');
+    writeFileSync(bin, buf);
+    const obj = join(dir, 'p.o');
+    const s = join(dir, 'p.s');
+    writeFileSync(s, `.text\n.incbin "${bin}"\n`);
+    execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, '-filetype=obj', '-o', obj, s]);
+    const text = execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${mcpu}`, '--no-show-raw-insn', obj], {
+      encoding: 'utf8', maxBuffer: 1 << 30,
+    });
+    const byAddr = new Map<number, string>();
+    const addrs: number[] = [];
+    for (const line of text.split('\n')) {
+      const m = /^\s*([0-9a-f]+):\s*(.*)$/.exec(line);
+      if (!m) continue;
+      const addr = parseInt(m[1]!, 16);
+      byAddr.set(addr, normalizeText(m[2]!));
+      addrs.push(addr);
+    }
+    const res: ProbeResult[] = [];
+    for (let i = 0; i < probes.length; i++) {
+      const a = i * SLOT_BYTES;
+      const t = byAddr.get(a);
+      const idx = addrs.indexOf(a);
+      const next = idx >= 0 && idx + 1 < addrs.length ? addrs[idx + 1]! : a + 4;
+      if (t === undefined) throw new Error(`objdump produced nothing at slot ${i}`);
+      res.push({ text: t.startsWith('<unknown>') ? null : t, size: next - a });
+    }
+    return res;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Strip the trailing `// addr: ...` comment objdump adds and collapse whitespace. */
+export function normalizeText(t: string): string {
+  let s = t;
+  const c = s.indexOf(' //');
+  if (c >= 0) s = s.slice(0, c);
+  const sc = s.indexOf(' ;');
+  if (sc >= 0) s = s.slice(0, sc);
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Result of assembling one line with llvm-mc: its bytes as dwords, or the error LLVM gave. */
+export interface AsmResult {
+  readonly words: number[] | null;
+  readonly error?: string;
+}
+
+/** Assemble each line independently (one llvm-mc run). */
+export function assembleLines(mcpu: string, lines: readonly string[]): AsmResult[] {
+  const input = lines.join('\n') + '\n';
+  const r = spawnSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, '-show-encoding'], {
+    input, encoding: 'utf8', maxBuffer: 1 << 30,
+  });
+  const errs = new Map<number, string>();
+  for (const m of (r.stderr ?? '').matchAll(/<stdin>:(\d+):\d+: error: ([^\n]*)/g)) {
+    const ln = Number(m[1]) - 1;
+    if (!errs.has(ln)) errs.set(ln, m[2]!);
+  }
+  const encs: number[][] = [];
+  for (const line of (r.stdout ?? '').split('\n')) {
+    const m = /encoding: \[([^\]]*)\]/.exec(line);
+    if (!m) continue;
+    const bytes = m[1]!.split(',').map((x) => parseInt(x, 16));
+    const words: number[] = [];
+    for (let i = 0; i + 3 < bytes.length; i += 4) words.push((bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)) >>> 0);
+    encs.push(words);
+  }
+  const out: AsmResult[] = [];
+  let k = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (errs.has(i)) out.push({ words: null, error: errs.get(i)! });
+    else if (lines[i]!.trim() === '') out.push({ words: null, error: 'empty' });
+    else out.push({ words: encs[k++] ?? null });
+  }
+  if (k !== encs.length) throw new Error(`llvm-mc output misaligned: ${k} used of ${encs.length}`);
+  return out;
+}
