@@ -1,0 +1,108 @@
+/**
+ * A target's instruction set front end: walk dwords through its codecs to decode, print or
+ * assemble. Target-neutral; each target (gfx11/index.ts, later gfx10/gfx9) lists its codecs.
+ */
+import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from './types.js';
+import type { OperandSpace } from './operands.js';
+
+export interface IsaTarget {
+  /** LLVM's -mcpu name, e.g. 'gfx1100'. */
+  readonly mcpu: string;
+  readonly space: OperandSpace;
+  /** Codecs in the order their `matches` are tried (most specific prefix first). */
+  readonly codecs: readonly Codec[];
+}
+
+/** Find the codec owning a first dword, or null. */
+export function codecFor(t: IsaTarget, w0: number): Codec | null {
+  for (const c of t.codecs) if (c.matches(w0 >>> 0)) return c;
+  return null;
+}
+
+/** Decode the instruction at dword index `index` of `words`; `pc` is its byte address (for errors). */
+export function decodeAt(t: IsaTarget, words: ArrayLike<number>, index: number, pc = index * 4): Instruction {
+  if (index >= words.length) throw new DecodeError(pc, [], 'past end of code');
+  const w0 = words[index]! >>> 0;
+  const c = codecFor(t, w0);
+  if (!c) throw new DecodeError(pc, [w0], 'no encoding class matches');
+  return c.decode(words, index, pc);
+}
+
+/** LLVM's text for a decoded instruction. */
+export function printInst(t: IsaTarget, inst: Instruction): string {
+  const c = codecFor(t, inst.words[0]!);
+  if (!c) throw new Error(`no codec for ${inst.encoding}`);
+  return c.print(inst);
+}
+
+/** One line of a disassembly listing. */
+export interface DisasmLine {
+  readonly pc: number;
+  readonly words: readonly number[];
+  /** LLVM's instruction text, or `<unknown>` for an invalid encoding (as llvm-objdump prints). */
+  readonly text: string;
+  readonly inst: Instruction | null;
+  readonly error: DecodeError | null;
+}
+
+/**
+ * Disassemble a run of code the way llvm-objdump does: decode, print, and on an invalid encoding
+ * print `<unknown>` and go on at the next dword.
+ */
+export function disassemble(t: IsaTarget, words: ArrayLike<number>, basePc = 0, start = 0, end = words.length): DisasmLine[] {
+  const out: DisasmLine[] = [];
+  let i = start;
+  while (i < end) {
+    const pc = basePc + (i - start) * 4;
+    try {
+      const inst = decodeAt(t, words, i, pc);
+      if (i + inst.size / 4 > end) throw new DecodeError(pc, Array.from({ length: end - i }, (_, k) => words[i + k]!), 'instruction runs past end of code');
+      out.push({ pc, words: inst.words, text: printInst(t, inst), inst, error: null });
+      i += inst.size / 4;
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      out.push({ pc, words: [words[i]! >>> 0], text: '<unknown>', inst: null, error: e });
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** Split one source line into mnemonic and rest; strips `;` and `//` comments. Null for blank/label/directive. */
+export function splitAsmLine(text: string, line: number): AsmLine | null {
+  let s = text;
+  for (const c of ['//', ';']) {
+    const k = s.indexOf(c);
+    if (k >= 0) s = s.slice(0, k);
+  }
+  s = s.trim();
+  if (s === '') return null;
+  const m = /^(\S+)\s*(.*)$/.exec(s)!;
+  return { mnemonic: m[1]!.toLowerCase(), rest: m[2]!.trim(), line };
+}
+
+/** Assemble one instruction line to dwords. */
+export function assembleLine(t: IsaTarget, text: string, line = 0): number[] {
+  const l = splitAsmLine(text, line);
+  if (!l) throw new AsmError(line, 'empty line');
+  for (const c of t.codecs) {
+    const r = c.assemble(l);
+    if (r) return r;
+  }
+  throw new AsmError(line, `unknown instruction '${l.mnemonic}' for ${t.mcpu}`);
+}
+
+/**
+ * Assemble a source text: one instruction per line; labels (`name:`) and directives (`.text`,
+ * `.p2align`...) are skipped. Returns the concatenated dwords. Branch targets must be numeric.
+ */
+export function assemble(t: IsaTarget, source: string): number[] {
+  const out: number[] = [];
+  source.split('\n').forEach((raw, i) => {
+    const l = splitAsmLine(raw, i + 1);
+    if (!l) return;
+    if (l.mnemonic.endsWith(':') || l.mnemonic.startsWith('.')) return;
+    out.push(...assembleLine(t, raw, i + 1));
+  });
+  return out;
+}
