@@ -4,8 +4,12 @@ import { GFX11_SPACE } from '../operands.js';
 import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
 import { codecs as vectorCodecs } from './vector.js';
+import { codecs as vop3pCodecs } from './vop3p.js';
+import { codecs as vopdCodecs } from './vopd.js';
+import { codecs as interpCodecs } from './interp.js';
 import { codecs as memoryCodecs } from './memory.js';
 
-const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs, ...memoryCodecs];
+/** Each codec's `matches` tests a distinct encoding prefix, so the order only affects speed. */
+const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs, ...vop3pCodecs, ...vopdCodecs, ...interpCodecs, ...memoryCodecs];
 
 export const gfx11: IsaTarget = { mcpu: 'gfx1100', space: GFX11_SPACE, codecs };
