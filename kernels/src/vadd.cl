@@ -1,0 +1,6 @@
+// c[i] = a[i] + b[i] over floats: the smallest useful kernel (global loads/stores, 1D id).
+#include "gpusim_cl.h"
+__kernel void vadd(__global const float *a, __global const float *b, __global float *c, uint n) {
+  size_t i = get_global_id(0);
+  if (i < n) c[i] = a[i] + b[i];
+}
