@@ -1,4 +1,6 @@
+/** The GFX11 memory and export codecs: DS, MUBUF, MTBUF, MIMG, FLAT/GLOBAL/SCRATCH, EXP. */
 import type { Codec } from '../types.js';
+import { dsCodec } from './memory-ds.js';
 
-/** Codecs of this family (filled in by the family's implementation). */
-export const codecs: Codec[] = [];
+/** Codecs of this family. */
+export const codecs: Codec[] = [dsCodec];

@@ -1,0 +1,264 @@
+/**
+ * Generator for the GFX11 memory and export encodings: DS, MUBUF, MTBUF, MIMG, FLAT/GLOBAL/SCRATCH
+ * and EXP. Every fact comes from LLVM: each opcode field is enumerated through llvm-objdump with
+ * base encodings whose register fields hold distinct values, and the printed operand list tells
+ * which field each operand comes from and how many registers it spans. Fields whose non-zero value
+ * makes LLVM reject the word are recorded as must-be-zero. Golden files come from seeded random
+ * probes per opcode.
+ *
+ * Target-parametrised: the per-target part is `GFX11` (mcpu, field layouts, prefixes).
+ */
+import { disassembleProbes, llvmVersion } from '../llvm.js';
+import { buildGolden, formatGolden, rng } from '../golden.js';
+
+// ---------------------------------------------------------------------------------------------
+// Field layouts (data, per target)
+
+/** A bit field: dword index, low bit, width. */
+export interface Fld { readonly w: number; readonly lo: number; readonly n: number }
+const F = (w: number, lo: number, n: number): Fld => ({ w, lo, n });
+
+export const GFX11 = {
+  mcpu: 'gfx1100',
+  dir: 'src/amd/isa/gfx11',
+  golden: 'test/golden/amd/gfx1100',
+  ds: {
+    prefix: 0b110110, op: F(0, 18, 8), offset0: F(0, 0, 8), offset1: F(0, 8, 8), gds: F(0, 17, 1),
+    addr: F(1, 0, 8), data0: F(1, 8, 8), data1: F(1, 16, 8), vdst: F(1, 24, 8),
+  },
+  flat: {
+    prefix: 0b110111, op: F(0, 18, 7), offset: F(0, 0, 13), dlc: F(0, 13, 1), glc: F(0, 14, 1), slc: F(0, 15, 1), seg: F(0, 16, 2),
+    addr: F(1, 0, 8), data: F(1, 8, 8), saddr: F(1, 16, 7), sve: F(1, 23, 1), vdst: F(1, 24, 8),
+  },
+  mubuf: {
+    prefix: 0b111000, op: F(0, 18, 8), offset: F(0, 0, 12), slc: F(0, 12, 1), dlc: F(0, 13, 1), glc: F(0, 14, 1), lds: F(0, 16, 1),
+    vaddr: F(1, 0, 8), vdata: F(1, 8, 8), srsrc: F(1, 16, 5), tfe: F(1, 21, 1), offen: F(1, 22, 1), idxen: F(1, 23, 1), soffset: F(1, 24, 8),
+  },
+  mtbuf: {
+    prefix: 0b111010, op: F(0, 15, 4), format: F(0, 19, 7), offset: F(0, 0, 12), slc: F(0, 12, 1), dlc: F(0, 13, 1), glc: F(0, 14, 1),
+    vaddr: F(1, 0, 8), vdata: F(1, 8, 8), srsrc: F(1, 16, 5), tfe: F(1, 21, 1), offen: F(1, 22, 1), idxen: F(1, 23, 1), soffset: F(1, 24, 8),
+  },
+  mimg: {
+    prefix: 0b111100, op: F(0, 18, 8), nsa: F(0, 0, 1), dim: F(0, 2, 3), unorm: F(0, 7, 1), dmask: F(0, 8, 4), slc: F(0, 12, 1),
+    dlc: F(0, 13, 1), glc: F(0, 14, 1), r128: F(0, 15, 1), a16: F(0, 16, 1), d16: F(0, 17, 1),
+    vaddr: F(1, 0, 8), vdata: F(1, 8, 8), srsrc: F(1, 16, 5), tfe: F(1, 21, 1), lwe: F(1, 22, 1), ssamp: F(1, 26, 5),
+  },
+  exp: {
+    prefix: 0b111110, en: F(0, 0, 4), target: F(0, 4, 6), done: F(0, 11, 1), rowEn: F(0, 13, 1),
+    vsrc0: F(1, 0, 8), vsrc1: F(1, 8, 8), vsrc2: F(1, 16, 8), vsrc3: F(1, 24, 8),
+  },
+} as const;
+
+type Target = typeof GFX11;
+
+function put(ws: number[], f: Fld, v: number): void {
+  const m = f.n === 32 ? 0xffffffff : (1 << f.n) - 1;
+  ws[f.w] = ((ws[f.w]! & ~(m << f.lo)) | ((v & m) << f.lo)) >>> 0;
+}
+function mk(nw: number, prefix: number): number[] {
+  const ws = new Array<number>(nw).fill(0);
+  ws[0] = (prefix << 26) >>> 0;
+  return ws;
+}
+function setAll(base: readonly number[], vals: Record<string, number>, lay: Record<string, Fld | number>): number[] {
+  const ws = base.slice();
+  for (const [k, v] of Object.entries(vals)) put(ws, lay[k] as Fld, v);
+  return ws;
+}
+
+/** A register token as LLVM prints it: file, first index, count. */
+function regTok(t: string): { file: string; base: number; count: number } | null {
+  let m = /^(v|s|ttmp)(\d+)$/.exec(t);
+  if (m) return { file: m[1]!, base: Number(m[2]), count: 1 };
+  m = /^(v|s|ttmp)\[(\d+):(\d+)\]$/.exec(t);
+  if (m) return { file: m[1]!, base: Number(m[2]), count: Number(m[3]) - Number(m[2]) + 1 };
+  return null;
+}
+
+/** Split `mn a, b, c mod mod` into mnemonic, operands and trailing modifiers. */
+function parseText(t: string): { mn: string; ops: string[]; mods: string[] } {
+  const sp = t.indexOf(' ');
+  if (sp < 0) return { mn: t, ops: [], mods: [] };
+  const mn = t.slice(0, sp);
+  const rest = t.slice(sp + 1);
+  // operands are separated by ', '; the last one is followed by space-separated modifiers
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of rest) {
+    if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    if (ch === ',' && depth === 0) { parts.push(cur.trim()); cur = ''; } else cur += ch;
+  }
+  parts.push(cur.trim());
+  const last = parts.pop()!;
+  const words: string[] = [];
+  depth = 0;
+  cur = '';
+  for (const ch of last) {
+    if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    if (ch === ' ' && depth === 0) { if (cur) words.push(cur); cur = ''; } else cur += ch;
+  }
+  if (cur) words.push(cur);
+  // modifiers are words containing ':' or bare lowercase flags after the first operand word
+  const ops = [...parts];
+  if (words.length) ops.push(words.shift()!);
+  if (ops.length === 1 && /^[a-z0-9_]+:|^(glc|slc|dlc|gds|offen|idxen|tfe|lds|unorm|r128|a16|d16|lwe)$/.test(ops[0]!) && parts.length === 0) {
+    return { mn, ops: [], mods: [ops[0]!, ...words] };
+  }
+  return { mn, ops, mods: words };
+}
+
+function probe(t: Target, ps: number[][]): (string | null)[] {
+  return disassembleProbes(t.mcpu, ps).map((r) => r.text);
+}
+
+function header(gen: string, what: string): string {
+  return `/**\n * ${what}\n * GENERATED by tools/gen/amd/${gen}.ts from LLVM ${llvmVersion()} (llvm-objdump/llvm-mc) — do not edit.\n */\n`;
+}
+
+function lit(v: unknown): string {
+  return JSON.stringify(v).replace(/"([a-zA-Z_][a-zA-Z0-9_]*)":/g, '$1:');
+}
+
+function subsets<T>(xs: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let m = 0; m < 1 << xs.length; m++) out.push(xs.filter((_, i) => m & (1 << i)));
+  return out;
+}
+
+/** Pick the decodable subset with the most fields set; returns its index or -1. */
+function best(texts: readonly (string | null)[], sets: readonly (readonly string[])[]): number {
+  let bi = -1;
+  for (let i = 0; i < sets.length; i++) if (texts[i] !== null && (bi < 0 || sets[i]!.length > sets[bi]!.length)) bi = i;
+  return bi;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DS
+
+/** Distinct probe values for the register fields, so a printed register names its field. */
+const DS_VAL = { addr: 10, data0: 20, data1: 30, vdst: 40 } as const;
+
+export interface DsEntry { mn: string; ops: [string, number][]; off: 'single' | 'pair' | 'swz' | 'none'; zero: string[]; gds: 'no' | 'opt' | 'req' }
+
+function genDs(t: Target): { table: Record<number, DsEntry>; probes: number[][] } {
+  const L = t.ds;
+  const fields = ['addr', 'data0', 'data1', 'vdst', 'offset', 'gds'] as const;
+  const sets = subsets(fields);
+  const ps: number[][] = [];
+  const nOps = 1 << L.op.n;
+  for (let op = 0; op < nOps; op++) {
+    for (const s of sets) {
+      const ws = mk(2, L.prefix);
+      put(ws, L.op, op);
+      for (const f of s) {
+        if (f === 'offset') { put(ws, L.offset0, 1); put(ws, L.offset1, 2); } else if (f === 'gds') put(ws, L.gds, 1); else put(ws, L[f], DS_VAL[f]);
+      }
+      ps.push(ws);
+    }
+  }
+  const tx = probe(t, ps);
+  const table: Record<number, DsEntry> = {};
+  for (let op = 0; op < nOps; op++) {
+    const bi = best(tx.slice(op * sets.length, (op + 1) * sets.length), sets);
+    if (bi < 0) continue;
+    const chosen = sets[bi]!;
+    const zero = fields.filter((f) => f !== 'gds' && !chosen.includes(f));
+    // gds: look up the same set with and without the gds bit
+    const base = chosen.filter((f) => f !== 'gds');
+    const withG = sets.findIndex((x) => x.length === base.length + 1 && x.includes('gds') && base.every((f) => x.includes(f)));
+    const without = sets.findIndex((x) => x.length === base.length && base.every((f) => x.includes(f)));
+    const g1 = tx[op * sets.length + withG] !== null;
+    const g0 = tx[op * sets.length + without] !== null;
+    const gds = g1 && g0 ? 'opt' : g1 ? 'req' : 'no';
+    const text = tx[op * sets.length + (g0 ? without : withG)]!;
+    const p = parseText(text);
+    const ops: [string, number][] = p.ops.map((o) => {
+      const r = regTok(o);
+      if (!r || r.file !== 'v') throw new Error(`DS ${op}: unexpected operand ${o} in ${text}`);
+      const f = Object.entries(DS_VAL).find(([, v]) => v === r.base);
+      if (!f) throw new Error(`DS ${op}: operand ${o} matches no field in ${text}`);
+      return [f[0], r.count];
+    });
+    const m = p.mods.join(' ');
+    const off = m.includes('offset0:') ? 'pair' : m.includes('swizzle(') ? 'swz' : m.includes('offset:') ? 'single' : 'none';
+    table[op] = { mn: p.mn, ops, off, zero, gds };
+  }
+
+  // golden probes
+  const R = rng(0xd5);
+  const r8 = () => Math.floor(R() * 256);
+  const gp: number[][] = [];
+  for (const [k, e] of Object.entries(table)) {
+    const op = Number(k);
+    for (let n = 0; n < 12; n++) {
+      const ws = mk(2, L.prefix);
+      put(ws, L.op, op);
+      for (const f of ['addr', 'data0', 'data1', 'vdst'] as const) if (!e.zero.includes(f)) put(ws, L[f], n < 2 ? n * 7 : r8());
+      if (!e.zero.includes('offset')) {
+        const mode = n % 4;
+        const off = mode === 0 ? 0 : mode === 1 ? r8() : Math.floor(R() * 65536);
+        put(ws, L.offset0, off & 0xff);
+        put(ws, L.offset1, off >> 8);
+      }
+      if (e.gds === 'req' || (e.gds === 'opt' && n % 5 === 3)) put(ws, L.gds, 1);
+      if (n === 11) ws[0] = (ws[0]! | (1 << 16)) >>> 0; // an ignored bit
+      gp.push(ws);
+    }
+    if (e.zero.length) {
+      // a must-be-zero field set: LLVM rejects
+      const ws = mk(2, L.prefix);
+      put(ws, L.op, op);
+      const f = e.zero[0]!;
+      if (f === 'offset') put(ws, L.offset0, 5); else put(ws, L[f as 'addr'], 9);
+      gp.push(ws);
+    }
+    if (e.gds !== 'opt') {
+      const ws = mk(2, L.prefix);
+      put(ws, L.op, op);
+      if (e.gds === 'no') put(ws, L.gds, 1);
+      gp.push(ws);
+    }
+  }
+  if (e_swizzle_probes(table, L, gp)) { /* added */ }
+  for (let op = 0; op < nOps; op++) if (!table[op]) { const ws = mk(2, L.prefix); put(ws, L.op, op); gp.push(ws); }
+  return { table, probes: gp };
+}
+
+/** ds_swizzle's offset prints as a swizzle macro: probe its patterns widely. */
+function e_swizzle_probes(table: Record<number, DsEntry>, L: Target['ds'], gp: number[][]): boolean {
+  const R = rng(0x5e);
+  for (const [k, e] of Object.entries(table)) {
+    if (e.off !== 'swz') continue;
+    const special = [0, 1, 0x1f, 0x20, 0x41f, 0x81f, 0x101f, 0x201f, 0x401f, 0x3e0, 0x7c1f, 0x1e0, 0x00c0, 0x001e, 0x801f, 0x8000, 0x80e4, 0x8055, 0x80ff, 0x8100, 0xffff, 0xc000, 0x9000, 0x0c1f, 0x1c1f, 0x3c1f, 0x041f, 0x001c, 0x0018, 0x0010, 0x0020, 0x0060, 0x0400];
+    const vals = [...special];
+    for (let n = 0; n < 120; n++) vals.push(Math.floor(R() * 65536));
+    for (let n = 0; n < 60; n++) vals.push(Math.floor(R() * 1024) | (Math.floor(R() * 32) << 10));
+    for (let g = 1; g <= 32; g *= 2) for (let l = 0; l < g; l += Math.max(1, g >> 2)) vals.push((0x1f - (g - 1)) | (l << 5));
+    for (const v of vals) {
+      const ws = mk(2, L.prefix);
+      put(ws, L.op, Number(k));
+      put(ws, L.addr, 3);
+      put(ws, L.vdst, 4);
+      put(ws, L.offset0, v & 0xff);
+      put(ws, L.offset1, v >> 8);
+      gp.push(ws);
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function generate(): Promise<Record<string, string>> {
+  const t = GFX11;
+  const out: Record<string, string> = {};
+  const ds = genDs(t);
+  out[`${t.dir}/ds.gen.ts`] = header('gen-memory', `DS (LDS/GDS) opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order, offset form, fields that must be zero, whether gds is allowed ('opt'), required or not allowed.`)
+    + `export interface DsEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly off: 'single' | 'pair' | 'swz' | 'none';\n  readonly zero: readonly string[];\n  readonly gds: 'no' | 'opt' | 'req';\n}\n\n`
+    + `export const DS_OPS: Readonly<Record<number, DsEntry>> = {\n${Object.entries(ds.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`;
+  out[`${t.golden}/ds.tsv`] = formatGolden(buildGolden(t.mcpu, ds.probes, 40));
+  return out;
+}
