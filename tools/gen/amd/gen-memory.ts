@@ -250,6 +250,102 @@ function e_swizzle_probes(table: Record<number, DsEntry>, L: Target['ds'], gp: n
   return true;
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// FLAT / GLOBAL / SCRATCH
+
+const FLAT_VAL = { addr: 10, data: 20, vdst: 40 } as const;
+const SEGS = ['flat', 'scratch', 'global'] as const;
+
+export interface FlatEntry { mn: string; ops: [string, number][]; opsGlc: [string, number][]; zero: string[] }
+
+/** The base word pair of a FLAT probe for segment `seg` in its "vaddr and saddr both registers" mode. */
+function flatBase(t: Target, seg: number, op: number): number[] {
+  const L = t.flat;
+  const ws = mk(2, L.prefix);
+  put(ws, L.seg, seg);
+  put(ws, L.op, op);
+  if (seg === 0) put(ws, L.saddr, 0x7c);
+  else put(ws, L.saddr, 6);
+  if (seg === 1) put(ws, L.sve, 1);
+  return ws;
+}
+
+function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>; probes: Record<string, number[][]> } {
+  const L = t.flat;
+  const fields = ['addr', 'data', 'vdst'] as const;
+  const sets = subsets(fields);
+  const nOps = 1 << L.op.n;
+  const ps: number[][] = [];
+  for (let seg = 0; seg < 3; seg++) for (let op = 0; op < nOps; op++) for (const glc of [0, 1]) for (const s of sets) {
+    const ws = flatBase(t, seg, op);
+    put(ws, L.glc, glc);
+    for (const f of s) put(ws, L[f], FLAT_VAL[f]);
+    ps.push(ws);
+  }
+  const tx = probe(t, ps);
+  const tables: Record<string, Record<number, FlatEntry>> = { flat: {}, scratch: {}, global: {} };
+  const tmpl = (text: string, seg: number): { mn: string; ops: [string, number][] } => {
+    const p = parseText(text);
+    const ops: [string, number][] = p.ops.map((o, i) => {
+      if (o === 'off') return [i === p.ops.length - 1 && seg !== 0 ? 'saddr' : 'addr', 0];
+      const r = regTok(o);
+      if (!r) throw new Error(`FLAT: unexpected operand ${o} in ${text}`);
+      if (r.file !== 'v') return ['saddr', 0];
+      if (r.base === FLAT_VAL.addr) return ['addr', 0];
+      const f = Object.entries(FLAT_VAL).find(([, v]) => v === r.base);
+      if (!f) throw new Error(`FLAT: operand ${o} matches no field in ${text}`);
+      return [f[0], r.count];
+    });
+    return { mn: p.mn, ops };
+  };
+  let k = 0;
+  for (let seg = 0; seg < 3; seg++) for (let op = 0; op < nOps; op++) {
+    const t0 = tx.slice(k, k + sets.length);
+    const t1 = tx.slice(k + sets.length, k + 2 * sets.length);
+    k += 2 * sets.length;
+    const b0 = best(t0, sets);
+    const b1 = best(t1, sets);
+    if (b0 < 0 || b1 < 0) continue;
+    const a = tmpl(t0[b0]!, seg);
+    const b = tmpl(t1[b1]!, seg);
+    if (a.mn !== b.mn) throw new Error(`FLAT ${seg}/${op}: glc changes mnemonic ${a.mn} -> ${b.mn}`);
+    const zero = fields.filter((f) => !sets[b0]!.includes(f) && !sets[b1]!.includes(f));
+    tables[SEGS[seg]!]![op] = { mn: a.mn, ops: a.ops, opsGlc: b.ops, zero };
+  }
+  // golden probes
+  const probes: Record<string, number[][]> = { flat: [], scratch: [], global: [] };
+  const R = rng(0xf1a7);
+  const r8 = () => Math.floor(R() * 256);
+  const saddrs = [0x7c, 0x7c, 0x7c, 0, 2, 6, 0x1f, 0x64, 0x66, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x70, 0x73, 0x7a, 0x7b, 0x7d, 0x7e, 0x7f, 0x6e];
+  for (let seg = 0; seg < 3; seg++) {
+    const out = probes[SEGS[seg]!]!;
+    for (const [ko, e] of Object.entries(tables[SEGS[seg]!]!)) {
+      const op = Number(ko);
+      for (let n = 0; n < 14; n++) {
+        const ws = mk(2, L.prefix);
+        put(ws, L.seg, seg);
+        put(ws, L.op, op);
+        for (const f of fields) if (!e.zero.includes(f)) put(ws, L[f], n === 0 ? 0 : r8());
+        const om = n % 4;
+        put(ws, L.offset, om === 0 ? 0 : om === 1 ? r8() : Math.floor(R() * 8192));
+        put(ws, L.glc, n % 2);
+        put(ws, L.slc, (n >> 1) & 1 & (R() < 0.5 ? 1 : 0));
+        put(ws, L.dlc, R() < 0.3 ? 1 : 0);
+        if (seg === 0) put(ws, L.saddr, n === 13 ? Math.floor(R() * 128) : 0x7c);
+        else put(ws, L.saddr, n < 4 ? 0x7c : saddrs[Math.floor(R() * saddrs.length)]!);
+        if (seg === 1) put(ws, L.sve, R() < 0.5 ? 1 : 0);
+        if (seg !== 1 && n === 12) put(ws, L.sve, 1);
+        out.push(ws);
+      }
+    }
+    for (let op = 0; op < nOps; op++) if (!tables[SEGS[seg]!]![op]) { out.push(flatBase(t, seg, op)); }
+  }
+  // segment 3 is reserved
+  for (let op = 0; op < 8; op++) probes.flat!.push(flatBase(t, 3, op * 9));
+  return { tables, probes };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export async function generate(): Promise<Record<string, string>> {
@@ -260,5 +356,13 @@ export async function generate(): Promise<Record<string, string>> {
     + `export interface DsEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly off: 'single' | 'pair' | 'swz' | 'none';\n  readonly zero: readonly string[];\n  readonly gds: 'no' | 'opt' | 'req';\n}\n\n`
     + `export const DS_OPS: Readonly<Record<number, DsEntry>> = {\n${Object.entries(ds.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`;
   out[`${t.golden}/ds.tsv`] = formatGolden(buildGolden(t.mcpu, ds.probes, 40));
+
+  const fl = genFlat(t);
+  const ent = (tb: Record<number, FlatEntry>) => Object.entries(tb).map(([k, v]) => `    ${k}: ${lit(v)},`).join('\n');
+  out[`${t.dir}/flat.gen.ts`] = header('gen-memory', `FLAT/GLOBAL/SCRATCH opcodes of ${t.mcpu} by segment: mnemonic, operands [field, dwords] in print order without and with glc (\n * addr/saddr widths depend on the addressing mode and print as 0), fields that must be zero.`)
+    + `export interface FlatEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly opsGlc: readonly (readonly [string, number])[];\n  readonly zero: readonly string[];\n}\n\n`
+    + `export const FLAT_OPS: Readonly<Record<'flat' | 'scratch' | 'global', Readonly<Record<number, FlatEntry>>>> = {\n`
+    + SEGS.map((sg) => `  ${sg}: {\n${ent(fl.tables[sg]!)}\n  },`).join('\n') + '\n};\n';
+  for (const sg of SEGS) out[`${t.golden}/${sg}.tsv`] = formatGolden(buildGolden(t.mcpu, fl.probes[sg]!, 30));
   return out;
 }

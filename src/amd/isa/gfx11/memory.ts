@@ -1,6 +1,7 @@
 /** The GFX11 memory and export codecs: DS, MUBUF, MTBUF, MIMG, FLAT/GLOBAL/SCRATCH, EXP. */
 import type { Codec } from '../types.js';
 import { dsCodec } from './memory-ds.js';
+import { flatCodec } from './memory-flat.js';
 
 /** Codecs of this family. */
-export const codecs: Codec[] = [dsCodec];
+export const codecs: Codec[] = [dsCodec, flatCodec];
