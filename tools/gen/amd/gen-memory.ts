@@ -346,6 +346,130 @@ function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>
   return { tables, probes };
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// MUBUF / MTBUF
+
+const BUF_VAL = { vaddr: 10, vdata: 20, srsrc: 3, soffset: 5 } as const;
+
+export interface BufEntry { mn: string; ops: [string, number][]; tfe: number; lds: 'no' | 'opt' | 'ign'; cpol: ('no' | 'opt' | 'ign')[]; zero: string[] }
+
+function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, BufEntry>; formats: string[]; probes: number[][] } {
+  const L = t[kind];
+  const fields = ['vaddr', 'vdata', 'srsrc', 'soffset', 'offen'] as const;
+  const sets = subsets(fields);
+  const nOps = 1 << L.op.n;
+  const fmtBase = kind === 'mtbuf' ? 1 : 0;
+  const base = (op: number, s: readonly string[]) => {
+    const ws = mk(2, L.prefix);
+    put(ws, L.op, op);
+    if (kind === 'mtbuf') put(ws, t.mtbuf.format, fmtBase);
+    for (const f of s) put(ws, f === 'offen' ? L.offen : L[f as 'vaddr'], f === 'offen' ? 1 : BUF_VAL[f as 'vaddr']);
+    return ws;
+  };
+  const ps: number[][] = [];
+  for (let op = 0; op < nOps; op++) for (const s of sets) ps.push(base(op, s));
+  const tx = probe(t, ps);
+  const table: Record<number, BufEntry> = {};
+  const chosen: Record<number, readonly string[]> = {};
+  for (let op = 0; op < nOps; op++) {
+    const bi = best(tx.slice(op * sets.length, (op + 1) * sets.length), sets);
+    if (bi < 0) continue;
+    const text = tx[op * sets.length + bi]!;
+    const p = parseText(text);
+    const ops: [string, number][] = p.ops.map((o) => {
+      if (o === 'off') return ['vaddr', 0];
+      const r = regTok(o);
+      if (!r) {
+        if (o === '0') return ['soffset', 0];
+        throw new Error(`${kind} ${op}: unexpected operand ${o} in ${text}`);
+      }
+      if (r.file === 's') return r.count === 4 ? ['srsrc', 4] : ['soffset', 1];
+      if (r.base === BUF_VAL.vaddr) return ['vaddr', 0];
+      if (r.base === BUF_VAL.vdata) return ['vdata', r.count];
+      throw new Error(`${kind} ${op}: operand ${o} matches no field in ${text}`);
+    });
+    table[op] = { mn: p.mn, ops, tfe: 0, lds: 'no', cpol: [], zero: fields.filter((f) => !sets[bi]!.includes(f)) };
+    chosen[op] = sets[bi]!;
+  }
+  // tfe and lds behaviour
+  const ops = Object.keys(table).map(Number);
+  const tp: number[][] = [];
+  for (const op of ops) {
+    const a = base(op, chosen[op]!);
+    put(a, L.tfe, 1);
+    tp.push(a);
+    const b = base(op, chosen[op]!);
+    if (kind === 'mubuf') put(b, t.mubuf.lds, 1);
+    tp.push(b);
+    for (const bit of [L.glc, L.slc, L.dlc]) {
+      const c = base(op, chosen[op]!);
+      put(c, bit, 1);
+      tp.push(c);
+    }
+  }
+  const tt = probe(t, tp);
+  ops.forEach((op, i) => {
+    const e = table[op]!;
+    const a = tt[5 * i];
+    e.cpol = ['glc', 'slc', 'dlc'].map((nm, j) => {
+      const c = tt[5 * i + 2 + j];
+      return c == null ? 'no' : new RegExp(` ${nm}\\b`).test(c) ? 'opt' : 'ign';
+    });
+    if (a != null) {
+      const v = parseText(a).ops.map(regTok).find((r) => r && r.file === 'v' && r.base === BUF_VAL.vdata);
+      e.tfe = v ? v.count : -1; // -1: tfe allowed, no vdata
+    }
+    if (kind === 'mubuf') {
+      const b = tt[5 * i + 1];
+      e.lds = b == null ? 'no' : / lds\b/.test(b) ? 'opt' : 'ign';
+    }
+  });
+  // MTBUF format names
+  const formats: string[] = [];
+  if (kind === 'mtbuf') {
+    const op0 = ops[0]!;
+    const fp: number[][] = [];
+    for (let f = 0; f < 1 << t.mtbuf.format.n; f++) { const ws = base(op0, []); put(ws, t.mtbuf.format, f); fp.push(ws); }
+    probe(t, fp).forEach((x) => {
+      const m = x === null ? null : / format:(\S+)/.exec(x);
+      formats.push(x === null ? '?' : m ? m[1]! : '');
+    });
+  }
+  // golden probes
+  const R = rng(kind === 'mubuf' ? 0xb0f : 0x7b0f);
+  const r8 = () => Math.floor(R() * 256);
+  const gp: number[][] = [];
+  // 0xff (literal) is left out: LLVM would read the literal from the probe's padding
+  const soffs = [0, 5, 0x69, 0x6a, 0x6b, 0x6c, 0x7b, 0x7c, 0x7d, 0x7e, 0x7f, 0x80, 0x81, 0xc0, 0xc1, 0xd0, 0xf0, 0xf7, 0xf8, 0xeb, 0xfd, 0xe0, 0xe6, 0xfa];
+  for (const op of ops) {
+    const e = table[op]!;
+    for (let n = 0; n < 16; n++) {
+      const ws = mk(2, L.prefix);
+      put(ws, L.op, op);
+      if (kind === 'mtbuf') put(ws, t.mtbuf.format, n % 3 === 0 ? 1 : Math.floor(R() * 128));
+      if (!e.zero.includes('vaddr')) put(ws, L.vaddr, r8());
+      if (!e.zero.includes('vdata')) put(ws, L.vdata, n === 0 ? 0 : r8());
+      if (!e.zero.includes('srsrc')) put(ws, L.srsrc, Math.floor(R() * 32));
+      if (!e.zero.includes('soffset')) put(ws, L.soffset, n < 8 ? soffs[Math.floor(R() * soffs.length)]! : Math.floor(R() * 128));
+      if (!e.zero.includes('offen')) { put(ws, L.offen, R() < 0.5 ? 1 : 0); put(ws, L.idxen, R() < 0.5 ? 1 : 0); }
+      const om = n % 3;
+      put(ws, L.offset, om === 0 ? 0 : Math.floor(R() * 4096));
+      put(ws, L.glc, R() < 0.4 ? 1 : 0);
+      put(ws, L.slc, R() < 0.4 ? 1 : 0);
+      put(ws, L.dlc, R() < 0.3 ? 1 : 0);
+      if (e.tfe !== 0 && n % 4 === 1) put(ws, L.tfe, 1);
+      if (n === 15) put(ws, L.tfe, 1);
+      if (kind === 'mubuf' && (n === 14 || (e.lds === 'opt' && n % 4 === 2))) put(ws, t.mubuf.lds, 1);
+      if (n === 13) ws[0] = (ws[0]! | (R() < 0.5 ? 1 << 15 : 1 << 17)) >>> 0;
+      gp.push(ws);
+    }
+  }
+  for (let op = 0; op < nOps; op++) if (!table[op]) gp.push(base(op, []));
+  for (let n = 0; n < 8; n++) { const ws = base(ops[n]!, ['vdata']); put(ws, L.vdata, 254); gp.push(ws); }
+  return { table, formats, probes: gp };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export async function generate(): Promise<Record<string, string>> {
@@ -364,5 +488,15 @@ export async function generate(): Promise<Record<string, string>> {
     + `export const FLAT_OPS: Readonly<Record<'flat' | 'scratch' | 'global', Readonly<Record<number, FlatEntry>>>> = {\n`
     + SEGS.map((sg) => `  ${sg}: {\n${ent(fl.tables[sg]!)}\n  },`).join('\n') + '\n};\n';
   for (const sg of SEGS) out[`${t.golden}/${sg}.tsv`] = formatGolden(buildGolden(t.mcpu, fl.probes[sg]!, 30));
+
+  for (const kind of ['mubuf', 'mtbuf'] as const) {
+    const b = genBuf(t, kind);
+    const K = kind.toUpperCase();
+    out[`${t.dir}/${kind}.gen.ts`] = header('gen-memory', `${K} opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order (vaddr's width depends on\n * offen/idxen and prints as 0), vdata width with tfe (0: tfe not allowed), lds bit and [glc, slc, dlc] handling ('opt' printed, 'ign' ignored, 'no' rejected), fields that must be zero.`)
+      + `export interface BufEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly tfe: number;\n  readonly lds: 'no' | 'opt' | 'ign';\n  readonly cpol: readonly ('no' | 'opt' | 'ign')[];\n  readonly zero: readonly string[];\n}\n\n`
+      + `export const ${K}_OPS: Readonly<Record<number, BufEntry>> = {\n${Object.entries(b.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
+      + (kind === 'mtbuf' ? `\n/** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */\nexport const MTBUF_FORMATS: readonly string[] = ${JSON.stringify(b.formats)};\n` : '');
+    out[`${t.golden}/${kind}.tsv`] = formatGolden(buildGolden(t.mcpu, b.probes, 30));
+  }
   return out;
 }

@@ -2,6 +2,7 @@
 import type { Codec } from '../types.js';
 import { dsCodec } from './memory-ds.js';
 import { flatCodec } from './memory-flat.js';
+import { mubufCodec, mtbufCodec } from './memory-buf.js';
 
 /** Codecs of this family. */
-export const codecs: Codec[] = [dsCodec, flatCodec];
+export const codecs: Codec[] = [dsCodec, flatCodec, mubufCodec, mtbufCodec];

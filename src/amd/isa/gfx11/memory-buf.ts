@@ -1,0 +1,179 @@
+/**
+ * GFX11 MUBUF and MTBUF codecs (one implementation, two layouts).
+ * MUBUF word 0: offset[11:0] slc[12] dlc[13] glc[14] lds[16] op[25:18] prefix[31:26]=0b111000.
+ * MTBUF word 0: offset[11:0] slc[12] dlc[13] glc[14] op[18:15] format[25:19] prefix=0b111010.
+ * Word 1 (both): vaddr[7:0] vdata[15:8] srsrc[20:16] (x4) tfe[21] offen[22] idxen[23] soffset[31:24].
+ * Operand lists, tfe widths and must-be-zero fields come from mubuf.gen.ts / mtbuf.gen.ts.
+ */
+import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
+import { GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, sregName, srcName, vregName } from '../operands.js';
+import { MUBUF_OPS, type BufEntry } from './mubuf.gen.js';
+import { MTBUF_OPS, MTBUF_FORMATS } from './mtbuf.gen.js';
+import { bf, parseIntIn, parseMods, parseSreg, parseVgpr, splitLine, word } from './memory-common.js';
+
+interface Layout {
+  readonly name: 'MUBUF' | 'MTBUF';
+  readonly prefix: number;
+  readonly opLo: number;
+  readonly opBits: number;
+  readonly table: Readonly<Record<number, BufEntry>>;
+}
+
+/** LLVM's text for the srsrc field (4-aligned SGPR/TTMP quad, or null when 31). */
+function srsrcName(v: number): string | null {
+  return v === 31 ? 'null' : sregName(GFX11_SPACE, v * 4, 4);
+}
+
+/** LLVM's text for soffset (an SGPR, special or inline constant; 255 would need a literal and is rejected). */
+function soffsetName(v: number): string | null {
+  if (v === SRC.LITERAL) return null;
+  return srcName(GFX11_SPACE, v, 1, 'i32');
+}
+
+const FORMAT_BY_NAME = new Map<string, number>();
+MTBUF_FORMATS.forEach((n, i) => { if (n && n !== '?' && !/^\d+$/.test(n)) FORMAT_BY_NAME.set(n.toUpperCase(), i); });
+
+function makeCodec(L: Layout): Codec {
+  const TABLE: (BufEntry | undefined)[] = [];
+  const BY_NAME = new Map<string, { op: number; e: BufEntry }>();
+  for (const [k, e] of Object.entries(L.table)) {
+    TABLE[Number(k)] = e;
+    BY_NAME.set(e.mn, { op: Number(k), e });
+  }
+  const mtbuf = L.name === 'MTBUF';
+  const opMask = (1 << L.opBits) - 1;
+  return {
+    name: L.name,
+    matches: (w0) => w0 >>> 26 === L.prefix,
+    decode(words, index, pc): Instruction {
+      const w0 = word(words, index, 0, pc);
+      const w1 = word(words, index, 1, pc);
+      const op = (w0 >>> L.opLo) & opMask;
+      const bad = (why: string) => new DecodeError(pc, [w0, w1], why);
+      const e = TABLE[op];
+      if (!e) throw bad(`${L.name} opcode ${op} is not defined`);
+      const f: Record<string, number> = {
+        op, offset: w0 & 0xfff, slc: (w0 >>> 12) & 1, dlc: (w0 >>> 13) & 1, glc: (w0 >>> 14) & 1,
+        vaddr: w1 & 0xff, vdata: (w1 >>> 8) & 0xff, srsrc: (w1 >>> 16) & 0x1f, tfe: (w1 >>> 21) & 1,
+        offen: (w1 >>> 22) & 1, idxen: (w1 >>> 23) & 1, soffset: w1 >>> 24,
+      };
+      if (mtbuf) {
+        f.format = (w0 >>> 19) & 0x7f;
+        if (MTBUF_FORMATS[f.format] === '?') throw bad(`invalid format ${f.format}`);
+      } else f.lds = (w0 >>> 16) & 1;
+      if (f.tfe && e.tfe === 0) throw bad(`tfe not allowed for ${e.mn}`);
+      if (f.lds && e.lds === 'no') throw bad(`lds not allowed for ${e.mn}`);
+      if ((f.glc && e.cpol[0] === 'no') || (f.slc && e.cpol[1] === 'no') || (f.dlc && e.cpol[2] === 'no')) throw bad(`cache policy bit not allowed for ${e.mn}`);
+      for (const z of e.zero) {
+        if (z === 'offen' ? f.offen || f.idxen : f[z]) throw bad(`field ${z} must be zero for ${e.mn}`);
+      }
+      for (const [n, c] of e.ops) {
+        if (n === 'srsrc' && srsrcName(f.srsrc!) === null) throw bad(`invalid srsrc ${f.srsrc}`);
+        if (n === 'soffset' && soffsetName(f.soffset!) === null) throw bad(`invalid soffset ${f.soffset}`);
+        if (n === 'vdata' && f.vdata! + (f.tfe ? e.tfe : c) > 256) throw bad('vdata range exceeds v255');
+        if (n === 'vaddr' && f.vaddr! + f.offen! + f.idxen! > 256) throw bad('vaddr range exceeds v255');
+      }
+      return {
+        encoding: L.name, opcode: op, mnemonic: e.mn, size: 8, words: [w0, w1], fields: f,
+        literal: undefined, variant: '', info: e,
+      };
+    },
+    print(inst): string {
+      const e = inst.info as BufEntry;
+      const f = inst.fields;
+      const ops = e.ops.map(([n, c]) => {
+        switch (n) {
+          case 'vdata': return vregName(f.vdata!, f.tfe ? e.tfe : c);
+          case 'vaddr': { const k = f.offen! + f.idxen!; return k ? vregName(f.vaddr!, k) : 'off'; }
+          case 'srsrc': return srsrcName(f.srsrc!)!;
+          default: return soffsetName(f.soffset!)!;
+        }
+      });
+      let s = e.mn + (ops.length ? ' ' + ops.join(', ') : '');
+      if (mtbuf && MTBUF_FORMATS[f.format!]) s += ` format:${MTBUF_FORMATS[f.format!]}`;
+      if (f.idxen) s += ' idxen';
+      if (f.offen) s += ' offen';
+      if (f.offset) s += ` offset:${f.offset}`;
+      if (f.glc && e.cpol[0] === 'opt') s += ' glc';
+      if (f.slc && e.cpol[1] === 'opt') s += ' slc';
+      if (f.dlc && e.cpol[2] === 'opt') s += ' dlc';
+      if (f.tfe) s += ' tfe';
+      if (f.lds && e.lds === 'opt') s += ' lds';
+      return s;
+    },
+    assemble(l: AsmLine): number[] | null {
+      const hit = BY_NAME.get(l.mnemonic);
+      if (!hit) return null;
+      const { op, e } = hit;
+      const { ops, mods } = e.ops.length ? splitLine(l.rest) : { ops: [], mods: l.rest.split(/\s+/).filter(Boolean) };
+      if (ops.length !== e.ops.length) throw new AsmError(l.line, `${e.mn} takes ${e.ops.length} operands, got ${ops.length}`);
+      const m = parseMods(l, mods, ['idxen', 'offen', 'glc', 'slc', 'dlc', 'tfe', 'lds'], mtbuf ? ['offset', 'format'] : ['offset']);
+      const idxen = m.flags.has('idxen') ? 1 : 0;
+      const offen = m.flags.has('offen') ? 1 : 0;
+      const tfe = m.flags.has('tfe') ? 1 : 0;
+      if (tfe && e.tfe === 0) throw new AsmError(l.line, `tfe is not supported by ${e.mn}`);
+      let vaddr = 0, vdata = 0, srsrc = 0, soffset = 0;
+      e.ops.forEach(([n, c], i) => {
+        const t = ops[i]!;
+        switch (n) {
+          case 'vdata': vdata = parseVgpr(l, t, tfe ? e.tfe : c); break;
+          case 'vaddr': {
+            const k = idxen + offen;
+            if (k === 0) { if (t.trim().toLowerCase() !== 'off') throw new AsmError(l.line, `vaddr must be 'off' without idxen/offen`); } else vaddr = parseVgpr(l, t, k);
+            break;
+          }
+          case 'srsrc': {
+            if (t.trim().toLowerCase() === 'null') { srsrc = 31; break; }
+            const r = parseSreg(l, t, 4);
+            if (r.value & 3) throw new AsmError(l.line, `srsrc '${t}' must be 4-aligned`);
+            srsrc = r.value >> 2;
+            break;
+          }
+          default: soffset = parseSoffset(l, t);
+        }
+      });
+      const offset = m.vals.has('offset') ? parseIntIn(l, m.vals.get('offset')!, 0, 4095, 'offset') : 0;
+      let w0 = (L.prefix << 26) | bf(op, L.opLo, L.opBits) | bf(m.flags.has('glc') ? 1 : 0, 14, 1) | bf(m.flags.has('dlc') ? 1 : 0, 13, 1)
+        | bf(m.flags.has('slc') ? 1 : 0, 12, 1) | offset;
+      if (mtbuf) {
+        let fmt = 1;
+        if (m.vals.has('format')) {
+          const t = m.vals.get('format')!.trim();
+          const n = parseIntText(t);
+          const v = n !== null ? n : FORMAT_BY_NAME.get(t.toUpperCase());
+          if (v === undefined || v < 0 || v > 127) throw new AsmError(l.line, `invalid format '${t}'`);
+          fmt = v;
+        }
+        w0 |= bf(fmt, 19, 7);
+      } else if (m.flags.has('lds')) {
+        if (e.lds !== 'opt') throw new AsmError(l.line, `lds is not supported by ${e.mn}`);
+        w0 |= 1 << 16;
+      }
+      const w1 = bf(soffset, 24, 8) | bf(idxen, 23, 1) | bf(offen, 22, 1) | bf(tfe, 21, 1) | bf(srsrc, 16, 5) | bf(vdata, 8, 8) | vaddr;
+      return [w0 >>> 0, w1 >>> 0];
+    },
+  };
+}
+
+/** soffset: an SGPR/special register or an inline constant. */
+function parseSoffset(l: AsmLine, t: string): number {
+  const s = t.trim().toLowerCase();
+  if (s === 'null') return 124;
+  const r = parseReg(GFX11_SPACE, s);
+  if (r) {
+    if (r.count !== 1 || r.file === 'v') throw new AsmError(l.line, `invalid soffset '${t}'`);
+    return r.value;
+  }
+  const n = parseIntText(s);
+  if (n !== null) {
+    const v = inlineInt(n);
+    if (v === null) throw new AsmError(l.line, `soffset '${t}' is not an inline constant`);
+    return v;
+  }
+  const fv = inlineFloatText(s);
+  if (fv !== null) return fv;
+  throw new AsmError(l.line, `invalid soffset '${t}'`);
+}
+
+export const mubufCodec = makeCodec({ name: 'MUBUF', prefix: 0b111000, opLo: 18, opBits: 8, table: MUBUF_OPS });
+export const mtbufCodec = makeCodec({ name: 'MTBUF', prefix: 0b111010, opLo: 15, opBits: 4, table: MTBUF_OPS });
