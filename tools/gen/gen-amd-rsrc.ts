@@ -7,8 +7,11 @@
  * kd.ts maps them onto the AMDGPUUsage kernel-descriptor names where those differ.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT } from './run.js';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Not imported from run.js: run.js imports generators while its own top-level await is pending.
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Generation key in the output -> Mesa register JSON file. */
 const GENERATIONS = [
