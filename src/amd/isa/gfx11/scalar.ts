@@ -1,4 +1,275 @@
-import type { Codec } from '../types.js';
+/**
+ * GFX11 scalar codecs: SOP1, SOP2, SOPK, SOPC, SOPP and SMEM. One table-driven codec per encoding:
+ * the opcode tables (*.gen.ts) and symbolic-operand tables come from LLVM via gen-scalar.ts, the field
+ * layouts from scalar-layout.ts. Decoding is field extraction plus table lookups; the printer and
+ * assembler reproduce llvm-objdump's text and llvm-mc's bytes.
+ */
+import { AsmError, DecodeError, type AsmLine, type Codec, type EncodingName, type Instruction } from '../types.js';
+import { GFX11_SPACE, SRC, parseIntText, splitOperands, splitWords, type OperandSpace } from '../operands.js';
+import {
+  GFX11_SCALAR, getField, putField, type ScalarLayout, type ScalarOp, type ScalarOperand, type ScalarSpecials,
+} from './scalar-layout.js';
+import {
+  literalText, nullValue, parseDelay, parseDepctr, parseHwreg, parseImm16, parseLiteral32, parseSendmsg, parseSreg,
+  parseSsrc, parseVersion, parseWaitcnt, printDelay, printDepctr, printHwreg, printSendmsg, printVersion,
+  printWaitcnt, signedHex, sregText, ssrcText,
+} from './scalar-operands.js';
+import { SOP1 } from './sop1.gen.js';
+import { SOP2 } from './sop2.gen.js';
+import { SOPK } from './sopk.gen.js';
+import { SOPC } from './sopc.gen.js';
+import { SOPP, SPECIALS } from './sopp.gen.js';
+import { SMEM } from './smem.gen.js';
 
-/** Codecs of this family (filled in by the family's implementation). */
-export const codecs: Codec[] = [];
+/** Everything a scalar codec needs about its target. */
+export interface ScalarTargetData {
+  readonly space: OperandSpace;
+  readonly layouts: readonly ScalarLayout[];
+  readonly tables: Readonly<Record<string, Readonly<Record<number, ScalarOp>>>>;
+  readonly specials: ScalarSpecials;
+}
+
+/** Validity of every field value for each register width, precomputed so decode does no string work. */
+interface Validity {
+  readonly sreg: Readonly<Record<number, Uint8Array>>;
+  readonly ssrc: Readonly<Record<number, Uint8Array>>;
+}
+
+function buildValidity(space: OperandSpace): Validity {
+  const sreg: Record<number, Uint8Array> = {};
+  const ssrc: Record<number, Uint8Array> = {};
+  for (const n of [1, 2, 4, 8, 16]) {
+    const a = new Uint8Array(128);
+    for (let v = 0; v < 128; v++) a[v] = sregText(space, v, n) === null ? 0 : 1;
+    sreg[n] = a;
+    const b = new Uint8Array(256);
+    for (let v = 0; v < 256; v++) b[v] = v === SRC.LITERAL || ssrcText(space, v, n, undefined) !== null ? 1 : 0;
+    ssrc[n] = b;
+  }
+  return { sreg, ssrc };
+}
+
+/** Inline constants and the literal (as opposed to registers and the src_* specials). */
+function isConstant(v: number): boolean {
+  return (v >= SRC.INLINE_INT_ZERO && v <= SRC.INLINE_INT_NEG_MAX) || (v >= SRC.FLOAT_FIRST && v <= SRC.INV_2PI) || v === SRC.LITERAL;
+}
+
+/** Build the codec of one scalar encoding. */
+export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Validity): Codec {
+  const table: (ScalarOp | undefined)[] = new Array(1 << L.op.bits).fill(undefined);
+  for (const [k, e] of Object.entries(T.tables[L.name] ?? {})) table[Number(k)] = e;
+  const byMnemonic = new Map<string, { op: number; e: ScalarOp }>();
+  table.forEach((e, op) => { if (e && !byMnemonic.has(e.mnemonic)) byMnemonic.set(e.mnemonic, { op, e }); });
+  const fieldNames = Object.keys(L.fields);
+  const fieldDefs = fieldNames.map((n) => L.fields[n]!);
+  const opMask = (1 << L.op.bits) - 1;
+  const mask = L.mask >>> 0;
+  const value = L.value >>> 0;
+  const notMask = (L.notMask ?? 0) >>> 0;
+  const notValue = (L.notValue ?? 1) >>> 0;
+  const enc = L.name as EncodingName;
+  const space = T.space;
+  const sp = T.specials;
+  const NULL = nullValue(space);
+
+  function decode(words: ArrayLike<number>, index: number, pc: number): Instruction {
+    const w0 = words[index]! >>> 0;
+    if (L.dwords === 2 && index + 1 >= words.length) throw new DecodeError(pc, [w0], `truncated ${enc} instruction`);
+    const op = (w0 >>> L.op.lo) & opMask;
+    const e = table[op];
+    const raw = (): number[] => Array.from({ length: L.dwords }, (_, k) => words[index + k]! >>> 0);
+    if (!e) throw new DecodeError(pc, raw(), `unknown ${enc} opcode ${op}`);
+    if (e.zero0 && (w0 & e.zero0)) throw new DecodeError(pc, raw(), `${e.mnemonic}: reserved bits set`);
+    if (e.zero1 && ((words[index + 1]! >>> 0) & e.zero1)) throw new DecodeError(pc, raw(), `${e.mnemonic}: reserved bits set`);
+    const fields: Record<string, number> = {};
+    for (let i = 0; i < fieldNames.length; i++) fields[fieldNames[i]!] = getField(words, index, fieldDefs[i]!);
+    let needLit = false;
+    for (const o of e.operands) {
+      const v = fields[o.field]!;
+      switch (o.kind) {
+        case 'sreg':
+          if (!valid.sreg[o.dwords!]![v]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid ${o.field} ${v}`);
+          break;
+        case 'sbase':
+          if (!valid.sreg[o.dwords!]![v * 2]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid ${o.field} ${v}`);
+          break;
+        case 'ssrc':
+          if (!valid.ssrc[o.dwords!]![v]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid ${o.field} ${v}`);
+          if (v === SRC.LITERAL) needLit = true;
+          break;
+        case 'lit':
+          needLit = true;
+          break;
+        case 'smemoff':
+          if (!valid.sreg[1]![fields.soffset!]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid soffset`);
+          break;
+        default:
+      }
+    }
+    let literal: number | undefined;
+    let n = L.dwords as number;
+    if (needLit) {
+      if (index + n >= words.length) throw new DecodeError(pc, raw(), `${e.mnemonic}: missing literal`);
+      literal = words[index + n]! >>> 0;
+      n++;
+    }
+    const ws: number[] = [];
+    for (let k = 0; k < n; k++) ws.push(words[index + k]! >>> 0);
+    return { encoding: enc, opcode: op, mnemonic: e.mnemonic, size: n * 4, words: ws, fields, literal, variant: '', info: e };
+  }
+
+  function operandText(inst: Instruction, o: ScalarOperand): string | null {
+    const f = inst.fields;
+    const v = f[o.field]!;
+    switch (o.kind) {
+      case 'sreg': return sregText(space, v, o.dwords!);
+      case 'sbase': return sregText(space, v * 2, o.dwords!);
+      case 'ssrc': {
+        // A constant in a register-only operand has no type: LLVM prints it as a 32-bit value.
+        if (o.regOnly && isConstant(v)) return ssrcText(space, v, 1, inst.literal) + '/*Invalid immediate*/';
+        return ssrcText(space, v, o.dwords!, inst.literal);
+      }
+      case 'hex': return '0x' + v.toString(16);
+      case 'u16': return v <= 64 ? String(v) : '0x' + v.toString(16);
+      case 'udec': return String(v);
+      case 'udec_opt': return v === 0 ? null : String(v);
+      case 'waitcnt': return printWaitcnt(sp, v);
+      case 'delay': return printDelay(sp, v);
+      case 'depctr': return printDepctr(sp, v);
+      case 'sendmsg': return printSendmsg(sp, v);
+      case 'hwreg': return printHwreg(sp, v);
+      case 'version': return printVersion(sp, v);
+      case 'lit': return literalText(inst.literal!, 1);
+      case 'imm7': return v <= 64 ? String(v) : '0x' + v.toString(16);
+      case 'smemoff': {
+        const off = (f.offset! << 11) >> 11;
+        if (f.soffset === NULL) return signedHex(off) === '0x0' ? 'null' : signedHex(off);
+        const s = sregText(space, f.soffset!, 1)!;
+        return off === 0 ? s : `${s} offset:${signedHex(off)}`;
+      }
+    }
+  }
+
+  function print(inst: Instruction): string {
+    const e = inst.info as ScalarOp;
+    const parts: string[] = [];
+    for (const o of e.operands) {
+      const t = operandText(inst, o);
+      if (t !== null) parts.push(t);
+    }
+    let s = parts.length ? `${e.mnemonic} ${parts.join(', ')}` : e.mnemonic;
+    for (const fl of e.flags ?? []) if (inst.fields[fl]) s += ' ' + fl;
+    return s;
+  }
+
+  function assemble(line: AsmLine): number[] | null {
+    const hit = byMnemonic.get(line.mnemonic);
+    if (!hit) return null;
+    const { op, e } = hit;
+    const bad = (why: string): never => { throw new AsmError(line.line, `${e.mnemonic}: ${why}`); };
+    const w = [value, 0];
+    putField(w, L.op, op);
+    let literal: number | undefined;
+    const setLit = (x: number): void => {
+      if (literal !== undefined && literal !== x) bad('only one literal constant is allowed');
+      literal = x;
+    };
+    const set = (name: string, v: number): void => putField(w, L.fields[name]!, v);
+    // SOPP's symbolic operands may contain commas (`vmcnt(1), lgkmcnt(2)`): they take the whole text.
+    const single = e.operands.length === 1 && e.operands[0]!.field === 'simm16';
+    let ops = single ? (line.rest === '' ? [] : [line.rest]) : splitOperands(line.rest);
+    let flagWords: string[] = [];
+    if (L.name === 'SMEM' && ops.length > 0) {
+      const lw = splitWords(ops[ops.length - 1]!);
+      ops = [...ops.slice(0, -1), ...(lw.length ? [lw[0]!] : [])];
+      flagWords = lw.slice(1);
+    }
+    const needed = e.operands.filter((o) => o.kind !== 'udec_opt').length;
+    if (ops.length < needed || ops.length > e.operands.length) bad(`expected ${e.operands.length} operands, got ${ops.length}`);
+    e.operands.forEach((o, i) => {
+      const t = ops[i];
+      if (t === undefined) return; // an optional trailing immediate
+      const n = o.dwords ?? 1;
+      let x: number | null = null;
+      switch (o.kind) {
+        case 'sreg': x = parseSreg(space, t, n); break;
+        case 'sbase': { const r = parseSreg(space, t, n); x = r === null ? null : r >> 1; break; }
+        case 'ssrc': {
+          const p = parseSsrc(space, t, n);
+          if (p && o.regOnly && isConstant(p.value)) bad(`operand '${t}' must be a register`);
+          if (p) { x = p.value; if (p.literal !== undefined) setLit(p.literal); }
+          break;
+        }
+        case 'hex': case 'u16': case 'udec': case 'udec_opt': x = parseImm16(t); break;
+        case 'waitcnt': x = parseWaitcnt(sp, t); break;
+        case 'delay': x = parseDelay(sp, t); break;
+        case 'depctr': x = parseDepctr(sp, t); break;
+        case 'sendmsg': x = parseSendmsg(sp, t); if (x !== null && o.field !== 'simm16' && x > 0xff) x = null; break;
+        case 'hwreg': x = parseHwreg(sp, t); break;
+        case 'version': x = parseVersion(sp, t); break;
+        case 'lit': { const l = parseLiteral32(t); if (l !== null) { setLit(l); x = 0; } break; }
+        case 'imm7': { const i = parseIntText(t); x = i !== null && i >= 0 && i < 128 ? i : null; break; }
+        case 'smemoff': {
+          let soff = NULL;
+          let off = 0;
+          const r = parseSreg(space, t, 1);
+          if (r !== null) soff = r;
+          else {
+            const i = parseIntText(t);
+            if (i === null) bad(`bad offset '${t}'`);
+            off = i!;
+          }
+          const rest: string[] = [];
+          for (const fw of flagWords) {
+            const m = /^offset:(.*)$/i.exec(fw);
+            if (m) {
+              const i = parseIntText(m[1]!);
+              if (i === null) bad(`bad offset '${fw}'`);
+              off = i!;
+            } else rest.push(fw);
+          }
+          flagWords = rest;
+          if (off < -(1 << 20) || off >= 1 << 20) bad(`offset ${off} out of range`);
+          set('soffset', soff);
+          set('offset', off & 0x1fffff);
+          x = soff;
+          break;
+        }
+      }
+      if (x === null) bad(`invalid operand '${t}'`);
+      if (o.kind !== 'lit' && o.kind !== 'smemoff') set(o.field, x!);
+    });
+    for (const fw of flagWords) {
+      const fl = fw.toLowerCase();
+      if (!(e.flags ?? []).includes(fl)) bad(`unexpected '${fw}'`);
+      set(fl, 1);
+    }
+    const out = L.dwords === 2 ? [w[0]! >>> 0, w[1]! >>> 0] : [w[0]! >>> 0];
+    if (literal !== undefined) out.push(literal >>> 0);
+    return out;
+  }
+
+  return {
+    name: `gfx11-${L.name.toLowerCase()}`,
+    matches: (w0: number) => ((w0 & mask) >>> 0) === value && ((w0 & notMask) >>> 0) !== notValue,
+    decode,
+    print,
+    assemble,
+  };
+}
+
+/** The scalar codecs of a target, in match order. */
+export function makeScalarCodecs(T: ScalarTargetData): Codec[] {
+  const valid = buildValidity(T.space);
+  return T.layouts.map((L) => makeScalarCodec(T, L, valid));
+}
+
+export const GFX11_SCALAR_DATA: ScalarTargetData = {
+  space: GFX11_SPACE,
+  layouts: GFX11_SCALAR,
+  tables: { SOP1, SOP2, SOPK, SOPC, SOPP, SMEM },
+  specials: SPECIALS,
+};
+
+/** Codecs of this family. */
+export const codecs: Codec[] = makeScalarCodecs(GFX11_SCALAR_DATA);

@@ -1,0 +1,542 @@
+/**
+ * Generator for the scalar encodings (SOP1, SOP2, SOPK, SOPC, SOPP, SMEM): enumerates each opcode
+ * field through llvm-objdump, records the mnemonic and infers each operand (which field, how wide,
+ * how it prints) from LLVM's text, learns the symbolic-operand tables (s_waitcnt, depctr,
+ * s_delay_alu, sendmsg, hwreg, s_version) by probing, and builds golden files from random probes.
+ * Target-parametrised: a target is its mcpu, its layouts and where its files go.
+ */
+import { disassembleProbes, llvmVersion } from '../llvm.js';
+import { buildGolden, formatGolden, rng } from '../golden.js';
+import { splitOperands } from '../../../src/amd/isa/operands.js';
+import {
+  GFX11_SCALAR, putField, type NamedField, type OperandKind, type ScalarClass, type ScalarLayout, type ScalarOp,
+  type ScalarOperand, type ScalarSpecials,
+} from '../../../src/amd/isa/gfx11/scalar-layout.js';
+
+export interface ScalarGenTarget {
+  readonly mcpu: string;
+  readonly layouts: readonly ScalarLayout[];
+  /** Repo-relative directory of the generated tables, and of the golden files. */
+  readonly srcDir: string;
+  readonly goldenDir: string;
+  /** Number of SGPRs (s0..s{n-1}). */
+  readonly sgprs: number;
+}
+
+const GFX1100: ScalarGenTarget = {
+  mcpu: 'gfx1100', layouts: GFX11_SCALAR, srcDir: 'src/amd/isa/gfx11', goldenDir: 'test/golden/amd/gfx1100', sgprs: 106,
+};
+
+const LIT = 0x12345678;
+/** Base register values the operand inference recognises by number. */
+const BASE: Record<string, number> = { sdst: 10, ssrc0: 20, ssrc1: 30, sdata: 8, sbase: 2, soffset: 20 };
+
+function encode(L: ScalarLayout, op: number, vals: Readonly<Record<string, number>>): number[] {
+  const w = [L.value >>> 0, 0];
+  putField(w, L.op, op);
+  for (const [k, v] of Object.entries(vals)) putField(w, L.fields[k]!, v);
+  return L.dwords === 2 ? w : [w[0]!];
+}
+
+function splitText(t: string): { mnemonic: string; ops: string[] } {
+  const k = t.indexOf(' ');
+  if (k < 0) return { mnemonic: t, ops: [] };
+  return { mnemonic: t.slice(0, k), ops: splitOperands(t.slice(k + 1)) };
+}
+
+/** `s5` -> [5,1], `s[4:7]` -> [4,4], else null. */
+function sgprOf(t: string): [number, number] | null {
+  let m = /^s(\d+)$/.exec(t);
+  if (m) return [Number(m[1]), 1];
+  m = /^s\[(\d+):(\d+)\]$/.exec(t);
+  if (m) return [Number(m[1]), Number(m[2]) - Number(m[1]) + 1];
+  return null;
+}
+
+function baseVals(L: ScalarLayout): Record<string, number> {
+  switch (L.name) {
+    case 'SOP1': return { sdst: BASE.sdst!, ssrc0: BASE.ssrc0! };
+    case 'SOP2': return { sdst: BASE.sdst!, ssrc0: BASE.ssrc0!, ssrc1: BASE.ssrc1! };
+    case 'SOPC': return { ssrc0: BASE.ssrc0!, ssrc1: BASE.ssrc1! };
+    case 'SOPK': return { sdst: BASE.sdst!, simm16: 0x1234 };
+    case 'SOPP': return { simm16: 0 };
+    case 'SMEM': return { sbase: BASE.sbase!, sdata: BASE.sdata!, soffset: BASE.soffset!, offset: 0x10 };
+  }
+}
+
+function withLit(p: number[]): number[] {
+  return p.length === 1 ? [p[0]!, LIT] : p;
+}
+
+/** Classify a 16-bit immediate's printing from its texts at values 0, 3, 65, 0x1234. */
+function immKind(t: readonly (string | undefined | null)[]): OperandKind | null {
+  const [t0, t3, t65, t1234] = t;
+  const any = (p: string): boolean => t.some((x) => x?.startsWith(p));
+  if (any('hwreg(')) return 'hwreg';
+  if (any('sendmsg(')) return 'sendmsg';
+  if (t0?.includes('vmcnt(')) return 'waitcnt';
+  if (t0?.startsWith('depctr_')) return 'depctr';
+  if (t3?.startsWith('instid0(')) return 'delay';
+  if (t0?.startsWith('UC_VERSION')) return 'version';
+  if (t3 === '0x3') return 'hex';
+  if (t1234 === '4660') return t0 === undefined ? 'udec_opt' : 'udec';
+  if (t3 === '3' && t65 === '0x41') return 'u16';
+  return null;
+}
+
+interface OpInfo {
+  readonly op: number;
+  readonly entry: ScalarOp;
+}
+
+/** Enumerate one encoding's opcodes and infer each opcode's operands. */
+function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
+  const base = baseVals(L);
+  const probes: number[][] = [];
+  for (let op = 0; op < L.opCount; op++) {
+    probes.push(withLit(encode(L, op, base)));
+    if (L.name === 'SOPP') probes.push(withLit(encode(L, op, { simm16: 3 })));
+  }
+  const res = disassembleProbes(T.mcpu, probes);
+  const per = L.name === 'SOPP' ? 2 : 1;
+  const found: { op: number; text: string; size: number }[] = [];
+  for (let op = 0; op < L.opCount; op++) {
+    const r = res[op * per]!.text ? res[op * per]! : per === 2 && res[op * per + 1]!.text ? res[op * per + 1]! : null;
+    if (r) found.push({ op, text: r.text!, size: r.size });
+  }
+  // Immediate classification probes (SOPK/SOPP simm16) and the SMEM flag probes.
+  const immVals = [0, 3, 65, 0x1234];
+  const extra: number[][] = [];
+  for (const f of found) {
+    if (L.name === 'SOPK' || L.name === 'SOPP') for (const v of immVals) extra.push(withLit(encode(L, f.op, { ...base, simm16: v })));
+    if (L.name === 'SMEM') {
+      extra.push(encode(L, f.op, { ...base, glc: 1 }));
+      extra.push(encode(L, f.op, { ...base, dlc: 1 }));
+    }
+  }
+  const ex = extra.length ? disassembleProbes(T.mcpu, extra) : [];
+  const nEx = L.name === 'SMEM' ? 2 : L.name === 'SOPK' || L.name === 'SOPP' ? immVals.length : 0;
+
+  const out: { op: number; entry: ScalarOp; used: Set<string> }[] = [];
+  found.forEach((f, fi) => {
+    const { mnemonic, ops } = splitText(f.text);
+    const operands: ScalarOperand[] = [];
+    const used = new Set<string>();
+    const flags: string[] = [];
+    let last = ops;
+    if (L.name === 'SMEM' && ops.length > 0) {
+      // The last operand carries `soffset offset:... glc dlc`; flags come from the glc/dlc probes.
+      last = ops.slice(0, -1);
+    }
+    const immTexts = (idx: number): (string | undefined | null)[] => immVals.map((_, k) => {
+      const t = ex[fi * nEx + k]!.text;
+      return t === null ? null : splitText(t).ops[idx];
+    });
+    last.forEach((o, idx) => {
+      const r = sgprOf(o);
+      if (r) {
+        const field = Object.keys(base).find((k) => (k === 'sbase' ? base[k]! * 2 : base[k]) === r[0] && !used.has(k) && k !== 'simm16');
+        if (!field) throw new Error(`${L.name} ${f.op} '${f.text}': operand ${o} matches no field`);
+        used.add(field);
+        operands.push({ field, kind: field === 'sbase' ? 'sbase' : field.startsWith('ssrc') ? 'ssrc' : 'sreg', dwords: r[1] });
+        return;
+      }
+      if (L.name === 'SOP1' && o.startsWith('sendmsg(')) {
+        used.add('ssrc0');
+        operands.push({ field: 'ssrc0', kind: 'sendmsg' });
+        return;
+      }
+      if (L.name === 'SMEM' && /^\d+$/.test(o) && Number(o) === BASE.sdata) {
+        used.add('sdata');
+        operands.push({ field: 'sdata', kind: 'imm7' });
+        return;
+      }
+      if ((L.name === 'SOPK' || L.name === 'SOPP') && f.size === 8 && o === '0x' + LIT.toString(16)) {
+        operands.push({ field: 'literal', kind: 'lit' });
+        return;
+      }
+      if (L.name === 'SOPK' || L.name === 'SOPP') {
+        const k = immKind(immTexts(idx));
+        if (!k) throw new Error(`${L.name} ${f.op} '${f.text}': cannot classify immediate ${JSON.stringify(immTexts(idx))}`);
+        used.add('simm16');
+        operands.push({ field: 'simm16', kind: k });
+        return;
+      }
+      throw new Error(`${L.name} ${f.op} '${f.text}': unrecognised operand ${o}`);
+    });
+    if (L.name === 'SOPP' && ops.length === 0) {
+      const k = immKind(immTexts(0));
+      if (k === 'udec_opt') {
+        used.add('simm16');
+        operands.push({ field: 'simm16', kind: k });
+      }
+    }
+    if (L.name === 'SMEM' && ops.length > 0) {
+      const o = ops[ops.length - 1]!;
+      if (!/offset:0x10$/.test(o)) throw new Error(`SMEM ${f.op} '${f.text}': unexpected offset operand ${o}`);
+      used.add('soffset');
+      used.add('offset');
+      operands.push({ field: 'soffset', kind: 'smemoff' });
+      for (const [k, name] of [[0, 'glc'], [1, 'dlc']] as const) {
+        const t = ex[fi * nEx + k]!.text;
+        if (t === f.text + ' ' + name) {
+          flags.push(name);
+          used.add(name);
+        }
+      }
+    }
+    const entry: ScalarOp = { mnemonic, operands, ...(flags.length ? { flags } : {}) };
+    out.push({ op: f.op, entry, used });
+  });
+
+  // Register-only sources: LLVM prints a constant there with an `/*Invalid immediate*/` remark.
+  const roProbes: number[][] = [];
+  const roWhere: [number, number][] = [];
+  out.forEach((o, i) => o.entry.operands.forEach((p, k) => {
+    if (p.kind !== 'ssrc') return;
+    roProbes.push(withLit(encode(L, o.op, { ...base, [p.field]: 128 })));
+    roWhere.push([i, k]);
+  }));
+  if (roProbes.length) disassembleProbes(T.mcpu, roProbes).forEach((r, j) => {
+    if (!r.text?.includes('/*Invalid immediate*/')) return;
+    const [i, k] = roWhere[j]!;
+    const e = out[i]!.entry;
+    out[i]!.entry = { ...e, operands: e.operands.map((p, kk) => (kk === k ? { ...p, regOnly: true } : p)) };
+  });
+
+  // Bits outside the opcode and the used fields: flip each; if LLVM then rejects the word, it must be zero.
+  const flipProbes: number[][] = [];
+  const flipBits: [number, number, number][] = [];
+  out.forEach((o, i) => {
+    const p = encode(L, o.op, base);
+    for (let word = 0; word < L.dwords; word++) {
+      let usedMask = word === 0 ? L.mask | (((1 << L.op.bits) - 1) << L.op.lo) : 0;
+      for (const fname of o.used) {
+        const b = L.fields[fname];
+        if (b && b.word === word) usedMask |= (b.bits === 32 ? -1 : ((1 << b.bits) - 1)) << b.lo;
+      }
+      for (let bit = 0; bit < 32; bit++) {
+        if ((usedMask >>> bit) & 1) continue;
+        const q = p.slice();
+        q[word] = (q[word]! ^ (1 << bit)) >>> 0;
+        flipProbes.push(withLit(q));
+        flipBits.push([i, word, bit]);
+      }
+    }
+  });
+  const fr = disassembleProbes(T.mcpu, flipProbes);
+  const zero: number[][] = out.map(() => [0, 0]);
+  fr.forEach((r, k) => {
+    const [i, word, bit] = flipBits[k]!;
+    if (r.text === null) zero[i]![word] = (zero[i]![word]! | (1 << bit)) >>> 0;
+  });
+  return out.map((o, i) => {
+    const z0 = zero[i]![0]!;
+    const z1 = zero[i]![1]!;
+    return { op: o.op, entry: { ...o.entry, ...(z0 ? { zero0: z0 } : {}), ...(z1 ? { zero1: z1 } : {}) } };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Symbolic operand tables
+
+function probeTexts(T: ScalarGenTarget, L: ScalarLayout, op: number, vals: readonly number[], extra: Record<string, number> = {}): string[] {
+  const r = disassembleProbes(T.mcpu, vals.map((v) => withLit(encode(L, op, { ...extra, simm16: v }))));
+  return r.map((x, i) => {
+    if (x.text === null) throw new Error(`probe ${L.name} ${op} ${vals[i]} unknown`);
+    const k = x.text.indexOf(' ');
+    return k < 0 ? '' : x.text.slice(k + 1);
+  });
+}
+
+const bits16 = Array.from({ length: 16 }, (_, b) => 1 << b);
+
+function parseCalls(t: string): [string, string][] {
+  return [...t.matchAll(/([A-Za-z_0-9]+)\(([^()]*)\)/g)].map((m) => [m[1]!, m[2]!]);
+}
+
+/** Learn fields `name(value)` by single-bit probes; defaults are all-ones (LLVM prints all fields when every one is at its default). */
+function learnCounterFields(T: ScalarGenTarget, L: ScalarLayout, op: number): NamedField[] {
+  const t0 = probeTexts(T, L, op, [0])[0]!;
+  const order = parseCalls(t0).map(([n]) => n);
+  const single = probeTexts(T, L, op, bits16);
+  const bitsOf = new Map<string, number[]>();
+  single.forEach((t, b) => {
+    if (!t.includes('(')) return; // printed raw: a bit no field owns
+    const calls = new Map(parseCalls(t));
+    for (const name of order) {
+      const v = calls.get(name);
+      if (v !== undefined && Number(v) !== 0) {
+        const k = Math.log2(Number(v));
+        if (!Number.isInteger(k)) throw new Error(`odd field value ${name}(${v})`);
+        if (!bitsOf.has(name)) bitsOf.set(name, []);
+        bitsOf.get(name)!.push(b - k);
+      } else if (v === undefined && !calls.has(name)) {
+        // A one-bit field whose default is 1 drops out when its bit is set.
+        if (!bitsOf.has(name)) bitsOf.set(name, []);
+        bitsOf.get(name)!.push(b);
+      }
+    }
+  });
+  return order.map((name) => {
+    const shifts = bitsOf.get(name) ?? [];
+    if (shifts.length === 0) throw new Error(`no bits found for ${name}`);
+    const lo = Math.min(...shifts);
+    const bits = shifts.length;
+    return { name, lo, bits, dflt: (1 << bits) - 1 };
+  });
+}
+
+function learnSpecials(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): ScalarSpecials {
+  const SOPP = T.layouts.find((l) => l.name === 'SOPP')!;
+  const SOPK = T.layouts.find((l) => l.name === 'SOPK')!;
+  const opOf = (cls: ScalarClass, kind: OperandKind): number => {
+    const o = ops[cls].find((x) => x.entry.operands.some((p) => p.kind === kind));
+    if (!o) throw new Error(`no ${cls} op with a ${kind} operand`);
+    return o.op;
+  };
+  const waitcnt = learnCounterFields(T, SOPP, opOf('SOPP', 'waitcnt'));
+  const depctr = learnCounterFields(T, SOPP, opOf('SOPP', 'depctr'));
+  // depctr fields at their default with all others at 0 print hex (unused bits set) or drop the field:
+  // verify every field's default is all-ones by probing the all-defaults value.
+  const depOp = opOf('SOPP', 'depctr');
+  const allDef = depctr.reduce((a, f) => a | (f.dflt << f.lo), 0);
+  const allText = probeTexts(T, SOPP, depOp, [allDef])[0]!;
+  const expect = depctr.map((f) => `${f.name}(${f.dflt})`).join(' ');
+  if (allText !== expect) throw new Error(`depctr defaults: '${allText}' != '${expect}'`);
+
+  // s_delay_alu: fields from single-bit probes, names from every value of each field.
+  const delayOp = opOf('SOPP', 'delay');
+  const single = probeTexts(T, SOPP, delayOp, bits16);
+  const dbits = new Map<string, number[]>();
+  single.forEach((t, b) => {
+    const c = parseCalls(t);
+    if (c.length === 1) {
+      if (!dbits.has(c[0]![0])) dbits.set(c[0]![0], []);
+      dbits.get(c[0]![0])!.push(b);
+    }
+  });
+  const delay: NamedField[] = [];
+  for (const [name, bs] of dbits) {
+    const lo = Math.min(...bs);
+    const bits = bs.length;
+    const vals = Array.from({ length: 1 << bits }, (_, v) => v << lo);
+    const names: Record<number, string> = {};
+    probeTexts(T, SOPP, delayOp, vals).forEach((t, v) => {
+      if (v === 0) return;
+      const m = new RegExp(`^${name}\\((.*)\\)$`).exec(t);
+      if (!m) throw new Error(`delay ${name} ${v}: '${t}'`);
+      names[v] = m[1]!;
+    });
+    delay.push({ name, lo, bits, dflt: 0, names });
+  }
+  delay.sort((a, b) => a.lo - b.lo);
+
+  // sendmsg: ids 0..255 and which higher bits a named message ignores.
+  const sendOp = opOf('SOPP', 'sendmsg');
+  const sendmsg: Record<number, string> = {};
+  probeTexts(T, SOPP, sendOp, Array.from({ length: 256 }, (_, i) => i)).forEach((t, id) => {
+    const m = /^sendmsg\(([A-Z_][A-Z_0-9]*)\)$/.exec(t);
+    if (m) sendmsg[id] = m[1]!;
+  });
+  const named = Number(Object.keys(sendmsg)[0]);
+  let sendmsgMask = 0;
+  probeTexts(T, SOPP, sendOp, bits16.map((b) => b | named)).forEach((t, b) => {
+    if (t !== `sendmsg(${sendmsg[named]})` || (1 << b) === named) sendmsgMask |= 1 << b;
+  });
+  // Bits inside the mask are the id: everything below the first ignored bit.
+  for (let b = 0; b < 16; b++) if (!((sendmsgMask >> b) & 1)) { sendmsgMask = (1 << b) - 1; break; }
+
+  // hwreg(id, offset, size): single-bit probes locate the three fields (size printed as value+1).
+  const hwOp = opOf('SOPK', 'hwreg');
+  const hwT = probeTexts(T, SOPK, hwOp, bits16, { sdst: 0 });
+  const comp: number[][] = [[], [], []];
+  hwT.forEach((t, b) => {
+    const m = /hwreg\(([^)]*)\)/.exec(t)!;
+    const p = m[1]!.split(',').map((x) => x.trim());
+    const id = /^\d+$/.test(p[0]!) ? Number(p[0]) : -1;
+    const off = Number(p[1] ?? 0);
+    const size = p.length > 1 ? Number(p[2]) - 1 : 31;
+    if (id > 0) comp[0]!.push(b);
+    else if (id < 0) comp[0]!.push(b); // a named id: bit 0 gives HW_REG_MODE (1)
+    else if (off > 0) comp[1]!.push(b);
+    else if (size > 0) comp[2]!.push(b);
+  });
+  const mk = (name: string, bs: number[], dflt: number): NamedField => ({ name, lo: Math.min(...bs), bits: bs.length, dflt });
+  const hwregFields = { id: mk('id', comp[0]!, 0), offset: mk('offset', comp[1]!, 0), size: mk('size', comp[2]!, (1 << comp[2]!.length) - 1) };
+  const hwreg: Record<number, string> = {};
+  const full = hwregFields.size.dflt << hwregFields.size.lo;
+  probeTexts(T, SOPK, hwOp, Array.from({ length: 1 << hwregFields.id.bits }, (_, i) => (i << hwregFields.id.lo) | full), { sdst: 0 })
+    .forEach((t, id) => {
+      const m = /hwreg\(([A-Z_][A-Z_0-9]*)\)/.exec(t);
+      if (m) hwreg[id] = m[1]!;
+    });
+
+  // s_version: which bits are the version number, which are named flags.
+  const verOp = opOf('SOPK', 'version');
+  const vt = probeTexts(T, SOPK, verOp, bits16, { sdst: 0 });
+  const v0 = probeTexts(T, SOPK, verOp, [0], { sdst: 0 })[0]!;
+  let versionMask = 0;
+  const versionFlags: { bit: number; name: string }[] = [];
+  vt.forEach((t, b) => {
+    if (/^\d+$/.test(t) || /^UC_VERSION_[A-Z0-9_]+$/.test(t)) versionMask |= 1 << b;
+    else if (t.startsWith(v0 + '|')) versionFlags.push({ bit: b, name: t.slice(v0.length + 1) });
+  });
+  const version: Record<number, string> = {};
+  probeTexts(T, SOPK, verOp, Array.from({ length: versionMask + 1 }, (_, i) => i), { sdst: 0 }).forEach((t, v) => {
+    if (!/^\d+$/.test(t)) version[v] = t;
+  });
+  return { waitcnt, depctr, delay, sendmsgMask, sendmsg, hwregFields, hwreg, versionMask, version, versionFlags };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden probes
+
+function goldenProbes(T: ScalarGenTarget, L: ScalarLayout, ops: readonly OpInfo[], sp: ScalarSpecials, seed: number): number[][] {
+  const R = rng(seed);
+  const ri = (n: number): number => Math.floor(R() * n);
+  const pick = <X>(xs: readonly X[]): X => xs[ri(xs.length)]!;
+  const sreg = (n: number): number => {
+    const c = R();
+    if (c < 0.55) { const s = ri(T.sgprs); return n > 1 && R() < 0.85 ? s & ~(Math.min(n, 4) - 1) : s; }
+    if (c < 0.75) return 108 + ri(16);
+    return pick([106, 107, 124, 125, 126, 127]);
+  };
+  const literals = [5, 0xffffffff, 0xfffffff0, 0x3f800000, 0xbf000000, 0x3e22f983, 0x80000000, 64, 65, 0x40800000];
+  const ssrc = (n: number): number => {
+    const c = R();
+    if (c < 0.45) return sreg(n);
+    if (c < 0.65) return 128 + ri(81);
+    if (c < 0.75) return 240 + ri(9);
+    if (c < 0.82) return pick([235, 236, 237, 238, 239, 251, 252, 253]);
+    if (c < 0.985) return 255;
+    return pick([209, 220, 233, 249, 250]);
+  };
+  const lit = (): number => (R() < 0.5 ? pick(literals) : Math.floor(R() * 0x100000000)) >>> 0;
+  const out: number[][] = [];
+  for (const { op, entry } of ops) {
+    const kinds = new Set(entry.operands.map((o) => o.kind));
+    const n = L.name === 'SOPP' && entry.operands.length === 0 ? 3 : L.name === 'SMEM' ? 40 : kinds.has('depctr') || kinds.has('delay') || kinds.has('sendmsg') || kinds.has('hwreg') || kinds.has('waitcnt') || kinds.has('version') ? 80 : 14;
+    for (let k = 0; k < n; k++) {
+      const vals: Record<string, number> = {};
+      let l = lit();
+      for (const o of entry.operands) {
+        const w = o.dwords ?? 1;
+        switch (o.kind) {
+          case 'sreg': vals[o.field] = o.field === 'sdata' ? smemData(w) : sreg(w); break;
+          case 'ssrc': vals[o.field] = ssrc(w); break;
+          case 'sbase': vals[o.field] = R() < 0.8 ? ri(T.sgprs / 2) & ~((w >> 1) - 1) : pick(w === 2 ? [53, 54, 56, 58, 60, 62, 62] : [54, 56, 58, 60, 62, 62]); break;
+          case 'imm7': vals[o.field] = ri(128); break;
+          case 'sendmsg':
+            if (o.field === 'ssrc0') vals[o.field] = R() < 0.6 ? pick(Object.keys(sp.sendmsg).map(Number)) : ri(256);
+            else vals[o.field] = R() < 0.5 ? pick(Object.keys(sp.sendmsg).map(Number)) | (R() < 0.3 ? ri(256) << 8 : 0) : R() < 0.5 ? ri(256) : ri(0x10000);
+            break;
+          case 'depctr': {
+            const dflt = sp.depctr.reduce((a, f) => a | (f.dflt << f.lo), 0);
+            let v = dflt;
+            for (const f of sp.depctr) if (R() < 0.35) v = (v & ~(((1 << f.bits) - 1) << f.lo)) | (ri(1 << f.bits) << f.lo);
+            vals[o.field] = R() < 0.85 ? v : ri(0x10000);
+            break;
+          }
+          case 'waitcnt': {
+            let v = 0;
+            for (const f of sp.waitcnt) v |= (R() < 0.4 ? f.dflt : R() < 0.3 ? 0 : ri(f.dflt + 1)) << f.lo;
+            vals[o.field] = R() < 0.9 ? v : ri(0x10000);
+            break;
+          }
+          case 'delay': {
+            let v = 0;
+            for (const f of sp.delay) if (R() < 0.6) v |= ri(Object.keys(f.names ?? {}).length + 1) << f.lo;
+            vals[o.field] = R() < 0.9 ? v : ri(0x10000);
+            break;
+          }
+          case 'hwreg': {
+            const F = sp.hwregFields;
+            const id = R() < 0.6 ? pick(Object.keys(sp.hwreg).map(Number)) : ri(1 << F.id.bits);
+            const off = R() < 0.3 ? 0 : ri(1 << F.offset.bits);
+            const size = R() < 0.3 ? F.size.dflt : ri(1 << F.size.bits);
+            vals[o.field] = (id << F.id.lo) | (off << F.offset.lo) | (size << F.size.lo);
+            break;
+          }
+          case 'version': {
+            let v = R() < 0.6 ? pick(Object.keys(sp.version).map(Number)) : ri(sp.versionMask + 1);
+            for (const f of sp.versionFlags) if (R() < 0.3) v |= 1 << f.bit;
+            vals[o.field] = R() < 0.9 ? v : ri(0x10000);
+            break;
+          }
+          case 'lit': l = lit(); break;
+          case 'smemoff': {
+            vals.soffset = R() < 0.5 ? 124 : sreg(1) & 0x7f;
+            const c = R();
+            vals.offset = (c < 0.15 ? 0 : c < 0.5 ? ri(256) : c < 0.75 ? ri(1 << 21) : (1 << 21) - 1 - ri(4096)) >>> 0;
+            break;
+          }
+          default:
+            vals[o.field] = R() < 0.5 ? ri(65) : R() < 0.5 ? ri(0x10000) : 0xffff - ri(64);
+        }
+      }
+      for (const fl of entry.flags ?? []) vals[fl] = ri(2);
+      const p = encode(L, op, vals);
+      // Occasionally set bits LLVM ignores (and, rarely, bits it rejects).
+      if (R() < 0.1) {
+        const free = (L.name === 'SMEM' ? 0x38000 : 0) | (entry.zero0 ?? 0);
+        if (free) p[0] = (p[0]! | (1 << pick([...Array(32).keys()].filter((b) => (free >>> b) & 1)))) >>> 0;
+      }
+      if (L.name === 'SMEM' && R() < 0.1) p[1] = (p[1]! | (1 << (21 + ri(4)))) >>> 0;
+      out.push(L.dwords === 1 ? [p[0]!, l] : p);
+    }
+    // Edge values of symbolic operands.
+    if (kinds.has('waitcnt')) for (const v of [0, 0xffff, 0xfff7, 0xfc07, 0x3f7, 0x8]) out.push(encode(L, op, { simm16: v }));
+    if (kinds.has('depctr')) for (const v of [0, 0xffff, 0xff9f, 0xff1f, 0x1, 0xfe1f]) out.push(encode(L, op, { simm16: v }));
+    if (kinds.has('delay')) for (const v of [0, 0xffff, 0x91, 0x800, 0xc]) out.push(encode(L, op, { simm16: v }));
+  }
+  // Unused opcodes.
+  const have = new Set(ops.map((o) => o.op));
+  for (let op = 0; op < L.opCount; op++) if (!have.has(op)) out.push(encode(L, op, baseVals(L)));
+
+  function smemData(w: number): number {
+    const c = R();
+    if (c < 0.8) { const a = Math.min(w, 4); const s = ri(T.sgprs - w + 1) & ~(a - 1); return R() < 0.1 ? s | ri(a) : s; }
+    if (c < 0.9) { const a = Math.min(w, 4); return 108 + ri(Math.floor((16 - w) / a) + 1) * a; }
+    return w === 1 ? pick([106, 107, 124]) : w === 2 ? pick([106, 124]) : 124;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function fileFor(cls: ScalarClass): string {
+  return cls.toLowerCase();
+}
+
+export function generateScalar(T: ScalarGenTarget): Record<string, string> {
+  const ver = llvmVersion();
+  const files: Record<string, string> = {};
+  const ops = {} as Record<ScalarClass, OpInfo[]>;
+  for (const L of T.layouts) ops[L.name] = enumerate(T, L);
+  const sp = learnSpecials(T, ops);
+  const header = (cls: string): string =>
+    `/**\n * ${cls} opcode table for ${T.mcpu}. GENERATED by tools/gen/amd/gen-scalar.ts from LLVM ${ver}\n` +
+    ` * (llvm-objdump --mcpu=${T.mcpu}): do not edit; regenerate with \`npm run gen -- scalar\`.\n */\n`;
+  let seed = 1100;
+  for (const L of T.layouts) {
+    const name = fileFor(L.name);
+    let src = header(L.name) + `import type { ScalarOp${L.name === 'SOPP' ? ', ScalarSpecials' : ''} } from './scalar-layout.js';\n\n`;
+    src += `export const ${L.name}: Readonly<Record<number, ScalarOp>> = {\n`;
+    for (const o of ops[L.name]) src += `  ${o.op}: ${JSON.stringify(o.entry)},\n`;
+    src += '};\n';
+    if (L.name === 'SOPP') {
+      src += `\n/** Tables of LLVM's symbolic scalar operands (s_waitcnt, depctr, s_delay_alu, sendmsg, hwreg, s_version). */\n`;
+      src += `export const SPECIALS: ScalarSpecials = ${JSON.stringify(sp, null, 2)};\n`;
+    }
+    files[`${T.srcDir}/${name}.gen.ts`] = src;
+    const probes = goldenProbes(T, L, ops[L.name], sp, seed++);
+    const cases = buildGolden(T.mcpu, probes, 12);
+    files[`${T.goldenDir}/${name}.tsv`] = formatGolden(cases);
+  }
+  return files;
+}
+
+export function generate(): Record<string, string> {
+  return generateScalar(GFX1100);
+}
