@@ -64,10 +64,12 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
     const byAddr = new Map<number, string>();
     const addrs: number[] = [];
     for (const line of text.split('\n')) {
+      // llvm-objdump-19 (AMDGPU, --no-show-raw-insn) prints `\t<text>  // <ADDR>: <RAW> [<label>] [; warnings]`.
       const m = /^\s*([0-9a-f]+):\s*(.*)$/.exec(line);
-      if (!m) continue;
-      const addr = parseInt(m[1]!, 16);
-      byAddr.set(addr, normalizeText(m[2]!));
+      const c = m ? null : /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]{6,}):(?: [0-9A-Fa-f]{8})+(?:\s.*)?$/.exec(line);
+      if (!m && !c) continue;
+      const addr = parseInt(m ? m[1]! : c![2]!, 16);
+      byAddr.set(addr, m ? normalizeText(m[2]!) : normalizeText(c![1]!));
       addrs.push(addr);
     }
     const res: ProbeResult[] = [];
@@ -77,7 +79,7 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
       const idx = addrs.indexOf(a);
       const next = idx >= 0 && idx + 1 < addrs.length ? addrs[idx + 1]! : a + 4;
       if (t === undefined) throw new Error(`objdump produced nothing at slot ${i}`);
-      res.push({ text: t.startsWith('<unknown>') ? null : t, size: next - a });
+      res.push({ text: t.startsWith('<unknown>') || t.startsWith('.long ') ? null : t, size: next - a });
     }
     return res;
   } finally {
