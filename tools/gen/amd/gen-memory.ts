@@ -470,6 +470,30 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
   return { table, formats, probes: gp };
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// EXP
+
+function genExp(t: Target): { targets: string[]; probes: number[][] } {
+  const L = t.exp;
+  const ps: number[][] = [];
+  for (let tg = 0; tg < 1 << L.target.n; tg++) { const ws = mk(2, L.prefix); put(ws, L.target, tg); put(ws, L.en, 1); put(ws, L.vsrc0, 7); ps.push(ws); }
+  const targets = probe(t, ps).map((x) => (x === null ? '?' : parseText(x).ops[0]!.split(' ')[0]!));
+  const R = rng(0xe4);
+  const gp: number[][] = [];
+  for (let n = 0; n < 400; n++) {
+    const ws = mk(2, L.prefix);
+    put(ws, L.target, n < 128 ? n % 64 : [0, 1, 7, 8, 9, 12, 13, 16, 20, 21, 22][Math.floor(R() * 11)]!);
+    put(ws, L.en, Math.floor(R() * 16));
+    ws[1] = Math.floor(R() * 2 ** 32) >>> 0;
+    put(ws, L.done, R() < 0.4 ? 1 : 0);
+    put(ws, L.rowEn, R() < 0.3 ? 1 : 0);
+    if (n % 17 === 0) ws[0] = (ws[0]! | ((Math.floor(R() * 0xffff) << 10) & 0x03ffd400)) >>> 0; // unused bits
+    gp.push(ws);
+  }
+  return { targets, probes: gp };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export async function generate(): Promise<Record<string, string>> {
@@ -498,5 +522,10 @@ export async function generate(): Promise<Record<string, string>> {
       + (kind === 'mtbuf' ? `\n/** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */\nexport const MTBUF_FORMATS: readonly string[] = ${JSON.stringify(b.formats)};\n` : '');
     out[`${t.golden}/${kind}.tsv`] = formatGolden(buildGolden(t.mcpu, b.probes, 30));
   }
+
+  const ex = genExp(t);
+  out[`${t.dir}/exp.gen.ts`] = header('gen-memory', `EXP targets of ${t.mcpu}: how LLVM prints each value of the 6-bit target field ('?' = rejected).`)
+    + `export const EXP_TARGETS: readonly string[] = ${JSON.stringify(ex.targets)};\n`;
+  out[`${t.golden}/exp.tsv`] = formatGolden(buildGolden(t.mcpu, ex.probes, 10));
   return out;
 }

@@ -3,6 +3,7 @@ import type { Codec } from '../types.js';
 import { dsCodec } from './memory-ds.js';
 import { flatCodec } from './memory-flat.js';
 import { mubufCodec, mtbufCodec } from './memory-buf.js';
+import { expCodec } from './memory-exp.js';
 
 /** Codecs of this family. */
-export const codecs: Codec[] = [dsCodec, flatCodec, mubufCodec, mtbufCodec];
+export const codecs: Codec[] = [dsCodec, flatCodec, mubufCodec, mtbufCodec, expCodec];
