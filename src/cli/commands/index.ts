@@ -1,9 +1,11 @@
 /** Every `gpusim` subcommand, in the order `gpusim --help` lists them. */
 import type { Command } from '../command.js';
 import { asmCommand } from './asm.js';
+import { disasmCommand } from './disasm.js';
 import { infoCommand } from './info.js';
 
 export const commands: Command[] = [
-  asmCommand,
   infoCommand,
+  disasmCommand,
+  asmCommand,
 ];
