@@ -1,4 +1,496 @@
-import type { Codec } from '../types.js';
+/**
+ * GFX11 VALU codecs: VOP1, VOP2, VOPC (32-bit `_e32` forms), VOP3 and VOP3SD (64-bit `_e64` forms
+ * and VOP3-only opcodes), each with DPP16 (src0 = 250) and DPP8 (src0 = 233/234) forms.
+ * GFX11 has no SDWA (LLVM: "sdwa variant of this instruction is not supported").
+ *
+ * Everything per opcode (mnemonic, operands, constant typing, must-be-zero bits, printed modifiers)
+ * comes from the generated tables; this file is the generic machinery around them.
+ */
+import { AsmError, DecodeError, type AsmLine, type Codec, type EncodingName, type Instruction } from '../types.js';
+import {
+  GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, sregName, splitOperands, splitWords, vregName,
+  type OperandSpace,
+} from '../operands.js';
+import { srcClass, type FieldDef, type ValuOpInfo, type ValuOperand, type ValuType } from './valu-types.js';
+import { VOP1_OPS } from './vop1.gen.js';
+import { VOP2_OPS } from './vop2.gen.js';
+import { VOPC_OPS } from './vopc.gen.js';
+import { VOP3_OPS } from './vop3.gen.js';
+import { DPP_INFO, dppDecode, dppPrint, dppAssemble, type DppForm } from './valu-dpp.js';
 
-/** Codecs of this family (filled in by the family's implementation). */
-export const codecs: Codec[] = [];
+// ---------------------------------------------------------------------------------------------
+// Encoding layouts
+
+type Enc = 'VOP1' | 'VOP2' | 'VOPC' | 'VOP3';
+
+interface Layout {
+  readonly enc: Enc;
+  readonly words: number;
+  readonly op: FieldDef;
+  readonly prefix: number;
+  readonly fields: Readonly<Record<string, FieldDef>>;
+  readonly table: readonly (ValuOpInfo | undefined)[];
+}
+
+function toArray(t: Readonly<Record<number, ValuOpInfo>>, n: number): (ValuOpInfo | undefined)[] {
+  const a: (ValuOpInfo | undefined)[] = new Array(n).fill(undefined);
+  for (const [k, v] of Object.entries(t)) a[Number(k)] = v;
+  return a;
+}
+
+const F = (w: number, lo: number, n: number): FieldDef => ({ w, lo, n });
+
+export const LAYOUTS: Readonly<Record<Enc, Layout>> = {
+  VOP1: { enc: 'VOP1', words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(VOP1_OPS, 256) },
+  VOP2: { enc: 'VOP2', words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(VOP2_OPS, 64) },
+  VOPC: { enc: 'VOPC', words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(VOPC_OPS, 256) },
+  VOP3: {
+    enc: 'VOP3', words: 2, op: F(0, 16, 10), prefix: 0xd4000000,
+    fields: {
+      vdst: F(0, 0, 8), abs: F(0, 8, 3), opsel: F(0, 11, 4), clamp: F(0, 15, 1),
+      src0: F(1, 0, 9), src1: F(1, 9, 9), src2: F(1, 18, 9), omod: F(1, 27, 2), neg: F(1, 29, 3),
+    },
+    table: toArray(VOP3_OPS, 1024),
+  },
+};
+const SDST = F(0, 8, 7);
+
+function get(w: ArrayLike<number>, base: number, f: FieldDef): number {
+  return (w[base + f.w]! >>> f.lo) & ((1 << f.n) - 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constants as LLVM prints them
+
+const F32_CONST: Readonly<Record<number, string>> = {
+  0x3f000000: '0.5', 0xbf000000: '-0.5', 0x3f800000: '1.0', 0xbf800000: '-1.0', 0x40000000: '2.0', 0xc0000000: '-2.0',
+  0x40800000: '4.0', 0xc0800000: '-4.0', 0x3e22f983: '0.15915494',
+};
+const F16_CONST: Readonly<Record<number, string>> = {
+  0x3800: '0.5', 0xb800: '-0.5', 0x3c00: '1.0', 0xbc00: '-1.0', 0x4000: '2.0', 0xc000: '-2.0', 0x4400: '4.0', 0xc400: '-4.0', 0x3118: '0.15915494',
+};
+const F64_CONST_HI: Readonly<Record<number, string>> = {
+  0x3fe00000: '0.5', 0xbfe00000: '-0.5', 0x3ff00000: '1.0', 0xbff00000: '-1.0', 0x40000000: '2.0', 0xc0000000: '-2.0',
+  0x40100000: '4.0', 0xc0100000: '-4.0',
+};
+const FLOATS = ['0.5', '-0.5', '1.0', '-1.0', '2.0', '-2.0', '4.0', '-4.0'];
+const I16_FLOATS = ['0x3800', '0xb800', '0x3c00', '0xbc00', '0x4000', '0xc000', '0x4400', '0xc400', '0x3118'];
+
+const hex = (v: number): string => '0x' + (v >>> 0).toString(16);
+const smallInt = (v: number): boolean => v >= -16 && v <= 64;
+
+/** LLVM's text for a literal dword in an operand of type t. */
+export function literalText(t: ValuType, lit: number): string {
+  const s = lit | 0;
+  switch (t) {
+    case 'f16': case 'bf16': {
+      const lo = lit & 0xffff;
+      const s16 = (lo << 16) >> 16;
+      if (smallInt(s16)) return String(s16);
+      return F16_CONST[lo] ?? hex(lo);
+    }
+    case 'i16':
+      if (smallInt(s)) return String(s);
+      return F32_CONST[lit >>> 0] ?? hex(lit & 0xffff);
+    case 'f64':
+      if (lit === 0) return '0';
+      return F64_CONST_HI[lit >>> 0] ?? hex(lit);
+    case 'i64':
+      if (lit >= 0 && lit <= 64) return String(lit);
+      return hex(lit);
+    case 'k32': case 'k16':
+      return hex(lit);
+    default:
+      if (smallInt(s)) return String(s);
+      return F32_CONST[lit >>> 0] ?? hex(lit);
+  }
+}
+
+/** LLVM's text for a 9-bit source value of type t (null when the value names nothing). */
+export function srcText(space: OperandSpace, v: number, n: number, t: ValuType, lit: number | undefined, t16: boolean): string | null {
+  if (v >= 256) {
+    const r = v - 256;
+    return t16 ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, n);
+  }
+  if (v < 128) return sregName(space, v, n);
+  if (v <= 192) return String(v - 128);
+  if (v <= 208) return String(192 - v);
+  if (v >= 240 && v <= 248) {
+    if (t === 'i16') return I16_FLOATS[v - 240]!;
+    if (v === 248) return t === 'f64' || t === 'i64' ? '0.15915494309189532' : '0.15915494';
+    return FLOATS[v - 240]!;
+  }
+  if (v === 255) return lit === undefined ? null : literalText(t, lit);
+  return space.sources[v] ?? null;
+}
+
+function rangeOk(v: number, n: number): boolean {
+  if (v >= 256) return v - 256 + n <= 256;
+  if (v < 128) return sregName(GFX11_SPACE, v, n) !== null;
+  return true;
+}
+
+const isConst = (v: number): boolean => (v >= 128 && v <= 208) || (v >= 240 && v <= 248) || v === 255;
+
+// ---------------------------------------------------------------------------------------------
+// Decode
+
+function fail(pc: number, words: ArrayLike<number>, index: number, n: number, why: string): never {
+  const ws: number[] = [];
+  for (let i = 0; i < n && index + i < words.length; i++) ws.push(words[index + i]! >>> 0);
+  throw new DecodeError(pc, ws, why);
+}
+
+function srcIndex(f: string): number {
+  return f === 'src0' ? 0 : f === 'src1' ? 1 : f === 'src2' ? 2 : -1;
+}
+
+/** Decode a VALU word sequence in layout L (non-DPP, or DPP when src0 says so). */
+function decodeValu(L: Layout, words: ArrayLike<number>, index: number, pc: number): Instruction {
+  const w0 = words[index]! >>> 0;
+  const op = get(words, index, L.op);
+  const info = L.table[op];
+  if (!info) fail(pc, words, index, L.words, `${L.enc} opcode ${op} is not defined`);
+  if (index + L.words > words.length) fail(pc, words, index, L.words, 'truncated instruction');
+  const src0 = get(words, index, L.fields.src0!);
+  if (src0 === SRC.DPP16 || src0 === SRC.DPP8 || src0 === SRC.DPP8FI) return dppDecode(L.enc, op, info, words, index, pc);
+  for (let i = 0; i < L.words; i++) if ((words[index + i]! & info.z[i]!) !== 0) fail(pc, words, index, L.words, `${info.m}: reserved bits set`);
+  const fields: Record<string, number> = { op };
+  for (const [k, f] of Object.entries(L.fields)) fields[k] = get(words, index, f);
+  if (info.sd) {
+    fields.sdst = get(words, index, SDST);
+    delete fields.abs;
+    delete fields.opsel;
+  }
+  let needLit = false;
+  for (const o of info.ops) {
+    if (o.k === 'k') needLit = true;
+    else if (o.k === 'src') {
+      const v = fields[o.f]!;
+      if ((srcClass(v) & (o.ok ?? 0)) === 0) fail(pc, words, index, L.words, `${info.m}: source value ${v} not allowed in ${o.f}`);
+      if (v === SRC.LITERAL) needLit = true;
+      if (o.n > 1 && !rangeOk(v, o.n)) fail(pc, words, index, L.words, `${info.m}: ${o.f} register range out of bounds`);
+    } else if (o.k === 'v') {
+      const v = fields[o.f]!;
+      if (o.lo && v >= 128) fail(pc, words, index, L.words, `${info.m}: ${o.f} must be v0..v127`);
+      if (v + o.n > 256) fail(pc, words, index, L.words, `${info.m}: ${o.f} register range out of bounds`);
+    }
+  }
+  let size = L.words;
+  let literal: number | undefined;
+  if (needLit) {
+    if (index + L.words >= words.length) fail(pc, words, index, L.words, 'literal constant missing');
+    literal = words[index + L.words]! >>> 0;
+    size++;
+  }
+  const ws: number[] = [];
+  for (let i = 0; i < size; i++) ws.push(words[index + i]! >>> 0);
+  return {
+    encoding: (info.sd ? 'VOP3SD' : L.enc) as EncodingName, opcode: op, mnemonic: info.m, size: size * 4, words: ws,
+    fields, literal, variant: L.enc === 'VOP3' ? 'e64' : 'e32', info,
+  };
+  void w0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Print
+
+/** Text of one operand (with its abs/neg decoration). */
+export function operandText(o: ValuOperand, inst: Instruction, info: ValuOpInfo, space: OperandSpace = GFX11_SPACE): string {
+  const f = inst.fields;
+  switch (o.k) {
+    case 'x': return o.x!;
+    case 'v': {
+      const r = f[o.f]!;
+      return o.h ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, o.n);
+    }
+    case 's': return sregName(space, f[o.f]!, o.n) ?? srcText(space, f[o.f]!, o.n, 'f32', inst.literal, false) ?? `?${f[o.f]}`;
+    case 'k': return literalText(o.t ?? 'k32', inst.literal ?? 0);
+    default: {
+      const v = f[o.f]!;
+      let t = srcText(space, v, o.n, o.t ?? 'f32', inst.literal, !!o.h) ?? `?${v}`;
+      const i = srcIndex(o.f);
+      if (i < 0) return t;
+      const abs = ((f.abs ?? 0) & (info.abs ?? 0) & (1 << i)) !== 0;
+      const neg = ((f.neg ?? 0) & (info.neg ?? 0) & (1 << i)) !== 0;
+      if (neg && info.sx && info.sx & (1 << i)) return `sext(${t})`;
+      if (abs) t = `|${t}|`;
+      if (neg) t = !abs && isConst(v) ? `neg(${t})` : `-${t}`;
+      return t;
+    }
+  }
+}
+
+/** The VOP3 modifier suffix: op_sel, clamp, omod. */
+export function vop3Mods(inst: Instruction, info: ValuOpInfo): string {
+  const f = inst.fields;
+  let s = '';
+  const sel = (f.opsel ?? 0) & (info.sel ?? 0);
+  if (sel && info.nsel) {
+    const e: number[] = [];
+    for (let i = 0; i < info.nsel - 1; i++) e.push((sel >> i) & 1);
+    e.push((sel >> 3) & 1);
+    s += ` op_sel:[${e.join(',')}]`;
+  }
+  if (f.clamp && info.clamp) s += ' clamp';
+  if (f.omod && info.omod) s += [' ', ' mul:2', ' mul:4', ' div:2'][f.omod]!;
+  return s;
+}
+
+function printValu(inst: Instruction): string {
+  if (inst.variant === 'dpp16' || inst.variant === 'dpp8') return dppPrint(inst);
+  const info = inst.info as ValuOpInfo;
+  const ops = info.ops.map((o) => operandText(o, inst, info));
+  let s = info.m + (ops.length ? ' ' + ops.join(', ') : '');
+  if (inst.variant === 'e64') s += vop3Mods(inst, info);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assemble
+
+interface Cand {
+  readonly L: Layout;
+  readonly op: number;
+  readonly info: ValuOpInfo;
+}
+
+const BY_MNEMONIC = new Map<string, Cand[]>();
+function addCand(name: string, c: Cand): void {
+  const l = BY_MNEMONIC.get(name);
+  if (l) l.push(c);
+  else BY_MNEMONIC.set(name, [c]);
+}
+for (const L of [LAYOUTS.VOP1, LAYOUTS.VOP2, LAYOUTS.VOPC, LAYOUTS.VOP3]) {
+  L.table.forEach((info, op) => {
+    if (!info) return;
+    addCand(info.m, { L, op, info });
+  });
+}
+// Suffix-less spellings (`v_add_f32` → `_e32` first, then `_e64`).
+for (const L of [LAYOUTS.VOP1, LAYOUTS.VOP2, LAYOUTS.VOPC, LAYOUTS.VOP3]) {
+  L.table.forEach((info, op) => {
+    if (!info) return;
+    const m = /^(.*)_e(32|64)$/.exec(info.m);
+    if (m && !BY_MNEMONIC.get(m[1]!)?.some((c) => c.info.m === m[1])) addCand(m[1]!, { L, op, info });
+  });
+}
+
+export class OperandError extends Error {}
+
+/** A parsed source operand: its 9-bit value, literal (if any), abs/neg. */
+export interface ParsedSrc {
+  value: number;
+  literal?: number;
+  abs: boolean;
+  neg: boolean;
+}
+
+const F32_BITS: Readonly<Record<string, number>> = {
+  '0.5': 0x3f000000, '-0.5': 0xbf000000, '1.0': 0x3f800000, '-1.0': 0xbf800000, '2.0': 0x40000000, '-2.0': 0xc0000000,
+  '4.0': 0x40800000, '-4.0': 0xc0800000,
+};
+
+/** Parse a source operand text for an operand of type t with n dwords. */
+export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX11_SPACE): ParsedSrc {
+  let t = text.trim();
+  let neg = false;
+  let abs = false;
+  if (t.startsWith('sext(') && t.endsWith(')')) { neg = true; t = t.slice(5, -1).trim(); }
+  else if (t.startsWith('neg(') && t.endsWith(')')) { neg = true; t = t.slice(4, -1).trim(); }
+  else if (t.startsWith('-') && (t[1] === '|' || /^-[a-z]/i.test(t) || t.startsWith('-abs('))) { neg = true; t = t.slice(1).trim(); }
+  if (t.startsWith('|') && t.endsWith('|')) { abs = true; t = t.slice(1, -1).trim(); }
+  else if (t.startsWith('abs(') && t.endsWith(')')) { abs = true; t = t.slice(4, -1).trim(); }
+  const type = o.t ?? 'f32';
+  const tl = t.toLowerCase();
+  const mt = /^v(\d+)\.([lh])$/.exec(tl);
+  if (mt) return { value: 256 + Number(mt[1]) + (mt[2] === 'h' ? 128 : 0), abs, neg };
+  const r = parseReg(space, tl);
+  if (r) {
+    if (r.count !== o.n && r.file !== 'special') throw new OperandError(`register ${t} has the wrong width`);
+    return { value: r.value, abs, neg };
+  }
+  // Special sources that name a pair when the operand is 64-bit (vcc, exec) or single (vcc_lo).
+  const iv = parseIntText(tl);
+  if (iv !== null) {
+    const inl = inlineInt(iv);
+    if (inl !== null) return { value: inl, abs, neg };
+    return { value: SRC.LITERAL, literal: (type === 'i16' || type === 'f16' ? iv & 0xffff : iv) >>> 0, abs, neg };
+  }
+  const fl = inlineFloatText(tl);
+  if (fl !== null) return { value: fl, abs, neg };
+  const x = Number(tl);
+  if (Number.isFinite(x) && /^-?[0-9.]+(e[-+]?\d+)?$/.test(tl)) {
+    if (type === 'f16' || type === 'bf16') return { value: SRC.LITERAL, literal: f16bits(x), abs, neg };
+    if (type === 'f64') return { value: SRC.LITERAL, literal: f64hi(x), abs, neg };
+    const b = new DataView(new ArrayBuffer(4));
+    b.setFloat32(0, x);
+    return { value: SRC.LITERAL, literal: b.getUint32(0), abs, neg };
+  }
+  void F32_BITS;
+  throw new OperandError(`bad operand ${t}`);
+}
+
+function f64hi(x: number): number {
+  const b = new DataView(new ArrayBuffer(8));
+  b.setFloat64(0, x);
+  return b.getUint32(0);
+}
+function f16bits(x: number): number {
+  const b = new DataView(new ArrayBuffer(4));
+  b.setFloat32(0, x);
+  const f = b.getUint32(0);
+  const sign = (f >>> 16) & 0x8000;
+  const e = ((f >>> 23) & 0xff) - 127 + 15;
+  const m = f & 0x7fffff;
+  if (e <= 0) return sign;
+  if (e >= 31) return sign | 0x7c00;
+  return sign | (e << 10) | (m >>> 13);
+}
+
+function parseVgpr(text: string, o: ValuOperand): number {
+  const t = text.trim().toLowerCase();
+  if (o.h) {
+    const m = /^v(\d+)\.([lh])$/.exec(t);
+    if (!m || Number(m[1]) > 127) throw new OperandError(`expected a 16-bit VGPR half, got ${text}`);
+    return Number(m[1]) + (m[2] === 'h' ? 128 : 0);
+  }
+  const r = parseReg(GFX11_SPACE, t);
+  if (!r || r.file !== 'v' || r.count !== o.n) throw new OperandError(`expected a ${o.n}-dword VGPR, got ${text}`);
+  return r.value - 256;
+}
+
+function parseSgprDst(text: string, o: ValuOperand): number {
+  const r = parseReg(GFX11_SPACE, text);
+  if (!r || r.file === 'v' || r.value >= 128) throw new OperandError(`expected an SGPR, got ${text}`);
+  if (r.count !== o.n && r.file !== 'special') throw new OperandError(`wrong SGPR width: ${text}`);
+  return r.value;
+}
+
+function put(words: number[], f: FieldDef, v: number): void {
+  const mask = ((1 << f.n) - 1) << f.lo;
+  words[f.w] = ((words[f.w]! & ~mask) | ((v << f.lo) & mask)) >>> 0;
+}
+
+/** Split an operand list into operand texts and trailing modifier words. */
+export function splitRest(rest: string): { ops: string[]; mods: string[] } {
+  const parts = splitOperands(rest);
+  if (!parts.length) return { ops: [], mods: [] };
+  const last = splitWords(parts[parts.length - 1]!);
+  parts[parts.length - 1] = last[0] ?? '';
+  // A modifier-only rest (e.g. `v_nop`'s) has no operand.
+  return { ops: parts.filter((p) => p !== ''), mods: last.slice(1) };
+}
+
+/** Encode the operands of candidate c; throws OperandError when they do not fit. */
+function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
+  const { L, info } = c;
+  if (ops.length !== info.ops.length) throw new OperandError(`expected ${info.ops.length} operands`);
+  const words: number[] = new Array(L.words).fill(0);
+  words[0] = L.prefix;
+  put(words, L.op, c.op);
+  let literal: number | undefined;
+  let abs = 0;
+  let neg = 0;
+  const setLit = (v: number) => {
+    if (literal !== undefined && literal !== v) throw new OperandError('only one literal constant');
+    literal = v >>> 0;
+  };
+  info.ops.forEach((o, i) => {
+    const t = ops[i]!;
+    switch (o.k) {
+      case 'x': if (t.toLowerCase() !== o.x) throw new OperandError(`expected ${o.x}`); break;
+      case 'v': put(words, L.fields[o.f]!, parseVgpr(t, o)); break;
+      case 's': put(words, o.f === 'sdst' ? SDST : L.fields[o.f]!, parseSgprDst(t, o)); break;
+      case 'k': {
+        const p = parseSrc(t, { ...o, t: o.t === 'k16' ? 'f16' : 'f32' });
+        setLit(p.value === SRC.LITERAL ? p.literal! : p.value >= 240 ? f32FromInline(p.value) : intFromInline(p.value));
+        break;
+      }
+      default: {
+        const p = parseSrc(t, o);
+        if ((srcClass(p.value) & (o.ok ?? 0)) === 0) throw new OperandError(`operand ${t} not allowed here`);
+        if (p.value === SRC.LITERAL) setLit(p.literal!);
+        put(words, L.fields[o.f]!, p.value);
+        const si = srcIndex(o.f);
+        if (p.abs) { if (!((info.abs ?? 0) & (1 << si))) throw new OperandError('abs not allowed'); abs |= 1 << si; }
+        if (p.neg) { if (!((info.neg ?? 0) & (1 << si))) throw new OperandError('neg not allowed'); neg |= 1 << si; }
+      }
+    }
+  });
+  let opsel = 0;
+  let clamp = 0;
+  let omod = 0;
+  for (const m of mods) {
+    const ml = m.toLowerCase();
+    if (ml === 'clamp' && info.clamp) clamp = 1;
+    else if (ml === 'mul:2' && info.omod) omod = 1;
+    else if (ml === 'mul:4' && info.omod) omod = 2;
+    else if (ml === 'div:2' && info.omod) omod = 3;
+    else if (ml === 'mul:1' || ml === 'div:1') { /* default */ }
+    else if (ml.startsWith('op_sel:[') && info.nsel) {
+      const bits = ml.slice(8, -1).split(',').map((x) => Number(x.trim()));
+      if (bits.length !== info.nsel || bits.some((b) => b !== 0 && b !== 1)) throw new OperandError(`bad ${m}`);
+      bits.forEach((b, i) => { if (b) opsel |= 1 << (i === bits.length - 1 ? 3 : i); });
+      if (opsel & ~(info.sel ?? 0)) throw new OperandError(`op_sel bit not available: ${m}`);
+    } else throw new OperandError(`unexpected modifier ${m}`);
+  }
+  if (L.enc === 'VOP3') {
+    if (!info.sd) { put(words, L.fields.abs!, abs); put(words, L.fields.opsel!, opsel); }
+    put(words, L.fields.clamp!, clamp);
+    put(words, L.fields.omod!, omod);
+    put(words, L.fields.neg!, neg);
+  } else if (abs || neg || opsel || clamp || omod) throw new OperandError('modifiers need the VOP3 encoding');
+  if (info.a) info.a.forEach((b, i) => { words[i] = (words[i]! | b) >>> 0; });
+  if (literal !== undefined) words.push(literal);
+  return words;
+}
+
+function f32FromInline(v: number): number {
+  return [0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983][v - 240]!;
+}
+function intFromInline(v: number): number {
+  return v <= 192 ? v - 128 : 192 - v;
+}
+
+function assembleValu(encs: readonly Enc[], line: AsmLine): number[] | null {
+  if (line.mnemonic.endsWith('_dpp') || line.mnemonic.endsWith('_e64_dpp') || /\bdpp8:|quad_perm:|row_|\bfi:/.test(line.rest)) {
+    return dppAssemble(encs, line, BY_MNEMONIC);
+  }
+  const cands = BY_MNEMONIC.get(line.mnemonic)?.filter((c) => encs.includes(c.L.enc));
+  if (!cands || cands.length === 0) return null;
+  const { ops, mods } = splitRest(line.rest);
+  let err: Error | null = null;
+  for (const c of cands) {
+    try {
+      return encodeCand(c, ops, mods);
+    } catch (e) {
+      if (!(e instanceof OperandError)) throw e;
+      err ??= e;
+    }
+  }
+  throw new AsmError(line.line, `${line.mnemonic}: ${err?.message ?? 'invalid operands'}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codecs
+
+function makeCodec(L: Layout, name: string, matches: (w0: number) => boolean, asmEncs: readonly Enc[]): Codec {
+  return {
+    name,
+    matches,
+    decode: (words, index, pc) => decodeValu(L, words, index, pc),
+    print: printValu,
+    assemble: (line) => (asmEncs.length ? assembleValu(asmEncs, line) : null),
+  };
+}
+
+export const codecs: Codec[] = [
+  // The VALU assembler lives in the first codec (a mnemonic may have `_e32` and `_e64` candidates).
+  makeCodec(LAYOUTS.VOP2, 'VOP2', (w0) => (w0 >>> 31) === 0 && ((w0 >>> 25) & 0x3e) !== 0x3e, ['VOP1', 'VOP2', 'VOPC', 'VOP3']),
+  makeCodec(LAYOUTS.VOP1, 'VOP1', (w0) => (w0 >>> 25) === 0x3f, []),
+  makeCodec(LAYOUTS.VOPC, 'VOPC', (w0) => (w0 >>> 25) === 0x3e, []),
+  makeCodec(LAYOUTS.VOP3, 'VOP3', (w0) => (w0 >>> 26) === 0x35, []),
+];
+
+export { DPP_INFO, type DppForm, encodeCand, BY_MNEMONIC, type Cand, type Layout };

@@ -1,0 +1,543 @@
+/**
+ * Generator for the GFX11 VALU encodings VOP1, VOP2, VOPC and VOP3 (with VOP3SD): every fact in
+ * src/amd/isa/gfx11/{vop1,vop2,vopc,vop3}.gen.ts is read off llvm-objdump-19 by probing, and
+ * test/golden/amd/gfx1100/{vop1,vop2,vopc,vop3,vop3sd}.tsv are LLVM's answers to seeded random
+ * encodings.
+ *
+ * How the tables are inferred (per opcode): find a base encoding LLVM decodes cleanly (trying
+ * VGPR/SGPR/absent source combinations), attribute each printed operand to an encoding field by
+ * perturbing one field at a time, read each source operand's constant typing from how LLVM prints
+ * inline constants and literals in it, which source classes it decodes, and (VOP3) what every
+ * single modifier bit does: `<unknown>` (a must-be-zero bit), nothing (ignored) or a printed modifier.
+ *
+ * Target-parametrised: the per-target part is `VALU_TARGETS` (mcpu, encoding layouts, output paths).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LLVM_MC, LLVM_OBJDUMP, assembleLines, llvmVersion, normalizeText } from '../llvm.js';
+import { formatGolden, rng, type GoldenCase } from '../golden.js';
+import { splitOperands } from '../../../src/amd/isa/operands.js';
+import {
+  SRC_CLASS, SRC_CLASS_PROBE, type FieldDef, type ValuOpInfo, type ValuOperand, type ValuType,
+} from '../../../src/amd/isa/gfx11/valu-types.js';
+
+// ---------------------------------------------------------------------------------------------
+// Probe runner (tolerates `; Warning` remarks; flags `/*Invalid...*/` texts).
+
+interface Probe {
+  readonly text: string | null;
+  readonly size: number;
+  readonly invalid: boolean;
+}
+
+const PAD = 0xbf800000;
+
+function probe(mcpu: string, probes: readonly (readonly number[])[]): Probe[] {
+  const out: Probe[] = [];
+  for (let i = 0; i < probes.length; i += 20000) out.push(...probeChunk(mcpu, probes.slice(i, i + 20000)));
+  return out;
+}
+
+function probeChunk(mcpu: string, probes: readonly (readonly number[])[]): Probe[] {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-valu-'));
+  try {
+    const buf = Buffer.alloc(probes.length * 32);
+    probes.forEach((p, i) => {
+      for (let k = 0; k < 8; k++) buf.writeUInt32LE((k < p.length ? p[k]! : PAD) >>> 0, i * 32 + k * 4);
+    });
+    writeFileSync(join(dir, 'p.bin'), buf);
+    writeFileSync(join(dir, 'p.s'), `.text\n.incbin "${join(dir, 'p.bin')}"\n`);
+    execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, '-filetype=obj', '-o', join(dir, 'p.o'), join(dir, 'p.s')]);
+    const text = execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${mcpu}`, '--no-show-raw-insn', join(dir, 'p.o')], {
+      encoding: 'utf8', maxBuffer: 1 << 30,
+    });
+    const by = new Map<number, { t: string; warn: boolean }>();
+    const addrs: number[] = [];
+    for (const line of text.split('\n')) {
+      const c = /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]+): [0-9A-Fa-f ]+(;.*)?$/.exec(line);
+      if (!c) continue;
+      const a = parseInt(c[2]!, 16);
+      by.set(a, { t: normalizeText(c[1]!), warn: c[3] !== undefined });
+      addrs.push(a);
+    }
+    const next = new Map<number, number>();
+    for (let i = 0; i < addrs.length; i++) next.set(addrs[i]!, i + 1 < addrs.length ? addrs[i + 1]! : addrs[i]! + 4);
+    return probes.map((_, i) => {
+      const a = i * 32;
+      const r = by.get(a);
+      if (!r) throw new Error(`objdump produced nothing at slot ${i}`);
+      const unknown = r.t.startsWith('<unknown>') || r.t.startsWith('.long');
+      return { text: unknown ? null : r.t, size: next.get(a)! - a, invalid: r.warn || r.t.includes('/*') };
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-target data: encodings as field layouts.
+
+type EncName = 'VOP1' | 'VOP2' | 'VOPC' | 'VOP3';
+
+interface EncLayout {
+  readonly name: EncName;
+  readonly words: number;
+  readonly opcodes: number;
+  /** The encoding's words with only the opcode set. */
+  base(op: number): number[];
+  readonly fields: Readonly<Record<string, FieldDef>>;
+  /** Bits of each dword holding the encoding prefix and the opcode. */
+  readonly opMask: readonly number[];
+}
+
+interface ValuTarget {
+  readonly mcpu: string;
+  readonly encodings: readonly EncLayout[];
+  readonly genDir: string;
+  readonly goldenDir: string;
+}
+
+export const GFX11_VALU_LAYOUTS: Readonly<Record<EncName, EncLayout>> = {
+  VOP1: {
+    name: 'VOP1', words: 1, opcodes: 128, base: (op) => [(0x7e000000 | (op << 9)) >>> 0],
+    fields: { src0: { w: 0, lo: 0, n: 9 }, vdst: { w: 0, lo: 17, n: 8 } }, opMask: [0xfe01fe00],
+  },
+  VOP2: {
+    name: 'VOP2', words: 1, opcodes: 62, base: (op) => [(op << 25) >>> 0],
+    fields: { src0: { w: 0, lo: 0, n: 9 }, vsrc1: { w: 0, lo: 9, n: 8 }, vdst: { w: 0, lo: 17, n: 8 } }, opMask: [0xfe000000],
+  },
+  VOPC: {
+    name: 'VOPC', words: 1, opcodes: 256, base: (op) => [(0x7c000000 | (op << 17)) >>> 0],
+    fields: { src0: { w: 0, lo: 0, n: 9 }, vsrc1: { w: 0, lo: 9, n: 8 } }, opMask: [0xfffe0000],
+  },
+  VOP3: {
+    name: 'VOP3', words: 2, opcodes: 1024, base: (op) => [(0xd4000000 | (op << 16)) >>> 0, 0],
+    fields: {
+      vdst: { w: 0, lo: 0, n: 8 }, abs: { w: 0, lo: 8, n: 3 }, opsel: { w: 0, lo: 11, n: 4 }, sdst: { w: 0, lo: 8, n: 7 },
+      clamp: { w: 0, lo: 15, n: 1 }, src0: { w: 1, lo: 0, n: 9 }, src1: { w: 1, lo: 9, n: 9 }, src2: { w: 1, lo: 18, n: 9 },
+      omod: { w: 1, lo: 27, n: 2 }, neg: { w: 1, lo: 29, n: 3 },
+    },
+    opMask: [0xffff0000, 0],
+  },
+};
+
+const VALU_TARGETS: readonly ValuTarget[] = [
+  {
+    mcpu: 'gfx1100',
+    encodings: [GFX11_VALU_LAYOUTS.VOP1, GFX11_VALU_LAYOUTS.VOP2, GFX11_VALU_LAYOUTS.VOPC, GFX11_VALU_LAYOUTS.VOP3],
+    genDir: 'src/amd/isa/gfx11',
+    goldenDir: 'test/golden/amd/gfx1100',
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Encoding helpers
+
+const LIT = 0x12345678;
+
+function setField(words: number[], f: FieldDef, v: number): number[] {
+  const out = words.slice();
+  const mask = ((1 << f.n) - 1) << f.lo;
+  out[f.w] = ((out[f.w]! & ~mask) | ((v << f.lo) & mask)) >>> 0;
+  return out;
+}
+
+function getField(words: readonly number[], f: FieldDef): number {
+  return (words[f.w]! >>> f.lo) & ((1 << f.n) - 1);
+}
+
+function enc(e: EncLayout, op: number, vals: Readonly<Record<string, number>>, lit = LIT): number[] {
+  let w = e.base(op);
+  for (const [k, v] of Object.entries(vals)) w = setField(w, e.fields[k]!, v);
+  return [...w, lit];
+}
+
+/** Split LLVM's text into mnemonic, operand tokens, and the trailing modifier text. */
+export function splitText(text: string): { m: string; ops: string[]; mods: string } {
+  const sp = text.indexOf(' ');
+  if (sp < 0) return { m: text, ops: [], mods: '' };
+  const m = text.slice(0, sp);
+  const parts = splitOperands(text.slice(sp + 1));
+  let mods = '';
+  if (parts.length) {
+    const last = parts[parts.length - 1]!;
+    const k = last.indexOf(' ');
+    if (k >= 0) {
+      mods = last.slice(k + 1);
+      parts[parts.length - 1] = last.slice(0, k);
+    }
+  }
+  return { m, ops: parts, mods };
+}
+
+function regCount(t: string): number {
+  const m = /\[(\d+):(\d+)\]/.exec(t);
+  if (m) return Number(m[2]) - Number(m[1]) + 1;
+  if (t === 'vcc' || t === 'exec' || t === 'null' && false) return 2;
+  return 1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opcode inference
+
+interface Tried {
+  readonly vals: Record<string, number>;
+}
+
+function tries(e: EncLayout): Record<string, number>[] {
+  const V = [266, 276, 286];
+  const S = [2, 4, 6];
+  const out: Record<string, number>[] = [];
+  if (e.name === 'VOP3') {
+    const combos = ['VVV', 'VVS', 'VSS', 'SSS', 'VV0', 'VS0', 'SV0', 'SS0', 'V00', 'S00', '000'];
+    for (const vdst of [5, 0]) for (const c of combos) {
+      const r: Record<string, number> = { vdst };
+      for (let i = 0; i < 3; i++) r[`src${i}`] = c[i] === 'V' ? V[i]! : c[i] === 'S' ? S[i]! : 0;
+      out.push(r);
+    }
+  } else if (e.name === 'VOP1') {
+    for (const vdst of [5, 0]) for (const s of [V[0]!, S[0]!, 0]) out.push({ vdst, src0: s });
+  } else if (e.name === 'VOP2') {
+    for (const vdst of [5, 0]) for (const s of [V[0]!, S[0]!]) out.push({ vdst, src0: s, vsrc1: 20 });
+  } else {
+    for (const s of [V[0]!, S[0]!]) for (const v1 of [20, 0]) out.push({ src0: s, vsrc1: v1 });
+  }
+  out.push({});
+  return out;
+}
+
+function perturb(field: string, v: number): number {
+  if (field === 'sdst') return v + 16;
+  if (field === 'lit') return v + 4;
+  return v + 4;
+}
+
+const FLOAT_PROBES = [240, 241, 242, 243, 244, 245, 246, 247, 248, 128, 193];
+const LIT_PROBES = [0x3f000000, 0x3800, 0x3fe00000, 0xfffffff0, 0x0000fff0, 0x12345678, 0x3e22f983, 0x3118, 0x41, 0xffff3800, 0x00000005];
+
+interface OpProbe {
+  op: number;
+  base: Record<string, number>;
+  text: string;
+  size: number;
+}
+
+export interface ValuTables {
+  readonly byEnc: Record<EncName, Map<number, ValuOpInfo>>;
+}
+
+/** Signature texts → type name: how LLVM prints constants in the operand. */
+function classifyType(sig: string[], width: number): ValuType {
+  // sig: FLOAT_PROBES texts then LIT_PROBES texts.
+  const inv = sig[8];
+  const half = sig[0];
+  const lit3800 = sig[FLOAT_PROBES.length + 1];
+  const lit12 = sig[FLOAT_PROBES.length + 5];
+  if (inv === '0.15915494309189532') return sig[FLOAT_PROBES.length + 2] === '0.5' ? 'f64' : 'i64';
+  if (half === '0x3800') return 'i16';
+  if (lit12 === '0x5678' && lit3800 === '0.5') return 'f16';
+  if (lit12 === '0x12345678') return width === 2 ? 'i64' : 'f32';
+  throw new Error(`unclassified operand typing: ${sig.join(' | ')}`);
+}
+
+function inferEncoding(mcpu: string, e: EncLayout): Map<number, ValuOpInfo> {
+  const tr = tries(e);
+  const probes: number[][] = [];
+  for (let op = 0; op < e.opcodes; op++) for (const t of tr) probes.push(enc(e, op, t));
+  const res = probe(mcpu, probes);
+  const bases: OpProbe[] = [];
+  for (let op = 0; op < e.opcodes; op++) {
+    for (let i = 0; i < tr.length; i++) {
+      const r = res[op * tr.length + i]!;
+      if (r.text && !r.invalid) {
+        bases.push({ op, base: tr[i]!, text: r.text, size: r.size });
+        break;
+      }
+    }
+  }
+  // Phase 2: attribute operands to fields.
+  const fieldNames = Object.keys(e.fields).filter((f) => ['vdst', 'sdst', 'src0', 'src1', 'src2', 'vsrc1'].includes(f));
+  const p2: number[][] = [];
+  for (const b of bases) {
+    for (const f of fieldNames) p2.push(enc(e, b.op, { ...b.base, [f]: perturb(f, b.base[f] ?? 0) }));
+    p2.push(enc(e, b.op, b.base, LIT + 4));
+  }
+  const r2 = probe(mcpu, p2);
+  const nf = fieldNames.length + 1;
+  const infos = new Map<number, ValuOpInfo>();
+  interface Partial { b: OpProbe; ops: ValuOperand[]; used: Set<string>; srcIdx: Map<string, number> }
+  const partial: Partial[] = [];
+  bases.forEach((b, bi) => {
+    const base = splitText(b.text);
+    const attr: string[] = base.ops.map(() => '');
+    const used = new Set<string>();
+    [...fieldNames, 'lit'].forEach((f, k) => {
+      const r = r2[bi * nf + k]!;
+      if (!r.text) return;
+      const t = splitText(r.text);
+      if (t.ops.length !== base.ops.length) return;
+      t.ops.forEach((o, i) => {
+        if (o !== base.ops[i] && attr[i] === '') {
+          attr[i] = f;
+          used.add(f);
+        }
+      });
+    });
+    const ops: ValuOperand[] = base.ops.map((o, i) => {
+      const f = attr[i]!;
+      const n = regCount(o);
+      const h = /\.[lh]$/.test(o) ? { h: 1 as const } : {};
+      if (f === '') return { f: '', k: 'x', n: 1, x: o };
+      if (f === 'lit') return { f: 'lit', k: 'k', n: 1 };
+      if (f === 'vdst') return { f, k: o.startsWith('v') ? 'v' : 's', n, ...h };
+      if (f === 'sdst') return { f, k: 's', n };
+      if (f === 'vsrc1') return { f, k: 'v', n, ...h };
+      return { f, k: 'src', n, ...h };
+    });
+    partial.push({ b, ops, used, srcIdx: new Map() });
+  });
+  // Phase 3: types, classes, modifier bits.
+  const p3: number[][] = [];
+  const plan: { pi: number; kind: string; f: string; x: number }[] = [];
+  const classKeys = Object.keys(SRC_CLASS) as (keyof typeof SRC_CLASS)[];
+  partial.forEach((p, pi) => {
+    for (const o of p.ops) {
+      if (o.k === 'src') {
+        for (const v of FLOAT_PROBES) { p3.push(enc(e, p.b.op, { ...p.b.base, [o.f]: v })); plan.push({ pi, kind: 'type', f: o.f, x: v }); }
+        for (const l of LIT_PROBES) { p3.push(enc(e, p.b.op, { ...p.b.base, [o.f]: 255 }, l)); plan.push({ pi, kind: 'type', f: o.f, x: l }); }
+        for (const c of classKeys) { p3.push(enc(e, p.b.op, { ...p.b.base, [o.f]: SRC_CLASS_PROBE[c] })); plan.push({ pi, kind: 'class', f: o.f, x: SRC_CLASS[c] }); }
+      } else if (o.k === 'v') {
+        p3.push(enc(e, p.b.op, { ...p.b.base, [o.f]: 200 })); plan.push({ pi, kind: 'vhi', f: o.f, x: 0 });
+      } else if (o.k === 'k') {
+        for (const l of LIT_PROBES) { p3.push(enc(e, p.b.op, p.b.base, l)); plan.push({ pi, kind: 'ktype', f: 'lit', x: l }); }
+      }
+    }
+    // Single-bit flips of every non-opcode bit not in an attributed field.
+    const w = enc(e, p.b.op, p.b.base);
+    const opMaskWords = e.opMask;
+    const fieldMask = new Array(e.words).fill(0) as number[];
+    for (const f of p.used) {
+      if (f === 'lit') continue;
+      const d = e.fields[f]!;
+      fieldMask[d.w] = (fieldMask[d.w]! | (((1 << d.n) - 1) << d.lo)) >>> 0;
+    }
+    for (let wi = 0; wi < e.words; wi++) for (let bit = 0; bit < 32; bit++) {
+      const m = (1 << bit) >>> 0;
+      if ((opMaskWords[wi]! & m) || (fieldMask[wi]! & m)) continue;
+      const ww = w.slice();
+      ww[wi] = (ww[wi]! ^ m) >>> 0;
+      p3.push(ww);
+      plan.push({ pi, kind: 'bit', f: String(wi), x: bit });
+    }
+  });
+  const r3 = probe(mcpu, p3);
+  const sigs = new Map<string, string[]>();
+  const classes = new Map<string, number>();
+  const z: number[][] = partial.map(() => new Array(e.words).fill(0) as number[]);
+  const changed: { pi: number; w: number; bit: number; text: string }[] = [];
+  plan.forEach((pl, i) => {
+    const r = r3[i]!;
+    const p = partial[pl.pi]!;
+    const key = `${pl.pi}:${pl.f}`;
+    if (pl.kind === 'type' || pl.kind === 'ktype') {
+      const idx = p.ops.findIndex((o) => o.f === pl.f);
+      const t = r.text ? (splitText(r.text).ops[idx] ?? '?').replace(/\/\*.*$/, '') : '<null>';
+      // Strip modifiers a constant may not take (none expected here).
+      (sigs.get(key) ?? sigs.set(key, []).get(key)!).push(t);
+    } else if (pl.kind === 'vhi') {
+      if (!r.text || r.invalid) classes.set(key, 1);
+    } else if (pl.kind === 'class') {
+      if (r.text && !r.invalid) classes.set(key, (classes.get(key) ?? 0) | pl.x);
+    } else {
+      const wi = Number(pl.f);
+      if (!r.text) z[pl.pi]![wi] = (z[pl.pi]![wi]! | (1 << pl.x)) >>> 0;
+      else if (r.text !== p.b.text) changed.push({ pi: pl.pi, w: wi, bit: pl.x, text: r.text });
+    }
+  });
+  // VOP3 modifier semantics from the changed bits.
+  const mods = partial.map(() => ({ abs: 0, neg: 0, sel: 0, clamp: 0, omod: 0, sx: 0 }));
+  for (const c of changed) {
+    const md = mods[c.pi]!;
+    if (e.name !== 'VOP3') throw new Error(`${e.name} op ${partial[c.pi]!.b.op}: bit ${c.w}:${c.bit} changes text: ${c.text}`);
+    if (c.w === 0 && c.bit >= 8 && c.bit <= 10) md.abs |= 1 << (c.bit - 8);
+    else if (c.w === 0 && c.bit >= 11 && c.bit <= 14) md.sel |= 1 << (c.bit - 11);
+    else if (c.w === 0 && c.bit === 15) md.clamp = 1;
+    else if (c.w === 1 && (c.bit === 27 || c.bit === 28)) md.omod = 1;
+    else if (c.w === 1 && c.bit >= 29) {
+      md.neg |= 1 << (c.bit - 29);
+      if (c.text.includes('sext(')) md.sx |= 1 << (c.bit - 29);
+    }
+    else throw new Error(`VOP3 op ${partial[c.pi]!.b.op}: bit ${c.w}:${c.bit} changes text: ${c.text}`);
+  }
+  // op_sel entry count: one more probe per op that prints op_sel.
+  const selProbes: number[][] = [];
+  const selIdx: number[] = [];
+  partial.forEach((p, pi) => {
+    if (mods[pi]!.sel) {
+      selProbes.push(enc(e, p.b.op, { ...p.b.base, opsel: mods[pi]!.sel }));
+      selIdx.push(pi);
+    }
+  });
+  const nsel = new Map<number, number>();
+  probe(mcpu, selProbes).forEach((r, i) => {
+    const m = /op_sel:\[([^\]]*)\]/.exec(r.text ?? '');
+    if (!m) throw new Error(`no op_sel in ${r.text}`);
+    nsel.set(selIdx[i]!, m[1]!.split(',').length);
+  });
+  // Bits llvm-mc sets beyond the printed operands (e.g. v_cmpx_*_e64's implicit vdst = exec_lo).
+  const asm = assembleLines(mcpu, partial.map((p) => p.b.text));
+  const asmBits = partial.map((p, pi) => {
+    const a = asm[pi]!.words;
+    if (!a) return null;
+    const keep = e.opMask.slice();
+    for (const f of p.used) {
+      if (f === 'lit') continue;
+      const d = e.fields[f]!;
+      keep[d.w] = (keep[d.w]! | (((1 << d.n) - 1) << d.lo)) >>> 0;
+    }
+    const bits = keep.map((k, i) => (a[i]! & ~k) >>> 0);
+    return bits.some((b) => b !== 0) ? bits : null;
+  });
+  partial.forEach((p, pi) => {
+    const ops = p.ops.map((o) => {
+      if (o.k === 'src' || o.k === 'k') {
+        const sig = sigs.get(`${pi}:${o.f}`)!;
+        const t = o.k === 'k' ? (sig[5] === '0x5678' ? 'k16' : 'k32') : classifyType(sig, o.n);
+        return o.k === 'src' ? { ...o, t, ok: classes.get(`${pi}:${o.f}`) ?? 0 } : { ...o, t };
+      }
+      if (o.k === 'v' && classes.get(`${pi}:${o.f}`)) return { ...o, lo: 1 as const };
+      return o;
+    });
+    const md = mods[pi]!;
+    const info: ValuOpInfo = {
+      m: splitText(p.b.text).m,
+      ops,
+      z: z[pi]!,
+      ...(md.abs ? { abs: md.abs } : {}),
+      ...(md.neg ? { neg: md.neg } : {}),
+      ...(md.sx ? { sx: md.sx } : {}),
+      ...(md.sel ? { sel: md.sel, nsel: nsel.get(pi)! } : {}),
+      ...(md.clamp ? { clamp: 1 as const } : {}),
+      ...(md.omod ? { omod: 1 as const } : {}),
+      ...(p.used.has('sdst') ? { sd: 1 as const } : {}),
+      ...(asmBits[pi] ? { a: asmBits[pi] } : {}),
+    };
+    infos.set(p.b.op, info);
+  });
+  return infos;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+function genFile(target: ValuTarget, e: EncLayout, t: Map<number, ValuOpInfo>): string {
+  const lines = [
+    `/**`,
+    ` * GENERATED by tools/gen/amd/gen-valu.ts from llvm-objdump ${llvmVersion()} (-mcpu=${target.mcpu}): do not edit.`,
+    ` * The ${e.name} opcodes of ${target.mcpu}: mnemonic as LLVM prints it, operands (field, kind, width,`,
+    ` * constant typing, accepted source classes), must-be-zero bits and the modifiers LLVM prints.`,
+    ` */`,
+    `import type { ValuOpInfo } from './valu-types.js';`,
+    ``,
+    `export const ${e.name}_OPS: Readonly<Record<number, ValuOpInfo>> = {`,
+  ];
+  for (const [op, info] of [...t.entries()].sort((a, b) => a[0] - b[0])) lines.push(`  ${op}: ${JSON.stringify(info)},`);
+  lines.push('};', '');
+  return lines.join('\n');
+}
+
+/** Random probes per opcode for the golden files. */
+function goldenProbes(e: EncLayout, t: Map<number, ValuOpInfo>, seed: number, perOp: number, all = t): number[][] {
+  const r = rng(seed);
+  const ri = (n: number) => Math.floor(r() * n);
+  const out: number[][] = [];
+  const interesting = [0, 1, 5, 100, 104, 105, 106, 107, 108, 115, 124, 125, 126, 127, 128, 129, 150, 192, 193, 200, 208, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 251, 252, 253, 255, 256, 257, 300, 383, 384, 511];
+  const lits = [0x3f000000, 0x3800, 0x3fe00000, 0xfffffff0, 0x0000fff0, 0x12345678, 0x3e22f983, 0x3118, 0x41, 0xffff3800, 5, 0x80000000, 0xbf800000, 0x40490fdb, 0x0000c400, 0x7fff, 0xdeadbeef];
+  for (const [op, info] of [...t.entries()].sort((a, b) => a[0] - b[0])) {
+    for (let k = 0; k < perOp; k++) {
+      const vals: Record<string, number> = {};
+      for (const o of info.ops) {
+        if (o.k === 'v') vals[o.f] = k === 0 ? 1 : ri(256);
+        else if (o.k === 's') vals[o.f] = ri(5) === 0 ? 106 : ri(4) === 0 ? 124 : ri(106);
+        else if (o.k === 'src') vals[o.f] = ri(3) === 0 ? 256 + ri(256) : interesting[ri(interesting.length)]!;
+      }
+      if (e.name === 'VOP3') {
+        if (!info.sd) {
+          if (ri(2)) vals.abs = ri(8) & (info.abs ?? 0);
+          if (ri(2)) vals.opsel = ri(16) & (info.sel ?? 0);
+        }
+        if (ri(3) === 0 && info.clamp) vals.clamp = 1;
+        if (ri(3) === 0 && info.omod) vals.omod = ri(4);
+        if (ri(2)) vals.neg = ri(8) & (info.neg ?? 0);
+      }
+      out.push(enc(e, op, vals, lits[ri(lits.length)]!));
+    }
+  }
+  // Unknowns: reserved opcodes, and must-be-zero bits set.
+  const ur = rng(seed + 1);
+  for (let op = 0; op < e.opcodes && out.length < 1e9; op++) {
+    if (!all.has(op) && ur() < 0.3) out.push(enc(e, op, {}));
+  }
+  for (const [op, info] of t) {
+    for (let wi = 0; wi < info.z.length; wi++) {
+      const zm = info.z[wi]!;
+      if (!zm || ur() > 0.2) continue;
+      const bits = [...Array(32).keys()].filter((b) => zm & (1 << b));
+      const w = enc(e, op, {});
+      w[wi] = (w[wi]! | (1 << bits[Math.floor(ur() * bits.length)]!)) >>> 0;
+      out.push(w);
+    }
+  }
+  return out;
+}
+
+function buildGoldenCases(mcpu: string, probes: number[][]): GoldenCase[] {
+  const dis = probe(mcpu, probes);
+  const seen = new Set<string>();
+  const cases: { words: number[]; text: string | null }[] = [];
+  const seenUnknown = new Set<string>();
+  dis.forEach((d, i) => {
+    if (d.text === null) {
+      const key = (probes[i]![0]! >>> 0).toString(16) + (probes[i]![1] ?? 0);
+      if (seenUnknown.has(key)) return;
+      seenUnknown.add(key);
+      cases.push({ words: probes[i]!.slice(0, probes[i]!.length - 1), text: null });
+      return;
+    }
+    if (d.invalid || seen.has(d.text)) return;
+    seen.add(d.text);
+    cases.push({ words: probes[i]!.slice(0, d.size / 4), text: d.text });
+  });
+  const asm = assembleLines(mcpu, cases.map((c) => c.text ?? ''));
+  return cases.map((c, i) => ({ words: c.words, text: c.text, asm: c.text === null ? null : asm[i]!.words }));
+}
+
+export function inferTarget(target: ValuTarget): Record<EncName, Map<number, ValuOpInfo>> {
+  const out = {} as Record<EncName, Map<number, ValuOpInfo>>;
+  for (const e of target.encodings) out[e.name] = inferEncoding(target.mcpu, e);
+  return out;
+}
+
+export function generate(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const target of VALU_TARGETS) {
+    const tables = inferTarget(target);
+    for (const e of target.encodings) {
+      const t = tables[e.name];
+      files[`${target.genDir}/${e.name.toLowerCase()}.gen.ts`] = genFile(target, e, t);
+      const seed = { VOP1: 101, VOP2: 102, VOPC: 103, VOP3: 104 }[e.name];
+      const perOp = e.name === 'VOPC' ? 4 : e.name === 'VOP3' ? 8 : 10;
+      if (e.name === 'VOP3') {
+        const sd = new Map([...t].filter(([, i]) => i.sd));
+        const nsd = new Map([...t].filter(([, i]) => !i.sd));
+        files[`${target.goldenDir}/vop3.tsv`] = formatGolden(buildGoldenCases(target.mcpu, goldenProbes(e, nsd, seed, perOp, t)));
+        files[`${target.goldenDir}/vop3sd.tsv`] = formatGolden(buildGoldenCases(target.mcpu, goldenProbes(e, sd, seed + 50, 40, t)));
+      } else {
+        files[`${target.goldenDir}/${e.name.toLowerCase()}.tsv`] = formatGolden(buildGoldenCases(target.mcpu, goldenProbes(e, t, seed, perOp)));
+      }
+    }
+  }
+  return files;
+}
