@@ -38,6 +38,15 @@ for (const cls of ['sop1', 'sop2', 'sopk', 'sopc', 'sopp', 'smem']) {
       } catch (e) {
         bad.push(`${hexWords(c.words)}: decode failed for '${c.text}': ${(e as Error).message}`);
       }
+      if (!c.asm) {
+        // llvm-mc refuses this text (e.g. src_vccz on GFX11, a negative buffer offset): so must we.
+        try {
+          const w = assembleLine(T, c.text);
+          bad.push(`asm '${c.text}': llvm-mc rejects it but we assembled ${hexWords(w)}`);
+        } catch (e) {
+          if (!(e instanceof AsmError)) bad.push(`asm '${c.text}': ${(e as Error).message}`);
+        }
+      }
       if (c.asm) {
         try {
           const w = assembleLine(T, c.text);

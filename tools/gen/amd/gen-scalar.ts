@@ -5,12 +5,12 @@
  * s_delay_alu, sendmsg, hwreg, s_version) by probing, and builds golden files from random probes.
  * Target-parametrised: a target is its mcpu, its layouts and where its files go.
  */
-import { disassembleProbes, llvmVersion } from '../llvm.js';
+import { assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { buildGolden, formatGolden, rng } from '../golden.js';
 import { splitOperands } from '../../../src/amd/isa/operands.js';
 import {
   GFX11_SCALAR, putField, type NamedField, type OperandKind, type ScalarClass, type ScalarLayout, type ScalarOp,
-  type ScalarOperand, type ScalarSpecials,
+  type AsmClass, type ScalarOperand, type ScalarSpecials,
 } from '../../../src/amd/isa/gfx11/scalar-layout.js';
 
 export interface ScalarGenTarget {
@@ -87,6 +87,8 @@ function immKind(t: readonly (string | undefined | null)[]): OperandKind | null 
 interface OpInfo {
   readonly op: number;
   readonly entry: ScalarOp;
+  /** LLVM's text for the enumeration probe (a valid line to vary for the assembler probes). */
+  readonly text: string;
 }
 
 /** Enumerate one encoding's opcodes and infer each opcode's operands. */
@@ -117,7 +119,7 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
   const ex = extra.length ? disassembleProbes(T.mcpu, extra) : [];
   const nEx = L.name === 'SMEM' ? 2 : L.name === 'SOPK' || L.name === 'SOPP' ? immVals.length : 0;
 
-  const out: { op: number; entry: ScalarOp; used: Set<string> }[] = [];
+  const out: { op: number; entry: ScalarOp; used: Set<string>; text: string }[] = [];
   found.forEach((f, fi) => {
     const { mnemonic, ops } = splitText(f.text);
     const operands: ScalarOperand[] = [];
@@ -186,7 +188,7 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
       }
     }
     const entry: ScalarOp = { mnemonic, operands, ...(flags.length ? { flags } : {}) };
-    out.push({ op: f.op, entry, used });
+    out.push({ op: f.op, entry, used, text: f.text });
   });
 
   // Register-only sources: LLVM prints a constant there with an `/*Invalid immediate*/` remark.
@@ -233,7 +235,60 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
   return out.map((o, i) => {
     const z0 = zero[i]![0]!;
     const z1 = zero[i]![1]!;
-    return { op: o.op, entry: { ...o.entry, ...(z0 ? { zero0: z0 } : {}), ...(z1 ? { zero1: z1 } : {}) } };
+    return { op: o.op, text: o.text, entry: { ...o.entry, ...(z0 ? { zero0: z0 } : {}), ...(z1 ? { zero1: z1 } : {}) } };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What llvm-mc accepts: vary one operand of a valid line over one example per register class.
+
+function classExamples(n: number, src: boolean): [AsmClass, string][] {
+  const r = (p: string, lo: number): string => (n === 1 ? `${p}${lo}` : `${p}[${lo}:${lo + n - 1}]`);
+  const ex: [AsmClass, string][] = [['sgpr', r('s', 0)], ['ttmp', r('ttmp', 0)], ['null', 'null']];
+  if (n === 1) ex.push(['vcc', 'vcc_lo'], ['m0', 'm0'], ['exec', 'exec_lo']);
+  if (n === 2) ex.push(['vcc', 'vcc'], ['exec', 'exec']);
+  if (src) {
+    for (const nm of ['src_shared_base', 'src_shared_limit', 'src_private_base', 'src_private_limit', 'src_pops_exiting_wave_id', 'src_vccz', 'src_execz', 'src_scc']) ex.push([nm as AsmClass, nm]);
+    ex.push(['inline', '1'], ['literal', '0x12345']);
+  }
+  return ex;
+}
+
+function learnAsmRules(T: ScalarGenTarget, infos: readonly OpInfo[]): OpInfo[] {
+  const lines: string[] = [];
+  const where: { i: number; k: number; cls: AsmClass | 'negoff' }[] = [];
+  infos.forEach((info, i) => {
+    const { mnemonic, ops } = splitText(info.text);
+    info.entry.operands.forEach((o, k) => {
+      if (o.kind === 'smemoff') {
+        lines.push(`${mnemonic} ${[...ops.slice(0, k), '-0x10'].join(', ')}`);
+        where.push({ i, k, cls: 'negoff' });
+        return;
+      }
+      if (o.kind !== 'sreg' && o.kind !== 'sbase' && o.kind !== 'ssrc') return;
+      for (const [cls, t] of classExamples(o.dwords ?? 1, o.kind === 'ssrc')) {
+        const v = ops.slice();
+        v[k] = t;
+        lines.push(`${mnemonic} ${v.join(', ')}`);
+        where.push({ i, k, cls });
+      }
+    });
+  });
+  const res = assembleLines(T.mcpu, lines);
+  const reject = infos.map((x) => x.entry.operands.map(() => new Set<AsmClass>()));
+  const negoff = new Set<number>();
+  res.forEach((r, j) => {
+    if (r.words) return;
+    const w = where[j]!;
+    if (w.cls === 'negoff') negoff.add(w.i);
+    else reject[w.i]![w.k]!.add(w.cls);
+  });
+  return infos.map((info, i) => {
+    const operands = info.entry.operands.map((o, k) => {
+      const rj = [...reject[i]![k]!];
+      return rj.length ? { ...o, asmReject: rj } : o;
+    });
+    return { ...info, entry: { ...info.entry, operands, ...(negoff.has(i) ? { asmUnsignedOffset: true } : {}) } };
   });
 }
 
@@ -513,7 +568,7 @@ export function generateScalar(T: ScalarGenTarget): Record<string, string> {
   const ver = llvmVersion();
   const files: Record<string, string> = {};
   const ops = {} as Record<ScalarClass, OpInfo[]>;
-  for (const L of T.layouts) ops[L.name] = enumerate(T, L);
+  for (const L of T.layouts) ops[L.name] = learnAsmRules(T, enumerate(T, L));
   const sp = learnSpecials(T, ops);
   const header = (cls: string): string =>
     `/**\n * ${cls} opcode table for ${T.mcpu}. GENERATED by tools/gen/amd/gen-scalar.ts from LLVM ${ver}\n` +

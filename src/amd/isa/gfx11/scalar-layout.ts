@@ -91,7 +91,15 @@ export interface ScalarOperand {
   readonly dwords?: number;
   /** A source that must be a register (s_movrels, s_setpc...): LLVM flags constants as invalid. */
   readonly regOnly?: boolean;
+  /** Operand classes llvm-mc refuses here although the disassembler prints them. */
+  readonly asmReject?: readonly AsmClass[];
 }
+
+/** Classes of register/source operands, as the assembler-acceptance rules name them. */
+export type AsmClass =
+  | 'sgpr' | 'ttmp' | 'null' | 'vcc' | 'm0' | 'exec' | 'inline' | 'literal'
+  | 'src_shared_base' | 'src_shared_limit' | 'src_private_base' | 'src_private_limit'
+  | 'src_pops_exiting_wave_id' | 'src_vccz' | 'src_execz' | 'src_scc';
 
 /** One generated opcode-table entry. */
 export interface ScalarOp {
@@ -102,6 +110,8 @@ export interface ScalarOp {
   readonly zero1?: number;
   /** Cache-policy flags the instruction prints (SMEM `glc`, `dlc`), in LLVM's order. */
   readonly flags?: readonly string[];
+  /** llvm-mc takes only a non-negative SMEM offset here. */
+  readonly asmUnsignedOffset?: boolean;
 }
 
 export function getField(words: ArrayLike<number>, index: number, b: BitField): number {

@@ -54,6 +54,18 @@ function isConstant(v: number): boolean {
   return (v >= SRC.INLINE_INT_ZERO && v <= SRC.INLINE_INT_NEG_MAX) || (v >= SRC.FLOAT_FIRST && v <= SRC.INV_2PI) || v === SRC.LITERAL;
 }
 
+/** The assembler-acceptance class of an operand value (see ScalarOperand.asmReject). */
+function asmClassOf(space: OperandSpace, v: number): string {
+  if (v < space.sgprs) return 'sgpr';
+  if (v >= SRC.TTMP0 && v <= SRC.TTMP15) return 'ttmp';
+  if (v === SRC.LITERAL) return 'literal';
+  if (isConstant(v)) return 'inline';
+  const name = space.specials[v] ?? space.sources[v] ?? '';
+  if (name === 'vcc_lo' || name === 'vcc_hi') return 'vcc';
+  if (name === 'exec_lo' || name === 'exec_hi') return 'exec';
+  return name;
+}
+
 /** Build the codec of one scalar encoding. */
 export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Validity): Codec {
   const table: (ScalarOp | undefined)[] = new Array(1 << L.op.bits).fill(undefined);
@@ -229,7 +241,7 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
             } else rest.push(fw);
           }
           flagWords = rest;
-          if (off < -(1 << 20) || off >= 1 << 20) bad(`offset ${off} out of range`);
+          if (off < (e.asmUnsignedOffset ? 0 : -(1 << 20)) || off >= 1 << 20) bad(`offset ${off} out of range`);
           set('soffset', soff);
           set('offset', off & 0x1fffff);
           x = soff;
@@ -237,6 +249,10 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
         }
       }
       if (x === null) bad(`invalid operand '${t}'`);
+      if (o.asmReject && (o.kind === 'sreg' || o.kind === 'ssrc' || o.kind === 'sbase')) {
+        const cls = asmClassOf(space, o.kind === 'sbase' ? x! * 2 : x!);
+        if ((o.asmReject as readonly string[]).includes(cls)) bad(`operand '${t}' is not allowed here`);
+      }
       if (o.kind !== 'lit' && o.kind !== 'smemoff') set(o.field, x!);
     });
     for (const fw of flagWords) {

@@ -28,8 +28,8 @@ export const SOPK: Readonly<Record<number, ScalarOp>> = {
   20: {"mnemonic":"s_call_b64","operands":[{"field":"sdst","kind":"sreg","dwords":2},{"field":"simm16","kind":"udec"}]},
   22: {"mnemonic":"s_subvector_loop_begin","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"udec"}]},
   23: {"mnemonic":"s_subvector_loop_end","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"udec"}]},
-  24: {"mnemonic":"s_waitcnt_vscnt","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"hex"}]},
-  25: {"mnemonic":"s_waitcnt_vmcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"hex"}]},
-  26: {"mnemonic":"s_waitcnt_expcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"hex"}]},
-  27: {"mnemonic":"s_waitcnt_lgkmcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"hex"}]},
+  24: {"mnemonic":"s_waitcnt_vscnt","operands":[{"field":"sdst","kind":"sreg","dwords":1,"asmReject":["sgpr","ttmp","vcc","m0","exec"]},{"field":"simm16","kind":"hex"}]},
+  25: {"mnemonic":"s_waitcnt_vmcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1,"asmReject":["sgpr","ttmp","vcc","m0","exec"]},{"field":"simm16","kind":"hex"}]},
+  26: {"mnemonic":"s_waitcnt_expcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1,"asmReject":["sgpr","ttmp","vcc","m0","exec"]},{"field":"simm16","kind":"hex"}]},
+  27: {"mnemonic":"s_waitcnt_lgkmcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1,"asmReject":["sgpr","ttmp","vcc","m0","exec"]},{"field":"simm16","kind":"hex"}]},
 };
