@@ -106,3 +106,15 @@ export function assemble(t: IsaTarget, source: string): number[] {
   });
   return out;
 }
+
+/** Whether a decoded line's text assembles back to exactly its dwords (decode -> print -> assemble). */
+export function roundTrips(t: IsaTarget, line: DisasmLine): boolean {
+  if (!line.inst) return false;
+  let words: number[];
+  try {
+    words = assembleLine(t, line.text);
+  } catch {
+    return false;
+  }
+  return words.length === line.words.length && words.every((w, i) => w >>> 0 === line.words[i]! >>> 0);
+}

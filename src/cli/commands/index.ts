@@ -1,10 +1,12 @@
 /** Every `gpusim` subcommand, in the order `gpusim --help` lists them. */
 import type { Command } from '../command.js';
 import { asmCommand } from './asm.js';
+import { demoCommand } from './demo.js';
 import { disasmCommand } from './disasm.js';
 import { infoCommand } from './info.js';
 
 export const commands: Command[] = [
+  demoCommand,
   infoCommand,
   disasmCommand,
   asmCommand,
