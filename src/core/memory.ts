@@ -1,0 +1,196 @@
+/**
+ * GPU memory: a 48-bit virtual address space (addresses are JS numbers, exact below 2^53) made of
+ * mapped segments, each one contiguous ArrayBuffer with typed views. A segment is what a buffer,
+ * a kernarg block, a command buffer or a trace's BO is; lookups cache the last segment hit so a
+ * stream of accesses to one buffer costs one range check. Accesses outside every segment are
+ * faults: reads return 0 and writes are dropped (as a GPU with a dummy page would), and the fault
+ * goes to the `onFault` hook (diagnostics) — never an exception, unless `strictFaults` is set.
+ */
+
+/** A contiguous mapped range. `u8`/`dv` view the same bytes. */
+export interface Segment {
+  readonly base: number;
+  readonly size: number;
+  readonly end: number;
+  readonly u8: Uint8Array;
+  readonly dv: DataView;
+  /** Free-form label (buffer name, "kernarg", "ib1"...), shown in fault reports. */
+  readonly label: string;
+}
+
+export interface MemoryFault {
+  readonly va: number;
+  readonly size: number;
+  readonly write: boolean;
+}
+
+export class MemoryFaultError extends Error {
+  override readonly name = 'MemoryFaultError';
+  readonly fault: MemoryFault;
+  constructor(f: MemoryFault) {
+    super(`GPU memory fault: ${f.write ? 'write' : 'read'} of ${f.size} bytes at 0x${f.va.toString(16)} (unmapped)`);
+    this.fault = f;
+  }
+}
+
+export const VA_LIMIT = 2 ** 48;
+
+export class Memory {
+  /** Segments sorted by base. */
+  private segs: Segment[] = [];
+  private last: Segment | null = null;
+  /** Next address the bump allocator hands out. */
+  private next: number;
+  /** Called on every access outside the mapped segments. */
+  onFault: ((f: MemoryFault) => void) | null = null;
+  /** Throw MemoryFaultError instead of reporting and continuing. */
+  strictFaults = false;
+  /** Count of faults seen. */
+  faults = 0;
+
+  constructor(opts: { allocBase?: number } = {}) {
+    this.next = opts.allocBase ?? 0x1_0000_0000;
+  }
+
+  /** Map `size` bytes at `base` (zero-filled, or backed by `data` which is used in place). */
+  map(base: number, size: number, label = '', data?: Uint8Array): Segment {
+    if (!Number.isInteger(base) || base < 0 || base + size > VA_LIMIT) throw new RangeError(`mapping 0x${base.toString(16)}+${size} is outside the 48-bit VA space`);
+    for (const s of this.segs) {
+      if (base < s.end && s.base < base + size) throw new RangeError(`mapping 0x${base.toString(16)}+0x${size.toString(16)} overlaps '${s.label}' at 0x${s.base.toString(16)}`);
+    }
+    const u8 = data ?? new Uint8Array(size);
+    if (u8.length < size) throw new RangeError('backing data smaller than the mapping');
+    const seg: Segment = { base, size, end: base + size, u8: u8.subarray(0, size), dv: new DataView(u8.buffer, u8.byteOffset, size), label };
+    this.segs.push(seg);
+    this.segs.sort((a, b) => a.base - b.base);
+    this.next = Math.max(this.next, alignUp(seg.end, 0x1000));
+    return seg;
+  }
+
+  /** Allocate and map a fresh zeroed range (aligned to `align`, default 256 bytes), returning its segment. */
+  alloc(size: number, label = '', align = 256, data?: Uint8Array): Segment {
+    const base = alignUp(this.next, Math.max(align, 256));
+    // A guard gap between allocations makes small overruns fault instead of hitting a neighbour.
+    const seg = this.map(base, Math.max(size, 0), label, data);
+    this.next = alignUp(base + size + 0x1000, 0x1000);
+    return seg;
+  }
+
+  unmap(base: number): void {
+    this.segs = this.segs.filter((s) => s.base !== base);
+    this.last = null;
+  }
+
+  get segments(): readonly Segment[] {
+    return this.segs;
+  }
+
+  /** The segment holding [va, va+size), or null. */
+  find(va: number, size = 1): Segment | null {
+    const l = this.last;
+    if (l !== null && va >= l.base && va + size <= l.end) return l;
+    let lo = 0;
+    let hi = this.segs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = this.segs[mid]!;
+      if (va < s.base) hi = mid - 1;
+      else if (va >= s.end) lo = mid + 1;
+      else {
+        if (va + size > s.end) return null;
+        this.last = s;
+        return s;
+      }
+    }
+    return null;
+  }
+
+  private fault(va: number, size: number, write: boolean): void {
+    this.faults++;
+    const f = { va, size, write };
+    if (this.strictFaults) throw new MemoryFaultError(f);
+    this.onFault?.(f);
+  }
+
+  read8(va: number): number {
+    const s = this.find(va, 1);
+    if (s === null) return this.fault(va, 1, false), 0;
+    return s.u8[va - s.base]!;
+  }
+  read16(va: number): number {
+    const s = this.find(va, 2);
+    if (s === null) return this.fault(va, 2, false), 0;
+    return s.dv.getUint16(va - s.base, true);
+  }
+  read32(va: number): number {
+    const s = this.find(va, 4);
+    if (s === null) return this.fault(va, 4, false), 0;
+    return s.dv.getUint32(va - s.base, true);
+  }
+  /** 64-bit read as a JS number (exact below 2^53; addresses and sizes fit). */
+  read64(va: number): number {
+    return this.read32(va) + this.read32(va + 4) * 0x1_0000_0000;
+  }
+  readF32(va: number): number {
+    const s = this.find(va, 4);
+    if (s === null) return this.fault(va, 4, false), 0;
+    return s.dv.getFloat32(va - s.base, true);
+  }
+  readF64(va: number): number {
+    const s = this.find(va, 8);
+    if (s === null) return this.fault(va, 8, false), 0;
+    return s.dv.getFloat64(va - s.base, true);
+  }
+  write8(va: number, v: number): void {
+    const s = this.find(va, 1);
+    if (s === null) return this.fault(va, 1, true);
+    s.u8[va - s.base] = v;
+  }
+  write16(va: number, v: number): void {
+    const s = this.find(va, 2);
+    if (s === null) return this.fault(va, 2, true);
+    s.dv.setUint16(va - s.base, v, true);
+  }
+  write32(va: number, v: number): void {
+    const s = this.find(va, 4);
+    if (s === null) return this.fault(va, 4, true);
+    s.dv.setUint32(va - s.base, v >>> 0, true);
+  }
+  write64(va: number, v: number): void {
+    this.write32(va, v % 0x1_0000_0000);
+    this.write32(va + 4, Math.floor(v / 0x1_0000_0000));
+  }
+  writeF32(va: number, v: number): void {
+    const s = this.find(va, 4);
+    if (s === null) return this.fault(va, 4, true);
+    s.dv.setFloat32(va - s.base, v, true);
+  }
+  writeF64(va: number, v: number): void {
+    const s = this.find(va, 8);
+    if (s === null) return this.fault(va, 8, true);
+    s.dv.setFloat64(va - s.base, v, true);
+  }
+
+  /** Copy bytes out (unmapped bytes read as 0 and count as faults). */
+  readBytes(va: number, size: number): Uint8Array {
+    const s = this.find(va, size);
+    if (s !== null) return s.u8.slice(va - s.base, va - s.base + size);
+    const out = new Uint8Array(size);
+    for (let i = 0; i < size; i++) out[i] = this.read8(va + i);
+    return out;
+  }
+
+  /** Copy bytes in (unmapped bytes are dropped and count as faults). */
+  writeBytes(va: number, data: Uint8Array): void {
+    const s = this.find(va, data.length);
+    if (s !== null) {
+      s.u8.set(data, va - s.base);
+      return;
+    }
+    for (let i = 0; i < data.length; i++) this.write8(va + i, data[i]!);
+  }
+}
+
+export function alignUp(v: number, a: number): number {
+  return Math.ceil(v / a) * a;
+}
