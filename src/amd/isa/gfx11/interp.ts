@@ -155,7 +155,8 @@ function assembleLdsdir(line: AsmLine): number[] | null {
   let w = (LDSDIR_PREFIX << 24) | (opcode << 20) | (vd.value - SRC.VGPR0);
   if (op.attr) {
     const m = /^attr(\d+)\.([xyzw])$/.exec(parts[1]!);
-    if (!m || Number(m[1]) > 63) throw new AsmError(line.line, `bad attribute '${parts[1]}'`);
+    // The field holds 0..63 but llvm-mc accepts attr0..attr32 only.
+    if (!m || Number(m[1]) > 32) throw new AsmError(line.line, `out of bounds interpolation attribute '${parts[1]}'`);
     w |= (Number(m[1]) << 10) | (CHAN.indexOf(m[2] as (typeof CHAN)[number]) << 8);
   }
   for (const m of tail.slice(1)) {

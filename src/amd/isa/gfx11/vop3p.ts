@@ -263,12 +263,9 @@ export function parseSrcValue(text: string, kind: LiteralKind): { value: number;
   const inl = inlineInt(n);
   if (inl !== null) return { value: inl };
   if (n < -0x80000000 || n > 0xffffffff) return null;
-  let lit = n >>> 0;
-  if (kind === 'f16') {
-    const lo = lit & 0xffff;
-    const f16 = Object.entries(F16_INLINE).find(([k]) => Number(k) === lo);
-    if (f16 && inlineFloatText(f16[1]) !== null && (lit >>> 16 === 0 || lit >>> 16 === 0xffff)) return { value: inlineFloatText(f16[1])! };
-  }
+  const lit = n >>> 0;
+  // llvm-mc turns a 16-bit literal equal to an f16 inline constant into that inline constant.
+  if ((kind === 'f16' || kind === 'v2f16') && lit <= 0xffff && F16_INLINE[lit] !== undefined) return { value: inlineFloatText(F16_INLINE[lit]!)! };
   return { value: SRC.LITERAL, literal: lit };
 }
 
