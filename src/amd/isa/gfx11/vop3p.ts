@@ -126,6 +126,13 @@ const PREFIX9 = 0x198; // dw0[31:23]
 /** VALU sources on GFX11 may still name src_lds_direct (254); GFX11_SPACE leaves it out because SALU may not. */
 export const LDS_DIRECT = 254;
 
+/** 1 for each 9-bit VALU source value that names something on GFX11 (one dword wide): decode-time lookup. */
+export const VALU_SRC_OK: Uint8Array = (() => {
+  const t = new Uint8Array(512);
+  for (let v = 0; v < 512; v++) t[v] = v === LDS_DIRECT || srcName(GFX11_SPACE, v, 1, 'i32', 0) !== null ? 1 : 0;
+  return t;
+})();
+
 function bitList(bits: readonly number[], n: number): string {
   return '[' + bits.slice(0, n).join(',') + ']';
 }
@@ -182,7 +189,7 @@ function decode(words: ArrayLike<number>, index: number, pc: number): Instructio
     if (v < SRC.VGPR0) {
       const isConst = (v >= 128 && v <= 208) || (v >= 240 && v <= 248) || v === 255;
       if (v < 128 ? !s.sgpr : isConst && !s.konst) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: illegal src${i}`);
-      if (v !== LDS_DIRECT && srcName(GFX11_SPACE, v, s.width, 'i32', 0) === null) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: invalid src${i} ${v}`);
+      if (s.width === 1 ? !VALU_SRC_OK[v] : srcName(GFX11_SPACE, v, s.width, 'i32', 0) === null) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: invalid src${i} ${v}`);
     } else if (v - SRC.VGPR0 + s.width > 256) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: src${i} out of range`);
   }
   if ((w0 & 0xff) + op.vdst > 256) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: vdst out of range`);

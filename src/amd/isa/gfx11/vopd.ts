@@ -11,7 +11,7 @@
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
 import { GFX11_SPACE, SRC, parseReg, splitOperands, srcName } from '../operands.js';
-import { LDS_DIRECT, parseSrcValue, printLiteral, type LiteralKind } from './vop3p.js';
+import { LDS_DIRECT, VALU_SRC_OK, parseSrcValue, printLiteral, type LiteralKind } from './vop3p.js';
 import { VOPD_LIT_WITH_K, VOPD_X, VOPD_Y } from './vopd.gen.js';
 
 export type VopdSlot = 'vdst' | 'src0' | 'vsrc1' | 'k';
@@ -43,9 +43,6 @@ const hasVsrc1 = (o: VopdOp): boolean => o.shape.includes('vsrc1');
 const PAIRS: (VopdInfo | undefined)[] = new Array(16 * 32);
 for (const [xs, x] of Object.entries(VOPD_X)) for (const [ys, y] of Object.entries(VOPD_Y)) PAIRS[Number(xs) * 32 + Number(ys)] = { x, y };
 
-function src0Ok(v: number): boolean {
-  return v >= SRC.VGPR0 || v === LDS_DIRECT || srcName(GFX11_SPACE, v, 1, 'f32', 0) !== null;
-}
 
 function decode(words: ArrayLike<number>, index: number, pc: number): Instruction {
   const w0 = words[index]! >>> 0;
@@ -62,7 +59,7 @@ function decode(words: ArrayLike<number>, index: number, pc: number): Instructio
   };
   if (!hasVsrc1(pair.x) && fields.vsrcX1) throw new DecodeError(pc, [w0, w1], `${pair.x.mnemonic} has no vsrc1`);
   if (!hasVsrc1(pair.y) && fields.vsrcY1) throw new DecodeError(pc, [w0, w1], `${pair.y.mnemonic} has no vsrc1`);
-  if (!src0Ok(fields.srcX0) || !src0Ok(fields.srcY0)) throw new DecodeError(pc, [w0, w1], 'invalid VOPD src0');
+  if (!VALU_SRC_OK[fields.srcX0] || !VALU_SRC_OK[fields.srcY0]) throw new DecodeError(pc, [w0, w1], 'invalid VOPD src0');
   let literal: number | undefined;
   let size = 8;
   if (hasK(pair.x) || hasK(pair.y) || fields.srcX0 === SRC.LITERAL || fields.srcY0 === SRC.LITERAL) {
