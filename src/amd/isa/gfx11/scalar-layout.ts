@@ -91,6 +91,8 @@ export interface ScalarOperand {
   readonly dwords?: number;
   /** A source that must be a register (s_movrels, s_setpc...): LLVM flags constants as invalid. */
   readonly regOnly?: boolean;
+  /** LLVM's text for field values outside the operand's register class (printed with a remark). */
+  readonly remarks?: Readonly<Record<number, string>>;
   /** Operand classes llvm-mc refuses here although the disassembler prints them. */
   readonly asmReject?: readonly AsmClass[];
 }

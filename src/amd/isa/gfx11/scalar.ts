@@ -72,6 +72,23 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
   for (const [k, e] of Object.entries(T.tables[L.name] ?? {})) table[Number(k)] = e;
   const byMnemonic = new Map<string, { op: number; e: ScalarOp }>();
   table.forEach((e, op) => { if (e && !byMnemonic.has(e.mnemonic)) byMnemonic.set(e.mnemonic, { op, e }); });
+  // Per opcode, the register fields to validate: a table of the values LLVM accepts (by name or with a remark).
+  const checks: { field: string; ok: Uint8Array; src: boolean }[][] = table.map((e) => {
+    if (!e) return [];
+    return e.operands.flatMap((o) => {
+      let base: Uint8Array;
+      let field = o.field;
+      if (o.kind === 'sreg') base = valid.sreg[o.dwords!]!;
+      else if (o.kind === 'ssrc') base = valid.ssrc[o.dwords!]!;
+      else if (o.kind === 'sbase') base = valid.sreg[o.dwords!]!.filter((_, v) => v % 2 === 0);
+      else if (o.kind === 'smemoff') { base = valid.sreg[1]!; field = 'soffset'; }
+      else return [];
+      const ok = Uint8Array.from(base);
+      for (const k of Object.keys(o.remarks ?? {})) ok[Number(k)] = 1;
+      return [{ field, ok, src: o.kind === 'ssrc' }];
+    });
+  });
+  const hasLit = Uint8Array.from(table, (e) => (e?.operands.some((o) => o.kind === 'lit') ? 1 : 0));
   const fieldNames = Object.keys(L.fields);
   const fieldDefs = fieldNames.map((n) => L.fields[n]!);
   const opMask = (1 << L.op.bits) - 1;
@@ -95,28 +112,13 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
     if (e.zero1 && ((words[index + 1]! >>> 0) & e.zero1)) throw new DecodeError(pc, raw(), `${e.mnemonic}: reserved bits set`);
     const fields: Record<string, number> = {};
     for (let i = 0; i < fieldNames.length; i++) fields[fieldNames[i]!] = getField(words, index, fieldDefs[i]!);
-    let needLit = false;
-    for (const o of e.operands) {
-      const v = fields[o.field]!;
-      switch (o.kind) {
-        case 'sreg':
-          if (!valid.sreg[o.dwords!]![v]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid ${o.field} ${v}`);
-          break;
-        case 'sbase':
-          if (!valid.sreg[o.dwords!]![v * 2]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid ${o.field} ${v}`);
-          break;
-        case 'ssrc':
-          if (!valid.ssrc[o.dwords!]![v]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid ${o.field} ${v}`);
-          if (v === SRC.LITERAL) needLit = true;
-          break;
-        case 'lit':
-          needLit = true;
-          break;
-        case 'smemoff':
-          if (!valid.sreg[1]![fields.soffset!]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid soffset`);
-          break;
-        default:
-      }
+    let needLit = hasLit[op] === 1;
+    const cs = checks[op]!;
+    for (let i = 0; i < cs.length; i++) {
+      const c = cs[i]!;
+      const v = fields[c.field]!;
+      if (!c.ok[v]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid ${c.field} ${v}`);
+      if (c.src && v === SRC.LITERAL) needLit = true;
     }
     let literal: number | undefined;
     let n = L.dwords as number;
@@ -133,6 +135,10 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
   function operandText(inst: Instruction, o: ScalarOperand): string | null {
     const f = inst.fields;
     const v = f[o.field]!;
+    if (o.remarks) {
+      const r = o.remarks[v];
+      if (r !== undefined) return r;
+    }
     switch (o.kind) {
       case 'sreg': return sregText(space, v, o.dwords!);
       case 'sbase': return sregText(space, v * 2, o.dwords!);
