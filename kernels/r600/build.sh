@@ -1,0 +1,30 @@
+#!/bin/sh
+# Rebuild the R600-family fixtures from kernels/r600/src/*.cl with Debian's clang-19 and libclc-19.
+#
+#   kernels/r600/bin/<mcpu>/<name>.o   clang -c output (ELF32, EM_AMDGPU, code in .text)
+#   kernels/r600/bin/<mcpu>/<name>.s   clang -S output for the same compile: the reference listing
+#                                      the gpusim r600 disassembler must reproduce and its assembler
+#                                      must turn back into the .o's .text bytes
+#
+# cypress (Evergreen, VLIW5) builds every kernel; cayman (Northern Islands, VLIW4) builds the
+# subset below. rv770 (R700) is not built: LLVM 19's r600 backend cannot select any global store
+# for it ("Cannot select: store ... addrspace 1"), so no useful kernel compiles.
+# Tests never run this; they read the committed outputs.
+set -eu
+cd "$(dirname "$0")"
+CLANG=${CLANG:-clang-19}
+CLC=${CLC:-/usr/lib/clc}
+CAYMAN="vadd iadd int_ops branch nested_if loop_sum loop_break divergent_loop lds_reduce float_ops early_return"
+
+build() {
+  name=$1; cpu=$2; lib=$3
+  mkdir -p "bin/$cpu"
+  flags="-x cl -target r600 -mcpu=$cpu -nogpulib -O2 -Xclang -mlink-builtin-bitcode -Xclang $CLC/$lib-r600--.bc -include clc/clc.h"
+  # shellcheck disable=SC2086
+  $CLANG $flags -c "src/$name.cl" -o "bin/$cpu/$name.o"
+  # shellcheck disable=SC2086
+  $CLANG $flags -S "src/$name.cl" -o "bin/$cpu/$name.s"
+}
+
+for f in src/*.cl; do build "$(basename "$f" .cl)" cypress cypress; done
+for k in $CAYMAN; do build "$k" cayman cayman; done
