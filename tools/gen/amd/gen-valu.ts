@@ -88,8 +88,35 @@ interface EncLayout {
   /** The encoding's words with only the opcode set. */
   base(op: number): number[];
   readonly fields: Readonly<Record<string, FieldDef>>;
-  /** Bits of each dword holding the encoding prefix and the opcode. */
+  /** Bits of each dword holding the encoding prefix and the opcode (and, for DPP forms, the DPP controls). */
   readonly opMask: readonly number[];
+  /** DPP form of a base encoding: the DPP dword follows the base words. */
+  readonly dpp?: 'dpp16' | 'dpp8';
+}
+
+/** DPP16 dword defaults: row_mask 0xf, bank_mask 0xf, quad_perm:[0,1,2,3]. */
+const DPP16_DEFAULT = 0xff00e400;
+/** DPP8 dword default: identity lane selects [0..7]. */
+const DPP8_DEFAULT = 0xfac68800;
+
+/** The DPP16/DPP8 form of a base layout: src0 holds 250/233, the extra dword holds src0 and the controls. */
+export function dppLayout(e: EncLayout, kind: 'dpp16' | 'dpp8'): EncLayout {
+  const s0 = e.fields.src0!;
+  const dw = e.words;
+  const fields: Record<string, FieldDef> = {};
+  for (const [k, f] of Object.entries(e.fields)) if (k !== 'src0') fields[k] = f;
+  fields.dsrc0 = { w: dw, lo: 0, n: 8 };
+  const opMask = e.opMask.slice();
+  opMask[s0.w] = (opMask[s0.w]! | (((1 << s0.n) - 1) << s0.lo)) >>> 0;
+  opMask.push(kind === 'dpp16' ? 0xff0dff00 : 0xffffff00);
+  return {
+    name: e.name, words: dw + 1, opcodes: e.opcodes, dpp: kind, fields, opMask,
+    base: (op) => {
+      const w = e.base(op);
+      w[s0.w] = (w[s0.w]! | ((kind === 'dpp16' ? 250 : 233) << s0.lo)) >>> 0;
+      return [...w, kind === 'dpp16' ? DPP16_DEFAULT : DPP8_DEFAULT];
+    },
+  };
 }
 
 interface ValuTarget {
@@ -190,6 +217,15 @@ function tries(e: EncLayout): Record<string, number>[] {
   const V = [266, 276, 286];
   const S = [2, 4, 6];
   const out: Record<string, number>[] = [];
+  if (e.dpp) {
+    // DPP: src0 is a VGPR in the DPP dword.
+    for (const t of tries({ ...e, dpp: undefined })) {
+      if (t.src0 !== 266) continue;
+      const { src0: _, ...rest } = t;
+      out.push({ ...rest, dsrc0: 10 });
+    }
+    return out;
+  }
   if (e.name === 'VOP3') {
     const combos = ['VVV', 'VVS', 'VSS', 'SSS', 'VV0', 'VS0', 'SV0', 'SS0', 'V00', 'S00', '000'];
     for (const vdst of [5, 0]) for (const c of combos) {
@@ -242,7 +278,7 @@ function classifyType(sig: string[], width: number): ValuType {
   throw new Error(`unclassified operand typing: ${sig.join(' | ')}`);
 }
 
-function inferEncoding(mcpu: string, e: EncLayout): Map<number, ValuOpInfo> {
+function inferEncoding(mcpu: string, e: EncLayout, fallback?: Map<number, ValuOpInfo>): Map<number, ValuOpInfo> {
   const tr = tries(e);
   const probes: number[][] = [];
   for (let op = 0; op < e.opcodes; op++) for (const t of tr) probes.push(enc(e, op, t));
@@ -258,7 +294,7 @@ function inferEncoding(mcpu: string, e: EncLayout): Map<number, ValuOpInfo> {
     }
   }
   // Phase 2: attribute operands to fields.
-  const fieldNames = Object.keys(e.fields).filter((f) => ['vdst', 'sdst', 'src0', 'src1', 'src2', 'vsrc1'].includes(f));
+  const fieldNames = Object.keys(e.fields).filter((f) => ['vdst', 'sdst', 'src0', 'src1', 'src2', 'vsrc1', 'dsrc0'].includes(f));
   const p2: number[][] = [];
   for (const b of bases) {
     for (const f of fieldNames) p2.push(enc(e, b.op, { ...b.base, [f]: perturb(f, b.base[f] ?? 0) }));
@@ -293,7 +329,7 @@ function inferEncoding(mcpu: string, e: EncLayout): Map<number, ValuOpInfo> {
       if (f === 'lit') return { f: 'lit', k: 'k', n: 1 };
       if (f === 'vdst') return { f, k: o.startsWith('v') ? 'v' : 's', n, ...h };
       if (f === 'sdst') return { f, k: 's', n };
-      if (f === 'vsrc1') return { f, k: 'v', n, ...h };
+      if (f === 'vsrc1' || f === 'dsrc0') return { f, k: 'v', n, ...h };
       return { f, k: 'src', n, ...h };
     });
     partial.push({ b, ops, used, srcIdx: new Map() });
@@ -360,6 +396,15 @@ function inferEncoding(mcpu: string, e: EncLayout): Map<number, ValuOpInfo> {
   const mods = partial.map(() => ({ abs: 0, neg: 0, sel: 0, clamp: 0, omod: 0, sx: 0 }));
   for (const c of changed) {
     const md = mods[c.pi]!;
+    if (e.dpp && c.w === e.words - 1) {
+      // DPP16 dword: src0_neg 20, src0_abs 21, src1_neg 22, src1_abs 23 (used by the 32-bit encodings).
+      if (c.bit === 20) { md.neg |= 1; if (c.text.includes('sext(')) md.sx |= 1; }
+      else if (c.bit === 21) md.abs |= 1;
+      else if (c.bit === 22) { md.neg |= 2; if (c.text.includes('sext(')) md.sx |= 2; }
+      else if (c.bit === 23) md.abs |= 2;
+      else throw new Error(`${e.name} ${e.dpp} op ${partial[c.pi]!.b.op}: bit ${c.w}:${c.bit} changes text: ${c.text}`);
+      continue;
+    }
     if (e.name !== 'VOP3') throw new Error(`${e.name} op ${partial[c.pi]!.b.op}: bit ${c.w}:${c.bit} changes text: ${c.text}`);
     if (c.w === 0 && c.bit >= 8 && c.bit <= 10) md.abs |= 1 << (c.bit - 8);
     else if (c.w === 0 && c.bit >= 11 && c.bit <= 14) md.sel |= 1 << (c.bit - 11);
@@ -404,7 +449,15 @@ function inferEncoding(mcpu: string, e: EncLayout): Map<number, ValuOpInfo> {
     const ops = p.ops.map((o) => {
       if (o.k === 'src' || o.k === 'k') {
         const sig = sigs.get(`${pi}:${o.f}`)!;
-        const t = o.k === 'k' ? (sig[5] === '0x5678' ? 'k16' : 'k32') : classifyType(sig, o.n);
+        let t: ValuType;
+        try {
+          t = o.k === 'k' ? (sig[5] === '0x5678' ? 'k16' : 'k32') : classifyType(sig, o.n);
+        } catch (err) {
+          // DPP forms may take no constants in an operand: its typing is the base encoding's.
+          const ft = fallback?.get(p.b.op)?.ops.find((x) => x.f === o.f)?.t;
+          if (!ft) throw err;
+          t = ft;
+        }
         return o.k === 'src' ? { ...o, t, ok: classes.get(`${pi}:${o.f}`) ?? 0 } : { ...o, t };
       }
       if (o.k === 'v' && classes.get(`${pi}:${o.f}`)) return { ...o, lo: 1 as const };
@@ -432,19 +485,22 @@ function inferEncoding(mcpu: string, e: EncLayout): Map<number, ValuOpInfo> {
 // ---------------------------------------------------------------------------------------------
 // Output
 
-function genFile(target: ValuTarget, e: EncLayout, t: Map<number, ValuOpInfo>): string {
+function genFile(target: ValuTarget, e: EncLayout, tables: readonly [string, Map<number, ValuOpInfo>][]): string {
   const lines = [
     `/**`,
     ` * GENERATED by tools/gen/amd/gen-valu.ts from llvm-objdump ${llvmVersion()} (-mcpu=${target.mcpu}): do not edit.`,
-    ` * The ${e.name} opcodes of ${target.mcpu}: mnemonic as LLVM prints it, operands (field, kind, width,`,
-    ` * constant typing, accepted source classes), must-be-zero bits and the modifiers LLVM prints.`,
+    ` * The ${e.name} opcodes of ${target.mcpu} (plain, DPP16 and DPP8 forms): mnemonic as LLVM prints it,`,
+    ` * operands (field, kind, width, constant typing, accepted source classes), must-be-zero bits per dword`,
+    ` * and the modifiers LLVM prints.`,
     ` */`,
     `import type { ValuOpInfo } from './valu-types.js';`,
-    ``,
-    `export const ${e.name}_OPS: Readonly<Record<number, ValuOpInfo>> = {`,
   ];
-  for (const [op, info] of [...t.entries()].sort((a, b) => a[0] - b[0])) lines.push(`  ${op}: ${JSON.stringify(info)},`);
-  lines.push('};', '');
+  for (const [name, t] of tables) {
+    lines.push('', `export const ${name}: Readonly<Record<number, ValuOpInfo>> = {`);
+    for (const [op, info] of [...t.entries()].sort((a, b) => a[0] - b[0])) lines.push(`  ${op}: ${JSON.stringify(info)},`);
+    lines.push('};');
+  }
+  lines.push('');
   return lines.join('\n');
 }
 
@@ -459,7 +515,7 @@ function goldenProbes(e: EncLayout, t: Map<number, ValuOpInfo>, seed: number, pe
     for (let k = 0; k < perOp; k++) {
       const vals: Record<string, number> = {};
       for (const o of info.ops) {
-        if (o.k === 'v') vals[o.f] = k === 0 ? 1 : ri(256);
+        if (o.k === 'v') vals[o.f] = k === 0 ? 1 : o.lo && ri(4) ? ri(128) : ri(256);
         else if (o.k === 's') vals[o.f] = ri(5) === 0 ? 106 : ri(4) === 0 ? 124 : ri(106);
         else if (o.k === 'src') vals[o.f] = ri(3) === 0 ? 256 + ri(256) : interesting[ri(interesting.length)]!;
       }
@@ -472,7 +528,18 @@ function goldenProbes(e: EncLayout, t: Map<number, ValuOpInfo>, seed: number, pe
         if (ri(3) === 0 && info.omod) vals.omod = ri(4);
         if (ri(2)) vals.neg = ri(8) & (info.neg ?? 0);
       }
-      out.push(enc(e, op, vals, lits[ri(lits.length)]!));
+      const w = enc(e, op, vals, lits[ri(lits.length)]!);
+      if (e.dpp === 'dpp16') {
+        const ctrls = [ri(256), 0x101 + ri(15), 0x111 + ri(15), 0x121 + ri(15), 0x140, 0x141, 0x150 + ri(16), 0x160 + ri(16), ri(256), ri(512)];
+        const ctrl = ctrls[ri(ctrls.length)]!;
+        let d = (ctrl << 8) | (ri(16) << 24) | (ri(16) << 28) | (ri(2) << 18) | (ri(2) << 19);
+        if (!e.name.startsWith('VOP3') && ri(2)) d |= (ri(16) << 20) & (((info.neg ?? 0) & 1 ? 1 << 20 : 0) | ((info.abs ?? 0) & 1 ? 1 << 21 : 0) | ((info.neg ?? 0) & 2 ? 1 << 22 : 0) | ((info.abs ?? 0) & 2 ? 1 << 23 : 0));
+        w[e.words - 1] = ((w[e.words - 1]! & 0xff) | d) >>> 0;
+      } else if (e.dpp === 'dpp8') {
+        w[e.words - 1] = ((w[e.words - 1]! & 0xff) | (Math.floor(r() * 0x1000000) << 8)) >>> 0;
+        if (ri(2)) w[e.words - 2] = (w[e.words - 2]! + (e.name === 'VOP3' ? 1 : 1)) >>> 0; // src0 233 -> 234 (fi:1)
+      }
+      out.push(w);
     }
   }
   // Unknowns: reserved opcodes, and must-be-zero bits set.
@@ -514,9 +581,22 @@ function buildGoldenCases(mcpu: string, probes: number[][]): GoldenCase[] {
   return cases.map((c, i) => ({ words: c.words, text: c.text, asm: c.text === null ? null : asm[i]!.words }));
 }
 
-export function inferTarget(target: ValuTarget): Record<EncName, Map<number, ValuOpInfo>> {
-  const out = {} as Record<EncName, Map<number, ValuOpInfo>>;
-  for (const e of target.encodings) out[e.name] = inferEncoding(target.mcpu, e);
+export interface EncTables {
+  readonly plain: Map<number, ValuOpInfo>;
+  readonly dpp16: Map<number, ValuOpInfo>;
+  readonly dpp8: Map<number, ValuOpInfo>;
+}
+
+export function inferTarget(target: ValuTarget): Record<EncName, EncTables> {
+  const out = {} as Record<EncName, EncTables>;
+  for (const e of target.encodings) {
+    const plain = inferEncoding(target.mcpu, e);
+    out[e.name] = {
+      plain,
+      dpp16: inferEncoding(target.mcpu, dppLayout(e, 'dpp16'), plain),
+      dpp8: inferEncoding(target.mcpu, dppLayout(e, 'dpp8'), plain),
+    };
+  }
   return out;
 }
 
@@ -525,8 +605,9 @@ export function generate(): Record<string, string> {
   for (const target of VALU_TARGETS) {
     const tables = inferTarget(target);
     for (const e of target.encodings) {
-      const t = tables[e.name];
-      files[`${target.genDir}/${e.name.toLowerCase()}.gen.ts`] = genFile(target, e, t);
+      const { plain: t, dpp16, dpp8 } = tables[e.name];
+      const lc = e.name.toLowerCase();
+      files[`${target.genDir}/${lc}.gen.ts`] = genFile(target, e, [[`${e.name}_OPS`, t], [`${e.name}_DPP16_OPS`, dpp16], [`${e.name}_DPP8_OPS`, dpp8]]);
       const seed = { VOP1: 101, VOP2: 102, VOPC: 103, VOP3: 104 }[e.name];
       const perOp = e.name === 'VOPC' ? 4 : e.name === 'VOP3' ? 8 : 10;
       if (e.name === 'VOP3') {
@@ -535,8 +616,14 @@ export function generate(): Record<string, string> {
         files[`${target.goldenDir}/vop3.tsv`] = formatGolden(buildGoldenCases(target.mcpu, goldenProbes(e, nsd, seed, perOp, t)));
         files[`${target.goldenDir}/vop3sd.tsv`] = formatGolden(buildGoldenCases(target.mcpu, goldenProbes(e, sd, seed + 50, 40, t)));
       } else {
-        files[`${target.goldenDir}/${e.name.toLowerCase()}.tsv`] = formatGolden(buildGoldenCases(target.mcpu, goldenProbes(e, t, seed, perOp)));
+        files[`${target.goldenDir}/${lc}.tsv`] = formatGolden(buildGoldenCases(target.mcpu, goldenProbes(e, t, seed, perOp)));
       }
+      const dppPer = e.name === 'VOPC' ? 3 : 5;
+      const dppProbes = [
+        ...goldenProbes(dppLayout(e, 'dpp16'), dpp16, seed + 200, dppPer, t),
+        ...goldenProbes(dppLayout(e, 'dpp8'), dpp8, seed + 300, 2, t),
+      ];
+      files[`${target.goldenDir}/${lc}-dpp.tsv`] = formatGolden(buildGoldenCases(target.mcpu, dppProbes));
     }
   }
   return files;

@@ -12,11 +12,11 @@ import {
   type OperandSpace,
 } from '../operands.js';
 import { srcClass, type FieldDef, type ValuOpInfo, type ValuOperand, type ValuType } from './valu-types.js';
-import { VOP1_OPS } from './vop1.gen.js';
-import { VOP2_OPS } from './vop2.gen.js';
-import { VOPC_OPS } from './vopc.gen.js';
-import { VOP3_OPS } from './vop3.gen.js';
-import { DPP_INFO, dppDecode, dppPrint, dppAssemble, type DppForm } from './valu-dpp.js';
+import { VOP1_OPS, VOP1_DPP16_OPS, VOP1_DPP8_OPS } from './vop1.gen.js';
+import { VOP2_OPS, VOP2_DPP16_OPS, VOP2_DPP8_OPS } from './vop2.gen.js';
+import { VOPC_OPS, VOPC_DPP16_OPS, VOPC_DPP8_OPS } from './vopc.gen.js';
+import { VOP3_OPS, VOP3_DPP16_OPS, VOP3_DPP8_OPS } from './vop3.gen.js';
+import { DPP16_FIELDS, DPP8_FIELDS, dppText, newDppMods, parseDppWord, type DppForm, type DppMods } from './valu-dpp.js';
 
 // ---------------------------------------------------------------------------------------------
 // Encoding layouts
@@ -25,6 +25,8 @@ type Enc = 'VOP1' | 'VOP2' | 'VOPC' | 'VOP3';
 
 interface Layout {
   readonly enc: Enc;
+  /** DPP form (the DPP dword follows the base words), or null for the plain encoding. */
+  readonly form: DppForm | null;
   readonly words: number;
   readonly op: FieldDef;
   readonly prefix: number;
@@ -41,11 +43,11 @@ function toArray(t: Readonly<Record<number, ValuOpInfo>>, n: number): (ValuOpInf
 const F = (w: number, lo: number, n: number): FieldDef => ({ w, lo, n });
 
 export const LAYOUTS: Readonly<Record<Enc, Layout>> = {
-  VOP1: { enc: 'VOP1', words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(VOP1_OPS, 256) },
-  VOP2: { enc: 'VOP2', words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(VOP2_OPS, 64) },
-  VOPC: { enc: 'VOPC', words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(VOPC_OPS, 256) },
+  VOP1: { enc: 'VOP1', form: null, words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(VOP1_OPS, 256) },
+  VOP2: { enc: 'VOP2', form: null, words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(VOP2_OPS, 64) },
+  VOPC: { enc: 'VOPC', form: null, words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(VOPC_OPS, 256) },
   VOP3: {
-    enc: 'VOP3', words: 2, op: F(0, 16, 10), prefix: 0xd4000000,
+    enc: 'VOP3', form: null, words: 2, op: F(0, 16, 10), prefix: 0xd4000000,
     fields: {
       vdst: F(0, 0, 8), abs: F(0, 8, 3), opsel: F(0, 11, 4), clamp: F(0, 15, 1),
       src0: F(1, 0, 9), src1: F(1, 9, 9), src2: F(1, 18, 9), omod: F(1, 27, 2), neg: F(1, 29, 3),
@@ -54,6 +56,21 @@ export const LAYOUTS: Readonly<Record<Enc, Layout>> = {
   },
 };
 const SDST = F(0, 8, 7);
+
+/** The DPP16/DPP8 form of a plain layout: same fields but src0, plus the DPP dword's. */
+function dppLayout(L: Layout, form: DppForm, table: Readonly<Record<number, ValuOpInfo>>): Layout {
+  const fields: Record<string, FieldDef> = {};
+  for (const [k, f] of Object.entries(L.fields)) if (k !== 'src0') fields[k] = f;
+  for (const [k, f] of Object.entries(form === 'dpp16' ? DPP16_FIELDS : DPP8_FIELDS)) fields[k] = { w: L.words, lo: f.lo, n: f.n };
+  return { ...L, form, words: L.words + 1, fields, table: toArray(table, L.table.length) };
+}
+
+const DPP: Readonly<Record<Enc, Readonly<Record<DppForm, Layout>>>> = {
+  VOP1: { dpp16: dppLayout(LAYOUTS.VOP1, 'dpp16', VOP1_DPP16_OPS), dpp8: dppLayout(LAYOUTS.VOP1, 'dpp8', VOP1_DPP8_OPS) },
+  VOP2: { dpp16: dppLayout(LAYOUTS.VOP2, 'dpp16', VOP2_DPP16_OPS), dpp8: dppLayout(LAYOUTS.VOP2, 'dpp8', VOP2_DPP8_OPS) },
+  VOPC: { dpp16: dppLayout(LAYOUTS.VOPC, 'dpp16', VOPC_DPP16_OPS), dpp8: dppLayout(LAYOUTS.VOPC, 'dpp8', VOPC_DPP8_OPS) },
+  VOP3: { dpp16: dppLayout(LAYOUTS.VOP3, 'dpp16', VOP3_DPP16_OPS), dpp8: dppLayout(LAYOUTS.VOP3, 'dpp8', VOP3_DPP8_OPS) },
+};
 
 function get(w: ArrayLike<number>, base: number, f: FieldDef): number {
   return (w[base + f.w]! >>> f.lo) & ((1 << f.n) - 1);
@@ -146,14 +163,22 @@ function srcIndex(f: string): number {
 }
 
 /** Decode a VALU word sequence in layout L (non-DPP, or DPP when src0 says so). */
-function decodeValu(L: Layout, words: ArrayLike<number>, index: number, pc: number): Instruction {
-  const w0 = words[index]! >>> 0;
+function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: number): Instruction {
+  let L = P;
   const op = get(words, index, L.op);
+  if (index + P.words > words.length) fail(pc, words, index, P.words, 'truncated instruction');
+  const src0 = get(words, index, P.fields.src0!);
+  let fi8 = 0;
+  // Opcodes without a src0 operand (v_nop, v_pipeflush) ignore the field: no DPP form.
+  if (P.table[op]?.ops.every((o) => o.f !== 'src0')) { /* plain */ }
+  else if (src0 === SRC.DPP16) L = DPP[P.enc].dpp16;
+  else if (src0 === SRC.DPP8 || src0 === SRC.DPP8FI) {
+    L = DPP[P.enc].dpp8;
+    fi8 = src0 === SRC.DPP8FI ? 1 : 0;
+  }
   const info = L.table[op];
-  if (!info) fail(pc, words, index, L.words, `${L.enc} opcode ${op} is not defined`);
+  if (!info) fail(pc, words, index, P.words, `${L.enc} opcode ${op} has no ${L.form ?? 'plain'} form`);
   if (index + L.words > words.length) fail(pc, words, index, L.words, 'truncated instruction');
-  const src0 = get(words, index, L.fields.src0!);
-  if (src0 === SRC.DPP16 || src0 === SRC.DPP8 || src0 === SRC.DPP8FI) return dppDecode(L.enc, op, info, words, index, pc);
   for (let i = 0; i < L.words; i++) if ((words[index + i]! & info.z[i]!) !== 0) fail(pc, words, index, L.words, `${info.m}: reserved bits set`);
   const fields: Record<string, number> = { op };
   for (const [k, f] of Object.entries(L.fields)) fields[k] = get(words, index, f);
@@ -161,6 +186,12 @@ function decodeValu(L: Layout, words: ArrayLike<number>, index: number, pc: numb
     fields.sdst = get(words, index, SDST);
     delete fields.abs;
     delete fields.opsel;
+  }
+  if (L.form === 'dpp8') fields.fi = fi8;
+  else if (L.form === 'dpp16' && L.enc !== 'VOP3') {
+    // The 32-bit encodings' input modifiers live in the DPP dword.
+    fields.abs = fields.dabs0! | (fields.dabs1! << 1);
+    fields.neg = fields.dneg0! | (fields.dneg1! << 1);
   }
   let needLit = false;
   for (const o of info.ops) {
@@ -187,9 +218,8 @@ function decodeValu(L: Layout, words: ArrayLike<number>, index: number, pc: numb
   for (let i = 0; i < size; i++) ws.push(words[index + i]! >>> 0);
   return {
     encoding: (info.sd ? 'VOP3SD' : L.enc) as EncodingName, opcode: op, mnemonic: info.m, size: size * 4, words: ws,
-    fields, literal, variant: L.enc === 'VOP3' ? 'e64' : 'e32', info,
+    fields, literal, variant: L.form ?? (L.enc === 'VOP3' ? 'e64' : 'e32'), info,
   };
-  void w0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,23 +232,30 @@ export function operandText(o: ValuOperand, inst: Instruction, info: ValuOpInfo,
     case 'x': return o.x!;
     case 'v': {
       const r = f[o.f]!;
-      return o.h ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, o.n);
+      const t = o.h ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, o.n);
+      // DPP src0 (and VOP2's vsrc1) take the DPP dword's abs/neg in the 32-bit DPP forms.
+      return o.f === 'dsrc0' ? decorate(t, 0, false, f, info) : o.f === 'vsrc1' ? decorate(t, 1, false, f, info) : t;
     }
     case 's': return sregName(space, f[o.f]!, o.n) ?? srcText(space, f[o.f]!, o.n, 'f32', inst.literal, false) ?? `?${f[o.f]}`;
     case 'k': return literalText(o.t ?? 'k32', inst.literal ?? 0);
     default: {
       const v = f[o.f]!;
-      let t = srcText(space, v, o.n, o.t ?? 'f32', inst.literal, !!o.h) ?? `?${v}`;
+      const t = srcText(space, v, o.n, o.t ?? 'f32', inst.literal, !!o.h) ?? `?${v}`;
       const i = srcIndex(o.f);
-      if (i < 0) return t;
-      const abs = ((f.abs ?? 0) & (info.abs ?? 0) & (1 << i)) !== 0;
-      const neg = ((f.neg ?? 0) & (info.neg ?? 0) & (1 << i)) !== 0;
-      if (neg && info.sx && info.sx & (1 << i)) return `sext(${t})`;
-      if (abs) t = `|${t}|`;
-      if (neg) t = !abs && isConst(v) ? `neg(${t})` : `-${t}`;
-      return t;
+      return i < 0 ? t : decorate(t, i, isConst(v), f, info);
     }
   }
+}
+
+/** Apply source i's abs/neg (or sext) modifiers to its text, the way LLVM prints them. */
+function decorate(text: string, i: number, constant: boolean, f: Readonly<Record<string, number>>, info: ValuOpInfo): string {
+  const abs = ((f.abs ?? 0) & (info.abs ?? 0) & (1 << i)) !== 0;
+  const neg = ((f.neg ?? 0) & (info.neg ?? 0) & (1 << i)) !== 0;
+  if (neg && info.sx && info.sx & (1 << i)) return `sext(${text})`;
+  let t = text;
+  if (abs) t = `|${t}|`;
+  if (neg) t = !abs && constant ? `neg(${t})` : `-${t}`;
+  return t;
 }
 
 /** The VOP3 modifier suffix: op_sel, clamp, omod. */
@@ -238,11 +275,12 @@ export function vop3Mods(inst: Instruction, info: ValuOpInfo): string {
 }
 
 function printValu(inst: Instruction): string {
-  if (inst.variant === 'dpp16' || inst.variant === 'dpp8') return dppPrint(inst);
   const info = inst.info as ValuOpInfo;
   const ops = info.ops.map((o) => operandText(o, inst, info));
   let s = info.m + (ops.length ? ' ' + ops.join(', ') : '');
-  if (inst.variant === 'e64') s += vop3Mods(inst, info);
+  const vop3 = inst.encoding === 'VOP3' || inst.encoding === 'VOP3SD';
+  if (vop3) s += vop3Mods(inst, info);
+  if (inst.variant === 'dpp16' || inst.variant === 'dpp8') s += dppText(inst.fields, inst.variant);
   return s;
 }
 
@@ -261,7 +299,8 @@ function addCand(name: string, c: Cand): void {
   if (l) l.push(c);
   else BY_MNEMONIC.set(name, [c]);
 }
-for (const L of [LAYOUTS.VOP1, LAYOUTS.VOP2, LAYOUTS.VOPC, LAYOUTS.VOP3]) {
+const ALL_LAYOUTS: readonly Layout[] = (['VOP1', 'VOP2', 'VOPC', 'VOP3'] as const).flatMap((e) => [LAYOUTS[e], DPP[e].dpp16, DPP[e].dpp8]);
+for (const L of ALL_LAYOUTS) {
   L.table.forEach((info, op) => {
     if (!info) return;
     addCand(info.m, { L, op, info });
@@ -272,7 +311,7 @@ for (const L of [LAYOUTS.VOP1, LAYOUTS.VOP2, LAYOUTS.VOPC, LAYOUTS.VOP3]) {
   L.table.forEach((info, op) => {
     if (!info) return;
     const m = /^(.*)_e(32|64)$/.exec(info.m);
-    if (m && !BY_MNEMONIC.get(m[1]!)?.some((c) => c.info.m === m[1])) addCand(m[1]!, { L, op, info });
+    if (m && !BY_MNEMONIC.get(m[1]!)?.some((c) => c.info.m === m[1] && c.L.form === null)) addCand(m[1]!, { L, op, info });
   });
 }
 
@@ -400,7 +439,17 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
     const t = ops[i]!;
     switch (o.k) {
       case 'x': if (t.toLowerCase() !== o.x) throw new OperandError(`expected ${o.x}`); break;
-      case 'v': put(words, L.fields[o.f]!, parseVgpr(t, o)); break;
+      case 'v': {
+        if (o.f === 'dsrc0' || o.f === 'vsrc1') {
+          const si = o.f === 'dsrc0' ? 0 : 1;
+          const p = parseSrc(t, { f: o.f, k: 'src', n: o.n, t: 'f32' });
+          if (p.value < 256) throw new OperandError(`expected a VGPR, got ${t}`);
+          put(words, L.fields[o.f]!, p.value - 256);
+          if (p.abs) { if (!((info.abs ?? 0) & (1 << si))) throw new OperandError('abs not allowed'); abs |= 1 << si; }
+          if (p.neg) { if (!((info.neg ?? 0) & (1 << si))) throw new OperandError('neg not allowed'); neg |= 1 << si; }
+        } else put(words, L.fields[o.f]!, parseVgpr(t, o));
+        break;
+      }
       case 's': put(words, o.f === 'sdst' ? SDST : L.fields[o.f]!, parseSgprDst(t, o)); break;
       case 'k': {
         const p = parseSrc(t, { ...o, t: o.t === 'k16' ? 'f16' : 'f32' });
@@ -421,8 +470,10 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
   let opsel = 0;
   let clamp = 0;
   let omod = 0;
+  const dm = newDppMods();
   for (const m of mods) {
     const ml = m.toLowerCase();
+    if (L.form && parseDppWord(ml, dm)) continue;
     if (ml === 'clamp' && info.clamp) clamp = 1;
     else if (ml === 'mul:2' && info.omod) omod = 1;
     else if (ml === 'mul:4' && info.omod) omod = 2;
@@ -440,10 +491,31 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
     put(words, L.fields.clamp!, clamp);
     put(words, L.fields.omod!, omod);
     put(words, L.fields.neg!, neg);
+  } else if (L.form === 'dpp16') {
+    put(words, L.fields.dabs0!, abs & 1); put(words, L.fields.dabs1!, abs >> 1);
+    put(words, L.fields.dneg0!, neg & 1); put(words, L.fields.dneg1!, neg >> 1);
   } else if (abs || neg || opsel || clamp || omod) throw new OperandError('modifiers need the VOP3 encoding');
+  if (L.form) encodeDpp(L, words, dm);
   if (info.a) info.a.forEach((b, i) => { words[i] = (words[i]! | b) >>> 0; });
   if (literal !== undefined) words.push(literal);
   return words;
+}
+
+/** Fill in the DPP selector in src0 and the DPP dword's controls. */
+function encodeDpp(L: Layout, words: number[], dm: DppMods): void {
+  const src0 = LAYOUTS[L.enc].fields.src0!;
+  if ((dm.form ?? L.form) !== L.form) throw new OperandError('DPP controls of the other form');
+  if (L.form === 'dpp8') {
+    put(words, src0, dm.fi ? SRC.DPP8FI : SRC.DPP8);
+    put(words, L.fields.sel!, dm.sel);
+  } else {
+    put(words, src0, SRC.DPP16);
+    put(words, L.fields.dpp_ctrl!, dm.ctrl);
+    put(words, L.fields.row_mask!, dm.rowMask);
+    put(words, L.fields.bank_mask!, dm.bankMask);
+    put(words, L.fields.bound_ctrl!, dm.boundCtrl);
+    put(words, L.fields.fi!, dm.fi);
+  }
 }
 
 function f32FromInline(v: number): number {
@@ -454,10 +526,8 @@ function intFromInline(v: number): number {
 }
 
 function assembleValu(encs: readonly Enc[], line: AsmLine): number[] | null {
-  if (line.mnemonic.endsWith('_dpp') || line.mnemonic.endsWith('_e64_dpp') || /\bdpp8:|quad_perm:|row_|\bfi:/.test(line.rest)) {
-    return dppAssemble(encs, line, BY_MNEMONIC);
-  }
-  const cands = BY_MNEMONIC.get(line.mnemonic)?.filter((c) => encs.includes(c.L.enc));
+  const form: DppForm | null = /\bdpp8:/.test(line.rest) ? 'dpp8' : /\b(quad_perm|row_[a-z_]+|row_mask|bank_mask|bound_ctrl):?/.test(line.rest) || line.mnemonic.endsWith('_dpp') ? 'dpp16' : null;
+  const cands = BY_MNEMONIC.get(line.mnemonic)?.filter((c) => encs.includes(c.L.enc) && c.L.form === form);
   if (!cands || cands.length === 0) return null;
   const { ops, mods } = splitRest(line.rest);
   let err: Error | null = null;
@@ -493,4 +563,4 @@ export const codecs: Codec[] = [
   makeCodec(LAYOUTS.VOP3, 'VOP3', (w0) => (w0 >>> 26) === 0x35, []),
 ];
 
-export { DPP_INFO, type DppForm, encodeCand, BY_MNEMONIC, type Cand, type Layout };
+export { DPP, BY_MNEMONIC, type Cand, type Layout };
