@@ -1,0 +1,291 @@
+/**
+ * The Adreno register database at run time, built from the generated rules-ng tables
+ * (db.gen.ts). One database serves three jobs: name <-> offset constants, value -> fields
+ * pretty-printing, and the layout of the simulated register file (cp/ uses it).
+ */
+import { BITSETS, DOMAINS, ENUMS, GENS, type FieldDef, type RegDef } from './db.gen.js';
+
+export type Gen = 'a2xx' | 'a3xx' | 'a4xx' | 'a5xx' | 'a6xx' | 'a7xx';
+export const ALL_GENS: readonly Gen[] = ['a2xx', 'a3xx', 'a4xx', 'a5xx', 'a6xx', 'a7xx'];
+
+/** Bit of a generation in the generated variants masks. */
+export function genBit(gen: Gen): number {
+  return 1 << GENS.indexOf(gen.toUpperCase() as (typeof GENS)[number]);
+}
+
+/** Map a GPU id (e.g. 630, 740) or chip id to a generation. */
+export function genFromGpuId(gpuId: number): Gen | undefined {
+  const major = gpuId >= 1000 ? Math.floor(gpuId / 100) % 10 : Math.floor(gpuId / 100);
+  switch (major) {
+    case 2: return 'a2xx';
+    case 3: return 'a3xx';
+    case 4: return 'a4xx';
+    case 5: return 'a5xx';
+    case 6: return 'a6xx';
+    case 7: return 'a7xx';
+    default: return undefined;
+  }
+}
+
+/** Map a 64-bit chip id (core.major.minor.patch in bytes 3..0 of the low word, as msm reports it) to a generation. */
+export function genFromChipId(chipLo: number, chipHi: number): Gen | undefined {
+  // Old-style chip ids: 0xCCMMmmpp with CC = core (6 for a6xx); newer ids put a generation in the high word.
+  const core = (chipLo >>> 24) & 0xff;
+  if (core >= 2 && core <= 7) return ALL_GENS[core - 2];
+  const hiCore = (chipHi >>> 24) & 0xff;
+  if (hiCore >= 2 && hiCore <= 7) return ALL_GENS[hiCore - 2];
+  return undefined;
+}
+
+/** The main register domain of a generation (a7xx shares A6XX with variant masks). */
+export function mainDomain(gen: Gen): string {
+  return gen === 'a7xx' ? 'A6XX' : gen.toUpperCase();
+}
+
+export interface RegInfo {
+  /** Display name, with the array index filled in: `CP_SCRATCH[0x2]`, `CP_PROTECT[0x3].REG`. */
+  readonly name: string;
+  readonly offset: number;
+  readonly width: 32 | 64;
+  /** Bitset, enum or builtin type name ('' = plain hex). */
+  readonly type: string;
+  /** Array index, or -1 when not in an array. */
+  readonly index: number;
+  /** Name without the index (`CP_SCRATCH[].` form) for grouping. */
+  readonly base: string;
+}
+
+function withIndex(name: string, i: number): string {
+  return name.replace('[]', `[0x${i.toString(16)}]`);
+}
+
+/** A register space (domain) for one generation: offset -> register, name -> register. */
+export class RegisterSpace {
+  readonly domain: string;
+  readonly gen: Gen;
+  /** offset -> [register, dword half (0 low / 1 high of a reg64)] */
+  private readonly byOffset = new Map<number, RegInfo>();
+  private readonly hiHalf = new Map<number, RegInfo>();
+  private readonly byName = new Map<string, RegInfo>();
+  readonly count: number;
+
+  constructor(domain: string, gen: Gen) {
+    const d = DOMAINS[domain];
+    if (!d) throw new Error(`unknown register domain ${domain}`);
+    this.domain = domain;
+    this.gen = gen;
+    const bit = genBit(gen);
+    let count = 0;
+    for (const r of d.regs) {
+      if (!(r[4] & bit)) continue;
+      count += this.add(r);
+    }
+    this.count = count;
+  }
+
+  private add(r: RegDef): number {
+    const [off, name, width, type, , , stride, length] = r;
+    const n = length || 1;
+    let added = 0;
+    for (let i = 0; i < n; i++) {
+      const info: RegInfo = {
+        name: length ? withIndex(name, i) : name,
+        offset: off + i * stride,
+        width: width === 64 ? 64 : 32,
+        type,
+        index: length ? i : -1,
+        base: name,
+      };
+      if (!this.byOffset.has(info.offset)) this.byOffset.set(info.offset, info);
+      if (info.width === 64 && !this.hiHalf.has(info.offset + 1)) this.hiHalf.set(info.offset + 1, info);
+      if (!this.byName.has(info.name)) this.byName.set(info.name, info);
+      added++;
+    }
+    return added;
+  }
+
+  /** Register starting at `offset`, if any. */
+  at(offset: number): RegInfo | undefined {
+    return this.byOffset.get(offset);
+  }
+
+  /** The 64-bit register whose high dword is at `offset`, if any (and no register starts there). */
+  highHalfAt(offset: number): RegInfo | undefined {
+    return this.byOffset.has(offset) ? undefined : this.hiHalf.get(offset);
+  }
+
+  /** Name for an offset: the register, `NAME+1` for a reg64 high dword, or a raw `0x1234`. */
+  nameOf(offset: number): string {
+    const r = this.byOffset.get(offset);
+    if (r) return r.name;
+    const h = this.hiHalf.get(offset);
+    if (h) return `${h.name}+1`;
+    return `0x${offset.toString(16)}`;
+  }
+
+  /** Offset of a register by name: `CP_SCRATCH[0x2]`, `CP_SCRATCH[2]`, `CP_PROTECT[3].REG`. */
+  offsetOf(name: string): number | undefined {
+    const direct = this.byName.get(name);
+    if (direct) return direct.offset;
+    const norm = name.replace(/\[(\d+)\]/g, (_m, d: string) => `[0x${parseInt(d, 10).toString(16)}]`);
+    return (this.byName.get(norm) ?? this.byName.get(norm + '.REG'))?.offset;
+  }
+
+  /** Offset by name, throwing a readable error when unknown. */
+  reg(name: string): number {
+    const o = this.offsetOf(name);
+    if (o === undefined) throw new Error(`no register ${name} in ${this.domain} (${this.gen})`);
+    return o;
+  }
+
+  *entries(): IterableIterator<RegInfo> {
+    yield* this.byOffset.values();
+  }
+}
+
+const spaceCache = new Map<string, RegisterSpace>();
+
+/** Cached register space of a domain for a generation. */
+export function registerSpace(domain: string, gen: Gen): RegisterSpace {
+  const key = `${domain}/${gen}`;
+  let s = spaceCache.get(key);
+  if (!s) spaceCache.set(key, (s = new RegisterSpace(domain, gen)));
+  return s;
+}
+
+/** The GPU register space of a generation. */
+export function gpuRegs(gen: Gen): RegisterSpace {
+  return registerSpace(mainDomain(gen), gen);
+}
+
+/** Value of an enum by name for a generation, or undefined. */
+export function enumValue(enumName: string, valueName: string, gen: Gen): number | undefined {
+  const e = ENUMS[enumName];
+  if (!e) return undefined;
+  const bit = genBit(gen);
+  for (const v of e) if (v[1] === valueName && v[2] & bit) return v[0];
+  return undefined;
+}
+
+/** Name of an enum value for a generation, or undefined. */
+export function enumName(enumName: string, value: number, gen: Gen): string | undefined {
+  const e = ENUMS[enumName];
+  if (!e) return undefined;
+  const bit = genBit(gen);
+  for (const v of e) if (v[0] === value && v[2] & bit) return v[1];
+  return undefined;
+}
+
+export function hasEnum(name: string): boolean {
+  return ENUMS[name] !== undefined;
+}
+
+/** Fields of a bitset for a generation (non-chip conditions resolved by `cond`). */
+export function bitsetFields(type: string, gen: Gen, cond?: (c: string) => boolean): FieldDef[] | undefined {
+  const b = BITSETS[type];
+  if (!b) return undefined;
+  const bit = genBit(gen);
+  return b.filter((f) => f[5] & bit && (f[6] === '' || !cond || cond(f[6])));
+}
+
+function bits(lo: number, hi: number, low: number, high: number): number {
+  // Extract bits low..high (inclusive, may straddle the 32-bit halves) as an unsigned number.
+  let v = 0;
+  const width = high - low + 1;
+  for (let b = high; b >= low; b--) {
+    const bitv = b < 32 ? (lo >>> b) & 1 : (hi >>> (b - 32)) & 1;
+    v = v * 2 + bitv;
+  }
+  return width > 53 ? v : v;
+}
+
+function hexs(v: number): string {
+  return '0x' + v.toString(16);
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** Format a scalar of a builtin/enum type. */
+export function formatScalar(type: string, v: number, width: number, gen: Gen): string {
+  if (type === '' || type === 'hex' || type === 'address' || type === 'waddress') return hexs(v);
+  if (type === 'boolean') return v ? 'true' : 'false';
+  if (type === 'uint' || type === 'offset') return String(v);
+  if (type === 'int') return String(width < 53 && v >= 2 ** (width - 1) ? v - 2 ** width : v);
+  if (type === 'float') {
+    u32[0] = v >>> 0;
+    return String(f32[0]);
+  }
+  if (type.startsWith('fixed:') || type.startsWith('ufixed:')) {
+    const radix = parseInt(type.slice(type.indexOf(':') + 1), 10);
+    const signed = type.startsWith('fixed') && width < 53 && v >= 2 ** (width - 1);
+    return String((signed ? v - 2 ** width : v) / 2 ** radix);
+  }
+  if (type === 'a3xx_regid') return `r${v >> 2}.${'xyzw'[v & 3]}`;
+  const en = ENUMS[type];
+  if (en) return enumName(type, v, gen) ?? hexs(v);
+  return hexs(v);
+}
+
+/**
+ * Format a register (or payload dword) value with its fields, freedreno style:
+ * `{ FIELD = VALUE | FLAG }`, or the plain value when the type has no fields.
+ */
+export function formatValue(type: string, lo: number, hi: number, width: number, gen: Gen, cond?: (c: string) => boolean): string {
+  const fields = bitsetFields(type, gen, cond);
+  if (!fields || fields.length === 0) {
+    if (width === 64) return formatScalar(type === '' ? 'hex' : type, hi * 2 ** 32 + (lo >>> 0), 64, gen);
+    return formatScalar(type, lo >>> 0, 32, gen);
+  }
+  const parts: string[] = [];
+  for (const f of fields) {
+    const [name, low, high, ftype, shr] = f;
+    const raw = bits(lo >>> 0, hi >>> 0, low, high);
+    const w = high - low + 1;
+    if (ftype === 'boolean' || (w === 1 && ftype === '')) {
+      if (raw) parts.push(name);
+      continue;
+    }
+    const val = shr ? raw * 2 ** shr : raw;
+    parts.push(`${name} = ${formatScalar(ftype, val, w, gen)}`);
+  }
+  return `{ ${parts.join(' | ')} }`;
+}
+
+/** Decode a register value into field name -> number (for tools and tests). */
+export function decodeFields(type: string, lo: number, hi: number, gen: Gen): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of bitsetFields(type, gen) ?? []) out[f[0]] = bits(lo >>> 0, hi >>> 0, f[1], f[2]) * 2 ** f[4];
+  return out;
+}
+
+/** Encode field values into a register value (32-bit). Unknown field names throw. */
+export function encodeFields(type: string, fields: Record<string, number | boolean | string>, gen: Gen): number {
+  const defs = bitsetFields(type, gen) ?? [];
+  let v = 0;
+  for (const [k, raw] of Object.entries(fields)) {
+    const f = defs.find((d) => d[0] === k);
+    if (!f) throw new Error(`no field ${k} in ${type}`);
+    let x: number;
+    if (typeof raw === 'boolean') x = raw ? 1 : 0;
+    else if (typeof raw === 'string') {
+      const e = enumValue(f[3], raw, gen);
+      if (e === undefined) throw new Error(`no value ${raw} in ${f[3]}`);
+      x = e;
+    } else x = raw;
+    if (f[4]) x = Math.floor(x / 2 ** f[4]);
+    const w = f[2] - f[1] + 1;
+    const mask = w >= 32 ? 0xffffffff : (1 << w) - 1;
+    v = (v | ((x & mask) << f[1])) >>> 0;
+  }
+  return v >>> 0;
+}
+
+/** Counts for the coverage note: domains, registers, bitsets, enums. */
+export function dbStats(): { domains: number; regDefs: number; bitsets: number; enums: number } {
+  let regDefs = 0;
+  for (const d of Object.values(DOMAINS)) regDefs += d.regs.length;
+  return { domains: Object.keys(DOMAINS).length, regDefs, bitsets: Object.keys(BITSETS).length, enums: Object.keys(ENUMS).length };
+}
+
+export { DOMAINS, ENUMS, BITSETS };
