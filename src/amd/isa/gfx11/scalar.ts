@@ -7,7 +7,7 @@
 import { AsmError, DecodeError, type AsmLine, type Codec, type EncodingName, type Instruction } from '../types.js';
 import { GFX11_SPACE, SRC, parseIntText, splitOperands, splitWords, type OperandSpace } from '../operands.js';
 import {
-  GFX11_SCALAR, getField, putField, type ScalarLayout, type ScalarOp, type ScalarOperand, type ScalarSpecials,
+  GFX11_SCALAR, putField, type ScalarLayout, type ScalarOp, type ScalarOperand, type ScalarSpecials,
 } from './scalar-layout.js';
 import {
   literalText, nullValue, parseDelay, parseDepctr, parseHwreg, parseImm16, parseLiteral32, parseSendmsg, parseSreg,
@@ -49,6 +49,34 @@ function buildValidity(space: OperandSpace): Validity {
   return { sreg, ssrc };
 }
 
+/**
+ * A builder of the `fields` record from extracted values: object literals of a fixed shape for the
+ * known layouts, so every decode of an encoding yields the same hidden class.
+ */
+function recordBuilder(names: readonly string[]): (v: Uint32Array) => Record<string, number> {
+  switch (names.join(',')) {
+    case 'sdst,ssrc0': return (v) => ({ sdst: v[0]!, ssrc0: v[1]! });
+    case 'ssrc1,ssrc0': return (v) => ({ ssrc1: v[0]!, ssrc0: v[1]! });
+    case 'simm16': return (v) => ({ simm16: v[0]! });
+    case 'sdst,simm16': return (v) => ({ sdst: v[0]!, simm16: v[1]! });
+    case 'sdst,ssrc1,ssrc0': return (v) => ({ sdst: v[0]!, ssrc1: v[1]!, ssrc0: v[2]! });
+    case 'sbase,sdata,dlc,glc,offset,soffset':
+      return (v) => ({ sbase: v[0]!, sdata: v[1]!, dlc: v[2]!, glc: v[3]!, offset: v[4]!, soffset: v[5]! });
+    default:
+      return (v) => {
+        const f: Record<string, number> = {};
+        names.forEach((k, i) => { f[k] = v[i]!; });
+        return f;
+      };
+  }
+}
+
+function raw(words: ArrayLike<number>, index: number, n: number): number[] {
+  const out: number[] = [];
+  for (let k = 0; k < n && index + k < words.length; k++) out.push(words[index + k]! >>> 0);
+  return out;
+}
+
 /** Inline constants and the literal (as opposed to registers and the src_* specials). */
 function isConstant(v: number): boolean {
   return (v >= SRC.INLINE_INT_ZERO && v <= SRC.INLINE_INT_NEG_MAX) || (v >= SRC.FLOAT_FIRST && v <= SRC.INV_2PI) || v === SRC.LITERAL;
@@ -72,8 +100,9 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
   for (const [k, e] of Object.entries(T.tables[L.name] ?? {})) table[Number(k)] = e;
   const byMnemonic = new Map<string, { op: number; e: ScalarOp }>();
   table.forEach((e, op) => { if (e && !byMnemonic.has(e.mnemonic)) byMnemonic.set(e.mnemonic, { op, e }); });
+  const fieldNames = Object.keys(L.fields);
   // Per opcode, the register fields to validate: a table of the values LLVM accepts (by name or with a remark).
-  const checks: { field: string; ok: Uint8Array; src: boolean }[][] = table.map((e) => {
+  const checks: { fi: number; field: string; ok: Uint8Array; src: boolean }[][] = table.map((e) => {
     if (!e) return [];
     return e.operands.flatMap((o) => {
       let base: Uint8Array;
@@ -85,12 +114,19 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
       else return [];
       const ok = Uint8Array.from(base);
       for (const k of Object.keys(o.remarks ?? {})) ok[Number(k)] = 1;
-      return [{ field, ok, src: o.kind === 'ssrc' }];
+      return [{ fi: fieldNames.indexOf(field), field, ok, src: o.kind === 'ssrc' }];
     });
   });
+  const zero0 = Int32Array.from(table, (e) => e?.zero0 ?? 0);
+  const zero1 = Int32Array.from(table, (e) => e?.zero1 ?? 0);
+  // Field extraction into a scratch array, then one fixed-shape record per encoding.
+  const nf = fieldNames.length;
+  const fw = Int32Array.from(fieldNames, (k) => L.fields[k]!.word);
+  const flo = Int32Array.from(fieldNames, (k) => L.fields[k]!.lo);
+  const fmask = Uint32Array.from(fieldNames, (k) => (L.fields[k]!.bits === 32 ? 0xffffffff : (1 << L.fields[k]!.bits) - 1));
+  const vals = new Uint32Array(nf);
+  const record = recordBuilder(fieldNames);
   const hasLit = Uint8Array.from(table, (e) => (e?.operands.some((o) => o.kind === 'lit') ? 1 : 0));
-  const fieldNames = Object.keys(L.fields);
-  const fieldDefs = fieldNames.map((n) => L.fields[n]!);
   const opMask = (1 << L.op.bits) - 1;
   const mask = L.mask >>> 0;
   const value = L.value >>> 0;
@@ -106,30 +142,29 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
     if (L.dwords === 2 && index + 1 >= words.length) throw new DecodeError(pc, [w0], `truncated ${enc} instruction`);
     const op = (w0 >>> L.op.lo) & opMask;
     const e = table[op];
-    const raw = (): number[] => Array.from({ length: L.dwords }, (_, k) => words[index + k]! >>> 0);
-    if (!e) throw new DecodeError(pc, raw(), `unknown ${enc} opcode ${op}`);
-    if (e.zero0 && (w0 & e.zero0)) throw new DecodeError(pc, raw(), `${e.mnemonic}: reserved bits set`);
-    if (e.zero1 && ((words[index + 1]! >>> 0) & e.zero1)) throw new DecodeError(pc, raw(), `${e.mnemonic}: reserved bits set`);
-    const fields: Record<string, number> = {};
-    for (let i = 0; i < fieldNames.length; i++) fields[fieldNames[i]!] = getField(words, index, fieldDefs[i]!);
+    if (!e) throw new DecodeError(pc, raw(words, index, L.dwords), `unknown ${enc} opcode ${op}`);
+    if ((w0 & zero0[op]!) !== 0 || (L.dwords === 2 && ((words[index + 1]! >>> 0) & zero1[op]!) !== 0)) {
+      throw new DecodeError(pc, raw(words, index, L.dwords), `${e.mnemonic}: reserved bits set`);
+    }
+    for (let i = 0; i < nf; i++) vals[i] = (words[index + fw[i]!]! >>> flo[i]!) & fmask[i]!;
     let needLit = hasLit[op] === 1;
     const cs = checks[op]!;
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i]!;
-      const v = fields[c.field]!;
-      if (!c.ok[v]) throw new DecodeError(pc, raw(), `${e.mnemonic}: invalid ${c.field} ${v}`);
+      const v = vals[c.fi]!;
+      if (c.ok[v] !== 1) throw new DecodeError(pc, raw(words, index, L.dwords), `${e.mnemonic}: invalid ${c.field} ${v}`);
       if (c.src && v === SRC.LITERAL) needLit = true;
     }
     let literal: number | undefined;
     let n = L.dwords as number;
     if (needLit) {
-      if (index + n >= words.length) throw new DecodeError(pc, raw(), `${e.mnemonic}: missing literal`);
+      if (index + n >= words.length) throw new DecodeError(pc, raw(words, index, L.dwords), `${e.mnemonic}: missing literal`);
       literal = words[index + n]! >>> 0;
       n++;
     }
     const ws: number[] = [];
     for (let k = 0; k < n; k++) ws.push(words[index + k]! >>> 0);
-    return { encoding: enc, opcode: op, mnemonic: e.mnemonic, size: n * 4, words: ws, fields, literal, variant: '', info: e };
+    return { encoding: enc, opcode: op, mnemonic: e.mnemonic, size: n * 4, words: ws, fields: record(vals), literal, variant: '', info: e };
   }
 
   function operandText(inst: Instruction, o: ScalarOperand): string | null {
