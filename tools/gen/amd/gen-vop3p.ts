@@ -133,6 +133,7 @@ export interface SrcInfo {
   konst: boolean;
   lit: LiteralKind;
   inv2pi: string;
+  ok: [number, number][];
 }
 
 export interface Vop3pInfo {
@@ -174,71 +175,91 @@ export function enumerateVop3p(t: Vop3pTarget): Record<number, Vop3pInfo> {
   const ops = Array.from({ length: 128 }, (_, i) => i);
   const three = probe(t.mcpu, ops.map((op) => base(t, op, 256 + 48)));
   const two = probe(t.mcpu, ops.map((op) => base(t, op, 0)));
-  const found: { op: number; nsrc: number; text: string }[] = [];
+  const found: { op: number; nsrc: number; b0: number[] }[] = [];
   for (const op of ops) {
     const a = three[op]!;
     const b = two[op]!;
-    if (a.text) found.push({ op, nsrc: 3, text: a.text });
-    else if (b.text) found.push({ op, nsrc: operandsOf(b.text).length - 1, text: b.text });
+    if (a.text) found.push({ op, nsrc: 3, b0: base(t, op, 256 + 48) });
+    else if (b.text) found.push({ op, nsrc: operandsOf(b.text).length - 1, b0: base(t, op, 0) });
   }
-  const out: Record<number, Vop3pInfo> = {};
-  for (const f of found) {
-    const src2 = f.nsrc === 3 ? 256 + 48 : 0;
-    const b0 = base(t, f.op, src2);
-    const baseText = probe(t.mcpu, [b0])[0]!.text!;
-    const mnemonic = baseText.split(' ')[0]!;
-    const opnds = operandsOf(baseText);
-    // Modifier bits, one at a time, from the base (op_sel_hi all zero) and from all-ones op_sel_hi.
-    const flips = MOD_BITS.map(([d, b]) => { const w = b0.slice(); w[d] = (w[d]! ^ (1 << b)) >>> 0; return w; });
-    const allHi = b0.slice(); allHi[0] = (allHi[0]! | 0x4000) >>> 0; allHi[1] = (allHi[1]! | 0x18000000) >>> 0;
-    const fr = probe(t.mcpu, [...flips, allHi, b0]);
-    let inv0 = 0, inv1 = 0;
-    const changed = new Set<number>();
-    MOD_BITS.forEach(([d, b], i) => {
-      const r = fr[i]!;
-      if (r.text === null || r.invalid) { if (d === 0) inv0 |= 1 << b; else inv1 |= 1 << b; }
-      else if (r.text !== baseText) changed.add(d * 32 + b);
-    });
-    if (f.nsrc === 2) inv1 |= 0x1ff << 18;
-    const mix = (fr[0]!.text ?? '').includes('|');
-    const opselHi = changed.has(32 + 27) || changed.has(32 + 28) || changed.has(14);
-    const opselHiDefault = opselHi && !(fr[MOD_BITS.length]!.text ?? '').includes('op_sel_hi') ? 1 : 0;
-    // Sources: width from the text, which kinds of operand LLVM accepts, and how literals print.
-    const srcs: SrcInfo[] = [];
-    for (let s = 0; s < f.nsrc; s++) {
+  // Every later question for every opcode goes to LLVM in one batch.
+  const batch: number[][] = [];
+  const ask = (w: number[]): number => batch.push(w) - 1;
+  const lits = [0x3c00, 0x3f800000, 0x12345678, 5, 0xfffffffd, 0x3118, 0x3e22f983, 0xfffd, 0x3c003c00, 0x4400, 0xc400, 0xbf800000, 0x3f80, 0x3e22];
+  const plan = found.map((f) => {
+    const b0 = f.b0;
+    const baseAt = ask(b0);
+    // Modifier bits, one at a time, from the base (op_sel_hi all zero), and with all-ones op_sel_hi.
+    const flips = MOD_BITS.map(([d, b]) => { const w = b0.slice(); w[d] = (w[d]! ^ (1 << b)) >>> 0; return ask(w); });
+    const allHi = ask([(b0[0]! | 0x4000) >>> 0, (b0[1]! | 0x18000000) >>> 0]);
+    // Sources: which kinds of operand LLVM accepts, and how literals and 1/(2pi) print.
+    const srcs = Array.from({ length: f.nsrc }, (_, s) => {
       const set = (v: number, lit?: number): number[] => {
         const w = b0.slice();
         const sh = 9 * s;
         w[1] = ((w[1]! & ~(0x1ff << sh)) | (v << sh)) >>> 0;
         return lit === undefined ? w : [...w, lit >>> 0];
       };
-      const lits = [0x3c00, 0x3f800000, 0x12345678, 5, 0xfffffffd, 0x3118, 0x3e22f983, 0xfffd, 0x3c003c00, 0x4400, 0xc400, 0xbf800000, 0x3f80, 0x3e22];
-      const pr = probe(t.mcpu, [set(4), set(133), set(248), ...lits.map((l) => set(255, l))]);
-      const sgpr = pr[0]!.text !== null && !pr[0]!.invalid;
-      const konst = pr[1]!.text !== null && !pr[1]!.invalid;
+      const all = Array.from({ length: 256 }, (_, v) => ask(set(v, 0x3c00)));
+      return { sgpr: ask(set(4)), konst: ask(set(133)), inv: ask(set(248)), lits: lits.map((l) => ask(set(255, l))), all };
+    });
+    // DPP16 and DPP8 forms.
+    const dpp = [ask(set0(b0, 250, 0xff00e410)), ask(set0(b0, 233, 0x00fac688 | 16))];
+    return { f, baseAt, flips, allHi, srcs, dpp };
+  });
+  const r = probe(t.mcpu, batch);
+  const plain: string[] = [];
+  const partial = plan.map((p) => {
+    const { f } = p;
+    const baseText = r[p.baseAt]!.text!;
+    const mnemonic = baseText.split(' ')[0]!;
+    const opnds = operandsOf(baseText);
+    let inv0 = 0, inv1 = 0;
+    const changed = new Set<number>();
+    MOD_BITS.forEach(([d, b], i) => {
+      const x = r[p.flips[i]!]!;
+      if (x.text === null || x.invalid) { if (d === 0) inv0 |= 1 << b; else inv1 |= 1 << b; }
+      else if (x.text !== baseText) changed.add(d * 32 + b);
+    });
+    if (f.nsrc === 2) inv1 |= 0x1ff << 18;
+    const mix = (r[p.flips[0]!]!.text ?? '').includes('|');
+    const opselHi = changed.has(32 + 27) || changed.has(32 + 28) || changed.has(14);
+    const opselHiDefault = opselHi && !(r[p.allHi]!.text ?? '').includes('op_sel_hi') ? 1 : 0;
+    const srcs: SrcInfo[] = p.srcs.map((q, s) => {
+      const ok = (i: number): boolean => r[i]!.text !== null && !r[i]!.invalid;
+      const sgpr = ok(q.sgpr);
+      const konst = ok(q.konst);
       let lit: LiteralKind = 'b32';
       let inv2pi = '0.15915494';
       if (konst) {
-        inv2pi = operandsOf(pr[2]!.text!)[1 + s]!;
-        const printed = lits.map((_, i) => operandsOf(pr[3 + i]!.text!)[1 + s]!);
+        inv2pi = operandsOf(r[q.inv]!.text!)[1 + s]!;
+        const printed = q.lits.map((i) => operandsOf(r[i]!.text!)[1 + s]!);
         const k = LITERAL_KINDS.find((kind) => lits.every((l, i) => printLiteral(kind, l) === printed[i]));
         if (!k) throw new Error(`${mnemonic} src${s}: no literal printer matches ${printed.join(' ')}`);
         lit = k;
       }
-      srcs.push({ width: widthOf(opnds[1 + s]!), sgpr, konst, lit, inv2pi });
-    }
-    // What llvm-mc sets for the plain text (no modifiers).
-    const plain = `${mnemonic} ${opnds.join(', ')}`;
-    const asm = assembleLines(t.mcpu, [plain])[0]!.words!;
-    const def0 = asm[0]! & 0xff00 & ~0x8000;
-    const def1 = asm[1]! & 0xf8000000;
-    // DPP16 and DPP8 forms.
-    const dp = probe(t.mcpu, [set0(b0, 250, 0xff00e410), set0(b0, 233, 0x00fac688 | 16)]);
-    const dpp = dp[0]!.text !== null && dp[1]!.text !== null;
-    out[f.op] = {
-      mnemonic, vdst: widthOf(opnds[0]!), srcs, mix, opselHi, opselHiDefault, inv0, inv1, def0, def1, dpp,
-    };
-  }
+      // Exactly which non-VGPR values LLVM accepts here, as ranges.
+      const accepted = q.all.map((i) => ok(i));
+      const ranges: [number, number][] = [];
+      accepted.forEach((a, v) => {
+        if (!a) return;
+        const last = ranges[ranges.length - 1];
+        if (last && last[1] === v - 1) last[1] = v;
+        else ranges.push([v, v]);
+      });
+      return { width: widthOf(opnds[1 + s]!), sgpr, konst, lit, inv2pi, ok: ranges };
+    });
+    const dpp = r[p.dpp[0]!]!.text !== null && r[p.dpp[1]!]!.text !== null;
+    plain.push(`${mnemonic} ${opnds.join(', ')}`);
+    return { op: f.op, mnemonic, vdst: widthOf(opnds[0]!), srcs, mix, opselHi, opselHiDefault, inv0, inv1, dpp };
+  });
+  // What llvm-mc sets for the plain text (no modifiers).
+  const asm = assembleLines(t.mcpu, plain);
+  const out: Record<number, Vop3pInfo> = {};
+  partial.forEach(({ op, ...e }, i) => {
+    const w = asm[i]!.words!;
+    out[op] = { ...e, def0: w[0]! & 0xff00 & ~0x8000, def1: w[1]! & 0xf8000000 };
+  });
   return out;
 }
 
@@ -248,7 +269,7 @@ function set0(w: number[], v: number, extra: number): number[] {
 
 function tableSource(t: Vop3pTarget, ops: Record<number, Vop3pInfo>): string {
   const lines = Object.entries(ops).map(([op, e]) => {
-    const srcs = e.srcs.map((s) => `{ width: ${s.width}, sgpr: ${s.sgpr}, konst: ${s.konst}, lit: '${s.lit}', inv2pi: '${s.inv2pi}' }`).join(', ');
+    const srcs = e.srcs.map((s) => `{ width: ${s.width}, sgpr: ${s.sgpr}, konst: ${s.konst}, lit: '${s.lit}', inv2pi: '${s.inv2pi}', ok: [${s.ok.map(([a, b]) => `[${a}, ${b}]`).join(', ')}] }`).join(', ');
     return `  ${op}: { mnemonic: '${e.mnemonic}', vdst: ${e.vdst}, srcs: [${srcs}], mix: ${e.mix}, opselHi: ${e.opselHi}, ` +
       `opselHiDefault: ${e.opselHiDefault}, inv0: 0x${e.inv0.toString(16)}, inv1: 0x${(e.inv1 >>> 0).toString(16)}, ` +
       `def0: 0x${e.def0.toString(16)}, def1: 0x${(e.def1 >>> 0).toString(16)}, dpp: ${e.dpp} },`;
@@ -284,7 +305,7 @@ export function vop3pProbes(t: Vop3pTarget, ops: Record<number, Vop3pInfo>, seed
   const dpp: number[][] = [];
   for (const [opText, e] of Object.entries(ops)) {
     const op = Number(opText);
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < 80; k++) {
       const vdst = Math.floor(r() * (257 - e.vdst));
       const mods0 = k < 4 ? e.def0 : Math.floor(r() * 0x100) << 8;
       const mods1 = k < 4 ? e.def1 : (Math.floor(r() * 32) << 27) >>> 0;
@@ -300,7 +321,7 @@ export function vop3pProbes(t: Vop3pTarget, ops: Record<number, Vop3pInfo>, seed
       plain.push([((t.prefix9 << 23) | (op << 16) | 1) >>> 0, (250 | (0x101 << 9) | (e.srcs.length > 2 ? 0x102 << 18 : 0)) >>> 0, 0xff00e401]);
       continue;
     }
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < 90; k++) {
       const vdst = Math.floor(r() * 256);
       const mods0 = Math.floor(r() * 0x100) << 8;
       const mods1 = (Math.floor(r() * 32) << 27) >>> 0;

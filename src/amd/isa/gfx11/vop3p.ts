@@ -29,6 +29,8 @@ export interface Vop3pSrc {
   readonly lit: LiteralKind;
   /** LLVM's text for the 1/(2*pi) inline constant (248) in this operand. */
   readonly inv2pi: string;
+  /** The non-VGPR source values (0..255) LLVM accepts here, as inclusive ranges. */
+  readonly ok: readonly (readonly [number, number])[];
 }
 
 export interface Vop3pOp {
@@ -137,6 +139,17 @@ function bitList(bits: readonly number[], n: number): string {
   return '[' + bits.slice(0, n).join(',') + ']';
 }
 
+/** Per opcode, per source: 1 for each accepted 9-bit value (VGPRs in range, plus `ok`). Built once. */
+const SRC_OK: Uint8Array[][] = [];
+for (const [k, op] of Object.entries(VOP3P_OPS)) {
+  SRC_OK[Number(k)] = op.srcs.map((s) => {
+    const t = new Uint8Array(512);
+    for (const [a, b] of s.ok ?? []) t.fill(1, a, b + 1); // ?? []: a stale table must not stop its generator
+    t.fill(1, 256, 512 - s.width + 1);
+    return t;
+  });
+}
+
 function decode(words: ArrayLike<number>, index: number, pc: number): Instruction {
   const w0 = words[index]! >>> 0;
   if (index + 1 >= words.length) throw new DecodeError(pc, [w0], 'VOP3P needs two dwords');
@@ -185,12 +198,7 @@ function decode(words: ArrayLike<number>, index: number, pc: number): Instructio
         size = 12;
       }
     }
-    const s = op.srcs[i]!;
-    if (v < SRC.VGPR0) {
-      const isConst = (v >= 128 && v <= 208) || (v >= 240 && v <= 248) || v === 255;
-      if (v < 128 ? !s.sgpr : isConst && !s.konst) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: illegal src${i}`);
-      if (s.width === 1 ? !VALU_SRC_OK[v] : srcName(GFX11_SPACE, v, s.width, 'i32', 0) === null) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: invalid src${i} ${v}`);
-    } else if (v - SRC.VGPR0 + s.width > 256) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: src${i} out of range`);
+    if (!SRC_OK[opcode]![i]![v]) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: illegal src${i} ${v}`);
   }
   if ((w0 & 0xff) + op.vdst > 256) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: vdst out of range`);
   const ws: number[] = [];
@@ -204,7 +212,8 @@ function srcText(op: Vop3pOp, i: number, v: number, literal: number | undefined)
   if (v === SRC.LITERAL) return printLiteral(s.lit, literal ?? 0);
   if (v === SRC.INV_2PI) return s.inv2pi;
   if (v === LDS_DIRECT) return 'src_lds_direct';
-  return srcName(GFX11_SPACE, v, s.width, 'i32', literal) ?? `<bad ${v}>`;
+  // Wide operands may still name a one-dword special (null, src_scc): LLVM prints its plain name.
+  return srcName(GFX11_SPACE, v, s.width, 'i32', literal) ?? srcName(GFX11_SPACE, v, 1, 'i32', literal) ?? `<bad ${v}>`;
 }
 
 /** Inline constants and literals (LLVM prints a negated immediate as `neg(x)`). */
@@ -359,7 +368,7 @@ function assemble(line: AsmLine): number[] | null {
       if (literal !== undefined && literal !== val.literal) throw new AsmError(line.line, 'only one literal allowed');
       literal = val.literal;
     }
-    if (val.value >= SRC.VGPR0 ? false : val.value < 128 ? !s.sgpr : !s.konst && !(val.value >= 235 && val.value <= 253)) {
+    if (val.value < SRC.VGPR0 && !SRC_OK[opcode]![i]![val.value]) {
       throw new AsmError(line.line, `operand '${parts[i + 1]}' not allowed here`);
     }
     let v = val.value;
