@@ -158,6 +158,14 @@ test('scalar assembler matches llvm-mc on input variants', () => {
   assert.equal(asm('s_endpgm'), 'bfb00000');
 });
 
+test('scalar assembler takes the older mnemonics llvm-mc takes', () => {
+  assert.equal(asm('s_load_dword s5, s[2:3], 0x10'), asm('s_load_b32 s5, s[2:3], 0x10'));
+  assert.equal(asm('s_buffer_load_dwordx4 s[4:7], s[8:11], s1 offset:0x4 glc'), asm('s_buffer_load_b128 s[4:7], s[8:11], s1 offset:0x4 glc'));
+  assert.equal(asm('s_andn2_b64 s[0:1], exec, vcc'), asm('s_and_not1_b64 s[0:1], exec, vcc'));
+  assert.equal(asm('s_ff1_i32_b32 s0, s1'), asm('s_ctz_i32_b32 s0, s1'));
+  assert.equal(asm('s_inst_prefetch 0x3'), asm('s_set_inst_prefetch_distance 0x3'));
+});
+
 test('scalar assembler raises AsmError on bad operands', () => {
   for (const bad of [
     's_add_u32 s0, 0x12345, 0x54321', // two different literals

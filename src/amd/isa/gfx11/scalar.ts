@@ -14,18 +14,20 @@ import {
   parseSsrc, parseVersion, parseWaitcnt, printDelay, printDepctr, printHwreg, printSendmsg, printVersion,
   printWaitcnt, signedHex, sregText, ssrcText,
 } from './scalar-operands.js';
-import { SOP1 } from './sop1.gen.js';
-import { SOP2 } from './sop2.gen.js';
-import { SOPK } from './sopk.gen.js';
-import { SOPC } from './sopc.gen.js';
-import { SOPP, SPECIALS } from './sopp.gen.js';
-import { SMEM } from './smem.gen.js';
+import { SOP1, SOP1_ALIASES } from './sop1.gen.js';
+import { SOP2, SOP2_ALIASES } from './sop2.gen.js';
+import { SOPK, SOPK_ALIASES } from './sopk.gen.js';
+import { SOPC, SOPC_ALIASES } from './sopc.gen.js';
+import { SOPP, SOPP_ALIASES, SPECIALS } from './sopp.gen.js';
+import { SMEM, SMEM_ALIASES } from './smem.gen.js';
 
 /** Everything a scalar codec needs about its target. */
 export interface ScalarTargetData {
   readonly space: OperandSpace;
   readonly layouts: readonly ScalarLayout[];
   readonly tables: Readonly<Record<string, Readonly<Record<number, ScalarOp>>>>;
+  /** Per encoding, older mnemonics the assembler also takes (alias -> mnemonic). */
+  readonly aliases: Readonly<Record<string, Readonly<Record<string, string>>>>;
   readonly specials: ScalarSpecials;
 }
 
@@ -100,6 +102,10 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
   for (const [k, e] of Object.entries(T.tables[L.name] ?? {})) table[Number(k)] = e;
   const byMnemonic = new Map<string, { op: number; e: ScalarOp }>();
   table.forEach((e, op) => { if (e && !byMnemonic.has(e.mnemonic)) byMnemonic.set(e.mnemonic, { op, e }); });
+  for (const [alias, m] of Object.entries(T.aliases[L.name] ?? {})) {
+    const hit = byMnemonic.get(m);
+    if (hit && !byMnemonic.has(alias)) byMnemonic.set(alias, hit);
+  }
   const fieldNames = Object.keys(L.fields);
   // Per opcode, the register fields to validate: a table of the values LLVM accepts (by name or with a remark).
   const checks: { fi: number; field: string; ok: Uint8Array; src: boolean }[][] = table.map((e) => {
@@ -325,6 +331,7 @@ export const GFX11_SCALAR_DATA: ScalarTargetData = {
   space: GFX11_SPACE,
   layouts: GFX11_SCALAR,
   tables: { SOP1, SOP2, SOPK, SOPC, SOPP, SMEM },
+  aliases: { SOP1: SOP1_ALIASES, SOP2: SOP2_ALIASES, SOPK: SOPK_ALIASES, SOPC: SOPC_ALIASES, SOPP: SOPP_ALIASES, SMEM: SMEM_ALIASES },
   specials: SPECIALS,
 };
 

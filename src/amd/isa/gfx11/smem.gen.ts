@@ -20,3 +20,17 @@ export const SMEM: Readonly<Record<number, ScalarOp>> = {
   34: {"mnemonic":"s_atc_probe","operands":[{"field":"sdata","kind":"imm7"},{"field":"sbase","kind":"sbase","dwords":2},{"field":"soffset","kind":"smemoff"}],"zero0":24576},
   35: {"mnemonic":"s_atc_probe_buffer","operands":[{"field":"sdata","kind":"imm7"},{"field":"sbase","kind":"sbase","dwords":4,"asmReject":["null"],"remarks":{"53":"vcc/*Invalid register, operand has 'SReg_128' register class*/","63":"exec/*Invalid register, operand has 'SReg_128' register class*/"}},{"field":"soffset","kind":"smemoff"}],"zero0":24576,"asmUnsignedOffset":true},
 };
+
+/** Older mnemonics llvm-mc accepts for gfx1100, to the SMEM mnemonic they assemble to. */
+export const SMEM_ALIASES: Readonly<Record<string, string>> = {
+  s_buffer_load_dword: 's_buffer_load_b32',
+  s_buffer_load_dwordx16: 's_buffer_load_b512',
+  s_buffer_load_dwordx2: 's_buffer_load_b64',
+  s_buffer_load_dwordx4: 's_buffer_load_b128',
+  s_buffer_load_dwordx8: 's_buffer_load_b256',
+  s_load_dword: 's_load_b32',
+  s_load_dwordx16: 's_load_b512',
+  s_load_dwordx2: 's_load_b64',
+  s_load_dwordx4: 's_load_b128',
+  s_load_dwordx8: 's_load_b256',
+};

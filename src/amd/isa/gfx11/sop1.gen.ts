@@ -71,3 +71,25 @@ export const SOP1: Readonly<Record<number, ScalarOp>> = {
   76: {"mnemonic":"s_sendmsg_rtn_b32","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"ssrc0","kind":"sendmsg"}]},
   77: {"mnemonic":"s_sendmsg_rtn_b64","operands":[{"field":"sdst","kind":"sreg","dwords":2},{"field":"ssrc0","kind":"sendmsg"}]},
 };
+
+/** Older mnemonics llvm-mc accepts for gfx1100, to the SOP1 mnemonic they assemble to. */
+export const SOP1_ALIASES: Readonly<Record<string, string>> = {
+  s_andn1_saveexec_b32: 's_and_not0_saveexec_b32',
+  s_andn1_saveexec_b64: 's_and_not0_saveexec_b64',
+  s_andn1_wrexec_b32: 's_and_not0_wrexec_b32',
+  s_andn1_wrexec_b64: 's_and_not0_wrexec_b64',
+  s_andn2_saveexec_b32: 's_and_not1_saveexec_b32',
+  s_andn2_saveexec_b64: 's_and_not1_saveexec_b64',
+  s_andn2_wrexec_b32: 's_and_not1_wrexec_b32',
+  s_andn2_wrexec_b64: 's_and_not1_wrexec_b64',
+  s_ff1_i32_b32: 's_ctz_i32_b32',
+  s_ff1_i32_b64: 's_ctz_i32_b64',
+  s_flbit_i32: 's_cls_i32',
+  s_flbit_i32_b32: 's_clz_i32_u32',
+  s_flbit_i32_b64: 's_clz_i32_u64',
+  s_flbit_i32_i64: 's_cls_i32_i64',
+  s_orn1_saveexec_b32: 's_or_not0_saveexec_b32',
+  s_orn1_saveexec_b64: 's_or_not0_saveexec_b64',
+  s_orn2_saveexec_b32: 's_or_not1_saveexec_b32',
+  s_orn2_saveexec_b64: 's_or_not1_saveexec_b64',
+};

@@ -58,3 +58,11 @@ export const SOP2: Readonly<Record<number, ScalarOp>> = {
   52: {"mnemonic":"s_pack_hh_b32_b16","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"ssrc0","kind":"ssrc","dwords":1,"asmReject":["src_pops_exiting_wave_id","src_vccz","src_execz"],"remarks":{"254":"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"}},{"field":"ssrc1","kind":"ssrc","dwords":1,"asmReject":["src_pops_exiting_wave_id","src_vccz","src_execz"],"remarks":{"254":"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"}}]},
   53: {"mnemonic":"s_pack_hl_b32_b16","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"ssrc0","kind":"ssrc","dwords":1,"asmReject":["src_pops_exiting_wave_id","src_vccz","src_execz"],"remarks":{"254":"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"}},{"field":"ssrc1","kind":"ssrc","dwords":1,"asmReject":["src_pops_exiting_wave_id","src_vccz","src_execz"],"remarks":{"254":"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"}}]},
 };
+
+/** Older mnemonics llvm-mc accepts for gfx1100, to the SOP2 mnemonic they assemble to. */
+export const SOP2_ALIASES: Readonly<Record<string, string>> = {
+  s_andn2_b32: 's_and_not1_b32',
+  s_andn2_b64: 's_and_not1_b64',
+  s_orn2_b32: 's_or_not1_b32',
+  s_orn2_b64: 's_or_not1_b64',
+};

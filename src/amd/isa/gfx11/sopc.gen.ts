@@ -24,3 +24,7 @@ export const SOPC: Readonly<Record<number, ScalarOp>> = {
   16: {"mnemonic":"s_cmp_eq_u64","operands":[{"field":"ssrc0","kind":"ssrc","dwords":2,"asmReject":["src_pops_exiting_wave_id","src_vccz","src_execz"]},{"field":"ssrc1","kind":"ssrc","dwords":2,"asmReject":["src_pops_exiting_wave_id","src_vccz","src_execz"]}]},
   17: {"mnemonic":"s_cmp_lg_u64","operands":[{"field":"ssrc0","kind":"ssrc","dwords":2,"asmReject":["src_pops_exiting_wave_id","src_vccz","src_execz"]},{"field":"ssrc1","kind":"ssrc","dwords":2,"asmReject":["src_pops_exiting_wave_id","src_vccz","src_execz"]}]},
 };
+
+/** Older mnemonics llvm-mc accepts for gfx1100, to the SOPC mnemonic they assemble to. */
+export const SOPC_ALIASES: Readonly<Record<string, string>> = {
+};

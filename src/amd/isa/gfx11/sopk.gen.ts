@@ -33,3 +33,7 @@ export const SOPK: Readonly<Record<number, ScalarOp>> = {
   26: {"mnemonic":"s_waitcnt_expcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1,"asmReject":["sgpr","ttmp","vcc","m0","exec"]},{"field":"simm16","kind":"hex"}]},
   27: {"mnemonic":"s_waitcnt_lgkmcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1,"asmReject":["sgpr","ttmp","vcc","m0","exec"]},{"field":"simm16","kind":"hex"}]},
 };
+
+/** Older mnemonics llvm-mc accepts for gfx1100, to the SOPK mnemonic they assemble to. */
+export const SOPK_ALIASES: Readonly<Record<string, string>> = {
+};

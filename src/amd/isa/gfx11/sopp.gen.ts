@@ -45,6 +45,11 @@ export const SOPP: Readonly<Record<number, ScalarOp>> = {
   61: {"mnemonic":"s_barrier","operands":[],"zero0":65535},
 };
 
+/** Older mnemonics llvm-mc accepts for gfx1100, to the SOPP mnemonic they assemble to. */
+export const SOPP_ALIASES: Readonly<Record<string, string>> = {
+  s_inst_prefetch: 's_set_inst_prefetch_distance',
+};
+
 /** Tables of LLVM's symbolic scalar operands (s_waitcnt, depctr, s_delay_alu, sendmsg, hwreg, s_version). */
 export const SPECIALS: ScalarSpecials = {
   waitcnt: [{"name":"vmcnt","lo":10,"bits":6,"dflt":63},{"name":"expcnt","lo":0,"bits":3,"dflt":7},{"name":"lgkmcnt","lo":4,"bits":6,"dflt":63}],
