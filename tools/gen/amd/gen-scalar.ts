@@ -7,7 +7,8 @@
  */
 import { assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { buildGolden, formatGolden, rng } from '../golden.js';
-import { splitOperands } from '../../../src/amd/isa/operands.js';
+import { GFX11_SPACE, SRC, splitOperands, type OperandSpace } from '../../../src/amd/isa/operands.js';
+import { nullValue } from '../../../src/amd/isa/gfx11/scalar-operands.js';
 import {
   GFX11_SCALAR, putField, type NamedField, type OperandKind, type ScalarClass, type ScalarLayout, type ScalarOp,
   type AsmClass, type ScalarOperand, type ScalarSpecials,
@@ -19,14 +20,14 @@ export interface ScalarGenTarget {
   /** Repo-relative directory of the generated tables, and of the golden files. */
   readonly srcDir: string;
   readonly goldenDir: string;
-  /** Number of SGPRs (s0..s{n-1}). */
-  readonly sgprs: number;
+  /** The scalar operand space (SGPR count, specials, null, sources). */
+  readonly space: OperandSpace;
   /** Targets whose mnemonics are tried as assembler aliases on this one. */
   readonly aliasFrom: readonly string[];
 }
 
 const GFX1100: ScalarGenTarget = {
-  mcpu: 'gfx1100', layouts: GFX11_SCALAR, srcDir: 'src/amd/isa/gfx11', goldenDir: 'test/golden/amd/gfx1100', sgprs: 106,
+  mcpu: 'gfx1100', layouts: GFX11_SCALAR, space: GFX11_SPACE, srcDir: 'src/amd/isa/gfx11', goldenDir: 'test/golden/amd/gfx1100',
   aliasFrom: ['gfx1030', 'gfx900'],
 };
 
@@ -541,13 +542,19 @@ function learnSpecials(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): 
 
 function goldenProbes(T: ScalarGenTarget, L: ScalarLayout, ops: readonly OpInfo[], sp: ScalarSpecials, seed: number): number[][] {
   const R = rng(seed);
+  const S = T.space;
+  const NULL = nullValue(S);
+  const specials = Object.keys(S.specials).map(Number);
+  const pairs = Object.keys(S.pairs).map(Number);
+  const sources = Object.keys(S.sources).map(Number).filter((v) => v !== 254);
+  const sgprs = S.sgprs;
   const ri = (n: number): number => Math.floor(R() * n);
   const pick = <X>(xs: readonly X[]): X => xs[ri(xs.length)]!;
   const sreg = (n: number): number => {
     const c = R();
-    if (c < 0.55) { const s = ri(T.sgprs); return n > 1 && R() < 0.85 ? s & ~(Math.min(n, 4) - 1) : s; }
-    if (c < 0.75) return 108 + ri(16);
-    return pick([106, 107, 124, 125, 126, 127]);
+    if (c < 0.55) { const s = ri(sgprs); return n > 1 && R() < 0.85 ? s & ~(Math.min(n, 4) - 1) : s; }
+    if (c < 0.75) return SRC.TTMP0 + ri(16);
+    return pick(specials);
   };
   const literals = [5, 0xffffffff, 0xfffffff0, 0x3f800000, 0xbf000000, 0x3e22f983, 0x80000000, 64, 65, 0x40800000];
   const ssrc = (n: number): number => {
@@ -555,7 +562,7 @@ function goldenProbes(T: ScalarGenTarget, L: ScalarLayout, ops: readonly OpInfo[
     if (c < 0.45) return sreg(n);
     if (c < 0.65) return 128 + ri(81);
     if (c < 0.75) return 240 + ri(9);
-    if (c < 0.82) return pick([235, 236, 237, 238, 239, 251, 252, 253]);
+    if (c < 0.82) return pick(sources);
     if (c < 0.985) return 255;
     return pick([209, 220, 233, 249, 250, 254]);
   };
@@ -572,7 +579,7 @@ function goldenProbes(T: ScalarGenTarget, L: ScalarLayout, ops: readonly OpInfo[
         switch (o.kind) {
           case 'sreg': vals[o.field] = o.field === 'sdata' ? smemData(w) : sreg(w); break;
           case 'ssrc': vals[o.field] = ssrc(w); break;
-          case 'sbase': vals[o.field] = R() < 0.8 ? ri(T.sgprs / 2) & ~((w >> 1) - 1) : pick(w === 2 ? [53, 54, 56, 58, 60, 62, 62] : [54, 56, 58, 60, 62, 62]); break;
+          case 'sbase': vals[o.field] = R() < 0.8 ? ri(sgprs / 2) & ~((w >> 1) - 1) : pick([...(w === 2 ? [pairs[0]! / 2] : []), ...[0, 4, 8, 12].map((k) => (SRC.TTMP0 + k) / 2), NULL / 2, NULL / 2]); break;
           case 'imm7': vals[o.field] = ri(128); break;
           case 'sendmsg':
             if (o.field === 'ssrc0') vals[o.field] = R() < 0.6 ? pick(Object.keys(sp.sendmsg).map(Number)) : ri(256);
@@ -613,7 +620,7 @@ function goldenProbes(T: ScalarGenTarget, L: ScalarLayout, ops: readonly OpInfo[
           }
           case 'lit': l = lit(); break;
           case 'smemoff': {
-            vals.soffset = R() < 0.5 ? 124 : sreg(1) & 0x7f;
+            vals.soffset = R() < 0.5 ? NULL : sreg(1) & 0x7f;
             const c = R();
             vals.offset = (c < 0.15 ? 0 : c < 0.5 ? ri(256) : c < 0.75 ? ri(1 << 21) : (1 << 21) - 1 - ri(4096)) >>> 0;
             break;
@@ -643,9 +650,10 @@ function goldenProbes(T: ScalarGenTarget, L: ScalarLayout, ops: readonly OpInfo[
 
   function smemData(w: number): number {
     const c = R();
-    if (c < 0.8) { const a = Math.min(w, 4); const s = ri(T.sgprs - w + 1) & ~(a - 1); return R() < 0.1 ? s | ri(a) : s; }
-    if (c < 0.9) { const a = Math.min(w, 4); return 108 + ri(Math.floor((16 - w) / a) + 1) * a; }
-    return w === 1 ? pick([106, 107, 124]) : w === 2 ? pick([106, 124]) : 124;
+    if (c < 0.8) { const a = Math.min(w, 4); const s = ri(sgprs - w + 1) & ~(a - 1); return R() < 0.1 ? s | ri(a) : s; }
+    if (c < 0.9) { const a = Math.min(w, 4); return SRC.TTMP0 + ri(Math.floor((16 - w) / a) + 1) * a; }
+    // Specials the SMEM data classes allow (vcc, null); m0/exec print with LLVM's remark and are swept anyway.
+    return w === 1 ? pick(specials.filter((v) => v < S.sgprs + 2 || v === NULL)) : w === 2 ? pick(pairs.filter((v) => v < S.sgprs + 2 || v === NULL)) : NULL;
   }
   return out;
 }
