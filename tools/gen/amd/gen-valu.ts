@@ -20,7 +20,7 @@ import { LLVM_MC, LLVM_OBJDUMP, assembleLines, llvmVersion, normalizeText } from
 import { formatGolden, rng, type GoldenCase } from '../golden.js';
 import { splitOperands } from '../../../src/amd/isa/operands.js';
 import {
-  SRC_CLASS, SRC_CLASS_PROBE, type FieldDef, type ValuOpInfo, type ValuOperand, type ValuType,
+  SRC_CLASS, SRC_CLASS_PROBE, srcClass, type FieldDef, type ValuOpInfo, type ValuOperand, type ValuType,
 } from '../../../src/amd/isa/gfx11/valu-types.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -416,20 +416,26 @@ function inferEncoding(mcpu: string, e: EncLayout, fallback?: Map<number, ValuOp
     }
     else throw new Error(`VOP3 op ${partial[c.pi]!.b.op}: bit ${c.w}:${c.bit} changes text: ${c.text}`);
   }
-  // op_sel entry count: one more probe per op that prints op_sel.
+  // op_sel entries: which opcode bit each printed entry shows (one probe per op_sel bit).
   const selProbes: number[][] = [];
-  const selIdx: number[] = [];
+  const selIdx: { pi: number; bit: number }[] = [];
   partial.forEach((p, pi) => {
-    if (mods[pi]!.sel) {
-      selProbes.push(enc(e, p.b.op, { ...p.b.base, opsel: mods[pi]!.sel }));
-      selIdx.push(pi);
+    for (let b = 0; b < 4; b++) {
+      if (!(mods[pi]!.sel & (1 << b))) continue;
+      selProbes.push(enc(e, p.b.op, { ...p.b.base, opsel: 1 << b }));
+      selIdx.push({ pi, bit: b });
     }
   });
-  const nsel = new Map<number, number>();
+  const selMap = new Map<number, number[]>();
   probe(mcpu, selProbes).forEach((r, i) => {
     const m = /op_sel:\[([^\]]*)\]/.exec(r.text ?? '');
     if (!m) throw new Error(`no op_sel in ${r.text}`);
-    nsel.set(selIdx[i]!, m[1]!.split(',').length);
+    const entries = m[1]!.split(',');
+    const { pi, bit } = selIdx[i]!;
+    const map = selMap.get(pi) ?? selMap.set(pi, new Array(entries.length).fill(-1)).get(pi)!;
+    const k = entries.indexOf('1');
+    if (k < 0 || entries.lastIndexOf('1') !== k) throw new Error(`op_sel bit ${bit} shows as ${m[0]}`);
+    map[k] = bit;
   });
   // Bits llvm-mc sets beyond the printed operands (e.g. v_cmpx_*_e64's implicit vdst = exec_lo).
   const asm = assembleLines(mcpu, partial.map((p) => p.b.text));
@@ -471,7 +477,7 @@ function inferEncoding(mcpu: string, e: EncLayout, fallback?: Map<number, ValuOp
       ...(md.abs ? { abs: md.abs } : {}),
       ...(md.neg ? { neg: md.neg } : {}),
       ...(md.sx ? { sx: md.sx } : {}),
-      ...(md.sel ? { sel: md.sel, nsel: nsel.get(pi)! } : {}),
+      ...(md.sel ? { sel: md.sel, selb: selMap.get(pi)! } : {}),
       ...(md.clamp ? { clamp: 1 as const } : {}),
       ...(md.omod ? { omod: 1 as const } : {}),
       ...(p.used.has('sdst') ? { sd: 1 as const } : {}),
@@ -517,7 +523,14 @@ function goldenProbes(e: EncLayout, t: Map<number, ValuOpInfo>, seed: number, pe
       for (const o of info.ops) {
         if (o.k === 'v') vals[o.f] = k === 0 ? 1 : o.lo && ri(4) ? ri(128) : ri(256);
         else if (o.k === 's') vals[o.f] = ri(5) === 0 ? 106 : ri(4) === 0 ? 124 : ri(106);
-        else if (o.k === 'src') vals[o.f] = ri(3) === 0 ? 256 + ri(256) : interesting[ri(interesting.length)]!;
+        else if (o.k === 'src') {
+          let v = 0;
+          for (let tries = 0; tries < 20; tries++) {
+            v = ri(3) === 0 ? 256 + ri(256) : interesting[ri(interesting.length)]!;
+            if (srcClass(v) & (o.ok ?? 0) || tries > 15) break;
+          }
+          vals[o.f] = v;
+        }
       }
       if (e.name === 'VOP3') {
         if (!info.sd) {

@@ -90,7 +90,8 @@ export function parseDppWord(word: string, m: DppMods): boolean {
   if (w === 'row_half_mirror') { m.form = 'dpp16'; m.ctrl = 0x141; return true; }
   if ((r = /^row_mask:(0x[0-9a-f]+|\d+)$/.exec(w))) { m.rowMask = num(r[1]!) & 0xf; return true; }
   if ((r = /^bank_mask:(0x[0-9a-f]+|\d+)$/.exec(w))) { m.bankMask = num(r[1]!) & 0xf; return true; }
-  if ((r = /^bound_ctrl:([01])$/.exec(w))) { m.boundCtrl = 1; return true; }
+  // LLVM 19 (GFX11): bound_ctrl:1 sets bit 19, bound_ctrl:0 leaves it clear.
+  if ((r = /^bound_ctrl:([01])$/.exec(w))) { m.boundCtrl = Number(r[1]); return true; }
   if ((r = /^fi:([01])$/.exec(w))) { m.fi = Number(r[1]); return true; }
   if ((r = /^dpp8:\[([0-7](?:,[0-7]){7})\]$/.exec(w.replace(/\s/g, '')))) {
     m.form = 'dpp8';

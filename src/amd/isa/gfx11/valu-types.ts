@@ -51,8 +51,8 @@ export interface ValuOpInfo {
   /** Neg bits that print as `sext(...)` (integer operands). */
   readonly sx?: number;
   readonly sel?: number;
-  /** Number of op_sel entries printed (0 = op_sel never printed). */
-  readonly nsel?: number;
+  /** The op_sel bit each printed `op_sel:[...]` entry shows (-1: an entry no bit sets). */
+  readonly selb?: readonly number[];
   readonly clamp?: 1;
   readonly omod?: 1;
   /** Bits llvm-mc sets that no printed operand names (e.g. v_cmpx_*_e64's vdst = exec_lo), per dword. */

@@ -187,6 +187,8 @@ function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: numb
     delete fields.abs;
     delete fields.opsel;
   }
+  // DPP forms: src0 is the DPP dword's VGPR; keep it in the 9-bit source space like the plain forms.
+  if (L.form) fields.src0 = SRC.VGPR0 + fields.dsrc0!;
   if (L.form === 'dpp8') fields.fi = fi8;
   else if (L.form === 'dpp16' && L.enc !== 'VOP3') {
     // The 32-bit encodings' input modifiers live in the DPP dword.
@@ -263,12 +265,7 @@ export function vop3Mods(inst: Instruction, info: ValuOpInfo): string {
   const f = inst.fields;
   let s = '';
   const sel = (f.opsel ?? 0) & (info.sel ?? 0);
-  if (sel && info.nsel) {
-    const e: number[] = [];
-    for (let i = 0; i < info.nsel - 1; i++) e.push((sel >> i) & 1);
-    e.push((sel >> 3) & 1);
-    s += ` op_sel:[${e.join(',')}]`;
-  }
+  if (sel && info.selb) s += ` op_sel:[${info.selb.map((b) => (b < 0 ? 0 : (sel >> b) & 1)).join(',')}]`;
   if (f.clamp && info.clamp) s += ' clamp';
   if (f.omod && info.omod) s += [' ', ' mul:2', ' mul:4', ' div:2'][f.omod]!;
   return s;
@@ -306,12 +303,13 @@ for (const L of ALL_LAYOUTS) {
     addCand(info.m, { L, op, info });
   });
 }
-// Suffix-less spellings (`v_add_f32` → `_e32` first, then `_e64`).
-for (const L of [LAYOUTS.VOP1, LAYOUTS.VOP2, LAYOUTS.VOPC, LAYOUTS.VOP3]) {
+// Suffix-less spellings (`v_add_f32` → `_e32` first, then `_e64`; with DPP controls `_dpp`, then `_e64_dpp`).
+for (const L of ALL_LAYOUTS) {
   L.table.forEach((info, op) => {
     if (!info) return;
-    const m = /^(.*)_e(32|64)$/.exec(info.m);
-    if (m && !BY_MNEMONIC.get(m[1]!)?.some((c) => c.info.m === m[1] && c.L.form === null)) addCand(m[1]!, { L, op, info });
+    const m = /^(.*?)(_e32|_e64)?(_dpp)?$/.exec(info.m)!;
+    if (m[1] === info.m) return;
+    addCand(m[1]!, { L, op, info });
   });
 }
 
@@ -354,6 +352,9 @@ export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX
   if (iv !== null) {
     const inl = inlineInt(iv);
     if (inl !== null) return { value: inl, abs, neg };
+    // llvm-mc encodes a literal equal to an inline float constant's bits as that constant.
+    const fi = inlineBits(type, iv >>> 0);
+    if (fi !== null) return { value: fi, abs, neg };
     return { value: SRC.LITERAL, literal: (type === 'i16' || type === 'f16' ? iv & 0xffff : iv) >>> 0, abs, neg };
   }
   const fl = inlineFloatText(tl);
@@ -368,6 +369,16 @@ export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX
   }
   void F32_BITS;
   throw new OperandError(`bad operand ${t}`);
+}
+
+/** The inline-constant encoding whose bits equal literal `v` in an operand of type t, or null. */
+function inlineBits(t: ValuType, v: number): number | null {
+  let k: string | undefined;
+  if (t === 'f32') k = F32_CONST[v];
+  else if (t === 'f16' || t === 'bf16') k = v <= 0xffff ? F16_CONST[v] : undefined;
+  else if (t === 'f64') k = F64_CONST_HI[v];
+  if (k === undefined) return null;
+  return k === '0.15915494' ? 248 : 240 + FLOATS.indexOf(k);
 }
 
 function f64hi(x: number): number {
@@ -479,10 +490,14 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
     else if (ml === 'mul:4' && info.omod) omod = 2;
     else if (ml === 'div:2' && info.omod) omod = 3;
     else if (ml === 'mul:1' || ml === 'div:1') { /* default */ }
-    else if (ml.startsWith('op_sel:[') && info.nsel) {
+    else if (ml.startsWith('op_sel:[') && info.selb) {
       const bits = ml.slice(8, -1).split(',').map((x) => Number(x.trim()));
-      if (bits.length !== info.nsel || bits.some((b) => b !== 0 && b !== 1)) throw new OperandError(`bad ${m}`);
-      bits.forEach((b, i) => { if (b) opsel |= 1 << (i === bits.length - 1 ? 3 : i); });
+      if (bits.length !== info.selb.length || bits.some((b) => b !== 0 && b !== 1)) throw new OperandError(`bad ${m}`);
+      bits.forEach((b, i) => {
+        if (!b) return;
+        if (info.selb![i]! < 0) throw new OperandError(`op_sel entry ${i} not available`);
+        opsel |= 1 << info.selb![i]!;
+      });
       if (opsel & ~(info.sel ?? 0)) throw new OperandError(`op_sel bit not available: ${m}`);
     } else throw new OperandError(`unexpected modifier ${m}`);
   }
