@@ -1,0 +1,202 @@
+/**
+ * GFX11 MIMG codec. Word 0: nsa[0] dim[4:2] unorm[7] dmask[11:8] slc[12] dlc[13] glc[14] r128[15]
+ * a16[16] d16[17] op[25:18] prefix[31:26]=0b111100; word 1: vaddr[7:0] vdata[15:8] srsrc[20:16] (x4)
+ * tfe[21] lwe[22] ssamp[30:26] (x4). With nsa=1 one more dword holds the further address VGPRs,
+ * one per byte. The VGPR counts LLVM decodes (by dim/a16, by dmask/d16/tfe, and the NSA lists)
+ * are data from mimg.gen.ts, so the printer matches LLVM even where LLVM's choice is surprising.
+ */
+import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
+import { GFX11_SPACE, parseIntText, parseReg, sregName, vregName } from '../operands.js';
+import { MIMG_DIMS, MIMG_OPS, type MimgEntry } from './mimg.gen.js';
+import { bf, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
+
+const PREFIX = 0b111100;
+const FLAG_BITS = { unorm: [0, 7], glc: [0, 14], slc: [0, 12], dlc: [0, 13], r128: [0, 15], lwe: [1, 22] } as const;
+const FLAG_NAMES = Object.keys(FLAG_BITS) as (keyof typeof FLAG_BITS)[];
+/** The order LLVM prints the single-bit modifiers in. */
+const PRINT_ORDER = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'a16', 'tfe', 'lwe', 'd16'] as const;
+
+interface Decoded {
+  readonly e: MimgEntry;
+  /** Address operand: VGPR start/width pairs (one pair unless NSA). */
+  readonly addr: readonly (readonly [number, number])[];
+  readonly nsa: boolean;
+  readonly vd: number;
+}
+
+const TABLE: (MimgEntry | undefined)[] = [];
+const BY_NAME = new Map<string, { op: number; e: MimgEntry }>();
+for (const [k, e] of Object.entries(MIMG_OPS)) {
+  TABLE[Number(k)] = e;
+  BY_NAME.set(e.mn, { op: Number(k), e });
+}
+const NSA_WIDTHS: Map<string, number[]> = new Map();
+function widths(s: string): number[] {
+  let w = NSA_WIDTHS.get(s);
+  if (!w) { w = s.split(',').map(Number); NSA_WIDTHS.set(s, w); }
+  return w;
+}
+
+/** LLVM's vdata dword count for dmask/d16/tfe (4 channels for gather4-like ops; packed d16). */
+export function mimgDst(g4: boolean, dmask: number, d16: number, tfe: number): number {
+  let n = 0;
+  for (let m = dmask; m; m &= m - 1) n++;
+  let d = g4 ? 4 : Math.max(n, 1);
+  if (d16) d = (d + 1) >> 1;
+  return d + tfe;
+}
+
+/** srsrc/ssamp: a 4-aligned SGPR/TTMP tuple of `n` dwords, or null when the field is 31. */
+function rsrcName(v: number, n: number): string | null {
+  return v === 31 ? 'null' : sregName(GFX11_SPACE, v * 4, n);
+}
+
+export const mimgCodec: Codec = {
+  name: 'MIMG',
+  matches: (w0) => w0 >>> 26 === PREFIX,
+  decode(words, index, pc): Instruction {
+    const w0 = word(words, index, 0, pc);
+    const w1 = word(words, index, 1, pc);
+    const bad = (why: string, ws: number[] = [w0, w1]) => new DecodeError(pc, ws, why);
+    const op = (w0 >>> 18) & 0xff;
+    const e = TABLE[op];
+    if (!e) throw bad(`MIMG opcode ${op} is not defined`);
+    const f: Record<string, number> = {
+      op, nsa: w0 & 1, dim: (w0 >>> 2) & 7, unorm: (w0 >>> 7) & 1, dmask: (w0 >>> 8) & 0xf, slc: (w0 >>> 12) & 1,
+      dlc: (w0 >>> 13) & 1, glc: (w0 >>> 14) & 1, r128: (w0 >>> 15) & 1, a16: (w0 >>> 16) & 1, d16: (w0 >>> 17) & 1,
+      vaddr: w1 & 0xff, vdata: (w1 >>> 8) & 0xff, srsrc: (w1 >>> 16) & 0x1f, tfe: (w1 >>> 21) & 1, lwe: (w1 >>> 22) & 1,
+      ssamp: (w1 >>> 26) & 0x1f,
+    };
+    for (const n of FLAG_NAMES) {
+      const h = e.flags[n];
+      if (f[n] && h === 'no') throw bad(`${n} not allowed for ${e.mn}`);
+      if (!f[n] && h === 'req') throw bad(`${e.mn} requires ${n}`);
+    }
+    if (!e.sampler && f.ssamp) throw bad(`ssamp must be zero for ${e.mn}`);
+    const k = f.dim! * 2 + f.a16!;
+    if (rsrcName(f.srsrc!, e.srsrc) === null) throw bad(`invalid srsrc ${f.srsrc}`);
+    if (e.sampler && rsrcName(f.ssamp!, 4) === null) throw bad(`invalid ssamp ${f.ssamp}`);
+    const D = e.dimp ? mimgDst(e.g4, f.dmask!, f.d16!, f.tfe!) : e.origV;
+    /** The width LLVM prints for D dwords (its variant's register class), 0 when there is no variant. */
+    const W = e.dimp ? parseInt(e.dset[D - 1] ?? '0', 36) : e.origV;
+    const dOk = W !== 0 && (D === e.origV || f.vdata! + W <= 256);
+    const ws = [w0, w1];
+    let addr: [number, number][];
+    let vd: number;
+    if (f.nsa) {
+      const lst = e.nsa[k]!;
+      if (lst === '-') throw bad(`NSA form not valid for ${e.mn} with this dim/a16`, ws);
+      const orig = widths(e.dimp ? e.origNsa : lst);
+      const extra = Math.ceil((orig.length - 1) / 4);
+      for (let i = 0; i < extra; i++) ws.push(word(words, index, 2 + i, pc));
+      const regs = (wd: readonly number[]): [number, number][] =>
+        wd.map((w, i) => [i === 0 ? f.vaddr! : (ws[2 + ((i - 1) >> 2)]! >>> (8 * ((i - 1) & 3))) & 0xff, w]);
+      const conv = e.dimp ? (lst !== '' && W !== 0 && (D === e.origVn || f.vdata! + W <= 256) ? regs(widths(lst)) : null) : regs(widths(lst));
+      if (conv && conv.every(([r, w]) => r + w <= 256)) { addr = conv; vd = e.dimp ? W : e.origV; } else { addr = regs(orig); vd = e.origVn; }
+    } else {
+      const ach = e.addr[k]!;
+      if (ach === '-') throw bad(`dim/a16 combination not valid for ${e.mn}`);
+      const A = parseInt(ach, 36);
+      if (!e.dimp) { addr = [[f.vaddr!, A]]; vd = e.origV; } else if (A && dOk && (A === e.origA || f.vaddr! + A <= 256)) {
+        addr = [[f.vaddr!, A]];
+        vd = W;
+      } else { addr = [[f.vaddr!, e.origA]]; vd = e.origV; }
+    }
+    if (f.vdata! + vd > 256) throw bad('vdata range exceeds v255', ws);
+    for (const [r, w] of addr) if (r + w > 256) throw bad('address range exceeds v255', ws);
+    const d: Decoded = { e, addr, nsa: !!f.nsa, vd };
+    return { encoding: 'MIMG', opcode: op, mnemonic: e.mn, size: ws.length * 4, words: ws, fields: f, literal: undefined, variant: '', info: d };
+  },
+  print(inst): string {
+    const d = inst.info as Decoded;
+    const e = d.e;
+    const f = inst.fields;
+    const addr = d.nsa ? `[${d.addr.map(([r, w]) => vregName(r, w)).join(', ')}]` : vregName(d.addr[0]![0], d.addr[0]![1]);
+    let s = `${e.mn} ${vregName(f.vdata!, d.vd)}, ${addr}, ${rsrcName(f.srsrc!, e.srsrc)}`;
+    if (e.sampler) s += `, ${rsrcName(f.ssamp!, 4)}`;
+    if (e.dimp) {
+      if (f.dmask) s += ` dmask:0x${f.dmask.toString(16)}`;
+      s += ` dim:${MIMG_DIMS[f.dim!]}`;
+    }
+    for (const n of PRINT_ORDER) {
+      if (!f[n]) continue;
+      const h = (e.flags as Record<string, string>)[n];
+      if (h === undefined || h === 'opt') s += ` ${n}`;
+    }
+    return s;
+  },
+  assemble(l: AsmLine): number[] | null {
+    const hit = BY_NAME.get(l.mnemonic);
+    if (!hit) return null;
+    const { op, e } = hit;
+    const { ops, mods } = splitLine(l.rest);
+    const nops = e.sampler ? 4 : 3;
+    if (ops.length !== nops) throw new AsmError(l.line, `${e.mn} takes ${nops} operands, got ${ops.length}`);
+    const m = parseMods(l, mods, [...PRINT_ORDER], ['dmask', 'dim']);
+    const fl = (n: string) => (m.flags.has(n) ? 1 : 0);
+    let dim = 0;
+    if (m.vals.has('dim')) {
+      const t = m.vals.get('dim')!.toUpperCase();
+      dim = MIMG_DIMS.findIndex((x) => x === t || x === `SQ_RSRC_IMG_${t}`);
+      if (dim < 0) throw new AsmError(l.line, `invalid dim '${m.vals.get('dim')}'`);
+    } else if (e.dimp) throw new AsmError(l.line, `${e.mn} requires dim`);
+    let dmask = e.dimp ? 0 : 0xf;
+    if (m.vals.has('dmask')) {
+      const v = parseIntText(m.vals.get('dmask')!);
+      if (v === null || v < 0 || v > 15) throw new AsmError(l.line, `invalid dmask '${m.vals.get('dmask')}'`);
+      dmask = v;
+    }
+    const bits: Record<string, number> = {};
+    for (const n of FLAG_NAMES) bits[n] = e.flags[n] === 'req' ? 1 : fl(n);
+    for (const n of FLAG_NAMES) if (bits[n] && e.flags[n] === 'no') throw new AsmError(l.line, `${n} is not supported by ${e.mn}`);
+    const a16 = fl('a16'), d16 = fl('d16'), tfe = fl('tfe');
+    const k = dim * 2 + a16;
+    const naddr = parseInt(e.addr[k]!, 36);
+    if (!naddr) throw new AsmError(l.line, `dim/a16 combination not valid for ${e.mn}`);
+    const vd = e.dimp ? parseInt(e.dset[mimgDst(e.g4, dmask, d16, tfe) - 1] ?? '0', 36) : e.origV;
+    if (!vd) throw new AsmError(l.line, `dmask/d16/tfe combination not valid for ${e.mn}`);
+    const vdata = parseVgpr(l, ops[0]!, vd);
+    // address: a VGPR tuple, or an NSA list [va, vb, ...]
+    const at = ops[1]!.trim();
+    let vaddr = 0;
+    let nsa = 0;
+    const extra: number[] = [];
+    if (at.startsWith('[')) {
+      const items = at.slice(1, -1).split(',').map((x) => x.trim());
+      const regs = items.map((x) => {
+        const r = parseReg(GFX11_SPACE, x);
+        if (!r || r.file !== 'v') throw new AsmError(l.line, `expected VGPRs in the address list, got '${x}'`);
+        return [r.value - 256, r.count] as const;
+      });
+      const total = regs.reduce((a, [, c]) => a + c, 0);
+      const contiguous = regs.every(([r], i) => i === 0 || r === regs[i - 1]![0] + regs[i - 1]![1]);
+      if (contiguous && total === naddr) vaddr = regs[0]![0];
+      else {
+        const want = e.nsa[k] && e.nsa[k] !== '-' ? widths(e.nsa[k]!) : [];
+        if ( want.length !== regs.length || want.some((w, i) => w !== regs[i]![1])) {
+          throw new AsmError(l.line, `address list does not match ${e.mn} with this dim/a16`);
+        }
+        nsa = 1;
+        vaddr = regs[0]![0];
+        for (let i = 1; i < regs.length; i++) {
+          const j = (i - 1) >> 2;
+          extra[j] = ((extra[j] ?? 0) | (regs[i]![0] << (8 * ((i - 1) & 3)))) >>> 0;
+        }
+      }
+    } else vaddr = parseVgpr(l, at, naddr);
+    const srsrc = parseRsrc(l, ops[2]!, e.srsrc);
+    const ssamp = e.sampler ? parseRsrc(l, ops[3]!, 4) : 0;
+    const w0 = (PREFIX << 26) | bf(op, 18, 8) | bf(d16, 17, 1) | bf(a16, 16, 1) | bf(bits.r128!, 15, 1) | bf(bits.glc!, 14, 1)
+      | bf(bits.dlc!, 13, 1) | bf(bits.slc!, 12, 1) | bf(dmask, 8, 4) | bf(bits.unorm!, 7, 1) | bf(dim, 2, 3) | nsa;
+    const w1 = bf(ssamp, 26, 5) | bf(bits.lwe!, 22, 1) | bf(tfe, 21, 1) | bf(srsrc, 16, 5) | bf(vdata, 8, 8) | vaddr;
+    return [w0 >>> 0, w1 >>> 0, ...extra];
+  },
+};
+
+function parseRsrc(l: AsmLine, t: string, n: number): number {
+  const s = t.trim().toLowerCase();
+  if (s === 'null') return 31;
+  const r = parseReg(GFX11_SPACE, s);
+  if (!r || r.file === 'v' || r.count !== n || r.value & 3) throw new AsmError(l.line, `expected a 4-aligned ${n}-dword scalar tuple, got '${t}'`);
+  return r.value >> 2;
+}
