@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGolden, hexWords } from '../../tools/gen/golden.js';
 import { assembleLine, decodeAt, disassemble, printInst, type IsaTarget } from '../../src/amd/isa/target.js';
@@ -180,4 +180,31 @@ test('scalar assembler raises AsmError on bad operands', () => {
     's_mov_b32 s0, src_vccz', // not on GFX11
     's_waitcnt_vscnt s0, 0x0', // sdst must be null
   ]) assert.throws(() => assembleLine(T, bad), AsmError, bad);
+});
+
+test('every scalar instruction clang-19 emitted decodes as llvm-objdump printed it and assembles back', () => {
+  const dir = join(ROOT, 'kernels/bin/gfx1100');
+  if (!existsSync(dir)) return;
+  let n = 0;
+  const bad: string[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.objdump.txt')).sort()) {
+    for (const raw of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      const m = /^\t(.*?)\s*\/\/ ([0-9A-F]+): ([0-9A-F ]+?)(?: (<.*>))?$/.exec(raw);
+      if (!m) continue;
+      const words = m[3]!.split(' ').map((x) => parseInt(x, 16));
+      if (!codecs.some((c) => c.matches(words[0]!))) continue;
+      const text = m[1]!.replace(/\s+/g, ' ').trim();
+      n++;
+      try {
+        const ours = printInst(T, decodeAt(T, words, 0));
+        if (ours !== text) bad.push(`${f} ${m[2]}: '${ours}' != llvm '${text}'`);
+        const a = hexWords(assembleLine(T, text));
+        if (a !== m[3]!.toLowerCase()) bad.push(`${f} ${m[2]}: asm '${text}' -> ${a} != ${m[3]}`);
+      } catch (e) {
+        bad.push(`${f} ${m[2]}: '${text}': ${(e as Error).message}`);
+      }
+    }
+  }
+  assert.ok(n > 1000, `only ${n} scalar instructions in the fixtures`);
+  assert.ok(bad.length === 0, `${bad.length} of ${n} differ:\n  ${bad.slice(0, 30).join('\n  ')}`);
 });
