@@ -23,6 +23,8 @@ import { SMEM, SMEM_ALIASES } from './smem.gen.js';
 
 /** Everything a scalar codec needs about its target. */
 export interface ScalarTargetData {
+  /** Prefix of the codec names (`gfx11` -> `gfx11-sop2`). */
+  readonly name: string;
   readonly space: OperandSpace;
   readonly layouts: readonly ScalarLayout[];
   readonly tables: Readonly<Record<string, Readonly<Record<number, ScalarOp>>>>;
@@ -313,7 +315,7 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
   }
 
   return {
-    name: `gfx11-${L.name.toLowerCase()}`,
+    name: `${T.name}-${L.name.toLowerCase()}`,
     matches: (w0: number) => ((w0 & mask) >>> 0) === value && ((w0 & notMask) >>> 0) !== notValue,
     decode,
     print,
@@ -328,6 +330,7 @@ export function makeScalarCodecs(T: ScalarTargetData): Codec[] {
 }
 
 export const GFX11_SCALAR_DATA: ScalarTargetData = {
+  name: 'gfx11',
   space: GFX11_SPACE,
   layouts: GFX11_SCALAR,
   tables: { SOP1, SOP2, SOPK, SOPC, SOPP, SMEM },
