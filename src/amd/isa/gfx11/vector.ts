@@ -129,7 +129,7 @@ export function srcText(space: OperandSpace, v: number, n: number, t: ValuType, 
     const r = v - 256;
     return t16 ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, n);
   }
-  if (v < 128) return sregName(space, v, n);
+  if (v < 128) return sregName(space, alignScalar(v, n), n);
   if (v <= 192) return String(v - 128);
   if (v <= 208) return String(192 - v);
   if (v >= 240 && v <= 248) {
@@ -143,8 +143,17 @@ export function srcText(space: OperandSpace, v: number, n: number, t: ValuType, 
 
 function rangeOk(v: number, n: number): boolean {
   if (v >= 256) return v - 256 + n <= 256;
-  if (v < 128) return sregName(GFX11_SPACE, v, n) !== null;
+  if (v < 128) return sregName(GFX11_SPACE, alignScalar(v, n), n) !== null;
   return true;
+}
+
+/**
+ * LLVM decodes a misaligned SGPR/TTMP tuple as the aligned one (with a warning: "scalar reg isn't
+ * aligned"): pairs align to 2, wider tuples to 4. Specials (vcc_hi, exec_hi) stay invalid.
+ */
+export function alignScalar(v: number, n: number): number {
+  if (n < 2 || v === 106 || v === 107 || v >= 124) return v;
+  return v & ~(n === 2 ? 1 : 3);
 }
 
 const isConst = (v: number): boolean => (v >= 128 && v <= 208) || (v >= 240 && v <= 248) || v === 255;
