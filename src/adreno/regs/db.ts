@@ -69,16 +69,19 @@ export class RegisterSpace {
   private readonly byName = new Map<string, RegInfo>();
   readonly count: number;
 
-  constructor(domain: string, gen: Gen) {
-    const d = DOMAINS[domain];
-    if (!d) throw new Error(`unknown register domain ${domain}`);
+  /** `extra` domains are merged in after the main one (a2xx/a3xx share AXXX). */
+  constructor(domain: string, gen: Gen, extra: readonly string[] = []) {
     this.domain = domain;
     this.gen = gen;
     const bit = genBit(gen);
     let count = 0;
-    for (const r of d.regs) {
-      if (!(r[4] & bit)) continue;
-      count += this.add(r);
+    for (const dn of [domain, ...extra]) {
+      const d = DOMAINS[dn];
+      if (!d) throw new Error(`unknown register domain ${dn}`);
+      for (const r of d.regs) {
+        if (!(r[4] & bit)) continue;
+        count += this.add(r);
+      }
     }
     this.count = count;
   }
@@ -146,16 +149,16 @@ export class RegisterSpace {
 const spaceCache = new Map<string, RegisterSpace>();
 
 /** Cached register space of a domain for a generation. */
-export function registerSpace(domain: string, gen: Gen): RegisterSpace {
-  const key = `${domain}/${gen}`;
+export function registerSpace(domain: string, gen: Gen, extra: readonly string[] = []): RegisterSpace {
+  const key = `${domain}+${extra.join('+')}/${gen}`;
   let s = spaceCache.get(key);
-  if (!s) spaceCache.set(key, (s = new RegisterSpace(domain, gen)));
+  if (!s) spaceCache.set(key, (s = new RegisterSpace(domain, gen, extra)));
   return s;
 }
 
 /** The GPU register space of a generation. */
 export function gpuRegs(gen: Gen): RegisterSpace {
-  return registerSpace(mainDomain(gen), gen);
+  return registerSpace(mainDomain(gen), gen, gen === 'a2xx' || gen === 'a3xx' ? ['AXXX'] : []);
 }
 
 /** Value of an enum by name for a generation, or undefined. */

@@ -1,5 +1,6 @@
 /** Every `gpusim` subcommand, in the order `gpusim --help` lists them. */
 import type { Command } from '../command.js';
+import { adrenoCommand } from './adreno.js';
 import { asmCommand } from './asm.js';
 import { demoCommand } from './demo.js';
 import { disasmCommand } from './disasm.js';

@@ -121,7 +121,8 @@ function regType(el: XmlElement, ctx: Ctx, owner: string, width: number): string
   const hasValues = el.children.some((c) => c.tag === 'value');
   let type = el.attrs['type'] ?? '';
   if (hasFields) {
-    const bs = bitsets.get(type) ?? [];
+    // A named type plus inline fields, or the same register in several stripes: merge the fields.
+    const bs = [...(type ? (bitsets.get(type) ?? []) : []), ...(bitsets.get(owner) ?? [])];
     type = owner;
     bitsets.set(type, [...bs, ...fieldsOf(el, ctx, owner, width)]);
   } else if (hasValues) {

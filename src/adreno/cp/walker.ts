@@ -1,0 +1,198 @@
+/**
+ * The static packet walker: reads a command stream from GPU memory and hands every packet to a
+ * visitor, following indirect buffers (ring -> IB1 -> IB2 -> draw-state groups) with the IB level
+ * tracked. It does not execute anything (no predicates, no skips): it is what `decode` and
+ * analysis tools use. The executing CP (cp.ts) shares the header decoding and the packet record.
+ *
+ * Malformed input is never fatal: bad headers and truncated packets go to `visitor.problem`
+ * and the walker resynchronises (bad header: next dword; truncated packet: end of that IB).
+ */
+import type { Memory } from '../../core/memory.js';
+import type { Gen } from '../regs/db.js';
+import { decodeHeader, opcodeName } from './pm4.js';
+
+/** How a buffer was reached. */
+export type IbKind = 'RB' | 'IB1' | 'IB2' | 'IB' | 'CHAIN' | 'SDS' | 'RAW';
+
+export interface PacketRecord {
+  /** 0 ring buffer, 1 IB1, 2 IB2, 3 state object called from IB2 ... */
+  readonly level: number;
+  readonly kind: IbKind;
+  /** IOVA of the buffer holding the packet, and of the header itself. */
+  readonly ibBase: number;
+  readonly iova: number;
+  /** Dword offset of the header inside its buffer. */
+  readonly offset: number;
+  readonly header: number;
+  /** 0/2/3/4/7; -1 for a dword that is not a valid header. */
+  readonly type: number;
+  readonly opcode: number;
+  /** Opcode name (type 3/7), 'REG_WRITE' for type 0/4, 'NOP' for type 2, 'BAD' otherwise. */
+  readonly name: string;
+  readonly count: number;
+  /** First register (type 0/4). */
+  readonly reg: number;
+  readonly payload: Uint32Array;
+  readonly parityOk: boolean;
+  /** Draw-state group id when kind === 'SDS'. */
+  readonly group?: number;
+}
+
+export interface Problem {
+  readonly id: string;
+  readonly message: string;
+  readonly level: number;
+  readonly iova: number;
+}
+
+export interface IbInfo {
+  readonly level: number;
+  readonly kind: IbKind;
+  readonly iova: number;
+  readonly sizeDwords: number;
+  readonly group?: number;
+}
+
+export interface Visitor {
+  packet?(p: PacketRecord): void;
+  enterIb?(ib: IbInfo): void;
+  leaveIb?(ib: IbInfo): void;
+  problem?(p: Problem): void;
+}
+
+export interface WalkOptions {
+  /** Deepest IB level followed (default 4). */
+  readonly maxLevel?: number;
+  /** Stop after this many packets in total (default 5,000,000): bounds loops through IB chains. */
+  readonly maxPackets?: number;
+  /** Follow IBs and draw-state groups (default true). */
+  readonly follow?: boolean;
+}
+
+export const OP = {
+  CP_NOP: 0x10,
+  CP_INDIRECT_BUFFER: 0x3f,
+  CP_INDIRECT_BUFFER_PFD: 0x37,
+  CP_INDIRECT_BUFFER_CHAIN: 0x57,
+  CP_SET_DRAW_STATE: 0x43,
+} as const;
+
+export class Walker {
+  readonly mem: Memory;
+  readonly gen: Gen;
+  private readonly v: Visitor;
+  private readonly maxLevel: number;
+  private readonly maxPackets: number;
+  private readonly follow: boolean;
+  packets = 0;
+  stopped = false;
+
+  constructor(mem: Memory, gen: Gen, visitor: Visitor, opts: WalkOptions = {}) {
+    this.mem = mem;
+    this.gen = gen;
+    this.v = visitor;
+    this.maxLevel = opts.maxLevel ?? 4;
+    this.maxPackets = opts.maxPackets ?? 5_000_000;
+    this.follow = opts.follow ?? true;
+  }
+
+  private problem(id: string, message: string, level: number, iova: number): void {
+    this.v.problem?.({ id, message, level, iova });
+  }
+
+  /** Read a buffer's dwords, or undefined (reported) when it is not in mapped memory. */
+  private fetch(iova: number, sizeDwords: number, level: number): Uint32Array | undefined {
+    if (sizeDwords === 0) return new Uint32Array(0);
+    const seg = this.mem.find(iova, sizeDwords * 4);
+    if (!seg) {
+      this.problem('adreno.cp.ib-unmapped', `IB at 0x${iova.toString(16)} (${sizeDwords} dwords) is not in captured/mapped memory`, level, iova);
+      return undefined;
+    }
+    const off = iova - seg.base;
+    if ((seg.u8.byteOffset + off) % 4 === 0) return new Uint32Array(seg.u8.buffer, seg.u8.byteOffset + off, sizeDwords);
+    return new Uint32Array(seg.u8.slice(off, off + sizeDwords * 4).buffer);
+  }
+
+  /** Walk a buffer of `sizeDwords` dwords at `iova`. */
+  walk(iova: number, sizeDwords: number, level = 1, kind: IbKind = level === 0 ? 'RB' : level === 1 ? 'IB1' : 'IB2', group?: number): void {
+    const dw = this.fetch(iova, sizeDwords, level);
+    if (!dw) return;
+    this.walkDwords(dw, iova, level, kind, group);
+  }
+
+  /** Walk dwords already in hand (e.g. a raw stream file) as if they sat at `iova`. */
+  walkDwords(dw: Uint32Array, iova: number, level: number, kind: IbKind, group?: number): void {
+    const info: IbInfo = group === undefined ? { level, kind, iova, sizeDwords: dw.length } : { level, kind, iova, sizeDwords: dw.length, group };
+    this.v.enterIb?.(info);
+    const gen = this.gen;
+    const n = dw.length;
+    let i = 0;
+    while (i < n) {
+      if (this.packets >= this.maxPackets) {
+        if (!this.stopped) this.problem('adreno.cp.packet-budget', `stopped after ${this.maxPackets} packets (IB loop?)`, level, iova + i * 4);
+        this.stopped = true;
+        break;
+      }
+      const hdr = dw[i]!;
+      const h = decodeHeader(hdr, gen);
+      this.packets++;
+      if (h.type < 0) {
+        this.problem('adreno.cp.bad-header', `invalid packet header 0x${hdr.toString(16).padStart(8, '0')}`, level, iova + i * 4);
+        this.v.packet?.({ level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: -1, opcode: -1, name: 'BAD', count: 0, reg: -1, payload: dw.subarray(i, i), parityOk: false });
+        i++;
+        continue;
+      }
+      if (!h.parityOk) this.problem('adreno.cp.bad-parity', `type-${h.type} header 0x${hdr.toString(16).padStart(8, '0')} has a wrong parity bit`, level, iova + i * 4);
+      let count = h.count;
+      let truncated = false;
+      if (i + 1 + count > n) {
+        this.problem('adreno.cp.truncated-packet', `packet needs ${count} payload dwords, only ${n - i - 1} left in the buffer`, level, iova + i * 4);
+        count = n - i - 1;
+        truncated = true;
+      }
+      const payload = dw.subarray(i + 1, i + 1 + count);
+      const name = h.type === 4 || h.type === 0 ? 'REG_WRITE' : h.type === 2 ? 'NOP' : (opcodeName(h.opcode, gen) ?? `UNKNOWN_0x${h.opcode.toString(16)}`);
+      const rec: PacketRecord = { level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: h.type, opcode: h.opcode, name, count: h.count, reg: h.reg, payload, parityOk: h.parityOk, ...(group !== undefined ? { group } : {}) };
+      this.v.packet?.(rec);
+      if (truncated) break;
+      if (this.follow && (h.type === 7 || h.type === 3)) this.followPacket(h.opcode, payload, level, iova + i * 4);
+      i += 1 + count;
+    }
+    this.v.leaveIb?.(info);
+  }
+
+  private followPacket(op: number, p: Uint32Array, level: number, at: number): void {
+    const newStyle = this.gen === 'a5xx' || this.gen === 'a6xx' || this.gen === 'a7xx';
+    if (op === OP.CP_INDIRECT_BUFFER || op === OP.CP_INDIRECT_BUFFER_PFD || (newStyle && op === OP.CP_INDIRECT_BUFFER_CHAIN)) {
+      let addr: number, size: number;
+      if (newStyle) {
+        if (p.length < 3) return this.problem('adreno.cp.short-payload', `indirect buffer packet with ${p.length} payload dwords (needs 3)`, level, at);
+        addr = p[1]! * 2 ** 32 + p[0]!;
+        size = p[2]! & 0xfffff;
+      } else {
+        if (p.length < 2) return this.problem('adreno.cp.short-payload', `indirect buffer packet with ${p.length} payload dwords (needs 2)`, level, at);
+        addr = p[0]!;
+        size = p[1]! & 0xfffff;
+      }
+      if (level + 1 > this.maxLevel) return this.problem('adreno.cp.ib-too-deep', `IB nesting deeper than level ${this.maxLevel}`, level, at);
+      const chain = newStyle && op === OP.CP_INDIRECT_BUFFER_CHAIN;
+      // A chain replaces the current IB at the same level.
+      const lvl = chain ? level : level + 1;
+      this.walk(addr, size, lvl, chain ? 'CHAIN' : lvl === 1 ? 'IB1' : lvl === 2 ? 'IB2' : 'IB');
+      return;
+    }
+    if (op === OP.CP_SET_DRAW_STATE && newStyle) {
+      if (p.length % 3 !== 0) this.problem('adreno.cp.short-payload', `CP_SET_DRAW_STATE payload of ${p.length} dwords is not a multiple of 3`, level, at);
+      for (let g = 0; g + 2 < p.length; g += 3) {
+        const d0 = p[g]!;
+        const count = d0 & 0xffff;
+        const disable = (d0 >>> 17) & 1;
+        const disableAll = (d0 >>> 18) & 1;
+        if (disable || disableAll || count === 0) continue;
+        const addr = p[g + 2]! * 2 ** 32 + p[g + 1]!;
+        if (level + 1 > this.maxLevel) return this.problem('adreno.cp.ib-too-deep', `draw state nesting deeper than level ${this.maxLevel}`, level, at);
+        this.walk(addr, count, level + 1, 'SDS', (d0 >>> 24) & 0x1f);
+      }
+    }
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Decoding of whole captures: `.rd`/`.rd.gz` traces (every submit, command stream, IB, packet and
+ * register write) and raw builder streams. Used by `gpusim adreno decode` and the benchmark.
+ */
+import { Memory } from '../core/memory.js';
+import { InputError } from '../core/errors.js';
+import { parseRd, RD, type RdFile } from '../formats/rd.js';
+import { genFromChipId, genFromGpuId, gpuRegs, type Gen } from './regs/db.js';
+import { Walker, type PacketRecord, type Problem, type IbInfo } from './cp/walker.js';
+import { packetJson, packetText } from './cp/printer.js';
+
+export interface DecodeOptions {
+  /** Force the generation (else from RD_GPU_ID / RD_CHIP_ID; a6xx when unknown). */
+  readonly gen?: Gen;
+  /** Only this submit (0-based). */
+  readonly submit?: number;
+  readonly json?: boolean;
+  /** Output sink, one string per line (no newline). */
+  readonly out: (line: string) => void;
+}
+
+export interface DecodeSummary {
+  gen: Gen;
+  submits: number;
+  packets: number;
+  problems: Problem[];
+  warnings: string[];
+}
+
+function u32(d: Uint8Array, o: number): number {
+  return (d[o]! | (d[o + 1]! << 8) | (d[o + 2]! << 16) | (d[o + 3]! << 24)) >>> 0;
+}
+
+/** The generation a trace declares, if any. */
+export function traceGen(f: RdFile): Gen | undefined {
+  if (f.gpuId) {
+    const g = genFromGpuId(f.gpuId);
+    if (g) return g;
+  }
+  if (f.chipId) return genFromChipId(f.chipId[0], f.chipId[1]);
+  return undefined;
+}
+
+function makeVisitor(gen: Gen, opts: DecodeOptions, sum: DecodeSummary, extra: () => Record<string, unknown>, mem: Memory | undefined) {
+  const regs = gpuRegs(gen);
+  return {
+    packet(p: PacketRecord) {
+      sum.packets++;
+      if (opts.json) opts.out(JSON.stringify(packetJson(p, gen, regs, extra())));
+      else {
+        for (const l of packetText(p, gen, regs)) opts.out(l);
+        if (mem && p.type === 4) noteShaders(p, regs, mem, opts.out);
+      }
+    },
+    enterIb(ib: IbInfo) {
+      if (!opts.json && ib.kind !== 'RAW' && ib.level > 0) opts.out(`${'  '.repeat(ib.level)}-- ${ib.kind}${ib.group !== undefined ? ` group ${ib.group}` : ''} level ${ib.level} at 0x${ib.iova.toString(16)} (${ib.sizeDwords} dwords)`);
+    },
+    problem(p: Problem) {
+      sum.problems.push(p);
+      if (opts.json) opts.out(JSON.stringify({ ...extra(), problem: p.id, message: p.message, level: p.level, iova: '0x' + p.iova.toString(16) }));
+      else opts.out(`!! ${p.id}: ${p.message} (level ${p.level}, at 0x${p.iova.toString(16)})`);
+    },
+  };
+}
+
+/** Note shader binaries: registers named *_OBJ_START / *_INSTR_BASE pointing into captured buffers. */
+function noteShaders(p: PacketRecord, regs: ReturnType<typeof gpuRegs>, mem: Memory, out: (l: string) => void): void {
+  for (let i = 0; i < p.payload.length; i++) {
+    const r = regs.at(p.reg + i);
+    if (!r || !/(_OBJ_START|_INSTR_BASE|_OBJ_START_LO)$/.test(r.name)) continue;
+    const addr = r.width === 64 && i + 1 < p.payload.length ? p.payload[i + 1]! * 2 ** 32 + p.payload[i]! : p.payload[i]!;
+    const seg = mem.find(addr, 4);
+    out(`        shader: ${r.name} -> 0x${addr.toString(16)}${seg ? ` (in captured buffer of ${seg.end - addr} bytes)` : ' (not captured)'}`);
+  }
+}
+
+/** Decode an .rd / .rd.gz capture. */
+export function decodeRd(bytes: Uint8Array, opts: DecodeOptions, where = 'trace'): DecodeSummary {
+  const f = parseRd(bytes, where);
+  const gen = opts.gen ?? traceGen(f) ?? 'a6xx';
+  const sum: DecodeSummary = { gen, submits: 0, packets: 0, problems: [], warnings: [...f.warnings] };
+  const mem = new Memory();
+  let submit = -1;
+  let lastWasStream = false;
+  let pendingAddr: { iova: number; size: number } | undefined;
+  let stream = 0;
+  if (!opts.json) {
+    opts.out(`gpu: ${f.gpuId !== undefined ? `a${f.gpuId}` : 'unknown'}${f.chipId ? ` chip-id 0x${(f.chipId[1] * 2 ** 32 + f.chipId[0]).toString(16)}` : ''} -> ${gen}${opts.gen ? ' (forced)' : ''}`);
+  }
+  for (const s of f.sections) {
+    const d = s.data;
+    switch (s.type) {
+      case RD.GPUADDR:
+        pendingAddr = { iova: (d.length >= 12 ? u32(d, 8) * 2 ** 32 : 0) + (d.length >= 4 ? u32(d, 0) : 0), size: d.length >= 8 ? u32(d, 4) : 0 };
+        break;
+      case RD.BUFFER_CONTENTS: {
+        if (!pendingAddr) break;
+        const { iova } = pendingAddr;
+        pendingAddr = undefined;
+        // A buffer re-captured for a later submit replaces the earlier contents.
+        for (const seg of [...mem.segments]) if (seg.base < iova + d.length && iova < seg.end) mem.unmap(seg.base);
+        try {
+          mem.map(iova, d.length, 'bo', d.slice());
+        } catch (e) {
+          sum.warnings.push(`buffer at 0x${iova.toString(16)}: ${(e as Error).message}`);
+        }
+        break;
+      }
+      case RD.CMDSTREAM_ADDR: {
+        if (!lastWasStream) {
+          submit++;
+          stream = 0;
+        }
+        const iova = (d.length >= 12 ? u32(d, 8) * 2 ** 32 : 0) + (d.length >= 4 ? u32(d, 0) : 0);
+        const size = d.length >= 8 ? u32(d, 4) : 0;
+        if (opts.submit !== undefined && submit !== opts.submit) break;
+        if (!lastWasStream) sum.submits++;
+        const sub = submit;
+        const st = stream;
+        if (!opts.json) opts.out(`== submit ${sub} cmdstream ${st}: 0x${iova.toString(16)} (${size} dwords)`);
+        const w = new Walker(mem, gen, makeVisitor(gen, opts, sum, () => ({ submit: sub, stream: st }), mem));
+        w.walk(iova, size, 1, 'IB1');
+        stream++;
+        break;
+      }
+      default:
+        break;
+    }
+    lastWasStream = s.type === RD.CMDSTREAM_ADDR;
+  }
+  for (const w of sum.warnings) opts.out(opts.json ? JSON.stringify({ warning: w }) : `!! warning: ${w}`);
+  return sum;
+}
+
+/** Decode a raw little-endian dword stream (as the builder writes) sitting at `base`. */
+export function decodeRaw(bytes: Uint8Array, gen: Gen, opts: DecodeOptions, base = 0): DecodeSummary {
+  if (bytes.length % 4 !== 0) throw new InputError(`raw stream is ${bytes.length} bytes, not a whole number of dwords`);
+  const dw = new Uint32Array(bytes.length / 4);
+  for (let i = 0; i < dw.length; i++) dw[i] = u32(bytes, i * 4);
+  const sum: DecodeSummary = { gen, submits: 1, packets: 0, problems: [], warnings: [] };
+  const mem = new Memory();
+  const w = new Walker(mem, gen, makeVisitor(gen, opts, sum, () => ({}), undefined));
+  w.walkDwords(dw, base, 1, 'IB1');
+  return sum;
+}
+
+/** Is this an .rd file (possibly gzipped)? Checks the first section header. */
+export function looksLikeRd(bytes: Uint8Array): boolean {
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return true;
+  if (bytes.length < 8) return false;
+  const t = u32(bytes, 0);
+  const sz = u32(bytes, 4);
+  return t >= 1 && t <= 17 && sz <= bytes.length - 8;
+}

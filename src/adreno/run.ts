@@ -1,0 +1,5 @@
+import { EXIT_ERROR } from '../cli/command.js';
+export function runCommand(_v: Record<string, unknown>, _r: string[], out: (l: string) => void): number {
+  out('not implemented yet');
+  return EXIT_ERROR;
+}

@@ -1,0 +1,118 @@
+/** `gpusim adreno <decode|crash|afuc|run> ...`: the Adreno command-processor tools. */
+import { readFileSync } from 'node:fs';
+import { EXIT_ERROR, EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
+import { UsageError } from '../../core/errors.js';
+import { ALL_GENS, type Gen } from '../../adreno/regs/db.js';
+import { decodeRaw, decodeRd, looksLikeRd } from '../../adreno/decode.js';
+
+const HELP = `usage: gpusim adreno <subcommand> [options]
+
+subcommands:
+  decode <trace.rd[.gz] | stream.bin>  print every submit, IB, packet and register write
+      --gen a2xx..a7xx   force the generation (default: from the trace, else a6xx)
+      --submit N         only submit N (0-based); --frame N is the same (an .rd has no
+                         frame markers, gpusim counts one frame per submit)
+      --json             one JSON record per packet (submit, stream, level, iova, offset,
+                         type, opcode, name, count, writes | payload)
+      --base ADDR        address a raw stream is decoded at (default 0)
+  crash <devcoredump> | --fault-line "gpu fault ring ..."
+                         estimated crash location, RBBM_STATUS bits, fence, CP state
+  run <trace.rd[.gz]> [--strict] [--json]
+                         execute the trace on the simulated a6xx CP; prints faults,
+                         diagnostics, draws and the final CP state
+  afuc disasm <fw> [--gen a6xx|a7xx] | afuc asm <file.asm> -o <fw>
+  afuc emu <fw> [--packets stream.bin] [--break ADDR] [--steps N]
+
+Exit codes: 0 ok, 1 problems found (malformed packets, faults, diagnostics), 2 bad input.`;
+
+function parseGen(v: unknown): Gen | undefined {
+  if (v === undefined) return undefined;
+  const g = String(v).toLowerCase();
+  if (!(ALL_GENS as readonly string[]).includes(g)) throw new UsageError(`--gen must be one of ${ALL_GENS.join(', ')}`);
+  return g as Gen;
+}
+
+function parseNum(v: unknown, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v);
+  const n = /^0x[0-9a-f]+$/i.test(s) ? parseInt(s, 16) : /^\d+$/.test(s) ? parseInt(s, 10) : NaN;
+  if (!Number.isFinite(n)) throw new UsageError(`${what} must be a number, got '${s}'`);
+  return n;
+}
+
+async function sub(name: string, values: Record<string, unknown>, rest: string[], io: CliIO): Promise<number> {
+  const lines: string[] = [];
+  const flush = (): void => {
+    if (lines.length) io.stdout(lines.join('\n') + '\n');
+    lines.length = 0;
+  };
+  const out = (l: string): void => {
+    lines.push(l);
+    if (lines.length >= 4096) flush();
+  };
+  switch (name) {
+    case 'decode': {
+      const file = rest[0];
+      if (!file) throw new UsageError('adreno decode: missing trace file');
+      const bytes = new Uint8Array(readFileSync(file));
+      const gen = parseGen(values['gen']);
+      const submit = parseNum(values['submit'] ?? values['frame'], '--submit');
+      const json = !!values['json'];
+      const sum = looksLikeRd(bytes)
+        ? decodeRd(bytes, { out, json, ...(gen ? { gen } : {}), ...(submit !== undefined ? { submit } : {}) }, file)
+        : decodeRaw(bytes, gen ?? 'a6xx', { out, json }, parseNum(values['base'], '--base') ?? 0);
+      if (!json) out(`-- ${sum.submits} submit(s), ${sum.packets} packet(s), ${sum.problems.length} problem(s)`);
+      flush();
+      return sum.problems.length ? EXIT_FINDING : EXIT_OK;
+    }
+    case 'crash': {
+      const { crashCommand } = await import('../../adreno/crash.js');
+      const code = crashCommand(values, rest, out);
+      flush();
+      return code;
+    }
+    case 'run': {
+      const { runCommand } = await import('../../adreno/run.js');
+      const code = runCommand(values, rest, out);
+      flush();
+      return code;
+    }
+    case 'afuc': {
+      const { afucCommand } = await import('../../adreno/afuc/cli.js');
+      const code = afucCommand(values, rest, out);
+      flush();
+      return code;
+    }
+    default:
+      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc)`);
+  }
+}
+
+export const adrenoCommand: Command = {
+  name: 'adreno',
+  summary: 'Adreno command streams: decode .rd traces, crash dumps, run the CP, afuc firmware',
+  help: HELP,
+  positionals: true,
+  options: {
+    gen: { type: 'string' },
+    submit: { type: 'string' },
+    frame: { type: 'string' },
+    json: { type: 'boolean' },
+    base: { type: 'string' },
+    'fault-line': { type: 'string' },
+    strict: { type: 'boolean' },
+    packets: { type: 'string' },
+    break: { type: 'string', multiple: true },
+    steps: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    trace: { type: 'boolean' },
+  },
+  async run(values, positionals, io) {
+    const [name, ...rest] = positionals;
+    if (!name) {
+      io.stdout(HELP + '\n');
+      return EXIT_ERROR;
+    }
+    return sub(name, values, rest, io);
+  },
+};
