@@ -11,4 +11,5 @@ export const commands: Command[] = [
   infoCommand,
   disasmCommand,
   asmCommand,
+  adrenoCommand,
 ];
