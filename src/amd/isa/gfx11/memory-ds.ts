@@ -82,6 +82,7 @@ export function parseSwizzle(text: string): number | null {
     case 'BITMASK_PERM': {
       const s = /^"([01pi]{5})"$/.exec(args[0] ?? '');
       if (args.length !== 1 || !s) return null;
+      // as llvm-mc encodes it: '0' and '1' force the bit (and=0, or=bit), 'p' keeps it, 'i' inverts it
       let and = 0, or = 0, xor = 0;
       for (let i = 0; i < 5; i++) {
         const bit = 1 << (4 - i);
