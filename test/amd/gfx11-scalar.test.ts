@@ -156,6 +156,11 @@ test('scalar assembler matches llvm-mc on input variants', () => {
   assert.equal(asm('s_mov_b64 s[0:1], -17'), 'be8001ff ffffffef');
   assert.equal(asm('s_cmpk_eq_i32 s1, -1'), 'b181ffff');
   assert.equal(asm('s_endpgm'), 'bfb00000');
+  // Where llvm-mc truncates or defaults (learned per opcode by the generator).
+  assert.equal(asm('s_load_b32 s0, s[0:1]'), 'f4000000 f8000000');
+  assert.equal(asm('s_nop 0x10000'), 'bf800000');
+  assert.equal(asm('s_setreg_imm32_b32 hwreg(HW_REG_MODE), -0x80000001'), 'b980f801 7fffffff');
+  assert.equal(asm('s_atc_probe -1, s[0:1], 0x10'), 'f4881fc0 f8000010');
 });
 
 test('scalar assembler takes the older mnemonics llvm-mc takes', () => {
@@ -179,6 +184,10 @@ test('scalar assembler raises AsmError on bad operands', () => {
     's_buffer_load_b32 s0, s[4:7], -0x10', // buffer offsets are unsigned
     's_mov_b32 s0, src_vccz', // not on GFX11
     's_waitcnt_vscnt s0, 0x0', // sdst must be null
+    's_movk_i32 s0, 0x10000', // SOPK immediates must fit 16 bits
+    's_branch 65536',
+    's_sendmsg sendmsg(MSG_INTERRUPT, 0)', // named GFX11 messages take no operation
+    's_load_b32 s0, s[0:1], 0x10 glc glc',
   ]) assert.throws(() => assembleLine(T, bad), AsmError, bad);
 });
 

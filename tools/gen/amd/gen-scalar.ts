@@ -262,13 +262,21 @@ function classExamples(n: number, src: boolean): [AsmClass, string][] {
 
 function learnAsmRules(T: ScalarGenTarget, infos: readonly OpInfo[]): OpInfo[] {
   const lines: string[] = [];
-  const where: { i: number; k: number; cls: AsmClass | 'negoff' }[] = [];
+  const where: { i: number; k: number; cls: AsmClass | 'negoff' | 'wide' }[] = [];
   infos.forEach((info, i) => {
     const { mnemonic, ops } = splitText(info.text);
     info.entry.operands.forEach((o, k) => {
       if (o.kind === 'smemoff') {
         lines.push(`${mnemonic} ${[...ops.slice(0, k), '-0x10'].join(', ')}`);
         where.push({ i, k, cls: 'negoff' });
+        return;
+      }
+      if (o.field === 'simm16' && o.kind !== 'udec_opt') {
+        // Does llvm-mc take a wider integer here (truncating it to 16 bits) or refuse it?
+        const v = ops.slice();
+        v[k] = '0x10000';
+        lines.push(`${mnemonic} ${v.join(', ')}`);
+        where.push({ i, k, cls: 'wide' });
         return;
       }
       if (o.kind !== 'sreg' && o.kind !== 'sbase' && o.kind !== 'ssrc') return;
@@ -283,9 +291,14 @@ function learnAsmRules(T: ScalarGenTarget, infos: readonly OpInfo[]): OpInfo[] {
   const res = assembleLines(T.mcpu, lines);
   const reject = infos.map((x) => x.entry.operands.map(() => new Set<AsmClass>()));
   const negoff = new Set<number>();
+  const wide = new Set<number>();
   res.forEach((r, j) => {
-    if (r.words) return;
     const w = where[j]!;
+    if (w.cls === 'wide') {
+      if (r.words) wide.add(w.i);
+      return;
+    }
+    if (r.words) return;
     if (w.cls === 'negoff') negoff.add(w.i);
     else reject[w.i]![w.k]!.add(w.cls);
   });
@@ -294,7 +307,10 @@ function learnAsmRules(T: ScalarGenTarget, infos: readonly OpInfo[]): OpInfo[] {
       const rj = [...reject[i]![k]!];
       return rj.length ? { ...o, asmReject: rj } : o;
     });
-    return { ...info, entry: { ...info.entry, operands, ...(negoff.has(i) ? { asmUnsignedOffset: true } : {}) } };
+    return {
+      ...info,
+      entry: { ...info.entry, operands, ...(negoff.has(i) ? { asmUnsignedOffset: true } : {}), ...(wide.has(i) ? { asmTruncate: true } : {}) },
+    };
   });
 }
 

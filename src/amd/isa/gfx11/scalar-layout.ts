@@ -114,6 +114,8 @@ export interface ScalarOp {
   readonly flags?: readonly string[];
   /** llvm-mc takes only a non-negative SMEM offset here. */
   readonly asmUnsignedOffset?: boolean;
+  /** llvm-mc takes any integer for the 16-bit immediate here and keeps its low 16 bits. */
+  readonly asmTruncate?: boolean;
 }
 
 export function getField(words: ArrayLike<number>, index: number, b: BitField): number {

@@ -120,7 +120,8 @@ export function parseSsrc(space: OperandSpace, text: string, n: number): ParsedS
 export function parseLiteral32(text: string): number | null {
   const t = text.trim().toLowerCase();
   const i = parseIntText(t);
-  if (i !== null) return i < -0x80000000 || i > 0xffffffff ? null : i >>> 0;
+  // llvm-mc keeps the low 32 bits of any 64-bit integer here.
+  if (i !== null) return Number.isSafeInteger(i) ? Number(BigInt.asUintN(32, BigInt(i))) : null;
   const x = Number(t);
   if (!/^-?\d+\.\d*(e[-+]?\d+)?$/.test(t) || !Number.isFinite(x)) return null;
   const b = new DataView(new ArrayBuffer(8));
@@ -129,9 +130,11 @@ export function parseLiteral32(text: string): number | null {
 }
 
 /** Parse a 16-bit immediate (signed or unsigned spelling) to its 16-bit encoding. */
-export function parseImm16(text: string): number | null {
+export function parseImm16(text: string, truncate = false): number | null {
   const i = parseIntText(text);
-  if (i === null || i < -0x8000 || i > 0xffff) return null;
+  if (i === null) return null;
+  if (truncate) return Number.isSafeInteger(i) ? Number(BigInt.asUintN(16, BigInt(i))) : null;
+  if (i < -0x8000 || i > 0xffff) return null;
   return i & 0xffff;
 }
 
@@ -267,6 +270,8 @@ export function parseSendmsg(sp: ScalarSpecials, text: string): number | null {
     if (!e) return null;
     id = Number(e[0]);
   }
+  // A named message takes no operation or stream on GFX11 ("message does not support operations").
+  if (a.length > 1 && parseIntText(a[0]!) === null) return null;
   const op = a.length > 1 ? parseIntText(a[1]!) : 0;
   const stream = a.length > 2 ? parseIntText(a[2]!) : 0;
   if (op === null || stream === null || id < 0 || id > sp.sendmsgMask) return null;

@@ -245,7 +245,8 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
       ops = [...ops.slice(0, -1), ...(lw.length ? [lw[0]!] : [])];
       flagWords = lw.slice(1);
     }
-    const needed = e.operands.filter((o) => o.kind !== 'udec_opt').length;
+    // The trailing SMEM offset may be left out (null, 0), as may s_endpgm's immediate.
+    const needed = e.operands.filter((o) => o.kind !== 'udec_opt' && o.kind !== 'smemoff').length;
     if (ops.length < needed || ops.length > e.operands.length) bad(`expected ${e.operands.length} operands, got ${ops.length}`);
     e.operands.forEach((o, i) => {
       const t = ops[i];
@@ -261,15 +262,19 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
           if (p) { x = p.value; if (p.literal !== undefined) setLit(p.literal); }
           break;
         }
-        case 'hex': case 'u16': case 'udec': case 'udec_opt': x = parseImm16(t); break;
-        case 'waitcnt': x = parseWaitcnt(sp, t); break;
-        case 'delay': x = parseDelay(sp, t); break;
-        case 'depctr': x = parseDepctr(sp, t); break;
-        case 'sendmsg': x = parseSendmsg(sp, t); if (x !== null && o.field !== 'simm16' && x > 0xff) x = null; break;
-        case 'hwreg': x = parseHwreg(sp, t); break;
-        case 'version': x = parseVersion(sp, t); break;
+        case 'hex': case 'u16': case 'udec': case 'udec_opt': x = parseImm16(t, e.asmTruncate); break;
+        case 'waitcnt': x = parseImm16(t, e.asmTruncate) ?? parseWaitcnt(sp, t); break;
+        case 'delay': x = parseImm16(t, e.asmTruncate) ?? parseDelay(sp, t); break;
+        case 'depctr': x = parseImm16(t, e.asmTruncate) ?? parseDepctr(sp, t); break;
+        case 'sendmsg':
+          x = o.field === 'simm16' ? parseImm16(t, e.asmTruncate) ?? parseSendmsg(sp, t) : parseSendmsg(sp, t);
+          if (x !== null && o.field !== 'simm16' && x > 0xff) x = null;
+          break;
+        case 'hwreg': x = parseImm16(t, e.asmTruncate) ?? parseHwreg(sp, t); break;
+        case 'version': x = parseImm16(t, e.asmTruncate) ?? parseVersion(sp, t); break;
         case 'lit': { const l = parseLiteral32(t); if (l !== null) { setLit(l); x = 0; } break; }
-        case 'imm7': { const i = parseIntText(t); x = i !== null && i >= 0 && i < 128 ? i : null; break; }
+        // llvm-mc keeps the low 7 bits of s_atc_probe's integer.
+        case 'imm7': { const i = parseIntText(t); x = i !== null && Number.isSafeInteger(i) ? Number(BigInt.asUintN(7, BigInt(i))) : null; break; }
         case 'smemoff': {
           let soff = NULL;
           let off = 0;
@@ -304,11 +309,15 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
       }
       if (o.kind !== 'lit' && o.kind !== 'smemoff') set(o.field, x!);
     });
+    const seen = new Set<string>();
     for (const fw of flagWords) {
       const fl = fw.toLowerCase();
       if (!(e.flags ?? []).includes(fl)) bad(`unexpected '${fw}'`);
+      if (seen.has(fl)) bad(`duplicate '${fw}'`);
+      seen.add(fl);
       set(fl, 1);
     }
+    if (L.name === 'SMEM' && e.operands.some((o) => o.kind === 'smemoff') && ops.length < e.operands.length) set('soffset', NULL);
     const out = L.dwords === 2 ? [w[0]! >>> 0, w[1]! >>> 0] : [w[0]! >>> 0];
     if (literal !== undefined) out.push(literal >>> 0);
     return out;
