@@ -1,0 +1,20 @@
+/** What instruction semantics may see besides the wave: the dispatch-wide environment. */
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Memory } from '../../core/memory.js';
+import type { OperandSpace } from '../isa/operands.js';
+
+export interface ExecEnv {
+  readonly space: OperandSpace;
+  readonly diag: Diagnostics;
+  readonly mem: Memory;
+  /** Seed document for the wave-state rules (diagnostics cite it). */
+  readonly seed: string;
+  /** Wave size and VGPRs per lane of the dispatch (all its waves share them, so binding may use them). */
+  readonly waveSize: 32 | 64;
+  readonly vgprs: number;
+  /** Model time: REALTIME ticks at 100 MHz derived from executed instructions. */
+  now(): number;
+}
+
+/** The seed that documents the GFX11 wave-state rules. */
+export const WAVE_STATE_SEED = '001_5e6764f932d07b8a.txt';

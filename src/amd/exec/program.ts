@@ -1,0 +1,62 @@
+/**
+ * Decode once per PC (DESIGN.md habit 3): a Program is a code region (a code object's .text at
+ * its load address) with a lazily filled table of bound ops, indexed by (pc - base) / 4. An op is
+ * the decoded Instruction plus the handler its semantics bound for it.
+ */
+import type { Instruction } from '../isa/types.js';
+import { DecodeError } from '../isa/types.js';
+import { decodeAt, printInst, type IsaTarget } from '../isa/target.js';
+import type { Wave } from '../wave/wave.js';
+import { WAVE_STATE_SEED, type ExecEnv } from './env.js';
+import { bindInstruction } from './semantics.js';
+
+/** Instruction classes for the run statistics (run.json) and for wait-counter bookkeeping. */
+export type InstClass = 'salu' | 'smem' | 'branch' | 'msg' | 'valu' | 'trans' | 'vmem' | 'flat' | 'lds' | 'export' | 'other';
+
+export type Run = (w: Wave) => void;
+
+export interface Op {
+  readonly inst: Instruction;
+  readonly run: Run;
+  readonly cls: InstClass;
+  /** The instruction's text (for traces and diagnostics), computed on demand. */
+  text(): string;
+}
+
+export class Program {
+  readonly base: number;
+  readonly words: Uint32Array;
+  private readonly ops: (Op | undefined)[];
+  readonly target: IsaTarget;
+  readonly env: ExecEnv;
+
+  constructor(target: IsaTarget, base: number, words: Uint32Array, env: ExecEnv) {
+    this.target = target;
+    this.base = base;
+    this.words = words;
+    this.ops = new Array(words.length);
+    this.env = env;
+  }
+
+  /**
+   * The bound op at `pc`; throws DecodeError for an invalid encoding or a PC outside the code.
+   * Findings the binder made are reported once, for the first wave that reaches the PC.
+   */
+  opAt(pc: number, w: Wave): Op {
+    const i = (pc - this.base) / 4;
+    const cached = this.ops[i];
+    if (cached !== undefined) return cached;
+    if (!Number.isInteger(i) || i < 0 || i >= this.words.length) {
+      throw new DecodeError(pc, [], `PC outside the program [0x${this.base.toString(16)}, 0x${(this.base + this.words.length * 4).toString(16)})`);
+    }
+    const inst = decodeAt(this.target, this.words, i, pc);
+    const target = this.target;
+    const b = bindInstruction(inst, this.env);
+    for (const f of b.findings ?? []) {
+      this.env.diag.report({ id: f.id, severity: f.severity ?? 'warning', where: { pc, wave: w.id }, message: f.message, seed: WAVE_STATE_SEED });
+    }
+    const op: Op = { inst, run: b.run, cls: b.cls, text: () => printInst(target, inst) };
+    this.ops[i] = op;
+    return op;
+  }
+}

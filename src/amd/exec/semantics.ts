@@ -1,0 +1,29 @@
+/**
+ * Binding an instruction to its semantics. Importing this module loads every family.
+ * An instruction without semantics binds to a handler that reports `gpusim.unimplemented`
+ * and halts the wave (the run reports it; it never crashes).
+ */
+import type { Instruction } from '../isa/types.js';
+import type { ExecEnv } from './env.js';
+import { lookup, type Bound } from './registry.js';
+import './salu.js';
+import './valu.js';
+import './smem.js';
+import './vmem.js';
+import './flow.js';
+
+export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {
+  const b = lookup(inst.mnemonic);
+  if (b) return b(inst, env);
+  return {
+    cls: 'other',
+    run: (w) => {
+      env.diag.report({
+        id: 'gpusim.unimplemented', severity: 'error',
+        where: { pc: w.pc - inst.size, wave: w.id },
+        message: `${inst.mnemonic} is not implemented by gpusim yet; the wave stops here`,
+      });
+      w.state = 'halted';
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Scalar memory (SMEM): s_load_* from an SGPR-pair base and s_buffer_load_* through a buffer
+ * resource (V#). Loads complete in the functional model at issue; LGKM_CNT counts them until an
+ * s_waitcnt retires them. Rules (wave-state seed): the base pair's LSB is ignored (even-aligned),
+ * data wider than 64 bits needs a quad-aligned SGPR; data that would run from SGPRs/VCC into
+ * TTMPs or past TTMP15 is not written; M0/NULL/EXEC destinations are not loaded.
+ */
+import type { Instruction } from '../isa/types.js';
+import type { Wave } from '../wave/wave.js';
+import { SREG } from '../wave/wave.js';
+import { define, type Finding } from './registry.js';
+
+const LGKM_MAX = 63;
+
+function dwordsOf(mn: string): number {
+  const m = /_b(\d+)$/.exec(mn) ?? /_dwordx?(\d*)$/.exec(mn);
+  if (!m) return 1;
+  const n = Number(m[1]);
+  return n >= 32 ? n / 32 : Math.max(1, n);
+}
+
+function smemDest(inst: Instruction, dwords: number, findings: Finding[]): number {
+  let d = inst.fields.sdata ?? 0;
+  const align = dwords >= 4 ? 4 : dwords === 2 ? 2 : 1;
+  if (d % align !== 0) {
+    findings.push({ id: 'gfx11.sgpr.misaligned', message: `${inst.mnemonic}: destination s${d} of ${dwords} dwords must be ${align === 4 ? 'quad' : 'even'}-aligned; the hardware ignores the low bits` });
+    d -= d % align;
+  }
+  const end = d + dwords - 1;
+  const crosses = (d < SREG.TTMP0 && end >= SREG.TTMP0) || (d >= SREG.TTMP0 && d <= SREG.TTMP15 && end > SREG.TTMP15) || d >= SREG.NULL;
+  if (crosses) {
+    findings.push({ id: 'gfx11.smem.dst-out-of-range', message: `${inst.mnemonic}: destination s${d}..s${end} leaves its register range; nothing is written` });
+    return -1;
+  }
+  return d;
+}
+
+function offsetOf(inst: Instruction): number {
+  const o = inst.fields.offset ?? 0;
+  return (o << 11) >> 11; // 21-bit signed
+}
+
+function soffsetRead(inst: Instruction): (w: Wave) => number {
+  const so = inst.fields.soffset ?? SREG.NULL;
+  return so === SREG.NULL ? () => 0 : (w) => w.s[so]!;
+}
+
+define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512'], (inst) => {
+  const n = dwordsOf(inst.mnemonic);
+  const findings: Finding[] = [];
+  const d = smemDest(inst, n, findings);
+  const base = (inst.fields.sbase ?? 0) * 2;
+  const off = offsetOf(inst);
+  const soff = soffsetRead(inst);
+  return {
+    cls: 'smem',
+    findings,
+    run: (w) => {
+      // Scalar loads ignore the two low address bits (dword aligned).
+      const addr = (w.s[base]! + (w.s[base + 1]! & 0xffff) * 0x1_0000_0000 + off + soff(w)) % 0x1_0000_0000_0000;
+      const a = addr - (addr % 4);
+      if (d >= 0) {
+        const priv = w.priv;
+        for (let i = 0; i < n; i++) {
+          const r = d + i;
+          if (r >= SREG.TTMP0 && r <= SREG.TTMP15 && !priv) continue;
+          w.s[r] = w.mem.read32(a + 4 * i);
+        }
+      }
+      if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
+    },
+  };
+});
+
+define(['s_buffer_load_b32', 's_buffer_load_b64', 's_buffer_load_b128', 's_buffer_load_b256', 's_buffer_load_b512'], (inst) => {
+  const n = dwordsOf(inst.mnemonic);
+  const findings: Finding[] = [];
+  const d = smemDest(inst, n, findings);
+  const base = (inst.fields.sbase ?? 0) * 2;
+  const off = offsetOf(inst);
+  const soff = soffsetRead(inst);
+  return {
+    cls: 'smem',
+    findings,
+    run: (w) => {
+      // V#: base address [47:0], stride [61:48], num_records dword 2.
+      const baseAddr = w.s[base]! + (w.s[base + 1]! & 0xffff) * 0x1_0000_0000;
+      const numRecords = w.s[base + 2]!;
+      const o = (off + soff(w)) & ~3;
+      if (d >= 0) {
+        for (let i = 0; i < n; i++) {
+          const byte = o + 4 * i;
+          w.s[d + i] = byte + 4 <= numRecords ? w.mem.read32(baseAddr + byte) : 0;
+        }
+      }
+      if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
+    },
+  };
+});
+
+define(['s_dcache_inv', 's_gl1_inv'], () => ({
+  cls: 'smem',
+  run: (w) => {
+    if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
+  },
+}));

@@ -1,0 +1,200 @@
+/**
+ * The VALU execution core shared by every vector ALU op: operand normalisation across encodings
+ * (VOP1/VOP2/VOPC/VOP3/VOP3SD and their DPP16/DPP8 forms), the gather of each source into a
+ * per-lane scratch row (VGPR row, broadcast scalar/inline/literal, DPP lane permutation, abs/neg
+ * modifiers on the operand type's sign bit, op_sel half selection), and the write-back rules
+ * (EXEC, DPP row/bank masks, out-of-range VGPRs). Op families (valu.ts and friends) supply only
+ * the per-lane arithmetic.
+ *
+ * VGPR out-of-range (wave-state seed): a source VGPR past the allocation reads VGPR0; a
+ * destination past it turns the instruction into a NOP; an instruction with several destinations
+ * (VGPR + SGPR) writes nothing if any is out of range.
+ */
+import type { Instruction } from '../isa/types.js';
+import type { Wave } from '../wave/wave.js';
+import { SREG } from '../wave/wave.js';
+import type { ExecEnv } from './env.js';
+import { HI, sread32, sread64 } from './operands.js';
+import type { Finding } from './registry.js';
+
+/** Per-lane scratch rows (max wave64). `T[k]` low dwords of source k, `TH[k]` high dwords. */
+export const T = [new Uint32Array(64), new Uint32Array(64), new Uint32Array(64)] as const;
+export const TH = [new Uint32Array(64), new Uint32Array(64), new Uint32Array(64)] as const;
+export const TF = [new Float32Array(T[0].buffer), new Float32Array(T[1].buffer), new Float32Array(T[2].buffer)] as const;
+/** Result row (low dwords) and high dwords for 64-bit results. */
+export const R = new Uint32Array(64);
+export const RH = new Uint32Array(64);
+export const RF = new Float32Array(R.buffer);
+
+export type OpType = 'b16' | 'f16' | 'b32' | 'f32' | 'b64' | 'f64';
+
+export interface Dpp16 {
+  readonly kind: 'dpp16';
+  readonly ctrl: number;
+  readonly rowMask: number;
+  readonly bankMask: number;
+  readonly boundCtrl: boolean;
+  readonly fi: boolean;
+}
+export interface Dpp8 {
+  readonly kind: 'dpp8';
+  readonly sel: number;
+  readonly fi: boolean;
+}
+
+/** An instruction's operands, whatever its encoding. */
+export interface ValuOperands {
+  /** 9-bit source encodings (VGPRs 256+); -1 when the encoding has no such source. */
+  readonly src: readonly [number, number, number];
+  readonly vdst: number;
+  /** Scalar destination (VOP3SD sdst, VOP3 compare sdst), -1 when none. */
+  readonly sdst: number;
+  readonly abs: number;
+  readonly neg: number;
+  readonly opsel: number;
+  readonly clamp: boolean;
+  readonly omod: number;
+  readonly dpp: Dpp16 | Dpp8 | null;
+  readonly literal: number | undefined;
+}
+
+export function valuOperands(inst: Instruction): ValuOperands {
+  const f = inst.fields;
+  const g = (k: string, d = 0) => f[k] ?? d;
+  const dpp16 = f.dpp_ctrl !== undefined;
+  const dpp8 = f.sel !== undefined && f.dsrc0 !== undefined;
+  const enc = inst.encoding;
+  let src0 = dpp16 || dpp8 ? 256 + g('dsrc0') : g('src0', -1);
+  const src1 = enc === 'VOP2' || enc === 'VOPC' ? 256 + g('vsrc1') : g('src1', -1);
+  const src2 = g('src2', -1);
+  let abs = g('abs');
+  let neg = g('neg');
+  if (dpp16 && enc !== 'VOP3' && enc !== 'VOP3SD') {
+    abs |= g('dabs0') | (g('dabs1') << 1);
+    neg |= g('dneg0') | (g('dneg1') << 1);
+  }
+  if (src0 === -1) src0 = -1;
+  const dpp: Dpp16 | Dpp8 | null = dpp16
+    ? { kind: 'dpp16', ctrl: g('dpp_ctrl'), rowMask: g('row_mask'), bankMask: g('bank_mask'), boundCtrl: g('bound_ctrl') === 1, fi: g('fi') === 1 }
+    : dpp8
+      ? { kind: 'dpp8', sel: g('sel'), fi: (inst.words[0]! & 0x1ff) === 234 }
+      : null;
+  return {
+    src: [src0, src1, src2], vdst: g('vdst', -1), sdst: f.sdst ?? -1, abs, neg, opsel: g('opsel'),
+    clamp: g('clamp') === 1, omod: g('omod'), dpp, literal: inst.literal,
+  };
+}
+
+/** A bound source operand: a VGPR row or a uniform value. */
+export interface Src {
+  readonly vgpr: boolean;
+  /** Row offset in w.v of the (first) VGPR: reg * waveSize (VGPR0 when out of range). */
+  readonly base: number;
+  readonly read: (w: Wave) => number;
+  readonly type: OpType;
+  /** abs / neg modifiers for this source. */
+  readonly abs: boolean;
+  readonly neg: boolean;
+  /** op_sel: take the high 16 bits (16-bit operands). */
+  readonly hi: boolean;
+}
+
+const SIGN: Record<OpType, number> = { b16: 0, f16: 0x8000, b32: 0, f32: 0x80000000, b64: 0, f64: 0x80000000 };
+
+/** Bind source `k` of the given type. Diagnoses an out-of-range source VGPR (reads VGPR0). */
+export function bindSrc(env: ExecEnv, inst: Instruction, ops: ValuOperands, k: number, type: OpType, findings: Finding[]): Src {
+  const ws = env.waveSize;
+  const vgprs = env.vgprs;
+  const enc = ops.src[k]!;
+  const wide = type === 'b64' || type === 'f64';
+  const abs = ((ops.abs >> k) & 1) === 1;
+  const neg = ((ops.neg >> k) & 1) === 1;
+  const hi = ((ops.opsel >> k) & 1) === 1;
+  if (enc >= 256) {
+    let r = enc - 256;
+    if (r + (wide ? 1 : 0) >= vgprs) {
+      findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: source v${r} is past the ${vgprs} allocated VGPRs; the hardware reads VGPR0` });
+      r = 0;
+    }
+    return { vgpr: true, base: r * ws, read: () => 0, type, abs, neg, hi };
+  }
+  const read = wide ? sread64(enc, ops.literal, type === 'f64') : sread32(enc, ops.literal);
+  return { vgpr: false, base: 0, read, type, abs, neg, hi };
+}
+
+/** Active-lane test. */
+export function laneActive(execLo: number, execHi: number, lane: number): boolean {
+  return lane < 32 ? ((execLo >>> lane) & 1) === 1 : ((execHi >>> (lane - 32)) & 1) === 1;
+}
+
+/** DPP16 source lane for `lane`, or -1 when the source is out of the row (invalid). */
+export function dpp16Lane(ctrl: number, lane: number, ws: number): number {
+  const row = lane & ~15;
+  const l = lane & 15;
+  if (ctrl <= 0xff) return (lane & ~3) | ((ctrl >> ((lane & 3) * 2)) & 3); // quad_perm
+  if (ctrl >= 0x101 && ctrl <= 0x10f) { const s = l + (ctrl - 0x100); return s < 16 ? row + s : -1; } // row_shl
+  if (ctrl >= 0x111 && ctrl <= 0x11f) { const s = l - (ctrl - 0x110); return s >= 0 ? row + s : -1; } // row_shr
+  if (ctrl >= 0x121 && ctrl <= 0x12f) return row + ((l - (ctrl - 0x120)) & 15); // row_ror
+  if (ctrl === 0x140) return row + (15 - l); // row_mirror
+  if (ctrl === 0x141) return row + ((l & 8) | (7 - (l & 7))); // row_half_mirror
+  if (ctrl >= 0x150 && ctrl <= 0x15f) return row + (ctrl - 0x150); // row_share
+  if (ctrl >= 0x160 && ctrl <= 0x16f) return row + (l ^ (ctrl - 0x160)); // row_xmask
+  void ws;
+  return -1;
+}
+
+/**
+ * Gather source `s` into T[k]/TH[k] for every lane (inactive lanes too: cheap and branch-free),
+ * applying DPP (src0 only), abs/neg and op_sel. Returns false lanes' validity through `valid`
+ * (DPP lanes whose source is invalid and bound_ctrl is 0 are not written).
+ */
+export function gather(w: Wave, s: Src, k: 0 | 1 | 2, dpp: Dpp16 | Dpp8 | null, valid: Uint8Array): void {
+  const ws = w.waveSize;
+  const t = T[k];
+  const th = TH[k];
+  const wide = s.type === 'b64' || s.type === 'f64';
+  if (s.vgpr) {
+    const v = w.v;
+    const b = s.base;
+    if (dpp && k === 0) {
+      const el = w.s[SREG.EXEC_LO]!;
+      const eh = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
+      for (let l = 0; l < ws; l++) {
+        let sl = dpp.kind === 'dpp16' ? dpp16Lane(dpp.ctrl, l, ws) : (l & ~7) | ((dpp.sel >>> ((l & 7) * 3)) & 7);
+        if (sl >= ws) sl = -1;
+        if (sl >= 0 && !dpp.fi && !laneActive(el, eh, sl)) sl = -1;
+        if (sl < 0) {
+          if (dpp.kind === 'dpp16' && dpp.boundCtrl) {
+            t[l] = 0;
+            th[l] = 0;
+          } else valid[l] = 0;
+          continue;
+        }
+        t[l] = v[b + sl]!;
+        if (wide) th[l] = v[b + ws + sl]!;
+      }
+    } else {
+      for (let l = 0; l < ws; l++) t[l] = v[b + l]!;
+      if (wide) for (let l = 0; l < ws; l++) th[l] = v[b + ws + l]!;
+    }
+  } else {
+    const lo = s.read(w);
+    t.fill(lo, 0, ws);
+    if (wide) th.fill(HI[0]!, 0, ws);
+  }
+  if (s.hi) for (let l = 0; l < ws; l++) t[l] = t[l]! >>> 16;
+  const sign = SIGN[s.type];
+  if (sign !== 0 && (s.abs || s.neg)) {
+    const row = wide ? th : t;
+    if (s.abs) for (let l = 0; l < ws; l++) row[l] = (row[l]! & ~sign) >>> 0;
+    if (s.neg) for (let l = 0; l < ws; l++) row[l] = (row[l]! ^ sign) >>> 0;
+  }
+}
+
+/** DPP16 row/bank write masks: lanes in a disabled row or bank are not written. */
+export function dppWriteMask(dpp: Dpp16 | Dpp8 | null, valid: Uint8Array, ws: number): void {
+  if (!dpp || dpp.kind !== 'dpp16') return;
+  for (let l = 0; l < ws; l++) {
+    if (((dpp.rowMask >> (l >> 4)) & 1) === 0 || ((dpp.bankMask >> ((l >> 2) & 3)) & 1) === 0) valid[l] = 0;
+  }
+}

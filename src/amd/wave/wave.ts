@@ -1,0 +1,173 @@
+/**
+ * The state of one wave (GFX11 layout; GFX9/GFX10 differ only in the operand space constants).
+ *
+ * Layout (DESIGN.md habit 5):
+ * - `s`: the scalar operand file, 256 dwords indexed by the 8-bit scalar operand encoding.
+ *   0..105 SGPRs, 106/107 VCC_LO/HI, 108..123 TTMP0..15, 124 NULL (always 0), 125 M0,
+ *   126/127 EXEC_LO/HI. Entries 128..255 are pre-filled with the 32-bit value each inline constant
+ *   or special source reads as, so a 32-bit scalar operand read is one load `s[enc]`.
+ *   The dynamic sources (VCCZ 251, EXECZ 252, SCC 253) are refreshed by `syncSpecials()` before
+ *   an instruction that reads them (the binder knows which do).
+ * - `s64hi`: for encodings >= 128, the high dword a 64-bit read of that constant yields
+ *   (sign extension for integers; the f64 bit pattern's high dword for float constants).
+ *   `s64lo` likewise holds the low dword of 64-bit constants (0 for float constants).
+ * - `v`: VGPRs, `reg * waveSize + lane`, with `vf` a Float32Array view of the same buffer.
+ * - EXEC lives in `s[126]`/`s[127]`, VCC in `s[106]`/`s[107]`, M0 in `s[125]`: one source of truth.
+ */
+import type { Memory } from '../../core/memory.js';
+
+/** Scalar operand encodings with a fixed role (GFX10.3/GFX11). */
+export const SREG = {
+  VCC_LO: 106, VCC_HI: 107, TTMP0: 108, TTMP15: 123, NULL: 124, M0: 125, EXEC_LO: 126, EXEC_HI: 127,
+  SHARED_BASE: 235, SHARED_LIMIT: 236, PRIVATE_BASE: 237, PRIVATE_LIMIT: 238, POPS_EXITING_WAVE_ID: 239,
+  VCCZ: 251, EXECZ: 252, SCC: 253, LITERAL: 255,
+} as const;
+
+/** Why a wave is not running. */
+export type WaveState = 'ready' | 'barrier' | 'sleep' | 'ended' | 'halted';
+
+/** f64 bit patterns (high dwords) of the float inline constants 240..248. */
+const F64_HI = [0x3fe00000, 0xbfe00000, 0x3ff00000, 0xbff00000, 0x40000000, 0xc0000000, 0x40100000, 0xc0100000, 0x3fc45f30];
+const F64_LO_INV2PI = 0x6dc9c882;
+const F32_BITS = [0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983];
+
+/** Hardware registers reachable through s_getreg/s_setreg, by HW_REG id (GFX11 numbering). */
+export const HWREG = {
+  MODE: 1, STATUS: 2, TRAPSTS: 3, HW_ID1: 4, GPR_ALLOC: 5, LDS_ALLOC: 6, IB_STS: 7, SH_MEM_BASES: 15,
+  FLAT_SCR_LO: 20, FLAT_SCR_HI: 21, HW_ID2: 23, POPS_PACKER: 25, SHADER_CYCLES: 29,
+} as const;
+
+export interface WaveLaunch {
+  readonly waveSize: 32 | 64;
+  readonly vgprs: number;
+  /** PC of the first instruction. */
+  readonly pc: number;
+  /** Apertures: 64-bit bases of the shared (LDS) and private (scratch) flat apertures. */
+  readonly sharedBase: number;
+  readonly privateBase: number;
+  /** MODE register value at launch (from RSRC1 FLOAT_MODE, DX10_CLAMP, IEEE...). */
+  readonly mode: number;
+  /** STATUS.PRIV etc. at launch. */
+  readonly status: number;
+}
+
+export class Wave {
+  readonly waveSize: 32 | 64;
+  /** Scalar operand file (see the file comment). */
+  readonly s = new Uint32Array(256);
+  readonly s64lo = new Uint32Array(256);
+  readonly s64hi = new Uint32Array(256);
+  /** Number of VGPRs allocated (per lane). */
+  readonly vgprs: number;
+  readonly v: Uint32Array;
+  readonly vf: Float32Array;
+  /** Byte address of the next instruction to execute. */
+  pc: number;
+  scc = 0;
+  /** Hardware registers by HWREG id (MODE, STATUS, TRAPSTS...). */
+  readonly hw = new Uint32Array(64);
+  /** Outstanding-operation counters (GFX11: VM_CNT, VS_CNT, LGKM_CNT, EXP_CNT). */
+  vmcnt = 0;
+  vscnt = 0;
+  lgkmcnt = 0;
+  expcnt = 0;
+  state: WaveState = 'ready';
+  /** Wake-up time for s_sleep (in executed instructions of the scheduler clock). */
+  sleepUntil = 0;
+  /** Set once s_sendmsg MSG_DEALLOC_VGPRS ran: only s_endpgm is valid afterwards. */
+  vgprsReleased = false;
+  /** Instructions this wave executed. */
+  instructions = 0;
+  /** Lane operations (active lanes summed over VALU/VMEM/DS instructions). */
+  laneOps = 0;
+  /** Identity: workgroup id (x, y, z), wave index inside the workgroup, global wave id. */
+  readonly wgId: readonly [number, number, number];
+  readonly waveInGroup: number;
+  readonly id: number;
+  /** The workgroup's LDS (shared by its waves). */
+  lds: Uint8Array;
+  ldsView: DataView;
+  /** Global memory. */
+  readonly mem: Memory;
+  /** Per-wave scratch: base VA of this wave's private segment and bytes per lane. */
+  scratchBase = 0;
+  scratchPerLane = 0;
+
+  constructor(l: WaveLaunch, mem: Memory, lds: Uint8Array, ids: { wg: [number, number, number]; waveInGroup: number; id: number }) {
+    this.waveSize = l.waveSize;
+    this.vgprs = l.vgprs;
+    this.v = new Uint32Array(Math.max(1, l.vgprs) * l.waveSize);
+    this.vf = new Float32Array(this.v.buffer);
+    this.pc = l.pc;
+    this.mem = mem;
+    this.lds = lds;
+    this.ldsView = new DataView(lds.buffer, lds.byteOffset, lds.byteLength);
+    this.wgId = ids.wg;
+    this.waveInGroup = ids.waveInGroup;
+    this.id = ids.id;
+    this.hw[HWREG.MODE] = l.mode;
+    this.hw[HWREG.STATUS] = l.status;
+    this.initConstants(l.sharedBase, l.privateBase);
+  }
+
+  private initConstants(sharedBase: number, privateBase: number): void {
+    const s = this.s;
+    for (let i = 0; i <= 64; i++) {
+      s[128 + i] = i;
+      this.s64lo[128 + i] = i;
+    }
+    for (let i = 1; i <= 16; i++) {
+      s[192 + i] = -i >>> 0;
+      this.s64lo[192 + i] = -i >>> 0;
+      this.s64hi[192 + i] = 0xffffffff;
+    }
+    for (let i = 0; i < 9; i++) {
+      s[240 + i] = F32_BITS[i]!;
+      this.s64hi[240 + i] = F64_HI[i]!;
+    }
+    this.s64lo[248] = F64_LO_INV2PI;
+    const hi = (x: number) => Math.floor(x / 0x1_0000_0000) >>> 0;
+    // 32-bit reads of the aperture registers give the high dword (the low one is always 0).
+    s[SREG.SHARED_BASE] = hi(sharedBase);
+    this.s64hi[SREG.SHARED_BASE] = hi(sharedBase);
+    s[SREG.SHARED_LIMIT] = hi(sharedBase);
+    this.s64hi[SREG.SHARED_LIMIT] = hi(sharedBase);
+    this.s64lo[SREG.SHARED_LIMIT] = 0xffffffff;
+    s[SREG.PRIVATE_BASE] = hi(privateBase);
+    this.s64hi[SREG.PRIVATE_BASE] = hi(privateBase);
+    s[SREG.PRIVATE_LIMIT] = hi(privateBase);
+    this.s64hi[SREG.PRIVATE_LIMIT] = hi(privateBase);
+    this.s64lo[SREG.PRIVATE_LIMIT] = 0xffffffff;
+  }
+
+  /** Refresh VCCZ, EXECZ and SCC as source operands (251..253). */
+  syncSpecials(): void {
+    const s = this.s;
+    const w64 = this.waveSize === 64;
+    s[SREG.VCCZ] = s[SREG.VCC_LO] === 0 && (!w64 || s[SREG.VCC_HI] === 0) ? 1 : 0;
+    s[SREG.EXECZ] = s[SREG.EXEC_LO] === 0 && (!w64 || s[SREG.EXEC_HI] === 0) ? 1 : 0;
+    s[SREG.SCC] = this.scc;
+    this.s64lo[SREG.VCCZ] = s[SREG.VCCZ]!;
+    this.s64lo[SREG.EXECZ] = s[SREG.EXECZ]!;
+    this.s64lo[SREG.SCC] = this.scc;
+  }
+
+  get execLo(): number {
+    return this.s[SREG.EXEC_LO]!;
+  }
+  /** High half of EXEC as the wave sees it (0 in wave32: the hardware ignores EXEC_HI). */
+  get execHi(): number {
+    return this.waveSize === 64 ? this.s[SREG.EXEC_HI]! : 0;
+  }
+  /** Whether lane `l` is enabled in EXEC. */
+  laneOn(l: number): boolean {
+    return l < 32 ? ((this.s[SREG.EXEC_LO]! >>> l) & 1) === 1 : ((this.s[SREG.EXEC_HI]! >>> (l - 32)) & 1) === 1;
+  }
+  execZero(): boolean {
+    return this.s[SREG.EXEC_LO] === 0 && (this.waveSize === 32 || this.s[SREG.EXEC_HI] === 0);
+  }
+  /** STATUS.PRIV: in a trap handler. */
+  get priv(): boolean {
+    return (this.hw[HWREG.STATUS]! & 1) === 1;
+  }
+}

@@ -1,0 +1,318 @@
+/**
+ * Compute dispatch on the RDNA3 model: load a code object into GPU memory, build the HSA dispatch
+ * packet, launch workgroups and their waves exactly as COMPUTE_PGM_RSRC1/2/3 and the kernel code
+ * properties say (user SGPRs, system SGPRs, work-item IDs in VGPRs, EXEC for partial waves), and
+ * run them under a seeded scheduler.
+ *
+ * Scheduling: waves of a workgroup are interleaved; `roundrobin` gives each ready wave a fixed
+ * quantum in turn, `random` picks the next wave and its quantum from a seeded PRNG and runs
+ * several workgroups at once, which is how ordering guarantees (barriers) are exercised.
+ */
+import type { Memory } from '../core/memory.js';
+import type { Diagnostics } from '../core/diagnostics.js';
+import { InputError } from '../core/errors.js';
+import { PT } from '../formats/elf.js';
+import type { CodeObject, CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
+import type { IsaTarget } from '../amd/isa/target.js';
+import { DecodeError } from '../amd/isa/types.js';
+import { Program, type Op } from '../amd/exec/program.js';
+import type { ExecEnv } from '../amd/exec/env.js';
+import { WAVE_STATE_SEED } from '../amd/exec/env.js';
+import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
+import { APERTURE } from '../amd/exec/vmem.js';
+import { bytesToWords } from '../amd/isa/listing.js';
+
+/** Where code objects are loaded in the GPU VA space. */
+export const CODE_BASE = 0x7000_0000_0000;
+
+export interface LoadedCode {
+  readonly co: CodeObject;
+  /** VA the code object's address 0 maps to. */
+  readonly loadBase: number;
+  readonly textVa: number;
+  readonly words: Uint32Array;
+}
+
+/** Map every PT_LOAD segment of a linked code object at CODE_BASE + p_vaddr. */
+export function loadCode(mem: Memory, co: CodeObject): LoadedCode {
+  if (co.relocatable) throw new InputError('a relocatable object (.o) cannot run: link it with ld.lld -shared first', co.name);
+  if (!co.text) throw new InputError('code object has no .text section', co.name);
+  for (const ph of co.elf.programHeaders) {
+    if (ph.type !== PT.LOAD || ph.memsz === 0) continue;
+    const data = new Uint8Array(ph.memsz);
+    data.set(co.elf.bytes.subarray(ph.offset, ph.offset + Math.min(ph.filesz, ph.memsz)));
+    const start = Math.floor((CODE_BASE + ph.vaddr) / 4096) * 4096;
+    const pad = CODE_BASE + ph.vaddr - start;
+    const full = new Uint8Array(pad + ph.memsz);
+    full.set(data, pad);
+    const existing = mem.find(start, 1);
+    if (existing) mem.writeBytes(CODE_BASE + ph.vaddr, data);
+    else mem.map(start, Math.ceil(full.length / 4096) * 4096, `code:${co.name}`, padTo(full, Math.ceil(full.length / 4096) * 4096));
+  }
+  return { co, loadBase: CODE_BASE, textVa: CODE_BASE + co.text.address, words: bytesToWords(co.text.bytes) };
+}
+
+function padTo(a: Uint8Array, n: number): Uint8Array {
+  if (a.length === n) return a;
+  const b = new Uint8Array(n);
+  b.set(a);
+  return b;
+}
+
+export interface DispatchConfig {
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  /** VA of the kernarg segment (already filled). */
+  readonly kernargVa: number;
+  /** Dynamic LDS bytes (on top of group_segment_fixed_size). */
+  readonly dynamicLds: number;
+  readonly order: 'roundrobin' | 'random';
+  readonly seed: number;
+  /** Stop after this many wave-instructions in total (a runaway loop guard). */
+  readonly maxInstructions: number;
+  /** VA of the HSA dispatch packet (filled by the caller) and of the queue. */
+  readonly dispatchPacketVa: number;
+  readonly queueVa: number;
+  /** Private segment bytes per work-item (descriptor fixed size + dynamic stack). */
+  readonly scratchPerLane: number;
+  /** Called before each instruction executes (tracing); absent means no cost. */
+  readonly trace?: (w: Wave, op: Op) => void;
+}
+
+export interface DispatchStats {
+  waves: number;
+  workgroups: number;
+  waveInstructions: number;
+  laneOps: number;
+  byClass: Record<string, number>;
+  /** True when the run stopped early (budget, deadlock, halted waves). */
+  aborted: boolean;
+}
+
+/** Deterministic PRNG (mulberry32). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** MODE at launch from RSRC1: FLOAT_MODE [7:0] (round [3:0], denorm [7:4]), DX10_CLAMP bit 8, IEEE bit 9. */
+function initialMode(k: CodeObjectKernel): number {
+  const r1 = k.kd.rsrc1;
+  return ((r1.FLOAT_MODE ?? 0xf0) & 0xff) | ((r1.DX10_CLAMP ?? 0) << 8) | ((r1.IEEE_MODE ?? 0) << 9);
+}
+
+export function dispatch(
+  target: IsaTarget, code: LoadedCode, kernel: CodeObjectKernel, mem: Memory, diag: Diagnostics, cfg: DispatchConfig,
+): DispatchStats {
+  const kd = kernel.kd;
+  const ws = kd.derived.waveSize;
+  const vgprs = Math.min(256, kd.derived.vgprs);
+  let clock = 0;
+  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock };
+  const program = new Program(target, code.textVa, code.words, env);
+  const entry = code.loadBase + kernel.entryAddress;
+  const [bx, by, bz] = cfg.block;
+  const groups = [0, 1, 2].map((i) => Math.ceil(cfg.grid[i]! / cfg.block[i]!)) as [number, number, number];
+  const ldsBytes = kd.group_segment_fixed_size + cfg.dynamicLds;
+  if (ldsBytes > 65536) throw new InputError(`workgroup needs ${ldsBytes} bytes of LDS; GFX11 allows 64 KiB`);
+  const wgSize = bx * by * bz;
+  if (wgSize > 1024) throw new InputError(`block of ${wgSize} work-items exceeds the 1024 GFX11 allows`);
+  const wavesPerGroup = Math.ceil(wgSize / ws);
+  const stats: DispatchStats = { waves: 0, workgroups: 0, waveInstructions: 0, laneOps: 0, byClass: {}, aborted: false };
+  const rnd = prng(cfg.seed);
+  const random = cfg.order === 'random';
+  const totalGroups = groups[0] * groups[1] * groups[2];
+  const concurrent = random ? 4 : 1;
+  // Scratch: one segment for the concurrently resident waves, lane-major per wave.
+  const scratchPerWave = cfg.scratchPerLane * ws;
+  const scratchSeg = scratchPerWave > 0 ? mem.alloc(scratchPerWave * wavesPerGroup * concurrent, 'scratch') : null;
+  const classes = new Map<string, number>();
+  let waveId = 0;
+
+  function makeGroup(gid: number, slot: number): Wave[] {
+    const gx = gid % groups[0];
+    const gy = Math.floor(gid / groups[0]) % groups[1];
+    const gz = Math.floor(gid / (groups[0] * groups[1]));
+    const lds = new Uint8Array(ldsBytes);
+    const waves: Wave[] = [];
+    // Work-items of a partial workgroup at the grid edge.
+    const ex = Math.min(bx, cfg.grid[0] - gx * bx);
+    const ey = Math.min(by, cfg.grid[1] - gy * by);
+    const ez = Math.min(bz, cfg.grid[2] - gz * bz);
+    const items = ex * ey * ez;
+    const nw = Math.ceil(items / ws);
+    for (let wi = 0; wi < nw; wi++) {
+      const w = new Wave(
+        { waveSize: ws, vgprs, pc: entry, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: initialMode(kernel), status: 0 },
+        mem, lds, { wg: [gx, gy, gz], waveInGroup: wi, id: waveId++ },
+      );
+      if (scratchSeg) {
+        w.scratchBase = scratchSeg.base + (slot * wavesPerGroup + wi) * scratchPerWave;
+        w.scratchPerLane = cfg.scratchPerLane;
+      }
+      initSgprs(w, kernel, cfg, [gx, gy, gz], wi, nw);
+      // Work-item IDs and EXEC.
+      let lo = 0;
+      let hi = 0;
+      const packed = kd.generation !== 'gfx9';
+      for (let l = 0; l < ws; l++) {
+        const flat = wi * ws + l;
+        if (flat >= items) continue;
+        if (l < 32) lo |= 1 << l;
+        else hi |= 1 << (l - 32);
+        const x = flat % ex;
+        const y = Math.floor(flat / ex) % ey;
+        const z = Math.floor(flat / (ex * ey));
+        if (packed) w.v[l] = x | (kd.derived.workitemIdMode >= 1 ? y << 10 : 0) | (kd.derived.workitemIdMode >= 2 ? z << 20 : 0);
+        else {
+          w.v[l] = x;
+          if (kd.derived.workitemIdMode >= 1 && vgprs > 1) w.v[ws + l] = y;
+          if (kd.derived.workitemIdMode >= 2 && vgprs > 2) w.v[2 * ws + l] = z;
+        }
+      }
+      w.s[SREG.EXEC_LO] = lo >>> 0;
+      w.s[SREG.EXEC_HI] = ws === 64 ? hi >>> 0 : 0;
+      waves.push(w);
+    }
+    stats.waves += nw;
+    stats.workgroups++;
+    return waves;
+  }
+
+  // Resident workgroups; each is a list of waves.
+  let next = 0;
+  const resident: { waves: Wave[]; slot: number }[] = [];
+  const freeSlots = Array.from({ length: concurrent }, (_, i) => concurrent - 1 - i);
+  const fill = () => {
+    while (resident.length < concurrent && next < totalGroups) resident.push({ waves: makeGroup(next++, freeSlots.pop()!), slot: -1 });
+  };
+  // Record slots properly: makeGroup took the slot, keep it with the group.
+  const fillWithSlots = () => {
+    while (resident.length < concurrent && next < totalGroups) {
+      const slot = freeSlots.pop()!;
+      resident.push({ waves: makeGroup(next++, slot), slot });
+    }
+  };
+  void fill;
+  fillWithSlots();
+  const QUANTUM = 64;
+  const trace = cfg.trace;
+  let stop = false;
+  while (resident.length > 0 && !stop) {
+    const gi = random ? Math.floor(rnd() * resident.length) : 0;
+    const g = resident[gi]!;
+    let progressed = false;
+    const order = random ? shuffled(g.waves.length, rnd) : null;
+    for (let k = 0; k < g.waves.length && !stop; k++) {
+      const w = g.waves[order ? order[k]! : k]!;
+      if (w.state !== 'ready') continue;
+      const q = random ? 1 + Math.floor(rnd() * QUANTUM * 2) : QUANTUM;
+      for (let i = 0; i < q && w.state === 'ready'; i++) {
+        if (stats.waveInstructions >= cfg.maxInstructions) {
+          diag.report({ id: 'gpusim.instruction-budget', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `stopped after ${cfg.maxInstructions} wave-instructions (a runaway loop? raise --max-instructions)` });
+          stop = true;
+          stats.aborted = true;
+          break;
+        }
+        let op: Op;
+        try {
+          op = program.opAt(w.pc, w);
+        } catch (e) {
+          if (!(e instanceof DecodeError)) throw e;
+          diag.report({ id: 'gfx11.illegal-instruction', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${e.message}; the wave is halted (an illegal-instruction trap with no handler)`, seed: WAVE_STATE_SEED });
+          w.state = 'halted';
+          break;
+        }
+        if (w.vgprsReleased && op.inst.mnemonic !== 's_endpgm') {
+          diag.report({ id: 'gfx11.vgpr.use-after-dealloc', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${op.inst.mnemonic} after s_sendmsg MSG_DEALLOC_VGPRS: only s_endpgm may follow`, seed: WAVE_STATE_SEED });
+        }
+        if (trace) trace(w, op);
+        w.pc += op.inst.size;
+        op.run(w);
+        w.instructions++;
+        stats.waveInstructions++;
+        clock++;
+        classes.set(op.cls, (classes.get(op.cls) ?? 0) + 1);
+        progressed = true;
+      }
+    }
+    // Barrier release: every wave not ended is waiting at the barrier.
+    const live = g.waves.filter((w) => w.state !== 'ended' && w.state !== 'halted');
+    if (live.length > 0 && live.every((w) => w.state === 'barrier')) {
+      for (const w of live) w.state = 'ready';
+      progressed = true;
+    }
+    const halted = g.waves.some((w) => w.state === 'halted');
+    if (live.length === 0 || halted) {
+      if (halted) stats.aborted = true;
+      for (const w of g.waves) stats.laneOps += w.laneOps;
+      resident.splice(gi, 1);
+      freeSlots.push(g.slot);
+      fillWithSlots();
+      if (halted) stop = true;
+      continue;
+    }
+    if (!progressed && live.some((w) => w.state === 'barrier')) {
+      const waiting = live.filter((w) => w.state === 'barrier').map((w) => w.id);
+      diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: waiting[0]!, workgroup: g.waves[0]!.wgId.join(',') }, message: `s_barrier can never complete: waves ${waiting.join(', ')} wait while the others have ended or are stuck`, seed: WAVE_STATE_SEED });
+      stats.aborted = true;
+      stop = true;
+    }
+  }
+  stats.byClass = Object.fromEntries([...classes.entries()].sort());
+  return stats;
+}
+
+function shuffled(n: number, rnd: () => number): number[] {
+  const a = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+/** Fill the user and system SGPRs the descriptor enables (AMDGPUUsage initial kernel state). */
+function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [number, number, number], waveInGroup: number, wavesInGroup: number): void {
+  const d = k.kd.derived;
+  const put64 = (r: number, v: number) => {
+    w.s[r] = v % 0x1_0000_0000;
+    w.s[r + 1] = Math.floor(v / 0x1_0000_0000);
+  };
+  for (const u of d.userSgprs) {
+    switch (u.name) {
+      case 'private_segment_buffer':
+        // V# for scratch through buffer instructions: base = the wave's scratch, swizzled per lane.
+        put64(u.reg, w.scratchBase);
+        w.s[u.reg + 2] = 0xffffffff;
+        w.s[u.reg + 3] = 0x31014000;
+        break;
+      case 'dispatch_ptr': put64(u.reg, cfg.dispatchPacketVa); break;
+      case 'queue_ptr': put64(u.reg, cfg.queueVa); break;
+      case 'kernarg_segment_ptr': put64(u.reg, cfg.kernargVa); break;
+      case 'dispatch_id': put64(u.reg, 0); break;
+      case 'flat_scratch_init': put64(u.reg, w.scratchBase); break;
+      case 'private_segment_size': w.s[u.reg] = cfg.scratchPerLane; break;
+      default: break;
+    }
+  }
+  for (const s of d.systemSgprs) {
+    switch (s.name) {
+      case 'workgroup_id_x': w.s[s.reg] = wg[0]; break;
+      case 'workgroup_id_y': w.s[s.reg] = wg[1]; break;
+      case 'workgroup_id_z': w.s[s.reg] = wg[2]; break;
+      // workgroup_info: wave count in the group [5:0] (and first-wave bit on some generations).
+      case 'workgroup_info': w.s[s.reg] = wavesInGroup & 0x3f; break;
+      case 'private_segment_wavefront_offset': w.s[s.reg] = 0; break;
+      default: break;
+    }
+  }
+  void waveInGroup;
+  w.hw[HWREG.GPR_ALLOC] = 0;
+}
