@@ -1,0 +1,443 @@
+/**
+ * R600-family program decoder: one pass over a shader's dwords turns the control-flow program and
+ * the clauses it points at into plain records (fields extracted once; the executor never touches
+ * bits again). Layout facts (Evergreen/Cayman ISA documents):
+ *
+ * - The CF program starts at dword 0; every CF instruction is 64 bits. Clause addresses (ADDR) and
+ *   jump targets count 64-bit slots from the program start.
+ * - ALU clauses: 64-bit ALU instructions grouped into instruction groups by the LAST bit; a group
+ *   that reads ALU_SRC_LITERAL is followed by its literal dwords, padded to 64 bits.
+ * - Fetch clauses (TC/VC): 128-bit instructions (VTX words 0..2 plus a pad dword).
+ */
+import { InputError, hex } from '../../core/errors.js';
+import { ALU_OPS, CF_OPS, RAT_INSTS, VTX_FORMATS, type AluOpInfo, type CfOpInfo, type RatInstInfo } from './opcodes.gen.js';
+
+/** Chip generations. VLIW5 (x,y,z,w + trans) on r600/r700/evergreen, VLIW4 on cayman. */
+export type R600Gen = 'r600' | 'r700' | 'evergreen' | 'cayman';
+export const GEN_COLUMN: Readonly<Record<R600Gen, 0 | 1 | 2 | 3>> = { r600: 0, r700: 1, evergreen: 2, cayman: 3 };
+
+/** -mcpu names LLVM accepts for the family, and their generation. */
+export const MCPU_GEN: Readonly<Record<string, R600Gen>> = {
+  r600: 'r600', rv610: 'r600', rv620: 'r600', rv630: 'r600', rv635: 'r600', rs780: 'r600', rs880: 'r600', rv670: 'r600',
+  rv710: 'r700', rv730: 'r700', rv740: 'r700', rv770: 'r700',
+  cedar: 'evergreen', redwood: 'evergreen', juniper: 'evergreen', cypress: 'evergreen', hemlock: 'evergreen', palm: 'evergreen',
+  sumo: 'evergreen', sumo2: 'evergreen', barts: 'evergreen', turks: 'evergreen', caicos: 'evergreen',
+  cayman: 'cayman', aruba: 'cayman',
+};
+
+/** CF COND field. */
+export const COND = { ACTIVE: 0, ALWAYS_FALSE: 1, BOOL: 2, NOT_BOOL: 3 } as const;
+
+/** Special ALU source selects (Evergreen numbering). */
+export const SRC = {
+  KC0: 128, KC1: 160, LDS_OQ_A: 219, LDS_OQ_B: 220, LDS_OQ_A_POP: 221, LDS_OQ_B_POP: 222, LDS_DIRECT_A: 223,
+  LDS_DIRECT_B: 224, TIME_HI: 227, TIME_LO: 228, MASK_HI: 229, MASK_LO: 230, HW_WAVE_ID: 231, SIMD_ID: 232, SE_ID: 233,
+  HW_THREADGRP_ID: 234, WAVE_ID_IN_GRP: 235, NUM_THREADGRP_WAVES: 236, HW_ALU_ODD: 237, LOOP_IDX: 238,
+  PARAM_BASE_ADDR: 240, NEW_PRIM_MASK: 241, PRIM_MASK_HI: 242, PRIM_MASK_LO: 243, ONE_DBL_L: 244, ONE_DBL_M: 245,
+  HALF_DBL_L: 246, HALF_DBL_M: 247, ZERO: 248, ONE: 249, ONE_INT: 250, M_ONE_INT: 251, HALF: 252, LITERAL: 253, PV: 254,
+  PS: 255, KC2: 256, KC3: 288,
+} as const;
+
+export interface KCacheSet {
+  readonly bank: number;
+  /** 0 NOP, 1 LOCK_1 (16 constants), 2 LOCK_2 (32), 3 LOCK_LOOP_INDEX. */
+  readonly mode: number;
+  /** Address in units of 16 constants. */
+  readonly addr: number;
+}
+
+export interface AluSrc {
+  readonly sel: number;
+  readonly chan: number;
+  readonly neg: boolean;
+  readonly abs: boolean;
+  readonly rel: boolean;
+}
+
+export interface AluInst {
+  /** Byte offset of the instruction in the program. */
+  readonly offset: number;
+  readonly w0: number;
+  readonly w1: number;
+  readonly op: AluOpInfo | undefined;
+  /** Raw ALU_INST (op2/op3) or LDS_OP (lds). */
+  readonly code: number;
+  readonly enc: 'op2' | 'op3' | 'lds';
+  readonly src: readonly AluSrc[];
+  readonly last: boolean;
+  readonly predSel: number;
+  readonly indexMode: number;
+  readonly bankSwizzle: number;
+  readonly dstGpr: number;
+  readonly dstRel: boolean;
+  readonly dstChan: number;
+  readonly clamp: boolean;
+  /** op2 only */
+  readonly writeMask: boolean;
+  readonly updateExecMask: boolean;
+  readonly updatePred: boolean;
+  readonly omod: number;
+  /** LDS_IDX_OP only: the 6-bit immediate offset assembled from IDX_OFFSET_0..5. */
+  readonly ldsOffset: number;
+  /** Slot in its group after assignment: 0..3 = x,y,z,w, 4 = trans. */
+  slot: number;
+}
+
+export interface AluGroup {
+  readonly insts: AluInst[];
+  /** Literal dwords (0..4). */
+  readonly literals: number[];
+  readonly offset: number;
+}
+
+export interface FetchInst {
+  readonly offset: number;
+  readonly words: readonly [number, number, number, number];
+  readonly vcInst: number;
+  readonly fetchType: number;
+  readonly fetchWholeQuad: boolean;
+  readonly bufferId: number;
+  readonly srcGpr: number;
+  readonly srcRel: boolean;
+  readonly srcSelX: number;
+  readonly megaFetchCount: number;
+  readonly dstGpr: number;
+  readonly dstRel: boolean;
+  readonly dstSel: readonly [number, number, number, number];
+  readonly useConstFields: boolean;
+  readonly dataFormat: number;
+  readonly numFormatAll: number;
+  readonly formatCompAll: boolean;
+  readonly srfModeAll: boolean;
+  readonly offsetBytes: number;
+  readonly endianSwap: number;
+  readonly constBufNoStride: boolean;
+  readonly megaFetch: boolean;
+  readonly altConst: boolean;
+  readonly bufferIndexMode: number;
+  /** Bytes one fetch reads per work-item (from DATA_FORMAT; 0 when unknown). */
+  readonly bytes: number;
+}
+
+export type CfKind = 'cf' | 'alu' | 'export';
+
+export interface CfInst {
+  readonly index: number;
+  readonly w0: number;
+  readonly w1: number;
+  readonly kind: CfKind;
+  readonly code: number;
+  readonly op: CfOpInfo | undefined;
+  /** CF_WORD0 / CF_ALU_WORD0 ADDR. */
+  readonly addr: number;
+  readonly jumptableSel: number;
+  readonly popCount: number;
+  readonly cfConst: number;
+  readonly cond: number;
+  /** COUNT field (instructions - 1 for clauses). */
+  readonly count: number;
+  readonly validPixelMode: boolean;
+  readonly endOfProgram: boolean;
+  readonly wholeQuadMode: boolean;
+  readonly barrier: boolean;
+  readonly kcache: readonly [KCacheSet, KCacheSet];
+  readonly altConst: boolean;
+  /** CF_ALLOC_EXPORT fields. */
+  readonly ratId: number;
+  readonly ratInst: number;
+  readonly rat: RatInstInfo | undefined;
+  readonly ratIndexMode: number;
+  readonly exportType: number;
+  readonly rwGpr: number;
+  readonly rwRel: boolean;
+  readonly indexGpr: number;
+  readonly elemSize: number;
+  readonly arraySize: number;
+  readonly compMask: number;
+  readonly burstCount: number;
+  readonly mark: boolean;
+  /** Decoded clause for ALU / fetch clause instructions. */
+  aluClause?: AluGroup[];
+  fetchClause?: FetchInst[];
+}
+
+export interface R600Program {
+  readonly gen: R600Gen;
+  readonly cf: CfInst[];
+  /** Index of the first CF instruction past the program's end (after CF_END / END_OF_PROGRAM). */
+  readonly cfEnd: number;
+  /** Byte length covered by the CF program and its clauses. */
+  readonly size: number;
+}
+
+const bits = (v: number, lo: number, n: number): number => (v >>> lo) & ((1 << n) - 1);
+
+const aluByCode = new Map<string, AluOpInfo>();
+for (const g of ['r600', 'r700', 'evergreen', 'cayman'] as const) {
+  const col = GEN_COLUMN[g];
+  for (const op of ALU_OPS) {
+    const code = col >= 2 ? op.eg : op.r600;
+    if (code < 0 || op.slots[col] === '') continue;
+    aluByCode.set(`${g}:${op.enc}:${code}`, op);
+  }
+}
+const cfByCode = new Map<string, CfOpInfo>();
+for (const g of ['r600', 'r700', 'evergreen', 'cayman'] as const) {
+  for (const op of CF_OPS) {
+    const c = op.codes[GEN_COLUMN[g]];
+    if (c >= 0) cfByCode.set(`${g}:${op.alu ? 'alu' : 'cf'}:${c}`, op);
+  }
+}
+const ratByCode = new Map<number, RatInstInfo>(RAT_INSTS.map((r) => [r.code, r]));
+const vtxBytes = new Map<number, number>(VTX_FORMATS.map((f) => [f.format, f.bits / 8]));
+
+export function aluOp(gen: R600Gen, enc: 'op2' | 'op3' | 'lds', code: number): AluOpInfo | undefined {
+  return aluByCode.get(`${gen}:${enc}:${code}`);
+}
+export function cfOp(gen: R600Gen, alu: boolean, code: number): CfOpInfo | undefined {
+  return cfByCode.get(`${gen}:${alu ? 'alu' : 'cf'}:${code}`);
+}
+export function ratInst(code: number): RatInstInfo | undefined {
+  return ratByCode.get(code);
+}
+
+/** Is a CF_WORD1 value an ALU clause instruction (CF_ALU_WORD1 encoding)? Bits 29:26 in 8..15. */
+export function isCfAlu(w1: number): boolean {
+  return bits(w1, 26, 4) >= 8;
+}
+
+/** Does this CF_INST use the CF_ALLOC_EXPORT encoding (exports, MEM_*)? */
+export function isCfExport(gen: R600Gen, code: number): boolean {
+  return gen === 'evergreen' || gen === 'cayman' ? code >= 0x40 : code >= 0x20 && code <= 0x3a;
+}
+
+export function decodeCf(gen: R600Gen, index: number, w0: number, w1: number): CfInst {
+  const alu = isCfAlu(w1);
+  const code = alu ? bits(w1, 26, 4) : bits(w1, 22, 8);
+  const kind: CfKind = alu ? 'alu' : isCfExport(gen, code) ? 'export' : 'cf';
+  const op = cfOp(gen, alu, code);
+  const eg = gen === 'evergreen' || gen === 'cayman';
+  const base = {
+    index, w0, w1, kind, code, op,
+    addr: 0, jumptableSel: 0, popCount: 0, cfConst: 0, cond: 0, count: 0, validPixelMode: false, endOfProgram: false,
+    wholeQuadMode: false, barrier: bits(w1, 31, 1) === 1,
+    kcache: [{ bank: 0, mode: 0, addr: 0 }, { bank: 0, mode: 0, addr: 0 }] as [KCacheSet, KCacheSet], altConst: false,
+    ratId: 0, ratInst: 0, rat: undefined, ratIndexMode: 0, exportType: 0, rwGpr: 0, rwRel: false, indexGpr: 0,
+    elemSize: 0, arraySize: 0, compMask: 0, burstCount: 0, mark: false,
+  };
+  if (kind === 'alu') {
+    return {
+      ...base,
+      addr: bits(w0, 0, 22),
+      kcache: [
+        { bank: bits(w0, 22, 4), mode: bits(w0, 30, 2), addr: bits(w1, 2, 8) },
+        { bank: bits(w0, 26, 4), mode: bits(w1, 0, 2), addr: bits(w1, 10, 8) },
+      ],
+      count: bits(w1, 18, 7),
+      altConst: bits(w1, 25, 1) === 1,
+      wholeQuadMode: bits(w1, 30, 1) === 1,
+    };
+  }
+  if (kind === 'export') {
+    const rat = ratInst(bits(w0, 4, 6));
+    return {
+      ...base,
+      ratId: bits(w0, 0, 4),
+      ratInst: bits(w0, 4, 6),
+      rat,
+      ratIndexMode: bits(w0, 11, 2),
+      exportType: bits(w0, 13, 2),
+      rwGpr: bits(w0, 15, 7),
+      rwRel: bits(w0, 22, 1) === 1,
+      indexGpr: bits(w0, 23, 7),
+      elemSize: bits(w0, 30, 2),
+      arraySize: bits(w1, 0, 12),
+      compMask: bits(w1, 12, 4),
+      burstCount: bits(w1, 16, 4),
+      validPixelMode: bits(w1, 20, 1) === 1,
+      endOfProgram: gen !== 'cayman' && bits(w1, 21, 1) === 1,
+      mark: bits(w1, 30, 1) === 1,
+    };
+  }
+  return {
+    ...base,
+    addr: bits(w0, 0, 24),
+    jumptableSel: eg ? bits(w0, 24, 3) : 0,
+    popCount: bits(w1, 0, 3),
+    cfConst: bits(w1, 3, 5),
+    cond: bits(w1, 8, 2),
+    count: eg ? bits(w1, 10, 6) : bits(w1, 10, 3) | (bits(w1, 19, 1) << 3),
+    validPixelMode: bits(w1, 20, 1) === 1,
+    endOfProgram: gen !== 'cayman' && bits(w1, 21, 1) === 1,
+    wholeQuadMode: bits(w1, 30, 1) === 1,
+  };
+}
+
+export function decodeAlu(gen: R600Gen, offset: number, w0: number, w1: number): AluInst {
+  const op3 = bits(w1, 15, 3) !== 0;
+  const op3code = bits(w1, 13, 5);
+  const eg = gen === 'evergreen' || gen === 'cayman';
+  const lds = op3 && eg && op3code === 0x11;
+  const enc = lds ? 'lds' : op3 ? 'op3' : 'op2';
+  const code = lds ? bits(w1, 21, 6) : op3 ? op3code : bits(w1, 7, 11);
+  const src: AluSrc[] = [
+    { sel: bits(w0, 0, 9), rel: bits(w0, 9, 1) === 1, chan: bits(w0, 10, 2), neg: !lds && bits(w0, 12, 1) === 1, abs: !op3 && bits(w1, 0, 1) === 1 },
+    { sel: bits(w0, 13, 9), rel: bits(w0, 22, 1) === 1, chan: bits(w0, 23, 2), neg: !lds && bits(w0, 25, 1) === 1, abs: !op3 && bits(w1, 1, 1) === 1 },
+  ];
+  if (op3) src.push({ sel: bits(w1, 0, 9), rel: bits(w1, 9, 1) === 1, chan: bits(w1, 10, 2), neg: !lds && bits(w1, 12, 1) === 1, abs: false });
+  const ldsOffset = lds
+    ? (bits(w1, 27, 1) << 0) | (bits(w1, 12, 1) << 1) | (bits(w1, 28, 1) << 2) | (bits(w1, 31, 1) << 3) | (bits(w0, 12, 1) << 4) | (bits(w0, 25, 1) << 5)
+    : 0;
+  return {
+    offset, w0, w1, enc, code,
+    op: aluOp(gen, enc, code),
+    src,
+    last: bits(w0, 31, 1) === 1,
+    predSel: bits(w0, 29, 2),
+    indexMode: bits(w0, 26, 3),
+    bankSwizzle: bits(w1, 18, 3),
+    dstGpr: lds ? 0 : bits(w1, 21, 7),
+    dstRel: !lds && bits(w1, 28, 1) === 1,
+    dstChan: bits(w1, 29, 2),
+    clamp: !lds && bits(w1, 31, 1) === 1,
+    writeMask: !op3 && bits(w1, 4, 1) === 1,
+    updateExecMask: !op3 && bits(w1, 2, 1) === 1,
+    updatePred: !op3 && bits(w1, 3, 1) === 1,
+    omod: op3 ? 0 : bits(w1, 5, 2),
+    ldsOffset,
+    slot: 0,
+  };
+}
+
+export function decodeFetch(offset: number, a: number, b: number, c: number, d: number): FetchInst {
+  const dataFormat = bits(b, 22, 6);
+  return {
+    offset, words: [a, b, c, d],
+    vcInst: bits(a, 0, 5),
+    fetchType: bits(a, 5, 2),
+    fetchWholeQuad: bits(a, 7, 1) === 1,
+    bufferId: bits(a, 8, 8),
+    srcGpr: bits(a, 16, 7),
+    srcRel: bits(a, 23, 1) === 1,
+    srcSelX: bits(a, 24, 2),
+    megaFetchCount: bits(a, 26, 6),
+    dstGpr: bits(b, 0, 7),
+    dstRel: bits(b, 7, 1) === 1,
+    dstSel: [bits(b, 9, 3), bits(b, 12, 3), bits(b, 15, 3), bits(b, 18, 3)],
+    useConstFields: bits(b, 21, 1) === 1,
+    dataFormat,
+    numFormatAll: bits(b, 28, 2),
+    formatCompAll: bits(b, 30, 1) === 1,
+    srfModeAll: bits(b, 31, 1) === 1,
+    offsetBytes: bits(c, 0, 16),
+    endianSwap: bits(c, 16, 2),
+    constBufNoStride: bits(c, 18, 1) === 1,
+    megaFetch: bits(c, 19, 1) === 1,
+    altConst: bits(c, 20, 1) === 1,
+    bufferIndexMode: bits(c, 21, 2),
+    bytes: vtxBytes.get(dataFormat) ?? 0,
+  };
+}
+
+/** Which trans-capable/vector slot each instruction of a group occupies (VLIW5: x y z w t; VLIW4: x y z w). */
+export function assignSlots(gen: R600Gen, insts: AluInst[]): void {
+  const used = [false, false, false, false, false];
+  for (const inst of insts) {
+    const col = GEN_COLUMN[gen];
+    const slots = inst.op?.slots[col] ?? 'VS';
+    let s = inst.dstChan;
+    if (gen === 'cayman') {
+      inst.slot = s;
+      used[s] = true;
+      continue;
+    }
+    // A vector-capable op takes its destination channel's slot unless that is taken; trans-only ops
+    // (and any op whose vector slot is taken) go to t.
+    if (slots === 'S' || used[s]) s = 4;
+    inst.slot = s;
+    used[s] = true;
+  }
+}
+
+/**
+ * Decode a whole program: CF instructions from dword 0 until END_OF_PROGRAM / CF_END (inclusive), and
+ * every clause those instructions reference. `words` is the shader's dword view (little-endian).
+ */
+export function decodeProgram(gen: R600Gen, words: Uint32Array, where = 'r600 program'): R600Program {
+  const cf: CfInst[] = [];
+  const nSlots = words.length >>> 1;
+  let end = -1;
+  let maxByte = 0;
+  for (let i = 0; i < nSlots; i++) {
+    const inst = decodeCf(gen, i, words[2 * i]!, words[2 * i + 1]!);
+    cf.push(inst);
+    maxByte = Math.max(maxByte, (i + 1) * 8);
+    const isEnd = inst.endOfProgram || (gen === 'cayman' && inst.kind === 'cf' && inst.op?.name === 'CF_END');
+    if (isEnd) {
+      end = i + 1;
+      // LLVM follows an export that carries END_OF_PROGRAM with a CF_END (NOP + EOP) anyway; keep it.
+      if (inst.kind === 'export' && i + 1 < nSlots) {
+        const next = decodeCf(gen, i + 1, words[2 * i + 2]!, words[2 * i + 3]!);
+        if (next.kind === 'cf' && next.endOfProgram && next.op?.name === 'NOP') {
+          cf.push(next);
+          end = i + 2;
+          maxByte += 8;
+        }
+      }
+      break;
+    }
+  }
+  if (end < 0) throw new InputError(`no END_OF_PROGRAM / CF_END in ${nSlots} CF slots`, where);
+  for (const inst of cf) {
+    if (inst.kind === 'alu') {
+      const start = inst.addr * 8;
+      const n = inst.count + 1;
+      if (start + n * 8 > words.length * 4) throw new InputError(`ALU clause at ${hex(start)} (${n} slots) runs past the program`, `${where} CF ${inst.index}`);
+      inst.aluClause = decodeAluClause(gen, words, start, n, `${where} CF ${inst.index}`);
+      maxByte = Math.max(maxByte, start + n * 8);
+    } else if (inst.kind === 'cf' && (inst.op?.name === 'TC' || inst.op?.name === 'VC' || inst.op?.name === 'VC_TC' || inst.op?.name === 'GDS')) {
+      const start = inst.addr * 8;
+      const n = inst.count + 1;
+      if (start + n * 16 > words.length * 4) throw new InputError(`fetch clause at ${hex(start)} (${n} instructions) runs past the program`, `${where} CF ${inst.index}`);
+      const list: FetchInst[] = [];
+      for (let k = 0; k < n; k++) {
+        const o = (start >>> 2) + 4 * k;
+        list.push(decodeFetch(start + 16 * k, words[o]!, words[o + 1]!, words[o + 2]!, words[o + 3]!));
+      }
+      inst.fetchClause = list;
+      maxByte = Math.max(maxByte, start + n * 16);
+    }
+  }
+  return { gen, cf, cfEnd: end, size: maxByte };
+}
+
+/** Decode `slots` 64-bit slots of an ALU clause starting at byte `start` into instruction groups. */
+export function decodeAluClause(gen: R600Gen, words: Uint32Array, start: number, slots: number, where: string): AluGroup[] {
+  const groups: AluGroup[] = [];
+  let i = 0;
+  while (i < slots) {
+    const insts: AluInst[] = [];
+    const goff = start + i * 8;
+    for (;;) {
+      if (i >= slots) throw new InputError(`ALU group at ${hex(goff)} has no LAST bit before the clause ends`, where);
+      const o = (start >>> 2) + 2 * i;
+      const inst = decodeAlu(gen, start + i * 8, words[o]!, words[o + 1]!);
+      insts.push(inst);
+      i++;
+      if (inst.last) break;
+      if (insts.length > 5) throw new InputError(`ALU group at ${hex(goff)} has more than 5 instructions`, where);
+    }
+    let nLit = 0;
+    for (const inst of insts) for (const s of inst.src) if (s.sel === SRC.LITERAL) nLit = Math.max(nLit, s.chan + 1);
+    const literals: number[] = [];
+    if (nLit > 0) {
+      const litSlots = (nLit + 1) >>> 1;
+      if (i + litSlots > slots) throw new InputError(`literals of the ALU group at ${hex(goff)} run past the clause`, where);
+      for (let k = 0; k < litSlots * 2; k++) literals.push(words[(start >>> 2) + 2 * i + k]!);
+      i += litSlots;
+    }
+    assignSlots(gen, insts);
+    groups.push({ insts, literals, offset: goff });
+  }
+  return groups;
+}
