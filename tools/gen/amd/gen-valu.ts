@@ -371,6 +371,8 @@ function inferEncoding(mcpu: string, e: EncLayout, fallback?: Map<number, ValuOp
   const r3 = probe(mcpu, p3);
   const sigs = new Map<string, string[]>();
   const classes = new Map<string, number>();
+  const remarked = new Map<string, number>();
+  const remarkClass = new Map<string, string>();
   const z: number[][] = partial.map(() => new Array(e.words).fill(0) as number[]);
   const changed: { pi: number; w: number; bit: number; text: string }[] = [];
   plan.forEach((pl, i) => {
@@ -383,9 +385,22 @@ function inferEncoding(mcpu: string, e: EncLayout, fallback?: Map<number, ValuOp
       // Strip modifiers a constant may not take (none expected here).
       (sigs.get(key) ?? sigs.set(key, []).get(key)!).push(t);
     } else if (pl.kind === 'vhi') {
-      if (!r.text || r.invalid) classes.set(key, 1);
+      if (!r.text) classes.set(key, 1);
+      else if (r.invalid) {
+        const m = /\/\*Invalid register, operand has '([^']+)' register class\*\//.exec(r.text);
+        if (m) remarkClass.set(key, m[1]!);
+        else classes.set(key, 1);
+      }
     } else if (pl.kind === 'class') {
       if (r.text && !r.invalid) classes.set(key, (classes.get(key) ?? 0) | pl.x);
+      else if (r.text) {
+        // Decoded, but LLVM remarks that the operand is illegal: keep the remark's register class.
+        const m = /\/\*Invalid register, operand has '([^']+)' register class\*\//.exec(r.text);
+        if (m || r.text.includes('/*Invalid immediate*/')) {
+          remarked.set(key, (remarked.get(key) ?? 0) | pl.x);
+          if (m) remarkClass.set(key, m[1]!);
+        }
+      }
     } else {
       const wi = Number(pl.f);
       if (!r.text) z[pl.pi]![wi] = (z[pl.pi]![wi]! | (1 << pl.x)) >>> 0;
@@ -464,9 +479,13 @@ function inferEncoding(mcpu: string, e: EncLayout, fallback?: Map<number, ValuOp
           if (!ft) throw err;
           t = ft;
         }
-        return o.k === 'src' ? { ...o, t, ok: classes.get(`${pi}:${o.f}`) ?? 0 } : { ...o, t };
+        const key = `${pi}:${o.f}`;
+        const rk = remarked.get(key) ?? 0;
+        const rc = remarkClass.get(key);
+        return o.k === 'src' ? { ...o, t, ok: classes.get(key) ?? 0, ...(rk ? { rk } : {}), ...(rc ? { rc } : {}) } : { ...o, t };
       }
       if (o.k === 'v' && classes.get(`${pi}:${o.f}`)) return { ...o, lo: 1 as const };
+      if (o.k === 'v' && remarkClass.get(`${pi}:${o.f}`)) return { ...o, rc: remarkClass.get(`${pi}:${o.f}`)! };
       return o;
     });
     const md = mods[pi]!;
@@ -586,8 +605,11 @@ function buildGoldenCases(mcpu: string, probes: number[][]): GoldenCase[] {
       cases.push({ words: probes[i]!.slice(0, probes[i]!.length - 1), text: null });
       return;
     }
-    // Keep LLVM's DPP-control remarks (it decodes those words; llvm-mc cannot assemble them back).
-    const remarks = d.text.replace(/\/\* (Invalid dpp_ctrl value|[a-z_]+ is not supported starting from GFX10) \*\//g, '');
+    // Keep LLVM's remarks on words it decodes but calls illegal (llvm-mc cannot assemble them back).
+    const remarks = d.text
+      .replace(/\/\* (Invalid dpp_ctrl value|[a-z_]+ is not supported starting from GFX10) \*\//g, '')
+      .replace(/\/\*Invalid register, operand has '[^']+' register class\*\//g, '')
+      .replace(/\/\*Invalid immediate\*\//g, '');
     if ((d.invalid && remarks.includes('/*')) || seen.has(d.text)) return;
     seen.add(d.text);
     cases.push({ words: probes[i]!.slice(0, d.size / 4), text: d.text });

@@ -30,6 +30,10 @@ export interface ValuOperand {
   readonly t?: ValuType;
   /** Source classes LLVM decodes in this operand (bit mask of SRC_CLASS), for 'src' operands. */
   readonly ok?: number;
+  /** Source classes LLVM decodes in this operand but prints with an "Invalid" remark. */
+  readonly rk?: number;
+  /** The register class LLVM names in that remark ('v' operands: v128..v255 decode with this remark). */
+  readonly rc?: string;
   /** True16 register syntax (`v5.l` / `v5.h`, the high bit of the VGPR index selects `.h`). */
   readonly h?: 1;
   /** 'v' operands: only v0..v127 decode. */

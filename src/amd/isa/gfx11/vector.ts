@@ -209,7 +209,7 @@ function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: numb
     if (o.k === 'k') needLit = true;
     else if (o.k === 'src') {
       const v = fields[o.f]!;
-      if ((srcClass(v) & (o.ok ?? 0)) === 0) fail(pc, words, index, L.words, `${info.m}: source value ${v} not allowed in ${o.f}`);
+      if ((srcClass(v) & ((o.ok ?? 0) | (o.rk ?? 0))) === 0) fail(pc, words, index, L.words, `${info.m}: source value ${v} not allowed in ${o.f}`);
       if (v === SRC.LITERAL) needLit = true;
       if (o.n > 1 && !rangeOk(v, o.n)) fail(pc, words, index, L.words, `${info.m}: ${o.f} register range out of bounds`);
     } else if (o.k === 'v') {
@@ -243,7 +243,8 @@ export function operandText(o: ValuOperand, inst: Instruction, info: ValuOpInfo,
     case 'x': return o.x!;
     case 'v': {
       const r = f[o.f]!;
-      const t = o.h ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, o.n);
+      let t = o.h ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, o.n);
+      if (o.rc && r >= 128) t += `/*Invalid register, operand has '${o.rc}' register class*/`;
       // DPP src0 (and VOP2's vsrc1) take the DPP dword's abs/neg in the 32-bit DPP forms.
       return o.f === 'dsrc0' ? decorate(t, 0, false, f, info) : o.f === 'vsrc1' ? decorate(t, 1, false, f, info) : t;
     }
@@ -251,7 +252,11 @@ export function operandText(o: ValuOperand, inst: Instruction, info: ValuOpInfo,
     case 'k': return literalText(o.t ?? 'k32', inst.literal ?? 0);
     default: {
       const v = f[o.f]!;
-      const t = srcText(space, v, o.n, o.t ?? 'f32', inst.literal, !!o.h) ?? `?${v}`;
+      let t = srcText(space, v, o.n, o.t ?? 'f32', inst.literal, !!o.h) ?? `?${v}`;
+      // LLVM decodes some illegal sources and says so in a remark.
+      if (o.rk && srcClass(v) & o.rk && !(srcClass(v) & (o.ok ?? 0))) {
+        t += isConst(v) ? '/*Invalid immediate*/' : `/*Invalid register, operand has '${o.rc ?? '?'}' register class*/`;
+      }
       const i = srcIndex(o.f);
       return i < 0 ? t : decorate(t, i, isConst(v), f, info);
     }
@@ -464,10 +469,15 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
           const si = o.f === 'dsrc0' ? 0 : 1;
           const p = parseSrc(t, { f: o.f, k: 'src', n: o.n, t: 'f32' });
           if (p.value < 256) throw new OperandError(`expected a VGPR, got ${t}`);
+          if ((o.lo || o.rc) && p.value - 256 >= 128) throw new OperandError(`${t}: only v0..v127 here`);
           put(words, L.fields[o.f]!, p.value - 256);
           if (p.abs) { if (!((info.abs ?? 0) & (1 << si))) throw new OperandError('abs not allowed'); abs |= 1 << si; }
           if (p.neg) { if (!((info.neg ?? 0) & (1 << si))) throw new OperandError('neg not allowed'); neg |= 1 << si; }
-        } else put(words, L.fields[o.f]!, parseVgpr(t, o));
+        } else {
+          const r = parseVgpr(t, o);
+          if ((o.lo || o.rc) && r >= 128) throw new OperandError(`${t}: only v0..v127 here`);
+          put(words, L.fields[o.f]!, r);
+        }
         break;
       }
       case 's': put(words, o.f === 'sdst' ? SDST : L.fields[o.f]!, parseSgprDst(t, o)); break;
@@ -553,7 +563,8 @@ function assembleValu(encs: readonly Enc[], line: AsmLine): number[] | null {
   const form: DppForm | null = /\bdpp8:/.test(line.rest) ? 'dpp8' : /\b(quad_perm|row_[a-z_]+|row_mask|bank_mask|bound_ctrl):?/.test(line.rest) || line.mnemonic.endsWith('_dpp') ? 'dpp16' : null;
   const cands = BY_MNEMONIC.get(line.mnemonic)?.filter((c) => encs.includes(c.L.enc) && c.L.form === form);
   if (!cands || cands.length === 0) return null;
-  const { ops, mods } = splitRest(line.rest);
+  // C-style comments (LLVM's remarks on illegal operands) are not part of the operands.
+  const { ops, mods } = splitRest(line.rest.includes('/*') ? line.rest.replace(/\/\*.*?\*\//g, '') : line.rest);
   let err: Error | null = null;
   for (const c of cands) {
     try {
