@@ -1,0 +1,543 @@
+/**
+ * The run manifest: the architecture-neutral description of one kernel launch that `gpusim run`
+ * takes (code object, kernel, NDRange, buffers with their initial contents, arguments, outputs and
+ * expectations). This format is a contract: keep it stable, extend it only with optional fields.
+ *
+ *   {
+ *     "codeObject": "vadd.co",            path relative to the manifest
+ *     "kernel": "vadd",                   optional when the code object has one kernel
+ *     "grid":  [1048576, 1, 1],           work-items per axis (1 to 3 numbers)
+ *     "block": [256, 1, 1],               work-group size per axis
+ *     "buffers": {
+ *       "a":   { "type": "f32", "count": 1048576, "init": { "random": { "seed": 1, "min": -1, "max": 1 } } },
+ *       "b":   { "type": "f32", "count": 1048576, "init": { "fill": 0.5 } },
+ *       "idx": { "type": "u32", "count": 4, "init": { "values": [1, 2, 3, 4] } },
+ *       "raw": { "type": "u8", "file": "input.bin" },
+ *       "c":   { "type": "f32", "count": 1048576 }
+ *     },
+ *     "args": ["a", "b", "c", { "i32": 1048576 }, { "local": 4096 }],
+ *     "outputs": ["c"],
+ *     "expect": { "c": { "file": "c.expected.bin", "ulp": 0 } }
+ *   }
+ *
+ * Every validation error is one line naming the field (`buffers.a.type: ...`), raised as an
+ * InputError so the CLI exits 2.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { InputError } from '../core/errors.js';
+import { f16bits } from '../core/float.js';
+
+export const ELEM_TYPES = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'u64', 'i64', 'f16', 'f32', 'f64'] as const;
+export type ElemType = (typeof ELEM_TYPES)[number];
+
+export interface ElemInfo {
+  readonly bytes: 1 | 2 | 4 | 8;
+  readonly kind: 'uint' | 'int' | 'float';
+}
+
+export const ELEM: Readonly<Record<ElemType, ElemInfo>> = {
+  u8: { bytes: 1, kind: 'uint' }, i8: { bytes: 1, kind: 'int' },
+  u16: { bytes: 2, kind: 'uint' }, i16: { bytes: 2, kind: 'int' },
+  u32: { bytes: 4, kind: 'uint' }, i32: { bytes: 4, kind: 'int' },
+  u64: { bytes: 8, kind: 'uint' }, i64: { bytes: 8, kind: 'int' },
+  f16: { bytes: 2, kind: 'float' }, f32: { bytes: 4, kind: 'float' }, f64: { bytes: 8, kind: 'float' },
+};
+
+/** A scalar value in a manifest: a number, or a string for NaN/±Infinity and exact 64-bit integers ("0x...", "-123"). */
+export type ScalarValue = number | string;
+
+export type BufferInit =
+  | { readonly kind: 'zero' }
+  | { readonly kind: 'random'; readonly seed: number; readonly min: number; readonly max: number }
+  | { readonly kind: 'fill'; readonly value: ScalarValue }
+  | { readonly kind: 'values'; readonly values: readonly ScalarValue[] }
+  | { readonly kind: 'file'; readonly path: string };
+
+export interface BufferSpec {
+  readonly name: string;
+  readonly type: ElemType;
+  /** Elements. */
+  readonly count: number;
+  readonly bytes: number;
+  readonly init: BufferInit;
+}
+
+export type ArgSpec =
+  | { readonly kind: 'buffer'; readonly name: string }
+  | { readonly kind: 'scalar'; readonly type: ElemType; readonly value: ScalarValue }
+  | { readonly kind: 'local'; readonly bytes: number };
+
+export interface ExpectSpec {
+  /** Absolute path of the expected contents (raw little-endian elements of the buffer's type). */
+  readonly file: string;
+  /** Allowed distance in units in the last place for float buffers (integers compare exactly). */
+  readonly ulp: number;
+}
+
+export interface Manifest {
+  /** Absolute path of the manifest (or '<inline>'), and the directory relative paths resolve against. */
+  readonly path: string;
+  readonly dir: string;
+  readonly codeObject: string;
+  readonly kernel: string | undefined;
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  readonly buffers: readonly BufferSpec[];
+  readonly args: readonly ArgSpec[];
+  readonly outputs: readonly string[];
+  readonly expect: Readonly<Record<string, ExpectSpec>>;
+}
+
+/** Top-level keys a manifest may have; extend with optional fields only. */
+export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description'] as const;
+
+/** Read and validate a manifest file. */
+export function loadManifest(path: string): Manifest {
+  const abs = resolve(path);
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new InputError(err.code === 'ENOENT' ? 'no such file' : err.message, path);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`not valid JSON: ${(e as Error).message}`, path);
+  }
+  return parseManifest(json, abs, dirname(abs));
+}
+
+/** Validate a parsed manifest object; relative paths resolve against `dir`. */
+export function parseManifest(json: unknown, path = '<inline>', dir = process.cwd()): Manifest {
+  const fail = (field: string, msg: string): never => {
+    throw new InputError(`${field}: ${msg}`, path);
+  };
+  if (!isObj(json)) return fail('manifest', 'must be a JSON object');
+  for (const k of Object.keys(json)) {
+    if (!(MANIFEST_KEYS as readonly string[]).includes(k)) fail(k, `unknown field (expected ${MANIFEST_KEYS.join(', ')})`);
+  }
+  const co = json.codeObject;
+  if (typeof co !== 'string' || co === '') fail('codeObject', 'must be a non-empty path string');
+  const kernel = json.kernel;
+  if (kernel !== undefined && (typeof kernel !== 'string' || kernel === '')) fail('kernel', 'must be a kernel name string');
+  const grid = dims(json.grid, 'grid', fail, true);
+  const block = dims(json.block ?? [1, 1, 1], 'block', fail, false);
+
+  const buffers: BufferSpec[] = [];
+  const bufs = json.buffers ?? {};
+  if (!isObj(bufs)) fail('buffers', 'must be an object of name -> buffer');
+  for (const [name, b] of Object.entries(bufs as Record<string, unknown>)) {
+    buffers.push(parseBuffer(name, b, dir, fail));
+  }
+  const byName = new Set(buffers.map((b) => b.name));
+
+  const args: ArgSpec[] = [];
+  const rawArgs = json.args ?? [];
+  if (!Array.isArray(rawArgs)) fail('args', 'must be an array');
+  (rawArgs as unknown[]).forEach((a, i) => {
+    const f = `args[${i}]`;
+    if (typeof a === 'string') {
+      if (!byName.has(a)) fail(f, `'${a}' is not a buffer (buffers: ${[...byName].join(', ') || 'none'})`);
+      args.push({ kind: 'buffer', name: a });
+      return;
+    }
+    if (!isObj(a)) return fail(f, 'must be a buffer name, {type: value} or {local: bytes}');
+    const keys = Object.keys(a);
+    if (keys.length !== 1) fail(f, `must have exactly one key (a type or "local"), has ${keys.length}`);
+    const k = keys[0]!;
+    const v = a[k];
+    if (k === 'local') {
+      if (!isCount(v) || v === 0) fail(`${f}.local`, 'must be a positive integer byte count');
+      args.push({ kind: 'local', bytes: v as number });
+      return;
+    }
+    if (!isElemType(k)) return fail(f, `unknown argument type '${k}' (expected local or one of ${ELEM_TYPES.join(' ')})`);
+    checkScalar(k, v, `${f}.${k}`, fail);
+    args.push({ kind: 'scalar', type: k, value: v as ScalarValue });
+  });
+
+  const outputs: string[] = [];
+  const rawOut = json.outputs ?? [];
+  if (!Array.isArray(rawOut)) fail('outputs', 'must be an array of buffer names');
+  (rawOut as unknown[]).forEach((o, i) => {
+    if (typeof o !== 'string' || !byName.has(o)) fail(`outputs[${i}]`, `${JSON.stringify(o)} is not a buffer`);
+    outputs.push(o as string);
+  });
+
+  const expect: Record<string, ExpectSpec> = {};
+  const rawExp = json.expect ?? {};
+  if (!isObj(rawExp)) fail('expect', 'must be an object of buffer name -> {file, ulp}');
+  for (const [name, e] of Object.entries(rawExp as Record<string, unknown>)) {
+    const f = `expect.${name}`;
+    if (!byName.has(name)) fail(f, 'not a buffer');
+    if (!isObj(e)) return fail(f, 'must be {file, ulp}');
+    for (const k of Object.keys(e)) if (k !== 'file' && k !== 'ulp') fail(`${f}.${k}`, 'unknown field (expected file, ulp)');
+    if (typeof e.file !== 'string' || e.file === '') fail(`${f}.file`, 'must be a path string');
+    const ulp = e.ulp ?? 0;
+    if (!isCount(ulp)) fail(`${f}.ulp`, 'must be a non-negative integer');
+    expect[name] = { file: resolve(dir, e.file as string), ulp: ulp as number };
+  }
+  return { path, dir, codeObject: resolve(dir, co as string), kernel: kernel as string | undefined, grid, block, buffers, args, outputs, expect };
+}
+
+type Fail = (field: string, msg: string) => never;
+
+function parseBuffer(name: string, b: unknown, dir: string, fail: Fail): BufferSpec {
+  const f = `buffers.${name}`;
+  if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(name)) fail(f, 'buffer names are letters, digits, _ . - (they become file names)');
+  if (!isObj(b)) return fail(f, 'must be an object {type, count, init?, file?}');
+  for (const k of Object.keys(b)) if (!['type', 'count', 'init', 'file'].includes(k)) fail(`${f}.${k}`, 'unknown field (expected type, count, init, file)');
+  const type = b.type;
+  if (typeof type !== 'string' || !isElemType(type)) return fail(`${f}.type`, `must be one of ${ELEM_TYPES.join(' ')}`);
+  const size = ELEM[type].bytes;
+  let init: BufferInit = { kind: 'zero' };
+  if (b.file !== undefined) {
+    if (typeof b.file !== 'string' || b.file === '') fail(`${f}.file`, 'must be a path string');
+    if (b.init !== undefined) fail(`${f}.init`, 'a buffer has either file or init, not both');
+    init = { kind: 'file', path: resolve(dir, b.file as string) };
+  } else if (b.init !== undefined) {
+    const i = b.init;
+    if (!isObj(i) || Object.keys(i).length !== 1) return fail(`${f}.init`, 'must be exactly one of {random}, {fill}, {values}, {file}');
+    const k = Object.keys(i)[0]!;
+    const v = i[k];
+    const fi = `${f}.init.${k}`;
+    if (k === 'random') {
+      if (!isObj(v)) return fail(fi, 'must be {seed, min, max}');
+      for (const kk of Object.keys(v)) if (!['seed', 'min', 'max'].includes(kk)) fail(`${fi}.${kk}`, 'unknown field (expected seed, min, max)');
+      const seed = v.seed ?? 1;
+      if (!Number.isInteger(seed)) fail(`${fi}.seed`, 'must be an integer');
+      const [dmin, dmax] = defaultRange(type);
+      const min = v.min ?? dmin;
+      const max = v.max ?? dmax;
+      if (typeof min !== 'number' || !Number.isFinite(min)) fail(`${fi}.min`, 'must be a finite number');
+      if (typeof max !== 'number' || !Number.isFinite(max)) fail(`${fi}.max`, 'must be a finite number');
+      if ((min as number) > (max as number)) fail(fi, `min ${min} is above max ${max}`);
+      if (ELEM[type].kind !== 'float') {
+        if (!Number.isInteger(min) || !Number.isInteger(max)) fail(fi, `min and max must be integers for ${type}`);
+        const [lo, hi] = typeRange(type);
+        if ((min as number) < lo || (max as number) > hi) fail(fi, `range [${min}, ${max}] does not fit ${type}`);
+      }
+      init = { kind: 'random', seed: seed as number, min: min as number, max: max as number };
+    } else if (k === 'fill') {
+      checkScalar(type, v, fi, fail);
+      init = { kind: 'fill', value: v as ScalarValue };
+    } else if (k === 'values') {
+      if (!Array.isArray(v)) return fail(fi, 'must be an array');
+      v.forEach((x, j) => checkScalar(type, x, `${fi}[${j}]`, fail));
+      init = { kind: 'values', values: v as ScalarValue[] };
+    } else if (k === 'file') {
+      if (typeof v !== 'string' || v === '') fail(fi, 'must be a path string');
+      init = { kind: 'file', path: resolve(dir, v as string) };
+    } else fail(fi, 'unknown init (expected random, fill, values or file)');
+  }
+  let count: number;
+  if (b.count !== undefined) {
+    if (!isCount(b.count)) fail(`${f}.count`, 'must be a non-negative integer');
+    count = b.count as number;
+    if (init.kind === 'values' && init.values.length > count) fail(`${f}.init.values`, `${init.values.length} values for ${count} elements`);
+  } else if (init.kind === 'values') count = init.values.length;
+  else if (init.kind === 'file') {
+    count = -1; // from the file's size, resolved when the buffer is created
+  } else return fail(`${f}.count`, 'required (unless init gives values or a file)');
+  if (count >= 0 && count * size > 2 ** 32) fail(`${f}.count`, `${count} elements of ${type} exceed 4 GiB`);
+  return { name, type, count, bytes: count < 0 ? -1 : count * size, init };
+}
+
+function dims(v: unknown, field: string, fail: Fail, required: boolean): [number, number, number] {
+  if (v === undefined && required) fail(field, 'required: [x], [x, y] or [x, y, z] work-items');
+  if (typeof v === 'number') v = [v];
+  if (!Array.isArray(v) || v.length < 1 || v.length > 3) return fail(field, 'must be an array of 1 to 3 positive integers');
+  const out: [number, number, number] = [1, 1, 1];
+  v.forEach((x, i) => {
+    if (!Number.isInteger(x) || (x as number) < 1 || (x as number) > 0xffffffff) fail(`${field}[${i}]`, 'must be a positive 32-bit integer');
+    out[i] = x as number;
+  });
+  return out;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function isCount(v: unknown): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
+}
+export function isElemType(s: string): s is ElemType {
+  return (ELEM_TYPES as readonly string[]).includes(s);
+}
+
+/** Inclusive value range of an integer type (64-bit ones limited to what a JS number holds exactly). */
+export function typeRange(t: ElemType): [number, number] {
+  const e = ELEM[t];
+  if (e.kind === 'float') return [-Infinity, Infinity];
+  const bits = e.bytes * 8;
+  if (bits === 64) return e.kind === 'int' ? [-(2 ** 53), 2 ** 53] : [0, 2 ** 53];
+  return e.kind === 'int' ? [-(2 ** (bits - 1)), 2 ** (bits - 1) - 1] : [0, 2 ** bits - 1];
+}
+
+function defaultRange(t: ElemType): [number, number] {
+  return ELEM[t].kind === 'float' ? [0, 1] : typeRange(t);
+}
+
+const FLOAT_WORDS = ['nan', 'inf', '+inf', '-inf', 'infinity', '+infinity', '-infinity'];
+
+function checkScalar(t: ElemType, v: unknown, field: string, fail: Fail): void {
+  const e = ELEM[t];
+  if (typeof v === 'string') {
+    if (e.kind === 'float') {
+      if (!FLOAT_WORDS.includes(v.toLowerCase()) && !Number.isFinite(Number(v))) fail(field, `'${v}' is not a number (strings allowed: NaN, Inf, -Inf)`);
+      return;
+    }
+    if (parseInt64(v) === null) fail(field, `'${v}' is not an integer (decimal or 0x hex)`);
+    if (e.bytes < 8) fail(field, `${t} values are numbers (strings are for 64-bit integers)`);
+    return;
+  }
+  if (typeof v !== 'number' || !Number.isFinite(v)) return fail(field, `must be a number for ${t}`);
+  if (e.kind === 'float') return;
+  if (!Number.isInteger(v)) fail(field, `${v} is not an integer (${t})`);
+  const [lo, hi] = typeRange(t);
+  // Accept both the signed and the unsigned spelling of the bits (e.g. 0xffffffff for an i32).
+  const bits = e.bytes * 8;
+  const ok = bits === 64 ? Math.abs(v) <= 2 ** 53 : v >= -(2 ** (bits - 1)) && v <= 2 ** bits - 1;
+  if (!ok) fail(field, `${v} does not fit ${t} [${lo}, ${hi}]`);
+}
+
+/** Parse a 64-bit integer string ("-12", "0xffff_ffff_ffff_ffff") into [lo, hi] dwords, or null. */
+export function parseInt64(s: string): [number, number] | null {
+  let t = s.trim().replace(/_/g, '');
+  let neg = false;
+  if (t.startsWith('-')) {
+    neg = true;
+    t = t.slice(1);
+  }
+  let lo = 0;
+  let hi = 0;
+  const hex = /^0x[0-9a-f]{1,16}$/i.test(t);
+  if (!hex && !/^[0-9]{1,20}$/.test(t)) return null;
+  const digits = hex ? t.slice(2) : t;
+  const base = hex ? 16 : 10;
+  for (const ch of digits) {
+    const d = parseInt(ch, base);
+    // (hi:lo) = (hi:lo) * base + d with 16-bit limbs to stay exact
+    const l0 = (lo & 0xffff) * base + d;
+    const l1 = (lo >>> 16) * base + Math.floor(l0 / 0x10000);
+    const h0 = (hi & 0xffff) * base + Math.floor(l1 / 0x10000);
+    const h1 = (hi >>> 16) * base + Math.floor(h0 / 0x10000);
+    if (h1 > 0xffff) return null;
+    lo = ((l1 & 0xffff) * 0x10000 + (l0 & 0xffff)) >>> 0;
+    hi = ((h1 & 0xffff) * 0x10000 + (h0 & 0xffff)) >>> 0;
+  }
+  if (neg) {
+    lo = (~lo + 1) >>> 0;
+    hi = (~hi + (lo === 0 ? 1 : 0)) >>> 0;
+  }
+  return [lo, hi];
+}
+
+function floatOf(v: ScalarValue): number {
+  if (typeof v === 'number') return v;
+  const l = v.toLowerCase();
+  if (l === 'nan') return NaN;
+  if (l.endsWith('inf') || l.endsWith('infinity')) return l.startsWith('-') ? -Infinity : Infinity;
+  return Number(v);
+}
+
+/** Store one element of type `t` at byte offset `at`. */
+export function writeElem(dv: DataView, at: number, t: ElemType, v: ScalarValue): void {
+  const e = ELEM[t];
+  if (e.kind === 'float') {
+    const x = floatOf(v);
+    if (t === 'f32') dv.setFloat32(at, x, true);
+    else if (t === 'f64') dv.setFloat64(at, x, true);
+    else dv.setUint16(at, f16bits(x), true);
+    return;
+  }
+  if (e.bytes === 8) {
+    let lo: number;
+    let hi: number;
+    if (typeof v === 'string') [lo, hi] = parseInt64(v)!;
+    else {
+      const n = Math.trunc(v);
+      lo = (((n % 0x1_0000_0000) + 0x1_0000_0000) % 0x1_0000_0000) >>> 0;
+      hi = Math.floor(n / 0x1_0000_0000) >>> 0;
+    }
+    dv.setUint32(at, lo, true);
+    dv.setUint32(at + 4, hi, true);
+    return;
+  }
+  const n = Number(v);
+  if (e.bytes === 1) dv.setUint8(at, n & 0xff);
+  else if (e.bytes === 2) dv.setUint16(at, n & 0xffff, true);
+  else dv.setUint32(at, n >>> 0, true);
+}
+
+/** Little-endian bytes of one scalar argument. */
+export function scalarBytes(t: ElemType, v: ScalarValue): Uint8Array {
+  const b = new Uint8Array(ELEM[t].bytes);
+  writeElem(new DataView(b.buffer), 0, t, v);
+  return b;
+}
+
+/** Deterministic PRNG (mulberry32), the same generator for every architecture. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The initial bytes of a buffer. Random integers are uniform over [min, max] inclusive; random
+ * floats uniform over [min, max), rounded to the element type. `readFile` is injectable for tests.
+ */
+export function bufferContents(b: BufferSpec, readFile: (p: string) => Uint8Array = (p) => new Uint8Array(readFileSync(p))): Uint8Array {
+  const size = ELEM[b.type].bytes;
+  if (b.init.kind === 'file') {
+    let data: Uint8Array;
+    try {
+      data = readFile(b.init.path);
+    } catch (e) {
+      throw new InputError(`buffers.${b.name}.file: cannot read ${b.init.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    if (b.count < 0) {
+      if (data.length % size !== 0) throw new InputError(`buffers.${b.name}.file: ${data.length} bytes is not a whole number of ${b.type} elements`);
+      return data.slice();
+    }
+    if (data.length > b.bytes) throw new InputError(`buffers.${b.name}.file: ${data.length} bytes for a buffer of ${b.bytes}`);
+    const out = new Uint8Array(b.bytes);
+    out.set(data);
+    return out;
+  }
+  const out = new Uint8Array(b.bytes);
+  const dv = new DataView(out.buffer);
+  const init = b.init;
+  switch (init.kind) {
+    case 'zero':
+      break;
+    case 'fill':
+      for (let i = 0; i < b.count; i++) writeElem(dv, i * size, b.type, init.value);
+      break;
+    case 'values':
+      init.values.forEach((v, i) => writeElem(dv, i * size, b.type, v));
+      break;
+    case 'random': {
+      const r = mulberry32(init.seed);
+      const isFloat = ELEM[b.type].kind === 'float';
+      const span = init.max - init.min;
+      for (let i = 0; i < b.count; i++) {
+        let v: number;
+        if (isFloat) v = init.min + r() * span;
+        else if (span + 1 <= 2 ** 32) v = init.min + Math.floor(r() * (span + 1));
+        else v = init.min + Math.floor((r() * 2 ** 21 + Math.floor(r() * 2 ** 32) / 2 ** 32) / 2 ** 21 * (span + 1));
+        writeElem(dv, i * size, b.type, Math.min(v, init.max));
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+/** Read element i of a buffer as a JS number (64-bit integers exact below 2^53). */
+export function readElem(dv: DataView, at: number, t: ElemType): number {
+  switch (t) {
+    case 'u8': return dv.getUint8(at);
+    case 'i8': return dv.getInt8(at);
+    case 'u16': return dv.getUint16(at, true);
+    case 'i16': return dv.getInt16(at, true);
+    case 'u32': return dv.getUint32(at, true);
+    case 'i32': return dv.getInt32(at, true);
+    case 'u64': return dv.getUint32(at, true) + dv.getUint32(at + 4, true) * 0x1_0000_0000;
+    case 'i64': return dv.getUint32(at, true) + dv.getInt32(at + 4, true) * 0x1_0000_0000;
+    case 'f16': {
+      const h = dv.getUint16(at, true);
+      const s = h & 0x8000 ? -1 : 1;
+      const e = (h >>> 10) & 0x1f;
+      const m = h & 0x3ff;
+      if (e === 0) return s * m * 2 ** -24;
+      if (e === 31) return m === 0 ? s * Infinity : NaN;
+      return s * (1 + m / 1024) * 2 ** (e - 15);
+    }
+    case 'f32': return dv.getFloat32(at, true);
+    case 'f64': return dv.getFloat64(at, true);
+  }
+}
+
+export interface Mismatch {
+  readonly index: number;
+  readonly got: string;
+  readonly want: string;
+  /** ULP distance for floats (Infinity when one side is NaN and the other not). */
+  readonly ulp?: number;
+}
+
+/**
+ * Compare a buffer's bytes to the expected bytes: integers exactly, floats within `ulp` units in
+ * the last place (NaN matches any NaN, +0 matches -0). Returns the count and the first mismatches.
+ */
+export function compareBuffers(t: ElemType, got: Uint8Array, want: Uint8Array, ulp: number, max = 10): { count: number; first: Mismatch[] } {
+  const size = ELEM[t].bytes;
+  const n = Math.min(got.length, want.length) / size;
+  const dg = new DataView(got.buffer, got.byteOffset, got.length);
+  const dw = new DataView(want.buffer, want.byteOffset, want.length);
+  const first: Mismatch[] = [];
+  let count = 0;
+  const isFloat = ELEM[t].kind === 'float';
+  for (let i = 0; i < n; i++) {
+    const at = i * size;
+    if (isFloat) {
+      const d = ulpDistance(t, dg, dw, at);
+      if (d > ulp) {
+        count++;
+        if (first.length < max) first.push({ index: i, got: fmt(readElem(dg, at, t)), want: fmt(readElem(dw, at, t)), ulp: d });
+      }
+    } else {
+      let same = true;
+      for (let k = 0; k < size; k++) if (got[at + k] !== want[at + k]) same = false;
+      if (!same) {
+        count++;
+        if (first.length < max) first.push({ index: i, got: String(readElem(dg, at, t)), want: String(readElem(dw, at, t)) });
+      }
+    }
+  }
+  if (got.length !== want.length) {
+    count++;
+    first.push({ index: n, got: `${got.length} bytes`, want: `${want.length} bytes` });
+  }
+  return { count, first };
+}
+
+function fmt(x: number): string {
+  return Object.is(x, -0) ? '-0' : String(x);
+}
+
+/** Distance in representable values between two floats at `at` (NaN vs NaN is 0, NaN vs number Infinity). */
+export function ulpDistance(t: ElemType, a: DataView, b: DataView, at: number): number {
+  const ord = (dv: DataView): number => {
+    if (t === 'f16') {
+      const h = dv.getUint16(at, true);
+      if ((h & 0x7c00) === 0x7c00 && (h & 0x3ff) !== 0) return NaN;
+      return h & 0x8000 ? -(h & 0x7fff) : h;
+    }
+    if (t === 'f32') {
+      const u = dv.getUint32(at, true);
+      if ((u & 0x7f800000) === 0x7f800000 && (u & 0x7fffff) !== 0) return NaN;
+      return u & 0x80000000 ? -(u & 0x7fffffff) : u;
+    }
+    const lo = dv.getUint32(at, true);
+    const hi = dv.getUint32(at + 4, true);
+    if ((hi & 0x7ff00000) === 0x7ff00000 && ((hi & 0xfffff) !== 0 || lo !== 0)) return NaN;
+    const mag = (hi & 0x7fffffff) * 0x1_0000_0000 + lo; // exact up to 2^63 only approximately; fine for distances
+    return hi & 0x80000000 ? -mag : mag;
+  };
+  const x = ord(a);
+  const y = ord(b);
+  if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) && Number.isNaN(y) ? 0 : Infinity;
+  return Math.abs(x - y);
+}
