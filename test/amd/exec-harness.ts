@@ -1,0 +1,101 @@
+/**
+ * Single-wave execution harness for opcode tests: assemble LLVM-syntax GFX11 text with the
+ * gpusim assembler, map it into GPU memory, build one Wave with the given register inputs and
+ * run it until s_endpgm (or a budget). Tests check registers/memory against values derived from
+ * the ISA definitions.
+ *
+ *   const r = runAsm(`v_add_f32 v2, v0, v1\ns_endpgm`, { vgpr: { 0: [1, 2], 1: [3, 4] } });
+ *   r.vf(2, 0) // lane 0 of v2 as f32
+ */
+import { Memory } from '../../src/core/memory.js';
+import { Diagnostics, type Diagnostic } from '../../src/core/diagnostics.js';
+import { assemble } from '../../src/amd/isa/target.js';
+import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
+import { Program } from '../../src/amd/exec/program.js';
+import type { ExecEnv } from '../../src/amd/exec/env.js';
+import { WAVE_STATE_SEED } from '../../src/amd/exec/env.js';
+import { Wave, SREG } from '../../src/amd/wave/wave.js';
+import { APERTURE } from '../../src/amd/exec/vmem.js';
+import { f32 } from '../../src/core/float.js';
+
+export const CODE_VA = 0x5000_0000_0000;
+
+export interface AsmRunOptions {
+  readonly waveSize?: 32 | 64;
+  readonly vgprs?: number;
+  /** SGPR/special initial values by operand encoding (e.g. { 0: 5, 125: m0value }). */
+  readonly sgpr?: Readonly<Record<number, number>>;
+  /** VGPR initial values: reg -> per-lane values (a number fills all lanes). */
+  readonly vgpr?: Readonly<Record<number, number | readonly number[]>>;
+  /** VGPR initial values as f32. */
+  readonly vgprF32?: Readonly<Record<number, number | readonly number[]>>;
+  /** EXEC (default all lanes). */
+  readonly exec?: number;
+  readonly execHi?: number;
+  readonly scc?: number;
+  /** MODE and STATUS hardware register values. */
+  readonly mode?: number;
+  readonly status?: number;
+  readonly ldsBytes?: number;
+  readonly mem?: Memory;
+  readonly strict?: boolean;
+  readonly maxInstructions?: number;
+  readonly scratchPerLane?: number;
+}
+
+export interface AsmRun {
+  readonly wave: Wave;
+  readonly mem: Memory;
+  readonly diags: readonly Diagnostic[];
+  readonly instructions: number;
+  /** VGPR `reg` lane `lane` as u32 / f32. */
+  v(reg: number, lane?: number): number;
+  vf(reg: number, lane?: number): number;
+  s(enc: number): number;
+}
+
+export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
+  const words = Uint32Array.from(assemble(gfx11, source));
+  const mem = o.mem ?? new Memory();
+  const code = new Uint8Array(words.buffer.slice(0));
+  mem.map(CODE_VA, Math.max(4096, Math.ceil(code.length / 4096) * 4096), 'code');
+  mem.writeBytes(CODE_VA, code);
+  const diag = new Diagnostics({ strict: o.strict ?? false });
+  const ws = o.waveSize ?? 32;
+  const vgprs = o.vgprs ?? 256;
+  let clock = 0;
+  const env: ExecEnv = { space: gfx11.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock };
+  const program = new Program(gfx11, CODE_VA, words, env);
+  const lds = new Uint8Array(o.ldsBytes ?? 65536);
+  const w = new Wave(
+    { waveSize: ws, vgprs, pc: CODE_VA, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: o.mode ?? 0xf0, status: o.status ?? 0 },
+    mem, lds, { wg: [0, 0, 0], waveInGroup: 0, id: 0 },
+  );
+  if (o.scratchPerLane) {
+    const seg = mem.alloc(o.scratchPerLane * ws, 'scratch');
+    w.scratchBase = seg.base;
+    w.scratchPerLane = o.scratchPerLane;
+  }
+  w.s[SREG.EXEC_LO] = (o.exec ?? 0xffffffff) >>> 0;
+  w.s[SREG.EXEC_HI] = ws === 64 ? (o.execHi ?? 0xffffffff) >>> 0 : 0;
+  w.scc = o.scc ?? 0;
+  for (const [k, v] of Object.entries(o.sgpr ?? {})) w.s[Number(k)] = v >>> 0;
+  for (const [k, v] of Object.entries(o.vgpr ?? {})) for (let l = 0; l < ws; l++) w.v[Number(k) * ws + l] = (typeof v === 'number' ? v : v[l] ?? 0) >>> 0;
+  for (const [k, v] of Object.entries(o.vgprF32 ?? {})) for (let l = 0; l < ws; l++) w.vf[Number(k) * ws + l] = typeof v === 'number' ? v : v[l] ?? 0;
+  const budget = o.maxInstructions ?? 100000;
+  let n = 0;
+  while (w.state === 'ready' && n < budget) {
+    const op = program.opAt(w.pc, w);
+    w.pc += op.inst.size;
+    op.run(w);
+    n++;
+    clock++;
+    if ((w.state as string) === 'barrier') w.state = 'ready'; // a lone wave passes barriers
+  }
+  return {
+    wave: w, mem, diags: diag.list, instructions: n,
+    v: (r, l = 0) => w.v[r * ws + l]!,
+    vf: (r, l = 0) => f32(w.v[r * ws + l]!),
+    s: (e) => w.s[e]!,
+  };
+}
