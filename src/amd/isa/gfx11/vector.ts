@@ -32,6 +32,21 @@ interface Layout {
   readonly prefix: number;
   readonly fields: Readonly<Record<string, FieldDef>>;
   readonly table: readonly (ValuOpInfo | undefined)[];
+  /** Precomputed for decode: the fields as [name, word, shift, mask] (VOP3SD: sdst instead of abs/opsel). */
+  readonly fl?: readonly FieldSlot[];
+  readonly flSd?: readonly FieldSlot[];
+  /** Opcodes whose plain form has no src0 operand (src0 = 250/233/234 does not select DPP). */
+  readonly noSrc0?: Uint8Array;
+}
+
+type FieldSlot = readonly [string, number, number, number];
+
+function finish(L: Layout): Layout {
+  const fl: FieldSlot[] = Object.entries(L.fields).map(([k, f]) => [k, f.w, f.lo, (1 << f.n) - 1] as const);
+  const flSd: FieldSlot[] = [...fl.filter(([k]) => k !== 'abs' && k !== 'opsel'), ['sdst', 0, 8, 0x7f]];
+  const noSrc0 = new Uint8Array(L.table.length);
+  L.table.forEach((info, op) => { if (info && info.ops.every((o) => o.f !== 'src0')) noSrc0[op] = 1; });
+  return { ...L, fl, flSd, noSrc0 };
 }
 
 function toArray(t: Readonly<Record<number, ValuOpInfo>>, n: number): (ValuOpInfo | undefined)[] {
@@ -43,17 +58,17 @@ function toArray(t: Readonly<Record<number, ValuOpInfo>>, n: number): (ValuOpInf
 const F = (w: number, lo: number, n: number): FieldDef => ({ w, lo, n });
 
 export const LAYOUTS: Readonly<Record<Enc, Layout>> = {
-  VOP1: { enc: 'VOP1', form: null, words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(VOP1_OPS, 256) },
-  VOP2: { enc: 'VOP2', form: null, words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(VOP2_OPS, 64) },
-  VOPC: { enc: 'VOPC', form: null, words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(VOPC_OPS, 256) },
-  VOP3: {
+  VOP1: finish({ enc: 'VOP1', form: null, words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(VOP1_OPS, 256) }),
+  VOP2: finish({ enc: 'VOP2', form: null, words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(VOP2_OPS, 64) }),
+  VOPC: finish({ enc: 'VOPC', form: null, words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(VOPC_OPS, 256) }),
+  VOP3: finish({
     enc: 'VOP3', form: null, words: 2, op: F(0, 16, 10), prefix: 0xd4000000,
     fields: {
       vdst: F(0, 0, 8), abs: F(0, 8, 3), opsel: F(0, 11, 4), clamp: F(0, 15, 1),
       src0: F(1, 0, 9), src1: F(1, 9, 9), src2: F(1, 18, 9), omod: F(1, 27, 2), neg: F(1, 29, 3),
     },
     table: toArray(VOP3_OPS, 1024),
-  },
+  }),
 };
 const SDST = F(0, 8, 7);
 
@@ -62,7 +77,7 @@ function dppLayout(L: Layout, form: DppForm, table: Readonly<Record<number, Valu
   const fields: Record<string, FieldDef> = {};
   for (const [k, f] of Object.entries(L.fields)) if (k !== 'src0') fields[k] = f;
   for (const [k, f] of Object.entries(form === 'dpp16' ? DPP16_FIELDS : DPP8_FIELDS)) fields[k] = { w: L.words, lo: f.lo, n: f.n };
-  return { ...L, form, words: L.words + 1, fields, table: toArray(table, L.table.length) };
+  return finish({ ...L, form, words: L.words + 1, fields, table: toArray(table, L.table.length) });
 }
 
 const DPP: Readonly<Record<Enc, Readonly<Record<DppForm, Layout>>>> = {
@@ -171,6 +186,51 @@ function srcIndex(f: string): number {
   return f === 'src0' ? 0 : f === 'src1' ? 1 : f === 'src2' ? 2 : -1;
 }
 
+/**
+ * The named fields of one instruction. Written out per encoding (object literals of a fixed shape,
+ * named stores) because this runs once per decoded instruction.
+ */
+function extractFields(L: Layout, info: ValuOpInfo, op: number, words: ArrayLike<number>, index: number, fi8: number): Record<string, number> {
+  const w0 = words[index]! >>> 0;
+  let f: Record<string, number>;
+  switch (L.enc) {
+    case 'VOP1': f = { op, src0: w0 & 511, vdst: (w0 >>> 17) & 255 }; break;
+    case 'VOP2': f = { op, src0: w0 & 511, vsrc1: (w0 >>> 9) & 255, vdst: (w0 >>> 17) & 255 }; break;
+    case 'VOPC': f = { op, src0: w0 & 511, vsrc1: (w0 >>> 9) & 255 }; break;
+    default: {
+      const w1 = words[index + 1]! >>> 0;
+      f = info.sd
+        ? { op, vdst: w0 & 255, sdst: (w0 >>> 8) & 127, clamp: (w0 >>> 15) & 1, src0: w1 & 511, src1: (w1 >>> 9) & 511, src2: (w1 >>> 18) & 511, omod: (w1 >>> 27) & 3, neg: w1 >>> 29 }
+        : { op, vdst: w0 & 255, abs: (w0 >>> 8) & 7, opsel: (w0 >>> 11) & 15, clamp: (w0 >>> 15) & 1, src0: w1 & 511, src1: (w1 >>> 9) & 511, src2: (w1 >>> 18) & 511, omod: (w1 >>> 27) & 3, neg: w1 >>> 29 };
+    }
+  }
+  if (L.form === null) return f;
+  const d = words[index + L.words - 1]! >>> 0;
+  // DPP forms: src0 is the DPP dword's VGPR; keep it in the 9-bit source space like the plain forms.
+  f.dsrc0 = d & 255;
+  f.src0 = SRC.VGPR0 + (d & 255);
+  if (L.form === 'dpp8') {
+    f.sel = d >>> 8;
+    f.fi = fi8;
+    return f;
+  }
+  f.dpp_ctrl = (d >>> 8) & 0x1ff;
+  f.fi = (d >>> 18) & 1;
+  f.bound_ctrl = (d >>> 19) & 1;
+  f.dneg0 = (d >>> 20) & 1;
+  f.dabs0 = (d >>> 21) & 1;
+  f.dneg1 = (d >>> 22) & 1;
+  f.dabs1 = (d >>> 23) & 1;
+  f.bank_mask = (d >>> 24) & 15;
+  f.row_mask = d >>> 28;
+  if (L.enc !== 'VOP3') {
+    // The 32-bit encodings' input modifiers live in the DPP dword.
+    f.abs = f.dabs0 | (f.dabs1 << 1);
+    f.neg = f.dneg0 | (f.dneg1 << 1);
+  }
+  return f;
+}
+
 /** Decode a VALU word sequence in layout L (non-DPP, or DPP when src0 says so). */
 function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: number): Instruction {
   let L = P;
@@ -179,7 +239,7 @@ function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: numb
   const src0 = get(words, index, P.fields.src0!);
   let fi8 = 0;
   // Opcodes without a src0 operand (v_nop, v_pipeflush) ignore the field: no DPP form.
-  if (P.table[op]?.ops.every((o) => o.f !== 'src0')) { /* plain */ }
+  if (P.noSrc0![op]) { /* plain */ }
   else if (src0 === SRC.DPP16) L = DPP[P.enc].dpp16;
   else if (src0 === SRC.DPP8 || src0 === SRC.DPP8FI) {
     L = DPP[P.enc].dpp8;
@@ -189,21 +249,7 @@ function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: numb
   if (!info) fail(pc, words, index, P.words, `${L.enc} opcode ${op} has no ${L.form ?? 'plain'} form`);
   if (index + L.words > words.length) fail(pc, words, index, L.words, 'truncated instruction');
   for (let i = 0; i < L.words; i++) if ((words[index + i]! & info.z[i]!) !== 0) fail(pc, words, index, L.words, `${info.m}: reserved bits set`);
-  const fields: Record<string, number> = { op };
-  for (const [k, f] of Object.entries(L.fields)) fields[k] = get(words, index, f);
-  if (info.sd) {
-    fields.sdst = get(words, index, SDST);
-    delete fields.abs;
-    delete fields.opsel;
-  }
-  // DPP forms: src0 is the DPP dword's VGPR; keep it in the 9-bit source space like the plain forms.
-  if (L.form) fields.src0 = SRC.VGPR0 + fields.dsrc0!;
-  if (L.form === 'dpp8') fields.fi = fi8;
-  else if (L.form === 'dpp16' && L.enc !== 'VOP3') {
-    // The 32-bit encodings' input modifiers live in the DPP dword.
-    fields.abs = fields.dabs0! | (fields.dabs1! << 1);
-    fields.neg = fields.dneg0! | (fields.dneg1! << 1);
-  }
+  const fields = extractFields(L, info, op, words, index, fi8);
   let needLit = false;
   for (const o of info.ops) {
     if (o.k === 'k') needLit = true;
