@@ -8,7 +8,7 @@
 import { assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { buildGolden, formatGolden, rng } from '../golden.js';
 import { GFX11_SPACE, SRC, splitOperands, type OperandSpace } from '../../../src/amd/isa/operands.js';
-import { nullValue } from '../../../src/amd/isa/gfx11/scalar-operands.js';
+import { nullValue, sregText, ssrcText } from '../../../src/amd/isa/gfx11/scalar-operands.js';
 import {
   GFX11_SCALAR, putField, type NamedField, type OperandKind, type ScalarClass, type ScalarLayout, type ScalarOp,
   type AsmClass, type ScalarOperand, type ScalarSpecials,
@@ -132,10 +132,9 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
     const used = new Set<string>();
     const flags: string[] = [];
     let last = ops;
-    if (L.name === 'SMEM' && ops.length > 0) {
-      // The last operand carries `soffset offset:... glc dlc`; flags come from the glc/dlc probes.
-      last = ops.slice(0, -1);
-    }
+    // An SMEM offset operand prints as `s20 offset:0x10` (flags come from the glc/dlc probes).
+    const hasOffset = L.name === 'SMEM' && ops.length > 0 && /offset:0x10$/.test(ops[ops.length - 1]!);
+    if (hasOffset) last = ops.slice(0, -1);
     const immTexts = (idx: number): (string | undefined | null)[] => immVals.map((_, k) => {
       const t = ex[fi * nEx + k]!.text;
       return t === null ? null : splitText(t).ops[idx];
@@ -179,12 +178,7 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
         operands.push({ field: 'simm16', kind: k });
       }
     }
-    if (L.name === 'SMEM' && ops.length > 0) {
-      const o = ops[ops.length - 1]!;
-      if (!/offset:0x10$/.test(o)) throw new Error(`SMEM ${f.op} '${f.text}': unexpected offset operand ${o}`);
-      used.add('soffset');
-      used.add('offset');
-      operands.push({ field: 'soffset', kind: 'smemoff' });
+    if (L.name === 'SMEM') {
       for (const [k, name] of [[0, 'glc'], [1, 'dlc']] as const) {
         const t = ex[fi * nEx + k]!.text;
         if (t === f.text + ' ' + name) {
@@ -192,6 +186,11 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
           used.add(name);
         }
       }
+    }
+    if (hasOffset) {
+      used.add('soffset');
+      used.add('offset');
+      operands.push({ field: 'soffset', kind: 'smemoff' });
     }
     const entry: ScalarOp = { mnemonic, operands, ...(flags.length ? { flags } : {}) };
     out.push({ op: f.op, entry, used, text: f.text });
@@ -337,9 +336,31 @@ function learnRemarks(T: ScalarGenTarget, L: ScalarLayout, infos: readonly OpInf
     }
   }
   const remarks = new Map<string, Record<number, string>>();
+  const invalid = new Map<string, number[]>();
+  const kindOf = new Map<string, ScalarOperand>();
+  infos.forEach((info) => info.entry.operands.forEach((o) => kindOf.set(sig(o), o)));
+  /** Whether the codec's naming rules give this value a name (before remarks and invalid lists). */
+  const named = (o: ScalarOperand, v: number): boolean => {
+    const n = o.dwords ?? 1;
+    switch (o.kind) {
+      case 'sreg': return sregText(T.space, v, n) !== null;
+      case 'sbase': return sregText(T.space, v * 2, n) !== null;
+      case 'ssrc': return v === SRC.LITERAL || ssrcText(T.space, v, n, undefined) !== null;
+      default: return sregText(T.space, v, 1) !== null; // smemoff: soffset
+    }
+  };
   disassembleProbes(T.mcpu, sweeps).forEach((res, j) => {
-    if (!res.text) return;
     const { s, v, k } = owner[j]!;
+    const o = kindOf.get(s)!;
+    if (!res.text) {
+      // LLVM rejects a value our naming rules accept: the codec must reject it too.
+      if (named(o, v)) invalid.set(s, [...(invalid.get(s) ?? []), v]);
+      return;
+    }
+    const text = splitText(res.text).ops[k];
+    if (!named(o, v) && !text?.includes('/*Invalid register')) {
+      throw new Error(`${L.name} ${o.field}=${v}: LLVM prints '${res.text}' but the naming rules reject it`);
+    }
     const t = splitText(res.text).ops[k];
     if (t === undefined || !t.includes('/*')) return;
     if (!remarks.has(s)) remarks.set(s, {});
@@ -352,11 +373,13 @@ function learnRemarks(T: ScalarGenTarget, L: ScalarLayout, infos: readonly OpInf
       entry: {
         ...info.entry,
         operands: info.entry.operands.map((o) => {
+          const bad = invalid.get(sig(o));
+          const withInvalid = bad ? { ...o, invalid: bad } : o;
           const rm = remarks.get(sig(o));
-          if (!rm || o.kind === 'smemoff') return o;
+          if (!rm || o.kind === 'smemoff') return withInvalid;
           // Constants in register-only sources are printed by the codec (`/*Invalid immediate*/`).
           const keep = Object.fromEntries(Object.entries(rm).filter(([, t]) => t.includes('/*Invalid register')));
-          return Object.keys(keep).length ? { ...o, remarks: keep } : o;
+          return Object.keys(keep).length ? { ...withInvalid, remarks: keep } : withInvalid;
         }),
       },
     })),
@@ -424,7 +447,12 @@ function learnCounterFields(T: ScalarGenTarget, L: ScalarLayout, op: number): Na
   const t0 = probeTexts(T, L, op, [0])[0]!;
   const order = parseCalls(t0).map(([n]) => n);
   const single = probeTexts(T, L, op, bits16);
-  const bitsOf = new Map<string, number[]>();
+  /** Per field: encoding bit of each field bit. */
+  const bitsOf = new Map<string, Map<number, number>>();
+  const add = (name: string, k: number, b: number): void => {
+    if (!bitsOf.has(name)) bitsOf.set(name, new Map());
+    bitsOf.get(name)!.set(k, b);
+  };
   single.forEach((t, b) => {
     if (!t.includes('(')) return; // printed raw: a bit no field owns
     const calls = new Map(parseCalls(t));
@@ -433,44 +461,62 @@ function learnCounterFields(T: ScalarGenTarget, L: ScalarLayout, op: number): Na
       if (v !== undefined && Number(v) !== 0) {
         const k = Math.log2(Number(v));
         if (!Number.isInteger(k)) throw new Error(`odd field value ${name}(${v})`);
-        if (!bitsOf.has(name)) bitsOf.set(name, []);
-        bitsOf.get(name)!.push(b - k);
+        add(name, k, b);
       } else if (v === undefined && !calls.has(name)) {
-        // A one-bit field whose default is 1 drops out when its bit is set.
-        if (!bitsOf.has(name)) bitsOf.set(name, []);
-        bitsOf.get(name)!.push(b);
+        add(name, 0, b); // a one-bit field whose default is 1 drops out when its bit is set
       }
     }
   });
   return order.map((name) => {
-    const shifts = bitsOf.get(name) ?? [];
-    if (shifts.length === 0) throw new Error(`no bits found for ${name}`);
-    const lo = Math.min(...shifts);
-    const bits = shifts.length;
-    return { name, lo, bits, dflt: (1 << bits) - 1 };
+    const m = bitsOf.get(name);
+    if (!m || m.size === 0) throw new Error(`no bits found for ${name}`);
+    const enc = [...m.keys()].sort((a, b) => a - b).map((k) => m.get(k)!);
+    const lo = enc[0]!;
+    const bits = enc.length;
+    // GFX9/GFX10 split vmcnt over two bit ranges: keep the encoding bit of every field bit.
+    const split = enc.some((b, k) => b !== lo + k) ? { split: enc } : {};
+    return { name, lo, bits, dflt: (1 << bits) - 1, ...split };
   });
 }
 
 function learnSpecials(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): ScalarSpecials {
   const SOPP = T.layouts.find((l) => l.name === 'SOPP')!;
   const SOPK = T.layouts.find((l) => l.name === 'SOPK')!;
-  const opOf = (cls: ScalarClass, kind: OperandKind): number => {
-    const o = ops[cls].find((x) => x.entry.operands.some((p) => p.kind === kind));
-    if (!o) throw new Error(`no ${cls} op with a ${kind} operand`);
-    return o.op;
-  };
-  const waitcnt = learnCounterFields(T, SOPP, opOf('SOPP', 'waitcnt'));
-  const depctr = learnCounterFields(T, SOPP, opOf('SOPP', 'depctr'));
-  // depctr fields at their default with all others at 0 print hex (unused bits set) or drop the field:
-  // verify every field's default is all-ones by probing the all-defaults value.
+  /** The first opcode with an operand of this kind, or null when the target has none (GFX10 has no s_delay_alu). */
+  const opOf = (cls: ScalarClass, kind: OperandKind): number | null =>
+    ops[cls].find((x) => x.entry.operands.some((p) => p.kind === kind))?.op ?? null;
+  const waitOp = opOf('SOPP', 'waitcnt');
   const depOp = opOf('SOPP', 'depctr');
+  const delayOp = opOf('SOPP', 'delay');
+  const sendOp = opOf('SOPP', 'sendmsg');
+  const hwOp = opOf('SOPK', 'hwreg');
+  const verOp = opOf('SOPK', 'version');
+  return {
+    waitcnt: waitOp === null ? [] : learnCounterFields(T, SOPP, waitOp),
+    depctr: depOp === null ? [] : learnDepctr(T, SOPP, depOp),
+    delay: delayOp === null ? [] : learnDelay(T, SOPP, delayOp),
+    ...(sendOp === null ? { sendmsgMask: 0, sendmsg: {} } : learnSendmsg(T, SOPP, sendOp)),
+    ...(hwOp === null ? { hwregFields: NO_HWREG, hwreg: {} } : learnHwreg(T, SOPK, hwOp)),
+    ...(verOp === null ? { versionMask: 0, version: {}, versionFlags: [] } : learnVersion(T, SOPK, verOp)),
+  };
+}
+
+const NO_HWREG = {
+  id: { name: 'id', lo: 0, bits: 0, dflt: 0 }, offset: { name: 'offset', lo: 0, bits: 0, dflt: 0 }, size: { name: 'size', lo: 0, bits: 0, dflt: 0 },
+};
+
+function learnDepctr(T: ScalarGenTarget, SOPP: ScalarLayout, depOp: number): NamedField[] {
+  const depctr = learnCounterFields(T, SOPP, depOp);
+  // Verify every field's default is all-ones: the all-defaults value prints every field at its default.
   const allDef = depctr.reduce((a, f) => a | (f.dflt << f.lo), 0);
   const allText = probeTexts(T, SOPP, depOp, [allDef])[0]!;
   const expect = depctr.map((f) => `${f.name}(${f.dflt})`).join(' ');
   if (allText !== expect) throw new Error(`depctr defaults: '${allText}' != '${expect}'`);
+  return depctr;
+}
 
-  // s_delay_alu: fields from single-bit probes, names from every value of each field.
-  const delayOp = opOf('SOPP', 'delay');
+/** s_delay_alu: fields from single-bit probes, names from every value of each field. */
+function learnDelay(T: ScalarGenTarget, SOPP: ScalarLayout, delayOp: number): NamedField[] {
   const single = probeTexts(T, SOPP, delayOp, bits16);
   const dbits = new Map<string, number[]>();
   single.forEach((t, b) => {
@@ -494,10 +540,11 @@ function learnSpecials(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): 
     });
     delay.push({ name, lo, bits, dflt: 0, names });
   }
-  delay.sort((a, b) => a.lo - b.lo);
+  return delay.sort((a, b) => a.lo - b.lo);
+}
 
-  // sendmsg: ids 0..255 and which higher bits a named message ignores.
-  const sendOp = opOf('SOPP', 'sendmsg');
+/** sendmsg: ids 0..255 and which higher bits a named message ignores. */
+function learnSendmsg(T: ScalarGenTarget, SOPP: ScalarLayout, sendOp: number): { sendmsgMask: number; sendmsg: Record<number, string> } {
   const sendmsg: Record<number, string> = {};
   probeTexts(T, SOPP, sendOp, Array.from({ length: 256 }, (_, i) => i)).forEach((t, id) => {
     const m = /^sendmsg\(([A-Z_][A-Z_0-9]*)\)$/.exec(t);
@@ -510,9 +557,11 @@ function learnSpecials(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): 
   });
   // Bits inside the mask are the id: everything below the first ignored bit.
   for (let b = 0; b < 16; b++) if (!((sendmsgMask >> b) & 1)) { sendmsgMask = (1 << b) - 1; break; }
+  return { sendmsgMask, sendmsg };
+}
 
-  // hwreg(id, offset, size): single-bit probes locate the three fields (size printed as value+1).
-  const hwOp = opOf('SOPK', 'hwreg');
+/** hwreg(id, offset, size): single-bit probes locate the three fields (size printed as value+1). */
+function learnHwreg(T: ScalarGenTarget, SOPK: ScalarLayout, hwOp: number): Pick<ScalarSpecials, 'hwregFields' | 'hwreg'> {
   const hwT = probeTexts(T, SOPK, hwOp, bits16, { sdst: 0 });
   const comp: number[][] = [[], [], []];
   hwT.forEach((t, b) => {
@@ -521,8 +570,7 @@ function learnSpecials(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): 
     const id = /^\d+$/.test(p[0]!) ? Number(p[0]) : -1;
     const off = Number(p[1] ?? 0);
     const size = p.length > 1 ? Number(p[2]) - 1 : 31;
-    if (id > 0) comp[0]!.push(b);
-    else if (id < 0) comp[0]!.push(b); // a named id: bit 0 gives HW_REG_MODE (1)
+    if (id !== 0) comp[0]!.push(b); // a number, or a name (bit 0 gives HW_REG_MODE)
     else if (off > 0) comp[1]!.push(b);
     else if (size > 0) comp[2]!.push(b);
   });
@@ -535,9 +583,11 @@ function learnSpecials(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): 
       const m = /hwreg\(([A-Z_][A-Z_0-9]*)\)/.exec(t);
       if (m) hwreg[id] = m[1]!;
     });
+  return { hwregFields, hwreg };
+}
 
-  // s_version: which bits are the version number, which are named flags.
-  const verOp = opOf('SOPK', 'version');
+/** s_version: which bits are the version number, which are named flags. */
+function learnVersion(T: ScalarGenTarget, SOPK: ScalarLayout, verOp: number): Pick<ScalarSpecials, 'versionMask' | 'version' | 'versionFlags'> {
   const vt = probeTexts(T, SOPK, verOp, bits16, { sdst: 0 });
   const v0 = probeTexts(T, SOPK, verOp, [0], { sdst: 0 })[0]!;
   let versionMask = 0;
@@ -550,7 +600,7 @@ function learnSpecials(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): 
   probeTexts(T, SOPK, verOp, Array.from({ length: versionMask + 1 }, (_, i) => i), { sdst: 0 }).forEach((t, v) => {
     if (!/^\d+$/.test(t)) version[v] = t;
   });
-  return { waitcnt, depctr, delay, sendmsgMask, sendmsg, hwregFields, hwreg, versionMask, version, versionFlags };
+  return { versionMask, version, versionFlags };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -91,6 +91,8 @@ export interface ScalarOperand {
   readonly dwords?: number;
   /** A source that must be a register (s_movrels, s_setpc...): LLVM flags constants as invalid. */
   readonly regOnly?: boolean;
+  /** Field values LLVM refuses to decode here although they name a register (GFX10 src_lds_direct in SALU). */
+  readonly invalid?: readonly number[];
   /** LLVM's text for field values outside the operand's register class (printed with a remark). */
   readonly remarks?: Readonly<Record<number, string>>;
   /** Operand classes llvm-mc refuses here although the disassembler prints them. */
@@ -135,6 +137,8 @@ export interface NamedField {
   readonly bits: number;
   /** Value that means "no wait"/default (LLVM omits fields at their default). */
   readonly dflt: number;
+  /** Encoding bit of each field bit, when the field is not contiguous (GFX9/GFX10 vmcnt). */
+  readonly split?: readonly number[];
   /** Printed names by value (s_delay_alu), when the field is symbolic. */
   readonly names?: Readonly<Record<number, string>>;
 }

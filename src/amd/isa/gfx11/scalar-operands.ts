@@ -141,8 +141,21 @@ export function parseImm16(text: string, truncate = false): number | null {
 // ---------------------------------------------------------------------------------------------
 // Symbolic immediates: printing
 
-const get = (v: number, f: NamedField): number => (v >>> f.lo) & ((1 << f.bits) - 1);
-const put = (v: number, f: NamedField, x: number): number => (v & ~(((1 << f.bits) - 1) << f.lo)) | ((x & ((1 << f.bits) - 1)) << f.lo);
+/** Field value `x` placed at its encoding bits (contiguous, or scattered per `split`). */
+function place(f: NamedField, x: number): number {
+  if (!f.split) return (x & ((1 << f.bits) - 1)) << f.lo;
+  let v = 0;
+  f.split.forEach((b, k) => { v |= ((x >>> k) & 1) << b; });
+  return v;
+}
+const maskOf = (f: NamedField): number => place(f, -1);
+function get(v: number, f: NamedField): number {
+  if (!f.split) return (v >>> f.lo) & ((1 << f.bits) - 1);
+  let x = 0;
+  f.split.forEach((b, k) => { x |= ((v >>> b) & 1) << k; });
+  return x;
+}
+const put = (v: number, f: NamedField, x: number): number => (v & ~maskOf(f)) | place(f, x);
 
 export function printWaitcnt(sp: ScalarSpecials, v: number): string {
   const all = sp.waitcnt.every((f) => get(v, f) === f.dflt);
@@ -153,7 +166,7 @@ export function printDepctr(sp: ScalarSpecials, v: number): string {
   let used = 0;
   let nonDefault = false;
   for (const f of sp.depctr) {
-    used |= ((1 << f.bits) - 1) << f.lo;
+    used |= maskOf(f);
     if (get(v, f) !== f.dflt) nonDefault = true;
   }
   if (v & ~used) return '0x' + v.toString(16);
@@ -235,7 +248,7 @@ function parseFields(fields: readonly NamedField[], text: string, sep: RegExp, s
   return v >>> 0;
 }
 
-const defaults = (fs: readonly NamedField[]): number => fs.reduce((a, f) => a | (f.dflt << f.lo), 0);
+const defaults = (fs: readonly NamedField[]): number => fs.reduce((a, f) => a | place(f, f.dflt), 0);
 
 export function parseWaitcnt(sp: ScalarSpecials, text: string): number | null {
   return parseFields(sp.waitcnt, text, /^\s*[&,]?\s*/, defaults(sp.waitcnt), (_f, a) => parseIntText(a));

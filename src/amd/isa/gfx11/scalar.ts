@@ -122,6 +122,7 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
       else return [];
       const ok = Uint8Array.from(base);
       for (const k of Object.keys(o.remarks ?? {})) ok[Number(k)] = 1;
+      for (const v of o.invalid ?? []) ok[v] = 0;
       return [{ fi: fieldNames.indexOf(field), field, ok, src: o.kind === 'ssrc' }];
     });
   });
