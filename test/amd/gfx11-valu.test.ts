@@ -5,10 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assembleLine, decodeAt, disassemble, printInst, type IsaTarget } from '../../src/amd/isa/target.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assembleLine, codecFor, decodeAt, disassemble, printInst, type IsaTarget } from '../../src/amd/isa/target.js';
 import { AsmError, DecodeError } from '../../src/amd/isa/types.js';
 import { GFX11_SPACE } from '../../src/amd/isa/operands.js';
 import { codecs } from '../../src/amd/isa/gfx11/vector.js';
+import { ROOT } from '../../tools/gen/run.js';
 
 // Only this family's codecs, so the test does not depend on the other families' state.
 const T: IsaTarget = { mcpu: 'gfx1100', space: GFX11_SPACE, codecs };
@@ -134,4 +137,30 @@ test('bad operands raise AsmError; GFX11 has no SDWA', () => {
     'v_add_f64 v[0:1], v2, v[4:5]',
   ]) assert.throws(() => assembleLine(T, bad), AsmError, bad);
   assert.throws(() => assembleLine(T, 'v_add_f32_sdwa v1, v2, v3'), /unknown instruction/);
+});
+
+test('every VALU instruction clang-19 emitted in the gfx1100 kernel fixtures round-trips like llvm-objdump', (t) => {
+  const dir = join(ROOT, 'kernels/bin/gfx1100');
+  if (!existsSync(dir)) return t.skip('no kernel fixtures');
+  let n = 0;
+  const bad: string[] = [];
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.objdump.txt')).sort()) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      const m = /^\s+(.*?)\s*\/\/ ([0-9A-F]+): ([0-9A-F ]+)$/.exec(line);
+      if (!m) continue;
+      const words = m[3]!.trim().split(/\s+/).map((x) => parseInt(x, 16) >>> 0);
+      if (!codecFor(T, words[0]!)) continue;
+      n++;
+      const text = m[1]!.replace(/\s+/g, ' ').trim();
+      try {
+        const got = printInst(T, decodeAt(T, words, 0));
+        if (got !== text) bad.push(`${f}: '${got}' != '${text}'`);
+        else if (hex(assembleLine(T, text)) !== hex(words)) bad.push(`${f}: asm '${text}'`);
+      } catch (e) {
+        bad.push(`${f}: ${text}: ${(e as Error).message}`);
+      }
+    }
+  }
+  assert.ok(n > 0, 'no VALU instructions found');
+  assert.deepEqual(bad.slice(0, 20), []);
 });
