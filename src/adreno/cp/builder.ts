@@ -195,14 +195,14 @@ export class CmdStream {
   condWrite5(fn: string, pollAddr: number, ref: number, mask: number, writeAddr: number, writeData: number, pollRegister = false): this {
     const f = enumValue('cp_cond_function', fn, this.gen);
     if (f === undefined) throw new Error(`no compare function ${fn}`);
-    const d0 = (f | ((pollRegister ? 1 : 0) << 4) | (1 << 8)) >>> 0;
+    const d0 = (f | ((pollRegister ? 0 : 1) << 4) | (1 << 8)) >>> 0;
     return this.pkt('CP_COND_WRITE5', [d0, lo32(pollAddr), hi32(pollAddr), ref, mask, lo32(writeAddr), hi32(writeAddr), writeData]);
   }
 
   waitRegMem(fn: string, pollAddr: number, ref: number, mask: number, pollRegister = false, delay = 16): this {
     const f = enumValue('cp_cond_function', fn, this.gen);
     if (f === undefined) throw new Error(`no compare function ${fn}`);
-    return this.pkt('CP_WAIT_REG_MEM', [(f | ((pollRegister ? 1 : 0) << 4)) >>> 0, lo32(pollAddr), hi32(pollAddr), ref, mask, delay]);
+    return this.pkt('CP_WAIT_REG_MEM', [(f | ((pollRegister ? 0 : 1) << 4)) >>> 0, lo32(pollAddr), hi32(pollAddr), ref, mask, delay]);
   }
 
   /** CP_COND_EXEC: run the next `dwords` dwords if *addr0 != 0 and *addr1 < ref. */
