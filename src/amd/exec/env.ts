@@ -12,9 +12,17 @@ export interface ExecEnv {
   /** Wave size and VGPRs per lane of the dispatch (all its waves share them, so binding may use them). */
   readonly waveSize: 32 | 64;
   readonly vgprs: number;
+  /**
+   * SH_MEM_CONFIG.alignment_mode for LDS and vector memory (absent = 'unaligned', what compute
+   * queues get): 'dword' forces alignment, 'dword-strict'/'strict' also raise MEMVIOL.
+   */
+  readonly alignMode?: AlignMode;
   /** Model time: REALTIME ticks at 100 MHz derived from executed instructions. */
   now(): number;
 }
+
+/** SH_MEM_CONFIG.alignment_mode values. */
+export type AlignMode = 'unaligned' | 'dword' | 'dword-strict' | 'strict';
 
 /** The seed that documents the GFX11 wave-state rules. */
 export const WAVE_STATE_SEED = '001_5e6764f932d07b8a.txt';

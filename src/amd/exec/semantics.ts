@@ -8,8 +8,15 @@ import type { ExecEnv } from './env.js';
 import { lookup, type Bound } from './registry.js';
 import './salu.js';
 import './valu.js';
+import './valu-float.js';
+import './valu-cvt.js';
+import './valu-cmp.js';
+import './valu-lane.js';
 import './smem.js';
 import './vmem.js';
+import './ds.js';
+import './flat.js';
+import './buffer.js';
 import './flow.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {

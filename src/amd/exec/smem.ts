@@ -3,7 +3,9 @@
  * resource (V#). Loads complete in the functional model at issue; LGKM_CNT counts them until an
  * s_waitcnt retires them. Rules (wave-state seed): the base pair's LSB is ignored (even-aligned),
  * data wider than 64 bits needs a quad-aligned SGPR; data that would run from SGPRs/VCC into
- * TTMPs or past TTMP15 is not written; M0/NULL/EXEC destinations are not loaded.
+ * TTMPs or past TTMP15 is not written; M0/NULL/EXEC destinations are not loaded, and a base
+ * register pair/quad naming M0, NULL or EXEC reads as zero (TTMPs read zero outside a trap handler).
+ * s_buffer_load checks each dword against the V#'s NUM_RECORDS (out of range reads 0).
  */
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
@@ -40,6 +42,13 @@ function offsetOf(inst: Instruction): number {
   return (o << 11) >> 11; // 21-bit signed
 }
 
+/** Reader of base SGPR `r` (+k) with the SMEM reference rules: M0/NULL/EXEC read 0, TTMPs need PRIV. */
+function baseReg(r: number): (w: Wave, k: number) => number {
+  if (r >= SREG.NULL) return () => 0;
+  if (r >= SREG.TTMP0 && r <= SREG.TTMP15) return (w, k) => (w.priv ? w.s[r + k]! : 0);
+  return (w, k) => w.s[r + k]!;
+}
+
 function soffsetRead(inst: Instruction): (w: Wave) => number {
   const so = inst.fields.soffset ?? SREG.NULL;
   return so === SREG.NULL ? () => 0 : (w) => w.s[so]!;
@@ -49,7 +58,7 @@ define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512']
   const n = dwordsOf(inst.mnemonic);
   const findings: Finding[] = [];
   const d = smemDest(inst, n, findings);
-  const base = (inst.fields.sbase ?? 0) * 2;
+  const base = baseReg((inst.fields.sbase ?? 0) * 2);
   const off = offsetOf(inst);
   const soff = soffsetRead(inst);
   return {
@@ -57,7 +66,7 @@ define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512']
     findings,
     run: (w) => {
       // Scalar loads ignore the two low address bits (dword aligned).
-      const addr = (w.s[base]! + (w.s[base + 1]! & 0xffff) * 0x1_0000_0000 + off + soff(w)) % 0x1_0000_0000_0000;
+      const addr = (base(w, 0) + (base(w, 1) & 0xffff) * 0x1_0000_0000 + off + soff(w)) % 0x1_0000_0000_0000;
       const a = addr - (addr % 4);
       if (d >= 0) {
         const priv = w.priv;
@@ -76,7 +85,10 @@ define(['s_buffer_load_b32', 's_buffer_load_b64', 's_buffer_load_b128', 's_buffe
   const n = dwordsOf(inst.mnemonic);
   const findings: Finding[] = [];
   const d = smemDest(inst, n, findings);
-  const base = (inst.fields.sbase ?? 0) * 2;
+  // The V# is four aligned SGPRs: the low bits of the quad index are ignored.
+  const sb = (inst.fields.sbase ?? 0) * 2;
+  if (sb % 4 !== 0 && sb < SREG.NULL) findings.push({ id: 'gfx11.sgpr.misaligned', message: `${inst.mnemonic}: V# in s${sb}..s${sb + 3} must be quad-aligned; the hardware uses s${sb & ~3}` });
+  const base = baseReg(sb & ~3);
   const off = offsetOf(inst);
   const soff = soffsetRead(inst);
   return {
@@ -84,13 +96,16 @@ define(['s_buffer_load_b32', 's_buffer_load_b64', 's_buffer_load_b128', 's_buffe
     findings,
     run: (w) => {
       // V#: base address [47:0], stride [61:48], num_records dword 2.
-      const baseAddr = w.s[base]! + (w.s[base + 1]! & 0xffff) * 0x1_0000_0000;
-      const numRecords = w.s[base + 2]!;
+      const baseAddr = base(w, 0) + (base(w, 1) & 0xffff) * 0x1_0000_0000;
+      const numRecords = base(w, 2);
       const o = (off + soff(w)) & ~3;
       if (d >= 0) {
+        const priv = w.priv;
         for (let i = 0; i < n; i++) {
-          const byte = o + 4 * i;
-          w.s[d + i] = byte + 4 <= numRecords ? w.mem.read32(baseAddr + byte) : 0;
+          const r = d + i;
+          if (r >= SREG.TTMP0 && r <= SREG.TTMP15 && !priv) continue;
+          const byte = (o + 4 * i) >>> 0;
+          w.s[r] = byte + 4 <= numRecords ? w.mem.read32(baseAddr + byte) : 0;
         }
       }
       if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
@@ -98,7 +113,9 @@ define(['s_buffer_load_b32', 's_buffer_load_b64', 's_buffer_load_b128', 's_buffe
   };
 });
 
-define(['s_dcache_inv', 's_gl1_inv'], () => ({
+// Cache invalidation and address-translation probes: no data effect in the functional model; they
+// count on LGKM_CNT like every SMEM instruction.
+define(['s_dcache_inv', 's_gl1_inv', 's_atc_probe', 's_atc_probe_buffer'], () => ({
   cls: 'smem',
   run: (w) => {
     if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;

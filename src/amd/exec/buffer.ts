@@ -1,0 +1,463 @@
+/**
+ * MUBUF / MTBUF: buffer_* and tbuffer_* through a buffer resource descriptor (V#, four SGPRs at
+ * srsrc*4; layout in buffer-formats.gen.ts, generated from Mesa's register database).
+ *
+ * Addressing (per lane): index = (idxen ? VGPR[vaddr] : 0) + (ADD_TID_ENABLE ? lane : 0);
+ * offset = (offen ? VGPR[vaddr + idxen] : 0) + inst_offset; soffset is added to the address but
+ * takes no part in range checking or swizzling.
+ *   unswizzled: base + soffset + index * stride + offset
+ *   swizzled (SWIZZLE_ENABLE = 1/2/3: element 4/8/16 bytes, INDEX_STRIDE 8/16/32/64):
+ *     base + soffset + (index / istride * stride + offset / elem * elem) * istride
+ *          + (index % istride) * elem + offset % elem
+ * Range checking by OOB_SELECT: STRUCTURED_WITH_OFFSET: index >= num_records or (stride != 0 and
+ * offset + size > stride); STRUCTURED: index >= num_records; DISABLED: num_records == 0;
+ * RAW: index * stride + offset + size > num_records. Out-of-range reads return 0 and writes are
+ * dropped, dword by dword (element by element for formatted accesses).
+ * *_format_* convert through the V# FORMAT (MUBUF) or the instruction's format (MTBUF);
+ * missing components read as 0 (W as 1). DST_SEL is not applied (gpusim limitation).
+ */
+import type { Instruction } from '../isa/types.js';
+import type { Wave } from '../wave/wave.js';
+import { SREG } from '../wave/wave.js';
+import type { ExecEnv } from './env.js';
+import { define, type Finding } from './registry.js';
+import { sread32 } from './operands.js';
+import {
+  ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsWrite, memRead, memWrite, onceReporter,
+  srcRows, vmemAlign,
+} from './vmem.js';
+import { BUF_FORMATS, OOB_SELECT, type BufFormat } from './buffer-formats.gen.js';
+import { f16, f16bits, f32, f32bits } from '../../core/float.js';
+
+/** The decoded V# of the current instruction (module scratch, filled per execution). */
+const V = { base: 0, stride: 0, swz: 0, records: 0, format: 0, istride: 8, addTid: 0, oob: 3 };
+
+function readVsharp(w: Wave, r: number): void {
+  const s = w.s;
+  const w1 = s[r + 1]!;
+  const w3 = s[r + 3]!;
+  V.base = s[r]! + (w1 & 0xffff) * 0x1_0000_0000;
+  V.stride = (w1 >>> 16) & 0x3fff;
+  V.swz = w1 >>> 30;
+  V.records = s[r + 2]!;
+  V.format = (w3 >>> 12) & 0x3f;
+  V.istride = 8 << ((w3 >>> 21) & 3);
+  V.addTid = (w3 >>> 23) & 1;
+  V.oob = (w3 >>> 28) & 3;
+}
+
+/** Whether [offset, offset+size) of record `index` is out of range. */
+function outOfRange(index: number, offset: number, size: number): boolean {
+  switch (V.oob) {
+    case OOB_SELECT.STRUCTURED_WITH_OFFSET: return index >= V.records || (V.stride !== 0 && offset + size > V.stride);
+    case OOB_SELECT.STRUCTURED: return index >= V.records;
+    case OOB_SELECT.DISABLED: return V.records === 0;
+    default: return index * V.stride + offset + size > V.records;
+  }
+}
+
+function address(index: number, offset: number, soff: number): number {
+  if (V.swz === 0) return V.base + soff + index * V.stride + offset;
+  const elem = 2 << V.swz;
+  const is = V.istride;
+  return V.base + soff + (Math.floor(index / is) * V.stride + (offset - (offset % elem))) * is + (index % is) * elem + (offset % elem);
+}
+
+interface Addr {
+  readonly rsrc: number;
+  readonly idx: number; // row of the index VGPR or -1
+  readonly off: number; // row of the offset VGPR or -1
+  readonly instOff: number;
+  readonly soff: (w: Wave) => number;
+}
+
+function bindAddr(inst: Instruction, env: ExecEnv, findings: Finding[]): Addr {
+  const f = inst.fields;
+  const idxen = (f.idxen ?? 0) === 1;
+  const offen = (f.offen ?? 0) === 1;
+  const rows = srcRows(env, inst, f.vaddr ?? 0, (idxen ? 1 : 0) + (offen ? 1 : 0), 'address', findings);
+  const so = f.soffset ?? SREG.NULL;
+  return {
+    rsrc: ((f.srsrc ?? 0) * 4) & ~3,
+    idx: idxen ? rows[0]! : -1,
+    off: offen ? rows[idxen ? 1 : 0]! : -1,
+    instOff: f.offset ?? 0,
+    soff: so === SREG.NULL ? () => 0 : sread32(so, inst.literal),
+  };
+}
+
+const laneIndex = (w: Wave, a: Addr, l: number) => (a.idx >= 0 ? w.v[a.idx + l]! : 0) + (V.addTid ? l : 0);
+const laneOffset = (w: Wave, a: Addr, l: number) => ((a.off >= 0 ? w.v[a.off + l]! : 0) + a.instOff) >>> 0;
+
+function counter(store: boolean): (w: Wave) => void {
+  return store ? (w) => void (w.vscnt < CNT_MAX && w.vscnt++) : (w) => void (w.vmcnt < CNT_MAX && w.vmcnt++);
+}
+
+// ---- untyped loads and stores -----------------------------------------------------------------
+
+interface Access { store: boolean; bytes: number; count: number; signed: boolean; d16: 'lo' | 'hi' | null; lds: boolean }
+
+function accessOf(mn: string): Access | null {
+  const m = /^buffer_(load|store)_(lds_)?(b|u|i|d16_b|d16_u|d16_i|d16_hi_b|d16_hi_u|d16_hi_i)(8|16|32|64|96|128)$/.exec(mn);
+  if (!m) return null;
+  const store = m[1] === 'store';
+  const kind = m[3]!;
+  const bits = Number(m[4]);
+  const d16 = kind.startsWith('d16_hi') ? 'hi' : kind.startsWith('d16') ? 'lo' : null;
+  const lds = m[2] !== undefined;
+  if (bits >= 32) return { bytes: 4, count: bits / 32, signed: false, store, d16, lds };
+  return { bytes: bits / 8, count: 1, signed: kind.endsWith('i'), store, d16, lds };
+}
+
+function bindAccess(inst: Instruction, env: ExecEnv) {
+  const acc = accessOf(inst.mnemonic)!;
+  const f = inst.fields;
+  const ws = env.waveSize;
+  const findings: Finding[] = [];
+  const A = bindAddr(inst, env, findings);
+  const tfe = (f.tfe ?? 0) === 1;
+  const data = acc.store ? srcRows(env, inst, f.vdata ?? 0, acc.count, 'data', findings) : null;
+  const ok = acc.store || acc.lds || dstInRange(env, inst, f.vdata ?? 0, acc.count + (tfe ? 1 : 0), findings);
+  const d = (f.vdata ?? 0) * ws;
+  const cnt = counter(acc.store);
+  const { unit, strict } = vmemAlign(alignModeOf(env), acc.bytes);
+  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error');
+  return {
+    cls: 'vmem' as const,
+    findings,
+    run: (w: Wave) => {
+      cnt(w);
+      if (!ok) return;
+      readVsharp(w, A.rsrc);
+      const soff = A.soff(w);
+      const v = w.v;
+      let n = 0;
+      for (let l = 0; l < ws; l++) {
+        if (!laneOn(w, l)) continue;
+        n++;
+        const index = laneIndex(w, A, l);
+        let off = laneOffset(w, A, l);
+        if (unit > 1 && off % unit !== 0) {
+          if (strict) misaligned(w, l, off, `buffer offset ${off} is not ${unit}-byte aligned under alignment mode ${alignModeOf(env)}: MEMVIOL`);
+          off -= off % unit;
+        }
+        if (acc.lds) {
+          // buffer_load_lds_*: the loaded dword goes to LDS[M0[15:0] + inst_offset + lane * 4].
+          const x = outOfRange(index, off, acc.bytes) ? 0 : memRead(w, address(index, off, soff), acc.bytes);
+          const sx = acc.signed ? (acc.bytes === 1 ? (x << 24) >> 24 : (x << 16) >> 16) : x;
+          ldsWrite(w, (w.s[SREG.M0]! & 0xffff) + A.instOff + 4 * l, 4, sx >>> 0);
+          continue;
+        }
+        if (data !== null) {
+          if (acc.bytes < 4) {
+            if (!outOfRange(index, off, acc.bytes)) memWrite(w, address(index, off, soff), acc.bytes, acc.d16 === 'hi' ? v[data[0]! + l]! >>> 16 : v[data[0]! + l]!);
+          } else {
+            for (let k = 0; k < acc.count; k++) if (!outOfRange(index, off + 4 * k, 4)) memWrite(w, address(index, off + 4 * k, soff), 4, v[data[k]! + l]!);
+          }
+        } else if (acc.bytes < 4) {
+          let x = outOfRange(index, off, acc.bytes) ? 0 : memRead(w, address(index, off, soff), acc.bytes);
+          if (acc.signed) x = acc.bytes === 1 ? (x << 24) >> 24 : (x << 16) >> 16;
+          if (acc.d16 === 'lo') v[d + l] = (v[d + l]! & 0xffff0000) | (x & 0xffff);
+          else if (acc.d16 === 'hi') v[d + l] = ((v[d + l]! & 0xffff) | (x << 16)) >>> 0;
+          else v[d + l] = x >>> 0;
+        } else {
+          for (let k = 0; k < acc.count; k++) v[d + k * ws + l] = outOfRange(index, off + 4 * k, 4) ? 0 : memRead(w, address(index, off + 4 * k, soff), 4);
+        }
+        if (tfe) v[d + acc.count * ws + l] = 0;
+      }
+      w.laneOps += n;
+    },
+  };
+}
+
+for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`buffer_load_${t}`, bindAccess);
+for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`buffer_store_${t}`, bindAccess);
+for (const t of ['u8', 'i8', 'u16', 'i16', 'b32']) define(`buffer_load_lds_${t}`, bindAccess);
+
+// ---- format conversion -----------------------------------------------------------------------
+
+/** Unsigned small float (11- or 10-bit: 5-bit exponent, 6/5-bit mantissa) to a number. */
+function smallFloat(x: number, mbits: number): number {
+  const e = x >>> mbits;
+  const m = x & ((1 << mbits) - 1);
+  if (e === 31) return m === 0 ? Infinity : NaN;
+  if (e === 0) return m * 2 ** (-14 - mbits);
+  return (1 + m / (1 << mbits)) * 2 ** (e - 15);
+}
+function toSmallFloat(v: number, mbits: number): number {
+  if (Number.isNaN(v)) return (31 << mbits) | 1;
+  if (v <= 0) return 0; // unsigned: negatives clamp to 0
+  const h = f16bits(v); // round through binary16, then drop mantissa bits (round to nearest even)
+  if ((h & 0x7c00) === 0x7c00) return 31 << mbits;
+  const drop = 10 - mbits;
+  let r = h >>> drop;
+  const rem = h & ((1 << drop) - 1);
+  const half = 1 << (drop - 1);
+  if (rem > half || (rem === half && (r & 1) === 1)) r++;
+  return r & 0x7fff;
+}
+
+/** Decode component value x (b bits) of numeric format nfmt to a 32-bit register value. */
+export function decodeComponent(x: number, b: number, nfmt: BufFormat['nfmt']): number {
+  const max = b === 32 ? 0xffffffff : (1 << b) - 1;
+  const sx = b === 32 ? x | 0 : (x << (32 - b)) >> (32 - b);
+  switch (nfmt) {
+    case 'unorm': case 'srgb': return f32bits(x / max);
+    case 'snorm': return f32bits(Math.max(-1, sx / (max >>> 1)));
+    case 'uscaled': return f32bits(x >>> 0);
+    case 'sscaled': return f32bits(sx);
+    case 'uint': return x >>> 0;
+    case 'sint': return sx >>> 0;
+    case 'float': return b === 32 ? x >>> 0 : b === 16 ? f32bits(f16(x)) : f32bits(smallFloat(x, b - 5));
+  }
+}
+
+/** Encode a 32-bit register value into a b-bit component of numeric format nfmt. */
+export function encodeComponent(r: number, b: number, nfmt: BufFormat['nfmt']): number {
+  const max = b === 32 ? 0xffffffff : (1 << b) - 1;
+  const mask = max;
+  const fl = f32(r);
+  switch (nfmt) {
+    case 'unorm': case 'srgb': return Number.isNaN(fl) ? 0 : Math.round(Math.min(1, Math.max(0, fl)) * max) >>> 0;
+    case 'snorm': return Number.isNaN(fl) ? 0 : (Math.round(Math.min(1, Math.max(-1, fl)) * (max >>> 1)) & mask) >>> 0;
+    case 'uscaled': return Number.isNaN(fl) ? 0 : Math.min(max, Math.max(0, Math.trunc(fl))) >>> 0;
+    case 'sscaled': return Number.isNaN(fl) ? 0 : (Math.min(max >>> 1, Math.max(-(max >>> 1) - 1, Math.trunc(fl))) & mask) >>> 0;
+    case 'uint': case 'sint': return (r & mask) >>> 0;
+    case 'float': return b === 32 ? r >>> 0 : b === 16 ? f16bits(fl) : toSmallFloat(fl, b - 5);
+  }
+}
+
+const ONE_F32 = 0x3f800000;
+const COMP = new Uint32Array(4);
+
+/** Read the components of one element at byte address a into COMP (missing ones 0, W 1). */
+function readElement(w: Wave, fmt: BufFormat, index: number, off: number, soff: number): void {
+  const n = fmt.bits.length;
+  const intFmt = fmt.nfmt === 'uint' || fmt.nfmt === 'sint';
+  COMP[0] = 0;
+  COMP[1] = 0;
+  COMP[2] = 0;
+  COMP[3] = intFmt ? 1 : ONE_F32;
+  if (outOfRange(index, off, fmt.bytes)) {
+    COMP[3] = 0; // an out-of-range element reads as all zeros
+    return;
+  }
+  const a = address(index, off, soff);
+  if (!fmt.packed) {
+    const cb = fmt.bits[0]! / 8;
+    for (let k = 0; k < n; k++) COMP[k] = decodeComponent(memRead(w, a + k * cb, cb), fmt.bits[0]!, fmt.nfmt);
+    return;
+  }
+  const word = memRead(w, a, 4);
+  let sh = 0;
+  for (let k = 0; k < n; k++) {
+    const b = fmt.bits[k]!;
+    COMP[k] = decodeComponent((word >>> sh) & ((1 << b) - 1), b, fmt.nfmt);
+    sh += b;
+  }
+}
+
+/** Write components 0..count-1 of COMP (register values) as one element. */
+function writeElement(w: Wave, fmt: BufFormat, count: number, index: number, off: number, soff: number): void {
+  if (outOfRange(index, off, fmt.bytes)) return;
+  const a = address(index, off, soff);
+  const n = fmt.bits.length;
+  if (!fmt.packed) {
+    const cb = fmt.bits[0]! / 8;
+    for (let k = 0; k < Math.min(n, count); k++) memWrite(w, a + k * cb, cb, encodeComponent(COMP[k]!, fmt.bits[0]!, fmt.nfmt));
+    return;
+  }
+  let word = 0;
+  let sh = 0;
+  for (let k = 0; k < n; k++) {
+    const b = fmt.bits[k]!;
+    if (k < count) word |= encodeComponent(COMP[k]!, b, fmt.nfmt) << sh;
+    sh += b;
+  }
+  memWrite(w, a, 4, word >>> 0);
+}
+
+/** 16-bit form of a 32-bit component for d16 formats (float-valued formats via binary16). */
+function toD16(r: number, nfmt: BufFormat['nfmt']): number {
+  return nfmt === 'uint' || nfmt === 'sint' ? r & 0xffff : f16bits(f32(r));
+}
+function fromD16(h: number, nfmt: BufFormat['nfmt']): number {
+  if (nfmt === 'uint') return h & 0xffff;
+  if (nfmt === 'sint') return ((h << 16) >> 16) >>> 0;
+  return f32bits(f16(h & 0xffff));
+}
+
+function bindFormat(inst: Instruction, env: ExecEnv) {
+  const m = /^t?buffer_(load|store)_(d16_(?:hi_)?)?format_(x|xy|xyz|xyzw)$/.exec(inst.mnemonic)!;
+  const store = m[1] === 'store';
+  const d16 = m[2] === undefined ? null : m[2].includes('hi') ? 'hi' : 'lo';
+  const comps = m[3]!.length;
+  const f = inst.fields;
+  const ws = env.waveSize;
+  const findings: Finding[] = [];
+  const A = bindAddr(inst, env, findings);
+  const tfe = (f.tfe ?? 0) === 1;
+  const regs = d16 === 'lo' ? Math.ceil(comps / 2) : d16 === 'hi' ? 1 : comps;
+  const data = store ? srcRows(env, inst, f.vdata ?? 0, regs, 'data', findings) : null;
+  const ok = store || dstInRange(env, inst, f.vdata ?? 0, regs + (tfe ? 1 : 0), findings);
+  const d = (f.vdata ?? 0) * ws;
+  const cnt = counter(store);
+  const typed = inst.encoding === 'MTBUF';
+  const instFmt = typed ? BUF_FORMATS[f.format ?? 0] : undefined;
+  const badFormat = onceReporter(env, inst, 'gfx11.buffer.invalid-format', 'error');
+  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error');
+  const mode = alignModeOf(env);
+  return {
+    cls: 'vmem' as const,
+    findings,
+    run: (w: Wave) => {
+      cnt(w);
+      if (!ok) return;
+      readVsharp(w, A.rsrc);
+      const fmt = typed ? instFmt : BUF_FORMATS[V.format];
+      if (fmt === undefined) {
+        badFormat(w, -1, typed ? f.format ?? 0 : V.format, `data format ${typed ? f.format : V.format} is invalid for buffer instructions; loads return 0, stores are dropped`);
+      }
+      const soff = A.soff(w);
+      const v = w.v;
+      const align = fmt === undefined ? 1 : fmt.packed ? 4 : Math.min(4, fmt.bits[0]! / 8);
+      for (let l = 0; l < ws; l++) {
+        if (!laneOn(w, l)) continue;
+        const index = laneIndex(w, A, l);
+        const off = laneOffset(w, A, l);
+        // Formatted accesses must be aligned to the component size (1, 2, or 4 bytes) in every mode but UNALIGNED.
+        if (mode !== 'unaligned' && off % align !== 0) misaligned(w, l, off, `formatted access at offset ${off} is not ${align}-byte aligned: MEMVIOL`);
+        if (store) {
+          if (fmt === undefined) continue;
+          for (let k = 0; k < comps; k++) {
+            if (d16 === null) COMP[k] = v[data![k]! + l]!;
+            else if (d16 === 'hi') COMP[k] = fromD16(v[data![0]! + l]! >>> 16, fmt.nfmt);
+            else COMP[k] = fromD16(v[data![k >> 1]! + l]! >>> (16 * (k & 1)), fmt.nfmt);
+          }
+          writeElement(w, fmt, comps, index, off, soff);
+        } else {
+          if (fmt === undefined) COMP.fill(0);
+          else readElement(w, fmt, index, off, soff);
+          for (let k = 0; k < comps; k++) {
+            if (d16 === null) v[d + k * ws + l] = COMP[k]!;
+            else {
+              const h = toD16(COMP[k]!, fmt?.nfmt ?? 'uint');
+              const r = d16 === 'hi' ? 0 : k >> 1;
+              const hiHalf = d16 === 'hi' || (k & 1) === 1;
+              const cur = v[d + r * ws + l]!;
+              v[d + r * ws + l] = (hiHalf ? (cur & 0xffff) | (h << 16) : (cur & 0xffff0000) | h) >>> 0;
+            }
+          }
+          if (tfe) v[d + regs * ws + l] = 0;
+        }
+      }
+    },
+  };
+}
+
+for (const p of ['buffer', 'tbuffer']) {
+  for (const op of ['load', 'store']) {
+    for (const c of ['x', 'xy', 'xyz', 'xyzw']) {
+      define(`${p}_${op}_format_${c}`, bindFormat);
+      define(`${p}_${op}_d16_format_${c}`, bindFormat);
+    }
+  }
+}
+define('buffer_load_d16_hi_format_x', bindFormat);
+define('buffer_store_d16_hi_format_x', bindFormat);
+define('buffer_load_lds_format_x', (inst, env) => {
+  const ws = env.waveSize;
+  const findings: Finding[] = [];
+  const A = bindAddr(inst, env, findings);
+  return {
+    cls: 'vmem',
+    findings,
+    run: (w) => {
+      if (w.vmcnt < CNT_MAX) w.vmcnt++;
+      readVsharp(w, A.rsrc);
+      const fmt = BUF_FORMATS[V.format];
+      const soff = A.soff(w);
+      for (let l = 0; l < ws; l++) {
+        if (!laneOn(w, l)) continue;
+        if (fmt === undefined) COMP[0] = 0;
+        else readElement(w, fmt, laneIndex(w, A, l), laneOffset(w, A, l), soff);
+        ldsWrite(w, (w.s[SREG.M0]! & 0xffff) + A.instOff + 4 * l, 4, COMP[0]!);
+      }
+    },
+  };
+});
+
+// ---- atomics ---------------------------------------------------------------------------------
+
+function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean) {
+  const f = inst.fields;
+  const ws = env.waveSize;
+  const findings: Finding[] = [];
+  const A = bindAddr(inst, env, findings);
+  const dw = wide ? 2 : 1;
+  const bytes = 4 * dw;
+  const cmp = key === 'cmpswap' || key === 'cmpswap_f';
+  const data = srcRows(env, inst, f.vdata ?? 0, cmp ? 2 * dw : dw, 'data', findings);
+  const ret = (f.glc ?? 0) === 1;
+  const ok = !ret || dstInRange(env, inst, f.vdata ?? 0, dw, findings);
+  const d = (f.vdata ?? 0) * ws;
+  const cnt = counter(!ret);
+  const fn32 = ATOMIC32[key]!;
+  const fn64 = ATOMIC64[key]!;
+  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error');
+  return {
+    cls: 'vmem' as const,
+    findings,
+    run: (w: Wave) => {
+      cnt(w);
+      if (!ok) return;
+      readVsharp(w, A.rsrc);
+      const soff = A.soff(w);
+      const v = w.v;
+      for (let l = 0; l < ws; l++) {
+        if (!laneOn(w, l)) continue;
+        const index = laneIndex(w, A, l);
+        const off = laneOffset(w, A, l);
+        const a = address(index, off, soff);
+        if (a % bytes !== 0) {
+          misaligned(w, l, a, `${bytes * 8}-bit atomic at 0x${a.toString(16)} is not ${bytes}-byte aligned: MEMVIOL`);
+          continue;
+        }
+        if (outOfRange(index, off, bytes)) {
+          if (ret) for (let k = 0; k < dw; k++) v[d + k * ws + l] = 0;
+          continue;
+        }
+        // Read the sources before the return value can overwrite them (vdata is both).
+        const s0 = v[data[0]! + l]!;
+        const s1 = dw === 2 || cmp ? v[data[1]! + l]! : 0;
+        if (!wide) {
+          const old = memRead(w, a, 4);
+          memWrite(w, a, 4, fn32(old, s0, s1));
+          if (ret) v[d + l] = old;
+        } else {
+          const oLo = memRead(w, a, 4);
+          const oHi = memRead(w, a + 4, 4);
+          const lo = cmp ? fn64(oLo, oHi, s0, s1, v[data[2]! + l]!, v[data[3]! + l]!) : fn64(oLo, oHi, s0, s1, 0, 0);
+          memWrite(w, a, 4, lo);
+          memWrite(w, a + 4, 4, R64[0]!);
+          if (ret) {
+            v[d + l] = oLo;
+            v[d + ws + l] = oHi;
+          }
+        }
+      }
+    },
+  };
+}
+
+for (const op of [
+  'swap_b32', 'cmpswap_b32', 'add_u32', 'sub_u32', 'csub_u32', 'min_i32', 'min_u32', 'max_i32', 'max_u32', 'and_b32', 'or_b32', 'xor_b32', 'inc_u32', 'dec_u32',
+  'swap_b64', 'cmpswap_b64', 'add_u64', 'sub_u64', 'min_i64', 'min_u64', 'max_i64', 'max_u64', 'and_b64', 'or_b64', 'xor_b64', 'inc_u64', 'dec_u64',
+  'cmpswap_f32', 'min_f32', 'max_f32', 'add_f32',
+]) {
+  const k = atomicKey(op)!;
+  define(`buffer_atomic_${op}`, (inst, env) => bindAtomic(inst, env, k.key, k.wide));
+}
+
+// Cache invalidations: no data effect in the functional model.
+define(['buffer_gl0_inv', 'buffer_gl1_inv'], () => ({ cls: 'vmem', run: () => {} }));
