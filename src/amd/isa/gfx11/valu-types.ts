@@ -70,12 +70,14 @@ export const SRC_CLASS = {
   vgpr: 1, sgpr: 2, vcc: 4, ttmp: 8, null: 16, m0: 32, exec: 64, int: 128, float: 256, literal: 512, special: 1024, scc: 2048,
   /** v128..v255 (16-bit operands in LLVM's "fake16" mode only reach v0..v127). */
   vgprHi: 4096,
+  /** src_lds_direct (254), which LLVM 19 still decodes in GFX11 VALU sources. */
+  lds: 8192,
 } as const;
 
 /** A representative value of each class, used by the generator to probe LLVM. */
 export const SRC_CLASS_PROBE: Readonly<Record<keyof typeof SRC_CLASS, number>> = {
   vgpr: 266, sgpr: 4, vcc: 106, ttmp: 110, null: 124, m0: 125, exec: 126, int: 129, float: 240, literal: 255, special: 235, scc: 253,
-  vgprHi: 456,
+  vgprHi: 456, lds: 254,
 };
 
 /** Class of a 9-bit source value. */
@@ -93,5 +95,6 @@ export function srcClass(v: number): number {
   if (v === 255) return SRC_CLASS.literal;
   if (v >= 235 && v <= 239) return SRC_CLASS.special;
   if (v >= 251 && v <= 253) return SRC_CLASS.scc;
+  if (v === 254) return SRC_CLASS.lds;
   return 0;
 }

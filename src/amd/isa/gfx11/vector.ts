@@ -153,7 +153,8 @@ export function srcText(space: OperandSpace, v: number, n: number, t: ValuType, 
     return FLOATS[v - 240]!;
   }
   if (v === 255) return lit === undefined ? null : literalText(t, lit);
-  return space.sources[v] ?? null;
+  // LLVM 19 names 254 in GFX11 VALU sources too (GFX11_SPACE leaves it out for the scalar encodings).
+  return space.sources[v] ?? (v === 254 ? 'src_lds_direct' : null);
 }
 
 function rangeOk(v: number, n: number): boolean {
@@ -258,6 +259,9 @@ function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: numb
       if ((srcClass(v) & ((o.ok ?? 0) | (o.rk ?? 0))) === 0) fail(pc, words, index, L.words, `${info.m}: source value ${v} not allowed in ${o.f}`);
       if (v === SRC.LITERAL) needLit = true;
       if (o.n > 1 && !rangeOk(v, o.n)) fail(pc, words, index, L.words, `${info.m}: ${o.f} register range out of bounds`);
+    } else if (o.k === 's') {
+      const v = fields[o.f]!;
+      if (v >= 128 || sregName(GFX11_SPACE, v, o.n) === null) fail(pc, words, index, L.words, `${info.m}: ${o.f} ${v} is not a scalar register`);
     } else if (o.k === 'v') {
       const v = fields[o.f]!;
       if (o.lo && v >= 128) fail(pc, words, index, L.words, `${info.m}: ${o.f} must be v0..v127`);
