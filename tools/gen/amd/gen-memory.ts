@@ -369,7 +369,7 @@ function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>
 
 const BUF_VAL = { vaddr: 10, vdata: 20, srsrc: 3, soffset: 5 } as const;
 
-export interface BufEntry { mn: string; ops: [string, number][]; tfe: number; lds: 'no' | 'opt' | 'ign'; cpol: ('no' | 'opt' | 'ign')[]; zero: string[] }
+export interface BufEntry { mn: string; ops: [string, number][]; tfe: number; lds: 'no' | 'opt' | 'ign'; cpol: ('no' | 'opt' | 'ign')[]; offset: 'no' | 'opt' | 'ign'; zero: string[] }
 
 function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, BufEntry>; formats: string[]; probes: number[][] } {
   const L = t[kind];
@@ -406,7 +406,7 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
       if (r.base === BUF_VAL.vdata) return ['vdata', r.count];
       throw new Error(`${kind} ${op}: operand ${o} matches no field in ${text}`);
     });
-    table[op] = { mn: p.mn, ops, tfe: 0, lds: 'no', cpol: [], zero: fields.filter((f) => !sets[bi]!.includes(f)) };
+    table[op] = { mn: p.mn, ops, tfe: 0, lds: 'no', cpol: [], offset: 'opt', zero: fields.filter((f) => !sets[bi]!.includes(f)) };
     chosen[op] = sets[bi]!;
   }
   // tfe and lds behaviour
@@ -424,21 +424,26 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
       put(c, bit, 1);
       tp.push(c);
     }
+    const o = base(op, chosen[op]!);
+    put(o, L.offset, 5);
+    tp.push(o);
   }
   const tt = probe(t, tp);
   ops.forEach((op, i) => {
     const e = table[op]!;
-    const a = tt[5 * i];
+    const a = tt[6 * i];
     e.cpol = ['glc', 'slc', 'dlc'].map((nm, j) => {
-      const c = tt[5 * i + 2 + j];
+      const c = tt[6 * i + 2 + j];
       return c == null ? 'no' : new RegExp(` ${nm}\\b`).test(c) ? 'opt' : 'ign';
     });
+    const o = tt[6 * i + 5];
+    e.offset = o == null ? 'no' : / offset:5\b/.test(o) ? 'opt' : 'ign';
     if (a != null) {
       const v = parseText(a).ops.map(regTok).find((r) => r && r.file === 'v' && r.base === BUF_VAL.vdata);
       e.tfe = v ? v.count : -1; // -1: tfe allowed, no vdata
     }
     if (kind === 'mubuf') {
-      const b = tt[5 * i + 1];
+      const b = tt[6 * i + 1];
       e.lds = b == null ? 'no' : / lds\b/.test(b) ? 'opt' : 'ign';
     }
   });
@@ -484,6 +489,15 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
   }
   for (let op = 0; op < nOps; op++) if (!table[op]) gp.push(base(op, []));
   for (let n = 0; n < 8; n++) { const ws = base(ops[n]!, ['vdata']); put(ws, L.vdata, 254); gp.push(ws); }
+  // soffset 255: a literal dword follows (integers LLVM could inline print in decimal, float
+  // constants by value, the rest in hex); 254: src_lds_direct, printed as an invalid register
+  const lits = [0x10, 0x40, 0x41, 0xfffffff0, 0xffffffef, 0x3f800000, 0xbf800000, 0x3e22f983, 0x12345678, 0x80000000, 0xc0800000];
+  lits.forEach((lv, n) => {
+    const ws = base(ops[(n * 7) % ops.length]!, ['vdata', 'srsrc', 'soffset']);
+    put(ws, L.soffset, 255);
+    gp.push([...ws, lv]);
+  });
+  for (let n = 0; n < 3; n++) { const ws = base(ops[n * 5]!, ['vdata', 'srsrc', 'soffset']); put(ws, L.soffset, 254); gp.push(ws); }
   return { table, formats, probes: gp };
 }
 
@@ -537,7 +551,7 @@ export interface MimgEntry {
   nsa: string[];
 }
 
-const MIMG_FLAGS = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'lwe'] as const;
+const MIMG_FLAGS = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'lwe', 'a16', 'd16', 'tfe'] as const;
 const NSA_W2 = 0x24232221;
 const NSA_W3 = 0x28272625;
 
@@ -721,8 +735,8 @@ export async function generate(): Promise<Record<string, string>> {
   for (const kind of ['mubuf', 'mtbuf'] as const) {
     const b = genBuf(t, kind);
     const K = kind.toUpperCase();
-    out[`${t.dir}/${kind}.gen.ts`] = header('gen-memory', `${K} opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order (vaddr's width depends on\n * offen/idxen and prints as 0), vdata width with tfe (0: tfe not allowed), lds bit and [glc, slc, dlc] handling ('opt' printed, 'ign' ignored, 'no' rejected), fields that must be zero.`)
-      + `export interface BufEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly tfe: number;\n  readonly lds: 'no' | 'opt' | 'ign';\n  readonly cpol: readonly ('no' | 'opt' | 'ign')[];\n  readonly zero: readonly string[];\n}\n\n`
+    out[`${t.dir}/${kind}.gen.ts`] = header('gen-memory', `${K} opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order (vaddr's width depends on\n * offen/idxen and prints as 0), vdata width with tfe (0: tfe not allowed), lds bit, [glc, slc, dlc] and offset handling ('opt' printed, 'ign' ignored, 'no' rejected), fields that must be zero.`)
+      + `export interface BufEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly tfe: number;\n  readonly lds: 'no' | 'opt' | 'ign';\n  readonly cpol: readonly ('no' | 'opt' | 'ign')[];\n  readonly offset: 'no' | 'opt' | 'ign';\n  readonly zero: readonly string[];\n}\n\n`
       + `export const ${K}_OPS: Readonly<Record<number, BufEntry>> = {\n${Object.entries(b.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
       + (kind === 'mtbuf' ? `\n/** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */\nexport const MTBUF_FORMATS: readonly string[] = ${JSON.stringify(b.formats)};\n` : '');
     out[`${t.golden}/${kind}.tsv`] = formatGolden(buildGolden(t.mcpu, b.probes, 30));

@@ -24,10 +24,27 @@ function srsrcName(v: number): string | null {
   return v === 31 ? 'null' : sregName(GFX11_SPACE, v * 4, 4);
 }
 
-/** LLVM's text for soffset (an SGPR, special or inline constant; 255 would need a literal and is rejected). */
-function soffsetName(v: number): string | null {
-  if (v === SRC.LITERAL) return null;
+/**
+ * LLVM's text for soffset: an SGPR, special or inline constant; 255 takes a literal dword after the
+ * instruction; 254 (src_lds_direct) is printed with LLVM's invalid-register comment.
+ */
+function soffsetName(v: number, literal: number | undefined): string | null {
+  if (v === SRC.LITERAL) return literal === undefined ? null : literalText(literal);
+  if (v === 254) return "src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/";
   return srcName(GFX11_SPACE, v, 1, 'i32');
+}
+
+/** Float bit patterns LLVM prints by value (the inline float constants). */
+const FLOAT_LITERALS: Readonly<Record<number, string>> = {
+  0x3f000000: '0.5', 0xbf000000: '-0.5', 0x3f800000: '1.0', 0xbf800000: '-1.0', 0x40000000: '2.0', 0xc0000000: '-2.0',
+  0x40800000: '4.0', 0xc0800000: '-4.0', 0x3e22f983: '0.15915494',
+};
+
+/** How LLVM prints a 32-bit literal operand: inline-representable integers in decimal, inline floats by value, else hex. */
+function literalText(v: number): string {
+  const i = v | 0;
+  if (i >= -16 && i <= 64) return String(i);
+  return FLOAT_LITERALS[v >>> 0] ?? '0x' + (v >>> 0).toString(16);
 }
 
 const FORMAT_BY_NAME = new Map<string, number>();
@@ -49,6 +66,7 @@ function makeCodec(L: Layout): Codec {
       const w0 = word(words, index, 0, pc);
       const w1 = word(words, index, 1, pc);
       const op = (w0 >>> L.opLo) & opMask;
+      const lit = w1 >>> 24 === SRC.LITERAL ? word(words, index, 2, pc) : undefined;
       const bad = (why: string) => new DecodeError(pc, [w0, w1], why);
       const e = TABLE[op];
       if (!e) throw bad(`${L.name} opcode ${op} is not defined`);
@@ -63,19 +81,21 @@ function makeCodec(L: Layout): Codec {
       } else f.lds = (w0 >>> 16) & 1;
       if (f.tfe && e.tfe === 0) throw bad(`tfe not allowed for ${e.mn}`);
       if (f.lds && e.lds === 'no') throw bad(`lds not allowed for ${e.mn}`);
+      if (f.offset && e.offset === 'no') throw bad(`offset not allowed for ${e.mn}`);
       if ((f.glc && e.cpol[0] === 'no') || (f.slc && e.cpol[1] === 'no') || (f.dlc && e.cpol[2] === 'no')) throw bad(`cache policy bit not allowed for ${e.mn}`);
       for (const z of e.zero) {
         if (z === 'offen' ? f.offen || f.idxen : f[z]) throw bad(`field ${z} must be zero for ${e.mn}`);
       }
       for (const [n, c] of e.ops) {
         if (n === 'srsrc' && srsrcName(f.srsrc!) === null) throw bad(`invalid srsrc ${f.srsrc}`);
-        if (n === 'soffset' && soffsetName(f.soffset!) === null) throw bad(`invalid soffset ${f.soffset}`);
+        if (n === 'soffset' && soffsetName(f.soffset!, lit) === null) throw bad(`invalid soffset ${f.soffset}`);
         if (n === 'vdata' && f.vdata! + (f.tfe ? e.tfe : c) > 256) throw bad('vdata range exceeds v255');
         if (n === 'vaddr' && f.vaddr! + f.offen! + f.idxen! > 256) throw bad('vaddr range exceeds v255');
       }
+      const hasLit = lit !== undefined && e.ops.some(([n]) => n === 'soffset');
       return {
-        encoding: L.name, opcode: op, mnemonic: e.mn, size: 8, words: [w0, w1], fields: f,
-        literal: undefined, variant: '', info: e,
+        encoding: L.name, opcode: op, mnemonic: e.mn, size: hasLit ? 12 : 8, words: hasLit ? [w0, w1, lit] : [w0, w1], fields: f,
+        literal: hasLit ? lit : undefined, variant: '', info: e,
       };
     },
     print(inst): string {
@@ -86,14 +106,14 @@ function makeCodec(L: Layout): Codec {
           case 'vdata': return vregName(f.vdata!, f.tfe ? e.tfe : c);
           case 'vaddr': { const k = f.offen! + f.idxen!; return k ? vregName(f.vaddr!, k) : 'off'; }
           case 'srsrc': return srsrcName(f.srsrc!)!;
-          default: return soffsetName(f.soffset!)!;
+          default: return soffsetName(f.soffset!, inst.literal)!;
         }
       });
       let s = e.mn + (ops.length ? ' ' + ops.join(', ') : '');
       if (mtbuf && MTBUF_FORMATS[f.format!]) s += ` format:${MTBUF_FORMATS[f.format!]}`;
       if (f.idxen) s += ' idxen';
       if (f.offen) s += ' offen';
-      if (f.offset) s += ` offset:${f.offset}`;
+      if (f.offset && e.offset === 'opt') s += ` offset:${f.offset}`;
       if (f.glc && e.cpol[0] === 'opt') s += ' glc';
       if (f.slc && e.cpol[1] === 'opt') s += ' slc';
       if (f.dlc && e.cpol[2] === 'opt') s += ' dlc';
@@ -113,6 +133,7 @@ function makeCodec(L: Layout): Codec {
       const tfe = m.flags.has('tfe') ? 1 : 0;
       if (tfe && e.tfe === 0) throw new AsmError(l.line, `tfe is not supported by ${e.mn}`);
       let vaddr = 0, vdata = 0, srsrc = 0, soffset = 0;
+      let literal: number | undefined;
       e.ops.forEach(([n, c], i) => {
         const t = ops[i]!;
         switch (n) {
@@ -129,7 +150,11 @@ function makeCodec(L: Layout): Codec {
             srsrc = r.value >> 2;
             break;
           }
-          default: soffset = parseSoffset(l, t);
+          default: {
+            const r = parseSoffset(l, t);
+            soffset = r.value;
+            literal = r.literal;
+          }
         }
       });
       const offset = m.vals.has('offset') ? parseIntIn(l, m.vals.get('offset')!, 0, 4095, 'offset') : 0;
@@ -150,28 +175,29 @@ function makeCodec(L: Layout): Codec {
         w0 |= 1 << 16;
       }
       const w1 = bf(soffset, 24, 8) | bf(idxen, 23, 1) | bf(offen, 22, 1) | bf(tfe, 21, 1) | bf(srsrc, 16, 5) | bf(vdata, 8, 8) | vaddr;
-      return [w0 >>> 0, w1 >>> 0];
+      return literal === undefined ? [w0 >>> 0, w1 >>> 0] : [w0 >>> 0, w1 >>> 0, literal >>> 0];
     },
   };
 }
 
-/** soffset: an SGPR/special register or an inline constant. */
-function parseSoffset(l: AsmLine, t: string): number {
+/** soffset: an SGPR/special register, an inline constant, or a 32-bit literal. */
+function parseSoffset(l: AsmLine, t: string): { value: number; literal?: number } {
   const s = t.trim().toLowerCase();
-  if (s === 'null') return 124;
+  if (s === 'null') return { value: 124 };
   const r = parseReg(GFX11_SPACE, s);
   if (r) {
     if (r.count !== 1 || r.file === 'v') throw new AsmError(l.line, `invalid soffset '${t}'`);
-    return r.value;
+    return { value: r.value };
   }
   const n = parseIntText(s);
   if (n !== null) {
     const v = inlineInt(n);
-    if (v === null) throw new AsmError(l.line, `soffset '${t}' is not an inline constant`);
-    return v;
+    if (v !== null) return { value: v };
+    if (n < -0x80000000 || n > 0xffffffff) throw new AsmError(l.line, `soffset '${t}' does not fit 32 bits`);
+    return { value: SRC.LITERAL, literal: n >>> 0 };
   }
   const fv = inlineFloatText(s);
-  if (fv !== null) return fv;
+  if (fv !== null) return { value: fv };
   throw new AsmError(l.line, `invalid soffset '${t}'`);
 }
 

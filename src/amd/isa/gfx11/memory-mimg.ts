@@ -11,7 +11,7 @@ import { MIMG_DIMS, MIMG_OPS, type MimgEntry } from './mimg.gen.js';
 import { bf, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
 
 const PREFIX = 0b111100;
-const FLAG_BITS = { unorm: [0, 7], glc: [0, 14], slc: [0, 12], dlc: [0, 13], r128: [0, 15], lwe: [1, 22] } as const;
+const FLAG_BITS = { unorm: [0, 7], glc: [0, 14], slc: [0, 12], dlc: [0, 13], r128: [0, 15], lwe: [1, 22], a16: [0, 16], d16: [0, 17], tfe: [1, 21] } as const;
 const FLAG_NAMES = Object.keys(FLAG_BITS) as (keyof typeof FLAG_BITS)[];
 /** The order LLVM prints the single-bit modifiers in. */
 const PRINT_ORDER = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'a16', 'tfe', 'lwe', 'd16'] as const;
@@ -76,6 +76,9 @@ export const mimgCodec: Codec = {
     const k = f.dim! * 2 + f.a16!;
     if (rsrcName(f.srsrc!, e.srsrc) === null) throw bad(`invalid srsrc ${f.srsrc}`);
     if (e.sampler && rsrcName(f.ssamp!, 4) === null) throw bad(`invalid ssamp ${f.ssamp}`);
+    // the first-match decode itself must name registers below v256
+    if (e.dimp && f.vdata! + (f.nsa ? e.origVn : e.origV) > 256) throw bad('vdata range exceeds v255');
+    if (e.dimp && !f.nsa && f.vaddr! + e.origA > 256) throw bad('vaddr range exceeds v255');
     const D = e.dimp ? mimgDst(e.g4, f.dmask!, f.d16!, f.tfe!) : e.origV;
     /** The width LLVM prints for D dwords (its variant's register class), 0 when there is no variant. */
     const W = e.dimp ? parseInt(e.dset[D - 1] ?? '0', 36) : e.origV;
