@@ -5,7 +5,11 @@
  * s_delay_alu, sendmsg, hwreg, s_version) by probing, and builds golden files from random probes.
  * Target-parametrised: a target is its mcpu, its layouts and where its files go.
  */
-import { assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LLVM_MC, LLVM_OBJDUMP, assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { buildGolden, formatGolden, rng } from '../golden.js';
 import { GFX11_SPACE, SRC, splitOperands, type OperandSpace } from '../../../src/amd/isa/operands.js';
 import { nullValue, sregText, ssrcText } from '../../../src/amd/isa/gfx11/scalar-operands.js';
@@ -425,6 +429,36 @@ function learnAliases(T: ScalarGenTarget, ops: Record<ScalarClass, OpInfo[]>): R
 }
 
 // ---------------------------------------------------------------------------------------------
+// Branches: llvm-objdump follows a PC-relative simm16 with its target (`<.text+0x10>`).
+
+function learnBranches(T: ScalarGenTarget, L: ScalarLayout, infos: readonly OpInfo[]): OpInfo[] {
+  const cand = infos.filter((i) => i.entry.operands.some((o) => o.field === 'simm16'));
+  if (cand.length === 0) return [...infos];
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-branch-'));
+  try {
+    // One probe per 16 bytes, simm16 = 1 (target = next slot), padded with the layout's own zero word.
+    const buf = Buffer.alloc(cand.length * 16);
+    cand.forEach((c, i) => {
+      const w = withLit(encode(L, c.op, { ...baseVals(L), simm16: 1 }));
+      for (let k = 0; k < 4; k++) buf.writeUInt32LE((k < w.length ? w[k]! : 0xbf800000) >>> 0, i * 16 + k * 4);
+    });
+    writeFileSync(join(dir, 'b.bin'), buf);
+    writeFileSync(join(dir, 'b.s'), `.text\n.incbin "${join(dir, 'b.bin')}"\n`);
+    execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${T.mcpu}`, '-filetype=obj', '-o', join(dir, 'b.o'), join(dir, 'b.s')]);
+    const text = execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${T.mcpu}`, join(dir, 'b.o')], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const branchAt = new Set<number>();
+    for (const line of text.split('\n')) {
+      const m = /\/\/ ([0-9A-Fa-f]+): [0-9A-Fa-f ]+ <[^>]+>\s*$/.exec(line);
+      if (m) branchAt.add(parseInt(m[1]!, 16));
+    }
+    const br = new Set(cand.filter((_, i) => branchAt.has(i * 16)).map((c) => c.op));
+    return infos.map((i) => (br.has(i.op) ? { ...i, entry: { ...i.entry, objdumpTarget: true } } : i));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Symbolic operand tables
 
 function probeTexts(T: ScalarGenTarget, L: ScalarLayout, op: number, vals: readonly number[], extra: Record<string, number> = {}): string[] {
@@ -736,7 +770,7 @@ export function generateScalar(T: ScalarGenTarget): Record<string, string> {
   const ops = {} as Record<ScalarClass, OpInfo[]>;
   const sweeps = {} as Record<ScalarClass, number[][]>;
   for (const L of T.layouts) {
-    const r = learnRemarks(T, L, learnAsmRules(T, enumerate(T, L)));
+    const r = learnRemarks(T, L, learnBranches(T, L, learnAsmRules(T, enumerate(T, L))));
     ops[L.name] = r.infos;
     sweeps[L.name] = r.sweeps;
   }

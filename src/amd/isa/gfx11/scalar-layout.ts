@@ -114,6 +114,11 @@ export interface ScalarOp {
   readonly zero1?: number;
   /** Cache-policy flags the instruction prints (SMEM `glc`, `dlc`), in LLVM's order. */
   readonly flags?: readonly string[];
+  /**
+   * llvm-objdump follows this instruction with the target of its PC-relative simm16 (`<.text+0x10>`):
+   * the branches and s_subvector_loop_begin/end, but not s_call_b64.
+   */
+  readonly objdumpTarget?: boolean;
   /** llvm-mc takes only a non-negative SMEM offset here. */
   readonly asmUnsignedOffset?: boolean;
   /** llvm-mc takes any integer for the 16-bit immediate here and keeps its low 16 bits. */
