@@ -1,0 +1,162 @@
+/**
+ * Compute dispatch for R600-family kernels, as LLVM's r600 ABI and a driver (Mesa's r600 /
+ * clover) lay it out:
+ *
+ * - Constant buffer 0: dwords 0-2 the number of groups (x,y,z), 3-5 the global size, 6-8 the
+ *   local size, then the kernel arguments from byte 36 (pointers are 32-bit byte addresses in
+ *   global memory), then the implicit arguments (global offset...), left zero.
+ * - Each wavefront (64 work-items) starts with T0.xyz = local id, T1.xyz = group id.
+ * - Global memory is RAT 0 for stores/atomics and vertex buffer 1 for reads; vertex buffer 2 is the
+ *   code object's read-only data (__constant tables).
+ */
+import { Diagnostics } from '../../core/diagnostics.js';
+import { InputError } from '../../core/errors.js';
+import type { R600Kernel, R600Object } from '../isa/object.js';
+import { WAVE_SIZE, Wave, SEED, type R600Resources, type R600Stats } from './machine.js';
+
+/** SQ_PGM_RESOURCES_LS (compute on Evergreen/Cayman): NUM_GPRS [7:0], STACK_SIZE [15:8]. */
+export const SQ_PGM_RESOURCES_LS = 0x288d4;
+export const LDS_BYTES = 32 * 1024;
+
+export interface R600DispatchOptions {
+  readonly object: R600Object;
+  readonly kernel: R600Kernel;
+  /** Work-items per dimension. */
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  /** Kernel argument bytes (placed at CB0 byte 36). */
+  readonly args: Uint8Array;
+  readonly global: Uint8Array;
+  readonly diag: Diagnostics;
+  /** Wave interleaving inside a workgroup: round-robin, or random from `seed`. */
+  readonly order?: 'roundrobin' | 'random';
+  readonly seed?: number;
+  /** Budget of CF instructions + ALU groups over the whole dispatch. */
+  readonly maxInstructions?: number;
+  /** Override the CF stack size (default: STACK_SIZE from the object's SQ_PGM_RESOURCES). */
+  readonly stackSize?: number;
+  readonly bools?: number;
+  readonly loopConsts?: readonly { count: number; init: number; inc: number }[];
+  readonly fetchShader?: number;
+  /** Called with each wave when it ends (tests inspect final state). */
+  readonly onWaveEnd?: (w: Wave) => void;
+}
+
+export interface R600RunResult {
+  readonly workgroups: number;
+  readonly waves: number;
+  readonly stats: R600Stats;
+  readonly stackSize: number;
+  readonly stopped: boolean;
+}
+
+export function stackSizeOf(o: R600Object): number {
+  const r = o.config.find(([reg]) => reg === SQ_PGM_RESOURCES_LS);
+  return r ? (r[1] >>> 8) & 0xff : 1;
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0 || 0x9e3779b9;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+}
+
+export function runR600(o: R600DispatchOptions): R600RunResult {
+  const [gx, gy, gz] = o.grid;
+  const [bx, by, bz] = o.block;
+  for (const v of [...o.grid, ...o.block]) if (!Number.isInteger(v) || v < 1) throw new InputError(`grid and block sizes must be positive integers`);
+  const ng = [Math.ceil(gx / bx), Math.ceil(gy / by), Math.ceil(gz / bz)] as const;
+  const cb0 = new Uint32Array(Math.max(512, 9 + (o.args.byteLength >>> 2) + 64));
+  cb0.set([ng[0], ng[1], ng[2], gx, gy, gz, bx, by, bz]);
+  new Uint8Array(cb0.buffer).set(o.args, 36);
+  const resources: R600Resources = {
+    global: o.global,
+    constData: o.object.text,
+    constBuffers: new Map([[0, cb0]]),
+    bools: o.bools ?? 0,
+    loopConsts: o.loopConsts ?? [],
+    gds: new Uint8Array(64 * 1024),
+  };
+  const stackSize = o.stackSize ?? stackSizeOf(o.object);
+  const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0 };
+  const budget = o.maxInstructions ?? 50_000_000;
+  const rand = rng(o.seed ?? 1);
+  let used = 0;
+  let waves = 0;
+  let groups = 0;
+  let stopped = false;
+  const perGroup = bx * by * bz;
+  outer: for (let z = 0; z < ng[2]; z++)
+    for (let y = 0; y < ng[1]; y++)
+      for (let x = 0; x < ng[0]; x++) {
+        const lds = new Uint8Array(LDS_BYTES);
+        const list: Wave[] = [];
+        const nw = Math.ceil(perGroup / WAVE_SIZE);
+        for (let w = 0; w < nw; w++) {
+          const lanes = Math.min(WAVE_SIZE, perGroup - w * WAVE_SIZE);
+          const wave = new Wave({ gen: o.object.gen, program: o.kernel.program, resources, diag: o.diag, stackSize, fetchShader: o.fetchShader }, waves++, groups, lds, lanes);
+          for (let l = 0; l < WAVE_SIZE; l++) {
+            const li = w * WAVE_SIZE + l;
+            const lx = li % bx;
+            const ly = Math.floor(li / bx) % by;
+            const lz = Math.floor(li / (bx * by));
+            // Items past the grid's edge (partial groups) are not valid.
+            const inGrid = li < perGroup && x * bx + lx < gx && y * by + ly < gy && z * bz + lz < gz;
+            if (!inGrid && wave.valid[l]) {
+              wave.valid[l] = 0;
+              wave.state[l] = 1;
+            }
+            const set = (reg: number, ch: number, v: number): void => {
+              wave.gpr[(reg * 4 + ch) * WAVE_SIZE + l] = v >>> 0;
+            };
+            set(0, 0, lx); set(0, 1, ly); set(0, 2, lz);
+            set(1, 0, x); set(1, 1, y); set(1, 2, z);
+          }
+          list.push(wave);
+        }
+        groups++;
+        const waiting = new Set<Wave>();
+        for (;;) {
+          const alive = list.filter((w) => !w.done && !waiting.has(w));
+          if (alive.length === 0) {
+            const stillWaiting = list.filter((w) => !w.done && waiting.has(w));
+            if (stillWaiting.length === 0) break;
+            if (stillWaiting.length < list.length) {
+              o.diag.report({ id: 'r600.barrier.wave-ended', severity: 'warning', where: { group: groups - 1 }, message: `${list.length - stillWaiting.length} wave(s) of the group ended before a GROUP_BARRIER the others wait at`, seed: SEED });
+            }
+            for (const w of stillWaiting) w.barrierReleased = true;
+            waiting.clear();
+            continue;
+          }
+          const wave = o.order === 'random' ? alive[Math.floor(rand() * alive.length)]! : alive[0]!;
+          // Run the chosen wave until it ends or waits (round-robin: one wave at a time to its next stop).
+          for (;;) {
+            const r = wave.step();
+            used++;
+            if (used > budget) {
+              o.diag.report({ id: 'r600.runaway', severity: 'error', where: { wave: wave.id, cf: wave.pc }, message: `instruction budget of ${budget} CF instructions exhausted (runaway loop?)`, seed: SEED });
+              stopped = true;
+              for (const w of list) if (!w.done) { w.done = true; o.onWaveEnd?.(w); }
+              break outer;
+            }
+            if (r === 'end') {
+              o.onWaveEnd?.(wave);
+              break;
+            }
+            if (r === 'barrier') {
+              waiting.add(wave);
+              break;
+            }
+            if (o.order === 'random' && rand() < 0.25) break;
+          }
+        }
+        for (const w of list) {
+          for (const k of Object.keys(stats) as (keyof R600Stats)[]) stats[k] += w.stats[k];
+        }
+      }
+  return { workgroups: groups, waves, stats, stackSize, stopped };
+}

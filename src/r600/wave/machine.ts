@@ -1,0 +1,802 @@
+/**
+ * The R600/Evergreen conditional-execution model (seed 003_ea00a3a93da820dc.txt), on one
+ * workgroup's wavefronts:
+ *
+ * - Per work-item (the seed's "pixel") state: the VALID bit (cleared by KILL, never set again) and
+ *   the 2-bit active state: Active, Inactive-Branch, Inactive-Continue, Inactive-Break.
+ * - PRED_SET* with UPDATE_EXEC_MASK change the active state only at the beginning of the next CF
+ *   instruction (the executor applies them when the ALU clause's CF instruction finishes).
+ * - CF instructions evaluate a condition test per work-item (COND, WHOLE_QUAD_MODE,
+ *   VALID_PIXEL_MODE) and then execute for passing items, modify the state, push/pop the CF stack,
+ *   or jump when every item fails.
+ * - The CF stack holds full entries (loops, calls) and subentries (branch pushes, 4 per entry);
+ *   its size is STACK_SIZE from SQ_PGM_RESOURCES unless overridden. Exceeding it is reported
+ *   (`r600.cf.stack-overflow`) and execution continues with an unbounded model stack.
+ *
+ * Where the document leaves a choice open, the choice is written next to the code.
+ */
+import type { Diagnostics } from '../../core/diagnostics.js';
+import { SRC, type AluGroup, type AluInst, type CfInst, type FetchInst, type R600Gen, type R600Program } from '../isa/decode.js';
+import { printCf } from '../isa/print.js';
+import { ALU_FN, B, F, compareOf } from '../exec/alu.js';
+
+export const SEED = '003_ea00a3a93da820dc.txt';
+export const WAVE_SIZE = 64;
+/** Per-work-item active states. */
+export const STATE = { ACTIVE: 0, INACTIVE_BRANCH: 1, INACTIVE_CONTINUE: 2, INACTIVE_BREAK: 3 } as const;
+export type ActiveState = (typeof STATE)[keyof typeof STATE];
+
+const NGPR = 128;
+const QUEUE = 16;
+
+interface StackEntry {
+  readonly kind: 'branch' | 'loop' | 'call';
+  /** Subentries this entry uses (branch pushes: 1, or 2 for the first non-WQM push on Evergreen); full entries count 4. */
+  readonly cost: number;
+  readonly state: Uint8Array;
+  /** loop: index of LOOP_START; call: return CF index. */
+  readonly pc: number;
+  counter: number;
+  aL: number;
+  readonly inc: number;
+  readonly dx10: boolean;
+}
+
+/** Global memory and other resources shared by all waves of a dispatch. */
+export interface R600Resources {
+  /** UAV / global memory: RAT 0 and vertex buffer 1 address it with byte addresses. */
+  readonly global: Uint8Array;
+  /** Read-only data of the code object (.text): vertex buffer 2 (the __constant address space). */
+  readonly constData: Uint8Array;
+  /** Constant buffers by bank (CB0 holds the dispatch sizes and kernel arguments). */
+  readonly constBuffers: ReadonlyMap<number, Uint32Array>;
+  /** Boolean constants for COND BOOL/NOT_BOOL, by CF_CONST. */
+  readonly bools: number;
+  /** Integer loop constants (count, init, inc) by CF_CONST, for LOOP_START / LOOP_START_NO_AL. */
+  readonly loopConsts: readonly { count: number; init: number; inc: number }[];
+  /** 64 KiB global data share. */
+  readonly gds: Uint8Array;
+}
+
+export interface WaveOptions {
+  readonly gen: R600Gen;
+  readonly program: R600Program;
+  readonly resources: R600Resources;
+  readonly diag: Diagnostics;
+  /** CF stack size in entries (SQ_PGM_RESOURCES.STACK_SIZE). */
+  readonly stackSize: number;
+  /** CF index CALL_FS jumps to (the fetch shader), if any. */
+  readonly fetchShader?: number;
+}
+
+export type StepResult = 'ok' | 'barrier' | 'end';
+
+/** Counts for run.json. */
+export interface R600Stats {
+  cfInstructions: number;
+  aluGroups: number;
+  aluInstructions: number;
+  laneOps: number;
+  fetches: number;
+  ratOps: number;
+  ldsOps: number;
+}
+
+export class Wave {
+  readonly id: number;
+  readonly group: number;
+  /** GPR file: gpr[(reg * 4 + chan) * 64 + lane], raw 32-bit patterns. */
+  readonly gpr = new Uint32Array(NGPR * 4 * WAVE_SIZE);
+  /** VALID mask bit per work-item: 1 until KILL clears it (or the item is past the group's end). */
+  readonly valid = new Uint8Array(WAVE_SIZE);
+  /** Active state per work-item (STATE). */
+  readonly state = new Uint8Array(WAVE_SIZE);
+  /** Predicate bit per work-item (PRED_SET* with UPDATE_PRED). */
+  readonly pred = new Uint8Array(WAVE_SIZE);
+  /** Pending exec result from PRED_SET* with UPDATE_EXEC_MASK: -1 none, 0 fail, 1 pass. */
+  readonly pendingExec = new Int8Array(WAVE_SIZE).fill(-1);
+  /** AR.x per work-item (MOVA_INT). */
+  readonly ar = new Int32Array(WAVE_SIZE);
+  /** PV (slots x,y,z,w) and PS (slot 4) of the previous instruction group: pv[slot * 64 + lane]. */
+  readonly pv = new Uint32Array(5 * WAVE_SIZE);
+  pvValid = false;
+  /** LDS output queue A per work-item. */
+  readonly oq = new Uint32Array(WAVE_SIZE * QUEUE);
+  readonly oqHead = new Uint8Array(WAVE_SIZE);
+  readonly oqCount = new Uint8Array(WAVE_SIZE);
+  readonly stack: StackEntry[] = [];
+  /** CF_IDX0/1 (SET_CF_IDX0/1) for JUMPTABLE. */
+  readonly cfIdx = [0, 0];
+  pc = 0;
+  /** Resume point inside an ALU clause (group index) after a GROUP_BARRIER. */
+  resumeGroup = -1;
+  /** Set by the scheduler when every wave of the group has reached the barrier. */
+  barrierReleased = false;
+  done = false;
+  private firstPushDone = false;
+  private overflowReported = false;
+  readonly stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0 };
+
+  readonly opts: WaveOptions;
+  /** The workgroup's LDS, shared by its waves. */
+  readonly lds: Uint8Array;
+
+  constructor(opts: WaveOptions, id: number, group: number, lds: Uint8Array, lanes: number) {
+    this.opts = opts;
+    this.lds = lds;
+    this.id = id;
+    this.group = group;
+    for (let l = 0; l < WAVE_SIZE; l++) {
+      this.valid[l] = l < lanes ? 1 : 0;
+      // Work-items past the group's end behave like items disabled by an enclosing branch.
+      this.state[l] = l < lanes ? STATE.ACTIVE : STATE.INACTIVE_BRANCH;
+    }
+  }
+
+  private diag(id: string, message: string, severity: 'error' | 'warning' | 'info' = 'error', extra: Record<string, number | string> = {}): void {
+    this.opts.diag.report({ id, severity, where: { cf: this.pc, wave: this.id, group: this.group, ...extra }, message, seed: SEED });
+  }
+
+  // --- condition tests ---------------------------------------------------------------------------
+
+  /** Is work-item `l` active for the purposes of an instruction with these mode bits? */
+  activeTest(l: number, wqm: boolean, vpm: boolean): boolean {
+    if (wqm) {
+      // WHOLE_QUAD_MODE: true iff the quad contains an active pixel.
+      const q = l & ~3;
+      return this.state[q] === STATE.ACTIVE || this.state[q + 1] === STATE.ACTIVE || this.state[q + 2] === STATE.ACTIVE || this.state[q + 3] === STATE.ACTIVE;
+    }
+    if (vpm) return this.state[l] === STATE.ACTIVE && this.valid[l] === 1;
+    return this.state[l] === STATE.ACTIVE;
+  }
+
+  /**
+   * The CF condition test. COND_ACTIVE is the active test; COND_BOOL / COND_NOT_BOOL test the
+   * CF_CONST boolean. Choice: BOOL/NOT_BOOL are combined with the active test, so a CF
+   * instruction never makes an item active that the program had disabled.
+   */
+  condTest(l: number, c: CfInst): boolean {
+    const act = this.activeTest(l, c.wholeQuadMode, c.validPixelMode);
+    switch (c.cond) {
+      case 0: return act;
+      case 1: return false;
+      case 2: return act && ((this.opts.resources.bools >>> c.cfConst) & 1) === 1;
+      default: return act && ((this.opts.resources.bools >>> c.cfConst) & 1) === 0;
+    }
+  }
+
+  private anyPass(c: CfInst): boolean {
+    for (let l = 0; l < WAVE_SIZE; l++) if (this.condTest(l, c)) return true;
+    return false;
+  }
+
+  private anyActive(): boolean {
+    for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.ACTIVE) return true;
+    return false;
+  }
+
+  // --- the CF stack --------------------------------------------------------------------------------
+
+  private stackUse(): { full: number; sub: number } {
+    let full = 0;
+    let sub = 0;
+    for (const e of this.stack) if (e.kind === 'branch') sub += e.cost; else full++;
+    return { full, sub };
+  }
+
+  private push(kind: StackEntry['kind'], pc = 0, loop?: { counter: number; aL: number; inc: number; dx10: boolean }): void {
+    let cost = 1;
+    if (kind === 'branch' && !this.firstPushDone && this.opts.gen !== 'cayman') {
+      // The first non-WQM push needs an extra subentry on Evergreen (LLVM's stack sizing, from experiment).
+      cost = 2;
+    }
+    if (kind === 'branch') this.firstPushDone = true;
+    this.stack.push({ kind, cost: kind === 'branch' ? cost : 4, state: this.state.slice(), pc, counter: loop?.counter ?? 0, aL: loop?.aL ?? 0, inc: loop?.inc ?? 0, dx10: loop?.dx10 ?? false });
+    const u = this.stackUse();
+    const needed = u.full + Math.ceil(u.sub / 4);
+    if (needed > this.opts.stackSize && !this.overflowReported) {
+      this.overflowReported = true;
+      this.diag('r600.cf.stack-overflow', `CF stack needs ${needed} entries (${u.full} full + ${u.sub} subentries) but STACK_SIZE is ${this.opts.stackSize}`, 'error', { needed, stackSize: this.opts.stackSize });
+    }
+  }
+
+  /**
+   * Pop: restore the per-item state saved by the entry. Items that are in Inactive-Break or
+   * Inactive-Continue keep that state: only the end of their loop re-activates them.
+   */
+  private pop(n: number): void {
+    for (let k = 0; k < n; k++) {
+      const e = this.stack.pop();
+      if (!e) {
+        this.diag('r600.cf.stack-underflow', `pop of an empty CF stack`);
+        return;
+      }
+      for (let l = 0; l < WAVE_SIZE; l++) {
+        const s = this.state[l];
+        if (s === STATE.INACTIVE_BREAK || s === STATE.INACTIVE_CONTINUE) continue;
+        this.state[l] = e.state[l]!;
+      }
+    }
+  }
+
+  private innermostLoop(): number {
+    for (let i = this.stack.length - 1; i >= 0; i--) if (this.stack[i]!.kind === 'loop') return i;
+    return -1;
+  }
+
+  // --- execution -------------------------------------------------------------------------------------
+
+  /** Execute one CF instruction (or resume a clause stopped at a barrier). */
+  step(): StepResult {
+    const p = this.opts.program;
+    if (this.pc < 0 || this.pc >= p.cfEnd) {
+      this.diag('r600.cf.pc-out-of-program', `CF program counter ${this.pc} is outside the program (0..${p.cfEnd - 1})`);
+      this.done = true;
+      return 'end';
+    }
+    const c = p.cf[this.pc]!;
+    this.stats.cfInstructions++;
+    const name = c.op?.name ?? '';
+    if (!c.op) {
+      this.diag('r600.cf.unknown', `unknown CF instruction ${c.code} (${printCf(c, false)})`);
+      this.pc++;
+      return this.finish(c);
+    }
+    if (c.jumptableSel && name !== 'JUMPTABLE') this.diag('r600.cf.jts-unused', `JUMPTABLE_SEL=${c.jumptableSel} on ${name}: only CF_INST_JUMPTABLE uses it`, 'warning');
+    if (c.kind === 'alu') return this.cfAlu(c);
+    if (c.kind === 'export') {
+      this.cfExport(c);
+      this.pc++;
+      return this.finish(c);
+    }
+    const usesPop = ['JUMP', 'ELSE', 'POP', 'CALL', 'CALL_FS', 'LOOP_BREAK', 'LOOP_CONTINUE', 'RETURN', 'JUMPTABLE', 'PUSH'];
+    if (c.popCount && !usesPop.includes(name)) this.diag('r600.cf.popcount-unused', `POP_COUNT=${c.popCount} on ${name}, which does not pop`, 'warning');
+    switch (name) {
+      case 'NOP':
+      case 'WAIT_ACK':
+      case 'GLOBAL_WAVE_SYNC':
+        this.pc++;
+        break;
+      case 'TC':
+      case 'VC':
+      case 'VC_TC':
+        this.fetchClause(c);
+        this.pc++;
+        break;
+      case 'GDS':
+        if (c.cond !== 0) this.diag('r600.cf.gds-cond', 'GDS clauses must use COND=ACTIVE', 'error');
+        this.diag('r600.unsupported', 'GDS clauses are not modelled yet', 'warning');
+        this.pc++;
+        break;
+      case 'JUMP':
+        if (!this.anyPass(c)) {
+          this.pop(c.popCount);
+          this.pc = c.addr;
+        } else this.pc++;
+        break;
+      case 'PUSH':
+      case 'PUSH_WQM': {
+        if (!this.anyPass(c)) {
+          this.pop(c.popCount);
+          this.pc = c.addr;
+          break;
+        }
+        const pass = new Uint8Array(WAVE_SIZE);
+        for (let l = 0; l < WAVE_SIZE; l++) pass[l] = this.condTest(l, c) ? 1 : 0;
+        this.push('branch');
+        for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.ACTIVE && !pass[l]) this.state[l] = STATE.INACTIVE_BRANCH;
+        this.pc++;
+        break;
+      }
+      case 'ELSE':
+      case 'ELSE_WQM':
+        this.pop(c.popCount);
+        this.elseOp();
+        if (!this.anyActive()) this.pc = c.addr;
+        else this.pc++;
+        break;
+      case 'POP':
+      case 'POP_WQM':
+        this.pop(c.popCount);
+        this.pc++;
+        break;
+      case 'LOOP_START':
+      case 'LOOP_START_NO_AL':
+      case 'LOOP_START_DX10': {
+        const dx10 = name === 'LOOP_START_DX10';
+        const k = this.opts.resources.loopConsts[c.cfConst] ?? { count: 0, init: 0, inc: 0 };
+        if (!this.anyPass(c) || (!dx10 && k.count === 0)) {
+          this.pc = c.addr;
+          break;
+        }
+        const prevAL = this.stack[this.innermostLoop()]?.aL ?? 0;
+        this.push('loop', this.pc, { counter: k.count, aL: name === 'LOOP_START' ? k.init : prevAL, inc: name === 'LOOP_START' ? k.inc : 0, dx10 });
+        // Items failing the test do not take part in the loop.
+        for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.ACTIVE && !this.condTest(l, c)) this.state[l] = STATE.INACTIVE_BRANCH;
+        this.pc++;
+        break;
+      }
+      case 'LOOP_END': {
+        const li = this.innermostLoop();
+        if (li < 0) {
+          this.diag('r600.cf.loop-end-without-loop', 'LOOP_END with no loop on the CF stack');
+          this.pc++;
+          break;
+        }
+        // Branch pushes a break/continue jumped over are discarded with the iteration.
+        this.stack.length = li + 1;
+        const e = this.stack[li]!;
+        for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.INACTIVE_CONTINUE) this.state[l] = STATE.ACTIVE;
+        if (!e.dx10) e.counter--;
+        if (this.anyPass(c) && (e.dx10 || e.counter > 0)) {
+          e.aL += e.inc;
+          this.pc = c.addr;
+        } else {
+          this.stack.length = li;
+          // Leaving the loop: every item that entered it is active again (broken or finished).
+          for (let l = 0; l < WAVE_SIZE; l++) this.state[l] = e.state[l]!;
+          this.pc++;
+        }
+        break;
+      }
+      case 'LOOP_BREAK':
+      case 'LOOP_CONTINUE': {
+        if (this.innermostLoop() < 0) this.diag('r600.cf.break-outside-loop', `${name} outside any loop`);
+        const to = name === 'LOOP_BREAK' ? STATE.INACTIVE_BREAK : STATE.INACTIVE_CONTINUE;
+        for (let l = 0; l < WAVE_SIZE; l++) if (this.condTest(l, c)) this.state[l] = to;
+        if (!this.anyActive()) {
+          this.pop(c.popCount);
+          this.pc = c.addr;
+        } else this.pc++;
+        break;
+      }
+      case 'CALL':
+      case 'CALL_FS': {
+        const target = name === 'CALL_FS' ? this.opts.fetchShader : c.addr;
+        if (target === undefined) {
+          this.diag('r600.cf.call-fs-without-fetch-shader', 'CALL_FS with no fetch shader bound', 'error');
+          this.pc++;
+          break;
+        }
+        if (name === 'CALL' && !this.anyPass(c)) {
+          this.pc++;
+          break;
+        }
+        this.pop(c.popCount);
+        if (this.stack.filter((e) => e.kind === 'call').length >= 32) this.diag('r600.cf.call-depth', 'call nesting deeper than 32', 'error');
+        this.push('call', this.pc + 1);
+        this.pc = target;
+        break;
+      }
+      case 'RETURN': {
+        let i = this.stack.length - 1;
+        while (i >= 0 && this.stack[i]!.kind !== 'call') i--;
+        if (i < 0) {
+          this.diag('r600.cf.return-without-call', 'RETURN with no CALL on the stack: ending the program');
+          this.done = true;
+          return 'end';
+        }
+        const e = this.stack[i]!;
+        this.stack.length = i;
+        this.pc = e.pc;
+        break;
+      }
+      case 'JUMPTABLE': {
+        // Evergreen: jump to ADDR + the index JUMPTABLE_SEL names (CF_IDX0 / CF_IDX1 from SET_CF_IDX*).
+        if (c.jumptableSel > 1) this.diag('r600.cf.jumptable-sel', `JUMPTABLE_SEL=${c.jumptableSel} selects no index gpusim models (0: CF_IDX0, 1: CF_IDX1)`, 'warning');
+        this.pop(c.popCount);
+        this.pc = c.addr + (this.cfIdx[c.jumptableSel & 1] ?? 0);
+        break;
+      }
+      case 'KILL':
+        for (let l = 0; l < WAVE_SIZE; l++) if (this.condTest(l, c)) this.valid[l] = 0;
+        this.pc++;
+        break;
+      case 'EMIT_VERTEX':
+      case 'EMIT_CUT_VERTEX':
+      case 'CUT_VERTEX':
+        this.diag('r600.cf.not-in-compute', `${name} has no effect in a compute shader`, 'info');
+        this.pc++;
+        break;
+      case 'CF_END':
+        this.done = true;
+        return 'end';
+      default:
+        this.diag('r600.unsupported', `${name} is not modelled`, 'warning');
+        this.pc++;
+    }
+    return this.finish(c);
+  }
+
+  private finish(c: CfInst): StepResult {
+    if (c.endOfProgram) {
+      this.done = true;
+      return 'end';
+    }
+    return 'ok';
+  }
+
+  /** ELSE: Active items go Inactive-Branch; Inactive-Branch items that were active when the branch was pushed go Active. */
+  private elseOp(): void {
+    const top = this.stack[this.stack.length - 1];
+    for (let l = 0; l < WAVE_SIZE; l++) {
+      const s = this.state[l];
+      if (s === STATE.ACTIVE) this.state[l] = STATE.INACTIVE_BRANCH;
+      else if (s === STATE.INACTIVE_BRANCH && (top ? top.state[l] === STATE.ACTIVE : this.valid[l] === 1)) this.state[l] = STATE.ACTIVE;
+    }
+  }
+
+  private cfAlu(c: CfInst): StepResult {
+    const name = c.op!.name;
+    const groups = c.aluClause!;
+    if (this.resumeGroup < 0) {
+      if (name === 'ALU_PUSH_BEFORE') this.push('branch');
+      this.pvValid = false;
+    }
+    const vpm = name === 'ALU_VALID_PIXEL_MODE';
+    const exec = new Uint8Array(WAVE_SIZE);
+    for (let l = 0; l < WAVE_SIZE; l++) exec[l] = this.activeTest(l, c.wholeQuadMode, vpm) ? 1 : 0;
+    for (let g = this.resumeGroup < 0 ? 0 : this.resumeGroup; g < groups.length; g++) {
+      const grp = groups[g]!;
+      if (grp.insts.some((i) => i.op?.name === 'GROUP_BARRIER')) {
+        if (!this.barrierReleased) {
+          this.resumeGroup = g;
+          this.stats.cfInstructions--; // counted again when resumed
+          return 'barrier';
+        }
+        this.barrierReleased = false;
+      }
+      this.execGroup(grp, exec, c);
+    }
+    this.resumeGroup = -1;
+    // PRED_SET* exec-mask updates take effect now, at the start of the next CF instruction.
+    const to = name === 'ALU_CONTINUE' ? STATE.INACTIVE_CONTINUE : name === 'ALU_BREAK' ? STATE.INACTIVE_BREAK : STATE.INACTIVE_BRANCH;
+    for (let l = 0; l < WAVE_SIZE; l++) {
+      const p = this.pendingExec[l]!;
+      if (p === 0 && this.state[l] === STATE.ACTIVE) this.state[l] = to;
+      this.pendingExec[l] = -1;
+    }
+    if (name === 'ALU_POP_AFTER') this.pop(1);
+    else if (name === 'ALU_POP2_AFTER') this.pop(2);
+    else if (name === 'ALU_ELSE_AFTER') this.elseOp();
+    this.pc++;
+    return this.finish(c);
+  }
+
+  private kcacheRead(c: CfInst, set: number, index: number, chan: number): number {
+    const k = c.kcache[set]!;
+    if (k.mode === 0) {
+      this.diag('r600.alu.kcache-unlocked', `KC${set} read but the clause locks no constant lines for it`, 'error');
+      return 0;
+    }
+    const cb = this.opts.resources.constBuffers.get(k.bank);
+    const idx = (k.addr * 16 + index) * 4 + chan;
+    return cb && idx < cb.length ? cb[idx]! : 0;
+  }
+
+  private readSrc(inst: AluInst, k: number, l: number, lits: readonly number[], c: CfInst): number {
+    const s = inst.src[k]!;
+    let v: number;
+    const sel = s.sel;
+    if (sel < 128) {
+      let r = sel;
+      if (s.rel) r += this.ar[l]!;
+      if (r < 0 || r >= NGPR) {
+        this.diag('r600.alu.gpr-out-of-range', `relative GPR T${r} out of range`, 'error', { lane: l });
+        v = 0;
+      } else v = this.gpr[(r * 4 + s.chan) * WAVE_SIZE + l]!;
+    } else if (sel < 160) v = this.kcacheRead(c, 0, sel - 128, s.chan);
+    else if (sel < 192) v = this.kcacheRead(c, 1, sel - 160, s.chan);
+    else if (sel >= 256 && sel < 288) v = this.kcacheRead(c, 0, sel - 256, s.chan);
+    else if (sel >= 288 && sel < 320) v = this.kcacheRead(c, 1, sel - 288, s.chan);
+    else {
+      switch (sel) {
+        case SRC.ZERO: v = 0; break;
+        case SRC.ONE: v = 0x3f800000; break;
+        case SRC.ONE_INT: v = 1; break;
+        case SRC.M_ONE_INT: v = 0xffffffff; break;
+        case SRC.HALF: v = 0x3f000000; break;
+        case SRC.LITERAL: v = lits[s.chan] ?? 0; break;
+        case SRC.PV:
+        case SRC.PS:
+          if (!this.pvValid) this.diag('r600.alu.pv-undefined', 'PV/PS read in the first instruction group of a clause', 'warning');
+          v = this.pv[(sel === SRC.PS ? 4 : s.chan) * WAVE_SIZE + l]!;
+          break;
+        case SRC.LDS_OQ_A_POP:
+        case SRC.LDS_OQ_A: {
+          if (this.oqCount[l] === 0) {
+            this.diag('r600.lds.queue-underflow', 'read of the LDS output queue while it is empty', 'error', { lane: l });
+            v = 0;
+          } else {
+            v = this.oq[l * QUEUE + this.oqHead[l]!]!;
+            if (sel === SRC.LDS_OQ_A_POP) {
+              this.oqHead[l] = (this.oqHead[l]! + 1) % QUEUE;
+              this.oqCount[l]!--;
+            }
+          }
+          break;
+        }
+        default:
+          this.diag('r600.alu.unsupported-source', `ALU source select ${sel} is not modelled`, 'warning');
+          v = 0;
+      }
+    }
+    if (s.abs) v &= 0x7fffffff;
+    if (s.neg) v ^= 0x80000000;
+    return v >>> 0;
+  }
+
+  private oqPush(l: number, v: number): void {
+    if (this.oqCount[l]! >= QUEUE) {
+      this.diag('r600.lds.queue-overflow', 'LDS output queue overflow (more than 16 returns not read)', 'error', { lane: l });
+      return;
+    }
+    this.oq[l * QUEUE + ((this.oqHead[l]! + this.oqCount[l]!) % QUEUE)] = v >>> 0;
+    this.oqCount[l]!++;
+  }
+
+  private execGroup(grp: AluGroup, exec: Uint8Array, c: CfInst): void {
+    this.stats.aluGroups++;
+    const n = grp.insts.length;
+    this.stats.aluInstructions += n;
+    const res = new Uint32Array(n * WAVE_SIZE);
+    const doWrite = new Uint8Array(n * WAVE_SIZE);
+    const newPv = this.pv.slice();
+    const srcv = [0, 0, 0];
+    const lits = grp.literals;
+    const arNew = new Int32Array(this.ar);
+    for (let l = 0; l < WAVE_SIZE; l++) {
+      if (!exec[l]) continue;
+      for (let i = 0; i < n; i++) {
+        const inst = grp.insts[i]!;
+        const op = inst.op;
+        if (!op) {
+          if (l === 0 || !exec[l - 1]) this.diag('r600.alu.unknown', `unknown ALU ${inst.enc} opcode ${inst.code}`, 'error');
+          continue;
+        }
+        const nsrc = op.srcs;
+        for (let k = 0; k < nsrc; k++) srcv[k] = this.readSrc(inst, k, l, lits, c);
+        const predOk = inst.predSel === 2 ? this.pred[l] === 0 : inst.predSel === 3 ? this.pred[l] === 1 : true;
+        const name = op.name;
+        let r = 0;
+        let write = inst.enc === 'op3' || inst.writeMask;
+        if (!predOk) {
+          // A predicated-off instruction writes nothing (and leaves PV for its slot unchanged).
+          continue;
+        }
+        this.stats.laneOps++;
+        if (inst.enc === 'lds') {
+          r = this.ldsOp(name, l, srcv[0]!, srcv[1]!, srcv[2]!);
+          write = false;
+        } else if (name.startsWith('PRED_SET') || name.startsWith('KILL')) {
+          const cmp = compareOf(name);
+          let pass = false;
+          if (cmp) pass = cmp(srcv[0]!, srcv[1]!);
+          else if (name === 'PRED_SET_INV') pass = F(srcv[0]!) === 1 ? false : true;
+          else if (name === 'PRED_SET_CLR') pass = false;
+          else if (name === 'PRED_SET_RESTORE') pass = F(srcv[0]!) === 0;
+          else if (name === 'PRED_SET_POP') pass = F(srcv[0]!) <= 0;
+          if (name.startsWith('KILL')) {
+            if (pass) this.valid[l] = 0;
+            r = pass ? 0x3f800000 : 0;
+          } else {
+            r = pass ? 0x3f800000 : 0;
+            if (inst.updatePred) this.pred[l] = pass ? 1 : 0;
+            if (inst.updateExecMask) this.pendingExec[l] = pass ? 1 : 0;
+          }
+        } else if (name === 'MOVA_INT') {
+          arNew[l] = srcv[0]! | 0;
+          r = srcv[0]!;
+          write = false;
+        } else if (name === 'MOVA' || name === 'MOVA_FLOOR') {
+          arNew[l] = name === 'MOVA' ? Math.round(F(srcv[0]!)) : Math.floor(F(srcv[0]!));
+          write = false;
+        } else if (name === 'GROUP_BARRIER' || name === 'NOP' || name === 'GROUP_SEQ_BEGIN' || name === 'GROUP_SEQ_END') {
+          write = false;
+        } else if (name === 'SET_CF_IDX0' || name === 'SET_CF_IDX1') {
+          this.cfIdx[name === 'SET_CF_IDX0' ? 0 : 1] = this.ar[l]!;
+          write = false;
+        } else if (name === 'DOT4' || name === 'DOT4_IEEE' || name === 'MAX4') {
+          r = this.vec4Op(grp, name, l, lits, c);
+        } else {
+          const fn = ALU_FN[name];
+          if (!fn) {
+            if (l === 0 || !exec[l - 1]) this.diag('r600.alu.unsupported', `${name} is not modelled`, 'warning');
+            continue;
+          }
+          r = fn(srcv[0]!, srcv[1]!, srcv[2]!);
+        }
+        if (inst.omod) r = B(F(r) * [1, 2, 4, 0.5][inst.omod]!);
+        if (inst.clamp) {
+          const f = F(r);
+          r = Number.isNaN(f) ? 0 : f < 0 ? 0 : f > 1 ? 0x3f800000 : r;
+        }
+        res[i * WAVE_SIZE + l] = r >>> 0;
+        doWrite[i * WAVE_SIZE + l] = write ? 1 : 0;
+        newPv[inst.slot * WAVE_SIZE + l] = r >>> 0;
+      }
+    }
+    // All slots read before any writes: commit the group.
+    for (let i = 0; i < n; i++) {
+      const inst = grp.insts[i]!;
+      for (let l = 0; l < WAVE_SIZE; l++) {
+        if (!doWrite[i * WAVE_SIZE + l]) continue;
+        let reg = inst.dstGpr;
+        if (inst.dstRel) reg += this.ar[l]!;
+        if (reg < 0 || reg >= NGPR) {
+          this.diag('r600.alu.gpr-out-of-range', `relative destination T${reg} out of range: write dropped`, 'error', { lane: l });
+          continue;
+        }
+        this.gpr[(reg * 4 + inst.dstChan) * WAVE_SIZE + l] = res[i * WAVE_SIZE + l]!;
+      }
+    }
+    this.pv.set(newPv);
+    this.pvValid = true;
+    this.ar.set(arNew);
+  }
+
+  /** DOT4-style ops read src0/src1 of all four vector slots of the group. */
+  private vec4Op(grp: AluGroup, name: string, l: number, lits: readonly number[], c: CfInst): number {
+    let acc = name === 'MAX4' ? -Infinity : 0;
+    for (const inst of grp.insts) {
+      if (inst.slot > 3 || inst.op?.name !== name) continue;
+      const a = F(this.readSrc(inst, 0, l, lits, c));
+      if (name === 'MAX4') acc = Math.max(acc, a);
+      else {
+        const b = F(this.readSrc(inst, 1, l, lits, c));
+        acc = Math.fround(acc + (name === 'DOT4' && (a === 0 || b === 0) ? 0 : Math.fround(a * b)));
+      }
+    }
+    return B(acc);
+  }
+
+  private ldsCheck(addr: number, size: number, l: number): boolean {
+    if (addr < 0 || addr + size > this.lds.length) {
+      this.diag('r600.lds.out-of-range', `LDS access of ${size} bytes at ${addr} outside the ${this.lds.length}-byte LDS`, 'error', { lane: l, addr });
+      return false;
+    }
+    return true;
+  }
+
+  private ldsOp(name: string, l: number, a: number, b: number, c: number): number {
+    this.stats.ldsOps++;
+    const dv = new DataView(this.lds.buffer, this.lds.byteOffset, this.lds.byteLength);
+    const rd = (): number => (this.ldsCheck(a, 4, l) ? dv.getUint32(a, true) : 0);
+    const wr = (v: number): void => {
+      if (this.ldsCheck(a, 4, l)) dv.setUint32(a, v >>> 0, true);
+    };
+    const atomic = (f: (old: number) => number, ret: boolean): number => {
+      const old = rd();
+      wr(f(old));
+      if (ret) this.oqPush(l, old);
+      return old;
+    };
+    const base = name.replace(/_RET$/, '');
+    const ret = name.endsWith('_RET');
+    switch (base) {
+      case 'LDS_WRITE': wr(b); return 0;
+      case 'LDS_BYTE_WRITE': if (this.ldsCheck(a, 1, l)) dv.setUint8(a, b & 255); return 0;
+      case 'LDS_SHORT_WRITE': if (this.ldsCheck(a, 2, l)) dv.setUint16(a, b & 0xffff, true); return 0;
+      case 'LDS_READ': this.oqPush(l, rd()); return 0;
+      case 'LDS_BYTE_READ': this.oqPush(l, this.ldsCheck(a, 1, l) ? dv.getInt8(a) >>> 0 : 0); return 0;
+      case 'LDS_UBYTE_READ': this.oqPush(l, this.ldsCheck(a, 1, l) ? dv.getUint8(a) : 0); return 0;
+      case 'LDS_SHORT_READ': this.oqPush(l, this.ldsCheck(a, 2, l) ? dv.getInt16(a, true) >>> 0 : 0); return 0;
+      case 'LDS_USHORT_READ': this.oqPush(l, this.ldsCheck(a, 2, l) ? dv.getUint16(a, true) : 0); return 0;
+      case 'LDS_ADD': return atomic((o) => o + b, ret);
+      case 'LDS_SUB': return atomic((o) => o - b, ret);
+      case 'LDS_RSUB': return atomic((o) => b - o, ret);
+      case 'LDS_INC': return atomic((o) => (o >= b ? 0 : o + 1), ret);
+      case 'LDS_DEC': return atomic((o) => (o === 0 || o > b ? b : o - 1), ret);
+      case 'LDS_MIN_INT': return atomic((o) => ((o | 0) < (b | 0) ? o : b), ret);
+      case 'LDS_MAX_INT': return atomic((o) => ((o | 0) > (b | 0) ? o : b), ret);
+      case 'LDS_MIN_UINT': return atomic((o) => (o < b ? o : b), ret);
+      case 'LDS_MAX_UINT': return atomic((o) => (o > b ? o : b), ret);
+      case 'LDS_AND': return atomic((o) => o & b, ret);
+      case 'LDS_OR': return atomic((o) => o | b, ret);
+      case 'LDS_XOR': return atomic((o) => o ^ b, ret);
+      case 'LDS_MSKOR': return atomic((o) => (o & ~b) | c, ret);
+      case 'LDS_XCHG': return atomic(() => b, ret);
+      case 'LDS_CMP_XCHG': case 'LDS_CMP_STORE': return atomic((o) => (o === b ? c : o), ret);
+      default:
+        this.diag('r600.lds.unsupported', `${name} is not modelled`, 'warning');
+        return 0;
+    }
+  }
+
+  private fetchClause(c: CfInst): void {
+    const res = this.opts.resources;
+    for (const f of c.fetchClause!) {
+      this.stats.fetches++;
+      for (let l = 0; l < WAVE_SIZE; l++) {
+        if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
+        this.vtx(f, l, res);
+      }
+    }
+  }
+
+  private vtx(f: FetchInst, l: number, res: R600Resources): void {
+    const addr = (this.gpr[(f.srcGpr * 4 + f.srcSelX) * WAVE_SIZE + l]! + f.offsetBytes) >>> 0;
+    const mem = f.bufferId === 2 ? res.constData : f.bufferId === 1 ? res.global : undefined;
+    const n = f.bytes || 4;
+    const vals = [0, 0, 0, 0];
+    if (!mem) this.diag('r600.fetch.buffer', `vertex buffer ${f.bufferId} is not bound (1: global, 2: constants)`, 'error', { lane: l });
+    else if (addr + n > mem.length) this.diag('r600.mem.out-of-range', `fetch of ${n} bytes at ${addr} outside buffer ${f.bufferId} (${mem.length} bytes)`, 'error', { lane: l, addr });
+    else {
+      const dv = new DataView(mem.buffer, mem.byteOffset, mem.byteLength);
+      if (n === 1) vals[0] = dv.getUint8(addr);
+      else if (n === 2) vals[0] = dv.getUint16(addr, true);
+      else for (let k = 0; k < n / 4; k++) vals[k] = dv.getUint32(addr + 4 * k, true);
+    }
+    for (let ch = 0; ch < 4; ch++) {
+      const s = f.dstSel[ch]!;
+      if (s === 7) continue;
+      const v = s < 4 ? vals[s]! : s === 4 ? 0 : s === 5 ? 0x3f800000 : 0;
+      this.gpr[(f.dstGpr * 4 + ch) * WAVE_SIZE + l] = v >>> 0;
+    }
+  }
+
+  private cfExport(c: CfInst): void {
+    const name = c.op?.name ?? '';
+    if (!name.startsWith('MEM_RAT')) {
+      this.diag('r600.unsupported', `${name} is not modelled in compute`, 'warning');
+      return;
+    }
+    const rat = c.rat?.name ?? '';
+    if (name === 'MEM_RAT_CACHELESS' && !/^(STORE_RAW|STORE_TYPED|STORE_DWORD|STORE_SHORT|STORE_BYTE|NOP_RTN)$/.test(rat))
+      this.diag('r600.rat.cacheless-inst', `MEM_RAT_CACHELESS with RAT_INST ${rat || c.ratInst}: only stores and reads are allowed`, 'error');
+    if (c.ratIndexMode !== 0) this.diag('r600.rat.index-mode', `RAT_INDEX_MODE=${c.ratIndexMode}: only 0 is supported`, 'warning');
+    if (!c.barrier) this.diag('r600.rat.no-barrier', 'RAT write without BARRIER: later CF instructions may run before it completes', 'warning');
+    if (c.ratId !== 0) this.diag('r600.rat.id', `RAT ${c.ratId} is not bound (RAT 0 is global memory)`, 'error');
+    const mem = this.opts.resources.global;
+    const dv = new DataView(mem.buffer, mem.byteOffset, mem.byteLength);
+    for (let l = 0; l < WAVE_SIZE; l++) {
+      if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
+      this.stats.ratOps++;
+      const rd = (ch: number): number => this.gpr[(c.rwGpr * 4 + ch) * WAVE_SIZE + l]!;
+      const index = this.gpr[(c.indexGpr * 4) * WAVE_SIZE + l]!;
+      const at = (k: number): number | undefined => {
+        const a = (index + k) * 4;
+        if (a + 4 > mem.length || a < 0) {
+          this.diag('r600.mem.out-of-range', `RAT ${rat} at dword ${index + k} outside global memory`, 'error', { lane: l, addr: a });
+          return undefined;
+        }
+        return a;
+      };
+      if (/^STORE/.test(rat)) {
+        for (let ch = 0; ch < 4; ch++) {
+          if (!((c.compMask >> ch) & 1)) continue;
+          const a = at(ch);
+          if (a !== undefined) dv.setUint32(a, rd(ch), true);
+        }
+        continue;
+      }
+      const a = at(0);
+      if (a === undefined) continue;
+      const old = dv.getUint32(a, true);
+      const x = rd(0);
+      const op = rat.replace(/_RTN$/, '');
+      let v: number;
+      switch (op) {
+        case 'MSKOR': v = (old & ~rd(3)) | x; break;
+        case 'ADD': v = old + x; break;
+        case 'SUB': v = old - x; break;
+        case 'RSUB': v = x - old; break;
+        case 'MIN_INT': v = (old | 0) < (x | 0) ? old : x; break;
+        case 'MAX_INT': v = (old | 0) > (x | 0) ? old : x; break;
+        case 'MIN_UINT': v = old < x ? old : x; break;
+        case 'MAX_UINT': v = old > x ? old : x; break;
+        case 'AND': v = old & x; break;
+        case 'OR': v = old | x; break;
+        case 'XOR': v = old ^ x; break;
+        case 'XCHG': v = x; break;
+        case 'INC_UINT': v = old >= x ? 0 : old + 1; break;
+        case 'DEC_UINT': v = old === 0 || old > x ? x : old - 1; break;
+        case 'CMPXCHG_INT': v = old === rd(1) ? x : old; break;
+        default:
+          this.diag('r600.rat.unsupported', `RAT_INST ${rat || c.ratInst} is not modelled`, 'warning');
+          v = old;
+      }
+      dv.setUint32(a, v >>> 0, true);
+    }
+  }
+}
