@@ -74,3 +74,222 @@ export function f16bits(v: number): number {
 export function isDenormF32(bits: number): boolean {
   return (bits & 0x7f800000) === 0 && (bits & 0x007fffff) !== 0;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rounding modes, denormal flushing and exact arithmetic (no FPU control in JS: emulated).
+//
+// A result is carried as an unevaluated sum `x + e` of two doubles where `x` is the double
+// nearest the exact value and `e` the exact remainder (0 when `x` is exact). The rounders below
+// turn such a pair into the target format under a rounding mode, so a directed mode sees which
+// side of `x` the exact value lies on, and round-to-nearest-even is not fooled by the double
+// rounding of a tie. Modes use the hardware's FP_ROUND encoding.
+
+/** FP_ROUND values: 0 nearest even, 1 toward +inf, 2 toward -inf, 3 toward zero. */
+export const ROUND = { NEAREST_EVEN: 0, PLUS_INF: 1, MINUS_INF: 2, ZERO: 3 } as const;
+
+/**
+ * Side channel for the exact helpers (no allocation): `EXACT[0]` the remainder of the last
+ * twoSum/twoProd/fma64, `EXACT[1]` 1 when that result overflowed from finite operands.
+ */
+export const EXACT = new Float64Array(2);
+
+/** s = RN(a + b); EXACT[0] = the exact a + b - s (Knuth's branch-free TwoSum). */
+export function twoSum(a: number, b: number): number {
+  const s = a + b;
+  if (!Number.isFinite(s)) {
+    EXACT[0] = 0;
+    EXACT[1] = Number.isFinite(a) && Number.isFinite(b) ? 1 : 0;
+    return s;
+  }
+  const bb = s - a;
+  EXACT[0] = (a - (s - bb)) + (b - bb);
+  EXACT[1] = 0;
+  return s;
+}
+
+const SPLIT = 134217729; // 2^27 + 1 (Veltkamp)
+/** p = RN(a * b); EXACT[0] = the exact a * b - p (Dekker's product; exact unless it underflows). */
+export function twoProd(a: number, b: number): number {
+  const p = a * b;
+  if (!Number.isFinite(p) || p === 0) {
+    EXACT[0] = 0;
+    EXACT[1] = !Number.isFinite(p) && Number.isFinite(a) && Number.isFinite(b) ? 1 : 0;
+    return p;
+  }
+  let sa = 1;
+  let sb = 1;
+  // Keep the split in range for huge operands (the scale is a power of two: exact).
+  if (Math.abs(a) > 2 ** 995) (a *= 2 ** -28), (sa = 2 ** 28);
+  if (Math.abs(b) > 2 ** 995) (b *= 2 ** -28), (sb = 2 ** 28);
+  const ca = SPLIT * a;
+  const ah = ca - (ca - a);
+  const al = a - ah;
+  const cb = SPLIT * b;
+  const bh = cb - (cb - b);
+  const bl = b - bh;
+  const q = a * b;
+  EXACT[0] = (((ah * bh - q) + ah * bl) + al * bh + al * bl) * sa * sb;
+  EXACT[1] = 0;
+  return p;
+}
+
+const B64 = new Float64Array(1);
+const W64 = new Uint32Array(B64.buffer);
+/** The next double toward +inf (dir > 0) or -inf (dir < 0). */
+export function nextAfter64(x: number, dir: number): number {
+  if (x !== x) return x;
+  if (x === 0) return dir > 0 ? 5e-324 : -5e-324;
+  B64[0] = x;
+  let lo = W64[0]!;
+  let hi = W64[1]!;
+  const up = (x > 0) === (dir > 0);
+  if (up) {
+    lo = (lo + 1) >>> 0;
+    if (lo === 0) hi = (hi + 1) >>> 0;
+  } else {
+    if (lo === 0) hi = (hi - 1) >>> 0;
+    lo = (lo - 1) >>> 0;
+  }
+  W64[0] = lo;
+  W64[1] = hi;
+  return B64[0]!;
+}
+
+/** Step a binary32/binary16 bit pattern one unit toward +inf (dir > 0) or -inf. */
+function stepBits(bits: number, dir: number, signBit: number): number {
+  const neg = (bits & signBit) !== 0;
+  const mag = bits & (signBit - 1);
+  if (mag === 0) return dir > 0 ? 1 : (signBit | 1) >>> 0;
+  return (neg === dir > 0 ? bits - 1 : bits + 1) >>> 0;
+}
+
+/** Largest finite magnitudes (bit patterns without sign). */
+const MAX32 = 0x7f7fffff;
+const MAX16 = 0x7bff;
+
+function directed(bits: number, toBits: (v: number) => number, fromBits: (b: number) => number, x: number, e: number, mode: number, signBit: number, maxBits: number, infBits: number): number {
+  const f = fromBits(bits);
+  const neg = x < 0 || (x === 0 && e < 0);
+  if (!Number.isFinite(f)) {
+    // Overflowed: directed modes stop at the largest finite value on the side they round away from.
+    const toInf = mode === ROUND.PLUS_INF ? !neg : mode === ROUND.MINUS_INF ? neg : false;
+    return ((neg ? signBit : 0) | (toInf ? infBits : maxBits)) >>> 0;
+  }
+  const r = (x - f) + e;
+  if (r === 0) return bits;
+  if (mode === ROUND.PLUS_INF) return r > 0 ? stepBits(bits, 1, signBit) : bits;
+  if (mode === ROUND.MINUS_INF) return r < 0 ? stepBits(bits, -1, signBit) : bits;
+  // toward zero: step back when the nearest value is farther from zero than the exact one
+  if (f > 0 && r < 0) return stepBits(bits, -1, signBit);
+  if (f < 0 && r > 0) return stepBits(bits, 1, signBit);
+  void toBits;
+  return bits;
+}
+
+/** Fix a round-to-nearest-even tie that the double `x` hid (the exact value is x + e). */
+function nearestTie(bits: number, fromBits: (b: number) => number, x: number, e: number, signBit: number): number {
+  if (e === 0) return bits;
+  const f = fromBits(bits);
+  if (!Number.isFinite(f)) return bits;
+  const d = x - f;
+  if (d === 0) return bits;
+  const n = fromBits(stepBits(bits, d > 0 ? 1 : -1, signBit));
+  // x exactly halfway between f and its neighbour n, and the remainder pushes past the midpoint
+  if (n - f === 2 * d && (e > 0) === (d > 0)) return stepBits(bits, d > 0 ? 1 : -1, signBit);
+  return bits;
+}
+
+/** Round the exact value x + e to binary32 bits under FP_ROUND mode `mode` (x not NaN). */
+export function roundF32(x: number, e: number, mode: number): number {
+  const bits = f32bits(x);
+  if (mode === ROUND.NEAREST_EVEN) return nearestTie(bits, f32, x, e, 0x80000000);
+  if (e === 0 && f32(bits) === x) return bits;
+  return directed(bits, f32bits, f32, x, e, mode, 0x80000000, MAX32, 0x7f800000);
+}
+
+/** Round the exact value x + e to binary16 bits under FP_ROUND mode `mode` (x not NaN). */
+export function roundF16(x: number, e: number, mode: number): number {
+  const bits = f16bits(x);
+  if (mode === ROUND.NEAREST_EVEN) return nearestTie(bits, f16, x, e, 0x8000);
+  if (e === 0 && f16(bits) === x) return bits;
+  return directed(bits, f16bits, f16, x, e, mode, 0x8000, MAX16, 0x7c00);
+}
+
+/**
+ * Round x + e to binary64 (x = RN(x + e) already). `ovf` marks an x that overflowed to infinity
+ * from finite operands (directed modes then give the largest finite value where they must).
+ */
+export function roundF64(x: number, e: number, mode: number, ovf = 0): number {
+  if (mode === ROUND.NEAREST_EVEN) return x;
+  if (ovf) {
+    const neg = x < 0;
+    const toInf = mode === ROUND.PLUS_INF ? !neg : mode === ROUND.MINUS_INF ? neg : false;
+    return toInf ? x : neg ? -Number.MAX_VALUE : Number.MAX_VALUE;
+  }
+  if (e === 0 || !Number.isFinite(x)) return x;
+  if (mode === ROUND.PLUS_INF) return e > 0 ? nextAfter64(x, 1) : x;
+  if (mode === ROUND.MINUS_INF) return e < 0 ? nextAfter64(x, -1) : x;
+  if (x > 0 && e < 0) return nextAfter64(x, -1);
+  if (x < 0 && e > 0) return nextAfter64(x, 1);
+  return x;
+}
+
+/**
+ * binary64 fused multiply-add rounded once under `mode`: the product is split exactly
+ * (twoProd), the three-term sum is formed with TwoSum and the low part rounded to odd, so the
+ * final addition rounds like a single rounding of the exact a*b+c (Boldo-Melquiond).
+ */
+export function fma64(a: number, b: number, c: number, mode = 0): number {
+  if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0) return a * b + c;
+  const p = twoProd(a, b);
+  if (EXACT[1]) return p + c;
+  const pe = EXACT[0]!;
+  const s = twoSum(p, c);
+  if (EXACT[1]) return roundF64(s, 0, mode, 1);
+  const e1 = EXACT[0]!;
+  let u = twoSum(e1, pe);
+  const e2 = EXACT[0]!;
+  if (mode === ROUND.NEAREST_EVEN) {
+    if (e2 !== 0) {
+      B64[0] = u;
+      if ((W64[0]! & 1) === 0) u = nextAfter64(u, e2);
+    }
+    const r = s + u;
+    return r;
+  }
+  const h = twoSum(s, u);
+  if (EXACT[1]) return roundF64(h, 0, mode, 1);
+  const res = EXACT[0]! + e2;
+  if (h === 0 && res === 0) return mode === ROUND.MINUS_INF ? -0 : 0;
+  return roundF64(h, res, mode);
+}
+
+/** Flush a binary32 denormal to a zero of the same sign. */
+export function flushF32(bits: number): number {
+  return (bits & 0x7f800000) === 0 ? (bits & 0x80000000) >>> 0 : bits;
+}
+/** Flush a binary16 denormal to a zero of the same sign. */
+export function flushF16(bits: number): number {
+  return (bits & 0x7c00) === 0 ? bits & 0x8000 : bits;
+}
+/** Flush a binary64 denormal (given its high dword) — returns the new high dword; low becomes 0 when flushed. */
+export function isDenormF64(lo: number, hi: number): boolean {
+  return (hi & 0x7ff00000) === 0 && ((hi & 0xfffff) !== 0 || lo !== 0);
+}
+
+/** bfloat16 bits -> number (exact). */
+export function bf16(bits: number): number {
+  return f32((bits & 0xffff) << 16);
+}
+/** number -> bfloat16 bits, round to nearest even (NaN stays a quiet NaN). */
+export function bf16bits(v: number): number {
+  if (v !== v) return 0x7fc0;
+  const b = f32bits(v);
+  const f = f32(b);
+  // round the binary32 to 16 bits; the double -> binary32 step is exact for bf16 inputs' products
+  const lower = b & 0xffff;
+  let hi = b >>> 16;
+  if (lower > 0x8000 || (lower === 0x8000 && ((hi & 1) === 1 || f !== v))) hi++;
+  else if (lower === 0x8000 && f !== v && Math.abs(v) > Math.abs(f)) hi++;
+  return hi & 0xffff;
+}

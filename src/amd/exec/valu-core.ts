@@ -99,9 +99,26 @@ export interface Src {
   readonly hi: boolean;
 }
 
-const SIGN: Record<OpType, number> = { b16: 0, f16: 0x8000, b32: 0, f32: 0x80000000, b64: 0, f64: 0x80000000 };
+/**
+ * abs/neg act on the operand's sign bit. They are float modifiers, but the hardware applies them
+ * to untyped moves too (v_mov_b32 -v1, v_cndmask_b32 with -|x|), so bit types get them as well.
+ */
+const SIGN: Record<OpType, number> = { b16: 0x8000, f16: 0x8000, b32: 0x80000000, f32: 0x80000000, b64: 0x80000000, f64: 0x80000000 };
 
-/** Bind source `k` of the given type. Diagnoses an out-of-range source VGPR (reads VGPR0). */
+/** binary16 values of the float inline constants 240..248 (0.5, -0.5, 1, -1, 2, -2, 4, -4, 1/(2*pi)). */
+const F16_CONST = [0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118];
+
+/** Whether `type` is a 16-bit operand type. */
+export function is16(type: OpType): boolean {
+  return type === 'b16' || type === 'f16';
+}
+
+/**
+ * Bind source `k` of the given type. Diagnoses an out-of-range source VGPR (reads VGPR0).
+ * 16-bit operands: in VOP1/VOP2/VOPC (and their DPP forms) bit 7 of a VGPR number selects the
+ * high half (GFX11 true16: v0.l..v127.h); in VOP3 the op_sel bit of the source does. 16-bit
+ * operands see float inline constants as binary16 values and a literal's low half.
+ */
 export function bindSrc(env: ExecEnv, inst: Instruction, ops: ValuOperands, k: number, type: OpType, findings: Finding[]): Src {
   const ws = env.waveSize;
   const vgprs = env.vgprs;
@@ -109,14 +126,29 @@ export function bindSrc(env: ExecEnv, inst: Instruction, ops: ValuOperands, k: n
   const wide = type === 'b64' || type === 'f64';
   const abs = ((ops.abs >> k) & 1) === 1;
   const neg = ((ops.neg >> k) & 1) === 1;
-  const hi = ((ops.opsel >> k) & 1) === 1;
+  const vop3 = inst.encoding === 'VOP3' || inst.encoding === 'VOP3SD';
+  let hi = vop3 && ((ops.opsel >> k) & 1) === 1;
   if (enc >= 256) {
     let r = enc - 256;
+    if (is16(type) && !vop3) {
+      hi = (r & 0x80) !== 0;
+      r &= 0x7f;
+    }
     if (r + (wide ? 1 : 0) >= vgprs) {
       findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: source v${r} is past the ${vgprs} allocated VGPRs; the hardware reads VGPR0` });
       r = 0;
     }
     return { vgpr: true, base: r * ws, read: () => 0, type, abs, neg, hi };
+  }
+  if (is16(type)) {
+    if (enc >= 240 && enc <= 248) {
+      const c = F16_CONST[enc - 240]!;
+      return { vgpr: false, base: 0, read: () => c, type, abs, neg, hi: false };
+    }
+    if (enc === 255) {
+      const lit = (ops.literal ?? 0) & 0xffff;
+      return { vgpr: false, base: 0, read: () => lit, type, abs, neg, hi: false };
+    }
   }
   const read = wide ? sread64(enc, ops.literal, type === 'f64') : sread32(enc, ops.literal);
   return { vgpr: false, base: 0, read, type, abs, neg, hi };
@@ -183,6 +215,7 @@ export function gather(w: Wave, s: Src, k: 0 | 1 | 2, dpp: Dpp16 | Dpp8 | null, 
     if (wide) th.fill(HI[0]!, 0, ws);
   }
   if (s.hi) for (let l = 0; l < ws; l++) t[l] = t[l]! >>> 16;
+  else if (s.type === 'b16' || s.type === 'f16') for (let l = 0; l < ws; l++) t[l] = t[l]! & 0xffff;
   const sign = SIGN[s.type];
   if (sign !== 0 && (s.abs || s.neg)) {
     const row = wide ? th : t;
