@@ -171,12 +171,11 @@ export const mimgCodec: Codec = {
         if (!r || r.file !== 'v') throw new AsmError(l.line, `expected VGPRs in the address list, got '${x}'`);
         return [r.value - 256, r.count] as const;
       });
-      const total = regs.reduce((a, [, c]) => a + c, 0);
-      const contiguous = regs.every(([r], i) => i === 0 || r === regs[i - 1]![0] + regs[i - 1]![1]);
-      if (contiguous && total === naddr) vaddr = regs[0]![0];
+      // llvm-mc keeps a bracketed list in NSA form even when its registers are contiguous
+      if (regs.length === 1 && regs[0]![1] === naddr) vaddr = regs[0]![0];
       else {
         const want = e.nsa[k] && e.nsa[k] !== '-' ? widths(e.nsa[k]!) : [];
-        if ( want.length !== regs.length || want.some((w, i) => w !== regs[i]![1])) {
+        if (want.length !== regs.length || want.some((w, i) => w !== regs[i]![1])) {
           throw new AsmError(l.line, `address list does not match ${e.mn} with this dim/a16`);
         }
         nsa = 1;
