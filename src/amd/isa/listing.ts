@@ -56,12 +56,13 @@ export function listRaw(target: IsaTarget, bytes: Uint8Array, address = 0): List
   return [{ symbol: '', address, lines: disassemble(target, words, address) }];
 }
 
-const BRANCH = /^s_(branch|cbranch_\w+|call_b64)\b/;
-
-/** The branch target of a SOPP/SOPK branch: PC of the next instruction + simm16 * 4. */
+/**
+ * The branch target llvm-objdump prints after an instruction: PC of the next instruction +
+ * simm16 * 4, for the opcodes the generated tables mark `objdumpTarget` (learned from LLVM).
+ */
 export function branchTarget(line: DisasmLine): number | null {
   const inst = line.inst;
-  if (!inst || !BRANCH.test(inst.mnemonic)) return null;
+  if (!inst || !(inst.info as { objdumpTarget?: boolean } | null)?.objdumpTarget) return null;
   const simm = inst.fields.simm16;
   if (simm === undefined) return null;
   return line.pc + 4 + ((simm << 16) >> 16) * 4;

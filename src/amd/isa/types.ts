@@ -35,15 +35,20 @@ export interface Instruction {
 
 /** Thrown for an encoding no instruction has on this target (or that is reserved). */
 export class DecodeError extends Error {
-  override readonly name = 'DecodeError';
-  readonly pc: number;
-  readonly words: readonly number[];
+  declare readonly pc: number;
+  declare readonly words: readonly number[];
   constructor(pc: number, words: readonly number[], why: string) {
+    // Disassemblers and fuzzers meet this error at every invalid word: skip the stack capture,
+    // which costs far more than the decode itself. The message names everything needed.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`invalid instruction encoding at pc ${hex(pc)}: ${words.map((w) => hex(w >>> 0, 8)).join(' ')} (${why})`);
-    this.pc = pc;
-    this.words = words;
+    Error.stackTraceLimit = limit;
+    Object.defineProperty(this, 'pc', { value: pc, enumerable: true });
+    Object.defineProperty(this, 'words', { value: words, enumerable: true });
   }
 }
+Object.defineProperty(DecodeError.prototype, 'name', { value: 'DecodeError' });
 
 /** Thrown when the assembler cannot encode a line; the message names the line and column-ish position. */
 export class AsmError extends Error {
