@@ -5,6 +5,7 @@ import { asmCommand } from './asm.js';
 import { demoCommand } from './demo.js';
 import { disasmCommand } from './disasm.js';
 import { infoCommand } from './info.js';
+import { r600Command } from './r600.js';
 
 export const commands: Command[] = [
   demoCommand,
@@ -12,4 +13,5 @@ export const commands: Command[] = [
   disasmCommand,
   asmCommand,
   adrenoCommand,
+  r600Command,
 ];

@@ -1,0 +1,156 @@
+/**
+ * Running an R600-family kernel from the shared run manifest (src/runtime/manifest.ts) or from
+ * in-memory buffers: buffers are placed in a flat 32-bit global address space (256-byte aligned,
+ * starting at 256 so no buffer sits at address 0), kernel arguments are laid out after CB0's nine
+ * dispatch dwords as LLVM's r600 ABI expects (each at its natural alignment), and outputs are
+ * compared with the manifest's expectations (integers exactly, floats within the ULP bound).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Diagnostics, StrictStop, type Diagnostic } from '../core/diagnostics.js';
+import { InputError } from '../core/errors.js';
+import {
+  ELEM, bufferContents, compareBuffers, loadManifest, scalarBytes, structBytes,
+  type ArgSpec, type ElemType, type Manifest, type Mismatch,
+} from '../runtime/manifest.js';
+import { loadR600Object, type R600Object } from './isa/object.js';
+import { runR600, type R600RunResult } from './wave/dispatch.js';
+
+export interface R600Buffer {
+  readonly name: string;
+  readonly type: ElemType;
+  readonly data: Uint8Array;
+}
+
+export interface R600Launch {
+  readonly object: R600Object | Uint8Array;
+  readonly kernel?: string;
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  readonly buffers: readonly R600Buffer[];
+  readonly args: readonly ArgSpec[];
+}
+
+export interface R600RunOptions {
+  readonly seed?: number;
+  readonly order?: 'roundrobin' | 'random';
+  readonly strict?: boolean;
+  readonly maxInstructions?: number;
+  readonly stackSize?: number;
+}
+
+export interface R600KernelRun {
+  readonly result: R600RunResult | undefined;
+  readonly buffers: Readonly<Record<string, Uint8Array>>;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly diagnosticCounts: Readonly<Record<string, number>>;
+  readonly strictStop: Diagnostic | undefined;
+  readonly timeMs: number;
+  readonly mcpu: string;
+  readonly kernel: string;
+}
+
+/** Run a kernel on in-memory buffers. */
+export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600KernelRun {
+  const o = l.object instanceof Uint8Array ? loadR600Object(l.object, 'codeObject') : l.object;
+  const k = l.kernel === undefined ? (o.kernels.length === 1 ? o.kernels[0] : undefined) : o.kernels.find((x) => x.name === l.kernel);
+  if (!k) throw new InputError(`kernel: ${l.kernel === undefined ? `the object has ${o.kernels.length} kernels; name one` : `no kernel '${l.kernel}' (it has ${o.kernels.map((x) => x.name).join(', ')})`}`);
+  // Place buffers.
+  const addr = new Map<string, number>();
+  let top = 256;
+  for (const b of l.buffers) {
+    addr.set(b.name, top);
+    top += Math.ceil(Math.max(b.data.length, 4) / 256) * 256;
+  }
+  if (top > 0xffffffff) throw new InputError('buffers: more than 4 GiB does not fit the 32-bit r600 address space');
+  const global = new Uint8Array(top);
+  for (const b of l.buffers) global.set(b.data, addr.get(b.name)!);
+  // Kernel arguments.
+  const argBytes: number[] = [];
+  const place = (bytes: Uint8Array, align: number): void => {
+    while (argBytes.length % align) argBytes.push(0);
+    argBytes.push(...bytes);
+  };
+  for (const [i, a] of l.args.entries()) {
+    if (a.kind === 'buffer') {
+      const at = addr.get(a.name);
+      if (at === undefined) throw new InputError(`args[${i}]: no buffer '${a.name}'`);
+      place(new Uint8Array(new Uint32Array([at]).buffer), 4);
+    } else if (a.kind === 'scalar') place(scalarBytes(a.type, a.value), Math.min(ELEM[a.type].bytes, 4) || 1);
+    else if (a.kind === 'struct') place(structBytes(a.fields), 4);
+    else throw new InputError(`args[${i}]: dynamic __local arguments are not supported for r600 kernels`);
+  }
+  const diag = new Diagnostics({ strict: opts.strict ?? false });
+  const t0 = Date.now();
+  let result: R600RunResult | undefined;
+  let strictStop: Diagnostic | undefined;
+  try {
+    result = runR600({
+      object: o, kernel: k, grid: l.grid, block: l.block, args: new Uint8Array(argBytes), global, diag,
+      order: opts.order, seed: opts.seed, maxInstructions: opts.maxInstructions, stackSize: opts.stackSize,
+    });
+  } catch (e) {
+    if (e instanceof StrictStop) strictStop = e.diagnostic;
+    else throw e;
+  }
+  const buffers: Record<string, Uint8Array> = {};
+  for (const b of l.buffers) {
+    const at = addr.get(b.name)!;
+    buffers[b.name] = global.slice(at, at + b.data.length);
+  }
+  return {
+    result, buffers, diagnostics: diag.list, diagnosticCounts: Object.fromEntries(diag.counts), strictStop,
+    timeMs: Date.now() - t0, mcpu: o.mcpu, kernel: k.name,
+  };
+}
+
+export interface R600ManifestRun extends R600KernelRun {
+  readonly manifest: Manifest;
+  readonly expectations: Readonly<Record<string, { ok: boolean; ulp: number; mismatches: number; first: readonly Mismatch[] }>>;
+  readonly exitCode: 0 | 1;
+  readonly json: Record<string, unknown>;
+}
+
+/** Run a manifest whose code object is an r600-family ELF. */
+export function runR600Manifest(pathOrManifest: string | Manifest, opts: R600RunOptions = {}): R600ManifestRun {
+  const m = typeof pathOrManifest === 'string' ? loadManifest(pathOrManifest) : pathOrManifest;
+  let bytes: Uint8Array;
+  const coPath = resolve(m.dir, m.codeObject);
+  try {
+    bytes = new Uint8Array(readFileSync(coPath));
+  } catch {
+    throw new InputError(`codeObject: cannot read ${coPath}`);
+  }
+  const object = loadR600Object(bytes, m.codeObject);
+  const buffers = m.buffers.map((b) => ({ name: b.name, type: b.type, data: bufferContents(b) }));
+  const run = runR600Kernel({ object, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args }, opts);
+  const expectations: Record<string, { ok: boolean; ulp: number; mismatches: number; first: readonly Mismatch[] }> = {};
+  let ok = true;
+  for (const [name, e] of Object.entries(m.expect)) {
+    const spec = m.buffers.find((b) => b.name === name);
+    if (!spec) throw new InputError(`expect.${name}: no such buffer`);
+    let want: Uint8Array;
+    try {
+      want = new Uint8Array(readFileSync(e.file));
+    } catch {
+      throw new InputError(`expect.${name}.file: cannot read ${e.file}`);
+    }
+    const c = compareBuffers(spec.type, run.buffers[name]!, want, e.ulp);
+    expectations[name] = { ok: c.count === 0, ulp: e.ulp, mismatches: c.count, first: c.first };
+    if (c.count) ok = false;
+  }
+  const aborted = run.strictStop !== undefined || (run.result?.stopped ?? true);
+  const exitCode: 0 | 1 = !ok || (opts.strict && (run.diagnostics.some((d) => d.severity !== 'info') || aborted)) ? 1 : 0;
+  const s = run.result?.stats;
+  const json = {
+    manifest: m.path, codeObject: coPath, kernel: run.kernel, target: `r600-${run.mcpu}`, waveSize: 64,
+    grid: m.grid, block: m.block, order: opts.order ?? 'roundrobin', seed: opts.seed ?? 1,
+    waves: run.result?.waves ?? 0, workgroups: run.result?.workgroups ?? 0,
+    waveInstructions: s ? s.cfInstructions + s.aluInstructions + s.fetches : 0,
+    laneOperations: s?.laneOps ?? 0,
+    byClass: s ? { cf: s.cfInstructions, aluGroups: s.aluGroups, alu: s.aluInstructions, fetch: s.fetches, rat: s.ratOps, lds: s.ldsOps } : {},
+    stackSize: run.result?.stackSize ?? 0,
+    timeMs: run.timeMs, aborted, diagnostics: run.diagnostics, diagnosticCounts: run.diagnosticCounts, ok, expectations,
+  };
+  return { ...run, manifest: m, expectations, exitCode, json };
+}
