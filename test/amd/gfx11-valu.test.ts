@@ -123,6 +123,12 @@ test('assembler matches llvm-mc on spellings LLVM does not print', () => {
     ['v_cmp_eq_f32 s3, v1, v2 row_shl:1', 'd4120003 000204fa ff010101'],
     ['v_permlane16_b32 v1, v2, s3, s4 op_sel:[0,1]', 'd65b1001 00100702'],
     ['v_cvt_f64_f32 v[0:1], 0x3e22f983', '7e0020f8'],
+    ['v_mov_b32 v1, 0xffffffff', '7e0202c1'],
+    ['v_add_f16 v1, 0xfff0, v2', '640204d0'],
+    ['v_add_nc_u16 v1, 0xffff, v2', 'd7030001 000204ff 0000ffff'],
+    ['v_fmaak_f16 v0, v1, v2, 1.5', '70000501 00003e00'],
+    ['v_fmaak_f32 v0, v1, v2, -1', '5a000501 ffffffff'],
+    ['v_add_f32 v1, v2, v3 mul:1', 'd5030001 00020702'],
   ];
   for (const [text, want] of cases) assert.equal(hex(assembleLine(T, text)), want, text);
 });
@@ -135,6 +141,9 @@ test('bad operands raise AsmError; GFX11 has no SDWA', () => {
     'v_add_f32_e32 v1, v2, v3 clamp',
     'v_add_f32_e64 v1, v2, v3 op_sel:[1,0,0]',
     'v_add_f64 v[0:1], v2, v[4:5]',
+    'v_mov_b32 v1, 0x100000000',
+    'v_add_nc_u16 v1, -32769, v2',
+    'v_add_f32 v1, src_lds_direct, v2',
   ]) assert.throws(() => assembleLine(T, bad), AsmError, bad);
   assert.throws(() => assembleLine(T, 'v_add_f32_sdwa v1, v2, v3'), /unknown instruction/);
 });

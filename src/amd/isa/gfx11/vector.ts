@@ -414,12 +414,16 @@ export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX
   // Special sources that name a pair when the operand is 64-bit (vcc, exec) or single (vcc_lo).
   const iv = parseIntText(tl);
   if (iv !== null) {
-    const inl = inlineInt(iv);
+    const b16 = type === 'i16' || type === 'f16' || type === 'bf16';
+    if (b16 ? iv < -0x8000 || iv > 0xffff : iv < -0x80000000 || iv > 0xffffffff) throw new OperandError(`${t} does not fit the operand`);
+    // 32-bit (and 16-bit float) operands read a full-width value as signed: 0xffffffff is -1.
+    const sv = type === 'f32' ? iv | 0 : type === 'f16' || type === 'bf16' ? ((iv & 0xffff) << 16) >> 16 : iv;
+    const inl = inlineInt(sv);
     if (inl !== null) return { value: inl, abs, neg };
     // llvm-mc encodes a literal equal to an inline float constant's bits as that constant.
-    const fi = inlineBits(type, iv >>> 0);
+    const fi = inlineBits(type, b16 ? iv & 0xffff : iv >>> 0);
     if (fi !== null) return { value: fi, abs, neg };
-    return { value: SRC.LITERAL, literal: (type === 'i16' || type === 'f16' ? iv & 0xffff : iv) >>> 0, abs, neg };
+    return { value: SRC.LITERAL, literal: (b16 ? iv & 0xffff : iv) >>> 0, abs, neg };
   }
   const fl = inlineFloatText(tl);
   if (fl !== null) return { value: fl, abs, neg };
@@ -443,6 +447,22 @@ function inlineBits(t: ValuType, v: number): number | null {
   else if (t === 'f64') k = F64_CONST_HI[v];
   if (k === undefined) return null;
   return k === '0.15915494' ? 248 : 240 + FLOATS.indexOf(k);
+}
+
+/** Parse the literal K of v_fmaak/v_fmamk: integers as written, floats as `t`'s bits. */
+function parseK(text: string, t: 'f16' | 'f32'): number {
+  const tl = text.trim().toLowerCase();
+  const iv = parseIntText(tl);
+  if (iv !== null) {
+    if (iv < -0x80000000 || iv > 0xffffffff) throw new OperandError(`${text} does not fit the operand`);
+    return iv >>> 0;
+  }
+  const x = tl === '0.15915494' ? 1 / (2 * Math.PI) : Number(tl);
+  if (!Number.isFinite(x) || !/^-?[0-9.]+(e[-+]?\d+)?$/.test(tl)) throw new OperandError(`bad constant ${text}`);
+  if (t === 'f16') return f16bits(x);
+  const b = new DataView(new ArrayBuffer(4));
+  b.setFloat32(0, x);
+  return b.getUint32(0);
 }
 
 function f64hi(x: number): number {
@@ -532,8 +552,9 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
       }
       case 's': put(words, o.f === 'sdst' ? SDST : L.fields[o.f]!, parseSgprDst(t, o)); break;
       case 'k': {
-        const p = parseSrc(t, { ...o, t: o.t === 'k16' ? 'f16' : 'f32' });
-        setLit(p.value === SRC.LITERAL ? p.literal! : p.value >= 240 ? f32FromInline(p.value) : intFromInline(p.value));
+        // The K constant is always a literal; float text takes the instruction's source type.
+        const ft = info.ops.find((x) => x.k === 'src')?.t;
+        setLit(parseK(t, ft === 'f16' || ft === 'i16' || o.t === 'k16' ? 'f16' : 'f32'));
         break;
       }
       default: {
@@ -558,7 +579,7 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
     else if (ml === 'mul:2' && info.omod) omod = 1;
     else if (ml === 'mul:4' && info.omod) omod = 2;
     else if (ml === 'div:2' && info.omod) omod = 3;
-    else if (ml === 'mul:1' || ml === 'div:1') { /* default */ }
+    else if ((ml === 'mul:1' || ml === 'div:1') && L.enc === 'VOP3') { /* the default; still selects VOP3 */ }
     else if (ml.startsWith('op_sel:[') && info.selb) {
       const bits = ml.slice(8, -1).split(',').map((x) => Number(x.trim()));
       if (bits.length !== info.selb.length || bits.some((b) => b !== 0 && b !== 1)) throw new OperandError(`bad ${m}`);
