@@ -243,6 +243,11 @@ export function fma64(a: number, b: number, c: number, mode = 0): number {
   if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0) return a * b + c;
   const p = twoProd(a, b);
   if (EXACT[1]) return p + c;
+  if ((p === 0 || Math.abs(p) < 2 ** -960) && Math.abs(c) >= 2 ** -900 && Number.isFinite(c)) {
+    // the product is below half an ulp of c: it only decides directed roundings by its sign
+    const neg = (a < 0) !== (b < 0);
+    return roundF64(c, neg ? -5e-324 : 5e-324, mode);
+  }
   const pe = EXACT[0]!;
   const s = twoSum(p, c);
   if (EXACT[1]) return roundF64(s, 0, mode, 1);

@@ -6,7 +6,7 @@
  * denormal flushing, omod/clamp and NaN propagation.
  */
 import { R, RH, fop, vop, T0, T1, T2, TH0, TH1, TH2, TF0, TF1, TF2, ERR, MODE, h, d64, rawF32, rawF64, cinBit, setCout, type Shape } from './valu.js';
-import { EXACT, f16, f16bits, f32, f32bits, f64bits, f64hi, fma64, twoProd, twoSum, bf16, bf16bits, roundF16, roundF32 } from '../../core/float.js';
+import { EXACT, f16, f16bits, f32, f32bits, f64bits, f64hi, fma64, twoProd, twoSum, bf16, bf16bits, roundF16, roundF32, nextAfter64 } from '../../core/float.js';
 import type { ValuOperands } from './valu-core.js';
 
 const F32x1: Shape = { srcs: ['f32'], dst: 'f32' };
@@ -23,19 +23,54 @@ const F16x3: Shape = { srcs: ['f16', 'f16', 'f16'], dst: 'f16' };
 function add(a: number, b: number): number {
   const s = twoSum(a, b);
   ERR[0] = EXACT[0]!;
+  ERR[1] = EXACT[1]!;
   return s;
 }
 /** Product of f16/f32 values: exact in a double. */
 const mulSmall = (a: number, b: number) => a * b;
 function mul64(a: number, b: number): number {
   const p = twoProd(a, b);
-  ERR[0] = EXACT[0]!;
-  return p;
+  if ((p !== 0 && Math.abs(p) >= 2 ** -960) || !Number.isFinite(p) || a === 0 || b === 0 || !Number.isFinite(a) || !Number.isFinite(b)) {
+    ERR[0] = EXACT[0]!;
+    ERR[1] = EXACT[1]!;
+    return p;
+  }
+  return mulTiny(a, b);
+}
+/**
+ * A product in (or near) the denormal range: Dekker's split is not exact there, so the smaller
+ * operand is scaled by 2^600, the exact product formed, and the result rounded once on the way
+ * back down (ties resolved by the exact remainder; directed modes get the remainder's sign).
+ */
+function mulTiny(a: number, b: number): number {
+  const sa = Math.abs(a) < Math.abs(b) ? a * 2 ** 600 : a;
+  const sb = sa === a ? b * 2 ** 600 : b;
+  const P = twoProd(sa, sb);
+  const E = EXACT[0]!;
+  const neg = (a < 0) !== (b < 0);
+  if (P === 0) {
+    ERR[0] = neg ? -5e-324 : 5e-324;
+    return neg ? -0 : 0;
+  }
+  let x = P * 2 ** -600;
+  const d = P - x * 2 ** 600;
+  if (MODE.rm64 === 0) {
+    if (d !== 0 && E !== 0 && (E > 0) === (d > 0)) {
+      const n = nextAfter64(x, d);
+      if ((n - x) * 2 ** 600 === 2 * d) x = n;
+    }
+    ERR[0] = 0;
+    return x;
+  }
+  const r = d + E;
+  ERR[0] = r > 0 ? 5e-324 : r < 0 ? -5e-324 : 0;
+  return x;
 }
 /** fma for f16/f32 operands: the product is exact, the sum carries its remainder. */
 function fmaSmall(a: number, b: number, c: number): number {
   return add(a * b, c);
 }
+/** f64 fma, already rounded under MODE (fma64 rounds once itself). */
 function fmaD(a: number, b: number, c: number): number {
   return fma64(a, b, c, MODE.rm64);
 }
@@ -219,7 +254,7 @@ function sin2pi(x: number): number {
   if (!Number.isFinite(x)) return NaN;
   if (x === 0) return x;
   const r = sinTurn(x - Math.floor(x));
-  return r === 0 ? (x < 0 ? -0 : 0) : r;
+  return r === 0 ? 0 : r; // an exact zero of a nonzero input is +0 (ISA: sin(-MaxFloat) = +0)
 }
 function cos2pi(x: number): number {
   if (!Number.isFinite(x)) return NaN;
@@ -315,18 +350,24 @@ fop('v_div_scale_f64', F64x3, (l) => {
   if (e2 <= 53) return s0 * 2 ** 128;
   return s0;
 }, { out: true, noFlushIn: true });
-/** V_DIV_FMAS: fma, then scaled by 2^32 (f32) / 2^64 (f64) where VCC is set. Reads VCC in every encoding. */
+/**
+ * V_DIV_FMAS: fma, then post-scaled where VCC is set (VCC read in every encoding). The ISA writes
+ * the post-scale as a fixed power of two; what the division macro needs (and the hardware does)
+ * is to undo V_DIV_SCALE's 2^64 (f32) / 2^128 (f64): a quotient whose numerator was scaled up is
+ * small and scales down, one whose denominator was scaled up is large and scales up.
+ */
 fop('v_div_fmas_f32', F32x3, (l) => {
   const r = fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!);
-  if (cinBit(l)) {
-    ERR[0] = ERR[0]! * 2 ** 32;
-    return r * 2 ** 32;
+  if (cinBit(l) && r === r) {
+    const k = Math.abs(r) >= 1 ? 2 ** 64 : 2 ** -64;
+    ERR[0] = ERR[0]! * k;
+    return r * k;
   }
   return r;
 }, { in: 'vcc', noFlushIn: true });
 fop('v_div_fmas_f64', F64x3, (l) => {
   const r = fmaD(d64(0, l), d64(1, l), d64(2, l));
-  return cinBit(l) ? r * 2 ** 64 : r;
+  return cinBit(l) && r === r ? r * (Math.abs(r) >= 1 ? 2 ** 128 : 2 ** -128) : r;
 }, { in: 'vcc', noFlushIn: true });
 /** V_DIV_FIXUP: special cases of S2 / S1 applied to the quotient S0. */
 fop('v_div_fixup_f32', F32x3, (l) => {

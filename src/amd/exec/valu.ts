@@ -34,8 +34,12 @@ export type FloatFn = (l: number) => number;
 /** Lanes to write this instruction (EXEC and DPP masks). */
 export const VALID = new Uint8Array(64);
 
-/** Remainder of a float op's result that is not exact (see the file comment); reset per lane. */
-export const ERR = new Float64Array(1);
+/**
+ * Remainder of a float op's result that is not exact (see the file comment), and in ERR[1] a 1
+ * when an f64 result overflowed from finite operands (directed modes then stop at the largest
+ * finite value); reset per lane.
+ */
+export const ERR = new Float64Array(2);
 /** Float ops set RAW[0] = 1 after writing final bits to R/RH themselves (NaN payloads, fixups). */
 export const RAW = new Uint8Array(1);
 
@@ -273,6 +277,7 @@ function makeBinder(shape: Shape, fn: LaneFn | FloatFn, o: VopOptions) {
             lfn(l);
           } else {
             ERR[0] = 0;
+            ERR[1] = 0;
             RAW[0] = 0;
             let x = ffn(l);
             if (RAW[0] === 0) {
@@ -295,7 +300,7 @@ function makeBinder(shape: Shape, fn: LaneFn | FloatFn, o: VopOptions) {
                   if (clamp) b = b >>> 15 ? 0 : b > 0x3c00 ? 0x3c00 : b;
                   R[l] = b;
                 } else {
-                  let r = roundF64(x, e, rm);
+                  let r = roundF64(x, e, rm, ERR[1]!);
                   if (clamp) r = r > 1 ? 1 : r > 0 ? r : 0;
                   R[l] = f64bits(r);
                   RH[l] = f64hi();
