@@ -20,6 +20,7 @@ import type { ExecEnv } from '../amd/exec/env.js';
 import { WAVE_STATE_SEED } from '../amd/exec/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
+import { WaitcntSanitizer } from '../amd/exec/waitcnt.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 
 /** Where code objects are loaded in the GPU VA space. */
@@ -75,6 +76,8 @@ export interface DispatchConfig {
   readonly queueVa: number;
   /** Private segment bytes per work-item (descriptor fixed size + dynamic stack). */
   readonly scratchPerLane: number;
+  /** Check for registers read before the s_waitcnt covering their load (default on). */
+  readonly waitcnt?: boolean;
   /** Called before each instruction executes (tracing); absent means no cost. */
   readonly trace?: (w: Wave, op: Op) => void;
 }
@@ -139,7 +142,8 @@ export function dispatch(
     const gx = gid % groups[0];
     const gy = Math.floor(gid / groups[0]) % groups[1];
     const gz = Math.floor(gid / (groups[0] * groups[1]));
-    const lds = new Uint8Array(ldsBytes);
+    // LDS is allocated in 1 KiB blocks (wave-state seed); accesses past the allocation are out of range.
+    const lds = new Uint8Array(Math.ceil(ldsBytes / 1024) * 1024);
     const waves: Wave[] = [];
     // Work-items of a partial workgroup at the grid edge.
     const ex = Math.min(bx, cfg.grid[0] - gx * bx);
@@ -203,6 +207,7 @@ export function dispatch(
   fillWithSlots();
   const QUANTUM = 64;
   const trace = cfg.trace;
+  const wc = cfg.waitcnt === false ? null : new WaitcntSanitizer(diag);
   let stop = false;
   while (resident.length > 0 && !stop) {
     const gi = random ? Math.floor(rnd() * resident.length) : 0;
@@ -233,6 +238,7 @@ export function dispatch(
           diag.report({ id: 'gfx11.vgpr.use-after-dealloc', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${op.inst.mnemonic} after s_sendmsg MSG_DEALLOC_VGPRS: only s_endpgm may follow`, seed: WAVE_STATE_SEED });
         }
         if (trace) trace(w, op);
+        if (wc !== null) wc.step(w, op);
         w.pc += op.inst.size;
         op.run(w);
         w.instructions++;
@@ -289,9 +295,11 @@ function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [numbe
     switch (u.name) {
       case 'private_segment_buffer':
         // V# for scratch through buffer instructions: base = the wave's scratch, swizzled per lane.
+        // ADD_TID_ENABLE with STRIDE = bytes per lane gives the lane-major layout scratch_* uses.
         put64(u.reg, w.scratchBase);
+        if (cfg.scratchPerLane < 0x4000) w.s[u.reg + 1] = (w.s[u.reg + 1]! | (cfg.scratchPerLane << 16)) >>> 0;
         w.s[u.reg + 2] = 0xffffffff;
-        w.s[u.reg + 3] = 0x31014000;
+        w.s[u.reg + 3] = (0x31014000 | (1 << 23)) >>> 0;
         break;
       case 'dispatch_ptr': put64(u.reg, cfg.dispatchPacketVa); break;
       case 'queue_ptr': put64(u.reg, cfg.queueVa); break;

@@ -17,6 +17,8 @@ import { WAVE_STATE_SEED } from '../../src/amd/exec/env.js';
 import { Wave, SREG } from '../../src/amd/wave/wave.js';
 import { APERTURE } from '../../src/amd/exec/vmem.js';
 import { f32 } from '../../src/core/float.js';
+import type { AlignMode } from '../../src/amd/exec/env.js';
+import { WaitcntSanitizer } from '../../src/amd/exec/waitcnt.js';
 
 export const CODE_VA = 0x5000_0000_0000;
 
@@ -41,6 +43,10 @@ export interface AsmRunOptions {
   readonly strict?: boolean;
   readonly maxInstructions?: number;
   readonly scratchPerLane?: number;
+  /** SH_MEM_CONFIG.alignment_mode (default unaligned). */
+  readonly alignMode?: AlignMode;
+  /** Run the wait-counter sanitizer (waitcnt.ts) before each instruction. */
+  readonly waitcnt?: boolean;
 }
 
 export interface AsmRun {
@@ -54,8 +60,23 @@ export interface AsmRun {
   s(enc: number): number;
 }
 
+/**
+ * Assemble, letting `.long 0x...` lines through as raw dwords (for encodings the assembler
+ * refuses, e.g. misaligned register tuples; write the intended text in a comment beside them).
+ */
+function assembleWithLongs(source: string): number[] {
+  if (!/^\s*\.long\b/m.test(source)) return assemble(gfx11, source);
+  const out: number[] = [];
+  for (const line of source.split('\n')) {
+    const m = /^\s*\.long\s+(.*)$/.exec(line.replace(/\/\/.*$/, ''));
+    if (m) for (const x of m[1]!.split(',')) out.push(Number(x.trim()) >>> 0);
+    else if (line.replace(/\/\/.*$/, '').trim() !== '') out.push(...assemble(gfx11, line));
+  }
+  return out;
+}
+
 export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
-  const words = Uint32Array.from(assemble(gfx11, source));
+  const words = Uint32Array.from(assembleWithLongs(source));
   const mem = o.mem ?? new Memory();
   const code = new Uint8Array(words.buffer.slice(0));
   mem.map(CODE_VA, Math.max(4096, Math.ceil(code.length / 4096) * 4096), 'code');
@@ -64,7 +85,8 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   const ws = o.waveSize ?? 32;
   const vgprs = o.vgprs ?? 256;
   let clock = 0;
-  const env: ExecEnv = { space: gfx11.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock };
+  const env: ExecEnv = { space: gfx11.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
+  const wc = o.waitcnt ? new WaitcntSanitizer(diag) : null;
   const program = new Program(gfx11, CODE_VA, words, env);
   const lds = new Uint8Array(o.ldsBytes ?? 65536);
   const w = new Wave(
@@ -86,6 +108,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   let n = 0;
   while (w.state === 'ready' && n < budget) {
     const op = program.opAt(w.pc, w);
+    if (wc !== null) wc.step(w, op);
     w.pc += op.inst.size;
     op.run(w);
     n++;

@@ -1,0 +1,179 @@
+/**
+ * Wait-counter sanitizer: reports `gfx11.waitcnt.read-before-wait` when an instruction reads or
+ * overwrites a register that is the destination of a load the program has not waited for.
+ *
+ * The functional model completes every load at issue, so a missing s_waitcnt never changes
+ * gpusim's results; on hardware the instruction would see the register's old value. Per wave it
+ * tracks, for each VGPR and SGPR, which outstanding load writes it and that load's serial number
+ * on its counter:
+ * - VM_CNT (VMEM/FLAT/GLOBAL/SCRATCH loads, atomics with return): returns in order, so
+ *   `vmcnt(N)` retires all but the newest N;
+ * - LGKM_CNT: DS returns in order among DS ops (`lgkmcnt(N)` retires all but the newest N DS
+ *   ops whatever else is counted), SMEM returns out of order (only `lgkmcnt(0)` retires it);
+ * - VS_CNT (stores) writes no register, so it needs no tracking here.
+ * A load may overwrite the destination of an older load on the same in-order counter (they land
+ * in order). Cost: one class test per instruction while the wave has nothing outstanding.
+ * Register operands are read off the instruction's printed text (every encoding, VOPD included).
+ */
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Wave } from '../wave/wave.js';
+import { WAVE_STATE_SEED } from './env.js';
+import type { Op } from './program.js';
+
+const NONE = 0;
+const VM = 1;
+const DS = 2;
+const SMEM = 3;
+const KIND_NAME = ['', 'VM_CNT', 'LGKM_CNT (DS)', 'LGKM_CNT (SMEM)'];
+
+/** Register ids: SGPR/special operand encodings 0..127, VGPR n as 256 + n. */
+interface OpInfo {
+  /** Load kind whose destination is `dst` (NONE when the op returns no data). */
+  readonly kind: number;
+  readonly dst: Int32Array;
+  /** Every register the op names (sources and destinations). */
+  readonly refs: Int32Array;
+  /** For waits: the counter limits (-1 = that counter is not waited on), or null. */
+  readonly wait: { vm: number; lgkm: number; sgpr: number } | null;
+}
+
+class Track {
+  readonly kind = new Uint8Array(384);
+  readonly ser = new Float64Array(384);
+  readonly pc = new Float64Array(384);
+  readonly issued = new Float64Array(4);
+  readonly done = new Float64Array(4);
+  busy(): boolean {
+    return this.done[VM]! < this.issued[VM]! || this.done[DS]! < this.issued[DS]! || this.done[SMEM]! < this.issued[SMEM]!;
+  }
+}
+
+const REG = /\b(v|s|ttmp)(\d+)\b|\b(v|s|ttmp)\[(\d+):(\d+)\]|\b(vcc_lo|vcc_hi|vcc)\b/g;
+
+function regId(file: string, n: number): number {
+  return file === 'v' ? 256 + n : file === 'ttmp' ? 108 + n : n;
+}
+
+/** All register ids named by an operand list text; also returns the first operand's ids. */
+function parseRegs(text: string): { all: number[]; first: number[] } {
+  const sp = text.indexOf(' ');
+  const ops = sp < 0 ? '' : text.slice(sp + 1);
+  const firstEnd = ops.indexOf(',');
+  const all: number[] = [];
+  const first: number[] = [];
+  for (const m of ops.matchAll(REG)) {
+    const ids: number[] = [];
+    if (m[1]) ids.push(regId(m[1], Number(m[2])));
+    else if (m[3]) for (let i = Number(m[4]); i <= Number(m[5]); i++) ids.push(regId(m[3], i));
+    else if (m[6] === 'vcc') ids.push(106, 107);
+    else ids.push(m[6] === 'vcc_lo' ? 106 : 107);
+    all.push(...ids);
+    if (firstEnd < 0 || m.index! < firstEnd) first.push(...ids);
+  }
+  return { all, first };
+}
+
+function analyse(op: Op): OpInfo {
+  const inst = op.inst;
+  const mn = inst.mnemonic;
+  if (mn === 's_waitcnt') {
+    const v = inst.fields.simm16 ?? 0;
+    return { kind: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: { vm: (v >>> 10) & 0x3f, lgkm: (v >>> 4) & 0x3f, sgpr: -1 } };
+  }
+  if (mn === 's_waitcnt_vmcnt' || mn === 's_waitcnt_lgkmcnt') {
+    const n = inst.fields.simm16 ?? 0;
+    const sd = inst.fields.sdst ?? 124;
+    const vm = mn === 's_waitcnt_vmcnt';
+    return { kind: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: { vm: vm ? n : -1, lgkm: vm ? -1 : n, sgpr: sd === 124 ? -1 : sd } };
+  }
+  if (mn.startsWith('s_waitcnt') || mn === 's_endpgm' || mn === 's_nop' || mn === 's_delay_alu' || mn === 's_clause') {
+    return { kind: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: null };
+  }
+  const { all, first } = parseRegs(op.text());
+  let kind = NONE;
+  const enc = inst.encoding;
+  const glc = (inst.fields.glc ?? 0) === 1;
+  if (enc === 'SMEM') kind = /^s_(buffer_)?load/.test(mn) ? SMEM : NONE;
+  else if (enc === 'DS') kind = /_rtn|^ds_load|^ds_swizzle|permute|^ds_append|^ds_consume/.test(mn) && !inst.fields.gds ? DS : NONE;
+  else if (enc === 'FLAT' || enc === 'GLOBAL' || enc === 'SCRATCH' || enc === 'MUBUF' || enc === 'MTBUF' || enc === 'MIMG') {
+    if (/_load_lds/.test(mn)) kind = NONE;
+    else if (/_load|image_sample|image_gather|image_get|image_bvh/.test(mn) || (/_atomic_/.test(mn) && glc)) kind = VM;
+  }
+  return { kind, dst: Int32Array.from(kind === NONE ? [] : first), refs: Int32Array.from(all), wait: null };
+}
+
+export class WaitcntSanitizer {
+  private readonly diag: Diagnostics;
+  private readonly tracks: (Track | undefined)[] = [];
+  private readonly infos = new WeakMap<Op, OpInfo>();
+  private readonly reported = new Set<number>();
+
+  constructor(diag: Diagnostics) {
+    this.diag = diag;
+  }
+
+  /** Call before `op` executes on `w` (with w.pc still at the op). */
+  step(w: Wave, op: Op): void {
+    const cls = op.cls;
+    let t = this.tracks[w.id];
+    const mem = cls === 'smem' || cls === 'vmem' || cls === 'flat' || cls === 'lds';
+    if (!mem && (t === undefined || !t.busy())) return;
+    let info = this.infos.get(op);
+    if (info === undefined) {
+      info = analyse(op);
+      this.infos.set(op, info);
+    }
+    if (t === undefined) {
+      if (info.kind === NONE) return;
+      t = new Track();
+      this.tracks[w.id] = t;
+    }
+    if (info.wait !== null) return this.retire(w, t, info.wait);
+    if (t.busy()) this.check(w, t, op, info);
+    if (info.kind !== NONE) {
+      const ser = ++t.issued[info.kind]!;
+      for (const r of info.dst) {
+        t.kind[r] = info.kind;
+        t.ser[r] = ser;
+        t.pc[r] = w.pc;
+      }
+    }
+  }
+
+  private retire(w: Wave, t: Track, wait: { vm: number; lgkm: number; sgpr: number }): void {
+    const extra = wait.sgpr >= 0 ? w.s[wait.sgpr]! : Infinity;
+    const vm = wait.vm < 0 ? -1 : Math.min(wait.vm, extra);
+    const lgkm = wait.lgkm < 0 ? -1 : Math.min(wait.lgkm, extra);
+    if (vm >= 0 && vm < 63) t.done[VM] = Math.max(t.done[VM]!, t.issued[VM]! - vm);
+    if (lgkm >= 0 && lgkm < 63) {
+      t.done[DS] = Math.max(t.done[DS]!, t.issued[DS]! - lgkm);
+      if (lgkm === 0) t.done[SMEM] = t.issued[SMEM]!;
+    }
+  }
+
+  private check(w: Wave, t: Track, op: Op, info: OpInfo): void {
+    for (const r of info.refs) {
+      const k = t.kind[r]!;
+      if (k === NONE || t.ser[r]! <= t.done[k]!) continue;
+      // A newer load on the same in-order counter may overwrite an older one's destination.
+      if (info.kind === k && k !== SMEM && info.dst.includes(r) && !this.readsOther(info, r)) continue;
+      t.kind[r] = NONE;
+      const key = w.pc;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      const name = r >= 256 ? `v${r - 256}` : r === 106 ? 'vcc_lo' : r === 107 ? 'vcc_hi' : r >= 108 && r < 124 ? `ttmp${r - 108}` : `s${r}`;
+      this.diag.report({
+        id: 'gfx11.waitcnt.read-before-wait', severity: 'error', where: { pc: w.pc, wave: w.id, register: name },
+        message: `${op.inst.mnemonic} uses ${name}, the destination of the load at pc 0x${t.pc[r]!.toString(16)} that is still outstanding on ${KIND_NAME[k]}: no s_waitcnt covers it, so the hardware may see the old value`,
+        seed: WAVE_STATE_SEED,
+      });
+    }
+  }
+
+  /** Whether r also appears as a source of the op (beyond its destination list). */
+  private readsOther(info: OpInfo, r: number): boolean {
+    let n = 0;
+    for (const x of info.refs) if (x === r) n++;
+    return n > 1;
+  }
+}
