@@ -8,7 +8,7 @@
  *
  * Target-parametrised: the per-target part is `GFX11` (mcpu, field layouts, prefixes).
  */
-import { disassembleProbes, llvmVersion } from '../llvm.js';
+import { assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { buildGolden, formatGolden, rng } from '../golden.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -713,6 +713,56 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
   return { table, dims, probes: gp };
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Legacy mnemonics llvm-mc still accepts for gfx1100 (ds_write_b32, buffer_load_dword...)
+//
+// Layout-free: the older targets' names come from sweeping bits [25:14] of each prefix through
+// their disassemblers; each name's text is then assembled for gfx1100, and when llvm-mc accepts
+// it, the gfx1100 disassembly of the result names the instruction the alias stands for.
+
+const ALIAS_FROM = ['gfx1030', 'gfx900'] as const;
+
+function genAliases(t: Target, prefix: number, w1s: readonly number[], known: ReadonlySet<string>): Record<string, string> {
+  const texts = new Map<string, string[]>();
+  for (const mcpu of ALIAS_FROM) {
+    const ps: number[][] = [];
+    for (let v = 0; v < 4096; v++) for (const w1 of w1s) ps.push([((prefix << 26) | (v << 14)) >>> 0, w1, 0, 0]);
+    let r: (string | null)[];
+    try { r = disassembleProbes(mcpu, ps).map((x) => x.text); } catch { continue; }
+    for (const x of r) {
+      if (x === null) continue;
+      const p = parseText(x);
+      if (known.has(p.mn)) continue;
+      const l = texts.get(p.mn) ?? [];
+      if (l.length < 3) { l.push(x, `${p.mn} ${p.ops.join(', ')}`); texts.set(p.mn, l); }
+    }
+  }
+  const names = [...texts.keys()].sort();
+  const lines = names.flatMap((n) => texts.get(n)!);
+  const asm = assembleLines(t.mcpu, lines);
+  const out: Record<string, string> = {};
+  const back: number[][] = [];
+  const who: string[] = [];
+  let k = 0;
+  for (const n of names) {
+    const m = texts.get(n)!.length;
+    const hit = asm.slice(k, k + m).find((a) => a.words !== null && a.words.length <= 4);
+    k += m;
+    if (hit) { back.push(hit.words!); who.push(n); }
+  }
+  const d = disassembleProbes(t.mcpu, back);
+  who.forEach((n, i) => {
+    const x = d[i]!.text;
+    if (x !== null) { const mn = parseText(x).mn; if (mn !== n) out[n] = mn; }
+  });
+  return out;
+}
+
+function aliasBlock(name: string, a: Record<string, string>): string {
+  return `\n/** Legacy mnemonics llvm-mc accepts for this target, and the instruction each one assembles to. */\nexport const ${name}: Readonly<Record<string, string>> = {\n${Object.keys(a).sort().map((k) => `  ${k}: '${a[k]}',`).join('\n')}\n};\n`;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 export async function generate(): Promise<Record<string, string>> {
@@ -721,7 +771,8 @@ export async function generate(): Promise<Record<string, string>> {
   const ds = genDs(t);
   out[`${t.dir}/ds.gen.ts`] = header('gen-memory', `DS (LDS/GDS) opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order, offset form, fields that must be zero, whether gds is allowed ('opt'), required or not allowed.`)
     + `export interface DsEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly off: 'single' | 'pair' | 'swz' | 'none';\n  readonly zero: readonly string[];\n  readonly gds: 'no' | 'opt' | 'req';\n}\n\n`
-    + `export const DS_OPS: Readonly<Record<number, DsEntry>> = {\n${Object.entries(ds.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`;
+    + `export const DS_OPS: Readonly<Record<number, DsEntry>> = {\n${Object.entries(ds.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
+    + aliasBlock('DS_ALIASES', genAliases(t, t.ds.prefix, [0x04030201, 0x00000201, 0x00030201, 0x04000201, 0x04000000, 0x00000200, 0x00000000], new Set(Object.values(ds.table).map((e) => e.mn))));
   out[`${t.golden}/ds.tsv`] = formatGolden(buildGolden(t.mcpu, ds.probes, 40));
 
   const fl = genFlat(t);
@@ -729,7 +780,9 @@ export async function generate(): Promise<Record<string, string>> {
   out[`${t.dir}/flat.gen.ts`] = header('gen-memory', `FLAT/GLOBAL/SCRATCH opcodes of ${t.mcpu} by segment: mnemonic, operands [field, dwords] in print order without and with glc (\n * addr/saddr widths depend on the addressing mode and print as 0), fields that must be zero.`)
     + `export interface FlatEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly opsGlc: readonly (readonly [string, number])[];\n  readonly zero: readonly string[];\n}\n\n`
     + `export const FLAT_OPS: Readonly<Record<'flat' | 'scratch' | 'global', Readonly<Record<number, FlatEntry>>>> = {\n`
-    + SEGS.map((sg) => `  ${sg}: {\n${ent(fl.tables[sg]!)}\n  },`).join('\n') + '\n};\n';
+    + SEGS.map((sg) => `  ${sg}: {\n${ent(fl.tables[sg]!)}\n  },`).join('\n') + '\n};\n'
+    + aliasBlock('FLAT_ALIASES', genAliases(t, t.flat.prefix, [0x287c140a, 0x287d140a, 0x287f140a, 0x2806140a, 0x2886140a],
+      new Set(SEGS.flatMap((sg) => Object.values(fl.tables[sg]!).map((e) => e.mn)))));
   for (const sg of SEGS) out[`${t.golden}/${sg}.tsv`] = formatGolden(buildGolden(t.mcpu, fl.probes[sg]!, 30));
 
   for (const kind of ['mubuf', 'mtbuf'] as const) {
@@ -738,7 +791,8 @@ export async function generate(): Promise<Record<string, string>> {
     out[`${t.dir}/${kind}.gen.ts`] = header('gen-memory', `${K} opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order (vaddr's width depends on\n * offen/idxen and prints as 0), vdata width with tfe (0: tfe not allowed), lds bit, [glc, slc, dlc] and offset handling ('opt' printed, 'ign' ignored, 'no' rejected), fields that must be zero.`)
       + `export interface BufEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly tfe: number;\n  readonly lds: 'no' | 'opt' | 'ign';\n  readonly cpol: readonly ('no' | 'opt' | 'ign')[];\n  readonly offset: 'no' | 'opt' | 'ign';\n  readonly zero: readonly string[];\n}\n\n`
       + `export const ${K}_OPS: Readonly<Record<number, BufEntry>> = {\n${Object.entries(b.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
-      + (kind === 'mtbuf' ? `\n/** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */\nexport const MTBUF_FORMATS: readonly string[] = ${JSON.stringify(b.formats)};\n` : '');
+      + (kind === 'mtbuf' ? `\n/** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */\nexport const MTBUF_FORMATS: readonly string[] = ${JSON.stringify(b.formats)};\n` : '')
+      + aliasBlock(`${K}_ALIASES`, genAliases(t, t[kind].prefix, [0x0503140a, 0x0543140a], new Set(Object.values(b.table).map((e) => e.mn))));
     out[`${t.golden}/${kind}.tsv`] = formatGolden(buildGolden(t.mcpu, b.probes, 30));
   }
 
@@ -751,7 +805,8 @@ export async function generate(): Promise<Record<string, string>> {
   out[`${t.dir}/mimg.gen.ts`] = header('gen-memory', `MIMG opcodes of ${t.mcpu}. LLVM decodes through a first-match variant (origV/origA, NSA origVn/origNsa)\n * and widens vdata/vaddr to what dmask/d16/tfe (g4: always 4) and dim/a16 imply when a variant with\n * those widths exists (dset; addr[dim*2+a16] base 36 with '0' = none; nsa[dim*2+a16] widths with '' = none)\n * and the registers stay below v256; '-' marks combinations LLVM rejects. flags: 'opt' printed,\n * 'ign' ignored, 'no' rejected, 'req' required.`)
     + `export interface MimgEntry {\n  readonly mn: string;\n  readonly sampler: boolean;\n  readonly srsrc: number;\n  readonly dimp: boolean;\n  readonly flags: Readonly<Record<string, 'opt' | 'ign' | 'no' | 'req'>>;\n  readonly g4: boolean;\n  readonly dset: string;\n  readonly origV: number;\n  readonly origA: number;\n  readonly origVn: number;\n  readonly origNsa: string;\n  readonly addr: string;\n  readonly nsa: readonly string[];\n}\n\n`
     + `/** dim:... names by the 3-bit dim field. */\nexport const MIMG_DIMS: readonly string[] = ${JSON.stringify(mi.dims)};\n\n`
-    + `export const MIMG_OPS: Readonly<Record<number, MimgEntry>> = {\n${Object.entries(mi.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`;
+    + `export const MIMG_OPS: Readonly<Record<number, MimgEntry>> = {\n${Object.entries(mi.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
+    + aliasBlock('MIMG_ALIASES', genAliases(t, t.mimg.prefix, [0x0003140a], new Set(Object.values(mi.table).map((e) => e.mn))));
   out[`${t.golden}/mimg.tsv`] = formatGolden(buildGolden(t.mcpu, withoutCrashes(t, mi.probes), 30));
   return out;
 }

@@ -7,9 +7,9 @@
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
 import { GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, sregName, srcName, vregName } from '../operands.js';
-import { MUBUF_OPS, type BufEntry } from './mubuf.gen.js';
-import { MTBUF_OPS, MTBUF_FORMATS } from './mtbuf.gen.js';
-import { bf, parseIntIn, parseMods, parseSreg, parseVgpr, splitLine, word } from './memory-common.js';
+import { MUBUF_ALIASES, MUBUF_OPS, type BufEntry } from './mubuf.gen.js';
+import { MTBUF_ALIASES, MTBUF_OPS, MTBUF_FORMATS } from './mtbuf.gen.js';
+import { aliasOf, bf, parseIntIn, parseMods, parseSreg, parseVgpr, splitLine, word } from './memory-common.js';
 
 interface Layout {
   readonly name: 'MUBUF' | 'MTBUF';
@@ -17,6 +17,7 @@ interface Layout {
   readonly opLo: number;
   readonly opBits: number;
   readonly table: Readonly<Record<number, BufEntry>>;
+  readonly aliases: Readonly<Record<string, string>>;
 }
 
 /** LLVM's text for the srsrc field (4-aligned SGPR/TTMP quad, or null when 31). */
@@ -122,7 +123,7 @@ function makeCodec(L: Layout): Codec {
       return s;
     },
     assemble(l: AsmLine): number[] | null {
-      const hit = BY_NAME.get(l.mnemonic);
+      const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(L.aliases, l.mnemonic));
       if (!hit) return null;
       const { op, e } = hit;
       const { ops, mods } = e.ops.length ? splitLine(l.rest) : { ops: [], mods: l.rest.split(/\s+/).filter(Boolean) };
@@ -201,5 +202,5 @@ function parseSoffset(l: AsmLine, t: string): { value: number; literal?: number 
   throw new AsmError(l.line, `invalid soffset '${t}'`);
 }
 
-export const mubufCodec = makeCodec({ name: 'MUBUF', prefix: 0b111000, opLo: 18, opBits: 8, table: MUBUF_OPS });
-export const mtbufCodec = makeCodec({ name: 'MTBUF', prefix: 0b111010, opLo: 15, opBits: 4, table: MTBUF_OPS });
+export const mubufCodec = makeCodec({ name: 'MUBUF', prefix: 0b111000, opLo: 18, opBits: 8, table: MUBUF_OPS, aliases: MUBUF_ALIASES });
+export const mtbufCodec = makeCodec({ name: 'MTBUF', prefix: 0b111010, opLo: 15, opBits: 4, table: MTBUF_OPS, aliases: MTBUF_ALIASES });

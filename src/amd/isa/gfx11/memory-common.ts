@@ -83,3 +83,8 @@ export function parseMods(l: AsmLine, mods: readonly string[], allowedFlags: rea
 export function bf(v: number, lo: number, n: number): number {
   return ((v & ((1 << n) - 1)) << lo) >>> 0;
 }
+
+/** The current mnemonic a legacy one (ds_write_b32, buffer_load_dword...) stands for, or ''. */
+export function aliasOf(aliases: Readonly<Record<string, string>>, mnemonic: string): string {
+  return Object.hasOwn(aliases, mnemonic) ? aliases[mnemonic]! : '';
+}

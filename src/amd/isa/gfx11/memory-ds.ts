@@ -5,8 +5,8 @@
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
 import { vregName } from '../operands.js';
-import { DS_OPS, type DsEntry } from './ds.gen.js';
-import { allMods, bf, parseIntIn, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
+import { DS_ALIASES, DS_OPS, type DsEntry } from './ds.gen.js';
+import { allMods, aliasOf, bf, parseIntIn, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
 
 const PREFIX = 0b110110;
 const TABLE: (DsEntry | undefined)[] = [];
@@ -141,7 +141,7 @@ export const dsCodec: Codec = {
     return s;
   },
   assemble(l: AsmLine): number[] | null {
-    const hit = BY_NAME.get(l.mnemonic);
+    const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(DS_ALIASES, l.mnemonic));
     if (!hit) return null;
     const { op, e } = hit;
     let ops: string[];

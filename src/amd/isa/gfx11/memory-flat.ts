@@ -6,8 +6,8 @@
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type EncodingName, type Instruction } from '../types.js';
 import { GFX11_SPACE, sregName, vregName } from '../operands.js';
-import { FLAT_OPS, type FlatEntry } from './flat.gen.js';
-import { bf, parseIntIn, parseMods, parseSreg, parseVgpr, splitLine, word } from './memory-common.js';
+import { FLAT_ALIASES, FLAT_OPS, type FlatEntry } from './flat.gen.js';
+import { aliasOf, bf, parseIntIn, parseMods, parseSreg, parseVgpr, splitLine, word } from './memory-common.js';
 
 const PREFIX = 0b110111;
 const SADDR_OFF = 0x7c;
@@ -93,7 +93,7 @@ export const flatCodec: Codec = {
     return s;
   },
   assemble(l: AsmLine): number[] | null {
-    const hit = BY_NAME.get(l.mnemonic);
+    const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(FLAT_ALIASES, l.mnemonic));
     if (!hit) return null;
     const { seg, op, e } = hit;
     const { ops, mods } = splitLine(l.rest);

@@ -7,8 +7,8 @@
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
 import { GFX11_SPACE, parseIntText, parseReg, sregName, vregName } from '../operands.js';
-import { MIMG_DIMS, MIMG_OPS, type MimgEntry } from './mimg.gen.js';
-import { bf, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
+import { MIMG_ALIASES, MIMG_DIMS, MIMG_OPS, type MimgEntry } from './mimg.gen.js';
+import { aliasOf, bf, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
 
 const PREFIX = 0b111100;
 const FLAG_BITS = { unorm: [0, 7], glc: [0, 14], slc: [0, 12], dlc: [0, 13], r128: [0, 15], lwe: [1, 22], a16: [0, 16], d16: [0, 17], tfe: [1, 21] } as const;
@@ -129,7 +129,7 @@ export const mimgCodec: Codec = {
     return s;
   },
   assemble(l: AsmLine): number[] | null {
-    const hit = BY_NAME.get(l.mnemonic);
+    const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(MIMG_ALIASES, l.mnemonic));
     if (!hit) return null;
     const { op, e } = hit;
     const { ops, mods } = splitLine(l.rest);

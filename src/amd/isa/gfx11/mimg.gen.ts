@@ -111,3 +111,8 @@ export const MIMG_OPS: Readonly<Record<number, MimgEntry>> = {
   101: {mn:"image_gather4_c_b_cl",sampler:true,srsrc:8,dimp:true,flags:{unorm:"opt",glc:"opt",slc:"opt",dlc:"opt",r128:"opt",lwe:"opt",a16:"opt",d16:"opt",tfe:"opt"},g4:true,dset:"02045",origV:4,origA:3,origVn:4,origNsa:"1,1,1,1,1",addr:"4354646454646405",nsa:["1,1,1,1","1,1,1","1,1,1,1,1","1,1,1,1","1,1,1,1,2","1,1,1,1","1,1,1,1,2","1,1,1,1","1,1,1,1,1","1,1,1,1","1,1,1,1,2","1,1,1,1","1,1,1,1,2","1,1,1,1","","1,1,1,1,1"]},
   144: {mn:"image_gather4h",sampler:true,srsrc:8,dimp:true,flags:{unorm:"opt",glc:"opt",slc:"opt",dlc:"opt",r128:"opt",lwe:"opt",a16:"opt",d16:"opt",tfe:"opt"},g4:true,dset:"02045",origV:4,origA:1,origVn:4,origNsa:"1,1,1",addr:"1121323221323242",nsa:["","","1,1","","1,1,1","1,1","1,1,1","1,1","1,1","","1,1,1","1,1","1,1,1","1,1","","1,1"]},
 };
+
+/** Legacy mnemonics llvm-mc accepts for this target, and the instruction each one assembles to. */
+export const MIMG_ALIASES: Readonly<Record<string, string>> = {
+
+};

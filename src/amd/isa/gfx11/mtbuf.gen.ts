@@ -34,3 +34,15 @@ export const MTBUF_OPS: Readonly<Record<number, BufEntry>> = {
 
 /** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */
 export const MTBUF_FORMATS: readonly string[] = ["[BUF_FMT_INVALID]","","[BUF_FMT_8_SNORM]","[BUF_FMT_8_USCALED]","[BUF_FMT_8_SSCALED]","[BUF_FMT_8_UINT]","[BUF_FMT_8_SINT]","[BUF_FMT_16_UNORM]","[BUF_FMT_16_SNORM]","[BUF_FMT_16_USCALED]","[BUF_FMT_16_SSCALED]","[BUF_FMT_16_UINT]","[BUF_FMT_16_SINT]","[BUF_FMT_16_FLOAT]","[BUF_FMT_8_8_UNORM]","[BUF_FMT_8_8_SNORM]","[BUF_FMT_8_8_USCALED]","[BUF_FMT_8_8_SSCALED]","[BUF_FMT_8_8_UINT]","[BUF_FMT_8_8_SINT]","[BUF_FMT_32_UINT]","[BUF_FMT_32_SINT]","[BUF_FMT_32_FLOAT]","[BUF_FMT_16_16_UNORM]","[BUF_FMT_16_16_SNORM]","[BUF_FMT_16_16_USCALED]","[BUF_FMT_16_16_SSCALED]","[BUF_FMT_16_16_UINT]","[BUF_FMT_16_16_SINT]","[BUF_FMT_16_16_FLOAT]","[BUF_FMT_10_11_11_FLOAT]","[BUF_FMT_11_11_10_FLOAT]","[BUF_FMT_10_10_10_2_UNORM]","[BUF_FMT_10_10_10_2_SNORM]","[BUF_FMT_10_10_10_2_UINT]","[BUF_FMT_10_10_10_2_SINT]","[BUF_FMT_2_10_10_10_UNORM]","[BUF_FMT_2_10_10_10_SNORM]","[BUF_FMT_2_10_10_10_USCALED]","[BUF_FMT_2_10_10_10_SSCALED]","[BUF_FMT_2_10_10_10_UINT]","[BUF_FMT_2_10_10_10_SINT]","[BUF_FMT_8_8_8_8_UNORM]","[BUF_FMT_8_8_8_8_SNORM]","[BUF_FMT_8_8_8_8_USCALED]","[BUF_FMT_8_8_8_8_SSCALED]","[BUF_FMT_8_8_8_8_UINT]","[BUF_FMT_8_8_8_8_SINT]","[BUF_FMT_32_32_UINT]","[BUF_FMT_32_32_SINT]","[BUF_FMT_32_32_FLOAT]","[BUF_FMT_16_16_16_16_UNORM]","[BUF_FMT_16_16_16_16_SNORM]","[BUF_FMT_16_16_16_16_USCALED]","[BUF_FMT_16_16_16_16_SSCALED]","[BUF_FMT_16_16_16_16_UINT]","[BUF_FMT_16_16_16_16_SINT]","[BUF_FMT_16_16_16_16_FLOAT]","[BUF_FMT_32_32_32_UINT]","[BUF_FMT_32_32_32_SINT]","[BUF_FMT_32_32_32_FLOAT]","[BUF_FMT_32_32_32_32_UINT]","[BUF_FMT_32_32_32_32_SINT]","[BUF_FMT_32_32_32_32_FLOAT]","64","65","66","67","68","69","70","71","72","73","74","75","76","77","78","79","80","81","82","83","84","85","86","87","88","89","90","91","92","93","94","95","96","97","98","99","100","101","102","103","104","105","106","107","108","109","110","111","112","113","114","115","116","117","118","119","120","121","122","123","124","125","126","127"];
+
+/** Legacy mnemonics llvm-mc accepts for this target, and the instruction each one assembles to. */
+export const MTBUF_ALIASES: Readonly<Record<string, string>> = {
+  tbuffer_load_format_d16_x: 'tbuffer_load_d16_format_x',
+  tbuffer_load_format_d16_xy: 'tbuffer_load_d16_format_xy',
+  tbuffer_load_format_d16_xyz: 'tbuffer_load_d16_format_xyz',
+  tbuffer_load_format_d16_xyzw: 'tbuffer_load_d16_format_xyzw',
+  tbuffer_store_format_d16_x: 'tbuffer_store_d16_format_x',
+  tbuffer_store_format_d16_xy: 'tbuffer_store_d16_format_xy',
+  tbuffer_store_format_d16_xyz: 'tbuffer_store_d16_format_xyz',
+  tbuffer_store_format_d16_xyzw: 'tbuffer_store_d16_format_xyzw',
+};
