@@ -202,16 +202,12 @@ export function splitText(text: string): { m: string; ops: string[]; mods: strin
 function regCount(t: string): number {
   const m = /\[(\d+):(\d+)\]/.exec(t);
   if (m) return Number(m[2]) - Number(m[1]) + 1;
-  if (t === 'vcc' || t === 'exec' || t === 'null' && false) return 2;
+  if (t === 'vcc' || t === 'exec') return 2;
   return 1;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Opcode inference
-
-interface Tried {
-  readonly vals: Record<string, number>;
-}
 
 function tries(e: EncLayout): Record<string, number>[] {
   const V = [266, 276, 286];
@@ -244,10 +240,9 @@ function tries(e: EncLayout): Record<string, number>[] {
   return out;
 }
 
+/** A different value of the same kind for one field (sdst: +16 so a VOP3 abs field stays clear). */
 function perturb(field: string, v: number): number {
-  if (field === 'sdst') return v + 16;
-  if (field === 'lit') return v + 4;
-  return v + 4;
+  return field === 'sdst' ? v + 16 : v + 4;
 }
 
 const FLOAT_PROBES = [240, 241, 242, 243, 244, 245, 246, 247, 248, 128, 193];
@@ -258,10 +253,6 @@ interface OpProbe {
   base: Record<string, number>;
   text: string;
   size: number;
-}
-
-export interface ValuTables {
-  readonly byEnc: Record<EncName, Map<number, ValuOpInfo>>;
 }
 
 /** Signature texts → type name: how LLVM prints constants in the operand. */

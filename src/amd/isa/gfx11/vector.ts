@@ -387,10 +387,6 @@ export interface ParsedSrc {
   neg: boolean;
 }
 
-const F32_BITS: Readonly<Record<string, number>> = {
-  '0.5': 0x3f000000, '-0.5': 0xbf000000, '1.0': 0x3f800000, '-1.0': 0xbf800000, '2.0': 0x40000000, '-2.0': 0xc0000000,
-  '4.0': 0x40800000, '-4.0': 0xc0800000,
-};
 
 /** Parse a source operand text for an operand of type t with n dwords. */
 export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX11_SPACE): ParsedSrc {
@@ -435,7 +431,6 @@ export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX
     b.setFloat32(0, x);
     return { value: SRC.LITERAL, literal: b.getUint32(0), abs, neg };
   }
-  void F32_BITS;
   throw new OperandError(`bad operand ${t}`);
 }
 
@@ -621,13 +616,6 @@ function encodeDpp(L: Layout, words: number[], dm: DppMods): void {
     put(words, L.fields.bound_ctrl!, dm.boundCtrl);
     put(words, L.fields.fi!, dm.fi);
   }
-}
-
-function f32FromInline(v: number): number {
-  return [0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983][v - 240]!;
-}
-function intFromInline(v: number): number {
-  return v <= 192 ? v - 128 : 192 - v;
 }
 
 function assembleValu(encs: readonly Enc[], line: AsmLine): number[] | null {
