@@ -37,6 +37,8 @@ export interface R600RunOptions {
   readonly strict?: boolean;
   readonly maxInstructions?: number;
   readonly stackSize?: number;
+  /** RAT atomics take byte addresses (what clang-19 emits) rather than dword indices (the hardware, per Mesa). */
+  readonly atomicByteAddress?: boolean;
 }
 
 export interface R600KernelRun {
@@ -87,7 +89,7 @@ export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600Ker
   try {
     result = runR600({
       object: o, kernel: k, grid: l.grid, block: l.block, args: new Uint8Array(argBytes), global, diag,
-      order: opts.order, seed: opts.seed, maxInstructions: opts.maxInstructions, stackSize: opts.stackSize,
+      order: opts.order, seed: opts.seed, maxInstructions: opts.maxInstructions, stackSize: opts.stackSize, atomicByteAddress: opts.atomicByteAddress,
     });
   } catch (e) {
     if (e instanceof StrictStop) strictStop = e.diagnostic;

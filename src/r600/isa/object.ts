@@ -50,6 +50,8 @@ export function loadR600Object(bytes: Uint8Array, where = 'object'): R600Object 
   const text = elf.sectionData(textSec);
   const syms = elf.symtab();
   const relocByOffset = new Map<number, string>();
+  /** R_AMDGPU_ABS32 against .text symbols: S (the symbol's .text offset, i.e. its address in vertex buffer 2) + A (in place). */
+  const relocValue = new Map<number, number>();
   for (const s of elf.sections) {
     // r600 objects carry SHT_REL (9) sections: 8-byte entries {r_offset, r_info}.
     if (s.type === 9 && s.info === textSec.index) {
@@ -57,7 +59,10 @@ export function loadR600Object(bytes: Uint8Array, where = 'object'): R600Object 
       const v = new DataView(d.buffer, d.byteOffset, d.byteLength);
       for (let o = 0; o + 8 <= d.byteLength; o += 8) {
         const sym = syms.find((x) => x.index === v.getUint32(o + 4, true) >>> 8);
-        if (sym) relocByOffset.set(v.getUint32(o, true), sym.name);
+        if (sym) {
+          relocByOffset.set(v.getUint32(o, true), sym.name);
+          relocValue.set(v.getUint32(o, true), sym.value);
+        }
       }
     }
   }
@@ -67,6 +72,8 @@ export function loadR600Object(bytes: Uint8Array, where = 'object'): R600Object 
   const words = new Uint32Array(text.byteLength >>> 2);
   const dv = new DataView(text.buffer, text.byteOffset, text.byteLength);
   for (let i = 0; i < words.length; i++) words[i] = dv.getUint32(i * 4, true);
+  // The executor sees relocated literals; the disassembler still prints the symbol name.
+  for (const [off, value] of relocValue) if (off % 4 === 0 && off / 4 < words.length) words[off / 4] = (words[off / 4]! + value) >>> 0;
   for (const s of syms) {
     if (s.shndx !== textSec.index || s.type !== STT.FUNC || s.name.endsWith('$local')) continue;
     if (s.value % 8 !== 0) throw new InputError(`function ${s.name} is not 8-byte aligned`, where);

@@ -67,6 +67,8 @@ export interface WaveOptions {
   readonly stackSize: number;
   /** CF index CALL_FS jumps to (the fetch shader), if any. */
   readonly fetchShader?: number;
+  /** Treat the index of RAT atomics (not stores, not MSKOR) as a byte address, as clang-19 emits it. */
+  readonly atomicByteAddress?: boolean;
 }
 
 export type StepResult = 'ok' | 'barrier' | 'end';
@@ -344,7 +346,16 @@ export class Wave {
         if (this.innermostLoop() < 0) this.diag('r600.cf.break-outside-loop', `${name} outside any loop`);
         const to = name === 'LOOP_BREAK' ? STATE.INACTIVE_BREAK : STATE.INACTIVE_CONTINUE;
         for (let l = 0; l < WAVE_SIZE; l++) if (this.condTest(l, c)) this.state[l] = to;
-        if (!this.anyActive()) {
+        // Jump to ADDR (the LOOP_END) only when every item that entered the loop has broken out or
+        // continued; items merely disabled by an inner branch must fall through to its POP.
+        const entry = this.stack[this.innermostLoop()];
+        let allGone = true;
+        for (let l = 0; l < WAVE_SIZE; l++) {
+          const inLoop = entry ? entry.state[l] === STATE.ACTIVE : this.valid[l] === 1;
+          const s = this.state[l];
+          if (inLoop && s !== STATE.INACTIVE_BREAK && s !== STATE.INACTIVE_CONTINUE) allGone = false;
+        }
+        if (allGone) {
           this.pop(c.popCount);
           this.pc = c.addr;
         } else this.pc++;
@@ -554,16 +565,14 @@ export class Wave {
           if (l === 0 || !exec[l - 1]) this.diag('r600.alu.unknown', `unknown ALU ${inst.enc} opcode ${inst.code}`, 'error');
           continue;
         }
+        const predOk = inst.predSel === 2 ? this.pred[l] === 0 : inst.predSel === 3 ? this.pred[l] === 1 : true;
+        // A predicated-off instruction reads nothing (no LDS queue pop) and writes nothing.
+        if (!predOk) continue;
         const nsrc = op.srcs;
         for (let k = 0; k < nsrc; k++) srcv[k] = this.readSrc(inst, k, l, lits, c);
-        const predOk = inst.predSel === 2 ? this.pred[l] === 0 : inst.predSel === 3 ? this.pred[l] === 1 : true;
         const name = op.name;
         let r = 0;
         let write = inst.enc === 'op3' || inst.writeMask;
-        if (!predOk) {
-          // A predicated-off instruction writes nothing (and leaves PV for its slot unchanged).
-          continue;
-        }
         this.stats.laneOps++;
         if (inst.enc === 'lds') {
           r = this.ldsOp(name, l, srcv[0]!, srcv[1]!, srcv[2]!);
@@ -770,7 +779,9 @@ export class Wave {
         }
         continue;
       }
-      const a = at(0);
+      // LLVM 19 passes atomics a byte address where stores get a dword index (Mesa shifts SSBO
+      // atomic addresses by 2): with atomicByteAddress the index is taken as a byte address.
+      const a = rat === 'MSKOR' || !this.opts.atomicByteAddress ? at(0) : at(0 - index + (index >>> 2));
       if (a === undefined) continue;
       const old = dv.getUint32(a, true);
       const x = rd(0);
