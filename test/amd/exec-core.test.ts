@@ -30,7 +30,7 @@ test('TTMP writes outside a trap handler are ignored and leave SCC alone; TTMP r
   assert.equal(r.s(108), 5);
   assert.equal(r.wave.scc, 0);
   assert.equal(r.s(2), 0);
-  const p = runAsm('s_add_u32 ttmp0, s0, s1\ns_mov_b32 s2, ttmp1\ns_endpgm', { sgpr: { 0: 0xffffffff, 1: 1, 109: 6 }, status: 1 });
+  const p = runAsm('s_add_u32 ttmp0, s0, s1\ns_mov_b32 s2, ttmp1\ns_endpgm', { sgpr: { 0: 0xffffffff, 1: 1, 109: 6 }, status: 0x20 /* STATUS.PRIV */ });
   assert.equal(p.s(108), 0);
   assert.equal(p.wave.scc, 1);
   assert.equal(p.s(2), 6);

@@ -5,15 +5,24 @@
  * advanced to the next instruction.
  */
 import type { Instruction } from '../isa/types.js';
-import { SREG } from '../wave/wave.js';
+import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import type { Wave } from '../wave/wave.js';
-import { define } from './registry.js';
-import { HI, sread64, swrite64 } from './operands.js';
+import { HI, sread64, swrite32, swrite64 } from './operands.js';
+import { once, sdefine as define } from './salu.js';
+import { realtime } from './hwreg.js';
+import { enterTrap, raiseException, trapEnabled, TRAPSTS } from './trap.js';
 
 const simm16 = (inst: Instruction): number => ((inst.fields.simm16 ?? 0) << 16) >> 16;
 
-define('s_endpgm', () => ({ cls: 'branch', run: (w) => void (w.state = 'ended') }));
-define(['s_nop', 's_delay_alu', 's_clause', 's_waitcnt_depctr', 's_set_inst_prefetch_distance', 's_icache_inv', 's_ttracedata', 's_ttracedata_imm'], () => ({
+define(['s_endpgm', 's_endpgm_saved'], () => ({ cls: 'branch', run: (w) => void (w.state = 'ended') }));
+/**
+ * No architectural effect in this model: scheduling hints (s_nop, s_delay_alu, s_clause,
+ * s_set_inst_prefetch_distance, s_waitcnt_depctr: every result is ready at issue), cache/trace
+ * controls, performance levels, s_setkill (pixel shaders only) and s_wait_event (waits for the
+ * export-ready event, which a compute wave never waits on).
+ */
+define(['s_nop', 's_delay_alu', 's_clause', 's_waitcnt_depctr', 's_set_inst_prefetch_distance', 's_icache_inv', 's_ttracedata', 's_ttracedata_imm',
+  's_incperflevel', 's_decperflevel', 's_setkill', 's_wait_event'], () => ({
   cls: 'other',
   run: () => {},
 }));
@@ -32,14 +41,24 @@ branch('s_cbranch_vccz', vccz);
 branch('s_cbranch_vccnz', (w) => !vccz(w));
 branch('s_cbranch_execz', (w) => w.execZero());
 branch('s_cbranch_execnz', (w) => !w.execZero());
+// Conditional debug branches: STATUS.COND_DBG_USER / COND_DBG_SYS (set only by a debugger).
+const dbgUser = (w: Wave) => (w.hw[HWREG.STATUS]! & STATUS.COND_DBG_USER) !== 0;
+const dbgSys = (w: Wave) => (w.hw[HWREG.STATUS]! & STATUS.COND_DBG_SYS) !== 0;
+branch('s_cbranch_cdbguser', dbgUser);
+branch('s_cbranch_cdbgsys', dbgSys);
+branch('s_cbranch_cdbgsys_or_user', (w) => dbgUser(w) || dbgSys(w));
+branch('s_cbranch_cdbgsys_and_user', (w) => dbgUser(w) && dbgSys(w));
+
+/** PC[63:32] as the SGPR pair holds it: PC[47:32] sign-extended from bit 47. */
+const pcHi = (pc: number): number => ((Math.floor(pc / 0x1_0000_0000) & 0xffff) << 16) >> 16;
 
 define('s_getpc_b64', (inst) => {
   const d = inst.fields.sdst ?? 0;
-  return { cls: 'salu', run: (w) => void swrite64(w, d, w.pc >>> 0, Math.floor(w.pc / 0x1_0000_0000)) };
+  return { cls: 'salu', run: (w) => void swrite64(w, d, w.pc >>> 0, pcHi(w.pc) >>> 0) };
 });
 define('s_setpc_b64', (inst) => {
   const A = sread64(inst.fields.ssrc0 ?? 0, inst.literal);
-  return { cls: 'branch', run: (w) => void (w.pc = A(w) + HI[0]! * 0x1_0000_0000) };
+  return { cls: 'branch', run: (w) => void (w.pc = A(w) + (HI[0]! & 0xffff) * 0x1_0000_0000) };
 });
 define('s_swappc_b64', (inst) => {
   const A = sread64(inst.fields.ssrc0 ?? 0, inst.literal);
@@ -47,8 +66,8 @@ define('s_swappc_b64', (inst) => {
   return {
     cls: 'branch',
     run: (w) => {
-      const target = A(w) + HI[0]! * 0x1_0000_0000;
-      swrite64(w, d, w.pc >>> 0, Math.floor(w.pc / 0x1_0000_0000));
+      const target = A(w) + (HI[0]! & 0xffff) * 0x1_0000_0000;
+      swrite64(w, d, w.pc >>> 0, pcHi(w.pc) >>> 0);
       w.pc = target;
     },
   };
@@ -59,7 +78,7 @@ define('s_call_b64', (inst) => {
   return {
     cls: 'branch',
     run: (w) => {
-      swrite64(w, d, w.pc >>> 0, Math.floor(w.pc / 0x1_0000_0000));
+      swrite64(w, d, w.pc >>> 0, pcHi(w.pc) >>> 0);
       w.pc += off;
     },
   };
@@ -96,15 +115,165 @@ for (const [name, key] of [['s_waitcnt_vscnt', 'vscnt'], ['s_waitcnt_vmcnt', 'vm
 
 define('s_barrier', () => ({ cls: 'other', run: (w) => void (w.state = 'barrier') }));
 
-/** MSG ids (GFX11). */
-export const MSG = { INTERRUPT: 1, GS_ALLOC_REQ: 9, ORDERED_PS_DONE: 7, DEALLOC_VGPRS: 0xb, HS_TESSFACTOR: 2, DEALLOC_VGPRS_GFX11: 0xb } as const;
+/** MSG ids (GFX11, s_sendmsg simm16[7:0]; the s_sendmsg_rtn ids are 128 and up). */
+export const MSG = {
+  INTERRUPT: 1, HS_TESSFACTOR: 2, DEALLOC_VGPRS: 3, STALL_WAVE_GEN: 5, HALT_WAVES: 6, GS_ALLOC_REQ: 9,
+  RTN_GET_DOORBELL: 128, RTN_GET_DDID: 129, RTN_GET_TMA: 130, RTN_GET_REALTIME: 131, RTN_SAVE_WAVE: 132,
+  RTN_GET_TBA: 133, RTN_GET_TBA_TO_PC: 134,
+} as const;
 
-define('s_sendmsg', (inst) => {
+/** Messages a compute wave may send that change nothing else in this model. */
+const QUIET_MSGS = new Set<number>([MSG.INTERRUPT, MSG.STALL_WAVE_GEN, MSG.HALT_WAVES, MSG.GS_ALLOC_REQ, MSG.HS_TESSFACTOR]);
+
+function sendmsg(inst: Instruction, env: Parameters<typeof once>[0], halt: boolean): { cls: 'msg'; run: (w: Wave) => void; findings?: { id: string; message: string }[] } {
   const id = (inst.fields.simm16 ?? 0) & 0xff;
+  const findings = id !== MSG.DEALLOC_VGPRS && !QUIET_MSGS.has(id)
+    ? [{ id: 'gfx11.sendmsg.unknown', message: `${inst.mnemonic}: message id ${id} is not a GFX11 s_sendmsg message; it is dropped` }]
+    : [];
+  const halted = once(env, inst, 'gfx11.wave.halted', 'error');
   return {
-    cls: 'msg',
+    cls: 'msg', findings,
     run: (w) => {
       if (id === MSG.DEALLOC_VGPRS) w.vgprsReleased = true;
+      if (halt) {
+        halted(w, 'the wave halts after sending its message; nothing resumes it without a debugger');
+        haltWave(w, 's_sendmsghalt');
+      }
+    },
+  };
+}
+define('s_sendmsg', (inst, env) => sendmsg(inst, env, false));
+define('s_sendmsghalt', (inst, env) => sendmsg(inst, env, true));
+
+function haltWave(w: Wave, why: string): void {
+  w.hw[HWREG.STATUS] = (w.hw[HWREG.STATUS]! | STATUS.HALT) >>> 0;
+  w.haltReason = why;
+  w.state = 'halted';
+}
+
+/**
+ * s_sendmsg_rtn_b32/b64: a message whose reply lands in SDST (counted on LGKM_CNT).
+ * DOORBELL and DDID read 0 (one queue, dispatch id 0); SAVE_WAVE replies 0.
+ */
+for (const b64 of [false, true]) {
+  define(b64 ? 's_sendmsg_rtn_b64' : 's_sendmsg_rtn_b32', (inst, env) => {
+    const id = (inst.fields.ssrc0 ?? 0) & 0xff;
+    const d = inst.fields.sdst ?? SREG.NULL;
+    const known = id >= MSG.RTN_GET_DOORBELL && id <= MSG.RTN_GET_TBA_TO_PC;
+    const findings = known ? [] : [{ id: 'gfx11.sendmsg.unknown', message: `${inst.mnemonic}: message id ${id} is not a GFX11 returning message; SDST reads 0` }];
+    return {
+      cls: 'msg', findings,
+      run: (w) => {
+        let v = 0;
+        switch (id) {
+          case MSG.RTN_GET_TMA: v = w.tma; break;
+          case MSG.RTN_GET_TBA: case MSG.RTN_GET_TBA_TO_PC: v = w.tba; break;
+          case MSG.RTN_GET_REALTIME: v = realtime(env); break;
+          default: v = 0;
+        }
+        if (b64) swrite64(w, d, v >>> 0, Math.floor(v / 0x1_0000_0000) >>> 0);
+        else swrite32(w, d, v >>> 0);
+        if (w.lgkmcnt < 63) w.lgkmcnt++;
+      },
+    };
+  });
+}
+
+/** s_wait_idle: wait until every counter is zero (memory completes at issue in this model). */
+define('s_wait_idle', () => ({ cls: 'other', run: (w) => void (w.vmcnt = w.vscnt = w.lgkmcnt = w.expcnt = 0) }));
+
+/**
+ * s_sleep: the wave stops issuing for about 64 * SIMM16[6:0] clocks (model clock `env.now()`);
+ * the scheduler runs other waves meanwhile. s_sleep 0 just yields the rest of the wave's turn.
+ */
+define('s_sleep', (inst, env) => {
+  const clocks = 64 * ((inst.fields.simm16 ?? 0) & 0x7f);
+  return {
+    cls: 'other',
+    run: (w) => {
+      w.sleepUntil = env.now() + clocks;
+      w.state = 'sleep';
+    },
+  };
+});
+/** s_wakeup: wake the sleeping waves of this workgroup at once. */
+define('s_wakeup', () => ({
+  cls: 'other',
+  run: (w) => {
+    for (const p of w.peers) if (p !== w && p.state === 'sleep') p.state = 'ready';
+  },
+}));
+
+/** s_setprio: STATUS.USER_PRIO = SIMM16[1:0]. */
+define('s_setprio', (inst) => {
+  const p = ((inst.fields.simm16 ?? 0) & 3) << 3;
+  return { cls: 'salu', run: (w) => void (w.hw[HWREG.STATUS] = ((w.hw[HWREG.STATUS]! & ~STATUS.USER_PRIO) | p) >>> 0) };
+});
+/** s_round_mode / s_denorm_mode: MODE.FP_ROUND [3:0] / MODE.FP_DENORM [7:4] = SIMM16[3:0]. */
+define('s_round_mode', (inst) => {
+  const v = (inst.fields.simm16 ?? 0) & 15;
+  return { cls: 'salu', run: (w) => void (w.hw[HWREG.MODE] = ((w.hw[HWREG.MODE]! & ~0xf) | v) >>> 0) };
+});
+define('s_denorm_mode', (inst) => {
+  const v = ((inst.fields.simm16 ?? 0) & 15) << 4;
+  return { cls: 'salu', run: (w) => void (w.hw[HWREG.MODE] = ((w.hw[HWREG.MODE]! & ~0xf0) | v) >>> 0) };
+});
+
+/** s_sethalt: SIMM16[0]=1 halts the wave (only a debugger resumes it: the dispatch stops); 0 is a NOP. */
+define('s_sethalt', (inst, env) => {
+  const on = ((inst.fields.simm16 ?? 0) & 1) === 1;
+  const report = once(env, inst, 'gfx11.wave.halted', 'error');
+  return {
+    cls: 'other',
+    run: (w) => {
+      if (!on) return;
+      report(w, 'the wave sets STATUS.HALT; nothing resumes it without a debugger');
+      haltWave(w, 's_sethalt');
+    },
+  };
+});
+
+/**
+ * s_trap: with a trap handler (STATUS.TRAP_EN) and outside it, enter the handler with TTMP0/1 =
+ * the s_trap's own PC and TRAP_ID = SIMM16[7:0]; otherwise the hardware turns it into a NOP.
+ */
+define('s_trap', (inst) => {
+  const trapId = (inst.fields.simm16 ?? 0) & 0xff;
+  return {
+    cls: 'branch',
+    run: (w) => {
+      if (!trapEnabled(w) || w.priv) return;
+      enterTrap(w, w.pc - inst.size, trapId);
+    },
+  };
+});
+/** s_rfe_b64: return from the trap handler: PC = S0 (48-bit), STATUS.PRIV = 0. */
+define('s_rfe_b64', (inst, env) => {
+  const A = sread64(inst.fields.ssrc0 ?? 0, inst.literal);
+  const report = once(env, inst, 'gfx11.trap.rfe-user', 'error');
+  return {
+    cls: 'branch',
+    run: (w) => {
+      if (!w.priv) report(w, 'executed outside a trap handler (STATUS.PRIV=0)');
+      const lo = A(w);
+      w.pc = lo + (HI[0]! & 0xffff) * 0x1_0000_0000;
+      w.hw[HWREG.STATUS] = (w.hw[HWREG.STATUS]! & ~(STATUS.PRIV | STATUS.TRAP)) >>> 0;
+    },
+  };
+});
+
+/**
+ * s_code_end pads the end of the code; executing it is an illegal instruction: the trap handler
+ * runs (TRAPSTS.ILLEGAL_INST) when installed, else the wave halts.
+ */
+define('s_code_end', (inst, env) => {
+  const report = once(env, inst, 'gfx11.code-end.executed', 'error');
+  return {
+    cls: 'other',
+    run: (w) => {
+      const pc = w.pc - inst.size;
+      report(w, 'executed: the wave ran past the end of its code (s_code_end is padding and an illegal instruction)');
+      if (!raiseException(w, TRAPSTS.ILLEGAL_INST, pc)) haltWave(w, 's_code_end');
     },
   };
 });

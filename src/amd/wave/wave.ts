@@ -33,8 +33,20 @@ const F32_BITS = [0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000, 0x
 
 /** Hardware registers reachable through s_getreg/s_setreg, by HW_REG id (GFX11 numbering). */
 export const HWREG = {
-  MODE: 1, STATUS: 2, TRAPSTS: 3, HW_ID1: 4, GPR_ALLOC: 5, LDS_ALLOC: 6, IB_STS: 7, SH_MEM_BASES: 15,
-  FLAT_SCR_LO: 20, FLAT_SCR_HI: 21, HW_ID2: 23, POPS_PACKER: 25, SHADER_CYCLES: 29,
+  MODE: 1, STATUS: 2, TRAPSTS: 3, GPR_ALLOC: 5, LDS_ALLOC: 6, IB_STS: 7, SH_MEM_BASES: 15,
+  PERF_SNAPSHOT_PC_LO: 18, PERF_SNAPSHOT_PC_HI: 19, FLAT_SCR_LO: 20, FLAT_SCR_HI: 21, HW_ID1: 23, HW_ID2: 24,
+  POPS_PACKER: 25, PERF_SNAPSHOT_DATA: 27, SHADER_CYCLES: 29,
+} as const;
+
+/**
+ * STATUS register bits (RDNA3 layout; SCC, EXECZ and VCCZ are live copies composed on read).
+ * PRIV is set while the wave runs its trap handler; TRAP_EN says a trap handler is installed.
+ */
+export const STATUS = {
+  SCC: 1 << 0, SPI_PRIO: 3 << 1, USER_PRIO: 3 << 3, PRIV: 1 << 5, TRAP_EN: 1 << 6, TTRACE_EN: 1 << 7,
+  EXPORT_RDY: 1 << 8, EXECZ: 1 << 9, VCCZ: 1 << 10, IN_TG: 1 << 11, IN_BARRIER: 1 << 12, HALT: 1 << 13,
+  TRAP: 1 << 14, TTRACE_SIMD_EN: 1 << 15, VALID: 1 << 16, ECC_ERR: 1 << 17, SKIP_EXPORT: 1 << 18,
+  PERF_EN: 1 << 19, COND_DBG_USER: 1 << 20, COND_DBG_SYS: 1 << 21, MUST_EXPORT: 1 << 27,
 } as const;
 
 export interface WaveLaunch {
@@ -72,8 +84,15 @@ export class Wave {
   lgkmcnt = 0;
   expcnt = 0;
   state: WaveState = 'ready';
-  /** Wake-up time for s_sleep (in executed instructions of the scheduler clock). */
+  /** Wake-up time for s_sleep (model clock, `ExecEnv.now()`). */
   sleepUntil = 0;
+  /** The waves of this wave's workgroup (itself included; s_wakeup reaches them). Set by the launcher. */
+  peers: readonly Wave[] = [];
+  /** Trap base / trap memory addresses (TBA, TMA: 64-bit VAs, shared by the dispatch). */
+  tba = 0;
+  tma = 0;
+  /** Why the wave halted (s_sethalt, illegal instruction...), for reports. */
+  haltReason = '';
   /** Set once s_sendmsg MSG_DEALLOC_VGPRS ran: only s_endpgm is valid afterwards. */
   vgprsReleased = false;
   /** Instructions this wave executed. */
@@ -168,6 +187,6 @@ export class Wave {
   }
   /** STATUS.PRIV: in a trap handler. */
   get priv(): boolean {
-    return (this.hw[HWREG.STATUS]! & 1) === 1;
+    return (this.hw[HWREG.STATUS]! & STATUS.PRIV) !== 0;
   }
 }
