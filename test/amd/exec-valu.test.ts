@@ -238,8 +238,13 @@ test('v_qsad_pk_u16_u8 / v_mqsad_pk_u16_u8 slide a 4-byte window over S0', () =>
     assert.equal(r.v(5), (want[2]! | (want[3]! << 16)) >>> 0, name);
   }
 });
-test('v_mqsad_u32_u8 is left without semantics on purpose? no: it is graphics-only (see coverage)', () => {
-  assert.ok(true);
+test('v_mqsad_u32_u8: four masked SADs into a 4-dword destination', () => {
+  const s0 = [0x04030201, 0x08070605];
+  const s1 = 0x01020004; // a zero reference byte is skipped
+  const acc = [10, 20, 30, 40];
+  const r = run('v_mqsad_u32_u8 v[4:7], v[0:1], v2, v[8:11]', { vgpr: { 0: s0[0]!, 1: s0[1]!, 2: s1, 8: acc[0]!, 9: acc[1]!, 10: acc[2]!, 11: acc[3]! } });
+  const x = big(s0[0]!, s0[1]!);
+  for (let i = 0; i < 4; i++) assert.equal(r.v(4 + i), sad(Number((x >> BigInt(8 * i)) & 0xffffffffn), s1, acc[i]!, true));
 });
 
 // ---- 16-bit integer ops: low halves by default, op_sel / .h halves, the other half preserved

@@ -568,6 +568,45 @@ vop('v_mqsad_pk_u16_u8', { srcs: ['b64', 'b32', 'b64'], dst: 'b64' }, (l) => {
   RH[l] = ((sadU8(win(lo, hi, 2), s1, b & 0xffff, true) & 0xffff) | (sadU8(win(lo, hi, 3), s1, b >>> 16, true) << 16)) >>> 0;
 });
 
+/**
+ * v_mqsad_u32_u8: four masked SADs of 4-byte windows of the 64-bit S0 against S1, each added to
+ * a dword of the 128-bit S2, into a 4-dword destination. Bound by hand (128-bit operands).
+ */
+define('v_mqsad_u32_u8', (inst, env) => {
+  const ops = valuOperands(inst);
+  const findings: Finding[] = [];
+  const ws = env.waveSize;
+  const gatherAll = bindSources(env, inst, ops, ['b64', 'b32'], findings, true);
+  const ok = vdstOk(env, inst, ops.vdst, 4, findings);
+  const d = ops.vdst * ws;
+  const s2 = ops.src[2]!;
+  let s2base = 0;
+  if (s2 >= 256) {
+    const r = s2 - 256;
+    if (r + 3 >= env.vgprs) findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: source v${r} is past the ${env.vgprs} allocated VGPRs; the hardware reads VGPR0` });
+    else s2base = r * ws;
+  }
+  const s2sgpr = s2 < 256 ? s2 & ~3 : -1;
+  return {
+    cls: 'valu',
+    findings,
+    run: (w: Wave) => {
+      w.laneOps += activeLanes(w, ops);
+      if (!ok) return;
+      gatherAll(w);
+      const v = w.v;
+      for (let l = 0; l < ws; l++) {
+        if (VALID[l] === 0) continue;
+        const lo = T0[l]!, hi = TH0[l]!, s1 = T1[l]!;
+        for (let i = 0; i < 4; i++) {
+          const acc = s2sgpr >= 0 ? (s2sgpr < 106 ? w.s[s2sgpr + i]! : 0) : v[s2base + i * ws + l]!;
+          v[d + i * ws + l] = sadU8(win(lo, hi, i), s1, acc, true);
+        }
+      }
+    },
+  };
+});
+
 // ---- 64-bit integer
 vop('v_lshlrev_b64', { srcs: ['b32', 'b64'], dst: 'b64' }, (l) => {
   const s = T0[l]! & 63, lo = T1[l]!, hi = TH1[l]!;
