@@ -10,6 +10,15 @@
  * inline constants and literals in it, which source classes it decodes, and (VOP3) what every
  * single modifier bit does: `<unknown>` (a must-be-zero bit), nothing (ignored) or a printed modifier.
  *
+ * The DPP16/DPP8 forms are inferred the same way, as layouts with the DPP dword appended.
+ *
+ * LLVM 19 behaviours the probing surfaced (all recorded as data, none typed by hand): unused source
+ * fields must be zero; fake16 opcodes reject v128+ destinations but decode v128+ sources with an
+ * "Invalid register" remark; integer operands print neg as sext(); 16-bit integer operands print
+ * float inline constants as bit patterns; v_permlane op_sel entries are bits 0 and 1; v_cmpx_*_e64
+ * assembles with vdst = exec_lo; misaligned SGPR pairs decode as the aligned pair with a warning;
+ * src_lds_direct (254) still decodes in VALU sources.
+ *
  * Target-parametrised: the per-target part is `VALU_TARGETS` (mcpu, encoding layouts, output paths).
  */
 import { execFileSync } from 'node:child_process';
