@@ -1,5 +1,68 @@
-import { EXIT_ERROR } from '../../cli/command.js';
-export function afucCommand(_v: Record<string, unknown>, _r: string[], out: (l: string) => void): number {
-  out('not implemented yet');
-  return EXIT_ERROR;
+/** `gpusim adreno afuc disasm|asm|emu`. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { EXIT_FINDING, EXIT_OK } from '../../cli/command.js';
+import { InputError, UsageError } from '../../core/errors.js';
+import { maybeGunzip } from '../../formats/rd.js';
+import type { Gen } from '../regs/db.js';
+import { AfucAsmError, assemble, disassemble, listing } from './isa.js';
+import { AfucEmu } from './emu.js';
+import { testFirmwareSource } from './testfw.js';
+
+function loadFw(file: string, gen: Gen): Uint32Array {
+  if (file === 'test') return assemble(testFirmwareSource(gen), gen);
+  if (file.endsWith('.asm') || file.endsWith('.s')) {
+    try {
+      return assemble(readFileSync(file, 'utf8'), gen);
+    } catch (e) {
+      if (e instanceof AfucAsmError) throw new InputError(e.message, file);
+      throw e;
+    }
+  }
+  const b = new Uint8Array(readFileSync(file));
+  if (b.length % 4) throw new InputError(`firmware is ${b.length} bytes, not whole dwords`, file);
+  return new Uint32Array(b.slice().buffer);
+}
+
+export function afucCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
+  const [sub, file] = rest;
+  const gen = (values['gen'] as Gen | undefined) ?? 'a6xx';
+  if (gen !== 'a5xx' && gen !== 'a6xx' && gen !== 'a7xx') throw new UsageError('afuc: --gen must be a5xx, a6xx or a7xx');
+  if (!sub || !file) throw new UsageError('adreno afuc: usage: afuc disasm <fw> | afuc asm <src.asm> -o <fw> | afuc emu <fw|test> [--packets f] [--break ADDR] [--steps N] [--trace]  (fw "test" = the built-in test firmware)');
+  switch (sub) {
+    case 'disasm': {
+      for (const l of listing(disassemble(loadFw(file, gen), gen)).trimEnd().split('\n')) out(l);
+      return EXIT_OK;
+    }
+    case 'asm': {
+      const o = values['output'];
+      if (typeof o !== 'string') throw new UsageError('afuc asm: -o <output file> is required');
+      const bin = loadFw(file, gen);
+      writeFileSync(o, new Uint8Array(bin.buffer));
+      out(`${bin.length} instructions written to ${o}`);
+      return EXIT_OK;
+    }
+    case 'emu': {
+      const fw = loadFw(file, gen);
+      const emu = new AfucEmu(fw, { gen, ...(values['trace'] ? { onStep: (pc: number, t: string) => out(`  ${pc.toString(16).padStart(4, '0')}: ${t}`) } : {}) });
+      for (const b of (values['break'] as string[] | undefined) ?? []) emu.breakpoints.add(parseInt(b, 16));
+      const steps = values['steps'] !== undefined ? parseInt(String(values['steps']), 10) : 1_000_000;
+      let why = emu.run(steps);
+      out(`bootstrap: ${why} after ${emu.steps} steps; packet table: ${Array.from(emu.jmptbl).filter((x, i, a) => a.indexOf(x) === i).length} distinct handlers`);
+      if (typeof values['packets'] === 'string') {
+        const b = maybeGunzip(new Uint8Array(readFileSync(values['packets'])), values['packets']);
+        if (b.length % 4) throw new InputError('packet stream is not whole dwords', values['packets']);
+        emu.feed(new Uint32Array(b.slice().buffer));
+        while ((why = emu.run(steps)) === 'breakpoint') {
+          out(`breakpoint at 0x${emu.pc.toString(16)}`);
+          for (const l of emu.dump()) out('  ' + l);
+        }
+        out(`packets: ${why} after ${emu.steps} steps, ${emu.packets} packets dispatched`);
+      }
+      for (const l of emu.dump()) out(l);
+      for (const d of emu.diag.list) out(`${d.severity} ${d.id}: ${d.message} ${JSON.stringify(d.where)}`);
+      return emu.diag.list.length || (why !== 'idle' && why !== 'breakpoint') ? EXIT_FINDING : EXIT_OK;
+    }
+    default:
+      throw new UsageError(`afuc: unknown subcommand '${sub}' (disasm, asm, emu)`);
+  }
 }

@@ -1,0 +1,154 @@
+/**
+ * Generator: the afuc (SQE/CP microcontroller) instruction set from freedreno's isaspec file
+ * (../shared/ref/freedreno-isa/afuc.xml). Flattens every concrete bitset through its `extends`
+ * chain into one leaf form: fixed bits (mask/match), fields, display template, display
+ * overrides with `{FIELD} == N` conditions, and the generation range (<gen min max>).
+ * Writes src/adreno/afuc/afuc.gen.ts. Run: `npx tsc -p . && node dist/tools/gen/run.js adreno/afuc`.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseXml, type XmlElement } from './xml.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const SHARED = join(ROOT, '..', 'shared');
+
+interface Field {
+  name: string;
+  low: number;
+  high: number;
+  type: string;
+  display: string;
+}
+
+function num(s: string): number {
+  return s.startsWith('0x') ? parseInt(s.slice(2), 16) : parseInt(s, 10);
+}
+
+function clean(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Parse `{A} == 1 && ({B} == 0)` into [[A,1],[B,0]]; null when the expression is anything else. */
+function conds(expr: string): [string, number][] | null {
+  const out: [string, number][] = [];
+  for (const part of expr.replace(/[()]/g, ' ').split('&&')) {
+    const m = /^\s*\{(\w+)\}\s*==\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(part);
+    if (!m) return null;
+    out.push([m[1]!, num(m[2]!)]);
+  }
+  return out;
+}
+
+export function generate(): Record<string, string> {
+  const doc = parseXml(readFileSync(join(SHARED, 'ref', 'freedreno-isa', 'afuc.xml'), 'utf8'), 'afuc.xml');
+  const isa = doc.children.find((c) => c.tag === 'isa')!;
+  const bitsets = isa.children.filter((c) => c.tag === 'bitset');
+  const byName = new Map<string, XmlElement>();
+  for (const b of bitsets) if (b.attrs['name']!.startsWith('#')) byName.set(b.attrs['name']!, b);
+  const exprs = new Map<string, string>();
+  for (const e of isa.children.filter((c) => c.tag === 'expr')) exprs.set(e.attrs['name']!, clean(e.text));
+  const enums: Record<string, [number, string][]> = {};
+  for (const e of isa.children.filter((c) => c.tag === 'enum')) {
+    enums[e.attrs['name']!] = e.children.filter((v) => v.tag === 'value').map((v) => [num(v.attrs['val']!), v.attrs['display'] ?? ''] as [number, string]);
+  }
+  const skipped: string[] = [];
+  const leaves: string[] = [];
+  for (const b of bitsets) {
+    const name = b.attrs['name']!;
+    if (name.startsWith('#')) continue;
+    const chain: XmlElement[] = [];
+    for (let cur: XmlElement | undefined = b; cur; cur = cur.attrs['extends'] ? byName.get(cur.attrs['extends']) : undefined) chain.push(cur);
+    let mask = 0;
+    let match = 0;
+    const fields = new Map<string, Field>();
+    let template: string | undefined;
+    const overrides: { when: [string, number][]; template: string }[] = [];
+    let gmin = 0;
+    let gmax = 99;
+    const derived = new Map<string, string>();
+    // Walk from the root so that children override parents.
+    for (const el of [...chain].reverse()) {
+      for (const c of el.children) {
+        if (c.tag === 'pattern') {
+          const lo = c.attrs['pos'] !== undefined ? num(c.attrs['pos']) : num(c.attrs['low']!);
+          const bits = clean(c.text);
+          for (let i = 0; i < bits.length; i++) {
+            const bit = lo + bits.length - 1 - i;
+            const ch = bits[i];
+            if (ch === 'x') continue;
+            mask = (mask | (1 << bit)) >>> 0;
+            if (ch === '1') match = (match | (1 << bit)) >>> 0;
+            else match = (match & ~(1 << bit)) >>> 0;
+          }
+        } else if (c.tag === 'field') {
+          const lo = c.attrs['pos'] !== undefined ? num(c.attrs['pos']) : num(c.attrs['low']!);
+          const hi = c.attrs['pos'] !== undefined ? lo : num(c.attrs['high']!);
+          fields.set(c.attrs['name']!, { name: c.attrs['name']!, low: lo, high: hi, type: c.attrs['type'] ?? 'uint', display: c.attrs['display'] ?? '' });
+        } else if (c.tag === 'display') template = clean(c.text);
+        else if (c.tag === 'gen') {
+          if (c.attrs['min']) gmin = num(c.attrs['min']);
+          if (c.attrs['max']) gmax = num(c.attrs['max']);
+        } else if (c.tag === 'derived') derived.set(c.attrs['name']!, exprs.get(c.attrs['expr']!) ?? '0');
+      }
+    }
+    // Overrides: nearest first (the leaf's own before its parents').
+    for (const el of chain) {
+      for (const o of el.children.filter((c) => c.tag === 'override')) {
+        const exprText = o.attrs['expr'] ? exprs.get(o.attrs['expr']) : clean(o.children.find((c) => c.tag === 'expr')?.text ?? '');
+        const disp = o.children.find((c) => c.tag === 'display');
+        if (!disp || exprText === undefined) continue;
+        const w = conds(exprText);
+        if (!w) {
+          skipped.push(`${name}: override "${exprText}"`);
+          continue;
+        }
+        overrides.push({ when: w, template: clean(disp.text) });
+      }
+    }
+    if (!template) throw new Error(`afuc.xml: ${name} has no display template`);
+    const fix = (t: string): string => {
+      let s = t.replace('{NAME}', b.attrs['displayname'] ?? name);
+      for (const [k, v] of derived) s = s.replace(`{${k}}`, v);
+      return s;
+    };
+    const fl = [...fields.values()].sort((a, b2) => a.low - b2.low);
+    leaves.push(
+      `  { name: ${JSON.stringify(name)}, mnemonic: ${JSON.stringify(b.attrs['displayname'] ?? name)}, genMin: ${gmin}, genMax: ${gmax}, mask: 0x${mask.toString(16)}, match: 0x${match.toString(16)},\n` +
+        `    fields: [${fl.map((f) => `[${JSON.stringify(f.name)}, ${f.low}, ${f.high}, ${JSON.stringify(f.type)}, ${JSON.stringify(f.display)}]`).join(', ')}],\n` +
+        `    template: ${JSON.stringify(fix(template))},\n` +
+        `    overrides: [${overrides.map((o) => `{ when: ${JSON.stringify(o.when)}, template: ${JSON.stringify(fix(o.template))} }`).join(', ')}] },`,
+    );
+  }
+  const L = [
+    "// GENERATED by tools/gen/adreno/gen-afuc.ts from freedreno's afuc isaspec",
+    '// (shared/ref/freedreno-isa/afuc.xml, Mesa d9849ac4). Do not edit; run `npm run gen -- adreno/afuc`.',
+    '',
+    '/** [name, lowBit, highBit, type, display-when-set (bool fields)] */',
+    'export type AfucField = readonly [string, number, number, string, string];',
+    'export interface AfucForm {',
+    '  readonly name: string;',
+    '  readonly mnemonic: string;',
+    '  /** Generations this encoding exists on (afuc.xml <gen min max>; 5 = a5xx, 6 = a6xx, 7 = a7xx). */',
+    '  readonly genMin: number;',
+    '  readonly genMax: number;',
+    '  readonly mask: number;',
+    '  readonly match: number;',
+    '  readonly fields: readonly AfucField[];',
+    '  readonly template: string;',
+    '  readonly overrides: readonly { readonly when: readonly (readonly [string, number])[]; readonly template: string }[];',
+    '}',
+    '',
+    `export const AFUC_ENUMS: Readonly<Record<string, readonly (readonly [number, string])[]>> = ${JSON.stringify(enums)};`,
+    '',
+    '/** Every concrete encoding, in afuc.xml order. */',
+    'export const AFUC_FORMS: readonly AfucForm[] = [',
+    ...leaves,
+    '];',
+    '',
+    `/** Display overrides the generator could not express as field conditions (handled by type in isa.ts). */`,
+    `export const AFUC_SKIPPED: readonly string[] = ${JSON.stringify(skipped)};`,
+    '',
+  ];
+  return { 'src/adreno/afuc/afuc.gen.ts': L.join('\n') };
+}
