@@ -363,7 +363,7 @@ export function assignSlots(gen: R600Gen, insts: AluInst[]): void {
  * Decode a whole program: CF instructions from dword 0 until END_OF_PROGRAM / CF_END (inclusive), and
  * every clause those instructions reference. `words` is the shader's dword view (little-endian).
  */
-export function decodeProgram(gen: R600Gen, words: Uint32Array, where = 'r600 program'): R600Program {
+export function decodeProgram(gen: R600Gen, words: Uint32Array, where = 'r600 program', entries?: readonly number[]): R600Program {
   const cf: CfInst[] = [];
   const nSlots = words.length >>> 1;
   let end = -1;
@@ -388,6 +388,22 @@ export function decodeProgram(gen: R600Gen, words: Uint32Array, where = 'r600 pr
     }
   }
   if (end < 0) throw new InputError(`no END_OF_PROGRAM / CF_END in ${nSlots} CF slots`, where);
+  // Subroutines placed after the end (CALL targets, the fetch shader of CALL_FS): decode the CF
+  // slots up to each one's RETURN too.
+  const targets = [...(entries ?? []), ...cf.filter((c) => c.kind === 'cf' && c.op?.name === 'CALL').map((c) => c.addr)].sort((a, b) => a - b);
+  for (const t of targets) {
+    if (t < end) continue;
+    let i = end;
+    for (; i < nSlots; i++) {
+      const inst = decodeCf(gen, i, words[2 * i]!, words[2 * i + 1]!);
+      cf.push(inst);
+      if (i >= t && inst.kind === 'cf' && inst.op?.name === 'RETURN') break;
+    }
+    if (i >= nSlots) throw new InputError(`subroutine at CF ${t} has no RETURN`, where);
+    end = i + 1;
+    maxByte = Math.max(maxByte, end * 8);
+    for (const c of cf) if (c.kind === 'cf' && c.op?.name === 'CALL' && c.addr >= end && !targets.includes(c.addr)) targets.push(c.addr);
+  }
   for (const inst of cf) {
     if (inst.kind === 'alu') {
       const start = inst.addr * 8;
