@@ -48,6 +48,12 @@ function literalText(v: number): string {
   return FLOAT_LITERALS[v >>> 0] ?? '0x' + (v >>> 0).toString(16);
 }
 
+/** Decode-time validity of the srsrc and soffset fields (names are only built when printing). */
+const SRSRC_OK: boolean[] = [];
+const SOFFSET_OK: boolean[] = [];
+for (let v = 0; v < 32; v++) SRSRC_OK[v] = srsrcName(v) !== null;
+for (let v = 0; v < 256; v++) SOFFSET_OK[v] = v === SRC.LITERAL || soffsetName(v, undefined) !== null;
+
 const FORMAT_BY_NAME = new Map<string, number>();
 MTBUF_FORMATS.forEach((n, i) => { if (n && n !== '?' && !/^\d+$/.test(n)) FORMAT_BY_NAME.set(n.toUpperCase(), i); });
 
@@ -88,8 +94,8 @@ function makeCodec(L: Layout): Codec {
         if (z === 'offen' ? f.offen || f.idxen : f[z]) throw bad(`field ${z} must be zero for ${e.mn}`);
       }
       for (const [n, c] of e.ops) {
-        if (n === 'srsrc' && srsrcName(f.srsrc!) === null) throw bad(`invalid srsrc ${f.srsrc}`);
-        if (n === 'soffset' && soffsetName(f.soffset!, lit) === null) throw bad(`invalid soffset ${f.soffset}`);
+        if (n === 'srsrc' && !SRSRC_OK[f.srsrc!]) throw bad(`invalid srsrc ${f.srsrc}`);
+        if (n === 'soffset' && !SOFFSET_OK[f.soffset!]) throw bad(`invalid soffset ${f.soffset}`);
         if (n === 'vdata' && f.vdata! + (f.tfe ? e.tfe : c) > 256) throw bad('vdata range exceeds v255');
         if (n === 'vaddr' && f.vaddr! + f.offen! + f.idxen! > 256) throw bad('vaddr range exceeds v255');
       }

@@ -40,6 +40,13 @@ function scratchSaddr(v: number): string | null {
   return sregName(GFX11_SPACE, v, 1);
 }
 
+const GLOBAL_SADDR_OK: boolean[] = [];
+const SCRATCH_SADDR_OK: boolean[] = [];
+for (let v = 0; v < 128; v++) {
+  GLOBAL_SADDR_OK[v] = v === SADDR_OFF || globalSaddr(v) !== null;
+  SCRATCH_SADDR_OK[v] = scratchSaddr(v) !== null;
+}
+
 export const flatCodec: Codec = {
   name: 'FLAT',
   matches: (w0) => w0 >>> 26 === PREFIX,
@@ -59,9 +66,9 @@ export const flatCodec: Codec = {
     if (seg === 0 && (f.saddr !== SADDR_OFF || f.sve)) throw bad('flat requires saddr=off and sve=0');
     if (seg === 2) {
       if (f.sve) throw bad('global requires sve=0');
-      if (f.saddr !== SADDR_OFF && globalSaddr(f.saddr) === null) throw bad(`invalid global saddr ${f.saddr}`);
+      if (!GLOBAL_SADDR_OK[f.saddr]) throw bad(`invalid global saddr ${f.saddr}`);
     }
-    if (seg === 1 && scratchSaddr(f.saddr) === null) throw bad(`invalid scratch saddr ${f.saddr}`);
+    if (seg === 1 && !SCRATCH_SADDR_OK[f.saddr]) throw bad(`invalid scratch saddr ${f.saddr}`);
     for (const z of e.zero) if ((f as Record<string, number>)[z] !== 0) throw bad(`field ${z} must be zero for ${e.mn}`);
     for (const [n, c] of f.glc ? e.opsGlc : e.ops) {
       const cnt = n === 'addr' ? addrCount(seg, f.saddr, f.sve) : n === 'saddr' ? 0 : c;

@@ -37,6 +37,40 @@ function widths(s: string): number[] {
   return w;
 }
 
+/** Per-opcode numbers precomputed from the generated strings so decode does table lookups only. */
+interface Fast {
+  /** Bits of word 0 / word 1 that must be clear, and that must be set. */
+  readonly rej0: number; readonly rej1: number; readonly req0: number; readonly req1: number;
+  /** Address VGPRs per dim*2+a16: -1 rejected, 0 no variant. */
+  readonly addr: Int8Array;
+  /** Printed vdata width per dword count (index 1..5), 0 no variant. */
+  readonly w: Uint8Array;
+  /** NSA widths per dim*2+a16: undefined rejected, null no variant. */
+  readonly nsa: readonly (readonly number[] | null | undefined)[];
+  readonly origNsa: readonly number[];
+}
+const FAST: (Fast | undefined)[] = [];
+for (const [k, e] of Object.entries(MIMG_OPS)) {
+  let rej0 = 0, rej1 = 0, req0 = 0, req1 = 0;
+  for (const n of FLAG_NAMES) {
+    const [wi, b] = FLAG_BITS[n];
+    if (e.flags[n] === 'no') { if (wi) rej1 |= 1 << b; else rej0 |= 1 << b; }
+    if (e.flags[n] === 'req') { if (wi) req1 |= 1 << b; else req0 |= 1 << b; }
+  }
+  if (!e.sampler) rej1 |= 0x1f << 26;
+  const addr = new Int8Array(16);
+  for (let i = 0; i < 16; i++) addr[i] = e.addr[i] === '-' ? -1 : parseInt(e.addr[i]!, 36);
+  const w = new Uint8Array(6);
+  for (let i = 1; i <= 5; i++) w[i] = parseInt(e.dset[i - 1] ?? '0', 36);
+  FAST[Number(k)] = {
+    rej0: rej0 >>> 0, rej1: rej1 >>> 0, req0, req1, addr, w,
+    nsa: e.nsa.map((x) => (x === '-' ? undefined : x === '' ? null : widths(x))),
+    origNsa: widths(e.origNsa || '1'),
+  };
+}
+const RSRC_OK: Record<number, boolean[]> = { 4: [], 8: [] };
+for (const n of [4, 8]) for (let v = 0; v < 32; v++) RSRC_OK[n]![v] = rsrcName(v, n) !== null;
+
 /** LLVM's vdata dword count for dmask/d16/tfe (4 channels for gather4-like ops; packed d16). */
 export function mimgDst(g4: boolean, dmask: number, d16: number, tfe: number): number {
   let n = 0;
@@ -61,51 +95,45 @@ export const mimgCodec: Codec = {
     const op = (w0 >>> 18) & 0xff;
     const e = TABLE[op];
     if (!e) throw bad(`MIMG opcode ${op} is not defined`);
-    const f: Record<string, number> = {
-      op, nsa: w0 & 1, dim: (w0 >>> 2) & 7, unorm: (w0 >>> 7) & 1, dmask: (w0 >>> 8) & 0xf, slc: (w0 >>> 12) & 1,
-      dlc: (w0 >>> 13) & 1, glc: (w0 >>> 14) & 1, r128: (w0 >>> 15) & 1, a16: (w0 >>> 16) & 1, d16: (w0 >>> 17) & 1,
-      vaddr: w1 & 0xff, vdata: (w1 >>> 8) & 0xff, srsrc: (w1 >>> 16) & 0x1f, tfe: (w1 >>> 21) & 1, lwe: (w1 >>> 22) & 1,
-      ssamp: (w1 >>> 26) & 0x1f,
+    const q = FAST[op]!;
+    if ((w0 & q.rej0) | (w1 & q.rej1) || (w0 & q.req0) !== q.req0 || (w1 & q.req1) !== q.req1) throw bad(`modifier bits not valid for ${e.mn}`);
+    const nsa = w0 & 1, dim = (w0 >>> 2) & 7, dmask = (w0 >>> 8) & 0xf, a16 = (w0 >>> 16) & 1, d16 = (w0 >>> 17) & 1;
+    const vaddr = w1 & 0xff, vdata = (w1 >>> 8) & 0xff, srsrc = (w1 >>> 16) & 0x1f, tfe = (w1 >>> 21) & 1, ssamp = (w1 >>> 26) & 0x1f;
+    const f = {
+      op, nsa, dim, unorm: (w0 >>> 7) & 1, dmask, slc: (w0 >>> 12) & 1, dlc: (w0 >>> 13) & 1, glc: (w0 >>> 14) & 1,
+      r128: (w0 >>> 15) & 1, a16, d16, vaddr, vdata, srsrc, tfe, lwe: (w1 >>> 22) & 1, ssamp,
     };
-    for (const n of FLAG_NAMES) {
-      const h = e.flags[n];
-      if (f[n] && h === 'no') throw bad(`${n} not allowed for ${e.mn}`);
-      if (!f[n] && h === 'req') throw bad(`${e.mn} requires ${n}`);
-    }
-    if (!e.sampler && f.ssamp) throw bad(`ssamp must be zero for ${e.mn}`);
-    const k = f.dim! * 2 + f.a16!;
-    if (rsrcName(f.srsrc!, e.srsrc) === null) throw bad(`invalid srsrc ${f.srsrc}`);
-    if (e.sampler && rsrcName(f.ssamp!, 4) === null) throw bad(`invalid ssamp ${f.ssamp}`);
+    const k = dim * 2 + a16;
+    if (!RSRC_OK[e.srsrc]![srsrc]) throw bad(`invalid srsrc ${srsrc}`);
+    if (e.sampler && !RSRC_OK[4]![ssamp]) throw bad(`invalid ssamp ${ssamp}`);
     // the first-match decode itself must name registers below v256
-    if (e.dimp && f.vdata! + (f.nsa ? e.origVn : e.origV) > 256) throw bad('vdata range exceeds v255');
-    if (e.dimp && !f.nsa && f.vaddr! + e.origA > 256) throw bad('vaddr range exceeds v255');
-    const D = e.dimp ? mimgDst(e.g4, f.dmask!, f.d16!, f.tfe!) : e.origV;
+    if (e.dimp && vdata + (nsa ? e.origVn : e.origV) > 256) throw bad('vdata range exceeds v255');
+    if (e.dimp && !nsa && vaddr + e.origA > 256) throw bad('vaddr range exceeds v255');
+    const D = e.dimp ? mimgDst(e.g4, dmask, d16, tfe) : e.origV;
     /** The width LLVM prints for D dwords (its variant's register class), 0 when there is no variant. */
-    const W = e.dimp ? parseInt(e.dset[D - 1] ?? '0', 36) : e.origV;
-    const dOk = W !== 0 && (D === e.origV || f.vdata! + W <= 256);
+    const W = e.dimp ? q.w[D] ?? 0 : e.origV;
     const ws = [w0, w1];
     let addr: [number, number][];
     let vd: number;
-    if (f.nsa) {
-      const lst = e.nsa[k]!;
-      if (lst === '-') throw bad(`NSA form not valid for ${e.mn} with this dim/a16`, ws);
-      const orig = widths(e.dimp ? e.origNsa : lst);
-      const extra = Math.ceil((orig.length - 1) / 4);
+    if (nsa) {
+      const lst = q.nsa[k];
+      if (lst === undefined) throw bad(`NSA form not valid for ${e.mn} with this dim/a16`, ws);
+      const orig = e.dimp ? q.origNsa : lst!;
+      const extra = (orig.length + 2) >> 2;
       for (let i = 0; i < extra; i++) ws.push(word(words, index, 2 + i, pc));
       const regs = (wd: readonly number[]): [number, number][] =>
-        wd.map((w, i) => [i === 0 ? f.vaddr! : (ws[2 + ((i - 1) >> 2)]! >>> (8 * ((i - 1) & 3))) & 0xff, w]);
-      const conv = e.dimp ? (lst !== '' && W !== 0 && (D === e.origVn || f.vdata! + W <= 256) ? regs(widths(lst)) : null) : regs(widths(lst));
+        wd.map((w, i) => [i === 0 ? vaddr : (ws[2 + ((i - 1) >> 2)]! >>> (8 * ((i - 1) & 3))) & 0xff, w]);
+      const conv = !e.dimp ? regs(lst!) : lst !== null && W !== 0 && (D === e.origVn || vdata + W <= 256) ? regs(lst) : null;
       if (conv && conv.every(([r, w]) => r + w <= 256)) { addr = conv; vd = e.dimp ? W : e.origV; } else { addr = regs(orig); vd = e.origVn; }
     } else {
-      const ach = e.addr[k]!;
-      if (ach === '-') throw bad(`dim/a16 combination not valid for ${e.mn}`);
-      const A = parseInt(ach, 36);
-      if (!e.dimp) { addr = [[f.vaddr!, A]]; vd = e.origV; } else if (A && dOk && (A === e.origA || f.vaddr! + A <= 256)) {
-        addr = [[f.vaddr!, A]];
+      const A = q.addr[k]!;
+      if (A < 0) throw bad(`dim/a16 combination not valid for ${e.mn}`);
+      if (!e.dimp) { addr = [[vaddr, A]]; vd = e.origV; } else if (A && W !== 0 && (D === e.origV || vdata + W <= 256) && (A === e.origA || vaddr + A <= 256)) {
+        addr = [[vaddr, A]];
         vd = W;
-      } else { addr = [[f.vaddr!, e.origA]]; vd = e.origV; }
+      } else { addr = [[vaddr, e.origA]]; vd = e.origV; }
     }
-    if (f.vdata! + vd > 256) throw bad('vdata range exceeds v255', ws);
+    if (vdata + vd > 256) throw bad('vdata range exceeds v255', ws);
     for (const [r, w] of addr) if (r + w > 256) throw bad('address range exceeds v255', ws);
     const d: Decoded = { e, addr, nsa: !!f.nsa, vd };
     return { encoding: 'MIMG', opcode: op, mnemonic: e.mn, size: ws.length * 4, words: ws, fields: f, literal: undefined, variant: '', info: d };
