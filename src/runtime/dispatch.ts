@@ -80,6 +80,8 @@ export interface DispatchConfig {
   readonly waitcnt?: boolean;
   /** Called before each instruction executes (tracing); absent means no cost. */
   readonly trace?: (w: Wave, op: Op) => void;
+  /** Called each time a workgroup retires, with the count done and the total (progress bars). */
+  readonly progress?: (done: number, total: number) => void;
 }
 
 export interface DispatchStats {
@@ -260,6 +262,7 @@ export function dispatch(
       for (const w of g.waves) stats.laneOps += w.laneOps;
       resident.splice(gi, 1);
       freeSlots.push(g.slot);
+      cfg.progress?.(next - resident.length, totalGroups);
       fillWithSlots();
       if (halted) stop = true;
       continue;

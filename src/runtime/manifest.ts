@@ -49,7 +49,8 @@ export type ScalarValue = number | string;
 
 export type BufferInit =
   | { readonly kind: 'zero' }
-  | { readonly kind: 'random'; readonly seed: number; readonly min: number; readonly max: number }
+  /** `step` (optional, floats): draw from min + k*step only, so sums and products stay exact. */
+  | { readonly kind: 'random'; readonly seed: number; readonly min: number; readonly max: number; readonly step?: number }
   | { readonly kind: 'fill'; readonly value: ScalarValue }
   | { readonly kind: 'values'; readonly values: readonly ScalarValue[] }
   | { readonly kind: 'file'; readonly path: string };
@@ -66,7 +67,9 @@ export interface BufferSpec {
 export type ArgSpec =
   | { readonly kind: 'buffer'; readonly name: string }
   | { readonly kind: 'scalar'; readonly type: ElemType; readonly value: ScalarValue }
-  | { readonly kind: 'local'; readonly bytes: number };
+  | { readonly kind: 'local'; readonly bytes: number }
+  /** Extension: a struct passed by value, its fields laid out at their natural alignment. */
+  | { readonly kind: 'struct'; readonly fields: readonly { readonly type: ElemType; readonly value: ScalarValue }[] };
 
 export interface ExpectSpec {
   /** Absolute path of the expected contents (raw little-endian elements of the buffer's type). */
@@ -155,7 +158,20 @@ export function parseManifest(json: unknown, path = '<inline>', dir = process.cw
       args.push({ kind: 'local', bytes: v as number });
       return;
     }
-    if (!isElemType(k)) return fail(f, `unknown argument type '${k}' (expected local or one of ${ELEM_TYPES.join(' ')})`);
+    if (k === 'struct') {
+      if (!Array.isArray(v) || v.length === 0) return fail(`${f}.struct`, 'must be a non-empty array of {type: value} fields');
+      const fields = v.map((x, j) => {
+        const ff = `${f}.struct[${j}]`;
+        if (!isObj(x) || Object.keys(x).length !== 1) return fail(ff, 'must be one {type: value}');
+        const t = Object.keys(x)[0]!;
+        if (!isElemType(t)) return fail(ff, `unknown type '${t}' (expected one of ${ELEM_TYPES.join(' ')})`);
+        checkScalar(t, x[t], `${ff}.${t}`, fail);
+        return { type: t, value: x[t] as ScalarValue };
+      });
+      args.push({ kind: 'struct', fields });
+      return;
+    }
+    if (!isElemType(k)) return fail(f, `unknown argument type '${k}' (expected local, struct or one of ${ELEM_TYPES.join(' ')})`);
     checkScalar(k, v, `${f}.${k}`, fail);
     args.push({ kind: 'scalar', type: k, value: v as ScalarValue });
   });
@@ -207,7 +223,10 @@ function parseBuffer(name: string, b: unknown, dir: string, fail: Fail): BufferS
     const fi = `${f}.init.${k}`;
     if (k === 'random') {
       if (!isObj(v)) return fail(fi, 'must be {seed, min, max}');
-      for (const kk of Object.keys(v)) if (!['seed', 'min', 'max'].includes(kk)) fail(`${fi}.${kk}`, 'unknown field (expected seed, min, max)');
+      for (const kk of Object.keys(v)) if (!['seed', 'min', 'max', 'step'].includes(kk)) fail(`${fi}.${kk}`, 'unknown field (expected seed, min, max, step)');
+      const step = v.step;
+      if (step !== undefined && (typeof step !== 'number' || !(step > 0) || !Number.isFinite(step))) fail(`${fi}.step`, 'must be a positive number');
+      if (step !== undefined && ELEM[type].kind !== 'float') fail(`${fi}.step`, 'only for float buffers (integers are whole already)');
       const seed = v.seed ?? 1;
       if (!Number.isInteger(seed)) fail(`${fi}.seed`, 'must be an integer');
       const [dmin, dmax] = defaultRange(type);
@@ -221,7 +240,7 @@ function parseBuffer(name: string, b: unknown, dir: string, fail: Fail): BufferS
         const [lo, hi] = typeRange(type);
         if ((min as number) < lo || (max as number) > hi) fail(fi, `range [${min}, ${max}] does not fit ${type}`);
       }
-      init = { kind: 'random', seed: seed as number, min: min as number, max: max as number };
+      init = { kind: 'random', seed: seed as number, min: min as number, max: max as number, ...(step !== undefined ? { step: step as number } : {}) };
     } else if (k === 'fill') {
       checkScalar(type, v, fi, fail);
       init = { kind: 'fill', value: v as ScalarValue };
@@ -381,6 +400,24 @@ export function scalarBytes(t: ElemType, v: ScalarValue): Uint8Array {
   return b;
 }
 
+/** Bytes of a by-value struct: each field at its natural alignment, the whole padded to the largest. */
+export function structBytes(fields: readonly { readonly type: ElemType; readonly value: ScalarValue }[]): Uint8Array {
+  let at = 0;
+  let align = 1;
+  const offs = fields.map((f) => {
+    const n = ELEM[f.type].bytes;
+    align = Math.max(align, n);
+    at = Math.ceil(at / n) * n;
+    const o = at;
+    at += n;
+    return o;
+  });
+  const b = new Uint8Array(Math.ceil(at / align) * align);
+  const dv = new DataView(b.buffer);
+  fields.forEach((f, i) => writeElem(dv, offs[i]!, f.type, f.value));
+  return b;
+}
+
 /** Deterministic PRNG (mulberry32), the same generator for every architecture. */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -395,7 +432,7 @@ export function mulberry32(seed: number): () => number {
 
 /**
  * The initial bytes of a buffer. Random integers are uniform over [min, max] inclusive; random
- * floats uniform over [min, max), rounded to the element type. `readFile` is injectable for tests.
+ * floats uniform over [min, max) rounded to the element type, or over {min + k*step} <= max. `readFile` is injectable for tests.
  */
 export function bufferContents(b: BufferSpec, readFile: (p: string) => Uint8Array = (p) => new Uint8Array(readFileSync(p))): Uint8Array {
   const size = ELEM[b.type].bytes;
@@ -433,7 +470,8 @@ export function bufferContents(b: BufferSpec, readFile: (p: string) => Uint8Arra
       const span = init.max - init.min;
       for (let i = 0; i < b.count; i++) {
         let v: number;
-        if (isFloat) v = init.min + r() * span;
+        if (isFloat && init.step !== undefined) v = init.min + Math.floor(r() * (Math.floor(span / init.step) + 1)) * init.step;
+        else if (isFloat) v = init.min + r() * span;
         else if (span + 1 <= 2 ** 32) v = init.min + Math.floor(r() * (span + 1));
         else v = init.min + Math.floor((r() * 2 ** 21 + Math.floor(r() * 2 ** 32) / 2 ** 32) / 2 ** 21 * (span + 1));
         writeElem(dv, i * size, b.type, Math.min(v, init.max));

@@ -1,7 +1,9 @@
 /**
  * `gpusim demo`: the built-in demo on bundled inputs. Loads the clang-19 kernels shipped in
  * kernels/bin/gfx1100, shows one kernel's descriptor and disassembly, then decodes, prints and
- * re-assembles every instruction of every bundled code object and reports the round trip.
+ * re-assembles every instruction of every bundled code object and reports the round trip, then
+ * runs the bundled vadd kernel through the manifest path (kernels/manifests/vadd.json, as
+ * `gpusim run` does) and prints its result check.
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +14,9 @@ import { loadCodeObject } from '../../formats/amdgpu/codeobject.js';
 import { formatListing, listCodeObject } from '../../amd/isa/listing.js';
 import { roundTrips } from '../../amd/isa/target.js';
 import { gfx11 } from '../../amd/isa/gfx11/index.js';
+import { loadManifest } from '../../runtime/manifest.js';
+import { runManifest } from '../../runtime/run.js';
+import { summary as runSummary } from './run.js';
 
 /** The repository/package root (dist/src/cli/commands -> four levels up). */
 export function packageRoot(): string {
@@ -25,9 +30,10 @@ export const demoCommand: Command = {
 
 Loads the bundled gfx1100 code objects (kernels/bin/gfx1100), prints the saxpy kernel's
 descriptor summary and disassembly, then decodes, prints and re-assembles every instruction of
-every bundled object and reports how many round-trip to the same bytes.
-  --json   print the round-trip summary as JSON
-Exit: 0 when every instruction round-trips, 1 otherwise.`,
+every bundled object and reports how many round-trip to the same bytes. Then runs
+kernels/manifests/vadd.json on the RDNA3 model (as \`gpusim run\` does) and checks its output.
+  --json   print the round-trip summary and the run's result as JSON
+Exit: 0 when every instruction round-trips and the kernel's output matches, 1 otherwise.`,
   options: { json: { type: 'boolean', default: false } },
   run(values, _positionals, io) {
     const dir = join(packageRoot(), 'kernels/bin/gfx1100');
@@ -56,16 +62,25 @@ Exit: 0 when every instruction round-trips, 1 otherwise.`,
       }
     }
     const ms = performance.now() - t0;
+    const manifest = join(packageRoot(), 'kernels/manifests/vadd.json');
+    const run = runManifest(loadManifest(manifest));
     const summary = {
       objects: objs.length, instructions: insts, roundTrip: same,
       byEncoding: Object.fromEntries([...encodings.entries()].sort((a, b) => b[1] - a[1])), ms: Math.round(ms), mismatches,
+      run: {
+        manifest: 'kernels/manifests/vadd.json', ok: run.exitCode === 0, waves: run.report.waves,
+        waveInstructions: run.report.waveInstructions, laneOperations: run.report.laneOperations,
+        expectations: run.expectations, diagnostics: run.report.diagnosticCounts,
+      },
     };
     if (values.json) io.stdout(JSON.stringify(summary, null, 1) + '\n');
     else {
       io.stdout(`\n== ${objs.length} bundled gfx1100 objects: ${insts} instructions decoded, printed and re-assembled in ${summary.ms} ms\n`);
       io.stdout(`   by encoding: ${[...encodings.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
       io.stdout(`   ${same} of ${insts} re-assemble to the same bytes${mismatches.length ? ':\n   ' + mismatches.join('\n   ') : ''}\n`);
+      io.stdout(`\n== gpusim run kernels/manifests/vadd.json\n`);
+      io.stdout(runSummary(run));
     }
-    return same === insts ? 0 : 1;
+    return same === insts && run.exitCode === 0 ? 0 : 1;
   },
 };

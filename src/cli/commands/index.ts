@@ -6,10 +6,12 @@ import { demoCommand } from './demo.js';
 import { disasmCommand } from './disasm.js';
 import { infoCommand } from './info.js';
 import { r600Command } from './r600.js';
+import { runCommand } from './run.js';
 
 export const commands: Command[] = [
   demoCommand,
   infoCommand,
+  runCommand,
   disasmCommand,
   asmCommand,
   adrenoCommand,

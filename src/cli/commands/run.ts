@@ -1,0 +1,136 @@
+/**
+ * `gpusim run <manifest.json>`: run one kernel as the manifest describes (src/runtime/manifest.ts),
+ * check its expectations and write the outputs and run.json.
+ */
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from '../command.js';
+import { EXIT_FINDING, EXIT_OK } from '../command.js';
+import { UsageError } from '../../core/errors.js';
+import { loadManifest } from '../../runtime/manifest.js';
+import { runManifest, type ManifestRun, type RunOptions } from '../../runtime/run.js';
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run a gfx11 kernel described by a manifest and check its outputs',
+  help: `usage: gpusim run <manifest.json> [--out DIR] [--json] [--seed N] [--order roundrobin|random]
+                   [--strict] [--max-instructions N] [--trace FILE]
+
+Runs the kernel a manifest describes (code object, kernel, grid, block, buffers, args, outputs,
+expect; see README "Running kernels") on the RDNA3 model and compares the outputs with the
+expected files (integers exactly, floats within the stated ULP bound).
+  --out DIR              write <name>.bin for each output and run.json into DIR
+  --json                 print run.json on stdout instead of the summary
+  --seed N               scheduler seed (default 1)
+  --order ORDER          roundrobin (default) or random: seeded interleaving of waves and workgroups
+  --strict               stop at the first diagnostic and exit 1
+  --max-instructions N   wave-instruction budget (default 50000000)
+  --trace FILE           write one line per executed instruction: wave, pc (code object address), text
+Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic, 2 bad input.`,
+  options: {
+    out: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    seed: { type: 'string' },
+    order: { type: 'string' },
+    strict: { type: 'boolean', default: false },
+    'max-instructions': { type: 'string' },
+    trace: { type: 'string' },
+  },
+  positionals: true,
+  run(values, positionals, io) {
+    if (positionals.length !== 1) throw new UsageError('run: expected exactly one manifest.json');
+    const seed = intOpt(values.seed, '--seed', 0, 0xffffffff) ?? 1;
+    const budget = intOpt(values['max-instructions'], '--max-instructions', 1, Number.MAX_SAFE_INTEGER);
+    const order = (values.order as string | undefined) ?? 'roundrobin';
+    if (order !== 'roundrobin' && order !== 'random') throw new UsageError(`run: --order must be roundrobin or random, not '${order}'`);
+    const m = loadManifest(positionals[0]!);
+
+    let traceFd: number | undefined;
+    let traceBuf: string[] = [];
+    let traceLen = 0;
+    const flushTrace = () => {
+      if (traceFd !== undefined && traceBuf.length) writeSync(traceFd, traceBuf.join(''));
+      traceBuf = [];
+      traceLen = 0;
+    };
+    if (typeof values.trace === 'string') traceFd = openSync(values.trace, 'w');
+
+    const t0 = Date.now();
+    let shown = false;
+    let lastDraw = 0;
+    const opts: RunOptions = {
+      seed, order, strict: values.strict === true,
+      ...(budget !== undefined ? { maxInstructions: budget } : {}),
+      ...(traceFd !== undefined ? {
+        trace: (line: string) => {
+          traceBuf.push(line, '\n');
+          if (++traceLen >= 4096) flushTrace();
+        },
+      } : {}),
+      ...(io.isTTY ? {
+        progress: (done: number, total: number) => {
+          const now = Date.now();
+          if (now - t0 < 1000 || (now - lastDraw < 100 && done < total)) return;
+          lastDraw = now;
+          shown = true;
+          const width = 30;
+          const fill = Math.round((done / total) * width);
+          io.stderr(`\r[${'#'.repeat(fill)}${'.'.repeat(width - fill)}] ${done}/${total} workgroups`);
+        },
+      } : {}),
+    };
+    let r: ManifestRun;
+    try {
+      r = runManifest(m, opts);
+    } finally {
+      if (traceFd !== undefined) {
+        flushTrace();
+        closeSync(traceFd);
+      }
+      if (shown) io.stderr('\n');
+    }
+
+    if (typeof values.out === 'string') {
+      mkdirSync(values.out, { recursive: true });
+      for (const name of m.outputs) writeFileSync(join(values.out, `${name}.bin`), r.buffers[name]!);
+      writeFileSync(join(values.out, 'run.json'), JSON.stringify(r.json, null, 1) + '\n');
+    }
+    if (values.json) io.stdout(JSON.stringify(r.json, null, 1) + '\n');
+    else io.stdout(summary(r));
+    return r.exitCode === 0 ? EXIT_OK : EXIT_FINDING;
+  },
+};
+
+function intOpt(v: unknown, name: string, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const s = String(v);
+  const n = /^(0x[0-9a-f]+|[0-9]+)$/i.test(s) ? Number(s) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`run: ${name} must be an integer in [${min}, ${max}], not '${s}'`);
+  return n;
+}
+
+/** The human-readable result: one line for the run, one per expectation, the diagnostics. */
+export function summary(r: ManifestRun): string {
+  const j = r.json;
+  const lines: string[] = [];
+  lines.push(`${j.kernel} (${j.target} wave${j.waveSize}): ${j.workgroups} workgroups, ${j.waves} waves, ${j.waveInstructions} wave-instructions, ${j.laneOperations} lane-ops in ${j.timeMs.toFixed(1)} ms (${j.order}, seed ${j.seed})${j.aborted ? ' — ABORTED' : ''}`);
+  for (const [name, e] of Object.entries(r.expectations)) {
+    if (e.ok) lines.push(`  ${name}: ok${e.ulp ? ` (within ${e.ulp} ulp)` : ''}`);
+    else {
+      lines.push(`  ${name}: ${e.mismatches} mismatches${e.ulp ? ` beyond ${e.ulp} ulp` : ''}`);
+      for (const x of e.first.slice(0, 5)) lines.push(`    [${x.index}] got ${x.got}, want ${x.want}${x.ulp !== undefined ? ` (${x.ulp} ulp)` : ''}`);
+    }
+  }
+  const counts = Object.entries(j.diagnosticCounts);
+  if (counts.length) {
+    lines.push(`  diagnostics: ${counts.map(([id, n]) => `${id} x${n}`).join(', ')}`);
+    for (const d of j.diagnostics.slice(0, 5)) {
+      const where = Object.entries(d.where).map(([k, v]) => `${k} ${typeof v === 'number' && k === 'pc' ? '0x' + v.toString(16) : v}`).join(', ');
+      lines.push(`    ${d.id} (${where}): ${d.message}`);
+    }
+  }
+  lines.push(r.exitCode === 0 ? 'PASS' : 'FAIL');
+  return lines.join('\n') + '\n';
+}
+
+

@@ -1,0 +1,285 @@
+/**
+ * Running a kernel on the RDNA3 model from a manifest (or from in-memory buffers): allocate the
+ * buffers in GPU memory, lay out the kernel arguments from the code object's metadata (hsa.ts),
+ * dispatch (dispatch.ts), read the outputs back, check the expectations (integers exactly,
+ * floats within a ULP bound) and build the run report that `gpusim run` writes as run.json.
+ */
+import { readFileSync } from 'node:fs';
+import { Memory, type Segment } from '../core/memory.js';
+import { Diagnostics, StrictStop, type Diagnostic } from '../core/diagnostics.js';
+import { InputError } from '../core/errors.js';
+import { loadCodeObject, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
+import { gfx11 } from '../amd/isa/gfx11/index.js';
+import type { Wave } from '../amd/wave/wave.js';
+import type { Op } from '../amd/exec/program.js';
+import { dispatch, loadCode, type DispatchStats } from './dispatch.js';
+import { setupLaunch, type ArgValue } from './hsa.js';
+import {
+  ELEM, bufferContents, compareBuffers, scalarBytes, structBytes,
+  type ArgSpec, type ElemType, type Manifest, type Mismatch,
+} from './manifest.js';
+
+export type Order = 'roundrobin' | 'random';
+
+export interface RunOptions {
+  /** Scheduler seed (default 1). */
+  readonly seed?: number;
+  readonly order?: Order;
+  /** Stop at the first diagnostic (warnings included). */
+  readonly strict?: boolean;
+  /** Wave-instruction budget (default 50 million). */
+  readonly maxInstructions?: number;
+  /** Called with one line per executed instruction: `wave <id> pc 0x<offset> <text>`. */
+  readonly trace?: (line: string) => void;
+  /** Called as workgroups complete (for a progress bar). */
+  readonly progress?: (done: number, total: number) => void;
+}
+
+/** A buffer of a direct `runKernel` call. */
+export interface KernelBuffer {
+  readonly name: string;
+  readonly type: ElemType;
+  /** Initial contents (its length is the buffer's size in bytes). */
+  readonly data: Uint8Array;
+}
+
+export interface KernelLaunch {
+  /** A loaded code object, or its bytes. */
+  readonly codeObject: CodeObject | Uint8Array;
+  /** Kernel name; may be omitted when the object has exactly one kernel. */
+  readonly kernel?: string;
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  readonly buffers: readonly KernelBuffer[];
+  readonly args: readonly ArgSpec[];
+}
+
+export interface DiagnosticRecord {
+  readonly id: string;
+  readonly severity: string;
+  readonly where: Readonly<Record<string, number | string>>;
+  readonly message: string;
+  readonly seed?: string;
+}
+
+/** What a run did: the body of run.json. */
+export interface RunReport {
+  readonly kernel: string;
+  readonly target: string;
+  readonly waveSize: number;
+  readonly grid: readonly number[];
+  readonly block: readonly number[];
+  readonly order: Order;
+  readonly seed: number;
+  readonly waves: number;
+  readonly workgroups: number;
+  readonly waveInstructions: number;
+  readonly laneOperations: number;
+  readonly byClass: Readonly<Record<string, number>>;
+  /** Wall-clock milliseconds of the dispatch. */
+  readonly timeMs: number;
+  /** The run stopped early (budget, deadlock, a halted wave, --strict). */
+  readonly aborted: boolean;
+  readonly ldsBytes: number;
+  readonly scratchPerLane: number;
+  readonly diagnostics: readonly DiagnosticRecord[];
+  readonly diagnosticCounts: Readonly<Record<string, number>>;
+}
+
+export interface KernelRun {
+  readonly report: RunReport;
+  /** Final contents of every buffer, by name. */
+  readonly buffers: Readonly<Record<string, Uint8Array>>;
+  /** The diagnostic that stopped a --strict run. */
+  readonly strictStop: Diagnostic | undefined;
+}
+
+export interface ExpectationResult {
+  readonly ok: boolean;
+  readonly ulp: number;
+  readonly mismatches: number;
+  readonly first: readonly Mismatch[];
+}
+
+export interface ManifestRun extends KernelRun {
+  readonly manifest: Manifest;
+  readonly expectations: Readonly<Record<string, ExpectationResult>>;
+  /** 0 ok, 1 an expectation mismatch or (with strict) a diagnostic or an aborted run. */
+  readonly exitCode: 0 | 1;
+  /** run.json: the report plus the expectation results. */
+  readonly json: RunReport & { manifest: string; codeObject: string; ok: boolean; expectations: Readonly<Record<string, ExpectationResult>> };
+}
+
+const DEFAULT_BUDGET = 50_000_000;
+
+function pickKernel(co: CodeObject, name: string | undefined): CodeObjectKernel {
+  if (name === undefined) {
+    if (co.kernels.length !== 1) throw new InputError(`kernel: the code object has ${co.kernels.length} kernels (${co.kernels.map((k) => k.name).join(', ')}); name one`);
+    return co.kernels[0]!;
+  }
+  const k = co.kernels.find((x) => x.name === name);
+  if (!k) throw new InputError(`kernel: no kernel '${name}' in the code object (it has ${co.kernels.map((x) => x.name).join(', ') || 'none'})`);
+  return k;
+}
+
+/** Run one kernel on in-memory buffers. Throws InputError for a launch that cannot be set up. */
+export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
+  const co = l.codeObject instanceof Uint8Array ? loadCodeObject(l.codeObject, 'kernel') : l.codeObject;
+  if (!co.target.mcpu.startsWith('gfx11')) throw new InputError(`codeObject: target ${co.target.mcpu} cannot run; gpusim executes gfx11 (RDNA3) code objects`);
+  const kernel = pickKernel(co, l.kernel);
+  const md = kernel.metadata;
+  if (!md) throw new InputError(`kernel ${kernel.name} has no metadata: cannot lay out its arguments`);
+  for (let i = 0; i < 3; i++) {
+    if (!(l.block[i]! >= 1) || !(l.grid[i]! >= 1)) throw new InputError(`grid/block: axis ${i} must be at least 1`);
+  }
+  const wg = l.block[0] * l.block[1] * l.block[2];
+  if (wg > md.max_flat_workgroup_size) throw new InputError(`block: ${wg} work-items exceed the kernel's max_flat_workgroup_size ${md.max_flat_workgroup_size}`);
+  if (md.reqd_workgroup_size && md.reqd_workgroup_size.some((v, i) => v !== l.block[i])) {
+    throw new InputError(`block: the kernel requires reqd_work_group_size [${md.reqd_workgroup_size.join(', ')}]`);
+  }
+  const seed = opts.seed ?? 1;
+  const order = opts.order ?? 'roundrobin';
+  const diag = new Diagnostics({ strict: opts.strict ?? false });
+  const mem = new Memory();
+  mem.onFault = (f) => {
+    diag.report({ id: 'gpusim.memory.unmapped', severity: 'warning', where: { va: '0x' + f.va.toString(16), bytes: f.size }, message: `${f.write ? 'write' : 'read'} of ${f.size} bytes at unmapped 0x${f.va.toString(16)} (${f.write ? 'dropped' : 'reads 0'})` });
+  };
+  const code = loadCode(mem, co);
+  const segs = new Map<string, { seg: Segment; type: ElemType }>();
+  for (const b of l.buffers) {
+    if (segs.has(b.name)) throw new InputError(`buffers.${b.name}: defined twice`);
+    const data = b.data.slice();
+    // Segments are at least one byte so a zero-sized buffer still has a distinct address.
+    const seg = mem.alloc(Math.max(data.length, 1), b.name, 256, data.length > 0 ? data : undefined);
+    segs.set(b.name, { seg, type: b.type });
+  }
+  const explicit = md.args.filter((a) => !a.hidden);
+  if (l.args.length !== explicit.length) {
+    throw new InputError(`args: kernel ${kernel.name} takes ${explicit.length} arguments (${explicit.map((a) => `${a.name ?? '?'}: ${a.type_name ?? a.value_kind}`).join(', ')}), the manifest gives ${l.args.length}`);
+  }
+  const values: ArgValue[] = l.args.map((a, i) => {
+    const meta = explicit[i]!;
+    const f = `args[${i}] (${meta.name ?? meta.value_kind})`;
+    switch (a.kind) {
+      case 'buffer': {
+        if (meta.value_kind !== 'global_buffer' && !(meta.value_kind === 'by_value' && meta.size === 8)) {
+          throw new InputError(`${f}: the kernel expects ${meta.value_kind}${meta.type_name ? ` (${meta.type_name})` : ''}, not a buffer`);
+        }
+        return { kind: 'pointer', va: segs.get(a.name)!.seg.base };
+      }
+      case 'local':
+        if (meta.value_kind !== 'dynamic_shared_pointer') throw new InputError(`${f}: the kernel expects ${meta.value_kind}, not a __local size`);
+        return { kind: 'local', bytes: a.bytes };
+      case 'scalar': {
+        if (meta.value_kind !== 'by_value') throw new InputError(`${f}: the kernel expects ${meta.value_kind}, not a scalar`);
+        const bytes = scalarBytes(a.type, a.value);
+        if (bytes.length !== meta.size) throw new InputError(`${f}: the kernel's argument is ${meta.size} bytes${meta.type_name ? ` (${meta.type_name})` : ''}, ${a.type} is ${bytes.length}`);
+        return { kind: 'bytes', bytes };
+      }
+      case 'struct': {
+        if (meta.value_kind !== 'by_value') throw new InputError(`${f}: the kernel expects ${meta.value_kind}, not a struct`);
+        const bytes = structBytes(a.fields);
+        if (bytes.length > meta.size) throw new InputError(`${f}: the kernel's argument is ${meta.size} bytes${meta.type_name ? ` (${meta.type_name})` : ''}, the struct is ${bytes.length}`);
+        return { kind: 'bytes', bytes };
+      }
+    }
+  });
+  const setup = setupLaunch(mem, kernel, values, l.grid, l.block, code.loadBase + kernel.kdAddress);
+  // Private segment per lane: the descriptor's fixed size, plus room for a dynamic stack.
+  const scratchPerLane = kernel.kd.private_segment_fixed_size + (md.uses_dynamic_stack ? 16384 : 0);
+  const loadBase = code.loadBase;
+  let trace: ((w: Wave, op: Op) => void) | undefined;
+  if (opts.trace) {
+    const out = opts.trace;
+    const texts = new Map<Op, string>();
+    trace = (w, op) => {
+      let t = texts.get(op);
+      if (t === undefined) texts.set(op, (t = op.text()));
+      out(`wave ${w.id} pc 0x${(w.pc - loadBase).toString(16)} ${t}`);
+    };
+  }
+  const t0 = performance.now();
+  let stats: DispatchStats | undefined;
+  let strictStop: Diagnostic | undefined;
+  try {
+    stats = dispatch(gfx11, code, kernel, mem, diag, {
+      grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed,
+      maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET, dispatchPacketVa: setup.dispatchPacketVa,
+      queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}),
+      ...(opts.progress ? { progress: opts.progress } : {}),
+    });
+  } catch (e) {
+    if (!(e instanceof StrictStop)) throw e;
+    strictStop = e.diagnostic;
+  }
+  const timeMs = performance.now() - t0;
+  const buffers: Record<string, Uint8Array> = {};
+  for (const b of l.buffers) buffers[b.name] = segs.get(b.name)!.seg.u8.slice(0, b.data.length);
+  const report: RunReport = {
+    kernel: kernel.name,
+    target: co.target.mcpu,
+    waveSize: kernel.kd.derived.waveSize,
+    grid: [...l.grid],
+    block: [...l.block],
+    order,
+    seed,
+    waves: stats?.waves ?? 0,
+    workgroups: stats?.workgroups ?? 0,
+    waveInstructions: stats?.waveInstructions ?? 0,
+    laneOperations: stats?.laneOps ?? 0,
+    byClass: stats?.byClass ?? {},
+    timeMs: Math.round(timeMs * 1000) / 1000,
+    aborted: strictStop !== undefined || (stats?.aborted ?? true),
+    ldsBytes: kernel.kd.group_segment_fixed_size + setup.dynamicLds,
+    scratchPerLane,
+    diagnostics: diag.list.map((d) => ({ id: d.id, severity: d.severity, where: d.where, message: d.message, ...(d.seed ? { seed: d.seed } : {}) })),
+    diagnosticCounts: Object.fromEntries([...diag.counts.entries()].sort()),
+  };
+  return { report, buffers, strictStop };
+}
+
+/** Run a validated manifest: buffers from their init, outputs read back, expectations checked. */
+export function runManifest(m: Manifest, opts: RunOptions = {}, readFile: (p: string) => Uint8Array = (p) => new Uint8Array(readFileSync(p))): ManifestRun {
+  let coBytes: Uint8Array;
+  try {
+    coBytes = readFile(m.codeObject);
+  } catch (e) {
+    throw new InputError(`codeObject: cannot read ${m.codeObject}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, m.path);
+  }
+  let co: CodeObject;
+  try {
+    co = loadCodeObject(coBytes, m.codeObject);
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(`codeObject: ${e.message}`, m.path);
+    throw e;
+  }
+  const buffers: KernelBuffer[] = m.buffers.map((b) => ({ name: b.name, type: b.type, data: bufferContents(b, readFile) }));
+  let run: KernelRun;
+  try {
+    run = runKernel({ codeObject: co, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args }, opts);
+  } catch (e) {
+    if (e instanceof InputError && !e.message.startsWith(m.path)) throw new InputError(e.message, m.path);
+    throw e;
+  }
+  const expectations: Record<string, ExpectationResult> = {};
+  let ok = true;
+  for (const [name, exp] of Object.entries(m.expect)) {
+    let want: Uint8Array;
+    try {
+      want = readFile(exp.file);
+    } catch (e) {
+      throw new InputError(`expect.${name}.file: cannot read ${exp.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, m.path);
+    }
+    const type = m.buffers.find((b) => b.name === name)!.type;
+    if (want.length % ELEM[type].bytes !== 0) throw new InputError(`expect.${name}.file: ${want.length} bytes is not a whole number of ${type} elements`, m.path);
+    const r = compareBuffers(type, run.buffers[name]!, want, exp.ulp);
+    expectations[name] = { ok: r.count === 0, ulp: exp.ulp, mismatches: r.count, first: r.first };
+    if (r.count !== 0) ok = false;
+  }
+  const strictFail = opts.strict === true && (run.strictStop !== undefined || run.report.diagnostics.length > 0);
+  // A run that stopped early (a halted wave, the budget, a deadlock) did not compute its outputs.
+  if (run.report.aborted) ok = false;
+  const exitCode = ok && !strictFail ? 0 : 1;
+  const json = { manifest: m.path, codeObject: m.codeObject, ...run.report, ok: exitCode === 0, expectations };
+  return { ...run, manifest: m, expectations, exitCode, json };
+}
