@@ -21,6 +21,7 @@ import { WAVE_STATE_SEED } from '../amd/exec/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
 import { WaitcntSanitizer } from '../amd/exec/waitcnt.js';
+import { installTrap, raiseException, TRAPSTS, type TrapHandler } from '../amd/exec/trap.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 
 /** Where code objects are loaded in the GPU VA space. */
@@ -80,6 +81,11 @@ export interface DispatchConfig {
   readonly waitcnt?: boolean;
   /** Called before each instruction executes (tracing); absent means no cost. */
   readonly trace?: (w: Wave, op: Op) => void;
+  /**
+   * A user trap handler (GFX11 code mapped at `tba`; every wave gets STATUS.TRAP_EN, TBA, TMA).
+   * Without one, s_trap is a NOP and an illegal instruction halts the wave.
+   */
+  readonly trapHandler?: TrapHandler;
   /** Called each time a workgroup retires, with the count done and the total (progress bars). */
   readonly progress?: (done: number, total: number) => void;
 }
@@ -121,6 +127,18 @@ export function dispatch(
   let clock = 0;
   const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock };
   const program = new Program(target, code.textVa, code.words, env);
+  const th = cfg.trapHandler;
+  let trapProgram: Program | null = null;
+  if (th) {
+    const tw = th.code instanceof Uint32Array ? th.code : bytesToWords(th.code);
+    const bytes = new Uint8Array(tw.buffer.slice(tw.byteOffset, tw.byteOffset + tw.byteLength));
+    const start = Math.floor(th.tba / 4096) * 4096;
+    const size = Math.ceil((th.tba + bytes.length - start) / 4096) * 4096;
+    if (!mem.find(th.tba, 1)) mem.map(start, size, 'trap-handler');
+    mem.writeBytes(th.tba, bytes);
+    trapProgram = new Program(target, th.tba, tw, env);
+  }
+  const trapEnd = th && trapProgram ? th.tba + trapProgram.words.length * 4 : 0;
   const entry = code.loadBase + kernel.entryAddress;
   const [bx, by, bz] = cfg.block;
   const groups = [0, 1, 2].map((i) => Math.ceil(cfg.grid[i]! / cfg.block[i]!)) as [number, number, number];
@@ -162,6 +180,7 @@ export function dispatch(
         w.scratchBase = scratchSeg.base + (slot * wavesPerGroup + wi) * scratchPerWave;
         w.scratchPerLane = cfg.scratchPerLane;
       }
+      if (th) installTrap(w, th);
       initSgprs(w, kernel, cfg, [gx, gy, gz], wi, nw);
       // Work-item IDs and EXEC.
       let lo = 0;
@@ -186,6 +205,7 @@ export function dispatch(
       w.s[SREG.EXEC_HI] = ws === 64 ? hi >>> 0 : 0;
       waves.push(w);
     }
+    for (const w of waves) w.peers = waves;
     stats.waves += nw;
     stats.workgroups++;
     return waves;
@@ -218,6 +238,7 @@ export function dispatch(
     const order = random ? shuffled(g.waves.length, rnd) : null;
     for (let k = 0; k < g.waves.length && !stop; k++) {
       const w = g.waves[order ? order[k]! : k]!;
+      if (w.state === 'sleep' && clock >= w.sleepUntil) w.state = 'ready';
       if (w.state !== 'ready') continue;
       const q = random ? 1 + Math.floor(rnd() * QUANTUM * 2) : QUANTUM;
       for (let i = 0; i < q && w.state === 'ready'; i++) {
@@ -229,12 +250,17 @@ export function dispatch(
         }
         let op: Op;
         try {
-          op = program.opAt(w.pc, w);
+          op = (trapProgram !== null && w.pc >= th!.tba && w.pc < trapEnd ? trapProgram : program).opAt(w.pc, w);
         } catch (e) {
           if (!(e instanceof DecodeError)) throw e;
-          diag.report({ id: 'gfx11.illegal-instruction', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${e.message}; the wave is halted (an illegal-instruction trap with no handler)`, seed: WAVE_STATE_SEED });
-          w.state = 'halted';
-          break;
+          // Illegal instructions always trap when a handler is installed (TRAPSTS.ILLEGAL_INST).
+          const trapped = raiseException(w, TRAPSTS.ILLEGAL_INST, w.pc);
+          diag.report({ id: 'gfx11.illegal-instruction', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${e.message}; ${trapped ? 'the trap handler runs' : 'the wave is halted (an illegal-instruction trap with no handler)'}`, seed: WAVE_STATE_SEED });
+          if (!trapped) {
+            w.state = 'halted';
+            break;
+          }
+          continue;
         }
         if (w.vgprsReleased && op.inst.mnemonic !== 's_endpgm') {
           diag.report({ id: 'gfx11.vgpr.use-after-dealloc', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${op.inst.mnemonic} after s_sendmsg MSG_DEALLOC_VGPRS: only s_endpgm may follow`, seed: WAVE_STATE_SEED });
@@ -247,6 +273,15 @@ export function dispatch(
         stats.waveInstructions++;
         clock++;
         classes.set(op.cls, (classes.get(op.cls) ?? 0) + 1);
+        progressed = true;
+      }
+    }
+    // Sleeping waves: when nothing else could run, the clock runs on to the earliest wake-up.
+    if (!progressed) {
+      let wake = Infinity;
+      for (const w of g.waves) if (w.state === 'sleep' && w.sleepUntil < wake) wake = w.sleepUntil;
+      if (wake !== Infinity) {
+        if (clock < wake) clock = wake;
         progressed = true;
       }
     }

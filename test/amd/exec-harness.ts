@@ -19,6 +19,8 @@ import { APERTURE } from '../../src/amd/exec/vmem.js';
 import { f32 } from '../../src/core/float.js';
 import type { AlignMode } from '../../src/amd/exec/env.js';
 import { WaitcntSanitizer } from '../../src/amd/exec/waitcnt.js';
+import { installTrap, raiseException, TRAPSTS } from '../../src/amd/exec/trap.js';
+import { DecodeError } from '../../src/amd/isa/types.js';
 
 export const CODE_VA = 0x5000_0000_0000;
 
@@ -47,7 +49,12 @@ export interface AsmRunOptions {
   readonly alignMode?: AlignMode;
   /** Run the wait-counter sanitizer (waitcnt.ts) before each instruction. */
   readonly waitcnt?: boolean;
+  /** Install a trap handler (assembly, mapped at TRAP_VA; sets STATUS.TRAP_EN, TBA, TMA). */
+  readonly trapHandler?: { readonly source: string; readonly tma?: number };
 }
+
+/** Where runAsm maps a trap handler (TBA). */
+export const TRAP_VA = 0x5100_0000_0000;
 
 export interface AsmRun {
   readonly wave: Wave;
@@ -79,6 +86,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   const words = Uint32Array.from(assembleWithLongs(source));
   const mem = o.mem ?? new Memory();
   const code = new Uint8Array(words.buffer.slice(0));
+  if (mem.find(CODE_VA) !== null) mem.unmap(CODE_VA); // a Memory reused across runs
   mem.map(CODE_VA, Math.max(4096, Math.ceil(code.length / 4096) * 4096), 'code');
   mem.writeBytes(CODE_VA, code);
   const diag = new Diagnostics({ strict: o.strict ?? false });
@@ -104,10 +112,33 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   for (const [k, v] of Object.entries(o.sgpr ?? {})) w.s[Number(k)] = v >>> 0;
   for (const [k, v] of Object.entries(o.vgpr ?? {})) for (let l = 0; l < ws; l++) w.v[Number(k) * ws + l] = (typeof v === 'number' ? v : v[l] ?? 0) >>> 0;
   for (const [k, v] of Object.entries(o.vgprF32 ?? {})) for (let l = 0; l < ws; l++) w.vf[Number(k) * ws + l] = typeof v === 'number' ? v : v[l] ?? 0;
+  let trapProgram: Program | null = null;
+  if (o.trapHandler) {
+    const tw = Uint32Array.from(assembleWithLongs(o.trapHandler.source));
+    mem.map(TRAP_VA, Math.max(4096, Math.ceil(tw.length * 4 / 4096) * 4096), 'trap');
+    mem.writeBytes(TRAP_VA, new Uint8Array(tw.buffer.slice(0)));
+    trapProgram = new Program(gfx11, TRAP_VA, tw, env);
+    installTrap(w, { code: tw, tba: TRAP_VA, tma: o.trapHandler.tma ?? 0 });
+  }
   const budget = o.maxInstructions ?? 100000;
   let n = 0;
-  while (w.state === 'ready' && n < budget) {
-    const op = program.opAt(w.pc, w);
+  while ((w.state === 'ready' || w.state === 'sleep') && n < budget) {
+    if (w.state === 'sleep') {
+      // A lone wave: the clock runs on to its wake-up time.
+      if (clock < w.sleepUntil) clock = w.sleepUntil;
+      w.state = 'ready';
+    }
+    let op;
+    try {
+      op = (trapProgram !== null && w.pc >= TRAP_VA && w.pc < TRAP_VA + trapProgram.words.length * 4 ? trapProgram : program).opAt(w.pc, w);
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      // An illegal instruction: the trap handler runs when installed, else the wave halts.
+      diag.report({ id: 'gfx11.illegal-instruction', severity: 'error', where: { pc: w.pc, wave: w.id }, message: e.message, seed: WAVE_STATE_SEED });
+      if (!raiseException(w, TRAPSTS.ILLEGAL_INST, w.pc)) w.state = 'halted';
+      n++;
+      continue;
+    }
     if (wc !== null) wc.step(w, op);
     w.pc += op.inst.size;
     op.run(w);
