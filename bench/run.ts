@@ -6,13 +6,14 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../tools/gen/run.js';
 import { benchDecode } from './decode.js';
+import { benchAdreno } from './adreno.js';
 
 export interface BenchResult {
   readonly name: string;
   readonly figures: Record<string, number | string>;
 }
 
-const suites: { name: string; run: () => BenchResult[] }[] = [{ name: 'decode', run: benchDecode }];
+const suites: { name: string; run: () => BenchResult[] }[] = [{ name: 'decode', run: benchDecode }, { name: 'adreno', run: benchAdreno }];
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');

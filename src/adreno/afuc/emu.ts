@@ -309,36 +309,9 @@ export class AfucEmu {
       const a = this.readSrc(f['SRC1']!);
       this.writeDst(f['DST']!, op(a, imm));
     };
-    const sh = (b: number): number => b & 31;
-    const alu: Record<string, (a: number, b: number) => number> = {
-      add: (a, b) => {
-        const s = a + b;
-        this.carry = s > 0xffffffff ? 1 : 0;
-        return s >>> 0;
-      },
-      addhi: (a, b) => (a + b + this.carry) >>> 0,
-      sub: (a, b) => {
-        this.carry = a < b ? 1 : 0;
-        return (a - b) >>> 0;
-      },
-      subhi: (a, b) => (a - b - this.carry) >>> 0,
-      and: (a, b) => (a & b) >>> 0,
-      or: (a, b) => (a | b) >>> 0,
-      xor: (a, b) => (a ^ b) >>> 0,
-      shl: (a, b) => (a << sh(b)) >>> 0,
-      ushr: (a, b) => a >>> sh(b),
-      ishr: (a, b) => (a >> sh(b)) >>> 0,
-      rot: (a, b) => (sh(b) ? ((a << sh(b)) | (a >>> (32 - sh(b)))) >>> 0 : a),
-      mul8: (a, b) => (a & 0xff) * (b & 0xff),
-      min: (a, b) => Math.min(a >>> 0, b >>> 0),
-      max: (a, b) => Math.max(a >>> 0, b >>> 0),
-      cmp: (a, b) => (a > b ? 0x00 : a === b ? 0x2b : 0x1e),
-      bic: (a, b) => (a & ~b) >>> 0,
-      setbit: (a, b) => ((b & 1 ? a | (1 << ((b >>> 1) & 31)) : a & ~(1 << ((b >>> 1) & 31))) >>> 0),
-    };
-    const base = n.endsWith('i') && alu[n.slice(0, -1)] && n !== 'setbiti' ? n.slice(0, -1) : n;
-    if (alu[n] && d.form.fields.some((x) => x[0] === 'SRC2')) return two(alu[n]!);
-    if (alu[base] && base !== n) return twoI(alu[base]!);
+    const kind = aluKind(d);
+    if (kind === 1) return two(ALU[n]!.bind(null, this));
+    if (kind === 2) return twoI(ALU[n.slice(0, -1)]!.bind(null, this));
     const target = (): number => {
       const off = f['OFFSET']!;
       return pc + (off & 0x8000 ? off - 0x10000 : off);
@@ -498,6 +471,49 @@ export class AfucEmu {
     }
     return out;
   }
+}
+
+const sh = (b: number): number => b & 31;
+/** Two-source ALU operations (register and immediate forms share them). */
+const ALU: Record<string, (e: AfucEmu, a: number, b: number) => number> = {
+  add: (e, a, b) => {
+    const s = a + b;
+    e.carry = s > 0xffffffff ? 1 : 0;
+    return s >>> 0;
+  },
+  addhi: (e, a, b) => (a + b + e.carry) >>> 0,
+  sub: (e, a, b) => {
+    e.carry = a < b ? 1 : 0;
+    return (a - b) >>> 0;
+  },
+  subhi: (e, a, b) => (a - b - e.carry) >>> 0,
+  and: (_e, a, b) => (a & b) >>> 0,
+  or: (_e, a, b) => (a | b) >>> 0,
+  xor: (_e, a, b) => (a ^ b) >>> 0,
+  shl: (_e, a, b) => (a << sh(b)) >>> 0,
+  ushr: (_e, a, b) => a >>> sh(b),
+  ishr: (_e, a, b) => (a >> sh(b)) >>> 0,
+  rot: (_e, a, b) => (sh(b) ? ((a << sh(b)) | (a >>> (32 - sh(b)))) >>> 0 : a),
+  mul8: (_e, a, b) => (a & 0xff) * (b & 0xff),
+  min: (_e, a, b) => Math.min(a >>> 0, b >>> 0),
+  max: (_e, a, b) => Math.max(a >>> 0, b >>> 0),
+  cmp: (_e, a, b) => (a > b ? 0x00 : a === b ? 0x2b : 0x1e),
+  bic: (_e, a, b) => (a & ~b) >>> 0,
+  setbit: (_e, a, b) => ((b & 1 ? a | (1 << ((b >>> 1) & 31)) : a & ~(1 << ((b >>> 1) & 31))) >>> 0),
+};
+
+const aluKinds = new WeakMap<object, number>();
+/** 1: two-register ALU form, 2: register-immediate ALU form, 0: other. Cached per form. */
+function aluKind(d: Decoded): number {
+  let k = aluKinds.get(d.form);
+  if (k === undefined) {
+    const n = d.form.name;
+    if (ALU[n] && d.form.fields.some((x) => x[0] === 'SRC2')) k = 1;
+    else if (n.endsWith('i') && n !== 'setbiti' && ALU[n.slice(0, -1)]) k = 2;
+    else k = 0;
+    aluKinds.set(d.form, k);
+  }
+  return k;
 }
 
 class EmuError extends Error {

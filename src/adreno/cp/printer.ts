@@ -142,25 +142,37 @@ export function packetText(p: PacketRecord, gen: Gen, regs: RegisterSpace = gpuR
   return lines;
 }
 
-/** One JSON record per packet, for tools. */
-export function packetJson(p: PacketRecord, gen: Gen, regs: RegisterSpace = gpuRegs(gen), extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const rec: Record<string, unknown> = {
-    ...extra,
-    level: p.level,
-    kind: p.kind,
-    iova: '0x' + p.iova.toString(16),
-    offset: p.offset,
-    type: p.type,
-    opcode: p.type === 7 || p.type === 3 ? p.opcode : undefined,
-    name: p.name,
-    count: p.count,
-  };
+/** One JSON record per packet, for tools (values as hex strings). */
+export function packetJson(p: PacketRecord, gen: Gen, regs: RegisterSpace = gpuRegs(gen), extra?: Record<string, unknown>): Record<string, unknown> {
+  const rec: Record<string, unknown> = {};
+  if (extra) for (const k in extra) rec[k] = extra[k];
+  rec['level'] = p.level;
+  rec['kind'] = p.kind;
+  rec['iova'] = '0x' + p.iova.toString(16);
+  rec['offset'] = p.offset;
+  rec['type'] = p.type;
+  if (p.type === 7 || p.type === 3) rec['opcode'] = p.opcode;
+  rec['name'] = p.name;
+  rec['count'] = p.count;
   if (p.group !== undefined) rec['group'] = p.group;
   if (!p.parityOk) rec['parity'] = 'bad';
+  const pl = p.payload;
   if (p.type === 4 || p.type === 0) {
-    rec['writes'] = regWrites(p, regs, gen).map((w) => ({ reg: w.name, offset: '0x' + w.offset.toString(16), value: '0x' + (w.hi !== undefined ? (w.hi * 2 ** 32 + w.value).toString(16) : w.value.toString(16)) }));
-  } else if (p.type === 7 || p.type === 3) rec['payload'] = Array.from(p.payload, (x) => '0x' + x.toString(16));
-  else if (p.type === -1) rec['raw'] = '0x' + p.header.toString(16);
-  if (p.payload.length < p.count) rec['truncated'] = true;
+    const writes: { reg: string; offset: string; value: string }[] = [];
+    for (let i = 0; i < pl.length; i++) {
+      const off = p.reg + i;
+      const r = regs.at(off);
+      if (r && r.width === 64 && i + 1 < pl.length) {
+        writes.push({ reg: r.name, offset: '0x' + off.toString(16), value: '0x' + (pl[i + 1]! * 2 ** 32 + pl[i]!).toString(16) });
+        i++;
+      } else writes.push({ reg: r ? r.name : regs.nameOf(off), offset: '0x' + off.toString(16), value: '0x' + pl[i]!.toString(16) });
+    }
+    rec['writes'] = writes;
+  } else if (p.type === 7 || p.type === 3) {
+    const a = new Array<string>(pl.length);
+    for (let i = 0; i < pl.length; i++) a[i] = '0x' + pl[i]!.toString(16);
+    rec['payload'] = a;
+  } else if (p.type === -1) rec['raw'] = '0x' + p.header.toString(16);
+  if (pl.length < p.count) rec['truncated'] = true;
   return rec;
 }

@@ -34,8 +34,8 @@ export interface PacketRecord {
   readonly reg: number;
   readonly payload: Uint32Array;
   readonly parityOk: boolean;
-  /** Draw-state group id when kind === 'SDS'. */
-  readonly group?: number;
+  /** Draw-state group id when kind === 'SDS', else undefined. */
+  readonly group: number | undefined;
 }
 
 export interface Problem {
@@ -138,7 +138,7 @@ export class Walker {
       this.packets++;
       if (h.type < 0) {
         this.problem('adreno.cp.bad-header', `invalid packet header 0x${hdr.toString(16).padStart(8, '0')}`, level, iova + i * 4);
-        this.v.packet?.({ level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: -1, opcode: -1, name: 'BAD', count: 0, reg: -1, payload: dw.subarray(i, i), parityOk: false });
+        this.v.packet?.({ level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: -1, opcode: -1, name: 'BAD', count: 0, reg: -1, payload: dw.subarray(i, i), parityOk: false, group });
         i++;
         continue;
       }
@@ -152,7 +152,7 @@ export class Walker {
       }
       const payload = dw.subarray(i + 1, i + 1 + count);
       const name = h.type === 4 || h.type === 0 ? 'REG_WRITE' : h.type === 2 ? 'NOP' : (opcodeName(h.opcode, gen) ?? `UNKNOWN_0x${h.opcode.toString(16)}`);
-      const rec: PacketRecord = { level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: h.type, opcode: h.opcode, name, count: h.count, reg: h.reg, payload, parityOk: h.parityOk, ...(group !== undefined ? { group } : {}) };
+      const rec: PacketRecord = { level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: h.type, opcode: h.opcode, name, count: h.count, reg: h.reg, payload, parityOk: h.parityOk, group };
       this.v.packet?.(rec);
       if (truncated) break;
       if (this.follow && (h.type === 7 || h.type === 3)) this.followPacket(h.opcode, payload, level, iova + i * 4);

@@ -9,9 +9,11 @@ export type Gen = 'a2xx' | 'a3xx' | 'a4xx' | 'a5xx' | 'a6xx' | 'a7xx';
 export const ALL_GENS: readonly Gen[] = ['a2xx', 'a3xx', 'a4xx', 'a5xx', 'a6xx', 'a7xx'];
 
 /** Bit of a generation in the generated variants masks. */
+const GEN_BITS: Record<Gen, number> = { a2xx: 1, a3xx: 2, a4xx: 4, a5xx: 8, a6xx: 16, a7xx: 32 };
 export function genBit(gen: Gen): number {
-  return 1 << GENS.indexOf(gen.toUpperCase() as (typeof GENS)[number]);
+  return GEN_BITS[gen];
 }
+void GENS;
 
 /** Map a GPU id (e.g. 630, 740) or chip id to a generation. */
 export function genFromGpuId(gpuId: number): Gen | undefined {
@@ -184,11 +186,18 @@ export function hasEnum(name: string): boolean {
 }
 
 /** Fields of a bitset for a generation (non-chip conditions resolved by `cond`). */
+const fieldCache = new Map<string, FieldDef[] | undefined>();
 export function bitsetFields(type: string, gen: Gen, cond?: (c: string) => boolean): FieldDef[] | undefined {
-  const b = BITSETS[type];
-  if (!b) return undefined;
-  const bit = genBit(gen);
-  return b.filter((f) => f[5] & bit && (f[6] === '' || !cond || cond(f[6])));
+  const key = gen + ':' + type;
+  let fs = fieldCache.get(key);
+  if (fs === undefined && !fieldCache.has(key)) {
+    const b = BITSETS[type];
+    const bit = genBit(gen);
+    fs = b ? b.filter((f) => f[5] & bit) : undefined;
+    fieldCache.set(key, fs);
+  }
+  if (!fs || !cond) return fs;
+  return fs.filter((f) => f[6] === '' || cond(f[6]));
 }
 
 function bits(lo: number, hi: number, low: number, high: number): number {

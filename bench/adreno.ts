@@ -1,0 +1,97 @@
+/**
+ * Adreno figures: .rd decode speed (packets/s, walk only and walk + text/JSON printing), CP
+ * execution speed (packets/s) on a synthetic trace shaped like a real frame (register bunches,
+ * draw-state groups, draws, events), and afuc emulation speed (SQE instructions/s).
+ */
+import { CmdStream, Layout } from '../src/adreno/cp/builder.js';
+import { RdWriter } from '../src/formats/rd.js';
+import { decodeRd } from '../src/adreno/decode.js';
+import { Walker } from '../src/adreno/cp/walker.js';
+import { CommandProcessor } from '../src/adreno/cp/cp.js';
+import { Memory } from '../src/core/memory.js';
+import { Diagnostics } from '../src/core/diagnostics.js';
+import { assemble } from '../src/adreno/afuc/isa.js';
+import { AfucEmu } from '../src/adreno/afuc/emu.js';
+import { testFirmwareSource } from '../src/adreno/afuc/testfw.js';
+import { gpuRegs } from '../src/adreno/regs/db.js';
+import type { BenchResult } from './run.js';
+
+/** A synthetic frame: per draw a few register writes, a draw-state group, a draw, an event. */
+function frame(draws: number): { L: Layout; ib: { iova: number; sizeDwords: number } } {
+  const L = new Layout();
+  const buf = L.reserve(1 << 16, 'data');
+  const so = L.place(new CmdStream().reg('RB_BLEND_CNTL', 1).regs32('GRAS_CL_VPORT[0].XOFFSET', [1, 2, 3, 4, 5, 6]), 'state');
+  const cs = new CmdStream().setMarker('RM6_BYPASS');
+  for (let i = 0; i < draws; i++) {
+    cs.regs32('CP_SCRATCH[0]', [i, i + 1, i + 2]);
+    cs.reg('GRAS_SU_POINT_SIZE', i & 0xff);
+    cs.setDrawState([{ groupId: i & 7, addr: so.iova, count: so.sizeDwords, dirty: (i & 3) === 0 }]);
+    cs.drawAuto('DI_PT_TRILIST', 3);
+    if ((i & 15) === 0) cs.event('CACHE_FLUSH_TS', buf + (i % 1024) * 8, i);
+    cs.memWrite(buf + 0x8000 + (i % 1024) * 4, [i]);
+  }
+  return { L, ib: L.place(cs, 'ib1') };
+}
+
+function time(fn: () => void, minMs = 400): number {
+  let reps = 0;
+  const t0 = performance.now();
+  let ms = 0;
+  while (ms < minMs) {
+    fn();
+    reps++;
+    ms = performance.now() - t0;
+  }
+  return ms / reps;
+}
+
+export function benchAdreno(): BenchResult[] {
+  const out: BenchResult[] = [];
+  void gpuRegs('a6xx');
+  const { L, ib } = frame(2000);
+  const w = new RdWriter().gpuId(630);
+  for (const b of L.buffers) w.buffer(b.iova, b.data);
+  const rd = w.cmdstream(ib.iova, ib.sizeDwords).bytes();
+  let packets = 0;
+  decodeRd(rd, { out: () => {}, json: true }).packets;
+  const mem = new Memory();
+  for (const b of L.buffers) mem.map(b.iova, b.data.length, b.label, b.data.slice());
+  const walkMs = time(() => {
+    packets = 0;
+    new Walker(mem, 'a6xx', { packet: () => void packets++ }).walk(ib.iova, ib.sizeDwords);
+  });
+  out.push({ name: 'adreno decode walk', figures: { packets, 'packets/s': packets / (walkMs / 1000) } });
+  let lines = 0;
+  const textMs = time(() => {
+    lines = 0;
+    packets = decodeRd(rd, { out: () => void lines++ }).packets;
+  });
+  out.push({ name: 'adreno decode text', figures: { packets, lines, 'packets/s': packets / (textMs / 1000) } });
+  const jsonMs = time(() => {
+    packets = decodeRd(rd, { out: () => {}, json: true }).packets;
+  });
+  out.push({ name: 'adreno decode json', figures: { packets, 'packets/s': packets / (jsonMs / 1000) } });
+  let executed = 0;
+  const execMs = time(() => {
+    const m = new Memory();
+    for (const b of L.buffers) m.map(b.iova, b.data.length, b.label, b.data.slice());
+    const cp = new CommandProcessor(m, { diag: new Diagnostics(), snapshots: false });
+    cp.run(ib.iova, ib.sizeDwords);
+    executed = cp.packets;
+  });
+  out.push({ name: 'adreno cp execute', figures: { packets: executed, 'packets/s': executed / (execMs / 1000) } });
+  const fw = assemble(testFirmwareSource(), 'a6xx');
+  const stream = new CmdStream();
+  for (let i = 0; i < 500; i++) stream.regs32('CP_SCRATCH[0]', [i, i, i, i]).nop([1, 2]).pkt('CP_CONTEXT_REG_BUNCH', [0x884, i, 0x885, i]);
+  const dw = stream.dwords();
+  let steps = 0;
+  const emuMs = time(() => {
+    const emu = new AfucEmu(fw, { diag: new Diagnostics() });
+    emu.run();
+    emu.feed(dw);
+    emu.run(10_000_000);
+    steps = emu.steps;
+  });
+  out.push({ name: 'adreno afuc emulate', figures: { instructions: steps, 'instructions/s': steps / (emuMs / 1000) } });
+  return out;
+}
