@@ -30,6 +30,8 @@ const KIND_NAME = ['', 'VM_CNT', 'LGKM_CNT (DS)', 'LGKM_CNT (SMEM)'];
 interface OpInfo {
   /** Load kind whose destination is `dst` (NONE when the op returns no data). */
   readonly kind: number;
+  /** The counter whose issue order the op takes part in: every DS op counts (stores too). */
+  readonly counts: number;
   readonly dst: Int32Array;
   /** Every register the op names (sources and destinations). */
   readonly refs: Int32Array;
@@ -78,16 +80,16 @@ function analyse(op: Op): OpInfo {
   const mn = inst.mnemonic;
   if (mn === 's_waitcnt') {
     const v = inst.fields.simm16 ?? 0;
-    return { kind: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: { vm: (v >>> 10) & 0x3f, lgkm: (v >>> 4) & 0x3f, sgpr: -1 } };
+    return { kind: NONE, counts: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: { vm: (v >>> 10) & 0x3f, lgkm: (v >>> 4) & 0x3f, sgpr: -1 } };
   }
   if (mn === 's_waitcnt_vmcnt' || mn === 's_waitcnt_lgkmcnt') {
     const n = inst.fields.simm16 ?? 0;
     const sd = inst.fields.sdst ?? 124;
     const vm = mn === 's_waitcnt_vmcnt';
-    return { kind: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: { vm: vm ? n : -1, lgkm: vm ? -1 : n, sgpr: sd === 124 ? -1 : sd } };
+    return { kind: NONE, counts: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: { vm: vm ? n : -1, lgkm: vm ? -1 : n, sgpr: sd === 124 ? -1 : sd } };
   }
   if (mn.startsWith('s_waitcnt') || mn === 's_endpgm' || mn === 's_nop' || mn === 's_delay_alu' || mn === 's_clause') {
-    return { kind: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: null };
+    return { kind: NONE, counts: NONE, dst: new Int32Array(0), refs: new Int32Array(0), wait: null };
   }
   const { all, first } = parseRegs(op.text());
   let kind = NONE;
@@ -99,7 +101,8 @@ function analyse(op: Op): OpInfo {
     if (/_load_lds/.test(mn)) kind = NONE;
     else if (/_load|image_sample|image_gather|image_get|image_bvh/.test(mn) || (/_atomic_/.test(mn) && glc)) kind = VM;
   }
-  return { kind, dst: Int32Array.from(kind === NONE ? [] : first), refs: Int32Array.from(all), wait: null };
+  const counts = enc === 'DS' ? DS : enc === 'SMEM' ? SMEM : kind;
+  return { kind, counts, dst: Int32Array.from(kind === NONE ? [] : first), refs: Int32Array.from(all), wait: null };
 }
 
 export class WaitcntSanitizer {
@@ -130,8 +133,8 @@ export class WaitcntSanitizer {
     }
     if (info.wait !== null) return this.retire(w, t, info.wait);
     if (t.busy()) this.check(w, t, op, info);
-    if (info.kind !== NONE) {
-      const ser = ++t.issued[info.kind]!;
+    if (info.counts !== NONE) {
+      const ser = ++t.issued[info.counts]!;
       for (const r of info.dst) {
         t.kind[r] = info.kind;
         t.ser[r] = ser;
