@@ -18,6 +18,9 @@ import './ds.js';
 import './flat.js';
 import './buffer.js';
 import './flow.js';
+import './vop3p.js';
+import './vopd.js';
+import './interp.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {
   const b = lookup(inst.mnemonic);
