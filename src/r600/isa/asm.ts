@@ -9,7 +9,7 @@
  */
 import { InputError } from '../../core/errors.js';
 import { ALU_OPS, CF_OPS, RAT_INSTS, VTX_FORMATS, type AluOpInfo } from './opcodes.gen.js';
-import { GEN_COLUMN, SRC, type R600Gen } from './decode.js';
+import { GEN_COLUMN, SRC, isCfExport, type R600Gen } from './decode.js';
 
 const CHAN: Readonly<Record<string, number>> = { X: 0, Y: 1, Z: 2, W: 3, x: 0, y: 1, z: 2, w: 3 };
 const BANK_SWIZZLE: Readonly<Record<string, number>> = {
@@ -253,8 +253,13 @@ export function assembleCf(gen: R600Gen, line: string, err: (m: string) => never
     if (ex.has('MARK')) v |= 1 << 30;
     return v >>> 0;
   };
-  const name = toks[0]!;
+  let name = toks[0]!;
   if (name === 'PAD') return [0, 0];
+  // Evergreen has no CF_END opcode: LLVM writes a NOP with END_OF_PROGRAM.
+  if (name === 'CF_END' && gen !== 'cayman') {
+    name = 'NOP';
+    ex.set('EOP', '');
+  }
   let m: RegExpExecArray | null;
   if ((m = /^(ALU\w*) (\d+), @(\d+), KC0\[([^\]]*)\], KC1\[([^\]]*)\]/.exec(t))) {
     const code = cfCode(gen, m[1]!, true, err);
@@ -264,10 +269,6 @@ export function assembleCf(gen: R600Gen, line: string, err: (m: string) => never
     let w1 = k1.mode | (k0.addr << 2) | (k1.addr << 10) | (Number(m[2]) << 18) | (code << 26);
     if (ex.has('ALT_CONST')) w1 |= 1 << 25;
     return [w0 >>> 0, flagBits(w1, true)];
-  }
-  if (name === 'CF_END') {
-    if (gen === 'cayman') return [0, flagBits(cfCode(gen, 'CF_END', false, err) << 22, false)];
-    return [0, flagBits(1 << 21, false)];
   }
   if (/^MEM_RAT/.test(name)) {
     const code = cfCode(gen, name, false, err);
@@ -291,6 +292,18 @@ export function assembleCf(gen: R600Gen, line: string, err: (m: string) => never
     return [w0 >>> 0, flagBits(w1, false)];
   }
   const code = cfCode(gen, name, false, err);
+  if (isCfExport(gen, code)) {
+    // Other CF_ALLOC_EXPORT instructions, as print.ts writes them: NAME Tn.MASK, Ti.X [EOP] RAT:id:inst ...
+    const mm = /^T(\d+)\.([XYZW]*),$/.exec(toks[1] ?? '') ?? err(`bad export data register in '${t}'`);
+    const mi = /^T(\d+)\.X$/.exec(toks[2] ?? '') ?? err(`bad export index register in '${t}'`);
+    let mask = 0;
+    for (const ch of mm[2]!) mask |= 1 << CHAN[ch]!;
+    const ri = /^(\d+):(\d+)$/.exec(ex.get('RAT') ?? '0:0') ?? err('bad RAT:id:inst');
+    const w0 = Number(ri[1]) | (Number(ri[2]) << 4) | (Number(ex.get('IDXMODE') ?? 0) << 11) | (Number(ex.get('TYPE') ?? 1) << 13) | (Number(mm[1]) << 15) |
+      ((ex.has('RW_REL') ? 1 : 0) << 22) | (Number(mi[1]) << 23) | (Number(ex.get('ELEM') ?? 0) << 30);
+    const w1 = Number(ex.get('ARRAY') ?? 0) | (mask << 12) | (Number(ex.get('BURST') ?? 0) << 16) | ((ex.has('EOP') && gen !== 'cayman' ? 1 : 0) << 21) | (code << 22);
+    return [w0 >>> 0, flagBits(w1, false)];
+  }
   let addr = 0;
   let count = 0;
   let pop = 0;

@@ -1,0 +1,93 @@
+/**
+ * Fuzzing (seeded, deterministic): random CF/ALU/fetch words never crash the decoder, the printer,
+ * the assembler (which may only reject with an InputError) or the executor (which may only report
+ * diagnostics, or reject a malformed program with an InputError).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { InputError } from '../../src/core/errors.js';
+import { mulberry32 } from '../../src/runtime/manifest.js';
+import { assembleAlu, assembleCf } from '../../src/r600/isa/asm.js';
+import { decodeAlu, decodeCf, decodeFetch, decodeProgram, type R600Gen } from '../../src/r600/isa/decode.js';
+import { printAlu, printCf, printFetch } from '../../src/r600/isa/print.js';
+import { vtxName, type R600Object } from '../../src/r600/isa/object.js';
+import { runR600 } from '../../src/r600/wave/dispatch.js';
+import { CF_OPS } from '../../src/r600/isa/opcodes.gen.js';
+
+const GENS: R600Gen[] = ['evergreen', 'cayman'];
+const err = (m: string): never => {
+  throw new InputError(m);
+};
+
+test('random words decode and print; printed ALU/CF text re-assembles to text that prints the same', () => {
+  const r = mulberry32(600);
+  const w = (): number => Math.floor(r() * 4294967296) >>> 0;
+  let reassembled = 0;
+  for (let i = 0; i < 20000; i++) {
+    const gen = GENS[i & 1]!;
+    const a = decodeAlu(gen, 0, w(), w());
+    const t = printAlu(a);
+    const c = decodeCf(gen, 0, w(), w());
+    const ct = printCf(c, false);
+    printFetch(decodeFetch(0, w(), w(), w(), w()), vtxName);
+    for (const [text, asm, dec, pr] of [
+      [t, (s: string) => assembleAlu(gen, s, err), (x: number, y: number) => decodeAlu(gen, 0, x, y), printAlu],
+      [ct, (s: string) => assembleCf(gen, s, err), (x: number, y: number) => decodeCf(gen, 0, x, y), (d: ReturnType<typeof decodeCf>) => printCf(d, false)],
+    ] as const) {
+      try {
+        const [x, y] = asm(text);
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        assert.equal((pr as any)(dec(x, y)), text, `re-assembled text differs for '${text}'`);
+        reassembled++;
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+      }
+    }
+  }
+  assert.ok(reassembled > 10000, `only ${reassembled} of 40000 printed words re-assembled`);
+});
+
+test('random programs never crash the executor', () => {
+  const r = mulberry32(601);
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
+  const cfCodes = CF_OPS.filter((o) => !o.alu && o.codes[2] >= 0 && o.codes[2] < 0x40).map((o) => o.codes[2]);
+  let ran = 0;
+  for (let i = 0; i < 300; i++) {
+    const gen: R600Gen = pick(GENS);
+    const nCf = 2 + Math.floor(r() * 8);
+    const clauseAt = nCf + 2;
+    const nAlu = 1 + Math.floor(r() * 12);
+    const words = new Uint32Array((clauseAt + nAlu + 8) * 2);
+    for (let k = 0; k < nCf - 1; k++) {
+      const kind = r();
+      if (kind < 0.4) {
+        // ALU clause over the random ALU words (count may overrun: that is an InputError).
+        const code = 8 + Math.floor(r() * 8);
+        words[2 * k] = (clauseAt | (Math.floor(r() * 3) << 30)) >>> 0;
+        words[2 * k + 1] = ((Math.floor(r() * nAlu) << 18) | (code << 26) | (1 << 31)) >>> 0;
+      } else {
+        const code = pick(cfCodes);
+        words[2 * k] = Math.floor(r() * (nCf + 2));
+        words[2 * k + 1] = ((Math.floor(r() * 4)) | (Math.floor(r() * 4) << 8) | (code << 22) | (r() < 0.2 ? 1 << 30 : 0) | (1 << 31)) >>> 0;
+      }
+    }
+    words[2 * (nCf - 1) + 1] = gen === 'cayman' ? ((0x20 << 22) | (1 << 31)) >>> 0 : ((1 << 21) | (1 << 31)) >>> 0;
+    for (let k = 0; k < nAlu + 8; k++) {
+      words[2 * (clauseAt + k)] = (Math.floor(r() * 4294967296) | (r() < 0.5 ? 1 << 31 : 0)) >>> 0;
+      words[2 * (clauseAt + k) + 1] = Math.floor(r() * 4294967296) >>> 0;
+    }
+    let program;
+    try {
+      program = decodeProgram(gen, words, 'fuzz');
+    } catch (e) {
+      if (e instanceof InputError) continue;
+      throw e;
+    }
+    const object: R600Object = { mcpu: 'fuzz', gen, text: new Uint8Array(words.buffer), kernels: [{ name: 'f', offset: 0, program, relocs: new Map() }], dataSymbols: new Map(), config: [] };
+    const diag = new Diagnostics({ limit: 50 });
+    runR600({ object, kernel: object.kernels[0]!, grid: [64, 1, 1], block: [64, 1, 1], args: new Uint8Array(0), global: new Uint8Array(1024), diag, maxInstructions: 2000, stackSize: 4 });
+    ran++;
+  }
+  assert.ok(ran > 50, `only ${ran} random programs decoded`);
+});
