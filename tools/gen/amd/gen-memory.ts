@@ -239,13 +239,13 @@ function genDs(t: Target): { table: Record<number, DsEntry>; probes: number[][] 
       gp.push(ws);
     }
   }
-  if (e_swizzle_probes(table, L, gp)) { /* added */ }
+  swizzleProbes(table, L, gp);
   for (let op = 0; op < nOps; op++) if (!table[op]) { const ws = mk(2, L.prefix); put(ws, L.op, op); gp.push(ws); }
   return { table, probes: gp };
 }
 
 /** ds_swizzle's offset prints as a swizzle macro: probe its patterns widely. */
-function e_swizzle_probes(table: Record<number, DsEntry>, L: Target['ds'], gp: number[][]): boolean {
+function swizzleProbes(table: Record<number, DsEntry>, L: Target['ds'], gp: number[][]): void {
   const R = rng(0x5e);
   for (const [k, e] of Object.entries(table)) {
     if (e.off !== 'swz') continue;
@@ -264,7 +264,6 @@ function e_swizzle_probes(table: Record<number, DsEntry>, L: Target['ds'], gp: n
       gp.push(ws);
     }
   }
-  return true;
 }
 
 
@@ -672,7 +671,6 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
       const wx = widthsOf(x);
       const wy = widthsOf(y);
       const conv = (w: { v: number } | null) => !e.dimp || d === e.origV || (w !== null && w.v === d);
-      void conv;
       addr += wx === null ? '-' : conv(wx) ? wx.a[0]!.toString(36) : '0';
       e.nsa.push(wy === null ? '-' : conv(wy) ? wy.a.join(',') : '');
     }
