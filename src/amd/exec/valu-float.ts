@@ -5,7 +5,7 @@
  * Per-op definitions follow the RDNA3 ISA pseudocode; the wrapper (valu.ts) does rounding,
  * denormal flushing, omod/clamp and NaN propagation.
  */
-import { R, RH, fop, vop, T0, T1, T2, TH0, TH1, TH2, TF0, TF1, TF2, ERR, MODE, h, d64, rawF32, rawF64, cinBit, setCout, type Shape } from './valu.js';
+import { R, RH, fop, vop, fin, T0, T1, T2, TH0, TH1, TH2, TF0, TF1, TF2, ERR, MODE, h, d64, rawF32, rawF64, cinBit, setCout, type Shape } from './valu.js';
 import { EXACT, f16, f16bits, f32, f32bits, f64bits, f64hi, fma64, twoProd, twoSum, bf16, bf16bits, roundF16, roundF32, nextAfter64 } from '../../core/float.js';
 import type { ValuOperands } from './valu-core.js';
 
@@ -76,30 +76,60 @@ function fmaD(a: number, b: number, c: number): number {
 }
 
 // ---- f32 arithmetic
-fop('v_add_f32', F32x2, (l) => add(TF0[l]!, TF1[l]!));
-fop('v_sub_f32', F32x2, (l) => add(TF0[l]!, -TF1[l]!));
-fop('v_subrev_f32', F32x2, (l) => add(TF1[l]!, -TF0[l]!));
-fop('v_mul_f32', F32x2, (l) => mulSmall(TF0[l]!, TF1[l]!));
-fop('v_fma_f32', F32x3, (l) => fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
-fop('v_fmac_f32', F32x2, (l) => fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!), { accum: true });
+fop('v_add_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, add(TF0[l]!, TF1[l]!));
+});
+fop('v_sub_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, add(TF0[l]!, -TF1[l]!));
+});
+fop('v_subrev_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, add(TF1[l]!, -TF0[l]!));
+});
+fop('v_mul_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mulSmall(TF0[l]!, TF1[l]!));
+});
+fop('v_fma_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
+});
+fop('v_fmac_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
+}, { accum: true });
 /** D = S0 * K + S1 (K the literal). */
 const remapMK = (o: ValuOperands): ValuOperands => ({ ...o, src: [o.src[0]!, 255, o.src[1]!] });
 /** D = S0 * S1 + K. */
 const remapAK = (o: ValuOperands): ValuOperands => ({ ...o, src: [o.src[0]!, o.src[1]!, 255] });
-fop('v_fmamk_f32', F32x3, (l) => fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!), { remap: remapMK });
-fop('v_fmaak_f32', F32x3, (l) => fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!), { remap: remapAK });
+fop('v_fmamk_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
+}, { remap: remapMK });
+fop('v_fmaak_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
+}, { remap: remapAK });
 // DX9 rules: 0 * anything (inf, NaN) = 0.
-fop('v_mul_dx9_zero_f32', F32x2, (l) => (TF0[l] === 0 || TF1[l] === 0 ? 0 : TF0[l]! * TF1[l]!));
-fop('v_fma_dx9_zero_f32', F32x3, (l) => (TF0[l] === 0 || TF1[l] === 0 ? TF2[l]! : fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!)));
-fop('v_fmac_dx9_zero_f32', F32x2, (l) => (TF0[l] === 0 || TF1[l] === 0 ? TF2[l]! : fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!)), { accum: true });
-fop('v_mullit_f32', F32x3, (l) => {
-  const b = TF1[l]!, c = TF2[l]!;
-  if (b === -3.4028234663852886e38 || b === -Infinity || b !== b || c <= 0 || c !== c) return -3.4028234663852886e38;
-  return TF0[l]! * b;
+fop('v_mul_dx9_zero_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, (TF0[l] === 0 || TF1[l] === 0 ? 0 : TF0[l]! * TF1[l]!));
 });
-fop('v_ldexp_f32', { srcs: ['f32', 'b32'], dst: 'f32' }, (l) => ldexp(TF0[l]!, T1[l]! | 0));
-fop('v_ldexp_f64', { srcs: ['f64', 'b32'], dst: 'f64' }, (l) => ldexp(d64(0, l), T1[l]! | 0));
-fop('v_ldexp_f16', { srcs: ['f16', 'b16'], dst: 'f16' }, (l) => ldexp(h(0, l), (T1[l]! << 16) >> 16));
+fop('v_fma_dx9_zero_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, (TF0[l] === 0 || TF1[l] === 0 ? TF2[l]! : fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!)));
+});
+fop('v_fmac_dx9_zero_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, (TF0[l] === 0 || TF1[l] === 0 ? TF2[l]! : fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!)));
+}, { accum: true });
+fop('v_mullit_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
+  const b = TF1[l]!, c = TF2[l]!;
+  if (b === -3.4028234663852886e38 || b === -Infinity || b !== b || c <= 0 || c !== c) { fin(l, -3.4028234663852886e38); continue; }
+  { fin(l, TF0[l]! * b); continue; }
+}
+});
+fop('v_ldexp_f32', { srcs: ['f32', 'b32'], dst: 'f32' }, (n) => {
+  for (let l = 0; l < n; l++) fin(l, ldexp(TF0[l]!, T1[l]! | 0));
+});
+fop('v_ldexp_f64', { srcs: ['f64', 'b32'], dst: 'f64' }, (n) => {
+  for (let l = 0; l < n; l++) fin(l, ldexp(d64(0, l), T1[l]! | 0));
+});
+fop('v_ldexp_f16', { srcs: ['f16', 'b16'], dst: 'f16' }, (n) => {
+  for (let l = 0; l < n; l++) fin(l, ldexp(h(0, l), (T1[l]! << 16) >> 16));
+});
 /** x * 2^n exactly (the result's rounding is the wrapper's): scaled in steps that stay exact. */
 function ldexp(x: number, n: number): number {
   if (x === 0 || !Number.isFinite(x)) return x;
@@ -141,12 +171,24 @@ function max32(a: number, b: number, ab: number, bb: number): number {
   return minmax(a, b, isSnan32(ab), isSnan32(bb), true);
 }
 const NOOUT = { noFlushOut: true } as const;
-fop('v_max_f32', F32x2, (l) => max32(TF0[l]!, TF1[l]!, T0[l]!, T1[l]!), NOOUT);
-fop('v_min_f32', F32x2, (l) => min32(TF0[l]!, TF1[l]!, T0[l]!, T1[l]!), NOOUT);
-fop('v_max_f64', F64x2, (l) => minmax(d64(0, l), d64(1, l), isSnan64(T0[l]!, TH0[l]!), isSnan64(T1[l]!, TH1[l]!), true), NOOUT);
-fop('v_min_f64', F64x2, (l) => minmax(d64(0, l), d64(1, l), isSnan64(T0[l]!, TH0[l]!), isSnan64(T1[l]!, TH1[l]!), false), NOOUT);
-fop('v_max_f16', F16x2, (l) => minmax(h(0, l), h(1, l), isSnan16(T0[l]!), isSnan16(T1[l]!), true), NOOUT);
-fop('v_min_f16', F16x2, (l) => minmax(h(0, l), h(1, l), isSnan16(T0[l]!), isSnan16(T1[l]!), false), NOOUT);
+fop('v_max_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, max32(TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
+}, NOOUT);
+fop('v_min_f32', F32x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, min32(TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
+}, NOOUT);
+fop('v_max_f64', F64x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, minmax(d64(0, l), d64(1, l), isSnan64(T0[l]!, TH0[l]!), isSnan64(T1[l]!, TH1[l]!), true));
+}, NOOUT);
+fop('v_min_f64', F64x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, minmax(d64(0, l), d64(1, l), isSnan64(T0[l]!, TH0[l]!), isSnan64(T1[l]!, TH1[l]!), false));
+}, NOOUT);
+fop('v_max_f16', F16x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, minmax(h(0, l), h(1, l), isSnan16(T0[l]!), isSnan16(T1[l]!), true));
+}, NOOUT);
+fop('v_min_f16', F16x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, minmax(h(0, l), h(1, l), isSnan16(T0[l]!), isSnan16(T1[l]!), false));
+}, NOOUT);
 // Three-input forms compose the two-input ones; an intermediate quieted sNaN is a quiet NaN.
 function mm3(a: number, b: number, c: number, sa: boolean, sb: boolean, sc: boolean, first: boolean, second: boolean): number {
   const t = minmax(a, b, sa, sb, first);
@@ -161,16 +203,36 @@ function med3f(a: number, b: number, c: number, sa: boolean, sb: boolean, sc: bo
 }
 const S32 = (l: number) => [isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!)] as const;
 void S32;
-fop('v_min3_f32', F32x3, (l) => mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), false, false), NOOUT);
-fop('v_max3_f32', F32x3, (l) => mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), true, true), NOOUT);
-fop('v_maxmin_f32', F32x3, (l) => mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), true, false), NOOUT);
-fop('v_minmax_f32', F32x3, (l) => mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), false, true), NOOUT);
-fop('v_med3_f32', F32x3, (l) => med3f(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!)), NOOUT);
-fop('v_min3_f16', F16x3, (l) => mm3(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!), false, false), NOOUT);
-fop('v_max3_f16', F16x3, (l) => mm3(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!), true, true), NOOUT);
-fop('v_maxmin_f16', F16x3, (l) => mm3(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!), true, false), NOOUT);
-fop('v_minmax_f16', F16x3, (l) => mm3(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!), false, true), NOOUT);
-fop('v_med3_f16', F16x3, (l) => med3f(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!)), NOOUT);
+fop('v_min3_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), false, false));
+}, NOOUT);
+fop('v_max3_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), true, true));
+}, NOOUT);
+fop('v_maxmin_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), true, false));
+}, NOOUT);
+fop('v_minmax_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), false, true));
+}, NOOUT);
+fop('v_med3_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, med3f(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!)));
+}, NOOUT);
+fop('v_min3_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mm3(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!), false, false));
+}, NOOUT);
+fop('v_max3_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mm3(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!), true, true));
+}, NOOUT);
+fop('v_maxmin_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mm3(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!), true, false));
+}, NOOUT);
+fop('v_minmax_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mm3(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!), false, true));
+}, NOOUT);
+fop('v_med3_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, med3f(h(0, l), h(1, l), h(2, l), isSnan16(T0[l]!), isSnan16(T1[l]!), isSnan16(T2[l]!)));
+}, NOOUT);
 
 // ---- rounding to integral values (exact results)
 function rndne(x: number): number {
@@ -183,18 +245,42 @@ function rndne(x: number): number {
 const trunc = (x: number) => Math.trunc(x);
 const floor = (x: number) => Math.floor(x);
 const ceil = (x: number) => Math.ceil(x);
-fop('v_trunc_f32', F32x1, (l) => trunc(TF0[l]!));
-fop('v_floor_f32', F32x1, (l) => floor(TF0[l]!));
-fop('v_ceil_f32', F32x1, (l) => ceil(TF0[l]!));
-fop('v_rndne_f32', F32x1, (l) => rndne(TF0[l]!));
-fop('v_trunc_f64', F64x1, (l) => trunc(d64(0, l)));
-fop('v_floor_f64', F64x1, (l) => floor(d64(0, l)));
-fop('v_ceil_f64', F64x1, (l) => ceil(d64(0, l)));
-fop('v_rndne_f64', F64x1, (l) => rndne(d64(0, l)));
-fop('v_trunc_f16', F16x1, (l) => trunc(h(0, l)));
-fop('v_floor_f16', F16x1, (l) => floor(h(0, l)));
-fop('v_ceil_f16', F16x1, (l) => ceil(h(0, l)));
-fop('v_rndne_f16', F16x1, (l) => rndne(h(0, l)));
+fop('v_trunc_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, trunc(TF0[l]!));
+});
+fop('v_floor_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, floor(TF0[l]!));
+});
+fop('v_ceil_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, ceil(TF0[l]!));
+});
+fop('v_rndne_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, rndne(TF0[l]!));
+});
+fop('v_trunc_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, trunc(d64(0, l)));
+});
+fop('v_floor_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, floor(d64(0, l)));
+});
+fop('v_ceil_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, ceil(d64(0, l)));
+});
+fop('v_rndne_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, rndne(d64(0, l)));
+});
+fop('v_trunc_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, trunc(h(0, l)));
+});
+fop('v_floor_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, floor(h(0, l)));
+});
+fop('v_ceil_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, ceil(h(0, l)));
+});
+fop('v_rndne_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, rndne(h(0, l)));
+});
 /** fract = x - floor(x), clamped below 1.0 (largest value under 1 in the format); inf -> NaN. */
 function fract(x: number, below1: number): number {
   if (!Number.isFinite(x)) return NaN;
@@ -202,46 +288,88 @@ function fract(x: number, below1: number): number {
   ERR[0] = 0;
   return f >= below1 ? below1 : f;
 }
-fop('v_fract_f32', F32x1, (l) => {
+fop('v_fract_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) {
   const x = TF0[l]!;
-  if (!Number.isFinite(x)) return x === x ? NaN : x;
+  if (!Number.isFinite(x)) { fin(l, x === x ? NaN : x); continue; }
   // x - floor(x) is exact in a double; round it like the f32 subtraction, then clamp below 1
   const r = f32(roundF32(x - Math.floor(x), 0, MODE.rm32));
-  return r >= 0.99999994 ? 0.99999994 : r;
+  { fin(l, r >= 0.99999994 ? 0.99999994 : r); continue; }
+}
 });
-fop('v_fract_f64', F64x1, (l) => {
+fop('v_fract_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) {
   const x = d64(0, l);
-  if (!Number.isFinite(x)) return x === x ? NaN : x;
-  return fract(x, 0.9999999999999999);
+  if (!Number.isFinite(x)) { fin(l, x === x ? NaN : x); continue; }
+  { fin(l, fract(x, 0.9999999999999999)); continue; }
+}
 });
-fop('v_fract_f16', F16x1, (l) => {
+fop('v_fract_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) {
   const x = h(0, l);
-  if (!Number.isFinite(x)) return x === x ? NaN : x;
+  if (!Number.isFinite(x)) { fin(l, x === x ? NaN : x); continue; }
   const r = f16(roundF16(x - Math.floor(x), 0, MODE.rm64));
-  return r >= 0.99951171875 ? 0.99951171875 : r;
+  { fin(l, r >= 0.99951171875 ? 0.99951171875 : r); continue; }
+}
 });
 
 // ---- transcendental (the TRANS unit). f32 forms flush denormals regardless of MODE.
 const TR = { trans: true, cls: 'trans' } as const;
 const TR16 = { cls: 'trans' } as const;
-fop('v_exp_f32', F32x1, (l) => 2 ** TF0[l]!, TR);
-fop('v_log_f32', F32x1, (l) => Math.log2(TF0[l]!), TR);
-fop('v_rcp_f32', F32x1, (l) => 1 / TF0[l]!, TR);
-fop('v_rcp_iflag_f32', F32x1, (l) => 1 / TF0[l]!, TR);
-fop('v_rsq_f32', F32x1, (l) => 1 / Math.sqrt(TF0[l]!), TR);
-fop('v_sqrt_f32', F32x1, (l) => Math.sqrt(TF0[l]!), TR);
-fop('v_sin_f32', F32x1, (l) => sin2pi(TF0[l]!), { cls: 'trans' });
-fop('v_cos_f32', F32x1, (l) => cos2pi(TF0[l]!), { cls: 'trans' });
-fop('v_rcp_f64', F64x1, (l) => 1 / d64(0, l), TR16);
-fop('v_rsq_f64', F64x1, (l) => 1 / Math.sqrt(d64(0, l)), TR16);
-fop('v_sqrt_f64', F64x1, (l) => Math.sqrt(d64(0, l)), TR16);
-fop('v_exp_f16', F16x1, (l) => 2 ** h(0, l), TR16);
-fop('v_log_f16', F16x1, (l) => Math.log2(h(0, l)), TR16);
-fop('v_rcp_f16', F16x1, (l) => 1 / h(0, l), TR16);
-fop('v_rsq_f16', F16x1, (l) => 1 / Math.sqrt(h(0, l)), TR16);
-fop('v_sqrt_f16', F16x1, (l) => Math.sqrt(h(0, l)), TR16);
-fop('v_sin_f16', F16x1, (l) => sin2pi(h(0, l)), TR16);
-fop('v_cos_f16', F16x1, (l) => cos2pi(h(0, l)), TR16);
+fop('v_exp_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 2 ** TF0[l]!);
+}, TR);
+fop('v_log_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, Math.log2(TF0[l]!));
+}, TR);
+fop('v_rcp_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 1 / TF0[l]!);
+}, TR);
+fop('v_rcp_iflag_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 1 / TF0[l]!);
+}, TR);
+fop('v_rsq_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 1 / Math.sqrt(TF0[l]!));
+}, TR);
+fop('v_sqrt_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, Math.sqrt(TF0[l]!));
+}, TR);
+fop('v_sin_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, sin2pi(TF0[l]!));
+}, { cls: 'trans' });
+fop('v_cos_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, cos2pi(TF0[l]!));
+}, { cls: 'trans' });
+fop('v_rcp_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 1 / d64(0, l));
+}, TR16);
+fop('v_rsq_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 1 / Math.sqrt(d64(0, l)));
+}, TR16);
+fop('v_sqrt_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, Math.sqrt(d64(0, l)));
+}, TR16);
+fop('v_exp_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 2 ** h(0, l));
+}, TR16);
+fop('v_log_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, Math.log2(h(0, l)));
+}, TR16);
+fop('v_rcp_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 1 / h(0, l));
+}, TR16);
+fop('v_rsq_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, 1 / Math.sqrt(h(0, l)));
+}, TR16);
+fop('v_sqrt_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, Math.sqrt(h(0, l)));
+}, TR16);
+fop('v_sin_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, sin2pi(h(0, l)));
+}, TR16);
+fop('v_cos_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, cos2pi(h(0, l)));
+}, TR16);
 /** sin(2*pi*t) for t in [0, 1), with exact zeros and ones at the quarter points. */
 function sinTurn(t: number): number {
   if (t < 0.25) return Math.sin(2 * Math.PI * t);
@@ -278,27 +406,61 @@ function frexpMant(x: number): number {
   const e = frexpExp(x);
   return e > 1000 ? x / 2 ** 1000 / 2 ** (e - 1000) : e < -1000 ? x * 2 ** 1000 * 2 ** (-e - 1000) : x / 2 ** e;
 }
-vop('v_frexp_exp_i32_f32', { srcs: ['f32'], dst: 'b32' }, (l) => void (R[l] = frexpExp(TF0[l]!)));
-vop('v_frexp_exp_i32_f64', { srcs: ['f64'], dst: 'b32' }, (l) => void (R[l] = frexpExp(d64(0, l))));
-vop('v_frexp_exp_i16_f16', { srcs: ['f16'], dst: 'b16' }, (l) => void (R[l] = frexpExp(h(0, l)) & 0xffff));
-fop('v_frexp_mant_f32', F32x1, (l) => frexpMant(TF0[l]!));
-fop('v_frexp_mant_f64', F64x1, (l) => frexpMant(d64(0, l)));
-fop('v_frexp_mant_f16', F16x1, (l) => frexpMant(h(0, l)));
+vop('v_frexp_exp_i32_f32', { srcs: ['f32'], dst: 'b32' }, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = frexpExp(TF0[l]!));
+});
+vop('v_frexp_exp_i32_f64', { srcs: ['f64'], dst: 'b32' }, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = frexpExp(d64(0, l)));
+});
+vop('v_frexp_exp_i16_f16', { srcs: ['f16'], dst: 'b16' }, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = frexpExp(h(0, l)) & 0xffff);
+});
+fop('v_frexp_mant_f32', F32x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, frexpMant(TF0[l]!));
+});
+fop('v_frexp_mant_f64', F64x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, frexpMant(d64(0, l)));
+});
+fop('v_frexp_mant_f16', F16x1, (n) => {
+  for (let l = 0; l < n; l++) fin(l, frexpMant(h(0, l)));
+});
 
 // ---- f64 arithmetic
-fop('v_add_f64', F64x2, (l) => add(d64(0, l), d64(1, l)));
-fop('v_mul_f64', F64x2, (l) => mul64(d64(0, l), d64(1, l)));
-fop('v_fma_f64', F64x3, (l) => fmaD(d64(0, l), d64(1, l), d64(2, l)));
+fop('v_add_f64', F64x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, add(d64(0, l), d64(1, l)));
+});
+fop('v_mul_f64', F64x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, mul64(d64(0, l), d64(1, l)));
+});
+fop('v_fma_f64', F64x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaD(d64(0, l), d64(1, l), d64(2, l)));
+});
 
 // ---- f16 arithmetic
-fop('v_add_f16', F16x2, (l) => add(h(0, l), h(1, l)));
-fop('v_sub_f16', F16x2, (l) => add(h(0, l), -h(1, l)));
-fop('v_subrev_f16', F16x2, (l) => add(h(1, l), -h(0, l)));
-fop('v_mul_f16', F16x2, (l) => h(0, l) * h(1, l));
-fop('v_fma_f16', F16x3, (l) => fmaSmall(h(0, l), h(1, l), h(2, l)));
-fop('v_fmac_f16', F16x2, (l) => fmaSmall(h(0, l), h(1, l), h(2, l)), { accum: true });
-fop('v_fmamk_f16', F16x3, (l) => fmaSmall(h(0, l), h(1, l), h(2, l)), { remap: remapMK });
-fop('v_fmaak_f16', F16x3, (l) => fmaSmall(h(0, l), h(1, l), h(2, l)), { remap: remapAK });
+fop('v_add_f16', F16x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, add(h(0, l), h(1, l)));
+});
+fop('v_sub_f16', F16x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, add(h(0, l), -h(1, l)));
+});
+fop('v_subrev_f16', F16x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, add(h(1, l), -h(0, l)));
+});
+fop('v_mul_f16', F16x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, h(0, l) * h(1, l));
+});
+fop('v_fma_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaSmall(h(0, l), h(1, l), h(2, l)));
+});
+fop('v_fmac_f16', F16x2, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaSmall(h(0, l), h(1, l), h(2, l)));
+}, { accum: true });
+fop('v_fmamk_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaSmall(h(0, l), h(1, l), h(2, l)));
+}, { remap: remapMK });
+fop('v_fmaak_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) fin(l, fmaSmall(h(0, l), h(1, l), h(2, l)));
+}, { remap: remapAK });
 
 // ---- division helpers
 const expF32 = (b: number) => (b >>> 23) & 0xff;
@@ -306,49 +468,53 @@ const expF64 = (hi: number) => (hi >>> 20) & 0x7ff;
 const isDenorm32 = (x: number) => x !== 0 && Math.abs(x) < 2 ** -126;
 const isDenorm64 = (x: number) => x !== 0 && Math.abs(x) < 2 ** -1022;
 /** V_DIV_SCALE_F32: D = S0 scaled by 2^+-64 when the division needs it; VCC = post-scale flag. */
-fop('v_div_scale_f32', F32x3, (l) => {
+fop('v_div_scale_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const s0 = TF0[l]!, s1 = TF1[l]!, s2 = TF2[l]!;
-  if (s2 === 0 || s1 === 0) return NaN;
+  if (s2 === 0 || s1 === 0) { fin(l, NaN); continue; }
   const e1 = expF32(T1[l]!), e2 = expF32(T2[l]!);
   const q = f32(f32bits(s2 / s1));
   if (e2 - e1 >= 96) {
     setCout(l, 1);
-    return s0 === s1 ? s0 * 2 ** 64 : s0;
+    { fin(l, s0 === s1 ? s0 * 2 ** 64 : s0); continue; }
   }
-  if (isDenorm32(s1)) return s0 * 2 ** 64;
+  if (isDenorm32(s1)) { fin(l, s0 * 2 ** 64); continue; }
   if (isDenorm64(1 / s1) && isDenorm32(q)) {
     setCout(l, 1);
-    return s0 === s1 ? s0 * 2 ** 64 : s0;
+    { fin(l, s0 === s1 ? s0 * 2 ** 64 : s0); continue; }
   }
-  if (isDenorm64(1 / s1)) return s0 * 2 ** -64;
+  if (isDenorm64(1 / s1)) { fin(l, s0 * 2 ** -64); continue; }
   if (isDenorm32(q)) {
     setCout(l, 1);
-    return s0 === s2 ? s0 * 2 ** 64 : s0;
+    { fin(l, s0 === s2 ? s0 * 2 ** 64 : s0); continue; }
   }
-  if (e2 <= 23) return s0 * 2 ** 64;
-  return s0;
+  if (e2 <= 23) { fin(l, s0 * 2 ** 64); continue; }
+  { fin(l, s0); continue; }
+}
 }, { out: true, noFlushIn: true });
-fop('v_div_scale_f64', F64x3, (l) => {
+fop('v_div_scale_f64', F64x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const s0 = d64(0, l), s1 = d64(1, l), s2 = d64(2, l);
-  if (s2 === 0 || s1 === 0) return NaN;
+  if (s2 === 0 || s1 === 0) { fin(l, NaN); continue; }
   const e1 = expF64(TH1[l]!), e2 = expF64(TH2[l]!);
   const q = s2 / s1;
   if (e2 - e1 >= 768) {
     setCout(l, 1);
-    return s0 === s1 ? s0 * 2 ** 128 : s0;
+    { fin(l, s0 === s1 ? s0 * 2 ** 128 : s0); continue; }
   }
-  if (isDenorm64(s1)) return s0 * 2 ** 128;
+  if (isDenorm64(s1)) { fin(l, s0 * 2 ** 128); continue; }
   if (isDenorm64(1 / s1) && isDenorm64(q)) {
     setCout(l, 1);
-    return s0 === s1 ? s0 * 2 ** 128 : s0;
+    { fin(l, s0 === s1 ? s0 * 2 ** 128 : s0); continue; }
   }
-  if (isDenorm64(1 / s1)) return s0 * 2 ** -128;
+  if (isDenorm64(1 / s1)) { fin(l, s0 * 2 ** -128); continue; }
   if (isDenorm64(q)) {
     setCout(l, 1);
-    return s0 === s2 ? s0 * 2 ** 128 : s0;
+    { fin(l, s0 === s2 ? s0 * 2 ** 128 : s0); continue; }
   }
-  if (e2 <= 53) return s0 * 2 ** 128;
-  return s0;
+  if (e2 <= 53) { fin(l, s0 * 2 ** 128); continue; }
+  { fin(l, s0); continue; }
+}
 }, { out: true, noFlushIn: true });
 /**
  * V_DIV_FMAS: fma, then post-scaled where VCC is set (VCC read in every encoding). The ISA writes
@@ -356,61 +522,71 @@ fop('v_div_scale_f64', F64x3, (l) => {
  * is to undo V_DIV_SCALE's 2^64 (f32) / 2^128 (f64): a quotient whose numerator was scaled up is
  * small and scales down, one whose denominator was scaled up is large and scales up.
  */
-fop('v_div_fmas_f32', F32x3, (l) => {
+fop('v_div_fmas_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const r = fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!);
   if (cinBit(l) && r === r) {
     const k = Math.abs(r) >= 1 ? 2 ** 64 : 2 ** -64;
     ERR[0] = ERR[0]! * k;
-    return r * k;
+    { fin(l, r * k); continue; }
   }
-  return r;
+  { fin(l, r); continue; }
+}
 }, { in: 'vcc', noFlushIn: true });
-fop('v_div_fmas_f64', F64x3, (l) => {
+fop('v_div_fmas_f64', F64x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const r = fmaD(d64(0, l), d64(1, l), d64(2, l));
-  return cinBit(l) && r === r ? r * (Math.abs(r) >= 1 ? 2 ** 128 : 2 ** -128) : r;
+  { fin(l, cinBit(l) && r === r ? r * (Math.abs(r) >= 1 ? 2 ** 128 : 2 ** -128) : r); continue; }
+}
 }, { in: 'vcc', noFlushIn: true });
 /** V_DIV_FIXUP: special cases of S2 / S1 applied to the quotient S0. */
-fop('v_div_fixup_f32', F32x3, (l) => {
+fop('v_div_fixup_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const b0 = T0[l]!, b1 = T1[l]!, b2 = T2[l]!;
   const s1 = TF1[l]!, s2 = TF2[l]!;
   const neg = ((b1 ^ b2) >>> 31) === 1;
-  if (s2 !== s2) return rawF32(l, b2 | 0x400000);
-  if (s1 !== s1) return rawF32(l, b1 | 0x400000);
-  if (s1 === 0 && s2 === 0) return rawF32(l, 0xffc00000);
+  if (s2 !== s2) { fin(l, rawF32(l, b2 | 0x400000)); continue; }
+  if (s1 !== s1) { fin(l, rawF32(l, b1 | 0x400000)); continue; }
+  if (s1 === 0 && s2 === 0) { fin(l, rawF32(l, 0xffc00000)); continue; }
   const i1 = Math.abs(s1) === Infinity, i2 = Math.abs(s2) === Infinity;
-  if (i1 && i2) return rawF32(l, 0xffc00000);
-  if (s1 === 0 || i2) return neg ? -Infinity : Infinity;
-  if (i1 || s2 === 0) return neg ? -0 : 0;
-  if (expF32(b2) - expF32(b1) < -150) return rawF32(l, (neg ? 0x80000000 : 0) | 0); // UNDERFLOW: +-0
-  if (expF32(b1) === 255) return neg ? -Infinity : Infinity;
-  return rawF32(l, (b0 & 0x7fffffff) | (neg ? 0x80000000 : 0));
+  if (i1 && i2) { fin(l, rawF32(l, 0xffc00000)); continue; }
+  if (s1 === 0 || i2) { fin(l, neg ? -Infinity : Infinity); continue; }
+  if (i1 || s2 === 0) { fin(l, neg ? -0 : 0); continue; }
+  if (expF32(b2) - expF32(b1) < -150) { fin(l, rawF32(l, (neg ? 0x80000000 : 0) | 0)); continue; } // UNDERFLOW: +-0
+  if (expF32(b1) === 255) { fin(l, neg ? -Infinity : Infinity); continue; }
+  { fin(l, rawF32(l, (b0 & 0x7fffffff) | (neg ? 0x80000000 : 0))); continue; }
+}
 });
-fop('v_div_fixup_f64', F64x3, (l) => {
+fop('v_div_fixup_f64', F64x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const s1 = d64(1, l), s2 = d64(2, l);
   const neg = ((TH1[l]! ^ TH2[l]!) >>> 31) === 1;
-  if (s2 !== s2) return rawF64(l, T2[l]!, TH2[l]! | 0x80000);
-  if (s1 !== s1) return rawF64(l, T1[l]!, TH1[l]! | 0x80000);
-  if (s1 === 0 && s2 === 0) return rawF64(l, 0, 0xfff80000);
+  if (s2 !== s2) { fin(l, rawF64(l, T2[l]!, TH2[l]! | 0x80000)); continue; }
+  if (s1 !== s1) { fin(l, rawF64(l, T1[l]!, TH1[l]! | 0x80000)); continue; }
+  if (s1 === 0 && s2 === 0) { fin(l, rawF64(l, 0, 0xfff80000)); continue; }
   const i1 = Math.abs(s1) === Infinity, i2 = Math.abs(s2) === Infinity;
-  if (i1 && i2) return rawF64(l, 0, 0xfff80000);
-  if (s1 === 0 || i2) return neg ? -Infinity : Infinity;
-  if (i1 || s2 === 0) return neg ? -0 : 0;
-  if (expF64(TH2[l]!) - expF64(TH1[l]!) < -1075) return neg ? -0 : 0;
-  if (expF64(TH1[l]!) === 2047) return neg ? -Infinity : Infinity;
-  return rawF64(l, T0[l]!, (TH0[l]! & 0x7fffffff) | (neg ? 0x80000000 : 0));
+  if (i1 && i2) { fin(l, rawF64(l, 0, 0xfff80000)); continue; }
+  if (s1 === 0 || i2) { fin(l, neg ? -Infinity : Infinity); continue; }
+  if (i1 || s2 === 0) { fin(l, neg ? -0 : 0); continue; }
+  if (expF64(TH2[l]!) - expF64(TH1[l]!) < -1075) { fin(l, neg ? -0 : 0); continue; }
+  if (expF64(TH1[l]!) === 2047) { fin(l, neg ? -Infinity : Infinity); continue; }
+  { fin(l, rawF64(l, T0[l]!, (TH0[l]! & 0x7fffffff) | (neg ? 0x80000000 : 0))); continue; }
+}
 });
-fop('v_div_fixup_f16', F16x3, (l) => {
+fop('v_div_fixup_f16', F16x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const b0 = T0[l]!, b1 = T1[l]!, b2 = T2[l]!;
   const s1 = f16(b1), s2 = f16(b2);
   const neg = ((b1 ^ b2) & 0x8000) !== 0;
-  if (s2 !== s2) return rawF32(l, b2 | 0x200);
-  if (s1 !== s1) return rawF32(l, b1 | 0x200);
-  if (s1 === 0 && s2 === 0) return rawF32(l, 0xfe00);
+  if (s2 !== s2) { fin(l, rawF32(l, b2 | 0x200)); continue; }
+  if (s1 !== s1) { fin(l, rawF32(l, b1 | 0x200)); continue; }
+  if (s1 === 0 && s2 === 0) { fin(l, rawF32(l, 0xfe00)); continue; }
   const i1 = Math.abs(s1) === Infinity, i2 = Math.abs(s2) === Infinity;
-  if (i1 && i2) return rawF32(l, 0xfe00);
-  if (s1 === 0 || i2) return neg ? -Infinity : Infinity;
-  if (i1 || s2 === 0) return neg ? -0 : 0;
-  return rawF32(l, (b0 & 0x7fff) | (neg ? 0x8000 : 0));
+  if (i1 && i2) { fin(l, rawF32(l, 0xfe00)); continue; }
+  if (s1 === 0 || i2) { fin(l, neg ? -Infinity : Infinity); continue; }
+  if (i1 || s2 === 0) { fin(l, neg ? -0 : 0); continue; }
+  { fin(l, rawF32(l, (b0 & 0x7fff) | (neg ? 0x8000 : 0))); continue; }
+}
 });
 
 /** 2/pi as 1201 fraction bits, 32 per word (generated at load time from a decimal-free series). */
@@ -435,14 +611,16 @@ function twoOverPiSlice(start: number, n: number): number {
   return r;
 }
 /** V_TRIG_PREOP_F64: the 53-bit segment of 2/pi selected by S1[4:0] and S0's exponent, scaled. */
-fop('v_trig_preop_f64', { srcs: ['f64', 'b32'], dst: 'f64' }, (l) => {
+fop('v_trig_preop_f64', { srcs: ['f64', 'b32'], dst: 'f64' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const e = expF64(TH0[l]!);
   let shift = (T1[l]! & 31) * 53;
   if (e > 1077) shift += e - 1077;
   const seg = twoOverPiSlice(shift, 53);
   let scale = -53 - shift;
   if (e >= 1968) scale += 128;
-  return ldexp(seg, scale);
+  { fin(l, ldexp(seg, scale)); continue; }
+}
 });
 
 // ---- cube map coordinates
@@ -452,54 +630,70 @@ function cubeSel(x: number, y: number, z: number): number {
   if (ay >= ax) return 1;
   return 0;
 }
-fop('v_cubeid_f32', F32x3, (l) => {
+fop('v_cubeid_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const x = TF0[l]!, y = TF1[l]!, z = TF2[l]!;
   const s = cubeSel(x, y, z);
-  return s === 2 ? (z < 0 ? 5 : 4) : s === 1 ? (y < 0 ? 3 : 2) : x < 0 ? 1 : 0;
+  { fin(l, s === 2 ? (z < 0 ? 5 : 4) : s === 1 ? (y < 0 ? 3 : 2) : x < 0 ? 1 : 0); continue; }
+}
 });
-fop('v_cubesc_f32', F32x3, (l) => {
+fop('v_cubesc_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const x = TF0[l]!, y = TF1[l]!, z = TF2[l]!;
   const s = cubeSel(x, y, z);
-  return s === 2 ? (z < 0 ? -x : x) : s === 1 ? x : x < 0 ? z : -z;
+  { fin(l, s === 2 ? (z < 0 ? -x : x) : s === 1 ? x : x < 0 ? z : -z); continue; }
+}
 });
-fop('v_cubetc_f32', F32x3, (l) => {
+fop('v_cubetc_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const x = TF0[l]!, y = TF1[l]!, z = TF2[l]!;
   const s = cubeSel(x, y, z);
-  return s === 2 ? -y : s === 1 ? (y < 0 ? -z : z) : -y;
+  { fin(l, s === 2 ? -y : s === 1 ? (y < 0 ? -z : z) : -y); continue; }
+}
 });
-fop('v_cubema_f32', F32x3, (l) => {
+fop('v_cubema_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const x = TF0[l]!, y = TF1[l]!, z = TF2[l]!;
   const s = cubeSel(x, y, z);
-  return (s === 2 ? z : s === 1 ? y : x) * 2;
+  { fin(l, (s === 2 ? z : s === 1 ? y : x) * 2); continue; }
+}
 });
 
 // ---- dot products and packed fmac (packed 16-bit halves in 32-bit sources)
 /** v_dot2acc_f32_f16: D.f32 = S0.lo*S1.lo + S0.hi*S1.hi + D.f32 (products and sum exact in a double). */
-fop('v_dot2acc_f32_f16', { srcs: ['b32', 'b32'], dst: 'f32' }, (l) => {
+fop('v_dot2acc_f32_f16', { srcs: ['b32', 'b32'], dst: 'f32' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const a = T0[l]!, b = T1[l]!;
   const p = f16(a & 0xffff) * f16(b & 0xffff) + f16(a >>> 16) * f16(b >>> 16);
-  return add(p, TF2[l]!);
+  { fin(l, add(p, TF2[l]!)); continue; }
+}
 }, { accum: true });
 /** v_dot2_f16_f16: D.f16 = S0.lo*S1.lo + S0.hi*S1.hi + S2.f16 (op_sel[2] picks S2's half). */
-fop('v_dot2_f16_f16', { srcs: ['b32', 'b32', 'f16'], dst: 'f16' }, (l) => {
+fop('v_dot2_f16_f16', { srcs: ['b32', 'b32', 'f16'], dst: 'f16' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const a = T0[l]!, b = T1[l]!;
   const p = f16(a & 0xffff) * f16(b & 0xffff) + f16(a >>> 16) * f16(b >>> 16);
-  return add(p, h(2, l));
+  { fin(l, add(p, h(2, l))); continue; }
+}
 });
 /** v_dot2_bf16_bf16: D.bf16 = S0.lo*S1.lo + S0.hi*S1.hi + S2.bf16 (rounded to bfloat16, nearest even). */
-vop('v_dot2_bf16_bf16', { srcs: ['b32', 'b32', 'b16'], dst: 'b16' }, (l) => {
+vop('v_dot2_bf16_bf16', { srcs: ['b32', 'b32', 'b16'], dst: 'b16' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const a = T0[l]!, b = T1[l]!;
   const p = bf16(a & 0xffff) * bf16(b & 0xffff) + bf16(a >>> 16) * bf16(b >>> 16) + bf16(T2[l]!);
   R[l] = bf16bits(p);
+}
 });
 /** v_pk_fmac_f16: per half D.h = fma(S0.h, S1.h, D.h). */
-vop('v_pk_fmac_f16', { srcs: ['b32', 'b32'], dst: 'b32' }, (l) => {
+vop('v_pk_fmac_f16', { srcs: ['b32', 'b32'], dst: 'b32' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const a = T0[l]!, b = T1[l]!, c = T2[l]!;
   let lo = fmaSmall(f16(a & 0xffff), f16(b & 0xffff), f16(c & 0xffff));
   const lo16 = lo !== lo ? 0x7e00 : roundF16(lo, ERR[0]!, MODE.rm64);
   lo = fmaSmall(f16(a >>> 16), f16(b >>> 16), f16(c >>> 16));
   const hi16 = lo !== lo ? 0x7e00 : roundF16(lo, ERR[0]!, MODE.rm64);
   R[l] = (lo16 | (hi16 << 16)) >>> 0;
+}
 }, { accum: true });
 void T2;
 void TH2;

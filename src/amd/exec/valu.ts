@@ -28,8 +28,14 @@ import {
 import { mulhiU32, mulhiI32, popcnt, brev32 } from './salu.js';
 import { f16, f32bits, f64, f64bits, f64hi, roundF16, roundF32, roundF64, flushF16, flushF32, isDenormF64 } from '../../core/float.js';
 
-export type LaneFn = (l: number) => void;
-export type FloatFn = (l: number) => number;
+/**
+ * An op computes lanes 0..n-1 in one call (a loop inside each op's own function, so V8 sees one
+ * monomorphic loop per op instead of a megamorphic call per lane). Inactive lanes are computed
+ * too (cheap, no side effects besides the carry mask, which the wrapper masks) and not written.
+ */
+export type RowFn = (n: number) => void;
+export type LaneFn = RowFn;
+export type FloatFn = RowFn;
 
 /** Lanes to write this instruction (EXEC and DPP masks). */
 export const VALID = new Uint8Array(64);
@@ -42,6 +48,21 @@ export const VALID = new Uint8Array(64);
 export const ERR = new Float64Array(2);
 /** Float ops set RAW[0] = 1 after writing final bits to R/RH themselves (NaN payloads, fixups). */
 export const RAW = new Uint8Array(1);
+/** Per-lane float results: value, remainder, f64 overflow flag, raw-bits flag (see `fin`). */
+export const RD = new Float64Array(64);
+export const RE = new Float64Array(64);
+export const RO = new Uint8Array(64);
+export const RW = new Uint8Array(64);
+/** Record lane l's float result x with the ERR/RAW side channel, and clear the channel. */
+export function fin(l: number, x: number): void {
+  RD[l] = x;
+  RE[l] = ERR[0]!;
+  RO[l] = ERR[1]!;
+  RW[l] = RAW[0]!;
+  ERR[0] = 0;
+  ERR[1] = 0;
+  RAW[0] = 0;
+}
 
 /**
  * MODE register fields of the instruction being executed, refreshed by the wrapper before the
@@ -212,6 +233,19 @@ export const setCout = (l: number, c: number | boolean): void => {
   }
 };
 
+/** Clear carry-out bits of lanes not written (inactive in EXEC or invalid after DPP). */
+function maskCout(ws: number): void {
+  let lo = 0;
+  let hi = 0;
+  for (let l = 0; l < ws; l++) {
+    if (VALID[l] === 0) continue;
+    if (l < 32) lo |= 1 << l;
+    else hi |= 1 << (l - 32);
+  }
+  COUT_LO = (COUT_LO & lo) >>> 0;
+  COUT_HI = (COUT_HI & hi) >>> 0;
+}
+
 /** The 16-bit destination half: VOP3 op_sel[3]; VOP1/VOP2 bit 7 of the VGPR number. */
 function dstHalf(inst: Instruction, ops: ValuOperands): { reg: number; hi: boolean } {
   if (inst.encoding === 'VOP3' || inst.encoding === 'VOP3SD') return { reg: ops.vdst, hi: ((ops.opsel >> 3) & 1) === 1 };
@@ -220,7 +254,7 @@ function dstHalf(inst: Instruction, ops: ValuOperands): { reg: number; hi: boole
 
 const KIND = { b32: 0, b64: 1, b16: 2, f32: 3, f64: 4, f16: 5 } as const;
 
-function makeBinder(shape: Shape, fn: LaneFn | FloatFn, o: VopOptions) {
+function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
   return (inst: Instruction, env: ExecEnv) => {
     let ops = valuOperands(inst);
     if (o.remap) ops = o.remap(ops);
@@ -250,8 +284,6 @@ function makeBinder(shape: Shape, fn: LaneFn | FloatFn, o: VopOptions) {
     const cinEnc = o.in === 'vcc' ? SREG.VCC_LO : o.in ? (inst.encoding === 'VOP2' ? SREG.VCC_LO : ops.src[2]!) : -1;
     const cin = cinEnc >= 0 ? (ws === 64 ? sread64(cinEnc, ops.literal) : sread32(cinEnc, ops.literal)) : null;
     const coutEnc = o.out ? (inst.encoding === 'VOP2' ? SREG.VCC_LO : ops.sdst) : -1;
-    const ffn = fn as FloatFn;
-    const lfn = fn as LaneFn;
     return {
       cls: o.cls ?? 'valu',
       findings,
@@ -268,26 +300,35 @@ function makeBinder(shape: Shape, fn: LaneFn | FloatFn, o: VopOptions) {
         COUT_LO = 0;
         COUT_HI = 0;
         const v = w.v;
-        const rm = kind === KIND.f32 ? MODE.rm32 : MODE.rm64;
-        const fout = !noFlushOut && (kind === KIND.f32 ? MODE.fout32 || trans : MODE.fout64);
-        const fast = kind === KIND.f32 && rm === 0 && !fout && omod === 1 && !clamp;
-        for (let l = 0; l < ws; l++) {
-          if (VALID[l] === 0) continue;
-          if (kind < KIND.f32) {
-            lfn(l);
-          } else {
-            ERR[0] = 0;
-            ERR[1] = 0;
-            RAW[0] = 0;
-            let x = ffn(l);
-            if (RAW[0] === 0) {
+        ERR[0] = 0;
+        ERR[1] = 0;
+        RAW[0] = 0;
+        fn(ws);
+        if (kind < KIND.f32) {
+          if (wide) {
+            for (let l = 0; l < ws; l++) if (VALID[l] !== 0) (v[d + l] = R[l]!), (v[d + ws + l] = RH[l]!);
+          } else if (kind === KIND.b16) {
+            for (let l = 0; l < ws; l++) {
+              if (VALID[l] === 0) continue;
+              const old = v[d + l]!;
+              v[d + l] = dhi ? ((old & 0xffff) | (R[l]! << 16)) >>> 0 : ((old & 0xffff0000) | (R[l]! & 0xffff)) >>> 0;
+            }
+          } else for (let l = 0; l < ws; l++) if (VALID[l] !== 0) v[d + l] = R[l]!;
+        } else {
+          const rm = kind === KIND.f32 ? MODE.rm32 : MODE.rm64;
+          const fout = !noFlushOut && (kind === KIND.f32 ? MODE.fout32 || trans : MODE.fout64);
+          const fast = kind === KIND.f32 && rm === 0 && !fout && omod === 1 && !clamp;
+          for (let l = 0; l < ws; l++) {
+            if (VALID[l] === 0) continue;
+            let x = RD[l]!;
+            if (RW[l] === 0) {
               if (x !== x) {
                 nanOut(l, srcTypes, dst);
                 if (clamp && MODE.dx10) R[l] = RH[l] = 0;
-              } else if (fast && ERR[0] === 0) {
+              } else if (fast && RE[l] === 0) {
                 RF[l] = x;
               } else {
-                let e = ERR[0]!;
+                let e = RE[l]!;
                 if (omod !== 1) (x *= omod), (e *= omod);
                 if (kind === KIND.f32) {
                   let b = roundF32(x, e, rm);
@@ -300,7 +341,7 @@ function makeBinder(shape: Shape, fn: LaneFn | FloatFn, o: VopOptions) {
                   if (clamp) b = b >>> 15 ? 0 : b > 0x3c00 ? 0x3c00 : b;
                   R[l] = b;
                 } else {
-                  let r = roundF64(x, e, rm, ERR[1]!);
+                  let r = roundF64(x, e, rm, RO[l]!);
                   if (clamp) r = r > 1 ? 1 : r > 0 ? r : 0;
                   R[l] = f64bits(r);
                   RH[l] = f64hi();
@@ -308,17 +349,18 @@ function makeBinder(shape: Shape, fn: LaneFn | FloatFn, o: VopOptions) {
                 }
               }
             }
+            if (wide) {
+              v[d + l] = R[l]!;
+              v[d + ws + l] = RH[l]!;
+            } else if (kind === KIND.f16) {
+              const old = v[d + l]!;
+              v[d + l] = dhi ? ((old & 0xffff) | (R[l]! << 16)) >>> 0 : ((old & 0xffff0000) | (R[l]! & 0xffff)) >>> 0;
+            } else v[d + l] = R[l]!;
           }
-          if (wide) {
-            v[d + l] = R[l]!;
-            v[d + ws + l] = RH[l]!;
-          } else if (kind === KIND.b16 || kind === KIND.f16) {
-            const old = v[d + l]!;
-            v[d + l] = dhi ? ((old & 0xffff) | (R[l]! << 16)) >>> 0 : ((old & 0xffff0000) | (R[l]! & 0xffff)) >>> 0;
-          } else v[d + l] = R[l]!;
         }
         if (coutEnc >= 0) {
           // The mask has a bit per lane; inactive lanes write 0 (also with EXEC == 0).
+          maskCout(ws);
           if (ws === 64) swrite64(w, coutEnc, COUT_LO, COUT_HI);
           else swrite32(w, coutEnc, COUT_LO);
         }
@@ -327,12 +369,12 @@ function makeBinder(shape: Shape, fn: LaneFn | FloatFn, o: VopOptions) {
   };
 }
 
-/** A VALU op with an integer/bit result: `fn` writes R[l] (and RH[l] for 64-bit). */
+/** A VALU op with an integer/bit result: `fn(n)` writes R[l] (and RH[l] for 64-bit) for lanes < n. */
 export function vop(names: string | string[], shape: Shape, fn: LaneFn, o: VopOptions = {}): void {
   define(names, makeBinder(shape, fn, o));
 }
 
-/** A VALU op with a float result: `fn` returns the exact value (remainder in ERR[0]). */
+/** A VALU op with a float result: `fn(n)` records each lane's exact value with `fin(l, x)` (remainder in ERR[0]). */
 export function fop(names: string | string[], shape: Shape, fn: FloatFn, o: VopOptions = {}): void {
   define(names, makeBinder(shape, fn, o));
 }
@@ -368,64 +410,136 @@ const U16x2: Shape = { srcs: ['b16', 'b16'], dst: 'b16' };
 const U16x3: Shape = { srcs: ['b16', 'b16', 'b16'], dst: 'b16' };
 
 // ---- moves and bit ops
-vop('v_mov_b32', U32x1, (l) => void (R[l] = T0[l]!));
-vop('v_mov_b16', U16x1, (l) => void (R[l] = T0[l]!));
-vop('v_not_b32', U32x1, (l) => void (R[l] = ~T0[l]!));
-vop('v_not_b16', U16x1, (l) => void (R[l] = ~T0[l]! & 0xffff));
-vop('v_bfrev_b32', U32x1, (l) => void (R[l] = brev32(T0[l]!)));
-vop('v_and_b32', U32x2, (l) => void (R[l] = T0[l]! & T1[l]!));
-vop('v_or_b32', U32x2, (l) => void (R[l] = T0[l]! | T1[l]!));
-vop('v_xor_b32', U32x2, (l) => void (R[l] = T0[l]! ^ T1[l]!));
-vop('v_xnor_b32', U32x2, (l) => void (R[l] = ~(T0[l]! ^ T1[l]!)));
-vop('v_and_b16', U16x2, (l) => void (R[l] = T0[l]! & T1[l]!));
-vop('v_or_b16', U16x2, (l) => void (R[l] = T0[l]! | T1[l]!));
-vop('v_xor_b16', U16x2, (l) => void (R[l] = T0[l]! ^ T1[l]!));
-vop('v_or3_b32', U32x3, (l) => void (R[l] = T0[l]! | T1[l]! | T2[l]!));
-vop('v_and_or_b32', U32x3, (l) => void (R[l] = (T0[l]! & T1[l]!) | T2[l]!));
-vop('v_xor3_b32', U32x3, (l) => void (R[l] = T0[l]! ^ T1[l]! ^ T2[l]!));
-vop('v_lshlrev_b32', U32x2, (l) => void (R[l] = T1[l]! << (T0[l]! & 31)));
-vop('v_lshrrev_b32', U32x2, (l) => void (R[l] = T1[l]! >>> (T0[l]! & 31)));
-vop('v_ashrrev_i32', U32x2, (l) => void (R[l] = (T1[l]! | 0) >> (T0[l]! & 31)));
-vop('v_lshlrev_b16', U16x2, (l) => void (R[l] = (T1[l]! << (T0[l]! & 15)) & 0xffff));
-vop('v_lshrrev_b16', U16x2, (l) => void (R[l] = T1[l]! >>> (T0[l]! & 15)));
-vop('v_ashrrev_i16', U16x2, (l) => void (R[l] = (((T1[l]! << 16) >> 16) >> (T0[l]! & 15)) & 0xffff));
-vop('v_lshl_add_u32', U32x3, (l) => void (R[l] = (T0[l]! << (T1[l]! & 31)) + T2[l]!));
-vop('v_add_lshl_u32', U32x3, (l) => void (R[l] = (T0[l]! + T1[l]!) << (T2[l]! & 31)));
-vop('v_lshl_or_b32', U32x3, (l) => void (R[l] = (T0[l]! << (T1[l]! & 31)) | T2[l]!));
-vop('v_xad_u32', U32x3, (l) => void (R[l] = (T0[l]! ^ T1[l]!) + T2[l]!));
-vop('v_bfe_u32', U32x3, (l) => {
+vop('v_mov_b32', U32x1, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]!);
+});
+vop('v_mov_b16', U16x1, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]!);
+});
+vop('v_not_b32', U32x1, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = ~T0[l]!);
+});
+vop('v_not_b16', U16x1, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = ~T0[l]! & 0xffff);
+});
+vop('v_bfrev_b32', U32x1, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = brev32(T0[l]!));
+});
+vop('v_and_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! & T1[l]!);
+});
+vop('v_or_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! | T1[l]!);
+});
+vop('v_xor_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! ^ T1[l]!);
+});
+vop('v_xnor_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = ~(T0[l]! ^ T1[l]!));
+});
+vop('v_and_b16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! & T1[l]!);
+});
+vop('v_or_b16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! | T1[l]!);
+});
+vop('v_xor_b16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! ^ T1[l]!);
+});
+vop('v_or3_b32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! | T1[l]! | T2[l]!);
+});
+vop('v_and_or_b32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! & T1[l]!) | T2[l]!);
+});
+vop('v_xor3_b32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! ^ T1[l]! ^ T2[l]!);
+});
+vop('v_lshlrev_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T1[l]! << (T0[l]! & 31));
+});
+vop('v_lshrrev_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T1[l]! >>> (T0[l]! & 31));
+});
+vop('v_ashrrev_i32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (T1[l]! | 0) >> (T0[l]! & 31));
+});
+vop('v_lshlrev_b16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (T1[l]! << (T0[l]! & 15)) & 0xffff);
+});
+vop('v_lshrrev_b16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T1[l]! >>> (T0[l]! & 15));
+});
+vop('v_ashrrev_i16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (((T1[l]! << 16) >> 16) >> (T0[l]! & 15)) & 0xffff);
+});
+vop('v_lshl_add_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! << (T1[l]! & 31)) + T2[l]!);
+});
+vop('v_add_lshl_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! + T1[l]!) << (T2[l]! & 31));
+});
+vop('v_lshl_or_b32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! << (T1[l]! & 31)) | T2[l]!);
+});
+vop('v_xad_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! ^ T1[l]!) + T2[l]!);
+});
+vop('v_bfe_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const off = T1[l]! & 31;
   const wd = T2[l]! & 31;
   R[l] = wd === 0 ? 0 : ((T0[l]! >>> off) & ((1 << wd) - 1)) >>> 0;
+}
 });
-vop('v_bfe_i32', U32x3, (l) => {
+vop('v_bfe_i32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const off = T1[l]! & 31;
   const wd = T2[l]! & 31;
   R[l] = wd === 0 ? 0 : ((T0[l]! >>> off) << (32 - wd)) >> (32 - wd);
+}
 });
-vop('v_bfm_b32', U32x2, (l) => void (R[l] = ((1 << (T0[l]! & 31)) - 1) << (T1[l]! & 31)));
-vop('v_bfi_b32', U32x3, (l) => void (R[l] = (T0[l]! & T1[l]!) | (~T0[l]! & T2[l]!)));
-vop('v_alignbit_b32', U32x3, (l) => {
+vop('v_bfm_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = ((1 << (T0[l]! & 31)) - 1) << (T1[l]! & 31));
+});
+vop('v_bfi_b32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! & T1[l]!) | (~T0[l]! & T2[l]!));
+});
+vop('v_alignbit_b32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const s = T2[l]! & 31;
   R[l] = s === 0 ? T1[l]! : (T1[l]! >>> s) | (T0[l]! << (32 - s));
+}
 });
-vop('v_alignbyte_b32', U32x3, (l) => {
+vop('v_alignbyte_b32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const s = (T2[l]! & 3) * 8;
   R[l] = s === 0 ? T1[l]! : (T1[l]! >>> s) | (T0[l]! << (32 - s));
+}
 });
-vop('v_bcnt_u32_b32', U32x2, (l) => void (R[l] = popcnt(T0[l]!) + T1[l]!));
-vop('v_ctz_i32_b32', U32x1, (l) => void (R[l] = T0[l] === 0 ? -1 : 31 - Math.clz32(T0[l]! & -T0[l]!)));
-vop('v_clz_i32_u32', U32x1, (l) => void (R[l] = T0[l] === 0 ? -1 : Math.clz32(T0[l]!)));
-vop('v_cls_i32', U32x1, (l) => {
+vop('v_bcnt_u32_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = popcnt(T0[l]!) + T1[l]!);
+});
+vop('v_ctz_i32_b32', U32x1, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l] === 0 ? -1 : 31 - Math.clz32(T0[l]! & -T0[l]!));
+});
+vop('v_clz_i32_u32', U32x1, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l] === 0 ? -1 : Math.clz32(T0[l]!));
+});
+vop('v_cls_i32', U32x1, (n) => {
+  for (let l = 0; l < n; l++) {
   const x = T0[l]!;
   const y = (x >> 31) === 0 ? x : ~x >>> 0;
   R[l] = y === 0 ? -1 : Math.clz32(y);
+}
 });
-vop('v_perm_b32', U32x3, (l) => {
+vop('v_perm_b32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const s0 = T0[l]!, s1 = T1[l]!, sel = T2[l]!;
   let r = 0;
   for (let b = 0; b < 4; b++) r |= permByte(s0, s1, (sel >>> (8 * b)) & 0xff) << (8 * b);
   R[l] = r;
+}
 });
 /** BYTE_PERMUTE of the 64-bit value {S0, S1} (S0 holds the high bytes). */
 function permByte(s0: number, s1: number, sel: number): number {
@@ -439,11 +553,13 @@ function permByte(s0: number, s1: number, sel: number): number {
   }
   return sel === 12 ? 0 : 0xff;
 }
-vop('v_lerp_u8', U32x3, (l) => {
+vop('v_lerp_u8', U32x3, (n) => {
+  for (let l = 0; l < n; l++) {
   const a = T0[l]!, b = T1[l]!, c = T2[l]!;
   let r = 0;
   for (let i = 0; i < 32; i += 8) r |= (((((a >>> i) & 0xff) + ((b >>> i) & 0xff) + ((c >>> i) & 1)) >>> 1) & 0xff) << i;
   R[l] = r;
+}
 });
 
 // ---- integer arithmetic (clamp = saturation in the op's integer domain)
@@ -452,92 +568,208 @@ const satI32 = (x: number) => (MODE.clamp ? (x > 0x7fffffff ? 0x7fffffff : x < -
 const satU16 = (x: number) => (MODE.clamp ? (x > 0xffff ? 0xffff : x < 0 ? 0 : x) : x) & 0xffff;
 const satI16 = (x: number) => (MODE.clamp ? (x > 0x7fff ? 0x7fff : x < -0x8000 ? -0x8000 : x) : x) & 0xffff;
 const s16 = (x: number) => (x << 16) >> 16;
-vop('v_add_nc_u32', U32x2, (l) => void (R[l] = satU32(T0[l]! + T1[l]!)));
-vop('v_sub_nc_u32', U32x2, (l) => void (R[l] = satU32(T0[l]! - T1[l]!)));
-vop('v_subrev_nc_u32', U32x2, (l) => void (R[l] = satU32(T1[l]! - T0[l]!)));
-vop('v_add_nc_i32', U32x2, (l) => void (R[l] = satI32((T0[l]! | 0) + (T1[l]! | 0))));
-vop('v_sub_nc_i32', U32x2, (l) => void (R[l] = satI32((T0[l]! | 0) - (T1[l]! | 0))));
-vop('v_add_nc_u16', U16x2, (l) => void (R[l] = satU16(T0[l]! + T1[l]!)));
-vop('v_sub_nc_u16', U16x2, (l) => void (R[l] = satU16(T0[l]! - T1[l]!)));
-vop('v_add_nc_i16', U16x2, (l) => void (R[l] = satI16(s16(T0[l]!) + s16(T1[l]!))));
-vop('v_sub_nc_i16', U16x2, (l) => void (R[l] = satI16(s16(T0[l]!) - s16(T1[l]!))));
-vop('v_mul_lo_u16', U16x2, (l) => void (R[l] = satU16(T0[l]! * T1[l]!)));
-vop('v_mad_u16', U16x3, (l) => void (R[l] = satU16(T0[l]! * T1[l]! + T2[l]!)));
-vop('v_mad_i16', U16x3, (l) => void (R[l] = satI16(s16(T0[l]!) * s16(T1[l]!) + s16(T2[l]!))));
-vop('v_mad_u32_u16', { srcs: ['b16', 'b16', 'b32'], dst: 'b32' }, (l) => void (R[l] = satU32(T0[l]! * T1[l]! + T2[l]!)));
-vop('v_mad_i32_i16', { srcs: ['b16', 'b16', 'b32'], dst: 'b32' }, (l) => void (R[l] = satI32(s16(T0[l]!) * s16(T1[l]!) + (T2[l]! | 0))));
-vop('v_add3_u32', U32x3, (l) => void (R[l] = T0[l]! + T1[l]! + T2[l]!));
-vop('v_mul_lo_u32', U32x2, (l) => void (R[l] = Math.imul(T0[l]!, T1[l]!)));
-vop('v_mul_hi_u32', U32x2, (l) => void (R[l] = mulhiU32(T0[l]!, T1[l]!)));
-vop('v_mul_hi_i32', U32x2, (l) => void (R[l] = mulhiI32(T0[l]!, T1[l]!)));
-vop('v_mul_u32_u24', U32x2, (l) => void (R[l] = Math.imul(T0[l]! & 0xffffff, T1[l]! & 0xffffff)));
-vop('v_mul_i32_i24', U32x2, (l) => void (R[l] = Math.imul((T0[l]! << 8) >> 8, (T1[l]! << 8) >> 8)));
-vop('v_mul_hi_u32_u24', U32x2, (l) => void (R[l] = Math.floor(((T0[l]! & 0xffffff) * (T1[l]! & 0xffffff)) / 0x1_0000_0000)));
-vop('v_mul_hi_i32_i24', U32x2, (l) => void (R[l] = Math.floor((((T0[l]! << 8) >> 8) * ((T1[l]! << 8) >> 8)) / 0x1_0000_0000)));
-vop('v_mad_u32_u24', U32x3, (l) => void (R[l] = Math.imul(T0[l]! & 0xffffff, T1[l]! & 0xffffff) + T2[l]!));
-vop('v_mad_i32_i24', U32x3, (l) => void (R[l] = Math.imul((T0[l]! << 8) >> 8, (T1[l]! << 8) >> 8) + T2[l]!));
+vop('v_add_nc_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satU32(T0[l]! + T1[l]!));
+});
+vop('v_sub_nc_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satU32(T0[l]! - T1[l]!));
+});
+vop('v_subrev_nc_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satU32(T1[l]! - T0[l]!));
+});
+vop('v_add_nc_i32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satI32((T0[l]! | 0) + (T1[l]! | 0)));
+});
+vop('v_sub_nc_i32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satI32((T0[l]! | 0) - (T1[l]! | 0)));
+});
+vop('v_add_nc_u16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satU16(T0[l]! + T1[l]!));
+});
+vop('v_sub_nc_u16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satU16(T0[l]! - T1[l]!));
+});
+vop('v_add_nc_i16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satI16(s16(T0[l]!) + s16(T1[l]!)));
+});
+vop('v_sub_nc_i16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satI16(s16(T0[l]!) - s16(T1[l]!)));
+});
+vop('v_mul_lo_u16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satU16(T0[l]! * T1[l]!));
+});
+vop('v_mad_u16', U16x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satU16(T0[l]! * T1[l]! + T2[l]!));
+});
+vop('v_mad_i16', U16x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satI16(s16(T0[l]!) * s16(T1[l]!) + s16(T2[l]!)));
+});
+vop('v_mad_u32_u16', { srcs: ['b16', 'b16', 'b32'], dst: 'b32' }, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satU32(T0[l]! * T1[l]! + T2[l]!));
+});
+vop('v_mad_i32_i16', { srcs: ['b16', 'b16', 'b32'], dst: 'b32' }, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = satI32(s16(T0[l]!) * s16(T1[l]!) + (T2[l]! | 0)));
+});
+vop('v_add3_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T0[l]! + T1[l]! + T2[l]!);
+});
+vop('v_mul_lo_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = Math.imul(T0[l]!, T1[l]!));
+});
+vop('v_mul_hi_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = mulhiU32(T0[l]!, T1[l]!));
+});
+vop('v_mul_hi_i32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = mulhiI32(T0[l]!, T1[l]!));
+});
+vop('v_mul_u32_u24', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = Math.imul(T0[l]! & 0xffffff, T1[l]! & 0xffffff));
+});
+vop('v_mul_i32_i24', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = Math.imul((T0[l]! << 8) >> 8, (T1[l]! << 8) >> 8));
+});
+vop('v_mul_hi_u32_u24', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = Math.floor(((T0[l]! & 0xffffff) * (T1[l]! & 0xffffff)) / 0x1_0000_0000));
+});
+vop('v_mul_hi_i32_i24', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = Math.floor((((T0[l]! << 8) >> 8) * ((T1[l]! << 8) >> 8)) / 0x1_0000_0000));
+});
+vop('v_mad_u32_u24', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = Math.imul(T0[l]! & 0xffffff, T1[l]! & 0xffffff) + T2[l]!);
+});
+vop('v_mad_i32_i24', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = Math.imul((T0[l]! << 8) >> 8, (T1[l]! << 8) >> 8) + T2[l]!);
+});
 const minU = (a: number, b: number) => (a < b ? a : b);
 const maxU = (a: number, b: number) => (a >= b ? a : b);
-vop('v_min_u32', U32x2, (l) => void (R[l] = minU(T0[l]!, T1[l]!)));
-vop('v_max_u32', U32x2, (l) => void (R[l] = maxU(T0[l]!, T1[l]!)));
-vop('v_min_i32', U32x2, (l) => void (R[l] = minU(T0[l]! | 0, T1[l]! | 0)));
-vop('v_max_i32', U32x2, (l) => void (R[l] = maxU(T0[l]! | 0, T1[l]! | 0)));
-vop('v_min_u16', U16x2, (l) => void (R[l] = minU(T0[l]!, T1[l]!)));
-vop('v_max_u16', U16x2, (l) => void (R[l] = maxU(T0[l]!, T1[l]!)));
-vop('v_min_i16', U16x2, (l) => void (R[l] = minU(s16(T0[l]!), s16(T1[l]!)) & 0xffff));
-vop('v_max_i16', U16x2, (l) => void (R[l] = maxU(s16(T0[l]!), s16(T1[l]!)) & 0xffff));
-vop('v_min3_u32', U32x3, (l) => void (R[l] = minU(minU(T0[l]!, T1[l]!), T2[l]!)));
-vop('v_max3_u32', U32x3, (l) => void (R[l] = maxU(maxU(T0[l]!, T1[l]!), T2[l]!)));
-vop('v_min3_i32', U32x3, (l) => void (R[l] = minU(minU(T0[l]! | 0, T1[l]! | 0), T2[l]! | 0)));
-vop('v_max3_i32', U32x3, (l) => void (R[l] = maxU(maxU(T0[l]! | 0, T1[l]! | 0), T2[l]! | 0)));
-vop('v_min3_u16', U16x3, (l) => void (R[l] = minU(minU(T0[l]!, T1[l]!), T2[l]!)));
-vop('v_max3_u16', U16x3, (l) => void (R[l] = maxU(maxU(T0[l]!, T1[l]!), T2[l]!)));
-vop('v_min3_i16', U16x3, (l) => void (R[l] = minU(minU(s16(T0[l]!), s16(T1[l]!)), s16(T2[l]!)) & 0xffff));
-vop('v_max3_i16', U16x3, (l) => void (R[l] = maxU(maxU(s16(T0[l]!), s16(T1[l]!)), s16(T2[l]!)) & 0xffff));
-vop('v_maxmin_u32', U32x3, (l) => void (R[l] = minU(maxU(T0[l]!, T1[l]!), T2[l]!)));
-vop('v_minmax_u32', U32x3, (l) => void (R[l] = maxU(minU(T0[l]!, T1[l]!), T2[l]!)));
-vop('v_maxmin_i32', U32x3, (l) => void (R[l] = minU(maxU(T0[l]! | 0, T1[l]! | 0), T2[l]! | 0)));
-vop('v_minmax_i32', U32x3, (l) => void (R[l] = maxU(minU(T0[l]! | 0, T1[l]! | 0), T2[l]! | 0)));
+vop('v_min_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(T0[l]!, T1[l]!));
+});
+vop('v_max_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(T0[l]!, T1[l]!));
+});
+vop('v_min_i32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(T0[l]! | 0, T1[l]! | 0));
+});
+vop('v_max_i32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(T0[l]! | 0, T1[l]! | 0));
+});
+vop('v_min_u16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(T0[l]!, T1[l]!));
+});
+vop('v_max_u16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(T0[l]!, T1[l]!));
+});
+vop('v_min_i16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(s16(T0[l]!), s16(T1[l]!)) & 0xffff);
+});
+vop('v_max_i16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(s16(T0[l]!), s16(T1[l]!)) & 0xffff);
+});
+vop('v_min3_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(minU(T0[l]!, T1[l]!), T2[l]!));
+});
+vop('v_max3_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(maxU(T0[l]!, T1[l]!), T2[l]!));
+});
+vop('v_min3_i32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(minU(T0[l]! | 0, T1[l]! | 0), T2[l]! | 0));
+});
+vop('v_max3_i32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(maxU(T0[l]! | 0, T1[l]! | 0), T2[l]! | 0));
+});
+vop('v_min3_u16', U16x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(minU(T0[l]!, T1[l]!), T2[l]!));
+});
+vop('v_max3_u16', U16x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(maxU(T0[l]!, T1[l]!), T2[l]!));
+});
+vop('v_min3_i16', U16x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(minU(s16(T0[l]!), s16(T1[l]!)), s16(T2[l]!)) & 0xffff);
+});
+vop('v_max3_i16', U16x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(maxU(s16(T0[l]!), s16(T1[l]!)), s16(T2[l]!)) & 0xffff);
+});
+vop('v_maxmin_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(maxU(T0[l]!, T1[l]!), T2[l]!));
+});
+vop('v_minmax_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(minU(T0[l]!, T1[l]!), T2[l]!));
+});
+vop('v_maxmin_i32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = minU(maxU(T0[l]! | 0, T1[l]! | 0), T2[l]! | 0));
+});
+vop('v_minmax_i32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = maxU(minU(T0[l]! | 0, T1[l]! | 0), T2[l]! | 0));
+});
 const med3 = (a: number, b: number, c: number) => {
   const mx = maxU(maxU(a, b), c);
   return mx === a ? maxU(b, c) : mx === b ? maxU(a, c) : maxU(a, b);
 };
-vop('v_med3_i32', U32x3, (l) => void (R[l] = med3(T0[l]! | 0, T1[l]! | 0, T2[l]! | 0)));
-vop('v_med3_u32', U32x3, (l) => void (R[l] = med3(T0[l]!, T1[l]!, T2[l]!)));
-vop('v_med3_i16', U16x3, (l) => void (R[l] = med3(s16(T0[l]!), s16(T1[l]!), s16(T2[l]!)) & 0xffff));
-vop('v_med3_u16', U16x3, (l) => void (R[l] = med3(T0[l]!, T1[l]!, T2[l]!)));
-vop('v_cndmask_b32', U32x2, (l) => void (R[l] = cinBit(l) ? T1[l]! : T0[l]!), { in: true });
-vop('v_cndmask_b16', U16x2, (l) => void (R[l] = cinBit(l) ? T1[l]! : T0[l]!), { in: true });
-vop('v_add_co_u32', U32x2, (l) => {
+vop('v_med3_i32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = med3(T0[l]! | 0, T1[l]! | 0, T2[l]! | 0));
+});
+vop('v_med3_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = med3(T0[l]!, T1[l]!, T2[l]!));
+});
+vop('v_med3_i16', U16x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = med3(s16(T0[l]!), s16(T1[l]!), s16(T2[l]!)) & 0xffff);
+});
+vop('v_med3_u16', U16x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = med3(T0[l]!, T1[l]!, T2[l]!));
+});
+vop('v_cndmask_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = cinBit(l) ? T1[l]! : T0[l]!);
+}, { in: true });
+vop('v_cndmask_b16', U16x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = cinBit(l) ? T1[l]! : T0[l]!);
+}, { in: true });
+vop('v_add_co_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) {
   const r = T0[l]! + T1[l]!;
   R[l] = satU32(r);
   setCout(l, r > 0xffffffff ? 1 : 0);
+}
 }, { out: true });
-vop('v_sub_co_u32', U32x2, (l) => {
+vop('v_sub_co_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) {
   R[l] = satU32(T0[l]! - T1[l]!);
   setCout(l, T1[l]! > T0[l]! ? 1 : 0);
+}
 }, { out: true });
-vop('v_subrev_co_u32', U32x2, (l) => {
+vop('v_subrev_co_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) {
   R[l] = satU32(T1[l]! - T0[l]!);
   setCout(l, T0[l]! > T1[l]! ? 1 : 0);
+}
 }, { out: true });
-vop('v_add_co_ci_u32', U32x2, (l) => {
+vop('v_add_co_ci_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) {
   const r = T0[l]! + T1[l]! + cinBit(l);
   R[l] = satU32(r);
   setCout(l, r > 0xffffffff ? 1 : 0);
+}
 }, { in: true, out: true });
-vop('v_sub_co_ci_u32', U32x2, (l) => {
+vop('v_sub_co_ci_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) {
   const c = cinBit(l);
   R[l] = satU32(T0[l]! - T1[l]! - c);
   setCout(l, T1[l]! + c > T0[l]! ? 1 : 0);
+}
 }, { in: true, out: true });
-vop('v_subrev_co_ci_u32', U32x2, (l) => {
+vop('v_subrev_co_ci_u32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) {
   const c = cinBit(l);
   R[l] = satU32(T1[l]! - T0[l]! - c);
   setCout(l, T0[l]! + c > T1[l]! ? 1 : 0);
+}
 }, { in: true, out: true });
-vop('v_mbcnt_lo_u32_b32', U32x2, (l) => void (R[l] = popcnt(T0[l]! & (l >= 32 ? 0xffffffff : 2 ** l - 1)) + T1[l]!));
-vop('v_mbcnt_hi_u32_b32', U32x2, (l) => void (R[l] = popcnt(T0[l]! & (l < 32 ? 0 : 2 ** (l - 32) - 1)) + T1[l]!));
+vop('v_mbcnt_lo_u32_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = popcnt(T0[l]! & (l >= 32 ? 0xffffffff : 2 ** l - 1)) + T1[l]!);
+});
+vop('v_mbcnt_hi_u32_b32', U32x2, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = popcnt(T0[l]! & (l < 32 ? 0 : 2 ** (l - 32) - 1)) + T1[l]!);
+});
 
 // ---- sums of absolute differences
 const absdiff = (a: number, b: number) => (a > b ? a - b : b - a);
@@ -550,22 +782,36 @@ function sadU8(a: number, b: number, acc: number, masked: boolean): number {
   }
   return r >>> 0;
 }
-vop('v_sad_u8', U32x3, (l) => void (R[l] = sadU8(T0[l]!, T1[l]!, T2[l]!, false)));
-vop('v_msad_u8', U32x3, (l) => void (R[l] = sadU8(T0[l]!, T1[l]!, T2[l]!, true)));
-vop('v_sad_hi_u8', U32x3, (l) => void (R[l] = (sadU8(T0[l]!, T1[l]!, 0, false) << 16) + T2[l]!));
-vop('v_sad_u16', U32x3, (l) => void (R[l] = T2[l]! + absdiff(T0[l]! & 0xffff, T1[l]! & 0xffff) + absdiff(T0[l]! >>> 16, T1[l]! >>> 16)));
-vop('v_sad_u32', U32x3, (l) => void (R[l] = absdiff(T0[l]!, T1[l]!) + T2[l]!));
+vop('v_sad_u8', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = sadU8(T0[l]!, T1[l]!, T2[l]!, false));
+});
+vop('v_msad_u8', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = sadU8(T0[l]!, T1[l]!, T2[l]!, true));
+});
+vop('v_sad_hi_u8', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = (sadU8(T0[l]!, T1[l]!, 0, false) << 16) + T2[l]!);
+});
+vop('v_sad_u16', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = T2[l]! + absdiff(T0[l]! & 0xffff, T1[l]! & 0xffff) + absdiff(T0[l]! >>> 16, T1[l]! >>> 16));
+});
+vop('v_sad_u32', U32x3, (n) => {
+  for (let l = 0; l < n; l++) void (R[l] = absdiff(T0[l]!, T1[l]!) + T2[l]!);
+});
 /** 32-bit window of the 64-bit S0 starting at byte `b`. */
 const win = (lo: number, hi: number, b: number) => (b === 0 ? lo : ((lo >>> (8 * b)) | (hi << (32 - 8 * b))) >>> 0);
-vop('v_qsad_pk_u16_u8', { srcs: ['b64', 'b32', 'b64'], dst: 'b64' }, (l) => {
+vop('v_qsad_pk_u16_u8', { srcs: ['b64', 'b32', 'b64'], dst: 'b64' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const lo = T0[l]!, hi = TH0[l]!, s1 = T1[l]!, a = T2[l]!, b = TH2[l]!;
   R[l] = ((sadU8(win(lo, hi, 0), s1, a & 0xffff, false) & 0xffff) | (sadU8(win(lo, hi, 1), s1, a >>> 16, false) << 16)) >>> 0;
   RH[l] = ((sadU8(win(lo, hi, 2), s1, b & 0xffff, false) & 0xffff) | (sadU8(win(lo, hi, 3), s1, b >>> 16, false) << 16)) >>> 0;
+}
 });
-vop('v_mqsad_pk_u16_u8', { srcs: ['b64', 'b32', 'b64'], dst: 'b64' }, (l) => {
+vop('v_mqsad_pk_u16_u8', { srcs: ['b64', 'b32', 'b64'], dst: 'b64' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const lo = T0[l]!, hi = TH0[l]!, s1 = T1[l]!, a = T2[l]!, b = TH2[l]!;
   R[l] = ((sadU8(win(lo, hi, 0), s1, a & 0xffff, true) & 0xffff) | (sadU8(win(lo, hi, 1), s1, a >>> 16, true) << 16)) >>> 0;
   RH[l] = ((sadU8(win(lo, hi, 2), s1, b & 0xffff, true) & 0xffff) | (sadU8(win(lo, hi, 3), s1, b >>> 16, true) << 16)) >>> 0;
+}
 });
 
 /**
@@ -608,26 +854,33 @@ define('v_mqsad_u32_u8', (inst, env) => {
 });
 
 // ---- 64-bit integer
-vop('v_lshlrev_b64', { srcs: ['b32', 'b64'], dst: 'b64' }, (l) => {
+vop('v_lshlrev_b64', { srcs: ['b32', 'b64'], dst: 'b64' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const s = T0[l]! & 63, lo = T1[l]!, hi = TH1[l]!;
   if (s === 0) (R[l] = lo), (RH[l] = hi);
   else if (s < 32) (R[l] = lo << s), (RH[l] = (hi << s) | (lo >>> (32 - s)));
   else (R[l] = 0), (RH[l] = lo << (s - 32));
+}
 });
-vop('v_lshrrev_b64', { srcs: ['b32', 'b64'], dst: 'b64' }, (l) => {
+vop('v_lshrrev_b64', { srcs: ['b32', 'b64'], dst: 'b64' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const s = T0[l]! & 63, lo = T1[l]!, hi = TH1[l]!;
   if (s === 0) (R[l] = lo), (RH[l] = hi);
   else if (s < 32) (R[l] = (lo >>> s) | (hi << (32 - s))), (RH[l] = hi >>> s);
   else (R[l] = hi >>> (s - 32)), (RH[l] = 0);
+}
 });
-vop('v_ashrrev_i64', { srcs: ['b32', 'b64'], dst: 'b64' }, (l) => {
+vop('v_ashrrev_i64', { srcs: ['b32', 'b64'], dst: 'b64' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const s = T0[l]! & 63, lo = T1[l]!, hi = TH1[l]!;
   if (s === 0) (R[l] = lo), (RH[l] = hi);
   else if (s < 32) (R[l] = (lo >>> s) | (hi << (32 - s))), (RH[l] = hi >> s);
   else (R[l] = hi >> (s - 32)), (RH[l] = hi >> 31);
+}
 });
 /** {carry, D.u64} = S0.u32 * S1.u32 + S2.u64 (65-bit). */
-vop('v_mad_u64_u32', { srcs: ['b32', 'b32', 'b64'], dst: 'b64' }, (l) => {
+vop('v_mad_u64_u32', { srcs: ['b32', 'b32', 'b64'], dst: 'b64' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const a = T0[l]!, b = T1[l]!;
   const plo = Math.imul(a, b) >>> 0;
   const phi = mulhiU32(a, b);
@@ -636,9 +889,11 @@ vop('v_mad_u64_u32', { srcs: ['b32', 'b32', 'b64'], dst: 'b64' }, (l) => {
   R[l] = lo;
   RH[l] = hi;
   setCout(l, hi > 0xffffffff ? 1 : 0);
+}
 }, { out: true });
 /** {D1, D.i64} = 65'I(S0.i32 * S1.i32 + S2.i64): D1 is bit 64 of the signed 65-bit sum. */
-vop('v_mad_i64_i32', { srcs: ['b32', 'b32', 'b64'], dst: 'b64' }, (l) => {
+vop('v_mad_i64_i32', { srcs: ['b32', 'b32', 'b64'], dst: 'b64' }, (n) => {
+  for (let l = 0; l < n; l++) {
   const a = T0[l]!, b = T1[l]!;
   const plo = Math.imul(a, b) >>> 0;
   const phi = mulhiI32(a, b) >>> 0;
@@ -649,6 +904,7 @@ vop('v_mad_i64_i32', { srcs: ['b32', 'b32', 'b64'], dst: 'b64' }, (l) => {
   // bit 64 = sign(p) + sign(c) + carry out of bit 63 (sign-extended operands)
   const sp = phi >>> 31, sc = TH2[l]! >>> 31, c63 = hi > 0xffffffff ? 1 : 0;
   setCout(l, (sp + sc + c63) & 1);
+}
 }, { out: true });
 void TF0;
 void TF1;
