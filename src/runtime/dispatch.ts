@@ -287,13 +287,19 @@ export function dispatch(
     }
     // Barrier release: every wave not ended is waiting at the barrier.
     const live = g.waves.filter((w) => w.state !== 'ended' && w.state !== 'halted');
-    if (live.length > 0 && live.every((w) => w.state === 'barrier')) {
+    // A halted wave is still resident: the barrier waits for it (and deadlocks, reported below).
+    if (live.length > 0 && live.every((w) => w.state === 'barrier') && !g.waves.some((w) => w.state === 'halted')) {
       for (const w of live) w.state = 'ready';
       progressed = true;
     }
     const halted = g.waves.some((w) => w.state === 'halted');
     if (live.length === 0 || halted) {
       if (halted) stats.aborted = true;
+      const stuck = halted ? live.filter((w) => w.state === 'barrier').map((w) => w.id) : [];
+      if (stuck.length > 0) {
+        const h = g.waves.find((w) => w.state === 'halted')!;
+        diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: stuck[0]!, workgroup: h.wgId.join(',') }, message: `s_barrier can never complete: waves ${stuck.join(', ')} wait while wave ${h.id} is halted${h.haltReason ? ` (${h.haltReason})` : ''}`, seed: WAVE_STATE_SEED });
+      }
       for (const w of g.waves) stats.laneOps += w.laneOps;
       resident.splice(gi, 1);
       freeSlots.push(g.slot);
