@@ -10,8 +10,13 @@
 #   <obj>.facts.json    facts read off LLVM: llvm-readobj's ELF header/sections/symbols/notes and
 #                       the .amdhsa_* directives clang emits for each kernel descriptor (kernels/facts.py)
 #
+# Kernels that include "gpusim_cl.h" build with -nogpulib on that header (the original fixtures,
+# kept byte-stable because decoder tests pin them). Every other kernel uses the OpenCL builtins of
+# libclc-19 (Debian package libclc-19): clang's default OpenCL header plus libclc's amdgcn-amdhsa
+# bitcode linked with -mlink-builtin-bitcode (so its functions take the kernel's -mcpu/features).
+#
 # Tests never run this; they read the committed outputs. Requires clang-19, ld.lld-19,
-# llvm-objdump-19, llvm-readobj-19 and python3 with PyYAML.
+# llvm-objdump-19, llvm-readobj-19, libclc-19 and python3 with PyYAML.
 set -eu
 cd "$(dirname "$0")"
 CLANG=${CLANG:-clang-19}
@@ -19,6 +24,9 @@ LLD=${LLD:-ld.lld-19}
 OBJDUMP=${OBJDUMP:-llvm-objdump-19}
 READOBJ=${READOBJ:-llvm-readobj-19}
 CFLAGS="-x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -nogpulib -O2 -cl-kernel-arg-info -Iinclude"
+LIBCLC=${LIBCLC:-/usr/lib/clc/amdgcn--amdhsa.bc}
+# libclc's bitcode says amdgcn-unknown-amdhsa, clang says amdgcn-amd-amdhsa: same target, silence the warning.
+CLCFLAGS="-Xclang -finclude-default-header -Xclang -mlink-builtin-bitcode -Xclang $LIBCLC -Wno-linker-warnings"
 # Kernels also built as code object v4 and v6 and as relocatable objects.
 COV_KERNELS="vadd reduce_dynlds global_offset multi"
 REL_KERNELS="vadd multi"
@@ -32,10 +40,12 @@ build() {
   dir=bin/$cpu
   mkdir -p "$dir"
   name=$(basename "$out")
+  flags=$CFLAGS
+  grep -q '#include "gpusim_cl.h"' "src/$src.cl" || flags="$CFLAGS $CLCFLAGS"
   # shellcheck disable=SC2086
-  $CLANG $CFLAGS -mcpu="$cpu" "$@" -c "src/$src.cl" -o "$tmp/$name.o" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+  $CLANG $flags -mcpu="$cpu" "$@" -c "src/$src.cl" -o "$tmp/$name.o" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
   # shellcheck disable=SC2086
-  $CLANG $CFLAGS -mcpu="$cpu" "$@" -S "src/$src.cl" -o "$tmp/$name.s" 2>/dev/null
+  $CLANG $flags -mcpu="$cpu" "$@" -S "src/$src.cl" -o "$tmp/$name.s" 2>/dev/null
   case $out in
     *.o) cp "$tmp/$name.o" "$dir/$name" ;;
     *) $LLD -shared "$tmp/$name.o" -o "$dir/$name" ;;
@@ -45,8 +55,13 @@ build() {
   python3 facts.py "$cpu" "$tmp/$name.readobj.json" "$tmp/$name.s" > "$dir/$name.facts.json"
 }
 
+# kernels/build.sh [name...] rebuilds only the named kernels (default: all of src/*.cl).
+only=" $* "
+want() { [ "$only" = "  " ] || case $only in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
 for f in src/*.cl; do
   k=$(basename "$f" .cl)
+  want "$k" || continue
   for cpu in gfx1100 gfx1030 gfx900; do
     build "$k" "$cpu" "$k.co"
   done
@@ -55,10 +70,12 @@ for f in src/*.cl; do
   done
 done
 for k in $COV_KERNELS; do
+  want "$k" || continue
   build "$k" gfx1100 "$k.v4.co" -mcode-object-version=4
   build "$k" gfx1100 "$k.v6.co" -mcode-object-version=6
 done
 for k in $REL_KERNELS; do
+  want "$k" || continue
   build "$k" gfx1100 "$k.o"
 done
 echo "built $(ls bin/*/*.co bin/*/*.o | wc -l) objects"
