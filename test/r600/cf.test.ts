@@ -296,3 +296,23 @@ test('Cayman has no first-push extra subentry: 8 nested pushes fit in STACK_SIZE
   assert.deepEqual(ids(runAsm(nested(8), { stackSize: 2, gen: 'cayman' }).diag), []);
   assert.deepEqual(ids(runAsm(nested(9), { stackSize: 2, gen: 'cayman' }).diag), ['r600.cf.stack-overflow']);
 });
+
+test('POP re-evaluates its condition test after popping: with VALID_PIXEL_MODE killed pixels stay off', () => {
+  const r = runAsm(`
+    ALU_PUSH_BEFORE 3, @6, KC0[], KC1[]
+    POP @0 POP:1 VPM
+    ALU 1, @10, KC0[], KC1[]
+    CF_END
+    PAD
+    PAD
+    ALU clause starting at 6:
+      KILLGT * T0.X (MASKED), T0.X, literal.x,
+    ${lit(19)}
+      PRED_SETGT_INT * ExecMask,PredicateBit (MASKED), literal.x, T0.X,
+    ${lit(9)}
+    ALU clause starting at 10:
+      MOV * T2.X, literal.x,
+    ${lit(3)}`);
+  // After the pop every item is restored, then items 20.. (killed) fail the VPM test.
+  assert.deepEqual(r.reg(2, 0), lanes((l) => l <= 19, 3));
+});

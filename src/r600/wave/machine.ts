@@ -299,7 +299,10 @@ export class Wave {
         break;
       case 'POP':
       case 'POP_WQM':
+        // Unconditional pop: pop, then evaluate the condition test on the new state and disable
+        // the items that fail it (so POP with VALID_PIXEL_MODE drops killed pixels).
         this.pop(c.popCount);
+        for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.ACTIVE && !this.condTest(l, c)) this.state[l] = STATE.INACTIVE_BRANCH;
         this.pc++;
         break;
       case 'LOOP_START':
