@@ -373,6 +373,17 @@ test('out-of-range VGPR destination: the instruction is a NOP (multi-destination
   assert.equal(r.s(10), 0x1234);
   assert.ok(r.diags.some((d) => d.id === 'gfx11.vgpr.dst-out-of-range'));
 });
+test('a 64-bit SGPR VALU source on an odd register is diagnosed and reads the even pair', () => {
+  // v_add_f64 v[2:3], s[1:2], v[0:1] (not assemblable: hand-encoded, src0 = 1)
+  const f = (x: number) => { const u = new Uint32Array(new Float64Array([x]).buffer); return [u[0]!, u[1]!]; };
+  const [lo, hi] = f(1.5);
+  const [slo, shi] = f(2);
+  const bad = run('.long 0xd7270002, 0x00020001', { vgpr: { 0: lo!, 1: hi! }, sgpr: { 0: slo!, 1: shi!, 2: 0x12345678 } });
+  assert.ok(bad.diags.some((d) => d.id === 'gfx11.sgpr.misaligned'));
+  assert.equal(new Float64Array(new Uint32Array([bad.v(2), bad.v(3)]).buffer)[0], 3.5);
+  const good = run('v_add_f64 v[2:3], s[0:1], v[0:1]', { vgpr: { 0: lo!, 1: hi! }, sgpr: { 0: slo!, 1: shi! } });
+  assert.equal(good.diags.length, 0);
+});
 test('v_nop and v_pipeflush do nothing', () => {
   const r = run('v_nop\nv_pipeflush', { vgpr: { 0: A } });
   assert.equal(r.v(0, 6), A[6]);

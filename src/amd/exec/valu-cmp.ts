@@ -7,7 +7,7 @@
 import { define, type Finding } from './registry.js';
 import { SREG } from '../wave/wave.js';
 import { swrite32, swrite64 } from './operands.js';
-import { valuOperands, type OpType } from './valu-core.js';
+import { valuOperands, sgprPairAlign, type OpType } from './valu-core.js';
 import { VALID, MODE, activeLanes, bindSources, T0, T1, TH0, TH1, TF0, TF1, h, d64 } from './valu.js';
 import { HWREG } from '../wave/wave.js';
 
@@ -30,6 +30,7 @@ export function vcmp(name: string, srcs: readonly OpType[], row: Row, rel: numbe
       const ws = env.waveSize;
       // e32 writes VCC, e64 writes SDST (the VOP3 vdst field holds the SGPR), cmpx writes EXEC only.
       const sd = x ? -1 : inst.encoding === 'VOPC' ? SREG.VCC_LO : ops.vdst;
+      if (ws === 64 && sd >= 0) sgprPairAlign(inst, sd, 'lane-mask destination', findings);
       return {
         cls: 'valu',
         findings,

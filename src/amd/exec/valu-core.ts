@@ -150,8 +150,19 @@ export function bindSrc(env: ExecEnv, inst: Instruction, ops: ValuOperands, k: n
       return { vgpr: false, base: 0, read: () => lit, type, abs, neg, hi: false };
     }
   }
+  if (wide) sgprPairAlign(inst, enc, `source ${k}`, findings);
   const read = wide ? sread64(enc, ops.literal, type === 'f64') : sread32(enc, ops.literal);
   return { vgpr: false, base: 0, read, type, abs, neg, hi };
+}
+
+/**
+ * A 64-bit SGPR operand of a VALU op (64-bit source, wave64 lane mask) must be even-aligned; the
+ * hardware ignores the LSB (wave-state seed: unpredictable). Reported at bind time.
+ */
+export function sgprPairAlign(inst: Instruction, enc: number, what: string, findings: Finding[]): void {
+  if (enc >= 0 && enc < SREG.NULL && (enc & 1) === 1) {
+    findings.push({ id: 'gfx11.sgpr.misaligned', message: `${inst.mnemonic}: ${what} s${enc} of a 64-bit operand is odd; the hardware ignores the LSB and uses s${enc - 1} (unpredictable per the ISA)` });
+  }
 }
 
 /** Active-lane test. */

@@ -23,7 +23,7 @@ import type { ExecEnv } from './env.js';
 import { define, type Finding } from './registry.js';
 import { HI, sread32, sread64, swrite32, swrite64 } from './operands.js';
 import {
-  T, TH, TF, R, RH, RF, bindSrc, gather, dppWriteMask, valuOperands, is16, type OpType, type Src, type ValuOperands,
+  T, TH, TF, R, RH, RF, bindSrc, gather, dppWriteMask, valuOperands, is16, sgprPairAlign, type OpType, type Src, type ValuOperands,
 } from './valu-core.js';
 import { mulhiU32, mulhiI32, popcnt, brev32 } from './salu.js';
 import { f16, f32bits, f64, f64bits, f64hi, roundF16, roundF32, roundF64, flushF16, flushF32, isDenormF64 } from '../../core/float.js';
@@ -284,6 +284,10 @@ function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
     const cinEnc = o.in === 'vcc' ? SREG.VCC_LO : o.in ? (inst.encoding === 'VOP2' ? SREG.VCC_LO : ops.src[2]!) : -1;
     const cin = cinEnc >= 0 ? (ws === 64 ? sread64(cinEnc, ops.literal) : sread32(cinEnc, ops.literal)) : null;
     const coutEnc = o.out ? (inst.encoding === 'VOP2' ? SREG.VCC_LO : ops.sdst) : -1;
+    if (ws === 64) {
+      if (cinEnc >= 0 && cinEnc !== SREG.VCC_LO) sgprPairAlign(inst, cinEnc, 'carry-in mask', findings);
+      if (coutEnc >= 0) sgprPairAlign(inst, coutEnc, 'lane-mask destination', findings);
+    }
     return {
       cls: o.cls ?? 'valu',
       findings,
