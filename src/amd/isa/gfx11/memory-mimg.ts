@@ -16,7 +16,8 @@ const FLAG_NAMES = Object.keys(FLAG_BITS) as (keyof typeof FLAG_BITS)[];
 /** The order LLVM prints the single-bit modifiers in. */
 const PRINT_ORDER = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'a16', 'tfe', 'lwe', 'd16'] as const;
 
-interface Decoded {
+/** `inst.info` of a decoded MIMG instruction: the table entry and the widths LLVM prints. */
+export interface MimgDecoded {
   readonly e: MimgEntry;
   /** Address operand: VGPR start/width pairs (one pair unless NSA). */
   readonly addr: readonly (readonly [number, number])[];
@@ -135,11 +136,11 @@ export const mimgCodec: Codec = {
     }
     if (vdata + vd > 256) throw bad('vdata range exceeds v255', ws);
     for (const [r, w] of addr) if (r + w > 256) throw bad('address range exceeds v255', ws);
-    const d: Decoded = { e, addr, nsa: !!f.nsa, vd };
+    const d: MimgDecoded = { e, addr, nsa: !!f.nsa, vd };
     return { encoding: 'MIMG', opcode: op, mnemonic: e.mn, size: ws.length * 4, words: ws, fields: f, literal: undefined, variant: '', info: d };
   },
   print(inst): string {
-    const d = inst.info as Decoded;
+    const d = inst.info as MimgDecoded;
     const e = d.e;
     const f = inst.fields;
     const addr = d.nsa ? `[${d.addr.map(([r, w]) => vregName(r, w)).join(', ')}]` : vregName(d.addr[0]![0], d.addr[0]![1]);
