@@ -1,0 +1,225 @@
+/**
+ * The run manifest and `gpusim run`: validation (one-line errors naming the field, exit 2), exit
+ * codes 0/1, --out/--json/--trace, --strict, the instruction budget, and the library API.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
+import {
+  parseManifest, bufferContents, compareBuffers, parseInt64, scalarBytes, structBytes, loadManifest,
+} from '../../src/runtime/manifest.js';
+import { runKernel, runManifest } from '../../src/runtime/run.js';
+import { InputError } from '../../src/core/errors.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const VADD_CO = join(ROOT, 'kernels/bin/gfx1100/vadd.co');
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), isTTY: false });
+  return { code, out, err };
+}
+
+function vaddManifest(extra: Record<string, unknown> = {}, n = 100): Record<string, unknown> {
+  return {
+    codeObject: VADD_CO, kernel: 'vadd', grid: [n, 1, 1], block: [32, 1, 1],
+    buffers: {
+      a: { type: 'f32', count: n, init: { random: { seed: 3, min: -4, max: 4, step: 0.5 } } },
+      b: { type: 'f32', count: n, init: { fill: 1.25 } },
+      c: { type: 'f32', count: n },
+    },
+    args: ['a', 'b', 'c', { u32: n }],
+    outputs: ['c'],
+    ...extra,
+  };
+}
+
+function writeTmp(obj: unknown, files: Record<string, Uint8Array> = {}): { dir: string; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-run-'));
+  for (const [f, b] of Object.entries(files)) writeFileSync(join(dir, f), b);
+  const path = join(dir, 'm.json');
+  writeFileSync(path, JSON.stringify(obj));
+  return { dir, path };
+}
+
+function expectedVadd(n: number): Uint8Array {
+  const m = parseManifest(vaddManifest({}, n));
+  const a = new Float32Array(bufferContents(m.buffers[0]!).buffer);
+  return new Uint8Array(Float32Array.from(a, (x) => Math.fround(x + 1.25)).buffer);
+}
+
+test('manifest validation names the field in one line', () => {
+  const bad: [Record<string, unknown>, RegExp][] = [
+    [{ ...vaddManifest(), grid: [0, 1, 1] }, /^<inline>: grid\[0\]: must be a positive 32-bit integer$/],
+    [{ ...vaddManifest(), codeObject: 3 }, /codeObject: must be a non-empty path string/],
+    [{ ...vaddManifest(), buffers: { a: { type: 'f31', count: 1 } } }, /buffers\.a\.type: must be one of u8 i8 u16/],
+    [{ ...vaddManifest(), buffers: { a: { type: 'u8' } } }, /buffers\.a\.count: required/],
+    [{ ...vaddManifest(), buffers: { a: { type: 'u8', count: 2, init: { values: [1, 2, 3] } } } }, /buffers\.a\.init\.values: 3 values for 2 elements/],
+    [{ ...vaddManifest(), buffers: { a: { type: 'u8', count: 2, init: { values: [256] } } } }, /buffers\.a\.init\.values\[0\]: 256 does not fit u8/],
+    [{ ...vaddManifest(), buffers: { a: { type: 'i32', count: 2, init: { random: { min: 5, max: 1 } } } } }, /buffers\.a\.init\.random: min 5 is above max 1/],
+    [{ ...vaddManifest(), buffers: { a: { type: 'f32', count: 2, init: { splat: 1 } } } }, /buffers\.a\.init\.splat: unknown init/],
+    [{ ...vaddManifest(), args: ['nope'] }, /args\[0\]: 'nope' is not a buffer/],
+    [{ ...vaddManifest(), args: [{ f33: 1 }] }, /args\[0\]: unknown argument type 'f33'/],
+    [{ ...vaddManifest(), args: [{ local: -4 }] }, /args\[0\]\.local: must be a positive integer/],
+    [{ ...vaddManifest(), args: [{ i32: 1.5 }] }, /args\[0\]\.i32: 1\.5 is not an integer/],
+    [{ ...vaddManifest(), outputs: ['z'] }, /outputs\[0\]: "z" is not a buffer/],
+    [{ ...vaddManifest(), expect: { c: { ulp: 1 } } }, /expect\.c\.file: must be a path string/],
+    [{ ...vaddManifest(), expect: { c: { file: 'x', ulp: -1 } } }, /expect\.c\.ulp: must be a non-negative integer/],
+    [{ ...vaddManifest(), colour: 'red' }, /colour: unknown field/],
+  ];
+  for (const [m, re] of bad) {
+    assert.throws(() => parseManifest(m), (e: unknown) => e instanceof InputError && re.test(e.message) && !e.message.includes('\n'), String(re));
+  }
+});
+
+test('buffer contents: fill, values, random (seeded, in range, on the step grid), file, 64-bit strings', () => {
+  const m = parseManifest({
+    codeObject: 'x.co', grid: [1],
+    buffers: {
+      f: { type: 'i16', count: 3, init: { fill: -2 } },
+      v: { type: 'u64', count: 3, init: { values: ['0xffffffffffffffff', -1, 5] } },
+      r: { type: 'i32', count: 1000, init: { random: { seed: 9, min: -3, max: 3 } } },
+      s: { type: 'f32', count: 1000, init: { random: { seed: 9, min: -1, max: 1, step: 0.25 } } },
+      h: { type: 'f16', count: 2, init: { values: ['NaN', 0.5] } },
+      raw: { type: 'u8', file: 'in.bin' },
+    },
+  }, '<inline>', '/tmp');
+  const c = (n: string) => bufferContents(m.buffers.find((b) => b.name === n)!, () => Uint8Array.of(7, 8, 9));
+  assert.deepEqual([...new Int16Array(c('f').buffer)], [-2, -2, -2]);
+  assert.deepEqual([...new Uint32Array(c('v').buffer)], [0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 5, 0]);
+  const r = [...new Int32Array(c('r').buffer)];
+  assert.ok(r.every((x) => x >= -3 && x <= 3));
+  assert.equal(new Set(r).size, 7, 'every value of [min, max] is drawn');
+  assert.deepEqual(c('r'), c('r'), 'seeded');
+  assert.ok([...new Float32Array(c('s').buffer)].every((x) => x >= -1 && x <= 1 && Number.isInteger(x * 4)));
+  assert.deepEqual([...new Uint16Array(c('h').buffer)], [0x7e00, 0x3800]);
+  assert.deepEqual([...c('raw')], [7, 8, 9]);
+  assert.deepEqual(parseInt64('-2'), [0xfffffffe, 0xffffffff]);
+  assert.deepEqual(parseInt64('0x1_0000_0001'), [1, 1]);
+  assert.equal(parseInt64('0x1ffffffffffffffff'), null);
+  assert.deepEqual([...scalarBytes('i64', -1)], [255, 255, 255, 255, 255, 255, 255, 255]);
+  assert.deepEqual([...structBytes([{ type: 'u8', value: 1 }, { type: 'f32', value: 1 }, { type: 'u16', value: 2 }])], [1, 0, 0, 0, 0, 0, 0x80, 0x3f, 2, 0, 0, 0]);
+});
+
+test('compareBuffers: integers exact, floats within ulp, NaN = NaN, +0 = -0', () => {
+  const f = (...v: number[]) => new Uint8Array(Float32Array.from(v).buffer);
+  const one = 1;
+  const next = new Float32Array(new Uint32Array([0x3f800001]).buffer)[0]!;
+  assert.equal(compareBuffers('f32', f(one, NaN, 0), f(next, NaN, -0), 1).count, 0);
+  assert.equal(compareBuffers('f32', f(one), f(next), 0).count, 1);
+  assert.equal(compareBuffers('f32', f(NaN), f(1), 1000).count, 1);
+  assert.equal(compareBuffers('u32', f(one), f(next), 5).count, 1, 'integers ignore the ulp bound');
+});
+
+test('gpusim run: pass, --json, --out, --trace', async () => {
+  const n = 100;
+  const { dir, path } = writeTmp(vaddManifest({ expect: { c: { file: 'c.bin', ulp: 0 } } }, n), { 'c.bin': expectedVadd(n) });
+  const r = await cli(['run', path]);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /^vadd \(gfx1100 wave32\): 4 workgroups, 4 waves, /);
+  assert.match(r.out, /c: ok\nPASS\n$/);
+  const j = await cli(['run', path, '--json', '--order', 'random', '--seed', '5', '--out', join(dir, 'o'), '--trace', join(dir, 't.txt')]);
+  assert.equal(j.code, 0, j.err);
+  const run = JSON.parse(j.out) as Record<string, unknown>;
+  assert.equal(run.ok, true);
+  assert.equal(run.order, 'random');
+  assert.equal(run.seed, 5);
+  assert.equal(run.waves, 4);
+  assert.equal(run.workgroups, 4);
+  assert.ok((run.waveInstructions as number) > 0 && (run.laneOperations as number) >= n);
+  assert.ok((run.byClass as Record<string, number>).valu! > 0);
+  assert.deepEqual(run.diagnostics, []);
+  assert.deepEqual(readdirSync(join(dir, 'o')).sort(), ['c.bin', 'run.json']);
+  assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'o/c.bin'))), expectedVadd(n));
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'o/run.json'), 'utf8')), run);
+  const trace = readFileSync(join(dir, 't.txt'), 'utf8').trim().split('\n');
+  assert.equal(trace.length, run.waveInstructions);
+  assert.match(trace[0]!, /^wave \d+ pc 0x[0-9a-f]+ s_load_b\d+ /);
+  assert.ok(trace.some((l) => / s_endpgm$/.test(l)));
+});
+
+test('gpusim run: exit 1 on a mismatch, listing the first differences', async () => {
+  const n = 64;
+  const want = expectedVadd(n);
+  new Float32Array(want.buffer)[5] = 1e9;
+  const { path } = writeTmp(vaddManifest({ expect: { c: { file: 'c.bin' } } }, n), { 'c.bin': want });
+  const r = await cli(['run', path]);
+  assert.equal(r.code, 1);
+  assert.match(r.out, /c: 1 mismatches\n {4}\[5\] got [-0-9.]+, want 1000000000 \(\d+ ulp\)\n/);
+  assert.match(r.out, /FAIL\n$/);
+});
+
+test('gpusim run: exit 2 for bad input, with the field named', async () => {
+  const cases: [string[], RegExp][] = [
+    [['run'], /expected exactly one manifest/],
+    [['run', '/nonexistent/m.json'], /no such file/],
+    [['run', writeTmp({ ...vaddManifest(), grid: 'x' }).path, '--seed', '1'], /grid: must be an array/],
+    [['run', writeTmp(vaddManifest()).path, '--order', 'sideways'], /--order must be roundrobin or random/],
+    [['run', writeTmp(vaddManifest()).path, '--max-instructions', '0'], /--max-instructions must be an integer/],
+    [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', 'c'] }).path], /args: kernel vadd takes 4 arguments/],
+    [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', { u32: 1 }, 'c'] }).path], /args\[2\] \(c\): the kernel expects global_buffer/],
+    [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', 'c', { u64: 1 }] }).path], /args\[3\] \(n\): the kernel's argument is 4 bytes/],
+    [['run', writeTmp({ ...vaddManifest(), kernel: 'vsub' }).path], /kernel: no kernel 'vsub'/],
+    [['run', writeTmp({ ...vaddManifest(), codeObject: 'missing.co' }).path], /codeObject: cannot read/],
+    [['run', writeTmp({ ...vaddManifest(), expect: { c: { file: 'missing.bin' } } }).path], /expect\.c\.file: cannot read/],
+    [['run', writeTmp({ ...vaddManifest(), codeObject: join(ROOT, 'kernels/bin/gfx1030/vadd.co') }).path], /target gfx1030 cannot run/],
+  ];
+  for (const [args, re] of cases) {
+    const r = await cli(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, re);
+    assert.equal(r.err.trim().split('\n').length, 1, r.err);
+  }
+});
+
+test('gpusim run: diagnostics are reported; --strict turns them into exit 1', async () => {
+  // n larger than the buffers: the lanes past the end read and write unmapped memory.
+  const m = vaddManifest({}, 64);
+  (m.args as unknown[])[3] = { u32: 96 };
+  (m as { grid: number[] }).grid = [96, 1, 1];
+  const { path } = writeTmp(m);
+  const loose = await cli(['run', path]);
+  assert.equal(loose.code, 0, loose.out);
+  assert.match(loose.out, /diagnostics: gpusim\.memory\.unmapped x\d+/);
+  const strict = await cli(['run', path, '--strict']);
+  assert.equal(strict.code, 1);
+  assert.match(strict.out, /ABORTED/);
+});
+
+test('gpusim run: the instruction budget stops a run (exit 1, aborted)', async () => {
+  const { path } = writeTmp(vaddManifest());
+  const r = await cli(['run', path, '--max-instructions', '10', '--json']);
+  assert.equal(r.code, 1);
+  const j = JSON.parse(r.out) as { aborted: boolean; waveInstructions: number; diagnosticCounts: Record<string, number> };
+  assert.equal(j.aborted, true);
+  assert.equal(j.waveInstructions, 10);
+  assert.equal(j.diagnosticCounts['gpusim.instruction-budget'], 1);
+});
+
+test('runKernel and runManifest as a library', () => {
+  const n = 40;
+  const a = Float32Array.from({ length: n }, (_, i) => i);
+  const b = Float32Array.from({ length: n }, (_, i) => 2 * i);
+  const r = runKernel({
+    codeObject: new Uint8Array(readFileSync(VADD_CO)), grid: [n, 1, 1], block: [16, 1, 1],
+    buffers: [
+      { name: 'a', type: 'f32', data: new Uint8Array(a.buffer) },
+      { name: 'b', type: 'f32', data: new Uint8Array(b.buffer) },
+      { name: 'c', type: 'f32', data: new Uint8Array(4 * n) },
+    ],
+    args: [{ kind: 'buffer', name: 'a' }, { kind: 'buffer', name: 'b' }, { kind: 'buffer', name: 'c' }, { kind: 'scalar', type: 'u32', value: n }],
+  }, { order: 'random', seed: 3 });
+  assert.deepEqual([...new Float32Array(r.buffers.c!.buffer)], Array.from({ length: n }, (_, i) => 3 * i));
+  assert.equal(r.report.workgroups, 3);
+  assert.equal(r.report.aborted, false);
+  const vadd = join(ROOT, 'kernels/manifests/vadd.json');
+  assert.ok(existsSync(vadd));
+  const m = runManifest(loadManifest(vadd));
+  assert.equal(m.exitCode, 0);
+  assert.equal(m.expectations.c!.ok, true);
+});
