@@ -273,6 +273,26 @@ test('NaN results: input NaNs propagate quieted (payload kept); generated NaNs a
   assert.deepEqual([d.v(4), d.v(5)], [0, 0xfff80000]);
 });
 
+// ---- GFX11 true16 halves for float ops (hand-encoded: LLVM 19 prints these encodings as fake16)
+test('true16 e32 source halves: bit 7 of a 16-bit VGPR source selects .h (v_cvt_f32_f16, v_cmp_lt_f16)', () => {
+  // LLVM 19 (fake16) decodes these with an "Invalid register" remark; the hardware reads v2.h.
+  // (e32 16-bit destinations >= v128 do not decode at all, as in LLVM: the decoder refuses them.)
+  const o = { vgpr: { 1: 0x11112222, 2: 0x40003c00, 3: 0x3800bc00, 4: 0x3f800000 } };
+  const cvt = run('.long 0x7e021782', o); // v_cvt_f32_f16 v1, v2.h
+  assert.equal(cvt.vf(1), 2);
+  const cmp = run('.long 0x7c020782', { ...o, exec: 1 }); // v_cmp_lt_f16 vcc_lo, v2.h, v3.l : 2 < -1
+  assert.equal(cmp.s(106), 0);
+  const cmp2 = run('.long 0x7c020702', { ...o, exec: 1 }); // v_cmp_lt_f16 vcc_lo, v2.l, v3.l : 1 < -1
+  assert.equal(cmp2.s(106), 0);
+  const gt = run('.long 0x7c080782', { ...o, exec: 1 }); // v_cmp_gt_f16 vcc_lo, v2.h, v3.l : 2 > -1
+  assert.equal(gt.s(106), 1);
+});
+test('VOP3 op_sel on f16 ops: source halves and the destination half', () => {
+  // v_add_f16_e64 v1, v2, v3 op_sel:[1,0,1]: v2.h + v3.l into v1.h
+  const r = run('.long 0xd5324801, 0x00020702', { vgpr: { 1: 0x11112222, 2: 0x40003c00, 3: 0x3800bc00 } });
+  assert.equal(r.v(1), 0x3c002222); // 2 + -1 = 1
+});
+
 // ---- min / max
 test('v_max_f32/v_min_f32: IEEE_MODE quiets sNaN, a qNaN loses to a number, -0 < +0', () => {
   const sn = 0x7f800001, qn = 0x7fc00002, one = 0x3f800000;
