@@ -147,3 +147,32 @@ test('fuzz: random firmware never throws, always stops', () => {
     assert.ok(['idle', 'budget', 'error'].includes(why));
   }
 });
+
+test('gpusim adreno afuc: disasm, asm, emu (batch and scripted interactive)', async () => {
+  const { main } = await import('../../src/cli/main.js');
+  const { mkdtempSync, writeFileSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { spawnSync } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-afuc-'));
+  let so = '';
+  const io = { stdout: (s: string) => void (so += s), stderr: (s: string) => void (so += s), isTTY: false };
+  assert.equal(await main(['adreno', 'afuc', 'disasm', 'test'], io), 0);
+  assert.match(so, /waitin/);
+  const src = join(dir, 'fw.asm');
+  writeFileSync(src, so);
+  const bin = join(dir, 'fw.bin');
+  assert.equal(await main(['adreno', 'afuc', 'asm', src, '-o', bin], io), 0);
+  assert.deepEqual(new Uint32Array(new Uint8Array(readFileSync(bin)).buffer), assemble(testFirmwareSource(), 6));
+  const pk = join(dir, 'p.bin');
+  writeFileSync(pk, new CmdStream().reg('CP_SCRATCH[0]', 5).nop().bytes());
+  so = '';
+  assert.equal(await main(['adreno', 'afuc', 'emu', bin, '--packets', pk], io), 0);
+  assert.match(so, /packets: idle after \d+ steps, 2 packets dispatched/);
+  const mainJs = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+  const r = spawnSync(process.execPath, [mainJs, 'adreno', 'afuc', 'emu', 'test', '-i', '--packets', pk], { input: 'b 10\nc\nr\nq\n', encoding: 'utf8' });
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /stopped: breakpoint/);
+  assert.match(r.stdout, /packets 1 .*\$rem 2/);
+});

@@ -4,7 +4,7 @@ import { EXIT_FINDING, EXIT_OK } from '../../cli/command.js';
 import { InputError, UsageError } from '../../core/errors.js';
 import { maybeGunzip } from '../../formats/rd.js';
 import type { Gen } from '../regs/db.js';
-import { AfucAsmError, assemble, disassemble, listing } from './isa.js';
+import { AfucAsmError, assemble, disasmOne, disassemble, listing } from './isa.js';
 import { AfucEmu } from './emu.js';
 import { testFirmwareSource } from './testfw.js';
 
@@ -21,6 +21,64 @@ function loadFw(file: string, gen: Gen): Uint32Array {
   const b = new Uint8Array(readFileSync(file));
   if (b.length % 4) throw new InputError(`firmware is ${b.length} bytes, not whole dwords`, file);
   return new Uint32Array(b.slice().buffer);
+}
+
+const REPL_HELP = [
+  'commands: s [N] step N instructions | c continue to a breakpoint or idle | b ADDR / d ADDR set / delete a breakpoint',
+  '          r registers | x REG [N] GPU registers (hex offset) | p FILE feed a packet stream | l [ADDR] list code | q quit',
+];
+
+/** A small line-driven debugger over stdin (also scriptable: `printf 's 5\\nr\\nq\\n' | gpusim adreno afuc emu test -i`). */
+function interactive(emu: AfucEmu, values: Record<string, unknown>, out: (l: string) => void): number {
+  const lines = readStdinLines();
+  if (typeof values['packets'] === 'string') emu.feed(new Uint32Array(maybeGunzip(new Uint8Array(readFileSync(values['packets'])), values['packets']).slice().buffer));
+  const show = (): void => {
+    const d = emu.code[emu.pc];
+    out(`${emu.pc.toString(16).padStart(4, '0')}: ${d ? disasmOne(d, emu.pc, emu.agen) : '??'}`);
+  };
+  out(REPL_HELP.join('\n'));
+  show();
+  for (const raw of lines) {
+    const [cmd, a, b] = raw.trim().split(/\s+/);
+    if (!cmd) continue;
+    out(`> ${raw.trim()}`);
+    if (cmd === 'q') break;
+    else if (cmd === 's') {
+      const n = a ? parseInt(a, 10) : 1;
+      for (let i = 0; i < n && emu.stopped !== 'error'; i++) emu.step();
+      show();
+    } else if (cmd === 'c') {
+      out(`stopped: ${emu.run(1_000_000)}`);
+      show();
+    } else if (cmd === 'b' && a) emu.breakpoints.add(parseInt(a, 16));
+    else if (cmd === 'd' && a) emu.breakpoints.delete(parseInt(a, 16));
+    else if (cmd === 'r') for (const l of emu.dump()) out(l);
+    else if (cmd === 'x' && a) {
+      const o = parseInt(a, 16);
+      const n = b ? parseInt(b, 10) : 1;
+      for (let i = 0; i < n; i++) out(`  0x${(o + i).toString(16)}: 0x${emu.regs[(o + i) & 0x3ffff]!.toString(16).padStart(8, '0')}`);
+    } else if (cmd === 'p' && a) {
+      const bytes = maybeGunzip(new Uint8Array(readFileSync(a)), a);
+      emu.feed(new Uint32Array(bytes.slice(0, bytes.length & ~3).buffer));
+      out(`fed ${bytes.length >> 2} dwords`);
+    } else if (cmd === 'l') {
+      const at = a ? parseInt(a, 16) : emu.pc;
+      for (let pc = Math.max(0, at - 2); pc < Math.min(emu.fw.length, at + 8); pc++) {
+        const d = emu.code[pc];
+        out(`${pc === emu.pc ? '=>' : '  '} ${pc.toString(16).padStart(4, '0')}: ${d ? disasmOne(d, pc, emu.agen) : '.word 0x' + emu.fw[pc]!.toString(16)}`);
+      }
+    } else out(REPL_HELP.join('\n'));
+  }
+  for (const d of emu.diag.list) out(`${d.severity} ${d.id}: ${d.message} ${JSON.stringify(d.where)}`);
+  return emu.diag.list.length ? EXIT_FINDING : EXIT_OK;
+}
+
+function readStdinLines(): string[] {
+  try {
+    return readFileSync(0, 'utf8').split(/\r?\n/);
+  } catch {
+    return [];
+  }
 }
 
 export function afucCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
@@ -46,6 +104,7 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
       const emu = new AfucEmu(fw, { gen, ...(values['trace'] ? { onStep: (pc: number, t: string) => out(`  ${pc.toString(16).padStart(4, '0')}: ${t}`) } : {}) });
       for (const b of (values['break'] as string[] | undefined) ?? []) emu.breakpoints.add(parseInt(b, 16));
       const steps = values['steps'] !== undefined ? parseInt(String(values['steps']), 10) : 1_000_000;
+      if (values['interactive']) return interactive(emu, values, out);
       let why = emu.run(steps);
       out(`bootstrap: ${why} after ${emu.steps} steps; packet table: ${Array.from(emu.jmptbl).filter((x, i, a) => a.indexOf(x) === i).length} distinct handlers`);
       if (typeof values['packets'] === 'string') {

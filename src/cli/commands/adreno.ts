@@ -21,7 +21,9 @@ subcommands:
                          execute the trace on the simulated a6xx CP; prints faults,
                          diagnostics, draws and the final CP state
   afuc disasm <fw> [--gen a6xx|a7xx] | afuc asm <file.asm> -o <fw>
-  afuc emu <fw> [--packets stream.bin] [--break ADDR] [--steps N]
+  afuc emu <fw|test> [--packets stream.bin] [--break ADDR] [--steps N] [--trace] [-i]
+                         (-i: step/break/registers from commands on stdin; fw 'test'
+                         is the built-in test firmware)
 
 Exit codes: 0 ok, 1 problems found (malformed packets, faults, diagnostics), 2 bad input.`;
 
@@ -106,6 +108,7 @@ export const adrenoCommand: Command = {
     steps: { type: 'string' },
     output: { type: 'string', short: 'o' },
     trace: { type: 'boolean' },
+    interactive: { type: 'boolean', short: 'i' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;
