@@ -45,6 +45,11 @@ class Track {
   readonly pc = new Float64Array(384);
   readonly issued = new Float64Array(4);
   readonly done = new Float64Array(4);
+  reset(): void {
+    this.kind.fill(0);
+    this.issued.fill(0);
+    this.done.fill(0);
+  }
   busy(): boolean {
     return this.done[VM]! < this.issued[VM]! || this.done[DS]! < this.issued[DS]! || this.done[SMEM]! < this.issued[SMEM]!;
   }
@@ -110,6 +115,8 @@ export class WaitcntSanitizer {
   private readonly tracks: (Track | undefined)[] = [];
   private readonly infos = new WeakMap<Op, OpInfo>();
   private readonly reported = new Set<number>();
+  /** Tracks of ended waves, reused (a dispatch has many short waves). */
+  private readonly pool: Track[] = [];
 
   constructor(diag: Diagnostics) {
     this.diag = diag;
@@ -119,6 +126,12 @@ export class WaitcntSanitizer {
   step(w: Wave, op: Op): void {
     const cls = op.cls;
     let t = this.tracks[w.id];
+    if (t !== undefined && cls === 'branch' && op.inst.mnemonic === 's_endpgm') {
+      t.reset();
+      this.pool.push(t);
+      this.tracks[w.id] = undefined;
+      return;
+    }
     const mem = cls === 'smem' || cls === 'vmem' || cls === 'flat' || cls === 'lds';
     if (!mem && (t === undefined || !t.busy())) return;
     let info = this.infos.get(op);
@@ -128,7 +141,7 @@ export class WaitcntSanitizer {
     }
     if (t === undefined) {
       if (info.kind === NONE) return;
-      t = new Track();
+      t = this.pool.pop() ?? new Track();
       this.tracks[w.id] = t;
     }
     if (info.wait !== null) return this.retire(w, t, info.wait);
