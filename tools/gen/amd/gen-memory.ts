@@ -715,17 +715,17 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
 // ---------------------------------------------------------------------------------------------
 // Legacy mnemonics llvm-mc still accepts for gfx1100 (ds_write_b32, buffer_load_dword...)
 //
-// Layout-free: the older targets' names come from sweeping bits [25:14] of each prefix through
+// Layout-free: the older targets' names come from sweeping bits [25:lo] of each prefix through
 // their disassemblers; each name's text is then assembled for gfx1100, and when llvm-mc accepts
 // it, the gfx1100 disassembly of the result names the instruction the alias stands for.
 
 const ALIAS_FROM = ['gfx1030', 'gfx900'] as const;
 
-function genAliases(t: Target, prefix: number, w1s: readonly number[], known: ReadonlySet<string>): Record<string, string> {
+function genAliases(t: Target, prefix: number, w1s: readonly number[], known: ReadonlySet<string>, lo = 14): Record<string, string> {
   const texts = new Map<string, string[]>();
   for (const mcpu of ALIAS_FROM) {
     const ps: number[][] = [];
-    for (let v = 0; v < 4096; v++) for (const w1 of w1s) ps.push([((prefix << 26) | (v << 14)) >>> 0, w1, 0, 0]);
+    for (let v = 0; v < 1 << (26 - lo); v++) for (const w1 of w1s) ps.push([((prefix << 26) | (v << lo)) >>> 0, w1, 0, 0]);
     let r: (string | null)[];
     try { r = disassembleProbes(mcpu, ps).map((x) => x.text); } catch { continue; }
     for (const x of r) {
@@ -770,7 +770,7 @@ export async function generate(): Promise<Record<string, string>> {
   out[`${t.dir}/ds.gen.ts`] = header('gen-memory', `DS (LDS/GDS) opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order, offset form, fields that must be zero, whether gds is allowed ('opt'), required or not allowed.`)
     + `export interface DsEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly off: 'single' | 'pair' | 'swz' | 'none';\n  readonly zero: readonly string[];\n  readonly gds: 'no' | 'opt' | 'req';\n}\n\n`
     + `export const DS_OPS: Readonly<Record<number, DsEntry>> = {\n${Object.entries(ds.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
-    + aliasBlock('DS_ALIASES', genAliases(t, t.ds.prefix, [0x04030201, 0x00000201, 0x00030201, 0x04000201, 0x04000000, 0x00000200, 0x00000000], new Set(Object.values(ds.table).map((e) => e.mn))));
+    + aliasBlock('DS_ALIASES', genAliases(t, t.ds.prefix, [0x04030201, 0x00000201, 0x00030201, 0x04000201, 0x04000000, 0x00000200, 0x00000000], new Set(Object.values(ds.table).map((e) => e.mn)), 16));
   out[`${t.golden}/ds.tsv`] = formatGolden(buildGolden(t.mcpu, ds.probes, 40));
 
   const fl = genFlat(t);
@@ -804,7 +804,7 @@ export async function generate(): Promise<Record<string, string>> {
     + `export interface MimgEntry {\n  readonly mn: string;\n  readonly sampler: boolean;\n  readonly srsrc: number;\n  readonly dimp: boolean;\n  readonly flags: Readonly<Record<string, 'opt' | 'ign' | 'no' | 'req'>>;\n  readonly g4: boolean;\n  readonly dset: string;\n  readonly origV: number;\n  readonly origA: number;\n  readonly origVn: number;\n  readonly origNsa: string;\n  readonly addr: string;\n  readonly nsa: readonly string[];\n}\n\n`
     + `/** dim:... names by the 3-bit dim field. */\nexport const MIMG_DIMS: readonly string[] = ${JSON.stringify(mi.dims)};\n\n`
     + `export const MIMG_OPS: Readonly<Record<number, MimgEntry>> = {\n${Object.entries(mi.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
-    + aliasBlock('MIMG_ALIASES', genAliases(t, t.mimg.prefix, [0x0003140a], new Set(Object.values(mi.table).map((e) => e.mn))));
+    + aliasBlock('MIMG_ALIASES', genAliases(t, t.mimg.prefix, [0x0003140a], new Set(Object.values(mi.table).map((e) => e.mn)), 16));
   out[`${t.golden}/mimg.tsv`] = formatGolden(buildGolden(t.mcpu, withoutCrashes(t, mi.probes), 30));
   return out;
 }
