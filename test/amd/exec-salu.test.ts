@@ -223,3 +223,149 @@ test('Conditional debug branches follow STATUS.COND_DBG_USER/SYS; VCCZ/EXECZ bra
   const z = run('s_mov_b32 vcc_lo, 0\ns_cbranch_vccz 1\ns_mov_b32 s0, 1\ns_mov_b32 exec_lo, 0\ns_cbranch_execnz 1\ns_mov_b32 s1, 1');
   assert.deepEqual([z.s(0), z.s(1)], [0, 1]);
 });
+
+// ---- seeded sweep of the 32-bit SOP2/SOP1/SOPC ops against CPU references from the ISA definitions
+
+type Ref2 = (a: number, b: number, scc: number) => [number, number | null];
+const I = (x: number) => x | 0;
+const U = (x: number) => x >>> 0;
+const nz = (x: number) => (U(x) !== 0 ? 1 : 0);
+const big = (x: number) => BigInt(U(x));
+const SOP2_REFS: Record<string, Ref2> = {
+  s_add_u32: (a, b) => [U(a + b), a + b > 0xffffffff ? 1 : 0],
+  s_sub_u32: (a, b) => [U(a - b), b > a ? 1 : 0],
+  s_addc_u32: (a, b, c) => [U(a + b + c), a + b + c > 0xffffffff ? 1 : 0],
+  s_subb_u32: (a, b, c) => [U(a - b - c), b + c > a ? 1 : 0],
+  s_add_i32: (a, b) => [U(I(a) + I(b)), I(a) + I(b) !== I(I(a) + I(b)) ? 1 : 0],
+  s_sub_i32: (a, b) => [U(I(a) - I(b)), I(a) - I(b) !== I(I(a) - I(b)) ? 1 : 0],
+  s_absdiff_i32: (a, b) => {
+    const d = I(I(a) - I(b));
+    return [U(Math.abs(d)), nz(Math.abs(d))];
+  },
+  s_lshl_b32: (a, b) => [U(a << (b & 31)), nz(a << (b & 31))],
+  s_lshr_b32: (a, b) => [U(a >>> (b & 31)), nz(a >>> (b & 31))],
+  s_ashr_i32: (a, b) => [U(a >> (b & 31)), nz(a >> (b & 31))],
+  s_lshl1_add_u32: (a, b) => { const t = (big(a) << 1n) + big(b); return [Number(t & 0xffffffffn), t >= 1n << 32n ? 1 : 0]; },
+  s_lshl2_add_u32: (a, b) => { const t = (big(a) << 2n) + big(b); return [Number(t & 0xffffffffn), t >= 1n << 32n ? 1 : 0]; },
+  s_lshl3_add_u32: (a, b) => { const t = (big(a) << 3n) + big(b); return [Number(t & 0xffffffffn), t >= 1n << 32n ? 1 : 0]; },
+  s_lshl4_add_u32: (a, b) => { const t = (big(a) << 4n) + big(b); return [Number(t & 0xffffffffn), t >= 1n << 32n ? 1 : 0]; },
+  s_min_i32: (a, b) => (I(a) < I(b) ? [U(a), 1] : [U(b), 0]),
+  s_min_u32: (a, b) => (U(a) < U(b) ? [U(a), 1] : [U(b), 0]),
+  s_max_i32: (a, b) => (I(a) > I(b) ? [U(a), 1] : [U(b), 0]),
+  s_max_u32: (a, b) => (U(a) > U(b) ? [U(a), 1] : [U(b), 0]),
+  s_and_b32: (a, b) => [U(a & b), nz(a & b)],
+  s_or_b32: (a, b) => [U(a | b), nz(a | b)],
+  s_xor_b32: (a, b) => [U(a ^ b), nz(a ^ b)],
+  s_nand_b32: (a, b) => [U(~(a & b)), nz(~(a & b))],
+  s_nor_b32: (a, b) => [U(~(a | b)), nz(~(a | b))],
+  s_xnor_b32: (a, b) => [U(~(a ^ b)), nz(~(a ^ b))],
+  s_and_not1_b32: (a, b) => [U(a & ~b), nz(a & ~b)],
+  s_or_not1_b32: (a, b) => [U(a | ~b), nz(a | ~b)],
+  s_bfm_b32: (a, b) => [U(((1 << (a & 31)) - 1) << (b & 31)), null],
+  s_bfe_u32: (a, b) => {
+    const w = (b >>> 16) & 0x7f;
+    const f = w === 0 ? 0 : Number((big(a) >> BigInt(b & 31)) & ((1n << BigInt(Math.min(w, 32))) - 1n));
+    return [f, nz(f)];
+  },
+  s_bfe_i32: (a, b) => {
+    const w = Math.min((b >>> 16) & 0x7f, 32);
+    const f = w === 0 ? 0n : (BigInt(I(a)) >> BigInt(b & 31)) & ((1n << BigInt(w)) - 1n);
+    const r = w === 0 ? 0 : U(Number(BigInt.asIntN(w, f)));
+    return [r, nz(r)];
+  },
+  s_mul_i32: (a, b) => [U(Math.imul(a, b)), null],
+  s_mul_hi_u32: (a, b) => [Number((big(a) * big(b)) >> 32n), null],
+  s_mul_hi_i32: (a, b) => [Number(BigInt.asUintN(32, (BigInt(I(a)) * BigInt(I(b))) >> 32n)), null],
+  s_cselect_b32: (a, b, c) => [c ? U(a) : U(b), null],
+  s_pack_ll_b32_b16: (a, b) => [U((a & 0xffff) | (b << 16)), null],
+  s_pack_lh_b32_b16: (a, b) => [U((a & 0xffff) | (b & 0xffff0000)), null],
+  s_pack_hh_b32_b16: (a, b) => [U((a >>> 16) | (b & 0xffff0000)), null],
+  s_pack_hl_b32_b16: (a, b) => [U((a >>> 16) | (b << 16)), null],
+};
+const SOPC_REFS: Record<string, (a: number, b: number) => boolean> = {
+  s_cmp_eq_i32: (a, b) => a === b, s_cmp_lg_i32: (a, b) => a !== b,
+  s_cmp_gt_i32: (a, b) => I(a) > I(b), s_cmp_ge_i32: (a, b) => I(a) >= I(b),
+  s_cmp_lt_i32: (a, b) => I(a) < I(b), s_cmp_le_i32: (a, b) => I(a) <= I(b),
+  s_cmp_eq_u32: (a, b) => a === b, s_cmp_lg_u32: (a, b) => a !== b,
+  s_cmp_gt_u32: (a, b) => a > b, s_cmp_ge_u32: (a, b) => a >= b,
+  s_cmp_lt_u32: (a, b) => a < b, s_cmp_le_u32: (a, b) => a <= b,
+  s_bitcmp0_b32: (a, b) => ((a >>> (b & 31)) & 1) === 0, s_bitcmp1_b32: (a, b) => ((a >>> (b & 31)) & 1) === 1,
+};
+const pop = (x: number) => { let n = 0; for (let i = 0; i < 32; i++) n += (x >>> i) & 1; return n; };
+const SOP1_REFS: Record<string, (a: number) => [number, number | null]> = {
+  s_mov_b32: (a) => [a, null],
+  s_not_b32: (a) => [U(~a), nz(~a)],
+  s_brev_b32: (a) => { let r = 0; for (let i = 0; i < 32; i++) if ((a >>> i) & 1) r |= 1 << (31 - i); return [U(r), null]; },
+  s_ctz_i32_b32: (a) => { for (let i = 0; i < 32; i++) if ((a >>> i) & 1) return [i, null]; return [0xffffffff, null]; },
+  s_clz_i32_u32: (a) => { for (let i = 31; i >= 0; i--) if ((a >>> i) & 1) return [31 - i, null]; return [0xffffffff, null]; },
+  s_bcnt0_i32_b32: (a) => [32 - pop(a), nz(32 - pop(a))],
+  s_bcnt1_i32_b32: (a) => [pop(a), nz(pop(a))],
+  s_sext_i32_i8: (a) => [U((a << 24) >> 24), null],
+  s_sext_i32_i16: (a) => [U((a << 16) >> 16), null],
+  s_abs_i32: (a) => [U(Math.abs(I(a))), nz(Math.abs(I(a)))],
+};
+
+/** Operand values biased to the edges (0, 1, sign bits, all ones) plus seeded random ones. */
+function operands(next: () => number, n: number): number[] {
+  const edge = [0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 31, 32, 0x1f0005, 0x100010, 0x8000, 0xffff];
+  return Array.from({ length: n }, (_, i) => (i % 2 === 0 ? edge[next() % edge.length]! : next()));
+}
+
+test('32-bit SOP2/SOPC/SOP1 ops: seeded sweep against CPU references (results and SCC, incl. SCC left unchanged)', () => {
+  const next = rng(20251122);
+  const N = 8;
+  for (const [name, ref] of Object.entries(SOP2_REFS)) {
+    const vals = operands(next, 2 * N);
+    const sgpr: Record<number, number> = {};
+    const lines: string[] = [];
+    for (let i = 0; i < N; i++) {
+      sgpr[2 * i] = vals[2 * i]!;
+      sgpr[2 * i + 1] = vals[2 * i + 1]!;
+      lines.push(`s_cmp_eq_u32 0, ${i & 1}`, `${name} s${40 + 2 * i}, s${2 * i}, s${2 * i + 1}`, `s_cselect_b32 s${41 + 2 * i}, 1, 0`);
+    }
+    const r = run(lines.join('\n'), sgpr);
+    for (let i = 0; i < N; i++) {
+      const sccIn = (i & 1) === 0 ? 1 : 0;
+      const [want, scc] = ref(vals[2 * i]!, vals[2 * i + 1]!, sccIn);
+      const what = `${name} 0x${vals[2 * i]!.toString(16)}, 0x${vals[2 * i + 1]!.toString(16)} (scc ${sccIn})`;
+      assert.equal(r.s(40 + 2 * i), want, what);
+      assert.equal(r.s(41 + 2 * i), scc ?? sccIn, `${what}: SCC`);
+    }
+  }
+  for (const [name, ref] of Object.entries(SOPC_REFS)) {
+    const vals = operands(next, 2 * N);
+    vals[2] = vals[3]!; // one equal pair
+    const sgpr: Record<number, number> = {};
+    const lines: string[] = [];
+    for (let i = 0; i < N; i++) {
+      sgpr[2 * i] = vals[2 * i]!;
+      sgpr[2 * i + 1] = vals[2 * i + 1]!;
+      lines.push(`${name} s${2 * i}, s${2 * i + 1}`, `s_cselect_b32 s${40 + i}, 1, 0`);
+    }
+    const r = run(lines.join('\n'), sgpr);
+    for (let i = 0; i < N; i++) assert.equal(r.s(40 + i), ref(vals[2 * i]!, vals[2 * i + 1]!) ? 1 : 0, `${name} 0x${vals[2 * i]!.toString(16)}, 0x${vals[2 * i + 1]!.toString(16)}`);
+  }
+  for (const [name, ref] of Object.entries(SOP1_REFS)) {
+    const vals = operands(next, N);
+    const sgpr: Record<number, number> = {};
+    const lines: string[] = [];
+    for (let i = 0; i < N; i++) {
+      sgpr[i] = vals[i]!;
+      lines.push(`s_cmp_eq_u32 0, ${i & 1}`, `${name} s${40 + 2 * i}, s${i}`, `s_cselect_b32 s${41 + 2 * i}, 1, 0`);
+    }
+    const r = run(lines.join('\n'), sgpr);
+    for (let i = 0; i < N; i++) {
+      const sccIn = (i & 1) === 0 ? 1 : 0;
+      const [want, scc] = ref(vals[i]!);
+      assert.equal(r.s(40 + 2 * i), want, `${name} 0x${vals[i]!.toString(16)}`);
+      assert.equal(r.s(41 + 2 * i), scc ?? sccIn, `${name} 0x${vals[i]!.toString(16)}: SCC`);
+    }
+  }
+});
+
+test('VCCZ, EXECZ and SCC as scalar sources follow the live masks (wave32 ignores the high halves)', () => {
+  const r = run('s_mov_b32 vcc_lo, 0\ns_mov_b32 vcc_hi, 1\nv_mov_b32 v0, src_vccz\ns_mov_b32 exec_lo, 5\nv_mov_b32 v1, src_execz\ns_cmp_eq_u32 0, 0\nv_mov_b32 v2, src_scc', {});
+  assert.deepEqual([r.v(0), r.v(1), r.v(2)], [1, 0, 1]);
+  const r64 = run('s_mov_b32 vcc_lo, 0\ns_mov_b32 vcc_hi, 1\nv_mov_b32 v0, src_vccz', {}, { waveSize: 64 });
+  assert.equal(r64.v(0), 0);
+});
