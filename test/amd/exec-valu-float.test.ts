@@ -301,6 +301,7 @@ test('v_max_f32/v_min_f32: IEEE_MODE quiets sNaN, a qNaN loses to a number, -0 <
     ['v_max_f32 v3, v0, v1', sn, one, ieee, 0x7fc00001],
     ['v_max_f32 v3, v0, v1', one, sn, ieee, 0x7fc00001],
     ['v_max_f32 v3, v0, v1', qn, one, ieee, one],
+    ['v_max_f32 v3, v0, v1', qn, sn, ieee, 0x7fc00001], // the sNaN wins over a qNaN
     ['v_max_f32 v3, v0, v1', sn, one, dx, one],
     ['v_min_f32 v3, v0, v1', one, qn, dx, one],
     ['v_max_f32 v3, v0, v1', 0x80000000, 0, ieee, 0],

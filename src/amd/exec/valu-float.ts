@@ -164,18 +164,21 @@ function minmax(a: number, b: number, sa: boolean, sb: boolean, max: boolean): n
   }
   return max ? (a > b ? a : b) : a < b ? a : b;
 }
-function min32(a: number, b: number, ab: number, bb: number): number {
-  return minmax(a, b, isSnan32(ab), isSnan32(bb), false);
+/** Two-input f32 min/max: an sNaN under IEEE_MODE returns that operand quieted (S0's first). */
+function min32(l: number, a: number, b: number, ab: number, bb: number): number {
+  if (MODE.ieee && (isSnan32(ab) || isSnan32(bb))) return rawF32(l, (isSnan32(ab) ? ab : bb) | 0x400000);
+  return minmax(a, b, false, false, false);
 }
-function max32(a: number, b: number, ab: number, bb: number): number {
-  return minmax(a, b, isSnan32(ab), isSnan32(bb), true);
+function max32(l: number, a: number, b: number, ab: number, bb: number): number {
+  if (MODE.ieee && (isSnan32(ab) || isSnan32(bb))) return rawF32(l, (isSnan32(ab) ? ab : bb) | 0x400000);
+  return minmax(a, b, false, false, true);
 }
 const NOOUT = { noFlushOut: true } as const;
 fop('v_max_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, max32(TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
+  for (let l = 0; l < n; l++) fin(l, max32(l, TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
 }, NOOUT);
 fop('v_min_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, min32(TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
+  for (let l = 0; l < n; l++) fin(l, min32(l, TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
 }, NOOUT);
 fop('v_max_f64', F64x2, (n) => {
   for (let l = 0; l < n; l++) fin(l, minmax(d64(0, l), d64(1, l), isSnan64(T0[l]!, TH0[l]!), isSnan64(T1[l]!, TH1[l]!), true));
