@@ -5,7 +5,7 @@
 import { Memory } from '../core/memory.js';
 import { InputError } from '../core/errors.js';
 import { parseRd, RD, type RdFile } from '../formats/rd.js';
-import { genFromChipId, genFromGpuId, gpuRegs, type Gen } from './regs/db.js';
+import { enumName, genFromChipId, genFromGpuId, gpuRegs, type Gen } from './regs/db.js';
 import { Walker, type PacketRecord, type Problem, type IbInfo } from './cp/walker.js';
 import { packetJson, packetText } from './cp/printer.js';
 
@@ -50,6 +50,7 @@ function makeVisitor(gen: Gen, opts: DecodeOptions, sum: DecodeSummary, extra: (
       else {
         for (const l of packetText(p, gen, regs)) opts.out(l);
         if (mem && p.type === 4) noteShaders(p, regs, mem, opts.out);
+        if (mem && p.type === 7 && p.name.startsWith('CP_LOAD_STATE6')) noteLoadState(p, gen, mem, opts.out);
       }
     },
     enterIb(ib: IbInfo) {
@@ -72,6 +73,24 @@ function noteShaders(p: PacketRecord, regs: ReturnType<typeof gpuRegs>, mem: Mem
     const seg = mem.find(addr, 4);
     out(`        shader: ${r.name} -> 0x${addr.toString(16)}${seg ? ` (in captured buffer of ${seg.end - addr} bytes)` : ' (not captured)'}`);
   }
+}
+
+/** Note what a CP_LOAD_STATE6 loads: block, type, source, units, and for indirect loads whether the data was captured. */
+function noteLoadState(p: PacketRecord, gen: Gen, mem: Memory, out: (l: string) => void): void {
+  if (p.payload.length < 1) return;
+  const d0 = p.payload[0]!;
+  const block = enumName('a6xx_state_block', (d0 >>> 18) & 0xf, gen) ?? String((d0 >>> 18) & 0xf);
+  const type = enumName('a6xx_state_type', (d0 >>> 14) & 3, gen) ?? String((d0 >>> 14) & 3);
+  const src = enumName('a6xx_state_src', (d0 >>> 16) & 3, gen) ?? String((d0 >>> 16) & 3);
+  const units = (d0 >>> 22) & 0x3ff;
+  let where = '';
+  if (((d0 >>> 16) & 3) !== 0 && p.payload.length >= 3) {
+    const addr = p.payload[2]! * 2 ** 32 + (p.payload[1]! & ~3);
+    const seg = mem.find(addr, 4);
+    where = ` from 0x${addr.toString(16)}${seg ? ` (captured, ${seg.end - addr} bytes)` : ' (not captured)'}`;
+  }
+  const shader = type === 'ST6_SHADER' && block.endsWith('_SHADER') ? ' [shader binary]' : '';
+  out(`        load-state: ${block} ${type} ${src} ${units} unit(s)${where}${shader}`);
 }
 
 /** Decode an .rd / .rd.gz capture. */

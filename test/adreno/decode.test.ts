@@ -138,3 +138,29 @@ test('gpusim adreno decode: exit codes 0 / 1 / 2', async () => {
   assert.equal(await main(['adreno', 'decode', good, '--gen', 'a9xx'], io), 2);
   assert.match(se, /--gen must be one of/);
 });
+
+test('decode notes shader loads (CP_LOAD_STATE6) and expands a4xx draw states', () => {
+  const L = new Layout();
+  const sh = L.place(new Uint32Array(64), 'shader');
+  // STATE_TYPE ST6_SHADER(0) | STATE_SRC SS6_INDIRECT(2) | STATE_BLOCK SB6_FS_SHADER(12) | NUM_UNIT 4
+  const d0 = (0 << 14) | (2 << 16) | (12 << 18) | (4 << 22);
+  const ib = L.place(new CmdStream().pkt('CP_LOAD_STATE6_FRAG', [d0, sh.iova >>> 0, Math.floor(sh.iova / 2 ** 32)]));
+  const w = new RdWriter().gpuId(640);
+  for (const b of L.buffers) w.buffer(b.iova, b.data);
+  const out: string[] = [];
+  decodeRd(w.cmdstream(ib.iova, ib.sizeDwords).bytes(), { out: (l) => out.push(l) });
+  const text = out.join('\n');
+  assert.match(text, /STATE_BLOCK = SB6_FS_SHADER/);
+  assert.match(text, /load-state: SB6_FS_SHADER ST6_SHADER SS6_INDIRECT 4 unit\(s\) from 0x100000000 \(captured, 256 bytes\) \[shader binary\]/);
+
+  const so = new CmdStream('a4xx').reg('CP_SCRATCH[0]', 1);
+  const L4 = new Layout(0x1000);
+  const s4 = L4.place(so);
+  const top = new CmdStream('a4xx').pkt('CP_SET_DRAW_STATE', [(so.length | (2 << 24)) >>> 0, s4.iova]);
+  const t4 = L4.place(top);
+  const w4 = new RdWriter().gpuId(430);
+  for (const b of L4.buffers) w4.buffer(b.iova, b.data);
+  const recs: Record<string, unknown>[] = [];
+  decodeRd(w4.cmdstream(t4.iova, t4.sizeDwords).bytes(), { json: true, out: (l) => recs.push(JSON.parse(l) as Record<string, unknown>) });
+  assert.deepEqual(recs.map((r) => `${r['kind']}:${r['name']}`), ['IB1:CP_SET_DRAW_STATE', 'SDS:REG_WRITE']);
+});

@@ -85,17 +85,21 @@ function regMatches(r: RegDef, i: number): number {
   return Number.isInteger(k) && k < r[7] ? k : -1;
 }
 
+/** Packets sharing another packet's payload layout. */
+const PAYLOAD_ALIAS: Readonly<Record<string, string>> = { CP_LOAD_STATE6_GEOM: 'CP_LOAD_STATE6', CP_LOAD_STATE6_FRAG: 'CP_LOAD_STATE6' };
+
 /** Field lines for a type-3/7 packet payload, through its rules-ng domain when there is one. */
 export function payloadLines(p: PacketRecord, gen: Gen): string[] {
   const out: string[] = [];
-  const d = DOMAINS[p.name];
+  const dn = PAYLOAD_ALIAS[p.name] ?? p.name;
+  const d = DOMAINS[dn];
   const n = p.payload.length;
   if (!d) {
     for (let i = 0; i < n; i++) out.push(`[${i}] 0x${p.payload[i]!.toString(16).padStart(8, '0')}`);
     return out;
   }
   const bit = genBit(gen);
-  const cond = condResolver(p.name, p.payload, gen);
+  const cond = condResolver(dn, p.payload, gen);
   for (let i = 0; i < n; i++) {
     const v = p.payload[i]!;
     const parts: string[] = [];

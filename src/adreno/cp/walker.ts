@@ -181,15 +181,17 @@ export class Walker {
       this.walk(addr, size, lvl, chain ? 'CHAIN' : lvl === 1 ? 'IB1' : lvl === 2 ? 'IB2' : 'IB');
       return;
     }
-    if (op === OP.CP_SET_DRAW_STATE && newStyle) {
-      if (p.length % 3 !== 0) this.problem('adreno.cp.short-payload', `CP_SET_DRAW_STATE payload of ${p.length} dwords is not a multiple of 3`, level, at);
-      for (let g = 0; g + 2 < p.length; g += 3) {
+    if (op === OP.CP_SET_DRAW_STATE && this.gen !== 'a2xx' && this.gen !== 'a3xx') {
+      // a5xx+: { d0, addr lo, addr hi } per group; a4xx: { d0, addr }.
+      const stride = this.gen === 'a4xx' ? 2 : 3;
+      if (p.length % stride !== 0) this.problem('adreno.cp.short-payload', `CP_SET_DRAW_STATE payload of ${p.length} dwords is not a multiple of ${stride}`, level, at);
+      for (let g = 0; g + stride - 1 < p.length; g += stride) {
         const d0 = p[g]!;
         const count = d0 & 0xffff;
         const disable = (d0 >>> 17) & 1;
         const disableAll = (d0 >>> 18) & 1;
         if (disable || disableAll || count === 0) continue;
-        const addr = p[g + 2]! * 2 ** 32 + p[g + 1]!;
+        const addr = (stride === 3 ? p[g + 2]! * 2 ** 32 : 0) + p[g + 1]!;
         if (level + 1 > this.maxLevel) return this.problem('adreno.cp.ib-too-deep', `draw state nesting deeper than level ${this.maxLevel}`, level, at);
         this.walk(addr, count, level + 1, 'SDS', (d0 >>> 24) & 0x1f);
       }
