@@ -494,7 +494,7 @@ export class Wave {
     const sel = s.sel;
     if (sel < 128) {
       let r = sel;
-      if (s.rel) r += this.ar[l]!;
+      if (s.rel) r += this.relIndex(inst, l);
       if (r < 0 || r >= NGPR) {
         this.diag('r600.alu.gpr-out-of-range', `relative GPR T${r} out of range`, 'error', { lane: l });
         v = 0;
@@ -511,6 +511,7 @@ export class Wave {
         case SRC.M_ONE_INT: v = 0xffffffff; break;
         case SRC.HALF: v = 0x3f000000; break;
         case SRC.LITERAL: v = lits[s.chan] ?? 0; break;
+        case SRC.LOOP_IDX: v = (this.stack[this.innermostLoop()]?.aL ?? 0) >>> 0; break;
         case SRC.PV:
         case SRC.PS:
           if (!this.pvValid) this.diag('r600.alu.pv-undefined', 'PV/PS read in the first instruction group of a clause', 'warning');
@@ -538,6 +539,13 @@ export class Wave {
     if (s.abs) v &= 0x7fffffff;
     if (s.neg) v ^= 0x80000000;
     return v >>> 0;
+  }
+
+  /** The relative-addressing index INDEX_MODE selects: 0 AR.x (MOVA_INT), 4 the loop index aL. */
+  private relIndex(inst: AluInst, l: number): number {
+    if (inst.indexMode === 4) return this.stack[this.innermostLoop()]?.aL ?? 0;
+    if (inst.indexMode !== 0) this.diag('r600.alu.index-mode', `INDEX_MODE ${inst.indexMode} (AR.y/z/w or global) is not modelled; using AR.x`, 'warning');
+    return this.ar[l]!;
   }
 
   private oqPush(l: number, v: number): void {
@@ -634,7 +642,7 @@ export class Wave {
       for (let l = 0; l < WAVE_SIZE; l++) {
         if (!doWrite[i * WAVE_SIZE + l]) continue;
         let reg = inst.dstGpr;
-        if (inst.dstRel) reg += this.ar[l]!;
+        if (inst.dstRel) reg += this.relIndex(inst, l);
         if (reg < 0 || reg >= NGPR) {
           this.diag('r600.alu.gpr-out-of-range', `relative destination T${reg} out of range: write dropped`, 'error', { lane: l });
           continue;
