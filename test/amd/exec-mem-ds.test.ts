@@ -198,9 +198,9 @@ test('ds_append / ds_consume count the active lanes at M0 + offset', () => {
 });
 
 test('ds_swizzle_b32 offset patterns, ds_permute_b32 and ds_bpermute_b32', () => {
-  const swz = (offset: string) => runAsm(`ds_swizzle_b32 v1, v0 offset:${offset}
+  const swz = (offset: string) => runAsm(`ds_swizzle_b32 v1, v2 offset:${offset}
     s_waitcnt lgkmcnt(0)
-    s_endpgm`, { vgpr: { 0: L32.map((l) => 100 + l) } });
+    s_endpgm`, { vgpr: { 2: L32.map((l) => 100 + l) } });
   let r = swz('swizzle(QUAD_PERM,1,0,3,2)');
   assert.deepEqual(L32.map((l) => r.v(1, l)), L32.map((l) => 100 + (l ^ 1)));
   r = swz('swizzle(BITMASK_PERM,"00p00")'); // MSB first: only bit 2 preserved, the others forced to 0
@@ -352,4 +352,17 @@ test('SMEM destination rules: misaligned tuples use the aligned SGPR; TTMP desti
   const p = runAsm(src.split('\n').slice(1).join('\n'), { mem: smemMem().mem, sgpr: { ...sg, 0: smemMem().base % 2 ** 32 }, status: 1 << 5 }); // STATUS.PRIV
   assert.equal(p.diags.length, 0);
   assert.equal(p.s(108), 0x1000); // trap handler (STATUS.PRIV): written
+});
+
+test('wave64: bpermute spans 64 lanes, swizzle works per 32-lane half, append counts both EXEC halves', () => {
+  const L64 = Array.from({ length: 64 }, (_, l) => l);
+  const r = runAsm(`ds_bpermute_b32 v2, v0, v1
+    ds_swizzle_b32 v3, v1 offset:swizzle(SWAP,16)
+    s_mov_b32 m0, 0
+    ds_append v4
+    s_waitcnt lgkmcnt(0)
+    s_endpgm`, { waveSize: 64, vgpr: { 0: L64.map((l) => ((l + 1) % 64) * 4), 1: L64.map((l) => 100 + l) } });
+  assert.deepEqual(L64.map((l) => r.v(2, l)), L64.map((l) => 100 + ((l + 1) % 64)));
+  assert.deepEqual(L64.map((l) => r.v(3, l)), L64.map((l) => 100 + (l ^ 16)));
+  assert.equal(lds32(r, 0), 64);
 });

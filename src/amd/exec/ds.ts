@@ -343,7 +343,8 @@ export function swizzleSource(offset: number, i: number): number {
 ds('ds_swizzle_b32', (inst, env, findings) => {
   const ws = env.waveSize;
   const off = offset16(inst);
-  const data = srcRows(env, inst, inst.fields.data0 ?? 0, 1, 'data', findings)[0]!;
+  // The swizzled value comes from the ADDR field (LLVM: ds_swizzle_b32 vdst, vaddr).
+  const data = srcRows(env, inst, inst.fields.addr ?? 0, 1, 'data', findings)[0]!;
   const ok = dstInRange(env, inst, inst.fields.vdst ?? 0, 1, findings);
   const d = (inst.fields.vdst ?? 0) * ws;
   const src = new Int8Array(64);
