@@ -61,7 +61,7 @@ s_getreg_b32 s3, hwreg(HW_REG_HW_ID1)
 s_getreg_b32 s4, hwreg(HW_REG_FLAT_SCR_LO)
 s_getreg_b32 s5, hwreg(HW_REG_SHADER_CYCLES)
 s_endpgm`, { vgprs: 64, ldsBytes: 4096 });
-  assert.equal(r.s(0), 64 / 8 - 1);
+  assert.equal(r.s(0), 64 / 4 - 1); // VGPR_SIZE: 4-VGPR granules minus one
   assert.equal(r.s(1), 4096 / 256);
   assert.equal(r.s(2) & 0xffff, r.s(237) >>> 16); // PRIVATE_BASE [15:0] = aperture bits [63:48]
   assert.equal(r.s(2) >>> 16, r.s(235) >>> 16);
@@ -228,6 +228,11 @@ test('gfx11.trap.rfe-user: s_rfe_b64 outside a trap handler', () => {
 });
 
 // ---- messages, sleep, halt ------------------------------------------------------------------
+
+test('STATUS.NO_VGPRS reports MSG_DEALLOC_VGPRS', () => {
+  const r = runAsm('s_getreg_b32 s0, hwreg(HW_REG_STATUS, 24, 1)\ns_sendmsg sendmsg(MSG_DEALLOC_VGPRS)\ns_getreg_b32 s1, hwreg(HW_REG_STATUS, 24, 1)\ns_endpgm');
+  assert.deepEqual([r.s(0), r.s(1)], [0, 1]);
+});
 
 test('s_sendmsg_rtn: REALTIME runs at 100 MHz of a 2.5 GHz model clock; LGKM_CNT counts the reply', () => {
   const nops = Array.from({ length: 50 }, () => 's_nop 0').join('\n');

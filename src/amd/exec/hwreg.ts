@@ -53,7 +53,7 @@ const STATUS_PRIV_WRITABLE = STATUS.SCC | STATUS.SPI_PRIO | STATUS.USER_PRIO | S
   STATUS.EXPORT_RDY | STATUS.HALT | STATUS.TRAP | STATUS.SKIP_EXPORT | STATUS.PERF_EN | STATUS.COND_DBG_USER |
   STATUS.COND_DBG_SYS;
 
-/** GPR_ALLOC.VGPR_SIZE [19:12] in 8-VGPR granules minus one; LDS_ALLOC.LDS_SIZE [20:12] in 256-byte granules. */
+/** GPR_ALLOC.VGPR_SIZE [19:12] in 4-VGPR granules minus one; LDS_ALLOC.LDS_SIZE [20:12] in 256-byte granules. */
 const VGPR_SIZE_SHIFT = 12;
 const LDS_SIZE_SHIFT = 12;
 
@@ -61,7 +61,8 @@ function readStatus(w: Wave): number {
   const s = w.hw[HWREG.STATUS]! & ~(STATUS.SCC | STATUS.EXECZ | STATUS.VCCZ);
   const execz = w.execZero() ? STATUS.EXECZ : 0;
   const vccz = w.s[SREG.VCC_LO] === 0 && (w.waveSize === 32 || w.s[SREG.VCC_HI] === 0) ? STATUS.VCCZ : 0;
-  return (s | w.scc | execz | vccz) >>> 0;
+  const novgprs = w.vgprsReleased ? STATUS.NO_VGPRS : 0;
+  return (s | w.scc | execz | vccz | novgprs) >>> 0;
 }
 
 const hi48 = (hiDword: number) => (hiDword >>> 16) & 0xffff;
@@ -83,7 +84,7 @@ export const HWREGS: readonly (HwRegDesc | undefined)[] = (() => {
   t[HWREG.HW_ID1] = readOnly('HW_ID1', (w) => (w.id & 15) | (((w.id >>> 4) & 3) << 8) | (((w.id >>> 6) & 15) << 10));
   // HW_ID2: QUEUE_ID [3:0], PIPE_ID [5:4], ME_ID [9:8], STATE_ID [14:12], WG_ID [20:16], VM_ID [27:24].
   t[HWREG.HW_ID2] = readOnly('HW_ID2', (w) => ((w.wgId[0] & 31) << 16) | (1 << 8) | (8 << 24));
-  t[HWREG.GPR_ALLOC] = readOnly('GPR_ALLOC', (w) => ((Math.max(1, Math.ceil(w.vgprs / 8)) - 1) & 0xff) << VGPR_SIZE_SHIFT);
+  t[HWREG.GPR_ALLOC] = readOnly('GPR_ALLOC', (w) => ((Math.max(1, Math.ceil(w.vgprs / 4)) - 1) & 0xff) << VGPR_SIZE_SHIFT);
   t[HWREG.LDS_ALLOC] = readOnly('LDS_ALLOC', (w) => (Math.ceil(w.lds.length / 256) & 0x1ff) << LDS_SIZE_SHIFT);
   // IB_STS: VM_CNT [3:0] (+[23:22]), EXP_CNT [6:4], LGKM_CNT [11:8], VS_CNT [31:26].
   t[HWREG.IB_STS] = readOnly('IB_STS', (w) => (w.vmcnt & 15) | ((w.expcnt & 7) << 4) | ((w.lgkmcnt & 15) << 8) |

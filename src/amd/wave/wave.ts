@@ -46,7 +46,7 @@ export const STATUS = {
   SCC: 1 << 0, SPI_PRIO: 3 << 1, USER_PRIO: 3 << 3, PRIV: 1 << 5, TRAP_EN: 1 << 6, TTRACE_EN: 1 << 7,
   EXPORT_RDY: 1 << 8, EXECZ: 1 << 9, VCCZ: 1 << 10, IN_TG: 1 << 11, IN_BARRIER: 1 << 12, HALT: 1 << 13,
   TRAP: 1 << 14, TTRACE_SIMD_EN: 1 << 15, VALID: 1 << 16, ECC_ERR: 1 << 17, SKIP_EXPORT: 1 << 18,
-  PERF_EN: 1 << 19, COND_DBG_USER: 1 << 20, COND_DBG_SYS: 1 << 21, MUST_EXPORT: 1 << 27,
+  PERF_EN: 1 << 19, COND_DBG_USER: 1 << 20, COND_DBG_SYS: 1 << 21, NO_VGPRS: 1 << 24, MUST_EXPORT: 1 << 27,
 } as const;
 
 export interface WaveLaunch {
