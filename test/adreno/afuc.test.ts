@@ -176,3 +176,18 @@ test('gpusim adreno afuc: disasm, asm, emu (batch and scripted interactive)', as
   assert.match(r.stdout, /stopped: breakpoint/);
   assert.match(r.stdout, /packets 1 .*\$rem 2/);
 });
+
+test('every emulator diagnostic fires on its condition', () => {
+  const cases: [string, string, ArrayLike<number>, string][] = [
+    ['bad packet', 'idle: waitin\nmov $01, $data', [0xdeadbeef], 'afuc.bad-packet'],
+    ['fifo underflow', 'mov $01, $regdata\nwaitin\nnop', [], 'afuc.fifo-underflow'],
+    ['pc out of range', 'nop', [], 'afuc.pc-out-of-range'],
+    ['rep runaway', 'mov $rem, 0x20 << 16\n(rep)add $02, $02, 0x1\nwaitin\nnop', [], 'afuc.rep-runaway'],
+    ['stack overflow', 'f: call #f\nnop', [], 'afuc.stack-overflow'],
+  ];
+  for (const [what, src, pk, id] of cases) {
+    const emu = emuWith(src, pk);
+    emu.run(10000);
+    assert.deepEqual([...new Set(emu.diag.list.map((d) => d.id))], [id], what);
+  }
+});

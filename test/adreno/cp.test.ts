@@ -314,3 +314,16 @@ test('gpusim adreno run executes an .rd capture: exit 0 when clean, 1 on a fault
   const bad = runRd(make(new CmdStream().raw(0xdeadbeef)));
   assert.deepEqual(bad.stops, ['opcode-error']);
 });
+
+test('short payloads are opcode errors; clean streams raise nothing', () => {
+  const L = new Layout();
+  const ib = L.place(new CmdStream().pkt('CP_MEM_WRITE', [0]));
+  const { cp, diag } = machine(L);
+  assert.equal(cp.run(ib.iova, ib.sizeDwords), 'opcode-error');
+  assert.deepEqual(ids(diag), ['adreno.cp.short-payload']);
+  const L2 = new Layout();
+  const ok = L2.place(new CmdStream().nop().waitForIdle().waitForMe().pkt('CP_WAIT_MEM_WRITES').setMarker('RM6_BINNING'));
+  const m2 = machine(L2);
+  assert.equal(m2.cp.run(ok.iova, ok.sizeDwords), 'done');
+  assert.equal(m2.diag.size, 0);
+});
