@@ -229,6 +229,23 @@ test('gfx11.trap.rfe-user: s_rfe_b64 outside a trap handler', () => {
 
 // ---- messages, sleep, halt ------------------------------------------------------------------
 
+test('s_round_mode and s_setreg MODE.FP_ROUND take effect for the next VALU instruction', () => {
+  const b = 3 * 2 ** -25; // 1 + b lies 0.75 ulp above 1.0
+  const want = [1 + 2 ** -23, 1 + 2 ** -23, 1, 1]; // nearest-even, +inf, -inf, toward zero
+  for (const m of [0, 1, 2, 3]) {
+    const r = runAsm(`s_round_mode ${m}\nv_add_f32 v2, v0, v1\ns_round_mode 0\ns_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), ${m}\nv_add_f32 v3, v0, v1\ns_endpgm`, { vgprF32: { 0: 1, 1: b } });
+    assert.equal(r.vf(2), want[m], `s_round_mode ${m}`);
+    assert.equal(r.vf(3), want[m], `s_setreg FP_ROUND ${m}`);
+  }
+});
+
+test('gfx11.sendmsg.unknown: a message id GFX11 does not define; known compute messages are quiet', () => {
+  const bad = runAsm('s_sendmsg 0x42\ns_endpgm');
+  assert.deepEqual(ids(bad.diags), ['gfx11.sendmsg.unknown']);
+  const ok = runAsm('s_sendmsg sendmsg(MSG_INTERRUPT)\ns_endpgm');
+  assert.deepEqual(ids(ok.diags), []);
+});
+
 test('STATUS.NO_VGPRS reports MSG_DEALLOC_VGPRS', () => {
   const r = runAsm('s_getreg_b32 s0, hwreg(HW_REG_STATUS, 24, 1)\ns_sendmsg sendmsg(MSG_DEALLOC_VGPRS)\ns_getreg_b32 s1, hwreg(HW_REG_STATUS, 24, 1)\ns_endpgm');
   assert.deepEqual([r.s(0), r.s(1)], [0, 1]);
