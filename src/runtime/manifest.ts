@@ -78,6 +78,15 @@ export interface ExpectSpec {
   readonly ulp: number;
 }
 
+/** A trap handler for the waves (GFX11): machine code from an assembly file or raw bytes, TMA a buffer's address. */
+export interface TrapHandlerSpec {
+  readonly kind: 'asm' | 'code';
+  /** Absolute path of the assembly source or the raw little-endian code. */
+  readonly path: string;
+  /** Buffer whose address becomes TMA (the handler's data; it reads it with s_sendmsg_rtn MSG_RTN_GET_TMA). */
+  readonly tma: string | undefined;
+}
+
 export interface Manifest {
   /** Absolute path of the manifest (or '<inline>'), and the directory relative paths resolve against. */
   readonly path: string;
@@ -90,10 +99,12 @@ export interface Manifest {
   readonly args: readonly ArgSpec[];
   readonly outputs: readonly string[];
   readonly expect: Readonly<Record<string, ExpectSpec>>;
+  /** Optional: a user trap handler (STATUS.TRAP_EN set, TBA/TMA given to every wave). */
+  readonly trapHandler?: TrapHandlerSpec;
 }
 
 /** Top-level keys a manifest may have; extend with optional fields only. */
-export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description'] as const;
+export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description', 'trapHandler'] as const;
 
 /** Read and validate a manifest file. */
 export function loadManifest(path: string): Manifest {
@@ -197,7 +208,22 @@ export function parseManifest(json: unknown, path = '<inline>', dir = process.cw
     if (!isCount(ulp)) fail(`${f}.ulp`, 'must be a non-negative integer');
     expect[name] = { file: resolve(dir, e.file as string), ulp: ulp as number };
   }
-  return { path, dir, codeObject: resolve(dir, co as string), kernel: kernel as string | undefined, grid, block, buffers, args, outputs, expect };
+  let trapHandler: TrapHandlerSpec | undefined;
+  const th = json.trapHandler;
+  if (th !== undefined) {
+    if (!isObj(th)) return fail('trapHandler', 'must be {asm: path} or {code: path}, with an optional tma buffer');
+    for (const k of Object.keys(th)) if (!['asm', 'code', 'tma'].includes(k)) fail(`trapHandler.${k}`, 'unknown field (expected asm, code, tma)');
+    if ((th.asm === undefined) === (th.code === undefined)) fail('trapHandler', 'give exactly one of asm (an assembly file) or code (raw machine code)');
+    const kind = th.asm !== undefined ? 'asm' : 'code';
+    const p = th[kind];
+    if (typeof p !== 'string' || p === '') fail(`trapHandler.${kind}`, 'must be a path string');
+    if (th.tma !== undefined && (typeof th.tma !== 'string' || !byName.has(th.tma))) fail('trapHandler.tma', `${JSON.stringify(th.tma)} is not a buffer`);
+    trapHandler = { kind, path: resolve(dir, p as string), tma: th.tma as string | undefined };
+  }
+  return {
+    path, dir, codeObject: resolve(dir, co as string), kernel: kernel as string | undefined, grid, block, buffers, args, outputs, expect,
+    ...(trapHandler ? { trapHandler } : {}),
+  };
 }
 
 type Fail = (field: string, msg: string) => never;

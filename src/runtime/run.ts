@@ -10,6 +10,8 @@ import { Diagnostics, StrictStop, type Diagnostic } from '../core/diagnostics.js
 import { InputError } from '../core/errors.js';
 import { loadCodeObject, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
+import { assemble } from '../amd/isa/target.js';
+import type { TrapHandler } from '../amd/exec/trap.js';
 import type { Wave } from '../amd/wave/wave.js';
 import type { Op } from '../amd/exec/program.js';
 import { dispatch, loadCode, type DispatchStats } from './dispatch.js';
@@ -52,7 +54,12 @@ export interface KernelLaunch {
   readonly block: readonly [number, number, number];
   readonly buffers: readonly KernelBuffer[];
   readonly args: readonly ArgSpec[];
+  /** A user trap handler: GFX11 machine code mapped at TRAP_BASE; `tma` names the buffer TMA points at. */
+  readonly trapHandler?: { readonly code: Uint8Array | Uint32Array; readonly tma?: string | undefined };
 }
+
+/** Where a manifest's trap handler is mapped (TBA), far from the code object and the buffers. */
+export const TRAP_BASE = 0x7100_0000_0000;
 
 export interface DiagnosticRecord {
   readonly id: string;
@@ -198,6 +205,12 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
       out(`wave ${w.id} pc 0x${(w.pc - loadBase).toString(16)} ${t}`);
     };
   }
+  let trapHandler: TrapHandler | undefined;
+  if (l.trapHandler) {
+    const tmaName = l.trapHandler.tma;
+    if (tmaName !== undefined && !segs.has(tmaName)) throw new InputError(`trapHandler.tma: '${tmaName}' is not a buffer`);
+    trapHandler = { code: l.trapHandler.code, tba: TRAP_BASE, tma: tmaName !== undefined ? segs.get(tmaName)!.seg.base : 0 };
+  }
   const t0 = performance.now();
   let stats: DispatchStats | undefined;
   let strictStop: Diagnostic | undefined;
@@ -207,6 +220,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
       maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET, dispatchPacketVa: setup.dispatchPacketVa,
       queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}),
+      ...(trapHandler ? { trapHandler } : {}),
     });
   } catch (e) {
     if (!(e instanceof StrictStop)) throw e;
@@ -254,9 +268,31 @@ export function runManifest(m: Manifest, opts: RunOptions = {}, readFile: (p: st
     throw e;
   }
   const buffers: KernelBuffer[] = m.buffers.map((b) => ({ name: b.name, type: b.type, data: bufferContents(b, readFile) }));
+  let trap: KernelLaunch['trapHandler'];
+  if (m.trapHandler) {
+    const th = m.trapHandler;
+    let bytes: Uint8Array;
+    try {
+      bytes = readFile(th.path);
+    } catch (e) {
+      throw new InputError(`trapHandler.${th.kind}: cannot read ${th.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, m.path);
+    }
+    let code: Uint8Array | Uint32Array;
+    if (th.kind === 'asm') {
+      try {
+        code = Uint32Array.from(assemble(gfx11, new TextDecoder().decode(bytes)));
+      } catch (e) {
+        throw new InputError(`trapHandler.asm: ${(e as Error).message.split('\n')[0]}`, m.path);
+      }
+    } else {
+      if (bytes.length % 4 !== 0) throw new InputError(`trapHandler.code: ${bytes.length} bytes is not whole dwords`, m.path);
+      code = bytes;
+    }
+    trap = { code, tma: th.tma };
+  }
   let run: KernelRun;
   try {
-    run = runKernel({ codeObject: co, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args }, opts);
+    run = runKernel({ codeObject: co, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args, ...(trap ? { trapHandler: trap } : {}) }, opts);
   } catch (e) {
     if (e instanceof InputError && !e.message.startsWith(m.path)) throw new InputError(e.message, m.path);
     throw e;

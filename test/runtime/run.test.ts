@@ -71,6 +71,8 @@ test('manifest validation names the field in one line', () => {
     [{ ...vaddManifest(), expect: { c: { ulp: 1 } } }, /expect\.c\.file: must be a path string/],
     [{ ...vaddManifest(), expect: { c: { file: 'x', ulp: -1 } } }, /expect\.c\.ulp: must be a non-negative integer/],
     [{ ...vaddManifest(), colour: 'red' }, /colour: unknown field/],
+    [{ ...vaddManifest(), trapHandler: { asm: 'h.s', code: 'h.bin' } }, /trapHandler: give exactly one of asm/],
+    [{ ...vaddManifest(), trapHandler: { asm: 'h.s', tma: 'nope' } }, /trapHandler\.tma: "nope" is not a buffer/],
   ];
   for (const [m, re] of bad) {
     assert.throws(() => parseManifest(m), (e: unknown) => e instanceof InputError && re.test(e.message) && !e.message.includes('\n'), String(re));
@@ -222,4 +224,25 @@ test('runKernel and runManifest as a library', () => {
   const m = runManifest(loadManifest(vadd));
   assert.equal(m.exitCode, 0);
   assert.equal(m.expectations.c!.ok, true);
+});
+
+test('trapHandler: without one, LLVM\'s s_trap 2 sequence ends in s_sethalt; with one, the handler runs with TMA', async () => {
+  const m = JSON.parse(readFileSync(join(ROOT, 'kernels/manifests/trap.json'), 'utf8')) as Record<string, unknown>;
+  m.codeObject = join(ROOT, 'kernels/bin/gfx1100/trap.co');
+  delete m.expect;
+  m.trapHandler = { asm: join(ROOT, 'kernels/manifests/trap_handler.s'), tma: 'trapped' };
+  const withHandler = await cli(['run', writeTmp(m).path, '--json']);
+  assert.equal(withHandler.code, 0, withHandler.out);
+  assert.deepEqual((JSON.parse(withHandler.out) as { diagnostics: unknown[] }).diagnostics, []);
+  delete m.trapHandler;
+  const none = await cli(['run', writeTmp(m).path, '--json']);
+  assert.equal(none.code, 1);
+  const j = JSON.parse(none.out) as { aborted: boolean; diagnosticCounts: Record<string, number> };
+  assert.equal(j.aborted, true);
+  assert.ok(j.diagnosticCounts['gfx11.wave.halted']! >= 1, JSON.stringify(j.diagnosticCounts));
+  m.trapHandler = { asm: writeTmp({}).dir + '/bad.s' };
+  writeFileSync((m.trapHandler as { asm: string }).asm, 's_frobnicate s0\n');
+  const bad = await cli(['run', writeTmp(m).path]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /trapHandler\.asm: /);
 });

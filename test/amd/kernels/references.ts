@@ -604,6 +604,12 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { partial: out('f64', o, { ulp: [0] }) };
   },
+  trap(inp) {
+    // Lanes with a negative input trap after the others stored; the handler counts them (TMA) and ends the wave.
+    const a = i32(inp.in!);
+    const o = a.map((v) => (v < 0 ? -1 : 2 * v));
+    return { out: out('i32', o), trapped: out('u32', Uint32Array.of(a.filter((v) => v < 0).length)) };
+  },
   atomics64(inp) {
     const v = u32(inp.v!);
     let add = 0n;
