@@ -15,8 +15,9 @@ import '../../src/amd/exec/semantics.js';
 /** Scalar instructions left without semantics, and why. */
 const WITHOUT_SEMANTICS: Record<string, string> = {
   // Wave64 sub-vector loops (run a block for EXEC_LO, then again for EXEC_HI). The exact EXEC and
-  // SDST updates are not in the sources this model is built from, LLVM never emits them, and a
-  // guessed model would silently corrupt EXEC; executing one reports gpusim.unimplemented.
+  // SDST updates are not in the sources this model is built from (Mesa's ACO notes the AMD text is
+  // unclear too), LLVM never emits them, and a guessed model would silently corrupt EXEC;
+  // executing one reports gpusim.unimplemented and stops the wave.
   s_subvector_loop_begin: 'EXEC/SDST pseudocode unavailable; never emitted by LLVM',
   s_subvector_loop_end: 'EXEC/SDST pseudocode unavailable; never emitted by LLVM',
 };
