@@ -368,7 +368,7 @@ function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>
 
 const BUF_VAL = { vaddr: 10, vdata: 20, srsrc: 3, soffset: 5 } as const;
 
-export interface BufEntry { mn: string; ops: [string, number][]; tfe: number; lds: 'no' | 'opt' | 'ign'; cpol: ('no' | 'opt' | 'ign')[]; offset: 'no' | 'opt' | 'ign'; zero: string[] }
+export interface BufEntry { mn: string; ops: [string, number][]; tfe: number; tfeAsm: boolean; lds: 'no' | 'opt' | 'ign'; cpol: ('no' | 'opt' | 'ign')[]; offset: 'no' | 'opt' | 'ign'; zero: string[] }
 
 function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, BufEntry>; formats: string[]; probes: number[][] } {
   const L = t[kind];
@@ -405,7 +405,7 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
       if (r.base === BUF_VAL.vdata) return ['vdata', r.count];
       throw new Error(`${kind} ${op}: operand ${o} matches no field in ${text}`);
     });
-    table[op] = { mn: p.mn, ops, tfe: 0, lds: 'no', cpol: [], offset: 'opt', zero: fields.filter((f) => !sets[bi]!.includes(f)) };
+    table[op] = { mn: p.mn, ops, tfe: 0, tfeAsm: false, lds: 'no', cpol: [], offset: 'opt', zero: fields.filter((f) => !sets[bi]!.includes(f)) };
     chosen[op] = sets[bi]!;
   }
   // tfe and lds behaviour
@@ -446,6 +446,11 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
       e.lds = b == null ? 'no' : / lds\b/.test(b) ? 'opt' : 'ign';
     }
   });
+  // does llvm-mc accept tfe in assembly? (it refuses it on stores, though it decodes it)
+  const tfeOps = ops.filter((op) => table[op]!.tfe !== 0);
+  const tfeTexts = tfeOps.map((op) => tt[6 * ops.indexOf(op)]!);
+  const tfeAsm = assembleLines(t.mcpu, tfeTexts);
+  tfeOps.forEach((op, i) => { table[op]!.tfeAsm = tfeAsm[i]!.words !== null; });
   // MTBUF format names
   const formats: string[] = [];
   if (kind === 'mtbuf') {
@@ -786,8 +791,8 @@ export async function generate(): Promise<Record<string, string>> {
   for (const kind of ['mubuf', 'mtbuf'] as const) {
     const b = genBuf(t, kind);
     const K = kind.toUpperCase();
-    out[`${t.dir}/${kind}.gen.ts`] = header('gen-memory', `${K} opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order (vaddr's width depends on\n * offen/idxen and prints as 0), vdata width with tfe (0: tfe not allowed), lds bit, [glc, slc, dlc] and offset handling ('opt' printed, 'ign' ignored, 'no' rejected), fields that must be zero.`)
-      + `export interface BufEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly tfe: number;\n  readonly lds: 'no' | 'opt' | 'ign';\n  readonly cpol: readonly ('no' | 'opt' | 'ign')[];\n  readonly offset: 'no' | 'opt' | 'ign';\n  readonly zero: readonly string[];\n}\n\n`
+    out[`${t.dir}/${kind}.gen.ts`] = header('gen-memory', `${K} opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order (vaddr's width depends on\n * offen/idxen and prints as 0), vdata width with tfe (0: tfe not allowed) and whether llvm-mc accepts tfe, lds bit, [glc, slc, dlc] and offset handling ('opt' printed, 'ign' ignored, 'no' rejected), fields that must be zero.`)
+      + `export interface BufEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly tfe: number;\n  readonly tfeAsm: boolean;\n  readonly lds: 'no' | 'opt' | 'ign';\n  readonly cpol: readonly ('no' | 'opt' | 'ign')[];\n  readonly offset: 'no' | 'opt' | 'ign';\n  readonly zero: readonly string[];\n}\n\n`
       + `export const ${K}_OPS: Readonly<Record<number, BufEntry>> = {\n${Object.entries(b.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
       + (kind === 'mtbuf' ? `\n/** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */\nexport const MTBUF_FORMATS: readonly string[] = ${JSON.stringify(b.formats)};\n` : '')
       + aliasBlock(`${K}_ALIASES`, genAliases(t, t[kind].prefix, [0x0503140a, 0x0543140a], new Set(Object.values(b.table).map((e) => e.mn))));

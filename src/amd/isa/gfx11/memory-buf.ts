@@ -138,7 +138,7 @@ function makeCodec(L: Layout): Codec {
       const idxen = m.flags.has('idxen') ? 1 : 0;
       const offen = m.flags.has('offen') ? 1 : 0;
       const tfe = m.flags.has('tfe') ? 1 : 0;
-      if (tfe && e.tfe === 0) throw new AsmError(l.line, `tfe is not supported by ${e.mn}`);
+      if (tfe && (e.tfe === 0 || !e.tfeAsm)) throw new AsmError(l.line, `tfe is not supported by ${e.mn}`);
       let vaddr = 0, vdata = 0, srsrc = 0, soffset = 0;
       let literal: number | undefined;
       e.ops.forEach(([n, c], i) => {
