@@ -327,3 +327,26 @@ test('short payloads are opcode errors; clean streams raise nothing', () => {
   assert.equal(m2.cp.run(ok.iova, ok.sizeDwords), 'done');
   assert.equal(m2.diag.size, 0);
 });
+
+test('a7xx CP_EVENT_WRITE7 writes user data, timestamps and register contents', () => {
+  const L = new Layout();
+  const buf = L.reserve(256);
+  const ev = enumValue('vgt_event_type', 'CACHE_FLUSH_TS', 'a7xx')!;
+  const R7 = gpuRegs('a7xx');
+  const w7 = (src: number, addr: number, ...pl: number[]): number[] => [(ev | (src << 20) | (1 << 27)) >>> 0, addr >>> 0, Math.floor(addr / 2 ** 32), ...pl];
+  const cs = new CmdStream('a7xx')
+    .reg('CP_SCRATCH[0]', 0xabc)
+    .pkt('CP_EVENT_WRITE7', w7(0, buf, 0x11))
+    .pkt('CP_EVENT_WRITE7', w7(1, buf + 8, 0x22, 0x33))
+    .pkt('CP_EVENT_WRITE7', w7(3, buf + 16))
+    .pkt('CP_EVENT_WRITE7', w7(4, buf + 32, R7.reg('CP_SCRATCH[0]'), 1));
+  const ib = L.place(cs);
+  const mem = new Memory();
+  for (const b of L.buffers) mem.map(b.iova, b.data.length, b.label, b.data.slice());
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(mem, { gen: 'a7xx', diag });
+  assert.equal(cp.run(ib.iova, ib.sizeDwords), 'done');
+  assert.deepEqual([mem.read32(buf), mem.read32(buf + 8), mem.read32(buf + 12), mem.read32(buf + 32)], [0x11, 0x22, 0x33, 0xabc]);
+  assert.ok(mem.read64(buf + 16) > 0);
+  assert.deepEqual(cp.events.map((e) => e.name), ['CACHE_FLUSH_TS', 'CACHE_FLUSH_TS', 'CACHE_FLUSH_TS', 'CACHE_FLUSH_TS']);
+});

@@ -692,7 +692,8 @@ export class CommandProcessor {
       case 'CP_EVENT_WRITE':
       case 'CP_EVENT_WRITE7':
         need(1);
-        this.event(p, at);
+        if (name === 'CP_EVENT_WRITE7') this.event7(p, at);
+        else this.event(p, at);
         return 0;
       case 'CP_DRAW_INDX_OFFSET':
       case 'CP_DRAW_INDIRECT':
@@ -804,6 +805,29 @@ export class CommandProcessor {
       this.regs[o] = (this.regs[o]! | (1 << bit)) >>> 0;
     }
     this.events.push({ name, value, iova: at, irq: !!irq, ...(addr !== undefined ? { addr } : {}) });
+  }
+
+  /** a7xx CP_EVENT_WRITE7: WRITE_SRC selects user 32/64-bit data, the timestamp or register contents. */
+  private event7(p: Uint32Array, at: number): void {
+    const d0 = p[0]!;
+    const src = (d0 >>> 20) & 7;
+    const onchip = (d0 >>> 24) & 1;
+    const enabled = (d0 >>> 27) & 1;
+    if (enabled && !onchip && p.length >= 3) {
+      const addr = p[2]! * 2 ** 32 + p[1]!;
+      if (src === 0) this.mem.write32(addr, p[3] ?? 0);
+      else if (src === 1) {
+        this.mem.write32(addr, p[3] ?? 0);
+        this.mem.write32(addr + 4, p[4] ?? 0);
+      } else if (src === 2 || src === 3) this.mem.write64(addr, this.cycles);
+      else if (src === 4) {
+        this.syncCounters();
+        const n = p[4] ?? 0;
+        for (let k = 0; k < n; k++) this.mem.write32(addr + 4 * k, this.readReg(((p[3] ?? 0) + k) & 0x3ffff));
+      }
+    }
+    // Event side effects (flush counting, CONTEXT_DONE) are the same as on a6xx; no data write there.
+    this.event(Uint32Array.of(d0 & 0xff), at);
   }
 
   private record(kind: WorkRecord['kind'], name: string, p: Uint32Array, at: number, level: number): void {
