@@ -300,3 +300,19 @@ test('buffer scratch through a private-segment V# (ADD_TID_ENABLE, STRIDE = byte
   assert.deepEqual(L32.map((l) => r.v(2, l)), L32.map((l) => 7 * l + 1));
   assert.deepEqual(L32.map((l) => r.v(4, l)), L32.map((l) => 1000 + l));
 });
+
+test('wave64 global access uses both EXEC halves; EXEC=0 still issues (counts) without touching memory', () => {
+  const { mem, seg } = memWith();
+  const L64 = Array.from({ length: 64 }, (_, l) => l);
+  const r = runAsm(`global_load_b32 v1, v0, s[0:1]
+    global_store_b32 v0, v2, s[0:1] offset:1024
+    s_waitcnt vmcnt(0)
+    s_endpgm`, { mem, waveSize: 64, exec: 0x0000ffff, execHi: 0xffff0000, sgpr: { 0: lo(seg.base), 1: hi(seg.base) }, vgpr: { 0: L64.map((l) => 4 * l), 1: 7, 2: L64.map((l) => 900 + l) } });
+  const on = (l: number) => l < 16 || l >= 48;
+  assert.deepEqual(L64.map((l) => r.v(1, l)), L64.map((l) => (on(l) ? 0x10000 + l : 7)));
+  assert.deepEqual(L64.map((l) => seg.dv.getUint32(1024 + 4 * l, true)), L64.map((l) => (on(l) ? 900 + l : 0x10000 + 256 + l)));
+  const z = runAsm(`global_store_b32 v0, v2, s[0:1]
+    global_load_b32 v1, v0, s[0:1]
+    s_endpgm`, { mem, exec: 0, sgpr: { 0: lo(seg.base), 1: hi(seg.base) }, vgpr: { 0: 0, 1: 7, 2: 5 } });
+  assert.deepEqual([z.wave.vmcnt, z.wave.vscnt, z.v(1), seg.dv.getUint32(0, true)], [1, 1, 7, 0x10000]);
+});

@@ -128,13 +128,39 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const align = aligner(env, inst, acc.bytes);
   const oob = onceReporter(env, inst, 'gfx11.scratch.out-of-range', 'warning');
   const cls = inst.encoding === 'FLAT' ? ('flat' as const) : ('vmem' as const);
+  const oobFn = (ww: Wave, l: number, a: number) => oob(ww, l, a, `private-segment offset ${a} is outside the lane's ${ww.scratchPerLane}-byte scratch: reads 0, writes dropped`);
+  if (inst.encoding === 'GLOBAL' && acc.bytes === 4 && alignModeOf(env) === 'unaligned') {
+    // The common case, without the per-lane indirections: dword-multiple global access.
+    const count = acc.count;
+    return {
+      cls,
+      findings,
+      run: (w: Wave) => {
+        cnt(w);
+        if (!ok) return;
+        const v = w.v;
+        const mem = w.mem;
+        const eLo = w.s[126]!;
+        const eHi = ws === 64 ? w.s[127]! : 0;
+        let n = 0;
+        for (let l = 0; l < ws; l++) {
+          if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+          n++;
+          const a = addr(w, l);
+          if (data !== null) for (let k = 0; k < count; k++) mem.write32(a + 4 * k, v[data[k]! + l]!);
+          else for (let k = 0; k < count; k++) v[d + k * ws + l] = mem.read32(a + 4 * k);
+        }
+        w.laneOps += n;
+      },
+    };
+  }
   return {
     cls,
     findings,
     run: (w: Wave) => {
       cnt(w);
       if (!ok) return;
-      scratchOob = (ww, l, a) => oob(ww, l, a, `private-segment offset ${a} is outside the lane's ${ww.scratchPerLane}-byte scratch: reads 0, writes dropped`);
+      scratchOob = oobFn;
       const v = w.v;
       let n = 0;
       for (let l = 0; l < ws; l++) {
