@@ -88,6 +88,8 @@ export interface AluGroup {
   /** Literal dwords (0..4). */
   readonly literals: number[];
   readonly offset: number;
+  /** Why the group breaks the VLIW slot rules, if it does. */
+  readonly slotError?: string;
 }
 
 export interface FetchInst {
@@ -339,24 +341,33 @@ export function decodeFetch(offset: number, a: number, b: number, c: number, d: 
   };
 }
 
-/** Which trans-capable/vector slot each instruction of a group occupies (VLIW5: x y z w t; VLIW4: x y z w). */
-export function assignSlots(gen: R600Gen, insts: AluInst[]): void {
+/**
+ * Which slot each instruction of a group occupies (VLIW5: x y z w t; VLIW4 on Cayman: x y z w).
+ * A vector-capable op takes its destination channel's slot; a trans-only op, or an op whose vector
+ * slot is already taken, goes to t. Returns why the group is illegal (a slot used twice, a
+ * vector-only op pushed to t), or undefined. (Cayman's former trans ops may sit in any of x..w:
+ * LLVM replicates RECIP_IEEE and friends across all four.)
+ */
+export function assignSlots(gen: R600Gen, insts: AluInst[]): string | undefined {
   const used = [false, false, false, false, false];
+  const col = GEN_COLUMN[gen];
+  let error: string | undefined;
   for (const inst of insts) {
-    const col = GEN_COLUMN[gen];
     const slots = inst.op?.slots[col] ?? 'VS';
     let s = inst.dstChan;
     if (gen === 'cayman') {
+      if (used[s]) error ??= `two instructions in slot ${'xyzw'[s]}`;
       inst.slot = s;
       used[s] = true;
       continue;
     }
-    // A vector-capable op takes its destination channel's slot unless that is taken; trans-only ops
-    // (and any op whose vector slot is taken) go to t.
     if (slots === 'S' || used[s]) s = 4;
+    if (s === 4 && used[4]) error ??= 'two instructions need the trans slot';
+    if (s === 4 && (slots === 'V' || slots === '4V' || slots === 'XY' || slots === 'ZW')) error ??= `${inst.op?.name} is vector-only but its slot ${'xyzw'[inst.dstChan]} is taken`;
     inst.slot = s;
     used[s] = true;
   }
+  return error;
 }
 
 /**
@@ -452,8 +463,8 @@ export function decodeAluClause(gen: R600Gen, words: Uint32Array, start: number,
       for (let k = 0; k < litSlots * 2; k++) literals.push(words[(start >>> 2) + 2 * i + k]!);
       i += litSlots;
     }
-    assignSlots(gen, insts);
-    groups.push({ insts, literals, offset: goff });
+    const slotError = assignSlots(gen, insts);
+    groups.push({ insts, literals, offset: goff, slotError });
   }
   return groups;
 }

@@ -116,6 +116,7 @@ export class Wave {
   barrierReleased = false;
   done = false;
   private firstPushDone = false;
+  private readonly reportedGroups = new Set<AluGroup>();
   private overflowReported = false;
   readonly stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0 };
 
@@ -559,6 +560,10 @@ export class Wave {
 
   private execGroup(grp: AluGroup, exec: Uint8Array, c: CfInst): void {
     this.stats.aluGroups++;
+    if (grp.slotError && !this.reportedGroups.has(grp)) {
+      this.reportedGroups.add(grp);
+      this.diag('r600.alu.slot-conflict', `illegal instruction group at byte ${grp.offset}: ${grp.slotError}`, 'error', { offset: grp.offset });
+    }
     const n = grp.insts.length;
     this.stats.aluInstructions += n;
     const res = new Uint32Array(n * WAVE_SIZE);
