@@ -376,6 +376,18 @@ test('WMMA: inline constant C, and the EXEC / lane-replication diagnostics (quie
   assert.deepEqual(z.diags.map((d) => d.id), ['gfx11.wmma.ab-lanes-differ']);
 });
 
+test('VOP3P out-of-range VGPRs: a source reads VGPR0, a destination makes the op a NOP (diagnosed; quiet in range)', () => {
+  const src = runAsm('v_pk_add_u16 v3, v9, v1\ns_endpgm', { vgprs: 8, vgpr: { 0: pack(1, 2), 1: pack(10, 20), 9: 0 }, exec: 1 });
+  assert.equal(src.v(3), pack(11, 22));
+  assert.deepEqual(src.diags.map((d) => d.id), ['gfx11.vgpr.src-out-of-range']);
+  const dst = runAsm('v_fma_mix_f32 v9, v0, v1, v2\ns_endpgm', { vgprs: 8, exec: 1 });
+  assert.deepEqual(dst.diags.map((d) => d.id), ['gfx11.vgpr.dst-out-of-range']);
+  const wm = runAsm('v_wmma_f32_16x16x16_f16 v[4:11], v[0:7], v[8:15], 0\ns_endpgm', { vgprs: 8 });
+  assert.deepEqual([...new Set(wm.diags.map((d) => d.id))].sort(), ['gfx11.vgpr.dst-out-of-range', 'gfx11.vgpr.src-out-of-range']);
+  const ok = runAsm('v_pk_add_u16 v3, v7, v1\nv_fma_mix_f32 v7, v0, v1, v2\ns_endpgm', { vgprs: 8, exec: 1 });
+  assert.deepEqual(ok.diags, []);
+});
+
 // ---------------------------------------------------------------------------------------------
 // VINTERP / LDSDIR
 
