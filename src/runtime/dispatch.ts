@@ -16,7 +16,7 @@ import type { CodeObject, CodeObjectKernel } from '../formats/amdgpu/codeobject.
 import type { IsaTarget } from '../amd/isa/target.js';
 import { DecodeError } from '../amd/isa/types.js';
 import { Program, type Op } from '../amd/exec/program.js';
-import type { ExecEnv } from '../amd/exec/env.js';
+import type { AlignMode, ExecEnv } from '../amd/exec/env.js';
 import { WAVE_STATE_SEED } from '../amd/exec/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
@@ -79,6 +79,8 @@ export interface DispatchConfig {
   readonly scratchPerLane: number;
   /** Check for registers read before the s_waitcnt covering their load (default on). */
   readonly waitcnt?: boolean;
+  /** SH_MEM_CONFIG.alignment_mode (default 'unaligned', what compute queues get). */
+  readonly alignMode?: AlignMode;
   /** Called before each instruction executes (tracing); absent means no cost. */
   readonly trace?: (w: Wave, op: Op) => void;
   /**
@@ -125,7 +127,7 @@ export function dispatch(
   const ws = kd.derived.waveSize;
   const vgprs = Math.min(256, kd.derived.vgprs);
   let clock = 0;
-  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock };
+  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, ...(cfg.alignMode ? { alignMode: cfg.alignMode } : {}) };
   const program = new Program(target, code.textVa, code.words, env);
   const th = cfg.trapHandler;
   let trapProgram: Program | null = null;
