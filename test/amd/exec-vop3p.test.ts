@@ -158,6 +158,10 @@ test('packed f16 rounding follows MODE (f16 round mode in bits 3:2) and NaNs pro
   // min/max: a NaN operand yields the other (IEEE minNum/maxNum)
   const mm = run('v_pk_max_f16 v3, v0, v1', { vgpr: { 0: pack(0x7e00, h(-0)), 1: pack(h(2), h(0)) }, exec: 1 });
   assert.equal(mm.v(3), pack(h(2), h(0)));
+  // an sNaN under MODE.IEEE (bit 9) gives that operand quieted; without IEEE the number wins
+  const sn = { vgpr: { 0: pack(0x7d00, h(1)), 1: pack(h(2), 0xfc01) }, exec: 1 };
+  assert.equal(run('v_pk_min_f16 v3, v0, v1', { ...sn, mode: 0x2f0 }).v(3), pack(0x7f00, 0xfe01));
+  assert.equal(run('v_pk_min_f16 v3, v0, v1', { ...sn, mode: 0x0f0 }).v(3), pack(h(2), h(1)));
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -253,12 +253,17 @@ packed('v_pk_mul_f16', 2, true, (a, b) => {
   const s = f16(a) * f16(b);
   return s !== s ? nan16(a, b, 0) : out16(s, 0);
 });
-/** IEEE minNum/maxNum: a NaN operand yields the other one; -0 < +0; denormal outputs pass through. */
+const isSnan16 = (b: number): boolean => (b & 0x7e00) === 0x7c00 && (b & 0x1ff) !== 0;
+/**
+ * minNum/maxNum as v_min_f16/v_max_f16: under MODE.IEEE an sNaN operand gives that operand quieted
+ * (src0's first); otherwise a NaN operand yields the other one; -0 < +0; denormal outputs pass through.
+ */
 function minmax16(a: number, b: number, max: boolean): number {
   a = in16(a), b = in16(b);
   const an = isNan16(a), bn = isNan16(b);
   let r: number;
-  if (an && bn) r = a | 0x200;
+  if (M.ieee && (isSnan16(a) || isSnan16(b))) r = (isSnan16(a) ? a : b) | 0x200;
+  else if (an && bn) r = a | 0x200;
   else if (an) r = b;
   else if (bn) r = a;
   else {
