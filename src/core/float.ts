@@ -239,7 +239,7 @@ export function roundF64(x: number, e: number, mode: number, ovf = 0): number {
  * (twoProd), the three-term sum is formed with TwoSum and the low part rounded to odd, so the
  * final addition rounds like a single rounding of the exact a*b+c (Boldo-Melquiond).
  */
-export function fma64(a: number, b: number, c: number, mode = 0): number {
+function fmaCore(a: number, b: number, c: number, mode: number): number {
   if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0) return a * b + c;
   const p = twoProd(a, b);
   if (EXACT[1]) return p + c;
@@ -269,6 +269,42 @@ export function fma64(a: number, b: number, c: number, mode = 0): number {
   return roundF64(h, res, mode);
 }
 
+export function fma64(a: number, b: number, c: number, mode = 0): number {
+  const r = fmaCore(a, b, c, mode);
+  if ((r !== 0 && Math.abs(r) >= 2 ** -960) || !Number.isFinite(r) || !Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0) return r;
+  return fmaTiny(a, b, c, mode, r);
+}
+
+/**
+ * fma with a result in (or near) the denormal range, where Dekker's split is not exact: a result
+ * that small needs |c| < 2^-800 and a*b of the same order, so everything is scaled by 2^600 (no
+ * overflow), the exact sum formed, and rounded once on the way back down.
+ */
+function fmaTiny(a: number, b: number, c: number, mode: number, r: number): number {
+  const sa = Math.abs(a) <= Math.abs(b) ? a * 2 ** 600 : a;
+  const sb = sa === a ? b * 2 ** 600 : b;
+  const p = twoProd(sa, sb);
+  const pe = EXACT[0]!;
+  const s = twoSum(p, c * 2 ** 600);
+  const e1 = EXACT[0]!;
+  const u = twoSum(e1, pe);
+  const e2 = EXACT[0]!;
+  const hh = twoSum(s, u);
+  const rest = EXACT[0]! + e2; // below half an ulp of hh: only its sign matters from here
+  if (hh === 0 && rest === 0) return r;
+  let x = hh * 2 ** -600;
+  const d = hh - x * 2 ** 600;
+  if (mode === ROUND.NEAREST_EVEN) {
+    if (d !== 0 && rest !== 0 && (rest > 0) === (d > 0)) {
+      const n = nextAfter64(x, d);
+      if ((n - x) * 2 ** 600 === 2 * d) x = n; // an exact tie broken by the remainder
+    }
+    return x;
+  }
+  const all = d !== 0 ? d : rest;
+  return roundF64(x, all > 0 ? 5e-324 : all < 0 ? -5e-324 : 0, mode);
+}
+
 /** Flush a binary32 denormal to a zero of the same sign. */
 export function flushF32(bits: number): number {
   return (bits & 0x7f800000) === 0 ? (bits & 0x80000000) >>> 0 : bits;
@@ -286,15 +322,17 @@ export function isDenormF64(lo: number, hi: number): boolean {
 export function bf16(bits: number): number {
   return f32((bits & 0xffff) << 16);
 }
-/** number -> bfloat16 bits, round to nearest even (NaN stays a quiet NaN). */
+/**
+ * number -> bfloat16 bits, round to nearest even (NaN -> quiet NaN). The binary32 step rounds
+ * too, so a tie at 16 bits is settled by what that step dropped (no double rounding).
+ */
 export function bf16bits(v: number): number {
   if (v !== v) return 0x7fc0;
   const b = f32bits(v);
-  const f = f32(b);
-  // round the binary32 to 16 bits; the double -> binary32 step is exact for bf16 inputs' products
   const lower = b & 0xffff;
   let hi = b >>> 16;
-  if (lower > 0x8000 || (lower === 0x8000 && ((hi & 1) === 1 || f !== v))) hi++;
-  else if (lower === 0x8000 && f !== v && Math.abs(v) > Math.abs(f)) hi++;
+  if ((b & 0x7f800000) === 0x7f800000) return hi; // infinities (the f32 step may have overflowed: RNE keeps inf)
+  const dropped = Math.abs(v) - Math.abs(f32(b)); // > 0: the exact value is beyond the f32 one
+  if (lower > 0x8000 || (lower === 0x8000 && (dropped > 0 || (dropped === 0 && (hi & 1) === 1)))) hi++;
   return hi & 0xffff;
 }
