@@ -604,6 +604,49 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { partial: out('f64', o, { ulp: [0] }) };
   },
+  f64_transcendental(inp) {
+    // OpenCL's double bounds (exp/log 3, sin/cos 4, pow 16, atan2 6, cbrt 2, tanh 5) plus 1 for
+    // V8's fdlibm, which is within 1 ulp rather than correctly rounded.
+    const x = f64a(inp.x!);
+    const y = f64a(inp.y!);
+    const o = new Float64Array(8 * x.length);
+    x.forEach((u, i) => {
+      const v = y[i]!;
+      o.set([Math.exp(u), Math.log(v), Math.sin(u), Math.cos(u), v ** u, Math.atan2(u, v), Math.cbrt(u), Math.tanh(u)], 8 * i);
+    });
+    return { out: out('f64', o, { ulp: [4, 4, 5, 5, 17, 7, 3, 6] }) };
+  },
+  half_transcendental(inp) {
+    // libclc evaluates half math in float and rounds: OpenCL's half bounds (2 ulp; sqrt 1, pow 4).
+    const x = u16(inp.x!);
+    const y = u16(inp.y!);
+    const o = new Uint16Array(7 * x.length);
+    x.forEach((hu, i) => {
+      const u = f16(hu);
+      const v = f16(y[i]!);
+      o.set([Math.exp(u), Math.log2(v), Math.sin(u), Math.cos(u), Math.sqrt(v), v ** u, Math.tanh(u)].map(f16bits), 7 * i);
+    });
+    return { out: out('f16', o, { ulp: [2, 2, 2, 2, 1, 4, 2] }) };
+  },
+  narrow_ints(inp) {
+    const px = inp.px!;
+    const s = new Int16Array(inp.s!.slice().buffer);
+    const n = px.length;
+    const bright = new Uint8Array(n);
+    const scaled = new Int16Array(n);
+    const packed = new Uint16Array(n);
+    const mag = new Int8Array(n);
+    for (let i = 0; i < n; i++) {
+      const p = px[i]!;
+      const t = s[i]!;
+      bright[i] = Math.min(p + 40, 255);
+      scaled[i] = Math.min(Math.max(t * 3, -32768), 32767);
+      packed[i] = (p << 8) | (t & 0xff);
+      const c = ((t >> 4) << 24) >> 24; // (char)(t >> 4)
+      mag[i] = Math.abs(c); // abs(char) is a uchar: 128 wraps back to -128 as a char
+    }
+    return { bright: out('u8', bright), scaled: out('i16', scaled), packed: out('u16', packed), mag: out('i8', mag) };
+  },
   trap(inp) {
     // Lanes with a negative input trap after the others stored; the handler counts them (TMA) and ends the wave.
     const a = i32(inp.in!);
