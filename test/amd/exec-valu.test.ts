@@ -422,6 +422,14 @@ test('DPP16 quad_perm, row_shl with bound_ctrl, row_mask; DPP8 lane select', () 
   assert.equal(m.v(2, 16), 999); // row 1 masked
   const e = runAsm('v_mov_b32_dpp v2, v0 dpp8:[7,6,5,4,3,2,1,0]\ns_endpgm', o);
   for (let l = 0; l < 32; l++) assert.equal(e.v(2, l), ((l & ~7) | (7 - (l & 7))) * 10);
+  // an inactive source lane: DPP8 reads 0 without FI, the value with fi:1
+  const z = runAsm('v_mov_b32_dpp v2, v0 dpp8:[7,6,5,4,3,2,1,0]\ns_endpgm', { ...o, exec: 0xfffffffe });
+  assert.equal(z.v(2, 7), 0);
+  const f = runAsm('v_mov_b32_dpp v2, v0 dpp8:[7,6,5,4,3,2,1,0] fi:1\ns_endpgm', { ...o, exec: 0xfffffffe });
+  assert.equal(f.v(2, 7), 0);
+  assert.equal(f.v(2, 6), 10);
+  const g = runAsm('v_mov_b32_dpp v2, v0 dpp8:[7,6,5,4,3,2,1,0] fi:1\ns_endpgm', { ...o, exec: 0xffffff7f });
+  assert.equal(g.v(2, 0), 70); // lane 7 inactive but fetched
 });
 test('VOPC with DPP: lanes with an invalid source compare false', () => {
   const lanes = Array.from({ length: 32 }, (_, i) => i);

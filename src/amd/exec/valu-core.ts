@@ -207,7 +207,10 @@ export function gather(w: Wave, s: Src, k: 0 | 1 | 2, dpp: Dpp16 | Dpp8 | null, 
         if (sl >= ws) sl = -1;
         if (sl >= 0 && !dpp.fi && !laneActive(el, eh, sl)) sl = -1;
         if (sl < 0) {
-          if (dpp.kind === 'dpp16' && dpp.boundCtrl) {
+          // DPP16: an invalid source (off the row, or inactive without FI) reads 0 under
+          // BOUND_CTRL, else the lane is not written. DPP8 (never off its group) reads 0 from an
+          // inactive lane without FI.
+          if (dpp.kind === 'dpp8' || dpp.boundCtrl) {
             t[l] = 0;
             th[l] = 0;
           } else valid[l] = 0;
