@@ -134,3 +134,25 @@ test("Cayman's ALU_VALID_PIXEL_MODE skips killed pixels", () => {
   assert.deepEqual(r.reg(2, 0), lanes((l) => (l <= 9 ? 1 : 0)));
   assert.deepEqual(r.reg(3, 0), all(1));
 });
+
+test('R700 uses its own opcode column (MULLO_INT 0x73, FLT_TO_INT 0x6B, trans-only) and CF COUNT split', async () => {
+  const { assembleBody } = await import('../../src/r600/isa/asm.js');
+  const { decodeAlu } = await import('../../src/r600/isa/decode.js');
+  const src = `
+    ALU 3, @2, KC0[], KC1[]
+    CF_END
+    ALU clause starting at 2:
+      MULLO_INT * T2.X, T0.X, literal.x,
+    ${lit(3)}
+      INT_TO_FLT * T2.Y, T2.X,
+      FLT_TO_INT * T2.Z, T2.Y,`;
+  const a = assembleBody('r700', src.split('\n').map((l) => l.replace(/^\s*/, '\t')).filter((l) => l.trim()));
+  assert.equal((a.words[5]! >>> 7) & 0x7ff, 0x73);
+  assert.equal(decodeAlu('r700', 0, a.words[4]!, a.words[5]!).op?.name, 'MULLO_INT');
+  assert.equal(decodeAlu('evergreen', 0, a.words[4]!, a.words[5]!).op, undefined, '0x73 is no Evergreen OP2');
+  const r = runAsm(src, { gen: 'r700' });
+  assert.deepEqual(r.reg(2, 2), lanes((l) => 3 * l));
+  // A TEX clause COUNT of 9 splits into bits 12:10 and 19 on R600/R700.
+  const t = assembleBody('r700', ['\tTEX 9 @4', '\tCF_END']);
+  assert.equal(((t.words[1]! >>> 10) & 7) | (((t.words[1]! >>> 19) & 1) << 3), 9);
+});
