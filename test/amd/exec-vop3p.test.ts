@@ -375,6 +375,9 @@ test('WMMA: inline constant C, and the EXEC / lane-replication diagnostics (quie
   const y = runAsm('v_wmma_f32_16x16x16_f16 v[16:23], v[0:7], v[8:15], 0\ns_endpgm', { vgpr: vg, exec: 0xffff });
   assert.deepEqual(y.diags.map((d) => d.id), ['gfx11.wmma.exec-not-full']);
   assert.equal(y.vf(16, 31), 16, 'WMMA computes every lane whatever EXEC');
+  // D overlapping A: every input is read before D is written
+  const ov = runAsm('v_wmma_f32_16x16x16_f16 v[0:7], v[0:7], v[8:15], 0\ns_endpgm', { vgpr: vg });
+  for (let l = 0; l < 32; l++) assert.equal(ov.vf(l & 7, l), 16, `in-place lane ${l}`);
   const bad = { ...vg, 3: vg[3]!.map((v, l) => (l === 20 ? v ^ 1 : v)) };
   const z = runAsm('v_wmma_f32_16x16x16_f16 v[16:23], v[0:7], v[8:15], 0\ns_endpgm', { vgpr: bad });
   assert.deepEqual(z.diags.map((d) => d.id), ['gfx11.wmma.ab-lanes-differ']);

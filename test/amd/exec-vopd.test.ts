@@ -134,6 +134,9 @@ test('EXEC masks both halves; wave64 runs all 64 lanes', () => {
   assert.equal(w.v(10, 63), 63);
   assert.equal(w.v(11, 63), 126);
   assert.equal(w.v(10, 40), 0);
+  // wave64 cndmask reads the 64-bit VCC
+  const c = runAsm('v_dual_cndmask_b32 v10, v0, v1 :: v_dual_mov_b32 v11, v5\ns_endpgm', { waveSize: 64, vgpr: { 0: 1, 1: 2 }, sgpr: { 106: 1, 107: 0x80000000 } });
+  assert.deepEqual([c.v(10, 0), c.v(10, 1), c.v(10, 62), c.v(10, 63)], [2, 1, 1, 2]);
 });
 
 test('a source VGPR out of range reads VGPRaddr % 4 (not VGPR0), diagnosed; in range stays quiet', () => {
