@@ -400,6 +400,16 @@ test('a 64-bit SGPR VALU source on an odd register is diagnosed and reads the ev
   const good = run('v_add_f64 v[2:3], s[0:1], v[0:1]', { vgpr: { 0: lo!, 1: hi! }, sgpr: { 0: slo!, 1: shi! } });
   assert.equal(good.diags.length, 0);
 });
+test('VALU scalar destinations naming a TTMP: ignored outside a trap handler and diagnosed; written with STATUS.PRIV', () => {
+  for (const src of ['v_readlane_b32 ttmp2, v0, 1', 'v_readfirstlane_b32 ttmp2, v0', 'v_cmp_eq_u32_e64 ttmp2, v0, v0', 'v_add_co_u32 v3, ttmp2, v0, v1']) {
+    const r = run(src, { vgpr: { 0: A, 1: B }, sgpr: { 110: 0x5555 } });
+    assert.equal(r.s(110), 0x5555, src);
+    assert.ok(r.diags.some((d) => d.id === 'gfx11.ttmp.write-user'), src);
+    const p = run(src, { vgpr: { 0: A, 1: B }, sgpr: { 110: 0x5555 }, status: 0x20 }); // STATUS.PRIV (bit 5)
+    assert.notEqual(p.s(110), 0x5555, src);
+    assert.equal(p.diags.filter((d) => d.id === 'gfx11.ttmp.write-user').length, 0, src);
+  }
+});
 test('v_nop and v_pipeflush do nothing', () => {
   const r = run('v_nop\nv_pipeflush', { vgpr: { 0: A } });
   assert.equal(r.v(0, 6), A[6]);

@@ -8,7 +8,7 @@ import { define, type Finding } from './registry.js';
 import { SREG } from '../wave/wave.js';
 import { swrite32, swrite64 } from './operands.js';
 import { valuOperands, sgprPairAlign, type OpType } from './valu-core.js';
-import { VALID, MODE, activeLanes, bindSources, T0, T1, TH0, TH1, TF0, TF1, h, d64 } from './valu.js';
+import { VALID, MODE, activeLanes, bindSources, ttmpWriteGuard, T0, T1, TH0, TH1, TF0, TF1, h, d64 } from './valu.js';
 import { HWREG } from '../wave/wave.js';
 
 /**
@@ -31,6 +31,7 @@ export function vcmp(name: string, srcs: readonly OpType[], row: Row, rel: numbe
       // e32 writes VCC, e64 writes SDST (the VOP3 vdst field holds the SGPR), cmpx writes EXEC only.
       const sd = x ? -1 : inst.encoding === 'VOPC' ? SREG.VCC_LO : ops.vdst;
       if (ws === 64 && sd >= 0) sgprPairAlign(inst, sd, 'lane-mask destination', findings);
+      const ttmp = sd >= 0 ? ttmpWriteGuard(env, inst, sd) : null;
       return {
         cls: 'valu',
         findings,
@@ -51,8 +52,11 @@ export function vcmp(name: string, srcs: readonly OpType[], row: Row, rel: numbe
           if (x) {
             w.s[SREG.EXEC_LO] = lo;
             if (ws === 64) w.s[SREG.EXEC_HI] = hi;
-          } else if (ws === 64) swrite64(w, sd, lo, hi);
-          else swrite32(w, sd, lo);
+          } else {
+            if (ttmp) ttmp(w);
+            if (ws === 64) swrite64(w, sd, lo, hi);
+            else swrite32(w, sd, lo);
+          }
         },
       };
     });

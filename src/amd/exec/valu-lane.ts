@@ -15,7 +15,7 @@ import { WAVE_STATE_SEED } from './env.js';
 import { define, type Finding } from './registry.js';
 import { HI, sread32, swrite32 } from './operands.js';
 import { valuOperands, laneActive, T, type ValuOperands } from './valu-core.js';
-import { VALID, activeLanes, bindSources, vdstOk } from './valu.js';
+import { VALID, activeLanes, bindSources, vdstOk, ttmpWriteGuard } from './valu.js';
 
 const NOP = { cls: 'valu' as const, run: (_w: Wave) => {} };
 define(['v_nop', 'v_pipeflush'], () => NOP);
@@ -43,6 +43,7 @@ define('v_readfirstlane_b32', (inst, env) => {
   const S = src < 256 ? sread32(src, ops.literal) : null;
   const base = S ? 0 : vgprRow(env, inst, src, findings);
   const d = ops.vdst;
+  const ttmp = ttmpWriteGuard(env, inst, d);
   return {
     cls: 'valu',
     findings,
@@ -52,6 +53,7 @@ define('v_readfirstlane_b32', (inst, env) => {
       const eh = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
       if (el !== 0) lane = 31 - Math.clz32(el & -el);
       else if (eh !== 0) lane = 32 + 31 - Math.clz32(eh & -eh);
+      if (ttmp) ttmp(w);
       swrite32(w, d, S ? S(w) : w.v[base + lane]!);
     },
   };
@@ -67,11 +69,13 @@ define('v_readlane_b32', (inst, env) => {
   const base = S ? 0 : vgprRow(env, inst, src, findings);
   const L = sread32(ops.src[1]!, ops.literal);
   const d = ops.vdst;
+  const ttmp = ttmpWriteGuard(env, inst, d);
   return {
     cls: 'valu',
     findings,
     run: (w) => {
       const lane = L(w) & (ws - 1);
+      if (ttmp) ttmp(w);
       swrite32(w, d, S ? S(w) : w.v[base + lane]!);
     },
   };

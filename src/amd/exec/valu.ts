@@ -25,7 +25,7 @@ import { HI, sread32, sread64, swrite32, swrite64 } from './operands.js';
 import {
   T, TH, TF, R, RH, RF, bindSrc, gather, dppWriteMask, valuOperands, is16, sgprPairAlign, type OpType, type Src, type ValuOperands,
 } from './valu-core.js';
-import { mulhiU32, mulhiI32, popcnt, brev32 } from './salu.js';
+import { mulhiU32, mulhiI32, popcnt, brev32, once } from './salu.js';
 import { f16, f32bits, f64, f64bits, f64hi, roundF16, roundF32, roundF64, flushF16, flushF32, isDenormF64 } from '../../core/float.js';
 
 /**
@@ -158,6 +158,19 @@ export function bindSources(env: ExecEnv, inst: Instruction, ops: ValuOperands, 
   };
 }
 
+/**
+ * A VALU scalar destination (lane mask, readlane) naming a TTMP: outside a trap handler the write
+ * is ignored (wave-state seed); reported once per instruction as gfx11.ttmp.write-user.
+ */
+export function ttmpWriteGuard(env: ExecEnv, inst: Instruction, enc: number): ((w: Wave) => void) | null {
+  if (enc < SREG.TTMP0 || enc > SREG.TTMP15) return null;
+  const report = once(env, inst, 'gfx11.ttmp.write-user');
+  const t = enc - SREG.TTMP0;
+  return (w) => {
+    if (!w.priv) report(w, `ttmp${t} is only writable in a trap handler (STATUS.PRIV=1); the write is ignored`);
+  };
+}
+
 /** Check the VGPR destination range at bind time: out of range -> the instruction is a NOP. */
 export function vdstOk(env: ExecEnv, inst: Instruction, vdst: number, dwords: number, findings: Finding[]): boolean {
   if (vdst + dwords > env.vgprs) {
@@ -284,6 +297,7 @@ function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
     const cinEnc = o.in === 'vcc' ? SREG.VCC_LO : o.in ? (inst.encoding === 'VOP2' ? SREG.VCC_LO : ops.src[2]!) : -1;
     const cin = cinEnc >= 0 ? (ws === 64 ? sread64(cinEnc, ops.literal) : sread32(cinEnc, ops.literal)) : null;
     const coutEnc = o.out ? (inst.encoding === 'VOP2' ? SREG.VCC_LO : ops.sdst) : -1;
+    const ttmp = coutEnc >= 0 ? ttmpWriteGuard(env, inst, coutEnc) : null;
     if (ws === 64) {
       if (cinEnc >= 0 && cinEnc !== SREG.VCC_LO) sgprPairAlign(inst, cinEnc, 'carry-in mask', findings);
       if (coutEnc >= 0) sgprPairAlign(inst, coutEnc, 'lane-mask destination', findings);
@@ -365,6 +379,7 @@ function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
         if (coutEnc >= 0) {
           // The mask has a bit per lane; inactive lanes write 0 (also with EXEC == 0).
           maskCout(ws);
+          if (ttmp) ttmp(w);
           if (ws === 64) swrite64(w, coutEnc, COUT_LO, COUT_HI);
           else swrite32(w, coutEnc, COUT_LO);
         }
