@@ -5,7 +5,7 @@ import { UsageError, InputError } from '../core/errors.js';
 import { Diagnostics, StrictStop } from '../core/diagnostics.js';
 import { Memory } from '../core/memory.js';
 import { parseRd, RD } from '../formats/rd.js';
-import { CommandProcessor, type StopReason } from './cp/cp.js';
+import { CommandProcessor, type ExecutedPacket, type StopReason } from './cp/cp.js';
 import { traceGen } from './decode.js';
 import { formatValue, gpuRegs } from './regs/db.js';
 
@@ -20,13 +20,24 @@ export interface RunResult {
 }
 
 /** Execute every submit of an .rd capture (buffers loaded as they appear) on one CP. */
-export function runRd(bytes: Uint8Array, opts: { strict?: boolean } = {}, where = 'trace'): RunResult {
+export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void } = {}, where = 'trace'): RunResult {
   const f = parseRd(bytes, where);
   const gen = traceGen(f) ?? 'a6xx';
   if (gen !== 'a6xx' && gen !== 'a7xx') throw new InputError(`the executing CP models a6xx/a7xx; this trace is ${gen} (decode works for it)`, where);
   const mem = new Memory();
   const diag = new Diagnostics({ strict: !!opts.strict });
-  const cp = new CommandProcessor(mem, { gen, diag });
+  const trace = opts.trace;
+  const regsDb = gpuRegs(gen);
+  const cp = new CommandProcessor(mem, {
+    gen,
+    diag,
+    ...(trace
+      ? {
+          onPacket: (p: ExecutedPacket) =>
+            trace(`  ${'  '.repeat(p.level)}${p.iova.toString(16).padStart(12, '0')} ${p.type === 4 ? `write ${regsDb.nameOf(p.reg)}${p.count > 1 ? ` +${p.count - 1}` : ''}` : `${p.name}${p.count ? ` (${p.count} dwords)` : ''}`}`),
+        }
+      : {}),
+  });
   const stops: StopReason[] = [];
   let pending: number | undefined;
   for (const s of f.sections) {
@@ -57,7 +68,7 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean } = {}, where 
 export function runCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
   const file = rest[0];
   if (!file) throw new UsageError('adreno run: missing trace file');
-  const { cp, diag, stops } = runRd(new Uint8Array(readFileSync(file)), { strict: !!values['strict'] }, file);
+  const { cp, diag, stops } = runRd(new Uint8Array(readFileSync(file)), { strict: !!values['strict'], ...(values['trace'] ? { trace: out } : {}) }, file);
   const regs = gpuRegs(cp.gen);
   if (values['json']) {
     out(JSON.stringify({

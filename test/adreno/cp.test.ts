@@ -350,3 +350,18 @@ test('a7xx CP_EVENT_WRITE7 writes user data, timestamps and register contents', 
   assert.ok(mem.read64(buf + 16) > 0);
   assert.deepEqual(cp.events.map((e) => e.name), ['CACHE_FLUSH_TS', 'CACHE_FLUSH_TS', 'CACHE_FLUSH_TS', 'CACHE_FLUSH_TS']);
 });
+
+test('execution trace hook sees executed packets only; clusters come from register block names', async () => {
+  const { clusterOf } = await import('../../src/adreno/cp/cp.js');
+  assert.deepEqual(['GRAS_SU_POINT_SIZE', 'RB_BLEND_CNTL', 'PC_PRIMITIVE_CNTL_0', 'VFD_CONTROL_0', 'VPC_SO_CNTL', 'SP_VS_CONFIG', 'HLSQ_FS_CNTL', 'CP_SCRATCH'].map(clusterOf), ['GRAS', 'PS', 'FE', 'FE', 'PC_VS', 'SP_VS', 'SP_FS', undefined]);
+  const L = new Layout();
+  const buf = L.reserve(64);
+  const w = new CmdStream().memWrite(buf, [1]);
+  const ib = L.place(new CmdStream().condExec(buf + 8, buf, 1, w.length).raw(...w.dwords()).nop());
+  const mem = new Memory();
+  for (const b of L.buffers) mem.map(b.iova, b.data.length, b.label, b.data.slice());
+  const seen: string[] = [];
+  const cp = new CommandProcessor(mem, { diag: new Diagnostics(), onPacket: (p) => seen.push(p.name) });
+  cp.run(ib.iova, ib.sizeDwords);
+  assert.deepEqual(seen, ['CP_COND_EXEC', 'CP_NOP']);
+});

@@ -88,6 +88,20 @@ export interface CpOptions {
   readonly maxPolls?: number;
   /** Keep register snapshots in draw records (default true). */
   readonly snapshots?: boolean;
+  /** Called for every executed packet (skipped packets are not seen): an execution trace. */
+  readonly onPacket?: (p: ExecutedPacket) => void;
+}
+
+export interface ExecutedPacket {
+  readonly level: number;
+  readonly iova: number;
+  readonly type: number;
+  /** Opcode name, or REG_WRITE for type 4. */
+  readonly name: string;
+  readonly count: number;
+  /** First register of a type-4 write, else -1. */
+  readonly reg: number;
+  readonly payload: Uint32Array;
 }
 
 /** Why execution stopped. */
@@ -154,6 +168,7 @@ export class CommandProcessor {
   private readonly maxPackets: number;
   private readonly maxPolls: number;
   private readonly snapshots: boolean;
+  private readonly onPacket: ((p: ExecutedPacket) => void) | undefined;
   private readonly stack: Frame[] = [];
   private readonly R: Record<string, number>;
 
@@ -166,6 +181,7 @@ export class CommandProcessor {
     this.maxPackets = opts.maxPackets ?? 10_000_000;
     this.maxPolls = opts.maxPolls ?? 1000;
     this.snapshots = opts.snapshots ?? true;
+    this.onPacket = opts.onPacket;
     const r = (n: string): number => this.regsDb.reg(n);
     this.R = {
       RBBM_STATUS: r('RBBM_STATUS'),
@@ -394,6 +410,7 @@ export class CommandProcessor {
         }
         const p = dw.subarray(i + 1, i + 1 + h.count);
         this.tick(1 + h.count);
+        if (this.onPacket) this.onPacket({ level, iova: iova + i * 4, type: h.type, name: h.type === 4 ? 'REG_WRITE' : (opcodeName(h.opcode, this.gen) ?? `0x${h.opcode.toString(16)}`), count: h.count, reg: h.type === 4 ? h.reg : -1, payload: p });
         let skip = 0;
         if (h.type === 4) {
           for (let k = 0; k < h.count; k++) this.writeReg(h.reg + k, p[k]!, privileged);

@@ -17,9 +17,10 @@ subcommands:
       --base ADDR        address a raw stream is decoded at (default 0)
   crash <devcoredump> | --fault-line "gpu fault ring ..."
                          estimated crash location, RBBM_STATUS bits, fence, CP state
-  run <trace.rd[.gz]> [--strict] [--json]
+  run <trace.rd[.gz]> [--strict] [--json] [--trace]
                          execute the trace on the simulated a6xx CP; prints faults,
-                         diagnostics, draws and the final CP state
+                         diagnostics, draws and the final CP state (--trace: every
+                         executed packet, skipped ones are not shown)
   afuc disasm <fw> [--gen a6xx|a7xx] | afuc asm <file.asm> -o <fw>
   afuc emu <fw|test> [--packets stream.bin] [--break ADDR] [--steps N] [--trace] [-i]
                          (-i: step/break/registers from commands on stdin; fw 'test'
