@@ -155,6 +155,10 @@ test('packed f16 rounding follows MODE (f16 round mode in bits 3:2) and NaNs pro
   assert.equal(dn.v(3), pack(0x3c00, 0x3bff));
   const nan = run('v_pk_add_f16 v3, v0, v1', { vgpr: { 0: pack(0x7c01, h(1)), 1: pack(h(1), 0xfc00) }, exec: 1 });
   assert.equal(nan.v(3), pack(0x7e01, 0xfc00));
+  // f16 denormals: MODE.FP_DENORM[7:6] = 3 keeps them, 0 flushes inputs and outputs (sign kept)
+  const dn16 = { vgpr: { 0: pack(0x0003, 0x8001), 1: pack(0x0001, 0x8000) }, exec: 1 };
+  assert.equal(run('v_pk_add_f16 v3, v0, v1', { ...dn16, mode: 0xf0 }).v(3), pack(0x0004, 0x8001));
+  assert.equal(run('v_pk_add_f16 v3, v0, v1', { ...dn16, mode: 0x30 }).v(3), pack(0, 0x8000));
   // min/max: a NaN operand yields the other (IEEE minNum/maxNum)
   const mm = run('v_pk_max_f16 v3, v0, v1', { vgpr: { 0: pack(0x7e00, h(-0)), 1: pack(h(2), h(0)) }, exec: 1 });
   assert.equal(mm.v(3), pack(h(2), h(0)));
