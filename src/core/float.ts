@@ -29,8 +29,8 @@ export function f64hi(): number {
   return U64[1]!;
 }
 
-/** binary16 bits -> JS number (exact). */
-export function f16(bits: number): number {
+/** binary16 bits -> JS number (exact), by formula (used to fill the table). */
+function f16slow(bits: number): number {
   const s = bits & 0x8000 ? -1 : 1;
   const e = (bits >>> 10) & 0x1f;
   const m = bits & 0x3ff;
@@ -38,10 +38,48 @@ export function f16(bits: number): number {
   if (e === 31) return m === 0 ? s * Infinity : NaN;
   return s * (1 + m / 1024) * 2 ** (e - 15);
 }
+/** Every binary16 value, by bit pattern (512 KiB, filled once: decoding is one load). */
+const F16_VALUES = new Float64Array(65536);
+for (let i = 0; i < 65536; i++) F16_VALUES[i] = f16slow(i);
+
+/** binary16 bits -> JS number (exact). */
+export function f16(bits: number): number {
+  return F16_VALUES[bits & 0xffff]!;
+}
+
+/** binary32 bits -> binary16 bits, round to nearest even. */
+function f16FromF32Bits(b: number): number {
+  const sign = (b >>> 16) & 0x8000;
+  const e = (b >>> 23) & 0xff;
+  const m = b & 0x7fffff;
+  if (e === 255) return sign | 0x7c00 | (m !== 0 ? 0x200 | (m >>> 13) : 0);
+  const e16 = e - 112; // e - 127 + 15
+  if (e16 >= 31) return sign | 0x7c00;
+  if (e16 <= 0) {
+    // subnormal (or zero): the significand with its implicit bit, shifted into units of 2^-24
+    if (e16 < -10) return sign;
+    const mant = m | 0x800000;
+    const shift = 14 - e16;
+    let r = mant >>> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    if (rem > half || (rem === half && (r & 1) === 1)) r++;
+    return sign | r;
+  }
+  let r = (e16 << 10) | (m >>> 13);
+  const rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && (r & 1) === 1)) r++; // a carry into the exponent is right (up to inf)
+  return sign | r;
+}
 
 /** JS number -> binary16 bits, round to nearest even (from the exact double). */
 export function f16bits(v: number): number {
   if (Number.isNaN(v)) return 0x7e00;
+  const b = f32bits(v);
+  if (f32(b) === v) return f16FromF32Bits(b); // exact in binary32: round from its bits
+  return f16bitsSlow(v);
+}
+function f16bitsSlow(v: number): number {
   const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
   let a = Math.abs(v);
   if (a === Infinity) return sign | 0x7c00;

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAsm, type AsmRunOptions } from './exec-harness.js';
+import { f16 as f16dec, f16bits, bf16bits } from '../../src/core/float.js';
 
 // ---- bit helpers (test-local)
 const f32b = (x: number) => { const a = new Float32Array([x]); return new Uint32Array(a.buffer)[0]!; };
@@ -104,6 +105,27 @@ function randF16(next: () => number): number {
   const exp = r === 0 ? 0 : r < 3 ? 1 + (next() % 30) : 12 + (next() % 6);
   return ((next() & 1 ? 0x8000 : 0) | (exp << 10) | (next() & 0x3ff)) & 0xffff;
 }
+
+test('core binary16 conversions: every value round-trips, ties go to even, anything past a tie goes up', () => {
+  for (let i = 0; i < 65536; i++) {
+    const x = f16dec(i);
+    if (Number.isNaN(x)) continue;
+    assert.equal(x, h2f(i));
+    assert.equal(f16bits(x), i);
+  }
+  for (let i = 0; i < 0x7bff; i++) {
+    const a = h2f(i), b = h2f(i + 1);
+    const mid = (a + b) / 2;
+    assert.equal(f16bits(mid), i & 1 ? i + 1 : i);
+    assert.equal(f16bits(mid + (b - a) * 2 ** -30), i + 1); // not exact in binary32: the slow path
+    assert.equal(f16bits(mid - (b - a) * 2 ** -30), i);
+  }
+  assert.equal(f16bits(65520), 0x7c00);
+  assert.equal(f16bits(65519.99), 0x7bff);
+  assert.equal(bf16bits(1 + 2 ** -8), 0x3f80); // tie to even
+  assert.equal(bf16bits(1 + 2 ** -8 + 2 ** -40), 0x3f81); // past the tie, below binary32 precision
+  assert.equal(bf16bits(1 + 3 * 2 ** -8), 0x3f82);
+});
 
 // ---- f32 arithmetic under all rounding modes, against the exact reference
 const OPS32: [string, number, (a: number, b: number, c: number) => [bigint, number]][] = [
