@@ -116,6 +116,11 @@ test('the emulated firmware and the built-in CP agree on the same streams', () =
       else if (r === 2) cs.memWrite(buf + 4 * (rnd() % 64), Array.from({ length: 1 + (rnd() % 5) }, rnd));
       else if (r === 3) cs.waitForMe();
       else cs.pkt('CP_CONTEXT_REG_BUNCH', [R.reg('CP_SCRATCH[4]') + (rnd() % 4), rnd(), R.reg('CP_SCRATCH[0]'), rnd()]);
+      if (rnd() % 4 === 0) {
+        // An indirect buffer with a write of its own.
+        const sub = L.place(new CmdStream().reg('CP_SCRATCH[3]', rnd()).memWrite(buf + 4 * (rnd() % 64), [rnd()]));
+        cs.indirectBuffer(sub.iova, sub.sizeDwords);
+      }
     }
     const ib = L.place(cs);
     const mem1 = new Memory();
@@ -184,6 +189,7 @@ test('every emulator diagnostic fires on its condition', () => {
     ['pc out of range', 'nop', [], 'afuc.pc-out-of-range'],
     ['rep runaway', 'mov $rem, 0x20 << 16\n(rep)add $02, $02, 0x1\nwaitin\nnop', [], 'afuc.rep-runaway'],
     ['stack overflow', 'f: call #f\nnop', [], 'afuc.stack-overflow'],
+    ['IB3', 'mov $02, 0x1\ncwrite $02, [$00 + @IB1_DWORDS]\ncwrite $02, [$00 + @IB2_DWORDS]\ncwrite $02, [$00 + @IB2_DWORDS]\nwaitin\nnop', [], 'afuc.ib-too-deep'],
   ];
   for (const [what, src, pk, id] of cases) {
     const emu = emuWith(src, pk);

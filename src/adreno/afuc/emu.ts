@@ -54,9 +54,11 @@ export class AfucEmu {
   pc = 0;
   carry = 0;
   steps = 0;
-  /** The ROQ: packet dwords waiting to be read. */
-  private roq: number[] = [];
-  private roqPos = 0;
+  /** The ROQ queues: RB at the bottom, then IB1, IB2 as the firmware starts them (IB1_DWORDS / IB2_DWORDS). */
+  private queues: { name: 'RB' | 'IB1' | 'IB2'; data: number[]; pos: number }[] = [{ name: 'RB', data: [], pos: 0 }];
+  private get roqTop(): { name: 'RB' | 'IB1' | 'IB2'; data: number[]; pos: number } {
+    return this.queues[this.queues.length - 1]!;
+  }
   private regFifo: number[] = [];
   private memFifo: number[] = [];
   /** $addr state: GPU register address or pipe register (when `pipe`). */
@@ -91,6 +93,7 @@ export class AfucEmu {
       REG_WRITE_ADDR: c('REG_WRITE_ADDR'), REG_WRITE: c('REG_WRITE'), REG_READ_DWORDS: c('REG_READ_DWORDS'), REG_READ_ADDR: c('REG_READ_ADDR'),
       MEM_READ_ADDR: c('MEM_READ_ADDR'), MEM_READ_DWORDS: c('MEM_READ_DWORDS'), WFI_PEND_INCR: c('WFI_PEND_INCR'), WFI_PEND_CTR: c('WFI_PEND_CTR'),
       PACKET_TABLE_WRITE_ADDR: c('PACKET_TABLE_WRITE_ADDR'), PACKET_TABLE_WRITE: c('PACKET_TABLE_WRITE'), LOAD_STORE_HI: c('LOAD_STORE_HI'),
+      IB1_BASE: c('IB1_BASE'), IB1_DWORDS: c('IB1_DWORDS'), IB2_BASE: c('IB2_BASE'), IB2_DWORDS: c('IB2_DWORDS'), IB_LEVEL: c('IB_LEVEL'),
     };
     this.P = { NRT_ADDR: p('NRT_ADDR'), NRT_DATA: p('NRT_DATA'), WFI_PEND_DECR: p('WFI_PEND_DECR'), WAIT_MEM_WRITES: p('WAIT_MEM_WRITES'), WAIT_FOR_IDLE: p('WAIT_FOR_IDLE') };
     const base = opts.instrBase ?? 0x0f00_0000;
@@ -106,7 +109,25 @@ export class AfucEmu {
 
   /** Queue packet dwords into the ROQ. */
   feed(dwords: ArrayLike<number>): void {
-    for (let i = 0; i < dwords.length; i++) this.roq.push(dwords[i]! >>> 0);
+    const rb = this.queues[0]!;
+    for (let i = 0; i < dwords.length; i++) rb.data.push(dwords[i]! >>> 0);
+  }
+
+  /** Current IB level (0 ring buffer, 1 IB1, 2 IB2). */
+  get ibLevel(): number {
+    return this.queues.length - 1;
+  }
+
+  private pushIb(name: 'IB1' | 'IB2', baseReg: number, dwords: number): void {
+    const base = this.control[baseReg + 1]! * 2 ** 32 + this.control[baseReg]!;
+    if (this.queues.length >= 3) {
+      this.report('afuc.ib-too-deep', `${name} started at IB level ${this.ibLevel}`);
+      throw new EmuError('error');
+    }
+    const data: number[] = [];
+    for (let k = 0; k < dwords; k++) data.push(this.mem.read32(base + 4 * k));
+    this.queues.push({ name, data, pos: 0 });
+    if (this.C['IB_LEVEL']! >= 0) this.control[this.C['IB_LEVEL']!] = this.ibLevel;
   }
 
   get rem(): number {
@@ -126,13 +147,14 @@ export class AfucEmu {
       case REG_REGDATA:
         return this.regFifo.length ? this.regFifo.shift()! : (this.report('afuc.fifo-underflow', 'read of $regdata with an empty register read FIFO'), 0);
       case REG_DATA: {
-        if (this.roqPos >= this.roq.length) {
+        const q = this.roqTop;
+        if (q.pos >= q.data.length) {
           this.report('afuc.roq-underflow', 'read of $data with no packet data in the ROQ (the SQE would stall forever)');
           throw new EmuError('error');
         }
-        const v = this.roq[this.roqPos]!;
+        const v = q.data[q.pos]!;
         if (!peek) {
-          this.roqPos++;
+          q.pos++;
           if (this.gpr[REG_REM]! > 0) this.gpr[REG_REM]!--;
         }
         return v;
@@ -202,6 +224,8 @@ export class AfucEmu {
       if (i < this.jmptbl.length) this.jmptbl[i] = v;
       this.control[C['PACKET_TABLE_WRITE_ADDR']!] = i + 1;
     } else if (a === C['WFI_PEND_INCR']) this.control[C['WFI_PEND_CTR']!] = this.control[C['WFI_PEND_CTR']!]! + 1;
+    else if (a === C['IB1_DWORDS']) this.pushIb('IB1', C['IB1_BASE']!, v);
+    else if (a === C['IB2_DWORDS']) this.pushIb('IB2', C['IB2_BASE']!, v);
   }
 
   private cread(a: number): number {
@@ -431,17 +455,22 @@ export class AfucEmu {
 
   /** waitin: look at the next packet header, set $rem to header + payload, branch (after the delay slot) to its handler. */
   private waitin(): void {
-    // Drop consumed ROQ entries.
-    if (this.roqPos > 4096) {
-      this.roq = this.roq.slice(this.roqPos);
-      this.roqPos = 0;
+    // Finished IBs return to the level that called them.
+    while (this.queues.length > 1 && this.roqTop.pos >= this.roqTop.data.length) {
+      this.queues.pop();
+      if (this.C['IB_LEVEL']! >= 0) this.control[this.C['IB_LEVEL']!] = this.ibLevel;
     }
-    if (this.roqPos >= this.roq.length) {
+    const q = this.roqTop;
+    if (q.pos > 4096) {
+      q.data = q.data.slice(q.pos);
+      q.pos = 0;
+    }
+    if (q.pos >= q.data.length) {
       this.pc = this.pc - 1; // stay on waitin
       this.stopped = 'idle';
       return;
     }
-    const hdr = this.roq[this.roqPos]!;
+    const hdr = q.data[q.pos]!;
     const h = decodeHeader(hdr, this.gen);
     let entry: number;
     if (h.type === 7) entry = h.opcode;
@@ -454,8 +483,8 @@ export class AfucEmu {
       this.report('afuc.bad-packet', `packet header 0x${hdr.toString(16).padStart(8, '0')} fails its parity check`);
       throw new EmuError('error');
     }
-    if (this.roqPos + 1 + h.count > this.roq.length) {
-      this.report('afuc.bad-packet', `packet needs ${h.count} payload dwords, the ROQ has ${this.roq.length - this.roqPos - 1}`);
+    if (q.pos + 1 + h.count > q.data.length) {
+      this.report('afuc.bad-packet', `packet needs ${h.count} payload dwords, the ${q.name} queue has ${q.data.length - q.pos - 1}`);
       throw new EmuError('error');
     }
     this.gpr[REG_REM] = h.count + 1;

@@ -1,8 +1,8 @@
 /**
  * Test firmware in afuc assembly (ours, written for gpusim): a bootstrap that loads the packet
  * table from the firmware image (found through CP_SQE_INSTR_BASE) into the SQE, the `waitin`
- * idle loop, and handlers for type-4 register writes, CP_NOP, CP_MEM_WRITE, CP_WAIT_FOR_ME and
- * CP_CONTEXT_REG_BUNCH. Unknown packets land in a `bad` handler that spins (as real firmware
+ * idle loop, and handlers for type-4 register writes, CP_NOP, CP_MEM_WRITE, CP_WAIT_FOR_ME,
+ * CP_CONTEXT_REG_BUNCH and CP_INDIRECT_BUFFER (IB1 from the ring, IB2 from IB1, through the ROQ queues). Unknown packets land in a `bad` handler that spins (as real firmware
  * does for fatal errors), which the emulator reports as a budget stop.
  */
 import { gpuRegs, type Gen } from '../regs/db.js';
@@ -16,6 +16,7 @@ export function testFirmwareSource(gen: Gen = 'a6xx'): string {
   table[opcode('CP_MEM_WRITE', gen)] = 'cp_mem_write';
   table[opcode('CP_WAIT_FOR_ME', gen)] = 'cp_wait_for_me';
   table[opcode('CP_CONTEXT_REG_BUNCH', gen)] = 'cp_context_reg_bunch';
+  table[0x3f] = 'cp_indirect_buffer';
   const rows: string[] = [];
   for (let i = 0; i < 128; i += 8) rows.push(`\t.word ${table.slice(i, i + 8).join(', ')}`);
   return `; gpusim test firmware for the afuc emulator (${gen})
@@ -76,6 +77,25 @@ wfm_loop:
 
 cp_context_reg_bunch:			; (register, value) pairs
 	(rep)(xmov1)mov $usraddr, $data
+	waitin
+	mov $01, $data
+
+cp_indirect_buffer:			; start IB1 from the ring, IB2 from IB1
+	mov $02, $data
+	mov $03, $data
+	mov $04, $data
+	cread $05, [$00 + @IB_LEVEL]
+	brne $05, 0x0, #ib2
+	nop
+	cwrite $02, [$00 + @IB1_BASE]
+	cwrite $03, [$00 + @IB1_BASE+1]
+	cwrite $04, [$00 + @IB1_DWORDS]
+	waitin
+	mov $01, $data
+ib2:
+	cwrite $02, [$00 + @IB2_BASE]
+	cwrite $03, [$00 + @IB2_BASE+1]
+	cwrite $04, [$00 + @IB2_DWORDS]
 	waitin
 	mov $01, $data
 
