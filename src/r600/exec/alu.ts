@@ -263,7 +263,14 @@ export const COMPARE: Readonly<Record<string, (a: number, b: number) => boolean>
 };
 
 /** Parse PRED_SETxx[_PUSH][_INT|_UINT] / KILLxx[_INT|_UINT] into its compare. */
+const compareCache = new Map<string, ((a: number, b: number) => boolean) | undefined>();
 export function compareOf(name: string): ((a: number, b: number) => boolean) | undefined {
+  if (compareCache.has(name)) return compareCache.get(name);
+  const f = compareOfUncached(name);
+  compareCache.set(name, f);
+  return f;
+}
+function compareOfUncached(name: string): ((a: number, b: number) => boolean) | undefined {
   const m = /^(?:PRED_SET|KILL)(E|GT|GE|NE|LT|LE)(?:_PUSH)?(_INT|_UINT)?$/.exec(name);
   if (!m) return undefined;
   return COMPARE[m[1]! + (m[2] ?? '')];

@@ -90,6 +90,8 @@ export interface AluGroup {
   readonly offset: number;
   /** Why the group breaks the VLIW slot rules, if it does. */
   readonly slotError?: string;
+  /** The group holds a GROUP_BARRIER. */
+  readonly barrier: boolean;
 }
 
 export interface FetchInst {
@@ -170,6 +172,8 @@ export interface R600Program {
   readonly cfEnd: number;
   /** Byte length covered by the CF program and its clauses. */
   readonly size: number;
+  /** GPRs the program names (highest + 1; 128 when any operand is relative). */
+  readonly gprCount: number;
 }
 
 const bits = (v: number, lo: number, n: number): number => (v >>> lo) & ((1 << n) - 1);
@@ -435,7 +439,7 @@ export function decodeProgram(gen: R600Gen, words: Uint32Array, where = 'r600 pr
       maxByte = Math.max(maxByte, start + n * 16);
     }
   }
-  return { gen, cf, cfEnd: end, size: maxByte };
+  return { gen, cf, cfEnd: end, size: maxByte, gprCount: gprCountOf(cf) };
 }
 
 /** Decode `slots` 64-bit slots of an ALU clause starting at byte `start` into instruction groups. */
@@ -464,7 +468,39 @@ export function decodeAluClause(gen: R600Gen, words: Uint32Array, start: number,
       i += litSlots;
     }
     const slotError = assignSlots(gen, insts);
-    groups.push({ insts, literals, offset: goff, slotError });
+    groups.push({ insts, literals, offset: goff, slotError, barrier: insts.some((x) => x.op?.name === 'GROUP_BARRIER') });
   }
   return groups;
+}
+
+function gprCountOf(cf: readonly CfInst[]): number {
+  let max = 1;
+  const see = (r: number): void => {
+    if (r > max) max = r;
+  };
+  for (const c of cf) {
+    if (c.kind === 'export') {
+      see(c.rwGpr);
+      see(c.indexGpr);
+      if (c.rwRel) return 128;
+    }
+    for (const g of c.aluClause ?? []) {
+      for (const i of g.insts) {
+        if (i.dstRel) return 128;
+        see(i.dstGpr);
+        for (const s of i.src) {
+          if (s.sel < 128) {
+            if (s.rel) return 128;
+            see(s.sel);
+          }
+        }
+      }
+    }
+    for (const f of c.fetchClause ?? []) {
+      if (f.srcRel || f.dstRel) return 128;
+      see(f.srcGpr);
+      see(f.dstGpr);
+    }
+  }
+  return max + 1;
 }

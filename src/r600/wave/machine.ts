@@ -21,6 +21,32 @@ import { printCf } from '../isa/print.js';
 import { ALU_FN, B, F, compareOf } from '../exec/alu.js';
 
 export const SEED = '003_ea00a3a93da820dc.txt';
+
+const K_PLAIN = 0;
+const K_LDS = 1;
+const K_PRED = 2;
+const K_KILL = 3;
+const K_MOVA = 4;
+const K_NONE = 5;
+const K_CFIDX = 6;
+const K_VEC4 = 7;
+const kinds = new WeakMap<AluInst, number>();
+/** How the executor handles an instruction (decided once per decoded instruction). */
+function kindOf(inst: AluInst): number {
+  let k = kinds.get(inst);
+  if (k !== undefined) return k;
+  const name = inst.op?.name ?? '';
+  if (inst.enc === 'lds') k = K_LDS;
+  else if (name.startsWith('PRED_SET')) k = K_PRED;
+  else if (name.startsWith('KILL')) k = K_KILL;
+  else if (name === 'MOVA_INT' || name === 'MOVA' || name === 'MOVA_FLOOR') k = K_MOVA;
+  else if (name === 'GROUP_BARRIER' || name === 'NOP' || name === 'GROUP_SEQ_BEGIN' || name === 'GROUP_SEQ_END') k = K_NONE;
+  else if (name === 'SET_CF_IDX0' || name === 'SET_CF_IDX1') k = K_CFIDX;
+  else if (name === 'DOT4' || name === 'DOT4_IEEE' || name === 'MAX4') k = K_VEC4;
+  else k = K_PLAIN;
+  kinds.set(inst, k);
+  return k;
+}
 export const WAVE_SIZE = 64;
 /** Per-work-item active states. */
 export const STATE = { ACTIVE: 0, INACTIVE_BRANCH: 1, INACTIVE_CONTINUE: 2, INACTIVE_BREAK: 3 } as const;
@@ -88,7 +114,9 @@ export class Wave {
   readonly id: number;
   readonly group: number;
   /** GPR file: gpr[(reg * 4 + chan) * 64 + lane], raw 32-bit patterns. */
-  readonly gpr = new Uint32Array(NGPR * 4 * WAVE_SIZE);
+  readonly gpr: Uint32Array;
+  /** GPRs allocated: the highest the program names + 1, or all 128 when it addresses relatively. */
+  readonly ngpr: number;
   /** VALID mask bit per work-item: 1 until KILL clears it (or the item is past the group's end). */
   readonly valid = new Uint8Array(WAVE_SIZE);
   /** Active state per work-item (STATE). */
@@ -116,6 +144,15 @@ export class Wave {
   barrierReleased = false;
   done = false;
   private firstPushDone = false;
+  private readonly ldsView: DataView;
+  private readonly globalView: DataView;
+  private readonly constView: DataView;
+  /** Per-group scratch (no allocation per instruction group). */
+  private readonly res = new Uint32Array(5 * WAVE_SIZE);
+  private readonly doWrite = new Uint8Array(5 * WAVE_SIZE);
+  private readonly newPv = new Uint32Array(5 * WAVE_SIZE);
+  private readonly arNew = new Int32Array(WAVE_SIZE);
+  private readonly srcv = [0, 0, 0];
   private readonly reportedGroups = new Set<AluGroup>();
   private overflowReported = false;
   readonly stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0 };
@@ -127,6 +164,13 @@ export class Wave {
   constructor(opts: WaveOptions, id: number, group: number, lds: Uint8Array, lanes: number) {
     this.opts = opts;
     this.lds = lds;
+    this.ngpr = Math.max(2, opts.program.gprCount);
+    this.gpr = new Uint32Array(this.ngpr * 4 * WAVE_SIZE);
+    this.ldsView = new DataView(lds.buffer, lds.byteOffset, lds.byteLength);
+    const g = opts.resources.global;
+    const k = opts.resources.constData;
+    this.globalView = new DataView(g.buffer, g.byteOffset, g.byteLength);
+    this.constView = new DataView(k.buffer, k.byteOffset, k.byteLength);
     this.id = id;
     this.group = group;
     for (let l = 0; l < WAVE_SIZE; l++) {
@@ -453,7 +497,7 @@ export class Wave {
     for (let l = 0; l < WAVE_SIZE; l++) exec[l] = this.activeTest(l, c.wholeQuadMode, vpm) ? 1 : 0;
     for (let g = this.resumeGroup < 0 ? 0 : this.resumeGroup; g < groups.length; g++) {
       const grp = groups[g]!;
-      if (grp.insts.some((i) => i.op?.name === 'GROUP_BARRIER')) {
+      if (grp.barrier) {
         if (!this.barrierReleased) {
           this.resumeGroup = g;
           this.stats.cfInstructions--; // counted again when resumed
@@ -496,7 +540,7 @@ export class Wave {
     if (sel < 128) {
       let r = sel;
       if (s.rel) r += this.relIndex(inst, l);
-      if (r < 0 || r >= NGPR) {
+      if (r < 0 || r >= this.ngpr) {
         this.diag('r600.alu.gpr-out-of-range', `relative GPR T${r} out of range`, 'error', { lane: l });
         v = 0;
       } else v = this.gpr[(r * 4 + s.chan) * WAVE_SIZE + l]!;
@@ -566,75 +610,89 @@ export class Wave {
     }
     const n = grp.insts.length;
     this.stats.aluInstructions += n;
-    const res = new Uint32Array(n * WAVE_SIZE);
-    const doWrite = new Uint8Array(n * WAVE_SIZE);
-    const newPv = this.pv.slice();
-    const srcv = [0, 0, 0];
+    const res = this.res;
+    const doWrite = this.doWrite;
+    doWrite.fill(0, 0, n * WAVE_SIZE);
+    const newPv = this.newPv;
+    newPv.set(this.pv);
+    const srcv = this.srcv;
     const lits = grp.literals;
-    const arNew = new Int32Array(this.ar);
-    for (let l = 0; l < WAVE_SIZE; l++) {
-      if (!exec[l]) continue;
-      for (let i = 0; i < n; i++) {
-        const inst = grp.insts[i]!;
-        const op = inst.op;
-        if (!op) {
-          if (l === 0 || !exec[l - 1]) this.diag('r600.alu.unknown', `unknown ALU ${inst.enc} opcode ${inst.code}`, 'error');
-          continue;
-        }
-        const predOk = inst.predSel === 2 ? this.pred[l] === 0 : inst.predSel === 3 ? this.pred[l] === 1 : true;
+    const arNew = this.arNew;
+    arNew.set(this.ar);
+    // Instruction by instruction, lane by lane: each lane still sees its own predicate, queue and
+    // KILL updates in slot order, and nothing is written to GPRs before the whole group has read.
+    for (let i = 0; i < n; i++) {
+      const inst = grp.insts[i]!;
+      const op = inst.op;
+      if (!op) {
+        this.diag('r600.alu.unknown', `unknown ALU ${inst.enc} opcode ${inst.code}`, 'error');
+        continue;
+      }
+      const kind = kindOf(inst);
+      const name = op.name;
+      const nsrc = op.srcs;
+      const fn = kind === K_PLAIN ? ALU_FN[name] : undefined;
+      if (kind === K_PLAIN && !fn) {
+        this.diag('r600.alu.unsupported', `${name} is not modelled`, 'warning');
+        continue;
+      }
+      const cmp = kind === K_PRED || kind === K_KILL ? compareOf(name) : undefined;
+      const post = inst.omod !== 0 || inst.clamp;
+      const baseWrite = inst.enc === 'op3' || inst.writeMask;
+      for (let l = 0; l < WAVE_SIZE; l++) {
+        if (!exec[l]) continue;
         // A predicated-off instruction reads nothing (no LDS queue pop) and writes nothing.
-        if (!predOk) continue;
-        const nsrc = op.srcs;
+        if (inst.predSel === 2 ? this.pred[l] !== 0 : inst.predSel === 3 ? this.pred[l] !== 1 : false) continue;
         for (let k = 0; k < nsrc; k++) srcv[k] = this.readSrc(inst, k, l, lits, c);
-        const name = op.name;
         let r = 0;
-        let write = inst.enc === 'op3' || inst.writeMask;
+        let write = baseWrite;
         this.stats.laneOps++;
-        if (inst.enc === 'lds') {
-          r = this.ldsOp(name, l, srcv[0]!, srcv[1]!, srcv[2]!);
-          write = false;
-        } else if (name.startsWith('PRED_SET') || name.startsWith('KILL')) {
-          const cmp = compareOf(name);
-          let pass = false;
-          if (cmp) pass = cmp(srcv[0]!, srcv[1]!);
-          else if (name === 'PRED_SET_INV') pass = F(srcv[0]!) === 1 ? false : true;
-          else if (name === 'PRED_SET_CLR') pass = false;
-          else if (name === 'PRED_SET_RESTORE') pass = F(srcv[0]!) === 0;
-          else if (name === 'PRED_SET_POP') pass = F(srcv[0]!) <= 0;
-          if (name.startsWith('KILL')) {
-            if (pass) this.valid[l] = 0;
+        switch (kind) {
+          case K_PLAIN:
+            r = fn!(srcv[0]!, srcv[1]!, srcv[2]!);
+            break;
+          case K_LDS:
+            r = this.ldsOp(name, l, srcv[0]!, srcv[1]!, srcv[2]!);
+            write = false;
+            break;
+          case K_PRED:
+          case K_KILL: {
+            let pass = false;
+            if (cmp) pass = cmp(srcv[0]!, srcv[1]!);
+            else if (name === 'PRED_SET_INV') pass = F(srcv[0]!) !== 1;
+            else if (name === 'PRED_SET_CLR') pass = false;
+            else if (name === 'PRED_SET_RESTORE') pass = F(srcv[0]!) === 0;
+            else if (name === 'PRED_SET_POP') pass = F(srcv[0]!) <= 0;
             r = pass ? 0x3f800000 : 0;
-          } else {
-            r = pass ? 0x3f800000 : 0;
-            if (inst.updatePred) this.pred[l] = pass ? 1 : 0;
-            if (inst.updateExecMask) this.pendingExec[l] = pass ? 1 : 0;
+            if (kind === K_KILL) {
+              if (pass) this.valid[l] = 0;
+            } else {
+              if (inst.updatePred) this.pred[l] = pass ? 1 : 0;
+              if (inst.updateExecMask) this.pendingExec[l] = pass ? 1 : 0;
+            }
+            break;
           }
-        } else if (name === 'MOVA_INT') {
-          arNew[l] = srcv[0]! | 0;
-          r = srcv[0]!;
-          write = false;
-        } else if (name === 'MOVA' || name === 'MOVA_FLOOR') {
-          arNew[l] = name === 'MOVA' ? Math.round(F(srcv[0]!)) : Math.floor(F(srcv[0]!));
-          write = false;
-        } else if (name === 'GROUP_BARRIER' || name === 'NOP' || name === 'GROUP_SEQ_BEGIN' || name === 'GROUP_SEQ_END') {
-          write = false;
-        } else if (name === 'SET_CF_IDX0' || name === 'SET_CF_IDX1') {
-          this.cfIdx[name === 'SET_CF_IDX0' ? 0 : 1] = this.ar[l]!;
-          write = false;
-        } else if (name === 'DOT4' || name === 'DOT4_IEEE' || name === 'MAX4') {
-          r = this.vec4Op(grp, name, l, lits, c);
-        } else {
-          const fn = ALU_FN[name];
-          if (!fn) {
-            if (l === 0 || !exec[l - 1]) this.diag('r600.alu.unsupported', `${name} is not modelled`, 'warning');
-            continue;
-          }
-          r = fn(srcv[0]!, srcv[1]!, srcv[2]!);
+          case K_MOVA:
+            arNew[l] = name === 'MOVA_INT' ? srcv[0]! | 0 : name === 'MOVA' ? Math.round(F(srcv[0]!)) : Math.floor(F(srcv[0]!));
+            r = srcv[0]!;
+            write = false;
+            break;
+          case K_NONE:
+            write = false;
+            break;
+          case K_CFIDX:
+            this.cfIdx[name === 'SET_CF_IDX0' ? 0 : 1] = this.ar[l]!;
+            write = false;
+            break;
+          default:
+            r = this.vec4Op(grp, name, l, lits, c);
         }
-        if (inst.omod) r = B(F(r) * [1, 2, 4, 0.5][inst.omod]!);
-        if (inst.clamp) {
-          const f = F(r);
-          r = Number.isNaN(f) ? 0 : f < 0 ? 0 : f > 1 ? 0x3f800000 : r;
+        if (post) {
+          if (inst.omod) r = B(F(r) * [1, 2, 4, 0.5][inst.omod]!);
+          if (inst.clamp) {
+            const f = F(r);
+            r = Number.isNaN(f) ? 0 : f < 0 ? 0 : f > 1 ? 0x3f800000 : r;
+          }
         }
         res[i * WAVE_SIZE + l] = r >>> 0;
         doWrite[i * WAVE_SIZE + l] = write ? 1 : 0;
@@ -648,7 +706,7 @@ export class Wave {
         if (!doWrite[i * WAVE_SIZE + l]) continue;
         let reg = inst.dstGpr;
         if (inst.dstRel) reg += this.relIndex(inst, l);
-        if (reg < 0 || reg >= NGPR) {
+        if (reg < 0 || reg >= this.ngpr) {
           this.diag('r600.alu.gpr-out-of-range', `relative destination T${reg} out of range: write dropped`, 'error', { lane: l });
           continue;
         }
@@ -685,7 +743,7 @@ export class Wave {
 
   private ldsOp(name: string, l: number, a: number, b: number, c: number): number {
     this.stats.ldsOps++;
-    const dv = new DataView(this.lds.buffer, this.lds.byteOffset, this.lds.byteLength);
+    const dv = this.ldsView;
     const rd = (): number => (this.ldsCheck(a, 4, l) ? dv.getUint32(a, true) : 0);
     const wr = (v: number): void => {
       if (this.ldsCheck(a, 4, l)) dv.setUint32(a, v >>> 0, true);
@@ -747,7 +805,7 @@ export class Wave {
     if (!mem) this.diag('r600.fetch.buffer', `vertex buffer ${f.bufferId} is not bound (1: global, 2: constants)`, 'error', { lane: l });
     else if (addr + n > mem.length) this.diag('r600.mem.out-of-range', `fetch of ${n} bytes at ${addr} outside buffer ${f.bufferId} (${mem.length} bytes)`, 'error', { lane: l, addr });
     else {
-      const dv = new DataView(mem.buffer, mem.byteOffset, mem.byteLength);
+      const dv = mem === res.global ? this.globalView : this.constView;
       if (n === 1) vals[0] = dv.getUint8(addr);
       else if (n === 2) vals[0] = dv.getUint16(addr, true);
       else for (let k = 0; k < n / 4; k++) vals[k] = dv.getUint32(addr + 4 * k, true);
@@ -773,7 +831,7 @@ export class Wave {
     if (!c.barrier) this.diag('r600.rat.no-barrier', 'RAT write without BARRIER: later CF instructions may run before it completes', 'warning');
     if (c.ratId !== 0) this.diag('r600.rat.id', `RAT ${c.ratId} is not bound (RAT 0 is global memory)`, 'error');
     const mem = this.opts.resources.global;
-    const dv = new DataView(mem.buffer, mem.byteOffset, mem.byteLength);
+    const dv = this.globalView;
     for (let l = 0; l < WAVE_SIZE; l++) {
       if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
       this.stats.ratOps++;
