@@ -370,7 +370,7 @@ const BUF_VAL = { vaddr: 10, vdata: 20, srsrc: 3, soffset: 5 } as const;
 
 export interface BufEntry { mn: string; ops: [string, number][]; tfe: number; tfeAsm: boolean; lds: 'no' | 'opt' | 'ign'; cpol: ('no' | 'opt' | 'ign')[]; offset: 'no' | 'opt' | 'ign'; zero: string[] }
 
-function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, BufEntry>; formats: string[]; probes: number[][] } {
+function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, BufEntry>; formats: string[]; asm: Record<string, boolean>; probes: number[][] } {
   const L = t[kind];
   const fields = ['vaddr', 'vdata', 'srsrc', 'soffset', 'offen'] as const;
   const sets = subsets(fields);
@@ -451,6 +451,15 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
   const tfeTexts = tfeOps.map((op) => tt[6 * ops.indexOf(op)]!);
   const tfeAsm = assembleLines(t.mcpu, tfeTexts);
   tfeOps.forEach((op, i) => { table[op]!.tfeAsm = tfeAsm[i]!.words !== null; });
+  // operand forms LLVM prints but llvm-mc refuses: srsrc null, a literal soffset
+  const op0 = ops.find((op) => table[op]!.ops.length === 4)!;
+  const nullP = base(op0, chosen[op0]!);
+  put(nullP, L.srsrc, 31);
+  const litP = base(op0, chosen[op0]!);
+  put(litP, L.soffset, 255);
+  const [nt, lt] = probe(t, [nullP, [...litP, 0x12345678]]);
+  const [na, la] = assembleLines(t.mcpu, [nt!, lt!]);
+  const asm = { nullSrsrc: na!.words !== null, literalSoffset: la!.words !== null };
   // MTBUF format names
   const formats: string[] = [];
   if (kind === 'mtbuf') {
@@ -502,7 +511,7 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
     gp.push([...ws, lv]);
   });
   for (let n = 0; n < 3; n++) { const ws = base(ops[n * 5]!, ['vdata', 'srsrc', 'soffset']); put(ws, L.soffset, 254); gp.push(ws); }
-  return { table, formats, probes: gp };
+  return { table, formats, asm, probes: gp };
 }
 
 
@@ -795,6 +804,7 @@ export async function generate(): Promise<Record<string, string>> {
       + `export interface BufEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly tfe: number;\n  readonly tfeAsm: boolean;\n  readonly lds: 'no' | 'opt' | 'ign';\n  readonly cpol: readonly ('no' | 'opt' | 'ign')[];\n  readonly offset: 'no' | 'opt' | 'ign';\n  readonly zero: readonly string[];\n}\n\n`
       + `export const ${K}_OPS: Readonly<Record<number, BufEntry>> = {\n${Object.entries(b.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
       + (kind === 'mtbuf' ? `\n/** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */\nexport const MTBUF_FORMATS: readonly string[] = ${JSON.stringify(b.formats)};\n` : '')
+      + `\n/** Operand forms llvm-mc accepts in assembly (LLVM prints both, but may refuse to assemble them). */\nexport const ${K}_ASM: Readonly<{ nullSrsrc: boolean; literalSoffset: boolean }> = ${lit(b.asm)};\n`
       + aliasBlock(`${K}_ALIASES`, genAliases(t, t[kind].prefix, [0x0503140a, 0x0543140a], new Set(Object.values(b.table).map((e) => e.mn))));
     out[`${t.golden}/${kind}.tsv`] = formatGolden(buildGolden(t.mcpu, b.probes, 30));
   }

@@ -7,8 +7,8 @@
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
 import { GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, sregName, srcName, vregName } from '../operands.js';
-import { MUBUF_ALIASES, MUBUF_OPS, type BufEntry } from './mubuf.gen.js';
-import { MTBUF_ALIASES, MTBUF_OPS, MTBUF_FORMATS } from './mtbuf.gen.js';
+import { MUBUF_ALIASES, MUBUF_ASM, MUBUF_OPS, type BufEntry } from './mubuf.gen.js';
+import { MTBUF_ALIASES, MTBUF_ASM, MTBUF_OPS, MTBUF_FORMATS } from './mtbuf.gen.js';
 import { aliasOf, bf, parseIntIn, parseMods, parseSreg, parseVgpr, splitLine, word } from './memory-common.js';
 
 interface Layout {
@@ -18,6 +18,8 @@ interface Layout {
   readonly opBits: number;
   readonly table: Readonly<Record<number, BufEntry>>;
   readonly aliases: Readonly<Record<string, string>>;
+  /** Operand forms llvm-mc accepts (it refuses some that LLVM prints). */
+  readonly asm: Readonly<{ nullSrsrc: boolean; literalSoffset: boolean }>;
 }
 
 /** LLVM's text for the srsrc field (4-aligned SGPR/TTMP quad, or null when 31). */
@@ -151,7 +153,11 @@ function makeCodec(L: Layout): Codec {
             break;
           }
           case 'srsrc': {
-            if (t.trim().toLowerCase() === 'null') { srsrc = 31; break; }
+            if (t.trim().toLowerCase() === 'null') {
+              if (!L.asm.nullSrsrc) throw new AsmError(l.line, `srsrc cannot be null`);
+              srsrc = 31;
+              break;
+            }
             const r = parseSreg(l, t, 4);
             if (r.value & 3) throw new AsmError(l.line, `srsrc '${t}' must be 4-aligned`);
             srsrc = r.value >> 2;
@@ -161,6 +167,7 @@ function makeCodec(L: Layout): Codec {
             const r = parseSoffset(l, t);
             soffset = r.value;
             literal = r.literal;
+            if (literal !== undefined && !L.asm.literalSoffset) throw new AsmError(l.line, `soffset '${t}' is not an inline constant or register`);
           }
         }
       });
@@ -208,5 +215,5 @@ function parseSoffset(l: AsmLine, t: string): { value: number; literal?: number 
   throw new AsmError(l.line, `invalid soffset '${t}'`);
 }
 
-export const mubufCodec = makeCodec({ name: 'MUBUF', prefix: 0b111000, opLo: 18, opBits: 8, table: MUBUF_OPS, aliases: MUBUF_ALIASES });
-export const mtbufCodec = makeCodec({ name: 'MTBUF', prefix: 0b111010, opLo: 15, opBits: 4, table: MTBUF_OPS, aliases: MTBUF_ALIASES });
+export const mubufCodec = makeCodec({ name: 'MUBUF', prefix: 0b111000, opLo: 18, opBits: 8, table: MUBUF_OPS, aliases: MUBUF_ALIASES, asm: MUBUF_ASM });
+export const mtbufCodec = makeCodec({ name: 'MTBUF', prefix: 0b111010, opLo: 15, opBits: 4, table: MTBUF_OPS, aliases: MTBUF_ALIASES, asm: MTBUF_ASM });

@@ -96,6 +96,9 @@ export const MUBUF_OPS: Readonly<Record<number, BufEntry>> = {
   86: {mn:"buffer_atomic_add_f32",ops:[["vdata",1],["vaddr",0],["srsrc",4],["soffset",1]],tfe:0,tfeAsm:false,lds:"ign",cpol:["opt","opt","opt"],offset:"opt",zero:[]},
 };
 
+/** Operand forms llvm-mc accepts in assembly (LLVM prints both, but may refuse to assemble them). */
+export const MUBUF_ASM: Readonly<{ nullSrsrc: boolean; literalSoffset: boolean }> = {nullSrsrc:false,literalSoffset:false};
+
 /** Legacy mnemonics llvm-mc accepts for this target, and the instruction each one assembles to. */
 export const MUBUF_ALIASES: Readonly<Record<string, string>> = {
   buffer_atomic_add: 'buffer_atomic_add_u32',
