@@ -204,8 +204,6 @@ function med3f(a: number, b: number, c: number, sa: boolean, sb: boolean, sc: bo
   if (Object.is(mx, b)) return minmax(a, c, false, false, true);
   return minmax(a, b, false, false, true);
 }
-const S32 = (l: number) => [isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!)] as const;
-void S32;
 fop('v_min3_f32', F32x3, (n) => {
   for (let l = 0; l < n; l++) fin(l, mm3(TF0[l]!, TF1[l]!, TF2[l]!, isSnan32(T0[l]!), isSnan32(T1[l]!), isSnan32(T2[l]!), false, false));
 }, NOOUT);

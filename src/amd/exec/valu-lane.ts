@@ -13,7 +13,7 @@ import { SREG } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
 import { WAVE_STATE_SEED } from './env.js';
 import { define, type Finding } from './registry.js';
-import { HI, sread32, swrite32 } from './operands.js';
+import { sread32, swrite32 } from './operands.js';
 import { valuOperands, laneActive, T, type ValuOperands } from './valu-core.js';
 import { VALID, activeLanes, bindSources, vdstOk, ttmpWriteGuard } from './valu.js';
 
@@ -266,4 +266,3 @@ define('v_movrels_b32', movrel(1, 0));
 define('v_movrelsd_b32', movrel(1, 1));
 define('v_movrelsd_2_b32', movrel(2, 2));
 define('v_swaprel_b32', movrel(2, 2, true));
-void HI;

@@ -1,10 +1,11 @@
 /**
  * Vector ALU semantics: the op wrapper every VALU family uses, and the integer ops.
  *
- * An op is a per-lane function over the gathered source rows T/TH/TF (valu-core.ts). Integer and
- * bit ops write their result bits to R (and RH for 64-bit). Float ops return the exact result as
- * a JS number (plus, when it is not exact, the remainder in ERR[0]); the wrapper then applies
- * what the hardware applies around every float op, in this order:
+ * An op is a row function over the gathered source rows T/TH/TF (valu-core.ts): one loop over
+ * the lanes inside each op. Integer and bit ops write their result bits to R (and RH for 64-bit).
+ * Float ops record each lane's exact result as a JS number with `fin(l, x)` (plus, when it is not
+ * exact, the remainder in ERR[0]); the wrapper then applies what the hardware applies around
+ * every float op, in this order:
  * - input denormal flush (MODE.FP_DENORM, f32 by bits 5:4, f16/f64 by bits 7:6) on float sources;
  * - NaN results: the first NaN source quieted and converted, else the default NaN (0xffc00000);
  * - omod (an exact power-of-two scale), rounding under MODE.FP_ROUND (f32 bits 1:0, f16/f64 3:2),
