@@ -246,3 +246,14 @@ test('trapHandler: without one, LLVM\'s s_trap 2 sequence ends in s_sethalt; wit
   assert.equal(bad.code, 2);
   assert.match(bad.err, /trapHandler\.asm: /);
 });
+
+test('a seed fixes the schedule: same seed, same counts; race-free outputs equal across orders', () => {
+  const m = loadManifest(join(ROOT, 'kernels/manifests/reduce_lds.json'));
+  const a = runManifest(m, { order: 'random', seed: 42 });
+  const b = runManifest(m, { order: 'random', seed: 42 });
+  const c = runManifest(m, { order: 'roundrobin' });
+  const strip = (r: typeof a) => ({ ...r.report, timeMs: 0 });
+  assert.deepEqual(strip(a), strip(b));
+  assert.deepEqual(a.buffers.partial, c.buffers.partial);
+  assert.equal(a.exitCode, 0);
+});
