@@ -176,7 +176,8 @@ define('v_swap_b32', (inst, env) => {
   const findings: Finding[] = [];
   const ws = env.waveSize;
   const s = ops.src[0]! - 256;
-  const ok = vdstOk(env, inst, ops.vdst, 1, findings) && vdstOk(env, inst, s, 1, findings);
+  if (s < 0) findings.push({ id: 'gfx11.valu.src-not-vgpr', message: `${inst.mnemonic}: both operands must be VGPRs; the instruction is ignored` });
+  const ok = s >= 0 && vdstOk(env, inst, ops.vdst, 1, findings) && vdstOk(env, inst, s, 1, findings);
   const a = ops.vdst * ws;
   const b = s * ws;
   return {
