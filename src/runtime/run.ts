@@ -312,7 +312,7 @@ export function runManifest(m: Manifest, opts: RunOptions = {}, readFile: (p: st
     expectations[name] = { ok: r.count === 0, ulp: exp.ulp, mismatches: r.count, first: r.first };
     if (r.count !== 0) ok = false;
   }
-  const strictFail = opts.strict === true && (run.strictStop !== undefined || run.report.diagnostics.length > 0);
+  const strictFail = opts.strict === true && (run.strictStop !== undefined || run.report.diagnostics.some((d) => d.severity !== 'info'));
   // A run that stopped early (a halted wave, the budget, a deadlock) did not compute its outputs.
   if (run.report.aborted) ok = false;
   const exitCode = ok && !strictFail ? 0 : 1;
