@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { runAsm, type AsmRun } from './exec-harness.js';
 import { Memory } from '../../src/core/memory.js';
 import { swizzleSource } from '../../src/amd/exec/ds.js';
+import { HWREG } from '../../src/amd/wave/wave.js';
+import { TRAPSTS } from '../../src/amd/exec/trap.js';
 
 const L32 = Array.from({ length: 32 }, (_, l) => l);
 const ids = (r: AsmRun, id: string) => r.diags.filter((d) => d.id === id);
@@ -266,11 +268,13 @@ test('misaligned LDS atomic raises MEMVIOL and does not modify memory', () => {
   assert.equal(ids(r, 'gfx11.mem.misaligned-atomic').length, 1);
   assert.equal(lds32(r, 0), 0);
   assert.equal(lds32(r, 4), 0);
+  assert.equal(r.wave.hw[HWREG.TRAPSTS]! & TRAPSTS.EXCP_MEM_VIOL, TRAPSTS.EXCP_MEM_VIOL); // the exception is recorded
   const ok = runAsm(`ds_add_u32 v0, v1
     s_waitcnt lgkmcnt(0)
     s_endpgm`, { exec: 1, vgpr: { 0: 4, 1: 5 } });
   assert.equal(ok.diags.length, 0);
   assert.equal(lds32(ok, 4), 5);
+  assert.equal(ok.wave.hw[HWREG.TRAPSTS], 0);
 });
 
 test('DS VGPR range rules: destination out of range issues with EXEC=0, source reads VGPR0', () => {
@@ -365,4 +369,17 @@ test('wave64: bpermute spans 64 lanes, swizzle works per 32-lane half, append co
   assert.deepEqual(L64.map((l) => r.v(2, l)), L64.map((l) => 100 + ((l + 1) % 64)));
   assert.deepEqual(L64.map((l) => r.v(3, l)), L64.map((l) => 100 + (l ^ 16)));
   assert.equal(lds32(r, 0), 64);
+});
+
+test('MEMVIOL enters an installed trap handler (it cannot be masked); TTMP0 holds the next PC', () => {
+  const r = runAsm(`ds_add_u32 v0, v1
+    s_mov_b32 s10, 1
+    s_endpgm`, {
+    exec: 1, vgpr: { 0: 2, 1: 5 },
+    trapHandler: { source: `s_mov_b32 s11, 0x77
+      s_endpgm` },
+  });
+  assert.equal(r.s(11), 0x77);
+  assert.equal(r.s(10), 0); // the instruction after the atomic did not run
+  assert.equal(ids(r, 'gfx11.mem.misaligned-atomic').length, 1);
 });

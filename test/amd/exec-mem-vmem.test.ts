@@ -11,6 +11,8 @@ import { APERTURE } from '../../src/amd/exec/vmem.js';
 import { decodeComponent, encodeComponent } from '../../src/amd/exec/buffer.js';
 import { BUF_FORMATS } from '../../src/amd/exec/buffer-formats.gen.js';
 import { f16bits } from '../../src/core/float.js';
+import { HWREG } from '../../src/amd/wave/wave.js';
+import { TRAPSTS } from '../../src/amd/exec/trap.js';
 
 const L32 = Array.from({ length: 32 }, (_, l) => l);
 const ids = (r: AsmRun, id: string) => r.diags.filter((d) => d.id === id);
@@ -134,6 +136,8 @@ test('global/flat atomics: return with glc, cmpswap data layout, 64-bit, float, 
   const mis = runAsm(`global_atomic_add_u32 v0, v1, s[0:1] offset:2
     s_endpgm`, { mem: m2.mem, exec: 1, sgpr: { 0: lo(seg.base), 1: hi(seg.base) }, vgpr: { 0: 0, 1: 1 } });
   assert.equal(ids(mis, 'gfx11.mem.misaligned-atomic').length, 1);
+  assert.equal(mis.wave.hw[HWREG.TRAPSTS]! & TRAPSTS.EXCP_MEM_VIOL, TRAPSTS.EXCP_MEM_VIOL);
+  assert.equal(r.wave.hw[HWREG.TRAPSTS], 0);
 });
 
 test('VMEM alignment modes and VGPR range rules; addtid addressing', () => {

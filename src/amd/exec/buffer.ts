@@ -25,6 +25,7 @@ import { sread32 } from './operands.js';
 import {
   ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsWrite, memRead, memWrite, onceReporter,
   srcRows, vmemAlign,
+  withViolation,
 } from './vmem.js';
 import { BUF_FORMATS, OOB_SELECT, type BufFormat } from './buffer-formats.gen.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
@@ -121,7 +122,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const d = (f.vdata ?? 0) * ws;
   const cnt = counter(acc.store);
   const { unit, strict } = vmemAlign(alignModeOf(env), acc.bytes);
-  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error');
+  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error', true);
   return {
     cls: 'vmem' as const,
     findings,
@@ -170,9 +171,9 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   };
 }
 
-for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`buffer_load_${t}`, bindAccess);
-for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`buffer_store_${t}`, bindAccess);
-for (const t of ['u8', 'i8', 'u16', 'i16', 'b32']) define(`buffer_load_lds_${t}`, bindAccess);
+for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`buffer_load_${t}`, (i, e) => withViolation(bindAccess(i, e)));
+for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`buffer_store_${t}`, (i, e) => withViolation(bindAccess(i, e)));
+for (const t of ['u8', 'i8', 'u16', 'i16', 'b32']) define(`buffer_load_lds_${t}`, (i, e) => withViolation(bindAccess(i, e)));
 
 // ---- format conversion -----------------------------------------------------------------------
 
@@ -305,7 +306,7 @@ function bindFormat(inst: Instruction, env: ExecEnv) {
   const typed = inst.encoding === 'MTBUF';
   const instFmt = typed ? BUF_FORMATS[f.format ?? 0] : undefined;
   const badFormat = onceReporter(env, inst, 'gfx11.buffer.invalid-format', 'error');
-  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error');
+  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error', true);
   const mode = alignModeOf(env);
   return {
     cls: 'vmem' as const,
@@ -358,13 +359,13 @@ function bindFormat(inst: Instruction, env: ExecEnv) {
 for (const p of ['buffer', 'tbuffer']) {
   for (const op of ['load', 'store']) {
     for (const c of ['x', 'xy', 'xyz', 'xyzw']) {
-      define(`${p}_${op}_format_${c}`, bindFormat);
-      define(`${p}_${op}_d16_format_${c}`, bindFormat);
+      define(`${p}_${op}_format_${c}`, (i, e) => withViolation(bindFormat(i, e)));
+      define(`${p}_${op}_d16_format_${c}`, (i, e) => withViolation(bindFormat(i, e)));
     }
   }
 }
-define('buffer_load_d16_hi_format_x', bindFormat);
-define('buffer_store_d16_hi_format_x', bindFormat);
+define('buffer_load_d16_hi_format_x', (i, e) => withViolation(bindFormat(i, e)));
+define('buffer_store_d16_hi_format_x', (i, e) => withViolation(bindFormat(i, e)));
 define('buffer_load_lds_format_x', (inst, env) => {
   const ws = env.waveSize;
   const findings: Finding[] = [];
@@ -404,7 +405,7 @@ function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean)
   const cnt = counter(!ret);
   const fn32 = ATOMIC32[key]!;
   const fn64 = ATOMIC64[key]!;
-  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error');
+  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error', true);
   return {
     cls: 'vmem' as const,
     findings,
@@ -456,7 +457,7 @@ for (const op of [
   'cmpswap_f32', 'min_f32', 'max_f32', 'add_f32',
 ]) {
   const k = atomicKey(op)!;
-  define(`buffer_atomic_${op}`, (inst, env) => bindAtomic(inst, env, k.key, k.wide));
+  define(`buffer_atomic_${op}`, (inst, env) => withViolation(bindAtomic(inst, env, k.key, k.wide)));
 }
 
 // Cache invalidations: no data effect in the functional model.

@@ -14,7 +14,7 @@ import type { ExecEnv } from './env.js';
 import { define, type Bound, type Finding } from './registry.js';
 import {
   ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsInRange, ldsRead, ldsWrite,
-  onceReporter, popcount, srcRows,
+  onceReporter, popcount, srcRows, VIOL, endViolation,
 } from './vmem.js';
 
 const count = (w: Wave) => void (w.lgkmcnt < CNT_MAX && w.lgkmcnt++);
@@ -29,7 +29,7 @@ function ldsAlign(env: ExecEnv, inst: Instruction, accessBytes: number) {
   const unit = mode === 'unaligned' ? 1 : accessBytes >= 12 ? 16 : accessBytes === 8 ? 8 : accessBytes === 4 ? 4 : 1;
   const strict = mode === 'strict' || mode === 'dword-strict';
   const natural = accessBytes >= 12 ? 16 : accessBytes;
-  const report = onceReporter(env, inst, 'gfx11.lds.misaligned', 'error');
+  const report = onceReporter(env, inst, 'gfx11.lds.misaligned', 'error', true);
   return (w: Wave, l: number, a: number): number => {
     if (strict && a % natural !== 0) report(w, l, a, `LDS address 0x${a.toString(16)} is not ${natural}-byte aligned under alignment mode ${mode}: MEMVIOL`);
     return unit === 1 ? a : a - (a % unit);
@@ -60,7 +60,11 @@ function ds(names: string | readonly string[], bind: DsBinder): void {
   define(names, (inst, env) => {
     if (inst.fields.gds) return gdsUnavailable(inst, env);
     const findings: Finding[] = [];
-    const run = bind(inst, env, findings);
+    const inner = bind(inst, env, findings);
+    const run = (w: Wave) => {
+      inner(w);
+      if (VIOL.pending) endViolation(w);
+    };
     return { cls: 'lds', findings, run };
   });
 }
@@ -206,7 +210,7 @@ function dsAtomic(name: string, key: string, wide: boolean, rtn: boolean): void 
     const d = (f.vdst ?? 0) * ws;
     const fn32 = ATOMIC32[key]!;
     const fn64 = ATOMIC64[key]!;
-    const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error');
+    const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error', true);
     const oor = oorReporter(env, inst);
     const align = ldsAlign(env, inst, bytes);
     return (w) => {
@@ -273,7 +277,7 @@ for (const [name, sign] of [['ds_append', 1], ['ds_consume', -1]] as const) {
     const off = offset16(inst);
     const ok = dstInRange(env, inst, inst.fields.vdst ?? 0, 1, findings);
     const d = (inst.fields.vdst ?? 0) * ws;
-    const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error');
+    const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error', true);
     const oor = oorReporter(env, inst);
     return (w) => {
       count(w);

@@ -15,6 +15,7 @@ import { define, type Finding } from './registry.js';
 import {
   APERTURE, ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsRead, ldsWrite, ldsInRange,
   memRead, memWrite, onceReporter, scratchAddr, srcRows, vmemAlign,
+  withViolation,
 } from './vmem.js';
 
 const SADDR_OFF = 124;
@@ -105,7 +106,7 @@ function accessOf(mn: string): Access | null {
 function aligner(env: ExecEnv, inst: Instruction, elem: number): (w: Wave, l: number, a: number) => number {
   const { unit, strict } = vmemAlign(alignModeOf(env), elem);
   if (unit === 1) return (_w, _l, a) => a;
-  const report = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error');
+  const report = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error', true);
   return (w, l, a) => {
     const r = a % unit;
     if (r === 0) return a;
@@ -188,8 +189,8 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
 }
 
 for (const seg of ['flat', 'global', 'scratch']) {
-  for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`${seg}_load_${t}`, bindAccess);
-  for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`${seg}_store_${t}`, bindAccess);
+  for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`${seg}_load_${t}`, (i, e) => withViolation(bindAccess(i, e)));
+  for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`${seg}_store_${t}`, (i, e) => withViolation(bindAccess(i, e)));
 }
 
 /** global_load/store_addtid_b32: address = SGPR pair (or 0 with saddr off) + offset + lane * 4. */
@@ -241,7 +242,7 @@ function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean)
   const cnt = counterFor(inst, ret);
   const fn32 = ATOMIC32[key]!;
   const fn64 = ATOMIC64[key]!;
-  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error');
+  const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error', true);
   return {
     cls: inst.encoding === 'FLAT' ? ('flat' as const) : ('vmem' as const),
     findings,
@@ -291,6 +292,6 @@ for (const seg of ['flat', 'global']) {
   if (seg === 'global') ops.push('csub_u32');
   for (const op of ops) {
     const k = atomicKey(op)!;
-    define(`${seg}_atomic_${op}`, (inst, env) => bindAtomic(inst, env, k.key, k.wide));
+    define(`${seg}_atomic_${op}`, (inst, env) => withViolation(bindAtomic(inst, env, k.key, k.wide)));
   }
 }

@@ -21,6 +21,7 @@ import { SREG } from '../wave/wave.js';
 import { WAVE_STATE_SEED, type AlignMode, type ExecEnv } from './env.js';
 import type { Finding } from './registry.js';
 import { f32, f32bits, f64, f64bits, f64hi } from '../../core/float.js';
+import { raiseException, TRAPSTS } from './trap.js';
 
 export const CNT_MAX = 63;
 
@@ -66,10 +67,39 @@ export function dstInRange(env: ExecEnv, inst: Instruction, reg: number, n: numb
   return true;
 }
 
-/** A reporter for a run-time rule that fires at most once per instruction (first offending lane). */
-export function onceReporter(env: ExecEnv, inst: Instruction, id: string, severity: 'error' | 'warning' = 'warning'): (w: Wave, lane: number, address: number, message: string) => void {
+/** Set while an instruction raised MEMVIOL; `endViolation` turns it into the exception once. */
+export const VIOL = { pending: false };
+
+/**
+ * After a memory instruction's lanes ran: a MEMVIOL (misaligned atomic, a strict alignment
+ * mode's misaligned access) sets TRAPSTS.EXCP_MEM_VIOL and, with a trap handler installed, enters
+ * it (MEMVIOL cannot be masked); the saved PC is the next instruction's.
+ */
+export function endViolation(w: Wave): void {
+  VIOL.pending = false;
+  raiseException(w, TRAPSTS.EXCP_MEM_VIOL, w.pc);
+}
+
+/** Wrap a bound handler so a MEMVIOL flagged during its execution raises the exception. */
+export function withViolation<T extends { readonly run: (w: Wave) => void }>(b: T): T {
+  const inner = b.run;
+  return {
+    ...b,
+    run: (w: Wave) => {
+      inner(w);
+      if (VIOL.pending) endViolation(w);
+    },
+  };
+}
+
+/**
+ * A reporter for a run-time rule that fires at most once per instruction (first offending lane).
+ * With `memviol`, every call also flags a MEMVIOL exception for the current execution.
+ */
+export function onceReporter(env: ExecEnv, inst: Instruction, id: string, severity: 'error' | 'warning' = 'warning', memviol = false): (w: Wave, lane: number, address: number, message: string) => void {
   let done = false;
   return (w, lane, address, message) => {
+    if (memviol) VIOL.pending = true;
     if (done) return;
     done = true;
     env.diag.report({ id, severity, where: { pc: w.pc - inst.size, wave: w.id, lane, address }, message: `${inst.mnemonic}: ${message}`, seed: WAVE_STATE_SEED });
