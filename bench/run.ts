@@ -7,13 +7,18 @@ import { join } from 'node:path';
 import { ROOT } from '../tools/gen/run.js';
 import { benchDecode } from './decode.js';
 import { benchAdreno } from './adreno.js';
+import { benchRdna3 } from './rdna3.js';
 
 export interface BenchResult {
   readonly name: string;
   readonly figures: Record<string, number | string>;
 }
 
-const suites: { name: string; run: () => BenchResult[] }[] = [{ name: 'decode', run: benchDecode }, { name: 'adreno', run: benchAdreno }];
+const suites: { name: string; run: (filter?: string) => BenchResult[] | Promise<BenchResult[]> }[] = [
+  { name: 'decode', run: benchDecode },
+  { name: 'adreno', run: benchAdreno },
+  { name: 'rdna3', run: benchRdna3 },
+];
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -21,8 +26,9 @@ const save = args.includes('--save');
 const filter = args.find((a) => !a.startsWith('--'));
 const results: BenchResult[] = [];
 for (const s of suites) {
-  if (filter && !s.name.includes(filter)) continue;
-  for (const r of s.run()) {
+  // A filter names a suite, or (rdna3) a kernel of it.
+  if (filter && !s.name.includes(filter) && s.name !== 'rdna3') continue;
+  for (const r of await s.run(filter && !s.name.includes(filter) ? filter : undefined)) {
     results.push(r);
     if (!json) console.log(`${r.name}: ${Object.entries(r.figures).map(([k, v]) => `${k}=${typeof v === 'number' ? fmt(v) : v}`).join('  ')}`);
   }

