@@ -343,6 +343,36 @@ function fmaTiny(a: number, b: number, c: number, mode: number, r: number): numb
   return roundF64(x, all > 0 ? 5e-324 : all < 0 ? -5e-324 : 0, mode);
 }
 
+/**
+ * RN_mode((a*b + c) * 2^k) for k < 0 with one rounding (V_DIV_FMAS_F64's post-scale into the
+ * denormal range): the exact sum is formed unscaled, then rounded once on the way down.
+ */
+export function fmaScaled(a: number, b: number, c: number, k: number, mode = 0): number {
+  const r = fma64(a, b, c, mode);
+  const y = r * 2 ** k;
+  if (!Number.isFinite(r) || r === 0 || Math.abs(y) >= 2 ** -1022 || !Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c)) return y;
+  const p = twoProd(a, b);
+  if (EXACT[1]) return y;
+  const pe = EXACT[0]!;
+  const s = twoSum(p, c);
+  const e1 = EXACT[0]!;
+  const u = twoSum(e1, pe);
+  const e2 = EXACT[0]!;
+  const hh = twoSum(s, u);
+  const rest = EXACT[0]! + e2;
+  let x = hh * 2 ** k;
+  const d = hh - x * 2 ** -k;
+  if (mode === ROUND.NEAREST_EVEN) {
+    if (d !== 0 && rest !== 0 && (rest > 0) === (d > 0)) {
+      const n = nextAfter64(x, d);
+      if ((n - x) * 2 ** -k === 2 * d) x = n;
+    }
+    return x;
+  }
+  const all = d !== 0 ? d : rest;
+  return roundF64(x, all > 0 ? 5e-324 : all < 0 ? -5e-324 : 0, mode);
+}
+
 /** Flush a binary32 denormal to a zero of the same sign. */
 export function flushF32(bits: number): number {
   return (bits & 0x7f800000) === 0 ? (bits & 0x80000000) >>> 0 : bits;

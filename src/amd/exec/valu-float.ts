@@ -6,7 +6,7 @@
  * denormal flushing, omod/clamp and NaN propagation.
  */
 import { R, RH, fop, vop, fin, T0, T1, T2, TH0, TH1, TH2, TF0, TF1, TF2, ERR, MODE, h, d64, rawF32, rawF64, cinBit, setCout, type Shape } from './valu.js';
-import { EXACT, f16, f16bits, f32, f32bits, f64bits, f64hi, fma64, twoProd, twoSum, bf16, bf16bits, roundF16, roundF32, nextAfter64 } from '../../core/float.js';
+import { EXACT, f16, f16bits, f32, f32bits, f64bits, f64hi, fma64, twoProd, twoSum, bf16, bf16bits, roundF16, roundF32, nextAfter64, fmaScaled } from '../../core/float.js';
 import type { ValuOperands } from './valu-core.js';
 
 const F32x1: Shape = { srcs: ['f32'], dst: 'f32' };
@@ -536,8 +536,10 @@ fop('v_div_fmas_f32', F32x3, (n) => {
 }, { in: 'vcc', noFlushIn: true });
 fop('v_div_fmas_f64', F64x3, (n) => {
   for (let l = 0; l < n; l++) {
-  const r = fmaD(d64(0, l), d64(1, l), d64(2, l));
-  { fin(l, cinBit(l) && r === r ? r * (Math.abs(r) >= 1 ? 2 ** 128 : 2 ** -128) : r); continue; }
+  const a = d64(0, l), b = d64(1, l), c = d64(2, l);
+  const r = fmaD(a, b, c);
+  // the post-scale into the denormal range rounds once (fmaScaled), not after fma's rounding
+  fin(l, !cinBit(l) || r !== r ? r : Math.abs(r) >= 1 ? r * 2 ** 128 : fmaScaled(a, b, c, -128, MODE.rm64));
 }
 }, { in: 'vcc', noFlushIn: true });
 /** V_DIV_FIXUP: special cases of S2 / S1 applied to the quotient S0. */
