@@ -228,6 +228,15 @@ test('f32 overflow under directed rounding stops at the largest finite value', (
   assert.equal(rd.v(3), 0xff7fffff);
 });
 
+test('MODE changed by the program (s_round_mode, s_setreg, s_denorm_mode) applies to the next VALU op', () => {
+  const o = { vgprF32: { 0: 1, 1: 2 ** -30 } };
+  assert.equal(run('v_add_f32 v3, v0, v1', o).vf(3), 1);
+  assert.equal(run('s_round_mode 0x5\nv_add_f32 v3, v0, v1', o).vf(3), 1 + 2 ** -23); // toward +inf
+  assert.equal(run('s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 0xa\nv_sub_f32 v3, v1, v0', o).vf(3), -1); // toward -inf: -(1 - 2^-30) rounds to -1
+  const d = run('s_denorm_mode 0\nv_add_f32 v3, v0, 0', { vgpr: { 0: 0x10 } });
+  assert.equal(d.v(3), 0);
+});
+
 // ---- denormals: FP_DENORM (f32 bits 5:4, f16/f64 bits 7:6): 0 flush in+out, 1 out, 2 in, 3 none
 test('f32 denormal controls: input flush, output flush, both kept', () => {
   const d = b2f(0x00000010); // a denormal
