@@ -4,7 +4,7 @@
  */
 import { Memory } from '../core/memory.js';
 import { InputError } from '../core/errors.js';
-import { parseRd, RD, type RdFile } from '../formats/rd.js';
+import { parseRd, RD, RD_NAMES, type RdFile } from '../formats/rd.js';
 import { enumName, genFromChipId, genFromGpuId, gpuRegs, type Gen } from './regs/db.js';
 import { Walker, type PacketRecord, type Problem, type IbInfo } from './cp/walker.js';
 import { packetJson, packetText } from './cp/printer.js';
@@ -104,6 +104,7 @@ export function decodeRd(bytes: Uint8Array, opts: DecodeOptions, where = 'trace'
   let pendingAddr: { iova: number; size: number } | undefined;
   let stream = 0;
   if (!opts.json) {
+    opts.out(`rd: ${f.sections.length} sections, ${f.buffers.length} buffers, ${f.submits.length} submits`);
     opts.out(`gpu: ${f.gpuId !== undefined ? `a${f.gpuId}` : 'unknown'}${f.chipId ? ` chip-id 0x${(f.chipId[1] * 2 ** 32 + f.chipId[0]).toString(16)}` : ''} -> ${gen}${opts.gen ? ' (forced)' : ''}`);
   }
   for (const s of f.sections) {
@@ -142,6 +143,34 @@ export function decodeRd(bytes: Uint8Array, opts: DecodeOptions, where = 'trace'
         stream++;
         break;
       }
+      case RD.TEST:
+      case RD.CMD: {
+        const t = new TextDecoder().decode(d).replace(/\0+$/, '');
+        if (opts.json) opts.out(JSON.stringify({ section: s.type === RD.TEST ? 'TEST' : 'CMD', text: t }));
+        else opts.out(`-- ${s.type === RD.TEST ? 'test' : 'cmd'}: ${t}`);
+        break;
+      }
+      case RD.PARAM: {
+        const v = d.length >= 12 ? { param: u32(d, 0), value: u32(d, 4), bitlen: u32(d, 8) } : { raw: d.length };
+        if (opts.json) opts.out(JSON.stringify({ section: 'PARAM', ...v }));
+        else opts.out(`-- param: ${JSON.stringify(v)}`);
+        break;
+      }
+      case RD.PROGRAM:
+      case RD.VERT_SHADER:
+      case RD.FRAG_SHADER:
+      case RD.SHADER_LOG_BUFFER:
+      case RD.CP_LOG_BUFFER:
+      case RD.WRBUFFER: {
+        const name = RD_NAMES[s.type]!;
+        const extra = s.type === RD.SHADER_LOG_BUFFER || s.type === RD.CP_LOG_BUFFER || s.type === RD.WRBUFFER ? parseAddrNote(d) : `${d.length} bytes`;
+        if (opts.json) opts.out(JSON.stringify({ section: name, size: d.length }));
+        else opts.out(`-- ${name.toLowerCase().replace(/_/g, ' ')}: ${extra}`);
+        break;
+      }
+      case RD.FLUSH:
+        if (!opts.json) opts.out('-- flush');
+        break;
       default:
         break;
     }
@@ -149,6 +178,12 @@ export function decodeRd(bytes: Uint8Array, opts: DecodeOptions, where = 'trace'
   }
   for (const w of sum.warnings) opts.out(opts.json ? JSON.stringify({ warning: w }) : `!! warning: ${w}`);
   return sum;
+}
+
+function parseAddrNote(d: Uint8Array): string {
+  if (d.length < 8) return `${d.length} bytes`;
+  const iova = (d.length >= 12 ? u32(d, 8) * 2 ** 32 : 0) + u32(d, 0);
+  return `iova 0x${iova.toString(16)}, ${u32(d, 4)} bytes`;
 }
 
 /** Decode a raw little-endian dword stream (as the builder writes) sitting at `base`. */

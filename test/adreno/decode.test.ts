@@ -32,8 +32,16 @@ export function sampleTrace(gzip = false): { bytes: Uint8Array; buf: number } {
 function records(bytes: Uint8Array): Record<string, unknown>[] {
   const out: string[] = [];
   decodeRd(bytes, { json: true, out: (l) => out.push(l) });
-  return out.map((l) => JSON.parse(l) as Record<string, unknown>);
+  return out.map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r['section'] === undefined);
 }
+
+test('JSON mode also reports non-packet sections (process name, shaders)', () => {
+  const out: string[] = [];
+  const w = new RdWriter().gpuId(630).cmd('pid: 7 comm: deqp');
+  w.section(11, new Uint8Array(16));
+  decodeRd(w.bytes(), { json: true, out: (l) => out.push(l) });
+  assert.deepEqual(out.map((l) => JSON.parse(l) as unknown), [{ section: 'CMD', text: 'pid: 7 comm: deqp' }, { section: 'FRAG_SHADER', size: 16 }]);
+});
 
 test('builder .rd decodes back: levels, names, register writes, draw state', () => {
   for (const gz of [false, true]) {
