@@ -345,15 +345,18 @@ test('s_load_b32..b512 and s_buffer_load with offsets, soffset and dword alignme
 test('SMEM destination rules: misaligned tuples use the aligned SGPR; TTMP destinations need PRIV', () => {
   const { mem, base } = smemMem();
   const src = `.long 0xf4080080, 0xf8000000 // s_load_b128 s[2:5], s[0:1], 0x0 (misaligned: the assembler refuses it)
+    .long 0xf4001f40, 0xf8000000 // s_load_b32 m0, s[0:1], 0x0 (SMEM cannot load M0)
     s_load_b128 ttmp[0:3], s[0:1], 0x0
     s_waitcnt lgkmcnt(0)
     s_endpgm`;
-  const sg = { 0: base % 2 ** 32, 1: Math.floor(base / 2 ** 32), 108: 9 };
+  const sg = { 0: base % 2 ** 32, 1: Math.floor(base / 2 ** 32), 108: 9, 125: 0x5a };
   const r = runAsm(src, { mem, sgpr: sg });
   assert.deepEqual([r.s(0), r.s(1), r.s(2), r.s(3)], [0x1000, 0x1001, 0x1002, 0x1003]);
   assert.equal(r.s(108), 9); // user mode: TTMP writes ignored
   assert.equal(ids(r, 'gfx11.sgpr.misaligned').length, 1);
-  const p = runAsm(src.split('\n').slice(1).join('\n'), { mem: smemMem().mem, sgpr: { ...sg, 0: smemMem().base % 2 ** 32 }, status: 1 << 5 }); // STATUS.PRIV
+  assert.equal(r.s(125), 0x5a); // M0 kept
+  assert.equal(ids(r, 'gfx11.smem.dst-out-of-range').length, 1);
+  const p = runAsm(src.split('\n').slice(2).join('\n'), { mem: smemMem().mem, sgpr: { ...sg, 0: smemMem().base % 2 ** 32 }, status: 1 << 5 }); // STATUS.PRIV
   assert.equal(p.diags.length, 0);
   assert.equal(p.s(108), 0x1000); // trap handler (STATUS.PRIV): written
 });
