@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
 import { r600Command } from '../../src/cli/commands/r600.js';
 import { InputError, UsageError } from '../../src/core/errors.js';
+import { isR600Object } from '../../src/r600/isa/object.js';
 
 function run(args: string[], values: Record<string, unknown> = {}): { code: number; out: string } {
   let out = '';
@@ -63,4 +64,11 @@ test('the gpusim binary exposes r600 and exits 2 on a bad file', () => {
   const r = spawnSync(process.execPath, [main, 'r600', 'disasm', join(ROOT, 'kernels/r600/src/vadd.cl')], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+});
+
+test('isR600Object tells r600 ELFs from the rest', () => {
+  assert.equal(isR600Object(readFileSync(join(ROOT, 'kernels/r600/bin/cypress/vadd.o'))), true);
+  assert.equal(isR600Object(readFileSync(join(ROOT, 'kernels/r600/bin/cayman/vadd.o'))), true);
+  assert.equal(isR600Object(readFileSync(join(ROOT, 'kernels/r600/src/vadd.cl'))), false);
+  assert.equal(isR600Object(new Uint8Array(3)), false);
 });

@@ -18,6 +18,16 @@ export const R600_MACH: Readonly<Record<number, { mcpu: string; gen: R600Gen }>>
   14: { mcpu: 'caicos', gen: 'evergreen' }, 15: { mcpu: 'cayman', gen: 'cayman' }, 16: { mcpu: 'turks', gen: 'evergreen' },
 };
 
+/**
+ * Is this an R600-family ELF (EM_AMDGPU with an EF_AMDGPU_MACH_R600_* value)? Lets an
+ * architecture-neutral runner (gpusim run) hand such objects to src/r600/run.ts.
+ */
+export function isR600Object(bytes: Uint8Array): boolean {
+  if (bytes.length < 52 || bytes[0] !== 0x7f || bytes[1] !== 0x45 || bytes[2] !== 0x4c || bytes[3] !== 0x46 || bytes[4] !== 1) return false;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return dv.getUint16(18, true) === 224 && R600_MACH[dv.getUint32(36, true) & 0xff] !== undefined;
+}
+
 export const vtxName = (format: number): string | undefined => VTX_FORMATS.find((f) => f.format === format)?.llvm;
 
 export interface R600Kernel {
