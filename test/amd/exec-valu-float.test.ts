@@ -583,6 +583,12 @@ test('dot2 and packed fmac: v_dot2acc_f32_f16, v_dot2_f16_f16, v_dot2_bf16_bf16,
   assert.equal(r.v(4) & 0xffff, 0x4780); // 0.5 + 6 + 1 = 7.5
   assert.equal(r.v(5), 0x47003e00); // lo 1*0.5+1 = 1.5, hi 2*3+1 = 7
   assert.equal(r.v(6) & 0xffff, 0x40f0); // bf16: 1*0.5 + 2*3 + 1 = 7.5
+  // op_sel[2] picks S2's half, op_sel[3] D's half (LLVM has no spelling for op_sel[1:0] here)
+  const s = run('v_dot2_f16_f16 v4, v0, v1, v2 op_sel:[0,0,1,1]', { vgpr: { 0: 0x40003c00, 1: 0x42003800, 2: 0x3c000000, 4: 0x1234 } });
+  assert.equal(s.v(4), 0x47801234);
+  // op_sel[1:0] set as well (hand-encoded): ignored on the packed 32-bit sources
+  const t = run('.long 0xd6667804, 0x040a0300', { vgpr: { 0: 0x40003c00, 1: 0x42003800, 2: 0x3c000000, 4: 0x1234 } });
+  assert.equal(t.v(4), 0x47801234);
 });
 
 // ---- conversions

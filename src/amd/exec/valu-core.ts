@@ -127,7 +127,8 @@ export function bindSrc(env: ExecEnv, inst: Instruction, ops: ValuOperands, k: n
   const abs = ((ops.abs >> k) & 1) === 1;
   const neg = ((ops.neg >> k) & 1) === 1;
   const vop3 = inst.encoding === 'VOP3' || inst.encoding === 'VOP3SD';
-  let hi = vop3 && ((ops.opsel >> k) & 1) === 1;
+  // op_sel only selects halves of 16-bit operands (v_dot2_f16_f16 ignores it on its packed sources)
+  let hi = vop3 && is16(type) && ((ops.opsel >> k) & 1) === 1;
   if (enc >= 256) {
     let r = enc - 256;
     if (is16(type) && !vop3) {
