@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LLVM_MC, LLVM_OBJDUMP, assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { buildGolden, formatGolden, rng } from '../golden.js';
-import { GFX11_SPACE, SRC, splitOperands, type OperandSpace } from '../../../src/amd/isa/operands.js';
+import { GFX10_SPACE, GFX11_SPACE, SRC, splitOperands, type OperandSpace } from '../../../src/amd/isa/operands.js';
+import { GFX10_SCALAR } from '../../../src/amd/isa/gfx10/layouts.js';
 import { nullValue, sregText, ssrcText } from '../../../src/amd/isa/gfx11/scalar-operands.js';
 import {
   GFX11_SCALAR, putField, type NamedField, type OperandKind, type ScalarClass, type ScalarLayout, type ScalarOp,
@@ -578,7 +579,22 @@ function learnDelay(T: ScalarGenTarget, SOPP: ScalarLayout, delayOp: number): Na
 }
 
 /** sendmsg: ids 0..255 and which higher bits a named message ignores. */
-function learnSendmsg(T: ScalarGenTarget, SOPP: ScalarLayout, sendOp: number): { sendmsgMask: number; sendmsg: Record<number, string> } {
+function learnSendmsg(
+  T: ScalarGenTarget, SOPP: ScalarLayout, sendOp: number,
+): { sendmsgMask: number; sendmsg: Record<number, string>; sendmsgCodes?: Record<number, string> } {
+  // Pre-GFX11 messages carry an operation (id 2 = MSG_GS with op 2 prints `sendmsg(MSG_GS, GS_OP_EMIT, 0)`):
+  // learn LLVM's text for every id | op << 4 | stream << 8.
+  const [gs] = probeTexts(T, SOPP, sendOp, [0x22]);
+  if (gs!.startsWith('sendmsg(') && gs!.includes(',') && !/^sendmsg\(\d/.test(gs!)) {
+    const sendmsgCodes: Record<number, string> = {};
+    probeTexts(T, SOPP, sendOp, Array.from({ length: 0x400 }, (_, i) => i)).forEach((t, v) => {
+      if (t.startsWith('sendmsg(')) sendmsgCodes[v] = t;
+    });
+    // The fields LLVM decodes: bits that change the text of a named message (others are ignored).
+    let sendmsgMask = 0;
+    probeTexts(T, SOPP, sendOp, bits16.map((b) => b ^ 0x22)).forEach((t, b) => { if (t !== gs) sendmsgMask |= 1 << b; });
+    return { sendmsgMask, sendmsg: {}, sendmsgCodes };
+  }
   const sendmsg: Record<number, string> = {};
   probeTexts(T, SOPP, sendOp, Array.from({ length: 256 }, (_, i) => i)).forEach((t, id) => {
     const m = /^sendmsg\(([A-Z_][A-Z_0-9]*)\)$/.exec(t);
@@ -683,6 +699,7 @@ function goldenProbes(T: ScalarGenTarget, L: ScalarLayout, ops: readonly OpInfo[
           case 'imm7': vals[o.field] = ri(128); break;
           case 'sendmsg':
             if (o.field === 'ssrc0') vals[o.field] = R() < 0.6 ? pick(Object.keys(sp.sendmsg).map(Number)) : ri(256);
+            else if (sp.sendmsgCodes) vals[o.field] = R() < 0.6 ? pick(Object.keys(sp.sendmsgCodes).map(Number)) : R() < 0.5 ? ri(0x400) : ri(0x10000);
             else vals[o.field] = R() < 0.5 ? pick(Object.keys(sp.sendmsg).map(Number)) | (R() < 0.3 ? ri(256) << 8 : 0) : R() < 0.5 ? ri(256) : ri(0x10000);
             break;
           case 'depctr': {
@@ -782,7 +799,8 @@ export function generateScalar(T: ScalarGenTarget): Record<string, string> {
   let seed = 1100;
   for (const L of T.layouts) {
     const name = fileFor(L.name);
-    let src = header(L.name) + `import type { ScalarOp${L.name === 'SOPP' ? ', ScalarSpecials' : ''} } from './scalar-layout.js';\n\n`;
+    const layoutModule = T.srcDir === 'src/amd/isa/gfx11' ? './scalar-layout.js' : '../gfx11/scalar-layout.js';
+    let src = header(L.name) + `import type { ScalarOp${L.name === 'SOPP' ? ', ScalarSpecials' : ''} } from '${layoutModule}';\n\n`;
     src += `export const ${L.name}: Readonly<Record<number, ScalarOp>> = {\n`;
     for (const o of ops[L.name]) src += `  ${o.op}: ${JSON.stringify(o.entry)},\n`;
     src += '};\n';
@@ -802,6 +820,11 @@ export function generateScalar(T: ScalarGenTarget): Record<string, string> {
   return files;
 }
 
+const GFX1030: ScalarGenTarget = {
+  mcpu: 'gfx1030', layouts: GFX10_SCALAR, space: GFX10_SPACE, srcDir: 'src/amd/isa/gfx10', goldenDir: 'test/golden/amd/gfx1030',
+  aliasFrom: ['gfx900'],
+};
+
 export function generate(): Record<string, string> {
-  return generateScalar(GFX1100);
+  return { ...generateScalar(GFX1100), ...generateScalar(GFX1030) };
 }

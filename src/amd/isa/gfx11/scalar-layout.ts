@@ -156,6 +156,11 @@ export interface ScalarSpecials {
   /** sendmsg: message-id mask and names by id. */
   readonly sendmsgMask: number;
   readonly sendmsg: Readonly<Record<number, string>>;
+  /**
+   * Before GFX11 a message is id | op << 4 | stream << 8: LLVM's text (inside `s_sendmsg `) for every
+   * code it prints symbolically, learned over all such codes; other values print as decimal.
+   */
+  readonly sendmsgCodes?: Readonly<Record<number, string>>;
   /** hwreg: id/offset/size-1 fields and register names by id. */
   readonly hwregFields: { readonly id: NamedField; readonly offset: NamedField; readonly size: NamedField };
   readonly hwreg: Readonly<Record<number, string>>;

@@ -183,6 +183,12 @@ export function printDelay(sp: ScalarSpecials, v: number): string {
 }
 
 export function printSendmsg(sp: ScalarSpecials, v: number): string {
+  if (sp.sendmsgCodes) {
+    // A named message ignores the bits outside its fields; the numeric form only prints exact codes.
+    const named = sp.sendmsgCodes[v & sp.sendmsgMask];
+    if (named !== undefined && !/^sendmsg\(\d/.test(named)) return named;
+    return sp.sendmsgCodes[v] ?? String(v);
+  }
   const id = v & sp.sendmsgMask;
   const name = sp.sendmsg[id];
   if (name !== undefined) return `sendmsg(${name})`;
@@ -277,6 +283,7 @@ export function parseSendmsg(sp: ScalarSpecials, text: string): number | null {
   if (n !== null) return n;
   const a = callArgs(text, 'sendmsg');
   if (!a || a.length < 1 || a.length > 3) return null;
+  if (sp.sendmsgCodes) return parseSendmsgCode(sp.sendmsgCodes, a);
   let id = parseIntText(a[0]!);
   if (id === null) {
     const e = Object.entries(sp.sendmsg).find(([, nm]) => nm === a[0]!.toUpperCase());
@@ -291,6 +298,17 @@ export function parseSendmsg(sp: ScalarSpecials, text: string): number | null {
   // Only the message id has a field on GFX11+ (ops/streams were GFX10's GS messages).
   if (op !== 0 || stream !== 0) return null;
   return id;
+}
+
+/** Pre-GFX11 sendmsg(id[, op[, stream]]): names or numbers, as LLVM prints them. */
+function parseSendmsgCode(codes: Readonly<Record<number, string>>, a: string[]): number | null {
+  const want = `sendmsg(${a.join(', ')})`.toUpperCase();
+  for (const [k, t] of Object.entries(codes)) if (t.toUpperCase() === want) return Number(k);
+  const n = a.map((x) => parseIntText(x));
+  if (n.some((x) => x === null)) return null;
+  const [id, op = 0, stream = 0] = n as number[];
+  if (id! < 0 || id! > 15 || op < 0 || op > 7 || stream < 0 || stream > 3) return null;
+  return id! | (op << 4) | (stream << 8);
 }
 
 export function parseHwreg(sp: ScalarSpecials, text: string): number | null {

@@ -1,0 +1,13 @@
+/**
+ * The GFX10.3 (RDNA2, gfx1030) instruction set: its operand space and codecs, the GFX11 codec
+ * modules parametrised over gfx1030's layouts and generated tables. Partial: see `partialTargets`
+ * in ../targets.ts for which encoding classes exist so far.
+ */
+import type { IsaTarget } from '../target.js';
+import { GFX10_SPACE } from '../operands.js';
+import type { Codec } from '../types.js';
+import { codecs as scalarCodecs } from './scalar.js';
+
+const codecs: Codec[] = [...scalarCodecs];
+
+export const gfx10: IsaTarget = { mcpu: 'gfx1030', space: GFX10_SPACE, codecs };
