@@ -365,3 +365,37 @@ test('execution trace hook sees executed packets only; clusters come from regist
   cp.run(ib.iova, ib.sizeDwords);
   assert.deepEqual(seen, ['CP_COND_EXEC', 'CP_NOP']);
 });
+
+test('CP_WAIT_MEM_GTE / CP_WAIT_TWO_REGS wait or hang; scratch writes, software interrupts, binning state reach draws', () => {
+  const L = new Layout();
+  const buf = L.reserve(64);
+  L.buffers[0]!.data.set(new Uint8Array(new Uint32Array([5]).buffer));
+  const cs = new CmdStream()
+    .pkt('CP_WAIT_MEM_GTE', [0, buf >>> 0, Math.floor(buf / 2 ** 32), 5])
+    .reg('CP_SCRATCH[0]', 1)
+    .pkt('CP_WAIT_TWO_REGS', [R.reg('CP_SCRATCH[0]'), R.reg('CP_SCRATCH[1]'), 0])
+    .pkt('CP_SCRATCH_WRITE', [2 << 20, 0xaa, 0xbb])
+    .scratchToReg('CP_SCRATCH[4]', 2, 2)
+    .pkt('CP_INTERRUPT', [0])
+    .pkt('CP_SET_VISIBILITY_OVERRIDE', [1])
+    .drawAuto('DI_PT_POINTLIST', 1);
+  const ib = L.place(cs);
+  const mem = new Memory();
+  for (const b of L.buffers) mem.map(b.iova, b.data.length, b.label, b.data.slice());
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(mem, { diag });
+  assert.equal(cp.run(ib.iova, ib.sizeDwords), 'done');
+  assert.equal(diag.list.filter((d) => d.severity !== 'info').length, 0);
+  assert.deepEqual([cp.readReg(R.reg('CP_SCRATCH[4]')), cp.readReg(R.reg('CP_SCRATCH[5]'))], [0xaa, 0xbb]);
+  assert.equal(cp.interrupts, 1);
+  assert.deepEqual(cp.work[0]!.cpState.get('CP_SET_VISIBILITY_OVERRIDE'), [1]);
+
+  const L2 = new Layout();
+  const b2 = L2.reserve(64);
+  const hang = L2.place(new CmdStream().pkt('CP_WAIT_MEM_GTE', [0, b2 >>> 0, Math.floor(b2 / 2 ** 32), 1]));
+  const m2 = new Memory();
+  for (const b of L2.buffers) m2.map(b.iova, b.data.length, b.label, b.data.slice());
+  const d2 = new Diagnostics();
+  assert.equal(new CommandProcessor(m2, { diag: d2, maxPolls: 5 }).run(hang.iova, hang.sizeDwords), 'hang');
+  assert.deepEqual(d2.list.map((d) => d.id), ['adreno.cp.wait-hang']);
+});

@@ -59,6 +59,8 @@ export interface WorkRecord {
   readonly killed: boolean;
   /** Non-zero context registers of the bank, and the non-context registers written so far. */
   readonly state: ReadonlyMap<number, number>;
+  /** CP packet state in force (CP_SET_BIN_DATA5, CP_SET_VISIBILITY_OVERRIDE, CP_SET_SUBDRAW_SIZE ...). */
+  readonly cpState: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface EventRecord {
@@ -138,6 +140,8 @@ export class CommandProcessor {
   private readonly ctxDirty = new Set<number>();
   /** Offsets of non-context registers ever written (for snapshots). */
   private readonly written = new Set<number>();
+  /** Binning-related CP state set by packets (CP_SET_BIN_DATA5, CP_SET_VISIBILITY_OVERRIDE ...), by packet name. */
+  readonly cpState = new Map<string, number[]>();
   /** SQE scratch (CP_REG_TO_SCRATCH / CP_SCRATCH_TO_REG), 8 dwords. */
   readonly sqeScratch = new Uint32Array(8);
   /** Draw state: [mode][group]. */
@@ -744,6 +748,43 @@ export class CommandProcessor {
         });
         return 0;
       }
+      case 'CP_WAIT_MEM_GTE': {
+        need(4);
+        for (let k = 0; k < this.maxPolls; k++) {
+          if ((this.mem.read32(a64(1)) | 0) >= (p[3]! | 0)) return 0;
+          this.cycles += 16;
+          this.count(0, 16);
+        }
+        this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_MEM_GTE: the value at 0x${a64(1).toString(16)} never reached ${p[3]! | 0} (${this.maxPolls} polls): the CP hangs here`);
+        throw new Stop('hang');
+      }
+      case 'CP_WAIT_TWO_REGS': {
+        need(3);
+        this.syncCounters();
+        if (this.readReg(p[0]! & 0x3ffff) !== 0 || this.readReg(p[1]! & 0x3ffff) !== p[2]) return 0;
+        this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_TWO_REGS: ${this.regsDb.nameOf(p[0]! & 0x3ffff)} stays 0 and ${this.regsDb.nameOf(p[1]! & 0x3ffff)} stays ${p[2]}: the CP hangs here`);
+        throw new Stop('hang');
+      }
+      case 'CP_SCRATCH_WRITE': {
+        need(1);
+        const s0 = (p[0]! >>> 20) & 7;
+        for (let k = 1; k < p.length; k++) this.sqeScratch[(s0 + k - 1) & 7] = p[k]!;
+        return 0;
+      }
+      case 'CP_INTERRUPT': {
+        this.interrupts++;
+        const o = this.R['RBBM_INT_0_STATUS']!;
+        this.regs[o] = (this.regs[o]! | (1 << 8)) >>> 0; // CP_SW
+        return 0;
+      }
+      case 'CP_SET_VISIBILITY_OVERRIDE':
+      case 'CP_SET_SUBDRAW_SIZE':
+      case 'CP_SET_BIN_DATA5':
+      case 'CP_SET_BIN_DATA5_OFFSET':
+      case 'CP_SET_PSEUDO_REG':
+        // Binning state: kept and handed to draws (the rendering issue interprets it).
+        this.cpState.set(name === 'CP_SET_PSEUDO_REG' ? `${name}:${p[0] ?? 0}` : name, Array.from(p));
+        return 0;
       case undefined:
         this.setCpInt(0);
         this.report('adreno.cp.unknown-opcode', 'error', `type-7 opcode 0x${op.toString(16)} is not a ${this.gen} packet`);
@@ -859,7 +900,7 @@ export class CommandProcessor {
       for (let k = 0; k < b.length; k++) if (b[k]) state.set(CTX_LO + k, b[k]!);
       for (const o of this.written) state.set(o, this.regs[o]!);
     }
-    this.work.push({ kind, packet: name, payload: Array.from(p), iova: at, level, mode: this.mode, marker: this.marker, bank, killed, state });
+    this.work.push({ kind, packet: name, payload: Array.from(p), iova: at, level, mode: this.mode, marker: this.marker, bank, killed, state, cpState: new Map(this.cpState) });
     if (!killed) {
       this.ctxDone[this.ctx] = true;
       this.count(11);
