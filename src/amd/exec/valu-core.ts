@@ -131,7 +131,7 @@ export function bindSrc(env: ExecEnv, inst: Instruction, ops: ValuOperands, k: n
   let hi = vop3 && is16(type) && ((ops.opsel >> k) & 1) === 1;
   if (enc >= 256) {
     let r = enc - 256;
-    if (is16(type) && !vop3) {
+    if (is16(type) && (inst.encoding === 'VOP1' || inst.encoding === 'VOP2' || inst.encoding === 'VOPC')) {
       hi = (r & 0x80) !== 0;
       r &= 0x7f;
     }
