@@ -399,3 +399,27 @@ test('CP_WAIT_MEM_GTE / CP_WAIT_TWO_REGS wait or hang; scratch writes, software 
   assert.equal(new CommandProcessor(m2, { diag: d2, maxPolls: 5 }).run(hang.iova, hang.sizeDwords), 'hang');
   assert.deepEqual(d2.list.map((d) => d.id), ['adreno.cp.wait-hang']);
 });
+
+test('strict mode stops a run at the first diagnostic; polling counts as SQE idle', async () => {
+  const { RdWriter } = await import('../../src/formats/rd.js');
+  const { runRd } = await import('../../src/adreno/run.js');
+  const L = new Layout();
+  const ib = L.place(new CmdStream().memWrite(0x7000_0000_0000, [1]).memWrite(0x7000_0000_0000, [2]));
+  const w = new RdWriter().gpuId(630);
+  for (const b of L.buffers) w.buffer(b.iova, b.data);
+  const bytes = w.cmdstream(ib.iova, ib.sizeDwords).bytes();
+  assert.equal(runRd(bytes).diag.list.length, 2);
+  const strict = runRd(bytes, { strict: true });
+  assert.equal(strict.diag.list.length, 1);
+  assert.deepEqual(strict.stops, ['opcode-error']);
+
+  const L2 = new Layout();
+  const buf = L2.reserve(64);
+  const cs = new CmdStream()
+    .reg('CP_PERFCTR_CP_SEL[0]', enumValue('a6xx_cp_perfcounter_select', 'PERF_CP_SQE_IDLE', 'a6xx')!)
+    .waitRegMem('WRITE_EQ', buf, 1, 0xffffffff, false, 4);
+  const ib2 = L2.place(cs);
+  const { cp } = machine(L2, { maxPolls: 3 });
+  assert.equal(cp.run(ib2.iova, ib2.sizeDwords), 'hang');
+  assert.equal(cp.regs[R.reg('RBBM_PERFCTR_CP[0]')], 12);
+});

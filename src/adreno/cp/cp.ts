@@ -631,6 +631,7 @@ export class CommandProcessor {
           if (test()) return 0;
           this.cycles += p[5]! || 1;
           this.count(0, p[5]! || 1);
+          this.count(15, p[5]! || 1); // PERF_CP_SQE_IDLE: polling, not working
         }
         this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_REG_MEM condition never became true (${this.maxPolls} polls): the CP hangs here`);
         throw new Stop('hang');
@@ -754,6 +755,7 @@ export class CommandProcessor {
           if ((this.mem.read32(a64(1)) | 0) >= (p[3]! | 0)) return 0;
           this.cycles += 16;
           this.count(0, 16);
+          this.count(15, 16);
         }
         this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_MEM_GTE: the value at 0x${a64(1).toString(16)} never reached ${p[3]! | 0} (${this.maxPolls} polls): the CP hangs here`);
         throw new Stop('hang');
