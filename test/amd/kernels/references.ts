@@ -647,6 +647,73 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { bright: out('u8', bright), scaled: out('i16', scaled), packed: out('u16', packed), mag: out('i8', mag) };
   },
+  cross_lane(inp, ws) {
+    // All lanes active (64-item groups). DPP16 rows are 16 lanes; permlanex16 reads the other row of
+    // its 32-lane half; ds_swizzle works in 32-lane groups; ballot_w64 in wave32 has a zero high half.
+    const a = i32(inp.in!);
+    const o = new Int32Array(10 * a.length);
+    const ballot = new Uint32Array(2 * a.length);
+    for (let g = 0; g < a.length; g++) {
+      const lane = (g % 64) % ws;
+      const wb = g - lane;
+      const k = lane & 15;
+      const rb = g - k;
+      const r = lane >> 4;
+      const nib = (lo: number, hi: number) => ((k < 8 ? lo >>> (4 * k) : hi >>> (4 * (k - 8))) & 15);
+      o.set([
+        k === 0 ? -1 : a[g - 1]!,
+        a[rb + 15 - k]!,
+        a[g - (lane & 3) + [1, 0, 3, 2][lane & 3]!]!,
+        a[rb + (k ^ 1)]!,
+        a[rb + 5]!,
+        a[rb + nib(0x01234567, 0x89abcdef)]!,
+        a[wb + ((r ^ 1) << 4) + nib(0x76543210, 0xfedcba98)]!,
+        a[wb + (lane ^ 1)]!,
+        a[wb + 3]!,
+        a[wb + 31 - (lane & 31)]!,
+      ], 10 * g);
+      for (let l = 0; l < ws; l++) if (a[wb + l]! > 0) ballot[2 * g + (l >> 5)]! |= 1 << (l & 31);
+    }
+    return { out: out('i32', o), ballot: out('u64', ballot) };
+  },
+  packed_math(inp) {
+    const a = u16(inp.a!);
+    const b = u16(inp.b!);
+    const s = new Int16Array(inp.s!.slice().buffer);
+    const u = u16(inp.u!);
+    const n = a.length / 2;
+    const ho = new Uint16Array(6 * n);
+    const so = new Int16Array(4 * n);
+    const uo = new Uint16Array(4 * n);
+    const dot = new Float32Array(n);
+    const idot = new Int32Array(n);
+    const sb = (x: number, k: number) => ((x >>> (8 * k)) << 24) >> 24; // signed byte k
+    for (let i = 0; i < n; i++) {
+      for (let c = 0; c < 2; c++) {
+        const x = f16(a[2 * i + c]!);
+        const y = f16(b[2 * i + c]!);
+        ho[6 * i + c] = f16bits(x + y);
+        ho[6 * i + 2 + c] = f16bits(x * y);
+        ho[6 * i + 4 + c] = f16bits(Math.max(x, y));
+        const p = s[2 * i + c]!;
+        const q = s[2 * i + 2 + c]!;
+        so[4 * i + c] = p + q;
+        so[4 * i + 2 + c] = Math.max(p, q);
+        const m = u[2 * i + c]!;
+        const nn = u[2 * i + 2 + c]!;
+        uo[4 * i + c] = Math.imul(m, nn);
+        uo[4 * i + 2 + c] = (m >>> [3, 5][c]!) | (nn << [1, 2][c]!);
+      }
+      // Positive inputs: the products are exact, so one rounding of the exact sum is within 1 ulp of any order.
+      dot[i] = f16(a[2 * i]!) * f16(b[2 * i]!) + f16(a[2 * i + 1]!) * f16(b[2 * i + 1]!) + 1.5;
+      const pa = ((s[2 * i]! & 0xffff) | (s[2 * i + 1]! << 16)) >>> 0;
+      const pb = (u[2 * i]! | (u[2 * i + 1]! << 16)) >>> 0;
+      let acc = i;
+      for (let k = 0; k < 4; k++) acc += sb(pa, k) * sb(pb, k);
+      idot[i] = acc;
+    }
+    return { ho: out('f16', ho, { ulp: [0] }), so: out('i16', so), uo: out('u16', uo), dot: out('f32', dot, { ulp: [1] }), idot: out('i32', idot) };
+  },
   trap(inp) {
     // Lanes with a negative input trap after the others stored; the handler counts them (TMA) and ends the wave.
     const a = i32(inp.in!);
