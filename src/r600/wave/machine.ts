@@ -144,6 +144,8 @@ export class Wave {
   barrierReleased = false;
   done = false;
   private firstPushDone = false;
+  /** RAT writes issued with TYPE 2/3 (write with ACK) not yet covered by a WAIT_ACK. */
+  private pendingAcks = 0;
   private readonly ldsView: DataView;
   private readonly globalView: DataView;
   private readonly constView: DataView;
@@ -290,6 +292,8 @@ export class Wave {
       return this.finish(c);
     }
     if (c.jumptableSel && name !== 'JUMPTABLE') this.diag('r600.cf.jts-unused', `JUMPTABLE_SEL=${c.jumptableSel} on ${name}: only CF_INST_JUMPTABLE uses it`, 'warning');
+    if (c.kind === 'cf' && c.cfConst && c.cond < 2 && name !== 'LOOP_START' && name !== 'LOOP_START_NO_AL')
+      this.diag('r600.cf.cfconst-unused', `CF_CONST=${c.cfConst} on ${name} with COND=${['ACTIVE', 'FALSE'][c.cond]}: only BOOL/NOT_BOOL tests and LOOP_START read it`, 'warning');
     if (c.kind === 'alu') return this.cfAlu(c);
     if (c.kind === 'export') {
       this.cfExport(c);
@@ -299,8 +303,11 @@ export class Wave {
     const usesPop = ['JUMP', 'ELSE', 'POP', 'CALL', 'CALL_FS', 'LOOP_BREAK', 'LOOP_CONTINUE', 'RETURN', 'JUMPTABLE', 'PUSH'];
     if (c.popCount && !usesPop.includes(name)) this.diag('r600.cf.popcount-unused', `POP_COUNT=${c.popCount} on ${name}, which does not pop`, 'warning');
     switch (name) {
-      case 'NOP':
       case 'WAIT_ACK':
+        this.pendingAcks = 0;
+        this.pc++;
+        break;
+      case 'NOP':
       case 'GLOBAL_WAVE_SYNC':
         this.pc++;
         break;
@@ -459,6 +466,7 @@ export class Wave {
         break;
       case 'CF_END':
         this.done = true;
+        this.checkAcks();
         return 'end';
       default:
         this.diag('r600.unsupported', `${name} is not modelled`, 'warning');
@@ -470,9 +478,16 @@ export class Wave {
   private finish(c: CfInst): StepResult {
     if (c.endOfProgram) {
       this.done = true;
+      this.checkAcks();
       return 'end';
     }
     return 'ok';
+  }
+
+  /** RAT writes with TYPE 2 ask for an acknowledgement; only WAIT_ACK consumes it. */
+  private checkAcks(): void {
+    if (this.pendingAcks > 0) this.diag('r600.rat.ack-without-wait', `${this.pendingAcks} RAT write(s) with ACK were never waited for (no WAIT_ACK before the end)`, 'warning');
+    this.pendingAcks = 0;
   }
 
   /** ELSE: Active items go Inactive-Branch; Inactive-Branch items that were active when the branch was pushed go Active. */
@@ -830,6 +845,7 @@ export class Wave {
     if (c.ratIndexMode !== 0) this.diag('r600.rat.index-mode', `RAT_INDEX_MODE=${c.ratIndexMode}: only 0 is supported`, 'warning');
     if (!c.barrier) this.diag('r600.rat.no-barrier', 'RAT write without BARRIER: later CF instructions may run before it completes', 'warning');
     if (c.ratId !== 0) this.diag('r600.rat.id', `RAT ${c.ratId} is not bound (RAT 0 is global memory)`, 'error');
+    if (c.exportType === 2 || c.exportType === 3) this.pendingAcks++;
     const mem = this.opts.resources.global;
     const dv = this.globalView;
     for (let l = 0; l < WAVE_SIZE; l++) {
