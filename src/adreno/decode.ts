@@ -15,6 +15,8 @@ export interface DecodeOptions {
   /** Only this submit (0-based). */
   readonly submit?: number;
   readonly json?: boolean;
+  /** Only collect the summary (no per-packet output). */
+  readonly quiet?: boolean;
   /** Output sink, one string per line (no newline). */
   readonly out: (line: string) => void;
 }
@@ -25,6 +27,28 @@ export interface DecodeSummary {
   packets: number;
   problems: Problem[];
   warnings: string[];
+  /** Analysis: packets by name, register writes by register name, packets by IB kind. */
+  byName: Map<string, number>;
+  byReg: Map<string, number>;
+  byKind: Map<string, number>;
+}
+
+function newSummary(gen: Gen, warnings: string[] = []): DecodeSummary {
+  return { gen, submits: 0, packets: 0, problems: [], warnings, byName: new Map(), byReg: new Map(), byKind: new Map() };
+}
+
+const bump = (m: Map<string, number>, k: string, n = 1): void => void m.set(k, (m.get(k) ?? 0) + n);
+
+/** The analysis view: packet and register-write histograms. */
+export function summaryLines(s: DecodeSummary, top = 20): string[] {
+  const sorted = (m: Map<string, number>): [string, number][] => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const out = [`${s.gen}: ${s.submits} submit(s), ${s.packets} packets, ${s.problems.length} problem(s)`, 'packets by buffer kind:'];
+  for (const [k, v] of sorted(s.byKind)) out.push(`  ${String(v).padStart(8)}  ${k}`);
+  out.push('packets:');
+  for (const [k, v] of sorted(s.byName).slice(0, top)) out.push(`  ${String(v).padStart(8)}  ${k}`);
+  out.push(`registers written (top ${top} of ${s.byReg.size}):`);
+  for (const [k, v] of sorted(s.byReg).slice(0, top)) out.push(`  ${String(v).padStart(8)}  ${k}`);
+  return out;
 }
 
 function u32(d: Uint8Array, o: number): number {
@@ -46,6 +70,10 @@ function makeVisitor(gen: Gen, opts: DecodeOptions, sum: DecodeSummary, extra: (
   return {
     packet(p: PacketRecord) {
       sum.packets++;
+      bump(sum.byName, p.name);
+      bump(sum.byKind, p.kind);
+      if (p.type === 4 || p.type === 0) for (let i = 0; i < p.payload.length; i++) bump(sum.byReg, regs.nameOf(p.reg + i));
+      if (opts.quiet) return;
       if (opts.json) opts.out(JSON.stringify(packetJson(p, gen, regs, extra())));
       else {
         for (const l of packetText(p, gen, regs)) opts.out(l);
@@ -58,6 +86,7 @@ function makeVisitor(gen: Gen, opts: DecodeOptions, sum: DecodeSummary, extra: (
     },
     problem(p: Problem) {
       sum.problems.push(p);
+      if (opts.quiet) return;
       if (opts.json) opts.out(JSON.stringify({ ...extra(), problem: p.id, message: p.message, level: p.level, iova: '0x' + p.iova.toString(16) }));
       else opts.out(`!! ${p.id}: ${p.message} (level ${p.level}, at 0x${p.iova.toString(16)})`);
     },
@@ -94,10 +123,13 @@ function noteLoadState(p: PacketRecord, gen: Gen, mem: Memory, out: (l: string) 
 }
 
 /** Decode an .rd / .rd.gz capture. */
-export function decodeRd(bytes: Uint8Array, opts: DecodeOptions, where = 'trace'): DecodeSummary {
+export function decodeRd(bytes: Uint8Array, optsIn: DecodeOptions, where = 'trace'): DecodeSummary {
+  let opts = optsIn;
   const f = parseRd(bytes, where);
   const gen = opts.gen ?? traceGen(f) ?? 'a6xx';
-  const sum: DecodeSummary = { gen, submits: 0, packets: 0, problems: [], warnings: [...f.warnings] };
+  const sum = newSummary(gen, [...f.warnings]);
+  const out0 = opts.out;
+  opts = { ...opts, out: opts.quiet ? () => {} : out0 };
   const mem = new Memory();
   let submit = -1;
   let lastWasStream = false;
@@ -191,7 +223,8 @@ export function decodeRaw(bytes: Uint8Array, gen: Gen, opts: DecodeOptions, base
   if (bytes.length % 4 !== 0) throw new InputError(`raw stream is ${bytes.length} bytes, not a whole number of dwords`);
   const dw = new Uint32Array(bytes.length / 4);
   for (let i = 0; i < dw.length; i++) dw[i] = u32(bytes, i * 4);
-  const sum: DecodeSummary = { gen, submits: 1, packets: 0, problems: [], warnings: [] };
+  const sum = newSummary(gen);
+  sum.submits = 1;
   const mem = new Memory();
   const w = new Walker(mem, gen, makeVisitor(gen, opts, sum, () => ({}), undefined));
   w.walkDwords(dw, base, 1, 'IB1');

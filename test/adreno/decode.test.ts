@@ -142,6 +142,11 @@ test('gpusim adreno decode: exit codes 0 / 1 / 2', async () => {
   assert.equal(await main(['adreno', 'decode', good], io), 0);
   assert.match(so, /CP_MEM_WRITE/);
   assert.equal(await main(['adreno', 'decode', bad], io), 1);
+  so = '';
+  assert.equal(await main(['adreno', 'decode', good, '--summary'], io), 0);
+  assert.match(so, /^a6xx: 1 submit\(s\), 8 packets, 0 problem\(s\)/);
+  assert.match(so, /\s+3\s+REG_WRITE/);
+  assert.match(so, /\s+1\s+SDS/);
   assert.equal(await main(['adreno', 'decode', join(dir, 'missing.rd')], io), 2);
   assert.equal(await main(['adreno', 'decode', good, '--gen', 'a9xx'], io), 2);
   assert.match(se, /--gen must be one of/);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { EXIT_ERROR, EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
 import { UsageError } from '../../core/errors.js';
 import { ALL_GENS, type Gen } from '../../adreno/regs/db.js';
-import { decodeRaw, decodeRd, looksLikeRd } from '../../adreno/decode.js';
+import { decodeRaw, decodeRd, looksLikeRd, summaryLines } from '../../adreno/decode.js';
 
 const HELP = `usage: gpusim adreno <subcommand> [options]
 
@@ -15,6 +15,7 @@ subcommands:
       --json             one JSON record per packet (submit, stream, level, iova, offset,
                          type, opcode, name, count, writes | payload)
       --base ADDR        address a raw stream is decoded at (default 0)
+      --summary          analysis only: packets by name and IB kind, registers written
   crash <devcoredump> | --fault-line "gpu fault ring ..."
                          estimated crash location, RBBM_STATUS bits, fence, CP state
   run <trace.rd[.gz]> [--strict] [--json] [--trace]
@@ -61,10 +62,12 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       const gen = parseGen(values['gen']);
       const submit = parseNum(values['submit'] ?? values['frame'], '--submit');
       const json = !!values['json'];
+      const quiet = !!values['summary'];
       const sum = looksLikeRd(bytes)
-        ? decodeRd(bytes, { out, json, ...(gen ? { gen } : {}), ...(submit !== undefined ? { submit } : {}) }, file)
-        : decodeRaw(bytes, gen ?? 'a6xx', { out, json }, parseNum(values['base'], '--base') ?? 0);
-      if (!json) out(`-- ${sum.submits} submit(s), ${sum.packets} packet(s), ${sum.problems.length} problem(s)`);
+        ? decodeRd(bytes, { out, json, quiet, ...(gen ? { gen } : {}), ...(submit !== undefined ? { submit } : {}) }, file)
+        : decodeRaw(bytes, gen ?? 'a6xx', { out, json, quiet }, parseNum(values['base'], '--base') ?? 0);
+      if (quiet) for (const l of summaryLines(sum)) out(l);
+      else if (!json) out(`-- ${sum.submits} submit(s), ${sum.packets} packet(s), ${sum.problems.length} problem(s)`);
       flush();
       return sum.problems.length ? EXIT_FINDING : EXIT_OK;
     }
@@ -101,6 +104,7 @@ export const adrenoCommand: Command = {
     submit: { type: 'string' },
     frame: { type: 'string' },
     json: { type: 'boolean' },
+    summary: { type: 'boolean' },
     base: { type: 'string' },
     'fault-line': { type: 'string' },
     strict: { type: 'boolean' },
