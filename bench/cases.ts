@@ -75,6 +75,8 @@ export interface CaseOptions {
   readonly root: string;
   /** Scale the problem down for tests: 1 is the benchmark size. */
   readonly small?: boolean;
+  /** Build only the cases this accepts (inputs and references are built eagerly). */
+  readonly only?: (name: string) => boolean;
 }
 
 export function benchCases(o: CaseOptions): BenchCase[] {
@@ -82,9 +84,10 @@ export function benchCases(o: CaseOptions): BenchCase[] {
   const own = (n: string) => new Uint8Array(readFileSync(join(o.root, 'bench/kernels/bin', n)));
   const small = o.small === true;
   const cases: BenchCase[] = [];
+  const sel = (...names: string[]) => !o.only || names.some((n) => o.only!(n));
 
   // Empty kernel over the vector grid: the dispatch/wave-launch baseline.
-  {
+  if (sel('empty')) {
     const n = small ? 4096 : 1 << 20;
     cases.push({
       name: 'empty', what: `empty kernel, ${n} work-items, block 256 (baseline)`,
@@ -94,6 +97,7 @@ export function benchCases(o: CaseOptions): BenchCase[] {
   }
   // Vector add-multiply.
   for (const w64 of [false, true]) {
+    if (!sel(w64 ? 'vaddmul.w64' : 'vaddmul')) continue;
     const n = small ? 4096 : 1 << 20;
     const a = floats(n, 1, -8, 8, 1 / 64), b = floats(n, 2, -8, 8, 1 / 64), c = floats(n, 3, -4, 4, 1 / 8);
     const want = new Float32Array(n);
@@ -109,7 +113,7 @@ export function benchCases(o: CaseOptions): BenchCase[] {
     });
   }
   // Matrix multiply, naive and LDS-tiled.
-  {
+  if (sel('matmul', 'matmul_tiled')) {
     const n = small ? 32 : 256;
     const A = floats(n * n, 4, -2, 2, 0.25), B = floats(n * n, 5, -2, 2, 0.25);
     const C = new Float32Array(n * n);
@@ -121,6 +125,7 @@ export function benchCases(o: CaseOptions): BenchCase[] {
       }
     }
     for (const tiled of [false, true]) {
+      if (!sel(tiled ? 'matmul_tiled' : 'matmul')) continue;
       cases.push({
         name: tiled ? 'matmul_tiled' : 'matmul', what: `${n}x${n}x${n} f32, one work-item per output${tiled ? ', 16x16 LDS tiles' : ''}, block 16x16`,
         launch: {
@@ -133,7 +138,7 @@ export function benchCases(o: CaseOptions): BenchCase[] {
     }
   }
   // Reductions: 256-wide tree (a barrier per step, wave32 and wave64) and one-barrier.
-  {
+  if (sel('reduce_tree', 'reduce_tree.w64', 'reduce_1bar')) {
     const n = small ? 4096 : 1 << 20;
     const x = floats(n, 6, -4, 4, 0.125);
     const groups = n / 256;
@@ -152,12 +157,12 @@ export function benchCases(o: CaseOptions): BenchCase[] {
       },
       check: (out) => cmpF32(out['partial'], want),
     });
-    cases.push(red('reduce_tree', fixture('reduce_lds.co'), 'LDS tree reduction, barrier per step'));
-    cases.push(red('reduce_tree.w64', fixture('reduce_lds.w64.co'), 'LDS tree reduction, barrier per step, wave64'));
-    cases.push(red('reduce_1bar', own('reduce_onebarrier.co'), 'LDS reduction with one barrier'));
+    if (sel('reduce_tree')) cases.push(red('reduce_tree', fixture('reduce_lds.co'), 'LDS tree reduction, barrier per step'));
+    if (sel('reduce_tree.w64')) cases.push(red('reduce_tree.w64', fixture('reduce_lds.w64.co'), 'LDS tree reduction, barrier per step, wave64'));
+    if (sel('reduce_1bar')) cases.push(red('reduce_1bar', own('reduce_onebarrier.co'), 'LDS reduction with one barrier'));
   }
   // Histogram with LDS and global atomics.
-  {
+  if (sel('histogram')) {
     const n = small ? 4096 : 1 << 20;
     const r = mulberry32(7);
     const data = new Uint8Array(n);

@@ -4,7 +4,7 @@
  * src/runtime/parallel.ts can run it) all cores. Rates are reported raw and as a ratio to the
  * empty-kernel baseline measured in the same process.
  */
-import { cpus } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { ROOT } from '../tools/gen/run.js';
 import { runKernel, type KernelRun } from '../src/runtime/run.js';
 import { benchCases, type BenchCase } from './cases.js';
@@ -14,6 +14,10 @@ export interface RdnaRunner {
   readonly label: string;
   readonly threads: number;
   run(c: BenchCase): Promise<KernelRun>;
+  /** Threads the last run used and why not more (a kernel with global atomics runs on one). */
+  readonly lastThreads?: number;
+  readonly lastReason?: string;
+  close?(): void;
 }
 
 /** Peak RSS sampled while a run is in flight (progress callbacks and a timer). */
@@ -36,11 +40,14 @@ export function singleThread(rss: RssPeak): RdnaRunner {
 }
 
 export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
-  const cases = benchCases({ root: ROOT }).filter((c) => !filter || filter === 'rdna3' || c.name === 'empty' || c.name.includes(filter));
+  const cases = benchCases({ root: ROOT, only: (name) => !filter || filter === 'rdna3' || name === 'empty' || name.includes(filter) });
   const rss = new RssPeak();
   const runners: RdnaRunner[] = [singleThread(rss)];
-  const n = cpus().length;
-  void n;
+  const n = availableParallelism();
+  if (n > 1) {
+    const { parallelRunner } = await import('./parallel-runner.js');
+    runners.push(parallelRunner(n, rss));
+  }
   const out: BenchResult[] = [];
   for (const runner of runners) {
     let baseline = 0;
@@ -79,10 +86,12 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
           'waveInst/cpu-s': Math.round(wi / (cpuMs / 1000)),
           'xEmpty': baseline > 0 ? Math.round((rate / baseline) * 1000) / 1000 : 1,
           peakRssMiB: Math.round(rss.peak / 1048576),
-          threads: runner.threads,
+          threads: runner.lastThreads ?? runner.threads,
+          ...(runner.lastReason ? { note: runner.lastReason } : {}),
         },
       });
     }
+    runner.close?.();
   }
   return out;
 }

@@ -5,9 +5,6 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../tools/gen/run.js';
-import { benchDecode } from './decode.js';
-import { benchAdreno } from './adreno.js';
-import { benchRdna3 } from './rdna3.js';
 
 export interface BenchResult {
   readonly name: string;
@@ -15,9 +12,10 @@ export interface BenchResult {
 }
 
 const suites: { name: string; run: (filter?: string) => BenchResult[] | Promise<BenchResult[]> }[] = [
-  { name: 'decode', run: benchDecode },
-  { name: 'adreno', run: benchAdreno },
-  { name: 'rdna3', run: benchRdna3 },
+  // Each suite is imported when it runs, so one suite's module cannot stop the others.
+  { name: 'decode', run: async () => (await import('./decode.js')).benchDecode() },
+  { name: 'adreno', run: async () => (await import('./adreno.js')).benchAdreno() },
+  { name: 'rdna3', run: async (f) => (await import('./rdna3.js')).benchRdna3(f) },
 ];
 
 const args = process.argv.slice(2);

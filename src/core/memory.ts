@@ -48,17 +48,30 @@ export class Memory {
   /** Count of faults seen. */
   faults = 0;
 
-  constructor(opts: { allocBase?: number } = {}) {
+  /** Segments are backed by SharedArrayBuffers (threads of a parallel run share them). */
+  readonly shared: boolean;
+
+  constructor(opts: { allocBase?: number; shared?: boolean } = {}) {
     this.next = opts.allocBase ?? 0x1_0000_0000;
+    this.shared = opts.shared ?? false;
   }
 
-  /** Map `size` bytes at `base` (zero-filled, or backed by `data` which is used in place). */
+  /**
+   * Map `size` bytes at `base` (zero-filled, or backed by `data` which is used in place). In a
+   * `shared` memory every segment lives in a SharedArrayBuffer: `data` on an ordinary
+   * ArrayBuffer is copied into one (so the caller's array is then not the segment).
+   */
   map(base: number, size: number, label = '', data?: Uint8Array): Segment {
     if (!Number.isInteger(base) || base < 0 || base + size > VA_LIMIT) throw new RangeError(`mapping 0x${base.toString(16)}+${size} is outside the 48-bit VA space`);
     for (const s of this.segs) {
       if (base < s.end && s.base < base + size) throw new RangeError(`mapping 0x${base.toString(16)}+0x${size.toString(16)} overlaps '${s.label}' at 0x${s.base.toString(16)}`);
     }
-    const u8 = data ?? new Uint8Array(size);
+    let u8 = data ?? (this.shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size));
+    if (this.shared && !(u8.buffer instanceof SharedArrayBuffer)) {
+      const copy = new Uint8Array(new SharedArrayBuffer(Math.max(size, u8.length)));
+      copy.set(u8);
+      u8 = copy;
+    }
     if (u8.length < size) throw new RangeError('backing data smaller than the mapping');
     const seg: Segment = { base, size, end: base + size, u8: u8.subarray(0, size), dv: new DataView(u8.buffer, u8.byteOffset, size), label };
     this.segs.push(seg);

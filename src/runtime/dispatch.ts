@@ -90,6 +90,12 @@ export interface DispatchConfig {
   readonly trapHandler?: TrapHandler;
   /** Called each time a workgroup retires, with the count done and the total (progress bars). */
   readonly progress?: (done: number, total: number) => void;
+  /**
+   * Run only the workgroups [firstGroup, firstGroup + groupCount) of the grid, in flat order
+   * (x fastest): a parallel run gives each thread a slice (src/runtime/parallel.ts). Default: all.
+   */
+  readonly firstGroup?: number;
+  readonly groupCount?: number;
 }
 
 export interface DispatchStats {
@@ -158,7 +164,10 @@ export function dispatch(
   const scratchPerWave = cfg.scratchPerLane * ws;
   const scratchSeg = scratchPerWave > 0 ? mem.alloc(scratchPerWave * wavesPerGroup * concurrent, 'scratch') : null;
   const classes = new Map<string, number>();
-  let waveId = 0;
+  const firstGroup = cfg.firstGroup ?? 0;
+  const endGroup = Math.min(totalGroups, firstGroup + (cfg.groupCount ?? totalGroups));
+  // Wave ids as a whole-grid run numbers them (exact when the groups before the slice are full).
+  let waveId = firstGroup * wavesPerGroup;
 
   function makeGroup(gid: number, slot: number): Wave[] {
     const gx = gid % groups[0];
@@ -214,15 +223,15 @@ export function dispatch(
   }
 
   // Resident workgroups; each is a list of waves.
-  let next = 0;
+  let next = firstGroup;
   const resident: { waves: Wave[]; slot: number }[] = [];
   const freeSlots = Array.from({ length: concurrent }, (_, i) => concurrent - 1 - i);
   const fill = () => {
-    while (resident.length < concurrent && next < totalGroups) resident.push({ waves: makeGroup(next++, freeSlots.pop()!), slot: -1 });
+    while (resident.length < concurrent && next < endGroup) resident.push({ waves: makeGroup(next++, freeSlots.pop()!), slot: -1 });
   };
   // Record slots properly: makeGroup took the slot, keep it with the group.
   const fillWithSlots = () => {
-    while (resident.length < concurrent && next < totalGroups) {
+    while (resident.length < concurrent && next < endGroup) {
       const slot = freeSlots.pop()!;
       resident.push({ waves: makeGroup(next++, slot), slot });
     }
