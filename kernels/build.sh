@@ -42,6 +42,9 @@ build() {
   name=$(basename "$out")
   flags=$CFLAGS
   grep -q '#include "gpusim_cl.h"' "src/$src.cl" || flags="$CFLAGS $CLCFLAGS"
+  # A kernel may ask for extra clang flags with a line "// build: <flags>".
+  extra=$(sed -n 's|^// build: ||p' "src/$src.cl")
+  [ -z "$extra" ] || flags="$flags $extra"
   # shellcheck disable=SC2086
   $CLANG $flags -mcpu="$cpu" "$@" -c "src/$src.cl" -o "$tmp/$name.o" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
   # shellcheck disable=SC2086

@@ -714,6 +714,44 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { ho: out('f16', ho, { ulp: [0] }), so: out('i16', so), uo: out('u16', uo), dot: out('f32', dot, { ulp: [1] }), idot: out('i32', idot) };
   },
+  local_atomics(inp) {
+    const a = i32(inp.in!);
+    const groups = a.length / 64;
+    const res = new Int32Array(12 * groups);
+    for (let g = 0; g < groups; g++) {
+      const xs = a.subarray(64 * g, 64 * g + 64);
+      let and = -1;
+      let xor = 0;
+      let cas = 0;
+      let umin = 0xffffffff;
+      let umax = 0;
+      let bytes = 0;
+      for (const x of xs) {
+        and &= ~(1 << (x & 31));
+        xor ^= x;
+        cas += x & 15;
+        umin = Math.min(umin, x >>> 0);
+        umax = Math.max(umax, x >>> 0);
+        bytes += x & 0xff;
+      }
+      res.set([Math.min(...xs), Math.max(...xs), and, -1, xor, 5, cas, 0, umin | 0, umax | 0, 64, bytes], 12 * g);
+    }
+    return { res: out('i32', res), slot: out('i32', new Int32Array(a.length).fill(1)) };
+  },
+  denorm_ftz(inp) {
+    // MODE flushes f32 denormals: inputs read as signed zero, denormal results become signed zero.
+    // The fused ops (v_fmamk, v_fma) round the exact sum once; every sum here is exact in f64.
+    const ftz = (v: number) => (v !== 0 && Math.abs(v) < 2 ** -126 ? (v < 0 ? -0 : 0) : v);
+    const a = f32a(inp.a!);
+    const b = f32a(inp.b!);
+    const o = new Float32Array(4 * a.length);
+    a.forEach((x0, i) => {
+      const x = ftz(x0);
+      const y = ftz(b[i]!);
+      o.set([ftz(fr(x * y)), ftz(fr(y * 2 ** -120 + x)), ftz(fr(x * y + x)), ftz(fr(x * 2 ** -100))], 4 * i);
+    });
+    return { out: out('f32', o, { ulp: [0] }) };
+  },
   trap(inp) {
     // Lanes with a negative input trap after the others stored; the handler counts them (TMA) and ends the wave.
     const a = i32(inp.in!);
