@@ -23,6 +23,13 @@ function loadFw(file: string, gen: Gen): Uint32Array {
   return new Uint32Array(b.slice().buffer);
 }
 
+/** Drop `--skip N` leading dwords (a firmware file's header) before disassembling or emulating. */
+function skipHeader(fw: Uint32Array, values: Record<string, unknown>): Uint32Array {
+  const n = values['skip'] !== undefined ? parseInt(String(values['skip']), 10) : 0;
+  if (!Number.isInteger(n) || n < 0 || n > fw.length) throw new UsageError(`--skip must be 0..${fw.length}`);
+  return fw.subarray(n);
+}
+
 const REPL_HELP = [
   'commands: s [N] step N instructions | c continue to a breakpoint or idle | b ADDR / d ADDR set / delete a breakpoint',
   '          r registers | x REG [N] GPU registers (hex offset) | p FILE feed a packet stream | l [ADDR] list code | q quit',
@@ -88,7 +95,7 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
   if (!sub || !file) throw new UsageError('adreno afuc: usage: afuc disasm <fw> | afuc asm <src.asm> -o <fw> | afuc emu <fw|test> [--packets f] [--break ADDR] [--steps N] [--trace]  (fw "test" = the built-in test firmware)');
   switch (sub) {
     case 'disasm': {
-      for (const l of listing(disassemble(loadFw(file, gen), gen)).trimEnd().split('\n')) out(l);
+      for (const l of listing(disassemble(skipHeader(loadFw(file, gen), values), gen)).trimEnd().split('\n')) out(l);
       return EXIT_OK;
     }
     case 'asm': {
@@ -100,7 +107,7 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
       return EXIT_OK;
     }
     case 'emu': {
-      const fw = loadFw(file, gen);
+      const fw = skipHeader(loadFw(file, gen), values);
       const emu = new AfucEmu(fw, { gen, ...(values['trace'] ? { onStep: (pc: number, t: string) => out(`  ${pc.toString(16).padStart(4, '0')}: ${t}`) } : {}) });
       for (const b of (values['break'] as string[] | undefined) ?? []) emu.breakpoints.add(parseInt(b, 16));
       const steps = values['steps'] !== undefined ? parseInt(String(values['steps']), 10) : 1_000_000;

@@ -22,7 +22,8 @@ subcommands:
                          execute the trace on the simulated a6xx CP; prints faults,
                          diagnostics, draws and the final CP state (--trace: every
                          executed packet, skipped ones are not shown)
-  afuc disasm <fw> [--gen a6xx|a7xx] | afuc asm <file.asm> -o <fw>
+  afuc disasm <fw> [--gen a5xx|a6xx|a7xx] [--skip N] | afuc asm <file.asm> -o <fw>
+                         (--skip N: leading header dwords of a firmware file)
   afuc emu <fw|test> [--packets stream.bin] [--break ADDR] [--steps N] [--trace] [-i]
                          (-i: step/break/registers from commands on stdin; fw 'test'
                          is the built-in test firmware)
@@ -105,6 +106,7 @@ export const adrenoCommand: Command = {
     frame: { type: 'string' },
     json: { type: 'boolean' },
     summary: { type: 'boolean' },
+    skip: { type: 'string' },
     base: { type: 'string' },
     'fault-line': { type: 'string' },
     strict: { type: 'boolean' },
