@@ -39,6 +39,8 @@ export interface R600RunOptions {
   readonly stackSize?: number;
   /** RAT atomics take byte addresses (what clang-19 emits) rather than dword indices (the hardware, per Mesa). */
   readonly atomicByteAddress?: boolean;
+  /** One line per CF instruction with the wave's active/valid masks and stack depth. */
+  readonly trace?: (line: string) => void;
 }
 
 export interface R600KernelRun {
@@ -89,7 +91,7 @@ export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600Ker
   try {
     result = runR600({
       object: o, kernel: k, grid: l.grid, block: l.block, args: new Uint8Array(argBytes), global, diag,
-      order: opts.order, seed: opts.seed, maxInstructions: opts.maxInstructions, stackSize: opts.stackSize, atomicByteAddress: opts.atomicByteAddress,
+      order: opts.order, seed: opts.seed, maxInstructions: opts.maxInstructions, stackSize: opts.stackSize, atomicByteAddress: opts.atomicByteAddress, trace: opts.trace,
     });
   } catch (e) {
     if (e instanceof StrictStop) strictStop = e.diagnostic;

@@ -54,6 +54,12 @@ test('r600 run: 0 when expectations hold, 1 on a mismatch, errors for bad input'
   assert.equal(report.ok, false);
   assert.equal(readFileSync(join(dir, 'out/c.bin')).length, 4000);
   assert.throws(() => run(['run', join(dir, 'missing.json')]), InputError);
+  const trace = join(dir, 'trace.txt');
+  assert.equal(run(['run', m], { trace }).code, 0);
+  const lines = readFileSync(trace, 'utf8').trim().split('\n');
+  assert.match(lines[0]!, /^wave 0 cf 0 ALU_PUSH_BEFORE .* \| active=ffffffffffffffff valid=ffffffffffffffff stack=0$/);
+  // n = 1000: the last wave (items 960..1023) keeps its first 40 items active past the branch.
+  assert.ok(lines.includes('wave 15 cf 1 JUMP @7 POP:1 | active=000000ffffffffff valid=ffffffffffffffff stack=1'));
   assert.throws(() => run(['frobnicate', m]), UsageError);
 });
 

@@ -21,13 +21,17 @@ export const r600Command: Command = {
   help: `usage: gpusim r600 disasm <file.o | program.bin> [--mcpu cypress] [--kernel NAME]
        gpusim r600 asm <file.s> [--mcpu cypress] [-o program.bin]
        gpusim r600 run <manifest.json> [--json] [--out DIR] [--seed N] [--order roundrobin|random]
-                       [--strict] [--max-instructions N] [--stack-size N]
+                       [--strict] [--max-instructions N] [--stack-size N] [--trace FILE]
+                       [--atomic-byte-address]
 
 disasm prints each kernel the way clang -S -target r600 prints it (CF program, then clauses).
 A non-ELF input is one raw program (little-endian dwords) for --mcpu (default cypress).
 asm reads clang's r600 assembly (or gpusim's disassembly) and writes each kernel's program bytes
 (with several kernels, -o gets <out>.<kernel>.bin); without -o it prints the dwords in hex.
 run executes a manifest (the format of \`gpusim run\`) whose code object is an r600 ELF.
+--trace writes one line per CF instruction: the wave, the instruction, its active and valid
+masks (64-bit hex, lane 0 = bit 0) and the CF stack depth. --atomic-byte-address takes RAT atomic
+indices as byte addresses, as clang-19 emits them (the hardware takes dword indices).
 Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2 bad input.`,
   options: {
     mcpu: { type: 'string' },
@@ -40,6 +44,8 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
     strict: { type: 'boolean', default: false },
     'max-instructions': { type: 'string' },
     'stack-size': { type: 'string' },
+    trace: { type: 'string' },
+    'atomic-byte-address': { type: 'boolean', default: false },
   },
   positionals: true,
   run(values, positionals, io) {
@@ -91,9 +97,13 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
     if (sub === 'run') {
       const order = (values.order as string | undefined) ?? 'roundrobin';
       if (order !== 'roundrobin' && order !== 'random') throw new UsageError(`r600: --order must be roundrobin or random`);
+      const traceLines: string[] = [];
       const r = runR600Manifest(file, {
         seed: num('seed'), order, strict: values.strict as boolean, maxInstructions: num('max-instructions'), stackSize: num('stack-size'),
+        atomicByteAddress: values['atomic-byte-address'] as boolean | undefined,
+        trace: values.trace ? (l) => traceLines.push(l) : undefined,
       });
+      if (values.trace) writeFileSync(values.trace as string, traceLines.join('\n') + '\n');
       if (values.out) {
         const dir = values.out as string;
         mkdirSync(dir, { recursive: true });

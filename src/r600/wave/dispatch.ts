@@ -40,6 +40,8 @@ export interface R600DispatchOptions {
   readonly fetchShader?: number;
   /** See WaveOptions.atomicByteAddress. */
   readonly atomicByteAddress?: boolean;
+  /** See WaveOptions.trace. */
+  readonly trace?: (line: string) => void;
   /** Called with each wave when it ends (tests inspect final state). */
   readonly onWaveEnd?: (w: Wave) => void;
 }
@@ -100,7 +102,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
         const nw = Math.ceil(perGroup / WAVE_SIZE);
         for (let w = 0; w < nw; w++) {
           const lanes = Math.min(WAVE_SIZE, perGroup - w * WAVE_SIZE);
-          const wave = new Wave({ gen: o.object.gen, program: o.kernel.program, resources, diag: o.diag, stackSize, fetchShader: o.fetchShader, atomicByteAddress: o.atomicByteAddress }, waves++, groups, lds, lanes);
+          const wave = new Wave({ gen: o.object.gen, program: o.kernel.program, resources, diag: o.diag, stackSize, fetchShader: o.fetchShader, atomicByteAddress: o.atomicByteAddress, trace: o.trace }, waves++, groups, lds, lanes);
           for (let l = 0; l < WAVE_SIZE; l++) {
             const li = w * WAVE_SIZE + l;
             const lx = li % bx;

@@ -95,6 +95,17 @@ export interface WaveOptions {
   readonly fetchShader?: number;
   /** Treat the index of RAT atomics (not stores, not MSKOR) as a byte address, as clang-19 emits it. */
   readonly atomicByteAddress?: boolean;
+  /** Called before each CF instruction with `wave W cf N <text> | active=<64-bit hex> valid=<hex> stack=<depth>`. */
+  readonly trace?: (line: string) => void;
+}
+
+/** A 64-bit lane mask as 16 hex digits (lane 0 = bit 0). */
+export function maskHex(bits: Uint8Array, test: (v: number) => boolean): string {
+  let hi = 0;
+  let lo = 0;
+  for (let l = 0; l < 32; l++) if (test(bits[l]!)) lo |= 1 << l;
+  for (let l = 32; l < 64; l++) if (test(bits[l]!)) hi |= 1 << (l - 32);
+  return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
 }
 
 export type StepResult = 'ok' | 'barrier' | 'end';
@@ -285,6 +296,9 @@ export class Wave {
     }
     const c = p.cf[this.pc]!;
     this.stats.cfInstructions++;
+    if (this.opts.trace && this.resumeGroup < 0) {
+      this.opts.trace(`wave ${this.id} cf ${this.pc} ${printCf(c, this.pc === p.cfEnd - 1)} | active=${maskHex(this.state, (v) => v === STATE.ACTIVE)} valid=${maskHex(this.valid, (v) => v === 1)} stack=${this.stack.length}`);
+    }
     const name = c.op?.name ?? '';
     if (!c.op) {
       this.diag('r600.cf.unknown', `unknown CF instruction ${c.code} (${printCf(c, false)})`);
