@@ -14,7 +14,7 @@ import { assemble } from '../src/adreno/afuc/isa.js';
 import { AfucEmu } from '../src/adreno/afuc/emu.js';
 import { testFirmwareSource } from '../src/adreno/afuc/testfw.js';
 import { gpuRegs } from '../src/adreno/regs/db.js';
-import type { BenchResult } from './run.js';
+import type { BenchResult } from './main.js';
 
 /** A synthetic frame: per draw a few register writes, a draw-state group, a draw, an event. */
 function frame(draws: number): { L: Layout; ib: { iova: number; sizeDwords: number } } {

@@ -8,7 +8,7 @@ import { ROOT } from '../tools/gen/run.js';
 import { parseGolden } from '../tools/gen/golden.js';
 import { decodeAt, printInst } from '../src/amd/isa/target.js';
 import { gfx11 } from '../src/amd/isa/gfx11/index.js';
-import type { BenchResult } from './run.js';
+import type { BenchResult } from './main.js';
 
 export function benchDecode(): BenchResult[] {
   const dir = join(ROOT, 'test/golden/amd/gfx1100');

@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { ROOT } from '../tools/gen/run.js';
 import { runKernel, type KernelRun } from '../src/runtime/run.js';
 import { benchCases, type BenchCase } from './cases.js';
-import type { BenchResult } from './run.js';
+import type { BenchResult } from './main.js';
 
 export interface RdnaRunner {
   readonly label: string;

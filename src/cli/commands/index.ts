@@ -2,6 +2,7 @@
 import type { Command } from '../command.js';
 import { adrenoCommand } from './adreno.js';
 import { asmCommand } from './asm.js';
+import { benchCommand } from './bench.js';
 import { demoCommand } from './demo.js';
 import { disasmCommand } from './disasm.js';
 import { infoCommand } from './info.js';
@@ -12,6 +13,7 @@ export const commands: Command[] = [
   demoCommand,
   infoCommand,
   runCommand,
+  benchCommand,
   disasmCommand,
   asmCommand,
   adrenoCommand,
