@@ -75,6 +75,8 @@ export interface CaseOptions {
   readonly root: string;
   /** Scale the problem down for tests: 1 is the benchmark size. */
   readonly small?: boolean;
+  /** Add the memory case: a 2^24-element vector add, three 64 MiB buffers (run only on request). */
+  readonly memoryCase?: boolean;
   /** Build only the cases this accepts (inputs and references are built eagerly). */
   readonly only?: (name: string) => boolean;
 }
@@ -177,6 +179,26 @@ export function benchCases(o: CaseOptions): BenchCase[] {
         args: [{ kind: 'buffer', name: 'data' }, { kind: 'scalar', type: 'u32', value: n }, { kind: 'buffer', name: 'bins' }],
       },
       check: (out) => cmpU32(out['bins'], want),
+    });
+  }
+  // Memory: 2^24-element c = a + b (the issue's bound: peak RSS under 1.5x the 192 MiB of buffers + 300 MiB).
+  if (o.memoryCase) {
+    const n = 1 << 24;
+    const a = floats(n, 8, -8, 8, 1 / 64), b = floats(n, 9, -8, 8, 1 / 64);
+    cases.push({
+      name: 'vadd_2^24', what: `c=a+b, ${n} floats (3 x 64 MiB buffers), block 256`,
+      launch: {
+        codeObject: fixture('vadd.co'), grid: [n, 1, 1], block: [256, 1, 1],
+        buffers: [f32buf('a', a), f32buf('b', b), zeros('c', 'f32', n)],
+        args: [{ kind: 'buffer', name: 'a' }, { kind: 'buffer', name: 'b' }, { kind: 'buffer', name: 'c' }, { kind: 'scalar', type: 'u32', value: n }],
+      },
+      check: (out) => {
+        const got = out['c'];
+        if (!got) return 'output missing';
+        const g = new Float32Array(got.buffer, got.byteOffset, n);
+        for (let i = 0; i < n; i++) if (!Object.is(g[i], Math.fround(a[i]! + b[i]!))) return `first mismatch at [${i}]`;
+        return null;
+      },
     });
   }
   return cases;

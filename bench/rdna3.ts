@@ -40,7 +40,12 @@ export function singleThread(rss: RssPeak): RdnaRunner {
 }
 
 export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
-  const cases = benchCases({ root: ROOT, only: (name) => !filter || filter === 'rdna3' || name === 'empty' || name.includes(filter) });
+  // The memory case (three 64 MiB buffers) runs only when named: `npm run bench -- memory`.
+  const memory = filter === 'memory' || filter === 'vadd_2^24';
+  const cases = benchCases({
+    root: ROOT, memoryCase: memory,
+    only: (name) => memory ? name === 'vadd_2^24' : !filter || filter === 'rdna3' || name === 'empty' || name.includes(filter),
+  });
   const rss = new RssPeak();
   const runners: RdnaRunner[] = [singleThread(rss)];
   const n = availableParallelism();
