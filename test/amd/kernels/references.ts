@@ -87,6 +87,17 @@ function prevF32(x: number): number {
   return -nextF32(-x);
 }
 
+/** An exact f64 value rounded to f32 in MODE round mode m: 0 nearest even, 1 +inf, 2 -inf, 3 toward zero. */
+function roundF32(v: number, m: number): number {
+  const rn = fr(v);
+  if (m === 0 || rn === v) return rn;
+  const lo = rn < v ? rn : prevF32(rn);
+  const hi = rn > v ? rn : nextF32(rn);
+  if (m === 1) return hi;
+  if (m === 2) return lo;
+  return v > 0 ? lo : hi;
+}
+
 function u64(lo: number, hi: number): bigint {
   return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
@@ -749,6 +760,20 @@ export const references: Readonly<Record<string, Reference>> = {
       const x = ftz(x0);
       const y = ftz(b[i]!);
       o.set([ftz(fr(x * y)), ftz(fr(y * 2 ** -120 + x)), ftz(fr(x * y + x)), ftz(fr(x * 2 ** -100))], 4 * i);
+    });
+    return { out: out('f32', o, { ulp: [0] }) };
+  },
+  round_modes(inp) {
+    // Operands in ±[1, 2) and ±[1, 4): sums, products and fma results are exact in f64, so the
+    // f32 result in each MODE.FP_ROUND mode is the exact value rounded in that direction.
+    const a = f32a(inp.a!);
+    const b = f32a(inp.b!);
+    const c = f32a(inp.c!);
+    const o = new Float32Array(12 * a.length);
+    a.forEach((x, i) => {
+      const y = i & 1 ? -b[i]! : b[i]!;
+      const z = i & 2 ? -c[i]! : c[i]!;
+      for (let m = 0; m < 4; m++) o.set([x + y, x * y, x * y + z].map((v) => roundF32(v, m)), 12 * i + 3 * m);
     });
     return { out: out('f32', o, { ulp: [0] }) };
   },
