@@ -11,6 +11,8 @@ export interface OperandSpace {
   readonly gfx: 9 | 10 | 11;
   /** Number of addressable general SGPRs (s0..s{n-1}). */
   readonly sgprs: number;
+  /** One past the last SGPR a multi-dword range may reach (GFX9: s[100:103] is printed), if not `sgprs`. */
+  readonly sgprTupleEnd?: number;
   /** Special scalar registers by encoding value (single-dword names). */
   readonly specials: Readonly<Record<number, string>>;
   /** Names of 64-bit pairs that start at an encoding value (vcc, exec, flat_scratch...). */
@@ -44,11 +46,13 @@ export const GFX10_SPACE: OperandSpace = {
 export const GFX9_SPACE: OperandSpace = {
   gfx: 9,
   sgprs: 102,
+  sgprTupleEnd: 106,
   specials: {
     102: 'flat_scratch_lo', 103: 'flat_scratch_hi', 104: 'xnack_mask_lo', 105: 'xnack_mask_hi',
-    106: 'vcc_lo', 107: 'vcc_hi', 124: 'm0', 126: 'exec_lo', 127: 'exec_hi',
+    // LLVM 19 prints 125 as `null` on GFX9 too (llvm-mc refuses it there).
+    106: 'vcc_lo', 107: 'vcc_hi', 124: 'm0', 125: 'null', 126: 'exec_lo', 127: 'exec_hi',
   },
-  pairs: { 102: 'flat_scratch', 104: 'xnack_mask', 106: 'vcc', 126: 'exec' },
+  pairs: { 102: 'flat_scratch', 104: 'xnack_mask', 106: 'vcc', 126: 'exec', 125: 'null' },
   sources: {
     235: 'src_shared_base', 236: 'src_shared_limit', 237: 'src_private_base', 238: 'src_private_limit',
     239: 'src_pops_exiting_wave_id', 251: 'src_vccz', 252: 'src_execz', 253: 'src_scc', 254: 'src_lds_direct',
@@ -98,7 +102,7 @@ export function sregName(space: OperandSpace, base: number, count: number): stri
     return space.specials[base] ?? null;
   }
   if (base < space.sgprs) {
-    if (base + count > space.sgprs) return null;
+    if (base + count > (space.sgprTupleEnd ?? space.sgprs)) return null;
     return `s[${base}:${base + count - 1}]`;
   }
   if (base >= SRC.TTMP0 && base <= SRC.TTMP15) {

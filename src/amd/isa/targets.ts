@@ -2,15 +2,16 @@
 import type { IsaTarget } from './target.js';
 import { gfx11 } from './gfx11/index.js';
 import { gfx10 } from './gfx10/index.js';
+import { gfx9 } from './gfx9/index.js';
 
 export const targets: Readonly<Record<string, IsaTarget>> = { gfx1100: gfx11 };
 
 /**
  * Targets whose instruction set is still partial: only the encoding classes with golden files in
- * test/golden/amd/<mcpu>/ exist (gfx1030: scalar). Their goldens are checked; they are not offered
+ * test/golden/amd/<mcpu>/ exist (gfx1030 and gfx900: scalar). Their goldens are checked; they are not offered
  * for code objects (the clang fixture tests need every class) until they move into `targets`.
  */
-export const partialTargets: Readonly<Record<string, IsaTarget>> = { gfx1030: gfx10 };
+export const partialTargets: Readonly<Record<string, IsaTarget>> = { gfx1030: gfx10, gfx900: gfx9 };
 
 /** Look up a target by -mcpu name (gfx1100...), or null. */
 export function targetFor(mcpu: string): IsaTarget | null {

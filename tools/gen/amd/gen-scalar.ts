@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LLVM_MC, LLVM_OBJDUMP, assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { buildGolden, formatGolden, rng } from '../golden.js';
-import { GFX10_SPACE, GFX11_SPACE, SRC, splitOperands, type OperandSpace } from '../../../src/amd/isa/operands.js';
+import { GFX9_SPACE, GFX10_SPACE, GFX11_SPACE, SRC, splitOperands, type OperandSpace } from '../../../src/amd/isa/operands.js';
 import { GFX10_SCALAR } from '../../../src/amd/isa/gfx10/layouts.js';
+import { GFX9_SCALAR } from '../../../src/amd/isa/gfx9/layouts.js';
 import { nullValue, sregText, ssrcText } from '../../../src/amd/isa/gfx11/scalar-operands.js';
 import {
   GFX11_SCALAR, putField, type NamedField, type OperandKind, type ScalarClass, type ScalarLayout, type ScalarOp,
@@ -71,7 +72,8 @@ function baseVals(L: ScalarLayout): Record<string, number> {
     case 'SOPC': return { ssrc0: BASE.ssrc0!, ssrc1: BASE.ssrc1! };
     case 'SOPK': return { sdst: BASE.sdst!, simm16: 0x1234 };
     case 'SOPP': return { simm16: 0 };
-    case 'SMEM': return { sbase: BASE.sbase!, sdata: BASE.sdata!, soffset: BASE.soffset!, offset: 0x10 };
+    // GFX9 says which of soffset/offset are present in imm/soe bits: set both (`s20 offset:0x10`).
+    case 'SMEM': return { sbase: BASE.sbase!, sdata: BASE.sdata!, soffset: BASE.soffset!, offset: 0x10, ...(L.fields.imm ? { imm: 1, soe: 1 } : {}) };
   }
 }
 
@@ -119,16 +121,14 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
   }
   // Immediate classification probes (SOPK/SOPP simm16) and the SMEM flag probes.
   const immVals = [0, 3, 65, 0x1234];
+  const smemFlags = (['glc', 'dlc'] as const).filter((fl) => L.fields[fl]);
   const extra: number[][] = [];
   for (const f of found) {
     if (L.name === 'SOPK' || L.name === 'SOPP') for (const v of immVals) extra.push(withLit(encode(L, f.op, { ...base, simm16: v })));
-    if (L.name === 'SMEM') {
-      extra.push(encode(L, f.op, { ...base, glc: 1 }));
-      extra.push(encode(L, f.op, { ...base, dlc: 1 }));
-    }
+    if (L.name === 'SMEM') for (const fl of smemFlags) extra.push(encode(L, f.op, { ...base, [fl]: 1 }));
   }
   const ex = extra.length ? disassembleProbes(T.mcpu, extra) : [];
-  const nEx = L.name === 'SMEM' ? 2 : L.name === 'SOPK' || L.name === 'SOPP' ? immVals.length : 0;
+  const nEx = L.name === 'SMEM' ? smemFlags.length : L.name === 'SOPK' || L.name === 'SOPP' ? immVals.length : 0;
 
   const out: { op: number; entry: ScalarOp; used: Set<string>; text: string }[] = [];
   found.forEach((f, fi) => {
@@ -144,6 +144,7 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
       const t = ex[fi * nEx + k]!.text;
       return t === null ? null : splitText(t).ops[idx];
     });
+    let text = f.text;
     last.forEach((o, idx) => {
       const r = sgprOf(o);
       if (r) {
@@ -161,6 +162,16 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
       if (L.name === 'SMEM' && /^\d+$/.test(o) && Number(o) === BASE.sdata) {
         used.add('sdata');
         operands.push({ field: 'sdata', kind: 'imm7' });
+        return;
+      }
+      // GFX9 s_set_gpr_idx_on/_mode: a 4-bit mask printed `gpr_idx(SRC0,...)` (hex above 15).
+      const gprField = L.name === 'SOPC' ? 'ssrc1' : 'simm16';
+      const g = (L.name === 'SOPC' || L.name === 'SOPP') && !used.has(gprField) ? gprIdxNames(T, L, f.op, gprField, base, idx) : null;
+      if (g) {
+        used.add(gprField);
+        operands.push({ field: gprField, kind: 'gpridx', names: g.names });
+        // The enumeration value may print as plain hex, which llvm-mc refuses: vary a valid line instead.
+        text = g.text;
         return;
       }
       if ((L.name === 'SOPK' || L.name === 'SOPP') && f.size === 8 && o === '0x' + LIT.toString(16)) {
@@ -184,7 +195,7 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
       }
     }
     if (L.name === 'SMEM') {
-      for (const [k, name] of [[0, 'glc'], [1, 'dlc']] as const) {
+      for (const [k, name] of smemFlags.entries()) {
         const t = ex[fi * nEx + k]!.text;
         if (t === f.text + ' ' + name) {
           flags.push(name);
@@ -195,10 +206,11 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
     if (hasOffset) {
       used.add('soffset');
       used.add('offset');
+      if (L.fields.imm) { used.add('imm'); used.add('soe'); }
       operands.push({ field: 'soffset', kind: 'smemoff' });
     }
     const entry: ScalarOp = { mnemonic, operands, ...(flags.length ? { flags } : {}) };
-    out.push({ op: f.op, entry, used, text: f.text });
+    out.push({ op: f.op, entry, used, text });
   });
 
   // Register-only sources: LLVM prints a constant there with an `/*Invalid immediate*/` remark.
@@ -461,6 +473,14 @@ function learnBranches(T: ScalarGenTarget, L: ScalarLayout, infos: readonly OpIn
 
 // ---------------------------------------------------------------------------------------------
 // Symbolic operand tables
+
+/** The names of a gpr_idx mask's bits (values 1, 2, 4, 8 print `gpr_idx(NAME)`), or null if this operand is not one. */
+function gprIdxNames(T: ScalarGenTarget, L: ScalarLayout, op: number, field: string, base: Record<string, number>, idx: number): { names: string[]; text: string } | null {
+  const r = disassembleProbes(T.mcpu, [0, 1, 2, 4, 8].map((v) => withLit(encode(L, op, { ...base, [field]: v }))));
+  const t = r.map((x) => (x.text === null ? '' : splitText(x.text).ops[idx] ?? ''));
+  if (t[0] !== 'gpr_idx()') return null;
+  return { names: t.slice(1).map((x) => /^gpr_idx\((\w+)\)$/.exec(x)![1]!), text: r[1]!.text! };
+}
 
 function probeTexts(T: ScalarGenTarget, L: ScalarLayout, op: number, vals: readonly number[], extra: Record<string, number> = {}): string[] {
   const r = disassembleProbes(T.mcpu, vals.map((v) => withLit(encode(L, op, { ...extra, simm16: v }))));
@@ -738,6 +758,7 @@ function goldenProbes(T: ScalarGenTarget, L: ScalarLayout, ops: readonly OpInfo[
           case 'lit': l = lit(); break;
           case 'smemoff': {
             vals.soffset = R() < 0.5 ? NULL : sreg(1) & 0x7f;
+            if (L.fields.imm) { vals.imm = ri(2); vals.soe = ri(2); }
             const c = R();
             vals.offset = (c < 0.15 ? 0 : c < 0.5 ? ri(256) : c < 0.75 ? ri(1 << 21) : (1 << 21) - 1 - ri(4096)) >>> 0;
             break;
@@ -825,6 +846,11 @@ const GFX1030: ScalarGenTarget = {
   aliasFrom: ['gfx900'],
 };
 
+const GFX900: ScalarGenTarget = {
+  mcpu: 'gfx900', layouts: GFX9_SCALAR, space: GFX9_SPACE, srcDir: 'src/amd/isa/gfx9', goldenDir: 'test/golden/amd/gfx900',
+  aliasFrom: [],
+};
+
 export function generate(): Record<string, string> {
-  return { ...generateScalar(GFX1100), ...generateScalar(GFX1030) };
+  return { ...generateScalar(GFX1100), ...generateScalar(GFX1030), ...generateScalar(GFX900) };
 }

@@ -78,11 +78,12 @@ export const GFX11_SCALAR: readonly ScalarLayout[] = [
  * - 'waitcnt' | 'delay' | 'depctr' | 'sendmsg' | 'hwreg' | 'version': LLVM's symbolic operands;
  * - 'lit': a mandatory 32-bit literal (s_setreg_imm32_b32);
  * - 'imm7': a raw 7-bit number (s_atc_probe's sdata);
- * - 'smemoff': the SMEM soffset/offset pair (`s7 offset:0x10`, `0x10`, `null`).
+ * - 'smemoff': the SMEM soffset/offset pair (`s7 offset:0x10`, `0x10`, `null`);
+ * - 'gpridx': GFX9's VGPR-indexing mode mask, `gpr_idx(SRC0,DST)` by the bit names in `names` (hex above the mask).
  */
 export type OperandKind =
   | 'sreg' | 'sbase' | 'ssrc' | 'hex' | 'u16' | 'udec' | 'udec_opt'
-  | 'waitcnt' | 'delay' | 'depctr' | 'sendmsg' | 'hwreg' | 'version' | 'lit' | 'imm7' | 'smemoff';
+  | 'waitcnt' | 'delay' | 'depctr' | 'sendmsg' | 'hwreg' | 'version' | 'lit' | 'imm7' | 'smemoff' | 'gpridx';
 
 export interface ScalarOperand {
   readonly field: string;
@@ -95,6 +96,8 @@ export interface ScalarOperand {
   readonly invalid?: readonly number[];
   /** LLVM's text for field values outside the operand's register class (printed with a remark). */
   readonly remarks?: Readonly<Record<number, string>>;
+  /** gpridx: LLVM's name of each mask bit. */
+  readonly names?: readonly string[];
   /** Operand classes llvm-mc refuses here although the disassembler prints them. */
   readonly asmReject?: readonly AsmClass[];
 }

@@ -118,7 +118,11 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
       if (o.kind === 'sreg') base = valid.sreg[o.dwords!]!;
       else if (o.kind === 'ssrc') base = valid.ssrc[o.dwords!]!;
       else if (o.kind === 'sbase') base = valid.sreg[o.dwords!]!.filter((_, v) => v % 2 === 0);
-      else if (o.kind === 'smemoff') { base = valid.sreg[1]!; field = 'soffset'; }
+      else if (o.kind === 'smemoff') {
+        // GFX9 (imm/soe layout): every 7-bit value names a register, and soffset may be unused.
+        if (L.fields.imm) return [];
+        base = valid.sreg[1]!; field = 'soffset';
+      }
       else return [];
       const ok = Uint8Array.from(base);
       for (const k of Object.keys(o.remarks ?? {})) ok[Number(k)] = 1;
@@ -145,6 +149,7 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
   const space = T.space;
   const sp = T.specials;
   const NULL = nullValue(space);
+  const hasImm = L.fields.imm !== undefined;
 
   function decode(words: ArrayLike<number>, index: number, pc: number): Instruction {
     const w0 = words[index]! >>> 0;
@@ -203,8 +208,19 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
       case 'version': return printVersion(sp, v);
       case 'lit': return literalText(inst.literal!, 1);
       case 'imm7': return v <= 64 ? String(v) : '0x' + v.toString(16);
+      case 'gpridx': {
+        const names = o.names!;
+        if (v >= 1 << names.length) return '0x' + v.toString(16);
+        return `gpr_idx(${names.filter((_, b) => (v >> b) & 1).join(',')})`;
+      }
       case 'smemoff': {
         const off = (f.offset! << 11) >> 11;
+        // GFX9: imm says the offset field is an offset (else its low 7 bits are the soffset SGPR),
+        // soe that the soffset field is present.
+        if (hasImm) {
+          if (!f.imm) return sregText(space, f.soe ? f.soffset! : f.offset! & 0x7f, 1)!;
+          return f.soe ? `${sregText(space, f.soffset!, 1)!} offset:${signedHex(off)}` : signedHex(off);
+        }
         if (f.soffset === NULL) return signedHex(off) === '0x0' ? 'null' : signedHex(off);
         const s = sregText(space, f.soffset!, 1)!;
         return off === 0 ? s : `${s} offset:${signedHex(off)}`;
@@ -272,6 +288,17 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
           if (x !== null && o.field !== 'simm16' && x > 0xff) x = null;
           break;
         case 'hwreg': x = parseImm16(t, e.asmTruncate) ?? parseHwreg(sp, t); break;
+        case 'gpridx': {
+          const m = /^gpr_idx\s*\((.*)\)$/i.exec(t);
+          if (!m) { x = parseImm16(t); break; }
+          x = 0;
+          for (const nm of m[1]!.split(',').map((q) => q.trim().toUpperCase()).filter((q) => q)) {
+            const b = o.names!.indexOf(nm);
+            if (b < 0) bad(`unknown gpr_idx mode '${nm}'`);
+            x |= 1 << b;
+          }
+          break;
+        }
         case 'version': x = parseImm16(t, e.asmTruncate) ?? parseVersion(sp, t); break;
         case 'lit': { const l = parseLiteral32(t); if (l !== null) { setLit(l); x = 0; } break; }
         // llvm-mc keeps the low 7 bits of s_atc_probe's integer.
@@ -287,6 +314,7 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
             off = i!;
           }
           const rest: string[] = [];
+          const fwCount = flagWords.length;
           for (const fw of flagWords) {
             const m = /^offset:(.*)$/i.exec(fw);
             if (m) {
@@ -297,6 +325,15 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
           }
           flagWords = rest;
           if (off < (e.asmUnsignedOffset ? 0 : -(1 << 20)) || off >= 1 << 20) bad(`offset ${off} out of range`);
+          if (hasImm) {
+            const hasOff = r === null || flagWords.length !== fwCount;
+            if (r !== null && !hasOff) { set('offset', r); x = r; break; }
+            set('imm', 1);
+            if (r !== null) { set('soe', 1); set('soffset', r); }
+            set('offset', off & 0x1fffff);
+            x = r ?? 0;
+            break;
+          }
           set('soffset', soff);
           set('offset', off & 0x1fffff);
           x = soff;
@@ -318,7 +355,7 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
       seen.add(fl);
       set(fl, 1);
     }
-    if (L.name === 'SMEM' && e.operands.some((o) => o.kind === 'smemoff') && ops.length < e.operands.length) set('soffset', NULL);
+    if (L.name === 'SMEM' && !hasImm && e.operands.some((o) => o.kind === 'smemoff') && ops.length < e.operands.length) set('soffset', NULL);
     const out = L.dwords === 2 ? [w[0]! >>> 0, w[1]! >>> 0] : [w[0]! >>> 0];
     if (literal !== undefined) out.push(literal >>> 0);
     return out;

@@ -1,0 +1,13 @@
+/**
+ * The GFX9 (Vega, gfx900) instruction set: its operand space and codecs, the GFX11 codec
+ * modules parametrised over gfx900's layouts and generated tables. Partial: see `partialTargets`
+ * in ../targets.ts for which encoding classes exist so far.
+ */
+import type { IsaTarget } from '../target.js';
+import { GFX9_SPACE } from '../operands.js';
+import type { Codec } from '../types.js';
+import { codecs as scalarCodecs } from './scalar.js';
+
+const codecs: Codec[] = [...scalarCodecs];
+
+export const gfx9: IsaTarget = { mcpu: 'gfx900', space: GFX9_SPACE, codecs };
