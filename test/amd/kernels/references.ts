@@ -777,6 +777,21 @@ export const references: Readonly<Record<string, Reference>> = {
     });
     return { out: out('f32', o, { ulp: [0] }) };
   },
+  buffer_rsrc(inp) {
+    // Raw buffer resources with num_records = n * 4 bytes (n = 200): a b32 load at or past it reads 0,
+    // a store there is dropped (out keeps its fill).
+    const a = i32(inp.in!);
+    const n = 200;
+    const o = new Int32Array(a.length).fill(12345);
+    const low = new Uint16Array(a.length);
+    for (let i = 0; i < a.length; i++) {
+      const v = i < n ? a[i]! : 0;
+      const u = a[(i & 63) + 2]!;
+      if (i < n) o[i] = v + u;
+      low[i] = v ^ i;
+    }
+    return { out: out('i32', o), low: out('u16', low) };
+  },
   trap(inp) {
     // Lanes with a negative input trap after the others stored; the handler counts them (TMA) and ends the wave.
     const a = i32(inp.in!);
