@@ -424,6 +424,12 @@ export class CommandProcessor implements Pm4Visitor {
   }
 }
 
+/** The space each SET_*_REG packet addresses. */
+const SET_SPACE = new Map<number, keyof typeof REG_SPACES>([
+  [IT.SET_CONTEXT_REG!, 'context'], [IT.SET_SH_REG!, 'sh'], [IT.SET_SH_REG_INDEX!, 'sh'],
+  [IT.SET_UCONFIG_REG!, 'uconfig'], [IT.SET_UCONFIG_REG_INDEX!, 'uconfig'], [IT.SET_CONFIG_REG!, 'config'],
+]);
+
 /**
  * The analyse visitor: packets that parse but break a rule. A clean stream reports nothing.
  */
@@ -447,7 +453,7 @@ export class AnalyseVisitor implements Pm4Visitor {
       this.diag.report({ id: 'pm4.unhandled-packet', severity: 'info', where, message: `IT_${p.name} is parsed but not modelled: it has no effect here` });
       return;
     }
-    const sp = p.name.startsWith('SET_') ? (p.name.includes('CONTEXT') ? 'context' : p.name.includes('_SH_') ? 'sh' : p.name.includes('UCONFIG') ? 'uconfig' : 'config') as keyof typeof REG_SPACES : null;
+    const sp = SET_SPACE.get(p.opcode);
     if (sp) {
       const { base, end } = REG_SPACES[sp];
       const first = base + (p.body[0]! & 0xffff);

@@ -6,6 +6,7 @@ import { benchCommand } from './bench.js';
 import { demoCommand } from './demo.js';
 import { disasmCommand } from './disasm.js';
 import { infoCommand } from './info.js';
+import { pm4Command } from './pm4.js';
 import { r600Command } from './r600.js';
 import { runCommand } from './run.js';
 
@@ -17,5 +18,6 @@ export const commands: Command[] = [
   disasmCommand,
   asmCommand,
   adrenoCommand,
+  pm4Command,
   r600Command,
 ];
