@@ -243,10 +243,11 @@ export class ParallelPool {
       diagnostics.push(...r.diagnostics);
       for (const [k, v] of r.counts) counts.set(k, (counts.get(k) ?? 0) + v);
     }
+    // The outputs are views of the shared segments (this run's memory is not used again): no copy.
     const buffers: Record<string, Uint8Array> = {};
     for (const b of l.buffers) {
       const s = mem.find(segs.get(b.name)!, 1)!;
-      buffers[b.name] = s.u8.slice(0, b.data.length);
+      buffers[b.name] = s.u8.subarray(0, b.data.length);
     }
     const report: RunReport = {
       kernel: kernel.name, target: co.target.mcpu, waveSize: kernel.kd.derived.waveSize, grid: [...l.grid], block: [...l.block],
