@@ -792,6 +792,15 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { out: out('i32', o), low: out('u16', low) };
   },
+  float_atomics(inp) {
+    const a = f32a(inp.in!);
+    const g = new Float32Array(a.length / 64);
+    a.forEach((x, i) => (g[Math.floor(i / 64)]! += x)); // integers: exact in any order
+    return {
+      acc: out('f32', Float32Array.of(a.reduce((s, x) => s + x, 0), Math.min(...a), Math.max(...a)), { ulp: [0] }),
+      groupsum: out('f32', g, { ulp: [0] }),
+    };
+  },
   trap(inp) {
     // Lanes with a negative input trap after the others stored; the handler counts them (TMA) and ends the wave.
     const a = i32(inp.in!);
