@@ -98,6 +98,21 @@ function roundF32(v: number, m: number): number {
   return v > 0 ? lo : hi;
 }
 
+/** f16 bits of v rounded in mode m (1 +inf, 2 -inf, 3 toward zero; 0 nearest even). */
+function roundF16(v: number, m: number): number {
+  const rn = f16bits(v);
+  const r = f16(rn);
+  if (m === 0 || r === v) return rn;
+  // The neighbours of the nearest half on either side of v (bit patterns step by one away from zero).
+  const away = (h: number) => (h & 0x7fff) + 1 | (h & 0x8000);
+  const toward = (h: number) => ((h & 0x7fff) - 1) | (h & 0x8000);
+  const below = r < v ? rn : r > 0 ? toward(rn) : away(rn);
+  const above = r > v ? rn : r >= 0 ? away(rn) : toward(rn);
+  if (m === 1) return above;
+  if (m === 2) return below;
+  return v > 0 ? below : above;
+}
+
 function u64(lo: number, hi: number): bigint {
   return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
 }
@@ -800,6 +815,43 @@ export const references: Readonly<Record<string, Reference>> = {
       acc: out('f32', Float32Array.of(a.reduce((s, x) => s + x, 0), Math.min(...a), Math.max(...a)), { ulp: [0] }),
       groupsum: out('f32', g, { ulp: [0] }),
     };
+  },
+  int_div(inp) {
+    const a = i32(inp.a!);
+    const b = i32(inp.b!);
+    const q = new Int32Array(4 * a.length);
+    const fm = new Float32Array(a.length);
+    a.forEach((x, i) => {
+      const y = b[i]! | 1;
+      const ux = x >>> 0;
+      const uy = y >>> 0;
+      q.set([Math.trunc(x / y), x % y, Math.trunc(ux / uy), ux % uy], 4 * i);
+      fm[i] = fr(fr(x) * fr(0.001)) % fr(fr(y) * fr(0.0001)); // fmod is exact
+    });
+    return { q: out('i32', q), fm: out('f32', fm, { ulp: [0] }) };
+  },
+  vector_types(inp) {
+    const f = f32a(inp.f!);
+    const nn = i32(inp.n!);
+    const n = f.length / 4 - 1;
+    const fo = new Float32Array(4 * n);
+    const io = new Int32Array(4 * n);
+    const co = new Uint8Array(4 * n);
+    const ho = new Uint16Array(3 * n);
+    for (let i = 0; i < n; i++) {
+      const a = f.subarray(4 * i, 4 * i + 4);
+      const b = f.subarray(4 * i + 4, 4 * i + 8);
+      const p = nn.subarray(4 * i, 4 * i + 4);
+      const q = nn.subarray(4 * i + 4, 4 * i + 8);
+      for (let k = 0; k < 4; k++) fo[4 * i + k] = a[3 - k]! * b[k]! + (k + 1); // multiples of 1/256: exact
+      const shuf = [p[0]!, q[1]!, p[2]!, q[3]!];
+      for (let k = 0; k < 4; k++) io[4 * i + k] = shuf[k]! + Math.min(p[k]!, q[k]!); // select(p, q, p > q)
+      const c = [0, 1, 2, 3].map((k) => Math.min(Math.max(p[k]! >> 20, 0), 255));
+      co.set([c[1]!, c[0]!, c[3]!, c[2]!], 4 * i);
+      const v = a[0]! * 1000;
+      ho.set([3, 1, 2].map((m) => roundF16(v, m)), 3 * i);
+    }
+    return { fo: out('f32', fo, { ulp: [0] }), io: out('i32', io), co: out('u8', co), ho: out('f16', ho, { ulp: [0] }) };
   },
   trap(inp) {
     // Lanes with a negative input trap after the others stored; the handler counts them (TMA) and ends the wave.
