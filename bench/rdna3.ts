@@ -54,6 +54,8 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
     runners.push(parallelRunner(n, rss));
   }
   const out: BenchResult[] = [];
+  // Wall ms of each case on the first (one-thread) runner: the all-cores speed-up is against it.
+  const oneThreadMs = new Map<string, number>();
   for (const runner of runners) {
     let baseline = 0;
     for (const c of cases) {
@@ -78,6 +80,8 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
       const wi = r.report.waveInstructions;
       const rate = wi / (ms / 1000);
       if (c.name === 'empty') baseline = rate;
+      if (runner.threads === 1) oneThreadMs.set(c.name, ms);
+      const ms1 = oneThreadMs.get(c.name);
       out.push({
         name: `${c.name} [${runner.label}]`,
         figures: {
@@ -90,6 +94,7 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
           'laneOps/s': Math.round(r.report.laneOperations / (ms / 1000)),
           'waveInst/cpu-s': Math.round(wi / (cpuMs / 1000)),
           'xEmpty': baseline > 0 ? Math.round((rate / baseline) * 1000) / 1000 : 1,
+          ...(runner.threads > 1 && ms1 !== undefined ? { 'x1thread': Math.round((ms1 / ms) * 1000) / 1000 } : {}),
           peakRssMiB: Math.round(rss.peak / 1048576),
           threads: runner.lastThreads ?? runner.threads,
           ...(runner.lastReason ? { note: runner.lastReason } : {}),
