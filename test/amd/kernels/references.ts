@@ -853,6 +853,18 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { fo: out('f32', fo, { ulp: [0] }), io: out('i32', io), co: out('u8', co), ho: out('f16', ho, { ulp: [0] }) };
   },
+  realtime(inp) {
+    // REALTIME only moves forward (s_sleep and the loop lie between the two reads); MODE.FP_ROUND
+    // at launch is the descriptor's (0: round to nearest even everywhere).
+    const a = u32(inp.in!);
+    const o = new Uint32Array(3 * a.length);
+    a.forEach((x, i) => {
+      let acc = x;
+      for (let k = 0; k < (x & 31); k++) acc = (Math.imul(acc, 1664525) + 1013904223) >>> 0;
+      o.set([1, acc, 0], 3 * i);
+    });
+    return { out: out('u32', o) };
+  },
   trap(inp) {
     // Lanes with a negative input trap after the others stored; the handler counts them (TMA) and ends the wave.
     const a = i32(inp.in!);
