@@ -619,6 +619,12 @@ export class PopsUnit {
     return woken;
   }
 
+  /** End a wave without any POPS checks (tools and tests that model waves with no shader). */
+  endProgramQuiet(w: PopsWave): PopsWave[] {
+    w.phase = 'ended';
+    return this.exit(w);
+  }
+
   /** Clear a GFX9 sleeper once its delay elapsed (the scheduler's job). */
   wake(w: PopsWave): void {
     w.sleeping = false;
