@@ -73,7 +73,7 @@ export interface SliceRequest {
 }
 
 export type SliceResult =
-  | { readonly id: number; readonly ok: true; readonly stats: DispatchStats; readonly diagnostics: Diagnostic[]; readonly counts: [string, number][] }
+  | { readonly id: number; readonly ok: true; readonly stats: DispatchStats; readonly diagnostics: Diagnostic[]; readonly counts: [string, number][]; readonly ms: number }
   | { readonly id: number; readonly ok: false; readonly error: string };
 
 // ---- the worker side -----------------------------------------------------------------------------
@@ -91,12 +91,13 @@ export function runSlice(req: SliceRequest): SliceResult {
     mem.onFault = (f) => {
       diag.report({ id: 'gpusim.memory.unmapped', severity: 'warning', where: { va: '0x' + f.va.toString(16), bytes: f.size }, message: `${f.write ? 'write' : 'read'} of ${f.size} bytes at unmapped 0x${f.va.toString(16)} (${f.write ? 'dropped' : 'reads 0'})` });
     };
+    const t0 = performance.now();
     const stats = dispatch(gfx11, code, kernel, mem, diag, {
       grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, seed: req.seed,
       maxInstructions: req.maxInstructions, dispatchPacketVa: req.dispatchPacketVa, queueVa: req.queueVa,
       scratchPerLane: req.scratchPerLane, firstGroup: req.firstGroup, groupCount: req.groupCount,
     });
-    return { id: req.id, ok: true, stats, diagnostics: diag.list, counts: [...diag.counts.entries()] };
+    return { id: req.id, ok: true, stats, diagnostics: diag.list, counts: [...diag.counts.entries()], ms: performance.now() - t0 };
   } catch (e) {
     return { id: req.id, ok: false, error: (e as Error).stack ?? String(e) };
   }
@@ -128,7 +129,8 @@ export function parallelBlocker(co: CodeObject, opts: RunOptions, l: KernelLaunc
 }
 
 export interface ParallelRun extends KernelRun {
-  readonly parallel: { readonly threads: number; readonly reason?: string };
+  /** Threads used, why only one, and each slice's wall milliseconds in its worker (load balance). */
+  readonly parallel: { readonly threads: number; readonly reason?: string; readonly sliceMs?: readonly number[] };
 }
 
 /** A set of workers kept across runs (spawning costs tens of milliseconds each). */
@@ -258,7 +260,7 @@ export class ParallelPool {
       diagnostics: diagnostics.map((d) => ({ id: d.id, severity: d.severity, where: d.where, message: d.message, ...(d.seed ? { seed: d.seed } : {}) })),
       diagnosticCounts: Object.fromEntries([...counts.entries()].sort()),
     };
-    return { report, buffers, strictStop: undefined, parallel: { threads } };
+    return { report, buffers, strictStop: undefined, parallel: { threads, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)) } };
   }
 }
 
