@@ -422,6 +422,7 @@ export class PopsUnit {
     this.checkReenter(w, 's_setreg MODE[25:24]', pc);
     if (bits === 3) {
       this.report(w, 'pops.packer.invalid', 'MODE[25:24] = 0b11 selects both packers; set bit 24 for packer 0 or bit 25 for packer 1', pc);
+      return;
     }
     this.selectPacker(w, bits === 0b10 ? 1 : 0, pc);
   }
