@@ -21,6 +21,7 @@ import './flow.js';
 import './vop3p.js';
 import './vopd.js';
 import './interp.js';
+import './pops-exec.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {
   const b = lookup(inst.mnemonic);

@@ -1,0 +1,104 @@
+/**
+ * Executor side of Primitive Ordered Pixel Shading (seed 002_d00ee82034762a57.txt).
+ *
+ * The POPS model (src/amd/gfx/pops.ts) lives below the pipeline; a pixel-shader wave is tied to
+ * its POPS state with `attachPops` when the pipeline launches it. Compute waves have none, and
+ * every helper here is then a no-op, so the hooks cost nothing outside POPS.
+ *
+ * Defined here: `s_endpgm_ordered_ps_done` (GFX9/GFX10: wait for every counter, send
+ * ORDERED_PS_DONE, end the program), which had no semantics. The instructions that already have
+ * semantics elsewhere call the helpers below:
+ * - s_setreg_b32 / s_setreg_imm32_b32 -> `popsSetreg` after the write (MODE[25:24] on GFX9,
+ *   HW_REG_POPS_PACKER on GFX10+);
+ * - reading operand 239 (src_pops_exiting_wave_id) -> `popsExitingWaveId` (volatile: per read);
+ * - s_sleep -> `popsSleep` (a true result: sleep until an exit of the packer wakes the wave);
+ * - s_wait_event -> `popsWaitEvent` (false: the wave must stay at this instruction and retry);
+ * - s_sendmsg -> `popsSendmsg` with the message id (7 = ORDERED_PS_DONE);
+ * - exp -> `popsExport` with the done bit; s_endpgm -> `popsEndpgm`.
+ */
+import type { Wave } from '../wave/wave.js';
+import type { PopsUnit, PopsWave } from '../gfx/pops.js';
+import { HW_REG_MODE, HW_REG_POPS_PACKER } from '../gfx/pops.js';
+import { define } from './registry.js';
+
+interface Link {
+  readonly unit: PopsUnit;
+  readonly pops: PopsWave;
+}
+
+const links = new WeakMap<Wave, Link>();
+const waves = new WeakMap<PopsWave, Wave>();
+
+/** Tie an executor wave to its POPS state (done by the pipeline at pixel-shader wave launch). */
+export function attachPops(w: Wave, unit: PopsUnit, pops: PopsWave): void {
+  links.set(w, { unit, pops });
+  waves.set(pops, w);
+}
+
+export function popsOf(w: Wave): PopsWave | undefined {
+  return links.get(w)?.pops;
+}
+
+/** Resume executor waves the POPS model woke (GFX10+ sleepers in the wait loop). */
+function wake(list: readonly PopsWave[]): void {
+  for (const p of list) {
+    const w = waves.get(p);
+    if (w && w.state === 'sleep') w.state = 'ready';
+  }
+}
+
+const counters = (w: Wave) => ({ vm: w.vmcnt, vs: w.vscnt, lgkm: w.lgkmcnt });
+
+/** After s_setreg wrote `value` into bits [offset, offset+size) of hardware register `id`. */
+export function popsSetreg(w: Wave, id: number, offset: number, size: number, value: number, pc?: number): void {
+  const l = links.get(w);
+  if (!l) return;
+  const full = size >= 32 ? value >>> 0 : (value & ((1 << size) - 1)) << offset;
+  const touched = size >= 32 ? 0xffff_ffff : ((1 << size) - 1) << offset;
+  if (id === HW_REG_MODE && (touched & (3 << 24)) !== 0) l.unit.setMode(l.pops, (full >>> 24) & 3, pc);
+  if (id === HW_REG_POPS_PACKER && (touched & 7) !== 0) l.unit.setPopsPacker(l.pops, full & 7, pc);
+}
+
+/** The value of src_pops_exiting_wave_id (operand 239) for this wave now; 0 outside POPS. */
+export function popsExitingWaveId(w: Wave, pc?: number): number {
+  const l = links.get(w);
+  return l ? l.unit.readExitingWaveId(l.pops, pc) : 0;
+}
+
+/** s_sleep: true when the wave should sleep until an exit of its packer wakes it. */
+export function popsSleep(w: Wave, simm16: number, pc?: number): boolean {
+  const l = links.get(w);
+  return l ? l.unit.sleep(l.pops, simm16, pc).wakeOnExit : false;
+}
+
+/** s_wait_event: false while the wave must keep waiting (GFX11 export_ready). */
+export function popsWaitEvent(w: Wave, simm16: number, pc?: number): boolean {
+  const l = links.get(w);
+  return l ? l.unit.waitEvent(l.pops, simm16, pc) : true;
+}
+
+export function popsSendmsg(w: Wave, id: number, pc?: number): void {
+  const l = links.get(w);
+  if (l) wake(l.unit.sendMsg(l.pops, id, counters(w), pc));
+}
+
+export function popsExport(w: Wave, done: boolean, pc?: number): void {
+  const l = links.get(w);
+  if (l) wake(l.unit.exportDone(l.pops, done, counters(w), pc));
+}
+
+export function popsEndpgm(w: Wave, pc?: number): void {
+  const l = links.get(w);
+  if (l) wake(l.unit.endProgram(l.pops, false, pc));
+}
+
+/** s_endpgm_ordered_ps_done: waits for every counter, sends ORDERED_PS_DONE, ends the wave. */
+define('s_endpgm_ordered_ps_done', (inst) => ({
+  cls: 'branch',
+  run: (w) => {
+    w.vmcnt = w.vscnt = w.lgkmcnt = w.expcnt = 0; // memory completes at issue in this model
+    const l = links.get(w);
+    if (l) wake(l.unit.endProgram(l.pops, true, w.pc - inst.size));
+    w.state = 'ended';
+  },
+}));
