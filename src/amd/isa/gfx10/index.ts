@@ -7,7 +7,8 @@ import type { IsaTarget } from '../target.js';
 import { GFX10_SPACE } from '../operands.js';
 import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
+import { codecs as vectorCodecs } from './vector.js';
 
-const codecs: Codec[] = [...scalarCodecs];
+const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs];
 
 export const gfx10: IsaTarget = { mcpu: 'gfx1030', space: GFX10_SPACE, codecs };

@@ -37,6 +37,10 @@ interface Layout {
   readonly flSd?: readonly FieldSlot[];
   /** Opcodes whose plain form has no src0 operand (src0 = 250/233/234 does not select DPP). */
   readonly noSrc0?: Uint8Array;
+  /** The target's operand space. */
+  readonly space: OperandSpace;
+  /** A plain layout's DPP16/DPP8 forms. */
+  readonly dppOf?: Readonly<Record<DppForm, Layout>>;
 }
 
 type FieldSlot = readonly [string, number, number, number];
@@ -57,19 +61,80 @@ function toArray(t: Readonly<Record<number, ValuOpInfo>>, n: number): (ValuOpInf
 
 const F = (w: number, lo: number, n: number): FieldDef => ({ w, lo, n });
 
-export const LAYOUTS: Readonly<Record<Enc, Layout>> = {
-  VOP1: finish({ enc: 'VOP1', form: null, words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(VOP1_OPS, 256) }),
-  VOP2: finish({ enc: 'VOP2', form: null, words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(VOP2_OPS, 64) }),
-  VOPC: finish({ enc: 'VOPC', form: null, words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(VOPC_OPS, 256) }),
-  VOP3: finish({
-    enc: 'VOP3', form: null, words: 2, op: F(0, 16, 10), prefix: 0xd4000000,
-    fields: {
-      vdst: F(0, 0, 8), abs: F(0, 8, 3), opsel: F(0, 11, 4), clamp: F(0, 15, 1),
-      src0: F(1, 0, 9), src1: F(1, 9, 9), src2: F(1, 18, 9), omod: F(1, 27, 2), neg: F(1, 29, 3),
-    },
-    table: toArray(VOP3_OPS, 1024),
-  }),
-};
+/** One encoding's generated tables: plain, DPP16 and DPP8 forms. */
+export interface ValuEncTables {
+  readonly ops: Readonly<Record<number, ValuOpInfo>>;
+  readonly dpp16: Readonly<Record<number, ValuOpInfo>>;
+  readonly dpp8: Readonly<Record<number, ValuOpInfo>>;
+}
+
+/** Everything the VALU codecs need about a target: its operand space and generated tables (layouts are shared). */
+export interface ValuTargetData {
+  /** Prefix of the codec names (`gfx10` -> `gfx10-VOP2`; GFX11 keeps the bare names). */
+  readonly name: string;
+  readonly space: OperandSpace;
+  readonly tables: Readonly<Record<Enc, ValuEncTables>>;
+  /** VOP3's encoding prefix (bits 31:26): 0b110101 on GFX10/11, 0b110100 on GFX9. */
+  readonly vop3Prefix?: number;
+}
+
+/** A target's VALU layouts with their tables, and the assembler's candidates by mnemonic. */
+export interface ValuSet {
+  readonly space: OperandSpace;
+  readonly LAYOUTS: Readonly<Record<Enc, Layout>>;
+  readonly DPP: Readonly<Record<Enc, Readonly<Record<DppForm, Layout>>>>;
+  readonly BY_MNEMONIC: Map<string, Cand[]>;
+}
+
+export function makeValuSet(T: ValuTargetData): ValuSet {
+  const space = T.space;
+  const plain: Record<Enc, Layout> = {
+    VOP1: finish({ enc: 'VOP1', form: null, words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(T.tables.VOP1.ops, 256), space }),
+    VOP2: finish({ enc: 'VOP2', form: null, words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(T.tables.VOP2.ops, 64), space }),
+    VOPC: finish({ enc: 'VOPC', form: null, words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(T.tables.VOPC.ops, 256), space }),
+    VOP3: finish({
+      enc: 'VOP3', form: null, words: 2, op: F(0, 16, 10), prefix: ((T.vop3Prefix ?? 0x35) << 26) >>> 0,
+      fields: {
+        vdst: F(0, 0, 8), abs: F(0, 8, 3), opsel: F(0, 11, 4), clamp: F(0, 15, 1),
+        src0: F(1, 0, 9), src1: F(1, 9, 9), src2: F(1, 18, 9), omod: F(1, 27, 2), neg: F(1, 29, 3),
+      },
+      table: toArray(T.tables.VOP3.ops, 1024),
+      space,
+    }),
+  };
+  const DPP = {} as Record<Enc, Record<DppForm, Layout>>;
+  const LAYOUTS = {} as Record<Enc, Layout>;
+  for (const e of ['VOP1', 'VOP2', 'VOPC', 'VOP3'] as const) {
+    DPP[e] = { dpp16: dppLayout(plain[e], 'dpp16', T.tables[e].dpp16), dpp8: dppLayout(plain[e], 'dpp8', T.tables[e].dpp8) };
+    // An opcode without src0 ignores the DPP selector unless LLVM decodes a DPP form of it (GFX10 v_nop).
+    const noSrc0 = plain[e].noSrc0!.map((x, op) => (x && !DPP[e].dpp16.table[op] && !DPP[e].dpp8.table[op] ? 1 : 0));
+    LAYOUTS[e] = { ...plain[e], dppOf: DPP[e], noSrc0 };
+  }
+  const BY_MNEMONIC = new Map<string, Cand[]>();
+  const addCand = (name: string, c: Cand): void => {
+    const l = BY_MNEMONIC.get(name);
+    if (l) l.push(c);
+    else BY_MNEMONIC.set(name, [c]);
+  };
+  const ALL_LAYOUTS: readonly Layout[] = (['VOP1', 'VOP2', 'VOPC', 'VOP3'] as const).flatMap((e) => [LAYOUTS[e], DPP[e].dpp16, DPP[e].dpp8]);
+  for (const L of ALL_LAYOUTS) {
+    L.table.forEach((info, op) => {
+      if (!info) return;
+      addCand(info.m, { L, op, info });
+    });
+  }
+  // Suffix-less spellings (`v_add_f32` → `_e32` first, then `_e64`; with DPP controls `_dpp`, then `_e64_dpp`).
+  for (const L of ALL_LAYOUTS) {
+    L.table.forEach((info, op) => {
+      if (!info) return;
+      const m = /^(.*?)(_e32|_e64)?(_dpp)?$/.exec(info.m)!;
+      if (m[1] === info.m) return;
+      addCand(m[1]!, { L, op, info });
+    });
+  }
+  return { space, LAYOUTS, DPP, BY_MNEMONIC };
+}
+
 const SDST = F(0, 8, 7);
 
 /** The DPP16/DPP8 form of a plain layout: same fields but src0, plus the DPP dword's. */
@@ -80,12 +145,19 @@ function dppLayout(L: Layout, form: DppForm, table: Readonly<Record<number, Valu
   return finish({ ...L, form, words: L.words + 1, fields, table: toArray(table, L.table.length) });
 }
 
-const DPP: Readonly<Record<Enc, Readonly<Record<DppForm, Layout>>>> = {
-  VOP1: { dpp16: dppLayout(LAYOUTS.VOP1, 'dpp16', VOP1_DPP16_OPS), dpp8: dppLayout(LAYOUTS.VOP1, 'dpp8', VOP1_DPP8_OPS) },
-  VOP2: { dpp16: dppLayout(LAYOUTS.VOP2, 'dpp16', VOP2_DPP16_OPS), dpp8: dppLayout(LAYOUTS.VOP2, 'dpp8', VOP2_DPP8_OPS) },
-  VOPC: { dpp16: dppLayout(LAYOUTS.VOPC, 'dpp16', VOPC_DPP16_OPS), dpp8: dppLayout(LAYOUTS.VOPC, 'dpp8', VOPC_DPP8_OPS) },
-  VOP3: { dpp16: dppLayout(LAYOUTS.VOP3, 'dpp16', VOP3_DPP16_OPS), dpp8: dppLayout(LAYOUTS.VOP3, 'dpp8', VOP3_DPP8_OPS) },
-};
+const GFX11_VALU = makeValuSet({
+  name: 'gfx11',
+  space: GFX11_SPACE,
+  tables: {
+    VOP1: { ops: VOP1_OPS, dpp16: VOP1_DPP16_OPS, dpp8: VOP1_DPP8_OPS },
+    VOP2: { ops: VOP2_OPS, dpp16: VOP2_DPP16_OPS, dpp8: VOP2_DPP8_OPS },
+    VOPC: { ops: VOPC_OPS, dpp16: VOPC_DPP16_OPS, dpp8: VOPC_DPP8_OPS },
+    VOP3: { ops: VOP3_OPS, dpp16: VOP3_DPP16_OPS, dpp8: VOP3_DPP8_OPS },
+  },
+});
+export const LAYOUTS = GFX11_VALU.LAYOUTS;
+const DPP = GFX11_VALU.DPP;
+const BY_MNEMONIC = GFX11_VALU.BY_MNEMONIC;
 
 function get(w: ArrayLike<number>, base: number, f: FieldDef): number {
   return (w[base + f.w]! >>> f.lo) & ((1 << f.n) - 1);
@@ -144,7 +216,8 @@ export function srcText(space: OperandSpace, v: number, n: number, t: ValuType, 
     const r = v - 256;
     return t16 ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, n);
   }
-  if (v < 128) return sregName(space, alignScalar(v, n), n);
+  // `null` reads as zero at any width (GFX10 v_mqsad_u32_u8's 128-bit src2).
+  if (v < 128) return sregName(space, alignScalar(v, n), n) ?? (space.specials[v] === 'null' ? 'null' : null);
   if (v <= 192) return String(v - 128);
   if (v <= 208) return String(192 - v);
   if (v >= 240 && v <= 248) {
@@ -157,9 +230,9 @@ export function srcText(space: OperandSpace, v: number, n: number, t: ValuType, 
   return space.sources[v] ?? (v === 254 ? 'src_lds_direct' : null);
 }
 
-function rangeOk(v: number, n: number): boolean {
+function rangeOk(space: OperandSpace, v: number, n: number): boolean {
   if (v >= 256) return v - 256 + n <= 256;
-  if (v < 128) return sregName(GFX11_SPACE, alignScalar(v, n), n) !== null;
+  if (v < 128) return sregName(space, alignScalar(v, n), n) !== null || space.specials[v] === 'null';
   return true;
 }
 
@@ -241,9 +314,9 @@ function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: numb
   let fi8 = 0;
   // Opcodes without a src0 operand (v_nop, v_pipeflush) ignore the field: no DPP form.
   if (P.noSrc0![op]) { /* plain */ }
-  else if (src0 === SRC.DPP16) L = DPP[P.enc].dpp16;
+  else if (src0 === SRC.DPP16) L = P.dppOf!.dpp16;
   else if (src0 === SRC.DPP8 || src0 === SRC.DPP8FI) {
-    L = DPP[P.enc].dpp8;
+    L = P.dppOf!.dpp8;
     fi8 = src0 === SRC.DPP8FI ? 1 : 0;
   }
   const info = L.table[op];
@@ -258,10 +331,10 @@ function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: numb
       const v = fields[o.f]!;
       if ((srcClass(v) & ((o.ok ?? 0) | (o.rk ?? 0))) === 0) fail(pc, words, index, L.words, `${info.m}: source value ${v} not allowed in ${o.f}`);
       if (v === SRC.LITERAL) needLit = true;
-      if (o.n > 1 && !rangeOk(v, o.n)) fail(pc, words, index, L.words, `${info.m}: ${o.f} register range out of bounds`);
+      if (o.n > 1 && !rangeOk(P.space, v, o.n)) fail(pc, words, index, L.words, `${info.m}: ${o.f} register range out of bounds`);
     } else if (o.k === 's') {
       const v = fields[o.f]!;
-      if (v >= 128 || sregName(GFX11_SPACE, v, o.n) === null) fail(pc, words, index, L.words, `${info.m}: ${o.f} ${v} is not a scalar register`);
+      if (v >= 128 || sregName(P.space, v, o.n) === null) fail(pc, words, index, L.words, `${info.m}: ${o.f} ${v} is not a scalar register`);
     } else if (o.k === 'v') {
       const v = fields[o.f]!;
       if (o.lo && v >= 128) fail(pc, words, index, L.words, `${info.m}: ${o.f} must be v0..v127`);
@@ -335,9 +408,9 @@ export function vop3Mods(inst: Instruction, info: ValuOpInfo): string {
   return s;
 }
 
-function printValu(inst: Instruction): string {
+function printValu(inst: Instruction, space: OperandSpace): string {
   const info = inst.info as ValuOpInfo;
-  const ops = info.ops.map((o) => operandText(o, inst, info));
+  const ops = info.ops.map((o) => operandText(o, inst, info, space));
   let s = info.m + (ops.length ? ' ' + ops.join(', ') : '');
   const vop3 = inst.encoding === 'VOP3' || inst.encoding === 'VOP3SD';
   if (vop3) s += vop3Mods(inst, info);
@@ -352,29 +425,6 @@ interface Cand {
   readonly L: Layout;
   readonly op: number;
   readonly info: ValuOpInfo;
-}
-
-const BY_MNEMONIC = new Map<string, Cand[]>();
-function addCand(name: string, c: Cand): void {
-  const l = BY_MNEMONIC.get(name);
-  if (l) l.push(c);
-  else BY_MNEMONIC.set(name, [c]);
-}
-const ALL_LAYOUTS: readonly Layout[] = (['VOP1', 'VOP2', 'VOPC', 'VOP3'] as const).flatMap((e) => [LAYOUTS[e], DPP[e].dpp16, DPP[e].dpp8]);
-for (const L of ALL_LAYOUTS) {
-  L.table.forEach((info, op) => {
-    if (!info) return;
-    addCand(info.m, { L, op, info });
-  });
-}
-// Suffix-less spellings (`v_add_f32` → `_e32` first, then `_e64`; with DPP controls `_dpp`, then `_e64_dpp`).
-for (const L of ALL_LAYOUTS) {
-  L.table.forEach((info, op) => {
-    if (!info) return;
-    const m = /^(.*?)(_e32|_e64)?(_dpp)?$/.exec(info.m)!;
-    if (m[1] === info.m) return;
-    addCand(m[1]!, { L, op, info });
-  });
 }
 
 export class OperandError extends Error {}
@@ -489,8 +539,8 @@ function parseVgpr(text: string, o: ValuOperand): number {
   return r.value - 256;
 }
 
-function parseSgprDst(text: string, o: ValuOperand): number {
-  const r = parseReg(GFX11_SPACE, text);
+function parseSgprDst(text: string, o: ValuOperand, space: OperandSpace): number {
+  const r = parseReg(space, text);
   if (!r || r.file === 'v' || r.value >= 128) throw new OperandError(`expected an SGPR, got ${text}`);
   if (r.count !== o.n && r.file !== 'special') throw new OperandError(`wrong SGPR width: ${text}`);
   return r.value;
@@ -506,6 +556,8 @@ export function splitRest(rest: string): { ops: string[]; mods: string[] } {
   const parts = splitOperands(rest);
   if (!parts.length) return { ops: [], mods: [] };
   const last = splitWords(parts[parts.length - 1]!);
+  // Modifiers alone (GFX10's `v_nop row_shl:12 ...`): no operand.
+  if (parts.length === 1 && last.length && /^[a-z_][a-z_0-9]*:/i.test(last[0]!)) return { ops: [], mods: last };
   parts[parts.length - 1] = last[0] ?? '';
   // A modifier-only rest (e.g. `v_nop`'s) has no operand.
   return { ops: parts.filter((p) => p !== ''), mods: last.slice(1) };
@@ -532,7 +584,7 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
       case 'v': {
         if (o.f === 'dsrc0' || o.f === 'vsrc1') {
           const si = o.f === 'dsrc0' ? 0 : 1;
-          const p = parseSrc(t, { f: o.f, k: 'src', n: o.n, t: 'f32' });
+          const p = parseSrc(t, { f: o.f, k: 'src', n: o.n, t: 'f32' }, L.space);
           if (p.value < 256) throw new OperandError(`expected a VGPR, got ${t}`);
           if ((o.lo || o.rc) && p.value - 256 >= 128) throw new OperandError(`${t}: only v0..v127 here`);
           put(words, L.fields[o.f]!, p.value - 256);
@@ -545,7 +597,7 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
         }
         break;
       }
-      case 's': put(words, o.f === 'sdst' ? SDST : L.fields[o.f]!, parseSgprDst(t, o)); break;
+      case 's': put(words, o.f === 'sdst' ? SDST : L.fields[o.f]!, parseSgprDst(t, o, L.space)); break;
       case 'k': {
         // The K constant is always a literal; float text takes the instruction's source type.
         const ft = info.ops.find((x) => x.k === 'src')?.t;
@@ -553,7 +605,7 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
         break;
       }
       default: {
-        const p = parseSrc(t, o);
+        const p = parseSrc(t, o, L.space);
         if ((srcClass(p.value) & (o.ok ?? 0)) === 0) throw new OperandError(`operand ${t} not allowed here`);
         if (p.value === SRC.LITERAL) setLit(p.literal!);
         put(words, L.fields[o.f]!, p.value);
@@ -603,6 +655,7 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
 
 /** Fill in the DPP selector in src0 and the DPP dword's controls. */
 function encodeDpp(L: Layout, words: number[], dm: DppMods): void {
+  // src0 sits where it does in every target's plain layout.
   const src0 = LAYOUTS[L.enc].fields.src0!;
   if ((dm.form ?? L.form) !== L.form) throw new OperandError('DPP controls of the other form');
   if (L.form === 'dpp8') {
@@ -618,9 +671,9 @@ function encodeDpp(L: Layout, words: number[], dm: DppMods): void {
   }
 }
 
-function assembleValu(encs: readonly Enc[], line: AsmLine): number[] | null {
+function assembleValu(S: ValuSet, encs: readonly Enc[], line: AsmLine): number[] | null {
   const form: DppForm | null = /\bdpp8:/.test(line.rest) ? 'dpp8' : /\b(quad_perm|row_[a-z_]+|row_mask|bank_mask|bound_ctrl):?/.test(line.rest) || line.mnemonic.endsWith('_dpp') ? 'dpp16' : null;
-  const cands = BY_MNEMONIC.get(line.mnemonic)?.filter((c) => encs.includes(c.L.enc) && c.L.form === form);
+  const cands = S.BY_MNEMONIC.get(line.mnemonic)?.filter((c) => encs.includes(c.L.enc) && c.L.form === form);
   if (!cands || cands.length === 0) return null;
   // C-style comments (LLVM's remarks on illegal operands) are not part of the operands.
   const { ops, mods } = splitRest(line.rest.includes('/*') ? line.rest.replace(/\/\*.*?\*\//g, '') : line.rest);
@@ -639,22 +692,29 @@ function assembleValu(encs: readonly Enc[], line: AsmLine): number[] | null {
 // ---------------------------------------------------------------------------------------------
 // Codecs
 
-function makeCodec(L: Layout, name: string, matches: (w0: number) => boolean, asmEncs: readonly Enc[]): Codec {
+function makeCodec(S: ValuSet, L: Layout, name: string, matches: (w0: number) => boolean, asmEncs: readonly Enc[]): Codec {
   return {
     name,
     matches,
     decode: (words, index, pc) => decodeValu(L, words, index, pc),
-    print: printValu,
-    assemble: (line) => (asmEncs.length ? assembleValu(asmEncs, line) : null),
+    print: (inst) => printValu(inst, S.space),
+    assemble: (line) => (asmEncs.length ? assembleValu(S, asmEncs, line) : null),
   };
 }
 
-export const codecs: Codec[] = [
-  // The VALU assembler lives in the first codec (a mnemonic may have `_e32` and `_e64` candidates).
-  makeCodec(LAYOUTS.VOP2, 'VOP2', (w0) => (w0 >>> 31) === 0 && ((w0 >>> 25) & 0x3e) !== 0x3e, ['VOP1', 'VOP2', 'VOPC', 'VOP3']),
-  makeCodec(LAYOUTS.VOP1, 'VOP1', (w0) => (w0 >>> 25) === 0x3f, []),
-  makeCodec(LAYOUTS.VOPC, 'VOPC', (w0) => (w0 >>> 25) === 0x3e, []),
-  makeCodec(LAYOUTS.VOP3, 'VOP3', (w0) => (w0 >>> 26) === 0x35, []),
-];
+/** The VALU codecs of a target (VOP1/VOP2/VOPC/VOP3 with their DPP forms), in match order. */
+export function makeValuCodecs(S: ValuSet, prefix = ''): Codec[] {
+  const L = S.LAYOUTS;
+  const vop3 = L.VOP3.prefix >>> 26;
+  return [
+    // The VALU assembler lives in the first codec (a mnemonic may have `_e32` and `_e64` candidates).
+    makeCodec(S, L.VOP2, prefix + 'VOP2', (w0) => (w0 >>> 31) === 0 && ((w0 >>> 25) & 0x3e) !== 0x3e, ['VOP1', 'VOP2', 'VOPC', 'VOP3']),
+    makeCodec(S, L.VOP1, prefix + 'VOP1', (w0) => (w0 >>> 25) === 0x3f, []),
+    makeCodec(S, L.VOPC, prefix + 'VOPC', (w0) => (w0 >>> 25) === 0x3e, []),
+    makeCodec(S, L.VOP3, prefix + 'VOP3', (w0) => (w0 >>> 26) === vop3, []),
+  ];
+}
+
+export const codecs: Codec[] = makeValuCodecs(GFX11_VALU);
 
 export { DPP, BY_MNEMONIC, type Cand, type Layout };

@@ -95,7 +95,6 @@ export const VOP1_OPS: Readonly<Record<number, ValuOpInfo>> = {
 };
 
 export const VOP1_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
-  0: {"m":"v_nop","ops":[],"z":[33423360,0]},
   1: {"m":"v_mov_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,15728640]},
   5: {"m":"v_cvt_f32_i32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,15728640]},
   6: {"m":"v_cvt_f32_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,15728640]},
@@ -110,7 +109,6 @@ export const VOP1_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
   18: {"m":"v_cvt_f32_ubyte1_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,15728640]},
   19: {"m":"v_cvt_f32_ubyte2_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,15728640]},
   20: {"m":"v_cvt_f32_ubyte3_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,15728640]},
-  27: {"m":"v_pipeflush","ops":[],"z":[33423360,0]},
   28: {"m":"v_mov_b16_dpp","ops":[{"f":"vdst","k":"v","n":1,"h":1},{"f":"dsrc0","k":"v","n":1,"h":1}],"z":[0,12582912],"neg":1,"sx":1},
   32: {"m":"v_fract_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,12582912],"abs":1,"neg":1},
   33: {"m":"v_trunc_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,12582912],"abs":1,"neg":1},
@@ -163,7 +161,6 @@ export const VOP1_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
 };
 
 export const VOP1_DPP8_OPS: Readonly<Record<number, ValuOpInfo>> = {
-  0: {"m":"v_nop","ops":[],"z":[33423360,0]},
   1: {"m":"v_mov_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,0]},
   5: {"m":"v_cvt_f32_i32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,0]},
   6: {"m":"v_cvt_f32_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,0]},
@@ -178,7 +175,6 @@ export const VOP1_DPP8_OPS: Readonly<Record<number, ValuOpInfo>> = {
   18: {"m":"v_cvt_f32_ubyte1_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,0]},
   19: {"m":"v_cvt_f32_ubyte2_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,0]},
   20: {"m":"v_cvt_f32_ubyte3_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,0]},
-  27: {"m":"v_pipeflush","ops":[],"z":[33423360,0]},
   28: {"m":"v_mov_b16_dpp","ops":[{"f":"vdst","k":"v","n":1,"h":1},{"f":"dsrc0","k":"v","n":1,"h":1}],"z":[0,0]},
   32: {"m":"v_fract_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,0]},
   33: {"m":"v_trunc_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1}],"z":[0,0]},
