@@ -63,10 +63,6 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
     const { parallelRunner } = await import('./parallel-runner.js');
     runners.push(parallelRunner(n, rss));
   }
-  // The memory case runs all cores first: a one-thread run's GPU memory stays reachable from a
-  // module-level closure of the semantics until the next dispatch (see README), which would count
-  // 192 MiB of the previous run in the next one's peak.
-  if (memory) runners.reverse();
   const out: BenchResult[] = [];
   // Wall ms of each case on the first (one-thread) runner: the all-cores speed-up is against it.
   const oneThreadMs = new Map<string, number>();
@@ -74,24 +70,9 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
     let baseline = 0;
     for (const c of cases) {
       gc();
-      rss.peak = 0;
-      rss.sample();
-      const timer = setInterval(() => rss.sample(), 20);
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      let r: KernelRun;
-      try {
-        r = await runner.run(c);
-      } finally {
-        clearInterval(timer);
-      }
-      const ms = performance.now() - t0;
-      const cu = process.cpuUsage(c0);
-      // CPU time of this process (all its threads): on a busy machine wall time overstates the cost.
-      const cpuMs = (cu.user + cu.system) / 1000;
-      rss.sample();
-      const bad = r.report.aborted ? 'aborted' : c.check(r.buffers);
-      const wi = r.report.waveInstructions;
+      // One case is measured in its own call: the run's outputs must not stay reachable from this
+      // suspended frame while the next case's peak memory is measured.
+      const { ms, cpuMs, bad, wi, laneOps } = await measure(runner, c, rss);
       const rate = wi / (ms / 1000);
       if (c.name === 'empty') baseline = rate;
       if (runner.threads === 1) oneThreadMs.set(c.name, ms);
@@ -101,11 +82,11 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
         figures: {
           ok: bad === null ? 'yes' : `NO (${bad})`,
           waveInst: wi,
-          laneOps: r.report.laneOperations,
+          laneOps,
           ms: Math.round(ms * 10) / 10,
           cpuMs: Math.round(cpuMs * 10) / 10,
           'waveInst/s': Math.round(rate),
-          'laneOps/s': Math.round(r.report.laneOperations / (ms / 1000)),
+          'laneOps/s': Math.round(laneOps / (ms / 1000)),
           'waveInst/cpu-s': Math.round(wi / (cpuMs / 1000)),
           'xEmpty': baseline > 0 ? Math.round((rate / baseline) * 1000) / 1000 : 1,
           ...(runner.threads > 1 && ms1 !== undefined ? { 'x1thread': Math.round((ms1 / ms) * 1000) / 1000 } : {}),
@@ -118,4 +99,25 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
     runner.close?.();
   }
   return out;
+}
+
+async function measure(runner: RdnaRunner, c: BenchCase, rss: RssPeak): Promise<{ ms: number; cpuMs: number; bad: string | null; wi: number; laneOps: number }> {
+      rss.peak = 0;
+  rss.sample();
+  const timer = setInterval(() => rss.sample(), 20);
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  let r: KernelRun;
+  try {
+    r = await runner.run(c);
+  } finally {
+    clearInterval(timer);
+  }
+  const ms = performance.now() - t0;
+  const cu = process.cpuUsage(c0);
+  // CPU time of this process (all its threads): on a busy machine wall time overstates the cost.
+  const cpuMs = (cu.user + cu.system) / 1000;
+  rss.sample();
+  const bad = r.report.aborted ? 'aborted' : c.check(r.buffers);
+  return { ms, cpuMs, bad, wi: r.report.waveInstructions, laneOps: r.report.laneOperations };
 }
