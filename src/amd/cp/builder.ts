@@ -81,6 +81,7 @@ export class Pm4Builder {
 
   setContextReg(reg: string | number, ...values: number[]): this { return this.setIn('context', IT.SET_CONTEXT_REG!, reg, values); }
   setShReg(reg: string | number, ...values: number[]): this { return this.setIn('sh', IT.SET_SH_REG!, reg, values); }
+  setShRegIndex(reg: string | number, index: number, ...values: number[]): this { return this.setIn('sh', IT.SET_SH_REG_INDEX!, reg, values, index); }
   setUconfigReg(reg: string | number, ...values: number[]): this { return this.setIn('uconfig', IT.SET_UCONFIG_REG!, reg, values); }
   setUconfigRegIndex(reg: string | number, index: number, ...values: number[]): this { return this.setIn('uconfig', IT.SET_UCONFIG_REG_INDEX!, reg, values, index); }
   setConfigReg(reg: string | number, ...values: number[]): this { return this.setIn('config', IT.SET_CONFIG_REG!, reg, values); }

@@ -118,9 +118,13 @@ export interface CpOptions {
   readonly diag: Diagnostics;
   /** Run a compute dispatch (returns whether it ran). Absent: dispatches are only recorded. */
   readonly launch?: (l: ComputeLaunch) => boolean;
+  /** Stop recording draws after this many (default 1,000,000). */
+  readonly maxDraws?: number;
   /** Also run the analyse checks while executing (default true). */
   readonly analyse?: boolean;
 }
+
+const DRAWS = new Set([IT.DRAW_INDEX_AUTO, IT.DRAW_INDEX_2, IT.DRAW_INDIRECT, IT.DRAW_INDEX_INDIRECT, IT.DRAW_INDIRECT_MULTI, IT.DRAW_INDEX_INDIRECT_MULTI]);
 
 const lohi = (lo: number, hi: number): number => (lo >>> 0) + (hi >>> 0) * 0x1_0000_0000;
 
@@ -143,7 +147,12 @@ export class CommandProcessor implements Pm4Visitor {
   /** A deterministic GPU clock for timestamps: advances once per packet. */
   clock = 0;
   packets = 0;
+  readonly maxDraws: number;
   private readonly launch: ((l: ComputeLaunch) => boolean) | undefined;
+  /** Bumped on every register change, so unchanged state is snapshotted once. */
+  private version = 0;
+  private snap: RegSnapshot | null = null;
+  private snapVersion = -1;
   private readonly analyser: AnalyseVisitor | null;
 
   constructor(opts: CpOptions) {
@@ -152,6 +161,7 @@ export class CommandProcessor implements Pm4Visitor {
     this.mem = opts.mem;
     this.diag = opts.diag;
     this.launch = opts.launch;
+    this.maxDraws = opts.maxDraws ?? 1_000_000;
     this.analyser = opts.analyse === false ? null : new AnalyseVisitor(opts.gen, opts.diag);
   }
 
@@ -189,7 +199,19 @@ export class CommandProcessor implements Pm4Visitor {
       this.diag.report({ id: 'pm4.reg.out-of-range', severity: 'error', where: this.where(p), message: `IT_${p.name} writes register dword offset 0x${offset.toString(16)}, outside the modelled register file` });
       return;
     }
-    this.regs[offset] = value >>> 0;
+    if (this.regs[offset] !== value >>> 0) {
+      this.regs[offset] = value >>> 0;
+      this.version++;
+    }
+  }
+
+  /** A snapshot of the register state, shared between draws while no register changes. */
+  private snapshot(): RegSnapshot {
+    if (this.snap === null || this.snapVersion !== this.version) {
+      this.snap = new RegSnapshot(this.regs, this.db);
+      this.snapVersion = this.version;
+    }
+    return this.snap;
   }
 
   packet(p: Pm4Packet): void {
@@ -197,6 +219,10 @@ export class CommandProcessor implements Pm4Visitor {
     this.clock += 16;
     this.analyser?.packet(p);
     for (const w of packetWrites(p, this.gen)) this.writeReg(p, w.offset, w.value);
+    if (this.draws.length >= this.maxDraws && p.type === 3 && DRAWS.has(p.opcode)) {
+      this.diag.report({ id: 'pm4.draw.limit', severity: 'error', where: this.where(p), message: `more than ${this.maxDraws} draws recorded; further draws are ignored` });
+      return;
+    }
     if (p.type !== 3) return;
     const b = p.body;
     switch (p.opcode) {
@@ -205,6 +231,7 @@ export class CommandProcessor implements Pm4Visitor {
       case IT.CLEAR_STATE:
         // The CP reloads the clear-state defaults; the database has no reset values, so context state goes to 0.
         this.regs.fill(0, REG_SPACES.context.base, REG_SPACES.context.end);
+        this.version++;
         break;
       case IT.INDEX_TYPE: this.writeReg(p, this.db.offset('VGT_INDEX_TYPE'), b[0]!); break;
       case IT.NUM_INSTANCES: this.writeReg(p, this.db.offset('VGT_NUM_INSTANCES'), b[0]!); break;
@@ -267,7 +294,7 @@ export class CommandProcessor implements Pm4Visitor {
       packet: p.name, offset: p.offset, level: p.level, kind, count: count >>> 0,
       instanceCount: instances ?? Math.max(1, this.reg('VGT_NUM_INSTANCES')), firstVertex, firstInstance,
       ...(indexBase !== undefined ? { indexBase, firstIndex: firstIndex ?? 0, indexSize: this.indexSize() } : {}),
-      primType: this.reg('VGT_PRIMITIVE_TYPE') & 0x3f, initiator: initiator >>> 0, state: new RegSnapshot(this.regs, this.db),
+      primType: this.reg('VGT_PRIMITIVE_TYPE') & 0x3f, initiator: initiator >>> 0, state: this.snapshot(),
     };
     this.draws.push(rec);
   }
@@ -292,7 +319,7 @@ export class CommandProcessor implements Pm4Visitor {
     const r = (n: string): number => this.reg(n);
     const block: [number, number, number] = [r('COMPUTE_NUM_THREAD_X') & 0xffff, r('COMPUTE_NUM_THREAD_Y') & 0xffff, r('COMPUTE_NUM_THREAD_Z') & 0xffff];
     const pgmVa = r('COMPUTE_PGM_LO') * 256 + (r('COMPUTE_PGM_HI') & 0xff) * 2 ** 40;
-    const rec: DispatchRecord = { packet: p.name, offset: p.offset, level: p.level, dims, initiator: initiator >>> 0, pgmVa, block, state: new RegSnapshot(this.regs, this.db), executed: false };
+    const rec: DispatchRecord = { packet: p.name, offset: p.offset, level: p.level, dims, initiator: initiator >>> 0, pgmVa, block, state: this.snapshot(), executed: false };
     this.dispatches.push(rec);
     if ((initiator & 1) === 0) {
       this.diag.report({ id: 'pm4.dispatch.compute-shader-disabled', severity: 'warning', where: this.where(p), message: `${p.name} with DISPATCH_INITIATOR.COMPUTE_SHADER_EN = 0: no waves launch` });
