@@ -7,7 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PopsGen } from '../../src/amd/gfx/pops-config.js';
-import { orderViolations, runScene, unorderedPairs } from './pops-sim.js';
+import { PopsUnit } from '../../src/amd/gfx/pops.js';
+import type { PopsQuad } from '../../src/amd/gfx/pops.js';
+import { drawConfig, orderViolations, runScene, unorderedPairs } from './pops-sim.js';
 import type { DrawSpec } from './pops-sim.js';
 
 const GENS: readonly PopsGen[] = ['gfx9', 'gfx103', 'gfx11'];
@@ -63,4 +65,33 @@ test('gfx11: overlapping invocations always land in different waves (no intrawav
     const res = runScene('gfx11', seed, SCENES['intrawave collisions 4x pixel']!);
     assert.ok(res.waves.every((w) => w.intrawaveCollision === 0));
   }
+});
+
+test('statistics: under 8x MSAA, primitives sharing an edge serialise with pixel interlock, not with sample interlock', () => {
+  for (const gen of GENS) {
+    const depth: Record<string, number> = {};
+    for (const interlock of ['pixel', 'sample'] as const) {
+      const unit = new PopsUnit({ gen, shaderEngines: 1, packerOf: () => [0, 0] });
+      const cfg = drawConfig(gen, { samples: 8, interlock });
+      // 6 primitives, alternating sides of one edge: each covers the same 8 quads with half the samples.
+      const quads: PopsQuad[] = [];
+      for (let prim = 0; prim < 6; prim++) {
+        const m = prim % 2 === 0 ? 0x0f : 0xf0;
+        for (let i = 0; i < 8; i++) quads.push({ x: 2 * i, y: 0, coverage: [m, m, m, m], primitive: prim });
+      }
+      unit.rasterize(cfg, quads, 32);
+      const st = unit.drawStats(0);
+      assert.equal(st.waves, 6);
+      depth[interlock] = st.serialisationDepth;
+      assert.equal(st.overlappingWaves, interlock === 'pixel' ? 5 : 4, `${gen} ${interlock}`);
+    }
+    assert.deepEqual(depth, { pixel: 6, sample: 3 }, gen);
+  }
+});
+
+test('statistics: intrawave layers counted from INTRAWAVE_COLLISION', () => {
+  const res = runScene('gfx103', 3, [{ samples: 4, interlock: 'pixel', intrawave: true }], { prims: 30 });
+  const st = res.unit.drawStats(0);
+  assert.ok(st.intrawaveLayers > st.waves, JSON.stringify(st));
+  assert.ok(st.waitedWaves > 0 && st.blockedPolls >= st.waitedWaves, JSON.stringify(st));
 });

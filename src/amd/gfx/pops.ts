@@ -180,6 +180,24 @@ export interface PopsWave {
   exports: number;
   /** Sleeping in the wait loop until woken by an exit (GFX10+) or the delay (GFX9). */
   sleeping: boolean;
+  /** Wait polls (operand 239 reads, s_wait_event) that found the overlapped waves still inside. */
+  blockedPolls: number;
+  /** Length of the chain of overlapped waves ending here (1 = waits for nobody): serialisation depth. */
+  depth: number;
+}
+
+/** Per-draw POPS statistics. */
+export interface PopsDrawStats {
+  readonly waves: number;
+  /** Waves with did-overlap set (another wave or an intrawave collision). */
+  readonly overlappingWaves: number;
+  /** Waves that had to wait at least once. */
+  readonly waitedWaves: number;
+  readonly blockedPolls: number;
+  /** Ordered-section layers summed over the waves (1 per wave without intrawave collisions). */
+  readonly intrawaveLayers: number;
+  /** Longest chain of waves ordered one after another. */
+  readonly serialisationDepth: number;
 }
 
 /** Outstanding memory counters at an exit point (vm, vs, lgkm), as the executor sees them. */
@@ -326,6 +344,7 @@ export class PopsUnit {
       seq: this.seq++, draw, se: p.se, packer: p.index, waveId: p.nextId, waveSize, quads: [],
       intrawaveCollision: 0, newestOverlapped: null, collisionWaveId: 0, config,
       phase: 'running', packerSet: -1, waited: false, entered: false, exited: false, doneSent: 0, exports: 0, sleeping: false,
+      blockedPolls: 0, depth: 1,
     };
     p.nextId = (p.nextId + 1) & WAVE_ID_MASK;
     p.inFlight.push(w);
@@ -345,6 +364,7 @@ export class PopsUnit {
       w.newestOverlapped = newest;
     }
     const did = w.newestOverlapped !== null || w.intrawaveCollision !== 0;
+    w.depth = (w.newestOverlapped && !w.newestOverlapped.exited ? w.newestOverlapped.depth : 0) + 1;
     const newestId = w.newestOverlapped ? w.newestOverlapped.waveId : (w.waveId - 1) & WAVE_ID_MASK;
     w.collisionWaveId = encodeCollisionWaveId(this.gen, did, w.packer, newestId, w.waveId);
   }
@@ -477,6 +497,7 @@ export class PopsUnit {
     const p = this.packer(w.se, w.packerSet === -1 ? w.packer : w.packerSet);
     const v = p.inFlight[0]?.waveId ?? p.nextId;
     if (this.mayEnter(w)) w.entered = true;
+    else w.blockedPolls++;
     return v;
   }
 
@@ -517,6 +538,7 @@ export class PopsUnit {
       w.entered = true;
       return true;
     }
+    w.blockedPolls++;
     return false;
   }
 
@@ -631,12 +653,33 @@ export class PopsUnit {
     w.sleeping = false;
   }
 
+  /** Statistics of one draw (its index in rasterize order). */
+  drawStats(draw: number): PopsDrawStats {
+    let waves = 0, overlapping = 0, waited = 0, polls = 0, layers = 0, depth = 0;
+    for (const w of this.waves) {
+      if (w.draw !== draw) continue;
+      waves++;
+      if (w.collisionWaveId >>> 31) overlapping++;
+      if (w.blockedPolls > 0) waited++;
+      polls += w.blockedPolls;
+      layers += 1 + popcount(w.intrawaveCollision & ~1);
+      depth = Math.max(depth, w.depth);
+    }
+    return { waves, overlappingWaves: overlapping, waitedWaves: waited, blockedPolls: polls, intrawaveLayers: layers, serialisationDepth: depth };
+  }
+
   /** Waves not yet exited per packer (statistics, deadlock reports). */
   inFlight(): number {
     let n = 0;
     for (const p of this.packers) n += p.inFlight.length;
     return n;
   }
+}
+
+function popcount(v: number): number {
+  let n = 0;
+  for (let x = v >>> 0; x; x &= x - 1) n++;
+  return n;
 }
 
 function pixelKey(x: number, y: number): number {
