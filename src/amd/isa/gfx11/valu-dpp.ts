@@ -18,8 +18,14 @@ export const DPP8_FIELDS: Readonly<Record<string, FieldDef>> = {
   dsrc0: { w: 0, lo: 0, n: 8 }, sel: { w: 0, lo: 8, n: 24 },
 };
 
-/** LLVM's text for a dpp_ctrl value (GFX10+ meanings). */
-export function dppCtrlText(c: number): string {
+/** GFX9's wave-shift and row-broadcast controls, which GFX10 dropped. */
+const GFX9_CTRL: Readonly<Record<number, string>> = {
+  0x130: 'wave_shl:1', 0x134: 'wave_rol:1', 0x138: 'wave_shr:1', 0x13c: 'wave_ror:1', 0x142: 'row_bcast:15', 0x143: 'row_bcast:31',
+};
+
+/** LLVM's text for a dpp_ctrl value (GFX10+ meanings, or GFX9's when `gfx9`). */
+export function dppCtrlText(c: number, gfx9 = false): string {
+  if (gfx9 && GFX9_CTRL[c] !== undefined) return GFX9_CTRL[c]!;
   if (c <= 0xff) return `quad_perm:[${c & 3},${(c >> 2) & 3},${(c >> 4) & 3},${(c >> 6) & 3}]`;
   if (c >= 0x101 && c <= 0x10f) return `row_shl:${c - 0x100}`;
   if (c >= 0x111 && c <= 0x11f) return `row_shr:${c - 0x110}`;
@@ -38,14 +44,14 @@ export function dppCtrlText(c: number): string {
 }
 
 /** The DPP suffix of an instruction's text (after the operands and VOP3 modifiers). */
-export function dppText(f: Readonly<Record<string, number>>, form: DppForm): string {
+export function dppText(f: Readonly<Record<string, number>>, form: DppForm, gfx9 = false): string {
   if (form === 'dpp8') {
     const s = f.sel!;
     const l: number[] = [];
     for (let i = 0; i < 8; i++) l.push((s >>> (3 * i)) & 7);
     return ` dpp8:[${l.join(',')}]${f.fi ? ' fi:1' : ''}`;
   }
-  return ` ${dppCtrlText(f.dpp_ctrl!)} row_mask:0x${f.row_mask!.toString(16)} bank_mask:0x${f.bank_mask!.toString(16)}` +
+  return ` ${dppCtrlText(f.dpp_ctrl!, gfx9)} row_mask:0x${f.row_mask!.toString(16)} bank_mask:0x${f.bank_mask!.toString(16)}` +
     `${f.bound_ctrl ? ' bound_ctrl:1' : ''}${f.fi ? ' fi:1' : ''}`;
 }
 
@@ -87,6 +93,7 @@ export function parseDppWord(word: string, m: DppMods): boolean {
     return true;
   }
   if (w === 'row_mirror') { m.form = 'dpp16'; m.ctrl = 0x140; return true; }
+  for (const [k, t] of Object.entries(GFX9_CTRL)) if (w === t) { m.form = 'dpp16'; m.ctrl = Number(k); return true; }
   if (w === 'row_half_mirror') { m.form = 'dpp16'; m.ctrl = 0x141; return true; }
   if ((r = /^row_mask:(0x[0-9a-f]+|\d+)$/.exec(w))) { m.rowMask = num(r[1]!) & 0xf; return true; }
   if ((r = /^bank_mask:(0x[0-9a-f]+|\d+)$/.exec(w))) { m.bankMask = num(r[1]!) & 0xf; return true; }

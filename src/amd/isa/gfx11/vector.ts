@@ -39,6 +39,8 @@ interface Layout {
   readonly noSrc0?: Uint8Array;
   /** The target's operand space. */
   readonly space: OperandSpace;
+  /** DPP16 without fi (GFX9). */
+  readonly noFi?: boolean;
   /** A plain layout's DPP16/DPP8 forms. */
   readonly dppOf?: Readonly<Record<DppForm, Layout>>;
 }
@@ -76,6 +78,8 @@ export interface ValuTargetData {
   readonly tables: Readonly<Record<Enc, ValuEncTables>>;
   /** VOP3's encoding prefix (bits 31:26): 0b110101 on GFX10/11, 0b110100 on GFX9. */
   readonly vop3Prefix?: number;
+  /** The DPP16 dword has no fi bit (GFX9: LLVM ignores bit 18). */
+  readonly dppNoFi?: boolean;
 }
 
 /** A target's VALU layouts with their tables, and the assembler's candidates by mnemonic. */
@@ -88,10 +92,11 @@ export interface ValuSet {
 
 export function makeValuSet(T: ValuTargetData): ValuSet {
   const space = T.space;
+  const noFi = T.dppNoFi === true;
   const plain: Record<Enc, Layout> = {
-    VOP1: finish({ enc: 'VOP1', form: null, words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(T.tables.VOP1.ops, 256), space }),
-    VOP2: finish({ enc: 'VOP2', form: null, words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(T.tables.VOP2.ops, 64), space }),
-    VOPC: finish({ enc: 'VOPC', form: null, words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(T.tables.VOPC.ops, 256), space }),
+    VOP1: finish({ enc: 'VOP1', form: null, words: 1, op: F(0, 9, 8), prefix: 0x7e000000, fields: { src0: F(0, 0, 9), vdst: F(0, 17, 8) }, table: toArray(T.tables.VOP1.ops, 256), space, noFi }),
+    VOP2: finish({ enc: 'VOP2', form: null, words: 1, op: F(0, 25, 6), prefix: 0, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8), vdst: F(0, 17, 8) }, table: toArray(T.tables.VOP2.ops, 64), space, noFi }),
+    VOPC: finish({ enc: 'VOPC', form: null, words: 1, op: F(0, 17, 8), prefix: 0x7c000000, fields: { src0: F(0, 0, 9), vsrc1: F(0, 9, 8) }, table: toArray(T.tables.VOPC.ops, 256), space, noFi }),
     VOP3: finish({
       enc: 'VOP3', form: null, words: 2, op: F(0, 16, 10), prefix: ((T.vop3Prefix ?? 0x35) << 26) >>> 0,
       fields: {
@@ -100,6 +105,7 @@ export function makeValuSet(T: ValuTargetData): ValuSet {
       },
       table: toArray(T.tables.VOP3.ops, 1024),
       space,
+      noFi,
     }),
   };
   const DPP = {} as Record<Enc, Record<DppForm, Layout>>;
@@ -217,7 +223,7 @@ export function srcText(space: OperandSpace, v: number, n: number, t: ValuType, 
     return t16 ? `v${r & 127}.${r & 128 ? 'h' : 'l'}` : vregName(r, n);
   }
   // `null` reads as zero at any width (GFX10 v_mqsad_u32_u8's 128-bit src2).
-  if (v < 128) return sregName(space, alignScalar(v, n), n) ?? (space.specials[v] === 'null' ? 'null' : null);
+  if (v < 128) return sregName(space, alignScalar(v, n, space.sgprs), n) ?? (space.specials[v] === 'null' ? 'null' : null);
   if (v <= 192) return String(v - 128);
   if (v <= 208) return String(192 - v);
   if (v >= 240 && v <= 248) {
@@ -232,7 +238,7 @@ export function srcText(space: OperandSpace, v: number, n: number, t: ValuType, 
 
 function rangeOk(space: OperandSpace, v: number, n: number): boolean {
   if (v >= 256) return v - 256 + n <= 256;
-  if (v < 128) return sregName(space, alignScalar(v, n), n) !== null || space.specials[v] === 'null';
+  if (v < 128) return sregName(space, alignScalar(v, n, space.sgprs), n) !== null || space.specials[v] === 'null';
   return true;
 }
 
@@ -240,8 +246,9 @@ function rangeOk(space: OperandSpace, v: number, n: number): boolean {
  * LLVM decodes a misaligned SGPR/TTMP tuple as the aligned one (with a warning: "scalar reg isn't
  * aligned"): pairs align to 2, wider tuples to 4. Specials (vcc_hi, exec_hi) stay invalid.
  */
-export function alignScalar(v: number, n: number): number {
-  if (n < 2 || v === 106 || v === 107 || v >= 124) return v;
+export function alignScalar(v: number, n: number, sgprs = 106): number {
+  // Only SGPRs and TTMPs align; the specials (GFX9's flat_scratch/xnack_mask halves, vcc_hi, exec_hi) stay.
+  if (n < 2 || (v >= sgprs && v < 108) || v >= 124) return v;
   return v & ~(n === 2 ? 1 : 3);
 }
 
@@ -289,7 +296,7 @@ function extractFields(L: Layout, info: ValuOpInfo, op: number, words: ArrayLike
     return f;
   }
   f.dpp_ctrl = (d >>> 8) & 0x1ff;
-  f.fi = (d >>> 18) & 1;
+  f.fi = L.noFi ? 0 : (d >>> 18) & 1;
   f.bound_ctrl = (d >>> 19) & 1;
   f.dneg0 = (d >>> 20) & 1;
   f.dabs0 = (d >>> 21) & 1;
@@ -371,7 +378,8 @@ export function operandText(o: ValuOperand, inst: Instruction, info: ValuOpInfo,
       // DPP src0 (and VOP2's vsrc1) take the DPP dword's abs/neg in the 32-bit DPP forms.
       return o.f === 'dsrc0' ? decorate(t, 0, false, f, info) : o.f === 'vsrc1' ? decorate(t, 1, false, f, info) : t;
     }
-    case 's': return sregName(space, f[o.f]!, o.n) ?? srcText(space, f[o.f]!, o.n, 'f32', inst.literal, false) ?? `?${f[o.f]}`;
+    // A misaligned SGPR-pair destination reads as the aligned pair (as LLVM prints it).
+    case 's': return sregName(space, alignScalar(f[o.f]!, o.n, space.sgprs), o.n) ?? srcText(space, f[o.f]!, o.n, 'f32', inst.literal, false) ?? `?${f[o.f]}`;
     case 'k': return literalText(o.t ?? 'k32', inst.literal ?? 0);
     default: {
       const v = f[o.f]!;
@@ -414,7 +422,7 @@ function printValu(inst: Instruction, space: OperandSpace): string {
   let s = info.m + (ops.length ? ' ' + ops.join(', ') : '');
   const vop3 = inst.encoding === 'VOP3' || inst.encoding === 'VOP3SD';
   if (vop3) s += vop3Mods(inst, info);
-  if (inst.variant === 'dpp16' || inst.variant === 'dpp8') s += dppText(inst.fields, inst.variant);
+  if (inst.variant === 'dpp16' || inst.variant === 'dpp8') s += dppText(inst.fields, inst.variant, space.gfx === 9);
   return s;
 }
 

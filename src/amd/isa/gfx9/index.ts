@@ -7,7 +7,8 @@ import type { IsaTarget } from '../target.js';
 import { GFX9_SPACE } from '../operands.js';
 import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
+import { codecs as vectorCodecs } from './vector.js';
 
-const codecs: Codec[] = [...scalarCodecs];
+const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs];
 
 export const gfx9: IsaTarget = { mcpu: 'gfx900', space: GFX9_SPACE, codecs };
