@@ -186,3 +186,15 @@ test('sample interlock: overlap by common sample index, across draws with differ
   const [d] = unit.rasterize(p1, [{ x: 0, y: 0, coverage: [0b0001_0000, 0, 0, 0], primitive: 0 }], 32);
   assert.equal(d!.newestOverlapped, c);
 });
+
+test('misuse of the model is a clear PopsError: too many waves in flight for 10-bit IDs, wrong generation, bad preset', async () => {
+  const { PopsError } = await import('../../src/amd/gfx/pops.js');
+  const unit = new PopsUnit({ gen: 'gfx103', shaderEngines: 1, packerOf: () => [0, 0], maxInFlight: 4 });
+  const cfg = drawConfig('gfx103', { samples: 1, interlock: 'pixel' });
+  const quads: PopsQuad[] = [];
+  for (let i = 0; i < 5 * 8; i++) quads.push(fullQuad(2 * i, 0));
+  assert.throws(() => unit.rasterize(cfg, quads, 32), PopsError);
+  assert.throws(() => unit.rasterize(drawConfig('gfx9', { samples: 1, interlock: 'pixel' }), [], 32), PopsError);
+  assert.throws(() => unit.presetWaveIds(3), PopsError);
+  assert.throws(() => new PopsUnit({ gen: 'gfx9', maxInFlight: 1024 }), PopsError);
+});
