@@ -209,6 +209,9 @@ test('fuzz: seeded random and mutated streams give the typed error or run, never
     const valid = everyPacket(gen).finish();
     let errors = 0;
     let clean = 0;
+    // One memory for all iterations: what earlier streams wrote is just more noise.
+    const mem = new Memory();
+    mem.map(0x100000, 0x400000, 'ram');
     for (let iter = 0; iter < 400; iter++) {
       let w: Uint32Array;
       if (iter % 2 === 0) {
@@ -222,8 +225,6 @@ test('fuzz: seeded random and mutated streams give the typed error or run, never
         w = valid.slice();
         for (let k = 0; k < 1 + (r() % 4); k++) w[r() % w.length] = r() % 2 ? r() : w[r() % w.length]! ^ (1 << (r() % 32));
       }
-      const mem = new Memory();
-      mem.map(0x100000, 0x400000, 'ram');
       mem.writeBytes(0x300000, new Uint8Array(w.buffer.slice(0)));
       const cp = new CommandProcessor({ gen, mem, diag: new Diagnostics({ limit: 100 }) });
       try {
