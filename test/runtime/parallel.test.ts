@@ -9,10 +9,24 @@ import { benchCases } from '../../bench/cases.js';
 import { runKernel } from '../../src/runtime/run.js';
 import { ParallelPool } from '../../src/runtime/parallel.js';
 import { nodeWorkerHost } from '../../src/runtime/parallel-node.js';
+import { Memory } from '../../src/core/memory.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const pool = new ParallelPool(nodeWorkerHost(), 2);
 after(() => pool.close());
+
+test('Memory shared option: segments live in SharedArrayBuffers, initial data copied in', () => {
+  const m = new Memory({ shared: true });
+  const data = Uint8Array.of(1, 2, 3, 4);
+  const a = m.alloc(4, 'a', 256, data);
+  const b = m.alloc(8, 'b');
+  assert.ok(a.u8.buffer instanceof SharedArrayBuffer);
+  assert.ok(b.u8.buffer instanceof SharedArrayBuffer);
+  assert.equal(m.read32(a.base), 0x04030201);
+  m.write8(a.base, 9);
+  assert.equal(data[0], 1, 'the caller keeps its own array');
+  assert.ok(!(new Memory().alloc(4).u8.buffer instanceof SharedArrayBuffer), 'plain memory is unchanged');
+});
 
 for (const c of benchCases({ root: ROOT, small: true })) {
   test(`parallel ${c.name}: bit-identical to one thread and to --order random`, async () => {
