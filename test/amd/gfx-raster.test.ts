@@ -203,4 +203,14 @@ test('rect lists rasterize the implied fourth corner; points are squares', () =>
   assert.equal(n, 8 * 4);
   const p = runFrontEnd(st, { indices: [0], primType: DI_PT.DI_PT_POINTLIST, positions: clipPos(st, [[5, 5]]), setup: { pointHalfSize: 1 } });
   assert.equal(p.quads.reduce((a, q) => a + [...q.coverage].filter((c) => c).length, 0), 4);
+  // PA_SU_POINT_SIZE: half-size 12.4 fixed; 1.5 x 0.5 half-extents -> 3 x 1 pixels.
+  const ps = target({ w: W, h: H, extra: { PA_SU_POINT_SIZE: makeReg('gfx11', 'PA_SU_POINT_SIZE', { WIDTH: 24, HEIGHT: 8 }) } });
+  const pr = runFrontEnd(ps, { indices: [0], primType: DI_PT.DI_PT_POINTLIST, positions: clipPos(ps, [[5.5, 5.5]]) });
+  assert.equal(pr.quads.reduce((a, q) => a + [...q.coverage].filter((c) => c).length, 0), 3);
+  // Lines: an x-major line of half-width 0.5 (PA_SU_LINE_CNTL.WIDTH = 8) covers one pixel per column.
+  const ls = target({ w: W, h: H, extra: { PA_SU_LINE_CNTL: makeReg('gfx11', 'PA_SU_LINE_CNTL', { WIDTH: 8 }) } });
+  const lr = runFrontEnd(ls, { indices: [0, 1], primType: DI_PT.DI_PT_LINELIST, positions: clipPos(ls, [[2, 4.5], [12, 4.5]]) });
+  const hitsLine = lr.quads.flatMap((q) => [0, 1, 2, 3].filter((p) => q.coverage[p]).map((p) => [q.x + (p & 1), q.y + (p >> 1)]));
+  assert.equal(hitsLine.length, 10);
+  assert.ok(hitsLine.every(([, y]) => y === 4));
 });

@@ -44,9 +44,9 @@ export interface SetupPrim {
 export interface SetupOptions {
   /** Viewport index per primitive (the VS/GS viewport-index output); default 0. */
   viewportIndex?: (prim: Primitive) => number;
-  /** Point half-size in pixels (PA_SU_POINT_SIZE is half-size in 12.4); default 0.5. */
+  /** Point half-size in pixels (the shader's point size output); default PA_SU_POINT_SIZE. */
   pointHalfSize?: number;
-  /** Line half-width in pixels (PA_SU_LINE_CNTL.WIDTH is half-width in 12.4); default 0.5. */
+  /** Line half-width in pixels; default PA_SU_LINE_CNTL.WIDTH. */
   lineHalfWidth?: number;
 }
 
@@ -146,11 +146,12 @@ export class Setup {
       let quad: [number, number][];
       if (prim.kind === 'point') {
         const [x, y] = win(hv[0]!);
-        const hs = Math.round((opts.pointHalfSize ?? 0.5) * sub);
-        quad = [[x - hs, y - hs], [x + hs, y - hs], [x - hs, y + hs], [x + hs, y + hs]];
+        const hw = Math.round((opts.pointHalfSize ?? st.pointHalfWidth) * sub);
+        const hh = Math.round((opts.pointHalfSize ?? st.pointHalfHeight) * sub);
+        quad = [[x - hw, y - hh], [x + hw, y - hh], [x - hw, y + hh], [x + hw, y + hh]];
       } else {
         const a = win(hv[0]!), b = win(hv[1]!);
-        const hw = Math.round((opts.lineHalfWidth ?? 0.5) * sub);
+        const hw = Math.round((opts.lineHalfWidth ?? st.lineHalfWidth) * sub);
         // Lines extrude along the minor axis (x-major lines get height, y-major lines width).
         const xMajor = Math.abs(b[0] - a[0]) >= Math.abs(b[1] - a[1]);
         const d: [number, number] = xMajor ? [0, hw] : [hw, 0];

@@ -113,6 +113,11 @@ export interface PaState {
   readonly restartIndex: number;
   readonly restartEnable: boolean;
   readonly primType: number;
+  /** PA_SU_POINT_SIZE (half-size, 12.4 fixed) in pixels: width and height halves. */
+  readonly pointHalfWidth: number;
+  readonly pointHalfHeight: number;
+  /** PA_SU_LINE_CNTL.WIDTH (half-width, 12.4 fixed) in pixels. */
+  readonly lineHalfWidth: number;
 }
 
 function s4(v: number): number {
@@ -244,6 +249,9 @@ export function decodePaState(gen: GfxGen, regs: PaRegisters, diags?: Diagnostic
     restartIndex: r('VGT_MULTI_PRIM_IB_RESET_INDX'),
     restartEnable,
     primType: F('VGT_PRIMITIVE_TYPE', 'PRIM_TYPE', r('VGT_PRIMITIVE_TYPE')),
+    pointHalfWidth: F('PA_SU_POINT_SIZE', 'WIDTH', r('PA_SU_POINT_SIZE')) / 16,
+    pointHalfHeight: F('PA_SU_POINT_SIZE', 'HEIGHT', r('PA_SU_POINT_SIZE')) / 16,
+    lineHalfWidth: F('PA_SU_LINE_CNTL', 'WIDTH', r('PA_SU_LINE_CNTL')) / 16,
   };
 }
 
