@@ -504,12 +504,12 @@ export class PopsUnit {
   /**
    * s_sleep in the wave. Returns how the wave resumes: `wakeOnExit` when an exit of its packer
    * wakes it (GFX10+ waves in the wait loop), otherwise after the delay. Reports the GFX9 wait loop
-   * sleeping without a small finite delay (the GFX10+ idiom 0xFFFF relies on the wake-up).
+   * sleeping beyond SIMM16[6:0] (the GFX10+ idiom 0xFFFF relies on the wake-up, which GFX9 lacks).
    */
   sleep(w: PopsWave, simm16: number, pc?: number): { wakeOnExit: boolean } {
     const inWait = w.waited && !w.entered && !w.exited;
     if (!inWait) return { wakeOnExit: false };
-    if (this.gen === 'gfx9' && ((simm16 & 0xffff) > 0x7f || (simm16 & 0x7f) === 0)) {
+    if (this.gen === 'gfx9' && (simm16 & 0xffff) > 0x7f) {
       this.report(w, 'pops.wait.gfx9-sleep-delay',
         `GFX9 POPS wait loop sleeps with delay ${simm16 & 0xffff}: GFX9 exits do not wake sleeping waves, so the loop needs a small finite delay (AMD uses 3)`, pc, 'warning');
     }
