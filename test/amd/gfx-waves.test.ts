@@ -135,3 +135,39 @@ test('PS input VGPRs of a wave: centre/centroid barycentrics, positions, face, c
     }
   }
 });
+
+test('overlapping quads: INTRAWAVE_COLLISION layers (GFX9-10.3) or a new wave (GFX11), pixel vs sample interlock', () => {
+  const st = target({ w: 16, h: 16, samples: 4 });
+  // Two identical rectangles over the same 2 quads (pixels 0..3 of rows 0..1), then a disjoint one.
+  const pts: [number, number][] = [];
+  const idx: number[] = [];
+  const rect = (x0: number, y0: number, x1: number, y1: number): void => {
+    const b = pts.length;
+    pts.push([x0, y0], [x1, y0], [x0, y1], [x1, y1]);
+    idx.push(b, b + 1, b + 2, b + 1, b + 3, b + 2);
+  };
+  rect(0, 0, 4, 2); rect(0, 0, 4, 2); rect(8, 0, 12, 2);
+  const r = runFrontEnd(st, { indices: idx, positions: clipPos(st, pts), waveSize: 64 });
+  // Each rectangle is two triangles; the diagonal splits quads: count quads per primitive.
+  const allow = packWaves(r.quads, 64);
+  assert.equal(allow.length, 1);
+  assert.equal(allow[0]!.intrawaveCollision, 0);
+  const intra = packWaves(r.quads, 64, { overlap: 'intrawave', sampleInterlock: true });
+  assert.equal(intra.length, 1);
+  // The first quad of the second rectangle's first triangle starts a new layer.
+  const firstOfRect2 = r.quads.findIndex((q) => q.sp.prim.primId === 2);
+  assert.ok(firstOfRect2 > 0);
+  assert.equal(intra[0]!.intrawaveCollision & ((1 << firstOfRect2) - 1) & ~1, 0, 'no collision inside the first rectangle (its triangles share no samples)');
+  assert.ok((intra[0]!.intrawaveCollision >>> firstOfRect2) & 1, 'the repeated rectangle starts a new layer');
+  // The disjoint rectangle does not start a layer.
+  const firstOfRect3 = r.quads.findIndex((q) => q.sp.prim.primId === 4);
+  assert.equal((intra[0]!.intrawaveCollision >>> firstOfRect3) & 1, 0);
+  const split = packWaves(r.quads, 64, { overlap: 'split', sampleInterlock: true });
+  assert.equal(split.length, 2);
+  assert.equal(split[1]!.quads[0], r.quads[firstOfRect2]);
+  // Pixel interlock: the two triangles of one rectangle share pixels along the diagonal (partially
+  // covered pixels), so they collide; sample interlock: they share no samples.
+  const one = runFrontEnd(st, { indices: [0, 1, 2, 1, 3, 2], positions: clipPos(st, [[0, 0], [3, 0], [0, 2], [3, 2]]), waveSize: 64 });
+  assert.ok(packWaves(one.quads, 64, { overlap: 'intrawave' })[0]!.intrawaveCollision !== 0);
+  assert.equal(packWaves(one.quads, 64, { overlap: 'intrawave', sampleInterlock: true })[0]!.intrawaveCollision, 0);
+});

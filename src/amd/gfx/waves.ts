@@ -26,19 +26,56 @@ export interface PsWave {
   readonly newPrimMask: number;
   /** Distinct primitives in the wave, in order. */
   readonly prims: number;
+  /**
+   * INTRAWAVE_COLLISION quad mask (POPS on GFX9-10.3, seed 002): bit q set when quad q overlaps a
+   * quad of the current layer (quads since the last set bit), i.e. starts a new layer of
+   * overlapping invocations. Zero unless packed with `overlap: 'intrawave'`.
+   */
+  readonly intrawaveCollision: number;
 }
 
 export interface PackOptions {
   maxPrimsPerWave?: number;
+  /**
+   * How overlapping invocations are treated (POPS, seed 002): 'allow' packs them together (no
+   * ordering); 'intrawave' packs them together and reports INTRAWAVE_COLLISION (GFX9-10.3);
+   * 'split' starts a new wave at an overlapping quad (GFX11, or no intrawave collisions).
+   */
+  overlap?: 'allow' | 'intrawave' | 'split';
+  /** Overlap means common covered samples (sample interlock) rather than a common covered pixel (pixel interlock). */
+  sampleInterlock?: boolean;
 }
 
 export function packWaves(quads: Iterable<Quad>, waveSize: 32 | 64, opts: PackOptions = {}): PsWave[] {
   const perWave = waveSize / 4;
   const maxPrims = opts.maxPrimsPerWave ?? Infinity;
   const waves: PsWave[] = [];
+  const overlapMode = opts.overlap ?? 'allow';
+  const sampleInterlock = opts.sampleInterlock ?? false;
   let cur: Quad[] = [];
   let prims = 0;
+  let collision = 0;
+  /** Covered pixels of the current layer (intrawave) or wave (split): key -> sample mask. */
+  let layer = new Map<number, number>();
+  const overlaps = (q: Quad): boolean => {
+    for (let p = 0; p < 4; p++) {
+      const m = q.coverage[p]!;
+      if (!m) continue;
+      const prev = layer.get((q.y + (p >> 1)) * 65536 + q.x + (p & 1));
+      if (prev !== undefined && (!sampleInterlock || (prev & m) !== 0)) return true;
+    }
+    return false;
+  };
+  const addToLayer = (q: Quad): void => {
+    for (let p = 0; p < 4; p++) {
+      const m = q.coverage[p]!;
+      if (!m) continue;
+      const k = (q.y + (p >> 1)) * 65536 + q.x + (p & 1);
+      layer.set(k, (layer.get(k) ?? 0) | m);
+    }
+  };
   const flush = (): void => {
+    layer = new Map();
     if (!cur.length) return;
     let liveLo = 0, liveHi = 0, helperLo = 0, helperHi = 0, newPrimMask = 0;
     for (let q = 0; q < cur.length; q++) {
@@ -53,15 +90,24 @@ export function packWaves(quads: Iterable<Quad>, waveSize: 32 | 64, opts: PackOp
         else helperHi += bit;
       }
     }
-    waves.push({ waveSize, quads: cur, liveLo: liveLo >>> 0, liveHi: liveHi >>> 0, helperLo: helperLo >>> 0, helperHi: helperHi >>> 0, newPrimMask: newPrimMask >>> 0, prims });
+    waves.push({ waveSize, quads: cur, liveLo: liveLo >>> 0, liveHi: liveHi >>> 0, helperLo: helperLo >>> 0, helperHi: helperHi >>> 0, newPrimMask: newPrimMask >>> 0, prims, intrawaveCollision: collision >>> 0 });
     cur = [];
     prims = 0;
+    collision = 0;
   };
   for (const q of quads) {
     const isNew = !cur.length || cur[cur.length - 1]!.sp !== q.sp;
     if (cur.length === perWave || (isNew && prims === maxPrims)) flush();
+    if (overlapMode !== 'allow' && cur.length && overlaps(q)) {
+      if (overlapMode === 'split') flush();
+      else {
+        collision |= 1 << cur.length;
+        layer = new Map();
+      }
+    }
     if (!cur.length || cur[cur.length - 1]!.sp !== q.sp) prims++;
     cur.push(q);
+    if (overlapMode !== 'allow') addToLayer(q);
   }
   flush();
   return waves;
