@@ -777,15 +777,23 @@ function aliasBlock(name: string, a: Record<string, string>): string {
 
 // ---------------------------------------------------------------------------------------------
 
-export async function generate(): Promise<Record<string, string>> {
-  const t = GFX11;
-  const out: Record<string, string> = {};
+/** GFX10.3: DS so far (same layout as GFX11's); the other memory classes are still to do. */
+export const GFX1030 = { ...GFX11, mcpu: 'gfx1030', dir: 'src/amd/isa/gfx10', golden: 'test/golden/amd/gfx1030' } as const;
+
+export function dsFiles(t: Target, out: Record<string, string>): void {
   const ds = genDs(t);
   out[`${t.dir}/ds.gen.ts`] = header('gen-memory', `DS (LDS/GDS) opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order, offset form, fields that must be zero, whether gds is allowed ('opt'), required or not allowed.`)
     + `export interface DsEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly off: 'single' | 'pair' | 'swz' | 'none';\n  readonly zero: readonly string[];\n  readonly gds: 'no' | 'opt' | 'req';\n}\n\n`
     + `export const DS_OPS: Readonly<Record<number, DsEntry>> = {\n${Object.entries(ds.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
     + aliasBlock('DS_ALIASES', genAliases(t, t.ds.prefix, [0x04030201, 0x00000201, 0x00030201, 0x04000201, 0x04000000, 0x00000200, 0x00000000], new Set(Object.values(ds.table).map((e) => e.mn)), 16));
   out[`${t.golden}/ds.tsv`] = formatGolden(buildGolden(t.mcpu, ds.probes, 40));
+}
+
+export async function generate(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  dsFiles(GFX1030 as unknown as Target, out);
+  const t = GFX11;
+  dsFiles(t, out);
 
   const fl = genFlat(t);
   const ent = (tb: Record<number, FlatEntry>) => Object.entries(tb).map(([k, v]) => `    ${k}: ${lit(v)},`).join('\n');

@@ -9,12 +9,6 @@ import { DS_ALIASES, DS_OPS, type DsEntry } from './ds.gen.js';
 import { allMods, aliasOf, bf, parseIntIn, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
 
 const PREFIX = 0b110110;
-const TABLE: (DsEntry | undefined)[] = [];
-const BY_NAME = new Map<string, { op: number; e: DsEntry }>();
-for (const [k, e] of Object.entries(DS_OPS)) {
-  TABLE[Number(k)] = e;
-  BY_NAME.set(e.mn, { op: Number(k), e });
-}
 
 function fieldOf(w1: number, f: string): number {
   switch (f) {
@@ -99,8 +93,16 @@ export function parseSwizzle(text: string): number | null {
 
 // ---- codec ---------------------------------------------------------------------------------
 
-export const dsCodec: Codec = {
-  name: 'DS',
+/** The DS codec over a target's generated table (GFX10.3 shares GFX11's DS layout). */
+export function makeDsCodec(ops: Readonly<Record<number, DsEntry>>, aliases: Readonly<Record<string, string>>, name = 'DS'): Codec {
+const TABLE: (DsEntry | undefined)[] = [];
+const BY_NAME = new Map<string, { op: number; e: DsEntry }>();
+for (const [k, e] of Object.entries(ops)) {
+  TABLE[Number(k)] = e;
+  BY_NAME.set(e.mn, { op: Number(k), e });
+}
+return {
+  name,
   matches: (w0) => w0 >>> 26 === PREFIX,
   decode(words, index, pc): Instruction {
     const w0 = word(words, index, 0, pc);
@@ -141,7 +143,7 @@ export const dsCodec: Codec = {
     return s;
   },
   assemble(l: AsmLine): number[] | null {
-    const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(DS_ALIASES, l.mnemonic));
+    const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(aliases, l.mnemonic));
     if (!hit) return null;
     const { op, e } = hit;
     let ops: string[];
@@ -169,3 +171,6 @@ export const dsCodec: Codec = {
     return [w0, w1 >>> 0];
   },
 };
+}
+
+export const dsCodec: Codec = makeDsCodec(DS_OPS, DS_ALIASES);

@@ -1,0 +1,6 @@
+/** GFX10.3 memory codecs so far: DS (the shared DS codec over gfx1030's table). FLAT/GLOBAL/SCRATCH, MUBUF/MTBUF, MIMG and EXP are still to do. */
+import type { Codec } from '../types.js';
+import { makeDsCodec } from '../gfx11/memory-ds.js';
+import { DS_ALIASES, DS_OPS } from './ds.gen.js';
+
+export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx10-DS')];
