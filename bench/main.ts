@@ -32,7 +32,13 @@ export async function runBench(o: BenchOptions = {}): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   for (const s of suites) {
     if (filter && !s.name.includes(filter) && s.name !== 'rdna3') continue;
-    for (const r of await s.run(filter && !s.name.includes(filter) ? filter : undefined)) {
+    let rs: BenchResult[];
+    try {
+      rs = await s.run(filter && !s.name.includes(filter) ? filter : undefined);
+    } catch (e) {
+      rs = [{ name: s.name, figures: { error: (e as Error).message.split('\n')[0]! } }];
+    }
+    for (const r of rs) {
       results.push(r);
       if (!o.json) out(`${r.name}: ${Object.entries(r.figures).map(([k, v]) => `${k}=${typeof v === 'number' ? fmt(v) : v}`).join('  ')}\n`);
     }

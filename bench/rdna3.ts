@@ -55,6 +55,8 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
     root: ROOT, memoryCase: memory,
     only: (name) => memory ? name === 'vadd_2^24' : !filter || filter === 'rdna3' || name === 'empty' || name.includes(filter),
   });
+  // A filter naming another suite (decode, adreno) selects no kernel here: nothing to run.
+  if (filter && filter !== 'rdna3' && !memory && !cases.some((c) => c.name !== 'empty' && c.name.includes(filter))) return [];
   const rss = new RssPeak();
   const gc = collector();
   const runners: RdnaRunner[] = [singleThread(rss)];
