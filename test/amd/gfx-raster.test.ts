@@ -140,6 +140,14 @@ test('sample positions come from PA_SC_AA_SAMPLE_LOCS: moving sample 0 of pixel 
   assert.equal(h4[5]![0], 0, 'pixel 5 (X1Y0 pattern) keeps the standard position');
 });
 
+test('PA_SC_AA_MASK masks samples per pixel of the 2x2 pattern', () => {
+  const st = target({ w: 4, h: 4, samples: 4, extra: { PA_SC_AA_MASK_X0Y0_X1Y0: 0x000f0005, PA_SC_AA_MASK_X0Y1_X1Y1: 0x00000000 } });
+  const h = hitCounts(st, { indices: [0, 1, 2, 1, 3, 2], positions: clipPos(st, [[0, 0], [4, 0], [0, 4], [4, 4]]) }, 4, 4);
+  assert.deepEqual([...h[0]!], [1, 0, 1, 0]);
+  assert.deepEqual([...h[1]!], [1, 1, 1, 1]);
+  assert.deepEqual([...h[4]!], [0, 0, 0, 0]);
+});
+
 test('scissors: screen, window (with window offset), generic and viewport scissors intersect', () => {
   const W = 16, H = 16;
   const full: [number, number][] = [[0, 0], [16, 0], [0, 16], [16, 16]];

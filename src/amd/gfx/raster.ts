@@ -6,7 +6,8 @@
  * Coverage: a sample is covered when it is inside every edge, or exactly on an edge that is a top
  * or left edge (the top-left fill rule), evaluated exactly on the fixed-point grid. Sample positions
  * come from PA_SC_AA_SAMPLE_LOCS_PIXEL_* (per pixel of the 2x2 pattern) for PA_SC_AA_CONFIG.
- * MSAA_NUM_SAMPLES samples; with one sample the pixel centre is used. Pixels outside the
+ * MSAA_NUM_SAMPLES samples; with one sample the pixel centre is used. PA_SC_AA_MASK_* masks
+ * samples per pixel of the 2x2 pattern. Pixels outside the
  * intersection of the screen, window, generic and (if enabled) viewport scissors are not covered.
  */
 import type { SetupPrim } from './setup.js';
@@ -98,6 +99,7 @@ export function rasterize(sp: SetupPrim, st: PaState, emit: (q: Quad) => void): 
             }
           }
         }
+        m &= st.aaMask[p]!;
         cov[p] = m;
         any |= m;
       }

@@ -97,6 +97,8 @@ export interface PaState {
    * (index (y&1)*2 + (x&1)) and sample: [pixel][2*sample] = x, [pixel][2*sample+1] = y.
    */
   readonly sampleLocs: readonly Int8Array[];
+  /** PA_SC_AA_MASK_*: sample mask per pixel of the 2x2 pattern, ANDed into coverage (registers not given: all samples). */
+  readonly aaMask: readonly number[];
   /** Samples in centroid priority order (PA_SC_CENTROID_PRIORITY_*.DISTANCE_n). */
   readonly centroidOrder: readonly number[];
   /** Scissors (window offset applied as the registers say). */
@@ -238,6 +240,10 @@ export function decodePaState(gen: GfxGen, regs: PaRegisters, diags?: Diagnostic
     msaaEnable: F('PA_SC_MODE_CNTL_0', 'MSAA_ENABLE', mode0) !== 0,
     sampleLocs,
     centroidOrder,
+    aaMask: [
+      (regs.PA_SC_AA_MASK_X0Y0_X1Y0 ?? 0xffffffff) & 0xffff, (regs.PA_SC_AA_MASK_X0Y0_X1Y0 ?? 0xffffffff) >>> 16,
+      (regs.PA_SC_AA_MASK_X0Y1_X1Y1 ?? 0xffffffff) & 0xffff, (regs.PA_SC_AA_MASK_X0Y1_X1Y1 ?? 0xffffffff) >>> 16,
+    ],
     windowOffset,
     screenScissor: sc('PA_SC_SCREEN_SCISSOR_TL', 'PA_SC_SCREEN_SCISSOR_BR', 'PA_SC_SCREEN_SCISSOR_TL', 'PA_SC_SCREEN_SCISSOR_BR', false),
     windowScissor: sc('PA_SC_WINDOW_SCISSOR_TL', 'PA_SC_WINDOW_SCISSOR_BR', 'PA_SC_WINDOW_SCISSOR_TL', 'PA_SC_WINDOW_SCISSOR_BR', true),
