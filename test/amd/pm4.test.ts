@@ -5,9 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Pm4Builder } from '../../src/amd/cp/builder.js';
 import { HANDLERS } from '../../src/amd/cp/packets.js';
 import { IT, Pm4Error, pkt3Header } from '../../src/amd/cp/pm4.js';
@@ -124,6 +125,10 @@ test('decode: every handled packet on every generation', () => {
     const acq = d.find((p) => p.name === 'ACQUIRE_MEM')!;
     assert.equal(acq.body.length, gen === 'gfx9' ? 6 : 7);
     if (gen !== 'gfx9') assert.ok(acq.body[6]!.fields.some((f) => f.name === 'GL2_WB'), 'GCR_CNTL from pkt3.json');
+    const ew = d.find((p) => p.name === 'EVENT_WRITE')!;
+    assert.equal(ew.body[0]!.fields.find((f) => f.name === 'EVENT_TYPE')!.text, 'CS_PARTIAL_FLUSH');
+    const eop = d.find((p) => p.name === 'EVENT_WRITE_EOP')!;
+    assert.equal(eop.body[0]!.fields.find((f) => f.name === 'EVENT_TYPE')!.text, 'BOTTOM_OF_PIPE_TS');
     const rel = d.find((p) => p.name === 'RELEASE_MEM')!;
     if (gen === 'gfx11') assert.equal(rel.body[0]!.fields.find((f) => f.name === 'EVENT_TYPE')!.text, 'BOTTOM_OF_PIPE_TS');
     const pad = d[d.length - 1]!;
@@ -277,4 +282,29 @@ test('gpusim pm4 decode: text, JSON, exit 2 with the dword offset on a malformed
   assert.match(b.err, /dword 2: IT_SET_SH_REG .* 9 body dwords but only 1 remain/);
   const u = await run(['pm4', 'decode', good, '--gfx', 'gfx8']);
   assert.equal(u.code, 2);
+});
+
+/**
+ * Golden decodes: test/golden/pm4/<gen>.bin (the every-packet stream) and <gen>.txt (what
+ * `gpusim pm4 decode` prints). Accept a reviewed change with GPUSIM_ACCEPT_GOLDEN=1, then `git diff`.
+ */
+test('golden: pm4 decode of the every-packet stream per generation', async () => {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+  const dir = join(root, 'test/golden/pm4');
+  const accept = process.env['GPUSIM_ACCEPT_GOLDEN'] === '1';
+  for (const gen of PM4_GENS) {
+    const bin = join(dir, `${gen}.bin`);
+    const bytes = everyPacket(gen).bytes();
+    if (accept) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(bin, bytes);
+    }
+    assert.deepEqual(new Uint8Array(readFileSync(bin)), bytes, `${gen}.bin differs from the builder's stream`);
+    let out = '';
+    const code = await main(['pm4', 'decode', bin, '--gfx', gen], { stdout: (s) => { out += s; }, stderr: () => {}, isTTY: false });
+    assert.equal(code, 0);
+    const txt = join(dir, `${gen}.txt`);
+    if (accept) writeFileSync(txt, out);
+    assert.equal(out, readFileSync(txt, 'utf8'), `${gen}: decode differs from ${txt}`);
+  }
 });

@@ -16,7 +16,9 @@ export type DwordLayout =
   /** Decode with inline fields 'NAME:lo:hi|...'. */
   | { readonly kind: 'fields'; readonly fields: readonly RegField[] }
   /** Decode with the pkt3.json layout of this packet's dword (`index` as pkt3.json numbers it). */
-  | { readonly kind: 'pkt3'; readonly index: number };
+  | { readonly kind: 'pkt3'; readonly index: number }
+  /** Inline fields whose EVENT_TYPE is named by the generation's VGT_EVENT_INITIATOR.EVENT_TYPE enum. */
+  | { readonly kind: 'event'; readonly fields: readonly RegField[] };
 
 export interface BodyDword {
   readonly name: string;
@@ -75,8 +77,9 @@ function setReg(space: keyof typeof REG_SPACES, name: string, opcode: number): P
   };
 }
 
-const EVENT_CNTL = f('EVENT_TYPE:0:5|EVENT_INDEX:8:11');
-const EOP_CNTL = f('EVENT_TYPE:0:5|EVENT_INDEX:8:11|TCL1_VOL_ACTION_ENA:12:12|TC_VOL_ACTION_ENA:13:13|TC_WB_ACTION_ENA:15:15|TCL1_ACTION_ENA:16:16|TC_ACTION_ENA:17:17|TC_NC_ACTION_ENA:19:19|TC_WC_ACTION_ENA:20:20|TC_MD_ACTION_ENA:21:21');
+const ev = (s: string): DwordLayout => ({ kind: 'event', fields: expandFields(s, [], new Map()) });
+const EVENT_CNTL = ev('EVENT_TYPE:0:5|EVENT_INDEX:8:11');
+const EOP_CNTL = ev('EVENT_TYPE:0:5|EVENT_INDEX:8:11|TCL1_VOL_ACTION_ENA:12:12|TC_VOL_ACTION_ENA:13:13|TC_WB_ACTION_ENA:15:15|TCL1_ACTION_ENA:16:16|TC_ACTION_ENA:17:17|TC_NC_ACTION_ENA:19:19|TC_WC_ACTION_ENA:20:20|TC_MD_ACTION_ENA:21:21');
 const DRAW_INDEX_LOC = f('DRAW_INDEX_LOC:0:15|COUNT_INDIRECT_ENABLE:30:30|DRAW_INDEX_ENABLE:31:31');
 
 const DRAW_MULTI: readonly BodyDword[] = [
@@ -198,7 +201,13 @@ export function decodeBody(spec: PacketSpec | undefined, opcode: number, body: U
       const r = db.get(l.reg);
       if (r) fields = decodeWith(r.fields, v);
     } else if (l.kind === 'fields') fields = decodeWith(l.fields, v);
-    else if (l.kind === 'pkt3') {
+    else if (l.kind === 'event') {
+      const names = db.get('VGT_EVENT_INITIATOR')?.fields.find((x) => x.name === 'EVENT_TYPE')?.values;
+      fields = decodeWith(l.fields, v).map((x) => {
+        const t = x.name === 'EVENT_TYPE' ? names?.get(x.value) : undefined;
+        return t !== undefined ? { ...x, text: t } : x;
+      });
+    } else if (l.kind === 'pkt3') {
       const pl = layouts?.get(l.index);
       if (pl) fields = decodeWith(pl.fields, v);
     }
