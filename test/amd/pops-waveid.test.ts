@@ -198,3 +198,24 @@ test('misuse of the model is a clear PopsError: too many waves in flight for 10-
   assert.throws(() => unit.presetWaveIds(3), PopsError);
   assert.throws(() => new PopsUnit({ gen: 'gfx9', maxInFlight: 1024 }), PopsError);
 });
+
+test('launchWave: waves packed by the pipeline get the same arguments as waves PopsUnit forms itself', () => {
+  for (const gen of ['gfx9', 'gfx103', 'gfx11'] as const) {
+    const intrawave = gen !== 'gfx11';
+    const cfg = drawConfig(gen, { samples: 4, interlock: 'sample', intrawave });
+    const quads: PopsQuad[] = [];
+    for (let i = 0; i < 40; i++) quads.push({ x: 2 * (i % 5), y: 2 * (i % 3), coverage: [1 + (i % 15), 0, 2 + (i % 13), 8], primitive: i });
+    const a = new PopsUnit({ gen, shaderEngines: 1, packerOf: () => [0, 1] });
+    const formed = a.rasterize(cfg, quads, 32);
+    const b = new PopsUnit({ gen, shaderEngines: 1, packerOf: () => [0, 1] });
+    const launched = formed.map((w) => b.launchWave(cfg, w.quads, 32, 0));
+    assert.deepEqual(launched.map((w) => [w.waveId, w.collisionWaveId, w.intrawaveCollision]),
+      formed.map((w) => [w.waveId, w.collisionWaveId, w.intrawaveCollision]), gen);
+  }
+  // A wave with an intrawave overlap but no INTRAWAVE_COLLISION is the packer's bug.
+  const u = new PopsUnit({ gen: 'gfx11', shaderEngines: 1, packerOf: () => [0, 0] });
+  const cfg = drawConfig('gfx11', { samples: 1, interlock: 'pixel' });
+  assert.throws(() => u.launchWave(cfg, [fullQuad(0, 0), fullQuad(0, 0, 1)], 32), /new wave/);
+  const v = new PopsUnit({ gen: 'gfx103', shaderEngines: 1, packerOf: (x) => [0, x < 8 ? 0 : 1] });
+  assert.throws(() => v.launchWave(drawConfig('gfx103', { samples: 1, interlock: 'pixel' }), [fullQuad(0, 0), fullQuad(8, 0)], 32), /packer/);
+});

@@ -331,6 +331,43 @@ export class PopsUnit {
     return formed;
   }
 
+  /**
+   * Launch one wave packed elsewhere (the pipeline's wave packer): its quads, in rasterization
+   * order, must all map to one packer, and may overlap each other only when the draw loads
+   * INTRAWAVE_COLLISION (GFX9-10.3). Returns the wave with its arguments; its
+   * `intrawaveCollision` is recomputed here and should equal the packer's mask.
+   */
+  launchWave(config: PopsDrawConfig, quads: readonly PopsQuad[], waveSize: 32 | 64 = 64, draw?: number): PopsWave {
+    if (config.gen !== this.gen) throw new PopsError(`draw configured for ${config.gen} on a ${this.gen} unit`);
+    if (quads.length === 0 || quads.length > waveSize / 4) throw new PopsError(`a wave${waveSize} holds 1 to ${waveSize / 4} quads, not ${quads.length}`);
+    const intrawave = config.enabled && config.loadIntrawaveCollision && this.info.intrawave;
+    const [se, pi] = this.packerOf(quads[0]!.x, quads[0]!.y);
+    const p = this.packer(se, pi);
+    if (draw === undefined) draw = this.draws++;
+    else if (draw >= this.draws) this.draws = draw + 1;
+    const w = this.newWave(p, draw, config, waveSize);
+    p.open = null;
+    for (const q of quads) {
+      const [qse, qpi] = this.packerOf(q.x, q.y);
+      if (qse !== se || qpi !== pi) throw new PopsError(`quad at (${q.x}, ${q.y}) belongs to packer ${qpi} of SE${qse}, the wave to packer ${pi} of SE${se}`);
+      const hits = config.enabled ? this.lookup(config, q) : [];
+      const layerStart = this.layerStart(w);
+      const qi = w.quads.length;
+      if (hits.some((h) => h.wave === w && h.quad >= layerStart)) {
+        if (!intrawave) throw new PopsError(`quad ${qi} overlaps an earlier quad of its wave without INTRAWAVE_COLLISION; the packer must start a new wave`);
+        w.intrawaveCollision |= 1 << qi;
+      }
+      w.quads.push(q);
+      for (const h of hits) {
+        if (h.wave === w || h.wave.exited) continue;
+        if (!w.newestOverlapped || h.wave.seq > w.newestOverlapped.seq) w.newestOverlapped = h.wave;
+      }
+      if (config.enabled) this.record(config, q, { wave: w, quad: qi });
+    }
+    this.finishArguments(w);
+    return w;
+  }
+
   private layerStart(w: PopsWave): number {
     const m = w.intrawaveCollision;
     return m === 0 ? 0 : 31 - Math.clz32(m);
