@@ -118,7 +118,7 @@ export interface CpOptions {
   readonly diag: Diagnostics;
   /** Run a compute dispatch (returns whether it ran). Absent: dispatches are only recorded. */
   readonly launch?: (l: ComputeLaunch) => boolean;
-  /** Stop recording draws after this many (default 1,000,000). */
+  /** Stop recording draws after this many (default 100,000). */
   readonly maxDraws?: number;
   /** Also run the analyse checks while executing (default true). */
   readonly analyse?: boolean;
@@ -161,7 +161,7 @@ export class CommandProcessor implements Pm4Visitor {
     this.mem = opts.mem;
     this.diag = opts.diag;
     this.launch = opts.launch;
-    this.maxDraws = opts.maxDraws ?? 1_000_000;
+    this.maxDraws = opts.maxDraws ?? 100_000;
     this.analyser = opts.analyse === false ? null : new AnalyseVisitor(opts.gen, opts.diag);
   }
 
@@ -253,7 +253,7 @@ export class CommandProcessor implements Pm4Visitor {
         if ((b[3]! >>> 30) & 1) count = Math.min(count, this.mem.read32(lohi(b[5]!, b[6]!)));
         const stride = b[7]! || (p.opcode === IT.DRAW_INDEX_INDIRECT_MULTI ? 20 : 16);
         const drawIndexLoc = ((b[3]! >>> 31) & 1) ? REG_SPACES.sh.base + (b[3]! & 0xffff) : -1;
-        for (let k = 0; k < count && k < 65536; k++) {
+        for (let k = 0; k < count && k < 65536 && this.draws.length < this.maxDraws; k++) {
           if (drawIndexLoc >= 0) this.writeReg(p, drawIndexLoc, k);
           this.drawIndirect(p, b[0]! + k * stride, b[1]!, b[2]!, b[8]!, p.opcode === IT.DRAW_INDEX_INDIRECT_MULTI);
         }
