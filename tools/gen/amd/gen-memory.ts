@@ -780,6 +780,12 @@ function aliasBlock(name: string, a: Record<string, string>): string {
 /** GFX10.3: DS so far (same layout as GFX11's); the other memory classes are still to do. */
 export const GFX1030 = { ...GFX11, mcpu: 'gfx1030', dir: 'src/amd/isa/gfx10', golden: 'test/golden/amd/gfx1030' } as const;
 
+/** GFX9: DS so far, with op[24:17] and gds[16]. */
+export const GFX900 = {
+  ...GFX11, mcpu: 'gfx900', dir: 'src/amd/isa/gfx9', golden: 'test/golden/amd/gfx900',
+  ds: { ...GFX11.ds, op: F(0, 17, 8), gds: F(0, 16, 1) },
+} as const;
+
 export function dsFiles(t: Target, out: Record<string, string>): void {
   const ds = genDs(t);
   out[`${t.dir}/ds.gen.ts`] = header('gen-memory', `DS (LDS/GDS) opcodes of ${t.mcpu}: mnemonic, operands [field, dwords] in print order, offset form, fields that must be zero, whether gds is allowed ('opt'), required or not allowed.`)
@@ -792,6 +798,7 @@ export function dsFiles(t: Target, out: Record<string, string>): void {
 export async function generate(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   dsFiles(GFX1030 as unknown as Target, out);
+  dsFiles(GFX900 as unknown as Target, out);
   const t = GFX11;
   dsFiles(t, out);
 

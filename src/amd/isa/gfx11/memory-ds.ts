@@ -94,7 +94,12 @@ export function parseSwizzle(text: string): number | null {
 // ---- codec ---------------------------------------------------------------------------------
 
 /** The DS codec over a target's generated table (GFX10.3 shares GFX11's DS layout). */
-export function makeDsCodec(ops: Readonly<Record<number, DsEntry>>, aliases: Readonly<Record<string, string>>, name = 'DS'): Codec {
+export function makeDsCodec(
+  ops: Readonly<Record<number, DsEntry>>, aliases: Readonly<Record<string, string>>, name = 'DS',
+  /** Low bits of the opcode and gds fields: GFX10/11 op[25:18] gds[17]; GFX9 op[24:17] gds[16]. */
+  layout: { readonly opLo: number; readonly gdsLo: number } = { opLo: 18, gdsLo: 17 },
+): Codec {
+const { opLo, gdsLo } = layout;
 const TABLE: (DsEntry | undefined)[] = [];
 const BY_NAME = new Map<string, { op: number; e: DsEntry }>();
 for (const [k, e] of Object.entries(ops)) {
@@ -107,10 +112,10 @@ return {
   decode(words, index, pc): Instruction {
     const w0 = word(words, index, 0, pc);
     const w1 = word(words, index, 1, pc);
-    const op = (w0 >>> 18) & 0xff;
+    const op = (w0 >>> opLo) & 0xff;
     const e = TABLE[op];
     if (!e) throw new DecodeError(pc, [w0, w1], `DS opcode ${op} is not defined`);
-    const gds = (w0 >>> 17) & 1;
+    const gds = (w0 >>> gdsLo) & 1;
     if ((gds && e.gds === 'no') || (!gds && e.gds === 'req')) throw new DecodeError(pc, [w0, w1], `gds=${gds} not allowed for ${e.mn}`);
     const offset0 = w0 & 0xff;
     const offset1 = (w0 >>> 8) & 0xff;
@@ -167,7 +172,7 @@ return {
     const gds = m.flags.has('gds') ? 1 : 0;
     if (e.gds === 'no' && gds) throw new AsmError(l.line, `gds is not allowed for ${e.mn}`);
     if (e.gds === 'req' && !gds) throw new AsmError(l.line, `${e.mn} requires gds`);
-    const w0 = ((PREFIX << 26) | bf(op, 18, 8) | bf(gds, 17, 1) | off) >>> 0;
+    const w0 = ((PREFIX << 26) | bf(op, opLo, 8) | bf(gds, gdsLo, 1) | off) >>> 0;
     return [w0, w1 >>> 0];
   },
 };

@@ -8,7 +8,8 @@ import { GFX9_SPACE } from '../operands.js';
 import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
 import { codecs as vectorCodecs } from './vector.js';
+import { codecs as memoryCodecs } from './memory.js';
 
-const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs];
+const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs, ...memoryCodecs];
 
 export const gfx9: IsaTarget = { mcpu: 'gfx900', space: GFX9_SPACE, codecs };
