@@ -201,3 +201,20 @@ test('PM4 dispatch of an address that is no loaded kernel is a diagnostic', () =
   assert.deepEqual(diag.list.map((d) => d.id), ['pm4.dispatch.no-code']);
   assert.equal(cp.dispatches[0]!.pgmVa, 0x123400);
 });
+
+test('execute: DISPATCH_INDIRECT reads its dimensions from memory (both forms) and records the compute state', () => {
+  for (const gen of PM4_GENS) {
+    const m = machine(gen);
+    m.put(0x260000, Uint32Array.of(0, 0, 0, 4, 5, 6, 7, 8, 9));
+    const b = new Pm4Builder(gen);
+    b.setShReg('COMPUTE_NUM_THREAD_X', 32, 2, 1).setShReg('COMPUTE_PGM_LO', 0x1000, 0)
+      .setBase(1, 0x260000).dispatchIndirect({ dataOffset: 12 }).dispatchIndirect({ va: 0x260018 });
+    m.cp.run(b.finish());
+    assert.deepEqual(m.cp.dispatches.map((d) => d.dims), [[4, 5, 6], [7, 8, 9]]);
+    assert.deepEqual(m.cp.dispatches[0]!.block, [32, 2, 1]);
+    assert.equal(m.cp.dispatches[0]!.pgmVa, 0x100000);
+    assert.equal(m.cp.dispatches[1]!.state.get('COMPUTE_NUM_THREAD_Y'), 2);
+    assert.equal(m.cp.dispatches[0]!.executed, false);
+    assert.deepEqual(m.diag.list, []);
+  }
+});
