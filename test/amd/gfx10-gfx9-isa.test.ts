@@ -1,0 +1,62 @@
+/**
+ * The gfx1030 and gfx900 instruction sets (partial targets: scalar, VALU, DS so far): what the
+ * golden files do not show — the fields GFX9's SMEM imm/soe select, pre-GFX11 sendmsg operations,
+ * GFX9 gpr_idx masks and wave-shift DPP controls, and the typed errors for the
+ * encoding classes not done yet.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assembleLine, decodeAt, printInst } from '../../src/amd/isa/target.js';
+import { DecodeError } from '../../src/amd/isa/types.js';
+import { partialTargets, targets } from '../../src/amd/isa/targets.js';
+
+const gfx9 = partialTargets.gfx900!;
+const gfx10 = partialTargets.gfx1030!;
+
+/** Little-endian bytes (as llvm-mc -show-encoding prints them) to dwords. */
+function dw(bytes: number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i += 4) out.push((bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)) >>> 0);
+  return out;
+}
+
+function roundTrip(t: typeof gfx9, text: string, bytes: number[]): void {
+  const words = dw(bytes);
+  assert.deepEqual(assembleLine(t, text), words, `assemble '${text}'`);
+  assert.equal(printInst(t, decodeAt(t, words, 0)), text);
+}
+
+test('partial targets are not offered for code objects yet', () => {
+  assert.equal(targets.gfx1030, undefined);
+  assert.equal(targets.gfx900, undefined);
+  assert.equal(gfx9.mcpu, 'gfx900');
+  assert.equal(gfx10.mcpu, 'gfx1030');
+});
+
+test('gfx900 SMEM: imm/soe choose between an SGPR in the offset field, an offset, and both', () => {
+  roundTrip(gfx9, 's_load_dword s5, s[2:3], s7', [0x41, 0x01, 0x00, 0xc0, 0x07, 0x00, 0x00, 0x00]);
+  roundTrip(gfx9, 's_load_dword s5, s[2:3], 0x10', [0x41, 0x01, 0x02, 0xc0, 0x10, 0x00, 0x00, 0x00]);
+  roundTrip(gfx9, 's_load_dword s5, s[2:3], s7 offset:0x10', [0x41, 0x41, 0x02, 0xc0, 0x10, 0x00, 0x00, 0x0e]);
+  const i = decodeAt(gfx9, dw([0x41, 0x41, 0x02, 0xc0, 0x10, 0x00, 0x00, 0x0e]), 0);
+  assert.equal(i.encoding, 'SMEM');
+  assert.equal(i.fields.imm, 1);
+  assert.equal(i.fields.soe, 1);
+  assert.equal(i.fields.soffset, 7);
+  assert.equal(i.fields.offset, 0x10);
+});
+
+test('pre-GFX11 sendmsg carries an operation and a stream', () => {
+  for (const t of [gfx9, gfx10]) roundTrip(t, 's_sendmsg sendmsg(MSG_GS, GS_OP_EMIT, 1)', [0x22, 0x01, 0x90, 0xbf]);
+});
+
+test('gfx900 gpr_idx masks and wave-shift DPP controls', () => {
+  roundTrip(gfx9, 's_set_gpr_idx_on s2, gpr_idx(SRC0,DST)', [0x02, 0x09, 0x11, 0xbf]);
+  roundTrip(gfx9, 'v_mov_b32_dpp v1, v2 wave_shl:1 row_mask:0xf bank_mask:0xf', [0xfa, 0x02, 0x02, 0x7e, 0x02, 0x30, 0x01, 0xff]);
+});
+
+test('encoding classes not done yet raise DecodeError with the pc and dwords', () => {
+  // gfx900 VOP3P (v_pk_add_f16 v0, v1, v2) and gfx1030 MUBUF (buffer_load_dword).
+  for (const [t, words] of [[gfx9, [0xd38f0000, 0x18020501]], [gfx10, [0xe0300000, 0x80000000]]] as const) {
+    assert.throws(() => decodeAt(t, words, 0, 0x40), (e: unknown) => e instanceof DecodeError && e.pc === 0x40 && e.words[0] === words[0]);
+  }
+});
