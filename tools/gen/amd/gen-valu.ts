@@ -292,6 +292,8 @@ function classifyType(sig: string[], width: number): ValuType {
   if (half === '0x3800') return 'i16';
   if (lit12 === '0x5678' && lit3800 === '0.5') return 'f16';
   if (lit12 === '0x12345678') return width === 2 ? 'i64' : 'f32';
+  // No literal in this operand (GFX9 VOP3): only the inline constants print, alike for f16 and f32.
+  if (lit12 === '<null>' && half === '0.5' && inv === '0.15915494') return 'f32';
   throw new Error(`unclassified operand typing: ${sig.join(' | ')}`);
 }
 
