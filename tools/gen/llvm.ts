@@ -26,6 +26,8 @@ export function llvmVersion(): string {
 export interface ProbeResult {
   readonly text: string | null;
   readonly size: number;
+  /** LLVM printed a `; warning` or an inline `/*Invalid...*\/` remark: decodable, but not legal. */
+  readonly invalid: boolean;
 }
 
 const SLOT_BYTES = 32; // longest GFX instruction is well under 16 bytes; the rest is s_nop padding
@@ -62,14 +64,17 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
       encoding: 'utf8', maxBuffer: 1 << 30,
     });
     const byAddr = new Map<number, string>();
+    const warned = new Set<number>();
     const addrs: number[] = [];
     for (const line of text.split('\n')) {
       // llvm-objdump-19 (AMDGPU, --no-show-raw-insn) prints `\t<text>  // <ADDR>: <RAW> [<label>] [; warnings]`.
       const m = /^\s*([0-9a-f]+):\s*(.*)$/.exec(line);
-      const c = m ? null : /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]{6,}):(?: [0-9A-Fa-f]{8})+(?:\s.*)?$/.exec(line);
+      const c = m ? null : /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]{6,}):(?: [0-9A-Fa-f]{8})+(\s.*)?$/.exec(line);
       if (!m && !c) continue;
       const addr = parseInt(m ? m[1]! : c![2]!, 16);
-      byAddr.set(addr, m ? normalizeText(m[2]!) : normalizeText(c![1]!));
+      const t = m ? m[2]! : c![1]!;
+      byAddr.set(addr, normalizeText(t));
+      if (t.includes('/*') || /;/.test(c?.[3] ?? '')) warned.add(addr);
       addrs.push(addr);
     }
     const res: ProbeResult[] = [];
@@ -79,7 +84,8 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
       const idx = addrs.indexOf(a);
       const next = idx >= 0 && idx + 1 < addrs.length ? addrs[idx + 1]! : a + 4;
       if (t === undefined) throw new Error(`objdump produced nothing at slot ${i}`);
-      res.push({ text: t.startsWith('<unknown>') || t.startsWith('.long ') ? null : t, size: next - a });
+      const unknown = t.startsWith('<unknown>') || t.startsWith('.long ');
+      res.push({ text: unknown ? null : t, size: next - a, invalid: !unknown && warned.has(a) });
     }
     return res;
   } finally {

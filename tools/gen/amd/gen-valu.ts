@@ -21,11 +21,7 @@
  *
  * Target-parametrised: the per-target part is `VALU_TARGETS` (mcpu, encoding layouts, output paths).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { LLVM_MC, LLVM_OBJDUMP, assembleLines, llvmVersion, normalizeText } from '../llvm.js';
+import { assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { formatGolden, rng, type GoldenCase } from '../golden.js';
 import { splitOperands } from '../../../src/amd/isa/operands.js';
 import {
@@ -41,48 +37,9 @@ interface Probe {
   readonly invalid: boolean;
 }
 
-const PAD = 0xbf800000;
-
+/** LLVM's view of each probe (shared runner in tools/gen/llvm.ts); unknown words count as invalid too. */
 function probe(mcpu: string, probes: readonly (readonly number[])[]): Probe[] {
-  const out: Probe[] = [];
-  for (let i = 0; i < probes.length; i += 20000) out.push(...probeChunk(mcpu, probes.slice(i, i + 20000)));
-  return out;
-}
-
-function probeChunk(mcpu: string, probes: readonly (readonly number[])[]): Probe[] {
-  const dir = mkdtempSync(join(tmpdir(), 'gpusim-valu-'));
-  try {
-    const buf = Buffer.alloc(probes.length * 32);
-    probes.forEach((p, i) => {
-      for (let k = 0; k < 8; k++) buf.writeUInt32LE((k < p.length ? p[k]! : PAD) >>> 0, i * 32 + k * 4);
-    });
-    writeFileSync(join(dir, 'p.bin'), buf);
-    writeFileSync(join(dir, 'p.s'), `.text\n.incbin "${join(dir, 'p.bin')}"\n`);
-    execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, '-filetype=obj', '-o', join(dir, 'p.o'), join(dir, 'p.s')]);
-    const text = execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${mcpu}`, '--no-show-raw-insn', join(dir, 'p.o')], {
-      encoding: 'utf8', maxBuffer: 1 << 30,
-    });
-    const by = new Map<number, { t: string; warn: boolean }>();
-    const addrs: number[] = [];
-    for (const line of text.split('\n')) {
-      const c = /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]+): [0-9A-Fa-f ]+(;.*)?$/.exec(line);
-      if (!c) continue;
-      const a = parseInt(c[2]!, 16);
-      by.set(a, { t: normalizeText(c[1]!), warn: c[3] !== undefined });
-      addrs.push(a);
-    }
-    const next = new Map<number, number>();
-    for (let i = 0; i < addrs.length; i++) next.set(addrs[i]!, i + 1 < addrs.length ? addrs[i + 1]! : addrs[i]! + 4);
-    return probes.map((_, i) => {
-      const a = i * 32;
-      const r = by.get(a);
-      if (!r) throw new Error(`objdump produced nothing at slot ${i}`);
-      const unknown = r.t.startsWith('<unknown>') || r.t.startsWith('.long');
-      return { text: unknown ? null : r.t, size: next.get(a)! - a, invalid: r.warn || r.t.includes('/*') };
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return disassembleProbes(mcpu, probes).map((r) => (r.text === null ? { ...r, invalid: false } : r));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,10 +152,6 @@ function setField(words: number[], f: FieldDef, v: number): number[] {
   const mask = ((1 << f.n) - 1) << f.lo;
   out[f.w] = ((out[f.w]! & ~mask) | ((v << f.lo) & mask)) >>> 0;
   return out;
-}
-
-function getField(words: readonly number[], f: FieldDef): number {
-  return (words[f.w]! >>> f.lo) & ((1 << f.n) - 1);
 }
 
 function enc(e: EncLayout, op: number, vals: Readonly<Record<string, number>>, lit = LIT): number[] {
