@@ -226,17 +226,13 @@ export function dispatch(
   let next = firstGroup;
   const resident: { waves: Wave[]; slot: number }[] = [];
   const freeSlots = Array.from({ length: concurrent }, (_, i) => concurrent - 1 - i);
-  const fill = () => {
-    while (resident.length < concurrent && next < endGroup) resident.push({ waves: makeGroup(next++, freeSlots.pop()!), slot: -1 });
-  };
-  // Record slots properly: makeGroup took the slot, keep it with the group.
+  // Each resident group keeps the scratch slot makeGroup gave its waves, to free it on retire.
   const fillWithSlots = () => {
     while (resident.length < concurrent && next < endGroup) {
       const slot = freeSlots.pop()!;
       resident.push({ waves: makeGroup(next++, slot), slot });
     }
   };
-  void fill;
   fillWithSlots();
   const QUANTUM = 64;
   const trace = cfg.trace;
