@@ -16,7 +16,7 @@ import type { CodeObject, CodeObjectKernel } from '../formats/amdgpu/codeobject.
 import type { IsaTarget } from '../amd/isa/target.js';
 import { DecodeError } from '../amd/isa/types.js';
 import { Program, type Op } from '../amd/exec/program.js';
-import type { AlignMode, ExecEnv } from '../amd/exec/env.js';
+import type { AlignMode, Engine, ExecEnv } from '../amd/exec/env.js';
 import { WAVE_STATE_SEED } from '../amd/exec/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
@@ -81,6 +81,8 @@ export interface DispatchConfig {
   readonly waitcnt?: boolean;
   /** SH_MEM_CONFIG.alignment_mode (default 'unaligned', what compute queues get). */
   readonly alignMode?: AlignMode;
+  /** Execution engine (default 'fast'; 'interp' is the reference interpreter only). */
+  readonly engine?: Engine;
   /** Called before each instruction executes (tracing); absent means no cost. */
   readonly trace?: (w: Wave, op: Op) => void;
   /**
@@ -133,7 +135,7 @@ export function dispatch(
   const ws = kd.derived.waveSize;
   const vgprs = Math.min(256, kd.derived.vgprs);
   let clock = 0;
-  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, ...(cfg.alignMode ? { alignMode: cfg.alignMode } : {}) };
+  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, engine: cfg.engine ?? 'fast', ...(cfg.alignMode ? { alignMode: cfg.alignMode } : {}) };
   const program = new Program(target, code.textVa, code.words, env);
   const th = cfg.trapHandler;
   let trapProgram: Program | null = null;

@@ -66,6 +66,7 @@ export interface SliceRequest {
   readonly queueVa: number;
   readonly scratchPerLane: number;
   readonly order: 'roundrobin' | 'random';
+  readonly engine: 'fast' | 'interp';
   readonly seed: number;
   readonly maxInstructions: number;
   readonly firstGroup: number;
@@ -93,7 +94,7 @@ export function runSlice(req: SliceRequest): SliceResult {
     };
     const t0 = performance.now();
     const stats = dispatch(gfx11, code, kernel, mem, diag, {
-      grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, seed: req.seed,
+      grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, seed: req.seed,
       maxInstructions: req.maxInstructions, dispatchPacketVa: req.dispatchPacketVa, queueVa: req.queueVa,
       scratchPerLane: req.scratchPerLane, firstGroup: req.firstGroup, groupCount: req.groupCount,
     });
@@ -226,7 +227,7 @@ export class ParallelPool {
       return this.send(t, {
         co: coBytes, kernel: kernel.name, segments, grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
-        scratchPerLane, order: opts.order ?? 'roundrobin', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
+        scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
         firstGroup: first, groupCount: end - first,
       });
     }));

@@ -11,6 +11,7 @@ import { InputError } from '../core/errors.js';
 import { loadCodeObject, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
 import { assemble } from '../amd/isa/target.js';
+import type { Engine } from '../amd/exec/env.js';
 import type { TrapHandler } from '../amd/exec/trap.js';
 import type { Wave } from '../amd/wave/wave.js';
 import type { Op } from '../amd/exec/program.js';
@@ -27,6 +28,8 @@ export interface RunOptions {
   /** Scheduler seed (default 1). */
   readonly seed?: number;
   readonly order?: Order;
+  /** Execution engine: 'fast' (default) or 'interp', the reference interpreter alone. */
+  readonly engine?: Engine;
   /** Stop at the first diagnostic (warnings included). */
   readonly strict?: boolean;
   /** Wave-instruction budget (default 50 million). */
@@ -216,7 +219,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   let strictStop: Diagnostic | undefined;
   try {
     stats = dispatch(gfx11, code, kernel, mem, diag, {
-      grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed,
+      grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed, engine: opts.engine ?? 'fast',
       maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET, dispatchPacketVa: setup.dispatchPacketVa,
       queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}),

@@ -17,9 +17,18 @@ export interface ExecEnv {
    * queues get): 'dword' forces alignment, 'dword-strict'/'strict' also raise MEMVIOL.
    */
   readonly alignMode?: AlignMode;
+  /**
+   * Which execution engine binds the instructions: 'fast' (default) may pick specialised handlers
+   * and memory fast paths; 'interp' uses only the reference interpreter. Both must give the same
+   * bytes, wave state and diagnostics (the differential test runs every benchmark kernel in both).
+   */
+  readonly engine?: Engine;
   /** Model time: REALTIME ticks at 100 MHz derived from executed instructions. */
   now(): number;
 }
+
+/** Execution engines (see ExecEnv.engine). */
+export type Engine = 'fast' | 'interp';
 
 /** SH_MEM_CONFIG.alignment_mode values. */
 export type AlignMode = 'unaligned' | 'dword' | 'dword-strict' | 'strict';

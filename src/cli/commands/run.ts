@@ -14,7 +14,7 @@ export const runCommand: Command = {
   name: 'run',
   summary: 'run a gfx11 kernel described by a manifest and check its outputs',
   help: `usage: gpusim run <manifest.json> [--out DIR] [--json] [--seed N] [--order roundrobin|random]
-                   [--strict] [--max-instructions N] [--trace FILE]
+                   [--engine fast|interp] [--strict] [--max-instructions N] [--trace FILE]
 
 Runs the kernel a manifest describes (code object, kernel, grid, block, buffers, args, outputs,
 expect; see README "Running kernels") on the RDNA3 model and compares the outputs with the
@@ -23,6 +23,8 @@ expected files (integers exactly, floats within the stated ULP bound).
   --json                 print run.json on stdout instead of the summary
   --seed N               scheduler seed (default 1)
   --order ORDER          roundrobin (default) or random: seeded interleaving of waves and workgroups
+  --engine ENGINE        fast (default: specialised handlers and memory fast paths) or interp
+                         (the reference interpreter alone); both give the same bytes
   --strict               stop at the first diagnostic and exit 1
   --max-instructions N   wave-instruction budget (default 50000000)
   --trace FILE           write one line per executed instruction: wave, pc (code object address), text
@@ -32,6 +34,7 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     json: { type: 'boolean', default: false },
     seed: { type: 'string' },
     order: { type: 'string' },
+    engine: { type: 'string' },
     strict: { type: 'boolean', default: false },
     'max-instructions': { type: 'string' },
     trace: { type: 'string' },
@@ -43,6 +46,8 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     const budget = intOpt(values['max-instructions'], '--max-instructions', 1, Number.MAX_SAFE_INTEGER);
     const order = (values.order as string | undefined) ?? 'roundrobin';
     if (order !== 'roundrobin' && order !== 'random') throw new UsageError(`run: --order must be roundrobin or random, not '${order}'`);
+    const engine = (values.engine as string | undefined) ?? 'fast';
+    if (engine !== 'fast' && engine !== 'interp') throw new UsageError(`run: --engine must be fast or interp, not '${engine}'`);
     const m = loadManifest(positionals[0]!);
 
     let traceFd: number | undefined;
@@ -59,7 +64,7 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     let shown = false;
     let lastDraw = 0;
     const opts: RunOptions = {
-      seed, order, strict: values.strict === true,
+      seed, order, engine, strict: values.strict === true,
       ...(budget !== undefined ? { maxInstructions: budget } : {}),
       ...(traceFd !== undefined ? {
         trace: (line: string) => {
