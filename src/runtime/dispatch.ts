@@ -90,6 +90,8 @@ export interface DispatchConfig {
    * Without one, s_trap is a NOP and an illegal instruction halts the wave.
    */
   readonly trapHandler?: TrapHandler;
+  /** Called with each wave of a workgroup as the workgroup retires (final wave state, for the differential test). */
+  readonly onWaveEnd?: (w: Wave) => void;
   /** Called each time a workgroup retires, with the count done and the total (progress bars). */
   readonly progress?: (done: number, total: number) => void;
   /**
@@ -310,6 +312,7 @@ export function dispatch(
         diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: stuck[0]!, workgroup: h.wgId.join(',') }, message: `s_barrier can never complete: waves ${stuck.join(', ')} wait while wave ${h.id} is halted${h.haltReason ? ` (${h.haltReason})` : ''}`, seed: WAVE_STATE_SEED });
       }
       for (const w of g.waves) stats.laneOps += w.laneOps;
+      if (cfg.onWaveEnd) for (const w of g.waves) cfg.onWaveEnd(w);
       resident.splice(gi, 1);
       freeSlots.push(g.slot);
       cfg.progress?.(next - resident.length, totalGroups);

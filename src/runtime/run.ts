@@ -36,6 +36,8 @@ export interface RunOptions {
   readonly maxInstructions?: number;
   /** Called with one line per executed instruction: `wave <id> pc 0x<offset> <text>`. */
   readonly trace?: (line: string) => void;
+  /** Called with each wave's final state as its workgroup retires (the differential test compares them). */
+  readonly onWaveEnd?: (w: Wave) => void;
   /** Called as workgroups complete (for a progress bar). */
   readonly progress?: (done: number, total: number) => void;
 }
@@ -223,6 +225,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
       maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET, dispatchPacketVa: setup.dispatchPacketVa,
       queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}),
+      ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       ...(trapHandler ? { trapHandler } : {}),
     });
   } catch (e) {
