@@ -15,7 +15,7 @@ import { PT } from '../formats/elf.js';
 import type { CodeObject, CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import type { IsaTarget } from '../amd/isa/target.js';
 import { DecodeError } from '../amd/isa/types.js';
-import { Program, type Op } from '../amd/exec/program.js';
+import { INST_CLASSES, Program, type Op } from '../amd/exec/program.js';
 import type { AlignMode, Engine, ExecEnv } from '../amd/exec/env.js';
 import { WAVE_STATE_SEED } from '../amd/exec/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
@@ -167,57 +167,100 @@ export function dispatch(
   // Scratch: one segment for the concurrently resident waves, lane-major per wave.
   const scratchPerWave = cfg.scratchPerLane * ws;
   const scratchSeg = scratchPerWave > 0 ? mem.alloc(scratchPerWave * wavesPerGroup * concurrent, 'scratch') : null;
-  const classes = new Map<string, number>();
   const firstGroup = cfg.firstGroup ?? 0;
   const endGroup = Math.min(totalGroups, firstGroup + (cfg.groupCount ?? totalGroups));
   // Wave ids as a whole-grid run numbers them (exact when the groups before the slice are full).
   let waveId = firstGroup * wavesPerGroup;
+  const launch = { waveSize: ws, vgprs, pc: entry, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: initialMode(kernel), status: 0 } as const;
+  // LDS is allocated in 1 KiB blocks (wave-state seed); accesses past the allocation are out of range.
+  const ldsAlloc = Math.ceil(ldsBytes / 1024) * 1024;
+  // Waves and LDS are pooled per resident slot and relaunched for the next workgroup (a Wave is
+  // five typed arrays; allocating them was a third of a short kernel's time). A caller that sees
+  // the waves after they retire (onWaveEnd) gets fresh objects it may keep.
+  const pool = cfg.onWaveEnd === undefined;
+  const slotWaves: Wave[][] = Array.from({ length: concurrent }, () => []);
+  const slotLds = Array.from({ length: concurrent }, () => {
+    const lds = new Uint8Array(ldsAlloc);
+    return { lds, view: new DataView(lds.buffer), u32: new Uint32Array(lds.buffer) };
+  });
+  const slotUsed = new Uint8Array(concurrent);
+  // Work-item ID rows and EXEC of each wave of a full workgroup (the same for every full group).
+  const idRows: ({ rows: Uint32Array; lo: number; hi: number } | undefined)[] = [];
+  const packed = kd.generation !== 'gfx9';
+  const idMode = kd.derived.workitemIdMode;
+  const nRows = packed ? 1 : Math.min(vgprs, 1 + idMode);
+
+  function workItemIds(wi: number, ex: number, ey: number, items: number): { rows: Uint32Array; lo: number; hi: number } {
+    const rows = new Uint32Array(Math.max(1, nRows) * ws);
+    let lo = 0;
+    let hi = 0;
+    for (let l = 0; l < ws; l++) {
+      const flat = wi * ws + l;
+      if (flat >= items) continue;
+      if (l < 32) lo |= 1 << l;
+      else hi |= 1 << (l - 32);
+      const x = flat % ex;
+      const y = Math.floor(flat / ex) % ey;
+      const z = Math.floor(flat / (ex * ey));
+      if (packed) rows[l] = x | (idMode >= 1 ? y << 10 : 0) | (idMode >= 2 ? z << 20 : 0);
+      else {
+        rows[l] = x;
+        if (idMode >= 1 && vgprs > 1) rows[ws + l] = y;
+        if (idMode >= 2 && vgprs > 2) rows[2 * ws + l] = z;
+      }
+    }
+    return { rows, lo: lo >>> 0, hi: ws === 64 ? hi >>> 0 : 0 };
+  }
 
   function makeGroup(gid: number, slot: number): Wave[] {
     const gx = gid % groups[0];
     const gy = Math.floor(gid / groups[0]) % groups[1];
     const gz = Math.floor(gid / (groups[0] * groups[1]));
-    // LDS is allocated in 1 KiB blocks (wave-state seed); accesses past the allocation are out of range.
-    const lds = new Uint8Array(Math.ceil(ldsBytes / 1024) * 1024);
     const waves: Wave[] = [];
     // Work-items of a partial workgroup at the grid edge.
     const ex = Math.min(bx, cfg.grid[0] - gx * bx);
     const ey = Math.min(by, cfg.grid[1] - gy * by);
     const ez = Math.min(bz, cfg.grid[2] - gz * bz);
     const items = ex * ey * ez;
+    const full = items === wgSize;
     const nw = Math.ceil(items / ws);
+    const wgId: [number, number, number] = [gx, gy, gz];
+    const mine = slotLds[slot]!;
+    let lds = mine.lds;
+    let ldsView = mine.view;
+    let ldsU32 = mine.u32;
+    if (pool) {
+      if (slotUsed[slot] !== 0 && ldsAlloc > 0) lds.fill(0);
+      slotUsed[slot] = 1;
+    } else {
+      lds = new Uint8Array(ldsAlloc);
+      ldsView = new DataView(lds.buffer);
+      ldsU32 = new Uint32Array(lds.buffer);
+    }
+    const kept = slotWaves[slot]!;
     for (let wi = 0; wi < nw; wi++) {
-      const w = new Wave(
-        { waveSize: ws, vgprs, pc: entry, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: initialMode(kernel), status: 0 },
-        mem, lds, { wg: [gx, gy, gz], waveInGroup: wi, id: waveId++ },
-      );
+      const ids = { wg: wgId, waveInGroup: wi, id: waveId++ };
+      let w = pool ? kept[wi] : undefined;
+      if (w !== undefined) w.relaunch(launch, lds, ldsView, ldsU32, ids);
+      else {
+        w = new Wave(launch, mem, lds, ids);
+        if (pool) kept[wi] = w;
+      }
       if (scratchSeg) {
         w.scratchBase = scratchSeg.base + (slot * wavesPerGroup + wi) * scratchPerWave;
         w.scratchPerLane = cfg.scratchPerLane;
       }
       if (th) installTrap(w, th);
-      initSgprs(w, kernel, cfg, [gx, gy, gz], wi, nw);
+      initSgprs(w, kernel, cfg, wgId, wi, nw);
       // Work-item IDs and EXEC.
-      let lo = 0;
-      let hi = 0;
-      const packed = kd.generation !== 'gfx9';
-      for (let l = 0; l < ws; l++) {
-        const flat = wi * ws + l;
-        if (flat >= items) continue;
-        if (l < 32) lo |= 1 << l;
-        else hi |= 1 << (l - 32);
-        const x = flat % ex;
-        const y = Math.floor(flat / ex) % ey;
-        const z = Math.floor(flat / (ex * ey));
-        if (packed) w.v[l] = x | (kd.derived.workitemIdMode >= 1 ? y << 10 : 0) | (kd.derived.workitemIdMode >= 2 ? z << 20 : 0);
-        else {
-          w.v[l] = x;
-          if (kd.derived.workitemIdMode >= 1 && vgprs > 1) w.v[ws + l] = y;
-          if (kd.derived.workitemIdMode >= 2 && vgprs > 2) w.v[2 * ws + l] = z;
-        }
+      let init = full ? idRows[wi] : undefined;
+      if (init === undefined) {
+        init = workItemIds(wi, ex, ey, items);
+        if (full) idRows[wi] = init;
       }
-      w.s[SREG.EXEC_LO] = lo >>> 0;
-      w.s[SREG.EXEC_HI] = ws === 64 ? hi >>> 0 : 0;
+      w.v.set(init.rows.length <= w.v.length ? init.rows : init.rows.subarray(0, w.v.length));
+      w.s[SREG.EXEC_LO] = init.lo;
+      w.s[SREG.EXEC_HI] = init.hi;
       waves.push(w);
     }
     for (const w of waves) w.peers = waves;
@@ -241,19 +284,27 @@ export function dispatch(
   const QUANTUM = 64;
   const trace = cfg.trace;
   const wc = cfg.waitcnt === false ? null : new WaitcntSanitizer(diag);
+  // Hot-loop state in locals: instruction count, budget, per-class counts by Op.ci.
+  const budget = cfg.maxInstructions;
+  let executed = 0;
+  const classCounts = new Float64Array(INST_CLASSES.length);
+  const trapBase = th ? th.tba : 0;
+  const order = new Int32Array(Math.max(1, wavesPerGroup));
   let stop = false;
   while (resident.length > 0 && !stop) {
     const gi = random ? Math.floor(rnd() * resident.length) : 0;
     const g = resident[gi]!;
+    const gw = g.waves;
+    const nw = gw.length;
     let progressed = false;
-    const order = random ? shuffled(g.waves.length, rnd) : null;
-    for (let k = 0; k < g.waves.length && !stop; k++) {
-      const w = g.waves[order ? order[k]! : k]!;
+    if (random) shuffleInto(order, nw, rnd);
+    for (let k = 0; k < nw && !stop; k++) {
+      const w = gw[random ? order[k]! : k]!;
       if (w.state === 'sleep' && clock >= w.sleepUntil) w.state = 'ready';
       if (w.state !== 'ready') continue;
       const q = random ? 1 + Math.floor(rnd() * QUANTUM * 2) : QUANTUM;
       for (let i = 0; i < q && w.state === 'ready'; i++) {
-        if (stats.waveInstructions >= cfg.maxInstructions) {
+        if (executed >= budget) {
           diag.report({ id: 'gpusim.instruction-budget', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `stopped after ${cfg.maxInstructions} wave-instructions (a runaway loop? raise --max-instructions)` });
           stop = true;
           stats.aborted = true;
@@ -261,7 +312,7 @@ export function dispatch(
         }
         let op: Op;
         try {
-          op = (trapProgram !== null && w.pc >= th!.tba && w.pc < trapEnd ? trapProgram : program).opAt(w.pc, w);
+          op = (trapProgram !== null && w.pc >= trapBase && w.pc < trapEnd ? trapProgram : program).opAt(w.pc, w);
         } catch (e) {
           if (!(e instanceof DecodeError)) throw e;
           // Illegal instructions always trap when a handler is installed (TRAPSTS.ILLEGAL_INST).
@@ -276,68 +327,89 @@ export function dispatch(
         if (w.vgprsReleased && op.inst.mnemonic !== 's_endpgm') {
           diag.report({ id: 'gfx11.vgpr.use-after-dealloc', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${op.inst.mnemonic} after s_sendmsg MSG_DEALLOC_VGPRS: only s_endpgm may follow`, seed: WAVE_STATE_SEED });
         }
-        if (trace) trace(w, op);
+        if (trace !== undefined) trace(w, op);
         if (wc !== null) wc.step(w, op);
         w.pc += op.inst.size;
         op.run(w);
         w.instructions++;
-        stats.waveInstructions++;
+        executed++;
         clock++;
-        classes.set(op.cls, (classes.get(op.cls) ?? 0) + 1);
+        classCounts[op.ci]++;
         progressed = true;
       }
     }
     // Sleeping waves: when nothing else could run, the clock runs on to the earliest wake-up.
     if (!progressed) {
       let wake = Infinity;
-      for (const w of g.waves) if (w.state === 'sleep' && w.sleepUntil < wake) wake = w.sleepUntil;
+      for (const w of gw) if (w.state === 'sleep' && w.sleepUntil < wake) wake = w.sleepUntil;
       if (wake !== Infinity) {
         if (clock < wake) clock = wake;
         progressed = true;
       }
     }
-    // Barrier release: every wave not ended is waiting at the barrier.
-    const live = g.waves.filter((w) => w.state !== 'ended' && w.state !== 'halted');
-    // A halted wave is still resident: the barrier waits for it (and deadlocks, reported below).
-    if (live.length > 0 && live.every((w) => w.state === 'barrier') && !g.waves.some((w) => w.state === 'halted')) {
-      for (const w of live) w.state = 'ready';
+    // Waves not ended or halted ("live"), of them those at a barrier, and halted ones.
+    let live = 0;
+    let atBarrier = 0;
+    let halted = 0;
+    for (let k = 0; k < nw; k++) {
+      const st = gw[k]!.state;
+      if (st === 'halted') halted++;
+      else if (st !== 'ended') {
+        live++;
+        if (st === 'barrier') atBarrier++;
+      }
+    }
+    // Barrier release: every live wave waits at the barrier. A halted wave is still resident:
+    // the barrier waits for it (and deadlocks, reported below).
+    if (live > 0 && atBarrier === live && halted === 0) {
+      for (let k = 0; k < nw; k++) if (gw[k]!.state === 'barrier') gw[k]!.state = 'ready';
+      atBarrier = 0;
       progressed = true;
     }
-    const halted = g.waves.some((w) => w.state === 'halted');
-    if (live.length === 0 || halted) {
-      if (halted) stats.aborted = true;
-      const stuck = halted ? live.filter((w) => w.state === 'barrier').map((w) => w.id) : [];
-      if (stuck.length > 0) {
-        const h = g.waves.find((w) => w.state === 'halted')!;
-        diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: stuck[0]!, workgroup: h.wgId.join(',') }, message: `s_barrier can never complete: waves ${stuck.join(', ')} wait while wave ${h.id} is halted${h.haltReason ? ` (${h.haltReason})` : ''}`, seed: WAVE_STATE_SEED });
+    if (live === 0 || halted > 0) {
+      if (halted > 0) {
+        stats.aborted = true;
+        const stuck = gw.filter((w) => w.state === 'barrier').map((w) => w.id);
+        if (stuck.length > 0) {
+          const h = gw.find((w) => w.state === 'halted')!;
+          diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: stuck[0]!, workgroup: h.wgId.join(',') }, message: `s_barrier can never complete: waves ${stuck.join(', ')} wait while wave ${h.id} is halted${h.haltReason ? ` (${h.haltReason})` : ''}`, seed: WAVE_STATE_SEED });
+        }
       }
-      for (const w of g.waves) stats.laneOps += w.laneOps;
-      if (cfg.onWaveEnd) for (const w of g.waves) cfg.onWaveEnd(w);
+      for (const w of gw) stats.laneOps += w.laneOps;
+      if (cfg.onWaveEnd) for (const w of gw) cfg.onWaveEnd(w);
       resident.splice(gi, 1);
       freeSlots.push(g.slot);
       cfg.progress?.(next - resident.length, totalGroups);
       fillWithSlots();
-      if (halted) stop = true;
+      if (halted > 0) stop = true;
       continue;
     }
-    if (!progressed && live.some((w) => w.state === 'barrier')) {
-      const waiting = live.filter((w) => w.state === 'barrier').map((w) => w.id);
-      diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: waiting[0]!, workgroup: g.waves[0]!.wgId.join(',') }, message: `s_barrier can never complete: waves ${waiting.join(', ')} wait while the others have ended or are stuck`, seed: WAVE_STATE_SEED });
+    if (!progressed && atBarrier > 0) {
+      const waiting = gw.filter((w) => w.state === 'barrier').map((w) => w.id);
+      diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: waiting[0]!, workgroup: gw[0]!.wgId.join(',') }, message: `s_barrier can never complete: waves ${waiting.join(', ')} wait while the others have ended or are stuck`, seed: WAVE_STATE_SEED });
       stats.aborted = true;
       stop = true;
     }
   }
-  stats.byClass = Object.fromEntries([...classes.entries()].sort());
+  stats.waveInstructions = executed;
+  const byClass: Record<string, number> = {};
+  for (const c of [...INST_CLASSES].sort()) {
+    const n = classCounts[INST_CLASSES.indexOf(c)]!;
+    if (n > 0) byClass[c] = n;
+  }
+  stats.byClass = byClass;
   return stats;
 }
 
-function shuffled(n: number, rnd: () => number): number[] {
-  const a = Array.from({ length: n }, (_, i) => i);
+/** A seeded Fisher-Yates shuffle of 0..n-1 into `a` (the same draws as a fresh array would take). */
+function shuffleInto(a: Int32Array, n: number, rnd: () => number): void {
+  for (let i = 0; i < n; i++) a[i] = i;
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
+    const t = a[i]!;
+    a[i] = a[j]!;
+    a[j] = t;
   }
-  return a;
 }
 
 /** Fill the user and system SGPRs the descriptor enables (AMDGPUUsage initial kernel state). */

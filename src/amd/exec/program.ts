@@ -13,12 +13,19 @@ import { bindInstruction } from './semantics.js';
 /** Instruction classes for the run statistics (run.json) and for wait-counter bookkeeping. */
 export type InstClass = 'salu' | 'smem' | 'branch' | 'msg' | 'valu' | 'trans' | 'vmem' | 'flat' | 'lds' | 'export' | 'other';
 
+/** Every class, in a fixed order: `Op.ci` indexes it (the scheduler counts classes in an array). */
+export const INST_CLASSES: readonly InstClass[] = ['salu', 'smem', 'branch', 'msg', 'valu', 'trans', 'vmem', 'flat', 'lds', 'export', 'other'];
+
 export type Run = (w: Wave) => void;
 
 export interface Op {
   readonly inst: Instruction;
   readonly run: Run;
   readonly cls: InstClass;
+  /** Index of `cls` in INST_CLASSES. */
+  readonly ci: number;
+  /** What the wait-counter sanitizer (waitcnt.ts) learned about the op, filled on first use. */
+  waitInfo: unknown;
   /** The instruction's text (for traces and diagnostics), computed on demand. */
   text(): string;
 }
@@ -55,7 +62,7 @@ export class Program {
     for (const f of b.findings ?? []) {
       this.env.diag.report({ id: f.id, severity: f.severity ?? 'warning', where: { pc, wave: w.id }, message: f.message, seed: WAVE_STATE_SEED });
     }
-    const op: Op = { inst, run: b.run, cls: b.cls, text: () => printInst(target, inst) };
+    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), waitInfo: null, text: () => printInst(target, inst) };
     this.ops[i] = op;
     return op;
   }

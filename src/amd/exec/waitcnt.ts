@@ -12,13 +12,13 @@
  *   ops whatever else is counted), SMEM returns out of order (only `lgkmcnt(0)` retires it);
  * - VS_CNT (stores) writes no register, so it needs no tracking here.
  * A load may overwrite the destination of an older load on the same in-order counter (they land
- * in order). Cost: one class test per instruction while the wave has nothing outstanding.
+ * in order). Cost: one field test per instruction while the wave has nothing outstanding.
  * Register operands are read off the instruction's printed text (every encoding, VOPD included).
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Wave } from '../wave/wave.js';
 import { WAVE_STATE_SEED } from './env.js';
-import type { Op } from './program.js';
+import { INST_CLASSES, type Op } from './program.js';
 
 const NONE = 0;
 const VM = 1;
@@ -110,50 +110,71 @@ function analyse(op: Op): OpInfo {
   return { kind, counts, dst: Int32Array.from(kind === NONE ? [] : first), refs: Int32Array.from(all), wait: null };
 }
 
+/** Op.ci of the classes that may issue a counted load (memory instructions). */
+const MEM_CLASS = Uint8Array.from(INST_CLASSES, (c) => (c === 'smem' || c === 'vmem' || c === 'flat' || c === 'lds' ? 1 : 0));
+
+function infoOf(op: Op): OpInfo {
+  let info = op.waitInfo as OpInfo | null;
+  if (info === null) op.waitInfo = info = analyse(op);
+  return info;
+}
+
 export class WaitcntSanitizer {
   private readonly diag: Diagnostics;
-  private readonly tracks: (Track | undefined)[] = [];
-  private readonly infos = new WeakMap<Op, OpInfo>();
   private readonly reported = new Set<number>();
-  /** Tracks of ended waves, reused (a dispatch has many short waves). */
+  /** Tracks of waves with nothing outstanding any more, reused (a dispatch has many short waves). */
   private readonly pool: Track[] = [];
 
   constructor(diag: Diagnostics) {
     this.diag = diag;
   }
 
-  /** Call before `op` executes on `w` (with w.pc still at the op). */
+  /**
+   * Call before `op` executes on `w` (with w.pc still at the op). A wave carries a Track only
+   * while a load is outstanding (w.waitTrack): with none, a non-memory op costs one test. Dropping
+   * the track once every counter has retired is exact: then issued == done on every counter and
+   * only the order of later operations matters.
+   */
   step(w: Wave, op: Op): void {
-    const cls = op.cls;
-    let t = this.tracks[w.id];
-    if (t !== undefined && cls === 'branch' && op.inst.mnemonic === 's_endpgm') {
-      t.reset();
-      this.pool.push(t);
-      this.tracks[w.id] = undefined;
-      return;
-    }
-    const mem = cls === 'smem' || cls === 'vmem' || cls === 'flat' || cls === 'lds';
-    if (!mem && (t === undefined || !t.busy())) return;
-    let info = this.infos.get(op);
-    if (info === undefined) {
-      info = analyse(op);
-      this.infos.set(op, info);
-    }
-    if (t === undefined) {
+    let t = w.waitTrack as Track | null;
+    if (t === null) {
+      if (MEM_CLASS[op.ci] === 0) return;
+      const info = infoOf(op);
       if (info.kind === NONE) return;
       t = this.pool.pop() ?? new Track();
-      this.tracks[w.id] = t;
+      w.waitTrack = t;
+      this.issue(w, t, info);
+      return;
     }
-    if (info.wait !== null) return this.retire(w, t, info.wait);
+    if (op.cls === 'branch' && op.inst.mnemonic === 's_endpgm') {
+      this.release(w, t);
+      return;
+    }
+    if (MEM_CLASS[op.ci] === 0 && !t.busy()) return;
+    const info = infoOf(op);
+    if (info.wait !== null) {
+      this.retire(w, t, info.wait);
+      if (!t.busy()) this.release(w, t);
+      return;
+    }
     if (t.busy()) this.check(w, t, op, info);
-    if (info.counts !== NONE) {
-      const ser = ++t.issued[info.counts]!;
-      for (const r of info.dst) {
-        t.kind[r] = info.kind;
-        t.ser[r] = ser;
-        t.pc[r] = w.pc;
-      }
+    this.issue(w, t, info);
+  }
+
+  private issue(w: Wave, t: Track, info: OpInfo): void {
+    if (info.counts === NONE) return;
+    const ser = ++t.issued[info.counts]!;
+    for (const r of info.dst) {
+      t.kind[r] = info.kind;
+      t.ser[r] = ser;
+      t.pc[r] = w.pc;
     }
+  }
+
+  private release(w: Wave, t: Track): void {
+    t.reset();
+    this.pool.push(t);
+    w.waitTrack = null;
   }
 
   private retire(w: Wave, t: Track, wait: { vm: number; lgkm: number; sgpr: number }): void {

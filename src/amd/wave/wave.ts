@@ -63,6 +63,52 @@ export interface WaveLaunch {
   readonly status: number;
 }
 
+/** The scalar file's launch contents (inline constants, apertures), built once per aperture pair. */
+interface ConstTemplate {
+  readonly sharedBase: number;
+  readonly privateBase: number;
+  readonly s: Uint32Array;
+  readonly lo: Uint32Array;
+  readonly hi: Uint32Array;
+}
+let lastTemplate: ConstTemplate | null = null;
+
+function constantTemplate(sharedBase: number, privateBase: number): ConstTemplate {
+  const t = lastTemplate;
+  if (t !== null && t.sharedBase === sharedBase && t.privateBase === privateBase) return t;
+  const s = new Uint32Array(256);
+  const s64lo = new Uint32Array(256);
+  const s64hi = new Uint32Array(256);
+  for (let i = 0; i <= 64; i++) {
+    s[128 + i] = i;
+    s64lo[128 + i] = i;
+  }
+  for (let i = 1; i <= 16; i++) {
+    s[192 + i] = -i >>> 0;
+    s64lo[192 + i] = -i >>> 0;
+    s64hi[192 + i] = 0xffffffff;
+  }
+  for (let i = 0; i < 9; i++) {
+    s[240 + i] = F32_BITS[i]!;
+    s64hi[240 + i] = F64_HI[i]!;
+  }
+  s64lo[248] = F64_LO_INV2PI;
+  const hi = (x: number) => Math.floor(x / 0x1_0000_0000) >>> 0;
+  // 32-bit reads of the aperture registers give the high dword (the low one is always 0).
+  s[SREG.SHARED_BASE] = hi(sharedBase);
+  s64hi[SREG.SHARED_BASE] = hi(sharedBase);
+  s[SREG.SHARED_LIMIT] = hi(sharedBase);
+  s64hi[SREG.SHARED_LIMIT] = hi(sharedBase);
+  s64lo[SREG.SHARED_LIMIT] = 0xffffffff;
+  s[SREG.PRIVATE_BASE] = hi(privateBase);
+  s64hi[SREG.PRIVATE_BASE] = hi(privateBase);
+  s[SREG.PRIVATE_LIMIT] = hi(privateBase);
+  s64hi[SREG.PRIVATE_LIMIT] = hi(privateBase);
+  s64lo[SREG.PRIVATE_LIMIT] = 0xffffffff;
+  lastTemplate = { sharedBase, privateBase, s, lo: s64lo, hi: s64hi };
+  return lastTemplate;
+}
+
 export class Wave {
   readonly waveSize: 32 | 64;
   /** Scalar operand file (see the file comment). */
@@ -95,17 +141,23 @@ export class Wave {
   haltReason = '';
   /** Set once s_sendmsg MSG_DEALLOC_VGPRS ran: only s_endpgm is valid afterwards. */
   vgprsReleased = false;
+  /** The wait-counter sanitizer's record of this wave's outstanding loads (waitcnt.ts); null when none. */
+  waitTrack: unknown = null;
   /** Instructions this wave executed. */
   instructions = 0;
   /** Lane operations (active lanes summed over VALU/VMEM/DS instructions). */
   laneOps = 0;
-  /** Identity: workgroup id (x, y, z), wave index inside the workgroup, global wave id. */
-  readonly wgId: readonly [number, number, number];
-  readonly waveInGroup: number;
-  readonly id: number;
-  /** The workgroup's LDS (shared by its waves). */
+  /**
+   * Identity: workgroup id (x, y, z), wave index inside the workgroup, global wave id. Set at
+   * launch; a launcher that reuses Wave objects across workgroups sets them again in `relaunch`.
+   */
+  wgId: readonly [number, number, number];
+  waveInGroup: number;
+  id: number;
+  /** The workgroup's LDS (shared by its waves), with a DataView and a dword view of the same bytes. */
   lds: Uint8Array;
   ldsView: DataView;
+  ldsU32: Uint32Array;
   /** Global memory. */
   readonly mem: Memory;
   /** Per-wave scratch: base VA of this wave's private segment and bytes per lane. */
@@ -121,42 +173,57 @@ export class Wave {
     this.mem = mem;
     this.lds = lds;
     this.ldsView = new DataView(lds.buffer, lds.byteOffset, lds.byteLength);
+    this.ldsU32 = new Uint32Array(lds.buffer, lds.byteOffset, lds.byteLength >>> 2);
     this.wgId = ids.wg;
     this.waveInGroup = ids.waveInGroup;
     this.id = ids.id;
     this.hw[HWREG.MODE] = l.mode;
     this.hw[HWREG.STATUS] = l.status;
-    this.initConstants(l.sharedBase, l.privateBase);
+    const t = constantTemplate(l.sharedBase, l.privateBase);
+    this.s.set(t.s);
+    this.s64lo.set(t.lo);
+    this.s64hi.set(t.hi);
   }
 
-  private initConstants(sharedBase: number, privateBase: number): void {
-    const s = this.s;
-    for (let i = 0; i <= 64; i++) {
-      s[128 + i] = i;
-      this.s64lo[128 + i] = i;
-    }
-    for (let i = 1; i <= 16; i++) {
-      s[192 + i] = -i >>> 0;
-      this.s64lo[192 + i] = -i >>> 0;
-      this.s64hi[192 + i] = 0xffffffff;
-    }
-    for (let i = 0; i < 9; i++) {
-      s[240 + i] = F32_BITS[i]!;
-      this.s64hi[240 + i] = F64_HI[i]!;
-    }
-    this.s64lo[248] = F64_LO_INV2PI;
-    const hi = (x: number) => Math.floor(x / 0x1_0000_0000) >>> 0;
-    // 32-bit reads of the aperture registers give the high dword (the low one is always 0).
-    s[SREG.SHARED_BASE] = hi(sharedBase);
-    this.s64hi[SREG.SHARED_BASE] = hi(sharedBase);
-    s[SREG.SHARED_LIMIT] = hi(sharedBase);
-    this.s64hi[SREG.SHARED_LIMIT] = hi(sharedBase);
-    this.s64lo[SREG.SHARED_LIMIT] = 0xffffffff;
-    s[SREG.PRIVATE_BASE] = hi(privateBase);
-    this.s64hi[SREG.PRIVATE_BASE] = hi(privateBase);
-    s[SREG.PRIVATE_LIMIT] = hi(privateBase);
-    this.s64hi[SREG.PRIVATE_LIMIT] = hi(privateBase);
-    this.s64lo[SREG.PRIVATE_LIMIT] = 0xffffffff;
+  /**
+   * Launch this object again as a fresh wave of another workgroup (same waveSize/VGPR count and
+   * memory): every field returns to what the constructor gives (VGPRs zeroed, SGPRs and the
+   * constant rows from the template), so pooling waves across workgroups is invisible.
+   */
+  relaunch(l: WaveLaunch, lds: Uint8Array, ldsView: DataView, ldsU32: Uint32Array, ids: { wg: [number, number, number]; waveInGroup: number; id: number }): void {
+    if (l.waveSize !== this.waveSize || l.vgprs !== this.vgprs) throw new Error('relaunch with a different wave size or VGPR count');
+    const t = constantTemplate(l.sharedBase, l.privateBase);
+    this.s.set(t.s);
+    this.s64lo.set(t.lo);
+    this.s64hi.set(t.hi);
+    this.v.fill(0);
+    this.hw.fill(0);
+    this.hw[HWREG.MODE] = l.mode;
+    this.hw[HWREG.STATUS] = l.status;
+    this.pc = l.pc;
+    this.scc = 0;
+    this.vmcnt = 0;
+    this.vscnt = 0;
+    this.lgkmcnt = 0;
+    this.expcnt = 0;
+    this.state = 'ready';
+    this.sleepUntil = 0;
+    this.peers = [];
+    this.tba = 0;
+    this.tma = 0;
+    this.haltReason = '';
+    this.vgprsReleased = false;
+    this.waitTrack = null;
+    this.instructions = 0;
+    this.laneOps = 0;
+    this.wgId = ids.wg;
+    this.waveInGroup = ids.waveInGroup;
+    this.id = ids.id;
+    this.lds = lds;
+    this.ldsView = ldsView;
+    this.ldsU32 = ldsU32;
+    this.scratchBase = 0;
+    this.scratchPerLane = 0;
   }
 
   /** Refresh VCCZ, EXECZ and SCC as source operands (251..253). */
