@@ -22,10 +22,16 @@ import './vop3p.js';
 import './vopd.js';
 import './interp.js';
 import './pops-exec.js';
+import { bindFast } from './fast-registry.js';
+import './fast-valu.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {
   const b = lookup(inst.mnemonic);
-  if (b) return b(inst, env);
+  if (b) {
+    const ref = b(inst, env);
+    // engine 'fast': a specialised handler for the plain forms, the reference one otherwise
+    return (env.engine !== 'interp' && bindFast(inst, env, ref)) || ref;
+  }
   return {
     cls: 'other',
     run: (w) => {

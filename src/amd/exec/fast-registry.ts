@@ -1,0 +1,60 @@
+/**
+ * The fast engine's binding table (ExecEnv.engine 'fast'). A fast binder sees the decoded
+ * instruction and the reference interpreter's Bound for it, and returns a specialised Bound for
+ * the operand forms it handles exactly, or undefined (the interpreter's handler is used). Fast
+ * handlers hand the instruction back to `ref.run` whenever a run-time condition they do not model
+ * holds (a MODE setting, a NaN result), before writing anything, so results, masks, counters and
+ * diagnostics are the interpreter's bit for bit (test/amd/engine-diff.test.ts compares them).
+ *
+ * Instructions whose reference binding made findings (out-of-range VGPRs, misaligned SGPR pairs,
+ * bank conflicts...) always stay with the interpreter.
+ */
+import type { Instruction } from '../isa/types.js';
+import { GFX10_SPACE, GFX11_SPACE } from '../isa/operands.js';
+import type { ExecEnv } from './env.js';
+import { baseMnemonic, type Bound } from './registry.js';
+
+export type FastBinder = (inst: Instruction, env: ExecEnv, ref: Bound) => Bound | undefined;
+
+const table = new Map<string, FastBinder>();
+
+/** Register a fast binder for base mnemonics (without encoding suffixes). */
+export function fastDefine(names: string | readonly string[], binder: FastBinder): void {
+  for (const n of typeof names === 'string' ? [names] : names) {
+    if (table.has(n)) throw new Error(`fast semantics for ${n} defined twice`);
+    table.set(n, binder);
+  }
+}
+
+/**
+ * The fast Bound for `inst`, or undefined. Only the GFX10.3/GFX11 operand space: the fast
+ * handlers index the scalar file by those encodings (GFX9 places M0 and the TTMPs elsewhere).
+ */
+export function bindFast(inst: Instruction, env: ExecEnv, ref: Bound): Bound | undefined {
+  if (env.engine === 'interp') return undefined;
+  if (ref.findings !== undefined && ref.findings.length > 0) return undefined;
+  if (env.space !== GFX11_SPACE && env.space !== GFX10_SPACE) return undefined;
+  const b = table.get(baseMnemonic(inst.mnemonic));
+  return b ? b(inst, env, ref) : undefined;
+}
+
+/** Base mnemonics with a fast binder (for coverage reports and the fuzz test). */
+export function fastImplemented(): string[] {
+  return [...table.keys()].sort();
+}
+
+/**
+ * Compile a generated handler body once per distinct source text. The factory receives `ref`
+ * (the reference handler) and the shared helpers, and returns the handler; closures made by one
+ * factory share their optimised code.
+ */
+const factories = new Map<string, (...args: unknown[]) => (w: unknown) => void>();
+export function compile(params: readonly string[], body: string): (...args: unknown[]) => (w: unknown) => void {
+  const key = params.join(',') + '\n' + body;
+  let f = factories.get(key);
+  if (!f) {
+    f = new Function(...params, body) as (...args: unknown[]) => (w: unknown) => void;
+    factories.set(key, f);
+  }
+  return f;
+}

@@ -1,0 +1,381 @@
+/**
+ * Fast VALU handlers (ExecEnv.engine 'fast'): each instruction is compiled, at bind time, into a
+ * JavaScript function with its operand offsets as constants (`new Function`, cached by source
+ * text), one monomorphic loop over the lanes of the VGPR file, and an EXEC-all-ones variant
+ * without the per-lane EXEC test. Only the plain operand forms are taken: VGPRs in range, SGPRs,
+ * inline constants and literals as sources; no DPP, abs/neg, op_sel, clamp or omod. Everything
+ * else binds to the reference interpreter (valu.ts), which stays the definition.
+ *
+ * Float ops (f32 add/sub/mul/fma/fmac/fmaak/fmamk) run only under MODE round-to-nearest-even
+ * with f32 denormals kept (the kernels' default): otherwise the reference handler runs. The
+ * result is formed exactly as the reference forms it (an exact double plus the two-sum remainder;
+ * a remainder-free value is stored through Float32Array, any other goes through roundF32), and a
+ * NaN anywhere sends the whole instruction back to the reference handler before anything is
+ * written, so NaN payloads and the default NaN come from the one definition.
+ */
+import type { Instruction } from '../isa/types.js';
+import type { VopdInfo } from '../isa/gfx11/vopd.js';
+import type { ExecEnv } from './env.js';
+import type { Bound } from './registry.js';
+import type { Wave } from '../wave/wave.js';
+import { valuOperands } from './valu-core.js';
+import { roundF32 } from '../../core/float.js';
+import { mulhiU32, popcnt } from './salu.js';
+import { compile, fastDefine } from './fast-registry.js';
+
+type SrcType = 'b32' | 'f32' | 'b64';
+type Kind = 'i32' | 'i64' | 'f32' | 'cmp';
+
+/** A lane body's view of one source: its low dword, its f32 value, its high dword (64-bit). */
+interface Ex {
+  readonly u: string;
+  readonly f: string;
+  readonly h: string;
+}
+
+/**
+ * An op: `body` assigns the lane's result. 'i32': `r` (and `c`, the carry-out bit); 'i64': `r`,
+ * `rh` (and `c`); 'f32': the exact double `x` and its remainder `e`; 'cmp': the boolean `c`.
+ * `ci` is the lane's carry-in bit when `cin` is set.
+ */
+interface Def {
+  readonly srcs: readonly SrcType[];
+  readonly kind: Kind;
+  readonly cin?: boolean;
+  readonly cout?: boolean;
+  /** The destination is also the last (f32) source (v_fmac_f32). */
+  readonly accum?: boolean;
+  /** The literal is a source: 'mk' D = S0 * K + S1, 'ak' D = S0 * S1 + K. */
+  readonly remap?: 'mk' | 'ak';
+  /** MODE bits the op reads: compares only the f32 input denormal flush. */
+  readonly fcmp?: boolean;
+  readonly body: (s: readonly Ex[]) => string;
+}
+
+const defs = new Map<string, Def>();
+const def = (name: string, d: Def): void => void defs.set(name, d);
+
+// ---- integer and bit ops (exactly the reference's per-lane formulas, valu.ts)
+const i2 = (name: string, f: (a: string, b: string) => string) => def(name, { srcs: ['b32', 'b32'], kind: 'i32', body: ([a, b]) => `r = ${f(a!.u, b!.u)};` });
+const i3 = (name: string, f: (a: string, b: string, c: string) => string) => def(name, { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `r = ${f(a!.u, b!.u, c!.u)};` });
+def('v_mov_b32', { srcs: ['b32'], kind: 'i32', body: ([a]) => `r = ${a!.u};` });
+def('v_not_b32', { srcs: ['b32'], kind: 'i32', body: ([a]) => `r = ~${a!.u};` });
+i2('v_and_b32', (a, b) => `${a} & ${b}`);
+i2('v_or_b32', (a, b) => `${a} | ${b}`);
+i2('v_xor_b32', (a, b) => `${a} ^ ${b}`);
+i2('v_xnor_b32', (a, b) => `~(${a} ^ ${b})`);
+i2('v_add_nc_u32', (a, b) => `${a} + ${b}`);
+i2('v_sub_nc_u32', (a, b) => `${a} - ${b}`);
+i2('v_subrev_nc_u32', (a, b) => `${b} - ${a}`);
+i2('v_lshlrev_b32', (a, b) => `${b} << (${a} & 31)`);
+i2('v_lshrrev_b32', (a, b) => `${b} >>> (${a} & 31)`);
+i2('v_ashrrev_i32', (a, b) => `(${b} | 0) >> (${a} & 31)`);
+i2('v_mul_lo_u32', (a, b) => `Math.imul(${a}, ${b})`);
+i2('v_mul_hi_u32', (a, b) => `mulhiU32(${a}, ${b})`);
+i2('v_mul_u32_u24', (a, b) => `Math.imul(${a} & 0xffffff, ${b} & 0xffffff)`);
+i2('v_mul_i32_i24', (a, b) => `Math.imul((${a} << 8) >> 8, (${b} << 8) >> 8)`);
+i2('v_min_u32', (a, b) => `Math.min(${a}, ${b})`);
+i2('v_max_u32', (a, b) => `Math.max(${a}, ${b})`);
+i2('v_min_i32', (a, b) => `Math.min(${a} | 0, ${b} | 0)`);
+i2('v_max_i32', (a, b) => `Math.max(${a} | 0, ${b} | 0)`);
+i2('v_bcnt_u32_b32', (a, b) => `popcnt(${a}) + ${b}`);
+i3('v_add3_u32', (a, b, c) => `${a} + ${b} + ${c}`);
+i3('v_or3_b32', (a, b, c) => `${a} | ${b} | ${c}`);
+i3('v_xor3_b32', (a, b, c) => `${a} ^ ${b} ^ ${c}`);
+i3('v_and_or_b32', (a, b, c) => `(${a} & ${b}) | ${c}`);
+i3('v_lshl_add_u32', (a, b, c) => `(${a} << (${b} & 31)) + ${c}`);
+i3('v_add_lshl_u32', (a, b, c) => `(${a} + ${b}) << (${c} & 31)`);
+i3('v_lshl_or_b32', (a, b, c) => `(${a} << (${b} & 31)) | ${c}`);
+i3('v_xad_u32', (a, b, c) => `(${a} ^ ${b}) + ${c}`);
+i3('v_bfi_b32', (a, b, c) => `(${a} & ${b}) | (~${a} & ${c})`);
+i3('v_mad_u32_u24', (a, b, c) => `Math.imul(${a} & 0xffffff, ${b} & 0xffffff) + ${c}`);
+i3('v_mad_i32_i24', (a, b, c) => `Math.imul((${a} << 8) >> 8, (${b} << 8) >> 8) + ${c}`);
+def('v_bfe_u32', { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `{ const o = ${b!.u} & 31, d = ${c!.u} & 31; r = d === 0 ? 0 : (${a!.u} >>> o) & ((1 << d) - 1); }` });
+def('v_bfe_i32', { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `{ const o = ${b!.u} & 31, d = ${c!.u} & 31; r = d === 0 ? 0 : ((${a!.u} >>> o) << (32 - d)) >> (32 - d); }` });
+def('v_alignbit_b32', { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `{ const t = ${c!.u} & 31; r = t === 0 ? ${b!.u} : (${b!.u} >>> t) | (${a!.u} << (32 - t)); }` });
+def('v_cndmask_b32', { srcs: ['b32', 'b32'], kind: 'i32', cin: true, body: ([a, b]) => `r = ci ? ${b!.u} : ${a!.u};` });
+def('v_add_co_u32', { srcs: ['b32', 'b32'], kind: 'i32', cout: true, body: ([a, b]) => `r = ${a!.u} + ${b!.u}; c = r > 0xffffffff;` });
+def('v_sub_co_u32', { srcs: ['b32', 'b32'], kind: 'i32', cout: true, body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; r = p - q; c = q > p; }` });
+def('v_subrev_co_u32', { srcs: ['b32', 'b32'], kind: 'i32', cout: true, body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; r = q - p; c = p > q; }` });
+def('v_add_co_ci_u32', { srcs: ['b32', 'b32'], kind: 'i32', cin: true, cout: true, body: ([a, b]) => `r = ${a!.u} + ${b!.u} + ci; c = r > 0xffffffff;` });
+def('v_sub_co_ci_u32', { srcs: ['b32', 'b32'], kind: 'i32', cin: true, cout: true, body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; r = p - q - ci; c = q + ci > p; }` });
+def('v_subrev_co_ci_u32', { srcs: ['b32', 'b32'], kind: 'i32', cin: true, cout: true, body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; r = q - p - ci; c = p + ci > q; }` });
+
+// ---- 64-bit integer
+def('v_lshlrev_b64', {
+  srcs: ['b32', 'b64'], kind: 'i64',
+  body: ([a, b]) => `{ const t = ${a!.u} & 63, lo = ${b!.u}, hi = ${b!.h};
+    if (t === 0) { r = lo; rh = hi; } else if (t < 32) { r = lo << t; rh = (hi << t) | (lo >>> (32 - t)); } else { r = 0; rh = lo << (t - 32); } }`,
+});
+def('v_lshrrev_b64', {
+  srcs: ['b32', 'b64'], kind: 'i64',
+  body: ([a, b]) => `{ const t = ${a!.u} & 63, lo = ${b!.u}, hi = ${b!.h};
+    if (t === 0) { r = lo; rh = hi; } else if (t < 32) { r = (lo >>> t) | (hi << (32 - t)); rh = hi >>> t; } else { r = hi >>> (t - 32); rh = 0; } }`,
+});
+def('v_ashrrev_i64', {
+  srcs: ['b32', 'b64'], kind: 'i64',
+  body: ([a, b]) => `{ const t = ${a!.u} & 63, lo = ${b!.u}, hi = ${b!.h};
+    if (t === 0) { r = lo; rh = hi; } else if (t < 32) { r = (lo >>> t) | (hi << (32 - t)); rh = hi >> t; } else { r = hi >> (t - 32); rh = hi >> 31; } }`,
+});
+def('v_mad_u64_u32', {
+  srcs: ['b32', 'b32', 'b64'], kind: 'i64', cout: true,
+  body: ([a, b, c]) => `{ const p = ${a!.u}, q = ${b!.u};
+    const lo = (Math.imul(p, q) >>> 0) + ${c!.u};
+    const hi = mulhiU32(p, q) + ${c!.h} + (lo > 0xffffffff ? 1 : 0);
+    r = lo; rh = hi; c = hi > 0xffffffff; }`,
+});
+
+// ---- f32 arithmetic: x exact-or-rounded-to-double, e the two-sum remainder (0 when infinite)
+const twoSum = (p: string, q: string) => `{ const p_ = ${p}, q_ = ${q}; x = p_ + q_; if (x - x === 0) { const bb = x - p_; e = (p_ - (x - bb)) + (q_ - bb); } }`;
+def('v_add_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, b!.f) });
+def('v_sub_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, `-${b!.f}`) });
+def('v_subrev_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(b!.f, `-${a!.f}`) });
+def('v_mul_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => `x = ${a!.f} * ${b!.f};` });
+const fma = ([a, b, c]: readonly Ex[]) => twoSum(`${a!.f} * ${b!.f}`, c!.f);
+def('v_fma_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', body: fma });
+def('v_fmac_f32', { srcs: ['f32', 'f32'], kind: 'f32', accum: true, body: fma });
+def('v_fmamk_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'mk', body: fma });
+def('v_fmaak_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'ak', body: fma });
+
+// ---- compares: outcome sets as in valu-cmp.ts (1 less, 2 equal, 4 greater, 8 unordered)
+const relTest = (rel: number, o: string) => (rel === 0 ? 'false' : rel === 15 ? 'true' : `((${o}) & ${rel}) !== 0`);
+const IREL: [string, number][] = [['f', 0], ['lt', 1], ['eq', 2], ['le', 3], ['gt', 4], ['ne', 5], ['ge', 6], ['t', 7]];
+const FREL: [string, number][] = [
+  ['f', 0], ['lt', 1], ['eq', 2], ['le', 3], ['gt', 4], ['lg', 5], ['ge', 6], ['o', 7],
+  ['u', 8], ['nge', 9], ['nlg', 10], ['ngt', 11], ['nle', 12], ['neq', 13], ['nlt', 14], ['t', 15],
+];
+for (const x of ['v_cmp_', 'v_cmpx_']) {
+  for (const [n, rel] of IREL) {
+    const r7 = rel === 7 ? 15 : rel;
+    def(`${x}${n}_u32`, { srcs: ['b32', 'b32'], kind: 'cmp', body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; c = ${relTest(r7, 'p < q ? 1 : p === q ? 2 : 4')}; }` });
+    def(`${x}${n}_i32`, { srcs: ['b32', 'b32'], kind: 'cmp', body: ([a, b]) => `{ const p = ${a!.u} | 0, q = ${b!.u} | 0; c = ${relTest(r7, 'p < q ? 1 : p === q ? 2 : 4')}; }` });
+    def(`${x}${n}_u64`, {
+      srcs: ['b64', 'b64'], kind: 'cmp',
+      body: ([a, b]) => `{ const p = ${a!.h}, q = ${b!.h}, y = ${a!.u}, z = ${b!.u}; c = ${relTest(r7, 'p < q ? 1 : p > q ? 4 : y < z ? 1 : y === z ? 2 : 4')}; }`,
+    });
+    def(`${x}${n}_i64`, {
+      srcs: ['b64', 'b64'], kind: 'cmp',
+      body: ([a, b]) => `{ const p = ${a!.h} | 0, q = ${b!.h} | 0, y = ${a!.u}, z = ${b!.u}; c = ${relTest(r7, 'p < q ? 1 : p > q ? 4 : y < z ? 1 : y === z ? 2 : 4')}; }`,
+    });
+  }
+  for (const [n, rel] of FREL) {
+    def(`${x}${n}_f32`, { srcs: ['f32', 'f32'], kind: 'cmp', fcmp: true, body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; c = ${relTest(rel, 'p < q ? 1 : p === q ? 2 : p > q ? 4 : 8')}; }` });
+  }
+}
+
+/** A bound source: a VGPR row offset, or a uniform value read once per execution. */
+type Src = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly lo: string; readonly hi: string };
+
+const SGPR_OK = (enc: number) => enc <= 107 || (enc >= 124 && enc <= 248);
+
+/** Bind a source encoding (9-bit) of `type`; undefined for forms the fast path leaves alone. */
+function bindSrc(enc: number, type: SrcType, literal: number | undefined, env: ExecEnv): Src | undefined {
+  const wide = type === 'b64';
+  if (enc >= 256) {
+    const r = enc - 256;
+    if (r + (wide ? 1 : 0) >= env.vgprs) return undefined;
+    return { vgpr: true, base: r * env.waveSize };
+  }
+  if (enc === 255) return { vgpr: false, lo: String((literal ?? 0) >>> 0), hi: '0' };
+  if (!SGPR_OK(enc)) return undefined;
+  if (!wide) return { vgpr: false, lo: `s[${enc}]`, hi: '0' };
+  if (enc >= 128) return { vgpr: false, lo: `w.s64lo[${enc}]`, hi: `w.s64hi[${enc}]` };
+  if ((enc & 1) === 1 || enc === 106 + 1) return undefined;
+  if (enc === 124) return { vgpr: false, lo: '0', hi: '0' };
+  if (enc === 124 + 1) return undefined;
+  return { vgpr: false, lo: `s[${enc}]`, hi: `s[${enc + 1}]` };
+}
+
+/** Source expressions; uniform sources become locals `u<k>`/`uh<k>`/`g<k>` read in the preamble. */
+function exprs(srcs: readonly Src[], types: readonly SrcType[], ws: number, tag: string, pre: string[]): Ex[] {
+  return srcs.map((s, k) => {
+    if (s.vgpr) return { u: `v[${s.base} + l]`, f: `vf[${s.base} + l]`, h: `v[${s.base + ws} + l]` };
+    const u = `u${tag}${k}`;
+    pre.push(`const ${u} = ${s.lo};`);
+    if (types[k] === 'b64') pre.push(`const uh${tag}${k} = ${s.hi};`);
+    if (types[k] === 'f32') pre.push(`CV[0] = ${u}; const g${tag}${k} = CF[0];`);
+    return { u, f: `g${tag}${k}`, h: `uh${tag}${k}` };
+  });
+}
+
+/** The lane loops: EXEC all ones without a test, else with one; `half(lo)` is the body. */
+function loops(ws: number, half: (lo: boolean) => string): string {
+  const h = (lo: boolean, masked: boolean) =>
+    `for (let l = ${lo ? 0 : 32}; l < ${lo ? 32 : 64}; l++) {${masked ? ` if (((${lo ? 'el' : 'eh'} >>> (l & 31)) & 1) === 0) continue;` : ''}\n${half(lo)}\n}`;
+  if (ws === 32) return `if (full) {\n${h(true, false)}\n} else {\n${h(true, true)}\n}`;
+  return `if (full) {\n${h(true, false)}\n${h(false, false)}\n} else {\n${h(true, true)}\n${h(false, true)}\n}`;
+}
+
+/** Lane body of one op: computes the result and stores it (or its carry/compare bit). */
+function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row: 0 | 1 | -1 }, lo: boolean): string {
+  const CO = lo ? 'co_lo' : 'co_hi';
+  const ci = d.cin ? `const ci = (${lo ? 'ci_lo' : 'ci_hi'} >>> (l & 31)) & 1; ` : '';
+  const setC = `if (c) ${CO} |= 1 << (l & 31);`;
+  const { D, ws, row } = store;
+  switch (d.kind) {
+    case 'i32': {
+      const put = row < 0 ? `v[${D} + l] = r;` : `OU${row}[l] = r;`;
+      return `{ ${ci}let r = 0, c = false; ${d.body(ex)} ${put}${d.cout ? ' ' + setC : ''} }`;
+    }
+    case 'i64':
+      return `{ ${ci}let r = 0, rh = 0, c = false; ${d.body(ex)} v[${D} + l] = r; v[${D + ws} + l] = rh;${d.cout ? ' ' + setC : ''} }`;
+    case 'f32': {
+      const r = row < 0 ? 0 : row;
+      return `{ let x = 0, e = 0; ${d.body(ex)} if (x !== x) nan = 1; else if (e === 0) OF${r}[l] = x; else OU${r}[l] = roundF32(x, e, 0); }`;
+    }
+    case 'cmp':
+      return `{ let c = false; ${d.body(ex)} ${setC} }`;
+  }
+}
+
+const PARAMS = ['ref', 'roundF32', 'mulhiU32', 'popcnt', 'CV', 'CF', 'OU0', 'OF0', 'OU1', 'OF1'];
+const CV = new Uint32Array(1);
+const CF = new Float32Array(CV.buffer);
+const OU0 = new Uint32Array(64);
+const OF0 = new Float32Array(OU0.buffer);
+const OU1 = new Uint32Array(64);
+const OF1 = new Float32Array(OU1.buffer);
+
+function build(body: string, ref: Bound): Bound {
+  const factory = compile(PARAMS, body);
+  const run = factory(ref.run, roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1) as (w: Wave) => void;
+  return { cls: ref.cls, run };
+}
+
+function head(ws: number, float: boolean, fcmp: boolean): string[] {
+  const pre = ['const s = w.s, v = w.v, vf = w.vf;'];
+  // MODE: f32 round-to-nearest-even (bits 1:0 = 0), f32 denormals neither flushed in nor out (bits 5:4 = 3).
+  if (float) pre.push('if ((w.hw[1] & 0x33) !== 0x30) return ref(w);');
+  else if (fcmp) pre.push('if ((w.hw[1] & 0x10) === 0) return ref(w);');
+  pre.push('const el = s[126];');
+  pre.push(ws === 64 ? 'const eh = s[127]; const full = el === 4294967295 && eh === 4294967295;' : 'const eh = 0; const full = el === 4294967295;');
+  pre.push('let co_lo = 0, co_hi = 0, nan = 0;');
+  return pre;
+}
+
+const laneCount = (ws: number, times: number) => `w.laneOps += ${times === 1 ? '' : `${times} * `}(full ? ${ws} : popcnt(el)${ws === 64 ? ' + popcnt(eh)' : ''});`;
+
+/** Write a lane mask (carry-out, compare) to scalar encoding m as swrite32/swrite64 would. */
+function maskWrite(m: number, ws: number): string | undefined {
+  if (m === 124) return '';
+  if (m >= 108 && m <= 123) return undefined; // TTMPs: privilege rules stay with the reference
+  if (m > 127 || m < 0) return undefined;
+  if (ws === 32) return `s[${m}] = co_lo >>> 0;`;
+  if ((m & 1) === 1) return undefined;
+  return `s[${m}] = co_lo >>> 0; s[${m + 1}] = co_hi >>> 0;`;
+}
+
+function plain(inst: Instruction): boolean {
+  return inst.variant !== 'dpp16' && inst.variant !== 'dpp8' && inst.variant !== 'sdwa' && !/_(dpp|sdwa)$/.test(inst.mnemonic);
+}
+
+function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | undefined {
+  const enc = inst.encoding;
+  if (enc !== 'VOP1' && enc !== 'VOP2' && enc !== 'VOPC' && enc !== 'VOP3' && enc !== 'VOP3SD') return undefined;
+  if (!plain(inst)) return undefined;
+  const ops = valuOperands(inst);
+  if (ops.dpp || ops.abs !== 0 || ops.neg !== 0 || ops.opsel !== 0 || ops.clamp || ops.omod !== 0) return undefined;
+  const ws = env.waveSize;
+  const types = [...d.srcs];
+  let encs = d.srcs.map((_, k) => ops.src[k]!);
+  if (d.remap === 'mk') encs = [ops.src[0]!, 255, ops.src[1]!];
+  else if (d.remap === 'ak') encs = [ops.src[0]!, ops.src[1]!, 255];
+  if (d.accum) {
+    types.push('f32');
+    encs.push(256 + ops.vdst);
+  }
+  if (encs.some((e) => e < 0)) return undefined;
+  const srcs: Src[] = [];
+  for (let k = 0; k < encs.length; k++) {
+    const s = bindSrc(encs[k]!, types[k]!, ops.literal, env);
+    if (!s) return undefined;
+    srcs.push(s);
+  }
+  const float = d.kind === 'f32';
+  const pre = head(ws, float, d.fcmp === true);
+  const ex = exprs(srcs, types, ws, '', pre);
+  let D = 0;
+  if (d.kind !== 'cmp') {
+    const dw = d.kind === 'i64' ? 2 : 1;
+    if (ops.vdst < 0 || ops.vdst + dw > env.vgprs) return undefined;
+    D = ops.vdst * ws;
+  }
+  if (d.cin) {
+    const c = enc === 'VOP2' ? 106 : ops.src[2]!;
+    if (!(c <= 107 || c === 124 || c === 126 || c === 127) || (ws === 64 && (c & 1) === 1)) return undefined;
+    if (c === 124) pre.push('const ci_lo = 0, ci_hi = 0;');
+    else pre.push(`const ci_lo = s[${c}], ci_hi = ${ws === 64 ? `s[${c + 1}]` : '0'};`);
+  }
+  const post: string[] = [];
+  if (d.kind === 'cmp') {
+    const cmpx = /^v_cmpx_/.test(inst.mnemonic);
+    const m = cmpx ? 126 : enc === 'VOPC' ? 106 : ops.vdst;
+    const wr = cmpx ? (ws === 64 ? 's[126] = co_lo >>> 0; s[127] = co_hi >>> 0;' : 's[126] = co_lo >>> 0;') : maskWrite(m, ws);
+    if (wr === undefined) return undefined;
+    post.push(wr);
+  } else if (d.cout) {
+    const m = enc === 'VOP2' ? 106 : ops.sdst;
+    const wr = maskWrite(m, ws);
+    if (wr === undefined) return undefined;
+    post.push(wr);
+  }
+  const store = { D, ws, row: float ? (0 as const) : (-1 as const) };
+  const code = [...pre, loops(ws, (lo) => laneBody(d, ex, store, lo))];
+  if (float) code.push('if (nan !== 0) return ref(w);', loops(ws, () => `v[${D} + l] = OU0[l];`));
+  code.push(laneCount(ws, 1), ...post);
+  return build(`return function fast(w) {\n${code.join('\n')}\n};`, ref);
+}
+
+for (const [name, d] of defs) fastDefine(name, (inst, env, ref) => bindVop(d, inst, env, ref));
+
+/**
+ * VOPD: both halves read every source before either writes (vopd.ts), so each half's results go
+ * to a scratch row and are written after the lane loop; the reference counts the lanes twice.
+ */
+function bindVopd(inst: Instruction, env: ExecEnv, ref: Bound): Bound | undefined {
+  const info = inst.info as VopdInfo | undefined;
+  if (!info) return undefined;
+  const f = inst.fields;
+  const ws = env.waveSize;
+  const pre = head(ws, false, false);
+  let float = false;
+  let cin = false;
+  const halves: { d: Def; ex: Ex[]; D: number }[] = [];
+  for (const [tag, op, src0, vsrc1, vdst] of [['x', info.x, f.srcX0, f.vsrcX1, f.vdstX], ['y', info.y, f.srcY0, f.vsrcY1, f.vdstY]] as const) {
+    const d = defs.get(op.mnemonic.replace(/^v_dual_/, 'v_'));
+    if (!d || d.kind !== (d.kind === 'f32' ? 'f32' : 'i32') || d.cout || src0 === undefined || vdst === undefined) return undefined;
+    if (vdst >= env.vgprs) return undefined;
+    const hasV1 = op.shape.includes('vsrc1');
+    if (hasV1 && (vsrc1 === undefined || vsrc1 >= env.vgprs)) return undefined;
+    let encs: number[] = hasV1 ? [src0, 256 + vsrc1!] : [src0];
+    if (d.remap === 'mk') encs = [src0, 255, 256 + vsrc1!];
+    else if (d.remap === 'ak') encs = [src0, 256 + vsrc1!, 255];
+    const types = [...d.srcs];
+    if (d.accum) {
+      types.push('f32');
+      encs.push(256 + vdst);
+    }
+    if (encs.length !== types.length) return undefined;
+    const srcs: Src[] = [];
+    for (let k = 0; k < encs.length; k++) {
+      const s = bindSrc(encs[k]!, types[k]!, inst.literal, env);
+      if (!s) return undefined;
+      srcs.push(s);
+    }
+    if (d.kind === 'f32') float = true;
+    if (d.cin) cin = true;
+    halves.push({ d, ex: exprs(srcs, types, ws, tag, pre), D: vdst * ws });
+  }
+  if (float) pre.splice(1, 0, 'if ((w.hw[1] & 0x33) !== 0x30) return ref(w);');
+  if (cin) pre.push(`const ci_lo = s[106], ci_hi = ${ws === 64 ? 's[107]' : '0'};`);
+  const [X, Y] = halves as [typeof halves[0], typeof halves[0]];
+  const code = [...pre, loops(ws, (lo) => laneBody(X.d, X.ex, { D: X.D, ws, row: 0 }, lo) + '\n' + laneBody(Y.d, Y.ex, { D: Y.D, ws, row: 1 }, lo))];
+  if (float) code.push('if (nan !== 0) return ref(w);');
+  code.push(loops(ws, () => `v[${X.D} + l] = OU0[l]; v[${Y.D} + l] = OU1[l];`), laneCount(ws, 2));
+  return build(`return function fastVopd(w) {\n${code.join('\n')}\n};`, ref);
+}
+
+// The VOPD mnemonic is its X op's (v_dual_*); every v_dual_* name binds through bindVopd.
+const dualNames = new Set(['v_dual_fmac_f32', 'v_dual_fmaak_f32', 'v_dual_fmamk_f32', 'v_dual_mul_f32', 'v_dual_add_f32', 'v_dual_sub_f32', 'v_dual_subrev_f32',
+  'v_dual_mov_b32', 'v_dual_cndmask_b32', 'v_dual_add_nc_u32', 'v_dual_lshlrev_b32', 'v_dual_and_b32', 'v_dual_mul_dx9_zero_f32', 'v_dual_max_f32', 'v_dual_min_f32', 'v_dual_dot2acc_f32_f16']);
+fastDefine([...dualNames], (inst, env, ref) => (inst.encoding === 'VOPD' ? bindVopd(inst, env, ref) : undefined));
