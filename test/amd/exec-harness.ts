@@ -17,7 +17,7 @@ import { WAVE_STATE_SEED } from '../../src/amd/exec/env.js';
 import { Wave, SREG } from '../../src/amd/wave/wave.js';
 import { APERTURE } from '../../src/amd/exec/vmem.js';
 import { f32 } from '../../src/core/float.js';
-import type { AlignMode } from '../../src/amd/exec/env.js';
+import type { AlignMode, Engine } from '../../src/amd/exec/env.js';
 import { WaitcntSanitizer } from '../../src/amd/exec/waitcnt.js';
 import { installTrap, raiseException, TRAPSTS } from '../../src/amd/exec/trap.js';
 import { DecodeError } from '../../src/amd/isa/types.js';
@@ -51,6 +51,8 @@ export interface AsmRunOptions {
   readonly waitcnt?: boolean;
   /** Install a trap handler (assembly, mapped at TRAP_VA; sets STATUS.TRAP_EN, TBA, TMA). */
   readonly trapHandler?: { readonly source: string; readonly tma?: number };
+  /** Execution engine (default: ExecEnv's default, 'fast'). */
+  readonly engine?: Engine;
 }
 
 /** Where runAsm maps a trap handler (TBA). */
@@ -93,7 +95,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   const ws = o.waveSize ?? 32;
   const vgprs = o.vgprs ?? 256;
   let clock = 0;
-  const env: ExecEnv = { space: gfx11.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
+  const env: ExecEnv = { space: gfx11.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, ...(o.engine ? { engine: o.engine } : {}), ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
   const wc = o.waitcnt ? new WaitcntSanitizer(diag) : null;
   const program = new Program(gfx11, CODE_VA, words, env);
   const lds = new Uint8Array(o.ldsBytes ?? 65536);
