@@ -8,7 +8,7 @@
  * COMP_MASK 3 and 15; gpusim assembles 15 unless `MASK:3` is given.
  */
 import { InputError } from '../../core/errors.js';
-import { ALU_OPS, CF_OPS, RAT_INSTS, VTX_FORMATS, type AluOpInfo } from './opcodes.gen.js';
+import { ALU_OPS, CF_OPS, GDS_OPS, RAT_INSTS, VTX_FORMATS, type AluOpInfo } from './opcodes.gen.js';
 import { GEN_COLUMN, SRC, isCfExport, type R600Gen } from './decode.js';
 
 const CHAN: Readonly<Record<string, number>> = { X: 0, Y: 1, Z: 2, W: 3, x: 0, y: 1, z: 2, w: 3 };
@@ -225,6 +225,36 @@ export function assembleFetch(gen: R600Gen, line: string, err: (m: string) => ne
   return [a >>> 0, b >>> 0, c >>> 0, 0];
 }
 
+const GDS_SELCH: Readonly<Record<string, number>> = { X: 0, Y: 1, Z: 2, W: 3, '0': 4, '1': 5, '6': 6, _: 7 };
+
+/** Encode one MEM_GDS line in print.ts's syntax (LLVM has none). */
+export function assembleGds(line: string, err: (m: string) => never): [number, number, number, number] {
+  const toks = line.trim().split(/\s+/);
+  const m = /^(GDS_\w+)$/.exec(toks[0] ?? '') ?? err(`cannot parse GDS instruction '${line}'`);
+  const md = /^T(\d+)\.([XYZW016_]{4}),$/.exec(toks[1] ?? '') ?? err(`bad GDS destination in '${line}'`);
+  const ms = /^T(\d+)\.([XYZW016_]{3})$/.exec(toks[2] ?? '') ?? err(`bad GDS source in '${line}'`);
+  const ex = extras(toks.slice(3));
+  const name = m[1]!;
+  const op = GDS_OPS.find((g) => g.name === name);
+  const code = op ? op.code : /^GDS_OP_(\d+)$/.test(name) ? Number(name.slice(7)) : err(`unknown GDS instruction ${name}`);
+  const dst = Number(md[1]);
+  const src = Number(ms[1]);
+  if (dst > 127 || src > 127 || code > 63) err(`GDS field out of range in '${line}'`);
+  const sel = (s: string, i: number): number => GDS_SELCH[s[i]!]!;
+  const num = (k: string, max: number): number => {
+    const v = Number(ex.get(k) ?? 0);
+    if (!Number.isInteger(v) || v < 0 || v > max) err(`bad ${k}:${ex.get(k)}`);
+    return v;
+  };
+  const a = ex.has('MEM_INST') ? num('MEM_INST', 31) : 2;
+  const w0 = a | (ex.has('MEM_OP') ? num('MEM_OP', 7) << 8 : 4 << 8) | (src << 11) | (num('SRC_REL', 3) << 18) | (sel(ms[2]!, 0) << 20) |
+    (sel(ms[2]!, 1) << 23) | (sel(ms[2]!, 2) << 26) | num('W0', 0xffffffff);
+  const w1 = dst | (num('DST_REL', 3) << 7) | (code << 9) | (num('SRC2', 127) << 16) | (num('UAV_IDX', 3) << 24) | (num('UAV', 15) << 26) |
+    ((ex.has('ALLOC_CONSUME') ? 1 : 0) << 30) | ((ex.has('BCAST_FIRST') ? 1 : 0) << 31) | (num('W1', 0xffffffff) & ((1 << 15) | (1 << 23)));
+  const w2 = sel(md[2]!, 0) | (sel(md[2]!, 1) << 3) | (sel(md[2]!, 2) << 6) | (sel(md[2]!, 3) << 9) | (num('W2', 0xfffff) << 12);
+  return [w0 >>> 0, w1 >>> 0, w2 >>> 0, num('W3', 0xffffffff) >>> 0];
+}
+
 function cfCode(gen: R600Gen, name: string, alu: boolean, err: (m: string) => never): number {
   const col = GEN_COLUMN[gen];
   const op = CF_OPS.find((o) => o.alu === alu && (o.llvm === name || o.name === name) && o.codes[col] >= 0);
@@ -331,7 +361,7 @@ export function assembleBody(gen: R600Gen, lines: readonly string[], where = 'as
   const put = (byteOff: number, ws: readonly number[]): void => {
     for (let k = 0; k < ws.length; k++) words[(byteOff >>> 2) + k] = ws[k]! >>> 0;
   };
-  let mode: 'cf' | 'alu' | 'fetch' = 'cf';
+  let mode: 'cf' | 'alu' | 'fetch' | 'gds' = 'cf';
   let cursor = 0;
   let lineNo = 0;
   const err = (m: string): never => {
@@ -343,8 +373,8 @@ export function assembleBody(gen: R600Gen, lines: readonly string[], where = 'as
     const line = raw.replace(/\s*;.*$/, '').replace(/^\s+/, '');
     if (line === '' || line.startsWith('.') || /^[A-Za-z_.$][\w.$]*:$/.test(line)) continue;
     let m: RegExpExecArray | null;
-    if ((m = /^(ALU|Fetch) clause starting at (\d+):$/.exec(line))) {
-      mode = m[1] === 'ALU' ? 'alu' : 'fetch';
+    if ((m = /^(ALU|Fetch|GDS) clause starting at (\d+):$/.exec(line))) {
+      mode = m[1] === 'ALU' ? 'alu' : m[1] === 'GDS' ? 'gds' : 'fetch';
       cursor = Number(m[2]) * 8;
       lastGroupEnd = true;
       continue;
@@ -352,6 +382,9 @@ export function assembleBody(gen: R600Gen, lines: readonly string[], where = 'as
     if (mode === 'cf') {
       put(cursor, assembleCf(gen, line, err));
       cursor += 8;
+    } else if (mode === 'gds') {
+      put(cursor, assembleGds(line, err));
+      cursor += 16;
     } else if (mode === 'fetch') {
       put(cursor, assembleFetch(gen, line, err));
       cursor += 16;

@@ -10,7 +10,7 @@
  * - Fetch clauses (TC/VC): 128-bit instructions (VTX words 0..2 plus a pad dword).
  */
 import { InputError, hex } from '../../core/errors.js';
-import { ALU_OPS, CF_OPS, RAT_INSTS, VTX_FORMATS, type AluOpInfo, type CfOpInfo, type RatInstInfo } from './opcodes.gen.js';
+import { ALU_OPS, CF_OPS, GDS_OPS, RAT_INSTS, VTX_FORMATS, type AluOpInfo, type CfOpInfo, type RatInstInfo } from './opcodes.gen.js';
 
 /** Chip generations. VLIW5 (x,y,z,w + trans) on r600/r700/evergreen, VLIW4 on cayman. */
 export type R600Gen = 'r600' | 'r700' | 'evergreen' | 'cayman';
@@ -123,6 +123,31 @@ export interface FetchInst {
   readonly bytes: number;
 }
 
+/** One MEM_GDS instruction (128 bits: MEM_GDS_WORD0..2 and a pad dword). */
+export interface GdsInst {
+  readonly offset: number;
+  readonly words: readonly [number, number, number, number];
+  /** MEM_INST (2 for GDS) and MEM_OP (4 GDS, 5 TF_WRITE). */
+  readonly memInst: number;
+  readonly memOp: number;
+  readonly gdsOp: number;
+  readonly op: GdsOpInfo | undefined;
+  readonly srcGpr: number;
+  readonly srcRel: number;
+  /** SRC_SEL_X/Y/Z: address, data0, data1 (0..3 channel, 4 zero, 5 one, 7 masked). */
+  readonly srcSel: readonly [number, number, number];
+  readonly dstGpr: number;
+  readonly dstRel: number;
+  /** MEM_GDS_WORD1 SRC_GPR (second source GPR; gpusim reads every source from SRC_GPR). */
+  readonly srcGpr2: number;
+  readonly uavIndexMode: number;
+  readonly uavId: number;
+  readonly allocConsume: boolean;
+  readonly bcastFirstReq: boolean;
+  readonly dstSel: readonly [number, number, number, number];
+}
+export type GdsOpInfo = (typeof GDS_OPS)[number];
+
 export type CfKind = 'cf' | 'alu' | 'export';
 
 export interface CfInst {
@@ -163,6 +188,7 @@ export interface CfInst {
   /** Decoded clause for ALU / fetch clause instructions. */
   aluClause?: AluGroup[];
   fetchClause?: FetchInst[];
+  gdsClause?: GdsInst[];
 }
 
 export interface R600Program {
@@ -193,6 +219,10 @@ for (const g of ['r600', 'r700', 'evergreen', 'cayman'] as const) {
     const c = op.codes[GEN_COLUMN[g]];
     if (c >= 0) cfByCode.set(`${g}:${op.alu ? 'alu' : 'cf'}:${c}`, op);
   }
+}
+const gdsByCode = new Map<number, GdsOpInfo>(GDS_OPS.map((g) => [g.code, g]));
+export function gdsOp(code: number): GdsOpInfo | undefined {
+  return gdsByCode.get(code);
 }
 const ratByCode = new Map<number, RatInstInfo>(RAT_INSTS.map((r) => [r.code, r]));
 const vtxBytes = new Map<number, number>(VTX_FORMATS.map((f) => [f.format, f.bits / 8]));
@@ -345,6 +375,29 @@ export function decodeFetch(offset: number, a: number, b: number, c: number, d: 
   };
 }
 
+export function decodeGds(offset: number, a: number, b: number, c: number, d: number): GdsInst {
+  const memOp = bits(a, 8, 3);
+  const code = bits(b, 9, 6);
+  return {
+    offset, words: [a, b, c, d],
+    memInst: bits(a, 0, 5),
+    memOp,
+    gdsOp: code,
+    op: memOp === 4 ? gdsOp(code) : undefined,
+    srcGpr: bits(a, 11, 7),
+    srcRel: bits(a, 18, 2),
+    srcSel: [bits(a, 20, 3), bits(a, 23, 3), bits(a, 26, 3)],
+    dstGpr: bits(b, 0, 7),
+    dstRel: bits(b, 7, 2),
+    srcGpr2: bits(b, 16, 7),
+    uavIndexMode: bits(b, 24, 2),
+    uavId: bits(b, 26, 4),
+    allocConsume: bits(b, 30, 1) === 1,
+    bcastFirstReq: bits(b, 31, 1) === 1,
+    dstSel: [bits(c, 0, 3), bits(c, 3, 3), bits(c, 6, 3), bits(c, 9, 3)],
+  };
+}
+
 /**
  * Which slot each instruction of a group occupies (VLIW5: x y z w t; VLIW4 on Cayman: x y z w).
  * A vector-capable op takes its destination channel's slot; a trans-only op, or an op whose vector
@@ -426,7 +479,18 @@ export function decodeProgram(gen: R600Gen, words: Uint32Array, where = 'r600 pr
       if (start + n * 8 > words.length * 4) throw new InputError(`ALU clause at ${hex(start)} (${n} slots) runs past the program`, `${where} CF ${inst.index}`);
       inst.aluClause = decodeAluClause(gen, words, start, n, `${where} CF ${inst.index}`);
       maxByte = Math.max(maxByte, start + n * 8);
-    } else if (inst.kind === 'cf' && (inst.op?.name === 'TC' || inst.op?.name === 'VC' || inst.op?.name === 'VC_TC' || inst.op?.name === 'GDS')) {
+    } else if (inst.kind === 'cf' && inst.op?.name === 'GDS') {
+      const start = inst.addr * 8;
+      const n = inst.count + 1;
+      if (start + n * 16 > words.length * 4) throw new InputError(`GDS clause at ${hex(start)} (${n} instructions) runs past the program`, `${where} CF ${inst.index}`);
+      const list: GdsInst[] = [];
+      for (let k = 0; k < n; k++) {
+        const o = (start >>> 2) + 4 * k;
+        list.push(decodeGds(start + 16 * k, words[o]!, words[o + 1]!, words[o + 2]!, words[o + 3]!));
+      }
+      inst.gdsClause = list;
+      maxByte = Math.max(maxByte, start + n * 16);
+    } else if (inst.kind === 'cf' && (inst.op?.name === 'TC' || inst.op?.name === 'VC' || inst.op?.name === 'VC_TC')) {
       const start = inst.addr * 8;
       const n = inst.count + 1;
       if (start + n * 16 > words.length * 4) throw new InputError(`fetch clause at ${hex(start)} (${n} instructions) runs past the program`, `${where} CF ${inst.index}`);
@@ -495,6 +559,11 @@ function gprCountOf(cf: readonly CfInst[]): number {
           }
         }
       }
+    }
+    for (const g of c.gdsClause ?? []) {
+      if (g.srcRel || g.dstRel) return 128;
+      see(g.srcGpr);
+      see(g.dstGpr);
     }
     for (const f of c.fetchClause ?? []) {
       if (f.srcRel || f.dstRel) return 128;

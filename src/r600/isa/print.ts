@@ -7,7 +7,7 @@
  * tokens the assembler accepts (e.g. `WQM`, `VPM`, `COND:BOOL`, `CF_CONST:3`, `NO_BARRIER`,
  * `OMOD:*2`, `CLAMP`), so that any word round-trips through print and assemble.
  */
-import { SRC, type AluGroup, type AluInst, type AluSrc, type CfInst, type FetchInst, type R600Program } from './decode.js';
+import { SRC, type AluGroup, type AluInst, type AluSrc, type CfInst, type FetchInst, type GdsInst, type R600Program } from './decode.js';
 
 const CHAN = 'XYZW';
 const BANK_SWIZZLE = ['', 'BS:VEC_021/SCL_122', 'BS:VEC_120/SCL_212', 'BS:VEC_102/SCL_221', 'BS:VEC_201', 'BS:VEC_210'];
@@ -132,6 +132,35 @@ export function printFetch(f: FetchInst, vtxName: (format: number) => string | u
   return `${name} T${f.dstGpr}.${dstSelText(f.dstSel)}, T${f.srcGpr}.${CHAN[f.srcSelX]}, ${f.offsetBytes}, #${f.bufferId}`;
 }
 
+const GDS_SEL = 'XYZW0164_';
+const gdsSel = (sel: readonly number[]): string => sel.map((v) => (v === 6 ? '6' : v === 7 ? '_' : GDS_SEL[v]!)).join('');
+
+/**
+ * One MEM_GDS instruction. LLVM never emits GDS, so this is gpusim's own syntax:
+ * `GDS_ADD_RET T3.X___, T2.XY_` (destination with DST_SEL_X..W, source GPR with SRC_SEL_X/Y/Z for
+ * address, data0, data1; `_` masked, `0`/`1` constants) and KEY:value tokens for the other fields.
+ */
+export function printGds(g: GdsInst): string {
+  const name = g.op?.name ?? `GDS_OP_${g.gdsOp}`;
+  const x: string[] = [];
+  if (g.memInst !== 2) x.push(`MEM_INST:${g.memInst}`);
+  if (g.memOp !== 4) x.push(`MEM_OP:${g.memOp}`);
+  if (g.srcRel) x.push(`SRC_REL:${g.srcRel}`);
+  if (g.dstRel) x.push(`DST_REL:${g.dstRel}`);
+  if (g.srcGpr2) x.push(`SRC2:${g.srcGpr2}`);
+  if (g.uavIndexMode) x.push(`UAV_IDX:${g.uavIndexMode}`);
+  if (g.uavId) x.push(`UAV:${g.uavId}`);
+  if (g.allocConsume) x.push('ALLOC_CONSUME');
+  if (g.bcastFirstReq) x.push('BCAST_FIRST');
+  const w1 = g.words[1] & ((1 << 15) | (1 << 23));
+  if (w1) x.push(`W1:${w1}`);
+  const w2 = g.words[2] >>> 12;
+  if (w2) x.push(`W2:${w2}`);
+  if (g.words[3]) x.push(`W3:${g.words[3] >>> 0}`);
+  if ((g.words[0] >>> 29) || ((g.words[0] >>> 5) & 7)) x.push(`W0:${(g.words[0] & 0xe00000e0) >>> 0}`);
+  return `${name} T${g.dstGpr}.${gdsSel(g.dstSel)}, T${g.srcGpr}.${gdsSel(g.srcSel)}${x.length ? ' ' + x.join(' ') : ''}`;
+}
+
 function cfExtras(c: CfInst): string {
   const x: string[] = [];
   if (c.kind === 'cf') {
@@ -209,7 +238,7 @@ export function printProgram(p: R600Program, opts: PrintOptions): string[] {
   const clauses: { addr: number; cf: CfInst }[] = [];
   for (let i = 0; i < p.cfEnd; i++) {
     const c = p.cf[i]!;
-    if (c.aluClause || c.fetchClause) clauses.push({ addr: c.addr, cf: c });
+    if (c.aluClause || c.fetchClause || c.gdsClause) clauses.push({ addr: c.addr, cf: c });
   }
   clauses.sort((a, b) => a.addr - b.addr);
   const seen = new Set<number>();
@@ -221,7 +250,11 @@ export function printProgram(p: R600Program, opts: PrintOptions): string[] {
       out.push('\tPAD');
       pos++;
     }
-    if (cf.fetchClause) {
+    if (cf.gdsClause) {
+      out.push(`\tGDS clause starting at ${addr}:`);
+      for (const g of cf.gdsClause) out.push('\t  ' + printGds(g));
+      pos = addr + cf.gdsClause.length * 2;
+    } else if (cf.fetchClause) {
       out.push(`\tFetch clause starting at ${addr}:`);
       for (const f of cf.fetchClause) out.push('\t  ' + printFetch(f, opts.vtxName));
       pos = addr + cf.fetchClause.length * 2;

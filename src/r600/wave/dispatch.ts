@@ -42,6 +42,8 @@ export interface R600DispatchOptions {
   readonly atomicByteAddress?: boolean;
   /** See WaveOptions.trace. */
   readonly trace?: (line: string) => void;
+  /** The 64 KiB global data share (default: a fresh zeroed one per dispatch). */
+  readonly gds?: Uint8Array;
   /** Called with each wave when it ends (tests inspect final state). */
   readonly onWaveEnd?: (w: Wave) => void;
 }
@@ -83,10 +85,10 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     constBuffers: new Map([[0, cb0]]),
     bools: o.bools ?? 0,
     loopConsts: o.loopConsts ?? [],
-    gds: new Uint8Array(64 * 1024),
+    gds: o.gds ?? new Uint8Array(64 * 1024),
   };
   const stackSize = o.stackSize ?? stackSizeOf(o.object);
-  const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0 };
+  const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
   const budget = o.maxInstructions ?? 50_000_000;
   const rand = rng(o.seed ?? 1);
   let used = 0;

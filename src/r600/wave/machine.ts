@@ -16,7 +16,7 @@
  * Where the document leaves a choice open, the choice is written next to the code.
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
-import { SRC, type AluGroup, type AluInst, type CfInst, type FetchInst, type R600Gen, type R600Program } from '../isa/decode.js';
+import { SRC, type AluGroup, type AluInst, type CfInst, type FetchInst, type GdsInst, type R600Gen, type R600Program } from '../isa/decode.js';
 import { printCf } from '../isa/print.js';
 import { ALU_FN, B, F, compareOf } from '../exec/alu.js';
 
@@ -47,6 +47,33 @@ function kindOf(inst: AluInst): number {
   kinds.set(inst, k);
   return k;
 }
+/**
+ * The new memory value of a read-modify-write data-share op (LDS_* and GDS_* share names and
+ * meanings), from the old value o and the data operands b, c; undefined when `base` is none.
+ */
+export function dsRmw(base: string, o: number, b: number, c: number): number | undefined {
+  switch (base) {
+    case 'WRITE': case 'XCHG': return b;
+    case 'ADD': return o + b;
+    case 'SUB': return o - b;
+    case 'RSUB': return b - o;
+    case 'INC': return o >= b ? 0 : o + 1;
+    case 'DEC': return o === 0 || o > b ? b : o - 1;
+    case 'MIN_INT': return (o | 0) < (b | 0) ? o : b;
+    case 'MAX_INT': return (o | 0) > (b | 0) ? o : b;
+    case 'MIN_UINT': return o < b ? o : b;
+    case 'MAX_UINT': return o > b ? o : b;
+    case 'AND': return o & b;
+    case 'OR': return o | b;
+    case 'XOR': return o ^ b;
+    case 'MSKOR': return (o & ~b) | c;
+    case 'CMP_XCHG': case 'CMP_STORE': return o === b ? c : o;
+    // SPF: the compare is a single-precision float compare (so -0 equals +0; NaN never matches).
+    case 'CMP_XCHG_SPF': case 'CMP_STORE_SPF': return F(o) === F(b) ? c : o;
+    default: return undefined;
+  }
+}
+
 export const WAVE_SIZE = 64;
 /** Per-work-item active states. */
 export const STATE = { ACTIVE: 0, INACTIVE_BRANCH: 1, INACTIVE_CONTINUE: 2, INACTIVE_BREAK: 3 } as const;
@@ -119,6 +146,8 @@ export interface R600Stats {
   fetches: number;
   ratOps: number;
   ldsOps: number;
+  gdsOps: number;
+  exports: number;
 }
 
 export class Wave {
@@ -160,6 +189,7 @@ export class Wave {
   private readonly ldsView: DataView;
   private readonly globalView: DataView;
   private readonly constView: DataView;
+  private readonly gdsView: DataView;
   /** Per-group scratch (no allocation per instruction group). */
   private readonly res = new Uint32Array(5 * WAVE_SIZE);
   private readonly doWrite = new Uint8Array(5 * WAVE_SIZE);
@@ -168,7 +198,7 @@ export class Wave {
   private readonly srcv = [0, 0, 0];
   private readonly reportedGroups = new Set<AluGroup>();
   private overflowReported = false;
-  readonly stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0 };
+  readonly stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
 
   readonly opts: WaveOptions;
   /** The workgroup's LDS, shared by its waves. */
@@ -184,6 +214,8 @@ export class Wave {
     const k = opts.resources.constData;
     this.globalView = new DataView(g.buffer, g.byteOffset, g.byteLength);
     this.constView = new DataView(k.buffer, k.byteOffset, k.byteLength);
+    const gd = opts.resources.gds;
+    this.gdsView = new DataView(gd.buffer, gd.byteOffset, gd.byteLength);
     this.id = id;
     this.group = group;
     for (let l = 0; l < WAVE_SIZE; l++) {
@@ -333,7 +365,7 @@ export class Wave {
         break;
       case 'GDS':
         if (c.cond !== 0) this.diag('r600.cf.gds-cond', 'GDS clauses must use COND=ACTIVE', 'error');
-        this.diag('r600.unsupported', 'GDS clauses are not modelled yet', 'warning');
+        this.gdsClause(c);
         this.pc++;
         break;
       case 'JUMP':
@@ -812,6 +844,108 @@ export class Wave {
       default:
         this.diag('r600.lds.unsupported', `${name} is not modelled`, 'warning');
         return 0;
+    }
+  }
+
+  /**
+   * A GDS clause: each MEM_GDS instruction runs for the passing work-items in lane order on the
+   * dispatch's 64 KiB GDS. Sources come from SRC_GPR with SRC_SEL_X/Y/Z = address (bytes), data0,
+   * data1; the returned (pre-op) value goes to DST_GPR through DST_SEL (0 the value, 1 the second
+   * dword of the *2 forms, 4 zero, 5 1.0, 7 unchanged). Choices: the *2 forms address the two
+   * consecutive dwords at the address; ALLOC_CONSUME gives each item old + its prefix, which equals
+   * running the op lane by lane; BCAST_FIRST_REQ runs the op once, for the first passing item, and
+   * hands every passing item its result.
+   */
+  private gdsClause(c: CfInst): void {
+    for (const g of c.gdsClause!) {
+      if (g.memInst !== 2 || (g.memOp !== 4 && g.memOp !== 5)) {
+        this.diag('r600.gds.unknown', `MEM_INST ${g.memInst} / MEM_OP ${g.memOp} is not a GDS instruction (MEM_INST 2, MEM_OP 4 or 5)`, 'error', { offset: g.offset });
+        continue;
+      }
+      if (g.memOp === 5) {
+        this.diag('r600.cf.not-in-compute', 'TF_WRITE (tessellation factors) has no effect in a compute shader', 'info');
+        continue;
+      }
+      const name = g.op?.name ?? '';
+      if (!g.op || /_REL|READWRITE|ORDERED_ALLOC/.test(name)) {
+        this.diag('r600.gds.unsupported', `${name || 'GDS_OP ' + g.gdsOp} is not modelled`, 'warning', { offset: g.offset });
+        continue;
+      }
+      if ((g.srcRel > 1 || g.dstRel > 1) || g.uavIndexMode) this.diag('r600.gds.unsupported', `SRC_REL/DST_REL ${g.srcRel}/${g.dstRel} or UAV_INDEX_MODE ${g.uavIndexMode} is not modelled (only 1, relative to aL)`, 'warning', { offset: g.offset });
+      const aL = this.stack[this.innermostLoop()]?.aL ?? 0;
+      const srcReg = g.srcGpr + (g.srcRel === 1 ? aL : 0);
+      const dstReg = g.dstGpr + (g.dstRel === 1 ? aL : 0);
+      if (srcReg < 0 || srcReg >= this.ngpr || dstReg < 0 || dstReg >= this.ngpr) {
+        this.diag('r600.alu.gpr-out-of-range', `GDS register T${srcReg} / T${dstReg} out of range`, 'error', { offset: g.offset });
+        continue;
+      }
+      let first: readonly [number, number] | undefined;
+      for (let l = 0; l < WAVE_SIZE; l++) {
+        if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
+        const sv = (k: number): number => {
+          const sel = g.srcSel[k]!;
+          return sel < 4 ? this.gpr[(srcReg * 4 + sel) * WAVE_SIZE + l]! : sel === 5 ? 0x3f800000 : 0;
+        };
+        let ret: readonly [number, number];
+        if (g.bcastFirstReq && first) ret = first;
+        else {
+          this.stats.gdsOps++;
+          ret = this.gdsOp(name, sv(0), sv(1), sv(2), l);
+          first = ret;
+        }
+        if (!g.op.ret) continue;
+        for (let ch = 0; ch < 4; ch++) {
+          const sel = g.dstSel[ch]!;
+          if (sel === 7) continue;
+          const v = sel === 0 ? ret[0] : sel === 1 ? ret[1] : sel === 5 ? 0x3f800000 : 0;
+          this.gpr[(dstReg * 4 + ch) * WAVE_SIZE + l] = v >>> 0;
+        }
+      }
+    }
+  }
+
+  private gdsCheck(addr: number, size: number, l: number): boolean {
+    if (addr + size > this.opts.resources.gds.length) {
+      this.diag('r600.gds.out-of-range', `GDS access of ${size} bytes at ${addr} outside the ${this.opts.resources.gds.length}-byte GDS`, 'error', { lane: l, addr });
+      return false;
+    }
+    return true;
+  }
+
+  /** One GDS op for one work-item; returns the value(s) it hands back. */
+  private gdsOp(name: string, a: number, b: number, c: number, l: number): [number, number] {
+    const dv = this.gdsView;
+    const base = name.slice(4).replace(/_RET$/, '');
+    const rd = (at: number): number => (this.gdsCheck(at, 4, l) ? dv.getUint32(at, true) : 0);
+    const wr = (at: number, v: number): void => {
+      if (this.gdsCheck(at, 4, l)) dv.setUint32(at, v >>> 0, true);
+    };
+    switch (base) {
+      case 'READ': return [rd(a), 0];
+      case 'READ2': return [rd(a), rd(a + 4)];
+      case 'BYTE_READ': return [this.gdsCheck(a, 1, l) ? dv.getInt8(a) >>> 0 : 0, 0];
+      case 'UBYTE_READ': return [this.gdsCheck(a, 1, l) ? dv.getUint8(a) : 0, 0];
+      case 'SHORT_READ': return [this.gdsCheck(a, 2, l) ? dv.getInt16(a, true) >>> 0 : 0, 0];
+      case 'USHORT_READ': return [this.gdsCheck(a, 2, l) ? dv.getUint16(a, true) : 0, 0];
+      case 'BYTE_WRITE': if (this.gdsCheck(a, 1, l)) dv.setUint8(a, b & 255); return [0, 0];
+      case 'SHORT_WRITE': if (this.gdsCheck(a, 2, l)) dv.setUint16(a, b & 0xffff, true); return [0, 0];
+      case 'WRITE2': wr(a, b); wr(a + 4, c); return [0, 0];
+      case 'XCHG2': {
+        const o = [rd(a), rd(a + 4)] as [number, number];
+        wr(a, b);
+        wr(a + 4, c);
+        return o;
+      }
+      default: {
+        const o = rd(a);
+        const v = dsRmw(base, o, b, c);
+        if (v === undefined) {
+          this.diag('r600.gds.unsupported', `${name} is not modelled`, 'warning', { lane: l });
+          return [0, 0];
+        }
+        wr(a, v);
+        return [o, 0];
+      }
     }
   }
 

@@ -135,6 +135,24 @@ MIN_UINT_RTN 2B|MAX_INT_RTN 2C|MAX_UINT_RTN 2D|AND_RTN 2E|OR_RTN 2F|XOR_RTN 30|M
 DEC_UINT_RTN 33
 `;
 
+/**
+ * MEM_GDS (Evergreen/Cayman GDS clauses): GDS_OP values (MEM_GDS_WORD1 bits 14:9) with MEM_OP 4
+ * (GDS), the sources the op reads (address, data0, data1 from SRC_SEL_X/Y/Z) and whether it
+ * returns a value to DST_GPR. TF_WRITE is MEM_OP 5 with GDS_OP 0. Values from the Evergreen and
+ * Cayman ISA documents (the same numbering as LDS_OP).
+ */
+const GDS_FACTS = `
+GDS_ADD 2 00|GDS_SUB 2 01|GDS_RSUB 2 02|GDS_INC 2 03|GDS_DEC 2 04|GDS_MIN_INT 2 05|GDS_MAX_INT 2 06
+GDS_MIN_UINT 2 07|GDS_MAX_UINT 2 08|GDS_AND 2 09|GDS_OR 2 0A|GDS_XOR 2 0B|GDS_MSKOR 3 0C|GDS_WRITE 2 0D
+GDS_WRITE_REL 3 0E|GDS_WRITE2 3 0F|GDS_CMP_STORE 3 10|GDS_CMP_STORE_SPF 3 11|GDS_BYTE_WRITE 2 12
+GDS_SHORT_WRITE 2 13|GDS_ADD_RET 2 20|GDS_SUB_RET 2 21|GDS_RSUB_RET 2 22|GDS_INC_RET 2 23|GDS_DEC_RET 2 24
+GDS_MIN_INT_RET 2 25|GDS_MAX_INT_RET 2 26|GDS_MIN_UINT_RET 2 27|GDS_MAX_UINT_RET 2 28|GDS_AND_RET 2 29
+GDS_OR_RET 2 2A|GDS_XOR_RET 2 2B|GDS_MSKOR_RET 3 2C|GDS_XCHG_RET 2 2D|GDS_XCHG_REL_RET 3 2E|GDS_XCHG2_RET 3 2F
+GDS_CMP_XCHG_RET 3 30|GDS_CMP_XCHG_SPF_RET 3 31|GDS_READ_RET 1 32|GDS_READ_REL_RET 1 33|GDS_READ2_RET 2 34
+GDS_READWRITE_RET 3 35|GDS_BYTE_READ_RET 1 36|GDS_UBYTE_READ_RET 1 37|GDS_SHORT_READ_RET 1 38|GDS_USHORT_READ_RET 1 39
+GDS_ATOMIC_ORDERED_ALLOC 1 3F
+`;
+
 /** VTX DATA_FORMAT values and their widths in dwords (for LLVM's VTX_READ_<bits> names). */
 const VTX_FORMAT_FACTS = `8 01|16 05|32 0D|64 1D|128 22`;
 
@@ -389,6 +407,13 @@ export function generate(): Record<string, string> {
   }
   out.push('];');
   for (const [f, s] of seen.vtx) if (!entries(VTX_FORMAT_FACTS).some((e) => hx(e[1]!) === f)) throw new Error(`LLVM emits undocumented VTX format ${f} (${s.llvm})`);
+  out.push('');
+  out.push('/** MEM_GDS ops: GDS_OP (MEM_OP 4), sources read (address, data0, data1) and whether DST_GPR gets a value. */');
+  out.push('export const GDS_OPS: readonly { readonly name: string; readonly code: number; readonly srcs: number; readonly ret: boolean }[] = [');
+  for (const [name, srcs, code] of entries(GDS_FACTS)) {
+    out.push(`  { name: '${name}', code: ${hx(code!)}, srcs: ${srcs}, ret: ${/_RET$|ORDERED_ALLOC$/.test(name!)} },`);
+  }
+  out.push('];');
   out.push('');
   return { 'src/r600/isa/opcodes.gen.ts': out.join('\n') };
 }
