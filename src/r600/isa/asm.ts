@@ -323,15 +323,39 @@ export function assembleCf(gen: R600Gen, line: string, err: (m: string) => never
   }
   const code = cfCode(gen, name, false, err);
   if (isCfExport(gen, code)) {
-    // Other CF_ALLOC_EXPORT instructions, as print.ts writes them: NAME Tn.MASK, Ti.X [EOP] RAT:id:inst ...
-    const mm = /^T(\d+)\.([XYZW]*),$/.exec(toks[1] ?? '') ?? err(`bad export data register in '${t}'`);
-    const mi = /^T(\d+)\.X$/.exec(toks[2] ?? '') ?? err(`bad export index register in '${t}'`);
+    const num = (k: string, max: number): number => {
+      const v = Number(ex.get(k) ?? 0);
+      if (!Number.isInteger(v) || v < 0 || v > max) err(`bad ${k}:${ex.get(k)} in '${t}'`);
+      return v;
+    };
+    const eop = (ex.has('EOP') && gen !== 'cayman' ? 1 : 0) << 21;
+    const common = (type: number, rw: number, index: number, base: number): number =>
+      base | (type << 13) | (rw << 15) | ((ex.has('RW_REL') ? 1 : 0) << 22) | (index << 23) | (num('ELEM', 3) << 30);
+    if (name === 'EXPORT' || name === 'EXPORT_DONE') {
+      // print.ts's form: NAME TYPE:BASE Tn.SWIZ [INDEX:n] ...
+      const mt = /^(PIXEL|POS|PARAM|TYPE3):(\d+)$/.exec(toks[1] ?? '') ?? err(`bad export target in '${t}'`);
+      const mr = /^T(\d+)\.([XYZW016_]{4})$/.exec(toks[2] ?? '') ?? err(`bad export register in '${t}'`);
+      const base = Number(mt[2]);
+      const rw = Number(mr[1]);
+      if (base > 0x1fff || rw > 127) err(`export field out of range in '${t}'`);
+      const sw = [...mr[2]!].map((ch) => GDS_SELCH[ch]!);
+      const w0 = common(['PIXEL', 'POS', 'PARAM', 'TYPE3'].indexOf(mt[1]!), rw, num('INDEX', 127), base);
+      const w1 = sw[0]! | (sw[1]! << 3) | (sw[2]! << 6) | (sw[3]! << 9) | (num('CMASK', 15) << 12) | (num('BURST', 15) << 16) | eop | (code << 22);
+      return [w0 >>> 0, flagBits(w1, false)];
+    }
+    // MEM_* BUF form: NAME TYPE Tn.MASK, Ti.X BASE:n SIZE:n ...
+    const types = name === 'MEM_WRITE_SCRATCH' ? ['WRITE', 'WRITE_IND', 'READ', 'READ_IND'] : ['WRITE', 'WRITE_IND', 'WRITE_ACK', 'WRITE_IND_ACK'];
+    const type = types.indexOf(toks[1] ?? '');
+    if (type < 0) err(`bad export type '${toks[1]}' in '${t}'`);
+    const mm = /^T(\d+)\.([XYZW]+|_),$/.exec(toks[2] ?? '') ?? err(`bad export data register in '${t}'`);
+    const mi = /^T(\d+)\.X$/.exec(toks[3] ?? '') ?? err(`bad export index register in '${t}'`);
     let mask = 0;
-    for (const ch of mm[2]!) mask |= 1 << CHAN[ch]!;
-    const ri = /^(\d+):(\d+)$/.exec(ex.get('RAT') ?? '0:0') ?? err('bad RAT:id:inst');
-    const w0 = Number(ri[1]) | (Number(ri[2]) << 4) | (Number(ex.get('IDXMODE') ?? 0) << 11) | (Number(ex.get('TYPE') ?? 1) << 13) | (Number(mm[1]) << 15) |
-      ((ex.has('RW_REL') ? 1 : 0) << 22) | (Number(mi[1]) << 23) | (Number(ex.get('ELEM') ?? 0) << 30);
-    const w1 = Number(ex.get('ARRAY') ?? 0) | (mask << 12) | (Number(ex.get('BURST') ?? 0) << 16) | ((ex.has('EOP') && gen !== 'cayman' ? 1 : 0) << 21) | (code << 22);
+    if (mm[2] !== '_') for (const ch of mm[2]!) mask |= 1 << CHAN[ch]!;
+    const rw = Number(mm[1]);
+    const index = Number(mi[1]);
+    if (rw > 127 || index > 127) err(`register out of range in '${t}'`);
+    const w0 = common(type, rw, index, num('BASE', 0x1fff));
+    const w1 = num('SIZE', 0xfff) | (mask << 12) | (num('BURST', 15) << 16) | eop | (code << 22);
     return [w0 >>> 0, flagBits(w1, false)];
   }
   let addr = 0;

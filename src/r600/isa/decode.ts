@@ -185,6 +185,10 @@ export interface CfInst {
   readonly compMask: number;
   readonly burstCount: number;
   readonly mark: boolean;
+  /** CF_ALLOC_EXPORT_WORD0 ARRAY_BASE (exports: the target index; MEM_*: the base element). */
+  readonly arrayBase: number;
+  /** CF_ALLOC_EXPORT_WORD1_SWIZ SEL_X..W (EXPORT / EXPORT_DONE): 0..3 channel, 4 zero, 5 one, 7 masked. */
+  readonly swizzle: readonly [number, number, number, number];
   /** Decoded clause for ALU / fetch clause instructions. */
   aluClause?: AluGroup[];
   fetchClause?: FetchInst[];
@@ -259,7 +263,7 @@ export function decodeCf(gen: R600Gen, index: number, w0: number, w1: number): C
     wholeQuadMode: false, barrier: bits(w1, 31, 1) === 1,
     kcache: [{ bank: 0, mode: 0, addr: 0 }, { bank: 0, mode: 0, addr: 0 }] as [KCacheSet, KCacheSet], altConst: false,
     ratId: 0, ratInst: 0, rat: undefined, ratIndexMode: 0, exportType: 0, rwGpr: 0, rwRel: false, indexGpr: 0,
-    elemSize: 0, arraySize: 0, compMask: 0, burstCount: 0, mark: false,
+    elemSize: 0, arraySize: 0, compMask: 0, burstCount: 0, mark: false, arrayBase: 0, swizzle: [0, 0, 0, 0] as const,
   };
   if (kind === 'alu') {
     return {
@@ -293,6 +297,8 @@ export function decodeCf(gen: R600Gen, index: number, w0: number, w1: number): C
       validPixelMode: bits(w1, 20, 1) === 1,
       endOfProgram: gen !== 'cayman' && bits(w1, 21, 1) === 1,
       mark: bits(w1, 30, 1) === 1,
+      arrayBase: bits(w0, 0, 13),
+      swizzle: [bits(w1, 0, 3), bits(w1, 3, 3), bits(w1, 6, 3), bits(w1, 9, 3)],
     };
   }
   return {

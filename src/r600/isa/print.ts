@@ -133,6 +133,9 @@ export function printFetch(f: FetchInst, vtxName: (format: number) => string | u
 }
 
 const GDS_SEL = 'XYZW0164_';
+export const EXPORT_TYPES = ['PIXEL', 'POS', 'PARAM', 'TYPE3'] as const;
+export const MEM_TYPES = ['WRITE', 'WRITE_IND', 'WRITE_ACK', 'WRITE_IND_ACK'] as const;
+export const SCRATCH_TYPES = ['WRITE', 'WRITE_IND', 'READ', 'READ_IND'] as const;
 const gdsSel = (sel: readonly number[]): string => sel.map((v) => (v === 6 ? '6' : v === 7 ? '_' : GDS_SEL[v]!)).join('');
 
 /**
@@ -195,10 +198,25 @@ export function printCf(c: CfInst, isEnd: boolean): string {
       const defaultMask = rat === 'STORE_RAW' || rat === 'STORE_TYPED' ? c.compMask : rat === 'STORE_DWORD' && (c.compMask === 1 || c.compMask === 3) ? c.compMask : 15;
       if (c.compMask !== defaultMask) extra.push(`MASK:${c.compMask}`);
       if (c.endOfProgram && !(rat === 'STORE_RAW' || rat === 'STORE_TYPED')) extra.push('EOP');
-    } else {
-      t = `${name} T${c.rwGpr}.${mask}, T${c.indexGpr}.X`;
+    } else if (/^EXPORT/.test(c.op?.name ?? '')) {
+      // EXPORT / EXPORT_DONE (LLVM's compute code never exports): TYPE:ARRAY_BASE and the SWIZ selects.
+      t = `${name} ${EXPORT_TYPES[c.exportType]}:${c.arrayBase} T${c.rwGpr}.${gdsSel(c.swizzle)}`;
+      if (c.indexGpr) extra.push(`INDEX:${c.indexGpr}`);
+      if (c.compMask) extra.push(`CMASK:${c.compMask}`);
       if (c.endOfProgram) extra.push('EOP');
-      extra.push(`RAT:${c.ratId}:${c.ratInst}`);
+      if (c.rwRel) extra.push('RW_REL');
+      if (c.elemSize) extra.push(`ELEM:${c.elemSize}`);
+      if (c.burstCount) extra.push(`BURST:${c.burstCount}`);
+      return t + (extra.length ? ' ' + extra.join(' ') : '') + cfExtras(c);
+    } else {
+      // MEM_SCRATCH / MEM_RING* / MEM_STREAM* / MEM_EXPORT*: the BUF form.
+      const types = c.op?.name === 'MEM_WRITE_SCRATCH' ? SCRATCH_TYPES : MEM_TYPES;
+      t = `${name} ${types[c.exportType]} T${c.rwGpr}.${mask || '_'}, T${c.indexGpr}.X BASE:${c.arrayBase} SIZE:${c.arraySize}`;
+      if (c.endOfProgram) extra.push('EOP');
+      if (c.rwRel) extra.push('RW_REL');
+      if (c.elemSize) extra.push(`ELEM:${c.elemSize}`);
+      if (c.burstCount) extra.push(`BURST:${c.burstCount}`);
+      return t + (extra.length ? ' ' + extra.join(' ') : '') + cfExtras(c);
     }
     const def = 1;
     if (c.exportType !== def) extra.push(`TYPE:${c.exportType}`);
