@@ -28,6 +28,7 @@ import {
   withViolation,
 } from './vmem.js';
 import { BUF_FORMATS, OOB_SELECT, type BufFormat } from './buffer-formats.gen.js';
+import { cacheInvalidate, withCachePolicy } from './cache-hook.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
 
 /** The decoded V# of the current instruction (module scratch, filled per execution). */
@@ -171,8 +172,8 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   };
 }
 
-for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`buffer_load_${t}`, (i, e) => withViolation(bindAccess(i, e)));
-for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`buffer_store_${t}`, (i, e) => withViolation(bindAccess(i, e)));
+for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`buffer_load_${t}`, (i, e) => withCachePolicy(i, e, withViolation(bindAccess(i, e)), false));
+for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`buffer_store_${t}`, (i, e) => withCachePolicy(i, e, withViolation(bindAccess(i, e)), true));
 for (const t of ['u8', 'i8', 'u16', 'i16', 'b32']) define(`buffer_load_lds_${t}`, (i, e) => withViolation(bindAccess(i, e)));
 
 // ---- format conversion -----------------------------------------------------------------------
@@ -461,4 +462,5 @@ for (const op of [
 }
 
 // Cache invalidations: no data effect in the functional model.
-define(['buffer_gl0_inv', 'buffer_gl1_inv'], () => ({ cls: 'vmem', run: () => {} }));
+define('buffer_gl0_inv', (_i, e) => ({ cls: 'vmem', run: cacheInvalidate(e, 0) }));
+define('buffer_gl1_inv', (_i, e) => ({ cls: 'vmem', run: cacheInvalidate(e, 1) }));

@@ -2,6 +2,7 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
 import type { OperandSpace } from '../isa/operands.js';
+import type { CacheHook } from './cache-hook.js';
 
 export interface ExecEnv {
   readonly space: OperandSpace;
@@ -23,6 +24,11 @@ export interface ExecEnv {
    * bytes, wave state and diagnostics (the differential test runs every benchmark kernel in both).
    */
   readonly engine?: Engine;
+  /**
+   * Optional cache model consulted by vector memory instructions (bound in only when present:
+   * see cache-hook.ts); absent = memory is coherent, as every compute dispatch runs.
+   */
+  readonly cacheHook?: CacheHook;
   /** Model time: REALTIME ticks at 100 MHz derived from executed instructions. */
   now(): number;
 }

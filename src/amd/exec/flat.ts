@@ -17,6 +17,7 @@ import {
   memRead, memWrite, onceReporter, scratchAddr, srcRows, vmemAlign,
   withViolation,
 } from './vmem.js';
+import { withCachePolicy } from './cache-hook.js';
 
 const SADDR_OFF = 124;
 
@@ -189,8 +190,8 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
 }
 
 for (const seg of ['flat', 'global', 'scratch']) {
-  for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`${seg}_load_${t}`, (i, e) => withViolation(bindAccess(i, e)));
-  for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`${seg}_store_${t}`, (i, e) => withViolation(bindAccess(i, e)));
+  for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`${seg}_load_${t}`, (i, e) => withCachePolicy(i, e, withViolation(bindAccess(i, e)), false));
+  for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`${seg}_store_${t}`, (i, e) => withCachePolicy(i, e, withViolation(bindAccess(i, e)), true));
 }
 
 /** global_load/store_addtid_b32: address = SGPR pair (or 0 with saddr off) + offset + lane * 4. */

@@ -11,21 +11,45 @@ import { HI, sread64, swrite32, swrite64 } from './operands.js';
 import { once, sdefine as define } from './salu.js';
 import { realtime } from './hwreg.js';
 import { enterTrap, raiseException, trapEnabled, TRAPSTS } from './trap.js';
+import { popsAttached, popsEndpgm, popsSendmsg, popsSleep, popsWaitEvent, POPS_WAIT_EVENT_RETRY } from './pops-exec.js';
 
 const simm16 = (inst: Instruction): number => ((inst.fields.simm16 ?? 0) << 16) >> 16;
 
-define(['s_endpgm', 's_endpgm_saved'], () => ({ cls: 'branch', run: (w) => void (w.state = 'ended') }));
+define(['s_endpgm', 's_endpgm_saved'], (inst) => ({
+  cls: 'branch',
+  run: (w) => {
+    if (popsAttached.any) popsEndpgm(w, w.pc - inst.size); // POPS: the wave leaves its ordered section
+    w.state = 'ended';
+  },
+}));
 /**
  * No architectural effect in this model: scheduling hints (s_nop, s_delay_alu, s_clause,
  * s_set_inst_prefetch_distance, s_waitcnt_depctr: every result is ready at issue), cache/trace
- * controls, performance levels, s_setkill (pixel shaders only) and s_wait_event (waits for the
- * export-ready event, which a compute wave never waits on).
+ * controls, performance levels and s_setkill (pixel shaders only).
  */
 define(['s_nop', 's_delay_alu', 's_clause', 's_waitcnt_depctr', 's_set_inst_prefetch_distance', 's_icache_inv', 's_ttracedata', 's_ttracedata_imm',
-  's_incperflevel', 's_decperflevel', 's_setkill', 's_wait_event'], () => ({
+  's_incperflevel', 's_decperflevel', 's_setkill'], () => ({
   cls: 'other',
   run: () => {},
 }));
+/**
+ * s_wait_event: with SIMM16[0] = 0 a pixel-shader wave waits for export_ready, which under POPS
+ * (GFX11) means its overlapped waves left their ordered sections; the wave stays at this
+ * instruction, asleep until an exit wakes it (or a retry delay passes). A compute wave never
+ * waits on it.
+ */
+define('s_wait_event', (inst, env) => {
+  const imm = inst.fields.simm16 ?? 0;
+  return {
+    cls: 'other',
+    run: (w) => {
+      if (!popsAttached.any || popsWaitEvent(w, imm, w.pc - inst.size)) return;
+      w.pc -= inst.size;
+      w.sleepUntil = env.now() + POPS_WAIT_EVENT_RETRY;
+      w.state = 'sleep';
+    },
+  };
+});
 
 function branch(name: string, taken: (w: Wave) => boolean): void {
   define(name, (inst) => {
@@ -122,6 +146,9 @@ export const MSG = {
   RTN_GET_TBA: 133, RTN_GET_TBA_TO_PC: 134,
 } as const;
 
+/** GFX9-10.3 MSG_ORDERED_PS_DONE: a POPS wave leaves its ordered section (not a GFX11 message). */
+const MSG_ORDERED_PS_DONE = 7;
+
 /** Messages a compute wave may send that change nothing else in this model. */
 const QUIET_MSGS = new Set<number>([MSG.INTERRUPT, MSG.STALL_WAVE_GEN, MSG.HALT_WAVES, MSG.GS_ALLOC_REQ, MSG.HS_TESSFACTOR]);
 
@@ -131,9 +158,11 @@ function sendmsg(inst: Instruction, env: Parameters<typeof once>[0], halt: boole
     ? [{ id: 'gfx11.sendmsg.unknown', message: `${inst.mnemonic}: message id ${id} is not a GFX11 s_sendmsg message; it is dropped` }]
     : [];
   const halted = once(env, inst, 'gfx11.wave.halted', 'error');
+  const orderedPsDone = id === MSG_ORDERED_PS_DONE;
   return {
     cls: 'msg', findings,
     run: (w) => {
+      if (orderedPsDone && popsAttached.any) popsSendmsg(w, id, w.pc - inst.size);
       if (id === MSG.DEALLOC_VGPRS) w.vgprsReleased = true;
       if (halt) {
         halted(w, 'the wave halts after sending its message; nothing resumes it without a debugger');
@@ -187,12 +216,15 @@ define('s_wait_idle', () => ({ cls: 'other', run: (w) => void (w.vmcnt = w.vscnt
  * the scheduler runs other waves meanwhile. s_sleep 0 just yields the rest of the wave's turn.
  */
 define('s_sleep', (inst, env) => {
-  const clocks = 64 * ((inst.fields.simm16 ?? 0) & 0x7f);
+  const imm = inst.fields.simm16 ?? 0;
+  const clocks = 64 * (imm & 0x7f);
   return {
     cls: 'other',
     run: (w) => {
       w.sleepUntil = env.now() + clocks;
       w.state = 'sleep';
+      // POPS wait loop: GFX10+ exits of the packer wake the wave before the delay runs out.
+      if (popsAttached.any) popsSleep(w, imm, w.pc - inst.size);
     },
   };
 });

@@ -10,6 +10,7 @@ import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
 import { WAVE_STATE_SEED } from './env.js';
+import { popsExitingWaveId } from './pops-exec.js';
 
 export type SRead = (w: Wave) => number;
 
@@ -37,6 +38,8 @@ export function sread32(enc: number, literal: number | undefined): SRead {
       return w.s[enc]!;
     };
   }
+  // src_pops_exiting_wave_id: volatile, the packer's value at each read (only its readers pay).
+  if (enc === SREG.POPS_EXITING_WAVE_ID) return (w) => popsExitingWaveId(w);
   if (isTtmp(enc)) return (w) => (w.priv ? w.s[enc]! : 0);
   return (w) => w.s[enc]!;
 }
@@ -52,6 +55,7 @@ export function sread64(enc: number, literal: number | undefined, fp64 = false):
     return () => ((HI[0] = 0), lit);
   }
   if (enc >= 128) {
+    if (enc === SREG.POPS_EXITING_WAVE_ID) return (w) => ((HI[0] = 0), popsExitingWaveId(w));
     if (enc === SREG.VCCZ || enc === SREG.EXECZ || enc === SREG.SCC) {
       return (w) => {
         w.syncSpecials();

@@ -29,8 +29,18 @@ interface Link {
 const links = new WeakMap<Wave, Link>();
 const waves = new WeakMap<PopsWave, Wave>();
 
+/**
+ * Whether any wave was ever tied to POPS state in this process: the instruction owners test this
+ * before calling a helper, so runs without POPS pay one property read at those (rare) instructions.
+ */
+export const popsAttached = { any: false };
+
+/** Model clocks a GFX11 wave waiting in s_wait_event sleeps before it looks at export_ready again (an exit wakes it earlier). */
+export const POPS_WAIT_EVENT_RETRY = 64;
+
 /** Tie an executor wave to its POPS state (done by the pipeline at pixel-shader wave launch). */
 export function attachPops(w: Wave, unit: PopsUnit, pops: PopsWave): void {
+  popsAttached.any = true;
   links.set(w, { unit, pops });
   waves.set(pops, w);
 }

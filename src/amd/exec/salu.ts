@@ -12,6 +12,7 @@ import { WAVE_STATE_SEED } from './env.js';
 import { define, type Binder, type Finding } from './registry.js';
 import { HI, sread32, sread64, swrite32, swrite64 } from './operands.js';
 import { HWREGS, hwregField } from './hwreg.js';
+import { popsAttached, popsSetreg } from './pops-exec.js';
 
 /** Operand description of a generated scalar opcode-table entry (`inst.info`). */
 interface ScalarInfo {
@@ -735,9 +736,12 @@ function setreg(inst: Instruction, env: ExecEnv, value: (w: Wave) => number): { 
   }
   const privOnly = (privBits & ~userBits) >>> 0;
   const report = once(env, inst, 'gfx11.hwreg.write-priv');
+  const size = ((f(inst, 'simm16') >>> 11) & 0x1f) + 1;
   return {
     cls: 'salu', findings,
     run: (w) => {
+      // POPS: MODE[25:24] (GFX9) / HW_REG_POPS_PACKER (GFX10+) select the wave's packer.
+      if (popsAttached.any) popsSetreg(w, id, offset, size, value(w), w.pc - inst.size);
       const priv = w.priv;
       if (!priv && privOnly !== 0) report(w, `bits 0x${privOnly.toString(16)} of ${reg.name} are writable only in a trap handler (STATUS.PRIV=1); the write leaves them unchanged`);
       const allowed = priv ? privBits : userBits;

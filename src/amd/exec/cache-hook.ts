@@ -1,0 +1,44 @@
+/**
+ * The optional memory-hierarchy hook of the executor (`ExecEnv.cacheHook`). Vector memory
+ * instructions are wrapped at bind time only when the environment carries a hook, so runs without
+ * one (every compute dispatch) execute the unwrapped handlers and pay nothing. The POPS runner
+ * attaches the L0/L1/L2 model of src/amd/gfx/pops-cache.ts through it.
+ */
+import type { Instruction } from '../isa/types.js';
+import type { Wave } from '../wave/wave.js';
+import type { ExecEnv } from './env.js';
+
+/** Cache-policy bits of a vector memory instruction (GFX10/GFX11 GLC, DLC, SLC). */
+export const CPOL = { GLC: 1, DLC: 2, SLC: 4 } as const;
+
+export interface CacheHook {
+  /** A vector memory instruction of `w` starts (`cpol`: CPOL bits; `store`: it writes memory). */
+  begin(w: Wave, cpol: number, store: boolean): void;
+  /** ...and ends. */
+  end(w: Wave): void;
+  /** buffer_gl0_inv / buffer_gl1_inv: drop the wave's CU L0 / shader-array L1 contents. */
+  invalidate(w: Wave, level: 0 | 1): void;
+}
+
+/** Wrap a bound memory instruction so the hook sees its cache policy (identity without a hook). */
+export function withCachePolicy<B extends { readonly run: (w: Wave) => void }>(inst: Instruction, env: ExecEnv, b: B, store: boolean): B {
+  const hook = env.cacheHook;
+  if (hook === undefined) return b;
+  const f = inst.fields;
+  const cpol = ((f['glc'] ?? 0) ? CPOL.GLC : 0) | ((f['dlc'] ?? 0) ? CPOL.DLC : 0) | ((f['slc'] ?? 0) ? CPOL.SLC : 0);
+  const run = b.run;
+  return {
+    ...b,
+    run: (w: Wave) => {
+      hook.begin(w, cpol, store);
+      run(w);
+      hook.end(w);
+    },
+  };
+}
+
+/** A cache invalidation instruction: tells the hook (a no-op without one). */
+export function cacheInvalidate(env: ExecEnv, level: 0 | 1): (w: Wave) => void {
+  const hook = env.cacheHook;
+  return hook === undefined ? () => {} : (w) => hook.invalidate(w, level);
+}

@@ -1,0 +1,377 @@
+/**
+ * An L0/L1/L2 model for POPS runs (seed 002_d00ee82034762a57.txt, "Memory access
+ * requirements"): enough that ordered-section data read without GLC/DLC, or written without
+ * them, can be stale across waves on other compute units, and that GLC/DLC accesses go to L2,
+ * bypassing and invalidating the lower levels for the accessed line.
+ *
+ * Levels: an L0 per compute unit, an L1 per shader array (`cusPerL1` CUs), the shared L2 = the
+ * backing `Memory` (coherent). L0 and L1 are write-back with per-dword valid and dirty masks
+ * (128-byte lines, LRU): a plain store stays dirty in the CU's L0 until evicted or flushed, a plain
+ * load hits whatever the CU's L0 (then the shader array's L1) holds, however old.
+ * - GLC load: the L0 line is written back to L1 and invalidated, the load reads L1 (DLC = 0) or,
+ *   with DLC, the L1 line is also written back and invalidated and the load reads L2.
+ * - GLC store: likewise invalidates the line in L0 (and with DLC in L1) and writes the next level.
+ * - buffer_gl0_inv / buffer_gl1_inv: write back and drop a whole level.
+ * - End of the run: every level is flushed to L2 (the end-of-pipe cache flush after a draw).
+ *
+ * Outstanding stores: a store's writes stay in flight while the wave's store counter (VS_CNT on
+ * GFX10+, VM_CNT on GFX9) still counts them; they land when an s_waitcnt lowers it, or at a
+ * random time after the wave ended. So a wave that leaves its ordered section with stores
+ * outstanding lets the next overlapping wave read the old value (the race the seed describes).
+ *
+ * Waves reach the model through their `Memory`: `viewFor(cu)` returns a Memory whose reads and
+ * writes go through that CU's caches; the executor tells the model each vector memory
+ * instruction's policy through `ExecEnv.cacheHook` (exec/cache-hook.ts).
+ */
+import type { Memory } from '../../core/memory.js';
+import type { Wave } from '../wave/wave.js';
+import type { CacheHook } from '../exec/cache-hook.js';
+import { CPOL } from '../exec/cache-hook.js';
+
+/** 128-byte lines (RDNA GL0/GL1/GL2); per-dword masks fit in 32 bits. */
+const LINE_DWORDS = 32;
+const LINE_BYTES = LINE_DWORDS * 4;
+const FULL = 0xffffffff;
+
+interface Line {
+  readonly data: Uint32Array;
+  /** Bit i: dword i holds data. */
+  valid: number;
+  /** Bit i: dword i is newer than the next level. */
+  dirty: number;
+}
+
+/** One write-back cache level with LRU replacement (Map insertion order). */
+class Level {
+  readonly lines = new Map<number, Line>();
+  hits = 0;
+  misses = 0;
+  readonly capacity: number;
+  readonly below: (line: number, i: number) => number;
+  readonly writeBelow: (line: number, i: number, v: number) => void;
+  constructor(capacity: number, below: (line: number, i: number) => number, writeBelow: (line: number, i: number, v: number) => void) {
+    this.capacity = capacity;
+    this.below = below;
+    this.writeBelow = writeBelow;
+  }
+
+  private touch(n: number, l: Line): void {
+    this.lines.delete(n);
+    this.lines.set(n, l);
+  }
+
+  /** The line, allocated (empty) when absent; evicts the least recently used one. */
+  line(n: number): Line {
+    let l = this.lines.get(n);
+    if (l) {
+      this.touch(n, l);
+      return l;
+    }
+    if (this.lines.size >= this.capacity) {
+      const [victim, vl] = this.lines.entries().next().value as [number, Line];
+      this.writeBack(victim, vl);
+      this.lines.delete(victim);
+    }
+    l = { data: new Uint32Array(LINE_DWORDS), valid: 0, dirty: 0 };
+    this.lines.set(n, l);
+    return l;
+  }
+
+  writeBack(n: number, l: Line): void {
+    for (let i = 0; l.dirty !== 0 && i < LINE_DWORDS; i++) {
+      if ((l.dirty >>> i) & 1) this.writeBelow(n, i, l.data[i]!);
+    }
+    l.dirty = 0;
+  }
+
+  /** Write back and drop the line (coherent access). */
+  invalidate(n: number): void {
+    const l = this.lines.get(n);
+    if (!l) return;
+    this.writeBack(n, l);
+    this.lines.delete(n);
+  }
+
+  read(n: number, i: number): number {
+    const l = this.line(n);
+    if ((l.valid >>> i) & 1) {
+      this.hits++;
+      return l.data[i]!;
+    }
+    this.misses++;
+    // Fill every missing dword of the line from below (a whole-line fill keeps neighbours as old as this one).
+    for (let k = 0; k < LINE_DWORDS; k++) {
+      if (!((l.valid >>> k) & 1)) l.data[k] = this.below(n, k);
+    }
+    l.valid = FULL;
+    return l.data[i]!;
+  }
+
+  write(n: number, i: number, v: number): void {
+    const l = this.line(n);
+    l.data[i] = v >>> 0;
+    l.valid |= 1 << i;
+    l.dirty |= 1 << i;
+  }
+
+  /** Non-allocating lookup for a level above filling from this one. */
+  peek(n: number, i: number): number | undefined {
+    const l = this.lines.get(n);
+    return l && (l.valid >>> i) & 1 ? l.data[i]! : undefined;
+  }
+
+  flush(): void {
+    for (const [n, l] of this.lines) this.writeBack(n, l);
+  }
+
+  clear(): void {
+    this.flush();
+    this.lines.clear();
+  }
+}
+
+interface PendingWrite {
+  readonly cu: number;
+  readonly a: number;
+  readonly v: number;
+  readonly cpol: number;
+}
+
+export interface PopsCacheOptions {
+  readonly computeUnits: number;
+  /** Compute units sharing one L1 (a shader array). Default 2. */
+  readonly cusPerL1?: number;
+  /** Lines per L0 / L1. Defaults 64 / 256. */
+  readonly l0Lines?: number;
+  readonly l1Lines?: number;
+  /** The wave's counter that still counts its stores: VS_CNT (default, GFX10+) or VM_CNT (GFX9). */
+  readonly storeCounter?: 'vscnt' | 'vmcnt';
+  /** Most clocks a wave's outstanding stores stay in flight after it ended. Default 64. */
+  readonly maxStoreDelay?: number;
+}
+
+export interface PopsCacheStats {
+  readonly l0Hits: number;
+  readonly l0Misses: number;
+  readonly l1Hits: number;
+  readonly l1Misses: number;
+  /** Stores that landed after their wave had ended. */
+  readonly lateStores: number;
+  /** Reads that returned a value older than L2's (a clean L0/L1 line filled before another CU wrote L2). */
+  readonly staleReads: number;
+}
+
+export class PopsCaches implements CacheHook {
+  readonly l2: Memory;
+  private readonly l0: Level[] = [];
+  private readonly l1: Level[] = [];
+  private readonly cusPerL1: number;
+  private readonly views: Memory[] = [];
+  private readonly storeCounter: 'vscnt' | 'vmcnt';
+  private readonly maxStoreDelay: number;
+  /** Policy of the vector memory instruction executing now (0 outside one: plain access). */
+  private cpol = 0;
+  /** Writes of the store instruction executing now (queued instead of applied). */
+  private batch: PendingWrite[] | null = null;
+  /** Per wave, its store instructions still in flight, oldest first. */
+  private readonly pending = new Map<Wave, PendingWrite[][]>();
+  /** Stores of ended waves, landing at `due`. */
+  private readonly inflight: { due: number; writes: PendingWrite[] }[] = [];
+  private clock = 0;
+  private late = 0;
+  private stale = 0;
+  /** The wave whose vector memory instruction executes now. */
+  private cur: Wave | null = null;
+
+  constructor(l2: Memory, o: PopsCacheOptions) {
+    this.l2 = l2;
+    this.cusPerL1 = o.cusPerL1 ?? 2;
+    this.storeCounter = o.storeCounter ?? 'vscnt';
+    this.maxStoreDelay = o.maxStoreDelay ?? 64;
+    const nL1 = Math.ceil(o.computeUnits / this.cusPerL1);
+    for (let s = 0; s < nL1; s++) {
+      this.l1.push(new Level(o.l1Lines ?? 256, (n, i) => l2.read32(n * LINE_BYTES + i * 4), (n, i, v) => l2.write32(n * LINE_BYTES + i * 4, v)));
+    }
+    for (let c = 0; c < o.computeUnits; c++) {
+      const l1 = this.l1[Math.floor(c / this.cusPerL1)]!;
+      this.l0.push(new Level(o.l0Lines ?? 64, (n, i) => l1.peek(n, i) ?? l1.read(n, i), (n, i, v) => l1.write(n, i, v)));
+      this.views.push(this.makeView(c));
+    }
+  }
+
+  /** The memory a wave on compute unit `cu` sees. */
+  viewFor(cu: number): Memory {
+    const v = this.views[cu];
+    if (!v) throw new Error(`no compute unit ${cu}`);
+    return v;
+  }
+
+  // ---- CacheHook
+  begin(w: Wave, cpol: number, store: boolean): void {
+    this.cpol = cpol;
+    this.batch = store ? [] : null;
+    this.cur = w;
+  }
+
+  end(w: Wave): void {
+    if (this.batch !== null) {
+      let q = this.pending.get(w);
+      if (!q) this.pending.set(w, (q = []));
+      q.push(this.batch);
+    }
+    this.batch = null;
+    this.cpol = 0;
+    this.cur = null;
+  }
+
+  invalidate(w: Wave, level: 0 | 1): void {
+    const cu = this.cuOf(w);
+    if (level === 0) this.l0[cu]!.clear();
+    else this.l1[Math.floor(cu / this.cusPerL1)]!.clear();
+  }
+
+  // ---- runner hooks
+  /** After each instruction of `w`: stores its counter no longer counts have landed; due late stores land. */
+  afterInstruction(w: Wave, clock: number): void {
+    this.clock = clock;
+    const q = this.pending.get(w);
+    if (q) {
+      const lim = this.storeCounter === 'vscnt' ? w.vscnt : w.vmcnt;
+      while (q.length > lim) this.apply(q.shift()!);
+    }
+    while (this.inflight.length > 0 && this.inflight[0]!.due <= clock) {
+      this.late += this.inflight[0]!.writes.length;
+      this.apply(this.inflight.shift()!.writes);
+    }
+  }
+
+  /** The wave ended: its outstanding stores land at a random later time. */
+  waveEnded(w: Wave, rnd: () => number): void {
+    const q = this.pending.get(w);
+    this.pending.delete(w);
+    if (!q) return;
+    for (const writes of q) {
+      if (writes.length === 0) continue;
+      this.inflight.push({ due: this.clock + 1 + Math.floor(rnd() * this.maxStoreDelay), writes });
+    }
+    this.inflight.sort((a, b) => a.due - b.due);
+  }
+
+  /** Land every store and flush every level to L2 (end of the run). */
+  drainAll(): void {
+    for (const q of this.pending.values()) for (const b of q) this.apply(b);
+    this.pending.clear();
+    for (const f of this.inflight) this.apply(f.writes);
+    this.inflight.length = 0;
+    for (const l of this.l0) l.flush();
+    for (const l of this.l1) l.flush();
+  }
+
+  stats(): PopsCacheStats {
+    let l0Hits = 0, l0Misses = 0, l1Hits = 0, l1Misses = 0;
+    for (const l of this.l0) (l0Hits += l.hits), (l0Misses += l.misses);
+    for (const l of this.l1) (l1Hits += l.hits), (l1Misses += l.misses);
+    return { l0Hits, l0Misses, l1Hits, l1Misses, lateStores: this.late, staleReads: this.stale };
+  }
+
+  // ---- the memory path
+  private cuOf(w: Wave): number {
+    const i = this.views.indexOf(w.mem);
+    return i < 0 ? 0 : i;
+  }
+
+  /** The CU's L0 or its L1 holds a dirty (newer than L2) copy of the dword. */
+  private dirtyAbove(cu: number, a: number): boolean {
+    const n = Math.floor(a / LINE_BYTES);
+    const i = (a % LINE_BYTES) >>> 2;
+    const d0 = this.l0[cu]!.lines.get(n);
+    const d1 = this.l1[Math.floor(cu / this.cusPerL1)]!.lines.get(n);
+    return ((d0?.dirty ?? 0) >>> i) & 1 ? true : ((d1?.dirty ?? 0) >>> i) & 1 ? true : false;
+  }
+
+  /** A wave reads its own in-flight store to the same address (program order for one address). */
+  private forwarded(w: Wave, a: number): number | undefined {
+    const q = this.pending.get(w);
+    if (!q) return undefined;
+    for (let b = q.length - 1; b >= 0; b--) {
+      const writes = q[b]!;
+      for (let k = writes.length - 1; k >= 0; k--) if (writes[k]!.a === a) return writes[k]!.v;
+    }
+    return undefined;
+  }
+
+  private apply(writes: readonly PendingWrite[]): void {
+    for (const p of writes) this.writeDword(p.cu, p.a, p.v, p.cpol);
+  }
+
+  private readDword(cu: number, a: number, cpol: number): number {
+    const n = Math.floor(a / LINE_BYTES);
+    const i = (a % LINE_BYTES) >>> 2;
+    const l0 = this.l0[cu]!;
+    const l1 = this.l1[Math.floor(cu / this.cusPerL1)]!;
+    if (cpol & CPOL.GLC) l0.invalidate(n);
+    if (cpol & CPOL.DLC) l1.invalidate(n);
+    if (!(cpol & CPOL.GLC)) return l0.read(n, i);
+    if (!(cpol & CPOL.DLC)) return l1.read(n, i);
+    return this.l2.read32(a);
+  }
+
+  private writeDword(cu: number, a: number, v: number, cpol: number): void {
+    const n = Math.floor(a / LINE_BYTES);
+    const i = (a % LINE_BYTES) >>> 2;
+    const l0 = this.l0[cu]!;
+    const l1 = this.l1[Math.floor(cu / this.cusPerL1)]!;
+    if (cpol & CPOL.GLC) l0.invalidate(n);
+    if (cpol & CPOL.DLC) l1.invalidate(n);
+    if (!(cpol & CPOL.GLC)) l0.write(n, i, v);
+    else if (!(cpol & CPOL.DLC)) l1.write(n, i, v);
+    else this.l2.write32(a, v);
+  }
+
+  private store(cu: number, a: number, v: number): void {
+    if (this.batch !== null) this.batch.push({ cu, a, v: v >>> 0, cpol: this.cpol });
+    else this.writeDword(cu, a, v, this.cpol);
+  }
+
+  private makeView(cu: number): Memory {
+    const self = this;
+    const view = Object.create(this.l2) as Memory;
+    const rd = (a: number): number => {
+      const base = a - (a % 4);
+      if (self.l2.find(base, 4) === null) return self.l2.read32(base); // unmapped: the backing memory faults
+      const own = self.cur === null ? undefined : self.forwarded(self.cur, base);
+      if (own !== undefined) return own;
+      const v = self.readDword(cu, base, self.cpol);
+      if (v !== self.l2.read32(base) && !self.dirtyAbove(cu, base)) self.stale++;
+      return v;
+    };
+    const wr = (a: number, v: number, bytes: number): void => {
+      const base = a - (a % 4);
+      if (self.l2.find(base, 4) === null) {
+        self.l2.write32(base, v); // unmapped: the backing memory faults
+        return;
+      }
+      if (bytes === 4 && base === a) return self.store(cu, a, v);
+      const sh = (a - base) * 8;
+      const mask = (bytes === 4 ? 0xffffffff : ((1 << (bytes * 8)) - 1)) << sh;
+      const cur = self.readDword(cu, base, self.cpol);
+      self.store(cu, base, ((cur & ~mask) | ((v << sh) & mask)) >>> 0);
+    };
+    Object.defineProperties(view, {
+      read8: { value: (a: number) => (rd(a) >>> ((a % 4) * 8)) & 0xff },
+      read16: { value: (a: number) => (a % 4 === 3 ? (rd(a) >>> 24) | ((rd(a + 1) & 0xff) << 8) : (rd(a) >>> ((a % 4) * 8)) & 0xffff) },
+      read32: { value: (a: number) => (a % 4 === 0 ? rd(a) : (((rd(a) >>> ((a % 4) * 8)) | (rd(a + 4) << (32 - (a % 4) * 8))) >>> 0)) },
+      readF32: { value: (a: number) => new Float32Array(Uint32Array.of(view.read32(a)).buffer)[0]! },
+      write8: { value: (a: number, v: number) => wr(a, v & 0xff, 1) },
+      write16: { value: (a: number, v: number) => (a % 4 === 3 ? (wr(a, v & 0xff, 1), wr(a + 1, (v >>> 8) & 0xff, 1)) : wr(a, v & 0xffff, 2)) },
+      write32: {
+        value: (a: number, v: number) => {
+          if (a % 4 === 0) return wr(a, v, 4);
+          for (let k = 0; k < 4; k++) wr(a + k, (v >>> (8 * k)) & 0xff, 1);
+        },
+      },
+      writeF32: { value: (a: number, v: number) => view.write32(a, new Uint32Array(Float32Array.of(v).buffer)[0]!) },
+    });
+    return view;
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * The order-independent-transparency / programmable-blending scene of issue 6 on real machine
+ * code: many overlapping translucent primitives whose pixel shader read-modify-writes a per-sample
+ * storage image in its ordered section with a non-commutative blend (v * 31 + primitive + 1). With
+ * POPS the image equals a serial primitive-order reference whatever the scheduler does.
+ *
+ * The pixel shader's arguments as this scene's runner loads them (the draw pipeline's own PS input
+ * layout is the pipeline's business; POPS only needs COLLISION_WAVEID and INTRAWAVE_COLLISION):
+ *   s0 COLLISION_WAVEID, s5 INTRAWAVE_COLLISION, s[6:7] image VA, s8 samples of the draw,
+ *   s11 bytes per sample plane, v0 byte offset of the lane's pixel in a plane, v1 coverage mask,
+ *   v2 primitive index; EXEC = covered lanes.
+ * The image is stored as 8 sample planes (slot = sample * pixels + pixel), so draws with different
+ * sample counts share it (POPS orders by sample index only) and a 128-byte cache line holds 32
+ * pixels of a row: it spans two 16-pixel packer tiles, so waves of different packers, which run
+ * their ordered sections concurrently, share lines.
+ */
+import { Diagnostics } from '../../core/diagnostics.js';
+import { Memory } from '../../core/memory.js';
+import type { IsaTarget } from '../isa/target.js';
+import { SREG } from '../wave/wave.js';
+import { decodePopsDraw, setField } from './pops-config.js';
+import type { PopsDrawConfig, PopsGen } from './pops-config.js';
+import { PopsUnit } from './pops.js';
+import type { PopsDrawStats, PopsQuad } from './pops.js';
+import { POPS_ENTER, POPS_EXIT } from './pops-asm.js';
+import { assembleWithLabels, popsRng, runPopsWaves } from './pops-run.js';
+import type { PopsRunResult, PopsTrace, PsLaunch } from './pops-run.js';
+import { PopsCaches } from './pops-cache.js';
+import type { PopsCacheStats } from './pops-cache.js';
+
+export interface OitDraw {
+  /** Rasterization samples (1, 2, 4, 8). */
+  readonly samples: number;
+  readonly interlock: 'pixel' | 'sample';
+  /** DB_SHADER_CONTROL.PRIMITIVE_ORDERED_PIXEL_SHADER (default on). */
+  readonly pops?: boolean;
+  /** Load INTRAWAVE_COLLISION (GFX9-10.3). */
+  readonly intrawave?: boolean;
+}
+
+/**
+ * Shader variants: the correct one and the documented mistakes.
+ * - no-wait: the entering sequence removed;
+ * - plain-first-read / plain-last-write: the first read / last write of the ordered section
+ *   without GLC DLC (stale across CUs with the cache model);
+ * - no-exit-wait: the exit does not await the memory counters;
+ * - all-coherent: every access GLC DLC (also correct; the seed says only first and last need it).
+ */
+export type OitVariant = 'correct' | 'no-wait' | 'plain-first-read' | 'plain-last-write' | 'no-exit-wait' | 'all-coherent';
+
+const log2 = (n: number): number => 31 - Math.clz32(n);
+
+/** Register values a driver programs for a POPS draw (correct ones). */
+export function oitDrawRegs(gen: PopsGen, d: OitDraw): Record<string, number> {
+  const pops = d.pops ?? true;
+  const gran = d.interlock === 'pixel' ? 0 : log2(d.samples);
+  let dbsc = setField(gen, 'DB_SHADER_CONTROL', 'PRIMITIVE_ORDERED_PIXEL_SHADER', pops ? 1 : 0);
+  if (gen === 'gfx11') {
+    dbsc = setField(gen, 'DB_SHADER_CONTROL', 'OVERRIDE_INTRINSIC_RATE_ENABLE', 1, dbsc);
+    dbsc = setField(gen, 'DB_SHADER_CONTROL', 'OVERRIDE_INTRINSIC_RATE', gran, dbsc);
+  } else {
+    dbsc = setField(gen, 'DB_SHADER_CONTROL', 'POPS_OVERLAP_NUM_SAMPLES', gran, dbsc);
+  }
+  const iw = d.intrawave && gen !== 'gfx11' ? 1 : 0;
+  let rsrc = setField(gen, 'SPI_SHADER_PGM_RSRC2_PS', 'LOAD_COLLISION_WAVEID', 1);
+  rsrc = setField(gen, 'SPI_SHADER_PGM_RSRC2_PS', 'LOAD_INTRAWAVE_COLLISION', iw, rsrc);
+  let pasc = setField(gen, 'PA_SC_SHADER_CONTROL', 'LOAD_COLLISION_WAVEID', 1);
+  pasc = setField(gen, 'PA_SC_SHADER_CONTROL', 'LOAD_INTRAWAVE_COLLISION', iw, pasc);
+  let aa = setField(gen, 'PA_SC_AA_CONFIG', 'MSAA_NUM_SAMPLES', log2(d.samples));
+  aa = setField(gen, 'PA_SC_AA_CONFIG', 'MSAA_EXPOSED_SAMPLES', log2(d.samples), aa);
+  return {
+    DB_SHADER_CONTROL: dbsc, SPI_SHADER_PGM_RSRC2_PS: rsrc, PA_SC_SHADER_CONTROL: pasc, PA_SC_AA_CONFIG: aa,
+    DB_Z_INFO: setField(gen, 'DB_Z_INFO', 'NUM_SAMPLES', log2(d.samples)),
+  };
+}
+
+/** The ordered section: per covered sample, two read-modify-write halves of the blend. */
+function orderedSection(gen: PopsGen, variant: OitVariant): string {
+  const coherent = gen === 'gfx9' ? 'glc' : 'glc dlc';
+  const first = variant === 'plain-first-read' ? '' : ` ${coherent}`;
+  const last = variant === 'plain-last-write' ? '' : ` ${coherent}`;
+  const mid = variant === 'all-coherent' ? ` ${coherent}` : '';
+  return `  s_mov_b32 s9, 0
+.Lsample:
+  v_bfe_u32 v3, v1, s9, 1
+  v_cmp_ne_u32_e32 vcc_lo, 0, v3
+  s_and_saveexec_b32 s10, vcc_lo
+  s_cbranch_execz .Lskip
+  s_mul_i32 s12, s9, s11
+  v_add_nc_u32 v4, s12, v0
+  global_load_b32 v5, v4, s[6:7]${first}
+  s_waitcnt vmcnt(0)
+  v_mul_lo_u32 v5, v5, 31
+  global_store_b32 v4, v5, s[6:7]${mid}
+  global_load_b32 v5, v4, s[6:7]${mid}
+  s_waitcnt vmcnt(0)
+  v_add3_u32 v5, v5, v2, 1
+  global_store_b32 v4, v5, s[6:7]${last}
+.Lskip:
+  s_mov_b32 exec_lo, s10
+  s_add_u32 s9, s9, 1
+  s_cmp_lt_u32 s9, s8
+  s_cbranch_scc1 .Lsample`;
+}
+
+/** The whole pixel shader of the scene (wave32), as a compiler emits it. */
+export function oitShader(gen: PopsGen, variant: OitVariant = 'correct'): string {
+  const enter = variant === 'no-wait' ? '' : POPS_ENTER[gen];
+  let exit = POPS_EXIT[gen];
+  if (variant === 'no-exit-wait') exit = exit.split('\n').filter((l) => !/s_waitcnt/.test(l)).join('\n');
+  return `${enter}\n${orderedSection(gen, variant)}\n${exit}\n  s_endpgm\n`;
+}
+
+/** Random primitives over a `size` x `size` screen: each covers a few quads around a point, random coverage. */
+export function oitQuads(r: () => number, samples: number, prims: number, size: number, primBase = 0): PopsQuad[] {
+  const out: PopsQuad[] = [];
+  const full = (1 << samples) - 1;
+  for (let p = 0; p < prims; p++) {
+    const n = 1 + Math.floor(r() * 4);
+    const bx = Math.floor(r() * (size / 2 - 1)) * 2;
+    const by = Math.floor(r() * (size / 2 - 1)) * 2;
+    for (let i = 0; i < n; i++) {
+      const x = Math.min(size - 2, bx + 2 * Math.floor(r() * 2));
+      const y = Math.min(size - 2, by + 2 * Math.floor(r() * 2));
+      const cov = [0, 1, 2, 3].map(() => (r() < 0.15 ? 0 : 1 + Math.floor(r() * full))) as unknown as [number, number, number, number];
+      out.push({ x, y, coverage: cov, primitive: primBase + p });
+    }
+  }
+  return out;
+}
+
+/** Sample planes in the image (up to 8x MSAA). */
+export const SLOTS_PER_PIXEL = 8;
+
+const blend = (v: number, prim: number): number => (Math.imul(v, 31) + prim + 1) >>> 0;
+
+export interface OitOptions {
+  readonly gen: PopsGen;
+  readonly target: IsaTarget;
+  /** Scheduler seed. */
+  readonly seed: number;
+  readonly draws: readonly OitDraw[];
+  /** Scene seed (which primitives; fixed while the scheduler seed varies). Default 1. */
+  readonly sceneSeed?: number;
+  readonly variant?: OitVariant;
+  readonly prims?: number;
+  readonly size?: number;
+  readonly computeUnits?: number;
+  readonly slotsPerCu?: number;
+  /** Attach the L0/L1/L2 model (default on). */
+  readonly caches?: boolean;
+  readonly trace?: PopsTrace;
+  /** Pre-assembled shader (default: oitShader(gen, variant) assembled for `target`). */
+  readonly code?: Uint32Array;
+}
+
+export interface OitResult {
+  readonly image: Uint32Array;
+  readonly reference: Uint32Array;
+  readonly diags: Diagnostics;
+  readonly unit: PopsUnit;
+  readonly stats: PopsDrawStats[];
+  readonly run: PopsRunResult;
+  readonly cache: PopsCacheStats | null;
+  readonly configs: PopsDrawConfig[];
+}
+
+/** Build the scene, run it under scheduler seed `seed`, and return the image with its serial reference. */
+export function runOit(o: OitOptions): OitResult {
+  const size = o.size ?? 16;
+  const r = popsRng(o.sceneSeed ?? 1);
+  const diags = new Diagnostics();
+  const unit = new PopsUnit({ gen: o.gen, diagnostics: diags, shaderEngines: 2 });
+  const mem = new Memory();
+  const plane = size * size;
+  const slots = plane * SLOTS_PER_PIXEL;
+  const img = mem.alloc(slots * 4, 'oit-image');
+  const reference = new Uint32Array(slots);
+  const launches: PsLaunch[] = [];
+  const configs: PopsDrawConfig[] = [];
+  for (let d = 0; d < o.draws.length; d++) {
+    const spec = o.draws[d]!;
+    const cfg = decodePopsDraw(o.gen, oitDrawRegs(o.gen, spec), diags);
+    configs.push(cfg);
+    const quads = oitQuads(r, spec.samples, o.prims ?? 12, size, 100 * d);
+    for (const q of quads) {
+      for (let l = 0; l < 4; l++) {
+        const cov = q.coverage[l]!;
+        const px = (q.y + (l >> 1)) * size + q.x + (l & 1);
+        for (let s = 0; s < spec.samples; s++) if ((cov >>> s) & 1) reference[s * plane + px] = blend(reference[s * plane + px]!, q.primitive);
+      }
+    }
+    for (const pw of unit.rasterize(cfg, quads, 32)) {
+      launches.push({
+        pops: pw,
+        setup: (w) => {
+          w.s[0] = pw.collisionWaveId;
+          w.s[5] = pw.intrawaveCollision;
+          w.s[6] = img.base % 0x1_0000_0000;
+          w.s[7] = Math.floor(img.base / 0x1_0000_0000);
+          w.s[8] = spec.samples;
+          w.s[11] = plane * 4;
+          let exec = 0;
+          pw.quads.forEach((q, qi) => {
+            for (let l = 0; l < 4; l++) {
+              const lane = qi * 4 + l;
+              const px = (q.y + (l >> 1)) * size + q.x + (l & 1);
+              w.v[0 * 32 + lane] = px * 4;
+              w.v[1 * 32 + lane] = q.coverage[l]!;
+              w.v[2 * 32 + lane] = q.primitive;
+              if (q.coverage[l]! !== 0) exec |= 1 << lane;
+            }
+          });
+          w.s[SREG.EXEC_LO] = exec >>> 0;
+        },
+      });
+    }
+  }
+  const code = o.code ?? assembleWithLabels(o.target, oitShader(o.gen, o.variant ?? 'correct'));
+  const cus = o.computeUnits ?? 4;
+  const caches = o.caches === false ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: o.gen === 'gfx9' ? 'vmcnt' : 'vscnt' });
+  const run = runPopsWaves({
+    target: o.target, unit, code, mem, diags, seed: o.seed, computeUnits: cus, slotsPerCu: o.slotsPerCu ?? 4,
+    ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}),
+  }, launches);
+  const image = new Uint32Array(slots);
+  for (let i = 0; i < slots; i++) image[i] = mem.read32(img.base + 4 * i);
+  const stats = o.draws.map((_, d) => unit.drawStats(d));
+  return { image, reference, diags, unit, stats, run, cache: caches ? caches.stats() : null, configs };
+}
+
+/** Slots where two images differ. */
+export function imageDiff(a: Uint32Array, b: Uint32Array): number {
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) n++;
+  return n;
+}

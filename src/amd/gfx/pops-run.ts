@@ -1,0 +1,301 @@
+/**
+ * A small pixel-shader wave runner for POPS (seed 002_d00ee82034762a57.txt): it launches the
+ * waves a `PopsUnit` formed as executor waves running real machine code, ties each to its POPS
+ * state (`attachPops`), and interleaves them with a seeded random scheduler over a few compute
+ * units. The instructions themselves drive the ordered-section state machine through the hooks
+ * (s_setreg, src_pops_exiting_wave_id, s_sleep, s_wait_event, s_sendmsg, exp, s_endpgm).
+ *
+ * Scheduling: waves launch in rasterization order into free wave slots (a CU is picked at
+ * random); each scheduler step runs a random ready wave for a random quantum of 1..8
+ * instructions; sleeping waves wake when their delay passes or when an exit of their packer
+ * wakes them (GFX10+). When every resident wave sleeps, the clock jumps to the earliest wake-up.
+ *
+ * Optional: a cache model (`PopsCaches`: per-CU L0/L1 views of memory, a shared L2) and a trace
+ * recorder (`PopsTrace`: the Chrome trace of waves entering, waiting in and leaving ordered
+ * sections).
+ */
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Memory } from '../../core/memory.js';
+import type { IsaTarget } from '../isa/target.js';
+import { assembleLine } from '../isa/target.js';
+import { DecodeError } from '../isa/types.js';
+import { Program } from '../exec/program.js';
+import type { ExecEnv } from '../exec/env.js';
+import { WAVE_STATE_SEED } from '../exec/env.js';
+import { lookup } from '../exec/registry.js';
+import { attachPops, popsExport } from '../exec/pops-exec.js';
+import { APERTURE } from '../exec/vmem.js';
+import { Wave, SREG } from '../wave/wave.js';
+import type { PopsUnit, PopsWave } from './pops.js';
+import type { PopsCaches } from './pops-cache.js';
+
+/** Where the runner maps the pixel shader's code. */
+export const PS_CODE_VA = 0x6000_0000_0000;
+
+/**
+ * Assemble LLVM-syntax text with `.Lname:` labels: branch operands naming a label become the
+ * SIMM16 dword offset from the next instruction (the assembler itself takes numbers only).
+ */
+export function assembleWithLabels(target: IsaTarget, source: string): Uint32Array {
+  const lines = source.split('\n').map((l) => l.replace(/\/\/.*$|;.*$/, '').trim()).filter((l) => l !== '');
+  const labels = new Map<string, number>();
+  const insts: { text: string; at: number }[] = [];
+  let at = 0;
+  for (const l of lines) {
+    const m = /^([.\w$]+):$/.exec(l);
+    if (m) {
+      labels.set(m[1]!, at);
+      continue;
+    }
+    const probe = l.replace(/^(s_branch|s_cbranch_\w+)\s+[.A-Za-z_$][\w.$]*$/, '$1 0');
+    at += assembleLine(target, probe).length;
+    insts.push({ text: l, at });
+  }
+  const out: number[] = [];
+  for (const { text, at: next } of insts) {
+    const m = /^(s_branch|s_cbranch_\w+)\s+([.A-Za-z_$][\w.$]*)$/.exec(text);
+    if (m) {
+      const t = labels.get(m[2]!);
+      if (t === undefined) throw new Error(`undefined label ${m[2]}`);
+      out.push(...assembleLine(target, `${m[1]} ${t - next}`));
+    } else out.push(...assembleLine(target, text));
+  }
+  return Uint32Array.from(out);
+}
+
+/** One pixel-shader wave to launch: its POPS state and how its registers are loaded. */
+export interface PsLaunch {
+  readonly pops: PopsWave;
+  /** Load the wave's SGPR/VGPR arguments and EXEC (the runner sets nothing else). */
+  readonly setup: (w: Wave) => void;
+}
+
+export interface PopsRunOptions {
+  readonly target: IsaTarget;
+  readonly unit: PopsUnit;
+  /** The pixel shader's machine code (mapped at PS_CODE_VA). */
+  readonly code: Uint32Array;
+  readonly mem: Memory;
+  /** Executor diagnostics (the PopsUnit reports into its own sink; pass the same one to merge). */
+  readonly diags: Diagnostics;
+  readonly seed: number;
+  readonly waveSize?: 32 | 64;
+  readonly vgprs?: number;
+  readonly computeUnits?: number;
+  /** Wave slots per compute unit. */
+  readonly slotsPerCu?: number;
+  readonly maxInstructions?: number;
+  /** Per-CU cache views (attach only for runs that study coherence). */
+  readonly caches?: PopsCaches;
+  readonly trace?: PopsTrace;
+}
+
+export interface PopsRunResult {
+  readonly instructions: number;
+  readonly steps: number;
+  /** Model clock at the end. */
+  readonly clock: number;
+  /** The run stopped early (budget, deadlock or a halted wave). */
+  readonly aborted: boolean;
+  readonly waves: readonly Wave[];
+}
+
+/** The `exp` instruction has semantics (helper "draw" defines them); without them the runner's minimal export path runs. */
+const expDefined = (): boolean => lookup('exp') !== undefined;
+
+/** Deterministic PRNG (mulberry32). */
+export function popsRng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Run the launches to completion under the seeded scheduler. */
+export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): PopsRunResult {
+  const ws = o.waveSize ?? 32;
+  const vgprs = o.vgprs ?? 32;
+  const rnd = popsRng(o.seed);
+  let clock = 0;
+  const env: ExecEnv = {
+    space: o.target.space, diag: o.diags, mem: o.mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock,
+    ...(o.caches ? { cacheHook: o.caches } : {}),
+  };
+  const bytes = new Uint8Array(o.code.buffer.slice(o.code.byteOffset, o.code.byteOffset + o.code.byteLength));
+  if (o.mem.find(PS_CODE_VA) === null) o.mem.map(PS_CODE_VA, Math.max(4096, Math.ceil(bytes.length / 4096) * 4096), 'ps-code');
+  o.mem.writeBytes(PS_CODE_VA, bytes);
+  const program = new Program(o.target, PS_CODE_VA, o.code, env);
+  const cus = o.computeUnits ?? 4;
+  const slots = o.slotsPerCu ?? 4;
+  const perCu = new Array<number>(cus).fill(0);
+  const lds = new Uint8Array(1024);
+  const budget = o.maxInstructions ?? 5_000_000;
+  const minimalExport = !expDefined();
+  const trace = o.trace;
+  interface Res { w: Wave; p: PopsWave; cu: number }
+  const resident: Res[] = [];
+  const all: Wave[] = [];
+  let next = 0;
+  let instructions = 0;
+  let steps = 0;
+  let aborted = false;
+
+  const launch = (): void => {
+    while (next < launches.length) {
+      const free: number[] = [];
+      for (let c = 0; c < cus; c++) if (perCu[c]! < slots) free.push(c);
+      if (free.length === 0) return;
+      const cu = free[Math.floor(rnd() * free.length)]!;
+      const l = launches[next++]!;
+      const mem = o.caches ? o.caches.viewFor(cu) : o.mem;
+      const w = new Wave(
+        { waveSize: ws, vgprs, pc: PS_CODE_VA, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: 0xf0, status: 0 },
+        mem, lds, { wg: [0, 0, 0], waveInGroup: 0, id: l.pops.seq },
+      );
+      w.s[SREG.EXEC_LO] = 0xffffffff;
+      w.s[SREG.EXEC_HI] = ws === 64 ? 0xffffffff : 0;
+      l.setup(w);
+      attachPops(w, o.unit, l.pops);
+      perCu[cu]!++;
+      resident.push({ w, p: l.pops, cu });
+      all.push(w);
+      trace?.launch(l.pops, cu, clock);
+    }
+  };
+
+  launch();
+  while (resident.length > 0) {
+    for (const r of resident) if (r.w.state === 'sleep' && clock >= r.w.sleepUntil) r.w.state = 'ready';
+    const ready = resident.filter((r) => r.w.state === 'ready');
+    if (ready.length === 0) {
+      let wake = Infinity;
+      for (const r of resident) if (r.w.state === 'sleep' && r.w.sleepUntil < wake) wake = r.w.sleepUntil;
+      if (wake === Infinity) {
+        const stuck = resident.map((r) => `${r.w.id}:${r.w.state}`).join(', ');
+        o.diags.report({ id: 'pops.run.deadlock', severity: 'error', where: { wave: resident[0]!.w.id }, message: `no wave can run (${stuck})` });
+        aborted = true;
+        break;
+      }
+      clock = Math.max(clock, wake);
+      continue;
+    }
+    const r = ready[Math.floor(rnd() * ready.length)]!;
+    const w = r.w;
+    const q = 1 + Math.floor(rnd() * 8);
+    steps++;
+    for (let i = 0; i < q && w.state === 'ready'; i++) {
+      if (instructions >= budget) {
+        o.diags.report({ id: 'gpusim.instruction-budget', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `stopped after ${budget} wave-instructions` });
+        aborted = true;
+        break;
+      }
+      let op;
+      try {
+        op = program.opAt(w.pc, w);
+      } catch (e) {
+        if (!(e instanceof DecodeError)) throw e;
+        o.diags.report({ id: 'gfx11.illegal-instruction', severity: 'error', where: { pc: w.pc, wave: w.id }, message: e.message, seed: WAVE_STATE_SEED });
+        w.state = 'halted';
+        break;
+      }
+      const pc = w.pc;
+      w.pc += op.inst.size;
+      if (minimalExport && op.inst.mnemonic === 'exp') {
+        // Minimal export path until `exp` has semantics: only what POPS needs (the done bit).
+        popsExport(w, (op.inst.fields['done'] ?? 0) === 1, pc);
+      } else op.run(w);
+      o.caches?.afterInstruction(w, clock);
+      instructions++;
+      w.instructions++;
+      clock++;
+      trace?.observe(r.p, clock);
+    }
+    if (aborted) break;
+    if (w.state === 'ended' || w.state === 'halted') {
+      resident.splice(resident.indexOf(r), 1);
+      perCu[r.cu]!--;
+      o.caches?.waveEnded(w, rnd);
+      trace?.end(r.p, clock);
+      if (w.state === 'halted') {
+        aborted = true;
+        break;
+      }
+      launch();
+    }
+  }
+  o.caches?.drainAll();
+  return { instructions, steps, clock, aborted, waves: all };
+}
+
+// ---------------------------------------------------------------- trace
+
+interface TraceEvent {
+  readonly name: string;
+  readonly cat: string;
+  readonly ph: 'X' | 'i' | 'M';
+  readonly ts: number;
+  readonly dur?: number;
+  readonly pid: number;
+  readonly tid: number;
+  readonly s?: 't';
+  readonly args?: Record<string, number | string>;
+}
+
+/**
+ * Records a Chrome trace (the JSON Perfetto and chrome://tracing open): one track per wave
+ * (process = compute unit), with slices for the wave's life, its wait for overlapped waves and
+ * its ordered section, and instant events for exits. Timestamps are model clocks shown as µs.
+ */
+export class PopsTrace {
+  readonly events: TraceEvent[] = [];
+  private readonly open = new Map<PopsWave, { cu: number; start: number; waitFrom: number; enteredAt: number; exitedAt: number }>();
+  private readonly cus = new Set<number>();
+
+  launch(p: PopsWave, cu: number, clock: number): void {
+    this.open.set(p, { cu, start: clock, waitFrom: -1, enteredAt: -1, exitedAt: -1 });
+    if (!this.cus.has(cu)) {
+      this.cus.add(cu);
+      this.events.push({ name: 'process_name', cat: '__metadata', ph: 'M', ts: 0, pid: cu, tid: 0, args: { name: `CU ${cu}` } });
+    }
+    this.events.push({ name: 'thread_name', cat: '__metadata', ph: 'M', ts: 0, pid: cu, tid: p.seq, args: { name: `wave ${p.seq} (SE${p.se} packer ${p.packer} id ${p.waveId})` } });
+  }
+
+  /** Called after each instruction of the wave: notices the transitions of its POPS state. */
+  observe(p: PopsWave, clock: number): void {
+    const s = this.open.get(p);
+    if (!s) return;
+    if (s.waitFrom < 0 && p.waited) s.waitFrom = clock;
+    if (s.enteredAt < 0 && p.entered) {
+      s.enteredAt = clock;
+      if (s.waitFrom >= 0 && p.blockedPolls > 0) this.slice('wait for overlapped waves', 'pops.wait', s.cu, p, s.waitFrom, clock, { polls: p.blockedPolls });
+    }
+    if (s.exitedAt < 0 && p.exited) {
+      s.exitedAt = clock;
+      if (s.enteredAt >= 0) this.slice('ordered section', 'pops.ordered', s.cu, p, s.enteredAt, clock, {});
+      this.events.push({ name: 'exit ordered section', cat: 'pops.exit', ph: 'i', s: 't', ts: clock, pid: s.cu, tid: p.seq });
+    }
+  }
+
+  end(p: PopsWave, clock: number): void {
+    this.observe(p, clock);
+    const s = this.open.get(p);
+    if (!s) return;
+    this.slice(`wave ${p.seq}`, 'wave', s.cu, p, s.start, clock, {
+      draw: p.draw, quads: p.quads.length, collisionWaveId: `0x${p.collisionWaveId.toString(16)}`, newestOverlapped: p.newestOverlapped?.seq ?? -1,
+    });
+    this.open.delete(p);
+  }
+
+  private slice(name: string, cat: string, cu: number, p: PopsWave, from: number, to: number, args: Record<string, number | string>): void {
+    this.events.push({ name, cat, ph: 'X', ts: from, dur: Math.max(0, to - from), pid: cu, tid: p.seq, args });
+  }
+
+  /** The trace file's JSON text. */
+  json(): string {
+    return JSON.stringify({ traceEvents: this.events, displayTimeUnit: 'ns', otherData: { clock: 'gpusim model clocks (1 per wave-instruction), shown as µs' } });
+  }
+}
