@@ -118,6 +118,8 @@ export interface CpOptions {
   readonly diag: Diagnostics;
   /** Run a compute dispatch (returns whether it ran). Absent: dispatches are only recorded. */
   readonly launch?: (l: ComputeLaunch) => boolean;
+  /** Execute a draw (the graphics pipeline, src/runtime/draw.ts). Absent: draws are only recorded. */
+  readonly onDraw?: (rec: DrawRecord) => void;
   /** Stop recording draws after this many (default 100,000). */
   readonly maxDraws?: number;
   /** Also run the analyse checks while executing (default true). */
@@ -149,6 +151,7 @@ export class CommandProcessor implements Pm4Visitor {
   packets = 0;
   readonly maxDraws: number;
   private readonly launch: ((l: ComputeLaunch) => boolean) | undefined;
+  private readonly onDraw: ((rec: DrawRecord) => void) | undefined;
   /** Bumped on every register change, so unchanged state is snapshotted once. */
   private version = 0;
   private snap: RegSnapshot | null = null;
@@ -161,6 +164,7 @@ export class CommandProcessor implements Pm4Visitor {
     this.mem = opts.mem;
     this.diag = opts.diag;
     this.launch = opts.launch;
+    this.onDraw = opts.onDraw;
     this.maxDraws = opts.maxDraws ?? 100_000;
     this.analyser = opts.analyse === false ? null : new AnalyseVisitor(opts.gen, opts.diag);
   }
@@ -297,6 +301,7 @@ export class CommandProcessor implements Pm4Visitor {
       primType: this.reg('VGT_PRIMITIVE_TYPE') & 0x3f, initiator: initiator >>> 0, state: this.snapshot(),
     };
     this.draws.push(rec);
+    this.onDraw?.(rec);
   }
 
   private drawIndirect(p: Pm4Packet, dataOffset: number, baseVtxLoc: number, startInstLoc: number, initiator: number, indexed: boolean): void {

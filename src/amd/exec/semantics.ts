@@ -24,6 +24,7 @@ import './interp.js';
 import './pops-exec.js';
 import { bindFast } from './fast-registry.js';
 import './fast-valu.js';
+import './exp.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {
   const b = lookup(inst.mnemonic);

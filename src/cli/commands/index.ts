@@ -5,6 +5,7 @@ import { asmCommand } from './asm.js';
 import { benchCommand } from './bench.js';
 import { demoCommand } from './demo.js';
 import { disasmCommand } from './disasm.js';
+import { drawCommand } from './draw.js';
 import { infoCommand } from './info.js';
 import { pm4Command } from './pm4.js';
 import { r600Command } from './r600.js';
@@ -19,5 +20,6 @@ export const commands: Command[] = [
   asmCommand,
   adrenoCommand,
   pm4Command,
+  drawCommand,
   r600Command,
 ];

@@ -1,0 +1,147 @@
+/**
+ * DB, the depth/stencil backend: DB_DEPTH_CONTROL (Z_ENABLE, Z_WRITE_ENABLE, ZFUNC, STENCIL_ENABLE,
+ * STENCILFUNC[_BF], BACKFACE_ENABLE), DB_STENCIL_CONTROL ops, DB_STENCILREFMASK[_BF], the depth
+ * surface DB_Z_INFO (Z_16 unorm or Z_32_FLOAT) at DB_Z_READ_BASE/DB_Z_WRITE_BASE, the stencil
+ * surface DB_STENCIL_INFO (STENCIL_8) at DB_STENCIL_READ_BASE/WRITE_BASE, sized by DB_DEPTH_SIZE_XY.
+ *
+ * Surfaces are linear (gpusim does not model tiling or HTILE): sample s of pixel (x, y) is at
+ * base + ((y * width + x) * samples + s) * bytes. Depth is clamped to [0, 1] before the test (the
+ * viewport depth range) and stored as round(z * 65535) for Z_16. The test runs per covered sample,
+ * after the pixel shader (late Z) so exported depth and discards are honoured; the pipeline runs
+ * it in rasterization order.
+ */
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Memory } from '../../core/memory.js';
+import { f32, f32bits } from '../../core/float.js';
+import type { GfxRegs } from './regs.js';
+
+export interface StencilFace { func: string; fail: string; zpass: string; zfail: string; ref: number; mask: number; writeMask: number; opVal: number }
+
+export interface DepthState {
+  readonly zEnable: boolean;
+  readonly zWrite: boolean;
+  readonly zFunc: string;
+  readonly zFormat: 'Z_16' | 'Z_32_FLOAT' | null;
+  readonly zReadVa: number;
+  readonly zWriteVa: number;
+  readonly stencilEnable: boolean;
+  readonly stencilVa: number;
+  readonly stencilWriteVa: number;
+  readonly front: StencilFace;
+  readonly back: StencilFace;
+  readonly width: number;
+  readonly height: number;
+  readonly samples: number;
+  /** DB_SHADER_CONTROL.Z_EXPORT_ENABLE: the PS's mrtz export replaces the interpolated depth. */
+  readonly zExport: boolean;
+}
+
+export function decodeDepthState(r: GfxRegs, samples: number, diag?: Diagnostics): DepthState {
+  const dc = r.raw('DB_DEPTH_CONTROL');
+  const zf = r.enumOf('DB_Z_INFO', 'FORMAT');
+  let zFormat: DepthState['zFormat'] = null;
+  if (zf === 'Z_16' || zf === 'Z_32_FLOAT') zFormat = zf;
+  else if (zf !== 'Z_INVALID' && zf !== '') {
+    diag?.report({ id: 'amd.db.format-unsupported', severity: 'error', where: { DB_Z_INFO: r.raw('DB_Z_INFO') }, message: `DB_Z_INFO.FORMAT ${zf} is not modelled (Z_16, Z_32_FLOAT); depth is off` });
+  }
+  const stencilFmt = r.enumOf('DB_STENCIL_INFO', 'FORMAT') === 'STENCIL_8';
+  const zEnable = r.field('DB_DEPTH_CONTROL', 'Z_ENABLE', dc) === 1 && zFormat !== null;
+  const stencilEnable = r.field('DB_DEPTH_CONTROL', 'STENCIL_ENABLE', dc) === 1 && stencilFmt;
+  const sc = r.raw('DB_STENCIL_CONTROL');
+  const rm = r.raw('DB_STENCILREFMASK');
+  const rmBf = r.raw('DB_STENCILREFMASK_BF');
+  const E = (reg: string, f: string, v: number): string => r.enumOf(reg, f, v);
+  const front: StencilFace = {
+    func: E('DB_DEPTH_CONTROL', 'STENCILFUNC', dc), fail: E('DB_STENCIL_CONTROL', 'STENCILFAIL', sc), zpass: E('DB_STENCIL_CONTROL', 'STENCILZPASS', sc), zfail: E('DB_STENCIL_CONTROL', 'STENCILZFAIL', sc),
+    ref: rm & 0xff, mask: (rm >>> 8) & 0xff, writeMask: (rm >>> 16) & 0xff, opVal: rm >>> 24,
+  };
+  const back: StencilFace = r.field('DB_DEPTH_CONTROL', 'BACKFACE_ENABLE', dc)
+    ? {
+      func: E('DB_DEPTH_CONTROL', 'STENCILFUNC_BF', dc), fail: E('DB_STENCIL_CONTROL', 'STENCILFAIL_BF', sc), zpass: E('DB_STENCIL_CONTROL', 'STENCILZPASS_BF', sc), zfail: E('DB_STENCIL_CONTROL', 'STENCILZFAIL_BF', sc),
+      ref: rmBf & 0xff, mask: (rmBf >>> 8) & 0xff, writeMask: (rmBf >>> 16) & 0xff, opVal: rmBf >>> 24,
+    }
+    : front;
+  const size = r.raw('DB_DEPTH_SIZE_XY');
+  return {
+    zEnable, zWrite: zEnable && r.field('DB_DEPTH_CONTROL', 'Z_WRITE_ENABLE', dc) === 1, zFunc: E('DB_DEPTH_CONTROL', 'ZFUNC', dc), zFormat,
+    zReadVa: r.addr256('DB_Z_READ_BASE', 'DB_Z_READ_BASE_HI', 'BASE_HI'), zWriteVa: r.addr256('DB_Z_WRITE_BASE', 'DB_Z_WRITE_BASE_HI', 'BASE_HI'),
+    stencilEnable, stencilVa: r.addr256('DB_STENCIL_READ_BASE', 'DB_STENCIL_READ_BASE_HI', 'BASE_HI'), stencilWriteVa: r.addr256('DB_STENCIL_WRITE_BASE', 'DB_STENCIL_WRITE_BASE_HI', 'BASE_HI'),
+    front, back, width: r.field('DB_DEPTH_SIZE_XY', 'X_MAX', size) + 1, height: r.field('DB_DEPTH_SIZE_XY', 'Y_MAX', size) + 1, samples,
+    zExport: r.field('DB_SHADER_CONTROL', 'Z_EXPORT_ENABLE') === 1,
+  };
+}
+
+export function compare(func: string, a: number, b: number): boolean {
+  switch (func) {
+    case 'FRAG_NEVER': return false;
+    case 'FRAG_LESS': return a < b;
+    case 'FRAG_EQUAL': return a === b;
+    case 'FRAG_LEQUAL': return a <= b;
+    case 'FRAG_GREATER': return a > b;
+    case 'FRAG_NOTEQUAL': return a !== b;
+    case 'FRAG_GEQUAL': return a >= b;
+    default: return true;
+  }
+}
+
+function stencilOp(op: string, v: number, f: StencilFace): number {
+  switch (op) {
+    case 'STENCIL_KEEP': return v;
+    case 'STENCIL_ZERO': return 0;
+    case 'STENCIL_ONES': return 0xff;
+    case 'STENCIL_REPLACE_TEST': return f.ref;
+    case 'STENCIL_REPLACE_OP': return f.opVal;
+    case 'STENCIL_ADD_CLAMP': return Math.min(255, v + f.opVal);
+    case 'STENCIL_SUB_CLAMP': return Math.max(0, v - f.opVal);
+    case 'STENCIL_INVERT': return ~v & 0xff;
+    case 'STENCIL_ADD_WRAP': return (v + f.opVal) & 0xff;
+    case 'STENCIL_SUB_WRAP': return (v - f.opVal) & 0xff;
+    case 'STENCIL_AND': return v & f.opVal;
+    case 'STENCIL_OR': return v | f.opVal;
+    case 'STENCIL_XOR': return v ^ f.opVal;
+    case 'STENCIL_NAND': return ~(v & f.opVal) & 0xff;
+    case 'STENCIL_NOR': return ~(v | f.opVal) & 0xff;
+    case 'STENCIL_XNOR': return ~(v ^ f.opVal) & 0xff;
+    default: return v;
+  }
+}
+
+/** Quantize a depth to the surface format and back (what the test compares). */
+export function quantizeDepth(fmt: 'Z_16' | 'Z_32_FLOAT', z: number): number {
+  const c = z !== z ? 0 : Math.min(1, Math.max(0, z));
+  return fmt === 'Z_16' ? Math.round(c * 65535) / 65535 : f32(f32bits(c));
+}
+
+/**
+ * Depth/stencil test of one sample; updates the surfaces and returns whether the sample passes
+ * (colour is written for passing samples).
+ */
+export function depthStencilTest(mem: Memory, d: DepthState, x: number, y: number, s: number, z: number, front: boolean): boolean {
+  const idx = (y * d.width + x) * d.samples + s;
+  let pass = true;
+  let stencil = 0;
+  const face = front ? d.front : d.back;
+  if (d.stencilEnable) {
+    stencil = mem.read8(d.stencilVa + idx);
+    pass = compare(face.func, face.ref & face.mask, stencil & face.mask);
+  }
+  let zpass = true;
+  let zq = 0;
+  if (d.zEnable && d.zFormat) {
+    zq = quantizeDepth(d.zFormat, z);
+    const stored = d.zFormat === 'Z_16' ? mem.read16(d.zReadVa + idx * 2) / 65535 : f32(mem.read32(d.zReadVa + idx * 4));
+    zpass = compare(d.zFunc, zq, stored);
+  }
+  if (d.stencilEnable) {
+    const op = !pass ? face.fail : zpass ? face.zpass : face.zfail;
+    const nv = stencilOp(op, stencil, face);
+    const w = (stencil & ~face.writeMask) | (nv & face.writeMask);
+    if (w !== stencil) mem.write8(d.stencilWriteVa + idx, w & 0xff);
+  }
+  if (!pass || !zpass) return false;
+  if (d.zWrite && d.zFormat) {
+    if (d.zFormat === 'Z_16') mem.write16(d.zWriteVa + idx * 2, Math.round(zq * 65535));
+    else mem.write32(d.zWriteVa + idx * 4, f32bits(zq));
+  }
+  return true;
+}

@@ -1,0 +1,434 @@
+/**
+ * Scenes for `gpusim draw`: a JSON description of render targets, buffers, shaders, state and
+ * draws becomes a real PM4 command stream (Pm4Builder), which the command processor executes
+ * with the graphics pipeline attached (src/runtime/draw.ts). The format is documented in
+ * README.md ("Drawing"); every field error names the field (InputError).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Diagnostics } from '../core/diagnostics.js';
+import { InputError } from '../core/errors.js';
+import { Memory } from '../core/memory.js';
+import { f16, f16bits, f32, f32bits } from '../core/float.js';
+import { Pm4Builder } from '../amd/cp/builder.js';
+import { CommandProcessor } from '../amd/cp/cp.js';
+import { regDb } from '../amd/cp/regdb.js';
+import { gfx11 } from '../amd/isa/gfx11/index.js';
+import { assemble } from '../amd/isa/target.js';
+import { AsmError } from '../amd/isa/types.js';
+import { standardMsaaRegisters } from '../amd/gfx/state.js';
+import { encodeFields } from '../amd/gfx/regs.js';
+import { COLOR_FORMATS, type ColorFormatName } from '../amd/gfx/cb.js';
+import { ATTR_RING } from '../amd/gfx/spi.js';
+import { DI_PT } from '../amd/gfx/pa-regs.gen.js';
+import { PS_INPUTS } from '../amd/gfx/waves.js';
+import { SQ_BUF_RSRC } from '../amd/exec/buffer-formats.gen.js';
+import { BUF_FORMATS } from '../amd/exec/buffer-formats.gen.js';
+import { GfxPipeline, type DrawOptions, type DrawStats, type ShaderCode } from './draw.js';
+
+type Json = Record<string, unknown>;
+
+export interface SceneTarget { name: string; format: ColorFormatName; width: number; height: number; va: number; bytes: number }
+export interface SceneResult {
+  readonly width: number;
+  readonly height: number;
+  readonly samples: number;
+  readonly targets: readonly SceneTarget[];
+  readonly depth: { va: number; format: 'Z_16' | 'Z_32_FLOAT' } | null;
+  readonly mem: Memory;
+  readonly diag: Diagnostics;
+  readonly stats: DrawStats;
+  /** The PM4 stream that was executed. */
+  readonly pm4: Uint32Array;
+  readonly packets: number;
+}
+
+const SAMPLE_COUNTS = [1, 2, 4, 8, 16] as const;
+
+function err(field: string, msg: string): never {
+  throw new InputError(`${field}: ${msg}`);
+}
+function num(v: unknown, field: string, min = -Infinity, max = Infinity): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) err(field, `expected a number in [${min}, ${max}], got ${JSON.stringify(v)}`);
+  return v;
+}
+function int(v: unknown, field: string, min: number, max: number): number {
+  const n = num(v, field, min, max);
+  if (!Number.isInteger(n)) err(field, `expected an integer, got ${n}`);
+  return n;
+}
+function obj(v: unknown, field: string): Json {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) err(field, 'expected an object');
+  return v as Json;
+}
+function arr(v: unknown, field: string): unknown[] {
+  if (!Array.isArray(v)) err(field, 'expected an array');
+  return v;
+}
+function str(v: unknown, field: string): string {
+  if (typeof v !== 'string') err(field, 'expected a string');
+  return v;
+}
+
+const ELEM: Record<string, number> = { u8: 1, u16: 2, u32: 4, i32: 4, f32: 4, f16: 2 };
+
+/** Build a V# from named fields (layout generated from Mesa's gfx11-rsrc JSON). */
+export function vsharp(fields: { base: number; stride?: number; records: number; format?: number; swizzle?: number; indexStride?: number; oob?: number; dst?: [number, number, number, number] }): number[] {
+  const w = [fields.base >>> 0, 0, fields.records >>> 0, 0];
+  const put = (f: keyof typeof SQ_BUF_RSRC, v: number): void => {
+    const d = SQ_BUF_RSRC[f];
+    w[d.word] = (w[d.word]! + (v % 2 ** d.width) * 2 ** d.lo) >>> 0;
+  };
+  put('BASE_ADDRESS_HI', Math.floor(fields.base / 0x1_0000_0000));
+  put('STRIDE', fields.stride ?? 0);
+  put('SWIZZLE_ENABLE', fields.swizzle ?? 0);
+  const dst = fields.dst ?? [4, 5, 6, 7];
+  put('DST_SEL_X', dst[0]); put('DST_SEL_Y', dst[1]); put('DST_SEL_Z', dst[2]); put('DST_SEL_W', dst[3]);
+  put('FORMAT', fields.format ?? 0);
+  put('INDEX_STRIDE', fields.indexStride ?? 0);
+  put('OOB_SELECT', fields.oob ?? 3);
+  return w;
+}
+
+const FORMAT_BY_NAME = new Map(Object.entries(BUF_FORMATS).map(([k, v]) => [v.name, Number(k)]));
+
+/** Load a scene file and run it. */
+export function runSceneFile(path: string, opts: DrawOptions = {}): SceneResult {
+  let text: string;
+  try { text = readFileSync(path, 'utf8'); } catch (e) { throw new InputError(`cannot read scene: ${(e as Error).message}`, path); }
+  let j: unknown;
+  try { j = JSON.parse(text); } catch (e) { throw new InputError(`scene is not JSON: ${(e as Error).message}`, path); }
+  return runScene(obj(j, 'scene'), dirname(resolve(path)), opts);
+}
+
+/** Run a scene object; files it names are relative to `dir`. */
+export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneResult {
+  const gen = 'gfx11' as const;
+  if (scene.gfx !== undefined && !/^gfx11(00)?$/.test(str(scene.gfx, 'gfx'))) err('gfx', `only gfx1100 is executed by gpusim draw (got ${String(scene.gfx)})`);
+  const db = regDb(gen);
+  const mem = new Memory();
+  const diag = new Diagnostics();
+  const b = new Pm4Builder(gen);
+  const E = (reg: string, f: Readonly<Record<string, number | string>>): number => encodeFields(db, reg, f);
+  const width = int(scene.width, 'width', 1, 16384);
+  const height = int(scene.height, 'height', 1, 16384);
+  const samples = int(scene.samples ?? 1, 'samples', 1, 16);
+  if (!(SAMPLE_COUNTS as readonly number[]).includes(samples)) err('samples', 'must be 1, 2, 4, 8 or 16');
+
+  // Buffers.
+  const buffers = new Map<string, { va: number; bytes: number; count: number; elem: number }>();
+  for (const [name, v] of Object.entries(obj(scene.buffers ?? {}, 'buffers'))) {
+    const f = `buffers.${name}`;
+    const bj = obj(v, f);
+    const type = str(bj.type, `${f}.type`);
+    const elem = ELEM[type];
+    if (!elem) err(`${f}.type`, `one of ${Object.keys(ELEM).join(' ')}`);
+    const values = arr(bj.values, `${f}.values`).map((x, i) => num(x, `${f}.values[${i}]`));
+    const bytes = Math.max(4, values.length * elem);
+    const seg = mem.alloc(Math.ceil(bytes / 256) * 256, `buf:${name}`);
+    values.forEach((x, i) => {
+      const a = seg.base + i * elem;
+      if (type === 'f32') mem.write32(a, f32bits(x));
+      else if (type === 'f16') mem.write16(a, f16Bits(x));
+      else if (elem === 1) mem.write8(a, x & 0xff);
+      else if (elem === 2) mem.write16(a, x & 0xffff);
+      else mem.write32(a, x >>> 0);
+    });
+    buffers.set(name, { va: seg.base, bytes, count: values.length, elem });
+  }
+
+  // Shaders.
+  const codes: ShaderCode[] = [];
+  const shaderVa = new Map<string, number>();
+  for (const [name, v] of Object.entries(obj(scene.shaders ?? {}, 'shaders'))) {
+    const f = `shaders.${name}`;
+    const sj = obj(v, f);
+    let words: Uint32Array;
+    if (sj.bin !== undefined) {
+      const p = resolve(dir, str(sj.bin, `${f}.bin`));
+      let bytes: Uint8Array;
+      try { bytes = readFileSync(p); } catch (e) { return err(`${f}.bin`, (e as Error).message); }
+      if (bytes.length % 4) err(`${f}.bin`, 'raw machine code must be whole dwords');
+      words = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+    } else {
+      let src: string;
+      if (sj.asm !== undefined) {
+        const p = resolve(dir, str(sj.asm, `${f}.asm`));
+        try { src = readFileSync(p, 'utf8'); } catch (e) { return err(`${f}.asm`, (e as Error).message); }
+      } else src = arr(sj.source, `${f}.source`).map((l, i) => str(l, `${f}.source[${i}]`)).join('\n');
+      try { words = Uint32Array.from(assemble(gfx11, src)); } catch (e) {
+        if (e instanceof AsmError) err(f, e.message);
+        throw e;
+      }
+    }
+    const seg = mem.alloc(Math.ceil((words.length * 4 + 64) / 256) * 256, `shader:${name}`);
+    mem.writeBytes(seg.base, new Uint8Array(words.buffer, words.byteOffset, words.byteLength));
+    codes.push({ va: seg.base, words, name });
+    shaderVa.set(name, seg.base);
+  }
+
+  // Render targets (linear, `samples` per pixel) and depth.
+  const targets: SceneTarget[] = [];
+  const tj = arr(scene.targets ?? [], 'targets');
+  if (tj.length > 8) err('targets', 'at most 8 colour targets');
+  tj.forEach((t, i) => {
+    const f = `targets[${i}]`;
+    const o = obj(t, f);
+    const format = str(o.format, `${f}.format`) as ColorFormatName;
+    const cf = COLOR_FORMATS[format];
+    if (!cf) err(`${f}.format`, `one of ${Object.keys(COLOR_FORMATS).join(', ')}`);
+    const bytes = width * height * samples * cf.bytes;
+    const seg = mem.alloc(Math.ceil(bytes / 256) * 256, `rt${i}`);
+    const clear = o.clear === undefined ? [0, 0, 0, 0] : arr(o.clear, `${f}.clear`).map((x, k) => num(x, `${f}.clear[${k}]`));
+    const px = new Uint8Array(cf.bytes);
+    const dv = new DataView(px.buffer);
+    if (format === 'R8G8B8A8_UNORM') for (let c = 0; c < 4; c++) px[c] = Math.round(Math.min(1, Math.max(0, clear[c] ?? 0)) * 255);
+    else if (format === 'R16G16B16A16_FLOAT') for (let c = 0; c < 4; c++) dv.setUint16(2 * c, f16Bits(clear[c] ?? 0), true);
+    else dv.setFloat32(0, clear[0] ?? 0, true);
+    const all = new Uint8Array(bytes);
+    for (let k = 0; k < bytes; k += cf.bytes) all.set(px, k);
+    mem.writeBytes(seg.base, all);
+    targets.push({ name: typeof o.name === 'string' ? o.name : `rt${i}`, format, width, height, va: seg.base, bytes: cf.bytes });
+  });
+  let depth: SceneResult['depth'] = null;
+  if (scene.depth !== undefined) {
+    const dj = obj(scene.depth, 'depth');
+    const format = str(dj.format, 'depth.format');
+    if (format !== 'Z_16' && format !== 'Z_32_FLOAT') err('depth.format', 'Z_16 or Z_32_FLOAT');
+    const clear = num(dj.clear ?? 1, 'depth.clear', 0, 1);
+    const bpp = format === 'Z_16' ? 2 : 4;
+    const n = width * height * samples;
+    const seg = mem.alloc(Math.ceil((n * bpp + n) / 256) * 256 + 256, 'depth');
+    for (let k = 0; k < n; k++) {
+      if (bpp === 2) mem.write16(seg.base + 2 * k, Math.round(clear * 65535));
+      else mem.write32(seg.base + 4 * k, f32bits(clear));
+    }
+    depth = { va: seg.base, format };
+  }
+
+  // Attribute ring (64 KiB aligned, sized for the largest draw).
+  const params = int(scene.params ?? 1, 'params', 1, 32);
+  let maxVerts = 3;
+  for (const [i, d] of arr(scene.draws ?? [], 'draws').entries()) maxVerts = Math.max(maxVerts, int(obj(d, `draws[${i}]`).count, `draws[${i}].count`, 0, 1 << 20));
+  const ringBytes = Math.ceil((maxVerts * (ATTR_RING.subgroupAlign + 3 * 16 * params)) / 65536) * 65536;
+  if (ringBytes > 256 * 65536) err('draws', 'the draws need an attribute ring over 16 MiB; split them');
+  const ring = mem.alloc(ringBytes, 'attr-ring', 65536);
+
+  // ---- the command stream --------------------------------------------------------------------
+  b.contextControl().clearState();
+  b.setUconfigReg('SPI_ATTRIBUTE_RING_BASE', Math.floor(ring.base / 65536));
+  b.setUconfigReg('SPI_ATTRIBUTE_RING_SIZE', E('SPI_ATTRIBUTE_RING_SIZE', { MEM_SIZE: ringBytes / 65536 - 1 }));
+  const userData = (list: unknown, f: string): number[] => {
+    const out: number[] = [];
+    arr(list ?? [], f).forEach((u, i) => {
+      const uf = `${f}[${i}]`;
+      const o = obj(u, uf);
+      if (o.u32 !== undefined) out.push(int(o.u32, `${uf}.u32`, 0, 0xffffffff));
+      else if (o.f32 !== undefined) out.push(f32bits(num(o.f32, `${uf}.f32`)));
+      else if (o.attrRing !== undefined) {
+        out.push(...vsharp({ base: ring.base, stride: 16 * params, records: 0xffffffff, swizzle: ATTR_RING.swizzleField, indexStride: ATTR_RING.indexStrideField, format: FORMAT_BY_NAME.get('32_32_32_32_FLOAT')!, oob: 3 }));
+      } else if (o.buffer !== undefined) {
+        const bn = str(o.buffer, `${uf}.buffer`);
+        const buf = buffers.get(bn) ?? err(`${uf}.buffer`, `no buffer '${bn}'`);
+        const stride = int(o.stride ?? 0, `${uf}.stride`, 0, 16383);
+        const fmt = o.format === undefined ? 0 : FORMAT_BY_NAME.get(str(o.format, `${uf}.format`)) ?? err(`${uf}.format`, 'a GFX11 buffer format name such as 32_32_32_32_FLOAT');
+        const records = stride ? Math.floor(buf.bytes / stride) : buf.bytes;
+        out.push(...vsharp({ base: buf.va, stride, records, format: fmt, oob: stride ? 1 : 3 }));
+      } else if (o.address !== undefined) {
+        const bn = str(o.address, `${uf}.address`);
+        const buf = buffers.get(bn) ?? err(`${uf}.address`, `no buffer '${bn}'`);
+        out.push(buf.va % 0x1_0000_0000 >>> 0, Math.floor(buf.va / 0x1_0000_0000));
+      } else err(uf, 'one of {u32}, {f32}, {buffer, stride, format}, {address}, {attrRing: true}');
+    });
+    if (out.length > 32) err(f, 'at most 32 user SGPRs');
+    return out;
+  };
+  const stage = (key: 'vs' | 'ps'): { va: number; wave: 32 | 64; vgprs: number; user: number[]; j: Json } => {
+    const j = obj(scene[key], key);
+    const sn = str(j.shader, `${key}.shader`);
+    const va = shaderVa.get(sn) ?? err(`${key}.shader`, `no shader '${sn}'`);
+    const wave = int(j.wave ?? 32, `${key}.wave`, 32, 64);
+    if (wave !== 32 && wave !== 64) err(`${key}.wave`, '32 or 64');
+    const vgprs = int(j.vgprs ?? 32, `${key}.vgprs`, 1, 256);
+    return { va, wave: wave as 32 | 64, vgprs, user: userData(j.userData, `${key}.userData`), j };
+  };
+  const vs = stage('vs');
+  const ps = stage('ps');
+  const granule = (w: 32 | 64): number => (w === 32 ? 8 : 4);
+  // NGG primitive shader.
+  b.setShReg('SPI_SHADER_PGM_LO_ES', Math.floor(vs.va / 256) % 0x1_0000_0000 >>> 0);
+  b.setShReg('SPI_SHADER_PGM_HI_ES', Math.floor(vs.va / 2 ** 40) & 0xff);
+  b.setShReg('SPI_SHADER_PGM_RSRC1_GS', E('SPI_SHADER_PGM_RSRC1_GS', { VGPRS: Math.ceil(vs.vgprs / granule(vs.wave)) - 1, FLOAT_MODE: 0xf0, GS_VGPR_COMP_CNT: 1 }));
+  b.setShReg('SPI_SHADER_PGM_RSRC2_GS', E('SPI_SHADER_PGM_RSRC2_GS', { USER_SGPR: vs.user.length & 31, USER_SGPR_MSB: vs.user.length >> 5, ES_VGPR_COMP_CNT: 3 }));
+  if (vs.user.length) b.setShReg('SPI_SHADER_USER_DATA_GS_0', ...vs.user);
+  b.setContextReg('VGT_SHADER_STAGES_EN', E('VGT_SHADER_STAGES_EN', { PRIMGEN_EN: 1, GS_EN: 0, GS_W32_EN: vs.wave === 32 ? 1 : 0 }));
+  b.setUconfigReg('GE_CNTL', E('GE_CNTL', { PRIMS_PER_SUBGRP: vs.wave, VERTS_PER_SUBGRP: vs.wave }));
+  b.setContextReg('SPI_VS_OUT_CONFIG', E('SPI_VS_OUT_CONFIG', { VS_EXPORT_COUNT: params - 1 }));
+  // Pixel shader.
+  const inputs = arr(ps.j.inputs ?? [{}], 'ps.inputs');
+  if (inputs.length > 32) err('ps.inputs', 'at most 32');
+  const ena = psInputBits(ps.j.inputEna ?? ['PERSP_CENTER'], 'ps.inputEna');
+  const addr = ps.j.inputAddr === undefined ? ena : psInputBits(ps.j.inputAddr, 'ps.inputAddr');
+  const expFmt = arr(ps.j.exportFormat ?? targets.map(() => 'SPI_SHADER_32_ABGR'), 'ps.exportFormat');
+  const colFormat: Record<string, string> = {};
+  expFmt.forEach((x, i) => { colFormat[`COL${i}_EXPORT_FORMAT`] = str(x, `ps.exportFormat[${i}]`); });
+  b.setShReg('SPI_SHADER_PGM_LO_PS', Math.floor(ps.va / 256) % 0x1_0000_0000 >>> 0);
+  b.setShReg('SPI_SHADER_PGM_HI_PS', Math.floor(ps.va / 2 ** 40) & 0xff);
+  b.setShReg('SPI_SHADER_PGM_RSRC1_PS', E('SPI_SHADER_PGM_RSRC1_PS', { VGPRS: Math.ceil(ps.vgprs / granule(ps.wave)) - 1, FLOAT_MODE: 0xf0 }));
+  b.setShReg('SPI_SHADER_PGM_RSRC2_PS', E('SPI_SHADER_PGM_RSRC2_PS', { USER_SGPR: ps.user.length & 31, USER_SGPR_MSB: ps.user.length >> 5, WAVE_CNT_EN: ps.j.waveCount ? 1 : 0 }));
+  if (ps.user.length) b.setShReg('SPI_SHADER_USER_DATA_PS_0', ...ps.user);
+  b.setContextReg('SPI_PS_INPUT_ENA', ena, addr);
+  b.setContextReg('SPI_PS_IN_CONTROL', E('SPI_PS_IN_CONTROL', { NUM_INTERP: inputs.length, PS_W32_EN: ps.wave === 32 ? 1 : 0 }));
+  inputs.forEach((x, i) => {
+    const o = obj(x, `ps.inputs[${i}]`);
+    b.setContextReg(`SPI_PS_INPUT_CNTL_${i}`, E('SPI_PS_INPUT_CNTL_0', { OFFSET: int(o.offset ?? i, `ps.inputs[${i}].offset`, 0, 63), FLAT_SHADE: o.flat ? 1 : 0, DEFAULT_VAL: int(o.default ?? 0, `ps.inputs[${i}].default`, 0, 3) }));
+  });
+  try {
+    b.setContextReg('SPI_SHADER_COL_FORMAT', E('SPI_SHADER_COL_FORMAT', colFormat));
+  } catch (e) { err('ps.exportFormat', (e as Error).message); }
+  b.setContextReg('SPI_SHADER_Z_FORMAT', E('SPI_SHADER_Z_FORMAT', { Z_EXPORT_FORMAT: ps.j.depthExport ? 'SPI_SHADER_32_R' : 'SPI_SHADER_ZERO' }));
+
+  // Fixed-function state.
+  const st = obj(scene.state ?? {}, 'state');
+  const vp = st.viewport === undefined ? [0, 0, width, height] : arr(st.viewport, 'state.viewport').map((x, i) => num(x, `state.viewport[${i}]`));
+  if (vp.length !== 4) err('state.viewport', '[x, y, width, height]');
+  const [vx, vy, vw, vh] = vp as [number, number, number, number];
+  b.setContextReg('PA_CL_VPORT_XSCALE', f32bits(vw / 2), f32bits(vx + vw / 2), f32bits(vh / 2), f32bits(vy + vh / 2), f32bits(1), f32bits(0));
+  b.setContextReg('PA_CL_VTE_CNTL', E('PA_CL_VTE_CNTL', { VPORT_X_SCALE_ENA: 1, VPORT_X_OFFSET_ENA: 1, VPORT_Y_SCALE_ENA: 1, VPORT_Y_OFFSET_ENA: 1, VPORT_Z_SCALE_ENA: 1, VPORT_Z_OFFSET_ENA: 1, VTX_W0_FMT: 1 }));
+  b.setContextReg('PA_CL_CLIP_CNTL', E('PA_CL_CLIP_CNTL', { DX_CLIP_SPACE_DEF: 1 }));
+  for (const r of ['PA_CL_GB_VERT_CLIP_ADJ', 'PA_CL_GB_VERT_DISC_ADJ', 'PA_CL_GB_HORZ_CLIP_ADJ', 'PA_CL_GB_HORZ_DISC_ADJ']) b.setContextReg(r, f32bits(1));
+  const sc = st.scissor === undefined ? [0, 0, width, height] : arr(st.scissor, 'state.scissor').map((x, i) => int(x, `state.scissor[${i}]`, 0, 16384));
+  if (sc.length !== 4) err('state.scissor', '[x0, y0, x1, y1]');
+  b.setContextReg('PA_SC_SCREEN_SCISSOR_TL', 0, E('PA_SC_SCREEN_SCISSOR_BR', { BR_X: width, BR_Y: height }));
+  b.setContextReg('PA_SC_WINDOW_SCISSOR_TL', E('PA_SC_WINDOW_SCISSOR_TL', { WINDOW_OFFSET_DISABLE: 1 }), E('PA_SC_WINDOW_SCISSOR_BR', { BR_X: width, BR_Y: height }));
+  b.setContextReg('PA_SC_GENERIC_SCISSOR_TL', E('PA_SC_GENERIC_SCISSOR_TL', { TL_X: sc[0]!, TL_Y: sc[1]!, WINDOW_OFFSET_DISABLE: 1 }), E('PA_SC_GENERIC_SCISSOR_BR', { BR_X: sc[2]!, BR_Y: sc[3]! }));
+  const cull = st.cull ?? 'none';
+  if (cull !== 'none' && cull !== 'back' && cull !== 'front') err('state.cull', 'none, back or front');
+  const face = st.frontFace ?? 'ccw';
+  if (face !== 'ccw' && face !== 'cw') err('state.frontFace', 'ccw or cw');
+  const suMode = (restart: boolean): number => E('PA_SU_SC_MODE_CNTL', { CULL_BACK: cull === 'back' ? 1 : 0, CULL_FRONT: cull === 'front' ? 1 : 0, FACE: face === 'cw' ? 1 : 0, PROVOKING_VTX_LAST: st.provokingLast ? 1 : 0, MULTI_PRIM_IB_ENA: restart ? 1 : 0 });
+  b.setContextReg('PA_SU_SC_MODE_CNTL', suMode(false));
+  b.setContextReg('PA_SU_VTX_CNTL', E('PA_SU_VTX_CNTL', { PIX_CENTER: 1, ROUND_MODE: 2, QUANT_MODE: 5 }));
+  for (const [r, v] of Object.entries(standardMsaaRegisters('gfx11', samples as 1 | 2 | 4 | 8 | 16))) b.setReg(r, v);
+  b.setContextReg('PA_SC_AA_MASK_X0Y0_X1Y0', 0xffffffff, 0xffffffff);
+  // CB.
+  b.setContextReg('CB_COLOR_CONTROL', E('CB_COLOR_CONTROL', { MODE: targets.length ? 'CB_NORMAL' : 'CB_DISABLE', ROP3: 0xcc }));
+  let tmask = 0;
+  const blends = arr(st.blend ?? [], 'state.blend');
+  targets.forEach((t, i) => {
+    const cf = COLOR_FORMATS[t.format];
+    b.setContextReg(`CB_COLOR${i}_BASE`, Math.floor(t.va / 256) % 0x1_0000_0000 >>> 0);
+    b.setContextReg(`CB_COLOR${i}_BASE_EXT`, Math.floor(t.va / 2 ** 40) & 0xff);
+    b.setContextReg(`CB_COLOR${i}_INFO`, E('CB_COLOR0_INFO', { FORMAT: cf.format, NUMBER_TYPE: cf.number, COMP_SWAP: 'SWAP_STD' }));
+    b.setContextReg(`CB_COLOR${i}_ATTRIB`, E('CB_COLOR0_ATTRIB', { NUM_FRAGMENTS: Math.min(3, Math.log2(samples)) }));
+    b.setContextReg(`CB_COLOR${i}_ATTRIB2`, E('CB_COLOR0_ATTRIB2', { MIP0_WIDTH: width - 1, MIP0_HEIGHT: height - 1 }));
+    tmask |= (cf.channels === 4 ? 15 : 1) << (4 * i);
+    const bj = blends[i] === undefined ? {} : obj(blends[i], `state.blend[${i}]`);
+    if (bj.enable) {
+      const g = (k: string, d: string): string => str(bj[k] ?? d, `state.blend[${i}].${k}`);
+      try {
+        b.setContextReg(`CB_BLEND${i}_CONTROL`, E('CB_BLEND0_CONTROL', {
+          ENABLE: 1, COLOR_SRCBLEND: g('colorSrc', 'BLEND_ONE'), COLOR_DESTBLEND: g('colorDst', 'BLEND_ZERO'), COLOR_COMB_FCN: g('colorFn', 'COMB_DST_PLUS_SRC'),
+          SEPARATE_ALPHA_BLEND: 1, ALPHA_SRCBLEND: g('alphaSrc', g('colorSrc', 'BLEND_ONE')), ALPHA_DESTBLEND: g('alphaDst', g('colorDst', 'BLEND_ZERO')), ALPHA_COMB_FCN: g('alphaFn', g('colorFn', 'COMB_DST_PLUS_SRC')),
+        }));
+      } catch (e) { err(`state.blend[${i}]`, (e as Error).message); }
+    }
+  });
+  b.setContextReg('CB_TARGET_MASK', tmask >>> 0, tmask >>> 0);
+  if (st.blendConstant !== undefined) b.setContextReg('CB_BLEND_RED', ...arr(st.blendConstant, 'state.blendConstant').map((x, i) => f32bits(num(x, `state.blendConstant[${i}]`))));
+  // DB.
+  if (depth) {
+    const dtest = st.depthFunc === undefined ? 'FRAG_LESS' : str(st.depthFunc, 'state.depthFunc');
+    b.setContextReg('DB_Z_INFO', E('DB_Z_INFO', { FORMAT: depth.format, NUM_SAMPLES: Math.min(3, Math.log2(samples)) }));
+    b.setContextReg('DB_Z_READ_BASE', Math.floor(depth.va / 256) >>> 0);
+    b.setContextReg('DB_Z_WRITE_BASE', Math.floor(depth.va / 256) >>> 0);
+    const sva = depth.va + width * height * samples * (depth.format === 'Z_16' ? 2 : 4);
+    const stj = st.stencil === undefined ? null : obj(st.stencil, 'state.stencil');
+    b.setContextReg('DB_STENCIL_INFO', E('DB_STENCIL_INFO', { FORMAT: stj ? 'STENCIL_8' : 'STENCIL_INVALID' }));
+    b.setContextReg('DB_STENCIL_READ_BASE', Math.floor(sva / 256) >>> 0);
+    b.setContextReg('DB_STENCIL_WRITE_BASE', Math.floor(sva / 256) >>> 0);
+    b.setContextReg('DB_DEPTH_SIZE_XY', E('DB_DEPTH_SIZE_XY', { X_MAX: width - 1, Y_MAX: height - 1 }));
+    try {
+      b.setContextReg('DB_DEPTH_CONTROL', E('DB_DEPTH_CONTROL', { Z_ENABLE: 1, Z_WRITE_ENABLE: st.depthWrite === false ? 0 : 1, ZFUNC: dtest, STENCIL_ENABLE: stj ? 1 : 0, STENCILFUNC: stj ? str(stj.func ?? 'FRAG_ALWAYS', 'state.stencil.func') : 'FRAG_NEVER' }));
+      if (stj) {
+        b.setContextReg('DB_STENCIL_CONTROL', E('DB_STENCIL_CONTROL', { STENCILFAIL: str(stj.fail ?? 'STENCIL_KEEP', 'state.stencil.fail'), STENCILZPASS: str(stj.pass ?? 'STENCIL_KEEP', 'state.stencil.pass'), STENCILZFAIL: str(stj.depthFail ?? 'STENCIL_KEEP', 'state.stencil.depthFail') }));
+        b.setContextReg('DB_STENCILREFMASK', E('DB_STENCILREFMASK', { STENCILTESTVAL: int(stj.ref ?? 0, 'state.stencil.ref', 0, 255), STENCILMASK: 0xff, STENCILWRITEMASK: 0xff, STENCILOPVAL: int(stj.ref ?? 0, 'state.stencil.ref', 0, 255) }));
+      }
+    } catch (e) { if (e instanceof InputError) throw e; err('state', (e as Error).message); }
+    b.setContextReg('DB_SHADER_CONTROL', E('DB_SHADER_CONTROL', { Z_EXPORT_ENABLE: ps.j.depthExport ? 1 : 0 }));
+  }
+  if (st.registers !== undefined) {
+    for (const [r, v] of Object.entries(obj(st.registers, 'state.registers'))) {
+      if (!db.get(r)) err(`state.registers.${r}`, 'no such gfx11 register');
+      b.setReg(r, int(v, `state.registers.${r}`, 0, 0xffffffff));
+    }
+  }
+
+  // Draws.
+  arr(scene.draws ?? [], 'draws').forEach((d, i) => {
+    const f = `draws[${i}]`;
+    const o = obj(d, f);
+    const topo = str(o.topology ?? 'DI_PT_TRILIST', `${f}.topology`);
+    const pt = (DI_PT as Record<string, number>)[topo];
+    if (pt === undefined) err(`${f}.topology`, `a DI_PT_* name such as DI_PT_TRILIST, DI_PT_TRISTRIP, DI_PT_TRIFAN, DI_PT_RECTLIST`);
+    const count = int(o.count, `${f}.count`, 0, 1 << 20);
+    b.setUconfigReg('VGT_PRIMITIVE_TYPE', pt);
+    b.numInstances(int(o.instances ?? 1, `${f}.instances`, 1, 65536));
+    const restart = o.restart !== undefined;
+    b.setContextReg('PA_SU_SC_MODE_CNTL', suMode(restart));
+    if (restart) b.setContextReg('VGT_MULTI_PRIM_IB_RESET_INDX', int(o.restart, `${f}.restart`, 0, 0xffffffff));
+    if (o.indices !== undefined) {
+      const bn = str(o.indices, `${f}.indices`);
+      const buf = buffers.get(bn) ?? err(`${f}.indices`, `no buffer '${bn}'`);
+      if (buf.elem === 1 || buf.elem === 2 || buf.elem === 4) b.indexType(buf.elem === 2 ? 0 : buf.elem === 4 ? 1 : 2);
+      b.indexBase(buf.va).indexBufferSize(buf.count);
+      const first = int(o.first ?? 0, `${f}.first`, 0, buf.count);
+      b.drawIndex2(buf.count, buf.va + first * buf.elem, count);
+    } else b.drawIndexAuto(count);
+  });
+  const pm4 = b.finish();
+  const pipe = new GfxPipeline(gen, mem, diag, codes, opts);
+  const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec) });
+  const ws = cp.run(pm4);
+  return { width, height, samples, targets, depth, mem, diag, stats: pipe.stats, pm4, packets: ws.packets ?? cp.packets };
+}
+
+function f16Bits(x: number): number {
+  return f16bits(x);
+}
+
+function psInputBits(v: unknown, f: string): number {
+  if (typeof v === 'number') return int(v, f, 0, 0xffff);
+  let m = 0;
+  arr(v, f).forEach((x, i) => {
+    const n = str(x, `${f}[${i}]`);
+    const e = PS_INPUTS.find((p) => p[1] === n);
+    if (!e) err(`${f}[${i}]`, `a PS input name (${PS_INPUTS.map((p) => p[1]).join(', ')})`);
+    m |= 1 << e[0];
+  });
+  return m;
+}
+
+/** Read a target back as RGBA floats per pixel, averaging its samples (the resolve for viewing). */
+export function resolveTarget(r: SceneResult, t: SceneTarget): Float32Array {
+  const out = new Float32Array(r.width * r.height * 4);
+  const ns = r.samples;
+  for (let p = 0; p < r.width * r.height; p++) {
+    for (let s = 0; s < ns; s++) {
+      const a = t.va + (p * ns + s) * t.bytes;
+      for (let c = 0; c < 4; c++) {
+        let v: number;
+        if (t.format === 'R8G8B8A8_UNORM') v = r.mem.read8(a + c) / 255;
+        else if (t.format === 'R16G16B16A16_FLOAT') v = f16(r.mem.read16(a + 2 * c));
+        else v = c === 0 ? f32(r.mem.read32(a)) : c === 3 ? 1 : 0;
+        out[p * 4 + c]! += v / ns;
+      }
+    }
+  }
+  return out;
+}
+
+/** Raw sample data of a target (what `--out` writes as .raw). */
+export function targetBytes(r: SceneResult, t: SceneTarget): Uint8Array {
+  return r.mem.readBytes(t.va, r.width * r.height * r.samples * t.bytes);
+}

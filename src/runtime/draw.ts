@@ -1,0 +1,558 @@
+/**
+ * The GFX11 draw pipeline on the shader model: what happens to a DRAW_INDEX_AUTO / DRAW_INDEX_2 /
+ * indirect draw the PM4 command processor executes (src/amd/cp/cp.ts `onDraw`).
+ *
+ *  1. GE: index fetch (auto indices or the index buffer at its VA, 8/16/32-bit), primitive
+ *     assembly with restart (src/amd/gfx/assembly.ts), subgroups of at most GE_CNTL
+ *     VERTS/PRIMS_PER_SUBGRP (and one wave) with vertices deduplicated in first-use order.
+ *  2. NGG primitive shader waves (GS stage, PC from SPI_SHADER_PGM_LO/HI_ES), initial state from
+ *     src/amd/gfx/spi.ts. The wave sends GS_ALLOC_REQ, exports pos0 per vertex lane and prim per
+ *     primitive lane, and stores its parameters into the attribute ring with buffer stores
+ *     (SPI_ATTRIBUTE_RING_BASE; subgroup offset in s5). Exports before GS_ALLOC_REQ and lanes past
+ *     the allocated counts are diagnosed and dropped.
+ *  3. PA/SC: clip, viewport, top-left MSAA rasterization, quads and PS waves (src/amd/gfx).
+ *  4. PS waves: SGPR/VGPR layout and LDS parameter preload (spi.ts), PS_wave_id counters per
+ *     packer. Each wave's MRT/Z exports are kept until the stage ends and then committed in
+ *     launch (rasterization) order, so images do not depend on the scheduling order.
+ *  5. DB (late Z, stencil) and CB (formats, blending) per covered sample (db.ts, cb.ts).
+ *
+ * Hooks: `onPsWave` receives every PS wave at launch (before its first instruction) with its
+ * packed quads, packer and wave id: POPS attaches its state there.
+ */
+import type { Diagnostics } from '../core/diagnostics.js';
+import type { Memory } from '../core/memory.js';
+import { f32 } from '../core/float.js';
+import { gfx11 } from '../amd/isa/gfx11/index.js';
+import { Program, type Op } from '../amd/exec/program.js';
+import { WAVE_STATE_SEED, type ExecEnv } from '../amd/exec/env.js';
+import { setExportSink, type ExportEvent } from '../amd/exec/exp.js';
+import { Wave, SREG } from '../amd/wave/wave.js';
+import { APERTURE } from '../amd/exec/vmem.js';
+import type { DrawRecord } from '../amd/cp/cp.js';
+import type { Pm4Gen } from '../amd/cp/regdb.js';
+import { assemble, primKind, type IndexType, type Primitive } from '../amd/gfx/assembly.js';
+import { decodePaState, type PaState } from '../amd/gfx/state.js';
+import { Setup, barycentrics, type SetupPrim } from '../amd/gfx/setup.js';
+import { rasterize, type Quad } from '../amd/gfx/raster.js';
+import { packWaves, psInputVgprs, type PsWave } from '../amd/gfx/waves.js';
+import { GfxRegs } from '../amd/gfx/regs.js';
+import { decodeColorTargets, exportColor, readSample, writeSample, blend, type ColorTarget } from '../amd/gfx/cb.js';
+import { decodeDepthState, depthStencilTest } from '../amd/gfx/db.js';
+import {
+  attrRingBytes, attrRingOffset, gsTgInfo, mergedWaveInfo, packPrimVertices, psLdsBytes, psPrimMask, psWaveCountSgpr, PsWaveIds,
+  PS_DEFAULT_VALS, unpackPrimExport,
+} from '../amd/gfx/spi.js';
+import { POPS_GENS } from '../amd/gfx/pops-config.js';
+import { PARAM_LAYOUT } from '../amd/exec/interp.js';
+import { runGfxWaves, type GfxWave } from './draw-waves.js';
+
+/** A code region in GPU memory the shader stages may point at. */
+export interface ShaderCode {
+  readonly va: number;
+  readonly words: Uint32Array;
+  readonly name?: string;
+}
+
+/** What the PS-wave launch hook receives (POPS attaches here). */
+export interface PsLaunch {
+  readonly wave: Wave;
+  readonly ps: PsWave;
+  readonly draw: DrawRecord;
+  /** Index of the draw in this pipeline and of the PS wave in the draw (launch order). */
+  readonly drawIndex: number;
+  readonly waveIndex: number;
+  readonly se: number;
+  readonly packer: number;
+  readonly psWaveId: number;
+  /** First SGPR after the ones the SPI wrote (for further launch arguments). */
+  readonly nextSgpr: number;
+  readonly regs: GfxRegs;
+}
+
+export interface DrawOptions {
+  readonly order?: 'roundrobin' | 'random';
+  readonly seed?: number;
+  /** Wave-instruction budget over all draws (default 50 million). */
+  readonly maxInstructions?: number;
+  /** SPI_PS_MAX_WAVE_ID.MAX_WAVE_ID (not in the PM4-visible register set): default 0x3ff. */
+  readonly psMaxWaveId?: number;
+  readonly shaderEngines?: number;
+  readonly onPsWave?: (l: PsLaunch) => void;
+  readonly engine?: 'fast' | 'interp';
+}
+
+export interface DrawStats {
+  draws: number;
+  primitives: number;
+  gsWaves: number;
+  psWaves: number;
+  gsInstructions: number;
+  psInstructions: number;
+  quads: number;
+  /** Samples that passed the depth/stencil test and were written. */
+  samplesWritten: number;
+  /** Covered pixels shaded (lanes that were not helpers). */
+  pixelsShaded: number;
+  aborted: boolean;
+}
+
+interface Subgroup {
+  readonly index: number;
+  /** Vertex ids (index values) in first-use order. */
+  readonly verts: number[];
+  /** Primitives: local vertex indices, global primitive id. */
+  readonly prims: { v: number[]; primId: number }[];
+  attrOffset: number;
+}
+
+/** The graphics pipeline of one GPU (GFX11), fed draw records by the command processor. */
+export class GfxPipeline {
+  readonly gen: Pm4Gen;
+  readonly mem: Memory;
+  readonly diag: Diagnostics;
+  readonly codes: readonly ShaderCode[];
+  readonly opts: DrawOptions;
+  readonly stats: DrawStats = { draws: 0, primitives: 0, gsWaves: 0, psWaves: 0, gsInstructions: 0, psInstructions: 0, quads: 0, samplesWritten: 0, pixelsShaded: 0, aborted: false };
+  private readonly clock = { t: 0 };
+  private readonly waveIds: PsWaveIds;
+  private readonly programs = new Map<string, Program>();
+  private waveCounter = 0;
+  private seedStep = 0;
+
+  constructor(gen: Pm4Gen, mem: Memory, diag: Diagnostics, codes: readonly ShaderCode[], opts: DrawOptions = {}) {
+    this.gen = gen;
+    this.mem = mem;
+    this.diag = diag;
+    this.codes = codes;
+    this.opts = opts;
+    this.waveIds = new PsWaveIds(opts.shaderEngines ?? 2, POPS_GENS.gfx11.packersPerSe, opts.psMaxWaveId ?? 0x3ff);
+  }
+
+  private budgetLeft(): number {
+    return (this.opts.maxInstructions ?? 50_000_000) - this.stats.gsInstructions - this.stats.psInstructions;
+  }
+
+  private program(pc: number, waveSize: 32 | 64, vgprs: number, stage: string, where: Record<string, number | string>): Program | null {
+    const code = this.codes.find((c) => pc >= c.va && pc < c.va + c.words.length * 4);
+    if (!code) {
+      this.diag.report({ id: 'amd.spi.no-code', severity: 'error', where: { ...where, pc: '0x' + pc.toString(16) }, message: `${stage} program address 0x${pc.toString(16)} is in no loaded shader; the stage does not run` });
+      return null;
+    }
+    const key = `${code.va}:${waveSize}:${vgprs}`;
+    let p = this.programs.get(key);
+    if (!p) {
+      const clock = this.clock;
+      const env: ExecEnv = { space: gfx11.space, diag: this.diag, mem: this.mem, seed: WAVE_STATE_SEED, waveSize, vgprs, now: () => clock.t, engine: this.opts.engine ?? 'fast' };
+      p = new Program(gfx11, code.va, code.words, env);
+      this.programs.set(key, p);
+    }
+    return p;
+  }
+
+  /** Execute one draw. */
+  draw(rec: DrawRecord): void {
+    const where = { offset: rec.offset, level: rec.level };
+    if (this.gen !== 'gfx11') {
+      this.diag.report({ id: 'amd.draw.gen-not-executed', severity: 'info', where, message: `${rec.packet}: gpusim executes GFX11 draws only; this ${this.gen} draw is recorded, not run` });
+      return;
+    }
+    if (this.stats.aborted) return;
+    const drawIndex = this.stats.draws++;
+    const snap = rec.state;
+    const read = (name: string): number => {
+      try { return snap.get(name); } catch { return 0; }
+    };
+    const regs = new GfxRegs(this.gen, read);
+    const paRegs = new Proxy({}, { get: (_t, name) => (typeof name === 'string' && regs.db.get(name) ? read(name) : undefined) }) as Record<string, number>;
+    const st = decodePaState('gfx11', paRegs, this.diag);
+    if (!regs.field('VGT_SHADER_STAGES_EN', 'PRIMGEN_EN')) {
+      this.diag.report({ id: 'amd.ge.not-ngg', severity: 'error', where, message: 'VGT_SHADER_STAGES_EN.PRIMGEN_EN = 0: GFX11 draws run through NGG primitive shaders only; nothing drawn' });
+      return;
+    }
+    const kind = primKind(rec.primType);
+    if (!kind) {
+      this.diag.report({ id: 'amd.pa.prim-type-unsupported', severity: 'error', where: { ...where, VGT_PRIMITIVE_TYPE: rec.primType }, message: `primitive type ${rec.primType} is not assembled by the model; nothing drawn` });
+      return;
+    }
+    const indices = this.fetchIndices(rec, where);
+    const itype: IndexType = rec.kind === 'auto' || rec.kind === 'indirect' ? 32 : rec.indexSize === 1 ? 8 : rec.indexSize === 2 ? 16 : 32;
+    const prims = assemble(rec.primType, indices, { restartEnable: st.restartEnable, restartIndex: st.restartIndex, indexType: itype, provokingLast: st.provokingLast }, this.diag);
+    for (let inst = 0; inst < Math.max(1, rec.instanceCount) && !this.stats.aborted; inst++) {
+      this.drawInstance(rec, drawIndex, regs, st, prims, kind === 'point' ? 1 : kind === 'line' ? 2 : 3, rec.firstInstance + inst, where);
+    }
+  }
+
+  private fetchIndices(rec: DrawRecord, where: Record<string, number>): number[] {
+    const n = Math.min(rec.count, 1 << 24);
+    if (rec.count > n) this.diag.report({ id: 'amd.ge.draw-too-large', severity: 'error', where, message: `${rec.packet} draws ${rec.count} vertices; gpusim caps a draw at 16M` });
+    if (rec.indexBase === undefined) return Array.from({ length: n }, (_, i) => i);
+    const size = rec.indexSize ?? 2;
+    const base = rec.indexBase + (rec.firstIndex ?? 0) * size;
+    const out: number[] = [];
+    let faulted = false;
+    for (let i = 0; i < n; i++) {
+      const va = base + i * size;
+      if (!this.mem.find(va, size)) {
+        if (!faulted) this.diag.report({ id: 'amd.ge.index-fetch-fault', severity: 'error', where: { ...where, va: '0x' + va.toString(16) }, message: `index ${i} at 0x${va.toString(16)} is in no mapped memory; it reads 0` });
+        faulted = true;
+        out.push(0);
+        continue;
+      }
+      out.push(size === 1 ? this.mem.read8(va) : size === 2 ? this.mem.read16(va) : this.mem.read32(va));
+    }
+    return out;
+  }
+
+  private subgroups(prims: readonly Primitive[], maxV: number, maxP: number): Subgroup[] {
+    const out: Subgroup[] = [];
+    let cur: Subgroup | null = null;
+    let map = new Map<number, number>();
+    for (const p of prims) {
+      const fresh = p.v.filter((v, i) => !map.has(v) && p.v.indexOf(v) === i).length;
+      if (!cur || cur.prims.length >= maxP || cur.verts.length + fresh > maxV) {
+        cur = { index: out.length, verts: [], prims: [], attrOffset: 0 };
+        out.push(cur);
+        map = new Map();
+      }
+      const local = p.v.map((v) => {
+        let l = map.get(v);
+        if (l === undefined) {
+          l = cur!.verts.length;
+          map.set(v, l);
+          cur!.verts.push(v);
+        }
+        return l;
+      });
+      cur.prims.push({ v: local, primId: p.primId });
+    }
+    return out;
+  }
+
+  private drawInstance(rec: DrawRecord, drawIndex: number, regs: GfxRegs, st: PaState, prims: readonly Primitive[], nv: number, instanceId: number, where: Record<string, number>): void {
+    const gsW32 = regs.field('VGT_SHADER_STAGES_EN', 'GS_W32_EN') === 1;
+    const gsWs: 32 | 64 = gsW32 ? 32 : 64;
+    const ge = regs.raw('GE_CNTL');
+    const maxV = Math.min(gsWs, regs.field('GE_CNTL', 'VERTS_PER_SUBGRP', ge) || gsWs);
+    const maxP = Math.min(gsWs, regs.field('GE_CNTL', 'PRIMS_PER_SUBGRP', ge) || gsWs);
+    if (maxV < nv) {
+      this.diag.report({ id: 'amd.ge.subgroup-too-small', severity: 'error', where, message: `GE_CNTL.VERTS_PER_SUBGRP = ${maxV} cannot hold one primitive of ${nv} vertices; nothing drawn` });
+      return;
+    }
+    const sgs = this.subgroups(prims, maxV, maxP);
+    const params = regs.field('SPI_VS_OUT_CONFIG', 'VS_EXPORT_COUNT') + 1;
+    const ringBase = regs.raw('SPI_ATTRIBUTE_RING_BASE') * 65536;
+    let off = 0;
+    for (const sg of sgs) {
+      sg.attrOffset = off;
+      off += attrRingBytes(sg.verts.length, params);
+    }
+    const ringSize = (regs.field('SPI_ATTRIBUTE_RING_SIZE', 'MEM_SIZE') + 1) * 65536;
+    if (off > ringSize && ringBase !== 0) {
+      this.diag.report({ id: 'amd.spi.attr-ring-overflow', severity: 'warning', where, message: `the draw's attribute data (${off} bytes) exceeds SPI_ATTRIBUTE_RING_SIZE (${ringSize}); the hardware would wait for space, gpusim keeps going` });
+    }
+
+    // --- NGG primitive shader waves -----------------------------------------------------------
+    const pc = regs.addr256('SPI_SHADER_PGM_LO_ES', 'SPI_SHADER_PGM_HI_ES', 'MEM_BASE');
+    const r1 = regs.raw('SPI_SHADER_PGM_RSRC1_GS');
+    const r2 = regs.raw('SPI_SHADER_PGM_RSRC2_GS');
+    const vgprs = Math.min(256, (regs.field('SPI_SHADER_PGM_RSRC1_GS', 'VGPRS', r1) + 1) * (gsW32 ? 8 : 4));
+    const prog = this.program(pc, gsWs, vgprs, 'NGG primitive shader', where);
+    if (!prog) return;
+    const userSgprs = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'USER_SGPR', r2) | (regs.field('SPI_SHADER_PGM_RSRC2_GS', 'USER_SGPR_MSB', r2) << 5);
+    const gsComp = regs.field('SPI_SHADER_PGM_RSRC1_GS', 'GS_VGPR_COMP_CNT', r1);
+    const esComp = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'ES_VGPR_COMP_CNT', r2);
+    const ldsBytes = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'LDS_SIZE', r2) * 512;
+    const mode = modeOf(regs, 'SPI_SHADER_PGM_RSRC1_GS', r1);
+    const pgmGsLo = regs.raw('SPI_SHADER_PGM_LO_GS'), pgmGsHi = regs.raw('SPI_SHADER_PGM_HI_GS');
+    const sgOut = sgs.map((sg) => ({ sg, pos: new Float64Array(4 * sg.verts.length).fill(NaN), posSet: new Uint8Array(sg.verts.length), prim: new Uint32Array(sg.prims.length), primSet: new Uint8Array(sg.prims.length), alloc: null as null | { v: number; p: number } }));
+    const gsWaves: GfxWave[] = [];
+    const byWave = new Map<Wave, (typeof sgOut)[number]>();
+    for (const o of sgOut) {
+      const sg = o.sg;
+      const w = new Wave({ waveSize: gsWs, vgprs, pc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode, status: 0 }, this.mem, new Uint8Array(Math.max(ldsBytes, 0)), { wg: [sg.index, 0, 0], waveInGroup: 0, id: this.waveCounter++ });
+      w.peers = [w];
+      const s = w.s;
+      s[0] = pgmGsLo; s[1] = pgmGsHi;
+      s[2] = gsTgInfo(sg.index, sg.verts.length, sg.prims.length);
+      s[3] = mergedWaveInfo(sg.verts.length, sg.prims.length, 0, 1);
+      s[4] = 0;
+      s[5] = Math.floor((sg.attrOffset) / 512) & 0x7fff;
+      s[6] = s[7] = 0;
+      for (let i = 0; i < userSgprs && 8 + i < 106; i++) s[8 + i] = regs.raw(`SPI_SHADER_USER_DATA_GS_${i}`);
+      const put = (reg: number, lane: number, v: number): void => {
+        if (reg < vgprs) w.v[reg * gsWs + lane] = v >>> 0;
+      };
+      for (let l = 0; l < sg.prims.length; l++) {
+        put(0, l, packPrimVertices(sg.prims[l]!.v));
+        if (gsComp >= 1) put(2, l, sg.prims[l]!.primId);
+      }
+      for (let l = 0; l < sg.verts.length; l++) {
+        put(5, l, sg.verts[l]!);
+        if (esComp >= 3) put(8, l, instanceId);
+      }
+      const lanes = Math.max(sg.verts.length, sg.prims.length);
+      setExec(w, lanes);
+      byWave.set(w, o);
+      setExportSink(w, { export: (wv, e) => this.gsExport(wv, e, byWave.get(wv)!) });
+      gsWaves.push({ wave: w, program: prog });
+    }
+    this.stats.gsWaves += gsWaves.length;
+    const gsRun = runGfxWaves(gsWaves, {
+      order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock,
+      beforeOp: (w, op) => this.gsMessage(w, op, byWave.get(w)!),
+    });
+    this.stats.gsInstructions += gsRun.instructions;
+    if (gsRun.aborted) {
+      this.stats.aborted = true;
+      return;
+    }
+
+    // --- assemble the exported primitives, clip/setup/rasterize ---------------------------------
+    let total = 0;
+    for (const o of sgOut) total += o.sg.verts.length;
+    const positions = new Float64Array(4 * total);
+    const setup = new Setup(st);
+    const kind = primKind(rec.primType)!;
+    const quads: Quad[] = [];
+    const primInfo = new Map<SetupPrim, { sg: Subgroup; local: number[] }>();
+    let base = 0;
+    for (const o of sgOut) {
+      const sg = o.sg;
+      if (!o.alloc) {
+        this.diag.report({ id: 'amd.ngg.no-alloc-req', severity: 'error', where: { ...where, subgroup: sg.index }, message: 'the NGG wave ended without s_sendmsg GS_ALLOC_REQ: the subgroup exports nothing (on hardware the primitive stream stalls)' });
+        base += sg.verts.length;
+        continue;
+      }
+      positions.set(o.pos, 4 * base);
+      for (let l = 0; l < sg.prims.length; l++) {
+        if (!o.primSet[l]) continue;
+        const d = unpackPrimExport(o.prim[l]!);
+        if (d.nullPrim) continue;
+        const local = d.v.slice(0, nv);
+        if (local.some((v) => v >= o.alloc!.v || !o.posSet[v])) {
+          this.diag.report({ id: 'amd.ngg.prim-vertex-not-exported', severity: 'error', where: { ...where, subgroup: sg.index, lane: l }, message: `primitive export of lane ${l} names vertex ${local.find((v) => v >= o.alloc!.v || !o.posSet[v])}, which has no position export within the GS_ALLOC_REQ vertex count; the primitive is dropped` });
+          continue;
+        }
+        const prim: Primitive = { v: local.map((v) => base + v), provoking: st.provokingLast ? nv - 1 : 0, primId: sg.prims[l]!.primId, kind };
+        this.stats.primitives++;
+        const sp = setup.run(prim, positions);
+        if (!sp) continue;
+        primInfo.set(sp, { sg, local });
+        rasterize(sp, st, (q) => quads.push(q));
+      }
+      base += sg.verts.length;
+    }
+    this.stats.quads += quads.length;
+
+    // --- PS waves ------------------------------------------------------------------------------
+    const psW32 = regs.field('SPI_PS_IN_CONTROL', 'PS_W32_EN') === 1;
+    const psWs: 32 | 64 = psW32 ? 32 : 64;
+    const psWaves = packWaves(quads, psWs, { maxPrimsPerWave: 16 });
+    if (!psWaves.length) return;
+    const ppc = regs.addr256('SPI_SHADER_PGM_LO_PS', 'SPI_SHADER_PGM_HI_PS', 'MEM_BASE');
+    const p1 = regs.raw('SPI_SHADER_PGM_RSRC1_PS');
+    const p2 = regs.raw('SPI_SHADER_PGM_RSRC2_PS');
+    const pvgprs = Math.min(256, (regs.field('SPI_SHADER_PGM_RSRC1_PS', 'VGPRS', p1) + 1) * (psW32 ? 8 : 4));
+    const pprog = this.program(ppc, psWs, pvgprs, 'pixel shader', where);
+    if (!pprog) return;
+    const pUser = regs.field('SPI_SHADER_PGM_RSRC2_PS', 'USER_SGPR', p2) | (regs.field('SPI_SHADER_PGM_RSRC2_PS', 'USER_SGPR_MSB', p2) << 5);
+    const waveCnt = regs.field('SPI_SHADER_PGM_RSRC2_PS', 'WAVE_CNT_EN', p2) === 1;
+    const pmode = modeOf(regs, 'SPI_SHADER_PGM_RSRC1_PS', p1);
+    const numInterp = regs.field('SPI_PS_IN_CONTROL', 'NUM_INTERP');
+    const cntl = Array.from({ length: numInterp }, (_, i) => regs.raw(`SPI_PS_INPUT_CNTL_${i}`));
+    const results: PsResult[] = [];
+    const list: GfxWave[] = [];
+    for (let wi = 0; wi < psWaves.length; wi++) {
+      const ps = psWaves[wi]!;
+      // LDS: the parameters of each distinct primitive of the wave, in order.
+      const distinct: SetupPrim[] = [];
+      for (const q of ps.quads) if (distinct[distinct.length - 1] !== q.sp) distinct.push(q.sp);
+      const lds = new Uint8Array(Math.ceil(psLdsBytes(distinct.length) / 1024) * 1024);
+      const ldv = new DataView(lds.buffer);
+      distinct.forEach((sp, p) => this.preloadParams(ldv, p, sp, primInfo.get(sp)!, cntl, ringBase, params, st));
+      const w = new Wave({ waveSize: psWs, vgprs: pvgprs, pc: ppc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: pmode, status: 0 }, this.mem, lds, { wg: [wi, 0, 0], waveInGroup: 0, id: this.waveCounter++ });
+      w.peers = [w];
+      let sg = 0;
+      for (; sg < pUser && sg < 106; sg++) w.s[sg] = regs.raw(`SPI_SHADER_USER_DATA_PS_${sg}`);
+      w.s[sg++] = psPrimMask(ps);
+      const [se, packer] = this.waveIds.packerOf(ps.quads[0]!.x, ps.quads[0]!.y);
+      const [psWaveId, psWaveIndex] = this.waveIds.take(se, packer);
+      if (waveCnt) w.s[sg++] = psWaveCountSgpr(psWaveId, psWaveIndex);
+      const { vgprs: init } = psInputVgprs(ps, st);
+      w.v.set(init.subarray(0, Math.min(init.length, w.v.length)));
+      w.s[SREG.EXEC_LO] = (ps.liveLo | ps.helperLo) >>> 0;
+      w.s[SREG.EXEC_HI] = psWs === 64 ? (ps.liveHi | ps.helperHi) >>> 0 : 0;
+      const res: PsResult = { ps, mrt: new Map(), mrtz: null };
+      results.push(res);
+      setExportSink(w, { export: (wv, e) => this.psExport(wv, e, res) });
+      this.opts.onPsWave?.({ wave: w, ps, draw: rec, drawIndex, waveIndex: wi, se, packer, psWaveId, nextSgpr: sg, regs });
+      list.push({ wave: w, program: pprog });
+    }
+    this.stats.psWaves += list.length;
+    const psRun = runGfxWaves(list, { order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock });
+    this.stats.psInstructions += psRun.instructions;
+    if (psRun.aborted) this.stats.aborted = true;
+    this.commit(regs, st, results);
+  }
+
+  private preloadParams(ldv: DataView, p: number, sp: SetupPrim, info: { sg: Subgroup; local: number[] }, cntl: readonly number[], ringBase: number, params: number, st: PaState): void {
+    const pbase = p * PARAM_LAYOUT.primStride;
+    const n = info.local.length;
+    const prov = sp.prim.provoking;
+    for (let i = 0; i < cntl.length; i++) {
+      const c = cntl[i]!;
+      const offset = c & 0x3f;
+      const flat = ((c >>> 10) & 1) === 1;
+      const vals: number[][] = [];
+      for (let k = 0; k < 3; k++) {
+        const lv = info.local[Math.min(k, n - 1)]!;
+        if (offset >= 32 || offset >= params) vals.push([...PS_DEFAULT_VALS[(c >>> 8) & 3]!]);
+        else {
+          const va = ringBase + info.sg.attrOffset + attrRingOffset(lv, offset, params);
+          const v: number[] = [];
+          for (let ch = 0; ch < 4; ch++) v.push(this.mem.find(va + 4 * ch, 4) ? this.mem.readF32(va + 4 * ch) : 0);
+          vals.push(v);
+        }
+      }
+      for (let ch = 0; ch < 4; ch++) {
+        const a = pbase + i * 48 + ch * 4;
+        if (flat || n < 3) {
+          ldv.setFloat32(a, vals[flat ? prov : 0]![ch]!, true);
+          ldv.setFloat32(a + 16, 0, true);
+          ldv.setFloat32(a + 32, 0, true);
+        } else {
+          const p0 = vals[0]![ch]!;
+          ldv.setFloat32(a, p0, true);
+          ldv.setFloat32(a + 16, Math.fround(vals[1]![ch]! - p0), true);
+          ldv.setFloat32(a + 32, Math.fround(vals[2]![ch]! - p0), true);
+        }
+      }
+    }
+    void st;
+  }
+
+  private gsMessage(w: Wave, op: Op, o: { alloc: null | { v: number; p: number } }): void {
+    if (op.inst.mnemonic !== 's_sendmsg' || ((op.inst.fields.simm16 ?? 0) & 0xff) !== 9) return;
+    const m0 = w.s[SREG.M0]!;
+    if (o.alloc) {
+      this.diag.report({ id: 'amd.ngg.alloc-req-twice', severity: 'error', where: { pc: w.pc, wave: w.id }, message: 'GS_ALLOC_REQ sent twice by one subgroup; the second is ignored' });
+      return;
+    }
+    o.alloc = { v: m0 & 0x7ff, p: (m0 >>> 12) & 0x7ff };
+  }
+
+  private gsExport(w: Wave, e: ExportEvent, o: { sg: Subgroup; pos: Float64Array; posSet: Uint8Array; prim: Uint32Array; primSet: Uint8Array; alloc: null | { v: number; p: number } }): void {
+    const ws = w.waveSize;
+    if (e.kind !== 'pos' && e.kind !== 'prim' && e.kind !== 'null') {
+      this.diag.report({ id: 'amd.exp.target-stage', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}${e.index}: an NGG primitive shader exports positions and primitives only; dropped` });
+      return;
+    }
+    if (e.kind === 'null') return;
+    if (!o.alloc) {
+      this.diag.report({ id: 'amd.ngg.export-before-alloc', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}${e.kind === 'pos' ? e.index : ''} before s_sendmsg GS_ALLOC_REQ: the hardware has no space for it (a hang); dropped` });
+      return;
+    }
+    const limit = e.kind === 'pos' ? o.alloc.v : o.alloc.p;
+    let over = -1;
+    for (let l = 0; l < ws; l++) {
+      if (!(l < 32 ? (e.execLo >>> l) & 1 : (e.execHi >>> (l - 32)) & 1)) continue;
+      if (l >= limit) {
+        if (over < 0) over = l;
+        continue;
+      }
+      if (e.kind === 'prim') {
+        if (l < o.prim.length) { o.prim[l] = e.data[l]!; o.primSet[l] = 1; }
+      } else if (e.index === 0 && l < o.posSet.length) {
+        for (let c = 0; c < 4; c++) o.pos[4 * l + c] = (e.en >> c) & 1 ? f32(e.data[c * ws + l]!) : c === 3 ? 1 : 0;
+        o.posSet[l] = 1;
+      }
+    }
+    if (over >= 0) this.diag.report({ id: 'amd.ngg.export-past-alloc', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}: lane ${over} is past the ${limit} ${e.kind === 'pos' ? 'vertices' : 'primitives'} GS_ALLOC_REQ allocated; dropped` });
+  }
+
+  private psExport(w: Wave, e: ExportEvent, res: PsResult): void {
+    if (e.kind === 'mrt') res.mrt.set(e.index, e);
+    else if (e.kind === 'mrtz') res.mrtz = e;
+    else if (e.kind !== 'null') this.diag.report({ id: 'amd.exp.target-stage', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}${e.index}: a pixel shader exports colour (mrt), depth (mrtz) or null; dropped` });
+  }
+
+  /** DB + CB for the PS waves of one draw, in launch order. */
+  private commit(regs: GfxRegs, st: PaState, results: readonly PsResult[]): void {
+    const ns = st.numSamples;
+    const targets = decodeColorTargets(regs, ns, this.diag);
+    const depth = decodeDepthState(regs, ns, this.diag);
+    const k = new Float64Array([f32(regs.raw('CB_BLEND_RED')), f32(regs.raw('CB_BLEND_GREEN')), f32(regs.raw('CB_BLEND_BLUE')), f32(regs.raw('CB_BLEND_ALPHA'))]);
+    const b = new Float64Array(5);
+    const src = new Float64Array(4), dst = new Float64Array(4), out = new Float64Array(4);
+    for (const r of results) {
+      const ps = r.ps;
+      const ws = ps.waveSize;
+      for (let q = 0; q < ps.quads.length; q++) {
+        const quad = ps.quads[q]!;
+        for (let p = 0; p < 4; p++) {
+          const lane = 4 * q + p;
+          const m = quad.coverage[p]!;
+          if (!m) continue;
+          this.stats.pixelsShaded++;
+          const on = (e: ExportEvent): boolean => (lane < 32 ? ((e.execLo >>> lane) & 1) === 1 : ((e.execHi >>> (lane - 32)) & 1) === 1);
+          // A lane killed before its exports writes nothing.
+          const anyExport = [...r.mrt.values()].some(on) || (r.mrtz !== null && on(r.mrtz));
+          if (!anyExport) continue;
+          const x = quad.x + (p & 1), y = quad.y + (p >> 1);
+          for (let s = 0; s < ns; s++) {
+            if (!((m >>> s) & 1)) continue;
+            let z: number;
+            if (depth.zExport && r.mrtz && on(r.mrtz)) z = f32(r.mrtz.data[lane]!);
+            else {
+              const [sx, sy] = ns === 1 ? [0.5, 0.5] : [0.5 + st.sampleLocs[p]![2 * s]! / 16, 0.5 + st.sampleLocs[p]![2 * s + 1]! / 16];
+              barycentrics(quad.sp, x + sx, y + sy, b, st.perspCorrDis);
+              z = b[4]!;
+            }
+            if ((depth.zEnable || depth.stencilEnable) && (x >= depth.width || y >= depth.height)) continue;
+            if ((depth.zEnable || depth.stencilEnable) && !depthStencilTest(this.mem, depth, x, y, s, z, quad.sp.front)) continue;
+            let wrote = false;
+            for (const t of targets) {
+              if (!t) continue;
+              const e = r.mrt.get(t.index);
+              if (!e || !on(e) || x >= t.width || y >= t.height) continue;
+              if (!exportColor(t.exportFormat, e.data[lane]!, e.data[ws + lane]!, e.data[2 * ws + lane]!, e.data[3 * ws + lane]!, src)) continue;
+              writeColor(this.mem, t, x, y, s, src, dst, out, k);
+              wrote = true;
+            }
+            if (wrote || depth.zEnable) this.stats.samplesWritten++;
+          }
+        }
+      }
+    }
+  }
+}
+
+interface PsResult {
+  readonly ps: PsWave;
+  readonly mrt: Map<number, ExportEvent>;
+  mrtz: ExportEvent | null;
+}
+
+function writeColor(mem: Memory, t: ColorTarget, x: number, y: number, s: number, src: Float64Array, dst: Float64Array, out: Float64Array, k: Float64Array): void {
+  if (t.blend) {
+    readSample(mem, t, x, y, s, dst);
+    blend(t.blend, t.format === 'R8G8B8A8_UNORM', src, dst, k, out);
+    writeSample(mem, t, x, y, s, out, t.writeMask);
+  } else writeSample(mem, t, x, y, s, src, t.writeMask);
+}
+
+function setExec(w: Wave, lanes: number): void {
+  let lo = 0, hi = 0;
+  for (let l = 0; l < lanes && l < w.waveSize; l++) {
+    if (l < 32) lo |= 1 << l;
+    else hi |= 1 << (l - 32);
+  }
+  w.s[SREG.EXEC_LO] = lo >>> 0;
+  w.s[SREG.EXEC_HI] = w.waveSize === 64 ? hi >>> 0 : 0;
+}
+
+/** MODE at launch from SPI_SHADER_PGM_RSRC1_*: FLOAT_MODE [7:0], DX10_CLAMP bit 8, IEEE bit 9. */
+function modeOf(r: GfxRegs, reg: string, v: number): number {
+  return (r.field(reg, 'FLOAT_MODE', v) & 0xff) | (r.field(reg, 'DX10_CLAMP', v) << 8) | (r.field(reg, 'IEEE_MODE', v) << 9);
+}
+
