@@ -296,7 +296,10 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
   b.setContextReg('PA_CL_VPORT_XSCALE', f32bits(vw / 2), f32bits(vx + vw / 2), f32bits(vh / 2), f32bits(vy + vh / 2), f32bits(1), f32bits(0));
   b.setContextReg('PA_CL_VTE_CNTL', E('PA_CL_VTE_CNTL', { VPORT_X_SCALE_ENA: 1, VPORT_X_OFFSET_ENA: 1, VPORT_Y_SCALE_ENA: 1, VPORT_Y_OFFSET_ENA: 1, VPORT_Z_SCALE_ENA: 1, VPORT_Z_OFFSET_ENA: 1, VTX_W0_FMT: 1 }));
   b.setContextReg('PA_CL_CLIP_CNTL', E('PA_CL_CLIP_CNTL', { DX_CLIP_SPACE_DEF: 1 }));
-  for (const r of ['PA_CL_GB_VERT_CLIP_ADJ', 'PA_CL_GB_VERT_DISC_ADJ', 'PA_CL_GB_HORZ_CLIP_ADJ', 'PA_CL_GB_HORZ_DISC_ADJ']) b.setContextReg(r, f32bits(1));
+  // A guard band reaching +-8192 pixels (as drivers program it): x/y clipping only happens far
+  // off screen, so primitives are not re-snapped at the viewport edges.
+  const gbV = Math.max(1, 8192 / Math.max(1, vh / 2)), gbH = Math.max(1, 8192 / Math.max(1, vw / 2));
+  b.setContextReg('PA_CL_GB_VERT_CLIP_ADJ', f32bits(gbV), f32bits(gbV), f32bits(gbH), f32bits(gbH));
   const sc = st.scissor === undefined ? [0, 0, width, height] : arr(st.scissor, 'state.scissor').map((x, i) => int(x, `state.scissor[${i}]`, 0, 16384));
   if (sc.length !== 4) err('state.scissor', '[x0, y0, x1, y1]');
   b.setContextReg('PA_SC_SCREEN_SCISSOR_TL', 0, E('PA_SC_SCREEN_SCISSOR_BR', { BR_X: width, BR_Y: height }));
