@@ -24,6 +24,7 @@ import { DI_PT } from '../amd/gfx/pa-regs.gen.js';
 import { PS_INPUTS } from '../amd/gfx/waves.js';
 import { SQ_BUF_RSRC } from '../amd/exec/buffer-formats.gen.js';
 import { BUF_FORMATS } from '../amd/exec/buffer-formats.gen.js';
+import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from '../amd/exec/mimg-rsrc.gen.js';
 import { GfxPipeline, type DrawOptions, type DrawStats, type ShaderCode } from './draw.js';
 
 type Json = Record<string, unknown>;
@@ -36,6 +37,8 @@ export interface SceneResult {
   readonly targets: readonly SceneTarget[];
   readonly depth: { va: number; format: 'Z_16' | 'Z_32_FLOAT' } | null;
   readonly mem: Memory;
+  /** GPU address of each scene buffer. */
+  readonly buffers: ReadonlyMap<string, number>;
   readonly diag: Diagnostics;
   readonly stats: DrawStats;
   /** The PM4 stream that was executed. */
@@ -87,6 +90,18 @@ export function vsharp(fields: { base: number; stride?: number; records: number;
   put('FORMAT', fields.format ?? 0);
   put('INDEX_STRIDE', fields.indexStride ?? 0);
   put('OOB_SELECT', fields.oob ?? 3);
+  return w;
+}
+
+/** Pack a descriptor of `words` dwords from named fields (`word0`: the whole first dword). */
+function descriptor(layout: Readonly<Record<string, RsrcBits>>, words: number, fields: Readonly<Record<string, number>>, word0 = 0): number[] {
+  const w = new Array<number>(words).fill(0);
+  w[0] = word0 >>> 0;
+  for (const [k, v] of Object.entries(fields)) {
+    const d = layout[k];
+    if (!d) throw new Error(`descriptor field ${k} has no layout`);
+    w[d.word] = (w[d.word]! + (v % 2 ** d.width) * 2 ** d.lo) >>> 0;
+  }
   return w;
 }
 
@@ -234,11 +249,28 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
         const fmt = o.format === undefined ? 0 : FORMAT_BY_NAME.get(str(o.format, `${uf}.format`)) ?? err(`${uf}.format`, 'a GFX11 buffer format name such as 32_32_32_32_FLOAT');
         const records = stride ? Math.floor(buf.bytes / stride) : buf.bytes;
         out.push(...vsharp({ base: buf.va, stride, records, format: fmt, oob: stride ? 1 : 3 }));
+      } else if (o.image !== undefined) {
+        // T#: a linear 2D image over a buffer (level 0; layout from mimg-rsrc.gen.ts).
+        const bn = str(o.image, `${uf}.image`);
+        const buf = buffers.get(bn) ?? err(`${uf}.image`, `no buffer '${bn}'`);
+        const fmt = FORMAT_BY_NAME.get(str(o.format ?? '8_8_8_8_UNORM', `${uf}.format`)) ?? err(`${uf}.format`, 'a GFX11 format name such as 8_8_8_8_UNORM or 32_32_32_32_FLOAT');
+        const iw = int(o.width, `${uf}.width`, 1, 16384), ih = int(o.height ?? 1, `${uf}.height`, 1, 16384);
+        if (buf.va % 256) err(`${uf}.image`, 'image base must be 256-byte aligned');
+        out.push(...descriptor(SQ_IMG_RSRC, 8, { BASE_ADDRESS_HI: Math.floor(buf.va / 2 ** 40), FORMAT: fmt, WIDTH_LO: (iw - 1) & 3, WIDTH_HI: (iw - 1) >> 2, HEIGHT: ih - 1, DST_SEL_X: 4, DST_SEL_Y: 5, DST_SEL_Z: 6, DST_SEL_W: 7, TYPE: ih > 1 ? 9 : 8 }, Math.floor(buf.va / 256) % 0x1_0000_0000));
+      } else if (o.sampler !== undefined) {
+        const sj = obj(o.sampler, `${uf}.sampler`);
+        const filter = str(sj.filter ?? 'nearest', `${uf}.sampler.filter`);
+        if (filter !== 'nearest' && filter !== 'linear') err(`${uf}.sampler.filter`, 'nearest or linear');
+        const wrapName = str(sj.wrap ?? 'repeat', `${uf}.sampler.wrap`);
+        const wrap = ({ repeat: 0, mirror: 1, clamp: 2, border: 6 } as Record<string, number>)[wrapName];
+        if (wrap === undefined) err(`${uf}.sampler.wrap`, 'repeat, mirror, clamp or border');
+        const lin = filter === 'linear' ? 1 : 0;
+        out.push(...descriptor(SQ_IMG_SAMP, 4, { CLAMP_X: wrap, CLAMP_Y: wrap, CLAMP_Z: wrap, XY_MAG_FILTER: lin, XY_MIN_FILTER: lin, FORCE_UNNORMALIZED: sj.unnormalized ? 1 : 0 }));
       } else if (o.address !== undefined) {
         const bn = str(o.address, `${uf}.address`);
         const buf = buffers.get(bn) ?? err(`${uf}.address`, `no buffer '${bn}'`);
         out.push(buf.va % 0x1_0000_0000 >>> 0, Math.floor(buf.va / 0x1_0000_0000));
-      } else err(uf, 'one of {u32}, {f32}, {buffer, stride, format}, {address}, {attrRing: true}');
+      } else err(uf, 'one of {u32}, {f32}, {buffer, stride, format}, {image, width, height, format}, {sampler}, {address}, {attrRing: true}');
     });
     if (out.length > 32) err(f, 'at most 32 user SGPRs');
     return out;
@@ -393,7 +425,7 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
   const pipe = new GfxPipeline(gen, mem, diag, codes, opts);
   const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec) });
   const ws = cp.run(pm4);
-  return { width, height, samples, targets, depth, mem, diag, stats: pipe.stats, pm4, packets: ws.packets ?? cp.packets };
+  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, packets: ws.packets ?? cp.packets };
 }
 
 function f16Bits(x: number): number {

@@ -25,6 +25,7 @@ import './pops-exec.js';
 import { bindFast } from './fast-registry.js';
 import './fast-valu.js';
 import './exp.js';
+import './mimg.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {
   const b = lookup(inst.mnemonic);
