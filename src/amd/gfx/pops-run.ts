@@ -24,6 +24,9 @@ import type { ExecEnv } from '../exec/env.js';
 import { WAVE_STATE_SEED } from '../exec/env.js';
 import { lookup } from '../exec/registry.js';
 import { attachPops, popsExport } from '../exec/pops-exec.js';
+import { setExportSink, type ExportSink } from '../exec/exp.js';
+
+const DISCARD_EXPORTS: ExportSink = { export: () => {} };
 import { APERTURE } from '../exec/vmem.js';
 import { Wave, SREG } from '../wave/wave.js';
 import type { PopsUnit, PopsWave } from './pops.js';
@@ -160,6 +163,8 @@ export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): 
       w.s[SREG.EXEC_HI] = ws === 64 ? 0xffffffff : 0;
       l.setup(w);
       attachPops(w, o.unit, l.pops);
+      // This runner models the ordered section only: colour exports have no backend to reach.
+      setExportSink(w, DISCARD_EXPORTS);
       perCu[cu]!++;
       resident.push({ w, p: l.pops, cu });
       all.push(w);
