@@ -283,7 +283,7 @@ export function dispatch(
   fillWithSlots();
   const QUANTUM = 64;
   const trace = cfg.trace;
-  const wc = cfg.waitcnt === false ? null : new WaitcntSanitizer(diag);
+  const wc = cfg.waitcnt === false ? null : new WaitcntSanitizer(diag, target.space);
   // Hot-loop state in locals: instruction count, budget, per-class counts by Op.ci.
   const budget = cfg.maxInstructions;
   let executed = 0;

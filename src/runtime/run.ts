@@ -12,6 +12,7 @@ import { loadCodeObject, type CodeObject, type CodeObjectKernel } from '../forma
 import { gfx11 } from '../amd/isa/gfx11/index.js';
 import { assemble } from '../amd/isa/target.js';
 import type { Engine } from '../amd/exec/env.js';
+import { executableTarget, EXECUTABLE_TARGETS } from '../amd/exec/gen-targets.js';
 import type { TrapHandler } from '../amd/exec/trap.js';
 import type { Wave } from '../amd/wave/wave.js';
 import type { Op } from '../amd/exec/program.js';
@@ -137,7 +138,8 @@ function pickKernel(co: CodeObject, name: string | undefined): CodeObjectKernel 
 /** Run one kernel on in-memory buffers. Throws InputError for a launch that cannot be set up. */
 export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   const co = l.codeObject instanceof Uint8Array ? loadCodeObject(l.codeObject, 'kernel') : l.codeObject;
-  if (!co.target.mcpu.startsWith('gfx11')) throw new InputError(`codeObject: target ${co.target.mcpu} cannot run; gpusim executes gfx11 (RDNA3) code objects`);
+  const target = executableTarget(co.target.mcpu);
+  if (!target) throw new InputError(`codeObject: target ${co.target.mcpu} cannot run; gpusim executes ${EXECUTABLE_TARGETS} code objects`);
   const kernel = pickKernel(co, l.kernel);
   const md = kernel.metadata;
   if (!md) throw new InputError(`kernel ${kernel.name} has no metadata: cannot lay out its arguments`);
@@ -220,7 +222,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   let stats: DispatchStats | undefined;
   let strictStop: Diagnostic | undefined;
   try {
-    stats = dispatch(gfx11, code, kernel, mem, diag, {
+    stats = dispatch(target, code, kernel, mem, diag, {
       grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed, engine: opts.engine ?? 'fast',
       maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET, dispatchPacketVa: setup.dispatchPacketVa,
       queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}),
@@ -286,7 +288,7 @@ export function runManifest(m: Manifest, opts: RunOptions = {}, readFile: (p: st
     let code: Uint8Array | Uint32Array;
     if (th.kind === 'asm') {
       try {
-        code = Uint32Array.from(assemble(gfx11, new TextDecoder().decode(bytes)));
+        code = Uint32Array.from(assemble(executableTarget(co.target.mcpu) ?? gfx11, new TextDecoder().decode(bytes)));
       } catch (e) {
         throw new InputError(`trapHandler.asm: ${(e as Error).message.split('\n')[0]}`, m.path);
       }

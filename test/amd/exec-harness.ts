@@ -9,7 +9,7 @@
  */
 import { Memory } from '../../src/core/memory.js';
 import { Diagnostics, type Diagnostic } from '../../src/core/diagnostics.js';
-import { assemble } from '../../src/amd/isa/target.js';
+import { assemble, type IsaTarget } from '../../src/amd/isa/target.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { Program } from '../../src/amd/exec/program.js';
 import type { ExecEnv } from '../../src/amd/exec/env.js';
@@ -53,6 +53,8 @@ export interface AsmRunOptions {
   readonly trapHandler?: { readonly source: string; readonly tma?: number };
   /** Execution engine (default: ExecEnv's default, 'fast'). */
   readonly engine?: Engine;
+  /** Instruction set to assemble and execute (default gfx1100; gfx1030/gfx900 run through gen-normalize.ts). */
+  readonly target?: IsaTarget;
 }
 
 /** Where runAsm maps a trap handler (TBA). */
@@ -73,19 +75,20 @@ export interface AsmRun {
  * Assemble, letting `.long 0x...` lines through as raw dwords (for encodings the assembler
  * refuses, e.g. misaligned register tuples; write the intended text in a comment beside them).
  */
-function assembleWithLongs(source: string): number[] {
-  if (!/^\s*\.long\b/m.test(source)) return assemble(gfx11, source);
+function assembleWithLongs(source: string, t: IsaTarget = gfx11): number[] {
+  if (!/^\s*\.long\b/m.test(source)) return assemble(t, source);
   const out: number[] = [];
   for (const line of source.split('\n')) {
     const m = /^\s*\.long\s+(.*)$/.exec(line.replace(/\/\/.*$/, ''));
     if (m) for (const x of m[1]!.split(',')) out.push(Number(x.trim()) >>> 0);
-    else if (line.replace(/\/\/.*$/, '').trim() !== '') out.push(...assemble(gfx11, line));
+    else if (line.replace(/\/\/.*$/, '').trim() !== '') out.push(...assemble(t, line));
   }
   return out;
 }
 
 export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
-  const words = Uint32Array.from(assembleWithLongs(source));
+  const target = o.target ?? gfx11;
+  const words = Uint32Array.from(assembleWithLongs(source, target));
   const mem = o.mem ?? new Memory();
   const code = new Uint8Array(words.buffer.slice(0));
   if (mem.find(CODE_VA) !== null) mem.unmap(CODE_VA); // a Memory reused across runs
@@ -95,9 +98,9 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   const ws = o.waveSize ?? 32;
   const vgprs = o.vgprs ?? 256;
   let clock = 0;
-  const env: ExecEnv = { space: gfx11.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, ...(o.engine ? { engine: o.engine } : {}), ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
-  const wc = o.waitcnt ? new WaitcntSanitizer(diag) : null;
-  const program = new Program(gfx11, CODE_VA, words, env);
+  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, ...(o.engine ? { engine: o.engine } : {}), ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
+  const wc = o.waitcnt ? new WaitcntSanitizer(diag, target.space) : null;
+  const program = new Program(target, CODE_VA, words, env);
   const lds = new Uint8Array(o.ldsBytes ?? 65536);
   const w = new Wave(
     { waveSize: ws, vgprs, pc: CODE_VA, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: o.mode ?? 0xf0, status: o.status ?? 0 },
@@ -116,10 +119,10 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   for (const [k, v] of Object.entries(o.vgprF32 ?? {})) for (let l = 0; l < ws; l++) w.vf[Number(k) * ws + l] = typeof v === 'number' ? v : v[l] ?? 0;
   let trapProgram: Program | null = null;
   if (o.trapHandler) {
-    const tw = Uint32Array.from(assembleWithLongs(o.trapHandler.source));
+    const tw = Uint32Array.from(assembleWithLongs(o.trapHandler.source, target));
     mem.map(TRAP_VA, Math.max(4096, Math.ceil(tw.length * 4 / 4096) * 4096), 'trap');
     mem.writeBytes(TRAP_VA, new Uint8Array(tw.buffer.slice(0)));
-    trapProgram = new Program(gfx11, TRAP_VA, tw, env);
+    trapProgram = new Program(target, TRAP_VA, tw, env);
     installTrap(w, { code: tw, tba: TRAP_VA, tma: o.trapHandler.tma ?? 0 });
   }
   const budget = o.maxInstructions ?? 100000;

@@ -9,6 +9,7 @@ import { decodeAt, printInst, type IsaTarget } from '../isa/target.js';
 import type { Wave } from '../wave/wave.js';
 import { WAVE_STATE_SEED, type ExecEnv } from './env.js';
 import { bindInstruction } from './semantics.js';
+import { bindPreGfx11 } from './gen-normalize.js';
 
 /** Instruction classes for the run statistics (run.json) and for wait-counter bookkeeping. */
 export type InstClass = 'salu' | 'smem' | 'branch' | 'msg' | 'valu' | 'trans' | 'vmem' | 'flat' | 'lds' | 'export' | 'other';
@@ -56,13 +57,14 @@ export class Program {
     if (!Number.isInteger(i) || i < 0 || i >= this.words.length) {
       throw new DecodeError(pc, [], `PC outside the program [0x${this.base.toString(16)}, 0x${(this.base + this.words.length * 4).toString(16)})`);
     }
-    const inst = decodeAt(this.target, this.words, i, pc);
+    const raw = decodeAt(this.target, this.words, i, pc);
     const target = this.target;
-    const b = bindInstruction(inst, this.env);
+    // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (gen-normalize.ts); traces print the original.
+    const { inst, bound: b } = target.space.gfx === 11 ? { inst: raw, bound: bindInstruction(raw, this.env) } : bindPreGfx11(raw, this.env, bindInstruction);
     for (const f of b.findings ?? []) {
       this.env.diag.report({ id: f.id, severity: f.severity ?? 'warning', where: { pc, wave: w.id }, message: f.message, seed: WAVE_STATE_SEED });
     }
-    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), waitInfo: null, text: () => printInst(target, inst) };
+    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), waitInfo: null, text: () => printInst(target, raw) };
     this.ops[i] = op;
     return op;
   }

@@ -22,6 +22,7 @@ import type { Wave } from '../wave/wave.js';
 import { SREG, HWREG } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
 import { define, type Finding } from './registry.js';
+import { zeroesHigh16 } from './gen-space.js';
 import { HI, sread32, sread64, swrite32, swrite64 } from './operands.js';
 import {
   T, TH, TF, R, RH, RF, bindSrc, gather, dppWriteMask, valuOperands, is16, sgprPairAlign, type OpType, type Src, type ValuOperands,
@@ -291,6 +292,8 @@ function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
     const ok = vdstOk(env, inst, half.reg, wide ? 2 : 1, findings);
     const d = half.reg * ws;
     const dhi = half.hi;
+    // A 16-bit result in the low half keeps the high half, except on GFX9 (gen-normalize.ts).
+    const keepHi = zeroesHigh16(env.space, inst.mnemonic) ? 0 : 0xffff0000;
     const omod = OMOD[ops.omod]!;
     const clamp = ops.clamp;
     const trans = o.trans === true;
@@ -330,7 +333,7 @@ function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
             for (let l = 0; l < ws; l++) {
               if (VALID[l] === 0) continue;
               const old = v[d + l]!;
-              v[d + l] = dhi ? ((old & 0xffff) | (R[l]! << 16)) >>> 0 : ((old & 0xffff0000) | (R[l]! & 0xffff)) >>> 0;
+              v[d + l] = dhi ? ((old & 0xffff) | (R[l]! << 16)) >>> 0 : ((old & keepHi) | (R[l]! & 0xffff)) >>> 0;
             }
           } else for (let l = 0; l < ws; l++) if (VALID[l] !== 0) v[d + l] = R[l]!;
         } else {
@@ -373,7 +376,7 @@ function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
               v[d + ws + l] = RH[l]!;
             } else if (kind === KIND.f16) {
               const old = v[d + l]!;
-              v[d + l] = dhi ? ((old & 0xffff) | (R[l]! << 16)) >>> 0 : ((old & 0xffff0000) | (R[l]! & 0xffff)) >>> 0;
+              v[d + l] = dhi ? ((old & 0xffff) | (R[l]! << 16)) >>> 0 : ((old & keepHi) | (R[l]! & 0xffff)) >>> 0;
             } else v[d + l] = R[l]!;
           }
         }

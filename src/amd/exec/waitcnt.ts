@@ -19,6 +19,8 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Wave } from '../wave/wave.js';
 import { WAVE_STATE_SEED } from './env.js';
 import { INST_CLASSES, type Op } from './program.js';
+import type { OperandSpace } from '../isa/operands.js';
+import { storesInVmcnt } from './gen-space.js';
 
 const NONE = 0;
 const VM = 1;
@@ -80,7 +82,7 @@ function parseRegs(text: string): { all: number[]; first: number[] } {
   return { all, first };
 }
 
-function analyse(op: Op): OpInfo {
+function analyse(op: Op, storesInVm: boolean): OpInfo {
   const inst = op.inst;
   const mn = inst.mnemonic;
   if (mn === 's_waitcnt') {
@@ -106,16 +108,18 @@ function analyse(op: Op): OpInfo {
     if (/_load_lds/.test(mn)) kind = NONE;
     else if (/_load|image_sample|image_gather|image_get|image_bvh/.test(mn) || (/_atomic_/.test(mn) && glc)) kind = VM;
   }
-  const counts = enc === 'DS' ? DS : enc === 'SMEM' ? SMEM : kind;
+  let counts = enc === 'DS' ? DS : enc === 'SMEM' ? SMEM : kind;
+  // GFX9 has no VS_CNT: stores (and atomics without return) take their place in VM_CNT's order.
+  if (storesInVm && counts === NONE && (enc === 'FLAT' || enc === 'GLOBAL' || enc === 'SCRATCH' || enc === 'MUBUF' || enc === 'MTBUF' || enc === 'MIMG')) counts = VM;
   return { kind, counts, dst: Int32Array.from(kind === NONE ? [] : first), refs: Int32Array.from(all), wait: null };
 }
 
 /** Op.ci of the classes that may issue a counted load (memory instructions). */
 const MEM_CLASS = Uint8Array.from(INST_CLASSES, (c) => (c === 'smem' || c === 'vmem' || c === 'flat' || c === 'lds' ? 1 : 0));
 
-function infoOf(op: Op): OpInfo {
+function infoOf(op: Op, storesInVm: boolean): OpInfo {
   let info = op.waitInfo as OpInfo | null;
-  if (info === null) op.waitInfo = info = analyse(op);
+  if (info === null) op.waitInfo = info = analyse(op, storesInVm);
   return info;
 }
 
@@ -125,8 +129,12 @@ export class WaitcntSanitizer {
   /** Tracks of waves with nothing outstanding any more, reused (a dispatch has many short waves). */
   private readonly pool: Track[] = [];
 
-  constructor(diag: Diagnostics) {
+  private readonly storesInVm: boolean;
+
+  /** `space`: the target's operand space (GFX9 counts stores on VM_CNT); default GFX11 rules. */
+  constructor(diag: Diagnostics, space?: OperandSpace) {
     this.diag = diag;
+    this.storesInVm = space !== undefined && storesInVmcnt(space);
   }
 
   /**
@@ -139,7 +147,7 @@ export class WaitcntSanitizer {
     let t = w.waitTrack as Track | null;
     if (t === null) {
       if (MEM_CLASS[op.ci] === 0) return;
-      const info = infoOf(op);
+      const info = infoOf(op, this.storesInVm);
       if (info.kind === NONE) return;
       t = this.pool.pop() ?? new Track();
       w.waitTrack = t;
@@ -151,7 +159,7 @@ export class WaitcntSanitizer {
       return;
     }
     if (MEM_CLASS[op.ci] === 0 && !t.busy()) return;
-    const info = infoOf(op);
+    const info = infoOf(op, this.storesInVm);
     if (info.wait !== null) {
       this.retire(w, t, info.wait);
       if (!t.busy()) this.release(w, t);

@@ -1,0 +1,162 @@
+/**
+ * GFX9 (gfx900) and GFX10.3 (gfx1030) execution: each decoded instruction is normalised once, at
+ * bind time, into the GFX11 instruction the semantics table knows, so the wave keeps one register
+ * layout (wave.ts, GFX11 numbering) and the hot path does no per-read translation.
+ *
+ * What is translated (facts from LLVM's AMDGPU operand tables and the older ISA guides):
+ * - Scalar operand numbers. GFX10.3: M0 = 124, NULL = 125; GFX9: M0 = 124 and no NULL (125 is
+ *   reserved; treated as NULL: reads 0, writes dropped); GFX11 swaps them (NULL 124, M0 125). Every
+ *   field the generated opcode table marks scalar ('s'/'src' VALU operands; 'sreg'/'ssrc'/
+ *   'smemoff' scalar operands) is mapped. GFX9's FLAT_SCRATCH (102/103) and XNACK_MASK (104/105)
+ *   stay SGPR slots 102..105 of the GFX11 layout; VCC 106, TTMP 108..123, EXEC 126, the inline
+ *   constants and src_* apertures 235..239, VCCZ/EXECZ/SCC 251..253 are the same numbers.
+ *   GFX9 FLAT/GLOBAL `saddr` "off" is 0x7f (GFX10: NULL 0x7d); it becomes GFX11 NULL.
+ * - s_waitcnt's simm16. GFX9: vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8]; GFX10: the same
+ *   with lgkmcnt [13:8]; GFX11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10]. GFX9 has no
+ *   s_waitcnt_vscnt: its stores count on vmcnt (see `storesInVmcnt`).
+ * - GFX9 SMEM: IMM=1 makes OFFSET a 20-bit byte offset, IMM=0 makes it an SGPR number (SOE adds
+ *   SOFFSET to an immediate): rewritten to GFX11's offset + soffset (NULL = none).
+ * - Mnemonics: renames LLVM itself treats as aliases (gen-aliases.gen.ts: s_load_dword ->
+ *   s_load_b32, ds_read_b32 -> ds_load_b32, v_ffbh_u32 -> v_clz_i32_u32 ...), and GFX9's carry
+ *   ops whose GFX11 twins LLVM does not alias (v_addc_co_u32 = v_add_co_ci_u32 ...).
+ * - 16-bit VALU operands: GFX11's VOP1/VOP2/VOPC use VGPR bit 7 to pick a register half (true16);
+ *   GFX9/GFX10 have no such rule (v128..v255 are whole registers, 16-bit operands are the low
+ *   half). Such instructions are rebound in their VOP3 shape with op_sel 0, which is exactly that.
+ *   GFX9 zeroes the high half of most 16-bit results (LLVM's zeroesHigh16BitsOfDest: "most
+ *   instructions maintain the legacy behavior of 0ing", the f16 mac/fmac/madak/madmk family
+ *   preserves); GFX10 preserves it for all (valu.ts asks `zeroesHigh16`).
+ * - GFX9 V_CMPX also writes its result to VCC (VOP3: SDST); GFX10+ write EXEC only.
+ *
+ * Semantics that only the older generations have live in gen-semantics.ts.
+ */
+import type { Instruction } from '../isa/types.js';
+import type { OperandSpace } from '../isa/operands.js';
+import type { Wave } from '../wave/wave.js';
+import { SREG } from '../wave/wave.js';
+import type { ExecEnv } from './env.js';
+import { lookup, baseMnemonic, type Bound } from './registry.js';
+import { GFX1030_ALIASES, GFX900_ALIASES } from './gen-aliases.gen.js';
+import { swrite32, swrite64 } from './operands.js';
+import './gen-semantics.js';
+export { zeroesHigh16, storesInVmcnt } from './gen-space.js';
+
+/** GFX9 carry ops LLVM does not alias to their GFX11 names (same definitions: D = S0 op S1 op carry). */
+const GFX9_RENAMES: Readonly<Record<string, string>> = {
+  v_addc_co_u32: 'v_add_co_ci_u32', v_subb_co_u32: 'v_sub_co_ci_u32', v_subbrev_co_u32: 'v_subrev_co_ci_u32',
+  v_add_u16: 'v_add_nc_u16', v_sub_u16: 'v_sub_nc_u16',
+};
+
+/** Operand descriptors of a generated table entry: VALU (`ops`) or scalar (`operands`). */
+interface TableInfo {
+  readonly ops?: readonly { readonly f: string; readonly k: string; readonly t?: string }[];
+  readonly operands?: readonly { readonly field: string; readonly kind: string }[];
+}
+
+/** The GFX11 number of an older generation's scalar operand (only M0/NULL differ). */
+function mapScalar(v: number): number {
+  if (v === 124) return SREG.M0;
+  if (v === 125) return SREG.NULL;
+  return v;
+}
+
+/** Whether a VALU instruction has 16-bit operands or result (its name says so). */
+function is16Bit(base: string): boolean {
+  return /(^|_)[fiub]16(_|$)/.test(base) || /_[iu]16_/.test(base);
+}
+
+/** s_waitcnt simm16 of GFX9/GFX10 re-laid in GFX11's layout. */
+export function waitcntToGfx11(gfx: 9 | 10, v: number): number {
+  const vm = (v & 0xf) | (((v >>> 14) & 3) << 4);
+  const exp = (v >>> 4) & 7;
+  const lgkm = gfx === 9 ? (v >>> 8) & 0xf : (v >>> 8) & 0x3f;
+  return (exp | (lgkm << 4) | (vm << 10)) >>> 0;
+}
+
+/** The GFX11-shaped instruction an older generation's instruction executes as. */
+export function normalize(inst: Instruction, space: OperandSpace): Instruction {
+  const gfx = space.gfx;
+  if (gfx === 11) return inst;
+  const f: Record<string, number> = { ...inst.fields };
+  const info = inst.info as TableInfo | undefined;
+  for (const o of info?.ops ?? []) {
+    if ((o.k === 's' || o.k === 'src') && f[o.f] !== undefined && f[o.f]! < 128) f[o.f] = mapScalar(f[o.f]!);
+  }
+  for (const o of info?.operands ?? []) {
+    if ((o.kind === 'sreg' || o.kind === 'ssrc' || o.kind === 'smemoff') && f[o.field] !== undefined && f[o.field]! < 128) f[o.field] = mapScalar(f[o.field]!);
+  }
+  let encoding = inst.encoding;
+  const m = inst.mnemonic;
+  const base = baseMnemonic(m);
+  const suffix = m.slice(base.length);
+  const aliases = gfx === 9 ? GFX900_ALIASES : GFX1030_ALIASES;
+  let name = aliases[base] ?? (gfx === 9 ? GFX9_RENAMES[base] : undefined) ?? base;
+  // Same name, other message ids (GFX11's 3 is DEALLOC_VGPRS, GFX9/10's is GS_DONE).
+  if (base === 's_sendmsg' || base === 's_sendmsghalt') name = `${base}@pre11`;
+  if (inst.encoding === 'SOPP' && base === 's_waitcnt') f.simm16 = waitcntToGfx11(gfx, f.simm16 ?? 0);
+  if (inst.encoding === 'SMEM' && gfx === 9) {
+    const imm = f.imm ?? 1;
+    const soe = f.soe ?? 0;
+    const raw = f.offset ?? 0;
+    if (imm === 1) {
+      f.offset = raw & 0xfffff;
+      f.soffset = soe ? mapScalar(f.soffset ?? 0) : SREG.NULL;
+    } else {
+      f.offset = 0;
+      f.soffset = mapScalar(raw & 0x7f);
+    }
+  }
+  if ((inst.encoding === 'FLAT' || inst.encoding === 'GLOBAL' || inst.encoding === 'SCRATCH') && f.saddr !== undefined) {
+    f.saddr = gfx === 9 && (f.saddr === 0x7f) ? SREG.NULL : mapScalar(f.saddr);
+  }
+  // 16-bit VALU ops in VOP1/VOP2/VOPC: rebind in the VOP3 shape (no true16 half selection).
+  if ((encoding === 'VOP1' || encoding === 'VOP2' || encoding === 'VOPC') && is16Bit(name)) {
+    if (encoding !== 'VOP1' && f.vsrc1 !== undefined) {
+      f.src1 = 256 + f.vsrc1;
+      delete f.vsrc1;
+    }
+    if (encoding === 'VOPC') f.vdst = SREG.VCC_LO;
+    f.opsel = 0;
+    if (f.dpp_ctrl !== undefined) {
+      // VOP3 DPP takes its abs/neg from the VOP3 fields.
+      f.abs = (f.dabs0 ?? 0) | ((f.dabs1 ?? 0) << 1);
+      f.neg = (f.dneg0 ?? 0) | ((f.dneg1 ?? 0) << 1);
+    }
+    encoding = 'VOP3';
+  }
+  if (name === base && encoding === inst.encoding && !changed(inst.fields, f)) return inst;
+  name += suffix;
+  return { ...inst, encoding, mnemonic: name, fields: f };
+}
+
+function changed(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
+  for (const k of Object.keys(b)) if (a[k] !== b[k]) return true;
+  return Object.keys(a).length !== Object.keys(b).length;
+}
+
+/**
+ * Bind an older generation's instruction: normalise it, bind the GFX11 semantics, and wrap the
+ * few behaviours that differ. Returns the normalised instruction with the bound handler.
+ */
+export function bindPreGfx11(inst: Instruction, env: ExecEnv, bind: (inst: Instruction, env: ExecEnv) => Bound): { inst: Instruction; bound: Bound } {
+  const n = normalize(inst, env.space);
+  const b = bind(n, env);
+  const base = baseMnemonic(n.mnemonic);
+  if (env.space.gfx === 9 && base.startsWith('v_cmpx_') && lookup(n.mnemonic) !== undefined) {
+    // GFX9 V_CMPX: the result goes to VCC (VOPC) or SDST (VOP3) as well as EXEC.
+    const d = n.encoding === 'VOPC' ? SREG.VCC_LO : (n.fields.vdst ?? n.fields.sdst ?? SREG.VCC_LO);
+    const run = b.run;
+    const w64 = env.waveSize === 64;
+    return {
+      inst: n,
+      bound: {
+        ...b,
+        run: (w: Wave) => {
+          run(w);
+          if (w64) swrite64(w, d, w.s[SREG.EXEC_LO]!, w.s[SREG.EXEC_HI]!);
+          else swrite32(w, d, w.s[SREG.EXEC_LO]!);
+        },
+      },
+    };
+  }
+  return { inst: n, bound: b };
+}

@@ -1,0 +1,23 @@
+/**
+ * Per-generation facts the GFX11 semantics ask at bind time (a leaf module: valu.ts and
+ * waitcnt.ts import it without pulling in the GFX9/GFX10 binders). See gen-normalize.ts.
+ */
+import type { OperandSpace } from '../isa/operands.js';
+import { baseMnemonic } from './registry.js';
+
+/** GFX9 16-bit ops that preserve the high half of their destination (LLVM: changed in GFX9). */
+const GFX9_PRESERVE_HI = /^v_(mac|fmac|madak|madmk|fmaak|fmamk)_f16$/;
+
+/**
+ * Whether a 16-bit result written to the low half zeroes the high half on this generation
+ * (GFX9 for most ops; never on GFX10/GFX11). Asked once per instruction at bind time.
+ */
+export function zeroesHigh16(space: OperandSpace, mnemonic: string): boolean {
+  return space.gfx === 9 && !GFX9_PRESERVE_HI.test(baseMnemonic(mnemonic));
+}
+
+/** GFX9 stores count on vmcnt (there is no vscnt); GFX10 and GFX11 count them on vscnt. */
+export function storesInVmcnt(space: OperandSpace): boolean {
+  return space.gfx === 9;
+}
+

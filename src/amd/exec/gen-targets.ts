@@ -1,0 +1,20 @@
+/**
+ * Which instruction set executes a code object, by its EF_AMDGPU_MACH -mcpu name: gfx11 code on
+ * the GFX11 tables; gfx1030 (GFX10.3) and gfx900 (GFX9) on their own decoders with the GFX11
+ * semantics through gen-normalize.ts. Other members of those families (gfx90a, gfx1010...) differ
+ * in opcodes and are not offered.
+ */
+import type { IsaTarget } from '../isa/target.js';
+import { gfx11 } from '../isa/gfx11/index.js';
+import { gfx10 } from '../isa/gfx10/index.js';
+import { gfx9 } from '../isa/gfx9/index.js';
+
+export function executableTarget(mcpu: string): IsaTarget | null {
+  if (mcpu.startsWith('gfx11')) return gfx11;
+  if (mcpu === 'gfx1030') return gfx10;
+  if (mcpu === 'gfx900') return gfx9;
+  return null;
+}
+
+/** The -mcpu names `gpusim run` accepts, for messages. */
+export const EXECUTABLE_TARGETS = 'gfx11 (RDNA3), gfx1030 (GFX10.3) and gfx900 (GFX9)';
