@@ -16,6 +16,7 @@ import { runScene, resolveTarget, type SceneResult } from '../../src/runtime/dra
 import { InputError } from '../../src/core/errors.js';
 import { f16, f32 } from '../../src/core/float.js';
 import { main } from '../../src/cli/main.js';
+import { loadPng } from '../../src/cli/commands/draw.js';
 import { refCovers, refInterp, refSample, refSetup, type RefVertex } from './draw-ref.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -268,9 +269,9 @@ test('pm4 golden: the triangle example\'s command stream decodes as recorded', a
 });
 
 /** fast-png is a runtime dependency (npm ci installs it); a shared development install may lack it. */
-const hasPng = await import('fast-png').then(() => true, () => false);
+const hasPng = await loadPng().then(() => true, () => false);
 test('gpusim draw --out writes the resolved first target as a PNG that decodes to the raw image', { skip: hasPng ? false : 'fast-png is not installed' }, async () => {
-  const { decode } = await import('fast-png');
+  const { decode } = await loadPng();
   const dir = mkdtempSync(join(tmpdir(), 'gpusim-draw-'));
   const png = join(dir, 'out.png');
   const raw = join(dir, 'out.raw');

@@ -44,8 +44,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
       const v = img[i]!;
       px[i] = v !== v ? 0 : Math.round(Math.min(1, Math.max(0, v)) * 255);
     }
-    // fast-png is loaded only here so the library stays usable without it.
-    const { encode } = await import('fast-png');
+    const { encode } = await loadPng();
     writeFileSync(String(values['out']), encode({ width: r.width, height: r.height, data: px, channels: 4, depth: 8 }));
   }
   if (values['raw'] !== undefined && t) writeFileSync(String(values['raw']), targetBytes(r, t));
@@ -58,6 +57,24 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
   }
   return problems.length || r.stats.aborted ? EXIT_FINDING : EXIT_OK;
+}
+
+interface PngCodec {
+  encode(img: { width: number; height: number; data: Uint8Array; channels: number; depth: number }): Uint8Array;
+  decode(bytes: Uint8Array): { width: number; height: number; data: ArrayLike<number> };
+}
+
+/**
+ * fast-png (a dependency: npm ci installs it) is loaded only when a PNG is written, through a
+ * non-literal specifier so the library and its build do not require it.
+ */
+export async function loadPng(): Promise<PngCodec> {
+  const name = 'fast-png';
+  try {
+    return (await import(name)) as PngCodec;
+  } catch {
+    throw new UsageError('draw --out needs the fast-png package (run npm ci)');
+  }
 }
 
 export const drawCommand: Command = {
