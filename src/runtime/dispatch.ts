@@ -186,7 +186,8 @@ export function dispatch(
   const slotUsed = new Uint8Array(concurrent);
   // Work-item ID rows and EXEC of each wave of a full workgroup (the same for every full group).
   const idRows: ({ rows: Uint32Array; lo: number; hi: number } | undefined)[] = [];
-  const packed = kd.generation !== 'gfx9';
+  // Work-item IDs packed into v0 (10 bits each) on GFX11+ (and gfx940); GFX9/GFX10 give v0, v1, v2.
+  const packed = kd.generation === 'gfx11' || kd.generation === 'gfx12' || kd.generation === 'gfx940';
   const idMode = kd.derived.workitemIdMode;
   const nRows = packed ? 1 : Math.min(vgprs, 1 + idMode);
 

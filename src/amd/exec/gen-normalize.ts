@@ -10,7 +10,11 @@
  *   'smemoff' scalar operands) is mapped. GFX9's FLAT_SCRATCH (102/103) and XNACK_MASK (104/105)
  *   stay SGPR slots 102..105 of the GFX11 layout; VCC 106, TTMP 108..123, EXEC 126, the inline
  *   constants and src_* apertures 235..239, VCCZ/EXECZ/SCC 251..253 are the same numbers.
- *   GFX9 FLAT/GLOBAL `saddr` "off" is 0x7f (GFX10: NULL 0x7d); it becomes GFX11 NULL.
+ *   GFX9 FLAT/GLOBAL `saddr` "off" is 0x7f (GFX10: NULL 0x7d); it becomes GFX11 NULL. SCRATCH's
+ *   addressing mode (VADDR / SADDR / offset only) is read off SADDR and becomes GFX11's SVE bit.
+ *   MUBUF/MTBUF SOFFSET is mapped like any scalar source. GFX10's FLAT-family offset is 12 bits
+ *   (signed for GLOBAL/SCRATCH) where GFX9/GFX11 have 13: re-encoded in the 13-bit field.
+ * - DS_CMPST_* (compare value in DATA0) becomes GFX11's DS_CMPSTORE_* with DATA0/DATA1 swapped.
  * - s_waitcnt's simm16. GFX9: vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8]; GFX10: the same
  *   with lgkmcnt [13:8]; GFX11: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10]. GFX9 has no
  *   s_waitcnt_vscnt: its stores count on vmcnt (see `storesInVmcnt`).
@@ -105,8 +109,32 @@ export function normalize(inst: Instruction, space: OperandSpace): Instruction {
       f.soffset = mapScalar(raw & 0x7f);
     }
   }
-  if ((inst.encoding === 'FLAT' || inst.encoding === 'GLOBAL' || inst.encoding === 'SCRATCH') && f.saddr !== undefined) {
-    f.saddr = gfx === 9 && (f.saddr === 0x7f) ? SREG.NULL : mapScalar(f.saddr);
+  if (gfx === 10 && f.offset !== undefined) {
+    // GFX10's offset field is 12 bits: signed for GLOBAL/SCRATCH, unsigned 11 bits for FLAT (LLVM
+    // never sets its top bit). Re-encode as GFX11's 13-bit signed field / 12-bit FLAT field.
+    if (inst.encoding === 'GLOBAL' || inst.encoding === 'SCRATCH') f.offset = (((f.offset << 20) >> 20) & 0x1fff) >>> 0;
+    else if (inst.encoding === 'FLAT') f.offset = f.offset & 0x7ff;
+  }
+  if ((inst.encoding === 'FLAT' || inst.encoding === 'GLOBAL') && f.saddr !== undefined) {
+    f.saddr = gfx === 9 && f.saddr === 0x7f ? SREG.NULL : mapScalar(f.saddr);
+  }
+  if (inst.encoding === 'SCRATCH' && f.saddr !== undefined) {
+    // GFX11 says with SVE whether VADDR is used. GFX10: SADDR NULL (0x7d) uses VADDR, 0x7f neither
+    // (offset only), an SGPR uses SADDR alone. GFX9: 0x7f uses VADDR, an SGPR uses SADDR alone.
+    const sa = f.saddr;
+    const vaddrOnly = gfx === 9 ? sa === 0x7f : sa === 0x7d;
+    const none = gfx === 10 && sa === 0x7f;
+    f.sve = vaddrOnly ? 1 : 0;
+    f.saddr = vaddrOnly || none ? SREG.NULL : mapScalar(sa);
+  }
+  if ((inst.encoding === 'MUBUF' || inst.encoding === 'MTBUF') && f.soffset !== undefined) f.soffset = mapScalar(f.soffset);
+  // DS_CMPST: DATA0 is the compare value, DATA1 the new one; GFX11's DS_CMPSTORE takes them the other way round.
+  const cmpst = /^ds_cmpst_(rtn_)?([bf](?:32|64))$/.exec(name);
+  if (inst.encoding === 'DS' && cmpst) {
+    name = `ds_cmpstore_${cmpst[1] ?? ''}${cmpst[2]}`;
+    const d0 = f.data0;
+    f.data0 = f.data1 ?? 0;
+    f.data1 = d0 ?? 0;
   }
   // 16-bit VALU ops in VOP1/VOP2/VOPC: rebind in the VOP3 shape (no true16 half selection).
   if ((encoding === 'VOP1' || encoding === 'VOP2' || encoding === 'VOPC') && is16Bit(name)) {
@@ -139,6 +167,19 @@ function changed(a: Readonly<Record<string, number>>, b: Readonly<Record<string,
  */
 export function bindPreGfx11(inst: Instruction, env: ExecEnv, bind: (inst: Instruction, env: ExecEnv) => Bound): { inst: Instruction; bound: Bound } {
   const n = normalize(inst, env.space);
+  if (n.variant === 'sdwa' || n.mnemonic.endsWith('_sdwa')) {
+    // The sub-dword selects would be silently ignored by the GFX11 semantics: refuse instead.
+    return {
+      inst: n,
+      bound: {
+        cls: 'other',
+        run: (w: Wave) => {
+          env.diag.report({ id: 'gpusim.unimplemented', severity: 'error', where: { pc: w.pc - n.size, wave: w.id }, message: `${inst.mnemonic} is not implemented by gpusim yet (SDWA operand selects); the wave stops here` });
+          w.state = 'halted';
+        },
+      },
+    };
+  }
   const b = bind(n, env);
   const base = baseMnemonic(n.mnemonic);
   if (env.space.gfx === 9 && base.startsWith('v_cmpx_') && lookup(n.mnemonic) !== undefined) {

@@ -28,7 +28,8 @@ export interface Expected {
 }
 
 export type Inputs = Readonly<Record<string, Uint8Array>>;
-export type Reference = (inp: Inputs, waveSize: 32 | 64) => Record<string, Expected>;
+/** `gfx`: the target whose build runs (default gfx1100); a few kernels compile differently per target. */
+export type Reference = (inp: Inputs, waveSize: 32 | 64, gfx?: 'gfx1100' | 'gfx1030' | 'gfx900') => Record<string, Expected>;
 
 const fr = Math.fround;
 const u32 = (b: Uint8Array) => new Uint32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
@@ -673,7 +674,7 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { bright: out('u8', bright), scaled: out('i16', scaled), packed: out('u16', packed), mag: out('i8', mag) };
   },
-  cross_lane(inp, ws) {
+  cross_lane(inp, ws, gfx) {
     // All lanes active (64-item groups). DPP16 rows are 16 lanes; permlanex16 reads the other row of
     // its 32-lane half; ds_swizzle works in 32-lane groups; ballot_w64 in wave32 has a zero high half.
     const a = i32(inp.in!);
@@ -686,14 +687,16 @@ export const references: Readonly<Record<string, Reference>> = {
       const rb = g - k;
       const r = lane >> 4;
       const nib = (lo: number, hi: number) => ((k < 8 ? lo >>> (4 * k) : hi >>> (4 * (k - 8))) & 15);
+      // GFX9 has no row_xmask/row_share/permlane: its build stores -1 there (see the source).
+      const gfx9 = gfx === 'gfx900';
       o.set([
         k === 0 ? -1 : a[g - 1]!,
         a[rb + 15 - k]!,
         a[g - (lane & 3) + [1, 0, 3, 2][lane & 3]!]!,
-        a[rb + (k ^ 1)]!,
-        a[rb + 5]!,
-        a[rb + nib(0x01234567, 0x89abcdef)]!,
-        a[wb + ((r ^ 1) << 4) + nib(0x76543210, 0xfedcba98)]!,
+        gfx9 ? -1 : a[rb + (k ^ 1)]!,
+        gfx9 ? -1 : a[rb + 5]!,
+        gfx9 ? -1 : a[rb + nib(0x01234567, 0x89abcdef)]!,
+        gfx9 ? -1 : a[wb + ((r ^ 1) << 4) + nib(0x76543210, 0xfedcba98)]!,
         a[wb + (lane ^ 1)]!,
         a[wb + 3]!,
         a[wb + 31 - (lane & 31)]!,
@@ -764,9 +767,10 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { res: out('i32', res), slot: out('i32', new Int32Array(a.length).fill(1)) };
   },
-  denorm_ftz(inp) {
+  denorm_ftz(inp, _ws, gfx) {
     // MODE flushes f32 denormals: inputs read as signed zero, denormal results become signed zero.
     // The fused ops (v_fmamk, v_fma) round the exact sum once; every sum here is exact in f64.
+    // gfx900 computes x + y * 2^-120 with v_madmk_f32, which is not fused and flushes its product.
     const ftz = (v: number) => (v !== 0 && Math.abs(v) < 2 ** -126 ? (v < 0 ? -0 : 0) : v);
     const a = f32a(inp.a!);
     const b = f32a(inp.b!);
@@ -774,7 +778,8 @@ export const references: Readonly<Record<string, Reference>> = {
     a.forEach((x0, i) => {
       const x = ftz(x0);
       const y = ftz(b[i]!);
-      o.set([ftz(fr(x * y)), ftz(fr(y * 2 ** -120 + x)), ftz(fr(x * y + x)), ftz(fr(x * 2 ** -100))], 4 * i);
+      const p120 = gfx === 'gfx900' ? ftz(fr(y * 2 ** -120)) : y * 2 ** -120;
+      o.set([ftz(fr(x * y)), ftz(fr(p120 + x)), ftz(fr(x * y + x)), ftz(fr(x * 2 ** -100))], 4 * i);
     });
     return { out: out('f32', o, { ulp: [0] }) };
   },
