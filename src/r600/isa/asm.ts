@@ -197,7 +197,9 @@ export function assembleAlu(gen: R600Gen, line: string, err: (m: string) => neve
     w1 = c.sel | ((c.rel ? 1 : 0) << 9) | (c.chan << 10) | ((c.neg ? 1 : 0) << 12) | (code << 13) | (bs << 18) | (dstGpr << 21) |
       ((dstRel ? 1 : 0) << 28) | (dstChan << 29) | (clamp << 31);
   } else {
-    w1 = (a.abs ? 1 : 0) | ((b.abs ? 1 : 0) << 1) | (execMask << 2) | (updPred << 3) | (write << 4) | (omod << 5) | (code << 7) | (bs << 18) |
+    // First-generation R600: FOG_MERGE at bit 5, OMOD and a 10-bit ALU_INST one bit higher.
+    const mid = gen === 'r600' ? ((ex.has('FOG_MERGE') ? 1 : 0) << 5) | (omod << 6) | (code << 8) : (omod << 5) | (code << 7);
+    w1 = (a.abs ? 1 : 0) | ((b.abs ? 1 : 0) << 1) | (execMask << 2) | (updPred << 3) | (write << 4) | mid | (bs << 18) |
       (dstGpr << 21) | ((dstRel ? 1 : 0) << 28) | (dstChan << 29) | (clamp << 31);
   }
   return [w0 >>> 0, w1 >>> 0];
@@ -291,7 +293,7 @@ export function assembleCf(gen: R600Gen, line: string, err: (m: string) => never
     ex.set('EOP', '');
   }
   let m: RegExpExecArray | null;
-  if ((m = /^(ALU\w*) (\d+), @(\d+), KC0\[([^\]]*)\], KC1\[([^\]]*)\]/.exec(t))) {
+  if ((m = /^(ALU\w*) (\d+), @(\d+), KC[02]\[([^\]]*)\], KC[13]\[([^\]]*)\]/.exec(t))) {
     const code = cfCode(gen, m[1]!, true, err);
     const k0 = kcacheParse(m[4]!, err);
     const k1 = kcacheParse(m[5]!, err);

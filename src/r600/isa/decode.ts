@@ -77,6 +77,8 @@ export interface AluInst {
   readonly updateExecMask: boolean;
   readonly updatePred: boolean;
   readonly omod: number;
+  /** R600 (first generation) op2 only: FOG_MERGE (bit 5; OMOD and ALU_INST sit one bit higher there). */
+  readonly fogMerge: boolean;
   /** LDS_IDX_OP only: the 6-bit immediate offset assembled from IDX_OFFSET_0..5. */
   readonly ldsOffset: number;
   /** Slot in its group after assignment: 0..3 = x,y,z,w, 4 = trans. */
@@ -90,6 +92,8 @@ export interface AluGroup {
   readonly offset: number;
   /** Why the group breaks the VLIW slot rules, if it does. */
   readonly slotError?: string;
+  /** Why the group's BANK_SWIZZLEs read two GPRs through one read port in one cycle, if they do. */
+  readonly bankError?: string;
   /** The group holds a GROUP_BARRIER. */
   readonly barrier: boolean;
 }
@@ -321,7 +325,9 @@ export function decodeAlu(gen: R600Gen, offset: number, w0: number, w1: number):
   const eg = gen === 'evergreen' || gen === 'cayman';
   const lds = op3 && eg && op3code === 0x11;
   const enc = lds ? 'lds' : op3 ? 'op3' : 'op2';
-  const code = lds ? bits(w1, 21, 6) : op3 ? op3code : bits(w1, 7, 11);
+  // First-generation R600 op2: FOG_MERGE at bit 5, OMOD 7:6, a 10-bit ALU_INST at 17:8.
+  const r6 = gen === 'r600' && !op3;
+  const code = lds ? bits(w1, 21, 6) : op3 ? op3code : r6 ? bits(w1, 8, 10) : bits(w1, 7, 11);
   const src: AluSrc[] = [
     { sel: bits(w0, 0, 9), rel: bits(w0, 9, 1) === 1, chan: bits(w0, 10, 2), neg: !lds && bits(w0, 12, 1) === 1, abs: !op3 && bits(w1, 0, 1) === 1 },
     { sel: bits(w0, 13, 9), rel: bits(w0, 22, 1) === 1, chan: bits(w0, 23, 2), neg: !lds && bits(w0, 25, 1) === 1, abs: !op3 && bits(w1, 1, 1) === 1 },
@@ -345,7 +351,8 @@ export function decodeAlu(gen: R600Gen, offset: number, w0: number, w1: number):
     writeMask: !op3 && bits(w1, 4, 1) === 1,
     updateExecMask: !op3 && bits(w1, 2, 1) === 1,
     updatePred: !op3 && bits(w1, 3, 1) === 1,
-    omod: op3 ? 0 : bits(w1, 5, 2),
+    omod: op3 ? 0 : r6 ? bits(w1, 6, 2) : bits(w1, 5, 2),
+    fogMerge: r6 && bits(w1, 5, 1) === 1,
     ldsOffset,
     slot: 0,
   };
@@ -433,6 +440,34 @@ export function assignSlots(gen: R600Gen, insts: AluInst[]): string | undefined 
   return error;
 }
 
+/** GPR read cycle of each source per BANK_SWIZZLE: vector slots VEC_012..VEC_210, the trans slot SCL_210..SCL_221. */
+const VEC_CYCLES = [[0, 1, 2], [0, 2, 1], [1, 2, 0], [1, 0, 2], [2, 0, 1], [2, 1, 0]] as const;
+const SCL_CYCLES = [[2, 1, 0], [1, 2, 2], [2, 1, 2], [2, 2, 1]] as const;
+
+/**
+ * The GPR read-port rule of an instruction group: in each of the three read cycles, each channel
+ * (bank) can read one GPR address; BANK_SWIZZLE says in which cycle each source is read. Two
+ * different GPRs of one channel in one cycle, or a swizzle the slot does not have, is illegal.
+ * Constants, literals, PV/PS and relative sources use no GPR port here.
+ */
+export function bankSwizzleError(insts: readonly AluInst[]): string | undefined {
+  const port = new Map<number, number>();
+  for (const inst of insts) {
+    const cycles = inst.slot === 4 ? SCL_CYCLES[inst.bankSwizzle] : VEC_CYCLES[inst.bankSwizzle];
+    if (!cycles) return `BANK_SWIZZLE ${inst.bankSwizzle} does not exist for the ${inst.slot === 4 ? 'trans' : 'vector'} slot`;
+    const n = inst.op ? inst.op.srcs : inst.src.length;
+    for (let k = 0; k < n && k < inst.src.length; k++) {
+      const s = inst.src[k]!;
+      if (s.sel >= 128 || s.rel) continue;
+      const key = cycles[k]! * 4 + s.chan;
+      const prev = port.get(key);
+      if (prev !== undefined && prev !== s.sel) return `T${prev}.${'XYZW'[s.chan]} and T${s.sel}.${'XYZW'[s.chan]} are both read in cycle ${cycles[k]}`;
+      port.set(key, s.sel);
+    }
+  }
+  return undefined;
+}
+
 /**
  * Decode a whole program: CF instructions from dword 0 until END_OF_PROGRAM / CF_END (inclusive), and
  * every clause those instructions reference. `words` is the shader's dword view (little-endian).
@@ -479,7 +514,7 @@ export function decodeProgram(gen: R600Gen, words: Uint32Array, where = 'r600 pr
     for (const c of cf) if (c.kind === 'cf' && c.op?.name === 'CALL' && c.addr >= end && !targets.includes(c.addr)) targets.push(c.addr);
   }
   for (const inst of cf) {
-    if (inst.kind === 'alu') {
+    if (inst.kind === 'alu' && inst.op?.name !== 'ALU_EXTENDED') {
       const start = inst.addr * 8;
       const n = inst.count + 1;
       if (start + n * 8 > words.length * 4) throw new InputError(`ALU clause at ${hex(start)} (${n} slots) runs past the program`, `${where} CF ${inst.index}`);
@@ -538,7 +573,8 @@ export function decodeAluClause(gen: R600Gen, words: Uint32Array, start: number,
       i += litSlots;
     }
     const slotError = assignSlots(gen, insts);
-    groups.push({ insts, literals, offset: goff, slotError, barrier: insts.some((x) => x.op?.name === 'GROUP_BARRIER') });
+    const bankError = slotError ? undefined : bankSwizzleError(insts);
+    groups.push({ insts, literals, offset: goff, slotError, bankError, barrier: insts.some((x) => x.op?.name === 'GROUP_BARRIER') });
   }
   return groups;
 }

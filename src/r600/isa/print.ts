@@ -76,6 +76,7 @@ export function srcName(s: AluSrc, literalReloc?: string): string {
 function aluExtras(inst: AluInst): string {
   const x: string[] = [];
   if (inst.indexMode) x.push(`IDX:${inst.indexMode}`);
+  if (inst.fogMerge) x.push('FOG_MERGE');
   if (inst.enc === 'lds') {
     if (inst.ldsOffset) x.push(`OFS:${inst.ldsOffset}`);
     if (inst.bankSwizzle) x.push(`BSW:${inst.bankSwizzle}`);
@@ -183,7 +184,9 @@ function cfExtras(c: CfInst): string {
 export function printCf(c: CfInst, isEnd: boolean): string {
   const name = c.op?.llvm ?? `CF_INST_${c.code}`;
   if (c.kind === 'alu') {
-    return `${name} ${c.count}, @${c.addr}, KC0[${kcacheText(c.kcache[0])}], KC1[${kcacheText(c.kcache[1])}]${cfExtras(c)}`;
+    // ALU_EXTENDED's kcache fields are the next clause's KC2/KC3.
+    const [k0, k1] = c.op?.name === 'ALU_EXTENDED' ? ['KC2', 'KC3'] : ['KC0', 'KC1'];
+    return `${name} ${c.count}, @${c.addr}, ${k0}[${kcacheText(c.kcache[0])}], ${k1}[${kcacheText(c.kcache[1])}]${cfExtras(c)}`;
   }
   if (c.kind === 'export') {
     const rat = c.rat?.llvm ?? `RAT_INST_${c.ratInst}`;

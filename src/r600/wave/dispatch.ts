@@ -42,6 +42,12 @@ export interface R600DispatchOptions {
   readonly atomicByteAddress?: boolean;
   /** See WaveOptions.trace. */
   readonly trace?: (line: string) => void;
+  /** EXPORT / EXPORT_DONE sink (see R600Resources.exports); default: a fresh map, returned in the result. */
+  readonly exports?: Map<string, Map<number, Uint32Array>>;
+  /** MEM_RING* / MEM_STREAM* / MEM_EXPORT* buffers by name; default: a fresh map, returned in the result. */
+  readonly memBuffers?: Map<string, Uint8Array>;
+  /** Scratch dwords per work-item (default 1024). */
+  readonly scratchDwords?: number;
   /** The 64 KiB global data share (default: a fresh zeroed one per dispatch). */
   readonly gds?: Uint8Array;
   /** Called with each wave when it ends (tests inspect final state). */
@@ -54,6 +60,8 @@ export interface R600RunResult {
   readonly stats: R600Stats;
   readonly stackSize: number;
   readonly stopped: boolean;
+  readonly exports: R600Resources['exports'];
+  readonly memBuffers: R600Resources['memBuffers'];
 }
 
 export function stackSizeOf(o: R600Object): number {
@@ -86,6 +94,9 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     bools: o.bools ?? 0,
     loopConsts: o.loopConsts ?? [],
     gds: o.gds ?? new Uint8Array(64 * 1024),
+    exports: o.exports ?? new Map(),
+    memBuffers: o.memBuffers ?? new Map(),
+    scratchDwords: o.scratchDwords ?? 1024,
   };
   const stackSize = o.stackSize ?? stackSizeOf(o.object);
   const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
@@ -164,5 +175,5 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
           for (const k of Object.keys(stats) as (keyof R600Stats)[]) stats[k] += w.stats[k];
         }
       }
-  return { workgroups: groups, waves, stats, stackSize, stopped };
+  return { workgroups: groups, waves, stats, stackSize, stopped, exports: resources.exports, memBuffers: resources.memBuffers };
 }

@@ -30,6 +30,8 @@ const K_MOVA = 4;
 const K_NONE = 5;
 const K_CFIDX = 6;
 const K_VEC4 = 7;
+const K_PREV = 8;
+const K_F64 = 9;
 const kinds = new WeakMap<AluInst, number>();
 /** How the executor handles an instruction (decided once per decoded instruction). */
 function kindOf(inst: AluInst): number {
@@ -43,6 +45,8 @@ function kindOf(inst: AluInst): number {
   else if (name === 'GROUP_BARRIER' || name === 'NOP' || name === 'GROUP_SEQ_BEGIN' || name === 'GROUP_SEQ_END') k = K_NONE;
   else if (name === 'SET_CF_IDX0' || name === 'SET_CF_IDX1') k = K_CFIDX;
   else if (name === 'DOT4' || name === 'DOT4_IEEE' || name === 'MAX4') k = K_VEC4;
+  else if (PREV_OPS.has(name)) k = K_PREV;
+  else if (F64_OPS.has(name)) k = K_F64;
   else k = K_PLAIN;
   kinds.set(inst, k);
   return k;
@@ -75,6 +79,93 @@ export function dsRmw(base: string, o: number, b: number, c: number): number | u
 }
 
 export const WAVE_SIZE = 64;
+
+const PREV_OPS = new Set(['MUL_PREV', 'MUL_IEEE_PREV', 'ADD_PREV', 'MULADD_PREV', 'MULADD_IEEE_PREV', 'BCNT_ACCUM_PREV_INT', 'MBCNT_32LO_ACCUM_PREV_INT', 'SAD_ACCUM_PREV_UINT']);
+/** *_PREV ops: p is the previous slot's result (Evergreen/Cayman ISA definitions). */
+function prevOp(name: string, a: number, b: number, p: number, lane: number): number {
+  switch (name) {
+    case 'MUL_PREV': return F(a) === 0 || F(p) === 0 ? 0 : B(F(a) * F(p));
+    case 'MUL_IEEE_PREV': return B(F(a) * F(p));
+    case 'ADD_PREV': return B(F(a) + F(p));
+    case 'MULADD_PREV': return B((F(a) === 0 || F(p) === 0 ? 0 : Math.fround(F(a) * F(p))) + F(b));
+    case 'MULADD_IEEE_PREV': return B(Math.fround(F(a) * F(p)) + F(b));
+    case 'BCNT_ACCUM_PREV_INT': return (ALU_FN['BCNT_INT']!(a, 0, 0) + p) >>> 0;
+    // Bits of src0 below this work-item's position in the low 32 lanes, plus the previous result.
+    case 'MBCNT_32LO_ACCUM_PREV_INT': return (ALU_FN['BCNT_INT']!(lane >= 32 ? a : lane === 0 ? 0 : (a & (0xffffffff >>> (32 - lane))) >>> 0, 0, 0) + p) >>> 0;
+    default: { // SAD_ACCUM_PREV_UINT
+      let r = p;
+      for (let i = 0; i < 32; i += 8) r += Math.abs(((a >>> i) & 255) - ((b >>> i) & 255));
+      return r >>> 0;
+    }
+  }
+}
+
+const F64_OPS = new Set(['ADD_64', 'MUL_64', 'FMA_64', 'MULADD_64', 'MIN_64', 'MAX_64', 'SETE_64', 'SETNE_64', 'SETGT_64', 'SETGE_64', 'FLT32_TO_FLT64', 'FLT64_TO_FLT32', 'FRACT_64', 'FREXP_64', 'LDEXP_64', 'CNDNE_64']);
+const f64 = new Float64Array(1);
+const f64w = new Uint32Array(f64.buffer);
+const D = (hi: number, lo: number): number => {
+  f64w[0] = lo;
+  f64w[1] = hi;
+  return f64[0]!;
+};
+const DW = (v: number): [number, number] => {
+  f64[0] = v;
+  return [f64w[0]!, f64w[1]!];
+};
+/** The instruction in the other slot of a 64-bit pair (x/y, z/w), if it is the same op. */
+function f64Mate(grp: AluGroup, inst: AluInst): AluInst | undefined {
+  if (inst.slot > 3) return undefined;
+  const want = inst.slot ^ 1;
+  return grp.insts.find((x) => x.slot === want && x.op === inst.op);
+}
+/** A 64-bit op on (hi, lo) source dwords; returns [low, high] result dwords. */
+function f64Op(name: string, hi: number[], lo: number[]): [number, number] {
+  const a = D(hi[0]!, lo[0]!);
+  const b = D(hi[1]!, lo[1]!);
+  const c = D(hi[2]!, lo[2]!);
+  const bool = (x: boolean): [number, number] => DW(x ? 1 : 0);
+  switch (name) {
+    case 'ADD_64': return DW(a + b);
+    case 'MUL_64': return DW(a * b);
+    case 'FMA_64': case 'MULADD_64': return DW(fma64(a, b, c));
+    case 'MIN_64': return DW(Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b));
+    case 'MAX_64': return DW(Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b));
+    case 'SETE_64': return bool(a === b);
+    case 'SETNE_64': return bool(a !== b);
+    case 'SETGT_64': return bool(a > b);
+    case 'SETGE_64': return bool(a >= b);
+    case 'CNDNE_64': return a !== 0 ? DW(b) : DW(c);
+    case 'FRACT_64': return DW(a - Math.floor(a));
+    case 'LDEXP_64': return DW(a * 2 ** (lo[1]! | 0));
+    case 'FREXP_64': {
+      if (a === 0 || !Number.isFinite(a)) return DW(a);
+      const e = Math.floor(Math.log2(Math.abs(a))) + 1;
+      return DW(a / 2 ** e);
+    }
+    // The single-precision value sits in the even slot's source (the "high" operand).
+    case 'FLT32_TO_FLT64': return DW(F(hi[0]!));
+    default: { // FLT64_TO_FLT32: the float in the even slot, zero in the odd one
+      return [B(a), 0];
+    }
+  }
+}
+/** Fused a*b+c in binary64 (one rounding), via exact products split with Veltkamp/Dekker. */
+function fma64(a: number, b: number, c: number): number {
+  if (!Number.isFinite(a) || !Number.isFinite(b) || !Number.isFinite(c) || a === 0 || b === 0) return a * b + c;
+  const p = a * b;
+  const split = (x: number): [number, number] => {
+    const t = 134217729 * x;
+    const h = t - (t - x);
+    return [h, x - h];
+  };
+  const [ah, al] = split(a);
+  const [bh, bl] = split(b);
+  const e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  const s = p + c;
+  const bb = s - p;
+  const err = (p - (s - bb)) + (c - bb);
+  return s + (err + e);
+}
 /** Per-work-item active states. */
 export const STATE = { ACTIVE: 0, INACTIVE_BRANCH: 1, INACTIVE_CONTINUE: 2, INACTIVE_BREAK: 3 } as const;
 export type ActiveState = (typeof STATE)[keyof typeof STATE];
@@ -109,6 +200,15 @@ export interface R600Resources {
   readonly loopConsts: readonly { count: number; init: number; inc: number }[];
   /** 64 KiB global data share. */
   readonly gds: Uint8Array;
+  /**
+   * EXPORT / EXPORT_DONE results: target ("PIXEL0", "POS1", "PARAM3"...) -> work-item (wave id * 64
+   * + lane) -> the four exported dwords (channels a SEL_* of 7 masks keep their previous value, 0).
+   */
+  readonly exports: Map<string, Map<number, Uint32Array>>;
+  /** Buffers MEM_RING* / MEM_STREAM* / MEM_EXPORT* write, by CF instruction name (created on first use). */
+  readonly memBuffers: Map<string, Uint8Array>;
+  /** Per-work-item scratch (MEM_WRITE_SCRATCH) size in dwords. */
+  readonly scratchDwords: number;
 }
 
 export interface WaveOptions {
@@ -166,7 +266,8 @@ export class Wave {
   /** Pending exec result from PRED_SET* with UPDATE_EXEC_MASK: -1 none, 0 fail, 1 pass. */
   readonly pendingExec = new Int8Array(WAVE_SIZE).fill(-1);
   /** AR.x per work-item (MOVA_INT). */
-  readonly ar = new Int32Array(WAVE_SIZE);
+  /** AR.x/y/z/w per work-item: ar[chan * 64 + lane] (MOVA* writes the channel of its destination). */
+  readonly ar = new Int32Array(4 * WAVE_SIZE);
   /** PV (slots x,y,z,w) and PS (slot 4) of the previous instruction group: pv[slot * 64 + lane]. */
   readonly pv = new Uint32Array(5 * WAVE_SIZE);
   pvValid = false;
@@ -186,6 +287,11 @@ export class Wave {
   private firstPushDone = false;
   /** RAT writes issued with TYPE 2/3 (write with ACK) not yet covered by a WAIT_ACK. */
   private pendingAcks = 0;
+  /** Export types opened with EXPORT and closed with EXPORT_DONE. */
+  private readonly exportOpen = new Set<string>();
+  private readonly exportDone = new Set<string>();
+  /** MEM_WRITE_SCRATCH storage, allocated on first use. */
+  private scratch: Uint32Array | undefined;
   private readonly ldsView: DataView;
   private readonly globalView: DataView;
   private readonly constView: DataView;
@@ -194,7 +300,10 @@ export class Wave {
   private readonly res = new Uint32Array(5 * WAVE_SIZE);
   private readonly doWrite = new Uint8Array(5 * WAVE_SIZE);
   private readonly newPv = new Uint32Array(5 * WAVE_SIZE);
-  private readonly arNew = new Int32Array(WAVE_SIZE);
+  private readonly arNew = new Int32Array(4 * WAVE_SIZE);
+  /** KC2/KC3 sets and the KCACHE_BANK_INDEX_MODEs of the ALU_EXTENDED before the current clause. */
+  private ext: { readonly sets: CfInst['kcache']; readonly modes: readonly number[] } | undefined;
+  private extPending: CfInst | undefined;
   private readonly srcv = [0, 0, 0];
   private readonly reportedGroups = new Set<AluGroup>();
   private overflowReported = false;
@@ -340,6 +449,10 @@ export class Wave {
     if (c.jumptableSel && name !== 'JUMPTABLE') this.diag('r600.cf.jts-unused', `JUMPTABLE_SEL=${c.jumptableSel} on ${name}: only CF_INST_JUMPTABLE uses it`, 'warning');
     if (c.kind === 'cf' && c.cfConst && c.cond < 2 && name !== 'LOOP_START' && name !== 'LOOP_START_NO_AL')
       this.diag('r600.cf.cfconst-unused', `CF_CONST=${c.cfConst} on ${name} with COND=${['ACTIVE', 'FALSE'][c.cond]}: only BOOL/NOT_BOOL tests and LOOP_START read it`, 'warning');
+    if (this.extPending && c.kind !== 'alu') {
+      this.diag('r600.cf.alu-extended-unpaired', `ALU_EXTENDED is followed by ${name}, not an ALU clause`, 'error');
+      this.extPending = undefined;
+    }
     if (c.kind === 'alu') return this.cfAlu(c);
     if (c.kind === 'export') {
       this.cfExport(c);
@@ -532,6 +645,7 @@ export class Wave {
 
   /** RAT writes with TYPE 2 ask for an acknowledgement; only WAIT_ACK consumes it. */
   private checkAcks(): void {
+    for (const t of this.exportOpen) if (!this.exportDone.has(t)) this.diag('r600.export.no-done', `the program ended without an EXPORT_DONE for its ${t} exports`, 'warning');
     if (this.pendingAcks > 0) this.diag('r600.rat.ack-without-wait', `${this.pendingAcks} RAT write(s) with ACK were never waited for (no WAIT_ACK before the end)`, 'warning');
     this.pendingAcks = 0;
   }
@@ -548,8 +662,18 @@ export class Wave {
 
   private cfAlu(c: CfInst): StepResult {
     const name = c.op!.name;
+    if (name === 'ALU_EXTENDED') {
+      // A prefix: its KC0/KC1 fields are the next clause's KC2/KC3, its ADDR bits 11:4 the four
+      // KCACHE_BANK_INDEX_MODEs.
+      this.extPending = c;
+      this.pc++;
+      return this.finish(c);
+    }
     const groups = c.aluClause!;
     if (this.resumeGroup < 0) {
+      const e = this.extPending;
+      this.ext = e ? { sets: e.kcache, modes: [(e.addr >>> 4) & 3, (e.addr >>> 6) & 3, (e.addr >>> 8) & 3, (e.addr >>> 10) & 3] } : undefined;
+      this.extPending = undefined;
       if (name === 'ALU_PUSH_BEFORE') this.push('branch');
       this.pvValid = false;
     }
@@ -584,12 +708,14 @@ export class Wave {
   }
 
   private kcacheRead(c: CfInst, set: number, index: number, chan: number): number {
-    const k = c.kcache[set]!;
-    if (k.mode === 0) {
-      this.diag('r600.alu.kcache-unlocked', `KC${set} read but the clause locks no constant lines for it`, 'error');
+    const k = set < 2 ? c.kcache[set]! : this.ext?.sets[set - 2];
+    if (!k || k.mode === 0) {
+      this.diag('r600.alu.kcache-unlocked', `KC${set} read but the clause locks no constant lines for it${set >= 2 ? ' (KC2/KC3 need an ALU_EXTENDED before the clause)' : ''}`, 'error');
       return 0;
     }
-    const cb = this.opts.resources.constBuffers.get(k.bank);
+    // ALU_EXTENDED's KCACHE_BANK_INDEX_MODEn: 1 adds CF_IDX0, 2 CF_IDX1 to the bank.
+    const im = this.ext?.modes[set] ?? 0;
+    const cb = this.opts.resources.constBuffers.get(k.bank + (im === 1 ? this.cfIdx[0]! : im === 2 ? this.cfIdx[1]! : 0));
     const idx = (k.addr * 16 + index) * 4 + chan;
     return cb && idx < cb.length ? cb[idx]! : 0;
   }
@@ -607,8 +733,8 @@ export class Wave {
       } else v = this.gpr[(r * 4 + s.chan) * WAVE_SIZE + l]!;
     } else if (sel < 160) v = this.kcacheRead(c, 0, sel - 128, s.chan);
     else if (sel < 192) v = this.kcacheRead(c, 1, sel - 160, s.chan);
-    else if (sel >= 256 && sel < 288) v = this.kcacheRead(c, 0, sel - 256, s.chan);
-    else if (sel >= 288 && sel < 320) v = this.kcacheRead(c, 1, sel - 288, s.chan);
+    else if (sel >= 256 && sel < 288) v = this.kcacheRead(c, 2, sel - 256, s.chan);
+    else if (sel >= 288 && sel < 320) v = this.kcacheRead(c, 3, sel - 288, s.chan);
     else {
       switch (sel) {
         case SRC.ZERO: v = 0; break;
@@ -647,11 +773,16 @@ export class Wave {
     return v >>> 0;
   }
 
-  /** The relative-addressing index INDEX_MODE selects: 0 AR.x (MOVA_INT), 4 the loop index aL. */
+  /** The relative-addressing index INDEX_MODE selects: 0..3 AR.x/y/z/w (MOVA*), 4 the loop index aL. */
   private relIndex(inst: AluInst, l: number): number {
-    if (inst.indexMode === 4) return this.stack[this.innermostLoop()]?.aL ?? 0;
-    if (inst.indexMode !== 0) this.diag('r600.alu.index-mode', `INDEX_MODE ${inst.indexMode} (AR.y/z/w or global) is not modelled; using AR.x`, 'warning');
-    return this.ar[l]!;
+    const m = inst.indexMode;
+    if (m === 4) return this.stack[this.innermostLoop()]?.aL ?? 0;
+    if (m > 4) {
+      this.diag('r600.alu.index-mode', `INDEX_MODE ${m} (global) is not modelled; using AR.x`, 'warning');
+      return this.ar[l]!;
+    }
+    if (m > 0 && this.opts.gen === 'cayman') this.diag('r600.alu.index-mode', `INDEX_MODE ${m} (AR.${'xyzw'[m]}): Cayman has only AR.x`, 'error');
+    return this.ar[m * WAVE_SIZE + l]!;
   }
 
   private oqPush(l: number, v: number): void {
@@ -668,6 +799,10 @@ export class Wave {
     if (grp.slotError && !this.reportedGroups.has(grp)) {
       this.reportedGroups.add(grp);
       this.diag('r600.alu.slot-conflict', `illegal instruction group at byte ${grp.offset}: ${grp.slotError}`, 'error', { offset: grp.offset });
+    }
+    if (grp.bankError && !this.reportedGroups.has(grp)) {
+      this.reportedGroups.add(grp);
+      this.diag('r600.alu.bank-swizzle', `read-port conflict in the instruction group at byte ${grp.offset}: ${grp.bankError}`, 'error', { offset: grp.offset });
     }
     const n = grp.insts.length;
     this.stats.aluInstructions += n;
@@ -700,6 +835,7 @@ export class Wave {
       const cmp = kind === K_PRED || kind === K_KILL ? compareOf(name) : undefined;
       const post = inst.omod !== 0 || inst.clamp;
       const baseWrite = inst.enc === 'op3' || inst.writeMask;
+      let reported = false;
       for (let l = 0; l < WAVE_SIZE; l++) {
         if (!exec[l]) continue;
         // A predicated-off instruction reads nothing (no LDS queue pop) and writes nothing.
@@ -733,11 +869,43 @@ export class Wave {
             }
             break;
           }
-          case K_MOVA:
-            arNew[l] = name === 'MOVA_INT' ? srcv[0]! | 0 : name === 'MOVA' ? Math.round(F(srcv[0]!)) : Math.floor(F(srcv[0]!));
+          case K_MOVA: {
+            const v = name === 'MOVA_INT' ? srcv[0]! | 0 : name === 'MOVA' ? Math.round(F(srcv[0]!)) : Math.floor(F(srcv[0]!));
+            // Cayman's MOVA_INT picks its target with DST_GPR: 0 AR.x, 2 CF_IDX0, 3 CF_IDX1.
+            if (this.opts.gen === 'cayman' && inst.dstGpr >= 2) this.cfIdx[inst.dstGpr - 2] = v;
+            else arNew[(this.opts.gen === 'cayman' ? 0 : inst.dstChan) * WAVE_SIZE + l] = v;
             r = srcv[0]!;
             write = false;
             break;
+          }
+          case K_PREV: {
+            // *_PREV: the other operand is the result of the previous slot of this group.
+            let p = -1;
+            for (let j = 0; j < i; j++) if (grp.insts[j]!.slot === inst.slot - 1) p = j;
+            if (p < 0) {
+              if (!reported && (reported = true)) this.diag('r600.alu.prev-slot', `${name} in slot ${'xyzwt'[inst.slot]} has no previous slot in its group`, 'error', { offset: inst.offset });
+              r = 0;
+            } else r = prevOp(name, srcv[0]!, srcv[1]!, res[p * WAVE_SIZE + l]!, l);
+            break;
+          }
+          case K_F64: {
+            // 64-bit float ops run on a slot pair (x,y or z,w): the even slot's sources hold the
+            // high dwords, the odd slot's the low dwords (Mesa's fp64 channel order); the even slot
+            // gets the low dword of the result, the odd slot the high one.
+            const mate = f64Mate(grp, inst);
+            if (!mate) {
+              if (!reported && (reported = true)) this.diag('r600.alu.f64-pair', `${name} in slot ${'xyzwt'[inst.slot]} needs its pair slot (x/y or z/w) to hold ${name} too`, 'error', { offset: inst.offset });
+              r = 0;
+              break;
+            }
+            const even = inst.slot % 2 === 0 ? inst : mate;
+            const odd = even === inst ? mate : inst;
+            const hi = [0, 1, 2].map((k) => (k < nsrc ? (even === inst ? srcv[k]! : this.readSrc(even, k, l, lits, c)) : 0));
+            const lo = [0, 1, 2].map((k) => (k < nsrc ? (odd === inst ? srcv[k]! : this.readSrc(odd, k, l, lits, c)) : 0));
+            const out = f64Op(name, hi, lo);
+            r = inst.slot % 2 === 0 ? out[0] : out[1];
+            break;
+          }
           case K_NONE:
             write = false;
             break;
@@ -981,9 +1149,102 @@ export class Wave {
     }
   }
 
+  /** The data GPR of burst k for lane l, channel ch (RW_REL: relative to the loop index aL). */
+  private rwValue(c: CfInst, k: number, l: number, ch: number): number {
+    const reg = c.rwGpr + k + (c.rwRel ? (this.stack[this.innermostLoop()]?.aL ?? 0) : 0);
+    if (reg < 0 || reg >= this.ngpr) {
+      this.diag('r600.alu.gpr-out-of-range', `export data register T${reg} out of range`, 'error', { lane: l });
+      return 0;
+    }
+    return this.gpr[(reg * 4 + ch) * WAVE_SIZE + l]!;
+  }
+
+  /**
+   * EXPORT / EXPORT_DONE: BURST_COUNT+1 consecutive GPRs go to targets ARRAY_BASE.. of the TYPE
+   * (pixel, position, parameter), per passing work-item, through SEL_X..W. The last export of a
+   * type must be EXPORT_DONE: an export after it, or a type never closed, is reported.
+   */
+  private exportOp(c: CfInst): void {
+    const type = ['PIXEL', 'POS', 'PARAM', 'TYPE3'][c.exportType]!;
+    if (c.exportType === 3) this.diag('r600.export.type', 'export TYPE 3 is reserved (0 pixel, 1 position, 2 parameter)', 'error');
+    if (this.exportDone.has(type)) this.diag('r600.export.after-done', `${type} export after that type's EXPORT_DONE`, 'error');
+    if (c.op!.name === 'EXPORT_DONE') this.exportDone.add(type);
+    else this.exportOpen.add(type);
+    const sink = this.opts.resources.exports;
+    for (let k = 0; k <= c.burstCount; k++) {
+      const key = `${type}${c.arrayBase + k}`;
+      let m = sink.get(key);
+      if (!m) sink.set(key, (m = new Map()));
+      for (let l = 0; l < WAVE_SIZE; l++) {
+        if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
+        this.stats.exports++;
+        const item = this.id * WAVE_SIZE + l;
+        let v = m.get(item);
+        if (!v) m.set(item, (v = new Uint32Array(4)));
+        for (let ch = 0; ch < 4; ch++) {
+          const sel = c.swizzle[ch]!;
+          if (sel === 7) continue;
+          if (sel === 6) {
+            this.diag('r600.export.swizzle', 'SEL 6 is reserved (0..3 channel, 4 zero, 5 one, 7 masked)', 'error');
+            continue;
+          }
+          v[ch] = sel < 4 ? this.rwValue(c, k, l, sel) : sel === 5 ? 0x3f800000 : 0;
+        }
+      }
+    }
+  }
+
+  /**
+   * MEM_WRITE_SCRATCH / MEM_RING* / MEM_STREAM* / MEM_EXPORT*: element address ARRAY_BASE (+
+   * INDEX_GPR.x for the _IND types) + burst k, ELEM_SIZE+1 dwords per element, COMP_MASK channels.
+   * Scratch is private to each work-item and TYPE 2/3 read it back into RW_GPR; the other buffers
+   * are shared by the dispatch. ACK types count toward WAIT_ACK like RAT writes.
+   */
+  private memOp(c: CfInst): void {
+    const name = c.op!.name;
+    const scratch = name === 'MEM_WRITE_SCRATCH';
+    const read = scratch && c.exportType >= 2;
+    if (!scratch && c.exportType >= 2) this.pendingAcks++;
+    const indexed = (c.exportType & 1) === 1;
+    const elem = c.elemSize + 1;
+    const res = this.opts.resources;
+    let buf: Uint32Array;
+    if (scratch) buf = this.scratch ??= new Uint32Array(WAVE_SIZE * res.scratchDwords);
+    else {
+      const key = name.replace(/_COMBINED$/, '');
+      let b = res.memBuffers.get(key);
+      if (!b) res.memBuffers.set(key, (b = new Uint8Array(64 * 1024)));
+      buf = new Uint32Array(b.buffer, b.byteOffset, b.byteLength >>> 2);
+    }
+    const limit = scratch ? res.scratchDwords : buf.length;
+    for (let l = 0; l < WAVE_SIZE; l++) {
+      if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
+      const index = indexed ? this.gpr[c.indexGpr * 4 * WAVE_SIZE + l]! | 0 : 0;
+      for (let k = 0; k <= c.burstCount; k++) {
+        const el = c.arrayBase + index + k;
+        if (c.arraySize && (index + k) > c.arraySize) this.diag('r600.mem.array-size', `${name} element ${index + k} past ARRAY_SIZE ${c.arraySize}`, 'warning', { lane: l });
+        for (let ch = 0; ch < 4; ch++) {
+          if (!((c.compMask >> ch) & 1)) continue;
+          const at = el * elem + ch;
+          if (ch >= elem || at < 0 || at >= limit) {
+            if (ch < elem) this.diag(scratch ? 'r600.scratch.out-of-range' : 'r600.mem.out-of-range', `${name} dword ${at} outside its ${limit}-dword buffer`, 'error', { lane: l, addr: at });
+            continue;
+          }
+          const o = scratch ? l * res.scratchDwords + at : at;
+          if (read) {
+            const reg = c.rwGpr + k + (c.rwRel ? (this.stack[this.innermostLoop()]?.aL ?? 0) : 0);
+            if (reg >= 0 && reg < this.ngpr) this.gpr[(reg * 4 + ch) * WAVE_SIZE + l] = buf[o]!;
+          } else buf[o] = this.rwValue(c, k, l, ch);
+        }
+      }
+    }
+  }
+
   private cfExport(c: CfInst): void {
     const name = c.op?.name ?? '';
+    if (name === 'EXPORT' || name === 'EXPORT_DONE') return this.exportOp(c);
     if (!name.startsWith('MEM_RAT')) {
+      if (/^MEM_(WRITE_SCRATCH|RING|STREAM|EXPORT)/.test(name)) return this.memOp(c);
       this.diag('r600.unsupported', `${name} is not modelled in compute`, 'warning');
       return;
     }
@@ -999,8 +1260,10 @@ export class Wave {
     for (let l = 0; l < WAVE_SIZE; l++) {
       if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
       this.stats.ratOps++;
-      const rd = (ch: number): number => this.gpr[(c.rwGpr * 4 + ch) * WAVE_SIZE + l]!;
-      const index = this.gpr[(c.indexGpr * 4) * WAVE_SIZE + l]!;
+      const rd = (ch: number): number => this.rwValue(c, 0, l, ch);
+      // TYPE 1/3 (indexed): element INDEX_GPR.x, ELEM_SIZE+1 dwords per element (LLVM: ELEM_SIZE 0,
+      // so a dword index); TYPE 0/2 write element 0.
+      const index = (c.exportType & 1 ? this.gpr[(c.indexGpr * 4) * WAVE_SIZE + l]! : 0) * (c.elemSize + 1);
       const at = (k: number): number | undefined => {
         const a = (index + k) * 4;
         if (a + 4 > mem.length || a < 0) {
