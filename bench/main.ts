@@ -16,6 +16,7 @@ const suites: { name: string; run: (filter?: string) => BenchResult[] | Promise<
   { name: 'decode', run: async () => (await import('./decode.js')).benchDecode() },
   { name: 'adreno', run: async () => (await import('./adreno.js')).benchAdreno() },
   { name: 'rdna3', run: async (f) => (await import('./rdna3.js')).benchRdna3(f) },
+  { name: 'draw', run: async () => (await import('./draw.js')).benchDraw() },
 ];
 
 export interface BenchOptions {
