@@ -178,7 +178,7 @@ export class GfxPipeline {
     const itype: IndexType = rec.kind === 'auto' || rec.kind === 'indirect' ? 32 : rec.indexSize === 1 ? 8 : rec.indexSize === 2 ? 16 : 32;
     const prims = assemble(rec.primType, indices, { restartEnable: st.restartEnable, restartIndex: st.restartIndex, indexType: itype, provokingLast: st.provokingLast }, this.diag);
     for (let inst = 0; inst < Math.max(1, rec.instanceCount) && !this.stats.aborted; inst++) {
-      this.drawInstance(rec, drawIndex, regs, st, prims, kind === 'point' ? 1 : kind === 'line' ? 2 : 3, rec.firstInstance + inst, where);
+      this.drawInstance(rec, drawIndex, regs, st, prims, kind === 'point' ? 1 : kind === 'line' ? 2 : 3, inst, where); // the start instance reaches the shader through a user SGPR (DRAW_INDIRECT writes it)
     }
   }
 

@@ -357,3 +357,43 @@ test('exp rules: EXEC == 0 skips an export unless done or pos0; a compute wave h
   clean(k);
   assert.equal(sampleF32(k, 2, 2, 0), 0);
 });
+
+test('PS VGPRs follow SPI_PS_INPUT_ADDR when it differs from ENA: I/J move to v2/v3 behind the unloaded PERSP_SAMPLE slot', () => {
+  const tri: Tri = [v(-0.9, -0.8, [0.1], 0.2, 1), v(0.9, -0.6, [0.9], 0.5, 3), v(-0.2, 0.9, [0.4], 0.7, 0.5)];
+  // The same interpolation as PS_R with I in v2 and J in v3 (temporaries moved to v8..).
+  const ps = ['s_mov_b32 m0, s0', 'lds_param_load v8, attr0.x', 's_waitcnt expcnt(0)', 'v_interp_p10_f32 v9, v8, v2, v8', 'v_interp_p2_f32 v9, v8, v3, v9', 'exp mrt0 v9, off, off, off done', 's_endpgm'];
+  const s = scene([tri], { ps });
+  (s.ps as Record<string, unknown>).inputEna = ['PERSP_CENTER'];
+  (s.ps as Record<string, unknown>).inputAddr = ['PERSP_SAMPLE', 'PERSP_CENTER'];
+  const r = runScene(s);
+  clean(r);
+  const t = refSetup(tri, 32, 32)!;
+  let n = 0;
+  for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) {
+    const [sx, sy] = refSample(x, y, 1, 0);
+    if (!refCovers(t, sx, sy)) continue;
+    assert.ok(Math.abs(sampleF32(r, x, y, 0) - refInterp(t, x + 0.5, y + 0.5, 0)) <= 4e-6, `(${x}, ${y})`);
+    n++;
+  }
+  assert.ok(n > 50);
+  // ENA bits outside ADDR are diagnosed.
+  (s.ps as Record<string, unknown>).inputAddr = ['PERSP_SAMPLE'];
+  assert.ok(runScene(s).diag.counts.has('amd.spi.ps-input-ena-not-in-addr'));
+});
+
+test('instanced draws: NUM_INSTANCES runs the subgroups once per instance with InstanceID in v8', () => {
+  // The NGG shader offsets x by InstanceID * 1.0 (clip space): two instances draw two copies.
+  const vs = VS.map((l) => (l.startsWith('exp pos0') ? 'v_cvt_f32_u32 v21, v8\nv_add_f32 v10, v10, v21\nexp pos0 v10, v11, v12, v13' : l));
+  const tri: Tri = [v(-1, -1, [1]), v(-0.2, -1, [1]), v(-1, 0, [1])];
+  const s = scene([tri]);
+  (s.shaders as Record<string, unknown>).vs = { source: vs };
+  s.draws = [{ topology: 'DI_PT_TRILIST', count: 3, instances: 2 }];
+  const r = runScene(s);
+  clean(r);
+  assert.equal(r.stats.primitives, 2);
+  const t0 = refSetup(tri, 32, 32)!, t1 = refSetup(tri.map((p) => ({ ...p, x: p.x + 1 })) as unknown as Tri, 32, 32)!;
+  for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) {
+    const [sx, sy] = refSample(x, y, 1, 0);
+    assert.equal(sampleF32(r, x, y, 0), refCovers(t0, sx, sy) || refCovers(t1, sx, sy) ? 1 : 0, `(${x}, ${y})`);
+  }
+});
