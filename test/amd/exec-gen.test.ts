@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runAsm } from './exec-harness.js';
+import { runAsm, TRAP_VA } from './exec-harness.js';
 import { partialTargets } from '../../src/amd/isa/targets.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { assemble, decodeAt } from '../../src/amd/isa/target.js';
@@ -170,3 +170,19 @@ test('waitcntToGfx11: GFX9 vmcnt high bits [15:14] and 4-bit lgkmcnt', () => {
   const n10 = waitcntToGfx11(10, v | (0x30 << 8));
   assert.equal((n10 >>> 4) & 0x3f, 0x39);
 });
+
+for (const g of GENS) {
+  test(`${g.name}: HW_REG_TMA_LO/HI and TBA_LO read the trap addresses in the trap handler, 0 in user code`, () => {
+    const tma = 0x1234_5678_9abc;
+    const r = runAsm('s_getreg_b32 s20, hwreg(HW_REG_TMA_LO)\ns_trap 2\ns_endpgm', {
+      target: g.target, waveSize: g.waveSize,
+      trapHandler: { source: 's_getreg_b32 s10, hwreg(HW_REG_TMA_LO)\ns_getreg_b32 s11, hwreg(HW_REG_TMA_HI)\ns_getreg_b32 s12, hwreg(HW_REG_TBA_LO)\ns_getreg_b32 s13, hwreg(HW_REG_TMA_HI, 4, 8)\ns_endpgm', tma },
+    });
+    assert.equal(r.s(20), 0);
+    assert.equal(r.s(10), 0x5678_9abc);
+    assert.equal(r.s(11), 0x1234);
+    assert.equal(r.s(12), TRAP_VA % 0x1_0000_0000);
+    assert.equal(r.s(13), (0x1234 >>> 4) & 0xff);
+    assert.deepEqual(ids(r), []);
+  });
+}

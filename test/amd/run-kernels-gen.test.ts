@@ -55,14 +55,17 @@ const NOT_DECODED: Readonly<Record<string, readonly { readonly what: string; rea
 };
 
 /** Kernels a target cannot run as the manifest stands, with why. */
-const XFAIL: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  gfx1030: { trap: 'the manifest\'s trap handler is GFX11 assembly (s_sendmsg_rtn_b64 MSG_RTN_GET_TMA has no GFX10 form)' },
-  gfx900: { trap: 'the manifest\'s trap handler is GFX11 assembly (s_sendmsg_rtn_b64 MSG_RTN_GET_TMA has no GFX9 form)' },
-};
+const XFAIL: Readonly<Record<string, Readonly<Record<string, string>>>> = { gfx1030: {}, gfx900: {} };
 
 function manifestFor(name: string, v: GenVariant): Manifest {
   const m = loadSuiteManifest(name, v.cpu === 'gfx900' ? 32 : v.waveSize);
-  return { ...m, codeObject: m.codeObject.replace('/gfx1100/', `/${v.cpu}/`) };
+  const th = m.trapHandler;
+  // A trap handler in GFX11 assembly has a per-target twin beside it (trap_handler.<cpu>.s).
+  const thPath = th && th.kind === 'asm' ? th.path.replace(/\.s$/, `.${v.cpu}.s`) : undefined;
+  return {
+    ...m, codeObject: m.codeObject.replace('/gfx1100/', `/${v.cpu}/`),
+    ...(th && thPath && existsSync(thPath) ? { trapHandler: { ...th, path: thPath } } : {}),
+  };
 }
 
 /** Why a run stopped at an undecoded word, if it did: the class named in NOT_DECODED. */
@@ -98,7 +101,13 @@ for (const name of names) {
       try {
         r = runManifest(m, { order: v.order, seed: v.seed, maxInstructions: 20_000_000 });
       } catch (e) {
-        assert.ok(xfail, `${name} ${label}: ${(e as Error).message}`);
+        const msg = (e as Error).message;
+        if (/trapHandler\.asm: .*unknown instruction '(global|flat|scratch)_/.test(msg)) {
+          // The handler's GLOBAL instruction is not in this target's tables yet (assembler side of NOT_DECODED).
+          stops.push(`${label}: trap handler not assembled (FLAT/GLOBAL/SCRATCH not decoded yet)`);
+          continue;
+        }
+        assert.ok(xfail, `${name} ${label}: ${msg}`);
         stops.push(`${label}: expected failure (${xfail})`);
         continue;
       }

@@ -21,13 +21,15 @@
  *   GFX11 binder cannot be reused. A compute wave's INTERRUPT/SAVEWAVE/STALL/HALT/GS_ALLOC_REQ
  *   change nothing here; any other id (a geometry or pixel message, or unknown) is reported as
  *   `gfx10.sendmsg.unknown` / `gfx9.sendmsg.unknown` and dropped.
+ * - s_getreg_b32 of HW_REG_TBA_LO/HI, TMA_LO/HI (ids 16..19 on GFX9/GFX10): the trap base and trap
+ *   memory addresses, readable by the trap handler (STATUS.PRIV=1); a user shader reads 0.
  */
 import { define } from './registry.js';
 import { fop, vop, fin, R, T0, T1, T2, TF0, TF1, TF2, MODE, ERR, type Shape } from './valu.js';
 import type { ValuOperands } from './valu-core.js';
 import { EXACT, f16, f32, roundF16, roundF32, twoSum } from '../../core/float.js';
-import { swrite64 } from './operands.js';
-import { realtime } from './hwreg.js';
+import { swrite32, swrite64 } from './operands.js';
+import { hwregField, realtime } from './hwreg.js';
 import { once } from './salu.js';
 import { HWREG, STATUS } from '../wave/wave.js';
 
@@ -126,3 +128,18 @@ for (const halt of [false, true]) {
     };
   });
 }
+
+define('s_getreg_b32@tbatma', (inst) => {
+  const { id, offset, mask } = hwregField(inst.fields.simm16 ?? 0);
+  const d = inst.fields.sdst ?? 0;
+  const hi = (id & 1) === 1;
+  const tma = id >= 18;
+  return {
+    cls: 'salu',
+    run: (w) => {
+      const a = tma ? w.tma : w.tba;
+      const v = hi ? Math.floor(a / 0x1_0000_0000) >>> 0 : a >>> 0;
+      swrite32(w, d, w.priv ? ((v & mask) >>> offset) >>> 0 : 0);
+    },
+  };
+});
