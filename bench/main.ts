@@ -15,6 +15,7 @@ const suites: { name: string; run: (filter?: string) => BenchResult[] | Promise<
   // Each suite is imported when it runs, so one suite's module cannot stop the others.
   { name: 'decode', run: async () => (await import('./decode.js')).benchDecode() },
   { name: 'adreno', run: async () => (await import('./adreno.js')).benchAdreno() },
+  { name: 'r600', run: async () => (await import('./r600.js')).benchR600() },
   { name: 'rdna3', run: async (f) => (await import('./rdna3.js')).benchRdna3(f) },
   { name: 'draw', run: async () => (await import('./draw.js')).benchDraw() },
 ];
