@@ -125,8 +125,8 @@ def('v_mad_u64_u32', {
     r = lo; rh = hi; c = hi > 0xffffffff; }`,
 });
 
-// ---- f32 arithmetic: x exact-or-rounded-to-double, e the two-sum remainder (0 when infinite)
-const twoSum = (p: string, q: string) => `{ const p_ = ${p}, q_ = ${q}; x = p_ + q_; if (x - x === 0) { const bb = x - p_; e = (p_ - (x - bb)) + (q_ - bb); } }`;
+// ---- f32 arithmetic: x exact-or-rounded-to-double, e the two-sum remainder (ignored when x is infinite)
+const twoSum = (p: string, q: string) => `{ const p_ = ${p}, q_ = ${q}; x = p_ + q_; const bb = x - p_; e = (p_ - (x - bb)) + (q_ - bb); }`;
 def('v_add_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, b!.f) });
 def('v_sub_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, `-${b!.f}`) });
 def('v_subrev_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(b!.f, `-${a!.f}`) });
@@ -221,24 +221,37 @@ function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row
       return `{ ${ci}let r = 0, rh = 0, c = false; ${d.body(ex)} v[${D} + l] = r; v[${D + ws} + l] = rh;${d.cout ? ' ' + setC : ''} }`;
     case 'f32': {
       const r = row < 0 ? 0 : row;
-      return `{ let x = 0, e = 0; ${d.body(ex)} if (x !== x) nan = 1; else if (e === 0) OF${r}[l] = x; else OU${r}[l] = roundF32(x, e, 0); }`;
+      // As the reference: a remainder-free or infinite x is stored through Float32Array (one
+      // rounding), any other goes through roundF32; a NaN stops the loop (the reference redoes it).
+      return `{ let x = 0, e = 0; ${d.body(ex)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) OF${r}[l] = x; else OU${r}[l] = roundF32(x, e, 0); }`;
     }
     case 'cmp':
       return `{ let c = false; ${d.body(ex)} ${setC} }`;
   }
 }
 
-const PARAMS = ['ref', 'roundF32', 'mulhiU32', 'popcnt', 'CV', 'CF', 'OU0', 'OF0', 'OU1', 'OF1'];
+/** Copy scratch rows to their destinations: one typed-array copy per row when EXEC is all ones. */
+function writeBack(ws: number, rows: readonly (readonly [number, 0 | 1])[]): string {
+  const set = rows.map(([D, k]) => `v.set(OW${k}_${ws}, ${D});`).join(' ');
+  const masked = loops(ws, () => rows.map(([D, k]) => `v[${D} + l] = OU${k}[l];`).join(' ')).replace(/^if \(full\) \{[\s\S]*?\n\} else \{\n/, '{\n');
+  return `if (full) { ${set} } else ${masked}`;
+}
+
+const PARAMS = ['ref', 'roundF32', 'mulhiU32', 'popcnt', 'CV', 'CF', 'OU0', 'OF0', 'OU1', 'OF1', 'OW0_32', 'OW0_64', 'OW1_32', 'OW1_64'];
 const CV = new Uint32Array(1);
 const CF = new Float32Array(CV.buffer);
 const OU0 = new Uint32Array(64);
 const OF0 = new Float32Array(OU0.buffer);
 const OU1 = new Uint32Array(64);
 const OF1 = new Float32Array(OU1.buffer);
+const OW0_32 = OU0.subarray(0, 32);
+const OW0_64 = OU0.subarray(0, 64);
+const OW1_32 = OU1.subarray(0, 32);
+const OW1_64 = OU1.subarray(0, 64);
 
 function build(body: string, ref: Bound): Bound {
   const factory = compile(PARAMS, body);
-  const run = factory(ref.run, roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1) as (w: Wave) => void;
+  const run = factory(ref.run, roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1, OW0_32, OW0_64, OW1_32, OW1_64) as (w: Wave) => void;
   return { cls: ref.cls, run };
 }
 
@@ -321,7 +334,7 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
   }
   const store = { D, ws, row: float ? (0 as const) : (-1 as const) };
   const code = [...pre, loops(ws, (lo) => laneBody(d, ex, store, lo))];
-  if (float) code.push('if (nan !== 0) return ref(w);', loops(ws, () => `v[${D} + l] = OU0[l];`));
+  if (float) code.push('if (nan !== 0) return ref(w);', writeBack(ws, [[D, 0]]));
   code.push(laneCount(ws, 1), ...post);
   return build(`return function fast(w) {\n${code.join('\n')}\n};`, ref);
 }
@@ -371,7 +384,7 @@ function bindVopd(inst: Instruction, env: ExecEnv, ref: Bound): Bound | undefine
   const [X, Y] = halves as [typeof halves[0], typeof halves[0]];
   const code = [...pre, loops(ws, (lo) => laneBody(X.d, X.ex, { D: X.D, ws, row: 0 }, lo) + '\n' + laneBody(Y.d, Y.ex, { D: Y.D, ws, row: 1 }, lo))];
   if (float) code.push('if (nan !== 0) return ref(w);');
-  code.push(loops(ws, () => `v[${X.D} + l] = OU0[l]; v[${Y.D} + l] = OU1[l];`), laneCount(ws, 2));
+  code.push(writeBack(ws, [[X.D, 0], [Y.D, 1]]), laneCount(ws, 2));
   return build(`return function fastVopd(w) {\n${code.join('\n')}\n};`, ref);
 }
 

@@ -26,6 +26,7 @@ import { bindFast } from './fast-registry.js';
 import './fast-valu.js';
 import './exp.js';
 import './mimg.js';
+import './fast-salu.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {
   const b = lookup(inst.mnemonic);
