@@ -7,6 +7,7 @@
  */
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { decodePopsDraw, setField } from '../../src/amd/gfx/pops-config.js';
+import { POPS_ENUMS } from '../../src/amd/gfx/pops-regs.gen.js';
 import type { PopsDrawConfig, PopsGen } from '../../src/amd/gfx/pops-config.js';
 import {
   PopsUnit, decodeCollisionWaveId, intrawaveLayers, packerSetregValue, shaderMayEnter,
@@ -56,6 +57,7 @@ export function drawRegs(gen: PopsGen, d: DrawSpec): Record<string, number> {
   return {
     DB_SHADER_CONTROL: dbsc, SPI_SHADER_PGM_RSRC2_PS: rsrc, PA_SC_SHADER_CONTROL: pasc, PA_SC_AA_CONFIG: aa,
     DB_Z_INFO: setField(gen, 'DB_Z_INFO', 'NUM_SAMPLES', log2(d.samples)),
+    SPI_SHADER_COL_FORMAT: setField(gen, 'SPI_SHADER_COL_FORMAT', 'COL0_EXPORT_FORMAT', POPS_ENUMS.SPI_SHADER_32_R),
   };
 }
 

@@ -17,6 +17,7 @@
  * - exp -> `popsExport` with the done bit; s_endpgm -> `popsEndpgm`.
  */
 import type { Wave } from '../wave/wave.js';
+import { HWREG, STATUS } from '../wave/wave.js';
 import type { PopsUnit, PopsWave } from '../gfx/pops.js';
 import { HW_REG_MODE, HW_REG_POPS_PACKER } from '../gfx/pops.js';
 import { define } from './registry.js';
@@ -92,9 +93,12 @@ export function popsSendmsg(w: Wave, id: number, pc?: number): void {
   if (l) wake(l.unit.sendMsg(l.pops, id, counters(w), pc));
 }
 
+/** exp: the export POPS requires; with `done` on GFX11 the exit. Skipped exports (STATUS.SKIP_EXPORT) count for nothing. */
 export function popsExport(w: Wave, done: boolean, pc?: number): void {
   const l = links.get(w);
-  if (l) wake(l.unit.exportDone(l.pops, done, counters(w), pc));
+  if (!l) return;
+  if ((w.hw[HWREG.STATUS]! & STATUS.SKIP_EXPORT) !== 0) l.unit.exportSkipped(l.pops, pc);
+  else wake(l.unit.exportDone(l.pops, done, counters(w), pc));
 }
 
 export function popsEndpgm(w: Wave, pc?: number): void {

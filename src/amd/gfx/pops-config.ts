@@ -6,7 +6,7 @@
  * only says what they mean for POPS on each generation.
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
-import { POPS_REGS } from './pops-regs.gen.js';
+import { POPS_ENUMS, POPS_REGS } from './pops-regs.gen.js';
 
 export const POPS_SEED = '002_d00ee82034762a57.txt';
 
@@ -84,10 +84,28 @@ export interface PopsDrawRegs {
   readonly DB_Z_INFO?: number;
   readonly DB_DFSM_CONTROL?: number;
   readonly PA_SC_BINNER_CNTL_0?: number;
+  readonly SPI_SHADER_COL_FORMAT?: number;
+  readonly SPI_SHADER_Z_FORMAT?: number;
+  readonly DB_RENDER_OVERRIDE2?: number;
 }
 
-/** The chip, for the early-GFX9 workaround (CHIP_VEGA10 and CHIP_RAVEN). */
-export type PopsChip = 'vega10' | 'raven' | 'other';
+/**
+ * The chip, for the hardware-bug workarounds: CHIP_VEGA10 and CHIP_RAVEN (GFX9, drain on 8x+
+ * MSAA), CHIP_NAVI10/12/14 (GFX10.1, decoded with the GFX10.3 tables, whose layout of the fields
+ * involved the generator checks equal).
+ */
+export type PopsChip = 'vega10' | 'raven' | 'navi10' | 'navi12' | 'navi14' | 'other';
+
+/**
+ * Variable-rate shading as the draw requests it (the rate the PA would use without POPS), and
+ * PA_SC_VRS_SURFACE_CNTL_1.FORCE_SC_VRS_RATE_FINE_POPS (GFX11; the register is not in Mesa's
+ * register database, so the caller passes the decoded bit).
+ */
+export interface PopsVrs {
+  readonly rateX: 1 | 2 | 4;
+  readonly rateY: 1 | 2 | 4;
+  readonly forceScVrsRateFinePops?: boolean;
+}
 
 /** A draw's POPS state, decoded. */
 export interface PopsDrawConfig {
@@ -109,6 +127,10 @@ export interface PopsDrawConfig {
   readonly execIfOverlapped: boolean;
   /** PA_SC_BINNER_CNTL_0.BIN_MAPPING_MODE == BIN_MAP_MODE_POPS (2), GFX10+: accepted, no modelled effect. */
   readonly binMapPops: boolean;
+  /** Export buffer space allocated: some SPI_SHADER_COL_FORMAT.COLn_EXPORT_FORMAT or SPI_SHADER_Z_FORMAT non-zero. */
+  readonly exportAllocated: boolean;
+  /** The shading rate the draw runs at under POPS (GFX10.3 forces 1x1; GFX11 with FORCE_SC_VRS_RATE_FINE_POPS too). */
+  readonly shadingRate: readonly [number, number];
 }
 
 /**
@@ -119,9 +141,14 @@ export interface PopsDrawConfig {
  * - pops.config.overlap-samples: interlock sample count neither 1 nor MSAA_EXPOSED_SAMPLES;
  * - pops.config.z-num-samples: GFX11 DB_Z_INFO.NUM_SAMPLES differs from MSAA_EXPOSED_SAMPLES;
  * - pops.config.drain-missing: Vega10/Raven with >= 8 raster or depth samples and
- *   DB_DFSM_CONTROL.POPS_DRAIN_PS_ON_OVERLAP clear.
+ *   DB_DFSM_CONTROL.POPS_DRAIN_PS_ON_OVERLAP clear;
+ * - pops.config.pslc-missing: Navi10/12/14 with POPS_DRAIN_PS_ON_OVERLAP set and
+ *   DB_RENDER_OVERRIDE2.PARTIAL_SQUAD_LAUNCH_CONTROL not PSLC_ON_HANG_ONLY;
+ * - pops.export.no-allocation: GFX10+ without export buffer space (seed "Export requirements");
+ * - pops.vrs.forced-1x1 (GFX10.3) / pops.vrs.coarse-interlock (GFX11 without
+ *   FORCE_SC_VRS_RATE_FINE_POPS): a coarse shading rate requested with POPS (warnings).
  */
-export function decodePopsDraw(gen: PopsGen, r: PopsDrawRegs, diags?: Diagnostics, chip: PopsChip = 'other'): PopsDrawConfig {
+export function decodePopsDraw(gen: PopsGen, r: PopsDrawRegs, diags?: Diagnostics, chip: PopsChip = 'other', vrs?: PopsVrs): PopsDrawConfig {
   const dbsc = r.DB_SHADER_CONTROL ?? 0;
   const enabled = regField(gen, 'DB_SHADER_CONTROL', 'PRIMITIVE_ORDERED_PIXEL_SHADER', dbsc) === 1;
   const info = POPS_GENS[gen];
@@ -141,7 +168,10 @@ export function decodePopsDraw(gen: PopsGen, r: PopsDrawRegs, diags?: Diagnostic
     loadIntrawaveCollision: info.intrawave && iwR && iwP,
     execIfOverlapped: regField(gen, 'DB_SHADER_CONTROL', 'EXEC_IF_OVERLAPPED', dbsc) === 1,
     binMapPops: regField(gen, 'PA_SC_BINNER_CNTL_0', 'BIN_MAPPING_MODE', r.PA_SC_BINNER_CNTL_0 ?? 0) === 2,
+    exportAllocated: (r.SPI_SHADER_COL_FORMAT ?? 0) !== 0 || regField(gen, 'SPI_SHADER_Z_FORMAT', 'Z_EXPORT_FORMAT', r.SPI_SHADER_Z_FORMAT ?? 0) !== 0,
+    shadingRate: [vrs?.rateX ?? 1, vrs?.rateY ?? 1],
   };
+  if (enabled && vrs && (gen === 'gfx103' || vrs.forceScVrsRateFinePops)) (cfg as { shadingRate: readonly [number, number] }).shadingRate = [1, 1];
   if (!diags || !enabled) return cfg;
   const rep = (id: string, message: string, severity: 'error' | 'warning' = 'error'): void =>
     diags.report({ id, severity, where: { gen }, message, seed: POPS_SEED });
@@ -171,6 +201,24 @@ export function decodePopsDraw(gen: PopsGen, r: PopsDrawRegs, diags?: Diagnostic
       regField(gen, 'DB_DFSM_CONTROL', 'POPS_DRAIN_PS_ON_OVERLAP', r.DB_DFSM_CONTROL ?? 0) !== 1) {
     rep('pops.config.drain-missing',
       `${chip}: POPS with 8 or more raster or depth samples needs DB_DFSM_CONTROL.POPS_DRAIN_PS_ON_OVERLAP = 1 (hardware bug, may hang)`);
+  }
+  if (gen === 'gfx103' && (chip === 'navi10' || chip === 'navi12' || chip === 'navi14') &&
+      regField(gen, 'DB_DFSM_CONTROL', 'POPS_DRAIN_PS_ON_OVERLAP', r.DB_DFSM_CONTROL ?? 0) === 1 &&
+      regField(gen, 'DB_RENDER_OVERRIDE2', 'PARTIAL_SQUAD_LAUNCH_CONTROL', r.DB_RENDER_OVERRIDE2 ?? 0) !== POPS_ENUMS.PSLC_ON_HANG_ONLY) {
+    rep('pops.config.pslc-missing',
+      `${chip} (GFX10.1): POPS with DB_DFSM_CONTROL.POPS_DRAIN_PS_ON_OVERLAP = 1 needs DB_RENDER_OVERRIDE2.PARTIAL_SQUAD_LAUNCH_CONTROL = PSLC_ON_HANG_ONLY (${POPS_ENUMS.PSLC_ON_HANG_ONLY}) to avoid a hang`);
+  }
+  if (gen !== 'gfx9' && !cfg.exportAllocated) {
+    rep('pops.export.no-allocation',
+      `no export buffer space is allocated (SPI_SHADER_COL_FORMAT and SPI_SHADER_Z_FORMAT are 0): under POPS ${gen === 'gfx11' ? 'GFX11 hangs' : 'GFX10 runs the shader without the synchronization'}; set some COLn_EXPORT_FORMAT, e.g. SPI_SHADER_32_R (${POPS_ENUMS.SPI_SHADER_32_R})`);
+  }
+  if (vrs && (vrs.rateX > 1 || vrs.rateY > 1)) {
+    if (gen === 'gfx103') {
+      rep('pops.vrs.forced-1x1', `GFX10.3 forces a 1x1 shading rate when PRIMITIVE_ORDERED_PIXEL_SHADER is set: the requested ${vrs.rateX}x${vrs.rateY} rate is ignored (fragmentShadingRateWithFragmentShaderInterlock must be false)`, 'warning');
+    } else if (gen === 'gfx11' && !vrs.forceScVrsRateFinePops) {
+      rep('pops.vrs.coarse-interlock',
+        `GFX11 POPS at a ${vrs.rateX}x${vrs.rateY} shading rate interlocks per fine pixel: coarse invocations that cover no common fine pixel are not ordered (no fragmentShaderShadingRateInterlock); set FORCE_SC_VRS_RATE_FINE_POPS for 1x1`, 'warning');
+    }
   }
   return cfg;
 }

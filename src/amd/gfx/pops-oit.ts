@@ -17,8 +17,9 @@
 import { Diagnostics } from '../../core/diagnostics.js';
 import { Memory } from '../../core/memory.js';
 import type { IsaTarget } from '../isa/target.js';
-import { SREG } from '../wave/wave.js';
+import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import { decodePopsDraw, setField } from './pops-config.js';
+import { POPS_ENUMS } from './pops-regs.gen.js';
 import type { PopsDrawConfig, PopsGen } from './pops-config.js';
 import { PopsUnit } from './pops.js';
 import type { PopsDrawStats, PopsQuad } from './pops.js';
@@ -71,6 +72,7 @@ export function oitDrawRegs(gen: PopsGen, d: OitDraw): Record<string, number> {
   return {
     DB_SHADER_CONTROL: dbsc, SPI_SHADER_PGM_RSRC2_PS: rsrc, PA_SC_SHADER_CONTROL: pasc, PA_SC_AA_CONFIG: aa,
     DB_Z_INFO: setField(gen, 'DB_Z_INFO', 'NUM_SAMPLES', log2(d.samples)),
+    SPI_SHADER_COL_FORMAT: setField(gen, 'SPI_SHADER_COL_FORMAT', 'COL0_EXPORT_FORMAT', POPS_ENUMS.SPI_SHADER_32_R),
   };
 }
 
@@ -150,8 +152,10 @@ export interface OitOptions {
   /** Attach the L0/L1/L2 model (default on). */
   readonly caches?: boolean;
   readonly trace?: PopsTrace;
-  /** Pre-assembled shader (default: oitShader(gen, variant) assembled for `target`). */
-  readonly code?: Uint32Array;
+  /** Shader text (default: oitShader(gen, variant)), assembled for `target` with assembleWithLabels. */
+  readonly shader?: string;
+  /** Launch the waves with STATUS.SKIP_EXPORT (GFX10+ export skipping). */
+  readonly exportSkipping?: boolean;
 }
 
 export interface OitResult {
@@ -212,11 +216,12 @@ export function runOit(o: OitOptions): OitResult {
             }
           });
           w.s[SREG.EXEC_LO] = exec >>> 0;
+          if (o.exportSkipping) w.hw[HWREG.STATUS] = (w.hw[HWREG.STATUS]! | STATUS.SKIP_EXPORT) >>> 0;
         },
       });
     }
   }
-  const code = o.code ?? assembleWithLabels(o.target, oitShader(o.gen, o.variant ?? 'correct'));
+  const code = assembleWithLabels(o.target, o.shader ?? oitShader(o.gen, o.variant ?? 'correct'));
   const cus = o.computeUnits ?? 4;
   const caches = o.caches === false ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: o.gen === 'gfx9' ? 'vmcnt' : 'vscnt' });
   const run = runPopsWaves({

@@ -13,6 +13,9 @@ export const POPS_REGS: Readonly<Record<'gfx9' | 'gfx103' | 'gfx11', Readonly<Re
     PA_SC_AA_CONFIG: { offset: 0xa2f8, fields: { MSAA_NUM_SAMPLES: [0, 2], MSAA_EXPOSED_SAMPLES: [20, 22] } },
     DB_Z_INFO: { offset: 0xa00e, fields: { NUM_SAMPLES: [2, 3] } },
     DB_DFSM_CONTROL: { offset: 0xa018, fields: { POPS_DRAIN_PS_ON_OVERLAP: [2, 2] } },
+    SPI_SHADER_COL_FORMAT: { offset: 0xa1c5, fields: { COL0_EXPORT_FORMAT: [0, 3], COL1_EXPORT_FORMAT: [4, 7], COL2_EXPORT_FORMAT: [8, 11], COL3_EXPORT_FORMAT: [12, 15], COL4_EXPORT_FORMAT: [16, 19], COL5_EXPORT_FORMAT: [20, 23], COL6_EXPORT_FORMAT: [24, 27], COL7_EXPORT_FORMAT: [28, 31] } },
+    SPI_SHADER_Z_FORMAT: { offset: 0xa1c4, fields: { Z_EXPORT_FORMAT: [0, 3] } },
+    DB_RENDER_OVERRIDE2: { offset: 0xa004, fields: { PARTIAL_SQUAD_LAUNCH_CONTROL: [0, 1] } },
   },
   gfx103: {
     DB_SHADER_CONTROL: { offset: 0xa203, fields: { PRIMITIVE_ORDERED_PIXEL_SHADER: [16, 16], EXEC_IF_OVERLAPPED: [17, 17], POPS_OVERLAP_NUM_SAMPLES: [20, 22] } },
@@ -22,6 +25,9 @@ export const POPS_REGS: Readonly<Record<'gfx9' | 'gfx103' | 'gfx11', Readonly<Re
     DB_Z_INFO: { offset: 0xa010, fields: { NUM_SAMPLES: [2, 3] } },
     DB_DFSM_CONTROL: { offset: 0xa00e, fields: { POPS_DRAIN_PS_ON_OVERLAP: [2, 2] } },
     PA_SC_BINNER_CNTL_0: { offset: 0xa311, fields: { BIN_MAPPING_MODE: [29, 30] } },
+    SPI_SHADER_COL_FORMAT: { offset: 0xa1c5, fields: { COL0_EXPORT_FORMAT: [0, 3], COL1_EXPORT_FORMAT: [4, 7], COL2_EXPORT_FORMAT: [8, 11], COL3_EXPORT_FORMAT: [12, 15], COL4_EXPORT_FORMAT: [16, 19], COL5_EXPORT_FORMAT: [20, 23], COL6_EXPORT_FORMAT: [24, 27], COL7_EXPORT_FORMAT: [28, 31] } },
+    SPI_SHADER_Z_FORMAT: { offset: 0xa1c4, fields: { Z_EXPORT_FORMAT: [0, 3] } },
+    DB_RENDER_OVERRIDE2: { offset: 0xa004, fields: { PARTIAL_SQUAD_LAUNCH_CONTROL: [0, 1] } },
   },
   gfx11: {
     DB_SHADER_CONTROL: { offset: 0xa203, fields: { PRIMITIVE_ORDERED_PIXEL_SHADER: [16, 16], OVERRIDE_INTRINSIC_RATE_ENABLE: [25, 25], OVERRIDE_INTRINSIC_RATE: [26, 28] } },
@@ -30,5 +36,14 @@ export const POPS_REGS: Readonly<Record<'gfx9' | 'gfx103' | 'gfx11', Readonly<Re
     PA_SC_AA_CONFIG: { offset: 0xa2f8, fields: { MSAA_NUM_SAMPLES: [0, 2], MSAA_EXPOSED_SAMPLES: [20, 22] } },
     DB_Z_INFO: { offset: 0xa010, fields: { NUM_SAMPLES: [2, 3] } },
     PA_SC_BINNER_CNTL_0: { offset: 0xa311, fields: { BIN_MAPPING_MODE: [29, 30] } },
+    SPI_SHADER_COL_FORMAT: { offset: 0xa1c5, fields: { COL0_EXPORT_FORMAT: [0, 3], COL1_EXPORT_FORMAT: [4, 7], COL2_EXPORT_FORMAT: [8, 11], COL3_EXPORT_FORMAT: [12, 15], COL4_EXPORT_FORMAT: [16, 19], COL5_EXPORT_FORMAT: [20, 23], COL6_EXPORT_FORMAT: [24, 27], COL7_EXPORT_FORMAT: [28, 31] } },
+    SPI_SHADER_Z_FORMAT: { offset: 0xa1c4, fields: { Z_EXPORT_FORMAT: [0, 3] } },
+    DB_RENDER_OVERRIDE2: { offset: 0xa004, fields: { PARTIAL_SQUAD_LAUNCH_CONTROL: [0, 1] } },
   },
 };
+
+/** Enum values POPS rules name (Mesa's JSON, GFX10.3; equal on the other generations that have them). */
+export const POPS_ENUMS = {
+  PSLC_ON_HANG_ONLY: 1,
+  SPI_SHADER_32_R: 1,
+} as const;

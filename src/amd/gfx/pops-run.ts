@@ -42,9 +42,17 @@ export const PS_CODE_VA = 0x6000_0000_0000;
 export function assembleWithLabels(target: IsaTarget, source: string): Uint32Array {
   const lines = source.split('\n').map((l) => l.replace(/\/\/.*$|;.*$/, '').trim()).filter((l) => l !== '');
   const labels = new Map<string, number>();
-  const insts: { text: string; at: number }[] = [];
+  const insts: { text: string; at: number; words?: number[] }[] = [];
   let at = 0;
   for (const l of lines) {
+    const raw = /^\.long\s+(.*)$/.exec(l);
+    if (raw) {
+      // Raw dwords (an encoding the assembler refuses for this target, e.g. a removed operand).
+      const words = raw[1]!.split(',').map((x) => Number(x.trim()) >>> 0);
+      at += words.length;
+      insts.push({ text: l, at, words });
+      continue;
+    }
     const m = /^([.\w$]+):$/.exec(l);
     if (m) {
       labels.set(m[1]!, at);
@@ -55,7 +63,11 @@ export function assembleWithLabels(target: IsaTarget, source: string): Uint32Arr
     insts.push({ text: l, at });
   }
   const out: number[] = [];
-  for (const { text, at: next } of insts) {
+  for (const { text, at: next, words } of insts) {
+    if (words) {
+      out.push(...words);
+      continue;
+    }
     const m = /^(s_branch|s_cbranch_\w+)\s+([.A-Za-z_$][\w.$]*)$/.exec(text);
     if (m) {
       const t = labels.get(m[2]!);

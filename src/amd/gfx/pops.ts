@@ -622,6 +622,16 @@ export class PopsUnit {
   }
 
   /**
+   * An export the SPI skipped (GFX10+ export skipping, STATUS.SKIP_EXPORT): it does not count as
+   * the export POPS requires and releases nothing.
+   */
+  exportSkipped(w: PopsWave, pc?: number): void {
+    if (!w.config.enabled) return;
+    this.report(w, 'pops.export.skipped',
+      `export skipped (STATUS.SKIP_EXPORT) under POPS: GFX10 export skipping must not be used with POPS; ${this.gen === 'gfx11' ? 'GFX11 hangs' : 'the shader runs without the synchronization'}`, pc);
+  }
+
+  /**
    * An export. With `done` on GFX11 it releases overlapping waves (the GFX11 exit); on all
    * generations it counts as the export POPS requires.
    */

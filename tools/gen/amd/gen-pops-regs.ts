@@ -32,11 +32,40 @@ const WANTED: Readonly<Record<string, readonly string[]>> = {
   DB_DFSM_CONTROL: ['POPS_DRAIN_PS_ON_OVERLAP'],
   PA_SC_BINNER_CNTL_0: ['BIN_MAPPING_MODE'],
   PA_SC_VRS_SURFACE_CNTL_1: ['FORCE_SC_VRS_RATE_FINE_POPS'],
+  // Export allocation (seed "Export requirements") and the GFX10.1 PARTIAL_SQUAD_LAUNCH_CONTROL workaround.
+  SPI_SHADER_COL_FORMAT: ['COL0_EXPORT_FORMAT', 'COL1_EXPORT_FORMAT', 'COL2_EXPORT_FORMAT', 'COL3_EXPORT_FORMAT',
+    'COL4_EXPORT_FORMAT', 'COL5_EXPORT_FORMAT', 'COL6_EXPORT_FORMAT', 'COL7_EXPORT_FORMAT'],
+  SPI_SHADER_Z_FORMAT: ['Z_EXPORT_FORMAT'],
+  DB_RENDER_OVERRIDE2: ['PARTIAL_SQUAD_LAUNCH_CONTROL'],
+};
+
+/** Enum values the POPS rules name: (enum, entry) as Mesa's JSON spells them. */
+const WANTED_ENUMS: readonly (readonly [string, string])[] = [
+  ['DbPSLControl', 'PSLC_ON_HANG_ONLY'],
+  ['SPI_SHADER_EX_FORMAT', 'SPI_SHADER_32_R'],
+];
+
+/**
+ * GFX10.1 (Navi10/12/14) is not a POPS generation of its own here: its one POPS rule (the
+ * PARTIAL_SQUAD_LAUNCH_CONTROL workaround) reads registers whose layout must equal GFX10.3's, so
+ * the generator checks that and the model uses the GFX10.3 table for those chips.
+ */
+const GFX101_SAME_AS_GFX103: Readonly<Record<string, readonly string[]>> = {
+  DB_SHADER_CONTROL: ['PRIMITIVE_ORDERED_PIXEL_SHADER'],
+  DB_DFSM_CONTROL: ['POPS_DRAIN_PS_ON_OVERLAP'],
+  DB_RENDER_OVERRIDE2: ['PARTIAL_SQUAD_LAUNCH_CONTROL'],
 };
 
 interface MesaJson {
+  enums: Record<string, { entries: { name: string; value: number }[] }>;
   register_mappings: { name: string; map: { at: number; to: string }; type_ref?: string }[];
   register_types: Record<string, { fields: { name: string; bits: [number, number] }[] }>;
+}
+
+function fieldOf(j: MesaJson, reg: string, field: string): string | null {
+  const m = j.register_mappings.find((r) => r.name === reg && r.map.to === 'mm');
+  const f = m?.type_ref ? j.register_types[m.type_ref]?.fields.find((x) => x.name === field) : undefined;
+  return m && f ? `${m.map.at}:${f.bits[0]}-${f.bits[1]}` : null;
 }
 
 export function generate(): Record<string, string> {
@@ -67,5 +96,21 @@ export function generate(): Record<string, string> {
     lines.push('  },');
   }
   lines.push('};', '');
+  const j103 = JSON.parse(readFileSync(join(dir, 'gfx103.json'), 'utf8')) as MesaJson;
+  const j101 = JSON.parse(readFileSync(join(dir, 'gfx10.json'), 'utf8')) as MesaJson;
+  for (const [reg, fields] of Object.entries(GFX101_SAME_AS_GFX103)) {
+    for (const f of fields) {
+      const a = fieldOf(j101, reg, f);
+      if (a === null || a !== fieldOf(j103, reg, f)) throw new Error(`GFX10.1 ${reg}.${f} differs from GFX10.3 (${a}); POPS needs a GFX10.1 table`);
+    }
+  }
+  lines.push('/** Enum values POPS rules name (Mesa\'s JSON, GFX10.3; equal on the other generations that have them). */');
+  lines.push('export const POPS_ENUMS = {');
+  for (const [e, name] of WANTED_ENUMS) {
+    const v = j103.enums[e]?.entries.find((x) => x.name === name)?.value;
+    if (v === undefined) throw new Error(`enum ${e}.${name} missing`);
+    lines.push(`  ${name}: ${v},`);
+  }
+  lines.push('} as const;', '');
   return { 'src/amd/gfx/pops-regs.gen.ts': lines.join('\n') };
 }
