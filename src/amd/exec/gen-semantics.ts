@@ -32,6 +32,7 @@ import { swrite32, swrite64 } from './operands.js';
 import { hwregField, realtime } from './hwreg.js';
 import { once } from './salu.js';
 import { HWREG, STATUS } from '../wave/wave.js';
+import { popsAttached, popsSendmsg } from './pops-exec.js';
 
 const F32x3: Shape = { srcs: ['f32', 'f32', 'f32'], dst: 'f32' };
 const F32x2: Shape = { srcs: ['f32', 'f32'], dst: 'f32' };
@@ -108,8 +109,11 @@ define(['s_memtime', 's_memrealtime'], (inst, env) => {
 
 define(['buffer_wbinvl1', 'buffer_wbinvl1_vol'], () => ({ cls: 'vmem', run: () => {} }));
 
-/** Messages a compute wave may send on GFX9/GFX10 that change nothing else in this model. */
-const QUIET_PRE11 = new Set([1, 4, 5, 6, 9]);
+/**
+ * Messages a wave may send on GFX9/GFX10 that change nothing else in this model; 7 is
+ * ORDERED_PS_DONE, which a POPS pixel-shader wave sends to leave its ordered section (pops-exec.ts).
+ */
+const QUIET_PRE11 = new Set([1, 4, 5, 6, 7, 9]);
 for (const halt of [false, true]) {
   define(halt ? 's_sendmsghalt@pre11' : 's_sendmsg@pre11', (inst, env) => {
     const id = (inst.fields.simm16 ?? 0) & 0xf;
@@ -119,6 +123,7 @@ for (const halt of [false, true]) {
     return {
       cls: 'msg', findings,
       run: (w) => {
+        if (id === 7 && popsAttached.any) popsSendmsg(w, id, w.pc - inst.size);
         if (!halt) return;
         halted(w, 'the wave halts after sending its message; nothing resumes it without a debugger');
         w.hw[HWREG.STATUS] = (w.hw[HWREG.STATUS]! | STATUS.HALT) >>> 0;

@@ -100,7 +100,9 @@ export const HWREGS: readonly (HwRegDesc | undefined)[] = (() => {
     name: 'FLAT_SCR_HI', user: 0, priv: 0xffffffff, read: (w) => Math.floor(w.scratchBase / 0x1_0000_0000) >>> 0,
     write: (w, v) => void (w.scratchBase = (v >>> 0) * 0x1_0000_0000 + (w.scratchBase % 0x1_0000_0000)),
   };
-  t[HWREG.POPS_PACKER] = readOnly('POPS_PACKER', () => 0);
+  // POPS_PACKER: POPS_EN [0], POPS_PACKER_ID [2:1] (Mesa's SQ_WAVE_POPS_PACKER, GFX10.3 and GFX11): a
+  // pixel shader selects its packer here before polling src_pops_exiting_wave_id (pops-exec.ts).
+  t[HWREG.POPS_PACKER] = { name: 'POPS_PACKER', user: 0x7, priv: 0, ...stored(HWREG.POPS_PACKER) };
   t[HWREG.PERF_SNAPSHOT_PC_LO] = readOnly('PERF_SNAPSHOT_PC_LO', () => 0);
   t[HWREG.PERF_SNAPSHOT_PC_HI] = readOnly('PERF_SNAPSHOT_PC_HI', () => 0);
   t[HWREG.PERF_SNAPSHOT_DATA] = readOnly('PERF_SNAPSHOT_DATA', () => 0);

@@ -76,12 +76,76 @@ export function oitDrawRegs(gen: PopsGen, d: OitDraw): Record<string, number> {
   };
 }
 
+/** Wave size of the scene's pixel shader: GFX9 has wave64 only; GFX10.3/GFX11 run wave32. */
+export function oitWaveSize(gen: PopsGen): 32 | 64 {
+  return gen === 'gfx9' ? 64 : 32;
+}
+
 /** The ordered section: per covered sample, two read-modify-write halves of the blend. */
 function orderedSection(gen: PopsGen, variant: OitVariant): string {
   const coherent = gen === 'gfx9' ? 'glc' : 'glc dlc';
   const first = variant === 'plain-first-read' ? '' : ` ${coherent}`;
   const last = variant === 'plain-last-write' ? '' : ` ${coherent}`;
   const mid = variant === 'all-coherent' ? ` ${coherent}` : '';
+  const w64 = gen === 'gfx9';
+  const ld = gen === 'gfx11' ? 'global_load_b32' : 'global_load_dword';
+  const st = gen === 'gfx11' ? 'global_store_b32' : 'global_store_dword';
+  const vadd = gen === 'gfx9' ? 'v_add_u32' : 'v_add_nc_u32';
+  return `  s_mov_b32 s9, 0
+.Lsample:
+  v_bfe_u32 v3, v1, s9, 1
+  v_cmp_ne_u32_e32 ${w64 ? 'vcc' : 'vcc_lo'}, 0, v3
+  ${w64 ? 's_and_saveexec_b64 s[18:19], vcc' : 's_and_saveexec_b32 s10, vcc_lo'}
+  s_cbranch_execz .Lskip
+  s_mul_i32 s12, s9, s11
+  ${vadd} v4, s12, v0
+  ${ld} v5, v4, s[6:7]${first}
+  s_waitcnt vmcnt(0)
+  v_mul_lo_u32 v5, v5, 31
+  ${st} v4, v5, s[6:7]${mid}
+  ${ld} v5, v4, s[6:7]${mid}
+  s_waitcnt vmcnt(0)
+  v_add3_u32 v5, v5, v2, 1
+  ${st} v4, v5, s[6:7]${last}
+.Lskip:
+  ${w64 ? 's_mov_b64 exec, s[18:19]' : 's_mov_b32 exec_lo, s10'}
+  s_add_u32 s9, s9, 1
+  s_cmp_lt_u32 s9, s8
+  s_cbranch_scc1 .Lsample`;
+}
+
+/**
+ * GFX10.3 wave32 intrawave-collision loop around the ordered section: INTRAWAVE_COLLISION (s5)
+ * bits [7:1] mark quads starting a new layer; each pass runs the section for the lanes below the
+ * next layer start that have not run yet (the quad mask expanded into a lane mask, as the seed
+ * describes), in lane order.
+ */
+function intrawaveLoop(body: string): string {
+  return `  s_mov_b32 s17, exec_lo
+  s_mov_b32 s14, exec_lo
+  s_and_b32 s13, s5, 0xfe
+.Llayer:
+  s_ff1_i32_b32 s15, s13
+  s_mov_b32 s16, -1
+  s_cmp_lt_i32 s15, 0
+  s_cbranch_scc1 .Lall
+  s_bitset0_b32 s13, s15
+  s_lshl_b32 s15, s15, 2
+  s_bfm_b32 s16, s15, 0
+.Lall:
+  s_and_b32 exec_lo, s14, s16
+  s_andn2_b32 s14, s14, s16
+${body}
+  s_cmp_lg_u32 s14, 0
+  s_cbranch_scc1 .Llayer
+  s_mov_b32 exec_lo, s17`;
+}
+
+/**
+ * The ordered section on the runner's shared LDS array instead of global memory (no caches):
+ * for GFX10.3 while gpusim's gfx1030 assembler has no GLOBAL encodings.
+ */
+function orderedSectionLds(): string {
   return `  s_mov_b32 s9, 0
 .Lsample:
   v_bfe_u32 v3, v1, s9, 1
@@ -90,14 +154,11 @@ function orderedSection(gen: PopsGen, variant: OitVariant): string {
   s_cbranch_execz .Lskip
   s_mul_i32 s12, s9, s11
   v_add_nc_u32 v4, s12, v0
-  global_load_b32 v5, v4, s[6:7]${first}
-  s_waitcnt vmcnt(0)
+  ds_read_b32 v5, v4
+  s_waitcnt lgkmcnt(0)
   v_mul_lo_u32 v5, v5, 31
-  global_store_b32 v4, v5, s[6:7]${mid}
-  global_load_b32 v5, v4, s[6:7]${mid}
-  s_waitcnt vmcnt(0)
   v_add3_u32 v5, v5, v2, 1
-  global_store_b32 v4, v5, s[6:7]${last}
+  ds_write_b32 v4, v5
 .Lskip:
   s_mov_b32 exec_lo, s10
   s_add_u32 s9, s9, 1
@@ -105,12 +166,17 @@ function orderedSection(gen: PopsGen, variant: OitVariant): string {
   s_cbranch_scc1 .Lsample`;
 }
 
-/** The whole pixel shader of the scene (wave32), as a compiler emits it. */
-export function oitShader(gen: PopsGen, variant: OitVariant = 'correct'): string {
+/** The whole pixel shader of the scene, as a compiler emits it. `intrawave`: GFX10.3 layered ordered section. */
+export function oitShader(gen: PopsGen, variant: OitVariant = 'correct', intrawave = false, storage: 'global' | 'lds' = 'global'): string {
   const enter = variant === 'no-wait' ? '' : POPS_ENTER[gen];
   let exit = POPS_EXIT[gen];
   if (variant === 'no-exit-wait') exit = exit.split('\n').filter((l) => !/s_waitcnt/.test(l)).join('\n');
-  return `${enter}\n${orderedSection(gen, variant)}\n${exit}\n  s_endpgm\n`;
+  let body = storage === 'lds' ? orderedSectionLds() : orderedSection(gen, variant);
+  if (intrawave) {
+    if (gen !== 'gfx103') throw new Error('the intrawave loop is written for GFX10.3 wave32');
+    body = intrawaveLoop(body);
+  }
+  return `${enter}\n${body}\n${exit}\n  s_endpgm\n`;
 }
 
 /** Random primitives over a `size` x `size` screen: each covers a few quads around a point, random coverage. */
@@ -156,6 +222,8 @@ export interface OitOptions {
   readonly shader?: string;
   /** Launch the waves with STATUS.SKIP_EXPORT (GFX10+ export skipping). */
   readonly exportSkipping?: boolean;
+  /** Where the image lives: global memory (default) or the runner's shared LDS array (GFX10.3 for now). */
+  readonly storage?: 'global' | 'lds';
 }
 
 export interface OitResult {
@@ -181,6 +249,7 @@ export function runOit(o: OitOptions): OitResult {
   const img = mem.alloc(slots * 4, 'oit-image');
   const reference = new Uint32Array(slots);
   const launches: PsLaunch[] = [];
+  const ws = oitWaveSize(o.gen);
   const configs: PopsDrawConfig[] = [];
   for (let d = 0; d < o.draws.length; d++) {
     const spec = o.draws[d]!;
@@ -194,7 +263,7 @@ export function runOit(o: OitOptions): OitResult {
         for (let s = 0; s < spec.samples; s++) if ((cov >>> s) & 1) reference[s * plane + px] = blend(reference[s * plane + px]!, q.primitive);
       }
     }
-    for (const pw of unit.rasterize(cfg, quads, 32)) {
+    for (const pw of unit.rasterize(cfg, quads, ws)) {
       launches.push({
         pops: pw,
         setup: (w) => {
@@ -205,31 +274,40 @@ export function runOit(o: OitOptions): OitResult {
           w.s[8] = spec.samples;
           w.s[11] = plane * 4;
           let exec = 0;
+          let execHi = 0;
           pw.quads.forEach((q, qi) => {
             for (let l = 0; l < 4; l++) {
               const lane = qi * 4 + l;
               const px = (q.y + (l >> 1)) * size + q.x + (l & 1);
-              w.v[0 * 32 + lane] = px * 4;
-              w.v[1 * 32 + lane] = q.coverage[l]!;
-              w.v[2 * 32 + lane] = q.primitive;
-              if (q.coverage[l]! !== 0) exec |= 1 << lane;
+              w.v[0 * ws + lane] = px * 4;
+              w.v[1 * ws + lane] = q.coverage[l]!;
+              w.v[2 * ws + lane] = q.primitive;
+              if (q.coverage[l]! !== 0) {
+                if (lane < 32) exec |= 1 << lane;
+                else execHi |= 1 << (lane - 32);
+              }
             }
           });
           w.s[SREG.EXEC_LO] = exec >>> 0;
+          w.s[SREG.EXEC_HI] = ws === 64 ? execHi >>> 0 : 0;
           if (o.exportSkipping) w.hw[HWREG.STATUS] = (w.hw[HWREG.STATUS]! | STATUS.SKIP_EXPORT) >>> 0;
         },
       });
     }
   }
-  const code = assembleWithLabels(o.target, o.shader ?? oitShader(o.gen, o.variant ?? 'correct'));
+  const intrawave = o.draws.some((d) => d.intrawave === true);
+  const storage = o.storage ?? 'global';
+  const code = assembleWithLabels(o.target, o.shader ?? oitShader(o.gen, o.variant ?? 'correct', intrawave, storage));
+  const lds = storage === 'lds' ? new Uint8Array(slots * 4) : undefined;
   const cus = o.computeUnits ?? 4;
-  const caches = o.caches === false ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: o.gen === 'gfx9' ? 'vmcnt' : 'vscnt' });
+  const caches = o.caches === false || lds ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: o.gen === 'gfx9' ? 'vmcnt' : 'vscnt' });
   const run = runPopsWaves({
-    target: o.target, unit, code, mem, diags, seed: o.seed, computeUnits: cus, slotsPerCu: o.slotsPerCu ?? 4,
-    ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}),
+    target: o.target, unit, code, mem, diags, seed: o.seed, computeUnits: cus, waveSize: ws, slotsPerCu: o.slotsPerCu ?? 4,
+    ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}), ...(lds ? { lds } : {}),
   }, launches);
   const image = new Uint32Array(slots);
-  for (let i = 0; i < slots; i++) image[i] = mem.read32(img.base + 4 * i);
+  if (lds) image.set(new Uint32Array(lds.buffer, 0, slots));
+  else for (let i = 0; i < slots; i++) image[i] = mem.read32(img.base + 4 * i);
   const stats = o.draws.map((_, d) => unit.drawStats(d));
   return { image, reference, diags, unit, stats, run, cache: caches ? caches.stats() : null, configs };
 }
