@@ -228,6 +228,95 @@ export class CmdStream {
     return this.pkt('CP_COND_REG_EXEC', [((2 << 28) | this.regOffset(reg0)) >>> 0, this.regOffset(reg1), dwords]);
   }
 
+  /** CP_REG_TEST with the gen3+/a7xx fields: the predicate bit to set, a7xx scratch-memory source. */
+  regTestEx(regOrScratchOffset: number | string, bit: number, opts: { predBit?: number; skipWaitForMe?: boolean; scratchMem?: boolean } = {}): this {
+    const d0 = encodeFields('CP_REG_TEST.0', { REG: opts.scratchMem ? 0 : this.regOffset(regOrScratchOffset), BIT: bit, PRED_BIT: opts.predBit ?? 0, SKIP_WAIT_FOR_ME: !!opts.skipWaitForMe }, this.gen);
+    const src = opts.scratchMem ? ((Number(regOrScratchOffset) & 0x3ffff) | (1 << 18)) >>> 0 : 0;
+    return this.pkt('CP_REG_TEST', [(d0 | src) >>> 0]);
+  }
+
+  /** CP_REG_TEST PRED_UPDATE: PRED_REG = (PRED_REG & ~mask) | (val & mask). */
+  regTestPredUpdate(mask: number, val: number): this {
+    return this.pkt('CP_REG_TEST', [encodeFields('CP_REG_TEST.0', { PRED_UPDATE: true }, this.gen), mask, val]);
+  }
+
+  /** CP_COND_REG_EXEC PRED_TEST on a given predicate bit. */
+  condRegExecPredBit(predBit: number, dwords: number): this {
+    return this.pkt('CP_COND_REG_EXEC', [encodeFields('CP_COND_REG_EXEC.0', { MODE: 'PRED_TEST', PRED_BIT: predBit }, this.gen), dwords]);
+  }
+
+  /** a7xx CP_COND_REG_EXEC REG_COMPARE_IMM: run the next `dwords` if REG0 == imm. */
+  condRegExecCompareImm(reg: number | string, imm: number, dwords: number, onchip = false): this {
+    return this.pkt('CP_COND_REG_EXEC', [(encodeFields('CP_COND_REG_EXEC.0', { MODE: 'REG_COMPARE_IMM', ONCHIP_MEM: onchip }, this.gen) | (typeof reg === 'number' && onchip ? reg : this.regOffset(reg))) >>> 0, imm, dwords]);
+  }
+
+  /** a7xx CP_COND_REG_EXEC THREAD_MODE: run the next `dwords` on the named threads. */
+  condRegExecThread(threads: readonly ('BR' | 'BV' | 'LPAC')[], dwords: number): this {
+    const d0 = encodeFields('CP_COND_REG_EXEC.0', { MODE: 'THREAD_MODE', BV: threads.includes('BV'), BR: threads.includes('BR'), LPAC: threads.includes('LPAC') }, this.gen);
+    return this.pkt('CP_COND_REG_EXEC', [d0, dwords]);
+  }
+
+  /** a7xx CP_THREAD_CONTROL: the following packets are for BR, BV or both. */
+  threadControl(thread: 'BR' | 'BV' | 'BOTH', opts: { concurrentBinDisable?: boolean; syncThreads?: boolean } = {}): this {
+    return this.pkt('CP_THREAD_CONTROL', [encodeFields('CP_THREAD_CONTROL.0', { THREAD: `CP_SET_THREAD_${thread}`, CONCURRENT_BIN_DISABLE: !!opts.concurrentBinDisable, SYNC_THREADS: !!opts.syncThreads }, this.gen)]);
+  }
+
+  /** a7xx CP_EVENT_WRITE7: an event, optionally writing user data, a timestamp or registers to memory or on-chip memory. */
+  event7(name: string, opts: { src?: 'EV_WRITE_USER_32B' | 'EV_WRITE_USER_64B' | 'EV_WRITE_TIMESTAMP_SUM' | 'EV_WRITE_ALWAYSON' | 'EV_WRITE_REGS_CONTENT'; addr?: number; onchip?: number; payload?: readonly number[]; incBv?: boolean; incBr?: boolean } = {}): this {
+    const ev = enumValue('vgt_event_type', name, this.gen);
+    if (ev === undefined) throw new Error(`no event ${name} on ${this.gen}`);
+    const write = opts.addr !== undefined || opts.onchip !== undefined;
+    const d0 = encodeFields('CP_EVENT_WRITE7.0', { EVENT: ev, INC_BV_COUNT: !!opts.incBv, INC_BR_COUNT: !!opts.incBr, WRITE_SRC: opts.src ?? 'EV_WRITE_USER_32B', WRITE_DST: opts.onchip !== undefined ? 'EV_DST_ONCHIP' : 'EV_DST_RAM', WRITE_ENABLED: write }, this.gen);
+    if (!write) return this.pkt('CP_EVENT_WRITE7', [d0]);
+    const a = opts.onchip !== undefined ? [opts.onchip, 0] : [lo32(opts.addr!), hi32(opts.addr!)];
+    return this.pkt('CP_EVENT_WRITE7', [d0, ...a, ...(opts.payload ?? [])]);
+  }
+
+  /** a7xx CP_MODIFY_TIMESTAMP. */
+  modifyTimestamp(op: 'MODIFY_TIMESTAMP_CLEAR' | 'MODIFY_TIMESTAMP_ADD_GLOBAL' | 'MODIFY_TIMESTAMP_ADD_LOCAL', add = 0): this {
+    return this.pkt('CP_MODIFY_TIMESTAMP', [encodeFields('CP_MODIFY_TIMESTAMP.0', { ADD: add, OP: op }, this.gen)]);
+  }
+
+  /** a7xx CP_WAIT_TIMESTAMP on a memory address (or on-chip dword with `onchip`). */
+  waitTimestamp(src: 'TS_WAIT_GE_32B' | 'TS_WAIT_GE_64B' | 'TS_WAIT_GE_TIMESTAMP_SUM', addr: number, ref0: number, ref1 = 0, onchip = false): this {
+    const d0 = encodeFields('CP_WAIT_TIMESTAMP.0', { WAIT_VALUE_SRC: src, WAIT_DST: onchip ? 'TS_WAIT_ONCHIP' : 'TS_WAIT_RAM' }, this.gen);
+    return this.pkt('CP_WAIT_TIMESTAMP', [d0, onchip ? addr : lo32(addr), onchip ? 0 : hi32(addr), ref0, ref1]);
+  }
+
+  /** a7xx CP_MEM_TO_SCRATCH_MEM: `cnt` dwords from memory into the CP scratch memory at `offset`. */
+  memToScratchMem(src: number, offset: number, cnt: number): this {
+    return this.pkt('CP_MEM_TO_SCRATCH_MEM', [cnt & 0x3f, offset & 0x3f, lo32(src), hi32(src)]);
+  }
+
+  /** a7xx CP_BV_BR_COUNT_OPS. */
+  bvBrCountOps(op: 'PIPE_CLEAR_BV_BR' | 'PIPE_SET_BR_OFFSET' | 'PIPE_BR_WAIT_FOR_BV' | 'PIPE_BV_WAIT_FOR_BR', brOffset = 0): this {
+    return this.pkt('CP_BV_BR_COUNT_OPS', [encodeFields('CP_BV_BR_COUNT_OPS.0', { OP: op }, this.gen), brOffset & 0xffff]);
+  }
+
+  /** a7xx CP_RESET_CONTEXT_STATE. */
+  resetContextState(opts: { onChipTs?: boolean; resourceTable?: boolean; globalLocalTs?: boolean }): this {
+    return this.pkt('CP_RESET_CONTEXT_STATE', [encodeFields('CP_RESET_CONTEXT_STATE.0', { CLEAR_ON_CHIP_TS: !!opts.onChipTs, CLEAR_RESOURCE_TABLE: !!opts.resourceTable, CLEAR_GLOBAL_LOCAL_TS: !!opts.globalLocalTs }, this.gen)]);
+  }
+
+  /** a7xx CP_FIXED_STRIDE_DRAW_TABLE: `count` buffers of `stride` dwords at `base`. */
+  fixedStrideDrawTable(base: number, stride: number, count: number): this {
+    return this.pkt('CP_FIXED_STRIDE_DRAW_TABLE', [lo32(base), hi32(base), encodeFields('CP_FIXED_STRIDE_DRAW_TABLE.2', { IB_SIZE: (stride * count) & 0xfff, STRIDE: stride }, this.gen), count]);
+  }
+
+  /** CP_START_BIN (a650+): `bins` iterations of a per-bin prefix and the body that follows, closed by CP_END_BIN. */
+  startBin(bins: number, prefixAddr: number, prefixDwords: number, body: CmdStream): this {
+    this.pkt('CP_START_BIN', [bins, lo32(prefixAddr), hi32(prefixAddr), prefixDwords, body.length]);
+    this.raw(...body.dwords());
+    return this.pkt('CP_END_BIN');
+  }
+
+  /** CP_CONTEXT_REG_BUNCH (register, value) pairs; CP_CONTEXT_REG_BUNCH2 (a7xx) after two leading dwords. */
+  contextRegBunch(pairs: readonly [number | string, number][], bunch2?: readonly [number, number]): this {
+    const p: number[] = bunch2 ? [bunch2[0], bunch2[1]] : [];
+    for (const [r, v] of pairs) p.push(this.regOffset(r), v);
+    return this.pkt(bunch2 ? 'CP_CONTEXT_REG_BUNCH2' : 'CP_CONTEXT_REG_BUNCH', p);
+  }
+
   regToScratch(reg: number | string, scratch: number, cnt: number): this {
     return this.pkt('CP_REG_TO_SCRATCH', [(this.regOffset(reg) | ((scratch & 7) << 20) | (((cnt - 1) & 7) << 24)) >>> 0]);
   }

@@ -11,7 +11,7 @@
 import { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
 import { enumName, enumValue, gpuRegs, type Gen, type RegisterSpace } from '../regs/db.js';
-import { decodeHeader, opcodeName } from './pm4.js';
+import { decodeHeader, opcodeName, opcodes } from './pm4.js';
 
 const SEED = '004_0583f9f0ffcacefd.txt';
 
@@ -61,6 +61,10 @@ export interface WorkRecord {
   readonly state: ReadonlyMap<number, number>;
   /** CP packet state in force (CP_SET_BIN_DATA5, CP_SET_VISIBILITY_OVERRIDE, CP_SET_SUBDRAW_SIZE ...). */
   readonly cpState: ReadonlyMap<string, readonly number[]>;
+  /** Bin index while CP_START_BIN replays its body, else -1. */
+  readonly bin: number;
+  /** a7xx CP thread that recorded it. */
+  readonly thread: 'BR' | 'BV';
 }
 
 export interface EventRecord {
@@ -92,6 +96,12 @@ export interface CpOptions {
   readonly snapshots?: boolean;
   /** Called for every executed packet (skipped packets are not seen): an execution trace. */
   readonly onPacket?: (p: ExecutedPacket) => void;
+  /**
+   * a7xx: which CP thread this run models (default BR, the render thread). With concurrent
+   * binning both threads parse the same stream and CP_THREAD_CONTROL sections run only on the
+   * thread(s) they name; this functional model runs one thread at a time.
+   */
+  readonly thread?: 'BR' | 'BV';
 }
 
 export interface ExecutedPacket {
@@ -119,6 +129,8 @@ class Stop extends Error {
 
 interface Frame {
   level: number;
+  /** Draw-state (SDS) buffers report through CP_SDS_BASE / CP_SDS_REM_SIZE, IBs through CP_IBn_*. */
+  sds: boolean;
   base: number;
   size: number;
   /** Dword index of the packet being executed. */
@@ -152,8 +164,30 @@ export class CommandProcessor {
   predGlobal = false;
   predLocal = true;
   predPass = true;
-  /** CP_REG_TEST result, tested by CP_COND_REG_EXEC PRED_TEST. */
-  regTestPred = false;
+  /**
+   * The SQE predicate register (PRED_REG): CP_REG_TEST sets bit PRED_BIT (bit 0 unless given) or,
+   * with PRED_UPDATE, merges PRED_VAL under PRED_MASK; CP_COND_REG_EXEC PRED_TEST tests PRED_BIT.
+   */
+  predReg = 0;
+  /** a7xx scratch memory (48 dwords): CP_MEM_TO_SCRATCH_MEM writes it, CP_REG_TEST SOURCE_SCRATCH_MEM reads it. */
+  readonly scratchMem = new Uint32Array(48);
+  /** a7xx on-chip memory (EV_DST_ONCHIP, TS_WAIT_ONCHIP, COND_REG_EXEC ONCHIP_MEM), by dword address. */
+  readonly onchip = new Map<number, number>();
+  /** a7xx timestamps (CP_MODIFY_TIMESTAMP; EV_WRITE_TIMESTAMP_SUM writes their sum). */
+  globalTs = 0;
+  localTs = 0;
+  /** a7xx CP_THREAD_CONTROL: threads the following packets are for (BR 1, BV 2), concurrent binning. */
+  threadMask = 3;
+  concurrentBinning = true;
+  readonly thread: 'BR' | 'BV';
+  /** a7xx BV/BR counters (CP_EVENT_WRITE7 INC_BV_COUNT / INC_BR_COUNT, CP_BV_BR_COUNT_OPS). */
+  bvCount = 0;
+  brCount = 0;
+  brOffset = 0;
+  /** Bin being replayed by CP_START_BIN (-1 outside), handed to draw records. */
+  binIndex = -1;
+  /** Packets skipped because CP_THREAD_CONTROL gave them to the other thread. */
+  otherThreadPackets = 0;
   skipIb2Global = false;
   skipIb2Local = false;
   /** Outstanding WFI/WFM requests (always drained immediately here, counted). */
@@ -175,6 +209,7 @@ export class CommandProcessor {
   private readonly onPacket: ((p: ExecutedPacket) => void) | undefined;
   private readonly stack: Frame[] = [];
   private readonly R: Record<string, number>;
+  private readonly threadControlOp: number;
 
   constructor(mem: Memory, opts: CpOptions = {}) {
     this.mem = mem;
@@ -186,6 +221,8 @@ export class CommandProcessor {
     this.maxPolls = opts.maxPolls ?? 1000;
     this.snapshots = opts.snapshots ?? true;
     this.onPacket = opts.onPacket;
+    this.thread = opts.thread ?? 'BR';
+    this.threadControlOp = opcodes(this.gen).get('CP_THREAD_CONTROL') ?? -1;
     const r = (n: string): number => this.regsDb.reg(n);
     this.R = {
       RBBM_STATUS: r('RBBM_STATUS'),
@@ -371,17 +408,17 @@ export class CommandProcessor {
     return new Uint32Array(seg.u8.slice(off, off + sizeDwords * 4).buffer);
   }
 
-  private setIbRegs(level: number, base: number, rem: number): void {
-    const b = level === 1 ? this.R['CP_IB1_BASE']! : level === 2 ? this.R['CP_IB2_BASE']! : level >= 3 ? this.R['CP_SDS_BASE']! : -1;
+  private setIbRegs(level: number, base: number, rem: number, sds = false): void {
+    const b = sds ? this.R['CP_SDS_BASE']! : level === 1 ? this.R['CP_IB1_BASE']! : level === 2 ? this.R['CP_IB2_BASE']! : level >= 3 ? this.R['CP_SDS_BASE']! : -1;
     if (b < 0) return;
     this.regs[b] = base >>> 0;
     this.regs[b + 1] = Math.floor(base / 2 ** 32) >>> 0;
     this.regs[b + 2] = rem;
   }
 
-  private execIb(iova: number, sizeDwords: number, level: number): void {
+  private execIb(iova: number, sizeDwords: number, level: number, sds = false): void {
     const dw = this.fetch(iova, sizeDwords);
-    const frame: Frame = { level, base: iova, size: sizeDwords, pos: 0 };
+    const frame: Frame = { level, sds, base: iova, size: sizeDwords, pos: 0 };
     this.stack.push(frame);
     const privileged = level === 0;
     const n = dw.length;
@@ -390,7 +427,7 @@ export class CommandProcessor {
       while (i < n) {
         frame.pos = i;
         if (level === 0) this.regs[this.R['CP_RB_RPTR']!] = i;
-        else this.setIbRegs(level, iova, n - i);
+        else this.setIbRegs(level, iova, n - i, sds);
         if (++this.packets > this.maxPackets) {
           this.report('adreno.cp.packet-budget', 'error', `more than ${this.maxPackets} packets executed: runaway stream (IB chain loop?)`);
           throw new Stop('budget');
@@ -416,7 +453,10 @@ export class CommandProcessor {
         this.tick(1 + h.count);
         if (this.onPacket) this.onPacket({ level, iova: iova + i * 4, type: h.type, name: h.type === 4 ? 'REG_WRITE' : (opcodeName(h.opcode, this.gen) ?? `0x${h.opcode.toString(16)}`), count: h.count, reg: h.type === 4 ? h.reg : -1, payload: p });
         let skip = 0;
-        if (h.type === 4) {
+        if (this.threadMask !== 3 && this.concurrentBinning && !(this.threadMask & (this.thread === 'BR' ? 1 : 2)) && !(h.type === 7 && h.opcode === this.threadControlOp)) {
+          // A section CP_THREAD_CONTROL gave to the other thread: parsed, not executed here.
+          this.otherThreadPackets++;
+        } else if (h.type === 4) {
           for (let k = 0; k < h.count; k++) this.writeReg(h.reg + k, p[k]!, privileged);
         } else if (h.type === 7) {
           skip = this.exec7(h.opcode, p, level, iova + i * 4);
@@ -431,7 +471,7 @@ export class CommandProcessor {
           i += skip;
         }
       }
-      if (level >= 1) this.setIbRegs(level, iova, 0);
+      if (level >= 1) this.setIbRegs(level, iova, 0, sds);
     } finally {
       this.stack.pop();
       if (level === 1) this.skipIb2Local = false;
@@ -507,28 +547,61 @@ export class CommandProcessor {
       }
       case 'CP_REG_TEST': {
         need(1);
-        const reg = p[0]! & 0x3ffff;
-        const bit = (p[0]! >>> 20) & 31;
-        if (!((p[0]! >>> 25) & 1)) this.wfmCount++;
-        this.syncCounters();
-        this.regTestPred = ((this.readReg(reg) >>> bit) & 1) === 1;
+        const d0 = p[0]!;
+        if (d0 >>> 31) {
+          // PRED_UPDATE: PRED_REG = (PRED_REG & ~PRED_MASK) | (PRED_VAL & PRED_MASK)
+          need(3);
+          this.predReg = ((this.predReg & ~p[1]!) | (p[2]! & p[1]!)) >>> 0;
+          return 0;
+        }
+        const bit = (d0 >>> 20) & 31;
+        const predBit = (d0 >>> 26) & 31;
+        if (!((d0 >>> 25) & 1)) this.wfmCount++;
+        let v: number;
+        if (this.gen === 'a7xx' && (d0 >>> 18) & 1) {
+          // SOURCE_SCRATCH_MEM: a dword of the scratch memory CP_MEM_TO_SCRATCH_MEM filled.
+          const o = d0 & 0x3ffff;
+          v = o < this.scratchMem.length ? this.scratchMem[o]! : 0;
+        } else {
+          this.syncCounters();
+          v = this.readReg(d0 & 0x3ffff);
+        }
+        const on = (v >>> bit) & 1;
+        this.predReg = on ? (this.predReg | (1 << predBit)) >>> 0 : (this.predReg & ~(1 << predBit)) >>> 0;
         return 0;
       }
       case 'CP_COND_REG_EXEC': {
         need(2);
-        const mode = p[0]! >>> 28;
-        if (mode === 1) return this.regTestPred ? 0 : p[1]! & 0xffffff;
+        const d0 = p[0]!;
+        const mode = d0 >>> 28;
+        const onchip = this.gen === 'a7xx' && ((d0 >>> 24) & 1) === 1;
+        const rd = (r: number, chip: boolean): number => (chip ? (this.onchip.get(r) ?? 0) : this.readReg(r));
+        if (mode === 1) return (this.predReg >>> ((d0 >>> 18) & 31)) & 1 ? 0 : p[1]! & 0xffffff; // PRED_TEST
         if (mode === 2) {
+          // REG_COMPARE: REG0 == REG1 (each may come from on-chip memory on a7xx)
           need(3);
           this.syncCounters();
-          return this.readReg(p[0]! & 0x3ffff) === this.readReg(p[1]! & 0x3ffff) ? 0 : p[2]! & 0xffffff;
+          const b = rd(p[1]! & 0x3ffff, this.gen === 'a7xx' && ((p[1]! >>> 24) & 1) === 1);
+          return rd(d0 & 0x3ffff, onchip) === b ? 0 : p[2]! & 0xffffff;
         }
         if (mode === 3) {
-          const mask = (p[0]! >>> 25) & 7; // BINNING, GMEM, SYSMEM
+          // RENDER_MODE: BINNING / GMEM / SYSMEM bits select the modes that pass
+          const mask = (d0 >>> 25) & 7;
           const bit = this.mode === 'BINNING' ? 1 : this.mode === 'GMEM' ? 2 : 4;
           return mask & bit ? 0 : p[1]! & 0xffffff;
         }
-        this.report('adreno.cp.unsupported', 'warning', `CP_COND_REG_EXEC mode ${mode} is not modelled; executing the block`);
+        if (this.gen === 'a7xx' && mode === 4) {
+          // REG_COMPARE_IMM: REG0 == IMM
+          need(3);
+          this.syncCounters();
+          return rd(d0 & 0x3ffff, onchip) === p[1]! ? 0 : p[2]! & 0xffffff;
+        }
+        if (this.gen === 'a7xx' && mode === 5) {
+          // THREAD_MODE: BV (bit 25), BR (bit 26), LPAC (bit 27) name the threads that run the block.
+          const mine = this.thread === 'BV' ? 1 << 25 : 1 << 26;
+          return d0 & mine ? 0 : p[1]! & 0xffffff;
+        }
+        this.report('adreno.cp.unsupported', 'warning', `CP_COND_REG_EXEC mode ${mode} is not defined for ${this.gen}; executing the block`);
         return 0;
       }
       case 'CP_DRAW_PRED_ENABLE_GLOBAL':
@@ -779,6 +852,106 @@ export class CommandProcessor {
         this.regs[o] = (this.regs[o]! | (1 << 8)) >>> 0; // CP_SW
         return 0;
       }
+      case 'CP_THREAD_CONTROL': {
+        need(1);
+        const t = p[0]! & 3;
+        this.threadMask = t || 3;
+        this.concurrentBinning = ((p[0]! >>> 27) & 1) === 0;
+        if (p[0]! >>> 31) this.count(24, 1); // SYNC_THREADS: both threads meet here (serialised in this model)
+        return 0;
+      }
+      case 'CP_BV_BR_COUNT_OPS': {
+        need(1);
+        const op = p[0]! & 0xf;
+        if (op === 1) {
+          this.bvCount = 0;
+          this.brCount = 0;
+        } else if (op === 2) {
+          need(2);
+          this.brOffset = p[1]! & 0xffff;
+        } else if (op === 3 || op === 4) {
+          // The wait is on the other thread; one thread at a time runs here, so the other is
+          // taken to have run ahead (with concurrent binning disabled there is no other thread).
+          const ok = op === 3 ? this.bvCount > this.brCount : this.brCount + this.brOffset > this.bvCount;
+          if (!ok) this.count(24, 1); // SYNC_STALL
+        }
+        return 0;
+      }
+      case 'CP_MODIFY_TIMESTAMP': {
+        need(1);
+        const op = p[0]! >>> 28;
+        const add = p[0]! & 0xff;
+        if (op === 0) this.globalTs = this.localTs = 0;
+        else if (op === 1) this.globalTs = (this.globalTs + add) >>> 0;
+        else if (op === 2) this.localTs = (this.localTs + add) >>> 0;
+        return 0;
+      }
+      case 'CP_RESET_CONTEXT_STATE': {
+        need(1);
+        if (p[0]! & 1) this.onchip.clear();
+        if (p[0]! & 4) this.globalTs = this.localTs = 0;
+        return 0;
+      }
+      case 'CP_MEM_TO_SCRATCH_MEM': {
+        need(4);
+        const cnt = p[0]! & 0x3f;
+        const off = p[1]! & 0x3f;
+        const src = a64(2);
+        for (let k = 0; k < cnt; k++) if (off + k < this.scratchMem.length) this.scratchMem[off + k] = this.mem.read32(src + 4 * k);
+        return 0;
+      }
+      case 'CP_WAIT_TIMESTAMP': {
+        need(4);
+        const src = p[0]! & 3;
+        const onchipDst = (p[0]! >>> 4) & 1;
+        const read = (): number => (onchipDst ? (this.onchip.get(p[1]!) ?? 0) : src === 1 ? this.mem.read64(a64(1)) : this.mem.read32(a64(1)));
+        const want = (): number => (src === 2 ? this.globalTs + this.localTs : src === 1 ? (p[4] ?? 0) * 2 ** 32 + p[3]! : p[3]! | 0);
+        for (let k = 0; k < this.maxPolls; k++) {
+          const v = read();
+          if ((src === 0 ? v | 0 : v) >= want()) return 0;
+          this.cycles += 16;
+          this.count(0, 16);
+          this.count(15, 16);
+        }
+        this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_TIMESTAMP: the ${onchipDst ? 'on-chip' : 'memory'} value never reached ${want()} (${this.maxPolls} polls): the CP hangs here`);
+        throw new Stop('hang');
+      }
+      case 'CP_CONTEXT_REG_BUNCH2':
+        // As CP_CONTEXT_REG_BUNCH after two leading dwords.
+        for (let k = 2; k + 1 < p.length; k += 2) this.writeReg(p[k]! & 0x3ffff, p[k + 1]!, level === 0);
+        return 0;
+      case 'CP_FIXED_STRIDE_DRAW_TABLE': {
+        // COUNT command buffers of STRIDE dwords each, one draw per buffer. No visibility
+        // stream is modelled, so every buffer runs (as with CP_SET_VISIBILITY_OVERRIDE).
+        need(4);
+        const base = a64(0);
+        const stride = p[2]! >>> 20;
+        const count = p[3]!;
+        for (let k = 0; k < count; k++) this.execIb(base + 4 * stride * k, stride, level + 1);
+        return 0;
+      }
+      case 'CP_START_BIN': {
+        // For each bin: the bin's prefix (as an IB2), then the BODY_DWORDS after this packet,
+        // up to CP_END_BIN; afterwards execution continues past the body.
+        need(5);
+        const bins = p[0]!;
+        const prefix = a64(1);
+        const prefixDw = p[3]!;
+        const body = p[4]!;
+        const after = at + 4 * (1 + p.length);
+        for (let b = 0; b < bins; b++) {
+          this.binIndex = b;
+          if (prefixDw) this.execIb(prefix + 4 * prefixDw * b, prefixDw, level + 1);
+          if (body) this.execIb(after, body, level);
+        }
+        this.binIndex = -1;
+        return body;
+      }
+      case 'CP_END_BIN':
+        return 0;
+      case 'CP_CCHE_INVALIDATE':
+        this.count(12);
+        return 0;
       case 'CP_SET_VISIBILITY_OVERRIDE':
       case 'CP_SET_SUBDRAW_SIZE':
       case 'CP_SET_BIN_DATA5':
@@ -814,7 +987,7 @@ export class CommandProcessor {
         continue;
       }
       if (loadImmed) {
-        if (count) this.execIb(addr, count, level + 1);
+        if (count) this.execIb(addr, count, level + 1, true);
         continue;
       }
       for (let m = 0; m < 3; m++) {
@@ -836,7 +1009,7 @@ export class CommandProcessor {
     for (const s of slots) {
       if (!s.dirty || s.count === 0) continue;
       s.dirty = false;
-      this.execIb(s.addr, s.count, level + 1);
+      this.execIb(s.addr, s.count, level + 1, true);
     }
   }
 
@@ -873,17 +1046,24 @@ export class CommandProcessor {
     const src = (d0 >>> 20) & 7;
     const onchip = (d0 >>> 24) & 1;
     const enabled = (d0 >>> 27) & 1;
-    if (enabled && !onchip && p.length >= 3) {
-      const addr = p[2]! * 2 ** 32 + p[1]!;
-      if (src === 0) this.mem.write32(addr, p[3] ?? 0);
-      else if (src === 1) {
-        this.mem.write32(addr, p[3] ?? 0);
-        this.mem.write32(addr + 4, p[4] ?? 0);
-      } else if (src === 2 || src === 3) this.mem.write64(addr, this.cycles);
-      else if (src === 4) {
+    if ((d0 >>> 16) & 1) this.bvCount = (this.bvCount + 1) & 0xffff; // INC_BV_COUNT
+    if ((d0 >>> 17) & 1) this.brCount = (this.brCount + 1) & 0xffff; // INC_BR_COUNT
+    if (enabled && p.length >= 2) {
+      const vals: number[] = [];
+      if (src === 0) vals.push(p[3] ?? 0);
+      else if (src === 1) vals.push(p[3] ?? 0, p[4] ?? 0);
+      else if (src === 2 || src === 3) {
+        const t = src === 2 ? this.globalTs + this.localTs : this.cycles; // TIMESTAMP_SUM / ALWAYSON
+        vals.push(t >>> 0, Math.floor(t / 2 ** 32) >>> 0);
+      } else if (src === 4) {
         this.syncCounters();
         const n = p[4] ?? 0;
-        for (let k = 0; k < n; k++) this.mem.write32(addr + 4 * k, this.readReg(((p[3] ?? 0) + k) & 0x3ffff));
+        for (let k = 0; k < n; k++) vals.push(this.readReg(((p[3] ?? 0) + k) & 0x3ffff));
+      }
+      if (onchip) vals.forEach((v, k) => this.onchip.set(p[1]! + k, v));
+      else if (p.length >= 3) {
+        const addr = p[2]! * 2 ** 32 + p[1]!;
+        vals.forEach((v, k) => this.mem.write32(addr + 4 * k, v));
       }
     }
     // Event side effects (flush counting, CONTEXT_DONE) are the same as on a6xx; no data write there.
@@ -902,7 +1082,7 @@ export class CommandProcessor {
       for (let k = 0; k < b.length; k++) if (b[k]) state.set(CTX_LO + k, b[k]!);
       for (const o of this.written) state.set(o, this.regs[o]!);
     }
-    this.work.push({ kind, packet: name, payload: Array.from(p), iova: at, level, mode: this.mode, marker: this.marker, bank, killed, state, cpState: new Map(this.cpState) });
+    this.work.push({ kind, packet: name, payload: Array.from(p), iova: at, level, mode: this.mode, marker: this.marker, bank, killed, state, cpState: new Map(this.cpState), bin: this.binIndex, thread: this.thread });
     if (!killed) {
       this.ctxDone[this.ctx] = true;
       this.count(11);
