@@ -6,7 +6,34 @@ import { maybeGunzip } from '../../formats/rd.js';
 import type { Gen } from '../regs/db.js';
 import { AfucAsmError, assemble, disasmOne, disassemble, listing } from './isa.js';
 import { AfucEmu } from './emu.js';
-import { testFirmwareSource } from './testfw.js';
+import { testFirmwareFile, testFirmwareSource } from './testfw.js';
+import { firmwareEmu, firmwareFileBytes, firmwareSummary, fwIdInfo, loadFirmware, type LoadedFirmware } from './fwfile.js';
+import { opcodeName } from '../cp/pm4.js';
+
+/**
+ * A released-layout firmware file: dword 0 is zero and the version word names a known firmware
+ * id (or --gen forces the generation). `--skip N` bypasses this (raw instruction words).
+ */
+function asFirmwareFile(file: string, values: Record<string, unknown>): LoadedFirmware | undefined {
+  if (file === 'test' || file.endsWith('.asm') || file.endsWith('.s') || values['skip'] !== undefined) return undefined;
+  const b = new Uint8Array(readFileSync(file));
+  if (b.length < 12 || b.length % 4) return undefined;
+  const dw = new Uint32Array(b.slice().buffer);
+  if (dw[0] !== 0 || (!fwIdInfo((dw[1]! >>> 12) & 0xfff) && values['gen'] === undefined)) return undefined;
+  return loadFirmware(b, file, values['gen'] as Gen | undefined);
+}
+
+/** Packet-name labels for a section's handlers (first packet per handler address). */
+function tableLabels(fw: LoadedFirmware, sec: LoadedFirmware['sections'][number]): Map<number, string> {
+  const m = new Map<number, string>();
+  sec.packetTable.forEach((pc, id) => {
+    if (m.has(pc)) return;
+    const n = id === 4 ? 'PKT4' : opcodeName(id, fw.gen) ?? `UNKN${id}`;
+    m.set(pc, n);
+  });
+  if (sec.jumpTable >= 0) m.set(sec.jumpTable - sec.offset, 'jmptbl');
+  return m;
+}
 
 function loadFw(file: string, gen: Gen): Uint32Array {
   if (file === 'test') return assemble(testFirmwareSource(gen), gen);
@@ -95,20 +122,44 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
   if (!sub || !file) throw new UsageError('adreno afuc: usage: afuc disasm <fw> | afuc asm <src.asm> -o <fw> | afuc emu <fw|test> [--packets f] [--break ADDR] [--steps N] [--trace]  (fw "test" = the built-in test firmware)');
   switch (sub) {
     case 'disasm': {
+      const fwf = asFirmwareFile(file, values);
+      if (fwf) {
+        for (const l of firmwareSummary(fwf)) out(l);
+        for (const sec of fwf.sections) {
+          out(`; ---- ${sec.processor} ----`);
+          const words = fwf.image.subarray(sec.offset, sec.offset + sec.dwords);
+          for (const l of listing(disassemble(words, fwf.gen, { jumpTable: tableLabels(fwf, sec) })).trimEnd().split('\n')) out(l);
+        }
+        return fwf.warnings.length ? EXIT_FINDING : EXIT_OK;
+      }
       for (const l of listing(disassemble(skipHeader(loadFw(file, gen), values), gen)).trimEnd().split('\n')) out(l);
       return EXIT_OK;
     }
     case 'asm': {
       const o = values['output'];
       if (typeof o !== 'string') throw new UsageError('afuc asm: -o <output file> is required');
+      if (values['fw-id'] !== undefined) {
+        // Released file layout: `test` builds the test firmware for that id; a source file must
+        // start with its own version word and jump table literal ([xxxxxxxx], [#jmptbl]).
+        const id = parseInt(String(values['fw-id']), 16);
+        if (!fwIdInfo(id)) throw new UsageError(`--fw-id: unknown firmware id '${String(values['fw-id'])}'`);
+        const bytes = file === 'test' ? testFirmwareFile(id) : firmwareFileBytes(loadFw(file, fwIdInfo(id)!.gen));
+        writeFileSync(o, bytes);
+        out(`${(bytes.length >> 2) - 1} dwords (+ the leading zero dword) written to ${o}`);
+        return EXIT_OK;
+      }
       const bin = loadFw(file, gen);
       writeFileSync(o, new Uint8Array(bin.buffer));
       out(`${bin.length} instructions written to ${o}`);
       return EXIT_OK;
     }
     case 'emu': {
-      const fw = skipHeader(loadFw(file, gen), values);
-      const emu = new AfucEmu(fw, { gen, ...(values['trace'] ? { onStep: (pc: number, t: string) => out(`  ${pc.toString(16).padStart(4, '0')}: ${t}`) } : {}) });
+      const fwf = asFirmwareFile(file, values);
+      const onStep = values['trace'] ? { onStep: (pc: number, t: string) => out(`  ${pc.toString(16).padStart(4, '0')}: ${t}`) } : {};
+      if (fwf) for (const l of firmwareSummary(fwf)) out(l);
+      const emu = fwf
+        ? firmwareEmu(fwf, 'SQE', 0, onStep)
+        : new AfucEmu(skipHeader(loadFw(file, gen), values), { gen, ...onStep });
       for (const b of (values['break'] as string[] | undefined) ?? []) emu.breakpoints.add(parseInt(b, 16));
       const steps = values['steps'] !== undefined ? parseInt(String(values['steps']), 10) : 1_000_000;
       if (values['interactive']) return interactive(emu, values, out);

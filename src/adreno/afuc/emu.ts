@@ -12,7 +12,7 @@
  */
 import { Memory } from '../../core/memory.js';
 import { Diagnostics } from '../../core/diagnostics.js';
-import { registerSpace, gpuRegs, type Gen } from '../regs/db.js';
+import { registerSpace, gpuRegs, type Gen, type RegisterSpace } from '../regs/db.js';
 import { decodeHeader } from '../cp/pm4.js';
 import { decode, disasmOne, afucGen, type AfucGen, type Decoded } from './isa.js';
 
@@ -36,6 +36,15 @@ export interface AfucEmuOptions {
   readonly instrBase?: number;
   /** Called for each executed instruction (tracing). */
   readonly onStep?: (pc: number, text: string) => void;
+  /**
+   * Which microcontroller this image runs on: the SQE finds itself through the GPU register
+   * CP_SQE_INSTR_BASE, a7xx BV / LPAC through the BV_INSTR_BASE / LPAC_INSTR_BASE control registers.
+   */
+  readonly processor?: 'SQE' | 'BV' | 'LPAC';
+  /** Control register domain (default by generation; a750 firmware uses A7XX_GEN3_CONTROL_REG). */
+  readonly controlDomain?: string;
+  /** Initial control register values (chip state the firmware's bootstrap reads). */
+  readonly control?: ReadonlyMap<number, number>;
 }
 
 export class AfucEmu {
@@ -74,6 +83,7 @@ export class AfucEmu {
   /** Packets dispatched by `waitin`. */
   packets = 0;
   private readonly C: Record<string, number>;
+  readonly controlSpace: RegisterSpace;
   private readonly P: Record<string, number>;
   private readonly onStep: ((pc: number, text: string) => void) | undefined;
 
@@ -85,8 +95,9 @@ export class AfucEmu {
     this.mem = opts.mem ?? new Memory();
     this.diag = opts.diag ?? new Diagnostics();
     this.onStep = opts.onStep;
-    const cs = registerSpace(this.agen === 7 ? 'A7XX_CONTROL_REG' : 'A6XX_CONTROL_REG', this.gen);
+    const cs = registerSpace(opts.controlDomain ?? (this.agen === 7 ? 'A7XX_CONTROL_REG' : 'A6XX_CONTROL_REG'), this.gen);
     const ps = registerSpace(this.agen === 7 ? 'A7XX_PIPE_REG' : 'A6XX_PIPE_REG', this.gen);
+    this.controlSpace = cs;
     const c = (n: string): number => cs.offsetOf(n) ?? -1;
     const p = (n: string): number => ps.offsetOf(n) ?? -1;
     this.C = {
@@ -98,9 +109,25 @@ export class AfucEmu {
     this.P = { NRT_ADDR: p('NRT_ADDR'), NRT_DATA: p('NRT_DATA'), WFI_PEND_DECR: p('WFI_PEND_DECR'), WAIT_MEM_WRITES: p('WAIT_MEM_WRITES'), WAIT_FOR_IDLE: p('WAIT_FOR_IDLE') };
     const base = opts.instrBase ?? 0x0f00_0000;
     if (!this.mem.find(base, Math.max(fw.length * 4, 4))) this.mem.map(base, Math.max(fw.length * 4, 4), 'sqe-fw', new Uint8Array(fw.slice().buffer));
-    const r = gpuRegs(this.gen).reg('CP_SQE_INSTR_BASE');
-    this.regs[r] = base >>> 0;
-    this.regs[r + 1] = Math.floor(base / 2 ** 32) >>> 0;
+    const proc = opts.processor ?? 'SQE';
+    const r = proc === 'SQE' ? gpuRegs(this.gen).reg('CP_SQE_INSTR_BASE') : proc === 'LPAC' && this.agen === 6 ? gpuRegs(this.gen).reg('CP_LPAC_SQE_INSTR_BASE') : -1;
+    if (r >= 0) {
+      this.regs[r] = base >>> 0;
+      this.regs[r + 1] = Math.floor(base / 2 ** 32) >>> 0;
+    } else {
+      const c = cs.offsetOf(proc === 'BV' ? 'BV_INSTR_BASE' : 'LPAC_INSTR_BASE');
+      if (c !== undefined) {
+        this.control[c] = base >>> 0;
+        this.control[c + 1] = Math.floor(base / 2 ** 32) >>> 0;
+      }
+    }
+    for (const [a, v] of opts.control ?? []) this.control[a & 0xfff] = v >>> 0;
+  }
+
+  /** A control register by name in this emulator's domain (64-bit pairs read with `hi`). */
+  controlReg(name: string): number | undefined {
+    const o = this.controlSpace.offsetOf(name);
+    return o === undefined ? undefined : this.control[o];
   }
 
   private report(id: string, message: string): void {
@@ -271,8 +298,18 @@ export class AfucEmu {
     }
     const d = this.code[pc];
     if (!d) {
-      this.report('afuc.illegal-instruction', `illegal instruction 0x${this.fw[pc]!.toString(16).padStart(8, '0')}`);
-      throw new EmuError('error');
+      // Words with the top five bits clear are data literals (the firmware version, the jump
+      // table offset); they execute as nop. Anything else is an illegal instruction.
+      if (this.fw[pc]! >>> 27 !== 0) {
+        this.report('afuc.illegal-instruction', `illegal instruction 0x${this.fw[pc]!.toString(16).padStart(8, '0')}`);
+        throw new EmuError('error');
+      }
+      this.onStep?.(pc, `[${this.fw[pc]!.toString(16).padStart(8, '0')}]`);
+      this.steps++;
+      const delayed = this.branchTo;
+      this.branchTo = -1;
+      this.pc = delayed >= 0 ? delayed : pc + 1;
+      return;
     }
     this.onStep?.(pc, disasmOne(d, pc, this.agen));
     this.steps++;

@@ -365,6 +365,12 @@ export function assembleLine(line: string, pc: number, gen: AfucGen, labels: Rea
   throw new AfucAsmError(lastErr);
 }
 
+/** A literal offset encoded as a NOP-like word: high byte 0x01 on a6xx+ (all-zero words are illegal there). */
+export function nopLiteral(x: number, gen: AfucGen): number {
+  if (x >>> 24) throw new AfucAsmError(`literal 0x${x.toString(16)} does not fit 24 bits`);
+  return gen < 6 ? x : (x | (1 << 24)) >>> 0;
+}
+
 /** Assemble a program. Errors name the line. */
 export function assemble(src: string, g: AfucGen | Gen): Uint32Array {
   const gen = afucGen(g);
@@ -382,6 +388,16 @@ export function assemble(src: string, g: AfucGen | Gen): Uint32Array {
       s = s.slice(m[0].length);
     }
     if (!s) return;
+    const al = /^\.align\s+(\d+)$/.exec(s);
+    if (al) {
+      // freedreno's `.align N` (bytes): pad with nop up to the boundary.
+      const n = Math.max(1, parseInt(al[1]!, 10) >> 2);
+      while (pc % n) {
+        items.push({ line: 'nop', pc, no });
+        pc++;
+      }
+      return;
+    }
     items.push({ line: s, pc, no });
     pc += s.startsWith('.word') ? s.slice(5).split(',').length : 1;
   });
@@ -393,7 +409,17 @@ export function assemble(src: string, g: AfucGen | Gen): Uint32Array {
       return '0x' + (v * 4).toString(16);
     });
     try {
-      if (s.startsWith('.word')) {
+      const lit = /^\[(?:([0-9a-fA-F]{1,8})|#(\w+))\]$/.exec(s);
+      if (lit) {
+        // freedreno raw literals: [xxxxxxxx] is the word itself, [#label] the label's offset as a
+        // nop literal (high byte 0x01 on a6xx+, as firmware headers hold the jump table offset).
+        if (lit[1]) out.push(parseInt(lit[1], 16) >>> 0);
+        else {
+          const v = labels.get(lit[2]!);
+          if (v === undefined) throw new AfucAsmError(`undefined label '${lit[2]}'`);
+          out.push(nopLiteral(v, gen));
+        }
+      } else if (s.startsWith('.word')) {
         for (const t of s.slice(5).split(',')) {
           const x = t.trim();
           const lv = labels.get(x);

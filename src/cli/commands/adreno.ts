@@ -22,8 +22,12 @@ subcommands:
                          execute the trace on the simulated a6xx CP; prints faults,
                          diagnostics, draws and the final CP state (--trace: every
                          executed packet, skipped ones are not shown)
-  afuc disasm <fw> [--gen a5xx|a6xx|a7xx] [--skip N] | afuc asm <file.asm> -o <fw>
-                         (--skip N: leading header dwords of a firmware file)
+  afuc disasm <fw> [--gen a5xx|a6xx|a7xx] [--skip N] | afuc asm <file.asm|test> -o <fw> [--fw-id ID]
+                         firmware files (a630_sqe.fw, a650/a660_sqe.fw, a730/a740_sqe.fw,
+                         gen70500_sqe.fw ...) are recognised by their header: version, firmware
+                         id, jump table, BV/LPAC sections; --skip N treats the file as raw words
+                         after N dwords; --fw-id writes the released layout (with 'test': the
+                         built-in test firmware for that id)
   afuc emu <fw|test> [--packets stream.bin] [--break ADDR] [--steps N] [--trace] [-i]
                          (-i: step/break/registers from commands on stdin; fw 'test'
                          is the built-in test firmware)
@@ -116,6 +120,7 @@ export const adrenoCommand: Command = {
     output: { type: 'string', short: 'o' },
     trace: { type: 'boolean' },
     interactive: { type: 'boolean', short: 'i' },
+    'fw-id': { type: 'string' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;
