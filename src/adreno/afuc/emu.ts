@@ -298,9 +298,11 @@ export class AfucEmu {
     }
     const d = this.code[pc];
     if (!d) {
-      // Words with the top five bits clear are data literals (the firmware version, the jump
-      // table offset); they execute as nop. Anything else is an illegal instruction.
-      if (this.fw[pc]! >>> 27 !== 0) {
+      // Data literals (the firmware version, the jump table offset) execute as nop: words with
+      // the top five bits clear, which on a6xx+ means a 0x01 high byte (afuc.xml: all-zero words
+      // are illegal there). Anything else is an illegal instruction.
+      const w = this.fw[pc]!;
+      if (w >>> 27 !== 0 || (this.agen >= 6 && w >>> 24 !== 1)) {
         this.report('afuc.illegal-instruction', `illegal instruction 0x${this.fw[pc]!.toString(16).padStart(8, '0')}`);
         throw new EmuError('error');
       }
