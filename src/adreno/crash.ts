@@ -153,6 +153,15 @@ export function analyseDump(d: DevCoreDump, forceGen?: Gen): CrashReport {
     lines.push(`${n} 0x${v.toString(16).padStart(8, '0')}${bits.length ? ': ' + bits.join(' ') : ''}${n === 'CP_PROTECT_STATUS' ? ` (register ${regs.nameOf(v & 0x3ffff)})` : ''}`);
   }
   for (const f of d.faultInfo) lines.push(`fault: ${f}`);
+  const fiova = d.faultInfo.map((f) => /iova=(?:0x)?([0-9a-fA-F]+)/.exec(f)).find((m) => m);
+  if (fiova) {
+    const a = parseInt(fiova[1]!, 16);
+    const bo = [...d.bos, ...d.rings.map((r) => ({ iova: r.iova, size: r.size, name: `ring ${r.id}` }))].find((b) => a >= b.iova && a < b.iova + Math.max(b.size, 1));
+    lines.push(bo ? `fault iova 0x${a.toString(16)} is inside ${bo.name || 'a bo'} (0x${bo.iova.toString(16)} + 0x${(a - bo.iova).toString(16)})` : `fault iova 0x${a.toString(16)} is in none of the captured buffers`);
+  }
+  for (const [name, byCtx] of d.clusters) {
+    lines.push(`cluster ${name}: ${[...byCtx].map(([c, m]) => `context ${c} ${m.size} registers`).join(', ')}`);
+  }
   const sqe = d.indexed.get('CP_SQE_STAT');
   if (sqe && sqe.length) lines.push(`CP_SQE_STAT: ${sqe.length} dwords${sqe.length > 1 ? `, SQE PC-ish word 0x${sqe[1]!.toString(16)}` : ''}`);
   const mempool = d.indexed.get('CP_MEMPOOL');

@@ -1,9 +1,14 @@
 /**
- * msm (freedreno kernel driver) GPU devcoredump text: `key: value` header lines, `ringbuffer:`,
- * `bos:` and `registers:` lists, ascii85-encoded buffer data (the kernel's variant: one u32 per
- * five characters, most significant digit first, `z` for a zero dword, trailing zeros dropped),
- * and `indexed-registers:` (CP_SQE_STAT, CP_MEMPOOL, ...) where present. Unknown sections are
- * skipped. Also a writer, so simulated crashes produce the same files.
+ * msm (freedreno kernel driver) GPU devcoredump text as adreno_show() / a6xx_show() print it:
+ * `key: value` header lines (kernel, module, time, comm, cmdline, gpu-initialized, revision
+ * `630 (6.3.0.2)`, rbbm-status), `fault-info:` (`  - iova=...`), `ringbuffer:` and `bos:` lists
+ * whose data is the kernel's ascii85 (one u32 per five characters, most significant digit first,
+ * `z` for a zero dword, trailing zero dwords dropped, on one line after `data: !!ascii85 |`),
+ * `registers:` / `registers-gmu:` as `  - { offset: 0x%06x, value: 0x%08x }` where the offset is
+ * the register's BYTE address (dword offset << 2), `indexed-registers:` (`  - regs-name: CP_SQE_STAT`,
+ * `    dwords: N`, ascii85 data), and `clusters:` (`  - cluster-name: X` / a7xx `  - pipe: P`,
+ * `    - cluster-name: X`, then `- context: N` and indented register lines: the context banks).
+ * `shader-blocks:`, `gmu-*:` and `debugbus:` are skipped. Also a writer in the same layout.
  */
 import { InputError } from '../core/errors.js';
 
@@ -33,8 +38,10 @@ export interface DevCoreDump {
   /** offset -> value of the `registers:` list (and `registers-gmu:` under gmu). */
   readonly registers: Map<number, number>;
   readonly gmuRegisters: Map<number, number>;
-  /** `indexed-registers:` blocks by name (CP_SQE_STAT, CP_MEMPOOL ...). */
+  /** `indexed-registers:` blocks by name (CP_SQE_STAT, CP_MEMPOOL ...), `dwords` long. */
   readonly indexed: Map<string, number[]>;
+  /** `clusters:` register values by cluster name (a7xx: `PIPE/CLUSTER`) and context (bank) 0/1. */
+  readonly clusters: Map<string, Map<number, Map<number, number>>>;
   /** `fault-info` / iommu lines kept verbatim. */
   readonly faultInfo: string[];
 }
@@ -93,13 +100,28 @@ function num(s: string | undefined): number {
 
 /** Parse a devcoredump. Not a dump at all (no recognizable key) is an InputError. */
 export function parseDevcoredump(text: string, where = 'devcoredump'): DevCoreDump {
-  const d: DevCoreDump = { header: {}, rings: [], bos: [], registers: new Map(), gmuRegisters: new Map(), indexed: new Map(), faultInfo: [] };
+  const d: DevCoreDump = { header: {}, rings: [], bos: [], registers: new Map(), gmuRegisters: new Map(), indexed: new Map(), clusters: new Map(), faultInfo: [] };
   const lines = text.split(/\r?\n/);
   let section = '';
   let item: Record<string, string> | undefined;
   let items: Record<string, string>[] = [];
   let dataLines: string[] | undefined;
   let indexedName = '';
+  let indexedDwords = 0;
+  let indexedData: string[] | undefined;
+  let pipe = '';
+  let cluster = '';
+  let context = 0;
+  const flushIndexed = (): void => {
+    if (indexedName) {
+      const v = indexedData ? Array.from(ascii85Decode(indexedData.join(''), `${where}: ${indexedName}`)) : [];
+      while (v.length < indexedDwords) v.push(0);
+      d.indexed.set(indexedName, v);
+    }
+    indexedName = '';
+    indexedData = undefined;
+    indexedDwords = 0;
+  };
   const flushItem = (): void => {
     if (item) {
       if (dataLines) item['data'] = dataLines.join('');
@@ -110,6 +132,7 @@ export function parseDevcoredump(text: string, where = 'devcoredump'): DevCoreDu
   };
   const endSection = (): void => {
     flushItem();
+    flushIndexed();
     if (section === 'ringbuffer')
       for (const it of items)
         d.rings.push({
@@ -124,7 +147,7 @@ export function parseDevcoredump(text: string, where = 'devcoredump'): DevCoreDu
         });
     if (section === 'bos')
       for (const it of items)
-        d.bos.push({ iova: num(it['iova']), size: num(it['size']), name: it['name'] ?? '', data: it['data'] ? ascii85Decode(it['data'], `${where}: bo ${it['iova']}`) : new Uint32Array(0) });
+        d.bos.push({ iova: num(it['iova']), size: num(it['size']), name: (it['name'] ?? '').trim(), data: it['data'] ? ascii85Decode(it['data'], `${where}: bo ${it['iova']}`) : new Uint32Array(0) });
     items = [];
   };
   let recognized = false;
@@ -135,27 +158,52 @@ export function parseDevcoredump(text: string, where = 'devcoredump'): DevCoreDu
       endSection();
       section = top[1]!;
       if (top[2]) d.header[section] = top[2];
-      if (['kernel', 'module', 'revision', 'rbbm-status', 'ringbuffer', 'registers'].includes(section)) recognized = true;
+      if (['kernel', 'module', 'revision', 'rbbm-status', 'ringbuffer', 'registers', 'gpu-initialized'].includes(section)) recognized = true;
+      pipe = cluster = '';
+      context = 0;
       continue;
     }
-    if (dataLines && /^\s{5,}\S/.test(raw) && !/^\s*-/.test(raw) && !/^\s*[\w-]+:\s/.test(raw)) {
+    const isData = /^\s{5,}\S/.test(raw) && !/^\s*-/.test(raw) && !/^\s*[\w-]+:\s/.test(raw) && !/^\s*[\w-]+:$/.test(raw);
+    if (dataLines && isData) {
       dataLines.push(raw.trim());
+      continue;
+    }
+    if (indexedData && isData) {
+      indexedData.push(raw.trim());
       continue;
     }
     const reg = /\{\s*offset:\s*(0x[0-9a-fA-F]+|\d+),\s*value:\s*(0x[0-9a-fA-F]+|\d+)\s*\}/.exec(raw);
     if (reg && (section === 'registers' || section === 'registers-gmu')) {
-      (section === 'registers' ? d.registers : d.gmuRegisters).set(num(reg[1]), num(reg[2]) >>> 0);
+      // The kernel prints byte addresses (offset << 2); the map is by dword register offset.
+      (section === 'registers' ? d.registers : d.gmuRegisters).set(num(reg[1]) >>> 2, num(reg[2]) >>> 0);
+      continue;
+    }
+    if (section === 'clusters') {
+      const pm = /^\s*-\s*pipe:\s*(\S+)/.exec(raw);
+      const cm = /^\s*-\s*cluster-name:\s*(\S+)/.exec(raw);
+      const xm = /^\s*-\s*context:\s*(\d+)/.exec(raw);
+      if (pm) pipe = pm[1]!;
+      else if (cm) cluster = pipe ? `${pipe}/${cm[1]}` : cm[1]!;
+      else if (xm) context = parseInt(xm[1]!, 10);
+      else if (reg && cluster) {
+        let byCtx = d.clusters.get(cluster);
+        if (!byCtx) d.clusters.set(cluster, (byCtx = new Map()));
+        let m = byCtx.get(context);
+        if (!m) byCtx.set(context, (m = new Map()));
+        m.set(num(reg[1]) >>> 2, num(reg[2]) >>> 0);
+      }
       continue;
     }
     if (section === 'indexed-registers') {
       const nm = /regs-name:\s*(\S+)/.exec(raw);
       if (nm) {
+        flushIndexed();
         indexedName = nm[1]!;
-        d.indexed.set(indexedName, []);
         continue;
       }
-      const v = /^\s*-\s*(0x[0-9a-fA-F]+)\s*$/.exec(raw);
-      if (v && indexedName) d.indexed.get(indexedName)!.push(num(v[1]));
+      const dm = /^\s*dwords:\s*(\d+)/.exec(raw);
+      if (dm) indexedDwords = Math.min(parseInt(dm[1]!, 10), 1 << 24);
+      else if (/^\s*data:/.test(raw)) indexedData = [];
       continue;
     }
     if (section === 'fault-info' || section === 'iommu') {
@@ -183,7 +231,9 @@ export interface DumpWriterInput {
   readonly header: Record<string, string>;
   readonly rings: readonly DumpRing[];
   readonly bos: readonly DumpBo[];
+  /** By dword register offset (written as byte addresses, as the kernel does). */
   readonly registers: ReadonlyMap<number, number>;
+  readonly indexed?: ReadonlyMap<string, readonly number[]>;
 }
 
 const hx = (v: number, w: number): string => '0x' + (v >>> 0 === v ? v.toString(16) : v.toString(16)).padStart(w, '0');
@@ -200,17 +250,24 @@ export function writeDevcoredump(d: DumpWriterInput): string {
   }
   L.push('bos:');
   for (const b of d.bos) {
-    L.push(`  - iova: ${hx(b.iova, 16)}`, `    size: ${b.size}`, ...(b.name ? [`    name: ${b.name}`] : []));
+    L.push(`  - iova: ${hx(b.iova, 16)}`, `    size: ${b.size}`, '    flags: 0x0', `    name: ${b.name.padEnd(32)}`);
     const a = ascii85Encode(b.data);
     if (a) L.push('    data: !!ascii85 |', ...chunk(a));
   }
   L.push('registers:');
-  for (const [o, v] of [...d.registers].sort((a, b) => a[0] - b[0])) L.push(`  - { offset: ${hx(o, 4)}, value: ${hx(v, 8)} }`);
+  for (const [o, v] of [...d.registers].sort((a, b) => a[0] - b[0])) L.push(`  - { offset: ${hx(o * 4, 6)}, value: ${hx(v, 8)} }`);
+  if (d.indexed?.size) {
+    L.push('indexed-registers:');
+    for (const [name, v] of d.indexed) {
+      L.push(`  - regs-name: ${name}`, `    dwords: ${v.length}`);
+      const a = ascii85Encode(v);
+      if (a) L.push('    data: !!ascii85 |', '      ' + a);
+    }
+  }
   return L.join('\n') + '\n';
 }
 
+/** adreno_show_object prints the whole encoding on one line after five spaces. */
 function chunk(s: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < s.length; i += 80) out.push('     ' + s.slice(i, i + 80));
-  return out;
+  return ['     ' + s];
 }

@@ -51,3 +51,20 @@ test('PM4 opcodes per generation and header parity', () => {
   // a known-good header from a real a6xx stream: CP_NOP with 0 payload is 0x70108000
   assert.equal(pkt7(0x10, 0), 0x70108000);
 });
+
+test('src/adreno/README.md carries the measured coverage table (gpusim adreno coverage)', async () => {
+  const { coverageLines } = await import('../../src/adreno/coverage.js');
+  const { readFileSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  const readme = readFileSync(fileURLToPath(new URL('../../../src/adreno/README.md', import.meta.url)), 'utf8');
+  const lines = coverageLines();
+  assert.ok(readme.includes(lines.join('\n')), 'README coverage table is stale: paste `gpusim adreno coverage` into src/adreno/README.md');
+  // Every packet the issue lists under Execution is executed.
+  const { packetCoverage } = await import('../../src/adreno/coverage.js');
+  const ex = packetCoverage('a6xx').executed;
+  for (const n of ['CP_INDIRECT_BUFFER', 'CP_INDIRECT_BUFFER_CHAIN', 'CP_SET_DRAW_STATE', 'CP_SET_MARKER', 'CP_SET_MODE', 'CP_SKIP_IB2_ENABLE_GLOBAL', 'CP_SKIP_IB2_ENABLE_LOCAL', 'CP_COND_EXEC', 'CP_COND_REG_EXEC', 'CP_REG_TEST', 'CP_DRAW_PRED_ENABLE_GLOBAL', 'CP_DRAW_PRED_ENABLE_LOCAL', 'CP_DRAW_PRED_SET', 'CP_MEM_WRITE', 'CP_MEM_TO_MEM', 'CP_MEMCPY', 'CP_COND_WRITE5', 'CP_REG_TO_MEM', 'CP_MEM_TO_REG', 'CP_REG_RMW', 'CP_WAIT_REG_MEM', 'CP_WAIT_MEM_WRITES', 'CP_WAIT_FOR_IDLE', 'CP_WAIT_FOR_ME', 'CP_EVENT_WRITE', 'CP_REG_TO_SCRATCH', 'CP_SCRATCH_TO_REG', 'CP_NOP', 'CP_DRAW_INDX_OFFSET', 'CP_DRAW_INDIRECT', 'CP_DRAW_INDX_INDIRECT', 'CP_DRAW_INDIRECT_MULTI', 'CP_DRAW_AUTO', 'CP_EXEC_CS', 'CP_EXEC_CS_INDIRECT']) {
+    assert.ok(ex.includes(n), n);
+  }
+  const a7 = packetCoverage('a7xx').executed;
+  for (const n of ['CP_THREAD_CONTROL', 'CP_EVENT_WRITE7', 'CP_WAIT_TIMESTAMP', 'CP_MODIFY_TIMESTAMP', 'CP_BV_BR_COUNT_OPS', 'CP_MEM_TO_SCRATCH_MEM', 'CP_RESET_CONTEXT_STATE', 'CP_FIXED_STRIDE_DRAW_TABLE', 'CP_CONTEXT_REG_BUNCH2', 'CP_START_BIN']) assert.ok(a7.includes(n), n);
+});

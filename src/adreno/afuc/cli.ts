@@ -154,6 +154,7 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
       return EXIT_OK;
     }
     case 'emu': {
+      if (gen === 'a5xx') throw new UsageError('afuc emu: the emulator models a6xx/a7xx SQE firmware (a5xx PFP/ME are not emulated)');
       const fwf = asFirmwareFile(file, values);
       const onStep = values['trace'] ? { onStep: (pc: number, t: string) => out(`  ${pc.toString(16).padStart(4, '0')}: ${t}`) } : {};
       if (fwf) for (const l of firmwareSummary(fwf)) out(l);

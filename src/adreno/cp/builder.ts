@@ -124,14 +124,14 @@ export class CmdStream {
           DISABLE: !!g.disable,
           DISABLE_ALL_GROUPS: !!g.disableAll,
           LOAD_IMMED: !!g.loadImmed,
-          BINNING: modes.includes('BINNING'),
-          GMEM: modes.includes('GMEM'),
-          SYSMEM: modes.includes('SYSMEM'),
+          // The per-mode bits exist from a6xx on.
+          ...(this.gen === 'a6xx' || this.gen === 'a7xx' ? { BINNING: modes.includes('BINNING'), GMEM: modes.includes('GMEM'), SYSMEM: modes.includes('SYSMEM') } : {}),
           GROUP_ID: g.groupId,
         },
         this.gen,
       );
-      p.push(d0, lo32(g.addr ?? 0), hi32(g.addr ?? 0));
+      p.push(d0, lo32(g.addr ?? 0));
+      if (this.gen !== 'a4xx') p.push(hi32(g.addr ?? 0)); // ADDR_HI from a5xx on
     }
     return this.pkt('CP_SET_DRAW_STATE', p);
   }

@@ -34,6 +34,9 @@ export function genFromChipId(chipLo: number, chipHi: number): Gen | undefined {
   // Old-style chip ids: 0xCCMMmmpp with CC = core (6 for a6xx); newer ids put a generation in the high word.
   const core = (chipLo >>> 24) & 0xff;
   if (core >= 2 && core <= 7) return ALL_GENS[core - 2];
+  // KGSL-style a7xx ids carry 0x43 in the top byte (FD740 0x43050a01, FD750 0x43051401,
+  // X1-85 0x43050c01 in freedreno's device table); a 0xffff high word is the any-speedbin form.
+  if (core === 0x43) return 'a7xx';
   const hiCore = (chipHi >>> 24) & 0xff;
   if (hiCore >= 2 && hiCore <= 7) return ALL_GENS[hiCore - 2];
   return undefined;

@@ -32,6 +32,9 @@ subcommands:
                          (-i: step/break/registers from commands on stdin; fw 'test'
                          is the built-in test firmware)
 
+  coverage               packets executed / decoded, register domains, afuc encodings
+                         executed by the emulator (measured, the table in src/adreno/README.md)
+
 Exit codes: 0 ok, 1 problems found (malformed packets, faults, diagnostics), 2 bad input.`;
 
 function parseGen(v: unknown): Gen | undefined {
@@ -88,6 +91,12 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       flush();
       return code;
     }
+    case 'coverage': {
+      const { coverageLines } = await import('../../adreno/coverage.js');
+      for (const l of coverageLines()) out(l);
+      flush();
+      return EXIT_OK;
+    }
     case 'afuc': {
       const { afucCommand } = await import('../../adreno/afuc/cli.js');
       const code = afucCommand(values, rest, out);
@@ -95,7 +104,7 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       return code;
     }
     default:
-      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc)`);
+      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc, coverage)`);
   }
 }
 
