@@ -197,3 +197,45 @@ test('every emulator diagnostic fires on its condition', () => {
     assert.deepEqual([...new Set(emu.diag.list.map((d) => d.id))], [id], what);
   }
 });
+
+test('emulator: draw-state control registers — (rep)(sds2)cwrite DRAW_STATE_SET_HDR records groups, DRAW_STATE_SEL reads one back', () => {
+  const src = `
+start:
+	waitin
+	mov $01, $data
+set_draw_state:				; header, then (sds2) the base's two dwords, per group
+	(rep)(sds2)cwrite $data, [$00 + @DRAW_STATE_SET_HDR]
+	waitin
+	mov $01, $data
+select:					; CP_NOP payload: the group to select
+	cwrite $data, [$00 + @DRAW_STATE_SEL]
+	cread $03, [$00 + @DRAW_STATE_HDR]
+	cread $04, [$00 + @DRAW_STATE_BASE]
+	cread $05, [$00 + @DRAW_STATE_BASE+1]
+	cread $06, [$00 + @DRAW_STATE_ACTIVE_BITMASK]
+	waitin
+	mov $01, $data
+`;
+  for (const gen of ['a6xx', 'a7xx'] as const) {
+    const code = assemble(src, gen);
+    const labels = { set: 2, select: 5 };
+    const emu = new AfucEmu(code, { gen, diag: new Diagnostics() });
+    emu.jmptbl[opcodeOf('CP_SET_DRAW_STATE', gen)] = labels.set;
+    emu.jmptbl[opcodeOf('CP_NOP', gen)] = labels.select;
+    emu.feed(new CmdStream(gen).setDrawState([
+      { groupId: 3, addr: 0x1_2345_6780, count: 12, modes: ['GMEM'] },
+      { groupId: 9, addr: 0x2000, count: 5 },
+    ]).nop([3]).dwords());
+    assert.equal(emu.run(1000), 'idle', gen);
+    assert.deepEqual(emu.diag.list, []);
+    // Header as the SQE keeps it: count in the low 16 bits, mode mask (BINNING, GMEM, SYSMEM) at 20.
+    assert.equal(emu.gpr[3], (12 | (2 << 20)) >>> 0, gen);
+    assert.deepEqual([emu.gpr[4], emu.gpr[5]], [0x23456780, 1]);
+    assert.equal(emu.gpr[6], (1 << 3) | (1 << 9));
+    assert.equal(emu.drawState[9]!.base, 0x2000);
+  }
+});
+
+function opcodeOf(name: string, gen: 'a6xx' | 'a7xx'): number {
+  return new CmdStream(gen).pkt(name).dwords()[0]! >>> 16 & 0x7f;
+}

@@ -60,6 +60,13 @@ export class AfucEmu {
   /** GPU registers (the CP's immediate view). */
   readonly regs = new Uint32Array(0x40000);
   readonly jmptbl = new Uint32Array(128);
+  /**
+   * The 32 draw-state groups as the SQE's draw-state control registers expose them (CP_SET_DRAW_STATE):
+   * DRAW_STATE_SET_HDR records a group's count and mode mask (its (sdsN) modifier the base), and
+   * DRAW_STATE_SEL selects one for DRAW_STATE_HDR / DRAW_STATE_BASE and its own SDS_BASE / SDS_DWORDS.
+   */
+  readonly drawState = Array.from({ length: 32 }, () => ({ hdr: 0, base: 0, sdsBase: 0, sdsDwords: 0 }));
+  private prevDrawStateSel = 0;
   pc = 0;
   carry = 0;
   steps = 0;
@@ -105,6 +112,8 @@ export class AfucEmu {
       MEM_READ_ADDR: c('MEM_READ_ADDR'), MEM_READ_DWORDS: c('MEM_READ_DWORDS'), WFI_PEND_INCR: c('WFI_PEND_INCR'), WFI_PEND_CTR: c('WFI_PEND_CTR'),
       PACKET_TABLE_WRITE_ADDR: c('PACKET_TABLE_WRITE_ADDR'), PACKET_TABLE_WRITE: c('PACKET_TABLE_WRITE'), LOAD_STORE_HI: c('LOAD_STORE_HI'),
       IB1_BASE: c('IB1_BASE'), IB1_DWORDS: c('IB1_DWORDS'), IB2_BASE: c('IB2_BASE'), IB2_DWORDS: c('IB2_DWORDS'), IB_LEVEL: c('IB_LEVEL'),
+      DRAW_STATE_SET_HDR: c('DRAW_STATE_SET_HDR'), DRAW_STATE_SEL: c('DRAW_STATE_SEL'), DRAW_STATE_HDR: c('DRAW_STATE_HDR'), DRAW_STATE_BASE: c('DRAW_STATE_BASE'),
+      DRAW_STATE_ACTIVE_BITMASK: c('DRAW_STATE_ACTIVE_BITMASK'), SDS_BASE: c('SDS_BASE'), SDS_DWORDS: c('SDS_DWORDS'),
     };
     this.P = { NRT_ADDR: p('NRT_ADDR'), NRT_DATA: p('NRT_DATA'), WFI_PEND_DECR: p('WFI_PEND_DECR'), WAIT_MEM_WRITES: p('WAIT_MEM_WRITES'), WAIT_FOR_IDLE: p('WAIT_FOR_IDLE') };
     const base = opts.instrBase ?? 0x0f00_0000;
@@ -251,7 +260,24 @@ export class AfucEmu {
       if (i < this.jmptbl.length) this.jmptbl[i] = v;
       this.control[C['PACKET_TABLE_WRITE_ADDR']!] = i + 1;
     } else if (a === C['WFI_PEND_INCR']) this.control[C['WFI_PEND_CTR']!] = this.control[C['WFI_PEND_CTR']!]! + 1;
-    else if (a === C['IB1_DWORDS']) this.pushIb('IB1', C['IB1_BASE']!, v);
+    else if (a === C['DRAW_STATE_SET_HDR']) {
+      const g = this.drawState[(v >>> 24) & 0x1f]!;
+      g.hdr = ((v & 0xffff) | (((v >>> 20) & 7) << 20)) >>> 0;
+      this.control[C['DRAW_STATE_ACTIVE_BITMASK']!] = (this.control[C['DRAW_STATE_ACTIVE_BITMASK']!]! | (1 << ((v >>> 24) & 0x1f))) >>> 0;
+    } else if (a === C['DRAW_STATE_SEL']) {
+      const g = this.drawState[v & 0x1f]!;
+      const sb = C['SDS_BASE']!;
+      const prev = this.drawState[this.prevDrawStateSel]!;
+      prev.sdsBase = this.control[sb + 1]! * 2 ** 32 + this.control[sb]!;
+      prev.sdsDwords = this.control[C['SDS_DWORDS']!]!;
+      this.control[C['DRAW_STATE_HDR']!] = g.hdr;
+      this.control[C['DRAW_STATE_BASE']!] = g.base >>> 0;
+      this.control[C['DRAW_STATE_BASE']! + 1] = Math.floor(g.base / 2 ** 32) >>> 0;
+      this.control[sb] = g.sdsBase >>> 0;
+      this.control[sb + 1] = Math.floor(g.sdsBase / 2 ** 32) >>> 0;
+      this.control[C['SDS_DWORDS']!] = g.sdsDwords;
+      this.prevDrawStateSel = v & 0x1f;
+    } else if (a === C['IB1_DWORDS']) this.pushIb('IB1', C['IB1_BASE']!, v);
     else if (a === C['IB2_DWORDS']) this.pushIb('IB2', C['IB2_BASE']!, v);
   }
 
@@ -413,8 +439,19 @@ export class AfucEmu {
         const cur = this.gpr[f['DST']!]!;
         return this.writeDst(f['DST']!, ((cur & ~mask) | ((this.readSrc(f['SRC']!) << f['LO']!) & mask)) >>> 0);
       }
-      case 'cwrite':
-        return this.cwrite(ctrlAddr(), this.readSrc(f['SRC']!));
+      case 'cwrite': {
+        const a = ctrlAddr();
+        this.cwrite(a, this.readSrc(f['SRC']!));
+        // (sdsN): N more reads of the source give the draw-state group's base address dwords.
+        for (let k = 0; k < (f['SDS'] ?? 0); k++) {
+          const v = this.readSrc(f['SRC']!);
+          if ((a & 0xfff) === this.C['DRAW_STATE_SET_HDR']) {
+            const g = this.drawState[(this.control[a & 0xfff]! >>> 24) & 0x1f]!;
+            g.base = k === 0 ? g.base - (g.base % 2 ** 32) + v : (g.base % 2 ** 32) + v * 2 ** 32;
+          }
+        }
+        return;
+      }
       case 'cread':
         return this.writeDst(f['DST']!, this.cread(ctrlAddr()));
       case 'swrite':
