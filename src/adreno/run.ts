@@ -20,7 +20,7 @@ export interface RunResult {
 }
 
 /** Execute every submit of an .rd capture (buffers loaded as they appear) on one CP. */
-export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void } = {}, where = 'trace'): RunResult {
+export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void; thread?: 'BR' | 'BV' } = {}, where = 'trace'): RunResult {
   const f = parseRd(bytes, where);
   const gen = traceGen(f) ?? 'a6xx';
   if (gen !== 'a6xx' && gen !== 'a7xx') throw new InputError(`the executing CP models a6xx/a7xx; this trace is ${gen} (decode works for it)`, where);
@@ -31,6 +31,7 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
   const cp = new CommandProcessor(mem, {
     gen,
     diag,
+    ...(opts.thread ? { thread: opts.thread } : {}),
     ...(trace
       ? {
           onPacket: (p: ExecutedPacket) =>
@@ -68,7 +69,9 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
 export function runCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
   const file = rest[0];
   if (!file) throw new UsageError('adreno run: missing trace file');
-  const { cp, diag, stops } = runRd(new Uint8Array(readFileSync(file)), { strict: !!values['strict'], ...(values['trace'] ? { trace: out } : {}) }, file);
+  const thread = values['thread'] === undefined ? undefined : String(values['thread']).toUpperCase();
+  if (thread !== undefined && thread !== 'BR' && thread !== 'BV') throw new UsageError('--thread must be BR or BV (a7xx concurrent binning)');
+  const { cp, diag, stops } = runRd(new Uint8Array(readFileSync(file)), { strict: !!values['strict'], ...(values['trace'] ? { trace: out } : {}), ...(thread ? { thread } : {}) }, file);
   const regs = gpuRegs(cp.gen);
   if (values['json']) {
     out(JSON.stringify({
@@ -81,7 +84,8 @@ export function runCommand(values: Record<string, unknown>, rest: string[], out:
     }));
   } else {
     out(`${cp.gen}: ${stops.length} submit(s), ${cp.packets} packets, ${cp.cycles} cycles; stops: ${stops.join(', ') || 'none'}`);
-    for (const w of cp.work) out(`  ${w.kind} ${w.packet} at 0x${w.iova.toString(16)} (level ${w.level}, ${w.mode}, bank ${w.bank}${w.killed ? ', killed by predicate' : ''})`);
+    for (const w of cp.work) out(`  ${w.kind} ${w.packet} at 0x${w.iova.toString(16)} (level ${w.level}, ${w.mode}, bank ${w.bank}${w.bin >= 0 ? `, bin ${w.bin}` : ''}${w.killed ? ', killed by predicate' : ''})`);
+    if (cp.otherThreadPackets) out(`  ${cp.otherThreadPackets} packet(s) left to the other CP thread (CP_THREAD_CONTROL; --thread ${cp.thread === 'BR' ? 'BV' : 'BR'} runs them)`);
     for (const e of cp.events) out(`  event ${e.name}${e.addr !== undefined ? ` -> 0x${e.addr.toString(16)} = 0x${e.value.toString(16)}` : ''}${e.irq ? ' irq' : ''}`);
     for (const d of diag.list) out(`  ${d.severity} ${d.id}: ${d.message} ${JSON.stringify(d.where)}`);
     for (const n of ['RBBM_STATUS', 'CP_INTERRUPT_STATUS', 'RBBM_INT_0_STATUS']) {

@@ -220,3 +220,28 @@ test('draw-state groups execute as SDS: CP_SDS_BASE / CP_SDS_REM_SIZE track them
   assert.equal(mem.read32(buf + 4), 3);
   assert.equal(cp.regs[R6.reg('CP_SDS_BASE')], so.iova >>> 0);
 });
+
+test('gpusim adreno run --thread BR|BV on an a7xx capture (KGSL chip id) runs each thread\'s sections', async () => {
+  const { main } = await import('../../src/cli/main.js');
+  const { RdWriter } = await import('../../src/formats/rd.js');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const L = new Layout();
+  const buf = L.reserve(64);
+  const ib = L.place(new CmdStream('a7xx').threadControl('BV').memWrite(buf, [1]).threadControl('BR').drawAuto('DI_PT_TRILIST', 3).threadControl('BOTH'));
+  const w = new RdWriter().chipId(0x43050a01, 0xffff);
+  for (const b of L.buffers) w.buffer(b.iova, b.data);
+  const f = join(mkdtempSync(join(tmpdir(), 'gpusim-a7-')), 't.rd');
+  writeFileSync(f, w.cmdstream(ib.iova, ib.sizeDwords).bytes());
+  let so = '';
+  const io = { stdout: (s: string) => void (so += s), stderr: (s: string) => void (so += s), isTTY: false };
+  assert.equal(await main(['adreno', 'run', f], io), 0);
+  assert.match(so, /^a7xx: 1 submit/m);
+  assert.match(so, /draw CP_DRAW_INDX_OFFSET/);
+  assert.match(so, /1 packet\(s\) left to the other CP thread/);
+  so = '';
+  assert.equal(await main(['adreno', 'run', f, '--thread', 'bv'], io), 0);
+  assert.doesNotMatch(so, /draw CP_DRAW_INDX_OFFSET/);
+  assert.equal(await main(['adreno', 'run', f, '--thread', 'XX'], io), 2);
+});

@@ -18,10 +18,11 @@ subcommands:
       --summary          analysis only: packets by name and IB kind, registers written
   crash <devcoredump> | --fault-line "gpu fault ring ..."
                          estimated crash location, RBBM_STATUS bits, fence, CP state
-  run <trace.rd[.gz]> [--strict] [--json] [--trace]
+  run <trace.rd[.gz]> [--strict] [--json] [--trace] [--thread BR|BV]
                          execute the trace on the simulated a6xx CP; prints faults,
                          diagnostics, draws and the final CP state (--trace: every
-                         executed packet, skipped ones are not shown)
+                         executed packet, skipped ones are not shown; --thread: the
+                         a7xx CP thread to model, BR by default)
   afuc disasm <fw> [--gen a5xx|a6xx|a7xx] [--skip N] | afuc asm <file.asm|test> -o <fw> [--fw-id ID]
                          firmware files (a630_sqe.fw, a650/a660_sqe.fw, a730/a740_sqe.fw,
                          gen70500_sqe.fw ...) are recognised by their header: version, firmware
@@ -130,6 +131,7 @@ export const adrenoCommand: Command = {
     trace: { type: 'boolean' },
     interactive: { type: 'boolean', short: 'i' },
     'fw-id': { type: 'string' },
+    thread: { type: 'string' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;
