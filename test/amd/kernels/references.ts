@@ -705,7 +705,7 @@ export const references: Readonly<Record<string, Reference>> = {
     }
     return { out: out('i32', o), ballot: out('u64', ballot) };
   },
-  packed_math(inp) {
+  packed_math(inp, _ws, gfx) {
     const a = u16(inp.a!);
     const b = u16(inp.b!);
     const s = new Int16Array(inp.s!.slice().buffer);
@@ -740,6 +740,11 @@ export const references: Readonly<Record<string, Reference>> = {
       let acc = i;
       for (let k = 0; k < 4; k++) acc += sb(pa, k) * sb(pb, k);
       idot[i] = acc;
+    }
+    // The dot builtins need GFX11's dot8-insts: the gfx1030/gfx900 builds store 0 (see the source).
+    if (gfx === 'gfx1030' || gfx === 'gfx900') {
+      dot.fill(0);
+      idot.fill(0);
     }
     return { ho: out('f16', ho, { ulp: [0] }), so: out('i16', so), uo: out('u16', uo), dot: out('f32', dot, { ulp: [1] }), idot: out('i32', idot) };
   },
