@@ -95,7 +95,10 @@ define('exp', (inst, env) => {
     findings,
     run: (w) => {
       const pc = w.pc - inst.size;
-      if ((w.hw[HWREG.STATUS]! & STATUS.SKIP_EXPORT) !== 0) return;
+      if ((w.hw[HWREG.STATUS]! & STATUS.SKIP_EXPORT) !== 0) {
+        popsExport(w, done, pc); // POPS reports export skipping (the export counts for nothing)
+        return;
+      }
       const lo = w.s[SREG.EXEC_LO]! >>> 0;
       const hi = ws === 64 ? w.s[SREG.EXEC_HI]! >>> 0 : 0;
       if (lo === 0 && hi === 0 && !mustIssue) return;

@@ -77,7 +77,8 @@ for (const [n, x] of [['eq', '==='], ['lg', '!=='], ['gt', '>'], ['ge', '>='], [
 function src(enc: number | undefined, wide: boolean, literal: number | undefined): [string, string] | undefined {
   if (enc === undefined) return undefined;
   if (enc === 255) return [String((literal ?? 0) >>> 0), '0'];
-  if (!(enc <= 107 || (enc >= 124 && enc <= 248))) return undefined;
+  // 239 (src_pops_exiting_wave_id) is volatile: the reference path reads it through the POPS hook.
+  if (!(enc <= 107 || (enc >= 124 && enc <= 248 && enc !== 239))) return undefined;
   if (!wide) return [`s[${enc}]`, '0'];
   if (enc >= 128) return [`w.s64lo[${enc}]`, `w.s64hi[${enc}]`];
   if ((enc & 1) === 1) return undefined;

@@ -166,7 +166,8 @@ for (const x of ['v_cmp_', 'v_cmpx_']) {
 /** A bound source: a VGPR row offset, or a uniform value read once per execution. */
 type Src = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly lo: string; readonly hi: string };
 
-const SGPR_OK = (enc: number) => enc <= 107 || (enc >= 124 && enc <= 248);
+// 239 (src_pops_exiting_wave_id) is volatile: the reference path reads it through the POPS hook.
+const SGPR_OK = (enc: number) => enc <= 107 || (enc >= 124 && enc <= 248 && enc !== 239);
 
 /** Bind a source encoding (9-bit) of `type`; undefined for forms the fast path leaves alone. */
 function bindSrc(enc: number, type: SrcType, literal: number | undefined, env: ExecEnv): Src | undefined {

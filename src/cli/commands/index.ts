@@ -8,6 +8,7 @@ import { disasmCommand } from './disasm.js';
 import { drawCommand } from './draw.js';
 import { infoCommand } from './info.js';
 import { pm4Command } from './pm4.js';
+import { popsCommand } from './pops.js';
 import { r600Command } from './r600.js';
 import { runCommand } from './run.js';
 
@@ -21,5 +22,6 @@ export const commands: Command[] = [
   adrenoCommand,
   pm4Command,
   drawCommand,
+  popsCommand,
   r600Command,
 ];
