@@ -14,6 +14,13 @@ export interface Segment {
   readonly end: number;
   readonly u8: Uint8Array;
   readonly dv: DataView;
+  /**
+   * Dword view of the same bytes (index = byte offset / 4), or null when the backing array does
+   * not start on a 4-byte boundary: memory fast paths use it for aligned accesses.
+   */
+  readonly u32: Uint32Array | null;
+  /** Backed by a SharedArrayBuffer (threads of a parallel run share it; atomics use `Atomics`). */
+  readonly shared: boolean;
   /** Free-form label (buffer name, "kernarg", "ib1"...), shown in fault reports. */
   readonly label: string;
 }
@@ -73,7 +80,8 @@ export class Memory {
       u8 = copy;
     }
     if (u8.length < size) throw new RangeError('backing data smaller than the mapping');
-    const seg: Segment = { base, size, end: base + size, u8: u8.subarray(0, size), dv: new DataView(u8.buffer, u8.byteOffset, size), label };
+    const u32 = u8.byteOffset % 4 === 0 ? new Uint32Array(u8.buffer, u8.byteOffset, size >>> 2) : null;
+    const seg: Segment = { base, size, end: base + size, u8: u8.subarray(0, size), dv: new DataView(u8.buffer, u8.byteOffset, size), u32, shared: isShared(u8.buffer), label };
     this.segs.push(seg);
     this.segs.sort((a, b) => a.base - b.base);
     this.next = Math.max(this.next, alignUp(seg.end, 0x1000));
@@ -202,6 +210,11 @@ export class Memory {
     }
     for (let i = 0; i < data.length; i++) this.write8(va + i, data[i]!);
   }
+}
+
+function isShared(b: ArrayBufferLike): boolean {
+  // SharedArrayBuffer is absent from pages that are not cross-origin isolated.
+  return typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
 }
 
 export function alignUp(v: number, a: number): number {

@@ -8,9 +8,11 @@
  * scratch. Workgroups of a race-free kernel touch disjoint output bytes, so the result is the
  * same bytes as one thread and as any `--order random` run.
  *
- * Not thread-safe on purpose: global/flat/buffer atomics are plain read-modify-writes in the
- * semantics, so a kernel that has any runs on one thread (the run says so in `parallel.reason`).
- * Traces, trap handlers and --strict also run on one thread.
+ * Global/flat/buffer atomics are compare-exchange loops on the shared segments (vmem.ts
+ * memAtomic32/64), so kernels with atomics split too: integer atomics without return give the
+ * same bytes as one thread (their result does not depend on the order); returned values and
+ * float atomics depend on the interleaving, as they do under `--order random`.
+ * Traces, trap handlers and --strict run on one thread.
  *
  * Threads come from a `WorkerHost`: parallel-node.ts (worker_threads) in Node; a browser build
  * gives one made of Web Workers whose script calls `runSlice` on each message. Nothing here
@@ -21,7 +23,6 @@ import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
 import { loadCodeObject, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
-import { decodeAt } from '../amd/isa/target.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 import { CODE_BASE, dispatch, loadCode, type DispatchStats, type LoadedCode } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
@@ -111,21 +112,7 @@ export function parallelBlocker(co: CodeObject, opts: RunOptions, l: KernelLaunc
   if (opts.trace) return 'tracing';
   if (opts.strict) return '--strict';
   if (l.trapHandler) return 'a trap handler';
-  const text = co.text;
-  if (!text) return 'no .text';
-  const words = bytesToWords(text.bytes);
-  for (let i = 0; i < words.length;) {
-    let size = 4;
-    try {
-      const inst = decodeAt(gfx11, words, i, CODE_BASE + text.address + i * 4);
-      size = inst.size;
-      const m = inst.mnemonic;
-      if (m.startsWith('global_atomic') || m.startsWith('flat_atomic') || m.startsWith('buffer_atomic')) return `global atomics (${m}) are not atomic across threads`;
-    } catch {
-      // Data or padding in .text: skip a dword.
-    }
-    i += Math.max(1, size / 4);
-  }
+  if (!co.text) return 'no .text';
   return null;
 }
 

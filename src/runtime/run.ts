@@ -49,6 +49,11 @@ export interface KernelBuffer {
   readonly type: ElemType;
   /** Initial contents (its length is the buffer's size in bytes). */
   readonly data: Uint8Array;
+  /**
+   * The run may use `data` itself as the buffer's GPU memory instead of a copy (the kernel then
+   * writes into it). runManifest does this for the buffers it builds; default: copy.
+   */
+  readonly adopt?: boolean;
 }
 
 export interface KernelLaunch {
@@ -101,7 +106,7 @@ export interface RunReport {
 
 export interface KernelRun {
   readonly report: RunReport;
-  /** Final contents of every buffer, by name. */
+  /** Final contents of every buffer, by name: views of the run's GPU memory (not copies). */
   readonly buffers: Readonly<Record<string, Uint8Array>>;
   /** The diagnostic that stopped a --strict run. */
   readonly strictStop: Diagnostic | undefined;
@@ -162,7 +167,8 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   const segs = new Map<string, { seg: Segment; type: ElemType }>();
   for (const b of l.buffers) {
     if (segs.has(b.name)) throw new InputError(`buffers.${b.name}: defined twice`);
-    const data = b.data.slice();
+    // A copy unless the caller handed the array over: the kernel writes into the segment.
+    const data = b.adopt === true ? b.data : b.data.slice();
     // Segments are at least one byte so a zero-sized buffer still has a distinct address.
     const seg = mem.alloc(Math.max(data.length, 1), b.name, 256, data.length > 0 ? data : undefined);
     segs.set(b.name, { seg, type: b.type });
@@ -236,7 +242,8 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   }
   const timeMs = performance.now() - t0;
   const buffers: Record<string, Uint8Array> = {};
-  for (const b of l.buffers) buffers[b.name] = segs.get(b.name)!.seg.u8.slice(0, b.data.length);
+  // Views, not copies: this run's memory is not used again (a copy doubled a large run's peak).
+  for (const b of l.buffers) buffers[b.name] = segs.get(b.name)!.seg.u8.subarray(0, b.data.length);
   const report: RunReport = {
     kernel: kernel.name,
     target: co.target.mcpu,
@@ -275,7 +282,8 @@ export function runManifest(m: Manifest, opts: RunOptions = {}, readFile: (p: st
     if (e instanceof InputError) throw new InputError(`codeObject: ${e.message}`, m.path);
     throw e;
   }
-  const buffers: KernelBuffer[] = m.buffers.map((b) => ({ name: b.name, type: b.type, data: bufferContents(b, readFile) }));
+  // Fresh arrays, handed to the run as its GPU memory (no second copy).
+  const buffers: KernelBuffer[] = m.buffers.map((b) => ({ name: b.name, type: b.type, data: bufferContents(b, readFile), adopt: true }));
   let trap: KernelLaunch['trapHandler'];
   if (m.trapHandler) {
     const th = m.trapHandler;

@@ -23,7 +23,7 @@ import type { ExecEnv } from './env.js';
 import { define, type Finding } from './registry.js';
 import { sread32 } from './operands.js';
 import {
-  ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsWrite, memRead, memWrite, onceReporter,
+  ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsWrite, memAtomic32, memAtomic64, memRead, memWrite, onceReporter,
   srcRows, vmemAlign,
   withViolation,
 } from './vmem.js';
@@ -432,16 +432,13 @@ function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean)
         // Read the sources before the return value can overwrite them (vdata is both).
         const s0 = v[data[0]! + l]!;
         const s1 = dw === 2 || cmp ? v[data[1]! + l]! : 0;
+        // Atomic across threads when memory is shared (vmem.ts memAtomic32/64).
         if (!wide) {
-          const old = memRead(w, a, 4);
-          memWrite(w, a, 4, fn32(old, s0, s1));
+          const old = memAtomic32(w, a, fn32, s0, s1);
           if (ret) v[d + l] = old;
         } else {
-          const oLo = memRead(w, a, 4);
-          const oHi = memRead(w, a + 4, 4);
-          const lo = cmp ? fn64(oLo, oHi, s0, s1, v[data[2]! + l]!, v[data[3]! + l]!) : fn64(oLo, oHi, s0, s1, 0, 0);
-          memWrite(w, a, 4, lo);
-          memWrite(w, a + 4, 4, R64[0]!);
+          const oLo = cmp ? memAtomic64(w, a, fn64, s0, s1, v[data[2]! + l]!, v[data[3]! + l]!) : memAtomic64(w, a, fn64, s0, s1, 0, 0);
+          const oHi = R64[0]!;
           if (ret) {
             v[d + l] = oLo;
             v[d + ws + l] = oHi;

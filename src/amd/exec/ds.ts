@@ -91,7 +91,7 @@ function dsLoadStore(name: string, a: LS): void {
     const d = (f.vdst ?? 0) * ws;
     const align = ldsAlign(env, inst, total);
     const oor = oorReporter(env, inst);
-    return (w) => {
+    const ref = (w: Wave) => {
       count(w);
       if (!ok) return;
       const v = w.v;
@@ -117,7 +117,55 @@ function dsLoadStore(name: string, a: LS): void {
       }
       w.laneOps += n;
     };
+    if (!fastOk(env, ok) || a.bytes !== 4) return ref;
+    // Fast engine: every active lane in range and dword-aligned -> the LDS Uint32Array directly.
+    const cnt = a.count;
+    return (w) => {
+      const n = ldsIndices(w, ws, addr, off, total);
+      if (n < 0) return ref(w);
+      count(w);
+      const v = w.v;
+      const lds = w.ldsU32;
+      const eLo = w.s[SREG.EXEC_LO]!;
+      const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
+      for (let l = 0; l < ws; l++) {
+        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+        const i = IDX[l]!;
+        if (data !== null) for (let k = 0; k < cnt; k++) lds[i + k] = v[data[k]! + l]!;
+        else for (let k = 0; k < cnt; k++) v[d + k * ws + l] = lds[i + k]!;
+      }
+      w.laneOps += n;
+    };
   });
+}
+
+/** Whether the fast engine may bind an LDS fast path (unaligned mode, a valid destination). */
+function fastOk(env: ExecEnv, ok: boolean): boolean {
+  return env.engine !== 'interp' && alignModeOf(env) === 'unaligned' && ok;
+}
+
+/** Per-lane dword index into the LDS (fast paths). */
+const IDX = new Int32Array(64);
+
+/**
+ * Fill IDX with (VGPR[addr] + off) / 4 for every active lane and return the active-lane count,
+ * or -1 when any lane's [address, +bytes) is misaligned or outside the allocation (the reference
+ * path then runs and reports it). An empty EXEC also returns -1 (nothing to gain).
+ */
+function ldsIndices(w: Wave, ws: number, addr: number, off: number, bytes: number): number {
+  const v = w.v;
+  const eLo = w.s[SREG.EXEC_LO]!;
+  const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
+  const limit = w.lds.length - bytes;
+  let n = 0;
+  for (let l = 0; l < ws; l++) {
+    if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+    const a = (v[addr + l]! + off) >>> 0;
+    if ((a & 3) !== 0 || a > limit) return -1;
+    IDX[l] = a >>> 2;
+    n++;
+  }
+  return n === 0 ? -1 : n;
 }
 
 for (const [n, c] of [['b32', 1], ['b64', 2], ['b96', 3], ['b128', 4]] as const) {
@@ -154,7 +202,7 @@ function ds2(name: string, kind: 'load' | 'store' | 'xchg', dw: 1 | 2, stride64:
     const d = (f.vdst ?? 0) * ws;
     const align = ldsAlign(env, inst, 4 * dw);
     const oor = oorReporter(env, inst);
-    return (w) => {
+    const ref = (w: Wave) => {
       count(w);
       if (!ok) return;
       const v = w.v;
@@ -176,6 +224,49 @@ function ds2(name: string, kind: 'load' | 'store' | 'xchg', dw: 1 | 2, stride64:
               v[dst] = old;
             } else ldsWrite(w, a + 4 * k, 4, v[src![k]! + l]!);
           }
+        }
+      }
+      w.laneOps += n;
+    };
+    if (!fastOk(env, ok) || kind === 'xchg') return ref;
+    // Fast engine: both addresses of every active lane in range and dword-aligned. Offsets are
+    // dword multiples, so checking base + o0 and base + o1 (each with 4*dw bytes) covers it.
+    const bytes = 4 * dw;
+    const i0 = o0 >>> 2;
+    const i1 = o1 >>> 2;
+    return (w) => {
+      const v = w.v;
+      const eLo = w.s[SREG.EXEC_LO]!;
+      const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
+      const limit = w.lds.length - bytes;
+      let n = 0;
+      for (let l = 0; l < ws; l++) {
+        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+        const b = v[addr + l]!;
+        // A sum past 2^32 wraps in the reference (and may land in range): left to it.
+        if ((b & 3) !== 0 || b + o0 > limit || b + o1 > limit) return ref(w);
+        IDX[l] = b >>> 2;
+        n++;
+      }
+      if (n === 0) return ref(w);
+      count(w);
+      const lds = w.ldsU32;
+      for (let l = 0; l < ws; l++) {
+        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+        const j0 = IDX[l]! + i0;
+        const j1 = IDX[l]! + i1;
+        if (kind === 'load') {
+          v[d + l] = lds[j0]!;
+          if (dw === 2) {
+            v[d + ws + l] = lds[j0 + 1]!;
+            v[d + 2 * ws + l] = lds[j1]!;
+            v[d + 3 * ws + l] = lds[j1 + 1]!;
+          } else v[d + ws + l] = lds[j1]!;
+        } else {
+          lds[j0] = v[d0![0]! + l]!;
+          if (dw === 2) lds[j0 + 1] = v[d0![1]! + l]!;
+          lds[j1] = v[d1![0]! + l]!;
+          if (dw === 2) lds[j1 + 1] = v[d1![1]! + l]!;
         }
       }
       w.laneOps += n;
@@ -213,7 +304,7 @@ function dsAtomic(name: string, key: string, wide: boolean, rtn: boolean): void 
     const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error', true);
     const oor = oorReporter(env, inst);
     const align = ldsAlign(env, inst, bytes);
-    return (w) => {
+    const ref = (w: Wave) => {
       count(w);
       if (!ok) return;
       const v = w.v;
@@ -246,6 +337,28 @@ function dsAtomic(name: string, key: string, wide: boolean, rtn: boolean): void 
             v[d + ws + l] = oHi;
           }
         }
+      }
+      w.laneOps += n;
+    };
+    if (!fastOk(env, ok) || wide) return ref;
+    // Fast engine, 32-bit: every active lane aligned and in range -> read-modify-write the LDS
+    // dwords directly, lane by lane in the same order as the reference.
+    const s0 = d0[0]!;
+    const s1 = d1[0]!;
+    return (w) => {
+      const n = ldsIndices(w, ws, addr, off, 4);
+      if (n < 0) return ref(w);
+      count(w);
+      const v = w.v;
+      const lds = w.ldsU32;
+      const eLo = w.s[SREG.EXEC_LO]!;
+      const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
+      for (let l = 0; l < ws; l++) {
+        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+        const i = IDX[l]!;
+        const old = lds[i]!;
+        lds[i] = fn32(old, v[s0 + l]!, v[s1 + l]!);
+        if (rtn) v[d + l] = old;
       }
       w.laneOps += n;
     };

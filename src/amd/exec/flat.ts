@@ -14,7 +14,7 @@ import type { ExecEnv } from './env.js';
 import { define, type Finding } from './registry.js';
 import {
   APERTURE, ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsRead, ldsWrite, ldsInRange,
-  memRead, memWrite, onceReporter, scratchAddr, srcRows, vmemAlign,
+  memAtomic32, memAtomic64, memRead, memWrite, onceReporter, scratchAddr, srcRows, vmemAlign,
   withViolation,
 } from './vmem.js';
 import { withCachePolicy } from './cache-hook.js';
@@ -127,17 +127,88 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const ok = acc.store || dstInRange(env, inst, f.vdst ?? 0, acc.count, findings);
   const d = (f.vdst ?? 0) * ws;
   const cnt = counterFor(inst, !acc.store);
-  const align = aligner(env, inst, acc.bytes);
   const oob = onceReporter(env, inst, 'gfx11.scratch.out-of-range', 'warning');
   const cls = inst.encoding === 'FLAT' ? ('flat' as const) : ('vmem' as const);
   const oobFn = (ww: Wave, l: number, a: number) => oob(ww, l, a, `private-segment offset ${a} is outside the lane's ${ww.scratchPerLane}-byte scratch: reads 0, writes dropped`);
+  if (env.engine !== 'interp' && (inst.encoding === 'GLOBAL' || inst.encoding === 'FLAT') && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
+    // Fast engine: every active lane inside one segment, dword-aligned -> its Uint32Array directly;
+    // anything else (a fault, a segment boundary, an aperture, misalignment) takes the reference path.
+    const fast = dwordFastPath(inst, env, acc.count, data, d, cnt);
+    const ref = bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn);
+    return { cls, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
+  }
+  return { cls, findings, run: bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn) };
+}
+
+/** Scratch for the fast paths: per-lane dword index into the segment. */
+const IDX = new Int32Array(64);
+
+/**
+ * The fast path of a dword-multiple FLAT/GLOBAL load or store: returns false, having done
+ * nothing, unless every active lane's [address, address + 4*count) lies in one mapped segment
+ * outside the LDS/scratch apertures at a dword-aligned offset.
+ */
+function dwordFastPath(inst: Instruction, env: ExecEnv, count: number, data: Int32Array | null, d: number, cnt: (w: Wave) => void): (w: Wave) => boolean {
+  const f = inst.fields;
+  const ws = env.waveSize;
+  const off = inst.encoding === 'FLAT' ? (f.offset ?? 0) & 0xfff : ((f.offset ?? 0) << 19) >> 19;
+  const saddr = f.saddr ?? SADDR_OFF;
+  const sv = inst.encoding === 'GLOBAL' && saddr !== SADDR_OFF;
+  // (The reference handler reports an out-of-range address register; both read VGPR0 for it.)
+  const rows = srcRows(env, inst, f.addr ?? 0, sv ? 1 : 2, 'address', []);
+  const lo = rows[0]!;
+  const hi = sv ? 0 : rows[1]!;
+  const sa = saddr & ~1;
+  const span = 4 * count;
+  const flat = inst.encoding === 'FLAT';
+  return (w) => {
+    const v = w.v;
+    const eLo = w.s[126]!;
+    const eHi = ws === 64 ? w.s[127]! : 0;
+    if (eLo === 0 && eHi === 0) return false;
+    const first = eLo !== 0 ? 31 - Math.clz32(eLo & -eLo) : 63 - Math.clz32(eHi & -eHi);
+    const sbase = sv ? w.s[sa]! + w.s[sa + 1]! * 0x1_0000_0000 + off : off;
+    const a0 = sv ? sbase + v[lo + first]! : v[lo + first]! + v[hi + first]! * 0x1_0000_0000 + off;
+    const seg = w.mem.find(a0, span);
+    if (seg === null || seg.u32 === null) return false;
+    // FLAT routes the apertures to LDS/scratch: a segment overlapping them is not plain memory.
+    if (flat && seg.end > APERTURE.PRIVATE && seg.base < APERTURE.SHARED + APERTURE.SIZE) return false;
+    const base = seg.base;
+    const last = seg.end - span;
+    let n = 0;
+    for (let l = 0; l < ws; l++) {
+      if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+      const a = sv ? sbase + v[lo + l]! : v[lo + l]! + v[hi + l]! * 0x1_0000_0000 + off;
+      if (a < base || a > last) return false;
+      const o = a - base;
+      if ((o & 3) !== 0) return false;
+      IDX[l] = o >>> 2;
+      n++;
+    }
+    cnt(w);
+    const u32 = seg.u32;
+    for (let l = 0; l < ws; l++) {
+      if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+      const i = IDX[l]!;
+      if (data !== null) for (let k = 0; k < count; k++) u32[i + k] = v[data[k]! + l]!;
+      else for (let k = 0; k < count; k++) v[d + k * ws + l] = u32[i + k]!;
+    }
+    w.laneOps += n;
+    return true;
+  };
+}
+
+/** The reference FLAT/GLOBAL/SCRATCH load/store handler. */
+function bindAccessRef(
+  inst: Instruction, env: ExecEnv, acc: Access, addr: (w: Wave, l: number) => number, rd: Rd, wr: Wr,
+  data: Int32Array | null, ok: boolean, d: number, cnt: (w: Wave) => void, oobFn: (w: Wave, l: number, a: number) => void,
+): (w: Wave) => void {
+  const ws = env.waveSize;
+  const align = aligner(env, inst, acc.bytes);
   if (inst.encoding === 'GLOBAL' && acc.bytes === 4 && alignModeOf(env) === 'unaligned') {
     // The common case, without the per-lane indirections: dword-multiple global access.
     const count = acc.count;
-    return {
-      cls,
-      findings,
-      run: (w: Wave) => {
+    return (w: Wave) => {
         cnt(w);
         if (!ok) return;
         const v = w.v;
@@ -153,13 +224,9 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
           else for (let k = 0; k < count; k++) v[d + k * ws + l] = mem.read32(a + 4 * k);
         }
         w.laneOps += n;
-      },
     };
   }
-  return {
-    cls,
-    findings,
-    run: (w: Wave) => {
+  return (w: Wave) => {
       cnt(w);
       if (!ok) return;
       scratchOob = oobFn;
@@ -185,7 +252,6 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
       }
       scratchOob = null;
       w.laneOps += n;
-    },
   };
 }
 
@@ -244,6 +310,7 @@ function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean)
   const fn32 = ATOMIC32[key]!;
   const fn64 = ATOMIC64[key]!;
   const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error', true);
+  const isFlat = inst.encoding === 'FLAT';
   return {
     cls: inst.encoding === 'FLAT' ? ('flat' as const) : ('vmem' as const),
     findings,
@@ -260,10 +327,25 @@ function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean)
           misaligned(w, l, a, `${bytes * 8}-bit atomic at 0x${a.toString(16)} is not ${bytes}-byte aligned: MEMVIOL`);
           continue;
         }
+        // Global memory (not an LDS/scratch aperture) goes through memAtomic32/64: atomic
+        // across the threads of a parallel run when memory is shared.
+        const global = !isFlat || (a - (a % APERTURE.SIZE) !== APERTURE.SHARED && a - (a % APERTURE.SIZE) !== APERTURE.PRIVATE);
         if (!wide) {
-          const old = rd(w, a, l, 4);
-          wr(w, a, l, 4, fn32(old, v[data[0]! + l]!, cmp ? v[data[1]! + l]! : 0));
+          let old: number;
+          if (global) old = memAtomic32(w, a, fn32, v[data[0]! + l]!, cmp ? v[data[1]! + l]! : 0);
+          else {
+            old = rd(w, a, l, 4);
+            wr(w, a, l, 4, fn32(old, v[data[0]! + l]!, cmp ? v[data[1]! + l]! : 0));
+          }
           if (ret) v[d + l] = old;
+        } else if (global) {
+          const oLo = cmp
+            ? memAtomic64(w, a, fn64, v[data[0]! + l]!, v[data[1]! + l]!, v[data[2]! + l]!, v[data[3]! + l]!)
+            : memAtomic64(w, a, fn64, v[data[0]! + l]!, v[data[1]! + l]!, 0, 0);
+          if (ret) {
+            v[d + ws + l] = R64[0]!;
+            v[d + l] = oLo;
+          }
         } else {
           const oLo = rd(w, a, l, 4);
           const oHi = rd(w, a + 4, l, 4);

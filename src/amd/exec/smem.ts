@@ -54,13 +54,15 @@ function soffsetRead(inst: Instruction): (w: Wave) => number {
   return so === SREG.NULL ? () => 0 : (w) => w.s[so]!;
 }
 
-define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512'], (inst) => {
+define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512'], (inst, env) => {
   const n = dwordsOf(inst.mnemonic);
   const findings: Finding[] = [];
   const d = smemDest(inst, n, findings);
   const base = baseReg((inst.fields.sbase ?? 0) * 2);
   const off = offsetOf(inst);
   const soff = soffsetRead(inst);
+  // Fast engine: destination below the TTMPs and the whole load in one segment -> its dwords.
+  const fast = env.engine !== 'interp' && d >= 0 && d + n <= SREG.TTMP0;
   return {
     cls: 'smem',
     findings,
@@ -68,6 +70,16 @@ define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512']
       // Scalar loads ignore the two low address bits (dword aligned).
       const addr = (base(w, 0) + (base(w, 1) & 0xffff) * 0x1_0000_0000 + off + soff(w)) % 0x1_0000_0000_0000;
       const a = addr - (addr % 4);
+      if (fast) {
+        const seg = w.mem.find(a, 4 * n);
+        if (seg !== null && seg.u32 !== null && ((a - seg.base) & 3) === 0) {
+          const u32 = seg.u32;
+          const i0 = (a - seg.base) / 4;
+          for (let i = 0; i < n; i++) w.s[d + i] = u32[i0 + i]!;
+          if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
+          return;
+        }
+      }
       if (d >= 0) {
         const priv = w.priv;
         for (let i = 0; i < n; i++) {

@@ -16,6 +16,7 @@
  *   B96/B128 16 bytes).
  */
 import type { Instruction } from '../isa/types.js';
+import type { Segment } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
 import { WAVE_STATE_SEED, type AlignMode, type ExecEnv } from './env.js';
@@ -133,6 +134,62 @@ export function memWrite(w: Wave, a: number, bytes: number, v: number): void {
   if (bytes === 4) w.mem.write32(a, v >>> 0);
   else if (bytes === 2) w.mem.write16(a, v & 0xffff);
   else w.mem.write8(a, v & 0xff);
+}
+
+// ---- global atomics: atomic across the threads of a parallel run ---------------------------------
+
+/**
+ * A 32-bit read-modify-write of global memory at `a` (4-byte aligned): new = fn(old, s, c);
+ * returns old. On a SharedArrayBuffer segment (a parallel run, src/runtime/parallel.ts) it is a
+ * compare-exchange loop, so concurrent workgroups on other threads lose no update; with no
+ * contention that is the plain read and write, the same bytes.
+ */
+export function memAtomic32(w: Wave, a: number, fn: Atomic32, s: number, c: number): number {
+  const seg = w.mem.find(a, 4);
+  if (seg !== null && seg.shared && seg.u32 !== null && ((a - seg.base) & 3) === 0) {
+    const u = seg.u32;
+    const i = (a - seg.base) / 4;
+    for (;;) {
+      const old = Atomics.load(u, i);
+      if (Atomics.compareExchange(u, i, old, fn(old, s, c)) === old) return old;
+    }
+  }
+  const old = memRead(w, a, 4);
+  memWrite(w, a, 4, fn(old, s, c));
+  return old;
+}
+
+const B64 = new WeakMap<Segment, BigUint64Array>();
+
+/**
+ * The 64-bit form (8-byte aligned `a`): returns the old low dword, the old high dword in R64[0].
+ * Shared segments go through a BigUint64Array compare-exchange (64-bit atomics are rare).
+ */
+export function memAtomic64(w: Wave, a: number, fn: Atomic64, sLo: number, sHi: number, cLo: number, cHi: number): number {
+  const seg = w.mem.find(a, 8);
+  if (seg !== null && seg.shared && ((a - seg.base) & 7) === 0 && seg.u8.byteOffset % 8 === 0) {
+    let u = B64.get(seg);
+    if (u === undefined) B64.set(seg, (u = new BigUint64Array(seg.u8.buffer, seg.u8.byteOffset, seg.size >>> 3)));
+    const i = (a - seg.base) / 8;
+    for (;;) {
+      const old = Atomics.load(u, i);
+      const oLo = Number(old & 0xffffffffn);
+      const oHi = Number(old >> 32n);
+      const lo = fn(oLo, oHi, sLo, sHi, cLo, cHi);
+      const nv = BigInt(lo >>> 0) | (BigInt(R64[0]! >>> 0) << 32n);
+      if (Atomics.compareExchange(u, i, old, nv) === old) {
+        R64[0] = oHi;
+        return oLo;
+      }
+    }
+  }
+  const oLo = memRead(w, a, 4);
+  const oHi = memRead(w, a + 4, 4);
+  const lo = fn(oLo, oHi, sLo, sHi, cLo, cHi);
+  memWrite(w, a, 4, lo);
+  memWrite(w, a + 4, 4, R64[0]!);
+  R64[0] = oHi;
+  return oLo;
 }
 
 /** Address of a private-segment byte offset for lane l (lane-major inside the wave's segment). */

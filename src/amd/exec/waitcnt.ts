@@ -47,8 +47,24 @@ class Track {
   readonly pc = new Float64Array(384);
   readonly issued = new Float64Array(4);
   readonly done = new Float64Array(4);
+  /** Registers whose kind was set since the last reset (reset clears only those). */
+  readonly dirty = new Int32Array(384);
+  readonly listed = new Uint8Array(384);
+  ndirty = 0;
+  mark(r: number, kind: number): void {
+    if (this.listed[r] === 0) {
+      this.listed[r] = 1;
+      this.dirty[this.ndirty++] = r;
+    }
+    this.kind[r] = kind;
+  }
   reset(): void {
-    this.kind.fill(0);
+    for (let i = 0; i < this.ndirty; i++) {
+      const r = this.dirty[i]!;
+      this.kind[r] = NONE;
+      this.listed[r] = 0;
+    }
+    this.ndirty = 0;
     this.issued.fill(0);
     this.done.fill(0);
   }
@@ -173,7 +189,7 @@ export class WaitcntSanitizer {
     if (info.counts === NONE) return;
     const ser = ++t.issued[info.counts]!;
     for (const r of info.dst) {
-      t.kind[r] = info.kind;
+      t.mark(r, info.kind);
       t.ser[r] = ser;
       t.pc[r] = w.pc;
     }

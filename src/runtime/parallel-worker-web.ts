@@ -1,0 +1,17 @@
+/**
+ * A Web Worker of a parallel run (parallel-web.ts): runs each slice it is sent. Loaded as a module
+ * worker it serves its own global scope; `serveSlices` is exported for other scopes (and tests).
+ */
+import { runSlice, type SliceRequest } from './parallel.js';
+import type { WorkerScopeLike } from './parallel-web.js';
+
+/** Answer every SliceRequest posted to `scope` with its SliceResult. */
+export function serveSlices(scope: WorkerScopeLike): void {
+  scope.addEventListener('message', (e) => scope.postMessage(runSlice(e.data as SliceRequest)));
+}
+
+// Inside a dedicated worker (WorkerGlobalScope exists only there), serve this scope.
+const g = globalThis as { WorkerGlobalScope?: unknown; postMessage?: unknown; addEventListener?: unknown };
+if (g.WorkerGlobalScope !== undefined && typeof g.postMessage === 'function' && typeof g.addEventListener === 'function') {
+  serveSlices(globalThis as unknown as WorkerScopeLike);
+}
