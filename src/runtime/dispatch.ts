@@ -330,7 +330,7 @@ export function dispatch(
         }
         if (trace !== undefined) trace(w, op);
         if (wc !== null) wc.step(w, op);
-        w.pc += op.inst.size;
+        w.pc += op.size;
         op.run(w);
         w.instructions++;
         executed++;

@@ -17,6 +17,7 @@
  * missing components read as 0 (W as 1). DST_SEL is not applied (gpusim limitation).
  */
 import type { Instruction } from '../isa/types.js';
+import type { Segment } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
@@ -124,10 +125,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const cnt = counter(acc.store);
   const { unit, strict } = vmemAlign(alignModeOf(env), acc.bytes);
   const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error', true);
-  return {
-    cls: 'vmem' as const,
-    findings,
-    run: (w: Wave) => {
+  const ref = (w: Wave) => {
       cnt(w);
       if (!ok) return;
       readVsharp(w, A.rsrc);
@@ -168,9 +166,53 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
         if (tfe) v[d + acc.count * ws + l] = 0;
       }
       w.laneOps += n;
-    },
   };
+  if (env.engine === 'interp' || acc.bytes !== 4 || acc.lds || unit !== 1 || !ok) return { cls: 'vmem' as const, findings, run: ref };
+  // Fast engine, dword loads/stores: an unswizzled V#, every active lane's dwords in range and in
+  // one segment at dword-aligned offsets -> the segment's Uint32Array; else the reference path.
+  const count = acc.count;
+  const fast = (w: Wave): boolean => {
+    readVsharp(w, A.rsrc);
+    if (V.swz !== 0) return false;
+    const soff = A.soff(w);
+    const v = w.v;
+    const eLo = w.s[SREG.EXEC_LO]!;
+    const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
+    let seg: Segment | null = null;
+    let n = 0;
+    for (let l = 0; l < ws; l++) {
+      if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+      const index = laneIndex(w, A, l);
+      const off = laneOffset(w, A, l);
+      // Out-of-range checks are monotonic in the dword: the last one in range means all are.
+      if (outOfRange(index, off + 4 * (count - 1), 4)) return false;
+      const a = address(index, off, soff);
+      if (seg === null) {
+        seg = w.mem.find(a, 4 * count);
+        if (seg === null || seg.u32 === null) return false;
+      }
+      if (a < seg.base || a + 4 * count > seg.end || ((a - seg.base) & 3) !== 0) return false;
+      IDX[l] = (a - seg.base) / 4;
+      n++;
+    }
+    if (seg === null || seg.u32 === null) return false;
+    cnt(w);
+    const u32 = seg.u32;
+    for (let l = 0; l < ws; l++) {
+      if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+      const i = IDX[l]!;
+      if (data !== null) for (let k = 0; k < count; k++) u32[i + k] = v[data[k]! + l]!;
+      else for (let k = 0; k < count; k++) v[d + k * ws + l] = u32[i + k]!;
+      if (tfe) v[d + count * ws + l] = 0;
+    }
+    w.laneOps += n;
+    return true;
+  };
+  return { cls: 'vmem' as const, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
 }
+
+/** Per-lane dword index into the segment (fast path). */
+const IDX = new Float64Array(64);
 
 for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`buffer_load_${t}`, (i, e) => withCachePolicy(i, e, withViolation(bindAccess(i, e)), false));
 for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`buffer_store_${t}`, (i, e) => withCachePolicy(i, e, withViolation(bindAccess(i, e)), true));

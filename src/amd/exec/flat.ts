@@ -137,7 +137,58 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
     const ref = bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn);
     return { cls, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
   }
+  if (env.engine !== 'interp' && inst.encoding === 'SCRATCH' && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
+    const fast = scratchFastPath(inst, env, acc.count, data, d, cnt);
+    const ref = bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn);
+    return { cls, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
+  }
   return { cls, findings, run: bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn) };
+}
+
+/**
+ * The fast path of a dword-multiple SCRATCH load or store: every active lane's private offset
+ * inside its scratch and the lanes' bytes in one segment, dword-aligned; else false, nothing done.
+ */
+function scratchFastPath(inst: Instruction, env: ExecEnv, count: number, data: Int32Array | null, d: number, cnt: (w: Wave) => void): (w: Wave) => boolean {
+  const f = inst.fields;
+  const ws = env.waveSize;
+  const off = ((f.offset ?? 0) << 19) >> 19;
+  const saddr = f.saddr ?? SADDR_OFF;
+  const sv = saddr !== SADDR_OFF;
+  const vOn = (f.sve ?? 0) === 1;
+  const va = vOn ? srcRows(env, inst, f.addr ?? 0, 1, 'address', [])[0]! : 0;
+  const span = 4 * count;
+  return (w) => {
+    const v = w.v;
+    const eLo = w.s[126]!;
+    const eHi = ws === 64 ? w.s[127]! : 0;
+    if (eLo === 0 && eHi === 0) return false;
+    const per = w.scratchPerLane;
+    const sOff = sv ? w.s[saddr]! : 0;
+    const seg = w.mem.find(w.scratchBase, Math.max(1, per * ws));
+    if (seg === null || seg.u32 === null) return false;
+    const rel = w.scratchBase - seg.base;
+    let n = 0;
+    for (let l = 0; l < ws; l++) {
+      if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+      const o = ((vOn ? v[va + l]! : 0) + sOff + off) | 0;
+      if (o < 0 || o + span > per) return false;
+      const b = rel + l * per + o;
+      if ((b & 3) !== 0) return false;
+      IDX[l] = b >>> 2;
+      n++;
+    }
+    cnt(w);
+    const u32 = seg.u32;
+    for (let l = 0; l < ws; l++) {
+      if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+      const i = IDX[l]!;
+      if (data !== null) for (let k = 0; k < count; k++) u32[i + k] = v[data[k]! + l]!;
+      else for (let k = 0; k < count; k++) v[d + k * ws + l] = u32[i + k]!;
+    }
+    w.laneOps += n;
+    return true;
+  };
 }
 
 /** Scratch for the fast paths: per-lane dword index into the segment. */

@@ -25,6 +25,8 @@ export interface Op {
   readonly cls: InstClass;
   /** Index of `cls` in INST_CLASSES. */
   readonly ci: number;
+  /** inst.size, on the op itself (the scheduler reads it per instruction; Instruction shapes vary). */
+  readonly size: number;
   /** What the wait-counter sanitizer (waitcnt.ts) learned about the op, filled on first use. */
   waitInfo: unknown;
   /** The instruction's text (for traces and diagnostics), computed on demand. */
@@ -64,7 +66,7 @@ export class Program {
     for (const f of b.findings ?? []) {
       this.env.diag.report({ id: f.id, severity: f.severity ?? 'warning', where: { pc, wave: w.id }, message: f.message, seed: WAVE_STATE_SEED });
     }
-    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), waitInfo: null, text: () => printInst(target, raw) };
+    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, waitInfo: null, text: () => printInst(target, raw) };
     this.ops[i] = op;
     return op;
   }

@@ -1,0 +1,130 @@
+// Memory fast paths (flat.ts, ds.ts, buffer.ts, smem.ts under the 'fast' engine) against the
+// reference interpreter: the same program on the same memory under both engines must leave the
+// same VGPRs, SGPRs, memory bytes, LDS bytes, counters, fault count and diagnostics, both where
+// the fast path applies (every lane aligned, in range, in one segment) and where it must step
+// aside (misaligned, out of range, a segment edge, unmapped memory, an aperture, partial EXEC).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Memory } from '../../src/core/memory.js';
+import { APERTURE } from '../../src/amd/exec/vmem.js';
+import { runAsm, type AsmRunOptions } from './exec-harness.js';
+
+const lo = (x: number) => x % 0x1_0000_0000;
+const hi = (x: number) => Math.floor(x / 0x1_0000_0000);
+
+/** A memory with one 4 KiB buffer of a known pattern, the same layout every call. */
+function world(): { mem: Memory; base: number } {
+  const mem = new Memory();
+  const seg = mem.alloc(4096, 'buf');
+  for (let i = 0; i < 1024; i++) seg.dv.setUint32(i * 4, (0x1000 + i * 7) >>> 0, true);
+  return { mem, base: seg.base };
+}
+
+function lanes(f: (l: number) => number, n = 64): number[] {
+  return Array.from({ length: n }, (_, l) => f(l) >>> 0);
+}
+
+/** Run under both engines on fresh identical worlds and compare everything observable. */
+function same(name: string, src: string, opts: (base: number) => AsmRunOptions, expectFast?: (r: ReturnType<typeof runAsm>, base: number) => void): void {
+  const runs = (['fast', 'interp'] as const).map((engine) => {
+    const { mem, base } = world();
+    const o = opts(base);
+    const r = runAsm(src, { ...o, mem, engine, ldsBytes: o.ldsBytes ?? 1024 });
+    return { r, base, bytes: Uint8Array.from(mem.find(base, 4096)!.u8) };
+  });
+  const [f, i] = runs as [typeof runs[0], typeof runs[0]];
+  assert.deepEqual(f.r.wave.v, i.r.wave.v, `${name}: VGPRs`);
+  assert.deepEqual(f.r.wave.s, i.r.wave.s, `${name}: SGPRs`);
+  assert.deepEqual(f.bytes, i.bytes, `${name}: memory`);
+  assert.deepEqual(f.r.wave.lds, i.r.wave.lds, `${name}: LDS`);
+  assert.equal(f.r.mem.faults, i.r.mem.faults, `${name}: faults`);
+  assert.deepEqual([f.r.wave.vmcnt, f.r.wave.vscnt, f.r.wave.lgkmcnt, f.r.wave.laneOps], [i.r.wave.vmcnt, i.r.wave.vscnt, i.r.wave.lgkmcnt, i.r.wave.laneOps], `${name}: counters`);
+  assert.deepEqual(f.r.diags.map((d) => [d.id, d.where, d.message]), i.r.diags.map((d) => [d.id, d.where, d.message]), `${name}: diagnostics`);
+  expectFast?.(f.r, f.base);
+}
+
+const G = (base: number, per: (l: number) => number, extra: Partial<AsmRunOptions> = {}): AsmRunOptions => ({
+  vgpr: { 0: lanes((l) => lo(base + per(l))), 1: lanes((l) => hi(base + per(l))), 2: lanes((l) => 0xabc00000 + l), 3: lanes((l) => l * 3), 4: lanes((l) => l * 5), 5: lanes((l) => l) },
+  ...extra,
+});
+
+const GLOBAL = `global_load_b32 v10, v[0:1], off
+  global_load_b64 v[12:13], v[0:1], off offset:8
+  global_load_b128 v[16:19], v[0:1], off offset:-16
+  global_store_b32 v[0:1], v2, off offset:4
+  global_store_b64 v[0:1], v[2:3], off offset:2048
+  flat_load_b32 v20, v[0:1]
+  flat_store_b96 v[0:1], v[2:4] offset:1024
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  s_endpgm`;
+
+test('global/flat dword loads and stores: in range (fast) and at the edges (reference)', () => {
+  same('aligned', GLOBAL, (b) => G(b, (l) => 64 + 8 * l), (r) => assert.equal(r.v(10, 1), 0x1000 + 18 * 7));
+  same('wave64 partial exec', GLOBAL, (b) => G(b, (l) => 64 + 4 * l, { waveSize: 64, exec: 0xf0f0f0f0, execHi: 0x0000ffff }));
+  same('misaligned lane', GLOBAL, (b) => G(b, (l) => (l === 5 ? 66 : 64 + 4 * l)));
+  same('straddling the segment end', GLOBAL, (b) => G(b, (l) => 4096 - 64 + 8 * l));
+  same('unmapped', GLOBAL, (b) => G(b, (l) => 0x10_0000 + 4 * l));
+  same('saddr form', `global_load_b32 v10, v5, s[0:1] offset:16
+    global_store_b32 v5, v2, s[0:1] offset:512
+    s_waitcnt vmcnt(0)
+    s_endpgm`, (b) => ({ ...G(b, () => 0), sgpr: { 0: lo(b), 1: hi(b) }, vgpr: { 5: lanes((l) => 4 * l), 2: lanes((l) => 0x5000 + l) } }));
+  same('flat into the LDS aperture', `flat_store_b32 v[0:1], v2
+    flat_load_b32 v10, v[0:1] offset:4
+    s_waitcnt vmcnt(0) lgkmcnt(0)
+    s_endpgm`, () => ({ vgpr: { 0: lanes((l) => lo(APERTURE.SHARED + 4 * l)), 1: lanes((l) => hi(APERTURE.SHARED + 4 * l)), 2: lanes((l) => l + 1) } }));
+});
+
+const DS = `ds_store_b32 v0, v2
+  ds_load_b32 v10, v0 offset:4
+  ds_store_b64 v0, v[2:3] offset:256
+  ds_load_b64 v[12:13], v0 offset:256
+  ds_store_2addr_b32 v0, v2, v3 offset0:1 offset1:9
+  ds_load_2addr_b32 v[14:15], v0 offset0:1 offset1:9
+  ds_store_2addr_stride64_b64 v0, v[2:3], v[4:5] offset1:1
+  ds_load_2addr_b64 v[16:19], v0 offset1:64
+  ds_add_u32 v0, v5 offset:8
+  ds_add_rtn_u32 v20, v0, v5 offset:8
+  ds_max_rtn_u32 v21, v0, v3 offset:8
+  s_waitcnt lgkmcnt(0)
+  s_endpgm`;
+
+test('DS loads, stores, 2addr forms and 32-bit atomics: in range (fast) and at the edges (reference)', () => {
+  const D = (per: (l: number) => number, extra: Partial<AsmRunOptions> = {}) => (b: number) => ({ ...G(b, () => 0), vgpr: { ...G(b, () => 0).vgpr, 0: lanes(per) }, ldsBytes: 2048, ...extra });
+  same('aligned', DS, D((l) => 4 * l), (r) => assert.equal(r.v(10, 0), 0xabc00001));
+  same('same address in every lane', DS, D(() => 16));
+  same('wave64 partial exec', DS, D((l) => 8 * l, { waveSize: 64, exec: 0x12345678, execHi: 0x9abcdef0 }));
+  same('misaligned lane', DS, D((l) => (l === 3 ? 2 : 4 * l)));
+  same('out of range', DS, D((l) => 1024 + 32 * l));
+  same('address wraps past 2^32', DS, D((l) => (l === 7 ? 0xfffffffc : 4 * l)));
+});
+
+test('scratch dword loads and stores: in range (fast) and outside the lane (reference)', () => {
+  const src = `scratch_store_b32 v0, v2, off
+    scratch_load_b32 v10, v0, off
+    scratch_store_b64 v0, v[2:3], off offset:8
+    scratch_load_b64 v[12:13], v0, off offset:8
+    s_waitcnt vmcnt(0)
+    s_endpgm`;
+  same('in range', src, (b) => ({ ...G(b, () => 0), vgpr: { ...G(b, () => 0).vgpr, 0: lanes((l) => 4 * (l % 4)) }, scratchPerLane: 64 }));
+  same('past the lane', src, (b) => ({ ...G(b, () => 0), vgpr: { ...G(b, () => 0).vgpr, 0: lanes((l) => (l === 9 ? 60 : 4)) }, scratchPerLane: 64 }));
+  same('misaligned', src, (b) => ({ ...G(b, () => 0), vgpr: { ...G(b, () => 0).vgpr, 0: lanes((l) => (l === 9 ? 6 : 4)) }, scratchPerLane: 64 }));
+});
+
+test('buffer dword loads and stores and s_load: in range (fast) and out of range (reference)', () => {
+  const src = `buffer_load_b32 v10, v0, s[0:3], 0 offen offset:4
+    buffer_load_b64 v[12:13], v0, s[0:3], s4 offen
+    buffer_store_b32 v2, v0, s[0:3], 0 offen offset:1024
+    buffer_load_b32 v[14:15], v0, s[0:3], 0 offen tfe
+    s_load_b64 s[8:9], s[6:7], 0x10
+    s_load_b128 s[12:15], s[6:7], 0xff8
+    s_waitcnt vmcnt(0) lgkmcnt(0)
+    s_endpgm`;
+  const V = (b: number, records: number, off: (l: number) => number) => ({
+    vgpr: { 0: lanes(off), 2: lanes((l) => 0x7000 + l) },
+    sgpr: { 0: lo(b), 1: hi(b) & 0xffff, 2: records, 3: (20 << 12) | (3 << 28), 4: 8, 6: lo(b), 7: hi(b) },
+  });
+  same('in range', src, (b) => V(b, 4096, (l) => 4 * l), (r) => assert.equal(r.v(10, 2), 0x1000 + 3 * 7));
+  same('records cut the wave', src, (b) => V(b, 100, (l) => 4 * l));
+  same('misaligned offset', src, (b) => V(b, 4096, (l) => (l === 1 ? 5 : 4 * l)));
+  same('swizzled V#', src, (b) => { const o = V(b, 4096, (l) => 4 * l); return { ...o, sgpr: { ...o.sgpr, 1: (hi(b) & 0xffff) | (16 << 16) | (1 << 30) } }; });
+});
