@@ -20,7 +20,7 @@ import type { AlignMode, Engine, ExecEnv } from '../amd/exec/env.js';
 import { WAVE_STATE_SEED } from '../amd/exec/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
-import { WaitcntSanitizer } from '../amd/exec/waitcnt.js';
+import { MEM_CLASS, WaitcntSanitizer } from '../amd/exec/waitcnt.js';
 import { installTrap, raiseException, TRAPSTS, type TrapHandler } from '../amd/exec/trap.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 
@@ -329,7 +329,7 @@ export function dispatch(
           diag.report({ id: 'gfx11.vgpr.use-after-dealloc', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${op.inst.mnemonic} after s_sendmsg MSG_DEALLOC_VGPRS: only s_endpgm may follow`, seed: WAVE_STATE_SEED });
         }
         if (trace !== undefined) trace(w, op);
-        if (wc !== null) wc.step(w, op);
+        if (wc !== null && (w.waitTrack !== null || MEM_CLASS[op.ci] === 1)) wc.step(w, op);
         w.pc += op.size;
         op.run(w);
         w.instructions++;

@@ -68,6 +68,12 @@ test('global/flat dword loads and stores: in range (fast) and at the edges (refe
     global_store_b32 v5, v2, s[0:1] offset:512
     s_waitcnt vmcnt(0)
     s_endpgm`, (b) => ({ ...G(b, () => 0), sgpr: { 0: lo(b), 1: hi(b) }, vgpr: { 5: lanes((l) => 4 * l), 2: lanes((l) => 0x5000 + l) } }));
+  // A load over its own address registers, with the last lane failing: every lane checked first.
+  const self = `global_load_b64 v[0:1], v[0:1], off
+    s_waitcnt vmcnt(0)
+    s_endpgm`;
+  same('load over its address, clean', self, (b) => G(b, (l) => 8 * l));
+  same('load over its address, last lane unmapped', self, (b) => G(b, (l) => (l === 31 ? 0x20_0000 : 8 * l)));
   same('flat into the LDS aperture', `flat_store_b32 v[0:1], v2
     flat_load_b32 v10, v[0:1] offset:4
     s_waitcnt vmcnt(0) lgkmcnt(0)
@@ -96,6 +102,11 @@ test('DS loads, stores, 2addr forms and 32-bit atomics: in range (fast) and at t
   same('misaligned lane', DS, D((l) => (l === 3 ? 2 : 4 * l)));
   same('out of range', DS, D((l) => 1024 + 32 * l));
   same('address wraps past 2^32', DS, D((l) => (l === 7 ? 0xfffffffc : 4 * l)));
+  const self = `ds_load_2addr_b32 v[0:1], v0 offset1:4
+    s_waitcnt lgkmcnt(0)
+    s_endpgm`;
+  same('2addr load over its address', self, D((l) => 4 * l));
+  same('2addr load over its address, last lane out of range', self, D((l) => (l === 31 ? 4096 : 4 * l)));
 });
 
 test('scratch dword loads and stores: in range (fast) and outside the lane (reference)', () => {

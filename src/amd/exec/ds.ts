@@ -229,32 +229,34 @@ function ds2(name: string, kind: 'load' | 'store' | 'xchg', dw: 1 | 2, stride64:
       w.laneOps += n;
     };
     if (!fastOk(env, ok) || kind === 'xchg') return ref;
-    // Fast engine: both addresses of every active lane in range and dword-aligned. Offsets are
-    // dword multiples, so checking base + o0 and base + o1 (each with 4*dw bytes) covers it.
+    // Fast engine: both addresses of every active lane in range and dword-aligned (offsets are
+    // dword multiples, so checking base + o0 and base + o1 covers it). It may give up after some
+    // lanes: the reference then redoes the instruction and writes the same values again (for a
+    // load whose destination does not overlap its address register; otherwise all lanes are
+    // checked first).
     const bytes = 4 * dw;
     const i0 = o0 >>> 2;
     const i1 = o1 >>> 2;
+    const fused = kind === 'store' || !(addr >= d && addr < d + 2 * dw * ws);
     return (w) => {
       const v = w.v;
       const eLo = w.s[SREG.EXEC_LO]!;
       const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
       const limit = w.lds.length - bytes;
+      const lds = w.ldsU32;
       let n = 0;
       for (let l = 0; l < ws; l++) {
         if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
         const b = v[addr + l]!;
         // A sum past 2^32 wraps in the reference (and may land in range): left to it.
         if ((b & 3) !== 0 || b + o0 > limit || b + o1 > limit) return ref(w);
-        IDX[l] = b >>> 2;
         n++;
-      }
-      if (n === 0) return ref(w);
-      count(w);
-      const lds = w.ldsU32;
-      for (let l = 0; l < ws; l++) {
-        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-        const j0 = IDX[l]! + i0;
-        const j1 = IDX[l]! + i1;
+        if (!fused) {
+          IDX[l] = b >>> 2;
+          continue;
+        }
+        const j0 = (b >>> 2) + i0;
+        const j1 = (b >>> 2) + i1;
         if (kind === 'load') {
           v[d + l] = lds[j0]!;
           if (dw === 2) {
@@ -269,6 +271,21 @@ function ds2(name: string, kind: 'load' | 'store' | 'xchg', dw: 1 | 2, stride64:
           if (dw === 2) lds[j1 + 1] = v[d1![1]! + l]!;
         }
       }
+      if (n === 0) return ref(w);
+      if (!fused) {
+        for (let l = 0; l < ws; l++) {
+          if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+          const j0 = IDX[l]! + i0;
+          const j1 = IDX[l]! + i1;
+          v[d + l] = lds[j0]!;
+          if (dw === 2) {
+            v[d + ws + l] = lds[j0 + 1]!;
+            v[d + 2 * ws + l] = lds[j1]!;
+            v[d + 3 * ws + l] = lds[j1 + 1]!;
+          } else v[d + ws + l] = lds[j1]!;
+        }
+      }
+      count(w);
       w.laneOps += n;
     };
   });

@@ -195,9 +195,13 @@ function scratchFastPath(inst: Instruction, env: ExecEnv, count: number, data: I
 const IDX = new Int32Array(64);
 
 /**
- * The fast path of a dword-multiple FLAT/GLOBAL load or store: returns false, having done
- * nothing, unless every active lane's [address, address + 4*count) lies in one mapped segment
- * outside the LDS/scratch apertures at a dword-aligned offset.
+ * The fast path of a dword-multiple FLAT/GLOBAL load or store: returns false unless every active
+ * lane's [address, address + 4*count) lies in one mapped segment outside the LDS/scratch
+ * apertures at a dword-aligned offset. It may give up after some lanes were done: the reference
+ * handler then redoes the whole instruction, which writes the same values again (a store puts the
+ * same data at the same addresses in the same lane order; a load whose destination does not
+ * overlap its address registers reads the same memory). A load that overwrites its own address
+ * registers checks every lane before touching any.
  */
 function dwordFastPath(inst: Instruction, env: ExecEnv, count: number, data: Int32Array | null, d: number, cnt: (w: Wave) => void): (w: Wave) => boolean {
   const f = inst.fields;
@@ -212,6 +216,8 @@ function dwordFastPath(inst: Instruction, env: ExecEnv, count: number, data: Int
   const sa = saddr & ~1;
   const span = 4 * count;
   const flat = inst.encoding === 'FLAT';
+  const inRows = (r: number) => r >= d && r < d + count * ws;
+  const fused = data !== null || !(inRows(lo) || (!sv && inRows(hi)));
   return (w) => {
     const v = w.v;
     const eLo = w.s[126]!;
@@ -224,26 +230,37 @@ function dwordFastPath(inst: Instruction, env: ExecEnv, count: number, data: Int
     if (seg === null || seg.u32 === null) return false;
     // FLAT routes the apertures to LDS/scratch: a segment overlapping them is not plain memory.
     if (flat && seg.end > APERTURE.PRIVATE && seg.base < APERTURE.SHARED + APERTURE.SIZE) return false;
-    const base = seg.base;
-    const last = seg.end - span;
+    const u32 = seg.u32;
+    // Byte offset in the segment = lane VGPR part + K.
+    const K = sbase - seg.base;
+    const lastOff = seg.size - span;
     let n = 0;
-    for (let l = 0; l < ws; l++) {
-      if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-      const a = sv ? sbase + v[lo + l]! : v[lo + l]! + v[hi + l]! * 0x1_0000_0000 + off;
-      if (a < base || a > last) return false;
-      const o = a - base;
-      if ((o & 3) !== 0) return false;
-      IDX[l] = o >>> 2;
-      n++;
+    if (fused) {
+      for (let l = 0; l < ws; l++) {
+        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+        const o = sv ? v[lo + l]! + K : v[lo + l]! + v[hi + l]! * 0x1_0000_0000 + K;
+        if (!(o >= 0 && o <= lastOff) || (o & 3) !== 0) return false;
+        const i = o >>> 2;
+        if (data !== null) for (let k = 0; k < count; k++) u32[i + k] = v[data[k]! + l]!;
+        else if (count === 1) v[d + l] = u32[i]!;
+        else for (let k = 0; k < count; k++) v[d + k * ws + l] = u32[i + k]!;
+        n++;
+      }
+    } else {
+      for (let l = 0; l < ws; l++) {
+        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+        const o = sv ? v[lo + l]! + K : v[lo + l]! + v[hi + l]! * 0x1_0000_0000 + K;
+        if (!(o >= 0 && o <= lastOff) || (o & 3) !== 0) return false;
+        IDX[l] = o >>> 2;
+        n++;
+      }
+      for (let l = 0; l < ws; l++) {
+        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
+        const i = IDX[l]!;
+        for (let k = 0; k < count; k++) v[d + k * ws + l] = u32[i + k]!;
+      }
     }
     cnt(w);
-    const u32 = seg.u32;
-    for (let l = 0; l < ws; l++) {
-      if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-      const i = IDX[l]!;
-      if (data !== null) for (let k = 0; k < count; k++) u32[i + k] = v[data[k]! + l]!;
-      else for (let k = 0; k < count; k++) v[d + k * ws + l] = u32[i + k]!;
-    }
     w.laneOps += n;
     return true;
   };

@@ -130,8 +130,11 @@ function analyse(op: Op, storesInVm: boolean): OpInfo {
   return { kind, counts, dst: Int32Array.from(kind === NONE ? [] : first), refs: Int32Array.from(all), wait: null };
 }
 
-/** Op.ci of the classes that may issue a counted load (memory instructions). */
-const MEM_CLASS = Uint8Array.from(INST_CLASSES, (c) => (c === 'smem' || c === 'vmem' || c === 'flat' || c === 'lds' ? 1 : 0));
+/**
+ * By Op.ci: 1 for the classes that may issue a counted load (memory instructions). A wave with no
+ * track (w.waitTrack null) needs `step` only for these: the scheduler tests it inline.
+ */
+export const MEM_CLASS = Uint8Array.from(INST_CLASSES, (c) => (c === 'smem' || c === 'vmem' || c === 'flat' || c === 'lds' ? 1 : 0));
 
 function infoOf(op: Op, storesInVm: boolean): OpInfo {
   let info = op.waitInfo as OpInfo | null;
