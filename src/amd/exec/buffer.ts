@@ -24,7 +24,7 @@ import type { ExecEnv } from './env.js';
 import { define, type Finding } from './registry.js';
 import { sread32 } from './operands.js';
 import {
-  ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsWrite, memAtomic32, memAtomic64, memRead, memWrite, onceReporter,
+  ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsWrite, memAtomic32, memAtomic64, memFastPaths, memRead, memWrite, onceReporter,
   srcRows, vmemAlign,
   withViolation,
 } from './vmem.js';
@@ -167,7 +167,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
       }
       w.laneOps += n;
   };
-  if (env.engine === 'interp' || acc.bytes !== 4 || acc.lds || unit !== 1 || !ok) return { cls: 'vmem' as const, findings, run: ref };
+  if (!memFastPaths(env) || acc.bytes !== 4 || acc.lds || unit !== 1 || !ok) return { cls: 'vmem' as const, findings, run: ref };
   // Fast engine, dword loads/stores: an unswizzled V#, every active lane's dwords in range and in
   // one segment at dword-aligned offsets -> the segment's Uint32Array; else the reference path.
   const count = acc.count;

@@ -14,7 +14,7 @@ import type { ExecEnv } from './env.js';
 import { define, type Finding } from './registry.js';
 import {
   APERTURE, ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsRead, ldsWrite, ldsInRange,
-  memAtomic32, memAtomic64, memRead, memWrite, onceReporter, scratchAddr, srcRows, vmemAlign,
+  memAtomic32, memAtomic64, memFastPaths, memRead, memWrite, onceReporter, scratchAddr, srcRows, vmemAlign,
   withViolation,
 } from './vmem.js';
 import { withCachePolicy } from './cache-hook.js';
@@ -130,14 +130,14 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const oob = onceReporter(env, inst, 'gfx11.scratch.out-of-range', 'warning');
   const cls = inst.encoding === 'FLAT' ? ('flat' as const) : ('vmem' as const);
   const oobFn = (ww: Wave, l: number, a: number) => oob(ww, l, a, `private-segment offset ${a} is outside the lane's ${ww.scratchPerLane}-byte scratch: reads 0, writes dropped`);
-  if (env.engine !== 'interp' && (inst.encoding === 'GLOBAL' || inst.encoding === 'FLAT') && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
+  if (memFastPaths(env) && (inst.encoding === 'GLOBAL' || inst.encoding === 'FLAT') && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
     // Fast engine: every active lane inside one segment, dword-aligned -> its Uint32Array directly;
     // anything else (a fault, a segment boundary, an aperture, misalignment) takes the reference path.
     const fast = dwordFastPath(inst, env, acc.count, data, d, cnt);
     const ref = bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn);
     return { cls, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
   }
-  if (env.engine !== 'interp' && inst.encoding === 'SCRATCH' && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
+  if (memFastPaths(env) && inst.encoding === 'SCRATCH' && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
     const fast = scratchFastPath(inst, env, acc.count, data, d, cnt);
     const ref = bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn);
     return { cls, findings, run: (w: Wave) => void (fast(w) || ref(w)) };

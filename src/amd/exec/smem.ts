@@ -11,6 +11,7 @@ import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
 import { define, type Finding } from './registry.js';
+import { memFastPaths } from './vmem.js';
 
 const LGKM_MAX = 63;
 
@@ -62,7 +63,7 @@ define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512']
   const off = offsetOf(inst);
   const soff = soffsetRead(inst);
   // Fast engine: destination below the TTMPs and the whole load in one segment -> its dwords.
-  const fast = env.engine !== 'interp' && d >= 0 && d + n <= SREG.TTMP0;
+  const fast = memFastPaths(env) && d >= 0 && d + n <= SREG.TTMP0;
   return {
     cls: 'smem',
     findings,

@@ -39,6 +39,14 @@ export function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/**
+ * Whether global-memory fast paths (direct segment access) may be bound: the fast engine, and no
+ * cache model (a cache hook sees memory through `Memory.read32`/`write32`, which they bypass).
+ */
+export function memFastPaths(env: ExecEnv): boolean {
+  return env.engine !== 'interp' && env.cacheHook === undefined;
+}
+
 export function alignModeOf(env: ExecEnv): AlignMode {
   return env.alignMode ?? 'unaligned';
 }
