@@ -273,29 +273,45 @@ function swizzleProbes(table: Record<number, DsEntry>, L: Target['ds'], gp: numb
 const FLAT_VAL = { addr: 10, data: 20, vdst: 40 } as const;
 const SEGS = ['flat', 'scratch', 'global'] as const;
 
-export interface FlatEntry { mn: string; ops: [string, number][]; opsGlc: [string, number][]; zero: string[] }
+export interface FlatEntry { mn: string; ops: [string, number][]; opsGlc: [string, number][]; opsLds?: [string, number][]; zero: string[] }
+
+/**
+ * The FLAT layout as the generator needs it: GFX11 has sve and dlc; GFX9/GFX10 have lds and nv
+ * instead of sve (GFX9 has no dlc), a different saddr "off" value and FLAT's own required saddr.
+ */
+interface FlatL {
+  prefix: number; op: Fld; offset: Fld; glc: Fld; slc: Fld; seg: Fld; dlc?: Fld; sve?: Fld; lds?: Fld; nv?: Fld;
+  addr: Fld; data: Fld; saddr: Fld; vdst: Fld;
+  /** saddr value meaning off, and the saddr FLAT requires. */
+  off?: number; flatSaddr?: number;
+}
+
+function flatL(t: Target): FlatL { return t.flat as FlatL; }
 
 /** The base word pair of a FLAT probe for segment `seg` in its "vaddr and saddr both registers" mode. */
 function flatBase(t: Target, seg: number, op: number): number[] {
-  const L = t.flat;
+  const L = flatL(t);
   const ws = mk(2, L.prefix);
   put(ws, L.seg, seg);
   put(ws, L.op, op);
-  if (seg === 0) put(ws, L.saddr, 0x7c);
+  if (seg === 0) put(ws, L.saddr, L.flatSaddr ?? 0x7c);
   else put(ws, L.saddr, 6);
-  if (seg === 1) put(ws, L.sve, 1);
+  if (seg === 1 && L.sve) put(ws, L.sve, 1);
   return ws;
 }
 
-function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>; probes: Record<string, number[][]> } {
-  const L = t.flat;
+function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>; probes: Record<string, number[][]>; saddr: (string | null)[][]; nv: 'ign' | 'no' | 'none' } {
+  const L = flatL(t);
   const fields = ['addr', 'data', 'vdst'] as const;
   const sets = subsets(fields);
   const nOps = 1 << L.op.n;
+  // modes: glc=0, glc=1, and (GFX9/GFX10) lds=1
+  const modes = L.lds ? 3 : 2;
   const ps: number[][] = [];
-  for (let seg = 0; seg < 3; seg++) for (let op = 0; op < nOps; op++) for (const glc of [0, 1]) for (const s of sets) {
+  for (let seg = 0; seg < 3; seg++) for (let op = 0; op < nOps; op++) for (let md = 0; md < modes; md++) for (const s of sets) {
     const ws = flatBase(t, seg, op);
-    put(ws, L.glc, glc);
+    if (md === 1) put(ws, L.glc, 1);
+    if (md === 2) put(ws, L.lds!, 1);
     for (const f of s) put(ws, L[f], FLAT_VAL[f]);
     ps.push(ws);
   }
@@ -319,7 +335,8 @@ function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>
   for (let seg = 0; seg < 3; seg++) for (let op = 0; op < nOps; op++) {
     const t0 = tx.slice(k, k + sets.length);
     const t1 = tx.slice(k + sets.length, k + 2 * sets.length);
-    k += 2 * sets.length;
+    const t2 = modes > 2 ? tx.slice(k + 2 * sets.length, k + 3 * sets.length) : [];
+    k += modes * sets.length;
     const b0 = best(t0, sets);
     const b1 = best(t1, sets);
     if (b0 < 0 || b1 < 0) continue;
@@ -327,13 +344,49 @@ function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>
     const b = tmpl(t1[b1]!, seg);
     if (a.mn !== b.mn) throw new Error(`FLAT ${seg}/${op}: glc changes mnemonic ${a.mn} -> ${b.mn}`);
     const zero = fields.filter((f) => !sets[b0]!.includes(f) && !sets[b1]!.includes(f));
-    tables[SEGS[seg]!]![op] = { mn: a.mn, ops: a.ops, opsGlc: b.ops, zero };
+    const e: FlatEntry = { mn: a.mn, ops: a.ops, opsGlc: b.ops, zero };
+    const b2 = modes > 2 ? best(t2, sets) : -1;
+    if (b2 >= 0) {
+      const c = tmpl(t2[b2]!, seg);
+      if (c.mn !== a.mn) throw new Error(`FLAT ${seg}/${op}: lds changes mnemonic ${a.mn} -> ${c.mn}`);
+      e.opsLds = c.ops;
+    }
+    tables[SEGS[seg]!]![op] = e;
+  }
+  // saddr texts (GFX9/GFX10 tables; GFX11's codec computes its own): the operand after the address
+  const saddr: (string | null)[][] = [];
+  let nv: 'ign' | 'no' | 'none' = 'none';
+  if (L.lds) {
+    const sp: number[][] = [];
+    const opOf = (seg: number) => Number(Object.keys(tables[SEGS[seg]!]!).find((o) => tables[SEGS[seg]!]![Number(o)]!.ops[0]![0] === 'vdst'));
+    for (let seg = 0; seg < 3; seg++) for (let v = 0; v < 128; v++) {
+      const ws = flatBase(t, seg, opOf(seg));
+      put(ws, L.saddr, v);
+      put(ws, L.vdst, FLAT_VAL.vdst);
+      put(ws, L.addr, FLAT_VAL.addr);
+      sp.push(ws);
+    }
+    const nvp = flatBase(t, 2, opOf(2));
+    put(nvp, L.vdst, FLAT_VAL.vdst);
+    put(nvp, L.nv!, 1);
+    sp.push(nvp);
+    const st = disassembleProbes(t.mcpu, sp);
+    for (let seg = 0; seg < 3; seg++) {
+      saddr.push(st.slice(seg * 128, seg * 128 + 128).map((r) => {
+        if (r.text === null) return null;
+        const p = parseText(r.text);
+        return seg === 0 ? '' : p.ops[2]!;
+      }));
+    }
+    nv = st[3 * 128]!.text === null ? 'no' : 'ign';
   }
   // golden probes
   const probes: Record<string, number[][]> = { flat: [], scratch: [], global: [] };
   const R = rng(0xf1a7);
   const r8 = () => Math.floor(R() * 256);
-  const saddrs = [0x7c, 0x7c, 0x7c, 0, 2, 6, 0x1f, 0x64, 0x66, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x70, 0x73, 0x7a, 0x7b, 0x7d, 0x7e, 0x7f, 0x6e];
+  const saddrs = L.lds
+    ? [L.off!, L.off!, L.off!, 0, 1, 2, 6, 0x1f, 0x64, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x70, 0x73, 0x7a, 0x7b, 0x7c, 0x7d, 0x7e, 0x7f, 0x6e]
+    : [0x7c, 0x7c, 0x7c, 0, 2, 6, 0x1f, 0x64, 0x66, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0x70, 0x73, 0x7a, 0x7b, 0x7d, 0x7e, 0x7f, 0x6e];
   for (let seg = 0; seg < 3; seg++) {
     const out = probes[SEGS[seg]!]!;
     for (const [ko, e] of Object.entries(tables[SEGS[seg]!]!)) {
@@ -347,11 +400,18 @@ function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>
         put(ws, L.offset, om === 0 ? 0 : om === 1 ? r8() : Math.floor(R() * 8192));
         put(ws, L.glc, n % 2);
         put(ws, L.slc, (n >> 1) & 1 & (R() < 0.5 ? 1 : 0));
-        put(ws, L.dlc, R() < 0.3 ? 1 : 0);
-        if (seg === 0) put(ws, L.saddr, n === 13 ? Math.floor(R() * 128) : 0x7c);
-        else put(ws, L.saddr, n < 4 ? 0x7c : saddrs[Math.floor(R() * saddrs.length)]!);
-        if (seg === 1) put(ws, L.sve, R() < 0.5 ? 1 : 0);
-        if (seg !== 1 && n === 12) put(ws, L.sve, 1);
+        const dlc = R() < 0.3 ? 1 : 0;
+        if (L.dlc) put(ws, L.dlc, dlc);
+        if (seg === 0) put(ws, L.saddr, n === 13 ? Math.floor(R() * 128) : L.flatSaddr ?? 0x7c);
+        else put(ws, L.saddr, n < 4 ? L.off ?? 0x7c : saddrs[Math.floor(R() * saddrs.length)]!);
+        if (L.sve) {
+          if (seg === 1) put(ws, L.sve, R() < 0.5 ? 1 : 0);
+          if (seg !== 1 && n === 12) put(ws, L.sve, 1);
+        } else {
+          if (e.opsLds && n % 5 === 4) put(ws, L.lds!, 1);
+          if (n === 12) put(ws, L.nv!, 1);
+          if (n === 11) put(ws, L.lds!, 1);
+        }
         out.push(ws);
       }
     }
@@ -359,7 +419,7 @@ function genFlat(t: Target): { tables: Record<string, Record<number, FlatEntry>>
   }
   // segment 3 is reserved
   for (let op = 0; op < 8; op++) probes.flat!.push(flatBase(t, 3, op * 9));
-  return { tables, probes };
+  return { tables, probes, saddr, nv };
 }
 
 
@@ -777,13 +837,23 @@ function aliasBlock(name: string, a: Record<string, string>): string {
 
 // ---------------------------------------------------------------------------------------------
 
-/** GFX10.3: DS so far (same layout as GFX11's); the other memory classes are still to do. */
-export const GFX1030 = { ...GFX11, mcpu: 'gfx1030', dir: 'src/amd/isa/gfx10', golden: 'test/golden/amd/gfx1030' } as const;
+/** FLAT before GFX11: lds[13] seg[15:14] glc[16] slc[17], nv in word 1 bit 23, no sve. */
+const LEGACY_FLAT = {
+  prefix: 0b110111, op: F(0, 18, 7), lds: F(0, 13, 1), seg: F(0, 14, 2), glc: F(0, 16, 1), slc: F(0, 17, 1),
+  addr: F(1, 0, 8), data: F(1, 8, 8), saddr: F(1, 16, 7), nv: F(1, 23, 1), vdst: F(1, 24, 8),
+} as const;
 
-/** GFX9: DS so far, with op[24:17] and gds[16]. */
+/** GFX10.3: DS as GFX11; FLAT with a 12-bit offset, dlc[12], saddr 0x7d (null) = off. */
+export const GFX1030 = {
+  ...GFX11, mcpu: 'gfx1030', dir: 'src/amd/isa/gfx10', golden: 'test/golden/amd/gfx1030',
+  flat: { ...LEGACY_FLAT, offset: F(0, 0, 12), dlc: F(0, 12, 1), off: 0x7d, flatSaddr: 0x7d },
+} as const;
+
+/** GFX9: DS with op[24:17] and gds[16]; FLAT with a 13-bit offset, saddr 0x7f = off and 0 on FLAT. */
 export const GFX900 = {
   ...GFX11, mcpu: 'gfx900', dir: 'src/amd/isa/gfx9', golden: 'test/golden/amd/gfx900',
   ds: { ...GFX11.ds, op: F(0, 17, 8), gds: F(0, 16, 1) },
+  flat: { ...LEGACY_FLAT, offset: F(0, 0, 13), off: 0x7f, flatSaddr: 0 },
 } as const;
 
 export function dsFiles(t: Target, out: Record<string, string>): void {
@@ -795,22 +865,33 @@ export function dsFiles(t: Target, out: Record<string, string>): void {
   out[`${t.golden}/ds.tsv`] = formatGolden(buildGolden(t.mcpu, ds.probes, 40));
 }
 
-export async function generate(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  dsFiles(GFX1030 as unknown as Target, out);
-  dsFiles(GFX900 as unknown as Target, out);
-  const t = GFX11;
-  dsFiles(t, out);
-
+export function flatFiles(t: Target, out: Record<string, string>): void {
   const fl = genFlat(t);
+  const legacy = fl.saddr.length > 0;
   const ent = (tb: Record<number, FlatEntry>) => Object.entries(tb).map(([k, v]) => `    ${k}: ${lit(v)},`).join('\n');
-  out[`${t.dir}/flat.gen.ts`] = header('gen-memory', `FLAT/GLOBAL/SCRATCH opcodes of ${t.mcpu} by segment: mnemonic, operands [field, dwords] in print order without and with glc (\n * addr/saddr widths depend on the addressing mode and print as 0), fields that must be zero.`)
-    + `export interface FlatEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly opsGlc: readonly (readonly [string, number])[];\n  readonly zero: readonly string[];\n}\n\n`
+  out[`${t.dir}/flat.gen.ts`] = header('gen-memory', `FLAT/GLOBAL/SCRATCH opcodes of ${t.mcpu} by segment: mnemonic, operands [field, dwords] in print order without and with glc (\n * addr/saddr widths depend on the addressing mode and print as 0)${legacy ? ', with the lds bit (absent: rejected)' : ''}, fields that must be zero.`)
+    + `export interface FlatEntry {\n  readonly mn: string;\n  readonly ops: readonly (readonly [string, number])[];\n  readonly opsGlc: readonly (readonly [string, number])[];\n${legacy ? '  readonly opsLds?: readonly (readonly [string, number])[];\n' : ''}  readonly zero: readonly string[];\n}\n\n`
     + `export const FLAT_OPS: Readonly<Record<'flat' | 'scratch' | 'global', Readonly<Record<number, FlatEntry>>>> = {\n`
     + SEGS.map((sg) => `  ${sg}: {\n${ent(fl.tables[sg]!)}\n  },`).join('\n') + '\n};\n'
+    + (legacy
+      ? `\n/** LLVM's text for each saddr value by segment [flat, scratch, global] (null: rejected; FLAT prints none). */\nexport const FLAT_SADDR: readonly (readonly (string | null)[])[] = ${JSON.stringify(fl.saddr)};\n`
+        + `\n/** Word-1 bit 23 (nv): 'ign' LLVM ignores it, 'no' LLVM rejects it. */\nexport const FLAT_NV: 'ign' | 'no' = '${fl.nv}';\n`
+      : '')
     + aliasBlock('FLAT_ALIASES', genAliases(t, t.flat.prefix, [0x287c140a, 0x287d140a, 0x287f140a, 0x2806140a, 0x2886140a],
       new Set(SEGS.flatMap((sg) => Object.values(fl.tables[sg]!).map((e) => e.mn)))));
   for (const sg of SEGS) out[`${t.golden}/${sg}.tsv`] = formatGolden(buildGolden(t.mcpu, fl.probes[sg]!, 30));
+}
+
+export async function generate(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const lt of [GFX1030, GFX900] as unknown as Target[]) {
+    dsFiles(lt, out);
+    flatFiles(lt, out);
+  }
+  const t = GFX11;
+  dsFiles(t, out);
+
+  flatFiles(t, out);
 
   for (const kind of ['mubuf', 'mtbuf'] as const) {
     const b = genBuf(t, kind);
