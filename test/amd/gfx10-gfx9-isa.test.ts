@@ -54,9 +54,33 @@ test('gfx900 gpr_idx masks and wave-shift DPP controls', () => {
   roundTrip(gfx9, 'v_mov_b32_dpp v1, v2 wave_shl:1 row_mask:0xf bank_mask:0xf', [0xfa, 0x02, 0x02, 0x7e, 0x02, 0x30, 0x01, 0xff]);
 });
 
+test('FLAT/GLOBAL/SCRATCH per generation: offset widths, saddr off values, the no-address scratch form', () => {
+  // gfx1030: 12-bit signed offset; saddr 0x7d = off; "off, off" scratch encodes saddr 0x7f.
+  roundTrip(gfx10, 'scratch_load_dword v1, off, off offset:-16', [0xf0, 0x4f, 0x30, 0xdc, 0x00, 0x00, 0x7f, 0x01]);
+  roundTrip(gfx10, 'global_load_dword v1, v2, s[4:5] offset:-1', [0xff, 0x8f, 0x30, 0xdc, 0x02, 0x00, 0x04, 0x01]);
+  // gfx900: 13-bit offsets, FLAT unsigned with saddr 0.
+  roundTrip(gfx9, 'scratch_load_dword v1, off, s4 offset:-4096', [0x00, 0x50, 0x50, 0xdc, 0x00, 0x00, 0x04, 0x01]);
+  roundTrip(gfx9, 'flat_load_dword v1, v[2:3] offset:4095', [0xff, 0x0f, 0x50, 0xdc, 0x02, 0x00, 0x00, 0x01]);
+  const i = decodeAt(gfx10, dw([0xf0, 0x4f, 0x30, 0xdc, 0x00, 0x00, 0x7f, 0x01]), 0);
+  assert.equal(i.encoding, 'SCRATCH');
+  assert.equal(i.fields.saddr, 0x7f);
+  assert.equal(i.fields.offset, 0xff0);
+});
+
+test('MUBUF/MTBUF per generation: lds loads drop vdata, formats (GFX10 unified, GFX9 dfmt/nfmt)', () => {
+  for (const [t, b2] of [[gfx10, 0x31], [gfx9, 0x51]] as const) {
+    roundTrip(t, 'buffer_load_dword v1, s[8:11], 0 offen lds', [0x00, 0x10, b2, 0xe0, 0x01, 0x00, 0x02, 0x80]);
+  }
+  roundTrip(gfx10, 'tbuffer_load_format_x v1, off, s[8:11], s3 format:[BUF_FMT_32_FLOAT] dlc', [0x00, 0x80, 0xb0, 0xe8, 0x00, 0x01, 0x02, 0x03]);
+  roundTrip(gfx9, 'tbuffer_load_format_x v1, off, s[8:11], s3 format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]', [0x00, 0x00, 0xa0, 0xeb, 0x00, 0x01, 0x02, 0x03]);
+  const i = decodeAt(gfx9, dw([0x00, 0x00, 0xa0, 0xeb, 0x00, 0x01, 0x02, 0x03]), 0);
+  assert.equal(i.encoding, 'MTBUF');
+  assert.equal(i.fields.format, 4 | (7 << 4));
+});
+
 test('encoding classes not done yet raise DecodeError with the pc and dwords', () => {
-  // gfx900 VOP3P (v_pk_add_f16 v0, v1, v2) and gfx1030 MUBUF (buffer_load_dword).
-  for (const [t, words] of [[gfx9, [0xd38f0000, 0x18020501]], [gfx10, [0xe0300000, 0x80000000]]] as const) {
+  // gfx900 VOP3P (v_pk_add_f16 v0, v1, v2) and gfx1030 EXP (exp mrt0 v0, v0, v0, v0).
+  for (const [t, words] of [[gfx9, [0xd38f0000, 0x18020501]], [gfx10, [0xf800000f, 0x00000000]]] as const) {
     assert.throws(() => decodeAt(t, words, 0, 0x40), (e: unknown) => e instanceof DecodeError && e.pc === 0x40 && e.words[0] === words[0]);
   }
 });

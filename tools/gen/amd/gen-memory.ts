@@ -51,7 +51,8 @@ export const GFX11 = {
 
 type Target = typeof GFX11;
 
-function put(ws: number[], f: Fld, v: number): void {
+function put(ws: number[], f: Fld | undefined, v: number): void {
+  if (!f) return;
   const m = f.n === 32 ? 0xffffffff : (1 << f.n) - 1;
   ws[f.w] = ((ws[f.w]! & ~(m << f.lo)) | ((v & m) << f.lo)) >>> 0;
 }
@@ -108,6 +109,31 @@ function parseText(t: string): { mn: string; ops: string[]; mods: string[] } {
     return { mn, ops: [], mods: [ops[0]!, ...words] };
   }
   return { mn, ops, mods: words };
+}
+
+/**
+ * The operands of an instruction text, keeping LLVM's remarks (`/*Invalid register, operand has
+ * ...*\/`, which hold commas) with the operand they follow; the last one loses its modifiers.
+ */
+function remarkOperands(t: string): string[] {
+  const sp = t.indexOf(' ');
+  const rest = t.slice(sp + 1);
+  const parts: string[] = [];
+  let depth = 0;
+  let remark = false;
+  let cur = '';
+  for (let i = 0; i < rest.length; i++) {
+    const ch = rest[i]!;
+    if (rest.startsWith('/*', i)) remark = true;
+    else if (rest.startsWith('*/', i)) remark = false;
+    if (!remark && (ch === '[' || ch === '(')) depth++;
+    else if (!remark && (ch === ']' || ch === ')')) depth--;
+    if (ch === ',' && depth === 0 && !remark) { parts.push(cur.trim()); cur = ''; } else cur += ch;
+  }
+  const last = cur.trim();
+  const end = last.includes('*/') ? last.indexOf('*/') + 2 : last.indexOf(' ') < 0 ? last.length : last.indexOf(' ');
+  parts.push(last.slice(0, end));
+  return parts;
 }
 
 function probe(t: Target, ps: number[][]): (string | null)[] {
@@ -430,15 +456,24 @@ const BUF_VAL = { vaddr: 10, vdata: 20, srsrc: 3, soffset: 5 } as const;
 
 export interface BufEntry { mn: string; ops: [string, number][]; tfe: number; tfeAsm: boolean; lds: 'no' | 'opt' | 'ign'; cpol: ('no' | 'opt' | 'ign')[]; offset: 'no' | 'opt' | 'ign'; zero: string[] }
 
-function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, BufEntry>; formats: string[]; asm: Record<string, boolean>; probes: number[][] } {
-  const L = t[kind];
+/** A buffer layout: GFX11's fields, with GFX10 MTBUF's op bit 3 in word 1 (opHi) and no dlc on GFX9. */
+type BufL = Target['mubuf'] & { opHi?: Fld; dlc?: Fld; format?: Fld };
+
+function putOp(ws: number[], L: BufL, op: number): void {
+  put(ws, L.op, op);
+  if (L.opHi) put(ws, L.opHi, op >> L.op.n);
+}
+
+function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, BufEntry>; formats: string[]; asm: Record<string, boolean>; probes: number[][]; srsrc: (string | null)[]; soffset: (string | null)[] } {
+  const L = t[kind] as BufL;
+  const legacy = t.mcpu !== 'gfx1100';
   const fields = ['vaddr', 'vdata', 'srsrc', 'soffset', 'offen'] as const;
   const sets = subsets(fields);
-  const nOps = 1 << L.op.n;
+  const nOps = 1 << (L.op.n + (L.opHi ? 1 : 0));
   const fmtBase = kind === 'mtbuf' ? 1 : 0;
   const base = (op: number, s: readonly string[]) => {
     const ws = mk(2, L.prefix);
-    put(ws, L.op, op);
+    putOp(ws, L, op);
     if (kind === 'mtbuf') put(ws, t.mtbuf.format, fmtBase);
     for (const f of s) put(ws, f === 'offen' ? L.offen : L[f as 'vaddr'], f === 'offen' ? 1 : BUF_VAL[f as 'vaddr']);
     return ws;
@@ -493,6 +528,7 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
     const a = tt[6 * i];
     e.cpol = ['glc', 'slc', 'dlc'].map((nm, j) => {
       const c = tt[6 * i + 2 + j];
+      if (nm === 'dlc' && !L.dlc) return 'no';
       return c == null ? 'no' : new RegExp(` ${nm}\\b`).test(c) ? 'opt' : 'ign';
     });
     const o = tt[6 * i + 5];
@@ -518,8 +554,23 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
   const litP = base(op0, chosen[op0]!);
   put(litP, L.soffset, 255);
   const [nt, lt] = probe(t, [nullP, [...litP, 0x12345678]]);
-  const [na, la] = assembleLines(t.mcpu, [nt!, lt!]);
-  const asm = { nullSrsrc: na!.words !== null, literalSoffset: la!.words !== null };
+  const [na, la] = assembleLines(t.mcpu, [nt ?? '', lt ?? '']);
+  const asm = { nullSrsrc: nt != null && na!.words !== null, literalSoffset: lt != null && la!.words !== null };
+  // srsrc and soffset texts (GFX9/GFX10 tables; GFX11's codec computes its own); '#' = a literal follows
+  const srsrc: (string | null)[] = [];
+  const soffset: (string | null)[] = [];
+  if (legacy) {
+    const sp: number[][] = [];
+    for (let v = 0; v < 32; v++) { const ws = base(op0, chosen[op0]!); put(ws, L.srsrc, v); sp.push(ws); }
+    for (let v = 0; v < 256; v++) { const ws = base(op0, chosen[op0]!); put(ws, L.soffset, v); sp.push(v === 255 ? [...ws, 0x12345678] : ws); }
+    const st = probe(t, sp);
+    const si = table[op0]!.ops.findIndex(([n]) => n === 'srsrc');
+    const oi = table[op0]!.ops.findIndex(([n]) => n === 'soffset');
+    const opsAt = (x: string | null, k: number) => (x === null ? null : remarkOperands(x)[k]!);
+    for (let v = 0; v < 32; v++) srsrc.push(opsAt(st[v]!, si));
+    const soffsetAt = (x: string | null) => opsAt(x, oi);
+    for (let v = 0; v < 256; v++) { const x = soffsetAt(st[32 + v]!); soffset.push(v === 255 && x !== null ? '#' : x); }
+  }
   // MTBUF format names
   const formats: string[] = [];
   if (kind === 'mtbuf') {
@@ -541,7 +592,7 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
     const e = table[op]!;
     for (let n = 0; n < 16; n++) {
       const ws = mk(2, L.prefix);
-      put(ws, L.op, op);
+      putOp(ws, L, op);
       if (kind === 'mtbuf') put(ws, t.mtbuf.format, n % 3 === 0 ? 1 : Math.floor(R() * 128));
       if (!e.zero.includes('vaddr')) put(ws, L.vaddr, r8());
       if (!e.zero.includes('vdata')) put(ws, L.vdata, n === 0 ? 0 : r8());
@@ -571,7 +622,7 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
     gp.push([...ws, lv]);
   });
   for (let n = 0; n < 3; n++) { const ws = base(ops[n * 5]!, ['vdata', 'srsrc', 'soffset']); put(ws, L.soffset, 254); gp.push(ws); }
-  return { table, formats, asm, probes: gp };
+  return { table, formats, asm, probes: gp, srsrc, soffset };
 }
 
 
@@ -843,17 +894,33 @@ const LEGACY_FLAT = {
   addr: F(1, 0, 8), data: F(1, 8, 8), saddr: F(1, 16, 7), nv: F(1, 23, 1), vdst: F(1, 24, 8),
 } as const;
 
-/** GFX10.3: DS as GFX11; FLAT with a 12-bit offset, dlc[12], saddr 0x7d (null) = off. */
+/** Buffer word 1 before GFX11: vaddr vdata srsrc as GFX11, slc[22] tfe[23]; offen/idxen move to word 0. */
+const LEGACY_BUF = {
+  offset: F(0, 0, 12), offen: F(0, 12, 1), idxen: F(0, 13, 1), glc: F(0, 14, 1),
+  vaddr: F(1, 0, 8), vdata: F(1, 8, 8), srsrc: F(1, 16, 5), slc: F(1, 22, 1), tfe: F(1, 23, 1), soffset: F(1, 24, 8),
+} as const;
+
+/**
+ * GFX10.3: DS as GFX11; FLAT with a 12-bit offset, dlc[12], saddr 0x7d (null) = off; MUBUF op[25:18]
+ * dlc[15] lds[16]; MTBUF op[18:16] with op bit 3 in word 1 bit 21, format[25:19].
+ */
 export const GFX1030 = {
   ...GFX11, mcpu: 'gfx1030', dir: 'src/amd/isa/gfx10', golden: 'test/golden/amd/gfx1030',
   flat: { ...LEGACY_FLAT, offset: F(0, 0, 12), dlc: F(0, 12, 1), off: 0x7d, flatSaddr: 0x7d },
+  mubuf: { ...LEGACY_BUF, prefix: 0b111000, op: F(0, 18, 8), dlc: F(0, 15, 1), lds: F(0, 16, 1) },
+  mtbuf: { ...LEGACY_BUF, prefix: 0b111010, op: F(0, 16, 3), opHi: F(1, 21, 1), format: F(0, 19, 7), dlc: F(0, 15, 1) },
 } as const;
 
-/** GFX9: DS with op[24:17] and gds[16]; FLAT with a 13-bit offset, saddr 0x7f = off and 0 on FLAT. */
+/**
+ * GFX9: DS with op[24:17] and gds[16]; FLAT with a 13-bit offset, saddr 0x7f = off and 0 on FLAT;
+ * MUBUF op[24:18] lds[16] slc[17] (no dlc); MTBUF op[18:15], format[25:19] = dfmt[22:19] nfmt[25:23].
+ */
 export const GFX900 = {
   ...GFX11, mcpu: 'gfx900', dir: 'src/amd/isa/gfx9', golden: 'test/golden/amd/gfx900',
   ds: { ...GFX11.ds, op: F(0, 17, 8), gds: F(0, 16, 1) },
   flat: { ...LEGACY_FLAT, offset: F(0, 0, 13), off: 0x7f, flatSaddr: 0 },
+  mubuf: { ...LEGACY_BUF, prefix: 0b111000, op: F(0, 18, 7), lds: F(0, 16, 1), slc: F(0, 17, 1) },
+  mtbuf: { ...LEGACY_BUF, prefix: 0b111010, op: F(0, 15, 4), format: F(0, 19, 7) },
 } as const;
 
 export function dsFiles(t: Target, out: Record<string, string>): void {
@@ -882,17 +949,7 @@ export function flatFiles(t: Target, out: Record<string, string>): void {
   for (const sg of SEGS) out[`${t.golden}/${sg}.tsv`] = formatGolden(buildGolden(t.mcpu, fl.probes[sg]!, 30));
 }
 
-export async function generate(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const lt of [GFX1030, GFX900] as unknown as Target[]) {
-    dsFiles(lt, out);
-    flatFiles(lt, out);
-  }
-  const t = GFX11;
-  dsFiles(t, out);
-
-  flatFiles(t, out);
-
+export function bufFiles(t: Target, out: Record<string, string>): void {
   for (const kind of ['mubuf', 'mtbuf'] as const) {
     const b = genBuf(t, kind);
     const K = kind.toUpperCase();
@@ -901,9 +958,26 @@ export async function generate(): Promise<Record<string, string>> {
       + `export const ${K}_OPS: Readonly<Record<number, BufEntry>> = {\n${Object.entries(b.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
       + (kind === 'mtbuf' ? `\n/** How LLVM prints each value of the 7-bit format field ('' = default, not printed). */\nexport const MTBUF_FORMATS: readonly string[] = ${JSON.stringify(b.formats)};\n` : '')
       + `\n/** Operand forms llvm-mc accepts in assembly (LLVM prints both, but may refuse to assemble them). */\nexport const ${K}_ASM: Readonly<{ nullSrsrc: boolean; literalSoffset: boolean }> = ${lit(b.asm)};\n`
+      + (b.srsrc.length ? `\n/** LLVM's text for each srsrc value (null: rejected). */\nexport const ${K}_SRSRC: readonly (string | null)[] = ${JSON.stringify(b.srsrc)};\n`
+        + `\n/** LLVM's text for each soffset value (null: rejected; '#': a literal dword follows). */\nexport const ${K}_SOFFSET: readonly (string | null)[] = ${JSON.stringify(b.soffset)};\n` : '')
       + aliasBlock(`${K}_ALIASES`, genAliases(t, t[kind].prefix, [0x0503140a, 0x0543140a], new Set(Object.values(b.table).map((e) => e.mn))));
     out[`${t.golden}/${kind}.tsv`] = formatGolden(buildGolden(t.mcpu, b.probes, 30));
   }
+}
+
+export async function generate(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const lt of [GFX1030, GFX900] as unknown as Target[]) {
+    dsFiles(lt, out);
+    flatFiles(lt, out);
+    bufFiles(lt, out);
+  }
+  const t = GFX11;
+  dsFiles(t, out);
+
+  flatFiles(t, out);
+
+  bufFiles(t, out);
 
   const ex = genExp(t);
   out[`${t.dir}/exp.gen.ts`] = header('gen-memory', `EXP targets of ${t.mcpu}: how LLVM prints each value of the 6-bit target field ('?' = rejected).`)

@@ -1,16 +1,21 @@
 /**
- * GFX10.3 memory codecs so far: DS (the shared DS codec over gfx1030's table) and
- * FLAT/GLOBAL/SCRATCH. MUBUF/MTBUF, MIMG and EXP are still to do.
+ * GFX10.3 memory codecs so far: DS (the shared DS codec over gfx1030's table), FLAT/GLOBAL/SCRATCH
+ * and MUBUF/MTBUF. MIMG and EXP are still to do.
  *
  * FLAT `fields`: offset is the raw 12-bit field (FLAT unsigned, GLOBAL/SCRATCH signed), saddr
  * 0x7d (`FLAT_SADDR_OFF`) means no SGPR base; SCRATCH reads its VGPR address exactly when saddr is
  * off; `lds` set: the load writes LDS instead of vdst.
+ * MUBUF/MTBUF `fields` use GFX11's names (offen, idxen, glc, slc, dlc, tfe, lds, format); MTBUF's
+ * format is GFX10's unified 7-bit format.
  */
 import type { Codec } from '../types.js';
 import { makeDsCodec } from '../gfx11/memory-ds.js';
 import { makeFlatCodec, type FlatLayout } from '../gfx11/memory-flat.js';
+import { makeBufCodec, type BufField } from '../gfx11/memory-buf.js';
 import { DS_ALIASES, DS_OPS } from './ds.gen.js';
 import { FLAT_ALIASES, FLAT_NV, FLAT_OPS, FLAT_SADDR } from './flat.gen.js';
+import { MUBUF_ALIASES, MUBUF_ASM, MUBUF_OPS, MUBUF_SOFFSET, MUBUF_SRSRC } from './mubuf.gen.js';
+import { MTBUF_ALIASES, MTBUF_ASM, MTBUF_FORMATS, MTBUF_OPS, MTBUF_SOFFSET, MTBUF_SRSRC } from './mtbuf.gen.js';
 
 export const FLAT_SADDR_OFF = 0x7d;
 
@@ -19,4 +24,18 @@ export const GFX10_FLAT: FlatLayout = {
   nv: FLAT_NV, saddrOff: FLAT_SADDR_OFF, saddr: FLAT_SADDR,
 };
 
-export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx10-DS'), makeFlatCodec(GFX10_FLAT)];
+const B = (w: 0 | 1, lo: number, n: number): BufField => ({ w, lo, n });
+/** Before GFX11: offen[12] idxen[13] glc[14] dlc[15] in word 0; slc[22] tfe[23] in word 1. */
+const BUF = { offset: B(0, 0, 12), offen: B(0, 12, 1), idxen: B(0, 13, 1), glc: B(0, 14, 1), dlc: B(0, 15, 1), slc: B(1, 22, 1), tfe: B(1, 23, 1) };
+
+export const mubuf = makeBufCodec({
+  ...BUF, name: 'MUBUF', codec: 'gfx10-MUBUF', prefix: 0b111000, op: B(0, 18, 8), lds: B(0, 16, 1),
+  table: MUBUF_OPS, aliases: MUBUF_ALIASES, asm: MUBUF_ASM, srsrc: MUBUF_SRSRC, soffset: MUBUF_SOFFSET, ldsNoVdata: true,
+});
+/** MTBUF: op[18:16] with op bit 3 in word 1 bit 21; format[25:19]. */
+export const mtbuf = makeBufCodec({
+  ...BUF, name: 'MTBUF', codec: 'gfx10-MTBUF', prefix: 0b111010, op: B(0, 16, 3), opHi: B(1, 21, 1), format: B(0, 19, 7),
+  table: MTBUF_OPS, aliases: MTBUF_ALIASES, asm: MTBUF_ASM, formats: MTBUF_FORMATS, srsrc: MTBUF_SRSRC, soffset: MTBUF_SOFFSET,
+});
+
+export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx10-DS'), makeFlatCodec(GFX10_FLAT), mubuf, mtbuf];

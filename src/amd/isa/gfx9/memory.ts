@@ -1,16 +1,21 @@
 /**
- * GFX9 memory codecs so far: DS (the shared DS codec over gfx900's table, op[24:17] gds[16]) and
- * FLAT/GLOBAL/SCRATCH. MUBUF/MTBUF, MIMG and EXP are still to do.
+ * GFX9 memory codecs so far: DS (the shared DS codec over gfx900's table, op[24:17] gds[16]),
+ * FLAT/GLOBAL/SCRATCH and MUBUF/MTBUF. MIMG and EXP are still to do.
  *
  * FLAT `fields`: offset is the raw 13-bit field (FLAT unsigned, GLOBAL/SCRATCH signed), saddr
  * 0x7f (`FLAT_SADDR_OFF`) means no SGPR base (FLAT itself requires saddr 0); SCRATCH reads its
  * VGPR address exactly when saddr is off; `lds` set: the load writes LDS instead of vdst.
+ * MUBUF/MTBUF `fields` use GFX11's names (offen, idxen, glc, slc, tfe, lds, format; dlc always 0);
+ * MTBUF's format is dfmt (bits 3:0) | nfmt << 4.
  */
 import type { Codec } from '../types.js';
 import { makeDsCodec } from '../gfx11/memory-ds.js';
 import { makeFlatCodec, type FlatLayout } from '../gfx11/memory-flat.js';
+import { makeBufCodec, type BufField } from '../gfx11/memory-buf.js';
 import { DS_ALIASES, DS_OPS } from './ds.gen.js';
 import { FLAT_ALIASES, FLAT_NV, FLAT_OPS, FLAT_SADDR } from './flat.gen.js';
+import { MUBUF_ALIASES, MUBUF_ASM, MUBUF_OPS, MUBUF_SOFFSET, MUBUF_SRSRC } from './mubuf.gen.js';
+import { MTBUF_ALIASES, MTBUF_ASM, MTBUF_FORMATS, MTBUF_OPS, MTBUF_SOFFSET, MTBUF_SRSRC } from './mtbuf.gen.js';
 
 export const FLAT_SADDR_OFF = 0x7f;
 
@@ -19,4 +24,17 @@ export const GFX9_FLAT: FlatLayout = {
   nv: FLAT_NV, saddrOff: FLAT_SADDR_OFF, saddr: FLAT_SADDR,
 };
 
-export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx9-DS', { opLo: 17, gdsLo: 16 }), makeFlatCodec(GFX9_FLAT)];
+const B = (w: 0 | 1, lo: number, n: number): BufField => ({ w, lo, n });
+/** offen[12] idxen[13] glc[14] in word 0; tfe[23] in word 1 (MUBUF's slc is word 0 bit 17, MTBUF's word 1 bit 22). */
+const BUF = { offset: B(0, 0, 12), offen: B(0, 12, 1), idxen: B(0, 13, 1), glc: B(0, 14, 1), tfe: B(1, 23, 1) };
+
+export const mubuf = makeBufCodec({
+  ...BUF, name: 'MUBUF', codec: 'gfx9-MUBUF', prefix: 0b111000, op: B(0, 18, 7), lds: B(0, 16, 1), slc: B(0, 17, 1),
+  table: MUBUF_OPS, aliases: MUBUF_ALIASES, asm: MUBUF_ASM, srsrc: MUBUF_SRSRC, soffset: MUBUF_SOFFSET, ldsNoVdata: true,
+});
+export const mtbuf = makeBufCodec({
+  ...BUF, name: 'MTBUF', codec: 'gfx9-MTBUF', prefix: 0b111010, op: B(0, 15, 4), format: B(0, 19, 7), slc: B(1, 22, 1),
+  table: MTBUF_OPS, aliases: MTBUF_ALIASES, asm: MTBUF_ASM, formats: MTBUF_FORMATS, srsrc: MTBUF_SRSRC, soffset: MTBUF_SOFFSET,
+});
+
+export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx9-DS', { opLo: 17, gdsLo: 16 }), makeFlatCodec(GFX9_FLAT), mubuf, mtbuf];
