@@ -107,6 +107,7 @@ interface OpInfo {
 /** Enumerate one encoding's opcodes and infer each opcode's operands. */
 function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
   const base = baseVals(L);
+  const baseAll = base;
   const probes: number[][] = [];
   for (let op = 0; op < L.opCount; op++) {
     probes.push(withLit(encode(L, op, base)));
@@ -114,10 +115,20 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
   }
   const res = disassembleProbes(T.mcpu, probes);
   const per = L.name === 'SOPP' ? 2 : 1;
-  const found: { op: number; text: string; size: number }[] = [];
+  const found: { op: number; text: string; size: number; base?: Record<string, number> }[] = [];
   for (let op = 0; op < L.opCount; op++) {
     const r = res[op * per]!.text ? res[op * per]! : per === 2 && res[op * per + 1]!.text ? res[op * per + 1]! : null;
     if (r) found.push({ op, text: r.text!, size: r.size });
+  }
+  // GFX9 SMEM without address operands (s_memtime, s_memrealtime...) refuses imm/soe/sbase: ask
+  // again for the opcodes not found with only sdata set.
+  if (L.name === 'SMEM' && L.fields.imm) {
+    const sdataOnly = { sdata: BASE.sdata! };
+    const missing = Array.from({ length: L.opCount }, (_, op) => op).filter((op) => !found.some((f) => f.op === op));
+    disassembleProbes(T.mcpu, missing.map((op) => encode(L, op, sdataOnly))).forEach((r, i) => {
+      if (r.text) found.push({ op: missing[i]!, text: r.text, size: r.size, base: sdataOnly });
+    });
+    found.sort((a, b) => a.op - b.op);
   }
   // Immediate classification probes (SOPK/SOPP simm16) and the SMEM flag probes.
   const immVals = [0, 3, 65, 0x1234];
@@ -125,13 +136,14 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
   const extra: number[][] = [];
   for (const f of found) {
     if (L.name === 'SOPK' || L.name === 'SOPP') for (const v of immVals) extra.push(withLit(encode(L, f.op, { ...base, simm16: v })));
-    if (L.name === 'SMEM') for (const fl of smemFlags) extra.push(encode(L, f.op, { ...base, [fl]: 1 }));
+    if (L.name === 'SMEM') for (const fl of smemFlags) extra.push(encode(L, f.op, { ...(f.base ?? base), [fl]: 1 }));
   }
   const ex = extra.length ? disassembleProbes(T.mcpu, extra) : [];
   const nEx = L.name === 'SMEM' ? smemFlags.length : L.name === 'SOPK' || L.name === 'SOPP' ? immVals.length : 0;
 
-  const out: { op: number; entry: ScalarOp; used: Set<string>; text: string }[] = [];
+  const out: { op: number; entry: ScalarOp; used: Set<string>; text: string; base: Record<string, number> }[] = [];
   found.forEach((f, fi) => {
+    const base = f.base ?? baseAll;
     const { mnemonic, ops } = splitText(f.text);
     const operands: ScalarOperand[] = [];
     const used = new Set<string>();
@@ -210,7 +222,7 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
       operands.push({ field: 'soffset', kind: 'smemoff' });
     }
     const entry: ScalarOp = { mnemonic, operands, ...(flags.length ? { flags } : {}) };
-    out.push({ op: f.op, entry, used, text });
+    out.push({ op: f.op, entry, used, text, base });
   });
 
   // Register-only sources: LLVM prints a constant there with an `/*Invalid immediate*/` remark.
@@ -232,7 +244,7 @@ function enumerate(T: ScalarGenTarget, L: ScalarLayout): OpInfo[] {
   const flipProbes: number[][] = [];
   const flipBits: [number, number, number][] = [];
   out.forEach((o, i) => {
-    const p = encode(L, o.op, base);
+    const p = encode(L, o.op, o.base);
     for (let word = 0; word < L.dwords; word++) {
       let usedMask = word === 0 ? L.mask | (((1 << L.op.bits) - 1) << L.op.lo) : 0;
       for (const fname of o.used) {
