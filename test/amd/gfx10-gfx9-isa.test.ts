@@ -78,9 +78,15 @@ test('MUBUF/MTBUF per generation: lds loads drop vdata, formats (GFX10 unified, 
   assert.equal(i.fields.format, 4 | (7 << 4));
 });
 
+test('VOP3P: GFX9 inside the VOP3 space (0x1a7 prefix), GFX10 at 0x198, neither with DPP', () => {
+  roundTrip(gfx9, 'v_pk_add_f16 v0, v1, v2', [0x00, 0x40, 0x8f, 0xd3, 0x01, 0x05, 0x02, 0x18]);
+  roundTrip(gfx10, 'v_pk_add_f16 v0, v1, v2', [0x00, 0x40, 0x0f, 0xcc, 0x01, 0x05, 0x02, 0x18]);
+  assert.equal(decodeAt(gfx9, [0xd38f4000, 0x18020501], 0).encoding, 'VOP3P');
+});
+
 test('encoding classes not done yet raise DecodeError with the pc and dwords', () => {
-  // gfx900 VOP3P (v_pk_add_f16 v0, v1, v2) and gfx1030 EXP (exp mrt0 v0, v0, v0, v0).
-  for (const [t, words] of [[gfx9, [0xd38f0000, 0x18020501]], [gfx10, [0xf800000f, 0x00000000]]] as const) {
+  // EXP (exp mrt0 v0, v0, v0, v0) on both.
+  for (const [t, words] of [[gfx9, [0xc400000f, 0x00000000]], [gfx10, [0xf800000f, 0x00000000]]] as const) {
     assert.throws(() => decodeAt(t, words, 0, 0x40), (e: unknown) => e instanceof DecodeError && e.pc === 0x40 && e.words[0] === words[0]);
   }
 });

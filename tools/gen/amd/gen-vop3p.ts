@@ -70,12 +70,23 @@ interface Vop3pTarget {
   readonly table: string;
   readonly golden: string;
   readonly goldenDpp: string;
+  /** The target has VOP3P DPP16/DPP8 forms (GFX11 only). */
+  readonly hasDpp?: boolean;
 }
 
 export const VOP3P_TARGETS: readonly Vop3pTarget[] = [
   {
     mcpu: 'gfx1100', prefix9: 0xcc << 1, table: 'src/amd/isa/gfx11/vop3p.gen.ts',
-    golden: 'test/golden/amd/gfx1100/vop3p.tsv', goldenDpp: 'test/golden/amd/gfx1100/vop3p-dpp.tsv',
+    golden: 'test/golden/amd/gfx1100/vop3p.tsv', goldenDpp: 'test/golden/amd/gfx1100/vop3p-dpp.tsv', hasDpp: true,
+  },
+  {
+    mcpu: 'gfx1030', prefix9: 0xcc << 1, table: 'src/amd/isa/gfx10/vop3p.gen.ts',
+    golden: 'test/golden/amd/gfx1030/vop3p.tsv', goldenDpp: '',
+  },
+  {
+    // GFX9's VOP3P sits in the VOP3 space (0b110100) at opcodes 0x380..: dw0[31:23] = 0x1a7.
+    mcpu: 'gfx900', prefix9: 0x1a7, table: 'src/amd/isa/gfx9/vop3p.gen.ts',
+    golden: 'test/golden/amd/gfx900/vop3p.tsv', goldenDpp: '',
   },
 ];
 
@@ -188,7 +199,8 @@ export function enumerateVop3p(t: Vop3pTarget): Record<number, Vop3pInfo> {
       const konst = ok(q.konst);
       let lit: LiteralKind = 'b32';
       let inv2pi = '0.15915494';
-      if (konst) {
+      // GFX9 takes no literal in VOP3P: 255 is rejected and literals keep the default printer
+      if (konst && ok(q.lits[0]!)) {
         inv2pi = operandsOf(r[q.inv]!.text!)[1 + s]!;
         const printed = q.lits.map((i) => operandsOf(r[i]!.text!)[1 + s]!);
         const k = LITERAL_KINDS.find((kind) => lits.every((l, i) => printLiteral(kind, l) === printed[i]));
@@ -206,7 +218,7 @@ export function enumerateVop3p(t: Vop3pTarget): Record<number, Vop3pInfo> {
       });
       return { width: widthOf(opnds[1 + s]!), sgpr, konst, lit, inv2pi, ok: ranges };
     });
-    const dpp = r[p.dpp[0]!]!.text !== null && r[p.dpp[1]!]!.text !== null;
+    const dpp = t.hasDpp === true && r[p.dpp[0]!]!.text !== null && r[p.dpp[1]!]!.text !== null;
     plain.push(`${mnemonic} ${opnds.join(', ')}`);
     return { op: f.op, mnemonic, vdst: widthOf(opnds[0]!), srcs, mix, opselHi, opselHiDefault, inv0, inv1, dpp };
   });
@@ -312,7 +324,7 @@ export function generate(): Record<string, string> {
     files[t.table] = tableSource(t, ops);
     const { plain, dpp } = vop3pProbes(t, ops, 0x3b3b);
     files[t.golden] = formatGolden(goldenFrom(t.mcpu, plain, 60));
-    files[t.goldenDpp] = formatGolden(goldenFrom(t.mcpu, dpp, 20));
+    if (t.goldenDpp) files[t.goldenDpp] = formatGolden(goldenFrom(t.mcpu, dpp, 20));
   }
   return files;
 }

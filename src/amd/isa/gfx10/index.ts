@@ -9,7 +9,8 @@ import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
 import { codecs as vectorCodecs } from './vector.js';
 import { codecs as memoryCodecs } from './memory.js';
+import { codecs as vop3pCodecs } from './vop3p.js';
 
-const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs, ...memoryCodecs];
+const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs, ...vop3pCodecs, ...memoryCodecs];
 
 export const gfx10: IsaTarget = { mcpu: 'gfx1030', space: GFX10_SPACE, codecs };

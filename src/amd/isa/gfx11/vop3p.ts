@@ -10,7 +10,7 @@
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
 import {
-  GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, splitOperands, splitWords, srcName, vregName,
+  GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, splitOperands, splitWords, srcName, vregName, type OperandSpace,
 } from '../operands.js';
 import { VOP3P_OPS } from './vop3p.gen.js';
 
@@ -139,138 +139,14 @@ function bitList(bits: readonly number[], n: number): string {
   return '[' + bits.slice(0, n).join(',') + ']';
 }
 
-/** Per opcode, per source: 1 for each accepted 9-bit value (VGPRs in range, plus `ok`). Built once. */
-const SRC_OK: Uint8Array[][] = [];
-for (const [k, op] of Object.entries(VOP3P_OPS)) {
-  SRC_OK[Number(k)] = op.srcs.map((s) => {
-    const t = new Uint8Array(512);
-    for (const [a, b] of s.ok ?? []) t.fill(1, a, b + 1); // ?? []: a stale table must not stop its generator
-    t.fill(1, 256, 512 - s.width + 1);
-    return t;
-  });
-}
-
-function decode(words: ArrayLike<number>, index: number, pc: number): Instruction {
-  const w0 = words[index]! >>> 0;
-  if (index + 1 >= words.length) throw new DecodeError(pc, [w0], 'VOP3P needs two dwords');
-  const w1 = words[index + 1]! >>> 0;
-  const opcode = (w0 >>> 16) & 0x7f;
-  const op = VOP3P_OPS[opcode];
-  if (!op) throw new DecodeError(pc, [w0, w1], `no VOP3P opcode ${opcode}`);
-  if ((w0 & op.inv0) !== 0 || (w1 & op.inv1) !== 0) throw new DecodeError(pc, [w0, w1], `reserved modifier bits for ${op.mnemonic}`);
-  const src = [w1 & 0x1ff, (w1 >>> 9) & 0x1ff, (w1 >>> 18) & 0x1ff];
-  const fields: Record<string, number> = {
-    vdst: w0 & 0xff, neg_hi: (w0 >>> 8) & 7, op_sel: (w0 >>> 11) & 7, op_sel_hi2: (w0 >>> 14) & 1, clamp: (w0 >>> 15) & 1,
-    src0: src[0]!, src1: src[1]!, src2: src[2]!, op_sel_hi: (w1 >>> 27) & 3, neg: (w1 >>> 29) & 7,
-  };
-  let size = 8;
-  let variant = 'e64';
-  let literal: number | undefined;
-  const s0 = src[0]!;
-  if (s0 === SRC.DPP16 || s0 === SRC.DPP8 || s0 === SRC.DPP8FI) {
-    if (!op.dpp) throw new DecodeError(pc, [w0, w1], `${op.mnemonic} has no DPP form`);
-    if (index + 2 >= words.length) throw new DecodeError(pc, [w0, w1], 'DPP dword missing');
-    const x = words[index + 2]! >>> 0;
-    fields.vsrc0 = x & 0xff;
-    if (s0 === SRC.DPP16) {
-      variant = 'dpp16';
-      fields.dpp_ctrl = (x >>> 8) & 0x1ff;
-      fields.fi = (x >>> 18) & 1;
-      fields.bound_ctrl = (x >>> 19) & 1;
-      fields.bank_mask = (x >>> 24) & 0xf;
-      fields.row_mask = (x >>> 28) & 0xf;
-      if (dppCtrlText(fields.dpp_ctrl) === null) throw new DecodeError(pc, [w0, w1, x], `reserved dpp_ctrl 0x${fields.dpp_ctrl.toString(16)}`);
-    } else {
-      variant = 'dpp8';
-      fields.dpp8 = x >>> 8;
-      fields.fi = s0 === SRC.DPP8FI ? 1 : 0;
-    }
-    size = 12;
-  }
-  for (let i = 0; i < op.srcs.length; i++) {
-    if (variant !== 'e64' && i === 0) continue;
-    const v = src[i]!;
-    if (v === SRC.LITERAL) {
-      if (variant !== 'e64') throw new DecodeError(pc, [w0, w1], 'literal with DPP');
-      if (literal === undefined) {
-        if (index + 2 >= words.length) throw new DecodeError(pc, [w0, w1], 'literal dword missing');
-        literal = words[index + 2]! >>> 0;
-        size = 12;
-      }
-    }
-    if (!SRC_OK[opcode]![i]![v]) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: illegal src${i} ${v}`);
-  }
-  if ((w0 & 0xff) + op.vdst > 256) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: vdst out of range`);
-  const ws: number[] = [];
-  for (let i = 0; i < size / 4; i++) ws.push(words[index + i]! >>> 0);
-  const mnemonic = variant === 'e64' ? op.mnemonic : op.mnemonic + '_e64_dpp';
-  return { encoding: 'VOP3P', opcode, mnemonic, size, words: ws, fields, literal, variant, info: op };
-}
-
-function srcText(op: Vop3pOp, i: number, v: number, literal: number | undefined): string {
-  const s = op.srcs[i]!;
-  if (v === SRC.LITERAL) return printLiteral(s.lit, literal ?? 0);
-  if (v === SRC.INV_2PI) return s.inv2pi;
-  if (v === LDS_DIRECT) return 'src_lds_direct';
-  // Wide operands may still name a one-dword special (null, src_scc): LLVM prints its plain name.
-  return srcName(GFX11_SPACE, v, s.width, 'i32', literal) ?? srcName(GFX11_SPACE, v, 1, 'i32', literal) ?? `<bad ${v}>`;
-}
-
-/** Inline constants and literals (LLVM prints a negated immediate as `neg(x)`). */
-export function isImmediate(v: number): boolean {
-  return (v >= 128 && v <= 208) || (v >= 240 && v <= 248) || v === 255;
-}
-
-function print(inst: Instruction): string {
-  const op = inst.info as Vop3pOp;
-  const f = inst.fields;
-  const n = op.srcs.length;
-  const ops: string[] = [vregName(f.vdst!, op.vdst)];
-  const src = [f.src0!, f.src1!, f.src2!];
-  for (let i = 0; i < n; i++) {
-    let t = i === 0 && inst.variant !== 'e64' ? vregName(f.vsrc0!, 1) : srcText(op, i, src[i]!, inst.literal);
-    if (op.mix) {
-      const abs = (f.neg_hi! >> i) & 1;
-      if (abs) t = `|${t}|`;
-      if ((f.neg! >> i) & 1) t = !abs && isImmediate(i === 0 && inst.variant !== 'e64' ? 256 : src[i]!) ? `neg(${t})` : `-${t}`;
-    }
-    ops.push(t);
-  }
-  let s = `${inst.mnemonic} ${ops.join(', ')}`;
-  const bits = (v: number): number[] => [v & 1, (v >> 1) & 1, (v >> 2) & 1];
-  if (f.op_sel) s += ' op_sel:' + bitList(bits(f.op_sel), n);
-  if (op.opselHi) {
-    const hi = [f.op_sel_hi! & 1, (f.op_sel_hi! >> 1) & 1, f.op_sel_hi2!].slice(0, n);
-    if (hi.some((b) => b !== op.opselHiDefault)) s += ' op_sel_hi:' + bitList(hi, n);
-  }
-  if (!op.mix) {
-    if (f.neg) s += ' neg_lo:' + bitList(bits(f.neg), n);
-    if (f.neg_hi) s += ' neg_hi:' + bitList(bits(f.neg_hi), n);
-  }
-  if (f.clamp) s += ' clamp';
-  if (inst.variant === 'dpp16') {
-    s += ` ${dppCtrlText(f.dpp_ctrl!)} row_mask:${hex(f.row_mask!)} bank_mask:${hex(f.bank_mask!)}`;
-    if (f.bound_ctrl) s += ' bound_ctrl:1';
-    if (f.fi) s += ' fi:1';
-  } else if (inst.variant === 'dpp8') {
-    const sel: number[] = [];
-    for (let i = 0; i < 8; i++) sel.push((f.dpp8! >>> (3 * i)) & 7);
-    s += ` dpp8:[${sel.join(',')}]`;
-    if (f.fi) s += ' fi:1';
-  }
-  return s;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Assembler
 
-const BY_NAME = new Map<string, number>();
-for (const [k, v] of Object.entries(VOP3P_OPS)) BY_NAME.set(v.mnemonic, Number(k));
 
 /** Parse a source value (no modifiers) to its 9-bit encoding and maybe a literal. */
-export function parseSrcValue(text: string, kind: LiteralKind): { value: number; literal?: number } | null {
+export function parseSrcValue(text: string, kind: LiteralKind, space: OperandSpace = GFX11_SPACE): { value: number; literal?: number } | null {
   if (text === 'src_lds_direct' || text === 'lds_direct') return { value: LDS_DIRECT };
-  const r = parseReg(GFX11_SPACE, text);
+  const r = parseReg(space, text);
   if (r) return { value: r.value };
   const f = inlineFloatText(text);
   if (f !== null) return { value: f };
@@ -293,106 +169,240 @@ function parseBits(text: string, line: number, n: number): number {
   return bits.reduce((a, b, i) => a | (b << i), 0);
 }
 
-function assemble(line: AsmLine): number[] | null {
-  let name = line.mnemonic;
-  let dppSuffix = false;
-  if (name.endsWith('_e64_dpp')) { name = name.slice(0, -8); dppSuffix = true; }
-  const opcode = BY_NAME.get(name);
-  if (opcode === undefined) return null;
-  const op = VOP3P_OPS[opcode]!;
-  const n = op.srcs.length;
-  const parts = splitOperands(line.rest);
-  if (parts.length !== n + 1) throw new AsmError(line.line, `${name} takes ${n + 1} operands`);
-  const tail = splitWords(parts[n]!);
-  parts[n] = tail[0]!;
-  const mods = tail.slice(1);
-  let w0 = ((PREFIX9 << 23) | (opcode << 16) | op.def0) >>> 0;
-  let w1 = op.def1 >>> 0;
-  const vd = parseReg(GFX11_SPACE, parts[0]!);
-  if (!vd || vd.file !== 'v' || vd.count !== op.vdst) throw new AsmError(line.line, `bad vdst '${parts[0]}'`);
-  w0 |= vd.value - SRC.VGPR0;
-  let literal: number | undefined;
-  let dpp: 'dpp16' | 'dpp8' | null = null;
-  let ctrl = -1, rowMask = 0xf, bankMask = 0xf, bound = 0, fi = 0, sel = 0;
-  for (const m of mods) {
-    const k = m.indexOf(':');
-    const key = k < 0 ? m : m.slice(0, k);
-    const val = k < 0 ? '' : m.slice(k + 1);
-    switch (key) {
-      case 'op_sel': { const b = parseBits(val, line.line, n); w0 = (w0 & ~(7 << 11)) | (b << 11); break; }
-      case 'op_sel_hi': {
-        const b = parseBits(val, line.line, n);
-        w1 = (w1 & ~(3 << 27)) | ((b & 3) << 27);
-        if (n > 2) w0 = (w0 & ~(1 << 14)) | (((b >> 2) & 1) << 14);
-        break;
-      }
-      case 'neg_lo': if (op.mix) throw new AsmError(line.line, 'neg_lo not valid'); w1 = (w1 & ~(7 << 29)) | (parseBits(val, line.line, n) << 29); break;
-      case 'neg_hi': if (op.mix) throw new AsmError(line.line, 'neg_hi not valid'); w0 = (w0 & ~(7 << 8)) | (parseBits(val, line.line, n) << 8); break;
-      case 'clamp': w0 |= 1 << 15; break;
-      case 'row_mask': rowMask = parseIntText(val) ?? -1; break;
-      case 'bank_mask': bankMask = parseIntText(val) ?? -1; break;
-      case 'bound_ctrl': bound = 1; break;
-      case 'fi': fi = parseIntText(val) ? 1 : 0; break;
-      case 'dpp8': {
-        const mm = /^\[([0-7](?:,[0-7]){7})\]$/.exec(val);
-        if (!mm) throw new AsmError(line.line, `bad dpp8 '${val}'`);
-        mm[1]!.split(',').forEach((x, i) => { sel |= Number(x) << (3 * i); });
-        dpp = 'dpp8';
-        break;
-      }
-      default: {
-        const c = parseDppCtrl(m);
-        if (c === null) throw new AsmError(line.line, `unknown modifier '${m}'`);
-        ctrl = c;
-        dpp = 'dpp16';
-      }
-    }
-  }
-  if (rowMask < 0 || rowMask > 15 || bankMask < 0 || bankMask > 15) throw new AsmError(line.line, 'bad row_mask/bank_mask');
-  if (dppSuffix && !dpp) throw new AsmError(line.line, 'DPP controls missing');
-  if (dpp && !op.dpp) throw new AsmError(line.line, `${name} has no DPP form`);
-  let dppVgpr = 0;
-  for (let i = 0; i < n; i++) {
-    let t = parts[i + 1]!;
-    let neg = 0, abs = 0;
-    const s = op.srcs[i]!;
-    let val = parseSrcValue(t, s.lit);
-    if (!val && op.mix) {
-      if (t.startsWith('neg(') && t.endsWith(')')) { neg = 1; t = t.slice(4, -1); }
-      else if (t.startsWith('-')) { neg = 1; t = t.slice(1); }
-      if (t.startsWith('|') && t.endsWith('|') && t.length > 2) { abs = 1; t = t.slice(1, -1); }
-      val = parseSrcValue(t, s.lit);
-    }
-    if (!val) throw new AsmError(line.line, `bad operand '${parts[i + 1]}'`);
-    if (val.value === SRC.LITERAL) {
-      if (literal !== undefined && literal !== val.literal) throw new AsmError(line.line, 'only one literal allowed');
-      literal = val.literal;
-    }
-    if (val.value < SRC.VGPR0 && !SRC_OK[opcode]![i]![val.value]) {
-      throw new AsmError(line.line, `operand '${parts[i + 1]}' not allowed here`);
-    }
-    let v = val.value;
-    if (i === 0 && dpp) {
-      if (v < SRC.VGPR0) throw new AsmError(line.line, 'DPP src0 must be a VGPR');
-      v = dpp === 'dpp16' ? SRC.DPP16 : fi ? SRC.DPP8FI : SRC.DPP8;
-      dppVgpr = val.value - SRC.VGPR0;
-    }
-    w1 |= v << (9 * i);
-    if (op.mix) { w0 |= abs << (8 + i); w1 |= neg << (29 + i); }
-  }
-  const out = [w0 >>> 0, w1 >>> 0];
-  if (dpp === 'dpp16') out.push((dppVgpr | (ctrl << 8) | (fi << 18) | (bound << 19) | (bankMask << 24) | (rowMask << 28)) >>> 0);
-  else if (dpp === 'dpp8') out.push((dppVgpr | (sel << 8)) >>> 0);
-  else if (literal !== undefined) out.push(literal >>> 0);
-  return out;
+/** Inline constants and literals (LLVM prints a negated immediate as `neg(x)`). */
+export function isImmediate(v: number): boolean {
+  return (v >= 128 && v <= 208) || (v >= 240 && v <= 248) || v === 255;
 }
 
-export const vop3pCodec: Codec = {
-  name: 'VOP3P',
-  matches: (w0) => w0 >>> 23 === PREFIX9,
-  decode,
-  print,
-  assemble,
-};
+/** One target's VOP3P: dw0[31:23] prefix, operand space and generated opcode table. */
+export interface Vop3pTarget {
+  readonly name: string;
+  readonly prefix9: number;
+  readonly space: OperandSpace;
+  readonly ops: Readonly<Record<number, Vop3pOp>>;
+}
+
+/** The VOP3P codec for one target (GFX9, GFX10.3 and GFX11 share it; GFX9/GFX10 have no DPP forms). */
+export function makeVop3pCodec(T: Vop3pTarget): Codec {
+  /** Per opcode, per source: 1 for each accepted 9-bit value (VGPRs in range, plus `ok`). Built once. */
+  const SRC_OK: Uint8Array[][] = [];
+  for (const [k, op] of Object.entries(T.ops)) {
+    SRC_OK[Number(k)] = op.srcs.map((s) => {
+      const t = new Uint8Array(512);
+      for (const [a, b] of s.ok ?? []) t.fill(1, a, b + 1); // ?? []: a stale table must not stop its generator
+      t.fill(1, 256, 512 - s.width + 1);
+      return t;
+    });
+  }
+
+  function decode(words: ArrayLike<number>, index: number, pc: number): Instruction {
+    const w0 = words[index]! >>> 0;
+    if (index + 1 >= words.length) throw new DecodeError(pc, [w0], 'VOP3P needs two dwords');
+    const w1 = words[index + 1]! >>> 0;
+    const opcode = (w0 >>> 16) & 0x7f;
+    const op = T.ops[opcode];
+    if (!op) throw new DecodeError(pc, [w0, w1], `no VOP3P opcode ${opcode}`);
+    if ((w0 & op.inv0) !== 0 || (w1 & op.inv1) !== 0) throw new DecodeError(pc, [w0, w1], `reserved modifier bits for ${op.mnemonic}`);
+    const src = [w1 & 0x1ff, (w1 >>> 9) & 0x1ff, (w1 >>> 18) & 0x1ff];
+    const fields: Record<string, number> = {
+      vdst: w0 & 0xff, neg_hi: (w0 >>> 8) & 7, op_sel: (w0 >>> 11) & 7, op_sel_hi2: (w0 >>> 14) & 1, clamp: (w0 >>> 15) & 1,
+      src0: src[0]!, src1: src[1]!, src2: src[2]!, op_sel_hi: (w1 >>> 27) & 3, neg: (w1 >>> 29) & 7,
+    };
+    let size = 8;
+    let variant = 'e64';
+    let literal: number | undefined;
+    const s0 = src[0]!;
+    if (s0 === SRC.DPP16 || s0 === SRC.DPP8 || s0 === SRC.DPP8FI) {
+      if (!op.dpp) throw new DecodeError(pc, [w0, w1], `${op.mnemonic} has no DPP form`);
+      if (index + 2 >= words.length) throw new DecodeError(pc, [w0, w1], 'DPP dword missing');
+      const x = words[index + 2]! >>> 0;
+      fields.vsrc0 = x & 0xff;
+      if (s0 === SRC.DPP16) {
+        variant = 'dpp16';
+        fields.dpp_ctrl = (x >>> 8) & 0x1ff;
+        fields.fi = (x >>> 18) & 1;
+        fields.bound_ctrl = (x >>> 19) & 1;
+        fields.bank_mask = (x >>> 24) & 0xf;
+        fields.row_mask = (x >>> 28) & 0xf;
+        if (dppCtrlText(fields.dpp_ctrl) === null) throw new DecodeError(pc, [w0, w1, x], `reserved dpp_ctrl 0x${fields.dpp_ctrl.toString(16)}`);
+      } else {
+        variant = 'dpp8';
+        fields.dpp8 = x >>> 8;
+        fields.fi = s0 === SRC.DPP8FI ? 1 : 0;
+      }
+      size = 12;
+    }
+    for (let i = 0; i < op.srcs.length; i++) {
+      if (variant !== 'e64' && i === 0) continue;
+      const v = src[i]!;
+      if (v === SRC.LITERAL) {
+        if (variant !== 'e64') throw new DecodeError(pc, [w0, w1], 'literal with DPP');
+        if (literal === undefined) {
+          if (index + 2 >= words.length) throw new DecodeError(pc, [w0, w1], 'literal dword missing');
+          literal = words[index + 2]! >>> 0;
+          size = 12;
+        }
+      }
+      if (!SRC_OK[opcode]![i]![v]) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: illegal src${i} ${v}`);
+    }
+    if ((w0 & 0xff) + op.vdst > 256) throw new DecodeError(pc, [w0, w1], `${op.mnemonic}: vdst out of range`);
+    const ws: number[] = [];
+    for (let i = 0; i < size / 4; i++) ws.push(words[index + i]! >>> 0);
+    const mnemonic = variant === 'e64' ? op.mnemonic : op.mnemonic + '_e64_dpp';
+    return { encoding: 'VOP3P', opcode, mnemonic, size, words: ws, fields, literal, variant, info: op };
+  }
+
+  function srcText(op: Vop3pOp, i: number, v: number, literal: number | undefined): string {
+    const s = op.srcs[i]!;
+    if (v === SRC.LITERAL) return printLiteral(s.lit, literal ?? 0);
+    if (v === SRC.INV_2PI) return s.inv2pi;
+    if (v === LDS_DIRECT) return 'src_lds_direct';
+    // Wide operands may still name a one-dword special (null, src_scc): LLVM prints its plain name.
+    return srcName(T.space, v, s.width, 'i32', literal) ?? srcName(T.space, v, 1, 'i32', literal) ?? `<bad ${v}>`;
+  }
+
+
+  function print(inst: Instruction): string {
+    const op = inst.info as Vop3pOp;
+    const f = inst.fields;
+    const n = op.srcs.length;
+    const ops: string[] = [vregName(f.vdst!, op.vdst)];
+    const src = [f.src0!, f.src1!, f.src2!];
+    for (let i = 0; i < n; i++) {
+      let t = i === 0 && inst.variant !== 'e64' ? vregName(f.vsrc0!, 1) : srcText(op, i, src[i]!, inst.literal);
+      if (op.mix) {
+        const abs = (f.neg_hi! >> i) & 1;
+        if (abs) t = `|${t}|`;
+        if ((f.neg! >> i) & 1) t = !abs && isImmediate(i === 0 && inst.variant !== 'e64' ? 256 : src[i]!) ? `neg(${t})` : `-${t}`;
+      }
+      ops.push(t);
+    }
+    let s = `${inst.mnemonic} ${ops.join(', ')}`;
+    const bits = (v: number): number[] => [v & 1, (v >> 1) & 1, (v >> 2) & 1];
+    if (f.op_sel) s += ' op_sel:' + bitList(bits(f.op_sel), n);
+    if (op.opselHi) {
+      const hi = [f.op_sel_hi! & 1, (f.op_sel_hi! >> 1) & 1, f.op_sel_hi2!].slice(0, n);
+      if (hi.some((b) => b !== op.opselHiDefault)) s += ' op_sel_hi:' + bitList(hi, n);
+    }
+    if (!op.mix) {
+      if (f.neg) s += ' neg_lo:' + bitList(bits(f.neg), n);
+      if (f.neg_hi) s += ' neg_hi:' + bitList(bits(f.neg_hi), n);
+    }
+    if (f.clamp) s += ' clamp';
+    if (inst.variant === 'dpp16') {
+      s += ` ${dppCtrlText(f.dpp_ctrl!)} row_mask:${hex(f.row_mask!)} bank_mask:${hex(f.bank_mask!)}`;
+      if (f.bound_ctrl) s += ' bound_ctrl:1';
+      if (f.fi) s += ' fi:1';
+    } else if (inst.variant === 'dpp8') {
+      const sel: number[] = [];
+      for (let i = 0; i < 8; i++) sel.push((f.dpp8! >>> (3 * i)) & 7);
+      s += ` dpp8:[${sel.join(',')}]`;
+      if (f.fi) s += ' fi:1';
+    }
+    return s;
+  }
+
+  const BY_NAME = new Map<string, number>();
+  for (const [k, v] of Object.entries(T.ops)) BY_NAME.set(v.mnemonic, Number(k));
+
+  function assemble(line: AsmLine): number[] | null {
+    let name = line.mnemonic;
+    let dppSuffix = false;
+    if (name.endsWith('_e64_dpp')) { name = name.slice(0, -8); dppSuffix = true; }
+    const opcode = BY_NAME.get(name);
+    if (opcode === undefined) return null;
+    const op = T.ops[opcode]!;
+    const n = op.srcs.length;
+    const parts = splitOperands(line.rest);
+    if (parts.length !== n + 1) throw new AsmError(line.line, `${name} takes ${n + 1} operands`);
+    const tail = splitWords(parts[n]!);
+    parts[n] = tail[0]!;
+    const mods = tail.slice(1);
+    let w0 = ((T.prefix9 << 23) | (opcode << 16) | op.def0) >>> 0;
+    let w1 = op.def1 >>> 0;
+    const vd = parseReg(T.space, parts[0]!);
+    if (!vd || vd.file !== 'v' || vd.count !== op.vdst) throw new AsmError(line.line, `bad vdst '${parts[0]}'`);
+    w0 |= vd.value - SRC.VGPR0;
+    let literal: number | undefined;
+    let dpp: 'dpp16' | 'dpp8' | null = null;
+    let ctrl = -1, rowMask = 0xf, bankMask = 0xf, bound = 0, fi = 0, sel = 0;
+    for (const m of mods) {
+      const k = m.indexOf(':');
+      const key = k < 0 ? m : m.slice(0, k);
+      const val = k < 0 ? '' : m.slice(k + 1);
+      switch (key) {
+        case 'op_sel': { const b = parseBits(val, line.line, n); w0 = (w0 & ~(7 << 11)) | (b << 11); break; }
+        case 'op_sel_hi': {
+          const b = parseBits(val, line.line, n);
+          w1 = (w1 & ~(3 << 27)) | ((b & 3) << 27);
+          if (n > 2) w0 = (w0 & ~(1 << 14)) | (((b >> 2) & 1) << 14);
+          break;
+        }
+        case 'neg_lo': if (op.mix) throw new AsmError(line.line, 'neg_lo not valid'); w1 = (w1 & ~(7 << 29)) | (parseBits(val, line.line, n) << 29); break;
+        case 'neg_hi': if (op.mix) throw new AsmError(line.line, 'neg_hi not valid'); w0 = (w0 & ~(7 << 8)) | (parseBits(val, line.line, n) << 8); break;
+        case 'clamp': w0 |= 1 << 15; break;
+        case 'row_mask': rowMask = parseIntText(val) ?? -1; break;
+        case 'bank_mask': bankMask = parseIntText(val) ?? -1; break;
+        case 'bound_ctrl': bound = 1; break;
+        case 'fi': fi = parseIntText(val) ? 1 : 0; break;
+        case 'dpp8': {
+          const mm = /^\[([0-7](?:,[0-7]){7})\]$/.exec(val);
+          if (!mm) throw new AsmError(line.line, `bad dpp8 '${val}'`);
+          mm[1]!.split(',').forEach((x, i) => { sel |= Number(x) << (3 * i); });
+          dpp = 'dpp8';
+          break;
+        }
+        default: {
+          const c = parseDppCtrl(m);
+          if (c === null) throw new AsmError(line.line, `unknown modifier '${m}'`);
+          ctrl = c;
+          dpp = 'dpp16';
+        }
+      }
+    }
+    if (rowMask < 0 || rowMask > 15 || bankMask < 0 || bankMask > 15) throw new AsmError(line.line, 'bad row_mask/bank_mask');
+    if (dppSuffix && !dpp) throw new AsmError(line.line, 'DPP controls missing');
+    if (dpp && !op.dpp) throw new AsmError(line.line, `${name} has no DPP form`);
+    let dppVgpr = 0;
+    for (let i = 0; i < n; i++) {
+      let t = parts[i + 1]!;
+      let neg = 0, abs = 0;
+      const s = op.srcs[i]!;
+      let val = parseSrcValue(t, s.lit, T.space);
+      if (!val && op.mix) {
+        if (t.startsWith('neg(') && t.endsWith(')')) { neg = 1; t = t.slice(4, -1); }
+        else if (t.startsWith('-')) { neg = 1; t = t.slice(1); }
+        if (t.startsWith('|') && t.endsWith('|') && t.length > 2) { abs = 1; t = t.slice(1, -1); }
+        val = parseSrcValue(t, s.lit, T.space);
+      }
+      if (!val) throw new AsmError(line.line, `bad operand '${parts[i + 1]}'`);
+      if (val.value === SRC.LITERAL) {
+        if (literal !== undefined && literal !== val.literal) throw new AsmError(line.line, 'only one literal allowed');
+        literal = val.literal;
+      }
+      if (val.value < SRC.VGPR0 && !SRC_OK[opcode]![i]![val.value]) {
+        throw new AsmError(line.line, `operand '${parts[i + 1]}' not allowed here`);
+      }
+      let v = val.value;
+      if (i === 0 && dpp) {
+        if (v < SRC.VGPR0) throw new AsmError(line.line, 'DPP src0 must be a VGPR');
+        v = dpp === 'dpp16' ? SRC.DPP16 : fi ? SRC.DPP8FI : SRC.DPP8;
+        dppVgpr = val.value - SRC.VGPR0;
+      }
+      w1 |= v << (9 * i);
+      if (op.mix) { w0 |= abs << (8 + i); w1 |= neg << (29 + i); }
+    }
+    const out = [w0 >>> 0, w1 >>> 0];
+    if (dpp === 'dpp16') out.push((dppVgpr | (ctrl << 8) | (fi << 18) | (bound << 19) | (bankMask << 24) | (rowMask << 28)) >>> 0);
+    else if (dpp === 'dpp8') out.push((dppVgpr | (sel << 8)) >>> 0);
+    else if (literal !== undefined) out.push(literal >>> 0);
+    return out;
+  }
+
+
+  return { name: `${T.name}VOP3P`, matches: (w0) => w0 >>> 23 === T.prefix9, decode, print, assemble };
+}
+
+export const vop3pCodec: Codec = makeVop3pCodec({ name: '', prefix9: PREFIX9, space: GFX11_SPACE, ops: VOP3P_OPS });
 
 export const codecs: Codec[] = [vop3pCodec];

@@ -9,7 +9,9 @@ import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
 import { codecs as vectorCodecs } from './vector.js';
 import { codecs as memoryCodecs } from './memory.js';
+import { codecs as vop3pCodecs } from './vop3p.js';
 
-const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs, ...memoryCodecs];
+// VOP3P first: its dw0[31:23] prefix lies inside VOP3's 6-bit one.
+const codecs: Codec[] = [...vop3pCodecs, ...scalarCodecs, ...vectorCodecs, ...memoryCodecs];
 
 export const gfx9: IsaTarget = { mcpu: 'gfx900', space: GFX9_SPACE, codecs };
