@@ -6,8 +6,8 @@
  * image with a non-commutative blend, split over two scheduler steps so races show.
  */
 import { Diagnostics } from '../../src/core/diagnostics.js';
-import { decodePopsDraw, setField } from '../../src/amd/gfx/pops-config.js';
-import { POPS_ENUMS } from '../../src/amd/gfx/pops-regs.gen.js';
+import { decodePopsDraw } from '../../src/amd/gfx/pops-config.js';
+import { oitDrawRegs, type OitDraw } from '../../src/amd/gfx/pops-oit.js';
 import type { PopsDrawConfig, PopsGen } from '../../src/amd/gfx/pops-config.js';
 import {
   PopsUnit, decodeCollisionWaveId, intrawaveLayers, packerSetregValue, shaderMayEnter,
@@ -25,41 +25,11 @@ export function rng(seed: number): () => number {
   };
 }
 
-export interface DrawSpec {
-  /** Rasterization samples (1, 2, 4, 8). */
-  readonly samples: number;
-  /** 'pixel' interlock or 'sample' interlock (POPS granularity = samples). */
-  readonly interlock: 'pixel' | 'sample';
-  readonly pops?: boolean;
-  readonly intrawave?: boolean;
-}
-
-const log2 = (n: number): number => 31 - Math.clz32(n);
+/** A draw of the synthetic scenes: the OIT scene's draw description. */
+export type DrawSpec = OitDraw;
 
 /** Register values a driver would program for a draw (correct ones unless overridden). */
-export function drawRegs(gen: PopsGen, d: DrawSpec): Record<string, number> {
-  const pops = d.pops ?? true;
-  const gran = d.interlock === 'pixel' ? 0 : log2(d.samples);
-  let dbsc = setField(gen, 'DB_SHADER_CONTROL', 'PRIMITIVE_ORDERED_PIXEL_SHADER', pops ? 1 : 0);
-  if (gen === 'gfx11') {
-    dbsc = setField(gen, 'DB_SHADER_CONTROL', 'OVERRIDE_INTRINSIC_RATE_ENABLE', 1, dbsc);
-    dbsc = setField(gen, 'DB_SHADER_CONTROL', 'OVERRIDE_INTRINSIC_RATE', gran, dbsc);
-  } else {
-    dbsc = setField(gen, 'DB_SHADER_CONTROL', 'POPS_OVERLAP_NUM_SAMPLES', gran, dbsc);
-  }
-  const iw = d.intrawave && gen !== 'gfx11' ? 1 : 0;
-  let rsrc = setField(gen, 'SPI_SHADER_PGM_RSRC2_PS', 'LOAD_COLLISION_WAVEID', 1);
-  rsrc = setField(gen, 'SPI_SHADER_PGM_RSRC2_PS', 'LOAD_INTRAWAVE_COLLISION', iw, rsrc);
-  let pasc = setField(gen, 'PA_SC_SHADER_CONTROL', 'LOAD_COLLISION_WAVEID', 1);
-  pasc = setField(gen, 'PA_SC_SHADER_CONTROL', 'LOAD_INTRAWAVE_COLLISION', iw, pasc);
-  let aa = setField(gen, 'PA_SC_AA_CONFIG', 'MSAA_NUM_SAMPLES', log2(d.samples));
-  aa = setField(gen, 'PA_SC_AA_CONFIG', 'MSAA_EXPOSED_SAMPLES', log2(d.samples), aa);
-  return {
-    DB_SHADER_CONTROL: dbsc, SPI_SHADER_PGM_RSRC2_PS: rsrc, PA_SC_SHADER_CONTROL: pasc, PA_SC_AA_CONFIG: aa,
-    DB_Z_INFO: setField(gen, 'DB_Z_INFO', 'NUM_SAMPLES', log2(d.samples)),
-    SPI_SHADER_COL_FORMAT: setField(gen, 'SPI_SHADER_COL_FORMAT', 'COL0_EXPORT_FORMAT', POPS_ENUMS.SPI_SHADER_32_R),
-  };
-}
+export const drawRegs = oitDrawRegs;
 
 export function drawConfig(gen: PopsGen, d: DrawSpec, diags?: Diagnostics): PopsDrawConfig {
   return decodePopsDraw(gen, drawRegs(gen, d), diags);
