@@ -55,6 +55,8 @@ export interface AsmRunOptions {
   readonly engine?: Engine;
   /** Instruction set to assemble and execute (default gfx1100; gfx1030/gfx900 run through gen-normalize.ts). */
   readonly target?: IsaTarget;
+  /** Called with the wave before it runs (to install an export sink...). */
+  readonly onWave?: (w: Wave) => void;
 }
 
 /** Where runAsm maps a trap handler (TBA). */
@@ -125,6 +127,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
     trapProgram = new Program(target, TRAP_VA, tw, env);
     installTrap(w, { code: tw, tba: TRAP_VA, tma: o.trapHandler.tma ?? 0 });
   }
+  o.onWave?.(w);
   const budget = o.maxInstructions ?? 100000;
   let n = 0;
   while ((w.state === 'ready' || w.state === 'sleep') && n < budget) {

@@ -85,8 +85,8 @@ test('VOP3P: GFX9 inside the VOP3 space (0x1a7 prefix), GFX10 at 0x198, neither 
 });
 
 test('encoding classes not done yet raise DecodeError with the pc and dwords', () => {
-  // EXP (exp mrt0 v0, v0, v0, v0) on both.
-  for (const [t, words] of [[gfx9, [0xc400000f, 0x00000000]], [gfx10, [0xf800000f, 0x00000000]]] as const) {
+  // MIMG (image_load v[0:3], v0, s[0:7] dmask:0xf) on both.
+  for (const [t, words] of [[gfx9, [0xf0000f00, 0x00000000]], [gfx10, [0xf0000f00, 0x00000000]]] as const) {
     assert.throws(() => decodeAt(t, words, 0, 0x40), (e: unknown) => e instanceof DecodeError && e.pc === 0x40 && e.words[0] === words[0]);
   }
 });

@@ -9,9 +9,13 @@
  *   STATUS.SKIP_EXPORT = 1 skips every export;
  * - a source VGPR past the allocation reads VGPR0 (`gfx11.vgpr.src-out-of-range`);
  * - only lanes enabled in EXEC carry data (the sink gets the EXEC mask with the data).
- * GFX9/GFX10 also have the vm and compr bits (compressed: two f16 pairs in two VGPRs); GFX11 has
- * no compr/vm bits and no param targets (NGG attributes go through the attribute ring). Target
- * kinds come from the generated target names (exp.gen.ts), so other generations' tables plug in.
+ * GFX9/GFX10 also have the vm and compr bits and the param0..31 targets (a hardware VS hands its
+ * outputs to the parameter cache through them); GFX11 has no compr/vm bits and no param targets
+ * (NGG attributes go through the attribute ring). Target numbers differ per generation: the
+ * kind comes from the generated target names of the wave's generation (each exp.gen.ts).
+ * Compressed exports (compr): channels 0/1 travel in vsrc0 and 2/3 in vsrc1 as f16 pairs; the
+ * event's channel c then holds the whole dword of vsrc(c >> 1), and the sink takes its low
+ * (c even) or high (c odd) half.
  *
  * POPS: every executed export calls `popsExport` with its done bit (GFX11 ends the ordered
  * section with the done export).
@@ -19,6 +23,8 @@
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import { EXP_TARGETS } from '../isa/gfx11/exp.gen.js';
+import { EXP_TARGETS as EXP_TARGETS_GFX10 } from '../isa/gfx10/exp.gen.js';
+import { EXP_TARGETS as EXP_TARGETS_GFX9 } from '../isa/gfx9/exp.gen.js';
 import { define, type Finding } from './registry.js';
 import { diagAt } from './operands.js';
 import { popsExport } from './pops-exec.js';
@@ -33,8 +39,8 @@ export function expTargetKind(name: string): readonly [ExpKind, number] {
   return ['invalid', 0];
 }
 
-/** Per generation: target field value -> name. GFX11 from LLVM's table. */
-export const EXP_TARGET_NAMES: Readonly<Record<'gfx11', readonly string[]>> = { gfx11: EXP_TARGETS };
+/** Per generation (OperandSpace.gfx): target field value -> name, from LLVM's tables. */
+export const EXP_TARGET_NAMES: Readonly<Record<9 | 10 | 11, readonly string[]>> = { 9: EXP_TARGETS_GFX9, 10: EXP_TARGETS_GFX10, 11: EXP_TARGETS };
 
 export interface ExportEvent {
   readonly target: number;
@@ -45,7 +51,7 @@ export interface ExportEvent {
   readonly en: number;
   readonly done: boolean;
   readonly row: boolean;
-  /** GFX9/10 only (always false on GFX11). */
+  /** GFX9/10 only (always false on GFX11): f16 pairs, channel c is half (c & 1) of data's channel c. */
   readonly compr: boolean;
   readonly vm: boolean;
   /** EXEC at the export. */
@@ -75,12 +81,13 @@ define('exp', (inst, env) => {
   const f = inst.fields;
   const ws = env.waveSize;
   const findings: Finding[] = [];
-  const name = EXP_TARGETS[f.target!] ?? 'invalid';
+  const name = EXP_TARGET_NAMES[env.space.gfx][f.target!] ?? 'invalid';
   const [kind, index] = expTargetKind(name);
   const en = f.en! & 15;
   const rows: number[] = [];
+  const compr = f.compr === 1;
   for (let c = 0; c < 4; c++) {
-    let r = f[`vsrc${c}`]!;
+    let r = f[`vsrc${compr ? c >> 1 : c}`]!;
     if ((en >> c) & 1 && r >= env.vgprs) {
       findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `exp: source v${r} is past the ${env.vgprs} allocated VGPRs; the hardware reads VGPR0` });
       r = 0;
@@ -113,7 +120,7 @@ define('exp', (inst, env) => {
       w.laneOps += n;
       const sink = sinks.get(w);
       if (!sink) diagAt(env, w, pc, 'amd.exp.no-sink', `exp ${name}: the wave was not launched by a graphics stage, so nothing receives its export; dropped`);
-      else sink.export(w, { target: f.target!, kind, index, en, done, row, compr: false, vm: false, execLo: lo, execHi: hi, data, pc });
+      else sink.export(w, { target: f.target!, kind, index, en, done, row, compr, vm: f.vm === 1, execLo: lo, execHi: hi, data, pc });
       popsExport(w, done, pc);
     },
   };

@@ -629,24 +629,42 @@ function genBuf(t: Target, kind: 'mubuf' | 'mtbuf'): { table: Record<number, Buf
 // ---------------------------------------------------------------------------------------------
 // EXP
 
+/** The EXP layout: GFX11 has row_en; GFX9/GFX10 have compr and vm instead (and another prefix on GFX9). */
+interface ExpL { prefix: number; en: Fld; target: Fld; done: Fld; rowEn?: Fld; compr?: Fld; vm?: Fld; vsrc0: Fld; vsrc1: Fld; vsrc2: Fld; vsrc3: Fld }
+
 function genExp(t: Target): { targets: string[]; probes: number[][] } {
-  const L = t.exp;
+  const L = t.exp as ExpL;
   const ps: number[][] = [];
   for (let tg = 0; tg < 1 << L.target.n; tg++) { const ws = mk(2, L.prefix); put(ws, L.target, tg); put(ws, L.en, 1); put(ws, L.vsrc0, 7); ps.push(ws); }
   const targets = probe(t, ps).map((x) => (x === null ? '?' : parseText(x).ops[0]!.split(' ')[0]!));
+  // word-0 bits [25:10] no field owns
+  let used = 0;
+  for (const f of [L.done, L.rowEn, L.compr, L.vm]) if (f) used |= 1 << f.lo;
+  const unused = (0x03fffc00 & ~used) >>> 0;
   const R = rng(0xe4);
   const gp: number[][] = [];
+  const mcpu: string = t.mcpu;
+  const common = mcpu === 'gfx900' ? [0, 1, 7, 8, 9, 12, 13, 15, 32, 33, 63] : mcpu === 'gfx1030' ? [0, 1, 7, 8, 9, 12, 16, 20, 32, 40, 63] : [0, 1, 7, 8, 9, 12, 13, 16, 20, 21, 22];
   for (let n = 0; n < 400; n++) {
     const ws = mk(2, L.prefix);
-    put(ws, L.target, n < 128 ? n % 64 : [0, 1, 7, 8, 9, 12, 13, 16, 20, 21, 22][Math.floor(R() * 11)]!);
+    put(ws, L.target, n < 128 ? n % 64 : common[Math.floor(R() * 11)]!);
     put(ws, L.en, Math.floor(R() * 16));
     ws[1] = Math.floor(R() * 2 ** 32) >>> 0;
     put(ws, L.done, R() < 0.4 ? 1 : 0);
-    put(ws, L.rowEn, R() < 0.3 ? 1 : 0);
-    if (n % 17 === 0) ws[0] = (ws[0]! | ((Math.floor(R() * 0xffff) << 10) & 0x03ffd400)) >>> 0; // unused bits
+    if (L.rowEn) put(ws, L.rowEn, R() < 0.3 ? 1 : 0);
+    if (n % 17 === 0) ws[0] = (ws[0]! | ((Math.floor(R() * 0xffff) << 10) & unused)) >>> 0; // unused bits
+    if (L.compr) put(ws, L.compr, R() < 0.35 ? 1 : 0);
+    if (L.vm) put(ws, L.vm, R() < 0.3 ? 1 : 0);
     gp.push(ws);
   }
   return { targets, probes: gp };
+}
+
+export function expFiles(t: Target, out: Record<string, string>): void {
+  const ex = genExp(t);
+  out[`${t.dir}/exp.gen.ts`] = header('gen-memory', `EXP targets of ${t.mcpu}: how LLVM prints each value of the 6-bit target field ('?' = rejected).`)
+    + `export const EXP_TARGETS: readonly string[] = ${JSON.stringify(ex.targets)};\n`;
+  out[`${t.golden}/exp.tsv`] = formatGolden(buildGolden(t.mcpu, ex.probes, 10));
 }
 
 
@@ -900,6 +918,12 @@ const LEGACY_BUF = {
   vaddr: F(1, 0, 8), vdata: F(1, 8, 8), srsrc: F(1, 16, 5), slc: F(1, 22, 1), tfe: F(1, 23, 1), soffset: F(1, 24, 8),
 } as const;
 
+/** EXP before GFX11: compr[10] and vm[12] where GFX11 has row_en[13]. */
+const LEGACY_EXP = {
+  en: F(0, 0, 4), target: F(0, 4, 6), compr: F(0, 10, 1), done: F(0, 11, 1), vm: F(0, 12, 1),
+  vsrc0: F(1, 0, 8), vsrc1: F(1, 8, 8), vsrc2: F(1, 16, 8), vsrc3: F(1, 24, 8),
+} as const;
+
 /**
  * GFX10.3: DS as GFX11; FLAT with a 12-bit offset, dlc[12], saddr 0x7d (null) = off; MUBUF op[25:18]
  * dlc[15] lds[16]; MTBUF op[18:16] with op bit 3 in word 1 bit 21, format[25:19].
@@ -909,6 +933,7 @@ export const GFX1030 = {
   flat: { ...LEGACY_FLAT, offset: F(0, 0, 12), dlc: F(0, 12, 1), off: 0x7d, flatSaddr: 0x7d },
   mubuf: { ...LEGACY_BUF, prefix: 0b111000, op: F(0, 18, 8), dlc: F(0, 15, 1), lds: F(0, 16, 1) },
   mtbuf: { ...LEGACY_BUF, prefix: 0b111010, op: F(0, 16, 3), opHi: F(1, 21, 1), format: F(0, 19, 7), dlc: F(0, 15, 1) },
+  exp: { ...LEGACY_EXP, prefix: 0b111110 },
 } as const;
 
 /**
@@ -921,6 +946,7 @@ export const GFX900 = {
   flat: { ...LEGACY_FLAT, offset: F(0, 0, 13), off: 0x7f, flatSaddr: 0 },
   mubuf: { ...LEGACY_BUF, prefix: 0b111000, op: F(0, 18, 7), lds: F(0, 16, 1), slc: F(0, 17, 1) },
   mtbuf: { ...LEGACY_BUF, prefix: 0b111010, op: F(0, 15, 4), format: F(0, 19, 7) },
+  exp: { ...LEGACY_EXP, prefix: 0b110001 },
 } as const;
 
 export function dsFiles(t: Target, out: Record<string, string>): void {
@@ -971,6 +997,7 @@ export async function generate(): Promise<Record<string, string>> {
     dsFiles(lt, out);
     flatFiles(lt, out);
     bufFiles(lt, out);
+    expFiles(lt, out);
   }
   const t = GFX11;
   dsFiles(t, out);
@@ -979,10 +1006,7 @@ export async function generate(): Promise<Record<string, string>> {
 
   bufFiles(t, out);
 
-  const ex = genExp(t);
-  out[`${t.dir}/exp.gen.ts`] = header('gen-memory', `EXP targets of ${t.mcpu}: how LLVM prints each value of the 6-bit target field ('?' = rejected).`)
-    + `export const EXP_TARGETS: readonly string[] = ${JSON.stringify(ex.targets)};\n`;
-  out[`${t.golden}/exp.tsv`] = formatGolden(buildGolden(t.mcpu, ex.probes, 10));
+  expFiles(t, out);
 
   const mi = genMimg(t);
   out[`${t.dir}/mimg.gen.ts`] = header('gen-memory', `MIMG opcodes of ${t.mcpu}. LLVM decodes through a first-match variant (origV/origA, NSA origVn/origNsa)\n * and widens vdata/vaddr to what dmask/d16/tfe (g4: always 4) and dim/a16 imply when a variant with\n * those widths exists (dset; addr[dim*2+a16] base 36 with '0' = none; nsa[dim*2+a16] widths with '' = none)\n * and the registers stay below v256; '-' marks combinations LLVM rejects. flags: 'opt' printed,\n * 'ign' ignored, 'no' rejected, 'req' required.`)

@@ -1,6 +1,7 @@
 /**
  * GFX10.3 memory codecs so far: DS (the shared DS codec over gfx1030's table), FLAT/GLOBAL/SCRATCH
- * and MUBUF/MTBUF. MIMG and EXP are still to do.
+ * and MUBUF/MTBUF. EXP (the shared EXP codec over this target's
+ * targets: compr/vm, param0..31). MIMG is still to do.
  *
  * FLAT `fields`: offset is the raw 12-bit field (FLAT unsigned, GLOBAL/SCRATCH signed), saddr
  * 0x7d (`FLAT_SADDR_OFF`) means no SGPR base; SCRATCH reads its VGPR address exactly when saddr is
@@ -12,9 +13,11 @@ import type { Codec } from '../types.js';
 import { makeDsCodec } from '../gfx11/memory-ds.js';
 import { makeFlatCodec, type FlatLayout } from '../gfx11/memory-flat.js';
 import { makeBufCodec, type BufField } from '../gfx11/memory-buf.js';
+import { makeExpCodec } from '../gfx11/memory-exp.js';
 import { DS_ALIASES, DS_OPS } from './ds.gen.js';
 import { FLAT_ALIASES, FLAT_NV, FLAT_OPS, FLAT_SADDR } from './flat.gen.js';
 import { MUBUF_ALIASES, MUBUF_ASM, MUBUF_OPS, MUBUF_SOFFSET, MUBUF_SRSRC } from './mubuf.gen.js';
+import { EXP_TARGETS } from './exp.gen.js';
 import { MTBUF_ALIASES, MTBUF_ASM, MTBUF_FORMATS, MTBUF_OPS, MTBUF_SOFFSET, MTBUF_SRSRC } from './mtbuf.gen.js';
 
 export const FLAT_SADDR_OFF = 0x7d;
@@ -38,4 +41,6 @@ export const mtbuf = makeBufCodec({
   table: MTBUF_OPS, aliases: MTBUF_ALIASES, asm: MTBUF_ASM, formats: MTBUF_FORMATS, srsrc: MTBUF_SRSRC, soffset: MTBUF_SOFFSET,
 });
 
-export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx10-DS'), makeFlatCodec(GFX10_FLAT), mubuf, mtbuf];
+export const exp = makeExpCodec({ codec: 'gfx10-EXP', prefix: 0b111110, targets: EXP_TARGETS, legacy: true });
+
+export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx10-DS'), makeFlatCodec(GFX10_FLAT), mubuf, mtbuf, exp];
