@@ -98,6 +98,60 @@ export class Pm4Builder {
     }
   }
 
+  /**
+   * SET_CONTEXT_REG_PAIRS / SET_SH_REG_PAIRS (GFX11), or the _PACKED forms (an odd count is padded
+   * by repeating the first register, as drivers do; `n` picks SET_SH_REG_PAIRS_PACKED_N). The
+   * graphics queue needs RESET_FILTER_CAM on these, so it is set unless `compute`.
+   */
+  setRegPairs(space: 'context' | 'sh', pairs: readonly (readonly [string | number, number])[], opts: { packed?: boolean; n?: boolean; compute?: boolean } = {}): this {
+    const offs = pairs.map(([r, v]) => {
+      const off = typeof r === 'number' ? r : this.db.offset(r);
+      if (spaceOf(off) !== space) throw new RangeError(`${typeof r === 'string' ? r : '0x' + off.toString(16)} is not a ${space} register`);
+      return [off - REG_SPACES[space].base, v >>> 0] as const;
+    });
+    const hdr = { resetFilterCam: !opts.compute, compute: opts.compute ?? false };
+    if (!opts.packed) {
+      const op = space === 'context' ? IT.SET_CONTEXT_REG_PAIRS! : IT.SET_SH_REG_PAIRS!;
+      return this.pkt3(op, offs.flatMap(([o, v]) => [o, v]), hdr);
+    }
+    const regs = offs.length % 2 === 1 ? [...offs, offs[0]!] : offs;
+    const body = [regs.length];
+    for (let i = 0; i < regs.length; i += 2) body.push((regs[i]![0] | (regs[i + 1]![0] << 16)) >>> 0, regs[i]![1], regs[i + 1]![1]);
+    const op = space === 'context' ? IT.SET_CONTEXT_REG_PAIRS_PACKED! : opts.n ? IT.SET_SH_REG_PAIRS_PACKED_N! : IT.SET_SH_REG_PAIRS_PACKED!;
+    return this.pkt3(op, body, hdr);
+  }
+
+  /** LOAD_*_REG: `baseVa` holds an image of the space (register R at baseVa + R*4); ranges of (first register, count). */
+  loadReg(space: RegSpace, baseVa: number, ranges: readonly (readonly [string | number, number])[], opts: Pkt3Options = {}): this {
+    const op = { config: IT.LOAD_CONFIG_REG!, context: IT.LOAD_CONTEXT_REG!, sh: IT.LOAD_SH_REG!, uconfig: IT.LOAD_UCONFIG_REG! }[space];
+    const body = [lo32(baseVa) & ~3, hi32(baseVa) & 0xffff];
+    for (const [r, n] of ranges) {
+      const off = typeof r === 'number' ? r : this.db.offset(r);
+      if (spaceOf(off) !== space) throw new RangeError(`${typeof r === 'string' ? r : '0x' + off.toString(16)} is not a ${space} register`);
+      body.push(off - REG_SPACES[space].base, n & 0x3fff);
+    }
+    return this.pkt3(op, body, opts);
+  }
+
+  /** LOAD_SH_REG_INDEX / LOAD_CONTEXT_REG_INDEX with a direct address: `count` values at `va` (or `count` (offset, value) pairs with offsetAndData). */
+  loadRegIndex(space: 'sh' | 'context', va: number, reg: string | number, count: number, opts: { offsetAndData?: boolean; compute?: boolean } = {}): this {
+    const off = typeof reg === 'number' ? reg : this.db.offset(reg);
+    if (spaceOf(off) !== space) throw new RangeError(`${typeof reg === 'string' ? reg : '0x' + off.toString(16)} is not a ${space} register`);
+    const op = space === 'sh' ? IT.LOAD_SH_REG_INDEX! : IT.LOAD_CONTEXT_REG_INDEX!;
+    return this.pkt3(op, [lo32(va) & ~3, hi32(va), ((off - REG_SPACES[space].base) | (opts.offsetAndData ? 1 << 31 : 0)) >>> 0, count & 0x3fff], { compute: opts.compute ?? false });
+  }
+
+  /** SET_PREDICATION: op 0 clear, 1 zpass, 2 primcount, 3 bool64, 4 bool32; drawVisible = run predicated packets when the value is non-zero. */
+  setPredication(op: 0 | 1 | 2 | 3 | 4, va = 0, opts: { drawVisible?: boolean; continue?: boolean; noWait?: boolean } = {}): this {
+    const cntl = (op << 16) | ((opts.drawVisible ?? true) ? 1 << 8 : 0) | (opts.noWait ? 1 << 12 : 0) | (opts.continue ? 1 << 31 : 0);
+    return this.pkt3(IT.SET_PREDICATION!, [cntl >>> 0, lo32(va) & ~3, hi32(va) & 0xffff]);
+  }
+
+  /** COND_EXEC: if the dword at `va` is zero, the CP skips the next `dwords` dwords. */
+  condExec(va: number, dwords: number): this {
+    return this.pkt3(IT.COND_EXEC!, [lo32(va) & ~3, hi32(va) & 0xffff, 0, dwords & 0x3fff]);
+  }
+
   nop(bodyDwords = 1): this {
     if (bodyDwords === 0) return this.raw(pkt3Header(IT.NOP!, 1) & ~(0x3fff << 16) | (NOP_PAD_COUNT << 16));
     return this.pkt3(IT.NOP!, new Array<number>(bodyDwords).fill(0));

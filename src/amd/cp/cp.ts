@@ -14,7 +14,7 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import { HANDLERS, type RegWrite } from './packets.js';
 import { IT } from './pm4.js';
 import { REG_FILE_DWORDS, REG_SPACES, regDb, spaceOf, type Pm4Gen, type RegDb } from './regdb.js';
-import { walkPm4, type Pm4Packet, type Pm4Visitor, type WalkOptions, type WalkStats } from './walker.js';
+import { walkPm4, type PacketAction, type Pm4Packet, type Pm4Visitor, type WalkOptions, type WalkStats } from './walker.js';
 
 /** Register writes a packet makes by itself (SET_*_REG, type 0, WRITE_DATA to a register). */
 export function packetWrites(p: Pm4Packet, gen: Pm4Gen): RegWrite[] {
@@ -146,6 +146,17 @@ export class CommandProcessor implements Pm4Visitor {
   indexBufferSize = 0;
   loadControl = 0;
   shadowControl = 0;
+  /**
+   * CONTEXT_CONTROL load enables the LOAD_*_REG packets obey (LOAD_GLOBAL_CONFIG [0],
+   * LOAD_PER_CONTEXT_STATE [1], LOAD_GLOBAL_UCONFIG [15], LOAD_GFX_SH_REGS [16], LOAD_CS_SH_REGS [24]).
+   * All on until a CONTEXT_CONTROL with UPDATE_LOAD_ENABLES says otherwise.
+   */
+  loadEnables = 0x7fffffff;
+  /** SET_PREDICATION state: null = predication off (PRED_OP CLEAR); else whether predicated packets run. */
+  predication: { readonly op: number; readonly pass: boolean } | null = null;
+  /** Predicated packets the CP discarded, and dwords COND_EXEC skipped. */
+  predicatedOff = 0;
+  condSkippedDwords = 0;
   /** A deterministic GPU clock for timestamps: advances once per packet. */
   clock = 0;
   packets = 0;
@@ -218,10 +229,15 @@ export class CommandProcessor implements Pm4Visitor {
     return this.snap;
   }
 
-  packet(p: Pm4Packet): void {
+  packet(p: Pm4Packet): PacketAction | void {
     this.packets++;
     this.clock += 16;
     this.analyser?.packet(p);
+    // PREDICATE [0] of a type-3 header: the packet runs only while the SET_PREDICATION condition holds.
+    if (p.type === 3 && p.predicate && this.predication && !this.predication.pass && p.opcode !== IT.SET_PREDICATION) {
+      this.predicatedOff++;
+      return { discard: true };
+    }
     for (const w of packetWrites(p, this.gen)) this.writeReg(p, w.offset, w.value);
     if (this.draws.length >= this.maxDraws && p.type === 3 && DRAWS.has(p.opcode)) {
       this.diag.report({ id: 'pm4.draw.limit', severity: 'error', where: this.where(p), message: `more than ${this.maxDraws} draws recorded; further draws are ignored` });
@@ -231,7 +247,25 @@ export class CommandProcessor implements Pm4Visitor {
     const b = p.body;
     switch (p.opcode) {
       case IT.SET_BASE: this.bases.set(b[0]! & 0xf, lohi(b[1]!, b[2]! & 0xffff)); break;
-      case IT.CONTEXT_CONTROL: this.loadControl = b[0]!; this.shadowControl = b[1]!; break;
+      case IT.CONTEXT_CONTROL:
+        this.loadControl = b[0]!;
+        this.shadowControl = b[1]!;
+        if (b[0]! >>> 31) this.loadEnables = b[0]! & 0x7fffffff;
+        break;
+      case IT.LOAD_CONFIG_REG: this.loadReg(p, 'config', 1 << 0); break;
+      case IT.LOAD_CONTEXT_REG: this.loadReg(p, 'context', 1 << 1); break;
+      case IT.LOAD_UCONFIG_REG: this.loadReg(p, 'uconfig', 1 << 15); break;
+      case IT.LOAD_SH_REG: this.loadReg(p, 'sh', p.compute ? 1 << 24 : 1 << 16); break;
+      case IT.LOAD_SH_REG_INDEX: this.loadRegIndex(p, 'sh'); break;
+      case IT.LOAD_CONTEXT_REG_INDEX: this.loadRegIndex(p, 'context'); break;
+      case IT.SET_PREDICATION: this.setPredication(p); break;
+      case IT.COND_EXEC: {
+        const va = lohi(b[0]! & ~3, b[1]! & 0xffff);
+        const n = b[3]! & 0x3fff;
+        if (this.mem.read32(va) !== 0 || n === 0) break;
+        this.condSkippedDwords += n;
+        return { skipDwords: n };
+      }
       case IT.CLEAR_STATE:
         // The CP reloads the clear-state defaults; the database has no reset values, so context state goes to 0.
         this.regs.fill(0, REG_SPACES.context.base, REG_SPACES.context.end);
@@ -286,6 +320,91 @@ export class CommandProcessor implements Pm4Visitor {
         break;
       default: break;
     }
+  }
+
+  /** LOAD_*_REG: each (REG_OFFSET, NUM_DWORDS) group loads from BASE + REG_OFFSET*4, when CONTEXT_CONTROL enables the group. */
+  private loadReg(p: Pm4Packet, space: keyof typeof REG_SPACES, enable: number): void {
+    const b = p.body;
+    if ((this.loadEnables & enable) === 0) {
+      this.diag.report({ id: 'pm4.load-reg.disabled', severity: 'warning', where: this.where(p), message: `IT_${p.name} is ignored: CONTEXT_CONTROL's load enables (0x${this.loadEnables.toString(16)}) do not include this register group` });
+      return;
+    }
+    const base = lohi(b[0]! & ~3, b[1]! & 0xffff);
+    const { base: sb, end } = REG_SPACES[space];
+    for (let g = 2; g + 1 < b.length; g += 2) {
+      const off = b[g]! & 0xffff;
+      const n = b[g + 1]! & 0x3fff;
+      if (sb + off + n > end) {
+        this.diag.report({ id: 'pm4.load-reg.out-of-space', severity: 'error', where: this.where(p), message: `IT_${p.name} loads ${n} registers from offset 0x${off.toString(16)}, past the end of the ${space} space` });
+        continue;
+      }
+      for (let k = 0; k < n; k++) this.writeReg(p, sb + off + k, this.mem.read32(base + (off + k) * 4));
+    }
+  }
+
+  /** LOAD_*_REG_INDEX: the data is at the address itself; DATA_FORMAT 1 = NUM_DWORDS (offset, value) pairs. */
+  private loadRegIndex(p: Pm4Packet, space: keyof typeof REG_SPACES): void {
+    const b = p.body;
+    const index = b[0]! & 3;
+    if (index !== 0) {
+      this.diag.report({ id: 'pm4.load-reg-index.unsupported-index', severity: 'warning', where: this.where(p), message: `IT_${p.name} INDEX ${index} (${index === 1 ? 'OFFSET' : index === 2 ? 'INDIRECT_ADDR' : 'reserved'}) is not modelled; no register is loaded` });
+      return;
+    }
+    const va = lohi(b[0]! & ~3, b[1]!);
+    const { base: sb, end } = REG_SPACES[space];
+    const n = b[3]! & 0x3fff;
+    if ((b[2]! >>> 31) === 1) {
+      for (let k = 0; k < n; k++) {
+        const off = this.mem.read32(va + k * 8) & 0xffff;
+        if (sb + off >= end) {
+          this.diag.report({ id: 'pm4.load-reg.out-of-space', severity: 'error', where: this.where(p), message: `IT_${p.name} pair ${k} names offset 0x${off.toString(16)}, past the end of the ${space} space` });
+          continue;
+        }
+        this.writeReg(p, sb + off, this.mem.read32(va + k * 8 + 4));
+      }
+      return;
+    }
+    const off = b[2]! & 0xffff;
+    if (sb + off + n > end) {
+      this.diag.report({ id: 'pm4.load-reg.out-of-space', severity: 'error', where: this.where(p), message: `IT_${p.name} loads ${n} registers from offset 0x${off.toString(16)}, past the end of the ${space} space` });
+      return;
+    }
+    for (let k = 0; k < n; k++) this.writeReg(p, sb + off + k, this.mem.read32(va + k * 4));
+  }
+
+  /**
+   * SET_PREDICATION: PRED_OP 0 clears predication; BOOL64/BOOL32 read the value at the address
+   * (PRED_BOOL/DRAW_VISIBLE = 1: predicated packets run when it is non-zero; 0: when it is zero).
+   * ZPASS and PRIMCOUNT need occlusion/streamout query results gpusim does not produce.
+   */
+  private setPredication(p: Pm4Packet): void {
+    const b = p.body;
+    const op = (b[0]! >>> 16) & 7;
+    const visible = ((b[0]! >>> 8) & 1) === 1;
+    const cont = (b[0]! >>> 31) === 1;
+    if (op === 0) {
+      this.predication = null;
+      return;
+    }
+    const va = lohi(b[1]! & ~3, b[2]! & 0xffff);
+    let pass: boolean;
+    if (op === 3 || op === 4) {
+      if (!this.memAddr(p, va, op === 3 ? 8 : 4)) return;
+      const nz = op === 3 ? (this.mem.read32(va) | this.mem.read32(va + 4)) !== 0 : this.mem.read32(va) !== 0;
+      pass = visible ? nz : !nz;
+    } else {
+      this.diag.report({ id: 'pm4.set-predication.unmodelled-op', severity: 'warning', where: this.where(p), message: `SET_PREDICATION PRED_OP ${op} (${['CLEAR', 'ZPASS', 'PRIMCOUNT'][op] ?? 'reserved'}) needs query results gpusim does not model; predicated packets run` });
+      pass = true;
+    }
+    // CONTINUE_BIT: the new result is OR-ed with the current one (several queries decide together).
+    if (cont && this.predication) pass = pass || this.predication.pass;
+    this.predication = { op, pass };
+  }
+
+  skipped(offset: number, dwords: number, midPacket: boolean, level: number, bufferVa: number | undefined): void {
+    if (!midPacket) return;
+    const where: Record<string, number | string> = bufferVa !== undefined && level > 0 ? { offset, ib: '0x' + bufferVa.toString(16), level } : { offset };
+    this.diag.report({ id: 'pm4.cond-exec.mid-packet', severity: 'error', where, message: `COND_EXEC skips ${dwords} dwords and lands inside a packet: the CP resumes parsing packet data as headers` });
   }
 
   private indexSize(): number {
@@ -462,6 +581,8 @@ const SET_SPACE = new Map<number, keyof typeof REG_SPACES>([
   [IT.SET_UCONFIG_REG!, 'uconfig'], [IT.SET_UCONFIG_REG_INDEX!, 'uconfig'], [IT.SET_CONFIG_REG!, 'config'],
 ]);
 
+const PAIRS = new Set([IT.SET_CONTEXT_REG_PAIRS!, IT.SET_SH_REG_PAIRS!, IT.SET_CONTEXT_REG_PAIRS_PACKED!, IT.SET_SH_REG_PAIRS_PACKED!, IT.SET_SH_REG_PAIRS_PACKED_N!]);
+
 /**
  * The analyse visitor: packets that parse but break a rule. A clean stream reports nothing.
  */
@@ -483,6 +604,17 @@ export class AnalyseVisitor implements Pm4Visitor {
     if (p.type !== 3) return;
     if (!HANDLERS.has(p.opcode)) {
       this.diag.report({ id: 'pm4.unhandled-packet', severity: 'info', where, message: `IT_${p.name} is parsed but not modelled: it has no effect here` });
+      return;
+    }
+    if (PAIRS.has(p.opcode)) {
+      // Mesa: every SET_*_PAIRS* packet on the graphics queue must set RESET_FILTER_CAM.
+      if (!p.compute && !p.resetFilterCam) this.diag.report({ id: 'pm4.set-pairs.no-reset-filter-cam', severity: 'warning', where, message: `IT_${p.name} on the graphics queue without RESET_FILTER_CAM [2] in its header` });
+      const ws = p.spec?.writes?.(p.body, this.gen) ?? [];
+      if (ws.length === 2 && ws[0]!.offset === ws[1]!.offset && p.name.includes('PACKED')) {
+        this.diag.report({ id: 'pm4.set-pairs-packed.duplicate-pair', severity: 'error', where, message: `IT_${p.name} sets two registers at the same offset 0x${ws[0]!.offset.toString(16)} (a padded single register): the packed form needs two distinct registers` });
+      }
+      const unknown = ws.find((w) => !this.db.at(w.offset));
+      if (unknown) this.diag.report({ id: 'pm4.set-reg.unknown-register', severity: 'warning', where, message: `IT_${p.name} writes dword offset 0x${unknown.offset.toString(16)}, which is no ${this.gen} register` });
       return;
     }
     const sp = SET_SPACE.get(p.opcode);

@@ -34,6 +34,8 @@ export interface PacketSpec {
   dwords(gen: Pm4Gen, body: Uint32Array): readonly BodyDword[];
   /** Register writes (absolute dword offsets) the packet makes by itself. */
   writes?(body: Uint32Array, gen: Pm4Gen): RegWrite[];
+  /** A malformed body the size check cannot see (the walker throws Pm4Error with this text). */
+  validate?(body: Uint32Array, gen: Pm4Gen): string | null;
 }
 
 export interface RegWrite {
@@ -74,6 +76,82 @@ function setReg(space: keyof typeof REG_SPACES, name: string, opcode: number): P
       for (let i = 1; i < body.length; i++) out.push({ offset: base + i - 1, value: body[i]! });
       return out;
     },
+  };
+}
+
+/** SET_*_REG_PAIRS (GFX11): (REG_OFFSET, VALUE) pairs, offsets relative to the space base. */
+function setPairs(space: keyof typeof REG_SPACES, name: string, opcode: number): PacketSpec {
+  return {
+    opcode, name,
+    bodySize: ALL(2, 0x4000),
+    dwords: (_g, b) => Array.from({ length: b.length }, (_, i) => i % 2 === 0 ? d(`REG_OFFSET[${i >> 1}]`, f('REG_OFFSET:0:15')) : d(`VALUE[${i >> 1}]`)),
+    validate: (b) => b.length % 2 === 0 ? null : `IT_${name} carries (offset, value) pairs, but its body has an odd ${b.length} dwords`,
+    writes: (b) => {
+      const out: RegWrite[] = [];
+      for (let i = 0; i + 1 < b.length; i += 2) out.push({ offset: REG_SPACES[space].base + (b[i]! & 0xffff), value: b[i + 1]! });
+      return out;
+    },
+  };
+}
+
+/**
+ * SET_*_REG_PAIRS_PACKED(_N) (GFX11): REG_COUNT, then groups of three dwords (REG_OFFSET0 [15:0] |
+ * REG_OFFSET1 [31:16], VALUE0, VALUE1). REG_COUNT is even (a driver pads an odd set by repeating
+ * the first register); the _N form takes at most 14 registers.
+ */
+function setPairsPacked(space: keyof typeof REG_SPACES, name: string, opcode: number, maxRegs: number): PacketSpec {
+  return {
+    opcode, name,
+    bodySize: ALL(4, Math.min(0x4000, 1 + (maxRegs / 2) * 3)),
+    dwords: (_g, b) => [d('REG_COUNT', f('REG_COUNT:0:15')), ...Array.from({ length: b.length - 1 }, (_, i) => {
+      const k = Math.floor(i / 3);
+      return i % 3 === 0 ? d(`REG_OFFSETS[${k}]`, f('REG_OFFSET0:0:15|REG_OFFSET1:16:31')) : d(`VALUE[${2 * k + (i % 3) - 1}]`);
+    })],
+    validate: (b) => {
+      if ((b.length - 1) % 3 !== 0) return `IT_${name} needs REG_COUNT plus groups of 3 dwords, but its body has ${b.length} dwords`;
+      const groups = (b.length - 1) / 3;
+      if ((b[0]! >>> 0) !== groups * 2) return `IT_${name} REG_COUNT is ${b[0]! >>> 0} but the body carries ${groups * 2} registers`;
+      if (groups * 2 > maxRegs) return `IT_${name} sets ${groups * 2} registers; at most ${maxRegs} are allowed`;
+      return null;
+    },
+    writes: (b) => {
+      const out: RegWrite[] = [];
+      for (let i = 1; i + 2 < b.length; i += 3) {
+        out.push({ offset: REG_SPACES[space].base + (b[i]! & 0xffff), value: b[i + 1]! });
+        out.push({ offset: REG_SPACES[space].base + (b[i]! >>> 16), value: b[i + 2]! });
+      }
+      return out;
+    },
+  };
+}
+
+/** LOAD_*_REG: BASE_ADDR, then (REG_OFFSET, NUM_DWORDS) groups; register R's value is at BASE + R*4 (an image of the space). */
+function loadReg(name: string, opcode: number): PacketSpec {
+  return {
+    opcode, name,
+    bodySize: ALL(4, 0x4000),
+    dwords: (_g, b) => [
+      d('BASE_ADDR_LO', f('BASE_ADDR_LO:2:31')), d('BASE_ADDR_HI', f('BASE_ADDR_HI:0:15')),
+      ...Array.from({ length: b.length - 2 }, (_, i) => i % 2 === 0 ? d(`REG_OFFSET[${i >> 1}]`, f('REG_OFFSET:0:15')) : d(`NUM_DWORDS[${i >> 1}]`, f('NUM_DWORDS:0:13'))),
+    ],
+    validate: (b) => b.length % 2 === 0 ? null : `IT_${name} carries (REG_OFFSET, NUM_DWORDS) pairs after the address, but its body has an odd ${b.length} dwords`,
+  };
+}
+
+/**
+ * LOAD_*_REG_INDEX: INDEX [1:0] (0 direct address, 1 offset, 2 indirect address on GFX10.3+) |
+ * MEM_ADDR_LO [31:2], MEM_ADDR_HI (or ADDR_OFFSET), REG_OFFSET [15:0] | DATA_FORMAT [31]
+ * (0 offset-and-size: NUM_DWORDS values for consecutive registers; 1 offset-and-data: NUM_DWORDS
+ * (offset, value) pairs in memory), NUM_DWORDS [13:0]. The data is at the address itself.
+ */
+function loadRegIndex(name: string, opcode: number): PacketSpec {
+  return {
+    opcode, name,
+    bodySize: ALL(4),
+    dwords: () => [
+      d('MEM_ADDR_LO', f('INDEX:0:1|MEM_ADDR_LO:2:31')), d('MEM_ADDR_HI'),
+      d('REG_OFFSET', f('REG_OFFSET:0:15|DATA_FORMAT:31:31')), d('NUM_DWORDS', f('NUM_DWORDS:0:13')),
+    ],
   };
 }
 
@@ -178,6 +256,28 @@ const SPECS: PacketSpec[] = [
     ],
   },
   { opcode: IT.PFP_SYNC_ME!, name: 'PFP_SYNC_ME', bodySize: ALL(1), dwords: () => [d('DUMMY')] },
+  setPairs('context', 'SET_CONTEXT_REG_PAIRS', IT.SET_CONTEXT_REG_PAIRS!),
+  setPairs('sh', 'SET_SH_REG_PAIRS', IT.SET_SH_REG_PAIRS!),
+  setPairsPacked('context', 'SET_CONTEXT_REG_PAIRS_PACKED', IT.SET_CONTEXT_REG_PAIRS_PACKED!, 0x3ffe),
+  setPairsPacked('sh', 'SET_SH_REG_PAIRS_PACKED', IT.SET_SH_REG_PAIRS_PACKED!, 0x3ffe),
+  setPairsPacked('sh', 'SET_SH_REG_PAIRS_PACKED_N', IT.SET_SH_REG_PAIRS_PACKED_N!, 14),
+  loadReg('LOAD_CONFIG_REG', IT.LOAD_CONFIG_REG!),
+  loadReg('LOAD_CONTEXT_REG', IT.LOAD_CONTEXT_REG!),
+  loadReg('LOAD_SH_REG', IT.LOAD_SH_REG!),
+  loadReg('LOAD_UCONFIG_REG', IT.LOAD_UCONFIG_REG!),
+  loadRegIndex('LOAD_SH_REG_INDEX', IT.LOAD_SH_REG_INDEX!),
+  loadRegIndex('LOAD_CONTEXT_REG_INDEX', IT.LOAD_CONTEXT_REG_INDEX!),
+  {
+    // GFX9+: PRED_OP [18:16] (0 clear, 1 zpass, 2 primcount, 3 bool64, 4 bool32), DRAW_VISIBLE [8]
+    // (1: execute when the value is non-zero / visible), HINT [12], CONTINUE [31]; then the address.
+    opcode: IT.SET_PREDICATION!, name: 'SET_PREDICATION', bodySize: ALL(3),
+    dwords: () => [d('CONTROL', f('PRED_BOOL:8:8|HINT:12:12|PRED_OP:16:18|CONTINUE_BIT:31:31')), d('START_ADDR_LO'), d('START_ADDR_HI', f('START_ADDR_HI:0:15'))],
+  },
+  {
+    // GFX7+: the 32-bit value at ADDR is zero -> the CP skips the next EXEC_COUNT dwords.
+    opcode: IT.COND_EXEC!, name: 'COND_EXEC', bodySize: ALL(4),
+    dwords: () => [d('ADDR_LO', f('ADDR_LO:2:31')), d('ADDR_HI', f('ADDR_HI:0:15')), d('CONTROL', f('CACHE_POLICY:25:26')), d('EXEC_COUNT', f('EXEC_COUNT:0:13'))],
+  },
 ];
 
 /** Handled packets by opcode. */

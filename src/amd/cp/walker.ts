@@ -34,8 +34,19 @@ export interface Pm4Packet {
   readonly spec: PacketSpec | undefined;
 }
 
+/**
+ * What a visitor may tell the walker after a packet: skip the next dwords (COND_EXEC whose
+ * condition is false), or do not follow this INDIRECT_BUFFER (a predicated-off packet).
+ */
+export interface PacketAction {
+  readonly skipDwords?: number;
+  readonly discard?: boolean;
+}
+
 export interface Pm4Visitor {
-  packet(p: Pm4Packet): void;
+  packet(p: Pm4Packet): PacketAction | void;
+  /** The walker skipped `dwords` dwords after the packet at `offset`; `midPacket` when the skip ends inside a packet. */
+  skipped?(offset: number, dwords: number, midPacket: boolean, level: number, bufferVa: number | undefined): void;
   /** An indirect buffer starts (after the INDIRECT_BUFFER packet that calls or chains to it). */
   enterIb?(va: number, dwords: number, level: number, chained: boolean): void;
   /** An indirect buffer ended (the caller resumes). */
@@ -112,11 +123,22 @@ export function walkPm4(words: Uint32Array, visitor: Pm4Visitor, opts: WalkOptio
           if (spec && !pad) {
             const [lo, hi] = spec.bodySize(gen);
             if (n < lo || n > hi) throw new Pm4Error(`IT_${name} takes ${lo === hi ? lo : `${lo}..${hi}`} body dwords on ${gen}, this one has ${n}`, at, bufVa, level);
+            const bad = spec.validate?.(body, gen);
+            if (bad) throw new Pm4Error(bad, at, bufVa, level);
           }
           p = { offset: at, bufferVa: bufVa, level, header: h, type: 3, opcode: op, name, predicate: (h & 1) !== 0, compute: (h & 2) !== 0, resetFilterCam: (h & 4) !== 0, body, baseIndex: 0, spec };
           i += 1 + n;
         }
-        visitor.packet(p);
+        const act = visitor.packet(p);
+        if (act) {
+          if (act.skipDwords !== undefined && act.skipDwords > 0) {
+            const n = act.skipDwords;
+            if (i + n > buf.length) throw new Pm4Error(`IT_${p.name} skips ${n} dwords but only ${buf.length - i} remain in the ${level === 0 ? 'stream' : 'IB'}`, at, bufVa, level);
+            visitor.skipped?.(at, n, !onBoundary(buf, i, i + n), level, bufVa);
+            i += n;
+          }
+          if (act.discard) continue;
+        }
         if (p.opcode !== IT.INDIRECT_BUFFER) continue;
         // INDIRECT_BUFFER: IB_BASE_LO [31:2], IB_BASE_HI [15:0], IB_CONTROL: IB_SIZE [19:0], CHAIN [20].
         const target = ((p.body[0]! >>> 0) & 0xfffffffc) + (p.body[1]! & 0xffff) * 0x1_0000_0000;
@@ -153,6 +175,20 @@ export function walkPm4(words: Uint32Array, visitor: Pm4Visitor, opts: WalkOptio
   };
   walkBuffer(words, opts.bufferVa, 0);
   return stats;
+}
+
+/** Whether walking whole packets from `from` lands exactly on `to` (a skip that ends between packets). */
+function onBoundary(buf: Uint32Array, from: number, to: number): boolean {
+  let i = from;
+  while (i < to) {
+    const h = buf[i]! >>> 0;
+    const type = h >>> 30;
+    if (type === 2) i += 1;
+    else if (type === 0) i += 2 + ((h >>> 16) & 0x3fff);
+    else if (type === 3) i += ((h >>> 8) & 0xff) === IT.NOP && ((h >>> 16) & 0x3fff) === NOP_PAD_COUNT ? 1 : 2 + ((h >>> 16) & 0x3fff);
+    else return false;
+  }
+  return i === to;
 }
 
 /** Read a little-endian dword stream from bytes (a trailing partial dword is an error). */
