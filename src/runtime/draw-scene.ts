@@ -14,6 +14,9 @@ import { Pm4Builder } from '../amd/cp/builder.js';
 import { CommandProcessor } from '../amd/cp/cp.js';
 import { regDb } from '../amd/cp/regdb.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
+import { gfx10 } from '../amd/isa/gfx10/index.js';
+import { gfx9 } from '../amd/isa/gfx9/index.js';
+import type { Pm4Gen } from '../amd/cp/regdb.js';
 import { assemble } from '../amd/isa/target.js';
 import { AsmError } from '../amd/isa/types.js';
 import { standardMsaaRegisters } from '../amd/gfx/state.js';
@@ -107,8 +110,35 @@ function descriptor(layout: Readonly<Record<string, RsrcBits>>, words: number, f
 
 const FORMAT_BY_NAME = new Map(Object.entries(BUF_FORMATS).map(([k, v]) => [v.name, Number(k)]));
 
+/** The generations a scene runs on, by LLVM -mcpu name (the keys of per-generation overrides). */
+export const SCENE_TARGETS = { gfx1100: { gen: 'gfx11', isa: gfx11 }, gfx1030: { gen: 'gfx103', isa: gfx10 }, gfx900: { gen: 'gfx9', isa: gfx9 } } as const;
+export type SceneGfx = keyof typeof SCENE_TARGETS;
+
+/** Scene options beyond the pipeline's: `gfx` overrides the scene's own `gfx`. */
+export interface SceneOptions extends DrawOptions {
+  readonly gfx?: string;
+}
+
+/** The -mcpu name of a `gfx` value (gfx11 / gfx1100, gfx10.3 / gfx103 / gfx1030, gfx9 / gfx900). */
+export function sceneTarget(v: string, field = 'gfx'): SceneGfx {
+  const t = /^gfx11(00)?$/.test(v) ? 'gfx1100' : /^gfx10(\.?3|30)$/.test(v) ? 'gfx1030' : /^gfx9(00)?$/.test(v) ? 'gfx900' : null;
+  if (!t) err(field, `gfx1100, gfx1030 or gfx900 (got ${v})`);
+  return t;
+}
+
+/**
+ * An object with per-generation overrides: keys named after a scene target (`"gfx900": {...}`)
+ * are merged over the rest when that target runs, and dropped for the others.
+ */
+function forTarget(o: Json, target: SceneGfx, field: string): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(o)) if (!(k in SCENE_TARGETS)) out[k] = v;
+  if (o[target] !== undefined) Object.assign(out, obj(o[target], `${field}.${target}`));
+  return out;
+}
+
 /** Load a scene file and run it. */
-export function runSceneFile(path: string, opts: DrawOptions = {}): SceneResult {
+export function runSceneFile(path: string, opts: SceneOptions = {}): SceneResult {
   let text: string;
   try { text = readFileSync(path, 'utf8'); } catch (e) { throw new InputError(`cannot read scene: ${(e as Error).message}`, path); }
   let j: unknown;
@@ -117,9 +147,10 @@ export function runSceneFile(path: string, opts: DrawOptions = {}): SceneResult 
 }
 
 /** Run a scene object; files it names are relative to `dir`. */
-export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneResult {
-  const gen = 'gfx11' as const;
-  if (scene.gfx !== undefined && !/^gfx11(00)?$/.test(str(scene.gfx, 'gfx'))) err('gfx', `only gfx1100 is executed by gpusim draw (got ${String(scene.gfx)})`);
+export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): SceneResult {
+  const target = opts.gfx !== undefined ? sceneTarget(opts.gfx, '--gfx') : scene.gfx === undefined ? 'gfx1100' : sceneTarget(str(scene.gfx, 'gfx'));
+  const gen: Pm4Gen = SCENE_TARGETS[target].gen;
+  const isa = SCENE_TARGETS[target].isa;
   const db = regDb(gen);
   const mem = new Memory();
   const diag = new Diagnostics();
@@ -157,7 +188,7 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
   const shaderVa = new Map<string, number>();
   for (const [name, v] of Object.entries(obj(scene.shaders ?? {}, 'shaders'))) {
     const f = `shaders.${name}`;
-    const sj = obj(v, f);
+    const sj = forTarget(obj(v, f), target, f);
     let words: Uint32Array;
     if (sj.bin !== undefined) {
       const p = resolve(dir, str(sj.bin, `${f}.bin`));
@@ -171,7 +202,7 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
         const p = resolve(dir, str(sj.asm, `${f}.asm`));
         try { src = readFileSync(p, 'utf8'); } catch (e) { return err(`${f}.asm`, (e as Error).message); }
       } else src = arr(sj.source, `${f}.source`).map((l, i) => str(l, `${f}.source[${i}]`)).join('\n');
-      try { words = Uint32Array.from(assemble(gfx11, src)); } catch (e) {
+      try { words = Uint32Array.from(assemble(isa, src)); } catch (e) {
         if (e instanceof AsmError) err(f, e.message);
         throw e;
       }
@@ -227,12 +258,14 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
   for (const [i, d] of arr(scene.draws ?? [], 'draws').entries()) maxVerts = Math.max(maxVerts, int(obj(d, `draws[${i}]`).count, `draws[${i}].count`, 0, 1 << 20));
   const ringBytes = Math.ceil((maxVerts * (ATTR_RING.subgroupAlign + 3 * 16 * params)) / 65536) * 65536;
   if (ringBytes > 256 * 65536) err('draws', 'the draws need an attribute ring over 16 MiB; split them');
-  const ring = mem.alloc(ringBytes, 'attr-ring', 65536);
+  const ring = gen === 'gfx11' ? mem.alloc(ringBytes, 'attr-ring', 65536) : null;
 
   // ---- the command stream --------------------------------------------------------------------
   b.contextControl().clearState();
-  b.setUconfigReg('SPI_ATTRIBUTE_RING_BASE', Math.floor(ring.base / 65536));
-  b.setUconfigReg('SPI_ATTRIBUTE_RING_SIZE', E('SPI_ATTRIBUTE_RING_SIZE', { MEM_SIZE: ringBytes / 65536 - 1 }));
+  if (ring) {
+    b.setUconfigReg('SPI_ATTRIBUTE_RING_BASE', Math.floor(ring.base / 65536));
+    b.setUconfigReg('SPI_ATTRIBUTE_RING_SIZE', E('SPI_ATTRIBUTE_RING_SIZE', { MEM_SIZE: ringBytes / 65536 - 1 }));
+  }
   const userData = (list: unknown, f: string): number[] => {
     const out: number[] = [];
     arr(list ?? [], f).forEach((u, i) => {
@@ -241,6 +274,7 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
       if (o.u32 !== undefined) out.push(int(o.u32, `${uf}.u32`, 0, 0xffffffff));
       else if (o.f32 !== undefined) out.push(f32bits(num(o.f32, `${uf}.f32`)));
       else if (o.attrRing !== undefined) {
+        if (!ring) err(uf, `${target} has no attribute ring (parameters are exported with exp paramN)`);
         out.push(...vsharp({ base: ring.base, stride: 16 * params, records: 0xffffffff, swizzle: ATTR_RING.swizzleField, indexStride: ATTR_RING.indexStrideField, format: FORMAT_BY_NAME.get('32_32_32_32_FLOAT')!, oob: 3 }));
       } else if (o.buffer !== undefined) {
         const bn = str(o.buffer, `${uf}.buffer`);
@@ -276,25 +310,44 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
     return out;
   };
   const stage = (key: 'vs' | 'ps'): { va: number; wave: 32 | 64; vgprs: number; user: number[]; j: Json } => {
-    const j = obj(scene[key], key);
+    const j = forTarget(obj(scene[key], key), target, key);
     const sn = str(j.shader, `${key}.shader`);
     const va = shaderVa.get(sn) ?? err(`${key}.shader`, `no shader '${sn}'`);
     const wave = int(j.wave ?? 32, `${key}.wave`, 32, 64);
     if (wave !== 32 && wave !== 64) err(`${key}.wave`, '32 or 64');
+    if (gen === 'gfx9' && wave !== 64) err(`${key}.wave`, 'gfx900 shaders are wave64');
     const vgprs = int(j.vgprs ?? 32, `${key}.vgprs`, 1, 256);
     return { va, wave: wave as 32 | 64, vgprs, user: userData(j.userData, `${key}.userData`), j };
   };
   const vs = stage('vs');
   const ps = stage('ps');
   const granule = (w: 32 | 64): number => (w === 32 ? 8 : 4);
-  // NGG primitive shader.
-  b.setShReg('SPI_SHADER_PGM_LO_ES', Math.floor(vs.va / 256) % 0x1_0000_0000 >>> 0);
-  b.setShReg('SPI_SHADER_PGM_HI_ES', Math.floor(vs.va / 2 ** 40) & 0xff);
-  b.setShReg('SPI_SHADER_PGM_RSRC1_GS', E('SPI_SHADER_PGM_RSRC1_GS', { VGPRS: Math.ceil(vs.vgprs / granule(vs.wave)) - 1, FLOAT_MODE: 0xf0, GS_VGPR_COMP_CNT: 1 }));
-  b.setShReg('SPI_SHADER_PGM_RSRC2_GS', E('SPI_SHADER_PGM_RSRC2_GS', { USER_SGPR: vs.user.length & 31, USER_SGPR_MSB: vs.user.length >> 5, ES_VGPR_COMP_CNT: 3 }));
-  if (vs.user.length) b.setShReg('SPI_SHADER_USER_DATA_GS_0', ...vs.user);
-  b.setContextReg('VGT_SHADER_STAGES_EN', E('VGT_SHADER_STAGES_EN', { PRIMGEN_EN: 1, GS_EN: 0, GS_W32_EN: vs.wave === 32 ? 1 : 0 }));
-  b.setUconfigReg('GE_CNTL', E('GE_CNTL', { PRIMS_PER_SUBGRP: vs.wave, VERTS_PER_SUBGRP: vs.wave }));
+  const ngg = gen === 'gfx11' || vs.j.ngg === true;
+  if (gen === 'gfx9' && ngg) err('vs.ngg', 'gfx900 has no NGG pipeline: its vertex stage is the hardware VS');
+  if (ngg) {
+    // NGG primitive shader (GS hardware stage; GFX10.3 sizes its subgroups in GE_CNTL's *_GRP_SIZE).
+    b.setShReg('SPI_SHADER_PGM_LO_ES', Math.floor(vs.va / 256) % 0x1_0000_0000 >>> 0);
+    b.setShReg('SPI_SHADER_PGM_HI_ES', Math.floor(vs.va / 2 ** 40) & 0xff);
+    b.setShReg('SPI_SHADER_PGM_RSRC1_GS', E('SPI_SHADER_PGM_RSRC1_GS', { VGPRS: Math.ceil(vs.vgprs / granule(vs.wave)) - 1, FLOAT_MODE: 0xf0, GS_VGPR_COMP_CNT: 1 }));
+    b.setShReg('SPI_SHADER_PGM_RSRC2_GS', E('SPI_SHADER_PGM_RSRC2_GS', { USER_SGPR: vs.user.length & 31, USER_SGPR_MSB: vs.user.length >> 5, ES_VGPR_COMP_CNT: 3 }));
+    if (vs.user.length) b.setShReg('SPI_SHADER_USER_DATA_GS_0', ...vs.user);
+    b.setContextReg('VGT_SHADER_STAGES_EN', E('VGT_SHADER_STAGES_EN', { PRIMGEN_EN: 1, GS_EN: 0, GS_W32_EN: vs.wave === 32 ? 1 : 0 }));
+    if (gen === 'gfx11') b.setUconfigReg('GE_CNTL', E('GE_CNTL', { PRIMS_PER_SUBGRP: vs.wave, VERTS_PER_SUBGRP: vs.wave }));
+    else {
+      b.setUconfigReg('GE_CNTL', E('GE_CNTL', { PRIM_GRP_SIZE: vs.wave, VERT_GRP_SIZE: vs.wave }));
+      b.setContextReg('SPI_SHADER_POS_FORMAT', E('SPI_SHADER_POS_FORMAT', { POS0_EXPORT_FORMAT: 'SPI_SHADER_4COMP' }));
+    }
+  } else {
+    // Hardware VS (GFX9, GFX10.3 legacy): VertexID v0, InstanceID v1 (GFX9) / v3 (GFX10.3).
+    b.setShReg('SPI_SHADER_PGM_LO_VS', Math.floor(vs.va / 256) % 0x1_0000_0000 >>> 0);
+    b.setShReg('SPI_SHADER_PGM_HI_VS', Math.floor(vs.va / 2 ** 40) & 0xff);
+    b.setShReg('SPI_SHADER_PGM_RSRC1_VS', E('SPI_SHADER_PGM_RSRC1_VS', { VGPRS: Math.ceil(vs.vgprs / granule(vs.wave)) - 1, FLOAT_MODE: 0xf0, VGPR_COMP_CNT: gen === 'gfx9' ? 1 : 3 }));
+    b.setShReg('SPI_SHADER_PGM_RSRC2_VS', E('SPI_SHADER_PGM_RSRC2_VS', { USER_SGPR: vs.user.length & 31, USER_SGPR_MSB: vs.user.length >> 5 }));
+    if (vs.user.length) b.setShReg('SPI_SHADER_USER_DATA_VS_0', ...vs.user);
+    b.setContextReg('VGT_SHADER_STAGES_EN', gen === 'gfx9' ? 0 : E('VGT_SHADER_STAGES_EN', { VS_W32_EN: vs.wave === 32 ? 1 : 0 }));
+    b.setContextReg('SPI_SHADER_POS_FORMAT', E('SPI_SHADER_POS_FORMAT', { POS0_EXPORT_FORMAT: 'SPI_SHADER_4COMP' }));
+    b.setContextReg('PA_CL_VS_OUT_CNTL', 0);
+  }
   b.setContextReg('SPI_VS_OUT_CONFIG', E('SPI_VS_OUT_CONFIG', { VS_EXPORT_COUNT: params - 1 }));
   // Pixel shader.
   const inputs = arr(ps.j.inputs ?? [{}], 'ps.inputs');
@@ -310,7 +363,7 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
   b.setShReg('SPI_SHADER_PGM_RSRC2_PS', E('SPI_SHADER_PGM_RSRC2_PS', { USER_SGPR: ps.user.length & 31, USER_SGPR_MSB: ps.user.length >> 5, WAVE_CNT_EN: ps.j.waveCount ? 1 : 0 }));
   if (ps.user.length) b.setShReg('SPI_SHADER_USER_DATA_PS_0', ...ps.user);
   b.setContextReg('SPI_PS_INPUT_ENA', ena, addr);
-  b.setContextReg('SPI_PS_IN_CONTROL', E('SPI_PS_IN_CONTROL', { NUM_INTERP: inputs.length, PS_W32_EN: ps.wave === 32 ? 1 : 0 }));
+  b.setContextReg('SPI_PS_IN_CONTROL', E('SPI_PS_IN_CONTROL', gen === 'gfx9' ? { NUM_INTERP: inputs.length } : { NUM_INTERP: inputs.length, PS_W32_EN: ps.wave === 32 ? 1 : 0 }));
   inputs.forEach((x, i) => {
     const o = obj(x, `ps.inputs[${i}]`);
     b.setContextReg(`SPI_PS_INPUT_CNTL_${i}`, E('SPI_PS_INPUT_CNTL_0', { OFFSET: int(o.offset ?? i, `ps.inputs[${i}].offset`, 0, 63), FLAT_SHADE: o.flat ? 1 : 0, DEFAULT_VAL: int(o.default ?? 0, `ps.inputs[${i}].default`, 0, 3) }));
@@ -321,7 +374,7 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
   b.setContextReg('SPI_SHADER_Z_FORMAT', E('SPI_SHADER_Z_FORMAT', { Z_EXPORT_FORMAT: ps.j.depthExport ? 'SPI_SHADER_32_R' : 'SPI_SHADER_ZERO' }));
 
   // Fixed-function state.
-  const st = obj(scene.state ?? {}, 'state');
+  const st = forTarget(obj(scene.state ?? {}, 'state'), target, 'state');
   const vp = st.viewport === undefined ? [0, 0, width, height] : arr(st.viewport, 'state.viewport').map((x, i) => num(x, `state.viewport[${i}]`));
   if (vp.length !== 4) err('state.viewport', '[x, y, width, height]');
   const [vx, vy, vw, vh] = vp as [number, number, number, number];
@@ -382,7 +435,8 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
     b.setContextReg('DB_STENCIL_INFO', E('DB_STENCIL_INFO', { FORMAT: stj ? 'STENCIL_8' : 'STENCIL_INVALID' }));
     b.setContextReg('DB_STENCIL_READ_BASE', Math.floor(sva / 256) >>> 0);
     b.setContextReg('DB_STENCIL_WRITE_BASE', Math.floor(sva / 256) >>> 0);
-    b.setContextReg('DB_DEPTH_SIZE_XY', E('DB_DEPTH_SIZE_XY', { X_MAX: width - 1, Y_MAX: height - 1 }));
+    const sizeReg = gen === 'gfx9' ? 'DB_DEPTH_SIZE' : 'DB_DEPTH_SIZE_XY';
+    b.setContextReg(sizeReg, E(sizeReg, { X_MAX: width - 1, Y_MAX: height - 1 }));
     try {
       b.setContextReg('DB_DEPTH_CONTROL', E('DB_DEPTH_CONTROL', { Z_ENABLE: 1, Z_WRITE_ENABLE: st.depthWrite === false ? 0 : 1, ZFUNC: dtest, STENCIL_ENABLE: stj ? 1 : 0, STENCILFUNC: stj ? str(stj.func ?? 'FRAG_ALWAYS', 'state.stencil.func') : 'FRAG_NEVER' }));
       if (stj) {
@@ -394,7 +448,7 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
   }
   if (st.registers !== undefined) {
     for (const [r, v] of Object.entries(obj(st.registers, 'state.registers'))) {
-      if (!db.get(r)) err(`state.registers.${r}`, 'no such gfx11 register');
+      if (!db.get(r)) err(`state.registers.${r}`, `no such ${target} register`);
       b.setReg(r, int(v, `state.registers.${r}`, 0, 0xffffffff));
     }
   }
@@ -411,6 +465,7 @@ export function runScene(scene: Json, dir = '.', opts: DrawOptions = {}): SceneR
     b.numInstances(int(o.instances ?? 1, `${f}.instances`, 1, 65536));
     const restart = o.restart !== undefined;
     b.setContextReg('PA_SU_SC_MODE_CNTL', suMode(restart));
+    if (gen === 'gfx9') b.setUconfigReg('VGT_MULTI_PRIM_IB_RESET_EN', restart ? 1 : 0);
     if (restart) b.setContextReg('VGT_MULTI_PRIM_IB_RESET_INDX', int(o.restart, `${f}.restart`, 0, 0xffffffff));
     if (o.indices !== undefined) {
       const bn = str(o.indices, `${f}.indices`);

@@ -23,6 +23,8 @@ import type { Diagnostics } from '../core/diagnostics.js';
 import type { Memory } from '../core/memory.js';
 import { f32 } from '../core/float.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
+import { gfx10 } from '../amd/isa/gfx10/index.js';
+import { gfx9 } from '../amd/isa/gfx9/index.js';
 import { Program, type Op } from '../amd/exec/program.js';
 import { WAVE_STATE_SEED, type ExecEnv } from '../amd/exec/env.js';
 import { setExportSink, type ExportEvent } from '../amd/exec/exp.js';
@@ -40,11 +42,11 @@ import { decodeColorTargets, exportColor, readSample, writeSample, blend, type C
 import { decodeDepthState, depthStencilTest } from '../amd/gfx/db.js';
 import {
   attrRingBytes, attrRingOffset, gsTgInfo, mergedWaveInfo, packPrimVertices, psLdsBytes, psPrimMask, psWaveCountSgpr, PsWaveIds,
-  PS_DEFAULT_VALS, unpackPrimExport,
+  unpackPrimExport,
 } from '../amd/gfx/spi.js';
 import { POPS_GENS } from '../amd/gfx/pops-config.js';
-import { PARAM_LAYOUT } from '../amd/exec/interp.js';
 import { runGfxWaves, type GfxWave } from './draw-waves.js';
+import { ParamCache, preloadParams, runLegacyVs, type StageHost, type VertexOutput } from './draw-legacy.js';
 
 /** A code region in GPU memory the shader stages may point at. */
 export interface ShaderCode {
@@ -117,6 +119,8 @@ export class GfxPipeline {
   private readonly waveIds: PsWaveIds;
   private readonly programs = new Map<string, Program>();
   private waveCounter = 0;
+  /** What draw-legacy.ts needs of the pipeline (programs, wave ids, the shared scheduler). */
+  private readonly stageHost: StageHost;
   private seedStep = 0;
 
   constructor(gen: Pm4Gen, mem: Memory, diag: Diagnostics, codes: readonly ShaderCode[], opts: DrawOptions = {}) {
@@ -125,7 +129,20 @@ export class GfxPipeline {
     this.diag = diag;
     this.codes = codes;
     this.opts = opts;
-    this.waveIds = new PsWaveIds(opts.shaderEngines ?? 2, POPS_GENS.gfx11.packersPerSe, opts.psMaxWaveId ?? 0x3ff);
+    this.waveIds = new PsWaveIds(opts.shaderEngines ?? 2, POPS_GENS[gen].packersPerSe, opts.psMaxWaveId ?? 0x3ff);
+    this.stageHost = {
+      gen: this.gen,
+      mem: this.mem,
+      diag: this.diag,
+      stats: this.stats,
+      program: (pc, ws, vgprs, stage, where) => this.program(pc, ws, vgprs, stage, where),
+      nextWaveId: () => this.waveCounter++,
+      run: (list, beforeOp) => {
+        const r = runGfxWaves(list, { order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock, ...(beforeOp ? { beforeOp } : {}) });
+        if (r.aborted) this.stats.aborted = true;
+        return r;
+      },
+    };
   }
 
   private budgetLeft(): number {
@@ -142,8 +159,9 @@ export class GfxPipeline {
     let p = this.programs.get(key);
     if (!p) {
       const clock = this.clock;
-      const env: ExecEnv = { space: gfx11.space, diag: this.diag, mem: this.mem, seed: WAVE_STATE_SEED, waveSize, vgprs, now: () => clock.t, engine: this.opts.engine ?? 'fast' };
-      p = new Program(gfx11, code.va, code.words, env);
+      const target = this.gen === 'gfx11' ? gfx11 : this.gen === 'gfx103' ? gfx10 : gfx9;
+      const env: ExecEnv = { space: target.space, diag: this.diag, mem: this.mem, seed: WAVE_STATE_SEED, waveSize, vgprs, now: () => clock.t, engine: this.opts.engine ?? 'fast' };
+      p = new Program(target, code.va, code.words, env);
       this.programs.set(key, p);
     }
     return p;
@@ -152,23 +170,31 @@ export class GfxPipeline {
   /** Execute one draw. */
   draw(rec: DrawRecord): void {
     const where = { offset: rec.offset, level: rec.level };
-    if (this.gen !== 'gfx11') {
-      this.diag.report({ id: 'amd.draw.gen-not-executed', severity: 'info', where, message: `${rec.packet}: gpusim executes GFX11 draws only; this ${this.gen} draw is recorded, not run` });
-      return;
-    }
     if (this.stats.aborted) return;
-    const drawIndex = this.stats.draws++;
     const snap = rec.state;
     const read = (name: string): number => {
       try { return snap.get(name); } catch { return 0; }
     };
     const regs = new GfxRegs(this.gen, read);
-    const paRegs = new Proxy({}, { get: (_t, name) => (typeof name === 'string' && regs.db.get(name) ? read(name) : undefined) }) as Record<string, number>;
-    const st = decodePaState('gfx11', paRegs, this.diag);
-    if (!regs.field('VGT_SHADER_STAGES_EN', 'PRIMGEN_EN')) {
+    const stages = regs.raw('VGT_SHADER_STAGES_EN');
+    const ngg = regs.field('VGT_SHADER_STAGES_EN', 'PRIMGEN_EN', stages) === 1;
+    if (this.gen === 'gfx11' && !ngg) {
       this.diag.report({ id: 'amd.ge.not-ngg', severity: 'error', where, message: 'VGT_SHADER_STAGES_EN.PRIMGEN_EN = 0: GFX11 draws run through NGG primitive shaders only; nothing drawn' });
       return;
     }
+    // Executed: NGG (GFX11, GFX10.3) and the real hardware VS without tessellation or a legacy GS.
+    const F = (f: string): number => regs.field('VGT_SHADER_STAGES_EN', f, stages);
+    const unsupported = this.gen === 'gfx9' && ngg ? 'PRIMGEN_EN (GFX9 has no NGG pipeline gpusim runs)'
+      : F('LS_EN') || F('HS_EN') ? 'tessellation (LS_EN/HS_EN)'
+      : !ngg && (F('ES_EN') || F('GS_EN')) ? 'a legacy geometry shader (ES_EN/GS_EN)'
+      : !ngg && F('VS_EN') !== 0 ? `VS_EN = ${F('VS_EN')} (only the real VS stage, VS_STAGE_REAL, runs)` : '';
+    if (unsupported) {
+      this.diag.report({ id: 'amd.draw.gen-not-executed', severity: 'info', where, message: `${rec.packet}: ${this.gen} ${unsupported} is not modelled; the draw is recorded, not run` });
+      return;
+    }
+    const drawIndex = this.stats.draws++;
+    const paRegs = new Proxy({}, { get: (_t, name) => (typeof name === 'string' && regs.db.get(name) ? read(name) : undefined) }) as Record<string, number>;
+    const st = decodePaState(this.gen, paRegs, this.diag);
     const kind = primKind(rec.primType);
     if (!kind) {
       this.diag.report({ id: 'amd.pa.prim-type-unsupported', severity: 'error', where: { ...where, VGT_PRIMITIVE_TYPE: rec.primType }, message: `primitive type ${rec.primType} is not assembled by the model; nothing drawn` });
@@ -229,61 +255,82 @@ export class GfxPipeline {
   }
 
   private drawInstance(rec: DrawRecord, drawIndex: number, regs: GfxRegs, st: PaState, prims: readonly Primitive[], nv: number, instanceId: number, where: Record<string, number>): void {
+    const ngg = regs.field('VGT_SHADER_STAGES_EN', 'PRIMGEN_EN') === 1;
+    const vo = ngg ? this.nggStage(rec, regs, st, prims, nv, instanceId, where) : runLegacyVs(this.stageHost, regs, prims, instanceId, where);
+    if (!vo || this.stats.aborted) return;
+    this.shade(rec, drawIndex, regs, st, vo, where);
+  }
+
+  /**
+   * NGG primitive shader waves (GFX11, and GFX10.3 with PRIMGEN_EN). GFX10.3 differs as data:
+   * subgroup sizes in GE_CNTL.VERT_GRP_SIZE/PRIM_GRP_SIZE, s0/s1 = SPI_SHADER_USER_DATA_ADDR_LO/HI_GS,
+   * s5 the scratch offset (0) instead of gs_attr_offset, the primitive's vertex indices as 16-bit
+   * pairs (v0 = v0 | v1 << 16, v1 = v2), and parameters exported with `exp paramN` per vertex lane
+   * into the parameter cache instead of stored to the attribute ring.
+   */
+  private nggStage(rec: DrawRecord, regs: GfxRegs, st: PaState, prims: readonly Primitive[], nv: number, instanceId: number, where: Record<string, number>): VertexOutput | null {
+    const gfx11 = this.gen === 'gfx11';
     const gsW32 = regs.field('VGT_SHADER_STAGES_EN', 'GS_W32_EN') === 1;
     const gsWs: 32 | 64 = gsW32 ? 32 : 64;
     const ge = regs.raw('GE_CNTL');
-    const maxV = Math.min(gsWs, regs.field('GE_CNTL', 'VERTS_PER_SUBGRP', ge) || gsWs);
-    const maxP = Math.min(gsWs, regs.field('GE_CNTL', 'PRIMS_PER_SUBGRP', ge) || gsWs);
+    const maxV = Math.min(gsWs, regs.field('GE_CNTL', gfx11 ? 'VERTS_PER_SUBGRP' : 'VERT_GRP_SIZE', ge) || gsWs);
+    const maxP = Math.min(gsWs, regs.field('GE_CNTL', gfx11 ? 'PRIMS_PER_SUBGRP' : 'PRIM_GRP_SIZE', ge) || gsWs);
     if (maxV < nv) {
-      this.diag.report({ id: 'amd.ge.subgroup-too-small', severity: 'error', where, message: `GE_CNTL.VERTS_PER_SUBGRP = ${maxV} cannot hold one primitive of ${nv} vertices; nothing drawn` });
-      return;
+      this.diag.report({ id: 'amd.ge.subgroup-too-small', severity: 'error', where, message: `GE_CNTL.${gfx11 ? 'VERTS_PER_SUBGRP' : 'VERT_GRP_SIZE'} = ${maxV} cannot hold one primitive of ${nv} vertices; nothing drawn` });
+      return null;
     }
     const sgs = this.subgroups(prims, maxV, maxP);
     const params = regs.field('SPI_VS_OUT_CONFIG', 'VS_EXPORT_COUNT') + 1;
-    const ringBase = regs.raw('SPI_ATTRIBUTE_RING_BASE') * 65536;
+    const ringBase = gfx11 ? regs.raw('SPI_ATTRIBUTE_RING_BASE') * 65536 : 0;
     let off = 0;
     for (const sg of sgs) {
       sg.attrOffset = off;
       off += attrRingBytes(sg.verts.length, params);
     }
-    const ringSize = (regs.field('SPI_ATTRIBUTE_RING_SIZE', 'MEM_SIZE') + 1) * 65536;
-    if (off > ringSize && ringBase !== 0) {
-      this.diag.report({ id: 'amd.spi.attr-ring-overflow', severity: 'warning', where, message: `the draw's attribute data (${off} bytes) exceeds SPI_ATTRIBUTE_RING_SIZE (${ringSize}); the hardware would wait for space, gpusim keeps going` });
+    if (gfx11) {
+      const ringSize = (regs.field('SPI_ATTRIBUTE_RING_SIZE', 'MEM_SIZE') + 1) * 65536;
+      if (off > ringSize && ringBase !== 0) {
+        this.diag.report({ id: 'amd.spi.attr-ring-overflow', severity: 'warning', where, message: `the draw's attribute data (${off} bytes) exceeds SPI_ATTRIBUTE_RING_SIZE (${ringSize}); the hardware would wait for space, gpusim keeps going` });
+      }
     }
 
-    // --- NGG primitive shader waves -----------------------------------------------------------
     const pc = regs.addr256('SPI_SHADER_PGM_LO_ES', 'SPI_SHADER_PGM_HI_ES', 'MEM_BASE');
     const r1 = regs.raw('SPI_SHADER_PGM_RSRC1_GS');
     const r2 = regs.raw('SPI_SHADER_PGM_RSRC2_GS');
     const vgprs = Math.min(256, (regs.field('SPI_SHADER_PGM_RSRC1_GS', 'VGPRS', r1) + 1) * (gsW32 ? 8 : 4));
     const prog = this.program(pc, gsWs, vgprs, 'NGG primitive shader', where);
-    if (!prog) return;
+    if (!prog) return null;
     const userSgprs = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'USER_SGPR', r2) | (regs.field('SPI_SHADER_PGM_RSRC2_GS', 'USER_SGPR_MSB', r2) << 5);
     const gsComp = regs.field('SPI_SHADER_PGM_RSRC1_GS', 'GS_VGPR_COMP_CNT', r1);
     const esComp = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'ES_VGPR_COMP_CNT', r2);
     const ldsBytes = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'LDS_SIZE', r2) * 512;
     const mode = modeOf(regs, 'SPI_SHADER_PGM_RSRC1_GS', r1);
-    const pgmGsLo = regs.raw('SPI_SHADER_PGM_LO_GS'), pgmGsHi = regs.raw('SPI_SHADER_PGM_HI_GS');
-    const sgOut = sgs.map((sg) => ({ sg, pos: new Float64Array(4 * sg.verts.length).fill(NaN), posSet: new Uint8Array(sg.verts.length), prim: new Uint32Array(sg.prims.length), primSet: new Uint8Array(sg.prims.length), alloc: null as null | { v: number; p: number } }));
+    const s01 = gfx11 ? [regs.raw('SPI_SHADER_PGM_LO_GS'), regs.raw('SPI_SHADER_PGM_HI_GS')] : [regs.raw('SPI_SHADER_USER_DATA_ADDR_LO_GS'), regs.raw('SPI_SHADER_USER_DATA_ADDR_HI_GS')];
+    const sgOut: NggOut[] = sgs.map((sg) => ({ sg, pos: new Float64Array(4 * sg.verts.length).fill(NaN), posSet: new Uint8Array(sg.verts.length), prim: new Uint32Array(sg.prims.length), primSet: new Uint8Array(sg.prims.length), alloc: null, cache: gfx11 ? null : new ParamCache(sg.verts.length, params) }));
     const gsWaves: GfxWave[] = [];
-    const byWave = new Map<Wave, (typeof sgOut)[number]>();
+    const byWave = new Map<Wave, NggOut>();
     for (const o of sgOut) {
       const sg = o.sg;
       const w = new Wave({ waveSize: gsWs, vgprs, pc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode, status: 0 }, this.mem, new Uint8Array(Math.max(ldsBytes, 0)), { wg: [sg.index, 0, 0], waveInGroup: 0, id: this.waveCounter++ });
       w.peers = [w];
       const s = w.s;
-      s[0] = pgmGsLo; s[1] = pgmGsHi;
+      s[0] = s01[0]!; s[1] = s01[1]!;
       s[2] = gsTgInfo(sg.index, sg.verts.length, sg.prims.length);
       s[3] = mergedWaveInfo(sg.verts.length, sg.prims.length, 0, 1);
       s[4] = 0;
-      s[5] = Math.floor((sg.attrOffset) / 512) & 0x7fff;
+      s[5] = gfx11 ? Math.floor((sg.attrOffset) / 512) & 0x7fff : 0;
       s[6] = s[7] = 0;
       for (let i = 0; i < userSgprs && 8 + i < 106; i++) s[8 + i] = regs.raw(`SPI_SHADER_USER_DATA_GS_${i}`);
       const put = (reg: number, lane: number, v: number): void => {
         if (reg < vgprs) w.v[reg * gsWs + lane] = v >>> 0;
       };
       for (let l = 0; l < sg.prims.length; l++) {
-        put(0, l, packPrimVertices(sg.prims[l]!.v));
+        const pv = sg.prims[l]!.v;
+        if (gfx11) put(0, l, packPrimVertices(pv));
+        else {
+          put(0, l, ((pv[0] ?? 0) & 0xffff) | (((pv[1] ?? 0) & 0xffff) << 16));
+          put(1, l, (pv[2] ?? 0) & 0xffff);
+        }
         if (gsComp >= 1) put(2, l, sg.prims[l]!.primId);
       }
       for (let l = 0; l < sg.verts.length; l++) {
@@ -297,31 +344,26 @@ export class GfxPipeline {
       gsWaves.push({ wave: w, program: prog });
     }
     this.stats.gsWaves += gsWaves.length;
-    const gsRun = runGfxWaves(gsWaves, {
-      order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock,
-      beforeOp: (w, op) => this.gsMessage(w, op, byWave.get(w)!),
-    });
+    const gsRun = this.stageHost.run(gsWaves, (w, op) => this.gsMessage(w, op, byWave.get(w)!));
     this.stats.gsInstructions += gsRun.instructions;
-    if (gsRun.aborted) {
-      this.stats.aborted = true;
-      return;
-    }
+    if (gsRun.aborted) return null;
 
-    // --- assemble the exported primitives, clip/setup/rasterize ---------------------------------
+    // The exported primitives over the subgroups' vertices, concatenated.
     let total = 0;
     for (const o of sgOut) total += o.sg.verts.length;
     const positions = new Float64Array(4 * total);
-    const setup = new Setup(st);
+    const where1 = new Int32Array(total);
+    const local1 = new Int32Array(total);
     const kind = primKind(rec.primType)!;
-    const quads: Quad[] = [];
-    const primInfo = new Map<SetupPrim, { sg: Subgroup; local: number[] }>();
+    const out: Primitive[] = [];
     let base = 0;
-    for (const o of sgOut) {
+    sgOut.forEach((o, si) => {
       const sg = o.sg;
+      for (let l = 0; l < sg.verts.length; l++) { where1[base + l] = si; local1[base + l] = l; }
       if (!o.alloc) {
         this.diag.report({ id: 'amd.ngg.no-alloc-req', severity: 'error', where: { ...where, subgroup: sg.index }, message: 'the NGG wave ended without s_sendmsg GS_ALLOC_REQ: the subgroup exports nothing (on hardware the primitive stream stalls)' });
         base += sg.verts.length;
-        continue;
+        return;
       }
       positions.set(o.pos, 4 * base);
       for (let l = 0; l < sg.prims.length; l++) {
@@ -333,19 +375,36 @@ export class GfxPipeline {
           this.diag.report({ id: 'amd.ngg.prim-vertex-not-exported', severity: 'error', where: { ...where, subgroup: sg.index, lane: l }, message: `primitive export of lane ${l} names vertex ${local.find((v) => v >= o.alloc!.v || !o.posSet[v])}, which has no position export within the GS_ALLOC_REQ vertex count; the primitive is dropped` });
           continue;
         }
-        const prim: Primitive = { v: local.map((v) => base + v), provoking: st.provokingLast ? nv - 1 : 0, primId: sg.prims[l]!.primId, kind };
-        this.stats.primitives++;
-        const sp = setup.run(prim, positions);
-        if (!sp) continue;
-        primInfo.set(sp, { sg, local });
-        rasterize(sp, st, (q) => quads.push(q));
+        out.push({ v: local.map((v) => base + v), provoking: st.provokingLast ? nv - 1 : 0, primId: sg.prims[l]!.primId, kind });
       }
       base += sg.verts.length;
+    });
+    const mem = this.mem;
+    return {
+      positions, prims: out, params,
+      param: (v, p, dst) => {
+        const o = sgOut[where1[v]!]!;
+        if (o.cache) { o.cache.read(local1[v]!, p, dst); return; }
+        const va = ringBase + o.sg.attrOffset + attrRingOffset(local1[v]!, p, params);
+        for (let ch = 0; ch < 4; ch++) dst[ch] = mem.find(va + 4 * ch, 4) ? mem.readF32(va + 4 * ch) : 0;
+      },
+    };
+  }
+
+  /** Clip/setup/rasterize the vertex stage's primitives, launch PS waves, then DB/CB. */
+  private shade(rec: DrawRecord, drawIndex: number, regs: GfxRegs, st: PaState, vo: VertexOutput, where: Record<string, number>): void {
+    const setup = new Setup(st);
+    const quads: Quad[] = [];
+    for (const prim of vo.prims) {
+      this.stats.primitives++;
+      const sp = setup.run(prim, vo.positions);
+      if (!sp) continue;
+      rasterize(sp, st, (q) => quads.push(q));
     }
     this.stats.quads += quads.length;
 
     // --- PS waves ------------------------------------------------------------------------------
-    const psW32 = regs.field('SPI_PS_IN_CONTROL', 'PS_W32_EN') === 1;
+    const psW32 = this.gen !== 'gfx9' && regs.field('SPI_PS_IN_CONTROL', 'PS_W32_EN') === 1;
     const psWs: 32 | 64 = psW32 ? 32 : 64;
     const psWaves = packWaves(quads, psWs, { maxPrimsPerWave: 16 });
     if (!psWaves.length) return;
@@ -360,6 +419,7 @@ export class GfxPipeline {
     const pmode = modeOf(regs, 'SPI_SHADER_PGM_RSRC1_PS', p1);
     const numInterp = regs.field('SPI_PS_IN_CONTROL', 'NUM_INTERP');
     const cntl = Array.from({ length: numInterp }, (_, i) => regs.raw(`SPI_PS_INPUT_CNTL_${i}`));
+    this.checkPsInputs(cntl, where);
     const results: PsResult[] = [];
     const list: GfxWave[] = [];
     for (let wi = 0; wi < psWaves.length; wi++) {
@@ -369,7 +429,7 @@ export class GfxPipeline {
       for (const q of ps.quads) if (distinct[distinct.length - 1] !== q.sp) distinct.push(q.sp);
       const lds = new Uint8Array(Math.ceil(psLdsBytes(distinct.length) / 1024) * 1024);
       const ldv = new DataView(lds.buffer);
-      distinct.forEach((sp, p) => this.preloadParams(ldv, p, sp, primInfo.get(sp)!, cntl, ringBase, params, st));
+      distinct.forEach((sp, p) => preloadParams(ldv, p, sp, vo, cntl));
       const w = new Wave({ waveSize: psWs, vgprs: pvgprs, pc: ppc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: pmode, status: 0 }, this.mem, lds, { wg: [wi, 0, 0], waveInGroup: 0, id: this.waveCounter++ });
       w.peers = [w];
       let sg = 0;
@@ -389,46 +449,19 @@ export class GfxPipeline {
       list.push({ wave: w, program: pprog });
     }
     this.stats.psWaves += list.length;
-    const psRun = runGfxWaves(list, { order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock });
+    const psRun = this.stageHost.run(list);
     this.stats.psInstructions += psRun.instructions;
-    if (psRun.aborted) this.stats.aborted = true;
     this.commit(regs, st, results);
   }
 
-  private preloadParams(ldv: DataView, p: number, sp: SetupPrim, info: { sg: Subgroup; local: number[] }, cntl: readonly number[], ringBase: number, params: number, st: PaState): void {
-    const pbase = p * PARAM_LAYOUT.primStride;
-    const n = info.local.length;
-    const prov = sp.prim.provoking;
-    for (let i = 0; i < cntl.length; i++) {
-      const c = cntl[i]!;
-      const offset = c & 0x3f;
-      const flat = ((c >>> 10) & 1) === 1;
-      const vals: number[][] = [];
-      for (let k = 0; k < 3; k++) {
-        const lv = info.local[Math.min(k, n - 1)]!;
-        if (offset >= 32 || offset >= params) vals.push([...PS_DEFAULT_VALS[(c >>> 8) & 3]!]);
-        else {
-          const va = ringBase + info.sg.attrOffset + attrRingOffset(lv, offset, params);
-          const v: number[] = [];
-          for (let ch = 0; ch < 4; ch++) v.push(this.mem.find(va + 4 * ch, 4) ? this.mem.readF32(va + 4 * ch) : 0);
-          vals.push(v);
-        }
+  /** SPI_PS_INPUT_CNTL features the model does not interpolate (said once per draw). */
+  private checkPsInputs(cntl: readonly number[], where: Record<string, number>): void {
+    cntl.forEach((c, i) => {
+      const cyl = this.gen === 'gfx11' ? 0 : (c >>> 13) & 15;
+      if ((c >>> 17) & 1 || cyl || (c >>> 19) & 1) {
+        this.diag.report({ id: 'amd.spi.ps-input-unsupported', severity: 'warning', where: { ...where, input: i, SPI_PS_INPUT_CNTL: '0x' + c.toString(16) }, message: `SPI_PS_INPUT_CNTL_${i}: ${(c >>> 17) & 1 ? 'PT_SPRITE_TEX' : cyl ? 'CYL_WRAP' : 'FP16_INTERP_MODE'} is not modelled; the input is loaded as a plain 32-bit parameter` });
       }
-      for (let ch = 0; ch < 4; ch++) {
-        const a = pbase + i * 48 + ch * 4;
-        if (flat || n < 3) {
-          ldv.setFloat32(a, vals[flat ? prov : 0]![ch]!, true);
-          ldv.setFloat32(a + 16, 0, true);
-          ldv.setFloat32(a + 32, 0, true);
-        } else {
-          const p0 = vals[0]![ch]!;
-          ldv.setFloat32(a, p0, true);
-          ldv.setFloat32(a + 16, Math.fround(vals[1]![ch]! - p0), true);
-          ldv.setFloat32(a + 32, Math.fround(vals[2]![ch]! - p0), true);
-        }
-      }
-    }
-    void st;
+    });
   }
 
   private gsMessage(w: Wave, op: Op, o: { alloc: null | { v: number; p: number } }): void {
@@ -441,15 +474,23 @@ export class GfxPipeline {
     o.alloc = { v: m0 & 0x7ff, p: (m0 >>> 12) & 0x7ff };
   }
 
-  private gsExport(w: Wave, e: ExportEvent, o: { sg: Subgroup; pos: Float64Array; posSet: Uint8Array; prim: Uint32Array; primSet: Uint8Array; alloc: null | { v: number; p: number } }): void {
+  private gsExport(w: Wave, e: ExportEvent, o: NggOut): void {
     const ws = w.waveSize;
-    if (e.kind !== 'pos' && e.kind !== 'prim' && e.kind !== 'null') {
-      this.diag.report({ id: 'amd.exp.target-stage', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}${e.index}: an NGG primitive shader exports positions and primitives only; dropped` });
+    if (e.kind !== 'pos' && e.kind !== 'prim' && e.kind !== 'null' && !(e.kind === 'param' && o.cache)) {
+      this.diag.report({ id: 'amd.exp.target-stage', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}${e.index}: an NGG primitive shader exports positions, primitives${o.cache ? ' and parameters' : ''} only; dropped` });
       return;
     }
     if (e.kind === 'null') return;
     if (!o.alloc) {
-      this.diag.report({ id: 'amd.ngg.export-before-alloc', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}${e.kind === 'pos' ? e.index : ''} before s_sendmsg GS_ALLOC_REQ: the hardware has no space for it (a hang); dropped` });
+      this.diag.report({ id: 'amd.ngg.export-before-alloc', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}${e.kind === 'prim' ? '' : e.index} before s_sendmsg GS_ALLOC_REQ: the hardware has no space for it (a hang); dropped` });
+      return;
+    }
+    if (e.kind === 'param') {
+      if (e.index >= o.cache!.params) {
+        this.diag.report({ id: 'amd.vs.param-past-export-count', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp param${e.index}: SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT allows ${o.cache!.params} parameter(s); dropped` });
+        return;
+      }
+      o.cache!.store(e, ws, Math.min(o.alloc.v, o.sg.verts.length));
       return;
     }
     const limit = e.kind === 'pos' ? o.alloc.v : o.alloc.p;
@@ -471,7 +512,7 @@ export class GfxPipeline {
   }
 
   private psExport(w: Wave, e: ExportEvent, res: PsResult): void {
-    if (e.kind === 'mrt') res.mrt.set(e.index, e);
+    if (e.kind === 'mrt') res.mrt.set(e.index, e.compr ? uncompress(e, w.waveSize) : e);
     else if (e.kind === 'mrtz') res.mrtz = e;
     else if (e.kind !== 'null') this.diag.report({ id: 'amd.exp.target-stage', severity: 'error', where: { pc: e.pc, wave: w.id }, message: `exp ${e.kind}${e.index}: a pixel shader exports colour (mrt), depth (mrtz) or null; dropped` });
   }
@@ -527,6 +568,17 @@ export class GfxPipeline {
   }
 }
 
+interface NggOut {
+  readonly sg: Subgroup;
+  readonly pos: Float64Array;
+  readonly posSet: Uint8Array;
+  readonly prim: Uint32Array;
+  readonly primSet: Uint8Array;
+  alloc: null | { v: number; p: number };
+  /** GFX10.3: the parameter cache `exp paramN` fill (GFX11 stores to the attribute ring). */
+  readonly cache: ParamCache | null;
+}
+
 interface PsResult {
   readonly ps: PsWave;
   readonly mrt: Map<number, ExportEvent>;
@@ -539,6 +591,18 @@ function writeColor(mem: Memory, t: ColorTarget, x: number, y: number, s: number
     blend(t.blend, t.format === 'R8G8B8A8_UNORM', src, dst, k, out);
     writeSample(mem, t, x, y, s, out, t.writeMask);
   } else writeSample(mem, t, x, y, s, src, t.writeMask);
+}
+
+/**
+ * A GFX9/GFX10 compressed colour export (compr: f16 pairs, channels 0/1 in vsrc0, 2/3 in vsrc1) in
+ * the layout GFX11 exports 16-bit formats with (dword 0 = vsrc0, dword 1 = vsrc1), which is what
+ * SPI_SHADER_FP16_ABGR etc. decode (cb.ts exportColor).
+ */
+function uncompress(e: ExportEvent, ws: number): ExportEvent {
+  const data = new Uint32Array(4 * ws);
+  data.set(e.data.subarray(0, ws), 0);
+  data.set(e.data.subarray(2 * ws, 3 * ws), ws);
+  return { ...e, data, compr: false, en: ((e.en & 3) ? 1 : 0) | ((e.en & 12) ? 2 : 0) };
 }
 
 function setExec(w: Wave, lanes: number): void {

@@ -61,12 +61,13 @@ export function decodeDepthState(r: GfxRegs, samples: number, diag?: Diagnostics
       ref: rmBf & 0xff, mask: (rmBf >>> 8) & 0xff, writeMask: (rmBf >>> 16) & 0xff, opVal: rmBf >>> 24,
     }
     : front;
-  const size = r.raw('DB_DEPTH_SIZE_XY');
+  const sizeReg = r.db.get('DB_DEPTH_SIZE_XY') ? 'DB_DEPTH_SIZE_XY' : 'DB_DEPTH_SIZE'; // GFX9's name
+  const size = r.raw(sizeReg);
   return {
     zEnable, zWrite: zEnable && r.field('DB_DEPTH_CONTROL', 'Z_WRITE_ENABLE', dc) === 1, zFunc: E('DB_DEPTH_CONTROL', 'ZFUNC', dc), zFormat,
     zReadVa: r.addr256('DB_Z_READ_BASE', 'DB_Z_READ_BASE_HI', 'BASE_HI'), zWriteVa: r.addr256('DB_Z_WRITE_BASE', 'DB_Z_WRITE_BASE_HI', 'BASE_HI'),
     stencilEnable, stencilVa: r.addr256('DB_STENCIL_READ_BASE', 'DB_STENCIL_READ_BASE_HI', 'BASE_HI'), stencilWriteVa: r.addr256('DB_STENCIL_WRITE_BASE', 'DB_STENCIL_WRITE_BASE_HI', 'BASE_HI'),
-    front, back, width: r.field('DB_DEPTH_SIZE_XY', 'X_MAX', size) + 1, height: r.field('DB_DEPTH_SIZE_XY', 'Y_MAX', size) + 1, samples,
+    front, back, width: r.field(sizeReg, 'X_MAX', size) + 1, height: r.field(sizeReg, 'Y_MAX', size) + 1, samples,
     zExport: r.field('DB_SHADER_CONTROL', 'Z_EXPORT_ENABLE') === 1,
   };
 }

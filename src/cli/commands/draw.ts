@@ -1,23 +1,24 @@
-/** `gpusim draw <scene.json> --out image.png`: build the scene's PM4, run it on the GFX11 pipeline, write the image. */
+/** `gpusim draw <scene.json> --out image.png`: build the scene's PM4, run it on the GFX11/GFX10.3/GFX9 pipeline, write the image. */
 import { writeFileSync } from 'node:fs';
 import { EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
 import { UsageError } from '../../core/errors.js';
-import { parsePm4Gen } from '../../amd/cp/regdb.js';
 import { resolveTarget, runSceneFile, targetBytes } from '../../runtime/draw-scene.js';
 
-const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100] [--seed N] [--order roundrobin|random]
+const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100|gfx1030|gfx900] [--seed N] [--order roundrobin|random]
                    [--raw FILE] [--pm4 FILE] [--max-instructions N] [--json]
 
 Build a real PM4 command stream from the scene (render targets, buffers, shaders, state, draws;
-see README.md "Drawing"), execute it with the command processor and the GFX11 graphics pipeline
-(NGG primitive shaders, rasterizer, pixel shaders, depth/stencil and colour backends), and write
+see README.md "Drawing"), execute it with the command processor and the graphics pipeline
+(GFX11 NGG primitive shaders; GFX10.3 hardware VS or NGG; GFX9 hardware VS; rasterizer, pixel
+shaders, depth/stencil and colour backends), and write
 the first colour target as an 8-bit RGBA PNG (multisampled targets are resolved by averaging
 their samples).
 
   --out FILE            the PNG to write
   --raw FILE            also write every sample of the first colour target, as stored
-  --pm4 FILE            also write the command stream (decode it with gpusim pm4 decode --gfx gfx11)
-  --gfx G               gfx1100 (the only generation the pipeline executes today)
+  --pm4 FILE            also write the command stream (decode it with gpusim pm4 decode --gfx ...)
+  --gfx G               gfx1100, gfx1030 or gfx900: overrides the scene's "gfx" (the scene's
+                        per-generation keys pick shaders and state for it)
   --seed N, --order O   wave scheduling (images do not depend on them: outputs commit in order)
   --max-instructions N  wave-instruction budget (default 50 million)
   --json                print the run statistics and diagnostics as JSON
@@ -27,14 +28,13 @@ Exit codes: 0 ok, 1 diagnostics or a run that stopped early, 2 bad scene or usag
 async function run(values: Record<string, unknown>, positionals: string[], io: CliIO): Promise<number> {
   const [file] = positionals;
   if (!file) throw new UsageError('draw: missing scene file');
-  if (values['gfx'] !== undefined && parsePm4Gen(String(values['gfx'])) !== 'gfx11') throw new UsageError('draw: only --gfx gfx1100 is executed');
   const order = String(values['order'] ?? 'roundrobin');
   if (order !== 'roundrobin' && order !== 'random') throw new UsageError('draw: --order roundrobin|random');
   const seed = values['seed'] === undefined ? 1 : Number(values['seed']);
   if (!Number.isInteger(seed)) throw new UsageError('draw: --seed takes an integer');
   const maxInstructions = values['max-instructions'] === undefined ? 50_000_000 : Number(values['max-instructions']);
   if (!Number.isInteger(maxInstructions) || maxInstructions <= 0) throw new UsageError('draw: --max-instructions takes a positive integer');
-  const r = runSceneFile(file, { order, seed, maxInstructions });
+  const r = runSceneFile(file, { order, seed, maxInstructions, ...(values['gfx'] !== undefined ? { gfx: String(values['gfx']) } : {}) });
   const t = r.targets[0];
   if (values['out'] !== undefined) {
     if (!t) throw new UsageError('draw: the scene has no colour target to write');
@@ -53,7 +53,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (values['json']) io.stdout(JSON.stringify({ width: r.width, height: r.height, samples: r.samples, packets: r.packets, stats: r.stats, diagnostics: r.diag.list }, null, 1) + '\n');
   else {
     const s = r.stats;
-    io.stdout(`${r.width}x${r.height} ${r.samples}x: ${s.draws} draw(s), ${s.primitives} primitive(s), ${s.gsWaves} NGG wave(s), ${s.psWaves} PS wave(s), ${s.gsInstructions + s.psInstructions} wave-instructions, ${s.samplesWritten} samples written\n`);
+    io.stdout(`${r.width}x${r.height} ${r.samples}x: ${s.draws} draw(s), ${s.primitives} primitive(s), ${s.gsWaves} vertex-stage wave(s), ${s.psWaves} PS wave(s), ${s.gsInstructions + s.psInstructions} wave-instructions, ${s.samplesWritten} samples written\n`);
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
   }
   return problems.length || r.stats.aborted ? EXIT_FINDING : EXIT_OK;
@@ -69,7 +69,7 @@ export async function loadPng(): Promise<typeof import('fast-png')> {
 
 export const drawCommand: Command = {
   name: 'draw',
-  summary: 'render a scene through PM4, NGG, raster, PS, DB and CB (GFX11) to a PNG',
+  summary: 'render a scene through PM4, NGG/VS, raster, PS, DB and CB (GFX11, GFX10.3, GFX9) to a PNG',
   help: HELP,
   options: {
     out: { type: 'string' }, raw: { type: 'string' }, pm4: { type: 'string' }, gfx: { type: 'string' }, seed: { type: 'string' },
