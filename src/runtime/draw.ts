@@ -465,7 +465,8 @@ export class GfxPipeline {
   }
 
   private gsMessage(w: Wave, op: Op, o: { alloc: null | { v: number; p: number } }): void {
-    if (op.inst.mnemonic !== 's_sendmsg' || ((op.inst.fields.simm16 ?? 0) & 0xff) !== 9) return;
+    const m = op.inst.mnemonic; // GFX9/GFX10 bind their own s_sendmsg@pre11 (other message ids)
+    if ((m !== 's_sendmsg' && m !== 's_sendmsg@pre11') || ((op.inst.fields.simm16 ?? 0) & 0xff) !== 9) return;
     const m0 = w.s[SREG.M0]!;
     if (o.alloc) {
       this.diag.report({ id: 'amd.ngg.alloc-req-twice', severity: 'error', where: { pc: w.pc, wave: w.id }, message: 'GS_ALLOC_REQ sent twice by one subgroup; the second is ignored' });
