@@ -75,14 +75,26 @@ test('GE: an index buffer in unmapped memory reads 0 and is reported', () => {
   assert.ok(diag.counts.has('amd.spi.no-code'));
 });
 
-test('draws of other generations are recorded, not executed', () => {
+test('GFX9/GFX10.3 draws of unmodelled stage setups (tessellation, legacy GS, GFX9 NGG) are recorded, not executed', () => {
+  for (const [gen, stages] of [['gfx9', { GS_EN: 1 }], ['gfx9', { PRIMGEN_EN: 1 }], ['gfx103', { HS_EN: 1 }], ['gfx103', { VS_EN: 2 }]] as const) {
+    const mem = new Memory();
+    const diag = new Diagnostics();
+    const pipe = new GfxPipeline(gen, mem, diag, []);
+    const cp = new CommandProcessor({ gen, mem, diag, analyse: false, onDraw: (r) => pipe.draw(r) });
+    const b = new Pm4Builder(gen);
+    cp.run(b.setContextReg('VGT_SHADER_STAGES_EN', encodeFields(b.db, 'VGT_SHADER_STAGES_EN', stages)).drawIndexAuto(3).finish());
+    assert.ok(diag.counts.has('amd.draw.gen-not-executed'), `${gen} ${JSON.stringify(stages)}`);
+    assert.equal(pipe.stats.draws, 0);
+    assert.equal(cp.draws.length, 1);
+  }
+  // The real hardware VS runs: with no shader loaded that is amd.spi.no-code, not gen-not-executed.
   const mem = new Memory();
   const diag = new Diagnostics();
   const pipe = new GfxPipeline('gfx9', mem, diag, []);
   const cp = new CommandProcessor({ gen: 'gfx9', mem, diag, analyse: false, onDraw: (r) => pipe.draw(r) });
   cp.run(new Pm4Builder('gfx9').drawIndexAuto(3).finish());
-  assert.ok(diag.counts.has('amd.draw.gen-not-executed'));
-  assert.equal(cp.draws.length, 1);
+  assert.ok(!diag.counts.has('amd.draw.gen-not-executed'));
+  assert.equal(pipe.stats.draws, 1);
 });
 
 test('MIMG: unmodelled image forms are reported once and write 0', () => {

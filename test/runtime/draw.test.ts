@@ -294,7 +294,7 @@ test('bad scenes: one clear error naming the field', () => {
     [{ ...ok, vs: { shader: 'nope' } }, /^vs\.shader: no shader 'nope'/],
     [{ ...ok, state: { blend: [{ enable: true, colorSrc: 'BLEND_TEAPOT' }] } }, /^state\.blend\[0\]: /],
     [{ ...ok, buffers: { vertices: { type: 'f64', values: [] } } }, /^buffers\.vertices\.type: /],
-    [{ ...ok, gfx: 'gfx900' }, /^gfx: /],
+    [{ ...ok, gfx: 'gfx1010' }, /^gfx: /],
   ];
   for (const [s, re] of cases) {
     assert.throws(() => runScene(s), (e: unknown) => e instanceof InputError && re.test(e.message), `expected ${re}`);
