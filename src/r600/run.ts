@@ -29,6 +29,16 @@ export interface R600Launch {
   readonly block: readonly [number, number, number];
   readonly buffers: readonly R600Buffer[];
   readonly args: readonly ArgSpec[];
+  readonly textures?: readonly R600Texture[];
+  /** Samplers (SQ_TEX_SAMPLER_WORD0..2) by SAMPLER_ID. */
+  readonly samplers?: ReadonlyMap<number, Uint32Array>;
+}
+
+/** A texture bound to RESOURCE_ID `id`: its T# words with BASE_ADDRESS / MIP_ADDRESS relative to buffer `buffer`. */
+export interface R600Texture {
+  readonly id: number;
+  readonly buffer: string;
+  readonly words: Uint32Array;
 }
 
 export interface R600RunOptions {
@@ -84,6 +94,15 @@ export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600Ker
     else if (a.kind === 'struct') place(structBytes(a.fields), 4);
     else throw new InputError(`args[${i}]: dynamic __local arguments are not supported for r600 kernels`);
   }
+  const textures = new Map<number, Uint32Array>();
+  for (const t of l.textures ?? []) {
+    const at = addr.get(t.buffer);
+    if (at === undefined) throw new InputError(`textures: no buffer '${t.buffer}'`);
+    const w = Uint32Array.from(t.words);
+    w[2] = (w[2]! + at / 256) >>> 0;
+    if (w[3]) w[3] = (w[3]! + at / 256) >>> 0;
+    textures.set(t.id, w);
+  }
   const diag = new Diagnostics({ strict: opts.strict ?? false });
   const t0 = Date.now();
   let result: R600RunResult | undefined;
@@ -92,6 +111,7 @@ export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600Ker
     result = runR600({
       object: o, kernel: k, grid: l.grid, block: l.block, args: new Uint8Array(argBytes), global, diag,
       order: opts.order, seed: opts.seed, maxInstructions: opts.maxInstructions, stackSize: opts.stackSize, atomicByteAddress: opts.atomicByteAddress, trace: opts.trace,
+      textures, samplers: l.samplers,
     });
   } catch (e) {
     if (e instanceof StrictStop) strictStop = e.diagnostic;

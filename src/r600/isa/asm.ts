@@ -8,7 +8,7 @@
  * COMP_MASK 3 and 15; gpusim assembles 15 unless `MASK:3` is given.
  */
 import { InputError } from '../../core/errors.js';
-import { ALU_OPS, CF_OPS, GDS_OPS, RAT_INSTS, VTX_FORMATS, type AluOpInfo } from './opcodes.gen.js';
+import { ALU_OPS, CF_OPS, GDS_OPS, RAT_INSTS, TEX_INSTS, VTX_FORMATS, type AluOpInfo } from './opcodes.gen.js';
 import { GEN_COLUMN, SRC, isCfExport, type R600Gen } from './decode.js';
 
 const CHAN: Readonly<Record<string, number>> = { X: 0, Y: 1, Z: 2, W: 3, x: 0, y: 1, z: 2, w: 3 };
@@ -207,7 +207,32 @@ export function assembleAlu(gen: R600Gen, line: string, err: (m: string) => neve
 
 const SELCH: Readonly<Record<string, number>> = { X: 0, Y: 1, Z: 2, W: 3, '0': 4, '1': 5, _: 7 };
 
+/** Encode one texture instruction in print.ts's printTex syntax. */
+export function assembleTex(gen: R600Gen, line: string, err: (m: string) => never): [number, number, number, number] {
+  const m = /^(TEX_\w+) T(\d+)\.([XYZW01?_]{4}), T(\d+)\.([XYZW01?_]{4}) RID:(\d+) SID:(\d+) CT:([NU]{4})((?: \S+)*)$/.exec(line.trim());
+  if (!m) return err(`cannot parse texture instruction '${line}'`);
+  const col = GEN_COLUMN[gen];
+  const code = /^TEX_INST_(\d+)$/.test(m[1]!) ? Number(m[1]!.slice(9)) : TEX_INSTS.find((t) => t.llvm === m[1] && t.codes[col] >= 0)?.codes[col] ?? err(`unknown texture instruction ${m[1]} on ${gen}`);
+  const SEL = 'XYZW01?_';
+  const sel = (s: string): number[] => [...s].map((ch) => SEL.indexOf(ch));
+  const dst = sel(m[3]!);
+  const src = sel(m[5]!);
+  const ct = [...m[8]!].map((ch) => (ch === 'N' ? 1 : 0));
+  const f: Record<string, number> = { OX: 0, OY: 0, OZ: 0, LB: 0, MOD: 0, WQ: 0, SREL: 0, DREL: 0, ALT: 0, RIM: 0, SIM: 0 };
+  for (const tok of m[9]!.trim().split(/\s+/).filter(Boolean)) {
+    const [k, v] = tok.split(':');
+    if (!(k! in f)) err(`unknown texture field '${tok}'`);
+    f[k!] = v === undefined ? 1 : Number(v);
+  }
+  const num = (v: string, max: number): number => (Number(v) <= max ? Number(v) : err(`${v} out of range in '${line}'`));
+  const a = code | ((f.MOD! & 3) << 5) | (f.WQ! << 7) | (num(m[6]!, 255) << 8) | (num(m[4]!, 127) << 16) | (f.SREL! << 23) | (f.ALT! << 24) | ((f.RIM! & 3) << 25) | ((f.SIM! & 3) << 27);
+  const b = num(m[2]!, 127) | (f.DREL! << 7) | (dst[0]! << 9) | (dst[1]! << 12) | (dst[2]! << 15) | (dst[3]! << 18) | ((f.LB! & 0x7f) << 21) | (ct[0]! << 28) | (ct[1]! << 29) | (ct[2]! << 30) | (ct[3]! << 31);
+  const c = (f.OX! & 31) | ((f.OY! & 31) << 5) | ((f.OZ! & 31) << 10) | (num(m[7]!, 31) << 15) | (src[0]! << 20) | (src[1]! << 23) | (src[2]! << 26) | (src[3]! << 29);
+  return [a >>> 0, b >>> 0, c >>> 0, 0];
+}
+
 export function assembleFetch(gen: R600Gen, line: string, err: (m: string) => never): [number, number, number, number] {
+  if (/^\s*TEX_/.test(line)) return assembleTex(gen, line, err);
   const m = /^(VTX_READ_\d+|VTX_FMT_\d+) T(\d+)\.([XYZW01_]*), T(\d+)\.([XYZW]), (\d+), #(\d+)$/.exec(line.trim());
   if (!m) return err(`cannot parse fetch instruction '${line}'`);
   const fmt = m[1]!.startsWith('VTX_FMT_') ? Number(m[1]!.slice(8)) : VTX_FORMATS.find((f) => f.llvm === m[1])?.format ?? err(`unknown ${m[1]}`);

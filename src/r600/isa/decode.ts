@@ -10,7 +10,7 @@
  * - Fetch clauses (TC/VC): 128-bit instructions (VTX words 0..2 plus a pad dword).
  */
 import { InputError, hex } from '../../core/errors.js';
-import { ALU_OPS, CF_OPS, GDS_OPS, RAT_INSTS, VTX_FORMATS, type AluOpInfo, type CfOpInfo, type RatInstInfo } from './opcodes.gen.js';
+import { ALU_OPS, CF_OPS, GDS_OPS, RAT_INSTS, TEX_INSTS, VTX_FORMATS, type AluOpInfo, type CfOpInfo, type RatInstInfo, type TexInstInfo } from './opcodes.gen.js';
 
 /** Chip generations. VLIW5 (x,y,z,w + trans) on r600/r700/evergreen, VLIW4 on cayman. */
 export type R600Gen = 'r600' | 'r700' | 'evergreen' | 'cayman';
@@ -125,6 +125,37 @@ export interface FetchInst {
   readonly bufferIndexMode: number;
   /** Bytes one fetch reads per work-item (from DATA_FORMAT; 0 when unknown). */
   readonly bytes: number;
+  /** TEX_WORD0..2 fields when this is a texture instruction (TEX_INST >= 3 in a TC clause). */
+  readonly tex: TexInst | undefined;
+}
+
+/** One texture instruction (TEX_WORD0..2 and a pad dword), fields per the Evergreen/Cayman documents. */
+export interface TexInst {
+  /** TEX_INST (bits 4:0 of TEX_WORD0). */
+  readonly code: number;
+  readonly op: TexInstInfo | undefined;
+  /** Bits 6:5 of TEX_WORD0: INST_MOD (Evergreen/Cayman), BC_FRAC_MODE in bit 5 on R600/R700. */
+  readonly instMod: number;
+  readonly fetchWholeQuad: boolean;
+  readonly resourceId: number;
+  readonly srcGpr: number;
+  readonly srcRel: boolean;
+  readonly altConst: boolean;
+  readonly resourceIndexMode: number;
+  readonly samplerIndexMode: number;
+  readonly dstGpr: number;
+  readonly dstRel: boolean;
+  /** DST_SEL_X..W: 0..3 channel, 4 zero, 5 one, 7 masked. */
+  readonly dstSel: readonly [number, number, number, number];
+  /** LOD_BIAS: 7-bit signed, 3.4 fixed point (the raw field sign-extended). */
+  readonly lodBias: number;
+  /** COORD_TYPE_X..W: true = normalized ([0,1) spans the texture), false = texel units. */
+  readonly coordNormalized: readonly [boolean, boolean, boolean, boolean];
+  /** OFFSET_X/Y/Z: 5-bit signed fields in half texels (sign-extended raw values). */
+  readonly offset: readonly [number, number, number];
+  readonly samplerId: number;
+  /** SRC_SEL_X..W: 0..3 channel, 4 zero, 5 one, 7 masked. */
+  readonly srcSel: readonly [number, number, number, number];
 }
 
 /** One MEM_GDS instruction (128 bits: MEM_GDS_WORD0..2 and a pad dword). */
@@ -234,6 +265,38 @@ export function gdsOp(code: number): GdsOpInfo | undefined {
 }
 const ratByCode = new Map<number, RatInstInfo>(RAT_INSTS.map((r) => [r.code, r]));
 const vtxBytes = new Map<number, number>(VTX_FORMATS.map((f) => [f.format, f.bits / 8]));
+const texByCode = new Map<string, TexInstInfo>();
+for (const g of ['r600', 'r700', 'evergreen', 'cayman'] as const) {
+  for (const op of TEX_INSTS) if (op.codes[GEN_COLUMN[g]] >= 0) texByCode.set(`${g}:${op.codes[GEN_COLUMN[g]]}`, op);
+}
+export function texInst(gen: R600Gen, code: number): TexInstInfo | undefined {
+  return texByCode.get(`${gen}:${code}`);
+}
+const sext = (v: number, n: number): number => (v << (32 - n)) >> (32 - n);
+
+/** TEX_WORD0..2 -> a texture instruction record. */
+export function decodeTex(gen: R600Gen, a: number, b: number, c: number): TexInst {
+  const code = bits(a, 0, 5);
+  return {
+    code, op: texInst(gen, code),
+    instMod: bits(a, 5, 2),
+    fetchWholeQuad: bits(a, 7, 1) === 1,
+    resourceId: bits(a, 8, 8),
+    srcGpr: bits(a, 16, 7),
+    srcRel: bits(a, 23, 1) === 1,
+    altConst: bits(a, 24, 1) === 1,
+    resourceIndexMode: bits(a, 25, 2),
+    samplerIndexMode: bits(a, 27, 2),
+    dstGpr: bits(b, 0, 7),
+    dstRel: bits(b, 7, 1) === 1,
+    dstSel: [bits(b, 9, 3), bits(b, 12, 3), bits(b, 15, 3), bits(b, 18, 3)],
+    lodBias: sext(bits(b, 21, 7), 7),
+    coordNormalized: [bits(b, 28, 1) === 1, bits(b, 29, 1) === 1, bits(b, 30, 1) === 1, bits(b, 31, 1) === 1],
+    offset: [sext(bits(c, 0, 5), 5), sext(bits(c, 5, 5), 5), sext(bits(c, 10, 5), 5)],
+    samplerId: bits(c, 15, 5),
+    srcSel: [bits(c, 20, 3), bits(c, 23, 3), bits(c, 26, 3), bits(c, 29, 3)],
+  };
+}
 
 export function aluOp(gen: R600Gen, enc: 'op2' | 'op3' | 'lds', code: number): AluOpInfo | undefined {
   return aluByCode.get(`${gen}:${enc}:${code}`);
@@ -358,7 +421,12 @@ export function decodeAlu(gen: R600Gen, offset: number, w0: number, w1: number):
   };
 }
 
-export function decodeFetch(offset: number, a: number, b: number, c: number, d: number): FetchInst {
+/**
+ * One 128-bit fetch-clause instruction. In a TC clause (`gen` given) an instruction whose TEX_INST
+ * field is 3 or more is a texture instruction (TEX words); 0..2 (VTX_FETCH, VTX_SEMANTIC, MEM) and
+ * everything in VC clauses are VTX words.
+ */
+export function decodeFetch(offset: number, a: number, b: number, c: number, d: number, gen?: R600Gen): FetchInst {
   const dataFormat = bits(b, 22, 6);
   return {
     offset, words: [a, b, c, d],
@@ -385,6 +453,7 @@ export function decodeFetch(offset: number, a: number, b: number, c: number, d: 
     altConst: bits(c, 20, 1) === 1,
     bufferIndexMode: bits(c, 21, 2),
     bytes: vtxBytes.get(dataFormat) ?? 0,
+    tex: gen !== undefined && bits(a, 0, 5) >= 3 ? decodeTex(gen, a, b, c) : undefined,
   };
 }
 
@@ -538,7 +607,7 @@ export function decodeProgram(gen: R600Gen, words: Uint32Array, where = 'r600 pr
       const list: FetchInst[] = [];
       for (let k = 0; k < n; k++) {
         const o = (start >>> 2) + 4 * k;
-        list.push(decodeFetch(start + 16 * k, words[o]!, words[o + 1]!, words[o + 2]!, words[o + 3]!));
+        list.push(decodeFetch(start + 16 * k, words[o]!, words[o + 1]!, words[o + 2]!, words[o + 3]!, inst.op?.name === 'TC' ? gen : undefined));
       }
       inst.fetchClause = list;
       maxByte = Math.max(maxByte, start + n * 16);

@@ -427,6 +427,72 @@ export const VTX_FORMATS: readonly { readonly format: number; readonly llvm: str
   { format: 34, llvm: 'VTX_READ_128', bits: 128, seen: ["cayman","cypress"] },
 ];
 
+export interface TexInstInfo {
+  readonly name: string;
+  /** What clang -S prints (LLVM's TEX_<name>). */ readonly llvm: string;
+  /** TEX_INST on r600, r700, evergreen, cayman (-1: absent). */ readonly codes: readonly [number, number, number, number];
+  readonly seen: readonly string[];
+}
+/** TEX_WORD0 TEX_INST values 3..31 (0..2 are VTX_FETCH / VTX_SEMANTIC / MEM). */
+export const TEX_INSTS: readonly TexInstInfo[] = [
+  { name: 'LD', llvm: 'TEX_LD', codes: [3, 3, 3, 3], seen: [] },
+  { name: 'GET_TEXTURE_RESINFO', llvm: 'TEX_GET_TEXTURE_RESINFO', codes: [4, 4, 4, 4], seen: [] },
+  { name: 'GET_NUMBER_OF_SAMPLES', llvm: 'TEX_GET_NUMBER_OF_SAMPLES', codes: [5, 5, 5, 5], seen: [] },
+  { name: 'GET_LOD', llvm: 'TEX_GET_LOD', codes: [6, 6, 6, 6], seen: [] },
+  { name: 'GET_GRADIENTS_H', llvm: 'TEX_GET_GRADIENTS_H', codes: [7, 7, 7, 7], seen: [] },
+  { name: 'GET_GRADIENTS_V', llvm: 'TEX_GET_GRADIENTS_V', codes: [8, 8, 8, 8], seen: [] },
+  { name: 'GET_LERP', llvm: 'TEX_GET_LERP', codes: [9, 9, -1, -1], seen: [] },
+  { name: 'SET_TEXTURE_OFFSETS', llvm: 'TEX_SET_TEXTURE_OFFSETS', codes: [-1, -1, 9, 9], seen: [] },
+  { name: 'KEEP_GRADIENTS', llvm: 'TEX_KEEP_GRADIENTS', codes: [-1, 10, 10, 10], seen: [] },
+  { name: 'SET_GRADIENTS_H', llvm: 'TEX_SET_GRADIENTS_H', codes: [11, 11, 11, 11], seen: [] },
+  { name: 'SET_GRADIENTS_V', llvm: 'TEX_SET_GRADIENTS_V', codes: [12, 12, 12, 12], seen: [] },
+  { name: 'PASS', llvm: 'TEX_PASS', codes: [13, 13, 13, 13], seen: [] },
+  { name: 'SET_CUBEMAP_INDEX', llvm: 'TEX_SET_CUBEMAP_INDEX', codes: [14, 14, -1, -1], seen: [] },
+  { name: 'GET_BUFFER_RESINFO', llvm: 'TEX_GET_BUFFER_RESINFO', codes: [-1, -1, 14, 14], seen: [] },
+  { name: 'FETCH4', llvm: 'TEX_FETCH4', codes: [15, 15, -1, -1], seen: [] },
+  { name: 'SAMPLE', llvm: 'TEX_SAMPLE', codes: [16, 16, 16, 16], seen: ["cayman","cypress"] },
+  { name: 'SAMPLE_L', llvm: 'TEX_SAMPLE_L', codes: [17, 17, 17, 17], seen: [] },
+  { name: 'SAMPLE_LB', llvm: 'TEX_SAMPLE_LB', codes: [18, 18, 18, 18], seen: [] },
+  { name: 'SAMPLE_LZ', llvm: 'TEX_SAMPLE_LZ', codes: [19, 19, 19, 19], seen: [] },
+  { name: 'SAMPLE_G', llvm: 'TEX_SAMPLE_G', codes: [20, 20, 20, 20], seen: [] },
+  { name: 'SAMPLE_G_L', llvm: 'TEX_SAMPLE_G_L', codes: [21, 21, -1, -1], seen: [] },
+  { name: 'GATHER4', llvm: 'TEX_GATHER4', codes: [-1, -1, 21, 21], seen: [] },
+  { name: 'SAMPLE_G_LB', llvm: 'TEX_SAMPLE_G_LB', codes: [22, 22, 22, 22], seen: [] },
+  { name: 'SAMPLE_G_LZ', llvm: 'TEX_SAMPLE_G_LZ', codes: [23, 23, -1, -1], seen: [] },
+  { name: 'GATHER4_O', llvm: 'TEX_GATHER4_O', codes: [-1, -1, 23, 23], seen: [] },
+  { name: 'SAMPLE_C', llvm: 'TEX_SAMPLE_C', codes: [24, 24, 24, 24], seen: ["cayman","cypress"] },
+  { name: 'SAMPLE_C_L', llvm: 'TEX_SAMPLE_C_L', codes: [25, 25, 25, 25], seen: [] },
+  { name: 'SAMPLE_C_LB', llvm: 'TEX_SAMPLE_C_LB', codes: [26, 26, 26, 26], seen: [] },
+  { name: 'SAMPLE_C_LZ', llvm: 'TEX_SAMPLE_C_LZ', codes: [27, 27, 27, 27], seen: [] },
+  { name: 'SAMPLE_C_G', llvm: 'TEX_SAMPLE_C_G', codes: [28, 28, 28, 28], seen: [] },
+  { name: 'SAMPLE_C_G_L', llvm: 'TEX_SAMPLE_C_G_L', codes: [29, 29, -1, -1], seen: [] },
+  { name: 'GATHER4_C', llvm: 'TEX_GATHER4_C', codes: [-1, -1, 29, 29], seen: [] },
+  { name: 'SAMPLE_C_G_LB', llvm: 'TEX_SAMPLE_C_G_LB', codes: [30, 30, 30, 30], seen: [] },
+  { name: 'SAMPLE_C_G_LZ', llvm: 'TEX_SAMPLE_C_G_LZ', codes: [31, 31, -1, -1], seen: [] },
+  { name: 'GATHER4_C_O', llvm: 'TEX_GATHER4_C_O', codes: [-1, -1, 31, 31], seen: [] },
+];
+
+/** Texture DATA_FORMATs gpusim decodes: component bit widths (X first, from bit 0) and float-ness. */
+export const TEX_FORMATS: readonly { readonly name: string; readonly format: number; readonly bits: readonly number[]; readonly float: boolean }[] = [
+  { name: 'FMT_8', format: 1, bits: [8], float: false },
+  { name: 'FMT_16', format: 5, bits: [16], float: false },
+  { name: 'FMT_16_FLOAT', format: 6, bits: [16], float: true },
+  { name: 'FMT_8_8', format: 7, bits: [8, 8], float: false },
+  { name: 'FMT_32', format: 13, bits: [32], float: false },
+  { name: 'FMT_32_FLOAT', format: 14, bits: [32], float: true },
+  { name: 'FMT_16_16', format: 15, bits: [16, 16], float: false },
+  { name: 'FMT_16_16_FLOAT', format: 16, bits: [16, 16], float: true },
+  { name: 'FMT_2_10_10_10', format: 25, bits: [2, 10, 10, 10], float: false },
+  { name: 'FMT_8_8_8_8', format: 26, bits: [8, 8, 8, 8], float: false },
+  { name: 'FMT_10_10_10_2', format: 27, bits: [10, 10, 10, 2], float: false },
+  { name: 'FMT_32_32', format: 29, bits: [32, 32], float: false },
+  { name: 'FMT_32_32_FLOAT', format: 30, bits: [32, 32], float: true },
+  { name: 'FMT_16_16_16_16', format: 31, bits: [16, 16, 16, 16], float: false },
+  { name: 'FMT_16_16_16_16_FLOAT', format: 32, bits: [16, 16, 16, 16], float: true },
+  { name: 'FMT_32_32_32_32', format: 34, bits: [32, 32, 32, 32], float: false },
+  { name: 'FMT_32_32_32_32_FLOAT', format: 35, bits: [32, 32, 32, 32], float: true },
+];
+
 /** MEM_GDS ops: GDS_OP (MEM_OP 4), sources read (address, data0, data1) and whether DST_GPR gets a value. */
 export const GDS_OPS: readonly { readonly name: string; readonly code: number; readonly srcs: number; readonly ret: boolean }[] = [
   { name: 'GDS_ADD', code: 0, srcs: 2, ret: false },

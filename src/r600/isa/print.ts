@@ -7,7 +7,7 @@
  * tokens the assembler accepts (e.g. `WQM`, `VPM`, `COND:BOOL`, `CF_CONST:3`, `NO_BARRIER`,
  * `OMOD:*2`, `CLAMP`), so that any word round-trips through print and assemble.
  */
-import { SRC, type AluGroup, type AluInst, type AluSrc, type CfInst, type FetchInst, type GdsInst, type R600Program } from './decode.js';
+import { SRC, type AluGroup, type AluInst, type AluSrc, type CfInst, type FetchInst, type GdsInst, type R600Program, type TexInst } from './decode.js';
 
 const CHAN = 'XYZW';
 const BANK_SWIZZLE = ['', 'BS:VEC_021/SCL_122', 'BS:VEC_120/SCL_212', 'BS:VEC_102/SCL_221', 'BS:VEC_201', 'BS:VEC_210'];
@@ -128,7 +128,33 @@ function dstSelText(sel: readonly number[]): string {
   return sel.map((v) => (v < 4 ? CHAN[v] : v === 4 ? '0' : v === 5 ? '1' : v === 7 ? '' : '_')).join('');
 }
 
+const SEL4 = 'XYZW01?_';
+const sel4 = (sel: readonly number[]): string => sel.map((v) => SEL4[v]!).join('');
+
+/**
+ * A texture instruction as LLVM prints it (`TEX_SAMPLE T1.XYZW, T0.XY00 RID:0 SID:0 CT:NNNN`); fields
+ * LLVM's text leaves out are appended only when they are not the values LLVM's emitter uses:
+ * OX/OY/OZ (offsets, raw half-texel fields), LB (LOD_BIAS raw), MOD (INST_MOD), WQ (FETCH_WHOLE_QUAD),
+ * SREL/DREL, ALT, RIM/SIM (resource/sampler index modes).
+ */
+export function printTex(t: TexInst): string {
+  const name = t.op?.llvm ?? `TEX_INST_${t.code}`;
+  const x: string[] = [];
+  (['OX', 'OY', 'OZ'] as const).forEach((k, i) => { if (t.offset[i]) x.push(`${k}:${t.offset[i]}`); });
+  if (t.lodBias) x.push(`LB:${t.lodBias}`);
+  if (t.instMod) x.push(`MOD:${t.instMod}`);
+  if (t.fetchWholeQuad) x.push('WQ');
+  if (t.srcRel) x.push('SREL');
+  if (t.dstRel) x.push('DREL');
+  if (t.altConst) x.push('ALT');
+  if (t.resourceIndexMode) x.push(`RIM:${t.resourceIndexMode}`);
+  if (t.samplerIndexMode) x.push(`SIM:${t.samplerIndexMode}`);
+  const ct = t.coordNormalized.map((n) => (n ? 'N' : 'U')).join('');
+  return `${name} T${t.dstGpr}.${sel4(t.dstSel)}, T${t.srcGpr}.${sel4(t.srcSel)} RID:${t.resourceId} SID:${t.samplerId} CT:${ct}${x.length ? ' ' + x.join(' ') : ''}`;
+}
+
 export function printFetch(f: FetchInst, vtxName: (format: number) => string | undefined): string {
+  if (f.tex) return printTex(f.tex);
   const name = vtxName(f.dataFormat) ?? `VTX_FMT_${f.dataFormat}`;
   return `${name} T${f.dstGpr}.${dstSelText(f.dstSel)}, T${f.srcGpr}.${CHAN[f.srcSelX]}, ${f.offsetBytes}, #${f.bufferId}`;
 }

@@ -50,6 +50,10 @@ export interface R600DispatchOptions {
   readonly scratchDwords?: number;
   /** The 64 KiB global data share (default: a fresh zeroed one per dispatch). */
   readonly gds?: Uint8Array;
+  /** Texture resources / samplers / border colors by id (see R600Resources). */
+  readonly textures?: ReadonlyMap<number, Uint32Array>;
+  readonly samplers?: ReadonlyMap<number, Uint32Array>;
+  readonly borderColors?: ReadonlyMap<number, ArrayLike<number>>;
   /** Called with each wave when it ends (tests inspect final state). */
   readonly onWaveEnd?: (w: Wave) => void;
 }
@@ -97,6 +101,9 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     exports: o.exports ?? new Map(),
     memBuffers: o.memBuffers ?? new Map(),
     scratchDwords: o.scratchDwords ?? 1024,
+    textures: o.textures,
+    samplers: o.samplers,
+    borderColors: o.borderColors,
   };
   const stackSize = o.stackSize ?? stackSizeOf(o.object);
   const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };

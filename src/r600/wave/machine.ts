@@ -16,7 +16,8 @@
  * Where the document leaves a choice open, the choice is written next to the code.
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
-import { SRC, type AluGroup, type AluInst, type CfInst, type FetchInst, type GdsInst, type R600Gen, type R600Program } from '../isa/decode.js';
+import { SRC, type AluGroup, type AluInst, type CfInst, type FetchInst, type GdsInst, type R600Gen, type R600Program, type TexInst } from '../isa/decode.js';
+import { TEX_DIM, decodeTexResource, decodeTexSampler, gatherLevel, readTexel, sampleLevel, texLevel, type TexFault, type TexResource, type TexSampler } from '../exec/tex.js';
 import { printCf } from '../isa/print.js';
 import { ALU_FN, B, F, compareOf } from '../exec/alu.js';
 
@@ -209,6 +210,12 @@ export interface R600Resources {
   readonly memBuffers: Map<string, Uint8Array>;
   /** Per-work-item scratch (MEM_WRITE_SCRATCH) size in dwords. */
   readonly scratchDwords: number;
+  /** Texture resources (eight SQ_TEX_RESOURCE_WORD dwords each) by RESOURCE_ID; texels live in `global`. */
+  readonly textures?: ReadonlyMap<number, Uint32Array>;
+  /** Samplers (three SQ_TEX_SAMPLER_WORD dwords each) by SAMPLER_ID. */
+  readonly samplers?: ReadonlyMap<number, Uint32Array>;
+  /** Border colors (RGBA) by SAMPLER_ID for BORDER_COLOR_TYPE 3 (register). */
+  readonly borderColors?: ReadonlyMap<number, ArrayLike<number>>;
 }
 
 export interface WaveOptions {
@@ -1121,6 +1128,10 @@ export class Wave {
     const res = this.opts.resources;
     for (const f of c.fetchClause!) {
       this.stats.fetches++;
+      if (f.tex) {
+        this.texFetch(c, f.tex);
+        continue;
+      }
       for (let l = 0; l < WAVE_SIZE; l++) {
         if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
         this.vtx(f, l, res);
@@ -1147,6 +1158,226 @@ export class Wave {
       const v = s < 4 ? vals[s]! : s === 4 ? 0 : s === 5 ? 0x3f800000 : 0;
       this.gpr[(f.dstGpr * 4 + ch) * WAVE_SIZE + l] = v >>> 0;
     }
+  }
+
+  /** Texture sources of every lane (helper lanes included: derivatives read whole quads). */
+  private readonly texSrc = new Float64Array(4 * WAVE_SIZE);
+  private readonly texSrcBits = new Uint32Array(4 * WAVE_SIZE);
+  private readonly texOut = new Uint32Array(4 * WAVE_SIZE);
+  /** SET_GRADIENTS_H / _V (and KEEP_GRADIENTS) state: grad[(h ? 0 : 4) + chan) * 64 + lane]. */
+  private readonly grad = new Float64Array(8 * WAVE_SIZE);
+  private readonly texAcc = new Float64Array(4);
+
+  private texDiag(t: TexInst, id: string, message: string, lane?: number): void {
+    this.diag(id, `${t.op?.llvm ?? `TEX_INST ${t.code}`}: ${message}`, id === 'r600.tex.unsupported' ? 'warning' : 'error', lane === undefined ? {} : { lane });
+  }
+
+  /**
+   * One texture instruction for every passing work-item. Sources are read for all 64 lanes first
+   * (the destination may be the source; derivatives need the whole quad), then results are written.
+   */
+  private texFetch(c: CfInst, t: TexInst): void {
+    const res = this.opts.resources;
+    const name = t.op?.name ?? '';
+    const rel = (reg: number, isRel: boolean): number => reg + (isRel ? (this.stack[this.innermostLoop()]?.aL ?? 0) : 0);
+    const sreg = rel(t.srcGpr, t.srcRel);
+    const dreg = rel(t.dstGpr, t.dstRel);
+    if (sreg < 0 || sreg >= this.ngpr || dreg < 0 || dreg >= this.ngpr) {
+      this.texDiag(t, 'r600.alu.gpr-out-of-range', `texture register T${sreg < 0 || sreg >= this.ngpr ? sreg : dreg} out of range`);
+      return;
+    }
+    const src = this.texSrc, srcBits = this.texSrcBits;
+    for (let l = 0; l < WAVE_SIZE; l++) {
+      for (let ch = 0; ch < 4; ch++) {
+        const sel = t.srcSel[ch]!;
+        const b = sel < 4 ? this.gpr[(sreg * 4 + sel) * WAVE_SIZE + l]! : sel === 5 ? 0x3f800000 : 0;
+        srcBits[ch * WAVE_SIZE + l] = b;
+        src[ch * WAVE_SIZE + l] = F(b);
+      }
+    }
+    const fine = t.instMod === 1 && (this.opts.gen === 'evergreen' || this.opts.gen === 'cayman');
+    const quadDelta = (arr: Float64Array, ch: number, l: number, h: boolean): number => {
+      const q = l & ~3;
+      const row = fine && h ? l & 2 : 0;
+      const col = fine && !h ? l & 1 : 0;
+      return h ? arr[ch * WAVE_SIZE + q + row + 1]! - arr[ch * WAVE_SIZE + q + row]! : arr[ch * WAVE_SIZE + q + col + 2]! - arr[ch * WAVE_SIZE + q + col]!;
+    };
+    const out = this.texOut;
+    const pass = (l: number): boolean => this.activeTest(l, c.wholeQuadMode || t.fetchWholeQuad, c.validPixelMode);
+    switch (name) {
+      case 'GET_GRADIENTS_H':
+      case 'GET_GRADIENTS_V':
+        for (let l = 0; l < WAVE_SIZE; l++) for (let ch = 0; ch < 4; ch++) out[ch * WAVE_SIZE + l] = B(quadDelta(src, ch, l, name === 'GET_GRADIENTS_H'));
+        break;
+      case 'SET_GRADIENTS_H':
+      case 'SET_GRADIENTS_V':
+      case 'KEEP_GRADIENTS':
+        for (let l = 0; l < WAVE_SIZE; l++) {
+          if (!pass(l)) continue;
+          for (let ch = 0; ch < 4; ch++) {
+            if (name === 'KEEP_GRADIENTS') {
+              this.grad[ch * WAVE_SIZE + l] = quadDelta(src, ch, l, true);
+              this.grad[(4 + ch) * WAVE_SIZE + l] = quadDelta(src, ch, l, false);
+            } else this.grad[((name === 'SET_GRADIENTS_H' ? 0 : 4) + ch) * WAVE_SIZE + l] = src[ch * WAVE_SIZE + l]!;
+          }
+        }
+        return;
+      case 'LD': case 'GET_TEXTURE_RESINFO':
+      case 'SAMPLE': case 'SAMPLE_L': case 'SAMPLE_LB': case 'SAMPLE_LZ': case 'SAMPLE_G': case 'SAMPLE_G_LB':
+      case 'SAMPLE_C': case 'SAMPLE_C_LZ': case 'SAMPLE_C_G': case 'GATHER4': {
+        const words = res.textures?.get(t.resourceId);
+        const r = words ? decodeTexResource(words) : undefined;
+        if (!r || r.type !== 2) {
+          this.texDiag(t, 'r600.tex.resource', words ? `resource ${t.resourceId} is not a valid texture (TYPE ${r!.type})` : `texture resource ${t.resourceId} is not bound`);
+          return;
+        }
+        if (r.dim === TEX_DIM.CUBEMAP || r.dim >= TEX_DIM.D2_MSAA || r.arrayMode > 1) {
+          this.texDiag(t, 'r600.tex.unsupported', r.arrayMode > 1 ? `ARRAY_MODE ${r.arrayMode} (tiled) textures are not modelled` : `texture DIM ${r.dim} is not modelled`);
+          return;
+        }
+        let smp: TexSampler | undefined;
+        if (name !== 'LD' && name !== 'GET_TEXTURE_RESINFO') {
+          const sw = res.samplers?.get(t.samplerId);
+          if (!sw) {
+            this.texDiag(t, 'r600.tex.sampler', `sampler ${t.samplerId} is not bound`);
+            return;
+          }
+          smp = decodeTexSampler(sw);
+        }
+        for (let l = 0; l < WAVE_SIZE; l++) {
+          if (!pass(l)) continue;
+          const fault = this.texLane(t, name, r, smp, l, quadDelta);
+          if (fault) {
+            this.texDiag(t, fault.id, fault.message, l);
+            for (let ch = 0; ch < 4; ch++) out[ch * WAVE_SIZE + l] = 0;
+          }
+        }
+        break;
+      }
+      default:
+        this.texDiag(t, 'r600.tex.unsupported', 'this texture instruction is not modelled');
+        return;
+    }
+    for (let l = 0; l < WAVE_SIZE; l++) {
+      if (!pass(l)) continue;
+      for (let ch = 0; ch < 4; ch++) {
+        const s = t.dstSel[ch]!;
+        if (s === 7) continue;
+        this.gpr[(dreg * 4 + ch) * WAVE_SIZE + l] = s < 4 ? out[s * WAVE_SIZE + l]! : s === 5 ? 0x3f800000 : 0;
+      }
+    }
+  }
+
+  /** One lane of a resource-reading texture instruction into texOut. */
+  private texLane(t: TexInst, name: string, r: TexResource, s: TexSampler | undefined, l: number, quadDelta: (a: Float64Array, ch: number, l: number, h: boolean) => number): TexFault | undefined {
+    const src = this.texSrc, srcBits = this.texSrcBits, out = this.texOut;
+    const mem = this.globalView;
+    const dims = r.dim === TEX_DIM.D1 || r.dim === TEX_DIM.D1_ARRAY ? 1 : r.dim === TEX_DIM.D3 ? 3 : 2;
+    const layerCh = r.dim === TEX_DIM.D1_ARRAY ? 1 : r.dim === TEX_DIM.D2_ARRAY ? 2 : -1;
+    const levels = Math.max(1, r.lastLevel - r.baseLevel + 1);
+    const put = (k: number, v: number, isInt: boolean): void => { out[k * WAVE_SIZE + l] = isInt ? v >>> 0 : B(v); };
+    const isInt = r.numFormat === 1;
+    if (name === 'GET_TEXTURE_RESINFO') {
+      const lv = texLevel(r, r.baseLevel + (srcBits[l]! | 0));
+      put(0, lv.width, true);
+      put(1, layerCh === 1 ? r.depth : lv.height, true);
+      put(2, dims === 3 || layerCh === 2 ? lv.depth : 1, true);
+      put(3, levels, true);
+      return undefined;
+    }
+    const acc = this.texAcc;
+    acc.fill(0);
+    if (name === 'LD') {
+      const iv = (ch: number): number => srcBits[ch * WAVE_SIZE + l]! | 0;
+      const level = r.baseLevel + iv(3);
+      let inRange = level >= r.baseLevel && level <= Math.max(r.baseLevel, r.lastLevel);
+      if (inRange) {
+        const lv = texLevel(r, level);
+        const x = iv(0) + Math.trunc(t.offset[0]! / 2);
+        const y = dims >= 2 ? iv(1) + Math.trunc(t.offset[1]! / 2) : 0;
+        const z = dims === 3 ? iv(2) + Math.trunc(t.offset[2]! / 2) : layerCh >= 0 ? iv(layerCh) : 0;
+        inRange = x >= 0 && x < lv.width && y >= 0 && y < lv.height && z >= 0 && z < lv.depth;
+        if (inRange) {
+          const fault = readTexel(r, lv, mem, x, y, z, acc);
+          if (fault) return fault;
+        }
+      }
+      if (!inRange) acc.fill(0);
+    } else {
+      const smp = s!;
+      const sz = [r.width, r.height, r.depth];
+      const toTexel = (ch: number, v: number, size: number): number => (t.coordNormalized[ch] ? v * size : v);
+      // LOD from quad derivatives (implicit) or the SET_GRADIENTS state (SAMPLE_G*), in level-0 texels.
+      const lodFrom = (h: (ch: number) => number, v: (ch: number) => number): number => {
+        let dx = 0, dy = 0;
+        for (let ch = 0; ch < dims; ch++) {
+          const scale = t.coordNormalized[ch] ? sz[ch]! : 1;
+          dx += (h(ch) * scale) ** 2;
+          dy += (v(ch) * scale) ** 2;
+        }
+        const rho = Math.sqrt(Math.max(dx, dy));
+        return rho > 0 ? Math.log2(rho) : -Infinity;
+      };
+      const implicit = (): number => lodFrom((ch) => quadDelta(src, ch, l, true), (ch) => quadDelta(src, ch, l, false));
+      const bias = t.lodBias / 16 + smp.lodBias;
+      const w = src[3 * WAVE_SIZE + l]!;
+      let lod: number;
+      switch (name) {
+        case 'SAMPLE_L': lod = w + bias; break;
+        case 'SAMPLE_LB': lod = implicit() + w + bias; break;
+        case 'SAMPLE_LZ': case 'SAMPLE_C_LZ': case 'GATHER4': lod = 0; break;
+        case 'SAMPLE_G': case 'SAMPLE_G_LB': case 'SAMPLE_C_G':
+          lod = lodFrom((ch) => this.grad[ch * WAVE_SIZE + l]!, (ch) => this.grad[(4 + ch) * WAVE_SIZE + l]!) + bias + (name === 'SAMPLE_G_LB' ? w : 0);
+          break;
+        default: lod = implicit() + bias;
+      }
+      lod = Math.min(Math.max(lod, smp.minLod), smp.maxLod);
+      const mag = !(lod > 0);
+      const filt = mag ? smp.magFilter : smp.minFilter;
+      const last = Math.max(r.baseLevel, r.lastLevel);
+      const pick: [number, number][] = [];
+      if (smp.mipFilter === 0 || mag) pick.push([r.baseLevel, 1]);
+      else if (smp.mipFilter === 1) pick.push([Math.min(last, r.baseLevel + Math.floor(lod + 0.5)), 1]);
+      else {
+        const lo = Math.floor(lod);
+        const a = lod - lo;
+        pick.push([Math.min(last, r.baseLevel + lo), 1 - a], [Math.min(last, r.baseLevel + lo + 1), a]);
+      }
+      const border = [0, 0, 0, 0];
+      if (smp.borderType === 1) border[3] = 1;
+      else if (smp.borderType === 2) border.fill(1);
+      else if (smp.borderType === 3) {
+        const bc = this.opts.resources.borderColors?.get(t.samplerId);
+        if (bc) for (let k = 0; k < 4; k++) border[k] = bc[k]!;
+      }
+      const compare = name.startsWith('SAMPLE_C') ? smp.compare : -1;
+      const layer = layerCh >= 0 ? Math.min(Math.max(Math.round(src[layerCh * WAVE_SIZE + l]!), r.baseArray), Math.max(r.baseArray, r.lastArray, 0)) : 0;
+      for (const [level, weight] of pick) {
+        if (weight === 0) continue;
+        const lv = texLevel(r, level);
+        const lsz = [lv.width, lv.height, lv.depth];
+        const coord = (ch: number): number => {
+          const v = src[ch * WAVE_SIZE + l]!;
+          // Unnormalized coordinates address level-0 texels.
+          const tv = t.coordNormalized[ch] ? toTexel(ch, v, lsz[ch]!) : v / 2 ** level;
+          return tv + t.offset[ch]! / 2;
+        };
+        const p = {
+          u: coord(0), v: dims >= 2 ? coord(1) : 0, w: dims === 3 ? coord(2) : 0, layer,
+          linearXY: filt !== 0, linearZ: smp.zFilter === 2 || (smp.zFilter === 0 && filt !== 0), border, compare, ref: w,
+        };
+        const fault = name === 'GATHER4' ? gatherLevel(r, lv, smp, mem, p, acc) : sampleLevel(r, lv, smp, mem, p, weight, acc);
+        if (fault) return fault;
+        if (name === 'GATHER4') break;
+      }
+    }
+    // The resource's DST_SEL, then the 32-bit patterns.
+    const v = [acc[0]!, acc[1]!, acc[2]!, acc[3]!];
+    for (let k = 0; k < 4; k++) {
+      const sel = r.dstSel[k]!;
+      put(k, sel < 4 ? v[sel]! : sel === 5 ? 1 : 0, isInt);
+    }
+    return undefined;
   }
 
   /** The data GPR of burst k for lane l, channel ch (RW_REL: relative to the loop index aL). */

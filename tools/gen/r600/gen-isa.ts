@@ -153,6 +153,34 @@ GDS_READWRITE_RET 3 35|GDS_BYTE_READ_RET 1 36|GDS_UBYTE_READ_RET 1 37|GDS_SHORT_
 GDS_ATOMIC_ORDERED_ALLOC 1 3F
 `;
 
+/**
+ * TEX_INST values of TEX_WORD0 (bits 4:0) per generation (r600 r700 evergreen cayman; '-' absent),
+ * from the R600/R700/Evergreen/Cayman ISA documents. 0..2 are the vertex/memory forms that share the
+ * field (VTX_FETCH, VTX_SEMANTIC, MEM) and decode as VTX/MEM words. LLVM prints `TEX_<name>`.
+ */
+const TEX_FACTS = `
+LD 03 03 03 03|GET_TEXTURE_RESINFO 04 04 04 04|GET_NUMBER_OF_SAMPLES 05 05 05 05|GET_LOD 06 06 06 06
+GET_GRADIENTS_H 07 07 07 07|GET_GRADIENTS_V 08 08 08 08|GET_LERP 09 09 - -|SET_TEXTURE_OFFSETS - - 09 09
+KEEP_GRADIENTS - 0A 0A 0A|SET_GRADIENTS_H 0B 0B 0B 0B|SET_GRADIENTS_V 0C 0C 0C 0C|PASS 0D 0D 0D 0D
+SET_CUBEMAP_INDEX 0E 0E - -|GET_BUFFER_RESINFO - - 0E 0E|FETCH4 0F 0F - -|SAMPLE 10 10 10 10|SAMPLE_L 11 11 11 11
+SAMPLE_LB 12 12 12 12|SAMPLE_LZ 13 13 13 13|SAMPLE_G 14 14 14 14|SAMPLE_G_L 15 15 - -|GATHER4 - - 15 15
+SAMPLE_G_LB 16 16 16 16|SAMPLE_G_LZ 17 17 - -|GATHER4_O - - 17 17|SAMPLE_C 18 18 18 18|SAMPLE_C_L 19 19 19 19
+SAMPLE_C_LB 1A 1A 1A 1A|SAMPLE_C_LZ 1B 1B 1B 1B|SAMPLE_C_G 1C 1C 1C 1C|SAMPLE_C_G_L 1D 1D - -|GATHER4_C - - 1D 1D
+SAMPLE_C_G_LB 1E 1E 1E 1E|SAMPLE_C_G_LZ 1F 1F - -|GATHER4_C_O - - 1F 1F
+`;
+
+/**
+ * Texture DATA_FORMAT values (SQ_TEX_RESOURCE_WORD7 / the shared FMT_* numbering) of the formats
+ * whose components are plain bit fields, lowest bits first: name, value, component widths, and
+ * whether the components are floats (FMT_*_FLOAT).
+ */
+const TEX_FORMAT_FACTS = `
+8 01 8 int|16 05 16 int|16_FLOAT 06 16 float|8_8 07 8.8 int|32 0D 32 int|32_FLOAT 0E 32 float|16_16 0F 16.16 int
+16_16_FLOAT 10 16.16 float|2_10_10_10 19 2.10.10.10 int|8_8_8_8 1A 8.8.8.8 int|10_10_10_2 1B 10.10.10.2 int|32_32 1D 32.32 int
+32_32_FLOAT 1E 32.32 float|16_16_16_16 1F 16.16.16.16 int|16_16_16_16_FLOAT 20 16.16.16.16 float|32_32_32_32 22 32.32.32.32 int
+32_32_32_32_FLOAT 23 32.32.32.32 float
+`;
+
 /** VTX DATA_FORMAT values and their widths in dwords (for LLVM's VTX_READ_<bits> names). */
 const VTX_FORMAT_FACTS = `8 01|16 05|32 0D|64 1D|128 22`;
 
@@ -170,6 +198,7 @@ interface Seen {
   cf: Map<string, { llvm: string; gens: Set<Gen> }>;
   rat: Map<number, { llvm: string; gens: Set<Gen> }>;
   vtx: Map<number, { llvm: string; gens: Set<Gen> }>;
+  tex: Map<number, { llvm: string; gens: Set<Gen> }>;
 }
 
 function note(
@@ -239,10 +268,18 @@ function pair(sText: string, obj: Uint8Array, gen: Gen, where: string, seen: See
       continue;
     }
     if (mode === 'fetch') {
+      const w0 = w(cursor);
       const w1 = w(cursor + 4);
       cursor += 16;
-      const fmt = (w1 >>> 22) & 0x3f;
       const mn = t.split(/\s+/)[0]!;
+      if (mn.startsWith('TEX_')) {
+        const code = w0 & 0x1f;
+        const e = seen.tex.get(code);
+        if (e && e.llvm !== mn) throw new Error(`${where}: TEX_INST ${code} printed as ${e.llvm} and ${mn}`);
+        seen.tex.set(code, { llvm: mn, gens: (e?.gens ?? new Set<Gen>()).add(gen) });
+        continue;
+      }
+      const fmt = (w1 >>> 22) & 0x3f;
       const e = seen.vtx.get(fmt);
       if (e && e.llvm !== mn) throw new Error(`${where}: VTX format ${fmt} printed as ${e.llvm} and ${mn}`);
       seen.vtx.set(fmt, { llvm: mn, gens: (e?.gens ?? new Set<Gen>()).add(gen) });
@@ -309,7 +346,7 @@ function readFixtures(seen: Seen): void {
 const gensOf = (s: Set<Gen> | undefined): string => JSON.stringify([...(s ?? [])].sort());
 
 export function generate(): Record<string, string> {
-  const seen: Seen = { alu2: new Map(), alu3: new Map(), lds: new Map(), cf: new Map(), rat: new Map(), vtx: new Map() };
+  const seen: Seen = { alu2: new Map(), alu3: new Map(), lds: new Map(), cf: new Map(), rat: new Map(), vtx: new Map(), tex: new Map() };
   readFixtures(seen);
   compileProbes(seen);
 
@@ -407,6 +444,31 @@ export function generate(): Record<string, string> {
   }
   out.push('];');
   for (const [f, s] of seen.vtx) if (!entries(VTX_FORMAT_FACTS).some((e) => hx(e[1]!) === f)) throw new Error(`LLVM emits undocumented VTX format ${f} (${s.llvm})`);
+  out.push('');
+  out.push('export interface TexInstInfo {');
+  out.push('  readonly name: string;');
+  out.push("  /** What clang -S prints (LLVM's TEX_<name>). */ readonly llvm: string;");
+  out.push('  /** TEX_INST on r600, r700, evergreen, cayman (-1: absent). */ readonly codes: readonly [number, number, number, number];');
+  out.push('  readonly seen: readonly string[];');
+  out.push('}');
+  out.push('/** TEX_WORD0 TEX_INST values 3..31 (0..2 are VTX_FETCH / VTX_SEMANTIC / MEM). */');
+  out.push('export const TEX_INSTS: readonly TexInstInfo[] = [');
+  for (const [name, ...codes] of entries(TEX_FACTS)) {
+    const eg = hx(codes[2]!);
+    const s = eg >= 0 ? seen.tex.get(eg) : undefined;
+    const llvm = `TEX_${name}`;
+    if (s && s.llvm !== llvm) throw new Error(`LLVM prints TEX_INST ${eg} as ${s.llvm}, the documents call it ${name}`);
+    out.push(`  { name: '${name}', llvm: '${llvm}', codes: [${codes.map((c) => hx(c)).join(', ')}], seen: ${gensOf(s?.gens)} },`);
+  }
+  out.push('];');
+  for (const [c, s] of seen.tex) if (!entries(TEX_FACTS).some((e) => hx(e[3]!) === c)) throw new Error(`LLVM emits undocumented TEX_INST ${c} (${s.llvm})`);
+  out.push('');
+  out.push('/** Texture DATA_FORMATs gpusim decodes: component bit widths (X first, from bit 0) and float-ness. */');
+  out.push('export const TEX_FORMATS: readonly { readonly name: string; readonly format: number; readonly bits: readonly number[]; readonly float: boolean }[] = [');
+  for (const [name, code, widths, kind] of entries(TEX_FORMAT_FACTS)) {
+    out.push(`  { name: 'FMT_${name}', format: ${hx(code!)}, bits: [${widths!.split('.').join(', ')}], float: ${kind === 'float'} },`);
+  }
+  out.push('];');
   out.push('');
   out.push('/** MEM_GDS ops: GDS_OP (MEM_OP 4), sources read (address, data0, data1) and whether DST_GPR gets a value. */');
   out.push('export const GDS_OPS: readonly { readonly name: string; readonly code: number; readonly srcs: number; readonly ret: boolean }[] = [');
