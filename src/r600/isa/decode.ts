@@ -94,6 +94,8 @@ export interface AluGroup {
   readonly slotError?: string;
   /** Why the group's BANK_SWIZZLEs read two GPRs through one read port in one cycle, if they do. */
   readonly bankError?: string;
+  /** Why the group breaks a constant-read rule (trans-slot constants, kcache channel pairs), if it does. */
+  readonly constError?: string;
   /** The group holds a GROUP_BARRIER. */
   readonly barrier: boolean;
 }
@@ -537,6 +539,52 @@ export function bankSwizzleError(insts: readonly AluInst[]): string | undefined 
   return undefined;
 }
 
+const isKcache = (sel: number): boolean => (sel >= SRC.KC0 && sel < SRC.KC1 + 32) || (sel >= SRC.KC2 && sel < SRC.KC3 + 32);
+
+/**
+ * Constant-read rules of an instruction group (R700 and later; the rules LLVM's R600 scheduler
+ * enforces in fitsConstReadLimitations / isConstCompatible):
+ * - the trans slot reads at most two constants (kcache, inline constants, literals; PV/PS are not
+ *   constants), and a trans instruction that reads one constant cannot read a GPR in cycle 0, one that
+ *   reads two cannot read a GPR in cycle 1 either (cycles from its SCL_* BANK_SWIZZLE);
+ * - the kcache constants of a group come from at most two channel pairs ([XY] or [ZW] of one address).
+ */
+export function constReadError(gen: R600Gen, insts: readonly AluInst[]): string | undefined {
+  if (gen === 'r600') return undefined;
+  for (const inst of insts) {
+    if (inst.slot !== 4) continue;
+    const n = Math.min(inst.op ? inst.op.srcs : inst.src.length, inst.src.length);
+    let consts = 0;
+    for (let k = 0; k < n; k++) {
+      const sel = inst.src[k]!.sel;
+      if (sel >= 128 && sel !== SRC.PV && sel !== SRC.PS) consts++;
+    }
+    if (consts > 2) return `the trans slot (${inst.op?.name}) reads ${consts} constants (at most 2)`;
+    const cycles = SCL_CYCLES[inst.bankSwizzle];
+    if (!cycles || consts === 0) continue;
+    for (let k = 0; k < n; k++) {
+      const s = inst.src[k]!;
+      if (s.sel >= 128) continue;
+      const c = cycles[k]!;
+      if (c === 0 || (c === 1 && consts > 1))
+        return `the trans slot (${inst.op?.name}) reads ${consts} constant${consts > 1 ? 's' : ''} and GPR T${s.sel} in cycle ${c} (${BANK_SWIZZLE_TRANS[inst.bankSwizzle]})`;
+    }
+  }
+  const pairs: string[] = [];
+  for (const inst of insts) {
+    const n = Math.min(inst.op ? inst.op.srcs : inst.src.length, inst.src.length);
+    for (let k = 0; k < n; k++) {
+      const s = inst.src[k]!;
+      if (!isKcache(s.sel) || s.rel) continue;
+      const key = `${s.sel}.${s.chan < 2 ? 'XY' : 'ZW'}`;
+      if (!pairs.includes(key)) pairs.push(key);
+    }
+  }
+  if (pairs.length > 2) return `kcache constants from ${pairs.length} channel pairs (${pairs.join(', ')}); a group reads at most 2`;
+  return undefined;
+}
+const BANK_SWIZZLE_TRANS = ['SCL_210', 'SCL_122', 'SCL_212', 'SCL_221'];
+
 /**
  * Decode a whole program: CF instructions from dword 0 until END_OF_PROGRAM / CF_END (inclusive), and
  * every clause those instructions reference. `words` is the shader's dword view (little-endian).
@@ -643,7 +691,8 @@ export function decodeAluClause(gen: R600Gen, words: Uint32Array, start: number,
     }
     const slotError = assignSlots(gen, insts);
     const bankError = slotError ? undefined : bankSwizzleError(insts);
-    groups.push({ insts, literals, offset: goff, slotError, bankError, barrier: insts.some((x) => x.op?.name === 'GROUP_BARRIER') });
+    const constError = slotError ? undefined : constReadError(gen, insts);
+    groups.push({ insts, literals, offset: goff, slotError, bankError, constError, barrier: insts.some((x) => x.op?.name === 'GROUP_BARRIER') });
   }
   return groups;
 }

@@ -313,6 +313,7 @@ export class Wave {
   private extPending: CfInst | undefined;
   private readonly srcv = [0, 0, 0];
   private readonly reportedGroups = new Set<AluGroup>();
+  private readonly constReported = new Set<AluGroup>();
   private overflowReported = false;
   readonly stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
 
@@ -810,6 +811,10 @@ export class Wave {
     if (grp.bankError && !this.reportedGroups.has(grp)) {
       this.reportedGroups.add(grp);
       this.diag('r600.alu.bank-swizzle', `read-port conflict in the instruction group at byte ${grp.offset}: ${grp.bankError}`, 'error', { offset: grp.offset });
+    }
+    if (grp.constError && !this.constReported.has(grp)) {
+      this.constReported.add(grp);
+      this.diag('r600.alu.const-read', `constant-read rule broken in the instruction group at byte ${grp.offset}: ${grp.constError}`, 'error', { offset: grp.offset });
     }
     const n = grp.insts.length;
     this.stats.aluInstructions += n;
