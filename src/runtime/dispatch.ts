@@ -23,6 +23,7 @@ import { APERTURE } from '../amd/exec/vmem.js';
 import { MEM_CLASS, WaitcntSanitizer } from '../amd/exec/waitcnt.js';
 import { installTrap, raiseException, TRAPSTS, type TrapHandler } from '../amd/exec/trap.js';
 import { bytesToWords } from '../amd/isa/listing.js';
+import { blockAt, type Clock } from '../amd/exec/block.js';
 
 /** Where code objects are loaded in the GPU VA space. */
 export const CODE_BASE = 0x7000_0000_0000;
@@ -136,8 +137,9 @@ export function dispatch(
   const kd = kernel.kd;
   const ws = kd.derived.waveSize;
   const vgprs = Math.min(256, kd.derived.vgprs);
-  let clock = 0;
-  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, engine: cfg.engine ?? 'fast', ...(cfg.alignMode ? { alignMode: cfg.alignMode } : {}) };
+  // The model clock: one tick per issued wave-instruction (blocks advance it op by op too).
+  const clk: Clock = { t: 0 };
+  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clk.t, engine: cfg.engine ?? 'fast', ...(cfg.alignMode ? { alignMode: cfg.alignMode } : {}) };
   const program = new Program(target, code.textVa, code.words, env);
   const th = cfg.trapHandler;
   let trapProgram: Program | null = null;
@@ -291,6 +293,8 @@ export function dispatch(
   const classCounts = new Float64Array(INST_CLASSES.length);
   const trapBase = th ? th.tba : 0;
   const order = new Int32Array(Math.max(1, wavesPerGroup));
+  // Basic blocks: the fast engine only (the interpreter stays the per-op reference), never under a trace.
+  const blocks = env.engine !== 'interp' && trace === undefined;
   let stop = false;
   while (resident.length > 0 && !stop) {
     const gi = random ? Math.floor(rnd() * resident.length) : 0;
@@ -301,10 +305,29 @@ export function dispatch(
     if (random) shuffleInto(order, nw, rnd);
     for (let k = 0; k < nw && !stop; k++) {
       const w = gw[random ? order[k]! : k]!;
-      if (w.state === 'sleep' && clock >= w.sleepUntil) w.state = 'ready';
+      if (w.state === 'sleep' && clk.t >= w.sleepUntil) w.state = 'ready';
       if (w.state !== 'ready') continue;
       const q = random ? 1 + Math.floor(rnd() * QUANTUM * 2) : QUANTUM;
       for (let i = 0; i < q && w.state === 'ready'; i++) {
+        if (blocks && !w.vgprsReleased) {
+          // A whole basic block in one step when it fits in the quantum and the budget (block.ts);
+          // otherwise the per-op path below, so every turn runs exactly the instructions it would.
+          const b = blockAt(trapProgram !== null && w.pc >= trapBase && w.pc < trapEnd ? trapProgram : program, w.pc);
+          if (b !== null && i + b.n <= q && executed + b.n <= budget) {
+            const ran = b.run(w, clk, wc);
+            w.instructions += ran;
+            executed += ran;
+            if (ran === b.n) {
+              const c = b.classes;
+              for (let j = 0; j < c.length; j += 2) classCounts[c[j]!]! += c[j + 1]!;
+            } else {
+              for (let j = 0; j < ran; j++) classCounts[b.ops[j]!.ci]++;
+            }
+            i += ran - 1;
+            progressed = true;
+            continue;
+          }
+        }
         if (executed >= budget) {
           diag.report({ id: 'gpusim.instruction-budget', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `stopped after ${cfg.maxInstructions} wave-instructions (a runaway loop? raise --max-instructions)` });
           stop = true;
@@ -334,7 +357,7 @@ export function dispatch(
         op.run(w);
         w.instructions++;
         executed++;
-        clock++;
+        clk.t++;
         classCounts[op.ci]++;
         progressed = true;
       }
@@ -344,7 +367,7 @@ export function dispatch(
       let wake = Infinity;
       for (const w of gw) if (w.state === 'sleep' && w.sleepUntil < wake) wake = w.sleepUntil;
       if (wake !== Infinity) {
-        if (clock < wake) clock = wake;
+        if (clk.t < wake) clk.t = wake;
         progressed = true;
       }
     }

@@ -21,6 +21,7 @@ import type { AlignMode, Engine } from '../../src/amd/exec/env.js';
 import { WaitcntSanitizer } from '../../src/amd/exec/waitcnt.js';
 import { installTrap, raiseException, TRAPSTS } from '../../src/amd/exec/trap.js';
 import { DecodeError } from '../../src/amd/isa/types.js';
+import { blockAt, type Clock } from '../../src/amd/exec/block.js';
 
 export const CODE_VA = 0x5000_0000_0000;
 
@@ -53,6 +54,8 @@ export interface AsmRunOptions {
   readonly trapHandler?: { readonly source: string; readonly tma?: number };
   /** Execution engine (default: ExecEnv's default, 'fast'). */
   readonly engine?: Engine;
+  /** The fast engine runs basic blocks (block.ts) unless this is false (then op by op). */
+  readonly blocks?: boolean;
   /** Instruction set to assemble and execute (default gfx1100; gfx1030/gfx900 run through gen-normalize.ts). */
   readonly target?: IsaTarget;
   /** Called with the wave before it runs (to install an export sink...). */
@@ -99,8 +102,8 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   const diag = new Diagnostics({ strict: o.strict ?? false });
   const ws = o.waveSize ?? 32;
   const vgprs = o.vgprs ?? 256;
-  let clock = 0;
-  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock, ...(o.engine ? { engine: o.engine } : {}), ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
+  const clk: Clock = { t: 0 };
+  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clk.t, ...(o.engine ? { engine: o.engine } : {}), ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
   const wc = o.waitcnt ? new WaitcntSanitizer(diag, target.space) : null;
   const program = new Program(target, CODE_VA, words, env);
   const lds = new Uint8Array(o.ldsBytes ?? 65536);
@@ -129,12 +132,22 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   }
   o.onWave?.(w);
   const budget = o.maxInstructions ?? 100000;
+  const blocks = env.engine !== 'interp' && o.blocks !== false;
   let n = 0;
   while ((w.state === 'ready' || w.state === 'sleep') && n < budget) {
     if (w.state === 'sleep') {
       // A lone wave: the clock runs on to its wake-up time.
-      if (clock < w.sleepUntil) clock = w.sleepUntil;
+      if (clk.t < w.sleepUntil) clk.t = w.sleepUntil;
       w.state = 'ready';
+    }
+    if (blocks && !w.vgprsReleased) {
+      // The fast engine runs whole basic blocks, as dispatch does (block.ts).
+      const b = blockAt(trapProgram !== null && w.pc >= TRAP_VA && w.pc < TRAP_VA + trapProgram.words.length * 4 ? trapProgram : program, w.pc);
+      if (b !== null && n + b.n <= budget) {
+        n += b.run(w, clk, wc);
+        if ((w.state as string) === 'barrier') w.state = 'ready';
+        continue;
+      }
     }
     let op;
     try {
@@ -151,7 +164,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
     w.pc += op.inst.size;
     op.run(w);
     n++;
-    clock++;
+    clk.t++;
     if ((w.state as string) === 'barrier') w.state = 'ready'; // a lone wave passes barriers
   }
   return {

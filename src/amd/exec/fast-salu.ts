@@ -98,8 +98,12 @@ function dst(enc: number | undefined, wide: boolean): string | undefined {
 const PARAMS = ['mulhiU32'];
 
 function build(name: string, lines: readonly string[], ref: Bound): Bound {
-  const f = compile(PARAMS, `return function ${name}(w) {\n${lines.join('\n')}\n};`);
-  return { cls: ref.cls, run: f(mulhiU32) as (w: Wave) => void };
+  const body = lines.join('\n');
+  const f = compile(PARAMS, `return function ${name}(w) {\n${body}\n};`);
+  const args = [mulhiU32];
+  // The handler's statements, for a basic block to inline (block.ts); no fallback to `ref`.
+  const run = f(...args) as (w: Wave) => void;
+  return { cls: ref.cls, run, inline: { run, body, params: PARAMS, args } };
 }
 
 function bindSalu(d: SDef, inst: Instruction, ref: Bound): Bound | undefined {

@@ -252,8 +252,11 @@ const OW1_64 = OU1.subarray(0, 64);
 
 function build(body: string, ref: Bound): Bound {
   const factory = compile(PARAMS, body);
-  const run = factory(ref.run, roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1, OW0_32, OW0_64, OW1_32, OW1_64) as (w: Wave) => void;
-  return { cls: ref.cls, run };
+  const args = [ref.run, roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1, OW0_32, OW0_64, OW1_32, OW1_64];
+  const run = factory(...args) as (w: Wave) => void;
+  // The handler's statements, for a basic block to inline (block.ts).
+  const m = /^return function \w+\(w\) \{\n([\s\S]*)\n\};$/.exec(body);
+  return m ? { cls: ref.cls, run, inline: { run, body: m[1]!, params: PARAMS, args } } : { cls: ref.cls, run };
 }
 
 function head(ws: number, float: boolean, fcmp: boolean): string[] {

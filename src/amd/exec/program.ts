@@ -10,6 +10,8 @@ import type { Wave } from '../wave/wave.js';
 import { WAVE_STATE_SEED, type ExecEnv } from './env.js';
 import { bindInstruction } from './semantics.js';
 import { bindPreGfx11 } from './gen-normalize.js';
+import type { Finding, Inline } from './registry.js';
+import type { Block } from './block.js';
 
 /** Instruction classes for the run statistics (run.json) and for wait-counter bookkeeping. */
 export type InstClass = 'salu' | 'smem' | 'branch' | 'msg' | 'valu' | 'trans' | 'vmem' | 'flat' | 'lds' | 'export' | 'other';
@@ -31,12 +33,18 @@ export interface Op {
   waitInfo: unknown;
   /** The instruction's text (for traces and diagnostics), computed on demand. */
   text(): string;
+  /** The handler's source, when a basic block may inline it (block.ts). */
+  readonly inline: Inline | undefined;
 }
 
 export class Program {
   readonly base: number;
   readonly words: Uint32Array;
   private readonly ops: (Op | undefined)[];
+  /** Bind-time findings of decoded ops not yet reported (reported when a wave first reaches the op). */
+  private readonly pending: (readonly Finding[] | undefined)[];
+  /** Basic blocks by start index, built and compiled by block.ts. */
+  readonly blocks: (Block | undefined)[];
   readonly target: IsaTarget;
   readonly env: ExecEnv;
 
@@ -45,6 +53,8 @@ export class Program {
     this.base = base;
     this.words = words;
     this.ops = new Array(words.length);
+    this.pending = new Array(words.length);
+    this.blocks = new Array(words.length);
     this.env = env;
   }
 
@@ -55,6 +65,25 @@ export class Program {
   opAt(pc: number, w: Wave): Op {
     const i = (pc - this.base) / 4;
     const cached = this.ops[i];
+    if (cached !== undefined && this.pending[i] === undefined) return cached;
+    const op = this.peek(pc);
+    const findings = this.pending[i];
+    if (findings !== undefined) {
+      this.pending[i] = undefined;
+      for (const f of findings) {
+        this.env.diag.report({ id: f.id, severity: f.severity ?? 'warning', where: { pc, wave: w.id }, message: f.message, seed: WAVE_STATE_SEED });
+      }
+    }
+    return op;
+  }
+
+  /**
+   * The bound op at `pc` without reporting its findings (block.ts looks ahead with it); throws
+   * DecodeError as opAt does.
+   */
+  peek(pc: number): Op {
+    const i = (pc - this.base) / 4;
+    const cached = this.ops[i];
     if (cached !== undefined) return cached;
     if (!Number.isInteger(i) || i < 0 || i >= this.words.length) {
       throw new DecodeError(pc, [], `PC outside the program [0x${this.base.toString(16)}, 0x${(this.base + this.words.length * 4).toString(16)})`);
@@ -63,11 +92,14 @@ export class Program {
     const target = this.target;
     // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (gen-normalize.ts); traces print the original.
     const { inst, bound: b } = target.space.gfx === 11 ? { inst: raw, bound: bindInstruction(raw, this.env) } : bindPreGfx11(raw, this.env, bindInstruction);
-    for (const f of b.findings ?? []) {
-      this.env.diag.report({ id: f.id, severity: f.severity ?? 'warning', where: { pc, wave: w.id }, message: f.message, seed: WAVE_STATE_SEED });
-    }
-    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, waitInfo: null, text: () => printInst(target, raw) };
+    if (b.findings !== undefined && b.findings.length > 0) this.pending[i] = b.findings;
+    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, waitInfo: null, text: () => printInst(target, raw), inline: b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined };
     this.ops[i] = op;
     return op;
+  }
+
+  /** True while the op at `pc` has bind-time findings not yet reported. */
+  hasPending(pc: number): boolean {
+    return this.pending[(pc - this.base) / 4] !== undefined;
   }
 }

@@ -19,6 +19,21 @@ export interface Bound {
   readonly run: Run;
   readonly cls: InstClass;
   readonly findings?: readonly Finding[];
+  /** The handler's source, for a basic block to inline (block.ts); absent: the block calls `run`. */
+  readonly inline?: Inline;
+}
+
+/**
+ * A generated handler's source: `body` is the statement list of `function (w) { body }` with
+ * `params` free (bound to `args`). Its only returns are `return ref(w);`, which hand the
+ * instruction to the reference handler before anything was written; `ref` is one of `params`.
+ */
+export interface Inline {
+  /** The handler this is the source of (a wrapper that replaces `run` invalidates the source). */
+  readonly run: Run;
+  readonly body: string;
+  readonly params: readonly string[];
+  readonly args: readonly unknown[];
 }
 
 export type Binder = (inst: Instruction, env: ExecEnv) => Bound;

@@ -1,0 +1,142 @@
+/**
+ * Basic blocks for the fast engine: a block is the maximal straight-line run of ops from a PC up
+ * to and including the first op that ends it (a branch, s_endpgm, a message, s_barrier, s_sleep,
+ * s_setreg, a trap...; at most MAX_OPS ops). Each block is compiled once into one JavaScript
+ * function (`new Function`): the ops with generated handlers (Bound.inline: fast-valu.ts,
+ * fast-salu.ts) are inlined with their operand offsets as constants, every other op is called
+ * through its bound `run`. The scheduler (src/runtime/dispatch.ts) runs a whole block in one step
+ * when it fits in the wave's quantum and the instruction budget, and steps op by op otherwise, so
+ * which instructions run in which turn is exactly what per-op stepping gives.
+ *
+ * What the per-op loop does around each op, the block function does too, in the same order:
+ * the wait-counter sanitizer's step (with w.pc at the op), w.pc at the next op while the handler
+ * runs, the model clock (one tick per op, set before every op that may read it). An op that stops
+ * the wave or moves its PC elsewhere (a MEMVIOL trap, a halt) ends the block early: the function
+ * returns how many ops ran. Ops whose bind-time findings were not yet reported end a block before
+ * them (Program.opAt reports findings when a wave first reaches the op, as per-op stepping does).
+ */
+import type { Wave } from '../wave/wave.js';
+import { DecodeError } from '../isa/types.js';
+import type { Op, Program } from './program.js';
+import type { WaitcntSanitizer } from './waitcnt.js';
+import { baseMnemonic } from './registry.js';
+import { compile } from './fast-registry.js';
+
+/** The model clock the dispatch owns (ExecEnv.now() reads `t`). */
+export interface Clock {
+  t: number;
+}
+
+/** Runs the block on `w`; returns how many ops ran (all of them unless the wave stopped or left). */
+export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null) => number;
+
+export interface Block {
+  /** Number of ops. */
+  readonly n: number;
+  readonly ops: readonly Op[];
+  /** Instruction classes of the whole block as pairs (Op.ci, count), for the run statistics. */
+  readonly classes: Int32Array;
+  readonly run: BlockRun;
+  /** Ops inlined into the generated function (the rest are called). */
+  readonly inlined: number;
+}
+
+/** Longest block: a block longer than the round-robin quantum (64) could never run whole. */
+export const MAX_OPS = 48;
+
+/** Ops after which a block ends besides branches and messages: they change the wave's state or trap setup. */
+const ENDS = new Set(['s_barrier', 's_sleep', 's_wait_event', 's_sethalt', 's_code_end', 's_wakeup', 's_setreg_b32', 's_setreg_imm32_b32',
+  's_trap', 's_rfe_b64', 's_endpgm', 's_endpgm_saved', 's_icache_inv']);
+
+function ends(op: Op): boolean {
+  return op.cls === 'branch' || op.cls === 'msg' || ENDS.has(baseMnemonic(op.inst.mnemonic));
+}
+
+/** Classes the wait-counter sanitizer always looks at (waitcnt.ts MEM_CLASS). */
+const isMem = (op: Op) => op.cls === 'smem' || op.cls === 'vmem' || op.cls === 'flat' || op.cls === 'lds';
+
+/**
+ * The block starting at `pc`, built and compiled on first use; null when the op at `pc` cannot
+ * start one (not decodable, outside the program, or findings still to report): step it instead.
+ */
+export function blockAt(program: Program, pc: number): Block | null {
+  const i = (pc - program.base) / 4;
+  const cached = program.blocks[i];
+  if (cached !== undefined) return cached;
+  if (!Number.isInteger(i) || i < 0 || i >= program.words.length) return null;
+  const ops: Op[] = [];
+  let p = pc;
+  for (;;) {
+    let op: Op;
+    try {
+      op = program.peek(p);
+    } catch (e) {
+      if (e instanceof DecodeError) break;
+      throw e;
+    }
+    if (program.hasPending(p)) break;
+    ops.push(op);
+    p += op.size;
+    if (ends(op) || ops.length >= MAX_OPS) break;
+  }
+  if (ops.length === 0) return null;
+  const b = compileBlock(ops, pc);
+  program.blocks[i] = b;
+  return b;
+}
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+/** Generate the block's function: see the file comment for what it must do per op. */
+export function compileBlock(ops: readonly Op[], pc0: number): Block {
+  const n = ops.length;
+  const lines: string[] = ['const t0 = clk.t;'];
+  const names: string[] = ['O'];
+  const values: unknown[] = [ops];
+  const pre: string[] = [];
+  let inlined = 0;
+  let pc = pc0;
+  for (let k = 0; k < n; k++) {
+    const op = ops[k]!;
+    const next = pc + op.size;
+    const last = k === n - 1;
+    pre.push(`const O${k} = O[${k}];`);
+    // The sanitizer sees the op with w.pc at it, as dispatch calls it.
+    lines.push(isMem(op)
+      ? `if (wc !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`
+      : `if (wc !== null && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`);
+    // Leaving early: the wave stopped, trapped or branched away after op k.
+    const leave = `{ clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
+    const check = last ? '' : ` if (w.state !== 'ready' || w.pc !== ${next}) ${leave}`;
+    const src = op.inline;
+    let body: string | undefined;
+    if (src !== undefined && src.params.every((x) => IDENT.test(x))) {
+      // The fallback to the reference handler runs as a call, like any op that is not inlined.
+      const parts = src.body.split('return ref(w);');
+      if (!/\breturn\b/.test(parts.join('')) && (!/\bw\.pc\b/.test(src.body) || last)) body = parts.join(`{ w.pc = ${next}; clk.t = t0 + ${k}; ref(w);${check} break b${k}; }`);
+    }
+    if (body !== undefined) {
+      const binds: string[] = [];
+      src!.params.forEach((x, j) => {
+        if (!new RegExp(`\\b${x.replace(/\$/g, '\\$')}\\b`).test(body!)) return;
+        names.push(`P${k}_${j}`);
+        values.push(src!.args[j]);
+        binds.push(`const ${x} = P${k}_${j};`);
+      });
+      if (last) lines.push(`w.pc = ${next};`);
+      lines.push(`b${k}: {`, ...binds, body, '}');
+      inlined++;
+    } else {
+      pre.push(`const F${k} = O${k}.run;`);
+      lines.push(`w.pc = ${next}; clk.t = t0 + ${k}; F${k}(w);${check}`);
+    }
+    pc = next;
+  }
+  lines.push(`clk.t = t0 + ${n};`, `return ${n};`);
+  const factory = compile(names, `${pre.join('\n')}\nreturn function block(w, clk, wc) {\n${lines.join('\n')}\n};`);
+  const run = factory(...values) as unknown as BlockRun;
+  const counts = new Map<number, number>();
+  for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
+  const classes = Int32Array.from([...counts].flat());
+  return { n, ops, classes, run, inlined };
+}
