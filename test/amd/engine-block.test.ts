@@ -1,0 +1,243 @@
+// Basic blocks (src/amd/exec/block.ts) against the reference interpreter: seeded random programs
+// with counted loops, forward branches, VALU/SALU runs the blocks inline, global/LDS/scalar memory
+// ops they call, s_waitcnt (with and without the wait-counter sanitizer) and instruction budgets
+// that stop inside a block. Each runs on engine 'interp' (op by op), engine 'fast' with blocks, and
+// engine 'fast' op by op; the final wave state, the memory, the instruction count and the
+// diagnostics must be equal. The dispatch-level checks (quantum, random order, budget, class
+// counts) run real kernels through runKernel.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runAsm, CODE_VA, type AsmRunOptions } from './exec-harness.js';
+import { snap, diffSnap } from './engine-state.js';
+import { mulberry32 } from '../../src/runtime/manifest.js';
+import { assemble } from '../../src/amd/isa/target.js';
+import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { Memory } from '../../src/core/memory.js';
+import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/exec/env.js';
+import { Program } from '../../src/amd/exec/program.js';
+import { blockAt, MAX_OPS } from '../../src/amd/exec/block.js';
+import { Wave } from '../../src/amd/wave/wave.js';
+import { APERTURE } from '../../src/amd/exec/vmem.js';
+import { benchCases } from '../../bench/cases.js';
+import { runKernel } from '../../src/runtime/run.js';
+import type { Engine } from '../../src/amd/exec/env.js';
+
+type Rng = () => number;
+const pick = <T>(r: Rng, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
+const int = (r: Rng, n: number) => Math.floor(r() * n);
+
+const SPECIAL = [0, 0x80000000, 0x3f800000, 0xbf800000, 1, 0x7f800000, 0x7fc12345, 0xffffffff, 0x7fffffff, 31, 0x00000001, 0x4b800000];
+function value(r: Rng): number {
+  const k = r();
+  if (k < 0.3) return pick(r, SPECIAL) >>> 0;
+  if (k < 0.6) return int(r, 0x1_0000_0000) >>> 0;
+  if (k < 0.75) return int(r, 64);
+  return new Uint32Array(new Float32Array([(r() - 0.5) * 2 ** (int(r, 12) - 6)]).buffer)[0]!;
+}
+
+// Data registers v0..v11 and s0..s11; v12 holds each lane's global byte offset, v13 its LDS address,
+// s[40:41] the global buffer, s30 the loop counter (never written by the random ops).
+const V = (r: Rng) => `v${int(r, 12)}`;
+const S = (r: Rng) => `s${int(r, 12)}`;
+const SRC = (r: Rng) => (r() < 0.6 ? V(r) : r() < 0.75 ? S(r) : pick(r, ['0', '1', '-1', '0.5', '4.0', '64', '0x12345']));
+const VOP2 = ['v_add_nc_u32', 'v_sub_nc_u32', 'v_and_b32', 'v_or_b32', 'v_xor_b32', 'v_lshlrev_b32', 'v_min_u32', 'v_max_i32', 'v_mul_u32_u24',
+  'v_add_f32', 'v_sub_f32', 'v_mul_f32', 'v_fmac_f32'];
+const SOP2 = ['s_add_u32', 's_addc_u32', 's_add_i32', 's_sub_u32', 's_and_b32', 's_or_b32', 's_xor_b32', 's_lshl_b32', 's_mul_i32', 's_min_u32', 's_cselect_b32'];
+
+function alu(r: Rng): string {
+  switch (int(r, 10)) {
+    case 0: case 1: case 2: return `${pick(r, VOP2)}_e32 ${V(r)}, ${SRC(r)}, ${V(r)}`;
+    case 3: return `v_add_co_u32 ${V(r)}, vcc_lo, ${V(r)}, ${SRC(r).replace(/^0x.*/, '4')}\nv_add_co_ci_u32_e32 ${V(r)}, vcc_lo, ${S(r)}, ${V(r)}, vcc_lo`;
+    case 4: return `${pick(r, ['v_cmp_gt_u32', 'v_cmp_lt_f32', 'v_cmp_eq_u32'])}_e32 vcc_lo, ${SRC(r)}, ${V(r)}\nv_cndmask_b32_e32 ${V(r)}, ${SRC(r)}, ${V(r)}, vcc_lo`;
+    case 5: {
+      // VOPD: srcX0 and srcY0 in different VGPR banks, one even and one odd destination.
+      const x = int(r, 12);
+      return `v_dual_mov_b32 v${2 * int(r, 6)}, v${x} :: v_dual_add_nc_u32 v${2 * int(r, 6) + 1}, v${(x + 1 + int(r, 3)) % 12}, ${V(r)}`;
+    }
+    case 6: return `v_fma_f32 ${V(r)}, ${V(r)}, ${SRC(r).replace(/^0x.*/, 's3')}, ${V(r)}`;
+    case 7: case 8: return `${pick(r, SOP2)} ${S(r)}, ${S(r)}, ${pick(r, ['s5', '7', '-3', '0x10000', 's9'])}`;
+    default: return `${pick(r, ['s_cmp_eq_u32', 's_cmp_lt_u32', 's_cmp_gt_i32'])} ${S(r)}, ${pick(r, ['s3', '0', '16'])}`;
+  }
+}
+
+function mem(r: Rng): string {
+  const off = 4 * int(r, 32);
+  switch (int(r, 9)) {
+    case 0: case 1: return `global_load_b32 ${V(r)}, v12, s[40:41] offset:${off}`;
+    case 2: return `global_store_b32 v12, ${V(r)}, s[40:41] offset:${off}`;
+    case 3: return `global_atomic_add_u32 v12, ${V(r)}, s[40:41] offset:${off}`;
+    case 4: return `ds_load_b32 ${V(r)}, v13 offset:${off}`;
+    case 5: return `ds_store_b32 v13, ${V(r)} offset:${off}`;
+    case 6: return `ds_add_u32 v13, ${V(r)} offset:${off}`;
+    case 7: return `s_load_b32 ${S(r)}, s[40:41], 0x${off.toString(16)}`;
+    default: return pick(r, ['s_waitcnt vmcnt(0)', 's_waitcnt lgkmcnt(0)', 's_waitcnt vmcnt(0) lgkmcnt(0)', 's_nop 0', 's_delay_alu instid0(VALU_DEP_1)']);
+  }
+}
+
+const words = (line: string) => assemble(gfx11, line).length;
+
+/** One random statement; a forward branch skips exactly the statement it guards. */
+function stmt(r: Rng): string {
+  const k = r();
+  const line = k < 0.6 ? alu(r) : mem(r);
+  try {
+    const n = words(line);
+    if (r() < 0.12) return `${pick(r, ['s_cbranch_scc0', 's_cbranch_scc1', 's_cbranch_vccz', 's_cbranch_execnz', 's_branch'])} ${n}\n${line}`;
+    return line;
+  } catch {
+    return 's_nop 0';
+  }
+}
+
+/** Straight-line runs and counted loops (s30 counts down; the backward branch offset in dwords). */
+function program(r: Rng): string {
+  const out: string[] = [];
+  const body = (n: number) => Array.from({ length: n }, () => stmt(r));
+  for (let part = 0; part < 1 + int(r, 3); part++) {
+    out.push(...body(int(r, 6)));
+    if (r() < 0.7) {
+      const loop = [...body(1 + int(r, 12)), 's_add_i32 s30, s30, -1', 's_cmp_lg_u32 s30, 0'];
+      const dw = loop.reduce((a, l) => a + words(l), 0);
+      out.push(`s_mov_b32 s30, ${1 + int(r, 5)}`, ...loop, `s_cbranch_scc1 ${-(dw + 1)}`);
+    }
+  }
+  out.push('s_waitcnt vmcnt(0) lgkmcnt(0)', 's_endpgm');
+  return out.join('\n');
+}
+
+const GLOBAL_VA = 0x6000_0000_0000;
+
+function trial(seed: number, ws: 32 | 64): void {
+  const r = mulberry32(seed);
+  const source = program(r);
+  const vgpr: Record<number, number[]> = {};
+  for (let i = 0; i < 12; i++) vgpr[i] = Array.from({ length: ws }, () => value(r));
+  vgpr[12] = Array.from({ length: ws }, (_, l) => l * 4);
+  vgpr[13] = Array.from({ length: ws }, (_, l) => l * 4);
+  const sgpr: Record<number, number> = { 40: GLOBAL_VA % 0x1_0000_0000, 41: Math.floor(GLOBAL_VA / 0x1_0000_0000) };
+  for (let i = 0; i < 12; i++) sgpr[i] = value(r);
+  const ek = r();
+  const exec = ek < 0.6 ? 0xffffffff : int(r, 0x1_0000_0000);
+  const init = Uint32Array.from({ length: 1024 }, () => value(r));
+  const waitcnt = r() < 0.5;
+  const budget = r() < 0.3 ? 1 + int(r, 120) : undefined;
+  const base: AsmRunOptions = { waveSize: ws, vgprs: 16, vgpr, sgpr, exec, execHi: exec, mode: r() < 0.8 ? 0xf0 : 0x3f0, waitcnt, ...(budget ? { maxInstructions: budget } : {}) };
+  const go = (engine: Engine, blocks: boolean) => {
+    const m = new Memory();
+    m.map(GLOBAL_VA, 8192, 'global');
+    m.writeBytes(GLOBAL_VA, new Uint8Array(init.buffer.slice(0)));
+    const run = runAsm(source, { ...base, engine, blocks, mem: m });
+    return { run, bytes: m.readBytes(GLOBAL_VA, 8192) };
+  };
+  const a = go('interp', false);
+  const where = `seed ${seed} wave${ws} waitcnt ${waitcnt} budget ${budget}:\n${source}`;
+  for (const blocks of [true, false]) {
+    const b = go('fast', blocks);
+    const d = diffSnap(snap(a.run.wave), snap(b.run.wave));
+    assert.equal(d, null, `blocks ${blocks}: ${d}\n${where}`);
+    assert.equal(b.run.instructions, a.run.instructions, `instruction count\n${where}`);
+    assert.ok(Buffer.from(a.bytes).equals(Buffer.from(b.bytes)), `global memory differs\n${where}`);
+    assert.ok(Buffer.from(a.run.wave.lds).equals(Buffer.from(b.run.wave.lds)), `LDS differs\n${where}`);
+    const diags = (x: typeof a.run) => x.diags.map((g) => `${g.id} ${g.where?.pc} ${g.message}`);
+    assert.deepEqual(diags(b.run), diags(a.run), `diagnostics differ\n${where}`);
+  }
+}
+
+test('blocks: random loops and branches over ALU and memory ops equal the interpreter (wave32)', () => {
+  for (let seed = 1; seed <= 160; seed++) trial(seed, 32);
+});
+
+test('blocks: the same for wave64', () => {
+  for (let seed = 5001; seed <= 5080; seed++) trial(seed, 64);
+});
+
+function env(ws: 32 | 64 = 32): ExecEnv {
+  return { space: gfx11.space, diag: new Diagnostics(), mem: new Memory(), seed: WAVE_STATE_SEED, waveSize: ws, vgprs: 16, now: () => 0, engine: 'fast' };
+}
+const prog = (src: string, e = env()) => new Program(gfx11, CODE_VA, Uint32Array.from(assemble(gfx11, src)), e);
+
+test('blocks: a block runs to its first branch, inlines the fast ALU handlers and calls the rest', () => {
+  const p = prog(['v_add_nc_u32_e32 v1, v2, v3', 's_add_u32 s0, s1, 5', 'global_load_b32 v4, v12, s[40:41]', 's_waitcnt vmcnt(0)', 'v_fmac_f32_e32 v5, v4, v1',
+    's_cbranch_scc1 2', 'v_mov_b32_e32 v6, 1', 's_endpgm'].join('\n'));
+  const b = blockAt(p, CODE_VA)!;
+  assert.ok(b);
+  assert.equal(b.n, 6, 'ends with the branch, inclusive');
+  assert.deepEqual(b.ops.map((o) => o.inst.mnemonic), ['v_add_nc_u32_e32', 's_add_u32', 'global_load_b32', 's_waitcnt', 'v_fmac_f32_e32', 's_cbranch_scc1']);
+  assert.equal(b.inlined, 4, 'the two VALU ops, the SALU op and the branch are inlined; the load and s_waitcnt are called');
+  // Classes of the whole block, as pairs (ci, count): valu 2, salu 1, flat 1, other 1, branch 1.
+  let total = 0;
+  for (let j = 1; j < b.classes.length; j += 2) total += b.classes[j]!;
+  assert.equal(total, 6);
+  assert.equal(blockAt(p, CODE_VA), b, 'built once per start PC');
+  const after = blockAt(p, CODE_VA + b.ops.reduce((a, o) => a + o.size, 0))!;
+  assert.deepEqual(after.ops.map((o) => o.inst.mnemonic), ['v_mov_b32_e32', 's_endpgm']);
+});
+
+test('blocks: s_barrier, s_sleep and messages end a block; long runs are cut at MAX_OPS', () => {
+  for (const end of ['s_barrier', 's_sleep 1', 's_sendmsg sendmsg(MSG_DEALLOC_VGPRS)', 's_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3']) {
+    const p = prog(`v_mov_b32_e32 v1, 2\n${end}\nv_mov_b32_e32 v2, 3\ns_endpgm`);
+    assert.equal(blockAt(p, CODE_VA)!.n, 2, end);
+  }
+  const p = prog(Array.from({ length: MAX_OPS + 10 }, (_, i) => `s_mov_b32 s${i % 10}, ${i}`).join('\n') + '\ns_endpgm');
+  assert.equal(blockAt(p, CODE_VA)!.n, MAX_OPS);
+});
+
+test('blocks: an op whose bind-time findings are unreported starts no block and ends the one before it', () => {
+  // v_mov_b32 v20 with 16 VGPRs allocated: gfx11.vgpr.dst-out-of-range, reported at its first execution.
+  const e = env();
+  const p = prog('v_mov_b32_e32 v1, 1\nv_mov_b32_e32 v20, 1\nv_mov_b32_e32 v2, 1\ns_endpgm', e);
+  assert.equal(blockAt(p, CODE_VA)!.n, 1);
+  assert.equal(blockAt(p, CODE_VA + 4), null);
+  assert.equal(e.diag.list.length, 0, 'looking ahead reports nothing');
+  const w = new Wave({ waveSize: 32, vgprs: 16, pc: CODE_VA + 4, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: 0xf0, status: 0 }, e.mem, new Uint8Array(1024), { wg: [0, 0, 0], waveInGroup: 0, id: 0 });
+  p.opAt(CODE_VA + 4, w);
+  assert.equal(e.diag.list.length, 1, 'opAt reports it once');
+  assert.equal(blockAt(p, CODE_VA + 4)!.n, 3, 'then blocks may include it');
+});
+
+test('blocks: a MEMVIOL trap in the middle of a block leaves the block at the trap, as op-by-op stepping does', () => {
+  const src = 'v_mov_b32_e32 v1, 7\nglobal_atomic_add_u32 v12, v1, s[40:41] offset:2\nv_mov_b32_e32 v2, 9\ns_add_u32 s0, s0, 1\ns_endpgm';
+  const o: AsmRunOptions = {
+    sgpr: { 40: GLOBAL_VA % 0x1_0000_0000, 41: Math.floor(GLOBAL_VA / 0x1_0000_0000) }, vgpr: { 12: 0 },
+    trapHandler: { source: 's_add_u32 s50, s50, 1\ns_endpgm' },
+  };
+  const runs = (['interp', 'fast'] as const).map((engine) => {
+    const m = new Memory();
+    m.map(GLOBAL_VA, 4096, 'global');
+    return runAsm(src, { ...o, engine, mem: m });
+  });
+  const [a, b] = runs as [ReturnType<typeof runAsm>, ReturnType<typeof runAsm>];
+  assert.equal(a.s(50), 1, 'the misaligned atomic trapped');
+  assert.equal(a.v(2), 0, 'the op after the trap did not run');
+  assert.equal(diffSnap(snap(a.wave), snap(b.wave)), null);
+  assert.equal(b.instructions, a.instructions);
+});
+
+// Dispatch: whole blocks per scheduler step must leave turns, budgets and statistics unchanged.
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+test('blocks in dispatch: instruction budgets stop at the same instruction with the same state, classes and diagnostics', () => {
+  const cases = benchCases({ root: ROOT, small: true, only: (n) => n === 'matmul' || n === 'reduce_tree' });
+  assert.equal(cases.length, 2);
+  for (const c of cases) {
+    for (const [order, budget] of [['roundrobin', 997], ['random', 1531], ['random', 4099], ['roundrobin', 2111]] as const) {
+      const go = (engine: Engine) => {
+        const waves: ReturnType<typeof snap>[] = [];
+        const r = runKernel(c.launch, { engine, order, seed: 3, maxInstructions: budget, onWaveEnd: (w) => void waves.push(snap(w)) });
+        return { r, waves };
+      };
+      const a = go('interp');
+      const b = go('fast');
+      const { timeMs: _ta, ...ra } = a.r.report;
+      const { timeMs: _tb, ...rb } = b.r.report;
+      assert.equal(ra.aborted, true, `${c.name} ${order} ${budget}: the budget stops the run`);
+      assert.deepEqual(rb, ra, `${c.name} ${order} ${budget}: run reports`);
+      assert.equal(b.waves.length, a.waves.length);
+      for (let i = 0; i < a.waves.length; i++) assert.equal(diffSnap(a.waves[i]!, b.waves[i]!), null, `${c.name} ${order} ${budget} wave ${i}`);
+      for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `${c.name} ${order} ${budget}: buffer ${k}`);
+    }
+  }
+});
