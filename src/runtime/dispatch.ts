@@ -309,12 +309,13 @@ export function dispatch(
       if (w.state !== 'ready') continue;
       const q = random ? 1 + Math.floor(rnd() * QUANTUM * 2) : QUANTUM;
       for (let i = 0; i < q && w.state === 'ready'; i++) {
-        if (blocks && !w.vgprsReleased) {
-          // A whole basic block in one step when it fits in the quantum and the budget (block.ts);
-          // otherwise the per-op path below, so every turn runs exactly the instructions it would.
+        if (blocks && !w.vgprsReleased && executed < budget) {
+          // A basic block in one step (block.ts), cut at the end of the quantum or the budget, so
+          // every turn runs exactly the instructions per-op stepping would.
           const b = blockAt(trapProgram !== null && w.pc >= trapBase && w.pc < trapEnd ? trapProgram : program, w.pc);
-          if (b !== null && i + b.n <= q && executed + b.n <= budget) {
-            const ran = b.run(w, clk, wc);
+          if (b !== null) {
+            const room = budget - executed;
+            const ran = b.run(w, clk, wc, q - i < room ? q - i : room);
             w.instructions += ran;
             executed += ran;
             if (ran === b.n) {

@@ -143,8 +143,8 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
     if (blocks && !w.vgprsReleased) {
       // The fast engine runs whole basic blocks, as dispatch does (block.ts).
       const b = blockAt(trapProgram !== null && w.pc >= TRAP_VA && w.pc < TRAP_VA + trapProgram.words.length * 4 ? trapProgram : program, w.pc);
-      if (b !== null && n + b.n <= budget) {
-        n += b.run(w, clk, wc);
+      if (b !== null) {
+        n += b.run(w, clk, wc, budget - n);
         if ((w.state as string) === 'barrier') w.state = 'ready';
         continue;
       }

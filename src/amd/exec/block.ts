@@ -4,9 +4,9 @@
  * s_setreg, a trap...; at most MAX_OPS ops). Each block is compiled once into one JavaScript
  * function (`new Function`): the ops with generated handlers (Bound.inline: fast-valu.ts,
  * fast-salu.ts) are inlined with their operand offsets as constants, every other op is called
- * through its bound `run`. The scheduler (src/runtime/dispatch.ts) runs a whole block in one step
- * when it fits in the wave's quantum and the instruction budget, and steps op by op otherwise, so
- * which instructions run in which turn is exactly what per-op stepping gives.
+ * through its bound `run`. The scheduler (src/runtime/dispatch.ts) runs a block in one step, cut
+ * at the end of the wave's quantum or the instruction budget (the `lim` argument), so which
+ * instructions run in which turn, and where a budget stops, is exactly what per-op stepping gives.
  *
  * What the per-op loop does around each op, the block function does too, in the same order:
  * the wait-counter sanitizer's step (with w.pc at the op), w.pc at the next op while the handler
@@ -27,8 +27,11 @@ export interface Clock {
   t: number;
 }
 
-/** Runs the block on `w`; returns how many ops ran (all of them unless the wave stopped or left). */
-export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null) => number;
+/**
+ * Runs at most `lim` (>= 1) ops of the block on `w`; returns how many ran: `min(n, lim)` unless the
+ * wave stopped or left the block earlier.
+ */
+export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number) => number;
 
 export interface Block {
   /** Number of ops. */
@@ -101,6 +104,8 @@ export function compileBlock(ops: readonly Op[], pc0: number): Block {
     const next = pc + op.size;
     const last = k === n - 1;
     pre.push(`const O${k} = O[${k}];`);
+    // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
+    if (k > 0) lines.push(`if (lim === ${k}) { w.pc = ${pc}; clk.t = t0 + ${k}; return ${k}; }`);
     // The sanitizer sees the op with w.pc at it, as dispatch calls it.
     lines.push(isMem(op)
       ? `if (wc !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`
@@ -133,7 +138,7 @@ export function compileBlock(ops: readonly Op[], pc0: number): Block {
     pc = next;
   }
   lines.push(`clk.t = t0 + ${n};`, `return ${n};`);
-  const factory = compile(names, `${pre.join('\n')}\nreturn function block(w, clk, wc) {\n${lines.join('\n')}\n};`);
+  const factory = compile(names, `${pre.join('\n')}\nreturn function block(w, clk, wc, lim) {\n${lines.join('\n')}\n};`);
   const run = factory(...values) as unknown as BlockRun;
   const counts = new Map<number, number>();
   for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
