@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pm4Builder } from '../../src/amd/cp/builder.js';
+import { everyPacket } from '../../src/amd/cp/examples.js';
 import { HANDLERS } from '../../src/amd/cp/packets.js';
 import { IT, Pm4Error, opcodeOnGen, pkt3Header } from '../../src/amd/cp/pm4.js';
 import { PM4_GENS, regDb, parsePm4Gen, type Pm4Gen } from '../../src/amd/cp/regdb.js';
@@ -20,46 +21,7 @@ import { Memory } from '../../src/core/memory.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { main } from '../../src/cli/main.js';
 
-/** A stream using every handled packet. */
-export function everyPacket(gen: Pm4Gen): Pm4Builder {
-  const b = new Pm4Builder(gen);
-  b.contextControl().clearState()
-    .setContextReg('DB_SHADER_CONTROL', b.encode('DB_SHADER_CONTROL', { Z_ORDER: 'EARLY_Z_THEN_LATE_Z' }))
-    .setShReg('COMPUTE_NUM_THREAD_X', 64, 1, 1)
-    .setShReg('COMPUTE_PGM_RSRC2', b.encode('COMPUTE_PGM_RSRC2', { USER_SGPR: 6, TGID_X_EN: 1 }))
-    .setUconfigReg('VGT_PRIMITIVE_TYPE', b.encode('VGT_PRIMITIVE_TYPE', { PRIM_TYPE: 'DI_PT_TRILIST' }))
-    .setUconfigRegIndex('VGT_INDEX_TYPE', 2, 1)
-    .setShRegIndex('COMPUTE_USER_DATA_0', 0, 0x1234)
-    .setConfigReg(regDb(gen).regs.find((r) => r.space === 'config')!.name, 0)
-    .indexType(1).numInstances(2).indexBase(0x100000).indexBufferSize(3)
-    .drawIndexAuto(3).drawIndex2(3, 0x100000, 3)
-    .setBase(1, 0x200000).drawIndirect(0).drawIndexIndirect(16)
-    .drawIndirectMulti(false, { dataOffset: 0, count: 1, stride: 16 }).drawIndirectMulti(true, { dataOffset: 16, count: 1, stride: 20 })
-    .dispatchDirect(1, 1, 1).dispatchIndirect({ dataOffset: 0 }).dispatchIndirect({ va: 0x200000 })
-    .indirectBuffer(0x300000, 2)
-    .writeMem(0x400000, 1, 2).copyData(5, 7, 5, 0x400010)
-    .eventWrite('CS_PARTIAL_FLUSH', 4)
-    .eventWriteEop('BOTTOM_OF_PIPE_TS', 0x400020, 1, 5)
-    .releaseMem('BOTTOM_OF_PIPE_TS', 0x400028, 2, 6, 7)
-    .acquireMem().waitRegMem(1, 3, 0x400000, 1).pfpSyncMe()
-    // Register loads (enabled by CONTEXT_CONTROL's load bits): LOAD_*_REG read an image of their space at 0x200000, the _INDEX forms read at the address.
-    .contextControl(0x80000000 | 1 | 2 | 1 << 15 | 1 << 16 | 1 << 24)
-    .loadReg('context', 0x200000, [['DB_SHADER_CONTROL', 1], ['PA_SC_AA_CONFIG', 1]]).loadReg('sh', 0x200000, [['COMPUTE_USER_DATA_1', 2]])
-    .loadReg('uconfig', 0x200000, [['VGT_PRIMITIVE_TYPE', 1]]).loadReg('config', 0x200000, [[regDb(gen).regs.find((r) => r.space === 'config')!.name, 1]])
-    .loadRegIndex('context', 0x400000, 'PA_SC_AA_CONFIG', 1).loadRegIndex('sh', 0x400000, 'COMPUTE_USER_DATA_2', 2)
-    // Predication on the value at 0x400000 (non-zero): the predicated NOP runs; COND_EXEC does not skip.
-    .setPredication(3, 0x400000).pkt3(IT.NOP!, [0], { predicate: true }).setPredication(0)
-    .condExec(0x400000, 2).nop(1);
-  if (gen === 'gfx11') {
-    b.setRegPairs('context', [['PA_SC_AA_CONFIG', 0], ['DB_SHADER_CONTROL', 0x10]])
-      .setRegPairs('sh', [['COMPUTE_USER_DATA_3', 3], ['COMPUTE_USER_DATA_5', 5]])
-      .setRegPairs('context', [['PA_SC_AA_CONFIG', 0], ['DB_SHADER_CONTROL', 0x10], ['DB_RENDER_CONTROL', 0]], { packed: true })
-      .setRegPairs('sh', [['COMPUTE_USER_DATA_3', 3], ['COMPUTE_USER_DATA_5', 5]], { packed: true })
-      .setRegPairs('sh', [['COMPUTE_USER_DATA_3', 3], ['COMPUTE_USER_DATA_7', 7]], { packed: true, n: true });
-  }
-  b.nop(2).nop(0);
-  return b;
-}
+export { everyPacket };
 
 function decodeAll(words: Uint32Array, gen: Pm4Gen): PrintedPacket[] {
   const out: PrintedPacket[] = [];
@@ -324,5 +286,88 @@ test('golden: pm4 decode of the every-packet stream per generation', async () =>
     const txt = join(dir, `${gen}.txt`);
     if (accept) writeFileSync(txt, out);
     assert.equal(out, readFileSync(txt, 'utf8'), `${gen}: decode differs from ${txt}`);
+  }
+});
+
+/**
+ * The IB-following decode: a top-level stream calling IB1 (which calls IB2 and chains to a
+ * second buffer) and an IB outside the given memory, decoded with `--mem FILE@ADDR` per buffer.
+ * Streams under test/golden/pm4/ibs/, the text in ib-follow.txt (GPUSIM_ACCEPT_GOLDEN=1 rewrites).
+ */
+export function ibStreams(gen: Pm4Gen): { name: string; va: number; words: Uint32Array }[] {
+  const ib2 = new Pm4Builder(gen).setShReg('COMPUTE_USER_DATA_2', 2).dispatchDirect(1, 1, 1).finish();
+  const tail = new Pm4Builder(gen).setContextReg('PA_SC_AA_CONFIG', 0).nop(1).finish();
+  const ib1 = new Pm4Builder(gen).setShReg('COMPUTE_USER_DATA_1', 1).indirectBuffer(0x30000, ib2.length)
+    .indirectBuffer(0x20000, tail.length, { chain: true }).finish();
+  const top = new Pm4Builder(gen).contextControl().indirectBuffer(0x10000, ib1.length).indirectBuffer(0x900000, 8).nop(1).finish();
+  return [{ name: 'top', va: 0x1000, words: top }, { name: 'ib1', va: 0x10000, words: ib1 }, { name: 'tail', va: 0x20000, words: tail }, { name: 'ib2', va: 0x30000, words: ib2 }];
+}
+
+test('golden: pm4 decode follows INDIRECT_BUFFER calls and chains given --mem, notes the rest', async () => {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+  const dir = join(root, 'test/golden/pm4/ibs');
+  const accept = process.env['GPUSIM_ACCEPT_GOLDEN'] === '1';
+  if (accept) mkdirSync(dir, { recursive: true });
+  const streams = ibStreams('gfx11');
+  for (const s of streams) {
+    const f = join(dir, `${s.name}.bin`);
+    const bytes = new Uint8Array(s.words.buffer);
+    if (accept) writeFileSync(f, bytes);
+    assert.deepEqual(new Uint8Array(readFileSync(f)), bytes, `${s.name}.bin differs from the builder's stream`);
+  }
+  const run = async (args: string[]): Promise<{ code: number; out: string; err: string }> => {
+    let out = '';
+    let err = '';
+    const code = await main(args, { stdout: (s) => { out += s; }, stderr: (s) => { err += s; }, isTTY: false });
+    return { code, out, err };
+  };
+  const mems = streams.slice(1).flatMap((s) => ['--mem', `${join(dir, s.name + '.bin')}@0x${s.va.toString(16)}`]);
+  const t = await run(['pm4', 'decode', join(dir, 'top.bin'), '--gfx', 'gfx11', '--va', '0x1000', ...mems]);
+  assert.equal(t.code, 0, t.err);
+  const txt = join(root, 'test/golden/pm4/ib-follow.txt');
+  if (accept) writeFileSync(txt, t.out);
+  assert.equal(t.out, readFileSync(txt, 'utf8'));
+  assert.match(t.out, /^  -- IB1 0x10000 \(\d+ dwords\)$/m);
+  assert.match(t.out, /^    -- IB2 0x30000/m);
+  assert.match(t.out, /^  -- chain to 0x20000/m);
+  assert.match(t.out, /^  -- IB1 0x900000 \(8 dwords\) not followed: not in the given memory$/m);
+  assert.match(t.out, /COMPUTE_USER_DATA_2 \(0x2e42\) <- 0x00000002/);
+  // JSON: IB start, end and skip events between the packets, packets carry their level.
+  const j = await run(['pm4', 'decode', join(dir, 'top.bin'), '--gfx', 'gfx11', '--json', ...mems]);
+  const recs = j.out.trim().split('\n').map((l) => JSON.parse(l) as { event?: string; name?: string; level?: number });
+  assert.deepEqual(recs.filter((r) => r.event).map((r) => `${r.event}:${r.level}`), ['ib:1', 'ib:2', 'ib-end:2', 'chain:1', 'ib-end:1', 'ib-not-followed:1']);
+  assert.equal(recs.find((r) => r.name === 'DISPATCH_DIRECT')!.level, 2);
+  // Without memory: the IB is noted, not followed.
+  const n = await run(['pm4', 'decode', join(dir, 'top.bin'), '--gfx', 'gfx11']);
+  assert.match(n.out, /-- IB1 0x10000 \(\d+ dwords\) not followed: no GPU memory/);
+  // A loop through the given memory is an error with the dword offset and the IB.
+  const loopDir = mkdtempSync(join(tmpdir(), 'gpusim-pm4-loop-'));
+  const loop = join(loopDir, 'loop.bin');
+  writeFileSync(loop, new Pm4Builder('gfx11').nop(1).indirectBuffer(0x40000, 6).finish());
+  const l = await run(['pm4', 'decode', loop, '--gfx', 'gfx11', '--mem', `${loop}@0x40000`]);
+  assert.equal(l.code, 2);
+  assert.match(l.err, /dword 2 of IB1 at 0x40000: INDIRECT_BUFFER loop/);
+  const bad = await run(['pm4', 'decode', loop, '--gfx', 'gfx11', '--mem', `${loop}@0x40002`]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /not dword aligned/);
+});
+
+test('src/amd/cp/README.md carries the measured coverage table (gpusim pm4 coverage)', async () => {
+  let out = '';
+  const code = await main(['pm4', 'coverage'], { stdout: (s) => { out += s; }, stderr: () => {}, isTTY: false });
+  assert.equal(code, 0);
+  const lines = out.trim().split('\n');
+  assert.equal(lines.length, 5);
+  const readme = readFileSync(fileURLToPath(new URL('../../../src/amd/cp/README.md', import.meta.url)), 'utf8');
+  assert.ok(readme.includes(lines.join('\n')), 'README coverage table is stale: paste `gpusim pm4 coverage` into src/amd/cp/README.md');
+  // Every handled packet is in the every-packet stream and executes; the JSON form agrees.
+  let json = '';
+  await main(['pm4', 'coverage', '--json'], { stdout: (s) => { json += s; }, stderr: () => {}, isTTY: false });
+  const rows = JSON.parse(json) as { gen: string; golden: number; executed: number; decoded: number; registers: number }[];
+  for (const r of rows) {
+    const handled = [...HANDLERS.keys()].filter((op) => opcodeOnGen(op, r.gen as Pm4Gen)).length;
+    assert.equal(r.golden, handled, r.gen);
+    assert.equal(r.executed, handled, r.gen);
+    assert.equal(r.registers, regDb(r.gen as Pm4Gen).regs.length);
   }
 });

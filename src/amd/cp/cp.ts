@@ -157,6 +157,8 @@ export class CommandProcessor implements Pm4Visitor {
   /** Predicated packets the CP discarded, and dwords COND_EXEC skipped. */
   predicatedOff = 0;
   condSkippedDwords = 0;
+  /** Type-3 opcodes this processor gave an effect to (the coverage report counts them). */
+  readonly executedOpcodes = new Set<number>();
   /** A deterministic GPU clock for timestamps: advances once per packet. */
   clock = 0;
   packets = 0;
@@ -245,6 +247,8 @@ export class CommandProcessor implements Pm4Visitor {
     }
     if (p.type !== 3) return;
     const b = p.body;
+    // Opcodes reaching a case below (or writing registers by themselves) count as executed.
+    if (p.spec?.writes) this.executedOpcodes.add(p.opcode);
     switch (p.opcode) {
       case IT.SET_BASE: this.bases.set(b[0]! & 0xf, lohi(b[1]!, b[2]! & 0xffff)); break;
       case IT.CONTEXT_CONTROL:
@@ -260,6 +264,7 @@ export class CommandProcessor implements Pm4Visitor {
       case IT.LOAD_CONTEXT_REG_INDEX: this.loadRegIndex(p, 'context'); break;
       case IT.SET_PREDICATION: this.setPredication(p); break;
       case IT.COND_EXEC: {
+        this.executedOpcodes.add(p.opcode);
         const va = lohi(b[0]! & ~3, b[1]! & 0xffff);
         const n = b[3]! & 0x3fff;
         if (this.mem.read32(va) !== 0 || n === 0) break;
@@ -315,11 +320,13 @@ export class CommandProcessor implements Pm4Visitor {
         this.releaseWrite(p, lohi(b[2]!, b[3]!), (b[1]! >>> 29) & 7, b[4]!, b[5]!);
         break;
       case IT.WAIT_REG_MEM: this.waitRegMem(p); break;
+      case IT.INDIRECT_BUFFER: break; // the walker fetches and runs it
       case IT.ACQUIRE_MEM: case IT.PFP_SYNC_ME: case IT.NOP:
         // Caches and the PFP/ME split are not modelled: every write is visible at once.
         break;
-      default: break;
+      default: return;
     }
+    this.executedOpcodes.add(p.opcode);
   }
 
   /** LOAD_*_REG: each (REG_OFFSET, NUM_DWORDS) group loads from BASE + REG_OFFSET*4, when CONTEXT_CONTROL enables the group. */

@@ -83,9 +83,11 @@ export class PrintVisitor implements Pm4Visitor {
   }
   leaveIb(va: number, level: number): void {
     if (!this.json) this.out(`${'  '.repeat(level)}-- end of IB${level} 0x${va.toString(16)}`);
+    else this.out(JSON.stringify({ event: 'ib-end', va: '0x' + va.toString(16), level }));
   }
-  skipIb(va: number, dwords: number, level: number): void {
-    if (!this.json) this.out(`${'  '.repeat(level)}-- IB${level} 0x${va.toString(16)} (${dwords} dwords) not followed: no GPU memory`);
-    else this.out(JSON.stringify({ event: 'ib-not-followed', va: '0x' + va.toString(16), dwords, level }));
+  skipIb(va: number, dwords: number, level: number, unmapped = false): void {
+    const why = unmapped ? 'not in the given memory' : 'no GPU memory';
+    if (!this.json) this.out(`${'  '.repeat(level)}-- IB${level} 0x${va.toString(16)} (${dwords} dwords) not followed: ${why}`);
+    else this.out(JSON.stringify({ event: 'ib-not-followed', va: '0x' + va.toString(16), dwords, level, reason: why }));
   }
 }

@@ -51,8 +51,8 @@ export interface Pm4Visitor {
   enterIb?(va: number, dwords: number, level: number, chained: boolean): void;
   /** An indirect buffer ended (the caller resumes). */
   leaveIb?(va: number, level: number): void;
-  /** An INDIRECT_BUFFER that is not followed (no memory to fetch it from). */
-  skipIb?(va: number, dwords: number, level: number): void;
+  /** An INDIRECT_BUFFER that is not followed: no memory to fetch it from, or (`unmapped`) not in that memory. */
+  skipIb?(va: number, dwords: number, level: number, unmapped?: boolean): void;
 }
 
 export interface WalkOptions {
@@ -65,6 +65,8 @@ export interface WalkOptions {
   readonly maxLevel?: number;
   /** Stop with an error after this many packets (default 1,000,000). */
   readonly maxPackets?: number;
+  /** An IB outside the fetchable memory: 'error' (default, the CP would fault) or 'note' (report it via skipIb and go on; decoders). */
+  readonly unmapped?: 'error' | 'note';
 }
 
 export interface WalkStats {
@@ -154,6 +156,10 @@ export function walkPm4(words: Uint32Array, visitor: Pm4Visitor, opts: WalkOptio
           throw new Pm4Error(`INDIRECT_BUFFER loop: the IB at 0x${target.toString(16)} is already being executed${chained ? ' (chained back into)' : ''}`, at, bufVa, level);
         }
         const ib = size === 0 ? new Uint32Array(0) : opts.fetch(target, size);
+        if (ib === null && opts.unmapped === 'note') {
+          visitor.skipIb?.(target, size, nextLevel, true);
+          continue;
+        }
         if (ib === null) throw new Pm4Error(`INDIRECT_BUFFER at 0x${target.toString(16)} (${size} dwords) is not mapped`, at, bufVa, level);
         stats.ibs++;
         if (nextLevel > stats.maxLevel) stats.maxLevel = nextLevel;
