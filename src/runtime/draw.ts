@@ -14,7 +14,7 @@
  *  4. PS waves: SGPR/VGPR layout and LDS parameter preload (spi.ts), PS_wave_id counters per
  *     packer. Each wave's MRT/Z exports are kept until the stage ends and then committed in
  *     launch (rasterization) order, so images do not depend on the scheduling order.
- *  5. DB (late Z, stencil) and CB (formats, blending) per covered sample (db.ts, cb.ts).
+ *  5. DB (early Z before the PS when DB_SHADER_CONTROL allows it, else late Z; stencil) and CB (formats, blending) per covered sample (db.ts, cb.ts).
  *
  * Hooks: `onPsWave` receives every PS wave at launch (before its first instruction) with its
  * packed quads, packer and wave id: POPS attaches its state there.
@@ -39,7 +39,7 @@ import { rasterize, type Quad } from '../amd/gfx/raster.js';
 import { packWaves, psInputVgprs, type PsWave } from '../amd/gfx/waves.js';
 import { GfxRegs } from '../amd/gfx/regs.js';
 import { decodeColorTargets, exportColor, readSample, writeSample, blend, type ColorTarget } from '../amd/gfx/cb.js';
-import { decodeDepthState, depthStencilTest } from '../amd/gfx/db.js';
+import { decodeDepthState, decodeZOrder, depthStencilTest, earlyDepthStencil, type ZOrder } from '../amd/gfx/db.js';
 import {
   attrRingBytes, attrRingOffset, gsTgInfo, mergedWaveInfo, packPrimVertices, psLdsBytes, psPrimMask, psWaveCountSgpr, PsWaveIds,
   unpackPrimExport,
@@ -95,6 +95,8 @@ export interface DrawStats {
   samplesWritten: number;
   /** Covered pixels shaded (lanes that were not helpers). */
   pixelsShaded: number;
+  /** Samples the early depth/stencil test (before the PS) rejected (db.ts decodeZOrder). */
+  earlyZRejected?: number;
   aborted: boolean;
 }
 
@@ -406,7 +408,10 @@ export class GfxPipeline {
     // --- PS waves ------------------------------------------------------------------------------
     const psW32 = this.gen !== 'gfx9' && regs.field('SPI_PS_IN_CONTROL', 'PS_W32_EN') === 1;
     const psWs: 32 | 64 = psW32 ? 32 : 64;
-    const psWaves = packWaves(quads, psWs, { maxPrimsPerWave: 16 });
+    // Early Z (DB_SHADER_CONTROL): depth/stencil before the PS; rejected samples launch no lanes.
+    const zOrder = decodeZOrder(regs);
+    const launchQuads = zOrder.early ? this.earlyZ(regs, st, quads) : quads;
+    const psWaves = packWaves(launchQuads, psWs, { maxPrimsPerWave: 16 });
     if (!psWaves.length) return;
     const ppc = regs.addr256('SPI_SHADER_PGM_LO_PS', 'SPI_SHADER_PGM_HI_PS', 'MEM_BASE');
     const p1 = regs.raw('SPI_SHADER_PGM_RSRC1_PS');
@@ -451,7 +456,22 @@ export class GfxPipeline {
     this.stats.psWaves += list.length;
     const psRun = this.stageHost.run(list);
     this.stats.psInstructions += psRun.instructions;
-    this.commit(regs, st, results);
+    this.commit(regs, st, results, zOrder);
+  }
+
+  /** The early depth/stencil pass (db.ts earlyDepthStencil) with the pipeline's sample depths. */
+  private earlyZ(regs: GfxRegs, st: PaState, quads: Quad[]): Quad[] {
+    const depth = decodeDepthState(regs, st.numSamples);
+    if (!depth.zEnable && !depth.stencilEnable) return quads;
+    const b = new Float64Array(5);
+    const ns = st.numSamples;
+    const r = earlyDepthStencil(this.mem, depth, quads, ns, (q, p, s) => {
+      const [sx, sy] = ns === 1 ? [0.5, 0.5] : [0.5 + st.sampleLocs[p]![2 * s]! / 16, 0.5 + st.sampleLocs[p]![2 * s + 1]! / 16];
+      barycentrics(q.sp, q.x + (p & 1) + sx, q.y + (p >> 1) + sy, b, st.perspCorrDis);
+      return b[4]!;
+    });
+    this.stats.earlyZRejected = (this.stats.earlyZRejected ?? 0) + r.samplesKilled;
+    return r.quads;
   }
 
   /** SPI_PS_INPUT_CNTL features the model does not interpolate (said once per draw). */
@@ -519,7 +539,10 @@ export class GfxPipeline {
   }
 
   /** DB + CB for the PS waves of one draw, in launch order. */
-  private commit(regs: GfxRegs, st: PaState, results: readonly PsResult[]): void {
+  private commit(regs: GfxRegs, st: PaState, results: readonly PsResult[], zOrder?: ZOrder): void {
+    const early = zOrder?.early ?? false;
+    let killedEarly = false;
+    let zExportIgnored = false;
     const ns = st.numSamples;
     const targets = decodeColorTargets(regs, ns, this.diag);
     const depth = decodeDepthState(regs, ns, this.diag);
@@ -539,7 +562,11 @@ export class GfxPipeline {
           const on = (e: ExportEvent): boolean => (lane < 32 ? ((e.execLo >>> lane) & 1) === 1 : ((e.execHi >>> (lane - 32)) & 1) === 1);
           // A lane killed before its exports writes nothing.
           const anyExport = [...r.mrt.values()].some(on) || (r.mrtz !== null && on(r.mrtz));
-          if (!anyExport) continue;
+          if (!anyExport) {
+            // A lane of a wave that exports elsewhere but not here was discarded.
+            if (early && (r.mrt.size > 0 || r.mrtz !== null)) killedEarly = true;
+            continue;
+          }
           const x = quad.x + (p & 1), y = quad.y + (p >> 1);
           for (let s = 0; s < ns; s++) {
             if (!((m >>> s) & 1)) continue;
@@ -551,7 +578,10 @@ export class GfxPipeline {
               z = b[4]!;
             }
             if ((depth.zEnable || depth.stencilEnable) && (x >= depth.width || y >= depth.height)) continue;
-            if ((depth.zEnable || depth.stencilEnable) && !depthStencilTest(this.mem, depth, x, y, s, z, quad.sp.front)) continue;
+            if (early) {
+              // Already tested and written before the PS: an exported depth comes too late.
+              if (depth.zExport && r.mrtz && on(r.mrtz)) zExportIgnored = true;
+            } else if ((depth.zEnable || depth.stencilEnable) && !depthStencilTest(this.mem, depth, x, y, s, z, quad.sp.front)) continue;
             let wrote = false;
             for (const t of targets) {
               if (!t) continue;
@@ -565,6 +595,12 @@ export class GfxPipeline {
           }
         }
       }
+    }
+    if (killedEarly && zOrder && !zOrder.killEnable && (depth.zEnable || depth.stencilEnable)) {
+      this.diag.report({ id: 'amd.db.kill-without-kill-enable', severity: 'error', where: { DB_SHADER_CONTROL: regs.raw('DB_SHADER_CONTROL') }, message: 'the pixel shader discarded covered pixels but DB_SHADER_CONTROL.KILL_ENABLE = 0: early Z already wrote their depth/stencil' });
+    }
+    if (zExportIgnored) {
+      this.diag.report({ id: 'amd.db.early-z-depth-export', severity: 'warning', where: { DB_SHADER_CONTROL: regs.raw('DB_SHADER_CONTROL') }, message: 'the pixel shader exported depth under early Z (DEPTH_BEFORE_SHADER = 1): the test and write already used the interpolated depth, the export is ignored' });
     }
   }
 }

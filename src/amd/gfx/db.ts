@@ -6,9 +6,10 @@
  *
  * Surfaces are linear (gpusim does not model tiling or HTILE): sample s of pixel (x, y) is at
  * base + ((y * width + x) * samples + s) * bytes. Depth is clamped to [0, 1] before the test (the
- * viewport depth range) and stored as round(z * 65535) for Z_16. The test runs per covered sample,
- * after the pixel shader (late Z) so exported depth and discards are honoured; the pipeline runs
- * it in rasterization order.
+ * viewport depth range) and stored as round(z * 65535) for Z_16. The test runs per covered sample
+ * in rasterization order: before the pixel shader when DB_SHADER_CONTROL allows early Z
+ * (decodeZOrder, earlyDepthStencil), otherwise after it (late Z) so exported depth and discards
+ * are honoured.
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
@@ -145,4 +146,72 @@ export function depthStencilTest(mem: Memory, d: DepthState, x: number, y: numbe
     else mem.write32(d.zWriteVa + idx * 4, f32bits(zq));
   }
   return true;
+}
+
+/**
+ * When the DB tests depth/stencil, from DB_SHADER_CONTROL (the rule table Mesa's radeonsi
+ * documents next to its Z_ORDER choice):
+ * - DEPTH_BEFORE_SHADER = 1: the hardware forces early Z whatever Z_ORDER says; the test and
+ *   the depth/stencil writes happen before the pixel shader, so a later discard or an exported
+ *   depth cannot undo them.
+ * - Z_ORDER EARLY_Z_THEN_LATE_Z / EARLY_Z_THEN_RE_Z: early Z when the shader cannot change a
+ *   sample's depth or coverage (no Z_EXPORT_ENABLE, STENCIL_TEST_VAL_EXPORT_ENABLE,
+ *   MASK_EXPORT_ENABLE, KILL_ENABLE, no DB_ALPHA_TO_MASK), otherwise late.
+ * - LATE_Z / RE_Z: late (Re-Z's pre-shader test writes nothing, so it only culls invocations the
+ *   late test would reject; gpusim runs them).
+ * Early Z runs in rasterization order before any pixel shader wave of the draw is launched;
+ * samples that fail leave the coverage, quads left without coverage launch no lanes.
+ */
+export interface ZOrder {
+  readonly early: boolean;
+  /** Why (for statistics and diagnostics). */
+  readonly reason: 'depth-before-shader' | 'early-z' | 'late-z' | 're-z' | 'shader-modifies-coverage';
+  readonly killEnable: boolean;
+  readonly zExportEnable: boolean;
+}
+
+export function decodeZOrder(r: GfxRegs): ZOrder {
+  const c = r.raw('DB_SHADER_CONTROL');
+  const f = (name: string): number => r.field('DB_SHADER_CONTROL', name, c);
+  const killEnable = f('KILL_ENABLE') === 1;
+  const zExportEnable = f('Z_EXPORT_ENABLE') === 1;
+  if (f('DEPTH_BEFORE_SHADER') === 1) return { early: true, reason: 'depth-before-shader', killEnable, zExportEnable };
+  const order = r.enumOf('DB_SHADER_CONTROL', 'Z_ORDER', c);
+  if (order === 'LATE_Z') return { early: false, reason: 'late-z', killEnable, zExportEnable };
+  if (order === 'RE_Z') return { early: false, reason: 're-z', killEnable, zExportEnable };
+  const a2m = r.db.get('DB_ALPHA_TO_MASK') ? r.field('DB_ALPHA_TO_MASK', 'ALPHA_TO_MASK_ENABLE') === 1 : false;
+  const modifies = zExportEnable || killEnable || f('STENCIL_TEST_VAL_EXPORT_ENABLE') === 1 || f('MASK_EXPORT_ENABLE') === 1 || a2m;
+  return modifies ? { early: false, reason: 'shader-modifies-coverage', killEnable, zExportEnable } : { early: true, reason: 'early-z', killEnable, zExportEnable };
+}
+
+/**
+ * The early depth/stencil pass over a draw's quads (rasterization order): tests and writes every
+ * covered sample, returns the quads with the failing samples removed (quads with no sample left
+ * are dropped). `zAt` gives the interpolated depth of sample s of pixel p of a quad.
+ */
+export function earlyDepthStencil<Q extends { readonly x: number; readonly y: number; readonly coverage: Uint16Array; readonly sp: { readonly front: boolean } }>(
+  mem: Memory, d: DepthState, quads: readonly Q[], samples: number, zAt: (q: Q, p: number, s: number) => number,
+): { quads: Q[]; samplesKilled: number } {
+  const out: Q[] = [];
+  let killed = 0;
+  for (const q of quads) {
+    let cov: Uint16Array | null = null;
+    for (let p = 0; p < 4; p++) {
+      const m = q.coverage[p]!;
+      if (!m) continue;
+      const x = q.x + (p & 1), y = q.y + (p >> 1);
+      let keep = m;
+      for (let s = 0; s < samples; s++) {
+        if (!((m >>> s) & 1)) continue;
+        if (x >= d.width || y >= d.height || !depthStencilTest(mem, d, x, y, s, zAt(q, p, s), q.sp.front)) {
+          keep &= ~(1 << s);
+          killed++;
+        }
+      }
+      if (keep !== m) (cov ??= q.coverage.slice())[p] = keep;
+    }
+    if (cov === null) out.push(q);
+    else if (cov.some((m) => m !== 0)) out.push({ ...q, coverage: cov });
+  }
+  return { quads: out, samplesKilled: killed };
 }
