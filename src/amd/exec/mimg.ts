@@ -3,14 +3,21 @@
  * for sampling, an S# (4 SGPRs at ssamp*4); descriptor layouts from mimg-rsrc.gen.ts (Mesa's
  * gfx11-rsrc JSON), texel formats from the GFX11_FORMAT table of buffer-formats.gen.ts.
  *
- * Modelled: dim 1D/2D, 32-bit addresses and data (no a16/d16/tfe/lwe), level 0 of linear images
- * (SW_MODE 0; row pitch = WIDTH texels), DST_SEL swizzles, dmask packing (one VGPR per enabled
- * channel, in channel order). image_load/store take integer texel coordinates and ignore texels
- * outside the image (loads return 0, as robust buffer access does). image_sample takes f32
- * coordinates, normalized unless the unorm bit or S# FORCE_UNNORMALIZED; addressing per
- * CLAMP_X/Y (SQ_TEX_WRAP, SQ_TEX_MIRROR, SQ_TEX_CLAMP_LAST_TEXEL, SQ_TEX_CLAMP_BORDER with a
- * transparent black border); XY_MAG_FILTER point or bilinear (weights in doubles, result rounded
- * to f32) at level 0 — no LOD selection, so pixel shaders get the magnification filter.
+ * Modelled: dim 1D/2D, 32-bit addresses and data (no a16/d16/tfe/lwe), linear images (SW_MODE 0),
+ * DST_SEL swizzles, dmask packing (one VGPR per enabled channel, in channel order). Mip chains
+ * (T# MAX_MIP > 0) are laid out as addrlib lays out linear surfaces on GFX10+ (linearMipLevels:
+ * smallest level first, each level's pitch aligned to 256 bytes); a one-level image keeps the
+ * scenes' pitch of WIDTH texels. image_load/store take integer texel coordinates at BASE_LEVEL and
+ * ignore texels outside it (loads return 0, as robust buffer access does). image_sample(_l/_lz/_b)
+ * take f32 coordinates, normalized unless the unorm bit or S# FORCE_UNNORMALIZED; LOD from the
+ * quad's derivatives (lanes 4q..4q+3 = TL, TR, BL, BR; log2 of the larger of the x and y
+ * footprints in BASE_LEVEL texels), the explicit LOD (_l), 0 (_lz), plus the bias operand (_b) and
+ * S# LOD_BIAS, clamped to S# MIN_LOD..MAX_LOD; LOD <= 0 uses XY_MAG_FILTER at BASE_LEVEL, above it
+ * XY_MIN_FILTER with MIP_FILTER none / point (level ceil(LOD + 0.5) - 1) / linear (two levels
+ * blended), levels clamped to BASE_LEVEL..LAST_LEVEL; unnormalized coordinates sample BASE_LEVEL.
+ * Addressing per CLAMP_X/Y (SQ_TEX_WRAP, SQ_TEX_MIRROR, SQ_TEX_CLAMP_LAST_TEXEL, SQ_TEX_CLAMP_BORDER
+ * with a transparent black border); point or bilinear filters (weights in doubles, result rounded
+ * to f32; the hardware's reduced LOD and weight precision is not modelled).
  * Anything else is diagnosed once (`gfx11.mimg.unsupported`) and the instruction writes 0.
  */
 import type { Instruction } from '../isa/types.js';
@@ -30,26 +37,67 @@ function get(w: Wave, base: number, f: RsrcBits | undefined): number {
   return f.width === 32 ? v : Math.floor(v / 2 ** f.lo) % 2 ** f.width;
 }
 
-interface Image { base: number; width: number; height: number; bytes: number; bits: readonly number[]; nfmt: string; dst: number[]; ok: string }
+interface Image {
+  base: number; width: number; height: number; bytes: number; bits: readonly number[]; nfmt: string; dst: number[]; ok: string;
+  /** Row pitch in texels of the level being addressed. */
+  pitch: number;
+  /** The resource's levels (MAX_MIP + 1) and the view's BASE_LEVEL..LAST_LEVEL. */
+  levels: readonly MipLevel[]; baseLevel: number; lastLevel: number;
+}
+
+export interface MipLevel { readonly offset: number; readonly pitch: number; readonly width: number; readonly height: number }
+
+/**
+ * Levels of a linear 2D image as addrlib lays them out on GFX10+ (Gfx10Lib::HwlComputeSurfaceInfoLinear):
+ * level i is max(1, W >> i) x max(1, H >> i) texels with its pitch aligned to 256 bytes, and the
+ * levels are stored smallest first (the last level at offset 0, level 0 at the end). A one-level
+ * image keeps the pitch gpusim's scenes use (`pitch0`, default WIDTH).
+ */
+export function linearMipLevels(width: number, height: number, bytes: number, levels: number, pitch0 = width): MipLevel[] {
+  if (levels <= 1) return [{ offset: 0, pitch: pitch0, width, height }];
+  const align = 256 / bytes;
+  const out: MipLevel[] = new Array(levels);
+  let offset = 0;
+  for (let i = levels - 1; i >= 0; i--) {
+    const w = Math.max(1, width >> i), h = Math.max(1, height >> i);
+    const pitch = Math.ceil(w / align) * align;
+    out[i] = { offset, pitch, width: w, height: h };
+    offset += pitch * h * bytes;
+  }
+  return out;
+}
 
 function readTsharp(w: Wave, r: number): Image {
   const R = SQ_IMG_RSRC;
   const base = (w.s[r]! >>> 0) * 256 + get(w, r, R.BASE_ADDRESS_HI) * 2 ** 40;
   const width = (get(w, r, R.WIDTH_LO) | (get(w, r, R.WIDTH_HI) << 2)) + 1;
   const height = get(w, r, R.HEIGHT) + 1;
+  const maxMip = get(w, r, R.MAX_MIP);
+  const baseLevel = get(w, r, R.BASE_LEVEL), lastLevel = get(w, r, R.LAST_LEVEL);
   const fmt = BUF_FORMATS[get(w, r, R.FORMAT)];
   const dst = [get(w, r, R.DST_SEL_X), get(w, r, R.DST_SEL_Y), get(w, r, R.DST_SEL_Z), get(w, r, R.DST_SEL_W)];
   let ok = '';
   if (!fmt || fmt.packed || !(fmt.nfmt === 'unorm' || fmt.nfmt === 'float' || fmt.nfmt === 'uint') || fmt.bits.some((b) => b !== 8 && b !== 16 && b !== 32)) ok = `T# FORMAT ${get(w, r, R.FORMAT)} (${fmt?.name ?? 'unknown'}) is not modelled for images`;
   else if (get(w, r, R.SW_MODE) !== 0) ok = `T# SW_MODE ${get(w, r, R.SW_MODE)}: only linear (0) images are modelled`;
-  return { base, width, height, bytes: fmt?.bytes ?? 4, bits: fmt?.bits ?? [32], nfmt: fmt?.nfmt ?? 'float', dst, ok };
+  else if (maxMip > 0 && 256 % fmt.bytes !== 0) ok = `T# FORMAT ${fmt.name}: mip chains of ${fmt.bytes}-byte texels are not modelled`;
+  else if (baseLevel > lastLevel || lastLevel > maxMip) ok = `T# BASE_LEVEL ${baseLevel} / LAST_LEVEL ${lastLevel} / MAX_MIP ${maxMip}: the view's levels must lie in 0..MAX_MIP with BASE_LEVEL <= LAST_LEVEL`;
+  const bytes = fmt?.bytes ?? 4;
+  const levels = linearMipLevels(width, height, bytes, maxMip + 1);
+  return { base, width, height, bytes, bits: fmt?.bits ?? [32], nfmt: fmt?.nfmt ?? 'float', dst, ok, pitch: levels[0]!.pitch, levels, baseLevel, lastLevel };
+}
+
+/** The image seen at one mip level (base, size and pitch of that level). */
+function atLevel(im: Image, level: number): Image {
+  if (im.levels.length === 1) return im;
+  const l = im.levels[level]!;
+  return { ...im, base: im.base + l.offset, width: l.width, height: l.height, pitch: l.pitch };
 }
 
 /** Texel (x, y) as 4 channels after DST_SEL. */
 function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array): void {
   const raw = [0, 0, 0, 1];
   if (x >= 0 && y >= 0 && x < im.width && y < im.height) {
-    let a = im.base + (y * im.width + x) * im.bytes;
+    let a = im.base + (y * im.pitch + x) * im.bytes;
     im.bits.forEach((b, c) => {
       const v = b === 8 ? w.mem.read8(a) : b === 16 ? w.mem.read16(a) : w.mem.read32(a);
       a += b / 8;
@@ -64,7 +112,7 @@ function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array): voi
 
 function store(w: Wave, im: Image, x: number, y: number, v: readonly number[]): void {
   if (x < 0 || y < 0 || x >= im.width || y >= im.height) return;
-  let a = im.base + (y * im.width + x) * im.bytes;
+  let a = im.base + (y * im.pitch + x) * im.bytes;
   im.bits.forEach((b, c) => {
     const x0 = v[c] ?? 0;
     let bits: number;
@@ -100,7 +148,31 @@ function unsupported(inst: Instruction): string {
   return '';
 }
 
-for (const kind of ['load', 'store', 'sample'] as const) {
+/** Fixed-point S# fields: MIN_LOD/MAX_LOD unsigned 4.8, LOD_BIAS signed 6.8 (Mesa's util_unsigned_fixed/util_signed_fixed encodings). */
+const ufix8 = (v: number): number => v / 256;
+const sfix8 = (v: number, width: number): number => (v >= 2 ** (width - 1) ? v - 2 ** width : v) / 256;
+
+/** Point or bilinear filtering of one level at coordinates already in that level's texel space. */
+function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bilinear: boolean, cx: number, cy: number, out: Float64Array, t: Float64Array): void {
+  if (!bilinear) {
+    const x = wrap(cx, Math.floor(u), im.width), y = dims === 2 ? wrap(cy, Math.floor(v), im.height) : 0;
+    fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, out);
+    return;
+  }
+  const fu = u - 0.5, fv = dims === 2 ? v - 0.5 : 0;
+  const x0 = Math.floor(fu), y0 = Math.floor(fv);
+  const a = fu - x0, b = fv - y0;
+  out.fill(0);
+  for (const [dx, dy, wt] of [[0, 0, (1 - a) * (1 - b)], [1, 0, a * (1 - b)], [0, 1, (1 - a) * b], [1, 1, a * b]] as const) {
+    if (wt === 0) continue;
+    const x = wrap(cx, x0 + dx, im.width), y = dims === 2 ? wrap(cy, y0 + dy, im.height) : 0;
+    fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, t);
+    for (let c = 0; c < 4; c++) out[c]! += wt * t[c]!;
+  }
+}
+
+for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_b'] as const) {
+  const sampling = kind.startsWith('sample');
   define(`image_${kind}`, (inst, env: ExecEnv) => {
     const f = inst.fields;
     const ws = env.waveSize;
@@ -111,11 +183,13 @@ for (const kind of ['load', 'store', 'sample'] as const) {
     const dmask = f.dmask! & 15;
     const chans = [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
     if (!chans.length && kind !== 'store') chans.push(0);
+    // Address VGPRs: [bias] u [v] [lod] (GFX10+ order: bias before the body, LOD after it).
+    const bodyAt = kind === 'sample_b' ? 1 : 0;
     const vdata = f.vdata!;
     if (vdata + chans.length > env.vgprs || regs.some((r) => r >= env.vgprs)) findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: a data or address VGPR is past the ${env.vgprs} allocated` });
     const srsrc = f.srsrc! * 4;
     const ssamp = (f.ssamp ?? 0) * 4;
-    const px = new Float64Array(4), t = new Float64Array(4);
+    const px = new Float64Array(4), t = new Float64Array(4), t2 = new Float64Array(4);
     let warned = false;
     return {
       cls: 'vmem',
@@ -133,9 +207,14 @@ for (const kind of ['load', 'store', 'sample'] as const) {
         }
         const v = w.v;
         const S = SQ_IMG_SAMP;
-        const unnorm = f.unorm === 1 || (kind === 'sample' && get(w, ssamp, S.FORCE_UNNORMALIZED) === 1);
-        const bilinear = kind === 'sample' && get(w, ssamp, S.XY_MAG_FILTER) === 1;
+        const unnorm = f.unorm === 1 || (sampling && get(w, ssamp, S.FORCE_UNNORMALIZED) === 1);
         const cx = get(w, ssamp, S.CLAMP_X), cy = get(w, ssamp, S.CLAMP_Y);
+        const magLinear = get(w, ssamp, S.XY_MAG_FILTER) === 1, minLinear = get(w, ssamp, S.XY_MIN_FILTER) !== 0;
+        const mipFilter = get(w, ssamp, S.MIP_FILTER);
+        const minLod = ufix8(get(w, ssamp, S.MIN_LOD)), maxLod = ufix8(get(w, ssamp, S.MAX_LOD));
+        const lodBias = sfix8(get(w, ssamp, S.LOD_BIAS), S.LOD_BIAS?.width ?? 14);
+        const base = atLevel(im, im.baseLevel);
+        const reg = (k: number, l: number): number => f32(v[regs[bodyAt + k]! * ws + l]!);
         let n = 0;
         for (let l = 0; l < ws; l++) {
           if (!laneOn(w, l)) continue;
@@ -144,29 +223,45 @@ for (const kind of ['load', 'store', 'sample'] as const) {
             const x = v[regs[0]! * ws + l]!, y = dims === 2 ? v[regs[1]! * ws + l]! : 0;
             const data = [0, 0, 0, 0];
             chans.forEach((c, k) => { data[c] = v[(vdata + k) * ws + l]!; });
-            store(w, im, x, y, data);
+            store(w, base, x, y, data);
             continue;
           }
           if (kind === 'load') {
             const x = v[regs[0]! * ws + l]! | 0, y = dims === 2 ? v[regs[1]! * ws + l]! | 0 : 0;
-            fetch(w, im, x, y, px);
+            fetch(w, base, x, y, px);
           } else {
-            let u = f32(v[regs[0]! * ws + l]!), vv = dims === 2 ? f32(v[regs[1]! * ws + l]!) : 0;
-            if (!unnorm) { u *= im.width; vv *= dims === 2 ? im.height : 1; }
-            if (!bilinear) {
-              const x = wrap(cx, Math.floor(u), im.width), y = dims === 2 ? wrap(cy, Math.floor(vv), im.height) : 0;
-              fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, px);
-            } else {
-              const fu = u - 0.5, fv = dims === 2 ? vv - 0.5 : 0;
-              const x0 = Math.floor(fu), y0 = Math.floor(fv);
-              const a = fu - x0, b = fv - y0;
-              px.fill(0);
-              for (const [dx, dy, wt] of [[0, 0, (1 - a) * (1 - b)], [1, 0, a * (1 - b)], [0, 1, (1 - a) * b], [1, 1, a * b]] as const) {
-                if (wt === 0) continue;
-                const x = wrap(cx, x0 + dx, im.width), y = dims === 2 ? wrap(cy, y0 + dy, im.height) : 0;
-                fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, t);
-                for (let c = 0; c < 4; c++) px[c]! += wt * t[c]!;
+            // Normalized coordinates scale by each level's size; unnormalized ones address the base level only.
+            const u = reg(0, l), vv = dims === 2 ? reg(1, l) : 0;
+            let lod = 0;
+            if (!unnorm) {
+              if (kind === 'sample' || kind === 'sample_b') {
+                // Implicit LOD from the quad's derivatives (lanes 4q..4q+3: TL, TR, BL, BR) in base-level texels.
+                const q = l & ~3;
+                const ux = (reg(0, q + 1) - reg(0, q)) * base.width, uy = (reg(0, q + 2) - reg(0, q)) * base.width;
+                const vx = dims === 2 ? (reg(1, q + 1) - reg(1, q)) * base.height : 0, vy = dims === 2 ? (reg(1, q + 2) - reg(1, q)) * base.height : 0;
+                lod = Math.log2(Math.max(Math.hypot(ux, vx), Math.hypot(uy, vy)));
+                if (kind === 'sample_b') lod += f32(v[regs[0]! * ws + l]!);
+              } else if (kind === 'sample_l') lod = reg(dims, l);
+              lod = Math.min(maxLod, Math.max(minLod, lod + lodBias));
+              if (Number.isNaN(lod)) lod = minLod;
+            }
+            const top = im.lastLevel - im.baseLevel;
+            if (lod <= 0 || unnorm) {
+              filterLevel(w, base, unnorm ? u : u * base.width, unnorm ? vv : vv * base.height, dims, magLinear, cx, cy, px, t);
+            } else if (mipFilter === 2 && top > 0) {
+              // Linear between the two nearest levels.
+              const l0 = Math.min(top, Math.floor(lod)), l1 = Math.min(top, l0 + 1), fr = Math.min(1, lod - l0);
+              const i0 = atLevel(im, im.baseLevel + l0), i1 = atLevel(im, im.baseLevel + l1);
+              filterLevel(w, i0, u * i0.width, vv * i0.height, dims, minLinear, cx, cy, px, t);
+              if (fr > 0 && l1 !== l0) {
+                filterLevel(w, i1, u * i1.width, vv * i1.height, dims, minLinear, cx, cy, t2, t);
+                for (let c = 0; c < 4; c++) px[c] = px[c]! * (1 - fr) + t2[c]! * fr;
               }
+            } else {
+              // MIP_FILTER point: the nearest level (ceil(lod + 0.5) - 1); none: the base level.
+              const lv = mipFilter === 1 ? Math.min(top, Math.max(0, Math.ceil(lod + 0.5) - 1)) : 0;
+              const il = atLevel(im, im.baseLevel + lv);
+              filterLevel(w, il, u * il.width, vv * il.height, dims, minLinear, cx, cy, px, t);
             }
           }
           chans.forEach((c, k) => {

@@ -1,0 +1,142 @@
+/**
+ * MIMG mip maps: the addrlib linear mip layout (levels smallest first, pitch aligned to 256
+ * bytes), LOD selection for image_sample (quad derivatives), image_sample_l / _lz / _b, the T#
+ * BASE_LEVEL/LAST_LEVEL/MAX_MIP and the S# MIN_LOD/MAX_LOD/LOD_BIAS/MIP_FILTER, against a reference
+ * sampler written here from the GL/Vulkan LOD rules.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Memory } from '../../src/core/memory.js';
+import { linearMipLevels } from '../../src/amd/exec/mimg.js';
+import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from '../../src/amd/exec/mimg-rsrc.gen.js';
+import { BUF_FORMATS } from '../../src/amd/exec/buffer-formats.gen.js';
+import { runAsm } from './exec-harness.js';
+
+const W = 16, H = 8, LEVELS = 5; // 16x8, 8x4, 4x2, 2x1, 1x1
+const TEX = 0x2000_0000;
+const R32F = Number(Object.entries(BUF_FORMATS).find(([, v]) => v.name === '32_FLOAT')![0]);
+
+function desc(layout: Readonly<Record<string, RsrcBits>>, words: number, fields: Readonly<Record<string, number>>, word0 = 0): number[] {
+  const w = new Array<number>(words).fill(0);
+  w[0] = word0 >>> 0;
+  for (const [k, v] of Object.entries(fields)) {
+    const d = layout[k]!;
+    w[d.word] = (w[d.word]! + (v % 2 ** d.width) * 2 ** d.lo) >>> 0;
+  }
+  return w;
+}
+
+/** Texel value: level * 100 + y * 10 + x, distinct everywhere. */
+const texel = (level: number, x: number, y: number): number => level * 100 + y * 10 + x;
+
+function texture(): Memory {
+  const mem = new Memory();
+  mem.map(TEX, 0x10000, 'tex');
+  for (const [i, l] of linearMipLevels(W, H, 4, LEVELS).entries()) {
+    for (let y = 0; y < l.height; y++) for (let x = 0; x < l.width; x++) mem.writeF32(TEX + l.offset + (y * l.pitch + x) * 4, texel(i, x, y));
+  }
+  return mem;
+}
+
+interface Samp { mip?: number; minLod?: number; maxLod?: number; bias?: number; base?: number; last?: number; maxMip?: number }
+
+function sgprs(o: Samp): Record<number, number> {
+  const t = desc(SQ_IMG_RSRC, 8, {
+    FORMAT: R32F, WIDTH_LO: (W - 1) & 3, WIDTH_HI: (W - 1) >> 2, HEIGHT: H - 1, DST_SEL_X: 4, DST_SEL_Y: 5, DST_SEL_Z: 6, DST_SEL_W: 7, TYPE: 9,
+    BASE_LEVEL: o.base ?? 0, LAST_LEVEL: o.last ?? LEVELS - 1, MAX_MIP: o.maxMip ?? LEVELS - 1,
+  }, TEX / 256);
+  const s = desc(SQ_IMG_SAMP, 4, {
+    CLAMP_X: 2, CLAMP_Y: 2, MIP_FILTER: o.mip ?? 1, MIN_LOD: Math.round((o.minLod ?? 0) * 256), MAX_LOD: Math.round((o.maxLod ?? 15) * 256),
+    LOD_BIAS: Math.round((o.bias ?? 0) * 256) & 0x3fff,
+  });
+  const out: Record<number, number> = {};
+  [...t, ...s].forEach((v, i) => { out[i] = v; });
+  return out;
+}
+
+/** Reference: point-sampled texel of a level at normalized (u, v), clamp to the last texel. */
+function point(level: number, u: number, v: number): number {
+  const w = Math.max(1, W >> level), h = Math.max(1, H >> level);
+  const x = Math.min(w - 1, Math.max(0, Math.floor(u * w))), y = Math.min(h - 1, Math.max(0, Math.floor(v * h)));
+  return texel(level, x, y);
+}
+
+/** Reference LOD -> value with point min/mag filters (GL 8.14: nearest level ceil(lod + 1/2) - 1; linear blends two). */
+function ref(lod: number, u: number, v: number, o: Samp): number {
+  const base = o.base ?? 0, top = (o.last ?? LEVELS - 1) - base;
+  const l = Math.min(o.maxLod ?? 15, Math.max(o.minLod ?? 0, lod + (o.bias ?? 0)));
+  if (l <= 0) return point(base, u, v);
+  if ((o.mip ?? 1) === 2) {
+    const l0 = Math.min(top, Math.floor(l)), l1 = Math.min(top, l0 + 1), fr = Math.min(1, l - l0);
+    return l1 === l0 ? point(base + l0, u, v) : point(base + l0, u, v) * (1 - fr) + point(base + l1, u, v) * fr;
+  }
+  const lv = (o.mip ?? 1) === 1 ? Math.min(top, Math.max(0, Math.ceil(l + 0.5) - 1)) : 0;
+  return point(base + lv, u, v);
+}
+
+const f32 = (x: number): number => Math.fround(x);
+
+test('linear mip layout: addrlib order (smallest level first) and 256-byte pitch alignment', () => {
+  // 16x8 R32 (pitch alignment 64 texels): 1x1 at 0, 2x1 at 256, 4x2 at 512, 8x4 at 1024, 16x8 at 2048.
+  assert.deepEqual(linearMipLevels(16, 8, 4, 5).map((l) => [l.offset, l.pitch, l.width, l.height]), [[2048, 64, 16, 8], [1024, 64, 8, 4], [512, 64, 4, 2], [256, 64, 2, 1], [0, 64, 1, 1]]);
+  // 300x2 RGBA8 (alignment 64 texels): level 0 pitch 320.
+  assert.deepEqual(linearMipLevels(300, 2, 4, 2).map((l) => [l.offset, l.pitch]), [[192 * 4, 320], [0, 192]]);
+  // One level keeps the scene pitch.
+  assert.deepEqual(linearMipLevels(5, 3, 4, 1), [{ offset: 0, pitch: 5, width: 5, height: 3 }]);
+});
+
+const LODS = [-1, 0, 0.25, 0.5, 0.75, 1, 1.4, 1.6, 2, 2.5, 3, 3.7, 4, 6, 0.1, 1.9];
+const U = LODS.map((_, i) => (i * 0.0625 + 0.03) % 1);
+const V = LODS.map((_, i) => ((i * 7) % 16) / 16 + 0.02);
+
+for (const o of [{ mip: 1 }, { mip: 2 }, { mip: 0 }, { mip: 1, base: 1, last: 3 }, { mip: 2, base: 2, last: 2 }, { mip: 1, minLod: 1.5, maxLod: 2.5 }, { mip: 2, bias: 0.75 }, { mip: 1, bias: -1.5 }] as Samp[]) {
+  test(`image_sample_l with ${JSON.stringify(o)}: every lane matches the reference`, () => {
+    const r = runAsm('image_sample_l v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+      mem: texture(), sgpr: sgprs(o), vgprF32: { 0: U, 1: V, 2: LODS },
+    });
+    assert.deepEqual(r.diags, []);
+    for (let l = 0; l < LODS.length; l++) assert.equal(r.vf(10, l), f32(ref(Math.fround(LODS[l]!), U[l]!, V[l]!, o)), `lane ${l} lod ${LODS[l]}`); // the LOD operand is an f32
+  });
+}
+
+test('image_sample: the LOD comes from the quad derivatives; _b adds its bias; _lz samples the base level', () => {
+  // Quad q (lanes 4q..4q+3) steps 2^q texels of the base level per pixel in x: LOD q. Quad 4: steps of 1.5 texels in y.
+  const u: number[] = [], v: number[] = [], lods: number[] = [];
+  for (let q = 0; q < 8; q++) {
+    const step = q < 4 ? 2 ** q / W : 0.5 / W, vstep = q === 4 ? 1.5 / H : 0.25 / H;
+    const u0 = 0.1 + q * 0.05, v0 = 0.2 + q * 0.03;
+    for (let p = 0; p < 4; p++) { u.push(Math.fround(u0 + (p & 1) * step)); v.push(Math.fround(v0 + (p >> 1) * vstep)); }
+    // The derivatives of the f32 coordinates the lanes hold, in base-level texels.
+    const i = 4 * q;
+    const dx = Math.hypot((u[i + 1]! - u[i]!) * W, (v[i + 1]! - v[i]!) * H), dy = Math.hypot((u[i + 2]! - u[i]!) * W, (v[i + 2]! - v[i]!) * H);
+    lods.push(Math.log2(Math.max(dx, dy)));
+  }
+  const mem = texture();
+  for (const o of [{ mip: 1 }, { mip: 2 }] as Samp[]) {
+    const s = runAsm('image_sample v10, v[0:1], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', { mem, sgpr: sgprs(o), vgprF32: { 0: u, 1: v } });
+    const b = runAsm('image_sample_b v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', { mem, sgpr: sgprs(o), vgprF32: { 0: 1, 1: u, 2: v } });
+    const z = runAsm('image_sample_lz v10, v[0:1], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', { mem, sgpr: sgprs(o), vgprF32: { 0: u, 1: v } });
+    for (const r of [s, b, z]) assert.deepEqual(r.diags, []);
+    for (let l = 0; l < 32; l++) {
+      const lod = lods[l >> 2]!;
+      assert.equal(s.vf(10, l), f32(ref(lod, u[l]!, v[l]!, o)), `sample lane ${l} lod ${lod}`);
+      assert.equal(b.vf(10, l), f32(ref(lod + 1, u[l]!, v[l]!, o)), `sample_b lane ${l}`);
+      assert.equal(z.vf(10, l), f32(point(0, u[l]!, v[l]!)), `sample_lz lane ${l}`);
+    }
+    // The quads really reach different levels (point mip filter: the texel's hundreds are its level).
+    if (o.mip === 1) assert.deepEqual([0, 4, 8, 12, 16].map((l) => Math.floor(s.vf(10, l) / 100)), [0, 1, 2, 3, 1]);
+  }
+});
+
+test('image_load reads BASE_LEVEL; a view outside the resource\'s levels is diagnosed once and writes 0', () => {
+  const mem = texture();
+  const ok = runAsm('image_load v10, v[0:1], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', { mem, sgpr: sgprs({ base: 2, last: 4 }), vgpr: { 0: [0, 1, 3], 1: [0, 1, 1] } });
+  assert.deepEqual(ok.diags, []);
+  assert.deepEqual([0, 1, 2].map((l) => ok.vf(10, l)), [texel(2, 0, 0), texel(2, 1, 1), texel(2, 3, 1)]);
+  for (const o of [{ base: 3, last: 2 }, { last: 5, maxMip: 4 }] as Samp[]) {
+    const bad = runAsm('image_sample_l v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', { mem, sgpr: sgprs(o), vgprF32: { 0: 0.5, 1: 0.5, 2: 1, 10: 7 } });
+    assert.deepEqual(bad.diags.map((d) => d.id), ['gfx11.mimg.unsupported']);
+    assert.match(bad.diags[0]!.message, /BASE_LEVEL .* LAST_LEVEL .* MAX_MIP/);
+    assert.equal(bad.vf(10, 0), 0);
+  }
+});
