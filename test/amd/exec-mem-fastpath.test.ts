@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Memory } from '../../src/core/memory.js';
 import { APERTURE } from '../../src/amd/exec/vmem.js';
+import { memFallbacks } from '../../src/amd/exec/fast-mem.js';
 import { runAsm, type AsmRunOptions } from './exec-harness.js';
 
 const lo = (x: number) => x % 0x1_0000_0000;
@@ -25,13 +26,18 @@ function lanes(f: (l: number) => number, n = 64): number[] {
 }
 
 /** Run under both engines on fresh identical worlds and compare everything observable. */
-function same(name: string, src: string, opts: (base: number) => AsmRunOptions, expectFast?: (r: ReturnType<typeof runAsm>, base: number) => void): void {
+function same(name: string, src: string, opts: (base: number) => AsmRunOptions, expectFast?: (r: ReturnType<typeof runAsm>, base: number) => void, fellBack?: boolean): void {
+  let fallbacks = 0;
   const runs = (['fast', 'interp'] as const).map((engine) => {
     const { mem, base } = world();
     const o = opts(base);
+    const n0 = memFallbacks.n;
     const r = runAsm(src, { ...o, mem, engine, ldsBytes: o.ldsBytes ?? 1024 });
+    if (engine === 'fast') fallbacks = memFallbacks.n - n0;
     return { r, base, bytes: Uint8Array.from(mem.find(base, 4096)!.u8) };
   });
+  // The generated global/flat/DS handlers (fast-mem.ts) count each instruction they hand back.
+  if (fellBack !== undefined) assert.equal(fallbacks > 0, fellBack, `${name}: ${fallbacks} instructions fell back to the reference`);
   const [f, i] = runs as [typeof runs[0], typeof runs[0]];
   assert.deepEqual(f.r.wave.v, i.r.wave.v, `${name}: VGPRs`);
   assert.deepEqual(f.r.wave.s, i.r.wave.s, `${name}: SGPRs`);
@@ -59,25 +65,25 @@ const GLOBAL = `global_load_b32 v10, v[0:1], off
   s_endpgm`;
 
 test('global/flat dword loads and stores: in range (fast) and at the edges (reference)', () => {
-  same('aligned', GLOBAL, (b) => G(b, (l) => 64 + 8 * l), (r) => assert.equal(r.v(10, 1), 0x1000 + 18 * 7));
-  same('wave64 partial exec', GLOBAL, (b) => G(b, (l) => 64 + 4 * l, { waveSize: 64, exec: 0xf0f0f0f0, execHi: 0x0000ffff }));
-  same('misaligned lane', GLOBAL, (b) => G(b, (l) => (l === 5 ? 66 : 64 + 4 * l)));
-  same('straddling the segment end', GLOBAL, (b) => G(b, (l) => 4096 - 64 + 8 * l));
-  same('unmapped', GLOBAL, (b) => G(b, (l) => 0x10_0000 + 4 * l));
+  same('aligned', GLOBAL, (b) => G(b, (l) => 64 + 8 * l), (r) => assert.equal(r.v(10, 1), 0x1000 + 18 * 7), false);
+  same('wave64 partial exec', GLOBAL, (b) => G(b, (l) => 64 + 4 * l, { waveSize: 64, exec: 0xf0f0f0f0, execHi: 0x0000ffff }), undefined, false);
+  same('misaligned lane', GLOBAL, (b) => G(b, (l) => (l === 5 ? 66 : 64 + 4 * l)), undefined, true);
+  same('straddling the segment end', GLOBAL, (b) => G(b, (l) => 4096 - 64 + 8 * l), undefined, true);
+  same('unmapped', GLOBAL, (b) => G(b, (l) => 0x10_0000 + 4 * l), undefined, true);
   same('saddr form', `global_load_b32 v10, v5, s[0:1] offset:16
     global_store_b32 v5, v2, s[0:1] offset:512
     s_waitcnt vmcnt(0)
-    s_endpgm`, (b) => ({ ...G(b, () => 0), sgpr: { 0: lo(b), 1: hi(b) }, vgpr: { 5: lanes((l) => 4 * l), 2: lanes((l) => 0x5000 + l) } }));
+    s_endpgm`, (b) => ({ ...G(b, () => 0), sgpr: { 0: lo(b), 1: hi(b) }, vgpr: { 5: lanes((l) => 4 * l), 2: lanes((l) => 0x5000 + l) } }), undefined, false);
   // A load over its own address registers, with the last lane failing: every lane checked first.
   const self = `global_load_b64 v[0:1], v[0:1], off
     s_waitcnt vmcnt(0)
     s_endpgm`;
-  same('load over its address, clean', self, (b) => G(b, (l) => 8 * l));
-  same('load over its address, last lane unmapped', self, (b) => G(b, (l) => (l === 31 ? 0x20_0000 : 8 * l)));
+  same('load over its address, clean', self, (b) => G(b, (l) => 8 * l), undefined, false);
+  same('load over its address, last lane unmapped', self, (b) => G(b, (l) => (l === 31 ? 0x20_0000 : 8 * l)), undefined, true);
   same('flat into the LDS aperture', `flat_store_b32 v[0:1], v2
     flat_load_b32 v10, v[0:1] offset:4
     s_waitcnt vmcnt(0) lgkmcnt(0)
-    s_endpgm`, () => ({ vgpr: { 0: lanes((l) => lo(APERTURE.SHARED + 4 * l)), 1: lanes((l) => hi(APERTURE.SHARED + 4 * l)), 2: lanes((l) => l + 1) } }));
+    s_endpgm`, () => ({ vgpr: { 0: lanes((l) => lo(APERTURE.SHARED + 4 * l)), 1: lanes((l) => hi(APERTURE.SHARED + 4 * l)), 2: lanes((l) => l + 1) } }), undefined, true);
 });
 
 const DS = `ds_store_b32 v0, v2
@@ -96,17 +102,17 @@ const DS = `ds_store_b32 v0, v2
 
 test('DS loads, stores, 2addr forms and 32-bit atomics: in range (fast) and at the edges (reference)', () => {
   const D = (per: (l: number) => number, extra: Partial<AsmRunOptions> = {}) => (b: number) => ({ ...G(b, () => 0), vgpr: { ...G(b, () => 0).vgpr, 0: lanes(per) }, ldsBytes: 2048, ...extra });
-  same('aligned', DS, D((l) => 4 * l), (r) => assert.equal(r.v(10, 0), 0xabc00001));
-  same('same address in every lane', DS, D(() => 16));
-  same('wave64 partial exec', DS, D((l) => 8 * l, { waveSize: 64, exec: 0x12345678, execHi: 0x9abcdef0 }));
-  same('misaligned lane', DS, D((l) => (l === 3 ? 2 : 4 * l)));
-  same('out of range', DS, D((l) => 1024 + 32 * l));
-  same('address wraps past 2^32', DS, D((l) => (l === 7 ? 0xfffffffc : 4 * l)));
+  same('aligned', DS, D((l) => 4 * l), (r) => assert.equal(r.v(10, 0), 0xabc00001), false);
+  same('same address in every lane', DS, D(() => 16), undefined, false);
+  same('wave64 partial exec', DS, D((l) => 8 * l, { waveSize: 64, exec: 0x12345678, execHi: 0x9abcdef0 }), undefined, false);
+  same('misaligned lane', DS, D((l) => (l === 3 ? 2 : 4 * l)), undefined, true);
+  same('out of range', DS, D((l) => 1024 + 32 * l), undefined, true);
+  same('address wraps past 2^32', DS, D((l) => (l === 7 ? 0xfffffffc : 4 * l)), undefined, true);
   const self = `ds_load_2addr_b32 v[0:1], v0 offset1:4
     s_waitcnt lgkmcnt(0)
     s_endpgm`;
-  same('2addr load over its address', self, D((l) => 4 * l));
-  same('2addr load over its address, last lane out of range', self, D((l) => (l === 31 ? 4096 : 4 * l)));
+  same('2addr load over its address', self, D((l) => 4 * l), undefined, false);
+  same('2addr load over its address, last lane out of range', self, D((l) => (l === 31 ? 4096 : 4 * l)), undefined, true);
 });
 
 test('scratch dword loads and stores: in range (fast) and outside the lane (reference)', () => {
@@ -138,4 +144,47 @@ test('buffer dword loads and stores and s_load: in range (fast) and out of range
   same('records cut the wave', src, (b) => V(b, 100, (l) => 4 * l));
   same('misaligned offset', src, (b) => V(b, 4096, (l) => (l === 1 ? 5 : 4 * l)));
   same('swizzled V#', src, (b) => { const o = V(b, 4096, (l) => 4 * l); return { ...o, sgpr: { ...o.sgpr, 1: (hi(b) & 0xffff) | (16 << 16) | (1 << 30) } }; });
+});
+
+test('generated memory handlers: destinations over their address/data registers, shared addresses, EXEC=0', () => {
+  const glob = `global_load_b32 v1, v[0:1], off offset:4
+    global_load_b128 v[0:3], v[6:7], off
+    global_store_b32 v[8:9], v2, off
+    global_store_b64 v[8:9], v[4:5], off offset:16
+    s_waitcnt vmcnt(0)
+    s_endpgm`;
+  const GG = (b: number, exec?: number) => ({
+    ...(exec !== undefined ? { exec } : {}),
+    vgpr: {
+      0: lanes((l) => lo(b + 8 * l)), 1: lanes((l) => hi(b + 8 * l)), 2: lanes((l) => 0x700 + l), 4: lanes((l) => 0x900 + l), 5: lanes((l) => 0xa00 + l),
+      6: lanes((l) => lo(b + 16 * l)), 7: lanes((l) => hi(b + 16 * l)),
+      // Every lane stores to the same dword: the last active lane's value stays.
+      8: lanes(() => lo(b + 32)), 9: lanes(() => hi(b + 32)),
+    },
+  });
+  same('overlaps, one address for all lanes', glob, (b) => GG(b), undefined, false);
+  same('same, partial EXEC', glob, (b) => GG(b, 0x0ff00ff0), undefined, false);
+  same('EXEC=0', glob, (b) => GG(b, 0), undefined, true);
+  const dsSrc = `ds_store_b128 v0, v[2:5]
+    ds_load_b128 v[0:3], v0
+    ds_add_rtn_u32 v5, v6, v5 offset:512
+    ds_add_rtn_u32 v6, v6, v5 offset:512
+    ds_cmpstore_rtn_b32 v20, v7, v3, v4 offset:8
+    ds_dec_rtn_u32 v21, v7, v4 offset:8
+    ds_min_i32 v7, v2 offset:8
+    ds_store_2addr_b64 v7, v[2:3], v[4:5] offset0:3 offset1:3
+    ds_load_2addr_stride64_b32 v[7:8], v7 offset0:1 offset1:2
+    s_waitcnt lgkmcnt(0)
+    s_endpgm`;
+  const DD = (exec?: number) => () => ({
+    ...(exec !== undefined ? { exec } : {}),
+    ldsBytes: 2048,
+    vgpr: {
+      0: lanes((l) => 16 * l), 2: lanes((l) => 0xfffffff0 + l), 3: lanes((l) => l & 3), 4: lanes((l) => (l * 7) & 15), 5: lanes((l) => l + 1),
+      6: lanes((l) => 4 * (l & 7)), 7: lanes((l) => 4 * (l & 1)),
+    },
+  });
+  same('DS overlaps and shared addresses', dsSrc, DD(), undefined, false);
+  same('DS, partial EXEC', dsSrc, DD(0x80000001), undefined, false);
+  same('DS, EXEC=0', dsSrc, DD(0), undefined, true);
 });

@@ -16,6 +16,7 @@ import {
   ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsInRange, ldsRead, ldsWrite,
   onceReporter, popcount, srcRows, VIOL, endViolation,
 } from './vmem.js';
+import { fastDs2, fastDsAtomic32, fastDsDword } from './fast-mem.js';
 
 const count = (w: Wave) => void (w.lgkmcnt < CNT_MAX && w.lgkmcnt++);
 
@@ -53,19 +54,26 @@ function gdsUnavailable(inst: Instruction, env: ExecEnv): Bound {
   };
 }
 
-type DsBinder = (inst: Instruction, env: ExecEnv, findings: Finding[]) => (w: Wave) => void;
+/**
+ * A DS binder returns its handler (wrapped here so a MEMVIOL it flags raises the exception), or
+ * `{ fast }`: a generated fast path (fast-mem.ts) built over `withViol(ref)`, which is used as is.
+ */
+type DsBinder = (inst: Instruction, env: ExecEnv, findings: Finding[]) => ((w: Wave) => void) | { readonly fast: (w: Wave) => void };
+
+function withViol(inner: (w: Wave) => void): (w: Wave) => void {
+  return (w: Wave) => {
+    inner(w);
+    if (VIOL.pending) endViolation(w);
+  };
+}
 
 /** Register a DS op; instructions with the gds bit set get the GDS diagnostic instead. */
 function ds(names: string | readonly string[], bind: DsBinder): void {
   define(names, (inst, env) => {
     if (inst.fields.gds) return gdsUnavailable(inst, env);
     const findings: Finding[] = [];
-    const inner = bind(inst, env, findings);
-    const run = (w: Wave) => {
-      inner(w);
-      if (VIOL.pending) endViolation(w);
-    };
-    return { cls: 'lds', findings, run };
+    const b = bind(inst, env, findings);
+    return { cls: 'lds', findings, run: typeof b === 'function' ? withViol(b) : b.fast };
   });
 }
 
@@ -119,53 +127,13 @@ function dsLoadStore(name: string, a: LS): void {
     };
     if (!fastOk(env, ok) || a.bytes !== 4) return ref;
     // Fast engine: every active lane in range and dword-aligned -> the LDS Uint32Array directly.
-    const cnt = a.count;
-    return (w) => {
-      const n = ldsIndices(w, ws, addr, off, total);
-      if (n < 0) return ref(w);
-      count(w);
-      const v = w.v;
-      const lds = w.ldsU32;
-      const eLo = w.s[SREG.EXEC_LO]!;
-      const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
-      for (let l = 0; l < ws; l++) {
-        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-        const i = IDX[l]!;
-        if (data !== null) for (let k = 0; k < cnt; k++) lds[i + k] = v[data[k]! + l]!;
-        else for (let k = 0; k < cnt; k++) v[d + k * ws + l] = lds[i + k]!;
-      }
-      w.laneOps += n;
-    };
+    return { fast: fastDsDword({ ws, addr, off, count: a.count, store: a.store, data: data ? [...data] : [], d }, withViol(ref)) };
   });
 }
 
 /** Whether the fast engine may bind an LDS fast path (unaligned mode, a valid destination). */
 function fastOk(env: ExecEnv, ok: boolean): boolean {
   return env.engine !== 'interp' && alignModeOf(env) === 'unaligned' && ok;
-}
-
-/** Per-lane dword index into the LDS (fast paths). */
-const IDX = new Int32Array(64);
-
-/**
- * Fill IDX with (VGPR[addr] + off) / 4 for every active lane and return the active-lane count,
- * or -1 when any lane's [address, +bytes) is misaligned or outside the allocation (the reference
- * path then runs and reports it). An empty EXEC also returns -1 (nothing to gain).
- */
-function ldsIndices(w: Wave, ws: number, addr: number, off: number, bytes: number): number {
-  const v = w.v;
-  const eLo = w.s[SREG.EXEC_LO]!;
-  const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
-  const limit = w.lds.length - bytes;
-  let n = 0;
-  for (let l = 0; l < ws; l++) {
-    if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-    const a = (v[addr + l]! + off) >>> 0;
-    if ((a & 3) !== 0 || a > limit) return -1;
-    IDX[l] = a >>> 2;
-    n++;
-  }
-  return n === 0 ? -1 : n;
 }
 
 for (const [n, c] of [['b32', 1], ['b64', 2], ['b96', 3], ['b128', 4]] as const) {
@@ -230,63 +198,9 @@ function ds2(name: string, kind: 'load' | 'store' | 'xchg', dw: 1 | 2, stride64:
     };
     if (!fastOk(env, ok) || kind === 'xchg') return ref;
     // Fast engine: both addresses of every active lane in range and dword-aligned (offsets are
-    // dword multiples, so checking base + o0 and base + o1 covers it). It may give up after some
-    // lanes: the reference then redoes the instruction and writes the same values again (for a
-    // load whose destination does not overlap its address register; otherwise all lanes are
-    // checked first).
-    const bytes = 4 * dw;
-    const i0 = o0 >>> 2;
-    const i1 = o1 >>> 2;
-    const fused = kind === 'store' || !(addr >= d && addr < d + 2 * dw * ws);
-    return (w) => {
-      const v = w.v;
-      const eLo = w.s[SREG.EXEC_LO]!;
-      const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
-      const limit = w.lds.length - bytes;
-      const lds = w.ldsU32;
-      let n = 0;
-      for (let l = 0; l < ws; l++) {
-        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-        const b = v[addr + l]!;
-        // A sum past 2^32 wraps in the reference (and may land in range): left to it.
-        if ((b & 3) !== 0 || b + o0 > limit || b + o1 > limit) return ref(w);
-        n++;
-        if (!fused) {
-          IDX[l] = b >>> 2;
-          continue;
-        }
-        const j0 = (b >>> 2) + i0;
-        const j1 = (b >>> 2) + i1;
-        if (kind === 'load') {
-          v[d + l] = lds[j0]!;
-          if (dw === 2) {
-            v[d + ws + l] = lds[j0 + 1]!;
-            v[d + 2 * ws + l] = lds[j1]!;
-            v[d + 3 * ws + l] = lds[j1 + 1]!;
-          } else v[d + ws + l] = lds[j1]!;
-        } else {
-          lds[j0] = v[d0![0]! + l]!;
-          if (dw === 2) lds[j0 + 1] = v[d0![1]! + l]!;
-          lds[j1] = v[d1![0]! + l]!;
-          if (dw === 2) lds[j1 + 1] = v[d1![1]! + l]!;
-        }
-      }
-      if (n === 0) return ref(w);
-      if (!fused) {
-        for (let l = 0; l < ws; l++) {
-          if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-          const j0 = IDX[l]! + i0;
-          const j1 = IDX[l]! + i1;
-          v[d + l] = lds[j0]!;
-          if (dw === 2) {
-            v[d + ws + l] = lds[j0 + 1]!;
-            v[d + 2 * ws + l] = lds[j1]!;
-            v[d + 3 * ws + l] = lds[j1 + 1]!;
-          } else v[d + ws + l] = lds[j1]!;
-        }
-      }
-      count(w);
-      w.laneOps += n;
+    // dword multiples, so checking the base and the larger offset covers both).
+    return {
+      fast: fastDs2({ ws, addr, o0, o1, dw, store: kind === 'store', data0: d0 ? [...d0] : [], data1: d1 ? [...d1] : [], d }, withViol(ref)),
     };
   });
 }
@@ -360,25 +274,7 @@ function dsAtomic(name: string, key: string, wide: boolean, rtn: boolean): void 
     if (!fastOk(env, ok) || wide) return ref;
     // Fast engine, 32-bit: every active lane aligned and in range -> read-modify-write the LDS
     // dwords directly, lane by lane in the same order as the reference.
-    const s0 = d0[0]!;
-    const s1 = d1[0]!;
-    return (w) => {
-      const n = ldsIndices(w, ws, addr, off, 4);
-      if (n < 0) return ref(w);
-      count(w);
-      const v = w.v;
-      const lds = w.ldsU32;
-      const eLo = w.s[SREG.EXEC_LO]!;
-      const eHi = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
-      for (let l = 0; l < ws; l++) {
-        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-        const i = IDX[l]!;
-        const old = lds[i]!;
-        lds[i] = fn32(old, v[s0 + l]!, v[s1 + l]!);
-        if (rtn) v[d + l] = old;
-      }
-      w.laneOps += n;
-    };
+    return { fast: fastDsAtomic32({ ws, addr, off, key, op: fn32, s0: d0[0]!, s1: d1[0]!, d: rtn ? d : -1 }, withViol(ref)) };
   });
 }
 

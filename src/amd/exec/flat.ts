@@ -18,6 +18,7 @@ import {
   withViolation,
 } from './vmem.js';
 import { withCachePolicy } from './cache-hook.js';
+import { fastFlatDword } from './fast-mem.js';
 
 const SADDR_OFF = 124;
 
@@ -130,19 +131,27 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const oob = onceReporter(env, inst, 'gfx11.scratch.out-of-range', 'warning');
   const cls = inst.encoding === 'FLAT' ? ('flat' as const) : ('vmem' as const);
   const oobFn = (ww: Wave, l: number, a: number) => oob(ww, l, a, `private-segment offset ${a} is outside the lane's ${ww.scratchPerLane}-byte scratch: reads 0, writes dropped`);
+  const ref = withViolation({ run: bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn) }).run;
   if (memFastPaths(env) && (inst.encoding === 'GLOBAL' || inst.encoding === 'FLAT') && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
-    // Fast engine: every active lane inside one segment, dword-aligned -> its Uint32Array directly;
-    // anything else (a fault, a segment boundary, an aperture, misalignment) takes the reference path.
-    const fast = dwordFastPath(inst, env, acc.count, data, d, cnt);
-    const ref = bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn);
-    return { cls, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
+    // Fast engine: every active lane inside one segment, dword-aligned -> its Uint32Array directly
+    // (fast-mem.ts); anything else (a fault, a segment boundary, an aperture, misalignment) takes
+    // the reference path.
+    const saddr = f.saddr ?? SADDR_OFF;
+    const sv = inst.encoding === 'GLOBAL' && saddr !== SADDR_OFF;
+    // (The reference reports an out-of-range address register; both read VGPR0 for it.)
+    const rows = srcRows(env, inst, f.addr ?? 0, sv ? 1 : 2, 'address', []);
+    const run = fastFlatDword({
+      ws, flat: inst.encoding === 'FLAT', saddr: sv ? saddr & ~1 : -1, lo: rows[0]!, hi: sv ? 0 : rows[1]!,
+      off: inst.encoding === 'FLAT' ? (f.offset ?? 0) & 0xfff : ((f.offset ?? 0) << 19) >> 19,
+      count: acc.count, store: acc.store, data: data ? [...data] : [], d,
+    }, ref);
+    return { cls, findings, run };
   }
   if (memFastPaths(env) && inst.encoding === 'SCRATCH' && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
     const fast = scratchFastPath(inst, env, acc.count, data, d, cnt);
-    const ref = bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn);
     return { cls, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
   }
-  return { cls, findings, run: bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn) };
+  return { cls, findings, run: ref };
 }
 
 /**
@@ -193,78 +202,6 @@ function scratchFastPath(inst: Instruction, env: ExecEnv, count: number, data: I
 
 /** Scratch for the fast paths: per-lane dword index into the segment. */
 const IDX = new Int32Array(64);
-
-/**
- * The fast path of a dword-multiple FLAT/GLOBAL load or store: returns false unless every active
- * lane's [address, address + 4*count) lies in one mapped segment outside the LDS/scratch
- * apertures at a dword-aligned offset. It may give up after some lanes were done: the reference
- * handler then redoes the whole instruction, which writes the same values again (a store puts the
- * same data at the same addresses in the same lane order; a load whose destination does not
- * overlap its address registers reads the same memory). A load that overwrites its own address
- * registers checks every lane before touching any.
- */
-function dwordFastPath(inst: Instruction, env: ExecEnv, count: number, data: Int32Array | null, d: number, cnt: (w: Wave) => void): (w: Wave) => boolean {
-  const f = inst.fields;
-  const ws = env.waveSize;
-  const off = inst.encoding === 'FLAT' ? (f.offset ?? 0) & 0xfff : ((f.offset ?? 0) << 19) >> 19;
-  const saddr = f.saddr ?? SADDR_OFF;
-  const sv = inst.encoding === 'GLOBAL' && saddr !== SADDR_OFF;
-  // (The reference handler reports an out-of-range address register; both read VGPR0 for it.)
-  const rows = srcRows(env, inst, f.addr ?? 0, sv ? 1 : 2, 'address', []);
-  const lo = rows[0]!;
-  const hi = sv ? 0 : rows[1]!;
-  const sa = saddr & ~1;
-  const span = 4 * count;
-  const flat = inst.encoding === 'FLAT';
-  const inRows = (r: number) => r >= d && r < d + count * ws;
-  const fused = data !== null || !(inRows(lo) || (!sv && inRows(hi)));
-  return (w) => {
-    const v = w.v;
-    const eLo = w.s[126]!;
-    const eHi = ws === 64 ? w.s[127]! : 0;
-    if (eLo === 0 && eHi === 0) return false;
-    const first = eLo !== 0 ? 31 - Math.clz32(eLo & -eLo) : 63 - Math.clz32(eHi & -eHi);
-    const sbase = sv ? w.s[sa]! + w.s[sa + 1]! * 0x1_0000_0000 + off : off;
-    const a0 = sv ? sbase + v[lo + first]! : v[lo + first]! + v[hi + first]! * 0x1_0000_0000 + off;
-    const seg = w.mem.find(a0, span);
-    if (seg === null || seg.u32 === null) return false;
-    // FLAT routes the apertures to LDS/scratch: a segment overlapping them is not plain memory.
-    if (flat && seg.end > APERTURE.PRIVATE && seg.base < APERTURE.SHARED + APERTURE.SIZE) return false;
-    const u32 = seg.u32;
-    // Byte offset in the segment = lane VGPR part + K.
-    const K = sbase - seg.base;
-    const lastOff = seg.size - span;
-    let n = 0;
-    if (fused) {
-      for (let l = 0; l < ws; l++) {
-        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-        const o = sv ? v[lo + l]! + K : v[lo + l]! + v[hi + l]! * 0x1_0000_0000 + K;
-        if (!(o >= 0 && o <= lastOff) || (o & 3) !== 0) return false;
-        const i = o >>> 2;
-        if (data !== null) for (let k = 0; k < count; k++) u32[i + k] = v[data[k]! + l]!;
-        else if (count === 1) v[d + l] = u32[i]!;
-        else for (let k = 0; k < count; k++) v[d + k * ws + l] = u32[i + k]!;
-        n++;
-      }
-    } else {
-      for (let l = 0; l < ws; l++) {
-        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-        const o = sv ? v[lo + l]! + K : v[lo + l]! + v[hi + l]! * 0x1_0000_0000 + K;
-        if (!(o >= 0 && o <= lastOff) || (o & 3) !== 0) return false;
-        IDX[l] = o >>> 2;
-        n++;
-      }
-      for (let l = 0; l < ws; l++) {
-        if ((((l < 32 ? eLo >>> l : eHi >>> (l - 32)) & 1)) === 0) continue;
-        const i = IDX[l]!;
-        for (let k = 0; k < count; k++) v[d + k * ws + l] = u32[i + k]!;
-      }
-    }
-    cnt(w);
-    w.laneOps += n;
-    return true;
-  };
-}
 
 /** The reference FLAT/GLOBAL/SCRATCH load/store handler. */
 function bindAccessRef(
@@ -324,8 +261,8 @@ function bindAccessRef(
 }
 
 for (const seg of ['flat', 'global', 'scratch']) {
-  for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`${seg}_load_${t}`, (i, e) => withCachePolicy(i, e, withViolation(bindAccess(i, e)), false));
-  for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`${seg}_store_${t}`, (i, e) => withCachePolicy(i, e, withViolation(bindAccess(i, e)), true));
+  for (const t of ['u8', 'i8', 'u16', 'i16', 'b32', 'b64', 'b96', 'b128', 'd16_u8', 'd16_i8', 'd16_b16', 'd16_hi_u8', 'd16_hi_i8', 'd16_hi_b16']) define(`${seg}_load_${t}`, (i, e) => withCachePolicy(i, e, bindAccess(i, e), false));
+  for (const t of ['b8', 'b16', 'b32', 'b64', 'b96', 'b128', 'd16_hi_b8', 'd16_hi_b16']) define(`${seg}_store_${t}`, (i, e) => withCachePolicy(i, e, bindAccess(i, e), true));
 }
 
 /** global_load/store_addtid_b32: address = SGPR pair (or 0 with saddr off) + offset + lane * 4. */

@@ -1,0 +1,204 @@
+/**
+ * Generated memory fast paths (engine 'fast'): each FLAT/GLOBAL dword load or store and each DS
+ * dword load, store, 2addr form and 32-bit atomic is compiled at bind time into one JavaScript
+ * function with its register rows, offsets and sizes as constants (`compile`, cached by source
+ * text, so identical instructions share optimised code and every call site inside is monomorphic).
+ *
+ * Each handler makes two passes over the lanes. The first only checks: for a global access, that
+ * every active lane falls in the segment holding the first active lane's address (one
+ * `Memory.find` per instruction; the 64-bit address's high dwords all equal, so a lane's byte
+ * offset is its low dword plus one constant), dword-aligned; for LDS, that every lane's address is
+ * aligned and inside the allocation. Any lane failing hands the whole instruction to the reference
+ * handler before anything was written, so faults, diagnostics and partial effects stay the
+ * interpreter's. The second pass copies between the VGPR file and the segment's (or the LDS's)
+ * Uint32Array, lane by lane in the reference's order (same last-writer for lanes sharing an
+ * address), re-reading each lane's address before writing its destination (a load may overwrite
+ * its own address registers).
+ */
+import type { Wave } from '../wave/wave.js';
+import { APERTURE, CNT_MAX, popcount } from './vmem.js';
+import { compile } from './fast-registry.js';
+
+type Run = (w: Wave) => void;
+
+/** Times a generated memory handler handed an instruction to the reference (tests, reports). */
+export const memFallbacks = { n: 0 };
+
+/** Lane loops: EXEC all ones without a test, else one test per lane; `body` uses `l`. */
+function lanes(ws: number, body: string): string {
+  const half = (from: number, mask: string | null) =>
+    `for (let l = ${from}; l < ${from + 32}; l++) {${mask ? ` if (((${mask} >>> (l & 31)) & 1) === 0) continue;` : ''} ${body} }`;
+  if (ws === 32) return `if (full) { ${half(0, null)} } else { ${half(0, 'el')} }`;
+  return `if (full) { for (let l = 0; l < 64; l++) { ${body} } } else { ${half(0, 'el')} ${half(32, 'eh')} }`;
+}
+
+function execHead(ws: number): string[] {
+  return [
+    'const s = w.s, v = w.v;',
+    ws === 64 ? 'const el = s[126], eh = s[127];' : 'const el = s[126], eh = 0;',
+    'if (el === 0 && eh === 0) return fallback(w);',
+    ws === 64 ? 'const full = el === 4294967295 && eh === 4294967295;' : 'const full = el === 4294967295;',
+  ];
+}
+
+const laneCount = (ws: number) => `w.laneOps += full ? ${ws} : popcount(el)${ws === 64 ? ' + popcount(eh)' : ''};`;
+const bump = (c: string) => `if (w.${c} < ${CNT_MAX}) w.${c}++;`;
+
+/** Build the handler; `fallback` counts and runs the reference. */
+function build(name: string, code: string[], ref: Run, extra: Record<string, unknown> = {}): Run {
+  const names = Object.keys(extra);
+  const factory = compile(['ref', 'popcount', 'memFallbacks', ...names], [
+    'const fallback = (w) => { memFallbacks.n++; ref(w); };',
+    `return function ${name}(w) {`, ...code, '};',
+  ].join('\n'));
+  return factory(ref, popcount, memFallbacks, ...names.map((k) => extra[k])) as Run;
+}
+
+export interface FlatDwordSpec {
+  readonly ws: number;
+  /** FLAT (apertures route elsewhere; counts LGKM too) rather than GLOBAL. */
+  readonly flat: boolean;
+  /** Even SGPR of the 64-bit base (GLOBAL saddr form), or -1: a 64-bit VGPR address. */
+  readonly saddr: number;
+  /** Row offsets (reg * waveSize) of the address VGPRs (hi unused with saddr). */
+  readonly lo: number;
+  readonly hi: number;
+  /** Immediate byte offset (already sign- or zero-extended). */
+  readonly off: number;
+  readonly count: number;
+  readonly store: boolean;
+  /** Data rows of a store, destination row of a load. */
+  readonly data: readonly number[];
+  readonly d: number;
+}
+
+/** A FLAT/GLOBAL dword-multiple load or store (the reference must already raise MEMVIOL itself). */
+export function fastFlatDword(sp: FlatDwordSpec, ref: Run): Run {
+  const { ws, lo, hi, count } = sp;
+  const span = 4 * count;
+  const c: string[] = execHead(ws);
+  c.push('const f = el !== 0 ? 31 - Math.clz32(el & -el) : 63 - Math.clz32(eh & -eh);');
+  if (sp.saddr >= 0) c.push(`const B = s[${sp.saddr}] + s[${sp.saddr + 1}] * 4294967296 + ${sp.off};`);
+  else c.push(`const h0 = v[${hi} + f];`, `const B = h0 * 4294967296 + ${sp.off};`);
+  c.push(
+    `const seg = w.mem.find(v[${lo} + f] + B, ${span});`,
+    'if (seg === null || seg.u32 === null || seg.size > 4294967296) return fallback(w);',
+  );
+  // FLAT routes the apertures to LDS/scratch: a segment overlapping them is not plain memory.
+  if (sp.flat) c.push(`if (seg.end > ${APERTURE.PRIVATE} && seg.base < ${APERTURE.SHARED + APERTURE.SIZE}) return fallback(w);`);
+  c.push(
+    // Lane byte offset in the segment = low address dword + C; aligned when low dword = W mod 4.
+    'const u32 = seg.u32, C = B - seg.base, W = -C & 3, last = seg.size - ' + span + ';',
+    'let mn = 4294967295, mx = 0, bad = 0;',
+    lanes(ws, `const x = v[${lo} + l]; if (x < mn) mn = x; if (x > mx) mx = x; bad |= (x & 3) ^ W${sp.saddr >= 0 ? '' : ` | (v[${hi} + l] ^ h0)`};`),
+    'if (bad !== 0 || mn + C < 0 || mx + C > last) return fallback(w);',
+  );
+  const moves: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const at = k === 0 ? 'i' : `i + ${k}`;
+    moves.push(sp.store ? `u32[${at}] = v[${sp.data[k]!} + l];` : `v[${sp.d + k * ws} + l] = u32[${at}];`);
+  }
+  c.push(lanes(ws, `const i = (v[${lo} + l] + C) >>> 2; ${moves.join(' ')}`));
+  const cnt = sp.store ? 'vscnt' : 'vmcnt';
+  c.push(bump(cnt));
+  if (sp.flat) c.push(bump('lgkmcnt'));
+  c.push(laneCount(ws));
+  return build(sp.flat ? 'fastFlat' : 'fastGlobal', c, ref);
+}
+
+/** LDS check pass: every lane's (VGPR + off) mod 2^32 aligned, `bytes` inside the allocation. */
+function ldsCheck(ws: number, addr: number, off: number, bytes: number): string[] {
+  return [
+    `const lds = w.ldsU32, limit = w.lds.length - ${bytes};`,
+    'let mx = 0, bad = 0;',
+    lanes(ws, `const a = (v[${addr} + l] + ${off}) >>> 0; if (a > mx) mx = a; bad |= a;`),
+    'if ((bad & 3) !== 0 || mx > limit) return fallback(w);',
+  ];
+}
+
+export interface DsDwordSpec {
+  readonly ws: number;
+  readonly addr: number;
+  readonly off: number;
+  readonly count: number;
+  readonly store: boolean;
+  readonly data: readonly number[];
+  readonly d: number;
+}
+
+/** ds_load_b32..b128 / ds_store_b32..b128 (unaligned mode, destination in range). */
+export function fastDsDword(sp: DsDwordSpec, ref: Run): Run {
+  const { ws, count } = sp;
+  const c = [...execHead(ws), ...ldsCheck(ws, sp.addr, sp.off, 4 * count)];
+  const moves: string[] = [];
+  for (let k = 0; k < count; k++) {
+    const at = k === 0 ? 'i' : `i + ${k}`;
+    moves.push(sp.store ? `lds[${at}] = v[${sp.data[k]!} + l];` : `v[${sp.d + k * ws} + l] = lds[${at}];`);
+  }
+  c.push(lanes(ws, `const i = (v[${sp.addr} + l] + ${sp.off}) >>> 2; ${moves.join(' ')}`), bump('lgkmcnt'), laneCount(ws));
+  return build('fastDs', c, ref);
+}
+
+export interface Ds2Spec {
+  readonly ws: number;
+  readonly addr: number;
+  /** Byte offsets of the two accesses (dword multiples). */
+  readonly o0: number;
+  readonly o1: number;
+  readonly dw: 1 | 2;
+  readonly store: boolean;
+  /** Data rows of each half (stores), destination row (loads). */
+  readonly data0: readonly number[];
+  readonly data1: readonly number[];
+  readonly d: number;
+}
+
+/** ds_load_2addr(_stride64)_b32/b64 and ds_store_2addr(_stride64)_b32/b64. */
+export function fastDs2(sp: Ds2Spec, ref: Run): Run {
+  const { ws, dw, o0, o1 } = sp;
+  const bytes = 4 * dw;
+  // Sums past 2^32 wrap in the reference (and may land in range): left to it.
+  const c = [
+    ...execHead(ws),
+    `const lds = w.ldsU32, limit = w.lds.length - ${bytes + Math.max(o0, o1)};`,
+    'let mx = 0, bad = 0;',
+    lanes(ws, `const b = v[${sp.addr} + l]; if (b > mx) mx = b; bad |= b;`),
+    'if ((bad & 3) !== 0 || mx > limit) return fallback(w);',
+  ];
+  const i0 = o0 >>> 2;
+  const i1 = o1 >>> 2;
+  const moves: string[] = [];
+  for (const [h, base] of [[0, i0], [1, i1]] as const) {
+    for (let k = 0; k < dw; k++) {
+      const at = `j + ${base + k}`;
+      const row = h === 0 ? sp.data0[k]! : sp.data1[k]!;
+      moves.push(sp.store ? `lds[${at}] = v[${row} + l];` : `v[${sp.d + (h * dw + k) * ws} + l] = lds[${at}];`);
+    }
+  }
+  c.push(lanes(ws, `const j = v[${sp.addr} + l] >>> 2; ${moves.join(' ')}`), bump('lgkmcnt'), laneCount(ws));
+  return build('fastDs2', c, ref);
+}
+
+export interface DsAtomicSpec {
+  readonly ws: number;
+  readonly addr: number;
+  readonly off: number;
+  /** ATOMIC32 key (part of the source text: one factory, one inlinable `op`, per operation). */
+  readonly key: string;
+  readonly op: (old: number, src: number, cmp: number) => number;
+  readonly s0: number;
+  readonly s1: number;
+  /** Destination row of the returned old value, or -1. */
+  readonly d: number;
+}
+
+/** 32-bit DS atomics: read-modify-write each lane's dword in lane order, as the reference. */
+export function fastDsAtomic32(sp: DsAtomicSpec, ref: Run): Run {
+  const { ws } = sp;
+  const c = [`/* ${sp.key} */`, ...execHead(ws), ...ldsCheck(ws, sp.addr, sp.off, 4)];
+  c.push(
+    lanes(ws, `const i = (v[${sp.addr} + l] + ${sp.off}) >>> 2; const o = lds[i]; lds[i] = op(o, v[${sp.s0} + l], v[${sp.s1} + l]);${sp.d >= 0 ? ` v[${sp.d} + l] = o;` : ''}`),
+    bump('lgkmcnt'), laneCount(ws),
+  );
+  return build('fastDsAtomic', c, ref, { op: sp.op });
+}
