@@ -4,7 +4,8 @@ import { nodeWorkerHost } from '../src/runtime/parallel-node.js';
 import type { RdnaRunner, RssPeak } from './rdna3.js';
 
 export function parallelRunner(threads: number, rss: RssPeak): RdnaRunner & { close(): void; lastThreads: number; lastReason: string } {
-  const pool = new ParallelPool(nodeWorkerHost(), threads);
+  // The main thread runs one slice itself: it only waits otherwise (bench/README, 'memory, round 2').
+  const pool = new ParallelPool(nodeWorkerHost(), threads, { callerSlice: true });
   void rss;
   const r = {
     label: `${threads} threads`, threads, lastThreads: threads, lastReason: '',

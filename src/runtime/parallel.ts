@@ -109,7 +109,7 @@ export function runSlice(req: SliceRequest): SliceResult {
 
 /** Why a kernel cannot be split over threads, or null. */
 export function parallelBlocker(co: CodeObject, opts: RunOptions, l: KernelLaunch): string | null {
-  if (opts.trace) return 'tracing';
+  if (opts.trace || opts.onInstruction) return 'tracing';
   if (opts.strict) return '--strict';
   if (l.trapHandler) return 'a trap handler';
   if (!co.text) return 'no .text';
@@ -129,9 +129,18 @@ export class ParallelPool {
   private waiting = new Map<number, { resolve: (r: SliceResult) => void; reject: (e: Error) => void }>();
   private nextId = 1;
 
-  constructor(host: WorkerHost, threads = host.cores) {
+  /**
+   * The calling thread runs the first slice itself while the workers run the others (so `threads`
+   * counts it and the pool spawns one worker fewer). It is warm (it decoded and ran kernels
+   * before) and nothing waits on a message for its slice; a thread that must stay responsive
+   * (a browser page) leaves this off.
+   */
+  readonly callerSlice: boolean;
+
+  constructor(host: WorkerHost, threads = host.cores, opts: { readonly callerSlice?: boolean } = {}) {
     this.host = host;
     this.threads = Math.max(1, threads);
+    this.callerSlice = opts.callerSlice ?? false;
   }
 
   private port(i: number): WorkerPort {
@@ -208,16 +217,21 @@ export class ParallelPool {
     const threads = Math.min(this.threads, total);
     const coBytes = co.elf.bytes.slice();
     const t0 = performance.now();
-    const results = await Promise.all(Array.from({ length: threads }, (_, t) => {
+    const slice = (t: number): Omit<SliceRequest, 'id'> => {
       const first = Math.floor((t * total) / threads);
       const end = Math.floor(((t + 1) * total) / threads);
-      return this.send(t, {
+      return {
         co: coBytes, kernel: kernel.name, segments, grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
         scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
         firstGroup: first, groupCount: end - first,
-      });
-    }));
+      };
+    };
+    // Workers first (they start while this thread runs its own slice), results in slice order.
+    const own = this.callerSlice ? 1 : 0;
+    const sent = Array.from({ length: threads - own }, (_, k) => this.send(k, slice(k + own)));
+    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }) : null;
+    const results = [...(mine ? [mine] : []), ...(await Promise.all(sent))];
     const timeMs = performance.now() - t0;
     const stats: DispatchStats = { waves: 0, workgroups: 0, waveInstructions: 0, laneOps: 0, byClass: {}, aborted: false };
     const diagnostics: Diagnostic[] = [];

@@ -37,6 +37,8 @@ export interface RunOptions {
   readonly maxInstructions?: number;
   /** Called with one line per executed instruction: `wave <id> pc 0x<offset> <text>`. */
   readonly trace?: (line: string) => void;
+  /** Called before each executed instruction with its bound op (instruction statistics; replaces `trace`). */
+  readonly onInstruction?: (w: Wave, op: Op) => void;
   /** Called with each wave's final state as its workgroup retires (the differential test compares them). */
   readonly onWaveEnd?: (w: Wave) => void;
   /** Called as workgroups complete (for a progress bar). */
@@ -208,8 +210,8 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   // Private segment per lane: the descriptor's fixed size, plus room for a dynamic stack.
   const scratchPerLane = kernel.kd.private_segment_fixed_size + (md.uses_dynamic_stack ? 16384 : 0);
   const loadBase = code.loadBase;
-  let trace: ((w: Wave, op: Op) => void) | undefined;
-  if (opts.trace) {
+  let trace: ((w: Wave, op: Op) => void) | undefined = opts.onInstruction;
+  if (opts.trace && !trace) {
     const out = opts.trace;
     const texts = new Map<Op, string>();
     trace = (w, op) => {

@@ -13,7 +13,12 @@ import { Memory } from '../../src/core/memory.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const pool = new ParallelPool(nodeWorkerHost(), 2);
-after(() => pool.close());
+// The same split with the calling thread running the first slice (one worker).
+const callerPool = new ParallelPool(nodeWorkerHost(), 2, { callerSlice: true });
+after(() => {
+  pool.close();
+  callerPool.close();
+});
 
 test('Memory shared option: segments live in SharedArrayBuffers, initial data copied in', () => {
   const m = new Memory({ shared: true });
@@ -36,8 +41,10 @@ for (const c of benchCases({ root: ROOT, small: true })) {
     const rnd = runKernel(c.launch, { order: 'random', seed: 7 });
     const par = await pool.run(c.launch);
     const parRnd = await pool.run(c.launch, { order: 'random', seed: 3 });
+    const parCaller = await callerPool.run(c.launch);
     assert.equal(par.parallel.threads, 2, par.parallel.reason);
-    for (const r of [rnd, par, parRnd]) {
+    assert.equal(parCaller.parallel.threads, 2, parCaller.parallel.reason);
+    for (const r of [rnd, par, parRnd, parCaller]) {
       assert.equal(r.report.aborted, false);
       assert.equal(r.report.waveInstructions, one.report.waveInstructions);
       assert.equal(r.report.laneOperations, one.report.laneOperations);

@@ -30,6 +30,7 @@ import {
 } from './vmem.js';
 import { BUF_FORMATS, OOB_SELECT, type BufFormat } from './buffer-formats.gen.js';
 import { cacheInvalidate, withCachePolicy } from './cache-hook.js';
+import { markFast } from './fast-registry.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
 
 /** The decoded V# of the current instruction (module scratch, filled per execution). */
@@ -208,7 +209,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
     w.laneOps += n;
     return true;
   };
-  return { cls: 'vmem' as const, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
+  return { cls: 'vmem' as const, findings, run: markFast((w: Wave) => void (fast(w) || ref(w))) };
 }
 
 /** Per-lane dword index into the segment (fast path). */

@@ -4,7 +4,7 @@
  * function with its register rows, offsets and sizes as constants (`compile`, cached by source
  * text, so identical instructions share optimised code and every call site inside is monomorphic).
  *
- * Each handler makes two passes over the lanes. The first only checks: for a global access, that
+ * A handler makes two passes over the lanes. The first only checks: for a global access, that
  * every active lane falls in the segment holding the first active lane's address (one
  * `Memory.find` per instruction; the 64-bit address's high dwords all equal, so a lane's byte
  * offset is its low dword plus one constant), dword-aligned; for LDS, that every lane's address is
@@ -13,11 +13,13 @@
  * interpreter's. The second pass copies between the VGPR file and the segment's (or the LDS's)
  * Uint32Array, lane by lane in the reference's order (same last-writer for lanes sharing an
  * address), re-reading each lane's address before writing its destination (a load may overwrite
- * its own address registers).
+ * its own address registers). A global store, or a load that does not overwrite its address,
+ * checks and copies in one pass instead and may stop at a failing lane: the reference redo then
+ * rewrites every active lane's destination, or the same bytes at the same addresses.
  */
 import type { Wave } from '../wave/wave.js';
 import { APERTURE, CNT_MAX, popcount } from './vmem.js';
-import { compile } from './fast-registry.js';
+import { compile, markFast } from './fast-registry.js';
 
 type Run = (w: Wave) => void;
 
@@ -51,7 +53,7 @@ function build(name: string, code: string[], ref: Run, extra: Record<string, unk
     'const fallback = (w) => { memFallbacks.n++; ref(w); };',
     `return function ${name}(w) {`, ...code, '};',
   ].join('\n'));
-  return factory(ref, popcount, memFallbacks, ...names.map((k) => extra[k])) as Run;
+  return markFast(factory(ref, popcount, memFallbacks, ...names.map((k) => extra[k])) as Run);
 }
 
 export interface FlatDwordSpec {
@@ -86,19 +88,27 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): Run {
   );
   // FLAT routes the apertures to LDS/scratch: a segment overlapping them is not plain memory.
   if (sp.flat) c.push(`if (seg.end > ${APERTURE.PRIVATE} && seg.base < ${APERTURE.SHARED + APERTURE.SIZE}) return fallback(w);`);
-  c.push(
-    // Lane byte offset in the segment = low address dword + C; aligned when low dword = W mod 4.
-    'const u32 = seg.u32, C = B - seg.base, W = -C & 3, last = seg.size - ' + span + ';',
-    'let mn = 4294967295, mx = 0, bad = 0;',
-    lanes(ws, `const x = v[${lo} + l]; if (x < mn) mn = x; if (x > mx) mx = x; bad |= (x & 3) ^ W${sp.saddr >= 0 ? '' : ` | (v[${hi} + l] ^ h0)`};`),
-    'if (bad !== 0 || mn + C < 0 || mx + C > last) return fallback(w);',
-  );
   const moves: string[] = [];
   for (let k = 0; k < count; k++) {
     const at = k === 0 ? 'i' : `i + ${k}`;
     moves.push(sp.store ? `u32[${at}] = v[${sp.data[k]!} + l];` : `v[${sp.d + k * ws} + l] = u32[${at}];`);
   }
-  c.push(lanes(ws, `const i = (v[${lo} + l] + C) >>> 2; ${moves.join(' ')}`));
+  // Lane byte offset in the segment = low address dword + C; aligned when low dword = W mod 4.
+  c.push('const u32 = seg.u32, C = B - seg.base, W = -C & 3, last = seg.size - ' + span + ';');
+  const rows = (r: number) => r >= sp.d && r < sp.d + count * ws;
+  if (sp.store || !(rows(lo) || (sp.saddr < 0 && rows(hi)))) {
+    // One pass: a load that does not overwrite its address, or a store, may stop at a failing
+    // lane: the reference then redoes the whole instruction, rewriting every active lane's
+    // destination (loads) or the same bytes at the same addresses in the same order (stores).
+    c.push(lanes(ws, `const o = v[${lo} + l] + C; if (o < 0 || o > last || ((o & 3) | ${sp.saddr >= 0 ? '0' : `(v[${hi} + l] ^ h0)`}) !== 0) return fallback(w); const i = o >>> 2; ${moves.join(' ')}`));
+  } else {
+    c.push(
+    'let mn = 4294967295, mx = 0, bad = 0;',
+    lanes(ws, `const x = v[${lo} + l]; if (x < mn) mn = x; if (x > mx) mx = x; bad |= (x & 3) ^ W${sp.saddr >= 0 ? '' : ` | (v[${hi} + l] ^ h0)`};`),
+    'if (bad !== 0 || mn + C < 0 || mx + C > last) return fallback(w);',
+    lanes(ws, `const i = (v[${lo} + l] + C) >>> 2; ${moves.join(' ')}`),
+    );
+  }
   const cnt = sp.store ? 'vscnt' : 'vmcnt';
   c.push(bump(cnt));
   if (sp.flat) c.push(bump('lgkmcnt'));

@@ -34,8 +34,22 @@ export function bindFast(inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
   if (env.engine === 'interp') return undefined;
   if (ref.findings !== undefined && ref.findings.length > 0) return undefined;
   if (env.space !== GFX11_SPACE && env.space !== GFX10_SPACE) return undefined;
-  const b = table.get(baseMnemonic(inst.mnemonic));
-  return b ? b(inst, env, ref) : undefined;
+  const b = table.get(baseMnemonic(inst.mnemonic))?.(inst, env, ref);
+  if (b) markFast(b.run);
+  return b;
+}
+
+/**
+ * Handlers of the fast engine (ALU binders above and the memory fast paths, which live inside their
+ * families' binders): the coverage report (bench/fast-coverage.ts) tells them from reference ones.
+ */
+const fastRuns = new WeakSet<object>();
+export function markFast<F extends object>(run: F): F {
+  fastRuns.add(run);
+  return run;
+}
+export function isFast(run: object): boolean {
+  return fastRuns.has(run);
 }
 
 /** Base mnemonics with a fast binder (for coverage reports and the fuzz test). */

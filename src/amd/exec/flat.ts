@@ -19,6 +19,7 @@ import {
 } from './vmem.js';
 import { withCachePolicy } from './cache-hook.js';
 import { fastFlatDword } from './fast-mem.js';
+import { markFast } from './fast-registry.js';
 
 const SADDR_OFF = 124;
 
@@ -149,7 +150,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   }
   if (memFastPaths(env) && inst.encoding === 'SCRATCH' && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
     const fast = scratchFastPath(inst, env, acc.count, data, d, cnt);
-    return { cls, findings, run: (w: Wave) => void (fast(w) || ref(w)) };
+    return { cls, findings, run: markFast((w: Wave) => void (fast(w) || ref(w))) };
   }
   return { cls, findings, run: ref };
 }

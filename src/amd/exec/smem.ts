@@ -12,6 +12,7 @@ import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
 import { define, type Finding } from './registry.js';
 import { memFastPaths } from './vmem.js';
+import { markFast } from './fast-registry.js';
 
 const LGKM_MAX = 63;
 
@@ -64,10 +65,7 @@ define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512']
   const soff = soffsetRead(inst);
   // Fast engine: destination below the TTMPs and the whole load in one segment -> its dwords.
   const fast = memFastPaths(env) && d >= 0 && d + n <= SREG.TTMP0;
-  return {
-    cls: 'smem',
-    findings,
-    run: (w) => {
+  const run = (w: Wave) => {
       // Scalar loads ignore the two low address bits (dword aligned).
       const addr = (base(w, 0) + (base(w, 1) & 0xffff) * 0x1_0000_0000 + off + soff(w)) % 0x1_0000_0000_0000;
       const a = addr - (addr % 4);
@@ -90,8 +88,8 @@ define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512']
         }
       }
       if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
-    },
   };
+  return { cls: 'smem', findings, run: fast ? markFast(run) : run };
 });
 
 define(['s_buffer_load_b32', 's_buffer_load_b64', 's_buffer_load_b128', 's_buffer_load_b256', 's_buffer_load_b512'], (inst) => {

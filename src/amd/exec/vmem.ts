@@ -23,6 +23,7 @@ import { WAVE_STATE_SEED, type AlignMode, type ExecEnv } from './env.js';
 import type { Finding } from './registry.js';
 import { f32, f32bits, f64, f64bits, f64hi } from '../../core/float.js';
 import { raiseException, TRAPSTS } from './trap.js';
+import { isFast, markFast } from './fast-registry.js';
 
 export const CNT_MAX = 63;
 
@@ -92,13 +93,11 @@ export function endViolation(w: Wave): void {
 /** Wrap a bound handler so a MEMVIOL flagged during its execution raises the exception. */
 export function withViolation<T extends { readonly run: (w: Wave) => void }>(b: T): T {
   const inner = b.run;
-  return {
-    ...b,
-    run: (w: Wave) => {
-      inner(w);
-      if (VIOL.pending) endViolation(w);
-    },
+  const run = (w: Wave) => {
+    inner(w);
+    if (VIOL.pending) endViolation(w);
   };
+  return { ...b, run: isFast(inner) ? markFast(run) : run };
 }
 
 /**
