@@ -54,7 +54,8 @@ const sdst = (r: Rng) => pick(r, ['vcc_lo', 's20', 's22', 'null', 's12']);
 
 const VOP2_I = ['v_and_b32', 'v_or_b32', 'v_xor_b32', 'v_xnor_b32', 'v_add_nc_u32', 'v_sub_nc_u32', 'v_subrev_nc_u32', 'v_lshlrev_b32', 'v_lshrrev_b32',
   'v_ashrrev_i32', 'v_mul_u32_u24', 'v_mul_i32_i24', 'v_min_u32', 'v_max_u32', 'v_min_i32', 'v_max_i32'];
-const VOP2_F = ['v_add_f32', 'v_sub_f32', 'v_subrev_f32', 'v_mul_f32', 'v_fmac_f32'];
+const VOP2_F = ['v_add_f32', 'v_sub_f32', 'v_subrev_f32', 'v_mul_f32', 'v_fmac_f32', 'v_max_f32', 'v_min_f32'];
+const VOP1 = ['v_mov_b32', 'v_not_b32', 'v_cvt_f32_u32', 'v_cvt_f32_i32', 'v_cvt_u32_f32', 'v_cvt_i32_f32'];
 const VOP3_2 = ['v_mul_lo_u32', 'v_mul_hi_u32', 'v_bcnt_u32_b32'];
 const VOP3_3 = ['v_add3_u32', 'v_or3_b32', 'v_xor3_b32', 'v_and_or_b32', 'v_lshl_add_u32', 'v_add_lshl_u32', 'v_lshl_or_b32', 'v_xad_u32', 'v_bfi_b32',
   'v_mad_u32_u24', 'v_mad_i32_i24', 'v_bfe_u32', 'v_bfe_i32', 'v_alignbit_b32', 'v_fma_f32'];
@@ -91,7 +92,10 @@ function dual(r: Rng): string {
 function inst(r: Rng): string {
   const k = int(r, 24);
   switch (k) {
-    case 0: return `${pick(r, ['v_mov_b32', 'v_not_b32'])}_e32 ${V(r)}, ${src(r)}`;
+    case 0: {
+      const e32 = r() < 0.7;
+      return `${pick(r, VOP1)}_${e32 ? 'e32' : 'e64'} ${V(r)}, ${src(r, e32)}`;
+    }
     case 1: case 2: return `${pick(r, VOP2_I)}_e32 ${V(r)}, ${src(r)}, ${V(r)}`;
     case 3: case 4: return `${pick(r, VOP2_F)}_e32 ${V(r)}, ${src(r)}, ${V(r)}`;
     case 5: return `${pick(r, [...VOP2_I, ...VOP2_F, ...VOP3_2])}_e64 ${V(r)}, ${src(r, false)}, ${src(r, false)}`;
@@ -205,5 +209,41 @@ test('engine fuzz: an fma whose double-rounded sum lands on an f32 midpoint is r
     const r = runAsm('v_fma_f32 v3, v0, v1, v2\nv_fmac_f32_e32 v2, v0, v1\ns_endpgm', { vgprF32: { 0: a, 1: b, 2: c }, engine });
     assert.equal(r.vf(3, 5), 1 + 2 ** -23, `${engine}: v_fma_f32`);
     assert.equal(r.vf(2, 31), 1 + 2 ** -23, `${engine}: v_fmac_f32`);
+  }
+});
+
+test('f32 min/max and conversions on the fast path: every pair of edge values, both engines equal', () => {
+  // ±0 in both orders, denormals, infinities, NaNs (quiet, signalling, payloads), integer limits.
+  const E = [0, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001,
+    0xffc12345, 0x4f800000, 0x4f7fffff, 0xcf000000, 0xcf000001, 0x4effffff, 0x3f000000, 0xbf7fffff, 0xffffffff, 0x7fffffff, 0x80000001];
+  const nan = (x: number) => (x & 0x7fffffff) > 0x7f800000;
+  const F = E.filter((x) => !nan(x));
+  // NaN-free pairs first (chunks that stay on the fast handlers), then every pair.
+  const pairs = [...F.flatMap((a) => F.map((b) => [a, b] as const)), ...E.flatMap((a) => E.map((b) => [a, b] as const))];
+  const src = [
+    'v_max_f32_e32 v2, v0, v1', 'v_min_f32_e32 v3, v0, v1', 'v_max_f32_e64 v4, v1, v0', 'v_min_f32_e64 v5, v1, v0',
+    'v_max_f32_e32 v1, 0, v1', 'v_cvt_f32_u32_e32 v6, v0', 'v_cvt_f32_i32_e32 v7, v0', 'v_cvt_u32_f32_e32 v8, v0', 'v_cvt_i32_f32_e32 v9, v0',
+    'v_cvt_i32_f32_e64 v10, v2', 'v_cvt_f32_u32_e64 v11, v3', 's_endpgm',
+  ].join('\n');
+  let fastRuns = 0;
+  for (let k = 0; k < pairs.length; k += 32) {
+    const chunk = pairs.slice(k, k + 32);
+    while (chunk.length < 32) chunk.push([0x3f800000, 0x80000000]);
+    // NaN-free chunks stay on the fast handlers; a chunk with a NaN hands min/max back to the reference.
+    if (!chunk.some(([a, b]) => nan(a) || nan(b))) fastRuns++;
+    for (const mode of [0xf0, 0x3f0, 0x00, 0x1f1]) {
+      const o: AsmRunOptions = { vgprs: 16, mode, vgpr: { 0: chunk.map(([a]) => a), 1: chunk.map(([, b]) => b) } };
+      const a = runAsm(src, { ...o, engine: 'interp' });
+      const b = runAsm(src, { ...o, engine: 'fast' });
+      const d = diffSnap(snap(a.wave), snap(b.wave));
+      assert.equal(d, null, `pairs from ${k}, mode 0x${mode.toString(16)}: ${d}`);
+    }
+  }
+  assert.ok(fastRuns > 0, 'some chunks run NaN-free');
+  // The handlers are the fast ones (fast-valu.ts), not the reference.
+  const env: ExecEnv = { space: gfx11.space, diag: new Diagnostics(), mem: new Memory(), seed: WAVE_STATE_SEED, waveSize: 32, vgprs: 16, now: () => 0, engine: 'fast' };
+  for (const line of ['v_max_f32_e32 v2, v0, v1', 'v_min_f32_e64 v5, v1, v0', 'v_cvt_f32_u32_e32 v6, v0', 'v_cvt_i32_f32_e32 v9, v0']) {
+    const words = Uint32Array.from(assemble(gfx11, line));
+    assert.match(bindInstruction(decodeAt(gfx11, words, 0, CODE_VA), env).run.name, /^fast/, line);
   }
 });

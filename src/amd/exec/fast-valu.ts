@@ -24,7 +24,7 @@ import { mulhiU32, popcnt } from './salu.js';
 import { compile, fastDefine } from './fast-registry.js';
 
 type SrcType = 'b32' | 'f32' | 'b64';
-type Kind = 'i32' | 'i64' | 'f32' | 'cmp';
+type Kind = 'i32' | 'i64' | 'f32' | 'sel' | 'cmp';
 
 /** A lane body's view of one source: its low dword, its f32 value, its high dword (64-bit). */
 interface Ex {
@@ -35,7 +35,9 @@ interface Ex {
 
 /**
  * An op: `body` assigns the lane's result. 'i32': `r` (and `c`, the carry-out bit); 'i64': `r`,
- * `rh` (and `c`); 'f32': the exact double `x` and its remainder `e`; 'cmp': the boolean `c`.
+ * `rh` (and `c`); 'f32': the exact double `x` and its remainder `e`; 'sel': the f32 bits `r` of
+ * the source it selects, or `nan = 1` to hand the instruction back (f32 MODE rules as 'f32');
+ * 'cmp': the boolean `c`.
  * `ci` is the lane's carry-in bit when `cin` is set.
  */
 interface Def {
@@ -49,6 +51,8 @@ interface Def {
   readonly remap?: 'mk' | 'ak';
   /** MODE bits the op reads: compares only the f32 input denormal flush. */
   readonly fcmp?: boolean;
+  /** An integer result from f32 sources: the f32 MODE check of 'f32' ops (input flush). */
+  readonly fcvt?: boolean;
   readonly body: (s: readonly Ex[]) => string;
 }
 
@@ -136,6 +140,24 @@ def('v_fma_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', body: fma });
 def('v_fmac_f32', { srcs: ['f32', 'f32'], kind: 'f32', accum: true, body: fma });
 def('v_fmamk_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'mk', body: fma });
 def('v_fmaak_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'ak', body: fma });
+
+// ---- f32 min/max (valu-float.ts minmax): a NaN source goes back to the reference (IEEE_MODE sNaN
+// quieting, NaN payloads); -0 < +0; the result is one source's bits (no output flush).
+def('v_max_f32', {
+  srcs: ['f32', 'f32'], kind: 'sel',
+  body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; if (p !== p || q !== q) { nan = 1; break; } r = p > q ? ${a!.u} : p < q ? ${b!.u} : p === 0 && ${a!.u} === 0x80000000 ? ${b!.u} : ${a!.u}; }`,
+});
+def('v_min_f32', {
+  srcs: ['f32', 'f32'], kind: 'sel',
+  body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; if (p !== p || q !== q) { nan = 1; break; } r = p < q ? ${a!.u} : p > q ? ${b!.u} : p === 0 && ${a!.u} !== 0x80000000 ? ${b!.u} : ${a!.u}; }`,
+});
+
+// ---- conversions (valu-cvt.ts): integer -> f32 rounds once (to nearest even under the f32 MODE
+// check); f32 -> integer truncates and saturates, NaN -> 0.
+def('v_cvt_f32_u32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u};` });
+def('v_cvt_f32_i32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u} | 0;` });
+def('v_cvt_u32_f32', { srcs: ['f32'], kind: 'i32', fcvt: true, body: ([a]) => `{ const p = ${a!.f}; r = p !== p ? 0 : p <= 0 ? 0 : p >= 4294967295 ? 4294967295 : Math.trunc(p); }` });
+def('v_cvt_i32_f32', { srcs: ['f32'], kind: 'i32', fcvt: true, body: ([a]) => `{ const p = ${a!.f}; r = p !== p ? 0 : p <= -2147483648 ? -2147483648 : p >= 2147483647 ? 2147483647 : Math.trunc(p); }` });
 
 // ---- compares: outcome sets as in valu-cmp.ts (1 less, 2 equal, 4 greater, 8 unordered)
 const relTest = (rel: number, o: string) => (rel === 0 ? 'false' : rel === 15 ? 'true' : `((${o}) & ${rel}) !== 0`);
@@ -226,6 +248,10 @@ function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row
       // rounding), any other goes through roundF32; a NaN stops the loop (the reference redoes it).
       return `{ let x = 0, e = 0; ${d.body(ex)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) OF${r}[l] = x; else OU${r}[l] = roundF32(x, e, 0); }`;
     }
+    case 'sel': {
+      const r = row < 0 ? 0 : row;
+      return `{ let r = 0; ${d.body(ex)} OU${r}[l] = r; }`;
+    }
     case 'cmp':
       return `{ let c = false; ${d.body(ex)} ${setC} }`;
   }
@@ -308,8 +334,9 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
     if (!s) return undefined;
     srcs.push(s);
   }
-  const float = d.kind === 'f32';
-  const pre = head(ws, float, d.fcmp === true);
+  // 'f32' and 'sel' results go through a scratch row (a NaN stops the loop before any write).
+  const float = d.kind === 'f32' || d.kind === 'sel';
+  const pre = head(ws, float || d.fcvt === true, d.fcmp === true);
   const ex = exprs(srcs, types, ws, '', pre);
   let D = 0;
   if (d.kind !== 'cmp') {
