@@ -27,3 +27,8 @@ build() {
 
 for f in src/*.cl; do build "$(basename "$f" .cl)" cypress cypress; done
 for f in src/*.cl; do build "$(basename "$f" .cl)" cayman cayman; done
+# The other Evergreen chips: a subset. LLVM 19 emits byte-identical code for them (their differences,
+# FMA / double precision, are data: see R600_CHIPS and r600.alu.no-fp64).
+for cpu in redwood juniper cedar sumo; do
+  for name in vadd loop_break nested_loop divergent_loop lds_reduce collatz switch_case helper_call; do build "$name" "$cpu" "$cpu"; done
+done

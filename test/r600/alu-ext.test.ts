@@ -158,3 +158,13 @@ test('first-generation R600 op2 words: FOG_MERGE at bit 5, OMOD 7:6, ALU_INST 17
   assert.deepEqual(a.reg(2, 0), b.reg(2, 0));
   assert.deepEqual(a.reg(2, 1), Array.from({ length: 64 }, (_, l) => l * l));
 });
+
+test('r600.alu.no-fp64: FMA and the 64-bit float ops on a chip without them (juniper) are reported; cypress and cayman are quiet', () => {
+  const f64 = clause(2, ['  ADD_64 T4.X, T2.Y, T3.Y,', '  ADD_64 * T4.Y, T2.X, T3.X,']);
+  const fma = clause(1, ['  FMA * T4.X, T2.X, T3.X, T5.X,']);
+  for (const src of [f64, fma]) {
+    assert.deepEqual(ids(runAsm(src, { mcpu: 'juniper' }).diag), ['r600.alu.no-fp64']);
+    assert.deepEqual(ids(runAsm(src, { mcpu: 'cypress' }).diag), []);
+  }
+  assert.deepEqual(ids(runAsm(f64, { gen: 'cayman', mcpu: 'cayman' }).diag), []);
+});

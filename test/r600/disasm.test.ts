@@ -9,9 +9,12 @@ import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
 import { disassembleKernel, listingBodies, loadR600Object } from '../../src/r600/isa/object.js';
 
+/** Fixture directories: every kernel for cypress and cayman, a subset for the other Evergreen chips. */
+export const R600_FIXTURE_CHIPS = ['cypress', 'cayman', 'redwood', 'juniper', 'cedar', 'sumo'] as const;
+
 export function fixtures(): { mcpu: string; name: string; obj: string; s: string }[] {
   const out: { mcpu: string; name: string; obj: string; s: string }[] = [];
-  for (const mcpu of ['cypress', 'cayman']) {
+  for (const mcpu of R600_FIXTURE_CHIPS) {
     const dir = join(ROOT, 'kernels/r600/bin', mcpu);
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.o')).sort()) {
       out.push({ mcpu, name: f.slice(0, -2), obj: join(dir, f), s: join(dir, f.slice(0, -2) + '.s') });

@@ -14,17 +14,17 @@ export interface AsmRun {
   reg(reg: number, chan: number, wave?: number): number[];
 }
 
-export function objectFrom(gen: R600Gen, src: string, entries?: readonly number[]): R600Object {
+export function objectFrom(gen: R600Gen, src: string, entries?: readonly number[], mcpu?: string): R600Object {
   const lines = src.split('\n').map((l) => l.replace(/^\s*/, '\t')).filter((l) => l.trim() !== '');
   const a = assembleBody(gen, lines, 'test.s');
   const program = decodeProgram(gen, a.words, 'test.s', entries);
   const text = new Uint8Array(a.words.buffer.slice(0));
-  return { mcpu: gen === 'cayman' ? 'cayman' : 'cypress', gen, text, kernels: [{ name: 'main', offset: 0, program, relocs: new Map() }], dataSymbols: new Map(), config: [] };
+  return { mcpu: mcpu ?? (gen === 'cayman' ? 'cayman' : 'cypress'), gen, text, kernels: [{ name: 'main', offset: 0, program, relocs: new Map() }], dataSymbols: new Map(), config: [] };
 }
 
-export function runAsm(src: string, opts: Partial<R600DispatchOptions> & { gen?: R600Gen; lanes?: number; globalBytes?: number; entries?: number[] } = {}): AsmRun {
+export function runAsm(src: string, opts: Partial<R600DispatchOptions> & { gen?: R600Gen; lanes?: number; globalBytes?: number; entries?: number[]; mcpu?: string } = {}): AsmRun {
   const gen = opts.gen ?? 'evergreen';
-  const object = objectFrom(gen, src, opts.entries ?? (opts.fetchShader !== undefined ? [opts.fetchShader] : undefined));
+  const object = objectFrom(gen, src, opts.entries ?? (opts.fetchShader !== undefined ? [opts.fetchShader] : undefined), opts.mcpu);
   const diag = opts.diag ?? new Diagnostics();
   const waves: Wave[] = [];
   const global = opts.global ?? new Uint8Array(opts.globalBytes ?? 4096);

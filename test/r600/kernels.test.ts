@@ -12,6 +12,11 @@ import { ROOT } from '../../tools/gen/run.js';
 import { mulberry32, type ArgSpec, type ElemType } from '../../src/runtime/manifest.js';
 import { runR600Kernel, type R600Buffer } from '../../src/r600/run.js';
 import { loadR600Object } from '../../src/r600/isa/object.js';
+import { R600_FIXTURE_CHIPS } from './disasm.test.js';
+import { R600_CHIPS } from '../../src/r600/isa/opcodes.gen.js';
+
+/** The kernels build.sh compiles for redwood, juniper, cedar and sumo. */
+const R600_SUBSET = ['vadd', 'loop_break', 'nested_loop', 'divergent_loop', 'lds_reduce', 'collatz', 'switch_case', 'helper_call'];
 
 type Arr = Int32Array | Uint32Array | Float32Array;
 interface Spec {
@@ -290,7 +295,7 @@ test('at least 25 cypress kernels have a CPU reference', () => {
   for (const k of Object.keys(SPECS)) assert.ok(existsSync(join(ROOT, 'kernels/r600/bin/cypress', `${k}.o`)), k);
 });
 
-for (const mcpu of ['cypress', 'cayman']) {
+for (const mcpu of R600_FIXTURE_CHIPS) {
   for (const name of Object.keys(SPECS)) {
     if (!existsSync(join(ROOT, 'kernels/r600/bin', mcpu, `${name}.o`))) continue;
     test(`${mcpu}/${name} matches the CPU reference`, () => {
@@ -322,4 +327,21 @@ test('random wave order gives the same bytes as round-robin for every kernel', (
     const b = runSpec('cypress', name, 'random', 7);
     assert.deepEqual(b.run.buffers, a.run.buffers, name);
   }
+});
+
+test('redwood/juniper/cedar/sumo: LLVM emits cypress\'s program bytes; the chips differ only in data (R600_CHIPS)', () => {
+  for (const mcpu of ['redwood', 'juniper', 'cedar', 'sumo']) {
+    const names = R600_SUBSET.filter((n) => existsSync(join(ROOT, 'kernels/r600/bin', mcpu, `${n}.o`)));
+    assert.equal(names.length, R600_SUBSET.length, mcpu);
+    for (const name of names) {
+      const a = loadR600Object(readFileSync(join(ROOT, 'kernels/r600/bin', mcpu, `${name}.o`)), name);
+      const b = loadR600Object(readFileSync(join(ROOT, 'kernels/r600/bin/cypress', `${name}.o`)), name);
+      assert.equal(a.mcpu, mcpu);
+      assert.deepEqual(a.text, b.text, `${mcpu}/${name}`);
+      assert.deepEqual(a.config, b.config, `${mcpu}/${name} .AMDGPU.config (STACK_SIZE...)`);
+    }
+    assert.equal(R600_CHIPS.find((c) => c.mcpu === mcpu)?.fp64, false, mcpu);
+  }
+  assert.equal(R600_CHIPS.find((c) => c.mcpu === 'cypress')?.fp64, true);
+  assert.equal(R600_CHIPS.find((c) => c.mcpu === 'cayman')?.fp64, true);
 });

@@ -155,7 +155,12 @@ test('implicit LOD comes from quad derivatives; GET_GRADIENTS_H/V (coarse and fi
     'TEX_SET_GRADIENTS_V T0.____, T9.XYZW RID:0 SID:0 CT:NNNN',
     'TEX_SAMPLE_G T6.XYZW, T1.XYZW RID:0 SID:0 CT:NNNN',
     'TEX_SAMPLE_LB T10.XYZW, T1.XYZW RID:0 SID:0 CT:NNNN',
-  ]), { global, textures: new Map([[0, tex]]), samplers: new Map([[0, POINT_MIP]]) });
+    'TEX_SAMPLE_G_LB T11.XYZW, T1.XYZW RID:0 SID:0 CT:NNNN',
+    'TEX_SAMPLE_C_G T12.XYZW, T1.XYZW RID:0 SID:1 CT:NNNN',
+    'TEX_SAMPLE_C_LZ T13.XYZW, T1.XYZW RID:0 SID:2 CT:NNNN',
+    'TEX_KEEP_GRADIENTS T0.____, T1.XYZW RID:0 SID:0 CT:NNNN',
+    'TEX_SAMPLE_G T14.XYZW, T1.XYZW RID:0 SID:0 CT:NNNN',
+  ]), { global, textures: new Map([[0, tex]]), samplers: new Map([[0, POINT_MIP], [1, encodeTexSampler({ clamp: [2, 2, 2], compare: 1 })], [2, encodeTexSampler({ clamp: [2, 2, 2], compare: 4 })]]) });
   assert.deepEqual(ids(r.diag), []);
   assert.deepEqual(r.reg(2, 0), lanes((x, y) => B(300 + (x >> 1) + 8 * (y >> 1))), 'LOD 2: level 2 (2x2) texel');
   assert.deepEqual(r.reg(3, 0), lanes(() => B(0.25)), 'H = u(q1) - u(q0)');
@@ -166,6 +171,10 @@ test('implicit LOD comes from quad derivatives; GET_GRADIENTS_H/V (coarse and fi
   assert.deepEqual(r.reg(6, 0), lanes((x, y) => B(100 + (2 * x + 1) + 8 * (2 * y + 1))), 'SAMPLE_G with zero gradients reads level 0');
   // SAMPLE_LB: implicit LOD 2 + bias W (1.0) = 3 -> clamped to the last level (2).
   assert.deepEqual(r.reg(10, 0), r.reg(2, 0), 'SAMPLE_LB biases the implicit LOD (clamped to LAST_LEVEL)');
+  assert.deepEqual(r.reg(11, 0), r.reg(6, 0), 'SAMPLE_G_LB: zero gradients (LOD -inf) plus bias 1 still clamps to MIN_LOD 0');
+  assert.deepEqual(r.reg(12, 0), lanes(() => B(1)), 'SAMPLE_C_G: W = 1.0 LESS every level-0 texel (>= 100)');
+  assert.deepEqual(r.reg(13, 3), lanes(() => 0), 'SAMPLE_C_LZ: W = 1.0 GREATER fails everywhere, in all channels');
+  assert.deepEqual(r.reg(14, 0), r.reg(2, 0), 'KEEP_GRADIENTS stores the quad derivatives SAMPLE_G then uses (LOD 2 again)');
 });
 
 test('GATHER4 returns the bilinear footprint; offsets move by half texels; DST_SEL of the resource swizzles', () => {

@@ -493,6 +493,35 @@ export const TEX_FORMATS: readonly { readonly name: string; readonly format: num
   { name: 'FMT_32_32_32_32_FLOAT', format: 35, bits: [32, 32, 32, 32], float: true },
 ];
 
+/** Chips by -mcpu name: whether they have FMA and the 64-bit float ops (clang predefines __HAS_FMAF__). */
+export const R600_CHIPS: readonly { readonly mcpu: string; readonly fp64: boolean }[] = [
+  { mcpu: 'r600', fp64: false },
+  { mcpu: 'rv610', fp64: false },
+  { mcpu: 'rv620', fp64: false },
+  { mcpu: 'rv630', fp64: false },
+  { mcpu: 'rv635', fp64: false },
+  { mcpu: 'rs780', fp64: false },
+  { mcpu: 'rs880', fp64: false },
+  { mcpu: 'rv670', fp64: false },
+  { mcpu: 'rv710', fp64: false },
+  { mcpu: 'rv730', fp64: false },
+  { mcpu: 'rv740', fp64: false },
+  { mcpu: 'rv770', fp64: false },
+  { mcpu: 'cedar', fp64: false },
+  { mcpu: 'redwood', fp64: false },
+  { mcpu: 'juniper', fp64: false },
+  { mcpu: 'cypress', fp64: true },
+  { mcpu: 'hemlock', fp64: true },
+  { mcpu: 'palm', fp64: false },
+  { mcpu: 'sumo', fp64: false },
+  { mcpu: 'sumo2', fp64: false },
+  { mcpu: 'barts', fp64: false },
+  { mcpu: 'turks', fp64: false },
+  { mcpu: 'caicos', fp64: false },
+  { mcpu: 'cayman', fp64: true },
+  { mcpu: 'aruba', fp64: true },
+];
+
 /** MEM_GDS ops: GDS_OP (MEM_OP 4), sources read (address, data0, data1) and whether DST_GPR gets a value. */
 export const GDS_OPS: readonly { readonly name: string; readonly code: number; readonly srcs: number; readonly ret: boolean }[] = [
   { name: 'GDS_ADD', code: 0, srcs: 2, ret: false },

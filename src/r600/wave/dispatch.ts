@@ -13,6 +13,7 @@ import { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
 import type { R600Kernel, R600Object } from '../isa/object.js';
 import { WAVE_SIZE, Wave, SEED, type R600Resources, type R600Stats } from './machine.js';
+import { R600_CHIPS } from '../isa/opcodes.gen.js';
 
 /** SQ_PGM_RESOURCES_LS (compute on Evergreen/Cayman): NUM_GPRS [7:0], STACK_SIZE [15:8]. */
 export const SQ_PGM_RESOURCES_LS = 0x288d4;
@@ -106,6 +107,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     borderColors: o.borderColors,
   };
   const stackSize = o.stackSize ?? stackSizeOf(o.object);
+  const fp64 = R600_CHIPS.find((c) => c.mcpu === o.object.mcpu)?.fp64;
   const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
   const budget = o.maxInstructions ?? 50_000_000;
   const rand = rng(o.seed ?? 1);
@@ -122,7 +124,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
         const nw = Math.ceil(perGroup / WAVE_SIZE);
         for (let w = 0; w < nw; w++) {
           const lanes = Math.min(WAVE_SIZE, perGroup - w * WAVE_SIZE);
-          const wave = new Wave({ gen: o.object.gen, program: o.kernel.program, resources, diag: o.diag, stackSize, fetchShader: o.fetchShader, atomicByteAddress: o.atomicByteAddress, trace: o.trace }, waves++, groups, lds, lanes);
+          const wave = new Wave({ gen: o.object.gen, program: o.kernel.program, resources, diag: o.diag, stackSize, fetchShader: o.fetchShader, fp64, atomicByteAddress: o.atomicByteAddress, trace: o.trace }, waves++, groups, lds, lanes);
           for (let l = 0; l < WAVE_SIZE; l++) {
             const li = w * WAVE_SIZE + l;
             const lx = li % bx;

@@ -227,6 +227,8 @@ export interface WaveOptions {
   readonly stackSize: number;
   /** CF index CALL_FS jumps to (the fetch shader), if any. */
   readonly fetchShader?: number;
+  /** The chip has FMA and the 64-bit float ops (R600_CHIPS); undefined: assume it does. */
+  readonly fp64?: boolean;
   /** Treat the index of RAT atomics (not stores, not MSKOR) as a byte address, as clang-19 emits it. */
   readonly atomicByteAddress?: boolean;
   /** Called before each CF instruction with `wave W cf N <text> | active=<64-bit hex> valid=<hex> stack=<depth>`. */
@@ -314,6 +316,7 @@ export class Wave {
   private readonly srcv = [0, 0, 0];
   private readonly reportedGroups = new Set<AluGroup>();
   private readonly constReported = new Set<AluGroup>();
+  private readonly noFp64Reported = new Set<AluInst>();
   private overflowReported = false;
   readonly stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
 
@@ -843,6 +846,10 @@ export class Wave {
       if (kind === K_PLAIN && !fn) {
         this.diag('r600.alu.unsupported', `${name} is not modelled`, 'warning');
         continue;
+      }
+      if ((kind === K_F64 || name === 'FMA') && this.opts.fp64 === false && !this.noFp64Reported.has(inst)) {
+        this.noFp64Reported.add(inst);
+        this.diag('r600.alu.no-fp64', `${name} needs FMA / double-precision hardware, which this chip does not have`, 'error', { offset: inst.offset });
       }
       const cmp = kind === K_PRED || kind === K_KILL ? compareOf(name) : undefined;
       const post = inst.omod !== 0 || inst.clamp;

@@ -343,6 +343,19 @@ function readFixtures(seen: Seen): void {
   }
 }
 
+/**
+ * Per-chip facts LLVM knows: clang predefines __HAS_FMAF__ for the -mcpu names whose hardware has
+ * FMA, which on this family are exactly the double-precision parts (Cypress/Hemlock, Cayman/Aruba);
+ * the others cannot even select fma() ("no libcall available for fma").
+ */
+const MCPUS = 'r600 rv610 rv620 rv630 rv635 rs780 rs880 rv670 rv710 rv730 rv740 rv770 cedar redwood juniper cypress hemlock palm sumo sumo2 barts turks caicos cayman aruba';
+function chipFacts(): { mcpu: string; fp64: boolean }[] {
+  return MCPUS.split(' ').map((mcpu) => {
+    const out = execFileSync(CLANG, ['-x', 'cl', '-target', 'r600', `-mcpu=${mcpu}`, '-nogpulib', '-dM', '-E', '-'], { input: '', stdio: ['pipe', 'pipe', 'pipe'] }).toString();
+    return { mcpu, fp64: /#define __HAS_FMAF__ 1/.test(out) };
+  });
+}
+
 const gensOf = (s: Set<Gen> | undefined): string => JSON.stringify([...(s ?? [])].sort());
 
 export function generate(): Record<string, string> {
@@ -468,6 +481,11 @@ export function generate(): Record<string, string> {
   for (const [name, code, widths, kind] of entries(TEX_FORMAT_FACTS)) {
     out.push(`  { name: 'FMT_${name}', format: ${hx(code!)}, bits: [${widths!.split('.').join(', ')}], float: ${kind === 'float'} },`);
   }
+  out.push('];');
+  out.push('');
+  out.push('/** Chips by -mcpu name: whether they have FMA and the 64-bit float ops (clang predefines __HAS_FMAF__). */');
+  out.push('export const R600_CHIPS: readonly { readonly mcpu: string; readonly fp64: boolean }[] = [');
+  for (const c of chipFacts()) out.push(`  { mcpu: '${c.mcpu}', fp64: ${c.fp64} },`);
   out.push('];');
   out.push('');
   out.push('/** MEM_GDS ops: GDS_OP (MEM_OP 4), sources read (address, data0, data1) and whether DST_GPR gets a value. */');
