@@ -96,6 +96,8 @@ export function normalize(inst: Instruction, space: OperandSpace): Instruction {
   let name = aliases[base] ?? (gfx === 9 ? GFX9_RENAMES[base] : undefined) ?? base;
   // Same name, other message ids (GFX11's 3 is DEALLOC_VGPRS, GFX9/10's is GS_DONE).
   if (base === 's_sendmsg' || base === 's_sendmsghalt') name = `${base}@pre11`;
+  // VINTRP's v_interp_p1/p2_f32 read LDS (vintrp.ts); GFX11's VINTERP ops of the same names do not.
+  if (inst.encoding === 'VINTRP') name = `${base}@vintrp`;
   // HW_REG ids 16..19 are TBA_LO/HI, TMA_LO/HI on GFX9/GFX10 (GFX11 reuses 18/19 for PERF_SNAPSHOT_PC).
   const hwId = (f.simm16 ?? 0) & 0x3f;
   if (base === 's_getreg_b32' && hwId >= 16 && hwId <= 19) name = 's_getreg_b32@tbatma';

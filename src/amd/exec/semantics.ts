@@ -21,6 +21,7 @@ import './flow.js';
 import './vop3p.js';
 import './vopd.js';
 import './interp.js';
+import './vintrp.js';
 import './pops-exec.js';
 import { bindFast } from './fast-registry.js';
 import './fast-valu.js';

@@ -7,7 +7,7 @@ import { hex } from '../../core/errors.js';
 /** Encoding classes, by the ISA documents' names. FLAT/GLOBAL/SCRATCH share one codec family. */
 export type EncodingName =
   | 'SOP1' | 'SOP2' | 'SOPK' | 'SOPC' | 'SOPP' | 'SMEM'
-  | 'VOP1' | 'VOP2' | 'VOPC' | 'VOP3' | 'VOP3SD' | 'VOP3P' | 'VOPD' | 'VINTERP' | 'LDSDIR'
+  | 'VOP1' | 'VOP2' | 'VOPC' | 'VOP3' | 'VOP3SD' | 'VOP3P' | 'VOPD' | 'VINTERP' | 'VINTRP' | 'LDSDIR'
   | 'DS' | 'MUBUF' | 'MTBUF' | 'MIMG' | 'FLAT' | 'GLOBAL' | 'SCRATCH' | 'EXP' | 'SMRD' | 'SDWA';
 
 /**

@@ -10,7 +10,12 @@ import { codecs as scalarCodecs } from './scalar.js';
 import { codecs as vectorCodecs } from './vector.js';
 import { codecs as memoryCodecs } from './memory.js';
 import { codecs as vop3pCodecs } from './vop3p.js';
+import { makeVintrpCodecs } from '../gfx9/vintrp.js';
+import { VINTRP_OPS, VINTRP_PARAMS, VOP3_INTERP_OPS } from './vintrp.gen.js';
 
-const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs, ...vop3pCodecs, ...memoryCodecs];
+// The VOP3-encoded v_interp_* ops before VOP3 (gen-valu leaves them out of its tables).
+const vintrpCodecs = makeVintrpCodecs({ name: 'gfx10-', vintrp: 0b110010, vop3: 0b110101, ops: VINTRP_OPS, params: VINTRP_PARAMS, vop3Ops: VOP3_INTERP_OPS });
+
+const codecs: Codec[] = [...vintrpCodecs, ...scalarCodecs, ...vectorCodecs, ...vop3pCodecs, ...memoryCodecs];
 
 export const gfx10: IsaTarget = { mcpu: 'gfx1030', space: GFX10_SPACE, codecs };
