@@ -36,6 +36,7 @@ import { assemble, primKind, type IndexType, type Primitive } from '../amd/gfx/a
 import { decodePaState, type PaState } from '../amd/gfx/state.js';
 import { Setup, barycentrics, type SetupPrim } from '../amd/gfx/setup.js';
 import { rasterize, type Quad } from '../amd/gfx/raster.js';
+import { primMaskM0 } from '../amd/exec/vintrp.js';
 import { packWaves, psInputVgprs, type PsWave } from '../amd/gfx/waves.js';
 import { GfxRegs } from '../amd/gfx/regs.js';
 import { decodeColorTargets, exportColor, readSample, writeSample, blend, type ColorTarget } from '../amd/gfx/cb.js';
@@ -439,7 +440,8 @@ export class GfxPipeline {
       w.peers = [w];
       let sg = 0;
       for (; sg < pUser && sg < 106; sg++) w.s[sg] = regs.raw(`SPI_SHADER_USER_DATA_PS_${sg}`);
-      w.s[sg++] = psPrimMask(ps);
+      // PRIM_MASK is the M0 value the interpolation ops read: GFX9/GFX10 keep new_prim_mask in M0[30:16] (vintrp.ts).
+      w.s[sg++] = this.gen === 'gfx11' ? psPrimMask(ps) : primMaskM0(this.gen === 'gfx9' ? 9 : 10, ps.newPrimMask);
       const [se, packer] = this.waveIds.packerOf(ps.quads[0]!.x, ps.quads[0]!.y);
       const [psWaveId, psWaveIndex] = this.waveIds.take(se, packer);
       if (waveCnt) w.s[sg++] = psWaveCountSgpr(psWaveId, psWaveIndex);
