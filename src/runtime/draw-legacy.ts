@@ -27,7 +27,7 @@ import type { Memory } from '../core/memory.js';
 import { f16, f32 } from '../core/float.js';
 import type { Op, Program } from '../amd/exec/program.js';
 import { setExportSink, type ExportEvent } from '../amd/exec/exp.js';
-import { PARAM_LAYOUT } from '../amd/exec/interp.js';
+import { paramAddr } from '../amd/exec/vintrp.js';
 import { Wave, SREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
 import type { Pm4Gen } from '../amd/cp/regdb.js';
@@ -93,14 +93,12 @@ export interface StageHost {
 }
 
 /**
- * LDS parameter preload of primitive `p` of a PS wave (GFX9, GFX10.3 and GFX11 share the layout
- * interp.ts's PARAM_LAYOUT fixes and both lds_param_load and v_interp_p1/p2/mov read): for PS
- * input i (SPI_PS_INPUT_CNTL_i), channel c: P0 at +i*48+c*4, P10 = P1 - P0 at +16, P20 = P2 - P0 at
- * +32, all f32; FLAT_SHADE puts the provoking vertex's value in P0 and zeros in P10/P20; points
+ * LDS parameter preload of primitive `p` of a PS wave (GFX9, GFX10.3 and GFX11 share one layout:
+ * vintrp.ts's `paramAddr` over interp.ts's PARAM_LAYOUT, which lds_param_load and v_interp_* read):
+ * for PS input i (SPI_PS_INPUT_CNTL_i), channel c: P0, P10 = P1 - P0, P20 = P2 - P0, all f32; FLAT_SHADE puts the provoking vertex's value in P0 and zeros in P10/P20; points
  * and lines load vertex 0 as P0. OFFSET >= 32 or past the exported parameters gives DEFAULT_VAL.
  */
 export function preloadParams(ldv: DataView, p: number, sp: SetupPrim, vo: VertexOutput, cntl: readonly number[]): void {
-  const pbase = p * PARAM_LAYOUT.primStride;
   const verts = sp.prim.v;
   const n = verts.length;
   const prov = sp.prim.provoking;
@@ -117,16 +115,16 @@ export function preloadParams(ldv: DataView, p: number, sp: SetupPrim, vo: Verte
       } else vo.param(verts[Math.min(k, n - 1)]!, offset, dst);
     }
     for (let ch = 0; ch < 4; ch++) {
-      const a = pbase + i * 48 + ch * 4;
+      const a = paramAddr(0, p, i, 0, ch);
       if (flat || n < 3) {
         ldv.setFloat32(a, vals[flat ? Math.min(prov, n - 1) : 0]![ch]!, true);
-        ldv.setFloat32(a + 16, 0, true);
-        ldv.setFloat32(a + 32, 0, true);
+        ldv.setFloat32(paramAddr(0, p, i, 1, ch), 0, true);
+        ldv.setFloat32(paramAddr(0, p, i, 2, ch), 0, true);
       } else {
         const p0 = vals[0]![ch]!;
         ldv.setFloat32(a, p0, true);
-        ldv.setFloat32(a + 16, Math.fround(vals[1]![ch]! - p0), true);
-        ldv.setFloat32(a + 32, Math.fround(vals[2]![ch]! - p0), true);
+        ldv.setFloat32(paramAddr(0, p, i, 1, ch), Math.fround(vals[1]![ch]! - p0), true);
+        ldv.setFloat32(paramAddr(0, p, i, 2, ch), Math.fround(vals[2]![ch]! - p0), true);
       }
     }
   }
