@@ -283,3 +283,24 @@ test('the examples render the same bytes on gfx1100, gfx1030 (hardware VS and NG
     }
   }
 });
+
+test('PS launch on gfx900/gfx1030: PS_wave_id counts per packer (2 packers per SE on GFX9, 4 on GFX10.3); WAVE_CNT_EN puts {PS_wave_id, PS_wave_index} after PRIM_MASK', () => {
+  const tris = triangles(3, 6);
+  for (const [gfx, packers] of [['gfx900', 2], ['gfx1030', 4]] as const) {
+    const seen: { id: number; packer: number; se: number; next: number; s1: number }[] = [];
+    const s = scene(tris);
+    (s.ps as Record<string, unknown>).waveCount = true;
+    const r = runScene(s, '.', { gfx, onPsWave: (l) => void seen.push({ id: l.psWaveId, packer: l.packer, se: l.se, next: l.nextSgpr, s1: l.wave.s[1]! }) });
+    clean(r);
+    assert.equal(seen.length, r.stats.psWaves);
+    const used = new Set(seen.map((x) => x.packer));
+    assert.equal(Math.max(...used), packers - 1, `${gfx}: packers ${[...used]}`);
+    const per = new Map<string, number[]>();
+    for (const x of seen) per.set(`${x.se}:${x.packer}`, [...(per.get(`${x.se}:${x.packer}`) ?? []), x.id]);
+    for (const ids of per.values()) assert.deepEqual(ids, ids.map((_, i) => i));
+    for (const x of seen) {
+      assert.equal(x.next, 2);
+      assert.equal(x.s1, ((x.id << 6) | (x.se * packers + x.packer)) >>> 0);
+    }
+  }
+});
