@@ -17,7 +17,8 @@
  * primitives are cut, in order, into waves of at most wave-size distinct vertices; inside a wave
  * each index value is shaded once (first-use order, like NGG subgroups), across waves never.
  * Exports: `exp pos0` (SPI_SHADER_POS_FORMAT.POS0_EXPORT_FORMAT must not be SPI_SHADER_NONE) is
- * the clip-space position; pos1..3 (misc vector, clip distances) are accepted and unused. The last
+ * the clip-space position; pos1..3 (misc vector, clip distances) are accepted and unused (with
+ * PA_CL_VS_OUT_CNTL asking for them: amd.pa.vs-out-cntl-not-modelled). The last
  * position export must carry done (else the hardware never frees the position buffer: a hang,
  * amd.vs.no-pos-done). `exp paramN` (N <= SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT) writes the vertex's
  * parameter N into the parameter cache; compressed (compr) exports are f16 pairs.
@@ -188,6 +189,11 @@ export function runLegacyVs(h: StageHost, regs: GfxRegs, prims: readonly Primiti
   const comp = regs.field('SPI_SHADER_PGM_RSRC1_VS', 'VGPR_COMP_CNT', r1);
   const mode = (regs.field('SPI_SHADER_PGM_RSRC1_VS', 'FLOAT_MODE', r1) & 0xff) | (regs.field('SPI_SHADER_PGM_RSRC1_VS', 'DX10_CLAMP', r1) << 8) | (regs.field('SPI_SHADER_PGM_RSRC1_VS', 'IEEE_MODE', r1) << 9);
   const params = regs.field('SPI_VS_OUT_CONFIG', 'VS_EXPORT_COUNT') + 1;
+  // Per-vertex misc-vector and clip/cull-distance outputs (pos1..3) change rasterization; not modelled.
+  const outCntl = regs.raw('PA_CL_VS_OUT_CNTL');
+  const used = ['USE_VTX_POINT_SIZE', 'USE_VTX_EDGE_FLAG', 'USE_VTX_KILL_FLAG', 'USE_VTX_RENDER_TARGET_INDX', 'USE_VTX_VIEWPORT_INDX'].filter((f) => regs.field('PA_CL_VS_OUT_CNTL', f, outCntl));
+  if (outCntl & 0xffff) used.push('CLIP_DIST_ENA/CULL_DIST_ENA');
+  if (used.length) h.diag.report({ id: 'amd.pa.vs-out-cntl-not-modelled', severity: 'warning', where, message: `PA_CL_VS_OUT_CNTL ${used.join(', ')}: per-vertex misc/clip outputs are not modelled; pos1..3 exports are ignored` });
 
   const groups = vsWaves(prims, ws);
   const outs: VsWaveOut[] = [];

@@ -196,6 +196,7 @@ test('legacy VS diagnostics fire on their rule and stay quiet on the clean scene
     assert.ok(ids(gfx, { state: { registers: { SPI_SHADER_PGM_RSRC2_VS: 1 << 12 } } }).includes('amd.vs.streamout-not-modelled'));
     assert.ok(ids(gfx, { vs: [...VS.slice(0, 4), 'exp mrt0 v8, v9, v10, v11', ...VS.slice(5)] }).includes('amd.exp.target-stage'));
     assert.ok(ids(gfx, { state: { registers: { SPI_PS_INPUT_CNTL_0: 1 << 17 } } }).includes('amd.spi.ps-input-unsupported'));
+    assert.deepEqual(ids(gfx, { state: { registers: { PA_CL_VS_OUT_CNTL: 1 << 16 } } }), ['amd.pa.vs-out-cntl-not-modelled']);
     // A legacy GS pipeline (GS_EN) is recorded, not run.
     const gs = runScene(scene(tris, { state: { registers: { VGT_SHADER_STAGES_EN: 1 << 5 } } }), '.', { gfx });
     assert.ok(gs.diag.counts.has('amd.draw.gen-not-executed'));
