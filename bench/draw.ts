@@ -1,6 +1,7 @@
 /**
  * Draw throughput of the GFX11 pipeline (PM4 -> NGG -> raster -> PS -> DB/CB): a 256x256 scene
- * of seeded random triangles with depth test and interpolated colour, at 1x and 4x MSAA.
+ * of seeded random triangles with depth test and interpolated colour, at 1x and 4x MSAA; and the
+ * same scene at 1x on gfx1030 and gfx900 (hardware VS, v_interp_* pixel shader).
  * Figures per CPU-second (process.cpuUsage): shaded pixels, written samples, PS and NGG
  * wave-instructions, primitives.
  */
@@ -12,6 +13,7 @@ import type { BenchResult } from './main.js';
 
 function scene(samples: number, tris: number): Record<string, unknown> {
   const ex = join(ROOT, 'examples/triangle');
+  const src = (f: string): string[] => readFileSync(join(ex, f), 'utf8').split('\n');
   let s = 7;
   const r = (): number => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
   const values: number[] = [];
@@ -24,8 +26,14 @@ function scene(samples: number, tris: number): Record<string, unknown> {
     targets: [{ format: 'R8G8B8A8_UNORM', clear: [0, 0, 0, 1] }],
     depth: { format: 'Z_32_FLOAT', clear: 1 },
     buffers: { vertices: { type: 'f32', values } },
-    shaders: { vs: { source: readFileSync(join(ex, 'vs.s'), 'utf8').split('\n') }, ps: { source: readFileSync(join(ex, 'ps.s'), 'utf8').split('\n') } },
-    vs: { shader: 'vs', wave: 32, vgprs: 24, userData: [{ buffer: 'vertices', stride: 32, format: '32_32_32_32_FLOAT' }, { attrRing: true }] },
+    shaders: {
+      vs: { source: src('vs.s'), gfx1030: { source: src('vs-legacy.s') }, gfx900: { source: src('vs-legacy.s') } },
+      ps: { source: src('ps.s'), gfx1030: { source: src('ps-legacy.s') }, gfx900: { source: src('ps-legacy.s') } },
+    },
+    vs: {
+      shader: 'vs', wave: 32, vgprs: 24, userData: [{ buffer: 'vertices', stride: 32, format: '32_32_32_32_FLOAT' }, { attrRing: true }],
+      gfx1030: { wave: 64, vgprs: 16, userData: [{ address: 'vertices' }] }, gfx900: { wave: 64, vgprs: 16, userData: [{ address: 'vertices' }] },
+    },
     ps: { shader: 'ps', wave: 64, vgprs: 16, inputs: [{ offset: 0 }] },
     state: { depthFunc: 'FRAG_LESS' },
     draws: [{ topology: 'DI_PT_TRILIST', count: 3 * tris }],
@@ -34,19 +42,19 @@ function scene(samples: number, tris: number): Record<string, unknown> {
 
 export function benchDraw(): BenchResult[] {
   const out: BenchResult[] = [];
-  for (const samples of [1, 4]) {
+  for (const [gfx, samples] of [['gfx1100', 1], ['gfx1100', 4], ['gfx1030', 1], ['gfx900', 1]] as const) {
     const sc = scene(samples, 300);
-    runScene(sc); // warm-up (JIT)
+    runScene(sc, '.', { gfx }); // warm-up (JIT)
     const c0 = process.cpuUsage();
-    const r = runScene(sc);
+    const r = runScene(sc, '.', { gfx });
     const c = process.cpuUsage(c0);
     const cpu = (c.user + c.system) / 1e6;
     const st = r.stats;
     out.push({
-      name: `draw ${samples}x 256x256 ${st.primitives} tris`,
+      name: `draw${gfx === 'gfx1100' ? '' : ' ' + gfx} ${samples}x 256x256 ${st.primitives} tris`,
       figures: {
         'pixels/cpu-s': st.pixelsShaded / cpu, 'samples/cpu-s': st.samplesWritten / cpu,
-        'ps-waveInst/cpu-s': st.psInstructions / cpu, 'ngg-waveInst/cpu-s': st.gsInstructions / cpu,
+        'ps-waveInst/cpu-s': st.psInstructions / cpu, [gfx === 'gfx1100' ? 'ngg-waveInst/cpu-s' : 'vs-waveInst/cpu-s']: st.gsInstructions / cpu,
         'prims/cpu-s': st.primitives / cpu, psWaves: st.psWaves, cpuSeconds: cpu,
       },
     });
