@@ -29,6 +29,7 @@ import { SQ_BUF_RSRC } from '../amd/exec/buffer-formats.gen.js';
 import { BUF_FORMATS } from '../amd/exec/buffer-formats.gen.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from '../amd/exec/mimg-rsrc.gen.js';
 import { GfxPipeline, type DrawOptions, type DrawStats, type ShaderCode } from './draw.js';
+import type { PopsDrawReport } from '../amd/gfx/pops-draw.js';
 
 type Json = Record<string, unknown>;
 
@@ -46,6 +47,8 @@ export interface SceneResult {
   readonly stats: DrawStats;
   /** The PM4 stream that was executed. */
   readonly pm4: Uint32Array;
+  /** Per-draw POPS statistics (draws with PRIMITIVE_ORDERED_PIXEL_SHADER only). */
+  readonly pops: readonly PopsDrawReport[];
   readonly packets: number;
 }
 
@@ -480,7 +483,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   const pipe = new GfxPipeline(gen, mem, diag, codes, opts);
   const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec) });
   const ws = cp.run(pm4);
-  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, packets: ws.packets ?? cp.packets };
+  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, packets: ws.packets ?? cp.packets, pops: pipe.pops };
 }
 
 function f16Bits(x: number): number {

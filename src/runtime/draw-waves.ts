@@ -25,6 +25,8 @@ export interface GfxRunOptions {
   readonly diag: Diagnostics;
   /** Called before each instruction executes (message observers, tracing). */
   readonly beforeOp?: (w: Wave, op: Op) => void;
+  /** Called after each instruction executed (POPS trace). */
+  readonly afterOp?: (w: Wave) => void;
   /** Model clock shared with the ExecEnv of the programs (advanced per instruction). */
   readonly clock: { t: number };
 }
@@ -74,6 +76,7 @@ export function runGfxWaves(list: readonly GfxWave[], o: GfxRunOptions): GfxRunS
         w.instructions++;
         st.instructions++;
         o.clock.t++;
+        o.afterOp?.(w);
         progressed = true;
       }
     }

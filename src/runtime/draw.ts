@@ -46,6 +46,8 @@ import {
   unpackPrimExport,
 } from '../amd/gfx/spi.js';
 import { POPS_GENS } from '../amd/gfx/pops-config.js';
+import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from '../amd/gfx/pops-draw.js';
+import type { PopsTrace } from '../amd/gfx/pops-run.js';
 import { runGfxWaves, type GfxWave } from './draw-waves.js';
 import { ParamCache, preloadParams, runLegacyVs, type StageHost, type VertexOutput } from './draw-legacy.js';
 
@@ -82,6 +84,8 @@ export interface DrawOptions {
   readonly shaderEngines?: number;
   readonly onPsWave?: (l: PsLaunch) => void;
   readonly engine?: 'fast' | 'interp';
+  /** POPS draws record their waves' ordered sections here (Chrome trace). */
+  readonly popsTrace?: PopsTrace;
 }
 
 export interface DrawStats {
@@ -125,6 +129,8 @@ export class GfxPipeline {
   /** What draw-legacy.ts needs of the pipeline (programs, wave ids, the shared scheduler). */
   private readonly stageHost: StageHost;
   private seedStep = 0;
+  /** The POPS hardware, created by the first draw with PRIMITIVE_ORDERED_PIXEL_SHADER. */
+  private popsDraw: PopsDraw | null = null;
 
   constructor(gen: Pm4Gen, mem: Memory, diag: Diagnostics, codes: readonly ShaderCode[], opts: DrawOptions = {}) {
     this.gen = gen;
@@ -146,6 +152,23 @@ export class GfxPipeline {
         return r;
       },
     };
+  }
+
+  /** Per-draw POPS statistics (empty when no draw used POPS). */
+  get pops(): PopsDrawReport[] {
+    return this.popsDraw?.report() ?? [];
+  }
+
+  private popsBegin(drawIndex: number, regs: GfxRegs): PopsDrawState | null {
+    const read = (r: string): number => (regs.db.get(r) ? regs.raw(r) : 0);
+    if (!regs.db.get('DB_SHADER_CONTROL') || regs.field('DB_SHADER_CONTROL', 'PRIMITIVE_ORDERED_PIXEL_SHADER') !== 1) return null;
+    const gen = popsGenOf(this.gen);
+    if (!gen) return null;
+    this.popsDraw ??= new PopsDraw({
+      gen, diag: this.diag, shaderEngines: this.opts.shaderEngines ?? 2, packerOf: (x, y) => this.waveIds.packerOf(x, y),
+      ...(this.opts.popsTrace ? { trace: this.opts.popsTrace } : {}),
+    });
+    return this.popsDraw.begin(drawIndex, read);
   }
 
   private budgetLeft(): number {
@@ -412,7 +435,8 @@ export class GfxPipeline {
     // Early Z (DB_SHADER_CONTROL): depth/stencil before the PS; rejected samples launch no lanes.
     const zOrder = decodeZOrder(regs);
     const launchQuads = zOrder.early ? this.earlyZ(regs, st, quads) : quads;
-    const psWaves = packWaves(launchQuads, psWs, { maxPrimsPerWave: 16 });
+    const pops = this.popsBegin(drawIndex, regs);
+    const psWaves = pops ? this.popsDraw!.pack(pops, launchQuads, psWs, 16) : packWaves(launchQuads, psWs, { maxPrimsPerWave: 16 });
     if (!psWaves.length) return;
     const ppc = regs.addr256('SPI_SHADER_PGM_LO_PS', 'SPI_SHADER_PGM_HI_PS', 'MEM_BASE');
     const p1 = regs.raw('SPI_SHADER_PGM_RSRC1_PS');
@@ -445,6 +469,7 @@ export class GfxPipeline {
       const [se, packer] = this.waveIds.packerOf(ps.quads[0]!.x, ps.quads[0]!.y);
       const [psWaveId, psWaveIndex] = this.waveIds.take(se, packer);
       if (waveCnt) w.s[sg++] = psWaveCountSgpr(psWaveId, psWaveIndex);
+      if (pops) sg = Math.max(sg, this.popsDraw!.launch(pops, w, ps, sg, this.clock.t));
       const { vgprs: init } = psInputVgprs(ps, st);
       w.v.set(init.subarray(0, Math.min(init.length, w.v.length)));
       w.s[SREG.EXEC_LO] = (ps.liveLo | ps.helperLo) >>> 0;
@@ -456,7 +481,15 @@ export class GfxPipeline {
       list.push({ wave: w, program: pprog });
     }
     this.stats.psWaves += list.length;
-    const psRun = this.stageHost.run(list);
+    const popsDraw = pops ? this.popsDraw : null;
+    // POPS draws run on the same scheduler with the POPS hooks around each instruction.
+    const psRun = popsDraw
+      ? runGfxWaves(list, {
+        order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock,
+        afterOp: (w: Wave) => popsDraw.afterInstruction(w, this.clock.t),
+      })
+      : this.stageHost.run(list);
+    if (popsDraw && psRun.aborted) this.stats.aborted = true;
     this.stats.psInstructions += psRun.instructions;
     this.commit(regs, st, results, zOrder);
   }

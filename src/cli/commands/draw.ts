@@ -3,9 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
 import { UsageError } from '../../core/errors.js';
 import { resolveTarget, runSceneFile, targetBytes } from '../../runtime/draw-scene.js';
+import { PopsTrace } from '../../amd/gfx/pops-run.js';
 
 const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100|gfx1030|gfx900] [--seed N] [--order roundrobin|random]
-                   [--raw FILE] [--pm4 FILE] [--max-instructions N] [--json]
+                   [--raw FILE] [--pm4 FILE] [--max-instructions N] [--pops-trace FILE] [--json]
 
 Build a real PM4 command stream from the scene (render targets, buffers, shaders, state, draws;
 see README.md "Drawing"), execute it with the command processor and the graphics pipeline
@@ -21,7 +22,12 @@ their samples).
                         per-generation keys pick shaders and state for it)
   --seed N, --order O   wave scheduling (images do not depend on them: outputs commit in order)
   --max-instructions N  wave-instruction budget (default 50 million)
+  --pops-trace FILE     POPS draws (DB_SHADER_CONTROL.PRIMITIVE_ORDERED_PIXEL_SHADER): write a Chrome
+                        trace (Perfetto) of PS waves entering, waiting in and leaving ordered sections
   --json                print the run statistics and diagnostics as JSON
+
+POPS draws also print per draw: waves, overlapping waves, waves that waited, blocked polls,
+intrawave layers and the serialisation depth.
 
 Exit codes: 0 ok, 1 diagnostics or a run that stopped early, 2 bad scene or usage.`;
 
@@ -34,7 +40,9 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (!Number.isInteger(seed)) throw new UsageError('draw: --seed takes an integer');
   const maxInstructions = values['max-instructions'] === undefined ? 50_000_000 : Number(values['max-instructions']);
   if (!Number.isInteger(maxInstructions) || maxInstructions <= 0) throw new UsageError('draw: --max-instructions takes a positive integer');
-  const r = runSceneFile(file, { order, seed, maxInstructions, ...(values['gfx'] !== undefined ? { gfx: String(values['gfx']) } : {}) });
+  const popsTrace = values['pops-trace'] !== undefined ? new PopsTrace() : undefined;
+  const r = runSceneFile(file, { order, seed, maxInstructions, ...(values['gfx'] !== undefined ? { gfx: String(values['gfx']) } : {}), ...(popsTrace ? { popsTrace } : {}) });
+  if (popsTrace) writeFileSync(String(values['pops-trace']), popsTrace.json());
   const t = r.targets[0];
   if (values['out'] !== undefined) {
     if (!t) throw new UsageError('draw: the scene has no colour target to write');
@@ -50,10 +58,14 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (values['raw'] !== undefined && t) writeFileSync(String(values['raw']), targetBytes(r, t));
   if (values['pm4'] !== undefined) writeFileSync(String(values['pm4']), new Uint8Array(r.pm4.buffer, r.pm4.byteOffset, r.pm4.byteLength));
   const problems = r.diag.list.filter((d) => d.severity !== 'info');
-  if (values['json']) io.stdout(JSON.stringify({ width: r.width, height: r.height, samples: r.samples, packets: r.packets, stats: r.stats, diagnostics: r.diag.list }, null, 1) + '\n');
+  if (values['json']) io.stdout(JSON.stringify({ width: r.width, height: r.height, samples: r.samples, packets: r.packets, stats: r.stats, pops: r.pops, diagnostics: r.diag.list }, null, 1) + '\n');
   else {
     const s = r.stats;
     io.stdout(`${r.width}x${r.height} ${r.samples}x: ${s.draws} draw(s), ${s.primitives} primitive(s), ${s.gsWaves} vertex-stage wave(s), ${s.psWaves} PS wave(s), ${s.gsInstructions + s.psInstructions} wave-instructions, ${s.samplesWritten} samples written\n`);
+    if (r.pops.length) {
+      io.stdout('POPS draw  interlock  waves  overlapping  waited  blocked-polls  layers  depth\n');
+      for (const p of r.pops) io.stdout(`${String(p.draw).padStart(9)}  ${`${p.interlock}${p.interlock === 'sample' ? ` ${p.interlockSamples}x` : ''}`.padStart(9)}  ${String(p.waves).padStart(5)}  ${String(p.overlappingWaves).padStart(11)}  ${String(p.waitedWaves).padStart(6)}  ${String(p.blockedPolls).padStart(13)}  ${String(p.intrawaveLayers).padStart(6)}  ${String(p.serialisationDepth).padStart(5)}\n`);
+    }
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
   }
   return problems.length || r.stats.aborted ? EXIT_FINDING : EXIT_OK;
@@ -73,7 +85,7 @@ export const drawCommand: Command = {
   help: HELP,
   options: {
     out: { type: 'string' }, raw: { type: 'string' }, pm4: { type: 'string' }, gfx: { type: 'string' }, seed: { type: 'string' },
-    order: { type: 'string' }, 'max-instructions': { type: 'string' }, json: { type: 'boolean' },
+    order: { type: 'string' }, 'max-instructions': { type: 'string' }, 'pops-trace': { type: 'string' }, json: { type: 'boolean' },
   },
   positionals: true,
   run,

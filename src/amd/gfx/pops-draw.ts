@@ -1,0 +1,164 @@
+/**
+ * POPS inside the PM4 draw pipeline (`gpusim draw`, src/runtime/draw.ts): a draw whose
+ * DB_SHADER_CONTROL.PRIMITIVE_ORDERED_PIXEL_SHADER is set has its PS waves formed, argued and
+ * ordered by the POPS model (seed 002_d00ee82034762a57.txt):
+ *
+ * - configuration: `decodePopsDraw` once per draw (its diagnostics included);
+ * - wave formation: each packer forms its own waves from its quads in rasterization order, a
+ *   quad overlapping an earlier quad of the wave (pixel or sample interlock) starts a new wave
+ *   (GFX11) or a new layer (GFX9-10.3 with INTRAWAVE_COLLISION); waves are launched in the order
+ *   of their first quad;
+ * - arguments: COLLISION_WAVEID and INTRAWAVE_COLLISION in the SGPRs after the ones the SPI already
+ *   wrote (user data, PRIM_MASK, the wave count), each only when enabled in both
+ *   SPI_SHADER_PGM_RSRC2_PS and PA_SC_SHADER_CONTROL; the order COLLISION_WAVEID then
+ *   INTRAWAVE_COLLISION after PRIM_MASK follows Mesa's PS argument order;
+ * - execution: `attachPops` ties each executor wave to its POPS state, so s_wait_event,
+ *   src_pops_exiting_wave_id, s_setreg, s_sleep, ORDERED_PS_DONE, exp and s_endpgm drive the
+ *   ordered sections, with the pops.* diagnostics;
+ * - statistics per draw and an optional Chrome trace (`PopsTrace`, one process per packer).
+ *
+ * The pipeline's packer mapping (`packerOf`) is the PopsUnit's, so PS_wave_id counters and POPS
+ * wave IDs name the same packer for a wave.
+ */
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Wave } from '../wave/wave.js';
+import { attachPops } from '../exec/pops-exec.js';
+import { packWaves, type PsWave } from './waves.js';
+import type { Quad } from './raster.js';
+import { decodePopsDraw, POPS_GENS, POPS_SEED, type PopsChip, type PopsDrawConfig, type PopsDrawRegs, type PopsGen, type PopsVrs } from './pops-config.js';
+import { PopsError, PopsUnit, type PopsDrawStats, type PopsQuad, type PopsWave } from './pops.js';
+import type { PopsTrace } from './pops-run.js';
+
+/** Registers POPS reads from a draw's state (absent ones read 0). */
+const DRAW_REGS: readonly (keyof PopsDrawRegs)[] = [
+  'DB_SHADER_CONTROL', 'SPI_SHADER_PGM_RSRC2_PS', 'PA_SC_SHADER_CONTROL', 'PA_SC_AA_CONFIG', 'DB_Z_INFO', 'DB_DFSM_CONTROL',
+  'PA_SC_BINNER_CNTL_0', 'SPI_SHADER_COL_FORMAT', 'SPI_SHADER_Z_FORMAT', 'DB_RENDER_OVERRIDE2',
+];
+
+/** The PM4 generation names of the pipeline mapped to POPS's. */
+export function popsGenOf(gen: string): PopsGen | null {
+  return gen === 'gfx11' ? 'gfx11' : gen === 'gfx103' || gen === 'gfx10.3' ? 'gfx103' : gen === 'gfx9' ? 'gfx9' : null;
+}
+
+export interface PopsDrawOptions {
+  readonly gen: PopsGen;
+  readonly diag: Diagnostics;
+  readonly shaderEngines: number;
+  /** The pipeline's screen-position -> [SE, packer] mapping. */
+  readonly packerOf: (x: number, y: number) => readonly [number, number];
+  readonly trace?: PopsTrace;
+  /** The chip, for the hardware-bug workarounds (default: none applies). */
+  readonly chip?: PopsChip;
+}
+
+/** One draw's POPS state in the pipeline. */
+export interface PopsDrawState {
+  readonly drawIndex: number;
+  readonly config: PopsDrawConfig;
+}
+
+/** What `--pops-trace` and the statistics print per draw. */
+export interface PopsDrawReport extends PopsDrawStats {
+  readonly draw: number;
+  readonly interlock: 'pixel' | 'sample';
+  readonly interlockSamples: number;
+}
+
+export class PopsDraw {
+  readonly unit: PopsUnit;
+  readonly gen: PopsGen;
+  private readonly o: PopsDrawOptions;
+  private readonly configs = new Map<number, PopsDrawConfig>();
+  private readonly byWave = new WeakMap<Wave, PopsWave>();
+
+  constructor(o: PopsDrawOptions) {
+    this.o = o;
+    this.gen = o.gen;
+    this.unit = new PopsUnit({ gen: o.gen, shaderEngines: o.shaderEngines, packerOf: o.packerOf, diagnostics: o.diag });
+  }
+
+  /**
+   * Decode the draw's POPS registers (once per draw: instances share it). Returns the state when
+   * POPS is on for the draw, null otherwise.
+   */
+  begin(drawIndex: number, read: (reg: string) => number, vrs?: PopsVrs): PopsDrawState | null {
+    let cfg = this.configs.get(drawIndex);
+    if (!cfg) {
+      const r: Record<string, number> = {};
+      for (const k of DRAW_REGS) r[k] = read(k) >>> 0;
+      cfg = decodePopsDraw(this.gen, r as PopsDrawRegs, this.o.diag, this.o.chip ?? 'other', vrs);
+      this.configs.set(drawIndex, cfg);
+    }
+    return cfg.enabled ? { drawIndex, config: cfg } : null;
+  }
+
+  /**
+   * Form the PS waves of one draw: per packer in rasterization order, overlapping quads split into
+   * new waves (or layers with INTRAWAVE_COLLISION); launch order = order of each wave's first quad.
+   */
+  pack(s: PopsDrawState, quads: readonly Quad[], waveSize: 32 | 64, maxPrimsPerWave: number): PsWave[] {
+    const per = new Map<string, { first: number[]; quads: Quad[] }>();
+    quads.forEach((q, i) => {
+      const [se, p] = this.o.packerOf(q.x, q.y);
+      const key = `${se}:${p}`;
+      let g = per.get(key);
+      if (!g) per.set(key, (g = { first: [], quads: [] }));
+      g.first.push(i);
+      g.quads.push(q);
+    });
+    const intrawave = s.config.loadIntrawaveCollision && POPS_GENS[this.gen].intrawave;
+    const out: { at: number; w: PsWave }[] = [];
+    for (const g of per.values()) {
+      const waves = packWaves(g.quads, waveSize, { maxPrimsPerWave, overlap: intrawave ? 'intrawave' : 'split', sampleInterlock: s.config.interlockSamples > 1 });
+      let k = 0;
+      for (const w of waves) {
+        out.push({ at: g.first[k]!, w });
+        k += w.quads.length;
+      }
+    }
+    out.sort((a, b) => a.at - b.at);
+    return out.map((x) => x.w);
+  }
+
+  /**
+   * A PS wave of a POPS draw is launched (before its first instruction): compute its POPS
+   * arguments, load them at `sgpr` on, tie the wave to its POPS state. Returns the next free SGPR,
+   * or -1 when the model refused the wave (reported; the wave runs without POPS).
+   */
+  launch(s: PopsDrawState, wave: Wave, ps: PsWave, sgpr: number, clock: number): number {
+    const quads: PopsQuad[] = ps.quads.map((q) => ({
+      x: q.x, y: q.y, coverage: [q.coverage[0]!, q.coverage[1]!, q.coverage[2]!, q.coverage[3]!], primitive: q.sp.prim.primId,
+    }));
+    let pw: PopsWave;
+    try {
+      pw = this.unit.launchWave(s.config, quads, ps.waveSize, s.drawIndex);
+    } catch (e) {
+      if (!(e instanceof PopsError)) throw e;
+      this.o.diag.report({ id: 'pops.draw.wave-refused', severity: 'error', where: { draw: s.drawIndex, wave: wave.id }, message: `${e.message}; the wave runs without POPS ordering`, seed: POPS_SEED });
+      return -1;
+    }
+    if (s.config.loadCollisionWaveId && sgpr < 106) wave.s[sgpr++] = pw.collisionWaveId;
+    if (s.config.loadIntrawaveCollision && sgpr < 106) wave.s[sgpr++] = pw.intrawaveCollision;
+    attachPops(wave, this.unit, pw);
+    this.byWave.set(wave, pw);
+    this.o.trace?.launch(pw, pw.se * POPS_GENS[this.gen].packersPerSe + pw.packer, clock);
+    return sgpr;
+  }
+
+  /** After each instruction of a PS wave (trace transitions, the wave's end). */
+  afterInstruction(wave: Wave, clock: number): void {
+    const t = this.o.trace;
+    if (!t) return;
+    const pw = this.byWave.get(wave);
+    if (!pw) return;
+    if (wave.state === 'ended' || wave.state === 'halted') t.end(pw, clock);
+    else t.observe(pw, clock);
+  }
+
+  /** Statistics of every POPS draw so far, in draw order. */
+  report(): PopsDrawReport[] {
+    return [...this.configs.entries()].filter(([, c]) => c.enabled).sort((a, b) => a[0] - b[0]).map(([d, c]) => ({
+      draw: d, interlock: c.interlockSamples > 1 ? 'sample' as const : 'pixel' as const, interlockSamples: c.interlockSamples, ...this.unit.drawStats(d),
+    }));
+  }
+}
