@@ -86,6 +86,8 @@ export interface DrawOptions {
   readonly engine?: 'fast' | 'interp';
   /** POPS draws record their waves' ordered sections here (Chrome trace). */
   readonly popsTrace?: PopsTrace;
+  /** GFX11 PA_SC_VRS_SURFACE_CNTL_1 as the kernel programs it (MMIO, not PM4): FORCE_SC_VRS_RATE_FINE_POPS. */
+  readonly paScVrsSurfaceCntl1?: number;
 }
 
 export interface DrawStats {
@@ -167,8 +169,9 @@ export class GfxPipeline {
     this.popsDraw ??= new PopsDraw({
       gen, diag: this.diag, shaderEngines: this.opts.shaderEngines ?? 2, packerOf: (x, y) => this.waveIds.packerOf(x, y),
       ...(this.opts.popsTrace ? { trace: this.opts.popsTrace } : {}),
+      ...(this.opts.paScVrsSurfaceCntl1 !== undefined ? { paScVrsSurfaceCntl1: this.opts.paScVrsSurfaceCntl1 } : {}),
     });
-    return this.popsDraw.begin(drawIndex, read);
+    return this.popsDraw.begin(drawIndex, read, (r, f) => (regs.db.get(r)?.fields.some((x) => x.name === f) ? regs.enumOf(r, f) : ''));
   }
 
   private budgetLeft(): number {
@@ -486,6 +489,7 @@ export class GfxPipeline {
     const psRun = popsDraw
       ? runGfxWaves(list, {
         order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock,
+        beforeOp: (w: Wave, op: Op) => popsDraw.beforeInstruction(w, op.inst),
         afterOp: (w: Wave) => popsDraw.afterInstruction(w, this.clock.t),
       })
       : this.stageHost.run(list);

@@ -16,6 +16,9 @@ import type { PsLaunch } from '../../src/runtime/draw.js';
 import { main } from '../../src/cli/main.js';
 import { loadPng } from '../../src/cli/commands/draw.js';
 import { setField } from '../../src/amd/gfx/pops-config.js';
+import { POPS_REGS } from '../../src/amd/gfx/pops-regs.gen.js';
+import { encodeFields } from '../../src/amd/gfx/regs.js';
+import { regDb } from '../../src/amd/cp/regdb.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const EX = join(ROOT, 'examples/pops-oit');
@@ -34,9 +37,9 @@ function variant(edit: (lines: string[]) => string[], regs: Record<string, numbe
 }
 
 interface Run { r: SceneResult; launches: PsLaunch[] }
-function run(scene: Json, seed: number, order: 'random' | 'roundrobin' = 'random'): Run {
+function run(scene: Json, seed: number, order: 'random' | 'roundrobin' = 'random', paScVrsSurfaceCntl1?: number): Run {
   const launches: PsLaunch[] = [];
-  const r = runScene(scene, EX, { order, seed, onPsWave: (l) => void launches.push(l) });
+  const r = runScene(scene, EX, { order, seed, onPsWave: (l) => void launches.push(l), ...(paScVrsSurfaceCntl1 !== undefined ? { paScVrsSurfaceCntl1 } : {}) });
   return { r, launches };
 }
 
@@ -159,4 +162,21 @@ test('examples/pops-oit: statistics per draw and the --pops-trace Chrome trace f
     assert.ok(p.serialisationDepth > 1, 'overlapping triangles serialise');
     assert.equal(p.intrawaveLayers, p.waves, 'GFX11 has no intrawave layers');
   }
+});
+
+test('GFX11 VRS: a POPS draw at a coarse rate without PA_SC_VRS_SURFACE_CNTL_1.FORCE_SC_VRS_RATE_FINE_POPS is reported; with it, quiet', () => {
+  // The field is not in Mesa's JSON: tools/gen/amd/pops-regs-extra.json gives it, with its source.
+  assert.deepEqual(POPS_REGS.gfx11.PA_SC_VRS_SURFACE_CNTL_1!.fields['FORCE_SC_VRS_RATE_FINE_POPS'], [7, 7]);
+  assert.equal(POPS_REGS.gfx11.PA_SC_VRS_SURFACE_CNTL_1!.offset, null);
+  const coarse = variant((l) => l, {
+    PA_SC_VRS_OVERRIDE_CNTL: encodeFields(regDb('gfx11'), 'PA_SC_VRS_OVERRIDE_CNTL', { VRS_OVERRIDE_RATE_COMBINER_MODE: 'SC_VRS_COMB_MODE_OVERRIDE', VRS_RATE: 'VRS_SHADING_RATE_2X2' }),
+  });
+  assert.deepEqual([...new Set(run(coarse, 1).r.diag.list.map((d) => d.id))], ['pops.vrs.coarse-interlock']);
+  const fine = setField('gfx11', 'PA_SC_VRS_SURFACE_CNTL_1', 'FORCE_SC_VRS_RATE_FINE_POPS', 1);
+  assert.deepEqual(run(coarse, 1, 'random', fine).r.diag.list, []);
+  // A 1x1 override requests no coarse rate.
+  const one = variant((l) => l, {
+    PA_SC_VRS_OVERRIDE_CNTL: encodeFields(regDb('gfx11'), 'PA_SC_VRS_OVERRIDE_CNTL', { VRS_OVERRIDE_RATE_COMBINER_MODE: 'SC_VRS_COMB_MODE_OVERRIDE', VRS_RATE: 'VRS_SHADING_RATE_1X1' }),
+  });
+  assert.deepEqual(run(one, 1).r.diag.list, []);
 });

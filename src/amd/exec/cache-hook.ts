@@ -12,8 +12,11 @@ import type { ExecEnv } from './env.js';
 export const CPOL = { GLC: 1, DLC: 2, SLC: 4 } as const;
 
 export interface CacheHook {
-  /** A vector memory instruction of `w` starts (`cpol`: CPOL bits; `store`: it writes memory). */
-  begin(w: Wave, cpol: number, store: boolean): void;
+  /**
+   * A vector memory instruction of `w` starts (`cpol`: CPOL bits; `store`: it writes memory;
+   * `inst`: the instruction, so a model can hold a load's results in flight).
+   */
+  begin(w: Wave, cpol: number, store: boolean, inst?: Instruction): void;
   /** ...and ends. */
   end(w: Wave): void;
   /** buffer_gl0_inv / buffer_gl1_inv: drop the wave's CU L0 / shader-array L1 contents. */
@@ -30,7 +33,7 @@ export function withCachePolicy<B extends { readonly run: (w: Wave) => void }>(i
   return {
     ...b,
     run: (w: Wave) => {
-      hook.begin(w, cpol, store);
+      hook.begin(w, cpol, store, inst);
       run(w);
       hook.end(w);
     },

@@ -17,9 +17,10 @@
  * - exp -> `popsExport` with the done bit; s_endpgm -> `popsEndpgm`.
  */
 import type { Wave } from '../wave/wave.js';
-import { HWREG, STATUS } from '../wave/wave.js';
+import { HWREG, SREG, STATUS } from '../wave/wave.js';
+import type { Instruction } from '../isa/types.js';
 import type { PopsUnit, PopsWave } from '../gfx/pops.js';
-import { HW_REG_MODE, HW_REG_POPS_PACKER } from '../gfx/pops.js';
+import { HW_REG_MODE, HW_REG_POPS_PACKER, intrawaveLayers } from '../gfx/pops.js';
 import { define } from './registry.js';
 
 interface Link {
@@ -104,6 +105,86 @@ export function popsExport(w: Wave, done: boolean, pc?: number): void {
 export function popsEndpgm(w: Wave, pc?: number): void {
   const l = links.get(w);
   if (l) wake(l.unit.endProgram(l.pops, false, pc));
+}
+
+// ---------------------------------------------------------------- subgroup operations in the intrawave loop
+
+/** VCC_LO's scalar operand number (GFX9-GFX11): a v_cmp writing elsewhere is a ballot. */
+const VCC_LO = 106;
+
+/**
+ * Whether the instruction is a subgroup operation whose result depends on lanes outside each
+ * lane's own quad (seed "Resolving intrawave collisions": the layers split a wave at quad
+ * boundaries, so quad-local operations see the same lanes either way). Returns its kind, or null.
+ * v_cmp into VCC (the _e32 form) is taken as control flow, not a ballot; a v_cmp writing another
+ * SGPR (the e64 form compilers use for subgroupBallot) is a ballot.
+ */
+export function crossQuadOp(inst: Instruction): string | null {
+  const m = inst.mnemonic;
+  const f = inst.fields;
+  if (inst.variant === 'dpp16' || f['dpp_ctrl'] !== undefined) {
+    return (f['dpp_ctrl'] ?? 0) <= 0xff ? null : 'DPP'; // 0x00-0xff: quad_perm
+  }
+  if (inst.variant === 'dpp8') {
+    const sel = f['sel'] ?? 0;
+    for (let i = 0; i < 8; i++) if ((((sel >>> (3 * i)) & 7) >> 2) !== (i >> 2)) return 'DPP8';
+    return null;
+  }
+  if (/^v_(readlane|readfirstlane|writelane|permlane\w*)_b32/.test(m)) return m.replace(/_e(32|64)$/, '');
+  if (/^ds_b?permute_b32/.test(m)) return m;
+  if (m === 'ds_swizzle_b32') {
+    const off = ((f['offset0'] ?? 0) | ((f['offset1'] ?? 0) << 8)) & 0xffff;
+    if (off & 0x8000) return null; // quad-permute mode
+    const and = off & 0x1f, or = (off >> 5) & 0x1f, xor = (off >> 10) & 0x1f;
+    return (and & 0x1c) === 0x1c && (or & 0x1c) === 0 && (xor & 0x1c) === 0 ? null : m;
+  }
+  if (/^v_cmp_/.test(m) && inst.variant === 'e64' && (f['vdst'] ?? VCC_LO) !== VCC_LO) return `${m} (ballot into an SGPR)`;
+  return null;
+}
+
+/** EXEC of each POPS wave when it was first seen inside its ordered section. */
+const entryExec = new WeakMap<PopsWave, readonly [number, number]>();
+const reported = new WeakMap<PopsWave, Set<number>>();
+
+/**
+ * Before each instruction of a POPS wave (the runners call it): a subgroup operation inside the
+ * ordered section of a wave with intrawave collisions, executed while some layer of the lanes that
+ * entered has no active lane (the layer loop runs one layer at a time), sees a different set of
+ * active lanes than outside the loop: pops.intrawave.subgroup-lanes (once per wave and PC).
+ */
+export function popsBeforeInstruction(w: Wave, inst: Instruction, pc: number): void {
+  const l = links.get(w);
+  if (!l) return;
+  const p = l.pops;
+  if (!p.entered || p.exited || p.intrawaveCollision === 0 || !p.config.loadIntrawaveCollision) return;
+  const lo = w.s[SREG.EXEC_LO]! >>> 0, hi = w.waveSize === 64 ? w.s[SREG.EXEC_HI]! >>> 0 : 0;
+  const entry = entryExec.get(p);
+  if (!entry) {
+    entryExec.set(p, [lo, hi]);
+    return;
+  }
+  if ((lo === entry[0] && hi === entry[1]) || (lo === 0 && hi === 0)) return;
+  const kind = crossQuadOp(inst);
+  if (!kind) return;
+  const on = (e: readonly [number, number], lane: number): boolean => ((lane < 32 ? e[0] >>> lane : e[1] >>> (lane - 32)) & 1) === 1;
+  const layers = intrawaveLayers(p.intrawaveCollision, w.waveSize);
+  let missing = -1;
+  let active = 0;
+  layers.forEach(([a, b], i) => {
+    let inEntry = false, inNow = false;
+    for (let lane = a; lane < b; lane++) {
+      inEntry ||= on(entry, lane);
+      inNow ||= on([lo, hi], lane);
+    }
+    if (inNow) active++;
+    if (inEntry && !inNow && missing < 0) missing = i;
+  });
+  if (missing < 0) return;
+  let seen = reported.get(p);
+  if (!seen) reported.set(p, (seen = new Set()));
+  if (seen.has(pc)) return;
+  seen.add(pc);
+  l.unit.intrawaveSubgroupOp(p, kind, active, layers.length, pc);
 }
 
 /** s_endpgm_ordered_ps_done: waits for every counter, sends ORDERED_PS_DONE, ends the wave. */

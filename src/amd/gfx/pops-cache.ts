@@ -19,6 +19,13 @@
  * random time after the wave ended. So a wave that leaves its ordered section with stores
  * outstanding lets the next overlapping wave read the old value (the race the seed describes).
  *
+ * Outstanding loads: a dword load takes a random latency (1..maxLoadDelay clocks) to return its
+ * data and samples memory when it returns; an s_waitcnt that needs it stalls the wave until then.
+ * So a load still in flight when the wave leaves its ordered section returns what memory holds at
+ * that later time — possibly a value an overlapping wave wrote after being resumed (the read race
+ * of the seed's "Exiting"). Loads whose shape the model does not follow (sub-dword, d16, partial
+ * reads) complete at issue.
+ *
  * Waves reach the model through their `Memory`: `viewFor(cu)` returns a Memory whose reads and
  * writes go through that CU's caches; the executor tells the model each vector memory
  * instruction's policy through `ExecEnv.cacheHook` (exec/cache-hook.ts).
@@ -26,7 +33,28 @@
 import type { Memory } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
 import type { CacheHook } from '../exec/cache-hook.js';
+import type { Instruction } from '../isa/types.js';
+import { SREG } from '../wave/wave.js';
 import { CPOL } from '../exec/cache-hook.js';
+
+/** A load held in flight: its destination, lanes and the dwords it read (address, value at issue). */
+interface HeldLoad {
+  readonly vdst: number;
+  readonly dwords: number;
+  readonly lanes: readonly number[];
+  readonly reads: readonly { a: number; v: number }[];
+  readonly cu: number;
+  readonly cpol: number;
+  /** Model clock when the data returns. */
+  readonly due: number;
+}
+
+/** Dwords per lane of a whole-dword vector load (0: not held — sub-dword, d16, atomics). */
+function loadDwords(m: string): number {
+  const r = /^(global|flat|buffer|scratch)_load_(b32|b64|b96|b128|dword|dwordx2|dwordx3|dwordx4)$/.exec(m);
+  if (!r) return 0;
+  return ({ b32: 1, dword: 1, b64: 2, dwordx2: 2, b96: 3, dwordx3: 3, b128: 4, dwordx4: 4 } as Record<string, number>)[r[2]!]!;
+}
 
 /** 128-byte lines (RDNA GL0/GL1/GL2); per-dword masks fit in 32 bits. */
 const LINE_DWORDS = 32;
@@ -148,6 +176,10 @@ export interface PopsCacheOptions {
   readonly storeCounter?: 'vscnt' | 'vmcnt';
   /** Most clocks a wave's outstanding stores stay in flight after it ended. Default 64. */
   readonly maxStoreDelay?: number;
+  /** Most clocks a held load takes to return its data (uniform 1..N, seeded). Default 128. */
+  readonly maxLoadDelay?: number;
+  /** Seed of the load latencies. Default 1. */
+  readonly seed?: number;
 }
 
 export interface PopsCacheStats {
@@ -157,6 +189,8 @@ export interface PopsCacheStats {
   readonly l1Misses: number;
   /** Stores that landed after their wave had ended. */
   readonly lateStores: number;
+  /** Held loads whose value at completion differed from the value at issue (they saw a later write). */
+  readonly lateLoads: number;
   /** Reads that returned a value older than L2's (a clean L0/L1 line filled before another CU wrote L2). */
   readonly staleReads: number;
 }
@@ -182,12 +216,22 @@ export class PopsCaches implements CacheHook {
   private stale = 0;
   /** The wave whose vector memory instruction executes now. */
   private cur: Wave | null = null;
+  /** Dword reads of the load instruction executing now (null outside a held load). */
+  private reads: { a: number; v: number }[] | null = null;
+  private loadInst: Instruction | null = null;
+  /** Per wave, its held loads, oldest first. */
+  private readonly loads = new Map<Wave, HeldLoad[]>();
+  private lateLoadCount = 0;
+  private readonly maxLoadDelay: number;
+  private loadRnd: number;
 
   constructor(l2: Memory, o: PopsCacheOptions) {
     this.l2 = l2;
     this.cusPerL1 = o.cusPerL1 ?? 2;
     this.storeCounter = o.storeCounter ?? 'vscnt';
     this.maxStoreDelay = o.maxStoreDelay ?? 64;
+    this.maxLoadDelay = o.maxLoadDelay ?? 128;
+    this.loadRnd = (o.seed ?? 1) >>> 0;
     const nL1 = Math.ceil(o.computeUnits / this.cusPerL1);
     for (let s = 0; s < nL1; s++) {
       this.l1.push(new Level(o.l1Lines ?? 256, (n, i) => l2.read32(n * LINE_BYTES + i * 4), (n, i, v) => l2.write32(n * LINE_BYTES + i * 4, v)));
@@ -207,13 +251,19 @@ export class PopsCaches implements CacheHook {
   }
 
   // ---- CacheHook
-  begin(w: Wave, cpol: number, store: boolean): void {
+  begin(w: Wave, cpol: number, store: boolean, inst?: Instruction): void {
     this.cpol = cpol;
     this.batch = store ? [] : null;
     this.cur = w;
+    const held = !store && inst !== undefined && loadDwords(inst.mnemonic) > 0;
+    this.reads = held ? [] : null;
+    this.loadInst = held ? inst : null;
   }
 
   end(w: Wave): void {
+    if (this.reads !== null && this.loadInst !== null) this.holdLoad(w, this.loadInst, this.reads, this.cpol);
+    this.reads = null;
+    this.loadInst = null;
     if (this.batch !== null) {
       let q = this.pending.get(w);
       if (!q) this.pending.set(w, (q = []));
@@ -234,6 +284,7 @@ export class PopsCaches implements CacheHook {
   /** After each instruction of `w`: stores its counter no longer counts have landed; due late stores land. */
   afterInstruction(w: Wave, clock: number): void {
     this.clock = clock;
+    this.retireLoads(w, clock, true);
     const q = this.pending.get(w);
     if (q) {
       const lim = this.storeCounter === 'vscnt' ? w.vscnt : w.vmcnt;
@@ -245,8 +296,45 @@ export class PopsCaches implements CacheHook {
     }
   }
 
+  /**
+   * Before each instruction of `w`: loads its VM_CNT no longer counts return now (the wave slept
+   * until their data was due; a wave woken early takes the data as it is now).
+   */
+  beforeInstruction(w: Wave, clock: number): void {
+    this.clock = clock;
+    this.retireLoads(w, clock, false);
+  }
+
+  /** Loads beyond the wave's VM_CNT return; `stall`: one not yet due puts the wave to sleep until it is. */
+  private retireLoads(w: Wave, clock: number, stall: boolean): void {
+    const lq = this.loads.get(w);
+    if (!lq) return;
+    while (lq.length > w.vmcnt) {
+      const h = lq[0]!;
+      if (stall && h.due > clock) {
+        if (w.state === 'ready') {
+          w.sleepUntil = h.due;
+          w.state = 'sleep';
+        }
+        return;
+      }
+      lq.shift();
+      this.completeLoad(w, h);
+    }
+    if (lq.length === 0) this.loads.delete(w);
+  }
+
+  /** Deterministic latency draw (mulberry32 over the seed). */
+  private loadDelay(): number {
+    let t = (this.loadRnd = (this.loadRnd + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return 1 + Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * this.maxLoadDelay);
+  }
+
   /** The wave ended: its outstanding stores land at a random later time. */
   waveEnded(w: Wave, rnd: () => number): void {
+    this.loads.delete(w); // results of loads of an ended wave reach no register anyone reads
     const q = this.pending.get(w);
     this.pending.delete(w);
     if (!q) return;
@@ -271,7 +359,43 @@ export class PopsCaches implements CacheHook {
     let l0Hits = 0, l0Misses = 0, l1Hits = 0, l1Misses = 0;
     for (const l of this.l0) (l0Hits += l.hits), (l0Misses += l.misses);
     for (const l of this.l1) (l1Hits += l.hits), (l1Misses += l.misses);
-    return { l0Hits, l0Misses, l1Hits, l1Misses, lateStores: this.late, staleReads: this.stale };
+    return { l0Hits, l0Misses, l1Hits, l1Misses, lateStores: this.late, staleReads: this.stale, lateLoads: this.lateLoadCount };
+  }
+
+  /**
+   * A dword load ended: when its reads are one per dword per active lane, lane-major with
+   * consecutive addresses per lane, hold it (its VGPRs are written again at completion).
+   */
+  private holdLoad(w: Wave, inst: Instruction, reads: readonly { a: number; v: number }[], cpol: number): void {
+    const d = loadDwords(inst.mnemonic);
+    const vdst = inst.fields['vdst'] ?? inst.fields['vdata'];
+    if (vdst === undefined) return;
+    const lanes: number[] = [];
+    const lo = w.s[SREG.EXEC_LO]! >>> 0, hi = w.waveSize === 64 ? w.s[SREG.EXEC_HI]! >>> 0 : 0;
+    for (let l = 0; l < w.waveSize; l++) if (((l < 32 ? lo >>> l : hi >>> (l - 32)) & 1) === 1) lanes.push(l);
+    if (lanes.length === 0 || reads.length !== lanes.length * d) return;
+    for (let k = 0; k < lanes.length; k++) {
+      for (let j = 1; j < d; j++) if (reads[k * d + j]!.a !== reads[k * d]!.a + 4 * j) return;
+    }
+    let q = this.loads.get(w);
+    if (!q) this.loads.set(w, (q = []));
+    q.push({ vdst: vdst & 0xff, dwords: d, lanes, reads: reads.slice(), cu: this.cuOf(w), cpol, due: this.clock + this.loadDelay() });
+    // Loads retire in order with the counter (the executor counted this one); a counter already
+    // below the queue (no counting) retires them at once.
+    while (q.length > w.vmcnt && q.length > 0) this.completeLoad(w, q.shift()!);
+  }
+
+  private completeLoad(w: Wave, h: HeldLoad): void {
+    const ws = w.waveSize;
+    h.lanes.forEach((lane, k) => {
+      for (let j = 0; j < h.dwords; j++) {
+        const r = h.reads[k * h.dwords + j]!;
+        const v = this.forwarded(w, r.a) ?? this.readDword(h.cu, r.a, h.cpol);
+        if (v !== r.v) this.lateLoadCount++;
+        const reg = h.vdst + j;
+        if (reg * ws + lane < w.v.length) w.v[reg * ws + lane] = v >>> 0;
+      }
+    });
   }
 
   // ---- the memory path
@@ -340,9 +464,16 @@ export class PopsCaches implements CacheHook {
       const base = a - (a % 4);
       if (self.l2.find(base, 4) === null) return self.l2.read32(base); // unmapped: the backing memory faults
       const own = self.cur === null ? undefined : self.forwarded(self.cur, base);
-      if (own !== undefined) return own;
+      if (own !== undefined) {
+        self.reads?.push({ a: base, v: own });
+        return own;
+      }
       const v = self.readDword(cu, base, self.cpol);
       if (v !== self.l2.read32(base) && !self.dirtyAbove(cu, base)) self.stale++;
+      if (self.reads !== null) {
+        if (a % 4 === 0) self.reads.push({ a: base, v });
+        else self.reads = null, self.loadInst = null; // unaligned: not followed
+      }
       return v;
     };
     const wr = (a: number, v: number, bytes: number): void => {

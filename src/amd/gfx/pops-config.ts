@@ -87,6 +87,11 @@ export interface PopsDrawRegs {
   readonly SPI_SHADER_COL_FORMAT?: number;
   readonly SPI_SHADER_Z_FORMAT?: number;
   readonly DB_RENDER_OVERRIDE2?: number;
+  /**
+   * GFX11 PA_SC_VRS_SURFACE_CNTL_1 (a configuration register the kernel programs, not in Mesa's
+   * JSON: its FORCE_SC_VRS_RATE_FINE_POPS field comes from pops-regs-extra.json with its source).
+   */
+  readonly PA_SC_VRS_SURFACE_CNTL_1?: number;
 }
 
 /**
@@ -97,9 +102,9 @@ export interface PopsDrawRegs {
 export type PopsChip = 'vega10' | 'raven' | 'navi10' | 'navi12' | 'navi14' | 'other';
 
 /**
- * Variable-rate shading as the draw requests it (the rate the PA would use without POPS), and
- * PA_SC_VRS_SURFACE_CNTL_1.FORCE_SC_VRS_RATE_FINE_POPS (GFX11; the register is not in Mesa's
- * register database, so the caller passes the decoded bit).
+ * Variable-rate shading as the draw requests it (the rate the PA would use without POPS).
+ * `forceScVrsRateFinePops` overrides PA_SC_VRS_SURFACE_CNTL_1.FORCE_SC_VRS_RATE_FINE_POPS when given
+ * (tests); otherwise the bit is read from `PopsDrawRegs.PA_SC_VRS_SURFACE_CNTL_1`.
  */
 export interface PopsVrs {
   readonly rateX: 1 | 2 | 4;
@@ -171,7 +176,8 @@ export function decodePopsDraw(gen: PopsGen, r: PopsDrawRegs, diags?: Diagnostic
     exportAllocated: (r.SPI_SHADER_COL_FORMAT ?? 0) !== 0 || regField(gen, 'SPI_SHADER_Z_FORMAT', 'Z_EXPORT_FORMAT', r.SPI_SHADER_Z_FORMAT ?? 0) !== 0,
     shadingRate: [vrs?.rateX ?? 1, vrs?.rateY ?? 1],
   };
-  if (enabled && vrs && (gen === 'gfx103' || vrs.forceScVrsRateFinePops)) (cfg as { shadingRate: readonly [number, number] }).shadingRate = [1, 1];
+  const finePops = vrs?.forceScVrsRateFinePops ?? regField(gen, 'PA_SC_VRS_SURFACE_CNTL_1', 'FORCE_SC_VRS_RATE_FINE_POPS', r.PA_SC_VRS_SURFACE_CNTL_1 ?? 0) === 1;
+  if (enabled && vrs && (gen === 'gfx103' || finePops)) (cfg as { shadingRate: readonly [number, number] }).shadingRate = [1, 1];
   if (!diags || !enabled) return cfg;
   const rep = (id: string, message: string, severity: 'error' | 'warning' = 'error'): void =>
     diags.report({ id, severity, where: { gen }, message, seed: POPS_SEED });
@@ -215,9 +221,9 @@ export function decodePopsDraw(gen: PopsGen, r: PopsDrawRegs, diags?: Diagnostic
   if (vrs && (vrs.rateX > 1 || vrs.rateY > 1)) {
     if (gen === 'gfx103') {
       rep('pops.vrs.forced-1x1', `GFX10.3 forces a 1x1 shading rate when PRIMITIVE_ORDERED_PIXEL_SHADER is set: the requested ${vrs.rateX}x${vrs.rateY} rate is ignored (fragmentShadingRateWithFragmentShaderInterlock must be false)`, 'warning');
-    } else if (gen === 'gfx11' && !vrs.forceScVrsRateFinePops) {
+    } else if (gen === 'gfx11' && !finePops) {
       rep('pops.vrs.coarse-interlock',
-        `GFX11 POPS at a ${vrs.rateX}x${vrs.rateY} shading rate interlocks per fine pixel: coarse invocations that cover no common fine pixel are not ordered (no fragmentShaderShadingRateInterlock); set FORCE_SC_VRS_RATE_FINE_POPS for 1x1`, 'warning');
+        `GFX11 POPS at a ${vrs.rateX}x${vrs.rateY} shading rate interlocks per fine pixel: coarse invocations that cover no common fine pixel are not ordered (no fragmentShaderShadingRateInterlock); set PA_SC_VRS_SURFACE_CNTL_1.FORCE_SC_VRS_RATE_FINE_POPS for 1x1`, 'warning');
     }
   }
   return cfg;

@@ -22,7 +22,8 @@
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Wave } from '../wave/wave.js';
-import { attachPops } from '../exec/pops-exec.js';
+import { attachPops, popsBeforeInstruction } from '../exec/pops-exec.js';
+import type { Instruction } from '../isa/types.js';
 import { packWaves, type PsWave } from './waves.js';
 import type { Quad } from './raster.js';
 import { decodePopsDraw, POPS_GENS, POPS_SEED, type PopsChip, type PopsDrawConfig, type PopsDrawRegs, type PopsGen, type PopsVrs } from './pops-config.js';
@@ -49,6 +50,22 @@ export interface PopsDrawOptions {
   readonly trace?: PopsTrace;
   /** The chip, for the hardware-bug workarounds (default: none applies). */
   readonly chip?: PopsChip;
+  /** GFX11 PA_SC_VRS_SURFACE_CNTL_1 as the kernel programmed it (default 0: FORCE_SC_VRS_RATE_FINE_POPS clear). */
+  readonly paScVrsSurfaceCntl1?: number;
+}
+
+/** A register field's enum name in the draw's state ('' when unnamed or absent). */
+export type EnumRead = (reg: string, field: string) => string;
+
+/**
+ * The shading rate a GFX11 draw requests through PA_SC_VRS_OVERRIDE_CNTL (combiner OVERRIDE with
+ * VRS_RATE), by the enum names of Mesa's register JSON; undefined when it requests none.
+ */
+export function requestedVrs(enumOf: EnumRead): PopsVrs | undefined {
+  if (enumOf('PA_SC_VRS_OVERRIDE_CNTL', 'VRS_OVERRIDE_RATE_COMBINER_MODE') !== 'SC_VRS_COMB_MODE_OVERRIDE') return undefined;
+  const m = /_(\d)X(\d)$/.exec(enumOf('PA_SC_VRS_OVERRIDE_CNTL', 'VRS_RATE'));
+  if (!m) return undefined;
+  return { rateX: Number(m[1]) as 1 | 2 | 4, rateY: Number(m[2]) as 1 | 2 | 4 };
 }
 
 /** One draw's POPS state in the pipeline. */
@@ -81,11 +98,13 @@ export class PopsDraw {
    * Decode the draw's POPS registers (once per draw: instances share it). Returns the state when
    * POPS is on for the draw, null otherwise.
    */
-  begin(drawIndex: number, read: (reg: string) => number, vrs?: PopsVrs): PopsDrawState | null {
+  begin(drawIndex: number, read: (reg: string) => number, enumOf?: EnumRead): PopsDrawState | null {
     let cfg = this.configs.get(drawIndex);
     if (!cfg) {
       const r: Record<string, number> = {};
       for (const k of DRAW_REGS) r[k] = read(k) >>> 0;
+      r['PA_SC_VRS_SURFACE_CNTL_1'] = (this.o.paScVrsSurfaceCntl1 ?? 0) >>> 0;
+      const vrs = enumOf ? requestedVrs(enumOf) : undefined;
       cfg = decodePopsDraw(this.gen, r as PopsDrawRegs, this.o.diag, this.o.chip ?? 'other', vrs);
       this.configs.set(drawIndex, cfg);
     }
@@ -143,6 +162,11 @@ export class PopsDraw {
     this.byWave.set(wave, pw);
     this.o.trace?.launch(pw, pw.se * POPS_GENS[this.gen].packersPerSe + pw.packer, clock);
     return sgpr;
+  }
+
+  /** Before each instruction of a PS wave (subgroup operations inside the intrawave loop). */
+  beforeInstruction(wave: Wave, inst: Instruction): void {
+    if (this.gen !== 'gfx11') popsBeforeInstruction(wave, inst, wave.pc);
   }
 
   /** After each instruction of a PS wave (trace transitions, the wave's end). */

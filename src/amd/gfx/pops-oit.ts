@@ -45,9 +45,13 @@ export interface OitDraw {
  * - plain-first-read / plain-last-write: the first read / last write of the ordered section
  *   without GLC DLC (stale across CUs with the cache model);
  * - no-exit-wait: the exit does not await the memory counters;
- * - all-coherent: every access GLC DLC (also correct; the seed says only first and last need it).
+ * - all-coherent: every access GLC DLC (also correct; the seed says only first and last need it);
+ * - load-at-exit (GFX10+ global): after its last store each pass re-reads the value into v6 (as a
+ *   tail that uses the per-pixel data after the ordered section would), and the exit awaits
+ *   VS_CNT but not VM_CNT: the load is outstanding when overlapping waves resume, s_waitcnt
+ *   vmcnt(0) follows the exit; load-at-exit-awaited is the same with VM_CNT awaited (correct).
  */
-export type OitVariant = 'correct' | 'no-wait' | 'plain-first-read' | 'plain-last-write' | 'no-exit-wait' | 'all-coherent';
+export type OitVariant = 'correct' | 'no-wait' | 'plain-first-read' | 'plain-last-write' | 'no-exit-wait' | 'all-coherent' | 'load-at-exit' | 'load-at-exit-awaited';
 
 const log2 = (n: number): number => 31 - Math.clz32(n);
 
@@ -106,7 +110,9 @@ function orderedSection(gen: PopsGen, variant: OitVariant): string {
   ${ld} v5, v4, s[6:7]${mid}
   s_waitcnt vmcnt(0)
   v_add3_u32 v5, v5, v2, 1
-  ${st} v4, v5, s[6:7]${last}
+  ${st} v4, v5, s[6:7]${last}${variant.startsWith('load-at-exit') ? `
+  s_waitcnt_vscnt null, 0x0
+  ${ld} v6, v4, s[6:7] ${coherent}` : ''}
 .Lskip:
   ${w64 ? 's_mov_b64 exec, s[18:19]' : 's_mov_b32 exec_lo, s10'}
   s_add_u32 s9, s9, 1
@@ -171,6 +177,8 @@ export function oitShader(gen: PopsGen, variant: OitVariant = 'correct', intrawa
   const enter = variant === 'no-wait' ? '' : POPS_ENTER[gen];
   let exit = POPS_EXIT[gen];
   if (variant === 'no-exit-wait') exit = exit.split('\n').filter((l) => !/s_waitcnt/.test(l)).join('\n');
+  if (variant.startsWith('load-at-exit') && gen === 'gfx9') throw new Error('the load-at-exit variants use s_waitcnt_vscnt (GFX10+)');
+  if (variant === 'load-at-exit') exit = `${exit.replace('s_waitcnt vmcnt(0) lgkmcnt(0)', 's_waitcnt lgkmcnt(0)')}\n  s_waitcnt vmcnt(0)`;
   let body = storage === 'lds' ? orderedSectionLds() : orderedSection(gen, variant);
   if (intrawave) {
     if (gen !== 'gfx103') throw new Error('the intrawave loop is written for GFX10.3 wave32');
@@ -224,6 +232,8 @@ export interface OitOptions {
   readonly exportSkipping?: boolean;
   /** Where the image lives: global memory (default) or the runner's shared LDS array (GFX10.3 for now). */
   readonly storage?: 'global' | 'lds';
+  /** Most clocks a load takes in the cache model (default: PopsCaches' 128). */
+  readonly maxLoadDelay?: number;
 }
 
 export interface OitResult {
@@ -300,7 +310,7 @@ export function runOit(o: OitOptions): OitResult {
   const code = assembleWithLabels(o.target, o.shader ?? oitShader(o.gen, o.variant ?? 'correct', intrawave, storage));
   const lds = storage === 'lds' ? new Uint8Array(slots * 4) : undefined;
   const cus = o.computeUnits ?? 4;
-  const caches = o.caches === false || lds ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: o.gen === 'gfx9' ? 'vmcnt' : 'vscnt' });
+  const caches = o.caches === false || lds ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: o.gen === 'gfx9' ? 'vmcnt' : 'vscnt', seed: o.seed, ...(o.maxLoadDelay ? { maxLoadDelay: o.maxLoadDelay } : {}) });
   const run = runPopsWaves({
     target: o.target, unit, code, mem, diags, seed: o.seed, computeUnits: cus, waveSize: ws, slotsPerCu: o.slotsPerCu ?? 4,
     ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}), ...(lds ? { lds } : {}),

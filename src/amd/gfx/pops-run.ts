@@ -23,7 +23,7 @@ import { Program } from '../exec/program.js';
 import type { ExecEnv } from '../exec/env.js';
 import { WAVE_STATE_SEED } from '../exec/env.js';
 import { lookup } from '../exec/registry.js';
-import { attachPops, popsExport } from '../exec/pops-exec.js';
+import { attachPops, popsBeforeInstruction, popsExport } from '../exec/pops-exec.js';
 import { setExportSink, type ExportSink } from '../exec/exp.js';
 
 const DISCARD_EXPORTS: ExportSink = { export: () => {} };
@@ -226,6 +226,8 @@ export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): 
         break;
       }
       const pc = w.pc;
+      popsBeforeInstruction(w, op.inst, pc);
+      o.caches?.beforeInstruction(w, clock);
       w.pc += op.inst.size;
       if (minimalExport && op.inst.mnemonic === 'exp') {
         // Minimal export path until `exp` has semantics: only what POPS needs (the done bit).

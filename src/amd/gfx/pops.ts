@@ -695,6 +695,16 @@ export class PopsUnit {
     return this.exit(w);
   }
 
+  /**
+   * A subgroup operation (`kind`) ran inside the intrawave layer loop with only `activeLayers` of
+   * the wave's `layers` active: its result differs from the one outside the ordered section.
+   */
+  intrawaveSubgroupOp(w: PopsWave, kind: string, activeLayers: number, layers: number, pc?: number): void {
+    this.report(w, 'pops.intrawave.subgroup-lanes',
+      `${kind} inside the intrawave-collision loop runs with ${activeLayers} of the wave's ${layers} layers active: its active lanes differ from outside the ordered section, so its result differs (SPIR-V/GLSL interlock must not change the active invocations); keep subgroup operations out of the layered section or do not load INTRAWAVE_COLLISION`,
+      pc, 'warning');
+  }
+
   /** Clear a GFX9 sleeper once its delay elapsed (the scheduler's job). */
   wake(w: PopsWave): void {
     w.sleeping = false;

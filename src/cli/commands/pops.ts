@@ -24,13 +24,14 @@ waves, waves that waited, blocked polls, intrawave layers, serialisation depth.
 
   --gfx          gfx11 (gfx1100, global memory through the L0/L1/L2 model; default) or gfx10.3
                  (gfx1030, image in LDS until gfx1030 GLOBAL/EXP encodings exist)
-  --variant      correct (default), no-wait, plain-first-read, plain-last-write, no-exit-wait, all-coherent
+  --variant      correct (default), no-wait, plain-first-read, plain-last-write, no-exit-wait, all-coherent,
+                 load-at-exit, load-at-exit-awaited (gfx11: a read outstanding / awaited at the exit)
   --intrawave    load INTRAWAVE_COLLISION and run the layer loop (gfx10.3)
   --pops-trace   write a Chrome trace (opens in Perfetto / chrome://tracing): per wave its life,
                  its wait for overlapped waves and its ordered section; model clocks shown as µs
 Exit code 1 when the image differs or a diagnostic fired.`;
 
-const VARIANTS: readonly OitVariant[] = ['correct', 'no-wait', 'plain-first-read', 'plain-last-write', 'no-exit-wait', 'all-coherent'];
+const VARIANTS: readonly OitVariant[] = ['correct', 'no-wait', 'plain-first-read', 'plain-last-write', 'no-exit-wait', 'all-coherent', 'load-at-exit', 'load-at-exit-awaited'];
 
 function run(values: Record<string, unknown>, positionals: string[], io: CliIO): number {
   if (positionals[0] !== 'oit' || positionals.length !== 1) {
@@ -88,7 +89,7 @@ function run(values: Record<string, unknown>, positionals: string[], io: CliIO):
     io.stdout(`${r.run.instructions} wave-instructions, ${r.run.clock} model clocks\n`);
     io.stdout('draw  waves  overlapping  waited  blocked-polls  layers  depth\n');
     r.stats.forEach((s, d) => io.stdout(`${String(d).padStart(4)}  ${String(s.waves).padStart(5)}  ${String(s.overlappingWaves).padStart(11)}  ${String(s.waitedWaves).padStart(6)}  ${String(s.blockedPolls).padStart(13)}  ${String(s.intrawaveLayers).padStart(6)}  ${String(s.serialisationDepth).padStart(5)}\n`));
-    if (r.cache) io.stdout(`caches: L0 ${r.cache.l0Hits} hits / ${r.cache.l0Misses} misses, L1 ${r.cache.l1Hits} / ${r.cache.l1Misses}, stale reads ${r.cache.staleReads}, late stores ${r.cache.lateStores}\n`);
+    if (r.cache) io.stdout(`caches: L0 ${r.cache.l0Hits} hits / ${r.cache.l0Misses} misses, L1 ${r.cache.l1Hits} / ${r.cache.l1Misses}, stale reads ${r.cache.staleReads}, late stores ${r.cache.lateStores}, late loads ${r.cache.lateLoads}\n`);
     for (const d of diags) io.stdout(`${d.severity} ${d.id}: ${d.message}\n`);
     if (gen === 'gfx103') io.stdout('note: gfx1030 has no EXP encoding in gpusim yet; pops.export.missing is not shown\n');
   }
