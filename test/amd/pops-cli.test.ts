@@ -55,3 +55,13 @@ test('gpusim pops oit: a broken variant exits 1 with its diagnostic; bad options
   assert.equal(g10.code, 0, g10.out);
   assert.match(g10.out, /equals the serial primitive-order reference/);
 });
+
+test('gpusim pops oit --gfx gfx9 runs the gfx900 scene (wave64, s_sleep 3 wait loop) clean; load-at-exit on gfx11 is a finding', () => {
+  const r = cli({ gfx: 'gfx9', seed: '3' });
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /equals the serial primitive-order reference/);
+  const l = cli({ variant: 'load-at-exit', seed: '2' });
+  assert.equal(l.code, 1);
+  assert.match(l.out, /pops\.exit\.counters-outstanding/);
+  assert.match(l.out, /late loads \d+/);
+});

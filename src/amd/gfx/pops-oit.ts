@@ -19,6 +19,7 @@ import { Memory } from '../../core/memory.js';
 import type { IsaTarget } from '../isa/target.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import { decodePopsDraw, setField } from './pops-config.js';
+import type { PopsChip } from './pops-config.js';
 import { POPS_ENUMS } from './pops-regs.gen.js';
 import type { PopsDrawConfig, PopsGen } from './pops-config.js';
 import { PopsUnit } from './pops.js';
@@ -37,6 +38,11 @@ export interface OitDraw {
   readonly pops?: boolean;
   /** Load INTRAWAVE_COLLISION (GFX9-10.3). */
   readonly intrawave?: boolean;
+  /**
+   * DB_DFSM_CONTROL.POPS_DRAIN_PS_ON_OVERLAP where the chip needs it (Vega10/Raven with 8 or more
+   * samples; default on); false leaves the workaround out.
+   */
+  readonly drain?: boolean;
 }
 
 /**
@@ -56,7 +62,7 @@ export type OitVariant = 'correct' | 'no-wait' | 'plain-first-read' | 'plain-las
 const log2 = (n: number): number => 31 - Math.clz32(n);
 
 /** Register values a driver programs for a POPS draw (correct ones). */
-export function oitDrawRegs(gen: PopsGen, d: OitDraw): Record<string, number> {
+export function oitDrawRegs(gen: PopsGen, d: OitDraw, chip: PopsChip = 'other'): Record<string, number> {
   const pops = d.pops ?? true;
   const gran = d.interlock === 'pixel' ? 0 : log2(d.samples);
   let dbsc = setField(gen, 'DB_SHADER_CONTROL', 'PRIMITIVE_ORDERED_PIXEL_SHADER', pops ? 1 : 0);
@@ -77,6 +83,9 @@ export function oitDrawRegs(gen: PopsGen, d: OitDraw): Record<string, number> {
     DB_SHADER_CONTROL: dbsc, SPI_SHADER_PGM_RSRC2_PS: rsrc, PA_SC_SHADER_CONTROL: pasc, PA_SC_AA_CONFIG: aa,
     DB_Z_INFO: setField(gen, 'DB_Z_INFO', 'NUM_SAMPLES', log2(d.samples)),
     SPI_SHADER_COL_FORMAT: setField(gen, 'SPI_SHADER_COL_FORMAT', 'COL0_EXPORT_FORMAT', POPS_ENUMS.SPI_SHADER_32_R),
+    // The Vega10/Raven hardware-bug workaround (PAL's waMiscPopsMissedOverlap) for 8x+ MSAA.
+    ...(gen === 'gfx9' && (chip === 'vega10' || chip === 'raven') && d.samples >= 8 && d.drain !== false
+      ? { DB_DFSM_CONTROL: setField(gen, 'DB_DFSM_CONTROL', 'POPS_DRAIN_PS_ON_OVERLAP', 1) } : {}),
   };
 }
 
@@ -184,7 +193,9 @@ export function oitShader(gen: PopsGen, variant: OitVariant = 'correct', intrawa
     if (gen !== 'gfx103') throw new Error('the intrawave loop is written for GFX10.3 wave32');
     body = intrawaveLoop(body);
   }
-  return `${enter}\n${body}\n${exit}\n  s_endpgm\n`;
+  // GFX9: the export every POPS shader needs (a null one; GFX11 exits with its export).
+  const exp = gen === 'gfx9' ? '\n  exp null off, off, off, off done vm' : '';
+  return `${enter}\n${body}\n${exit}${exp}\n  s_endpgm\n`;
 }
 
 /** Random primitives over a `size` x `size` screen: each covers a few quads around a point, random coverage. */
@@ -234,6 +245,8 @@ export interface OitOptions {
   readonly storage?: 'global' | 'lds';
   /** Most clocks a load takes in the cache model (default: PopsCaches' 128). */
   readonly maxLoadDelay?: number;
+  /** The chip (hardware-bug workarounds: Vega10/Raven drain on 8x+ MSAA). */
+  readonly chip?: PopsChip;
 }
 
 export interface OitResult {
@@ -263,7 +276,7 @@ export function runOit(o: OitOptions): OitResult {
   const configs: PopsDrawConfig[] = [];
   for (let d = 0; d < o.draws.length; d++) {
     const spec = o.draws[d]!;
-    const cfg = decodePopsDraw(o.gen, oitDrawRegs(o.gen, spec), diags);
+    const cfg = decodePopsDraw(o.gen, oitDrawRegs(o.gen, spec, o.chip ?? 'other'), diags, o.chip ?? 'other');
     configs.push(cfg);
     const quads = oitQuads(r, spec.samples, o.prims ?? 12, size, 100 * d);
     for (const q of quads) {
@@ -310,7 +323,9 @@ export function runOit(o: OitOptions): OitResult {
   const code = assembleWithLabels(o.target, o.shader ?? oitShader(o.gen, o.variant ?? 'correct', intrawave, storage));
   const lds = storage === 'lds' ? new Uint8Array(slots * 4) : undefined;
   const cus = o.computeUnits ?? 4;
-  const caches = o.caches === false || lds ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: o.gen === 'gfx9' ? 'vmcnt' : 'vscnt', seed: o.seed, ...(o.maxLoadDelay ? { maxLoadDelay: o.maxLoadDelay } : {}) });
+  const caches = o.caches === false || lds ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: 'vscnt', seed: o.seed, // the executor counts stores in vscnt (GFX9's s_waitcnt vmcnt bounds it too)
+    // GFX9 has no GL1: GLC goes to L2, modelled as one L1 shared by every CU.
+    ...(o.gen === 'gfx9' ? { cusPerL1: cus } : {}), ...(o.maxLoadDelay ? { maxLoadDelay: o.maxLoadDelay } : {}) });
   const run = runPopsWaves({
     target: o.target, unit, code, mem, diags, seed: o.seed, computeUnits: cus, waveSize: ws, slotsPerCu: o.slotsPerCu ?? 4,
     ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}), ...(lds ? { lds } : {}),

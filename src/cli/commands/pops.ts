@@ -13,7 +13,7 @@ import type { OitVariant } from '../../amd/gfx/pops-oit.js';
 import type { PopsGen } from '../../amd/gfx/pops-config.js';
 import { PopsTrace } from '../../amd/gfx/pops-run.js';
 
-const HELP = `usage: gpusim pops oit [--gfx gfx11|gfx10.3] [--seed N] [--samples 1|2|4|8] [--interlock pixel|sample]
+const HELP = `usage: gpusim pops oit [--gfx gfx11|gfx10.3|gfx9] [--seed N] [--samples 1|2|4|8] [--interlock pixel|sample]
                      [--draws N] [--prims N] [--size N] [--intrawave] [--variant NAME] [--pops-trace FILE] [--json]
 
 Runs the Primitive Ordered Pixel Shading OIT scene: overlapping primitives whose pixel shader
@@ -23,7 +23,7 @@ equals the serial primitive-order reference, the diagnostics, and per draw: wave
 waves, waves that waited, blocked polls, intrawave layers, serialisation depth.
 
   --gfx          gfx11 (gfx1100, global memory through the L0/L1/L2 model; default) or gfx10.3
-                 (gfx1030, image in LDS until gfx1030 GLOBAL/EXP encodings exist)
+                 (gfx1030, image in LDS) or gfx9 (gfx900, wave64, global memory, s_sleep 3 wait loop)
   --variant      correct (default), no-wait, plain-first-read, plain-last-write, no-exit-wait, all-coherent,
                  load-at-exit, load-at-exit-awaited (gfx11: a read outstanding / awaited at the exit)
   --intrawave    load INTRAWAVE_COLLISION and run the layer loop (gfx10.3)
@@ -39,9 +39,9 @@ function run(values: Record<string, unknown>, positionals: string[], io: CliIO):
     return EXIT_ERROR;
   }
   const gfx = String(values['gfx'] ?? 'gfx11');
-  const gen: PopsGen | null = gfx === 'gfx11' ? 'gfx11' : gfx === 'gfx10.3' ? 'gfx103' : null;
+  const gen: PopsGen | null = gfx === 'gfx11' ? 'gfx11' : gfx === 'gfx10.3' ? 'gfx103' : gfx === 'gfx9' ? 'gfx9' : null;
   if (!gen) {
-    io.stderr(`gpusim pops: --gfx ${gfx}: expected gfx11 or gfx10.3\n`);
+    io.stderr(`gpusim pops: --gfx ${gfx}: expected gfx11, gfx10.3 or gfx9\n`);
     return EXIT_ERROR;
   }
   const num = (k: string, d: number): number => {
@@ -74,7 +74,7 @@ function run(values: Record<string, unknown>, positionals: string[], io: CliIO):
   }
   const trace = values['pops-trace'] ? new PopsTrace() : undefined;
   const r = runOit({
-    gen, target: executableTarget(gen === 'gfx11' ? 'gfx1100' : 'gfx1030')!, seed, prims, size, variant,
+    gen, target: executableTarget(gen === 'gfx11' ? 'gfx1100' : gen === 'gfx9' ? 'gfx900' : 'gfx1030')!, seed, prims, size, variant,
     draws: Array.from({ length: draws }, () => ({ samples, interlock: interlock as 'pixel' | 'sample', intrawave })),
     ...(gen === 'gfx103' ? { storage: 'lds' as const } : {}), ...(trace ? { trace } : {}),
   });
