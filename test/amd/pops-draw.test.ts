@@ -16,6 +16,15 @@ import type { PsLaunch } from '../../src/runtime/draw.js';
 import { main } from '../../src/cli/main.js';
 import { loadPng } from '../../src/cli/commands/draw.js';
 import { setField } from '../../src/amd/gfx/pops-config.js';
+import { PopsDraw } from '../../src/amd/gfx/pops-draw.js';
+import { oitDrawRegs } from '../../src/amd/gfx/pops-oit.js';
+import { decodeCollisionWaveId } from '../../src/amd/gfx/pops.js';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { Memory } from '../../src/core/memory.js';
+import { Wave } from '../../src/amd/wave/wave.js';
+import { APERTURE } from '../../src/amd/exec/vmem.js';
+import type { SetupPrim } from '../../src/amd/gfx/setup.js';
+import type { Quad } from '../../src/amd/gfx/raster.js';
 import { POPS_REGS } from '../../src/amd/gfx/pops-regs.gen.js';
 import { encodeFields } from '../../src/amd/gfx/regs.js';
 import { regDb } from '../../src/amd/cp/regdb.js';
@@ -179,4 +188,26 @@ test('GFX11 VRS: a POPS draw at a coarse rate without PA_SC_VRS_SURFACE_CNTL_1.F
     PA_SC_VRS_OVERRIDE_CNTL: encodeFields(regDb('gfx11'), 'PA_SC_VRS_OVERRIDE_CNTL', { VRS_OVERRIDE_RATE_COMBINER_MODE: 'SC_VRS_COMB_MODE_OVERRIDE', VRS_RATE: 'VRS_SHADING_RATE_1X1' }),
   });
   assert.deepEqual(run(one, 1).r.diag.list, []);
+});
+
+test('PopsDraw: a pipeline packer mapping wider than the generation folds onto its packers; overlapping quads split waves and load COLLISION_WAVEID', () => {
+  const diag = new Diagnostics();
+  const d = new PopsDraw({ gen: 'gfx9', diag, shaderEngines: 1, packerOf: () => [0, 3] });
+  const regs = oitDrawRegs('gfx9', { samples: 1, interlock: 'pixel' });
+  const st = d.begin(0, (r) => regs[r] ?? 0)!;
+  assert.ok(st);
+  const sp0 = { prim: { primId: 0 } } as unknown as SetupPrim;
+  const sp1 = { prim: { primId: 1 } } as unknown as SetupPrim;
+  const quads = [{ x: 0, y: 0, sp: sp0, coverage: Uint16Array.of(1, 1, 1, 1) }, { x: 0, y: 0, sp: sp1, coverage: Uint16Array.of(1, 0, 0, 0) }] as Quad[];
+  const waves = d.pack(st, quads, 64, 16);
+  assert.equal(waves.length, 2, 'the overlapping quad starts a new wave');
+  const ids = waves.map((ps, i) => {
+    const w = new Wave({ waveSize: 64, vgprs: 8, pc: 0, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: 0, status: 0 }, new Memory(), new Uint8Array(0), { wg: [i, 0, 0], waveInGroup: 0, id: i });
+    assert.equal(d.launch(st, w, ps, 2, 0), 3);
+    return decodeCollisionWaveId('gfx9', w.s[2]!);
+  });
+  assert.deepEqual(diag.list, []);
+  assert.equal(ids[0]!.didOverlap, false);
+  assert.deepEqual(ids[1], { didOverlap: true, packer: 1, newestOverlapped: ids[0]!.current, current: (ids[0]!.current + 1) & 0x3ff });
+  assert.deepEqual(d.report().map((r) => [r.waves, r.overlappingWaves, r.serialisationDepth]), [[2, 1, 2]]);
 });

@@ -89,9 +89,15 @@ export class PopsDraw {
   private readonly byWave = new WeakMap<Wave, PopsWave>();
 
   constructor(o: PopsDrawOptions) {
-    this.o = o;
     this.gen = o.gen;
-    this.unit = new PopsUnit({ gen: o.gen, shaderEngines: o.shaderEngines, packerOf: o.packerOf, diagnostics: o.diag });
+    // A pipeline mapping with more packers per SE than the generation has folds onto its packers.
+    const per = POPS_GENS[o.gen].packersPerSe;
+    const packerOf = (x: number, y: number): readonly [number, number] => {
+      const [se, p] = o.packerOf(x, y);
+      return [se, p % per];
+    };
+    this.o = { ...o, packerOf };
+    this.unit = new PopsUnit({ gen: o.gen, shaderEngines: o.shaderEngines, packerOf, diagnostics: o.diag });
   }
 
   /**
