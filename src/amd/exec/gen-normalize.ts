@@ -30,6 +30,10 @@
  *   instructions maintain the legacy behavior of 0ing", the f16 mac/fmac/madak/madmk family
  *   preserves); GFX10 preserves it for all (valu.ts asks `zeroesHigh16`).
  * - GFX9 V_CMPX also writes its result to VCC (VOP3: SDST); GFX10+ write EXEC only.
+ * - SDWA (VOP1/VOP2/VOPC with an SDWA dword): rebound in the VOP3 shape, where any source may be an
+ *   SGPR or a constant and clamp/omod/abs/neg exist; the source selects (BYTE_n/WORD_n, zero- or
+ *   sign-extended) are applied while gathering (valu-core.ts sdwaSelect), DST_SEL/DST_UNUSED after
+ *   the op (sdwaDst). VOPC's destination (VCC when SD = 0) becomes the VOP3 compare's SDST.
  *
  * Semantics that only the older generations have live in gen-semantics.ts.
  */
@@ -41,6 +45,7 @@ import type { ExecEnv } from './env.js';
 import { lookup, baseMnemonic, type Bound } from './registry.js';
 import { GFX1030_ALIASES, GFX900_ALIASES } from './gen-aliases.gen.js';
 import { swrite32, swrite64 } from './operands.js';
+import type { SdwaOpInfo } from '../isa/sdwa.js';
 import './gen-semantics.js';
 export { zeroesHigh16, storesInVmcnt } from './gen-space.js';
 
@@ -141,8 +146,25 @@ export function normalize(inst: Instruction, space: OperandSpace): Instruction {
     f.data0 = f.data1 ?? 0;
     f.data1 = d0 ?? 0;
   }
-  // 16-bit VALU ops in VOP1/VOP2/VOPC: rebind in the VOP3 shape (no true16 half selection).
-  if ((encoding === 'VOP1' || encoding === 'VOP2' || encoding === 'VOPC') && is16Bit(name)) {
+  if (inst.variant === 'sdwa') {
+    // SDWA: the VOP3 shape (any source may be an SGPR or constant; clamp/omod; abs/neg), with the
+    // source selects riding along in src0_sel/src1_sel (valu-core.ts applies them while gathering)
+    // and dst_sel/dst_unused applied after the op (bindPreGfx11). VOP2's implicit VCC becomes the
+    // VOP3 forms' operand: a carry/condition-out before the sources is SDST, a mask after them SRC2.
+    const ops = (inst.info as SdwaOpInfo).ops;
+    const at0 = ops.findIndex((o) => o.f === 'src0');
+    ops.forEach((o, i) => {
+      if (o.k !== 'x' || !o.x!.startsWith('vcc')) return;
+      if (i < at0) { f.sdst = SREG.VCC_LO; encoding = 'VOP3SD'; }
+      else f.src2 = SREG.VCC_LO;
+    });
+    if (encoding === 'VOPC') {
+      f.vdst = f.sdst!;
+      delete f.sdst;
+    }
+    f.opsel = 0;
+    if (encoding !== 'VOP3SD') encoding = 'VOP3';
+  } else if ((encoding === 'VOP1' || encoding === 'VOP2' || encoding === 'VOPC') && is16Bit(name)) {
     if (encoding !== 'VOP1' && f.vsrc1 !== undefined) {
       f.src1 = 256 + f.vsrc1;
       delete f.vsrc1;
@@ -172,19 +194,7 @@ function changed(a: Readonly<Record<string, number>>, b: Readonly<Record<string,
  */
 export function bindPreGfx11(inst: Instruction, env: ExecEnv, bind: (inst: Instruction, env: ExecEnv) => Bound): { inst: Instruction; bound: Bound } {
   const n = normalize(inst, env.space);
-  if (n.variant === 'sdwa' || n.mnemonic.endsWith('_sdwa')) {
-    // The sub-dword selects would be silently ignored by the GFX11 semantics: refuse instead.
-    return {
-      inst: n,
-      bound: {
-        cls: 'other',
-        run: (w: Wave) => {
-          env.diag.report({ id: 'gpusim.unimplemented', severity: 'error', where: { pc: w.pc - n.size, wave: w.id }, message: `${inst.mnemonic} is not implemented by gpusim yet (SDWA operand selects); the wave stops here` });
-          w.state = 'halted';
-        },
-      },
-    };
-  }
+  if (n.variant === 'sdwa' && n.fields.dst_sel !== undefined && n.fields.dst_sel !== 6) return { inst: n, bound: sdwaDst(n, env, bind(n, env)) };
   const b = bind(n, env);
   const base = baseMnemonic(n.mnemonic);
   if (env.space.gfx === 9 && base.startsWith('v_cmpx_') && lookup(n.mnemonic) !== undefined) {
@@ -205,4 +215,44 @@ export function bindPreGfx11(inst: Instruction, env: ExecEnv, bind: (inst: Instr
     };
   }
   return { inst: n, bound: b };
+}
+
+/** Old destination dwords of the instruction being run (SDWA UNUSED_PRESERVE). */
+const OLD = new Uint32Array(64);
+
+/**
+ * SDWA DST_SEL/DST_UNUSED: the op's result (its low byte or word) goes to the selected byte/word of
+ * VDST; the other bits are zero (UNUSED_PAD), the sign of the field above it and zero below
+ * (UNUSED_SEXT), or VDST's old bits (UNUSED_PRESERVE). Only lanes active in EXEC are written.
+ */
+function sdwaDst(n: Instruction, env: ExecEnv, b: Bound): Bound {
+  const sel = n.fields.dst_sel!;
+  const unused = n.fields.dst_unused ?? 0;
+  const size = sel < 4 ? 8 : 16;
+  const shift = sel < 4 ? sel * 8 : (sel - 4) * 16;
+  const field = (((1 << size) - 1) << shift) >>> 0;
+  const vdst = n.fields.vdst!;
+  const ws = env.waveSize;
+  const run = b.run;
+  // Past the allocated VGPRs the op itself is a NOP (and reports it): nothing to merge.
+  if (vdst >= env.vgprs) return b;
+  const d = vdst * ws;
+  return {
+    ...b,
+    run: (w: Wave) => {
+      const v = w.v;
+      for (let l = 0; l < ws; l++) OLD[l] = v[d + l]!;
+      const el = w.s[SREG.EXEC_LO]!;
+      const eh = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
+      run(w);
+      for (let l = 0; l < ws; l++) {
+        if (!((l < 32 ? el >>> l : eh >>> (l - 32)) & 1)) continue;
+        const x = ((v[d + l]! << shift) & field) >>> 0;
+        let rest = 0;
+        if (unused === 2) rest = OLD[l]! & ~field;
+        else if (unused === 1 && (x >>> (shift + size - 1)) & 1) rest = shift + size < 32 ? ~((1 << (shift + size)) - 1) : 0;
+        v[d + l] = (x | rest) >>> 0;
+      }
+    },
+  };
 }

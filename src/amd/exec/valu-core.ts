@@ -56,6 +56,8 @@ export interface ValuOperands {
   readonly omod: number;
   readonly dpp: Dpp16 | Dpp8 | null;
   readonly literal: number | undefined;
+  /** GFX9/GFX10 SDWA source selects per source (`sel | sext << 3`, see sdwaSelect), absent otherwise. */
+  readonly sel?: readonly [number, number, number];
 }
 
 export function valuOperands(inst: Instruction): ValuOperands {
@@ -82,6 +84,7 @@ export function valuOperands(inst: Instruction): ValuOperands {
   return {
     src: [src0, src1, src2], vdst: g('vdst', -1), sdst: f.sdst ?? -1, abs, neg, opsel: g('opsel'),
     clamp: g('clamp') === 1, omod: g('omod'), dpp, literal: inst.literal,
+    ...(f.src0_sel !== undefined ? { sel: [g('src0_sel') | (g('src0_sext') << 3), g('src1_sel', 6) | (g('src1_sext') << 3), 6] as const } : {}),
   };
 }
 
@@ -97,6 +100,22 @@ export interface Src {
   readonly neg: boolean;
   /** op_sel: take the high 16 bits (16-bit operands). */
   readonly hi: boolean;
+  /** SDWA select of the source dword (`sel | sext << 3`), when not a plain DWORD. */
+  readonly sel?: number;
+}
+
+/**
+ * SDWA source select: BYTE_0..3 (0..3), WORD_0/1 (4/5) of each lane's dword, zero- or (sext, bit 3)
+ * sign-extended to 32 bits; DWORD (6) as is.
+ */
+export function sdwaSelect(t: Uint32Array, n: number, code: number): void {
+  const sel = code & 7;
+  if (sel === 6) return;
+  const size = sel < 4 ? 8 : 16;
+  const shift = sel < 4 ? sel * 8 : (sel - 4) * 16;
+  const up = 32 - size;
+  if (code & 8) for (let l = 0; l < n; l++) t[l] = ((t[l]! << (up - shift)) >> up) >>> 0;
+  else for (let l = 0; l < n; l++) t[l] = (t[l]! << (up - shift)) >>> up;
 }
 
 /**
@@ -129,6 +148,8 @@ export function bindSrc(env: ExecEnv, inst: Instruction, ops: ValuOperands, k: n
   const vop3 = inst.encoding === 'VOP3' || inst.encoding === 'VOP3SD';
   // op_sel only selects halves of 16-bit operands (v_dot2_f16_f16 ignores it on its packed sources)
   let hi = vop3 && is16(type) && ((ops.opsel >> k) & 1) === 1;
+  const sc = ops.sel?.[k] ?? 6;
+  const sel = sc === 6 || sc === 14 ? {} : { sel: sc };
   if (enc >= 256) {
     let r = enc - 256;
     if (is16(type) && (inst.encoding === 'VOP1' || inst.encoding === 'VOP2' || inst.encoding === 'VOPC')) {
@@ -139,21 +160,21 @@ export function bindSrc(env: ExecEnv, inst: Instruction, ops: ValuOperands, k: n
       findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: source v${r} is past the ${vgprs} allocated VGPRs; the hardware reads VGPR0` });
       r = 0;
     }
-    return { vgpr: true, base: r * ws, read: () => 0, type, abs, neg, hi };
+    return { vgpr: true, base: r * ws, read: () => 0, type, abs, neg, hi, ...sel };
   }
   if (is16(type)) {
     if (enc >= 240 && enc <= 248) {
       const c = F16_CONST[enc - 240]!;
-      return { vgpr: false, base: 0, read: () => c, type, abs, neg, hi: false };
+      return { vgpr: false, base: 0, read: () => c, type, abs, neg, hi: false, ...sel };
     }
     if (enc === 255) {
       const lit = (ops.literal ?? 0) & 0xffff;
-      return { vgpr: false, base: 0, read: () => lit, type, abs, neg, hi: false };
+      return { vgpr: false, base: 0, read: () => lit, type, abs, neg, hi: false, ...sel };
     }
   }
   if (wide) sgprPairAlign(inst, enc, `source ${k}`, findings);
   const read = wide ? sread64(enc, ops.literal, type === 'f64') : sread32(enc, ops.literal);
-  return { vgpr: false, base: 0, read, type, abs, neg, hi };
+  return { vgpr: false, base: 0, read, type, abs, neg, hi, ...sel };
 }
 
 /**
@@ -229,6 +250,7 @@ export function gather(w: Wave, s: Src, k: 0 | 1 | 2, dpp: Dpp16 | Dpp8 | null, 
     t.fill(lo, 0, ws);
     if (wide) th.fill(HI[0]!, 0, ws);
   }
+  if (s.sel !== undefined) sdwaSelect(t, ws, s.sel);
   if (s.hi) for (let l = 0; l < ws; l++) t[l] = t[l]! >>> 16;
   else if (s.type === 'b16' || s.type === 'f16') for (let l = 0; l < ws; l++) t[l] = t[l]! & 0xffff;
   const sign = SIGN[s.type];

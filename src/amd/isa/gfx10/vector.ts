@@ -1,7 +1,9 @@
-/** GFX10.3 VALU codecs (VOP1/VOP2/VOPC/VOP3 and their DPP forms): the shared VALU codec over gfx1030's generated tables. */
+/** GFX10.3 VALU codecs (VOP1/VOP2/VOPC/VOP3, their DPP forms, and SDWA): the shared VALU codec over gfx1030's generated tables. */
 import type { Codec } from '../types.js';
 import { GFX10_SPACE } from '../operands.js';
 import { makeValuCodecs, makeValuSet } from '../gfx11/vector.js';
+import { makeSdwaCodec } from '../sdwa.js';
+import { VOP1_SDWA_OPS, VOP2_SDWA_OPS, VOPC_SDWA_OPS } from './sdwa.gen.js';
 import { VOP1_OPS, VOP1_DPP16_OPS, VOP1_DPP8_OPS } from './vop1.gen.js';
 import { VOP2_OPS, VOP2_DPP16_OPS, VOP2_DPP8_OPS } from './vop2.gen.js';
 import { VOPC_OPS, VOPC_DPP16_OPS, VOPC_DPP8_OPS } from './vopc.gen.js';
@@ -18,4 +20,8 @@ export const GFX10_VALU = makeValuSet({
   },
 });
 
-export const codecs: Codec[] = makeValuCodecs(GFX10_VALU, 'gfx10-');
+/** The SDWA codec comes first: it owns src0 = 249 words whose opcode has an SDWA form. */
+export const codecs: Codec[] = [
+  makeSdwaCodec('gfx10-SDWA', GFX10_SPACE, { VOP1: VOP1_SDWA_OPS, VOP2: VOP2_SDWA_OPS, VOPC: VOPC_SDWA_OPS }),
+  ...makeValuCodecs(GFX10_VALU, 'gfx10-'),
+];

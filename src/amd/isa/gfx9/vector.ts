@@ -1,7 +1,9 @@
-/** GFX9 VALU codecs (VOP1/VOP2/VOPC/VOP3 and DPP16; SDWA not yet): the shared VALU codec over gfx900's generated tables. */
+/** GFX9 VALU codecs (VOP1/VOP2/VOPC/VOP3 with DPP16, and SDWA): the shared VALU codec over gfx900's generated tables. */
 import type { Codec } from '../types.js';
 import { GFX9_SPACE } from '../operands.js';
 import { makeValuCodecs, makeValuSet } from '../gfx11/vector.js';
+import { makeSdwaCodec } from '../sdwa.js';
+import { VOP1_SDWA_OPS, VOP2_SDWA_OPS, VOPC_SDWA_OPS } from './sdwa.gen.js';
 import { VOP1_OPS, VOP1_DPP16_OPS, VOP1_DPP8_OPS } from './vop1.gen.js';
 import { VOP2_OPS, VOP2_DPP16_OPS, VOP2_DPP8_OPS } from './vop2.gen.js';
 import { VOPC_OPS, VOPC_DPP16_OPS, VOPC_DPP8_OPS } from './vopc.gen.js';
@@ -21,4 +23,8 @@ export const GFX9_VALU = makeValuSet({
   },
 });
 
-export const codecs: Codec[] = makeValuCodecs(GFX9_VALU, 'gfx9-');
+/** The SDWA codec comes first: it owns src0 = 249 words whose opcode has an SDWA form. */
+export const codecs: Codec[] = [
+  makeSdwaCodec('gfx9-SDWA', GFX9_SPACE, { VOP1: VOP1_SDWA_OPS, VOP2: VOP2_SDWA_OPS, VOPC: VOPC_SDWA_OPS }),
+  ...makeValuCodecs(GFX9_VALU, 'gfx9-'),
+];
