@@ -138,6 +138,8 @@ export function normalize(inst: Instruction, space: OperandSpace): Instruction {
     f.saddr = vaddrOnly || none ? SREG.NULL : mapScalar(sa);
   }
   if ((inst.encoding === 'MUBUF' || inst.encoding === 'MTBUF') && f.soffset !== undefined) f.soffset = mapScalar(f.soffset);
+  // GFX9 DPP16's wave shifts and row broadcasts (reserved from GFX10 on): valu-core.ts dpp16Lane.
+  if (gfx === 9 && f.dpp_ctrl !== undefined) f.dpp_gfx9 = 1;
   // DS_CMPST: DATA0 is the compare value, DATA1 the new one; GFX11's DS_CMPSTORE takes them the other way round.
   const cmpst = /^ds_cmpst_(rtn_)?([bf](?:32|64))$/.exec(name);
   if (inst.encoding === 'DS' && cmpst) {

@@ -35,6 +35,8 @@ export interface Dpp16 {
   readonly bankMask: number;
   readonly boundCtrl: boolean;
   readonly fi: boolean;
+  /** GFX9's wave-wide controls (wave_shl/rol/shr/ror:1, row_bcast:15/31) are meaningful (reserved later). */
+  readonly gfx9?: boolean;
 }
 export interface Dpp8 {
   readonly kind: 'dpp8';
@@ -77,7 +79,7 @@ export function valuOperands(inst: Instruction): ValuOperands {
   }
   if (src0 === -1) src0 = -1;
   const dpp: Dpp16 | Dpp8 | null = dpp16
-    ? { kind: 'dpp16', ctrl: g('dpp_ctrl'), rowMask: g('row_mask'), bankMask: g('bank_mask'), boundCtrl: g('bound_ctrl') === 1, fi: g('fi') === 1 }
+    ? { kind: 'dpp16', ctrl: g('dpp_ctrl'), rowMask: g('row_mask'), bankMask: g('bank_mask'), boundCtrl: g('bound_ctrl') === 1, fi: g('fi') === 1, ...(f.dpp_gfx9 ? { gfx9: true } : {}) }
     : dpp8
       ? { kind: 'dpp8', sel: g('sel'), fi: (inst.words[0]! & 0x1ff) === 234 }
       : null;
@@ -193,7 +195,7 @@ export function laneActive(execLo: number, execHi: number, lane: number): boolea
 }
 
 /** DPP16 source lane for `lane`, or -1 when the source is out of the row (invalid). */
-export function dpp16Lane(ctrl: number, lane: number, ws: number): number {
+export function dpp16Lane(ctrl: number, lane: number, ws: number, gfx9 = false): number {
   const row = lane & ~15;
   const l = lane & 15;
   if (ctrl <= 0xff) return (lane & ~3) | ((ctrl >> ((lane & 3) * 2)) & 3); // quad_perm
@@ -204,7 +206,15 @@ export function dpp16Lane(ctrl: number, lane: number, ws: number): number {
   if (ctrl === 0x141) return row + ((l & 8) | (7 - (l & 7))); // row_half_mirror
   if (ctrl >= 0x150 && ctrl <= 0x15f) return row + (ctrl - 0x150); // row_share
   if (ctrl >= 0x160 && ctrl <= 0x16f) return row + (l ^ (ctrl - 0x160)); // row_xmask
-  void ws;
+  if (gfx9) {
+    // GFX9 ISA, DPP_CTRL: whole-wave shifts/rotates by one lane, and broadcasts of a row's last lane.
+    if (ctrl === 0x130) return lane + 1 < ws ? lane + 1 : -1; // wave_shl:1
+    if (ctrl === 0x134) return (lane + 1) % ws; // wave_rol:1
+    if (ctrl === 0x138) return lane > 0 ? lane - 1 : -1; // wave_shr:1
+    if (ctrl === 0x13c) return (lane + ws - 1) % ws; // wave_ror:1
+    if (ctrl === 0x142) return row > 0 ? row - 1 : -1; // row_bcast:15: lane 15 of the row before
+    if (ctrl === 0x143) return lane >= 32 ? 31 : -1; // row_bcast:31: lane 31 to rows 2 and 3
+  }
   return -1;
 }
 
@@ -225,7 +235,7 @@ export function gather(w: Wave, s: Src, k: 0 | 1 | 2, dpp: Dpp16 | Dpp8 | null, 
       const el = w.s[SREG.EXEC_LO]!;
       const eh = ws === 64 ? w.s[SREG.EXEC_HI]! : 0;
       for (let l = 0; l < ws; l++) {
-        let sl = dpp.kind === 'dpp16' ? dpp16Lane(dpp.ctrl, l, ws) : (l & ~7) | ((dpp.sel >>> ((l & 7) * 3)) & 7);
+        let sl = dpp.kind === 'dpp16' ? dpp16Lane(dpp.ctrl, l, ws, dpp.gfx9) : (l & ~7) | ((dpp.sel >>> ((l & 7) * 3)) & 7);
         if (sl >= ws) sl = -1;
         if (sl >= 0 && !dpp.fi && !laneActive(el, eh, sl)) sl = -1;
         if (sl < 0) {
