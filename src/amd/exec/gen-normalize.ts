@@ -106,6 +106,9 @@ export function normalize(inst: Instruction, space: OperandSpace): Instruction {
   // HW_REG ids 16..19 are TBA_LO/HI, TMA_LO/HI on GFX9/GFX10 (GFX11 reuses 18/19 for PERF_SNAPSHOT_PC).
   const hwId = (f.simm16 ?? 0) & 0x3f;
   if (base === 's_getreg_b32' && hwId >= 16 && hwId <= 19) name = 's_getreg_b32@tbatma';
+  // GFX9's HW_ID (id 4; GFX10 split it into HW_ID1/HW_ID2); GFX10's FLAT_SCR_LO/HI are user-writable.
+  if (gfx === 9 && base === 's_getreg_b32' && hwId === 4) name = 's_getreg_b32@hwid9';
+  if (gfx === 10 && (base === 's_setreg_b32' || base === 's_setreg_imm32_b32') && (hwId === 20 || hwId === 21)) name = `${base}@flatscr`;
   if (inst.encoding === 'SOPP' && base === 's_waitcnt') f.simm16 = waitcntToGfx11(gfx, f.simm16 ?? 0);
   if (inst.encoding === 'SMEM' && gfx === 9) {
     const imm = f.imm ?? 1;

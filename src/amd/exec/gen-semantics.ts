@@ -23,13 +23,22 @@
  *   `gfx10.sendmsg.unknown` / `gfx9.sendmsg.unknown` and dropped.
  * - s_getreg_b32 of HW_REG_TBA_LO/HI, TMA_LO/HI (ids 16..19 on GFX9/GFX10): the trap base and trap
  *   memory addresses, readable by the trap handler (STATUS.PRIV=1); a user shader reads 0.
+ * - s_getreg_b32 of GFX9's HW_ID (id 4), fields from Mesa's SQ_WAVE_HW_ID (sq-wave-regs.gen.ts),
+ *   filled like hwreg.ts's HW_ID1/HW_ID2: WAVE_ID, SIMD_ID, CU_ID from the wave id, TG_ID from the
+ *   workgroup id, ME_ID 1, VM_ID 8, the rest 0.
+ * - s_setreg_b32 / s_setreg_imm32_b32 of HW_REG_FLAT_SCR_LO/HI (ids 20/21) on GFX10: a user shader
+ *   sets its flat scratch base this way (GFX11 made them read-only outside the trap handler).
  */
 import { define } from './registry.js';
 import { fop, vop, fin, R, T0, T1, T2, TF0, TF1, TF2, MODE, ERR, type Shape } from './valu.js';
 import type { ValuOperands } from './valu-core.js';
 import { EXACT, f16, f32, roundF16, roundF32, twoSum } from '../../core/float.js';
-import { swrite32, swrite64 } from './operands.js';
-import { hwregField, realtime } from './hwreg.js';
+import { sread32, swrite32, swrite64 } from './operands.js';
+import { HWREGS, hwregField, realtime } from './hwreg.js';
+import { SQ_WAVE_HW_ID_GFX9 } from './sq-wave-regs.gen.js';
+import type { Instruction } from '../isa/types.js';
+import type { Wave } from '../wave/wave.js';
+import type { ExecEnv } from './env.js';
 import { once } from './salu.js';
 import { HWREG, STATUS } from '../wave/wave.js';
 import { popsAttached, popsSendmsg } from './pops-exec.js';
@@ -147,4 +156,38 @@ define('s_getreg_b32@tbatma', (inst) => {
       swrite32(w, d, w.priv ? ((v & mask) >>> offset) >>> 0 : 0);
     },
   };
+});
+
+/** A field value placed at its [lo, hi] range. */
+const put = (f: readonly [number, number], v: number): number => ((v & ((1 << (f[1] - f[0] + 1)) - 1)) << f[0]) >>> 0;
+
+define('s_getreg_b32@hwid9', (inst) => {
+  const { offset, mask } = hwregField(inst.fields.simm16 ?? 0);
+  const d = inst.fields.sdst ?? 0;
+  const F = SQ_WAVE_HW_ID_GFX9;
+  return {
+    cls: 'salu',
+    run: (w) => {
+      const v = (put(F.WAVE_ID, w.id) | put(F.SIMD_ID, w.id >>> 4) | put(F.CU_ID, w.id >>> 6) | put(F.TG_ID, w.wgId[0]!) |
+        put(F.VM_ID, 8) | put(F.ME_ID, 1)) >>> 0;
+      swrite32(w, d, ((v & mask) >>> offset) >>> 0);
+    },
+  };
+});
+
+function setFlatScr(inst: Instruction, env: ExecEnv, value: (w: Wave) => number) {
+  const { id, offset, mask } = hwregField(inst.fields.simm16 ?? 0);
+  const reg = HWREGS[id]!;
+  return {
+    cls: 'salu' as const,
+    run: (w: Wave) => {
+      const cur = reg.read(w, env);
+      reg.write(w, ((cur & ~mask) | ((value(w) << offset) & mask)) >>> 0);
+    },
+  };
+}
+define('s_setreg_b32@flatscr', (inst, env) => setFlatScr(inst, env, sread32(inst.fields.sdst ?? 0, undefined)));
+define('s_setreg_imm32_b32@flatscr', (inst, env) => {
+  const lit = (inst.literal ?? 0) >>> 0;
+  return setFlatScr(inst, env, () => lit);
 });

@@ -349,13 +349,21 @@ dotInt('v_dot8_i32_iu4', 4, true);
 dotInt('v_dot8_u32_u4', 4, false);
 
 // ---------------------------------------------------------------------------------------------
-// v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16
+// v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16 (and GFX9's unfused v_mad_mix_*)
 
 /** Operand values of the current lane (f32/f16 sources converted exactly). */
 const MIXV = new Float64Array(3);
 const MIXB = new Uint32Array(3);
 
-function mix(name: string, out: 'f32' | 'lo' | 'hi'): void {
+const TINY32 = 2 ** -126;
+const ftz32 = (x: number): number => (x !== 0 && Math.abs(x) < TINY32 ? (x < 0 ? -0 : 0) : x);
+
+/**
+ * `fused` false: GFX9's v_mad_mix_* (LLVM selects them for `fmad`, only with f32 denormals
+ * flushed): like v_mad_f32, the operands and the product flush to zero and the product is rounded
+ * to f32 in the current mode before the add.
+ */
+function mix(name: string, out: 'f32' | 'lo' | 'hi', fused = true): void {
   define(name, (inst, env) => {
     const p = p3(inst);
     const findings: Finding[] = [];
@@ -388,8 +396,9 @@ function mix(name: string, out: 'f32' | 'lo' | 'hi'): void {
           MIXV[k] = f32(b >>> 0);
         }
       }
-      const prod = MIXV[0]! * MIXV[1]!; // exact: at most 24x24 bits
-      const s = twoSum(prod, MIXV[2]!);
+      // exact: at most 24x24 bits
+      const prod = fused ? MIXV[0]! * MIXV[1]! : ftz32(f32(roundF32(ftz32(MIXV[0]!) * ftz32(MIXV[1]!), 0, M.rm32)));
+      const s = twoSum(prod, fused ? MIXV[2]! : ftz32(MIXV[2]!));
       const e = EXACT[0]!;
       if (out === 'f32') {
         if (s === s) return out32(s, e);
@@ -412,6 +421,9 @@ function mix(name: string, out: 'f32' | 'lo' | 'hi'): void {
 mix('v_fma_mix_f32', 'f32');
 mix('v_fma_mixlo_f16', 'lo');
 mix('v_fma_mixhi_f16', 'hi');
+mix('v_mad_mix_f32', 'f32', false);
+mix('v_mad_mixlo_f16', 'lo', false);
+mix('v_mad_mixhi_f16', 'hi', false);
 
 // ---------------------------------------------------------------------------------------------
 // WMMA
