@@ -102,8 +102,20 @@ test('SDWA: VOPC destination VCC or an SGPR (a pair on GFX9), source selects and
 });
 
 test('encoding classes not done yet raise DecodeError with the pc and dwords', () => {
-  // MIMG (image_load v[0:3], v0, s[0:7] dmask:0xf) on both.
-  for (const [t, words] of [[gfx9, [0xf0000f00, 0x00000000]], [gfx10, [0xf0000f00, 0x00000000]]] as const) {
+  // MIMG (image_load v[0:3], v0, s[0:7] dmask:0xf) on gfx900.
+  for (const [t, words] of [[gfx9, [0xf0000f00, 0x00000000]]] as const) {
     assert.throws(() => decodeAt(t, words, 0, 0x40), (e: unknown) => e instanceof DecodeError && e.pc === 0x40 && e.words[0] === words[0]);
   }
+});
+
+test('gfx1030 MIMG: GFX10 field positions and the NSA dword count (llvm-mc-19 encodings)', () => {
+  roundTrip(gfx10, 'image_load v[0:3], v[0:1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D unorm glc slc dlc', [0x88, 0x3f, 0x00, 0xf2, 0x00, 0x00, 0x00, 0x00]);
+  roundTrip(gfx10, 'image_sample v[0:3], [v4, v9, v1], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_3D', [0x12, 0x0f, 0x80, 0xf0, 0x04, 0x00, 0x40, 0x00, 0x09, 0x01, 0x00, 0x00]);
+  roundTrip(gfx10, 'image_sample_d v[0:3], [v4, v9, v1, v2, v3, v5, v7], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY', [0x2c, 0x0f, 0x88, 0xf0, 0x04, 0x00, 0x40, 0x00, 0x09, 0x01, 0x02, 0x03, 0x05, 0x07, 0x00, 0x00]);
+  roundTrip(gfx10, 'image_atomic_add v1, v[0:1], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D glc', [0x08, 0x21, 0x44, 0xf0, 0x00, 0x01, 0x00, 0x00]);
+  const i = decodeAt(gfx10, dw([0x2c, 0x0f, 0x88, 0xf0, 0x04, 0x00, 0x40, 0x00, 0x09, 0x01, 0x02, 0x03, 0x05, 0x07, 0x00, 0x00]), 0);
+  assert.equal(i.encoding, 'MIMG');
+  assert.equal(i.size, 16);
+  assert.equal(i.fields.dim, 5);
+  assert.equal(i.fields.nsa, 1);
 });

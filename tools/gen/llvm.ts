@@ -51,7 +51,7 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
   try {
     const buf = Buffer.alloc(probes.length * SLOT_BYTES);
     probes.forEach((p, i) => {
-      if (p.length * 4 > 16) throw new Error('probe longer than 16 bytes');
+      if (p.length * 4 > 24) throw new Error('probe longer than 24 bytes');
       for (let k = 0; k < SLOT_BYTES / 4; k++) buf.writeUInt32LE((k < p.length ? p[k]! : padWord) >>> 0, i * SLOT_BYTES + k * 4);
     });
     const bin = join(dir, 'p.bin');

@@ -199,6 +199,19 @@ function changed(a: Readonly<Record<string, number>>, b: Readonly<Record<string,
  */
 export function bindPreGfx11(inst: Instruction, env: ExecEnv, bind: (inst: Instruction, env: ExecEnv) => Bound): { inst: Instruction; bound: Bound } {
   const n = normalize(inst, env.space);
+  if (n.encoding === 'MIMG') {
+    // mimg.ts reads GFX11's T#/S# layouts and formats: refuse rather than misread a GFX10 descriptor.
+    return {
+      inst: n,
+      bound: {
+        cls: 'other',
+        run: (w: Wave) => {
+          env.diag.report({ id: 'gpusim.unimplemented', severity: 'error', where: { pc: w.pc - n.size, wave: w.id }, message: `${inst.mnemonic} is not implemented by gpusim yet on GFX${env.space.gfx} (image descriptors of this generation); the wave stops here` });
+          w.state = 'halted';
+        },
+      },
+    };
+  }
   if (n.variant === 'sdwa' && n.fields.dst_sel !== undefined && n.fields.dst_sel !== 6) return { inst: n, bound: sdwaDst(n, env, bind(n, env)) };
   const b = bind(n, env);
   const base = baseMnemonic(n.mnemonic);

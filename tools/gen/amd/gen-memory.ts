@@ -696,6 +696,16 @@ export interface MimgEntry {
 const MIMG_FLAGS = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'lwe', 'a16', 'd16', 'tfe'] as const;
 const NSA_W2 = 0x24232221;
 const NSA_W3 = 0x28272625;
+const NSA_W4 = 0x2c2b2a29;
+
+/**
+ * The MIMG layout: GFX11's, or GFX10's with op bit 7 apart (opHi) and a 2-bit nsa field holding
+ * the number of NSA address dwords (GFX11's 1-bit nsa lets the address count decide).
+ */
+type MimgL = Target['mimg'] & { opHi?: Fld };
+
+/** NSA dwords a list of `n` address VGPRs needs (the first sits in vaddr, 4 per dword after). */
+const nsaWords = (n: number): number => Math.ceil((n - 1) / 4);
 
 /** LLVM's vdata dword count for dmask/d16/tfe (packed d16 on GFX10+). */
 export function mimgDst(g4: boolean, dmask: number, d16: number, tfe: number): number {
@@ -706,8 +716,9 @@ export function mimgDst(g4: boolean, dmask: number, d16: number, tfe: number): n
   return d + tfe;
 }
 
-function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[]; probes: number[][] } {
-  const L = t.mimg;
+function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[]; probes: number[][]; nsaOrig: Record<number, ([number, string] | null)[]> } {
+  const L = t.mimg as MimgL;
+  const countNsa = L.nsa.n > 1;
   type Cfg = Partial<Record<keyof typeof L, number>>;
   const cands: Cfg[] = [
     { dmask: 1, ssamp: 2 }, { dmask: 1 }, { dmask: 3, ssamp: 2 }, { dmask: 3 }, { dmask: 15, ssamp: 2 }, { dmask: 15 }, { dmask: 0 },
@@ -716,14 +727,16 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
   const build = (op: number, c: Cfg, extra: Cfg = {}, vdata = 20, vaddr = 10): number[] => {
     const ws = mk(2, L.prefix);
     put(ws, L.op, op);
+    if (L.opHi) put(ws, L.opHi, op >> L.op.n);
     put(ws, L.vaddr, vaddr);
     put(ws, L.vdata, vdata);
     put(ws, L.srsrc, 3);
     for (const [k, v] of Object.entries({ ...c, ...extra })) put(ws, L[k as 'dmask'] as Fld, v!);
-    if (ws[0]! & 1) ws.push(NSA_W2, NSA_W3);
+    if (countNsa) ws.push(...[NSA_W2, NSA_W3, NSA_W4].slice(0, (ws[0]! >>> L.nsa.lo) & 3));
+    else if (ws[0]! & 1) ws.push(NSA_W2, NSA_W3);
     return ws;
   };
-  const nOps = 1 << L.op.n;
+  const nOps = 1 << (L.op.n + (L.opHi ? 1 : 0));
   const ps: number[][] = [];
   for (let op = 0; op < nOps; op++) for (const c of cands) ps.push(build(op, c));
   const tx = probe(t, ps);
@@ -787,6 +800,14 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
       origV: ow.v, origA: ow.a[0]!, origVn: on.v, origNsa: on.a.join(','), addr: '', nsa: [],
     };
   });
+  // GFX10: the first-match widths for each NSA dword count 1..3 (LLVM decodes through them)
+  const nsaOrig: Record<number, ([number, string] | null)[]> = {};
+  if (countNsa) {
+    const q3: number[][] = [];
+    for (const op of ops) for (const n of [1, 2, 3]) q3.push(build(op, base[op]!.cfg, { dmask: 15, tfe: 1, d16: 0, nsa: n }, 252));
+    const r3 = probe(t, q3);
+    ops.forEach((op, i) => { nsaOrig[op] = [0, 1, 2].map((c) => { const w = widthsOf(r3[i * 3 + c]!); return w ? [w.v, w.a.join(',')] : null; }); });
+  }
   // stage 2: address widths per dim/a16, with a vdata width that is not the first match (so a
   // missing address variant shows as the first-match vdata)
   const q2: number[][] = [];
@@ -799,23 +820,31 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
     for (let k = 0; k < 16; k++) {
       q2.push(build(op, alt[op]!.cfg, { dim: k >> 1, a16: k & 1 }));
       q2.push(build(op, alt[op]!.cfg, { dim: k >> 1, a16: k & 1, nsa: 1 }));
+      if (countNsa) for (const n of [2, 3]) q2.push(build(op, alt[op]!.cfg, { dim: k >> 1, a16: k & 1, nsa: n }));
     }
   }
   const r2 = probe(t, q2);
+  const P2 = countNsa ? 4 : 2;
   const dims: string[] = new Array<string>(8).fill('');
   ops.forEach((op, n) => {
     const e = table[op]!;
     const d = alt[op]!.d;
     let addr = '';
     for (let k = 0; k < 16; k++) {
-      const x = r2[n * 32 + 2 * k]!;
-      const y = r2[n * 32 + 2 * k + 1]!;
+      const x = r2[n * 16 * P2 + P2 * k]!;
+      let y: string | null = r2[n * 16 * P2 + P2 * k + 1]!;
+      if (countNsa) {
+        // GFX10: the NSA dword count must fit the list; take the count whose list converts
+        const ys = [1, 2, 3].map((c) => r2[n * 16 * P2 + P2 * k + c]!);
+        const hit = ys.findIndex((z, c) => { const wz = widthsOf(z); return wz !== null && nsaWords(wz.a.length) === c + 1 && (!e.dimp || d === e.origV || wz.v === d); });
+        y = hit >= 0 ? ys[hit]! : ys.every((z) => z === null) ? null : '';
+      }
       if (x) { const m = / dim:(\S+)/.exec(x); if (m) dims[k >> 1] = m[1]!; }
       const wx = widthsOf(x);
-      const wy = widthsOf(y);
+      const wy = y === '' ? null : widthsOf(y);
       const conv = (w: { v: number } | null) => !e.dimp || d === e.origV || (w !== null && w.v === d);
       addr += wx === null ? '-' : conv(wx) ? wx.a[0]!.toString(36) : '0';
-      e.nsa.push(wy === null ? '-' : conv(wy) ? wy.a.join(',') : '');
+      e.nsa.push(y === '' ? '' : wy === null ? '-' : conv(wy) ? wy.a.join(',') : '');
     }
     e.addr = addr;
   });
@@ -846,12 +875,19 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
       if (e.sampler) put(ws, L.ssamp, n < 24 ? Math.floor(R() * 27) : Math.floor(R() * 32));
       else if (n === 27) put(ws, L.ssamp, 1);
       if (n === 26) ws[1] = (ws[1]! | (1 << 23) | (1 << 31)) >>> 0;
-      if (n % 3 === 0) { put(ws, L.nsa, 1); ws.push(Math.floor(R() * 2 ** 32) >>> 0, Math.floor(R() * 2 ** 32) >>> 0); }
+      if (n % 3 === 0 && !countNsa) { put(ws, L.nsa, 1); ws.push(Math.floor(R() * 2 ** 32) >>> 0, Math.floor(R() * 2 ** 32) >>> 0); }
+      if (n % 3 === 0 && countNsa) {
+        // only the dword count the list needs (LLVM's fallbacks for other counts are not modelled)
+        const lst = e.nsa[(e.dimp ? dim : 0) * 2 + a16]!;
+        const c = lst === '' || lst === '-' ? 0 : nsaWords(lst.split(',').length);
+        put(ws, L.nsa, c);
+        for (let i = 0; i < c; i++) ws.push(Math.floor(R() * 2 ** 32) >>> 0);
+      }
       gp.push(ws);
     }
   }
   for (let op = 0; op < nOps; op++) if (!base[op]) gp.push(build(op, { dmask: 1 }));
-  return { table, dims, probes: gp };
+  return { table, dims, probes: gp, nsaOrig };
 }
 
 
@@ -925,7 +961,9 @@ const LEGACY_EXP = {
 } as const;
 
 /**
- * GFX10.3: DS as GFX11; FLAT with a 12-bit offset, dlc[12], saddr 0x7d (null) = off; MUBUF op[25:18]
+ * GFX10.3: DS as GFX11; MIMG op[24:18] with op bit 7 at [0], nsa[2:1] (NSA dword count), dim[5:3],
+ * dlc[7] unorm[12] glc[13] r128[15] tfe[16] lwe[17] slc[25], ssamp word 1 [25:21], a16/d16 word 1 [30]/[31];
+ * FLAT with a 12-bit offset, dlc[12], saddr 0x7d (null) = off; MUBUF op[25:18]
  * dlc[15] lds[16]; MTBUF op[18:16] with op bit 3 in word 1 bit 21, format[25:19].
  */
 export const GFX1030 = {
@@ -934,6 +972,11 @@ export const GFX1030 = {
   mubuf: { ...LEGACY_BUF, prefix: 0b111000, op: F(0, 18, 8), dlc: F(0, 15, 1), lds: F(0, 16, 1) },
   mtbuf: { ...LEGACY_BUF, prefix: 0b111010, op: F(0, 16, 3), opHi: F(1, 21, 1), format: F(0, 19, 7), dlc: F(0, 15, 1) },
   exp: { ...LEGACY_EXP, prefix: 0b111110 },
+  mimg: {
+    prefix: 0b111100, op: F(0, 18, 7), opHi: F(0, 0, 1), nsa: F(0, 1, 2), dim: F(0, 3, 3), dlc: F(0, 7, 1), dmask: F(0, 8, 4), unorm: F(0, 12, 1),
+    glc: F(0, 13, 1), r128: F(0, 15, 1), tfe: F(0, 16, 1), lwe: F(0, 17, 1), slc: F(0, 25, 1),
+    vaddr: F(1, 0, 8), vdata: F(1, 8, 8), srsrc: F(1, 16, 5), ssamp: F(1, 21, 5), a16: F(1, 30, 1), d16: F(1, 31, 1),
+  },
 } as const;
 
 /**
@@ -991,6 +1034,17 @@ export function bufFiles(t: Target, out: Record<string, string>): void {
   }
 }
 
+export function mimgFiles(t: Target, out: Record<string, string>): void {
+  const mi = genMimg(t);
+  out[`${t.dir}/mimg.gen.ts`] = header('gen-memory', `MIMG opcodes of ${t.mcpu}. LLVM decodes through a first-match variant (origV/origA, NSA origVn/origNsa)\n * and widens vdata/vaddr to what dmask/d16/tfe (g4: always 4) and dim/a16 imply when a variant with\n * those widths exists (dset; addr[dim*2+a16] base 36 with '0' = none; nsa[dim*2+a16] widths with '' = none)\n * and the registers stay below v256; '-' marks combinations LLVM rejects. flags: 'opt' printed,\n * 'ign' ignored, 'no' rejected, 'req' required.`)
+    + `export interface MimgEntry {\n  readonly mn: string;\n  readonly sampler: boolean;\n  readonly srsrc: number;\n  readonly dimp: boolean;\n  readonly flags: Readonly<Record<string, 'opt' | 'ign' | 'no' | 'req'>>;\n  readonly g4: boolean;\n  readonly dset: string;\n  readonly origV: number;\n  readonly origA: number;\n  readonly origVn: number;\n  readonly origNsa: string;\n  readonly addr: string;\n  readonly nsa: readonly string[];\n}\n\n`
+    + `/** dim:... names by the 3-bit dim field. */\nexport const MIMG_DIMS: readonly string[] = ${JSON.stringify(mi.dims)};\n\n`
+    + `export const MIMG_OPS: Readonly<Record<number, MimgEntry>> = {\n${Object.entries(mi.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
+    + aliasBlock('MIMG_ALIASES', genAliases(t, t.mimg.prefix, [0x0003140a], new Set(Object.values(mi.table).map((e) => e.mn)), 16))
+    + (Object.keys(mi.nsaOrig).length ? `\n/** GFX10 NSA: per opcode, the first-match [vdata width, address widths] LLVM decodes through for an NSA dword count of 1, 2, 3 (null: rejected). */\nexport const MIMG_NSA_ORIG: Readonly<Record<number, readonly (readonly [number, string] | null)[]>> = {\n${Object.entries(mi.nsaOrig).map(([k, v]) => `  ${k}: ${JSON.stringify(v)},`).join('\n')}\n};\n` : '');
+  out[`${t.golden}/mimg.tsv`] = formatGolden(buildGolden(t.mcpu, withoutCrashes(t, mi.probes), 30));
+}
+
 export async function generate(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const lt of [GFX1030, GFX900] as unknown as Target[]) {
@@ -999,6 +1053,7 @@ export async function generate(): Promise<Record<string, string>> {
     bufFiles(lt, out);
     expFiles(lt, out);
   }
+  mimgFiles(GFX1030 as unknown as Target, out);
   const t = GFX11;
   dsFiles(t, out);
 
@@ -1008,12 +1063,6 @@ export async function generate(): Promise<Record<string, string>> {
 
   expFiles(t, out);
 
-  const mi = genMimg(t);
-  out[`${t.dir}/mimg.gen.ts`] = header('gen-memory', `MIMG opcodes of ${t.mcpu}. LLVM decodes through a first-match variant (origV/origA, NSA origVn/origNsa)\n * and widens vdata/vaddr to what dmask/d16/tfe (g4: always 4) and dim/a16 imply when a variant with\n * those widths exists (dset; addr[dim*2+a16] base 36 with '0' = none; nsa[dim*2+a16] widths with '' = none)\n * and the registers stay below v256; '-' marks combinations LLVM rejects. flags: 'opt' printed,\n * 'ign' ignored, 'no' rejected, 'req' required.`)
-    + `export interface MimgEntry {\n  readonly mn: string;\n  readonly sampler: boolean;\n  readonly srsrc: number;\n  readonly dimp: boolean;\n  readonly flags: Readonly<Record<string, 'opt' | 'ign' | 'no' | 'req'>>;\n  readonly g4: boolean;\n  readonly dset: string;\n  readonly origV: number;\n  readonly origA: number;\n  readonly origVn: number;\n  readonly origNsa: string;\n  readonly addr: string;\n  readonly nsa: readonly string[];\n}\n\n`
-    + `/** dim:... names by the 3-bit dim field. */\nexport const MIMG_DIMS: readonly string[] = ${JSON.stringify(mi.dims)};\n\n`
-    + `export const MIMG_OPS: Readonly<Record<number, MimgEntry>> = {\n${Object.entries(mi.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
-    + aliasBlock('MIMG_ALIASES', genAliases(t, t.mimg.prefix, [0x0003140a], new Set(Object.values(mi.table).map((e) => e.mn)), 16));
-  out[`${t.golden}/mimg.tsv`] = formatGolden(buildGolden(t.mcpu, withoutCrashes(t, mi.probes), 30));
+  mimgFiles(t, out);
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * GFX10.3 memory codecs so far: DS (the shared DS codec over gfx1030's table), FLAT/GLOBAL/SCRATCH
  * and MUBUF/MTBUF. EXP (the shared EXP codec over this target's
- * targets: compr/vm, param0..31). MIMG is still to do.
+ * targets: compr/vm, param0..31), MIMG (the shared MIMG codec over GFX10's layout: op bit 7 at
+ * [0], a 2-bit NSA dword count, dim[5:3]).
  *
  * FLAT `fields`: offset is the raw 12-bit field (FLAT unsigned, GLOBAL/SCRATCH signed), saddr
  * 0x7d (`FLAT_SADDR_OFF`) means no SGPR base; SCRATCH reads its VGPR address exactly when saddr is
@@ -14,10 +15,12 @@ import { makeDsCodec } from '../gfx11/memory-ds.js';
 import { makeFlatCodec, type FlatLayout } from '../gfx11/memory-flat.js';
 import { makeBufCodec, type BufField } from '../gfx11/memory-buf.js';
 import { makeExpCodec } from '../gfx11/memory-exp.js';
+import { makeMimgCodec } from '../gfx11/memory-mimg.js';
 import { DS_ALIASES, DS_OPS } from './ds.gen.js';
 import { FLAT_ALIASES, FLAT_NV, FLAT_OPS, FLAT_SADDR } from './flat.gen.js';
 import { MUBUF_ALIASES, MUBUF_ASM, MUBUF_OPS, MUBUF_SOFFSET, MUBUF_SRSRC } from './mubuf.gen.js';
 import { EXP_TARGETS } from './exp.gen.js';
+import { MIMG_ALIASES, MIMG_DIMS, MIMG_NSA_ORIG, MIMG_OPS } from './mimg.gen.js';
 import { MTBUF_ALIASES, MTBUF_ASM, MTBUF_FORMATS, MTBUF_OPS, MTBUF_SOFFSET, MTBUF_SRSRC } from './mtbuf.gen.js';
 
 export const FLAT_SADDR_OFF = 0x7d;
@@ -43,4 +46,11 @@ export const mtbuf = makeBufCodec({
 
 export const exp = makeExpCodec({ codec: 'gfx10-EXP', prefix: 0b111110, targets: EXP_TARGETS, legacy: true });
 
-export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx10-DS'), makeFlatCodec(GFX10_FLAT), mubuf, mtbuf, exp];
+/** GFX10 MIMG: op[24:18] + op bit 7 at [0], nsa[2:1], dim[5:3], flags as below, ssamp word 1 [25:21]. */
+export const mimg = makeMimgCodec({
+  codec: 'gfx10-MIMG', prefix: 0b111100, table: MIMG_OPS, dims: MIMG_DIMS, aliases: MIMG_ALIASES,
+  flags: { unorm: [0, 12], glc: [0, 13], slc: [0, 25], dlc: [0, 7], r128: [0, 15], lwe: [0, 17], a16: [1, 30], d16: [1, 31], tfe: [0, 16] },
+  op: [18, 7], opHi: 0, nsa: [1, 2], dimLo: 3, ssampLo: 21, nsaOrig: MIMG_NSA_ORIG,
+});
+
+export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx10-DS'), makeFlatCodec(GFX10_FLAT), mubuf, mtbuf, mimg, exp];

@@ -1,18 +1,40 @@
 /**
- * GFX11 MIMG codec. Word 0: nsa[0] dim[4:2] unorm[7] dmask[11:8] slc[12] dlc[13] glc[14] r128[15]
+ * MIMG codec, a factory over the per-generation layout (`MimgLayout`); GFX11's: word 0: nsa[0] dim[4:2] unorm[7] dmask[11:8] slc[12] dlc[13] glc[14] r128[15]
  * a16[16] d16[17] op[25:18] prefix[31:26]=0b111100; word 1: vaddr[7:0] vdata[15:8] srsrc[20:16] (x4)
  * tfe[21] lwe[22] ssamp[30:26] (x4). With nsa=1 one more dword holds the further address VGPRs,
  * one per byte. The VGPR counts LLVM decodes (by dim/a16, by dmask/d16/tfe, and the NSA lists)
  * are data from mimg.gen.ts, so the printer matches LLVM even where LLVM's choice is surprising.
+ * GFX10.3: op[24:18] with op bit 7 at [0], nsa[2:1] = the number of NSA dwords, dim[5:3], dlc[7]
+ * unorm[12] glc[13] r128[15] tfe[16] lwe[17] slc[25]; ssamp word 1 [25:21], a16/d16 word 1 [30]/[31].
+ * GFX10's NSA field is the dword count: LLVM decodes through the first-match variant for that
+ * count (MIMG_NSA_ORIG) and converts to the dim/a16 list when it has no more addresses.
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
 import { GFX11_SPACE, parseIntText, parseReg, sregName, vregName } from '../operands.js';
 import { MIMG_ALIASES, MIMG_DIMS, MIMG_OPS, type MimgEntry } from './mimg.gen.js';
 import { aliasOf, bf, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
 
-const PREFIX = 0b111100;
-const FLAG_BITS = { unorm: [0, 7], glc: [0, 14], slc: [0, 12], dlc: [0, 13], r128: [0, 15], lwe: [1, 22], a16: [0, 16], d16: [0, 17], tfe: [1, 21] } as const;
-const FLAG_NAMES = Object.keys(FLAG_BITS) as (keyof typeof FLAG_BITS)[];
+type FlagName = 'unorm' | 'glc' | 'slc' | 'dlc' | 'r128' | 'lwe' | 'a16' | 'd16' | 'tfe';
+const FLAG_NAMES: readonly FlagName[] = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'lwe', 'a16', 'd16', 'tfe'];
+
+/** Where a generation keeps the MIMG fields (bit positions; [word, bit] for the flags). */
+export interface MimgLayout {
+  readonly codec: string;
+  readonly prefix: number;
+  readonly table: Readonly<Record<number, MimgEntry>>;
+  readonly dims: readonly string[];
+  readonly aliases: Readonly<Record<string, string>>;
+  readonly flags: Readonly<Record<FlagName, readonly [0 | 1, number]>>;
+  /** op: low bit and width in word 0; opHi: word-0 bit of op bit `op.n` (GFX10), or -1. */
+  readonly op: readonly [number, number];
+  readonly opHi: number;
+  /** nsa: low bit and width (1: a flag, the list length decides the dwords; 2: the dword count). */
+  readonly nsa: readonly [number, number];
+  readonly dimLo: number;
+  readonly ssampLo: number;
+  /** GFX10: the first-match [vdata width, address widths] per opcode for NSA dword counts 1..3. */
+  readonly nsaOrig?: Readonly<Record<number, readonly (readonly [number, string] | null)[]>>;
+}
 /** The order LLVM prints the single-bit modifiers in. */
 const PRINT_ORDER = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'a16', 'tfe', 'lwe', 'd16'] as const;
 
@@ -25,12 +47,6 @@ export interface MimgDecoded {
   readonly vd: number;
 }
 
-const TABLE: (MimgEntry | undefined)[] = [];
-const BY_NAME = new Map<string, { op: number; e: MimgEntry }>();
-for (const [k, e] of Object.entries(MIMG_OPS)) {
-  TABLE[Number(k)] = e;
-  BY_NAME.set(e.mn, { op: Number(k), e });
-}
 const NSA_WIDTHS: Map<string, number[]> = new Map();
 function widths(s: string): number[] {
   let w = NSA_WIDTHS.get(s);
@@ -50,25 +66,6 @@ interface Fast {
   readonly nsa: readonly (readonly number[] | null | undefined)[];
   readonly origNsa: readonly number[];
 }
-const FAST: (Fast | undefined)[] = [];
-for (const [k, e] of Object.entries(MIMG_OPS)) {
-  let rej0 = 0, rej1 = 0, req0 = 0, req1 = 0;
-  for (const n of FLAG_NAMES) {
-    const [wi, b] = FLAG_BITS[n];
-    if (e.flags[n] === 'no') { if (wi) rej1 |= 1 << b; else rej0 |= 1 << b; }
-    if (e.flags[n] === 'req') { if (wi) req1 |= 1 << b; else req0 |= 1 << b; }
-  }
-  if (!e.sampler) rej1 |= 0x1f << 26;
-  const addr = new Int8Array(16);
-  for (let i = 0; i < 16; i++) addr[i] = e.addr[i] === '-' ? -1 : parseInt(e.addr[i]!, 36);
-  const w = new Uint8Array(6);
-  for (let i = 1; i <= 5; i++) w[i] = parseInt(e.dset[i - 1] ?? '0', 36);
-  FAST[Number(k)] = {
-    rej0: rej0 >>> 0, rej1: rej1 >>> 0, req0, req1, addr, w,
-    nsa: e.nsa.map((x) => (x === '-' ? undefined : x === '' ? null : widths(x))),
-    origNsa: widths(e.origNsa || '1'),
-  };
-}
 const RSRC_OK: Record<number, boolean[]> = { 4: [], 8: [] };
 for (const n of [4, 8]) for (let v = 0; v < 32; v++) RSRC_OK[n]![v] = rsrcName(v, n) !== null;
 
@@ -86,24 +83,58 @@ function rsrcName(v: number, n: number): string | null {
   return v === 31 ? 'null' : sregName(GFX11_SPACE, v * 4, n);
 }
 
-export const mimgCodec: Codec = {
-  name: 'MIMG',
+function fastTable(L: MimgLayout): (Fast | undefined)[] {
+  const FAST: (Fast | undefined)[] = [];
+  for (const [k, e] of Object.entries(L.table)) {
+  let rej0 = 0, rej1 = 0, req0 = 0, req1 = 0;
+  for (const n of FLAG_NAMES) {
+    const [wi, b] = L.flags[n];
+    if (e.flags[n] === 'no') { if (wi) rej1 |= 1 << b; else rej0 |= 1 << b; }
+    if (e.flags[n] === 'req') { if (wi) req1 |= 1 << b; else req0 |= 1 << b; }
+  }
+  if (!e.sampler) rej1 |= 0x1f << L.ssampLo;
+  const addr = new Int8Array(16);
+  for (let i = 0; i < 16; i++) addr[i] = e.addr[i] === '-' ? -1 : parseInt(e.addr[i]!, 36);
+  const w = new Uint8Array(6);
+  for (let i = 1; i <= 5; i++) w[i] = parseInt(e.dset[i - 1] ?? '0', 36);
+  FAST[Number(k)] = {
+    rej0: rej0 >>> 0, rej1: rej1 >>> 0, req0, req1, addr, w,
+    nsa: e.nsa.map((x) => (x === '-' ? undefined : x === '' ? null : widths(x))),
+    origNsa: widths(e.origNsa || '1'),
+  };
+}
+  return FAST;
+}
+
+export function makeMimgCodec(L: MimgLayout): Codec {
+  const TABLE: (MimgEntry | undefined)[] = [];
+  const BY_NAME = new Map<string, { op: number; e: MimgEntry }>();
+  for (const [k, e] of Object.entries(L.table)) {
+    TABLE[Number(k)] = e;
+    BY_NAME.set(e.mn, { op: Number(k), e });
+  }
+  const FAST = fastTable(L);
+  const PREFIX = L.prefix;
+  const countNsa = L.nsa[1] > 1;
+  const fb = (f: Record<string, number>, n: FlagName, w0: number, w1: number) => { const [wi, b] = L.flags[n]; f[n] = ((wi ? w1 : w0) >>> b) & 1; };
+  return {
+  name: L.codec,
   matches: (w0) => w0 >>> 26 === PREFIX,
   decode(words, index, pc): Instruction {
     const w0 = word(words, index, 0, pc);
     const w1 = word(words, index, 1, pc);
     const bad = (why: string, ws: number[] = [w0, w1]) => new DecodeError(pc, ws, why);
-    const op = (w0 >>> 18) & 0xff;
+    const op = ((w0 >>> L.op[0]) & ((1 << L.op[1]) - 1)) | (L.opHi >= 0 ? ((w0 >>> L.opHi) & 1) << L.op[1] : 0);
     const e = TABLE[op];
     if (!e) throw bad(`MIMG opcode ${op} is not defined`);
     const q = FAST[op]!;
     if ((w0 & q.rej0) | (w1 & q.rej1) || (w0 & q.req0) !== q.req0 || (w1 & q.req1) !== q.req1) throw bad(`modifier bits not valid for ${e.mn}`);
-    const nsa = w0 & 1, dim = (w0 >>> 2) & 7, dmask = (w0 >>> 8) & 0xf, a16 = (w0 >>> 16) & 1, d16 = (w0 >>> 17) & 1;
-    const vaddr = w1 & 0xff, vdata = (w1 >>> 8) & 0xff, srsrc = (w1 >>> 16) & 0x1f, tfe = (w1 >>> 21) & 1, ssamp = (w1 >>> 26) & 0x1f;
-    const f = {
-      op, nsa, dim, unorm: (w0 >>> 7) & 1, dmask, slc: (w0 >>> 12) & 1, dlc: (w0 >>> 13) & 1, glc: (w0 >>> 14) & 1,
-      r128: (w0 >>> 15) & 1, a16, d16, vaddr, vdata, srsrc, tfe, lwe: (w1 >>> 22) & 1, ssamp,
-    };
+    const nsaN = (w0 >>> L.nsa[0]) & ((1 << L.nsa[1]) - 1);
+    const nsa = nsaN ? 1 : 0, dim = (w0 >>> L.dimLo) & 7, dmask = (w0 >>> 8) & 0xf;
+    const vaddr = w1 & 0xff, vdata = (w1 >>> 8) & 0xff, srsrc = (w1 >>> 16) & 0x1f, ssamp = (w1 >>> L.ssampLo) & 0x1f;
+    const f: Record<string, number> = { op, nsa, dim, dmask, vaddr, vdata, srsrc, ssamp };
+    for (const n of FLAG_NAMES) fb(f, n, w0, w1);
+    const a16 = f.a16!, d16 = f.d16!, tfe = f.tfe!;
     const k = dim * 2 + a16;
     if (!RSRC_OK[e.srsrc]![srsrc]) throw bad(`invalid srsrc ${srsrc}`);
     if (e.sampler && !RSRC_OK[4]![ssamp]) throw bad(`invalid ssamp ${ssamp}`);
@@ -119,13 +150,20 @@ export const mimgCodec: Codec = {
     if (nsa) {
       const lst = q.nsa[k];
       if (lst === undefined) throw bad(`NSA form not valid for ${e.mn} with this dim/a16`, ws);
-      const orig = e.dimp ? q.origNsa : lst!;
-      const extra = (orig.length + 2) >> 2;
+      // GFX10: the field is the dword count. LLVM decodes through the first match for that count
+      // and converts to the dim/a16 list when it needs no more addresses than that variant has.
+      // (BVH ops, printed as decoded, take the count their list needs)
+      const on = countNsa && e.dimp ? L.nsaOrig?.[op]?.[nsaN - 1] : undefined;
+      if (countNsa && (e.dimp ? !on : lst === null || (lst.length + 2) >> 2 !== nsaN)) throw bad(`NSA dword count ${nsaN} not valid for ${e.mn}`, ws);
+      const orig = on ? widths(on[1]) : e.dimp ? q.origNsa : lst!;
+      const origVn = on ? on[0] : e.origVn;
+      const fits = lst !== null && (!on || lst.length <= orig.length);
+      const extra = countNsa ? nsaN : (orig.length + 2) >> 2;
       for (let i = 0; i < extra; i++) ws.push(word(words, index, 2 + i, pc));
       const regs = (wd: readonly number[]): [number, number][] =>
         wd.map((w, i) => [i === 0 ? vaddr : (ws[2 + ((i - 1) >> 2)]! >>> (8 * ((i - 1) & 3))) & 0xff, w]);
-      const conv = !e.dimp ? regs(lst!) : lst !== null && W !== 0 && (D === e.origVn || vdata + W <= 256) ? regs(lst) : null;
-      if (conv && conv.every(([r, w]) => r + w <= 256)) { addr = conv; vd = e.dimp ? W : e.origV; } else { addr = regs(orig); vd = e.origVn; }
+      const conv = !fits ? null : !e.dimp ? regs(lst!) : W !== 0 && (D === origVn || vdata + W <= 256) ? regs(lst!) : null;
+      if (conv && conv.every(([r, w]) => r + w <= 256)) { addr = conv; vd = e.dimp ? W : e.origV; } else { addr = regs(orig); vd = origVn; }
     } else {
       const A = q.addr[k]!;
       if (A < 0) throw bad(`dim/a16 combination not valid for ${e.mn}`);
@@ -148,7 +186,7 @@ export const mimgCodec: Codec = {
     if (e.sampler) s += `, ${rsrcName(f.ssamp!, 4)}`;
     if (e.dimp) {
       if (f.dmask) s += ` dmask:0x${f.dmask.toString(16)}`;
-      s += ` dim:${MIMG_DIMS[f.dim!]}`;
+      s += ` dim:${L.dims[f.dim!]}`;
     }
     for (const n of PRINT_ORDER) {
       if (!f[n]) continue;
@@ -158,7 +196,7 @@ export const mimgCodec: Codec = {
     return s;
   },
   assemble(l: AsmLine): number[] | null {
-    const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(MIMG_ALIASES, l.mnemonic));
+    const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(L.aliases, l.mnemonic));
     if (!hit) return null;
     const { op, e } = hit;
     const { ops, mods } = splitLine(l.rest);
@@ -169,7 +207,7 @@ export const mimgCodec: Codec = {
     let dim = 0;
     if (m.vals.has('dim')) {
       const t = m.vals.get('dim')!.toUpperCase();
-      dim = MIMG_DIMS.findIndex((x) => x === t || x === `SQ_RSRC_IMG_${t}`);
+      dim = L.dims.findIndex((x) => x === t || x === `SQ_RSRC_IMG_${t}`);
       if (dim < 0) throw new AsmError(l.line, `invalid dim '${m.vals.get('dim')}'`);
     } else if (e.dimp) throw new AsmError(l.line, `${e.mn} requires dim`);
     let dmask = e.dimp ? 0 : 0xf;
@@ -217,12 +255,20 @@ export const mimgCodec: Codec = {
     } else vaddr = parseVgpr(l, at, naddr);
     const srsrc = parseRsrc(l, ops[2]!, e.srsrc);
     const ssamp = e.sampler ? parseRsrc(l, ops[3]!, 4) : 0;
-    const w0 = (PREFIX << 26) | bf(op, 18, 8) | bf(d16, 17, 1) | bf(a16, 16, 1) | bf(bits.r128!, 15, 1) | bf(bits.glc!, 14, 1)
-      | bf(bits.dlc!, 13, 1) | bf(bits.slc!, 12, 1) | bf(dmask, 8, 4) | bf(bits.unorm!, 7, 1) | bf(dim, 2, 3) | nsa;
-    const w1 = bf(ssamp, 26, 5) | bf(bits.lwe!, 22, 1) | bf(tfe, 21, 1) | bf(srsrc, 16, 5) | bf(vdata, 8, 8) | vaddr;
-    return [w0 >>> 0, w1 >>> 0, ...extra];
+    const ws = [(PREFIX << 26) | bf(op, L.op[0], L.op[1]) | bf(dmask, 8, 4) | bf(dim, L.dimLo, 3) | bf(nsa ? (countNsa ? extra.length : 1) : 0, L.nsa[0], L.nsa[1]),
+      bf(ssamp, L.ssampLo, 5) | bf(srsrc, 16, 5) | bf(vdata, 8, 8) | vaddr];
+    if (L.opHi >= 0) ws[0]! |= bf(op >> L.op[1], L.opHi, 1);
+    for (const n of FLAG_NAMES) { const [wi, b] = L.flags[n]; ws[wi]! |= bf(n === 'a16' ? a16 : n === 'd16' ? d16 : n === 'tfe' ? tfe : bits[n]!, b, 1); }
+    return [ws[0]! >>> 0, ws[1]! >>> 0, ...extra];
   },
-};
+  };
+}
+
+export const mimgCodec: Codec = makeMimgCodec({
+  codec: 'MIMG', prefix: 0b111100, table: MIMG_OPS, dims: MIMG_DIMS, aliases: MIMG_ALIASES,
+  flags: { unorm: [0, 7], glc: [0, 14], slc: [0, 12], dlc: [0, 13], r128: [0, 15], lwe: [1, 22], a16: [0, 16], d16: [0, 17], tfe: [1, 21] },
+  op: [18, 8], opHi: -1, nsa: [0, 1], dimLo: 2, ssampLo: 26,
+});
 
 function parseRsrc(l: AsmLine, t: string, n: number): number {
   const s = t.trim().toLowerCase();
