@@ -186,9 +186,3 @@ for (const g of GENS) {
     assert.deepEqual(ids(r), []);
   });
 }
-
-test('gfx1030 MIMG decodes but is not executed yet (GFX10 descriptors): gpusim.unimplemented stops the wave', () => {
-  const r = runAsm('image_load v[0:3], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_1D\nv_mov_b32 v9, 1\ns_endpgm', { target: partialTargets.gfx1030!, waveSize: 32 });
-  assert.deepEqual(r.diags.map((d) => d.id), ['gpusim.unimplemented']);
-  assert.equal(r.v(9, 0), 0);
-});

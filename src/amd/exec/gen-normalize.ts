@@ -199,8 +199,8 @@ function changed(a: Readonly<Record<string, number>>, b: Readonly<Record<string,
  */
 export function bindPreGfx11(inst: Instruction, env: ExecEnv, bind: (inst: Instruction, env: ExecEnv) => Bound): { inst: Instruction; bound: Bound } {
   const n = normalize(inst, env.space);
-  if (n.encoding === 'MIMG') {
-    // mimg.ts reads GFX11's T#/S# layouts and formats: refuse rather than misread a GFX10 descriptor.
+  if (n.encoding === 'MIMG' && env.space.gfx !== 10) {
+    // mimg.ts knows GFX11's and GFX10.3's descriptors: refuse rather than misread another generation's.
     return {
       inst: n,
       bound: {

@@ -19,6 +19,8 @@
  * with a transparent black border); point or bilinear filters (weights in doubles, result rounded
  * to f32; the hardware's reduced LOD and weight precision is not modelled).
  * Anything else is diagnosed once (`gfx11.mimg.unsupported`) and the instruction writes 0.
+ * GFX10.3 (gfx1030) waves read their own descriptor layouts and FORMAT numbering
+ * (mimg-gfx10.gen.ts, from Mesa's gfx10-rsrc JSON); the semantics are the same.
  */
 import type { Instruction } from '../isa/types.js';
 import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
@@ -27,7 +29,8 @@ import type { ExecEnv } from './env.js';
 import { define, type Finding } from './registry.js';
 import { CNT_MAX, laneOn } from './vmem.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
-import { BUF_FORMATS } from './buffer-formats.gen.js';
+import { BUF_FORMATS, type BufFormat } from './buffer-formats.gen.js';
+import { IMG_FORMATS_GFX10, SQ_IMG_RSRC_GFX10, SQ_IMG_SAMP_GFX10 } from './mimg-gfx10.gen.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
 import { diagAt } from './operands.js';
 
@@ -67,14 +70,19 @@ export function linearMipLevels(width: number, height: number, bytes: number, le
   return out;
 }
 
-function readTsharp(w: Wave, r: number): Image {
-  const R = SQ_IMG_RSRC;
+/** A generation's descriptor layouts and FORMAT table. */
+interface Gen { readonly R: Readonly<Record<string, RsrcBits>>; readonly S: Readonly<Record<string, RsrcBits>>; readonly F: Readonly<Record<number, BufFormat>> }
+const GFX11: Gen = { R: SQ_IMG_RSRC, S: SQ_IMG_SAMP, F: BUF_FORMATS };
+const GFX10: Gen = { R: SQ_IMG_RSRC_GFX10, S: SQ_IMG_SAMP_GFX10, F: IMG_FORMATS_GFX10 };
+
+function readTsharp(w: Wave, r: number, G: Gen): Image {
+  const R = G.R;
   const base = (w.s[r]! >>> 0) * 256 + get(w, r, R.BASE_ADDRESS_HI) * 2 ** 40;
   const width = (get(w, r, R.WIDTH_LO) | (get(w, r, R.WIDTH_HI) << 2)) + 1;
   const height = get(w, r, R.HEIGHT) + 1;
   const maxMip = get(w, r, R.MAX_MIP);
   const baseLevel = get(w, r, R.BASE_LEVEL), lastLevel = get(w, r, R.LAST_LEVEL);
-  const fmt = BUF_FORMATS[get(w, r, R.FORMAT)];
+  const fmt = G.F[get(w, r, R.FORMAT)];
   const dst = [get(w, r, R.DST_SEL_X), get(w, r, R.DST_SEL_Y), get(w, r, R.DST_SEL_Z), get(w, r, R.DST_SEL_W)];
   let ok = '';
   if (!fmt || fmt.packed || !(fmt.nfmt === 'unorm' || fmt.nfmt === 'float' || fmt.nfmt === 'uint') || fmt.bits.some((b) => b !== 8 && b !== 16 && b !== 32)) ok = `T# FORMAT ${get(w, r, R.FORMAT)} (${fmt?.name ?? 'unknown'}) is not modelled for images`;
@@ -190,6 +198,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
     const srsrc = f.srsrc! * 4;
     const ssamp = (f.ssamp ?? 0) * 4;
     const px = new Float64Array(4), t = new Float64Array(4), t2 = new Float64Array(4);
+    const G = env.space.gfx === 10 ? GFX10 : GFX11;
     let warned = false;
     return {
       cls: 'vmem',
@@ -197,7 +206,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
       run: (w) => {
         const pc = w.pc - inst.size;
         if (kind === 'store') { if (w.vscnt < CNT_MAX) w.vscnt++; } else if (w.vmcnt < CNT_MAX) w.vmcnt++;
-        const im = readTsharp(w, srsrc);
+        const im = readTsharp(w, srsrc, G);
         const bad = why || im.ok;
         if (bad || findings.length) {
           if (!warned) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad || findings[0]!.message}; the instruction writes 0`);
@@ -206,7 +215,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
           return;
         }
         const v = w.v;
-        const S = SQ_IMG_SAMP;
+        const S = G.S;
         const unnorm = f.unorm === 1 || (sampling && get(w, ssamp, S.FORCE_UNNORMALIZED) === 1);
         const cx = get(w, ssamp, S.CLAMP_X), cy = get(w, ssamp, S.CLAMP_Y);
         const magLinear = get(w, ssamp, S.XY_MAG_FILTER) === 1, minLinear = get(w, ssamp, S.XY_MIN_FILTER) !== 0;
