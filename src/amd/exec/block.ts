@@ -18,7 +18,7 @@
 import type { Wave } from '../wave/wave.js';
 import { DecodeError } from '../isa/types.js';
 import type { Op, Program } from './program.js';
-import type { WaitcntSanitizer } from './waitcnt.js';
+import { MEM_CLASS, type WaitcntSanitizer } from './waitcnt.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
 
@@ -55,8 +55,6 @@ function ends(op: Op): boolean {
   return op.cls === 'branch' || op.cls === 'msg' || ENDS.has(baseMnemonic(op.inst.mnemonic));
 }
 
-/** Classes the wait-counter sanitizer always looks at (waitcnt.ts MEM_CLASS). */
-const isMem = (op: Op) => op.cls === 'smem' || op.cls === 'vmem' || op.cls === 'flat' || op.cls === 'lds';
 
 /**
  * The block starting at `pc`, built and compiled on first use; null when the op at `pc` cannot
@@ -107,7 +105,7 @@ export function compileBlock(ops: readonly Op[], pc0: number): Block {
     // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
     if (k > 0) lines.push(`if (lim === ${k}) { w.pc = ${pc}; clk.t = t0 + ${k}; return ${k}; }`);
     // The sanitizer sees the op with w.pc at it, as dispatch calls it.
-    lines.push(isMem(op)
+    lines.push(MEM_CLASS[op.ci] === 1
       ? `if (wc !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`
       : `if (wc !== null && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`);
     // Leaving early: the wave stopped, trapped or branched away after op k.
