@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleLine, decodeAt, printInst } from '../../src/amd/isa/target.js';
-import { DecodeError } from '../../src/amd/isa/types.js';
+import { AsmError, DecodeError } from '../../src/amd/isa/types.js';
 import { partialTargets, targets } from '../../src/amd/isa/targets.js';
 
 const gfx9 = partialTargets.gfx900!;
@@ -101,11 +101,24 @@ test('SDWA: VOPC destination VCC or an SGPR (a pair on GFX9), source selects and
   assert.throws(() => decodeAt(gfx9, dw([0xf9, 0x04, 0x0a, 0x02, 0x01, 0x07, 0x06, 0x06]), 0, 0x10), (e: unknown) => e instanceof DecodeError && e.pc === 0x10);
 });
 
-test('encoding classes not done yet raise DecodeError with the pc and dwords', () => {
-  // MIMG (image_load v[0:3], v0, s[0:7] dmask:0xf) on gfx900.
-  for (const [t, words] of [[gfx9, [0xf0000f00, 0x00000000]]] as const) {
-    assert.throws(() => decodeAt(t, words, 0, 0x40), (e: unknown) => e instanceof DecodeError && e.pc === 0x40 && e.words[0] === words[0]);
-  }
+test('gfx900 MIMG: GFX9 field positions, da/a16/d16, the free address width and the reserved bit (llvm-mc-19 encodings)', () => {
+  roundTrip(gfx9, 'image_load v[0:3], v4, s[8:15] dmask:0xf unorm', [0x00, 0x1f, 0x00, 0xf0, 0x04, 0x00, 0x02, 0x00]);
+  roundTrip(gfx9, 'image_load v0, v4, s[8:15] dmask:0x3 d16', [0x00, 0x03, 0x00, 0xf0, 0x04, 0x00, 0x02, 0x80]);
+  roundTrip(gfx9, 'image_atomic_add v0, v4, s[8:15] dmask:0x1 unorm glc', [0x00, 0x31, 0x48, 0xf0, 0x04, 0x00, 0x02, 0x00]);
+  roundTrip(gfx9, 'image_gather4 v[0:3], v4, s[8:15], s[16:19] dmask:0x1', [0x00, 0x01, 0x00, 0xf1, 0x04, 0x00, 0x82, 0x00]);
+  // The address width is not encoded: llvm-mc takes any width a variant has, LLVM prints the first match.
+  const sample = dw([0x00, 0x0f, 0x80, 0xf0, 0x04, 0x00, 0x82, 0x00]);
+  assert.deepEqual(assembleLine(gfx9, 'image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf'), sample);
+  assert.deepEqual(assembleLine(gfx9, 'image_sample v[0:3], v4, s[8:15], s[16:19] dmask:0xf'), sample);
+  assert.equal(printInst(gfx9, decodeAt(gfx9, sample, 0)), 'image_sample v[0:3], v4, s[8:15], s[16:19] dmask:0xf');
+  assert.deepEqual(assembleLine(gfx9, 'image_load v[0:3], v[4:5], s[8:15] dmask:0xf unorm da'), dw([0x00, 0x5f, 0x00, 0xf0, 0x04, 0x00, 0x02, 0x00]));
+  assert.throws(() => assembleLine(gfx9, 'image_load v[0:3], v[4:8], s[8:15] dmask:0xf'), /address of 1\/2\/3\/4 dword/);
+  assert.throws(() => assembleLine(gfx9, 'image_load v[0:3], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D'), AsmError);
+  assert.throws(() => assembleLine(gfx9, 'image_load v[0:3], v4, s[8:15] dmask:0xf dlc'), AsmError);
+  const i = decodeAt(gfx9, dw([0x00, 0xdf, 0x00, 0xf0, 0x04, 0x00, 0x02, 0x80]), 0);
+  assert.deepEqual([i.encoding, i.fields.da, i.fields.a16, i.fields.d16, i.fields.unorm, i.fields.dim], ['MIMG', 1, 1, 1, 1, 0]);
+  // Word 0 bit 0 is a reserved bit LLVM rejects (MIMG_RESERVED): a DecodeError with the pc and dwords.
+  assert.throws(() => decodeAt(gfx9, [0xf0000f01, 0x00020004], 0, 0x40), (e: unknown) => e instanceof DecodeError && e.pc === 0x40 && e.words[0] === 0xf0000f01);
 });
 
 test('gfx1030 MIMG: GFX10 field positions and the NSA dword count (llvm-mc-19 encodings)', () => {

@@ -693,7 +693,8 @@ export interface MimgEntry {
   nsa: string[];
 }
 
-const MIMG_FLAGS = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'lwe', 'a16', 'd16', 'tfe'] as const;
+/** The single-bit MIMG modifiers; a layout names those its generation has (GFX9: da, no dlc/r128). */
+const MIMG_FLAGS = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'lwe', 'a16', 'd16', 'tfe', 'da'] as const;
 const NSA_W2 = 0x24232221;
 const NSA_W3 = 0x28272625;
 const NSA_W4 = 0x2c2b2a29;
@@ -702,7 +703,15 @@ const NSA_W4 = 0x2c2b2a29;
  * The MIMG layout: GFX11's, or GFX10's with op bit 7 apart (opHi) and a 2-bit nsa field holding
  * the number of NSA address dwords (GFX11's 1-bit nsa lets the address count decide).
  */
-type MimgL = Target['mimg'] & { opHi?: Fld };
+type MimgL = Omit<Target['mimg'], 'nsa' | 'dim' | 'dlc' | 'r128'> & { opHi?: Fld; nsa?: Fld; dim?: Fld; dlc?: Fld; r128?: Fld; da?: Fld };
+
+/** Bits of a two-dword MIMG word no field of the layout names (GFX9's probe for must-be-zero bits). */
+function unnamedBits(L: MimgL): [number, number] {
+  const used = [0, 0];
+  for (const f of Object.values(L)) if (typeof f === 'object') used[f.w]! |= (f.n === 32 ? -1 : ((1 << f.n) - 1) << f.lo);
+  used[0]! |= 0x3f << 26; // the prefix
+  return [~used[0]! >>> 0, ~used[1]! >>> 0];
+}
 
 /** NSA dwords a list of `n` address VGPRs needs (the first sits in vaddr, 4 per dword after). */
 const nsaWords = (n: number): number => Math.ceil((n - 1) / 4);
@@ -716,9 +725,16 @@ export function mimgDst(g4: boolean, dmask: number, d16: number, tfe: number): n
   return d + tfe;
 }
 
-function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[]; probes: number[][]; nsaOrig: Record<number, ([number, string] | null)[]> } {
+interface MimgGen {
+  table: Record<number, MimgEntry>; dims: string[]; probes: number[][]; nsaOrig: Record<number, ([number, string] | null)[]>;
+  /** Without a dim field (GFX9): must-be-zero bits of words 0/1, and the address widths llvm-mc accepts per opcode. */
+  reserved?: [number, number]; vaddrAsm?: Record<number, string>; rsrcText?: { srsrc: (string | null)[]; ssamp: (string | null)[] };
+}
+
+function genMimg(t: Target): MimgGen {
   const L = t.mimg as MimgL;
-  const countNsa = L.nsa.n > 1;
+  const FLAGS = MIMG_FLAGS.filter((f) => L[f] !== undefined);
+  const countNsa = (L.nsa?.n ?? 0) > 1;
   type Cfg = Partial<Record<keyof typeof L, number>>;
   const cands: Cfg[] = [
     { dmask: 1, ssamp: 2 }, { dmask: 1 }, { dmask: 3, ssamp: 2 }, { dmask: 3 }, { dmask: 15, ssamp: 2 }, { dmask: 15 }, { dmask: 0 },
@@ -732,8 +748,8 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
     put(ws, L.vdata, vdata);
     put(ws, L.srsrc, 3);
     for (const [k, v] of Object.entries({ ...c, ...extra })) put(ws, L[k as 'dmask'] as Fld, v!);
-    if (countNsa) ws.push(...[NSA_W2, NSA_W3, NSA_W4].slice(0, (ws[0]! >>> L.nsa.lo) & 3));
-    else if (ws[0]! & 1) ws.push(NSA_W2, NSA_W3);
+    if (countNsa) ws.push(...[NSA_W2, NSA_W3, NSA_W4].slice(0, (ws[0]! >>> L.nsa!.lo) & 3));
+    else if (L.nsa && ws[0]! & 1) ws.push(NSA_W2, NSA_W3);
     return ws;
   };
   const nOps = 1 << (L.op.n + (L.opHi ? 1 : 0));
@@ -765,33 +781,34 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
   const q1: number[][] = [];
   for (const op of ops) {
     const c = base[op]!.cfg;
-    for (const f of MIMG_FLAGS) q1.push(build(op, c, { [f]: c[f] ? 0 : 1 }));
+    for (const f of FLAGS) q1.push(build(op, c, { [f]: c[f] ? 0 : 1 }));
     q1.push(build(op, c, { dmask: 15, tfe: 1, d16: 0 }, 252));
     q1.push(build(op, c, { dmask: 15, tfe: 1, d16: 0, nsa: 1 }, 252));
     q1.push(build(op, c, { dmask: 1, d16: 0, tfe: 1 }));
     for (const g4 of [false, true]) for (let d = 1; d <= 5; d++) q1.push(build(op, c, dcfg(g4, d) ?? {}));
   }
   const r1 = probe(t, q1);
-  const P1 = MIMG_FLAGS.length + 3 + 10;
+  const P1 = FLAGS.length + 3 + 10;
   const table: Record<number, MimgEntry> = {};
   ops.forEach((op, n) => {
     const b = base[op]!;
     const p = parseText(b.text);
     const o = n * P1;
     const flags: Record<string, 'opt' | 'ign' | 'no' | 'req'> = {};
-    MIMG_FLAGS.forEach((f, j) => {
+    FLAGS.forEach((f, j) => {
       const x = r1[o + j]!;
       flags[f] = x === null ? (b.cfg[f] ? 'req' : 'no') : new RegExp(` ${f}\\b`).test(x) ? 'opt' : 'ign';
     });
-    const dimp = / dim:/.test(b.text);
-    const ow = widthsOf(r1[o + MIMG_FLAGS.length]!) ?? widthsOf(b.text)!;
-    const on = widthsOf(r1[o + MIMG_FLAGS.length + 1]!) ?? { v: 0, a: [] };
-    const one = widthsOf(r1[o + MIMG_FLAGS.length + 2]!);
+    // without a dim field (GFX9) the printed dmask marks the ops whose vdata LLVM converts
+    const dimp = L.dim ? / dim:/.test(b.text) : / dmask:/.test(b.text);
+    const ow = widthsOf(r1[o + FLAGS.length]!) ?? widthsOf(b.text)!;
+    const on = L.nsa ? widthsOf(r1[o + FLAGS.length + 1]!) ?? { v: 0, a: [] } : { v: 0, a: [] };
+    const one = widthsOf(r1[o + FLAGS.length + 2]!);
     // one channel plus tfe: 2 dwords normally, 5 for the gather4-like ops
     const g4 = dimp && one !== null && one.v === 5;
     let dset = '';
     for (let d = 1; d <= 5; d++) {
-      const w = widthsOf(r1[o + MIMG_FLAGS.length + 3 + (g4 ? 5 : 0) + d - 1]!);
+      const w = widthsOf(r1[o + FLAGS.length + 3 + (g4 ? 5 : 0) + d - 1]!);
       const bail = w === null || (w.v === ow.v && d !== ow.v);
       dset += bail || !dcfg(g4, d) ? '0' : w.v.toString(36);
     }
@@ -844,7 +861,7 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
       const wy = y === '' ? null : widthsOf(y);
       const conv = (w: { v: number } | null) => !e.dimp || d === e.origV || (w !== null && w.v === d);
       addr += wx === null ? '-' : conv(wx) ? wx.a[0]!.toString(36) : '0';
-      e.nsa.push(y === '' ? '' : wy === null ? '-' : conv(wy) ? wy.a.join(',') : '');
+      if (L.nsa) e.nsa.push(y === '' ? '' : wy === null ? '-' : conv(wy) ? wy.a.join(',') : '');
     }
     e.addr = addr;
   });
@@ -865,7 +882,7 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
       if (e.dimp) put(ws, L.dmask, n < 4 ? c.dmask! : Math.floor(R() * 16));
       put(ws, L.d16, R() < 0.25 ? 1 : 0);
       put(ws, L.tfe, R() < 0.2 ? 1 : 0);
-      for (const f of MIMG_FLAGS) {
+      for (const f of FLAGS) {
         if (e.flags[f] === 'req') continue;
         if (R() < (e.flags[f] === 'opt' ? 0.3 : 0.05)) put(ws, L[f], 1);
       }
@@ -875,19 +892,73 @@ function genMimg(t: Target): { table: Record<number, MimgEntry>; dims: string[];
       if (e.sampler) put(ws, L.ssamp, n < 24 ? Math.floor(R() * 27) : Math.floor(R() * 32));
       else if (n === 27) put(ws, L.ssamp, 1);
       if (n === 26) ws[1] = (ws[1]! | (1 << 23) | (1 << 31)) >>> 0;
-      if (n % 3 === 0 && !countNsa) { put(ws, L.nsa, 1); ws.push(Math.floor(R() * 2 ** 32) >>> 0, Math.floor(R() * 2 ** 32) >>> 0); }
+      if (n % 3 === 0 && L.nsa && !countNsa) { put(ws, L.nsa, 1); ws.push(Math.floor(R() * 2 ** 32) >>> 0, Math.floor(R() * 2 ** 32) >>> 0); }
       if (n % 3 === 0 && countNsa) {
         // only the dword count the list needs (LLVM's fallbacks for other counts are not modelled)
         const lst = e.nsa[(e.dimp ? dim : 0) * 2 + a16]!;
         const c = lst === '' || lst === '-' ? 0 : nsaWords(lst.split(',').length);
-        put(ws, L.nsa, c);
+        put(ws, L.nsa!, c);
         for (let i = 0; i < c; i++) ws.push(Math.floor(R() * 2 ** 32) >>> 0);
       }
       gp.push(ws);
     }
   }
   for (let op = 0; op < nOps; op++) if (!base[op]) gp.push(build(op, { dmask: 1 }));
-  return { table, dims, probes: gp, nsaOrig };
+  if (L.dim) return { table, dims, probes: gp, nsaOrig };
+  // GFX9: no dim, no NSA. The address operand's width is not encoded: LLVM prints the first match
+  // and llvm-mc accepts every width some variant has; some bits no field names must be zero.
+  const unnamed = unnamedBits(L);
+  const bitsOf = (m: number): number[] => [...Array(32).keys()].filter((b) => (m >>> b) & 1);
+  const q4: number[][] = [];
+  for (const op of ops) {
+    for (const b of bitsOf(unnamed[0])) { const ws = build(op, base[op]!.cfg); ws[0] = (ws[0]! | (1 << b)) >>> 0; q4.push(ws); }
+    for (const b of bitsOf(unnamed[1])) { const ws = build(op, base[op]!.cfg); ws[1] = (ws[1]! | (1 << b)) >>> 0; q4.push(ws); }
+  }
+  const r4 = probe(t, q4);
+  const nb = bitsOf(unnamed[0]).length + bitsOf(unnamed[1]).length;
+  const reserved: [number, number] = [0, 0];
+  bitsOf(unnamed[0]).concat(bitsOf(unnamed[1]).map((b) => b + 32)).forEach((b, j) => {
+    const rej = ops.map((_, i) => r4[i * nb + j] === null);
+    if (rej.some((x) => x !== rej[0])) throw new Error(`${t.mcpu} MIMG: unnamed bit ${b} is rejected for some opcodes only`);
+    if (rej[0]) reserved[b >> 5]! |= 1 << (b & 31);
+  });
+  reserved[0] >>>= 0; reserved[1] >>>= 0;
+  // (dmask 1, 3 and 15: llvm-mc refuses some printed vdata/dmask pairs, e.g. cmpswap's dmask:0x1)
+  const MAXA = 16, DM = [1, 3, 15];
+  const r5 = probe(t, ops.flatMap((op) => DM.map((dmask) => build(op, base[op]!.cfg, { dmask }))));
+  const lines: string[] = [];
+  r5.forEach((x) => {
+    const p = x === null ? null : parseText(x);
+    for (let a = 1; a <= MAXA; a++) {
+      if (!p) { lines.push(''); continue; }
+      const ops2 = [...p.ops];
+      ops2[1] = a === 1 ? 'v10' : `v[10:${9 + a}]`;
+      lines.push(`${p.mn} ${ops2.join(', ')}${p.mods.length ? ' ' + p.mods.join(' ') : ''}`);
+    }
+  });
+  const asm = assembleLines(t.mcpu, lines);
+  const vaddrAsm: Record<number, string> = {};
+  ops.forEach((op, i) => {
+    let s = '';
+    for (let a = 1; a <= MAXA; a++) if (DM.some((_, j) => asm[(i * DM.length + j) * MAXA + a - 1]!.words !== null)) s += a.toString(36);
+    vaddrAsm[op] = s;
+  });
+  // LLVM's text for each srsrc (8 dwords) and ssamp (4 dwords) value: GFX9's SGPR file ends at
+  // s101, and the numbers above it name special registers (printed with a remark) or nothing.
+  const sampOp = ops.find((op) => table[op]!.sampler)!;
+  const r6 = probe(t, [...Array(32).keys()].flatMap((v) => [build(sampOp, base[sampOp]!.cfg, { srsrc: v }), build(sampOp, base[sampOp]!.cfg, { ssamp: v })]));
+  const rs = (x: string | null, i: number): string | null => (x === null ? null : remarkOperands(x)[i]!);
+  const rsrcText = { srsrc: [...Array(32).keys()].map((v) => rs(r6[2 * v]!, 2)), ssamp: [...Array(32).keys()].map((v) => rs(r6[2 * v + 1]!, 3)) };
+  // golden probes with the address widths llvm-mc accepts and with unnamed bits set
+  const R2 = rng(0x9a11);
+  for (const op of ops) {
+    const c = base[op]!.cfg;
+    for (const b of bitsOf(unnamed[0] | 0).slice(0, 3)) { const ws = build(op, c, {}, Math.floor(R2() * 200), Math.floor(R2() * 200)); ws[0] = (ws[0]! | (1 << b)) >>> 0; gp.push(ws); }
+    const ws = build(op, c, {}, Math.floor(R2() * 200), Math.floor(R2() * 200));
+    ws[1] = (ws[1]! | (bitsOf(unnamed[1])[0] !== undefined ? 1 << bitsOf(unnamed[1])[0]! : 0)) >>> 0;
+    gp.push(ws);
+  }
+  return { table, dims: [], probes: gp, nsaOrig, reserved, vaddrAsm, rsrcText };
 }
 
 
@@ -990,6 +1061,12 @@ export const GFX900 = {
   mubuf: { ...LEGACY_BUF, prefix: 0b111000, op: F(0, 18, 7), lds: F(0, 16, 1), slc: F(0, 17, 1) },
   mtbuf: { ...LEGACY_BUF, prefix: 0b111010, op: F(0, 15, 4), format: F(0, 19, 7) },
   exp: { ...LEGACY_EXP, prefix: 0b110001 },
+  /** MIMG: op[24:18], no dim/NSA (da[14] declares an array), a16[15] where GFX8 had r128, d16 word 1 [31]. */
+  mimg: {
+    prefix: 0b111100, op: F(0, 18, 7), dmask: F(0, 8, 4), unorm: F(0, 12, 1), glc: F(0, 13, 1), da: F(0, 14, 1), a16: F(0, 15, 1),
+    tfe: F(0, 16, 1), lwe: F(0, 17, 1), slc: F(0, 25, 1),
+    vaddr: F(1, 0, 8), vdata: F(1, 8, 8), srsrc: F(1, 16, 5), ssamp: F(1, 21, 5), d16: F(1, 31, 1),
+  },
 } as const;
 
 export function dsFiles(t: Target, out: Record<string, string>): void {
@@ -1041,6 +1118,9 @@ export function mimgFiles(t: Target, out: Record<string, string>): void {
     + `/** dim:... names by the 3-bit dim field. */\nexport const MIMG_DIMS: readonly string[] = ${JSON.stringify(mi.dims)};\n\n`
     + `export const MIMG_OPS: Readonly<Record<number, MimgEntry>> = {\n${Object.entries(mi.table).map(([k, v]) => `  ${k}: ${lit(v)},`).join('\n')}\n};\n`
     + aliasBlock('MIMG_ALIASES', genAliases(t, t.mimg.prefix, [0x0003140a], new Set(Object.values(mi.table).map((e) => e.mn)), 16))
+    + (mi.reserved ? `\n/** Word 0 / word 1 bits no MIMG field names that LLVM rejects when set (for every opcode). */\nexport const MIMG_RESERVED: readonly [number, number] = [0x${mi.reserved[0].toString(16)}, 0x${mi.reserved[1].toString(16)}];\n` : '')
+    + (mi.rsrcText ? `\n/** LLVM's text for each srsrc (8 SGPRs) and ssamp (4 SGPRs) field value (null: rejected). */\nexport const MIMG_RSRC_TEXT: Readonly<{ srsrc: readonly (string | null)[]; ssamp: readonly (string | null)[] }> = ${JSON.stringify(mi.rsrcText)};\n` : '')
+    + (mi.vaddrAsm ? `\n/** The address widths (VGPRs, base 36) llvm-mc accepts per opcode; the encoding does not hold the width. */\nexport const MIMG_VADDR_ASM: Readonly<Record<number, string>> = {\n${Object.entries(mi.vaddrAsm).map(([k, v]) => `  ${k}: '${v}',`).join('\n')}\n};\n` : '')
     + (Object.keys(mi.nsaOrig).length ? `\n/** GFX10 NSA: per opcode, the first-match [vdata width, address widths] LLVM decodes through for an NSA dword count of 1, 2, 3 (null: rejected). */\nexport const MIMG_NSA_ORIG: Readonly<Record<number, readonly (readonly [number, string] | null)[]>> = {\n${Object.entries(mi.nsaOrig).map(([k, v]) => `  ${k}: ${JSON.stringify(v)},`).join('\n')}\n};\n` : '');
   out[`${t.golden}/mimg.tsv`] = formatGolden(buildGolden(t.mcpu, withoutCrashes(t, mi.probes), 30));
 }
@@ -1054,6 +1134,7 @@ export async function generate(): Promise<Record<string, string>> {
     expFiles(lt, out);
   }
   mimgFiles(GFX1030 as unknown as Target, out);
+  mimgFiles(GFX900 as unknown as Target, out);
   const t = GFX11;
   dsFiles(t, out);
 

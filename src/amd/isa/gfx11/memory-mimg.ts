@@ -8,14 +8,18 @@
  * unorm[12] glc[13] r128[15] tfe[16] lwe[17] slc[25]; ssamp word 1 [25:21], a16/d16 word 1 [30]/[31].
  * GFX10's NSA field is the dword count: LLVM decodes through the first-match variant for that
  * count (MIMG_NSA_ORIG) and converts to the dim/a16 list when it has no more addresses.
+ * GFX9: op[24:18], no dim and no NSA (da[14] declares an array; the T# says 1D/2D/3D), unorm[12]
+ * glc[13] a16[15] (GFX8's r128) tfe[16] lwe[17] slc[25], ssamp word 1 [25:21], d16 word 1 [31].
+ * The address width is not encoded: LLVM prints its first match and llvm-mc accepts any width a
+ * variant has (MIMG_VADDR_ASM); word 0 bit 0 must be clear (MIMG_RESERVED).
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from '../types.js';
 import { GFX11_SPACE, parseIntText, parseReg, sregName, vregName } from '../operands.js';
 import { MIMG_ALIASES, MIMG_DIMS, MIMG_OPS, type MimgEntry } from './mimg.gen.js';
 import { aliasOf, bf, parseMods, parseVgpr, splitLine, word } from './memory-common.js';
 
-type FlagName = 'unorm' | 'glc' | 'slc' | 'dlc' | 'r128' | 'lwe' | 'a16' | 'd16' | 'tfe';
-const FLAG_NAMES: readonly FlagName[] = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'lwe', 'a16', 'd16', 'tfe'];
+type FlagName = 'unorm' | 'glc' | 'slc' | 'dlc' | 'r128' | 'lwe' | 'a16' | 'd16' | 'tfe' | 'da';
+const FLAG_NAMES: readonly FlagName[] = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'lwe', 'a16', 'd16', 'tfe', 'da'];
 
 /** Where a generation keeps the MIMG fields (bit positions; [word, bit] for the flags). */
 export interface MimgLayout {
@@ -24,19 +28,27 @@ export interface MimgLayout {
   readonly table: Readonly<Record<number, MimgEntry>>;
   readonly dims: readonly string[];
   readonly aliases: Readonly<Record<string, string>>;
-  readonly flags: Readonly<Record<FlagName, readonly [0 | 1, number]>>;
+  /** The generation's single-bit modifiers ([word, bit]); absent ones do not exist there. */
+  readonly flags: Readonly<Partial<Record<FlagName, readonly [0 | 1, number]>>>;
   /** op: low bit and width in word 0; opHi: word-0 bit of op bit `op.n` (GFX10), or -1. */
   readonly op: readonly [number, number];
   readonly opHi: number;
-  /** nsa: low bit and width (1: a flag, the list length decides the dwords; 2: the dword count). */
+  /** nsa: low bit and width (1: a flag, the list length decides the dwords; 2: the dword count; 0: no NSA). */
   readonly nsa: readonly [number, number];
+  /** Low bit of the 3-bit dim field, or -1 (GFX9: no dim). */
   readonly dimLo: number;
   readonly ssampLo: number;
   /** GFX10: the first-match [vdata width, address widths] per opcode for NSA dword counts 1..3. */
   readonly nsaOrig?: Readonly<Record<number, readonly (readonly [number, string] | null)[]>>;
+  /** Word 0 / word 1 bits no field names that must be clear (GFX9). */
+  readonly reserved?: readonly [number, number];
+  /** LLVM's text per srsrc (8 SGPRs) / ssamp field value, null rejected (GFX9: its own SGPR/TTMP numbering). */
+  readonly rsrcText?: Readonly<{ srsrc: readonly (string | null)[]; ssamp: readonly (string | null)[] }>;
+  /** Without dim (GFX9): the address widths the assembler accepts per opcode (base 36 digits). */
+  readonly vaddrAsm?: Readonly<Record<number, string>>;
 }
 /** The order LLVM prints the single-bit modifiers in. */
-const PRINT_ORDER = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'a16', 'tfe', 'lwe', 'd16'] as const;
+const PRINT_ORDER = ['unorm', 'glc', 'slc', 'dlc', 'r128', 'a16', 'tfe', 'lwe', 'da', 'd16'] as const;
 
 /** `inst.info` of a decoded MIMG instruction: the table entry and the widths LLVM prints. */
 export interface MimgDecoded {
@@ -86,9 +98,11 @@ function rsrcName(v: number, n: number): string | null {
 function fastTable(L: MimgLayout): (Fast | undefined)[] {
   const FAST: (Fast | undefined)[] = [];
   for (const [k, e] of Object.entries(L.table)) {
-  let rej0 = 0, rej1 = 0, req0 = 0, req1 = 0;
+  let rej0 = L.reserved?.[0] ?? 0, rej1 = L.reserved?.[1] ?? 0, req0 = 0, req1 = 0;
   for (const n of FLAG_NAMES) {
-    const [wi, b] = L.flags[n];
+    const at = L.flags[n];
+    if (!at) continue;
+    const [wi, b] = at;
     if (e.flags[n] === 'no') { if (wi) rej1 |= 1 << b; else rej0 |= 1 << b; }
     if (e.flags[n] === 'req') { if (wi) req1 |= 1 << b; else req0 |= 1 << b; }
   }
@@ -116,7 +130,16 @@ export function makeMimgCodec(L: MimgLayout): Codec {
   const FAST = fastTable(L);
   const PREFIX = L.prefix;
   const countNsa = L.nsa[1] > 1;
-  const fb = (f: Record<string, number>, n: FlagName, w0: number, w1: number) => { const [wi, b] = L.flags[n]; f[n] = ((wi ? w1 : w0) >>> b) & 1; };
+  const FLAGS = FLAG_NAMES.filter((n) => L.flags[n]);
+  // srsrc/ssamp texts: the generated table, or GFX11's register names (4-aligned tuples, 31 = null)
+  const RT = L.rsrcText;
+  const rname = (v: number, n: number): string | null => (RT ? (n === 4 ? RT.ssamp : RT.srsrc)[v] ?? null : rsrcName(v, n));
+  const rok = (v: number, n: number): boolean => (RT ? rname(v, n) !== null : RSRC_OK[n]![v]!);
+  const rparse = (l: AsmLine, t: string, n: number): number => {
+    const i = RT ? (n === 4 ? RT.ssamp : RT.srsrc).indexOf(t.trim().toLowerCase()) : -1;
+    return i >= 0 ? i : parseRsrc(l, t, n);
+  };
+  const fb = (f: Record<string, number>, n: FlagName, w0: number, w1: number) => { const [wi, b] = L.flags[n]!; f[n] = ((wi ? w1 : w0) >>> b) & 1; };
   return {
   name: L.codec,
   matches: (w0) => w0 >>> 26 === PREFIX,
@@ -130,14 +153,14 @@ export function makeMimgCodec(L: MimgLayout): Codec {
     const q = FAST[op]!;
     if ((w0 & q.rej0) | (w1 & q.rej1) || (w0 & q.req0) !== q.req0 || (w1 & q.req1) !== q.req1) throw bad(`modifier bits not valid for ${e.mn}`);
     const nsaN = (w0 >>> L.nsa[0]) & ((1 << L.nsa[1]) - 1);
-    const nsa = nsaN ? 1 : 0, dim = (w0 >>> L.dimLo) & 7, dmask = (w0 >>> 8) & 0xf;
+    const nsa = nsaN ? 1 : 0, dim = L.dimLo < 0 ? 0 : (w0 >>> L.dimLo) & 7, dmask = (w0 >>> 8) & 0xf;
     const vaddr = w1 & 0xff, vdata = (w1 >>> 8) & 0xff, srsrc = (w1 >>> 16) & 0x1f, ssamp = (w1 >>> L.ssampLo) & 0x1f;
     const f: Record<string, number> = { op, nsa, dim, dmask, vaddr, vdata, srsrc, ssamp };
-    for (const n of FLAG_NAMES) fb(f, n, w0, w1);
-    const a16 = f.a16!, d16 = f.d16!, tfe = f.tfe!;
+    for (const n of FLAGS) fb(f, n, w0, w1);
+    const a16 = f.a16 ?? 0, d16 = f.d16 ?? 0, tfe = f.tfe ?? 0;
     const k = dim * 2 + a16;
-    if (!RSRC_OK[e.srsrc]![srsrc]) throw bad(`invalid srsrc ${srsrc}`);
-    if (e.sampler && !RSRC_OK[4]![ssamp]) throw bad(`invalid ssamp ${ssamp}`);
+    if (!rok(srsrc, e.srsrc)) throw bad(`invalid srsrc ${srsrc}`);
+    if (e.sampler && !rok(ssamp, 4)) throw bad(`invalid ssamp ${ssamp}`);
     // the first-match decode itself must name registers below v256
     if (e.dimp && vdata + (nsa ? e.origVn : e.origV) > 256) throw bad('vdata range exceeds v255');
     if (e.dimp && !nsa && vaddr + e.origA > 256) throw bad('vaddr range exceeds v255');
@@ -182,11 +205,11 @@ export function makeMimgCodec(L: MimgLayout): Codec {
     const e = d.e;
     const f = inst.fields;
     const addr = d.nsa ? `[${d.addr.map(([r, w]) => vregName(r, w)).join(', ')}]` : vregName(d.addr[0]![0], d.addr[0]![1]);
-    let s = `${e.mn} ${vregName(f.vdata!, d.vd)}, ${addr}, ${rsrcName(f.srsrc!, e.srsrc)}`;
-    if (e.sampler) s += `, ${rsrcName(f.ssamp!, 4)}`;
+    let s = `${e.mn} ${vregName(f.vdata!, d.vd)}, ${addr}, ${rname(f.srsrc!, e.srsrc)}`;
+    if (e.sampler) s += `, ${rname(f.ssamp!, 4)}`;
     if (e.dimp) {
       if (f.dmask) s += ` dmask:0x${f.dmask.toString(16)}`;
-      s += ` dim:${L.dims[f.dim!]}`;
+      if (L.dimLo >= 0) s += ` dim:${L.dims[f.dim!]}`;
     }
     for (const n of PRINT_ORDER) {
       if (!f[n]) continue;
@@ -209,7 +232,7 @@ export function makeMimgCodec(L: MimgLayout): Codec {
       const t = m.vals.get('dim')!.toUpperCase();
       dim = L.dims.findIndex((x) => x === t || x === `SQ_RSRC_IMG_${t}`);
       if (dim < 0) throw new AsmError(l.line, `invalid dim '${m.vals.get('dim')}'`);
-    } else if (e.dimp) throw new AsmError(l.line, `${e.mn} requires dim`);
+    } else if (e.dimp && L.dimLo >= 0) throw new AsmError(l.line, `${e.mn} requires dim`);
     let dmask = e.dimp ? 0 : 0xf;
     if (m.vals.has('dmask')) {
       const v = parseIntText(m.vals.get('dmask')!);
@@ -217,8 +240,10 @@ export function makeMimgCodec(L: MimgLayout): Codec {
       dmask = v;
     }
     const bits: Record<string, number> = {};
-    for (const n of FLAG_NAMES) bits[n] = e.flags[n] === 'req' ? 1 : fl(n);
-    for (const n of FLAG_NAMES) if (bits[n] && e.flags[n] === 'no') throw new AsmError(l.line, `${n} is not supported by ${e.mn}`);
+    for (const n of FLAG_NAMES) {
+      bits[n] = e.flags[n] === 'req' ? 1 : fl(n);
+      if (bits[n] && (e.flags[n] === 'no' || !L.flags[n])) throw new AsmError(l.line, `${n} is not supported by ${e.mn}`);
+    }
     const a16 = fl('a16'), d16 = fl('d16'), tfe = fl('tfe');
     const k = dim * 2 + a16;
     const naddr = parseInt(e.addr[k]!, 36);
@@ -252,13 +277,21 @@ export function makeMimgCodec(L: MimgLayout): Codec {
           extra[j] = ((extra[j] ?? 0) | (regs[i]![0] << (8 * ((i - 1) & 3)))) >>> 0;
         }
       }
+    } else if (L.vaddrAsm) {
+      // GFX9: any address width a variant of the opcode has (the encoding does not record it)
+      const r = parseReg(GFX11_SPACE, at);
+      const ok = L.vaddrAsm[op] ?? '';
+      if (!r || r.file !== 'v' || !ok.includes(r.count.toString(36))) {
+        throw new AsmError(l.line, `expected a VGPR address of ${[...ok].map((c) => parseInt(c, 36)).join('/')} dword(s) for ${e.mn}, got '${at}'`);
+      }
+      vaddr = r.value - 256;
     } else vaddr = parseVgpr(l, at, naddr);
-    const srsrc = parseRsrc(l, ops[2]!, e.srsrc);
-    const ssamp = e.sampler ? parseRsrc(l, ops[3]!, 4) : 0;
-    const ws = [(PREFIX << 26) | bf(op, L.op[0], L.op[1]) | bf(dmask, 8, 4) | bf(dim, L.dimLo, 3) | bf(nsa ? (countNsa ? extra.length : 1) : 0, L.nsa[0], L.nsa[1]),
+    const srsrc = rparse(l, ops[2]!, e.srsrc);
+    const ssamp = e.sampler ? rparse(l, ops[3]!, 4) : 0;
+    const ws = [(PREFIX << 26) | bf(op, L.op[0], L.op[1]) | bf(dmask, 8, 4) | (L.dimLo >= 0 ? bf(dim, L.dimLo, 3) : 0) | bf(nsa ? (countNsa ? extra.length : 1) : 0, L.nsa[0], L.nsa[1]),
       bf(ssamp, L.ssampLo, 5) | bf(srsrc, 16, 5) | bf(vdata, 8, 8) | vaddr];
     if (L.opHi >= 0) ws[0]! |= bf(op >> L.op[1], L.opHi, 1);
-    for (const n of FLAG_NAMES) { const [wi, b] = L.flags[n]; ws[wi]! |= bf(n === 'a16' ? a16 : n === 'd16' ? d16 : n === 'tfe' ? tfe : bits[n]!, b, 1); }
+    for (const n of FLAGS) { const [wi, b] = L.flags[n]!; ws[wi]! |= bf(n === 'a16' ? a16 : n === 'd16' ? d16 : n === 'tfe' ? tfe : bits[n]!, b, 1); }
     return [ws[0]! >>> 0, ws[1]! >>> 0, ...extra];
   },
   };

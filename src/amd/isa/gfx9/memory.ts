@@ -1,7 +1,8 @@
 /**
- * GFX9 memory codecs so far: DS (the shared DS codec over gfx900's table, op[24:17] gds[16]),
- * FLAT/GLOBAL/SCRATCH and MUBUF/MTBUF. EXP (the shared EXP codec over this target's
- * targets: compr/vm, param0..31). MIMG is still to do.
+ * GFX9 memory codecs: DS (the shared DS codec over gfx900's table, op[24:17] gds[16]),
+ * FLAT/GLOBAL/SCRATCH, MUBUF/MTBUF, EXP (the shared EXP codec over this target's
+ * targets: compr/vm, param0..31) and MIMG (the shared MIMG codec over GFX9's layout: no dim, no
+ * NSA, da/a16 flags, free address width).
  *
  * FLAT `fields`: offset is the raw 13-bit field (FLAT unsigned, GLOBAL/SCRATCH signed), saddr
  * 0x7f (`FLAT_SADDR_OFF`) means no SGPR base (FLAT itself requires saddr 0); SCRATCH reads its
@@ -14,10 +15,12 @@ import { makeDsCodec } from '../gfx11/memory-ds.js';
 import { makeFlatCodec, type FlatLayout } from '../gfx11/memory-flat.js';
 import { makeBufCodec, type BufField } from '../gfx11/memory-buf.js';
 import { makeExpCodec } from '../gfx11/memory-exp.js';
+import { makeMimgCodec } from '../gfx11/memory-mimg.js';
 import { DS_ALIASES, DS_OPS } from './ds.gen.js';
 import { FLAT_ALIASES, FLAT_NV, FLAT_OPS, FLAT_SADDR } from './flat.gen.js';
 import { MUBUF_ALIASES, MUBUF_ASM, MUBUF_OPS, MUBUF_SOFFSET, MUBUF_SRSRC } from './mubuf.gen.js';
 import { EXP_TARGETS } from './exp.gen.js';
+import { MIMG_ALIASES, MIMG_DIMS, MIMG_OPS, MIMG_RESERVED, MIMG_RSRC_TEXT, MIMG_VADDR_ASM } from './mimg.gen.js';
 import { MTBUF_ALIASES, MTBUF_ASM, MTBUF_FORMATS, MTBUF_OPS, MTBUF_SOFFSET, MTBUF_SRSRC } from './mtbuf.gen.js';
 
 export const FLAT_SADDR_OFF = 0x7f;
@@ -42,4 +45,11 @@ export const mtbuf = makeBufCodec({
 
 export const exp = makeExpCodec({ codec: 'gfx9-EXP', prefix: 0b110001, targets: EXP_TARGETS, legacy: true });
 
-export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx9-DS', { opLo: 17, gdsLo: 16 }), makeFlatCodec(GFX9_FLAT), mubuf, mtbuf, exp];
+/** GFX9 MIMG: op[24:18], no dim/NSA; unorm[12] glc[13] da[14] a16[15] tfe[16] lwe[17] slc[25]; ssamp word 1 [25:21], d16 word 1 [31]. */
+export const mimg = makeMimgCodec({
+  codec: 'gfx9-MIMG', prefix: 0b111100, table: MIMG_OPS, dims: MIMG_DIMS, aliases: MIMG_ALIASES,
+  flags: { unorm: [0, 12], glc: [0, 13], da: [0, 14], a16: [0, 15], tfe: [0, 16], lwe: [0, 17], slc: [0, 25], d16: [1, 31] },
+  op: [18, 7], opHi: -1, nsa: [0, 0], dimLo: -1, ssampLo: 21, reserved: MIMG_RESERVED, vaddrAsm: MIMG_VADDR_ASM, rsrcText: MIMG_RSRC_TEXT,
+});
+
+export const codecs: Codec[] = [makeDsCodec(DS_OPS, DS_ALIASES, 'gfx9-DS', { opLo: 17, gdsLo: 16 }), makeFlatCodec(GFX9_FLAT), mubuf, mtbuf, mimg, exp];
