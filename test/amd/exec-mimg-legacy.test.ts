@@ -1,19 +1,23 @@
 /**
- * MIMG on gfx1030: image_load, image_store and image_sample run through mimg.ts with GFX10.3's
- * own T#/S# layouts and FORMAT numbering (mimg-gfx10.gen.ts, from Mesa's gfx10-rsrc JSON). The
- * descriptors are packed here from those generated field tables; results are checked against
- * the image contents (and a nearest-sampling reference).
+ * MIMG on gfx1030 and gfx900: image_load, image_store and image_sample run through mimg.ts with
+ * each generation's own T#/S# layouts and format numbering (mimg-gfx10.gen.ts from Mesa's
+ * gfx10-rsrc JSON; mimg-gfx9.gen.ts from Mesa's gfx9 JSON: one WIDTH field, DATA_FORMAT and
+ * NUM_FORMAT, PITCH, and 1D/2D from T# TYPE since GFX9 MIMG has no dim field). The descriptors
+ * are packed here from those generated field tables; results are checked against the image
+ * contents (and a nearest-sampling reference).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { partialTargets } from '../../src/amd/isa/targets.js';
+import type { IsaTarget } from '../../src/amd/isa/target.js';
 import { IMG_FORMATS_GFX10, SQ_IMG_RSRC_GFX10, SQ_IMG_SAMP_GFX10 } from '../../src/amd/exec/mimg-gfx10.gen.js';
+import { IMG_FORMATS_GFX9, SQ_IMG_RSRC_GFX9, SQ_IMG_SAMP_GFX9 } from '../../src/amd/exec/mimg-gfx9.gen.js';
 import type { RsrcBits } from '../../src/amd/exec/mimg-rsrc.gen.js';
+import type { BufFormat } from '../../src/amd/exec/buffer-formats.gen.js';
 import { Memory } from '../../src/core/memory.js';
 import { f32, f32bits } from '../../src/core/float.js';
 import { runAsm } from './exec-harness.js';
 
-const gfx10 = partialTargets.gfx1030!;
 const W = 4, H = 4;
 const TEX = [0.0, 1.0, 0.25, 0.5, 0.75, 0.125, 1.0, 0.0, 0.5, 0.5, 0.0, 0.875, 0.375, 0.625, 0.25, 1.0];
 
@@ -22,58 +26,129 @@ function pack(words: number[], f: RsrcBits | undefined, v: number): void {
   words[f.word] = (words[f.word]! | ((v & (2 ** f.width - 1)) << f.lo)) >>> 0;
 }
 
-function setup(): { mem: Memory; sgpr: Record<number, number>; base: number } {
+interface Gen {
+  readonly name: string; readonly target: IsaTarget; readonly waveSize: 32 | 64;
+  readonly R: Readonly<Record<string, RsrcBits>>; readonly S: Readonly<Record<string, RsrcBits>>; readonly F: Readonly<Record<number, BufFormat>>;
+  /** The dim modifier this target's assembly takes for a 2D image ('' on GFX9: the T# TYPE says so). */
+  readonly dim2d: string;
+  /** Write the width (and, on GFX9, the row pitch in texels) into a T#. */
+  readonly size: (t: number[], width: number, pitch: number) => void;
+}
+
+const GENS: readonly Gen[] = [
+  {
+    name: 'gfx1030', target: partialTargets.gfx1030!, waveSize: 32, R: SQ_IMG_RSRC_GFX10, S: SQ_IMG_SAMP_GFX10, F: IMG_FORMATS_GFX10, dim2d: ' dim:SQ_RSRC_IMG_2D',
+    size: (t, width) => { pack(t, SQ_IMG_RSRC_GFX10.WIDTH_LO, (width - 1) & 3); pack(t, SQ_IMG_RSRC_GFX10.WIDTH_HI, (width - 1) >> 2); },
+  },
+  {
+    name: 'gfx900', target: partialTargets.gfx900!, waveSize: 64, R: SQ_IMG_RSRC_GFX9, S: SQ_IMG_SAMP_GFX9, F: IMG_FORMATS_GFX9, dim2d: '',
+    size: (t, width, pitch) => { pack(t, SQ_IMG_RSRC_GFX9.WIDTH, width - 1); pack(t, SQ_IMG_RSRC_GFX9.PITCH, pitch - 1); },
+  },
+];
+
+/** A W x H 32_FLOAT image (rows `pitch` texels apart) and a clamp-to-edge nearest sampler at s[8:11]. */
+function setup(g: Gen, pitch = W, type = 9): { mem: Memory; sgpr: Record<number, number>; base: number } {
   const mem = new Memory();
   const seg = mem.alloc(4096, 'image');
-  TEX.forEach((x, i) => mem.write32(seg.base + 4 * i, f32bits(x)));
-  const R = SQ_IMG_RSRC_GFX10;
-  const fmt = Number(Object.entries(IMG_FORMATS_GFX10).find(([, e]) => e.name === '32_FLOAT')![0]);
+  TEX.forEach((x, i) => mem.write32(seg.base + 4 * (Math.floor(i / W) * pitch + (i % W)), f32bits(x)));
+  const R = g.R;
+  const fmt = Number(Object.entries(g.F).find(([, e]) => e.name === '32_FLOAT')![0]);
   const t = new Array<number>(8).fill(0);
   t[0] = Math.floor(seg.base / 256) >>> 0;
   pack(t, R.BASE_ADDRESS_HI, Math.floor(seg.base / 2 ** 40));
   pack(t, R.FORMAT, fmt);
-  pack(t, R.WIDTH_LO, (W - 1) & 3);
-  pack(t, R.WIDTH_HI, (W - 1) >> 2);
+  g.size(t, W, pitch);
   pack(t, R.HEIGHT, H - 1);
   pack(t, R.DST_SEL_X, 4); // SQ_SEL_X
   pack(t, R.DST_SEL_Y, 0);
   pack(t, R.DST_SEL_Z, 0);
   pack(t, R.DST_SEL_W, 1);
-  pack(t, R.TYPE, 9); // SQ_RSRC_IMG_2D
+  pack(t, R.TYPE, type); // SQ_RSRC_IMG_2D (9) or 1D (8)
   const s = new Array<number>(4).fill(0);
-  pack(s, SQ_IMG_SAMP_GFX10.CLAMP_X, 2); // clamp to the last texel
-  pack(s, SQ_IMG_SAMP_GFX10.CLAMP_Y, 2);
+  pack(s, g.S.CLAMP_X, 2); // clamp to the last texel
+  pack(s, g.S.CLAMP_Y, 2);
   const sgpr: Record<number, number> = {};
   t.forEach((x, i) => { sgpr[i] = x; });
   s.forEach((x, i) => { sgpr[8 + i] = x; });
   return { mem, sgpr, base: seg.base };
 }
 
-const lanes = 16;
-const X = Array.from({ length: 32 }, (_, l) => l % W);
-const Y = Array.from({ length: 32 }, (_, l) => Math.floor(l / W) % H);
+const X = Array.from({ length: 64 }, (_, l) => l % W);
+const Y = Array.from({ length: 64 }, (_, l) => Math.floor(l / W) % H);
+const near = (q: number, n: number): number => Math.min(n - 1, Math.max(0, Math.floor(q * n)));
 
-test('gfx1030 image_load reads texels through the GFX10 T# (FORMAT, size, DST_SEL)', () => {
-  const { mem, sgpr } = setup();
-  const r = runAsm('image_load v[4:5], v[0:1], s[0:7] dmask:0x9 dim:SQ_RSRC_IMG_2D unorm\ns_endpgm', { target: gfx10, waveSize: 32, mem, sgpr, vgpr: { 0: X, 1: Y } });
+for (const g of GENS) {
+  test(`${g.name} image_load reads texels through its own T# (FORMAT, size, DST_SEL)`, () => {
+    const { mem, sgpr } = setup(g);
+    const r = runAsm(`image_load v[4:5], v[0:1], s[0:7] dmask:0x9${g.dim2d} unorm\ns_endpgm`, { target: g.target, waveSize: g.waveSize, mem, sgpr, vgpr: { 0: X, 1: Y } });
+    assert.deepEqual(r.diags.map((d) => d.id), []);
+    for (let l = 0; l < g.waveSize; l++) {
+      assert.equal(r.vf(4, l), TEX[Y[l]! * W + X[l]!], `lane ${l} x`);
+      assert.equal(r.vf(5, l), 1, `lane ${l} w (DST_SEL_W = 1)`);
+    }
+  });
+
+  test(`${g.name} image_sample (nearest, clamp) matches the reference; image_store writes the texel`, () => {
+    const { mem, sgpr, base } = setup(g);
+    const u = Array.from({ length: 64 }, (_, l) => f32bits((l % 6) * 0.2 - 0.1));
+    const v = Array.from({ length: 64 }, (_, l) => f32bits(Math.floor(l / 6) * 0.3 - 0.2));
+    const r = runAsm(`image_sample v4, v[0:1], s[0:7], s[8:11] dmask:0x1${g.dim2d}\ns_endpgm`, { target: g.target, waveSize: g.waveSize, mem, sgpr, vgpr: { 0: u, 1: v } });
+    assert.deepEqual(r.diags.map((d) => d.id), []);
+    for (let l = 0; l < g.waveSize; l++) assert.equal(r.vf(4, l), TEX[near(f32(v[l]!), H) * W + near(f32(u[l]!), W)], `lane ${l}`);
+    const s = runAsm(`image_store v4, v[0:1], s[0:7] dmask:0x1${g.dim2d} unorm\ns_endpgm`, { target: g.target, waveSize: g.waveSize, mem, sgpr, vgpr: { 0: 2, 1: 3, 4: f32bits(7.5) }, exec: 1, execHi: 0 });
+    assert.deepEqual(s.diags.map((d) => d.id), []);
+    assert.equal(f32(mem.read32(base + 4 * (3 * W + 2))), 7.5);
+  });
+
+  test(`${g.name} image_sample_l / image_sample_lz on a one-level image and a bilinear sampler`, () => {
+    const { mem, sgpr } = setup(g);
+    sgpr[10] = (sgpr[10]! | (1 << g.S.XY_MAG_FILTER!.lo) | (1 << g.S.XY_MIN_FILTER!.lo)) >>> 0; // bilinear
+    const u = Array.from({ length: 64 }, (_, l) => f32bits(0.125 + (l % 3) * 0.25));
+    const v = Array.from({ length: 64 }, (_, l) => f32bits(0.375));
+    const lod = f32bits(3);
+    for (const src of [`image_sample_l v4, v[0:2], s[0:7], s[8:11] dmask:0x1${g.dim2d}`, `image_sample_lz v4, v[0:1], s[0:7], s[8:11] dmask:0x1${g.dim2d}`]) {
+      const r = runAsm(`${src}\ns_endpgm`, { target: g.target, waveSize: g.waveSize, mem, sgpr, vgpr: { 0: u, 1: v, 2: lod } });
+      assert.deepEqual(r.diags.map((d) => d.id), [], src);
+      for (let l = 0; l < 3; l++) {
+        // u = 0.125 + 0.25 l lies between texel columns; v = 0.375 between rows 0 and 1 (bilinear, clamped at the edge)
+        const fx = f32(u[l]!) * W - 0.5, fy = 0.375 * H - 0.5;
+        const x0 = Math.floor(fx), y0 = Math.floor(fy), a = fx - x0, b = fy - y0;
+        const tx = (x: number, y: number): number => TEX[Math.min(H - 1, Math.max(0, y)) * W + Math.min(W - 1, Math.max(0, x))]!;
+        const want = (1 - a) * (1 - b) * tx(x0, y0) + a * (1 - b) * tx(x0 + 1, y0) + (1 - a) * b * tx(x0, y0 + 1) + a * b * tx(x0 + 1, y0 + 1);
+        assert.ok(Math.abs(r.vf(4, l) - want) < 1e-6, `${src} lane ${l}: ${r.vf(4, l)} vs ${want}`);
+      }
+    }
+  });
+}
+
+test('gfx900: the row pitch comes from T# PITCH, 1D images from T# TYPE', () => {
+  const g = GENS[1]!;
+  const { mem, sgpr } = setup(g, 64);
+  const r = runAsm('image_load v[4:5], v[0:1], s[0:7] dmask:0x9 unorm\ns_endpgm', { target: g.target, waveSize: 64, mem, sgpr, vgpr: { 0: X, 1: Y } });
   assert.deepEqual(r.diags.map((d) => d.id), []);
-  for (let l = 0; l < lanes; l++) {
-    assert.equal(r.vf(4, l), TEX[Y[l]! * W + X[l]!], `lane ${l} x`);
-    assert.equal(r.vf(5, l), 1, `lane ${l} w (DST_SEL_W = 1)`);
-  }
+  for (let l = 0; l < 64; l++) assert.equal(r.vf(4, l), TEX[Y[l]! * W + X[l]!], `lane ${l}`);
+  // TYPE SQ_RSRC_IMG_1D: only v0 is read, the row is 0 whatever v1 holds.
+  const one = setup(g, W, 8);
+  const r1 = runAsm('image_load v4, v0, s[0:7] dmask:0x1 unorm\ns_endpgm', { target: g.target, waveSize: 64, mem: one.mem, sgpr: one.sgpr, vgpr: { 0: X, 1: Y } });
+  assert.deepEqual(r1.diags.map((d) => d.id), []);
+  for (let l = 0; l < 64; l++) assert.equal(r1.vf(4, l), TEX[X[l]!], `lane ${l}`);
 });
 
-test('gfx1030 image_sample (nearest, clamp) matches the reference; image_store writes the texel', () => {
-  const { mem, sgpr, base } = setup();
-  const u = Array.from({ length: 32 }, (_, l) => f32bits((l % 6) * 0.2 - 0.1));
-  const v = Array.from({ length: 32 }, (_, l) => f32bits(Math.floor(l / 6) * 0.3));
-  const r = runAsm('image_sample v4, v[0:1], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_endpgm', { target: gfx10, waveSize: 32, mem, sgpr, vgpr: { 0: u, 1: v } });
-  assert.deepEqual(r.diags.map((d) => d.id), []);
-  for (let l = 0; l < 32; l++) {
-    const c = (q: number, n: number) => Math.min(n - 1, Math.max(0, Math.floor(q * n)));
-    assert.equal(r.vf(4, l), TEX[c(f32(v[l]!), H) * W + c(f32(u[l]!), W)], `lane ${l}`);
+test('gfx900: arrays (da), mip chains and non-1D/2D types are diagnosed and write 0', () => {
+  const g = GENS[1]!;
+  const cases: [string, (s: Record<number, number>) => void, RegExp][] = [
+    ['image_load v4, v[0:2], s[0:7] dmask:0x1 unorm da', () => {}, /da \(arrays\)/],
+    ['image_load v4, v[0:1], s[0:7] dmask:0x1 unorm', (s) => { s[5] = (s[5]! | (1 << SQ_IMG_RSRC_GFX9.MAX_MIP!.lo)) >>> 0; }, /GFX9 mip chains/],
+    ['image_load v4, v[0:2], s[0:7] dmask:0x1 unorm', (s) => { s[3] = ((s[3]! & 0x0fffffff) | (10 << 28)) >>> 0; }, /TYPE 10/],
+    ['image_load v4, v[0:1], s[0:7] dmask:0x1 unorm', (s) => { s[4] = s[4]! & ~(0xffff << 13); }, /PITCH 1 is below WIDTH 4/],
+  ];
+  for (const [src, edit, why] of cases) {
+    const { mem, sgpr } = setup(g);
+    edit(sgpr);
+    const r = runAsm(`${src}\ns_endpgm`, { target: g.target, waveSize: 64, mem, sgpr, vgpr: { 0: X, 1: Y, 4: 0x12345678 } });
+    const d = r.diags.filter((x) => x.id === 'gfx11.mimg.unsupported');
+    assert.equal(d.length, 1, src);
+    assert.match(d[0]!.message, why);
+    assert.equal(r.v(4, 0), 0);
   }
-  const s = runAsm('image_store v4, v[0:1], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\ns_endpgm', { target: gfx10, waveSize: 32, mem, sgpr, vgpr: { 0: 2, 1: 3, 4: f32bits(7.5) }, exec: 1 });
-  assert.deepEqual(s.diags.map((d) => d.id), []);
-  assert.equal(f32(mem.read32(base + 4 * (3 * W + 2))), 7.5);
 });

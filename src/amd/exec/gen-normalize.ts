@@ -199,19 +199,6 @@ function changed(a: Readonly<Record<string, number>>, b: Readonly<Record<string,
  */
 export function bindPreGfx11(inst: Instruction, env: ExecEnv, bind: (inst: Instruction, env: ExecEnv) => Bound): { inst: Instruction; bound: Bound } {
   const n = normalize(inst, env.space);
-  if (n.encoding === 'MIMG' && env.space.gfx !== 10) {
-    // mimg.ts knows GFX11's and GFX10.3's descriptors: refuse rather than misread another generation's.
-    return {
-      inst: n,
-      bound: {
-        cls: 'other',
-        run: (w: Wave) => {
-          env.diag.report({ id: 'gpusim.unimplemented', severity: 'error', where: { pc: w.pc - n.size, wave: w.id }, message: `${inst.mnemonic} is not implemented by gpusim yet on GFX${env.space.gfx} (image descriptors of this generation); the wave stops here` });
-          w.state = 'halted';
-        },
-      },
-    };
-  }
   if (n.variant === 'sdwa' && n.fields.dst_sel !== undefined && n.fields.dst_sel !== 6) return { inst: n, bound: sdwaDst(n, env, bind(n, env)) };
   const b = bind(n, env);
   const base = baseMnemonic(n.mnemonic);

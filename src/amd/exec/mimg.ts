@@ -21,6 +21,12 @@
  * Anything else is diagnosed once (`gfx11.mimg.unsupported`) and the instruction writes 0.
  * GFX10.3 (gfx1030) waves read their own descriptor layouts and FORMAT numbering
  * (mimg-gfx10.gen.ts, from Mesa's gfx10-rsrc JSON); the semantics are the same.
+ * GFX9 (gfx900) waves read GFX9's layouts (mimg-gfx9.gen.ts, from Mesa's gfx9 JSON): one WIDTH
+ * field, DATA_FORMAT/NUM_FORMAT pairs, the row pitch from T# PITCH (pitch - 1 texels) and, as
+ * GFX9 MIMG has no dim field, 1D or 2D from T# TYPE (SQ_RSRC_IMG_1D/2D); the address VGPRs are
+ * consecutive from vaddr, as many as the opcode and that type need (the encoding does not record
+ * the width). The da (array) bit and GFX9 mip chains (addrlib's GFX9 linear mip layout is not
+ * modelled) are diagnosed like the other unmodelled cases.
  */
 import type { Instruction } from '../isa/types.js';
 import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
@@ -31,6 +37,7 @@ import { CNT_MAX, laneOn } from './vmem.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
 import { BUF_FORMATS, type BufFormat } from './buffer-formats.gen.js';
 import { IMG_FORMATS_GFX10, SQ_IMG_RSRC_GFX10, SQ_IMG_SAMP_GFX10 } from './mimg-gfx10.gen.js';
+import { IMG_FORMATS_GFX9, SQ_IMG_RSRC_GFX9, SQ_IMG_SAMP_GFX9 } from './mimg-gfx9.gen.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
 import { diagAt } from './operands.js';
 
@@ -46,6 +53,8 @@ interface Image {
   pitch: number;
   /** The resource's levels (MAX_MIP + 1) and the view's BASE_LEVEL..LAST_LEVEL. */
   levels: readonly MipLevel[]; baseLevel: number; lastLevel: number;
+  /** 1 or 2 when the T# decides (GFX9), 0 when the instruction's dim does. */
+  dims: number;
 }
 
 export interface MipLevel { readonly offset: number; readonly pitch: number; readonly width: number; readonly height: number }
@@ -70,15 +79,27 @@ export function linearMipLevels(width: number, height: number, bytes: number, le
   return out;
 }
 
-/** A generation's descriptor layouts and FORMAT table. */
-interface Gen { readonly R: Readonly<Record<string, RsrcBits>>; readonly S: Readonly<Record<string, RsrcBits>>; readonly F: Readonly<Record<number, BufFormat>> }
+/**
+ * A generation's descriptor layouts and FORMAT table; `typeDims`: the image's dimensionality
+ * comes from T# TYPE (GFX9, no MIMG dim field) rather than the instruction.
+ */
+interface Gen { readonly R: Readonly<Record<string, RsrcBits>>; readonly S: Readonly<Record<string, RsrcBits>>; readonly F: Readonly<Record<number, BufFormat>>; readonly typeDims?: boolean }
 const GFX11: Gen = { R: SQ_IMG_RSRC, S: SQ_IMG_SAMP, F: BUF_FORMATS };
 const GFX10: Gen = { R: SQ_IMG_RSRC_GFX10, S: SQ_IMG_SAMP_GFX10, F: IMG_FORMATS_GFX10 };
+const GFX9: Gen = { R: SQ_IMG_RSRC_GFX9, S: SQ_IMG_SAMP_GFX9, F: IMG_FORMATS_GFX9, typeDims: true };
+
+/** The descriptor layouts of a wave's generation (by its operand space). */
+export function imageGen(gfx: number): Gen {
+  return gfx === 9 ? GFX9 : gfx === 10 ? GFX10 : GFX11;
+}
+
+/** SQ_RSRC_IMG_TYPE values (the same on GFX9..GFX11). */
+const IMG_1D = 8, IMG_2D = 9;
 
 function readTsharp(w: Wave, r: number, G: Gen): Image {
   const R = G.R;
   const base = (w.s[r]! >>> 0) * 256 + get(w, r, R.BASE_ADDRESS_HI) * 2 ** 40;
-  const width = (get(w, r, R.WIDTH_LO) | (get(w, r, R.WIDTH_HI) << 2)) + 1;
+  const width = (R.WIDTH ? get(w, r, R.WIDTH) : get(w, r, R.WIDTH_LO) | (get(w, r, R.WIDTH_HI) << 2)) + 1;
   const height = get(w, r, R.HEIGHT) + 1;
   const maxMip = get(w, r, R.MAX_MIP);
   const baseLevel = get(w, r, R.BASE_LEVEL), lastLevel = get(w, r, R.LAST_LEVEL);
@@ -87,11 +108,16 @@ function readTsharp(w: Wave, r: number, G: Gen): Image {
   let ok = '';
   if (!fmt || fmt.packed || !(fmt.nfmt === 'unorm' || fmt.nfmt === 'float' || fmt.nfmt === 'uint') || fmt.bits.some((b) => b !== 8 && b !== 16 && b !== 32)) ok = `T# FORMAT ${get(w, r, R.FORMAT)} (${fmt?.name ?? 'unknown'}) is not modelled for images`;
   else if (get(w, r, R.SW_MODE) !== 0) ok = `T# SW_MODE ${get(w, r, R.SW_MODE)}: only linear (0) images are modelled`;
+  else if (maxMip > 0 && R.PITCH) ok = `T# MAX_MIP ${maxMip}: GFX9 mip chains are not modelled`;
+  else if (R.PITCH && get(w, r, R.PITCH) + 1 < width) ok = `T# PITCH ${get(w, r, R.PITCH) + 1} is below WIDTH ${width}`;
+  else if (G.typeDims && get(w, r, R.TYPE) !== IMG_1D && get(w, r, R.TYPE) !== IMG_2D) ok = `T# TYPE ${get(w, r, R.TYPE)} is not modelled (SQ_RSRC_IMG_1D/2D only)`;
   else if (maxMip > 0 && 256 % fmt.bytes !== 0) ok = `T# FORMAT ${fmt.name}: mip chains of ${fmt.bytes}-byte texels are not modelled`;
   else if (baseLevel > lastLevel || lastLevel > maxMip) ok = `T# BASE_LEVEL ${baseLevel} / LAST_LEVEL ${lastLevel} / MAX_MIP ${maxMip}: the view's levels must lie in 0..MAX_MIP with BASE_LEVEL <= LAST_LEVEL`;
   const bytes = fmt?.bytes ?? 4;
-  const levels = linearMipLevels(width, height, bytes, maxMip + 1);
-  return { base, width, height, bytes, bits: fmt?.bits ?? [32], nfmt: fmt?.nfmt ?? 'float', dst, ok, pitch: levels[0]!.pitch, levels, baseLevel, lastLevel };
+  // GFX9's T# carries the row pitch; GFX10+ derive it (scenes use WIDTH for one level)
+  const levels = linearMipLevels(width, height, bytes, maxMip + 1, R.PITCH ? get(w, r, R.PITCH) + 1 : width);
+  const dims = G.typeDims ? (get(w, r, R.TYPE) === IMG_2D ? 2 : 1) : 0;
+  return { base, width, height, bytes, bits: fmt?.bits ?? [32], nfmt: fmt?.nfmt ?? 'float', dst, ok, pitch: levels[0]!.pitch, levels, baseLevel, lastLevel, dims };
 }
 
 /** The image seen at one mip level (base, size and pitch of that level). */
@@ -152,6 +178,7 @@ function addrRegs(inst: Instruction): number[] {
 function unsupported(inst: Instruction): string {
   const f = inst.fields;
   if (f.a16 || f.d16 || f.tfe || f.lwe) return 'a16/d16/tfe/lwe are not modelled';
+  if (f.da) return 'da (arrays) is not modelled';
   if (f.dim !== 0 && f.dim !== 1) return `dim ${f.dim} is not modelled (1D and 2D only)`;
   return '';
 }
@@ -186,19 +213,20 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
     const ws = env.waveSize;
     const findings: Finding[] = [];
     const why = unsupported(inst);
-    const regs = addrRegs(inst);
-    const dims = f.dim === 0 ? 1 : 2;
+    const G = imageGen(env.space.gfx);
+    // GFX9 records no address width: the VGPRs run on from vaddr, as many as the T# type needs.
+    const regs = G.typeDims ? Array.from({ length: 4 }, (_, k) => f.vaddr! + k) : addrRegs(inst);
+    const instDims = f.dim === 0 ? 1 : 2;
     const dmask = f.dmask! & 15;
     const chans = [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
     if (!chans.length && kind !== 'store') chans.push(0);
     // Address VGPRs: [bias] u [v] [lod] (GFX10+ order: bias before the body, LOD after it).
     const bodyAt = kind === 'sample_b' ? 1 : 0;
     const vdata = f.vdata!;
-    if (vdata + chans.length > env.vgprs || regs.some((r) => r >= env.vgprs)) findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: a data or address VGPR is past the ${env.vgprs} allocated` });
+    if (vdata + chans.length > env.vgprs || (!G.typeDims && regs.some((r) => r >= env.vgprs))) findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: a data or address VGPR is past the ${env.vgprs} allocated` });
     const srsrc = f.srsrc! * 4;
     const ssamp = (f.ssamp ?? 0) * 4;
     const px = new Float64Array(4), t = new Float64Array(4), t2 = new Float64Array(4);
-    const G = env.space.gfx === 10 ? GFX10 : GFX11;
     let warned = false;
     return {
       cls: 'vmem',
@@ -207,7 +235,9 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         const pc = w.pc - inst.size;
         if (kind === 'store') { if (w.vscnt < CNT_MAX) w.vscnt++; } else if (w.vmcnt < CNT_MAX) w.vmcnt++;
         const im = readTsharp(w, srsrc, G);
-        const bad = why || im.ok;
+        const dims = im.dims || instDims;
+        const need = bodyAt + dims + (kind === 'sample_l' ? 1 : 0);
+        const bad = why || im.ok || (G.typeDims && f.vaddr! + need > env.vgprs ? `address VGPRs v${f.vaddr}..v${f.vaddr! + need - 1} run past the ${env.vgprs} allocated` : '');
         if (bad || findings.length) {
           if (!warned) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad || findings[0]!.message}; the instruction writes 0`);
           warned = true;
