@@ -47,6 +47,8 @@ export interface SceneResult {
   readonly stats: DrawStats;
   /** The PM4 stream that was executed. */
   readonly pm4: Uint32Array;
+  /** The scene's shaders in GPU memory (what a GfxPipeline needs to run the stream again). */
+  readonly codes: readonly ShaderCode[];
   /** Per-draw POPS statistics (draws with PRIMITIVE_ORDERED_PIXEL_SHADER only). */
   readonly pops: readonly PopsDrawReport[];
   readonly packets: number;
@@ -483,7 +485,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   const pipe = new GfxPipeline(gen, mem, diag, codes, opts);
   const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec) });
   const ws = cp.run(pm4);
-  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, packets: ws.packets ?? cp.packets, pops: pipe.pops };
+  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, codes, packets: ws.packets ?? cp.packets, pops: pipe.pops };
 }
 
 function f16Bits(x: number): number {

@@ -11,6 +11,8 @@ import type { Diagnostics } from '../core/diagnostics.js';
 import type { CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
 import { CommandProcessor, type ComputeLaunch } from '../amd/cp/cp.js';
+import type { Pm4Builder } from '../amd/cp/builder.js';
+import type { LaunchSetup } from './hsa.js';
 import type { Pm4Gen } from '../amd/cp/regdb.js';
 import { dispatch, type DispatchStats, type LoadedCode } from './dispatch.js';
 
@@ -87,4 +89,27 @@ export function pm4Machine(gen: Pm4Gen, mem: Memory, diag: Diagnostics, codes: r
   const results: Pm4DispatchResult[] = [];
   const cp = new CommandProcessor({ gen, mem, diag, launch: computeLauncher(codes, opts, results) });
   return { cp, results };
+}
+
+/**
+ * Emit the PM4 of one kernel dispatch as a driver does: COMPUTE_PGM_LO/HI at the kernel entry,
+ * COMPUTE_PGM_RSRC1/2/3 from its descriptor, COMPUTE_NUM_THREAD_X/Y/Z, COMPUTE_START_X/Y/Z = 0,
+ * the user SGPRs the descriptor enables (kernarg, dispatch packet and queue pointers from
+ * `setup`, see hsa.ts setupLaunch) in COMPUTE_USER_DATA_n, then DISPATCH_DIRECT of `grid`
+ * threads (USE_THREAD_DIMENSIONS) with CS_W32_EN per the kernel's wave size.
+ */
+export function emitKernelDispatch(b: Pm4Builder, code: LoadedCode, kernel: CodeObjectKernel, setup: LaunchSetup, grid: readonly [number, number, number], block: readonly [number, number, number]): Pm4Builder {
+  const kd = kernel.kd;
+  const entry = code.loadBase + kernel.entryAddress;
+  b.setShReg('COMPUTE_PGM_LO', Math.floor(entry / 256) % 2 ** 32, Math.floor(entry / 2 ** 40))
+    .setShReg('COMPUTE_PGM_RSRC1', kd.compute_pgm_rsrc1, kd.compute_pgm_rsrc2);
+  if (b.db.get('COMPUTE_PGM_RSRC3')) b.setShReg('COMPUTE_PGM_RSRC3', kd.compute_pgm_rsrc3);
+  b.setShReg('COMPUTE_NUM_THREAD_X', ...block).setShReg('COMPUTE_START_X', 0, 0, 0);
+  const ptrs: Record<string, number> = { kernarg_segment_ptr: setup.kernargVa, dispatch_ptr: setup.dispatchPacketVa, queue_ptr: setup.queueVa };
+  for (const u of kd.derived.userSgprs) {
+    const v = ptrs[u.name];
+    if (v === undefined) continue;
+    b.setShReg(b.db.offset('COMPUTE_USER_DATA_0') + u.reg, v % 2 ** 32, Math.floor(v / 2 ** 32));
+  }
+  return b.dispatchDirect(grid[0], grid[1], grid[2], b.dispatchInitiator({ useThreadDimensions: true, wave32: kd.derived.waveSize === 32 }));
 }

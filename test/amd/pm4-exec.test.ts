@@ -17,7 +17,7 @@ import { Diagnostics } from '../../src/core/diagnostics.js';
 import { loadCodeObject } from '../../src/formats/amdgpu/codeobject.js';
 import { loadCode } from '../../src/runtime/dispatch.js';
 import { setupLaunch } from '../../src/runtime/hsa.js';
-import { pm4Machine } from '../../src/runtime/pm4.js';
+import { emitKernelDispatch, pm4Machine } from '../../src/runtime/pm4.js';
 import { runKernel } from '../../src/runtime/run.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -158,21 +158,8 @@ test('PM4 DISPATCH_DIRECT of vadd.co gives the same output as running it directl
   new DataView(u32.buffer).setUint32(0, n, true);
   const setup = setupLaunch(mem, kernel, [{ kind: 'pointer', va: sa.base }, { kind: 'pointer', va: sb.base }, { kind: 'pointer', va: sc.base }, { kind: 'bytes', bytes: u32 }], [n, 1, 1], block, code.loadBase + kernel.kdAddress);
 
-  const kd = kernel.kd;
-  const entry = code.loadBase + kernel.entryAddress;
   const b = new Pm4Builder('gfx11');
-  b.setShReg('COMPUTE_PGM_LO', Math.floor(entry / 256) % 2 ** 32, Math.floor(entry / 2 ** 40))
-    .setShReg('COMPUTE_PGM_RSRC1', kd.compute_pgm_rsrc1, kd.compute_pgm_rsrc2)
-    .setShReg('COMPUTE_PGM_RSRC3', kd.compute_pgm_rsrc3)
-    .setShReg('COMPUTE_NUM_THREAD_X', ...block)
-    .setShReg('COMPUTE_START_X', 0, 0, 0);
-  const ptrs: Record<string, number> = { kernarg_segment_ptr: setup.kernargVa, dispatch_ptr: setup.dispatchPacketVa, queue_ptr: setup.queueVa };
-  for (const u of kd.derived.userSgprs) {
-    const v = ptrs[u.name];
-    if (v === undefined) continue;
-    b.setShReg(b.db.offset('COMPUTE_USER_DATA_0') + u.reg, v % 2 ** 32, Math.floor(v / 2 ** 32));
-  }
-  b.dispatchDirect(n, 1, 1, b.dispatchInitiator({ useThreadDimensions: true, wave32: kd.derived.waveSize === 32 }))
+  emitKernelDispatch(b, code, kernel, setup, [n, 1, 1], block)
     .releaseMem('BOTTOM_OF_PIPE_TS', sc.base + 4 * n - 4 + 0, DATA_SEL.DISCARD);
   // The command buffer lives in GPU memory and is executed as an IB.
   const words = b.finish();
