@@ -12,6 +12,7 @@ import { Memory } from '../core/memory.js';
 import { f16, f16bits, f32, f32bits } from '../core/float.js';
 import { Pm4Builder } from '../amd/cp/builder.js';
 import { CommandProcessor } from '../amd/cp/cp.js';
+import { DEFAULT_RENDER_BACKENDS, readZpassBlock } from '../amd/cp/queries.js';
 import { regDb } from '../amd/cp/regdb.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
 import { gfx10 } from '../amd/isa/gfx10/index.js';
@@ -49,6 +50,8 @@ export interface SceneResult {
   readonly pm4: Uint32Array;
   /** The scene's shaders in GPU memory (what a GfxPipeline needs to run the stream again). */
   readonly codes: readonly ShaderCode[];
+  /** Occlusion queries by name: their block's address and samples passed (null: not all RBs wrote). */
+  readonly queries: ReadonlyMap<string, { readonly va: number; readonly samples: number | null }>;
   /** Per-draw POPS statistics (draws with PRIMITIVE_ORDERED_PIXEL_SHADER only). */
   readonly pops: readonly PopsDrawReport[];
   readonly packets: number;
@@ -74,6 +77,10 @@ function obj(v: unknown, field: string): Json {
 }
 function arr(v: unknown, field: string): unknown[] {
   if (!Array.isArray(v)) err(field, 'expected an array');
+  return v;
+}
+function bool(v: unknown, field: string): boolean {
+  if (typeof v !== 'boolean') err(field, 'true or false');
   return v;
 }
 function str(v: unknown, field: string): string {
@@ -458,10 +465,29 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     }
   }
 
-  // Draws.
+  // Draws. `occlusionQuery` brackets a draw with ZPASS dumps into a query block (one 16-byte slot
+  // per render backend) while DB_COUNT_CONTROL counts; `predicate` makes a draw's packets
+  // predicated on an earlier draw's query (SET_PREDICATION ZPASS).
+  const rbs = Math.max(1, opts.renderBackends ?? DEFAULT_RENDER_BACKENDS);
+  const queries = new Map<string, number>();
+  const countOn = E('DB_COUNT_CONTROL', { PERFECT_ZPASS_COUNTS: 1, SAMPLE_RATE: Math.log2(samples), ZPASS_ENABLE: 1, SLICE_EVEN_ENABLE: 1, SLICE_ODD_ENABLE: 1 });
   arr(scene.draws ?? [], 'draws').forEach((d, i) => {
     const f = `draws[${i}]`;
     const o = obj(d, f);
+    let query = -1;
+    if (o.occlusionQuery !== undefined) {
+      const qn = str(o.occlusionQuery, `${f}.occlusionQuery`);
+      if (queries.has(qn)) err(`${f}.occlusionQuery`, `query '${qn}' already belongs to an earlier draw`);
+      query = mem.alloc(16 * rbs, `query-${qn}`, 256).base;
+      queries.set(qn, query);
+    }
+    let pred: { va: number; visible: boolean; wait: boolean } | null = null;
+    if (o.predicate !== undefined) {
+      const po = obj(o.predicate, `${f}.predicate`);
+      const qn = str(po.query, `${f}.predicate.query`);
+      const va = queries.get(qn) ?? err(`${f}.predicate.query`, `no earlier draw has occlusionQuery '${qn}'`);
+      pred = { va, visible: bool(po.drawIfVisible ?? true, `${f}.predicate.drawIfVisible`), wait: bool(po.wait ?? true, `${f}.predicate.wait`) };
+    }
     const topo = str(o.topology ?? 'DI_PT_TRILIST', `${f}.topology`);
     const pt = (DI_PT as Record<string, number>)[topo];
     if (pt === undefined) err(`${f}.topology`, `a DI_PT_* name such as DI_PT_TRILIST, DI_PT_TRISTRIP, DI_PT_TRIFAN, DI_PT_RECTLIST`);
@@ -472,20 +498,31 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     b.setContextReg('PA_SU_SC_MODE_CNTL', suMode(restart));
     if (gen === 'gfx9') b.setUconfigReg('VGT_MULTI_PRIM_IB_RESET_EN', restart ? 1 : 0);
     if (restart) b.setContextReg('VGT_MULTI_PRIM_IB_RESET_INDX', int(o.restart, `${f}.restart`, 0, 0xffffffff));
-    if (o.indices !== undefined) {
-      const bn = str(o.indices, `${f}.indices`);
-      const buf = buffers.get(bn) ?? err(`${f}.indices`, `no buffer '${bn}'`);
-      if (buf.elem === 1 || buf.elem === 2 || buf.elem === 4) b.indexType(buf.elem === 2 ? 0 : buf.elem === 4 ? 1 : 2);
-      b.indexBase(buf.va).indexBufferSize(buf.count);
-      const first = int(o.first ?? 0, `${f}.first`, 0, buf.count);
-      b.drawIndex2(buf.count, buf.va + first * buf.elem, count);
-    } else b.drawIndexAuto(count);
+    if (query >= 0) b.setContextReg('DB_COUNT_CONTROL', countOn).zpassDump(query);
+    if (pred) b.setPredication(1, pred.va, { drawVisible: pred.visible, noWait: !pred.wait });
+    const drawPackets = (): void => {
+      if (o.indices !== undefined) {
+        const bn = str(o.indices, `${f}.indices`);
+        const buf = buffers.get(bn) ?? err(`${f}.indices`, `no buffer '${bn}'`);
+        if (buf.elem === 1 || buf.elem === 2 || buf.elem === 4) b.indexType(buf.elem === 2 ? 0 : buf.elem === 4 ? 1 : 2);
+        b.indexBase(buf.va).indexBufferSize(buf.count);
+        const first = int(o.first ?? 0, `${f}.first`, 0, buf.count);
+        b.drawIndex2(buf.count, buf.va + first * buf.elem, count);
+      } else b.drawIndexAuto(count);
+    };
+    if (pred) b.predicated(drawPackets).setPredication(0);
+    else drawPackets();
+    if (query >= 0) b.zpassDump(query + 8).setContextReg('DB_COUNT_CONTROL', 0);
   });
   const pm4 = b.finish();
   const pipe = new GfxPipeline(gen, mem, diag, codes, opts);
-  const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec) });
+  const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec), zpassCounts: () => pipe.zpassCounts(), renderBackends: rbs });
   const ws = cp.run(pm4);
-  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, codes, packets: ws.packets ?? cp.packets, pops: pipe.pops };
+  const queryResults = new Map([...queries].map(([name, va]) => {
+    const q = readZpassBlock(mem, va, rbs);
+    return [name, { va, samples: q.ready ? q.samples : null }] as const;
+  }));
+  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, codes, queries: queryResults, packets: ws.packets ?? cp.packets, pops: pipe.pops };
 }
 
 function f16Bits(x: number): number {

@@ -40,7 +40,8 @@ import { primMaskM0 } from '../amd/exec/vintrp.js';
 import { packWaves, psInputVgprs, type PsWave } from '../amd/gfx/waves.js';
 import { GfxRegs } from '../amd/gfx/regs.js';
 import { decodeColorTargets, exportColor, readSample, writeSample, blend, type ColorTarget } from '../amd/gfx/cb.js';
-import { decodeDepthState, decodeZOrder, depthStencilTest, earlyDepthStencil, type ZOrder } from '../amd/gfx/db.js';
+import { decodeDepthState, decodeZOrder, depthStencilTest, earlyDepthStencil, renderBackendOf, zpassCounting, type ZOrder } from '../amd/gfx/db.js';
+import { DEFAULT_RENDER_BACKENDS } from '../amd/cp/queries.js';
 import {
   attrRingBytes, attrRingOffset, gsTgInfo, mergedWaveInfo, packPrimVertices, psLdsBytes, psPrimMask, psWaveCountSgpr, PsWaveIds,
   unpackPrimExport,
@@ -88,6 +89,8 @@ export interface DrawOptions {
   readonly popsTrace?: PopsTrace;
   /** GFX11 PA_SC_VRS_SURFACE_CNTL_1 as the kernel programs it (MMIO, not PM4): FORCE_SC_VRS_RATE_FINE_POPS. */
   readonly paScVrsSurfaceCntl1?: number;
+  /** Render backends (occlusion counters, one per RB; default DEFAULT_RENDER_BACKENDS, as the CP). */
+  readonly renderBackends?: number;
 }
 
 export interface DrawStats {
@@ -125,6 +128,8 @@ export class GfxPipeline {
   readonly opts: DrawOptions;
   readonly stats: DrawStats = { draws: 0, primitives: 0, gsWaves: 0, psWaves: 0, gsInstructions: 0, psInstructions: 0, quads: 0, samplesWritten: 0, pixelsShaded: 0, aborted: false };
   private readonly clock = { t: 0 };
+  /** The DB's samples-passed counters per render backend (occlusion queries read them). */
+  private readonly zpass: number[];
   private readonly waveIds: PsWaveIds;
   private readonly programs = new Map<string, Program>();
   private waveCounter = 0;
@@ -140,6 +145,7 @@ export class GfxPipeline {
     this.diag = diag;
     this.codes = codes;
     this.opts = opts;
+    this.zpass = new Array<number>(Math.max(1, opts.renderBackends ?? DEFAULT_RENDER_BACKENDS)).fill(0);
     this.waveIds = new PsWaveIds(opts.shaderEngines ?? 2, POPS_GENS[gen].packersPerSe, opts.psMaxWaveId ?? 0x3ff);
     this.stageHost = {
       gen: this.gen,
@@ -154,6 +160,11 @@ export class GfxPipeline {
         return r;
       },
     };
+  }
+
+  /** The samples-passed counters of the render backends: what a ZPASS event writes (CpOptions.zpassCounts). */
+  zpassCounts(): readonly number[] {
+    return this.zpass.slice();
   }
 
   /** Per-draw POPS statistics (empty when no draw used POPS). */
@@ -585,6 +596,8 @@ export class GfxPipeline {
     const ns = st.numSamples;
     const targets = decodeColorTargets(regs, ns, this.diag);
     const depth = decodeDepthState(regs, ns, this.diag);
+    const counting = zpassCounting(regs);
+    const rbs = this.zpass.length;
     const k = new Float64Array([f32(regs.raw('CB_BLEND_RED')), f32(regs.raw('CB_BLEND_GREEN')), f32(regs.raw('CB_BLEND_BLUE')), f32(regs.raw('CB_BLEND_ALPHA'))]);
     const b = new Float64Array(5);
     const src = new Float64Array(4), dst = new Float64Array(4), out = new Float64Array(4);
@@ -621,6 +634,8 @@ export class GfxPipeline {
               // Already tested and written before the PS: an exported depth comes too late.
               if (depth.zExport && r.mrtz && on(r.mrtz)) zExportIgnored = true;
             } else if ((depth.zEnable || depth.stencilEnable) && !depthStencilTest(this.mem, depth, x, y, s, z, quad.sp.front)) continue;
+            // Passed depth/stencil (early or late) and not discarded: the occlusion counters count it.
+            if (counting) this.zpass[renderBackendOf(x, y, rbs)]!++;
             let wrote = false;
             for (const t of targets) {
               if (!t) continue;

@@ -159,11 +159,75 @@ test('SET_PREDICATION and the PREDICATE header bit: predicated draws run only wh
     ib.put(0x150000, new Pm4Builder(gen).drawIndexAuto(9).finish());
     ib.cp.run(new Pm4Builder(gen).setPredication(3, 0x140000).pkt3(IT.INDIRECT_BUFFER!, [0x150000, 0, 2 | 1 << 23], { predicate: true }).finish());
     assert.equal(ib.cp.draws.length, 0);
-    // ZPASS needs occlusion results: reported, predicated packets run.
-    const z = machine(gen);
-    z.cp.run(new Pm4Builder(gen).setPredication(1, 0x140000).finish());
-    assert.deepEqual(ids(z.diag), ['pm4.set-predication.unmodelled-op']);
   }
+});
+
+/** A 64-bit query value with the written bit (63): [lo, hi]. */
+const qv = (n: number): number[] => [n >>> 0, 0x8000_0000];
+
+test('SET_PREDICATION ZPASS sums the RB slots of an occlusion block; PRIMCOUNT reads streamout overflow; CONTINUE ORs blocks', () => {
+  for (const gen of PM4_GENS) {
+    const m = machine(gen);
+    // Two occlusion blocks of 4 RB slots {begin, end}: 0x140000 saw 5 samples on RB 2, 0x140100 none.
+    m.put(0x140000, [...qv(10), ...qv(10), ...qv(0), ...qv(0), ...qv(7), ...qv(12), ...qv(3), ...qv(3)]);
+    m.put(0x140100, [...qv(1), ...qv(1), ...qv(2), ...qv(2), ...qv(3), ...qv(3), ...qv(4), ...qv(4)]);
+    // Streamout blocks {written, needed} begin then end: 0x140200 fits (4 written, 4 needed), 0x140300 overflowed (4 of 6).
+    m.put(0x140200, [...qv(0), ...qv(0), ...qv(4), ...qv(4)]);
+    m.put(0x140300, [...qv(0), ...qv(0), ...qv(4), ...qv(6)]);
+    const b = new Pm4Builder(gen);
+    const draw = (n: number): void => { b.pkt3(IT.DRAW_INDEX_AUTO!, [n, b.drawInitiator('DI_SRC_SEL_AUTO_INDEX')], { predicate: true }); };
+    b.setPredication(1, 0x140000); draw(1); // visible, draw if visible: runs
+    b.setPredication(1, 0x140100); draw(2); // nothing visible: skipped
+    b.setPredication(1, 0x140100, { drawVisible: false }); draw(3); // not visible, draw if not visible: runs
+    b.setPredication(1, 0x140100).setPredication(1, 0x140000, { continue: true }); draw(4); // either block visible: runs
+    b.setPredication(1, 0x140000, { drawVisible: false }).setPredication(1, 0x140100, { drawVisible: false, continue: true }); draw(5); // one visible: skipped
+    b.setPredication(2, 0x140200); draw(6); // no overflow, draw if no overflow: runs
+    b.setPredication(2, 0x140300); draw(7); // overflow: skipped
+    b.setPredication(2, 0x140200, { drawVisible: false }).setPredication(2, 0x140300, { drawVisible: false, continue: true }); draw(8); // draw if any stream overflowed: runs
+    b.setPredication(0);
+    m.cp.run(b.finish());
+    assert.deepEqual(ids(m.diag), [], gen);
+    assert.deepEqual(m.cp.draws.map((d) => d.count), [1, 3, 4, 6, 8], gen);
+
+    // A block some RB has not written: HINT = WAIT would wait forever (reported), NOWAIT_DRAW just draws.
+    const w = machine(gen);
+    w.put(0x140000, [...qv(1), ...qv(1), 0, 0, 0, 0]);
+    w.cp.run(new Pm4Builder(gen).setPredication(1, 0x140000).pkt3(IT.DRAW_INDEX_AUTO!, [9, 2], { predicate: true })
+      .setPredication(1, 0x140000, { noWait: true }).pkt3(IT.DRAW_INDEX_AUTO!, [10, 2], { predicate: true }).finish());
+    assert.deepEqual(ids(w.diag), ['pm4.set-predication.query-not-ready']);
+    assert.match(w.diag.list[0]!.message, /4 RB slots/);
+    assert.deepEqual(w.cp.draws.map((d) => d.count), [9, 10]);
+    // A reserved PRED_OP is reported.
+    const r = machine(gen);
+    r.cp.run(new Pm4Builder(gen).pkt3(IT.SET_PREDICATION!, [5 << 16, 0x140000, 0]).finish());
+    assert.deepEqual(ids(r.diag), ['pm4.set-predication.reserved-op']);
+  }
+});
+
+test('ZPASS events: every RB writes its counter (bit 63 set) at va + 16*rb; without a pipeline they are reported and write nothing', () => {
+  for (const gen of PM4_GENS) {
+    const mem = new Memory();
+    mem.map(0x100000, 0x100000, 'data');
+    const diag = new Diagnostics();
+    let counts = [0, 0, 0];
+    const cp = new CommandProcessor({ gen, mem, diag, renderBackends: 3, zpassCounts: () => counts });
+    const b = new Pm4Builder(gen).zpassDump(0x140000);
+    cp.run(b.finish());
+    counts = [5, 0, 2 ** 33 + 1];
+    const end = new Pm4Builder(gen).zpassDump(0x140008, { packet: gen === 'gfx11' })
+      .setPredication(1, 0x140000).pkt3(IT.DRAW_INDEX_AUTO!, [3, 2], { predicate: true }).finish();
+    cp.run(end);
+    assert.deepEqual(ids(diag), [], gen);
+    const words = Array.from({ length: 12 }, (_, i) => mem.read32(0x140000 + 4 * i) >>> 0);
+    assert.deepEqual(words, [0, 0x80000000, 5, 0x80000000, 0, 0x80000000, 0, 0x80000000, 0, 0x80000000, 1, 0x80000002], gen);
+    assert.equal(cp.draws.length, 1, 'samples passed between the dumps: the predicated draw runs');
+    // No pipeline: the counts are unknown.
+    const bare = machine(gen);
+    bare.cp.run(new Pm4Builder(gen).zpassDump(0x140000).eventWrite('SAMPLE_STREAMOUTSTATS', 3, 0x140100).finish());
+    assert.deepEqual(ids(bare.diag), ['pm4.event.zpass-no-pipeline', 'pm4.event.streamout-stats-not-modelled']);
+    assert.equal(bare.mem.read32(0x140004), 0);
+  }
+  assert.throws(() => new Pm4Builder('gfx103').zpassDump(0, { packet: true }), /GFX11 packet/);
 });
 
 test('COND_EXEC skips EXEC_COUNT dwords when the value is zero; a skip into a packet or past the end is caught', () => {

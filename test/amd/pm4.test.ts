@@ -229,8 +229,11 @@ test('a clean stream reports no diagnostics', () => {
     m.mem.map(0x200000, 0x300000, 'args-ib-results');
     m.put(0x300000, new Pm4Builder(gen).nop(1).finish());
     m.put(0x400000, Uint32Array.of(1));
-    m.cp.run(everyPacket(gen).finish());
+    // The stream's occlusion query needs a DB: one that has counted nothing.
+    const cp = new CommandProcessor({ gen, mem: m.mem, diag: m.diag, zpassCounts: () => [0, 0, 0, 0] });
+    cp.run(everyPacket(gen).finish());
     assert.deepEqual(m.diag.list, [], m.diag.list.map((d) => d.message).join('\n'));
+    assert.equal(cp.predicatedOff, 0, 'nothing visible, DRAW_NOT_VISIBLE: the predicated NOP runs');
   }
 });
 

@@ -305,3 +305,49 @@ test('PS launch on gfx900/gfx1030: PS_wave_id counts per packer (2 packers per S
     }
   }
 });
+
+test('occlusion queries on all three generations: ZPASS counts equal the reference rasterizer\'s passing samples; ZPASS predication skips or runs draws', () => {
+  // One vertex buffer, drawn by index ranges: an occluder quad (z 0.3), a triangle hidden behind
+  // it (z 0.6), a triangle in front (z 0.1), then three small predicated triangles (z 0.05) in
+  // separate corners, each writing its own attribute value.
+  const sq = (x0: number, y0: number, x1: number, y1: number, z: number, a: number): Tri[] => [
+    [v(x0, y0, [a], z), v(x1, y0, [a], z), v(x1, y1, [a], z)], [v(x0, y0, [a], z), v(x1, y1, [a], z), v(x0, y1, [a], z)]];
+  const corner = (cx: number, cy: number, a: number): Tri => [v(cx - 0.15, cy - 0.15, [a], 0.05), v(cx + 0.15, cy - 0.15, [a], 0.05), v(cx, cy + 0.15, [a], 0.05)];
+  const occluder = sq(-0.6, -0.6, 0.6, 0.6, 0.3, 0.25);
+  const hidden: Tri = [v(-0.4, -0.4, [0.5], 0.6), v(0.3, -0.3, [0.5], 0.6), v(0, 0.4, [0.5], 0.6)];
+  const front: Tri = [v(-0.1, -0.9, [0.75], 0.1), v(0.9, -0.2, [0.75], 0.1), v(0.2, 0.5, [0.75], 0.1)];
+  const tris = [...occluder, hidden, front, corner(-0.8, -0.8, 2), corner(0.8, 0.8, 3), corner(-0.8, 0.8, 4)];
+  const ps = { gfx1100: { source: PS_R11 }, gfx1030: { source: PS_R }, gfx900: { source: PS_R } };
+  const range = (first: number, n: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ topology: 'DI_PT_TRILIST', indices: 'indices', first: 3 * first, count: 3 * n, ...extra });
+  const draws = [
+    range(0, 2), range(2, 1, { occlusionQuery: 'hidden' }), range(3, 1, { occlusionQuery: 'front' }),
+    range(4, 1, { predicate: { query: 'hidden' } }), range(5, 1, { predicate: { query: 'front' } }), range(6, 1, { predicate: { query: 'hidden', drawIfVisible: false } }),
+  ];
+  const samples = 4;
+  const refFront = refSetup(front, 32, 32)!;
+  let want = 0;
+  for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) for (let s = 0; s < samples; s++) {
+    const [sx, sy] = refSample(x, y, samples, s);
+    if (refCovers(refFront, sx, sy)) want++;
+  }
+  assert.ok(want > 100);
+  const centre = (t: Tri): [number, number] => [Math.floor(((t[0].x + t[1].x + t[2].x) / 3 + 1) * 16), Math.floor(((t[0].y + t[1].y + t[2].y) / 3 + 1) * 16)];
+  for (const [gfx, rbs] of [['gfx1100', 4], ['gfx1030', 4], ['gfx900', 4], ['gfx1100', 1], ['gfx900', 3]] as const) {
+    const s = scene(tris, { samples, ps, state: { blend: [{ enable: false }], depthFunc: 'FRAG_LESS', depthWrite: true }, draws });
+    s.depth = { format: 'Z_32_FLOAT', clear: 1 };
+    (s.buffers as Record<string, unknown>).indices = { type: 'u16', values: tris.flatMap((_, i) => [3 * i, 3 * i + 1, 3 * i + 2]) };
+    const r = runScene(s, '.', { gfx, renderBackends: rbs });
+    clean(r);
+    assert.equal(r.queries.get('hidden')!.samples, 0, `${gfx}/${rbs} RBs: the hidden triangle passes no sample`);
+    assert.equal(r.queries.get('front')!.samples, want, `${gfx}/${rbs} RBs: every sample of the front triangle passes`);
+    assert.equal(r.stats.draws, 5, `${gfx}: the draw predicated on the hidden query is discarded`);
+    const [ax, ay] = centre(tris[4]!), [bx, by] = centre(tris[5]!), [cx, cy] = centre(tris[6]!);
+    assert.equal(sampleF32(r, ax, ay, 0), 0, `${gfx}: predicated on 'hidden' (draw if visible) not drawn`);
+    assert.equal(sampleF32(r, bx, by, 0), 3, `${gfx}: predicated on 'front' drawn`);
+    assert.equal(sampleF32(r, cx, cy, 0), 4, `${gfx}: predicated on 'hidden' (draw if not visible) drawn`);
+  }
+  // Bad query references name the field.
+  const bad = scene(tris, { draws: [range(0, 1, { predicate: { query: 'nope' } })] });
+  (bad.buffers as Record<string, unknown>).indices = { type: 'u16', values: [0, 1, 2] };
+  assert.throws(() => runScene(bad, '.', { gfx: 'gfx900' }), /draws\[0\]\.predicate\.query: no earlier draw has occlusionQuery 'nope'/);
+});

@@ -147,6 +147,19 @@ export class Pm4Builder {
     return this.pkt3(IT.SET_PREDICATION!, [cntl >>> 0, lo32(va) & ~3, hi32(va) & 0xffff]);
   }
 
+  /** Emit `fn`'s packets with the PREDICATE bit [0] set on every type-3 header (SET_PREDICATION decides whether they run). */
+  predicated(fn: (b: this) => void): this {
+    let at = this.w.length;
+    fn(this);
+    while (at < this.w.length) {
+      const h = this.w[at]!;
+      if (h >>> 30 !== 3) throw new RangeError(`predicated() takes type-3 packets only (dword ${at} is 0x${h.toString(16)})`);
+      this.w[at] = (h | 1) >>> 0;
+      at += ((h >>> 16) & 0x3fff) + 2;
+    }
+    return this;
+  }
+
   /** COND_EXEC: if the dword at `va` is zero, the CP skips the next `dwords` dwords. */
   condExec(va: number, dwords: number): this {
     return this.pkt3(IT.COND_EXEC!, [lo32(va) & ~3, hi32(va) & 0xffff, 0, dwords & 0x3fff]);
@@ -233,6 +246,18 @@ export class Pm4Builder {
   eventWrite(event: string | number, eventIndex = 0, va?: number): this {
     const t = typeof event === 'string' ? this.eventType(event) : event;
     return this.pkt3(IT.EVENT_WRITE!, va === undefined ? [t | (eventIndex << 8)] : [t | (eventIndex << 8), lo32(va), hi32(va)]);
+  }
+  /**
+   * The occlusion-query dump a driver emits at query begin (va) and end (va + 8): every RB writes
+   * its samples-passed counter at va + 16*rb. GFX9/GFX10.3 EVENT_WRITE ZPASS_DONE, GFX11
+   * EVENT_WRITE PIXEL_PIPE_STAT_DUMP (EVENT_INDEX 1), or with `packet` GFX11's EVENT_WRITE_ZPASS.
+   */
+  zpassDump(va: number, opts: { packet?: boolean } = {}): this {
+    if (opts.packet) {
+      if (this.gen !== 'gfx11') throw new RangeError(`EVENT_WRITE_ZPASS is a GFX11 packet, not ${this.gen}`);
+      return this.pkt3(IT.EVENT_WRITE_ZPASS!, [lo32(va), hi32(va) & 0xffff]);
+    }
+    return this.eventWrite(this.gen === 'gfx11' ? 'PIXEL_PIPE_STAT_DUMP' : 'ZPASS_DONE', 1, va);
   }
   eventWriteEop(event: string | number, va: number, dataSel: number, data = 0, dataHi = 0): this {
     const t = typeof event === 'string' ? this.eventType(event) : event;

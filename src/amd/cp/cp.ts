@@ -14,6 +14,7 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import { HANDLERS, type RegWrite } from './packets.js';
 import { IT } from './pm4.js';
 import { REG_FILE_DWORDS, REG_SPACES, regDb, spaceOf, type Pm4Gen, type RegDb } from './regdb.js';
+import { DEFAULT_RENDER_BACKENDS, readStreamoutBlock, readZpassBlock, writeZpassCounts } from './queries.js';
 import { walkPm4, type PacketAction, type Pm4Packet, type Pm4Visitor, type WalkOptions, type WalkStats } from './walker.js';
 
 /** Register writes a packet makes by itself (SET_*_REG, type 0, WRITE_DATA to a register). */
@@ -122,6 +123,13 @@ export interface CpOptions {
   readonly onDraw?: (rec: DrawRecord) => void;
   /** Stop recording draws after this many (default 100,000). */
   readonly maxDraws?: number;
+  /**
+   * The DB's samples-passed counters, one per render backend (GfxPipeline.zpassCounts), written by
+   * ZPASS events. Absent (draws only recorded): the events are reported and write nothing.
+   */
+  readonly zpassCounts?: () => readonly number[];
+  /** Render backends: the slots SET_PREDICATION ZPASS sums (default DEFAULT_RENDER_BACKENDS, as GfxPipeline). */
+  readonly renderBackends?: number;
   /** Also run the analyse checks while executing (default true). */
   readonly analyse?: boolean;
 }
@@ -152,8 +160,11 @@ export class CommandProcessor implements Pm4Visitor {
    * All on until a CONTEXT_CONTROL with UPDATE_LOAD_ENABLES says otherwise.
    */
   loadEnables = 0x7fffffff;
-  /** SET_PREDICATION state: null = predication off (PRED_OP CLEAR); else whether predicated packets run. */
-  predication: { readonly op: number; readonly pass: boolean } | null = null;
+  /**
+   * SET_PREDICATION state: null = predication off (PRED_OP CLEAR); else whether predicated packets
+   * run, and the condition CONTINUE accumulates (non-zero / samples passed / overflow, OR-ed).
+   */
+  predication: { readonly op: number; readonly pass: boolean; readonly cond: boolean } | null = null;
   /** Predicated packets the CP discarded, and dwords COND_EXEC skipped. */
   predicatedOff = 0;
   condSkippedDwords = 0;
@@ -165,6 +176,8 @@ export class CommandProcessor implements Pm4Visitor {
   readonly maxDraws: number;
   private readonly launch: ((l: ComputeLaunch) => boolean) | undefined;
   private readonly onDraw: ((rec: DrawRecord) => void) | undefined;
+  private readonly zpassCounts: (() => readonly number[]) | undefined;
+  readonly renderBackends: number;
   /** Bumped on every register change, so unchanged state is snapshotted once. */
   private version = 0;
   private snap: RegSnapshot | null = null;
@@ -178,6 +191,8 @@ export class CommandProcessor implements Pm4Visitor {
     this.diag = opts.diag;
     this.launch = opts.launch;
     this.onDraw = opts.onDraw;
+    this.zpassCounts = opts.zpassCounts;
+    this.renderBackends = opts.renderBackends ?? DEFAULT_RENDER_BACKENDS;
     this.maxDraws = opts.maxDraws ?? 100_000;
     this.analyser = opts.analyse === false ? null : new AnalyseVisitor(opts.gen, opts.diag);
   }
@@ -310,7 +325,11 @@ export class CommandProcessor implements Pm4Visitor {
       }
       case IT.WRITE_DATA: this.writeData(p); break;
       case IT.COPY_DATA: this.copyData(p); break;
-      case IT.EVENT_WRITE: this.event(p, b[0]! & 0x3f); break;
+      case IT.EVENT_WRITE:
+        this.event(p, b[0]! & 0x3f);
+        if (b.length === 3) this.eventWithAddress(p, b[0]! & 0x3f, lohi(b[1]!, b[2]! & 0xffff));
+        break;
+      case IT.EVENT_WRITE_ZPASS: this.zpassDump(p, lohi(b[0]!, b[1]! & 0xffff)); break;
       case IT.EVENT_WRITE_EOP:
         this.event(p, b[0]! & 0x3f);
         this.releaseWrite(p, lohi(b[1]!, b[2]! & 0xffff), (b[2]! >>> 29) & 7, b[3]!, b[4]!);
@@ -380,32 +399,72 @@ export class CommandProcessor implements Pm4Visitor {
   }
 
   /**
-   * SET_PREDICATION: PRED_OP 0 clears predication; BOOL64/BOOL32 read the value at the address
-   * (PRED_BOOL/DRAW_VISIBLE = 1: predicated packets run when it is non-zero; 0: when it is zero).
-   * ZPASS and PRIMCOUNT need occlusion/streamout query results gpusim does not produce.
+   * SET_PREDICATION: PRED_OP 0 clears predication. The condition: BOOL64/BOOL32 the value at the
+   * address is non-zero; ZPASS the occlusion block there (queries.ts: renderBackends slots)
+   * counted samples; PRIMCOUNT the streamout block there overflowed. CONTINUE ORs the condition
+   * with the previous packet's (several query blocks decide together). PRED_BOOL/DRAW_VISIBLE = 1
+   * runs predicated packets when the condition holds (PRIMCOUNT: when it does not, "draw if no
+   * overflow"), 0 the opposite. A query block not written yet: with HINT = NOWAIT_DRAW the packets
+   * run; with HINT = WAIT the CP would wait for results nothing will write (a hang): reported, run.
    */
   private setPredication(p: Pm4Packet): void {
     const b = p.body;
     const op = (b[0]! >>> 16) & 7;
     const visible = ((b[0]! >>> 8) & 1) === 1;
+    const noWait = ((b[0]! >>> 12) & 1) === 1;
     const cont = (b[0]! >>> 31) === 1;
     if (op === 0) {
       this.predication = null;
       return;
     }
     const va = lohi(b[1]! & ~3, b[2]! & 0xffff);
-    let pass: boolean;
+    const prev = cont && this.predication ? this.predication.cond : false;
+    const keep = (pass: boolean, cond: boolean): void => { this.predication = { op, pass, cond }; };
     if (op === 3 || op === 4) {
       if (!this.memAddr(p, va, op === 3 ? 8 : 4)) return;
-      const nz = op === 3 ? (this.mem.read32(va) | this.mem.read32(va + 4)) !== 0 : this.mem.read32(va) !== 0;
-      pass = visible ? nz : !nz;
-    } else {
-      this.diag.report({ id: 'pm4.set-predication.unmodelled-op', severity: 'warning', where: this.where(p), message: `SET_PREDICATION PRED_OP ${op} (${['CLEAR', 'ZPASS', 'PRIMCOUNT'][op] ?? 'reserved'}) needs query results gpusim does not model; predicated packets run` });
-      pass = true;
+      const cond = prev || (op === 3 ? (this.mem.read32(va) | this.mem.read32(va + 4)) !== 0 : this.mem.read32(va) !== 0);
+      keep(visible ? cond : !cond, cond);
+      return;
     }
-    // CONTINUE_BIT: the new result is OR-ed with the current one (several queries decide together).
-    if (cont && this.predication) pass = pass || this.predication.pass;
-    this.predication = { op, pass };
+    if (op !== 1 && op !== 2) {
+      this.diag.report({ id: 'pm4.set-predication.reserved-op', severity: 'error', where: this.where(p), message: `SET_PREDICATION PRED_OP ${op} is reserved (0 clear, 1 ZPASS, 2 PRIMCOUNT, 3 BOOL64, 4 BOOL32); predicated packets run` });
+      keep(true, prev);
+      return;
+    }
+    if (!this.memAddr(p, va, 8)) return;
+    const q = op === 1 ? readZpassBlock(this.mem, va, this.renderBackends) : readStreamoutBlock(this.mem, va);
+    if (!q.ready) {
+      if (!noWait) {
+        this.diag.report({
+          id: 'pm4.set-predication.query-not-ready', severity: 'error', where: this.where(p),
+          message: `SET_PREDICATION ${op === 1 ? 'ZPASS' : 'PRIMCOUNT'} with HINT = WAIT: the ${op === 1 ? `occlusion results at 0x${va.toString(16)} (${this.renderBackends} RB slots)` : `streamout statistics at 0x${va.toString(16)}`} are not all written (bit 63 clear) and nothing will write them: the CP would wait forever; predicated packets run`,
+        });
+      }
+      keep(true, prev);
+      return;
+    }
+    const cond = prev || ('samples' in q ? q.samples > 0 : q.overflow);
+    keep(op === 2 ? (visible ? !cond : cond) : (visible ? cond : !cond), cond);
+  }
+
+  /** EVENT_WRITE with an address: the events that write query results. */
+  private eventWithAddress(p: Pm4Packet, t: number, va: number): void {
+    const name = this.eventName(t);
+    if (name === 'ZPASS_DONE' || (name === 'PIXEL_PIPE_STAT_DUMP' && this.gen === 'gfx11')) {
+      this.zpassDump(p, va);
+    } else if (name.startsWith('SAMPLE_STREAMOUTSTATS')) {
+      this.diag.report({ id: 'pm4.event.streamout-stats-not-modelled', severity: 'warning', where: this.where(p), message: `EVENT_WRITE ${name}: streamout is not modelled, so there are no primitive counts; nothing is written at 0x${va.toString(16)}` });
+    }
+  }
+
+  /** A ZPASS dump: every RB writes its samples-passed counter (bit 63 set) at va + 16*rb. */
+  private zpassDump(p: Pm4Packet, va: number): void {
+    if (!this.memAddr(p, va, 8)) return;
+    if (!this.zpassCounts) {
+      this.diag.report({ id: 'pm4.event.zpass-no-pipeline', severity: 'warning', where: this.where(p), message: `IT_${p.name} asks the DB for its samples-passed counts, but draws are only recorded here (no graphics pipeline): nothing is written at 0x${va.toString(16)}` });
+      return;
+    }
+    writeZpassCounts(this.mem, va, this.zpassCounts());
   }
 
   skipped(offset: number, dwords: number, midPacket: boolean, level: number, bufferVa: number | undefined): void {

@@ -2,7 +2,8 @@
  * Example PM4 streams: one per generation using every packet the handler table knows (the
  * decode goldens, the coverage report and the fuzzer's seed). Memory it expects when executed:
  * 0x200000.. (argument and register images), 0x300000 (a 2-dword IB), 0x400000 (results; a
- * non-zero dword at 0x400000 for the predication and COND_EXEC checks).
+ * non-zero dword at 0x400000 for the predication and COND_EXEC checks; an occlusion query block
+ * at 0x400100, which a CP given zpassCounts fills).
  */
 import { Pm4Builder } from './builder.js';
 import { IT } from './pm4.js';
@@ -37,6 +38,9 @@ export function everyPacket(gen: Pm4Gen): Pm4Builder {
     .loadRegIndex('context', 0x400000, 'PA_SC_AA_CONFIG', 1).loadRegIndex('sh', 0x400000, 'COMPUTE_USER_DATA_2', 2)
     // Predication on the value at 0x400000 (non-zero): the predicated NOP runs; COND_EXEC does not skip.
     .setPredication(3, 0x400000).pkt3(IT.NOP!, [0], { predicate: true }).setPredication(0)
+    // An occlusion query around nothing (begin at 0x400100, end at +8) and ZPASS predication on it.
+    .zpassDump(0x400100).zpassDump(0x400108, { packet: gen === 'gfx11' })
+    .setPredication(1, 0x400100, { drawVisible: false }).pkt3(IT.NOP!, [0], { predicate: true }).setPredication(0)
     .condExec(0x400000, 2).nop(1);
   if (gen === 'gfx11') {
     b.setRegPairs('context', [['PA_SC_AA_CONFIG', 0], ['DB_SHADER_CONTROL', 0x10]])

@@ -228,6 +228,8 @@ const SPECS: PacketSpec[] = [
     ],
   },
   { opcode: IT.EVENT_WRITE!, name: 'EVENT_WRITE', bodySize: ALL(1, 3), dwords: () => [d('EVENT_CNTL', EVENT_CNTL), d('ADDRESS_LO'), d('ADDRESS_HI')] },
+  // GFX11 (newer PFP firmware): the occlusion-query dump without an event dword (radeonsi/radv emit it with the query address).
+  { opcode: IT.EVENT_WRITE_ZPASS!, name: 'EVENT_WRITE_ZPASS', bodySize: ALL(2), dwords: () => [d('ADDRESS_LO'), d('ADDRESS_HI', f('ADDRESS_HI:0:15'))] },
   {
     opcode: IT.EVENT_WRITE_EOP!, name: 'EVENT_WRITE_EOP', bodySize: ALL(5),
     dwords: () => [d('EVENT_CNTL', EOP_CNTL), d('ADDRESS_LO'), d('DATA_CNTL', f('ADDRESS_HI:0:15|INT_SEL:24:26|DATA_SEL:29:31')), d('DATA_LO'), d('DATA_HI')],

@@ -185,6 +185,24 @@ export function decodeZOrder(r: GfxRegs): ZOrder {
 }
 
 /**
+ * Whether the DB counts samples that pass the depth/stencil test for occlusion queries
+ * (DB_COUNT_CONTROL): ZPASS_ENABLE != 0 and, where the field exists (GFX9, GFX10.3), not
+ * ZPASS_INCREMENT_DISABLE, as radeonsi/radv program it (0 or ZPASS_INCREMENT_DISABLE when no
+ * query is active, PERFECT_ZPASS_COUNTS | SAMPLE_RATE | ZPASS_ENABLE | SLICE_*_ENABLE while one
+ * is). The model counts every passing sample: a perfect count at the sample rate.
+ */
+export function zpassCounting(r: GfxRegs): boolean {
+  const c = r.raw('DB_COUNT_CONTROL');
+  const disable = r.db.get('DB_COUNT_CONTROL')?.fields.some((f) => f.name === 'ZPASS_INCREMENT_DISABLE') ? r.field('DB_COUNT_CONTROL', 'ZPASS_INCREMENT_DISABLE', c) : 0;
+  return disable === 0 && r.field('DB_COUNT_CONTROL', 'ZPASS_ENABLE', c) !== 0;
+}
+
+/** The render backend owning pixel (x, y): 8x8-pixel tiles spread over the RBs (a model choice). */
+export function renderBackendOf(x: number, y: number, rbs: number): number {
+  return ((x >> 3) + 3 * (y >> 3)) % rbs;
+}
+
+/**
  * The early depth/stencil pass over a draw's quads (rasterization order): tests and writes every
  * covered sample, returns the quads with the failing samples removed (quads with no sample left
  * are dropped). `zAt` gives the interpolated depth of sample s of pixel p of a quad.

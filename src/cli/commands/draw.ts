@@ -58,7 +58,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (values['raw'] !== undefined && t) writeFileSync(String(values['raw']), targetBytes(r, t));
   if (values['pm4'] !== undefined) writeFileSync(String(values['pm4']), new Uint8Array(r.pm4.buffer, r.pm4.byteOffset, r.pm4.byteLength));
   const problems = r.diag.list.filter((d) => d.severity !== 'info');
-  if (values['json']) io.stdout(JSON.stringify({ width: r.width, height: r.height, samples: r.samples, packets: r.packets, stats: r.stats, pops: r.pops, diagnostics: r.diag.list }, null, 1) + '\n');
+  if (values['json']) io.stdout(JSON.stringify({ width: r.width, height: r.height, samples: r.samples, packets: r.packets, stats: r.stats, pops: r.pops, queries: Object.fromEntries([...r.queries].map(([k, q]) => [k, q.samples])), diagnostics: r.diag.list }, null, 1) + '\n');
   else {
     const s = r.stats;
     io.stdout(`${r.width}x${r.height} ${r.samples}x: ${s.draws} draw(s), ${s.primitives} primitive(s), ${s.gsWaves} vertex-stage wave(s), ${s.psWaves} PS wave(s), ${s.gsInstructions + s.psInstructions} wave-instructions, ${s.samplesWritten} samples written\n`);
@@ -66,6 +66,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
       io.stdout('POPS draw  interlock  waves  overlapping  waited  blocked-polls  layers  depth\n');
       for (const p of r.pops) io.stdout(`${String(p.draw).padStart(9)}  ${`${p.interlock}${p.interlock === 'sample' ? ` ${p.interlockSamples}x` : ''}`.padStart(9)}  ${String(p.waves).padStart(5)}  ${String(p.overlappingWaves).padStart(11)}  ${String(p.waitedWaves).padStart(6)}  ${String(p.blockedPolls).padStart(13)}  ${String(p.intrawaveLayers).padStart(6)}  ${String(p.serialisationDepth).padStart(5)}\n`);
     }
+    for (const [name, q] of r.queries) io.stdout(`occlusion query ${name}: ${q.samples === null ? 'not written by every RB' : `${q.samples} sample(s) passed`}\n`);
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
   }
   return problems.length || r.stats.aborted ? EXIT_FINDING : EXIT_OK;
