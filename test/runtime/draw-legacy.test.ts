@@ -1,7 +1,7 @@
 /**
  * GFX9 (gfx900) and GFX10.3 (gfx1030) draws: the hardware VS stage, GFX10.3 NGG with `exp param`,
  * and the PS launch of both, checked against the independent reference rasterizer (draw-ref.ts)
- * and against the GFX11 pipeline on the same scene: per-sample coverage at 1/4/8 samples, NGG and
+ * and against the GFX11 pipeline on the same scene: per-sample coverage at 1/2/4/8/16 samples, NGG and
  * legacy images identical on gfx1030, the LDS parameter preload equal on all three generations,
  * InstanceID in each generation's VS VGPR, primitive restart, and each legacy-VS diagnostic firing
  * and staying quiet.
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScene, type SceneResult } from '../../src/runtime/draw-scene.js';
-import { f32 } from '../../src/core/float.js';
+import { f16, f32 } from '../../src/core/float.js';
 import { refCovers, refInterp, refSample, refSetup, type RefVertex } from './draw-ref.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -107,7 +107,7 @@ const PATHS: { name: string; gfx: string; o: Opts }[] = [
   { name: 'gfx1030 NGG wave32', gfx: 'gfx1030', o: { ngg: true, psWave: 32 } },
 ];
 
-for (const samples of [1, 4, 8]) {
+for (const samples of [1, 2, 4, 8, 16]) {
   test(`coverage on gfx900/gfx1030 (legacy VS and NGG) matches the reference rasterizer per sample at ${samples}x, and the gfx1100 image`, () => {
     const tris = triangles(31 + samples, 6);
     const refs = tris.map((t) => refSetup(t, 32, 32));
@@ -303,6 +303,12 @@ test('PS launch on gfx900/gfx1030: PS_wave_id counts per packer (2 packers per S
       assert.equal(x.next, 2);
       assert.equal(x.s1, ((x.id << 6) | (x.se * packers + x.packer)) >>> 0);
     }
+    // PS_wave_id wraps at SPI_PS_MAX_WAVE_ID (here 2: ids 0, 1, 2, 0, ...), also in the SGPR.
+    const wrapped: { id: number; s1: number }[] = [];
+    runScene(s, '.', { gfx, psMaxWaveId: 2, shaderEngines: 1, onPsWave: (l) => { if (l.packer === 0) wrapped.push({ id: l.psWaveId, s1: l.wave.s[1]! }); } });
+    assert.ok(wrapped.length >= 4, `${gfx}: ${wrapped.length} waves on packer 0`);
+    assert.deepEqual(wrapped.map((x) => x.id), wrapped.map((_, i) => i % 3));
+    assert.deepEqual(wrapped.map((x) => x.s1), wrapped.map((_, i) => (i % 3) << 6));
   }
 });
 
@@ -350,4 +356,110 @@ test('occlusion queries on all three generations: ZPASS counts equal the referen
   const bad = scene(tris, { draws: [range(0, 1, { predicate: { query: 'nope' } })] });
   (bad.buffers as Record<string, unknown>).indices = { type: 'u16', values: [0, 1, 2] };
   assert.throws(() => runScene(bad, '.', { gfx: 'gfx900' }), /draws\[0\]\.predicate\.query: no earlier draw has occlusionQuery 'nope'/);
+});
+
+test('SPI_PS_INPUT_ADDR != ENA on gfx900/gfx1030: PERSP_SAMPLE reserved in ADDR moves I/J to v2/v3; interpolation still matches the reference', () => {
+  const tri: Tri = [v(-0.9, -0.8, [0.1], 0.2, 1), v(0.9, -0.6, [0.9], 0.5, 3), v(-0.2, 0.9, [0.4], 0.7, 0.5)];
+  const t = refSetup(tri, 32, 32)!;
+  const ps = ['s_mov_b32 m0, s0', 'v_interp_p1_f32 v6, v2, attr0.x', 'v_interp_p2_f32 v6, v3, attr0.x', 'exp mrt0 v6, off, off, off done vm', 's_endpgm'];
+  for (const gfx of ['gfx900', 'gfx1030']) {
+    const s = scene([tri], { ps: { source: ps }, state: { blend: [{ enable: false }] } });
+    Object.assign(s.ps as Record<string, unknown>, { inputEna: ['PERSP_CENTER'], inputAddr: ['PERSP_SAMPLE', 'PERSP_CENTER'] });
+    const r = runScene(s, '.', { gfx });
+    clean(r);
+    let n = 0;
+    for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) {
+      const [sx, sy] = refSample(x, y, 1, 0);
+      if (!refCovers(t, sx, sy)) continue;
+      assert.ok(Math.abs(sampleF32(r, x, y, 0) - refInterp(t, x + 0.5, y + 0.5, 0)) <= 4e-6, `${gfx} (${x}, ${y})`);
+      n++;
+    }
+    assert.ok(n > 50);
+    (s.ps as Record<string, unknown>).inputAddr = ['PERSP_SAMPLE'];
+    assert.ok(runScene(s, '.', { gfx }).diag.counts.has('amd.spi.ps-input-ena-not-in-addr'), `${gfx}: ENA outside ADDR`);
+  }
+});
+
+test('rect lists (DI_PT_RECTLIST) draw the implied fourth corner on all three generations: every sample of the rectangle once', () => {
+  // Rect corners v0 (top-left), v1 (top-right), v2 (bottom-left); v3 = v1 + v2 - v0 is implied.
+  const rects: Tri[] = [[v(-0.83, -0.71, [1]), v(0.41, -0.71, [1]), v(-0.83, 0.37, [1])], [v(0.1, 0.2, [1]), v(0.9, 0.2, [1]), v(0.1, 0.95, [1])]];
+  const halves = rects.flatMap((r) => {
+    const v3 = { ...r[1], x: r[1].x + r[2].x - r[0].x, y: r[1].y + r[2].y - r[0].y };
+    return [refSetup(r, 32, 32)!, refSetup([r[1], v3, r[2]], 32, 32)!];
+  });
+  for (const samples of [1, 4]) {
+    const words: number[][] = [];
+    for (const gfx of ['gfx1100', 'gfx1030', 'gfx900']) {
+      const r = runScene(scene(rects, { samples, draws: [{ topology: 'DI_PT_RECTLIST', count: 6 }] }), '.', { gfx });
+      clean(r);
+      assert.equal(r.stats.primitives, 2, gfx);
+      for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) for (let s = 0; s < samples; s++) {
+        const [sx, sy] = refSample(x, y, samples, s);
+        assert.equal(sampleF32(r, x, y, s), halves.filter((h) => refCovers(h, sx, sy)).length, `${gfx} ${samples}x (${x}, ${y}) sample ${s}`);
+      }
+      words.push(targetWords(r));
+    }
+    assert.ok(words[0]!.some((w) => w !== 0));
+    assert.deepEqual(words[1], words[0]);
+    assert.deepEqual(words[2], words[0]);
+  }
+});
+
+test('helper lanes on all three generations: quad neighbours of edge pixels run with extrapolated barycentrics, so a DPP quad difference is the exact screen-space derivative', () => {
+  // The attribute is clip-space x (w = 1): it grows by 2/32 per pixel. Each lane subtracts its
+  // horizontal quad neighbour's value (quad_perm [1,0,3,2]); at the triangle's edges that neighbour
+  // is a helper lane. Even x: a(x+1) - a(x) = +1/16, odd x: -1/16.
+  const tri: Tri = [v(-0.93, -0.87, [-0.93]), v(0.77, -0.61, [0.77]), v(-0.41, 0.89, [-0.41])];
+  const dpp = ['v_mov_b32_dpp v7, v6 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf', 'v_sub_f32 v7, v7, v6'];
+  const legacy = ['s_mov_b32 m0, s0', 'v_interp_p1_f32 v6, v0, attr0.x', 'v_interp_p2_f32 v6, v1, attr0.x', ...dpp, 'exp mrt0 v7, off, off, off done vm', 's_endpgm'];
+  const gfx11 = PS_R11.map((l) => (l.startsWith('exp mrt0') ? [...dpp, 'exp mrt0 v7, off, off, off done'].join('\n') : l));
+  const ps = { gfx1100: { source: gfx11 }, gfx1030: { source: legacy }, gfx900: { source: legacy } };
+  const t = refSetup(tri, 32, 32)!;
+  for (const gfx of ['gfx1100', 'gfx1030', 'gfx900']) {
+    const r = runScene(scene([tri], { ps, state: { blend: [{ enable: false }] } }), '.', { gfx });
+    clean(r);
+    let edge = 0;
+    for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) {
+      const [sx, sy] = refSample(x, y, 1, 0);
+      if (!refCovers(t, sx, sy)) continue;
+      const nx = x ^ 1;
+      const [nsx, nsy] = refSample(nx, y, 1, 0);
+      if (!refCovers(t, nsx, nsy)) edge++;
+      const want = (x & 1) === 0 ? 1 / 16 : -1 / 16;
+      assert.ok(Math.abs(sampleF32(r, x, y, 0) - want) <= 2e-6, `${gfx} (${x}, ${y}): ${sampleF32(r, x, y, 0)} vs ${want}`);
+    }
+    assert.ok(edge > 5, `${gfx}: ${edge} pixels whose neighbour is a helper lane`);
+  }
+});
+
+test('CB formats with blending on all three generations: R8G8B8A8_UNORM (SRC_ALPHA, ONE_MINUS_SRC_ALPHA), R16G16B16A16_FLOAT and R32_FLOAT (ONE, ONE) store the same bytes as gfx1100', () => {
+  const c = [1, 0.5, 0.25, 0.5];
+  const tri: Tri = [v(-1, -1, c), v(1, -1, c), v(-1, 1, c)];
+  const ps4 = { gfx1100: { source: readFileSync(join(ROOT, 'examples/triangle/ps.s'), 'utf8').split('\n') }, gfx1030: { source: PS_LEGACY }, gfx900: { source: PS_LEGACY } };
+  const cases = [
+    { format: 'R8G8B8A8_UNORM', blend: { enable: true, colorSrc: 'BLEND_SRC_ALPHA', colorDst: 'BLEND_ONE_MINUS_SRC_ALPHA' }, clear: [0, 0, 1, 1], inside: [0xbf, 0x60, 0x70, 0x9f] },
+    { format: 'R16G16B16A16_FLOAT', blend: { enable: true, colorSrc: 'BLEND_ONE', colorDst: 'BLEND_ONE' }, clear: [0.125, 0, 0, 0], inside: [2.125, 1, 0.5, 1] },
+    { format: 'R32_FLOAT', blend: { enable: true, colorSrc: 'BLEND_ONE', colorDst: 'BLEND_ONE' }, clear: [0.125, 0, 0, 0], inside: [2.125] },
+  ];
+  for (const k of cases) {
+    const words: number[][] = [];
+    for (const gfx of ['gfx1100', 'gfx1030', 'gfx900']) {
+      const s = scene([tri, tri], { ps: ps4, state: { blend: [k.blend] } });
+      s.targets = [{ format: k.format, clear: k.clear }];
+      (s.ps as Record<string, unknown>).exportFormat = ['SPI_SHADER_32_ABGR'];
+      const r = runScene(s, '.', { gfx });
+      clean(r);
+      const t = r.targets[0]!;
+      const bpp = k.format === 'R8G8B8A8_UNORM' || k.format === 'R32_FLOAT' ? 4 : 8;
+      words.push(Array.from(r.mem.readBytes(t.va, 32 * 32 * bpp)));
+      // Pixel (4, 4) is inside both layers, (30, 30) outside.
+      const at = (x: number, y: number): number[] => k.format === 'R8G8B8A8_UNORM' ? [0, 1, 2, 3].map((i) => r.mem.read8(t.va + (y * 32 + x) * 4 + i))
+        : k.format === 'R32_FLOAT' ? [f32(r.mem.read32(t.va + (y * 32 + x) * 4))] : [0, 1, 2, 3].map((i) => f16(r.mem.read16(t.va + (y * 32 + x) * 8 + 2 * i)));
+      const inside = at(4, 4);
+      inside.forEach((g, i) => assert.ok(Math.abs(g - k.inside[i]!) <= (k.format === 'R8G8B8A8_UNORM' ? 1 : 0), `${gfx} ${k.format} channel ${i}: ${g} vs ${k.inside[i]}`));
+      assert.deepEqual(at(30, 30), k.format === 'R8G8B8A8_UNORM' ? [0, 0, 255, 255] : k.clear.slice(0, inside.length), `${gfx} ${k.format} outside`);
+    }
+    assert.deepEqual(words[1], words[0], `${k.format}: gfx1030 = gfx1100`);
+    assert.deepEqual(words[2], words[0], `${k.format}: gfx900 = gfx1100`);
+  }
 });
