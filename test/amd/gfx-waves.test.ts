@@ -171,3 +171,46 @@ test('overlapping quads: INTRAWAVE_COLLISION layers (GFX9-10.3) or a new wave (G
   assert.ok(packWaves(one.quads, 64, { overlap: 'intrawave' })[0]!.intrawaveCollision !== 0);
   assert.equal(packWaves(one.quads, 64, { overlap: 'intrawave', sampleInterlock: true })[0]!.intrawaveCollision, 0);
 });
+
+test('PS input VGPR layout for every SPI_PS_INPUT_ADDR (all 65536) with ENA a seeded subset of it, against an independent size list; loaded values move with their slot', () => {
+  // VGPRs per SPI_PS_INPUT_ENA/ADDR bit, written out from LLVM's/Mesa's PS argument list (not
+  // from waves.ts): PERSP_SAMPLE/CENTER/CENTROID I,J; PERSP_PULL_MODEL I/W, J/W, 1/W; LINEAR_*
+  // I,J; LINE_STIPPLE_TEX; POS_X/Y/Z/W; FRONT_FACE; ANCILLARY; SAMPLE_COVERAGE; POS_FIXED_PT.
+  const SIZE = [2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+  let seed = 0x9e3779b9;
+  const rnd = (): number => (seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0);
+  for (let addr = 0; addr < 0x10000; addr++) {
+    const ena = addr & rnd();
+    const { slots, numVgprs } = psInputLayout(ena, addr);
+    let v = 0;
+    let k = 0;
+    for (let bit = 0; bit < 16; bit++) {
+      if (!((addr >>> bit) & 1)) continue;
+      const s = slots[k++]!;
+      assert.equal(s.vgpr, v);
+      assert.equal(s.count, SIZE[bit]);
+      assert.equal(s.loaded, ((ena >>> bit) & 1) === 1);
+      v += SIZE[bit]!;
+    }
+    assert.equal(k, slots.length);
+    assert.equal(numVgprs, v);
+  }
+  // Values: each item alone (ADDR = ENA = one bit) and each item loaded in the full ADDR layout
+  // carries the same dwords as in the all-enabled layout; everything else in the wave is 0.
+  const st = target({ w: 16, h: 16, samples: 4, extra: { SPI_PS_INPUT_ENA: 0xffff, SPI_PS_INPUT_ADDR: 0xffff } });
+  const r = runFrontEnd(st, { indices: [0, 1, 2], positions: clipPos(st, [[0.5, 0.25], [15.25, 1], [2, 14.75]]), waveSize: 32 });
+  const w = r.waves[0]!;
+  const full = psInputVgprs(w, st);
+  const item = (vg: Uint32Array, slot: { vgpr: number; count: number }): number[] => Array.from(vg.subarray(slot.vgpr * 32, (slot.vgpr + slot.count) * 32));
+  for (let bit = 0; bit < 16; bit++) {
+    const want = item(full.vgprs, full.slots[bit]!);
+    for (const [ena, addr] of [[1 << bit, 1 << bit], [1 << bit, 0xffff]] as const) {
+      const got = psInputVgprs(w, { ...st, psInputEna: ena, psInputAddr: addr });
+      const slot = got.slots.find((s) => s.loaded)!;
+      assert.equal(slot.name, full.slots[bit]!.name);
+      assert.deepEqual(item(got.vgprs, slot), want, `${slot.name} ENA 0x${ena.toString(16)} ADDR 0x${addr.toString(16)}`);
+      const rest = Array.from(got.vgprs).filter((_, i) => Math.floor(i / 32) < slot.vgpr || Math.floor(i / 32) >= slot.vgpr + slot.count);
+      assert.ok(rest.every((x) => x === 0), `${slot.name}: nothing outside its slot`);
+    }
+  }
+});
