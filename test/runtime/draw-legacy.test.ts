@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScene, type SceneResult } from '../../src/runtime/draw-scene.js';
 import { f16, f32 } from '../../src/core/float.js';
+import { InputError } from '../../src/core/errors.js';
 import { refCovers, refInterp, refSample, refSetup, type RefVertex } from './draw-ref.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -461,5 +462,28 @@ test('CB formats with blending on all three generations: R8G8B8A8_UNORM (SRC_ALP
     }
     assert.deepEqual(words[1], words[0], `${k.format}: gfx1030 = gfx1100`);
     assert.deepEqual(words[2], words[0], `${k.format}: gfx900 = gfx1100`);
+  }
+});
+
+test('fuzzed scenes on gfx900/gfx1030: random field damage gives an InputError or a clean run, never a crash', () => {
+  let seed = 777;
+  const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const base = scene(triangles(4, 1));
+  const junk = [null, -1, 1e9, 'x', [], {}, 0.5, true, 17, { gfx900: 3 }];
+  for (let i = 0; i < 40; i++) {
+    const s = JSON.parse(JSON.stringify(base)) as Record<string, unknown>;
+    const keys = Object.keys(s);
+    const k = keys[Math.floor(rnd() * keys.length)]!;
+    const sub = s[k];
+    if (sub && typeof sub === 'object' && !Array.isArray(sub) && rnd() < 0.6) {
+      const sk = Object.keys(sub);
+      if (sk.length) (sub as Record<string, unknown>)[sk[Math.floor(rnd() * sk.length)]!] = junk[Math.floor(rnd() * junk.length)];
+    } else s[k] = junk[Math.floor(rnd() * junk.length)];
+    const gfx = i % 2 ? 'gfx900' : 'gfx1030';
+    try {
+      runScene(s, '.', { gfx, maxInstructions: 100000 });
+    } catch (e) {
+      assert.ok(e instanceof InputError, `${gfx} iteration ${i} (${k}): ${(e as Error).stack}`);
+    }
   }
 });

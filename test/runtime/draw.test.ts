@@ -247,25 +247,25 @@ test('PS launch hook: every PS wave is handed over with its quads, packer and wa
   assert.deepEqual(wrapped, wrapped.map((_, i) => i % 2));
 });
 
-test('pm4 golden: the triangle example\'s command stream decodes as recorded', async () => {
+test('pm4 golden: the triangle example\'s command stream decodes as recorded on each generation (NGG on gfx1100, hardware VS on gfx1030/gfx900)', async () => {
   const scenePath = join(EX, 'scene.json');
   const dir = mkdtempSync(join(tmpdir(), 'gpusim-draw-'));
-  const bin = join(dir, 'draw.pm4');
-  const png = join(dir, 'out.png');
-  let out = '';
-  const io = { stdout: (s: string) => void (out += s), stderr: () => {}, isTTY: false };
-  assert.equal(await main(['draw', scenePath, '--pm4', bin], io), 0);
-  assert.match(out, /1 draw\(s\), 1 primitive\(s\)/);
-  const golden = join(ROOT, 'test/golden/pm4/gfx11-draw.txt');
-  let dec = '';
-  assert.equal(await main(['pm4', 'decode', bin, '--gfx', 'gfx11'], { ...io, stdout: (s: string) => void (dec += s) }), 0);
-  // Addresses depend on allocation order only (deterministic), so the decode is stable.
-  if (process.env['GPUSIM_ACCEPT_GOLDEN'] === '1') {
-    mkdirSync(dirname(golden), { recursive: true });
-    writeFileSync(golden, dec);
+  for (const [gfx, gen, name] of [['gfx1100', 'gfx11', 'gfx11-draw.txt'], ['gfx1030', 'gfx10.3', 'gfx103-draw.txt'], ['gfx900', 'gfx9', 'gfx9-draw.txt']] as const) {
+    const bin = join(dir, `draw-${gfx}.pm4`);
+    let out = '';
+    const io = { stdout: (s: string) => void (out += s), stderr: () => {}, isTTY: false };
+    assert.equal(await main(['draw', scenePath, '--gfx', gfx, '--pm4', bin], io), 0);
+    assert.match(out, /1 draw\(s\), 1 primitive\(s\)/);
+    const golden = join(ROOT, 'test/golden/pm4', name);
+    let dec = '';
+    assert.equal(await main(['pm4', 'decode', bin, '--gfx', gen], { ...io, stdout: (s: string) => void (dec += s) }), 0);
+    // Addresses depend on allocation order only (deterministic), so the decode is stable.
+    if (process.env['GPUSIM_ACCEPT_GOLDEN'] === '1') {
+      mkdirSync(dirname(golden), { recursive: true });
+      writeFileSync(golden, dec);
+    }
+    assert.equal(dec, readFileSync(golden, 'utf8'), `${gfx}: decode differs from ${name}`);
   }
-  assert.equal(dec, readFileSync(golden, 'utf8'));
-  void png;
 });
 
 test('gpusim draw --out writes the resolved first target as a PNG that decodes to the raw image', async () => {
