@@ -101,6 +101,13 @@ export interface DispatchConfig {
    */
   readonly firstGroup?: number;
   readonly groupCount?: number;
+  /**
+   * Dynamic load balancing: called when the range above (or the last one this returned) has no
+   * group left to launch; returns the next range [first, first + count) of the grid, or null when
+   * the threads sharing the grid have taken every group (parallel.ts pulls chunks from a shared
+   * counter). Wave ids stay those of a whole-grid run.
+   */
+  readonly moreGroups?: () => readonly [number, number] | null;
 }
 
 export interface DispatchStats {
@@ -170,7 +177,7 @@ export function dispatch(
   const scratchPerWave = cfg.scratchPerLane * ws;
   const scratchSeg = scratchPerWave > 0 ? mem.alloc(scratchPerWave * wavesPerGroup * concurrent, 'scratch') : null;
   const firstGroup = cfg.firstGroup ?? 0;
-  const endGroup = Math.min(totalGroups, firstGroup + (cfg.groupCount ?? totalGroups));
+  let endGroup = Math.min(totalGroups, firstGroup + (cfg.groupCount ?? totalGroups));
   // Wave ids as a whole-grid run numbers them (exact when the groups before the slice are full).
   let waveId = firstGroup * wavesPerGroup;
   const launch = { waveSize: ws, vgprs, pc: entry, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: initialMode(kernel), status: 0 } as const;
@@ -277,12 +284,23 @@ export function dispatch(
   const resident: { waves: Wave[]; slot: number }[] = [];
   const freeSlots = Array.from({ length: concurrent }, (_, i) => concurrent - 1 - i);
   // Each resident group keeps the scratch slot makeGroup gave its waves, to free it on retire.
+  const more = cfg.moreGroups;
+  let retired = 0;
   const fillWithSlots = () => {
-    while (resident.length < concurrent && next < endGroup) {
+    while (resident.length < concurrent) {
+      if (next >= endGroup) {
+        const r = more !== undefined && !stop ? more() : null;
+        if (r === null) break;
+        next = r[0];
+        endGroup = Math.min(totalGroups, r[0] + r[1]);
+        waveId = next * wavesPerGroup;
+        continue;
+      }
       const slot = freeSlots.pop()!;
       resident.push({ waves: makeGroup(next++, slot), slot });
     }
   };
+  let stop = false;
   fillWithSlots();
   const QUANTUM = 64;
   const trace = cfg.trace;
@@ -295,7 +313,6 @@ export function dispatch(
   const order = new Int32Array(Math.max(1, wavesPerGroup));
   // Basic blocks: the fast engine only (the interpreter stays the per-op reference), never under a trace.
   const blocks = env.engine !== 'interp' && trace === undefined;
-  let stop = false;
   while (resident.length > 0 && !stop) {
     const gi = random ? Math.floor(rnd() * resident.length) : 0;
     const g = resident[gi]!;
@@ -404,7 +421,8 @@ export function dispatch(
       if (cfg.onWaveEnd) for (const w of gw) cfg.onWaveEnd(w);
       resident.splice(gi, 1);
       freeSlots.push(g.slot);
-      cfg.progress?.(next - resident.length, totalGroups);
+      retired++;
+      cfg.progress?.(firstGroup + retired, totalGroups);
       fillWithSlots();
       if (halted > 0) stop = true;
       continue;

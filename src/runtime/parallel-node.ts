@@ -4,16 +4,32 @@
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import type { SliceResult, WorkerHost, WorkerPort } from './parallel.js';
+import { readFileSync } from 'node:fs';
+import type { WorkerAnswer, WorkerHost, WorkerPort } from './parallel.js';
+
+/**
+ * CPU milliseconds the calling thread has run, from Linux's /proc/thread-self/schedstat
+ * (nanoseconds; Node 20 has no per-thread CPU clock), or undefined where that file is missing.
+ */
+export const threadCpuMs: (() => number) | undefined = (() => {
+  const file = '/proc/thread-self/schedstat';
+  const read = () => Number(readFileSync(file, 'latin1').split(' ', 1)[0]) / 1e6;
+  try {
+    return Number.isFinite(read()) ? read : undefined;
+  } catch {
+    return undefined;
+  }
+})();
 
 export function nodeWorkerHost(): WorkerHost {
   return {
     cores: availableParallelism(),
+    ...(threadCpuMs ? { threadCpuMs } : {}),
     spawn(): WorkerPort {
       const w = new Worker(new URL('./parallel-worker-node.js', import.meta.url));
       return {
         post: (m) => w.postMessage(m),
-        onMessage: (cb) => void w.on('message', (m: SliceResult) => cb(m)),
+        onMessage: (cb) => void w.on('message', (m: WorkerAnswer) => cb(m)),
         onError: (cb) => void w.on('error', cb),
         terminate: () => void w.terminate(),
       };

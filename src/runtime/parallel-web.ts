@@ -6,7 +6,7 @@
  *
  * The few Web Worker types used are declared here, so the file type-checks without the DOM libs.
  */
-import type { SliceRequest, SliceResult, WorkerHost, WorkerPort } from './parallel.js';
+import type { WorkerAnswer, WorkerHost, WorkerPort, WorkerRequest } from './parallel.js';
 
 /** The part of a Web Worker (main-thread side) the adapter uses. */
 export interface WebWorkerLike {
@@ -43,8 +43,8 @@ export function webWorkerHost(opts: WebWorkerHostOptions = {}): WorkerHost {
     spawn(): WorkerPort {
       const w = create();
       return {
-        post: (m: SliceRequest) => w.postMessage(m),
-        onMessage: (cb) => w.addEventListener('message', (e) => cb(e.data as SliceResult)),
+        post: (m: WorkerRequest) => w.postMessage(m),
+        onMessage: (cb) => w.addEventListener('message', (e) => cb(e.data as WorkerAnswer)),
         onError: (cb) => w.addEventListener('error', (e) => cb(new Error(e.message ?? 'Web Worker error'))),
         terminate: () => w.terminate(),
       };

@@ -3,10 +3,13 @@
  *
  * The main thread lays out GPU memory as runKernel does (code, buffers, kernarg, queue, dispatch
  * packet) in a `shared` Memory, whose segments are SharedArrayBuffers. Each worker maps the same
- * segments at the same addresses and runs a contiguous slice of the grid's workgroups through the
- * ordinary dispatch (DispatchConfig.firstGroup/groupCount), with its own decode cache, LDS and
- * scratch. Workgroups of a race-free kernel touch disjoint output bytes, so the result is the
- * same bytes as one thread and as any `--order random` run.
+ * segments at the same addresses and runs workgroups through the ordinary dispatch, with its own
+ * decode cache, LDS and scratch. The split is dynamic: every thread pulls chunks of consecutive
+ * workgroups from one shared counter (`Atomics.add`, DispatchConfig.moreGroups) until the grid is
+ * taken, so a thread that started late, was descheduled or drew expensive groups simply takes
+ * fewer. Workgroups of a race-free kernel touch disjoint output bytes, so the result is the same
+ * bytes as one thread and as any `--order random` run, whoever ran which group; the report's
+ * diagnostics are put back in workgroup order (each chunk's diagnostics are recorded with it).
  *
  * Global/flat/buffer atomics are compare-exchange loops on the shared segments (vmem.ts
  * memAtomic32/64), so kernels with atomics split too: integer atomics without return give the
@@ -15,26 +18,28 @@
  * Traces, trap handlers and --strict run on one thread.
  *
  * Threads come from a `WorkerHost`: parallel-node.ts (worker_threads) in Node; a browser build
- * gives one made of Web Workers whose script calls `runSlice` on each message. Nothing here
+ * gives one made of Web Workers whose script calls `answer` (parallel-slice.ts) on each message. Nothing here
  * touches a Node API.
  */
 import { Memory } from '../core/memory.js';
 import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
 import { loadCodeObject, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
-import { gfx11 } from '../amd/isa/gfx11/index.js';
-import { bytesToWords } from '../amd/isa/listing.js';
-import { CODE_BASE, dispatch, loadCode, type DispatchStats, type LoadedCode } from './dispatch.js';
+import { loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { scalarBytes, structBytes } from './manifest.js';
 import { runKernel, type KernelLaunch, type KernelRun, type RunOptions, type RunReport } from './run.js';
+import { clockMs, runSlice, type SharedSegment, type SliceRequest, type SliceResult, type SliceTiming, type WorkerAnswer, type WorkerRequest } from './parallel-slice.js';
+
+export { answer, runSlice } from './parallel-slice.js';
+export type { PingRequest, PingResult, SharedSegment, SliceRequest, SliceResult, SliceTiming, WorkerAnswer, WorkerRequest } from './parallel-slice.js';
 
 // ---- the thread abstraction ----------------------------------------------------------------------
 
 /** One worker: messages are structured-cloned; SharedArrayBuffers in them are shared, not copied. */
 export interface WorkerPort {
-  post(msg: SliceRequest): void;
-  onMessage(cb: (msg: SliceResult) => void): void;
+  post(msg: WorkerRequest): void;
+  onMessage(cb: (msg: WorkerAnswer) => void): void;
   onError(cb: (e: Error) => void): void;
   terminate(): void;
 }
@@ -43,66 +48,8 @@ export interface WorkerHost {
   /** Hardware threads available (the default thread count). */
   readonly cores: number;
   spawn(): WorkerPort;
-}
-
-/** A GPU memory segment as the workers see it. */
-export interface SharedSegment {
-  readonly base: number;
-  readonly size: number;
-  readonly label: string;
-  readonly sab: SharedArrayBuffer;
-  readonly offset: number;
-}
-
-export interface SliceRequest {
-  readonly id: number;
-  readonly co: Uint8Array;
-  readonly kernel: string;
-  readonly segments: readonly SharedSegment[];
-  readonly grid: [number, number, number];
-  readonly block: [number, number, number];
-  readonly kernargVa: number;
-  readonly dynamicLds: number;
-  readonly dispatchPacketVa: number;
-  readonly queueVa: number;
-  readonly scratchPerLane: number;
-  readonly order: 'roundrobin' | 'random';
-  readonly engine: 'fast' | 'interp';
-  readonly seed: number;
-  readonly maxInstructions: number;
-  readonly firstGroup: number;
-  readonly groupCount: number;
-}
-
-export type SliceResult =
-  | { readonly id: number; readonly ok: true; readonly stats: DispatchStats; readonly diagnostics: Diagnostic[]; readonly counts: [string, number][]; readonly ms: number }
-  | { readonly id: number; readonly ok: false; readonly error: string };
-
-// ---- the worker side -----------------------------------------------------------------------------
-
-/** Run one slice of workgroups (what a worker does with each message). */
-export function runSlice(req: SliceRequest): SliceResult {
-  try {
-    const co = loadCodeObject(req.co, 'kernel');
-    const kernel = co.kernels.find((k) => k.name === req.kernel);
-    if (!kernel || !co.text) throw new Error(`no kernel ${req.kernel}`);
-    const mem = new Memory();
-    for (const s of req.segments) mem.map(s.base, s.size, s.label, new Uint8Array(s.sab, s.offset, s.size));
-    const code: LoadedCode = { co, loadBase: CODE_BASE, textVa: CODE_BASE + co.text.address, words: bytesToWords(co.text.bytes) };
-    const diag = new Diagnostics();
-    mem.onFault = (f) => {
-      diag.report({ id: 'gpusim.memory.unmapped', severity: 'warning', where: { va: '0x' + f.va.toString(16), bytes: f.size }, message: `${f.write ? 'write' : 'read'} of ${f.size} bytes at unmapped 0x${f.va.toString(16)} (${f.write ? 'dropped' : 'reads 0'})` });
-    };
-    const t0 = performance.now();
-    const stats = dispatch(gfx11, code, kernel, mem, diag, {
-      grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, seed: req.seed,
-      maxInstructions: req.maxInstructions, dispatchPacketVa: req.dispatchPacketVa, queueVa: req.queueVa,
-      scratchPerLane: req.scratchPerLane, firstGroup: req.firstGroup, groupCount: req.groupCount,
-    });
-    return { id: req.id, ok: true, stats, diagnostics: diag.list, counts: [...diag.counts.entries()], ms: performance.now() - t0 };
-  } catch (e) {
-    return { id: req.id, ok: false, error: (e as Error).stack ?? String(e) };
-  }
+  /** CPU milliseconds the calling thread has used (optional: phase timing of the caller's slice). */
+  readonly threadCpuMs?: () => number;
 }
 
 // ---- the main side -------------------------------------------------------------------------------
@@ -117,8 +64,37 @@ export function parallelBlocker(co: CodeObject, opts: RunOptions, l: KernelLaunc
 }
 
 export interface ParallelRun extends KernelRun {
-  /** Threads used, why only one, and each slice's wall milliseconds in its worker (load balance). */
-  readonly parallel: { readonly threads: number; readonly reason?: string; readonly sliceMs?: readonly number[] };
+  /**
+   * Threads used, why only one, each slice's wall milliseconds in its thread (load balance), and
+   * where the time went: the main thread's memory layout, then per slice (the caller's first when
+   * it runs one) its phases, the message latency before it started and the wait after it ended
+   * until this thread took its result.
+   */
+  readonly parallel: {
+    readonly threads: number; readonly reason?: string; readonly sliceMs?: readonly number[];
+    readonly layoutMs?: number; readonly layoutCpuMs?: number | null; readonly slices?: readonly (SliceTiming & { readonly latencyMs: number; readonly waitMs: number })[];
+  };
+}
+
+/** How the pool's threads share a grid. */
+export type SplitMode = 'dynamic' | 'static';
+
+export interface ParallelPoolOptions {
+  /** See ParallelPool.callerSlice. */
+  readonly callerSlice?: boolean;
+  /**
+   * 'dynamic' (default): threads pull chunks of workgroups from a shared counter; 'static': each
+   * thread gets one contiguous equal slice (kept to measure against).
+   */
+  readonly split?: SplitMode;
+  /** Chunks per thread of the dynamic split (default 16: the idle tail is at most ~1/16 of a slice). */
+  readonly chunksPerThread?: number;
+}
+
+/** Workers' start-up as warm() measured it: wall ms from spawn to loaded, and the worker thread's CPU ms by then. */
+export interface WorkerStart {
+  readonly spawnToLoadedMs: number;
+  readonly cpuMs: number | null;
 }
 
 /** A set of workers kept across runs (spawning costs tens of milliseconds each). */
@@ -126,8 +102,13 @@ export class ParallelPool {
   private readonly host: WorkerHost;
   readonly threads: number;
   private ports: WorkerPort[] = [];
-  private waiting = new Map<number, { resolve: (r: SliceResult) => void; reject: (e: Error) => void }>();
+  private spawnedAt: number[] = [];
+  private waiting = new Map<number, { resolve: (r: WorkerAnswer) => void; reject: (e: Error) => void }>();
   private nextId = 1;
+  /** When each answer arrived (by request id), for the wait figures. */
+  private arrived = new Map<number, number>();
+  readonly splitMode: SplitMode;
+  readonly chunksPerThread: number;
 
   /**
    * The calling thread runs the first slice itself while the workers run the others (so `threads`
@@ -137,19 +118,40 @@ export class ParallelPool {
    */
   readonly callerSlice: boolean;
 
-  constructor(host: WorkerHost, threads = host.cores, opts: { readonly callerSlice?: boolean } = {}) {
+  constructor(host: WorkerHost, threads = host.cores, opts: ParallelPoolOptions = {}) {
     this.host = host;
     this.threads = Math.max(1, threads);
     this.callerSlice = opts.callerSlice ?? false;
+    this.splitMode = opts.split ?? 'dynamic';
+    this.chunksPerThread = Math.max(1, opts.chunksPerThread ?? 16);
+  }
+
+  /** Workers this pool runs (one fewer than its threads when the caller runs a slice). */
+  get workers(): number {
+    return this.threads < 2 ? 0 : this.threads - (this.callerSlice ? 1 : 0);
+  }
+
+  /**
+   * Spawn every worker now and wait until each has loaded its modules (a runtime keeps its pool:
+   * this is the cost a first run would otherwise pay). Returns each worker's start-up figures.
+   */
+  async warm(): Promise<WorkerStart[]> {
+    const rs = await Promise.all(Array.from({ length: this.workers }, (_, i) => this.send(i, { ping: true })));
+    return rs.map((r, i) => {
+      const p = 'ping' in r ? r : null;
+      return { spawnToLoadedMs: p ? p.loadedAt - this.spawnedAt[i]! : NaN, cpuMs: p ? p.cpuMs : null };
+    });
   }
 
   private port(i: number): WorkerPort {
     let p = this.ports[i];
     if (!p) {
+      this.spawnedAt[i] = clockMs();
       p = this.host.spawn();
       p.onMessage((r) => {
         const w = this.waiting.get(r.id);
         if (w) {
+          this.arrived.set(r.id, clockMs());
           this.waiting.delete(r.id);
           w.resolve(r);
         }
@@ -163,12 +165,22 @@ export class ParallelPool {
     return p;
   }
 
-  private send(i: number, req: Omit<SliceRequest, 'id'>): Promise<SliceResult> {
+  private send(i: number, req: Omit<SliceRequest, 'id'> | { readonly ping: true }): Promise<WorkerAnswer> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.port(i).post({ ...req, id });
     });
+  }
+
+  /** Send a slice; its answer with the time it was taken off the queue (ms since the slice ended). */
+  private async sendSlice(i: number, req: Omit<SliceRequest, 'id'>): Promise<{ r: SliceResult; at: number }> {
+    const id = this.nextId;
+    const r = await this.send(i, req);
+    if ('ping' in r) throw new Error('parallel worker answered a slice with a ping');
+    const at = this.arrived.get(id) ?? clockMs();
+    this.arrived.delete(id);
+    return { r, at };
   }
 
   close(): void {
@@ -194,6 +206,8 @@ export class ParallelPool {
     const md = kernel.metadata;
     if (!md) throw new InputError(`kernel ${kernel.name} has no metadata: cannot lay out its arguments`);
     // GPU memory laid out as runKernel lays it out, in SharedArrayBuffers.
+    const tLayout = performance.now();
+    const cLayout = this.host.threadCpuMs?.() ?? 0;
     const mem = new Memory({ shared: true });
     const code = loadCode(mem, co);
     const segs = new Map<string, number>();
@@ -216,37 +230,49 @@ export class ParallelPool {
     const segments: SharedSegment[] = mem.segments.map((s) => ({ base: s.base, size: s.size, label: s.label, sab: s.u8.buffer as SharedArrayBuffer, offset: s.u8.byteOffset }));
     const threads = Math.min(this.threads, total);
     const coBytes = co.elf.bytes.slice();
+    const layoutMs = performance.now() - tLayout;
+    const layoutCpuMs = this.host.threadCpuMs ? this.host.threadCpuMs() - cLayout : null;
     const t0 = performance.now();
+    const dynamic = this.splitMode === 'dynamic';
+    // The shared work counter of the dynamic split: [next workgroup, stop flag].
+    const counter = dynamic ? new SharedArrayBuffer(8) : undefined;
+    const chunk = Math.max(1, Math.ceil(total / (threads * this.chunksPerThread)));
     const slice = (t: number): Omit<SliceRequest, 'id'> => {
-      const first = Math.floor((t * total) / threads);
-      const end = Math.floor(((t + 1) * total) / threads);
+      const first = dynamic ? 0 : Math.floor((t * total) / threads);
+      const end = dynamic ? 0 : Math.floor(((t + 1) * total) / threads);
       return {
         co: coBytes, kernel: kernel.name, segments, grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
         scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
-        firstGroup: first, groupCount: end - first,
+        firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk } : {}),
       };
     };
     // Workers first (they start while this thread runs its own slice), results in slice order.
     const own = this.callerSlice ? 1 : 0;
-    const sent = Array.from({ length: threads - own }, (_, k) => this.send(k, slice(k + own)));
-    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }) : null;
-    const results = [...(mine ? [mine] : []), ...(await Promise.all(sent))];
+    const postedAt = clockMs();
+    const sent = Array.from({ length: threads - own }, (_, k) => this.sendSlice(k, slice(k + own)));
+    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs) : null;
+    const mineAt = clockMs();
+    const answers = [...(mine ? [{ r: mine, at: mineAt }] : []), ...(await Promise.all(sent))];
+    const results = answers.map((a) => a.r);
     const timeMs = performance.now() - t0;
     const stats: DispatchStats = { waves: 0, workgroups: 0, waveInstructions: 0, laneOps: 0, byClass: {}, aborted: false };
-    const diagnostics: Diagnostic[] = [];
     const counts = new Map<string, number>();
+    // Each chunk's diagnostics, put back in workgroup order (the order one thread reports them in).
+    const pieces: { first: number; list: Diagnostic[] }[] = [];
     for (const r of results) {
       if (!r.ok) throw new Error(`parallel worker failed: ${r.error}`);
+      r.chunkDiag.forEach(([first, from], j) => pieces.push({ first, list: r.diagnostics.slice(from, r.chunkDiag[j + 1]?.[1] ?? r.diagnostics.length) }));
       stats.waves += r.stats.waves;
       stats.workgroups += r.stats.workgroups;
       stats.waveInstructions += r.stats.waveInstructions;
       stats.laneOps += r.stats.laneOps;
       stats.aborted ||= r.stats.aborted;
       for (const [k, v] of Object.entries(r.stats.byClass)) stats.byClass[k] = (stats.byClass[k] ?? 0) + v;
-      diagnostics.push(...r.diagnostics);
       for (const [k, v] of r.counts) counts.set(k, (counts.get(k) ?? 0) + v);
     }
+    pieces.sort((a, b) => a.first - b.first);
+    const diagnostics = pieces.flatMap((p) => p.list).slice(0, new Diagnostics().limit);
     // The outputs are views of the shared segments (this run's memory is not used again): no copy.
     const buffers: Record<string, Uint8Array> = {};
     for (const b of l.buffers) {
@@ -262,7 +288,11 @@ export class ParallelPool {
       diagnostics: diagnostics.map((d) => ({ id: d.id, severity: d.severity, where: d.where, message: d.message, ...(d.seed ? { seed: d.seed } : {}) })),
       diagnosticCounts: Object.fromEntries([...counts.entries()].sort()),
     };
-    return { report, buffers, strictStop: undefined, parallel: { threads, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)) } };
+    const slices = answers.map(({ r, at }) => {
+      const t = r.ok ? r.timing : null;
+      return t === null ? null : { ...t, latencyMs: t.startAt - postedAt, waitMs: at - t.endAt };
+    }).filter((x) => x !== null);
+    return { report, buffers, strictStop: undefined, parallel: { threads, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
   }
 }
 

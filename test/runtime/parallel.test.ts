@@ -1,6 +1,8 @@
 // Parallel runs (src/runtime/parallel.ts on worker_threads): every benchmark kernel on a small
-// grid gives the same output bytes on one thread, under --order random, and split over 2 threads.
-// Kernels with global atomics split too (compare-exchange on the shared segments).
+// grid gives the same output bytes on one thread, under --order random, and split over 2 threads
+// both ways (threads pulling chunks from a shared counter, the default, and fixed equal slices),
+// with and without the calling thread running a slice. Kernels with global atomics split too
+// (compare-exchange on the shared segments).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, resolve } from 'node:path';
@@ -12,12 +14,17 @@ import { nodeWorkerHost } from '../../src/runtime/parallel-node.js';
 import { Memory } from '../../src/core/memory.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const pool = new ParallelPool(nodeWorkerHost(), 2);
-// The same split with the calling thread running the first slice (one worker).
-const callerPool = new ParallelPool(nodeWorkerHost(), 2, { callerSlice: true });
+// Dynamic split, two workers; 4 chunks per thread so even the small grids (4-16 groups) take
+// several chunks and interleave between the threads.
+const pool = new ParallelPool(nodeWorkerHost(), 2, { chunksPerThread: 4 });
+// The same split with the calling thread pulling chunks too (one worker), as the bench runs it.
+const callerPool = new ParallelPool(nodeWorkerHost(), 2, { callerSlice: true, chunksPerThread: 4 });
+// Fixed equal slices (the split before the shared counter), kept as a mode to measure against.
+const staticPool = new ParallelPool(nodeWorkerHost(), 2, { split: 'static' });
 after(() => {
   pool.close();
   callerPool.close();
+  staticPool.close();
 });
 
 test('Memory shared option: segments live in SharedArrayBuffers, initial data copied in', () => {
@@ -42,9 +49,19 @@ for (const c of benchCases({ root: ROOT, small: true })) {
     const par = await pool.run(c.launch);
     const parRnd = await pool.run(c.launch, { order: 'random', seed: 3 });
     const parCaller = await callerPool.run(c.launch);
-    assert.equal(par.parallel.threads, 2, par.parallel.reason);
-    assert.equal(parCaller.parallel.threads, 2, parCaller.parallel.reason);
-    for (const r of [rnd, par, parRnd, parCaller]) {
+    const parCallerRnd = await callerPool.run(c.launch, { order: 'random', seed: 5 });
+    const parStatic = await staticPool.run(c.launch);
+    for (const p of [par, parRnd, parCaller, parCallerRnd, parStatic]) {
+      assert.equal(p.parallel.threads, 2, p.parallel.reason);
+      // Every workgroup ran exactly once, in chunks of consecutive groups.
+      const slices = p.parallel.slices ?? [];
+      assert.equal(slices.length, 2);
+      assert.equal(slices.reduce((a, s) => a + s.groups, 0), one.report.workgroups);
+    }
+    const chunks = (par.parallel.slices ?? []).reduce((a, s) => a + s.chunks, 0);
+    const wg = one.report.workgroups;
+    assert.equal(chunks, Math.ceil(wg / Math.ceil(wg / 8)), 'the dynamic split hands out 4 chunks per thread (at least one group each)');
+    for (const r of [rnd, par, parRnd, parCaller, parCallerRnd, parStatic]) {
       assert.equal(r.report.aborted, false);
       assert.equal(r.report.waveInstructions, one.report.waveInstructions);
       assert.equal(r.report.laneOperations, one.report.laneOperations);
@@ -54,6 +71,42 @@ for (const c of benchCases({ root: ROOT, small: true })) {
     }
   });
 }
+
+test('dynamic split: diagnostics come back in workgroup order, as one thread reports them', async () => {
+  // vaddmul with input `a` empty and output `d` 512 floats short: the first four workgroups read
+  // the guard gap after `a` and the last two store into the one after `d` (unmapped, reported per
+  // access). One-group chunks scatter them over both threads.
+  const c = benchCases({ root: ROOT, small: true, only: (n) => n === 'vaddmul' })[0]!;
+  const cut = { a: 0, d: 2048 } as Record<string, number>;
+  const launch = { ...c.launch, buffers: c.launch.buffers.map((b) => (cut[b.name] === undefined ? b : { ...b, data: b.data.subarray(0, cut[b.name] === 0 ? 0 : b.data.length - cut[b.name]!) })) };
+  const one = runKernel(launch);
+  assert.ok(one.report.diagnostics.length > 0, 'the overrun is reported');
+  const fine = new ParallelPool(nodeWorkerHost(), 2, { chunksPerThread: 64 });
+  try {
+    for (let k = 0; k < 4; k++) {
+      const par = await fine.run(launch);
+      assert.equal(par.parallel.threads, 2);
+      assert.equal((par.parallel.slices ?? []).reduce((a, s) => a + s.chunks, 0), one.report.workgroups, 'one group per chunk');
+      assert.deepEqual(par.report.diagnostics, one.report.diagnostics);
+      assert.deepEqual(par.report.diagnosticCounts, one.report.diagnosticCounts);
+      assert.deepEqual(par.buffers['d'], one.buffers['d']);
+    }
+  } finally {
+    fine.close();
+  }
+});
+
+test('pool warm(): every worker is spawned and loaded before the first run', async () => {
+  const p = new ParallelPool(nodeWorkerHost(), 2);
+  try {
+    const starts = await p.warm();
+    assert.equal(starts.length, 2);
+    for (const s of starts) assert.ok(s.spawnToLoadedMs > 0 && Number.isFinite(s.spawnToLoadedMs), `spawn to loaded: ${s.spawnToLoadedMs}`);
+    assert.equal((await p.warm()).length, 2, 'a second warm() reuses the same workers');
+  } finally {
+    p.close();
+  }
+});
 
 test('global atomics on shared memory: two threads hammering one dword lose no update', async () => {
   const { Worker } = await import('node:worker_threads');

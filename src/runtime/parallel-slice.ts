@@ -1,0 +1,165 @@
+/**
+ * The worker side of a parallel run (parallel.ts): the messages, and `runSlice`, which runs one
+ * thread's share of a grid. Kept apart from the pool so a worker loads only the execution core
+ * (dispatch, the GFX11 tables, the code-object reader) and not run.ts's assembler, targets and
+ * manifest readers: that was a quarter of a worker's start-up CPU (bench/README, "All cores:
+ * methodology and load balance"). Nothing here touches a Node API.
+ */
+import { Memory } from '../core/memory.js';
+import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
+import { loadCodeObject } from '../formats/amdgpu/codeobject.js';
+import { gfx11 } from '../amd/isa/gfx11/index.js';
+import { bytesToWords } from '../amd/isa/listing.js';
+import { CODE_BASE, dispatch, type DispatchStats, type LoadedCode } from './dispatch.js';
+
+// ---- messages ------------------------------------------------------------------------------------
+
+/** A message to a worker: a slice to run, or a ping (answered once the worker has loaded). */
+export type WorkerRequest = SliceRequest | PingRequest;
+export interface PingRequest {
+  readonly id: number;
+  readonly ping: true;
+}
+/** A worker's answer to a ping: when it finished loading its modules and the CPU its thread used so far. */
+export interface PingResult {
+  readonly id: number;
+  readonly ok: true;
+  readonly ping: true;
+  /** performance.timeOrigin + performance.now() when the worker's modules had loaded. */
+  readonly loadedAt: number;
+  readonly cpuMs: number | null;
+}
+export type WorkerAnswer = SliceResult | PingResult;
+
+/** A GPU memory segment as the workers see it. */
+export interface SharedSegment {
+  readonly base: number;
+  readonly size: number;
+  readonly label: string;
+  readonly sab: SharedArrayBuffer;
+  readonly offset: number;
+}
+
+export interface SliceRequest {
+  readonly id: number;
+  readonly co: Uint8Array;
+  readonly kernel: string;
+  readonly segments: readonly SharedSegment[];
+  readonly grid: [number, number, number];
+  readonly block: [number, number, number];
+  readonly kernargVa: number;
+  readonly dynamicLds: number;
+  readonly dispatchPacketVa: number;
+  readonly queueVa: number;
+  readonly scratchPerLane: number;
+  readonly order: 'roundrobin' | 'random';
+  readonly engine: 'fast' | 'interp';
+  readonly seed: number;
+  readonly maxInstructions: number;
+  /** A fixed range of workgroups; with `counter` both are 0 and the ranges come from it. */
+  readonly firstGroup: number;
+  readonly groupCount: number;
+  /**
+   * The shared work counter: Int32Array [next workgroup, stop flag]. The slice takes `chunk`
+   * groups at a time until `next` passes the grid; an aborted slice raises the stop flag, and the
+   * others take no further chunk (one thread stops the whole run there too).
+   */
+  readonly counter?: SharedArrayBuffer;
+  readonly chunk?: number;
+}
+
+/** Where a slice's time went (wall ms; thread CPU ms when the host can read it, else null). */
+export interface SliceTiming {
+  /** Workgroups and chunks this slice ran. */
+  readonly groups: number;
+  readonly chunks: number;
+  /** performance.timeOrigin-based ms when the slice started and ended (to measure message latency). */
+  readonly startAt: number;
+  readonly endAt: number;
+  /** Code-object parse and memory mapping. */
+  readonly loadMs: number;
+  readonly loadCpuMs: number | null;
+  /** dispatch: decode, block compilation and execution. */
+  readonly runMs: number;
+  readonly runCpuMs: number | null;
+}
+
+export type SliceResult =
+  | {
+    readonly id: number; readonly ok: true; readonly stats: DispatchStats; readonly diagnostics: Diagnostic[]; readonly counts: [string, number][];
+    /** [first workgroup, index of its first diagnostic in `diagnostics`] of each chunk, in the order run. */
+    readonly chunkDiag: [number, number][];
+    readonly ms: number; readonly timing: SliceTiming;
+  }
+  | { readonly id: number; readonly ok: false; readonly error: string };
+
+// ---- the worker side -----------------------------------------------------------------------------
+
+/** epoch-like ms comparable between threads (each thread's performance.now has its own origin). */
+export function clockMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** When this module finished loading (a worker has loaded everything it needs by then). */
+const loadedAt = clockMs();
+
+/** A worker's answer to each message: run the slice, or answer the ping. */
+export function answer(req: WorkerRequest, cpuMs?: () => number): WorkerAnswer {
+  if ('ping' in req) return { id: req.id, ok: true, ping: true, loadedAt, cpuMs: cpuMs ? cpuMs() : null };
+  return runSlice(req, cpuMs);
+}
+
+/** Run one slice of workgroups (what a worker does with each message). */
+export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
+  try {
+    const startAt = clockMs();
+    const c0 = cpuMs ? cpuMs() : 0;
+    const co = loadCodeObject(req.co, 'kernel');
+    const kernel = co.kernels.find((k) => k.name === req.kernel);
+    if (!kernel || !co.text) throw new Error(`no kernel ${req.kernel}`);
+    const mem = new Memory();
+    for (const s of req.segments) mem.map(s.base, s.size, s.label, new Uint8Array(s.sab, s.offset, s.size));
+    const code: LoadedCode = { co, loadBase: CODE_BASE, textVa: CODE_BASE + co.text.address, words: bytesToWords(co.text.bytes) };
+    const diag = new Diagnostics();
+    mem.onFault = (f) => {
+      diag.report({ id: 'gpusim.memory.unmapped', severity: 'warning', where: { va: '0x' + f.va.toString(16), bytes: f.size }, message: `${f.write ? 'write' : 'read'} of ${f.size} bytes at unmapped 0x${f.va.toString(16)} (${f.write ? 'dropped' : 'reads 0'})` });
+    };
+    const t0 = performance.now();
+    const c1 = cpuMs ? cpuMs() : 0;
+    // Chunks from the shared counter: [first group, first diagnostic] of each, for the report's order.
+    const chunkDiag: [number, number][] = [];
+    let groups = 0;
+    const total = req.grid.map((g, i) => Math.ceil(g / req.block[i]!)).reduce((a, b) => a * b, 1);
+    const ctr = req.counter ? new Int32Array(req.counter) : null;
+    const chunk = Math.max(1, req.chunk ?? 1);
+    const moreGroups = ctr === null ? undefined : (): readonly [number, number] | null => {
+      if (Atomics.load(ctr, 1) !== 0) return null;
+      const first = Atomics.add(ctr, 0, chunk);
+      if (first >= total) return null;
+      const n = Math.min(chunk, total - first);
+      chunkDiag.push([first, diag.list.length]);
+      groups += n;
+      return [first, n];
+    };
+    const stats = dispatch(gfx11, code, kernel, mem, diag, {
+      grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, seed: req.seed,
+      maxInstructions: req.maxInstructions, dispatchPacketVa: req.dispatchPacketVa, queueVa: req.queueVa,
+      scratchPerLane: req.scratchPerLane, firstGroup: req.firstGroup, groupCount: req.groupCount,
+      ...(moreGroups ? { moreGroups } : {}),
+    });
+    if (ctr !== null && stats.aborted) Atomics.store(ctr, 1, 1);
+    if (ctr === null) {
+      chunkDiag.push([req.firstGroup, 0]);
+      groups = req.groupCount;
+    }
+    const ms = performance.now() - t0;
+    const c2 = cpuMs ? cpuMs() : 0;
+    const timing: SliceTiming = {
+      groups, chunks: chunkDiag.length, startAt, endAt: clockMs(),
+      loadMs: t0 - (startAt - performance.timeOrigin), loadCpuMs: cpuMs ? c1 - c0 : null, runMs: ms, runCpuMs: cpuMs ? c2 - c1 : null,
+    };
+    return { id: req.id, ok: true, stats, diagnostics: diag.list, counts: [...diag.counts.entries()], chunkDiag, ms, timing };
+  } catch (e) {
+    return { id: req.id, ok: false, error: (e as Error).stack ?? String(e) };
+  }
+}
