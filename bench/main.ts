@@ -11,12 +11,12 @@ export interface BenchResult {
   readonly figures: Record<string, number | string>;
 }
 
-const suites: { name: string; run: (filter?: string) => BenchResult[] | Promise<BenchResult[]> }[] = [
+const suites: { name: string; run: (filter?: string, o?: BenchOptions) => BenchResult[] | Promise<BenchResult[]> }[] = [
   // Each suite is imported when it runs, so one suite's module cannot stop the others.
   { name: 'decode', run: async () => (await import('./decode.js')).benchDecode() },
   { name: 'adreno', run: async () => (await import('./adreno.js')).benchAdreno() },
   { name: 'r600', run: async () => (await import('./r600.js')).benchR600() },
-  { name: 'rdna3', run: async (f) => (await import('./rdna3.js')).benchRdna3(f) },
+  { name: 'rdna3', run: async (f, o) => (await import('./rdna3.js')).benchRdna3(f, o?.repeats) },
   { name: 'draw', run: async () => (await import('./draw.js')).benchDraw() },
 ];
 
@@ -25,6 +25,8 @@ export interface BenchOptions {
   readonly save?: boolean;
   /** A suite name, or a kernel name of the rdna3 suite. */
   readonly filter?: string;
+  /** Timed repeats of each rdna3 case after its cold run (default rdna3.ts REPEATS). */
+  readonly repeats?: number;
   readonly out?: (s: string) => void;
 }
 
@@ -36,7 +38,7 @@ export async function runBench(o: BenchOptions = {}): Promise<BenchResult[]> {
     if (filter && !s.name.includes(filter) && s.name !== 'rdna3') continue;
     let rs: BenchResult[];
     try {
-      rs = await s.run(filter && !s.name.includes(filter) ? filter : undefined);
+      rs = await s.run(filter && !s.name.includes(filter) ? filter : undefined, o);
     } catch (e) {
       rs = [{ name: s.name, figures: { error: (e as Error).message.split('\n')[0]! } }];
     }

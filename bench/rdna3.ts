@@ -3,20 +3,35 @@
  * `gpusim run` takes), its outputs checked against the CPU reference, one thread and (when
  * src/runtime/parallel.ts can run it) all cores. Rates are reported raw and as a ratio to the
  * empty-kernel baseline measured in the same process.
+ *
+ * Methodology (bench/README, "All cores: methodology and load balance"): the worker pool is
+ * spawned and loaded before anything is timed (a runtime keeps its pool; the start-up is its own
+ * row). Each case runs once cold on every runner (`coldMs`: first decode, block compilation and
+ * JIT of that kernel in that thread), then `repeats` more times, alternating runners so a change
+ * in machine load hits both; `ms`/`cpuMs` are the best repeat, `medianMs` the median. `x1thread`
+ * is the best one-thread wall time over the best all-cores wall time; `xCpuPath` the one-thread
+ * CPU time over the all-cores run's critical path in CPU time (main-thread layout + the busiest
+ * slice), which is what an idle machine's wall-clock ratio approaches and is far less disturbed
+ * by other processes than wall time.
  */
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ROOT } from '../tools/gen/run.js';
 import { runKernel, type KernelRun } from '../src/runtime/run.js';
+import { threadCpuMs } from '../src/runtime/parallel-node.js';
 import { benchCases, type BenchCase } from './cases.js';
 import type { BenchResult } from './main.js';
 
 export interface RdnaRunner {
   readonly label: string;
   readonly threads: number;
+  /** Get ready before anything is timed (spawn and load workers); figures for its own row. */
+  warm?(): Promise<Record<string, number | string>>;
   run(c: BenchCase): Promise<KernelRun>;
-  /** Threads the last run used and why not more (a kernel with global atomics runs on one). */
+  /** The last split run's main-thread layout CPU ms and each worker's slice CPU ms, when known. */
+  readonly lastSplit?: { readonly layoutCpuMs: number; readonly workerCpuMs: readonly number[] } | undefined;
+  /** Threads the last run used and why not more (tracing, --strict, a trap handler, one workgroup). */
   readonly lastThreads?: number;
   readonly lastReason?: string;
   close?(): void;
@@ -48,7 +63,20 @@ function collector(): () => void {
   return runInNewContext('gc') as () => void;
 }
 
-export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
+/** Repeats of each case after its cold run (best and median reported); `--repeats N` overrides. */
+export const REPEATS = 3;
+
+interface Run {
+  readonly ms: number;
+  readonly cpuMs: number;
+  readonly pathCpuMs: number | undefined;
+  readonly bad: string | null;
+  readonly wi: number;
+  readonly laneOps: number;
+  readonly rss: number;
+}
+
+export async function benchRdna3(filter?: string, repeats = REPEATS): Promise<BenchResult[]> {
   // The memory case (three 64 MiB buffers) runs only when named: `npm run bench -- memory`.
   const memory = filter === 'memory' || filter === 'vadd_2^24';
   const cases = benchCases({
@@ -66,48 +94,77 @@ export async function benchRdna3(filter?: string): Promise<BenchResult[]> {
     runners.push(parallelRunner(n, rss));
   }
   const out: BenchResult[] = [];
-  // Wall ms of each case on the first (one-thread) runner: the all-cores speed-up is against it.
-  const oneThreadMs = new Map<string, number>();
   for (const runner of runners) {
-    let baseline = 0;
-    for (const c of cases) {
-      gc();
-      // One case is measured in its own call: the run's outputs must not stay reachable from this
-      // suspended frame while the next case's peak memory is measured.
-      const { ms, cpuMs, bad, wi, laneOps } = await measure(runner, c, rss);
-      const rate = wi / (ms / 1000);
-      if (c.name === 'empty') baseline = rate;
-      if (runner.threads === 1) oneThreadMs.set(c.name, ms);
-      const ms1 = oneThreadMs.get(c.name);
+    const f = await runner.warm?.();
+    if (f) out.push({ name: `pool start-up [${runner.label}]`, figures: f });
+  }
+  // The memory case measures peak RSS: one run per runner, no repeats.
+  const reps = memory ? 0 : Math.max(0, repeats);
+  const baseline = new Map<RdnaRunner, number>();
+  for (const c of cases) {
+    const runs = new Map<RdnaRunner, Run[]>(runners.map((r) => [r, []]));
+    // Cold run first on every runner, then the repeats, alternating runners.
+    for (let k = 0; k <= reps; k++) {
+      for (const runner of runners) {
+        gc();
+        // One run is measured in its own call: its outputs must not stay reachable from this
+        // suspended frame while the next run's peak memory is measured.
+        runs.get(runner)!.push(await measure(runner, c, rss));
+      }
+    }
+    const one = summary(runs.get(runners[0]!)!);
+    for (const runner of runners) {
+      const all = runs.get(runner)!;
+      const s = summary(all);
+      const rate = s.wi / (s.ms / 1000);
+      if (c.name === 'empty') baseline.set(runner, rate);
+      const base = baseline.get(runner) ?? 0;
       out.push({
         name: `${c.name} [${runner.label}]`,
         figures: {
-          ok: bad === null ? 'yes' : `NO (${bad})`,
-          waveInst: wi,
-          laneOps,
-          ms: Math.round(ms * 10) / 10,
-          cpuMs: Math.round(cpuMs * 10) / 10,
+          ok: s.bad === null ? 'yes' : `NO (${s.bad})`,
+          waveInst: s.wi,
+          laneOps: s.laneOps,
+          repeats: all.length - 1,
+          coldMs: Math.round(all[0]!.ms * 10) / 10,
+          ms: Math.round(s.ms * 10) / 10,
+          medianMs: Math.round(s.medianMs * 10) / 10,
+          cpuMs: Math.round(s.cpuMs * 10) / 10,
           'waveInst/s': Math.round(rate),
-          'laneOps/s': Math.round(laneOps / (ms / 1000)),
-          'waveInst/cpu-s': Math.round(wi / (cpuMs / 1000)),
-          'xEmpty': baseline > 0 ? Math.round((rate / baseline) * 1000) / 1000 : 1,
-          ...(runner.threads > 1 && ms1 !== undefined ? { 'x1thread': Math.round((ms1 / ms) * 1000) / 1000 } : {}),
-          peakRssMiB: Math.round(rss.peak / 1048576),
+          'laneOps/s': Math.round(s.laneOps / (s.ms / 1000)),
+          'waveInst/cpu-s': Math.round(s.wi / (s.cpuMs / 1000)),
+          'xEmpty': base > 0 ? Math.round((rate / base) * 1000) / 1000 : 1,
+          ...(runner.threads > 1 ? { 'x1thread': Math.round((one.ms / s.ms) * 1000) / 1000 } : {}),
+          ...(runner.threads > 1 && s.pathCpuMs !== undefined && one.pathCpuMs !== undefined ? { 'xCpuPath': Math.round((one.pathCpuMs / s.pathCpuMs) * 1000) / 1000 } : {}),
+          peakRssMiB: Math.round(s.rss / 1048576),
           threads: runner.lastThreads ?? runner.threads,
           ...(runner.lastReason ? { note: runner.lastReason } : {}),
         },
       });
     }
-    runner.close?.();
   }
+  for (const runner of runners) runner.close?.();
   return out;
 }
 
-async function measure(runner: RdnaRunner, c: BenchCase, rss: RssPeak): Promise<{ ms: number; cpuMs: number; bad: string | null; wi: number; laneOps: number }> {
-      rss.peak = 0;
+/** Best and median of the repeats (the cold run alone when there are none); any failed check counts. */
+function summary(all: readonly Run[]): { ms: number; medianMs: number; cpuMs: number; pathCpuMs: number | undefined; bad: string | null; wi: number; laneOps: number; rss: number } {
+  const reps = all.length > 1 ? all.slice(1) : all;
+  const ms = reps.map((r) => r.ms).sort((a, b) => a - b);
+  const paths = reps.map((r) => r.pathCpuMs).filter((x) => x !== undefined);
+  return {
+    ms: ms[0]!, medianMs: ms[(ms.length - 1) >> 1]!, cpuMs: Math.min(...reps.map((r) => r.cpuMs)),
+    pathCpuMs: paths.length > 0 ? Math.min(...paths) : undefined,
+    bad: all.find((r) => r.bad !== null)?.bad ?? null, wi: all[0]!.wi, laneOps: all[0]!.laneOps, rss: Math.max(...all.map((r) => r.rss)),
+  };
+}
+
+async function measure(runner: RdnaRunner, c: BenchCase, rss: RssPeak): Promise<Run> {
+  rss.peak = 0;
   rss.sample();
   const timer = setInterval(() => rss.sample(), 20);
   const c0 = process.cpuUsage();
+  const m0 = threadCpuMs?.() ?? 0;
   const t0 = performance.now();
   let r: KernelRun;
   try {
@@ -117,9 +174,18 @@ async function measure(runner: RdnaRunner, c: BenchCase, rss: RssPeak): Promise<
   }
   const ms = performance.now() - t0;
   const cu = process.cpuUsage(c0);
-  // CPU time of this process (all its threads): on a busy machine wall time overstates the cost.
+  // CPU time of this process (all its threads, V8's compiler and GC threads too): on a busy
+  // machine wall time overstates the cost.
   const cpuMs = (cu.user + cu.system) / 1000;
+  const mainCpuMs = threadCpuMs ? threadCpuMs() - m0 : undefined;
   rss.sample();
   const bad = r.report.aborted ? 'aborted' : c.check(r.buffers);
-  return { ms, cpuMs, bad, wi: r.report.waveInstructions, laneOps: r.report.laneOperations };
+  // Critical path in thread CPU time (V8's compiler and GC helper threads not counted, on both
+  // runners): one thread's is its own; a split's is the longer of the main thread (layout, its own
+  // slice if it runs one, the merge) and the layout followed by the busiest worker.
+  const split = runner.threads > 1 ? runner.lastSplit : undefined;
+  const pathCpuMs = mainCpuMs === undefined ? undefined
+    : split === undefined ? (runner.threads > 1 ? undefined : mainCpuMs)
+      : Math.max(mainCpuMs, split.layoutCpuMs + Math.max(0, ...split.workerCpuMs));
+  return { ms, cpuMs, pathCpuMs, bad, wi: r.report.waveInstructions, laneOps: r.report.laneOperations, rss: rss.peak };
 }
