@@ -213,7 +213,12 @@ export class ParallelPool {
     const segs = new Map<string, number>();
     for (const b of l.buffers) {
       if (segs.has(b.name)) throw new InputError(`buffers.${b.name}: defined twice`);
-      segs.set(b.name, mem.alloc(Math.max(b.data.length, 1), b.name, 256, b.data.length > 0 ? b.data : undefined).base);
+      // Shared memory copies an ordinary array into a SharedArrayBuffer. An array already on one
+      // is used in place (no copy: the layout's copies are the serial part of a split run) only
+      // when the caller hands it over (`adopt`), as runKernel does; otherwise it is copied too.
+      const onSab = b.data.buffer instanceof SharedArrayBuffer;
+      const data = onSab && b.adopt !== true ? sharedCopy(b.data) : b.data;
+      segs.set(b.name, mem.alloc(Math.max(data.length, 1), b.name, 256, data.length > 0 ? data : undefined).base);
     }
     const explicit = md.args.filter((a) => !a.hidden);
     if (l.args.length !== explicit.length) throw new InputError(`args: kernel ${kernel.name} takes ${explicit.length} arguments, ${l.args.length} given`);
@@ -294,6 +299,12 @@ export class ParallelPool {
     }).filter((x) => x !== null);
     return { report, buffers, strictStop: undefined, parallel: { threads, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
   }
+}
+
+function sharedCopy(a: Uint8Array): Uint8Array {
+  const c = new Uint8Array(new SharedArrayBuffer(a.length));
+  c.set(a);
+  return c;
 }
 
 function pickKernel(co: CodeObject, name: string | undefined): CodeObjectKernel {

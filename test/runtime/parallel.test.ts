@@ -96,6 +96,26 @@ test('dynamic split: diagnostics come back in workgroup order, as one thread rep
   }
 });
 
+test('SharedArrayBuffer inputs: used in place when adopted, copied otherwise', async () => {
+  const c = benchCases({ root: ROOT, small: true, only: (n) => n === 'vaddmul' })[0]!;
+  const onSab = (a: Uint8Array) => {
+    const s = new Uint8Array(new SharedArrayBuffer(a.length));
+    s.set(a);
+    return s;
+  };
+  const one = runKernel(c.launch);
+  for (const adopt of [true, false]) {
+    const mine = c.launch.buffers.map((b) => ({ ...b, data: onSab(b.data), adopt }));
+    const par = await pool.run({ ...c.launch, buffers: mine });
+    assert.equal(par.parallel.threads, 2);
+    assert.deepEqual(par.buffers['d'], one.buffers['d']);
+    const d = mine.find((b) => b.name === 'd')!.data;
+    // Adopted: the run wrote into the caller's array (its result is a view of it); else untouched.
+    assert.equal(par.buffers['d']!.buffer === d.buffer, adopt);
+    assert.deepEqual(d, adopt ? one.buffers['d'] : c.launch.buffers.find((b) => b.name === 'd')!.data);
+  }
+});
+
 test('pool warm(): every worker is spawned and loaded before the first run', async () => {
   const p = new ParallelPool(nodeWorkerHost(), 2);
   try {
