@@ -1,13 +1,11 @@
 /**
  * POPS on executed gfx1030 code: the GFX10.3 entering sequence of src/amd/gfx/pops-asm.ts (packer
  * in HW_REG_POPS_PACKER, polling src_pops_exiting_wave_id with the wraparound remap, s_sleep
- * 0xffff woken by exits), the intrawave-collision layer loop, and the ORDERED_PS_DONE exit,
- * assembled by gpusim's gfx1030 assembler and run by the GFX10.3 executor.
- *
- * gpusim's gfx1030 assembler has no GLOBAL or EXP encodings in main yet, so the ordered section
- * read-modify-writes the image in the runner's shared LDS array, and every wave ends without an
- * export: `pops.export.missing` is expected on each run and filtered out below (the gfx1100 tests
- * cover the export rules on executed code).
+ * 0xffff woken by exits), the intrawave-collision layer loop, the ordered section
+ * read-modify-writing a storage image in global memory (first read and last write GLC DLC, through
+ * the L0/L1/L2 model), the ORDERED_PS_DONE exit after s_waitcnt vmcnt/lgkmcnt and vscnt, and the
+ * null export every POPS shader needs, assembled by gpusim's gfx1030 assembler and run by the
+ * GFX10.3 executor. Same matrix as gfx900 (pops-gfx9.test.ts) and gfx1100 (pops-run.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,10 +15,11 @@ import { imageDiff, oitShader, runOit } from '../../src/amd/gfx/pops-oit.js';
 import type { OitDraw, OitOptions } from '../../src/amd/gfx/pops-oit.js';
 
 const SEEDS = 100;
+const px4 = [{ samples: 4, interlock: 'pixel' }, { samples: 4, interlock: 'pixel' }] as const;
 
 function run(seed: number, draws: readonly OitDraw[], extra: Partial<OitOptions> = {}) {
-  const r = runOit({ gen: 'gfx103', target: gfx10, seed, draws, prims: 24, size: 32, storage: 'lds', ...extra });
-  const ids = [...new Set(r.diags.list.map((d) => d.id))].filter((id) => id !== 'pops.export.missing').sort();
+  const r = runOit({ gen: 'gfx103', target: gfx10, seed, draws, prims: 24, size: 32, ...extra });
+  const ids = [...new Set(r.diags.list.map((d) => d.id))].sort();
   return { r, ids, diff: imageDiff(r.image, r.reference) };
 }
 
@@ -51,20 +50,38 @@ test('gfx1030 intrawave collisions: the layer loop orders overlapping quads of o
   }
   assert.ok(layered > 0, 'INTRAWAVE_COLLISION split some wave into layers');
   // The same waves without the loop: overlapping lanes of one instruction lose updates.
-  const { diff } = run(1, draws, { shader: oitShader('gfx103', 'correct', false, 'lds') });
+  const { diff } = run(1, draws, { shader: oitShader('gfx103') });
   assert.ok(diff > 0);
 });
 
-test('gfx1030: without the wait loop some scheduler seed breaks the image', () => {
-  let broken = 0;
-  for (let seed = 1; seed <= SEEDS && broken === 0; seed++) {
-    if (run(seed, [{ samples: 4, interlock: 'pixel' }, { samples: 4, interlock: 'pixel' }], { variant: 'no-wait' }).diff > 0) broken = seed;
+/** The first scheduler seed whose image differs from the reference (0: none), with the diagnostics seen up to it. */
+function firstBroken(draws: readonly OitDraw[], extra: Partial<OitOptions>) {
+  const ids = new Set<string>();
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const { r, diff } = run(seed, draws, extra);
+    for (const d of r.diags.list) ids.add(d.id);
+    if (diff > 0) return { seed, ids, r };
   }
-  assert.ok(broken > 0);
+  return { seed: 0, ids, r: null };
+}
+
+test('gfx1030: without the wait loop, or with POPS off, some scheduler seed breaks the image', () => {
+  assert.ok(firstBroken(px4, { variant: 'no-wait' }).seed > 0, 'no-wait');
+  assert.ok(firstBroken([{ samples: 4, interlock: 'pixel', pops: false }, { samples: 4, interlock: 'pixel', pops: false }], {}).seed > 0, 'POPS off');
 });
 
-const px4 = [{ samples: 4, interlock: 'pixel' }, { samples: 4, interlock: 'pixel' }] as const;
-const clean = oitShader('gfx103', 'correct', false, 'lds');
+test('gfx1030 memory: first read / last write without GLC DLC, or stores outstanding at the exit, break the image; middle accesses may be plain', () => {
+  const stale = firstBroken(px4, { variant: 'plain-first-read' });
+  assert.ok(stale.seed > 0 && stale.r!.cache!.staleReads > 0, 'a plain first read hits a stale L0/L1 line');
+  assert.ok(firstBroken(px4, { variant: 'plain-last-write' }).seed > 0, 'a plain last write stays in the CU\'s L0');
+  const late = firstBroken(px4, { variant: 'no-exit-wait' });
+  assert.ok(late.seed > 0 && late.ids.has('pops.exit.counters-outstanding') && late.r!.cache!.lateStores > 0, 'stores land after the exit');
+  for (const variant of ['correct', 'all-coherent'] as const) {
+    for (let seed = 1; seed <= 20; seed++) assert.equal(run(seed, px4, { variant }).diff, 0, `${variant} seed ${seed}`);
+  }
+});
+
+const clean = oitShader('gfx103');
 const DONE = '  s_sendmsg sendmsg(MSG_ORDERED_PS_DONE)';
 const SKIP = '  s_bitcmp1_b32 s0, 31\n  s_cbranch_scc0 .Lpops_enter\n';
 
@@ -76,7 +93,7 @@ test('gfx1030 diagnostics through executed instructions; the clean shader is qui
     ['pops.exit.twice', 'ORDERED_PS_DONE sent twice', clean.replace(DONE, `${DONE}\n${DONE}`)],
     ['pops.exit.missing', 's_endpgm after the packer was set, no ORDERED_PS_DONE', clean.replace(DONE, '')],
     ['pops.exit.before-wait', 'ORDERED_PS_DONE before the wait loop', clean.replace('.Lpops_wait:', `${DONE}\n.Lpops_wait:`).replace(/(s_waitcnt_vscnt null, 0x0\n)  s_sendmsg sendmsg\(MSG_ORDERED_PS_DONE\)/, '$1')],
-    ['pops.exit.counters-outstanding', 'LDS writes not awaited before ORDERED_PS_DONE', clean.replace('  s_waitcnt vmcnt(0) lgkmcnt(0)\n', '')],
+    ['pops.exit.counters-outstanding', 'image stores not awaited (vscnt) before ORDERED_PS_DONE', clean.replace('  s_waitcnt_vscnt null, 0x0\n', '')],
     ['pops.wait.gfx9-sleep-delay', 'not a GFX10.3 rule: stays quiet with s_sleep 3', clean.replace('s_sleep 0xffff', 's_sleep 3')],
   ];
   for (const [id, what, shader] of cases) {
@@ -87,7 +104,9 @@ test('gfx1030 diagnostics through executed instructions; the clean shader is qui
 });
 
 test('gfx1030: s_endpgm_ordered_ps_done exits the ordered section (waits for the counters, sends the message, ends)', () => {
-  const shader = clean.replace(`${DONE}\n  s_endpgm`, '  s_endpgm_ordered_ps_done');
+  // The export comes first: the instruction ends the program.
+  const shader = clean.replace(`${DONE}\n`, '').replace(/s_endpgm\n$/, 's_endpgm_ordered_ps_done\n');
+  assert.ok(!shader.includes(DONE) && shader.includes('done vm\n  s_endpgm_ordered_ps_done'));
   assert.notEqual(shader, clean);
   for (let seed = 1; seed <= 10; seed++) {
     const { ids, diff } = run(seed, px4, { shader });

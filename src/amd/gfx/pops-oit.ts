@@ -156,45 +156,21 @@ ${body}
   s_mov_b32 exec_lo, s17`;
 }
 
-/**
- * The ordered section on the runner's shared LDS array instead of global memory (no caches):
- * for GFX10.3 while gpusim's gfx1030 assembler has no GLOBAL encodings.
- */
-function orderedSectionLds(): string {
-  return `  s_mov_b32 s9, 0
-.Lsample:
-  v_bfe_u32 v3, v1, s9, 1
-  v_cmp_ne_u32_e32 vcc_lo, 0, v3
-  s_and_saveexec_b32 s10, vcc_lo
-  s_cbranch_execz .Lskip
-  s_mul_i32 s12, s9, s11
-  v_add_nc_u32 v4, s12, v0
-  ds_read_b32 v5, v4
-  s_waitcnt lgkmcnt(0)
-  v_mul_lo_u32 v5, v5, 31
-  v_add3_u32 v5, v5, v2, 1
-  ds_write_b32 v4, v5
-.Lskip:
-  s_mov_b32 exec_lo, s10
-  s_add_u32 s9, s9, 1
-  s_cmp_lt_u32 s9, s8
-  s_cbranch_scc1 .Lsample`;
-}
-
 /** The whole pixel shader of the scene, as a compiler emits it. `intrawave`: GFX10.3 layered ordered section. */
-export function oitShader(gen: PopsGen, variant: OitVariant = 'correct', intrawave = false, storage: 'global' | 'lds' = 'global'): string {
+export function oitShader(gen: PopsGen, variant: OitVariant = 'correct', intrawave = false): string {
   const enter = variant === 'no-wait' ? '' : POPS_ENTER[gen];
   let exit = POPS_EXIT[gen];
   if (variant === 'no-exit-wait') exit = exit.split('\n').filter((l) => !/s_waitcnt/.test(l)).join('\n');
   if (variant.startsWith('load-at-exit') && gen === 'gfx9') throw new Error('the load-at-exit variants use s_waitcnt_vscnt (GFX10+)');
   if (variant === 'load-at-exit') exit = `${exit.replace('s_waitcnt vmcnt(0) lgkmcnt(0)', 's_waitcnt lgkmcnt(0)')}\n  s_waitcnt vmcnt(0)`;
-  let body = storage === 'lds' ? orderedSectionLds() : orderedSection(gen, variant);
+  let body = orderedSection(gen, variant);
   if (intrawave) {
     if (gen !== 'gfx103') throw new Error('the intrawave loop is written for GFX10.3 wave32');
     body = intrawaveLoop(body);
   }
-  // GFX9: the export every POPS shader needs (a null one; GFX11 exits with its export).
-  const exp = gen === 'gfx9' ? '\n  exp null off, off, off, off done vm' : '';
+  // GFX9-10.3: the export every POPS shader needs (a null one, after ORDERED_PS_DONE so overlapping
+  // waves resume before the export can stall this one); GFX11 exits with its export.
+  const exp = gen !== 'gfx11' ? '\n  exp null off, off, off, off done vm' : '';
   return `${enter}\n${body}\n${exit}${exp}\n  s_endpgm\n`;
 }
 
@@ -241,8 +217,6 @@ export interface OitOptions {
   readonly shader?: string;
   /** Launch the waves with STATUS.SKIP_EXPORT (GFX10+ export skipping). */
   readonly exportSkipping?: boolean;
-  /** Where the image lives: global memory (default) or the runner's shared LDS array (GFX10.3 for now). */
-  readonly storage?: 'global' | 'lds';
   /** Most clocks a load takes in the cache model (default: PopsCaches' 128). */
   readonly maxLoadDelay?: number;
   /** The chip (hardware-bug workarounds: Vega10/Raven drain on 8x+ MSAA). */
@@ -319,20 +293,17 @@ export function runOit(o: OitOptions): OitResult {
     }
   }
   const intrawave = o.draws.some((d) => d.intrawave === true);
-  const storage = o.storage ?? 'global';
-  const code = assembleWithLabels(o.target, o.shader ?? oitShader(o.gen, o.variant ?? 'correct', intrawave, storage));
-  const lds = storage === 'lds' ? new Uint8Array(slots * 4) : undefined;
+  const code = assembleWithLabels(o.target, o.shader ?? oitShader(o.gen, o.variant ?? 'correct', intrawave));
   const cus = o.computeUnits ?? 4;
-  const caches = o.caches === false || lds ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: 'vscnt', seed: o.seed, // the executor counts stores in vscnt (GFX9's s_waitcnt vmcnt bounds it too)
+  const caches = o.caches === false ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: 'vscnt', seed: o.seed, // the executor counts stores in vscnt (GFX9's s_waitcnt vmcnt bounds it too)
     // GFX9 has no GL1: GLC goes to L2, modelled as one L1 shared by every CU.
     ...(o.gen === 'gfx9' ? { cusPerL1: cus } : {}), ...(o.maxLoadDelay ? { maxLoadDelay: o.maxLoadDelay } : {}) });
   const run = runPopsWaves({
     target: o.target, unit, code, mem, diags, seed: o.seed, computeUnits: cus, waveSize: ws, slotsPerCu: o.slotsPerCu ?? 4,
-    ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}), ...(lds ? { lds } : {}),
+    ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}),
   }, launches);
   const image = new Uint32Array(slots);
-  if (lds) image.set(new Uint32Array(lds.buffer, 0, slots));
-  else for (let i = 0; i < slots; i++) image[i] = mem.read32(img.base + 4 * i);
+  for (let i = 0; i < slots; i++) image[i] = mem.read32(img.base + 4 * i);
   const stats = o.draws.map((_, d) => unit.drawStats(d));
   return { image, reference, diags, unit, stats, run, cache: caches ? caches.stats() : null, configs };
 }

@@ -103,12 +103,6 @@ export interface PopsRunOptions {
   /** Per-CU cache views (attach only for runs that study coherence). */
   readonly caches?: PopsCaches;
   readonly trace?: PopsTrace;
-  /**
-   * One LDS array every wave sees (default: 1 KiB). Scenes use it as the per-pixel storage on
-   * targets whose GLOBAL/EXP encodings gpusim cannot assemble yet (it is not how hardware
-   * allocates LDS to pixel-shader waves).
-   */
-  readonly lds?: Uint8Array;
 }
 
 export interface PopsRunResult {
@@ -153,7 +147,7 @@ export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): 
   const cus = o.computeUnits ?? 4;
   const slots = o.slotsPerCu ?? 4;
   const perCu = new Array<number>(cus).fill(0);
-  const lds = o.lds ?? new Uint8Array(1024);
+  const lds = new Uint8Array(1024); // the scenes' pixel shaders use no LDS
   const budget = o.maxInstructions ?? 5_000_000;
   const minimalExport = !expDefined();
   const trace = o.trace;
