@@ -31,6 +31,7 @@ import { BUF_FORMATS } from '../amd/exec/buffer-formats.gen.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from '../amd/exec/mimg-rsrc.gen.js';
 import { GfxPipeline, type DrawOptions, type DrawStats, type ShaderCode } from './draw.js';
 import type { PopsDrawReport } from '../amd/gfx/pops-draw.js';
+import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
 
 type Json = Record<string, unknown>;
 
@@ -54,6 +55,8 @@ export interface SceneResult {
   readonly queries: ReadonlyMap<string, { readonly va: number; readonly samples: number | null }>;
   /** Per-draw POPS statistics (draws with PRIMITIVE_ORDERED_PIXEL_SHADER only). */
   readonly pops: readonly PopsDrawReport[];
+  /** POPS draws' L0/L1 statistics (null without a POPS draw or with `popsCaches: false`). */
+  readonly popsCache: PopsCacheStats | null;
   readonly packets: number;
 }
 
@@ -522,7 +525,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     const q = readZpassBlock(mem, va, rbs);
     return [name, { va, samples: q.ready ? q.samples : null }] as const;
   }));
-  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, codes, queries: queryResults, packets: ws.packets ?? cp.packets, pops: pipe.pops };
+  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, codes, queries: queryResults, packets: ws.packets ?? cp.packets, pops: pipe.pops, popsCache: pipe.popsCache };
 }
 
 function f16Bits(x: number): number {

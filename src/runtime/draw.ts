@@ -48,6 +48,8 @@ import {
 } from '../amd/gfx/spi.js';
 import { POPS_GENS } from '../amd/gfx/pops-config.js';
 import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from '../amd/gfx/pops-draw.js';
+import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
+import type { CacheHook } from '../amd/exec/cache-hook.js';
 import type { PopsTrace } from '../amd/gfx/pops-run.js';
 import { runGfxWaves, type GfxWave } from './draw-waves.js';
 import { ParamCache, preloadParams, runLegacyVs, type StageHost, type VertexOutput } from './draw-legacy.js';
@@ -91,6 +93,11 @@ export interface DrawOptions {
   readonly paScVrsSurfaceCntl1?: number;
   /** Render backends (occlusion counters, one per RB; default DEFAULT_RENDER_BACKENDS, as the CP). */
   readonly renderBackends?: number;
+  /**
+   * POPS draws' PS waves see memory through the per-CU L0 / per-SE L1 / L2 model (default on;
+   * false: coherent memory). See src/amd/gfx/pops-draw.ts.
+   */
+  readonly popsCaches?: boolean;
 }
 
 export interface DrawStats {
@@ -172,6 +179,11 @@ export class GfxPipeline {
     return this.popsDraw?.report() ?? [];
   }
 
+  /** The POPS draws' cache statistics (null when no draw used POPS or the model is off). */
+  get popsCache(): PopsCacheStats | null {
+    return this.popsDraw?.cacheStats() ?? null;
+  }
+
   private popsBegin(drawIndex: number, regs: GfxRegs): PopsDrawState | null {
     const read = (r: string): number => (regs.db.get(r) ? regs.raw(r) : 0);
     if (!regs.db.get('DB_SHADER_CONTROL') || regs.field('DB_SHADER_CONTROL', 'PRIMITIVE_ORDERED_PIXEL_SHADER') !== 1) return null;
@@ -181,6 +193,7 @@ export class GfxPipeline {
       gen, diag: this.diag, shaderEngines: this.opts.shaderEngines ?? 2, packerOf: (x, y) => this.waveIds.packerOf(x, y),
       ...(this.opts.popsTrace ? { trace: this.opts.popsTrace } : {}),
       ...(this.opts.paScVrsSurfaceCntl1 !== undefined ? { paScVrsSurfaceCntl1: this.opts.paScVrsSurfaceCntl1 } : {}),
+      mem: this.mem, caches: this.opts.popsCaches !== false, seed: this.opts.seed ?? 1,
     });
     return this.popsDraw.begin(drawIndex, read, (r, f) => (regs.db.get(r)?.fields.some((x) => x.name === f) ? regs.enumOf(r, f) : ''));
   }
@@ -189,18 +202,19 @@ export class GfxPipeline {
     return (this.opts.maxInstructions ?? 50_000_000) - this.stats.gsInstructions - this.stats.psInstructions;
   }
 
-  private program(pc: number, waveSize: 32 | 64, vgprs: number, stage: string, where: Record<string, number | string>): Program | null {
+  /** `cacheHook`: the program's memory instructions report their cache policy to it (POPS draws). */
+  private program(pc: number, waveSize: 32 | 64, vgprs: number, stage: string, where: Record<string, number | string>, cacheHook?: CacheHook): Program | null {
     const code = this.codes.find((c) => pc >= c.va && pc < c.va + c.words.length * 4);
     if (!code) {
       this.diag.report({ id: 'amd.spi.no-code', severity: 'error', where: { ...where, pc: '0x' + pc.toString(16) }, message: `${stage} program address 0x${pc.toString(16)} is in no loaded shader; the stage does not run` });
       return null;
     }
-    const key = `${code.va}:${waveSize}:${vgprs}`;
+    const key = `${code.va}:${waveSize}:${vgprs}${cacheHook ? ':cached' : ''}`;
     let p = this.programs.get(key);
     if (!p) {
       const clock = this.clock;
       const target = this.gen === 'gfx11' ? gfx11 : this.gen === 'gfx103' ? gfx10 : gfx9;
-      const env: ExecEnv = { space: target.space, diag: this.diag, mem: this.mem, seed: WAVE_STATE_SEED, waveSize, vgprs, now: () => clock.t, engine: this.opts.engine ?? 'fast' };
+      const env: ExecEnv = { space: target.space, diag: this.diag, mem: this.mem, seed: WAVE_STATE_SEED, waveSize, vgprs, now: () => clock.t, engine: this.opts.engine ?? 'fast', ...(cacheHook ? { cacheHook } : {}) };
       p = new Program(target, code.va, code.words, env);
       this.programs.set(key, p);
     }
@@ -456,7 +470,8 @@ export class GfxPipeline {
     const p1 = regs.raw('SPI_SHADER_PGM_RSRC1_PS');
     const p2 = regs.raw('SPI_SHADER_PGM_RSRC2_PS');
     const pvgprs = Math.min(256, (regs.field('SPI_SHADER_PGM_RSRC1_PS', 'VGPRS', p1) + 1) * (psW32 ? 8 : 4));
-    const pprog = this.program(ppc, psWs, pvgprs, 'pixel shader', where);
+    const caches = pops ? this.popsDraw!.caches : null;
+    const pprog = this.program(ppc, psWs, pvgprs, 'pixel shader', where, caches ?? undefined);
     if (!pprog) return;
     const pUser = regs.field('SPI_SHADER_PGM_RSRC2_PS', 'USER_SGPR', p2) | (regs.field('SPI_SHADER_PGM_RSRC2_PS', 'USER_SGPR_MSB', p2) << 5);
     const waveCnt = regs.field('SPI_SHADER_PGM_RSRC2_PS', 'WAVE_CNT_EN', p2) === 1;
@@ -474,13 +489,14 @@ export class GfxPipeline {
       const lds = new Uint8Array(Math.ceil(psLdsBytes(distinct.length) / 1024) * 1024);
       const ldv = new DataView(lds.buffer);
       distinct.forEach((sp, p) => preloadParams(ldv, p, sp, vo, cntl));
-      const w = new Wave({ waveSize: psWs, vgprs: pvgprs, pc: ppc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: pmode, status: 0 }, this.mem, lds, { wg: [wi, 0, 0], waveInGroup: 0, id: this.waveCounter++ });
+      const [se, packer] = this.waveIds.packerOf(ps.quads[0]!.x, ps.quads[0]!.y);
+      const wmem = pops ? this.popsDraw!.memFor(se, this.mem) : this.mem;
+      const w = new Wave({ waveSize: psWs, vgprs: pvgprs, pc: ppc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: pmode, status: 0 }, wmem, lds, { wg: [wi, 0, 0], waveInGroup: 0, id: this.waveCounter++ });
       w.peers = [w];
       let sg = 0;
       for (; sg < pUser && sg < 106; sg++) w.s[sg] = regs.raw(`SPI_SHADER_USER_DATA_PS_${sg}`);
       // PRIM_MASK is the M0 value the interpolation ops read: GFX9/GFX10 keep new_prim_mask in M0[30:16] (vintrp.ts).
       w.s[sg++] = this.gen === 'gfx11' ? psPrimMask(ps) : primMaskM0(this.gen === 'gfx9' ? 9 : 10, ps.newPrimMask);
-      const [se, packer] = this.waveIds.packerOf(ps.quads[0]!.x, ps.quads[0]!.y);
       const [psWaveId, psWaveIndex] = this.waveIds.take(se, packer);
       if (waveCnt) w.s[sg++] = psWaveCountSgpr(psWaveId, psWaveIndex);
       if (pops) sg = Math.max(sg, this.popsDraw!.launch(pops, w, ps, sg, this.clock.t));
@@ -500,11 +516,12 @@ export class GfxPipeline {
     const psRun = popsDraw
       ? runGfxWaves(list, {
         order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock,
-        beforeOp: (w: Wave, op: Op) => popsDraw.beforeInstruction(w, op.inst),
+        beforeOp: (w: Wave, op: Op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t),
         afterOp: (w: Wave) => popsDraw.afterInstruction(w, this.clock.t),
       })
       : this.stageHost.run(list);
     if (popsDraw && psRun.aborted) this.stats.aborted = true;
+    popsDraw?.endDraw();
     this.stats.psInstructions += psRun.instructions;
     this.commit(regs, st, results, zOrder);
   }

@@ -21,6 +21,7 @@ import type { Segment } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
+import { storeCounter } from './gen-space.js';
 import { define, type Finding } from './registry.js';
 import { sread32 } from './operands.js';
 import {
@@ -93,8 +94,9 @@ function bindAddr(inst: Instruction, env: ExecEnv, findings: Finding[]): Addr {
 const laneIndex = (w: Wave, a: Addr, l: number) => (a.idx >= 0 ? w.v[a.idx + l]! : 0) + (V.addTid ? l : 0);
 const laneOffset = (w: Wave, a: Addr, l: number) => ((a.off >= 0 ? w.v[a.off + l]! : 0) + a.instOff) >>> 0;
 
-function counter(store: boolean): (w: Wave) => void {
-  return store ? (w) => void (w.vscnt < CNT_MAX && w.vscnt++) : (w) => void (w.vmcnt < CNT_MAX && w.vmcnt++);
+function counter(env: ExecEnv, store: boolean): (w: Wave) => void {
+  const k = store ? storeCounter(env.space) : 'vmcnt';
+  return (w) => void (w[k] < CNT_MAX && w[k]++);
 }
 
 // ---- untyped loads and stores -----------------------------------------------------------------
@@ -123,7 +125,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const data = acc.store ? srcRows(env, inst, f.vdata ?? 0, acc.count, 'data', findings) : null;
   const ok = acc.store || acc.lds || dstInRange(env, inst, f.vdata ?? 0, acc.count + (tfe ? 1 : 0), findings);
   const d = (f.vdata ?? 0) * ws;
-  const cnt = counter(acc.store);
+  const cnt = counter(env, acc.store);
   const { unit, strict } = vmemAlign(alignModeOf(env), acc.bytes);
   const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error', true);
   const ref = (w: Wave) => {
@@ -346,7 +348,7 @@ function bindFormat(inst: Instruction, env: ExecEnv) {
   const data = store ? srcRows(env, inst, f.vdata ?? 0, regs, 'data', findings) : null;
   const ok = store || dstInRange(env, inst, f.vdata ?? 0, regs + (tfe ? 1 : 0), findings);
   const d = (f.vdata ?? 0) * ws;
-  const cnt = counter(store);
+  const cnt = counter(env, store);
   const typed = inst.encoding === 'MTBUF';
   const instFmt = typed ? BUF_FORMATS[f.format ?? 0] : undefined;
   const badFormat = onceReporter(env, inst, 'gfx11.buffer.invalid-format', 'error');
@@ -446,7 +448,7 @@ function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean)
   const ret = (f.glc ?? 0) === 1;
   const ok = !ret || dstInRange(env, inst, f.vdata ?? 0, dw, findings);
   const d = (f.vdata ?? 0) * ws;
-  const cnt = counter(!ret);
+  const cnt = counter(env, !ret);
   const fn32 = ATOMIC32[key]!;
   const fn64 = ATOMIC64[key]!;
   const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error', true);

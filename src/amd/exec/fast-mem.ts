@@ -72,6 +72,8 @@ export interface FlatDwordSpec {
   /** Data rows of a store, destination row of a load. */
   readonly data: readonly number[];
   readonly d: number;
+  /** The counter a store increments (gen-space.ts storeCounter: VS_CNT, or VM_CNT on GFX9). */
+  readonly storeCnt: 'vscnt' | 'vmcnt';
 }
 
 /** A FLAT/GLOBAL dword-multiple load or store (the reference must already raise MEMVIOL itself). */
@@ -109,7 +111,7 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): Run {
     lanes(ws, `const i = (v[${lo} + l] + C) >>> 2; ${moves.join(' ')}`),
     );
   }
-  const cnt = sp.store ? 'vscnt' : 'vmcnt';
+  const cnt = sp.store ? sp.storeCnt : 'vmcnt';
   c.push(bump(cnt));
   if (sp.flat) c.push(bump('lgkmcnt'));
   c.push(laneCount(ws));

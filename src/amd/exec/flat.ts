@@ -11,6 +11,7 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
+import { storeCounter } from './gen-space.js';
 import { define, type Finding } from './registry.js';
 import {
   APERTURE, ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsRead, ldsWrite, ldsInRange,
@@ -80,10 +81,9 @@ function addressOf(inst: Instruction, env: ExecEnv, findings: Finding[]): (w: Wa
   return (w, l) => w.v[lo + l]! + w.v[hi + l]! * 0x1_0000_0000 + off;
 }
 
-function counterFor(inst: Instruction, returns: boolean): (w: Wave) => void {
-  const flat = inst.encoding === 'FLAT';
-  if (returns) return flat ? (w) => { if (w.vmcnt < CNT_MAX) w.vmcnt++; if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++; } : (w) => void (w.vmcnt < CNT_MAX && w.vmcnt++);
-  return flat ? (w) => { if (w.vscnt < CNT_MAX) w.vscnt++; if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++; } : (w) => void (w.vscnt < CNT_MAX && w.vscnt++);
+function counterFor(inst: Instruction, env: ExecEnv, returns: boolean): (w: Wave) => void {
+  const k = returns ? 'vmcnt' : storeCounter(env.space);
+  return inst.encoding === 'FLAT' ? (w) => { if (w[k] < CNT_MAX) w[k]++; if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++; } : (w) => void (w[k] < CNT_MAX && w[k]++);
 }
 
 interface Access {
@@ -128,7 +128,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const data = acc.store ? srcRows(env, inst, f.data ?? 0, acc.count, 'data', findings) : null;
   const ok = acc.store || dstInRange(env, inst, f.vdst ?? 0, acc.count, findings);
   const d = (f.vdst ?? 0) * ws;
-  const cnt = counterFor(inst, !acc.store);
+  const cnt = counterFor(inst, env, !acc.store);
   const oob = onceReporter(env, inst, 'gfx11.scratch.out-of-range', 'warning');
   const cls = inst.encoding === 'FLAT' ? ('flat' as const) : ('vmem' as const);
   const oobFn = (ww: Wave, l: number, a: number) => oob(ww, l, a, `private-segment offset ${a} is outside the lane's ${ww.scratchPerLane}-byte scratch: reads 0, writes dropped`);
@@ -144,7 +144,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
     const run = fastFlatDword({
       ws, flat: inst.encoding === 'FLAT', saddr: sv ? saddr & ~1 : -1, lo: rows[0]!, hi: sv ? 0 : rows[1]!,
       off: inst.encoding === 'FLAT' ? (f.offset ?? 0) & 0xfff : ((f.offset ?? 0) << 19) >> 19,
-      count: acc.count, store: acc.store, data: data ? [...data] : [], d,
+      count: acc.count, store: acc.store, data: data ? [...data] : [], d, storeCnt: storeCounter(env.space),
     }, ref);
     return { cls, findings, run };
   }
@@ -278,7 +278,7 @@ for (const store of [false, true]) {
     const data = store ? srcRows(env, inst, f.data ?? 0, 1, 'data', findings)[0]! : 0;
     const ok = store || dstInRange(env, inst, f.vdst ?? 0, 1, findings);
     const d = (f.vdst ?? 0) * ws;
-    const cnt = counterFor(inst, !store);
+    const cnt = counterFor(inst, env, !store);
     return {
       cls: 'vmem',
       findings,
@@ -312,7 +312,7 @@ function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean)
   const ret = (f.glc ?? 0) === 1;
   const ok = !ret || dstInRange(env, inst, f.vdst ?? 0, dw, findings);
   const d = (f.vdst ?? 0) * ws;
-  const cnt = counterFor(inst, ret);
+  const cnt = counterFor(inst, env, ret);
   const fn32 = ATOMIC32[key]!;
   const fn64 = ATOMIC64[key]!;
   const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned-atomic', 'error', true);

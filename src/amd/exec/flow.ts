@@ -4,7 +4,6 @@
  * simm16 * 4); S_GETPC returns the next instruction's address; the handler sees `w.pc` already
  * advanced to the next instruction.
  */
-import { storesInVmcnt } from './gen-space.js';
 import type { Instruction } from '../isa/types.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import type { Wave } from '../wave/wave.js';
@@ -115,13 +114,11 @@ define('s_waitcnt', (inst, env) => {
   const exp = v & 7;
   const lgkm = (v >>> 4) & 0x3f;
   const vm = (v >>> 10) & 0x3f;
-  // GFX9 counts stores on VM_CNT too (the executor counts them in vscnt): vmcnt(N) bounds both.
-  const storesVm = storesInVmcnt(env.space);
+  // (GFX9 counts stores on VM_CNT with the loads: gen-space.ts storeCounter.)
   return {
     cls: 'other',
     run: (w) => {
       if (w.vmcnt > vm) w.vmcnt = vm;
-      if (storesVm && w.vscnt > vm) w.vscnt = vm;
       if (w.lgkmcnt > lgkm) w.lgkmcnt = lgkm;
       if (w.expcnt > exp) w.expcnt = exp;
     },

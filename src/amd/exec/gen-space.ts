@@ -21,3 +21,12 @@ export function storesInVmcnt(space: OperandSpace): boolean {
   return space.gfx === 9;
 }
 
+/**
+ * The wave counter a vector memory store (or an atomic without return) increments: VS_CNT on
+ * GFX10+, VM_CNT on GFX9, where loads and stores share one counter that retires in issue order
+ * (so s_waitcnt vmcnt(N) bounds the loads and stores together, as on hardware).
+ */
+export function storeCounter(space: OperandSpace): 'vscnt' | 'vmcnt' {
+  return storesInVmcnt(space) ? 'vmcnt' : 'vscnt';
+}
+

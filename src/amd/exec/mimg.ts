@@ -32,6 +32,7 @@ import type { Instruction } from '../isa/types.js';
 import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
 import type { Wave } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
+import { storeCounter } from './gen-space.js';
 import { define, type Finding } from './registry.js';
 import { CNT_MAX, laneOn } from './vmem.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
@@ -223,6 +224,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
     // Address VGPRs: [bias] u [v] [lod] (GFX10+ order: bias before the body, LOD after it).
     const bodyAt = kind === 'sample_b' ? 1 : 0;
     const vdata = f.vdata!;
+    const cnt = kind === 'store' ? storeCounter(env.space) : 'vmcnt';
     if (vdata + chans.length > env.vgprs || (!G.typeDims && regs.some((r) => r >= env.vgprs))) findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: a data or address VGPR is past the ${env.vgprs} allocated` });
     const srsrc = f.srsrc! * 4;
     const ssamp = (f.ssamp ?? 0) * 4;
@@ -233,7 +235,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
       findings,
       run: (w) => {
         const pc = w.pc - inst.size;
-        if (kind === 'store') { if (w.vscnt < CNT_MAX) w.vscnt++; } else if (w.vmcnt < CNT_MAX) w.vmcnt++;
+        if (w[cnt] < CNT_MAX) w[cnt]++;
         const im = readTsharp(w, srsrc, G);
         const dims = im.dims || instDims;
         const need = bodyAt + dims + (kind === 'sample_l' ? 1 : 0);

@@ -36,6 +36,7 @@ import type { CacheHook } from '../exec/cache-hook.js';
 import type { Instruction } from '../isa/types.js';
 import { SREG } from '../wave/wave.js';
 import { CPOL } from '../exec/cache-hook.js';
+import type { PopsGen } from './pops-config.js';
 
 /** A load held in flight: its destination, lanes and the dwords it read (address, value at issue). */
 interface HeldLoad {
@@ -47,6 +48,14 @@ interface HeldLoad {
   readonly cpol: number;
   /** Model clock when the data returns. */
   readonly due: number;
+  /** Issue order among the wave's memory instructions (GFX9: loads and stores retire in it). */
+  readonly seq: number;
+}
+
+/** The writes of one store instruction still in flight. */
+interface StoreBatch {
+  readonly seq: number;
+  readonly writes: PendingWrite[];
 }
 
 /** Dwords per lane of a whole-dword vector load (0: not held — sub-dword, d16, atomics). */
@@ -195,6 +204,21 @@ export interface PopsCacheStats {
   readonly staleReads: number;
 }
 
+/**
+ * The cache model's shape per generation: GFX10+ has a GL1 per shader array (two arrays per SE,
+ * as Navi 1x/2x/3x have, so a pixel's waves — always on its SE — can still meet on different L1s and
+ * DLC matters); GFX9 has none — GLC goes from the CU's vector L1 straight to L2, modelled as one
+ * shared middle level — and counts stores on VM_CNT with the loads.
+ */
+export function popsCacheShape(gen: PopsGen, computeUnits: number, cusPerSe: number): { cusPerL1: number; storeCounter: 'vscnt' | 'vmcnt' } {
+  return gen === 'gfx9' ? { cusPerL1: computeUnits, storeCounter: 'vmcnt' } : { cusPerL1: Math.max(1, cusPerSe >> 1), storeCounter: 'vscnt' };
+}
+
+/** One line of text for the CLIs (`gpusim pops oit`, `gpusim draw`). */
+export function formatCacheStats(c: PopsCacheStats): string {
+  return `caches: L0 ${c.l0Hits} hits / ${c.l0Misses} misses, L1 ${c.l1Hits} / ${c.l1Misses}, stale reads ${c.staleReads}, late stores ${c.lateStores}, late loads ${c.lateLoads}`;
+}
+
 export class PopsCaches implements CacheHook {
   readonly l2: Memory;
   private readonly l0: Level[] = [];
@@ -208,7 +232,9 @@ export class PopsCaches implements CacheHook {
   /** Writes of the store instruction executing now (queued instead of applied). */
   private batch: PendingWrite[] | null = null;
   /** Per wave, its store instructions still in flight, oldest first. */
-  private readonly pending = new Map<Wave, PendingWrite[][]>();
+  private readonly pending = new Map<Wave, StoreBatch[]>();
+  /** Issue numbers of memory instructions (orders a wave's loads against its stores). */
+  private seq = 0;
   /** Stores of ended waves, landing at `due`. */
   private readonly inflight: { due: number; writes: PendingWrite[] }[] = [];
   private clock = 0;
@@ -267,7 +293,7 @@ export class PopsCaches implements CacheHook {
     if (this.batch !== null) {
       let q = this.pending.get(w);
       if (!q) this.pending.set(w, (q = []));
-      q.push(this.batch);
+      q.push({ seq: this.seq++, writes: this.batch });
     }
     this.batch = null;
     this.cpol = 0;
@@ -281,15 +307,10 @@ export class PopsCaches implements CacheHook {
   }
 
   // ---- runner hooks
-  /** After each instruction of `w`: stores its counter no longer counts have landed; due late stores land. */
+  /** After each instruction of `w`: what its counters no longer count retires (a load not yet due stalls the wave); due late stores land. */
   afterInstruction(w: Wave, clock: number): void {
     this.clock = clock;
-    this.retireLoads(w, clock, true);
-    const q = this.pending.get(w);
-    if (q) {
-      const lim = this.storeCounter === 'vscnt' ? w.vscnt : w.vmcnt;
-      while (q.length > lim) this.apply(q.shift()!);
-    }
+    this.retire(w, clock, true);
     while (this.inflight.length > 0 && this.inflight[0]!.due <= clock) {
       this.late += this.inflight[0]!.writes.length;
       this.apply(this.inflight.shift()!.writes);
@@ -302,26 +323,42 @@ export class PopsCaches implements CacheHook {
    */
   beforeInstruction(w: Wave, clock: number): void {
     this.clock = clock;
-    this.retireLoads(w, clock, false);
+    this.retire(w, clock, false);
   }
 
-  /** Loads beyond the wave's VM_CNT return; `stall`: one not yet due puts the wave to sleep until it is. */
-  private retireLoads(w: Wave, clock: number, stall: boolean): void {
+  /**
+   * Retire what the wave's counters no longer count, oldest first. GFX10+: stores beyond VS_CNT
+   * land, loads beyond VM_CNT return. GFX9 (`storeCounter` 'vmcnt'): loads and stores share VM_CNT
+   * and retire in issue order. `stall`: a load not yet due puts the wave to sleep until it is
+   * (and holds back what was issued after it).
+   */
+  private retire(w: Wave, clock: number, stall: boolean): void {
     const lq = this.loads.get(w);
-    if (!lq) return;
-    while (lq.length > w.vmcnt) {
-      const h = lq[0]!;
+    const sq = this.pending.get(w);
+    if (!lq && !sq) return;
+    const shared = this.storeCounter === 'vmcnt';
+    if (sq && !shared) while (sq.length > w.vscnt) this.apply(sq.shift()!.writes);
+    const nl = (): number => lq?.length ?? 0;
+    const ns = (): number => (shared ? sq?.length ?? 0 : 0);
+    while (nl() + ns() > w.vmcnt) {
+      const load = nl() > 0 && (ns() === 0 || lq![0]!.seq < sq![0]!.seq);
+      if (!load) {
+        this.apply(sq!.shift()!.writes);
+        continue;
+      }
+      const h = lq![0]!;
       if (stall && h.due > clock) {
         if (w.state === 'ready') {
           w.sleepUntil = h.due;
           w.state = 'sleep';
         }
-        return;
+        break;
       }
-      lq.shift();
+      lq!.shift();
       this.completeLoad(w, h);
     }
-    if (lq.length === 0) this.loads.delete(w);
+    if (lq && lq.length === 0) this.loads.delete(w);
+    if (sq && sq.length === 0) this.pending.delete(w);
   }
 
   /** Deterministic latency draw (mulberry32 over the seed). */
@@ -338,7 +375,7 @@ export class PopsCaches implements CacheHook {
     const q = this.pending.get(w);
     this.pending.delete(w);
     if (!q) return;
-    for (const writes of q) {
+    for (const { writes } of q) {
       if (writes.length === 0) continue;
       this.inflight.push({ due: this.clock + 1 + Math.floor(rnd() * this.maxStoreDelay), writes });
     }
@@ -347,7 +384,7 @@ export class PopsCaches implements CacheHook {
 
   /** Land every store and flush every level to L2 (end of the run). */
   drainAll(): void {
-    for (const q of this.pending.values()) for (const b of q) this.apply(b);
+    for (const q of this.pending.values()) for (const b of q) this.apply(b.writes);
     this.pending.clear();
     for (const f of this.inflight) this.apply(f.writes);
     this.inflight.length = 0;
@@ -379,10 +416,10 @@ export class PopsCaches implements CacheHook {
     }
     let q = this.loads.get(w);
     if (!q) this.loads.set(w, (q = []));
-    q.push({ vdst: vdst & 0xff, dwords: d, lanes, reads: reads.slice(), cu: this.cuOf(w), cpol, due: this.clock + this.loadDelay() });
+    q.push({ vdst: vdst & 0xff, dwords: d, lanes, reads: reads.slice(), cu: this.cuOf(w), cpol, due: this.clock + this.loadDelay(), seq: this.seq++ });
     // Loads retire in order with the counter (the executor counted this one); a counter already
     // below the queue (no counting) retires them at once.
-    while (q.length > w.vmcnt && q.length > 0) this.completeLoad(w, q.shift()!);
+    this.retire(w, this.clock, false);
   }
 
   private completeLoad(w: Wave, h: HeldLoad): void {
@@ -418,7 +455,7 @@ export class PopsCaches implements CacheHook {
     const q = this.pending.get(w);
     if (!q) return undefined;
     for (let b = q.length - 1; b >= 0; b--) {
-      const writes = q[b]!;
+      const writes = q[b]!.writes;
       for (let k = writes.length - 1; k >= 0; k--) if (writes[k]!.a === a) return writes[k]!.v;
     }
     return undefined;

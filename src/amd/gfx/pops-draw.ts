@@ -15,6 +15,13 @@
  * - execution: `attachPops` ties each executor wave to its POPS state, so s_wait_event,
  *   src_pops_exiting_wave_id, s_setreg, s_sleep, ORDERED_PS_DONE, exp and s_endpgm drive the
  *   ordered sections, with the pops.* diagnostics;
+ * - memory: with `mem` given, POPS draws' PS waves run on compute units (`computeUnitsPerSe` per
+ *   shader engine, picked by a seeded draw among the CUs of the wave's SE) that see memory through
+ *   the L0/L1/L2 model of pops-cache.ts (one model for the pipeline, so lines stay cached across
+ *   draws): plain reads and writes stay in the CU's L0 / the shader array's L1, GLC/DLC bypass and
+ *   invalidate them, stores and loads stay in flight while their counters count them. After each
+ *   draw every in-flight store lands and dirty lines are written back (the end-of-pipe flush),
+ *   clean lines stay: a plain first read in a later draw can still hit a stale line;
  * - statistics per draw and an optional Chrome trace (`PopsTrace`, one process per packer).
  *
  * The pipeline's packer mapping (`packerOf`) is the PopsUnit's, so PS_wave_id counters and POPS
@@ -28,7 +35,9 @@ import { packWaves, type PsWave } from './waves.js';
 import type { Quad } from './raster.js';
 import { decodePopsDraw, POPS_GENS, POPS_SEED, type PopsChip, type PopsDrawConfig, type PopsDrawRegs, type PopsGen, type PopsVrs } from './pops-config.js';
 import { PopsError, PopsUnit, type PopsDrawStats, type PopsQuad, type PopsWave } from './pops.js';
-import type { PopsTrace } from './pops-run.js';
+import { popsRng, type PopsTrace } from './pops-run.js';
+import { PopsCaches, popsCacheShape, type PopsCacheStats } from './pops-cache.js';
+import type { Memory } from '../../core/memory.js';
 
 /** Registers POPS reads from a draw's state (absent ones read 0). */
 const DRAW_REGS: readonly (keyof PopsDrawRegs)[] = [
@@ -52,7 +61,15 @@ export interface PopsDrawOptions {
   readonly chip?: PopsChip;
   /** GFX11 PA_SC_VRS_SURFACE_CNTL_1 as the kernel programmed it (default 0: FORCE_SC_VRS_RATE_FINE_POPS clear). */
   readonly paScVrsSurfaceCntl1?: number;
+  /** The pipeline's memory (L2): given, POPS waves see it through the L0/L1 model (`caches` false: coherent). */
+  readonly mem?: Memory;
+  readonly caches?: boolean;
+  /** Compute units per shader engine (default 4: two shader arrays of 2 CUs, each with its L1, on GFX10+). */
+  readonly computeUnitsPerSe?: number;
+  /** Seed of the CU choice and of the memory latencies (default 1). */
+  readonly seed?: number;
 }
+
 
 /** A register field's enum name in the draw's state ('' when unnamed or absent). */
 export type EnumRead = (reg: string, field: string) => string;
@@ -87,6 +104,10 @@ export class PopsDraw {
   private readonly o: PopsDrawOptions;
   private readonly configs = new Map<number, PopsDrawConfig>();
   private readonly byWave = new WeakMap<Wave, PopsWave>();
+  /** The L0/L1/L2 model POPS waves see memory through (null: coherent memory). */
+  readonly caches: PopsCaches | null;
+  private readonly cusPerSe: number;
+  private readonly rnd: () => number;
 
   constructor(o: PopsDrawOptions) {
     this.gen = o.gen;
@@ -98,6 +119,27 @@ export class PopsDraw {
     };
     this.o = { ...o, packerOf };
     this.unit = new PopsUnit({ gen: o.gen, shaderEngines: o.shaderEngines, packerOf, diagnostics: o.diag });
+    this.cusPerSe = o.computeUnitsPerSe ?? 4;
+    this.rnd = popsRng((o.seed ?? 1) ^ 0x9e3779b9);
+    const cus = o.shaderEngines * this.cusPerSe;
+    this.caches = o.mem && o.caches !== false
+      ? new PopsCaches(o.mem, { computeUnits: cus, seed: o.seed ?? 1, ...popsCacheShape(o.gen, cus, this.cusPerSe) })
+      : null;
+  }
+
+  /**
+   * The memory a PS wave of shader engine `se` sees: a view through the caches of a compute unit of
+   * that SE (seeded choice), or the pipeline's memory without the cache model.
+   */
+  memFor(se: number, fallback: Memory): Memory {
+    if (!this.caches) return fallback;
+    const cu = (se % this.o.shaderEngines) * this.cusPerSe + Math.floor(this.rnd() * this.cusPerSe);
+    return this.caches.viewFor(cu);
+  }
+
+  /** Cache statistics over the pipeline's POPS draws so far (null without the model). */
+  cacheStats(): PopsCacheStats | null {
+    return this.caches?.stats() ?? null;
   }
 
   /**
@@ -170,19 +212,30 @@ export class PopsDraw {
     return sgpr;
   }
 
-  /** Before each instruction of a PS wave (subgroup operations inside the intrawave loop). */
-  beforeInstruction(wave: Wave, inst: Instruction): void {
+  /** Before each instruction of a PS wave (subgroup operations inside the intrawave loop; loads returning). */
+  beforeInstruction(wave: Wave, inst: Instruction, clock: number): void {
     if (this.gen !== 'gfx11') popsBeforeInstruction(wave, inst, wave.pc);
+    this.caches?.beforeInstruction(wave, clock);
   }
 
-  /** After each instruction of a PS wave (trace transitions, the wave's end). */
+  /** After each instruction of a PS wave (stores and loads retiring by their counters, trace transitions, the wave's end). */
   afterInstruction(wave: Wave, clock: number): void {
+    const c = this.caches;
+    if (c) {
+      c.afterInstruction(wave, clock);
+      if (wave.state === 'ended' || wave.state === 'halted') c.waveEnded(wave, this.rnd);
+    }
     const t = this.o.trace;
     if (!t) return;
     const pw = this.byWave.get(wave);
     if (!pw) return;
     if (wave.state === 'ended' || wave.state === 'halted') t.end(pw, clock);
     else t.observe(pw, clock);
+  }
+
+  /** The draw's waves all ended: every store in flight lands, dirty lines are written back to L2. */
+  endDraw(): void {
+    this.caches?.drainAll();
   }
 
   /** Statistics of every POPS draw so far, in draw order. */

@@ -27,7 +27,7 @@ import type { PopsDrawStats, PopsQuad } from './pops.js';
 import { POPS_ENTER, POPS_EXIT } from './pops-asm.js';
 import { assembleWithLabels, popsRng, runPopsWaves } from './pops-run.js';
 import type { PopsRunResult, PopsTrace, PsLaunch } from './pops-run.js';
-import { PopsCaches } from './pops-cache.js';
+import { PopsCaches, popsCacheShape } from './pops-cache.js';
 import type { PopsCacheStats } from './pops-cache.js';
 
 export interface OitDraw {
@@ -219,6 +219,8 @@ export interface OitOptions {
   readonly exportSkipping?: boolean;
   /** Most clocks a load takes in the cache model (default: PopsCaches' 128). */
   readonly maxLoadDelay?: number;
+  /** Most clocks an ended wave's stores stay in flight in the cache model (default: PopsCaches' 64). */
+  readonly maxStoreDelay?: number;
   /** The chip (hardware-bug workarounds: Vega10/Raven drain on 8x+ MSAA). */
   readonly chip?: PopsChip;
 }
@@ -295,9 +297,9 @@ export function runOit(o: OitOptions): OitResult {
   const intrawave = o.draws.some((d) => d.intrawave === true);
   const code = assembleWithLabels(o.target, o.shader ?? oitShader(o.gen, o.variant ?? 'correct', intrawave));
   const cus = o.computeUnits ?? 4;
-  const caches = o.caches === false ? undefined : new PopsCaches(mem, { computeUnits: cus, storeCounter: 'vscnt', seed: o.seed, // the executor counts stores in vscnt (GFX9's s_waitcnt vmcnt bounds it too)
-    // GFX9 has no GL1: GLC goes to L2, modelled as one L1 shared by every CU.
-    ...(o.gen === 'gfx9' ? { cusPerL1: cus } : {}), ...(o.maxLoadDelay ? { maxLoadDelay: o.maxLoadDelay } : {}) });
+  // The runner's CUs form one shader engine: two shader arrays (L1s) on GFX10+; GFX9 has no GL1.
+  const caches = o.caches === false ? undefined : new PopsCaches(mem, { computeUnits: cus, seed: o.seed, ...popsCacheShape(o.gen, cus, cus),
+    ...(o.maxLoadDelay ? { maxLoadDelay: o.maxLoadDelay } : {}), ...(o.maxStoreDelay ? { maxStoreDelay: o.maxStoreDelay } : {}) });
   const run = runPopsWaves({
     target: o.target, unit, code, mem, diags, seed: o.seed, computeUnits: cus, waveSize: ws, slotsPerCu: o.slotsPerCu ?? 4,
     ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}),

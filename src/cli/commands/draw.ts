@@ -1,4 +1,5 @@
 /** `gpusim draw <scene.json> --out image.png`: build the scene's PM4, run it on the GFX11/GFX10.3/GFX9 pipeline, write the image. */
+import { formatCacheStats } from '../../amd/gfx/pops-cache.js';
 import { writeFileSync } from 'node:fs';
 import { EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
 import { UsageError } from '../../core/errors.js';
@@ -58,13 +59,14 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (values['raw'] !== undefined && t) writeFileSync(String(values['raw']), targetBytes(r, t));
   if (values['pm4'] !== undefined) writeFileSync(String(values['pm4']), new Uint8Array(r.pm4.buffer, r.pm4.byteOffset, r.pm4.byteLength));
   const problems = r.diag.list.filter((d) => d.severity !== 'info');
-  if (values['json']) io.stdout(JSON.stringify({ width: r.width, height: r.height, samples: r.samples, packets: r.packets, stats: r.stats, pops: r.pops, queries: Object.fromEntries([...r.queries].map(([k, q]) => [k, q.samples])), diagnostics: r.diag.list }, null, 1) + '\n');
+  if (values['json']) io.stdout(JSON.stringify({ width: r.width, height: r.height, samples: r.samples, packets: r.packets, stats: r.stats, pops: r.pops, popsCache: r.popsCache, queries: Object.fromEntries([...r.queries].map(([k, q]) => [k, q.samples])), diagnostics: r.diag.list }, null, 1) + '\n');
   else {
     const s = r.stats;
     io.stdout(`${r.width}x${r.height} ${r.samples}x: ${s.draws} draw(s), ${s.primitives} primitive(s), ${s.gsWaves} vertex-stage wave(s), ${s.psWaves} PS wave(s), ${s.gsInstructions + s.psInstructions} wave-instructions, ${s.samplesWritten} samples written\n`);
     if (r.pops.length) {
       io.stdout('POPS draw  interlock  waves  overlapping  waited  blocked-polls  layers  depth\n');
       for (const p of r.pops) io.stdout(`${String(p.draw).padStart(9)}  ${`${p.interlock}${p.interlock === 'sample' ? ` ${p.interlockSamples}x` : ''}`.padStart(9)}  ${String(p.waves).padStart(5)}  ${String(p.overlappingWaves).padStart(11)}  ${String(p.waitedWaves).padStart(6)}  ${String(p.blockedPolls).padStart(13)}  ${String(p.intrawaveLayers).padStart(6)}  ${String(p.serialisationDepth).padStart(5)}\n`);
+      if (r.popsCache) io.stdout(`POPS ${formatCacheStats(r.popsCache)}\n`);
     }
     for (const [name, q] of r.queries) io.stdout(`occlusion query ${name}: ${q.samples === null ? 'not written by every RB' : `${q.samples} sample(s) passed`}\n`);
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);

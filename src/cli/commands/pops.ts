@@ -3,6 +3,7 @@
  * on executed pixel-shader waves, compare the image with the serial primitive-order reference,
  * print the per-draw statistics, and optionally write a Chrome trace of the ordered sections.
  */
+import { formatCacheStats } from '../../amd/gfx/pops-cache.js';
 import { writeFileSync } from 'node:fs';
 import type { CliIO, Command } from '../command.js';
 import { EXIT_ERROR, EXIT_FINDING, EXIT_OK } from '../command.js';
@@ -89,7 +90,7 @@ function run(values: Record<string, unknown>, positionals: string[], io: CliIO):
     io.stdout(`${r.run.instructions} wave-instructions, ${r.run.clock} model clocks\n`);
     io.stdout('draw  waves  overlapping  waited  blocked-polls  layers  depth\n');
     r.stats.forEach((s, d) => io.stdout(`${String(d).padStart(4)}  ${String(s.waves).padStart(5)}  ${String(s.overlappingWaves).padStart(11)}  ${String(s.waitedWaves).padStart(6)}  ${String(s.blockedPolls).padStart(13)}  ${String(s.intrawaveLayers).padStart(6)}  ${String(s.serialisationDepth).padStart(5)}\n`));
-    if (r.cache) io.stdout(`caches: L0 ${r.cache.l0Hits} hits / ${r.cache.l0Misses} misses, L1 ${r.cache.l1Hits} / ${r.cache.l1Misses}, stale reads ${r.cache.staleReads}, late stores ${r.cache.lateStores}, late loads ${r.cache.lateLoads}\n`);
+    if (r.cache) io.stdout(`${formatCacheStats(r.cache)}\n`);
     for (const d of diags) io.stdout(`${d.severity} ${d.id}: ${d.message}\n`);
   }
   return diff === 0 && diags.length === 0 ? EXIT_OK : EXIT_FINDING;
