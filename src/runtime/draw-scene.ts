@@ -375,7 +375,10 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   b.setShReg('SPI_SHADER_PGM_LO_PS', Math.floor(ps.va / 256) % 0x1_0000_0000 >>> 0);
   b.setShReg('SPI_SHADER_PGM_HI_PS', Math.floor(ps.va / 2 ** 40) & 0xff);
   b.setShReg('SPI_SHADER_PGM_RSRC1_PS', E('SPI_SHADER_PGM_RSRC1_PS', { VGPRS: Math.ceil(ps.vgprs / granule(ps.wave)) - 1, FLOAT_MODE: 0xf0 }));
-  b.setShReg('SPI_SHADER_PGM_RSRC2_PS', E('SPI_SHADER_PGM_RSRC2_PS', { USER_SGPR: ps.user.length & 31, USER_SGPR_MSB: ps.user.length >> 5, WAVE_CNT_EN: ps.j.waveCount ? 1 : 0 }));
+  // POPS arguments (COLLISION_WAVEID, INTRAWAVE_COLLISION after PRIM_MASK) need both RSRC2_PS and PA_SC_SHADER_CONTROL.
+  const popsArgs = { LOAD_COLLISION_WAVEID: ps.j.collisionWaveId ? 1 : 0, LOAD_INTRAWAVE_COLLISION: ps.j.intrawaveCollision ? 1 : 0 };
+  b.setShReg('SPI_SHADER_PGM_RSRC2_PS', E('SPI_SHADER_PGM_RSRC2_PS', { USER_SGPR: ps.user.length & 31, USER_SGPR_MSB: ps.user.length >> 5, WAVE_CNT_EN: ps.j.waveCount ? 1 : 0, ...popsArgs }));
+  if (ps.j.collisionWaveId || ps.j.intrawaveCollision) b.setContextReg('PA_SC_SHADER_CONTROL', E('PA_SC_SHADER_CONTROL', popsArgs));
   if (ps.user.length) b.setShReg('SPI_SHADER_USER_DATA_PS_0', ...ps.user);
   b.setContextReg('SPI_PS_INPUT_ENA', ena, addr);
   b.setContextReg('SPI_PS_IN_CONTROL', E('SPI_PS_IN_CONTROL', gen === 'gfx9' ? { NUM_INTERP: inputs.length } : { NUM_INTERP: inputs.length, PS_W32_EN: ps.wave === 32 ? 1 : 0 }));

@@ -46,7 +46,7 @@ import {
   attrRingBytes, attrRingOffset, gsTgInfo, mergedWaveInfo, packPrimVertices, psLdsBytes, psPrimMask, psWaveCountSgpr, PsWaveIds,
   unpackPrimExport,
 } from '../amd/gfx/spi.js';
-import { POPS_GENS } from '../amd/gfx/pops-config.js';
+import { POPS_GENS, type PopsChip } from '../amd/gfx/pops-config.js';
 import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from '../amd/gfx/pops-draw.js';
 import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
 import type { CacheHook } from '../amd/exec/cache-hook.js';
@@ -98,6 +98,11 @@ export interface DrawOptions {
    * false: coherent memory). See src/amd/gfx/pops-draw.ts.
    */
   readonly popsCaches?: boolean;
+  /**
+   * The chip, for POPS's hardware-bug workarounds (Vega10/Raven DB_DFSM_CONTROL.
+   * POPS_DRAIN_PS_ON_OVERLAP at 8x+, Navi1x PARTIAL_SQUAD_LAUNCH_CONTROL); default: none applies.
+   */
+  readonly popsChip?: PopsChip;
 }
 
 export interface DrawStats {
@@ -194,6 +199,7 @@ export class GfxPipeline {
       ...(this.opts.popsTrace ? { trace: this.opts.popsTrace } : {}),
       ...(this.opts.paScVrsSurfaceCntl1 !== undefined ? { paScVrsSurfaceCntl1: this.opts.paScVrsSurfaceCntl1 } : {}),
       mem: this.mem, caches: this.opts.popsCaches !== false, seed: this.opts.seed ?? 1,
+      ...(this.opts.popsChip ? { chip: this.opts.popsChip } : {}),
     });
     return this.popsDraw.begin(drawIndex, read, (r, f) => (regs.db.get(r)?.fields.some((x) => x.name === f) ? regs.enumOf(r, f) : ''));
   }
