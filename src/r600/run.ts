@@ -167,7 +167,7 @@ export function runR600Manifest(pathOrManifest: string | Manifest, opts: R600Run
   const exitCode: 0 | 1 = !ok || (opts.strict && (run.diagnostics.some((d) => d.severity !== 'info') || aborted)) ? 1 : 0;
   const s = run.result?.stats;
   const json = {
-    manifest: m.path, codeObject: coPath, kernel: run.kernel, target: `r600-${run.mcpu}`, waveSize: 64,
+    manifest: m.path, codeObject: coPath, kernel: run.kernel, target: `r600-${run.mcpu}`, waveSize: run.result?.waveSize ?? 64,
     grid: m.grid, block: m.block, order: opts.order ?? 'roundrobin', seed: opts.seed ?? 1,
     waves: run.result?.waves ?? 0, workgroups: run.result?.workgroups ?? 0,
     waveInstructions: s ? s.cfInstructions + s.aluInstructions + s.fetches : 0,

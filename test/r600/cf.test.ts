@@ -297,6 +297,20 @@ test('Cayman has no first-push extra subentry: 8 nested pushes fit in STACK_SIZE
   assert.deepEqual(ids(runAsm(nested(9), { stackSize: 2, gen: 'cayman' }).diag), ['r600.cf.stack-overflow']);
 });
 
+test('cedar: 32-wide waves, 8 CF stack subentries per entry (R600_CHIPS): 15 nested pushes fit STACK_SIZE 2', () => {
+  // 64 work-items are two 32-wide waves on cedar; each wave sees its own local ids.
+  const ok = runAsm(nested(15), { stackSize: 2, mcpu: 'cedar' });
+  assert.equal(ok.waves.length, 2);
+  assert.deepEqual(ok.waves.map((w) => w.W), [32, 32]);
+  assert.deepEqual(ids(ok.diag), []);
+  assert.deepEqual([...ok.reg(2, 0, 0), ...ok.reg(2, 0, 1)], lanes((l) => l > 14, 1));
+  // 2 + 15 subentries need ceil(17 / 8) = 3 entries.
+  assert.deepEqual(ids(runAsm(nested(16), { stackSize: 2, mcpu: 'cedar' }).diag), ['r600.cf.stack-overflow']);
+  // The same program on a 64-wide Evergreen chip overflows much earlier (4 subentries per entry).
+  assert.deepEqual(ids(runAsm(nested(15), { stackSize: 2, mcpu: 'juniper' }).diag), ['r600.cf.stack-overflow']);
+  assert.deepEqual(runAsm(nested(1), { mcpu: 'juniper' }).waves.map((w) => w.W), [64]);
+});
+
 test('POP re-evaluates its condition test after popping: with VALID_PIXEL_MODE killed pixels stay off', () => {
   const r = runAsm(`
     ALU_PUSH_BEFORE 3, @6, KC0[], KC1[]

@@ -4,7 +4,7 @@ import { assembleBody } from '../../src/r600/isa/asm.js';
 import { decodeProgram, type R600Gen } from '../../src/r600/isa/decode.js';
 import type { R600Object } from '../../src/r600/isa/object.js';
 import { runR600, type R600DispatchOptions } from '../../src/r600/wave/dispatch.js';
-import { WAVE_SIZE, type Wave } from '../../src/r600/wave/machine.js';
+import { type Wave } from '../../src/r600/wave/machine.js';
 
 export interface AsmRun {
   readonly waves: Wave[];
@@ -40,7 +40,7 @@ export function runAsm(src: string, opts: Partial<R600DispatchOptions> & { gen?:
     waves, diag, global,
     reg(reg: number, chan: number, wave = 0): number[] {
       const w = waves[wave]!;
-      return Array.from({ length: WAVE_SIZE }, (_, l) => w.gpr[(reg * 4 + chan) * WAVE_SIZE + l]!);
+      return Array.from({ length: w.W }, (_, l) => w.gpr[(reg * 4 + chan) * w.W + l]!);
     },
   };
 }

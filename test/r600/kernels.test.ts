@@ -329,6 +329,20 @@ test('random wave order gives the same bytes as round-robin for every kernel', (
   }
 });
 
+test('cedar runs 32-wide waves: the same kernels need twice the waves of cypress and give the same bytes', () => {
+  for (const name of ['vadd', 'lds_reduce', 'divergent_loop']) {
+    const a = runSpec('cypress', name);
+    const b = runSpec('cedar', name);
+    assert.equal(b.run.result?.waveSize, 32, name);
+    assert.equal(b.run.result?.waves, 2 * a.run.result!.waves, name);
+    assert.deepEqual(b.run.buffers, a.run.buffers, name);
+    assert.deepEqual(b.run.diagnostics, [], name);
+  }
+  assert.equal(R600_CHIPS.find((c) => c.mcpu === 'cedar')?.waveSize, 32);
+  assert.equal(R600_CHIPS.find((c) => c.mcpu === 'rs880')?.waveSize, 16);
+  for (const mcpu of ['cypress', 'juniper', 'redwood', 'sumo', 'cayman', 'rv770']) assert.equal(R600_CHIPS.find((c) => c.mcpu === mcpu)?.waveSize, 64, mcpu);
+});
+
 test('redwood/juniper/cedar/sumo: LLVM emits cypress\'s program bytes; the chips differ only in data (R600_CHIPS)', () => {
   for (const mcpu of ['redwood', 'juniper', 'cedar', 'sumo']) {
     const names = R600_SUBSET.filter((n) => existsSync(join(ROOT, 'kernels/r600/bin', mcpu, `${n}.o`)));

@@ -30,7 +30,7 @@ asm reads clang's r600 assembly (or gpusim's disassembly) and writes each kernel
 (with several kernels, -o gets <out>.<kernel>.bin); without -o it prints the dwords in hex.
 run executes a manifest (the format of \`gpusim run\`) whose code object is an r600 ELF.
 --trace writes one line per CF instruction: the wave, the instruction, its active and valid
-masks (64-bit hex, lane 0 = bit 0) and the CF stack depth. --atomic-byte-address takes RAT atomic
+masks (hex, one bit per lane of the wave, lane 0 = bit 0) and the CF stack depth. --atomic-byte-address takes RAT atomic
 indices as byte addresses, as clang-19 emits them (the hardware takes dword indices).
 Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2 bad input.`,
   options: {

@@ -493,33 +493,37 @@ export const TEX_FORMATS: readonly { readonly name: string; readonly format: num
   { name: 'FMT_32_32_32_32_FLOAT', format: 35, bits: [32, 32, 32, 32], float: true },
 ];
 
-/** Chips by -mcpu name: whether they have FMA and the 64-bit float ops (clang predefines __HAS_FMAF__). */
-export const R600_CHIPS: readonly { readonly mcpu: string; readonly fp64: boolean }[] = [
-  { mcpu: 'r600', fp64: false },
-  { mcpu: 'rv610', fp64: false },
-  { mcpu: 'rv620', fp64: false },
-  { mcpu: 'rv630', fp64: false },
-  { mcpu: 'rv635', fp64: false },
-  { mcpu: 'rs780', fp64: false },
-  { mcpu: 'rs880', fp64: false },
-  { mcpu: 'rv670', fp64: false },
-  { mcpu: 'rv710', fp64: false },
-  { mcpu: 'rv730', fp64: false },
-  { mcpu: 'rv740', fp64: false },
-  { mcpu: 'rv770', fp64: false },
-  { mcpu: 'cedar', fp64: false },
-  { mcpu: 'redwood', fp64: false },
-  { mcpu: 'juniper', fp64: false },
-  { mcpu: 'cypress', fp64: true },
-  { mcpu: 'hemlock', fp64: true },
-  { mcpu: 'palm', fp64: false },
-  { mcpu: 'sumo', fp64: false },
-  { mcpu: 'sumo2', fp64: false },
-  { mcpu: 'barts', fp64: false },
-  { mcpu: 'turks', fp64: false },
-  { mcpu: 'caicos', fp64: false },
-  { mcpu: 'cayman', fp64: true },
-  { mcpu: 'aruba', fp64: true },
+/**
+ * Chips by -mcpu name. fp64: FMA and the 64-bit float ops (clang-19 predefines __HAS_FMAF__).
+ * waveSize: work-items per wavefront (LLVM's R600Processors.td FeatureWavefrontSize*; rv630/rv635 from Mesa).
+ * stackSubentries: CF stack subentries per entry (Mesa r600_asm.c's stack row table: 8 below 64 wide, else 4).
+ */
+export const R600_CHIPS: readonly { readonly mcpu: string; readonly fp64: boolean; readonly waveSize: number; readonly stackSubentries: number }[] = [
+  { mcpu: 'r600', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'rv610', fp64: false, waveSize: 16, stackSubentries: 8 },
+  { mcpu: 'rv620', fp64: false, waveSize: 16, stackSubentries: 8 },
+  { mcpu: 'rv630', fp64: false, waveSize: 32, stackSubentries: 8 },
+  { mcpu: 'rv635', fp64: false, waveSize: 32, stackSubentries: 8 },
+  { mcpu: 'rs780', fp64: false, waveSize: 16, stackSubentries: 8 },
+  { mcpu: 'rs880', fp64: false, waveSize: 16, stackSubentries: 8 },
+  { mcpu: 'rv670', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'rv710', fp64: false, waveSize: 32, stackSubentries: 8 },
+  { mcpu: 'rv730', fp64: false, waveSize: 32, stackSubentries: 8 },
+  { mcpu: 'rv740', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'rv770', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'cedar', fp64: false, waveSize: 32, stackSubentries: 8 },
+  { mcpu: 'redwood', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'juniper', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'cypress', fp64: true, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'hemlock', fp64: true, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'palm', fp64: false, waveSize: 32, stackSubentries: 8 },
+  { mcpu: 'sumo', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'sumo2', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'barts', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'turks', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'caicos', fp64: false, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'cayman', fp64: true, waveSize: 64, stackSubentries: 4 },
+  { mcpu: 'aruba', fp64: true, waveSize: 64, stackSubentries: 4 },
 ];
 
 /** MEM_GDS ops: GDS_OP (MEM_OP 4), sources read (address, data0, data1) and whether DST_GPR gets a value. */

@@ -5,7 +5,8 @@
  * - Constant buffer 0: dwords 0-2 the number of groups (x,y,z), 3-5 the global size, 6-8 the
  *   local size, then the kernel arguments from byte 36 (pointers are 32-bit byte addresses in
  *   global memory), then the implicit arguments (global offset...), left zero.
- * - Each wavefront (64 work-items) starts with T0.xyz = local id, T1.xyz = group id.
+ * - Each wavefront (the chip's R600_CHIPS waveSize work-items: 64, 32 on cedar) starts with
+ *   T0.xyz = local id, T1.xyz = group id.
  * - Global memory is RAT 0 for stores/atomics and vertex buffer 1 for reads; vertex buffer 2 is the
  *   code object's read-only data (__constant tables).
  */
@@ -55,6 +56,8 @@ export interface R600DispatchOptions {
   readonly textures?: ReadonlyMap<number, Uint32Array>;
   readonly samplers?: ReadonlyMap<number, Uint32Array>;
   readonly borderColors?: ReadonlyMap<number, ArrayLike<number>>;
+  /** Work-items per wave (default: the chip's R600_CHIPS waveSize, 64 for unknown chips). */
+  readonly waveSize?: number;
   /** Called with each wave when it ends (tests inspect final state). */
   readonly onWaveEnd?: (w: Wave) => void;
 }
@@ -64,6 +67,8 @@ export interface R600RunResult {
   readonly waves: number;
   readonly stats: R600Stats;
   readonly stackSize: number;
+  /** Work-items per wave this dispatch ran with. */
+  readonly waveSize: number;
   readonly stopped: boolean;
   readonly exports: R600Resources['exports'];
   readonly memBuffers: R600Resources['memBuffers'];
@@ -107,7 +112,11 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     borderColors: o.borderColors,
   };
   const stackSize = o.stackSize ?? stackSizeOf(o.object);
-  const fp64 = R600_CHIPS.find((c) => c.mcpu === o.object.mcpu)?.fp64;
+  const chip = R600_CHIPS.find((c) => c.mcpu === o.object.mcpu);
+  const fp64 = chip?.fp64;
+  const W = o.waveSize ?? chip?.waveSize ?? WAVE_SIZE;
+  if (!Number.isInteger(W) || W < 4 || W > 64 || W % 4) throw new InputError(`wave size ${W} is not a multiple of 4 in 4..64`);
+  const stackSubentries = chip?.stackSubentries ?? 4;
   const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
   const budget = o.maxInstructions ?? 50_000_000;
   const rand = rng(o.seed ?? 1);
@@ -121,12 +130,12 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
       for (let x = 0; x < ng[0]; x++) {
         const lds = new Uint8Array(LDS_BYTES);
         const list: Wave[] = [];
-        const nw = Math.ceil(perGroup / WAVE_SIZE);
+        const nw = Math.ceil(perGroup / W);
         for (let w = 0; w < nw; w++) {
-          const lanes = Math.min(WAVE_SIZE, perGroup - w * WAVE_SIZE);
-          const wave = new Wave({ gen: o.object.gen, program: o.kernel.program, resources, diag: o.diag, stackSize, fetchShader: o.fetchShader, fp64, atomicByteAddress: o.atomicByteAddress, trace: o.trace }, waves++, groups, lds, lanes);
-          for (let l = 0; l < WAVE_SIZE; l++) {
-            const li = w * WAVE_SIZE + l;
+          const lanes = Math.min(W, perGroup - w * W);
+          const wave = new Wave({ gen: o.object.gen, program: o.kernel.program, resources, diag: o.diag, stackSize, fetchShader: o.fetchShader, fp64, atomicByteAddress: o.atomicByteAddress, trace: o.trace, waveSize: W, stackSubentries }, waves++, groups, lds, lanes);
+          for (let l = 0; l < W; l++) {
+            const li = w * W + l;
             const lx = li % bx;
             const ly = Math.floor(li / bx) % by;
             const lz = Math.floor(li / (bx * by));
@@ -137,7 +146,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
               wave.state[l] = 1;
             }
             const set = (reg: number, ch: number, v: number): void => {
-              wave.gpr[(reg * 4 + ch) * WAVE_SIZE + l] = v >>> 0;
+              wave.gpr[(reg * 4 + ch) * W + l] = v >>> 0;
             };
             set(0, 0, lx); set(0, 1, ly); set(0, 2, lz);
             set(1, 0, x); set(1, 1, y); set(1, 2, z);
@@ -184,5 +193,5 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
           for (const k of Object.keys(stats) as (keyof R600Stats)[]) stats[k] += w.stats[k];
         }
       }
-  return { workgroups: groups, waves, stats, stackSize, stopped, exports: resources.exports, memBuffers: resources.memBuffers };
+  return { workgroups: groups, waves, stats, stackSize, waveSize: W, stopped, exports: resources.exports, memBuffers: resources.memBuffers };
 }

@@ -9,7 +9,8 @@
  * - CF instructions evaluate a condition test per work-item (COND, WHOLE_QUAD_MODE,
  *   VALID_PIXEL_MODE) and then execute for passing items, modify the state, push/pop the CF stack,
  *   or jump when every item fails.
- * - The CF stack holds full entries (loops, calls) and subentries (branch pushes, 4 per entry);
+ * - The CF stack holds full entries (loops, calls) and subentries (branch pushes, 4 per entry on
+ *   64-wide chips, 8 on narrower ones: R600_CHIPS stackSubentries);
  *   its size is STACK_SIZE from SQ_PGM_RESOURCES unless overridden. Exceeding it is reported
  *   (`r600.cf.stack-overflow`) and execution continues with an unbounded model stack.
  *
@@ -231,17 +232,23 @@ export interface WaveOptions {
   readonly fp64?: boolean;
   /** Treat the index of RAT atomics (not stores, not MSKOR) as a byte address, as clang-19 emits it. */
   readonly atomicByteAddress?: boolean;
-  /** Called before each CF instruction with `wave W cf N <text> | active=<64-bit hex> valid=<hex> stack=<depth>`. */
+  /** Called before each CF instruction with `wave W cf N <text> | active=<lane mask hex> valid=<hex> stack=<depth>`. */
   readonly trace?: (line: string) => void;
+  /** Work-items per wavefront (the chip's R600_CHIPS waveSize; default 64). */
+  readonly waveSize?: number;
+  /** CF stack subentries per full entry (the chip's R600_CHIPS stackSubentries; default 4). */
+  readonly stackSubentries?: number;
 }
 
-/** A 64-bit lane mask as 16 hex digits (lane 0 = bit 0). */
+/** A lane mask as hex, one bit per lane of the wave (lane 0 = bit 0): 16 digits for 64 lanes, 8 for 32. */
 export function maskHex(bits: Uint8Array, test: (v: number) => boolean): string {
-  let hi = 0;
-  let lo = 0;
-  for (let l = 0; l < 32; l++) if (test(bits[l]!)) lo |= 1 << l;
-  for (let l = 32; l < 64; l++) if (test(bits[l]!)) hi |= 1 << (l - 32);
-  return (hi >>> 0).toString(16).padStart(8, '0') + (lo >>> 0).toString(16).padStart(8, '0');
+  let out = '';
+  for (let base = 0; base < bits.length; base += 32) {
+    let w = 0;
+    for (let l = 0; l < 32 && base + l < bits.length; l++) if (test(bits[base + l]!)) w |= 1 << l;
+    out = (w >>> 0).toString(16).padStart(Math.min(8, Math.ceil((bits.length - base) / 4)), '0') + out;
+  }
+  return out;
 }
 
 export type StepResult = 'ok' | 'barrier' | 'end';
@@ -260,6 +267,8 @@ export interface R600Stats {
 }
 
 export class Wave {
+  /** Work-items per wavefront (R600_CHIPS waveSize: 64, 32 on cedar/palm/rv710/rv730, 16 on rs880...). */
+  readonly W: number;
   readonly id: number;
   readonly group: number;
   /** GPR file: gpr[(reg * 4 + chan) * 64 + lane], raw 32-bit patterns. */
@@ -267,23 +276,23 @@ export class Wave {
   /** GPRs allocated: the highest the program names + 1, or all 128 when it addresses relatively. */
   readonly ngpr: number;
   /** VALID mask bit per work-item: 1 until KILL clears it (or the item is past the group's end). */
-  readonly valid = new Uint8Array(WAVE_SIZE);
+  readonly valid: Uint8Array;
   /** Active state per work-item (STATE). */
-  readonly state = new Uint8Array(WAVE_SIZE);
+  readonly state: Uint8Array;
   /** Predicate bit per work-item (PRED_SET* with UPDATE_PRED). */
-  readonly pred = new Uint8Array(WAVE_SIZE);
+  readonly pred: Uint8Array;
   /** Pending exec result from PRED_SET* with UPDATE_EXEC_MASK: -1 none, 0 fail, 1 pass. */
-  readonly pendingExec = new Int8Array(WAVE_SIZE).fill(-1);
+  readonly pendingExec: Int8Array;
   /** AR.x per work-item (MOVA_INT). */
   /** AR.x/y/z/w per work-item: ar[chan * 64 + lane] (MOVA* writes the channel of its destination). */
-  readonly ar = new Int32Array(4 * WAVE_SIZE);
+  readonly ar: Int32Array;
   /** PV (slots x,y,z,w) and PS (slot 4) of the previous instruction group: pv[slot * 64 + lane]. */
-  readonly pv = new Uint32Array(5 * WAVE_SIZE);
+  readonly pv: Uint32Array;
   pvValid = false;
   /** LDS output queue A per work-item. */
-  readonly oq = new Uint32Array(WAVE_SIZE * QUEUE);
-  readonly oqHead = new Uint8Array(WAVE_SIZE);
-  readonly oqCount = new Uint8Array(WAVE_SIZE);
+  readonly oq: Uint32Array;
+  readonly oqHead: Uint8Array;
+  readonly oqCount: Uint8Array;
   readonly stack: StackEntry[] = [];
   /** CF_IDX0/1 (SET_CF_IDX0/1) for JUMPTABLE. */
   readonly cfIdx = [0, 0];
@@ -306,10 +315,10 @@ export class Wave {
   private readonly constView: DataView;
   private readonly gdsView: DataView;
   /** Per-group scratch (no allocation per instruction group). */
-  private readonly res = new Uint32Array(5 * WAVE_SIZE);
-  private readonly doWrite = new Uint8Array(5 * WAVE_SIZE);
-  private readonly newPv = new Uint32Array(5 * WAVE_SIZE);
-  private readonly arNew = new Int32Array(4 * WAVE_SIZE);
+  private readonly res: Uint32Array;
+  private readonly doWrite: Uint8Array;
+  private readonly newPv: Uint32Array;
+  private readonly arNew: Int32Array;
   /** KC2/KC3 sets and the KCACHE_BANK_INDEX_MODEs of the ALU_EXTENDED before the current clause. */
   private ext: { readonly sets: CfInst['kcache']; readonly modes: readonly number[] } | undefined;
   private extPending: CfInst | undefined;
@@ -327,8 +336,26 @@ export class Wave {
   constructor(opts: WaveOptions, id: number, group: number, lds: Uint8Array, lanes: number) {
     this.opts = opts;
     this.lds = lds;
+    const W = (this.W = opts.waveSize ?? WAVE_SIZE);
+    this.valid = new Uint8Array(W);
+    this.state = new Uint8Array(W);
+    this.pred = new Uint8Array(W);
+    this.pendingExec = new Int8Array(W).fill(-1);
+    this.ar = new Int32Array(4 * W);
+    this.pv = new Uint32Array(5 * W);
+    this.oq = new Uint32Array(W * QUEUE);
+    this.oqHead = new Uint8Array(W);
+    this.oqCount = new Uint8Array(W);
+    this.res = new Uint32Array(5 * W);
+    this.doWrite = new Uint8Array(5 * W);
+    this.newPv = new Uint32Array(5 * W);
+    this.arNew = new Int32Array(4 * W);
+    this.texSrc = new Float64Array(4 * W);
+    this.texSrcBits = new Uint32Array(4 * W);
+    this.texOut = new Uint32Array(4 * W);
+    this.grad = new Float64Array(8 * W);
     this.ngpr = Math.max(2, opts.program.gprCount);
-    this.gpr = new Uint32Array(this.ngpr * 4 * WAVE_SIZE);
+    this.gpr = new Uint32Array(this.ngpr * 4 * this.W);
     this.ldsView = new DataView(lds.buffer, lds.byteOffset, lds.byteLength);
     const g = opts.resources.global;
     const k = opts.resources.constData;
@@ -338,7 +365,7 @@ export class Wave {
     this.gdsView = new DataView(gd.buffer, gd.byteOffset, gd.byteLength);
     this.id = id;
     this.group = group;
-    for (let l = 0; l < WAVE_SIZE; l++) {
+    for (let l = 0; l < this.W; l++) {
       this.valid[l] = l < lanes ? 1 : 0;
       // Work-items past the group's end behave like items disabled by an enclosing branch.
       this.state[l] = l < lanes ? STATE.ACTIVE : STATE.INACTIVE_BRANCH;
@@ -378,12 +405,12 @@ export class Wave {
   }
 
   private anyPass(c: CfInst): boolean {
-    for (let l = 0; l < WAVE_SIZE; l++) if (this.condTest(l, c)) return true;
+    for (let l = 0; l < this.W; l++) if (this.condTest(l, c)) return true;
     return false;
   }
 
   private anyActive(): boolean {
-    for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.ACTIVE) return true;
+    for (let l = 0; l < this.W; l++) if (this.state[l] === STATE.ACTIVE) return true;
     return false;
   }
 
@@ -405,7 +432,7 @@ export class Wave {
     if (kind === 'branch') this.firstPushDone = true;
     this.stack.push({ kind, cost: kind === 'branch' ? cost : 4, state: this.state.slice(), pc, counter: loop?.counter ?? 0, aL: loop?.aL ?? 0, inc: loop?.inc ?? 0, dx10: loop?.dx10 ?? false });
     const u = this.stackUse();
-    const needed = u.full + Math.ceil(u.sub / 4);
+    const needed = u.full + Math.ceil(u.sub / (this.opts.stackSubentries ?? 4));
     if (needed > this.opts.stackSize && !this.overflowReported) {
       this.overflowReported = true;
       this.diag('r600.cf.stack-overflow', `CF stack needs ${needed} entries (${u.full} full + ${u.sub} subentries) but STACK_SIZE is ${this.opts.stackSize}`, 'error', { needed, stackSize: this.opts.stackSize });
@@ -423,7 +450,7 @@ export class Wave {
         this.diag('r600.cf.stack-underflow', `pop of an empty CF stack`);
         return;
       }
-      for (let l = 0; l < WAVE_SIZE; l++) {
+      for (let l = 0; l < this.W; l++) {
         const s = this.state[l];
         if (s === STATE.INACTIVE_BREAK || s === STATE.INACTIVE_CONTINUE) continue;
         this.state[l] = e.state[l]!;
@@ -505,10 +532,10 @@ export class Wave {
           this.pc = c.addr;
           break;
         }
-        const pass = new Uint8Array(WAVE_SIZE);
-        for (let l = 0; l < WAVE_SIZE; l++) pass[l] = this.condTest(l, c) ? 1 : 0;
+        const pass = new Uint8Array(this.W);
+        for (let l = 0; l < this.W; l++) pass[l] = this.condTest(l, c) ? 1 : 0;
         this.push('branch');
-        for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.ACTIVE && !pass[l]) this.state[l] = STATE.INACTIVE_BRANCH;
+        for (let l = 0; l < this.W; l++) if (this.state[l] === STATE.ACTIVE && !pass[l]) this.state[l] = STATE.INACTIVE_BRANCH;
         this.pc++;
         break;
       }
@@ -524,7 +551,7 @@ export class Wave {
         // Unconditional pop: pop, then evaluate the condition test on the new state and disable
         // the items that fail it (so POP with VALID_PIXEL_MODE drops killed pixels).
         this.pop(c.popCount);
-        for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.ACTIVE && !this.condTest(l, c)) this.state[l] = STATE.INACTIVE_BRANCH;
+        for (let l = 0; l < this.W; l++) if (this.state[l] === STATE.ACTIVE && !this.condTest(l, c)) this.state[l] = STATE.INACTIVE_BRANCH;
         this.pc++;
         break;
       case 'LOOP_START':
@@ -539,7 +566,7 @@ export class Wave {
         const prevAL = this.stack[this.innermostLoop()]?.aL ?? 0;
         this.push('loop', this.pc, { counter: k.count, aL: name === 'LOOP_START' ? k.init : prevAL, inc: name === 'LOOP_START' ? k.inc : 0, dx10 });
         // Items failing the test do not take part in the loop.
-        for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.ACTIVE && !this.condTest(l, c)) this.state[l] = STATE.INACTIVE_BRANCH;
+        for (let l = 0; l < this.W; l++) if (this.state[l] === STATE.ACTIVE && !this.condTest(l, c)) this.state[l] = STATE.INACTIVE_BRANCH;
         this.pc++;
         break;
       }
@@ -553,7 +580,7 @@ export class Wave {
         // Branch pushes a break/continue jumped over are discarded with the iteration.
         this.stack.length = li + 1;
         const e = this.stack[li]!;
-        for (let l = 0; l < WAVE_SIZE; l++) if (this.state[l] === STATE.INACTIVE_CONTINUE) this.state[l] = STATE.ACTIVE;
+        for (let l = 0; l < this.W; l++) if (this.state[l] === STATE.INACTIVE_CONTINUE) this.state[l] = STATE.ACTIVE;
         if (!e.dx10) e.counter--;
         if (this.anyPass(c) && (e.dx10 || e.counter > 0)) {
           e.aL += e.inc;
@@ -561,7 +588,7 @@ export class Wave {
         } else {
           this.stack.length = li;
           // Leaving the loop: every item that entered it is active again (broken or finished).
-          for (let l = 0; l < WAVE_SIZE; l++) this.state[l] = e.state[l]!;
+          for (let l = 0; l < this.W; l++) this.state[l] = e.state[l]!;
           this.pc++;
         }
         break;
@@ -570,12 +597,12 @@ export class Wave {
       case 'LOOP_CONTINUE': {
         if (this.innermostLoop() < 0) this.diag('r600.cf.break-outside-loop', `${name} outside any loop`);
         const to = name === 'LOOP_BREAK' ? STATE.INACTIVE_BREAK : STATE.INACTIVE_CONTINUE;
-        for (let l = 0; l < WAVE_SIZE; l++) if (this.condTest(l, c)) this.state[l] = to;
+        for (let l = 0; l < this.W; l++) if (this.condTest(l, c)) this.state[l] = to;
         // Jump to ADDR (the LOOP_END) only when every item that entered the loop has broken out or
         // continued; items merely disabled by an inner branch must fall through to its POP.
         const entry = this.stack[this.innermostLoop()];
         let allGone = true;
-        for (let l = 0; l < WAVE_SIZE; l++) {
+        for (let l = 0; l < this.W; l++) {
           const inLoop = entry ? entry.state[l] === STATE.ACTIVE : this.valid[l] === 1;
           const s = this.state[l];
           if (inLoop && s !== STATE.INACTIVE_BREAK && s !== STATE.INACTIVE_CONTINUE) allGone = false;
@@ -625,7 +652,7 @@ export class Wave {
         break;
       }
       case 'KILL':
-        for (let l = 0; l < WAVE_SIZE; l++) if (this.condTest(l, c)) this.valid[l] = 0;
+        for (let l = 0; l < this.W; l++) if (this.condTest(l, c)) this.valid[l] = 0;
         this.pc++;
         break;
       case 'EMIT_VERTEX':
@@ -664,7 +691,7 @@ export class Wave {
   /** ELSE: Active items go Inactive-Branch; Inactive-Branch items that were active when the branch was pushed go Active. */
   private elseOp(): void {
     const top = this.stack[this.stack.length - 1];
-    for (let l = 0; l < WAVE_SIZE; l++) {
+    for (let l = 0; l < this.W; l++) {
       const s = this.state[l];
       if (s === STATE.ACTIVE) this.state[l] = STATE.INACTIVE_BRANCH;
       else if (s === STATE.INACTIVE_BRANCH && (top ? top.state[l] === STATE.ACTIVE : this.valid[l] === 1)) this.state[l] = STATE.ACTIVE;
@@ -689,8 +716,8 @@ export class Wave {
       this.pvValid = false;
     }
     const vpm = name === 'ALU_VALID_PIXEL_MODE';
-    const exec = new Uint8Array(WAVE_SIZE);
-    for (let l = 0; l < WAVE_SIZE; l++) exec[l] = this.activeTest(l, c.wholeQuadMode, vpm) ? 1 : 0;
+    const exec = new Uint8Array(this.W);
+    for (let l = 0; l < this.W; l++) exec[l] = this.activeTest(l, c.wholeQuadMode, vpm) ? 1 : 0;
     for (let g = this.resumeGroup < 0 ? 0 : this.resumeGroup; g < groups.length; g++) {
       const grp = groups[g]!;
       if (grp.barrier) {
@@ -706,7 +733,7 @@ export class Wave {
     this.resumeGroup = -1;
     // PRED_SET* exec-mask updates take effect now, at the start of the next CF instruction.
     const to = name === 'ALU_CONTINUE' ? STATE.INACTIVE_CONTINUE : name === 'ALU_BREAK' ? STATE.INACTIVE_BREAK : STATE.INACTIVE_BRANCH;
-    for (let l = 0; l < WAVE_SIZE; l++) {
+    for (let l = 0; l < this.W; l++) {
       const p = this.pendingExec[l]!;
       if (p === 0 && this.state[l] === STATE.ACTIVE) this.state[l] = to;
       this.pendingExec[l] = -1;
@@ -741,7 +768,7 @@ export class Wave {
       if (r < 0 || r >= this.ngpr) {
         this.diag('r600.alu.gpr-out-of-range', `relative GPR T${r} out of range`, 'error', { lane: l });
         v = 0;
-      } else v = this.gpr[(r * 4 + s.chan) * WAVE_SIZE + l]!;
+      } else v = this.gpr[(r * 4 + s.chan) * this.W + l]!;
     } else if (sel < 160) v = this.kcacheRead(c, 0, sel - 128, s.chan);
     else if (sel < 192) v = this.kcacheRead(c, 1, sel - 160, s.chan);
     else if (sel >= 256 && sel < 288) v = this.kcacheRead(c, 2, sel - 256, s.chan);
@@ -758,7 +785,7 @@ export class Wave {
         case SRC.PV:
         case SRC.PS:
           if (!this.pvValid) this.diag('r600.alu.pv-undefined', 'PV/PS read in the first instruction group of a clause', 'warning');
-          v = this.pv[(sel === SRC.PS ? 4 : s.chan) * WAVE_SIZE + l]!;
+          v = this.pv[(sel === SRC.PS ? 4 : s.chan) * this.W + l]!;
           break;
         case SRC.LDS_OQ_A_POP:
         case SRC.LDS_OQ_A: {
@@ -793,7 +820,7 @@ export class Wave {
       return this.ar[l]!;
     }
     if (m > 0 && this.opts.gen === 'cayman') this.diag('r600.alu.index-mode', `INDEX_MODE ${m} (AR.${'xyzw'[m]}): Cayman has only AR.x`, 'error');
-    return this.ar[m * WAVE_SIZE + l]!;
+    return this.ar[m * this.W + l]!;
   }
 
   private oqPush(l: number, v: number): void {
@@ -823,7 +850,7 @@ export class Wave {
     this.stats.aluInstructions += n;
     const res = this.res;
     const doWrite = this.doWrite;
-    doWrite.fill(0, 0, n * WAVE_SIZE);
+    doWrite.fill(0, 0, n * this.W);
     const newPv = this.newPv;
     newPv.set(this.pv);
     const srcv = this.srcv;
@@ -855,7 +882,7 @@ export class Wave {
       const post = inst.omod !== 0 || inst.clamp;
       const baseWrite = inst.enc === 'op3' || inst.writeMask;
       let reported = false;
-      for (let l = 0; l < WAVE_SIZE; l++) {
+      for (let l = 0; l < this.W; l++) {
         if (!exec[l]) continue;
         // A predicated-off instruction reads nothing (no LDS queue pop) and writes nothing.
         if (inst.predSel === 2 ? this.pred[l] !== 0 : inst.predSel === 3 ? this.pred[l] !== 1 : false) continue;
@@ -892,7 +919,7 @@ export class Wave {
             const v = name === 'MOVA_INT' ? srcv[0]! | 0 : name === 'MOVA' ? Math.round(F(srcv[0]!)) : Math.floor(F(srcv[0]!));
             // Cayman's MOVA_INT picks its target with DST_GPR: 0 AR.x, 2 CF_IDX0, 3 CF_IDX1.
             if (this.opts.gen === 'cayman' && inst.dstGpr >= 2) this.cfIdx[inst.dstGpr - 2] = v;
-            else arNew[(this.opts.gen === 'cayman' ? 0 : inst.dstChan) * WAVE_SIZE + l] = v;
+            else arNew[(this.opts.gen === 'cayman' ? 0 : inst.dstChan) * this.W + l] = v;
             r = srcv[0]!;
             write = false;
             break;
@@ -904,7 +931,7 @@ export class Wave {
             if (p < 0) {
               if (!reported && (reported = true)) this.diag('r600.alu.prev-slot', `${name} in slot ${'xyzwt'[inst.slot]} has no previous slot in its group`, 'error', { offset: inst.offset });
               r = 0;
-            } else r = prevOp(name, srcv[0]!, srcv[1]!, res[p * WAVE_SIZE + l]!, l);
+            } else r = prevOp(name, srcv[0]!, srcv[1]!, res[p * this.W + l]!, l);
             break;
           }
           case K_F64: {
@@ -942,23 +969,23 @@ export class Wave {
             r = Number.isNaN(f) ? 0 : f < 0 ? 0 : f > 1 ? 0x3f800000 : r;
           }
         }
-        res[i * WAVE_SIZE + l] = r >>> 0;
-        doWrite[i * WAVE_SIZE + l] = write ? 1 : 0;
-        newPv[inst.slot * WAVE_SIZE + l] = r >>> 0;
+        res[i * this.W + l] = r >>> 0;
+        doWrite[i * this.W + l] = write ? 1 : 0;
+        newPv[inst.slot * this.W + l] = r >>> 0;
       }
     }
     // All slots read before any writes: commit the group.
     for (let i = 0; i < n; i++) {
       const inst = grp.insts[i]!;
-      for (let l = 0; l < WAVE_SIZE; l++) {
-        if (!doWrite[i * WAVE_SIZE + l]) continue;
+      for (let l = 0; l < this.W; l++) {
+        if (!doWrite[i * this.W + l]) continue;
         let reg = inst.dstGpr;
         if (inst.dstRel) reg += this.relIndex(inst, l);
         if (reg < 0 || reg >= this.ngpr) {
           this.diag('r600.alu.gpr-out-of-range', `relative destination T${reg} out of range: write dropped`, 'error', { lane: l });
           continue;
         }
-        this.gpr[(reg * 4 + inst.dstChan) * WAVE_SIZE + l] = res[i * WAVE_SIZE + l]!;
+        this.gpr[(reg * 4 + inst.dstChan) * this.W + l] = res[i * this.W + l]!;
       }
     }
     this.pv.set(newPv);
@@ -1067,11 +1094,11 @@ export class Wave {
         continue;
       }
       let first: readonly [number, number] | undefined;
-      for (let l = 0; l < WAVE_SIZE; l++) {
+      for (let l = 0; l < this.W; l++) {
         if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
         const sv = (k: number): number => {
           const sel = g.srcSel[k]!;
-          return sel < 4 ? this.gpr[(srcReg * 4 + sel) * WAVE_SIZE + l]! : sel === 5 ? 0x3f800000 : 0;
+          return sel < 4 ? this.gpr[(srcReg * 4 + sel) * this.W + l]! : sel === 5 ? 0x3f800000 : 0;
         };
         let ret: readonly [number, number];
         if (g.bcastFirstReq && first) ret = first;
@@ -1085,7 +1112,7 @@ export class Wave {
           const sel = g.dstSel[ch]!;
           if (sel === 7) continue;
           const v = sel === 0 ? ret[0] : sel === 1 ? ret[1] : sel === 5 ? 0x3f800000 : 0;
-          this.gpr[(dstReg * 4 + ch) * WAVE_SIZE + l] = v >>> 0;
+          this.gpr[(dstReg * 4 + ch) * this.W + l] = v >>> 0;
         }
       }
     }
@@ -1144,7 +1171,7 @@ export class Wave {
         this.texFetch(c, f.tex);
         continue;
       }
-      for (let l = 0; l < WAVE_SIZE; l++) {
+      for (let l = 0; l < this.W; l++) {
         if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
         this.vtx(f, l, res);
       }
@@ -1152,7 +1179,7 @@ export class Wave {
   }
 
   private vtx(f: FetchInst, l: number, res: R600Resources): void {
-    const addr = (this.gpr[(f.srcGpr * 4 + f.srcSelX) * WAVE_SIZE + l]! + f.offsetBytes) >>> 0;
+    const addr = (this.gpr[(f.srcGpr * 4 + f.srcSelX) * this.W + l]! + f.offsetBytes) >>> 0;
     const mem = f.bufferId === 2 ? res.constData : f.bufferId === 1 ? res.global : undefined;
     const n = f.bytes || 4;
     const vals = [0, 0, 0, 0];
@@ -1168,16 +1195,16 @@ export class Wave {
       const s = f.dstSel[ch]!;
       if (s === 7) continue;
       const v = s < 4 ? vals[s]! : s === 4 ? 0 : s === 5 ? 0x3f800000 : 0;
-      this.gpr[(f.dstGpr * 4 + ch) * WAVE_SIZE + l] = v >>> 0;
+      this.gpr[(f.dstGpr * 4 + ch) * this.W + l] = v >>> 0;
     }
   }
 
   /** Texture sources of every lane (helper lanes included: derivatives read whole quads). */
-  private readonly texSrc = new Float64Array(4 * WAVE_SIZE);
-  private readonly texSrcBits = new Uint32Array(4 * WAVE_SIZE);
-  private readonly texOut = new Uint32Array(4 * WAVE_SIZE);
+  private readonly texSrc: Float64Array;
+  private readonly texSrcBits: Uint32Array;
+  private readonly texOut: Uint32Array;
   /** SET_GRADIENTS_H / _V (and KEEP_GRADIENTS) state: grad[(h ? 0 : 4) + chan) * 64 + lane]. */
-  private readonly grad = new Float64Array(8 * WAVE_SIZE);
+  private readonly grad: Float64Array;
   private readonly texAcc = new Float64Array(4);
 
   private texDiag(t: TexInst, id: string, message: string, lane?: number): void {
@@ -1199,12 +1226,12 @@ export class Wave {
       return;
     }
     const src = this.texSrc, srcBits = this.texSrcBits;
-    for (let l = 0; l < WAVE_SIZE; l++) {
+    for (let l = 0; l < this.W; l++) {
       for (let ch = 0; ch < 4; ch++) {
         const sel = t.srcSel[ch]!;
-        const b = sel < 4 ? this.gpr[(sreg * 4 + sel) * WAVE_SIZE + l]! : sel === 5 ? 0x3f800000 : 0;
-        srcBits[ch * WAVE_SIZE + l] = b;
-        src[ch * WAVE_SIZE + l] = F(b);
+        const b = sel < 4 ? this.gpr[(sreg * 4 + sel) * this.W + l]! : sel === 5 ? 0x3f800000 : 0;
+        srcBits[ch * this.W + l] = b;
+        src[ch * this.W + l] = F(b);
       }
     }
     const fine = t.instMod === 1 && (this.opts.gen === 'evergreen' || this.opts.gen === 'cayman');
@@ -1212,25 +1239,25 @@ export class Wave {
       const q = l & ~3;
       const row = fine && h ? l & 2 : 0;
       const col = fine && !h ? l & 1 : 0;
-      return h ? arr[ch * WAVE_SIZE + q + row + 1]! - arr[ch * WAVE_SIZE + q + row]! : arr[ch * WAVE_SIZE + q + col + 2]! - arr[ch * WAVE_SIZE + q + col]!;
+      return h ? arr[ch * this.W + q + row + 1]! - arr[ch * this.W + q + row]! : arr[ch * this.W + q + col + 2]! - arr[ch * this.W + q + col]!;
     };
     const out = this.texOut;
     const pass = (l: number): boolean => this.activeTest(l, c.wholeQuadMode || t.fetchWholeQuad, c.validPixelMode);
     switch (name) {
       case 'GET_GRADIENTS_H':
       case 'GET_GRADIENTS_V':
-        for (let l = 0; l < WAVE_SIZE; l++) for (let ch = 0; ch < 4; ch++) out[ch * WAVE_SIZE + l] = B(quadDelta(src, ch, l, name === 'GET_GRADIENTS_H'));
+        for (let l = 0; l < this.W; l++) for (let ch = 0; ch < 4; ch++) out[ch * this.W + l] = B(quadDelta(src, ch, l, name === 'GET_GRADIENTS_H'));
         break;
       case 'SET_GRADIENTS_H':
       case 'SET_GRADIENTS_V':
       case 'KEEP_GRADIENTS':
-        for (let l = 0; l < WAVE_SIZE; l++) {
+        for (let l = 0; l < this.W; l++) {
           if (!pass(l)) continue;
           for (let ch = 0; ch < 4; ch++) {
             if (name === 'KEEP_GRADIENTS') {
-              this.grad[ch * WAVE_SIZE + l] = quadDelta(src, ch, l, true);
-              this.grad[(4 + ch) * WAVE_SIZE + l] = quadDelta(src, ch, l, false);
-            } else this.grad[((name === 'SET_GRADIENTS_H' ? 0 : 4) + ch) * WAVE_SIZE + l] = src[ch * WAVE_SIZE + l]!;
+              this.grad[ch * this.W + l] = quadDelta(src, ch, l, true);
+              this.grad[(4 + ch) * this.W + l] = quadDelta(src, ch, l, false);
+            } else this.grad[((name === 'SET_GRADIENTS_H' ? 0 : 4) + ch) * this.W + l] = src[ch * this.W + l]!;
           }
         }
         return;
@@ -1256,12 +1283,12 @@ export class Wave {
           }
           smp = decodeTexSampler(sw);
         }
-        for (let l = 0; l < WAVE_SIZE; l++) {
+        for (let l = 0; l < this.W; l++) {
           if (!pass(l)) continue;
           const fault = this.texLane(t, name, r, smp, l, quadDelta);
           if (fault) {
             this.texDiag(t, fault.id, fault.message, l);
-            for (let ch = 0; ch < 4; ch++) out[ch * WAVE_SIZE + l] = 0;
+            for (let ch = 0; ch < 4; ch++) out[ch * this.W + l] = 0;
           }
         }
         break;
@@ -1270,12 +1297,12 @@ export class Wave {
         this.texDiag(t, 'r600.tex.unsupported', 'this texture instruction is not modelled');
         return;
     }
-    for (let l = 0; l < WAVE_SIZE; l++) {
+    for (let l = 0; l < this.W; l++) {
       if (!pass(l)) continue;
       for (let ch = 0; ch < 4; ch++) {
         const s = t.dstSel[ch]!;
         if (s === 7) continue;
-        this.gpr[(dreg * 4 + ch) * WAVE_SIZE + l] = s < 4 ? out[s * WAVE_SIZE + l]! : s === 5 ? 0x3f800000 : 0;
+        this.gpr[(dreg * 4 + ch) * this.W + l] = s < 4 ? out[s * this.W + l]! : s === 5 ? 0x3f800000 : 0;
       }
     }
   }
@@ -1287,7 +1314,7 @@ export class Wave {
     const dims = r.dim === TEX_DIM.D1 || r.dim === TEX_DIM.D1_ARRAY ? 1 : r.dim === TEX_DIM.D3 ? 3 : 2;
     const layerCh = r.dim === TEX_DIM.D1_ARRAY ? 1 : r.dim === TEX_DIM.D2_ARRAY ? 2 : -1;
     const levels = Math.max(1, r.lastLevel - r.baseLevel + 1);
-    const put = (k: number, v: number, isInt: boolean): void => { out[k * WAVE_SIZE + l] = isInt ? v >>> 0 : B(v); };
+    const put = (k: number, v: number, isInt: boolean): void => { out[k * this.W + l] = isInt ? v >>> 0 : B(v); };
     const isInt = r.numFormat === 1;
     if (name === 'GET_TEXTURE_RESINFO') {
       const lv = texLevel(r, r.baseLevel + (srcBits[l]! | 0));
@@ -1300,7 +1327,7 @@ export class Wave {
     const acc = this.texAcc;
     acc.fill(0);
     if (name === 'LD') {
-      const iv = (ch: number): number => srcBits[ch * WAVE_SIZE + l]! | 0;
+      const iv = (ch: number): number => srcBits[ch * this.W + l]! | 0;
       const level = r.baseLevel + iv(3);
       let inRange = level >= r.baseLevel && level <= Math.max(r.baseLevel, r.lastLevel);
       if (inRange) {
@@ -1332,14 +1359,14 @@ export class Wave {
       };
       const implicit = (): number => lodFrom((ch) => quadDelta(src, ch, l, true), (ch) => quadDelta(src, ch, l, false));
       const bias = t.lodBias / 16 + smp.lodBias;
-      const w = src[3 * WAVE_SIZE + l]!;
+      const w = src[3 * this.W + l]!;
       let lod: number;
       switch (name) {
         case 'SAMPLE_L': lod = w + bias; break;
         case 'SAMPLE_LB': lod = implicit() + w + bias; break;
         case 'SAMPLE_LZ': case 'SAMPLE_C_LZ': case 'GATHER4': lod = 0; break;
         case 'SAMPLE_G': case 'SAMPLE_G_LB': case 'SAMPLE_C_G':
-          lod = lodFrom((ch) => this.grad[ch * WAVE_SIZE + l]!, (ch) => this.grad[(4 + ch) * WAVE_SIZE + l]!) + bias + (name === 'SAMPLE_G_LB' ? w : 0);
+          lod = lodFrom((ch) => this.grad[ch * this.W + l]!, (ch) => this.grad[(4 + ch) * this.W + l]!) + bias + (name === 'SAMPLE_G_LB' ? w : 0);
           break;
         default: lod = implicit() + bias;
       }
@@ -1363,13 +1390,13 @@ export class Wave {
         if (bc) for (let k = 0; k < 4; k++) border[k] = bc[k]!;
       }
       const compare = name.startsWith('SAMPLE_C') ? smp.compare : -1;
-      const layer = layerCh >= 0 ? Math.min(Math.max(Math.round(src[layerCh * WAVE_SIZE + l]!), r.baseArray), Math.max(r.baseArray, r.lastArray, 0)) : 0;
+      const layer = layerCh >= 0 ? Math.min(Math.max(Math.round(src[layerCh * this.W + l]!), r.baseArray), Math.max(r.baseArray, r.lastArray, 0)) : 0;
       for (const [level, weight] of pick) {
         if (weight === 0) continue;
         const lv = texLevel(r, level);
         const lsz = [lv.width, lv.height, lv.depth];
         const coord = (ch: number): number => {
-          const v = src[ch * WAVE_SIZE + l]!;
+          const v = src[ch * this.W + l]!;
           // Unnormalized coordinates address level-0 texels.
           const tv = t.coordNormalized[ch] ? toTexel(ch, v, lsz[ch]!) : v / 2 ** level;
           return tv + t.offset[ch]! / 2;
@@ -1399,7 +1426,7 @@ export class Wave {
       this.diag('r600.alu.gpr-out-of-range', `export data register T${reg} out of range`, 'error', { lane: l });
       return 0;
     }
-    return this.gpr[(reg * 4 + ch) * WAVE_SIZE + l]!;
+    return this.gpr[(reg * 4 + ch) * this.W + l]!;
   }
 
   /**
@@ -1418,10 +1445,10 @@ export class Wave {
       const key = `${type}${c.arrayBase + k}`;
       let m = sink.get(key);
       if (!m) sink.set(key, (m = new Map()));
-      for (let l = 0; l < WAVE_SIZE; l++) {
+      for (let l = 0; l < this.W; l++) {
         if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
         this.stats.exports++;
-        const item = this.id * WAVE_SIZE + l;
+        const item = this.id * this.W + l;
         let v = m.get(item);
         if (!v) m.set(item, (v = new Uint32Array(4)));
         for (let ch = 0; ch < 4; ch++) {
@@ -1452,7 +1479,7 @@ export class Wave {
     const elem = c.elemSize + 1;
     const res = this.opts.resources;
     let buf: Uint32Array;
-    if (scratch) buf = this.scratch ??= new Uint32Array(WAVE_SIZE * res.scratchDwords);
+    if (scratch) buf = this.scratch ??= new Uint32Array(this.W * res.scratchDwords);
     else {
       const key = name.replace(/_COMBINED$/, '');
       let b = res.memBuffers.get(key);
@@ -1460,9 +1487,9 @@ export class Wave {
       buf = new Uint32Array(b.buffer, b.byteOffset, b.byteLength >>> 2);
     }
     const limit = scratch ? res.scratchDwords : buf.length;
-    for (let l = 0; l < WAVE_SIZE; l++) {
+    for (let l = 0; l < this.W; l++) {
       if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
-      const index = indexed ? this.gpr[c.indexGpr * 4 * WAVE_SIZE + l]! | 0 : 0;
+      const index = indexed ? this.gpr[c.indexGpr * 4 * this.W + l]! | 0 : 0;
       for (let k = 0; k <= c.burstCount; k++) {
         const el = c.arrayBase + index + k;
         if (c.arraySize && (index + k) > c.arraySize) this.diag('r600.mem.array-size', `${name} element ${index + k} past ARRAY_SIZE ${c.arraySize}`, 'warning', { lane: l });
@@ -1476,7 +1503,7 @@ export class Wave {
           const o = scratch ? l * res.scratchDwords + at : at;
           if (read) {
             const reg = c.rwGpr + k + (c.rwRel ? (this.stack[this.innermostLoop()]?.aL ?? 0) : 0);
-            if (reg >= 0 && reg < this.ngpr) this.gpr[(reg * 4 + ch) * WAVE_SIZE + l] = buf[o]!;
+            if (reg >= 0 && reg < this.ngpr) this.gpr[(reg * 4 + ch) * this.W + l] = buf[o]!;
           } else buf[o] = this.rwValue(c, k, l, ch);
         }
       }
@@ -1500,13 +1527,13 @@ export class Wave {
     if (c.exportType === 2 || c.exportType === 3) this.pendingAcks++;
     const mem = this.opts.resources.global;
     const dv = this.globalView;
-    for (let l = 0; l < WAVE_SIZE; l++) {
+    for (let l = 0; l < this.W; l++) {
       if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
       this.stats.ratOps++;
       const rd = (ch: number): number => this.rwValue(c, 0, l, ch);
       // TYPE 1/3 (indexed): element INDEX_GPR.x, ELEM_SIZE+1 dwords per element (LLVM: ELEM_SIZE 0,
       // so a dword index); TYPE 0/2 write element 0.
-      const index = (c.exportType & 1 ? this.gpr[(c.indexGpr * 4) * WAVE_SIZE + l]! : 0) * (c.elemSize + 1);
+      const index = (c.exportType & 1 ? this.gpr[(c.indexGpr * 4) * this.W + l]! : 0) * (c.elemSize + 1);
       const at = (k: number): number | undefined => {
         const a = (index + k) * 4;
         if (a + 4 > mem.length || a < 0) {

@@ -349,10 +349,33 @@ function readFixtures(seen: Seen): void {
  * the others cannot even select fma() ("no libcall available for fma").
  */
 const MCPUS = 'r600 rv610 rv620 rv630 rv635 rs780 rs880 rv670 rv710 rv730 rv740 rv770 cedar redwood juniper cypress hemlock palm sumo sumo2 barts turks caicos cayman aruba';
-function chipFacts(): { mcpu: string; fp64: boolean }[] {
+/**
+ * Wavefront width per -mcpu. LLVM's R600Processors.td gives each processor model a
+ * FeatureWavefrontSize{16,32,64} (Northern Islands through FeatureNorthernIslands):
+ * r600/rv670/rv770(rv740)/cypress(hemlock)/juniper/redwood/sumo(sumo2)/barts/turks/caicos/cayman(aruba)
+ * 64; r630/rv710/rv730/cedar(palm) 32; rs880 (rs780, rv610, rv620) 16. LLVM aliases rv630 and rv635
+ * to the r600 model (64) although it defines a separate 32-wide r630 model; Mesa's r600 driver
+ * (r600_asm.c stack_entry_size) lists RV630/RV635 as 32 wide, so they take the r630 model's 32.
+ * The CF stack's subentries per entry ("limited based on the physical thread-group width", seed
+ * 003) follow Mesa's stack row table for R6xx-R8xx: 8 columns per row for 16- and 32-wide
+ * waves, 4 for 64-wide (Cayman/Aruba, the R9xx parts, are 64 wide: 4).
+ * Note: LLVM 19 itself emits the same CF-ALU-bug workaround for cedar as for redwood (its 64-wide
+ * threshold: a nested-if probe splits ALU_PUSH_BEFORE at the same depth), so its output cannot
+ * confirm the 32; the processor definition is the source.
+ */
+const WAVE_FACTS = `
+  r600 64 | rv610 16 | rv620 16 | rv630 32 | rv635 32 | rs780 16 | rs880 16 | rv670 64 |
+  rv710 32 | rv730 32 | rv740 64 | rv770 64 |
+  cedar 32 | redwood 64 | juniper 64 | cypress 64 | hemlock 64 | palm 32 | sumo 64 | sumo2 64 |
+  barts 64 | turks 64 | caicos 64 | cayman 64 | aruba 64`;
+interface ChipFacts { mcpu: string; fp64: boolean; waveSize: number; stackSubentries: number }
+function chipFacts(): ChipFacts[] {
+  const wave = new Map(WAVE_FACTS.split('|').map((e) => e.trim().split(/\s+/)).map(([m, w]) => [m!, Number(w)]));
   return MCPUS.split(' ').map((mcpu) => {
     const out = execFileSync(CLANG, ['-x', 'cl', '-target', 'r600', `-mcpu=${mcpu}`, '-nogpulib', '-dM', '-E', '-'], { input: '', stdio: ['pipe', 'pipe', 'pipe'] }).toString();
-    return { mcpu, fp64: /#define __HAS_FMAF__ 1/.test(out) };
+    const waveSize = wave.get(mcpu);
+    if (waveSize === undefined) throw new Error(`gen-isa: no wavefront size for -mcpu=${mcpu}`);
+    return { mcpu, fp64: /#define __HAS_FMAF__ 1/.test(out), waveSize, stackSubentries: waveSize < 64 ? 8 : 4 };
   });
 }
 
@@ -483,9 +506,13 @@ export function generate(): Record<string, string> {
   }
   out.push('];');
   out.push('');
-  out.push('/** Chips by -mcpu name: whether they have FMA and the 64-bit float ops (clang predefines __HAS_FMAF__). */');
-  out.push('export const R600_CHIPS: readonly { readonly mcpu: string; readonly fp64: boolean }[] = [');
-  for (const c of chipFacts()) out.push(`  { mcpu: '${c.mcpu}', fp64: ${c.fp64} },`);
+  out.push('/**');
+  out.push(' * Chips by -mcpu name. fp64: FMA and the 64-bit float ops (clang-19 predefines __HAS_FMAF__).');
+  out.push(" * waveSize: work-items per wavefront (LLVM's R600Processors.td FeatureWavefrontSize*; rv630/rv635 from Mesa).");
+  out.push(" * stackSubentries: CF stack subentries per entry (Mesa r600_asm.c's stack row table: 8 below 64 wide, else 4).");
+  out.push(' */');
+  out.push('export const R600_CHIPS: readonly { readonly mcpu: string; readonly fp64: boolean; readonly waveSize: number; readonly stackSubentries: number }[] = [');
+  for (const c of chipFacts()) out.push(`  { mcpu: '${c.mcpu}', fp64: ${c.fp64}, waveSize: ${c.waveSize}, stackSubentries: ${c.stackSubentries} },`);
   out.push('];');
   out.push('');
   out.push('/** MEM_GDS ops: GDS_OP (MEM_OP 4), sources read (address, data0, data1) and whether DST_GPR gets a value. */');
