@@ -1,5 +1,5 @@
 /** `gpusim r600 disasm|asm|run`: the R600/Evergreen/Cayman tools. */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { InputError, UsageError } from '../../core/errors.js';
@@ -8,6 +8,26 @@ import { assembleListing } from '../../r600/isa/asm.js';
 import { disassembleKernel, loadR600Object, vtxName } from '../../r600/isa/object.js';
 import { printProgram } from '../../r600/isa/print.js';
 import { runR600Manifest } from '../../r600/run.js';
+import { coverageLines, r600Coverage, type CoverageSources } from '../../r600/coverage.js';
+import { fileURLToPath } from 'node:url';
+
+/** Fixture listings (kernels/r600/bin/<chip>/*.s) and test/r600 sources under a checkout. */
+export function coverageSources(root: string): CoverageSources {
+  const names = (dir: string): string[] => {
+    try {
+      return readdirSync(dir).sort();
+    } catch {
+      throw new InputError(`cannot read ${dir} (coverage reads a gpusim checkout; --root DIR)`);
+    }
+  };
+  const texts = (dir: string, ext: string, keep: (f: string) => boolean = () => true): string[] =>
+    names(dir).filter((f) => f.endsWith(ext) && keep(f)).map((f) => readFileSync(join(dir, f), 'utf8'));
+  const bin = join(root, 'kernels/r600/bin');
+  const fixtures = new Map<string, string[]>();
+  for (const chip of names(bin)) fixtures.set(chip, texts(join(bin, chip), '.s'));
+  // coverage.test.ts names ops to check the measurement, not to test them.
+  return { fixtures, tests: texts(join(root, 'test/r600'), '.ts', (f) => f !== 'coverage.test.ts') };
+}
 
 function genOf(mcpu: string): R600Gen {
   const g = MCPU_GEN[mcpu];
@@ -20,6 +40,7 @@ export const r600Command: Command = {
   summary: 'R600/Evergreen/Cayman: disassemble, assemble, and run clang r600 kernels',
   help: `usage: gpusim r600 disasm <file.o | program.bin> [--mcpu cypress] [--kernel NAME]
        gpusim r600 asm <file.s> [--mcpu cypress] [-o program.bin]
+       gpusim r600 coverage [--json] [--root DIR]
        gpusim r600 run <manifest.json> [--json] [--out DIR] [--seed N] [--order roundrobin|random]
                        [--strict] [--max-instructions N] [--stack-size N] [--trace FILE]
                        [--atomic-byte-address]
@@ -29,6 +50,8 @@ A non-ELF input is one raw program (little-endian dwords) for --mcpu (default cy
 asm reads clang's r600 assembly (or gpusim's disassembly) and writes each kernel's program bytes
 (with several kernels, -o gets <out>.<kernel>.bin); without -o it prints the dwords in hex.
 run executes a manifest (the format of \`gpusim run\`) whose code object is an r600 ELF.
+coverage prints the measured opcode coverage per generation (the table in src/r600/README.md):
+each op is probed on the executor; fixtures and tests are read from the checkout (--root).
 --trace writes one line per CF instruction: the wave, the instruction, its active and valid
 masks (hex, one bit per lane of the wave, lane 0 = bit 0) and the CF stack depth. --atomic-byte-address takes RAT atomic
 indices as byte addresses, as clang-19 emits them (the hardware takes dword indices).
@@ -46,11 +69,18 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
     'stack-size': { type: 'string' },
     trace: { type: 'string' },
     'atomic-byte-address': { type: 'boolean', default: false },
+    root: { type: 'string' },
   },
   positionals: true,
   run(values, positionals, io) {
     const [sub, file, ...more] = positionals;
-    if (!sub || !file || more.length) throw new UsageError('r600: expected a subcommand (disasm, asm, run) and one file');
+    if (sub === 'coverage' && !file) {
+      const root = values.root !== undefined ? String(values.root) : fileURLToPath(new URL('../../../..', import.meta.url));
+      const rows = r600Coverage(coverageSources(root));
+      io.stdout(values.json ? JSON.stringify(rows, null, 2) + '\n' : coverageLines(rows).join('\n') + '\n');
+      return 0;
+    }
+    if (!sub || !file || more.length) throw new UsageError('r600: expected a subcommand (disasm, asm, run) and one file, or coverage');
     const readBytes = (f: string): Uint8Array => {
       try {
         return new Uint8Array(readFileSync(f));
@@ -121,6 +151,6 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
       }
       return r.exitCode;
     }
-    throw new UsageError(`r600: unknown subcommand '${sub}' (disasm, asm, run)`);
+    throw new UsageError(`r600: unknown subcommand '${sub}' (disasm, asm, run, coverage)`);
   },
 };
