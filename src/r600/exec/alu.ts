@@ -275,3 +275,37 @@ function compareOfUncached(name: string): ((a: number, b: number) => boolean) | 
   if (!m) return undefined;
   return COMPARE[m[1]! + (m[2] ?? '')];
 }
+
+/**
+ * The predicate-counter ops (R600/R700/Evergreen/Cayman ISA documents): a per-item nesting counter
+ * kept in a GPR, 0 meaning "executing". Returns [predicate, result] or undefined for other ops.
+ *
+ * - PRED_SET{E,GT,GE,NE}_PUSH[_INT]: the predicate is set when the counter src0 is 0 and src1
+ *   compares to 0 (src1 == 0, > 0, >= 0, != 0, and for the _INT forms also < 0 and <= 0, signed);
+ *   the result is 0 then, else the counter plus one (float, or integer for _INT).
+ * - PRED_SET_POP: set when src0 <= src1 (popping src1 levels reaches 0): result 0, else src0 - src1.
+ * - PRED_SET_RESTORE: set when src0 == 0; the result is src0.
+ * - PRED_SET_INV: set when src0 == 1 (result 0); else the result is 1 for src0 == 0, src0 otherwise.
+ * - PRED_SET_CLR: never set; the result is the largest float (every level off).
+ * The same shape in AMD's Xenos ISA (Xbox 360), where PRED_SET*_PUSHv compare one source with 0
+ * and increment the other, corroborates the operand roles.
+ */
+export function predCounterOp(name: string, a: number, b: number): [boolean, number] | undefined {
+  const push = /^PRED_SET(E|GT|GE|NE|LT|LE)_PUSH(_INT)?$/.exec(name);
+  if (push) {
+    const int = push[2] !== undefined;
+    const zero = int ? a === 0 : F(a) === 0;
+    const v = int ? s(b) : F(b);
+    const rel = push[1]!;
+    const cmp = rel === 'E' ? v === 0 : rel === 'GT' ? v > 0 : rel === 'GE' ? v >= 0 : rel === 'NE' ? v !== 0 : rel === 'LT' ? v < 0 : v <= 0;
+    if (zero && cmp) return [true, 0];
+    return [false, int ? (a + 1) >>> 0 : B(F(a) + 1)];
+  }
+  switch (name) {
+    case 'PRED_SET_POP': return F(a) <= F(b) ? [true, 0] : [false, B(F(a) - F(b))];
+    case 'PRED_SET_RESTORE': return [F(a) === 0, a];
+    case 'PRED_SET_INV': return F(a) === 1 ? [true, 0] : [false, F(a) === 0 ? 0x3f800000 : a];
+    case 'PRED_SET_CLR': return [false, 0x7f7fffff];
+    default: return undefined;
+  }
+}

@@ -20,7 +20,7 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import { SRC, type AluGroup, type AluInst, type CfInst, type FetchInst, type GdsInst, type R600Gen, type R600Program, type TexInst } from '../isa/decode.js';
 import { TEX_DIM, decodeTexResource, decodeTexSampler, gatherLevel, readTexel, sampleLevel, texLevel, type TexFault, type TexResource, type TexSampler } from '../exec/tex.js';
 import { printCf } from '../isa/print.js';
-import { ALU_FN, B, F, compareOf } from '../exec/alu.js';
+import { ALU_FN, B, F, compareOf, predCounterOp } from '../exec/alu.js';
 
 export const SEED = '003_ea00a3a93da820dc.txt';
 
@@ -901,12 +901,16 @@ export class Wave {
           case K_PRED:
           case K_KILL: {
             let pass = false;
-            if (cmp) pass = cmp(srcv[0]!, srcv[1]!);
-            else if (name === 'PRED_SET_INV') pass = F(srcv[0]!) !== 1;
-            else if (name === 'PRED_SET_CLR') pass = false;
-            else if (name === 'PRED_SET_RESTORE') pass = F(srcv[0]!) === 0;
-            else if (name === 'PRED_SET_POP') pass = F(srcv[0]!) <= 0;
-            r = pass ? 0x3f800000 : 0;
+            // The predicate-counter ops (*_PUSH, POP, RESTORE, INV, CLR) compute a new counter; the
+            // plain compares write 1.0 / 0.0.
+            const ctr = kind === K_PRED ? predCounterOp(name, srcv[0]!, srcv[1]!) : undefined;
+            if (ctr) {
+              pass = ctr[0];
+              r = ctr[1];
+            } else {
+              if (cmp) pass = cmp(srcv[0]!, srcv[1]!);
+              r = pass ? 0x3f800000 : 0;
+            }
             if (kind === K_KILL) {
               if (pass) this.valid[l] = 0;
             } else {
