@@ -28,7 +28,8 @@ import { DI_PT } from '../amd/gfx/pa-regs.gen.js';
 import { PS_INPUTS } from '../amd/gfx/waves.js';
 import { SQ_BUF_RSRC } from '../amd/exec/buffer-formats.gen.js';
 import { BUF_FORMATS } from '../amd/exec/buffer-formats.gen.js';
-import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from '../amd/exec/mimg-rsrc.gen.js';
+import type { RsrcBits } from '../amd/exec/mimg-rsrc.gen.js';
+import { imageGen } from '../amd/exec/mimg.js';
 import { GfxPipeline, type DrawOptions, type DrawStats, type ShaderCode } from './draw.js';
 import type { PopsDrawReport } from '../amd/gfx/pops-draw.js';
 import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
@@ -166,6 +167,9 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   const target = opts.gfx !== undefined ? sceneTarget(opts.gfx, '--gfx') : scene.gfx === undefined ? 'gfx1100' : sceneTarget(str(scene.gfx, 'gfx'));
   const gen: Pm4Gen = SCENE_TARGETS[target].gen;
   const isa = SCENE_TARGETS[target].isa;
+  // T#/S# layouts and image format numbering of the target's generation (as its waves read them)
+  const img = imageGen(isa.space.gfx);
+  const imgFormat = new Map(Object.entries(img.F).map(([k, v]) => [v.name, Number(k)]));
   const db = regDb(gen);
   const mem = new Memory();
   const diag = new Diagnostics();
@@ -299,13 +303,15 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
         const records = stride ? Math.floor(buf.bytes / stride) : buf.bytes;
         out.push(...vsharp({ base: buf.va, stride, records, format: fmt, oob: stride ? 1 : 3 }));
       } else if (o.image !== undefined) {
-        // T#: a linear 2D image over a buffer (level 0; layout from mimg-rsrc.gen.ts).
+        // T#: a linear 2D image over a buffer (level 0; the generation's layout: mimg-rsrc.gen.ts,
+        // mimg-gfx10.gen.ts, mimg-gfx9.gen.ts). GFX9 has one WIDTH field and a PITCH (rows of WIDTH texels).
         const bn = str(o.image, `${uf}.image`);
         const buf = buffers.get(bn) ?? err(`${uf}.image`, `no buffer '${bn}'`);
-        const fmt = FORMAT_BY_NAME.get(str(o.format ?? '8_8_8_8_UNORM', `${uf}.format`)) ?? err(`${uf}.format`, 'a GFX11 format name such as 8_8_8_8_UNORM or 32_32_32_32_FLOAT');
+        const fmt = imgFormat.get(str(o.format ?? '8_8_8_8_UNORM', `${uf}.format`)) ?? err(`${uf}.format`, `an image format name of ${target} such as 8_8_8_8_UNORM or 32_32_32_32_FLOAT`);
         const iw = int(o.width, `${uf}.width`, 1, 16384), ih = int(o.height ?? 1, `${uf}.height`, 1, 16384);
         if (buf.va % 256) err(`${uf}.image`, 'image base must be 256-byte aligned');
-        out.push(...descriptor(SQ_IMG_RSRC, 8, { BASE_ADDRESS_HI: Math.floor(buf.va / 2 ** 40), FORMAT: fmt, WIDTH_LO: (iw - 1) & 3, WIDTH_HI: (iw - 1) >> 2, HEIGHT: ih - 1, DST_SEL_X: 4, DST_SEL_Y: 5, DST_SEL_Z: 6, DST_SEL_W: 7, TYPE: ih > 1 ? 9 : 8 }, Math.floor(buf.va / 256) % 0x1_0000_0000));
+        const size: Record<string, number> = img.R.WIDTH ? { WIDTH: iw - 1, PITCH: iw - 1 } : { WIDTH_LO: (iw - 1) & 3, WIDTH_HI: (iw - 1) >> 2 };
+        out.push(...descriptor(img.R, 8, { BASE_ADDRESS_HI: Math.floor(buf.va / 2 ** 40), FORMAT: fmt, ...size, HEIGHT: ih - 1, DST_SEL_X: 4, DST_SEL_Y: 5, DST_SEL_Z: 6, DST_SEL_W: 7, TYPE: ih > 1 ? 9 : 8 }, Math.floor(buf.va / 256) % 0x1_0000_0000));
       } else if (o.sampler !== undefined) {
         const sj = obj(o.sampler, `${uf}.sampler`);
         const filter = str(sj.filter ?? 'nearest', `${uf}.sampler.filter`);
@@ -314,7 +320,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
         const wrap = ({ repeat: 0, mirror: 1, clamp: 2, border: 6 } as Record<string, number>)[wrapName];
         if (wrap === undefined) err(`${uf}.sampler.wrap`, 'repeat, mirror, clamp or border');
         const lin = filter === 'linear' ? 1 : 0;
-        out.push(...descriptor(SQ_IMG_SAMP, 4, { CLAMP_X: wrap, CLAMP_Y: wrap, CLAMP_Z: wrap, XY_MAG_FILTER: lin, XY_MIN_FILTER: lin, FORCE_UNNORMALIZED: sj.unnormalized ? 1 : 0 }));
+        out.push(...descriptor(img.S, 4, { CLAMP_X: wrap, CLAMP_Y: wrap, CLAMP_Z: wrap, XY_MAG_FILTER: lin, XY_MIN_FILTER: lin, FORCE_UNNORMALIZED: sj.unnormalized ? 1 : 0 }));
       } else if (o.address !== undefined) {
         const bn = str(o.address, `${uf}.address`);
         const buf = buffers.get(bn) ?? err(`${uf}.address`, `no buffer '${bn}'`);

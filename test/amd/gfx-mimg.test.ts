@@ -102,3 +102,36 @@ test('image_load / image_store at the pixel position (POS_X/Y_FLOAT inputs)', ()
   const out = r.buffers.get('out')!;
   for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) assert.equal(f32(r.mem.read32(out + (y * W + x) * 4)), TEX[(y >> 2) * 4 + (x >> 2)]! + 1, `stored (${x}, ${y})`);
 });
+
+// The same sampled quad on the legacy pipelines: hardware VS (examples/triangle/vs-legacy.s passes
+// (u, v, 0, 1) as parameter 0), v_interp_* in the PS, and the scene's T#/S# packed in the target's
+// own layouts (GFX10.3's; GFX9's with WIDTH/PITCH and no dim field in the instruction).
+const VS_LEGACY = readFileSync(join(ROOT, 'examples/triangle/vs-legacy.s'), 'utf8').split('\n');
+const legacyPs = (dim: string): string[] => [
+  's_mov_b32 m0, s12',
+  'v_interp_p1_f32 v2, v0, attr0.x',
+  'v_interp_p1_f32 v3, v0, attr0.y',
+  'v_interp_p2_f32 v2, v1, attr0.x',
+  'v_interp_p2_f32 v3, v1, attr0.y',
+  `image_sample v10, v[2:3], s[0:7], s[8:11] dmask:0x1${dim}`,
+  's_waitcnt vmcnt(0)',
+  'exp mrt0 v10, off, off, off done vm',
+  's_endpgm',
+];
+
+for (const [gfx, dim] of [['gfx1030', ' dim:SQ_RSRC_IMG_2D'], ['gfx900', '']] as const) {
+  for (const filter of ['nearest', 'linear'] as const) {
+    test(`${gfx} draw: image_sample ${filter} in the PS matches the reference sampler within 1e-5`, () => {
+      const s = quadScene(legacyPs(dim), { inputEna: ['PERSP_CENTER'], wave: 64 }, [{ image: 'tex', width: 4, height: 4, format: '32_FLOAT' }, { sampler: { filter, wrap: 'clamp' } }]);
+      s.gfx = gfx;
+      s.shaders = { vs: { source: VS_LEGACY }, ps: { source: legacyPs(dim) } };
+      s.vs = { shader: 'vs', wave: 64, vgprs: 16, userData: [{ address: 'vertices' }] };
+      const r = runScene(s);
+      clean(r);
+      for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) {
+        const want = refSample((x + 0.5) / W, (y + 0.5) / W, filter === 'linear', 'clamp');
+        assert.ok(Math.abs(px(r, x, y) - want) <= 1e-5, `(${x}, ${y}): ${px(r, x, y)} vs ${want}`);
+      }
+    });
+  }
+}

@@ -257,7 +257,7 @@ test('the examples render the same bytes on gfx1100, gfx1030 (hardware VS and NG
   const { loadPng } = await import('../../src/cli/commands/draw.js');
   const { decode } = await loadPng();
   const dir = mkdtempSync(join(tmpdir(), 'gpusim-legacy-'));
-  for (const ex of ['triangle', 'msaa', 'blend']) {
+  for (const ex of ['triangle', 'msaa', 'blend', 'texture']) {
     const file = join(ROOT, 'examples', ex, 'scene.json');
     const sj = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
     const raws = ['gfx1100', 'gfx1030', 'gfx900'].map((gfx) => {

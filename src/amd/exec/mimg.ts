@@ -84,13 +84,14 @@ export function linearMipLevels(width: number, height: number, bytes: number, le
  * A generation's descriptor layouts and FORMAT table; `typeDims`: the image's dimensionality
  * comes from T# TYPE (GFX9, no MIMG dim field) rather than the instruction.
  */
-interface Gen { readonly R: Readonly<Record<string, RsrcBits>>; readonly S: Readonly<Record<string, RsrcBits>>; readonly F: Readonly<Record<number, BufFormat>>; readonly typeDims?: boolean }
+export interface ImageGen { readonly R: Readonly<Record<string, RsrcBits>>; readonly S: Readonly<Record<string, RsrcBits>>; readonly F: Readonly<Record<number, BufFormat>>; readonly typeDims?: boolean }
+type Gen = ImageGen;
 const GFX11: Gen = { R: SQ_IMG_RSRC, S: SQ_IMG_SAMP, F: BUF_FORMATS };
 const GFX10: Gen = { R: SQ_IMG_RSRC_GFX10, S: SQ_IMG_SAMP_GFX10, F: IMG_FORMATS_GFX10 };
 const GFX9: Gen = { R: SQ_IMG_RSRC_GFX9, S: SQ_IMG_SAMP_GFX9, F: IMG_FORMATS_GFX9, typeDims: true };
 
 /** The descriptor layouts of a wave's generation (by its operand space). */
-export function imageGen(gfx: number): Gen {
+export function imageGen(gfx: number): ImageGen {
   return gfx === 9 ? GFX9 : gfx === 10 ? GFX10 : GFX11;
 }
 
