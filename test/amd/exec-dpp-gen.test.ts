@@ -7,10 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAsm } from './exec-harness.js';
-import { partialTargets } from '../../src/amd/isa/targets.js';
+import { targets } from '../../src/amd/isa/targets.js';
 
-const gfx900 = partialTargets.gfx900!;
-const gfx1030 = partialTargets.gfx1030!;
+const gfx900 = targets.gfx900!;
+const gfx1030 = targets.gfx1030!;
 const LANES = Array.from({ length: 64 }, (_, l) => 100 + l);
 const OLD = 0xdead;
 

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAsm, TRAP_VA } from './exec-harness.js';
-import { partialTargets } from '../../src/amd/isa/targets.js';
+import { targets } from '../../src/amd/isa/targets.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { assemble, decodeAt } from '../../src/amd/isa/target.js';
 import { normalize, waitcntToGfx11 } from '../../src/amd/exec/gen-normalize.js';
@@ -16,8 +16,8 @@ import { SREG } from '../../src/amd/wave/wave.js';
 import { Memory } from '../../src/core/memory.js';
 import { CLOCKS_PER_REALTIME_TICK } from '../../src/amd/exec/hwreg.js';
 
-const gfx1030 = partialTargets.gfx1030!;
-const gfx900 = partialTargets.gfx900!;
+const gfx1030 = targets.gfx1030!;
+const gfx900 = targets.gfx900!;
 const GENS = [
   { name: 'gfx1030', target: gfx1030, waveSize: 32 as const, vcc: 'vcc_lo' },
   { name: 'gfx900', target: gfx900, waveSize: 64 as const, vcc: 'vcc' },

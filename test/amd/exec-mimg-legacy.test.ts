@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { partialTargets } from '../../src/amd/isa/targets.js';
+import { targets } from '../../src/amd/isa/targets.js';
 import type { IsaTarget } from '../../src/amd/isa/target.js';
 import { IMG_FORMATS_GFX10, SQ_IMG_RSRC_GFX10, SQ_IMG_SAMP_GFX10 } from '../../src/amd/exec/mimg-gfx10.gen.js';
 import { IMG_FORMATS_GFX9, SQ_IMG_RSRC_GFX9, SQ_IMG_SAMP_GFX9 } from '../../src/amd/exec/mimg-gfx9.gen.js';
@@ -37,11 +37,11 @@ interface Gen {
 
 const GENS: readonly Gen[] = [
   {
-    name: 'gfx1030', target: partialTargets.gfx1030!, waveSize: 32, R: SQ_IMG_RSRC_GFX10, S: SQ_IMG_SAMP_GFX10, F: IMG_FORMATS_GFX10, dim2d: ' dim:SQ_RSRC_IMG_2D',
+    name: 'gfx1030', target: targets.gfx1030!, waveSize: 32, R: SQ_IMG_RSRC_GFX10, S: SQ_IMG_SAMP_GFX10, F: IMG_FORMATS_GFX10, dim2d: ' dim:SQ_RSRC_IMG_2D',
     size: (t, width) => { pack(t, SQ_IMG_RSRC_GFX10.WIDTH_LO, (width - 1) & 3); pack(t, SQ_IMG_RSRC_GFX10.WIDTH_HI, (width - 1) >> 2); },
   },
   {
-    name: 'gfx900', target: partialTargets.gfx900!, waveSize: 64, R: SQ_IMG_RSRC_GFX9, S: SQ_IMG_SAMP_GFX9, F: IMG_FORMATS_GFX9, dim2d: '',
+    name: 'gfx900', target: targets.gfx900!, waveSize: 64, R: SQ_IMG_RSRC_GFX9, S: SQ_IMG_SAMP_GFX9, F: IMG_FORMATS_GFX9, dim2d: '',
     size: (t, width, pitch) => { pack(t, SQ_IMG_RSRC_GFX9.WIDTH, width - 1); pack(t, SQ_IMG_RSRC_GFX9.PITCH, pitch - 1); },
   },
 ];

@@ -8,12 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAsm } from './exec-harness.js';
-import { partialTargets } from '../../src/amd/isa/targets.js';
+import { targets } from '../../src/amd/isa/targets.js';
 import { SREG } from '../../src/amd/wave/wave.js';
 
 const GENS = [
-  { name: 'gfx1030', target: partialTargets.gfx1030!, waveSize: 32 as const, vcc: 'vcc_lo' },
-  { name: 'gfx900', target: partialTargets.gfx900!, waveSize: 64 as const, vcc: 'vcc' },
+  { name: 'gfx1030', target: targets.gfx1030!, waveSize: 32 as const, vcc: 'vcc_lo' },
+  { name: 'gfx900', target: targets.gfx900!, waveSize: 64 as const, vcc: 'vcc' },
 ];
 
 const SELS = ['BYTE_0', 'BYTE_1', 'BYTE_2', 'BYTE_3', 'WORD_0', 'WORD_1', 'DWORD'] as const;
@@ -143,6 +143,6 @@ for (const g of GENS) {
 }
 
 test('gfx900: SDWA omod (mul:2) applies to the float result', () => {
-  const r = runAsm('v_add_f32_sdwa v2, v0, v1 mul:2 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD src1_sel:DWORD\ns_endpgm', { target: partialTargets.gfx900!, waveSize: 64, vgprF32: { 0: 1.5, 1: 0.25 } });
+  const r = runAsm('v_add_f32_sdwa v2, v0, v1 mul:2 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:DWORD src1_sel:DWORD\ns_endpgm', { target: targets.gfx900!, waveSize: 64, vgprF32: { 0: 1.5, 1: 0.25 } });
   assert.equal(r.vf(2), 3.5);
 });

@@ -7,14 +7,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { partialTargets } from '../../src/amd/isa/targets.js';
+import { targets } from '../../src/amd/isa/targets.js';
 import { paramAddr, primMaskM0, primOfQuad, type ParamVertex } from '../../src/amd/exec/vintrp.js';
 import { f16, f16bits, f32, f32bits } from '../../src/core/float.js';
 import type { Wave } from '../../src/amd/wave/wave.js';
 import { runAsm } from './exec-harness.js';
 
-const gfx9 = partialTargets.gfx900!;
-const gfx10 = partialTargets.gfx1030!;
+const gfx9 = targets.gfx900!;
+const gfx10 = targets.gfx1030!;
 
 /** Per primitive p, attribute a, channel c: P0, P10, P20 (exact in f16 and f32). */
 const P = (p: number, a: number, c: number): [number, number, number] => [1.5 + p + 0.25 * c - a, 2 - p * 0.5 + c, -0.5 + 0.125 * a - 0.25 * p];

@@ -7,12 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleLine, decodeAt, printInst } from '../../src/amd/isa/target.js';
-import { partialTargets } from '../../src/amd/isa/targets.js';
+import { targets } from '../../src/amd/isa/targets.js';
 import { setExportSink, type ExportEvent } from '../../src/amd/exec/exp.js';
 import { runAsm } from './exec-harness.js';
 
-const gfx9 = partialTargets.gfx900!;
-const gfx10 = partialTargets.gfx1030!;
+const gfx9 = targets.gfx900!;
+const gfx10 = targets.gfx1030!;
 
 function dw(bytes: number[]): number[] {
   const out: number[] = [];

@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assembleLine, decodeAt, printInst } from '../../src/amd/isa/target.js';
 import { AsmError, DecodeError } from '../../src/amd/isa/types.js';
-import { partialTargets, targets } from '../../src/amd/isa/targets.js';
+import { targetFor, targets } from '../../src/amd/isa/targets.js';
 
-const gfx9 = partialTargets.gfx900!;
-const gfx10 = partialTargets.gfx1030!;
+const gfx9 = targets.gfx900!;
+const gfx10 = targets.gfx1030!;
 
 /** Little-endian bytes (as llvm-mc -show-encoding prints them) to dwords. */
 function dw(bytes: number[]): number[] {
@@ -25,11 +25,13 @@ function roundTrip(t: typeof gfx9, text: string, bytes: number[]): void {
   assert.equal(printInst(t, decodeAt(t, words, 0)), text);
 }
 
-test('partial targets are not offered for code objects yet', () => {
-  assert.equal(targets.gfx1030, undefined);
-  assert.equal(targets.gfx900, undefined);
+test('gfx1030 and gfx900 are full targets: offered by -mcpu name for code objects, asm and disasm', () => {
+  assert.deepEqual(Object.keys(targets).sort(), ['gfx1030', 'gfx1100', 'gfx900']);
+  assert.equal(targetFor('gfx900'), gfx9);
+  assert.equal(targetFor('gfx1030'), gfx10);
   assert.equal(gfx9.mcpu, 'gfx900');
   assert.equal(gfx10.mcpu, 'gfx1030');
+  assert.equal(targetFor('gfx90a'), null);
 });
 
 test('gfx900 SMEM: imm/soe choose between an SGPR in the offset field, an offset, and both', () => {

@@ -1,7 +1,7 @@
 /**
  * The GFX10.3 (RDNA2, gfx1030) instruction set: its operand space and codecs, the GFX11 codec
- * modules parametrised over gfx1030's layouts and generated tables. Partial: see `partialTargets`
- * in ../targets.ts for which encoding classes exist so far.
+ * modules parametrised over gfx1030's layouts and generated tables. Every encoding class
+ * has golden files; listed in `targets` (../targets.ts).
  */
 import type { IsaTarget } from '../target.js';
 import { GFX10_SPACE } from '../operands.js';

@@ -1,7 +1,7 @@
 /**
  * The GFX9 (Vega, gfx900) instruction set: its operand space and codecs, the GFX11 codec
- * modules parametrised over gfx900's layouts and generated tables. Partial: see `partialTargets`
- * in ../targets.ts for which encoding classes exist so far.
+ * modules parametrised over gfx900's layouts and generated tables. Every encoding class
+ * has golden files; listed in `targets` (../targets.ts).
  */
 import type { IsaTarget } from '../target.js';
 import { GFX9_SPACE } from '../operands.js';
