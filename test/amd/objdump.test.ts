@@ -41,7 +41,8 @@ for (const [mcpu, target] of Object.entries(targets)) {
       const co = loadCodeObject(new Uint8Array(readFileSync(join(dir, obj))), obj);
       const ours = listingLines(formatListing(listCodeObject(target, co)));
       const theirs = listingLines(readFileSync(join(dir, f), 'utf8'));
-      assert.ok(theirs.length > 2, `${f} has no instruction lines`);
+      // a symbol and at least one instruction (gfx900's empty kernel is one s_endpgm: GFX9 has no s_code_end padding)
+      assert.ok(theirs.length >= 2, `${f} has no instruction lines`);
       lines += theirs.length;
       const n = Math.max(ours.length, theirs.length);
       for (let i = 0; i < n; i++) {
