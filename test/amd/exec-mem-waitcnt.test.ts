@@ -87,6 +87,37 @@ test('LGKM_CNT: SMEM returns out of order (only lgkmcnt(0) covers it), DS in ord
     s_mov_b32 s5, s4`)).length, 1);
 });
 
+test('registers v128..v255 are tracked like the others, under the interpreter, op-by-op and in basic blocks', () => {
+  // The track once covered ids below 384 (v0..v127): a read of v200 while any load was outstanding
+  // was reported whatever it loaded.
+  const mem = new Memory();
+  const seg = mem.alloc(4096, 'buf');
+  const sgpr = { 0: seg.base % 2 ** 32, 1: Math.floor(seg.base / 2 ** 32) };
+  const cases: [string, number][] = [
+    // A pending load into v200, read before and after its wait.
+    [`global_load_b32 v200, v0, s[0:1]
+      v_mov_b32 v2, v200`, 1],
+    [`global_load_b32 v200, v0, s[0:1]
+      s_waitcnt vmcnt(0)
+      v_mov_b32 v2, v200`, 0],
+    // An unrelated high register while a load is outstanding, and after a partial wait retired
+    // the load a later op reads (the retired register must not look pending, the newer one must).
+    [`global_load_b32 v1, v0, s[0:1]
+      v_mov_b32 v250, v201`, 0],
+    [`global_load_b32 v200, v0, s[0:1]
+      global_load_b32 v201, v0, s[0:1] offset:4
+      s_waitcnt vmcnt(1)
+      v_add_nc_u32 v3, v200, v200
+      v_add_nc_u32 v4, v201, v3`, 1],
+  ];
+  for (const [body, want] of cases) {
+    for (const o of [{ engine: 'interp' as const }, { engine: 'fast' as const, blocks: false }, { engine: 'fast' as const }]) {
+      const r = runAsm(`${body}\ns_endpgm`, { mem, waitcnt: true, exec: 1, sgpr, vgpr: { 0: 0 }, ...o });
+      assert.equal(hits(r).length, want, `${JSON.stringify(o)}: ${body}`);
+    }
+  }
+});
+
 test('the sanitizer stays quiet on every clang-compiled fixture kernel', () => {
   const dir = join(ROOT, 'kernels/manifests');
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();

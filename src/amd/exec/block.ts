@@ -18,7 +18,7 @@
 import type { Wave } from '../wave/wave.js';
 import { DecodeError } from '../isa/types.js';
 import type { Op, Program } from './program.js';
-import { MEM_CLASS, type WaitcntSanitizer } from './waitcnt.js';
+import { MEM_CLASS, checkRefs, type WaitcntSanitizer } from './waitcnt.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
 
@@ -116,10 +116,17 @@ export function compileBlock(ops: readonly Op[], pc0: number): Block {
     pre.push(`const O${k} = O[${k}];`);
     // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
     if (k > 0) lines.push(`if (lim === ${k}) { w.pc = ${pc}; clk.t = t0 + ${k}; return ${k}; }`);
-    // The sanitizer sees the op with w.pc at it, as dispatch calls it.
-    lines.push(MEM_CLASS[op.ci] === 1
-      ? `if (wc !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`
-      : `if (wc !== null && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`);
+    // The sanitizer sees the op with w.pc at it, as dispatch calls it. An op whose step can only
+    // check its registers is skipped unless one of them has an outstanding load (exact: see checkRefs).
+    const refs = MEM_CLASS[op.ci] === 1 ? null : checkRefs(op);
+    if (refs === null) {
+      lines.push(MEM_CLASS[op.ci] === 1
+        ? `if (wc !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`
+        : `if (wc !== null && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`);
+    } else if (refs.length > 0) {
+      const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
+      lines.push(`if (wc !== null && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, O${k}); } }`);
+    }
     // Leaving early: the wave stopped, trapped or branched away after op k.
     const leave = `{ clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
     const check = last ? '' : ` if (w.state !== 'ready' || w.pc !== ${next}) ${leave}`;

@@ -41,15 +41,23 @@ interface OpInfo {
   readonly wait: { vm: number; lgkm: number; sgpr: number } | null;
 }
 
+/** Register ids 0..511: scalar encodings 0..255, VGPRs 256..511 (v0..v255). */
+const REGS = 512;
+
 class Track {
-  readonly kind = new Uint8Array(384);
-  readonly ser = new Float64Array(384);
-  readonly pc = new Float64Array(384);
+  /**
+   * Load kind of each register's outstanding load, NONE once it retired (cleared at each wait).
+   * Basic blocks read it from generated code (block.ts, `checkRefs`): an op none of whose
+   * registers has a kind here needs no `step`.
+   */
+  readonly kind = new Uint8Array(REGS);
+  readonly ser = new Float64Array(REGS);
+  readonly pc = new Float64Array(REGS);
   readonly issued = new Float64Array(4);
   readonly done = new Float64Array(4);
   /** Registers whose kind was set since the last reset (reset clears only those). */
-  readonly dirty = new Int32Array(384);
-  readonly listed = new Uint8Array(384);
+  readonly dirty = new Int32Array(REGS);
+  readonly listed = new Uint8Array(REGS);
   ndirty = 0;
   mark(r: number, kind: number): void {
     if (this.listed[r] === 0) {
@@ -67,6 +75,14 @@ class Track {
     this.ndirty = 0;
     this.issued.fill(0);
     this.done.fill(0);
+  }
+  /** Forget the kinds of registers whose loads have retired (check skips those registers anyway). */
+  sweep(): void {
+    for (let i = 0; i < this.ndirty; i++) {
+      const r = this.dirty[i]!;
+      const k = this.kind[r]!;
+      if (k !== NONE && this.ser[r]! <= this.done[k]!) this.kind[r] = NONE;
+    }
   }
   busy(): boolean {
     return this.done[VM]! < this.issued[VM]! || this.done[DS]! < this.issued[DS]! || this.done[SMEM]! < this.issued[SMEM]!;
@@ -135,6 +151,19 @@ function analyse(op: Op, storesInVm: boolean): OpInfo {
  * track (w.waitTrack null) needs `step` only for these: the scheduler tests it inline.
  */
 export const MEM_CLASS = Uint8Array.from(INST_CLASSES, (c) => (c === 'smem' || c === 'vmem' || c === 'flat' || c === 'lds' ? 1 : 0));
+
+/**
+ * For an op whose sanitizer step can only check its registers (not a memory op, not a wait, not
+ * s_endpgm), the register ids it names; null for any other op. Such an op's `step` does nothing
+ * unless one of these registers has a kind in the wave's track (Track.kind), which a basic block
+ * tests inline instead of calling `step` (block.ts).
+ */
+export function checkRefs(op: Op): Int32Array | null {
+  if (MEM_CLASS[op.ci] !== 0 || op.inst.mnemonic === 's_endpgm') return null;
+  // storesInVm only changes memory encodings' counters: any value gives a non-memory op's info.
+  const info = infoOf(op, false);
+  return info.wait === null && info.counts === NONE ? info.refs : null;
+}
 
 function infoOf(op: Op, storesInVm: boolean): OpInfo {
   let info = op.waitInfo as OpInfo | null;
@@ -213,6 +242,7 @@ export class WaitcntSanitizer {
       t.done[DS] = Math.max(t.done[DS]!, t.issued[DS]! - lgkm);
       if (lgkm === 0) t.done[SMEM] = t.issued[SMEM]!;
     }
+    t.sweep();
   }
 
   private check(w: Wave, t: Track, op: Op, info: OpInfo): void {
