@@ -86,6 +86,35 @@ test('global/flat dword loads and stores: in range (fast) and at the edges (refe
     s_endpgm`, () => ({ vgpr: { 0: lanes((l) => lo(APERTURE.SHARED + 4 * l)), 1: lanes((l) => hi(APERTURE.SHARED + 4 * l)), 2: lanes((l) => l + 1) } }), undefined, true);
 });
 
+test('global/flat byte loads (u8, i8): any alignment in range (fast), the edges (reference)', () => {
+  const BYTES = `global_load_u8 v10, v[0:1], off
+    global_load_i8 v11, v[0:1], off offset:1
+    global_load_i8 v12, v[0:1], off offset:-3
+    flat_load_u8 v13, v[0:1] offset:2
+    flat_load_i8 v14, v[0:1] offset:7
+    global_load_u8 v15, v5, s[2:3] offset:5
+    global_load_i8 v16, v5, s[2:3]
+    s_waitcnt vmcnt(0) lgkmcnt(0)
+    s_endpgm`;
+  const B = (b: number, per: (l: number) => number, extra: Partial<AsmRunOptions> = {}) => ({ ...G(b, per, extra), sgpr: { 2: lo(b), 3: hi(b) }, vgpr: { ...G(b, per).vgpr, 5: lanes((l) => 3 * l + 1) } });
+  // Odd addresses, bytes >= 0x80 (the pattern's low bytes reach 0x8c): sign extension matters.
+  same('odd addresses', BYTES, (b) => B(b, (l) => 77 + 13 * l), (r) => assert.equal(r.v(12, 1), ((0x1000 + 22 * 7) >>> 16) & 0xff), false);
+  same('wave64 partial exec', BYTES, (b) => B(b, (l) => 300 + 5 * l, { waveSize: 64, exec: 0xf0f0f0f0, execHi: 0x0000ffff }), undefined, false);
+  same('last byte of the segment', `global_load_u8 v10, v[0:1], off
+    s_waitcnt vmcnt(0)
+    s_endpgm`, (b) => G(b, (l) => 4064 + l), undefined, false);
+  same('past the segment end', BYTES, (b) => B(b, (l) => 4096 - 20 + l), undefined, true);
+  same('unmapped', BYTES, (b) => B(b, (l) => 0x10_0000 + l), undefined, true);
+  const self = `global_load_i8 v0, v[0:1], off offset:3
+    s_waitcnt vmcnt(0)
+    s_endpgm`;
+  same('byte load over its address, clean', self, (b) => G(b, (l) => 8 * l), undefined, false);
+  same('byte load over its address, last lane unmapped', self, (b) => G(b, (l) => (l === 31 ? 0x20_0000 : 8 * l)), undefined, true);
+  same('flat byte load in the LDS aperture', `flat_load_u8 v10, v[0:1] offset:3
+    s_waitcnt vmcnt(0) lgkmcnt(0)
+    s_endpgm`, () => ({ vgpr: { 0: lanes((l) => lo(APERTURE.SHARED + 4 * l)), 1: lanes((l) => hi(APERTURE.SHARED + 4 * l)) } }), undefined, true);
+});
+
 const DS = `ds_store_b32 v0, v2
   ds_load_b32 v10, v0 offset:4
   ds_store_b64 v0, v[2:3] offset:256

@@ -74,41 +74,53 @@ export interface FlatDwordSpec {
   readonly d: number;
   /** The counter a store increments (gen-space.ts storeCounter: VS_CNT, or VM_CNT on GFX9). */
   readonly storeCnt: 'vscnt' | 'vmcnt';
+  /** A byte load instead (count 1, no alignment): zero- or sign-extended into the destination. */
+  readonly byte?: 'u8' | 'i8';
 }
 
-/** A FLAT/GLOBAL dword-multiple load or store (the reference must already raise MEMVIOL itself). */
+/**
+ * A FLAT/GLOBAL dword-multiple load or store, or a u8/i8 load (`byte`), on the unaligned
+ * alignment mode (the reference must already raise MEMVIOL itself).
+ */
 export function fastFlatDword(sp: FlatDwordSpec, ref: Run): Run {
   const { ws, lo, hi, count } = sp;
-  const span = 4 * count;
+  const byte = sp.byte !== undefined && !sp.store && count === 1 ? sp.byte : undefined;
+  const span = byte !== undefined ? 1 : 4 * count;
   const c: string[] = execHead(ws);
   c.push('const f = el !== 0 ? 31 - Math.clz32(el & -el) : 63 - Math.clz32(eh & -eh);');
   if (sp.saddr >= 0) c.push(`const B = s[${sp.saddr}] + s[${sp.saddr + 1}] * 4294967296 + ${sp.off};`);
   else c.push(`const h0 = v[${hi} + f];`, `const B = h0 * 4294967296 + ${sp.off};`);
   c.push(
     `const seg = w.mem.find(v[${lo} + f] + B, ${span});`,
-    'if (seg === null || seg.u32 === null || seg.size > 4294967296) return fallback(w);',
+    `if (seg === null || ${byte !== undefined ? '' : 'seg.u32 === null || '}seg.size > 4294967296) return fallback(w);`,
   );
   // FLAT routes the apertures to LDS/scratch: a segment overlapping them is not plain memory.
   if (sp.flat) c.push(`if (seg.end > ${APERTURE.PRIVATE} && seg.base < ${APERTURE.SHARED + APERTURE.SIZE}) return fallback(w);`);
   const moves: string[] = [];
-  for (let k = 0; k < count; k++) {
-    const at = k === 0 ? 'i' : `i + ${k}`;
-    moves.push(sp.store ? `u32[${at}] = v[${sp.data[k]!} + l];` : `v[${sp.d + k * ws} + l] = u32[${at}];`);
+  if (byte !== undefined) moves.push(`v[${sp.d} + l] = ${byte === 'u8' ? 'u8[i]' : '((u8[i] << 24) >> 24) >>> 0'};`);
+  else {
+    for (let k = 0; k < count; k++) {
+      const at = k === 0 ? 'i' : `i + ${k}`;
+      moves.push(sp.store ? `u32[${at}] = v[${sp.data[k]!} + l];` : `v[${sp.d + k * ws} + l] = u32[${at}];`);
+    }
   }
   // Lane byte offset in the segment = low address dword + C; aligned when low dword = W mod 4.
-  c.push('const u32 = seg.u32, C = B - seg.base, W = -C & 3, last = seg.size - ' + span + ';');
+  // Bytes need no alignment (mask 0) and index the segment's bytes (shift 0).
+  const amask = byte !== undefined ? 0 : 3;
+  const shift = byte !== undefined ? 0 : 2;
+  c.push(`const ${byte !== undefined ? 'u8 = seg.u8' : 'u32 = seg.u32'}, C = B - seg.base, W = -C & ${amask}, last = seg.size - ${span};`);
   const rows = (r: number) => r >= sp.d && r < sp.d + count * ws;
   if (sp.store || !(rows(lo) || (sp.saddr < 0 && rows(hi)))) {
     // One pass: a load that does not overwrite its address, or a store, may stop at a failing
     // lane: the reference then redoes the whole instruction, rewriting every active lane's
     // destination (loads) or the same bytes at the same addresses in the same order (stores).
-    c.push(lanes(ws, `const o = v[${lo} + l] + C; if (o < 0 || o > last || ((o & 3) | ${sp.saddr >= 0 ? '0' : `(v[${hi} + l] ^ h0)`}) !== 0) return fallback(w); const i = o >>> 2; ${moves.join(' ')}`));
+    c.push(lanes(ws, `const o = v[${lo} + l] + C; if (o < 0 || o > last || ((o & ${amask}) | ${sp.saddr >= 0 ? '0' : `(v[${hi} + l] ^ h0)`}) !== 0) return fallback(w); const i = o >>> ${shift}; ${moves.join(' ')}`));
   } else {
     c.push(
     'let mn = 4294967295, mx = 0, bad = 0;',
-    lanes(ws, `const x = v[${lo} + l]; if (x < mn) mn = x; if (x > mx) mx = x; bad |= (x & 3) ^ W${sp.saddr >= 0 ? '' : ` | (v[${hi} + l] ^ h0)`};`),
+    lanes(ws, `const x = v[${lo} + l]; if (x < mn) mn = x; if (x > mx) mx = x; bad |= (x & ${amask}) ^ W${sp.saddr >= 0 ? '' : ` | (v[${hi} + l] ^ h0)`};`),
     'if (bad !== 0 || mn + C < 0 || mx + C > last) return fallback(w);',
-    lanes(ws, `const i = (v[${lo} + l] + C) >>> 2; ${moves.join(' ')}`),
+    lanes(ws, `const i = (v[${lo} + l] + C) >>> ${shift}; ${moves.join(' ')}`),
     );
   }
   const cnt = sp.store ? sp.storeCnt : 'vmcnt';

@@ -133,7 +133,8 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const cls = inst.encoding === 'FLAT' ? ('flat' as const) : ('vmem' as const);
   const oobFn = (ww: Wave, l: number, a: number) => oob(ww, l, a, `private-segment offset ${a} is outside the lane's ${ww.scratchPerLane}-byte scratch: reads 0, writes dropped`);
   const ref = withViolation({ run: bindAccessRef(inst, env, acc, addr, rd, wr, data, ok, d, cnt, oobFn) }).run;
-  if (memFastPaths(env) && (inst.encoding === 'GLOBAL' || inst.encoding === 'FLAT') && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
+  const byte = acc.bytes === 1 && !acc.store && acc.d16 === null ? (acc.signed ? 'i8' as const : 'u8' as const) : undefined;
+  if (memFastPaths(env) && (inst.encoding === 'GLOBAL' || inst.encoding === 'FLAT') && (acc.bytes === 4 || byte !== undefined) && alignModeOf(env) === 'unaligned' && ok) {
     // Fast engine: every active lane inside one segment, dword-aligned -> its Uint32Array directly
     // (fast-mem.ts); anything else (a fault, a segment boundary, an aperture, misalignment) takes
     // the reference path.
@@ -144,7 +145,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
     const run = fastFlatDword({
       ws, flat: inst.encoding === 'FLAT', saddr: sv ? saddr & ~1 : -1, lo: rows[0]!, hi: sv ? 0 : rows[1]!,
       off: inst.encoding === 'FLAT' ? (f.offset ?? 0) & 0xfff : ((f.offset ?? 0) << 19) >> 19,
-      count: acc.count, store: acc.store, data: data ? [...data] : [], d, storeCnt: storeCounter(env.space),
+      count: acc.count, store: acc.store, data: data ? [...data] : [], d, storeCnt: storeCounter(env.space), ...(byte !== undefined ? { byte } : {}),
     }, ref);
     return { cls, findings, run };
   }
