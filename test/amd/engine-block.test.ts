@@ -124,7 +124,8 @@ function trial(seed: number, ws: 32 | 64): void {
   const init = Uint32Array.from({ length: 1024 }, () => value(r));
   const waitcnt = r() < 0.5;
   const budget = r() < 0.3 ? 1 + int(r, 120) : undefined;
-  const base: AsmRunOptions = { waveSize: ws, vgprs: 16, vgpr, sgpr, exec, execHi: exec, mode: r() < 0.8 ? 0xf0 : 0x3f0, waitcnt, ...(budget ? { maxInstructions: budget } : {}) };
+  // The generated text is wave32's (lane masks as one SGPR); the same words run in both wave sizes.
+  const base: AsmRunOptions = { waveSize: ws, asmWave: 32, vgprs: 16, vgpr, sgpr, exec, execHi: exec, mode: r() < 0.8 ? 0xf0 : 0x3f0, waitcnt, ...(budget ? { maxInstructions: budget } : {}) };
   const go = (engine: Engine, blocks: boolean) => {
     const m = new Memory();
     m.map(GLOBAL_VA, 8192, 'global');

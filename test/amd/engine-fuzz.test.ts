@@ -163,7 +163,8 @@ function trial(seed: number, ws: 32 | 64): void {
   const execHi = ek < 0.5 ? 0xffffffff : int(r, 0x1_0000_0000);
   const mk = r();
   const mode = mk < 0.6 ? 0xf0 : mk < 0.8 ? 0x3f0 : int(r, 0x400);
-  const o: AsmRunOptions = { waveSize: ws, vgprs, vgpr, sgpr, exec, execHi, mode, scc: int(r, 2) };
+  // The generated text is wave32's (lane masks as one SGPR); the same words run in both wave sizes.
+  const o: AsmRunOptions = { waveSize: ws, asmWave: 32, vgprs, vgpr, sgpr, exec, execHi, mode, scc: int(r, 2) };
   const source = lines.join('\n') + '\ns_endpgm';
   const a = runAsm(source, { ...o, engine: 'interp' });
   const b = runAsm(source, { ...o, engine: 'fast' });

@@ -11,6 +11,7 @@ import { Memory } from '../../src/core/memory.js';
 import { Diagnostics, type Diagnostic } from '../../src/core/diagnostics.js';
 import { assemble, type IsaTarget } from '../../src/amd/isa/target.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
+import { waveTarget } from '../../src/amd/isa/targets.js';
 import { Program } from '../../src/amd/exec/program.js';
 import type { ExecEnv } from '../../src/amd/exec/env.js';
 import { WAVE_STATE_SEED } from '../../src/amd/exec/env.js';
@@ -27,6 +28,8 @@ export const CODE_VA = 0x5000_0000_0000;
 
 export interface AsmRunOptions {
   readonly waveSize?: 32 | 64;
+  /** The wave size the text is written for (lane masks one SGPR or a pair); default waveSize. */
+  readonly asmWave?: 32 | 64;
   readonly vgprs?: number;
   /** SGPR/special initial values by operand encoding (e.g. { 0: 5, 125: m0value }). */
   readonly sgpr?: Readonly<Record<number, number>>;
@@ -93,7 +96,9 @@ function assembleWithLongs(source: string, t: IsaTarget = gfx11): number[] {
 
 export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   const target = o.target ?? gfx11;
-  const words = Uint32Array.from(assembleWithLongs(source, target));
+  // The text is written for the wave's size (lane masks are pairs in wave64, as llvm-mc reads them
+  // with +wavefrontsize64); the words are the same, so the program decodes with the target itself.
+  const words = Uint32Array.from(assembleWithLongs(source, waveTarget(target, o.asmWave ?? o.waveSize ?? 32) ?? target));
   const mem = o.mem ?? new Memory();
   const code = new Uint8Array(words.buffer.slice(0));
   if (mem.find(CODE_VA) !== null) mem.unmap(CODE_VA); // a Memory reused across runs

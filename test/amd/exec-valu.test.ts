@@ -194,11 +194,11 @@ test('EXEC == 0: a VALU writing an SGPR still runs and writes 0 bits; VGPRs stay
   assert.equal(r.v(3, 2), 7);
 });
 
-test('wave64: carries and masks are SGPR pairs (same encodings as wave32: s10 names s[10:11])', () => {
+test('wave64: carries and masks are SGPR pairs (wave64 text: s[10:11], vcc; the same encodings as wave32 s10, vcc_lo)', () => {
   const lanes = Array.from({ length: 64 }, (_, i) => (i % 3 === 0 ? 0xffffffff : i));
   const ones = Array.from({ length: 64 }, () => 1);
   const o = { waveSize: 64 as const, vgpr: { 0: lanes, 1: ones }, execHi: 0x7fffffff };
-  const r = runAsm('v_add_co_u32 v3, s10, v0, v1\nv_add_co_ci_u32 v4, vcc_lo, v1, v1, vcc_lo\nv_cndmask_b32_e64 v5, v1, v0, s10\ns_endpgm', { ...o, sgpr: { 106: 0, 107: 0x80000001 } });
+  const r = runAsm('v_add_co_u32 v3, s[10:11], v0, v1\nv_add_co_ci_u32 v4, vcc, v1, v1, vcc\nv_cndmask_b32_e64 v5, v1, v0, s[10:11]\ns_endpgm', { ...o, sgpr: { 106: 0, 107: 0x80000001 } });
   let lo = 0, hi = 0;
   for (let l = 0; l < 64; l++) if (l % 3 === 0 && l !== 63) l < 32 ? (lo |= 1 << l) : (hi |= 1 << (l - 32));
   assert.equal(r.s(10), lo >>> 0);

@@ -39,14 +39,19 @@ const PAD = 0xbf800000; // s_nop 0 on GFX10/GFX11 (SOPP op 0)
  * slot whatever the probe's length turns out to be. Returns LLVM's text for the instruction that
  * starts each slot, whitespace-normalised, or null when LLVM prints `<unknown>`.
  */
-export function disassembleProbes(mcpu: string, probes: readonly (readonly number[])[], padWord = PAD): ProbeResult[] {
+export function disassembleProbes(mcpu: string, probes: readonly (readonly number[])[], padWord = PAD, mattr = ''): ProbeResult[] {
   const out: ProbeResult[] = [];
   const CHUNK = 20000;
-  for (let i = 0; i < probes.length; i += CHUNK) out.push(...disassembleChunk(mcpu, probes.slice(i, i + CHUNK), padWord));
+  for (let i = 0; i < probes.length; i += CHUNK) out.push(...disassembleChunk(mcpu, probes.slice(i, i + CHUNK), padWord, mattr));
   return out;
 }
 
-function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], padWord: number): ProbeResult[] {
+/** The `-mattr` argument for a feature string (e.g. `+wavefrontsize64`), or none. */
+function mattrArgs(mattr: string): string[] {
+  return mattr ? [`-mattr=${mattr}`] : [];
+}
+
+function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], padWord: number, mattr: string): ProbeResult[] {
   const dir = mkdtempSync(join(tmpdir(), 'gpusim-probe-'));
   try {
     const buf = Buffer.alloc(probes.length * SLOT_BYTES);
@@ -60,7 +65,7 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
     const s = join(dir, 'p.s');
     writeFileSync(s, `.text\n.incbin "${bin}"\n`);
     execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, '-filetype=obj', '-o', obj, s]);
-    const text = execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${mcpu}`, '--no-show-raw-insn', obj], {
+    const text = execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${mcpu}`, ...mattrArgs(mattr).map((a) => '-' + a), '--no-show-raw-insn', obj], {
       encoding: 'utf8', maxBuffer: 1 << 30,
     });
     const byAddr = new Map<number, string>();
@@ -109,10 +114,10 @@ export interface AsmResult {
   readonly error?: string;
 }
 
-/** Assemble each line independently (one llvm-mc run). */
-export function assembleLines(mcpu: string, lines: readonly string[]): AsmResult[] {
+/** Assemble each line independently (one llvm-mc run); `mattr` e.g. `+wavefrontsize64`. */
+export function assembleLines(mcpu: string, lines: readonly string[], mattr = ''): AsmResult[] {
   const input = lines.join('\n') + '\n';
-  const r = spawnSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, '-show-encoding'], {
+  const r = spawnSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, ...mattrArgs(mattr), '-show-encoding'], {
     input, encoding: 'utf8', maxBuffer: 1 << 30,
   });
   const errs = new Map<number, string>();

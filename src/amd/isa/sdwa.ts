@@ -15,7 +15,7 @@
 import { AsmError, DecodeError, type AsmLine, type Codec, type Instruction } from './types.js';
 import { SRC, parseReg, sregName, splitOperands, splitWords, vregName, type OperandSpace } from './operands.js';
 import { srcClass, type ValuOperand } from './gfx11/valu-types.js';
-import { parseSrc, srcText, OperandError } from './gfx11/vector.js';
+import { parseSrc, srcText, widthOk, OperandError } from './gfx11/vector.js';
 
 /** One opcode's SDWA form. Operands use the fields `vdst`, `sdst`, `src0`, `src1` (9-bit source space) or fixed text. */
 export interface SdwaOpInfo {
@@ -188,7 +188,7 @@ function encodeCand(space: OperandSpace, c: Cand, ops: string[], mods: string[])
       }
       case 's': {
         const r = parseReg(space, t.toLowerCase());
-        if (!r || r.value >= 128 || (r.count !== o.n && r.file !== 'special')) throw new OperandError(`expected an SGPR, got ${t}`);
+        if (!r || r.value >= 128 || !widthOk(r, o)) throw new OperandError(`expected an SGPR, got ${t}`);
         // VCC is the SD = 0 form.
         if (r.value !== 106) d |= (1 << SDWA_BIT.sd) | (r.value << 8);
         break;

@@ -11,6 +11,11 @@ export interface IsaTarget {
   readonly space: OperandSpace;
   /** Codecs in the order their `matches` are tried (most specific prefix first). */
   readonly codecs: readonly Codec[];
+  /**
+   * The wave size the text is read and written in: lane masks (VCC, carry-outs, v_cmp results) are
+   * one SGPR in wave32 and a pair in wave64. The encodings do not change. See `waveTarget`.
+   */
+  readonly wave?: 32 | 64;
 }
 
 /** Find the codec owning a first dword, or null. */

@@ -1,7 +1,7 @@
 /** Every AMD instruction-set target gpusim knows, by LLVM -mcpu name. */
 import type { IsaTarget } from './target.js';
-import { gfx11 } from './gfx11/index.js';
-import { gfx10 } from './gfx10/index.js';
+import { gfx11, gfx11Wave64 } from './gfx11/index.js';
+import { gfx10, gfx10Wave64 } from './gfx10/index.js';
 import { gfx9 } from './gfx9/index.js';
 
 /**
@@ -14,4 +14,26 @@ export const targets: Readonly<Record<string, IsaTarget>> = { gfx1100: gfx11, gf
 /** Look up a target by -mcpu name (gfx1100...), or null. */
 export function targetFor(mcpu: string): IsaTarget | null {
   return targets[mcpu] ?? null;
+}
+
+/** Each target's other wave-size reading (GFX10+ are wave32 by default; GFX9 has wave64 only). */
+const OTHER_WAVE: ReadonlyMap<IsaTarget, IsaTarget> = new Map([[gfx11, gfx11Wave64], [gfx11Wave64, gfx11], [gfx10, gfx10Wave64], [gfx10Wave64, gfx10]]);
+
+/**
+ * The target reading its text in the given wave size (LLVM's -mattr=+wavefrontsize64 /
+ * +wavefrontsize32), or null when the generation has no such mode (gfx900 has no wave32).
+ */
+export function waveTarget(t: IsaTarget, wave: 32 | 64): IsaTarget | null {
+  if ((t.wave ?? 32) === wave) return t;
+  return OTHER_WAVE.get(t) ?? null;
+}
+
+/**
+ * The `--wave` option of the assembler/disassembler commands: a target read in that wave size, or
+ * the reason there is none. `wave` undefined keeps the target's default (wave32 on GFX10+, wave64 on GFX9).
+ */
+export function withWaveOption(t: IsaTarget, wave: string | undefined): IsaTarget | string {
+  if (wave === undefined) return t;
+  if (wave !== '32' && wave !== '64') return `--wave must be 32 or 64, not '${wave}'`;
+  return waveTarget(t, Number(wave) as 32 | 64) ?? `${t.mcpu} has no wave${wave} mode`;
 }

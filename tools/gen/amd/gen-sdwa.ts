@@ -14,7 +14,7 @@
  */
 import { assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
 import { formatGolden, rng, type GoldenCase } from '../golden.js';
-import { splitText } from './gen-valu.js';
+import { WAVE64, laneMasksFrom, splitText } from './gen-valu.js';
 import { SDWA_BIT, type SdwaEnc, type SdwaOpInfo } from '../../../src/amd/isa/sdwa.js';
 import { SRC_CLASS, SRC_CLASS_PROBE, srcClass, type ValuOpInfo, type ValuOperand } from '../../../src/amd/isa/gfx11/valu-types.js';
 import { VOP1_OPS as G9_VOP1, } from '../../../src/amd/isa/gfx9/vop1.gen.js';
@@ -30,11 +30,13 @@ interface SdwaTarget {
   readonly goldenDir: string;
   /** The plain forms (constant typing of each source). */
   readonly plain: Readonly<Record<SdwaEnc, Readonly<Record<number, ValuOpInfo>>>>;
+  /** Wave32 by default with a wave64 mode: lane-mask operands are probed in both, wave64 goldens written. */
+  readonly wave64?: boolean;
 }
 
 export const SDWA_TARGETS: readonly SdwaTarget[] = [
   { mcpu: 'gfx900', genDir: 'src/amd/isa/gfx9', goldenDir: 'test/golden/amd/gfx900', plain: { VOP1: G9_VOP1, VOP2: G9_VOP2, VOPC: G9_VOPC } },
-  { mcpu: 'gfx1030', genDir: 'src/amd/isa/gfx10', goldenDir: 'test/golden/amd/gfx1030', plain: { VOP1: G10_VOP1, VOP2: G10_VOP2, VOPC: G10_VOPC } },
+  { mcpu: 'gfx1030', genDir: 'src/amd/isa/gfx10', goldenDir: 'test/golden/amd/gfx1030', plain: { VOP1: G10_VOP1, VOP2: G10_VOP2, VOPC: G10_VOPC }, wave64: true },
 ];
 
 const ENCS: readonly SdwaEnc[] = ['VOP1', 'VOP2', 'VOPC'];
@@ -69,8 +71,23 @@ function enc(e: SdwaEnc, op: number, v: Vals): number[] {
   return [w0 >>> 0, d >>> 0];
 }
 
-function probe(mcpu: string, probes: readonly (readonly number[])[]): { text: string | null; invalid: boolean; size: number }[] {
-  return disassembleProbes(mcpu, probes);
+function probe(mcpu: string, probes: readonly (readonly number[])[], mattr = ''): { text: string | null; invalid: boolean; size: number }[] {
+  return disassembleProbes(mcpu, probes, undefined, mattr);
+}
+
+/** The selector bits of a plain probe: DWORD everywhere the encoding has a selector. */
+function baseSels(e: SdwaEnc): number {
+  return e === 'VOPC' ? DWORD_SELS & ~0xff00 : e === 'VOP1' ? DWORD_SELS & ~(7 << 24) : DWORD_SELS;
+}
+
+/** Lane-mask operands (`lm`) of each opcode, from the same words read in wave32 and wave64 (an SGPR destination s4 when there is one). */
+function markLaneMasks(t: SdwaTarget, e: SdwaEnc, table: Map<number, SdwaOpInfo>): Map<number, SdwaOpInfo> {
+  const ops = [...table.keys()].sort((a, b) => a - b);
+  return laneMasksFrom(t.mcpu, ops.map((op) => {
+    const info = table.get(op)!;
+    const v: Vals = { bits: baseSels(e), vdst: 1, src0: 257, src1: 258, ...(info.ops.some((o) => o.k === 's') ? { sdst: 4 } : {}) };
+    return [op, info, enc(e, op, v)] as const;
+  }));
 }
 
 function regCount(t: string): number {
@@ -90,7 +107,7 @@ function inferEncoding(t: SdwaTarget, e: SdwaEnc): Map<number, SdwaOpInfo> {
     { bits: DWORD_SELS }, { bits: DWORD_SELS, vdst: 0 }, { bits: DWORD_SELS, src0: 1 }, { bits: DWORD_SELS, src0: 1, src1: 2 },
   ];
   // VOPC has SDST where the destination selects are; VOP1 has no src1 select (LLVM wants it 0).
-  const base = tries.map((x) => ({ ...x, bits: e === 'VOPC' ? DWORD_SELS & ~0xff00 : e === 'VOP1' ? DWORD_SELS & ~(7 << 24) : DWORD_SELS }));
+  const base = tries.map((x) => ({ ...x, bits: baseSels(e) }));
   const ops = [...Array(OPCODES[e]).keys()].filter((op) => t.plain[e][op] !== undefined);
   const r1 = probe(t.mcpu, ops.flatMap((op) => base.map((v) => enc(e, op, v))));
   const found: { op: number; v: Vals; text: string }[] = [];
@@ -237,8 +254,8 @@ function goldenProbes(e: SdwaEnc, table: Map<number, SdwaOpInfo>, seed: number, 
   return out;
 }
 
-function buildGolden(mcpu: string, probes: number[][]): GoldenCase[] {
-  const dis = probe(mcpu, probes);
+function buildGolden(mcpu: string, probes: number[][], mattr = ''): GoldenCase[] {
+  const dis = probe(mcpu, probes, mattr);
   const seen = new Set<string>();
   const cases: { words: number[]; text: string | null }[] = [];
   dis.forEach((d, i) => {
@@ -250,7 +267,7 @@ function buildGolden(mcpu: string, probes: number[][]): GoldenCase[] {
     if (d.invalid || d.size !== 8) return;
     cases.push({ words: probes[i]!.slice(0, d.size / 4), text: d.text });
   });
-  const asm = assembleLines(mcpu, cases.map((c) => c.text ?? ''));
+  const asm = assembleLines(mcpu, cases.map((c) => c.text ?? ''), mattr);
   return cases.map((c, i) => ({ words: c.words, text: c.text, asm: c.text === null ? null : asm[i]!.words }));
 }
 
@@ -278,10 +295,14 @@ export function generate(): Record<string, string> {
   const files: Record<string, string> = {};
   for (const t of SDWA_TARGETS) {
     const tables = {} as Record<SdwaEnc, Map<number, SdwaOpInfo>>;
-    for (const e of ENCS) tables[e] = inferEncoding(t, e);
+    for (const e of ENCS) tables[e] = t.wave64 ? markLaneMasks(t, e, inferEncoding(t, e)) : inferEncoding(t, e);
     files[`${t.genDir}/sdwa.gen.ts`] = genFile(t, tables);
     ENCS.forEach((e, i) => {
       files[`${t.goldenDir}/${e.toLowerCase()}-sdwa.tsv`] = formatGolden(buildGolden(t.mcpu, goldenProbes(e, tables[e], 501 + i, e === 'VOPC' ? 4 : 8)));
+      const lanes = new Map([...tables[e]].filter(([, info]) => info.ops.some((o) => o.lm)));
+      if (t.wave64 && lanes.size) {
+        files[`${t.goldenDir}/${e.toLowerCase()}-sdwa-w64.tsv`] = formatGolden(buildGolden(t.mcpu, goldenProbes(e, lanes, 601 + i, 3), WAVE64));
+      }
     });
   }
   return files;

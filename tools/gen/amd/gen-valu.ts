@@ -38,9 +38,12 @@ interface Probe {
 }
 
 /** LLVM's view of each probe (shared runner in tools/gen/llvm.ts); unknown words count as invalid too. */
-function probe(mcpu: string, probes: readonly (readonly number[])[]): Probe[] {
-  return disassembleProbes(mcpu, probes).map((r) => (r.text === null ? { ...r, invalid: false } : r));
+function probe(mcpu: string, probes: readonly (readonly number[])[], mattr = ''): Probe[] {
+  return disassembleProbes(mcpu, probes, undefined, mattr).map((r) => (r.text === null ? { ...r, invalid: false } : r));
 }
+
+/** LLVM's feature string for wave64 on targets whose default is wave32. */
+export const WAVE64 = '+wavefrontsize64';
 
 // ---------------------------------------------------------------------------------------------
 // Per-target data: encodings as field layouts.
@@ -87,6 +90,8 @@ export function dppLayout(e: EncLayout, kind: 'dpp16' | 'dpp8'): EncLayout {
 
 export interface ValuTarget {
   readonly mcpu: string;
+  /** Wave32 by default with a wave64 mode (GFX10+): lane-mask operands are probed in both and wave64 goldens written. */
+  readonly wave64?: boolean;
   readonly encodings: readonly EncLayout[];
   readonly genDir: string;
   readonly goldenDir: string;
@@ -119,6 +124,7 @@ export const GFX11_VALU_LAYOUTS: Readonly<Record<EncName, EncLayout>> = {
 export const VALU_TARGETS: readonly ValuTarget[] = [
   {
     mcpu: 'gfx1100',
+    wave64: true,
     encodings: [GFX11_VALU_LAYOUTS.VOP1, GFX11_VALU_LAYOUTS.VOP2, GFX11_VALU_LAYOUTS.VOPC, GFX11_VALU_LAYOUTS.VOP3],
     genDir: 'src/amd/isa/gfx11',
     goldenDir: 'test/golden/amd/gfx1100',
@@ -136,6 +142,7 @@ export const VALU_TARGETS: readonly ValuTarget[] = [
   {
     // GFX10.3: the same layouts (VOP3 prefix 0b110101 too); LLVM decodes no VOP3/VOPC DPP forms here.
     mcpu: 'gfx1030',
+    wave64: true,
     encodings: [GFX11_VALU_LAYOUTS.VOP1, GFX11_VALU_LAYOUTS.VOP2, GFX11_VALU_LAYOUTS.VOPC, GFX11_VALU_LAYOUTS.VOP3],
     genDir: 'src/amd/isa/gfx10',
     goldenDir: 'test/golden/amd/gfx1030',
@@ -497,6 +504,77 @@ function inferEncoding(mcpu: string, e: EncLayout, fallback?: Map<number, ValuOp
 }
 
 // ---------------------------------------------------------------------------------------------
+// Wave64: which operands are lane masks
+
+/**
+ * Values that name the same register text in wave32 and wave64 unless the operand is a lane mask:
+ * s4 (s[4:5] for a 64-bit operand either way) in scalar and source fields, v1 in VGPR fields.
+ */
+function laneMaskProbe(e: EncLayout, op: number, info: ValuOpInfo): number[] {
+  const vals: Record<string, number> = {};
+  for (const o of info.ops) {
+    if (o.k === 's') vals[o.f] = 4;
+    else if (o.k === 'v') vals[o.f] = 1;
+    else if (o.k === 'src') vals[o.f] = (o.ok ?? 0) & SRC_CLASS.sgpr ? 4 : 257;
+  }
+  return enc(e, op, vals);
+}
+
+/**
+ * Disassemble every opcode once in wave32 and once with +wavefrontsize64 and mark the operands
+ * whose text widens (`s4` -> `s[4:5]`, `vcc_lo` -> `vcc`) as lane masks (`lm`). Anything else that
+ * differs between the modes is a fact this model does not hold, so it stops the generator.
+ */
+export function markLaneMasks(mcpu: string, e: EncLayout, t: Map<number, ValuOpInfo>): Map<number, ValuOpInfo> {
+  const ops = [...t.keys()].sort((a, b) => a - b);
+  return laneMasksFrom(mcpu, ops.map((op) => [op, t.get(op)!, laneMaskProbe(e, op, t.get(op)!)] as const));
+}
+
+/**
+ * The lane-mask probe shared with gen-sdwa: each (opcode, info, probe words) is disassembled in
+ * wave32 and wave64; an operand whose text widens gets `lm`.
+ */
+export function laneMasksFrom<I extends { readonly m: string; readonly ops: readonly ValuOperand[] }>(
+  mcpu: string, cases: readonly (readonly [number, I, readonly number[]])[],
+): Map<number, I> {
+  const r32 = probe(mcpu, cases.map((c) => c[2]));
+  const r64 = probe(mcpu, cases.map((c) => c[2]), WAVE64);
+  const out = new Map<number, I>();
+  cases.forEach(([op, info], i) => {
+    const a = r32[i]!.text;
+    const b = r64[i]!.text;
+    if (a === null || b === null) throw new Error(`${mcpu} ${info.m}: lane-mask probe does not decode (wave32 ${a}, wave64 ${b})`);
+    const ta = splitText(a);
+    const tb = splitText(b);
+    if (ta.m !== tb.m || ta.ops.length !== tb.ops.length || ta.ops.length !== info.ops.length || ta.mods !== tb.mods) {
+      throw new Error(`${mcpu} ${info.m}: wave64 prints a different shape: '${a}' vs '${b}'`);
+    }
+    let lm = false;
+    const o2 = info.ops.map((o, k) => {
+      if (ta.ops[k] === tb.ops[k]) return o;
+      const widened = (ta.ops[k] === 'vcc_lo' && tb.ops[k] === 'vcc') || (ta.ops[k] === 's4' && tb.ops[k] === 's[4:5]');
+      if (!widened || o.n !== 1) throw new Error(`${mcpu} ${info.m}: operand ${k} reads '${ta.ops[k]}' in wave32, '${tb.ops[k]}' in wave64`);
+      lm = true;
+      return { ...o, lm: 1 as const };
+    });
+    out.set(op, lm ? { ...info, ops: o2 } : info);
+  });
+  return out;
+}
+
+/** The golden probes of the opcodes with a lane-mask operand, as LLVM reads and assembles them in wave64. */
+function wave64Golden(mcpu: string, e: EncLayout, tables: EncTables, seed: number): string | null {
+  const lanes = (t: Map<number, ValuOpInfo>) => new Map([...t].filter(([, i]) => i.ops.some((o) => o.lm)));
+  if (lanes(tables.plain).size + lanes(tables.dpp16).size + lanes(tables.dpp8).size === 0) return null;
+  const probes = [
+    ...goldenProbes(e, lanes(tables.plain), seed, 3, tables.plain),
+    ...goldenProbes(dppLayout(e, 'dpp16'), lanes(tables.dpp16), seed + 200, 2, tables.plain),
+    ...goldenProbes(dppLayout(e, 'dpp8'), lanes(tables.dpp8), seed + 300, 1, tables.plain),
+  ];
+  return formatGolden(buildGoldenCases(mcpu, probes, WAVE64));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Output
 
 function genFile(target: ValuTarget, e: EncLayout, tables: readonly [string, Map<number, ValuOpInfo>][]): string {
@@ -581,8 +659,8 @@ function goldenProbes(e: EncLayout, t: Map<number, ValuOpInfo>, seed: number, pe
   return out;
 }
 
-function buildGoldenCases(mcpu: string, probes: number[][]): GoldenCase[] {
-  const dis = probe(mcpu, probes);
+function buildGoldenCases(mcpu: string, probes: number[][], mattr = ''): GoldenCase[] {
+  const dis = probe(mcpu, probes, mattr);
   const seen = new Set<string>();
   const cases: { words: number[]; text: string | null }[] = [];
   const seenUnknown = new Set<string>();
@@ -604,7 +682,7 @@ function buildGoldenCases(mcpu: string, probes: number[][]): GoldenCase[] {
     seen.add(d.text);
     cases.push({ words: probes[i]!.slice(0, d.size / 4), text: d.text });
   });
-  const asm = assembleLines(mcpu, cases.map((c) => c.text ?? ''));
+  const asm = assembleLines(mcpu, cases.map((c) => c.text ?? ''), mattr);
   return cases.map((c, i) => ({ words: c.words, text: c.text, asm: c.text === null ? null : asm[i]!.words }));
 }
 
@@ -616,12 +694,13 @@ export interface EncTables {
 
 export function inferTarget(target: ValuTarget): Record<EncName, EncTables> {
   const out = {} as Record<EncName, EncTables>;
+  const lm = (e: EncLayout, t: Map<number, ValuOpInfo>) => (target.wave64 ? markLaneMasks(target.mcpu, e, t) : t);
   for (const e of target.encodings) {
     const plain = inferEncoding(target.mcpu, e);
     out[e.name] = {
-      plain,
-      dpp16: inferEncoding(target.mcpu, dppLayout(e, 'dpp16'), plain),
-      dpp8: inferEncoding(target.mcpu, dppLayout(e, 'dpp8'), plain),
+      plain: lm(e, plain),
+      dpp16: lm(dppLayout(e, 'dpp16'), inferEncoding(target.mcpu, dppLayout(e, 'dpp16'), plain)),
+      dpp8: lm(dppLayout(e, 'dpp8'), inferEncoding(target.mcpu, dppLayout(e, 'dpp8'), plain)),
     };
   }
   return out;
@@ -658,6 +737,8 @@ export function generateValu(target: ValuTarget): Record<string, string> {
         ...goldenProbes(dppLayout(e, 'dpp8'), dpp8, seed + 300, 2, t),
       ];
       files[`${target.goldenDir}/${lc}-dpp.tsv`] = formatGolden(buildGoldenCases(target.mcpu, dppProbes));
+      const w64 = target.wave64 ? wave64Golden(target.mcpu, e, tables[e.name], seed + 400) : null;
+      if (w64) files[`${target.goldenDir}/${lc}-w64.tsv`] = w64;
     }
   }
   return files;

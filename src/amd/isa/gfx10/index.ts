@@ -7,7 +7,7 @@ import type { IsaTarget } from '../target.js';
 import { GFX10_SPACE } from '../operands.js';
 import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
-import { codecs as vectorCodecs } from './vector.js';
+import { codecs as vectorCodecs, codecsWave64 as vectorCodecsWave64 } from './vector.js';
 import { codecs as memoryCodecs } from './memory.js';
 import { codecs as vop3pCodecs } from './vop3p.js';
 import { makeVintrpCodecs } from '../gfx9/vintrp.js';
@@ -18,4 +18,10 @@ const vintrpCodecs = makeVintrpCodecs({ name: 'gfx10-', vintrp: 0b110010, vop3: 
 
 const codecs: Codec[] = [...vintrpCodecs, ...scalarCodecs, ...vectorCodecs, ...vop3pCodecs, ...memoryCodecs];
 
-export const gfx10: IsaTarget = { mcpu: 'gfx1030', space: GFX10_SPACE, codecs };
+export const gfx10: IsaTarget = { mcpu: 'gfx1030', space: GFX10_SPACE, codecs, wave: 32 };
+
+/** gfx1030 read as LLVM does with +wavefrontsize64: lane masks are SGPR pairs. */
+export const gfx10Wave64: IsaTarget = {
+  mcpu: 'gfx1030', space: GFX10_SPACE, wave: 64,
+  codecs: [...vintrpCodecs, ...scalarCodecs, ...vectorCodecsWave64, ...vop3pCodecs, ...memoryCodecs],
+};

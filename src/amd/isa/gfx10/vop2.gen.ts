@@ -8,7 +8,7 @@ import type { ValuOpInfo } from '../gfx11/valu-types.js';
 
 export const VOP2_OPS: Readonly<Record<number, ValuOpInfo>> = {
   0: {"m":"v_illegal","ops":[],"z":[33554431]},
-  1: {"m":"v_cndmask_b32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0]},
+  1: {"m":"v_cndmask_b32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0]},
   2: {"m":"v_dot2c_f32_f16","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   3: {"m":"v_add_f32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   4: {"m":"v_sub_f32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
@@ -37,9 +37,9 @@ export const VOP2_OPS: Readonly<Record<number, ValuOpInfo>> = {
   37: {"m":"v_add_nc_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   38: {"m":"v_sub_nc_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   39: {"m":"v_subrev_nc_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
-  40: {"m":"v_add_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0]},
-  41: {"m":"v_sub_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0]},
-  42: {"m":"v_subrev_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0]},
+  40: {"m":"v_add_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0]},
+  41: {"m":"v_sub_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0]},
+  42: {"m":"v_subrev_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0]},
   43: {"m":"v_fmac_f32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   44: {"m":"v_fmamk_f32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"lit","k":"k","n":1,"t":"k32"},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   45: {"m":"v_fmaak_f32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"lit","k":"k","n":1,"t":"k32"}],"z":[0]},
@@ -58,7 +58,7 @@ export const VOP2_OPS: Readonly<Record<number, ValuOpInfo>> = {
 };
 
 export const VOP2_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
-  1: {"m":"v_cndmask_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0],"abs":3,"neg":3},
+  1: {"m":"v_cndmask_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0],"abs":3,"neg":3},
   2: {"m":"v_dot2c_f32_f16_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
   3: {"m":"v_add_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
   4: {"m":"v_sub_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
@@ -86,9 +86,9 @@ export const VOP2_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
   37: {"m":"v_add_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
   38: {"m":"v_sub_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
   39: {"m":"v_subrev_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
-  40: {"m":"v_add_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,15728640]},
-  41: {"m":"v_sub_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,15728640]},
-  42: {"m":"v_subrev_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,15728640]},
+  40: {"m":"v_add_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,15728640]},
+  41: {"m":"v_sub_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,15728640]},
+  42: {"m":"v_subrev_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,15728640]},
   43: {"m":"v_fmac_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
   47: {"m":"v_cvt_pkrtz_f16_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
   50: {"m":"v_add_f16_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
@@ -102,7 +102,7 @@ export const VOP2_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
 };
 
 export const VOP2_DPP8_OPS: Readonly<Record<number, ValuOpInfo>> = {
-  1: {"m":"v_cndmask_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0]},
+  1: {"m":"v_cndmask_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0]},
   2: {"m":"v_dot2c_f32_f16_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   3: {"m":"v_add_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   4: {"m":"v_sub_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
@@ -130,9 +130,9 @@ export const VOP2_DPP8_OPS: Readonly<Record<number, ValuOpInfo>> = {
   37: {"m":"v_add_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   38: {"m":"v_sub_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   39: {"m":"v_subrev_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
-  40: {"m":"v_add_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0]},
-  41: {"m":"v_sub_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0]},
-  42: {"m":"v_subrev_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0]},
+  40: {"m":"v_add_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0]},
+  41: {"m":"v_sub_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0]},
+  42: {"m":"v_subrev_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0]},
   43: {"m":"v_fmac_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   47: {"m":"v_cvt_pkrtz_f16_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   50: {"m":"v_add_f16_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},

@@ -3,7 +3,7 @@ import type { IsaTarget } from '../target.js';
 import { GFX11_SPACE } from '../operands.js';
 import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
-import { codecs as vectorCodecs } from './vector.js';
+import { codecs as vectorCodecs, codecsWave64 as vectorCodecsWave64 } from './vector.js';
 import { codecs as vop3pCodecs } from './vop3p.js';
 import { codecs as vopdCodecs } from './vopd.js';
 import { codecs as interpCodecs } from './interp.js';
@@ -12,4 +12,13 @@ import { codecs as memoryCodecs } from './memory.js';
 /** Each codec's `matches` tests a distinct encoding prefix, so the order only affects speed. */
 const codecs: Codec[] = [...scalarCodecs, ...vectorCodecs, ...vop3pCodecs, ...vopdCodecs, ...interpCodecs, ...memoryCodecs];
 
-export const gfx11: IsaTarget = { mcpu: 'gfx1100', space: GFX11_SPACE, codecs };
+export const gfx11: IsaTarget = { mcpu: 'gfx1100', space: GFX11_SPACE, codecs, wave: 32 };
+
+/**
+ * gfx1100 read as LLVM does with +wavefrontsize64: lane masks are SGPR pairs (`s[4:5]`, `vcc`), and
+ * VOPD, which needs wave32, does not exist (llvm-objdump prints its words as unknown).
+ */
+export const gfx11Wave64: IsaTarget = {
+  mcpu: 'gfx1100', space: GFX11_SPACE, wave: 64,
+  codecs: [...scalarCodecs, ...vectorCodecsWave64, ...vop3pCodecs, ...interpCodecs, ...memoryCodecs],
+};

@@ -40,6 +40,24 @@ export interface ValuOperand {
   readonly lo?: 1;
   /** Fixed text for k === 'x' (e.g. `vcc_lo`). */
   readonly x?: string;
+  /**
+   * A lane mask (VCC or an SGPR carry/condition): one dword in wave32, a pair in wave64, as LLVM
+   * prints it with +wavefrontsize64 (`s4` -> `s[4:5]`, `vcc_lo` -> `vcc`). Set by gen-valu's wave64 probe.
+   */
+  readonly lm?: 1;
+}
+
+/** An operand as it reads in wave64: lane masks widen to a pair (`vcc_lo` fixed text to `vcc`). */
+export function wave64Operand<O extends ValuOperand>(o: O): O {
+  if (!o.lm) return o;
+  return { ...o, n: 2, ...(o.k === 'x' ? { x: o.x === 'vcc_lo' ? 'vcc' : o.x } : {}) };
+}
+
+/** An opcode table as it reads in wave64 (the same encodings; only lane-mask operands widen). */
+export function wave64Table<I extends { readonly ops: readonly ValuOperand[] }>(t: Readonly<Record<number, I>>): Record<number, I> {
+  const out: Record<number, I> = {};
+  for (const [k, info] of Object.entries(t)) out[Number(k)] = info.ops.some((o) => o.lm) ? { ...info, ops: info.ops.map(wave64Operand) } : info;
+  return out;
 }
 
 /** One opcode of one encoding. */

@@ -11,7 +11,7 @@ import {
   GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, sregName, splitOperands, splitWords, vregName,
   type OperandSpace,
 } from '../operands.js';
-import { srcClass, type FieldDef, type ValuOpInfo, type ValuOperand, type ValuType } from './valu-types.js';
+import { srcClass, wave64Table, type FieldDef, type ValuOpInfo, type ValuOperand, type ValuType } from './valu-types.js';
 import { VOP1_OPS, VOP1_DPP16_OPS, VOP1_DPP8_OPS } from './vop1.gen.js';
 import { VOP2_OPS, VOP2_DPP16_OPS, VOP2_DPP8_OPS } from './vop2.gen.js';
 import { VOPC_OPS, VOPC_DPP16_OPS, VOPC_DPP8_OPS } from './vopc.gen.js';
@@ -80,6 +80,20 @@ export interface ValuTargetData {
   readonly vop3Prefix?: number;
   /** The DPP16 dword has no fi bit (GFX9: LLVM ignores bit 18). */
   readonly dppNoFi?: boolean;
+  /**
+   * Read the text in wave64 on a wave32-by-default target (GFX10+, LLVM's +wavefrontsize64): the
+   * generated lane-mask operands (`lm`) take an SGPR pair / `vcc`. The encodings are the same.
+   */
+  readonly wave64?: boolean;
+}
+
+/** The tables of a target as they read in wave64. */
+function wave64Tables(t: Readonly<Record<Enc, ValuEncTables>>): Record<Enc, ValuEncTables> {
+  const out = {} as Record<Enc, ValuEncTables>;
+  for (const e of ['VOP1', 'VOP2', 'VOPC', 'VOP3'] as const) {
+    out[e] = { ops: wave64Table(t[e].ops), dpp16: wave64Table(t[e].dpp16), dpp8: wave64Table(t[e].dpp8) };
+  }
+  return out;
 }
 
 /** A target's VALU layouts with their tables, and the assembler's candidates by mnemonic. */
@@ -90,7 +104,8 @@ export interface ValuSet {
   readonly BY_MNEMONIC: Map<string, Cand[]>;
 }
 
-export function makeValuSet(T: ValuTargetData): ValuSet {
+export function makeValuSet(T0: ValuTargetData): ValuSet {
+  const T = T0.wave64 ? { ...T0, tables: wave64Tables(T0.tables) } : T0;
   const space = T.space;
   const noFi = T.dppNoFi === true;
   const plain: Record<Enc, Layout> = {
@@ -151,7 +166,7 @@ function dppLayout(L: Layout, form: DppForm, table: Readonly<Record<number, Valu
   return finish({ ...L, form, words: L.words + 1, fields, table: toArray(table, L.table.length) });
 }
 
-const GFX11_VALU = makeValuSet({
+const GFX11_VALU_DATA: ValuTargetData = {
   name: 'gfx11',
   space: GFX11_SPACE,
   tables: {
@@ -160,7 +175,8 @@ const GFX11_VALU = makeValuSet({
     VOPC: { ops: VOPC_OPS, dpp16: VOPC_DPP16_OPS, dpp8: VOPC_DPP8_OPS },
     VOP3: { ops: VOP3_OPS, dpp16: VOP3_DPP16_OPS, dpp8: VOP3_DPP8_OPS },
   },
-});
+};
+const GFX11_VALU = makeValuSet(GFX11_VALU_DATA);
 export const LAYOUTS = GFX11_VALU.LAYOUTS;
 const DPP = GFX11_VALU.DPP;
 const BY_MNEMONIC = GFX11_VALU.BY_MNEMONIC;
@@ -341,7 +357,8 @@ function decodeValu(P: Layout, words: ArrayLike<number>, index: number, pc: numb
       if (o.n > 1 && !rangeOk(P.space, v, o.n)) fail(pc, words, index, L.words, `${info.m}: ${o.f} register range out of bounds`);
     } else if (o.k === 's') {
       const v = fields[o.f]!;
-      if (v >= 128 || sregName(P.space, v, o.n) === null) fail(pc, words, index, L.words, `${info.m}: ${o.f} ${v} is not a scalar register`);
+      // A misaligned pair reads as the aligned one (LLVM warns), as operandText prints it.
+      if (v >= 128 || sregName(P.space, alignScalar(v, o.n, P.space.sgprs), o.n) === null) fail(pc, words, index, L.words, `${info.m}: ${o.f} ${v} is not a scalar register`);
     } else if (o.k === 'v') {
       const v = fields[o.f]!;
       if (o.lo && v >= 128) fail(pc, words, index, L.words, `${info.m}: ${o.f} must be v0..v127`);
@@ -462,7 +479,7 @@ export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX
   if (mt) return { value: 256 + Number(mt[1]) + (mt[2] === 'h' ? 128 : 0), abs, neg };
   const r = parseReg(space, tl);
   if (r) {
-    if (r.count !== o.n && r.file !== 'special') throw new OperandError(`register ${t} has the wrong width`);
+    if (!widthOk(r, o)) throw new OperandError(`register ${t} has the wrong width`);
     return { value: r.value, abs, neg };
   }
   // Special sources that name a pair when the operand is 64-bit (vcc, exec) or single (vcc_lo).
@@ -547,10 +564,22 @@ function parseVgpr(text: string, o: ValuOperand): number {
   return r.value - 256;
 }
 
+/**
+ * Whether a register's width fits an operand. Specials are taken at any width (LLVM reads `exec` in
+ * a 32-bit source as its low half), except VCC and EXEC in a lane mask, which is exactly one dword in
+ * wave32 and a pair in wave64 (`vcc_lo` vs `vcc`: llvm-mc refuses the other one).
+ */
+export function widthOk(r: { readonly file: string; readonly value: number; readonly count: number }, o: ValuOperand): boolean {
+  if (r.count === o.n) return true;
+  if (r.file !== 'special') return false;
+  // vcc_lo/vcc_hi (106/107) and exec_lo/exec_hi (126/127) and their pairs.
+  return !(o.lm && (r.value === 106 || r.value === 107 || r.value === 126 || r.value === 127));
+}
+
 function parseSgprDst(text: string, o: ValuOperand, space: OperandSpace): number {
   const r = parseReg(space, text);
   if (!r || r.file === 'v' || r.value >= 128) throw new OperandError(`expected an SGPR, got ${text}`);
-  if (r.count !== o.n && r.file !== 'special') throw new OperandError(`wrong SGPR width: ${text}`);
+  if (!widthOk(r, o)) throw new OperandError(`wrong SGPR width: ${text}`);
   return r.value;
 }
 
@@ -724,5 +753,7 @@ export function makeValuCodecs(S: ValuSet, prefix = ''): Codec[] {
 }
 
 export const codecs: Codec[] = makeValuCodecs(GFX11_VALU);
+/** The same codecs reading and writing wave64 text (lane masks as SGPR pairs). */
+export const codecsWave64: Codec[] = makeValuCodecs(makeValuSet({ ...GFX11_VALU_DATA, wave64: true }));
 
 export { DPP, BY_MNEMONIC, type Cand, type Layout };

@@ -8,7 +8,7 @@ import type { ValuOpInfo } from './valu-types.js';
 
 export const VOP2_OPS: Readonly<Record<number, ValuOpInfo>> = {
   0: {"m":"v_illegal","ops":[],"z":[33554431]},
-  1: {"m":"v_cndmask_b32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0]},
+  1: {"m":"v_cndmask_b32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0]},
   2: {"m":"v_dot2acc_f32_f16","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   3: {"m":"v_add_f32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   4: {"m":"v_sub_f32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
@@ -33,9 +33,9 @@ export const VOP2_OPS: Readonly<Record<number, ValuOpInfo>> = {
   28: {"m":"v_or_b32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   29: {"m":"v_xor_b32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   30: {"m":"v_xnor_b32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
-  32: {"m":"v_add_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0]},
-  33: {"m":"v_sub_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0]},
-  34: {"m":"v_subrev_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0]},
+  32: {"m":"v_add_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0]},
+  33: {"m":"v_sub_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0]},
+  34: {"m":"v_subrev_co_ci_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0]},
   37: {"m":"v_add_nc_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   38: {"m":"v_sub_nc_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
   39: {"m":"v_subrev_nc_u32_e32","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":16383},{"f":"vsrc1","k":"v","n":1}],"z":[0]},
@@ -57,7 +57,7 @@ export const VOP2_OPS: Readonly<Record<number, ValuOpInfo>> = {
 };
 
 export const VOP2_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
-  1: {"m":"v_cndmask_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0],"abs":3,"neg":3},
+  1: {"m":"v_cndmask_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0],"abs":3,"neg":3},
   2: {"m":"v_dot2acc_f32_f16_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
   3: {"m":"v_add_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
   4: {"m":"v_sub_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0],"abs":3,"neg":3},
@@ -81,9 +81,9 @@ export const VOP2_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
   28: {"m":"v_or_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
   29: {"m":"v_xor_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
   30: {"m":"v_xnor_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
-  32: {"m":"v_add_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,15728640]},
-  33: {"m":"v_sub_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,15728640]},
-  34: {"m":"v_subrev_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,15728640]},
+  32: {"m":"v_add_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,15728640]},
+  33: {"m":"v_sub_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,15728640]},
+  34: {"m":"v_subrev_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,15728640]},
   37: {"m":"v_add_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
   38: {"m":"v_sub_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
   39: {"m":"v_subrev_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,15728640]},
@@ -101,7 +101,7 @@ export const VOP2_DPP16_OPS: Readonly<Record<number, ValuOpInfo>> = {
 };
 
 export const VOP2_DPP8_OPS: Readonly<Record<number, ValuOpInfo>> = {
-  1: {"m":"v_cndmask_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0]},
+  1: {"m":"v_cndmask_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0]},
   2: {"m":"v_dot2acc_f32_f16_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   3: {"m":"v_add_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   4: {"m":"v_sub_f32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
@@ -125,9 +125,9 @@ export const VOP2_DPP8_OPS: Readonly<Record<number, ValuOpInfo>> = {
   28: {"m":"v_or_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   29: {"m":"v_xor_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   30: {"m":"v_xnor_b32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
-  32: {"m":"v_add_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0]},
-  33: {"m":"v_sub_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0]},
-  34: {"m":"v_subrev_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo"}],"z":[0,0]},
+  32: {"m":"v_add_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0]},
+  33: {"m":"v_sub_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0]},
+  34: {"m":"v_subrev_co_ci_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1},{"f":"","k":"x","n":1,"x":"vcc_lo","lm":1}],"z":[0,0]},
   37: {"m":"v_add_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   38: {"m":"v_sub_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},
   39: {"m":"v_subrev_nc_u32_dpp","ops":[{"f":"vdst","k":"v","n":1},{"f":"dsrc0","k":"v","n":1},{"f":"vsrc1","k":"v","n":1}],"z":[0,0]},

@@ -19,4 +19,5 @@ const vintrpCodecs = makeVintrpCodecs({ name: 'gfx9-', vintrp: 0b110101, vop3: 0
 
 const codecs: Codec[] = [...vintrpCodecs, ...vop3pCodecs, ...scalarCodecs, ...vectorCodecs, ...memoryCodecs];
 
-export const gfx9: IsaTarget = { mcpu: 'gfx900', space: GFX9_SPACE, codecs };
+/** GFX9 is wave64 only: its text always names lane masks as pairs. */
+export const gfx9: IsaTarget = { mcpu: 'gfx900', space: GFX9_SPACE, codecs, wave: 64 };
