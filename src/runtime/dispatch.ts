@@ -8,6 +8,9 @@
  * quantum in turn, `random` picks the next wave and its quantum from a seeded PRNG and runs
  * several workgroups at once, which is how ordering guarantees (barriers) are exercised.
  */
+import { bufFormatByName, bufGenOf, packVsharp } from '../amd/exec/buffer.js';
+import { OOB_SELECT } from '../amd/exec/buffer-formats.gen.js';
+import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
 import type { Memory } from '../core/memory.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
@@ -138,6 +141,12 @@ function initialMode(k: CodeObjectKernel): number {
   return ((r1.FLOAT_MODE ?? 0xf0) & 0xff) | ((r1.DX10_CLAMP ?? 0) << 8) | ((r1.IEEE_MODE ?? 0) << 9);
 }
 
+/** The LDS a request of `bytes` is given on a generation: rounded up to its allocation block. */
+export function ldsAllocBytes(gfx: 9 | 10 | 11, bytes: number): number {
+  const b = LDS_ALLOC[gfx].allocBlock;
+  return Math.ceil(bytes / b) * b;
+}
+
 export function dispatch(
   target: IsaTarget, code: LoadedCode, kernel: CodeObjectKernel, mem: Memory, diag: Diagnostics, cfg: DispatchConfig,
 ): DispatchStats {
@@ -164,11 +173,21 @@ export function dispatch(
   const [bx, by, bz] = cfg.block;
   const groups = [0, 1, 2].map((i) => Math.ceil(cfg.grid[i]! / cfg.block[i]!)) as [number, number, number];
   const ldsBytes = kd.group_segment_fixed_size + cfg.dynamicLds;
-  if (ldsBytes > 65536) throw new InputError(`workgroup needs ${ldsBytes} bytes of LDS; GFX11 allows 64 KiB`);
   const wgSize = bx * by * bz;
   if (wgSize > 1024) throw new InputError(`block of ${wgSize} work-items exceeds the 1024 GFX11 allows`);
   const wavesPerGroup = Math.ceil(wgSize / ws);
   const stats: DispatchStats = { waves: 0, workgroups: 0, waveInstructions: 0, laneOps: 0, byClass: {}, aborted: false };
+  // LDS per workgroup: at most the generation's limit, allocated in its blocks (lds-alloc.gen.ts);
+  // accesses past the allocation are out of range. A larger request launches nothing.
+  const ldsGen = LDS_ALLOC[target.space.gfx];
+  if (ldsBytes > ldsGen.maxBytes) {
+    diag.report({
+      id: 'amd.dispatch.lds-too-large', severity: 'error', where: {},
+      message: `a workgroup needs ${ldsBytes} bytes of LDS (group_segment_fixed_size ${kd.group_segment_fixed_size} + dynamic ${cfg.dynamicLds}); ${target.mcpu} allows ${ldsGen.maxBytes}: nothing is launched`,
+    });
+    stats.aborted = true;
+    return stats;
+  }
   const rnd = prng(cfg.seed);
   const random = cfg.order === 'random';
   const totalGroups = groups[0] * groups[1] * groups[2];
@@ -181,8 +200,7 @@ export function dispatch(
   // Wave ids as a whole-grid run numbers them (exact when the groups before the slice are full).
   let waveId = firstGroup * wavesPerGroup;
   const launch = { waveSize: ws, vgprs, pc: entry, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: initialMode(kernel), status: 0 } as const;
-  // LDS is allocated in 1 KiB blocks (wave-state seed); accesses past the allocation are out of range.
-  const ldsAlloc = Math.ceil(ldsBytes / 1024) * 1024;
+  const ldsAlloc = ldsAllocBytes(target.space.gfx, ldsBytes);
   // Waves and LDS are pooled per resident slot and relaunched for the next workgroup (a Wave is
   // five typed arrays; allocating them was a third of a short kernel's time). A caller that sees
   // the waves after they retire (onWaveEnd) gets fresh objects it may keep.
@@ -261,7 +279,7 @@ export function dispatch(
         w.scratchPerLane = cfg.scratchPerLane;
       }
       if (th) installTrap(w, th);
-      initSgprs(w, kernel, cfg, wgId, wi, nw);
+      initSgprs(w, kernel, cfg, wgId, wi, nw, target.space.gfx);
       // Work-item IDs and EXEC.
       let init = full ? idRows[wi] : undefined;
       if (init === undefined) {
@@ -456,7 +474,7 @@ function shuffleInto(a: Int32Array, n: number, rnd: () => number): void {
 }
 
 /** Fill the user and system SGPRs the descriptor enables (AMDGPUUsage initial kernel state). */
-function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [number, number, number], waveInGroup: number, wavesInGroup: number): void {
+function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [number, number, number], waveInGroup: number, wavesInGroup: number, gfx: 9 | 10 | 11): void {
   const d = k.kd.derived;
   const put64 = (r: number, v: number) => {
     w.s[r] = v % 0x1_0000_0000;
@@ -467,10 +485,15 @@ function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [numbe
       case 'private_segment_buffer':
         // V# for scratch through buffer instructions: base = the wave's scratch, swizzled per lane.
         // ADD_TID_ENABLE with STRIDE = bytes per lane gives the lane-major layout scratch_* uses.
-        put64(u.reg, w.scratchBase);
-        if (cfg.scratchPerLane < 0x4000) w.s[u.reg + 1] = (w.s[u.reg + 1]! | (cfg.scratchPerLane << 16)) >>> 0;
-        w.s[u.reg + 2] = 0xffffffff;
-        w.s[u.reg + 3] = (0x31014000 | (1 << 23)) >>> 0;
+        // In the generation's V# layout: GFX9 leaves DATA_FORMAT 0 (with ADD_TID_ENABLE it is STRIDE[17:14]).
+        {
+          const G = bufGenOf(gfx);
+          const v = packVsharp(G, {
+            base: w.scratchBase, stride: cfg.scratchPerLane < 0x4000 ? cfg.scratchPerLane : 0, records: 0xffffffff, addTid: true,
+            format: gfx === 9 ? 0 : bufFormatByName(G, '32_UINT')!, oob: OOB_SELECT.RAW,
+          });
+          for (let i = 0; i < 4; i++) w.s[u.reg + i] = v[i]!;
+        }
         break;
       case 'dispatch_ptr': put64(u.reg, cfg.dispatchPacketVa); break;
       case 'queue_ptr': put64(u.reg, cfg.queueVa); break;

@@ -26,7 +26,7 @@ import { COLOR_FORMATS, type ColorFormatName } from '../amd/gfx/cb.js';
 import { ATTR_RING } from '../amd/gfx/spi.js';
 import { DI_PT } from '../amd/gfx/pa-regs.gen.js';
 import { PS_INPUTS } from '../amd/gfx/waves.js';
-import { SQ_BUF_RSRC } from '../amd/exec/buffer-formats.gen.js';
+import { bufFormatByName, bufGenOf, packVsharp } from '../amd/exec/buffer.js';
 import { BUF_FORMATS } from '../amd/exec/buffer-formats.gen.js';
 import type { RsrcBits } from '../amd/exec/mimg-rsrc.gen.js';
 import { imageGen } from '../amd/exec/mimg.js';
@@ -94,24 +94,6 @@ function str(v: unknown, field: string): string {
 
 const ELEM: Record<string, number> = { u8: 1, u16: 2, u32: 4, i32: 4, f32: 4, f16: 2 };
 
-/** Build a V# from named fields (layout generated from Mesa's gfx11-rsrc JSON). */
-export function vsharp(fields: { base: number; stride?: number; records: number; format?: number; swizzle?: number; indexStride?: number; oob?: number; dst?: [number, number, number, number] }): number[] {
-  const w = [fields.base >>> 0, 0, fields.records >>> 0, 0];
-  const put = (f: keyof typeof SQ_BUF_RSRC, v: number): void => {
-    const d = SQ_BUF_RSRC[f];
-    w[d.word] = (w[d.word]! + (v % 2 ** d.width) * 2 ** d.lo) >>> 0;
-  };
-  put('BASE_ADDRESS_HI', Math.floor(fields.base / 0x1_0000_0000));
-  put('STRIDE', fields.stride ?? 0);
-  put('SWIZZLE_ENABLE', fields.swizzle ?? 0);
-  const dst = fields.dst ?? [4, 5, 6, 7];
-  put('DST_SEL_X', dst[0]); put('DST_SEL_Y', dst[1]); put('DST_SEL_Z', dst[2]); put('DST_SEL_W', dst[3]);
-  put('FORMAT', fields.format ?? 0);
-  put('INDEX_STRIDE', fields.indexStride ?? 0);
-  put('OOB_SELECT', fields.oob ?? 3);
-  return w;
-}
-
 /** Pack a descriptor of `words` dwords from named fields (`word0`: the whole first dword). */
 function descriptor(layout: Readonly<Record<string, RsrcBits>>, words: number, fields: Readonly<Record<string, number>>, word0 = 0): number[] {
   const w = new Array<number>(words).fill(0);
@@ -125,6 +107,9 @@ function descriptor(layout: Readonly<Record<string, RsrcBits>>, words: number, f
 }
 
 const FORMAT_BY_NAME = new Map(Object.entries(BUF_FORMATS).map(([k, v]) => [v.name, Number(k)]));
+
+/** The scene target's generation number (its V# layout and format numbering). */
+const GFX_OF: Readonly<Record<SceneGfx, 9 | 10 | 11>> = { gfx1100: 11, gfx1030: 10, gfx900: 9 };
 
 /** The generations a scene runs on, by LLVM -mcpu name (the keys of per-generation overrides). */
 export const SCENE_TARGETS = { gfx1100: { gen: 'gfx11', isa: gfx11 }, gfx1030: { gen: 'gfx103', isa: gfx10 }, gfx900: { gen: 'gfx9', isa: gfx9 } } as const;
@@ -294,14 +279,16 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
       else if (o.f32 !== undefined) out.push(f32bits(num(o.f32, `${uf}.f32`)));
       else if (o.attrRing !== undefined) {
         if (!ring) err(uf, `${target} has no attribute ring (parameters are exported with exp paramN)`);
-        out.push(...vsharp({ base: ring.base, stride: 16 * params, records: 0xffffffff, swizzle: ATTR_RING.swizzleField, indexStride: ATTR_RING.indexStrideField, format: FORMAT_BY_NAME.get('32_32_32_32_FLOAT')!, oob: 3 }));
+        out.push(...packVsharp(bufGenOf(11), { base: ring.base, stride: 16 * params, records: 0xffffffff, swizzle: ATTR_RING.swizzleField, indexStride: ATTR_RING.indexStrideField, format: FORMAT_BY_NAME.get('32_32_32_32_FLOAT')!, oob: 3 }));
       } else if (o.buffer !== undefined) {
         const bn = str(o.buffer, `${uf}.buffer`);
         const buf = buffers.get(bn) ?? err(`${uf}.buffer`, `no buffer '${bn}'`);
         const stride = int(o.stride ?? 0, `${uf}.stride`, 0, 16383);
-        const fmt = o.format === undefined ? 0 : FORMAT_BY_NAME.get(str(o.format, `${uf}.format`)) ?? err(`${uf}.format`, 'a GFX11 buffer format name such as 32_32_32_32_FLOAT');
+        // The V# in the target generation's layout and format numbering (GFX9: DATA_FORMAT/NUM_FORMAT).
+        const G = bufGenOf(GFX_OF[target]);
+        const fmt = o.format === undefined ? 0 : bufFormatByName(G, str(o.format, `${uf}.format`)) ?? err(`${uf}.format`, `a ${target} buffer format name such as 32_32_32_32_FLOAT`);
         const records = stride ? Math.floor(buf.bytes / stride) : buf.bytes;
-        out.push(...vsharp({ base: buf.va, stride, records, format: fmt, oob: stride ? 1 : 3 }));
+        out.push(...packVsharp(G, { base: buf.va, stride, records, format: fmt, oob: stride ? 1 : 3 }));
       } else if (o.image !== undefined) {
         // T#: a linear 2D image over a buffer (level 0; the generation's layout: mimg-rsrc.gen.ts,
         // mimg-gfx10.gen.ts, mimg-gfx9.gen.ts). GFX9 has one WIDTH field and a PITCH (rows of WIDTH texels).

@@ -19,6 +19,8 @@
  * Hooks: `onPsWave` receives every PS wave at launch (before its first instruction) with its
  * packed quads, packer and wave id: POPS attaches its state there.
  */
+import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
+import { ldsAllocBytes } from './dispatch.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import type { Memory } from '../core/memory.js';
 import { f32 } from '../core/float.js';
@@ -132,6 +134,10 @@ interface Subgroup {
 }
 
 /** The graphics pipeline of one GPU (GFX11), fed draw records by the command processor. */
+
+/** The generation number of a PM4 generation name (the LDS table's key). */
+const GFX_NUM: Readonly<Record<Pm4Gen, 9 | 10 | 11>> = { gfx9: 9, gfx103: 10, gfx11: 11 };
+
 export class GfxPipeline {
   readonly gen: Pm4Gen;
   readonly mem: Memory;
@@ -363,7 +369,13 @@ export class GfxPipeline {
     const userSgprs = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'USER_SGPR', r2) | (regs.field('SPI_SHADER_PGM_RSRC2_GS', 'USER_SGPR_MSB', r2) << 5);
     const gsComp = regs.field('SPI_SHADER_PGM_RSRC1_GS', 'GS_VGPR_COMP_CNT', r1);
     const esComp = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'ES_VGPR_COMP_CNT', r2);
-    const ldsBytes = regs.field('SPI_SHADER_PGM_RSRC2_GS', 'LDS_SIZE', r2) * 512;
+    // LDS_SIZE counts the generation's granules (lds-alloc.gen.ts); the allocation rounds up to its block.
+    const ldsGen = LDS_ALLOC[GFX_NUM[this.gen]];
+    const ldsBytes = ldsAllocBytes(GFX_NUM[this.gen], regs.field('SPI_SHADER_PGM_RSRC2_GS', 'LDS_SIZE', r2) * ldsGen.ldsSizeGranule);
+    if (ldsBytes > ldsGen.maxBytes) {
+      this.diag.report({ id: 'amd.draw.lds-too-large', severity: 'error', where, message: `SPI_SHADER_PGM_RSRC2_GS.LDS_SIZE asks for ${ldsBytes} bytes of LDS; ${this.gen} allows ${ldsGen.maxBytes}: the draw is not run` });
+      return null;
+    }
     const mode = modeOf(regs, 'SPI_SHADER_PGM_RSRC1_GS', r1);
     const s01 = gfx11 ? [regs.raw('SPI_SHADER_PGM_LO_GS'), regs.raw('SPI_SHADER_PGM_HI_GS')] : [regs.raw('SPI_SHADER_USER_DATA_ADDR_LO_GS'), regs.raw('SPI_SHADER_USER_DATA_ADDR_HI_GS')];
     const sgOut: NggOut[] = sgs.map((sg) => ({ sg, pos: new Float64Array(4 * sg.verts.length).fill(NaN), posSet: new Uint8Array(sg.verts.length), prim: new Uint32Array(sg.prims.length), primSet: new Uint8Array(sg.prims.length), alloc: null, cache: gfx11 ? null : new ParamCache(sg.verts.length, params) }));
@@ -475,6 +487,15 @@ export class GfxPipeline {
     const ppc = regs.addr256('SPI_SHADER_PGM_LO_PS', 'SPI_SHADER_PGM_HI_PS', 'MEM_BASE');
     const p1 = regs.raw('SPI_SHADER_PGM_RSRC1_PS');
     const p2 = regs.raw('SPI_SHADER_PGM_RSRC2_PS');
+    // A PS wave's LDS: the vertex parameters of its primitives, then EXTRA_LDS_SIZE (in the
+    // generation's granule: 1 KiB on GFX11, 512 bytes before), allocated in the generation's blocks.
+    const psGen = LDS_ALLOC[GFX_NUM[this.gen]];
+    const psExtra = regs.field('SPI_SHADER_PGM_RSRC2_PS', 'EXTRA_LDS_SIZE', p2) * psGen.psExtraGranule;
+    const psLds = (prims: number): number => ldsAllocBytes(GFX_NUM[this.gen], psLdsBytes(prims) + psExtra);
+    if (psLds(16) > psGen.maxBytes) {
+      this.diag.report({ id: 'amd.draw.lds-too-large', severity: 'error', where, message: `a PS wave's parameters and EXTRA_LDS_SIZE (${psExtra} bytes) need ${psLds(16)} bytes of LDS; ${this.gen} allows ${psGen.maxBytes}: the draw's pixels are not shaded` });
+      return;
+    }
     const pvgprs = Math.min(256, (regs.field('SPI_SHADER_PGM_RSRC1_PS', 'VGPRS', p1) + 1) * (psW32 ? 8 : 4));
     const caches = pops ? this.popsDraw!.caches : null;
     const pprog = this.program(ppc, psWs, pvgprs, 'pixel shader', where, caches ?? undefined);
@@ -492,7 +513,7 @@ export class GfxPipeline {
       // LDS: the parameters of each distinct primitive of the wave, in order.
       const distinct: SetupPrim[] = [];
       for (const q of ps.quads) if (distinct[distinct.length - 1] !== q.sp) distinct.push(q.sp);
-      const lds = new Uint8Array(Math.ceil(psLdsBytes(distinct.length) / 1024) * 1024);
+      const lds = new Uint8Array(psLds(distinct.length));
       const ldv = new DataView(lds.buffer);
       distinct.forEach((sp, p) => preloadParams(ldv, p, sp, vo, cntl));
       const [se, packer] = this.waveIds.packerOf(ps.quads[0]!.x, ps.quads[0]!.y);

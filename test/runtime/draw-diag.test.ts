@@ -106,3 +106,12 @@ test('MIMG: unmodelled image forms are reported once and write 0', () => {
   });
   assert.ok(got.includes('gfx11.mimg.unsupported'));
 });
+
+test('LDS: a PS EXTRA_LDS_SIZE or an NGG LDS_SIZE past the generation limit (lds-alloc.gen.ts) is diagnosed; the example is not', () => {
+  const clean = ids(() => {});
+  assert.ok(!clean.includes('amd.draw.lds-too-large'));
+  // EXTRA_LDS_SIZE 255 x 1 KiB on GFX11 is far past 64 KiB.
+  assert.ok(ids(regs({ SPI_SHADER_PGM_RSRC2_PS: E('SPI_SHADER_PGM_RSRC2_PS', { EXTRA_LDS_SIZE: 255 }) })).includes('amd.draw.lds-too-large'));
+  // LDS_SIZE 255 (its 8 bits) x 512 bytes = 127.5 KiB for the primitive shader.
+  assert.ok(ids(regs({ SPI_SHADER_PGM_RSRC2_GS: E('SPI_SHADER_PGM_RSRC2_GS', { LDS_SIZE: 255 }) })).includes('amd.draw.lds-too-large'));
+});

@@ -1,20 +1,28 @@
 /**
  * MUBUF / MTBUF: buffer_* and tbuffer_* through a buffer resource descriptor (V#, four SGPRs at
- * srsrc*4; layout in buffer-formats.gen.ts, generated from Mesa's register database).
+ * srsrc*4), read in the wave's generation's layout (buffer-formats.gen.ts, generated from Mesa's
+ * register database: GFX11 gfx11-rsrc.json, GFX10.3 gfx10-rsrc.json, GFX9 gfx9.json).
  *
  * Addressing (per lane): index = (idxen ? VGPR[vaddr] : 0) + (ADD_TID_ENABLE ? lane : 0);
  * offset = (offen ? VGPR[vaddr + idxen] : 0) + inst_offset; soffset is added to the address but
  * takes no part in range checking or swizzling.
  *   unswizzled: base + soffset + index * stride + offset
- *   swizzled (SWIZZLE_ENABLE = 1/2/3: element 4/8/16 bytes, INDEX_STRIDE 8/16/32/64):
+ *   swizzled (element 4/8/16 bytes: GFX11 SWIZZLE_ENABLE = 1/2/3; GFX9/GFX10 have a 1-bit
+ *   SWIZZLE_ENABLE and no ELEMENT_SIZE, so 4 bytes; INDEX_STRIDE 8/16/32/64):
  *     base + soffset + (index / istride * stride + offset / elem * elem) * istride
  *          + (index % istride) * elem + offset % elem
- * Range checking by OOB_SELECT: STRUCTURED_WITH_OFFSET: index >= num_records or (stride != 0 and
- * offset + size > stride); STRUCTURED: index >= num_records; DISABLED: num_records == 0;
- * RAW: index * stride + offset + size > num_records. Out-of-range reads return 0 and writes are
- * dropped, dword by dword (element by element for formatted accesses).
- * *_format_* convert through the V# FORMAT (MUBUF) or the instruction's format (MTBUF);
- * missing components read as 0 (W as 1). DST_SEL is not applied (gpusim limitation).
+ * Range checking, GFX10+: by the V#'s OOB_SELECT: STRUCTURED_WITH_OFFSET: index >= num_records or
+ * (stride != 0 and offset + size > stride); STRUCTURED: index >= num_records; DISABLED:
+ * num_records == 0; RAW: index * stride + offset + size > num_records.
+ * GFX9 (no OOB_SELECT; Vega ISA "range checking"): ADD_TID_ENABLE without idxen is a private
+ * (scratch) buffer, not checked; idxen with STRIDE != 0 is structured (index >= num_records);
+ * otherwise raw, in bytes (offset + size > num_records). With ADD_TID_ENABLE, GFX9's DATA_FORMAT
+ * holds STRIDE bits 17:14 (LLVM clears it in its scratch V# for that reason).
+ * Out-of-range reads return 0 and writes are dropped, dword by dword (element by element for
+ * formatted accesses).
+ * *_format_* convert through the V# format (MUBUF: GFX11/GFX10 FORMAT, GFX9 DATA_FORMAT and
+ * NUM_FORMAT) or the instruction's format (MTBUF: GFX9 dfmt | nfmt << 4), each generation's
+ * numbering; missing components read as 0 (W as 1). DST_SEL is not applied (gpusim limitation).
  */
 import type { Instruction } from '../isa/types.js';
 import type { Segment } from '../../core/memory.js';
@@ -29,26 +37,122 @@ import {
   srcRows, vmemAlign,
   withViolation,
 } from './vmem.js';
-import { BUF_FORMATS, OOB_SELECT, type BufFormat } from './buffer-formats.gen.js';
+import { BUF_FORMATS, BUF_FORMATS_GFX9, OOB_SELECT, SQ_BUF_RSRC, SQ_BUF_RSRC_GFX10, SQ_BUF_RSRC_GFX9, type BufFormat } from './buffer-formats.gen.js';
+import { IMG_FORMATS_GFX10 } from './mimg-gfx10.gen.js';
 import { cacheInvalidate, withCachePolicy } from './cache-hook.js';
 import { markFast } from './fast-registry.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
 
+/** A V# field: dword, low bit, width. */
+interface Bits { readonly word: number; readonly lo: number; readonly width: number }
+
+/** One generation's V#: its field layout, format numbering and range-check rule. */
+export interface BufGen {
+  readonly gfx: 9 | 10 | 11;
+  readonly STRIDE: Bits;
+  readonly SWIZZLE_ENABLE: Bits;
+  readonly INDEX_STRIDE: Bits;
+  readonly ADD_TID_ENABLE: Bits;
+  /** GFX10+: the V#'s OOB_SELECT; GFX9 has none. */
+  readonly OOB_SELECT: Bits | null;
+  /** GFX10+: FORMAT; GFX9: DATA_FORMAT, with NUM_FORMAT in nfmt. */
+  readonly FORMAT: Bits;
+  readonly NUM_FORMAT: Bits | null;
+  /** Formats by V# format value (GFX9: DATA_FORMAT | NUM_FORMAT << 4) and by MTBUF format field. */
+  readonly formats: Readonly<Record<number, BufFormat>>;
+}
+
+const GEN11: BufGen = {
+  gfx: 11, STRIDE: SQ_BUF_RSRC.STRIDE, SWIZZLE_ENABLE: SQ_BUF_RSRC.SWIZZLE_ENABLE, INDEX_STRIDE: SQ_BUF_RSRC.INDEX_STRIDE,
+  ADD_TID_ENABLE: SQ_BUF_RSRC.ADD_TID_ENABLE, OOB_SELECT: SQ_BUF_RSRC.OOB_SELECT, FORMAT: SQ_BUF_RSRC.FORMAT, NUM_FORMAT: null, formats: BUF_FORMATS,
+};
+const GEN10: BufGen = {
+  gfx: 10, STRIDE: SQ_BUF_RSRC_GFX10.STRIDE, SWIZZLE_ENABLE: SQ_BUF_RSRC_GFX10.SWIZZLE_ENABLE, INDEX_STRIDE: SQ_BUF_RSRC_GFX10.INDEX_STRIDE,
+  ADD_TID_ENABLE: SQ_BUF_RSRC_GFX10.ADD_TID_ENABLE, OOB_SELECT: SQ_BUF_RSRC_GFX10.OOB_SELECT, FORMAT: SQ_BUF_RSRC_GFX10.FORMAT, NUM_FORMAT: null,
+  // GFX10's unified FORMAT numbering is the one its images use (gfx10-rsrc.json GFX10_FORMAT).
+  formats: IMG_FORMATS_GFX10,
+};
+const GEN9: BufGen = {
+  gfx: 9, STRIDE: SQ_BUF_RSRC_GFX9.STRIDE, SWIZZLE_ENABLE: SQ_BUF_RSRC_GFX9.SWIZZLE_ENABLE, INDEX_STRIDE: SQ_BUF_RSRC_GFX9.INDEX_STRIDE,
+  ADD_TID_ENABLE: SQ_BUF_RSRC_GFX9.ADD_TID_ENABLE, OOB_SELECT: null, FORMAT: SQ_BUF_RSRC_GFX9.DATA_FORMAT, NUM_FORMAT: SQ_BUF_RSRC_GFX9.NUM_FORMAT,
+  formats: BUF_FORMATS_GFX9,
+};
+
+/** The V# layout of the wave's generation. */
+export function bufGen(env: ExecEnv): BufGen {
+  return bufGenOf(env.space.gfx);
+}
+
+/** The V# layout of a generation by number. */
+export function bufGenOf(gfx: 9 | 10 | 11): BufGen {
+  return gfx === 9 ? GEN9 : gfx === 10 ? GEN10 : GEN11;
+}
+
+/** A generation's buffer format value by name (`32_32_32_32_FLOAT`; GFX9: DATA_FORMAT | NUM_FORMAT << 4), or undefined. */
+export function bufFormatByName(G: BufGen, name: string): number | undefined {
+  for (const [k, v] of Object.entries(G.formats)) if (v.name === name && (G.gfx !== 10 || Number(k) < 128)) return Number(k);
+  return undefined;
+}
+
+/** V# fields by meaning; `format` in the generation's numbering, `oob` ignored on GFX9 (it has no OOB_SELECT). */
+export interface VsharpFields {
+  readonly base: number;
+  readonly stride?: number;
+  readonly records: number;
+  readonly format?: number;
+  readonly swizzle?: number;
+  readonly indexStride?: number;
+  readonly addTid?: boolean;
+  readonly oob?: number;
+  readonly dst?: readonly [number, number, number, number];
+}
+
+/** Pack a V# (four dwords) in a generation's layout. */
+export function packVsharp(G: BufGen, v: VsharpFields): number[] {
+  const w = [v.base >>> 0, 0, v.records >>> 0, 0];
+  const put = (d: Bits | null, x: number): void => {
+    if (d === null) return;
+    w[d.word] = (w[d.word]! + (x % 2 ** d.width) * 2 ** d.lo) >>> 0;
+  };
+  put({ word: 1, lo: 0, width: 16 }, Math.floor(v.base / 0x1_0000_0000));
+  put(G.STRIDE, (v.stride ?? 0) & ((1 << G.STRIDE.width) - 1));
+  put(G.SWIZZLE_ENABLE, v.swizzle ?? 0);
+  const dst = v.dst ?? [4, 5, 6, 7];
+  for (let i = 0; i < 4; i++) put({ word: 3, lo: 3 * i, width: 3 }, dst[i]!);
+  const f = v.format ?? 0;
+  put(G.FORMAT, G.NUM_FORMAT === null ? f : f & 15);
+  put(G.NUM_FORMAT, f >> 4);
+  put(G.INDEX_STRIDE, v.indexStride ?? 0);
+  put(G.ADD_TID_ENABLE, v.addTid ? 1 : 0);
+  put(G.OOB_SELECT, v.oob ?? OOB_SELECT.RAW);
+  return w;
+}
+
+/** Range checking that none of OOB_SELECT's values names: GFX9's private (scratch) buffers are not checked. */
+const NO_CHECK = 4;
+
 /** The decoded V# of the current instruction (module scratch, filled per execution). */
 const V = { base: 0, stride: 0, swz: 0, records: 0, format: 0, istride: 8, addTid: 0, oob: 3 };
 
-function readVsharp(w: Wave, r: number): void {
+const field = (s: Uint32Array | readonly number[], r: number, b: Bits): number => (s[r + b.word]! >>> b.lo) & ((1 << b.width) - 1);
+
+/** Read the V# at SGPR r in generation G's layout; `idxen` picks GFX9's range-check rule. */
+function readVsharp(w: Wave, r: number, G: BufGen, idxen: boolean): void {
   const s = w.s;
-  const w1 = s[r + 1]!;
-  const w3 = s[r + 3]!;
-  V.base = s[r]! + (w1 & 0xffff) * 0x1_0000_0000;
-  V.stride = (w1 >>> 16) & 0x3fff;
-  V.swz = w1 >>> 30;
+  V.base = s[r]! + (s[r + 1]! & 0xffff) * 0x1_0000_0000;
+  V.stride = field(s, r, G.STRIDE);
+  V.swz = field(s, r, G.SWIZZLE_ENABLE);
   V.records = s[r + 2]!;
-  V.format = (w3 >>> 12) & 0x3f;
-  V.istride = 8 << ((w3 >>> 21) & 3);
-  V.addTid = (w3 >>> 23) & 1;
-  V.oob = (w3 >>> 28) & 3;
+  V.format = field(s, r, G.FORMAT);
+  V.istride = 8 << field(s, r, G.INDEX_STRIDE);
+  V.addTid = field(s, r, G.ADD_TID_ENABLE);
+  if (G.OOB_SELECT !== null) V.oob = field(s, r, G.OOB_SELECT);
+  else {
+    V.oob = V.addTid && !idxen ? NO_CHECK : idxen && V.stride !== 0 ? OOB_SELECT.STRUCTURED : OOB_SELECT.RAW;
+    // With ADD_TID_ENABLE, DATA_FORMAT is STRIDE[17:14].
+    if (V.addTid) V.stride |= V.format << 14;
+  }
+  if (G.NUM_FORMAT !== null) V.format |= field(s, r, G.NUM_FORMAT) << 4;
 }
 
 /** Whether [offset, offset+size) of record `index` is out of range. */
@@ -57,6 +161,7 @@ function outOfRange(index: number, offset: number, size: number): boolean {
     case OOB_SELECT.STRUCTURED_WITH_OFFSET: return index >= V.records || (V.stride !== 0 && offset + size > V.stride);
     case OOB_SELECT.STRUCTURED: return index >= V.records;
     case OOB_SELECT.DISABLED: return V.records === 0;
+    case NO_CHECK: return false;
     default: return index * V.stride + offset + size > V.records;
   }
 }
@@ -69,6 +174,7 @@ function address(index: number, offset: number, soff: number): number {
 }
 
 interface Addr {
+  readonly G: BufGen;
   readonly rsrc: number;
   readonly idx: number; // row of the index VGPR or -1
   readonly off: number; // row of the offset VGPR or -1
@@ -83,6 +189,7 @@ function bindAddr(inst: Instruction, env: ExecEnv, findings: Finding[]): Addr {
   const rows = srcRows(env, inst, f.vaddr ?? 0, (idxen ? 1 : 0) + (offen ? 1 : 0), 'address', findings);
   const so = f.soffset ?? SREG.NULL;
   return {
+    G: bufGen(env),
     rsrc: ((f.srsrc ?? 0) * 4) & ~3,
     idx: idxen ? rows[0]! : -1,
     off: offen ? rows[idxen ? 1 : 0]! : -1,
@@ -131,7 +238,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   const ref = (w: Wave) => {
       cnt(w);
       if (!ok) return;
-      readVsharp(w, A.rsrc);
+      readVsharp(w, A.rsrc, A.G, A.idx >= 0);
       const soff = A.soff(w);
       const v = w.v;
       let n = 0;
@@ -175,7 +282,7 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
   // one segment at dword-aligned offsets -> the segment's Uint32Array; else the reference path.
   const count = acc.count;
   const fast = (w: Wave): boolean => {
-    readVsharp(w, A.rsrc);
+    readVsharp(w, A.rsrc, A.G, A.idx >= 0);
     if (V.swz !== 0) return false;
     const soff = A.soff(w);
     const v = w.v;
@@ -350,7 +457,7 @@ function bindFormat(inst: Instruction, env: ExecEnv) {
   const d = (f.vdata ?? 0) * ws;
   const cnt = counter(env, store);
   const typed = inst.encoding === 'MTBUF';
-  const instFmt = typed ? BUF_FORMATS[f.format ?? 0] : undefined;
+  const instFmt = typed ? A.G.formats[f.format ?? 0] : undefined;
   const badFormat = onceReporter(env, inst, 'gfx11.buffer.invalid-format', 'error');
   const misaligned = onceReporter(env, inst, 'gfx11.mem.misaligned', 'error', true);
   const mode = alignModeOf(env);
@@ -360,8 +467,8 @@ function bindFormat(inst: Instruction, env: ExecEnv) {
     run: (w: Wave) => {
       cnt(w);
       if (!ok) return;
-      readVsharp(w, A.rsrc);
-      const fmt = typed ? instFmt : BUF_FORMATS[V.format];
+      readVsharp(w, A.rsrc, A.G, A.idx >= 0);
+      const fmt = typed ? instFmt : A.G.formats[V.format];
       if (fmt === undefined) {
         badFormat(w, -1, typed ? f.format ?? 0 : V.format, `data format ${typed ? f.format : V.format} is invalid for buffer instructions; loads return 0, stores are dropped`);
       }
@@ -421,8 +528,8 @@ define('buffer_load_lds_format_x', (inst, env) => {
     findings,
     run: (w) => {
       if (w.vmcnt < CNT_MAX) w.vmcnt++;
-      readVsharp(w, A.rsrc);
-      const fmt = BUF_FORMATS[V.format];
+      readVsharp(w, A.rsrc, A.G, A.idx >= 0);
+      const fmt = A.G.formats[V.format];
       const soff = A.soff(w);
       for (let l = 0; l < ws; l++) {
         if (!laneOn(w, l)) continue;
@@ -458,7 +565,7 @@ function bindAtomic(inst: Instruction, env: ExecEnv, key: string, wide: boolean)
     run: (w: Wave) => {
       cnt(w);
       if (!ok) return;
-      readVsharp(w, A.rsrc);
+      readVsharp(w, A.rsrc, A.G, A.idx >= 0);
       const soff = A.soff(w);
       const v = w.v;
       for (let l = 0; l < ws; l++) {

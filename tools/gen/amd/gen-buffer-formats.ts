@@ -1,9 +1,12 @@
 /**
- * Generator: the GFX11 buffer data formats (the V# FORMAT field and MTBUF's format field) and the
- * buffer resource descriptor (V#) field layout, from Mesa's AMD register database
- * (../shared/ref/mesa-amd-registers/gfx11-rsrc.json: enum GFX11_FORMAT, SQ_BUF_RSRC_WORD1/3,
- * SQ_BUF_RSRC_WORD3__OOB_SELECT). Writes src/amd/exec/buffer-formats.gen.ts.
- * Run: `npm run gen -- buffer-formats`.
+ * Generator: the buffer data formats (the V# FORMAT field and MTBUF's format field) and the buffer
+ * resource descriptor (V#) field layouts of each generation, from Mesa's AMD register database
+ * (../shared/ref/mesa-amd-registers/): GFX11 from gfx11-rsrc.json (enum GFX11_FORMAT,
+ * SQ_BUF_RSRC_WORD1/3, SQ_BUF_RSRC_WORD3__OOB_SELECT); GFX10.3 from gfx10-rsrc.json (Mesa uses the
+ * GFX10 resource layouts and GFX10_FORMAT table for gfx10.3 too; gfx103.json has no SQ_BUF_RSRC
+ * words; its formats are mimg-gfx10.gen.ts's IMG_FORMATS_GFX10, the same enum); GFX9 from gfx9.json
+ * (SQ_BUF_RSRC_WORD1/3 with DATA_FORMAT and NUM_FORMAT, enums BUF_DATA_FORMAT/BUF_NUM_FORMAT).
+ * Writes src/amd/exec/buffer-formats.gen.ts. Run: `npm run gen -- buffer-formats`.
  *
  * A format name lists its components from the most significant bits down (10_11_11 is X:11 in
  * bits 10:0, Y:11, Z:10 on top), so the component widths are stored reversed, X first.
@@ -20,41 +23,74 @@ function sharedRef(): string {
 }
 
 interface MesaField { name: string; bits: [number, number]; enum_ref?: string }
+const readDb = (file: string): MesaDb => JSON.parse(readFileSync(join(sharedRef(), 'mesa-amd-registers', file), 'utf8')) as MesaDb;
+
+/** SQ_BUF_RSRC_WORD1 and WORD3 fields of a database as `NAME: { word, lo, width },` lines. */
+function rsrcFieldLines(db: MesaDb): string[] {
+  const out: string[] = [];
+  for (const [word, reg] of [[1, 'SQ_BUF_RSRC_WORD1'], [3, 'SQ_BUF_RSRC_WORD3']] as const) {
+    for (const f of db.register_types[reg]!.fields) out.push(`  ${f.name}: { word: ${word}, lo: ${f.bits[0]}, width: ${f.bits[1] - f.bits[0] + 1} },`);
+  }
+  return out;
+}
+
+/** A `<bits>_<NFMT>` format name (components from the most significant down) as a BufFormat literal, or null. */
+function formatLiteral(name: string): string | null {
+  const m = /^((?:\d+_)*\d+)_([A-Z]+)$/.exec(name);
+  const nfmt = m?.[2];
+  if (!m || !NFMTS.includes(nfmt as (typeof NFMTS)[number]) || name.includes('5_9_9_9')) return null;
+  const bits = m[1]!.split('_').map(Number).reverse();
+  const equal = bits.every((b) => b === bits[0]) && bits[0]! % 8 === 0;
+  return `{ name: ${JSON.stringify(name)}, bits: [${bits.join(', ')}], nfmt: '${nfmt!.toLowerCase()}', packed: ${!equal}, bytes: ${bits.reduce((a, b) => a + b, 0) / 8} }`;
+}
+
+/**
+ * GFX9's buffer formats: a (DATA_FORMAT, NUM_FORMAT) pair, keyed dfmt | nfmt << 4 as MTBUF's
+ * 7-bit format field holds them. The pairs kept are those GFX10's unified FORMAT enum names (it
+ * re-encodes exactly the legacy pairs the hardware defines, e.g. no 8_FLOAT or 32_UNORM); the
+ * others are listed as unsupported.
+ */
+function gfx9Formats(db9: MesaDb, valid: ReadonlySet<string>): { formats: string[]; unsupported: string[] } {
+  const formats: string[] = [];
+  const unsupported: string[] = [];
+  for (const d of db9.enums.BUF_DATA_FORMAT!.entries) {
+    for (const n of db9.enums.BUF_NUM_FORMAT!.entries) {
+      const name = `${d.name.replace(/^BUF_DATA_FORMAT_/, '')}_${n.name.replace(/^BUF_NUM_FORMAT_/, '')}`;
+      const key = d.value | (n.value << 4);
+      const lit = valid.has(name) ? formatLiteral(name) : null;
+      if (lit) formats.push(`  ${key}: ${lit},`);
+      else unsupported.push(`  ${key}: ${JSON.stringify(name)},`);
+    }
+  }
+  return { formats, unsupported };
+}
 interface MesaEnum { entries: { name: string; value: number }[] }
 interface MesaDb { enums: Record<string, MesaEnum>; register_types: Record<string, { fields: MesaField[] }> }
 
 const NFMTS = ['UNORM', 'SNORM', 'USCALED', 'SSCALED', 'UINT', 'SINT', 'FLOAT', 'SRGB'] as const;
 
 export function generate(): Record<string, string> {
-  const db = JSON.parse(readFileSync(join(sharedRef(), 'mesa-amd-registers', 'gfx11-rsrc.json'), 'utf8')) as MesaDb;
+  const db = readDb('gfx11-rsrc.json');
+  const db10 = readDb('gfx10-rsrc.json');
+  const db9 = readDb('gfx9.json');
   const formats: string[] = [];
   const unsupported: string[] = [];
   for (const e of db.enums.GFX11_FORMAT!.entries) {
     if (e.value > 127) continue; // the MTBUF format field has 7 bits
     const name = e.name.trim().replace(/^GFX11_FORMAT_/, '');
-    const m = /^((?:\d+_)*\d+)_([A-Z]+)$/.exec(name);
-    const nfmt = m?.[2];
-    if (!m || !NFMTS.includes(nfmt as (typeof NFMTS)[number]) || name.includes('5_9_9_9')) {
-      unsupported.push(`  ${e.value}: ${JSON.stringify(name)},`);
-      continue;
-    }
-    const bits = m[1]!.split('_').map(Number).reverse();
-    const equal = bits.every((b) => b === bits[0]) && bits[0]! % 8 === 0;
-    formats.push(`  ${e.value}: { name: ${JSON.stringify(name)}, bits: [${bits.join(', ')}], nfmt: '${nfmt!.toLowerCase()}', packed: ${!equal}, bytes: ${bits.reduce((a, b) => a + b, 0) / 8} },`);
+    const lit = formatLiteral(name);
+    if (lit) formats.push(`  ${e.value}: ${lit},`);
+    else unsupported.push(`  ${e.value}: ${JSON.stringify(name)},`);
   }
-  const fieldLines: string[] = [];
-  for (const [word, reg] of [[1, 'SQ_BUF_RSRC_WORD1'], [3, 'SQ_BUF_RSRC_WORD3']] as const) {
-    for (const f of db.register_types[reg]!.fields) {
-      fieldLines.push(`  ${f.name}: { word: ${word}, lo: ${f.bits[0]}, width: ${f.bits[1] - f.bits[0] + 1} },`);
-    }
-  }
+  const fieldLines = rsrcFieldLines(db);
+  const g9 = gfx9Formats(db9, new Set(db10.enums.GFX10_FORMAT!.entries.map((e) => e.name.trim().replace(/^GFX10_FORMAT_/, ''))));
   const oob = db.enums.SQ_BUF_RSRC_WORD3__OOB_SELECT!.entries.map((e) => `  ${e.name.replace(/^OOB_SELECT_/, '')}: ${e.value},`);
   return {
     'src/amd/exec/buffer-formats.gen.ts': [
       '/**',
-      ' * GFX11 buffer data formats and buffer resource descriptor (V#) fields. GENERATED by',
+      ' * Buffer data formats and buffer resource descriptor (V#) fields of GFX11, GFX10.3 and GFX9. GENERATED by',
       ' * tools/gen/amd/gen-buffer-formats.ts from Mesa\'s AMD register database',
-      ' * (shared/ref/mesa-amd-registers/gfx11-rsrc.json); do not edit, run `npm run gen -- buffer-formats`.',
+      ' * (shared/ref/mesa-amd-registers/gfx11-rsrc.json, gfx10-rsrc.json, gfx9.json); do not edit, run `npm run gen -- buffer-formats`.',
       ' */',
       '',
       '/** Numeric format of a buffer data format. */',
@@ -88,6 +124,26 @@ export function generate(): Record<string, string> {
       'export const OOB_SELECT = {',
       ...oob,
       '} as const;',
+      '',
+      '/** GFX10/GFX10.3 V# bit fields (gfx10-rsrc.json): 7-bit unified FORMAT (GFX10_FORMAT), 1-bit SWIZZLE_ENABLE, OOB_SELECT. */',
+      'export const SQ_BUF_RSRC_GFX10 = {',
+      ...rsrcFieldLines(db10),
+      '} as const;',
+      '',
+      '/** GFX9 V# bit fields (gfx9.json): DATA_FORMAT and NUM_FORMAT, 1-bit SWIZZLE_ENABLE, no OOB_SELECT. */',
+      'export const SQ_BUF_RSRC_GFX9 = {',
+      ...rsrcFieldLines(db9),
+      '} as const;',
+      '',
+      '/** GFX9 buffer formats by DATA_FORMAT | NUM_FORMAT << 4 (V# fields, MTBUF dfmt/nfmt). */',
+      'export const BUF_FORMATS_GFX9: Readonly<Record<number, BufFormat>> = {',
+      ...g9.formats,
+      '};',
+      '',
+      '/** GFX9 (DATA_FORMAT, NUM_FORMAT) pairs no buffer format defines (invalid for buffer instructions). */',
+      'export const BUF_FORMATS_GFX9_UNSUPPORTED: Readonly<Record<number, string>> = {',
+      ...g9.unsupported,
+      '};',
       '',
     ].join('\n'),
   };
