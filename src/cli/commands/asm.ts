@@ -9,7 +9,7 @@ import { AsmError } from '../../amd/isa/types.js';
 export const asmCommand: Command = {
   name: 'asm',
   summary: 'assemble AMDGPU assembly (llvm-mc syntax) to raw bytes',
-  help: `usage: gpusim asm <file.s | -> [-o out.bin] [--mcpu gfx1100] [--wave 32|64] [--json]
+  help: `usage: gpusim asm <file.s | -> [-o out.bin] [--mcpu gfx1100|gfx1030|gfx900] [--wave 32|64] [--json]
 
 Assembles one instruction per line (labels and directives are skipped; comments after ';' or '//').
 Without -o, prints each instruction with its encoding as llvm-mc -show-encoding does.

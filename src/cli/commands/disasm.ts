@@ -10,7 +10,7 @@ import { formatListing, listCodeObject, listRaw } from '../../amd/isa/listing.js
 export const disasmCommand: Command = {
   name: 'disasm',
   summary: 'disassemble an AMDGPU code object (.co/.o) or raw bytes, as llvm-objdump -d prints it',
-  help: `usage: gpusim disasm <file.co | file.o | raw.bin> [--mcpu gfx1100] [--wave 32|64] [--kernel NAME] [--json]
+  help: `usage: gpusim disasm <file.co | file.o | raw.bin> [--mcpu gfx1100|gfx1030|gfx900] [--wave 32|64] [--kernel NAME] [--json]
 
 ELF inputs are disassembled per function symbol; the target comes from the ELF header unless
 --mcpu is given. Anything that is not ELF is read as raw little-endian instruction dwords at address 0
