@@ -1,14 +1,14 @@
 /**
  * The worker side of a parallel run (parallel.ts): the messages, and `runSlice`, which runs one
  * thread's share of a grid. Kept apart from the pool so a worker loads only the execution core
- * (dispatch, the GFX11 tables, the code-object reader) and not run.ts's assembler, targets and
+ * (dispatch, the executable targets' tables, the code-object reader) and not run.ts's assembler, targets and
  * manifest readers: that was a quarter of a worker's start-up CPU (bench/README, "All cores:
  * methodology and load balance"). Nothing here touches a Node API.
  */
 import { Memory } from '../core/memory.js';
 import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { loadCodeObject } from '../formats/amdgpu/codeobject.js';
-import { gfx11 } from '../amd/isa/gfx11/index.js';
+import { executableTarget } from '../amd/exec/gen-targets.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 import { CODE_BASE, dispatch, type DispatchStats, type LoadedCode } from './dispatch.js';
 
@@ -117,6 +117,9 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
     const co = loadCodeObject(req.co, 'kernel');
     const kernel = co.kernels.find((k) => k.name === req.kernel);
     if (!kernel || !co.text) throw new Error(`no kernel ${req.kernel}`);
+    // The code object's own instruction set, as runKernel picks it (gfx1030/gfx900 words are not gfx11's).
+    const target = executableTarget(co.target.mcpu);
+    if (!target) throw new Error(`no executable target for ${co.target.mcpu}`);
     const mem = new Memory();
     for (const s of req.segments) mem.map(s.base, s.size, s.label, new Uint8Array(s.sab, s.offset, s.size));
     const code: LoadedCode = { co, loadBase: CODE_BASE, textVa: CODE_BASE + co.text.address, words: bytesToWords(co.text.bytes) };
@@ -141,7 +144,7 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
       groups += n;
       return [first, n];
     };
-    const stats = dispatch(gfx11, code, kernel, mem, diag, {
+    const stats = dispatch(target, code, kernel, mem, diag, {
       grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, seed: req.seed,
       maxInstructions: req.maxInstructions, dispatchPacketVa: req.dispatchPacketVa, queueVa: req.queueVa,
       scratchPerLane: req.scratchPerLane, firstGroup: req.firstGroup, groupCount: req.groupCount,

@@ -5,6 +5,7 @@
 // (compare-exchange on the shared segments).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCases } from '../../bench/cases.js';
@@ -158,3 +159,22 @@ test('global atomics on shared memory: two threads hammering one dword lose no u
   assert.equal(m.read32(seg.base), 2 * N);
   assert.equal(m.read64(seg.base + 8), 2 * N * 0x80000000);
 });
+
+// The workers decode with the code object's own target (executableTarget, as runKernel does): a
+// gfx1030 or gfx900 kernel split over threads gives the bytes one thread gives.
+for (const mcpu of ['gfx1030', 'gfx900']) {
+  for (const c of benchCases({ root: ROOT, small: true, only: (n) => n === 'histogram' || n === 'matmul' })) {
+    test(`parallel ${c.name} on ${mcpu}: the workers run the code object's target`, async () => {
+      const file = c.name === 'matmul' ? 'matmul_naive.co' : 'histogram.co';
+      const launch = { ...c.launch, codeObject: new Uint8Array(readFileSync(resolve(ROOT, 'kernels/bin', mcpu, file))) };
+      const one = runKernel(launch);
+      assert.equal(one.report.target, mcpu);
+      assert.equal(c.check(one.buffers), null);
+      const par = await pool.run(launch);
+      assert.equal(par.parallel.threads, 2);
+      assert.equal(par.report.aborted, false);
+      assert.equal(c.check(par.buffers), null);
+      for (const b of launch.buffers) assert.deepEqual(par.buffers[b.name], one.buffers[b.name], b.name);
+    });
+  }
+}
