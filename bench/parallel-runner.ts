@@ -1,7 +1,9 @@
 /** The all-cores runner of the RDNA3 benchmark: src/runtime/parallel.ts on worker_threads. */
 import { ParallelPool, type ParallelRun, type ParallelPoolOptions } from '../src/runtime/parallel.js';
 import { nodeWorkerHost } from '../src/runtime/parallel-node.js';
-import type { RdnaRunner, RssPeak } from './rdna3.js';
+import { adoptedCopy, type RdnaRunner, type RssPeak } from './rdna3.js';
+import type { BenchCase } from './cases.js';
+import type { KernelLaunch } from '../src/runtime/run.js';
 
 export function parallelRunner(threads: number, rss: RssPeak, opts: ParallelPoolOptions = { callerSlice: true }): RdnaRunner & { close(): void; lastThreads: number; lastReason: string } {
   // By default the main thread runs one slice itself: it only waits otherwise (bench/README,
@@ -30,8 +32,9 @@ export function parallelRunner(threads: number, rss: RssPeak, opts: ParallelPool
         workerCpuMs: starts.map((s) => (s.cpuMs === null ? '-' : s.cpuMs.toFixed(1))).join('/'),
       };
     },
-    async run(c: Parameters<RdnaRunner['run']>[0]) {
-      const out = await pool.run(c.launch);
+    prepare: (c: BenchCase) => adoptedCopy(c.launch, true),
+    async run(_c: BenchCase, l: KernelLaunch) {
+      const out = await pool.run(l);
       last = out.parallel;
       r.lastThreads = out.parallel.threads;
       r.lastReason = out.parallel.reason ?? '';

