@@ -18,7 +18,8 @@
 import type { Wave } from '../wave/wave.js';
 import { DecodeError } from '../isa/types.js';
 import type { Op, Program } from './program.js';
-import { MEM_CLASS, checkRefs, type WaitcntSanitizer } from './waitcnt.js';
+import { MEM_CLASS, checkRefs, quietPrefix, type WaitcntSanitizer } from './waitcnt.js';
+import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
 
@@ -81,7 +82,7 @@ export function blockAt(program: Program, pc: number): Block | null {
     if (ends(op) || ops.length >= MAX_OPS) break;
   }
   if (ops.length === 0) return null;
-  const b = compileBlock(ops, pc);
+  const b = compileBlock(ops, pc, program.target.space);
   program.blocks[i] = b;
   return b;
 }
@@ -101,11 +102,19 @@ function callOp(op: Op, w: Wave): void {
 }
 
 /** Generate the block's function: see the file comment for what it must do per op. */
-export function compileBlock(ops: readonly Op[], pc0: number): Block {
+export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Block {
   const n = ops.length;
+  const pcs: number[] = [];
+  for (let k = 0, p = pc0; k < n; p += ops[k]!.size, k++) pcs.push(p);
+  // A wave entering with no wait-counter track runs the first `quiet` ops without sanitizer steps
+  // (`sk`): stepped, they would report nothing and leave no track (waitcnt.ts, quietPrefix). Leaving
+  // the block inside that prefix replays the skipped steps.
+  const quiet = quietPrefix(ops, pcs, space);
   const lines: string[] = ['const t0 = clk.t;'];
-  const names: string[] = ['O', 'call'];
-  const values: unknown[] = [ops, callOp];
+  if (quiet > 0) lines.push('const sk = wc !== null && w.waitTrack === null;');
+  const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, O, PCS, ${ran}); ` : '');
+  const names: string[] = ['O', 'call', 'PCS'];
+  const values: unknown[] = [ops, callOp, pcs];
   const pre: string[] = [];
   let inlined = 0;
   let pc = pc0;
@@ -115,20 +124,21 @@ export function compileBlock(ops: readonly Op[], pc0: number): Block {
     const last = k === n - 1;
     pre.push(`const O${k} = O[${k}];`);
     // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
-    if (k > 0) lines.push(`if (lim === ${k}) { w.pc = ${pc}; clk.t = t0 + ${k}; return ${k}; }`);
+    if (k > 0) lines.push(`if (lim === ${k}) { ${replay(k)}w.pc = ${pc}; clk.t = t0 + ${k}; return ${k}; }`);
     // The sanitizer sees the op with w.pc at it, as dispatch calls it. An op whose step can only
     // check its registers is skipped unless one of them has an outstanding load (exact: see checkRefs).
     const refs = MEM_CLASS[op.ci] === 1 ? null : checkRefs(op);
+    const wcOn = k < quiet ? 'wc !== null && !sk' : 'wc !== null';
     if (refs === null) {
       lines.push(MEM_CLASS[op.ci] === 1
-        ? `if (wc !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`
-        : `if (wc !== null && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`);
+        ? `if (${wcOn}) { w.pc = ${pc}; wc.step(w, O${k}); }`
+        : `if (${wcOn} && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`);
     } else if (refs.length > 0) {
       const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
-      lines.push(`if (wc !== null && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, O${k}); } }`);
+      lines.push(`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, O${k}); } }`);
     }
     // Leaving early: the wave stopped, trapped or branched away after op k.
-    const leave = `{ clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
+    const leave = `{ ${replay(k + 1)}clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
     const check = last ? '' : ` if (w.state !== 'ready' || w.pc !== ${next}) ${leave}`;
     const src = op.inline;
     let body: string | undefined;

@@ -264,10 +264,51 @@ export class WaitcntSanitizer {
     }
   }
 
+  /**
+   * Replays the steps of `ops[0..n)` (at `pcs`) on a wave that entered a basic block with no track
+   * and skipped them (block.ts, `quietPrefix`): the block left before the point where the track is
+   * known to be empty again. The wave's PC is kept.
+   */
+  replay(w: Wave, ops: readonly Op[], pcs: readonly number[], n: number): void {
+    const pc = w.pc;
+    for (let i = 0; i < n; i++) {
+      w.pc = pcs[i]!;
+      this.step(w, ops[i]!);
+    }
+    w.pc = pc;
+  }
+
   /** Whether r also appears as a source of the op (beyond its destination list). */
   private readsOther(info: OpInfo, r: number): boolean {
     let n = 0;
     for (const x of info.refs) if (x === r) n++;
     return n > 1;
   }
+}
+
+/**
+ * How many leading ops of a straight-line block (at `pcs`) a wave entering it with no track may run
+ * without sanitizer steps: the largest n such that, stepped from no track, ops[0..n) report nothing
+ * and leave no track. Stepping depends only on the ops (and the PCs, for messages) until a wait
+ * reads its count from an SGPR, where the simulation stops. So a wave with no track that runs the
+ * whole prefix ends with no track and no report, exactly as stepping would leave it; one that leaves
+ * the block inside the prefix replays the steps it skipped (`WaitcntSanitizer.replay`).
+ */
+export function quietPrefix(ops: readonly Op[], pcs: readonly number[], space?: OperandSpace): number {
+  let fired = false;
+  const probe = new WaitcntSanitizer({ report: () => { fired = true; } } as unknown as Diagnostics, space);
+  const w = { waitTrack: null, pc: 0, id: -1 } as unknown as Wave;
+  let best = 0;
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (w.waitTrack !== null && MEM_CLASS[op.ci] === 0) {
+      const info = infoOf(op, space !== undefined && storesInVmcnt(space));
+      if (info.wait !== null && info.wait.sgpr >= 0) break;
+    }
+    w.pc = pcs[i]!;
+    probe.step(w, op);
+    if (fired) break;
+    if (w.waitTrack === null) best = i + 1;
+  }
+  return best;
 }
