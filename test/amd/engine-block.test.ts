@@ -160,14 +160,14 @@ function env(ws: 32 | 64 = 32): ExecEnv {
 }
 const prog = (src: string, e = env()) => new Program(gfx11, CODE_VA, Uint32Array.from(assemble(gfx11, src)), e);
 
-test('blocks: a block runs to its first branch, inlines the fast ALU handlers and calls the rest', () => {
+test('blocks: a block runs to its first branch, inlines the fast ALU and memory handlers and calls the rest', () => {
   const p = prog(['v_add_nc_u32_e32 v1, v2, v3', 's_add_u32 s0, s1, 5', 'global_load_b32 v4, v12, s[40:41]', 's_waitcnt vmcnt(0)', 'v_fmac_f32_e32 v5, v4, v1',
     's_cbranch_scc1 2', 'v_mov_b32_e32 v6, 1', 's_endpgm'].join('\n'));
   const b = blockAt(p, CODE_VA)!;
   assert.ok(b);
   assert.equal(b.n, 6, 'ends with the branch, inclusive');
   assert.deepEqual(b.ops.map((o) => o.inst.mnemonic), ['v_add_nc_u32_e32', 's_add_u32', 'global_load_b32', 's_waitcnt', 'v_fmac_f32_e32', 's_cbranch_scc1']);
-  assert.equal(b.inlined, 4, 'the two VALU ops, the SALU op and the branch are inlined; the load and s_waitcnt are called');
+  assert.equal(b.inlined, 5, 'the two VALU ops, the SALU op, the global load (fast-mem.ts) and the branch are inlined; s_waitcnt is called');
   // Classes of the whole block, as pairs (ci, count): valu 2, salu 1, flat 1, other 1, branch 1.
   let total = 0;
   for (let j = 1; j < b.classes.length; j += 2) total += b.classes[j]!;

@@ -16,7 +16,7 @@ import {
   ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsInRange, ldsRead, ldsWrite,
   onceReporter, popcount, srcRows, VIOL, endViolation,
 } from './vmem.js';
-import { fastDs2, fastDsAtomic32, fastDsDword } from './fast-mem.js';
+import { fastDs2, fastDsAtomic32, fastDsDword, type FastMem } from './fast-mem.js';
 
 const count = (w: Wave) => void (w.lgkmcnt < CNT_MAX && w.lgkmcnt++);
 
@@ -58,7 +58,7 @@ function gdsUnavailable(inst: Instruction, env: ExecEnv): Bound {
  * A DS binder returns its handler (wrapped here so a MEMVIOL it flags raises the exception), or
  * `{ fast }`: a generated fast path (fast-mem.ts) built over `withViol(ref)`, which is used as is.
  */
-type DsBinder = (inst: Instruction, env: ExecEnv, findings: Finding[]) => ((w: Wave) => void) | { readonly fast: (w: Wave) => void };
+type DsBinder = (inst: Instruction, env: ExecEnv, findings: Finding[]) => ((w: Wave) => void) | { readonly fast: FastMem };
 
 function withViol(inner: (w: Wave) => void): (w: Wave) => void {
   return (w: Wave) => {
@@ -73,7 +73,7 @@ function ds(names: string | readonly string[], bind: DsBinder): void {
     if (inst.fields.gds) return gdsUnavailable(inst, env);
     const findings: Finding[] = [];
     const b = bind(inst, env, findings);
-    return { cls: 'lds', findings, run: typeof b === 'function' ? withViol(b) : b.fast };
+    return typeof b === 'function' ? { cls: 'lds', findings, run: withViol(b) } : { cls: 'lds', findings, run: b.fast.run, inline: b.fast.inline };
   });
 }
 

@@ -20,6 +20,7 @@
 import type { Wave } from '../wave/wave.js';
 import { APERTURE, CNT_MAX, popcount } from './vmem.js';
 import { compile, markFast } from './fast-registry.js';
+import type { Inline } from './registry.js';
 
 type Run = (w: Wave) => void;
 
@@ -38,7 +39,7 @@ function execHead(ws: number): string[] {
   return [
     'const s = w.s, v = w.v;',
     ws === 64 ? 'const el = s[126], eh = s[127];' : 'const el = s[126], eh = 0;',
-    'if (el === 0 && eh === 0) return fallback(w);',
+    'if (el === 0 && eh === 0) return ref(w);',
     ws === 64 ? 'const full = el === 4294967295 && eh === 4294967295;' : 'const full = el === 4294967295;',
   ];
 }
@@ -46,14 +47,25 @@ function execHead(ws: number): string[] {
 const laneCount = (ws: number) => `w.laneOps += full ? ${ws} : popcount(el)${ws === 64 ? ' + popcount(eh)' : ''};`;
 const bump = (c: string) => `if (w.${c} < ${CNT_MAX}) w.${c}++;`;
 
-/** Build the handler; `fallback` counts and runs the reference. */
-function build(name: string, code: string[], ref: Run, extra: Record<string, unknown> = {}): Run {
+/** A generated handler and its source, which a basic block may inline (block.ts). */
+export interface FastMem {
+  readonly run: Run;
+  readonly inline: Inline;
+}
+
+/**
+ * Build the handler. Its only returns are `return ref(w);` (the Inline contract): `ref` counts the
+ * fallback in memFallbacks and runs the reference handler.
+ */
+function build(name: string, code: string[], refRun: Run, extra: Record<string, unknown> = {}): FastMem {
   const names = Object.keys(extra);
-  const factory = compile(['ref', 'popcount', 'memFallbacks', ...names], [
-    'const fallback = (w) => { memFallbacks.n++; ref(w); };',
-    `return function ${name}(w) {`, ...code, '};',
-  ].join('\n'));
-  return markFast(factory(ref, popcount, memFallbacks, ...names.map((k) => extra[k])) as Run);
+  const params = ['ref', 'popcount', ...names];
+  const body = code.join('\n');
+  const factory = compile(params, `return function ${name}(w) {\n${body}\n};`);
+  const ref = (w: Wave) => { memFallbacks.n++; refRun(w); };
+  const args = [ref, popcount, ...names.map((k) => extra[k])];
+  const run = markFast(factory(...args) as Run);
+  return { run, inline: { run, body, params, args } };
 }
 
 export interface FlatDwordSpec {
@@ -82,7 +94,7 @@ export interface FlatDwordSpec {
  * A FLAT/GLOBAL dword-multiple load or store, or a u8/i8 load (`byte`), on the unaligned
  * alignment mode (the reference must already raise MEMVIOL itself).
  */
-export function fastFlatDword(sp: FlatDwordSpec, ref: Run): Run {
+export function fastFlatDword(sp: FlatDwordSpec, ref: Run): FastMem {
   const { ws, lo, hi, count } = sp;
   const byte = sp.byte !== undefined && !sp.store && count === 1 ? sp.byte : undefined;
   const span = byte !== undefined ? 1 : 4 * count;
@@ -92,10 +104,10 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): Run {
   else c.push(`const h0 = v[${hi} + f];`, `const B = h0 * 4294967296 + ${sp.off};`);
   c.push(
     `const seg = w.mem.find(v[${lo} + f] + B, ${span});`,
-    `if (seg === null || ${byte !== undefined ? '' : 'seg.u32 === null || '}seg.size > 4294967296) return fallback(w);`,
+    `if (seg === null || ${byte !== undefined ? '' : 'seg.u32 === null || '}seg.size > 4294967296) return ref(w);`,
   );
   // FLAT routes the apertures to LDS/scratch: a segment overlapping them is not plain memory.
-  if (sp.flat) c.push(`if (seg.end > ${APERTURE.PRIVATE} && seg.base < ${APERTURE.SHARED + APERTURE.SIZE}) return fallback(w);`);
+  if (sp.flat) c.push(`if (seg.end > ${APERTURE.PRIVATE} && seg.base < ${APERTURE.SHARED + APERTURE.SIZE}) return ref(w);`);
   const moves: string[] = [];
   if (byte !== undefined) moves.push(`v[${sp.d} + l] = ${byte === 'u8' ? 'u8[i]' : '((u8[i] << 24) >> 24) >>> 0'};`);
   else {
@@ -114,12 +126,12 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): Run {
     // One pass: a load that does not overwrite its address, or a store, may stop at a failing
     // lane: the reference then redoes the whole instruction, rewriting every active lane's
     // destination (loads) or the same bytes at the same addresses in the same order (stores).
-    c.push(lanes(ws, `const o = v[${lo} + l] + C; if (o < 0 || o > last || ((o & ${amask}) | ${sp.saddr >= 0 ? '0' : `(v[${hi} + l] ^ h0)`}) !== 0) return fallback(w); const i = o >>> ${shift}; ${moves.join(' ')}`));
+    c.push(lanes(ws, `const o = v[${lo} + l] + C; if (o < 0 || o > last || ((o & ${amask}) | ${sp.saddr >= 0 ? '0' : `(v[${hi} + l] ^ h0)`}) !== 0) return ref(w); const i = o >>> ${shift}; ${moves.join(' ')}`));
   } else {
     c.push(
     'let mn = 4294967295, mx = 0, bad = 0;',
     lanes(ws, `const x = v[${lo} + l]; if (x < mn) mn = x; if (x > mx) mx = x; bad |= (x & ${amask}) ^ W${sp.saddr >= 0 ? '' : ` | (v[${hi} + l] ^ h0)`};`),
-    'if (bad !== 0 || mn + C < 0 || mx + C > last) return fallback(w);',
+    'if (bad !== 0 || mn + C < 0 || mx + C > last) return ref(w);',
     lanes(ws, `const i = (v[${lo} + l] + C) >>> ${shift}; ${moves.join(' ')}`),
     );
   }
@@ -136,7 +148,7 @@ function ldsCheck(ws: number, addr: number, off: number, bytes: number): string[
     `const lds = w.ldsU32, limit = w.lds.length - ${bytes};`,
     'let mx = 0, bad = 0;',
     lanes(ws, `const a = (v[${addr} + l] + ${off}) >>> 0; if (a > mx) mx = a; bad |= a;`),
-    'if ((bad & 3) !== 0 || mx > limit) return fallback(w);',
+    'if ((bad & 3) !== 0 || mx > limit) return ref(w);',
   ];
 }
 
@@ -151,7 +163,7 @@ export interface DsDwordSpec {
 }
 
 /** ds_load_b32..b128 / ds_store_b32..b128 (unaligned mode, destination in range). */
-export function fastDsDword(sp: DsDwordSpec, ref: Run): Run {
+export function fastDsDword(sp: DsDwordSpec, ref: Run): FastMem {
   const { ws, count } = sp;
   const c = [...execHead(ws), ...ldsCheck(ws, sp.addr, sp.off, 4 * count)];
   const moves: string[] = [];
@@ -178,7 +190,7 @@ export interface Ds2Spec {
 }
 
 /** ds_load_2addr(_stride64)_b32/b64 and ds_store_2addr(_stride64)_b32/b64. */
-export function fastDs2(sp: Ds2Spec, ref: Run): Run {
+export function fastDs2(sp: Ds2Spec, ref: Run): FastMem {
   const { ws, dw, o0, o1 } = sp;
   const bytes = 4 * dw;
   // Sums past 2^32 wrap in the reference (and may land in range): left to it.
@@ -187,7 +199,7 @@ export function fastDs2(sp: Ds2Spec, ref: Run): Run {
     `const lds = w.ldsU32, limit = w.lds.length - ${bytes + Math.max(o0, o1)};`,
     'let mx = 0, bad = 0;',
     lanes(ws, `const b = v[${sp.addr} + l]; if (b > mx) mx = b; bad |= b;`),
-    'if ((bad & 3) !== 0 || mx > limit) return fallback(w);',
+    'if ((bad & 3) !== 0 || mx > limit) return ref(w);',
   ];
   const i0 = o0 >>> 2;
   const i1 = o1 >>> 2;
@@ -217,7 +229,7 @@ export interface DsAtomicSpec {
 }
 
 /** 32-bit DS atomics: read-modify-write each lane's dword in lane order, as the reference. */
-export function fastDsAtomic32(sp: DsAtomicSpec, ref: Run): Run {
+export function fastDsAtomic32(sp: DsAtomicSpec, ref: Run): FastMem {
   const { ws } = sp;
   const c = [`/* ${sp.key} */`, ...execHead(ws), ...ldsCheck(ws, sp.addr, sp.off, 4)];
   c.push(

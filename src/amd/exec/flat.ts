@@ -142,12 +142,12 @@ function bindAccess(inst: Instruction, env: ExecEnv) {
     const sv = inst.encoding === 'GLOBAL' && saddr !== SADDR_OFF;
     // (The reference reports an out-of-range address register; both read VGPR0 for it.)
     const rows = srcRows(env, inst, f.addr ?? 0, sv ? 1 : 2, 'address', []);
-    const run = fastFlatDword({
+    const fast = fastFlatDword({
       ws, flat: inst.encoding === 'FLAT', saddr: sv ? saddr & ~1 : -1, lo: rows[0]!, hi: sv ? 0 : rows[1]!,
       off: inst.encoding === 'FLAT' ? (f.offset ?? 0) & 0xfff : ((f.offset ?? 0) << 19) >> 19,
       count: acc.count, store: acc.store, data: data ? [...data] : [], d, storeCnt: storeCounter(env.space), ...(byte !== undefined ? { byte } : {}),
     }, ref);
-    return { cls, findings, run };
+    return { cls, findings, run: fast.run, inline: fast.inline };
   }
   if (memFastPaths(env) && inst.encoding === 'SCRATCH' && acc.bytes === 4 && alignModeOf(env) === 'unaligned' && ok) {
     const fast = scratchFastPath(inst, env, acc.count, data, d, cnt);
