@@ -350,7 +350,7 @@ export function dispatch(
           const b = blockAt(trapProgram !== null && w.pc >= trapBase && w.pc < trapEnd ? trapProgram : program, w.pc);
           if (b !== null) {
             const room = budget - executed;
-            const ran = b.run(w, clk, wc, q - i < room ? q - i : room);
+            const ran = b.fn(w, clk, wc, q - i < room ? q - i : room, b.ops, b.args);
             w.instructions += ran;
             executed += ran;
             if (ran === b.n) {

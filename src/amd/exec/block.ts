@@ -34,12 +34,25 @@ export interface Clock {
  */
 export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number) => number;
 
+/**
+ * The generated function of a block: BlockRun plus the block's ops and its bound values (`Block.ops`,
+ * `Block.args`). One function per distinct source text, shared by every Program whose block has that
+ * text and kept for the life of the process: nothing of a Program lives in it, so its optimised code
+ * outlives the Program. (Closures over a Program's values died with it and V8, which holds optimised
+ * code weakly, dropped their code at the next full GC: every later dispatch of the same kernel ran
+ * cold again; measured 3x on matmul and 8x on reduce_1bar with a GC between runs.)
+ */
+export type BlockFn = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number, ops: readonly Op[], args: readonly unknown[]) => number;
+
 export interface Block {
   /** Number of ops. */
   readonly n: number;
   readonly ops: readonly Op[];
   /** Instruction classes of the whole block as pairs (Op.ci, count), for the run statistics. */
   readonly classes: Int32Array;
+  /** Hot callers use `fn(w, clk, wc, lim, ops, args)`; `run` binds them (a closure of this Program's). */
+  readonly fn: BlockFn;
+  readonly args: readonly unknown[];
   readonly run: BlockRun;
   /** Ops inlined into the generated function (the rest are called). */
   readonly inlined: number;
@@ -101,6 +114,9 @@ function callOp(op: Op, w: Wave): void {
   op.run(w);
 }
 
+/** Block functions by source text (see BlockFn). */
+const blockFns = new Map<string, BlockFn>();
+
 /** Generate the block's function: see the file comment for what it must do per op. */
 export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Block {
   const n = ops.length;
@@ -112,17 +128,15 @@ export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpa
   const quiet = quietPrefix(ops, pcs, space);
   const lines: string[] = ['const t0 = clk.t;'];
   if (quiet > 0) lines.push('const sk = wc !== null && w.waitTrack === null;');
-  const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, O, PCS, ${ran}); ` : '');
-  const names: string[] = ['O', 'call', 'PCS'];
-  const values: unknown[] = [ops, callOp, pcs];
-  const pre: string[] = [];
+  const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}); ` : '');
+  // The block's own values ($A): $A[0] the op PCs (for replays), then the inlined handlers' bound values.
+  const values: unknown[] = [pcs];
   let inlined = 0;
   let pc = pc0;
   for (let k = 0; k < n; k++) {
     const op = ops[k]!;
     const next = pc + op.size;
     const last = k === n - 1;
-    pre.push(`const O${k} = O[${k}];`);
     // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
     if (k > 0) lines.push(`if (lim === ${k}) { ${replay(k)}w.pc = ${pc}; clk.t = t0 + ${k}; return ${k}; }`);
     // The sanitizer sees the op with w.pc at it, as dispatch calls it. An op whose step can only
@@ -131,11 +145,11 @@ export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpa
     const wcOn = k < quiet ? 'wc !== null && !sk' : 'wc !== null';
     if (refs === null) {
       lines.push(MEM_CLASS[op.ci] === 1
-        ? `if (${wcOn}) { w.pc = ${pc}; wc.step(w, O${k}); }`
-        : `if (${wcOn} && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, O${k}); }`);
+        ? `if (${wcOn}) { w.pc = ${pc}; wc.step(w, $O[${k}]); }`
+        : `if (${wcOn} && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, $O[${k}]); }`);
     } else if (refs.length > 0) {
       const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
-      lines.push(`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, O${k}); } }`);
+      lines.push(`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`);
     }
     // Leaving early: the wave stopped, trapped or branched away after op k.
     const leave = `{ ${replay(k + 1)}clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
@@ -151,29 +165,28 @@ export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpa
       const binds: string[] = [];
       src!.params.forEach((x, j) => {
         if (!new RegExp(`\\b${x.replace(/\$/g, '\\$')}\\b`).test(body!)) return;
-        names.push(`P${k}_${j}`);
+        binds.push(`const ${x} = $A[${values.length}];`);
         values.push(src!.args[j]);
-        binds.push(`const ${x} = P${k}_${j};`);
       });
       if (last) lines.push(`w.pc = ${next};`);
       lines.push(`b${k}: {`, ...binds, body, '}');
       inlined++;
     } else {
-      lines.push(`w.pc = ${next}; clk.t = t0 + ${k}; call(O${k}, w);${check}`);
+      lines.push(`w.pc = ${next}; clk.t = t0 + ${k}; call($O[${k}], w);${check}`);
     }
     pc = next;
   }
   lines.push(`clk.t = t0 + ${n};`, `return ${n};`);
-  const factory = compile(names, `${pre.join('\n')}\nreturn function block(w, clk, wc, lim) {\n${lines.join('\n')}\n};`);
-  // Two closures from the factory: V8 then compiles the block without specialising it to one
-  // closure's constants, so the optimised code lands in the factory's shared feedback and the next
-  // Program of the same code (a second dispatch, a parallel run's calling thread) starts warm. With
-  // one closure the second run re-optimised every block from cold (measured: run 2 of matmul in
-  // one process 1.1-1.3 cpu-s -> 0.5-0.9, the same as a warm run; the first run is unchanged).
-  factory(...values);
-  const run = factory(...values) as unknown as BlockRun;
+  const src = `return function block(w, clk, wc, lim, $O, $A) {\n${lines.join('\n')}\n};`;
+  let fn = blockFns.get(src);
+  if (fn === undefined) {
+    fn = compile(['call'], src)(callOp) as unknown as BlockFn;
+    blockFns.set(src, fn);
+  }
+  const f = fn;
+  const run: BlockRun = (w, clk, wc, lim) => f(w, clk, wc, lim, ops, values);
   const counts = new Map<number, number>();
   for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
   const classes = Int32Array.from([...counts].flat());
-  return { n, ops, classes, run, inlined };
+  return { n, ops, classes, fn, args: values, run, inlined };
 }
