@@ -127,7 +127,11 @@ export interface ManifestRun extends KernelRun {
   /** 0 ok, 1 an expectation mismatch or (with strict) a diagnostic or an aborted run. */
   readonly exitCode: 0 | 1;
   /** run.json: the report plus the expectation results. */
-  readonly json: RunReport & { manifest: string; codeObject: string; ok: boolean; expectations: Readonly<Record<string, ExpectationResult>> };
+  readonly json: RunReport & {
+    manifest: string; codeObject: string; ok: boolean; expectations: Readonly<Record<string, ExpectationResult>>;
+    /** `gpusim run --threads`: the threads the run used, and why only one when it could not split. */
+    threads?: number; threadsReason?: string;
+  };
 }
 
 const DEFAULT_BUDGET = 50_000_000;
@@ -269,8 +273,44 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   return { report, buffers, strictStop };
 }
 
+type ReadFile = (p: string) => Uint8Array;
+const readFromDisk: ReadFile = (p) => new Uint8Array(readFileSync(p));
+
 /** Run a validated manifest: buffers from their init, outputs read back, expectations checked. */
-export function runManifest(m: Manifest, opts: RunOptions = {}, readFile: (p: string) => Uint8Array = (p) => new Uint8Array(readFileSync(p))): ManifestRun {
+export function runManifest(m: Manifest, opts: RunOptions = {}, readFile: ReadFile = readFromDisk): ManifestRun {
+  const launch = manifestLaunch(m, readFile);
+  return manifestResult(m, opts, manifestRun(m, () => runKernel(launch, opts)), readFile);
+}
+
+/**
+ * runManifest with the kernel run by `run` (a worker pool's, src/runtime/parallel.ts: `gpusim run
+ * --threads`), which gets the launch the manifest describes.
+ */
+export async function runManifestWith(m: Manifest, opts: RunOptions, run: (l: KernelLaunch) => Promise<KernelRun>, readFile: ReadFile = readFromDisk): Promise<ManifestRun> {
+  const launch = manifestLaunch(m, readFile);
+  let r: KernelRun;
+  try {
+    r = await run(launch);
+  } catch (e) {
+    throw inManifest(m, e);
+  }
+  return manifestResult(m, opts, r, readFile);
+}
+
+function inManifest(m: Manifest, e: unknown): unknown {
+  return e instanceof InputError && !e.message.startsWith(m.path) ? new InputError(e.message, m.path) : e;
+}
+
+function manifestRun(m: Manifest, run: () => KernelRun): KernelRun {
+  try {
+    return run();
+  } catch (e) {
+    throw inManifest(m, e);
+  }
+}
+
+/** The launch a manifest describes: its code object, and fresh buffers handed over to the run. */
+export function manifestLaunch(m: Manifest, readFile: ReadFile = readFromDisk): KernelLaunch {
   let coBytes: Uint8Array;
   try {
     coBytes = readFile(m.codeObject);
@@ -308,13 +348,11 @@ export function runManifest(m: Manifest, opts: RunOptions = {}, readFile: (p: st
     }
     trap = { code, tma: th.tma };
   }
-  let run: KernelRun;
-  try {
-    run = runKernel({ codeObject: co, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args, ...(trap ? { trapHandler: trap } : {}) }, opts);
-  } catch (e) {
-    if (e instanceof InputError && !e.message.startsWith(m.path)) throw new InputError(e.message, m.path);
-    throw e;
-  }
+  return { codeObject: co, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args, ...(trap ? { trapHandler: trap } : {}) };
+}
+
+/** Outputs checked against the manifest's expectations; run.json. */
+function manifestResult(m: Manifest, opts: RunOptions, run: KernelRun, readFile: ReadFile): ManifestRun {
   const expectations: Record<string, ExpectationResult> = {};
   let ok = true;
   for (const [name, exp] of Object.entries(m.expect)) {

@@ -166,6 +166,23 @@ test('gpusim run: exit 1 on a mismatch, listing the first differences', async ()
   assert.match(r.out, /FAIL\n$/);
 });
 
+test('gpusim run --threads: the workgroups split over worker threads give the one-thread bytes and report; a trace keeps one thread and says so', async () => {
+  const n = 1000;
+  const { dir, path } = writeTmp(vaddManifest({ expect: { c: { file: 'c.bin', ulp: 0 } } }, n), { 'c.bin': expectedVadd(n) });
+  const one = await cli(['run', path, '--json', '--out', join(dir, 'o1')]);
+  const two = await cli(['run', path, '--json', '--threads', '2', '--out', join(dir, 'o2')]);
+  assert.equal(two.code, 0, two.err);
+  const a = JSON.parse(one.out) as Record<string, unknown>;
+  const b = JSON.parse(two.out) as Record<string, unknown>;
+  assert.equal(b.threads, 2, 'split over two threads');
+  assert.equal(b.threadsReason, undefined);
+  for (const k of ['ok', 'waves', 'workgroups', 'waveInstructions', 'laneOperations', 'byClass', 'diagnostics', 'expectations']) assert.deepEqual(b[k], a[k], k);
+  assert.deepEqual(readFileSync(join(dir, 'o2/c.bin')), readFileSync(join(dir, 'o1/c.bin')));
+  const traced = await cli(['run', path, '--threads', '2', '--trace', join(dir, 't.txt')]);
+  assert.equal(traced.code, 0, traced.err);
+  assert.match(traced.out, /, 1 thread \(tracing\)\)/);
+});
+
 test('gpusim run: exit 2 for bad input, with the field named', async () => {
   const cases: [string[], RegExp][] = [
     [['run'], /expected exactly one manifest/],
@@ -173,6 +190,8 @@ test('gpusim run: exit 2 for bad input, with the field named', async () => {
     [['run', writeTmp({ ...vaddManifest(), grid: 'x' }).path, '--seed', '1'], /grid: must be an array/],
     [['run', writeTmp(vaddManifest()).path, '--order', 'sideways'], /--order must be roundrobin or random/],
     [['run', writeTmp(vaddManifest()).path, '--max-instructions', '0'], /--max-instructions must be an integer/],
+    [['run', writeTmp(vaddManifest()).path, '--threads', 'many'], /--threads must be auto or an integer in \[1, 256\]/],
+    [['run', writeTmp(vaddManifest()).path, '--threads', '0'], /--threads must be an integer in \[1, 256\]/],
     [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', 'c'] }).path], /args: kernel vadd takes 4 arguments/],
     [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', { u32: 1 }, 'c'] }).path], /args\[2\] \(c\): the kernel expects global_buffer/],
     [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', 'c', { u64: 1 }] }).path], /args\[3\] \(n\): the kernel's argument is 4 bytes/],

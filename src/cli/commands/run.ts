@@ -8,13 +8,17 @@ import type { Command } from '../command.js';
 import { EXIT_FINDING, EXIT_OK } from '../command.js';
 import { UsageError } from '../../core/errors.js';
 import { loadManifest } from '../../runtime/manifest.js';
-import { runManifest, type ManifestRun, type RunOptions } from '../../runtime/run.js';
+import { availableParallelism } from 'node:os';
+import { runManifest, runManifestWith, type ManifestRun, type RunOptions } from '../../runtime/run.js';
+import { ParallelPool } from '../../runtime/parallel.js';
+import { nodeWorkerHost } from '../../runtime/parallel-node.js';
 
 export const runCommand: Command = {
   name: 'run',
   summary: 'run a gfx11 kernel described by a manifest and check its outputs',
   help: `usage: gpusim run <manifest.json> [--out DIR] [--json] [--seed N] [--order roundrobin|random]
                    [--engine fast|interp] [--strict] [--max-instructions N] [--trace FILE]
+                   [--threads N|auto]
 
 Runs the kernel a manifest describes (code object, kernel, grid, block, buffers, args, outputs,
 expect; see README "Running kernels") on the RDNA3 model and compares the outputs with the
@@ -28,6 +32,10 @@ expected files (integers exactly, floats within the stated ULP bound).
   --strict               stop at the first diagnostic and exit 1
   --max-instructions N   wave-instruction budget (default 50000000)
   --trace FILE           write one line per executed instruction: wave, pc (code object address), text
+  --threads N|auto       split the workgroups over N threads (auto: every core); the outputs are
+                         the same bytes as on one thread for a kernel without races. A trace,
+                         --strict, a trap handler or one workgroup run on one thread (the summary
+                         says why). Default 1: starting the workers costs about half a second
 Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic, 2 bad input.`,
   options: {
     out: { type: 'string' },
@@ -38,9 +46,10 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     strict: { type: 'boolean', default: false },
     'max-instructions': { type: 'string' },
     trace: { type: 'string' },
+    threads: { type: 'string' },
   },
   positionals: true,
-  run(values, positionals, io) {
+  async run(values, positionals, io) {
     if (positionals.length !== 1) throw new UsageError('run: expected exactly one manifest.json');
     const seed = intOpt(values.seed, '--seed', 0, 0xffffffff) ?? 1;
     const budget = intOpt(values['max-instructions'], '--max-instructions', 1, Number.MAX_SAFE_INTEGER);
@@ -48,6 +57,8 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     if (order !== 'roundrobin' && order !== 'random') throw new UsageError(`run: --order must be roundrobin or random, not '${order}'`);
     const engine = (values.engine as string | undefined) ?? 'fast';
     if (engine !== 'fast' && engine !== 'interp') throw new UsageError(`run: --engine must be fast or interp, not '${engine}'`);
+    if (values.threads !== undefined && values.threads !== 'auto' && !/^[0-9]+$/.test(String(values.threads))) throw new UsageError(`run: --threads must be auto or an integer in [1, 256], not '${String(values.threads)}'`);
+    const threads = values.threads === 'auto' ? availableParallelism() : intOpt(values.threads, '--threads', 1, 256) ?? 1;
     const m = loadManifest(positionals[0]!);
 
     let traceFd: number | undefined;
@@ -85,9 +96,19 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
       } : {}),
     };
     let r: ManifestRun;
+    let used: { threads: number; reason?: string } | undefined;
+    const pool = threads > 1 ? new ParallelPool(nodeWorkerHost(), threads, { callerSlice: true }) : undefined;
     try {
-      r = runManifest(m, opts);
+      if (pool === undefined) r = runManifest(m, opts);
+      else {
+        r = await runManifestWith(m, opts, async (l) => {
+          const p = await pool.run(l, opts);
+          used = { threads: p.parallel.threads, ...(p.parallel.reason !== undefined ? { reason: p.parallel.reason } : {}) };
+          return p;
+        });
+      }
     } finally {
+      pool?.close();
       if (traceFd !== undefined) {
         flushTrace();
         closeSync(traceFd);
@@ -95,6 +116,7 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
       if (shown) io.stderr('\n');
     }
 
+    if (used !== undefined) r = { ...r, json: { ...r.json, threads: used.threads, ...(used.reason !== undefined ? { threadsReason: used.reason } : {}) } };
     if (typeof values.out === 'string') {
       mkdirSync(values.out, { recursive: true });
       for (const name of m.outputs) writeFileSync(join(values.out, `${name}.bin`), r.buffers[name]!);
@@ -118,7 +140,8 @@ function intOpt(v: unknown, name: string, min: number, max: number): number | un
 export function summary(r: ManifestRun): string {
   const j = r.json;
   const lines: string[] = [];
-  lines.push(`${j.kernel} (${j.target} wave${j.waveSize}): ${j.workgroups} workgroups, ${j.waves} waves, ${j.waveInstructions} wave-instructions, ${j.laneOperations} lane-ops in ${j.timeMs.toFixed(1)} ms (${j.order}, seed ${j.seed})${j.aborted ? ' — ABORTED' : ''}`);
+  const on = j.threads === undefined ? '' : `, ${j.threads} thread${j.threads === 1 ? '' : 's'}${j.threadsReason ? ` (${j.threadsReason})` : ''}`;
+  lines.push(`${j.kernel} (${j.target} wave${j.waveSize}): ${j.workgroups} workgroups, ${j.waves} waves, ${j.waveInstructions} wave-instructions, ${j.laneOperations} lane-ops in ${j.timeMs.toFixed(1)} ms (${j.order}, seed ${j.seed}${on})${j.aborted ? ' — ABORTED' : ''}`);
   for (const [name, e] of Object.entries(r.expectations)) {
     if (e.ok) lines.push(`  ${name}: ok${e.ulp ? ` (within ${e.ulp} ulp)` : ''}`);
     else {
