@@ -1,7 +1,7 @@
 /**
  * Generator: the GFX10.3 image resource (T#) and sampler (S#) descriptor layouts and the GFX10
  * image data formats, from Mesa's AMD register database (../shared/ref/mesa-amd-registers/
- * gfx10-rsrc.json: SQ_IMG_RSRC_WORD0..7, SQ_IMG_SAMP_WORD0..3, enum GFX10_FORMAT). Writes
+ * gfx10-rsrc.json: SQ_IMG_RSRC_WORD0..7, SQ_IMG_SAMP_WORD0..3 as mapped for gfx103, enum GFX10_FORMAT). Writes
  * src/amd/exec/mimg-gfx10.gen.ts, which mimg.ts reads for gfx1030 waves (GFX11's are in
  * mimg-rsrc.gen.ts and buffer-formats.gen.ts). Run: `npm run gen -- img-gfx10`.
  */
@@ -16,17 +16,31 @@ export function sharedRef(): string {
 }
 
 interface MesaField { name: string; bits: [number, number] }
-export interface MesaDb { enums: Record<string, { entries: { name: string; value: number }[] }>; register_types: Record<string, { fields: MesaField[] }> }
+export interface MesaDb {
+  enums: Record<string, { entries: { name: string; value: number }[] }>;
+  register_types: Record<string, { fields: MesaField[] }>;
+  register_mappings?: { name: string; chips?: string[]; type_ref?: string }[];
+}
 
 export function readDb(path: string): MesaDb {
   return JSON.parse(readFileSync(path, 'utf8')) as MesaDb;
 }
 
-/** `export const <constName>` with every field of <prefix>0..words-1 (low bit order per word), then `extra` lines. */
-export function fieldLines(db: MesaDb, constName: string, prefix: string, words: number, extra: readonly string[] = []): string[] {
+/**
+ * The layout of register `name` on `chip`: the register_mappings entry for that chip names its
+ * type (gfx10-rsrc.json maps SQ_IMG_RSRC_WORD4..6 to *_gfx103 types on gfx103: PITCH_MSB,
+ * BIG_PAGE, LLC_NOALLOC); without a chip, or a mapping, the type of the register's own name.
+ */
+function typeOf(db: MesaDb, name: string, chip?: string): { fields: MesaField[] } | undefined {
+  const m = chip === undefined ? undefined : db.register_mappings?.find((r) => r.name === name && r.chips?.includes(chip));
+  return db.register_types[m?.type_ref ?? name];
+}
+
+/** `export const <constName>` with every field of <prefix>0..words-1 (low bit order per word) as `chip` lays them out, then `extra` lines. */
+export function fieldLines(db: MesaDb, constName: string, prefix: string, words: number, extra: readonly string[] = [], chip?: string): string[] {
   const lines = [`/** ${prefix}0..${words - 1} fields. */`, `export const ${constName}: Readonly<Record<string, RsrcBits>> = {`];
   for (let w = 0; w < words; w++) {
-    const t = db.register_types[`${prefix}${w}`];
+    const t = typeOf(db, `${prefix}${w}`, chip);
     if (!t) continue;
     for (const f of [...t.fields].sort((a, b) => a.bits[0] - b.bits[0])) lines.push(`  ${f.name}: { word: ${w}, lo: ${f.bits[0]}, width: ${f.bits[1] - f.bits[0] + 1} },`);
   }
@@ -47,7 +61,8 @@ export function generate(): Record<string, string> {
     'import type { BufFormat } from \'./buffer-formats.gen.js\';',
     '',
   ];
-  lines.push(...fieldLines(db, 'SQ_IMG_RSRC_GFX10', 'SQ_IMG_RSRC_WORD', 8), ...fieldLines(db, 'SQ_IMG_SAMP_GFX10', 'SQ_IMG_SAMP_WORD', 4));
+  // gfx1030's layouts (the gfx103 mappings), not GFX10.1's.
+  lines.push(...fieldLines(db, 'SQ_IMG_RSRC_GFX10', 'SQ_IMG_RSRC_WORD', 8, [], 'gfx103'), ...fieldLines(db, 'SQ_IMG_SAMP_GFX10', 'SQ_IMG_SAMP_WORD', 4, [], 'gfx103'));
   lines.push('/** GFX10_FORMAT values with plain components (X first), by T# FORMAT value. */', 'export const IMG_FORMATS_GFX10: Readonly<Record<number, BufFormat>> = {');
   for (const e of db.enums.GFX10_FORMAT!.entries) {
     const name = e.name.trim().replace(/^GFX10_FORMAT_/, '');
