@@ -30,6 +30,7 @@ import { bufFormatByName, bufGenOf, packVsharp } from '../amd/exec/buffer.js';
 import { BUF_FORMATS } from '../amd/exec/buffer-formats.gen.js';
 import type { RsrcBits } from '../amd/exec/mimg-rsrc.gen.js';
 import { imageGen } from '../amd/exec/mimg.js';
+import { linearLayout, type LinearLayout } from '../amd/exec/image-layout.js';
 import { GfxPipeline, type DrawOptions, type DrawStats, type ShaderCode } from './draw.js';
 import type { PopsDrawReport } from '../amd/gfx/pops-draw.js';
 import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
@@ -37,6 +38,16 @@ import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
 type Json = Record<string, unknown>;
 
 export interface SceneTarget { name: string; format: ColorFormatName; width: number; height: number; va: number; bytes: number }
+/**
+ * An image surface the scene made from a buffer (`{"image": buf}` user data): the buffer's texels
+ * copied into the target generation's linear layout (image-layout.ts) at `va`.
+ */
+export interface SceneImage {
+  readonly va: number; readonly width: number; readonly height: number; readonly levels: number; readonly layers: number;
+  /** Bytes per texel. */
+  readonly bytes: number;
+  readonly layout: LinearLayout;
+}
 export interface SceneResult {
   readonly width: number;
   readonly height: number;
@@ -46,6 +57,8 @@ export interface SceneResult {
   readonly mem: Memory;
   /** GPU address of each scene buffer. */
   readonly buffers: ReadonlyMap<string, number>;
+  /** Image surfaces by the name of the buffer they were made from. */
+  readonly images: ReadonlyMap<string, SceneImage>;
   readonly diag: Diagnostics;
   readonly stats: DrawStats;
   /** The PM4 stream that was executed. */
@@ -264,6 +277,40 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   if (ringBytes > 256 * 65536) err('draws', 'the draws need an attribute ring over 16 MiB; split them');
   const ring = gen === 'gfx11' ? mem.alloc(ringBytes, 'attr-ring', 65536) : null;
 
+  // Image surfaces: a buffer named as an image holds its texels tightly packed (per layer, each level's
+  // rows of level-width texels, level 0 first); the scene copies them into a surface laid out as the
+  // target generation's addrlib lays out linear images (row pitch, mip and slice placement).
+  const images = new Map<string, SceneImage>();
+  const imageSurface = (o: Json, uf: string): SceneImage => {
+    const bn = str(o.image, `${uf}.image`);
+    const buf = buffers.get(bn) ?? err(`${uf}.image`, `no buffer '${bn}'`);
+    const fmtName = str(o.format ?? '8_8_8_8_UNORM', `${uf}.format`);
+    const fmt = imgFormat.get(fmtName) ?? err(`${uf}.format`, `an image format name of ${target} such as 8_8_8_8_UNORM or 32_32_32_32_FLOAT`);
+    const bytes = img.F[fmt]!.bytes;
+    if (256 % bytes) err(`${uf}.format`, `texels of ${bytes} bytes have no linear layout here (1, 2, 4, 8 or 16 bytes)`);
+    const width = int(o.width, `${uf}.width`, 1, 16384), height = int(o.height ?? 1, `${uf}.height`, 1, 16384);
+    const levels = int(o.levels ?? 1, `${uf}.levels`, 1, 1 + Math.floor(Math.log2(Math.max(width, height))));
+    const layers = int(o.layers ?? 1, `${uf}.layers`, 1, 8192);
+    const prev = images.get(bn);
+    if (prev) {
+      if (prev.width !== width || prev.height !== height || prev.levels !== levels || prev.layers !== layers || prev.bytes !== bytes) err(uf, `buffer '${bn}' is already an image of another size, format, level or layer count`);
+      return prev;
+    }
+    const layout = linearLayout(img.rule, width, height, bytes, levels);
+    const packed = layout.levels.reduce((a, l) => a + l.width * l.height * bytes, 0);
+    if (buf.bytes < packed * layers) err(`${uf}.image`, `buffer '${bn}' holds ${buf.bytes} bytes; a ${width}x${height} image of ${levels} level(s) and ${layers} layer(s) needs ${packed * layers}`);
+    const seg = mem.alloc(Math.ceil((layout.sliceBytes * layers) / 256) * 256, `img:${bn}`);
+    let src = buf.va;
+    for (let s = 0; s < layers; s++) {
+      for (const l of layout.levels) {
+        for (let y = 0; y < l.height; y++, src += l.width * bytes) mem.writeBytes(seg.base + s * layout.sliceBytes + l.offset + y * l.pitch * bytes, mem.readBytes(src, l.width * bytes));
+      }
+    }
+    const im: SceneImage = { va: seg.base, width, height, levels, layers, bytes, layout };
+    images.set(bn, im);
+    return im;
+  };
+
   // ---- the command stream --------------------------------------------------------------------
   b.contextControl().clearState();
   if (ring) {
@@ -290,15 +337,18 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
         const records = stride ? Math.floor(buf.bytes / stride) : buf.bytes;
         out.push(...packVsharp(G, { base: buf.va, stride, records, format: fmt, oob: stride ? 1 : 3 }));
       } else if (o.image !== undefined) {
-        // T#: a linear 2D image over a buffer (level 0; the generation's layout: mimg-rsrc.gen.ts,
-        // mimg-gfx10.gen.ts, mimg-gfx9.gen.ts). GFX9 has one WIDTH field and a PITCH (rows of WIDTH texels).
-        const bn = str(o.image, `${uf}.image`);
-        const buf = buffers.get(bn) ?? err(`${uf}.image`, `no buffer '${bn}'`);
-        const fmt = imgFormat.get(str(o.format ?? '8_8_8_8_UNORM', `${uf}.format`)) ?? err(`${uf}.format`, `an image format name of ${target} such as 8_8_8_8_UNORM or 32_32_32_32_FLOAT`);
-        const iw = int(o.width, `${uf}.width`, 1, 16384), ih = int(o.height ?? 1, `${uf}.height`, 1, 16384);
-        if (buf.va % 256) err(`${uf}.image`, 'image base must be 256-byte aligned');
-        const size: Record<string, number> = img.R.WIDTH ? { WIDTH: iw - 1, PITCH: iw - 1 } : { WIDTH_LO: (iw - 1) & 3, WIDTH_HI: (iw - 1) >> 2 };
-        out.push(...descriptor(img.R, 8, { BASE_ADDRESS_HI: Math.floor(buf.va / 2 ** 40), FORMAT: fmt, ...size, HEIGHT: ih - 1, DST_SEL_X: 4, DST_SEL_Y: 5, DST_SEL_Z: 6, DST_SEL_W: 7, TYPE: ih > 1 ? 9 : 8 }, Math.floor(buf.va / 256) % 0x1_0000_0000));
+        // T#: a linear 1D/2D image or array, with mips, in the target generation's T# layout
+        // (mimg-rsrc.gen.ts, mimg-gfx10.gen.ts, mimg-gfx9.gen.ts) over a surface laid out as its addrlib does.
+        const im = imageSurface(o, uf);
+        const fmt = imgFormat.get(str(o.format ?? '8_8_8_8_UNORM', `${uf}.format`))!;
+        const iw = im.width, ih = im.height;
+        // GFX9: PITCH is addrlib's epitch (row pitch, or the mip chain height); DEPTH the last slice.
+        const size: Record<string, number> = img.R.WIDTH ? { WIDTH: iw - 1, PITCH: im.layout.epitch - 1 } : { WIDTH_LO: (iw - 1) & 3, WIDTH_HI: (iw - 1) >> 2 };
+        const type = im.layers > 1 ? (ih > 1 ? 13 : 12) : ih > 1 ? 9 : 8;
+        out.push(...descriptor(img.R, 8, {
+          BASE_ADDRESS_HI: Math.floor(im.va / 2 ** 40), FORMAT: fmt, ...size, HEIGHT: ih - 1, DST_SEL_X: 4, DST_SEL_Y: 5, DST_SEL_Z: 6, DST_SEL_W: 7, TYPE: type,
+          DEPTH: im.layers - 1, MAX_MIP: im.levels - 1, LAST_LEVEL: im.levels - 1,
+        }, Math.floor(im.va / 256) % 0x1_0000_0000));
       } else if (o.sampler !== undefined) {
         const sj = obj(o.sampler, `${uf}.sampler`);
         const filter = str(sj.filter ?? 'nearest', `${uf}.sampler.filter`);
@@ -307,12 +357,15 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
         const wrap = ({ repeat: 0, mirror: 1, clamp: 2, border: 6 } as Record<string, number>)[wrapName];
         if (wrap === undefined) err(`${uf}.sampler.wrap`, 'repeat, mirror, clamp or border');
         const lin = filter === 'linear' ? 1 : 0;
-        out.push(...descriptor(img.S, 4, { CLAMP_X: wrap, CLAMP_Y: wrap, CLAMP_Z: wrap, XY_MAG_FILTER: lin, XY_MIN_FILTER: lin, FORCE_UNNORMALIZED: sj.unnormalized ? 1 : 0 }));
+        // Mip filtering (MIP_FILTER none/point/linear; with one, MAX_LOD 15 lets the LOD reach every level).
+        const mip = ({ none: 0, nearest: 1, linear: 2 } as Record<string, number>)[str(sj.mip ?? 'none', `${uf}.sampler.mip`)];
+        if (mip === undefined) err(`${uf}.sampler.mip`, 'none, nearest or linear');
+        out.push(...descriptor(img.S, 4, { CLAMP_X: wrap, CLAMP_Y: wrap, CLAMP_Z: wrap, XY_MAG_FILTER: lin, XY_MIN_FILTER: lin, FORCE_UNNORMALIZED: sj.unnormalized ? 1 : 0, MIP_FILTER: mip, MAX_LOD: mip ? 15 * 256 : 0 }));
       } else if (o.address !== undefined) {
         const bn = str(o.address, `${uf}.address`);
         const buf = buffers.get(bn) ?? err(`${uf}.address`, `no buffer '${bn}'`);
         out.push(buf.va % 0x1_0000_0000 >>> 0, Math.floor(buf.va / 0x1_0000_0000));
-      } else err(uf, 'one of {u32}, {f32}, {buffer, stride, format}, {image, width, height, format}, {sampler}, {address}, {attrRing: true}');
+      } else err(uf, 'one of {u32}, {f32}, {buffer, stride, format}, {image, width, height, levels, layers, format}, {sampler}, {address}, {attrRing: true}');
     });
     if (out.length > 32) err(f, 'at most 32 user SGPRs');
     return out;
@@ -521,7 +574,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     const q = readZpassBlock(mem, va, rbs);
     return [name, { va, samples: q.ready ? q.samples : null }] as const;
   }));
-  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), diag, stats: pipe.stats, pm4, codes, queries: queryResults, packets: ws.packets ?? cp.packets, pops: pipe.pops, popsCache: pipe.popsCache };
+  return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), images, diag, stats: pipe.stats, pm4, codes, queries: queryResults, packets: ws.packets ?? cp.packets, pops: pipe.pops, popsCache: pipe.popsCache };
 }
 
 function f16Bits(x: number): number {

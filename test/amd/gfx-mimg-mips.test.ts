@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Memory } from '../../src/core/memory.js';
-import { linearMipLevels } from '../../src/amd/exec/mimg.js';
+import { LINEAR_RULES, linearLayout } from '../../src/amd/exec/image-layout.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from '../../src/amd/exec/mimg-rsrc.gen.js';
 import { BUF_FORMATS } from '../../src/amd/exec/buffer-formats.gen.js';
 import { runAsm } from './exec-harness.js';
@@ -32,7 +32,7 @@ const texel = (level: number, x: number, y: number): number => level * 100 + y *
 function texture(): Memory {
   const mem = new Memory();
   mem.map(TEX, 0x10000, 'tex');
-  for (const [i, l] of linearMipLevels(W, H, 4, LEVELS).entries()) {
+  for (const [i, l] of linearLayout(LINEAR_RULES[11], W, H, 4, LEVELS).levels.entries()) {
     for (let y = 0; y < l.height; y++) for (let x = 0; x < l.width; x++) mem.writeF32(TEX + l.offset + (y * l.pitch + x) * 4, texel(i, x, y));
   }
   return mem;
@@ -78,11 +78,11 @@ const f32 = (x: number): number => Math.fround(x);
 
 test('linear mip layout: addrlib order (smallest level first) and 256-byte pitch alignment', () => {
   // 16x8 R32 (pitch alignment 64 texels): 1x1 at 0, 2x1 at 256, 4x2 at 512, 8x4 at 1024, 16x8 at 2048.
-  assert.deepEqual(linearMipLevels(16, 8, 4, 5).map((l) => [l.offset, l.pitch, l.width, l.height]), [[2048, 64, 16, 8], [1024, 64, 8, 4], [512, 64, 4, 2], [256, 64, 2, 1], [0, 64, 1, 1]]);
+  assert.deepEqual(linearLayout(LINEAR_RULES[11], 16, 8, 4, 5).levels.map((l) => [l.offset, l.pitch, l.width, l.height]), [[2048, 64, 16, 8], [1024, 64, 8, 4], [512, 64, 4, 2], [256, 64, 2, 1], [0, 64, 1, 1]]);
   // 300x2 RGBA8 (alignment 64 texels): level 0 pitch 320.
-  assert.deepEqual(linearMipLevels(300, 2, 4, 2).map((l) => [l.offset, l.pitch]), [[192 * 4, 320], [0, 192]]);
-  // One level keeps the scene pitch.
-  assert.deepEqual(linearMipLevels(5, 3, 4, 1), [{ offset: 0, pitch: 5, width: 5, height: 3 }]);
+  assert.deepEqual(linearLayout(LINEAR_RULES[11], 300, 2, 4, 2).levels.map((l) => [l.offset, l.pitch]), [[192 * 4, 320], [0, 192]]);
+  // One level: the pitch is aligned too (5 RGBA8 texels -> 64), a slice is pitch x height.
+  assert.deepEqual(linearLayout(LINEAR_RULES[11], 5, 3, 4, 1), { levels: [{ offset: 0, pitch: 64, width: 5, height: 3 }], sliceBytes: 64 * 3 * 4, epitch: 64 });
 });
 
 const LODS = [-1, 0, 0.25, 0.5, 0.75, 1, 1.4, 1.6, 2, 2.5, 3, 3.7, 4, 6, 0.1, 1.9];

@@ -99,8 +99,10 @@ test('image_load / image_store at the pixel position (POS_X/Y_FLOAT inputs)', ()
     const want = TEX[(y >> 2) * 4 + (x >> 2)]! + 1;
     assert.equal(px(r, x, y), want, `colour (${x}, ${y})`);
   }
-  const out = r.buffers.get('out')!;
-  for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) assert.equal(f32(r.mem.read32(out + (y * W + x) * 4)), TEX[(y >> 2) * 4 + (x >> 2)]! + 1, `stored (${x}, ${y})`);
+  // The scene made 'out' a linear image: rows 256 bytes (64 texels) apart.
+  const out = r.images.get('out')!;
+  assert.equal(out.layout.levels[0]!.pitch, 64);
+  for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) assert.equal(f32(r.mem.read32(out.va + (y * 64 + x) * 4)), TEX[(y >> 2) * 4 + (x >> 2)]! + 1, `stored (${x}, ${y})`);
 });
 
 // The same sampled quad on the legacy pipelines: hardware VS (examples/triangle/vs-legacy.s passes
@@ -134,4 +136,36 @@ for (const [gfx, dim] of [['gfx1030', ' dim:SQ_RSRC_IMG_2D'], ['gfx900', '']] as
       }
     });
   }
+}
+
+// Scene images with levels and layers on all three generations: the scene copies the buffer's
+// tightly packed texels (layer by layer, level 0 first) into the generation's linear layout, and
+// the PS reads level 1 of layer 1 with image_sample_l. 5x3 R32, 2 levels (5x3, 2x1), 2 layers;
+// texel value layer * 1000 + level * 100 + y * 10 + x.
+const MIP_VALUES: number[] = [];
+for (let s = 0; s < 2; s++) for (const [i, w, h] of [[0, 5, 3], [1, 2, 1]] as const) for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) MIP_VALUES.push(s * 1000 + i * 100 + y * 10 + x);
+const LOD1_LAYER1 = ['v_mov_b32 v4, 1.0', 'v_mov_b32 v5, 1.0'];
+const mipPs = (gfx: string): string[] => gfx === 'gfx1100'
+  ? [...SAMPLE_PS.slice(0, 8), 'v_mov_b32 v8, 1.0', 'v_mov_b32 v9, 1.0', 'image_sample_l v10, v[6:9], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY', ...SAMPLE_PS.slice(9)]
+  : [...legacyPs('').slice(0, 5), ...LOD1_LAYER1, `image_sample_l v10, v[2:5], s[0:7], s[8:11] dmask:0x1${gfx === 'gfx900' ? ' da' : ' dim:SQ_RSRC_IMG_2D_ARRAY'}`, ...legacyPs('').slice(6)];
+
+for (const gfx of ['gfx1100', 'gfx1030', 'gfx900'] as const) {
+  test(`${gfx} draw: a scene image with levels and layers is laid out as the generation's addrlib does (image_sample_l reads level 1 of layer 1)`, () => {
+    const s = quadScene(mipPs(gfx), gfx === 'gfx1100' ? {} : { inputEna: ['PERSP_CENTER'], wave: 64 }, [{ image: 'mip', width: 5, height: 3, levels: 2, layers: 2, format: '32_FLOAT' }, { sampler: { filter: 'nearest', wrap: 'clamp', mip: 'nearest' } }]);
+    (s.buffers as Record<string, unknown>).mip = { type: 'f32', values: MIP_VALUES };
+    if (gfx !== 'gfx1100') {
+      s.gfx = gfx;
+      s.shaders = { vs: { source: VS_LEGACY }, ps: { source: mipPs(gfx) } };
+      s.vs = { shader: 'vs', wave: 64, vgprs: 16, userData: [{ address: 'vertices' }] };
+    }
+    const r = runScene(s);
+    clean(r);
+    for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) assert.equal(px(r, x, y), 1100 + (x < W / 2 ? 0 : 1), `(${x}, ${y})`);
+    // The surface: rows of 256 bytes; GFX9 stacks level 1 under level 0 (row 3) in a 5-row slice,
+    // GFX10.3/GFX11 put level 1 first (offset 0) and level 0 at 256 in a 1024-byte slice.
+    const im = r.images.get('mip')!;
+    const [l1, slice] = gfx === 'gfx900' ? [3 * 256, 5 * 256] : [0, 256 + 3 * 256];
+    assert.equal(r.mem.readF32(im.va + slice + l1 + 4), 1101);
+    assert.equal(r.mem.readF32(im.va + slice + (gfx === 'gfx900' ? 0 : 256) + 2 * 256 + 4 * 4), 1024);
+  });
 }

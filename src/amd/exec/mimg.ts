@@ -3,12 +3,16 @@
  * for sampling, an S# (4 SGPRs at ssamp*4); descriptor layouts from mimg-rsrc.gen.ts (Mesa's
  * gfx11-rsrc JSON), texel formats from the GFX11_FORMAT table of buffer-formats.gen.ts.
  *
- * Modelled: dim 1D/2D, 32-bit addresses and data (no a16/d16/tfe/lwe), linear images (SW_MODE 0),
- * DST_SEL swizzles, dmask packing (one VGPR per enabled channel, in channel order). Mip chains
- * (T# MAX_MIP > 0) are laid out as addrlib lays out linear surfaces on GFX10+ (linearMipLevels:
- * smallest level first, each level's pitch aligned to 256 bytes); a one-level image keeps the
- * scenes' pitch of WIDTH texels. image_load/store take integer texel coordinates at BASE_LEVEL and
- * ignore texels outside it (loads return 0, as robust buffer access does). image_sample(_l/_lz/_b)
+ * Modelled: dim 1D/2D/1D_ARRAY/2D_ARRAY, 32-bit addresses and data (no a16/d16/tfe/lwe), linear
+ * images (SW_MODE 0) of 1/2/4/8/16-byte texels, DST_SEL swizzles, dmask packing (one VGPR per
+ * enabled channel, in channel order). Where levels and slices lie is the generation's addrlib
+ * linear layout (image-layout.ts): rows aligned to 256 bytes; GFX10.3/GFX11 mip chains smallest
+ * level first, each level with its own aligned pitch; a one-level 1D/2D T# may carry a larger
+ * pitch in DEPTH/PITCH_MSB (GFX10.3+). Array layers (the coordinate after x/y) address slice
+ * BASE_ARRAY + layer of the T#, up to DEPTH (the last slice); image_load/store layers outside
+ * the view read 0 / are dropped, sampled layers are rounded to nearest even and clamped.
+ * image_load/store take integer texel coordinates at BASE_LEVEL and ignore texels outside it
+ * (loads return 0, as robust buffer access does). image_sample(_l/_lz/_b)
  * take f32 coordinates, normalized unless the unorm bit or S# FORCE_UNNORMALIZED; LOD from the
  * quad's derivatives (lanes 4q..4q+3 = TL, TR, BL, BR; log2 of the larger of the x and y
  * footprints in BASE_LEVEL texels), the explicit LOD (_l), 0 (_lz), plus the bias operand (_b) and
@@ -20,13 +24,13 @@
  * to f32; the hardware's reduced LOD and weight precision is not modelled).
  * Anything else is diagnosed once (`gfx11.mimg.unsupported`) and the instruction writes 0.
  * GFX10.3 (gfx1030) waves read their own descriptor layouts and FORMAT numbering
- * (mimg-gfx10.gen.ts, from Mesa's gfx10-rsrc JSON); the semantics are the same.
+ * (mimg-gfx10.gen.ts, from Mesa's gfx10-rsrc JSON as mapped for gfx103); the semantics are the same.
  * GFX9 (gfx900) waves read GFX9's layouts (mimg-gfx9.gen.ts, from Mesa's gfx9 JSON): one WIDTH
- * field, DATA_FORMAT/NUM_FORMAT pairs, the row pitch from T# PITCH (pitch - 1 texels) and, as
- * GFX9 MIMG has no dim field, 1D or 2D from T# TYPE (SQ_RSRC_IMG_1D/2D); the address VGPRs are
- * consecutive from vaddr, as many as the opcode and that type need (the encoding does not record
- * the width). The da (array) bit and GFX9 mip chains (addrlib's GFX9 linear mip layout is not
- * modelled) are diagnosed like the other unmodelled cases.
+ * field, DATA_FORMAT/NUM_FORMAT pairs, T# PITCH (the row pitch - 1 of a one-level image, the mip
+ * chain height - 1 of a mip chain, whose levels GFX9 stacks at the aligned level-0 pitch) and, as
+ * GFX9 MIMG has no dim field, 1D/2D/1D_ARRAY/2D_ARRAY from T# TYPE (the da bit is not needed);
+ * the address VGPRs are consecutive from vaddr, as many as the opcode and that type need (the
+ * encoding does not record the width).
  */
 import type { Instruction } from '../isa/types.js';
 import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
@@ -41,6 +45,7 @@ import { IMG_FORMATS_GFX10, SQ_IMG_RSRC_GFX10, SQ_IMG_SAMP_GFX10 } from './mimg-
 import { IMG_FORMATS_GFX9, SQ_IMG_RSRC_GFX9, SQ_IMG_SAMP_GFX9 } from './mimg-gfx9.gen.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
 import { diagAt } from './operands.js';
+import { LINEAR_RULES, linearLayout, type LinearLayout, type LinearRule, type MipLevel } from './image-layout.js';
 
 function get(w: Wave, base: number, f: RsrcBits | undefined): number {
   if (!f) return 0;
@@ -56,39 +61,25 @@ interface Image {
   levels: readonly MipLevel[]; baseLevel: number; lastLevel: number;
   /** 1 or 2 when the T# decides (GFX9), 0 when the instruction's dim does. */
   dims: number;
-}
-
-export interface MipLevel { readonly offset: number; readonly pitch: number; readonly width: number; readonly height: number }
-
-/**
- * Levels of a linear 2D image as addrlib lays them out on GFX10+ (Gfx10Lib::HwlComputeSurfaceInfoLinear):
- * level i is max(1, W >> i) x max(1, H >> i) texels with its pitch aligned to 256 bytes, and the
- * levels are stored smallest first (the last level at offset 0, level 0 at the end). A one-level
- * image keeps the pitch gpusim's scenes use (`pitch0`, default WIDTH).
- */
-export function linearMipLevels(width: number, height: number, bytes: number, levels: number, pitch0 = width): MipLevel[] {
-  if (levels <= 1) return [{ offset: 0, pitch: pitch0, width, height }];
-  const align = 256 / bytes;
-  const out: MipLevel[] = new Array(levels);
-  let offset = 0;
-  for (let i = levels - 1; i >= 0; i--) {
-    const w = Math.max(1, width >> i), h = Math.max(1, height >> i);
-    const pitch = Math.ceil(w / align) * align;
-    out[i] = { offset, pitch, width: w, height: h };
-    offset += pitch * h * bytes;
-  }
-  return out;
+  /** GFX9: the T# TYPE is an array (1D_ARRAY / 2D_ARRAY). */
+  array: boolean;
+  /** Array slices: bytes between slices, the view's first slice (BASE_ARRAY) and last slice (DEPTH). */
+  sliceBytes: number; firstSlice: number; lastSlice: number;
 }
 
 /**
  * A generation's descriptor layouts and FORMAT table; `typeDims`: the image's dimensionality
  * comes from T# TYPE (GFX9, no MIMG dim field) rather than the instruction.
  */
-export interface ImageGen { readonly R: Readonly<Record<string, RsrcBits>>; readonly S: Readonly<Record<string, RsrcBits>>; readonly F: Readonly<Record<number, BufFormat>>; readonly typeDims?: boolean }
+export interface ImageGen {
+  readonly R: Readonly<Record<string, RsrcBits>>; readonly S: Readonly<Record<string, RsrcBits>>; readonly F: Readonly<Record<number, BufFormat>>; readonly typeDims?: boolean;
+  /** The generation's linear layout rule (image-layout.ts). */
+  readonly rule: LinearRule;
+}
 type Gen = ImageGen;
-const GFX11: Gen = { R: SQ_IMG_RSRC, S: SQ_IMG_SAMP, F: BUF_FORMATS };
-const GFX10: Gen = { R: SQ_IMG_RSRC_GFX10, S: SQ_IMG_SAMP_GFX10, F: IMG_FORMATS_GFX10 };
-const GFX9: Gen = { R: SQ_IMG_RSRC_GFX9, S: SQ_IMG_SAMP_GFX9, F: IMG_FORMATS_GFX9, typeDims: true };
+const GFX11: Gen = { R: SQ_IMG_RSRC, S: SQ_IMG_SAMP, F: BUF_FORMATS, rule: LINEAR_RULES[11] };
+const GFX10: Gen = { R: SQ_IMG_RSRC_GFX10, S: SQ_IMG_SAMP_GFX10, F: IMG_FORMATS_GFX10, rule: LINEAR_RULES[10] };
+const GFX9: Gen = { R: SQ_IMG_RSRC_GFX9, S: SQ_IMG_SAMP_GFX9, F: IMG_FORMATS_GFX9, typeDims: true, rule: LINEAR_RULES[9] };
 
 /** The descriptor layouts of a wave's generation (by its operand space). */
 export function imageGen(gfx: number): ImageGen {
@@ -96,7 +87,7 @@ export function imageGen(gfx: number): ImageGen {
 }
 
 /** SQ_RSRC_IMG_TYPE values (the same on GFX9..GFX11). */
-const IMG_1D = 8, IMG_2D = 9;
+const IMG_1D = 8, IMG_2D = 9, IMG_1D_ARRAY = 12, IMG_2D_ARRAY = 13;
 
 function readTsharp(w: Wave, r: number, G: Gen): Image {
   const R = G.R;
@@ -107,19 +98,33 @@ function readTsharp(w: Wave, r: number, G: Gen): Image {
   const baseLevel = get(w, r, R.BASE_LEVEL), lastLevel = get(w, r, R.LAST_LEVEL);
   const fmt = G.F[get(w, r, R.FORMAT)];
   const dst = [get(w, r, R.DST_SEL_X), get(w, r, R.DST_SEL_Y), get(w, r, R.DST_SEL_Z), get(w, r, R.DST_SEL_W)];
+  const type = get(w, r, R.TYPE);
+  const depth = get(w, r, R.DEPTH), firstSlice = get(w, r, R.BASE_ARRAY);
+  const bytes = fmt?.bytes ?? 4;
+  // The row pitch / chain height a T# carries: GFX9 PITCH (epitch), GFX10.3+ DEPTH + PITCH_MSB for one-level 1D/2D.
+  const epitch = G.rule.pitchField === 'PITCH' ? get(w, r, R.PITCH) + 1 : (depth | (get(w, r, R.PITCH_MSB) << 13)) + 1;
+  const typeArray = type === IMG_1D_ARRAY || type === IMG_2D_ARRAY;
   let ok = '';
   if (!fmt || fmt.packed || !(fmt.nfmt === 'unorm' || fmt.nfmt === 'float' || fmt.nfmt === 'uint') || fmt.bits.some((b) => b !== 8 && b !== 16 && b !== 32)) ok = `T# FORMAT ${get(w, r, R.FORMAT)} (${fmt?.name ?? 'unknown'}) is not modelled for images`;
   else if (get(w, r, R.SW_MODE) !== 0) ok = `T# SW_MODE ${get(w, r, R.SW_MODE)}: only linear (0) images are modelled`;
-  else if (maxMip > 0 && R.PITCH) ok = `T# MAX_MIP ${maxMip}: GFX9 mip chains are not modelled`;
-  else if (R.PITCH && get(w, r, R.PITCH) + 1 < width) ok = `T# PITCH ${get(w, r, R.PITCH) + 1} is below WIDTH ${width}`;
-  else if (G.typeDims && get(w, r, R.TYPE) !== IMG_1D && get(w, r, R.TYPE) !== IMG_2D) ok = `T# TYPE ${get(w, r, R.TYPE)} is not modelled (SQ_RSRC_IMG_1D/2D only)`;
-  else if (maxMip > 0 && 256 % fmt.bytes !== 0) ok = `T# FORMAT ${fmt.name}: mip chains of ${fmt.bytes}-byte texels are not modelled`;
+  else if (G.typeDims && type !== IMG_1D && type !== IMG_2D && !typeArray) ok = `T# TYPE ${type} is not modelled (SQ_RSRC_IMG_1D/2D/1D_ARRAY/2D_ARRAY only)`;
+  else if (256 % fmt.bytes !== 0) ok = `T# FORMAT ${fmt.name}: linear layouts of ${fmt.bytes}-byte texels are not modelled`;
   else if (baseLevel > lastLevel || lastLevel > maxMip) ok = `T# BASE_LEVEL ${baseLevel} / LAST_LEVEL ${lastLevel} / MAX_MIP ${maxMip}: the view's levels must lie in 0..MAX_MIP with BASE_LEVEL <= LAST_LEVEL`;
-  const bytes = fmt?.bytes ?? 4;
-  // GFX9's T# carries the row pitch; GFX10+ derive it (scenes use WIDTH for one level)
-  const levels = linearMipLevels(width, height, bytes, maxMip + 1, R.PITCH ? get(w, r, R.PITCH) + 1 : width);
-  const dims = G.typeDims ? (get(w, r, R.TYPE) === IMG_2D ? 2 : 1) : 0;
-  return { base, width, height, bytes, bits: fmt?.bits ?? [32], nfmt: fmt?.nfmt ?? 'float', dst, ok, pitch: levels[0]!.pitch, levels, baseLevel, lastLevel, dims };
+  let layout: LinearLayout;
+  if (G.rule.pitchField === 'PITCH') {
+    // GFX9: one level: PITCH is the row pitch; a mip chain: the chain height (the row pitch is the aligned WIDTH).
+    layout = linearLayout(G.rule, width, height, bytes, maxMip + 1, maxMip > 0 ? undefined : epitch);
+    if (!ok && maxMip === 0 && epitch < width) ok = `T# PITCH ${epitch} is below WIDTH ${width}`;
+    if (!ok && maxMip > 0 && epitch < layout.epitch) ok = `T# PITCH ${epitch}: a GFX9 linear mip chain of ${maxMip + 1} levels needs PITCH (the chain height) >= ${layout.epitch} rows`;
+    if (maxMip > 0) layout = { ...layout, sliceBytes: layout.levels[0]!.pitch * epitch * bytes };
+  } else {
+    // GFX10.3+: a custom pitch in DEPTH/PITCH_MSB counts for one-level 1D/2D images when it exceeds WIDTH.
+    const custom = maxMip === 0 && (type === IMG_1D || type === IMG_2D) && epitch > width;
+    layout = linearLayout(G.rule, width, height, bytes, maxMip + 1, custom ? epitch : undefined);
+  }
+  const dims = G.typeDims ? (type === IMG_2D || type === IMG_2D_ARRAY ? 2 : 1) : 0;
+  const lastSlice = typeArray ? depth : 0;
+  return { base, width, height, bytes, bits: fmt?.bits ?? [32], nfmt: fmt?.nfmt ?? 'float', dst, ok, pitch: layout.levels[0]!.pitch, levels: layout.levels, baseLevel, lastLevel, dims, array: G.typeDims === true && typeArray, sliceBytes: layout.sliceBytes, firstSlice, lastSlice };
 }
 
 /** The image seen at one mip level (base, size and pitch of that level). */
@@ -130,10 +135,10 @@ function atLevel(im: Image, level: number): Image {
 }
 
 /** Texel (x, y) as 4 channels after DST_SEL. */
-function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array): void {
+function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array, off: number): void {
   const raw = [0, 0, 0, 1];
   if (x >= 0 && y >= 0 && x < im.width && y < im.height) {
-    let a = im.base + (y * im.pitch + x) * im.bytes;
+    let a = im.base + off + (y * im.pitch + x) * im.bytes;
     im.bits.forEach((b, c) => {
       const v = b === 8 ? w.mem.read8(a) : b === 16 ? w.mem.read16(a) : w.mem.read32(a);
       a += b / 8;
@@ -146,9 +151,9 @@ function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array): voi
   }
 }
 
-function store(w: Wave, im: Image, x: number, y: number, v: readonly number[]): void {
+function store(w: Wave, im: Image, x: number, y: number, v: readonly number[], off: number): void {
   if (x < 0 || y < 0 || x >= im.width || y >= im.height) return;
-  let a = im.base + (y * im.pitch + x) * im.bytes;
+  let a = im.base + off + (y * im.pitch + x) * im.bytes;
   im.bits.forEach((b, c) => {
     const x0 = v[c] ?? 0;
     let bits: number;
@@ -177,12 +182,20 @@ function addrRegs(inst: Instruction): number[] {
   return out;
 }
 
+/** MIMG dim values: 1D, 2D, 1D_ARRAY, 2D_ARRAY (GFX10+; GFX9 decodes dim 0 and its T# TYPE decides). */
+const DIM_1D = 0, DIM_2D = 1, DIM_1D_ARRAY = 4, DIM_2D_ARRAY = 5;
+
 function unsupported(inst: Instruction): string {
   const f = inst.fields;
   if (f.a16 || f.d16 || f.tfe || f.lwe) return 'a16/d16/tfe/lwe are not modelled';
-  if (f.da) return 'da (arrays) is not modelled';
-  if (f.dim !== 0 && f.dim !== 1) return `dim ${f.dim} is not modelled (1D and 2D only)`;
+  if (f.dim !== DIM_1D && f.dim !== DIM_2D && f.dim !== DIM_1D_ARRAY && f.dim !== DIM_2D_ARRAY) return `dim ${f.dim} is not modelled (1D, 2D, 1D_ARRAY and 2D_ARRAY only)`;
   return '';
+}
+
+/** Round to nearest even (the array-layer rounding of sampled coordinates). */
+function rne(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
 /** Fixed-point S# fields: MIN_LOD/MAX_LOD unsigned 4.8, LOD_BIAS signed 6.8 (Mesa's util_unsigned_fixed/util_signed_fixed encodings). */
@@ -190,10 +203,10 @@ const ufix8 = (v: number): number => v / 256;
 const sfix8 = (v: number, width: number): number => (v >= 2 ** (width - 1) ? v - 2 ** width : v) / 256;
 
 /** Point or bilinear filtering of one level at coordinates already in that level's texel space. */
-function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bilinear: boolean, cx: number, cy: number, out: Float64Array, t: Float64Array): void {
+function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bilinear: boolean, cx: number, cy: number, out: Float64Array, t: Float64Array, off: number): void {
   if (!bilinear) {
     const x = wrap(cx, Math.floor(u), im.width), y = dims === 2 ? wrap(cy, Math.floor(v), im.height) : 0;
-    fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, out);
+    fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, out, off);
     return;
   }
   const fu = u - 0.5, fv = dims === 2 ? v - 0.5 : 0;
@@ -203,7 +216,7 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
   for (const [dx, dy, wt] of [[0, 0, (1 - a) * (1 - b)], [1, 0, a * (1 - b)], [0, 1, (1 - a) * b], [1, 1, a * b]] as const) {
     if (wt === 0) continue;
     const x = wrap(cx, x0 + dx, im.width), y = dims === 2 ? wrap(cy, y0 + dy, im.height) : 0;
-    fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, t);
+    fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, t, off);
     for (let c = 0; c < 4; c++) out[c]! += wt * t[c]!;
   }
 }
@@ -218,7 +231,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
     const G = imageGen(env.space.gfx);
     // GFX9 records no address width: the VGPRs run on from vaddr, as many as the T# type needs.
     const regs = G.typeDims ? Array.from({ length: 4 }, (_, k) => f.vaddr! + k) : addrRegs(inst);
-    const instDims = f.dim === 0 ? 1 : 2;
+    const instDims = f.dim === DIM_1D || f.dim === DIM_1D_ARRAY ? 1 : 2, instArray = f.dim === DIM_1D_ARRAY || f.dim === DIM_2D_ARRAY;
     const dmask = f.dmask! & 15;
     const chans = [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
     if (!chans.length && kind !== 'store') chans.push(0);
@@ -239,8 +252,12 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         if (w[cnt] < CNT_MAX) w[cnt]++;
         const im = readTsharp(w, srsrc, G);
         const dims = im.dims || instDims;
-        const need = bodyAt + dims + (kind === 'sample_l' ? 1 : 0);
-        const bad = why || im.ok || (G.typeDims && f.vaddr! + need > env.vgprs ? `address VGPRs v${f.vaddr}..v${f.vaddr! + need - 1} run past the ${env.vgprs} allocated` : '');
+        // Array layer after the coordinates (GFX9: the T# TYPE says array; GFX10+: the dim).
+        const array = G.typeDims ? im.array : instArray;
+        const coords = dims + (array ? 1 : 0);
+        const need = bodyAt + coords + (kind === 'sample_l' ? 1 : 0);
+        const bad = why || im.ok || (G.typeDims && f.vaddr! + need > env.vgprs ? `address VGPRs v${f.vaddr}..v${f.vaddr! + need - 1} run past the ${env.vgprs} allocated` : '')
+          || (array && im.firstSlice > im.lastSlice ? `T# BASE_ARRAY ${im.firstSlice} is past DEPTH ${im.lastSlice} (the last slice)` : '');
         if (bad || findings.length) {
           if (!warned) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad || findings[0]!.message}; the instruction writes 0`);
           warned = true;
@@ -258,19 +275,25 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         const base = atLevel(im, im.baseLevel);
         const reg = (k: number, l: number): number => f32(v[regs[bodyAt + k]! * ws + l]!);
         let n = 0;
+        const slices = im.lastSlice - im.firstSlice;
         for (let l = 0; l < ws; l++) {
           if (!laneOn(w, l)) continue;
           n++;
+          // Slice: BASE_ARRAY + the layer; load/store layers outside the view miss (0 / dropped), sampled ones clamp.
+          let layer = 0;
+          if (array) layer = sampling ? Math.min(slices, Math.max(0, rne(reg(dims, l)))) : v[regs[bodyAt + dims]! * ws + l]! | 0;
+          const inSlice = layer >= 0 && layer <= slices;
+          const off = (im.firstSlice + layer) * im.sliceBytes;
           if (kind === 'store') {
             const x = v[regs[0]! * ws + l]!, y = dims === 2 ? v[regs[1]! * ws + l]! : 0;
             const data = [0, 0, 0, 0];
             chans.forEach((c, k) => { data[c] = v[(vdata + k) * ws + l]!; });
-            store(w, base, x, y, data);
+            if (inSlice) store(w, base, x, y, data, off);
             continue;
           }
           if (kind === 'load') {
             const x = v[regs[0]! * ws + l]! | 0, y = dims === 2 ? v[regs[1]! * ws + l]! | 0 : 0;
-            fetch(w, base, x, y, px);
+            fetch(w, base, inSlice ? x : -1, y, px, off);
           } else {
             // Normalized coordinates scale by each level's size; unnormalized ones address the base level only.
             const u = reg(0, l), vv = dims === 2 ? reg(1, l) : 0;
@@ -283,27 +306,27 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
                 const vx = dims === 2 ? (reg(1, q + 1) - reg(1, q)) * base.height : 0, vy = dims === 2 ? (reg(1, q + 2) - reg(1, q)) * base.height : 0;
                 lod = Math.log2(Math.max(Math.hypot(ux, vx), Math.hypot(uy, vy)));
                 if (kind === 'sample_b') lod += f32(v[regs[0]! * ws + l]!);
-              } else if (kind === 'sample_l') lod = reg(dims, l);
+              } else if (kind === 'sample_l') lod = reg(coords, l);
               lod = Math.min(maxLod, Math.max(minLod, lod + lodBias));
               if (Number.isNaN(lod)) lod = minLod;
             }
             const top = im.lastLevel - im.baseLevel;
             if (lod <= 0 || unnorm) {
-              filterLevel(w, base, unnorm ? u : u * base.width, unnorm ? vv : vv * base.height, dims, magLinear, cx, cy, px, t);
+              filterLevel(w, base, unnorm ? u : u * base.width, unnorm ? vv : vv * base.height, dims, magLinear, cx, cy, px, t, off);
             } else if (mipFilter === 2 && top > 0) {
               // Linear between the two nearest levels.
               const l0 = Math.min(top, Math.floor(lod)), l1 = Math.min(top, l0 + 1), fr = Math.min(1, lod - l0);
               const i0 = atLevel(im, im.baseLevel + l0), i1 = atLevel(im, im.baseLevel + l1);
-              filterLevel(w, i0, u * i0.width, vv * i0.height, dims, minLinear, cx, cy, px, t);
+              filterLevel(w, i0, u * i0.width, vv * i0.height, dims, minLinear, cx, cy, px, t, off);
               if (fr > 0 && l1 !== l0) {
-                filterLevel(w, i1, u * i1.width, vv * i1.height, dims, minLinear, cx, cy, t2, t);
+                filterLevel(w, i1, u * i1.width, vv * i1.height, dims, minLinear, cx, cy, t2, t, off);
                 for (let c = 0; c < 4; c++) px[c] = px[c]! * (1 - fr) + t2[c]! * fr;
               }
             } else {
               // MIP_FILTER point: the nearest level (ceil(lod + 0.5) - 1); none: the base level.
               const lv = mipFilter === 1 ? Math.min(top, Math.max(0, Math.ceil(lod + 0.5) - 1)) : 0;
               const il = atLevel(im, im.baseLevel + lv);
-              filterLevel(w, il, u * il.width, vv * il.height, dims, minLinear, cx, cy, px, t);
+              filterLevel(w, il, u * il.width, vv * il.height, dims, minLinear, cx, cy, px, t, off);
             }
           }
           chans.forEach((c, k) => {
