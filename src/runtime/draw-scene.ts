@@ -510,12 +510,14 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     } catch (e) { if (e instanceof InputError) throw e; err('state', (e as Error).message); }
     b.setContextReg('DB_SHADER_CONTROL', E('DB_SHADER_CONTROL', { Z_EXPORT_ENABLE: ps.j.depthExport ? 1 : 0 }));
   }
-  if (st.registers !== undefined) {
-    for (const [r, v] of Object.entries(obj(st.registers, 'state.registers'))) {
-      if (!db.get(r)) err(`state.registers.${r}`, `no such ${target} register`);
-      b.setReg(r, int(v, `state.registers.${r}`, 0, 0xffffffff));
+  // Register writes by name (state.registers, and draws[i].registers before that draw).
+  const writeRegisters = (regs: unknown, f: string): void => {
+    for (const [r, v] of Object.entries(obj(regs, f))) {
+      if (!db.get(r)) err(`${f}.${r}`, `no such ${target} register`);
+      b.setReg(r, int(v, `${f}.${r}`, 0, 0xffffffff));
     }
-  }
+  };
+  if (st.registers !== undefined) writeRegisters(st.registers, 'state.registers');
 
   // Draws. `occlusionQuery` brackets a draw with ZPASS dumps into a query block (one 16-byte slot
   // per render backend) while DB_COUNT_CONTROL counts; `predicate` makes a draw's packets
@@ -544,6 +546,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     const pt = (DI_PT as Record<string, number>)[topo];
     if (pt === undefined) err(`${f}.topology`, `a DI_PT_* name such as DI_PT_TRILIST, DI_PT_TRISTRIP, DI_PT_TRIFAN, DI_PT_RECTLIST`);
     const count = int(o.count, `${f}.count`, 0, 1 << 20);
+    if (o.registers !== undefined) writeRegisters(forTarget(obj(o.registers, `${f}.registers`), target, `${f}.registers`), `${f}.registers`);
     b.setUconfigReg('VGT_PRIMITIVE_TYPE', pt);
     b.numInstances(int(o.instances ?? 1, `${f}.instances`, 1, 65536));
     const restart = o.restart !== undefined;

@@ -9,6 +9,7 @@ import { PA_REGS } from '../../src/amd/gfx/pa-regs.gen.js';
 import { STANDARD_SAMPLE_LOCATIONS, checkPsInputs, decodePaState, getField, makeReg, standardMsaaRegisters } from '../../src/amd/gfx/state.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { GENS, targetRegs } from './gfx-harness.js';
+import { regDb, type Pm4Gen } from '../../src/amd/cp/regdb.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const haveRef = existsSync(join(ROOT, '..', 'shared', 'ref', 'mesa-amd-registers', 'gfx11.json')) || !!process.env.GPUSIM_SHARED_REF;
@@ -80,4 +81,31 @@ test('diagnostics: SPI_PS_INPUT_ENA outside ADDR, no barycentric input, invalid 
 
   const strict = new Diagnostics({ strict: true });
   assert.throws(() => checkPsInputs(0x1, 0x0, strict), /ps-input-ena-not-in-addr/);
+});
+
+test('DB registers: every field db.ts reads has one layout (and enum values) on gfx9, gfx103 and gfx11; only offsets and GFX9\'s DB_DEPTH_SIZE name differ', () => {
+  // What decodeDepthState reads (src/amd/gfx/db.ts), by register.
+  const read: Record<string, string[]> = {
+    DB_Z_INFO: ['FORMAT', 'NUM_SAMPLES'], DB_STENCIL_INFO: ['FORMAT'],
+    DB_DEPTH_CONTROL: ['STENCIL_ENABLE', 'Z_ENABLE', 'Z_WRITE_ENABLE', 'ZFUNC', 'BACKFACE_ENABLE', 'STENCILFUNC', 'STENCILFUNC_BF'],
+    DB_STENCIL_CONTROL: ['STENCILFAIL', 'STENCILZPASS', 'STENCILZFAIL', 'STENCILFAIL_BF', 'STENCILZPASS_BF', 'STENCILZFAIL_BF'],
+    DB_STENCILREFMASK: ['STENCILTESTVAL', 'STENCILMASK', 'STENCILWRITEMASK', 'STENCILOPVAL'],
+    DB_SHADER_CONTROL: ['Z_EXPORT_ENABLE', 'Z_ORDER', 'KILL_ENABLE', 'MASK_EXPORT_ENABLE', 'DEPTH_BEFORE_SHADER'],
+    DB_Z_READ_BASE_HI: ['BASE_HI'], DB_STENCIL_WRITE_BASE_HI: ['BASE_HI'],
+  };
+  const layout = (gen: Pm4Gen, reg: string, f: string): string => {
+    const x = regDb(gen).get(reg)?.fields.find((y) => y.name === f);
+    assert.ok(x, `${gen} ${reg}.${f}`);
+    return JSON.stringify([x.lo, x.hi, x.values ? [...x.values] : null]);
+  };
+  for (const [reg, fields] of Object.entries(read)) for (const f of fields) {
+    assert.equal(layout('gfx9', reg, f), layout('gfx11', reg, f), `${reg}.${f} gfx9 vs gfx11`);
+    assert.equal(layout('gfx103', reg, f), layout('gfx11', reg, f), `${reg}.${f} gfx103 vs gfx11`);
+  }
+  // The depth surface size: DB_DEPTH_SIZE on GFX9, DB_DEPTH_SIZE_XY after, with the same X_MAX/Y_MAX.
+  assert.equal(layout('gfx9', 'DB_DEPTH_SIZE', 'X_MAX'), layout('gfx11', 'DB_DEPTH_SIZE_XY', 'X_MAX'));
+  assert.equal(regDb('gfx9').get('DB_DEPTH_SIZE_XY'), undefined);
+  // Offsets move: DB_Z_INFO is 0x28038 on GFX9, 0x28040 on GFX10.3/GFX11.
+  assert.equal(regDb('gfx9').get('DB_Z_INFO')!.offset * 4, 0x28038);
+  assert.equal(regDb('gfx103').get('DB_Z_INFO')!.offset * 4, 0x28040);
 });

@@ -12,7 +12,9 @@ import { mkdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runScene, resolveTarget, type SceneResult } from '../../src/runtime/draw-scene.js';
+import { runScene, resolveTarget, SCENE_TARGETS, type SceneResult } from '../../src/runtime/draw-scene.js';
+import { regDb } from '../../src/amd/cp/regdb.js';
+import { encodeFields } from '../../src/amd/gfx/regs.js';
 import { InputError } from '../../src/core/errors.js';
 import { f16, f32 } from '../../src/core/float.js';
 import { main } from '../../src/cli/main.js';
@@ -25,6 +27,10 @@ const VS = readFileSync(join(EX, 'vs.s'), 'utf8').split('\n');
 const PS = readFileSync(join(EX, 'ps.s'), 'utf8').split('\n');
 /** A pixel shader writing attribute 0's x to an R32_FLOAT target. */
 const PS_R = PS.map((l) => (l.startsWith('exp mrt0') ? 'exp mrt0 v6, off, off, off done' : l));
+/** The same scene on gfx1030/gfx900 (`--gfx`): the hardware VS and a v_interp_p1/p2 pixel shader. */
+const VS_LEGACY = readFileSync(join(EX, 'vs-legacy.s'), 'utf8').split('\n');
+const PS_R_LEGACY = readFileSync(join(EX, 'ps-legacy.s'), 'utf8').split('\n').map((l) => (l.startsWith('exp mrt0') ? 'exp mrt0 v2, off, off, off done vm' : l));
+const LEGACY_VS = { wave: 64, vgprs: 16, userData: [{ address: 'vertices' }] };
 
 type Tri = [RefVertex, RefVertex, RefVertex];
 
@@ -38,9 +44,10 @@ function scene(tris: readonly Tri[], o: { samples?: number; w?: number; h?: numb
     targets: [{ format: o.format ?? 'R32_FLOAT', clear: o.clear ?? [0, 0, 0, 0] }],
     ...(o.depth ? { depth: o.depth } : {}),
     buffers: { vertices: { type: 'f32', values } },
-    shaders: { vs: { source: VS }, ps: { source: o.ps ?? PS_R } },
-    vs: { shader: 'vs', wave: 32, vgprs: 24, userData: [{ buffer: 'vertices', stride: 32, format: '32_32_32_32_FLOAT' }, { attrRing: true }] },
-    ps: { shader: 'ps', wave, vgprs: 16, inputs: [{ offset: 0 }], exportFormat: [o.exportFormat ?? 'SPI_SHADER_32_R'] },
+    // Per-target overrides: the scene also runs on gfx1030/gfx900 (PS_R only; a custom PS is gfx1100 text).
+    shaders: { vs: { source: VS, gfx1030: { source: VS_LEGACY }, gfx900: { source: VS_LEGACY } }, ps: o.ps ? { source: o.ps } : { source: PS_R, gfx1030: { source: PS_R_LEGACY }, gfx900: { source: PS_R_LEGACY } } },
+    vs: { shader: 'vs', wave: 32, vgprs: 24, userData: [{ buffer: 'vertices', stride: 32, format: '32_32_32_32_FLOAT' }, { attrRing: true }], gfx1030: LEGACY_VS, gfx900: LEGACY_VS },
+    ps: { shader: 'ps', wave, vgprs: 16, inputs: [{ offset: 0 }], exportFormat: [o.exportFormat ?? 'SPI_SHADER_32_R'], gfx900: { wave: 64 } },
     state: o.state ?? {},
     draws: [{ topology: 'DI_PT_TRILIST', count: 3 * tris.length }],
   };
@@ -122,53 +129,66 @@ test('interpolation: perspective-correct attributes at pixel centres within 4e-6
   }
 });
 
-test('depth: FRAG_LESS keeps the nearer triangle per sample whatever the draw order (Z_32_FLOAT and Z_16)', () => {
+const GENS = ['gfx1100', 'gfx1030', 'gfx900'] as const;
+
+test('depth: FRAG_LESS keeps the nearer triangle per sample whatever the draw order (Z_32_FLOAT and Z_16) on gfx1100, gfx1030 and gfx900', () => {
   const near: Tri = [v(-0.9, -0.9, [1], 0.3), v(0.5, -0.9, [1], 0.3), v(-0.9, 0.5, [1], 0.3)];
   const far: Tri = [v(-0.5, -0.5, [2], 0.6), v(0.9, -0.5, [2], 0.6), v(0.9, 0.9, [2], 0.6)];
-  for (const format of ['Z_32_FLOAT', 'Z_16']) {
+  for (const gfx of GENS) for (const format of ['Z_32_FLOAT', 'Z_16']) {
     for (const tris of [[near, far], [far, near]] as Tri[][]) {
-      const r = runScene(scene(tris, { samples: 4, depth: { format, clear: 1 } }));
+      const r = runScene(scene(tris, { samples: 4, depth: { format, clear: 1 } }), '.', { gfx });
       clean(r);
       const [rn, rf] = [refSetup(near, 32, 32)!, refSetup(far, 32, 32)!];
       for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) for (let s = 0; s < 4; s++) {
         const [sx, sy] = refSample(x, y, 4, s);
         const want = refCovers(rn, sx, sy) ? 1 : refCovers(rf, sx, sy) ? 2 : 0;
-        assert.equal(sampleF32(r, x, y, s), want, `${format} (${x}, ${y}) s${s}`);
+        assert.equal(sampleF32(r, x, y, s), want, `${gfx} ${format} (${x}, ${y}) s${s}`);
       }
       // The depth surface holds the nearer depth where covered.
       const d = r.depth!;
       const [sx, sy] = refSample(4, 4, 4, 0);
       assert.ok(refCovers(rn, sx, sy));
       const stored = format === 'Z_16' ? r.mem.read16(d.va + (4 * 32 + 4) * 4 * 2) / 65535 : f32(r.mem.read32(d.va + (4 * 32 + 4) * 4 * 4));
-      assert.ok(Math.abs(stored - 0.3) < 1e-4, `${format}: stored depth ${stored}`);
+      assert.ok(Math.abs(stored - 0.3) < 1e-4, `${gfx} ${format}: stored depth ${stored}`);
     }
   }
 });
 
-test('stencil: a first draw writes REPLACE, a second draw passes only where FRAG_EQUAL holds', () => {
+test('stencil: a first draw writes REPLACE, a second draw passes only where FRAG_EQUAL holds, on gfx1100, gfx1030 and gfx900', () => {
+  // Draw 1 (left half) writes stencil 7 (FRAG_ALWAYS, REPLACE); draw 2 (everything, in front)
+  // tests FRAG_EQUAL 7 with its DB registers written before it (draws[1].registers, encoded with
+  // each generation's own register layouts): it shows only where draw 1 wrote 7.
   const first: Tri = [v(-1, -1, [1]), v(0, -1, [1]), v(-1, 1, [1])];
-  const second: Tri = [v(-1, -1, [2], 0.4), v(1, -1, [2], 0.4), v(1, 1, [2], 0.4)];
-  const base = scene([first], { depth: { format: 'Z_32_FLOAT', clear: 1 }, state: { depthFunc: 'FRAG_ALWAYS', depthWrite: false, stencil: { func: 'FRAG_ALWAYS', pass: 'STENCIL_REPLACE_TEST', ref: 7 } } });
-  const r1 = runScene(base);
-  clean(r1);
-  // Same memory is not shared between runs: draw both in one scene with two draws instead.
-  const both = scene([first, second], { depth: { format: 'Z_32_FLOAT', clear: 1 }, state: { depthFunc: 'FRAG_ALWAYS', depthWrite: false, stencil: { func: 'FRAG_EQUAL', pass: 'STENCIL_KEEP', ref: 0 } } });
-  const r2 = runScene(both);
-  clean(r2);
-  // With ref 0 and a cleared (0) stencil, FRAG_EQUAL passes everywhere both triangles cover.
-  const [ra, rb] = [refSetup(first, 32, 32)!, refSetup(second, 32, 32)!];
-  for (let y = 0; y < 32; y += 3) for (let x = 0; x < 32; x += 3) {
-    const [sx, sy] = refSample(x, y, 1, 0);
-    const want = refCovers(rb, sx, sy) ? 2 : refCovers(ra, sx, sy) ? 1 : 0;
-    assert.equal(sampleF32(r2, x, y, 0), want);
+  const all: Tri[] = [[v(-1, -1, [2], 0.4), v(3, -1, [2], 0.4), v(-1, 3, [2], 0.4)]];
+  const [ra] = [refSetup(first, 32, 32)!];
+  for (const gfx of GENS) {
+    const db = regDb(SCENE_TARGETS[gfx].gen);
+    const E = (r: string, f: Record<string, number | string>): number => encodeFields(db, r, f);
+    const s = scene([first, ...all], { depth: { format: 'Z_32_FLOAT', clear: 1 }, state: { depthFunc: 'FRAG_ALWAYS', depthWrite: false, stencil: { func: 'FRAG_ALWAYS', pass: 'STENCIL_REPLACE_TEST', ref: 7 } } });
+    s.draws = [{ topology: 'DI_PT_TRILIST', count: 3 }, {
+      topology: 'DI_PT_TRILIST', count: 3, first: 3,
+      registers: {
+        DB_DEPTH_CONTROL: E('DB_DEPTH_CONTROL', { Z_ENABLE: 1, ZFUNC: 'FRAG_ALWAYS', STENCIL_ENABLE: 1, STENCILFUNC: 'FRAG_EQUAL' }),
+        DB_STENCIL_CONTROL: E('DB_STENCIL_CONTROL', { STENCILFAIL: 'STENCIL_KEEP', STENCILZPASS: 'STENCIL_INVERT', STENCILZFAIL: 'STENCIL_KEEP' }),
+        DB_STENCILREFMASK: E('DB_STENCILREFMASK', { STENCILTESTVAL: 7, STENCILMASK: 0xff, STENCILWRITEMASK: 0xff }),
+      },
+    }];
+    // The second draw's vertices follow the first's in the buffer: draw them with an index buffer.
+    (s.buffers as Record<string, unknown>).idx = { type: 'u16', values: [0, 1, 2, 3, 4, 5] };
+    (s.draws as Record<string, unknown>[]).forEach((d) => { d.indices = 'idx'; });
+    const r = runScene(s, '.', { gfx });
+    clean(r);
+    const sva = r.depth!.va + 32 * 32 * 4;
+    let shown = 0;
+    for (let y = 0; y < 32; y++) for (let x = 0; x < 32; x++) {
+      const inFirst = refCovers(ra, ...refSample(x, y, 1, 0));
+      assert.equal(sampleF32(r, x, y, 0), inFirst ? 2 : 0, `${gfx} colour (${x}, ${y})`);
+      // Where draw 2 passed, its ZPASS op inverted 7 -> 0xf8; elsewhere the stencil is 0 (cleared).
+      assert.equal(r.mem.read8(sva + y * 32 + x), inFirst ? 0xf8 : 0, `${gfx} stencil (${x}, ${y})`);
+      if (inFirst) shown++;
+    }
+    assert.ok(shown > 100, `${gfx}: draw 1 covers pixels`);
   }
-  // r1 wrote 7 to the stencil surface where the first triangle covers.
-  const d = r1.depth!;
-  const sva = d.va + 32 * 32 * 4;
-  const [sx, sy] = refSample(2, 16, 1, 0);
-  assert.ok(refCovers(ra, sx, sy));
-  assert.equal(r1.mem.read8(sva + 16 * 32 + 2), 7);
-  assert.equal(r1.mem.read8(sva + 16 * 32 + 30), 0);
 });
 
 test('blending: SRC_ALPHA / ONE_MINUS_SRC_ALPHA into R8G8B8A8_UNORM and ONE/ONE into R16G16B16A16_FLOAT, per pixel', () => {
@@ -295,6 +315,9 @@ test('bad scenes: one clear error naming the field', () => {
     [{ ...ok, state: { blend: [{ enable: true, colorSrc: 'BLEND_TEAPOT' }] } }, /^state\.blend\[0\]: /],
     [{ ...ok, buffers: { vertices: { type: 'f64', values: [] } } }, /^buffers\.vertices\.type: /],
     [{ ...ok, gfx: 'gfx1010' }, /^gfx: /],
+    [{ ...ok, draws: [{ topology: 'DI_PT_TRILIST', count: 3, registers: { DB_TEAPOT: 1 } }] }, /^draws\[0\]\.registers\.DB_TEAPOT: no such gfx1100 register/],
+    [{ ...ok, ps: { ...(ok.ps as object), userData: [{ image: 'vertices', width: 64, height: 64, format: '32_FLOAT' }] } }, /^ps\.userData\[0\]\.image: buffer 'vertices' holds 96 bytes; a 64x64 image/],
+    [{ ...ok, ps: { ...(ok.ps as object), userData: [{ image: 'vertices', width: 2, height: 2, levels: 3, format: '32_FLOAT' }] } }, /^ps\.userData\[0\]\.levels: /],
   ];
   for (const [s, re] of cases) {
     assert.throws(() => runScene(s), (e: unknown) => e instanceof InputError && re.test(e.message), `expected ${re}`);
