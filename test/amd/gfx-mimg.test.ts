@@ -1,7 +1,8 @@
 /**
  * MIMG from pixel shaders: image_sample (nearest and bilinear, clamp and repeat) against a
- * reference sampler written here, and image_load / image_store at the pixel position, all with
- * T#/S# descriptors packed from the gfx11-rsrc layouts by the scene builder.
+ * reference sampler written here, image_load / image_store at the pixel position, and scene images
+ * with levels and layers, with T#/S# descriptors packed in each generation's layout by the scene
+ * builder (gfx1100, and gfx1030/gfx900 through the hardware VS).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,34 +77,46 @@ for (const filter of ['nearest', 'linear'] as const) {
   }
 }
 
-test('image_load / image_store at the pixel position (POS_X/Y_FLOAT inputs)', () => {
-  const ps = [
-    'v_cvt_u32_f32 v4, v2',
-    'v_cvt_u32_f32 v5, v3',
-    'v_lshrrev_b32 v4, 2, v4',
-    'v_lshrrev_b32 v5, 2, v5',
-    'image_load v6, v[4:5], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D',
-    's_waitcnt vmcnt(0)',
-    'v_add_f32 v6, 1.0, v6',
-    'v_cvt_u32_f32 v4, v2',
-    'v_cvt_u32_f32 v5, v3',
-    'image_store v6, v[4:5], s[8:15] dmask:0x1 dim:SQ_RSRC_IMG_2D',
-    'exp mrt0 v6, off, off, off done',
-    's_endpgm',
-  ];
-  const r = runScene(quadScene(ps, { inputEna: ['PERSP_CENTER', 'POS_X_FLOAT', 'POS_Y_FLOAT'] }, [
-    { image: 'tex', width: 4, height: 4, format: '32_FLOAT' }, { image: 'out', width: W, height: W, format: '32_FLOAT' },
-  ]));
-  clean(r);
-  for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) {
-    const want = TEX[(y >> 2) * 4 + (x >> 2)]! + 1;
-    assert.equal(px(r, x, y), want, `colour (${x}, ${y})`);
-  }
-  // The scene made 'out' a linear image: rows 256 bytes (64 texels) apart.
-  const out = r.images.get('out')!;
-  assert.equal(out.layout.levels[0]!.pitch, 64);
-  for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) assert.equal(f32(r.mem.read32(out.va + (y * 64 + x) * 4)), TEX[(y >> 2) * 4 + (x >> 2)]! + 1, `stored (${x}, ${y})`);
-});
+// image_load of 'tex' at (x/4, y/4) + 1 stored into 'out' at (x, y) and exported, on all three
+// generations (gfx1030 takes dim:, gfx900's T# TYPE says 2D; the legacy exports carry vm).
+const loadStorePs = (dim: string, done: string): string[] => [
+  'v_cvt_u32_f32 v4, v2',
+  'v_cvt_u32_f32 v5, v3',
+  'v_lshrrev_b32 v4, 2, v4',
+  'v_lshrrev_b32 v5, 2, v5',
+  `image_load v6, v[4:5], s[0:7] dmask:0x1${dim}`,
+  's_waitcnt vmcnt(0)',
+  'v_add_f32 v6, 1.0, v6',
+  'v_cvt_u32_f32 v4, v2',
+  'v_cvt_u32_f32 v5, v3',
+  `image_store v6, v[4:5], s[8:15] dmask:0x1${dim}`,
+  `exp mrt0 v6, off, off, off ${done}`,
+  's_endpgm',
+];
+
+for (const [gfx, dim, done] of [['gfx1100', ' dim:SQ_RSRC_IMG_2D', 'done'], ['gfx1030', ' dim:SQ_RSRC_IMG_2D', 'done vm'], ['gfx900', '', 'done vm']] as const) {
+  test(`${gfx} image_load / image_store at the pixel position (POS_X/Y_FLOAT inputs)`, () => {
+    const ps = loadStorePs(dim, done);
+    const s = quadScene(ps, { inputEna: ['PERSP_CENTER', 'POS_X_FLOAT', 'POS_Y_FLOAT'], ...(gfx === 'gfx1100' ? {} : { wave: 64 }) }, [
+      { image: 'tex', width: 4, height: 4, format: '32_FLOAT' }, { image: 'out', width: W, height: W, format: '32_FLOAT' },
+    ]);
+    if (gfx !== 'gfx1100') {
+      s.gfx = gfx;
+      s.shaders = { vs: { source: VS_LEGACY }, ps: { source: ps } };
+      s.vs = { shader: 'vs', wave: 64, vgprs: 16, userData: [{ address: 'vertices' }] };
+    }
+    const r = runScene(s);
+    clean(r);
+    for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) {
+      const want = TEX[(y >> 2) * 4 + (x >> 2)]! + 1;
+      assert.equal(px(r, x, y), want, `colour (${x}, ${y})`);
+    }
+    // The scene made 'out' a linear image: rows 256 bytes (64 texels) apart on every generation.
+    const out = r.images.get('out')!;
+    assert.equal(out.layout.levels[0]!.pitch, 64);
+    for (let y = 0; y < W; y++) for (let x = 0; x < W; x++) assert.equal(f32(r.mem.read32(out.va + (y * 64 + x) * 4)), TEX[(y >> 2) * 4 + (x >> 2)]! + 1, `stored (${x}, ${y})`);
+  });
+}
 
 // The same sampled quad on the legacy pipelines: hardware VS (examples/triangle/vs-legacy.s passes
 // (u, v, 0, 1) as parameter 0), v_interp_* in the PS, and the scene's T#/S# packed in the target's
