@@ -136,6 +136,20 @@ for (const g of GENS) {
   });
 }
 
+for (const g of GENS) {
+  test(`${g.name}: 1D array slices are one 256-byte row apart (x, then the layer)`, () => {
+    // A 5-texel R32 1D slice is one aligned row: slice s at 256 s. Value s * 100 + x.
+    const mem = memory(3 * 256);
+    for (let s = 0; s < 3; s++) for (let x = 0; x < 5; x++) mem.writeF32(BASE + s * 256 + x * 4, s * 100 + x);
+    const sg = sgprs(g, 5, 1, { TYPE: 12, DEPTH: 2, ...(g.R.PITCH ? { PITCH: 63 } : {}) });
+    const xs = Array.from({ length: 64 }, (_, l) => l % 5), layers = Array.from({ length: 64 }, (_, l) => Math.floor(l / 5) % 3);
+    const dim = g.name === 'gfx900' ? ' da' : ' dim:SQ_RSRC_IMG_1D_ARRAY';
+    const r = runAsm(`image_load v4, v[0:1], s[0:7] dmask:0x1${dim} unorm\ns_endpgm`, { target: g.target, waveSize: 64, mem, sgpr: sg, vgpr: { 0: xs, 1: layers } });
+    assert.deepEqual(r.diags.map((d) => d.id), []);
+    for (let l = 0; l < 64; l++) assert.equal(r.vf(4, l), layers[l]! * 100 + xs[l]!, `lane ${l}`);
+  });
+}
+
 for (const g of GENS.filter((x) => x.name !== 'gfx900')) {
   test(`${g.name}: a one-level 2D T# with a pitch in DEPTH/PITCH_MSB above WIDTH uses it`, () => {
     // pitch 128 (DEPTH 127) and pitch 8256 (pitch - 1 = 8255: DEPTH = 8255 & 0x1fff = 63, PITCH_MSB = 1).
