@@ -88,7 +88,7 @@ function collector(): () => void {
 }
 
 /** Repeats of each case after its cold run (best and median reported); `--repeats N` overrides. */
-export const REPEATS = 3;
+export const REPEATS = 5;
 
 interface Run {
   readonly ms: number;
