@@ -95,6 +95,14 @@ export function blockAt(program: Program, pc: number): Block | null {
     if (ends(op) || ops.length >= MAX_OPS) break;
   }
   if (ops.length === 0) return null;
+  // A block cut at MAX_OPS ends where the wait-counter track would be empty (the last such op, if
+  // it is not too early): the next block then starts quiet too, and a wave with nothing
+  // outstanding runs both without sanitizer steps (a long straight run of loads and waits, e.g. a
+  // reduction's tail, otherwise stepped every op after the first cut).
+  if (ops.length === MAX_OPS && !ends(ops[ops.length - 1]!)) {
+    const q = quietPrefix(ops, opPcs(ops, pc), program.target.space);
+    if (q >= MAX_OPS / 4 && q < ops.length) ops.length = q;
+  }
   const b = compileBlock(ops, pc, program.target.space);
   program.blocks[i] = b;
   return b;
@@ -114,14 +122,20 @@ function callOp(op: Op, w: Wave): void {
   op.run(w);
 }
 
+/** The PC of each op of a straight-line run starting at `pc0`. */
+function opPcs(ops: readonly Op[], pc0: number): number[] {
+  const pcs: number[] = [];
+  for (let k = 0, p = pc0; k < ops.length; p += ops[k]!.size, k++) pcs.push(p);
+  return pcs;
+}
+
 /** Block functions by source text (see BlockFn). */
 const blockFns = new Map<string, BlockFn>();
 
 /** Generate the block's function: see the file comment for what it must do per op. */
 export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Block {
   const n = ops.length;
-  const pcs: number[] = [];
-  for (let k = 0, p = pc0; k < n; p += ops[k]!.size, k++) pcs.push(p);
+  const pcs = opPcs(ops, pc0);
   // A wave entering with no wait-counter track runs the first `quiet` ops without sanitizer steps
   // (`sk`): stepped, they would report nothing and leave no track (waitcnt.ts, quietPrefix). Leaving
   // the block inside that prefix replays the skipped steps.
