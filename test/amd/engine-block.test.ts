@@ -19,6 +19,7 @@ import { Memory } from '../../src/core/memory.js';
 import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/exec/env.js';
 import { Program } from '../../src/amd/exec/program.js';
 import { blockAt, MAX_OPS } from '../../src/amd/exec/block.js';
+import { quietPrefix } from '../../src/amd/exec/waitcnt.js';
 import { Wave } from '../../src/amd/wave/wave.js';
 import { APERTURE } from '../../src/amd/exec/vmem.js';
 import { benchCases } from '../../bench/cases.js';
@@ -241,4 +242,31 @@ test('blocks in dispatch: instruction budgets stop at the same instruction with 
       for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `${c.name} ${order} ${budget}: buffer ${k}`);
     }
   }
+});
+
+test('blocks: the quiet prefix ends where the wait-counter track is empty again, and stops before a read that would report', () => {
+  const ops = (src: string) => {
+    const p = prog(src);
+    const out: ReturnType<Program['peek']>[] = [];
+    for (let pc = CODE_VA, i = 0; i < src.split('\n').length; i++) {
+      const op = p.peek(pc);
+      out.push(op);
+      pc += op.size;
+    }
+    return { ops: out, pcs: out.map((_, i) => out.slice(0, i).reduce((a, o) => a + o.size, CODE_VA)) };
+  };
+  const q = (src: string) => {
+    const o = ops(src);
+    return quietPrefix(o.ops, o.pcs, gfx11.space);
+  };
+  // Load, wait, use: empty after the wait (3 ops), and after the VALU that follows.
+  assert.equal(q(['global_load_b32 v4, v12, s[40:41]', 's_waitcnt vmcnt(0)', 'v_add_nc_u32_e32 v1, v4, v4', 'v_mov_b32_e32 v2, 0'].join('\n')), 4);
+  // A second load still outstanding at the end: the prefix stops after the first wait.
+  assert.equal(q(['global_load_b32 v4, v12, s[40:41]', 's_waitcnt vmcnt(0)', 'global_load_b32 v5, v12, s[40:41]', 'v_mov_b32_e32 v2, 0'].join('\n')), 2);
+  // A read before the wait would report: nothing is quiet past it (the empty start counts: 0).
+  assert.equal(q(['v_mov_b32_e32 v2, 0', 'global_load_b32 v4, v12, s[40:41]', 'v_add_nc_u32_e32 v1, v4, v4', 's_waitcnt vmcnt(0)'].join('\n')), 1);
+  // The split wait form counts too.
+  assert.equal(q(['global_load_b32 v4, v12, s[40:41]', 's_waitcnt_vmcnt null, 0x0', 'v_mov_b32_e32 v3, v4'].join('\n')), 3);
+  // Stores leave no track (VS_CNT writes no register).
+  assert.equal(q(['global_store_b32 v12, v4, s[40:41]', 'v_mov_b32_e32 v2, 0'].join('\n')), 2);
 });
