@@ -7,7 +7,7 @@
  */
 import { Memory } from '../core/memory.js';
 import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
-import { loadCodeObject } from '../formats/amdgpu/codeobject.js';
+import { loadCodeObjectCached } from '../formats/amdgpu/codeobject.js';
 import { executableTarget } from '../amd/exec/gen-targets.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 import { CODE_BASE, dispatch, type DispatchStats, type LoadedCode } from './dispatch.js';
@@ -114,7 +114,7 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
   try {
     const startAt = clockMs();
     const c0 = cpuMs ? cpuMs() : 0;
-    const co = loadCodeObject(req.co, 'kernel');
+    const co = loadCodeObjectCached(req.co, 'kernel');
     const kernel = co.kernels.find((k) => k.name === req.kernel);
     if (!kernel || !co.text) throw new Error(`no kernel ${req.kernel}`);
     // The code object's own instruction set, as runKernel picks it (gfx1030/gfx900 words are not gfx11's).

@@ -24,7 +24,7 @@
 import { Memory } from '../core/memory.js';
 import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
-import { loadCodeObject, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
+import { loadCodeObjectCached, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import { loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { scalarBytes, structBytes } from './manifest.js';
@@ -193,7 +193,7 @@ export class ParallelPool {
    * this thread (and says why) for a kernel that cannot be split or a grid of one workgroup.
    */
   async run(l: KernelLaunch, opts: RunOptions = {}): Promise<ParallelRun> {
-    const co = l.codeObject instanceof Uint8Array ? loadCodeObject(l.codeObject, 'kernel') : l.codeObject;
+    const co = l.codeObject instanceof Uint8Array ? loadCodeObjectCached(l.codeObject, 'kernel') : l.codeObject;
     const groups = [0, 1, 2].map((i) => Math.ceil(l.grid[i]! / l.block[i]!));
     const total = groups[0]! * groups[1]! * groups[2]!;
     const blocker = this.threads < 2 ? 'one thread' : total < 2 ? 'one workgroup' : parallelBlocker(co, opts, l);

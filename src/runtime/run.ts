@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Memory, type Segment } from '../core/memory.js';
 import { Diagnostics, StrictStop, type Diagnostic } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
-import { loadCodeObject, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
+import { loadCodeObject, loadCodeObjectCached, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
 import { assemble } from '../amd/isa/target.js';
 import type { Engine } from '../amd/exec/env.js';
@@ -148,7 +148,7 @@ function pickKernel(co: CodeObject, name: string | undefined): CodeObjectKernel 
 
 /** Run one kernel on in-memory buffers. Throws InputError for a launch that cannot be set up. */
 export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
-  const co = l.codeObject instanceof Uint8Array ? loadCodeObject(l.codeObject, 'kernel') : l.codeObject;
+  const co = l.codeObject instanceof Uint8Array ? loadCodeObjectCached(l.codeObject, 'kernel') : l.codeObject;
   const target = executableTarget(co.target.mcpu);
   if (!target) throw new InputError(`codeObject: target ${co.target.mcpu} cannot run; gpusim executes ${EXECUTABLE_TARGETS} code objects`);
   const kernel = pickKernel(co, l.kernel);

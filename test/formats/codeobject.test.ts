@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadCodeObject } from '../../src/formats/amdgpu/codeobject.js';
+import { loadCodeObject, loadCodeObjectCached } from '../../src/formats/amdgpu/codeobject.js';
 import { decodeMetadata } from '../../src/formats/amdgpu/metadata.js';
 import { decodeKernelDescriptor, kdGenerationFor } from '../../src/formats/amdgpu/kd.js';
 import { InputError } from '../../src/core/errors.js';
@@ -312,4 +312,18 @@ test('fuzz: 2000 seeded mutations of a real code object raise only InputError', 
   }
   assert.equal(ok + rejected, 2000);
   assert.ok(rejected > 100 && ok > 100, `ok ${ok}, rejected ${rejected}`);
+});
+
+test('loadCodeObjectCached: the same bytes parse once, other bytes again; changing the caller\'s array afterwards changes nothing', () => {
+  const [a, b] = allFixtures().filter((f) => f.file.endsWith('.co')).slice(0, 2);
+  const bytesA = new Uint8Array(fixtureBytes(a!.cpu, a!.file));
+  const first = loadCodeObjectCached(bytesA, 'a');
+  assert.equal(loadCodeObjectCached(new Uint8Array(bytesA), 'a'), first, 'equal bytes in another array: the parsed object again');
+  const other = loadCodeObjectCached(new Uint8Array(fixtureBytes(b!.cpu, b!.file)), 'b');
+  assert.notEqual(other, first);
+  assert.deepEqual(other.kernels.map((k) => k.name), loadCodeObject(new Uint8Array(fixtureBytes(b!.cpu, b!.file)), 'b').kernels.map((k) => k.name));
+  const names = first.kernels.map((k) => k.name);
+  bytesA.fill(0);
+  assert.deepEqual(first.kernels.map((k) => k.name), names, 'parsed from a private copy');
+  assert.throws(() => loadCodeObjectCached(bytesA, 'a'), InputError, 'the zeroed array is parsed, not found in the cache');
 });
