@@ -168,3 +168,39 @@ test('r600.alu.no-fp64: FMA and the 64-bit float ops on a chip without them (jun
   }
   assert.deepEqual(ids(runAsm(f64, { gen: 'cayman', mcpu: 'cayman' }).diag), []);
 });
+
+test('64-bit transcendental ops (RECIP/RECIPSQRT[_CLAMPED]_64, SQRT_64) match binary64: Evergreen trans slot, Cayman slots x/y/z', () => {
+  // src0 = high dword, src1 = low dword of one double; an even destination channel gets the low
+  // dword of the result, an odd one the high dword. Expected values from JS binary64 arithmetic.
+  const cases: [string, number, (a: number) => number][] = [
+    ['RECIP_64', 3, (a) => 1 / a],
+    ['RECIP_64', -0.1, (a) => 1 / a],
+    ['RECIP_CLAMPED_64', 0, () => Number.MAX_VALUE],
+    ['RECIP_CLAMPED_64', -0, () => -Number.MAX_VALUE],
+    ['RECIP_CLAMPED_64', 2.5e-3, (a) => 1 / a],
+    ['RECIPSQRT_64', 2, (a) => 1 / Math.sqrt(a)],
+    ['RECIPSQRT_CLAMPED_64', 0, () => Number.MAX_VALUE],
+    ['SQRT_64', 2, (a) => Math.sqrt(a)],
+    ['SQRT_64', 1e300, (a) => Math.sqrt(a)],
+    ['SQRT_64', -4, () => NaN],
+  ];
+  for (const [op, a, f] of cases) {
+    const [al, ah] = dw(a);
+    const setup = ['  MOV * T2.X, literal.x,', lit(al), '  MOV * T2.Y, literal.x,', lit(ah)];
+    const eg = runAsm(clause(6, [...setup, `  ${op} * T4.X, T2.Y, T2.X,`, `  ${op} * T4.Y, T2.Y, T2.X,`]));
+    const cm = runAsm(clause(7, [...setup, `  ${op} T4.X, T2.Y, T2.X,`, `  ${op} T4.Y, T2.Y, T2.X,`, `  ${op} * T4.Z (MASKED), T2.Y, T2.X,`]), { gen: 'cayman', mcpu: 'cayman' });
+    const want = dw(f(a));
+    for (const [gen, r] of [['evergreen', eg], ['cayman', cm]] as const) {
+      assert.deepEqual(ids(r.diag), [], `${gen} ${op}`);
+      const got = [r.reg(4, 0)[5]!, r.reg(4, 1)[5]!];
+      if (Number.isNaN(f(a))) assert.ok(Number.isNaN(new Float64Array(new Uint32Array(got).buffer)[0]), `${gen} ${op}(${a}) is NaN`);
+      else assert.deepEqual(got, want, `${gen} ${op}(${a})`);
+    }
+  }
+  // Evergreen: trans-only, so two in one group collide in the trans slot.
+  assert.deepEqual(ids(runAsm(clause(2, ['  RECIP_64 T4.X, T2.Y, T2.X,', '  RECIP_64 * T4.Y, T2.Y, T2.X,'])).diag), ['r600.alu.slot-conflict']);
+  // Cayman: a lone slot (or x/y without z) is reported; juniper has no fp64.
+  assert.deepEqual(ids(runAsm(clause(1, ['  SQRT_64 * T4.X, T2.Y, T2.X,']), { gen: 'cayman', mcpu: 'cayman' }).diag), ['r600.alu.f64-pair']);
+  assert.deepEqual(ids(runAsm(clause(2, ['  SQRT_64 T4.X, T2.Y, T2.X,', '  SQRT_64 * T4.Y, T2.Y, T2.X,']), { gen: 'cayman', mcpu: 'cayman' }).diag), ['r600.alu.f64-pair']);
+  assert.deepEqual(ids(runAsm(clause(1, ['  SQRT_64 * T4.X, T2.Y, T2.X,']), { mcpu: 'juniper' }).diag), ['r600.alu.no-fp64']);
+});

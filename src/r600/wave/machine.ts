@@ -34,6 +34,7 @@ const K_CFIDX = 6;
 const K_VEC4 = 7;
 const K_PREV = 8;
 const K_F64 = 9;
+const K_F64T = 10;
 const kinds = new WeakMap<AluInst, number>();
 /** How the executor handles an instruction (decided once per decoded instruction). */
 function kindOf(inst: AluInst): number {
@@ -49,6 +50,7 @@ function kindOf(inst: AluInst): number {
   else if (name === 'DOT4' || name === 'DOT4_IEEE' || name === 'MAX4') k = K_VEC4;
   else if (PREV_OPS.has(name)) k = K_PREV;
   else if (F64_OPS.has(name)) k = K_F64;
+  else if (F64_TRANS_OPS.has(name)) k = K_F64T;
   else k = K_PLAIN;
   kinds.set(inst, k);
   return k;
@@ -120,6 +122,11 @@ function f64Mate(grp: AluGroup, inst: AluInst): AluInst | undefined {
   const want = inst.slot ^ 1;
   return grp.insts.find((x) => x.slot === want && x.op === inst.op);
 }
+/** Cayman: the 64-bit trans op sits in slots x, y and z of its group with the same sources. */
+function f64TransCayman(grp: AluGroup, inst: AluInst): boolean {
+  const same = (x: AluInst): boolean => x.op === inst.op && x.src.every((s, k) => k >= (inst.op?.srcs ?? 0) || s.sel === inst.src[k]!.sel && s.chan === inst.src[k]!.chan && s.neg === inst.src[k]!.neg && s.abs === inst.src[k]!.abs);
+  return [0, 1, 2].every((slot) => grp.insts.some((x) => x.slot === slot && same(x)));
+}
 /** A 64-bit op on (hi, lo) source dwords; returns [low, high] result dwords. */
 function f64Op(name: string, hi: number[], lo: number[]): [number, number] {
   const a = D(hi[0]!, lo[0]!);
@@ -149,6 +156,25 @@ function f64Op(name: string, hi: number[], lo: number[]): [number, number] {
     default: { // FLT64_TO_FLT32: the float in the even slot, zero in the odd one
       return [B(a), 0];
     }
+  }
+}
+/**
+ * The 64-bit transcendental ops (trans slot on Evergreen; slots x, y, z on Cayman): each
+ * instruction reads one double, src0 its high dword and src1 its low dword (Mesa's order), and
+ * writes the low dword of the result through an even destination channel, the high dword through
+ * an odd one. Modelled correctly rounded in binary64; the _CLAMPED forms turn an infinite result
+ * into the largest finite double of its sign, like the 32-bit RECIP_CLAMPED / RECIPSQRT_CLAMPED.
+ */
+const F64_TRANS_OPS = new Set(['RECIP_64', 'RECIP_CLAMPED_64', 'RECIPSQRT_64', 'RECIPSQRT_CLAMPED_64', 'SQRT_64']);
+export function f64TransOp(name: string, hi: number, lo: number): [number, number] {
+  const a = D(hi, lo);
+  const clamp = (r: number): number => (r === Infinity ? Number.MAX_VALUE : r === -Infinity ? -Number.MAX_VALUE : r);
+  switch (name) {
+    case 'RECIP_64': return DW(1 / a);
+    case 'RECIP_CLAMPED_64': return DW(clamp(1 / a));
+    case 'RECIPSQRT_64': return DW(1 / Math.sqrt(a));
+    case 'RECIPSQRT_CLAMPED_64': return DW(clamp(1 / Math.sqrt(a)));
+    default: return DW(Math.sqrt(a)); // SQRT_64
   }
 }
 /** Fused a*b+c in binary64 (one rounding), via exact products split with Veltkamp/Dekker. */
@@ -874,7 +900,7 @@ export class Wave {
         this.diag('r600.alu.unsupported', `${name} is not modelled`, 'warning');
         continue;
       }
-      if ((kind === K_F64 || name === 'FMA') && this.opts.fp64 === false && !this.noFp64Reported.has(inst)) {
+      if ((kind === K_F64 || kind === K_F64T || name === 'FMA') && this.opts.fp64 === false && !this.noFp64Reported.has(inst)) {
         this.noFp64Reported.add(inst);
         this.diag('r600.alu.no-fp64', `${name} needs FMA / double-precision hardware, which this chip does not have`, 'error', { offset: inst.offset });
       }
@@ -954,6 +980,17 @@ export class Wave {
             const lo = [0, 1, 2].map((k) => (k < nsrc ? (odd === inst ? srcv[k]! : this.readSrc(odd, k, l, lits, c)) : 0));
             const out = f64Op(name, hi, lo);
             r = inst.slot % 2 === 0 ? out[0] : out[1];
+            break;
+          }
+          case K_F64T: {
+            // Cayman issues the former trans ops in slots x, y and z (r600_isa.h AF_S); x and y carry
+            // the low and high dwords of the double.
+            if (this.opts.gen === 'cayman' && !reported && !f64TransCayman(grp, inst)) {
+              reported = true;
+              this.diag('r600.alu.f64-pair', `${name} on Cayman issues in slots x, y and z together (x writes the low dword, y the high); slot ${'xyzw'[inst.slot]} is alone`, 'error', { offset: inst.offset });
+            }
+            const out = f64TransOp(name, srcv[0]!, srcv[1]!);
+            r = inst.dstChan % 2 === 0 ? out[0] : out[1];
             break;
           }
           case K_NONE:
