@@ -33,7 +33,7 @@ export function runAsm(src: string, opts: Partial<R600DispatchOptions> & { gen?:
     object, kernel: object.kernels[0]!, grid: opts.grid ?? [lanes, 1, 1], block: opts.block ?? [lanes, 1, 1], args: opts.args ?? new Uint8Array(0),
     global, diag, stackSize: opts.stackSize ?? 8, maxInstructions: opts.maxInstructions ?? 100000, fetchShader: opts.fetchShader, bools: opts.bools,
     loopConsts: opts.loopConsts, gds: opts.gds, exports: opts.exports, memBuffers: opts.memBuffers, scratchDwords: opts.scratchDwords, onWaveEnd: (w) => waves.push(w),
-    textures: opts.textures, samplers: opts.samplers, borderColors: opts.borderColors,
+    textures: opts.textures, samplers: opts.samplers, borderColors: opts.borderColors, interpParams: opts.interpParams,
   });
   waves.sort((a, b) => a.id - b.id);
   return {

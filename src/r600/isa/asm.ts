@@ -73,6 +73,11 @@ function parseSrc(t: string, err: (m: string) => never): SrcOperand {
     if (idx > 31) err(`kcache index ${idx} out of range (0..31)`);
     return { ...o, sel: base + idx, chan: CHAN[m[3]!]!, rel: m[4] === '+' };
   }
+  if ((m = /^Param(\d+)\.([XYZW])$/.exec(s))) {
+    const n = Number(m[1]);
+    if (n > 31) err(`parameter Param${n} out of range (Param0..Param31)`);
+    return { ...o, sel: SRC.PARAM + n, chan: CHAN[m[2]!]! };
+  }
   if ((m = /^literal\.([xyzw])$/.exec(s))) return { ...o, sel: SRC.LITERAL, chan: CHAN[m[1]!]! };
   if ((m = /^PV\.([XYZW])$/.exec(s))) return { ...o, sel: SRC.PV, chan: CHAN[m[1]!]! };
   if (s === 'PS') return { ...o, sel: SRC.PS };

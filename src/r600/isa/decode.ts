@@ -36,6 +36,8 @@ export const SRC = {
   PARAM_BASE_ADDR: 240, NEW_PRIM_MASK: 241, PRIM_MASK_HI: 242, PRIM_MASK_LO: 243, ONE_DBL_L: 244, ONE_DBL_M: 245,
   HALF_DBL_L: 246, HALF_DBL_M: 247, ZERO: 248, ONE: 249, ONE_INT: 250, M_ONE_INT: 251, HALF: 252, LITERAL: 253, PV: 254,
   PS: 255, KC2: 256, KC3: 288,
+  /** Evergreen/Cayman ALU_SRC_PARAM_BASE: PARAM0..PARAM31, interpolation parameters in the LDS parameter cache. */
+  PARAM: 448,
 } as const;
 
 export interface KCacheSet {

@@ -49,6 +49,7 @@ export function srcName(s: AluSrc, literalReloc?: string): string {
   else if (s.sel < 192) r = `KC1[${s.sel - 160}].${c}`;
   else if (s.sel >= 256 && s.sel < 288) r = `KC2[${s.sel - 256}].${c}`;
   else if (s.sel >= 288 && s.sel < 320) r = `KC3[${s.sel - 288}].${c}`;
+  else if (s.sel >= SRC.PARAM && s.sel < SRC.PARAM + 32) r = `Param${s.sel - SRC.PARAM}.${c}`;
   else {
     switch (s.sel) {
       case SRC.ZERO: r = '0.0'; break;

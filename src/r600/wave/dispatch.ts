@@ -56,6 +56,12 @@ export interface R600DispatchOptions {
   readonly textures?: ReadonlyMap<number, Uint32Array>;
   readonly samplers?: ReadonlyMap<number, Uint32Array>;
   readonly borderColors?: ReadonlyMap<number, ArrayLike<number>>;
+  /**
+   * Interpolation parameters (floats, 12 per parameter: P0, P10 = P1 - P0, P20 = P2 - P0, xyzw
+   * each), written into every workgroup's LDS from byte 0 before it runs, as the SPI fills a pixel
+   * shader's LDS parameter cache; the INTERP_* ops read them as Param0, Param1...
+   */
+  readonly interpParams?: ArrayLike<number>;
   /** Work-items per wave (default: the chip's R600_CHIPS waveSize, 64 for unknown chips). */
   readonly waveSize?: number;
   /** Called with each wave when it ends (tests inspect final state). */
@@ -111,6 +117,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     samplers: o.samplers,
     borderColors: o.borderColors,
   };
+  if (o.interpParams && (o.interpParams.length % 12 || o.interpParams.length > 32 * 12)) throw new InputError(`interpParams holds ${o.interpParams.length} floats: 12 per parameter (P0, P10, P20), at most 32 parameters`);
   const stackSize = o.stackSize ?? stackSizeOf(o.object);
   const chip = R600_CHIPS.find((c) => c.mcpu === o.object.mcpu);
   const fp64 = chip?.fp64;
@@ -129,6 +136,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     for (let y = 0; y < ng[1]; y++)
       for (let x = 0; x < ng[0]; x++) {
         const lds = new Uint8Array(LDS_BYTES);
+        if (o.interpParams) new Float32Array(lds.buffer, 0, o.interpParams.length).set(o.interpParams);
         const list: Wave[] = [];
         const nw = Math.ceil(perGroup / W);
         for (let w = 0; w < nw; w++) {

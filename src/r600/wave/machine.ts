@@ -35,6 +35,7 @@ const K_VEC4 = 7;
 const K_PREV = 8;
 const K_F64 = 9;
 const K_F64T = 10;
+const K_INTERP = 11;
 const kinds = new WeakMap<AluInst, number>();
 /** How the executor handles an instruction (decided once per decoded instruction). */
 function kindOf(inst: AluInst): number {
@@ -51,6 +52,7 @@ function kindOf(inst: AluInst): number {
   else if (PREV_OPS.has(name)) k = K_PREV;
   else if (F64_OPS.has(name)) k = K_F64;
   else if (F64_TRANS_OPS.has(name)) k = K_F64T;
+  else if (name.startsWith('INTERP_')) k = K_INTERP;
   else k = K_PLAIN;
   kinds.set(inst, k);
   return k;
@@ -799,7 +801,11 @@ export class Wave {
     else if (sel < 192) v = this.kcacheRead(c, 1, sel - 160, s.chan);
     else if (sel >= 256 && sel < 288) v = this.kcacheRead(c, 2, sel - 256, s.chan);
     else if (sel >= 288 && sel < 320) v = this.kcacheRead(c, 3, sel - 288, s.chan);
-    else {
+    else if (sel >= SRC.PARAM && sel < SRC.PARAM + 32) {
+      // Parameters are read by the interpolation ops themselves (interpOp).
+      if (!inst.op?.name.startsWith('INTERP_')) this.diag('r600.alu.unsupported-source', `Param${sel - SRC.PARAM} read by ${inst.op?.name}: only the INTERP_* ops read the parameter cache`, 'warning');
+      v = 0;
+    } else {
       switch (sel) {
         case SRC.ZERO: v = 0; break;
         case SRC.ONE: v = 0x3f800000; break;
@@ -835,6 +841,54 @@ export class Wave {
     if (s.abs) v &= 0x7fffffff;
     if (s.neg) v ^= 0x80000000;
     return v >>> 0;
+  }
+
+  /**
+   * Interpolation from the LDS parameter cache (Evergreen/Cayman). Parameter n (source PARAMn) is
+   * 12 floats at LDS byte 48n: P0, P10 = P1 - P0, P20 = P2 - P0, four channels each (gpusim's
+   * layout, in the order of INTERP_LOAD_P0/P10/P20; `interpParams` fills it as the SPI would).
+   * - INTERP_LOAD_P0/P10/P20: that vector's channel the source names.
+   * - INTERP_XY (x,y,z,w) / INTERP_ZW (x,y,z,w) / INTERP_X (x,y) / INTERP_Z (z,w): slot pairs x/y and
+   *   z/w; the even slot's src0 is the barycentric I, the odd slot's J (Mesa's operand order). The
+   *   result slots are x and y (XY), z and w (ZW), x (X), z (Z): channel c = P0.c + I*P10.c + J*P20.c,
+   *   each step rounded to single precision (P0 + I*P10, then + J*P20). The other slots have no defined result: a
+   *   write from one is reported and nothing is written. All slots of the op must be issued
+   *   (`r600.alu.interp`). Returns undefined when the slot writes nothing.
+   */
+  private interpOp(grp: AluGroup, inst: AluInst, l: number, lits: readonly number[], c: CfInst, report: boolean): number | undefined {
+    const name = inst.op!.name;
+    const pSrc = name.startsWith('INTERP_LOAD_') ? inst.src[0]! : inst.src[1]!;
+    const param = pSrc.sel - SRC.PARAM;
+    if (param < 0 || param >= 32) {
+      if (report) this.diag('r600.alu.interp', `${name} reads ${pSrc.sel < 128 ? `T${pSrc.sel}` : `source ${pSrc.sel}`}, not a parameter (Param0..Param31)`, 'error', { offset: inst.offset });
+      return 0;
+    }
+    const read = (vec: number, ch: number): number => {
+      const addr = param * 48 + vec * 16 + ch * 4;
+      if (addr + 4 > this.lds.length) {
+        this.diag('r600.lds.out-of-range', `parameter ${param} at LDS byte ${addr} outside the ${this.lds.length}-byte LDS`, 'error', { lane: l, addr });
+        return 0;
+      }
+      return this.ldsView.getUint32(addr, true);
+    };
+    if (name.startsWith('INTERP_LOAD_')) return read(name === 'INTERP_LOAD_P0' ? 0 : name === 'INTERP_LOAD_P10' ? 1 : 2, pSrc.chan);
+    const slots = name === 'INTERP_X' ? [0, 1] : name === 'INTERP_Z' ? [2, 3] : [0, 1, 2, 3];
+    const results = name === 'INTERP_XY' ? [0, 1] : name === 'INTERP_ZW' ? [2, 3] : name === 'INTERP_X' ? [0] : [2];
+    const mates = slots.map((s) => grp.insts.find((x) => x.slot === s && x.op === inst.op));
+    if (mates.some((x) => !x)) {
+      if (report) this.diag('r600.alu.interp', `${name} issues in slots ${slots.map((s) => 'xyzw'[s]).join(', ')} together; slot ${slots.filter((_, k) => !mates[k]).map((s) => 'xyzw'[s]).join(', ')} missing`, 'error', { offset: inst.offset });
+      return undefined;
+    }
+    if (!results.includes(inst.slot)) {
+      if (inst.writeMask && report) this.diag('r600.alu.interp', `${name} slot ${'xyzw'[inst.slot]} has no defined result (the result slots are ${results.map((s) => 'xyzw'[s]).join(', ')}); write dropped`, 'warning', { offset: inst.offset });
+      return undefined;
+    }
+    const even = mates[slots.indexOf(inst.slot & 2)]!;
+    const odd = mates[slots.indexOf((inst.slot & 2) + 1)]!;
+    const i = F(even === inst ? this.readSrc(inst, 0, l, lits, c) : this.readSrc(even, 0, l, lits, c));
+    const j = F(this.readSrc(odd, 0, l, lits, c));
+    const ch = inst.slot;
+    return B(Math.fround(Math.fround(F(read(0, ch)) + Math.fround(i * F(read(1, ch)))) + Math.fround(j * F(read(2, ch)))));
   }
 
   /** The relative-addressing index INDEX_MODE selects: 0..3 AR.x/y/z/w (MOVA*), 4 the loop index aL. */
@@ -991,6 +1045,13 @@ export class Wave {
             }
             const out = f64TransOp(name, srcv[0]!, srcv[1]!);
             r = inst.dstChan % 2 === 0 ? out[0] : out[1];
+            break;
+          }
+          case K_INTERP: {
+            const v = this.interpOp(grp, inst, l, lits, c, !reported);
+            reported = true;
+            if (v === undefined) write = false;
+            else r = v;
             break;
           }
           case K_NONE:
