@@ -2,7 +2,8 @@
  * The texture unit: clang-19 kernels that sample (SAMPLE) and depth-compare (SAMPLE_C) through
  * LLVM's r600 texture intrinsics, against CPU references written here; assembly tests for the
  * instructions LLVM 19 cannot select (SAMPLE_L/LB/LZ/G, LD, GET_TEXTURE_RESINFO, GET_GRADIENTS_H/V,
- * SET_GRADIENTS_H/V, GATHER4); texel formats, addressing modes and border colors; and the
+ * SET_GRADIENTS_H/V, GATHER4, SAMPLE_C_L/C_LB, GATHER4_C/_O/_C_O with SET_TEXTURE_OFFSETS, GET_LOD);
+ * texel formats, addressing modes and border colors; and the
  * r600.tex.* diagnostics.
  */
 import { test } from 'node:test';
@@ -275,7 +276,10 @@ test('r600.tex.* diagnostics fire on unbound/invalid resources and samplers, unk
   assert.deepEqual(run(line, new Map([[0, tiled]])), ['r600.tex.unsupported'], '2D tiled');
   const far = Uint32Array.from(tex); far[2] = 1000;
   assert.deepEqual(run(line, new Map([[0, far]])), ['r600.tex.out-of-range']);
-  assert.deepEqual(run('TEX_GET_LOD T2.XYZW, T1.XYZW RID:0 SID:0 CT:NNNN', new Map([[0, tex]])), ['r600.tex.unsupported']);
+  assert.deepEqual(run('TEX_GET_NUMBER_OF_SAMPLES T2.XYZW, T1.XYZW RID:0 SID:0 CT:NNNN', new Map([[0, tex]])), ['r600.tex.unsupported']);
+  // SAMPLE_C_L on a 2D array: Z would be both the layer and the reference.
+  const arr = encodeTexResource({ width: 8, height: 8, depth: 2, base: BASE, format: FMT.F32, dim: TEX_DIM.D2_ARRAY });
+  assert.deepEqual(run('TEX_SAMPLE_C_L T2.XYZW, T1.XYZW RID:0 SID:0 CT:NNUN', new Map([[0, arr]])), ['r600.tex.unsupported']);
 });
 
 test('texture words print and assemble back, including the fields LLVM does not print', () => {
@@ -294,4 +298,58 @@ test('texture words print and assemble back, including the fields LLVM does not 
   const w = assembleTex('r700', 'TEX_SAMPLE_G_L T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN', err);
   assert.equal(decodeTex('evergreen', w[0], w[1], w[2]).op?.name, 'GATHER4');
   assert.throws(() => assembleTex('evergreen', 'TEX_SAMPLE_G_L T1.XYZW, T0.XYZW RID:0 SID:0 CT:NNNN', err), /unknown texture instruction/);
+});
+
+test('SAMPLE_C_L / SAMPLE_C_LB take the reference in Z and the LOD (bias) in W; GATHER4_C compares the footprint; GATHER4_O / _C_O add SET_TEXTURE_OFFSETS', () => {
+  const global = new Uint8Array(8192);
+  const tex = mipTexture(global);
+  const REF = 205, GREF = 109.5;
+  const setup = [...SETUP,
+    // T9 = (u, v, REF, 1.0) for SAMPLE_C_L; T10 = (u, v, REF, -1.0) for SAMPLE_C_LB; T11 = (u, v, 0, GREF).
+    '  MOV T9.X, T1.X,', '  MOV T9.Y, T1.Y,', '  MOV T9.Z, literal.x,', '  MOV * T9.W, 1.0,', lit(B(REF)),
+    '  MOV T10.X, T1.X,', '  MOV T10.Y, T1.Y,', '  MOV T10.Z, literal.x,', '  MOV * T10.W, literal.y,', lit(B(REF), B(-1)),
+    '  MOV T11.X, T1.X,', '  MOV T11.Y, T1.Y,', '  MOV T11.Z, 0.0,', '  MOV * T11.W, literal.x,', lit(B(GREF)),
+  ];
+  const less = encodeTexSampler({ clamp: [2, 2, 2], mipFilter: 1, compare: 1 });
+  const r = runAsm(texProg(setup, [
+    'TEX_SAMPLE_C_L T2.XYZW, T9.XYZW RID:0 SID:1 CT:NNNN',
+    'TEX_SAMPLE_C_LB T3.XYZW, T10.XYZW RID:0 SID:1 CT:NNNN',
+    'TEX_GATHER4_C T4.XYZW, T11.XYZW RID:0 SID:1 CT:NNNN',
+    // Per-pixel offsets (l & 3, 0, 0) texels from T5 (integers).
+    'TEX_SET_TEXTURE_OFFSETS T0.____, T5.XZZZ RID:0 SID:0 CT:UUUU',
+    'TEX_GATHER4_O T6.XYZW, T1.XYZW RID:0 SID:0 CT:NNNN',
+    'TEX_GATHER4_C_O T8.XYZW, T11.XYZW RID:0 SID:1 CT:NNNN',
+  ]), { global, textures: new Map([[0, tex]]), samplers: new Map([[0, POINT_MIP], [1, less]]) });
+  assert.deepEqual(ids(r.diag), []);
+  // C_L: LOD W = 1 -> level 1, texel (x, y) = 200 + x + 8y at the 4x4 texel centres; LESS: REF < texel.
+  // C_LB: implicit LOD 2 (see above) + W (-1) = level 1 again. Reading the reference from W, or
+  // ignoring the LOD, would give all ones.
+  const lvl1 = lanes((x, y) => B(REF < 200 + x + 8 * y ? 1 : 0));
+  for (let c = 0; c < 4; c++) {
+    assert.deepEqual(r.reg(2, c), lvl1, `SAMPLE_C_L channel ${c}`);
+    assert.deepEqual(r.reg(3, c), lvl1, `SAMPLE_C_LB channel ${c}`);
+  }
+  const t0 = (x: number, y: number): number => 100 + Math.min(x, 7) + 8 * Math.min(y, 7);
+  const foot = (x0: number, y0: number): number[][] => [[x0, y0 + 1], [x0 + 1, y0 + 1], [x0 + 1, y0], [x0, y0]];
+  for (let l = 0; l < 64; l++) {
+    const x = l & 3, y = (l >> 2) & 3;
+    const base = foot(2 * x, 2 * y), moved = foot(2 * x + x, 2 * y);
+    assert.deepEqual([0, 1, 2, 3].map((c) => r.reg(4, c)[l]), base.map(([u, v]) => B(GREF < t0(u!, v!) ? 1 : 0)), `GATHER4_C lane ${l}`);
+    assert.deepEqual([0, 1, 2, 3].map((c) => r.reg(6, c)[l]), moved.map(([u, v]) => B(t0(u!, v!))), `GATHER4_O lane ${l}`);
+    assert.deepEqual([0, 1, 2, 3].map((c) => r.reg(8, c)[l]), moved.map(([u, v]) => B(GREF < t0(u!, v!) ? 1 : 0)), `GATHER4_C_O lane ${l}`);
+  }
+});
+
+test('GET_LOD returns the computed LOD (X) and the LOD clamped to MAX_LOD (Y)', () => {
+  const global = new Uint8Array(8192);
+  const tex = mipTexture(global);
+  const r = runAsm(texProg(SETUP, [
+    'TEX_GET_LOD T2.XYZW, T1.XYZW RID:0 SID:0 CT:NNNN',
+    'TEX_GET_LOD T3.XYZW, T1.XYZW RID:0 SID:1 CT:NNNN LB:8',
+  ]), { global, textures: new Map([[0, tex]]), samplers: new Map([[0, POINT_MIP], [1, encodeTexSampler({ clamp: [2, 2, 2], mipFilter: 1, maxLod: 1.5, lodBias: 0.25 })]]) });
+  assert.deepEqual(ids(r.diag), []);
+  // u steps 0.25 across a quad on an 8-texel level 0: 2 texels per pixel horizontally, 4 vertically (0.5) -> log2(4) = 2.
+  assert.deepEqual([0, 1, 2, 3].map((c) => r.reg(2, c)[9]), [B(2), B(2), 0, 0]);
+  // Instruction LOD_BIAS 8/16 = 0.5 and sampler LOD_BIAS 0.25: 2.75, clamped to 1.5.
+  assert.deepEqual([0, 1, 2, 3].map((c) => r.reg(3, c)[9]), [B(2.75), B(1.5), 0, 0]);
 });

@@ -338,19 +338,24 @@ export function sampleLevel(r: TexResource, lv: TexLevel, s: TexSampler, mem: Da
   return undefined;
 }
 
-/** GATHER4: the X component of the four texels of the bilinear footprint, in (u0,v1) (u1,v1) (u1,v0) (u0,v0) order. */
+/**
+ * GATHER4: the X component of the four texels of the bilinear footprint, in (u0,v1) (u1,v1) (u1,v0)
+ * (u0,v0) order; with a depth compare (GATHER4_C*) each texel's compare result (1 or 0) instead.
+ */
 export function gatherLevel(r: TexResource, lv: TexLevel, s: TexSampler, mem: DataView, p: SampleParams, out: Float64Array): TexFault | undefined {
   taps(s.clamp[0], p.u, lv.width, true, tapI[0]!, tapW[0]!);
   taps(s.clamp[1], p.v, lv.height, true, tapI[1]!, tapW[1]!);
   const order = [[0, 1], [1, 1], [1, 0], [0, 0]] as const;
   for (let k = 0; k < 4; k++) {
     const x = tapI[0]![order[k]![0]]!, y = tapI[1]![order[k]![1]]!;
-    if (x < 0 || y < 0) out[k] = p.border[0]!;
+    let v: number;
+    if (x < 0 || y < 0) v = p.border[0]!;
     else {
       const fault = readTexel(r, lv, mem, x, y, p.layer, texel);
       if (fault) return fault;
-      out[k] = texel[0]!;
+      v = texel[0]!;
     }
+    out[k] = p.compare >= 0 ? (depthCompare(p.compare, p.ref, v) ? 1 : 0) : v;
   }
   return undefined;
 }

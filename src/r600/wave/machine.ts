@@ -382,6 +382,7 @@ export class Wave {
     this.texSrcBits = new Uint32Array(4 * W);
     this.texOut = new Uint32Array(4 * W);
     this.grad = new Float64Array(8 * W);
+    this.texOffsets = new Int32Array(3 * W);
     this.ngpr = Math.max(2, opts.program.gprCount);
     this.gpr = new Uint32Array(this.ngpr * 4 * this.W);
     this.ldsView = new DataView(lds.buffer, lds.byteOffset, lds.byteLength);
@@ -1307,6 +1308,8 @@ export class Wave {
   private readonly texOut: Uint32Array;
   /** SET_GRADIENTS_H / _V (and KEEP_GRADIENTS) state: grad[(h ? 0 : 4) + chan) * 64 + lane]. */
   private readonly grad: Float64Array;
+  /** SET_TEXTURE_OFFSETS state for GATHER4_O / GATHER4_C_O: integer texel offsets, texOffsets[chan * W + lane]. */
+  private readonly texOffsets: Int32Array;
   private readonly texAcc = new Float64Array(4);
 
   private texDiag(t: TexInst, id: string, message: string, lane?: number): void {
@@ -1363,9 +1366,18 @@ export class Wave {
           }
         }
         return;
-      case 'LD': case 'GET_TEXTURE_RESINFO':
+      case 'SET_TEXTURE_OFFSETS':
+        // Per-pixel integer texel offsets (x, y, z) for the next GATHER4_O / GATHER4_C_O (Mesa
+        // emits it with the offset vector of a non-constant textureGatherOffset).
+        for (let l = 0; l < this.W; l++) {
+          if (!pass(l)) continue;
+          for (let ch = 0; ch < 3; ch++) this.texOffsets[ch * this.W + l] = srcBits[ch * this.W + l]! | 0;
+        }
+        return;
+      case 'LD': case 'GET_TEXTURE_RESINFO': case 'GET_LOD':
       case 'SAMPLE': case 'SAMPLE_L': case 'SAMPLE_LB': case 'SAMPLE_LZ': case 'SAMPLE_G': case 'SAMPLE_G_LB':
-      case 'SAMPLE_C': case 'SAMPLE_C_LZ': case 'SAMPLE_C_G': case 'GATHER4': {
+      case 'SAMPLE_C': case 'SAMPLE_C_L': case 'SAMPLE_C_LB': case 'SAMPLE_C_LZ': case 'SAMPLE_C_G':
+      case 'GATHER4': case 'GATHER4_O': case 'GATHER4_C': case 'GATHER4_C_O': {
         const words = res.textures?.get(t.resourceId);
         const r = words ? decodeTexResource(words) : undefined;
         if (!r || r.type !== 2) {
@@ -1462,15 +1474,29 @@ export class Wave {
       const implicit = (): number => lodFrom((ch) => quadDelta(src, ch, l, true), (ch) => quadDelta(src, ch, l, false));
       const bias = t.lodBias / 16 + smp.lodBias;
       const w = src[3 * this.W + l]!;
+      // SAMPLE_C_L / SAMPLE_C_LB carry the LOD (bias) in W and the compare reference in Z; the other
+      // compares take the reference in W (LLVM's old R600 emitter and Mesa's sfn agree).
+      const lodInW = name === 'SAMPLE_C_L' || name === 'SAMPLE_C_LB';
+      if (lodInW && (r.dim === TEX_DIM.D2_ARRAY || r.dim === TEX_DIM.D3)) return { id: 'r600.tex.unsupported', message: `${name} on a ${r.dim === TEX_DIM.D3 ? '3D' : '2D array'} texture: Z is both a coordinate and the reference` };
+      const gather = name.startsWith('GATHER4');
       let lod: number;
       switch (name) {
-        case 'SAMPLE_L': lod = w + bias; break;
-        case 'SAMPLE_LB': lod = implicit() + w + bias; break;
-        case 'SAMPLE_LZ': case 'SAMPLE_C_LZ': case 'GATHER4': lod = 0; break;
+        case 'SAMPLE_L': case 'SAMPLE_C_L': lod = w + bias; break;
+        case 'SAMPLE_LB': case 'SAMPLE_C_LB': lod = implicit() + w + bias; break;
+        case 'SAMPLE_LZ': case 'SAMPLE_C_LZ': case 'GATHER4': case 'GATHER4_O': case 'GATHER4_C': case 'GATHER4_C_O': lod = 0; break;
         case 'SAMPLE_G': case 'SAMPLE_G_LB': case 'SAMPLE_C_G':
           lod = lodFrom((ch) => this.grad[ch * this.W + l]!, (ch) => this.grad[(4 + ch) * this.W + l]!) + bias + (name === 'SAMPLE_G_LB' ? w : 0);
           break;
         default: lod = implicit() + bias;
+      }
+      if (name === 'GET_LOD') {
+        // X the computed LOD (biases applied), Y the LOD clamped to the sampler's MIN/MAX_LOD; Mesa
+        // swaps them into textureQueryLod's (clamped, computed) order with DST_SEL 1,0.
+        put(0, lod, false);
+        put(1, Math.min(Math.max(lod, smp.minLod), smp.maxLod), false);
+        put(2, 0, false);
+        put(3, 0, false);
+        return undefined;
       }
       lod = Math.min(Math.max(lod, smp.minLod), smp.maxLod);
       const mag = !(lod > 0);
@@ -1491,7 +1517,8 @@ export class Wave {
         const bc = this.opts.resources.borderColors?.get(t.samplerId);
         if (bc) for (let k = 0; k < 4; k++) border[k] = bc[k]!;
       }
-      const compare = name.startsWith('SAMPLE_C') ? smp.compare : -1;
+      const compare = name.startsWith('SAMPLE_C') || name.startsWith('GATHER4_C') ? smp.compare : -1;
+      const texOfs = name.endsWith('_O') ? this.texOffsets : undefined;
       const layer = layerCh >= 0 ? Math.min(Math.max(Math.round(src[layerCh * this.W + l]!), r.baseArray), Math.max(r.baseArray, r.lastArray, 0)) : 0;
       for (const [level, weight] of pick) {
         if (weight === 0) continue;
@@ -1501,15 +1528,15 @@ export class Wave {
           const v = src[ch * this.W + l]!;
           // Unnormalized coordinates address level-0 texels.
           const tv = t.coordNormalized[ch] ? toTexel(ch, v, lsz[ch]!) : v / 2 ** level;
-          return tv + t.offset[ch]! / 2;
+          return tv + t.offset[ch]! / 2 + (texOfs ? texOfs[ch * this.W + l]! : 0);
         };
         const p = {
           u: coord(0), v: dims >= 2 ? coord(1) : 0, w: dims === 3 ? coord(2) : 0, layer,
-          linearXY: filt !== 0, linearZ: smp.zFilter === 2 || (smp.zFilter === 0 && filt !== 0), border, compare, ref: w,
+          linearXY: filt !== 0, linearZ: smp.zFilter === 2 || (smp.zFilter === 0 && filt !== 0), border, compare, ref: lodInW ? src[2 * this.W + l]! : w,
         };
-        const fault = name === 'GATHER4' ? gatherLevel(r, lv, smp, mem, p, acc) : sampleLevel(r, lv, smp, mem, p, weight, acc);
+        const fault = gather ? gatherLevel(r, lv, smp, mem, p, acc) : sampleLevel(r, lv, smp, mem, p, weight, acc);
         if (fault) return fault;
-        if (name === 'GATHER4') break;
+        if (gather) break;
       }
     }
     // The resource's DST_SEL, then the 32-bit patterns.
