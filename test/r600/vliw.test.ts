@@ -156,3 +156,22 @@ test('R700 uses its own opcode column (MULLO_INT 0x73, FLT_TO_INT 0x6B, trans-on
   const t = assembleBody('r700', ['\tTEX 9 @4', '\tCF_END']);
   assert.equal(((t.words[1]! >>> 10) & 7) | (((t.words[1]! >>> 19) & 1) << 3), 9);
 });
+
+test('LDS_WRITE_REL writes B at A and C at A + 4 * IDX_OFFSET (a vec2 store, as Mesa emits it)', () => {
+  const src = [
+    'ALU 12, @2, KC0[], KC1[]', 'CF_END', 'ALU clause starting at 2:',
+    '  LSHL * T1.X, T0.X, literal.x,', lit(3),
+    '  ADD_INT * T1.Y, T0.X, literal.x,', lit(1000),
+    '  ADD_INT * T1.Z, T0.X, literal.x,', lit(2000),
+    '  LDS_WRITE_REL * T1.X, T1.Y, T1.Z, OFS:1',
+    '  LDS_READ_RET * OQAP, T1.X',
+    '  MOV * T2.X, OQAP,',
+    '  ADD_INT * T1.W, T1.X, literal.x,', lit(4),
+    '  LDS_READ_RET * OQAP, T1.W',
+    '  MOV * T2.Y, OQAP,',
+  ].join('\n');
+  const r = runAsm(src);
+  assert.deepEqual(ids(r.diag), []);
+  assert.deepEqual(r.reg(2, 0), lanes((l) => l + 1000));
+  assert.deepEqual(r.reg(2, 1), lanes((l) => l + 2000));
+});

@@ -976,7 +976,7 @@ export class Wave {
             r = fn!(srcv[0]!, srcv[1]!, srcv[2]!);
             break;
           case K_LDS:
-            r = this.ldsOp(name, l, srcv[0]!, srcv[1]!, srcv[2]!);
+            r = this.ldsOp(name, l, srcv[0]!, srcv[1]!, srcv[2]!, inst.ldsOffset);
             write = false;
             break;
           case K_PRED:
@@ -1119,7 +1119,7 @@ export class Wave {
     return true;
   }
 
-  private ldsOp(name: string, l: number, a: number, b: number, c: number): number {
+  private ldsOp(name: string, l: number, a: number, b: number, c: number, idxOffset = 0): number {
     this.stats.ldsOps++;
     const dv = this.ldsView;
     const rd = (): number => (this.ldsCheck(a, 4, l) ? dv.getUint32(a, true) : 0);
@@ -1136,6 +1136,13 @@ export class Wave {
     const ret = name.endsWith('_RET');
     switch (base) {
       case 'LDS_WRITE': wr(b); return 0;
+      // Two dwords: B at A and C at A + 4 * IDX_OFFSET (Mesa writes a vec2 with IDX_OFFSET 1).
+      case 'LDS_WRITE_REL': {
+        wr(b);
+        const a2 = (a + 4 * idxOffset) >>> 0;
+        if (this.ldsCheck(a2, 4, l)) dv.setUint32(a2, c >>> 0, true);
+        return 0;
+      }
       case 'LDS_BYTE_WRITE': if (this.ldsCheck(a, 1, l)) dv.setUint8(a, b & 255); return 0;
       case 'LDS_SHORT_WRITE': if (this.ldsCheck(a, 2, l)) dv.setUint16(a, b & 0xffff, true); return 0;
       case 'LDS_READ': this.oqPush(l, rd()); return 0;
@@ -1185,7 +1192,11 @@ export class Wave {
       }
       const name = g.op?.name ?? '';
       if (!g.op || /_REL|READWRITE|ORDERED_ALLOC/.test(name)) {
-        this.diag('r600.gds.unsupported', `${name || 'GDS_OP ' + g.gdsOp} is not modelled`, 'warning', { offset: g.offset });
+        // No semantics in the documents gpusim follows: the GDS word has no IDX_OFFSET for the
+        // second address of a _REL pair (LDS_WRITE_REL's is modelled), READWRITE_RET has no operand
+        // roles, and ORDERED_ALLOC's wave-ordering protocol is not described.
+        const why = !g.op ? 'unknown GDS_OP' : /ORDERED_ALLOC/.test(name) ? 'its wave-ordering protocol is not documented' : /_REL/.test(name) ? 'the GDS word has no IDX_OFFSET for the second address of a _REL pair' : 'its operand roles are not documented';
+        this.diag('r600.gds.unsupported', `${name || 'GDS_OP ' + g.gdsOp} is not modelled: ${why}`, 'warning', { offset: g.offset });
         continue;
       }
       if ((g.srcRel > 1 || g.dstRel > 1) || g.uavIndexMode) this.diag('r600.gds.unsupported', `SRC_REL/DST_REL ${g.srcRel}/${g.dstRel} or UAV_INDEX_MODE ${g.uavIndexMode} is not modelled (only 1, relative to aL)`, 'warning', { offset: g.offset });
