@@ -31,6 +31,8 @@ const CASES: Record<string, { src: string; opts?: Parameters<typeof runAsm>[1] }
   'r600.alu.kcache-unlocked': { src: 'ALU 0, @2, KC0[], KC1[]\nCF_END\nALU clause starting at 2:\n  MOV * T1.X, KC0[0].X,' },
   'r600.alu.gpr-out-of-range': { src: `ALU 2, @2, KC0[], KC1[]\nCF_END\nALU clause starting at 2:\n  MOVA_INT * AR.x (MASKED), literal.x,\n${lit(200)}\n  MOV * T1.X, T(0 + AR.x).X+,` },
   'r600.alu.slot-conflict': { src: `ALU 1, @2, KC0[], KC1[]\nCF_END\nALU clause starting at 2:\n  RECIP_IEEE   T1.X, T0.X,\n  SIN * T1.Y, T0.X,` },
+  'r600.alu.interp': { src: 'ALU 0, @2, KC0[], KC1[]\nCF_END\nALU clause starting at 2:\n  INTERP_LOAD_P0 * T1.X, T0.X,' },
+  'r600.alu.f64-pair': { src: 'ALU 0, @2, KC0[], KC1[]\nCF_END\nALU clause starting at 2:\n  ADD_64 * T1.X, T0.X, T0.Y,' },
   'r600.mem.array-size': { src: 'MEM_RING WRITE_IND T0.X, T0.X BASE:0 SIZE:1\nCF_END' },
   'r600.cf.cfconst-unused': { src: 'NOP @0 CF_CONST:4\nCF_END' },
   'r600.rat.ack-without-wait': { src: 'MEM_RAT_CACHELESS STORE_RAW T0.X, T0.X, 0 TYPE:3\nCF_END' },
