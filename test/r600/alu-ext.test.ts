@@ -99,12 +99,16 @@ test('64-bit float ops on slot pairs match IEEE binary64 (the even slot reads th
       const [bl, bh] = dw(b);
       const [cl, ch] = dw(c);
       const three = op === 'FMA_64';
-      const src = clause(three ? 14 : 10, [
+      // Cayman's MUL_64 / FMA_64 take all four slots (Mesa's layout: x, y, z high, w low).
+      const quad = gen === 'cayman' && (op === 'MUL_64' || op === 'FMA_64');
+      const hi = `T2.Y, T3.Y,${three ? ' T5.Y,' : ''}`, lo = `T2.X, T3.X,${three ? ' T5.X,' : ''}`;
+      const src = clause((three ? 14 : 10) + (quad ? 2 : 0), [
         '  MOV * T2.X, literal.x,', lit(al), '  MOV * T2.Y, literal.x,', lit(ah),
         '  MOV * T3.X, literal.x,', lit(bl), '  MOV * T3.Y, literal.x,', lit(bh),
         ...(three ? ['  MOV * T5.X, literal.x,', lit(cl), '  MOV * T5.Y, literal.x,', lit(ch)] : []),
-        `  ${op} T4.X, T2.Y, T3.Y,${three ? ' T5.Y,' : ''}`,
-        `  ${op} * T4.Y, T2.X, T3.X,${three ? ' T5.X,' : ''}`,
+        ...(quad
+          ? [`  ${op} T4.X, ${hi}`, `  ${op} T4.Y, ${hi}`, `  ${op} T4.Z (MASKED), ${hi}`, `  ${op} * T4.W (MASKED), ${lo}`]
+          : [`  ${op} T4.X, ${hi}`, `  ${op} * T4.Y, ${lo}`]),
       ]);
       const r = runAsm(src, { gen });
       assert.deepEqual(ids(r.diag), [], `${gen} ${op}`);
@@ -122,6 +126,23 @@ test('64-bit float ops on slot pairs match IEEE binary64 (the even slot reads th
   assert.deepEqual([conv.reg(3, 0)[0], conv.reg(3, 1)[0]], dw(Math.fround(0.1)));
   assert.deepEqual(conv.reg(4, 0), all(fb(0.1)));
   assert.deepEqual(ids(runAsm(clause(1, ['  ADD_64 * T4.X, T2.Y, T3.Y,'])).diag), ['r600.alu.f64-pair']);
+});
+
+test('MUL_64 / FMA_64 in four slots (Mesa: x, y, z high dwords, w low): the z/w pair computes, x/z get the low dword, y/w the high; Cayman requires the four slots', () => {
+  const [al, ah] = dw(1 / 3);
+  const [bl, bh] = dw(-7.25e5);
+  const setup = ['  MOV * T2.X, literal.x,', lit(al), '  MOV * T2.Y, literal.x,', lit(ah), '  MOV * T3.X, literal.x,', lit(bl), '  MOV * T3.Y, literal.x,', lit(bh)];
+  const quad = ['  MUL_64 T4.X, T2.Y, T3.Y,', '  MUL_64 T4.Y, T2.Y, T3.Y,', '  MUL_64 T4.Z, T2.Y, T3.Y,', '  MUL_64 * T4.W, T2.X, T3.X,'];
+  const [pl, ph] = dw((1 / 3) * -7.25e5);
+  for (const gen of ['evergreen', 'cayman'] as const) {
+    const r = runAsm(clause(12, [...setup, ...quad]), { gen, mcpu: gen === 'cayman' ? 'cayman' : 'cypress' });
+    assert.deepEqual(ids(r.diag), [], gen);
+    assert.deepEqual([0, 1, 2, 3].map((c) => r.reg(4, c)[3]), [pl, ph, pl, ph], gen);
+  }
+  // A two-slot MUL_64 is a pair on Evergreen (quiet) but not enough on Cayman.
+  const pair = clause(10, [...setup, '  MUL_64 T4.X, T2.Y, T3.Y,', '  MUL_64 * T4.Y, T2.X, T3.X,']);
+  assert.deepEqual(ids(runAsm(pair).diag), []);
+  assert.deepEqual(ids(runAsm(pair, { gen: 'cayman', mcpu: 'cayman' }).diag), ['r600.alu.f64-pair']);
 });
 
 test('bank swizzles: two GPRs of one channel read in one cycle are reported; clang fixtures never are', () => {

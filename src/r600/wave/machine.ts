@@ -129,6 +129,13 @@ function f64TransCayman(grp: AluGroup, inst: AluInst): boolean {
   const same = (x: AluInst): boolean => x.op === inst.op && x.src.every((s, k) => k >= (inst.op?.srcs ?? 0) || s.sel === inst.src[k]!.sel && s.chan === inst.src[k]!.chan && s.neg === inst.src[k]!.neg && s.abs === inst.src[k]!.abs);
   return [0, 1, 2].every((slot) => grp.insts.some((x) => x.slot === slot && same(x)));
 }
+/** 64-bit ops Mesa issues in all four vector slots (Cayman: AF_4V). */
+const FOUR_SLOT_F64 = new Set(['MUL_64', 'FMA_64']);
+/** The z and w instructions of a group holding `inst`'s op in all four vector slots. */
+function f64Quad(grp: AluGroup, inst: AluInst): [AluInst, AluInst] | undefined {
+  const at = [0, 1, 2, 3].map((s) => grp.insts.find((x) => x.slot === s && x.op === inst.op));
+  return at.every((x) => x) ? [at[2]!, at[3]!] : undefined;
+}
 /** A 64-bit op on (hi, lo) source dwords; returns [low, high] result dwords. */
 function f64Op(name: string, hi: number[], lo: number[]): [number, number] {
   const a = D(hi[0]!, lo[0]!);
@@ -1023,14 +1030,21 @@ export class Wave {
             // 64-bit float ops run on a slot pair (x,y or z,w): the even slot's sources hold the
             // high dwords, the odd slot's the low dwords (Mesa's fp64 channel order); the even slot
             // gets the low dword of the result, the odd slot the high one.
-            const mate = f64Mate(grp, inst);
-            if (!mate) {
+            // MUL_64 and FMA_64 are four-slot ops on Cayman (r600_isa.h AF_4V) and Mesa issues them
+            // four-wide on every chip: x, y, z carry the high dwords, w the low ones, x and y take
+            // the result. In such a group the z/w pair computes and every slot gets its half.
+            const wide = FOUR_SLOT_F64.has(name) ? f64Quad(grp, inst) : undefined;
+            if (!wide && FOUR_SLOT_F64.has(name) && this.opts.gen === 'cayman' && !reported && (reported = true)) {
+              this.diag('r600.alu.f64-pair', `${name} on Cayman uses all four slots (x, y, z with the high dwords, w with the low); slot ${'xyzw'[inst.slot]} is not in such a group`, 'error', { offset: inst.offset });
+            }
+            const mate = wide ? undefined : f64Mate(grp, inst);
+            if (!wide && !mate) {
               if (!reported && (reported = true)) this.diag('r600.alu.f64-pair', `${name} in slot ${'xyzwt'[inst.slot]} needs its pair slot (x/y or z/w) to hold ${name} too`, 'error', { offset: inst.offset });
               r = 0;
               break;
             }
-            const even = inst.slot % 2 === 0 ? inst : mate;
-            const odd = even === inst ? mate : inst;
+            const even = wide ? wide[0] : inst.slot % 2 === 0 ? inst : mate!;
+            const odd = wide ? wide[1] : even === inst ? mate! : inst;
             const hi = [0, 1, 2].map((k) => (k < nsrc ? (even === inst ? srcv[k]! : this.readSrc(even, k, l, lits, c)) : 0));
             const lo = [0, 1, 2].map((k) => (k < nsrc ? (odd === inst ? srcv[k]! : this.readSrc(odd, k, l, lits, c)) : 0));
             const out = f64Op(name, hi, lo);
