@@ -225,3 +225,24 @@ test('64-bit transcendental ops (RECIP/RECIPSQRT[_CLAMPED]_64, SQRT_64) match bi
   assert.deepEqual(ids(runAsm(clause(2, ['  SQRT_64 T4.X, T2.Y, T2.X,', '  SQRT_64 * T4.Y, T2.Y, T2.X,']), { gen: 'cayman', mcpu: 'cayman' }).diag), ['r600.alu.f64-pair']);
   assert.deepEqual(ids(runAsm(clause(1, ['  SQRT_64 * T4.X, T2.Y, T2.X,']), { mcpu: 'juniper' }).diag), ['r600.alu.no-fp64']);
 });
+
+test('PRED_SETE_64 / GT_64 / GE_64 compare doubles on a slot pair (the low dwords count) and set the predicate', () => {
+  const run = (op: string, a: number, b: number) => {
+    const [al, ah] = dw(a);
+    const [bl, bh] = dw(b);
+    return runAsm(clause(12, [
+      '  MOV * T2.X, literal.x,', lit(al), '  MOV * T2.Y, literal.x,', lit(ah),
+      '  MOV * T3.X, literal.x,', lit(bl), '  MOV * T3.Y, literal.x,', lit(bh),
+      `  ${op} Pred,T4.X, T2.Y, T3.Y,`, `  ${op} * Pred,T4.Y, T2.X, T3.X,`,
+      '  MOV * T5.X, literal.x, Pred_sel_one', lit(7),
+    ]));
+  };
+  const next = 1 + 2 ** -52; // same high dword as 1.0
+  for (const [op, a, b, want] of [['PRED_SETGT_64', next, 1, true], ['PRED_SETE_64', next, 1, false], ['PRED_SETGE_64', 1, 1, true], ['PRED_SETGT_64', -2, 1, false]] as const) {
+    const r = run(op, a, b);
+    assert.deepEqual(ids(r.diag), [], op);
+    assert.deepEqual(r.reg(5, 0), all(want ? 7 : 0), `${op}(${a}, ${b})`);
+    assert.deepEqual([r.reg(4, 0)[0], r.reg(4, 1)[0]], want ? [0, 0x3ff00000] : [0, 0], `${op} result`);
+  }
+  assert.deepEqual(ids(runAsm(clause(1, ['  PRED_SETE_64 * Pred,T4.X, T2.Y, T3.Y,'])).diag), ['r600.alu.f64-pair']);
+});

@@ -995,6 +995,20 @@ export class Wave {
             if (ctr) {
               pass = ctr[0];
               r = ctr[1];
+            } else if (kind === K_PRED && name.endsWith('_64')) {
+              // PRED_SETE/GT/GE_64: a double compare on a slot pair like SETE_64 (even slot: high
+              // dwords, odd slot: low); both slots set the predicate, and write 1.0 / 0.0 as a double.
+              const mate = f64Mate(grp, inst);
+              if (!mate) {
+                if (!reported && (reported = true)) this.diag('r600.alu.f64-pair', `${name} in slot ${'xyzwt'[inst.slot]} needs its pair slot (x/y or z/w) to hold ${name} too`, 'error', { offset: inst.offset });
+              } else {
+                const even = inst.slot % 2 === 0 ? inst : mate;
+                const odd = even === inst ? mate : inst;
+                const a = D(even === inst ? srcv[0]! : this.readSrc(even, 0, l, lits, c), odd === inst ? srcv[0]! : this.readSrc(odd, 0, l, lits, c));
+                const b = D(even === inst ? srcv[1]! : this.readSrc(even, 1, l, lits, c), odd === inst ? srcv[1]! : this.readSrc(odd, 1, l, lits, c));
+                pass = name === 'PRED_SETE_64' ? a === b : name === 'PRED_SETGT_64' ? a > b : a >= b;
+              }
+              r = pass && inst.slot % 2 === 1 ? 0x3ff00000 : 0;
             } else {
               if (cmp) pass = cmp(srcv[0]!, srcv[1]!);
               r = pass ? 0x3f800000 : 0;
