@@ -245,4 +245,5 @@ test('PRED_SETE_64 / GT_64 / GE_64 compare doubles on a slot pair (the low dword
     assert.deepEqual([r.reg(4, 0)[0], r.reg(4, 1)[0]], want ? [0, 0x3ff00000] : [0, 0], `${op} result`);
   }
   assert.deepEqual(ids(runAsm(clause(1, ['  PRED_SETE_64 * Pred,T4.X, T2.Y, T3.Y,'])).diag), ['r600.alu.f64-pair']);
+  assert.deepEqual(ids(runAsm(clause(2, ['  PRED_SETE_64 Pred,T4.X, T2.Y, T3.Y,', '  PRED_SETE_64 * Pred,T4.Y, T2.X, T3.X,']), { mcpu: 'juniper' }).diag), ['r600.alu.no-fp64']);
 });

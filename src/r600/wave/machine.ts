@@ -962,7 +962,7 @@ export class Wave {
         this.diag('r600.alu.unsupported', `${name} is not modelled`, 'warning');
         continue;
       }
-      if ((kind === K_F64 || kind === K_F64T || name === 'FMA') && this.opts.fp64 === false && !this.noFp64Reported.has(inst)) {
+      if ((kind === K_F64 || kind === K_F64T || name === 'FMA' || (kind === K_PRED && name.endsWith('_64'))) && this.opts.fp64 === false && !this.noFp64Reported.has(inst)) {
         this.noFp64Reported.add(inst);
         this.diag('r600.alu.no-fp64', `${name} needs FMA / double-precision hardware, which this chip does not have`, 'error', { offset: inst.offset });
       }
