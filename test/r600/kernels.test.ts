@@ -261,6 +261,14 @@ const SPECS: Record<string, () => Spec> = {
     args: [buf('counter'), buf('in')],
     expect: (b) => ({ counter: Int32Array.from([(b.in as Int32Array).reduce((s, v) => s + v, 0), 0, 0, 0]) }),
   }),
+  atomic_cmpxchg: () => ({
+    kernel: 'atomic_cmpxchg_k',
+    atomicByteAddress: true,
+    grid: [N, 1, 1], block: [64, 1, 1],
+    buffers: { slots: ints(N, 35, 0, 3), expect: ints(N, 36, 0, 3) },
+    args: [buf('slots'), buf('expect')],
+    expect: (b) => ({ slots: Int32Array.from(b.slots as Int32Array, (v, i) => (v === b.expect![i] ? i + 1000 : v)) }),
+  }),
   lds_atomic: () => ({
     grid: [N, 1, 1], block: [64, 1, 1],
     buffers: { out: new Int32Array(16), in: ints(N, 34, 0, 1000) },

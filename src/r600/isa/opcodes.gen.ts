@@ -400,7 +400,7 @@ export const RAT_INSTS: readonly RatInstInfo[] = [
   { name: 'NOP_RTN', llvm: 'NOP_RTN', code: 32, seen: [] },
   { name: 'XCHG_RTN', llvm: 'ATOMIC_XCHG_INT', code: 34, seen: ["cayman","cypress"] },
   { name: 'XCHG_FDENORM_RTN', llvm: 'XCHG_FDENORM_RTN', code: 35, seen: [] },
-  { name: 'CMPXCHG_INT_RTN', llvm: 'CMPXCHG_INT_RTN', code: 36, seen: [] },
+  { name: 'CMPXCHG_INT_RTN', llvm: 'ATOMIC_CMPXCHG_INT', code: 36, seen: ["cayman","cypress"] },
   { name: 'CMPXCHG_FLT_RTN', llvm: 'CMPXCHG_FLT_RTN', code: 37, seen: [] },
   { name: 'CMPXCHG_FDENORM_RTN', llvm: 'CMPXCHG_FDENORM_RTN', code: 38, seen: [] },
   { name: 'ADD_RTN', llvm: 'ATOMIC_ADD', code: 39, seen: ["cayman","cypress"] },

@@ -1741,7 +1741,9 @@ export class Wave {
         case 'XCHG': v = x; break;
         case 'INC_UINT': v = old >= x ? 0 : old + 1; break;
         case 'DEC_UINT': v = old === 0 || old > x ? x : old - 1; break;
-        case 'CMPXCHG_INT': v = old === rd(1) ? x : old; break;
+        // The compare value is in W (clang-19 on cypress and cayman; Mesa's sfn on Evergreen, which
+        // uses Z on Cayman and keeps Y for its return address).
+        case 'CMPXCHG_INT': v = old === rd(3) ? x : old; break;
         default:
           this.diag('r600.rat.unsupported', `RAT_INST ${rat || c.ratInst} is not modelled`, 'warning');
           v = old;
