@@ -858,10 +858,10 @@ export class Wave {
    * - INTERP_LOAD_P0/P10/P20: that vector's channel the source names.
    * - INTERP_XY (x,y,z,w) / INTERP_ZW (x,y,z,w) / INTERP_X (x,y) / INTERP_Z (z,w): slot pairs x/y and
    *   z/w; the even slot's src0 is the barycentric I, the odd slot's J (Mesa's operand order). The
-   *   result slots are x and y (XY), z and w (ZW), x (X), z (Z): channel c = P0.c + I*P10.c + J*P20.c,
-   *   each step rounded to single precision (P0 + I*P10, then + J*P20). The other slots have no defined result: a
-   *   write from one is reported and nothing is written. All slots of the op must be issued
-   *   (`r600.alu.interp`). Returns undefined when the slot writes nothing.
+   *   result slots are x and y (XY), z and w (ZW), x (X), z (Z): channel c = P0.c + I*P10.c +
+   *   J*P20.c, each step rounded to single precision (P0 + I*P10, then + J*P20). The other slots
+   *   have no defined result: a write from one is reported and nothing is written. All slots of the
+   *   op must be issued (`r600.alu.interp`). Returns undefined when the slot writes nothing.
    */
   private interpOp(grp: AluGroup, inst: AluInst, l: number, lits: readonly number[], c: CfInst, report: boolean): number | undefined {
     const name = inst.op!.name;
@@ -893,10 +893,18 @@ export class Wave {
     }
     const even = mates[slots.indexOf(inst.slot & 2)]!;
     const odd = mates[slots.indexOf((inst.slot & 2) + 1)]!;
-    const i = F(even === inst ? this.readSrc(inst, 0, l, lits, c) : this.readSrc(even, 0, l, lits, c));
-    const j = F(this.readSrc(odd, 0, l, lits, c));
+    const i = F(this.pairSrc(even, inst, 0, l, lits, c));
+    const j = F(this.pairSrc(odd, inst, 0, l, lits, c));
     const ch = inst.slot;
     return B(Math.fround(Math.fround(F(read(0, ch)) + Math.fround(i * F(read(1, ch)))) + Math.fround(j * F(read(2, ch)))));
+  }
+
+  /**
+   * Source k of `x`, one instruction of a multi-slot op (64-bit pair, interpolation), for lane l:
+   * the executing instruction's own sources are already in srcv, the others are read here.
+   */
+  private pairSrc(x: AluInst, inst: AluInst, k: number, l: number, lits: readonly number[], c: CfInst): number {
+    return x === inst ? this.srcv[k]! : this.readSrc(x, k, l, lits, c);
   }
 
   /** The relative-addressing index INDEX_MODE selects: 0..3 AR.x/y/z/w (MOVA*), 4 the loop index aL. */
@@ -1004,8 +1012,8 @@ export class Wave {
               } else {
                 const even = inst.slot % 2 === 0 ? inst : mate;
                 const odd = even === inst ? mate : inst;
-                const a = D(even === inst ? srcv[0]! : this.readSrc(even, 0, l, lits, c), odd === inst ? srcv[0]! : this.readSrc(odd, 0, l, lits, c));
-                const b = D(even === inst ? srcv[1]! : this.readSrc(even, 1, l, lits, c), odd === inst ? srcv[1]! : this.readSrc(odd, 1, l, lits, c));
+                const a = D(this.pairSrc(even, inst, 0, l, lits, c), this.pairSrc(odd, inst, 0, l, lits, c));
+                const b = D(this.pairSrc(even, inst, 1, l, lits, c), this.pairSrc(odd, inst, 1, l, lits, c));
                 pass = name === 'PRED_SETE_64' ? a === b : name === 'PRED_SETGT_64' ? a > b : a >= b;
               }
               r = pass && inst.slot % 2 === 1 ? 0x3ff00000 : 0;
@@ -1059,8 +1067,8 @@ export class Wave {
             }
             const even = wide ? wide[0] : inst.slot % 2 === 0 ? inst : mate!;
             const odd = wide ? wide[1] : even === inst ? mate! : inst;
-            const hi = [0, 1, 2].map((k) => (k < nsrc ? (even === inst ? srcv[k]! : this.readSrc(even, k, l, lits, c)) : 0));
-            const lo = [0, 1, 2].map((k) => (k < nsrc ? (odd === inst ? srcv[k]! : this.readSrc(odd, k, l, lits, c)) : 0));
+            const hi = [0, 1, 2].map((k) => (k < nsrc ? this.pairSrc(even, inst, k, l, lits, c) : 0));
+            const lo = [0, 1, 2].map((k) => (k < nsrc ? this.pairSrc(odd, inst, k, l, lits, c) : 0));
             const out = f64Op(name, hi, lo);
             r = inst.slot % 2 === 0 ? out[0] : out[1];
             break;
