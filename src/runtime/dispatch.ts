@@ -111,6 +111,18 @@ export interface DispatchConfig {
    * counter). Wave ids stay those of a whole-grid run.
    */
   readonly moreGroups?: () => readonly [number, number] | null;
+  /**
+   * Workgroup ids start here instead of 0 (a PM4 dispatch's COMPUTE_START_X/Y/Z): the waves of
+   * grid group (x, y, z) see workgroup id base + (x, y, z). `grid` counts from the base.
+   */
+  readonly groupBase?: readonly [number, number, number];
+  /**
+   * COMPUTE_USER_DATA_0..15 of a PM4 dispatch: s0..s[USER_SGPR-1] start with these values, as the
+   * SPI loads them; the scratch SGPRs the model owns (private segment buffer, flat scratch init,
+   * private segment size) then take the model's scratch. Absent (a runtime launch): the user
+   * SGPRs are filled by name from the pointers above.
+   */
+  readonly userData?: Uint32Array;
 }
 
 export interface DispatchStats {
@@ -211,6 +223,8 @@ export function dispatch(
     return { lds, view: new DataView(lds.buffer), u32: new Uint32Array(lds.buffer) };
   });
   const slotUsed = new Uint8Array(concurrent);
+  // The first workgroup id (COMPUTE_START_X/Y/Z of a PM4 dispatch).
+  const base = cfg.groupBase;
   // Work-item ID rows and EXEC of each wave of a full workgroup (the same for every full group).
   const idRows: ({ rows: Uint32Array; lo: number; hi: number } | undefined)[] = [];
   // Work-item IDs packed into v0 (10 bits each) on GFX11+ (and gfx940); GFX9/GFX10 give v0, v1, v2.
@@ -252,7 +266,7 @@ export function dispatch(
     const items = ex * ey * ez;
     const full = items === wgSize;
     const nw = Math.ceil(items / ws);
-    const wgId: [number, number, number] = [gx, gy, gz];
+    const wgId: [number, number, number] = base ? [base[0] + gx, base[1] + gy, base[2] + gz] : [gx, gy, gz];
     const mine = slotLds[slot]!;
     let lds = mine.lds;
     let ldsView = mine.view;
@@ -480,7 +494,10 @@ function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [numbe
     w.s[r] = v % 0x1_0000_0000;
     w.s[r + 1] = Math.floor(v / 0x1_0000_0000);
   };
+  const ud = cfg.userData;
+  if (ud) for (let i = 0; i < d.userSgprCount && i < ud.length; i++) w.s[i] = ud[i]!;
   for (const u of d.userSgprs) {
+    if (ud && u.name !== 'private_segment_buffer' && u.name !== 'flat_scratch_init' && u.name !== 'private_segment_size') continue;
     switch (u.name) {
       case 'private_segment_buffer':
         // V# for scratch through buffer instructions: base = the wave's scratch, swizzled per lane.

@@ -18,6 +18,7 @@ import type { Wave } from '../amd/wave/wave.js';
 import type { Op } from '../amd/exec/program.js';
 import { dispatch, loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
+import { dispatchThroughPm4 } from './pm4.js';
 import {
   ELEM, bufferContents, compareBuffers, scalarBytes, structBytes,
   type ArgSpec, type ElemType, type Manifest, type Mismatch,
@@ -43,6 +44,15 @@ export interface RunOptions {
   readonly onWaveEnd?: (w: Wave) => void;
   /** Called as workgroups complete (for a progress bar). */
   readonly progress?: (done: number, total: number) => void;
+  /**
+   * Launch through the PM4 command processor of the code object's generation instead of calling
+   * dispatch.ts: 'direct' is DISPATCH_DIRECT of the grid in work-items (USE_THREAD_DIMENSIONS),
+   * 'indirect' DISPATCH_INDIRECT of workgroup counts read from GPU memory (PARTIAL_TG_EN and
+   * NUM_THREAD_PARTIAL for a last workgroup the grid does not fill). See src/runtime/pm4.ts.
+   */
+  readonly pm4?: 'direct' | 'indirect';
+  /** With `pm4`: called with the stream the launch built and how many of its dispatches ran (coverage). */
+  readonly onPm4?: (stream: Uint32Array, dispatchesRun: number) => void;
 }
 
 /** A buffer of a direct `runKernel` call. */
@@ -233,8 +243,16 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   const t0 = performance.now();
   let stats: DispatchStats | undefined;
   let strictStop: Diagnostic | undefined;
+  if (opts.pm4 && trapHandler) throw new InputError('trapHandler: a PM4 launch sets no trap handler (TBA/TMA are privileged registers the model does not take from a stream)');
   try {
-    stats = dispatch(target, code, kernel, mem, diag, {
+    if (opts.pm4) {
+      const r = dispatchThroughPm4(code, kernel, mem, diag, setup, l.grid, l.block, opts.pm4 === 'indirect' ? { units: 'groups', indirect: true } : {}, {
+        order, seed, engine: opts.engine ?? 'fast', maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET,
+        ...(trace ? { trace } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
+      });
+      stats = r.stats;
+      opts.onPm4?.(r.stream, r.dispatchesRun);
+    } else stats = dispatch(target, code, kernel, mem, diag, {
       grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed, engine: opts.engine ?? 'fast',
       maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET, dispatchPacketVa: setup.dispatchPacketVa,
       queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}),

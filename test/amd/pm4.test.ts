@@ -366,8 +366,9 @@ test('src/amd/cp/README.md carries the measured coverage table (gpusim pm4 cover
   // Every handled packet is in the every-packet stream and executes; the JSON form agrees.
   let json = '';
   await main(['pm4', 'coverage', '--json'], { stdout: (s) => { json += s; }, stderr: () => {}, isTTY: false });
-  const rows = JSON.parse(json) as { gen: string; golden: number; executed: number; decoded: number; registers: number }[];
+  const rows = JSON.parse(json) as { gen: string; golden: number; executed: number; decoded: number; registers: number; kernelsRun: number }[];
   for (const r of rows) {
+    assert.equal(r.kernelsRun, 2, `${r.gen}: the compute example's DISPATCH_DIRECT and DISPATCH_INDIRECT both ran`);
     const handled = [...HANDLERS.keys()].filter((op) => opcodeOnGen(op, r.gen as Pm4Gen)).length;
     assert.equal(r.golden, handled, r.gen);
     assert.equal(r.executed, handled, r.gen);

@@ -204,9 +204,11 @@ export class Pm4Builder {
     ]);
   }
 
-  dispatchInitiator(opts: { useThreadDimensions?: boolean; wave32?: boolean } = {}): number {
+  dispatchInitiator(opts: { useThreadDimensions?: boolean; wave32?: boolean; partialGroups?: boolean; forceStartAt000?: boolean } = {}): number {
     const f: Record<string, number> = { COMPUTE_SHADER_EN: 1 };
     if (opts.useThreadDimensions) f.USE_THREAD_DIMENSIONS = 1;
+    if (opts.partialGroups) f.PARTIAL_TG_EN = 1;
+    if (opts.forceStartAt000) f.FORCE_START_AT_000 = 1;
     if (opts.wave32 && this.gen !== 'gfx9') f.CS_W32_EN = 1;
     return this.encode('COMPUTE_DISPATCH_INITIATOR', f);
   }

@@ -3,7 +3,9 @@
  * has, how many decode dword by dword (the handler table or Mesa's pkt3.json layouts), how many
  * the every-packet example stream covers (its decode is a golden file), how many the command
  * processor executed on it; registers and fields in the database and how many registers the
- * example streams (the every-packet stream and, on GFX11, the `gpusim draw` example scenes) write.
+ * example streams (the every-packet stream, on GFX11 the `gpusim draw` example scenes, and the
+ * compute example: a bundled kernel of the generation launched by DISPATCH_DIRECT and
+ * DISPATCH_INDIRECT) write, and how many of the compute example's dispatches ran a kernel.
  * src/amd/cp/README.md carries the table and a test keeps it equal to this output.
  */
 import { Memory } from '../../core/memory.js';
@@ -29,6 +31,8 @@ export interface Pm4CoverageRow {
   readonly written: number;
   /** The streams `written` counts. */
   readonly streams: number;
+  /** Kernel dispatches of the compute example streams the CP ran on the shader model. */
+  readonly kernelsRun: number;
 }
 
 /** Distinct register offsets a stream's SET/type-0/pairs packets write. */
@@ -38,8 +42,13 @@ function writtenBy(words: Uint32Array, gen: Pm4Gen, into: Set<number>): void {
 
 /** The PM4 streams of a generation's example scenes (the CLI runs examples/<name>/scene.json; this layer has no file system). */
 export type SceneStreams = (gen: Pm4Gen) => Uint32Array[];
+/**
+ * The compute example of a generation: the streams of a bundled kernel launched through PM4
+ * (`gpusim run --pm4 direct|indirect`) and how many of their dispatches ran a kernel.
+ */
+export type ComputeStreams = (gen: Pm4Gen) => { readonly streams: Uint32Array[]; readonly dispatchesRun: number };
 
-export function pm4Coverage(scenes: SceneStreams = () => []): Pm4CoverageRow[] {
+export function pm4Coverage(scenes: SceneStreams = () => [], compute: ComputeStreams = () => ({ streams: [], dispatchesRun: 0 })): Pm4CoverageRow[] {
   return PM4_GENS.map((gen) => {
     const ops = OPCODES.filter(([, , g]) => g.split(' ').includes(gen)).map(([, op]) => op);
     const layouts = pkt3Layouts(gen);
@@ -58,12 +67,14 @@ export function pm4Coverage(scenes: SceneStreams = () => []): Pm4CoverageRow[] {
     cp.run(stream);
     const written = new Set<number>();
     writtenBy(stream, gen, written);
-    const extra = scenes(gen);
+    const cs = compute(gen);
+    const extra = [...scenes(gen), ...cs.streams];
     for (const s of extra) writtenBy(s, gen, written);
     const db = regDb(gen);
     return {
       gen, opcodes: ops.length, decoded, golden, executed: cp.executedOpcodes.size,
       registers: db.regs.length, fields: db.regs.reduce((n, r) => n + r.fields.length, 0), written: written.size, streams: 1 + extra.length,
+      kernelsRun: cs.dispatchesRun,
     };
   });
 }
@@ -73,8 +84,8 @@ const GEN_NAME: Record<Pm4Gen, string> = { gfx9: 'GFX9 (gfx900)', gfx103: 'GFX10
 /** The README table (markdown lines). */
 export function coverageTable(rows: readonly Pm4CoverageRow[]): string[] {
   return [
-    '| generation | type-3 opcodes | decoded field by field | in the every-packet golden | executed by the CP | registers | register fields | registers written by the example streams |',
-    '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${GEN_NAME[r.gen]} | ${r.opcodes} | ${r.decoded} | ${r.golden} | ${r.executed} | ${r.registers} | ${r.fields} | ${r.written} (${r.streams} stream${r.streams === 1 ? '' : 's'}) |`),
+    '| generation | type-3 opcodes | decoded field by field | in the every-packet golden | executed by the CP | registers | register fields | registers written by the example streams | kernel dispatches run through PM4 |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${GEN_NAME[r.gen]} | ${r.opcodes} | ${r.decoded} | ${r.golden} | ${r.executed} | ${r.registers} | ${r.fields} | ${r.written} (${r.streams} stream${r.streams === 1 ? '' : 's'}) | ${r.kernelsRun} |`),
   ];
 }

@@ -6,9 +6,11 @@ import { EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
 import { UsageError } from '../../core/errors.js';
 import { Diagnostics } from '../../core/diagnostics.js';
 import { Memory } from '../../core/memory.js';
-import { coverageTable, pm4Coverage, type SceneStreams } from '../../amd/cp/coverage.js';
+import { coverageTable, pm4Coverage, type ComputeStreams, type SceneStreams } from '../../amd/cp/coverage.js';
 import { runSceneFile } from '../../runtime/draw-scene.js';
-import { parsePm4Gen } from '../../amd/cp/regdb.js';
+import { loadManifest } from '../../runtime/manifest.js';
+import { runManifest } from '../../runtime/run.js';
+import { parsePm4Gen, type Pm4Gen } from '../../amd/cp/regdb.js';
 import { PrintVisitor } from '../../amd/cp/printer.js';
 import { AnalyseVisitor } from '../../amd/cp/cp.js';
 import { dwordsFromBytes, walkPm4, type Pm4Packet } from '../../amd/cp/walker.js';
@@ -33,7 +35,9 @@ the decoder prints a note and goes on. Loops and nesting deeper than 4 levels ar
 coverage prints the measured packet and register coverage per generation (the table in
 src/amd/cp/README.md): opcodes, how many decode field by field, are in the every-packet golden
 and execute, registers and fields in the database and how many the example streams write
-(the every-packet stream and the gpusim draw scenes under --examples, default examples/).
+(the every-packet stream, the gpusim draw scenes under --examples, default examples/, and the
+compute example: kernels/manifests/vadd.json with the generation's build, launched by
+gpusim run --pm4 direct and --pm4 indirect), and how many of those kernel dispatches ran.
 
 Exit codes: 0 ok, 1 diagnostics (packets that parse but break a rule),
 2 malformed stream (bad header, count past the end, unknown opcode) or bad usage.`;
@@ -99,10 +103,29 @@ function sceneStreams(dir: string, run: (path: string) => { pm4: Uint32Array }):
 }
 
 
+const COMPUTE_CPU: Record<Pm4Gen, string> = { gfx9: 'gfx900', gfx103: 'gfx1030', gfx11: 'gfx1100' };
+
+/** The compute example of each generation: vadd's manifest with that generation's build, through PM4 both ways. */
+function computeStreams(kernelsDir: string): ComputeStreams {
+  return (gen) => {
+    const path = join(kernelsDir, 'manifests/vadd.json');
+    if (!existsSync(path)) return { streams: [], dispatchesRun: 0 };
+    const m = loadManifest(path);
+    const streams: Uint32Array[] = [];
+    let dispatchesRun = 0;
+    for (const pm4 of ['direct', 'indirect'] as const) {
+      runManifest({ ...m, codeObject: m.codeObject.replace('/gfx1100/', `/${COMPUTE_CPU[gen]}/`) }, {
+        pm4, onPm4: (s, n) => { streams.push(s); dispatchesRun += n; },
+      });
+    }
+    return { streams, dispatchesRun };
+  };
+}
+
 /** `gpusim pm4 coverage [--json] [--examples DIR]`: the measured table of src/amd/cp/README.md. */
 function coverage(values: Record<string, unknown>, io: CliIO): number {
   const dir = values['examples'] !== undefined ? String(values['examples']) : fileURLToPath(new URL('../../../../examples', import.meta.url));
-  const rows = pm4Coverage(sceneStreams(dir, (f) => runSceneFile(f)));
+  const rows = pm4Coverage(sceneStreams(dir, (f) => runSceneFile(f)), computeStreams(fileURLToPath(new URL('../../../../kernels', import.meta.url))));
   io.stdout(values['json'] ? JSON.stringify(rows, null, 2) + '\n' : coverageTable(rows).join('\n') + '\n');
   return EXIT_OK;
 }

@@ -18,7 +18,7 @@ export const runCommand: Command = {
   summary: 'run a gfx11 kernel described by a manifest and check its outputs',
   help: `usage: gpusim run <manifest.json> [--out DIR] [--json] [--seed N] [--order roundrobin|random]
                    [--engine fast|interp] [--strict] [--max-instructions N] [--trace FILE]
-                   [--threads N|auto]
+                   [--threads N|auto] [--pm4 direct|indirect]
 
 Runs the kernel a manifest describes (code object, kernel, grid, block, buffers, args, outputs,
 expect; see README "Running kernels") on the RDNA3 model and compares the outputs with the
@@ -36,6 +36,10 @@ expected files (integers exactly, floats within the stated ULP bound).
                          the same bytes as on one thread for a kernel without races. A trace,
                          --strict, a trap handler or one workgroup run on one thread (the summary
                          says why). Default 1: starting the workers costs about half a second
+  --pm4 FORM             launch through the PM4 command processor of the kernel's generation
+                         (gfx900, gfx1030, gfx11): direct = DISPATCH_DIRECT of the grid in
+                         work-items, indirect = DISPATCH_INDIRECT of workgroup counts in memory;
+                         the outputs are the same as without it (one thread)
 Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic, 2 bad input.`,
   options: {
     out: { type: 'string' },
@@ -47,6 +51,7 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     'max-instructions': { type: 'string' },
     trace: { type: 'string' },
     threads: { type: 'string' },
+    pm4: { type: 'string' },
   },
   positionals: true,
   async run(values, positionals, io) {
@@ -59,6 +64,9 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     if (engine !== 'fast' && engine !== 'interp') throw new UsageError(`run: --engine must be fast or interp, not '${engine}'`);
     if (values.threads !== undefined && values.threads !== 'auto' && !/^[0-9]+$/.test(String(values.threads))) throw new UsageError(`run: --threads must be auto or an integer in [1, 256], not '${String(values.threads)}'`);
     const threads = values.threads === 'auto' ? availableParallelism() : intOpt(values.threads, '--threads', 1, 256) ?? 1;
+    const pm4 = values.pm4 as string | undefined;
+    if (pm4 !== undefined && pm4 !== 'direct' && pm4 !== 'indirect') throw new UsageError(`run: --pm4 must be direct or indirect, not '${pm4}'`);
+    if (pm4 !== undefined && threads > 1) throw new UsageError('run: --pm4 launches through one command processor: leave out --threads');
     const m = loadManifest(positionals[0]!);
 
     let traceFd: number | undefined;
@@ -75,7 +83,7 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     let shown = false;
     let lastDraw = 0;
     const opts: RunOptions = {
-      seed, order, engine, strict: values.strict === true,
+      seed, order, engine, strict: values.strict === true, ...(pm4 !== undefined ? { pm4 } : {}),
       ...(budget !== undefined ? { maxInstructions: budget } : {}),
       ...(traceFd !== undefined ? {
         trace: (line: string) => {
