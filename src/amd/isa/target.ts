@@ -132,3 +132,40 @@ export function roundTrips(t: IsaTarget, line: DisasmLine): boolean {
     return false;
   }
 }
+
+/**
+ * The encoding family of a decoded instruction's encoding class: the scalar ALU formats (SOP1,
+ * SOP2, SOPK, SOPC, SOPP) are 'SALU', the vector ALU formats (VOP1, VOP2, VOPC, VOP3, VOP3SD,
+ * VOP3P) 'VALU'; every memory and export class is its own (SMEM, DS, MUBUF, MTBUF, FLAT, GLOBAL,
+ * SCRATCH, MIMG, EXP...). An instruction renamed across generations stays in its family.
+ */
+export function encodingFamily(encoding: string): string {
+  if (/^SOP[12KCP]$/.test(encoding)) return 'SALU';
+  if (/^VOP(1|2|C|3|3SD|3P)$/.test(encoding)) return 'VALU';
+  return encoding;
+}
+
+/**
+ * The register file of each operand of LLVM's instruction text (the part before the modifiers):
+ * 'v' VGPRs, 's' SGPRs and the scalar specials (vcc, exec, m0, ttmp, null...), 'i' constants and
+ * `off`, 'o' anything else. Renamed instructions keep their operands' register files.
+ */
+export function operandFiles(text: string): string[] {
+  const rest = text.trim().replace(/^\S+\s*/, '');
+  if (rest === '') return [];
+  return rest.split(',').map((o) => {
+    const t = o.trim().split(/\s+/)[0]!.replace(/^[-|]+|\|$/g, '').replace(/^(neg|abs|sext)\(/, '');
+    if (/^v(\d|\[)/.test(t)) return 'v';
+    if (/^(s(\d|\[)|ttmp|vcc|exec|m0|null|flat_scratch|tba|tma|xnack_mask|src_)/.test(t)) return 's';
+    if (/^(-?\d|0x|off$)/.test(t)) return 'i';
+    return 'o';
+  });
+}
+
+/** Whether two texts' first operands are in the same register file (constants and symbols may be spelt differently). */
+export function sameFirstFile(a: string, b: string): boolean {
+  const fa = operandFiles(a)[0] ?? 'i';
+  const fb = operandFiles(b)[0] ?? 'i';
+  const reg = (f: string) => f === 'v' || f === 's';
+  return reg(fa) || reg(fb) ? fa === fb : true;
+}

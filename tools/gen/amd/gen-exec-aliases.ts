@@ -9,6 +9,11 @@
  *
  * Inputs are a fixed list (the golden files of the classes below and the fixture listings) so
  * that new golden files for other classes do not change this table until they are added here.
+ *
+ * An alias must stay in its encoding family (a MUBUF load is never an SMEM one, whatever text
+ * LLVM prints for it): the old instruction's words (golden or listing) are decoded with gpusim's
+ * decoder of its target, the GFX11 words llvm-mc encodes are decoded with the GFX11 decoder, and
+ * a pair whose encoding families or destination register files differ stops the generator.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,15 +21,25 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LLVM_MC, llvmVersion } from '../llvm.js';
+import { decodeAt, encodingFamily, sameFirstFile, type IsaTarget } from '../../../src/amd/isa/target.js';
+import { gfx9 } from '../../../src/amd/isa/gfx9/index.js';
+import { gfx10 } from '../../../src/amd/isa/gfx10/index.js';
+import { gfx11 } from '../../../src/amd/isa/gfx11/index.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
-const CLASSES = ['sop1', 'sop2', 'sopc', 'sopk', 'sopp', 'smem', 'vop1', 'vop2', 'vop3', 'vop3sd', 'vopc', 'ds'];
-const CPUS = [
-  { mcpu: 'gfx1030', wave: '+wavefrontsize32' },
+const CLASSES = ['sop1', 'sop2', 'sopc', 'sopk', 'sopp', 'smem', 'vop1', 'vop2', 'vop3', 'vop3sd', 'vopc', 'ds', 'mubuf', 'mtbuf', 'flat', 'global', 'scratch'];
+const CPUS: readonly { mcpu: string; wave: string; target: IsaTarget }[] = [
+  { mcpu: 'gfx1030', wave: '+wavefrontsize32', target: gfx10 },
   // gfx900 is wave64 only: its lane masks (vcc) are 64-bit, so probe gfx1100 in wave64.
-  { mcpu: 'gfx900', wave: '+wavefrontsize64' },
-] as const;
+  { mcpu: 'gfx900', wave: '+wavefrontsize64', target: gfx9 },
+];
+
+/** One example of an old mnemonic: its text and its encoding family (decoded from its words). */
+interface Example {
+  readonly text: string;
+  readonly family: string;
+}
 
 /** The mnemonic without LLVM's encoding suffix (as the executor's registry keys it). */
 export function baseOf(m: string): string {
@@ -34,55 +49,73 @@ export function baseOf(m: string): string {
 /** Examples kept per mnemonic: an operand one target names differently (null, m0) may fail alone. */
 const PER_MNEMONIC = 6;
 
-/** A few example instruction texts per base mnemonic, in a deterministic order. */
-function examples(mcpu: string): Map<string, string[]> {
-  const ex = new Map<string, string[]>();
-  const add = (text: string) => {
+/** A few examples per base mnemonic, in a deterministic order. */
+function examples(mcpu: string, target: IsaTarget): Map<string, Example[]> {
+  const ex = new Map<string, Example[]>();
+  const add = (text: string, words: number[]) => {
     const t = text.trim();
     if (t === '' || t.startsWith('<unknown>')) return;
     const base = baseOf(t.split(/\s+/)[0]!);
     const list = ex.get(base) ?? [];
-    if (list.length < PER_MNEMONIC && !list.includes(t)) list.push(t);
+    if (list.length >= PER_MNEMONIC || list.some((e) => e.text === t)) return;
+    let family: string;
+    try {
+      family = encodingFamily(decodeAt(target, words, 0).encoding);
+    } catch {
+      return; // a word gpusim's decoder does not take yet: no family to check against
+    }
+    list.push({ text: t, family });
     ex.set(base, list);
   };
+  const hex = (s: string) => s.trim().split(/\s+/).map((w) => parseInt(w, 16) >>> 0);
   for (const c of CLASSES) {
     const p = join(ROOT, 'test/golden/amd', mcpu, `${c}.tsv`);
     if (!existsSync(p)) continue;
     for (const line of readFileSync(p, 'utf8').split('\n')) {
       const cols = line.split('\t');
-      if (cols.length >= 3 && cols[2] !== '') add(cols[1]!);
+      if (cols.length >= 3 && cols[2] !== '') add(cols[1]!, hex(cols[0]!));
     }
   }
   const dir = join(ROOT, 'kernels/bin', mcpu);
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.objdump.txt')).sort()) {
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
-      const m = /^\t(\S.*?)\s*\/\/ [0-9A-Fa-f]+:/.exec(line);
-      if (m) add(m[1]!);
+      const m = /^\t(\S.*?)\s*\/\/ [0-9A-Fa-f]+: ([0-9A-Fa-f ]+)$/.exec(line);
+      if (m) add(m[1]!, hex(m[2]!));
     }
   }
   return ex;
 }
 
-/** Assemble each example for gfx1100; returns the GFX11 base mnemonic LLVM printed, by old base. */
-function probeGfx11(ex: Map<string, string[]>, wave: string): Map<string, string> {
+/** What llvm-mc made of an example for gfx1100: the GFX11 base mnemonic, its family and text. */
+interface Probe {
+  readonly base: string;
+  readonly family: string;
+  readonly text: string;
+  readonly from: Example;
+}
+
+/**
+ * Assemble each example for gfx1100 (`-show-encoding`); returns, by old base mnemonic, the first
+ * example LLVM accepted: the GFX11 instruction it encoded (decoded by gpusim's GFX11 decoder).
+ */
+function probeGfx11(ex: Map<string, Example[]>, wave: string): Map<string, Probe> {
   const dir = mkdtempSync(join(tmpdir(), 'gpusim-alias-'));
   try {
-    const keys: string[] = [];
-    for (const [k, list] of ex) for (let i = 0; i < list.length; i++) keys.push(k);
-    const texts = [...ex.values()].flat();
-    const src = texts.map((t, i) => `L${i}:\n${t}\n`).join('');
+    const keys: { base: string; ex: Example }[] = [];
+    for (const [k, list] of ex) for (const e of list) keys.push({ base: k, ex: e });
+    const src = keys.map((k, i) => `L${i}:\n${k.ex.text}\n`).join('');
     const s = join(dir, 'a.s');
     writeFileSync(s, src);
     let out = '';
     try {
-      out = execFileSync(LLVM_MC, ['-arch=amdgcn', '-mcpu=gfx1100', `-mattr=${wave}`, s], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+      out = execFileSync(LLVM_MC, ['-arch=amdgcn', '-mcpu=gfx1100', `-mattr=${wave}`, '-show-encoding', s], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
     } catch (e) {
       // llvm-mc exits 1 when any line is refused; what it accepted is still on stdout.
       const err = e as { stdout?: string; code?: string };
       if (err.code === 'ENOENT' || err.stdout === undefined) throw e;
       out = err.stdout;
     }
-    const res = new Map<string, string>();
+    const res = new Map<string, Probe>();
     let cur = -1;
     for (const line of out.split('\n')) {
       const l = /^L(\d+):$/.exec(line.trim());
@@ -92,8 +125,16 @@ function probeGfx11(ex: Map<string, string[]>, wave: string): Map<string, string
       }
       const t = line.trim();
       if (cur < 0 || t === '' || t.startsWith('.')) continue;
-      if (!res.has(keys[cur]!)) res.set(keys[cur]!, baseOf(t.split(/\s+/)[0]!));
+      const k = keys[cur]!;
       cur = -1;
+      if (res.has(k.base)) continue;
+      const m = /^(.*?)\s*; encoding: \[([^\]]*)\]/.exec(t);
+      if (!m) throw new Error(`gen-exec-aliases: llvm-mc printed no encoding for '${k.ex.text}': ${t}`);
+      const bytes = m[2]!.split(',').map((b) => Number(b.trim()));
+      const words: number[] = [];
+      for (let i = 0; i + 3 < bytes.length; i += 4) words.push((bytes[i]! | bytes[i + 1]! << 8 | bytes[i + 2]! << 16 | bytes[i + 3]! << 24) >>> 0);
+      const inst = decodeAt(gfx11, words, 0);
+      res.set(k.base, { base: baseOf(inst.mnemonic), family: encodingFamily(inst.encoding), text: m[1]!, from: k.ex });
     }
     return res;
   } finally {
@@ -110,10 +151,17 @@ export function generate(): Record<string, string> {
     ' */',
     '',
   ];
-  for (const { mcpu, wave } of CPUS) {
-    const ex = examples(mcpu);
+  for (const { mcpu, wave, target } of CPUS) {
+    const ex = examples(mcpu, target);
     const got = probeGfx11(ex, wave);
-    const pairs = [...got].filter(([a, b]) => a !== b).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [a, p] of got) {
+      // An alias binds the old instruction's decoded fields to the GFX11 semantics: same family,
+      // and the first operand (destination or data) in the same register file.
+      if (p.family !== p.from.family || !sameFirstFile(p.from.text, p.text)) {
+        throw new Error(`gen-exec-aliases: ${mcpu} ${a} (${p.from.family}, '${p.from.text}') would become ${p.base} (${p.family}, '${p.text}'): another encoding family or operand kind`);
+      }
+    }
+    const pairs = [...got].map(([a, p]) => [a, p.base] as const).filter(([a, b]) => a !== b).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     lines.push(`export const ${mcpu.toUpperCase()}_ALIASES: Readonly<Record<string, string>> = {`);
     for (const [a, b] of pairs) lines.push(`  ${a}: '${b}',`);
     lines.push('};', '');
