@@ -15,6 +15,7 @@
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
+import { LDS_ALLOC } from './lds-alloc.gen.js';
 
 /** MODE register fields (RDNA3). */
 export const MODE = {
@@ -53,9 +54,18 @@ const STATUS_PRIV_WRITABLE = STATUS.SCC | STATUS.SPI_PRIO | STATUS.USER_PRIO | S
   STATUS.EXPORT_RDY | STATUS.HALT | STATUS.TRAP | STATUS.SKIP_EXPORT | STATUS.PERF_EN | STATUS.COND_DBG_USER |
   STATUS.COND_DBG_SYS;
 
-/** GPR_ALLOC.VGPR_SIZE [19:12] in 4-VGPR granules minus one; LDS_ALLOC.LDS_SIZE [20:12] in 256-byte granules. */
+/** GPR_ALLOC.VGPR_SIZE [19:12] in 4-VGPR granules minus one. */
 const VGPR_SIZE_SHIFT = 12;
-const LDS_SIZE_SHIFT = 12;
+
+/**
+ * LDS_ALLOC.LDS_SIZE of the wave's generation (lds-alloc.gen.ts): the LDS it was given, which the
+ * launch rounded up to the generation's allocation block, in the unit the generation reports.
+ */
+function ldsAllocValue(w: Wave, env: ExecEnv): number {
+  const g = LDS_ALLOC[env.space.gfx];
+  const f = g.HWREG_LDS_SIZE;
+  return (Math.ceil(w.lds.length / g.hwregLdsGranule) & ((1 << f.width) - 1)) << f.lo;
+}
 
 function readStatus(w: Wave): number {
   const s = w.hw[HWREG.STATUS]! & ~(STATUS.SCC | STATUS.EXECZ | STATUS.VCCZ);
@@ -85,7 +95,7 @@ export const HWREGS: readonly (HwRegDesc | undefined)[] = (() => {
   // HW_ID2: QUEUE_ID [3:0], PIPE_ID [5:4], ME_ID [9:8], STATE_ID [14:12], WG_ID [20:16], VM_ID [27:24].
   t[HWREG.HW_ID2] = readOnly('HW_ID2', (w) => ((w.wgId[0] & 31) << 16) | (1 << 8) | (8 << 24));
   t[HWREG.GPR_ALLOC] = readOnly('GPR_ALLOC', (w) => ((Math.max(1, Math.ceil(w.vgprs / 4)) - 1) & 0xff) << VGPR_SIZE_SHIFT);
-  t[HWREG.LDS_ALLOC] = readOnly('LDS_ALLOC', (w) => (Math.ceil(w.lds.length / 256) & 0x1ff) << LDS_SIZE_SHIFT);
+  t[HWREG.LDS_ALLOC] = readOnly('LDS_ALLOC', ldsAllocValue);
   // IB_STS: VM_CNT [3:0] (+[23:22]), EXP_CNT [6:4], LGKM_CNT [11:8], VS_CNT [31:26].
   t[HWREG.IB_STS] = readOnly('IB_STS', (w) => (w.vmcnt & 15) | ((w.expcnt & 7) << 4) | ((w.lgkmcnt & 15) << 8) |
     (((w.vmcnt >>> 4) & 3) << 22) | ((w.vscnt & 63) << 26));

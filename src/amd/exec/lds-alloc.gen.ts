@@ -18,11 +18,14 @@ export interface LdsAlloc {
   readonly maxBytes: number;
   readonly COMPUTE_LDS_SIZE: LdsField;
   readonly PS_EXTRA_LDS_SIZE: LdsField;
+  /** HW_REG_LDS_ALLOC.LDS_SIZE: the wave's allocation (rounded to allocBlock) in units of hwregLdsGranule bytes. */
+  readonly HWREG_LDS_SIZE: LdsField;
+  readonly hwregLdsGranule: number;
 }
 
 /** By generation (9: gfx900, 10: gfx1030, 11: gfx1100). */
 export const LDS_ALLOC: Readonly<Record<9 | 10 | 11, LdsAlloc>> = {
-  9: { ldsSizeGranule: 512, psExtraGranule: 512, allocBlock: 512, maxBytes: 65536, COMPUTE_LDS_SIZE: { lo: 15, width: 9 }, PS_EXTRA_LDS_SIZE: { lo: 8, width: 8 } },
-  10: { ldsSizeGranule: 512, psExtraGranule: 512, allocBlock: 1024, maxBytes: 65536, COMPUTE_LDS_SIZE: { lo: 15, width: 9 }, PS_EXTRA_LDS_SIZE: { lo: 8, width: 8 } },
-  11: { ldsSizeGranule: 512, psExtraGranule: 1024, allocBlock: 1024, maxBytes: 65536, COMPUTE_LDS_SIZE: { lo: 15, width: 9 }, PS_EXTRA_LDS_SIZE: { lo: 8, width: 8 } },
+  9: { ldsSizeGranule: 512, psExtraGranule: 512, allocBlock: 512, maxBytes: 65536, COMPUTE_LDS_SIZE: { lo: 15, width: 9 }, PS_EXTRA_LDS_SIZE: { lo: 8, width: 8 }, HWREG_LDS_SIZE: { lo: 12, width: 9 }, hwregLdsGranule: 256 },
+  10: { ldsSizeGranule: 512, psExtraGranule: 512, allocBlock: 1024, maxBytes: 65536, COMPUTE_LDS_SIZE: { lo: 15, width: 9 }, PS_EXTRA_LDS_SIZE: { lo: 8, width: 8 }, HWREG_LDS_SIZE: { lo: 12, width: 9 }, hwregLdsGranule: 256 },
+  11: { ldsSizeGranule: 512, psExtraGranule: 1024, allocBlock: 1024, maxBytes: 65536, COMPUTE_LDS_SIZE: { lo: 15, width: 9 }, PS_EXTRA_LDS_SIZE: { lo: 8, width: 8 }, HWREG_LDS_SIZE: { lo: 12, width: 9 }, hwregLdsGranule: 256 },
 };

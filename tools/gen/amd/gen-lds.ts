@@ -8,7 +8,9 @@
  * with the field positions from Mesa's register database (../shared/ref/mesa-amd-registers/
  * gfx9.json, gfx103.json, gfx11.json). The allocation block (what the hardware rounds an
  * allocation up to; accesses past it are out of range) is not something LLVM programs: it is the
- * sourced ALLOC_BLOCK table below. Writes src/amd/exec/lds-alloc.gen.ts.
+ * sourced ALLOC_BLOCK table below, and so is the unit HW_REG_LDS_ALLOC reports a wave's allocation in
+ * (HWREG_LDS_GRANULE; the field is SQ_WAVE_LDS_ALLOC.LDS_SIZE of Mesa's database).
+ * Writes src/amd/exec/lds-alloc.gen.ts.
  * Run: `npm run gen -- lds`.
  */
 import { spawnSync } from 'node:child_process';
@@ -39,6 +41,16 @@ const TARGETS = [
  * granule there (512 bytes, below).
  */
 const ALLOC_BLOCK: Readonly<Record<string, number | 'encode'>> = { gfx900: 'encode', gfx1030: 1024, gfx1100: 1024 };
+
+/**
+ * Bytes per unit of HW_REG_LDS_ALLOC.LDS_SIZE, what s_getreg reads back of the wave's allocation.
+ * Not in LLVM or Mesa: AMD's context-save trap handlers in Linux (drivers/gpu/drm/amd/amdkfd,
+ * cwsr_trap_handler_gfx9.asm and cwsr_trap_handler_gfx10.asm, which serves GFX10 and GFX11) save
+ * and restore LDS_SIZE * 64 dwords, i.e. 256 bytes per unit, on all three generations; only GFX12
+ * counts 512 bytes (the "512 bytes (>= gfx12) vs 256 (< gfx12)" fix of that handler). So the unit is
+ * the same here, and what differs per generation is the allocation it counts (ALLOC_BLOCK).
+ */
+const HWREG_LDS_GRANULE: Readonly<Record<string, number>> = { gfx900: 256, gfx1030: 256, gfx1100: 256 };
 
 function field(db: MesaDb, reg: string, name: string): { lo: number; width: number } {
   const f = db.register_types[reg]!.fields.find((x) => x.name === name)!;
@@ -103,6 +115,9 @@ export function generate(): Record<string, string> {
     '  readonly maxBytes: number;',
     '  readonly COMPUTE_LDS_SIZE: LdsField;',
     '  readonly PS_EXTRA_LDS_SIZE: LdsField;',
+    '  /** HW_REG_LDS_ALLOC.LDS_SIZE: the wave\'s allocation (rounded to allocBlock) in units of hwregLdsGranule bytes. */',
+    '  readonly HWREG_LDS_SIZE: LdsField;',
+    '  readonly hwregLdsGranule: number;',
     '}',
     '',
     '/** By generation (9: gfx900, 10: gfx1030, 11: gfx1100). */',
@@ -112,6 +127,7 @@ export function generate(): Record<string, string> {
     const db = JSON.parse(readFileSync(join(sharedRef(), 'mesa-amd-registers', t.db), 'utf8')) as MesaDb;
     const cs = field(db, 'COMPUTE_PGM_RSRC2', 'LDS_SIZE');
     const ps = field(db, 'SPI_SHADER_PGM_RSRC2_PS', 'EXTRA_LDS_SIZE');
+    const hw = field(db, 'SQ_WAVE_LDS_ALLOC', 'LDS_SIZE');
     const csG = granule(t.mcpu, 'amdgpu_cs', 'COMPUTE_PGM_RSRC2', cs);
     const psG = granule(t.mcpu, 'amdgpu_ps', 'SPI_SHADER_PGM_RSRC2_PS', ps);
     const lim = /local memory \((\d+)\) exceeds limit \((\d+)\)/.exec(llc(t.mcpu, module('amdgpu_cs', 16385)).err);
@@ -119,7 +135,8 @@ export function generate(): Record<string, string> {
     const block = ALLOC_BLOCK[t.mcpu]!;
     lines.push(
       `  ${t.gfx}: { ldsSizeGranule: ${csG}, psExtraGranule: ${psG}, allocBlock: ${block === 'encode' ? csG : block}, maxBytes: ${lim[2]}, ` +
-      `COMPUTE_LDS_SIZE: { lo: ${cs.lo}, width: ${cs.width} }, PS_EXTRA_LDS_SIZE: { lo: ${ps.lo}, width: ${ps.width} } },`,
+      `COMPUTE_LDS_SIZE: { lo: ${cs.lo}, width: ${cs.width} }, PS_EXTRA_LDS_SIZE: { lo: ${ps.lo}, width: ${ps.width} }, ` +
+      `HWREG_LDS_SIZE: { lo: ${hw.lo}, width: ${hw.width} }, hwregLdsGranule: ${HWREG_LDS_GRANULE[t.mcpu]!} },`,
     );
   }
   lines.push('};', '');
