@@ -19,6 +19,7 @@ import { gfx10 } from '../amd/isa/gfx10/index.js';
 import { gfx9 } from '../amd/isa/gfx9/index.js';
 import type { Pm4Gen } from '../amd/cp/regdb.js';
 import { assemble } from '../amd/isa/target.js';
+import { waveTarget } from '../amd/isa/targets.js';
 import { AsmError } from '../amd/isa/types.js';
 import { standardMsaaRegisters } from '../amd/gfx/state.js';
 import { encodeFields } from '../amd/gfx/regs.js';
@@ -200,12 +201,32 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     buffers.set(name, { va: seg.base, bytes, count: values.length, elem });
   }
 
-  // Shaders.
+  // The stages: which shader each runs and in which wave size (the size its text is read in).
+  const wave = (v: unknown, f: string): 32 | 64 => {
+    const w = int(v, f, 32, 64);
+    if (w !== 32 && w !== 64) err(f, '32 or 64');
+    if (gen === 'gfx9' && w !== 64) err(f, 'gfx900 shaders are wave64');
+    return w as 32 | 64;
+  };
+  const stageHead = (key: 'vs' | 'ps'): { j: Json; shader: string; wave: 32 | 64 } => {
+    const j = forTarget(obj(scene[key], key), target, key);
+    return { j, shader: str(j.shader, `${key}.shader`), wave: wave(j.wave ?? 32, `${key}.wave`) };
+  };
+  const heads = { vs: stageHead('vs'), ps: stageHead('ps') };
+
+  // Shaders. Assembly text is read in the wave size of the stage that runs it (lane masks are SGPR
+  // pairs in wave64, as llvm-mc reads with +wavefrontsize64), or the shader's own `wave`.
   const codes: ShaderCode[] = [];
   const shaderVa = new Map<string, number>();
   for (const [name, v] of Object.entries(obj(scene.shaders ?? {}, 'shaders'))) {
     const f = `shaders.${name}`;
     const sj = forTarget(obj(v, f), target, f);
+    const users = (['vs', 'ps'] as const).filter((k) => heads[k].shader === name);
+    if (users.length === 2 && heads.vs.wave !== heads.ps.wave) err(f, `run by vs (wave${heads.vs.wave}) and ps (wave${heads.ps.wave}): its text is one wave size; give each stage its own shader`);
+    const textWave = sj.wave !== undefined ? wave(sj.wave, `${f}.wave`) : users.length > 0 ? heads[users[0]!].wave : (isa.wave ?? 32);
+    for (const k of users) {
+      if (heads[k].wave !== textWave) err(`${k}.wave`, `${heads[k].wave} but shader '${name}' is written for wave${textWave} (shaders.${name}.wave)`);
+    }
     let words: Uint32Array;
     if (sj.bin !== undefined) {
       const p = resolve(dir, str(sj.bin, `${f}.bin`));
@@ -219,7 +240,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
         const p = resolve(dir, str(sj.asm, `${f}.asm`));
         try { src = readFileSync(p, 'utf8'); } catch (e) { return err(`${f}.asm`, (e as Error).message); }
       } else src = arr(sj.source, `${f}.source`).map((l, i) => str(l, `${f}.source[${i}]`)).join('\n');
-      try { words = Uint32Array.from(assemble(isa, src)); } catch (e) {
+      try { words = Uint32Array.from(assemble(waveTarget(isa, textWave)!, src)); } catch (e) {
         if (e instanceof AsmError) err(f, e.message);
         throw e;
       }
@@ -371,14 +392,10 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     return out;
   };
   const stage = (key: 'vs' | 'ps'): { va: number; wave: 32 | 64; vgprs: number; user: number[]; j: Json } => {
-    const j = forTarget(obj(scene[key], key), target, key);
-    const sn = str(j.shader, `${key}.shader`);
+    const { j, shader: sn, wave: w } = heads[key];
     const va = shaderVa.get(sn) ?? err(`${key}.shader`, `no shader '${sn}'`);
-    const wave = int(j.wave ?? 32, `${key}.wave`, 32, 64);
-    if (wave !== 32 && wave !== 64) err(`${key}.wave`, '32 or 64');
-    if (gen === 'gfx9' && wave !== 64) err(`${key}.wave`, 'gfx900 shaders are wave64');
     const vgprs = int(j.vgprs ?? 32, `${key}.vgprs`, 1, 256);
-    return { va, wave: wave as 32 | 64, vgprs, user: userData(j.userData, `${key}.userData`), j };
+    return { va, wave: w, vgprs, user: userData(j.userData, `${key}.userData`), j };
   };
   const vs = stage('vs');
   const ps = stage('ps');
