@@ -2,7 +2,8 @@
  * Older-generation hardware registers and GFX9's unfused mixed-precision MAD (gen-normalize.ts,
  * gen-semantics.ts, vop3p.ts): GFX10.3 user shaders set FLAT_SCRATCH through s_setreg
  * (HW_REG_FLAT_SCR_LO/HI), GFX9's HW_ID (id 4) reads with Mesa's SQ_WAVE_HW_ID layout, and
- * v_mad_mix_* round the product to f32 where v_fma_mix_* do not. Values worked out by hand.
+ * v_mad_mix_* round the product to f32 where v_fma_mix_* do not; GPR_ALLOC in each generation's layout.
+ * Values worked out by hand.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,4 +56,19 @@ test('gfx900: v_mad_mixlo_f16 / v_mad_mixhi_f16 of f16 halves write one half and
   assert.deepEqual(r.diags, []);
   assert.equal(r.v(0), 0xbeef4700);
   assert.equal(r.v(4), 0x4700beef);
+});
+
+test('HW_REG_GPR_ALLOC puts VGPR_SIZE where each generation has it: [13:8] gfx900, [15:8] gfx1030, [19:12] gfx1100', () => {
+  // 64 VGPRs = 16 units of 4, minus one = 15; 256 VGPRs = 63.
+  const cases: readonly [string, 32 | 64, number][] = [['gfx900', 64, 8], ['gfx1030', 32, 8], ['gfx1030', 64, 8], ['gfx1100', 32, 12]];
+  for (const [cpu, ws, lo] of cases) {
+    for (const [vgprs, size] of [[64, 15], [256, 63]] as const) {
+      const r = runAsm('s_getreg_b32 s0, hwreg(HW_REG_GPR_ALLOC)\ns_endpgm', { target: targets[cpu]!, waveSize: ws, vgprs });
+      assert.deepEqual(r.diags, [], cpu);
+      assert.equal(r.s(0), size << lo, `${cpu} wave${ws} ${vgprs} VGPRs`);
+    }
+  }
+  // GFX9's field is 6 bits wide: the gfx900 read of bits [13:8] is the whole value.
+  const g9 = runAsm('s_getreg_b32 s0, hwreg(HW_REG_GPR_ALLOC, 8, 6)\ns_endpgm', { target: gfx900, waveSize: 64, vgprs: 256 });
+  assert.equal(g9.s(0), 63);
 });

@@ -16,6 +16,7 @@ import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
 import { LDS_ALLOC } from './lds-alloc.gen.js';
+import { SQ_WAVE_GPR_ALLOC_GFX9, SQ_WAVE_GPR_ALLOC_GFX103, SQ_WAVE_GPR_ALLOC_GFX11 } from './sq-wave-regs.gen.js';
 
 /** MODE register fields (RDNA3). */
 export const MODE = {
@@ -54,8 +55,18 @@ const STATUS_PRIV_WRITABLE = STATUS.SCC | STATUS.SPI_PRIO | STATUS.USER_PRIO | S
   STATUS.EXPORT_RDY | STATUS.HALT | STATUS.TRAP | STATUS.SKIP_EXPORT | STATUS.PERF_EN | STATUS.COND_DBG_USER |
   STATUS.COND_DBG_SYS;
 
-/** GPR_ALLOC.VGPR_SIZE [19:12] in 4-VGPR granules minus one. */
-const VGPR_SIZE_SHIFT = 12;
+/**
+ * GPR_ALLOC.VGPR_SIZE of the wave's generation (Mesa's SQ_WAVE_GPR_ALLOC: [13:8] on GFX9, [15:8] on
+ * GFX10.3, [19:12] on GFX11): the VGPRs it was given in 4-VGPR units minus one, the unit AMD's
+ * context-save trap handlers read on all three ("(vgpr_size + 1) * 4"). The bases and GFX9/GFX10.3's
+ * SGPR_SIZE (a placement and an allocation the model does not keep) read 0.
+ */
+const GPR_ALLOC_FIELDS = { 9: SQ_WAVE_GPR_ALLOC_GFX9, 10: SQ_WAVE_GPR_ALLOC_GFX103, 11: SQ_WAVE_GPR_ALLOC_GFX11 } as const;
+
+function gprAllocValue(w: Wave, env: ExecEnv): number {
+  const [lo, hi] = GPR_ALLOC_FIELDS[env.space.gfx].VGPR_SIZE;
+  return ((Math.max(1, Math.ceil(w.vgprs / 4)) - 1) & ((1 << (hi - lo + 1)) - 1)) << lo;
+}
 
 /**
  * LDS_ALLOC.LDS_SIZE of the wave's generation (lds-alloc.gen.ts): the LDS it was given, which the
@@ -94,7 +105,7 @@ export const HWREGS: readonly (HwRegDesc | undefined)[] = (() => {
   t[HWREG.HW_ID1] = readOnly('HW_ID1', (w) => (w.id & 15) | (((w.id >>> 4) & 3) << 8) | (((w.id >>> 6) & 15) << 10));
   // HW_ID2: QUEUE_ID [3:0], PIPE_ID [5:4], ME_ID [9:8], STATE_ID [14:12], WG_ID [20:16], VM_ID [27:24].
   t[HWREG.HW_ID2] = readOnly('HW_ID2', (w) => ((w.wgId[0] & 31) << 16) | (1 << 8) | (8 << 24));
-  t[HWREG.GPR_ALLOC] = readOnly('GPR_ALLOC', (w) => ((Math.max(1, Math.ceil(w.vgprs / 4)) - 1) & 0xff) << VGPR_SIZE_SHIFT);
+  t[HWREG.GPR_ALLOC] = readOnly('GPR_ALLOC', gprAllocValue);
   t[HWREG.LDS_ALLOC] = readOnly('LDS_ALLOC', ldsAllocValue);
   // IB_STS: VM_CNT [3:0] (+[23:22]), EXP_CNT [6:4], LGKM_CNT [11:8], VS_CNT [31:26].
   t[HWREG.IB_STS] = readOnly('IB_STS', (w) => (w.vmcnt & 15) | ((w.expcnt & 7) << 4) | ((w.lgkmcnt & 15) << 8) |

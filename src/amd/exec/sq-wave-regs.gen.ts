@@ -17,3 +17,25 @@ export const SQ_WAVE_HW_ID_GFX9 = {
   STATE_ID: [27, 29],
   ME_ID: [30, 31],
 } as const satisfies SqWaveFields;
+
+/** SQ_WAVE_GPR_ALLOC (gfx9). */
+export const SQ_WAVE_GPR_ALLOC_GFX9 = {
+  VGPR_BASE: [0, 5],
+  VGPR_SIZE: [8, 13],
+  SGPR_BASE: [16, 21],
+  SGPR_SIZE: [24, 27],
+} as const satisfies SqWaveFields;
+
+/** SQ_WAVE_GPR_ALLOC (gfx103). */
+export const SQ_WAVE_GPR_ALLOC_GFX103 = {
+  VGPR_BASE: [0, 7],
+  VGPR_SIZE: [8, 15],
+  SGPR_BASE: [16, 23],
+  SGPR_SIZE: [24, 27],
+} as const satisfies SqWaveFields;
+
+/** SQ_WAVE_GPR_ALLOC (gfx11). */
+export const SQ_WAVE_GPR_ALLOC_GFX11 = {
+  VGPR_BASE: [0, 8],
+  VGPR_SIZE: [12, 19],
+} as const satisfies SqWaveFields;

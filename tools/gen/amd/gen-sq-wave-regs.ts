@@ -5,7 +5,7 @@
  * Run: `npm run gen -- sq-wave-regs`.
  *
  * GFX9's single HW_ID register (HW_REG id 4; GFX10 split it into HW_ID1/HW_ID2 at 23/24, which
- * hwreg.ts models with GFX11's layout).
+ * hwreg.ts models with GFX11's layout), and GPR_ALLOC of each generation (its fields move).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +19,13 @@ function sharedRef(): string {
 }
 
 /** [generation, Mesa register name, exported constant]. */
-const WANTED = [['gfx9', 'SQ_WAVE_HW_ID', 'SQ_WAVE_HW_ID_GFX9']] as const;
+const WANTED = [
+  ['gfx9', 'SQ_WAVE_HW_ID', 'SQ_WAVE_HW_ID_GFX9'],
+  // HW_REG_GPR_ALLOC (id 5) moves its VGPR_SIZE field: [13:8] on GFX9, [15:8] on GFX10.3, [19:12] on GFX11.
+  ['gfx9', 'SQ_WAVE_GPR_ALLOC', 'SQ_WAVE_GPR_ALLOC_GFX9'],
+  ['gfx103', 'SQ_WAVE_GPR_ALLOC', 'SQ_WAVE_GPR_ALLOC_GFX103'],
+  ['gfx11', 'SQ_WAVE_GPR_ALLOC', 'SQ_WAVE_GPR_ALLOC_GFX11'],
+] as const;
 
 interface MesaDb {
   register_mappings: { name: string; map: { at: number; to: string }; type_ref?: string }[];
