@@ -21,14 +21,13 @@ import { CommandProcessor, type ComputeLaunch } from '../amd/cp/cp.js';
 import { Pm4Builder } from '../amd/cp/builder.js';
 import type { LaunchSetup } from './hsa.js';
 import { regDb, type Pm4Gen } from '../amd/cp/regdb.js';
+import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
 import { dispatch, type DispatchConfig, type DispatchStats, type LoadedCode } from './dispatch.js';
 
 export interface Pm4ComputeOptions {
   readonly order?: 'roundrobin' | 'random';
   readonly seed?: number;
   readonly maxInstructions?: number;
-  /** Dynamic LDS bytes per workgroup (the kernel's `local` arguments). */
-  readonly dynamicLds?: number;
   /** Private bytes per work-item on top of the descriptor's fixed size. */
   readonly extraScratchPerLane?: number;
   /** Passed on to dispatch.ts (see DispatchConfig). */
@@ -98,8 +97,12 @@ export function computeLauncher(codes: readonly LoadedCode[], opts: Pm4ComputeOp
     const want = found.kernel.kd;
     const regs: [string, number, number][] = [['COMPUTE_PGM_RSRC1', l.rsrc1, want.compute_pgm_rsrc1], ['COMPUTE_PGM_RSRC2', l.rsrc2, want.compute_pgm_rsrc2]];
     if (db.get('COMPUTE_PGM_RSRC3')) regs.push(['COMPUTE_PGM_RSRC3', l.rsrc3, want.compute_pgm_rsrc3]);
+    // A driver sets RSRC2.LDS_SIZE to the workgroup's whole LDS (static and dynamic): not a mismatch.
+    const ldsField = db.get('COMPUTE_PGM_RSRC2')!.fields.find((f) => f.name === 'LDS_SIZE')!;
+    const ldsMask = (((1 << (ldsField.hi - ldsField.lo + 1)) - 1) << ldsField.lo) >>> 0;
     for (const [name, reg, w] of regs) {
-      if (reg >>> 0 !== w >>> 0) {
+      const m = name === 'COMPUTE_PGM_RSRC2' ? ~ldsMask : 0xffffffff;
+      if ((reg & m) >>> 0 !== (w & m) >>> 0) {
         l.diag.report({ id: 'pm4.dispatch.rsrc-mismatch', severity: 'warning', where, message: `${name} is 0x${(reg >>> 0).toString(16)} but ${kernel.name}'s descriptor says 0x${(w >>> 0).toString(16)}; the waves launch as the register says` });
       }
     }
@@ -108,6 +111,13 @@ export function computeLauncher(codes: readonly LoadedCode[], opts: Pm4ComputeOp
     const w32 = init('CS_W32_EN') === 1;
     if (w32 !== (kd.derived.waveSize === 32)) {
       l.diag.report({ id: 'pm4.dispatch.wave-size-mismatch', severity: 'warning', where, message: `${db.get('COMPUTE_DISPATCH_INITIATOR')!.fields.some((f) => f.name === 'CS_W32_EN') ? `DISPATCH_INITIATOR.CS_W32_EN = ${w32 ? 1 : 0}` : `${l.gen} launches wave64 only`} but ${kernel.name} is compiled for wave${kd.derived.waveSize}; the waves launch in wave${kd.derived.waveSize}` });
+    }
+    // LDS per workgroup: RSRC2.LDS_SIZE in the generation's granule (lds-alloc.gen.ts); what the
+    // kernel's static LDS does not take is its dynamic LDS.
+    const ldsGen = LDS_ALLOC[ISA_GFX[l.gen]];
+    const ldsBytes = (db.field('COMPUTE_PGM_RSRC2', 'LDS_SIZE', l.rsrc2) ?? 0) * ldsGen.ldsSizeGranule;
+    if (ldsBytes < kd.group_segment_fixed_size) {
+      l.diag.report({ id: 'pm4.dispatch.lds-below-static', severity: 'warning', where, message: `COMPUTE_PGM_RSRC2.LDS_SIZE gives ${ldsBytes} bytes of LDS but ${kernel.name} uses ${kd.group_segment_fixed_size} bytes of static LDS: its accesses past the allocation are out of range` });
     }
     const full = rec.block;
     if (full.some((b) => b === 0)) {
@@ -144,7 +154,7 @@ export function computeLauncher(codes: readonly LoadedCode[], opts: Pm4ComputeOp
     const block: [number, number, number] = [full[0], full[1], full[2]];
     const stats = dispatch(target, code, kernel, l.mem, l.diag, {
       // The user SGPRs (kernarg, dispatch packet and queue pointers...) are COMPUTE_USER_DATA_n.
-      grid, block, kernargVa: 0, dispatchPacketVa: 0, queueVa: 0, userData: l.userData, dynamicLds: opts.dynamicLds ?? 0,
+      grid, block, kernargVa: 0, dispatchPacketVa: 0, queueVa: 0, userData: l.userData, dynamicLds: ldsBytes - kd.group_segment_fixed_size,
       order: opts.order ?? 'roundrobin', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
       ...(opts.engine ? { engine: opts.engine } : {}), ...(opts.trace ? { trace: opts.trace } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
@@ -188,8 +198,8 @@ export function dispatchDims(grid: readonly [number, number, number], block: rea
 
 /**
  * Emit the PM4 of one kernel dispatch as a driver does: COMPUTE_PGM_LO/HI at the kernel entry,
- * COMPUTE_PGM_RSRC1/2 (and RSRC3 where the generation has it) from its descriptor,
- * COMPUTE_NUM_THREAD_X/Y/Z, COMPUTE_START_X/Y/Z (0 and FORCE_START_AT_000 unless the form gives a
+ * COMPUTE_PGM_RSRC1/2 (and RSRC3 where the generation has it) from its descriptor, RSRC2.LDS_SIZE
+ * covering the static and the dynamic LDS of `setup`, COMPUTE_NUM_THREAD_X/Y/Z, COMPUTE_START_X/Y/Z (0 and FORCE_START_AT_000 unless the form gives a
  * start), the user SGPRs the descriptor enables
  * (kernarg, dispatch packet and queue pointers from `setup`, see hsa.ts setupLaunch) in
  * COMPUTE_USER_DATA_n, then DISPATCH_DIRECT (or DISPATCH_INDIRECT) of `grid` in the form's units
@@ -200,8 +210,13 @@ export function emitKernelDispatch(b: Pm4Builder, code: LoadedCode, kernel: Code
   const entry = code.loadBase + kernel.entryAddress;
   const groups = form.units === 'groups';
   const partial = block.map((n, i) => (groups ? grid[i]! % n : 0));
+  // RSRC2.LDS_SIZE: the workgroup's static and dynamic LDS in the generation's granule, as a driver sets it.
+  const ldsF = b.db.get('COMPUTE_PGM_RSRC2')!.fields.find((f) => f.name === 'LDS_SIZE')!;
+  const ldsUnits = Math.ceil((kd.group_segment_fixed_size + setup.dynamicLds) / LDS_ALLOC[ISA_GFX[b.gen]].ldsSizeGranule);
+  const ldsMask = (((1 << (ldsF.hi - ldsF.lo + 1)) - 1) << ldsF.lo) >>> 0;
+  const rsrc2 = ((kd.compute_pgm_rsrc2 & ~ldsMask) | ((ldsUnits << ldsF.lo) & ldsMask)) >>> 0;
   b.setShReg('COMPUTE_PGM_LO', Math.floor(entry / 256) % 2 ** 32, Math.floor(entry / 2 ** 40))
-    .setShReg('COMPUTE_PGM_RSRC1', kd.compute_pgm_rsrc1, kd.compute_pgm_rsrc2);
+    .setShReg('COMPUTE_PGM_RSRC1', kd.compute_pgm_rsrc1, rsrc2);
   if (b.db.get('COMPUTE_PGM_RSRC3')) b.setShReg('COMPUTE_PGM_RSRC3', kd.compute_pgm_rsrc3);
   if (form.start && !groups) throw new RangeError('emitKernelDispatch: a start workgroup needs units: groups');
   const start = form.start ?? [0, 0, 0];
@@ -247,7 +262,7 @@ export function dispatchThroughPm4(
   }
   const b = new Pm4Builder(gen);
   emitKernelDispatch(b, code, kernel, setup, grid, block, { ...(form.units ? { units: form.units } : {}), ...(indirectVa !== undefined ? { indirectVa } : {}) });
-  const { cp, results } = pm4Machine(gen, mem, diag, [code], { dynamicLds: setup.dynamicLds, ...opts });
+  const { cp, results } = pm4Machine(gen, mem, diag, [code], opts);
   const stream = b.finish();
   cp.run(stream);
   return { stats: results[0]?.stats, stream, dispatchesRun: results.length };

@@ -14,6 +14,7 @@ import { ROOT, loadSuiteManifest } from '../amd/kernels/suite.js';
 import { runManifest } from '../../src/runtime/run.js';
 import type { Manifest } from '../../src/runtime/manifest.js';
 import { Pm4Builder } from '../../src/amd/cp/builder.js';
+import { LDS_ALLOC } from '../../src/amd/exec/lds-alloc.gen.js';
 import { Memory } from '../../src/core/memory.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { loadCodeObject } from '../../src/formats/amdgpu/codeobject.js';
@@ -73,6 +74,15 @@ function vaddLaunch(cpu: string, n: number): { mem: Memory; diag: Diagnostics; c
   return { mem, diag, code, kernel, setup, a, b, c: () => new Float32Array(sc.u8.slice(0, 4 * n).buffer) };
 }
 
+/**
+ * Every register of a kernel's dispatch, set by running emitKernelDispatch's stream with a
+ * DISPATCH_INDIRECT of zero workgroups (which launches nothing); the caller then changes
+ * registers and dispatches by hand.
+ */
+function primed(gen: 'gfx9' | 'gfx103' | 'gfx11', mem: Memory, code: ReturnType<typeof loadCode>, kernel: ReturnType<typeof loadCodeObject>['kernels'][number], setup: ReturnType<typeof setupLaunch>, grid: readonly [number, number, number], block: readonly [number, number, number]): Uint32Array {
+  return emitKernelDispatch(new Pm4Builder(gen), code, kernel, setup, grid, block, { units: 'groups', indirectVa: mem.alloc(12, 'zero-dims').base }).finish();
+}
+
 const GEN_OF: Record<string, 'gfx9' | 'gfx103' | 'gfx11'> = { gfx900: 'gfx9', gfx1030: 'gfx103', gfx1100: 'gfx11' };
 
 test('COMPUTE_START_X: workgroups start there and DIM_X is the end value, on every generation', () => {
@@ -92,9 +102,8 @@ test('COMPUTE_START_X: workgroups start there and DIM_X is the end value, on eve
     // FORCE_START_AT_000 ignores COMPUTE_START: all ten groups run. The first stream sets every
     // register through an indirect dispatch of zero groups (which launches nothing).
     const w = vaddLaunch(cpu, n);
-    const zero = w.mem.alloc(12, 'zero-dims');
     const m2 = pm4Machine(gen, w.mem, w.diag, [w.code]);
-    m2.cp.run(emitKernelDispatch(new Pm4Builder(gen), w.code, w.kernel, w.setup, [n, 1, 1], [64, 1, 1], { units: 'groups', indirectVa: zero.base }).finish());
+    m2.cp.run(primed(gen, w.mem, w.code, w.kernel, w.setup, [n, 1, 1], [64, 1, 1]));
     const b = new Pm4Builder(gen);
     m2.cp.run(b.setShReg('COMPUTE_START_X', 5, 0, 0).dispatchDirect(10, 1, 1, b.dispatchInitiator({ forceStartAt000: true, wave32: w.kernel.kd.derived.waveSize === 32 })).finish());
     assert.deepEqual(w.diag.list, [], cpu);
@@ -121,7 +130,7 @@ test('CS_W32_EN that disagrees with the kernel is a warning (gfx1030 and gfx1100
     const gen = GEN_OF[cpu]!;
     const v = vaddLaunch(cpu, 128);
     assert.equal(v.kernel.kd.derived.waveSize, 32);
-    const words = emitKernelDispatch(new Pm4Builder(gen), v.code, v.kernel, v.setup, [128, 1, 1], [64, 1, 1], { units: 'groups', indirectVa: v.mem.alloc(12, 'zero').base }).finish();
+    const words = primed(gen, v.mem, v.code, v.kernel, v.setup, [128, 1, 1], [64, 1, 1]);
     const { cp, results } = pm4Machine(gen, v.mem, v.diag, [v.code]);
     cp.run(words);
     const b = new Pm4Builder(gen);
@@ -151,10 +160,11 @@ test('the waves launch as COMPUTE_PGM_RSRC2 says, not as the descriptor: fewer w
     const out = mem.alloc(128 * 4, 'out');
     const setup = setupLaunch(mem, kernel, [{ kind: 'pointer', va: out.base }], m.grid, m.block, code.loadBase + kernel.kdAddress);
     const b = new Pm4Builder(gen);
-    emitKernelDispatch(b, code, kernel, setup, m.grid, m.block, { units: 'groups', indirectVa: mem.alloc(12, 'zero').base });
+    const regs = primed(gen, mem, code, kernel, setup, m.grid, m.block);
     const rsrc2 = (kernel.kd.compute_pgm_rsrc2 & ~(3 << 11)) >>> 0; // TIDIG_COMP_CNT = 0: only the x id
     b.setShReg('COMPUTE_PGM_RSRC2', rsrc2).dispatchDirect(2, 2, 2, b.dispatchInitiator({ forceStartAt000: true, wave32: kernel.kd.derived.waveSize === 32 }));
     const { cp, results } = pm4Machine(gen, mem, diag, [code]);
+    cp.run(regs);
     cp.run(b.finish());
     assert.deepEqual(diag.list.map((d) => d.id), ['pm4.dispatch.rsrc-mismatch'], cpu);
     assert.match(diag.list[0]!.message, /COMPUTE_PGM_RSRC2 is 0x[0-9a-f]+ but grid3d's descriptor says .*launch as the register says/);
@@ -166,7 +176,7 @@ test('the waves launch as COMPUTE_PGM_RSRC2 says, not as the descriptor: fewer w
 test('impossible starts are diagnosed: past the end, and with USE_THREAD_DIMENSIONS', () => {
   const v = vaddLaunch('gfx1030', 128);
   const { cp, results } = pm4Machine('gfx103', v.mem, v.diag, [v.code]);
-  cp.run(emitKernelDispatch(new Pm4Builder('gfx103'), v.code, v.kernel, v.setup, [128, 1, 1], [64, 1, 1], { units: 'groups', indirectVa: v.mem.alloc(12, 'zero').base }).finish());
+  cp.run(primed('gfx103', v.mem, v.code, v.kernel, v.setup, [128, 1, 1], [64, 1, 1]));
   const b = new Pm4Builder('gfx103');
   cp.run(b.setShReg('COMPUTE_START_X', 4, 0, 0).dispatchDirect(2, 1, 1, b.dispatchInitiator({ wave32: true }))
     .dispatchDirect(128, 1, 1, b.dispatchInitiator({ wave32: true, useThreadDimensions: true })).finish());
@@ -198,5 +208,44 @@ test('gpusim run --pm4 direct|indirect on a gfx900 manifest: same outputs, and a
     assert.match(err, /--pm4 must be direct or indirect/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('LDS comes from COMPUTE_PGM_RSRC2.LDS_SIZE: the dynamic LDS a driver adds is no mismatch; less than the static LDS is diagnosed', () => {
+  for (const cpu of ['gfx900', 'gfx1030', 'gfx1100']) {
+    const gen = GEN_OF[cpu]!;
+    const m = manifestFor('reduce_lds', cpu, '.co');
+    const co = loadCodeObject(new Uint8Array(readFileSync(m.codeObject)), 'reduce_lds.co');
+    const kernel = co.kernels[0]!;
+    assert.ok(kernel.kd.group_segment_fixed_size > 0, `${cpu}: reduce_lds has static LDS`);
+    const mem = new Memory();
+    const diag = new Diagnostics();
+    const code = loadCode(mem, co);
+    const inp = mem.alloc(4096, 'in');
+    const out = mem.alloc(16, 'partial');
+    const setup = setupLaunch(mem, kernel, [{ kind: 'pointer', va: inp.base }, { kind: 'pointer', va: out.base }], m.grid, m.block, code.loadBase + kernel.kdAddress);
+    const regs = primed(gen, mem, code, kernel, setup, m.grid, m.block);
+    // emitKernelDispatch wrote the descriptor's LDS_SIZE (static only, no dynamic LDS here).
+    const f = LDS_ALLOC[cpu === 'gfx900' ? 9 : cpu === 'gfx1030' ? 10 : 11].COMPUTE_LDS_SIZE;
+    const r2 = (kernel.kd.compute_pgm_rsrc2 & ~(((1 << f.width) - 1) << f.lo)) >>> 0;
+    const b = new Pm4Builder(gen);
+    const init = b.dispatchInitiator({ forceStartAt000: true, wave32: kernel.kd.derived.waveSize === 32 });
+    // LDS_SIZE 0: below the kernel's static LDS.
+    b.setShReg('COMPUTE_PGM_RSRC2', r2).dispatchDirect(1, 1, 1, init);
+    const { cp, results } = pm4Machine(gen, mem, diag, [code]);
+    cp.run(regs);
+    cp.run(b.finish());
+    assert.equal(diag.list[0]?.id, 'pm4.dispatch.lds-below-static', cpu);
+    assert.match(diag.list[0]!.message, new RegExp(`LDS_SIZE gives 0 bytes of LDS but reduce_lds uses ${kernel.kd.group_segment_fixed_size} bytes`));
+    assert.deepEqual([...new Set(diag.list.map((d) => d.id))], ['pm4.dispatch.lds-below-static', 'gfx11.lds.out-of-range'], `${cpu}: the kernel's LDS accesses fall outside the allocation`);
+    // A larger LDS_SIZE (a driver's dynamic LDS) launches quietly: no rsrc-mismatch for that field.
+    const quiet = new Diagnostics();
+    const m2 = pm4Machine(gen, mem, quiet, [code]);
+    m2.cp.run(regs);
+    const b2 = new Pm4Builder(gen);
+    m2.cp.run(b2.setShReg('COMPUTE_PGM_RSRC2', (r2 | (64 << f.lo)) >>> 0).dispatchDirect(1, 1, 1, init).finish());
+    assert.deepEqual(quiet.list, [], cpu);
+    assert.equal(m2.results.length, 1);
+    assert.equal(results.length, 1);
   }
 });
