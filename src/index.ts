@@ -19,7 +19,7 @@ export { PrintVisitor, describePacket, type PrintedPacket } from './amd/cp/print
 export { CommandProcessor, type CpOptions, type DrawRecord, type DispatchRecord, type EventRecord, type ComputeLaunch } from './amd/cp/cp.js';
 export { GfxPipeline, type DrawOptions, type DrawStats, type PsLaunch, type ShaderCode } from './runtime/draw.js';
 export { runScene, runSceneFile, resolveTarget, targetBytes, SCENE_TARGETS, type SceneResult, type SceneOptions, type SceneTarget } from './runtime/draw-scene.js';
-export { computeLauncher, emitKernelDispatch, pm4Machine, type Pm4ComputeOptions, type Pm4DispatchResult } from './runtime/pm4.js';
+export { computeLauncher, dispatchDims, dispatchThroughPm4, emitKernelDispatch, pm4Machine, type KernelDispatchForm, type Pm4ComputeOptions, type Pm4DispatchResult } from './runtime/pm4.js';
 export { loadCode, type LoadedCode } from './runtime/dispatch.js';
 export { setupLaunch, type ArgValue, type LaunchSetup } from './runtime/hsa.js';
 export { runKernel, type KernelLaunch, type KernelRun, type RunOptions } from './runtime/run.js';
