@@ -508,13 +508,22 @@ export class GfxPipeline {
     this.checkPsInputs(cntl, where);
     const results: PsResult[] = [];
     const list: GfxWave[] = [];
-    for (let wi = 0; wi < psWaves.length; wi++) {
-      const ps = psWaves[wi]!;
-      // LDS: the parameters of each distinct primitive of the wave, in order.
+    // LDS: the parameters of each distinct primitive of a wave, in order. Every wave's LDS is a
+    // slice of one zeroed allocation for the draw (thousands of small off-heap arrays were a third
+    // of the launch loop's time); the slices are whole allocation blocks, so dword-aligned.
+    const distinctOf = psWaves.map((ps) => {
       const distinct: SetupPrim[] = [];
       for (const q of ps.quads) if (distinct[distinct.length - 1] !== q.sp) distinct.push(q.sp);
-      const lds = new Uint8Array(psLds(distinct.length));
-      const ldv = new DataView(lds.buffer);
+      return distinct;
+    });
+    const ldsStore = new ArrayBuffer(distinctOf.reduce((a, d) => a + psLds(d.length), 0));
+    let ldsAt = 0;
+    for (let wi = 0; wi < psWaves.length; wi++) {
+      const ps = psWaves[wi]!;
+      const distinct = distinctOf[wi]!;
+      const lds = new Uint8Array(ldsStore, ldsAt, psLds(distinct.length));
+      ldsAt += lds.length;
+      const ldv = new DataView(ldsStore, lds.byteOffset, lds.length);
       distinct.forEach((sp, p) => preloadParams(ldv, p, sp, vo, cntl));
       const [se, packer] = this.waveIds.packerOf(ps.quads[0]!.x, ps.quads[0]!.y);
       const wmem = pops ? this.popsDraw!.memFor(se, this.mem) : this.mem;

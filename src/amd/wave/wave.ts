@@ -112,9 +112,9 @@ function constantTemplate(sharedBase: number, privateBase: number): ConstTemplat
 export class Wave {
   readonly waveSize: 32 | 64;
   /** Scalar operand file (see the file comment). */
-  readonly s = new Uint32Array(256);
-  readonly s64lo = new Uint32Array(256);
-  readonly s64hi = new Uint32Array(256);
+  readonly s: Uint32Array;
+  readonly s64lo: Uint32Array;
+  readonly s64hi: Uint32Array;
   /** Number of VGPRs allocated (per lane). */
   readonly vgprs: number;
   readonly v: Uint32Array;
@@ -123,7 +123,7 @@ export class Wave {
   pc: number;
   scc = 0;
   /** Hardware registers by HWREG id (MODE, STATUS, TRAPSTS...). */
-  readonly hw = new Uint32Array(64);
+  readonly hw: Uint32Array;
   /** Outstanding-operation counters (GFX11: VM_CNT, VS_CNT, LGKM_CNT, EXP_CNT). */
   vmcnt = 0;
   vscnt = 0;
@@ -167,8 +167,17 @@ export class Wave {
   constructor(l: WaveLaunch, mem: Memory, lds: Uint8Array, ids: { wg: [number, number, number]; waveInGroup: number; id: number }) {
     this.waveSize = l.waveSize;
     this.vgprs = l.vgprs;
-    this.v = new Uint32Array(Math.max(1, l.vgprs) * l.waveSize);
-    this.vf = new Float32Array(this.v.buffer);
+    // One backing store for the scalar file, its 64-bit constant rows, the hardware registers and
+    // the VGPRs: a draw creates thousands of PS waves, and five separate off-heap arrays per wave
+    // were most of their launch cost and garbage.
+    const nv = Math.max(1, l.vgprs) * l.waveSize;
+    const buf = new ArrayBuffer((3 * 256 + 64 + nv) * 4);
+    this.s = new Uint32Array(buf, 0, 256);
+    this.s64lo = new Uint32Array(buf, 1024, 256);
+    this.s64hi = new Uint32Array(buf, 2048, 256);
+    this.hw = new Uint32Array(buf, 3072, 64);
+    this.v = new Uint32Array(buf, 3328, nv);
+    this.vf = new Float32Array(buf, 3328, nv);
     this.pc = l.pc;
     this.mem = mem;
     this.lds = lds;
