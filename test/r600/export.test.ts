@@ -7,16 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ids, lit, runAsm } from './helpers.js';
+import { cfProg as prog, ids, lit, runAsm } from './helpers.js';
 
 const F1 = 0x3f800000;
 const range = (n: number, f: (l: number) => number): number[] => Array.from({ length: n }, (_, l) => f(l) >>> 0);
 
-/** One ALU clause at slot 4 (setup) followed by the CF lines `cf` (placed at slots 1..). */
-function prog(cf: string[], setup: string[], setupSlots: number): string {
-  const at = Math.max(4, cf.length + 2);
-  return [`ALU ${setupSlots - 1}, @${at}, KC0[], KC1[]`, ...cf, 'CF_END', ...Array(at - cf.length - 2).fill('PAD'), `ALU clause starting at ${at}:`, ...setup].join('\n');
-}
 // T2 = (l, 2l, 3l, 4l), T3 = (l+100, ...), T4.X = l.
 const SETUP = [
   '  MOV T2.X, T0.X,', '  LSHL T2.Y, T0.X, 1,', '  MULLO_INT * T2.Z, T0.X, literal.x,', lit(3),
@@ -97,7 +92,7 @@ test('MEM_RING / MEM_EXPORT write shared buffers at ARRAY_BASE + INDEX_GPR.x; AC
 });
 
 test('RAT forms: TYPE 0 writes element 0, ELEM_SIZE scales the index, STORE_TYPED, write-with-ACK', () => {
-  const g = runAsm(prog(['MEM_RAT_CACHELESS STORE_TYPED T2.XYZW, T2.X, 0 ELEM:3', 'MEM_RAT_CACHELESS STORE_RAW T3.X, T2.X, 0 TYPE:3', 'WAIT_ACK @0'], SETUP, SETUP_SLOTS), { globalBytes: 2048 });
+  const g = runAsm(prog(['MEM_RAT_CACHELESS STORE_TYPED RAT(0) T2, T2, 0 ELEM:3', 'MEM_RAT_CACHELESS STORE_RAW T3.X, T2.X, 0 TYPE:3', 'WAIT_ACK @0'], SETUP, SETUP_SLOTS), { globalBytes: 2048 });
   assert.deepEqual(ids(g.diag), []);
   const words = new Uint32Array(g.global.buffer);
   // STORE_TYPED with ELEM:3: item l's 4 dwords at dword 4l.. — except dword l, which STORE_RAW (ACK) overwrote.

@@ -33,7 +33,7 @@ export function runAsm(src: string, opts: Partial<R600DispatchOptions> & { gen?:
     object, kernel: object.kernels[0]!, grid: opts.grid ?? [lanes, 1, 1], block: opts.block ?? [lanes, 1, 1], args: opts.args ?? new Uint8Array(0),
     global, diag, stackSize: opts.stackSize ?? 8, maxInstructions: opts.maxInstructions ?? 100000, fetchShader: opts.fetchShader, bools: opts.bools,
     loopConsts: opts.loopConsts, gds: opts.gds, exports: opts.exports, memBuffers: opts.memBuffers, scratchDwords: opts.scratchDwords, onWaveEnd: (w) => waves.push(w),
-    textures: opts.textures, samplers: opts.samplers, borderColors: opts.borderColors, interpParams: opts.interpParams,
+    textures: opts.textures, samplers: opts.samplers, borderColors: opts.borderColors, rats: opts.rats, interpParams: opts.interpParams,
   });
   waves.sort((a, b) => a.id - b.id);
   return {
@@ -49,3 +49,9 @@ export function runAsm(src: string, opts: Partial<R600DispatchOptions> & { gen?:
 export const lit = (a: number, b = 0): string => `${a | 0}(0), ${b | 0}(0)`;
 
 export const ids = (d: Diagnostics): string[] => [...new Set(d.list.map((x) => x.id))].sort();
+
+/** One ALU clause (setup, `setupSlots` instruction and literal lines) run first, then the CF lines `cf`. */
+export function cfProg(cf: string[], setup: string[], setupSlots: number): string {
+  const at = Math.max(4, cf.length + 2);
+  return [`ALU ${setupSlots - 1}, @${at}, KC0[], KC1[]`, ...cf, 'CF_END', ...Array(at - cf.length - 2).fill('PAD'), `ALU clause starting at ${at}:`, ...setup].join('\n');
+}

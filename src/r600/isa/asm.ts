@@ -336,19 +336,24 @@ export function assembleCf(gen: R600Gen, line: string, err: (m: string) => never
     const code = cfCode(gen, name, false, err);
     const rn = toks[1] ?? err('MEM_RAT needs a RAT instruction');
     const rat = RAT_INSTS.find((r) => r.llvm === rn || r.name === rn) ?? err(`unknown RAT instruction ${rn}`);
-    const mm = /^T(\d+)(?:\.([XYZW]+))?,$/.exec(toks[2] ?? '') ?? err(`bad RAT data register in '${t}'`);
-    const mi = /^T(\d+)\.X,?$/.exec(toks[3] ?? '') ?? err(`bad RAT index register in '${t}'`);
+    // STORE_TYPED: LLVM's `RAT(id) Tdata, Tindex, eop` (the whole data and index GPRs).
+    const typed = rat.name === 'STORE_TYPED' ? (/^RAT\((\d+)\)$/.exec(toks[2] ?? '') ?? err(`STORE_TYPED needs RAT(id) in '${t}'`)) : undefined;
+    const rt = typed ? toks.slice(1) : toks;
+    const mm = (typed ? /^T(\d+)(),$/ : /^T(\d+)(?:\.([XYZW]+))?,$/).exec(rt[2] ?? '') ?? err(`bad RAT data register in '${t}'`);
+    const mi = (typed ? /^T(\d+),$/ : /^T(\d+)\.X,?$/).exec(rt[3] ?? '') ?? err(`bad RAT index register in '${t}'`);
     let mask = 15;
-    if (rn === 'STORE_RAW' || rn === 'STORE_TYPED' || (rn === 'STORE_DWORD' && mm[2])) {
+    if (rn === 'STORE_RAW' || (rn === 'STORE_DWORD' && mm[2])) {
       mask = 0;
       for (const ch of mm[2] ?? 'XYZW') mask |= 1 << CHAN[ch]!;
     }
     if (ex.has('MASK')) mask = Number(ex.get('MASK'));
     let eop = ex.has('EOP') ? 1 : 0;
-    if ((rn === 'STORE_RAW' || rn === 'STORE_TYPED') && toks[4] !== undefined) eop = Number(toks[4]);
+    if ((rn === 'STORE_RAW' || typed) && rt[4] !== undefined) eop = Number(rt[4]);
     if (gen === 'cayman') eop = 0;
     const type = Number(ex.get('TYPE') ?? 1);
-    const w0 = Number(ex.get('RAT_ID') ?? 0) | (rat.code << 4) | (Number(ex.get('IDXMODE') ?? 0) << 11) | (type << 13) | (Number(mm[1]) << 15) |
+    const ratId = typed ? Number(typed[1]) : Number(ex.get('RAT_ID') ?? 0);
+    if (!(ratId >= 0 && ratId <= 15)) err(`RAT id ${ratId} out of range (0..15) in '${t}'`);
+    const w0 = ratId | (rat.code << 4) | (Number(ex.get('IDXMODE') ?? 0) << 11) | (type << 13) | (Number(mm[1]) << 15) |
       ((ex.has('RW_REL') ? 1 : 0) << 22) | (Number(mi[1]) << 23) | (Number(ex.get('ELEM') ?? 0) << 30);
     const w1 = Number(ex.get('ARRAY') ?? 0) | (mask << 12) | (Number(ex.get('BURST') ?? 0) << 16) | (eop << 21) | (code << 22);
     return [w0 >>> 0, flagBits(w1, false)];

@@ -221,11 +221,13 @@ export function printCf(c: CfInst, isEnd: boolean): string {
     let t: string;
     const extra: string[] = [];
     if (/^MEM_RAT/.test(c.op?.name ?? '')) {
-      if (rat === 'STORE_RAW' || rat === 'STORE_TYPED') t = `${name} ${rat} T${c.rwGpr}.${mask}, T${c.indexGpr}.X, ${c.endOfProgram ? 1 : 0}`;
+      // LLVM prints STORE_TYPED as `RAT(id) Tdata, Tindex, eop`: all four channels, the index GPR's x/y/z.
+      if (rat === 'STORE_TYPED') t = `${name} ${rat} RAT(${c.ratId}) T${c.rwGpr}, T${c.indexGpr}, ${c.endOfProgram ? 1 : 0}`;
+      else if (rat === 'STORE_RAW') t = `${name} ${rat} T${c.rwGpr}.${mask}, T${c.indexGpr}.X, ${c.endOfProgram ? 1 : 0}`;
       else if (rat === 'STORE_DWORD') t = `${name} ${rat} T${c.rwGpr}${c.compMask === 1 ? '.X' : ''}, T${c.indexGpr}.X`;
       else if (rat === 'MSKOR') t = `${name} ${rat} T${c.rwGpr}.XW, T${c.indexGpr}.X`;
       else t = `${name} ${rat} T${c.rwGpr}, T${c.indexGpr}.X`;
-      const defaultMask = rat === 'STORE_RAW' || rat === 'STORE_TYPED' ? c.compMask : rat === 'STORE_DWORD' && (c.compMask === 1 || c.compMask === 3) ? c.compMask : 15;
+      const defaultMask = rat === 'STORE_RAW' ? c.compMask : rat === 'STORE_DWORD' && (c.compMask === 1 || c.compMask === 3) ? c.compMask : 15;
       if (c.compMask !== defaultMask) extra.push(`MASK:${c.compMask}`);
       if (c.endOfProgram && !(rat === 'STORE_RAW' || rat === 'STORE_TYPED')) extra.push('EOP');
     } else if (/^EXPORT/.test(c.op?.name ?? '')) {
@@ -250,7 +252,7 @@ export function printCf(c: CfInst, isEnd: boolean): string {
     }
     const def = 1;
     if (c.exportType !== def) extra.push(`TYPE:${c.exportType}`);
-    if (c.ratId) extra.push(`RAT_ID:${c.ratId}`);
+    if (c.ratId && c.rat?.name !== 'STORE_TYPED') extra.push(`RAT_ID:${c.ratId}`);
     if (c.ratIndexMode) extra.push(`IDXMODE:${c.ratIndexMode}`);
     if (c.rwRel) extra.push('RW_REL');
     if (c.elemSize) extra.push(`ELEM:${c.elemSize}`);

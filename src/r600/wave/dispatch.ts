@@ -56,6 +56,8 @@ export interface R600DispatchOptions {
   readonly textures?: ReadonlyMap<number, Uint32Array>;
   readonly samplers?: ReadonlyMap<number, Uint32Array>;
   readonly borderColors?: ReadonlyMap<number, ArrayLike<number>>;
+  /** RAT bindings (seven CB_COLORn_* dwords) by RAT id 0..11 (see R600Resources). */
+  readonly rats?: ReadonlyMap<number, Uint32Array>;
   /**
    * Interpolation parameters (floats, 12 per parameter: P0, P10 = P1 - P0, P20 = P2 - P0, xyzw
    * each), written into every workgroup's LDS from byte 0 before it runs, as the SPI fills a pixel
@@ -116,7 +118,12 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     textures: o.textures,
     samplers: o.samplers,
     borderColors: o.borderColors,
+    rats: o.rats,
   };
+  for (const [id, w] of o.rats ?? []) {
+    if (!Number.isInteger(id) || id < 0 || id > 11) throw new InputError(`rats: RAT id ${id} is not 0..11 (the CB_COLOR0..11 registers)`);
+    if (w.length !== 7) throw new InputError(`rats: RAT ${id} needs the 7 CB_COLORn_BASE/PITCH/SLICE/VIEW/INFO/ATTRIB/DIM dwords, got ${w.length}`);
+  }
   if (o.interpParams && (o.interpParams.length % 12 || o.interpParams.length > 32 * 12)) throw new InputError(`interpParams holds ${o.interpParams.length} floats: 12 per parameter (P0, P10, P20), at most 32 parameters`);
   const stackSize = o.stackSize ?? stackSizeOf(o.object);
   const chip = R600_CHIPS.find((c) => c.mcpu === o.object.mcpu);

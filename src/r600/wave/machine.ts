@@ -19,6 +19,7 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { SRC, type AluGroup, type AluInst, type CfInst, type FetchInst, type GdsInst, type R600Gen, type R600Program, type TexInst } from '../isa/decode.js';
 import { TEX_DIM, decodeTexResource, decodeTexSampler, gatherLevel, readTexel, sampleLevel, texLevel, type TexFault, type TexResource, type TexSampler } from '../exec/tex.js';
+import { decodeRat, storeTyped } from '../exec/rat.js';
 import { printCf } from '../isa/print.js';
 import { ALU_FN, B, F, compareOf, predCounterOp } from '../exec/alu.js';
 
@@ -252,6 +253,12 @@ export interface R600Resources {
   readonly samplers?: ReadonlyMap<number, Uint32Array>;
   /** Border colors (RGBA) by SAMPLER_ID for BORDER_COLOR_TYPE 3 (register). */
   readonly borderColors?: ReadonlyMap<number, ArrayLike<number>>;
+  /**
+   * RAT bindings by RAT id (0..11): the seven CB_COLORn_BASE, PITCH, SLICE, VIEW, INFO, ATTRIB, DIM
+   * dwords (exec/rat.ts). A bound RAT addresses global memory from BASE * 256 and STORE_TYPED converts
+   * to its format; RAT 0 unbound is global memory with raw dwords (STORE_TYPED included).
+   */
+  readonly rats?: ReadonlyMap<number, Uint32Array>;
 }
 
 export interface WaveOptions {
@@ -1699,19 +1706,29 @@ export class Wave {
       this.diag('r600.rat.cacheless-inst', `MEM_RAT_CACHELESS with RAT_INST ${rat || c.ratInst}: only stores and reads are allowed`, 'error');
     if (c.ratIndexMode !== 0) this.diag('r600.rat.index-mode', `RAT_INDEX_MODE=${c.ratIndexMode}: only 0 is supported`, 'warning');
     if (!c.barrier) this.diag('r600.rat.no-barrier', 'RAT write without BARRIER: later CF instructions may run before it completes', 'warning');
-    if (c.ratId !== 0) this.diag('r600.rat.id', `RAT ${c.ratId} is not bound (RAT 0 is global memory)`, 'error');
+    const words = this.opts.resources.rats?.get(c.ratId);
+    if (c.ratId !== 0 && !words) this.diag('r600.rat.id', `RAT ${c.ratId} is not bound (RAT 0 is global memory)`, 'error');
     if (c.exportType === 2 || c.exportType === 3) this.pendingAcks++;
     const mem = this.opts.resources.global;
     const dv = this.globalView;
+    const surface = words ? decodeRat(words) : undefined;
+    const base = surface ? surface.base : 0;
     for (let l = 0; l < this.W; l++) {
       if (!this.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
       this.stats.ratOps++;
       const rd = (ch: number): number => this.rwValue(c, 0, l, ch);
+      if (surface && rat === 'STORE_TYPED') {
+        // The index GPR's x / y / z are the texel coordinate (TYPE 0/2: texel 0).
+        const coord = (ch: number): number => (c.exportType & 1 ? this.gpr[(c.indexGpr * 4 + ch) * this.W + l]! | 0 : 0);
+        const f = storeTyped(surface, dv, coord(0), coord(1), coord(2), rd, c.compMask);
+        if (f) this.diag(f.id, `RAT ${c.ratId}: ${f.message}`, f.id === 'r600.rat.out-of-range' ? 'warning' : 'error', { lane: l });
+        continue;
+      }
       // TYPE 1/3 (indexed): element INDEX_GPR.x, ELEM_SIZE+1 dwords per element (LLVM: ELEM_SIZE 0,
       // so a dword index); TYPE 0/2 write element 0.
       const index = (c.exportType & 1 ? this.gpr[(c.indexGpr * 4) * this.W + l]! : 0) * (c.elemSize + 1);
       const at = (k: number): number | undefined => {
-        const a = (index + k) * 4;
+        const a = base + (index + k) * 4;
         if (a + 4 > mem.length || a < 0) {
           this.diag('r600.mem.out-of-range', `RAT ${rat} at dword ${index + k} outside global memory`, 'error', { lane: l, addr: a });
           return undefined;
