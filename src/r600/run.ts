@@ -32,10 +32,19 @@ export interface R600Launch {
   readonly textures?: readonly R600Texture[];
   /** Samplers (SQ_TEX_SAMPLER_WORD0..2) by SAMPLER_ID. */
   readonly samplers?: ReadonlyMap<number, Uint32Array>;
+  /** RATs bound to buffers (typed STORE_TYPED surfaces). */
+  readonly rats?: readonly R600RatBinding[];
 }
 
 /** A texture bound to RESOURCE_ID `id`: its T# words with BASE_ADDRESS / MIP_ADDRESS relative to buffer `buffer`. */
 export interface R600Texture {
+  readonly id: number;
+  readonly buffer: string;
+  readonly words: Uint32Array;
+}
+
+/** RAT `id` (1..11; 0 is global memory unless bound): its CB_COLORn_BASE..DIM dwords (exec/rat.ts encodeRat) with BASE relative to buffer `buffer`. */
+export interface R600RatBinding {
   readonly id: number;
   readonly buffer: string;
   readonly words: Uint32Array;
@@ -103,6 +112,14 @@ export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600Ker
     if (w[3]) w[3] = (w[3]! + at / 256) >>> 0;
     textures.set(t.id, w);
   }
+  const rats = new Map<number, Uint32Array>();
+  for (const t of l.rats ?? []) {
+    const at = addr.get(t.buffer);
+    if (at === undefined) throw new InputError(`rats: no buffer '${t.buffer}'`);
+    const w = Uint32Array.from(t.words);
+    w[0] = (w[0]! + at / 256) >>> 0;
+    rats.set(t.id, w);
+  }
   const diag = new Diagnostics({ strict: opts.strict ?? false });
   const t0 = Date.now();
   let result: R600RunResult | undefined;
@@ -111,7 +128,7 @@ export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600Ker
     result = runR600({
       object: o, kernel: k, grid: l.grid, block: l.block, args: new Uint8Array(argBytes), global, diag,
       order: opts.order, seed: opts.seed, maxInstructions: opts.maxInstructions, stackSize: opts.stackSize, atomicByteAddress: opts.atomicByteAddress, trace: opts.trace,
-      textures, samplers: l.samplers,
+      textures, samplers: l.samplers, rats,
     });
   } catch (e) {
     if (e instanceof StrictStop) strictStop = e.diagnostic;

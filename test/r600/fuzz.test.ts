@@ -32,11 +32,11 @@ test('random words decode and print; printed ALU/CF text re-assembles to text th
     const a = decodeAlu(gen, 0, w(), w());
     const t = printAlu(a);
     const c = decodeCf(gen, 0, w(), w());
-    const ct = printCf(c, false);
+    const ct = printCf(c, false, gen);
     printFetch(decodeFetch(0, w(), w(), w(), w()), vtxName);
     for (const [text, asm, dec, pr] of [
       [t, (s: string) => assembleAlu(gen, s, err), (x: number, y: number) => decodeAlu(gen, 0, x, y), printAlu],
-      [ct, (s: string) => assembleCf(gen, s, err), (x: number, y: number) => decodeCf(gen, 0, x, y), (d: ReturnType<typeof decodeCf>) => printCf(d, false)],
+      [ct, (s: string) => assembleCf(gen, s, err), (x: number, y: number) => decodeCf(gen, 0, x, y), (d: ReturnType<typeof decodeCf>) => printCf(d, false, gen)],
     ] as const) {
       try {
         const [x, y] = asm(text);

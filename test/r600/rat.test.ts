@@ -3,10 +3,17 @@
  * converts the data GPR's four channels to the surface format at the index GPR's x / y / z.
  * Expected bytes are computed here from the format definitions (D3D11 conversion rules, binary16
  * encodings written out), not with src/r600/exec/rat.ts. T0.X holds each work-item's local id l.
+ * clang-19's rat_typed.cl fixture (llvm.r600.rat.store.typed through an asm label) runs against a
+ * CPU reference on cypress and cayman.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RAT_FORMAT, RAT_NUMBER, RAT_RESOURCE, RAT_SWAP, encodeRat, type RatSurfaceFields } from '../../src/r600/exec/rat.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../tools/gen/run.js';
+import { loadR600Object } from '../../src/r600/isa/object.js';
+import { runR600Kernel } from '../../src/r600/run.js';
 import { cfProg, ids, lit, runAsm } from './helpers.js';
 
 const fbits = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
@@ -152,3 +159,32 @@ test('RAT bindings are checked: ids 0..11, seven dwords', () => {
   assert.throws(() => runAsm(cfProg(['MEM_RAT STORE_TYPED RAT(1) T5, T4, 0'], SETUP, SETUP.length), { rats: new Map([[12, new Uint32Array(7)]]) }), /RAT id 12 is not 0\.\.11/);
   assert.throws(() => runAsm(cfProg(['MEM_RAT STORE_TYPED RAT(1) T5, T4, 0'], SETUP, SETUP.length), { rats: new Map([[1, new Uint32Array(6)]]) }), /needs the 7 CB_COLORn/);
 });
+
+for (const mcpu of ['cypress', 'cayman']) {
+  test(`${mcpu}/rat_typed: clang's STORE_TYPED to a 2D RGBA8 (BGRA / RGBA32F) image and an int16x4 buffer match the CPU reference`, () => {
+    const object = loadR600Object(readFileSync(join(ROOT, 'kernels/r600/bin', mcpu, 'rat_typed.o')), 'rat_typed');
+    const n = 128, w = 8, scale = Math.fround(1 / 127);
+    for (const [fmt, bpp] of [[RAT_FORMAT.COLOR_8_8_8_8, 4], [RAT_FORMAT.COLOR_32_32_32_32_FLOAT, 16]] as const) {
+      const float = fmt === RAT_FORMAT.COLOR_32_32_32_32_FLOAT;
+      const run = runR600Kernel({
+        object, grid: [n, 1, 1], block: [64, 1, 1],
+        buffers: [{ name: 'img', type: 'u32', data: new Uint8Array(w * (n / w) * bpp) }, { name: 'ints', type: 'u32', data: new Uint8Array(n * 8) }],
+        args: [{ kind: 'scalar', type: 'f32', value: scale }, { kind: 'scalar', type: 'i32', value: w }],
+        rats: [
+          { id: 1, buffer: 'img', words: encodeRat({ format: fmt, numberType: float ? RAT_NUMBER.FLOAT : RAT_NUMBER.UNORM, compSwap: float ? RAT_SWAP.STD : RAT_SWAP.ALT, resourceType: RAT_RESOURCE.TEXTURE2D, width: w, height: n / w }) },
+          { id: 2, buffer: 'ints', words: encodeRat({ format: RAT_FORMAT.COLOR_16_16_16_16, numberType: RAT_NUMBER.SINT, width: n }) },
+        ],
+      });
+      assert.deepEqual(run.diagnostics.map((d) => `${d.id}: ${d.message}`), []);
+      const img = new DataView(run.buffers.img!.slice().buffer), ints = new DataView(run.buffers.ints!.slice().buffer);
+      for (let i = 0; i < n; i++) {
+        const x = Math.fround(i * scale);
+        const texel = [x, Math.fround(1 - x), 0.5, (i & 3) * 0.25];
+        const at = ((i / w | 0) * w + (i % w)) * bpp;
+        if (float) assert.deepEqual([0, 1, 2, 3].map((k) => img.getFloat32(at + 4 * k, true)), texel, `texel ${i}`);
+        else assert.deepEqual([0, 1, 2, 3].map((k) => img.getUint8(at + k)), [texel[2]!, texel[1]!, texel[0]!, texel[3]!].map(unorm8), `texel ${i}`);
+        assert.deepEqual([0, 1, 2, 3].map((k) => ints.getInt16(8 * i + 2 * k, true)), [i, -i | 0, Math.min(1000 * i, 32767), 7], `element ${i}`);
+      }
+    }
+  });
+}

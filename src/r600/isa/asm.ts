@@ -340,7 +340,7 @@ export function assembleCf(gen: R600Gen, line: string, err: (m: string) => never
     const typed = rat.name === 'STORE_TYPED' ? (/^RAT\((\d+)\)$/.exec(toks[2] ?? '') ?? err(`STORE_TYPED needs RAT(id) in '${t}'`)) : undefined;
     const rt = typed ? toks.slice(1) : toks;
     const mm = (typed ? /^T(\d+)(),$/ : /^T(\d+)(?:\.([XYZW]+))?,$/).exec(rt[2] ?? '') ?? err(`bad RAT data register in '${t}'`);
-    const mi = (typed ? /^T(\d+),$/ : /^T(\d+)\.X,?$/).exec(rt[3] ?? '') ?? err(`bad RAT index register in '${t}'`);
+    const mi = (typed ? /^T(\d+),?$/ : /^T(\d+)\.X,?$/).exec(rt[3] ?? '') ?? err(`bad RAT index register in '${t}'`);
     let mask = 15;
     if (rn === 'STORE_RAW' || (rn === 'STORE_DWORD' && mm[2])) {
       mask = 0;

@@ -375,7 +375,7 @@ export interface RatInstInfo { readonly name: string; readonly llvm: string; rea
 /** RAT_INST of CF_ALLOC_EXPORT_WORD0_RAT. */
 export const RAT_INSTS: readonly RatInstInfo[] = [
   { name: 'NOP', llvm: 'NOP', code: 0, seen: [] },
-  { name: 'STORE_TYPED', llvm: 'STORE_TYPED', code: 1, seen: [] },
+  { name: 'STORE_TYPED', llvm: 'STORE_TYPED', code: 1, seen: ["cayman","cypress"] },
   { name: 'STORE_RAW', llvm: 'STORE_RAW', code: 2, seen: ["cypress"] },
   { name: 'STORE_RAW_FDENORM', llvm: 'STORE_RAW_FDENORM', code: 3, seen: [] },
   { name: 'CMPXCHG_INT', llvm: 'CMPXCHG_INT', code: 4, seen: [] },

@@ -7,7 +7,7 @@
  * tokens the assembler accepts (e.g. `WQM`, `VPM`, `COND:BOOL`, `CF_CONST:3`, `NO_BARRIER`,
  * `OMOD:*2`, `CLAMP`), so that any word round-trips through print and assemble.
  */
-import { SRC, type AluGroup, type AluInst, type AluSrc, type CfInst, type FetchInst, type GdsInst, type R600Program, type TexInst } from './decode.js';
+import { SRC, type AluGroup, type AluInst, type AluSrc, type CfInst, type FetchInst, type GdsInst, type R600Gen, type R600Program, type TexInst } from './decode.js';
 
 const CHAN = 'XYZW';
 const BANK_SWIZZLE = ['', 'BS:VEC_021/SCL_122', 'BS:VEC_120/SCL_212', 'BS:VEC_102/SCL_221', 'BS:VEC_201', 'BS:VEC_210'];
@@ -208,7 +208,7 @@ function cfExtras(c: CfInst): string {
 }
 
 /** One CF instruction (no leading tab). */
-export function printCf(c: CfInst, isEnd: boolean): string {
+export function printCf(c: CfInst, isEnd: boolean, gen?: R600Gen): string {
   const name = c.op?.llvm ?? `CF_INST_${c.code}`;
   if (c.kind === 'alu') {
     // ALU_EXTENDED's kcache fields are the next clause's KC2/KC3.
@@ -222,7 +222,8 @@ export function printCf(c: CfInst, isEnd: boolean): string {
     const extra: string[] = [];
     if (/^MEM_RAT/.test(c.op?.name ?? '')) {
       // LLVM prints STORE_TYPED as `RAT(id) Tdata, Tindex, eop`: all four channels, the index GPR's x/y/z.
-      if (rat === 'STORE_TYPED') t = `${name} ${rat} RAT(${c.ratId}) T${c.rwGpr}, T${c.indexGpr}, ${c.endOfProgram ? 1 : 0}`;
+      // (Cayman, which has no END_OF_PROGRAM bit, without the eop.)
+      if (rat === 'STORE_TYPED') t = `${name} ${rat} RAT(${c.ratId}) T${c.rwGpr}, T${c.indexGpr}${gen === 'cayman' ? '' : `, ${c.endOfProgram ? 1 : 0}`}`;
       else if (rat === 'STORE_RAW') t = `${name} ${rat} T${c.rwGpr}.${mask}, T${c.indexGpr}.X, ${c.endOfProgram ? 1 : 0}`;
       else if (rat === 'STORE_DWORD') t = `${name} ${rat} T${c.rwGpr}${c.compMask === 1 ? '.X' : ''}, T${c.indexGpr}.X`;
       else if (rat === 'MSKOR') t = `${name} ${rat} T${c.rwGpr}.XW, T${c.indexGpr}.X`;
@@ -283,7 +284,7 @@ export interface PrintOptions {
 /** The program as clang -S prints its body: one string per line, each starting with a tab. */
 export function printProgram(p: R600Program, opts: PrintOptions): string[] {
   const out: string[] = [];
-  for (let i = 0; i < p.cfEnd; i++) out.push('\t' + printCf(p.cf[i]!, i === p.cfEnd - 1));
+  for (let i = 0; i < p.cfEnd; i++) out.push('\t' + printCf(p.cf[i]!, i === p.cfEnd - 1, p.gen));
   // Clauses, in address order.
   const clauses: { addr: number; cf: CfInst }[] = [];
   for (let i = 0; i < p.cfEnd; i++) {

@@ -519,11 +519,11 @@ export class Wave {
     const c = p.cf[this.pc]!;
     this.stats.cfInstructions++;
     if (this.opts.trace && this.resumeGroup < 0) {
-      this.opts.trace(`wave ${this.id} cf ${this.pc} ${printCf(c, this.pc === p.cfEnd - 1)} | active=${maskHex(this.state, (v) => v === STATE.ACTIVE)} valid=${maskHex(this.valid, (v) => v === 1)} stack=${this.stack.length}`);
+      this.opts.trace(`wave ${this.id} cf ${this.pc} ${printCf(c, this.pc === p.cfEnd - 1, p.gen)} | active=${maskHex(this.state, (v) => v === STATE.ACTIVE)} valid=${maskHex(this.valid, (v) => v === 1)} stack=${this.stack.length}`);
     }
     const name = c.op?.name ?? '';
     if (!c.op) {
-      this.diag('r600.cf.unknown', `unknown CF instruction ${c.code} (${printCf(c, false)})`);
+      this.diag('r600.cf.unknown', `unknown CF instruction ${c.code} (${printCf(c, false, this.opts.program.gen)})`);
       this.pc++;
       return this.finish(c);
     }
