@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
 import { loadR600Object } from '../../src/r600/isa/object.js';
 import { runR600Kernel } from '../../src/r600/run.js';
+import { mulberry32 } from '../../src/runtime/manifest.js';
 import { cfProg, ids, lit, runAsm } from './helpers.js';
 
 const fbits = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
@@ -188,3 +189,26 @@ for (const mcpu of ['cypress', 'cayman']) {
     }
   });
 }
+
+test('random RAT bindings and coordinates never crash STORE_TYPED and report only r600.rat.format / out-of-range', () => {
+  const r = mulberry32(603);
+  const int = (n: number): number => Math.floor(r() * n);
+  const allowed = new Set(['r600.rat.format', 'r600.rat.out-of-range', 'r600.mem.out-of-range']);
+  const seen = new Set<string>();
+  for (let i = 0; i < 150; i++) {
+    // Half structured (a known format, random geometry), half random dwords.
+    const words = r() < 0.5
+      ? encodeRat({ base: 256 * int(40), format: int(64), numberType: int(8), compSwap: int(4), endian: int(4) === 0 ? 1 : 0, arrayMode: int(3),
+        resourceType: int(7), width: 1 + int(40), height: 1 + int(20), sliceStart: int(3), sliceMax: int(4) })
+      : Uint32Array.from({ length: 7 }, () => Math.floor(r() * 4294967296));
+    const setup = ['  MOV * T1.X, literal.x,', lit(int(4294967296)), '  MOV * T1.Y, literal.x,', lit(int(64) - 8), '  MOV * T1.Z, literal.x,', lit(int(6) - 1), '  MOV * T2.X, literal.x,', lit(int(4294967296))];
+    const run = runAsm(cfProg([`MEM_RAT STORE_TYPED RAT(1) ${r() < 0.5 ? 'T0' : 'T1'}, ${r() < 0.7 ? 'T0' : 'T1'}, 0${r() < 0.3 ? ` MASK:${int(16)}` : ''}`], setup, setup.length), {
+      gen: r() < 0.5 ? 'cayman' : 'evergreen', globalBytes: 8192, rats: new Map([[1, words]]),
+    });
+    for (const d of run.diag.list) {
+      assert.ok(allowed.has(d.id), `${d.id}: ${d.message}`);
+      seen.add(d.id);
+    }
+  }
+  assert.deepEqual([...seen].sort(), [...allowed].sort(), 'every typed-store fault occurred');
+});
