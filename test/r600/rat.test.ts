@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RAT_FORMAT, RAT_NUMBER, RAT_RESOURCE, RAT_SWAP, encodeRat, type RatSurfaceFields } from '../../src/r600/exec/rat.js';
+import { colorFormat, RAT_NUMBER, RAT_RESOURCE, RAT_SWAP, encodeRat, type RatSurfaceFields } from '../../src/r600/exec/rat.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
@@ -45,7 +45,7 @@ const unorm8 = (x: number): number => Math.floor(Math.min(Math.max(x, 0), 1) * 2
 const xOf = (l: number): number => Math.fround(l * THIRD);
 
 test('COLOR_8_8_8_8 UNORM on a 2D RAT: x/y address the texel through the pitch; COMP_SWAP ALT stores BGRA', () => {
-  const img = { format: RAT_FORMAT.COLOR_8_8_8_8, numberType: RAT_NUMBER.UNORM, resourceType: RAT_RESOURCE.TEXTURE2D, width: 8, height: 8, pitch: 16 };
+  const img = { format: colorFormat('COLOR_8_8_8_8'), numberType: RAT_NUMBER.UNORM, resourceType: RAT_RESOURCE.TEXTURE2D, width: 8, height: 8, pitch: 16 };
   const std = store(img, 5);
   assert.deepEqual(std.ids, []);
   for (const l of l64) {
@@ -64,11 +64,11 @@ test('COLOR_8_8_8_8 UNORM on a 2D RAT: x/y address the texel through the pitch; 
 });
 
 test('COMP_MASK keeps the masked channels\' bytes; SNORM rounds half away from zero (negative values as two-complement bytes)', () => {
-  const buf = { format: RAT_FORMAT.COLOR_8_8_8_8, numberType: RAT_NUMBER.UNORM, width: 64 };
+  const buf = { format: colorFormat('COLOR_8_8_8_8'), numberType: RAT_NUMBER.UNORM, width: 64 };
   const m = store(buf, 5, 0, ' MASK:5', 0xaa);
   assert.deepEqual(m.ids, []);
   for (const l of [0, 31, 63]) assert.deepEqual([0, 1, 2, 3].map((k) => m.mem.getUint8(BASE + 4 * l + k)), [unorm8(xOf(l)), 0xaa, 128, 0xaa]);
-  const s = store({ format: RAT_FORMAT.COLOR_8_8, numberType: RAT_NUMBER.SNORM, width: 64 }, 5, 0);
+  const s = store({ format: colorFormat('COLOR_8_8'), numberType: RAT_NUMBER.SNORM, width: 64 }, 5, 0);
   assert.deepEqual(s.ids, []);
   for (const l of l64) {
     const v = xOf(l) * 127;
@@ -78,18 +78,18 @@ test('COMP_MASK keeps the masked channels\' bytes; SNORM rounds half away from z
 });
 
 test('float formats: COLOR_32_FLOAT, COLOR_32_32_32_32_FLOAT keep the bits, COLOR_16_16_16_16_FLOAT rounds to binary16', () => {
-  const f32 = store({ format: RAT_FORMAT.COLOR_32_FLOAT, numberType: RAT_NUMBER.FLOAT, width: 64 }, 5, 0);
+  const f32 = store({ format: colorFormat('COLOR_32_FLOAT'), numberType: RAT_NUMBER.FLOAT, width: 64 }, 5, 0);
   assert.deepEqual(f32.ids, []);
   for (const l of l64) assert.equal(f32.mem.getUint32(BASE + 4 * l, true), fbits(xOf(l)));
   assert.equal(f32.mem.getUint32(BASE + 4 * 64, true), 0);
-  const v4 = store({ format: RAT_FORMAT.COLOR_32_32_32_32_FLOAT, numberType: RAT_NUMBER.FLOAT, width: 64 }, 5, 0);
+  const v4 = store({ format: colorFormat('COLOR_32_32_32_32_FLOAT'), numberType: RAT_NUMBER.FLOAT, width: 64 }, 5, 0);
   assert.deepEqual(v4.ids, []);
   for (const l of l64) assert.deepEqual([0, 1, 2, 3].map((k) => v4.mem.getUint32(BASE + 16 * l + 4 * k, true)), [fbits(xOf(l)), fbits(-xOf(l)), 0x3f000000, 0x3f800000]);
-  const h = store({ format: RAT_FORMAT.COLOR_16_16_16_16_FLOAT, numberType: RAT_NUMBER.FLOAT, width: 64 }, 8, 0);
+  const h = store({ format: colorFormat('COLOR_16_16_16_16_FLOAT'), numberType: RAT_NUMBER.FLOAT, width: 64 }, 8, 0);
   assert.deepEqual(h.ids, []);
   // 1/3 -> 0x3555, 65520 rounds to +inf, -2 -> 0xc000, 2^-24 -> the smallest subnormal.
   for (const l of [0, 40]) assert.deepEqual([0, 1, 2, 3].map((k) => h.mem.getUint16(BASE + 8 * l + 2 * k, true)), [0x3555, 0x7c00, 0xc000, 0x0001]);
-  const hi = store({ format: RAT_FORMAT.COLOR_16_16_16_16_FLOAT, numberType: RAT_NUMBER.FLOAT, width: 64 }, 6, 0);
+  const hi = store({ format: colorFormat('COLOR_16_16_16_16_FLOAT'), numberType: RAT_NUMBER.FLOAT, width: 64 }, 6, 0);
   for (const l of l64) {
     const e = l ? Math.floor(Math.log2(l)) : 0;
     const want = l ? ((e + 15) << 10) | ((l / 2 ** e - 1) * 1024) : 0;
@@ -99,38 +99,38 @@ test('float formats: COLOR_32_FLOAT, COLOR_32_32_32_32_FLOAT keep the bits, COLO
 
 test('integer formats: COLOR_32 UINT / SINT store the dword, narrower ones saturate', () => {
   for (const nt of [RAT_NUMBER.UINT, RAT_NUMBER.SINT]) {
-    const r = store({ format: RAT_FORMAT.COLOR_32, numberType: nt, width: 64 }, 7, 0);
+    const r = store({ format: colorFormat('COLOR_32'), numberType: nt, width: 64 }, 7, 0);
     assert.deepEqual(r.ids, []);
     for (const l of l64) assert.equal(r.mem.getUint32(BASE + 4 * l, true), 5 * l);
   }
-  const u8 = store({ format: RAT_FORMAT.COLOR_8_8_8_8, numberType: RAT_NUMBER.UINT, width: 64 }, 7, 0);
+  const u8 = store({ format: colorFormat('COLOR_8_8_8_8'), numberType: RAT_NUMBER.UINT, width: 64 }, 7, 0);
   for (const l of [1, 51, 52, 63]) assert.deepEqual([0, 1, 2, 3].map((k) => u8.mem.getUint8(BASE + 4 * l + k)), [Math.min(5 * l, 255), 255, l, 255]);
-  const s16 = store({ format: RAT_FORMAT.COLOR_16_16, numberType: RAT_NUMBER.SINT, width: 64 }, 7, 0);
+  const s16 = store({ format: colorFormat('COLOR_16_16'), numberType: RAT_NUMBER.SINT, width: 64 }, 7, 0);
   for (const l of [1, 46, 47, 63]) assert.deepEqual([s16.mem.getInt16(BASE + 4 * l, true), s16.mem.getInt16(BASE + 4 * l + 2, true)], [5 * l, Math.max(-700 * l, -32768)]);
 });
 
 test('2D array RATs add VIEW.SLICE_START to z; coordinates past DIM / SLICE_MAX are dropped (r600.rat.out-of-range)', () => {
-  const arr = store({ format: RAT_FORMAT.COLOR_32, numberType: RAT_NUMBER.UINT, resourceType: RAT_RESOURCE.TEXTURE2DARRAY, width: 8, height: 8, sliceStart: 1, sliceMax: 2 }, 7);
+  const arr = store({ format: colorFormat('COLOR_32'), numberType: RAT_NUMBER.UINT, resourceType: RAT_RESOURCE.TEXTURE2DARRAY, width: 8, height: 8, sliceStart: 1, sliceMax: 2 }, 7);
   assert.deepEqual(arr.ids, []);
   for (const l of [0, 13, 63]) assert.equal(arr.mem.getUint32(BASE + (2 * 64 + (l >> 3) * 8 + (l & 7)) * 4, true), 5 * l, 'slice 1 + 1 of 64 texels');
-  const small = store({ format: RAT_FORMAT.COLOR_32, numberType: RAT_NUMBER.UINT, resourceType: RAT_RESOURCE.TEXTURE2D, width: 4, height: 4, pitch: 8 }, 7);
+  const small = store({ format: colorFormat('COLOR_32'), numberType: RAT_NUMBER.UINT, resourceType: RAT_RESOURCE.TEXTURE2D, width: 4, height: 4, pitch: 8 }, 7);
   assert.deepEqual(small.ids, ['r600.rat.out-of-range']);
   for (const l of l64) {
     const x = l & 7, y = l >> 3;
     assert.equal(small.mem.getUint32(BASE + (y * 8 + x) * 4, true), x < 4 && y < 4 ? 5 * l : 0, `lane ${l}`);
   }
-  const noSlice = store({ format: RAT_FORMAT.COLOR_32, numberType: RAT_NUMBER.UINT, resourceType: RAT_RESOURCE.TEXTURE2DARRAY, width: 8, height: 8, sliceStart: 1, sliceMax: 1 }, 7);
+  const noSlice = store({ format: colorFormat('COLOR_32'), numberType: RAT_NUMBER.UINT, resourceType: RAT_RESOURCE.TEXTURE2DARRAY, width: 8, height: 8, sliceStart: 1, sliceMax: 1 }, 7);
   assert.deepEqual(noSlice.ids, ['r600.rat.out-of-range']);
 });
 
 test('unsupported typed formats are r600.rat.format and write nothing', () => {
   const bad: [string, Omit<RatSurfaceFields, 'base'>][] = [
-    ['COLOR_10_10_10_2', { format: 27, numberType: RAT_NUMBER.UNORM, width: 64 }],
-    ['SRGB', { format: RAT_FORMAT.COLOR_8_8_8_8, numberType: RAT_NUMBER.SRGB, width: 64 }],
-    ['FLOAT on an integer format', { format: RAT_FORMAT.COLOR_8_8_8_8, numberType: RAT_NUMBER.FLOAT, width: 64 }],
-    ['UNORM on a float format', { format: RAT_FORMAT.COLOR_32_FLOAT, numberType: RAT_NUMBER.UNORM, width: 64 }],
-    ['ENDIAN swap', { format: RAT_FORMAT.COLOR_32, numberType: RAT_NUMBER.UINT, endian: 1, width: 64 }],
-    ['tiled', { format: RAT_FORMAT.COLOR_32, numberType: RAT_NUMBER.UINT, arrayMode: 4, width: 64 }],
+    ['COLOR_10_10_10_2', { format: colorFormat('COLOR_10_10_10_2'), numberType: RAT_NUMBER.UNORM, width: 64 }],
+    ['SRGB', { format: colorFormat('COLOR_8_8_8_8'), numberType: RAT_NUMBER.SRGB, width: 64 }],
+    ['FLOAT on an integer format', { format: colorFormat('COLOR_8_8_8_8'), numberType: RAT_NUMBER.FLOAT, width: 64 }],
+    ['UNORM on a float format', { format: colorFormat('COLOR_32_FLOAT'), numberType: RAT_NUMBER.UNORM, width: 64 }],
+    ['ENDIAN swap', { format: colorFormat('COLOR_32'), numberType: RAT_NUMBER.UINT, endian: 1, width: 64 }],
+    ['tiled', { format: colorFormat('COLOR_32'), numberType: RAT_NUMBER.UINT, arrayMode: 4, width: 64 }],
     ['invalid', { format: 0, numberType: RAT_NUMBER.UINT, width: 64 }],
   ];
   for (const [what, s] of bad) {
@@ -141,7 +141,7 @@ test('unsupported typed formats are r600.rat.format and write nothing', () => {
 });
 
 test('a bound RAT addresses raw stores and atomics from its BASE; unbound RATs other than 0 stay r600.rat.id; RAT 0 unbound stays raw', () => {
-  const rats = new Map([[2, encodeRat({ base: BASE, format: RAT_FORMAT.COLOR_32, numberType: RAT_NUMBER.UINT, width: 64 })]]);
+  const rats = new Map([[2, encodeRat({ base: BASE, format: colorFormat('COLOR_32'), numberType: RAT_NUMBER.UINT, width: 64 })]]);
   const r = runAsm(cfProg(['MEM_RAT_CACHELESS STORE_RAW T7.X, T0.X, 0 RAT_ID:2', 'MEM_RAT ADD T10, T9.X RAT_ID:2'], SETUP, SETUP.length), { globalBytes: 4096, rats });
   assert.deepEqual(ids(r.diag), []);
   const w = new Uint32Array(r.global.buffer);
@@ -156,7 +156,10 @@ test('a bound RAT addresses raw stores and atomics from its BASE; unbound RATs o
   assert.deepEqual([g[5], g[6], g[7], g[8], g[10]], [fbits(xOf(1)), fbits(-xOf(1)), 0x3f000000, 0x3f800000, fbits(xOf(2))], 'RAT 0 unbound: raw dwords at INDEX_GPR.x');
 });
 
-test('RAT bindings are checked: ids 0..11, seven dwords', () => {
+test('RAT bindings are checked: ids 0..11, seven dwords, known colour format names', () => {
+  assert.equal(colorFormat('COLOR_8_8_8_8'), 0x1a);
+  assert.equal(colorFormat('COLOR_32_32_32_32_FLOAT'), 0x23);
+  assert.throws(() => colorFormat('COLOR_5_6_5'), /no colour format COLOR_5_6_5/);
   assert.throws(() => runAsm(cfProg(['MEM_RAT STORE_TYPED RAT(1) T5, T4, 0'], SETUP, SETUP.length), { rats: new Map([[12, new Uint32Array(7)]]) }), /RAT id 12 is not 0\.\.11/);
   assert.throws(() => runAsm(cfProg(['MEM_RAT STORE_TYPED RAT(1) T5, T4, 0'], SETUP, SETUP.length), { rats: new Map([[1, new Uint32Array(6)]]) }), /needs the 7 CB_COLORn/);
 });
@@ -165,15 +168,15 @@ for (const mcpu of ['cypress', 'cayman']) {
   test(`${mcpu}/rat_typed: clang's STORE_TYPED to a 2D RGBA8 (BGRA / RGBA32F) image and an int16x4 buffer match the CPU reference`, () => {
     const object = loadR600Object(readFileSync(join(ROOT, 'kernels/r600/bin', mcpu, 'rat_typed.o')), 'rat_typed');
     const n = 128, w = 8, scale = Math.fround(1 / 127);
-    for (const [fmt, bpp] of [[RAT_FORMAT.COLOR_8_8_8_8, 4], [RAT_FORMAT.COLOR_32_32_32_32_FLOAT, 16]] as const) {
-      const float = fmt === RAT_FORMAT.COLOR_32_32_32_32_FLOAT;
+    for (const [fmt, bpp] of [[colorFormat('COLOR_8_8_8_8'), 4], [colorFormat('COLOR_32_32_32_32_FLOAT'), 16]] as const) {
+      const float = fmt === colorFormat('COLOR_32_32_32_32_FLOAT');
       const run = runR600Kernel({
         object, grid: [n, 1, 1], block: [64, 1, 1],
         buffers: [{ name: 'img', type: 'u32', data: new Uint8Array(w * (n / w) * bpp) }, { name: 'ints', type: 'u32', data: new Uint8Array(n * 8) }],
         args: [{ kind: 'scalar', type: 'f32', value: scale }, { kind: 'scalar', type: 'i32', value: w }],
         rats: [
           { id: 1, buffer: 'img', words: encodeRat({ format: fmt, numberType: float ? RAT_NUMBER.FLOAT : RAT_NUMBER.UNORM, compSwap: float ? RAT_SWAP.STD : RAT_SWAP.ALT, resourceType: RAT_RESOURCE.TEXTURE2D, width: w, height: n / w }) },
-          { id: 2, buffer: 'ints', words: encodeRat({ format: RAT_FORMAT.COLOR_16_16_16_16, numberType: RAT_NUMBER.SINT, width: n }) },
+          { id: 2, buffer: 'ints', words: encodeRat({ format: colorFormat('COLOR_16_16_16_16'), numberType: RAT_NUMBER.SINT, width: n }) },
         ],
       });
       assert.deepEqual(run.diagnostics.map((d) => `${d.id}: ${d.message}`), []);

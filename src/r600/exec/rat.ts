@@ -25,6 +25,8 @@
  * - COMP_MASK masks shader channels: a masked channel's memory component keeps its old bits.
  */
 import { f16bits, f32 } from '../../core/float.js';
+import { InputError } from '../../core/errors.js';
+import { TEX_FORMATS } from '../isa/opcodes.gen.js';
 import { texFormat } from './tex.js';
 
 const bits = (v: number, lo: number, n: number): number => (v >>> lo) & (n === 32 ? 0xffffffff : (1 << n) - 1);
@@ -32,12 +34,15 @@ const bits = (v: number, lo: number, n: number): number => (v >>> lo) & (n === 3
 export const RAT_NUMBER = { UNORM: 0, SNORM: 1, USCALED: 2, SSCALED: 3, UINT: 4, SINT: 5, SRGB: 6, FLOAT: 7 } as const;
 export const RAT_SWAP = { STD: 0, ALT: 1, STD_REV: 2, ALT_REV: 3 } as const;
 export const RAT_RESOURCE = { BUFFER: 0, TEXTURE1D: 1, TEXTURE1DARRAY: 2, TEXTURE2D: 3, TEXTURE2DARRAY: 4, TEXTURE3D: 5 } as const;
-/** COLOR_* numbers of CB_COLORn_INFO.FORMAT that STORE_TYPED converts to (the same numbers as FMT_*). */
-export const RAT_FORMAT = {
-  COLOR_8: 1, COLOR_16: 5, COLOR_16_FLOAT: 6, COLOR_8_8: 7, COLOR_32: 13, COLOR_32_FLOAT: 14, COLOR_16_16: 15,
-  COLOR_16_16_FLOAT: 16, COLOR_8_8_8_8: 26, COLOR_32_32: 29, COLOR_32_32_FLOAT: 30, COLOR_16_16_16_16: 31,
-  COLOR_16_16_16_16_FLOAT: 32, COLOR_32_32_32_32: 34, COLOR_32_32_32_32_FLOAT: 35,
-} as const;
+/**
+ * The COLOR_* number of CB_COLORn_INFO.FORMAT for a name such as 'COLOR_8_8_8_8': the colour formats
+ * share the texture unit's FMT_* numbers (evergreend.h), so they come from the generated TEX_FORMATS.
+ */
+export function colorFormat(name: string): number {
+  const f = TEX_FORMATS.find((x) => x.name === name.replace(/^COLOR_/, 'FMT_'));
+  if (!f) throw new InputError(`no colour format ${name} (known: ${TEX_FORMATS.map((x) => x.name.replace('FMT_', 'COLOR_')).join(', ')})`);
+  return f.format;
+}
 
 /** A RAT surface decoded from its seven CB_COLORn_* dwords (BASE, PITCH, SLICE, VIEW, INFO, ATTRIB, DIM). */
 export interface RatSurface {
