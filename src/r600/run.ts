@@ -13,6 +13,7 @@ import {
   ELEM, bufferContents, compareBuffers, loadManifest, scalarBytes, structBytes,
   type ArgSpec, type ElemType, type Manifest, type Mismatch,
 } from '../runtime/manifest.js';
+import { encodeRatByName } from './exec/rat.js';
 import { loadR600Object, type R600Object } from './isa/object.js';
 import { runR600, type R600RunResult } from './wave/dispatch.js';
 
@@ -164,7 +165,8 @@ export function runR600Manifest(pathOrManifest: string | Manifest, opts: R600Run
   }
   const object = loadR600Object(bytes, m.codeObject);
   const buffers = m.buffers.map((b) => ({ name: b.name, type: b.type, data: bufferContents(b) }));
-  const run = runR600Kernel({ object, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args }, opts);
+  const rats = m.rats?.map((r, i) => ({ id: r.id, buffer: r.buffer, words: encodeRatByName(r.fields, `rats[${i}]`) }));
+  const run = runR600Kernel({ object, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args, rats }, opts);
   const expectations: Record<string, { ok: boolean; ulp: number; mismatches: number; first: readonly Mismatch[] }> = {};
   let ok = true;
   for (const [name, e] of Object.entries(m.expect)) {

@@ -101,10 +101,19 @@ export interface Manifest {
   readonly expect: Readonly<Record<string, ExpectSpec>>;
   /** Optional: a user trap handler (STATUS.TRAP_EN set, TBA/TMA given to every wave). */
   readonly trapHandler?: TrapHandlerSpec;
+  /** Optional, r600-family only: RAT surfaces bound to buffers (src/r600/run.ts reads the fields). */
+  readonly rats?: readonly RatSpec[];
+}
+
+/** A RAT binding: RAT `id` on buffer `buffer`; the other fields (format, numberType...) are the r600 runner's. */
+export interface RatSpec {
+  readonly id: number;
+  readonly buffer: string;
+  readonly fields: Readonly<Record<string, string | number>>;
 }
 
 /** Top-level keys a manifest may have; extend with optional fields only. */
-export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description', 'trapHandler'] as const;
+export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description', 'trapHandler', 'rats'] as const;
 
 /** Read and validate a manifest file. */
 export function loadManifest(path: string): Manifest {
@@ -220,9 +229,26 @@ export function parseManifest(json: unknown, path = '<inline>', dir = process.cw
     if (th.tma !== undefined && (typeof th.tma !== 'string' || !byName.has(th.tma))) fail('trapHandler.tma', `${JSON.stringify(th.tma)} is not a buffer`);
     trapHandler = { kind, path: resolve(dir, p as string), tma: th.tma as string | undefined };
   }
+  let rats: RatSpec[] | undefined;
+  if (json.rats !== undefined) {
+    if (!Array.isArray(json.rats)) return fail('rats', 'must be an array of {id, buffer, ...surface fields}');
+    rats = (json.rats as unknown[]).map((r, i) => {
+      const f = `rats[${i}]`;
+      if (!isObj(r)) return fail(f, 'must be an object {id, buffer, ...surface fields}');
+      if (!isCount(r.id)) fail(`${f}.id`, 'must be a non-negative integer');
+      if (typeof r.buffer !== 'string' || !byName.has(r.buffer)) fail(`${f}.buffer`, `${JSON.stringify(r.buffer)} is not a buffer`);
+      const fields: Record<string, string | number> = {};
+      for (const [k, v] of Object.entries(r)) {
+        if (k === 'id' || k === 'buffer') continue;
+        if (typeof v !== 'string' && typeof v !== 'number') fail(`${f}.${k}`, 'must be a string or a number');
+        fields[k] = v as string | number;
+      }
+      return { id: r.id as number, buffer: r.buffer as string, fields };
+    });
+  }
   return {
     path, dir, codeObject: resolve(dir, co as string), kernel: kernel as string | undefined, grid, block, buffers, args, outputs, expect,
-    ...(trapHandler ? { trapHandler } : {}),
+    ...(trapHandler ? { trapHandler } : {}), ...(rats ? { rats } : {}),
   };
 }
 

@@ -329,6 +329,7 @@ function manifestRun(m: Manifest, run: () => KernelRun): KernelRun {
 
 /** The launch a manifest describes: its code object, and fresh buffers handed over to the run. */
 export function manifestLaunch(m: Manifest, readFile: ReadFile = readFromDisk): KernelLaunch {
+  if (m.rats) throw new InputError('rats: RAT bindings are for r600-family code objects (gpusim r600 run)', m.path);
   let coBytes: Uint8Array;
   try {
     coBytes = readFile(m.codeObject);

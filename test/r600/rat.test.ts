@@ -13,8 +13,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
 import { loadR600Object } from '../../src/r600/isa/object.js';
-import { runR600Kernel } from '../../src/r600/run.js';
-import { mulberry32 } from '../../src/runtime/manifest.js';
+import { runR600Kernel, runR600Manifest } from '../../src/r600/run.js';
+import { mulberry32, parseManifest } from '../../src/runtime/manifest.js';
+import { manifestLaunch } from '../../src/runtime/run.js';
 import { cfProg, ids, lit, runAsm } from './helpers.js';
 
 const fbits = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
@@ -214,4 +215,26 @@ test('random RAT bindings and coordinates never crash STORE_TYPED and report onl
     }
   }
   assert.deepEqual([...seen].sort(), [...allowed].sort(), 'every typed-store fault occurred');
+});
+
+test('the run manifest binds RATs by name (rats: format, numberType, compSwap, resourceType, width, height); bad names are clear errors', () => {
+  const dir = join(ROOT, 'kernels/r600/bin/cypress');
+  const json = (rat1: Record<string, unknown>) => ({
+    codeObject: 'rat_typed.o', grid: [128, 1, 1], block: [64, 1, 1],
+    buffers: { img: { type: 'u32', count: 128 }, ints: { type: 'u32', count: 256 } },
+    args: [{ f32: 0.0078125 }, { i32: 8 }],
+    rats: [{ id: 1, buffer: 'img', ...rat1 }, { id: 2, buffer: 'ints', format: 'COLOR_16_16_16_16', numberType: 'SINT', width: 128 }],
+  });
+  const good = { format: 'COLOR_8_8_8_8', numberType: 'UNORM', compSwap: 'ALT', resourceType: 'TEXTURE2D', width: 8, height: 16 };
+  const run = runR600Manifest(parseManifest(json(good), '<inline>', dir));
+  assert.deepEqual(run.diagnostics.map((d) => d.id), []);
+  const img = run.buffers.img!, ints = new Int16Array(run.buffers.ints!.slice().buffer);
+  // Work-item 100: texel (4, 12) = (100/128, 28/128, 0.5, 0) as BGRA bytes.
+  assert.deepEqual([...img.slice(400, 404)], [128, unorm8(28 / 128), unorm8(100 / 128), 0]);
+  assert.deepEqual([...ints.slice(400, 404)], [100, -100, 32767, 7]);
+  assert.throws(() => runR600Manifest(parseManifest(json({ ...good, numberType: 'UNROM' }), '<inline>', dir)), /rats\[0\]\.numberType: "UNROM" is not one of UNORM/);
+  assert.throws(() => runR600Manifest(parseManifest(json({ ...good, format: 'COLOR_5_6_5' }), '<inline>', dir)), /no colour format COLOR_5_6_5/);
+  assert.throws(() => runR600Manifest(parseManifest(json({ ...good, tiling: 2 }), '<inline>', dir)), /rats\[0\]\.tiling: unknown field/);
+  assert.throws(() => parseManifest(json({ ...good, buffer: 'nope' }), '<inline>', dir), /rats\[0\]\.buffer: "nope" is not a buffer/);
+  assert.throws(() => manifestLaunch(parseManifest(json(good), '<inline>', dir)), /rats: RAT bindings are for r600-family code objects/);
 });

@@ -188,3 +188,37 @@ export function storeTyped(s: RatSurface, mem: DataView, x: number, y: number, z
   }
   return undefined;
 }
+
+const ENUMS: Readonly<Record<string, Readonly<Record<string, number>>>> = { numberType: RAT_NUMBER, compSwap: RAT_SWAP, resourceType: RAT_RESOURCE };
+const NUMERIC = ['base', 'width', 'height', 'pitch', 'slice', 'sliceStart', 'sliceMax', 'endian', 'arrayMode'];
+
+/**
+ * A binding written by name (the run manifest's `rats` entries): format 'COLOR_8_8_8_8' (or its
+ * number), numberType 'UNORM' / 'SNORM' / 'UINT' / 'SINT' / 'FLOAT'..., compSwap 'STD' / 'ALT' /
+ * 'STD_REV' / 'ALT_REV', resourceType 'BUFFER' / 'TEXTURE2D'..., width, height, pitch, sliceStart,
+ * sliceMax, endian, arrayMode as numbers. Returns the seven CB_COLORn_* dwords.
+ */
+export function encodeRatByName(fields: Readonly<Record<string, string | number>>, where: string): Uint32Array {
+  const bad = (k: string, msg: string): never => {
+    throw new InputError(`${where}.${k}: ${msg}`);
+  };
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (k === 'format') out[k] = typeof v === 'number' ? v : colorFormat(v);
+    else if (ENUMS[k]) {
+      const e = ENUMS[k]!;
+      const n = typeof v === 'number' ? v : e[v];
+      if (n === undefined || !Object.values(e).includes(n)) bad(k, `${JSON.stringify(v)} is not one of ${Object.keys(e).join(', ')}`);
+      out[k] = n!;
+    } else if (NUMERIC.includes(k)) {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) bad(k, 'must be a non-negative integer');
+      out[k] = v as number;
+    } else bad(k, `unknown field (expected format, ${Object.keys(ENUMS).join(', ')}, ${NUMERIC.join(', ')})`);
+  }
+  if (out.format === undefined) bad('format', 'missing (e.g. "COLOR_8_8_8_8")');
+  if (out.numberType === undefined) bad('numberType', 'missing (e.g. "UNORM")');
+  if (!out.width) bad('width', 'missing (texels, or elements of a buffer)');
+  if (out.pitch !== undefined && out.pitch % 8) bad('pitch', 'must be a multiple of 8 texels (PITCH_TILE_MAX)');
+  if (out.base !== undefined && out.base % 256) bad('base', 'must be a multiple of 256 bytes');
+  return encodeRat(out as unknown as RatSurfaceFields);
+}
