@@ -65,7 +65,9 @@ export interface SliceRequest {
    * others take no further chunk (one thread stops the whole run there too).
    */
   readonly counter?: SharedArrayBuffer;
+  /** The largest chunk, and the threads sharing the counter (chunks shrink as the grid runs out). */
   readonly chunk?: number;
+  readonly threads?: number;
 }
 
 /** Where a slice's time went (wall ms; thread CPU ms when the host can read it, else null). */
@@ -135,14 +137,22 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
     const total = req.grid.map((g, i) => Math.ceil(g / req.block[i]!)).reduce((a, b) => a * b, 1);
     const ctr = req.counter ? new Int32Array(req.counter) : null;
     const chunk = Math.max(1, req.chunk ?? 1);
+    // Guided: a chunk is the remaining groups over twice the threads, between chunk/8 and chunk,
+    // so the last chunks are small and the threads finish close together (a fixed chunk left the
+    // caller waiting up to one chunk's time for the worker at the end).
+    const sharers = Math.max(1, req.threads ?? 1);
+    const least = Math.max(1, chunk >> 3);
     const moreGroups = ctr === null ? undefined : (): readonly [number, number] | null => {
-      if (Atomics.load(ctr, 1) !== 0) return null;
-      const first = Atomics.add(ctr, 0, chunk);
-      if (first >= total) return null;
-      const n = Math.min(chunk, total - first);
-      chunkDiag.push([first, diag.list.length]);
-      groups += n;
-      return [first, n];
+      for (;;) {
+        if (Atomics.load(ctr, 1) !== 0) return null;
+        const first = Atomics.load(ctr, 0);
+        if (first >= total) return null;
+        const n = Math.min(total - first, chunk, Math.max(least, Math.ceil((total - first) / (2 * sharers))));
+        if (Atomics.compareExchange(ctr, 0, first, first + n) !== first) continue;
+        chunkDiag.push([first, diag.list.length]);
+        groups += n;
+        return [first, n];
+      }
     };
     const stats = dispatch(target, code, kernel, mem, diag, {
       grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, seed: req.seed,

@@ -249,7 +249,7 @@ export class ParallelPool {
         co: coBytes, kernel: kernel.name, segments, grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
         scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
-        firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk } : {}),
+        firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk, threads } : {}),
       };
     };
     // Workers first (they start while this thread runs its own slice), results in slice order.

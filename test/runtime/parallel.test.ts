@@ -61,7 +61,8 @@ for (const c of benchCases({ root: ROOT, small: true })) {
     }
     const chunks = (par.parallel.slices ?? []).reduce((a, s) => a + s.chunks, 0);
     const wg = one.report.workgroups;
-    assert.equal(chunks, Math.ceil(wg / Math.ceil(wg / 8)), 'the dynamic split hands out 4 chunks per thread (at least one group each)');
+    // Chunks of at most wg/8 groups (4 per thread), shrinking towards the end of the grid (guided).
+    assert.ok(chunks >= Math.ceil(wg / Math.ceil(wg / 8)) && chunks <= wg, `the dynamic split hands out ${chunks} chunks for ${wg} groups`);
     for (const r of [rnd, par, parRnd, parCaller, parCallerRnd, parStatic]) {
       assert.equal(r.report.aborted, false);
       assert.equal(r.report.waveInstructions, one.report.waveInstructions);
