@@ -226,6 +226,11 @@ function loops(ws: number, half: (lo: boolean) => string): string {
   const h = (lo: boolean, masked: boolean) =>
     `for (let l = ${lo ? 0 : 32}; l < ${lo ? 32 : 64}; l++) {${masked ? ` if (((${lo ? 'el' : 'eh'} >>> (l & 31)) & 1) === 0) continue;` : ''}\n${half(lo)}\n}`;
   if (ws === 32) return `if (full) {\n${h(true, false)}\n} else {\n${h(true, true)}\n}`;
+  // Wave64 without a carry (the halves' bodies are the same text): one loop over the 64 lanes.
+  const body = half(true);
+  if (body === half(false)) {
+    return `if (full) {\nfor (let l = 0; l < 64; l++) {\n${body}\n}\n} else {\nfor (let l = 0; l < 64; l++) { if ((((l < 32 ? el : eh) >>> (l & 31)) & 1) === 0) continue;\n${body}\n}\n}`;
+  }
   return `if (full) {\n${h(true, false)}\n${h(false, false)}\n} else {\n${h(true, true)}\n${h(false, true)}\n}`;
 }
 
