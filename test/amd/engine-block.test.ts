@@ -270,3 +270,19 @@ test('blocks: the quiet prefix ends where the wait-counter track is empty again,
   // Stores leave no track (VS_CNT writes no register).
   assert.equal(q(['global_store_b32 v12, v4, s[40:41]', 'v_mov_b32_e32 v2, 0'].join('\n')), 2);
 });
+
+test('blocks: a second Program of the same code reuses the block plan with its own bound values; other handler sources compile their own', () => {
+  const src = ['v_add_nc_u32_e32 v1, v2, v3', 'global_load_b32 v4, v12, s[40:41]', 's_waitcnt vmcnt(0)', 'v_fmac_f32_e32 v5, v4, v1', 's_endpgm'].join('\n');
+  const a = blockAt(prog(src), CODE_VA)!;
+  const b = blockAt(prog(src), CODE_VA)!;
+  assert.equal(b.fn, a.fn, 'one generated function');
+  assert.notEqual(b.args, a.args);
+  assert.equal(b.args.length, a.args.length);
+  assert.ok(b.args.some((x, i) => typeof x === 'function' && x !== a.args[i]), 'the second Program passes its own handlers');
+  assert.equal(b.inlined, a.inlined);
+  // Strict alignment binds no fast global load: a different source, a different function.
+  const strict = prog(src, { ...env(), alignMode: 'dword' });
+  const c = blockAt(strict, CODE_VA)!;
+  assert.notEqual(c.fn, a.fn);
+  assert.equal(c.inlined, a.inlined - 1, 'the load is called, not inlined');
+});

@@ -103,10 +103,23 @@ export function blockAt(program: Program, pc: number): Block | null {
     const q = quietPrefix(ops, opPcs(ops, pc), program.target.space);
     if (q >= MAX_OPS / 4 && q < ops.length) ops.length = q;
   }
-  const b = compileBlock(ops, pc, program.target.space);
+  // The raw words (not the decoded ops: GFX9/GFX10.3 ops are GFX11 equivalents) at this address on
+  // this target; the plan is reused only if this Program bound the same handler sources.
+  let dwords = 0;
+  for (const op of ops) dwords += op.size >>> 2;
+  const key = `${program.target.mcpu}|${pc}|${program.words.subarray(i, i + dwords).join(',')}`;
+  let plan = plans.get(key);
+  if (plan === undefined || !fits(plan, ops)) {
+    plan = compileBlock(ops, pc, program.target.space);
+    plans.set(key, plan);
+  }
+  const b = blockOf(plan, ops, pc);
   program.blocks[i] = b;
   return b;
 }
+
+/** Plans by target, address and raw code (see Plan). */
+const plans = new Map<string, Plan>();
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
@@ -133,7 +146,7 @@ function opPcs(ops: readonly Op[], pc0: number): number[] {
 const blockFns = new Map<string, BlockFn>();
 
 /** Generate the block's function: see the file comment for what it must do per op. */
-export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Block {
+function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Plan {
   const n = ops.length;
   const pcs = opPcs(ops, pc0);
   // A wave entering with no wait-counter track runs the first `quiet` ops without sanitizer steps
@@ -145,6 +158,8 @@ export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpa
   const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}); ` : '');
   // The block's own values ($A): $A[0] the op PCs (for replays), then the inlined handlers' bound values.
   const values: unknown[] = [pcs];
+  // (op index, param index) of each bound value after $A[0], for the plan (blockAt reuses it).
+  const take: number[] = [];
   let inlined = 0;
   let pc = pc0;
   for (let k = 0; k < n; k++) {
@@ -181,6 +196,7 @@ export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpa
         if (!new RegExp(`\\b${x.replace(/\$/g, '\\$')}\\b`).test(body!)) return;
         binds.push(`const ${x} = $A[${values.length}];`);
         values.push(src!.args[j]);
+        take.push(k, j);
       });
       if (last) lines.push(`w.pc = ${next};`);
       lines.push(`b${k}: {`, ...binds, body, '}');
@@ -197,10 +213,48 @@ export function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpa
     fn = compile(['call'], src)(callOp) as unknown as BlockFn;
     blockFns.set(src, fn);
   }
-  const f = fn;
-  const run: BlockRun = (w, clk, wc, lim) => f(w, clk, wc, lim, ops, values);
   const counts = new Map<number, number>();
   for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
   const classes = Int32Array.from([...counts].flat());
-  return { n, ops, classes, fn, args: values, run, inlined };
+  // Only the sources' text is kept: an Inline's bound values belong to this Program (its handlers
+  // hold the dispatch's memory).
+  return { fn, classes, inlined, take, bodies: ops.map((o) => o.inline?.body ?? null), params: ops.map((o) => o.inline?.params.join(',') ?? null), cis: ops.map((o) => o.ci) };
+}
+
+/**
+ * What compiling a block produced, kept per raw code (blockAt's `plans`) so a later Program of the
+ * same code at the same address (the next dispatch of a kernel, each slice of a split run) builds
+ * its Block without generating source, testing parameters or stepping a probe sanitizer again.
+ */
+interface Plan {
+  readonly fn: BlockFn;
+  readonly classes: Int32Array;
+  readonly inlined: number;
+  /** (op index, param index) pairs: the ops' bound values passed after $A[0] (the PCs). */
+  readonly take: readonly number[];
+  /** What the plan was generated from: each op's handler source, its parameter names and class. */
+  readonly bodies: readonly (string | null)[];
+  readonly params: readonly (string | null)[];
+  readonly cis: readonly number[];
+}
+
+/** Whether `ops` (bound by another Program) generate the source `plan` was compiled from. */
+function fits(plan: Plan, ops: readonly Op[]): boolean {
+  if (plan.bodies.length !== ops.length) return false;
+  for (let k = 0; k < ops.length; k++) {
+    const op = ops[k]!;
+    if (op.ci !== plan.cis[k] || (op.inline?.body ?? null) !== plan.bodies[k]) return false;
+    if (op.inline !== undefined && op.inline.params.join(',') !== plan.params[k]) return false;
+  }
+  return true;
+}
+
+/** The Block of `plan` for this Program's ops: their bound values gathered as compiling did. */
+function blockOf(plan: Plan, ops: readonly Op[], pc0: number): Block {
+  const values: unknown[] = [opPcs(ops, pc0)];
+  const t = plan.take;
+  for (let i = 0; i < t.length; i += 2) values.push(ops[t[i]!]!.inline!.args[t[i + 1]!]);
+  const fn = plan.fn;
+  const run: BlockRun = (w, clk, wc, lim) => fn(w, clk, wc, lim, ops, values);
+  return { n: ops.length, ops, classes: plan.classes, fn, args: values, run, inlined: plan.inlined };
 }
