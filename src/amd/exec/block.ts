@@ -156,9 +156,8 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   const lines: string[] = ['const t0 = clk.t;'];
   if (quiet > 0) lines.push('const sk = wc !== null && w.waitTrack === null;');
   const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}); ` : '');
-  // The block's own values ($A): $A[0] the op PCs (for replays), then the inlined handlers' bound values.
-  const values: unknown[] = [pcs];
-  // (op index, param index) of each bound value after $A[0], for the plan (blockAt reuses it).
+  // The block's own values ($A, gathered by blockOf): $A[0] the op PCs (for replays), then the
+  // inlined handlers' bound values, the (op index, param index) pairs of `take`.
   const take: number[] = [];
   let inlined = 0;
   let pc = pc0;
@@ -194,8 +193,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
       const binds: string[] = [];
       src!.params.forEach((x, j) => {
         if (!new RegExp(`\\b${x.replace(/\$/g, '\\$')}\\b`).test(body!)) return;
-        binds.push(`const ${x} = $A[${values.length}];`);
-        values.push(src!.args[j]);
+        binds.push(`const ${x} = $A[${1 + take.length / 2}];`);
         take.push(k, j);
       });
       if (last) lines.push(`w.pc = ${next};`);

@@ -24,7 +24,7 @@ import type { Inline } from './registry.js';
 
 type Run = (w: Wave) => void;
 
-/** Times a generated memory handler handed an instruction to the reference (tests, reports). */
+/** Times a generated memory handler (s_load's included) handed an instruction to the reference (tests, reports). */
 export const memFallbacks = { n: 0 };
 
 /** Lane loops: EXEC all ones without a test, else one test per lane; `body` uses `l`. */
@@ -237,4 +237,34 @@ export function fastDsAtomic32(sp: DsAtomicSpec, ref: Run): FastMem {
     bump('lgkmcnt'), laneCount(ws),
   );
   return build('fastDsAtomic', c, ref, { op: sp.op });
+}
+
+export interface ScalarLoadSpec {
+  /** Even SGPR of the 64-bit base, the SGPR of the offset (-1: none), the immediate offset. */
+  readonly sb: number;
+  readonly so: number;
+  readonly off: number;
+  /** First destination SGPR and dword count. */
+  readonly d: number;
+  readonly n: number;
+  readonly lgkmMax: number;
+}
+
+/**
+ * s_load_bN with plain SGPR operands: the whole load in one segment, dword-aligned, copies its
+ * dwords; anything else is the reference's.
+ */
+export function fastScalarLoad(sp: ScalarLoadSpec, ref: Run): FastMem {
+  const { sb, so, d, n } = sp;
+  return build('fastSLoad', [
+    'const s = w.s;',
+    // Scalar loads ignore the two low address bits; the address wraps at 48 bits.
+    `const addr = (s[${sb}] + (s[${sb + 1}] & 0xffff) * 4294967296 + ${sp.off}${so >= 0 ? ` + s[${so}]` : ''}) % 281474976710656;`,
+    'const a = addr - (addr % 4);',
+    `const seg = w.mem.find(a, ${4 * n});`,
+    'if (seg === null || seg.u32 === null || ((a - seg.base) & 3) !== 0) return ref(w);',
+    'const u32 = seg.u32, i0 = (a - seg.base) / 4;',
+    ...Array.from({ length: n }, (_, i) => `s[${d + i}] = u32[i0 + ${i}];`),
+    `if (w.lgkmcnt < ${sp.lgkmMax}) w.lgkmcnt++;`,
+  ], ref);
 }

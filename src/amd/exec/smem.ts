@@ -10,9 +10,10 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import { define, type Finding, type Inline } from './registry.js';
+import { define, type Finding } from './registry.js';
 import { memFastPaths } from './vmem.js';
-import { compile, markFast } from './fast-registry.js';
+import { markFast } from './fast-registry.js';
+import { fastScalarLoad } from './fast-mem.js';
 
 const LGKM_MAX = 63;
 
@@ -93,32 +94,11 @@ define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512']
   };
   // With plain SGPRs for the base and offset, a generated handler a basic block can inline.
   if (fast && sb + 1 < SREG.VCC_LO && (so === SREG.NULL || so < SREG.VCC_LO)) {
-    const g = fastScalarLoad(sb, so === SREG.NULL ? -1 : so, off, d, n, run);
+    const g = fastScalarLoad({ sb, so: so === SREG.NULL ? -1 : so, off, d, n, lgkmMax: LGKM_MAX }, run);
     return { cls: 'smem', findings, run: g.run, inline: g.inline };
   }
   return { cls: 'smem', findings, run: fast ? markFast(run) : run };
 });
-
-/**
- * s_load_bN with the base in s[sb:sb+1] and the offset in s[so] (-1: none) as generated source:
- * the whole load in one segment, dword-aligned, copies its dwords; anything else is `ref`'s.
- */
-function fastScalarLoad(sb: number, so: number, off: number, d: number, n: number, ref: (w: Wave) => void): { run: (w: Wave) => void; inline: Inline } {
-  const body = [
-    'const s = w.s;',
-    // Scalar loads ignore the two low address bits; the address wraps at 48 bits.
-    `const addr = (s[${sb}] + (s[${sb + 1}] & 0xffff) * 4294967296 + ${off}${so >= 0 ? ` + s[${so}]` : ''}) % 281474976710656;`,
-    'const a = addr - (addr % 4);',
-    `const seg = w.mem.find(a, ${4 * n});`,
-    'if (seg === null || seg.u32 === null || ((a - seg.base) & 3) !== 0) return ref(w);',
-    'const u32 = seg.u32, i0 = (a - seg.base) / 4;',
-    ...Array.from({ length: n }, (_, i) => `s[${d + i}] = u32[i0 + ${i}];`),
-    `if (w.lgkmcnt < ${LGKM_MAX}) w.lgkmcnt++;`,
-  ].join('\n');
-  const fn = compile(['ref'], `return function fastSLoad(w) {\n${body}\n};`)(ref) as (w: Wave) => void;
-  markFast(fn);
-  return { run: fn, inline: { run: fn, body, params: ['ref'], args: [ref] } };
-}
 
 define(['s_buffer_load_b32', 's_buffer_load_b64', 's_buffer_load_b128', 's_buffer_load_b256', 's_buffer_load_b512'], (inst) => {
   const n = dwordsOf(inst.mnemonic);
