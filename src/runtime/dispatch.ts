@@ -218,6 +218,10 @@ export function dispatch(
   // the waves after they retire (onWaveEnd) gets fresh objects it may keep.
   const pool = cfg.onWaveEnd === undefined;
   const slotWaves: Wave[][] = Array.from({ length: concurrent }, () => []);
+  // With pooling, a slot's group also keeps its wave list and workgroup id (rewritten for the next
+  // group once every wave of the last one has retired): launching a group allocates nothing.
+  const slotGroup: Wave[][] = Array.from({ length: concurrent }, () => []);
+  const slotWg: [number, number, number][] = Array.from({ length: concurrent }, () => [0, 0, 0]);
   const slotLds = Array.from({ length: concurrent }, () => {
     const lds = new Uint8Array(ldsAlloc);
     return { lds, view: new DataView(lds.buffer), u32: new Uint32Array(lds.buffer) };
@@ -258,7 +262,6 @@ export function dispatch(
     const gx = gid % groups[0];
     const gy = Math.floor(gid / groups[0]) % groups[1];
     const gz = Math.floor(gid / (groups[0] * groups[1]));
-    const waves: Wave[] = [];
     // Work-items of a partial workgroup at the grid edge.
     const ex = Math.min(bx, cfg.grid[0] - gx * bx);
     const ey = Math.min(by, cfg.grid[1] - gy * by);
@@ -266,7 +269,14 @@ export function dispatch(
     const items = ex * ey * ez;
     const full = items === wgSize;
     const nw = Math.ceil(items / ws);
-    const wgId: [number, number, number] = base ? [base[0] + gx, base[1] + gy, base[2] + gz] : [gx, gy, gz];
+    const waves: Wave[] = pool ? slotGroup[slot]! : [];
+    // (Shrunk only when this group has fewer waves than the slot's last: a length change may
+    // reallocate the elements.)
+    if (waves.length > nw) waves.length = nw;
+    const wgId: [number, number, number] = pool ? slotWg[slot]! : [0, 0, 0];
+    wgId[0] = base ? base[0] + gx : gx;
+    wgId[1] = base ? base[1] + gy : gy;
+    wgId[2] = base ? base[2] + gz : gz;
     const mine = slotLds[slot]!;
     let lds = mine.lds;
     let ldsView = mine.view;
@@ -281,11 +291,10 @@ export function dispatch(
     }
     const kept = slotWaves[slot]!;
     for (let wi = 0; wi < nw; wi++) {
-      const ids = { wg: wgId, waveInGroup: wi, id: waveId++ };
       let w = pool ? kept[wi] : undefined;
-      if (w !== undefined) w.relaunch(launch, lds, ldsView, ldsU32, ids);
+      if (w !== undefined) w.relaunch(launch, lds, ldsView, ldsU32, wgId, wi, waveId++);
       else {
-        w = new Wave(launch, mem, lds, ids);
+        w = new Wave(launch, mem, lds, { wg: wgId, waveInGroup: wi, id: waveId++ });
         if (pool) kept[wi] = w;
       }
       if (scratchSeg) {
@@ -303,9 +312,9 @@ export function dispatch(
       w.v.set(init.rows.length <= w.v.length ? init.rows : init.rows.subarray(0, w.v.length));
       w.s[SREG.EXEC_LO] = init.lo;
       w.s[SREG.EXEC_HI] = init.hi;
-      waves.push(w);
+      waves[wi] = w;
     }
-    for (const w of waves) w.peers = waves;
+    for (let wi = 0; wi < nw; wi++) waves[wi]!.peers = waves;
     stats.waves += nw;
     stats.workgroups++;
     return waves;
@@ -314,6 +323,7 @@ export function dispatch(
   // Resident workgroups; each is a list of waves.
   let next = firstGroup;
   const resident: { waves: Wave[]; slot: number }[] = [];
+  const slotEntry = slotGroup.map((waves, slot) => ({ waves, slot }));
   const freeSlots = Array.from({ length: concurrent }, (_, i) => concurrent - 1 - i);
   // Each resident group keeps the scratch slot makeGroup gave its waves, to free it on retire.
   const more = cfg.moreGroups;
@@ -329,7 +339,8 @@ export function dispatch(
         continue;
       }
       const slot = freeSlots.pop()!;
-      resident.push({ waves: makeGroup(next++, slot), slot });
+      const waves = makeGroup(next++, slot);
+      resident.push(pool ? slotEntry[slot]! : { waves, slot });
     }
   };
   let stop = false;
@@ -449,9 +460,11 @@ export function dispatch(
           diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: stuck[0]!, workgroup: h.wgId.join(',') }, message: `s_barrier can never complete: waves ${stuck.join(', ')} wait while wave ${h.id} is halted${h.haltReason ? ` (${h.haltReason})` : ''}`, seed: WAVE_STATE_SEED });
         }
       }
-      for (const w of gw) stats.laneOps += w.laneOps;
+      for (let k = 0; k < nw; k++) stats.laneOps += gw[k]!.laneOps;
       if (cfg.onWaveEnd) for (const w of gw) cfg.onWaveEnd(w);
-      resident.splice(gi, 1);
+      // resident.splice(gi, 1) without the array of removed elements it returns.
+      for (let k = gi + 1; k < resident.length; k++) resident[k - 1] = resident[k]!;
+      resident.pop();
       freeSlots.push(g.slot);
       retired++;
       cfg.progress?.(firstGroup + retired, totalGroups);
@@ -487,16 +500,22 @@ function shuffleInto(a: Int32Array, n: number, rnd: () => number): void {
   }
 }
 
+/** A 64-bit value into SGPRs r, r+1. */
+function put64(s: Uint32Array, r: number, v: number): void {
+  s[r] = v % 0x1_0000_0000;
+  s[r + 1] = Math.floor(v / 0x1_0000_0000);
+}
+
 /** Fill the user and system SGPRs the descriptor enables (AMDGPUUsage initial kernel state). */
 function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [number, number, number], waveInGroup: number, wavesInGroup: number, gfx: 9 | 10 | 11): void {
   const d = k.kd.derived;
-  const put64 = (r: number, v: number) => {
-    w.s[r] = v % 0x1_0000_0000;
-    w.s[r + 1] = Math.floor(v / 0x1_0000_0000);
-  };
+  const s = w.s;
   const ud = cfg.userData;
-  if (ud) for (let i = 0; i < d.userSgprCount && i < ud.length; i++) w.s[i] = ud[i]!;
-  for (const u of d.userSgprs) {
+  if (ud) for (let i = 0; i < d.userSgprCount && i < ud.length; i++) s[i] = ud[i]!;
+  // Index loops and no closures: this runs for every wave launched.
+  const user = d.userSgprs;
+  for (let i = 0; i < user.length; i++) {
+    const u = user[i]!;
     if (ud && u.name !== 'private_segment_buffer' && u.name !== 'flat_scratch_init' && u.name !== 'private_segment_size') continue;
     switch (u.name) {
       case 'private_segment_buffer':
@@ -512,23 +531,25 @@ function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [numbe
           for (let i = 0; i < 4; i++) w.s[u.reg + i] = v[i]!;
         }
         break;
-      case 'dispatch_ptr': put64(u.reg, cfg.dispatchPacketVa); break;
-      case 'queue_ptr': put64(u.reg, cfg.queueVa); break;
-      case 'kernarg_segment_ptr': put64(u.reg, cfg.kernargVa); break;
-      case 'dispatch_id': put64(u.reg, 0); break;
-      case 'flat_scratch_init': put64(u.reg, w.scratchBase); break;
-      case 'private_segment_size': w.s[u.reg] = cfg.scratchPerLane; break;
+      case 'dispatch_ptr': put64(s, u.reg, cfg.dispatchPacketVa); break;
+      case 'queue_ptr': put64(s, u.reg, cfg.queueVa); break;
+      case 'kernarg_segment_ptr': put64(s, u.reg, cfg.kernargVa); break;
+      case 'dispatch_id': put64(s, u.reg, 0); break;
+      case 'flat_scratch_init': put64(s, u.reg, w.scratchBase); break;
+      case 'private_segment_size': s[u.reg] = cfg.scratchPerLane; break;
       default: break;
     }
   }
-  for (const s of d.systemSgprs) {
-    switch (s.name) {
-      case 'workgroup_id_x': w.s[s.reg] = wg[0]; break;
-      case 'workgroup_id_y': w.s[s.reg] = wg[1]; break;
-      case 'workgroup_id_z': w.s[s.reg] = wg[2]; break;
+  const sys = d.systemSgprs;
+  for (let i = 0; i < sys.length; i++) {
+    const r = sys[i]!;
+    switch (r.name) {
+      case 'workgroup_id_x': s[r.reg] = wg[0]; break;
+      case 'workgroup_id_y': s[r.reg] = wg[1]; break;
+      case 'workgroup_id_z': s[r.reg] = wg[2]; break;
       // workgroup_info: wave count in the group [5:0] (and first-wave bit on some generations).
-      case 'workgroup_info': w.s[s.reg] = wavesInGroup & 0x3f; break;
-      case 'private_segment_wavefront_offset': w.s[s.reg] = 0; break;
+      case 'workgroup_info': s[r.reg] = wavesInGroup & 0x3f; break;
+      case 'private_segment_wavefront_offset': s[r.reg] = 0; break;
       default: break;
     }
   }

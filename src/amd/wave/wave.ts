@@ -109,6 +109,9 @@ function constantTemplate(sharedBase: number, privateBase: number): ConstTemplat
   return lastTemplate;
 }
 
+/** The peers of a wave no launcher has placed in a workgroup yet (shared: peers are never mutated). */
+const NO_PEERS: readonly Wave[] = Object.freeze([]);
+
 export class Wave {
   readonly waveSize: 32 | 64;
   /** Scalar operand file (see the file comment). */
@@ -133,7 +136,7 @@ export class Wave {
   /** Wake-up time for s_sleep (model clock, `ExecEnv.now()`). */
   sleepUntil = 0;
   /** The waves of this wave's workgroup (itself included; s_wakeup reaches them). Set by the launcher. */
-  peers: readonly Wave[] = [];
+  peers: readonly Wave[] = NO_PEERS;
   /** Trap base / trap memory addresses (TBA, TMA: 64-bit VAs, shared by the dispatch). */
   tba = 0;
   tma = 0;
@@ -199,7 +202,7 @@ export class Wave {
    * memory): every field returns to what the constructor gives (VGPRs zeroed, SGPRs and the
    * constant rows from the template), so pooling waves across workgroups is invisible.
    */
-  relaunch(l: WaveLaunch, lds: Uint8Array, ldsView: DataView, ldsU32: Uint32Array, ids: { wg: [number, number, number]; waveInGroup: number; id: number }): void {
+  relaunch(l: WaveLaunch, lds: Uint8Array, ldsView: DataView, ldsU32: Uint32Array, wg: readonly [number, number, number], waveInGroup: number, id: number): void {
     if (l.waveSize !== this.waveSize || l.vgprs !== this.vgprs) throw new Error('relaunch with a different wave size or VGPR count');
     const t = constantTemplate(l.sharedBase, l.privateBase);
     this.s.set(t.s);
@@ -217,7 +220,7 @@ export class Wave {
     this.expcnt = 0;
     this.state = 'ready';
     this.sleepUntil = 0;
-    this.peers = [];
+    this.peers = NO_PEERS;
     this.tba = 0;
     this.tma = 0;
     this.haltReason = '';
@@ -225,9 +228,9 @@ export class Wave {
     this.waitTrack = null;
     this.instructions = 0;
     this.laneOps = 0;
-    this.wgId = ids.wg;
-    this.waveInGroup = ids.waveInGroup;
-    this.id = ids.id;
+    this.wgId = wg;
+    this.waveInGroup = waveInGroup;
+    this.id = id;
     this.lds = lds;
     this.ldsView = ldsView;
     this.ldsU32 = ldsU32;
