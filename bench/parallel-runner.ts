@@ -1,7 +1,7 @@
 /** The all-cores runner of the RDNA3 benchmark: src/runtime/parallel.ts on worker_threads. */
 import { ParallelPool, type ParallelRun, type ParallelPoolOptions } from '../src/runtime/parallel.js';
 import { nodeWorkerHost } from '../src/runtime/parallel-node.js';
-import { adoptedCopy, type RdnaRunner, type RssPeak } from './rdna3.js';
+import { reusedCopies, type RdnaRunner, type RssPeak } from './rdna3.js';
 import type { BenchCase } from './cases.js';
 import type { KernelLaunch } from '../src/runtime/run.js';
 
@@ -32,7 +32,7 @@ export function parallelRunner(threads: number, rss: RssPeak, opts: ParallelPool
         workerCpuMs: starts.map((s) => (s.cpuMs === null ? '-' : s.cpuMs.toFixed(1))).join('/'),
       };
     },
-    prepare: (c: BenchCase) => adoptedCopy(c.launch, true),
+    prepare: reusedCopies(true),
     async run(_c: BenchCase, l: KernelLaunch) {
       const out = await pool.run(l);
       last = out.parallel;
