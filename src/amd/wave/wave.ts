@@ -166,6 +166,8 @@ export class Wave {
   /** Per-wave scratch: base VA of this wave's private segment and bytes per lane. */
   scratchBase = 0;
   scratchPerLane = 0;
+  /** The constant template the 64-bit rows hold (relaunch copies them only for another one). */
+  private template: ConstTemplate | null = null;
 
   constructor(l: WaveLaunch, mem: Memory, lds: Uint8Array, ids: { wg: [number, number, number]; waveInGroup: number; id: number }) {
     this.waveSize = l.waveSize;
@@ -195,6 +197,7 @@ export class Wave {
     this.s.set(t.s);
     this.s64lo.set(t.lo);
     this.s64hi.set(t.hi);
+    this.template = t;
   }
 
   /**
@@ -206,8 +209,12 @@ export class Wave {
     if (l.waveSize !== this.waveSize || l.vgprs !== this.vgprs) throw new Error('relaunch with a different wave size or VGPR count');
     const t = constantTemplate(l.sharedBase, l.privateBase);
     this.s.set(t.s);
-    this.s64lo.set(t.lo);
-    this.s64hi.set(t.hi);
+    // The 64-bit constant rows are never written after launch: copied only for another template.
+    if (t !== this.template) {
+      this.s64lo.set(t.lo);
+      this.s64hi.set(t.hi);
+      this.template = t;
+    }
     this.v.fill(0);
     this.hw.fill(0);
     this.hw[HWREG.MODE] = l.mode;
