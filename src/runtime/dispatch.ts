@@ -159,9 +159,28 @@ export function ldsAllocBytes(gfx: 9 | 10 | 11, bytes: number): number {
   return Math.ceil(bytes / b) * b;
 }
 
+/**
+ * `c` with every key present in one order. Callers build their configs with conditional spreads
+ * (runKernel, a parallel slice, PM4), so the same dispatch code saw a handful of object shapes:
+ * its property loads went polymorphic and V8 deoptimised and recompiled dispatch (~85 ms of
+ * TurboFan, on a thread the other busy thread of a split run needed) and makeGroup ("wrong map")
+ * each time a run came in through another path.
+ */
+function settle(c: DispatchConfig): Settled {
+  return {
+    grid: c.grid, block: c.block, kernargVa: c.kernargVa, dynamicLds: c.dynamicLds, order: c.order, seed: c.seed,
+    maxInstructions: c.maxInstructions, dispatchPacketVa: c.dispatchPacketVa, queueVa: c.queueVa, scratchPerLane: c.scratchPerLane,
+    waitcnt: c.waitcnt, alignMode: c.alignMode, engine: c.engine, trace: c.trace, trapHandler: c.trapHandler, onWaveEnd: c.onWaveEnd,
+    progress: c.progress, firstGroup: c.firstGroup, groupCount: c.groupCount, moreGroups: c.moreGroups, groupBase: c.groupBase,
+    userData: c.userData,
+  };
+}
+type Settled = { readonly [K in keyof Required<DispatchConfig>]: DispatchConfig[K] };
+
 export function dispatch(
-  target: IsaTarget, code: LoadedCode, kernel: CodeObjectKernel, mem: Memory, diag: Diagnostics, cfg: DispatchConfig,
+  target: IsaTarget, code: LoadedCode, kernel: CodeObjectKernel, mem: Memory, diag: Diagnostics, given: DispatchConfig,
 ): DispatchStats {
+  const cfg = settle(given);
   const kd = kernel.kd;
   const ws = kd.derived.waveSize;
   const vgprs = Math.min(256, kd.derived.vgprs);
@@ -183,7 +202,12 @@ export function dispatch(
   const trapEnd = th && trapProgram ? th.tba + trapProgram.words.length * 4 : 0;
   const entry = code.loadBase + kernel.entryAddress;
   const [bx, by, bz] = cfg.block;
-  const groups = [0, 1, 2].map((i) => Math.ceil(cfg.grid[i]! / cfg.block[i]!)) as [number, number, number];
+  const [gridX, gridY, gridZ] = cfg.grid;
+  // Group counts as plain locals: an array of them took Smi or double elements depending on
+  // whether map's callback ran optimised, and makeGroup deoptimised ("wrong map") on the change.
+  const groupsX = Math.ceil(gridX / bx);
+  const groupsY = Math.ceil(gridY / by);
+  const groupsZ = Math.ceil(gridZ / bz);
   const ldsBytes = kd.group_segment_fixed_size + cfg.dynamicLds;
   const wgSize = bx * by * bz;
   if (wgSize > 1024) throw new InputError(`block of ${wgSize} work-items exceeds the 1024 GFX11 allows`);
@@ -202,7 +226,7 @@ export function dispatch(
   }
   const rnd = prng(cfg.seed);
   const random = cfg.order === 'random';
-  const totalGroups = groups[0] * groups[1] * groups[2];
+  const totalGroups = groupsX * groupsY * groupsZ;
   const concurrent = random ? 4 : 1;
   // Scratch: one segment for the concurrently resident waves, lane-major per wave.
   const scratchPerWave = cfg.scratchPerLane * ws;
@@ -259,13 +283,13 @@ export function dispatch(
   }
 
   function makeGroup(gid: number, slot: number): Wave[] {
-    const gx = gid % groups[0];
-    const gy = Math.floor(gid / groups[0]) % groups[1];
-    const gz = Math.floor(gid / (groups[0] * groups[1]));
+    const gx = gid % groupsX;
+    const gy = Math.floor(gid / groupsX) % groupsY;
+    const gz = Math.floor(gid / (groupsX * groupsY));
     // Work-items of a partial workgroup at the grid edge.
-    const ex = Math.min(bx, cfg.grid[0] - gx * bx);
-    const ey = Math.min(by, cfg.grid[1] - gy * by);
-    const ez = Math.min(bz, cfg.grid[2] - gz * bz);
+    const ex = Math.min(bx, gridX - gx * bx);
+    const ey = Math.min(by, gridY - gy * by);
+    const ez = Math.min(bz, gridZ - gz * bz);
     const items = ex * ey * ez;
     const full = items === wgSize;
     const nw = Math.ceil(items / ws);
@@ -322,8 +346,11 @@ export function dispatch(
 
   // Resident workgroups; each is a list of waves.
   let next = firstGroup;
-  const resident: { waves: Wave[]; slot: number }[] = [];
   const slotEntry = slotGroup.map((waves, slot) => ({ waves, slot }));
+  // Born holding objects (then emptied): a fresh [] has Smi elements until the first push, and
+  // the optimised scheduler deoptimised ("wrong map") on that transition in every dispatch.
+  const resident: { waves: Wave[]; slot: number }[] = [slotEntry[0]!];
+  resident.length = 0;
   const freeSlots = Array.from({ length: concurrent }, (_, i) => concurrent - 1 - i);
   // Each resident group keeps the scratch slot makeGroup gave its waves, to free it on retire.
   const more = cfg.moreGroups;
@@ -507,7 +534,7 @@ function put64(s: Uint32Array, r: number, v: number): void {
 }
 
 /** Fill the user and system SGPRs the descriptor enables (AMDGPUUsage initial kernel state). */
-function initSgprs(w: Wave, k: CodeObjectKernel, cfg: DispatchConfig, wg: [number, number, number], waveInGroup: number, wavesInGroup: number, gfx: 9 | 10 | 11): void {
+function initSgprs(w: Wave, k: CodeObjectKernel, cfg: Settled, wg: [number, number, number], waveInGroup: number, wavesInGroup: number, gfx: 9 | 10 | 11): void {
   const d = k.kd.derived;
   const s = w.s;
   const ud = cfg.userData;
