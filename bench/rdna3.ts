@@ -22,6 +22,7 @@ import { ROOT } from '../tools/gen/run.js';
 import { runKernel, type KernelRun, type KernelLaunch } from '../src/runtime/run.js';
 import { threadCpuMs } from '../src/runtime/parallel-node.js';
 import { benchCases, type BenchCase } from './cases.js';
+import { MachineProbe, median, type ProbeReading } from './machine-probe.js';
 import type { BenchResult } from './main.js';
 
 export interface RdnaRunner {
@@ -157,13 +158,17 @@ export async function benchRdna3(filter?: string, repeats = REPEATS): Promise<Be
     const f = await runner.warm?.();
     if (f) out.push({ name: `pool start-up [${runner.label}]`, figures: f });
   }
+  // With two runners, the machine probe reads before each pair of repeats (machine-probe.ts).
+  const probe = runners.length > 1 && !memory ? await MachineProbe.start() : null;
   // The memory case measures peak RSS: one run per runner, no repeats.
   const reps = memory ? 0 : Math.max(0, repeats);
   const baseline = new Map<RdnaRunner, number>();
   for (const c of cases) {
     const runs = new Map<RdnaRunner, Run[]>(runners.map((r) => [r, []]));
+    const readings: ProbeReading[] = [];
     // Cold run first on every runner, then the repeats, alternating runners.
     for (let k = 0; k <= reps; k++) {
+      if (k > 0 && probe !== null) readings.push(await probe.read());
       for (const runner of runners) {
         // A full GC before the cold run only: V8 drops the optimised code of every function that
         // embedded an object of a finished dispatch (waves, the sanitizer, segments: "weak objects"
@@ -198,6 +203,15 @@ export async function benchRdna3(filter?: string, repeats = REPEATS): Promise<Be
           'waveInst/cpu-s': Math.round(s.wi / (s.cpuMs / 1000)),
           'xEmpty': base > 0 ? Math.round((rate / base) * 1000) / 1000 : 1,
           ...(runner.threads > 1 ? { 'x1thread': round3(pairedRatio(runs.get(runners[0]!)!, all)), 'x1threadBest': round3(one.ms / s.ms) } : {}),
+          // The machine probe over this case's repeats (medians): one-thread loop ms, and the
+          // speed-up the same loop got on two threads at once, the ceiling for x1thread now.
+          ...(runner.threads > 1 && readings.length > 0 ? {
+            probeMs: Math.round(median(readings.map((r) => r.oneMs)) * 10) / 10,
+            probe2x: round3(median(readings.map((r) => r.parallel))),
+            // x1thread over the pairs the probe just before found two full cores for (>= 1.85x):
+            // what the split gets when the machine gives what the target presumes.
+            ...twoCorePairs(runs.get(runners[0]!)!, all, readings),
+          } : {}),
           ...(runner.threads > 1 && s.pathCpuMs !== undefined && one.pathCpuMs !== undefined ? { 'xCpuPath': Math.round((one.pathCpuMs / s.pathCpuMs) * 1000) / 1000 } : {}),
           peakRssMiB: Math.round(s.rss / 1048576),
           threads: runner.lastThreads ?? runner.threads,
@@ -207,6 +221,7 @@ export async function benchRdna3(filter?: string, repeats = REPEATS): Promise<Be
     }
   }
   for (const runner of runners) runner.close?.();
+  probe?.close();
   return out;
 }
 
@@ -219,12 +234,22 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
  * ratio when one runner's best falls in a fast phase and the other's does not; a pair sees the
  * same phase. The cold runs are not paired (first compilation, not the steady state).
  */
-function pairedRatio(one: readonly Run[], many: readonly Run[]): number {
+function pairedRatio(one: readonly Run[], many: readonly Run[], keep?: (k: number) => boolean): number {
   const n = Math.min(one.length, many.length);
   const r: number[] = [];
-  for (let k = n > 1 ? 1 : 0; k < n; k++) r.push(one[k]!.ms / many[k]!.ms);
-  r.sort((a, b) => a - b);
-  return r.length % 2 === 1 ? r[r.length >> 1]! : (r[r.length / 2 - 1]! + r[r.length / 2]!) / 2;
+  for (let k = n > 1 ? 1 : 0; k < n; k++) if (keep === undefined || keep(k)) r.push(one[k]!.ms / many[k]!.ms);
+  return median(r);
+}
+
+/** Probe readings at or above this speed-up count as two full cores. */
+const TWO_CORES = 1.85;
+
+/** `x1thread2core` (and how many pairs it is the median of), when any pair had two full cores. */
+function twoCorePairs(one: readonly Run[], many: readonly Run[], readings: readonly ProbeReading[]): Record<string, number> {
+  // readings[k - 1] was taken just before repeat pair k.
+  const ok = (k: number) => (readings[k - 1]?.parallel ?? 0) >= TWO_CORES;
+  const pairs = readings.filter((r) => r.parallel >= TWO_CORES).length;
+  return pairs === 0 ? { twoCorePairs: 0 } : { x1thread2core: round3(pairedRatio(one, many, ok)), twoCorePairs: pairs };
 }
 
 /** Best and median of the repeats (the cold run alone when there are none); any failed check counts. */
