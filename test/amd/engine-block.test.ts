@@ -111,9 +111,48 @@ function program(r: Rng): string {
 
 const GLOBAL_VA = 0x6000_0000_0000;
 
-function trial(seed: number, ws: 32 | 64): void {
+// Runs of integer VALU ops a block fuses into one lane loop (fast-valu.ts fuseLanes): 64-bit add
+// and subtract pairs through VCC or an SGPR mask, compares into masks later ops select with or
+// read back as scalar sources (which ends a run), masks written twice, a compare into EXEC, and
+// 64-bit shifts and multiply-adds; data registers v0..v11 and s0..s11 only.
+const MASK = (r: Rng) => pick(r, ['vcc_lo', 's4', 's6', 's8']);
+const PAIR = (r: Rng) => { const d = 2 * int(r, 5); return `v[${d}:${d + 1}]`; };
+function intOp(r: Rng): string {
+  switch (int(r, 12)) {
+    case 0: case 1: {
+      const m = MASK(r);
+      return `${pick(r, ['v_add_co_u32', 'v_sub_co_u32', 'v_subrev_co_u32'])} ${V(r)}, ${m}, ${V(r)}, ${SRC(r).replace(/^0x.*/, 's3')}
+`
+        + `${pick(r, ['v_add_co_ci_u32', 'v_sub_co_ci_u32', 'v_subrev_co_ci_u32'])}_e64 ${V(r)}, ${r() < 0.5 ? m : MASK(r)}, ${S(r)}, ${V(r)}, ${m}`;
+    }
+    case 2: return `v_add_co_u32 ${V(r)}, vcc_lo, ${V(r)}, ${V(r)}
+v_add_co_ci_u32_e32 ${V(r)}, vcc_lo, ${S(r)}, ${V(r)}, vcc_lo`;
+    case 3: return `${pick(r, ['v_cmp_gt_u32', 'v_cmp_eq_u32', 'v_cmp_lt_i32', 'v_cmp_ne_u32'])}_e64 ${MASK(r)}, ${SRC(r)}, ${V(r)}`;
+    case 4: return `v_cndmask_b32_e64 ${V(r)}, ${SRC(r).replace(/^[-0-9.].*/, 'v1')}, ${V(r)}, ${MASK(r)}`;
+    case 5: return `${pick(r, ['v_add_nc_u32', 'v_xor_b32', 'v_max_u32'])}_e64 ${V(r)}, ${pick(r, ['s4', 's6', 's8', 'vcc_lo'])}, ${V(r)}`;
+    case 6: return `v_lshlrev_b64 ${PAIR(r)}, ${int(r, 40)}, ${PAIR(r)}`;
+    case 7: return `v_mad_u64_u32 ${PAIR(r)}, ${MASK(r)}, ${V(r)}, ${S(r)}, ${PAIR(r)}`;
+    case 8: return r() < 0.3 ? `v_cmp_ne_u32_e64 exec_lo, 0, ${V(r)}` : `v_mov_b32_e32 ${V(r)}, ${SRC(r)}`;
+    case 9: return `${pick(r, ['v_and_b32', 'v_or_b32', 'v_lshlrev_b32', 'v_mul_u32_u24', 'v_min_u32'])}_e32 ${V(r)}, ${SRC(r)}, ${V(r)}`;
+    case 10: return `v_add3_u32 ${V(r)}, ${V(r)}, ${S(r)}, ${V(r)}`;
+    default: return `v_cmp_gt_u32_e32 vcc_lo, ${SRC(r)}, ${V(r)}
+v_cndmask_b32_e32 ${V(r)}, ${SRC(r)}, ${V(r)}, vcc_lo`;
+  }
+}
+
+function intProgram(r: Rng): string {
+  const out: string[] = [];
+  for (let part = 0; part < 1 + int(r, 3); part++) {
+    out.push(...Array.from({ length: 2 + int(r, 8) }, () => intOp(r)));
+    if (r() < 0.5) out.push(pick(r, ['s_add_u32 s0, s0, 1', 'global_store_b32 v12, v1, s[40:41]', 's_delay_alu instid0(VALU_DEP_1)']));
+  }
+  out.push('s_waitcnt vmcnt(0) lgkmcnt(0)', 's_endpgm');
+  return out.join('\n');
+}
+
+function trial(seed: number, ws: 32 | 64, gen: (r: Rng) => string = program): void {
   const r = mulberry32(seed);
-  const source = program(r);
+  const source = gen(r);
   const vgpr: Record<number, number[]> = {};
   for (let i = 0; i < 12; i++) vgpr[i] = Array.from({ length: ws }, () => value(r));
   vgpr[12] = Array.from({ length: ws }, (_, l) => l * 4);
@@ -154,6 +193,42 @@ test('blocks: random loops and branches over ALU and memory ops equal the interp
 
 test('blocks: the same for wave64', () => {
   for (let seed = 5001; seed <= 5080; seed++) trial(seed, 64);
+});
+
+test('blocks: fused runs of integer VALU ops (carries, masks, EXEC, 64-bit) equal the interpreter, budgets cutting inside a run too', () => {
+  let fused = 0;
+  for (const ws of [32, 64] as const) {
+    for (let seed = 9001; seed <= 9090; seed++) {
+      trial(seed, ws, intProgram);
+      const src = intProgram(mulberry32(seed));
+      const p = prog(src, env(ws));
+      for (let pc = CODE_VA; ;) {
+        const b = blockAt(p, pc);
+        if (b === null) break;
+        fused += b.fused;
+        pc += b.ops.reduce((a, o) => a + o.size, 0);
+        if (b.ops[b.n - 1]!.inst.mnemonic === 's_endpgm') break;
+      }
+    }
+  }
+  assert.ok(fused > 200, `fused runs exercised: ${fused}`);
+});
+
+test('blocks: a fused run takes the carry of the op before it, stops before a scalar read of a mask it wrote, and ends at a write to EXEC', () => {
+  const count = (src: string, ws: 32 | 64 = 32) => {
+    const b = blockAt(prog(src + '\ns_endpgm', env(ws)), CODE_VA)!;
+    return b.fused;
+  };
+  // One run of four: two 64-bit adds through VCC.
+  assert.equal(count('v_add_co_u32 v1, vcc_lo, s0, v2\nv_add_co_ci_u32_e32 v3, vcc_lo, s1, v4, vcc_lo\nv_add_co_u32 v5, vcc_lo, s2, v2\nv_add_co_ci_u32_e32 v6, vcc_lo, s3, v4, vcc_lo'), 1);
+  // A scalar source reading s4 after a compare wrote it: two runs (the reader starts the second).
+  assert.equal(count('v_cmp_gt_u32_e64 s4, v1, v2\nv_mov_b32_e32 v3, 1\nv_add_nc_u32_e64 v5, s4, v1\nv_mov_b32_e32 v6, 2'), 2);
+  // A compare into EXEC ends its run: the op after it is not fused with it.
+  assert.equal(count('v_mov_b32_e32 v3, 1\nv_cmp_ne_u32_e64 exec_lo, 0, v1\nv_mov_b32_e32 v6, 2'), 1);
+  // Floats hand NaNs back to the reference: never fused.
+  assert.equal(count('v_add_f32_e32 v1, v2, v3\nv_mul_f32_e32 v4, v1, v3'), 0);
+  // Wave64: the same pair runs fused.
+  assert.equal(count('v_add_co_u32 v1, vcc_lo, s0, v2\nv_add_co_ci_u32_e32 v3, vcc_lo, s1, v4, vcc_lo', 64), 1);
 });
 
 function env(ws: 32 | 64 = 32): ExecEnv {

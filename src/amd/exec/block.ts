@@ -22,6 +22,10 @@ import { MEM_CLASS, checkRefs, quietPrefix, type WaitcntSanitizer } from './wait
 import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
+import { fuseLanes } from './fast-valu.js';
+
+/** Longest run of VALU ops fused into one lane loop. */
+const MAX_FUSED = 8;
 
 /** The model clock the dispatch owns (ExecEnv.now() reads `t`). */
 export interface Clock {
@@ -56,6 +60,8 @@ export interface Block {
   readonly run: BlockRun;
   /** Ops inlined into the generated function (the rest are called). */
   readonly inlined: number;
+  /** Runs of VALU ops the generated function runs in one lane loop each (fast-valu.ts fuseLanes). */
+  readonly fused: number;
 }
 
 /** Longest block: a block longer than the round-robin quantum (64) could never run whole. */
@@ -154,31 +160,47 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   // the block inside that prefix replays the skipped steps.
   const quiet = quietPrefix(ops, pcs, space);
   const lines: string[] = ['const t0 = clk.t;'];
+  let fusedRuns = 0;
   if (quiet > 0) lines.push('const sk = wc !== null && w.waitTrack === null;');
   const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}); ` : '');
   // The block's own values ($A, gathered by blockOf): $A[0] the op PCs (for replays), then the
   // inlined handlers' bound values, the (op index, param index) pairs of `take`.
   const take: number[] = [];
   let inlined = 0;
-  let pc = pc0;
-  for (let k = 0; k < n; k++) {
+  // The sanitizer's step before op k, as dispatch calls it (w.pc at the op). An op whose step can
+  // only check its registers is skipped unless one of them has an outstanding load (exact: see checkRefs).
+  const stepLines = (k: number): string[] => {
     const op = ops[k]!;
-    const next = pc + op.size;
-    const last = k === n - 1;
-    // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
-    if (k > 0) lines.push(`if (lim === ${k}) { ${replay(k)}w.pc = ${pc}; clk.t = t0 + ${k}; return ${k}; }`);
-    // The sanitizer sees the op with w.pc at it, as dispatch calls it. An op whose step can only
-    // check its registers is skipped unless one of them has an outstanding load (exact: see checkRefs).
+    const pc = pcs[k]!;
     const refs = MEM_CLASS[op.ci] === 1 ? null : checkRefs(op);
     const wcOn = k < quiet ? 'wc !== null && !sk' : 'wc !== null';
     if (refs === null) {
-      lines.push(MEM_CLASS[op.ci] === 1
+      return [MEM_CLASS[op.ci] === 1
         ? `if (${wcOn}) { w.pc = ${pc}; wc.step(w, $O[${k}]); }`
-        : `if (${wcOn} && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, $O[${k}]); }`);
-    } else if (refs.length > 0) {
-      const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
-      lines.push(`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`);
+        : `if (${wcOn} && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, $O[${k}]); }`];
     }
+    if (refs.length === 0) return [];
+    const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
+    return [`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`];
+  };
+  // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
+  const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${k}; }`;
+  // `body` (an Inline's or a fused run's statements) as block b<label>, its bound values taken from op k's Inline.
+  const inlineLines = (k: number, label: string, body: string): string[] => {
+    const src = ops[k]!.inline!;
+    const binds: string[] = [];
+    src.params.forEach((x, j) => {
+      if (!new RegExp(`\\b${x.replace(/\$/g, '\\$')}\\b`).test(body)) return;
+      binds.push(`const ${x} = $A[${1 + take.length / 2}];`);
+      take.push(k, j);
+    });
+    return [`b${label}: {`, ...binds, body, '}'];
+  };
+  // Op k itself: inlined when its handler's source allows, else called.
+  const opLines = (k: number): string[] => {
+    const op = ops[k]!;
+    const next = pcs[k]! + op.size;
+    const last = k === n - 1;
     // Leaving early: the wave stopped, trapped or branched away after op k.
     const leave = `{ ${replay(k + 1)}clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
     const check = last ? '' : ` if (w.state !== 'ready' || w.pc !== ${next}) ${leave}`;
@@ -189,20 +211,31 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
       const parts = src.body.split('return ref(w);');
       if (!/\breturn\b/.test(parts.join('')) && (!/\bw\.pc\b/.test(src.body) || last)) body = parts.join(`{ w.pc = ${next}; clk.t = t0 + ${k}; ref(w);${check} break b${k}; }`);
     }
-    if (body !== undefined) {
-      const binds: string[] = [];
-      src!.params.forEach((x, j) => {
-        if (!new RegExp(`\\b${x.replace(/\$/g, '\\$')}\\b`).test(body!)) return;
-        binds.push(`const ${x} = $A[${1 + take.length / 2}];`);
-        take.push(k, j);
-      });
-      if (last) lines.push(`w.pc = ${next};`);
-      lines.push(`b${k}: {`, ...binds, body, '}');
-      inlined++;
-    } else {
-      lines.push(`w.pc = ${next}; clk.t = t0 + ${k}; call($O[${k}], w);${check}`);
+    if (body === undefined) return [`w.pc = ${next}; clk.t = t0 + ${k}; call($O[${k}], w);${check}`];
+    inlined++;
+    return [...(last ? [`w.pc = ${next};`] : []), ...inlineLines(k, String(k), body)];
+  };
+  for (let k = 0; k < n;) {
+    if (k > 0) lines.push(limLine(k));
+    // A straight run of integer VALU ops in one lane loop (fast-valu.ts fuseLanes). A limit that
+    // stops inside the run takes the op-by-op path; the fused path steps the sanitizer for every
+    // op of the run first (VALU ops change nothing a step reads) and cannot leave early.
+    const fused = ops[k]!.inline?.lane !== undefined && k + 1 < n ? fuseLanes(ops.slice(k, Math.min(n, k + MAX_FUSED)).map((o) => o.inline?.lane)) : undefined;
+    if (fused === undefined) {
+      lines.push(...stepLines(k), ...opLines(k));
+      k++;
+      continue;
     }
-    pc = next;
+    const end = k + fused.n;
+    lines.push(`if (lim < ${end}) {`);
+    for (let i = k; i < end; i++) lines.push(...(i > k ? [limLine(i)] : []), ...stepLines(i), ...opLines(i));
+    lines.push('} else {');
+    for (let i = k; i < end; i++) lines.push(...stepLines(i));
+    lines.push(...inlineLines(k, `${k}_${end}`, fused.body));
+    if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
+    lines.push('}');
+    fusedRuns++;
+    k = end;
   }
   lines.push(`clk.t = t0 + ${n};`, `return ${n};`);
   const src = `return function block(w, clk, wc, lim, $O, $A) {\n${lines.join('\n')}\n};`;
@@ -216,7 +249,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   const classes = Int32Array.from([...counts].flat());
   // Only the sources' text is kept: an Inline's bound values belong to this Program (its handlers
   // hold the dispatch's memory).
-  return { fn, classes, inlined, take, bodies: ops.map((o) => o.inline?.body ?? null), params: ops.map((o) => o.inline?.params.join(',') ?? null), cis: ops.map((o) => o.ci) };
+  return { fn, classes, inlined, fused: fusedRuns, take, bodies: ops.map((o) => o.inline?.body ?? null), params: ops.map((o) => o.inline?.params.join(',') ?? null), cis: ops.map((o) => o.ci) };
 }
 
 /**
@@ -228,6 +261,7 @@ interface Plan {
   readonly fn: BlockFn;
   readonly classes: Int32Array;
   readonly inlined: number;
+  readonly fused: number;
   /** (op index, param index) pairs: the ops' bound values passed after $A[0] (the PCs). */
   readonly take: readonly number[];
   /** What the plan was generated from: each op's handler source, its parameter names and class. */
@@ -254,5 +288,5 @@ function blockOf(plan: Plan, ops: readonly Op[], pc0: number): Block {
   for (let i = 0; i < t.length; i += 2) values.push(ops[t[i]!]!.inline!.args[t[i + 1]!]);
   const fn = plan.fn;
   const run: BlockRun = (w, clk, wc, lim) => fn(w, clk, wc, lim, ops, values);
-  return { n: ops.length, ops, classes: plan.classes, fn, args: values, run, inlined: plan.inlined };
+  return { n: ops.length, ops, classes: plan.classes, fn, args: values, run, inlined: plan.inlined, fused: plan.fused };
 }

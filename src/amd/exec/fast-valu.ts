@@ -186,7 +186,7 @@ for (const x of ['v_cmp_', 'v_cmpx_']) {
 }
 
 /** A bound source: a VGPR row offset, or a uniform value read once per execution. */
-type Src = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly lo: string; readonly hi: string };
+type Src = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly lo: string; readonly hi: string; readonly sgprs?: readonly number[] };
 
 // 239 (src_pops_exiting_wave_id) is volatile: the reference path reads it through the POPS hook.
 const SGPR_OK = (enc: number) => enc <= 107 || (enc >= 124 && enc <= 248 && enc !== 239);
@@ -201,12 +201,12 @@ function bindSrc(enc: number, type: SrcType, literal: number | undefined, env: E
   }
   if (enc === 255) return { vgpr: false, lo: String((literal ?? 0) >>> 0), hi: '0' };
   if (!SGPR_OK(enc)) return undefined;
-  if (!wide) return { vgpr: false, lo: `s[${enc}]`, hi: '0' };
+  if (!wide) return { vgpr: false, lo: `s[${enc}]`, hi: '0', sgprs: [enc] };
   if (enc >= 128) return { vgpr: false, lo: `w.s64lo[${enc}]`, hi: `w.s64hi[${enc}]` };
   if ((enc & 1) === 1 || enc === 106 + 1) return undefined;
   if (enc === 124) return { vgpr: false, lo: '0', hi: '0' };
   if (enc === 124 + 1) return undefined;
-  return { vgpr: false, lo: `s[${enc}]`, hi: `s[${enc + 1}]` };
+  return { vgpr: false, lo: `s[${enc}]`, hi: `s[${enc + 1}]`, sgprs: [enc, enc + 1] };
 }
 
 /** Source expressions; uniform sources become locals `u<k>`/`uh<k>`/`g<k>` read in the preamble. */
@@ -235,9 +235,9 @@ function loops(ws: number, half: (lo: boolean) => string): string {
 }
 
 /** Lane body of one op: computes the result and stores it (or its carry/compare bit). */
-function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row: 0 | 1 | -1 }, lo: boolean): string {
-  const CO = lo ? 'co_lo' : 'co_hi';
-  const ci = d.cin ? `const ci = (${lo ? 'ci_lo' : 'ci_hi'} >>> (l & 31)) & 1; ` : '';
+function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row: 0 | 1 | -1 }, lo: boolean, co = 'co', ci_ = 'ci'): string {
+  const CO = lo ? `${co}_lo` : `${co}_hi`;
+  const ci = d.cin ? `const ci = (${lo ? `${ci_}_lo` : `${ci_}_hi`} >>> (l & 31)) & 1; ` : '';
   const setC = `if (c) ${CO} |= 1 << (l & 31);`;
   const { D, ws, row } = store;
   switch (d.kind) {
@@ -281,13 +281,14 @@ const OW0_64 = OU0.subarray(0, 64);
 const OW1_32 = OU1.subarray(0, 32);
 const OW1_64 = OU1.subarray(0, 64);
 
-function build(body: string, ref: Bound): Bound {
+function build(body: string, ref: Bound, lane?: LaneOp): Bound {
   const factory = compile(PARAMS, body);
   const args = [ref.run, roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1, OW0_32, OW0_64, OW1_32, OW1_64];
   const run = factory(...args) as (w: Wave) => void;
   // The handler's statements, for a basic block to inline (block.ts).
   const m = /^return function \w+\(w\) \{\n([\s\S]*)\n\};$/.exec(body);
-  return m ? { cls: ref.cls, run, inline: { run, body: m[1]!, params: PARAMS, args } } : { cls: ref.cls, run };
+  if (lane !== undefined) laneOps.add(lane);
+  return m ? { cls: ref.cls, run, inline: { run, body: m[1]!, params: PARAMS, args, ...(lane !== undefined ? { lane } : {}) } } : { cls: ref.cls, run };
 }
 
 function head(ws: number, float: boolean, fcmp: boolean): string[] {
@@ -304,13 +305,13 @@ function head(ws: number, float: boolean, fcmp: boolean): string[] {
 const laneCount = (ws: number, times: number) => `w.laneOps += ${times === 1 ? '' : `${times} * `}(full ? ${ws} : popcnt(el)${ws === 64 ? ' + popcnt(eh)' : ''});`;
 
 /** Write a lane mask (carry-out, compare) to scalar encoding m as swrite32/swrite64 would. */
-function maskWrite(m: number, ws: number): string | undefined {
+function maskWrite(m: number, ws: number, co = 'co'): string | undefined {
   if (m === 124) return '';
   if (m >= 108 && m <= 123) return undefined; // TTMPs: privilege rules stay with the reference
   if (m > 127 || m < 0) return undefined;
-  if (ws === 32) return `s[${m}] = co_lo >>> 0;`;
+  if (ws === 32) return `s[${m}] = ${co}_lo >>> 0;`;
   if ((m & 1) === 1) return undefined;
-  return `s[${m}] = co_lo >>> 0; s[${m + 1}] = co_hi >>> 0;`;
+  return `s[${m}] = ${co}_lo >>> 0; s[${m + 1}] = ${co}_hi >>> 0;`;
 }
 
 function plain(inst: Instruction): boolean {
@@ -349,30 +350,134 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
     if (ops.vdst < 0 || ops.vdst + dw > env.vgprs) return undefined;
     D = ops.vdst * ws;
   }
+  let cin: number | null = null;
   if (d.cin) {
     const c = enc === 'VOP2' ? 106 : ops.src[2]!;
     if (!(c <= 107 || c === 124 || c === 126 || c === 127) || (ws === 64 && (c & 1) === 1)) return undefined;
+    cin = c;
     if (c === 124) pre.push('const ci_lo = 0, ci_hi = 0;');
     else pre.push(`const ci_lo = s[${c}], ci_hi = ${ws === 64 ? `s[${c + 1}]` : '0'};`);
   }
   const post: string[] = [];
+  let cout: number | null = null;
+  let cmpx = false;
   if (d.kind === 'cmp') {
-    const cmpx = /^v_cmpx_/.test(inst.mnemonic);
+    cmpx = /^v_cmpx_/.test(inst.mnemonic);
     const m = cmpx ? 126 : enc === 'VOPC' ? 106 : ops.vdst;
     const wr = cmpx ? (ws === 64 ? 's[126] = co_lo >>> 0; s[127] = co_hi >>> 0;' : 's[126] = co_lo >>> 0;') : maskWrite(m, ws);
     if (wr === undefined) return undefined;
     post.push(wr);
+    cout = m;
   } else if (d.cout) {
     const m = enc === 'VOP2' ? 106 : ops.sdst;
     const wr = maskWrite(m, ws);
     if (wr === undefined) return undefined;
     post.push(wr);
+    cout = m;
   }
   const store = { D, ws, row: float ? (0 as const) : (-1 as const) };
   const code = [...pre, loops(ws, (lo) => laneBody(d, ex, store, lo))];
   if (float) code.push('if (nan !== 0) return ref(w);', writeBack(ws, [[D, 0]]));
   code.push(laneCount(ws, 1), ...post);
-  return build(`return function fast(w) {\n${code.join('\n')}\n};`, ref);
+  // Integer ops without MODE checks (nothing hands them back to the reference) and without an
+  // EXEC write can share a lane loop with their neighbours (fuseLanes).
+  const lane: LaneOp | undefined = float || d.fcvt === true || d.fcmp === true || cmpx ? undefined : {
+    d, srcs, types, ws, D, cin, cout: cout === 124 ? null : cout,
+    reads: srcs.flatMap((x) => (x.vgpr ? [] : x.sgprs ?? [])),
+  };
+  return build(`return function fast(w) {\n${code.join('\n')}\n};`, ref, lane);
+}
+
+/**
+ * An integer VALU op as fuseLanes needs it: its definition and bound sources, its destination row,
+ * the SGPR its carry-in is read from and the one its lane mask (carry-out, compare) goes to (null:
+ * none, or null/124), and the SGPRs it reads as uniform values.
+ */
+interface LaneOp {
+  readonly d: Def;
+  readonly srcs: readonly Src[];
+  readonly types: readonly SrcType[];
+  readonly ws: number;
+  readonly D: number;
+  readonly cin: number | null;
+  readonly cout: number | null;
+  readonly reads: readonly number[];
+}
+
+const laneOps = new WeakSet<object>();
+
+/**
+ * One lane loop for the longest prefix (at least two ops) of a straight run of integer VALU ops:
+ * each lane runs every op in order, so an op reading a VGPR an earlier op wrote sees that lane's
+ * new value, as op-by-op execution gives (no op reads another lane). What sequential execution
+ * makes visible between ops through SGPRs is kept exact: a carry-in from the mask an earlier op
+ * of the run writes is that op's bit for the lane (its mask accumulator so far); any other uniform
+ * read of an SGPR an earlier op writes ends the run before the reader. Masks are written after the
+ * loop in op order, so the last writer of an SGPR wins. Every op reads EXEC before the loop: none
+ * but the last writes it (v_cmpx_* is never a LaneOp; a mask to EXEC ends the run). `undefined`
+ * when fewer than two ops fuse.
+ */
+export function fuseLanes(lanes: readonly (object | undefined)[]): { readonly n: number; readonly body: string } | undefined {
+  const run: LaneOp[] = [];
+  // Per SGPR: the run index of the last op writing it as a mask (and the mask's width).
+  const writer = new Map<number, number>();
+  for (const x of lanes) {
+    if (x === undefined || !laneOps.has(x)) break;
+    const op = x as LaneOp;
+    if (run.length > 0 && op.ws !== run[0]!.ws) break;
+    if (op.reads.some((r) => writer.has(r))) break;
+    if (op.cin !== null && op.cin !== 124) {
+      const j = writer.get(op.cin);
+      // A carry-in from part of an earlier op's mask (or its high half alone) stays unfused.
+      if (j === undefined ? op.ws === 64 && writer.has(op.cin + 1) : run[j]!.cout !== op.cin) break;
+    }
+    run.push(op);
+    if (op.cout !== null) {
+      writer.set(op.cout, run.length - 1);
+      if (op.ws === 64) writer.set(op.cout + 1, run.length - 1);
+      // A mask written to EXEC (a VOP3 compare or carry with sdst exec) ends the run after it.
+      if (op.cout === 126 || op.cout === 127) break;
+    }
+  }
+  if (run.length < 2) return undefined;
+  const ws = run[0]!.ws;
+  const pre = ['const s = w.s, v = w.v, vf = w.vf;', 'const el = s[126];',
+    ws === 64 ? 'const eh = s[127]; const full = el === 4294967295 && eh === 4294967295;' : 'const eh = 0; const full = el === 4294967295;'];
+  const post: string[] = [];
+  const exs: Ex[][] = [];
+  const ciName: string[] = [];
+  const lastWriter = new Map<number, number>();
+  // A carry-out mask no later op of the run takes as carry-in and a later op overwrites is never
+  // seen: it is neither accumulated nor written (the 64-bit add pairs' first halves into VCC).
+  const seen = run.map((op, i) => {
+    if (op.cout === null) return false;
+    const next = run.findIndex((o, j) => j > i && o.cout === op.cout);
+    if (next < 0) return true;
+    return run.some((o, j) => j > i && j <= next && o.d.cin && o.cin === op.cout);
+  });
+  run.forEach((op, i) => {
+    pre.push(`let co${i}_lo = 0, co${i}_hi = 0;`);
+    exs.push(exprs(op.srcs, op.types, ws, `_${i}_`, pre));
+    let ci = `ci${i}`;
+    if (op.d.cin) {
+      const j = op.cin === null || op.cin === 124 ? undefined : lastWriter.get(op.cin);
+      if (j !== undefined) ci = `co${j}`;
+      else if (op.cin === null || op.cin === 124) pre.push(`const ci${i}_lo = 0, ci${i}_hi = 0;`);
+      else pre.push(`const ci${i}_lo = s[${op.cin}], ci${i}_hi = ${ws === 64 ? `s[${op.cin + 1}]` : '0'};`);
+    }
+    ciName.push(ci);
+    if (op.cout !== null) {
+      lastWriter.set(op.cout, i);
+      if (run.some((o, j) => j > i && o.cout === op.cout)) {
+        // Overwritten later in the run: written only if a carry-in between reads it (then as that
+        // op's operand, below), never to the SGPR.
+      } else post.push(maskWrite(op.cout, ws, `co${i}`)!);
+    }
+  });
+  // Ops whose mask is never seen drop the carry-out (compares keep theirs: it is their result).
+  const defOf = (op: LaneOp, i: number): Def => (op.d.cout && !seen[i] ? { ...op.d, cout: false } : op.d);
+  const body = loops(ws, (lo) => run.map((op, i) => laneBody(defOf(op, i), exs[i]!, { D: op.D, ws, row: -1 }, lo, `co${i}`, ciName[i]!)).join('\n'));
+  return { n: run.length, body: [...pre, body, laneCount(ws, run.length), ...post].join('\n') };
 }
 
 for (const [name, d] of defs) fastDefine(name, (inst, env, ref) => bindVop(d, inst, env, ref));

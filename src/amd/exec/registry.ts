@@ -34,6 +34,11 @@ export interface Inline {
   readonly body: string;
   readonly params: readonly string[];
   readonly args: readonly unknown[];
+  /**
+   * An integer VALU op's structured form (fast-valu.ts `LaneOp`): a basic block runs a straight run
+   * of such ops in one lane loop (fast-valu.ts `fuseLanes`).
+   */
+  readonly lane?: object;
 }
 
 export type Binder = (inst: Instruction, env: ExecEnv) => Bound;
