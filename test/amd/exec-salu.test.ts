@@ -135,6 +135,13 @@ test('S_MOVREL: M0-indexed sources and destinations inside their range', () => {
   assert.equal(v.diags.length, 0);
 });
 
+test('S_MOVREL: a 64-bit source at EXECZ with M0 = 0 reads EXECZ as it is now', () => {
+  // s_movrels_b64 s[0:1], <252>: LLVM's assembler refuses src_execz here, so the word is written
+  // out (0xbe80410a with SSRC0 = 252). EXEC is all zeros when it runs: EXECZ = 1, high dword 0.
+  const r = run('s_mov_b32 s20, 0\ns_mov_b32 exec_lo, 0\n.long 0xbe8041fc\ns_mov_b32 exec_lo, s21', { [M0]: 0, 21: 0xffffffff });
+  assert.deepEqual([r.s(0), r.s(1)], [1, 0]);
+});
+
 test('SOP2 64-bit bit fields: s_bfm_b64, s_bfe_u64, s_bfe_i64 (seeded sweep against BigInt)', () => {
   const next = rng(7);
   for (let k = 0; k < 24; k++) {

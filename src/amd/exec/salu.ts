@@ -535,6 +535,8 @@ function movrelRead(w: Wave, base: number, idx: number, b64: boolean, limit: num
   const ttmp = addr >= SREG.TTMP0 && addr <= SREG.TTMP15;
   if (ttmp && !w.priv) return (HI[0] = 0), 0;
   if (addr === SREG.NULL) return (HI[0] = 0), 0;
+  // VCCZ, EXECZ and SCC are composed at the read, as every other source read of them does.
+  if (addr === SREG.VCCZ || addr === SREG.EXECZ || addr === SREG.SCC) w.syncSpecials();
   if (addr >= 128) return (HI[0] = b64 ? w.s64hi[addr]! : 0), b64 ? w.s64lo[addr]! : w.s[addr]!;
   HI[0] = b64 ? w.s[addr + 1]! : 0;
   return w.s[addr]!;
