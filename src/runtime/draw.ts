@@ -518,10 +518,6 @@ export class GfxPipeline {
     });
     const ldsStore = new ArrayBuffer(distinctOf.reduce((a, d) => a + psLds(d.length), 0));
     let ldsAt = 0;
-    // The waves' registers: slices of one zeroed buffer too (Wave `store`).
-    const psLaunch = { waveSize: psWs, vgprs: pvgprs, pc: ppc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: pmode, status: 0 } as const;
-    const regBytes = Wave.bytes(psLaunch);
-    const regStore = new ArrayBuffer(regBytes * psWaves.length);
     for (let wi = 0; wi < psWaves.length; wi++) {
       const ps = psWaves[wi]!;
       const distinct = distinctOf[wi]!;
@@ -531,7 +527,7 @@ export class GfxPipeline {
       distinct.forEach((sp, p) => preloadParams(ldv, p, sp, vo, cntl));
       const [se, packer] = this.waveIds.packerOf(ps.quads[0]!.x, ps.quads[0]!.y);
       const wmem = pops ? this.popsDraw!.memFor(se, this.mem) : this.mem;
-      const w = new Wave(psLaunch, wmem, lds, { wg: [wi, 0, 0], waveInGroup: 0, id: this.waveCounter++ }, { buffer: regStore, at: wi * regBytes });
+      const w = new Wave({ waveSize: psWs, vgprs: pvgprs, pc: ppc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: pmode, status: 0 }, wmem, lds, { wg: [wi, 0, 0], waveInGroup: 0, id: this.waveCounter++ });
       w.peers = [w];
       let sg = 0;
       for (; sg < pUser && sg < 106; sg++) w.s[sg] = regs.raw(`SPI_SHADER_USER_DATA_PS_${sg}`);

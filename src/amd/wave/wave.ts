@@ -169,26 +169,20 @@ export class Wave {
   /** The constant template the 64-bit rows hold (relaunch copies them only for another one). */
   private template: ConstTemplate | null = null;
 
-  /**
-   * `store`: the zeroed bytes [at, at + Wave.bytes(l)) of a buffer the launcher allocated for many
-   * waves at once (a draw's PS waves); absent, the wave allocates its own.
-   */
-  constructor(l: WaveLaunch, mem: Memory, lds: Uint8Array, ids: { wg: [number, number, number]; waveInGroup: number; id: number }, store?: { readonly buffer: ArrayBuffer; readonly at: number }) {
+  constructor(l: WaveLaunch, mem: Memory, lds: Uint8Array, ids: { wg: [number, number, number]; waveInGroup: number; id: number }) {
     this.waveSize = l.waveSize;
     this.vgprs = l.vgprs;
     // One backing store for the scalar file, its 64-bit constant rows, the hardware registers and
     // the VGPRs: a draw creates thousands of PS waves, and five separate off-heap arrays per wave
-    // were most of their launch cost and garbage. (One ArrayBuffer per wave still cost ~17 us
-    // each and V8's external-memory GCs: a draw hands its waves slices of one buffer.)
+    // were most of their launch cost and garbage.
     const nv = Math.max(1, l.vgprs) * l.waveSize;
-    const buf = store?.buffer ?? new ArrayBuffer(Wave.bytes(l));
-    const at = store?.at ?? 0;
-    this.s = new Uint32Array(buf, at, 256);
-    this.s64lo = new Uint32Array(buf, at + 1024, 256);
-    this.s64hi = new Uint32Array(buf, at + 2048, 256);
-    this.hw = new Uint32Array(buf, at + 3072, 64);
-    this.v = new Uint32Array(buf, at + 3328, nv);
-    this.vf = new Float32Array(buf, at + 3328, nv);
+    const buf = new ArrayBuffer((3 * 256 + 64 + nv) * 4);
+    this.s = new Uint32Array(buf, 0, 256);
+    this.s64lo = new Uint32Array(buf, 1024, 256);
+    this.s64hi = new Uint32Array(buf, 2048, 256);
+    this.hw = new Uint32Array(buf, 3072, 64);
+    this.v = new Uint32Array(buf, 3328, nv);
+    this.vf = new Float32Array(buf, 3328, nv);
     this.pc = l.pc;
     this.mem = mem;
     this.lds = lds;
@@ -206,11 +200,6 @@ export class Wave {
     this.template = t;
   }
 
-  /** Bytes of register state a wave of this launch keeps (the `store` slice its constructor takes). */
-  static bytes(l: Pick<WaveLaunch, 'vgprs' | 'waveSize'>): number {
-    return (3 * 256 + 64 + Math.max(1, l.vgprs) * l.waveSize) * 4;
-  }
-
   /**
    * Launch this object again as a fresh wave of another workgroup (same waveSize/VGPR count and
    * memory): every field returns to what the constructor gives (VGPRs zeroed, SGPRs and the
@@ -220,16 +209,11 @@ export class Wave {
     if (l.waveSize !== this.waveSize || l.vgprs !== this.vgprs) throw new Error('relaunch with a different wave size or VGPR count');
     const t = constantTemplate(l.sharedBase, l.privateBase);
     this.s.set(t.s);
-    // The 64-bit constant rows: copied whole only for another template; of them only the dynamic
-    // sources' low dwords (VCCZ, EXECZ, SCC: syncSpecials) change after launch.
+    // The 64-bit constant rows are never written after launch: copied only for another template.
     if (t !== this.template) {
       this.s64lo.set(t.lo);
       this.s64hi.set(t.hi);
       this.template = t;
-    } else {
-      this.s64lo[SREG.VCCZ] = t.lo[SREG.VCCZ]!;
-      this.s64lo[SREG.EXECZ] = t.lo[SREG.EXECZ]!;
-      this.s64lo[SREG.SCC] = t.lo[SREG.SCC]!;
     }
     this.v.fill(0);
     this.hw.fill(0);
