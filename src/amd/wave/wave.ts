@@ -209,11 +209,16 @@ export class Wave {
     if (l.waveSize !== this.waveSize || l.vgprs !== this.vgprs) throw new Error('relaunch with a different wave size or VGPR count');
     const t = constantTemplate(l.sharedBase, l.privateBase);
     this.s.set(t.s);
-    // The 64-bit constant rows are never written after launch: copied only for another template.
+    // The 64-bit constant rows: copied whole only for another template; of them only the dynamic
+    // sources' low dwords (VCCZ, EXECZ, SCC: syncSpecials) change after launch.
     if (t !== this.template) {
       this.s64lo.set(t.lo);
       this.s64hi.set(t.hi);
       this.template = t;
+    } else {
+      this.s64lo[SREG.VCCZ] = t.lo[SREG.VCCZ]!;
+      this.s64lo[SREG.EXECZ] = t.lo[SREG.EXECZ]!;
+      this.s64lo[SREG.SCC] = t.lo[SREG.SCC]!;
     }
     this.v.fill(0);
     this.hw.fill(0);
