@@ -141,6 +141,31 @@ function callOp(op: Op, w: Wave): void {
   op.run(w);
 }
 
+/**
+ * A limit inside a fused run (see compileBlock): ops [k, lim) of the run one by one through their
+ * handlers, as the block's own op-by-op code would run them (sanitizer step with w.pc at the op
+ * unless skipped in the quiet prefix, w.pc at the next op and the clock at the op while the
+ * handler runs), then the exit at `lim`. A fused run's ops are integer VALU ops: they neither trap
+ * nor move the PC. Shared by every block so this rare path adds no code, and no deoptimisation
+ * when first taken, to each block function.
+ */
+function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, lim: number): number {
+  for (let i = k; i < lim; i++) {
+    const op = ops[i]!;
+    if (wc !== null && !(sk && i < quiet) && w.waitTrack !== null) {
+      w.pc = pcs[i]!;
+      wc.step(w, op);
+    }
+    w.pc = pcs[i]! + op.size;
+    clk.t = t0 + i;
+    op.run(w);
+  }
+  if (sk && lim < quiet) wc!.replay(w, ops, pcs, lim);
+  w.pc = pcs[lim]!;
+  clk.t = t0 + lim;
+  return lim;
+}
+
 /** The PC of each op of a straight-line run starting at `pc0`. */
 function opPcs(ops: readonly Op[], pc0: number): number[] {
   const pcs: number[] = [];
@@ -218,8 +243,9 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   for (let k = 0; k < n;) {
     if (k > 0) lines.push(limLine(k));
     // A straight run of integer VALU ops in one lane loop (fast-valu.ts fuseLanes). A limit that
-    // stops inside the run takes the op-by-op path; the fused path steps the sanitizer for every
-    // op of the run first (VALU ops change nothing a step reads) and cannot leave early.
+    // stops inside the run runs its first ops one by one (cutRun); the fused path steps the
+    // sanitizer for every op of the run first (VALU ops change nothing a step reads) and cannot
+    // leave early.
     const fused = ops[k]!.inline?.lane !== undefined && k + 1 < n ? fuseLanes(ops.slice(k, Math.min(n, k + MAX_FUSED)).map((o) => o.inline?.lane)) : undefined;
     if (fused === undefined) {
       lines.push(...stepLines(k), ...opLines(k));
@@ -227,13 +253,11 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
       continue;
     }
     const end = k + fused.n;
-    lines.push(`if (lim < ${end}) {`);
-    for (let i = k; i < end; i++) lines.push(...(i > k ? [limLine(i)] : []), ...stepLines(i), ...opLines(i));
-    lines.push('} else {');
+    lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim);`);
     for (let i = k; i < end; i++) lines.push(...stepLines(i));
     lines.push(...inlineLines(k, `${k}_${end}`, fused.body));
     if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
-    lines.push('}');
+    inlined += fused.n;
     fusedRuns++;
     k = end;
   }
@@ -241,7 +265,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   const src = `return function block(w, clk, wc, lim, $O, $A) {\n${lines.join('\n')}\n};`;
   let fn = blockFns.get(src);
   if (fn === undefined) {
-    fn = compile(['call'], src)(callOp) as unknown as BlockFn;
+    fn = compile(['call', 'cut'], src)(callOp, cutRun) as unknown as BlockFn;
     blockFns.set(src, fn);
   }
   const counts = new Map<number, number>();
