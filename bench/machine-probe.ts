@@ -44,6 +44,8 @@ export class MachineProbe {
     worker.on('message', (v: number) => {
       const p = this.pending;
       this.pending = null;
+      // Between readings the worker does not keep the process alive.
+      worker.unref();
       p?.(v);
     });
     worker.unref();
@@ -62,6 +64,7 @@ export class MachineProbe {
   private other(n: number): Promise<number> {
     return new Promise((resolve) => {
       this.pending = resolve;
+      this.worker.ref();
       this.worker.postMessage(n);
     });
   }

@@ -126,7 +126,7 @@ function collector(): () => void {
 /** Repeats of each case after its cold run (best and median reported); `--repeats N` overrides. */
 export const REPEATS = 7;
 
-interface Run {
+export interface Run {
   readonly ms: number;
   readonly cpuMs: number;
   readonly pathCpuMs: number | undefined;
@@ -234,7 +234,7 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
  * ratio when one runner's best falls in a fast phase and the other's does not; a pair sees the
  * same phase. The cold runs are not paired (first compilation, not the steady state).
  */
-function pairedRatio(one: readonly Run[], many: readonly Run[], keep?: (k: number) => boolean): number {
+export function pairedRatio(one: readonly Run[], many: readonly Run[], keep?: (k: number) => boolean): number {
   const n = Math.min(one.length, many.length);
   const r: number[] = [];
   for (let k = n > 1 ? 1 : 0; k < n; k++) if (keep === undefined || keep(k)) r.push(one[k]!.ms / many[k]!.ms);

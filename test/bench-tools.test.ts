@@ -1,0 +1,54 @@
+// The benchmark's own machinery (bench/rdna3.ts, bench/machine-probe.ts): what it reports must mean
+// what bench/README says, so the pieces that turn timings into figures are checked here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reusedCopies, pairedRatio, type Run } from '../bench/rdna3.js';
+import { MachineProbe, median } from '../bench/machine-probe.js';
+import { benchCases } from '../bench/cases.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+test('bench: repeats of a case get the same buffers refilled with its inputs; the last run and the next case get fresh ones', () => {
+  const [c] = benchCases({ root: ROOT, small: true, only: (n) => n === 'vaddmul' });
+  assert.ok(c);
+  const prep = reusedCopies(false);
+  const a = prep(c, true);
+  assert.ok(a.buffers.every((b, i) => b.adopt === true && b.data !== c.launch.buffers[i]!.data), 'adopted copies, not the case\'s arrays');
+  a.buffers[0]!.data.fill(0xee); // a run writes into them
+  const b = prep(c, true);
+  assert.equal(b.buffers[0]!.data, a.buffers[0]!.data, 'the same buffer again');
+  assert.ok(Buffer.from(b.buffers[0]!.data).equals(Buffer.from(c.launch.buffers[0]!.data)), 'refilled with the inputs');
+  const last = prep(c, false);
+  assert.equal(last.buffers[0]!.data, a.buffers[0]!.data, 'the last repeat still reuses them');
+  const fresh = prep(c, true);
+  assert.notEqual(fresh.buffers[0]!.data, a.buffers[0]!.data, 'after a run that did not keep them, new copies');
+  const shared = reusedCopies(true)(c, true);
+  assert.ok(shared.buffers.every((x) => x.data.buffer instanceof SharedArrayBuffer), 'a split run gets SharedArrayBuffers');
+});
+
+test('bench: x1thread is the median of adjacent pairs, cold runs left out; the two-core subset keeps only the pairs it is asked for', () => {
+  const run = (ms: number): Run => ({ ms, cpuMs: ms, pathCpuMs: undefined, bad: null, wi: 1, laneOps: 1, rss: 0 });
+  const one = [500, 60, 100, 62, 64].map(run);
+  const two = [400, 30, 35, 50, 32].map(run);
+  // Pairs 60/30 = 2, 100/35 = 2.857, 62/50 = 1.24, 64/32 = 2: median 2. Best over best would be 60/30.
+  assert.equal(pairedRatio(one, two), 2);
+  assert.equal(pairedRatio(one, two, (k) => k === 3), 1.24);
+  assert.ok(Number.isNaN(pairedRatio(one, two, () => false)));
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+});
+
+test('bench: the machine probe times one thread and two at once and reports their ratio', async () => {
+  const p = await MachineProbe.start();
+  try {
+    const r = await p.read();
+    assert.ok(r.oneMs > 0 && r.twoMs > 0);
+    assert.ok(Math.abs(r.parallel - (2 * r.oneMs) / r.twoMs) < 1e-12);
+    // Two threads cannot finish the same two loops faster than one runs one of them, give or take timer noise.
+    assert.ok(r.parallel > 0 && r.parallel < 2.5, `parallel ${r.parallel}`);
+  } finally {
+    p.close();
+  }
+});
