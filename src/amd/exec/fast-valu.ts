@@ -447,12 +447,13 @@ export function fuseLanes(lanes: readonly (object | undefined)[]): { readonly n:
   const exs: Ex[][] = [];
   const ciName: string[] = [];
   const lastWriter = new Map<number, number>();
-  // A carry-out mask no later op of the run takes as carry-in and a later op overwrites is never
-  // seen: it is neither accumulated nor written (the 64-bit add pairs' first halves into VCC).
+  // Per op with a mask: the later op of the run that writes the same SGPR(s), or -1. An overwritten
+  // mask is not written to the SGPR; if also no carry-in up to the overwrite reads it, it is never
+  // seen and not even accumulated (the 64-bit add pairs' first halves into VCC).
+  const overwrite = run.map((op, i) => (op.cout === null ? -1 : run.findIndex((o, j) => j > i && o.cout === op.cout)));
   const seen = run.map((op, i) => {
-    if (op.cout === null) return false;
-    const next = run.findIndex((o, j) => j > i && o.cout === op.cout);
-    if (next < 0) return true;
+    const next = overwrite[i]!;
+    if (op.cout === null || next < 0) return op.cout !== null;
     return run.some((o, j) => j > i && j <= next && o.d.cin && o.cin === op.cout);
   });
   run.forEach((op, i) => {
@@ -468,10 +469,7 @@ export function fuseLanes(lanes: readonly (object | undefined)[]): { readonly n:
     ciName.push(ci);
     if (op.cout !== null) {
       lastWriter.set(op.cout, i);
-      if (run.some((o, j) => j > i && o.cout === op.cout)) {
-        // Overwritten later in the run: written only if a carry-in between reads it (then as that
-        // op's operand, below), never to the SGPR.
-      } else post.push(maskWrite(op.cout, ws, `co${i}`)!);
+      if (overwrite[i]! < 0) post.push(maskWrite(op.cout, ws, `co${i}`)!);
     }
   });
   // Ops whose mask is never seen drop the carry-out (compares keep theirs: it is their result).
