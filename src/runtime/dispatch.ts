@@ -20,7 +20,7 @@ import type { IsaTarget } from '../amd/isa/target.js';
 import { DecodeError } from '../amd/isa/types.js';
 import { INST_CLASSES, Program, type Op } from '../amd/exec/program.js';
 import type { AlignMode, Engine, ExecEnv } from '../amd/exec/env.js';
-import { WAVE_STATE_SEED } from '../amd/exec/env.js';
+import { DispatchEnv, WAVE_STATE_SEED } from '../amd/exec/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
 import { MEM_CLASS, WaitcntSanitizer } from '../amd/exec/waitcnt.js';
@@ -177,17 +177,74 @@ function settle(c: DispatchConfig): Settled {
 }
 type Settled = { readonly [K in keyof Required<DispatchConfig>]: DispatchConfig[K] };
 
+/** A Program kept for its code object, with the env it was bound against. */
+interface Kept {
+  readonly program: Program;
+  readonly env: DispatchEnv;
+}
+
+/** At most this many bindings (wave size, VGPRs, engine, alignment, target) are kept per code object. */
+const KEPT_PER_CODE = 8;
+
+/**
+ * Programs kept across dispatches, by code object (loadCodeObjectCached hands a repeated launch the
+ * same one): a dispatch of code already bound in this thread decodes, binds and compiles nothing.
+ * Binding was per dispatch before; in a repeated or split run (each worker binds its own copy)
+ * that setup, V8 tiering it up in the background and collecting its garbage cost 12-28 ms of CPU
+ * per 40-60 ms run, taken from the threads the run needed.
+ */
+const kept = new WeakMap<object, Kept[]>();
+
+function keptProgram(target: IsaTarget, code: LoadedCode, ws: 32 | 64, vgprs: number, engine: Engine, alignMode: AlignMode | undefined): Kept {
+  // (By the words when a caller built the LoadedCode without a code object: tests do.)
+  const owner: object = (code.co as CodeObject | null) ?? code.words;
+  let list = kept.get(owner);
+  if (list === undefined) kept.set(owner, (list = []));
+  for (const k of list) {
+    const e = k.env;
+    const p = k.program;
+    if (!e.busy && p.target === target && p.base === code.textVa && e.waveSize === ws && e.vgprs === vgprs && e.engine === engine && e.alignMode === alignMode && sameWords(p.words, code.words)) return k;
+  }
+  const env = new DispatchEnv(target.space, ws, vgprs, engine, alignMode);
+  const k: Kept = { program: new Program(target, code.textVa, code.words, env), env };
+  // (A busy one is in use by an enclosing dispatch of the same code: this one binds its own.)
+  list.unshift(k);
+  if (list.length > KEPT_PER_CODE) list.pop();
+  return k;
+}
+
+function sameWords(a: Uint32Array, b: Uint32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function dispatch(
   target: IsaTarget, code: LoadedCode, kernel: CodeObjectKernel, mem: Memory, diag: Diagnostics, given: DispatchConfig,
 ): DispatchStats {
   const cfg = settle(given);
-  const kd = kernel.kd;
-  const ws = kd.derived.waveSize;
-  const vgprs = Math.min(256, kd.derived.vgprs);
+  const ws = kernel.kd.derived.waveSize;
+  const vgprs = Math.min(256, kernel.kd.derived.vgprs);
+  const k = keptProgram(target, code, ws, vgprs, cfg.engine ?? 'fast', cfg.alignMode);
   // The model clock: one tick per issued wave-instruction (blocks advance it op by op too).
   const clk: Clock = { t: 0 };
-  const env: ExecEnv = { space: target.space, diag, mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clk.t, engine: cfg.engine ?? 'fast', ...(cfg.alignMode ? { alignMode: cfg.alignMode } : {}) };
-  const program = new Program(target, code.textVa, code.words, env);
+  k.env.rebind(diag, clk);
+  k.program.rearm();
+  try {
+    return runDispatch(target, code, kernel, mem, diag, cfg, k.program, k.env, clk);
+  } finally {
+    k.env.release();
+  }
+}
+
+function runDispatch(
+  target: IsaTarget, code: LoadedCode, kernel: CodeObjectKernel, mem: Memory, diag: Diagnostics, cfg: Settled,
+  program: Program, env: ExecEnv, clk: Clock,
+): DispatchStats {
+  const kd = kernel.kd;
+  const ws = env.waveSize;
+  const vgprs = env.vgprs;
   const th = cfg.trapHandler;
   let trapProgram: Program | null = null;
   if (th) {

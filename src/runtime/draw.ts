@@ -226,7 +226,7 @@ export class GfxPipeline {
     if (!p) {
       const clock = this.clock;
       const target = this.gen === 'gfx11' ? gfx11 : this.gen === 'gfx103' ? gfx10 : gfx9;
-      const env: ExecEnv = { space: target.space, diag: this.diag, mem: this.mem, seed: WAVE_STATE_SEED, waveSize, vgprs, now: () => clock.t, engine: this.opts.engine ?? 'fast', ...(cacheHook ? { cacheHook } : {}) };
+      const env: ExecEnv = { space: target.space, diag: this.diag, seed: WAVE_STATE_SEED, waveSize, vgprs, now: () => clock.t, engine: this.opts.engine ?? 'fast', ...(cacheHook ? { cacheHook } : {}) };
       p = new Program(target, code.va, code.words, env);
       this.programs.set(key, p);
     }

@@ -232,7 +232,7 @@ test('blocks: a fused run takes the carry of the op before it, stops before a sc
 });
 
 function env(ws: 32 | 64 = 32): ExecEnv {
-  return { space: gfx11.space, diag: new Diagnostics(), mem: new Memory(), seed: WAVE_STATE_SEED, waveSize: ws, vgprs: 16, now: () => 0, engine: 'fast' };
+  return { space: gfx11.space, diag: new Diagnostics(), seed: WAVE_STATE_SEED, waveSize: ws, vgprs: 16, now: () => 0, engine: 'fast' };
 }
 const prog = (src: string, e = env()) => new Program(gfx11, CODE_VA, Uint32Array.from(assemble(gfx11, src)), e);
 
@@ -262,17 +262,24 @@ test('blocks: s_barrier, s_sleep and messages end a block; long runs are cut at 
   assert.equal(blockAt(p, CODE_VA)!.n, MAX_OPS);
 });
 
-test('blocks: an op whose bind-time findings are unreported starts no block and ends the one before it', () => {
+test('blocks: an op with bind-time findings starts no block and ends the one before it; each dispatch (rearm) reports them again', () => {
   // v_mov_b32 v20 with 16 VGPRs allocated: gfx11.vgpr.dst-out-of-range, reported at its first execution.
   const e = env();
   const p = prog('v_mov_b32_e32 v1, 1\nv_mov_b32_e32 v20, 1\nv_mov_b32_e32 v2, 1\ns_endpgm', e);
   assert.equal(blockAt(p, CODE_VA)!.n, 1);
   assert.equal(blockAt(p, CODE_VA + 4), null);
   assert.equal(e.diag.list.length, 0, 'looking ahead reports nothing');
-  const w = new Wave({ waveSize: 32, vgprs: 16, pc: CODE_VA + 4, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: 0xf0, status: 0 }, e.mem, new Uint8Array(1024), { wg: [0, 0, 0], waveInGroup: 0, id: 0 });
+  const w = new Wave({ waveSize: 32, vgprs: 16, pc: CODE_VA + 4, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: 0xf0, status: 0 }, new Memory(), new Uint8Array(1024), { wg: [0, 0, 0], waveInGroup: 0, id: 0 });
   p.opAt(CODE_VA + 4, w);
-  assert.equal(e.diag.list.length, 1, 'opAt reports it once');
-  assert.equal(blockAt(p, CODE_VA + 4)!.n, 3, 'then blocks may include it');
+  assert.equal(e.diag.list.length, 1, 'opAt reports it');
+  p.opAt(CODE_VA + 4, w);
+  assert.equal(e.diag.list.length, 1, 'once');
+  assert.equal(blockAt(p, CODE_VA + 4), null, 'it still starts no block: a kept Program steps it in the next dispatch');
+  assert.equal(blockAt(p, CODE_VA + 8)!.n, 2);
+  p.rearm();
+  p.opAt(CODE_VA + 4, w);
+  assert.equal(e.diag.list.length, 2, 'a new dispatch reports it again');
+  assert.equal(e.diag.list[1]!.id, 'gfx11.vgpr.dst-out-of-range');
 });
 
 test('blocks: a MEMVIOL trap in the middle of a block leaves the block at the trap, as op-by-op stepping does', () => {

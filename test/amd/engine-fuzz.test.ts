@@ -185,7 +185,7 @@ test('engine fuzz: the same for wave64', () => {
 
 test('engine fuzz: most generated instructions take the fast path (the fuzz exercises it)', () => {
   const r = mulberry32(99);
-  const env: ExecEnv = { space: gfx11.space, diag: new Diagnostics(), mem: new Memory(), seed: WAVE_STATE_SEED, waveSize: 32, vgprs: 16, now: () => 0, engine: 'fast' };
+  const env: ExecEnv = { space: gfx11.space, diag: new Diagnostics(), seed: WAVE_STATE_SEED, waveSize: 32, vgprs: 16, now: () => 0, engine: 'fast' };
   let fast = 0;
   let total = 0;
   for (const line of program(r, 400)) {
@@ -242,7 +242,7 @@ test('f32 min/max and conversions on the fast path: every pair of edge values, b
   }
   assert.ok(fastRuns > 0, 'some chunks run NaN-free');
   // The handlers are the fast ones (fast-valu.ts), not the reference.
-  const env: ExecEnv = { space: gfx11.space, diag: new Diagnostics(), mem: new Memory(), seed: WAVE_STATE_SEED, waveSize: 32, vgprs: 16, now: () => 0, engine: 'fast' };
+  const env: ExecEnv = { space: gfx11.space, diag: new Diagnostics(), seed: WAVE_STATE_SEED, waveSize: 32, vgprs: 16, now: () => 0, engine: 'fast' };
   for (const line of ['v_max_f32_e32 v2, v0, v1', 'v_min_f32_e64 v5, v1, v0', 'v_cvt_f32_u32_e32 v6, v0', 'v_cvt_i32_f32_e32 v9, v0']) {
     const words = Uint32Array.from(assemble(gfx11, line));
     assert.match(bindInstruction(decodeAt(gfx11, words, 0, CODE_VA), env).run.name, /^fast/, line);

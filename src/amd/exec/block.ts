@@ -78,7 +78,8 @@ function ends(op: Op): boolean {
 
 /**
  * The block starting at `pc`, built and compiled on first use; null when the op at `pc` cannot
- * start one (not decodable, outside the program, or findings still to report): step it instead.
+ * start one (not decodable, outside the program, or an op with bind-time findings, which each
+ * dispatch reports when a wave first steps it): step it instead.
  */
 export function blockAt(program: Program, pc: number): Block | null {
   const i = (pc - program.base) / 4;
@@ -95,7 +96,7 @@ export function blockAt(program: Program, pc: number): Block | null {
       if (e instanceof DecodeError) break;
       throw e;
     }
-    if (program.hasPending(p)) break;
+    if (program.hasFindings(p)) break;
     ops.push(op);
     p += op.size;
     if (ends(op) || ops.length >= MAX_OPS) break;

@@ -1,13 +1,12 @@
 /** What instruction semantics may see besides the wave: the dispatch-wide environment. */
 import type { Diagnostics } from '../../core/diagnostics.js';
-import type { Memory } from '../../core/memory.js';
 import type { OperandSpace } from '../isa/operands.js';
 import type { CacheHook } from './cache-hook.js';
 
 export interface ExecEnv {
   readonly space: OperandSpace;
   readonly diag: Diagnostics;
-  readonly mem: Memory;
+  // (No memory: handlers reach it through the wave, `w.mem`.)
   /** Seed document for the wave-state rules (diagnostics cite it). */
   readonly seed: string;
   /** Wave size and VGPRs per lane of the dispatch (all its waves share them, so binding may use them). */
@@ -31,6 +30,66 @@ export interface ExecEnv {
   readonly cacheHook?: CacheHook;
   /** Model time: REALTIME ticks at 100 MHz derived from executed instructions. */
   now(): number;
+  /**
+   * Which dispatch the handlers run for (absent = 0): a Program kept across dispatches
+   * (dispatch.ts) binds once, and a diagnostic its handlers report "once" is once per epoch, so a
+   * repeated dispatch reports what a fresh Program would.
+   */
+  readonly epoch?: number;
+}
+
+/** Epochs handed out in this thread (DispatchEnv.rebind). */
+let epochs = 0;
+
+/** The diagnostics of no dispatch: what a kept Program's env holds between dispatches. */
+const NO_DIAG = { report: () => { throw new Error('a kept Program ran outside a dispatch'); } } as unknown as Diagnostics;
+
+/**
+ * The ExecEnv of a Program kept across dispatches: the binding parts (space, wave size, VGPRs,
+ * engine, alignment) are fixed; diagnostics, the clock and the epoch are the current dispatch's
+ * (handlers read `env.diag` and `env.now()` when they run, never at bind time; memory they reach
+ * through the wave). Between dispatches it holds neither, so a kept Program keeps no run alive.
+ */
+export class DispatchEnv implements ExecEnv {
+  readonly space: OperandSpace;
+  readonly seed: string;
+  readonly waveSize: 32 | 64;
+  readonly vgprs: number;
+  readonly engine: Engine;
+  readonly alignMode?: AlignMode;
+  diag: Diagnostics = NO_DIAG;
+  epoch = 0;
+  /** True while a dispatch runs with this env (a nested dispatch of the same code gets its own). */
+  busy = false;
+  private clock: { t: number } = { t: 0 };
+
+  constructor(space: OperandSpace, waveSize: 32 | 64, vgprs: number, engine: Engine, alignMode: AlignMode | undefined) {
+    this.space = space;
+    this.seed = WAVE_STATE_SEED;
+    this.waveSize = waveSize;
+    this.vgprs = vgprs;
+    this.engine = engine;
+    if (alignMode !== undefined) this.alignMode = alignMode;
+  }
+
+  now(): number {
+    return this.clock.t;
+  }
+
+  /** Enter a dispatch: its diagnostics and clock, and a new epoch. */
+  rebind(diag: Diagnostics, clock: { t: number }): void {
+    this.diag = diag;
+    this.clock = clock;
+    this.epoch = ++epochs;
+    this.busy = true;
+  }
+
+  /** Leave the dispatch: drop its diagnostics and clock. */
+  release(): void {
+    this.diag = NO_DIAG;
+    this.clock = { t: 0 };
+    this.busy = false;
+  }
 }
 
 /** Execution engines (see ExecEnv.engine). */

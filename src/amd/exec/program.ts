@@ -41,7 +41,11 @@ export class Program {
   readonly base: number;
   readonly words: Uint32Array;
   private readonly ops: (Op | undefined)[];
-  /** Bind-time findings of decoded ops not yet reported (reported when a wave first reaches the op). */
+  /** Bind-time findings of decoded ops (kept: a Program kept across dispatches reports them in each). */
+  private readonly findings: (readonly Finding[] | undefined)[];
+  /** Indices of the ops with findings. */
+  private readonly withFindings: number[] = [];
+  /** Findings not yet reported in this dispatch (reported when a wave first reaches the op). */
   private readonly pending: (readonly Finding[] | undefined)[];
   /** Basic blocks by start index, built and compiled by block.ts. */
   readonly blocks: (Block | undefined)[];
@@ -53,6 +57,7 @@ export class Program {
     this.base = base;
     this.words = words;
     this.ops = new Array(words.length);
+    this.findings = new Array(words.length);
     this.pending = new Array(words.length);
     this.blocks = new Array(words.length);
     this.env = env;
@@ -92,14 +97,27 @@ export class Program {
     const target = this.target;
     // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (gen-normalize.ts); traces print the original.
     const { inst, bound: b } = target.space.gfx === 11 ? { inst: raw, bound: bindInstruction(raw, this.env) } : bindPreGfx11(raw, this.env, bindInstruction);
-    if (b.findings !== undefined && b.findings.length > 0) this.pending[i] = b.findings;
+    if (b.findings !== undefined && b.findings.length > 0) {
+      this.findings[i] = b.findings;
+      this.pending[i] = b.findings;
+      this.withFindings.push(i);
+    }
     const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, waitInfo: null, text: () => printInst(target, raw), inline: b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined };
     this.ops[i] = op;
     return op;
   }
 
-  /** True while the op at `pc` has bind-time findings not yet reported. */
-  hasPending(pc: number): boolean {
-    return this.pending[(pc - this.base) / 4] !== undefined;
+  /**
+   * True when the op at `pc` has bind-time findings: it never runs inside a block (block.ts), so
+   * each dispatch of a kept Program reaches it through opAt and reports them.
+   */
+  hasFindings(pc: number): boolean {
+    return this.findings[(pc - this.base) / 4] !== undefined;
+  }
+
+  /** A new dispatch: every op's findings are to be reported again (dispatch.ts keeps Programs). */
+  rearm(): void {
+    const f = this.findings;
+    for (const i of this.withFindings) this.pending[i] = f[i];
   }
 }

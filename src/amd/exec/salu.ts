@@ -19,12 +19,13 @@ interface ScalarInfo {
   readonly operands?: readonly { readonly field: string; readonly kind: string; readonly dwords?: number }[];
 }
 
-/** A diagnostic reported once per instruction (the first time its condition holds at run time). */
+/** A diagnostic reported once per instruction and dispatch (the first time its condition holds at run time). */
 export function once(env: ExecEnv, inst: Instruction, id: string, severity: 'error' | 'warning' = 'warning'): (w: Wave, message: string) => void {
-  let done = false;
+  let done = -1;
   return (w, message) => {
-    if (done) return;
-    done = true;
+    const e = env.epoch ?? 0;
+    if (done === e) return;
+    done = e;
     env.diag.report({ id, severity, where: { pc: w.pc - inst.size, wave: w.id }, message: `${inst.mnemonic}: ${message}`, seed: WAVE_STATE_SEED });
   };
 }

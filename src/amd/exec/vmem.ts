@@ -105,11 +105,12 @@ export function withViolation<T extends { readonly run: (w: Wave) => void }>(b: 
  * With `memviol`, every call also flags a MEMVIOL exception for the current execution.
  */
 export function onceReporter(env: ExecEnv, inst: Instruction, id: string, severity: 'error' | 'warning' = 'warning', memviol = false): (w: Wave, lane: number, address: number, message: string) => void {
-  let done = false;
+  let done = -1;
   return (w, lane, address, message) => {
     if (memviol) VIOL.pending = true;
-    if (done) return;
-    done = true;
+    const e = env.epoch ?? 0;
+    if (done === e) return;
+    done = e;
     env.diag.report({ id, severity, where: { pc: w.pc - inst.size, wave: w.id, lane, address }, message: `${inst.mnemonic}: ${message}`, seed: WAVE_STATE_SEED });
   };
 }

@@ -494,25 +494,27 @@ function wmma(name: string, ab: WType, dt: DType): void {
       if (i === 0 ? negLo : negHi) h ^= 0x8000;
       return ab === 'bf16' ? bf16(h) : f16(h);
     };
-    let warnedExec = false;
-    let warnedRep = false;
+    // Once per dispatch each (the epoch they last fired in).
+    let warnedExec = -1;
+    let warnedRep = -1;
     return {
       cls: 'valu',
       findings,
       run: (w) => {
         w.laneOps += ws;
         const pc = w.pc - inst.size;
-        if (!warnedExec && (w.s[SREG.EXEC_LO] !== 0xffffffff || (ws === 64 && w.s[SREG.EXEC_HI] !== 0xffffffff))) {
-          warnedExec = true;
+        const epoch = env.epoch ?? 0;
+        if (warnedExec !== epoch && (w.s[SREG.EXEC_LO] !== 0xffffffff || (ws === 64 && w.s[SREG.EXEC_HI] !== 0xffffffff))) {
+          warnedExec = epoch;
           diagAt(env, w, pc, 'gfx11.wmma.exec-not-full', `${inst.mnemonic} with EXEC not all ones: the ISA makes the result unpredictable; gpusim computes every lane`);
         }
         if (!ok) return;
         const v = w.v;
-        if (!warnedRep) {
-          for (let r = 0; r < abRegs && !warnedRep; r++) {
+        if (warnedRep !== epoch) {
+          for (let r = 0; r < abRegs && warnedRep !== epoch; r++) {
             for (let l = 16; l < ws; l++) {
               if (v[aRows[r]! + l] !== v[aRows[r]! + (l & 15)] || v[bRows[r]! + l] !== v[bRows[r]! + (l & 15)]) {
-                warnedRep = true;
+                warnedRep = epoch;
                 diagAt(env, w, pc, 'gfx11.wmma.ab-lanes-differ', `${inst.mnemonic}: A/B lane ${l} differs from lane ${l & 15}; the ISA requires every 16-lane group to hold the same rows/columns (gpusim reads lanes 0..15)`);
                 break;
               }

@@ -137,7 +137,7 @@ export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): 
   const rnd = popsRng(o.seed);
   let clock = 0;
   const env: ExecEnv = {
-    space: o.target.space, diag: o.diags, mem: o.mem, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock,
+    space: o.target.space, diag: o.diags, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock,
     ...(o.caches ? { cacheHook: o.caches } : {}),
   };
   const bytes = new Uint8Array(o.code.buffer.slice(o.code.byteOffset, o.code.byteOffset + o.code.byteLength));
