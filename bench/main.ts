@@ -16,7 +16,7 @@ const suites: { name: string; run: (filter?: string, o?: BenchOptions) => BenchR
   { name: 'decode', run: async () => (await import('./decode.js')).benchDecode() },
   { name: 'adreno', run: async () => (await import('./adreno.js')).benchAdreno() },
   { name: 'r600', run: async () => (await import('./r600.js')).benchR600() },
-  { name: 'rdna3', run: async (f, o) => (await import('./rdna3.js')).benchRdna3(f, o?.repeats) },
+  { name: 'rdna3', run: async (f, o) => (await import('./rdna3.js')).benchRdna3(f, o?.repeats, o?.warmup) },
   { name: 'draw', run: async () => (await import('./draw.js')).benchDraw() },
 ];
 
@@ -27,6 +27,8 @@ export interface BenchOptions {
   readonly filter?: string;
   /** Timed repeats of each rdna3 case after its cold run (default rdna3.ts REPEATS). */
   readonly repeats?: number;
+  /** Untimed runs of each rdna3 case between its cold run and the repeats (default rdna3.ts WARMUP). */
+  readonly warmup?: number;
   readonly out?: (s: string) => void;
 }
 

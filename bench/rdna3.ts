@@ -126,6 +126,16 @@ function collector(): () => void {
 /** Repeats of each case after its cold run (best and median reported); `--repeats N` overrides. */
 export const REPEATS = 7;
 
+/**
+ * Untimed runs of each case between its cold run and the timed repeats (`--warmup N` overrides).
+ * A worker thread only warms on its own slices while V8's background compiles of its code compete
+ * with the two busy threads: vaddmul's split run took 190, 119, 62, 51 ms in its first four runs
+ * and 28-33 ms from the fifth, while the one-thread runner (warmed by its cold run) was steady
+ * by its second repeat; timed from the first repeat, those pairs dragged x1thread's median down
+ * for a reason the steady state does not have. The cold run stays reported (`coldMs`).
+ */
+export const WARMUP = 3;
+
 export interface Run {
   readonly ms: number;
   readonly cpuMs: number;
@@ -136,7 +146,7 @@ export interface Run {
   readonly rss: number;
 }
 
-export async function benchRdna3(filter?: string, repeats = REPEATS): Promise<BenchResult[]> {
+export async function benchRdna3(filter?: string, repeats = REPEATS, warmup = WARMUP): Promise<BenchResult[]> {
   // The memory case (three 64 MiB buffers) runs only when named: `npm run bench -- memory`.
   const memory = filter === 'memory' || filter === 'vadd_2^24';
   const cases = benchCases({
@@ -162,12 +172,18 @@ export async function benchRdna3(filter?: string, repeats = REPEATS): Promise<Be
   const probe = runners.length > 1 && !memory ? await MachineProbe.start() : null;
   // The memory case measures peak RSS: one run per runner, no repeats.
   const reps = memory ? 0 : Math.max(0, repeats);
+  const warm = memory ? 0 : Math.max(0, warmup);
   const baseline = new Map<RdnaRunner, number>();
   for (const c of cases) {
     const runs = new Map<RdnaRunner, Run[]>(runners.map((r) => [r, []]));
     const readings: ProbeReading[] = [];
-    // Cold run first on every runner, then the repeats, alternating runners.
-    for (let k = 0; k <= reps; k++) {
+    // Cold run first on every runner, then the warm-up runs and the repeats, alternating runners.
+    for (let k = 0; k <= warm + reps; k++) {
+      const warming = k > 0 && k <= warm;
+      if (warming) {
+        for (const runner of runners) await measure(runner, c, rss, true, false);
+        continue;
+      }
       if (k > 0 && probe !== null) readings.push(await probe.read());
       for (const runner of runners) {
         // A full GC before the cold run only: V8 drops the optimised code of every function that
@@ -177,7 +193,7 @@ export async function benchRdna3(filter?: string, repeats = REPEATS): Promise<Be
         if (k === 0) gc();
         // One run is measured in its own call: its outputs must not stay reachable from this
         // suspended frame while the next run's peak memory is measured.
-        runs.get(runner)!.push(await measure(runner, c, rss, k < reps, k === 0));
+        runs.get(runner)!.push(await measure(runner, c, rss, k < warm + reps, k === 0));
       }
     }
     const one = summary(runs.get(runners[0]!)!);
