@@ -272,15 +272,15 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   const counts = new Map<number, number>();
   for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
   const classes = Int32Array.from([...counts].flat());
-  // Only the sources' text is kept: an Inline's bound values belong to this Program (its handlers
-  // hold the dispatch's memory).
+  // Only the sources' text is kept: an Inline's bound values belong to this Program.
   return { fn, classes, inlined, fused: fusedRuns, take, bodies: ops.map((o) => o.inline?.body ?? null), params: ops.map((o) => o.inline?.params.join(',') ?? null), cis: ops.map((o) => o.ci) };
 }
 
 /**
- * What compiling a block produced, kept per raw code (blockAt's `plans`) so a later Program of the
- * same code at the same address (the next dispatch of a kernel, each slice of a split run) builds
- * its Block without generating source, testing parameters or stepping a probe sanitizer again.
+ * What compiling a block produced, kept per raw code (blockAt's `plans`) so another Program of the
+ * same code at the same address (another binding of it: other VGPRs, or a kept Program dropped
+ * for an enclosing dispatch's) builds its Block without generating source, testing parameters or
+ * stepping a probe sanitizer again.
  */
 interface Plan {
   readonly fn: BlockFn;
