@@ -52,3 +52,13 @@ test('bench: the machine probe times one thread and two at once and reports thei
     p.close();
   }
 });
+
+test('gpusim bench: --repeats and --warmup take whole numbers; anything else is a usage error (exit 2)', async () => {
+  const { main } = await import('../src/cli/main.js');
+  for (const args of [['--warmup', 'x'], ['--repeats=-1'], ['--warmup', '1.5']]) {
+    let err = '';
+    const code = await main(['bench', ...args, 'rdna3'], { stdout: () => undefined, stderr: (s) => void (err += s), isTTY: false });
+    assert.equal(code, 2, args.join(' '));
+    assert.match(err, new RegExp(`--${args[0]!.slice(2).split('=')[0]} must be a whole number`));
+  }
+});
