@@ -15,7 +15,7 @@ import type { Memory } from '../core/memory.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
 import { PT } from '../formats/elf.js';
-import type { CodeObject, CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
+import { sameBytes, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import type { IsaTarget } from '../amd/isa/target.js';
 import { DecodeError } from '../amd/isa/types.js';
 import { INST_CLASSES, Program, type Op } from '../amd/exec/program.js';
@@ -214,10 +214,7 @@ function keptProgram(target: IsaTarget, code: LoadedCode, ws: 32 | 64, vgprs: nu
 }
 
 function sameWords(a: Uint32Array, b: Uint32Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a === b || sameBytes(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
 }
 
 export function dispatch(

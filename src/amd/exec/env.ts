@@ -38,6 +38,24 @@ export interface ExecEnv {
   readonly epoch?: number;
 }
 
+/**
+ * A diagnostic's "once" that re-arms for every dispatch (epoch): `due` until `fire()` in this
+ * dispatch. A handler bound once and kept across dispatches reports what a fresh one would.
+ */
+export class OncePerDispatch {
+  private last = -1;
+  private readonly env: ExecEnv;
+  constructor(env: ExecEnv) {
+    this.env = env;
+  }
+  get due(): boolean {
+    return this.last !== (this.env.epoch ?? 0);
+  }
+  fire(): void {
+    this.last = this.env.epoch ?? 0;
+  }
+}
+
 /** Epochs handed out in this thread (DispatchEnv.rebind). */
 let epochs = 0;
 

@@ -35,7 +35,7 @@
 import type { Instruction } from '../isa/types.js';
 import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
 import type { Wave } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
+import { OncePerDispatch, type ExecEnv } from './env.js';
 import { storeCounter } from './gen-space.js';
 import { define, type Finding } from './registry.js';
 import { CNT_MAX, laneOn } from './vmem.js';
@@ -243,7 +243,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
     const srsrc = f.srsrc! * 4;
     const ssamp = (f.ssamp ?? 0) * 4;
     const px = new Float64Array(4), t = new Float64Array(4), t2 = new Float64Array(4);
-    let warned = -1; // the epoch it last warned in: once per dispatch
+    const warn = new OncePerDispatch(env);
     return {
       cls: 'vmem',
       findings,
@@ -259,8 +259,8 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         const bad = why || im.ok || (G.typeDims && f.vaddr! + need > env.vgprs ? `address VGPRs v${f.vaddr}..v${f.vaddr! + need - 1} run past the ${env.vgprs} allocated` : '')
           || (array && im.firstSlice > im.lastSlice ? `T# BASE_ARRAY ${im.firstSlice} is past DEPTH ${im.lastSlice} (the last slice)` : '');
         if (bad || findings.length) {
-          if (warned !== (env.epoch ?? 0)) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad || findings[0]!.message}; the instruction writes 0`);
-          warned = env.epoch ?? 0;
+          if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad || findings[0]!.message}; the instruction writes 0`);
+          warn.fire();
           if (kind !== 'store') for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < chans.length && vdata + k < env.vgprs; k++) w.v[(vdata + k) * ws + l] = 0;
           return;
         }

@@ -8,7 +8,7 @@ import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG } from '../wave/wave.js';
 import type { ExecEnv } from './env.js';
-import { WAVE_STATE_SEED } from './env.js';
+import { OncePerDispatch, WAVE_STATE_SEED } from './env.js';
 import { define, type Binder, type Finding } from './registry.js';
 import { HI, sread32, sread64, swrite32, swrite64 } from './operands.js';
 import { HWREGS, hwregField } from './hwreg.js';
@@ -21,11 +21,10 @@ interface ScalarInfo {
 
 /** A diagnostic reported once per instruction and dispatch (the first time its condition holds at run time). */
 export function once(env: ExecEnv, inst: Instruction, id: string, severity: 'error' | 'warning' = 'warning'): (w: Wave, message: string) => void {
-  let done = -1;
+  const once = new OncePerDispatch(env);
   return (w, message) => {
-    const e = env.epoch ?? 0;
-    if (done === e) return;
-    done = e;
+    if (!once.due) return;
+    once.fire();
     env.diag.report({ id, severity, where: { pc: w.pc - inst.size, wave: w.id }, message: `${inst.mnemonic}: ${message}`, seed: WAVE_STATE_SEED });
   };
 }

@@ -19,7 +19,7 @@ import type { Instruction } from '../isa/types.js';
 import type { Segment } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import { WAVE_STATE_SEED, type AlignMode, type ExecEnv } from './env.js';
+import { OncePerDispatch, WAVE_STATE_SEED, type AlignMode, type ExecEnv } from './env.js';
 import type { Finding } from './registry.js';
 import { f32, f32bits, f64, f64bits, f64hi } from '../../core/float.js';
 import { raiseException, TRAPSTS } from './trap.js';
@@ -105,12 +105,11 @@ export function withViolation<T extends { readonly run: (w: Wave) => void }>(b: 
  * With `memviol`, every call also flags a MEMVIOL exception for the current execution.
  */
 export function onceReporter(env: ExecEnv, inst: Instruction, id: string, severity: 'error' | 'warning' = 'warning', memviol = false): (w: Wave, lane: number, address: number, message: string) => void {
-  let done = -1;
+  const once = new OncePerDispatch(env);
   return (w, lane, address, message) => {
     if (memviol) VIOL.pending = true;
-    const e = env.epoch ?? 0;
-    if (done === e) return;
-    done = e;
+    if (!once.due) return;
+    once.fire();
     env.diag.report({ id, severity, where: { pc: w.pc - inst.size, wave: w.id, lane, address }, message: `${inst.mnemonic}: ${message}`, seed: WAVE_STATE_SEED });
   };
 }

@@ -39,7 +39,7 @@ import type { Instruction } from '../isa/types.js';
 import type { Vop3pOp } from '../isa/gfx11/vop3p.js';
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
+import { OncePerDispatch, type ExecEnv } from './env.js';
 import { define, type Bound, type Finding } from './registry.js';
 import { diagAt } from './operands.js';
 import { T, bindSrc, gather, type Dpp16, type Dpp8, type Src, type ValuOperands } from './valu-core.js';
@@ -494,27 +494,25 @@ function wmma(name: string, ab: WType, dt: DType): void {
       if (i === 0 ? negLo : negHi) h ^= 0x8000;
       return ab === 'bf16' ? bf16(h) : f16(h);
     };
-    // Once per dispatch each (the epoch they last fired in).
-    let warnedExec = -1;
-    let warnedRep = -1;
+    const warnExec = new OncePerDispatch(env);
+    const warnRep = new OncePerDispatch(env);
     return {
       cls: 'valu',
       findings,
       run: (w) => {
         w.laneOps += ws;
         const pc = w.pc - inst.size;
-        const epoch = env.epoch ?? 0;
-        if (warnedExec !== epoch && (w.s[SREG.EXEC_LO] !== 0xffffffff || (ws === 64 && w.s[SREG.EXEC_HI] !== 0xffffffff))) {
-          warnedExec = epoch;
+        if (warnExec.due && (w.s[SREG.EXEC_LO] !== 0xffffffff || (ws === 64 && w.s[SREG.EXEC_HI] !== 0xffffffff))) {
+          warnExec.fire();
           diagAt(env, w, pc, 'gfx11.wmma.exec-not-full', `${inst.mnemonic} with EXEC not all ones: the ISA makes the result unpredictable; gpusim computes every lane`);
         }
         if (!ok) return;
         const v = w.v;
-        if (warnedRep !== epoch) {
-          for (let r = 0; r < abRegs && warnedRep !== epoch; r++) {
+        if (warnRep.due) {
+          for (let r = 0; r < abRegs && warnRep.due; r++) {
             for (let l = 16; l < ws; l++) {
               if (v[aRows[r]! + l] !== v[aRows[r]! + (l & 15)] || v[bRows[r]! + l] !== v[bRows[r]! + (l & 15)]) {
-                warnedRep = epoch;
+                warnRep.fire();
                 diagAt(env, w, pc, 'gfx11.wmma.ab-lanes-differ', `${inst.mnemonic}: A/B lane ${l} differs from lane ${l & 15}; the ISA requires every 16-lane group to hold the same rows/columns (gpusim reads lanes 0..15)`);
                 break;
               }

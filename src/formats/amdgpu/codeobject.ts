@@ -92,7 +92,8 @@ export function loadCodeObject(bytes: Uint8Array, name = '<memory>'): CodeObject
 const recent: { readonly bytes: Uint8Array; readonly name: string; readonly co: CodeObject }[] = [];
 const RECENT = 4;
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+/** Equal length and bytes. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
