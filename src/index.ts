@@ -1,7 +1,7 @@
 /**
  * The package entry (`import { Pm4Builder, ... } from 'gpusim'`): the library API for building
  * and running AMD command buffers and kernels. Everything here is also reachable by its own
- * module path; this file only re-exports, so the API the README documents is in one place.
+ * module path; this file only re-exports, so the API docs/library-api.md documents is in one place.
  *
  * - Command buffers: `Pm4Builder` emits real PM4 (type-3 packets with register offsets, fields and
  *   enums from the generation's register database), `emitKernelDispatch` the PM4 of a kernel

@@ -5,8 +5,7 @@
  * status bit by bit, and reports the fence numbers.
  */
 import { readFileSync } from 'node:fs';
-import { EXIT_FINDING, EXIT_OK } from '../cli/command.js';
-import { InputError, UsageError } from '../core/errors.js';
+import { EXIT_FINDING, EXIT_OK, InputError, UsageError } from '../core/errors.js';
 import { Memory } from '../core/memory.js';
 import { parseDevcoredump, writeDevcoredump, type DevCoreDump, type DumpBo } from '../formats/devcoredump.js';
 import { maybeGunzip } from '../formats/rd.js';

@@ -1,7 +1,6 @@
 /** `gpusim adreno run <trace>`: execute a capture's submits on the simulated a6xx CP. */
 import { readFileSync } from 'node:fs';
-import { EXIT_FINDING, EXIT_OK } from '../cli/command.js';
-import { UsageError, InputError } from '../core/errors.js';
+import { EXIT_FINDING, EXIT_OK, InputError, UsageError } from '../core/errors.js';
 import { Diagnostics, StrictStop } from '../core/diagnostics.js';
 import { Memory } from '../core/memory.js';
 import { parseRd, RD } from '../formats/rd.js';

@@ -11,10 +11,8 @@ export interface CliIO {
   readonly isTTY: boolean;
 }
 
-/** Exit codes: 0 ok, 1 a finding (diagnostic, mismatch), 2 usage or input error. */
-export const EXIT_OK = 0;
-export const EXIT_FINDING = 1;
-export const EXIT_ERROR = 2;
+/** Exit codes: 0 ok, 1 a finding (diagnostic, mismatch), 2 usage or input error (defined in src/core/errors.ts). */
+export { EXIT_ERROR, EXIT_FINDING, EXIT_OK } from '../core/errors.js';
 
 export interface Command {
   readonly name: string;

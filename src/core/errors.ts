@@ -4,6 +4,14 @@
  * Findings (diagnostics, mismatches) are not errors: commands return exit code 1 for them.
  */
 
+/**
+ * Exit codes of every command, here so that family folders (e.g. src/adreno's command runners)
+ * need not import from src/cli: 0 ok, 1 a finding (diagnostic, mismatch), 2 usage or input error.
+ */
+export const EXIT_OK = 0;
+export const EXIT_FINDING = 1;
+export const EXIT_ERROR = 2;
+
 /** Malformed or unsupported input (file, stream, manifest). The message is one readable line. */
 export class InputError extends Error {
   override readonly name = 'InputError';

@@ -8,6 +8,7 @@
  * quantum in turn, `random` picks the next wave and its quantum from a seeded PRNG and runs
  * several workgroups at once, which is how ordering guarantees (barriers) are exercised.
  */
+import { mulberry32 } from '../core/prng.js';
 import { bufFormatByName, bufGenOf, packVsharp } from '../amd/exec/buffer.js';
 import { OOB_SELECT } from '../amd/exec/buffer-formats.gen.js';
 import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
@@ -135,17 +136,8 @@ export interface DispatchStats {
   aborted: boolean;
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, src/core/prng.ts). */
+export const prng: (seed: number) => () => number = mulberry32;
 
 /** MODE at launch from RSRC1: FLOAT_MODE [7:0] (round [3:0], denorm [7:4]), DX10_CLAMP bit 8, IEEE bit 9. */
 function initialMode(k: CodeObjectKernel): number {

@@ -26,6 +26,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
+import { mulberry32 } from '../core/prng.js';
 import { f16bits } from '../core/float.js';
 
 export const ELEM_TYPES = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'u64', 'i64', 'f16', 'f32', 'f64'] as const;
@@ -470,17 +471,8 @@ export function structBytes(fields: readonly { readonly type: ElemType; readonly
   return b;
 }
 
-/** Deterministic PRNG (mulberry32), the same generator for every architecture. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32), the same generator for every architecture; it lives in src/core/prng.ts. */
+export { mulberry32 };
 
 /**
  * The initial bytes of a buffer. Random integers are uniform over [min, max] inclusive; random

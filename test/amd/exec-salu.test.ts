@@ -2,6 +2,7 @@
  * GFX11 scalar ALU opcodes, written in assembly and checked against values derived from the RDNA3
  * ISA definitions (64-bit references computed with BigInt in the test, never by gpusim).
  */
+import { mulberry32U32 } from '../../src/core/prng.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAsm, CODE_VA } from './exec-harness.js';
@@ -15,17 +16,8 @@ const lo32 = (x: bigint): number => Number(x & 0xffffffffn);
 const hi32 = (x: bigint): number => Number((x >> 32n) & 0xffffffffn);
 const M64 = (1n << 64n) - 1n;
 
-/** Seeded PRNG (mulberry32) for operand sweeps. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+/** Seeded PRNG (mulberry32) for operand sweeps, as u32s. */
+const rng = mulberry32U32;
 
 function run(src: string, sgpr: Record<number, number> = {}, o: { scc?: number; waveSize?: 32 | 64; exec?: number; execHi?: number; status?: number } = {}) {
   return runAsm(`${src}\ns_endpgm`, { sgpr, ...o });

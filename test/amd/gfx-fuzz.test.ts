@@ -1,4 +1,5 @@
 /** Random register states and hostile positions (NaN, Inf, w = 0, huge) never throw or hang. */
+import { mulberry32 } from '../../src/core/prng.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodePaState, makeReg } from '../../src/amd/gfx/state.js';
@@ -7,16 +8,7 @@ import { psInputVgprs } from '../../src/amd/gfx/waves.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { GENS, targetRegs } from './gfx-harness.js';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 test('fuzz: random PA/SPI registers and positions', () => {
   const r = rng(1234);

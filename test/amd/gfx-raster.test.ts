@@ -1,4 +1,5 @@
 /** Scan conversion: the top-left rule on shared edges, MSAA coverage against analytic areas, scissors. */
+import { mulberry32 } from '../../src/core/prng.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DI_PT } from '../../src/amd/gfx/pa-regs.gen.js';
@@ -6,17 +7,7 @@ import { STANDARD_SAMPLE_LOCATIONS, makeReg } from '../../src/amd/gfx/state.js';
 import { runFrontEnd } from '../../src/amd/gfx/frontend.js';
 import { GENS, clipPos, hitCounts, target } from './gfx-harness.js';
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const SAMPLE_COUNTS = [1, 2, 4, 8, 16] as const;
 

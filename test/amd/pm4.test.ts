@@ -3,6 +3,7 @@
  * handled packet on GFX9 / GFX10.3 / GFX11, malformed streams (typed error with the dword
  * offset), fuzzing (only the typed error, never a hang) and the CLI decoder.
  */
+import { mulberry32U32 } from '../../src/core/prng.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -174,17 +175,7 @@ test('malformed: IB loops (called and chained), unmapped IBs and nesting too dee
   }
 });
 
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+const rng = mulberry32U32;
 
 test('fuzz: seeded random and mutated streams give the typed error or run, never anything else', () => {
   for (const gen of PM4_GENS) {

@@ -5,6 +5,7 @@
  * scheduler picking which wave runs next. The ordered section read-modify-writes a per-sample
  * image with a non-commutative blend, split over two scheduler steps so races show.
  */
+import { mulberry32 } from '../../src/core/prng.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { decodePopsDraw } from '../../src/amd/gfx/pops-config.js';
 import { oitDrawRegs, type OitDraw } from '../../src/amd/gfx/pops-oit.js';
@@ -14,16 +15,7 @@ import {
 } from '../../src/amd/gfx/pops.js';
 import type { PopsQuad, PopsWave } from '../../src/amd/gfx/pops.js';
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng: (seed: number) => () => number = mulberry32;
 
 /** A draw of the synthetic scenes: the OIT scene's draw description. */
 export type DrawSpec = OitDraw;

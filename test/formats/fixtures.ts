@@ -1,4 +1,5 @@
 /** Paths and loaders for the committed kernel fixtures (kernels/bin), shared by the format tests. */
+import { mulberry32 } from '../../src/core/prng.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,14 +50,5 @@ export function facts(f: Fixture): Facts {
   return JSON.parse(readFileSync(f.path + '.facts.json', 'utf8')) as Facts;
 }
 
-/** Deterministic PRNG (mulberry32) for fuzzing. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, src/core/prng.ts) for fuzzing. */
+export const rng: (seed: number) => () => number = mulberry32;

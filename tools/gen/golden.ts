@@ -4,6 +4,7 @@
  * The input may be a non-canonical encoding (e.g. random unused bits); the third column is what
  * llvm-mc produces from the text, so assembly is checked against it and the decoder against column 2.
  */
+import { mulberry32 } from '../../src/core/prng.js';
 import { assembleLines, disassembleProbes } from './llvm.js';
 
 export interface GoldenCase {
@@ -53,14 +54,5 @@ export function parseGolden(text: string): GoldenCase[] {
   });
 }
 
-/** A small deterministic PRNG (mulberry32) so probe sets are reproducible. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG (mulberry32, src/core/prng.ts) so probe sets are reproducible. */
+export const rng: (seed: number) => () => number = mulberry32;

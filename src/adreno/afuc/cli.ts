@@ -1,7 +1,6 @@
 /** `gpusim adreno afuc disasm|asm|emu`. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { EXIT_FINDING, EXIT_OK } from '../../cli/command.js';
-import { InputError, UsageError } from '../../core/errors.js';
+import { EXIT_FINDING, EXIT_OK, InputError, UsageError } from '../../core/errors.js';
 import { maybeGunzip } from '../../formats/rd.js';
 import type { Gen } from '../regs/db.js';
 import { AfucAsmError, assemble, disasmOne, disassemble, listing } from './isa.js';

@@ -30,6 +30,7 @@
  * writes go through that CU's caches; the executor tells the model each vector memory
  * instruction's policy through `ExecEnv.cacheHook` (exec/cache-hook.ts).
  */
+import { mulberry32 } from '../../core/prng.js';
 import type { Memory } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
 import type { CacheHook } from '../exec/cache-hook.js';
@@ -249,7 +250,7 @@ export class PopsCaches implements CacheHook {
   private readonly loads = new Map<Wave, HeldLoad[]>();
   private lateLoadCount = 0;
   private readonly maxLoadDelay: number;
-  private loadRnd: number;
+  private readonly loadRnd: () => number;
 
   constructor(l2: Memory, o: PopsCacheOptions) {
     this.l2 = l2;
@@ -257,7 +258,7 @@ export class PopsCaches implements CacheHook {
     this.storeCounter = o.storeCounter ?? 'vscnt';
     this.maxStoreDelay = o.maxStoreDelay ?? 64;
     this.maxLoadDelay = o.maxLoadDelay ?? 128;
-    this.loadRnd = (o.seed ?? 1) >>> 0;
+    this.loadRnd = mulberry32(o.seed ?? 1);
     const nL1 = Math.ceil(o.computeUnits / this.cusPerL1);
     for (let s = 0; s < nL1; s++) {
       this.l1.push(new Level(o.l1Lines ?? 256, (n, i) => l2.read32(n * LINE_BYTES + i * 4), (n, i, v) => l2.write32(n * LINE_BYTES + i * 4, v)));
@@ -363,10 +364,7 @@ export class PopsCaches implements CacheHook {
 
   /** Deterministic latency draw (mulberry32 over the seed). */
   private loadDelay(): number {
-    let t = (this.loadRnd = (this.loadRnd + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return 1 + Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * this.maxLoadDelay);
+    return 1 + Math.floor(this.loadRnd() * this.maxLoadDelay);
   }
 
   /** The wave ended: its outstanding stores land at a random later time. */

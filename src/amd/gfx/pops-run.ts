@@ -14,6 +14,7 @@
  * recorder (`PopsTrace`: the Chrome trace of waves entering, waiting in and leaving ordered
  * sections).
  */
+import { mulberry32 } from '../../core/prng.js';
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
 import type { IsaTarget } from '../isa/target.js';
@@ -118,17 +119,8 @@ export interface PopsRunResult {
 /** The `exp` instruction has semantics (helper "draw" defines them); without them the runner's minimal export path runs. */
 const expDefined = (): boolean => lookup('exp') !== undefined;
 
-/** Deterministic PRNG (mulberry32). */
-export function popsRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic PRNG (mulberry32, src/core/prng.ts). */
+export const popsRng: (seed: number) => () => number = mulberry32;
 
 /** Run the launches to completion under the seeded scheduler. */
 export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): PopsRunResult {

@@ -10,7 +10,7 @@ const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100|gfx
                    [--raw FILE] [--pm4 FILE] [--max-instructions N] [--pops-trace FILE] [--json]
 
 Build a real PM4 command stream from the scene (render targets, buffers, shaders, state, draws;
-see README.md "Drawing"), execute it with the command processor and the graphics pipeline
+see docs/amd-graphics.md), execute it with the command processor and the graphics pipeline
 (GFX11 NGG primitive shaders; GFX10.3 hardware VS or NGG; GFX9 hardware VS; rasterizer, pixel
 shaders, depth/stencil and colour backends), and write
 the first colour target as an 8-bit RGBA PNG (multisampled targets are resolved by averaging

@@ -21,7 +21,7 @@ export const runCommand: Command = {
                    [--threads N|auto] [--pm4 direct|indirect]
 
 Runs the kernel a manifest describes (code object, kernel, grid, block, buffers, args, outputs,
-expect; see README "Running kernels") on the RDNA3 model and compares the outputs with the
+expect; see docs/running-kernels.md) on the RDNA3 model and compares the outputs with the
 expected files (integers exactly, floats within the stated ULP bound).
   --out DIR              write <name>.bin for each output and run.json into DIR
   --json                 print run.json on stdout instead of the summary
