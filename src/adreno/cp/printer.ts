@@ -25,11 +25,11 @@ export function regWrites(p: PacketRecord, regs: RegisterSpace, gen: Gen): RegWr
     const v = p.payload[i]!;
     if (r && r.width === 64 && i + 1 < n) {
       const hi = p.payload[i + 1]!;
-      out.push({ offset: off, name: r.name, value: v, hi, text: formatValue(r.type, v, hi, 64, gen) });
+      out.push({ offset: off, name: r.name, value: v, hi, text: formatValue(r.type, v, hi, 64, gen, undefined, r) });
       i++;
       continue;
     }
-    out.push({ offset: off, name: regs.nameOf(off), value: v, text: r ? formatValue(r.type, v, 0, 32, gen) : '0x' + v.toString(16) });
+    out.push({ offset: off, name: regs.nameOf(off), value: v, text: r ? formatValue(r.type, v, 0, 32, gen, undefined, r) : '0x' + v.toString(16) });
   }
   return out;
 }
