@@ -99,6 +99,11 @@ export function parseRd(input: Uint8Array, where = 'trace'): RdFile {
   if (buf.length < 8) throw new InputError(`not an .rd trace (${buf.length} bytes)`, where);
   while (off + 8 <= buf.length) {
     const type = u32(buf, off);
+    // libwrap pads between sections with 0xffffffff words; freedreno's reader skips them.
+    if (type === 0xffffffff) {
+      off += 4;
+      continue;
+    }
     const size = u32(buf, off + 4);
     if (type > 0xff) {
       if (f.sections.length === 0) throw new InputError(`not an .rd trace (section type 0x${type.toString(16)} at offset 0)`, where);
