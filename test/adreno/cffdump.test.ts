@@ -177,3 +177,32 @@ test('cffdump fuzz: mutated and truncated captures give a decoded stream or one 
   assert.ok(decoded > 0);
   void rejected;
 });
+
+test('cffdump: libwrap captures (0xffffffff padding between sections) decode like unpadded ones', () => {
+  const plain = sampleCapture();
+  // The first section is RD_GPU_ID (8 + 4 bytes); pad after it as libwrap does.
+  const padded = new Uint8Array(plain.length + 8);
+  padded.set(plain.subarray(0, 12), 0);
+  padded.fill(0xff, 12, 20);
+  padded.set(plain.subarray(12), 20);
+  const a: string[] = [];
+  const b: string[] = [];
+  cffdumpRd(plain, { out: (l) => void a.push(l) });
+  cffdumpRd(padded, { out: (l) => void b.push(l) });
+  assert.deepEqual(b, a);
+});
+
+test('cffdump: small captures of every generation decode without error', () => {
+  for (const [gen, id, scratch] of [['a3xx', 330, 'CP_SCRATCH_REG0'], ['a4xx', 420, 'CP_SCRATCH[1]'], ['a5xx', 530, 'CP_SCRATCH[5]'], ['a7xx', 740, 'CP_SCRATCH[1]']] as const) {
+    const L = new Layout(gen === 'a3xx' || gen === 'a4xx' ? 0x1000_0000 : 0x1_0000_0000);
+    const ib2 = L.place(new CmdStream(gen).reg(scratch, 7));
+    const ib = L.place(new CmdStream(gen).reg(scratch, 5).indirectBuffer(ib2.iova, ib2.sizeDwords).pkt('CP_NOP', [0x4d455347, 0x6968]));
+    const w = new RdWriter().gpuId(id);
+    for (const b of L.buffers) w.buffer(b.iova, b.data);
+    const out: string[] = [];
+    cffdumpRd(w.cmdstream(ib.iova, ib.sizeDwords).bytes(), { out: (l) => void out.push(l) });
+    assert.ok(out.includes(`gpu_id: ${id}`), gen);
+    assert.ok(out.some((l) => l.includes('write ' + (gen === 'a3xx' ? 'CP_SCRATCH_REG0' : scratch.replace('[1]', '[0x1]').replace('[5]', '[0x5]')))), `${gen}\n${out.join('\n')}`);
+    assert.ok(out.includes('### hi'), `${gen}\n${out.join('\n')}`);
+  }
+});

@@ -62,8 +62,9 @@ function stateKind(block: number, type: number): { kind: StateKind; stage: strin
 }
 
 /** Registers cffdec gives special output, per generation: scratch echo, shader disassembly, buffer hexdumps. */
-function specialRegs(gen: Gen): Record<string, 'scratch' | 'disasm' | 'dump'> {
-  const s: Record<string, 'scratch' | 'disasm' | 'dump'> = {};
+type Special = 'scratch' | 'disasm' | 'dump' | 'lo' | 'disasm_hi' | 'dump_hi' | 'texconst_hi' | 'texsamp_hi';
+function specialRegs(gen: Gen): Record<string, Special> {
+  const s: Record<string, Special> = {};
   const st = ['VS', 'HS', 'DS', 'GS', 'FS', 'CS'];
   if (gen === 'a2xx' || gen === 'a3xx') for (let i = 0; i < 8; i++) s[`CP_SCRATCH_REG${i}`] = 'scratch';
   if (gen === 'a3xx') {
@@ -78,7 +79,26 @@ function specialRegs(gen: Gen): Record<string, 'scratch' | 'disasm' | 'dump'> {
     for (const x of ['VS', 'HS', 'DS', 'GS', 'FS']) s[`TPL1_TP_${x}_BORDER_COLOR_BASE_ADDR`] = 'dump';
   }
   if (gen === 'a5xx' || gen === 'a6xx') for (let i = 4; i < 8; i++) s[`CP_SCRATCH[${cHex(i)}].REG`] = 'scratch';
+  if (gen === 'a5xx') {
+    // 64-bit addresses as _LO/_HI pairs: the _HI write acts on both halves.
+    for (const x of st) {
+      s[`SP_${x}_OBJ_START_LO`] = 'lo';
+      s[`SP_${x}_OBJ_START_HI`] = 'disasm_hi';
+      s[`TPL1_${x}_TEX_CONST_LO`] = 'lo';
+      s[`TPL1_${x}_TEX_CONST_HI`] = 'texconst_hi';
+      s[`TPL1_${x}_TEX_SAMP_LO`] = 'lo';
+      s[`TPL1_${x}_TEX_SAMP_HI`] = 'texsamp_hi';
+    }
+    s['TPL1_TP_BORDER_COLOR_BASE_ADDR_LO'] = 'lo';
+    s['TPL1_TP_BORDER_COLOR_BASE_ADDR_HI'] = 'dump_hi';
+  }
   if (gen === 'a6xx' || gen === 'a7xx') for (const x of st) s[`SP_${x}_OBJ_START`] = 'disasm';
+  if (gen === 'a6xx') {
+    for (const x of st) {
+      s[`SP_${x}_TEX_CONST`] = 'dump';
+      s[`SP_${x}_TEX_SAMP`] = 'dump';
+    }
+  }
   return s;
 }
 
@@ -91,7 +111,10 @@ export class CffdumpPrinter implements Visitor {
   private readonly disasm: ShaderDisasm | undefined;
   private readonly dom: RnnDomain;
   private readonly wide: boolean;
-  private readonly special: Map<number, 'scratch' | 'disasm' | 'dump'> = new Map();
+  private readonly special: Map<number, Special> = new Map();
+  private readonly specialName: Map<number, string> = new Map();
+  private gpuaddrLo = 0;
+  private inSummary = false;
   private readonly scratch0: number | undefined;
   mem: Memory;
   walker: Walker | undefined;
@@ -110,19 +133,33 @@ export class CffdumpPrinter implements Visitor {
   needsWfi = false;
   vertices = 0;
   private groupLevel = 0;
+  private scope = 0;
+  private afterBody: { addr: number; len: number; level: number } | undefined;
+
+  /** Text cffdec printed without a newline (a CP_NOP marker with no string): it starts the next line. */
+  private prefix = '';
 
   constructor(gen: Gen, gpuId: number, mem: Memory, out: (l: string) => void, disasm?: ShaderDisasm) {
     this.gen = gen;
     this.chip = parseInt(gen[1]!, 10);
     this.gpuId = gpuId;
     this.mem = mem;
-    this.out = out;
+    this.out = (l: string): void => {
+      if (this.prefix) {
+        l = this.prefix + l;
+        this.prefix = '';
+      }
+      out(l);
+    };
     this.disasm = disasm;
     this.wide = this.chip >= 5;
     this.dom = rnnDomain(gen === 'a2xx' || gen === 'a3xx' ? [gen.toUpperCase(), 'AXXX'] : [gen === 'a7xx' ? 'A6XX' : gen.toUpperCase()], gen);
     for (const [name, what] of Object.entries(specialRegs(gen))) {
       const off = this.dom.offsetOf(name);
-      if (off !== undefined) this.special.set(off, what);
+      if (off !== undefined) {
+        this.special.set(off, what);
+        this.specialName.set(off, name);
+      }
     }
     this.scratch0 = this.dom.offsetOf('CP_SCRATCH[0].REG') ?? this.dom.offsetOf('CP_SCRATCH_REG0');
   }
@@ -221,6 +258,19 @@ export class CffdumpPrinter implements Visitor {
       if (r !== undefined) this.out(`${lv(level)}:${this.vals[r + 4]},${this.vals[r + 5]},${this.vals[r + 6]},${this.vals[r + 7]}`);
     } else if (what === 'disasm') this.disasmAt(Number(value), level);
     else if (what === 'dump') this.dumpAt(Number(value), 64, level);
+    else if (what === 'lo') this.gpuaddrLo = Number(value & 0xffffffffn);
+    else {
+      const addr = Number(value & 0xffffffffn) * 2 ** 32 + this.gpuaddrLo;
+      if (what === 'disasm_hi') this.disasmAt(addr, level);
+      else if (what === 'dump_hi') this.dumpAt(addr, 64, level);
+      else if (this.inSummary && this.seg(addr)) {
+        // TPL1_xS_TEX_{CONST,SAMP}_HI: descriptors counted by TPL1_xS_TEX_COUNT, in draw summaries only.
+        const name = this.specialName.get(off)!;
+        const countReg = this.dom.offsetOf(name.slice(0, name.search(/CONST|SAMP/)) + 'COUNT');
+        const n = countReg !== undefined ? this.vals[countReg]! : 0;
+        this.descriptors(what === 'texconst_hi' ? 'TEX_CONST' : 'TEX_SAMP', 'direct', n, addr, undefined, level);
+      }
+    }
   }
 
   private disasmAt(addr0: number, level: number): void {
@@ -257,6 +307,7 @@ export class CffdumpPrinter implements Visitor {
   /** dump_register_summary: registers written since the last draw, `!` changed, `+` rewritten. */
   private summary(level: number): void {
     this.out(`${lv(level)}draw[${this.drawCount}] register values`);
+    this.inSummary = true;
     const offs = [...this.rewritten].sort((a, b) => a - b);
     let changed = false;
     let written = false;
@@ -274,6 +325,7 @@ export class CffdumpPrinter implements Visitor {
         changed = written = false;
       }
     }
+    this.inSummary = false;
     this.rewritten = new Set();
     this.drawCount++;
   }
@@ -328,7 +380,8 @@ export class CffdumpPrinter implements Visitor {
   // ---- visitor ----
   enterIb(ib: IbInfo): void {
     const parent = this.levelStack.length ? this.level : -1;
-    this.levelStack.push(parent < 0 ? 0 : ib.kind === 'SDS' ? this.groupLevel + 1 : parent + 1);
+    // IBs one level in; draw-state groups and streams carried by a packet two (cffdec's level + 1 of the handler).
+    this.levelStack.push(parent < 0 ? 0 : ib.kind === 'SDS' ? this.groupLevel + 1 : ib.kind === 'EMBED' ? parent + 2 : parent + 1);
     this.draws.push(0);
   }
 
@@ -359,6 +412,10 @@ export class CffdumpPrinter implements Visitor {
 
   problem(): void {}
 
+  loopIteration(p: PacketRecord, index: number): void {
+    this.out(`${lv(this.level + 1)}${p.name === 'CP_START_BIN' ? 'bin' : 'draw'} ${index}`);
+  }
+
   packet(p: PacketRecord): void {
     const level = this.level;
     if (p.type === -1) {
@@ -382,7 +439,12 @@ export class CffdumpPrinter implements Visitor {
   }
 
   packetEnd(p: PacketRecord): void {
-    if (p.type === 3 || p.type === 7) this.hexdump(this.packetWords(p), p.iova, this.level + 1);
+    if (p.type !== 3 && p.type !== 7) return;
+    const body = this.afterBody;
+    this.afterBody = undefined;
+    // a5xx SET_RENDER_MODE / COMPUTE_CHECKPOINT: the carried stream's words follow its decode.
+    if (body && this.seg(body.addr)) this.dumpAt(body.addr, body.len, body.level - 1);
+    this.hexdump(this.packetWords(p), p.iova, this.level + 1);
   }
 
   private packetWords(p: PacketRecord): Uint32Array {
@@ -564,6 +626,46 @@ export class CffdumpPrinter implements Visitor {
       case 'CP_LOAD_STATE6_FRAG':
         this.loadState(p, level);
         return;
+      case 'CP_NOP': {
+        // Turnip / freedreno debug strings: MESG, BEGN, END magic first dwords.
+        const id = at(0);
+        const tag = id === 0x4d455347 ? '### ' : id === 0x4245474e ? `>>> #${++this.scope}: ` : id === 0x454e4400 ? `<<< #${this.scope--}: ` : undefined;
+        if (tag === undefined || !d.length) return;
+        if (d.length > 1) {
+          let str = '';
+          const bytes = new Uint8Array(d.buffer, d.byteOffset + 4, (d.length - 1) * 4);
+          for (const b of bytes) {
+            if (b === 0) break;
+            if (b < 0x80) str += String.fromCharCode(b);
+          }
+          this.out(tag + str);
+        } else this.prefix += tag;
+        return;
+      }
+      case 'CP_SET_AMBLE':
+        this.out(`${lv(level)}addr=${(at(1) * 2 ** 32 + at(0)).toString(16)}`);
+        return;
+      case 'CP_SET_RENDER_MODE': {
+        if (this.chip !== 5) return;
+        this.renderMode = enumName('render_mode_cmd', at(0), this.gen) ?? '(null)';
+        if (d.length === 1) return;
+        this.dumpAt(at(2) * 2 ** 32 + at(1), 64, level + 1);
+        if (d.length === 8) {
+          this.out(`${lv(level)}addr: 0x${(at(7) * 2 ** 32 + at(6)).toString(16).padStart(16, '0')}`);
+          this.out(`${lv(level)}len:  0x${at(5).toString(16)}`);
+          this.afterBody = { addr: at(7) * 2 ** 32 + at(6), len: at(5), level: level + 1 };
+        }
+        return;
+      }
+      case 'CP_COMPUTE_CHECKPOINT': {
+        if (this.chip !== 5 || d.length < 7) return;
+        const a = at(6) * 2 ** 32 + at(5);
+        const len = d.length === 8 ? at(7) : at(4);
+        this.out(`${lv(level)}addr: 0x${a.toString(16).padStart(16, '0')}`);
+        this.out(`${lv(level)}len:  0x${len.toString(16)}`);
+        this.afterBody = { addr: a, len, level: level + 1 };
+        return;
+      }
       case 'CP_SET_CONSTANT':
         this.setConstant(p, level);
         return;
@@ -678,14 +780,7 @@ export class CffdumpPrinter implements Visitor {
       case 'UBO': {
         const per = this.descSize(sk.kind, src);
         const c = get(per.step * numUnit);
-        if (!c) return;
-        for (let i = 0; i < numUnit; i++) {
-          const o = i * per.step;
-          const w = c.w.subarray(o, o + per.size);
-          if (numUnit === 16 && (sk.kind === 'TEX_SAMP' || sk.kind === 'TEX_CONST') && !w[0] && !w[1] && (sk.kind === 'TEX_SAMP' || (!w[2] && !w[3]))) break;
-          if (per.domain) this.domain(w, L + 2, per.domain);
-          if (per.hex) this.hexdump(w, c.iova + o * 4, L + 1);
-        }
+        if (c) this.descriptors(sk.kind, src, numUnit, c.iova, c.w, L);
         return;
       }
       case 'UNKNOWN_2DWORDS': {
@@ -697,6 +792,21 @@ export class CffdumpPrinter implements Visitor {
         const c = get(numUnit);
         if (c) this.hexdump(c.w, c.iova, L + 1);
       }
+    }
+  }
+
+  /** Texture/sampler/UBO/SSBO descriptors: each through its rules-ng domain, then in hex. */
+  private descriptors(kind: StateKind, src: string, numUnit: number, iova: number, words: Uint32Array | undefined, L: number): void {
+    const per = this.descSize(kind, src);
+    const all = words ?? this.words(iova, per.step * numUnit);
+    if (!all) return;
+    for (let i = 0; i < numUnit; i++) {
+      const o = i * per.step;
+      const w = all.subarray(o, o + per.size);
+      // The blob always loads 16 units; an all-zero one ends the list.
+      if (numUnit === 16 && (kind === 'TEX_SAMP' || kind === 'TEX_CONST') && !w[0] && !w[1] && (kind === 'TEX_SAMP' || (!w[2] && !w[3]))) break;
+      if (per.domain) this.domain(w, L + 2, per.domain);
+      if (per.hex) this.hexdump(w, iova + o * 4, L + 1);
     }
   }
 
@@ -867,9 +977,10 @@ export function cffdumpRd(bytes: Uint8Array, opts: CffdumpOptions, where = 'trac
       enterIb: (ib) => inner.enterIb(ib),
       leaveIb: () => inner.leaveIb(),
       drawStateGroup: (g, l, s) => inner.drawStateGroup(g, l, s),
+      loopIteration: (p, i) => inner.loopIteration(p, i),
       problem: (pr) => void sum.problems.push(pr),
     };
-    walker = new Walker(mem, gen, v, { drawStates: 'at-draw', once: opts.once ?? false, followChain: false, stopOnBadHeader: gen === 'a2xx' || gen === 'a3xx' || gen === 'a4xx', maxLevel: 6 });
+    walker = new Walker(mem, gen, v, { drawStates: 'at-draw', once: opts.once ?? false, followChain: false, followEmbedded: true, stopOnBadHeader: gen === 'a2xx' || gen === 'a3xx' || gen === 'a4xx', maxLevel: 6 });
     printer.walker = walker;
   };
   let needsReset = false;

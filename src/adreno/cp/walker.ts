@@ -12,7 +12,7 @@ import type { Gen } from '../regs/db.js';
 import { decodeHeader, opcodeName } from './pm4.js';
 
 /** How a buffer was reached. */
-export type IbKind = 'RB' | 'IB1' | 'IB2' | 'IB' | 'CHAIN' | 'SDS' | 'RAW';
+export type IbKind = 'RB' | 'IB1' | 'IB2' | 'IB' | 'CHAIN' | 'SDS' | 'RAW' | 'EMBED';
 
 export interface PacketRecord {
   /** 0 ring buffer, 1 IB1, 2 IB2, 3 state object called from IB2 ... */
@@ -68,6 +68,8 @@ export interface Visitor {
   packet?(p: PacketRecord): void;
   /** After the packet and everything it called (IBs, loaded groups) was visited. */
   packetEnd?(p: PacketRecord): void;
+  /** Before each pass of a looping packet (CP_START_BIN bins, CP_FIXED_STRIDE_DRAW_TABLE draws). */
+  loopIteration?(p: PacketRecord, index: number): void;
   /** A group about to be replayed (`skipped` when its enable mask excludes the current mode). */
   drawStateGroup?(g: DrawStateGroup, level: number, skipped: boolean): void;
   enterIb?(ib: IbInfo): void;
@@ -94,6 +96,12 @@ export interface WalkOptions {
   readonly followChain?: boolean;
   /** Stop a buffer at its first bad header instead of resynchronising (cffdump on a2xx..a4xx). */
   readonly stopOnBadHeader?: boolean;
+  /**
+   * Also follow the command streams other packets carry or point to (default false): CP_START_BIN
+   * and CP_FIXED_STRIDE_DRAW_TABLE bodies per pass, CP_SET_AMBLE, a5xx CP_SET_RENDER_MODE and
+   * CP_COMPUTE_CHECKPOINT, packets written by CP_MEM_WRITE.
+   */
+  readonly followEmbedded?: boolean;
 }
 
 /** Packets before which draw states are replayed (in 'at-draw' mode). */
@@ -124,6 +132,7 @@ export class Walker {
   private readonly once: boolean;
   private readonly followChain: boolean;
   private readonly stopOnBadHeader: boolean;
+  private readonly followEmbedded: boolean;
   packets = 0;
   stopped = false;
   /** Current render mode bits (CP_SET_MARKER), for group filtering and `once`. */
@@ -145,6 +154,7 @@ export class Walker {
     this.once = opts.once ?? false;
     this.followChain = opts.followChain ?? true;
     this.stopOnBadHeader = opts.stopOnBadHeader ?? false;
+    this.followEmbedded = opts.followEmbedded ?? false;
   }
 
   /** has_dumped: true when `iova` was already walked in every mode of `mask` (and marks it). */
@@ -251,12 +261,66 @@ export class Walker {
       }
       if (this.follow && (h.type === 7 || h.type === 3)) {
         if (atDraw && name === 'CP_SET_DRAW_STATE') this.recordDrawState(payload, level);
-        else this.followPacket(h.opcode, payload, level, iova + i * 4);
+        else if (this.followEmbedded && this.embedded(rec, level)) {
+          /* followed */
+        } else this.followPacket(h.opcode, payload, level, iova + i * 4);
       }
       this.v.packetEnd?.(rec);
       i += 1 + count;
     }
     this.v.leaveIb?.(info);
+  }
+
+  /** Command streams inside or behind other packets; true when the packet was one of them. */
+  private embedded(p: PacketRecord, level: number): boolean {
+    const d = p.payload;
+    const at = (i: number): number => (d[i] ?? 0) >>> 0;
+    const deep = level + 1 > this.maxLevel + 2;
+    switch (p.name) {
+      case 'CP_START_BIN':
+      case 'CP_FIXED_STRIDE_DRAW_TABLE': {
+        const bin = p.name === 'CP_START_BIN';
+        if (d.length < 4) return true;
+        const loops = bin ? at(0) : at(3);
+        let addr = bin ? at(2) * 2 ** 32 + at(1) : at(1) * 2 ** 32 + at(0);
+        const size = bin ? at(3) : at(2) >>> 20;
+        if (deep || !this.mem.find(addr, 4)) return true;
+        for (let k = 0; k < loops && k < 4096 && !this.stopped; k++, addr += size * 4) {
+          this.v.loopIteration?.(p, k);
+          this.walk(addr, size, level + 1, 'IB');
+        }
+        return true;
+      }
+      case 'CP_SET_AMBLE': {
+        const addr = at(1) * 2 ** 32 + at(0);
+        if (!deep && d.length >= 3 && this.mem.find(addr, 4)) this.walk(addr, at(2) & 0xffff, level + 1, 'EMBED');
+        return true;
+      }
+      case 'CP_SET_RENDER_MODE':
+      case 'CP_COMPUTE_CHECKPOINT': {
+        if (this.gen !== 'a5xx') return false;
+        let addr: number, len: number;
+        if (p.name === 'CP_SET_RENDER_MODE') {
+          if (d.length !== 8) return true;
+          len = at(5);
+          addr = at(7) * 2 ** 32 + at(6);
+        } else {
+          if (d.length < 7) return true;
+          addr = at(6) * 2 ** 32 + at(5);
+          len = d.length === 8 ? at(7) : at(4);
+        }
+        if (!deep && this.mem.find(addr, 4)) this.walk(addr, len, level + 1, 'EMBED');
+        return true;
+      }
+      case 'CP_MEM_WRITE': {
+        const newStyle = this.gen === 'a5xx' || this.gen === 'a6xx' || this.gen === 'a7xx';
+        const top = at(2) >>> 28;
+        if (newStyle && d.length > 2 && (top === 4 || top === 7) && !deep) this.walkDwords(d.subarray(2), p.iova + 12, level + 1, 'EMBED');
+        return true;
+      }
+      default:
+        return false;
+    }
   }
 
   /** CP_SET_DRAW_STATE in 'at-draw' mode: remember (or drop) groups; LOAD_IMMED groups run now. */
