@@ -11,8 +11,7 @@
 import { Memory } from '../../core/memory.js';
 import { parseRd, RD } from '../../formats/rd.js';
 import { ENUMS, genBit, genFromChipId, genFromGpuId, type Gen } from '../regs/db.js';
-import { BITSETS, DOMAINS } from '../regs/db.gen.js';
-import { cFloat, cHex, decodeVal, rnnDomain, type AddrInfo, type Cond, type RnnDomain } from '../regs/rnndec.js';
+import { cFloat, cHex, decodeDomain, decodeVal, payloadCond, rnnDomain, type AddrInfo, type Cond, type RnnDomain } from '../regs/rnndec.js';
 import { Walker, MODE, type DrawStateGroup, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 
 /** Disassembles a shader (words from its first instruction to the end of its buffer); lines without indentation. */
@@ -338,43 +337,11 @@ export class CffdumpPrinter implements Visitor {
 
   // ---- packet payloads through their rules-ng domain (dump_domain) ----
   private condFor(domain: string, dw: ArrayLike<number>): Cond {
-    // Non-chip variants ("varset=V") resolved from the payload dword holding that enum.
-    const d = rnnDomain([domain], this.gen);
-    const bit = genBit(this.gen);
-    return (c: string) => {
-      const eq = c.indexOf('=');
-      const varset = c.slice(0, eq);
-      const wanted = c.slice(eq + 1).split(',');
-      for (let i = 0; i < dw.length && i < 8; i++) {
-        const info = d.lookup(i);
-        const fields = info.ti ? (BITSETS_OF(info.ti.type) ?? []) : [];
-        for (const f of fields) {
-          if (f[3] !== varset || !(f[5] & bit)) continue;
-          const v = Math.floor((dw[i]! >>> 0) / 2 ** f[1]) & (2 ** (f[2] - f[1] + 1) - 1);
-          const name = ENUMS[varset]?.find((e) => e[0] === v && e[2] & bit)?.[1];
-          return name !== undefined && wanted.some((w) => w.toUpperCase() === name.toUpperCase());
-        }
-      }
-      return true;
-    };
+    return payloadCond(domain, dw, this.gen);
   }
 
   domain(dw: ArrayLike<number>, level: number, name: string): void {
-    const d = rnnDomain([name], this.gen);
-    if (!DOMAIN_EXISTS(name)) return;
-    const cond = this.condFor(name, dw);
-    for (let i = 0; i < dw.length; i++) {
-      const info = d.lookup(i, cond);
-      if (!info.ti) break;
-      let value = BigInt(dw[i]! >>> 0);
-      if (info.ti.high >= 32 && i < dw.length - 1) {
-        value |= BigInt(dw[i + 1]! >>> 0) << 32n;
-        i++;
-      }
-      const dec = decodeVal(info.ti, value, this.gen, cond);
-      if (BITSETS_OF(info.ti.type)) this.out(`${lv(level)}${dec}`);
-      else this.out(`${lv(level)}{ ${info.name} = ${dec} }`);
-    }
+    for (const f of decodeDomain(dw, name, this.gen)) this.out(f.bitset ? `${lv(level)}${f.text}` : `${lv(level)}{ ${f.name} = ${f.text} }`);
   }
 
   // ---- visitor ----
@@ -739,12 +706,11 @@ export class CffdumpPrinter implements Visitor {
     let ext = 0;
     if (src === 'indirect') ext = this.wide ? (d[2] ?? 0) * 2 ** 32 + ((d1 & ~3) >>> 0) : d1 & 0xfffffffc;
     else if (src === 'bindless') {
-      const base = sk.stage === 'CS' ? this.dom.offsetOf('HLSQ_CS_BINDLESS_BASE[0].ADDR') : this.dom.offsetOf('HLSQ_BINDLESS_BASE[0].ADDR');
-      if (base !== undefined) {
-        const r = base + (d1 >>> 28) * (this.wide ? 2 : 1);
-        ext = (this.wide ? this.vals[r + 1]! * 2 ** 32 : 0) + (this.vals[r]! & 0xfffffffc);
-        ext += 4 * (d1 & 0xffffff);
-      }
+      // As cffdec: a name the generation lacks resolves to register 0.
+      const base = (sk.stage === 'CS' ? this.dom.offsetOf('HLSQ_CS_BINDLESS_BASE[0].DESCRIPTOR') : this.dom.offsetOf('HLSQ_BINDLESS_BASE[0].DESCRIPTOR')) ?? 0;
+      const r = base + (d1 >>> 28) * (this.wide ? 2 : 1);
+      ext = (this.wide ? (this.vals[r + 1] ?? 0) * 2 ** 32 : 0) + (((this.vals[r] ?? 0) & 0xfffffffc) >>> 0);
+      ext += 4 * (d1 & 0xffffff);
     }
     const hdr = this.wide ? 3 : 2;
     const get = (n: number): { w: Uint32Array; iova: number } | undefined => {
@@ -945,12 +911,6 @@ function a3xxKind(block: number, type: number): { kind: StateKind; stage: string
   return { kind: t[block]?.[type], stage: block >= 4 ? (block === 4 ? 'VS' : 'FS') : '' };
 }
 
-function BITSETS_OF(type: string): (typeof BITSETS)[string] | undefined {
-  return BITSETS[type];
-}
-function DOMAIN_EXISTS(name: string): boolean {
-  return DOMAINS[name] !== undefined;
-}
 function enumName(e: string, v: number, gen: Gen): string | undefined {
   const bit = genBit(gen);
   for (const x of ENUMS[e] ?? []) if (x[0] === v && x[2] & bit) return x[1];

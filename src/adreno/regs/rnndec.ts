@@ -232,3 +232,56 @@ export function rnnDomain(names: readonly string[], gen: Gen): RnnDomain {
   if (!d) domCache.set(key, (d = new RnnDomain(names, gen)));
   return d;
 }
+
+/**
+ * Resolver of non-chip variants ("varset=V") for a packet payload: the value of the field whose
+ * type is that enum (the addvariant selector, e.g. CP_DRAW_INDIRECT_MULTI's OPCODE) decides.
+ */
+export function payloadCond(domain: string, dw: ArrayLike<number>, gen: Gen): Cond {
+  const d = rnnDomain([domain], gen);
+  const bit = genBit(gen);
+  return (c: string) => {
+    const eq = c.indexOf('=');
+    const varset = c.slice(0, eq);
+    const wanted = c.slice(eq + 1).split(',');
+    for (let i = 0; i < dw.length && i < 8; i++) {
+      const info = d.lookup(i);
+      for (const f of (info.ti && BITSETS[info.ti.type]) || []) {
+        if (f[3] !== varset || !(f[5] & bit)) continue;
+        const v = Math.floor((dw[i]! >>> 0) / 2 ** f[1]) % 2 ** (f[2] - f[1] + 1);
+        const name = ENUMS[varset]?.find((e) => e[0] === v && e[2] & bit)?.[1];
+        return name !== undefined && wanted.some((w) => w.toUpperCase() === name.toUpperCase());
+      }
+    }
+    return true;
+  };
+}
+
+/** One decoded payload dword (or dword pair) of a packet, as cffdump's dump_domain prints it. */
+export interface DomainField {
+  readonly dword: number;
+  readonly name: string;
+  /** Bitset values print bare (`{ A | B = 1 }`), others as `{ NAME = value }`. */
+  readonly bitset: boolean;
+  readonly text: string;
+}
+
+/** Decode a payload through its rules-ng domain, stopping at the first dword the domain lacks. */
+export function decodeDomain(dw: ArrayLike<number>, domain: string, gen: Gen): DomainField[] {
+  if (!DOMAINS[domain]) return [];
+  const d = rnnDomain([domain], gen);
+  const cond = payloadCond(domain, dw, gen);
+  const out: DomainField[] = [];
+  for (let i = 0; i < dw.length; i++) {
+    const info = d.lookup(i, cond);
+    if (!info.ti) break;
+    const at = i;
+    let value = BigInt(dw[i]! >>> 0);
+    if (info.ti.high >= 32 && i < dw.length - 1) {
+      value |= BigInt(dw[i + 1]! >>> 0) << 32n;
+      i++;
+    }
+    out.push({ dword: at, name: info.name, bitset: BITSETS[info.ti.type] !== undefined, text: decodeVal(info.ti, value, gen, cond) });
+  }
+  return out;
+}
