@@ -940,7 +940,7 @@ export function cffdumpRd(bytes: Uint8Array, opts: CffdumpOptions, where = 'trac
       loopIteration: (p, i) => inner.loopIteration(p, i),
       problem: (pr) => void sum.problems.push(pr),
     };
-    walker = new Walker(mem, gen, v, { drawStates: 'at-draw', once: opts.once ?? false, followChain: false, followEmbedded: true, stopOnBadHeader: gen === 'a2xx' || gen === 'a3xx' || gen === 'a4xx', maxLevel: 6 });
+    walker = new Walker(mem, gen, v, { drawStates: 'at-draw', once: opts.once ?? false, followChain: false, followEmbedded: true, headers: 'any', stopOnBadHeader: gen === 'a2xx' || gen === 'a3xx' || gen === 'a4xx', maxLevel: 6 });
     printer.walker = walker;
   };
   let needsReset = false;

@@ -9,7 +9,7 @@
  */
 import type { Memory } from '../../core/memory.js';
 import type { Gen } from '../regs/db.js';
-import { decodeHeader, opcodeName } from './pm4.js';
+import { decodeHeader, decodeHeaderAnyGen, opcodeName } from './pm4.js';
 
 /** How a buffer was reached. */
 export type IbKind = 'RB' | 'IB1' | 'IB2' | 'IB' | 'CHAIN' | 'SDS' | 'RAW' | 'EMBED';
@@ -102,6 +102,12 @@ export interface WalkOptions {
    * CP_COMPUTE_CHECKPOINT, packets written by CP_MEM_WRITE.
    */
   readonly followEmbedded?: boolean;
+  /**
+   * 'gen' (default): the generation's packet types, bad parity reported but decoded.
+   * 'any': freedreno's decoders' rules (every type on every generation, strict parity); after a
+   * bad header on a5xx+ the walk resumes at the next valid type-4/7 header.
+   */
+  readonly headers?: 'gen' | 'any';
 }
 
 /** Packets before which draw states are replayed (in 'at-draw' mode). */
@@ -133,6 +139,7 @@ export class Walker {
   private readonly followChain: boolean;
   private readonly stopOnBadHeader: boolean;
   private readonly followEmbedded: boolean;
+  private readonly anyHeaders: boolean;
   packets = 0;
   stopped = false;
   /** Current render mode bits (CP_SET_MARKER), for group filtering and `once`. */
@@ -155,6 +162,7 @@ export class Walker {
     this.followChain = opts.followChain ?? true;
     this.stopOnBadHeader = opts.stopOnBadHeader ?? false;
     this.followEmbedded = opts.followEmbedded ?? false;
+    this.anyHeaders = opts.headers === 'any';
   }
 
   /** has_dumped: true when `iova` was already walked in every mode of `mask` (and marks it). */
@@ -225,13 +233,21 @@ export class Walker {
         break;
       }
       const hdr = dw[i]!;
-      const h = decodeHeader(hdr, gen);
+      const h = this.anyHeaders ? decodeHeaderAnyGen(hdr) : decodeHeader(hdr, gen);
       this.packets++;
       if (h.type < 0) {
         this.problem('adreno.cp.bad-header', `invalid packet header 0x${hdr.toString(16).padStart(8, '0')}`, level, iova + i * 4);
         this.v.packet?.({ level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: -1, opcode: -1, name: 'BAD', count: 0, reg: -1, payload: dw.subarray(i, i), parityOk: false, group });
         if (this.stopOnBadHeader) break;
         i++;
+        if (this.anyHeaders) {
+          // Resynchronise at the next valid type-4/7 header.
+          while (i < n) {
+            const t = decodeHeaderAnyGen(dw[i]!).type;
+            if (t === 4 || t === 7) break;
+            i++;
+          }
+        }
         continue;
       }
       if (!h.parityOk) this.problem('adreno.cp.bad-parity', `type-${h.type} header 0x${hdr.toString(16).padStart(8, '0')} has a wrong parity bit`, level, iova + i * 4);
