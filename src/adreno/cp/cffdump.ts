@@ -12,7 +12,7 @@ import { Memory } from '../../core/memory.js';
 import { parseRd, RD } from '../../formats/rd.js';
 import { ENUMS, genBit, genFromChipId, genFromGpuId, type Gen } from '../regs/db.js';
 import { cFloat, cHex, decodeDomain, decodeVal, payloadCond, rnnDomain, type AddrInfo, type Cond, type RnnDomain } from '../regs/rnndec.js';
-import { Walker, MODE, type DrawStateGroup, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
+import { Walker, type DrawStateGroup, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 
 /** Disassembles a shader (words from its first instruction to the end of its buffer); lines without indentation. */
 export type ShaderDisasm = (words: Uint32Array, gpuId: number) => string[] | undefined;
@@ -25,8 +25,6 @@ export interface CffdumpOptions {
   readonly gen?: Gen;
   readonly shaderDisasm?: ShaderDisasm;
   readonly out: (line: string) => void;
-  /** Structured records of what was printed (for --json), optional. */
-  readonly record?: (r: Record<string, unknown>) => void;
 }
 
 export interface CffdumpSummary {
@@ -267,7 +265,7 @@ export class CffdumpPrinter implements Visitor {
         const name = this.specialName.get(off)!;
         const countReg = this.dom.offsetOf(name.slice(0, name.search(/CONST|SAMP/)) + 'COUNT');
         const n = countReg !== undefined ? this.vals[countReg]! : 0;
-        this.descriptors(what === 'texconst_hi' ? 'TEX_CONST' : 'TEX_SAMP', 'direct', n, addr, undefined, level);
+        this.descriptors(what === 'texconst_hi' ? 'TEX_CONST' : 'TEX_SAMP', 'direct', n, addr, undefined, level + 1);
       }
     }
   }
@@ -276,7 +274,8 @@ export class CffdumpPrinter implements Visitor {
     const addr = addr0 - (addr0 % 16);
     const s = this.seg(addr);
     if (!s) return;
-    const all = this.words(addr, Math.floor((s.end - addr) / 4))!;
+    // The disassembler gets the rest of the buffer; without one only the first 64 words are shown.
+    const all = this.words(addr, this.disasm ? Math.floor((s.end - addr) / 4) : 64)!;
     this.hexdump(all.subarray(0, Math.min(64, all.length)), addr, level + 1);
     this.shader(all, level + 2);
   }
