@@ -183,6 +183,16 @@ export class RnnDomain {
   private addDef(map: Map<number, AddrInfo>, r: RegDef): void {
     const n = r[7] || 1;
     const stride = r[6] || 1;
+    if (r[1].endsWith('[]')) {
+      // An array without registers inside: librnn names each dword `ARR[idx]+off` and has no type for it.
+      for (let i = 0; i < n; i++) {
+        for (let p = 0; p < stride; p++) {
+          const off = r[0] + i * stride + p;
+          if (!map.has(off)) map.set(off, { name: `${elemName(r, i)}+${cHex(p)}`, ti: undefined, width: 0, part: p, def: r });
+        }
+      }
+      return;
+    }
     const dw = r[2] === 64 ? 2 : 1;
     const ti = regTi(r);
     for (let i = 0; i < n; i++) {
