@@ -131,6 +131,8 @@ export class CffdumpPrinter implements Visitor {
   vertices = 0;
   private groupLevel = 0;
   private scope = 0;
+  /** Dwords the last packet of the current buffer ran past its end (cffdec's negative dwords_left). */
+  private overrun = 0;
   private afterBody: { addr: number; len: number; level: number } | undefined;
 
   /** Text cffdec printed without a newline (a CP_NOP marker with no string): it starts the next line. */
@@ -354,6 +356,8 @@ export class CffdumpPrinter implements Visitor {
   leaveIb(): void {
     this.levelStack.pop();
     this.draws.pop();
+    if (this.overrun) this.out(`**** this ain't right!! dwords_left=${-this.overrun}`);
+    this.overrun = 0;
   }
 
   drawStateGroup(g: DrawStateGroup, _level: number, skipped: boolean): void {
@@ -413,10 +417,19 @@ export class CffdumpPrinter implements Visitor {
     this.hexdump(this.packetWords(p), p.iova, this.level + 1);
   }
 
+  /** The packet's dwords; a packet running past its buffer is shown on into the memory after it, as cffdec reads it. */
   private packetWords(p: PacketRecord): Uint32Array {
-    const w = new Uint32Array(p.payload.length + 1);
+    let n = p.payload.length;
+    let tail: Uint32Array | undefined;
+    if (p.type !== -1 && p.type !== 2 && n < p.count) {
+      this.overrun = p.count - n;
+      tail = this.words(p.iova + 4 * (1 + n), p.count - n);
+      n += tail?.length ?? 0;
+    }
+    const w = new Uint32Array(n + 1);
     w[0] = p.header;
     w.set(p.payload, 1);
+    if (tail) w.set(tail, 1 + p.payload.length);
     return w;
   }
 
