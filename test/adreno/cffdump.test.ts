@@ -206,3 +206,20 @@ test('cffdump: small captures of every generation decode without error', () => {
     assert.ok(out.includes('### hi'), `${gen}\n${out.join('\n')}`);
   }
 });
+
+test('cffdump: a2xx CP_IM_LOAD_IMMEDIATE hands its words and stage to the hook, listed as cffdump indents them', { skip: existsSync(join(DIR, 'traces', 'dEQP-GLES2.functional.texture.specification.basic_teximage2d.rgba16f_2d.rd.gz')) ? false : 'no capture' }, () => {
+  const out: string[] = [];
+  const stages = new Set<string>();
+  cffdumpRd(new Uint8Array(readFileSync(join(DIR, 'traces', 'dEQP-GLES2.functional.texture.specification.basic_teximage2d.rgba16f_2d.rd.gz'))), {
+    out: (l) => void out.push(l),
+    once: true,
+    shaderDisasm: (w, gpu, stage) => {
+      stages.add(`${gpu}:${stage}`);
+      return [`HOOK ${stage} ${w[0]!.toString(16)}`];
+    },
+  });
+  const i = out.indexOf('\t\t\tvertex shader, start=0000, size=0015');
+  assert.ok(i > 0);
+  assert.equal(out[i + 1], '\t\t\t\t\tHOOK VS 72003');
+  assert.ok(stages.has('201:VS') && stages.has('201:FS'), [...stages].join(' '));
+});

@@ -14,8 +14,12 @@ import { ENUMS, genBit, genFromChipId, genFromGpuId, type Gen } from '../regs/db
 import { cFloat, cHex, decodeDomain, decodeVal, payloadCond, rnnDomain, type AddrInfo, type Cond, type RnnDomain } from '../regs/rnndec.js';
 import { Walker, type DrawStateGroup, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 
-/** Disassembles a shader (words from its first instruction to the end of its buffer); lines without indentation. */
-export type ShaderDisasm = (words: Uint32Array, gpuId: number) => string[] | undefined;
+/**
+ * Disassembles a shader (words from its first instruction to the end of its buffer, or the words
+ * a CP_LOAD_STATE / CP_IM_LOAD_IMMEDIATE carries); returns lines without indentation. `stage` is
+ * 'VS' | 'HS' | 'DS' | 'GS' | 'FS' | 'CS' when known (a2xx listings name gl_Position/gl_FragColor by it).
+ */
+export type ShaderDisasm = (words: Uint32Array, gpuId: number, stage?: string) => string[] | undefined;
 
 export interface CffdumpOptions {
   /** Only this submit (cffdump's --frame: one frame per command stream). */
@@ -255,12 +259,12 @@ export class CffdumpPrinter implements Visitor {
     if (what === 'scratch') {
       const r = this.scratch0;
       if (r !== undefined) this.out(`${lv(level)}:${this.vals[r + 4]},${this.vals[r + 5]},${this.vals[r + 6]},${this.vals[r + 7]}`);
-    } else if (what === 'disasm') this.disasmAt(Number(value), level);
+    } else if (what === 'disasm') this.disasmAt(Number(value), level, this.stageOf(off));
     else if (what === 'dump') this.dumpAt(Number(value), 64, level);
     else if (what === 'lo') this.gpuaddrLo = Number(value & 0xffffffffn);
     else {
       const addr = Number(value & 0xffffffffn) * 2 ** 32 + this.gpuaddrLo;
-      if (what === 'disasm_hi') this.disasmAt(addr, level);
+      if (what === 'disasm_hi') this.disasmAt(addr, level, this.stageOf(off));
       else if (what === 'dump_hi') this.dumpAt(addr, 64, level);
       else if (this.inSummary && this.seg(addr)) {
         // TPL1_xS_TEX_{CONST,SAMP}_HI: descriptors counted by TPL1_xS_TEX_COUNT, in draw summaries only.
@@ -272,19 +276,25 @@ export class CffdumpPrinter implements Visitor {
     }
   }
 
-  private disasmAt(addr0: number, level: number): void {
+  /** Shader stage a special register belongs to (SP_VS_OBJ_START -> VS). */
+  private stageOf(off: number): string | undefined {
+    return /^SP_([VHDGFC]S)_/.exec(this.specialName.get(off) ?? '')?.[1];
+  }
+
+  private disasmAt(addr0: number, level: number, stage?: string): void {
     const addr = addr0 - (addr0 % 16);
     const s = this.seg(addr);
     if (!s) return;
     // The disassembler gets the rest of the buffer; without one only the first 64 words are shown.
     const all = this.words(addr, this.disasm ? Math.floor((s.end - addr) / 4) : 64)!;
     this.hexdump(all.subarray(0, Math.min(64, all.length)), addr, level + 1);
-    this.shader(all, level + 2);
+    this.shader(all, level + 2, stage);
   }
 
-  private shader(words: Uint32Array, level: number): void {
-    const lines = this.disasm?.(words, this.gpuId);
-    if (lines) for (const l of lines) this.out('\t'.repeat(level) + l);
+  /** Disassembly lines indented by `tabs` tabs (ir3 listings: the level cffdec passes; a2xx: one more). */
+  private shader(words: Uint32Array, tabs: number, stage?: string): void {
+    const lines = this.disasm?.(words, this.gpuId, stage);
+    if (lines) for (const l of lines) this.out('\t'.repeat(tabs) + l);
   }
 
   /** A fresh regacc: joins the two dwords of a 64-bit register. */
@@ -651,6 +661,8 @@ export class CffdumpPrinter implements Visitor {
       case 'CP_IM_LOAD_IMMEDIATE': {
         const type = at(0) === 0 ? 'vertex' : at(0) === 1 ? 'fragment' : '<unknown>';
         this.out(`${lv(level)}${type} shader, start=${(at(1) >>> 16).toString(16).padStart(4, '0')}, size=${(at(1) & 0xffff).toString(16).padStart(4, '0')}`);
+        // The a2xx listing is indented like cffdec's levels[level + 2].
+        this.shader(d.subarray(2), level + 3, at(0) === 0 ? 'VS' : at(0) === 1 ? 'FS' : undefined);
         return;
       }
       default:
@@ -739,7 +751,7 @@ export class CffdumpPrinter implements Visitor {
         if (this.chip >= 4) numUnit *= 16;
         else if (this.chip >= 3) numUnit *= 4;
         const c = get(numUnit * 2);
-        if (c) this.shader(c.w, L + 2);
+        if (c) this.shader(c.w, L + 2, sk.stage || undefined);
         return;
       }
       case 'SHADER_CONST': {
