@@ -99,12 +99,12 @@ export function parseRd(input: Uint8Array, where = 'trace'): RdFile {
   if (buf.length < 8) throw new InputError(`not an .rd trace (${buf.length} bytes)`, where);
   while (off + 8 <= buf.length) {
     const type = u32(buf, off);
-    // libwrap pads between sections with 0xffffffff words; freedreno's reader skips them.
-    if (type === 0xffffffff) {
-      off += 4;
+    const size = u32(buf, off + 4);
+    // libwrap pads between sections with 0xffffffff pairs; freedreno's reader skips them.
+    if (type === 0xffffffff && size === 0xffffffff) {
+      off += 8;
       continue;
     }
-    const size = u32(buf, off + 4);
     if (type > 0xff) {
       if (f.sections.length === 0) throw new InputError(`not an .rd trace (section type 0x${type.toString(16)} at offset 0)`, where);
       f.warnings.push(`bad section type 0x${type.toString(16)} at offset 0x${off.toString(16)}; stopped`);
