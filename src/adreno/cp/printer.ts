@@ -111,7 +111,7 @@ export function payloadLines(p: PacketRecord, gen: Gen): string[] {
       if (k < 0) continue;
       const label = r[1].replace('[]', `[${k}]`);
       const hi = r[2] === 64 ? (p.payload[i + 1] ?? 0) : 0;
-      parts.push(`${label}: ${formatValue(r[3], v, hi, r[2], gen, cond)}`);
+      parts.push(`${label}: ${formatValue(r[3], v, hi, r[2], gen, cond, { low: r[8] ?? 0, high: r[9] ?? r[2] - 1, shr: r[10] ?? 0 })}`);
     }
     out.push(`[${i}] 0x${v.toString(16).padStart(8, '0')}${parts.length ? '  ' + parts.join('  ') : ''}`);
   }
