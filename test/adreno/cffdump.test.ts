@@ -223,3 +223,35 @@ test('cffdump: a2xx CP_IM_LOAD_IMMEDIATE hands its words and stage to the hook, 
   assert.equal(out[i + 1], '\t\t\t\t\tHOOK VS 72003');
   assert.ok(stages.has('201:VS') && stages.has('201:FS'), [...stages].join(' '));
 });
+
+/*
+ * With a disassembler that prints what Mesa's does (here: the reference's own listings, replayed
+ * in order), the whole output is identical to the reference: every listing is asked for at the
+ * place cffdump prints one, and indented as it is. What remains is the disassembler itself.
+ */
+for (const c of CASES) {
+  const trace = join(DIR, 'traces', c.trace);
+  const log = join(DIR, 'reference', c.log);
+  const have = existsSync(trace) && existsSync(log);
+  test(`cffdump ${c.log}: identical to the reference given Mesa's shader listings`, { skip: have ? false : '../shared/adreno-captures not present' }, () => {
+    const ref = readFileSync(log, 'utf8').split('\n');
+    if (ref[ref.length - 1] === '') ref.pop();
+    const blocks: string[][] = [];
+    let cur: string[] | undefined;
+    for (const l of ref) {
+      if (SHADER_LINE.test(l)) {
+        if (!cur) blocks.push((cur = []));
+        cur.push(l);
+      } else cur = undefined;
+    }
+    const listings = blocks.map((b) => {
+      const n = Math.min(...b.map((l) => /^\t*/.exec(l)![0].length));
+      return b.map((l) => l.slice(n));
+    });
+    let k = 0;
+    const out: string[] = [];
+    cffdumpRd(new Uint8Array(readFileSync(trace)), { out: (l) => void out.push(l), once: true, ...(c.frame !== undefined ? { frame: c.frame } : {}), shaderDisasm: () => listings[k++] });
+    assert.equal(k, listings.length, 'one disassembler call per listing');
+    assert.deepEqual(out, ref);
+  });
+}
