@@ -89,7 +89,7 @@ export function runCommand(values: Record<string, unknown>, rest: string[], out:
     for (const d of diag.list) out(`  ${d.severity} ${d.id}: ${d.message} ${JSON.stringify(d.where)}`);
     for (const n of ['RBBM_STATUS', 'CP_INTERRUPT_STATUS', 'RBBM_INT_0_STATUS']) {
       const o = regs.reg(n);
-      out(`  ${n}: 0x${cp.regs[o]!.toString(16).padStart(8, '0')} ${formatValue(regs.at(o)!.type, cp.regs[o]!, 0, 32, cp.gen)}`);
+      out(`  ${n}: 0x${cp.regs[o]!.toString(16).padStart(8, '0')} ${formatValue(regs.at(o)!.type, cp.regs[o]!, 0, 32, cp.gen, undefined, regs.at(o))}`);
     }
   }
   return diag.list.some((d) => d.severity !== 'info') || stops.some((s) => s !== 'done') ? EXIT_FINDING : EXIT_OK;

@@ -100,6 +100,11 @@ export function parseRd(input: Uint8Array, where = 'trace'): RdFile {
   while (off + 8 <= buf.length) {
     const type = u32(buf, off);
     const size = u32(buf, off + 4);
+    // libwrap pads between sections with 0xffffffff pairs; freedreno's reader skips them.
+    if (type === 0xffffffff && size === 0xffffffff) {
+      off += 8;
+      continue;
+    }
     if (type > 0xff) {
       if (f.sections.length === 0) throw new InputError(`not an .rd trace (section type 0x${type.toString(16)} at offset 0)`, where);
       f.warnings.push(`bad section type 0x${type.toString(16)} at offset 0x${off.toString(16)}; stopped`);

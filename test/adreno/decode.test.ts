@@ -57,7 +57,7 @@ test('builder .rd decodes back: levels, names, register writes, draw state', () 
       '2:SDS:REG_WRITE',
       '1:IB1:CP_EVENT_WRITE',
     ]);
-    assert.deepEqual(recs[0]!['writes'], [{ reg: 'CP_SCRATCH[0x0].REG', offset: '0x883', value: '0x1234' }]);
+    assert.deepEqual(recs[0]!['writes'], [{ reg: 'CP_SCRATCH[0].REG', offset: '0x883', value: '0x1234', decoded: '4660' }]);
     assert.equal(recs[6]!['group'], 3);
     assert.equal(recs[0]!['submit'], 0);
   }

@@ -86,6 +86,32 @@ export function decodeHeader(dw: number, gen: Gen): Header {
   return BAD;
 }
 
+/**
+ * Header decoding as freedreno's decoders do it, whatever the generation: type 0 (top bits 00),
+ * type 2 (exactly 0x80000000), type 3 (top bits 11, bits 1..7 and 15 clear), type 4 and type 7
+ * only with both parity bits right (type 7 also with bits 24..27 clear); anything else is bad.
+ */
+export function decodeHeaderAnyGen(dw: number): Header {
+  dw >>>= 0;
+  const top2 = dw >>> 30;
+  if (top2 === 0) return { type: 0, count: ((dw >>> 16) & 0x3fff) + 1, opcode: -1, reg: dw & 0x7fff, parityOk: true, predicate: false };
+  const top4 = dw >>> 28;
+  if (top4 === 4) {
+    const count = dw & 0x7f;
+    const reg = (dw >>> 8) & 0x7ffff;
+    if (((dw >>> 7) & 1) === oddParity(count) && ((dw >>> 27) & 1) === oddParity(reg)) return { type: 4, count, opcode: -1, reg, parityOk: true, predicate: false };
+    return BAD;
+  }
+  if (dw === PKT2_NOP) return { type: 2, count: 0, opcode: -1, reg: -1, parityOk: true, predicate: false };
+  if (top2 === 3 && (dw & 0x80fe) === 0) return { type: 3, count: ((dw >>> 16) & 0x3fff) + 1, opcode: (dw >>> 8) & 0xff, reg: -1, parityOk: true, predicate: (dw & 1) === 1 };
+  if (top4 === 7 && ((dw >>> 24) & 0xf) === 0) {
+    const count = dw & 0x3fff;
+    const opcode = (dw >>> 16) & 0x7f;
+    if (((dw >>> 15) & 1) === oddParity(count) && ((dw >>> 23) & 1) === oddParity(opcode)) return { type: 7, count, opcode, reg: -1, parityOk: true, predicate: false };
+  }
+  return BAD;
+}
+
 const opcodeTables = new Map<Gen, { byValue: Map<number, string>; byName: Map<string, number> }>();
 
 function opcodeTable(gen: Gen): { byValue: Map<number, string>; byName: Map<string, number> } {

@@ -5,6 +5,7 @@
 import { DOMAINS, ENUMS, bitsetFields, formatValue, genBit, gpuRegs, type Gen, type RegisterSpace } from '../regs/db.js';
 import type { RegDef } from '../regs/db.gen.js';
 import type { PacketRecord } from './walker.js';
+import { decodeDomain, decodeVal, rnnDomain } from '../regs/rnndec.js';
 
 export interface RegWrite {
   readonly offset: number;
@@ -25,11 +26,11 @@ export function regWrites(p: PacketRecord, regs: RegisterSpace, gen: Gen): RegWr
     const v = p.payload[i]!;
     if (r && r.width === 64 && i + 1 < n) {
       const hi = p.payload[i + 1]!;
-      out.push({ offset: off, name: r.name, value: v, hi, text: formatValue(r.type, v, hi, 64, gen) });
+      out.push({ offset: off, name: r.name, value: v, hi, text: formatValue(r.type, v, hi, 64, gen, undefined, r) });
       i++;
       continue;
     }
-    out.push({ offset: off, name: regs.nameOf(off), value: v, text: r ? formatValue(r.type, v, 0, 32, gen) : '0x' + v.toString(16) });
+    out.push({ offset: off, name: regs.nameOf(off), value: v, text: r ? formatValue(r.type, v, 0, 32, gen, undefined, r) : '0x' + v.toString(16) });
   }
   return out;
 }
@@ -110,7 +111,7 @@ export function payloadLines(p: PacketRecord, gen: Gen): string[] {
       if (k < 0) continue;
       const label = r[1].replace('[]', `[${k}]`);
       const hi = r[2] === 64 ? (p.payload[i + 1] ?? 0) : 0;
-      parts.push(`${label}: ${formatValue(r[3], v, hi, r[2], gen, cond)}`);
+      parts.push(`${label}: ${formatValue(r[3], v, hi, r[2], gen, cond, { low: r[8] ?? 0, high: r[9] ?? r[2] - 1, shr: r[10] ?? 0 })}`);
     }
     out.push(`[${i}] 0x${v.toString(16).padStart(8, '0')}${parts.length ? '  ' + parts.join('  ') : ''}`);
   }
@@ -162,20 +163,32 @@ export function packetJson(p: PacketRecord, gen: Gen, regs: RegisterSpace = gpuR
   if (!p.parityOk) rec['parity'] = 'bad';
   const pl = p.payload;
   if (p.type === 4 || p.type === 0) {
-    const writes: { reg: string; offset: string; value: string }[] = [];
+    const writes: { reg: string; offset: string; value: string; decoded?: string }[] = [];
+    // `decoded`: the value as freedreno's tools print it (librnn text, see regs/rnndec.ts).
+    const dom = rnnDomain(gen === 'a2xx' || gen === 'a3xx' ? [gen.toUpperCase(), 'AXXX'] : [gen === 'a7xx' ? 'A6XX' : gen.toUpperCase()], gen);
     for (let i = 0; i < pl.length; i++) {
       const off = p.reg + i;
       const r = regs.at(off);
+      const info = dom.lookup(off);
       if (r && r.width === 64 && i + 1 < pl.length) {
-        writes.push({ reg: r.name, offset: '0x' + off.toString(16), value: '0x' + (pl[i + 1]! * 2 ** 32 + pl[i]!).toString(16) });
+        const w: (typeof writes)[number] = { reg: r.name, offset: '0x' + off.toString(16), value: '0x' + (pl[i + 1]! * 2 ** 32 + pl[i]!).toString(16) };
+        if (info.ti) w.decoded = decodeVal(info.ti, (BigInt(pl[i + 1]!) << 32n) | BigInt(pl[i]!), gen);
+        writes.push(w);
         i++;
-      } else writes.push({ reg: r ? r.name : regs.nameOf(off), offset: '0x' + off.toString(16), value: '0x' + pl[i]!.toString(16) });
+      } else {
+        const w: (typeof writes)[number] = { reg: r ? r.name : regs.nameOf(off), offset: '0x' + off.toString(16), value: '0x' + pl[i]!.toString(16) };
+        if (info.ti && info.width === 32) w.decoded = decodeVal(info.ti, BigInt(pl[i]!), gen);
+        writes.push(w);
+      }
     }
     rec['writes'] = writes;
   } else if (p.type === 7 || p.type === 3) {
     const a = new Array<string>(pl.length);
     for (let i = 0; i < pl.length; i++) a[i] = '0x' + pl[i]!.toString(16);
     rec['payload'] = a;
+    const dn = PAYLOAD_ALIAS[p.name] ?? p.name;
+    const fields = decodeDomain(pl, dn, gen);
+    if (fields.length) rec['fields'] = fields.map((f) => ({ dword: f.dword, name: f.name, decoded: f.text }));
   } else if (p.type === -1) rec['raw'] = '0x' + p.header.toString(16);
   if (pl.length < p.count) rec['truncated'] = true;
   return rec;

@@ -58,10 +58,15 @@ export interface RegInfo {
   readonly index: number;
   /** Name without the index (`CP_SCRATCH[].` form) for grouping. */
   readonly base: string;
+  /** The register's own bit range and shift (rules-ng low/high/shr on the reg; 0, width-1, 0 when absent). */
+  readonly low: number;
+  readonly high: number;
+  readonly shr: number;
 }
 
-function withIndex(name: string, i: number): string {
-  return name.replace('[]', `[0x${i.toString(16)}]`);
+/** Array index as freedreno prints it (C's `%#x`: `[0]`, `[0x1]`); a one-element array has none. */
+function withIndex(name: string, i: number, length = 0): string {
+  return name.replace('[]', length === 1 ? '' : i === 0 ? '[0]' : `[0x${i.toString(16)}]`);
 }
 
 /** A register space (domain) for one generation: offset -> register, name -> register. */
@@ -92,17 +97,20 @@ export class RegisterSpace {
   }
 
   private add(r: RegDef): number {
-    const [off, name, width, type, , , stride, length] = r;
+    const [off, name, width, type, , , stride, length, low, high, shr] = r;
     const n = length || 1;
     let added = 0;
     for (let i = 0; i < n; i++) {
       const info: RegInfo = {
-        name: length ? withIndex(name, i) : name,
+        name: length ? withIndex(name, i, length) : name,
         offset: off + i * stride,
         width: width === 64 ? 64 : 32,
         type,
         index: length ? i : -1,
         base: name,
+        low: low ?? 0,
+        high: high ?? width - 1,
+        shr: shr ?? 0,
       };
       if (!this.byOffset.has(info.offset)) this.byOffset.set(info.offset, info);
       if (info.width === 64 && !this.hiHalf.has(info.offset + 1)) this.hiHalf.set(info.offset + 1, info);
@@ -135,7 +143,7 @@ export class RegisterSpace {
   offsetOf(name: string): number | undefined {
     const direct = this.byName.get(name);
     if (direct) return direct.offset;
-    const norm = name.replace(/\[(\d+)\]/g, (_m, d: string) => `[0x${parseInt(d, 10).toString(16)}]`);
+    const norm = name.replace(/\[(\d+)\]/g, (_m, d: string) => (d === '0' ? '[0]' : `[0x${parseInt(d, 10).toString(16)}]`)).replace('[0x0]', '[0]');
     return (this.byName.get(norm) ?? this.byName.get(norm + '.REG'))?.offset;
   }
 
@@ -218,6 +226,16 @@ function hexs(v: number): string {
   return '0x' + v.toString(16);
 }
 
+/** IEEE half -> number (16-bit `float` fields are half floats). */
+function halfToFloat(h: number): number {
+  const e = (h >>> 10) & 0x1f;
+  const f = h & 0x3ff;
+  const s = h & 0x8000 ? -1 : 1;
+  if (e === 0) return s * f * 2 ** -24;
+  if (e === 0x1f) return f ? NaN : s * Infinity;
+  return s * (1 + f / 1024) * 2 ** (e - 15);
+}
+
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
@@ -228,6 +246,7 @@ export function formatScalar(type: string, v: number, width: number, gen: Gen): 
   if (type === 'uint' || type === 'offset') return String(v);
   if (type === 'int') return String(width < 53 && v >= 2 ** (width - 1) ? v - 2 ** width : v);
   if (type === 'float') {
+    if (width === 16) return String(halfToFloat(v & 0xffff));
     u32[0] = v >>> 0;
     return String(f32[0]);
   }
@@ -246,15 +265,30 @@ export function formatScalar(type: string, v: number, width: number, gen: Gen): 
  * Format a register (or payload dword) value with its fields, freedreno style:
  * `{ FIELD = VALUE | FLAG }`, or the plain value when the type has no fields.
  */
-export function formatValue(type: string, lo: number, hi: number, width: number, gen: Gen, cond?: (c: string) => boolean): string {
+export function formatValue(type: string, lo: number, hi: number, width: number, gen: Gen, cond?: (c: string) => boolean, range?: { low: number; high: number; shr: number }): string {
+  if (range && (range.low !== 0 || range.high !== width - 1 || range.shr !== 0)) {
+    // The register's own range: only bits low..high hold the value (shifted left by shr);
+    // anything outside is shown apart, as freedreno does.
+    const v = bits(lo >>> 0, hi >>> 0, range.low, range.high) * 2 ** range.shr;
+    const w = range.high - range.low + 1 + range.shr;
+    const inner = formatValue(type, v % 2 ** 32, Math.floor(v / 2 ** 32), w > 32 ? 64 : 32, gen, cond);
+    const outside = (width === 64 ? hi * 2 ** 32 + (lo >>> 0) : lo >>> 0) - bits(lo >>> 0, hi >>> 0, range.low, range.high) * 2 ** range.low;
+    return outside ? `${inner} | 0x${outside.toString(16)}` : inner;
+  }
   const fields = bitsetFields(type, gen, cond);
   if (!fields || fields.length === 0) {
     if (width === 64) return formatScalar(type === '' ? 'hex' : type, hi * 2 ** 32 + (lo >>> 0), 64, gen);
     return formatScalar(type, lo >>> 0, 32, gen);
   }
   const parts: string[] = [];
+  let covered = 0;
+  let coveredHi = 0;
   for (const f of fields) {
     const [name, low, high, ftype, shr] = f;
+    for (let b = low; b <= high && b < 64; b++) {
+      if (b < 32) covered |= 1 << b;
+      else coveredHi |= 1 << (b - 32);
+    }
     const raw = bits(lo >>> 0, hi >>> 0, low, high);
     const w = high - low + 1;
     if (ftype === 'boolean' || (w === 1 && ftype === '')) {
@@ -264,6 +298,10 @@ export function formatValue(type: string, lo: number, hi: number, width: number,
     const val = shr ? raw * 2 ** shr : raw;
     parts.push(`${name} = ${formatScalar(ftype, val, w, gen)}`);
   }
+  // Bits no field describes are shown, not dropped.
+  const restLo = (lo & ~covered) >>> 0;
+  const restHi = width === 64 ? (hi & ~coveredHi) >>> 0 : 0;
+  if (restLo || restHi) parts.push('0x' + (restHi * 2 ** 32 + restLo).toString(16));
   return `{ ${parts.join(' | ')} }`;
 }
 

@@ -15,6 +15,9 @@ subcommands:
       --json             one JSON record per packet (submit, stream, level, iova, offset,
                          type, opcode, name, count, writes | payload)
       --base ADDR        address a raw stream is decoded at (default 0)
+      --format cffdump   the text of freedreno's \`cffdump --unit-test\`, line for line
+                         (--frame N: only command stream N; --once: each IB once per
+                         render mode; shader listings need the ir3 disassembler)
       --summary          analysis only: packets by name and IB kind, registers written
   crash <devcoredump> | --fault-line "gpu fault ring ..."
                          estimated crash location, RBBM_STATUS bits, fence, CP state
@@ -72,6 +75,18 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       const submit = parseNum(values['submit'] ?? values['frame'], '--submit');
       const json = !!values['json'];
       const quiet = !!values['summary'];
+      const format = values['format'] === undefined ? undefined : String(values['format']);
+      if (format !== undefined && format !== 'cffdump' && format !== 'text') throw new UsageError(`--format must be cffdump or text, got '${format}'`);
+      if (format === 'cffdump') {
+        if (!looksLikeRd(bytes)) throw new UsageError('--format cffdump needs an .rd capture');
+        const { cffdumpRd } = await import('../../adreno/cp/cffdump.js');
+        const frame = parseNum(values['frame'] ?? values['submit'], '--frame');
+        const recs: Record<string, unknown>[] = [];
+        const s = cffdumpRd(bytes, { out: json ? (l) => void recs.push({ line: l }) : out, once: !!values['once'], ...(gen ? { gen } : {}), ...(frame !== undefined ? { frame } : {}) }, file);
+        if (json) for (const r of recs) out(JSON.stringify(r));
+        flush();
+        return s.problems.length ? EXIT_FINDING : EXIT_OK;
+      }
       const sum = looksLikeRd(bytes)
         ? decodeRd(bytes, { out, json, quiet, ...(gen ? { gen } : {}), ...(submit !== undefined ? { submit } : {}) }, file)
         : decodeRaw(bytes, gen ?? 'a6xx', { out, json, quiet }, parseNum(values['base'], '--base') ?? 0);
@@ -120,6 +135,8 @@ export const adrenoCommand: Command = {
     frame: { type: 'string' },
     json: { type: 'boolean' },
     summary: { type: 'boolean' },
+    format: { type: 'string' },
+    once: { type: 'boolean' },
     skip: { type: 'string' },
     base: { type: 'string' },
     'fault-line': { type: 'string' },

@@ -75,7 +75,8 @@ function childCtx(el: XmlElement, ctx: Ctx): Ctx {
 
 type Field = [string, number, number, string, number, number, string];
 type EnumVal = [number, string, number];
-type Reg = [number, string, number, string, number, string, number, number];
+/** [offset, name, width, type, mask, cond, stride, length, (low, high, shr when the register itself has them)] */
+type Reg = (string | number)[];
 
 const enums = new Map<string, EnumVal[]>();
 const bitsets = new Map<string, Field[]>();
@@ -92,6 +93,12 @@ function addEnum(name: string, el: XmlElement, ctx: Ctx): void {
     list.push([value, c.attrs['name']!, cc.mask]);
   }
   enums.set(name, list);
+}
+
+/** Fields that select a variant (addvariant="yes") are decoded, and printed, first. */
+const selectors = new Set<Field>();
+function addVariantFirst(fs: Field[]): Field[] {
+  return [...fs.filter((f) => selectors.has(f)), ...fs.filter((f) => !selectors.has(f))];
 }
 
 function fieldsOf(el: XmlElement, ctx: Ctx, owner: string, width: number): Field[] {
@@ -111,9 +118,11 @@ function fieldsOf(el: XmlElement, ctx: Ctx, owner: string, width: number): Field
       addEnum(type, c, cc);
     }
     if (type === 'fixed' || type === 'ufixed') type += `:${c.attrs['radix'] ?? '0'}`;
-    out.push([c.attrs['name']!, low, high, type, c.attrs['shr'] ? num(c.attrs['shr'], 'shr') : 0, cc.mask, cc.cond]);
+    const f: Field = [c.attrs['name']!, low, high, type, c.attrs['shr'] ? num(c.attrs['shr'], 'shr') : 0, cc.mask, cc.cond];
+    if (c.attrs['addvariant'] === 'yes') selectors.add(f);
+    out.push(f);
   }
-  return out;
+  return addVariantFirst(out);
 }
 
 function regType(el: XmlElement, ctx: Ctx, owner: string, width: number): string {
@@ -122,9 +131,11 @@ function regType(el: XmlElement, ctx: Ctx, owner: string, width: number): string
   let type = el.attrs['type'] ?? '';
   if (hasFields) {
     // A named type plus inline fields, or the same register in several stripes: merge the fields.
-    const bs = [...(type ? (bitsets.get(type) ?? []) : []), ...(bitsets.get(owner) ?? [])];
+    // librnn order: the register's own fields, then those of its (inline) named type.
+    const own = [...(bitsets.get(owner) ?? []), ...fieldsOf(el, ctx, owner, width)];
+    const named = type ? (bitsets.get(type) ?? []) : [];
     type = owner;
-    bitsets.set(type, [...bs, ...fieldsOf(el, ctx, owner, width)]);
+    bitsets.set(type, addVariantFirst([...own, ...named]));
   } else if (hasValues) {
     type = owner;
     addEnum(type, el, ctx);
@@ -142,7 +153,15 @@ function walkDomainBody(dom: string, el: XmlElement, ctx: Ctx, regs: Reg[], pref
         const width = c.tag === 'reg64' ? 64 : 32;
         const name = prefix ? `${prefix}.${c.attrs['name']}` : c.attrs['name']!;
         const off = base + num(c.attrs['offset'], `${dom}.${name} offset`);
-        regs.push([off, name, width, regType(c, cc, `${dom}.${name}`, width), cc.mask, cc.cond, stride, length]);
+        const reg: Reg = [off, name, width, regType(c, cc, `${dom}.${name}`, width), cc.mask, cc.cond, stride, length];
+        // A register's own low/high/shr (rules-ng typeinfo on the reg, e.g. RB_MRT[].PITCH shr=6):
+        // the value is masked and shifted before decoding, bits outside are shown apart.
+        const { low, high, shr, pos } = c.attrs;
+        if (low !== undefined || high !== undefined || shr !== undefined || pos !== undefined) {
+          const lo = pos !== undefined ? num(pos, 'pos') : num(low ?? '0', 'low');
+          reg.push(lo, pos !== undefined ? lo : num(high ?? String(width - 1), 'high'), shr ? num(shr, 'shr') : 0);
+        }
+        regs.push(reg);
         break;
       }
       case 'array': {
@@ -163,7 +182,7 @@ function walkDomainBody(dom: string, el: XmlElement, ctx: Ctx, regs: Reg[], pref
         break;
       case 'bitset': {
         const name = c.attrs['name']!;
-        bitsets.set(name, [...(bitsets.get(name) ?? []), ...fieldsOf(c, cc, name, 32)]);
+        bitsets.set(name, addVariantFirst([...(bitsets.get(name) ?? []), ...fieldsOf(c, cc, name, 32)]));
         break;
       }
       default:
@@ -172,7 +191,7 @@ function walkDomainBody(dom: string, el: XmlElement, ctx: Ctx, regs: Reg[], pref
   }
 }
 
-function walkTop(el: XmlElement, ctx: Ctx): void {
+function walkTop(el: XmlElement, ctx: Ctx, file: string): void {
   for (const c of el.children) {
     const cc = childCtx(c, ctx);
     if (c.tag === 'enum') addEnum(c.attrs['name']!, c, cc);
@@ -180,11 +199,13 @@ function walkTop(el: XmlElement, ctx: Ctx): void {
       const name = c.attrs['name']!;
       bitsets.set(name, [...(bitsets.get(name) ?? []), ...fieldsOf(c, cc, name, 32)]);
     } else if (c.tag === 'domain') {
-      const name = c.attrs['name']!;
+      // a6xx_gmu.xml reuses the domain name A6XX for the GMU's own register space; the GPU's
+      // decoders (cffdump) never load it, so it is kept apart instead of shadowing GPU offsets.
+      const name = file === 'a6xx_gmu.xml' && c.attrs['name'] === 'A6XX' ? 'A6XX_GMU' : c.attrs['name']!;
       const d = domains.get(name) ?? { width: num(c.attrs['width'] ?? '32', 'width'), regs: [] };
       walkDomainBody(name, c, { ...cc, cond: '' }, d.regs, '', 0, 0, 0);
       domains.set(name, d);
-    } else if (c.tag === 'database') walkTop(c, cc);
+    } else if (c.tag === 'database') walkTop(c, cc, file);
   }
 }
 
@@ -193,13 +214,15 @@ const q = (s: string): string => JSON.stringify(s);
 export function generate(): Record<string, string> {
   enums.clear();
   bitsets.clear();
+  selectors.clear();
   domains.clear();
   const dir = join(SHARED, 'ref', 'freedreno-registers', 'adreno');
   for (const f of FILES) {
     const doc = parseXml(readFileSync(join(dir, f), 'utf8'), f);
-    walkTop(doc, { mask: ALL, cond: '', varset: 'chip' });
+    walkTop(doc, { mask: ALL, cond: '', varset: 'chip' }, f);
   }
-  for (const d of domains.values()) d.regs.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  // Registers stay in document order: rules-ng lookups take the first element that matches an
+  // offset, so the order decides which of two aliases names it.
   const L: string[] = [
     '// GENERATED by tools/gen/adreno/gen-regs.ts from freedreno\'s rules-ng register database',
     '// (shared/ref/freedreno-registers/adreno/*.xml, Mesa d9849ac4). Do not edit; run `npm run gen -- adreno/regs`.',
@@ -213,7 +236,8 @@ export function generate(): Record<string, string> {
     '/** [value, name, variantsMask] */',
     'export type EnumValDef = readonly [number, string, number];',
     '/** [offset, name ("ARR[].CHILD" for arrays), width 32|64, type, variantsMask, nonChipCondition, arrayStride, arrayLength] */',
-    'export type RegDef = readonly [number, string, number, string, number, string, number, number];',
+    '/** ... and, when the register itself has them, [low, high, shr] of its value. */',
+    'export type RegDef = readonly [number, string, number, string, number, string, number, number, number?, number?, number?];',
     '',
     'export const ENUMS: Readonly<Record<string, readonly EnumValDef[]>> = {',
   ];
@@ -228,7 +252,7 @@ export function generate(): Record<string, string> {
   for (const k of [...domains.keys()].sort()) {
     const d = domains.get(k)!;
     L.push(`  ${q(k)}: { width: ${d.width}, regs: [`);
-    for (const r of d.regs) L.push(`    [${r[0]},${q(r[1])},${r[2]},${q(r[3])},${r[4]},${q(r[5])},${r[6]},${r[7]}],`);
+    for (const r of d.regs) L.push(`    [${r[0]},${q(r[1] as string)},${r[2]},${q(r[3] as string)},${r[4]},${q(r[5] as string)},${r[6]},${r[7]}${r.length > 8 ? `,${r[8]},${r[9]},${r[10]}` : ''}],`);
     L.push('  ] },');
   }
   L.push('};', '');
