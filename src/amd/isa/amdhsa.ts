@@ -81,7 +81,7 @@ const FLOAT_MODES: Readonly<Record<string, number>> = {
 
 /** Directives taken as plain numbers (sizes, counts) and the largest value each takes. */
 const NUMBERS: Readonly<Record<string, number>> = {
-  next_free_vgpr: 0xffff, next_free_sgpr: 0xffff, user_sgpr_count: 32, group_segment_fixed_size: 0xffffffff,
+  next_free_vgpr: 0xffff, next_free_sgpr: 0xffff, user_sgpr_count: 31, group_segment_fixed_size: 0xffffffff,
   private_segment_fixed_size: 0xffffffff, kernarg_size: 0xffffffff, system_vgpr_workitem_id: 2,
   reserve_vcc: 1, reserve_flat_scratch: 1, reserve_xnack_mask: 1, wavefront_size32: 1, uses_dynamic_stack: 1,
   shared_vgpr_count: 15,
@@ -93,27 +93,39 @@ export const AMDHSA_DIRECTIVES: readonly string[] = [
 ];
 
 const GFX10_PLUS_ONLY = new Set(['wavefront_size32', 'workgroup_processor_mode', 'memory_ordered', 'forward_progress', 'shared_vgpr_count']);
-const GFX9_ONLY = new Set(['reserve_flat_scratch', 'reserve_xnack_mask']);
+/** Directives of the scratch setup that targets with architected flat scratch (GFX11) do not take. */
+const NOT_WITH_ARCH_FLAT_SCRATCH = new Set(['system_sgpr_private_segment_wavefront_offset', 'user_sgpr_flat_scratch_init', 'user_sgpr_private_segment_buffer', 'reserve_flat_scratch']);
 
 function isGfx9(g: KdGeneration): boolean {
   return g === 'gfx9' || g === 'gfx940';
 }
 
+/** GFX11+ (and GFX940) set up scratch in hardware: no flat scratch init, buffer or wave offset SGPRs. */
+function architectedFlatScratch(g: KdGeneration): boolean {
+  return g === 'gfx11' || g === 'gfx12' || g === 'gfx940';
+}
+
 /**
- * Check one directive as it is read: known name, the generation has it, the value fits. The
- * error names the line (AsmError).
+ * Check one directive as it is read, as llvm-mc does: known name, the generation takes it, the
+ * value fits; `xnack` is whether the target has XNACK on or any (`.amdhsa_reserve_xnack_mask` must
+ * say the same). The error names the line (AsmError).
  */
-export function checkAmdhsaDirective(generation: KdGeneration, name: string, value: number, line: number): void {
+export function checkAmdhsaDirective(generation: KdGeneration, name: string, value: number, line: number, xnack = false): void {
   const d = `.amdhsa_${name}`;
   if (!AMDHSA_DIRECTIVES.includes(name)) {
     const known = name === 'accum_offset' || name.startsWith('kernarg_preload') || name === 'inst_pref_size' || name.startsWith('trap_on') || name === 'tg_split';
     throw new AsmError(line, known ? `${d} is not supported by gpusim's assembler` : `unknown directive ${d}`);
   }
   if (GFX10_PLUS_ONLY.has(name) && isGfx9(generation)) throw new AsmError(line, `${d} requires GFX10 or later`);
-  if (GFX9_ONLY.has(name) && !isGfx9(generation)) throw new AsmError(line, `${d} is only for GFX9 (GFX10+ reserve no extra SGPRs)`);
-  if (name === 'shared_vgpr_count' && generation !== 'gfx10' && generation !== 'gfx103') throw new AsmError(line, `${d} exists on GFX10/GFX10.3 only`);
+  if (name === 'shared_vgpr_count' && generation === 'gfx12') throw new AsmError(line, `${d} exists on GFX10 and GFX11 only`);
+  if (NOT_WITH_ARCH_FLAT_SCRATCH.has(name) && architectedFlatScratch(generation)) throw new AsmError(line, `${d} is not supported with architected flat scratch (${generation})`);
+  if (name === 'enable_private_segment' && !architectedFlatScratch(generation)) {
+    throw new AsmError(line, `${d} needs architected flat scratch (GFX11); ${generation} spells it .amdhsa_system_sgpr_private_segment_wavefront_offset`);
+  }
   const max = NUMBERS[name] ?? (name in FLOAT_MODES ? 3 : 1);
   if (!Number.isInteger(value) || value < 0 || value > max) throw new AsmError(line, `${d} value ${value} out of range (0..${max})`);
+  if (name === 'reserve_xnack_mask' && value !== +xnack) throw new AsmError(line, `${d} ${value} does not match the target (XNACK ${xnack ? 'on or any' : 'off or unsupported'})`);
+  if (name === 'next_free_sgpr' && isGfx9(generation) && value > 102) throw new AsmError(line, `${d} ${value} is more than the 102 SGPRs GFX9 can address`);
 }
 
 /**
@@ -166,7 +178,7 @@ export function amdhsaKernel(generation: KdGeneration, b: AmdhsaKernelBlock, wav
   // VGPRs: granule 4 on GFX9 and GFX10+ wave64, 8 on GFX10+ wave32 (GFX90A/GFX940: 8).
   const vgprGranule = generation === 'gfx940' || (!gfx9 && wave32) ? 8 : 4;
   const vgprBlocks = Math.ceil(Math.max(1, nextVgpr) / vgprGranule) - 1;
-  if (vgprBlocks > 63) throw new AsmError(b.directives.get('next_free_vgpr')!.line, `.amdhsa_next_free_vgpr ${nextVgpr} is more VGPRs than the descriptor can ask for`);
+  if (vgprBlocks > 63) throw new AsmError(b.directives.get('next_free_vgpr')!.line, `.amdhsa_next_free_vgpr ${nextVgpr} is more than the ${64 * vgprGranule} VGPRs a wave${wave32 ? 32 : 64} can have`);
   rsrc1.VGPRS = vgprBlocks;
   // SGPRs: GFX10+ allocate a fixed file (the field stays 0); GFX9 adds VCC (2), and 6 for
   // FLAT_SCRATCH or the XNACK mask, then counts in granules of 8.
@@ -179,12 +191,7 @@ export function amdhsaKernel(generation: KdGeneration, b: AmdhsaKernelBlock, wav
     if (flat || xn) extra = 6;
   }
   const sgprCount = nextSgpr + extra;
-  if (gfx9) {
-    if (sgprCount > 102) throw new AsmError(b.directives.get('next_free_sgpr')!.line, `.amdhsa_next_free_sgpr ${nextSgpr} plus ${extra} reserved SGPRs is more than the 102 GFX9 can address`);
-    rsrc1.SGPRS = Math.ceil(Math.max(1, sgprCount) / 8) - 1;
-  } else if (nextSgpr > 106) {
-    throw new AsmError(b.directives.get('next_free_sgpr')!.line, `.amdhsa_next_free_sgpr ${nextSgpr} is more than the 106 SGPRs a wave can address`);
-  }
+  if (gfx9) rsrc1.SGPRS = Math.ceil(Math.max(1, sgprCount) / 8) - 1;
 
   const descriptor = encodeKernelDescriptor(generation, {
     group_segment_fixed_size: get('group_segment_fixed_size') ?? 0,

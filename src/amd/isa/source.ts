@@ -140,7 +140,7 @@ export function assembleSource(source: string, opts: AsmSourceOptions = {}): Asm
       const prev = block.directives.get(name);
       if (prev) throw new AsmError(line, `${l.mnemonic} already given on line ${prev.line}`);
       const v = parseInt32(directiveArgs(l.rest), line, l.mnemonic);
-      checkAmdhsaDirective(generation, name, v, line);
+      checkAmdhsaDirective(generation, name, v, line, xnack === 'on' || xnack === 'any');
       block.directives.set(name, { value: v, line });
       return true;
     }
