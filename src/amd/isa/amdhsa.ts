@@ -180,15 +180,15 @@ export function amdhsaKernel(generation: KdGeneration, b: AmdhsaKernelBlock, wav
   const vgprBlocks = Math.ceil(Math.max(1, nextVgpr) / vgprGranule) - 1;
   if (vgprBlocks > 63) throw new AsmError(b.directives.get('next_free_vgpr')!.line, `.amdhsa_next_free_vgpr ${nextVgpr} is more than the ${64 * vgprGranule} VGPRs a wave${wave32 ? 32 : 64} can have`);
   rsrc1.VGPRS = vgprBlocks;
-  // SGPRs: GFX10+ allocate a fixed file (the field stays 0); GFX9 adds VCC (2), and 6 for
-  // FLAT_SCRATCH or the XNACK mask, then counts in granules of 8.
+  // SGPRs: GFX10+ allocate a fixed file (the field stays 0); GFX9 adds VCC (2), or 4 with the
+  // XNACK mask, or 6 with FLAT_SCRATCH, then counts in granules of 8.
   const vcc = (get('reserve_vcc') ?? 1) === 1;
   let extra = vcc ? 2 : 0;
   if (gfx9) {
     const flat = (get('reserve_flat_scratch') ?? 1) === 1;
     const xn = (get('reserve_xnack_mask') ?? +xnack) === 1;
     if (xn) extra = 4;
-    if (flat || xn) extra = 6;
+    if (flat) extra = 6;
   }
   const sgprCount = nextSgpr + extra;
   if (gfx9) rsrc1.SGPRS = Math.ceil(Math.max(1, sgprCount) / 8) - 1;
