@@ -57,3 +57,58 @@ test('gpusim run takes the assembly manifest; a bad line in the source is one er
   assert.equal(err.trimEnd().split('\n').length, 1, err);
   assert.match(err, /line 29/);
 });
+
+/** The example kernel in each target's spelling, without a metadata block (derived 8-byte arguments). */
+function kernelFor(mcpu: string, wave: 32 | 64): string {
+  const gfx11 = mcpu === 'gfx1100';
+  const gfx9 = mcpu === 'gfx900';
+  return [
+    `.amdgcn_target "amdgcn-amd-amdhsa--${mcpu}"`,
+    '.text',
+    'sum:',
+    `  ${gfx11 ? 's_load_b128' : 's_load_dwordx4'} s[4:7], s[0:1], 0x0`,
+    `  ${gfx11 ? 's_load_b32' : 's_load_dword'} s8, s[0:1], 0x10`,
+    '  v_and_b32 v0, 0x3ff, v0',
+    '  s_lshl_b32 s9, s2, 6',
+    `  ${gfx9 ? 'v_add_u32' : 'v_add_nc_u32'} v0, s9, v0`,
+    '  v_lshlrev_b32 v0, 2, v0',
+    '  s_waitcnt lgkmcnt(0)',
+    `  ${gfx11 ? 'global_load_b32' : 'global_load_dword'} v1, v0, s[4:5]`,
+    '  v_mov_b32 v2, 0',
+    '  s_mov_b32 s10, 0',
+    '  s_waitcnt vmcnt(0)',
+    'loop: s_cmp_ge_u32 s10, s8',
+    '  s_cbranch_scc1 done',
+    `  ${gfx9 ? 'v_add_u32' : 'v_add_nc_u32'} v2, v2, v1`,
+    `  ${gfx9 ? 'v_add_u32' : 'v_add_nc_u32'} v2, s10, v2`,
+    '  s_add_u32 s10, s10, 1',
+    '  s_branch loop',
+    `done: ${gfx11 ? 'global_store_b32' : 'global_store_dword'} v0, v2, s[6:7]`,
+    '  s_endpgm',
+    '.rodata',
+    '.amdhsa_kernel sum',
+    '  .amdhsa_next_free_vgpr 3',
+    '  .amdhsa_next_free_sgpr 11',
+    '  .amdhsa_user_sgpr_kernarg_segment_ptr 1',
+    ...(gfx9 ? [] : [`  .amdhsa_wavefront_size32 ${wave === 32 ? 1 : 0}`]),
+    '  .amdhsa_kernarg_size 20',
+    '.end_amdhsa_kernel',
+    '',
+  ].join('\n');
+}
+
+for (const [mcpu, wave] of [['gfx1100', 64], ['gfx1030', 32], ['gfx1030', 64], ['gfx900', 64]] as const) {
+  test(`${mcpu} wave${wave}: an assembly manifest without a metadata block runs (derived by-value arguments)`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpusim-asm-gen-'));
+    writeFileSync(join(dir, 'k.s'), kernelFor(mcpu, wave));
+    for (const f of ['in.bin', 'out.expected.bin']) copyFileSync(join(DIR, f), join(dir, f));
+    const manifest = JSON.parse(readFileSync(join(DIR, 'sum.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'k.json'), JSON.stringify({ ...manifest, codeObject: 'k.s' }));
+    const r = runManifest(loadManifest(join(dir, 'k.json')));
+    assert.equal(r.exitCode, 0, JSON.stringify(r.json.expectations));
+    assert.equal(r.json.target, mcpu);
+    assert.equal(r.json.waveSize, wave);
+    assert.deepEqual(r.json.diagnostics, []);
+    assert.deepEqual(new Uint32Array(r.buffers.out!.buffer, r.buffers.out!.byteOffset, 256), reference());
+  });
+}
