@@ -83,8 +83,8 @@ export function splitAsmLine(text: string, line: number): AsmLine | null {
   s = s.trim();
   if (s === '') return null;
   // A carriage return (or another line break) inside a line is not whitespace the operand syntax knows.
-  const brk = /[\r\n\v\f\u2028\u2029]/.exec(s);
-  if (brk) throw new AsmError(line, `unexpected ${brk[0] === '\r' ? 'carriage return' : `control character U+${brk[0].charCodeAt(0).toString(16).padStart(4, '0')}`} inside the line`);
+  const brk = /[\r\n\u2028\u2029]/.exec(s);
+  if (brk) throw new AsmError(line, `unexpected ${brk[0] === '\r' ? 'carriage return' : `line break U+${brk[0].charCodeAt(0).toString(16).padStart(4, '0')}`} inside the line`);
   const m = /^(\S+)\s*(.*)$/.exec(s)!;
   return { mnemonic: m[1]!.toLowerCase(), rest: m[2]!.trim(), line };
 }
