@@ -153,3 +153,18 @@ test('gpusim asm: labels print with their encodings; every error is one line wit
     assert.match(r.err, want);
   }
 });
+
+test('numeric local labels: Nb is the last N: so far (the same line included), Nf the next', () => {
+  const t = targetFor('gfx1100')!;
+  // llvm-mc-19 -filetype=obj of the same text.
+  const c = assembleCode(t, '1:\n s_nop 0\n s_branch 1b\n s_branch 1f\n s_nop 1\n1: s_branch 1b\n s_endpgm\n');
+  assert.equal(hex(c.words), 'bf800000 bfa0fffe bfa00001 bf800001 bfa0ffff bfb00000');
+  let e = asmError(() => assembleCode(t, 's_branch 2b\n2: s_endpgm\n'));
+  assert.equal(e.line, 1);
+  assert.match(e.message, /names no earlier local label 2:/);
+  e = asmError(() => assembleCode(t, '2: s_nop 0\ns_branch 2f\n'));
+  assert.equal(e.line, 2);
+  assert.match(e.message, /names no later local label 2:/);
+  // A plain number stays a number.
+  assert.equal(hex(assembleCode(t, '1: s_branch 1\n').words), 'bfa00001');
+});

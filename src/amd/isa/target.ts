@@ -105,8 +105,13 @@ export function sourceLines(source: string): string[] {
   return source.split(/\r?\n/);
 }
 
-/** A label definition at the start of a line: `name:` (letters, digits, `_`, `.`, `$`; not starting with a digit). */
-const LABEL = /^\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)/;
+/**
+ * A label definition at the start of a line: `name:` (letters, digits, `_`, `.`, `$`; not starting
+ * with a digit), or a numeric local label `N:` that branches name as `Nb` (the last one defined so
+ * far) or `Nf` (the next one), as in GNU as and llvm-mc.
+ */
+const LABEL = /^\s*([A-Za-z_.$][\w.$]*|[0-9]+)\s*:(?!:)/;
+const LOCAL_REF = /^([0-9]+)([bf])$/;
 
 /** One assembled instruction of a source text. */
 export interface AsmInstruction {
@@ -123,7 +128,7 @@ export interface AsmInstruction {
 export interface AsmCode {
   readonly words: readonly number[];
   readonly instructions: readonly AsmInstruction[];
-  /** Label -> byte offset from the start of the code, with the line that defines it. */
+  /** Label -> byte offset from the start of the code, with the line that defines it (numeric local label N: as `N#k`, its k-th definition). */
   readonly labels: ReadonlyMap<string, { readonly offset: number; readonly line: number }>;
 }
 
@@ -154,7 +159,17 @@ export function assembleCode(t: IsaTarget, source: string, opts: AssembleCodeOpt
     if (m) names.add(m[1]!);
   });
   const labels = new Map<string, { offset: number; line: number }>();
-  const instructions: { line: number; text: string; words: number[]; offset: number; fixup?: { label: string } }[] = [];
+  /** Numeric local labels: every definition of N in source order. */
+  const locals = new Map<string, { offset: number; line: number }[]>();
+  /** The label an operand names: itself, or for `Nb`/`Nf` a key `N#k` for the k-th definition of N. */
+  const labelKey = (o: string): string | null => {
+    if (names.has(o) && !/^[0-9]+$/.test(o)) return o;
+    const m = LOCAL_REF.exec(o);
+    if (!m || !names.has(m[1]!)) return null;
+    const seen = locals.get(m[1]!)?.length ?? 0;
+    return `${m[1]}#${m[2] === 'b' ? seen - 1 : seen}`;
+  };
+  const instructions: { line: number; text: string; words: number[]; offset: number; fixup?: { label: string; key: string } }[] = [];
   const words: number[] = [];
   let nop: number[] | undefined;
   lines.forEach((raw0, i) => {
@@ -166,9 +181,17 @@ export function assembleCode(t: IsaTarget, source: string, opts: AssembleCodeOpt
       const m = LABEL.exec(stripComment(raw));
       if (!m) break;
       const name = m[1]!;
-      const prev = labels.get(name);
-      if (prev) throw new AsmError(line, `label '${name}' is already defined on line ${prev.line}`);
-      labels.set(name, { offset: words.length * 4, line });
+      const at = { offset: words.length * 4, line };
+      if (/^[0-9]+$/.test(name)) {
+        const defs = locals.get(name) ?? [];
+        labels.set(`${name}#${defs.length}`, at);
+        defs.push(at);
+        locals.set(name, defs);
+      } else {
+        const prev = labels.get(name);
+        if (prev) throw new AsmError(line, `label '${name}' is already defined on line ${prev.line}`);
+        labels.set(name, at);
+      }
       raw = stripComment(raw).slice(m[0].length);
     }
     const l = splitAsmLine(raw, line);
@@ -191,14 +214,16 @@ export function assembleCode(t: IsaTarget, source: string, opts: AssembleCodeOpt
     }
     // A branch to a label: assemble with offset 0, then fill the offset in pass 2.
     const ops = splitOperands(l.rest);
-    const labelOps = ops.filter((o) => names.has(o));
+    const labelOps = ops.filter((o) => labelKey(o) !== null);
     let w: number[];
-    let fixup: { label: string } | undefined;
+    let fixup: { label: string; key: string } | undefined;
     try {
       w = assembleLine(t, raw, line);
     } catch (e) {
       if (!(e instanceof AsmError) || labelOps.length === 0) throw e;
       const label = labelOps[labelOps.length - 1]!;
+      const key = labelKey(label)!;
+      if (key.endsWith('#-1')) throw new AsmError(line, `${l.mnemonic}: '${label}' names no earlier local label ${label.slice(0, -1)}:`);
       const subst = `${l.mnemonic} ${ops.map((o) => (o === label ? '0' : o)).join(', ')}`;
       try {
         w = assembleLine(t, subst, line);
@@ -209,7 +234,7 @@ export function assembleCode(t: IsaTarget, source: string, opts: AssembleCodeOpt
       if (!(inst.info as { objdumpTarget?: boolean } | null)?.objdumpTarget || inst.fields.simm16 === undefined) {
         throw new AsmError(line, `${l.mnemonic}: label '${label}' can only be the target of a branch (s_branch, s_cbranch_*...)`);
       }
-      fixup = { label };
+      fixup = { label, key };
     }
     instructions.push({ line, text: `${l.mnemonic} ${l.rest}`.trim(), words: w, offset: words.length * 4, ...(fixup ? { fixup } : {}) });
     words.push(...w);
@@ -217,7 +242,8 @@ export function assembleCode(t: IsaTarget, source: string, opts: AssembleCodeOpt
   // Pass 2: branch offsets.
   for (const ins of instructions) {
     if (!ins.fixup) continue;
-    const target = labels.get(ins.fixup.label)!;
+    const target = labels.get(ins.fixup.key);
+    if (!target) throw new AsmError(ins.line, `${ins.text.split(' ')[0]}: '${ins.fixup.label}' names no later local label ${ins.fixup.label.slice(0, -1)}:`);
     const delta = (target.offset - ins.offset - 4) / 4;
     if (delta < -BRANCH_RANGE || delta >= BRANCH_RANGE) {
       throw new AsmError(ins.line, `branch to '${ins.fixup.label}' (line ${target.line}) is ${delta} dwords away, beyond the 16-bit signed offset (${-BRANCH_RANGE}..${BRANCH_RANGE - 1})`);
