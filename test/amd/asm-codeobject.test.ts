@@ -157,3 +157,14 @@ test('llvm-objdump-19 disassembles gpusim code objects as gpusim disasm does (sk
     if (!ro.error) assert.match(ro.stdout, /NT_AMDGPU_METADATA[\s\S]*amdhsa\.kernels:/, `${name}: llvm-readobj reads the metadata note`);
   }
 });
+
+test('a metadata block the reader would refuse is an assembler error naming the block', () => {
+  const head = '.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"\nk: s_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n.amdhsa_next_free_sgpr 1\n.end_amdhsa_kernel\n';
+  for (const [yaml, want] of [
+    ['amdhsa.target: amdgcn-amd-amdhsa--gfx900', /line 7: metadata amdhsa.target says gfx900 but e_flags say gfx1100/],
+    ['amdhsa.kernels:\n  - .name: k\n    .args: 5', /line 7: AMDGPU metadata: kernel k \.args is not an array/],
+    ['amdhsa.kernels: 3', /line 7: \.amdgpu_metadata: amdhsa\.kernels must be a sequence/],
+  ] as const) {
+    assert.throws(() => codeObjectOf(assembleSource(`${head}.amdgpu_metadata\n${yaml}\n.end_amdgpu_metadata\n`)), (e: unknown) => e instanceof AsmError && want.test(e.message));
+  }
+});

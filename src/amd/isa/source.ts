@@ -12,6 +12,8 @@ import { amdhsaKernel, checkAmdhsaDirective, type AmdhsaDirective, type AmdhsaKe
 import { kdGenerationFor } from '../../formats/amdgpu/kd.js';
 import { parseYamlSubset, YamlError } from '../../formats/amdgpu/yaml.js';
 import { writeCodeObject } from '../../formats/amdgpu/write.js';
+import { loadCodeObject } from '../../formats/amdgpu/codeobject.js';
+import { InputError } from '../../core/errors.js';
 import type { MsgMap, MsgValue } from '../../formats/amdgpu/metadata.js';
 
 export interface AsmSourceOptions {
@@ -257,7 +259,7 @@ export function codeObjectOf(p: AsmProgram): Uint8Array {
   const dv = new DataView(text.buffer);
   p.words.forEach((w, i) => dv.setUint32(i * 4, w >>> 0, true));
   const starts = p.kernels.map((k) => p.labels.get(k.name)!.offset).sort((a, b) => a - b);
-  return writeCodeObject({
+  const bytes = writeCodeObject({
     mcpu: p.mcpu,
     version: p.codeObjectVersion,
     xnack: p.xnack,
@@ -270,4 +272,12 @@ export function codeObjectOf(p: AsmProgram): Uint8Array {
     }),
     metadata: metadataOf(p),
   });
+  // Never write what the reader refuses (e.g. a metadata block naming another target).
+  try {
+    loadCodeObject(bytes);
+  } catch (e) {
+    if (e instanceof InputError) throw new AsmError(p.metadata?.line ?? 0, e.message.replace(/^<memory>: /, ''));
+    throw e;
+  }
+  return bytes;
 }
