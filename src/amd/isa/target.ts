@@ -200,7 +200,7 @@ export function assembleCode(t: IsaTarget, source: string, opts: AssembleCodeOpt
       if (l.mnemonic === '.p2align' || l.mnemonic === '.align') {
         const n = intArg(l.rest.split(',')[0]!.trim(), line, l.mnemonic);
         const bytes = l.mnemonic === '.p2align' ? 2 ** n : n;
-        if (l.mnemonic === '.p2align' ? n > 16 : bytes <= 0 || (bytes & (bytes - 1)) !== 0 || bytes > 65536) throw new AsmError(line, `${l.mnemonic}: bad alignment '${l.rest}'`);
+        if (l.mnemonic === '.p2align' ? n < 0 || n > 16 : bytes <= 0 || (bytes & (bytes - 1)) !== 0 || bytes > 65536) throw new AsmError(line, `${l.mnemonic}: bad alignment '${l.rest}'`);
         nop ??= assembleLine(t, 's_nop 0');
         while ((words.length * 4) % bytes !== 0) words.push(nop[0]!);
       } else if (l.mnemonic === '.long' || l.mnemonic === '.4byte') {
