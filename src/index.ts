@@ -25,6 +25,7 @@ export { setupLaunch, type ArgValue, type LaunchSetup } from './runtime/hsa.js';
 export { runKernel, type KernelLaunch, type KernelRun, type RunOptions } from './runtime/run.js';
 export { loadCodeObject, type CodeObject, type CodeObjectKernel } from './formats/amdgpu/codeobject.js';
 export { assemble, disassemble, type IsaTarget } from './amd/isa/target.js';
+export { assembleSource, codeObjectOf, type AsmProgram, type AsmSourceOptions } from './amd/isa/source.js';
 export { gfx11 } from './amd/isa/gfx11/index.js';
 export { gfx10 } from './amd/isa/gfx10/index.js';
 export { gfx9 } from './amd/isa/gfx9/index.js';

@@ -6,12 +6,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { haveLlvm } from '../tools/gen/llvm.js';
 import { ROOT, generatorModules, runGenerator } from '../tools/gen/run.js';
 
 const llvm = haveLlvm();
+const lld = spawnSync(process.env.LLD ?? 'ld.lld-19', ['--version']).status === 0;
 const shared = existsSync(join(ROOT, '../shared/ref'));
 
 /** Why a generator could not run here (a missing input), or null for a real failure. */
@@ -22,6 +24,7 @@ function missingInput(e: unknown): string | null {
   // One LLVM package may be installed without another (llvm-19 without clang-19): a tool the
   // generator spawns that is not on this machine is a missing input too, whichever it is.
   if (err?.code === 'ENOENT' && err.path && /^(clang|llvm-|ld\.lld)/.test(err.path)) return `${err.path} is not installed`;
+  if (!lld && /ld\.lld/.test(text)) return 'ld.lld-19 is not installed';
   if (!shared && err?.code === 'ENOENT' && /shared[/\\]ref/.test(text)) return '../shared/ref is not beside the repository';
   return null;
 }

@@ -4,7 +4,8 @@
  * expectations). This format is a contract: keep it stable, extend it only with optional fields.
  *
  *   {
- *     "codeObject": "vadd.co",            path relative to the manifest
+ *     "codeObject": "vadd.co",            path relative to the manifest; a `.s`/`.asm` file is
+ *                                         assembled by gpusim (.amdhsa_kernel blocks, source.ts)
  *     "kernel": "vadd",                   optional when the code object has one kernel
  *     "grid":  [1048576, 1, 1],           work-items per axis (1 to 3 numbers)
  *     "block": [256, 1, 1],               work-group size per axis

@@ -11,6 +11,8 @@ import { InputError } from '../core/errors.js';
 import { loadCodeObject, loadCodeObjectCached, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
 import { assemble } from '../amd/isa/target.js';
+import { AsmError } from '../amd/isa/types.js';
+import { assembleSource, codeObjectOf } from '../amd/isa/source.js';
 import type { Engine } from '../amd/exec/env.js';
 import { executableTarget, EXECUTABLE_TARGETS } from '../amd/exec/gen-targets.js';
 import type { TrapHandler } from '../amd/exec/trap.js';
@@ -327,6 +329,11 @@ function manifestRun(m: Manifest, run: () => KernelRun): KernelRun {
   }
 }
 
+/** A manifest's codeObject naming an assembly source (`.s`, `.asm`) rather than a linked code object. */
+export function isAssemblySource(path: string): boolean {
+  return /\.(s|asm)$/i.test(path);
+}
+
 /** The launch a manifest describes: its code object, and fresh buffers handed over to the run. */
 export function manifestLaunch(m: Manifest, readFile: ReadFile = readFromDisk): KernelLaunch {
   if (m.rats) throw new InputError('rats: RAT bindings are for r600-family code objects (gpusim r600 run)', m.path);
@@ -337,6 +344,15 @@ export function manifestLaunch(m: Manifest, readFile: ReadFile = readFromDisk): 
     throw new InputError(`codeObject: cannot read ${m.codeObject}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, m.path);
   }
   let co: CodeObject;
+  if (isAssemblySource(m.codeObject)) {
+    // An assembly file with .amdhsa_kernel blocks: assembled and linked here, as `gpusim asm -o` does.
+    try {
+      coBytes = codeObjectOf(assembleSource(new TextDecoder().decode(coBytes)));
+    } catch (e) {
+      if (e instanceof AsmError || e instanceof InputError) throw new InputError(`codeObject: ${m.codeObject}: ${e.message}`, m.path);
+      throw e;
+    }
+  }
   try {
     co = loadCodeObject(coBytes, m.codeObject);
   } catch (e) {

@@ -301,3 +301,54 @@ export function decodeKernelDescriptor(bytes: Uint8Array, generation: KdGenerati
     reservedNonZero,
   };
 }
+
+/** The fields of a kernel descriptor to write; RSRC registers by their hardware field names. */
+export interface KernelDescriptorFields {
+  readonly group_segment_fixed_size: number;
+  readonly private_segment_fixed_size: number;
+  readonly kernarg_size: number;
+  readonly kernel_code_entry_byte_offset: number;
+  readonly rsrc1: Readonly<Record<string, number>>;
+  readonly rsrc2: Readonly<Record<string, number>>;
+  readonly rsrc3: Readonly<Record<string, number>>;
+  readonly properties: Readonly<Partial<Record<KernelCodeProperty, boolean>>>;
+  readonly kernarg_preload?: number;
+}
+
+/**
+ * Pack register fields by name into a COMPUTE_PGM_RSRC1/2/3 value with the generation's layout
+ * (rsrc.gen.ts). A name the register does not have, or a value wider than its field, throws
+ * InputError naming the field.
+ */
+export function packRsrc(generation: KdGeneration, reg: 'COMPUTE_PGM_RSRC1' | 'COMPUTE_PGM_RSRC2' | 'COMPUTE_PGM_RSRC3', fields: Readonly<Record<string, number>>): number {
+  const layout = COMPUTE_PGM_RSRC_FIELDS[generation][reg] as readonly RsrcField[];
+  let v = 0;
+  for (const [name, x] of Object.entries(fields)) {
+    const f = layout.find((q) => q.name === name);
+    if (!f) throw new InputError(`${reg} has no field ${name} on ${generation}`);
+    const w = f.hi - f.lo + 1;
+    if (!Number.isInteger(x) || x < 0 || x >= 2 ** w) throw new InputError(`${reg}.${name} = ${x} does not fit in ${w} bits`);
+    v = (v | (x << f.lo)) >>> 0;
+  }
+  return v;
+}
+
+/** The 64 descriptor bytes for `fields` (the inverse of decodeKernelDescriptor). */
+export function encodeKernelDescriptor(generation: KdGeneration, fields: KernelDescriptorFields): Uint8Array {
+  const out = new Uint8Array(KD_SIZE);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, fields.group_segment_fixed_size, true);
+  dv.setUint32(4, fields.private_segment_fixed_size, true);
+  dv.setUint32(8, fields.kernarg_size, true);
+  const e = fields.kernel_code_entry_byte_offset;
+  dv.setUint32(16, e >>> 0, true);
+  dv.setInt32(20, Math.floor(e / 0x100000000), true);
+  dv.setUint32(44, packRsrc(generation, 'COMPUTE_PGM_RSRC3', fields.rsrc3), true);
+  dv.setUint32(48, packRsrc(generation, 'COMPUTE_PGM_RSRC1', fields.rsrc1), true);
+  dv.setUint32(52, packRsrc(generation, 'COMPUTE_PGM_RSRC2', fields.rsrc2), true);
+  let props = 0;
+  for (const [k, on] of Object.entries(fields.properties)) if (on) props |= 1 << KERNEL_CODE_PROPERTY[k as KernelCodeProperty];
+  dv.setUint16(56, props, true);
+  dv.setUint16(58, fields.kernarg_preload ?? 0, true);
+  return out;
+}
