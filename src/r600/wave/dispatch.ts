@@ -15,6 +15,7 @@ import { InputError } from '../../core/errors.js';
 import type { R600Kernel, R600Object } from '../isa/object.js';
 import { WAVE_SIZE, Wave, SEED, type R600Resources, type R600Stats } from './machine.js';
 import { R600_CHIPS } from '../isa/opcodes.gen.js';
+import { stepCf } from './cf.js';
 
 /** SQ_PGM_RESOURCES_LS (compute on Evergreen/Cayman): NUM_GPRS [7:0], STACK_SIZE [15:8]. */
 export const SQ_PGM_RESOURCES_LS = 0x288d4;
@@ -185,7 +186,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
           const wave = o.order === 'random' ? alive[Math.floor(rand() * alive.length)]! : alive[0]!;
           // Run the chosen wave until it ends or waits (round-robin: one wave at a time to its next stop).
           for (;;) {
-            const r = wave.step();
+            const r = stepCf(wave);
             used++;
             if (used > budget) {
               o.diag.report({ id: 'r600.runaway', severity: 'error', where: { wave: wave.id, cf: wave.pc }, message: `instruction budget of ${budget} CF instructions exhausted (runaway loop?)`, seed: SEED });
