@@ -97,6 +97,41 @@ export interface AluOp {
   readonly lds: LdsFn | undefined;
   /** K_MOVA: 0 MOVA_INT, 1 MOVA (round), 2 MOVA_FLOOR; K_CFIDX: 0 CF_IDX0, 1 CF_IDX1. */
   readonly sub: number;
+  /**
+   * Each source's operand class (S_GPR: a GPR without relative addressing, S_CONST: an inline
+   * constant or literal, S_OTHER: read by readSrc) and its argument: the GPR row reg * 4 + chan, or
+   * the constant's value with ABS and NEG applied.
+   */
+  readonly srcKind: readonly number[];
+  readonly srcArg: readonly number[];
+  /** S_GPR: ABS as an AND mask, NEG as an XOR mask. */
+  readonly srcAnd: readonly number[];
+  readonly srcXor: readonly number[];
+}
+
+const S_OTHER = 0;
+const S_GPR = 1;
+const S_CONST = 2;
+
+/** A source's class and argument (see AluOp.srcKind), decided once per program. */
+function bindSrc(inst: AluInst, k: number, lits: readonly number[], ngpr: number): [number, number] {
+  const s = inst.src[k];
+  if (!s) return [S_OTHER, 0];
+  // (A GPR past the allocation goes through readSrc, which reports it.)
+  if (s.sel < 128) return s.rel || s.sel >= ngpr ? [S_OTHER, 0] : [S_GPR, s.sel * 4 + s.chan];
+  let v: number;
+  switch (s.sel) {
+    case SRC.ZERO: v = 0; break;
+    case SRC.ONE: v = 0x3f800000; break;
+    case SRC.ONE_INT: v = 1; break;
+    case SRC.M_ONE_INT: v = 0xffffffff; break;
+    case SRC.HALF: v = 0x3f000000; break;
+    case SRC.LITERAL: v = lits[s.chan] ?? 0; break;
+    default: return [S_OTHER, 0];
+  }
+  if (s.abs) v &= 0x7fffffff;
+  if (s.neg) v ^= 0x80000000;
+  return [S_CONST, v >>> 0];
 }
 
 /** An instruction group with its bound instructions. */
@@ -162,7 +197,7 @@ function bindInterp(grp: AluGroup, inst: AluInst, name: string): InterpOp {
   return { ...base, load: -1, even: mates[slots.indexOf(inst.slot & 2)]!, odd: mates[slots.indexOf((inst.slot & 2) + 1)]! };
 }
 
-function bindAlu(grp: AluGroup, i: number): AluOp {
+function bindAlu(grp: AluGroup, i: number, ngpr: number): AluOp {
   const inst = grp.insts[i]!;
   const kind = kindOf(inst);
   const name = inst.op?.name ?? '';
@@ -171,6 +206,7 @@ function bindAlu(grp: AluGroup, i: number): AluOp {
   const fourSlot = kind === K_F64 && FOUR_SLOT_F64.has(name);
   const wide = fourSlot ? f64Quad(grp, inst) : undefined;
   const pred64 = kind === K_PRED && name.endsWith('_64') ? (name === 'PRED_SETE_64' ? 1 : name === 'PRED_SETGT_64' ? 2 : 3) : 0;
+  const srcs = [0, 1, 2].map((k) => bindSrc(inst, k, grp.literals, ngpr));
   return {
     inst, kind, name,
     nsrc: inst.op?.srcs ?? 0,
@@ -193,12 +229,16 @@ function bindAlu(grp: AluGroup, i: number): AluOp {
     vec4Mode: name === 'MAX4' ? 0 : name === 'DOT4' ? 1 : 2,
     lds: kind === K_LDS ? ldsFn(name) : undefined,
     sub: kind === K_MOVA ? (name === 'MOVA_INT' ? 0 : name === 'MOVA' ? 1 : 2) : kind === K_CFIDX ? (name === 'SET_CF_IDX0' ? 0 : 1) : 0,
+    srcKind: srcs.map((x) => x[0]),
+    srcArg: srcs.map((x) => x[1]),
+    srcAnd: [0, 1, 2].map((k) => (inst.src[k]?.abs ? 0x7fffffff : 0xffffffff)),
+    srcXor: [0, 1, 2].map((k) => (inst.src[k]?.neg ? 0x80000000 : 0)),
   };
 }
 
-/** Bind an ALU clause's groups, once per program. */
-export function bindAluClause(groups: readonly AluGroup[]): AluGroupOp[] {
-  return groups.map((grp) => ({ grp, ops: grp.insts.map((_, i) => bindAlu(grp, i)) }));
+/** Bind an ALU clause's groups, once per program; `ngpr` is the wave's GPR allocation (Wave.ngpr). */
+export function bindAluClause(groups: readonly AluGroup[], ngpr: number): AluGroupOp[] {
+  return groups.map((grp) => ({ grp, ops: grp.insts.map((_, i) => bindAlu(grp, i, ngpr)) }));
 }
 
 // --- the CF_ALU instructions ----------------------------------------------------------------------
@@ -469,12 +509,17 @@ function execGroup(w: Wave, g: AluGroupOp, exec: Uint8Array, c: CfInst): void {
     }
     const nsrc = a.nsrc;
     const predSel = inst.predSel;
+    const srcKind = a.srcKind, srcArg = a.srcArg, srcAnd = a.srcAnd, srcXor = a.srcXor;
+    const gpr = w.gpr;
     let reported = false;
     for (let l = 0; l < W; l++) {
       if (!exec[l]) continue;
       // A predicated-off instruction reads nothing (no LDS queue pop) and writes nothing.
       if (predSel === 2 ? w.pred[l] !== 0 : predSel === 3 ? w.pred[l] !== 1 : false) continue;
-      for (let k = 0; k < nsrc; k++) srcv[k] = readSrc(w, inst, k, l, lits, c);
+      for (let k = 0; k < nsrc; k++) {
+        const sk = srcKind[k];
+        srcv[k] = sk === S_GPR ? ((gpr[srcArg[k]! * W + l]! & srcAnd[k]!) ^ srcXor[k]!) >>> 0 : sk === S_CONST ? srcArg[k]! : readSrc(w, inst, k, l, lits, c);
+      }
       let r = 0;
       let write = a.baseWrite;
       w.stats.laneOps++;

@@ -308,7 +308,7 @@ export function bindProgram(p: R600Program): readonly CfOp[] {
     const [pre, post] = c.op ? findings(c, name) : [undefined, undefined];
     return {
       c, name, run: run ?? (c.op ? unsupportedCf : unknownCf), known: c.op !== undefined, pre, post,
-      alu: c.aluClause ? bindAluClause(c.aluClause) : undefined,
+      alu: c.aluClause ? bindAluClause(c.aluClause, Math.max(2, p.gprCount)) : undefined,
       fetch: c.fetchClause ? bindFetchClause(c.fetchClause) : undefined,
       gds: c.gdsClause ? bindGdsClause(c.gdsClause) : undefined,
       exp: c.kind === 'export' && c.op ? bindExport(c, name) : undefined,

@@ -238,7 +238,7 @@ export class Wave {
     this.texOut = new Uint32Array(4 * W);
     this.grad = new Float64Array(8 * W);
     this.texOffsets = new Int32Array(3 * W);
-    this.ngpr = Math.max(2, opts.program.gprCount);
+    this.ngpr = Math.max(2, opts.program.gprCount); // cf.ts binds GPR operands against the same count
     this.gpr = new Uint32Array(this.ngpr * 4 * this.W);
     this.ldsView = new DataView(lds.buffer, lds.byteOffset, lds.byteLength);
     const g = opts.resources.global;
