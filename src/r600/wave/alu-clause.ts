@@ -512,6 +512,7 @@ function execGroup(w: Wave, g: AluGroupOp, exec: Uint8Array, c: CfInst): void {
     const srcKind = a.srcKind, srcArg = a.srcArg, srcAnd = a.srcAnd, srcXor = a.srcXor;
     const gpr = w.gpr;
     let reported = false;
+    let lanes = 0;
     for (let l = 0; l < W; l++) {
       if (!exec[l]) continue;
       // A predicated-off instruction reads nothing (no LDS queue pop) and writes nothing.
@@ -522,7 +523,7 @@ function execGroup(w: Wave, g: AluGroupOp, exec: Uint8Array, c: CfInst): void {
       }
       let r = 0;
       let write = a.baseWrite;
-      w.stats.laneOps++;
+      lanes++;
       switch (kind) {
         case K_PLAIN:
           r = a.fn!(srcv[0]!, srcv[1]!, srcv[2]!);
@@ -647,6 +648,7 @@ function execGroup(w: Wave, g: AluGroupOp, exec: Uint8Array, c: CfInst): void {
       doWrite[i * W + l] = write ? 1 : 0;
       newPv[inst.slot * W + l] = r >>> 0;
     }
+    w.stats.laneOps += lanes;
   }
   // All slots read before any writes: commit the group.
   for (let i = 0; i < n; i++) {

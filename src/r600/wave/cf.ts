@@ -98,7 +98,7 @@ function push(w: Wave, op: CfOp): StepResult {
     w.pc = c.addr;
     return w.finish(c);
   }
-  const pass = new Uint8Array(w.W);
+  const pass = w.pass;
   for (let l = 0; l < w.W; l++) pass[l] = w.condTest(l, c) ? 1 : 0;
   w.push('branch');
   for (let l = 0; l < w.W; l++) if (w.state[l] === STATE.ACTIVE && !pass[l]) w.state[l] = STATE.INACTIVE_BRANCH;

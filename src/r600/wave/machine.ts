@@ -205,6 +205,10 @@ export class Wave {
   /** SET_TEXTURE_OFFSETS state for GATHER4_O / GATHER4_C_O: integer texel offsets, texOffsets[chan * W + lane]. */
   readonly texOffsets: Int32Array;
   readonly texAcc = new Float64Array(4);
+  /** A vertex fetch's four dwords (one lane at a time). */
+  readonly vtxVals = new Uint32Array(4);
+  /** PUSH's condition test per work-item, before the state changes. */
+  readonly pass: Uint8Array;
   /** The program's CF instructions bound to their handlers (cf.ts bindProgram, once per program), set on the first step. */
   cfOps: readonly CfOp[] | undefined = undefined;
   /** The chip is Cayman (VLIW4: MOVA_INT targets, AR.x only, four-slot 64-bit ops). */
@@ -233,6 +237,7 @@ export class Wave {
     this.newPv = new Uint32Array(5 * W);
     this.arNew = new Int32Array(4 * W);
     this.exec = new Uint8Array(W);
+    this.pass = new Uint8Array(W);
     this.texSrc = new Float64Array(4 * W);
     this.texSrcBits = new Uint32Array(4 * W);
     this.texOut = new Uint32Array(4 * W);
