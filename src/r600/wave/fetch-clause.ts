@@ -162,7 +162,7 @@ function texFetch(w: Wave, c: CfInst, x: TexOp): void {
       src[ch * w.W + l] = F(b);
     }
   }
-  const fine = t.instMod === 1 && (w.opts.gen === 'evergreen' || w.opts.gen === 'cayman');
+  const fine = t.instMod === 1 && w.evergreenUp;
   const quadDelta = (arr: Float64Array, ch: number, l: number, h: boolean): number => {
     const q = l & ~3;
     const row = fine && h ? l & 2 : 0;

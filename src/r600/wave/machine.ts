@@ -213,6 +213,8 @@ export class Wave {
   cfOps: readonly CfOp[] | undefined = undefined;
   /** The chip is Cayman (VLIW4: MOVA_INT targets, AR.x only, four-slot 64-bit ops). */
   readonly cayman: boolean;
+  /** Evergreen or Cayman (fine derivatives with INST_MOD 1). */
+  readonly evergreenUp: boolean;
   readonly stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
 
   readonly opts: WaveOptions;
@@ -255,6 +257,7 @@ export class Wave {
     this.id = id;
     this.group = group;
     this.cayman = opts.gen === 'cayman';
+    this.evergreenUp = this.cayman || opts.gen === 'evergreen';
     for (let l = 0; l < this.W; l++) {
       this.valid[l] = l < lanes ? 1 : 0;
       // Work-items past the group's end behave like items disabled by an enclosing branch.
@@ -315,7 +318,7 @@ export class Wave {
 
   push(kind: StackEntry['kind'], pc = 0, loop?: { counter: number; aL: number; inc: number; dx10: boolean }): void {
     let cost = 1;
-    if (kind === 'branch' && !this.firstPushDone && this.opts.gen !== 'cayman') {
+    if (kind === 'branch' && !this.firstPushDone && !this.cayman) {
       // The first non-WQM push needs an extra subentry on Evergreen (LLVM's stack sizing, from experiment).
       cost = 2;
     }
