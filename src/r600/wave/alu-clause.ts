@@ -99,12 +99,13 @@ export interface AluOp {
   readonly sub: number;
   /**
    * Each source's operand class (S_GPR: a GPR without relative addressing, S_CONST: an inline
-   * constant or literal, S_OTHER: read by readSrc) and its argument: the GPR row reg * 4 + chan, or
-   * the constant's value with ABS and NEG applied.
+   * constant or literal, S_KC: a kcache constant, S_PV: PV or PS, S_OTHER: read by readSrc) and its
+   * argument: the GPR row reg * 4 + chan, the constant's value with ABS and NEG applied, the kcache
+   * set << 12 | index << 2 | chan, or the PV row (0..3, 4 for PS).
    */
   readonly srcKind: readonly number[];
   readonly srcArg: readonly number[];
-  /** S_GPR: ABS as an AND mask, NEG as an XOR mask. */
+  /** S_GPR, S_KC, S_PV: ABS as an AND mask, NEG as an XOR mask. */
   readonly srcAnd: readonly number[];
   readonly srcXor: readonly number[];
 }
@@ -112,6 +113,8 @@ export interface AluOp {
 const S_OTHER = 0;
 const S_GPR = 1;
 const S_CONST = 2;
+const S_KC = 3;
+const S_PV = 4;
 
 /** A source's class and argument (see AluOp.srcKind), decided once per program. */
 function bindSrc(inst: AluInst, k: number, lits: readonly number[], ngpr: number): [number, number] {
@@ -119,6 +122,9 @@ function bindSrc(inst: AluInst, k: number, lits: readonly number[], ngpr: number
   if (!s) return [S_OTHER, 0];
   // (A GPR past the allocation goes through readSrc, which reports it.)
   if (s.sel < 128) return s.rel || s.sel >= ngpr ? [S_OTHER, 0] : [S_GPR, s.sel * 4 + s.chan];
+  const kc = s.sel < 192 ? (s.sel - 128) >> 5 : s.sel >= 256 && s.sel < 320 ? 2 + ((s.sel - 256) >> 5) : -1;
+  if (kc >= 0) return [S_KC, (kc << 12) | (((s.sel - (kc < 2 ? 128 : 256)) & 31) << 2) | s.chan];
+  if (s.sel === SRC.PV || s.sel === SRC.PS) return [S_PV, s.sel === SRC.PS ? 4 : s.chan];
   let v: number;
   switch (s.sel) {
     case SRC.ZERO: v = 0; break;
@@ -353,8 +359,7 @@ function readSrc(w: Wave, inst: AluInst, k: number, l: number, lits: readonly nu
       case SRC.LOOP_IDX: v = w.loopIndex() >>> 0; break;
       case SRC.PV:
       case SRC.PS:
-        if (!w.pvValid) w.diag('r600.alu.pv-undefined', 'PV/PS read in the first instruction group of a clause', 'warning');
-        v = w.pv[(sel === SRC.PS ? 4 : s.chan) * w.W + l]!;
+        v = pvRead(w, sel === SRC.PS ? 4 : s.chan, l);
         break;
       case SRC.LDS_OQ_A_POP:
       case SRC.LDS_OQ_A: {
@@ -378,6 +383,12 @@ function readSrc(w: Wave, inst: AluInst, k: number, l: number, lits: readonly nu
   if (s.abs) v &= 0x7fffffff;
   if (s.neg) v ^= 0x80000000;
   return v >>> 0;
+}
+
+/** PV (row 0..3) or PS (row 4) of the previous group; reported when there is none in this clause. */
+function pvRead(w: Wave, row: number, l: number): number {
+  if (!w.pvValid) w.diag('r600.alu.pv-undefined', 'PV/PS read in the first instruction group of a clause', 'warning');
+  return w.pv[row * w.W + l]!;
 }
 
 /**
@@ -519,7 +530,11 @@ function execGroup(w: Wave, g: AluGroupOp, exec: Uint8Array, c: CfInst): void {
       if (predSel === 2 ? w.pred[l] !== 0 : predSel === 3 ? w.pred[l] !== 1 : false) continue;
       for (let k = 0; k < nsrc; k++) {
         const sk = srcKind[k];
-        srcv[k] = sk === S_GPR ? ((gpr[srcArg[k]! * W + l]! & srcAnd[k]!) ^ srcXor[k]!) >>> 0 : sk === S_CONST ? srcArg[k]! : readSrc(w, inst, k, l, lits, c);
+        srcv[k] = sk === S_GPR ? ((gpr[srcArg[k]! * W + l]! & srcAnd[k]!) ^ srcXor[k]!) >>> 0
+          : sk === S_CONST ? srcArg[k]!
+          : sk === S_KC ? ((kcacheRead(w, c, srcArg[k]! >>> 12, (srcArg[k]! >>> 2) & 31, srcArg[k]! & 3) & srcAnd[k]!) ^ srcXor[k]!) >>> 0
+          : sk === S_PV ? ((pvRead(w, srcArg[k]!, l) & srcAnd[k]!) ^ srcXor[k]!) >>> 0
+          : readSrc(w, inst, k, l, lits, c);
       }
       let r = 0;
       let write = a.baseWrite;
