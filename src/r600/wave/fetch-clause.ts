@@ -117,8 +117,7 @@ function vtx(w: Wave, f: FetchInst, l: number, res: R600Resources): void {
   const addr = (w.gpr[(f.srcGpr * 4 + f.srcSelX) * w.W + l]! + f.offsetBytes) >>> 0;
   const mem = f.bufferId === 2 ? res.constData : f.bufferId === 1 ? res.global : undefined;
   const n = f.bytes || 4;
-  const vals = w.vtxVals;
-  vals.fill(0);
+  const vals = [0, 0, 0, 0];
   if (!mem) w.diag('r600.fetch.buffer', `vertex buffer ${f.bufferId} is not bound (1: global, 2: constants)`, 'error', { lane: l });
   else if (addr + n > mem.length) w.diag('r600.mem.out-of-range', `fetch of ${n} bytes at ${addr} outside buffer ${f.bufferId} (${mem.length} bytes)`, 'error', { lane: l, addr });
   else {

@@ -205,8 +205,6 @@ export class Wave {
   /** SET_TEXTURE_OFFSETS state for GATHER4_O / GATHER4_C_O: integer texel offsets, texOffsets[chan * W + lane]. */
   readonly texOffsets: Int32Array;
   readonly texAcc = new Float64Array(4);
-  /** A vertex fetch's four dwords (one lane at a time). */
-  readonly vtxVals = new Uint32Array(4);
   /** PUSH's condition test per work-item, before the state changes. */
   readonly pass: Uint8Array;
   /** The program's CF instructions bound to their handlers (cf.ts bindProgram, once per program), set on the first step. */
