@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { cpuUsage } from 'node:process';
 import { ROOT } from '../tools/gen/run.js';
 import { loadR600Object } from '../src/r600/isa/object.js';
-import { runR600Kernel, type R600Launch } from '../src/r600/run.js';
+import { runR600Kernel, type R600Launch } from '../src/runtime/r600.js';
 import type { BenchResult } from './main.js';
 
 interface Case {

@@ -103,7 +103,7 @@ export interface Manifest {
   readonly expect: Readonly<Record<string, ExpectSpec>>;
   /** Optional: a user trap handler (STATUS.TRAP_EN set, TBA/TMA given to every wave). */
   readonly trapHandler?: TrapHandlerSpec;
-  /** Optional, r600-family only: RAT surfaces bound to buffers (src/r600/run.ts reads the fields). */
+  /** Optional, r600-family only: RAT surfaces bound to buffers (runtime/r600.ts reads the fields). */
   readonly rats?: readonly RatSpec[];
 }
 

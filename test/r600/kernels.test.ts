@@ -10,7 +10,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
 import { mulberry32, type ArgSpec, type ElemType } from '../../src/runtime/manifest.js';
-import { runR600Kernel, type R600Buffer } from '../../src/r600/run.js';
+import { runR600Kernel, type R600Buffer } from '../../src/runtime/r600.js';
 import { loadR600Object } from '../../src/r600/isa/object.js';
 import { R600_FIXTURE_CHIPS } from './disasm.test.js';
 import { R600_CHIPS } from '../../src/r600/isa/opcodes.gen.js';

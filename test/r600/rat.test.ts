@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
 import { loadR600Object } from '../../src/r600/isa/object.js';
-import { runR600Kernel, runR600Manifest } from '../../src/r600/run.js';
+import { runR600Kernel, runR600Manifest } from '../../src/runtime/r600.js';
 import { mulberry32, parseManifest } from '../../src/runtime/manifest.js';
 import { manifestLaunch } from '../../src/runtime/run.js';
 import { cfProg, ids, lit, runAsm } from './helpers.js';

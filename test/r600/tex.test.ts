@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
-import { runR600Kernel } from '../../src/r600/run.js';
+import { runR600Kernel } from '../../src/runtime/r600.js';
 import { loadR600Object } from '../../src/r600/isa/object.js';
 import { TEX_CLAMP, TEX_DIM, decodeTexResource, encodeTexResource, encodeTexSampler, preWrap, readTexel, texLevel, wrapIndex } from '../../src/r600/exec/tex.js';
 import { ids, lit, runAsm } from './helpers.js';

@@ -7,7 +7,7 @@ import { MCPU_GEN, decodeProgram, type R600Gen } from '../../r600/isa/decode.js'
 import { assembleListing } from '../../r600/isa/asm.js';
 import { disassembleKernel, loadR600Object, vtxName } from '../../r600/isa/object.js';
 import { printProgram } from '../../r600/isa/print.js';
-import { runR600Manifest } from '../../r600/run.js';
+import { runR600Manifest } from '../../runtime/r600.js';
 import { coverageLines, r600Coverage, type CoverageSources } from '../../r600/coverage.js';
 import { fileURLToPath } from 'node:url';
 

@@ -291,21 +291,45 @@ function compareOfUncached(name: string): ((a: number, b: number) => boolean) | 
  * and increment the other, corroborates the operand roles.
  */
 export function predCounterOp(name: string, a: number, b: number): [boolean, number] | undefined {
+  return predCounterFn(name)?.(a, b);
+}
+
+/** predCounterOp bound to one op (undefined for ops that are not predicate-counter ops). */
+export function predCounterFn(name: string): ((a: number, b: number) => [boolean, number]) | undefined {
   const push = /^PRED_SET(E|GT|GE|NE|LT|LE)_PUSH(_INT)?$/.exec(name);
   if (push) {
     const int = push[2] !== undefined;
-    const zero = int ? a === 0 : F(a) === 0;
-    const v = int ? s(b) : F(b);
     const rel = push[1]!;
-    const cmp = rel === 'E' ? v === 0 : rel === 'GT' ? v > 0 : rel === 'GE' ? v >= 0 : rel === 'NE' ? v !== 0 : rel === 'LT' ? v < 0 : v <= 0;
-    if (zero && cmp) return [true, 0];
-    return [false, int ? (a + 1) >>> 0 : B(F(a) + 1)];
+    return (a, b) => {
+      const zero = int ? a === 0 : F(a) === 0;
+      const v = int ? s(b) : F(b);
+      const cmp = rel === 'E' ? v === 0 : rel === 'GT' ? v > 0 : rel === 'GE' ? v >= 0 : rel === 'NE' ? v !== 0 : rel === 'LT' ? v < 0 : v <= 0;
+      if (zero && cmp) return [true, 0];
+      return [false, int ? (a + 1) >>> 0 : B(F(a) + 1)];
+    };
   }
   switch (name) {
-    case 'PRED_SET_POP': return F(a) <= F(b) ? [true, 0] : [false, B(F(a) - F(b))];
-    case 'PRED_SET_RESTORE': return [F(a) === 0, a];
-    case 'PRED_SET_INV': return F(a) === 1 ? [true, 0] : [false, F(a) === 0 ? 0x3f800000 : a];
-    case 'PRED_SET_CLR': return [false, 0x7f7fffff];
+    case 'PRED_SET_POP': return (a, b) => (F(a) <= F(b) ? [true, 0] : [false, B(F(a) - F(b))]);
+    case 'PRED_SET_RESTORE': return (a) => [F(a) === 0, a];
+    case 'PRED_SET_INV': return (a) => (F(a) === 1 ? [true, 0] : [false, F(a) === 0 ? 0x3f800000 : a]);
+    case 'PRED_SET_CLR': return () => [false, 0x7f7fffff];
     default: return undefined;
   }
 }
+
+/** *_PREV ops (Evergreen/Cayman ISA definitions): p is the previous slot's result, lane the work-item's. */
+export const PREV_FN: Readonly<Record<string, (a: number, b: number, p: number, lane: number) => number>> = {
+  MUL_PREV: (a, _b, p) => (F(a) === 0 || F(p) === 0 ? 0 : B(F(a) * F(p))),
+  MUL_IEEE_PREV: (a, _b, p) => B(F(a) * F(p)),
+  ADD_PREV: (a, _b, p) => B(F(a) + F(p)),
+  MULADD_PREV: (a, b, p) => B((F(a) === 0 || F(p) === 0 ? 0 : Math.fround(F(a) * F(p))) + F(b)),
+  MULADD_IEEE_PREV: (a, b, p) => B(Math.fround(F(a) * F(p)) + F(b)),
+  BCNT_ACCUM_PREV_INT: (a, _b, p) => (popcnt(a) + p) >>> 0,
+  // Bits of src0 below this work-item's position in the low 32 lanes, plus the previous result.
+  MBCNT_32LO_ACCUM_PREV_INT: (a, _b, p, lane) => (popcnt(lane >= 32 ? a : lane === 0 ? 0 : (a & (0xffffffff >>> (32 - lane))) >>> 0) + p) >>> 0,
+  SAD_ACCUM_PREV_UINT: (a, b, p) => {
+    let r = p;
+    for (let i = 0; i < 32; i += 8) r += Math.abs(((a >>> i) & 255) - ((b >>> i) & 255));
+    return r >>> 0;
+  },
+};

@@ -20,7 +20,7 @@ export const R600_MACH: Readonly<Record<number, { mcpu: string; gen: R600Gen }>>
 
 /**
  * Is this an R600-family ELF (EM_AMDGPU with an EF_AMDGPU_MACH_R600_* value)? Lets an
- * architecture-neutral runner (gpusim run) hand such objects to src/r600/run.ts.
+ * architecture-neutral runner (gpusim run) hand such objects to src/runtime/r600.ts.
  */
 export function isR600Object(bytes: Uint8Array): boolean {
   if (bytes.length < 52 || bytes[0] !== 0x7f || bytes[1] !== 0x45 || bytes[2] !== 0x4c || bytes[3] !== 0x46 || bytes[4] !== 1) return false;

@@ -11,10 +11,12 @@
  *   code object's read-only data (__constant tables).
  */
 import { Diagnostics } from '../../core/diagnostics.js';
+import { mulberry32 } from '../../core/prng.js';
 import { InputError } from '../../core/errors.js';
 import type { R600Kernel, R600Object } from '../isa/object.js';
 import { WAVE_SIZE, Wave, SEED, type R600Resources, type R600Stats } from './machine.js';
 import { R600_CHIPS } from '../isa/opcodes.gen.js';
+import { stepCf } from './cf.js';
 
 /** SQ_PGM_RESOURCES_LS (compute on Evergreen/Cayman): NUM_GPRS [7:0], STACK_SIZE [15:8]. */
 export const SQ_PGM_RESOURCES_LS = 0x288d4;
@@ -87,16 +89,6 @@ export function stackSizeOf(o: R600Object): number {
   return r ? (r[1] >>> 8) & 0xff : 1;
 }
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
-
 export function runR600(o: R600DispatchOptions): R600RunResult {
   const [gx, gy, gz] = o.grid;
   const [bx, by, bz] = o.block;
@@ -133,7 +125,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
   const stackSubentries = chip?.stackSubentries ?? 4;
   const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
   const budget = o.maxInstructions ?? 50_000_000;
-  const rand = rng(o.seed ?? 1);
+  const rand = mulberry32(o.seed ?? 1);
   let used = 0;
   let waves = 0;
   let groups = 0;
@@ -185,7 +177,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
           const wave = o.order === 'random' ? alive[Math.floor(rand() * alive.length)]! : alive[0]!;
           // Run the chosen wave until it ends or waits (round-robin: one wave at a time to its next stop).
           for (;;) {
-            const r = wave.step();
+            const r = stepCf(wave);
             used++;
             if (used > budget) {
               o.diag.report({ id: 'r600.runaway', severity: 'error', where: { wave: wave.id, cf: wave.pc }, message: `instruction budget of ${budget} CF instructions exhausted (runaway loop?)`, seed: SEED });

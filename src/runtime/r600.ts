@@ -1,6 +1,6 @@
 /**
- * Running an R600-family kernel from the shared run manifest (src/runtime/manifest.ts) or from
- * in-memory buffers: buffers are placed in a flat 32-bit global address space (256-byte aligned,
+ * The driver level of the R600 family (`gpusim r600 run`): running a kernel from the shared run
+ * manifest (manifest.ts) or from in-memory buffers: buffers are placed in a flat 32-bit global address space (256-byte aligned,
  * starting at 256 so no buffer sits at address 0), kernel arguments are laid out after CB0's nine
  * dispatch dwords as LLVM's r600 ABI expects (each at its natural alignment), and outputs are
  * compared with the manifest's expectations (integers exactly, floats within the ULP bound).
@@ -12,10 +12,10 @@ import { InputError } from '../core/errors.js';
 import {
   ELEM, bufferContents, compareBuffers, loadManifest, scalarBytes, structBytes,
   type ArgSpec, type ElemType, type Manifest, type Mismatch,
-} from '../runtime/manifest.js';
-import { encodeRatByName } from './exec/rat.js';
-import { loadR600Object, type R600Object } from './isa/object.js';
-import { runR600, type R600RunResult } from './wave/dispatch.js';
+} from './manifest.js';
+import { encodeRatByName } from '../r600/exec/rat.js';
+import { loadR600Object, type R600Object } from '../r600/isa/object.js';
+import { runR600, type R600RunResult } from '../r600/wave/dispatch.js';
 
 export interface R600Buffer {
   readonly name: string;
