@@ -55,7 +55,7 @@ type Hooks = {
   pre(n: number, lo: number, hi: number): void;
 };
 
-interface Scope {
+export interface Scope {
   readonly parent: Scope | undefined;
   readonly val: bigint;
   readonly bitset: Bitset;
@@ -116,7 +116,7 @@ function f32(bits: number): { v: number; sign: boolean } {
 }
 
 /** One run of isaspec's disassembler over a program (decode_state). */
-class Decoder {
+export class Decoder {
   readonly branchTargets = new Set<number>();
   private exprStack: string[] = [];
   private errors: string[] = [];
@@ -164,7 +164,7 @@ class Decoder {
     return match;
   }
 
-  private evaluate(scope: Scope, name: string): bigint {
+  evaluate(scope: Scope, name: string): bigint {
     if (!scope.cache) scope.cache = new Map();
     else {
       const c = scope.cache.get(name);
@@ -194,7 +194,7 @@ class Decoder {
     return bitset.parent ? this.findField(scope, bitset.parent, name) : undefined;
   }
 
-  private resolveField(scope: Scope | undefined, name: string): { field: Field; val: bigint } | undefined {
+  resolveField(scope: Scope | undefined, name: string): { field: Field; val: bigint; scope: Scope } | undefined {
     if (!scope) return undefined;
     const field = this.findField(scope, scope.bitset, name);
     if (!field) {
@@ -202,7 +202,7 @@ class Decoder {
       return undefined;
     }
     const val = field.expr !== undefined ? this.evaluate(scope, field.expr) : (scope.val >> BigInt(field.low)) & ((1n << BigInt(field.width)) - 1n);
-    return { field, val };
+    return { field, val, scope };
   }
 
   decodeField(scope: Scope, name: string): bigint {
