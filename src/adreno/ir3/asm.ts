@@ -49,10 +49,26 @@ function assign(s: State, abs: number, width: number, v: bigint): boolean {
   return true;
 }
 
-/** Display templates of a bitset and its parents, in the decoder's order, with the override expression choosing each. */
-function templates(b: Bitset): { display: string; expr: string | undefined }[] {
-  const out: { display: string; expr: string | undefined }[] = [];
-  for (let x: Bitset | undefined = b; x; x = x.parent) for (const c of x.cases) if (c.display !== undefined) out.push({ display: c.display, expr: c.expr });
+/**
+ * Display templates of a bitset and its parents, in the decoder's order, with the override
+ * expression choosing each and the expressions of the earlier ones (which must be false).
+ */
+function templates(b: Bitset): { display: string; expr: string | undefined; not: string[] }[] {
+  const out: { display: string; expr: string | undefined; not: string[] }[] = [];
+  const before: string[] = [];
+  for (let x: Bitset | undefined = b; x; x = x.parent) {
+    for (const c of x.cases) {
+      if (c.display === undefined) continue;
+      out.push({ display: c.display, expr: c.expr, not: [...before] });
+      if (c.expr !== undefined) before.push(c.expr);
+    }
+  }
+  return out;
+}
+
+function caseConstraints(ctx: Ctx, tpl: { expr: string | undefined; not: string[] }): State['constraints'] {
+  const out: State['constraints'] = tpl.not.map((e) => ({ ctx, expr: e, value: 0n }));
+  if (tpl.expr !== undefined) out.push({ ctx, expr: tpl.expr, value: 1n, nonzero: true });
   return out;
 }
 
@@ -225,7 +241,7 @@ class Assembler {
           s1.fixed |= pm;
           const sub: Ctx = { bitset: leaf, abs, params: field.params, parent: owner };
           for (const tpl of templates(leaf)) {
-            const s2 = tpl.expr !== undefined ? { ...s1, constraints: [...s1.constraints, { ctx: sub, expr: tpl.expr, value: 1n, nonzero: true }] } : s1;
+            const s2 = { ...s1, constraints: [...s1.constraints, ...caseConstraints(sub, tpl)] };
             for (const [end, s3] of this.matchTemplate(tpl.display, pos, sub, s2)) yield* this.matchParts(parts, i + 1, end, ctx, s3);
           }
         }
@@ -303,22 +319,24 @@ class Assembler {
       }
       return false;
     };
-    // `{A} == 4 && {B} == 62` (override choices): set those raw fields first.
+    // `{A} == 4 && {B} == 62`, `{X}`, `!{X}` (override choices): set those raw fields first.
     for (const k of s.constraints) {
       if (!k.nonzero) continue;
-      const terms: [string, bigint][] = [];
+      const terms: [string, bigint, boolean][] = [];
       const walk = (e: Expr): void => {
         if (e.k === 'bin' && e.op === '&&') {
           walk(e.a);
           walk(e.b);
-        } else if (e.k === 'bin' && e.op === '==' && e.a.k === 'var' && e.b.k === 'num') terms.push([e.a.name, e.b.v]);
+        } else if (e.k === 'bin' && e.op === '==' && e.a.k === 'var' && e.b.k === 'num') terms.push([e.a.name, e.b.v, false]);
+        else if (e.k === 'var') terms.push([e.name, 1n, true]);
+        else if (e.k === 'un' && e.op === '!' && e.a.k === 'var') terms.push([e.a.name, 0n, true]);
       };
       const t = EXPRS.get(k.expr);
       if (t) walk(t.tree);
-      for (const [name, v] of terms) {
+      for (const [name, v, flag] of terms) {
         const scope = this.scopeOf(k.ctx, s.val);
         const r = dec.resolveField(scope, name);
-        if (!r || r.field.expr !== undefined) continue;
+        if (!r || r.field.expr !== undefined || (flag && r.field.width !== 1)) continue;
         let c: Ctx | undefined = k.ctx;
         for (let x: Scope | undefined = scope; c && x && x !== r.scope; x = x.parent) c = c.parent;
         if (!c) continue;
@@ -363,7 +381,7 @@ class Assembler {
       const pm = leaf.mask & ~leaf.dontcare;
       const st0: State = { val: leaf.match, fixed: pm, constraints: [] };
       for (const tpl of tpls) {
-        const st1: State = tpl.expr !== undefined ? { ...st0, constraints: [{ ctx, expr: tpl.expr, value: 1n, nonzero: true }] } : st0;
+        const st1: State = { ...st0, constraints: caseConstraints(ctx, tpl) };
         for (const [end, st] of this.matchTemplate(tpl.display, 0, ctx, st1)) {
           if (end !== text.length) continue;
           const s = this.solve(st);
