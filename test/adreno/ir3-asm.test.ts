@@ -80,3 +80,32 @@ test('gpusim adreno ir3 disasm / asm, and bad input exits 2', async () => {
   assert.equal(await main(['adreno', '--help'], io), 0);
   assert.match(so, /ir3 disasm <code\.bin> --gpu/);
 });
+
+test('fuzz: random decodable words survive disasm -> asm -> disasm (a630, a730)', () => {
+  let seed = 0x2468ace;
+  const rnd = (): number => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return seed >>> 0;
+  };
+  const fails: string[] = [];
+  for (const gpuId of [630, 730]) {
+    let tried = 0;
+    while (tried < 25) {
+      const w = [rnd(), rnd()];
+      const [text] = disasmIr3(w, { gpuId });
+      // Skip words Mesa itself reports as odd (don't-care bits, asserts) or cannot decode.
+      if (!text || text.includes('\t;') || text.startsWith('raw ')) continue;
+      tried++;
+      let again = '';
+      try {
+        again = disasmIr3(assembleIr3(text, { gpuId }), { gpuId })[0] ?? '';
+      } catch (e) {
+        again = String(e);
+      }
+      if (again !== text) fails.push(`${gpuId}: ${text} -> ${again}`);
+    }
+  }
+  assert.deepEqual(fails, []);
+});

@@ -72,23 +72,36 @@ function caseConstraints(ctx: Ctx, tpl: { expr: string | undefined; not: string[
   return out;
 }
 
-/** Every definition of a field name visible from a context: its bitset chain, then params. */
-function definitions(ctx: Ctx, name: string): { field: Field; ctx: Ctx }[] {
-  const out: { field: Field; ctx: Ctx }[] = [];
-  const seen = new Set<string>();
-  for (let b: Bitset | undefined = ctx.bitset; b; b = b.parent) {
+/**
+ * Every definition of a field name visible from a context: its bitset chain, then params. A
+ * definition in an override case needs that case's expression true; one in a later case needs
+ * the earlier cases defining the same name false (the decoder takes the first).
+ */
+function definitions(ctx: Ctx, name: string): { field: Field; ctx: Ctx; need: State['constraints'] }[] {
+  const out: { field: Field; ctx: Ctx; need: State['constraints']; key: string; n: number }[] = [];
+  const earlier: string[] = [];
+  let reachable = true;
+  for (let b: Bitset | undefined = ctx.bitset; b && reachable; b = b.parent) {
     for (const c of b.cases) {
-      for (const f of c.fields) {
-        if (f.name !== name || f.kind === 'assert') continue;
-        const key = `${f.low}:${f.high}:${f.type}:${f.expr ?? ''}:${f.display ?? ''}:${JSON.stringify(f.params ?? [])}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        out.push({ field: f, ctx });
+      const f = c.fields.find((x) => x.name === name && x.kind !== 'assert');
+      if (!f) continue;
+      const key = `${f.low}:${f.high}:${f.type}:${f.expr ?? ''}:${f.display ?? ''}:${JSON.stringify(f.params ?? [])}`;
+      const need: State['constraints'] = earlier.map((e) => ({ ctx, expr: e, value: 0n }));
+      if (c.expr !== undefined) need.push({ ctx, expr: c.expr, value: 1n, nonzero: true });
+      if (c.expr !== undefined) earlier.push(c.expr);
+      const same = out.find((o) => o.key === key);
+      if (same) same.n++;
+      else out.push({ field: f, ctx, need, key, n: 1 });
+      if (c.expr === undefined) {
+        reachable = false;
+        break;
       }
     }
   }
   if (out.length === 0 && ctx.params && ctx.parent) for (const [pn, as] of ctx.params) if (as === name) return definitions(ctx.parent, pn);
-  return out;
+  // One definition (or the same one in several cases): which case supplies it does not matter.
+  if (out.length === 1 || out.every((o) => o.n > 1)) return out.map((o) => ({ field: o.field, ctx: o.ctx, need: [] }));
+  return out.map((o) => ({ field: o.field, ctx: o.ctx, need: o.n > 1 ? [] : o.need }));
 }
 
 function parseF(t: string): number | undefined {
@@ -120,6 +133,9 @@ function floatBits(x: number, width: number, neg: boolean): bigint {
   }
   return BigInt(s | ((e + 15) << 10) | m);
 }
+
+/** Encodings already found, by gpu_id and text (those without a branch target). */
+const MEMO = new Map<string, bigint | undefined>();
 
 class Assembler {
   readonly gpuId: number;
@@ -229,11 +245,14 @@ class Assembler {
       if (this.text.startsWith(ctx.bitset.name, pos)) yield* this.matchParts(parts, i + 1, pos + ctx.bitset.name.length, ctx, st);
       return;
     }
-    for (const { field, ctx: owner } of definitions(ctx, name)) {
+    for (const { field, ctx: owner, need: need0 } of definitions(ctx, name)) {
+      // Speculative: the decoder looks a field up in the case its own expression is in.
+      const need = need0.filter((k) => !(k.nonzero && st.constraints.some((q) => q.nonzero && q.expr === k.expr && q.ctx === k.ctx)));
+      const stD: State = need.length ? { ...st, constraints: [...st.constraints, ...need] } : st;
       if (field.kind === 'bitset') {
         const abs = owner.abs + field.low;
         for (const leaf of leavesOf(field.type, this.gpuId)) {
-          const s1 = clone(st);
+          const s1 = clone(stD);
           const pm = (leaf.mask & ~leaf.dontcare) << BigInt(abs);
           const pv = leaf.match << BigInt(abs);
           if ((s1.fixed & pm & (s1.val ^ pv)) !== 0n) continue;
@@ -248,7 +267,7 @@ class Assembler {
         continue;
       }
       for (const [v, end] of this.values(field, pos)) {
-        const s1 = clone(st);
+        const s1 = clone(stD);
         if (field.expr !== undefined) {
           if (!(field.type === 'bool' && field.display === '')) s1.constraints.push({ ctx: owner, expr: field.expr, value: v });
         } else if (!assign(s1, owner.abs + field.low, field.width, v)) continue;
@@ -360,15 +379,16 @@ class Assembler {
     return dec.out;
   }
 
-  private readonly memo = new Map<string, bigint | undefined>();
-
   /** Assemble one instruction's text (labels already turned into `l<N>`). */
   instr(text: string): bigint | undefined {
     // Without a branch target the encoding does not depend on the position.
-    const key = text.includes('#') ? undefined : text;
-    if (key !== undefined && this.memo.has(key)) return this.memo.get(key);
+    const key = text.includes('#') ? undefined : `${this.gpuId}:${text}`;
+    if (key !== undefined && MEMO.has(key)) return MEMO.get(key);
     const v = this.search(text);
-    if (key !== undefined) this.memo.set(key, v);
+    if (key !== undefined) {
+      if (MEMO.size >= 20000) MEMO.clear();
+      MEMO.set(key, v);
+    }
     return v;
   }
 
