@@ -284,7 +284,7 @@ class Assembler {
   /** Raw fields (absolute bit ranges) an expression reads, through derived fields and params. */
   private rawInputs(dec: Decoder, ctx: Ctx, scope: Scope, expr: string, out: Map<number, number>, depth = 0): void {
     if (depth > 6) return;
-    const vars = EXPRS_VARS(expr);
+    const vars = EXPRS.get(expr)?.vars ?? [];
     for (const v of vars) {
       const r = dec.resolveField(scope, v);
       if (!r) continue;
@@ -412,10 +412,6 @@ class Assembler {
     }
     return undefined;
   }
-}
-
-function EXPRS_VARS(name: string): readonly string[] {
-  return EXPRS.get(name)?.vars ?? [];
 }
 
 /**

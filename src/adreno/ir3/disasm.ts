@@ -18,7 +18,7 @@
  */
 import { InputError } from '../../core/errors.js';
 import { evalExpr } from './expr.js';
-import { BITSETS, ENUMS, EXPRS, gpuIdOf, leavesOf, type Bitset, type Field } from './isa.js';
+import { ENUMS, EXPRS, gpuIdOf, leavesOf, type Bitset, type Field } from './isa.js';
 
 export interface Ir3DisasmOptions {
   /** Mesa gpu_id (630, 660, 730, 420...) or a generation number 3..7 (taken as gen * 100). */
@@ -479,7 +479,7 @@ function checkWords(words: Uint32Array | readonly number[]): void {
   if (words.length % 2) throw new InputError(`ir3: ${words.length} dwords is not a whole number of 64-bit instructions`);
 }
 
-function pass(words: Uint32Array | readonly number[], gpuId: number, dec: Decoder, ctx: StatsCtx | undefined, cffdump: boolean, lines: string[] | undefined): void {
+function pass(words: Uint32Array | readonly number[], dec: Decoder, ctx: StatsCtx | undefined, cffdump: boolean, lines: string[] | undefined): void {
   const num = words.length / 2;
   let errors = 0;
   for (dec.n = 0; dec.n < num; dec.n++) {
@@ -508,7 +508,6 @@ function pass(words: Uint32Array | readonly number[], gpuId: number, dec: Decode
     lines?.push(dec.out);
     if (dec.stop) break;
   }
-  void gpuId;
 }
 
 /**
@@ -522,14 +521,14 @@ export function disasmIr3(words: Uint32Array | readonly number[], opts: Ir3Disas
   const num = words.length / 2;
   // Pre-pass (no hooks, no errors) to find the branch targets.
   const pre = new Decoder(gpuId, num, labels, false, undefined);
-  if (labels) pass(words, gpuId, pre, undefined, false, undefined);
+  if (labels) pass(words, pre, undefined, false, undefined);
   const cff = opts.cffdump ?? false;
   const ctx = cff || opts.verbose || opts.stats ? new StatsCtx(cff, opts.verbose ?? false) : undefined;
   const dec = new Decoder(gpuId, num, labels, true, ctx);
   if (ctx) ctx.dec = dec;
   for (const t of pre.branchTargets) dec.branchTargets.add(t);
   const lines: string[] = [];
-  pass(words, gpuId, dec, ctx, cff, lines);
+  pass(words, dec, ctx, cff, lines);
   if (ctx) {
     ctx.handleLast();
     if (opts.stats) lines.push(...ctx.statsLines(gpuId));
@@ -554,4 +553,4 @@ export function instrBitset(lo: number, hi: number, gpuId: number): Bitset | und
   return dec.findBitset('#instruction', (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
 }
 
-export { gpuIdOf, BITSETS };
+export { gpuIdOf };
