@@ -36,6 +36,14 @@ subcommands:
                          (-i: step/break/registers from commands on stdin; fw 'test'
                          is the built-in test firmware)
 
+  ir3 disasm <code.bin> --gpu a630|a660|a730|a420|a6xx... [--cffdump] [--verbose] [--stats]
+                         shader code (64-bit instructions) as Mesa prints it: the compiler's
+                         listing by default; --cffdump as cffdump does (stops after end and
+                         4 nops), --verbose adds its :cat:index:cycle[raw] prefix, --stats
+                         its Stats block
+  ir3 asm <code.s> --gpu ... -o <code.bin>
+                         assemble that syntax back (labels, #label targets, raw words)
+
   coverage               packets executed / decoded, register domains, afuc encodings
                          executed by the emulator (measured, the table in src/adreno/README.md)
 
@@ -113,6 +121,12 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       flush();
       return EXIT_OK;
     }
+    case 'ir3': {
+      const { ir3Command } = await import('../../adreno/ir3/cli.js');
+      const code = ir3Command(values, rest, out);
+      flush();
+      return code;
+    }
     case 'afuc': {
       const { afucCommand } = await import('../../adreno/afuc/cli.js');
       const code = afucCommand(values, rest, out);
@@ -120,13 +134,13 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       return code;
     }
     default:
-      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc, coverage)`);
+      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc, ir3, coverage)`);
   }
 }
 
 export const adrenoCommand: Command = {
   name: 'adreno',
-  summary: 'Adreno command streams: decode .rd traces, crash dumps, run the CP, afuc firmware',
+  summary: 'Adreno command streams: decode .rd traces, crash dumps, run the CP, afuc firmware, ir3 shaders',
   help: HELP,
   positionals: true,
   options: {
@@ -149,6 +163,10 @@ export const adrenoCommand: Command = {
     interactive: { type: 'boolean', short: 'i' },
     'fw-id': { type: 'string' },
     thread: { type: 'string' },
+    gpu: { type: 'string' },
+    cffdump: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+    stats: { type: 'boolean' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;
