@@ -5,13 +5,15 @@
  * register summary, CP_LOAD_STATE contents, hexdumps with `*`) follow Mesa's cffdec; the code
  * is ours.
  *
- * Shader listings come from an injectable disassembler (`shaderDisasm`); without one those
- * lines are simply absent.
+ * Shader listings come from a disassembler hook (`shaderDisasm`), by default the ir3 disassembler
+ * (src/adreno/ir3) for a3xx and later; a2xx instruction listings are not printed (no a2xx ISA
+ * description yet).
  */
 import { Memory } from '../../core/memory.js';
 import { parseRd, RD } from '../../formats/rd.js';
 import { ENUMS, genBit, genFromChipId, genFromGpuId, type Gen } from '../regs/db.js';
 import { cFloat, cHex, decodeDomain, decodeVal, payloadCond, rnnDomain, type AddrInfo, type Cond, type RnnDomain } from '../regs/rnndec.js';
+import { disasmIr3 } from '../ir3/disasm.js';
 import { Walker, type DrawStateGroup, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 
 /**
@@ -20,6 +22,10 @@ import { Walker, type DrawStateGroup, type IbInfo, type PacketRecord, type Probl
  * 'VS' | 'HS' | 'DS' | 'GS' | 'FS' | 'CS' when known (a2xx listings name gl_Position/gl_FragColor by it).
  */
 export type ShaderDisasm = (words: Uint32Array, gpuId: number, stage?: string) => string[] | undefined;
+
+/** cffdump's own listing: the ir3 disassembler in its verbose cffdump form with the stats block; a2xx has none. */
+export const ir3ShaderDisasm: ShaderDisasm = (words, gpuId) =>
+  gpuId >= 300 ? disasmIr3(words.length % 2 ? words.subarray(0, words.length - 1) : words, { gpuId, cffdump: true, verbose: true, stats: true }) : undefined;
 
 export interface CffdumpOptions {
   /** Only this submit (cffdump's --frame: one frame per command stream). */
@@ -953,7 +959,7 @@ export function cffdumpRd(bytes: Uint8Array, opts: CffdumpOptions, where = 'trac
   let walker: Walker | undefined;
   const sum: CffdumpSummary = { gen, submits: 0, packets: 0, problems: [] };
   const setup = (): void => {
-    printer = new CffdumpPrinter(gen, gpuId, mem, out, opts.shaderDisasm);
+    printer = new CffdumpPrinter(gen, gpuId, mem, out, opts.shaderDisasm ?? ir3ShaderDisasm);
     const inner = printer;
     const v: Visitor = {
       packet: (p) => inner.packet(p),
