@@ -124,7 +124,10 @@ export function disasmOne(d: Decoded, pc: number, gen: AfucGen, labels?: Readonl
   const t = chooseTemplate(d);
   return t.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const fd = d.form.fields.find((x) => x[0] === name);
-    if (!fd) return `{${name}}`;
+    if (!fd) {
+      const dv = d.form.derived.find((x) => x[0] === name);
+      return dv ? String(dv[1]) : `{${name}}`;
+    }
     const [, , , type, disp] = fd;
     const v = d.f[name]!;
     switch (type) {
@@ -247,7 +250,9 @@ function templateRxs(gen: AfucGen): Map<string, TemplateRx[]> {
   if (m) return m;
   m = new Map();
   for (const form of forms(gen)) {
-    for (const [tpl, when] of [...form.overrides.map((o) => [o.template, o.when] as const), [form.template, [] as const] as const]) {
+    for (const [tpl0, when] of [...form.overrides.map((o) => [o.template, o.when] as const), [form.template, [] as const] as const]) {
+      let tpl = tpl0;
+      for (const [k, v] of form.derived) tpl = tpl.replace(`{${k}}`, String(v));
       const mm = /^((?:\{\w+\})*)([a-z0-9_]+)(.*)$/.exec(tpl);
       if (!mm) continue;
       const prefix = [...mm[1]!.matchAll(/\{(\w+)\}/g)].map((x) => x[1]!);
