@@ -117,7 +117,12 @@ export class AfucEmu {
     };
     this.P = { NRT_ADDR: p('NRT_ADDR'), NRT_DATA: p('NRT_DATA'), WFI_PEND_DECR: p('WFI_PEND_DECR'), WAIT_MEM_WRITES: p('WAIT_MEM_WRITES'), WAIT_FOR_IDLE: p('WAIT_FOR_IDLE') };
     const base = opts.instrBase ?? 0x0f00_0000;
-    if (!this.mem.find(base, Math.max(fw.length * 4, 4))) this.mem.map(base, Math.max(fw.length * 4, 4), 'sqe-fw', new Uint8Array(fw.slice().buffer));
+    if (!this.mem.find(base, Math.max(fw.length * 4, 4))) {
+      // At least one dword is mapped, so an empty image is a pc-out-of-range stop, not a crash.
+      const image = new Uint8Array(Math.max(fw.length * 4, 4));
+      image.set(new Uint8Array(fw.slice().buffer));
+      this.mem.map(base, image.length, 'sqe-fw', image);
+    }
     const proc = opts.processor ?? 'SQE';
     const r = proc === 'SQE' ? gpuRegs(this.gen).reg('CP_SQE_INSTR_BASE') : proc === 'LPAC' && this.agen === 6 ? gpuRegs(this.gen).reg('CP_LPAC_SQE_INSTR_BASE') : -1;
     if (r >= 0) {

@@ -499,6 +499,10 @@ function encode(i: Instr, gen: AfucGen, offset: number | undefined, literal: num
 export interface FdAsmOptions {
   /** Force the generation (afuc-asm takes it from the first literal's firmware id). */
   readonly gen?: 'a5xx' | 'a6xx' | 'a7xx';
+  /** With `gen`: the firmware id whose control registers the names refer to (a750's differ). */
+  readonly fwId?: number;
+  /** Generation when the first literal names no known firmware (afuc-asm gives up there). */
+  readonly defaultGen?: 'a5xx' | 'a6xx' | 'a7xx';
 }
 
 export interface FdAsmResult {
@@ -514,17 +518,19 @@ export interface FdAsmResult {
 /** Assemble freedreno-syntax afuc source. Throws FdAsmError (one line, naming the source line). */
 export function fdAssemble(src: string, opts: FdAsmOptions = {}): FdAsmResult {
   const p = new Parser(lex(src));
-  let chip: AfucChip | undefined;
-  if (opts.gen) chip = chipForGen(opts.gen);
+  let chip: AfucChip;
+  if (opts.gen) chip = chipForGen(opts.gen, opts.fwId);
   else {
     const lit = p.toks.find((t) => t.k === 'lit');
-    if (lit === undefined) throw new FdAsmError('no version literal ([xxxxxxxx]) to take the generation from; pass --gen');
-    const id = (lit.v >>> 12) & 0xfff;
+    const id = lit ? (lit.v >>> 12) & 0xfff : -1;
     const info = fwIdInfo(id);
-    if (!info) throw new FdAsmError(`line ${lit.line}: unknown firmware id 0x${id.toString(16)} in the version literal ${lit.s}; pass --gen`);
-    chip = chipForGen(info.gen, id);
+    if (info) chip = chipForGen(info.gen, id);
+    else if (opts.defaultGen) chip = chipForGen(opts.defaultGen);
+    else if (!lit) throw new FdAsmError('no version literal ([xxxxxxxx]) to take the generation from; pass --gen');
+    else throw new FdAsmError(`line ${lit.line}: unknown firmware id 0x${id.toString(16)} in the version literal ${lit.s}; pass --gen`);
   }
   p.chipOverride = chip;
+  if (!p.toks.length) throw new FdAsmError('no instructions (an empty source)');
   p.parse();
   const gen = chip.gen;
   const out: number[] = [];
