@@ -173,6 +173,8 @@ export interface FdDisasmOptions {
   readonly gen?: Gen;
   /** afuc-disasm -r: the whole file as instructions, no jump table. */
   readonly raw?: boolean;
+  /** Emulator steps each bootstrap may take (default: fwfile's). */
+  readonly budget?: number;
 }
 
 function sectionText(image: Uint32Array, sec: FwSection, chip: AfucChip, last: boolean): string[] {
@@ -207,7 +209,7 @@ export function fdDisassemble(bytes: Uint8Array, opts: FdDisasmOptions = {}): st
     out.push(...disasmWords(fw.image, chip, packetEntries(table, chip)));
     return out;
   }
-  const lf = loadFirmware(bytes, where, opts.gen);
+  const lf = loadFirmware(bytes, where, opts.gen, opts.budget);
   lf.sections.forEach((sec, i) => {
     if (i > 0) out.push('', `.section ${sec.processor}`, ';', `; ${sec.processor} microcode:`, ';');
     out.push(...sectionText(lf.image, sec, chip, sec.processor === 'LPAC'));
