@@ -130,6 +130,16 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
         for (const l of fdDisassemble(bytes, { file, unitTest: values['unit-test'] === true, ...(forced ? { gen: forced } : {}) })) out(l);
         return EXIT_OK;
       }
+      if ((file.endsWith('.asm') || file.endsWith('.s')) && values['skip'] === undefined) {
+        // A source with its version literal lists as the firmware file it assembles to.
+        const r = assembleSource(file, values['gen'] !== undefined ? { gen } : { defaultGen: gen });
+        if (fwIdInfo((r.image[0]! >>> 12) & 0xfff) && r.image.length >= 2) {
+          for (const l of fdDisassemble(r.bytes, { file, unitTest: values['unit-test'] === true, ...(values['gen'] !== undefined ? { gen } : {}) })) out(l);
+          return EXIT_OK;
+        }
+        for (const l of disasmWords(r.image, chipForGen(gen))) out(l);
+        return EXIT_OK;
+      }
       const words = skipHeader(loadFw(file, gen), values);
       for (const l of disasmWords(words, chipForGen(gen))) out(l);
       return EXIT_OK;
