@@ -7,7 +7,8 @@
  * by type-7 opcode for the firmware's generation.
  */
 import { DOMAINS, ENUMS } from '../regs/db.gen.js';
-import { enumName, genBit, mainDomain, registerSpace, type Gen } from '../regs/db.js';
+import { enumName, genBit, registerSpace } from '../regs/db.js';
+import { AFUC_GPU_REGS, type AfucGpuEl } from './afuc.gen.js';
 import { fwIdInfo } from './fwfile.js';
 import type { AfucGen } from './isa.js';
 
@@ -57,45 +58,36 @@ function smallSpaceOffset(domain: string, name: string, chip: AfucChip): number 
 export const controlRegOffset = (name: string, chip: AfucChip): number | undefined => smallSpaceOffset(chip.control, name, chip);
 export const sqeRegOffset = (name: string, chip: AfucChip): number | undefined => smallSpaceOffset(chip.sqe, name, chip);
 
-const gpuNameCache = new Map<string, Map<number, string>>();
-
-/** GPU register names by offset, as the rules-ng decoder prints them, for a generation. */
-function gpuNames(g: Gen): Map<number, string> {
-  let m = gpuNameCache.get(g);
-  if (m) return m;
-  m = new Map();
-  const bit = genBit(g);
-  for (const dn of [mainDomain(g), 'AXXX']) {
-    for (const [off, name, width, type, mask, , stride, length] of DOMAINS[dn]?.regs ?? []) {
-      if (!(mask & bit)) continue;
-      const put = (o: number, n: string): void => void (m!.has(o) || m!.set(o, n));
-      const hi = (n: string): string => (type === 'address' || type === 'waddress' ? `${n}_HI` : `${n}+0x1`);
-      if (!length) {
-        put(off, name);
-        if (width === 64) put(off + 1, hi(name));
-        continue;
-      }
-      for (let i = 0; i < length; i++) {
-        const o = off + i * stride;
-        if (name.endsWith('[]')) {
-          // An array without registers inside: the element and its offset in it.
-          for (let k = 0; k < Math.max(1, stride); k++) put(o + k, `${name.slice(0, -2)}[${altHex(i)}]+${altHex(k)}`);
-          continue;
-        }
-        const n = name.replace('[]', `[${altHex(i)}]`);
-        put(o, n);
-        if (width === 64) put(o + 1, hi(n));
-      }
+/** The first element covering `addr`, named as the rules-ng decoder names it (document order). */
+function tryMatch(els: readonly AfucGpuEl[], addr: number): string | undefined {
+  for (const e of els) {
+    if (e.length === 3) {
+      if (addr === e[0]) return e[1];
+      if (e[2] && addr === e[0] + 1) return e[2];
+      continue;
     }
+    const [off, name, stride, length, inner] = e;
+    if (addr < off || !stride) continue;
+    const idx = Math.floor((addr - off) / stride);
+    if (idx >= length) continue;
+    const o = (addr - off) % stride;
+    const base = length !== 1 ? `${name}[${altHex(idx)}]` : name;
+    const child = tryMatch(inner, o);
+    return child !== undefined ? `${base}.${child}` : `${base}+${altHex(o)}`;
   }
-  gpuNameCache.set(g, m);
-  return m;
+  return undefined;
 }
+
+const gpuNameCache = new Map<string, Map<number, string | undefined>>();
 
 /** GPU register name for an immediate, or undefined (afuc-disasm annotates offsets >= 0x100 only). */
 export function gpuRegName(v: number, chip: AfucChip): string | undefined {
   if (v < 0x100) return undefined;
-  return gpuNames(chip.g).get(v >>> 0);
+  let m = gpuNameCache.get(chip.g);
+  if (!m) gpuNameCache.set(chip.g, (m = new Map()));
+  const k = v >>> 0;
+  if (!m.has(k)) m.set(k, tryMatch(AFUC_GPU_REGS[chip.g], k));
+  return m.get(k);
 }
 
 /** Packet name of a type-7 opcode (or one of the SQE's internal entries) for the chip. */

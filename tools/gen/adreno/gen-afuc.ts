@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseXml, type XmlElement } from './xml.js';
+import { chipMask, GENS } from './gen-regs.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const SHARED = join(ROOT, '..', 'shared');
@@ -38,6 +39,53 @@ function conds(expr: string): [string, number][] | null {
     const m = /^\s*\{(\w+)\}\s*==\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(part);
     if (!m) return null;
     out.push([m[1]!, num(m[2]!)]);
+  }
+  return out;
+}
+
+/** GPU register element as the rules-ng decoder walks it: a register, or an array of them. */
+type GpuEl = [number, string, string] | [number, string, number, number, GpuEl[]];
+
+/**
+ * The GPU register elements afuc-disasm names immediates with (its A5XX/A6XX domain, then AXXX),
+ * for one chip variant, in document order: the decoder takes the first element that covers an
+ * offset, and an array claims its whole span.
+ */
+function gpuElements(variant: string): GpuEl[] {
+  const dir = join(SHARED, 'ref', 'freedreno-registers', 'adreno');
+  const bit = 1 << GENS.indexOf(variant as (typeof GENS)[number]);
+  const files = variant === 'A5XX' ? [['a5xx.xml', 'A5XX']] : [['a6xx.xml', 'A6XX'], ['a6xx_gmu.xml', 'A6XX']];
+  files.push(['adreno_common.xml', 'AXXX']);
+  const ok = (el: XmlElement): boolean => {
+    const v = el.attrs['variants'];
+    if (v === undefined) return true;
+    const m = chipMask(v);
+    return m === null || (m & bit) !== 0;
+  };
+  const walk = (el: XmlElement): GpuEl[] => {
+    const out: GpuEl[] = [];
+    for (const c of el.children) {
+      if (!ok(c)) continue;
+      if (c.tag === 'reg32' || c.tag === 'reg64') {
+        const name = c.attrs['name']!;
+        const t = c.attrs['type'] ?? '';
+        out.push([num(c.attrs['offset']!), name, c.tag === 'reg64' ? (t === 'address' || t === 'waddress' ? `${name}_HI` : `${name}+0x1`) : '']);
+      } else if (c.tag === 'array') {
+        out.push([num(c.attrs['offset']!), c.attrs['name'] ?? '', num(c.attrs['stride']!), num(c.attrs['length']!), walk(c)]);
+      } else if (c.tag === 'stripe') out.push(...walk(c));
+    }
+    return out;
+  };
+  const out: GpuEl[] = [];
+  for (const [f, dom] of files) {
+    const doc = parseXml(readFileSync(join(dir, f!), 'utf8'), f);
+    const find = (el: XmlElement): void => {
+      for (const c of el.children) {
+        if (c.tag === 'domain' && c.attrs['name'] === dom) out.push(...walk(c));
+        else if (c.tag === 'database') find(c);
+      }
+    };
+    find(doc);
   }
   return out;
 }
@@ -151,6 +199,16 @@ export function generate(): Record<string, string> {
     'export const AFUC_FORMS: readonly AfucForm[] = [',
     ...leaves,
     '];',
+    '',
+    '/**',
+    ' * GPU registers afuc-disasm names immediates with, per chip variant, in rules-ng document order',
+    ' * (A5XX or A6XX then AXXX): [offset, name, high-dword name of a reg64 or \'\'] or an array',
+    ' * [offset, name, stride, length, elements inside].',
+    ' */',
+    'export type AfucGpuEl = readonly [number, string, string] | readonly [number, string, number, number, readonly AfucGpuEl[]];',
+    `export const AFUC_GPU_REGS: Readonly<Record<'a5xx' | 'a6xx' | 'a7xx', readonly AfucGpuEl[]>> = {`,
+    ...(['A5XX', 'A6XX', 'A7XX'] as const).map((v) => `  ${v.toLowerCase()}: ${JSON.stringify(gpuElements(v))},`),
+    '};',
     '',
     `/** Display overrides the generator could not express as field conditions (handled by type in isa.ts). */`,
     `export const AFUC_SKIPPED: readonly string[] = ${JSON.stringify(skipped)};`,
