@@ -63,7 +63,7 @@ test('round trip: asm(disasm(fw)) == fw for the reference firmware; without -u t
 
 /** An a7xx firmware source laid out as Mesa's a7xx sources are: SQE, then BV and LPAC sections. */
 function a7xxSource(bvBytes: number, lpacBytes: number): string {
-  const chip = chipForGen('a7xx', 0x740);
+  const chip = chipForGen('a7xx');
   const instrBase = gpuRegs('a7xx').reg('CP_SQE_INSTR_BASE');
   const table = (handlers: Record<string, string>, fallback: string): string => {
     // Every packet id gets a handler label, named as afuc-disasm names them.

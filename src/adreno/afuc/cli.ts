@@ -4,7 +4,8 @@ import { EXIT_FINDING, EXIT_OK } from '../../cli/command.js';
 import { InputError, UsageError } from '../../core/errors.js';
 import { maybeGunzip } from '../../formats/rd.js';
 import type { Gen } from '../regs/db.js';
-import { AfucAsmError, assemble, disasmOne } from './isa.js';
+import { AfucAsmError, assemble } from './isa.js';
+import { renderInstr } from './fdtext.js';
 import { FdAsmError, fdAssemble } from './fdasm.js';
 import { disasmWords, fdDisassemble } from './fddisasm.js';
 import { chipForGen } from './names.js';
@@ -63,7 +64,7 @@ function interactive(emu: AfucEmu, values: Record<string, unknown>, out: (l: str
   if (typeof values['packets'] === 'string') emu.feed(new Uint32Array(maybeGunzip(new Uint8Array(readFileSync(values['packets'])), values['packets']).slice().buffer));
   const show = (): void => {
     const d = emu.code[emu.pc];
-    out(`${emu.pc.toString(16).padStart(4, '0')}: ${d ? disasmOne(d, emu.pc, emu.agen) : '??'}`);
+    out(`${emu.pc.toString(16).padStart(4, '0')}: ${d ? renderInstr(d, emu.chip) : `[${emu.fw[emu.pc]?.toString(16).padStart(8, '0') ?? '????????'}]`}`);
   };
   out(REPL_HELP.join('\n'));
   show();
@@ -94,7 +95,7 @@ function interactive(emu: AfucEmu, values: Record<string, unknown>, out: (l: str
       const at = a ? parseInt(a, 16) : emu.pc;
       for (let pc = Math.max(0, at - 2); pc < Math.min(emu.fw.length, at + 8); pc++) {
         const d = emu.code[pc];
-        out(`${pc === emu.pc ? '=>' : '  '} ${pc.toString(16).padStart(4, '0')}: ${d ? disasmOne(d, pc, emu.agen) : '.word 0x' + emu.fw[pc]!.toString(16)}`);
+        out(`${pc === emu.pc ? '=>' : '  '} ${pc.toString(16).padStart(4, '0')}: ${d ? renderInstr(d, emu.chip) : `[${emu.fw[pc]!.toString(16).padStart(8, '0')}]`}`);
       }
     } else out(REPL_HELP.join('\n'));
   }

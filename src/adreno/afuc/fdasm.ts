@@ -245,7 +245,7 @@ class Parser {
     if (!this.chipCache) {
       const lit = this.firstLiteral ?? this.toks.find((t) => t.k === 'lit')?.v;
       const info = lit !== undefined ? fwIdInfo((lit >>> 12) & 0xfff) : undefined;
-      this.chipCache = chipForGen(info?.gen ?? 'a6xx', info?.id);
+      this.chipCache = chipForGen(info?.gen ?? 'a6xx', info?.controlDomain);
     }
     return this.chipCache;
   }
@@ -519,12 +519,12 @@ export interface FdAsmResult {
 export function fdAssemble(src: string, opts: FdAsmOptions = {}): FdAsmResult {
   const p = new Parser(lex(src));
   let chip: AfucChip;
-  if (opts.gen) chip = chipForGen(opts.gen, opts.fwId);
+  if (opts.gen) chip = chipForGen(opts.gen, opts.fwId !== undefined ? fwIdInfo(opts.fwId)?.controlDomain : undefined);
   else {
     const lit = p.toks.find((t) => t.k === 'lit');
     const id = lit ? (lit.v >>> 12) & 0xfff : -1;
     const info = fwIdInfo(id);
-    if (info) chip = chipForGen(info.gen, id);
+    if (info) chip = chipForGen(info.gen, info.controlDomain);
     else if (opts.defaultGen) chip = chipForGen(opts.defaultGen);
     else if (!lit) throw new FdAsmError('no version literal ([xxxxxxxx]) to take the generation from; pass --gen');
     else throw new FdAsmError(`line ${lit.line}: unknown firmware id 0x${id.toString(16)} in the version literal ${lit.s}; pass --gen`);

@@ -9,7 +9,6 @@
 import { DOMAINS, ENUMS } from '../regs/db.gen.js';
 import { enumName, genBit, registerSpace } from '../regs/db.js';
 import { AFUC_GPU_REGS, type AfucGpuEl } from './afuc.gen.js';
-import { fwIdInfo } from './fwfile.js';
 import type { AfucGen } from './isa.js';
 
 /** The register spaces one firmware's tools use (afuc-disasm picks them by firmware id). */
@@ -21,12 +20,10 @@ export interface AfucChip {
   readonly sqe: string;
 }
 
-export function chipForGen(g: 'a5xx' | 'a6xx' | 'a7xx', fwId?: number): AfucChip {
-  const info = fwId !== undefined ? fwIdInfo(fwId) : undefined;
-  const gg = info?.gen ?? g;
-  const gen: AfucGen = gg === 'a5xx' ? 5 : gg === 'a7xx' ? 7 : 6;
-  const control = info?.controlDomain ?? `${gg.toUpperCase()}_CONTROL_REG`;
-  return { gen, g: gg, control, pipe: `${gg.toUpperCase()}_PIPE_REG`, sqe: 'A6XX_SQE_REG' };
+/** The spaces of a generation; `control` overrides its control registers (a750's firmware has its own). */
+export function chipForGen(g: 'a5xx' | 'a6xx' | 'a7xx', control?: string): AfucChip {
+  const gen: AfucGen = g === 'a5xx' ? 5 : g === 'a7xx' ? 7 : 6;
+  return { gen, g, control: control ?? `${g.toUpperCase()}_CONTROL_REG`, pipe: `${g.toUpperCase()}_PIPE_REG`, sqe: 'A6XX_SQE_REG' };
 }
 
 /** `0x%03x` as the afuc tools print an unnamed register offset. */
