@@ -128,7 +128,9 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
           const fwf = loadFirmware(bytes, file, forced);
           for (const l of firmwareSummary(fwf)) out(l);
         }
-        for (const l of fdDisassemble(bytes, { file, unitTest: values['unit-test'] === true, ...(forced ? { gen: forced } : {}) })) out(l);
+        const fwId = values['fw-id'] !== undefined ? parseInt(String(values['fw-id']), 16) : undefined;
+        if (fwId !== undefined && !fwIdInfo(fwId)) throw new UsageError(`--fw-id: unknown firmware id '${String(values['fw-id'])}'`);
+        for (const l of fdDisassemble(bytes, { file, unitTest: values['unit-test'] === true, ...(forced ? { gen: forced } : {}), ...(fwId !== undefined ? { fwId } : {}) })) out(l);
         return EXIT_OK;
       }
       if ((file.endsWith('.asm') || file.endsWith('.s')) && values['skip'] === undefined) {

@@ -20,7 +20,7 @@
  */
 import { InputError } from '../../core/errors.js';
 import type { Gen } from '../regs/db.js';
-import { loadFirmware, parseFirmware, type FwSection } from './fwfile.js';
+import { fwIdInfo, loadFirmware, parseFirmware, type FwSection } from './fwfile.js';
 import { chipForGen, type AfucChip } from './names.js';
 import { disasmWords, packetEntries } from './fdtext.js';
 
@@ -32,6 +32,8 @@ export interface FdDisasmOptions {
   readonly file?: string;
   /** afuc-disasm -g: force a generation instead of the firmware id's. */
   readonly gen?: Gen;
+  /** afuc-disasm -g: the firmware id to read the file as (its generation and control registers). */
+  readonly fwId?: number;
   /** afuc-disasm -r: the whole file as instructions, no jump table. */
   readonly raw?: boolean;
   /** Emulator steps each bootstrap may take (default: fwfile's). */
@@ -54,8 +56,11 @@ function sectionText(image: Uint32Array, sec: FwSection, chip: AfucChip, last: b
 /** The whole `afuc-disasm [-u]` output for a firmware file, one string per line. */
 export function fdDisassemble(bytes: Uint8Array, opts: FdDisasmOptions = {}): string[] {
   const where = opts.file ?? 'firmware';
-  const fw = parseFirmware(bytes, where, opts.gen);
-  const chip = chipForGen(fw.gen, opts.gen ? undefined : fw.info?.controlDomain);
+  const forced = opts.fwId !== undefined ? fwIdInfo(opts.fwId) : undefined;
+  if (opts.fwId !== undefined && !forced) throw new InputError(`unknown firmware id 0x${opts.fwId.toString(16)}`, where);
+  const gen = forced?.gen ?? opts.gen;
+  const fw = parseFirmware(bytes, where, gen);
+  const chip = chipForGen(fw.gen, forced ? forced.controlDomain : opts.gen ? undefined : fw.info?.controlDomain);
   const out = [`; a${chip.gen}xx microcode`];
   if (!opts.unitTest) out.push(`; Disassembling microcode: ${where}`);
   out.push(`; Version: ${fw.version.toString(16).padStart(8, '0')}`, '');
@@ -70,7 +75,7 @@ export function fdDisassemble(bytes: Uint8Array, opts: FdDisasmOptions = {}): st
     out.push(...disasmWords(fw.image, chip, packetEntries(table, chip)));
     return out;
   }
-  const lf = loadFirmware(bytes, where, opts.gen, opts.budget);
+  const lf = loadFirmware(bytes, where, gen, opts.budget);
   lf.sections.forEach((sec, i) => {
     if (i > 0) out.push('', `.section ${sec.processor}`, ';', `; ${sec.processor} microcode:`, ';');
     out.push(...sectionText(lf.image, sec, chip, sec.processor === 'LPAC'));

@@ -23,13 +23,14 @@ subcommands:
                          diagnostics, draws and the final CP state (--trace: every
                          executed packet, skipped ones are not shown; --thread: the
                          a7xx CP thread to model, BR by default)
-  afuc disasm <fw> [-u] [--gen a5xx|a6xx|a7xx] [--summary] [--skip N]
+  afuc disasm <fw> [-u] [--gen a5xx|a6xx|a7xx] [--fw-id ID] [--summary] [--skip N]
                          a firmware file (a630_sqe.fw, a650/a660_sqe.fw, a730/a740_sqe.fw,
                          a750 ...) prints as freedreno's afuc-disasm prints it (-u: without
                          the file name line): packet-handler labels, fxnN/lN labels, register
                          names, jump table, a7xx BV/LPAC sections; --summary adds the loader's
                          view (version, sections, warnings); --skip N lists raw words after N
-                         dwords (afuc-disasm -r style)
+                         dwords (afuc-disasm -r style); --fw-id reads the file as that
+                         firmware (afuc-disasm -g)
   afuc asm <src.asm> -o <fw> [--gen G] [--fw-id ID] | afuc asm test -o <fw> [--fw-id ID]
                          freedreno firmware source (.section, .jumptbl, .align, [literals],
                          @CONTROL_REG, %SQE_REG, #labels) to the bytes afuc-asm writes (a zero
