@@ -86,14 +86,15 @@ function controlSpace(gen: AfucGen): string {
 function ctrlName(v: number, gen: AfucGen, sqe: boolean): string {
   const sp = registerSpace(sqe ? 'A6XX_SQE_REG' : controlSpace(gen), gen === 7 ? 'a7xx' : gen === 5 ? 'a5xx' : 'a6xx');
   const r = sp.at(v);
-  return r ? `@${r.name}` : `0x${v.toString(16).padStart(3, '0')}`;
+  // SQE registers are `%NAME` as freedreno's tools write them, control registers `@NAME`.
+  return r ? `${sqe ? '%' : '@'}${r.name}` : `0x${v.toString(16).padStart(3, '0')}`;
 }
 
 function ctrlParse(s: string, gen: AfucGen, sqe: boolean): number | undefined {
   const t = s.trim();
   if (/^0x[0-9a-f]+$/i.test(t)) return parseInt(t.slice(2), 16);
   if (/^\d+$/.test(t)) return parseInt(t, 10);
-  const m = /^@(\w+)(\+(\d+))?$/.exec(t);
+  const m = /^[@%](\w+)(\+(\d+))?$/.exec(t);
   if (!m) return undefined;
   const sp = registerSpace(sqe ? 'A6XX_SQE_REG' : controlSpace(gen), gen === 7 ? 'a7xx' : gen === 5 ? 'a5xx' : 'a6xx');
   const o = sp.offsetOf(m[1]!);
@@ -274,7 +275,7 @@ function templateRxs(gen: AfucGen): Map<string, TemplateRx[]> {
           type === 'hex' ? '([0-9a-fA-F]+)' :
           type === 'uint' ? '(\\d+)' :
           type === 'branch' || type === 'absbranch' ? '([\\w+-]+)' :
-          '(@\\w+(?:\\+\\d+)?|0x[0-9a-fA-F]+|\\d+)';
+          '([@%]\\w+(?:\\+\\d+)?|0x[0-9a-fA-F]+|\\d+)';
       }
       const list = m.get(mnemonic) ?? [];
       list.push({ form, mnemonic, prefix, rx: new RegExp(`^\\s*${rx}\\s*$`), names, when });
