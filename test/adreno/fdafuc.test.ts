@@ -279,3 +279,22 @@ test('gpusim adreno afuc asm/disasm -u on the reference files; empty and odd fil
     assert.doesNotMatch(so, /internal error/);
   }
 });
+
+test('the emulator trace prints instructions as afuc-disasm does; --fw-id reads a file as another firmware', { skip }, async () => {
+  const fw = new Uint8Array(readFileSync(FW));
+  const seen: string[] = [];
+  const lf = loadFirmware(fw);
+  const { firmwareEmu } = await import('../../src/adreno/afuc/fwfile.js');
+  const emu = firmwareEmu(lf, 'SQE', 0, { onStep: (_pc, t) => seen.push(t) });
+  assert.equal(emu.run(10_000), 'idle');
+  assert.ok(seen.includes('(rep)cwrite $memdata, [$00 + @PACKET_TABLE_WRITE]'));
+  assert.ok(seen.includes('mov $02, 0x883\t; CP_SCRATCH[0].REG'));
+  const { main } = await import('../../src/cli/main.js');
+  let so = '';
+  const io = { stdout: (s: string) => void (so += s), stderr: (s: string) => void (so += s), isTTY: false };
+  assert.equal(await main(['adreno', 'afuc', 'disasm', '-u', '--fw-id', '6dc', FW], io), 0);
+  assert.equal(so, readFileSync(LST, 'utf8'), 'a650 reads the a630 test file the same way');
+  so = '';
+  assert.equal(await main(['adreno', 'afuc', 'disasm', '-u', SRC], io), 0);
+  assert.equal(so, readFileSync(LST, 'utf8'), 'a source lists as the firmware it assembles to');
+});
