@@ -11,7 +11,7 @@ import { disasmWords, fdDisassemble } from './fddisasm.js';
 import { chipForGen } from './names.js';
 import { AfucEmu } from './emu.js';
 import { testFirmwareFile, testFirmwareSource } from './testfw.js';
-import { firmwareEmu, firmwareFileBytes, firmwareSummary, fwIdInfo, loadFirmware, type LoadedFirmware } from './fwfile.js';
+import { firmwareEmu, firmwareSummary, fwIdInfo, loadFirmware, type LoadedFirmware } from './fwfile.js';
 
 /**
  * A released-layout firmware file: dword 0 is zero and the version word names a known firmware

@@ -171,8 +171,6 @@ interface Section {
 class Parser {
   private pos = 0;
   readonly sections: Section[] = [{ instrs: [], labels: [], offset: 0 }];
-  /** The first raw literal (afuc-asm takes the generation from its firmware id). */
-  firstLiteral: number | undefined;
 
   readonly toks: Tok[];
   constructor(toks: Tok[]) {
@@ -237,17 +235,11 @@ class Parser {
     const k = this.peek()?.k;
     return k === 'int' || k === 'creg' || k === 'sreg';
   }
-  private chipCache: AfucChip | undefined;
-  /** Register names need the generation: forced, or the first literal's firmware id (a6xx else). */
+  /** Register names need the generation: set before parsing (forced, or the version literal's). */
   chipOverride: AfucChip | undefined;
   private chip(): AfucChip {
-    if (this.chipOverride) return this.chipOverride;
-    if (!this.chipCache) {
-      const lit = this.firstLiteral ?? this.toks.find((t) => t.k === 'lit')?.v;
-      const info = lit !== undefined ? fwIdInfo((lit >>> 12) & 0xfff) : undefined;
-      this.chipCache = chipForGen(info?.gen ?? 'a6xx', info?.controlDomain);
-    }
-    return this.chipCache;
+    if (!this.chipOverride) throw new Error('fdasm: parse() before the generation is known');
+    return this.chipOverride;
   }
 
   private add(i: Instr): Instr {
@@ -288,7 +280,6 @@ class Parser {
     }
     if (t.k === 'lit') {
       this.pos++;
-      if (this.firstLiteral === undefined) this.firstLiteral = t.v;
       this.add({ opc: 'literal', line: t.line, literal: t.v });
       return;
     }
