@@ -169,11 +169,12 @@ test('gpusim adreno afuc: disasm, asm, emu (batch and scripted interactive)', as
   writeFileSync(src, so);
   const bin = join(dir, 'fw.bin');
   assert.equal(await main(['adreno', 'afuc', 'asm', src, '-o', bin], io), 0);
-  assert.deepEqual(new Uint32Array(new Uint8Array(readFileSync(bin)).buffer), assemble(testFirmwareSource(), 6));
+  // afuc-asm's layout: a zero dword, then the image.
+  assert.deepEqual(new Uint32Array(new Uint8Array(readFileSync(bin)).buffer), Uint32Array.of(0, ...assemble(testFirmwareSource(), 6)));
   const pk = join(dir, 'p.bin');
   writeFileSync(pk, new CmdStream().reg('CP_SCRATCH[0]', 5).nop().bytes());
   so = '';
-  assert.equal(await main(['adreno', 'afuc', 'emu', bin, '--packets', pk], io), 0);
+  assert.equal(await main(['adreno', 'afuc', 'emu', bin, '--skip', '1', '--packets', pk], io), 0);
   assert.match(so, /packets: idle after \d+ steps, 2 packets dispatched/);
   const mainJs = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
   const r = spawnSync(process.execPath, [mainJs, 'adreno', 'afuc', 'emu', 'test', '-i', '--packets', pk], { input: 'b 10\nc\nr\nq\n', encoding: 'utf8' });

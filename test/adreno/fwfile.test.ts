@@ -168,11 +168,16 @@ test('gpusim adreno afuc with firmware files: asm --fw-id, disasm shows header, 
   assert.deepEqual(new Uint8Array(readFileSync(f630)), testFirmwareFile(0x6ee));
   so = '';
   assert.equal(await main(['adreno', 'afuc', 'disasm', f740], io), 0);
-  assert.match(so, /a7xx microcode for a740 \(firmware id 0x740\)/);
-  assert.match(so, /section BV: dwords/);
+  assert.match(so, /^; a7xx microcode\n; Disassembling microcode: .*a740_sqe\.fw\n; Version: 01740100\n\n\[01740100\]\n\[#jumptbl\]\n/);
   assert.match(so, /^CP_MEM_WRITE:$/m);
   assert.match(so, /^PKT4:$/m);
-  assert.match(so, /---- BV ----/);
+  // The table, then the nops this source pads with after it (as raw words), then BV.
+  assert.match(so, /^\.align 32\njumptbl:\n\.jumptbl\n(\[01000000\]\n)*\n\.section BV\n;\n; BV microcode:\n;\n/m);
+  so = '';
+  assert.equal(await main(['adreno', 'afuc', 'disasm', f740, '--summary', '-u'], io), 0);
+  assert.match(so, /a7xx microcode for a740 \(firmware id 0x740\)/);
+  assert.match(so, /section BV: dwords/);
+  assert.doesNotMatch(so, /Disassembling microcode/);
   const pk = join(dir, 'p.bin');
   writeFileSync(pk, new CmdStream().reg('CP_SCRATCH[0]', 5).memWrite(0x1000, []).nop().bytes());
   so = '';

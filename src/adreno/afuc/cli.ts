@@ -3,11 +3,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT_FINDING, EXIT_OK, InputError, UsageError } from '../../core/errors.js';
 import { maybeGunzip } from '../../formats/rd.js';
 import type { Gen } from '../regs/db.js';
-import { AfucAsmError, assemble, disasmOne, disassemble, listing } from './isa.js';
+import { AfucAsmError, assemble } from './isa.js';
+import { renderInstr } from './fdtext.js';
+import { FdAsmError, fdAssemble } from './fdasm.js';
+import { disasmWords, fdDisassemble } from './fddisasm.js';
+import { chipForGen } from './names.js';
 import { AfucEmu } from './emu.js';
 import { testFirmwareFile, testFirmwareSource } from './testfw.js';
-import { firmwareEmu, firmwareFileBytes, firmwareSummary, fwIdInfo, loadFirmware, type LoadedFirmware } from './fwfile.js';
-import { opcodeName } from '../cp/pm4.js';
+import { firmwareEmu, firmwareSummary, fwIdInfo, loadFirmware, type LoadedFirmware } from './fwfile.js';
 
 /**
  * A released-layout firmware file: dword 0 is zero and the version word names a known firmware
@@ -22,31 +25,24 @@ function asFirmwareFile(file: string, values: Record<string, unknown>): LoadedFi
   return loadFirmware(b, file, values['gen'] as Gen | undefined);
 }
 
-/** Packet-name labels for a section's handlers (first packet per handler address). */
-function tableLabels(fw: LoadedFirmware, sec: LoadedFirmware['sections'][number]): Map<number, string> {
-  const m = new Map<number, string>();
-  sec.packetTable.forEach((pc, id) => {
-    if (m.has(pc)) return;
-    const n = id === 4 ? 'PKT4' : opcodeName(id, fw.gen) ?? `UNKN${id}`;
-    m.set(pc, n);
-  });
-  if (sec.jumpTable >= 0) m.set(sec.jumpTable - sec.offset, 'jmptbl');
-  return m;
-}
+type AfucGenName = 'a5xx' | 'a6xx' | 'a7xx';
 
-function loadFw(file: string, gen: Gen): Uint32Array {
+function loadFw(file: string, gen: AfucGenName): Uint32Array {
   if (file === 'test') return assemble(testFirmwareSource(gen), gen);
-  if (file.endsWith('.asm') || file.endsWith('.s')) {
-    try {
-      return assemble(readFileSync(file, 'utf8'), gen);
-    } catch (e) {
-      if (e instanceof AfucAsmError) throw new InputError(e.message, file);
-      throw e;
-    }
-  }
+  if (file.endsWith('.asm') || file.endsWith('.s')) return assembleSource(file, { defaultGen: gen }).image;
   const b = new Uint8Array(readFileSync(file));
   if (b.length % 4) throw new InputError(`firmware is ${b.length} bytes, not whole dwords`, file);
   return new Uint32Array(b.slice().buffer);
+}
+
+/** A freedreno-syntax source file through the afuc-asm-compatible assembler; errors are one line. */
+function assembleSource(file: string, opts: Parameters<typeof fdAssemble>[1]): ReturnType<typeof fdAssemble> {
+  try {
+    return fdAssemble(readFileSync(file, 'utf8'), opts);
+  } catch (e) {
+    if (e instanceof FdAsmError || e instanceof AfucAsmError) throw new InputError(e.message, file);
+    throw e;
+  }
 }
 
 /** Drop `--skip N` leading dwords (a firmware file's header) before disassembling or emulating. */
@@ -67,7 +63,7 @@ function interactive(emu: AfucEmu, values: Record<string, unknown>, out: (l: str
   if (typeof values['packets'] === 'string') emu.feed(new Uint32Array(maybeGunzip(new Uint8Array(readFileSync(values['packets'])), values['packets']).slice().buffer));
   const show = (): void => {
     const d = emu.code[emu.pc];
-    out(`${emu.pc.toString(16).padStart(4, '0')}: ${d ? disasmOne(d, emu.pc, emu.agen) : '??'}`);
+    out(`${emu.pc.toString(16).padStart(4, '0')}: ${d ? renderInstr(d, emu.chip) : `[${emu.fw[emu.pc]?.toString(16).padStart(8, '0') ?? '????????'}]`}`);
   };
   out(REPL_HELP.join('\n'));
   show();
@@ -98,7 +94,7 @@ function interactive(emu: AfucEmu, values: Record<string, unknown>, out: (l: str
       const at = a ? parseInt(a, 16) : emu.pc;
       for (let pc = Math.max(0, at - 2); pc < Math.min(emu.fw.length, at + 8); pc++) {
         const d = emu.code[pc];
-        out(`${pc === emu.pc ? '=>' : '  '} ${pc.toString(16).padStart(4, '0')}: ${d ? disasmOne(d, pc, emu.agen) : '.word 0x' + emu.fw[pc]!.toString(16)}`);
+        out(`${pc === emu.pc ? '=>' : '  '} ${pc.toString(16).padStart(4, '0')}: ${d ? renderInstr(d, emu.chip) : `[${emu.fw[pc]!.toString(16).padStart(8, '0')}]`}`);
       }
     } else out(REPL_HELP.join('\n'));
   }
@@ -116,40 +112,58 @@ function readStdinLines(): string[] {
 
 export function afucCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
   const [sub, file] = rest;
-  const gen = (values['gen'] as Gen | undefined) ?? 'a6xx';
-  if (gen !== 'a5xx' && gen !== 'a6xx' && gen !== 'a7xx') throw new UsageError('afuc: --gen must be a5xx, a6xx or a7xx');
+  const g0 = (values['gen'] as Gen | undefined) ?? 'a6xx';
+  if (g0 !== 'a5xx' && g0 !== 'a6xx' && g0 !== 'a7xx') throw new UsageError('afuc: --gen must be a5xx, a6xx or a7xx');
+  const gen: AfucGenName = g0;
   if (!sub || !file) throw new UsageError('adreno afuc: usage: afuc disasm <fw> | afuc asm <src.asm> -o <fw> | afuc emu <fw|test> [--packets f] [--break ADDR] [--steps N] [--trace]  (fw "test" = the built-in test firmware)');
   switch (sub) {
     case 'disasm': {
-      const fwf = asFirmwareFile(file, values);
-      if (fwf) {
-        for (const l of firmwareSummary(fwf)) out(l);
-        for (const sec of fwf.sections) {
-          out(`; ---- ${sec.processor} ----`);
-          const words = fwf.image.subarray(sec.offset, sec.offset + sec.dwords);
-          for (const l of listing(disassemble(words, fwf.gen, { jumpTable: tableLabels(fwf, sec) })).trimEnd().split('\n')) out(l);
+      // Firmware files print exactly what freedreno's afuc-disasm prints (-u: without the file
+      // name); raw words (`test`, --skip N) list as its -r mode does, without the header.
+      if (file !== 'test' && values['skip'] === undefined && !file.endsWith('.asm') && !file.endsWith('.s')) {
+        const bytes = new Uint8Array(readFileSync(file));
+        const forced = values['gen'] as Gen | undefined;
+        if (values['summary']) {
+          const fwf = loadFirmware(bytes, file, forced);
+          for (const l of firmwareSummary(fwf)) out(l);
         }
-        return fwf.warnings.length ? EXIT_FINDING : EXIT_OK;
+        const fwId = values['fw-id'] !== undefined ? parseInt(String(values['fw-id']), 16) : undefined;
+        if (fwId !== undefined && !fwIdInfo(fwId)) throw new UsageError(`--fw-id: unknown firmware id '${String(values['fw-id'])}'`);
+        for (const l of fdDisassemble(bytes, { file, unitTest: values['unit-test'] === true, ...(forced ? { gen: forced } : {}), ...(fwId !== undefined ? { fwId } : {}) })) out(l);
+        return EXIT_OK;
       }
-      for (const l of listing(disassemble(skipHeader(loadFw(file, gen), values), gen)).trimEnd().split('\n')) out(l);
+      if ((file.endsWith('.asm') || file.endsWith('.s')) && values['skip'] === undefined) {
+        // A source with its version literal lists as the firmware file it assembles to.
+        const r = assembleSource(file, values['gen'] !== undefined ? { gen } : { defaultGen: gen });
+        if (fwIdInfo((r.image[0]! >>> 12) & 0xfff) && r.image.length >= 2) {
+          for (const l of fdDisassemble(r.bytes, { file, unitTest: values['unit-test'] === true, ...(values['gen'] !== undefined ? { gen } : {}) })) out(l);
+          return EXIT_OK;
+        }
+        for (const l of disasmWords(r.image, chipForGen(gen))) out(l);
+        return EXIT_OK;
+      }
+      const words = skipHeader(loadFw(file, gen), values);
+      for (const l of disasmWords(words, chipForGen(gen))) out(l);
       return EXIT_OK;
     }
     case 'asm': {
       const o = values['output'];
       if (typeof o !== 'string') throw new UsageError('afuc asm: -o <output file> is required');
-      if (values['fw-id'] !== undefined) {
-        // Released file layout: `test` builds the test firmware for that id; a source file must
-        // start with its own version word and jump table literal ([xxxxxxxx], [#jmptbl]).
-        const id = parseInt(String(values['fw-id']), 16);
-        if (!fwIdInfo(id)) throw new UsageError(`--fw-id: unknown firmware id '${String(values['fw-id'])}'`);
-        const bytes = file === 'test' ? testFirmwareFile(id) : firmwareFileBytes(loadFw(file, fwIdInfo(id)!.gen));
+      const fwIdArg = values['fw-id'];
+      const id = fwIdArg !== undefined ? parseInt(String(fwIdArg), 16) : undefined;
+      if (id !== undefined && !fwIdInfo(id)) throw new UsageError(`--fw-id: unknown firmware id '${String(fwIdArg)}'`);
+      if (file === 'test') {
+        // The built-in test firmware: raw words, or with --fw-id the released file layout.
+        const bytes = id !== undefined ? testFirmwareFile(id) : new Uint8Array(loadFw(file, gen).buffer);
         writeFileSync(o, bytes);
-        out(`${(bytes.length >> 2) - 1} dwords (+ the leading zero dword) written to ${o}`);
+        out(id !== undefined ? `${(bytes.length >> 2) - 1} dwords (+ the leading zero dword) written to ${o}` : `${bytes.length >> 2} instructions written to ${o}`);
         return EXIT_OK;
       }
-      const bin = loadFw(file, gen);
-      writeFileSync(o, new Uint8Array(bin.buffer));
-      out(`${bin.length} instructions written to ${o}`);
+      // freedreno syntax, written as afuc-asm writes it: a zero dword, then each section.
+      const forced = id !== undefined ? fwIdInfo(id)!.gen : (values['gen'] as 'a5xx' | 'a6xx' | 'a7xx' | undefined);
+      const r = assembleSource(file, forced ? { gen: forced, ...(id !== undefined ? { fwId: id } : {}) } : { defaultGen: gen });
+      writeFileSync(o, r.bytes);
+      out(`${r.image.length} dwords (+ the leading zero dword) in ${r.sections.length} section${r.sections.length === 1 ? '' : 's'} written to ${o}`);
       return EXIT_OK;
     }
     case 'emu': {
@@ -157,9 +171,9 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
       const fwf = asFirmwareFile(file, values);
       const onStep = values['trace'] ? { onStep: (pc: number, t: string) => out(`  ${pc.toString(16).padStart(4, '0')}: ${t}`) } : {};
       if (fwf) for (const l of firmwareSummary(fwf)) out(l);
-      const emu = fwf
-        ? firmwareEmu(fwf, 'SQE', 0, onStep)
-        : new AfucEmu(skipHeader(loadFw(file, gen), values), { gen, ...onStep });
+      const raw = fwf ? undefined : skipHeader(loadFw(file, gen), values);
+      if (raw && raw.length === 0) throw new InputError('no instructions to run (empty firmware)', file);
+      const emu = fwf ? firmwareEmu(fwf, 'SQE', 0, onStep) : new AfucEmu(raw!, { gen, ...onStep });
       for (const b of (values['break'] as string[] | undefined) ?? []) emu.breakpoints.add(parseInt(b, 16));
       const steps = values['steps'] !== undefined ? parseInt(String(values['steps']), 10) : 1_000_000;
       if (values['interactive']) return interactive(emu, values, out);

@@ -14,7 +14,9 @@ import { Memory } from '../../core/memory.js';
 import { Diagnostics } from '../../core/diagnostics.js';
 import { registerSpace, gpuRegs, type Gen, type RegisterSpace } from '../regs/db.js';
 import { decodeHeader } from '../cp/pm4.js';
-import { decode, disasmOne, afucGen, type AfucGen, type Decoded } from './isa.js';
+import { decode, afucGen, type AfucGen, type Decoded } from './isa.js';
+import { renderInstr } from './fdtext.js';
+import { chipForGen, type AfucChip } from './names.js';
 
 const SEED = '004_0583f9f0ffcacefd.txt';
 export const REG_REM = 0x1c;
@@ -93,6 +95,8 @@ export class AfucEmu {
   readonly controlSpace: RegisterSpace;
   private readonly P: Record<string, number>;
   private readonly onStep: ((pc: number, text: string) => void) | undefined;
+  /** Register spaces for instruction text (the same names afuc-disasm prints). */
+  readonly chip: AfucChip;
 
   constructor(fw: Uint32Array, opts: AfucEmuOptions = {}) {
     this.gen = opts.gen ?? 'a6xx';
@@ -105,6 +109,7 @@ export class AfucEmu {
     const cs = registerSpace(opts.controlDomain ?? (this.agen === 7 ? 'A7XX_CONTROL_REG' : 'A6XX_CONTROL_REG'), this.gen);
     const ps = registerSpace(this.agen === 7 ? 'A7XX_PIPE_REG' : 'A6XX_PIPE_REG', this.gen);
     this.controlSpace = cs;
+    this.chip = chipForGen(this.agen === 7 ? 'a7xx' : this.agen === 5 ? 'a5xx' : 'a6xx', cs.domain);
     const c = (n: string): number => cs.offsetOf(n) ?? -1;
     const p = (n: string): number => ps.offsetOf(n) ?? -1;
     this.C = {
@@ -117,7 +122,12 @@ export class AfucEmu {
     };
     this.P = { NRT_ADDR: p('NRT_ADDR'), NRT_DATA: p('NRT_DATA'), WFI_PEND_DECR: p('WFI_PEND_DECR'), WAIT_MEM_WRITES: p('WAIT_MEM_WRITES'), WAIT_FOR_IDLE: p('WAIT_FOR_IDLE') };
     const base = opts.instrBase ?? 0x0f00_0000;
-    if (!this.mem.find(base, Math.max(fw.length * 4, 4))) this.mem.map(base, Math.max(fw.length * 4, 4), 'sqe-fw', new Uint8Array(fw.slice().buffer));
+    if (!this.mem.find(base, Math.max(fw.length * 4, 4))) {
+      // At least one dword is mapped, so an empty image is a pc-out-of-range stop, not a crash.
+      const image = new Uint8Array(Math.max(fw.length * 4, 4));
+      image.set(new Uint8Array(fw.slice().buffer));
+      this.mem.map(base, image.length, 'sqe-fw', image);
+    }
     const proc = opts.processor ?? 'SQE';
     const r = proc === 'SQE' ? gpuRegs(this.gen).reg('CP_SQE_INSTR_BASE') : proc === 'LPAC' && this.agen === 6 ? gpuRegs(this.gen).reg('CP_LPAC_SQE_INSTR_BASE') : -1;
     if (r >= 0) {
@@ -339,7 +349,7 @@ export class AfucEmu {
       this.pc = delayed >= 0 ? delayed : pc + 1;
       return;
     }
-    this.onStep?.(pc, disasmOne(d, pc, this.agen));
+    if (this.onStep) this.onStep(pc, renderInstr(d, this.chip));
     this.steps++;
     for (let i = 0; i < this.pending.length; ) {
       if (this.pending[i]!.at <= this.steps) {

@@ -86,14 +86,15 @@ function controlSpace(gen: AfucGen): string {
 function ctrlName(v: number, gen: AfucGen, sqe: boolean): string {
   const sp = registerSpace(sqe ? 'A6XX_SQE_REG' : controlSpace(gen), gen === 7 ? 'a7xx' : gen === 5 ? 'a5xx' : 'a6xx');
   const r = sp.at(v);
-  return r ? `@${r.name}` : `0x${v.toString(16).padStart(3, '0')}`;
+  // SQE registers are `%NAME` as freedreno's tools write them, control registers `@NAME`.
+  return r ? `${sqe ? '%' : '@'}${r.name}` : `0x${v.toString(16).padStart(3, '0')}`;
 }
 
 function ctrlParse(s: string, gen: AfucGen, sqe: boolean): number | undefined {
   const t = s.trim();
   if (/^0x[0-9a-f]+$/i.test(t)) return parseInt(t.slice(2), 16);
   if (/^\d+$/.test(t)) return parseInt(t, 10);
-  const m = /^@(\w+)(\+(\d+))?$/.exec(t);
+  const m = /^[@%](\w+)(\+(\d+))?$/.exec(t);
   if (!m) return undefined;
   const sp = registerSpace(sqe ? 'A6XX_SQE_REG' : controlSpace(gen), gen === 7 ? 'a7xx' : gen === 5 ? 'a5xx' : 'a6xx');
   const o = sp.offsetOf(m[1]!);
@@ -124,7 +125,10 @@ export function disasmOne(d: Decoded, pc: number, gen: AfucGen, labels?: Readonl
   const t = chooseTemplate(d);
   return t.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const fd = d.form.fields.find((x) => x[0] === name);
-    if (!fd) return `{${name}}`;
+    if (!fd) {
+      const dv = d.form.derived.find((x) => x[0] === name);
+      return dv ? String(dv[1]) : `{${name}}`;
+    }
     const [, , , type, disp] = fd;
     const v = d.f[name]!;
     switch (type) {
@@ -247,7 +251,9 @@ function templateRxs(gen: AfucGen): Map<string, TemplateRx[]> {
   if (m) return m;
   m = new Map();
   for (const form of forms(gen)) {
-    for (const [tpl, when] of [...form.overrides.map((o) => [o.template, o.when] as const), [form.template, [] as const] as const]) {
+    for (const [tpl0, when] of [...form.overrides.map((o) => [o.template, o.when] as const), [form.template, [] as const] as const]) {
+      let tpl = tpl0;
+      for (const [k, v] of form.derived) tpl = tpl.replace(`{${k}}`, String(v));
       const mm = /^((?:\{\w+\})*)([a-z0-9_]+)(.*)$/.exec(tpl);
       if (!mm) continue;
       const prefix = [...mm[1]!.matchAll(/\{(\w+)\}/g)].map((x) => x[1]!);
@@ -269,7 +275,7 @@ function templateRxs(gen: AfucGen): Map<string, TemplateRx[]> {
           type === 'hex' ? '([0-9a-fA-F]+)' :
           type === 'uint' ? '(\\d+)' :
           type === 'branch' || type === 'absbranch' ? '([\\w+-]+)' :
-          '(@\\w+(?:\\+\\d+)?|0x[0-9a-fA-F]+|\\d+)';
+          '([@%]\\w+(?:\\+\\d+)?|0x[0-9a-fA-F]+|\\d+)';
       }
       const list = m.get(mnemonic) ?? [];
       list.push({ form, mnemonic, prefix, rx: new RegExp(`^\\s*${rx}\\s*$`), names, when });

@@ -26,12 +26,20 @@ subcommands:
                          diagnostics, draws and the final CP state (--trace: every
                          executed packet, skipped ones are not shown; --thread: the
                          a7xx CP thread to model, BR by default)
-  afuc disasm <fw> [--gen a5xx|a6xx|a7xx] [--skip N] | afuc asm <file.asm|test> -o <fw> [--fw-id ID]
-                         firmware files (a630_sqe.fw, a650/a660_sqe.fw, a730/a740_sqe.fw,
-                         gen70500_sqe.fw ...) are recognised by their header: version, firmware
-                         id, jump table, BV/LPAC sections; --skip N treats the file as raw words
-                         after N dwords; --fw-id writes the released layout (with 'test': the
-                         built-in test firmware for that id)
+  afuc disasm <fw> [-u] [--gen a5xx|a6xx|a7xx] [--fw-id ID] [--summary] [--skip N]
+                         a firmware file (a630_sqe.fw, a650/a660_sqe.fw, a730/a740_sqe.fw,
+                         a750 ...) prints as freedreno's afuc-disasm prints it (-u: without
+                         the file name line): packet-handler labels, fxnN/lN labels, register
+                         names, jump table, a7xx BV/LPAC sections; --summary adds the loader's
+                         view (version, sections, warnings); --skip N lists raw words after N
+                         dwords (afuc-disasm -r style); --fw-id reads the file as that
+                         firmware (afuc-disasm -g)
+  afuc asm <src.asm> -o <fw> [--gen G] [--fw-id ID] | afuc asm test -o <fw> [--fw-id ID]
+                         freedreno firmware source (.section, .jumptbl, .align, [literals],
+                         @CONTROL_REG, %SQE_REG, #labels) to the bytes afuc-asm writes (a zero
+                         dword, then the image); the generation comes from the version literal
+                         unless --gen/--fw-id force it; 'test': the built-in test firmware
+                         (raw words, or with --fw-id the released layout)
   afuc emu <fw|test> [--packets stream.bin] [--break ADDR] [--steps N] [--trace] [-i]
                          (-i: step/break/registers from commands on stdin; fw 'test'
                          is the built-in test firmware)
@@ -161,6 +169,7 @@ export const adrenoCommand: Command = {
     output: { type: 'string', short: 'o' },
     trace: { type: 'boolean' },
     interactive: { type: 'boolean', short: 'i' },
+    'unit-test': { type: 'boolean', short: 'u' },
     'fw-id': { type: 'string' },
     thread: { type: 'string' },
     gpu: { type: 'string' },

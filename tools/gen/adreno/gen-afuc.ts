@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseXml, type XmlElement } from './xml.js';
+import { chipMask, GENS } from './gen-regs.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const SHARED = join(ROOT, '..', 'shared');
@@ -19,6 +20,8 @@ interface Field {
   high: number;
   type: string;
   display: string;
+  /** isaspec `call="true"`: a branch whose target is a function (afuc-disasm names it fxnN). */
+  call: boolean;
 }
 
 function num(s: string): number {
@@ -36,6 +39,53 @@ function conds(expr: string): [string, number][] | null {
     const m = /^\s*\{(\w+)\}\s*==\s*(0x[0-9a-fA-F]+|\d+)\s*$/.exec(part);
     if (!m) return null;
     out.push([m[1]!, num(m[2]!)]);
+  }
+  return out;
+}
+
+/** GPU register element as the rules-ng decoder walks it: a register, or an array of them. */
+type GpuEl = [number, string, string] | [number, string, number, number, GpuEl[]];
+
+/**
+ * The GPU register elements afuc-disasm names immediates with (its A5XX/A6XX domain, then AXXX),
+ * for one chip variant, in document order: the decoder takes the first element that covers an
+ * offset, and an array claims its whole span.
+ */
+function gpuElements(variant: string): GpuEl[] {
+  const dir = join(SHARED, 'ref', 'freedreno-registers', 'adreno');
+  const bit = 1 << GENS.indexOf(variant as (typeof GENS)[number]);
+  const files = variant === 'A5XX' ? [['a5xx.xml', 'A5XX']] : [['a6xx.xml', 'A6XX'], ['a6xx_gmu.xml', 'A6XX']];
+  files.push(['adreno_common.xml', 'AXXX']);
+  const ok = (el: XmlElement): boolean => {
+    const v = el.attrs['variants'];
+    if (v === undefined) return true;
+    const m = chipMask(v);
+    return m === null || (m & bit) !== 0;
+  };
+  const walk = (el: XmlElement): GpuEl[] => {
+    const out: GpuEl[] = [];
+    for (const c of el.children) {
+      if (!ok(c)) continue;
+      if (c.tag === 'reg32' || c.tag === 'reg64') {
+        const name = c.attrs['name']!;
+        const t = c.attrs['type'] ?? '';
+        out.push([num(c.attrs['offset']!), name, c.tag === 'reg64' ? (t === 'address' || t === 'waddress' ? `${name}_HI` : `${name}+0x1`) : '']);
+      } else if (c.tag === 'array') {
+        out.push([num(c.attrs['offset']!), c.attrs['name'] ?? '', num(c.attrs['stride']!), num(c.attrs['length']!), walk(c)]);
+      } else if (c.tag === 'stripe') out.push(...walk(c));
+    }
+    return out;
+  };
+  const out: GpuEl[] = [];
+  for (const [f, dom] of files) {
+    const doc = parseXml(readFileSync(join(dir, f!), 'utf8'), f);
+    const find = (el: XmlElement): void => {
+      for (const c of el.children) {
+        if (c.tag === 'domain' && c.attrs['name'] === dom) out.push(...walk(c));
+        else if (c.tag === 'database') find(c);
+      }
+    };
+    find(doc);
   }
   return out;
 }
@@ -66,7 +116,7 @@ export function generate(): Record<string, string> {
     const overrides: { when: [string, number][]; template: string }[] = [];
     let gmin = 0;
     let gmax = 99;
-    const derived = new Map<string, string>();
+    const derived = new Map<string, { expr: string; type: string }>();
     // Walk from the root so that children override parents.
     for (const el of [...chain].reverse()) {
       for (const c of el.children) {
@@ -84,12 +134,12 @@ export function generate(): Record<string, string> {
         } else if (c.tag === 'field') {
           const lo = c.attrs['pos'] !== undefined ? num(c.attrs['pos']) : num(c.attrs['low']!);
           const hi = c.attrs['pos'] !== undefined ? lo : num(c.attrs['high']!);
-          fields.set(c.attrs['name']!, { name: c.attrs['name']!, low: lo, high: hi, type: c.attrs['type'] ?? 'uint', display: c.attrs['display'] ?? '' });
+          fields.set(c.attrs['name']!, { name: c.attrs['name']!, low: lo, high: hi, type: c.attrs['type'] ?? 'uint', display: c.attrs['display'] ?? '', call: c.attrs['call'] === 'true' });
         } else if (c.tag === 'display') template = clean(c.text);
         else if (c.tag === 'gen') {
           if (c.attrs['min']) gmin = num(c.attrs['min']);
           if (c.attrs['max']) gmax = num(c.attrs['max']);
-        } else if (c.tag === 'derived') derived.set(c.attrs['name']!, exprs.get(c.attrs['expr']!) ?? '0');
+        } else if (c.tag === 'derived') derived.set(c.attrs['name']!, { expr: exprs.get(c.attrs['expr']!) ?? '0', type: c.attrs['type'] ?? 'uint' });
       }
     }
     // Overrides: nearest first (the leaf's own before its parents').
@@ -107,15 +157,17 @@ export function generate(): Record<string, string> {
       }
     }
     if (!template) throw new Error(`afuc.xml: ${name} has no display template`);
-    const fix = (t: string): string => {
-      let s = t.replace('{NAME}', b.attrs['displayname'] ?? name);
-      for (const [k, v] of derived) s = s.replace(`{${k}}`, v);
-      return s;
-    };
+    // Derived fields stay placeholders in the template; their constant value is listed with the form.
+    const fix = (t: string): string => t.replace('{NAME}', b.attrs['displayname'] ?? name);
+    const derivedList = [...derived].map(([k, d]) => {
+      if (!/^\d+$/.test(d.expr)) throw new Error(`afuc.xml: ${name}: derived ${k} is not a constant`);
+      return [k, num(d.expr), d.type] as [string, number, string];
+    });
     const fl = [...fields.values()].sort((a, b2) => a.low - b2.low);
     leaves.push(
       `  { name: ${JSON.stringify(name)}, mnemonic: ${JSON.stringify(b.attrs['displayname'] ?? name)}, genMin: ${gmin}, genMax: ${gmax}, mask: 0x${mask.toString(16)}, match: 0x${match.toString(16)},\n` +
-        `    fields: [${fl.map((f) => `[${JSON.stringify(f.name)}, ${f.low}, ${f.high}, ${JSON.stringify(f.type)}, ${JSON.stringify(f.display)}]`).join(', ')}],\n` +
+        `    fields: [${fl.map((f) => `[${JSON.stringify(f.name)}, ${f.low}, ${f.high}, ${JSON.stringify(f.type)}, ${JSON.stringify(f.display)}, ${f.call}]`).join(', ')}],\n` +
+        `    derived: ${JSON.stringify(derivedList)},\n` +
         `    template: ${JSON.stringify(fix(template))},\n` +
         `    overrides: [${overrides.map((o) => `{ when: ${JSON.stringify(o.when)}, template: ${JSON.stringify(fix(o.template))} }`).join(', ')}] },`,
     );
@@ -124,8 +176,8 @@ export function generate(): Record<string, string> {
     "// GENERATED by tools/gen/adreno/gen-afuc.ts from freedreno's afuc isaspec",
     '// (shared/ref/freedreno-isa/afuc.xml, Mesa d9849ac4). Do not edit; run `npm run gen -- adreno/afuc`.',
     '',
-    '/** [name, lowBit, highBit, type, display-when-set (bool fields)] */',
-    'export type AfucField = readonly [string, number, number, string, string];',
+    '/** [name, lowBit, highBit, type, display-when-set (bool fields), call (branch to a function)] */',
+    'export type AfucField = readonly [string, number, number, string, string, boolean];',
     'export interface AfucForm {',
     '  readonly name: string;',
     '  readonly mnemonic: string;',
@@ -135,6 +187,8 @@ export function generate(): Record<string, string> {
     '  readonly mask: number;',
     '  readonly match: number;',
     '  readonly fields: readonly AfucField[];',
+    '  /** Derived fields: [name, constant value, type] (setsecure\'s branch target, +3). */',
+    '  readonly derived: readonly (readonly [string, number, string])[];',
     '  readonly template: string;',
     '  readonly overrides: readonly { readonly when: readonly (readonly [string, number])[]; readonly template: string }[];',
     '}',
@@ -145,6 +199,16 @@ export function generate(): Record<string, string> {
     'export const AFUC_FORMS: readonly AfucForm[] = [',
     ...leaves,
     '];',
+    '',
+    '/**',
+    ' * GPU registers afuc-disasm names immediates with, per chip variant, in rules-ng document order',
+    ' * (A5XX or A6XX then AXXX): [offset, name, high-dword name of a reg64 or \'\'] or an array',
+    ' * [offset, name, stride, length, elements inside].',
+    ' */',
+    'export type AfucGpuEl = readonly [number, string, string] | readonly [number, string, number, number, readonly AfucGpuEl[]];',
+    `export const AFUC_GPU_REGS: Readonly<Record<'a5xx' | 'a6xx' | 'a7xx', readonly AfucGpuEl[]>> = {`,
+    ...(['A5XX', 'A6XX', 'A7XX'] as const).map((v) => `  ${v.toLowerCase()}: ${JSON.stringify(gpuElements(v))},`),
+    '};',
     '',
     `/** Display overrides the generator could not express as field conditions (handled by type in isa.ts). */`,
     `export const AFUC_SKIPPED: readonly string[] = ${JSON.stringify(skipped)};`,

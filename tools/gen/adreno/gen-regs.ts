@@ -37,7 +37,7 @@ const FILES = [
 ];
 
 /** Parse a rules-ng chip variant list ("A6XX", "A6XX-", "A2XX-A4XX", comma lists) into a mask; null if not a chip list. */
-function chipMask(v: string): number | null {
+export function chipMask(v: string): number | null {
   let mask = 0;
   for (const part of v.split(',').map((s) => s.trim())) {
     const m = /^(A\dXX)(-(A\dXX)?)?$/.exec(part);
