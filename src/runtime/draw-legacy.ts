@@ -26,7 +26,7 @@
 import type { Diagnostics } from '../core/diagnostics.js';
 import type { Memory } from '../core/memory.js';
 import { f16, f32 } from '../core/float.js';
-import type { Op, Program } from '../amd/exec/program.js';
+import type { Program } from '../amd/exec/program.js';
 import { setExportSink, type ExportEvent } from '../amd/exec/exp.js';
 import { paramAddr } from '../amd/exec/vintrp.js';
 import { Wave, SREG } from '../amd/wave/wave.js';
@@ -36,7 +36,7 @@ import type { Primitive } from '../amd/gfx/assembly.js';
 import type { SetupPrim } from '../amd/gfx/setup.js';
 import type { GfxRegs } from '../amd/gfx/regs.js';
 import { PS_DEFAULT_VALS } from '../amd/gfx/spi.js';
-import type { GfxRunStats, GfxWave } from './draw-waves.js';
+import type { SqWave } from '../amd/sq/scheduler.js';
 
 /** What a vertex stage (NGG or hardware VS) hands setup and the PS launch. */
 export interface VertexOutput {
@@ -89,8 +89,14 @@ export interface StageHost {
   readonly stats: { gsWaves: number; gsInstructions: number; aborted: boolean };
   program(pc: number, waveSize: 32 | 64, vgprs: number, stage: string, where: Record<string, number | string>): Program | null;
   nextWaveId(): number;
-  /** Run one stage's waves on the shared scheduler (order, seed, budget, clock). */
-  run(list: readonly GfxWave[], beforeOp?: (w: Wave, op: Op) => void): GfxRunStats;
+  /** Run one stage's waves on the SQ's scheduler (order, seed, budget, clock). */
+  run(list: readonly SqWave[]): StageRun;
+}
+
+/** What a stage's run on the scheduler gave. */
+export interface StageRun {
+  readonly instructions: number;
+  readonly aborted: boolean;
 }
 
 /**
@@ -197,7 +203,7 @@ export function runLegacyVs(h: StageHost, regs: GfxRegs, prims: readonly Primiti
 
   const groups = vsWaves(prims, ws);
   const outs: VsWaveOut[] = [];
-  const list: GfxWave[] = [];
+  const list: SqWave[] = [];
   const byWave = new Map<Wave, VsWaveOut>();
   groups.forEach((g, gi) => {
     const o: VsWaveOut = { verts: g.verts, pos: new Float64Array(4 * g.verts.length).fill(NaN), posSet: new Uint8Array(g.verts.length), cache: new ParamCache(g.verts.length, params), done: false };

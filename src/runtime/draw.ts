@@ -53,8 +53,9 @@ import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from '..
 import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
 import type { CacheHook } from '../amd/exec/cache-hook.js';
 import type { PopsTrace } from '../amd/gfx/pops-run.js';
-import { runGfxWaves, type GfxWave } from './draw-waves.js';
-import { ParamCache, preloadParams, runLegacyVs, type StageHost, type VertexOutput } from './draw-legacy.js';
+import { prng, Sq, type SqWave } from '../amd/sq/scheduler.js';
+import { setMessageSink } from '../amd/exec/msg.js';
+import { ParamCache, preloadParams, runLegacyVs, type StageHost, type StageRun, type VertexOutput } from './draw-legacy.js';
 
 /** A code region in GPU memory the shader stages may point at. */
 export interface ShaderCode {
@@ -172,11 +173,7 @@ export class GfxPipeline {
       stats: this.stats,
       program: (pc, ws, vgprs, stage, where) => this.program(pc, ws, vgprs, stage, where),
       nextWaveId: () => this.waveCounter++,
-      run: (list, beforeOp) => {
-        const r = runGfxWaves(list, { order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock, ...(beforeOp ? { beforeOp } : {}) });
-        if (r.aborted) this.stats.aborted = true;
-        return r;
-      },
+      run: (list) => this.runWaves(list),
     };
   }
 
@@ -208,6 +205,18 @@ export class GfxPipeline {
       ...(this.opts.popsChip ? { chip: this.opts.popsChip } : {}),
     });
     return this.popsDraw.begin(drawIndex, read, (r, f) => (regs.db.get(r)?.fields.some((x) => x.name === f) ? regs.enumOf(r, f) : ''));
+  }
+
+  /**
+   * Run one stage's waves on the SQ's scheduler (amd/sq/scheduler.ts): the pipeline's clock, the
+   * draws' budget, a seed per stage run; `before`/`after` per instruction (POPS) step op by op.
+   */
+  private runWaves(list: readonly SqWave[], before?: (w: Wave, op: Op) => void, after?: (w: Wave) => void): StageRun {
+    const seed = (this.opts.seed ?? 1) + this.seedStep++;
+    const sq = new Sq({ diag: this.diag, clock: this.clock, budget: this.budgetLeft(), engine: this.opts.engine ?? 'fast', before, after });
+    sq.runStage(list, this.opts.order === 'random' ? prng(seed) : null);
+    if (sq.aborted) this.stats.aborted = true;
+    return { instructions: sq.executed, aborted: sq.aborted };
   }
 
   private budgetLeft(): number {
@@ -379,7 +388,7 @@ export class GfxPipeline {
     const mode = modeOf(regs, 'SPI_SHADER_PGM_RSRC1_GS', r1);
     const s01 = gfx11 ? [regs.raw('SPI_SHADER_PGM_LO_GS'), regs.raw('SPI_SHADER_PGM_HI_GS')] : [regs.raw('SPI_SHADER_USER_DATA_ADDR_LO_GS'), regs.raw('SPI_SHADER_USER_DATA_ADDR_HI_GS')];
     const sgOut: NggOut[] = sgs.map((sg) => ({ sg, pos: new Float64Array(4 * sg.verts.length).fill(NaN), posSet: new Uint8Array(sg.verts.length), prim: new Uint32Array(sg.prims.length), primSet: new Uint8Array(sg.prims.length), alloc: null, cache: gfx11 ? null : new ParamCache(sg.verts.length, params) }));
-    const gsWaves: GfxWave[] = [];
+    const gsWaves: SqWave[] = [];
     const byWave = new Map<Wave, NggOut>();
     for (const o of sgOut) {
       const sg = o.sg;
@@ -413,10 +422,11 @@ export class GfxPipeline {
       setExec(w, lanes);
       byWave.set(w, o);
       setExportSink(w, { export: (wv, e) => this.gsExport(wv, e, byWave.get(wv)!) });
+      setMessageSink(w, { message: (wv, simm16, mpc) => this.gsMessage(wv, simm16, mpc, byWave.get(wv)!) });
       gsWaves.push({ wave: w, program: prog });
     }
     this.stats.gsWaves += gsWaves.length;
-    const gsRun = this.stageHost.run(gsWaves, (w, op) => this.gsMessage(w, op, byWave.get(w)!));
+    const gsRun = this.stageHost.run(gsWaves);
     this.stats.gsInstructions += gsRun.instructions;
     if (gsRun.aborted) return null;
 
@@ -507,7 +517,7 @@ export class GfxPipeline {
     const cntl = Array.from({ length: numInterp }, (_, i) => regs.raw(`SPI_PS_INPUT_CNTL_${i}`));
     this.checkPsInputs(cntl, where);
     const results: PsResult[] = [];
-    const list: GfxWave[] = [];
+    const list: SqWave[] = [];
     // LDS: the parameters of each distinct primitive of a wave, in order. Every wave's LDS is a
     // slice of one zeroed allocation for the draw (thousands of small off-heap arrays were a third
     // of the launch loop's time); the slices are whole allocation blocks, so dword-aligned.
@@ -550,13 +560,8 @@ export class GfxPipeline {
     const popsDraw = pops ? this.popsDraw : null;
     // POPS draws run on the same scheduler with the POPS hooks around each instruction.
     const psRun = popsDraw
-      ? runGfxWaves(list, {
-        order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock,
-        beforeOp: (w: Wave, op: Op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t),
-        afterOp: (w: Wave) => popsDraw.afterInstruction(w, this.clock.t),
-      })
-      : this.stageHost.run(list);
-    if (popsDraw && psRun.aborted) this.stats.aborted = true;
+      ? this.runWaves(list, (w, op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t), (w) => popsDraw.afterInstruction(w, this.clock.t))
+      : this.runWaves(list);
     popsDraw?.endDraw();
     this.stats.psInstructions += psRun.instructions;
     this.commit(regs, st, results, zOrder);
@@ -587,12 +592,12 @@ export class GfxPipeline {
     });
   }
 
-  private gsMessage(w: Wave, op: Op, o: { alloc: null | { v: number; p: number } }): void {
-    const m = op.inst.mnemonic; // GFX9/GFX10 bind their own s_sendmsg@pre11 (other message ids)
-    if ((m !== 's_sendmsg' && m !== 's_sendmsg@pre11') || ((op.inst.fields.simm16 ?? 0) & 0xff) !== 9) return;
+  /** An s_sendmsg of an NGG wave (message sink, exec/msg.ts): GS_ALLOC_REQ (id 9) reserves the subgroup's export space. */
+  private gsMessage(w: Wave, simm16: number, pc: number, o: { alloc: null | { v: number; p: number } }): void {
+    if ((simm16 & 0xff) !== 9) return;
     const m0 = w.s[SREG.M0]!;
     if (o.alloc) {
-      this.diag.report({ id: 'amd.ngg.alloc-req-twice', severity: 'error', where: { pc: w.pc, wave: w.id }, message: 'GS_ALLOC_REQ sent twice by one subgroup; the second is ignored' });
+      this.diag.report({ id: 'amd.ngg.alloc-req-twice', severity: 'error', where: { pc, wave: w.id }, message: 'GS_ALLOC_REQ sent twice by one subgroup; the second is ignored' });
       return;
     }
     o.alloc = { v: m0 & 0x7ff, p: (m0 >>> 12) & 0x7ff };
