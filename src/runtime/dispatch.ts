@@ -2,7 +2,7 @@
  * Compute dispatch on the RDNA3 model: load a code object into GPU memory, build the HSA dispatch
  * packet, launch workgroups and their waves exactly as COMPUTE_PGM_RSRC1/2/3 and the kernel code
  * properties say (user SGPRs, system SGPRs, work-item IDs in VGPRs, EXEC for partial waves), and
- * run them under a seeded scheduler.
+ * run them under the SQ's seeded scheduler (src/amd/sq/scheduler.ts `runWorkgroups`).
  *
  * Scheduling: waves of a workgroup are interleaved; `roundrobin` gives each ready wave a fixed
  * quantum in turn, `random` picks the next wave and its quantum from a seeded PRNG and runs
@@ -11,6 +11,7 @@
 import { bufFormatByName, bufGenOf, packVsharp } from '../amd/exec/buffer.js';
 import { OOB_SELECT } from '../amd/exec/buffer-formats.gen.js';
 import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
+import { ldsAllocBytes } from '../amd/gfx/spi.js';
 import type { Memory } from '../core/memory.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
@@ -144,11 +145,8 @@ function initialMode(k: CodeObjectKernel): number {
   return ((r1.FLOAT_MODE ?? 0xf0) & 0xff) | ((r1.DX10_CLAMP ?? 0) << 8) | ((r1.IEEE_MODE ?? 0) << 9);
 }
 
-/** The LDS a request of `bytes` is given on a generation: rounded up to its allocation block. */
-export function ldsAllocBytes(gfx: 9 | 10 | 11, bytes: number): number {
-  const b = LDS_ALLOC[gfx].allocBlock;
-  return Math.ceil(bytes / b) * b;
-}
+/** The LDS a request of `bytes` is given on a generation (the SPI's allocation, amd/gfx/spi.ts). */
+export { ldsAllocBytes };
 
 /**
  * `c` with every key present in one order. Callers build their configs with conditional spreads

@@ -19,43 +19,44 @@
  * Hooks: `onPsWave` receives every PS wave at launch (before its first instruction) with its
  * packed quads, packer and wave id: POPS attaches its state there.
  */
-import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
-import { ldsAllocBytes } from './dispatch.js';
-import type { Diagnostics } from '../core/diagnostics.js';
-import type { Memory } from '../core/memory.js';
-import { f32 } from '../core/float.js';
-import { gfx11 } from '../amd/isa/gfx11/index.js';
-import { gfx10 } from '../amd/isa/gfx10/index.js';
-import { gfx9 } from '../amd/isa/gfx9/index.js';
-import { Program, type Op } from '../amd/exec/program.js';
-import { WAVE_STATE_SEED, type ExecEnv } from '../amd/exec/env.js';
-import { setExportSink, type ExportEvent } from '../amd/exec/exp.js';
-import { Wave, SREG } from '../amd/wave/wave.js';
-import { APERTURE } from '../amd/exec/vmem.js';
-import type { DrawRecord } from '../amd/cp/cp.js';
-import type { Pm4Gen } from '../amd/cp/regdb.js';
-import { assemble, primKind, type IndexType, type Primitive } from '../amd/gfx/assembly.js';
-import { decodePaState, type PaState } from '../amd/gfx/state.js';
-import { Setup, barycentrics, type SetupPrim } from '../amd/gfx/setup.js';
-import { rasterize, type Quad } from '../amd/gfx/raster.js';
-import { primMaskM0 } from '../amd/exec/vintrp.js';
-import { packWaves, psInputVgprs, type PsWave } from '../amd/gfx/waves.js';
-import { GfxRegs } from '../amd/gfx/regs.js';
-import { decodeColorTargets, exportColor, readSample, writeSample, blend, type ColorTarget } from '../amd/gfx/cb.js';
-import { decodeDepthState, decodeZOrder, depthStencilTest, earlyDepthStencil, renderBackendOf, zpassCounting, type ZOrder } from '../amd/gfx/db.js';
-import { DEFAULT_RENDER_BACKENDS } from '../amd/cp/queries.js';
+import { LDS_ALLOC } from '../exec/lds-alloc.gen.js';
+import { ldsAllocBytes } from './spi.js';
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Memory } from '../../core/memory.js';
+import { f32 } from '../../core/float.js';
+import { gfx11 } from '../isa/gfx11/index.js';
+import { gfx10 } from '../isa/gfx10/index.js';
+import { gfx9 } from '../isa/gfx9/index.js';
+import { Program, type Op } from '../exec/program.js';
+import { WAVE_STATE_SEED, type ExecEnv } from '../exec/env.js';
+import { setExportSink, type ExportEvent } from '../exec/exp.js';
+import { Wave, SREG } from '../wave/wave.js';
+import { APERTURE } from '../exec/vmem.js';
+import type { DrawRecord } from '../cp/cp.js';
+import type { Pm4Gen } from '../cp/regdb.js';
+import { assemble, primKind, type IndexType, type Primitive } from './assembly.js';
+import { decodePaState, type PaState } from './state.js';
+import { Setup, barycentrics, type SetupPrim } from './setup.js';
+import { rasterize, type Quad } from './raster.js';
+import { primMaskM0 } from '../exec/vintrp.js';
+import { packWaves, psInputVgprs, type PsWave } from './waves.js';
+import { GfxRegs } from './regs.js';
+import { decodeColorTargets, exportColor, readSample, writeSample, blend, type ColorTarget } from './cb.js';
+import { decodeDepthState, decodeZOrder, depthStencilTest, earlyDepthStencil, renderBackendOf, zpassCounting, type ZOrder } from './db.js';
+import { DEFAULT_RENDER_BACKENDS } from '../cp/queries.js';
 import {
   attrRingBytes, attrRingOffset, gsTgInfo, mergedWaveInfo, packPrimVertices, psLdsBytes, psPrimMask, psWaveCountSgpr, PsWaveIds,
   unpackPrimExport,
-} from '../amd/gfx/spi.js';
-import { POPS_GENS, type PopsChip } from '../amd/gfx/pops-config.js';
-import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from '../amd/gfx/pops-draw.js';
-import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
-import type { CacheHook } from '../amd/exec/cache-hook.js';
-import type { PopsTrace } from '../amd/gfx/pops-run.js';
-import { prng, Sq, type SqWave } from '../amd/sq/scheduler.js';
-import { setMessageSink } from '../amd/exec/msg.js';
-import { ParamCache, preloadParams, runLegacyVs, type StageHost, type StageRun, type VertexOutput } from './draw-legacy.js';
+} from './spi.js';
+import { POPS_GENS, type PopsChip } from './pops-config.js';
+import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from './pops-draw.js';
+import type { PopsCacheStats } from './pops-cache.js';
+import type { CacheHook } from '../exec/cache-hook.js';
+import type { PopsTrace } from './pops-run.js';
+import { prng, Sq, type SqWave } from '../sq/scheduler.js';
+import { setMessageSink } from '../exec/msg.js';
+import { runLegacyVs, type StageHost, type StageRun } from './vs.js';
+import { ParamCache, preloadParams, type VertexOutput } from './param-cache.js';
 
 /** A code region in GPU memory the shader stages may point at. */
 export interface ShaderCode {
@@ -152,7 +153,7 @@ export class GfxPipeline {
   private readonly waveIds: PsWaveIds;
   private readonly programs = new Map<string, Program>();
   private waveCounter = 0;
-  /** What draw-legacy.ts needs of the pipeline (programs, wave ids, the shared scheduler). */
+  /** What vs.ts needs of the pipeline (programs, wave ids, the shared scheduler). */
   private readonly stageHost: StageHost;
   private seedStep = 0;
   /** The POPS hardware, created by the first draw with PRIMITIVE_ORDERED_PIXEL_SHADER. */
