@@ -53,7 +53,7 @@ import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from './
 import type { PopsCacheStats } from './pops-cache.js';
 import type { CacheHook } from '../exec/cache-hook.js';
 import type { PopsTrace } from './pops-run.js';
-import { prng, Sq, type SqWave } from '../sq/scheduler.js';
+import { prng, Sq } from '../sq/scheduler.js';
 import { setMessageSink } from '../exec/msg.js';
 import { runLegacyVs, type StageHost, type StageRun } from './vs.js';
 import { ParamCache, preloadParams, type VertexOutput } from './param-cache.js';
@@ -174,7 +174,7 @@ export class GfxPipeline {
       stats: this.stats,
       program: (pc, ws, vgprs, stage, where) => this.program(pc, ws, vgprs, stage, where),
       nextWaveId: () => this.waveCounter++,
-      run: (list) => this.runWaves(list),
+      run: (waves, program) => this.runWaves(waves, program),
     };
   }
 
@@ -212,10 +212,10 @@ export class GfxPipeline {
    * Run one stage's waves on the SQ's scheduler (amd/sq/scheduler.ts): the pipeline's clock, the
    * draws' budget, a seed per stage run; `before`/`after` per instruction (POPS) step op by op.
    */
-  private runWaves(list: readonly SqWave[], before?: (w: Wave, op: Op) => void, after?: (w: Wave) => void): StageRun {
+  private runWaves(waves: readonly Wave[], program: Program, before?: (w: Wave, op: Op) => void, after?: (w: Wave) => void): StageRun {
     const seed = (this.opts.seed ?? 1) + this.seedStep++;
     const sq = new Sq({ diag: this.diag, clock: this.clock, budget: this.budgetLeft(), engine: this.opts.engine ?? 'fast', before, after });
-    sq.runStage(list, this.opts.order === 'random' ? prng(seed) : null);
+    sq.runStage(waves, program, this.opts.order === 'random' ? prng(seed) : null);
     if (sq.aborted) this.stats.aborted = true;
     return { instructions: sq.executed, aborted: sq.aborted };
   }
@@ -389,7 +389,7 @@ export class GfxPipeline {
     const mode = modeOf(regs, 'SPI_SHADER_PGM_RSRC1_GS', r1);
     const s01 = gfx11 ? [regs.raw('SPI_SHADER_PGM_LO_GS'), regs.raw('SPI_SHADER_PGM_HI_GS')] : [regs.raw('SPI_SHADER_USER_DATA_ADDR_LO_GS'), regs.raw('SPI_SHADER_USER_DATA_ADDR_HI_GS')];
     const sgOut: NggOut[] = sgs.map((sg) => ({ sg, pos: new Float64Array(4 * sg.verts.length).fill(NaN), posSet: new Uint8Array(sg.verts.length), prim: new Uint32Array(sg.prims.length), primSet: new Uint8Array(sg.prims.length), alloc: null, cache: gfx11 ? null : new ParamCache(sg.verts.length, params) }));
-    const gsWaves: SqWave[] = [];
+    const gsWaves: Wave[] = [];
     const byWave = new Map<Wave, NggOut>();
     for (const o of sgOut) {
       const sg = o.sg;
@@ -424,10 +424,10 @@ export class GfxPipeline {
       byWave.set(w, o);
       setExportSink(w, { export: (wv, e) => this.gsExport(wv, e, byWave.get(wv)!) });
       setMessageSink(w, { message: (wv, simm16, mpc) => this.gsMessage(wv, simm16, mpc, byWave.get(wv)!) });
-      gsWaves.push({ wave: w, program: prog });
+      gsWaves.push(w);
     }
     this.stats.gsWaves += gsWaves.length;
-    const gsRun = this.stageHost.run(gsWaves);
+    const gsRun = this.stageHost.run(gsWaves, prog);
     this.stats.gsInstructions += gsRun.instructions;
     if (gsRun.aborted) return null;
 
@@ -518,7 +518,7 @@ export class GfxPipeline {
     const cntl = Array.from({ length: numInterp }, (_, i) => regs.raw(`SPI_PS_INPUT_CNTL_${i}`));
     this.checkPsInputs(cntl, where);
     const results: PsResult[] = [];
-    const list: SqWave[] = [];
+    const list: Wave[] = [];
     // LDS: the parameters of each distinct primitive of a wave, in order. Every wave's LDS is a
     // slice of one zeroed allocation for the draw (thousands of small off-heap arrays were a third
     // of the launch loop's time); the slices are whole allocation blocks, so dword-aligned.
@@ -555,14 +555,14 @@ export class GfxPipeline {
       results.push(res);
       setExportSink(w, { export: (wv, e) => this.psExport(wv, e, res) });
       this.opts.onPsWave?.({ wave: w, ps, draw: rec, drawIndex, waveIndex: wi, se, packer, psWaveId, nextSgpr: sg, regs });
-      list.push({ wave: w, program: pprog });
+      list.push(w);
     }
     this.stats.psWaves += list.length;
     const popsDraw = pops ? this.popsDraw : null;
     // POPS draws run on the same scheduler with the POPS hooks around each instruction.
     const psRun = popsDraw
-      ? this.runWaves(list, (w, op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t), (w) => popsDraw.afterInstruction(w, this.clock.t))
-      : this.runWaves(list);
+      ? this.runWaves(list, pprog, (w, op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t), (w) => popsDraw.afterInstruction(w, this.clock.t))
+      : this.runWaves(list, pprog);
     popsDraw?.endDraw();
     this.stats.psInstructions += psRun.instructions;
     this.commit(regs, st, results, zOrder);

@@ -33,7 +33,6 @@ import type { Pm4Gen } from '../cp/regdb.js';
 import type { Primitive } from './assembly.js';
 import type { GfxRegs } from './regs.js';
 import { expChannel, laneOn, ParamCache, type VertexOutput } from './param-cache.js';
-import type { SqWave } from '../sq/scheduler.js';
 
 /** The pipeline services a vertex stage uses (GfxPipeline implements it). */
 export interface StageHost {
@@ -43,8 +42,8 @@ export interface StageHost {
   readonly stats: { gsWaves: number; gsInstructions: number; aborted: boolean };
   program(pc: number, waveSize: 32 | 64, vgprs: number, stage: string, where: Record<string, number | string>): Program | null;
   nextWaveId(): number;
-  /** Run one stage's waves on the SQ's scheduler (order, seed, budget, clock). */
-  run(list: readonly SqWave[]): StageRun;
+  /** Run one stage's waves (all running `program`) on the SQ's scheduler (order, seed, budget, clock). */
+  run(waves: readonly Wave[], program: Program): StageRun;
 }
 
 /** What a stage's run on the scheduler gave. */
@@ -119,7 +118,7 @@ export function runLegacyVs(h: StageHost, regs: GfxRegs, prims: readonly Primiti
 
   const groups = vsWaves(prims, ws);
   const outs: VsWaveOut[] = [];
-  const list: SqWave[] = [];
+  const list: Wave[] = [];
   const byWave = new Map<Wave, VsWaveOut>();
   groups.forEach((g, gi) => {
     const o: VsWaveOut = { verts: g.verts, pos: new Float64Array(4 * g.verts.length).fill(NaN), posSet: new Uint8Array(g.verts.length), cache: new ParamCache(g.verts.length, params), done: false };
@@ -143,10 +142,10 @@ export function runLegacyVs(h: StageHost, regs: GfxRegs, prims: readonly Primiti
     w.s[SREG.EXEC_HI] = ws === 64 ? hi >>> 0 : 0;
     byWave.set(w, o);
     setExportSink(w, { export: (wv, e) => vsExport(h.diag, wv, e, byWave.get(wv)!, params) });
-    list.push({ wave: w, program: prog });
+    list.push(w);
   });
   h.stats.gsWaves += list.length;
-  const r = h.run(list);
+  const r = h.run(list, prog);
   h.stats.gsInstructions += r.instructions;
   if (r.aborted) return null;
 

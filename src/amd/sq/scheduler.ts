@@ -72,12 +72,6 @@ export interface SqOptions {
   readonly trap?: TrapCode | null;
 }
 
-/** One resident wave of a stage and the program it runs. */
-export interface SqWave {
-  readonly wave: Wave;
-  readonly program: Program;
-}
-
 export class Sq {
   readonly diag: Diagnostics;
   readonly clk: Clock;
@@ -114,10 +108,15 @@ export class Sq {
   }
 
   /**
-   * One turn of wave `w` (ready): at most `q` instructions of `program` (or of the trap handler
-   * while its PC is there). Returns whether it issued anything.
+   * One pass of the scheduler over `waves` (the first `n`, in `order` when given): each wave gets
+   * a turn, if it is ready (a sleeper whose time came wakes; with `barrierAtTurn` a wave at a
+   * barrier its peers all reached is released first), of a quantum of instructions (seeded:
+   * 1..qmax; else QUANTUM) of `program` (or of the trap handler while its PC is there). On the
+   * fast engine a basic block runs in one step, cut at the end of the quantum or the budget, so
+   * every turn runs exactly the instructions op-by-op stepping would. Returns whether any wave
+   * issued anything. (One function with the wave loop: this is the hot loop of every dispatch.)
    */
-  issue(w: Wave, program: Program, q: number): boolean {
+  pass(waves: readonly Wave[], n: number, order: Int32Array | null, rnd: (() => number) | null, qmax: number, program: Program, barrierAtTurn: boolean): boolean {
     const clk = this.clk;
     const budget = this.budget;
     const cc = this.classCounts;
@@ -130,55 +129,61 @@ export class Sq {
     const te = this.trapEnd;
     let executed = this.executed;
     let progressed = false;
-    for (let i = 0; i < q && w.state === 'ready'; i++) {
-      const prog = tp !== null && w.pc >= tb && w.pc < te ? tp : program;
-      if (blocks && !w.vgprsReleased && executed < budget) {
-        // A basic block in one step (block.ts), cut at the end of the quantum or the budget, so
-        // every turn runs exactly the instructions per-op stepping would.
-        const b = blockAt(prog, w.pc);
-        if (b !== null) {
-          const room = budget - executed;
-          const ran = b.fn(w, clk, wc, q - i < room ? q - i : room, b.ops, b.args);
-          w.instructions += ran;
-          executed += ran;
-          if (ran === b.n) {
-            const c = b.classes;
-            for (let j = 0; j < c.length; j += 2) cc[c[j]!]! += c[j + 1]!;
-          } else {
-            for (let j = 0; j < ran; j++) cc[b.ops[j]!.ci]++;
+    for (let k = 0; k < n && !this.stopped; k++) {
+      const w = waves[order !== null ? order[k]! : k]!;
+      if (w.state === 'sleep' && clk.t >= w.sleepUntil) w.state = 'ready';
+      if (barrierAtTurn && w.state === 'barrier') this.releaseBarrier(w.peers);
+      if (w.state !== 'ready') continue;
+      const q = rnd !== null ? 1 + Math.floor(rnd() * qmax) : QUANTUM;
+      for (let i = 0; i < q && w.state === 'ready'; i++) {
+        const prog = tp !== null && w.pc >= tb && w.pc < te ? tp : program;
+        if (blocks && !w.vgprsReleased && executed < budget) {
+          // A basic block in one step (block.ts), cut at the end of the quantum or the budget.
+          const b = blockAt(prog, w.pc);
+          if (b !== null) {
+            const room = budget - executed;
+            const ran = b.fn(w, clk, wc, q - i < room ? q - i : room, b.ops, b.args);
+            w.instructions += ran;
+            executed += ran;
+            if (ran === b.n) {
+              const c = b.classes;
+              for (let j = 0; j < c.length; j += 2) cc[c[j]!]! += c[j + 1]!;
+            } else {
+              for (let j = 0; j < ran; j++) cc[b.ops[j]!.ci]++;
+            }
+            i += ran - 1;
+            progressed = true;
+            continue;
           }
-          i += ran - 1;
-          progressed = true;
-          continue;
         }
+        if (executed >= budget) {
+          this.diag.report({ id: 'gpusim.instruction-budget', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `stopped after ${budget} wave-instructions (a runaway loop? raise --max-instructions)` });
+          this.stopped = true;
+          this.aborted = true;
+          break;
+        }
+        let op: Op;
+        try {
+          op = prog.opAt(w.pc, w);
+        } catch (e) {
+          if (!(e instanceof DecodeError)) throw e;
+          if (this.illegal(w, e)) continue;
+          break;
+        }
+        if (w.vgprsReleased && op.inst.mnemonic !== 's_endpgm') {
+          this.diag.report({ id: 'gfx11.vgpr.use-after-dealloc', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${op.inst.mnemonic} after s_sendmsg MSG_DEALLOC_VGPRS: only s_endpgm may follow`, seed: WAVE_STATE_SEED });
+        }
+        if (before !== undefined) before(w, op);
+        if (wc !== null && (w.waitTrack !== null || MEM_CLASS[op.ci] === 1)) wc.step(w, op);
+        w.pc += op.size;
+        op.run(w);
+        w.instructions++;
+        executed++;
+        clk.t++;
+        cc[op.ci]++;
+        if (after !== undefined) after(w);
+        progressed = true;
       }
-      if (executed >= budget) {
-        this.diag.report({ id: 'gpusim.instruction-budget', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `stopped after ${budget} wave-instructions (a runaway loop? raise --max-instructions)` });
-        this.stopped = true;
-        this.aborted = true;
-        break;
-      }
-      let op: Op;
-      try {
-        op = prog.opAt(w.pc, w);
-      } catch (e) {
-        if (!(e instanceof DecodeError)) throw e;
-        if (this.illegal(w, e)) continue;
-        break;
-      }
-      if (w.vgprsReleased && op.inst.mnemonic !== 's_endpgm') {
-        this.diag.report({ id: 'gfx11.vgpr.use-after-dealloc', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${op.inst.mnemonic} after s_sendmsg MSG_DEALLOC_VGPRS: only s_endpgm may follow`, seed: WAVE_STATE_SEED });
-      }
-      if (before !== undefined) before(w, op);
-      if (wc !== null && (w.waitTrack !== null || MEM_CLASS[op.ci] === 1)) wc.step(w, op);
-      w.pc += op.size;
-      op.run(w);
-      w.instructions++;
-      executed++;
-      clk.t++;
-      cc[op.ci]++;
-      if (after !== undefined) after(w);
-      progressed = true;
     }
     this.executed = executed;
     return progressed;
@@ -214,18 +219,8 @@ export class Sq {
    * waits at it and none is halted (a halted wave never arrives). Returns whether it released.
    */
   releaseBarrier(peers: readonly Wave[]): boolean {
-    let live = 0;
-    let atBarrier = 0;
-    for (let k = 0; k < peers.length; k++) {
-      const st = peers[k]!.state;
-      if (st === 'halted') return false;
-      if (st !== 'ended') {
-        live++;
-        if (st === 'barrier') atBarrier++;
-      }
-    }
-    if (live === 0 || atBarrier !== live) return false;
-    for (let k = 0; k < peers.length; k++) if (peers[k]!.state === 'barrier') peers[k]!.state = 'ready';
+    if (!barrierComplete(peers)) return false;
+    release(peers);
     return true;
   }
 
@@ -289,24 +284,25 @@ export class Sq {
       const g = resident[gi]!;
       const gw = g.waves;
       const nw = gw.length;
-      let progressed = false;
       if (random) shuffleInto(order, nw, rnd);
-      for (let k = 0; k < nw && !this.stopped; k++) {
-        const w = gw[random ? order[k]! : k]!;
-        this.wake(w);
-        if (w.state !== 'ready') continue;
-        if (this.issue(w, program, random ? 1 + Math.floor(rnd() * QUANTUM * 2) : QUANTUM)) progressed = true;
-      }
+      let progressed = this.pass(gw, nw, random ? order : null, o.rnd, QUANTUM * 2, program, false);
       // Sleeping waves: when nothing else could run, the clock runs on to the earliest wake-up.
       if (!progressed && this.skipToWake(gw)) progressed = true;
-      if (this.releaseBarrier(gw)) progressed = true;
-      // Waves not ended or halted ("live"), and halted ones.
+      // Waves not ended or halted ("live"), of them those at the barrier, and halted ones.
       let live = 0;
+      let atBarrier = 0;
       let halted = 0;
       for (let k = 0; k < nw; k++) {
         const st = gw[k]!.state;
         if (st === 'halted') halted++;
-        else if (st !== 'ended') live++;
+        else if (st !== 'ended') {
+          live++;
+          if (st === 'barrier') atBarrier++;
+        }
+      }
+      if (atBarrier > 0 && barrierDue(live, atBarrier, halted)) {
+        release(gw);
+        progressed = true;
       }
       if (live === 0 || halted > 0) {
         if (halted > 0) {
@@ -327,32 +323,25 @@ export class Sq {
   }
 
   /**
-   * A draw stage: every wave of `list` is resident; each round gives every live wave a turn
-   * (random: in a seeded order with a seeded quantum). Ended waves leave after the round.
+   * A draw stage: every wave of `waves` (all running `program`) is resident; each round gives
+   * every live wave a turn (random: in a seeded order with a seeded quantum); a wave at a barrier
+   * its peers all reached is released at its turn. Ended waves leave after the round.
    */
-  runStage(list: readonly SqWave[], rnd: (() => number) | null): void {
-    const random = rnd !== null;
-    const live = list.slice();
+  runStage(waves: readonly Wave[], program: Program, rnd: (() => number) | null): void {
+    const live = waves.slice();
+    const order = new Int32Array(Math.max(1, live.length));
     while (live.length > 0 && !this.stopped) {
-      let progressed = false;
-      const order = random ? shuffle(live.length, rnd) : null;
-      for (let k = 0; k < live.length && !this.stopped; k++) {
-        const g = live[order ? order[k]! : k]!;
-        const w = g.wave;
-        this.wake(w);
-        if (w.state === 'barrier') this.releaseBarrier(w.peers);
-        if (w.state !== 'ready') continue;
-        if (this.issue(w, g.program, random ? 1 + Math.floor(rnd() * QUANTUM * 2) : QUANTUM)) progressed = true;
-      }
+      if (rnd !== null) shuffleInto(order, live.length, rnd);
+      const progressed = this.pass(live, live.length, rnd !== null ? order : null, rnd, QUANTUM * 2, program, true);
       for (let k = live.length - 1; k >= 0; k--) {
-        const s = live[k]!.wave.state;
+        const s = live[k]!.state;
         if (s === 'halted') this.stopped = this.aborted = true;
         if (s === 'ended' || s === 'halted') live.splice(k, 1);
       }
       if (this.stopped || progressed || live.length === 0) continue;
-      if (this.skipToWake(live.map((g) => g.wave))) continue;
-      if (live.some((g) => g.wave.state === 'barrier' && barrierComplete(g.wave.peers))) continue;
-      this.deadlock(live.map((g) => g.wave));
+      if (this.skipToWake(live)) continue;
+      if (live.some((w) => w.state === 'barrier' && barrierComplete(w.peers))) continue;
+      this.deadlock(live);
     }
   }
 
@@ -364,6 +353,7 @@ export class Sq {
   runSlots(o: SlotArbitration): void {
     const rnd = o.rnd;
     const resident: Wave[] = [];
+    const one: Wave[] = [];
     o.launch(resident);
     while (resident.length > 0 && !this.stopped) {
       for (const w of resident) this.wake(w);
@@ -374,7 +364,8 @@ export class Sq {
       }
       const w = ready[Math.floor(rnd() * ready.length)]!;
       o.step();
-      this.issue(w, o.program, 1 + Math.floor(rnd() * o.maxQuantum));
+      one[0] = w;
+      this.pass(one, 1, null, rnd, o.maxQuantum, o.program, false);
       if (this.stopped) break;
       if (w.state === 'ended' || w.state === 'halted') {
         resident.splice(resident.indexOf(w), 1);
@@ -421,18 +412,33 @@ export interface SlotArbitration {
   step(): void;
 }
 
+/**
+ * The barrier rule: s_barrier completes when every live wave of the workgroup (not ended, not
+ * halted) waits at it, and no wave is halted (a halted wave never arrives).
+ */
+function barrierDue(live: number, atBarrier: number, halted: number): boolean {
+  return live > 0 && atBarrier === live && halted === 0;
+}
+
 /** Every live peer waits at the barrier (and none is halted). */
 function barrierComplete(peers: readonly Wave[]): boolean {
   let live = 0;
   let atBarrier = 0;
-  for (const p of peers) {
-    if (p.state === 'halted') return false;
-    if (p.state !== 'ended') {
+  let halted = 0;
+  for (let k = 0; k < peers.length; k++) {
+    const st = peers[k]!.state;
+    if (st === 'halted') halted++;
+    else if (st !== 'ended') {
       live++;
-      if (p.state === 'barrier') atBarrier++;
+      if (st === 'barrier') atBarrier++;
     }
   }
-  return live > 0 && atBarrier === live;
+  return barrierDue(live, atBarrier, halted);
+}
+
+/** Release the waves waiting at the barrier. */
+function release(peers: readonly Wave[]): void {
+  for (let k = 0; k < peers.length; k++) if (peers[k]!.state === 'barrier') peers[k]!.state = 'ready';
 }
 
 /** A seeded Fisher-Yates shuffle of 0..n-1 into `a` (the same draws as a fresh array would take). */
@@ -444,13 +450,4 @@ export function shuffleInto(a: Int32Array, n: number, rnd: () => number): void {
     a[i] = a[j]!;
     a[j] = t;
   }
-}
-
-function shuffle(n: number, rnd: () => number): number[] {
-  const a = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
 }
