@@ -17,7 +17,7 @@ export { regDb, PM4_GENS, parsePm4Gen, type Pm4Gen, type RegDb } from './amd/cp/
 export { walkPm4, dwordsFromBytes, type Pm4Packet, type Pm4Visitor, type WalkOptions, type WalkStats } from './amd/cp/walker.js';
 export { PrintVisitor, describePacket, type PrintedPacket } from './amd/cp/printer.js';
 export { CommandProcessor, type CpOptions, type DrawRecord, type DispatchRecord, type EventRecord, type ComputeLaunch } from './amd/cp/cp.js';
-export { GfxPipeline, type DrawOptions, type DrawStats, type PsLaunch, type ShaderCode } from './runtime/draw.js';
+export { GfxPipeline, type DrawOptions, type DrawStats, type PsLaunch, type ShaderCode } from './amd/gfx/pipeline.js';
 export { runScene, runSceneFile, resolveTarget, targetBytes, SCENE_TARGETS, type SceneResult, type SceneOptions, type SceneTarget } from './runtime/draw-scene.js';
 export { computeLauncher, dispatchDims, dispatchThroughPm4, emitKernelDispatch, pm4Machine, type KernelDispatchForm, type Pm4ComputeOptions, type Pm4DispatchResult } from './runtime/pm4.js';
 export { loadCode, type LoadedCode } from './runtime/dispatch.js';

@@ -2,7 +2,7 @@
  * Compute dispatch on the RDNA3 model: load a code object into GPU memory, build the HSA dispatch
  * packet, launch workgroups and their waves exactly as COMPUTE_PGM_RSRC1/2/3 and the kernel code
  * properties say (user SGPRs, system SGPRs, work-item IDs in VGPRs, EXEC for partial waves), and
- * run them under a seeded scheduler.
+ * run them under the SQ's seeded scheduler (src/amd/sq/scheduler.ts `runWorkgroups`).
  *
  * Scheduling: waves of a workgroup are interleaved; `roundrobin` gives each ready wave a fixed
  * quantum in turn, `random` picks the next wave and its quantum from a seeded PRNG and runs
@@ -12,22 +12,23 @@ import { mulberry32 } from '../core/prng.js';
 import { bufFormatByName, bufGenOf, packVsharp } from '../amd/exec/buffer.js';
 import { OOB_SELECT } from '../amd/exec/buffer-formats.gen.js';
 import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
+import { ldsAllocBytes } from '../amd/gfx/spi.js';
 import type { Memory } from '../core/memory.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
 import { PT } from '../formats/elf.js';
 import { sameBytes, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import type { IsaTarget } from '../amd/isa/target.js';
-import { DecodeError } from '../amd/isa/types.js';
 import { INST_CLASSES, Program, type Op } from '../amd/exec/program.js';
 import type { AlignMode, Engine, ExecEnv } from '../amd/exec/env.js';
-import { DispatchEnv, WAVE_STATE_SEED } from '../amd/exec/env.js';
+import { DispatchEnv } from '../amd/exec/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
-import { MEM_CLASS, WaitcntSanitizer } from '../amd/exec/waitcnt.js';
-import { installTrap, raiseException, TRAPSTS, type TrapHandler } from '../amd/exec/trap.js';
+import { WaitcntSanitizer } from '../amd/exec/waitcnt.js';
+import { installTrap, type TrapHandler } from '../amd/exec/trap.js';
 import { bytesToWords } from '../amd/isa/listing.js';
-import { blockAt, type Clock } from '../amd/exec/block.js';
+import type { Clock } from '../amd/exec/block.js';
+import { prng, Sq } from '../amd/sq/scheduler.js';
 
 /** Where code objects are loaded in the GPU VA space. */
 export const CODE_BASE = 0x7000_0000_0000;
@@ -136,8 +137,8 @@ export interface DispatchStats {
   aborted: boolean;
 }
 
-/** Deterministic PRNG (mulberry32, src/core/prng.ts). */
-export const prng: (seed: number) => () => number = mulberry32;
+/** Deterministic PRNG (mulberry32): the scheduler's (amd/sq/scheduler.ts). */
+export { prng };
 
 /** MODE at launch from RSRC1: FLOAT_MODE [7:0] (round [3:0], denorm [7:4]), DX10_CLAMP bit 8, IEEE bit 9. */
 function initialMode(k: CodeObjectKernel): number {
@@ -145,11 +146,8 @@ function initialMode(k: CodeObjectKernel): number {
   return ((r1.FLOAT_MODE ?? 0xf0) & 0xff) | ((r1.DX10_CLAMP ?? 0) << 8) | ((r1.IEEE_MODE ?? 0) << 9);
 }
 
-/** The LDS a request of `bytes` is given on a generation: rounded up to its allocation block. */
-export function ldsAllocBytes(gfx: 9 | 10 | 11, bytes: number): number {
-  const b = LDS_ALLOC[gfx].allocBlock;
-  return Math.ceil(bytes / b) * b;
-}
+/** The LDS a request of `bytes` is given on a generation (the SPI's allocation, amd/gfx/spi.ts). */
+export { ldsAllocBytes };
 
 /**
  * `c` with every key present in one order. Callers build their configs with conditional spreads
@@ -270,7 +268,6 @@ function runDispatch(
     stats.aborted = true;
     return stats;
   }
-  const rnd = prng(cfg.seed);
   const random = cfg.order === 'random';
   const totalGroups = groupsX * groupsY * groupsZ;
   const concurrent = random ? 4 : 1;
@@ -390,168 +387,41 @@ function runDispatch(
     return waves;
   }
 
-  // Resident workgroups; each is a list of waves.
+  // Resident workgroups, launched into slots and run by the SQ's scheduler (amd/sq/scheduler.ts).
   let next = firstGroup;
   const slotEntry = slotGroup.map((waves, slot) => ({ waves, slot }));
-  // Born holding objects (then emptied): a fresh [] has Smi elements until the first push, and
-  // the optimised scheduler deoptimised ("wrong map") on that transition in every dispatch.
-  const resident: { waves: Wave[]; slot: number }[] = [slotEntry[0]!];
-  resident.length = 0;
-  const freeSlots = Array.from({ length: concurrent }, (_, i) => concurrent - 1 - i);
-  // Each resident group keeps the scratch slot makeGroup gave its waves, to free it on retire.
   const more = cfg.moreGroups;
   let retired = 0;
-  const fillWithSlots = () => {
-    while (resident.length < concurrent) {
-      if (next >= endGroup) {
-        const r = more !== undefined && !stop ? more() : null;
-        if (r === null) break;
+  const trace = cfg.trace;
+  const sq = new Sq({
+    diag, clock: clk, budget: cfg.maxInstructions, engine: env.engine,
+    waitcnt: cfg.waitcnt === false ? null : new WaitcntSanitizer(diag, target.space),
+    before: trace, trap: trapProgram !== null ? { program: trapProgram, base: th!.tba, end: trapEnd } : null,
+  });
+  sq.runWorkgroups({
+    program, rnd: cfg.order === 'random' ? prng(cfg.seed) : null, concurrent, wavesPerGroup, placeholder: slotEntry[0]!,
+    launch: (slot, stopped) => {
+      while (next >= endGroup) {
+        const r = more !== undefined && !stopped ? more() : null;
+        if (r === null) return null;
         next = r[0];
         endGroup = Math.min(totalGroups, r[0] + r[1]);
         waveId = next * wavesPerGroup;
-        continue;
       }
-      const slot = freeSlots.pop()!;
       const waves = makeGroup(next++, slot);
-      resident.push(pool ? slotEntry[slot]! : { waves, slot });
-    }
-  };
-  let stop = false;
-  fillWithSlots();
-  const QUANTUM = 64;
-  const trace = cfg.trace;
-  const wc = cfg.waitcnt === false ? null : new WaitcntSanitizer(diag, target.space);
-  // Hot-loop state in locals: instruction count, budget, per-class counts by Op.ci.
-  const budget = cfg.maxInstructions;
-  let executed = 0;
-  const classCounts = new Float64Array(INST_CLASSES.length);
-  const trapBase = th ? th.tba : 0;
-  const order = new Int32Array(Math.max(1, wavesPerGroup));
-  // Basic blocks: the fast engine only (the interpreter stays the per-op reference), never under a trace.
-  const blocks = env.engine !== 'interp' && trace === undefined;
-  while (resident.length > 0 && !stop) {
-    const gi = random ? Math.floor(rnd() * resident.length) : 0;
-    const g = resident[gi]!;
-    const gw = g.waves;
-    const nw = gw.length;
-    let progressed = false;
-    if (random) shuffleInto(order, nw, rnd);
-    for (let k = 0; k < nw && !stop; k++) {
-      const w = gw[random ? order[k]! : k]!;
-      if (w.state === 'sleep' && clk.t >= w.sleepUntil) w.state = 'ready';
-      if (w.state !== 'ready') continue;
-      const q = random ? 1 + Math.floor(rnd() * QUANTUM * 2) : QUANTUM;
-      for (let i = 0; i < q && w.state === 'ready'; i++) {
-        if (blocks && !w.vgprsReleased && executed < budget) {
-          // A basic block in one step (block.ts), cut at the end of the quantum or the budget, so
-          // every turn runs exactly the instructions per-op stepping would.
-          const b = blockAt(trapProgram !== null && w.pc >= trapBase && w.pc < trapEnd ? trapProgram : program, w.pc);
-          if (b !== null) {
-            const room = budget - executed;
-            const ran = b.fn(w, clk, wc, q - i < room ? q - i : room, b.ops, b.args);
-            w.instructions += ran;
-            executed += ran;
-            if (ran === b.n) {
-              const c = b.classes;
-              for (let j = 0; j < c.length; j += 2) classCounts[c[j]!]! += c[j + 1]!;
-            } else {
-              for (let j = 0; j < ran; j++) classCounts[b.ops[j]!.ci]++;
-            }
-            i += ran - 1;
-            progressed = true;
-            continue;
-          }
-        }
-        if (executed >= budget) {
-          diag.report({ id: 'gpusim.instruction-budget', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `stopped after ${cfg.maxInstructions} wave-instructions (a runaway loop? raise --max-instructions)` });
-          stop = true;
-          stats.aborted = true;
-          break;
-        }
-        let op: Op;
-        try {
-          op = (trapProgram !== null && w.pc >= trapBase && w.pc < trapEnd ? trapProgram : program).opAt(w.pc, w);
-        } catch (e) {
-          if (!(e instanceof DecodeError)) throw e;
-          // Illegal instructions always trap when a handler is installed (TRAPSTS.ILLEGAL_INST).
-          const trapped = raiseException(w, TRAPSTS.ILLEGAL_INST, w.pc);
-          diag.report({ id: 'gfx11.illegal-instruction', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${e.message}; ${trapped ? 'the trap handler runs' : 'the wave is halted (an illegal-instruction trap with no handler)'}`, seed: WAVE_STATE_SEED });
-          if (!trapped) {
-            w.state = 'halted';
-            break;
-          }
-          continue;
-        }
-        if (w.vgprsReleased && op.inst.mnemonic !== 's_endpgm') {
-          diag.report({ id: 'gfx11.vgpr.use-after-dealloc', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `${op.inst.mnemonic} after s_sendmsg MSG_DEALLOC_VGPRS: only s_endpgm may follow`, seed: WAVE_STATE_SEED });
-        }
-        if (trace !== undefined) trace(w, op);
-        if (wc !== null && (w.waitTrack !== null || MEM_CLASS[op.ci] === 1)) wc.step(w, op);
-        w.pc += op.size;
-        op.run(w);
-        w.instructions++;
-        executed++;
-        clk.t++;
-        classCounts[op.ci]++;
-        progressed = true;
-      }
-    }
-    // Sleeping waves: when nothing else could run, the clock runs on to the earliest wake-up.
-    if (!progressed) {
-      let wake = Infinity;
-      for (const w of gw) if (w.state === 'sleep' && w.sleepUntil < wake) wake = w.sleepUntil;
-      if (wake !== Infinity) {
-        if (clk.t < wake) clk.t = wake;
-        progressed = true;
-      }
-    }
-    // Waves not ended or halted ("live"), of them those at a barrier, and halted ones.
-    let live = 0;
-    let atBarrier = 0;
-    let halted = 0;
-    for (let k = 0; k < nw; k++) {
-      const st = gw[k]!.state;
-      if (st === 'halted') halted++;
-      else if (st !== 'ended') {
-        live++;
-        if (st === 'barrier') atBarrier++;
-      }
-    }
-    // Barrier release: every live wave waits at the barrier. A halted wave is still resident:
-    // the barrier waits for it (and deadlocks, reported below).
-    if (live > 0 && atBarrier === live && halted === 0) {
-      for (let k = 0; k < nw; k++) if (gw[k]!.state === 'barrier') gw[k]!.state = 'ready';
-      atBarrier = 0;
-      progressed = true;
-    }
-    if (live === 0 || halted > 0) {
-      if (halted > 0) {
-        stats.aborted = true;
-        const stuck = gw.filter((w) => w.state === 'barrier').map((w) => w.id);
-        if (stuck.length > 0) {
-          const h = gw.find((w) => w.state === 'halted')!;
-          diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: stuck[0]!, workgroup: h.wgId.join(',') }, message: `s_barrier can never complete: waves ${stuck.join(', ')} wait while wave ${h.id} is halted${h.haltReason ? ` (${h.haltReason})` : ''}`, seed: WAVE_STATE_SEED });
-        }
-      }
-      for (let k = 0; k < nw; k++) stats.laneOps += gw[k]!.laneOps;
+      return pool ? slotEntry[slot]! : { waves, slot };
+    },
+    retire: (g) => {
+      const gw = g.waves;
+      for (let k = 0; k < gw.length; k++) stats.laneOps += gw[k]!.laneOps;
       if (cfg.onWaveEnd) for (const w of gw) cfg.onWaveEnd(w);
-      // resident.splice(gi, 1) without the array of removed elements it returns.
-      for (let k = gi + 1; k < resident.length; k++) resident[k - 1] = resident[k]!;
-      resident.pop();
-      freeSlots.push(g.slot);
       retired++;
       cfg.progress?.(firstGroup + retired, totalGroups);
-      fillWithSlots();
-      if (halted > 0) stop = true;
-      continue;
-    }
-    if (!progressed && atBarrier > 0) {
-      const waiting = gw.filter((w) => w.state === 'barrier').map((w) => w.id);
-      diag.report({ id: 'gfx11.barrier.deadlock', severity: 'error', where: { wave: waiting[0]!, workgroup: gw[0]!.wgId.join(',') }, message: `s_barrier can never complete: waves ${waiting.join(', ')} wait while the others have ended or are stuck`, seed: WAVE_STATE_SEED });
-      stats.aborted = true;
-      stop = true;
-    }
-  }
+    },
+  });
+  if (sq.aborted) stats.aborted = true;
+  const executed = sq.executed;
+  const classCounts = sq.classCounts;
   stats.waveInstructions = executed;
   const byClass: Record<string, number> = {};
   for (const c of [...INST_CLASSES].sort()) {
@@ -560,17 +430,6 @@ function runDispatch(
   }
   stats.byClass = byClass;
   return stats;
-}
-
-/** A seeded Fisher-Yates shuffle of 0..n-1 into `a` (the same draws as a fresh array would take). */
-function shuffleInto(a: Int32Array, n: number, rnd: () => number): void {
-  for (let i = 0; i < n; i++) a[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    const t = a[i]!;
-    a[i] = a[j]!;
-    a[j] = t;
-  }
 }
 
 /** A 64-bit value into SGPRs r, r+1. */

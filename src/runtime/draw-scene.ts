@@ -1,7 +1,7 @@
 /**
  * Scenes for `gpusim draw`: a JSON description of render targets, buffers, shaders, state and
  * draws becomes a real PM4 command stream (Pm4Builder), which the command processor executes
- * with the graphics pipeline attached (src/runtime/draw.ts). The format is documented in
+ * with the graphics pipeline attached (src/amd/gfx/pipeline.ts). The format is documented in
  * README.md ("Drawing"); every field error names the field (InputError).
  */
 import { readFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ import { BUF_FORMATS } from '../amd/exec/buffer-formats.gen.js';
 import type { RsrcBits } from '../amd/exec/mimg-rsrc.gen.js';
 import { imageGen } from '../amd/exec/mimg.js';
 import { linearLayout, type LinearLayout } from '../amd/exec/image-layout.js';
-import { GfxPipeline, type DrawOptions, type DrawStats, type ShaderCode } from './draw.js';
+import { GfxPipeline, type DrawOptions, type DrawStats, type ShaderCode } from '../amd/gfx/pipeline.js';
 import type { PopsDrawReport } from '../amd/gfx/pops-draw.js';
 import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
 

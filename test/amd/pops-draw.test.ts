@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runScene, type SceneResult } from '../../src/runtime/draw-scene.js';
-import type { PsLaunch } from '../../src/runtime/draw.js';
+import type { PsLaunch } from '../../src/amd/gfx/pipeline.js';
 import { main } from '../../src/cli/main.js';
 import { loadPng } from '../../src/cli/commands/draw.js';
 import { setField } from '../../src/amd/gfx/pops-config.js';

@@ -13,7 +13,7 @@ import { Pm4Builder } from '../../src/amd/cp/builder.js';
 import { CommandProcessor } from '../../src/amd/cp/cp.js';
 import { Memory } from '../../src/core/memory.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
-import { GfxPipeline } from '../../src/runtime/draw.js';
+import { GfxPipeline } from '../../src/amd/gfx/pipeline.js';
 import { regDb } from '../../src/amd/cp/regdb.js';
 import { encodeFields } from '../../src/amd/gfx/regs.js';
 

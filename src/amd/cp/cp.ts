@@ -119,7 +119,7 @@ export interface CpOptions {
   readonly diag: Diagnostics;
   /** Run a compute dispatch (returns whether it ran). Absent: dispatches are only recorded. */
   readonly launch?: (l: ComputeLaunch) => boolean;
-  /** Execute a draw (the graphics pipeline, src/runtime/draw.ts). Absent: draws are only recorded. */
+  /** Execute a draw (the graphics pipeline, src/amd/gfx/pipeline.ts). Absent: draws are only recorded. */
   readonly onDraw?: (rec: DrawRecord) => void;
   /** Stop recording draws after this many (default 100,000). */
   readonly maxDraws?: number;

@@ -11,6 +11,7 @@ import { HI, sread64, swrite32, swrite64 } from './operands.js';
 import { once, sdefine as define } from './salu.js';
 import { realtime } from './hwreg.js';
 import { enterTrap, raiseException, trapEnabled, TRAPSTS } from './trap.js';
+import { messageSinks, sendToSink } from './msg.js';
 import { popsAttached, popsEndpgm, popsSendmsg, popsSleep, popsWaitEvent, POPS_WAIT_EVENT_RETRY } from './pops-exec.js';
 
 const simm16 = (inst: Instruction): number => ((inst.fields.simm16 ?? 0) << 16) >> 16;
@@ -154,7 +155,8 @@ const MSG_ORDERED_PS_DONE = 7;
 const QUIET_MSGS = new Set<number>([MSG.INTERRUPT, MSG.STALL_WAVE_GEN, MSG.HALT_WAVES, MSG.GS_ALLOC_REQ, MSG.HS_TESSFACTOR]);
 
 function sendmsg(inst: Instruction, env: Parameters<typeof once>[0], halt: boolean): { cls: 'msg'; run: (w: Wave) => void; findings?: { id: string; message: string }[] } {
-  const id = (inst.fields.simm16 ?? 0) & 0xff;
+  const simm = inst.fields.simm16 ?? 0;
+  const id = simm & 0xff;
   const findings = id !== MSG.DEALLOC_VGPRS && !QUIET_MSGS.has(id)
     ? [{ id: 'gfx11.sendmsg.unknown', message: `${inst.mnemonic}: message id ${id} is not a GFX11 s_sendmsg message; it is dropped` }]
     : [];
@@ -163,6 +165,7 @@ function sendmsg(inst: Instruction, env: Parameters<typeof once>[0], halt: boole
   return {
     cls: 'msg', findings,
     run: (w) => {
+      if (!halt && messageSinks.any) sendToSink(w, simm, w.pc - inst.size);
       if (orderedPsDone && popsAttached.any) popsSendmsg(w, id, w.pc - inst.size);
       if (id === MSG.DEALLOC_VGPRS) w.vgprsReleased = true;
       if (halt) {

@@ -42,6 +42,7 @@ import type { ExecEnv } from './env.js';
 import { once } from './salu.js';
 import { HWREG, STATUS } from '../wave/wave.js';
 import { popsAttached, popsSendmsg } from './pops-exec.js';
+import { messageSinks, sendToSink } from './msg.js';
 
 const F32x3: Shape = { srcs: ['f32', 'f32', 'f32'], dst: 'f32' };
 const F32x2: Shape = { srcs: ['f32', 'f32'], dst: 'f32' };
@@ -132,6 +133,7 @@ for (const halt of [false, true]) {
     return {
       cls: 'msg', findings,
       run: (w) => {
+        if (!halt && messageSinks.any) sendToSink(w, inst.fields.simm16 ?? 0, w.pc - inst.size);
         if (id === 7 && popsAttached.any) popsSendmsg(w, id, w.pc - inst.size);
         if (!halt) return;
         halted(w, 'the wave halts after sending its message; nothing resumes it without a debugger');

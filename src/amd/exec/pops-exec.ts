@@ -1,7 +1,7 @@
 /**
  * Executor side of Primitive Ordered Pixel Shading (seed 002_d00ee82034762a57.txt).
  *
- * The POPS model (src/amd/gfx/pops.ts) lives below the pipeline; a pixel-shader wave is tied to
+ * The POPS model (src/amd/gfx/pops.ts, seen here through pops-port.ts) lives below the pipeline; a pixel-shader wave is tied to
  * its POPS state with `attachPops` when the pipeline launches it. Compute waves have none, and
  * every helper here is then a no-op, so the hooks cost nothing outside POPS.
  *
@@ -19,17 +19,16 @@
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import type { Instruction } from '../isa/types.js';
-import type { PopsUnit, PopsWave } from '../gfx/pops.js';
-import { HW_REG_MODE, HW_REG_POPS_PACKER, intrawaveLayers } from '../gfx/pops.js';
+import { HW_REG_MODE, HW_REG_POPS_PACKER, intrawaveLayers, type PopsPort, type PopsWaveView } from './pops-port.js';
 import { define } from './registry.js';
 
 interface Link {
-  readonly unit: PopsUnit;
-  readonly pops: PopsWave;
+  readonly unit: PopsPort;
+  readonly pops: PopsWaveView;
 }
 
 const links = new WeakMap<Wave, Link>();
-const waves = new WeakMap<PopsWave, Wave>();
+const waves = new WeakMap<PopsWaveView, Wave>();
 
 /**
  * Whether any wave was ever tied to POPS state in this process: the instruction owners test this
@@ -41,18 +40,18 @@ export const popsAttached = { any: false };
 export const POPS_WAIT_EVENT_RETRY = 64;
 
 /** Tie an executor wave to its POPS state (done by the pipeline at pixel-shader wave launch). */
-export function attachPops(w: Wave, unit: PopsUnit, pops: PopsWave): void {
+export function attachPops<P extends PopsWaveView>(w: Wave, unit: PopsPort<P>, pops: P): void {
   popsAttached.any = true;
-  links.set(w, { unit, pops });
+  links.set(w, { unit: unit as unknown as PopsPort, pops });
   waves.set(pops, w);
 }
 
-export function popsOf(w: Wave): PopsWave | undefined {
+export function popsOf(w: Wave): PopsWaveView | undefined {
   return links.get(w)?.pops;
 }
 
 /** Resume executor waves the POPS model woke (GFX10+ sleepers in the wait loop). */
-function wake(list: readonly PopsWave[]): void {
+function wake(list: readonly PopsWaveView[]): void {
   for (const p of list) {
     const w = waves.get(p);
     if (w && w.state === 'sleep') w.state = 'ready';
@@ -143,8 +142,8 @@ export function crossQuadOp(inst: Instruction): string | null {
 }
 
 /** EXEC of each POPS wave when it was first seen inside its ordered section. */
-const entryExec = new WeakMap<PopsWave, readonly [number, number]>();
-const reported = new WeakMap<PopsWave, Set<number>>();
+const entryExec = new WeakMap<PopsWaveView, readonly [number, number]>();
+const reported = new WeakMap<PopsWaveView, Set<number>>();
 
 /**
  * Before each instruction of a POPS wave (the runners call it): a subgroup operation inside the

@@ -1,5 +1,5 @@
 /**
- * POPS inside the PM4 draw pipeline (`gpusim draw`, src/runtime/draw.ts): a draw whose
+ * POPS inside the PM4 draw pipeline (`gpusim draw`, src/amd/gfx/pipeline.ts): a draw whose
  * DB_SHADER_CONTROL.PRIMITIVE_ORDERED_PIXEL_SHADER is set has its PS waves formed, argued and
  * ordered by the POPS model (seed 002_d00ee82034762a57.txt):
  *

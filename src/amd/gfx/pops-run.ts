@@ -5,10 +5,11 @@
  * units. The instructions themselves drive the ordered-section state machine through the hooks
  * (s_setreg, src_pops_exiting_wave_id, s_sleep, s_wait_event, s_sendmsg, exp, s_endpgm).
  *
- * Scheduling: waves launch in rasterization order into free wave slots (a CU is picked at
- * random); each scheduler step runs a random ready wave for a random quantum of 1..8
- * instructions; sleeping waves wake when their delay passes or when an exit of their packer
- * wakes them (GFX10+). When every resident wave sleeps, the clock jumps to the earliest wake-up.
+ * Scheduling (the SQ's scheduler, amd/sq/scheduler.ts `runSlots`): waves launch in rasterization
+ * order into free wave slots (a CU is picked at random); each scheduler step runs a random ready
+ * wave for a random quantum of 1..8 instructions; sleeping waves wake when their delay passes or
+ * when an exit of their packer wakes them (GFX10+). When every resident wave sleeps, the clock
+ * jumps to the earliest wake-up.
  *
  * Optional: a cache model (`PopsCaches`: per-CU L0/L1 views of memory, a shared L2) and a trace
  * recorder (`PopsTrace`: the Chrome trace of waves entering, waiting in and leaving ordered
@@ -19,12 +20,12 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
 import type { IsaTarget } from '../isa/target.js';
 import { assembleLine } from '../isa/target.js';
-import { DecodeError } from '../isa/types.js';
 import { Program } from '../exec/program.js';
 import type { ExecEnv } from '../exec/env.js';
 import { WAVE_STATE_SEED } from '../exec/env.js';
-import { lookup } from '../exec/registry.js';
-import { attachPops, popsBeforeInstruction, popsExport } from '../exec/pops-exec.js';
+import { attachPops, popsBeforeInstruction } from '../exec/pops-exec.js';
+import type { Clock } from '../exec/block.js';
+import { prng, Sq } from '../sq/scheduler.js';
 import { setExportSink, type ExportSink } from '../exec/exp.js';
 
 const DISCARD_EXPORTS: ExportSink = { export: () => {} };
@@ -116,20 +117,17 @@ export interface PopsRunResult {
   readonly waves: readonly Wave[];
 }
 
-/** The `exp` instruction has semantics (helper "draw" defines them); without them the runner's minimal export path runs. */
-const expDefined = (): boolean => lookup('exp') !== undefined;
+/** Deterministic PRNG (mulberry32): the scheduler's (amd/sq/scheduler.ts). */
+export const popsRng = prng;
 
-/** Deterministic PRNG (mulberry32, src/core/prng.ts). */
-export const popsRng: (seed: number) => () => number = mulberry32;
-
-/** Run the launches to completion under the seeded scheduler. */
+/** Run the launches to completion under the seeded scheduler (amd/sq/scheduler.ts `runSlots`). */
 export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): PopsRunResult {
   const ws = o.waveSize ?? 32;
   const vgprs = o.vgprs ?? 32;
   const rnd = popsRng(o.seed);
-  let clock = 0;
+  const clk: Clock = { t: 0 };
   const env: ExecEnv = {
-    space: o.target.space, diag: o.diags, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clock,
+    space: o.target.space, diag: o.diags, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clk.t,
     ...(o.caches ? { cacheHook: o.caches } : {}),
   };
   const bytes = new Uint8Array(o.code.buffer.slice(o.code.byteOffset, o.code.byteOffset + o.code.byteLength));
@@ -140,106 +138,63 @@ export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): 
   const slots = o.slotsPerCu ?? 4;
   const perCu = new Array<number>(cus).fill(0);
   const lds = new Uint8Array(1024); // the scenes' pixel shaders use no LDS
-  const budget = o.maxInstructions ?? 5_000_000;
-  const minimalExport = !expDefined();
   const trace = o.trace;
-  interface Res { w: Wave; p: PopsWave; cu: number }
-  const resident: Res[] = [];
+  const caches = o.caches;
+  interface Res { p: PopsWave; cu: number }
+  const res = new Map<Wave, Res>();
   const all: Wave[] = [];
   let next = 0;
-  let instructions = 0;
   let steps = 0;
-  let aborted = false;
 
-  const launch = (): void => {
-    while (next < launches.length) {
-      const free: number[] = [];
-      for (let c = 0; c < cus; c++) if (perCu[c]! < slots) free.push(c);
-      if (free.length === 0) return;
-      const cu = free[Math.floor(rnd() * free.length)]!;
-      const l = launches[next++]!;
-      const mem = o.caches ? o.caches.viewFor(cu) : o.mem;
-      const w = new Wave(
-        { waveSize: ws, vgprs, pc: PS_CODE_VA, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: 0xf0, status: 0 },
-        mem, lds, { wg: [0, 0, 0], waveInGroup: 0, id: l.pops.seq },
-      );
-      w.s[SREG.EXEC_LO] = 0xffffffff;
-      w.s[SREG.EXEC_HI] = ws === 64 ? 0xffffffff : 0;
-      l.setup(w);
-      attachPops(w, o.unit, l.pops);
-      // This runner models the ordered section only: colour exports have no backend to reach.
-      setExportSink(w, DISCARD_EXPORTS);
-      perCu[cu]!++;
-      resident.push({ w, p: l.pops, cu });
-      all.push(w);
-      trace?.launch(l.pops, cu, clock);
-    }
-  };
-
-  launch();
-  while (resident.length > 0) {
-    for (const r of resident) if (r.w.state === 'sleep' && clock >= r.w.sleepUntil) r.w.state = 'ready';
-    const ready = resident.filter((r) => r.w.state === 'ready');
-    if (ready.length === 0) {
-      let wake = Infinity;
-      for (const r of resident) if (r.w.state === 'sleep' && r.w.sleepUntil < wake) wake = r.w.sleepUntil;
-      if (wake === Infinity) {
-        const stuck = resident.map((r) => `${r.w.id}:${r.w.state}`).join(', ');
-        o.diags.report({ id: 'pops.run.deadlock', severity: 'error', where: { wave: resident[0]!.w.id }, message: `no wave can run (${stuck})` });
-        aborted = true;
-        break;
+  const sq = new Sq({
+    diag: o.diags, clock: clk, budget: o.maxInstructions ?? 5_000_000,
+    // The ordered section's rules and the caches around each instruction (the waves step op by op).
+    before: (w, op) => {
+      popsBeforeInstruction(w, op.inst, w.pc);
+      caches?.beforeInstruction(w, clk.t);
+    },
+    after: (w) => {
+      caches?.afterInstruction(w, clk.t - 1);
+      trace?.observe(res.get(w)!.p, clk.t);
+    },
+  });
+  sq.runSlots({
+    program, rnd, maxQuantum: 8,
+    step: () => void steps++,
+    launch: (resident) => {
+      while (next < launches.length) {
+        const free: number[] = [];
+        for (let c = 0; c < cus; c++) if (perCu[c]! < slots) free.push(c);
+        if (free.length === 0) return;
+        const cu = free[Math.floor(rnd() * free.length)]!;
+        const l = launches[next++]!;
+        const mem = caches ? caches.viewFor(cu) : o.mem;
+        const w = new Wave(
+          { waveSize: ws, vgprs, pc: PS_CODE_VA, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: 0xf0, status: 0 },
+          mem, lds, { wg: [0, 0, 0], waveInGroup: 0, id: l.pops.seq },
+        );
+        w.s[SREG.EXEC_LO] = 0xffffffff;
+        w.s[SREG.EXEC_HI] = ws === 64 ? 0xffffffff : 0;
+        l.setup(w);
+        attachPops(w, o.unit, l.pops);
+        // This runner models the ordered section only: colour exports have no backend to reach.
+        setExportSink(w, DISCARD_EXPORTS);
+        perCu[cu]!++;
+        resident.push(w);
+        res.set(w, { p: l.pops, cu });
+        all.push(w);
+        trace?.launch(l.pops, cu, clk.t);
       }
-      clock = Math.max(clock, wake);
-      continue;
-    }
-    const r = ready[Math.floor(rnd() * ready.length)]!;
-    const w = r.w;
-    const q = 1 + Math.floor(rnd() * 8);
-    steps++;
-    for (let i = 0; i < q && w.state === 'ready'; i++) {
-      if (instructions >= budget) {
-        o.diags.report({ id: 'gpusim.instruction-budget', severity: 'error', where: { pc: w.pc, wave: w.id }, message: `stopped after ${budget} wave-instructions` });
-        aborted = true;
-        break;
-      }
-      let op;
-      try {
-        op = program.opAt(w.pc, w);
-      } catch (e) {
-        if (!(e instanceof DecodeError)) throw e;
-        o.diags.report({ id: 'gfx11.illegal-instruction', severity: 'error', where: { pc: w.pc, wave: w.id }, message: e.message, seed: WAVE_STATE_SEED });
-        w.state = 'halted';
-        break;
-      }
-      const pc = w.pc;
-      popsBeforeInstruction(w, op.inst, pc);
-      o.caches?.beforeInstruction(w, clock);
-      w.pc += op.inst.size;
-      if (minimalExport && op.inst.mnemonic === 'exp') {
-        // Minimal export path until `exp` has semantics: only what POPS needs (the done bit).
-        popsExport(w, (op.inst.fields['done'] ?? 0) === 1, pc);
-      } else op.run(w);
-      o.caches?.afterInstruction(w, clock);
-      instructions++;
-      w.instructions++;
-      clock++;
-      trace?.observe(r.p, clock);
-    }
-    if (aborted) break;
-    if (w.state === 'ended' || w.state === 'halted') {
-      resident.splice(resident.indexOf(r), 1);
+    },
+    retire: (w) => {
+      const r = res.get(w)!;
       perCu[r.cu]!--;
-      o.caches?.waveEnded(w, rnd);
-      trace?.end(r.p, clock);
-      if (w.state === 'halted') {
-        aborted = true;
-        break;
-      }
-      launch();
-    }
-  }
-  o.caches?.drainAll();
-  return { instructions, steps, clock, aborted, waves: all };
+      caches?.waveEnded(w, rnd);
+      trace?.end(r.p, clk.t);
+    },
+  });
+  caches?.drainAll();
+  return { instructions: sq.executed, steps, clock: clk.t, aborted: sq.aborted, waves: all };
 }
 
 // ---------------------------------------------------------------- trace

@@ -32,9 +32,9 @@ export const WAVE_ID_MASK = 0x3ff;
 export const MSG_ORDERED_PS_DONE = 7;
 /** The scalar operand number of src_pops_exiting_wave_id. */
 export const SRC_POPS_EXITING_WAVE_ID = 239;
-/** HW_REG_POPS_PACKER (GFX10+) and HW_REG_MODE ids. */
-export const HW_REG_MODE = 1;
-export const HW_REG_POPS_PACKER = 25;
+/** HW_REG_POPS_PACKER (GFX10+) and HW_REG_MODE ids (the executor's leaf, amd/exec/pops-port.ts). */
+export { HW_REG_MODE, HW_REG_POPS_PACKER, intrawaveLayers, type PopsCounters } from '../exec/pops-port.js';
+import { HW_REG_MODE, HW_REG_POPS_PACKER, intrawaveLayers, type PopsCounters, type PopsPort } from '../exec/pops-port.js';
 /** GFX9 MODE bits naming the packer: [24] packer 0, [25] packer 1. */
 export const MODE_POPS_PACKER0 = 1 << 24;
 export const MODE_POPS_PACKER1 = 1 << 25;
@@ -105,25 +105,6 @@ export function packerSetregValue(gen: PopsGen, cwid: number): number {
 
 // ---------------------------------------------------------------- intrawave collisions
 
-/**
- * Split a wave into the layers the ordered section runs in, from the INTRAWAVE_COLLISION quad
- * mask (low 8 bits for wave32, 16 for wave64; the rest ignored): each set bit starts a new layer
- * at that quad. Returns [firstLane, endLane) per layer.
- */
-export function intrawaveLayers(mask: number, waveSize: 32 | 64): [number, number][] {
-  const quads = waveSize / 4;
-  const m = mask & ((1 << quads) - 1);
-  const out: [number, number][] = [];
-  let start = 0;
-  for (let q = 1; q < quads; q++) {
-    if ((m >>> q) & 1) {
-      out.push([start, q * 4]);
-      start = q * 4;
-    }
-  }
-  out.push([start, waveSize]);
-  return out;
-}
 
 // ---------------------------------------------------------------- rasterized input
 
@@ -201,12 +182,6 @@ export interface PopsDrawStats {
 }
 
 /** Outstanding memory counters at an exit point (vm, vs, lgkm), as the executor sees them. */
-export interface PopsCounters {
-  readonly vm: number;
-  readonly vs: number;
-  readonly lgkm: number;
-}
-
 interface TrackEntry {
   wave: PopsWave;
   quad: number;
@@ -239,7 +214,7 @@ const ALL_SAMPLES = 0xffff;
  * The POPS hardware of one GPU: packers per shader engine, the overlap tracker (per pixel and
  * sample index, the newest invocation that covered it), and the per-wave state machines.
  */
-export class PopsUnit {
+export class PopsUnit implements PopsPort<PopsWave> {
   readonly gen: PopsGen;
   readonly info: PopsGenInfo;
   readonly diags: Diagnostics | undefined;

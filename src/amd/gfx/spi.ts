@@ -1,6 +1,6 @@
 /**
  * SPI: the initial wave state of the graphics stages (wave-state seed 001, "初始波状态"), as data
- * and small pure functions the pipeline (src/runtime/draw.ts) applies to a Wave.
+ * and small pure functions the pipeline (src/amd/gfx/pipeline.ts) applies to a Wave.
  *
  * GFX11 NGG primitive shader (GS hardware stage, ES+GS merged; PC = SPI_SHADER_PGM_LO/HI_ES):
  * the first 8 SGPRs are always written (unused ones 0), user SGPRs follow at s8:
@@ -28,6 +28,7 @@
  * value as P0 and zeros; OFFSET >= 32 gives DEFAULT_VAL's constant.
  */
 import { PARAM_LAYOUT } from '../exec/interp.js';
+import { LDS_ALLOC } from '../exec/lds-alloc.gen.js';
 import type { PsWave } from './waves.js';
 
 /** Bytes of LDS a PS wave needs for `prims` primitives' parameters. */
@@ -109,3 +110,9 @@ export function attrRingBytes(verts: number, params: number): number {
 
 /** DEFAULT_VAL constants of SPI_PS_INPUT_CNTL (0: 0,0,0,0; 1: 0,0,0,1; 2: 1,1,1,0; 3: 1,1,1,1). */
 export const PS_DEFAULT_VALS: readonly (readonly number[])[] = [[0, 0, 0, 0], [0, 0, 0, 1], [1, 1, 1, 0], [1, 1, 1, 1]];
+
+/** The LDS a request of `bytes` is given on a generation: rounded up to its allocation block (lds-alloc.gen.ts). */
+export function ldsAllocBytes(gfx: 9 | 10 | 11, bytes: number): number {
+  const b = LDS_ALLOC[gfx].allocBlock;
+  return Math.ceil(bytes / b) * b;
+}

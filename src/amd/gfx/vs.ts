@@ -1,8 +1,8 @@
 /**
  * The GFX9 / GFX10.3 legacy geometry path: the hardware VS stage (VGT_SHADER_STAGES_EN.VS_EN =
  * real VS, PRIMGEN_EN = 0) and the parameter cache its `exp paramN` fill, plus what every vertex
- * stage (NGG or VS) hands the rest of the pipeline (src/runtime/draw.ts): positions, primitives
- * and a parameter reader the PS launch preloads LDS from.
+ * stage (NGG or VS) hands the rest of the pipeline (pipeline.ts): positions, primitives
+ * and a parameter reader the PS launch preloads LDS from (param-cache.ts).
  *
  * VS wave launch (Mesa's hardware-VS argument declarations, radeonsi/RADV, and LLVM's AMDGPUUsage):
  *   PC = SPI_SHADER_PGM_LO/HI_VS; VGPRs (RSRC1_VS.VGPRS + 1) * 4 (wave64) or * 8 (wave32, GFX10.3
@@ -23,63 +23,16 @@
  * amd.vs.no-pos-done). `exp paramN` (N <= SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT) writes the vertex's
  * parameter N into the parameter cache; compressed (compr) exports are f16 pairs.
  */
-import type { Diagnostics } from '../core/diagnostics.js';
-import type { Memory } from '../core/memory.js';
-import { f16, f32 } from '../core/float.js';
-import type { Op, Program } from '../amd/exec/program.js';
-import { setExportSink, type ExportEvent } from '../amd/exec/exp.js';
-import { paramAddr } from '../amd/exec/vintrp.js';
-import { Wave, SREG } from '../amd/wave/wave.js';
-import { APERTURE } from '../amd/exec/vmem.js';
-import type { Pm4Gen } from '../amd/cp/regdb.js';
-import type { Primitive } from '../amd/gfx/assembly.js';
-import type { SetupPrim } from '../amd/gfx/setup.js';
-import type { GfxRegs } from '../amd/gfx/regs.js';
-import { PS_DEFAULT_VALS } from '../amd/gfx/spi.js';
-import type { GfxRunStats, GfxWave } from './draw-waves.js';
-
-/** What a vertex stage (NGG or hardware VS) hands setup and the PS launch. */
-export interface VertexOutput {
-  /** Clip-space positions, 4 per vertex; the primitives index them. */
-  readonly positions: Float64Array;
-  readonly prims: readonly Primitive[];
-  /** SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1. */
-  readonly params: number;
-  /** Parameter `param` of vertex `v` (an index into positions / 4) into dst[0..3]. */
-  param(v: number, param: number, dst: number[]): void;
-}
-
-/** The SPI's parameter cache of one wave/subgroup: `params` vec4s per vertex (unwritten: 0). */
-export class ParamCache {
-  readonly data: Float32Array;
-  readonly params: number;
-  constructor(verts: number, params: number) {
-    this.params = params;
-    this.data = new Float32Array(verts * params * 4);
-  }
-  read(v: number, p: number, dst: number[]): void {
-    const a = (v * this.params + p) * 4;
-    for (let c = 0; c < 4; c++) dst[c] = this.data[a + c]!;
-  }
-  /** Store an `exp paramN` for every export lane below `verts`. */
-  store(e: ExportEvent, ws: number, verts: number): void {
-    for (let l = 0; l < verts && l < ws; l++) {
-      if (!laneOn(e, l)) continue;
-      const a = (l * this.params + e.index) * 4;
-      for (let c = 0; c < 4; c++) if ((e.en >> c) & 1) this.data[a + c] = expChannel(e, c, l, ws);
-    }
-  }
-}
-
-export function laneOn(e: ExportEvent, l: number): boolean {
-  return l < 32 ? ((e.execLo >>> l) & 1) === 1 : ((e.execHi >>> (l - 32)) & 1) === 1;
-}
-
-/** Channel c of lane l of an export as a float (compressed exports: f16 half c & 1 of the dword). */
-export function expChannel(e: ExportEvent, c: number, l: number, ws: number): number {
-  const d = e.data[c * ws + l]!;
-  return e.compr ? f16((c & 1 ? d >>> 16 : d) & 0xffff) : f32(d);
-}
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Memory } from '../../core/memory.js';
+import type { Program } from '../exec/program.js';
+import { setExportSink, type ExportEvent } from '../exec/exp.js';
+import { Wave, SREG } from '../wave/wave.js';
+import { APERTURE } from '../exec/vmem.js';
+import type { Pm4Gen } from '../cp/regdb.js';
+import type { Primitive } from './assembly.js';
+import type { GfxRegs } from './regs.js';
+import { expChannel, laneOn, ParamCache, type VertexOutput } from './param-cache.js';
 
 /** The pipeline services a vertex stage uses (GfxPipeline implements it). */
 export interface StageHost {
@@ -89,46 +42,14 @@ export interface StageHost {
   readonly stats: { gsWaves: number; gsInstructions: number; aborted: boolean };
   program(pc: number, waveSize: 32 | 64, vgprs: number, stage: string, where: Record<string, number | string>): Program | null;
   nextWaveId(): number;
-  /** Run one stage's waves on the shared scheduler (order, seed, budget, clock). */
-  run(list: readonly GfxWave[], beforeOp?: (w: Wave, op: Op) => void): GfxRunStats;
+  /** Run one stage's waves (all running `program`) on the SQ's scheduler (order, seed, budget, clock). */
+  run(waves: readonly Wave[], program: Program): StageRun;
 }
 
-/**
- * LDS parameter preload of primitive `p` of a PS wave (GFX9, GFX10.3 and GFX11 share one layout:
- * vintrp.ts's `paramAddr` over interp.ts's PARAM_LAYOUT, which lds_param_load and v_interp_* read):
- * for PS input i (SPI_PS_INPUT_CNTL_i), channel c: P0, P10 = P1 - P0, P20 = P2 - P0, all f32; FLAT_SHADE puts the provoking vertex's value in P0 and zeros in P10/P20; points
- * and lines load vertex 0 as P0. OFFSET >= 32 or past the exported parameters gives DEFAULT_VAL.
- */
-export function preloadParams(ldv: DataView, p: number, sp: SetupPrim, vo: VertexOutput, cntl: readonly number[]): void {
-  const verts = sp.prim.v;
-  const n = verts.length;
-  const prov = sp.prim.provoking;
-  const vals = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
-  for (let i = 0; i < cntl.length; i++) {
-    const c = cntl[i]!;
-    const offset = c & 0x3f;
-    const flat = ((c >>> 10) & 1) === 1;
-    for (let k = 0; k < 3; k++) {
-      const dst = vals[k]!;
-      if (offset >= 32 || offset >= vo.params) {
-        const d = PS_DEFAULT_VALS[(c >>> 8) & 3]!;
-        for (let ch = 0; ch < 4; ch++) dst[ch] = d[ch]!;
-      } else vo.param(verts[Math.min(k, n - 1)]!, offset, dst);
-    }
-    for (let ch = 0; ch < 4; ch++) {
-      const a = paramAddr(0, p, i, 0, ch);
-      if (flat || n < 3) {
-        ldv.setFloat32(a, vals[flat ? Math.min(prov, n - 1) : 0]![ch]!, true);
-        ldv.setFloat32(paramAddr(0, p, i, 1, ch), 0, true);
-        ldv.setFloat32(paramAddr(0, p, i, 2, ch), 0, true);
-      } else {
-        const p0 = vals[0]![ch]!;
-        ldv.setFloat32(a, p0, true);
-        ldv.setFloat32(paramAddr(0, p, i, 1, ch), Math.fround(vals[1]![ch]! - p0), true);
-        ldv.setFloat32(paramAddr(0, p, i, 2, ch), Math.fround(vals[2]![ch]! - p0), true);
-      }
-    }
-  }
+/** What a stage's run on the scheduler gave. */
+export interface StageRun {
+  readonly instructions: number;
+  readonly aborted: boolean;
 }
 
 interface VsWaveOut {
@@ -197,7 +118,7 @@ export function runLegacyVs(h: StageHost, regs: GfxRegs, prims: readonly Primiti
 
   const groups = vsWaves(prims, ws);
   const outs: VsWaveOut[] = [];
-  const list: GfxWave[] = [];
+  const list: Wave[] = [];
   const byWave = new Map<Wave, VsWaveOut>();
   groups.forEach((g, gi) => {
     const o: VsWaveOut = { verts: g.verts, pos: new Float64Array(4 * g.verts.length).fill(NaN), posSet: new Uint8Array(g.verts.length), cache: new ParamCache(g.verts.length, params), done: false };
@@ -221,10 +142,10 @@ export function runLegacyVs(h: StageHost, regs: GfxRegs, prims: readonly Primiti
     w.s[SREG.EXEC_HI] = ws === 64 ? hi >>> 0 : 0;
     byWave.set(w, o);
     setExportSink(w, { export: (wv, e) => vsExport(h.diag, wv, e, byWave.get(wv)!, params) });
-    list.push({ wave: w, program: prog });
+    list.push(w);
   });
   h.stats.gsWaves += list.length;
-  const r = h.run(list);
+  const r = h.run(list, prog);
   h.stats.gsInstructions += r.instructions;
   if (r.aborted) return null;
 

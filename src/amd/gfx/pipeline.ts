@@ -19,42 +19,44 @@
  * Hooks: `onPsWave` receives every PS wave at launch (before its first instruction) with its
  * packed quads, packer and wave id: POPS attaches its state there.
  */
-import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
-import { ldsAllocBytes } from './dispatch.js';
-import type { Diagnostics } from '../core/diagnostics.js';
-import type { Memory } from '../core/memory.js';
-import { f32 } from '../core/float.js';
-import { gfx11 } from '../amd/isa/gfx11/index.js';
-import { gfx10 } from '../amd/isa/gfx10/index.js';
-import { gfx9 } from '../amd/isa/gfx9/index.js';
-import { Program, type Op } from '../amd/exec/program.js';
-import { WAVE_STATE_SEED, type ExecEnv } from '../amd/exec/env.js';
-import { setExportSink, type ExportEvent } from '../amd/exec/exp.js';
-import { Wave, SREG } from '../amd/wave/wave.js';
-import { APERTURE } from '../amd/exec/vmem.js';
-import type { DrawRecord } from '../amd/cp/cp.js';
-import type { Pm4Gen } from '../amd/cp/regdb.js';
-import { assemble, primKind, type IndexType, type Primitive } from '../amd/gfx/assembly.js';
-import { decodePaState, type PaState } from '../amd/gfx/state.js';
-import { Setup, barycentrics, type SetupPrim } from '../amd/gfx/setup.js';
-import { rasterize, type Quad } from '../amd/gfx/raster.js';
-import { primMaskM0 } from '../amd/exec/vintrp.js';
-import { packWaves, psInputVgprs, type PsWave } from '../amd/gfx/waves.js';
-import { GfxRegs } from '../amd/gfx/regs.js';
-import { decodeColorTargets, exportColor, readSample, writeSample, blend, type ColorTarget } from '../amd/gfx/cb.js';
-import { decodeDepthState, decodeZOrder, depthStencilTest, earlyDepthStencil, renderBackendOf, zpassCounting, type ZOrder } from '../amd/gfx/db.js';
-import { DEFAULT_RENDER_BACKENDS } from '../amd/cp/queries.js';
+import { LDS_ALLOC } from '../exec/lds-alloc.gen.js';
+import { ldsAllocBytes } from './spi.js';
+import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Memory } from '../../core/memory.js';
+import { f32 } from '../../core/float.js';
+import { gfx11 } from '../isa/gfx11/index.js';
+import { gfx10 } from '../isa/gfx10/index.js';
+import { gfx9 } from '../isa/gfx9/index.js';
+import { Program, type Op } from '../exec/program.js';
+import { WAVE_STATE_SEED, type ExecEnv } from '../exec/env.js';
+import { setExportSink, type ExportEvent } from '../exec/exp.js';
+import { Wave, SREG } from '../wave/wave.js';
+import { APERTURE } from '../exec/vmem.js';
+import type { DrawRecord } from '../cp/cp.js';
+import type { Pm4Gen } from '../cp/regdb.js';
+import { assemble, primKind, type IndexType, type Primitive } from './assembly.js';
+import { decodePaState, type PaState } from './state.js';
+import { Setup, barycentrics, type SetupPrim } from './setup.js';
+import { rasterize, type Quad } from './raster.js';
+import { primMaskM0 } from '../exec/vintrp.js';
+import { packWaves, psInputVgprs, type PsWave } from './waves.js';
+import { GfxRegs } from './regs.js';
+import { decodeColorTargets, exportColor, readSample, writeSample, blend, type ColorTarget } from './cb.js';
+import { decodeDepthState, decodeZOrder, depthStencilTest, earlyDepthStencil, renderBackendOf, zpassCounting, type ZOrder } from './db.js';
+import { DEFAULT_RENDER_BACKENDS } from '../cp/queries.js';
 import {
   attrRingBytes, attrRingOffset, gsTgInfo, mergedWaveInfo, packPrimVertices, psLdsBytes, psPrimMask, psWaveCountSgpr, PsWaveIds,
   unpackPrimExport,
-} from '../amd/gfx/spi.js';
-import { POPS_GENS, type PopsChip } from '../amd/gfx/pops-config.js';
-import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from '../amd/gfx/pops-draw.js';
-import type { PopsCacheStats } from '../amd/gfx/pops-cache.js';
-import type { CacheHook } from '../amd/exec/cache-hook.js';
-import type { PopsTrace } from '../amd/gfx/pops-run.js';
-import { runGfxWaves, type GfxWave } from './draw-waves.js';
-import { ParamCache, preloadParams, runLegacyVs, type StageHost, type VertexOutput } from './draw-legacy.js';
+} from './spi.js';
+import { POPS_GENS, type PopsChip } from './pops-config.js';
+import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from './pops-draw.js';
+import type { PopsCacheStats } from './pops-cache.js';
+import type { CacheHook } from '../exec/cache-hook.js';
+import type { PopsTrace } from './pops-run.js';
+import { prng, Sq } from '../sq/scheduler.js';
+import { setMessageSink } from '../exec/msg.js';
+import { runLegacyVs, type StageHost, type StageRun } from './vs.js';
+import { ParamCache, preloadParams, type VertexOutput } from './param-cache.js';
 
 /** A code region in GPU memory the shader stages may point at. */
 export interface ShaderCode {
@@ -151,7 +153,7 @@ export class GfxPipeline {
   private readonly waveIds: PsWaveIds;
   private readonly programs = new Map<string, Program>();
   private waveCounter = 0;
-  /** What draw-legacy.ts needs of the pipeline (programs, wave ids, the shared scheduler). */
+  /** What vs.ts needs of the pipeline (programs, wave ids, the shared scheduler). */
   private readonly stageHost: StageHost;
   private seedStep = 0;
   /** The POPS hardware, created by the first draw with PRIMITIVE_ORDERED_PIXEL_SHADER. */
@@ -172,11 +174,7 @@ export class GfxPipeline {
       stats: this.stats,
       program: (pc, ws, vgprs, stage, where) => this.program(pc, ws, vgprs, stage, where),
       nextWaveId: () => this.waveCounter++,
-      run: (list, beforeOp) => {
-        const r = runGfxWaves(list, { order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock, ...(beforeOp ? { beforeOp } : {}) });
-        if (r.aborted) this.stats.aborted = true;
-        return r;
-      },
+      run: (waves, program) => this.runWaves(waves, program),
     };
   }
 
@@ -208,6 +206,18 @@ export class GfxPipeline {
       ...(this.opts.popsChip ? { chip: this.opts.popsChip } : {}),
     });
     return this.popsDraw.begin(drawIndex, read, (r, f) => (regs.db.get(r)?.fields.some((x) => x.name === f) ? regs.enumOf(r, f) : ''));
+  }
+
+  /**
+   * Run one stage's waves on the SQ's scheduler (amd/sq/scheduler.ts): the pipeline's clock, the
+   * draws' budget, a seed per stage run; `before`/`after` per instruction (POPS) step op by op.
+   */
+  private runWaves(waves: readonly Wave[], program: Program, before?: (w: Wave, op: Op) => void, after?: (w: Wave) => void): StageRun {
+    const seed = (this.opts.seed ?? 1) + this.seedStep++;
+    const sq = new Sq({ diag: this.diag, clock: this.clock, budget: this.budgetLeft(), engine: this.opts.engine ?? 'fast', before, after });
+    sq.runStage(waves, program, this.opts.order === 'random' ? prng(seed) : null);
+    if (sq.aborted) this.stats.aborted = true;
+    return { instructions: sq.executed, aborted: sq.aborted };
   }
 
   private budgetLeft(): number {
@@ -379,7 +389,7 @@ export class GfxPipeline {
     const mode = modeOf(regs, 'SPI_SHADER_PGM_RSRC1_GS', r1);
     const s01 = gfx11 ? [regs.raw('SPI_SHADER_PGM_LO_GS'), regs.raw('SPI_SHADER_PGM_HI_GS')] : [regs.raw('SPI_SHADER_USER_DATA_ADDR_LO_GS'), regs.raw('SPI_SHADER_USER_DATA_ADDR_HI_GS')];
     const sgOut: NggOut[] = sgs.map((sg) => ({ sg, pos: new Float64Array(4 * sg.verts.length).fill(NaN), posSet: new Uint8Array(sg.verts.length), prim: new Uint32Array(sg.prims.length), primSet: new Uint8Array(sg.prims.length), alloc: null, cache: gfx11 ? null : new ParamCache(sg.verts.length, params) }));
-    const gsWaves: GfxWave[] = [];
+    const gsWaves: Wave[] = [];
     const byWave = new Map<Wave, NggOut>();
     for (const o of sgOut) {
       const sg = o.sg;
@@ -413,10 +423,11 @@ export class GfxPipeline {
       setExec(w, lanes);
       byWave.set(w, o);
       setExportSink(w, { export: (wv, e) => this.gsExport(wv, e, byWave.get(wv)!) });
-      gsWaves.push({ wave: w, program: prog });
+      setMessageSink(w, { message: (wv, simm16, mpc) => this.gsMessage(wv, simm16, mpc, byWave.get(wv)!) });
+      gsWaves.push(w);
     }
     this.stats.gsWaves += gsWaves.length;
-    const gsRun = this.stageHost.run(gsWaves, (w, op) => this.gsMessage(w, op, byWave.get(w)!));
+    const gsRun = this.stageHost.run(gsWaves, prog);
     this.stats.gsInstructions += gsRun.instructions;
     if (gsRun.aborted) return null;
 
@@ -507,7 +518,7 @@ export class GfxPipeline {
     const cntl = Array.from({ length: numInterp }, (_, i) => regs.raw(`SPI_PS_INPUT_CNTL_${i}`));
     this.checkPsInputs(cntl, where);
     const results: PsResult[] = [];
-    const list: GfxWave[] = [];
+    const list: Wave[] = [];
     // LDS: the parameters of each distinct primitive of a wave, in order. Every wave's LDS is a
     // slice of one zeroed allocation for the draw (thousands of small off-heap arrays were a third
     // of the launch loop's time); the slices are whole allocation blocks, so dword-aligned.
@@ -544,19 +555,14 @@ export class GfxPipeline {
       results.push(res);
       setExportSink(w, { export: (wv, e) => this.psExport(wv, e, res) });
       this.opts.onPsWave?.({ wave: w, ps, draw: rec, drawIndex, waveIndex: wi, se, packer, psWaveId, nextSgpr: sg, regs });
-      list.push({ wave: w, program: pprog });
+      list.push(w);
     }
     this.stats.psWaves += list.length;
     const popsDraw = pops ? this.popsDraw : null;
     // POPS draws run on the same scheduler with the POPS hooks around each instruction.
     const psRun = popsDraw
-      ? runGfxWaves(list, {
-        order: this.opts.order ?? 'roundrobin', seed: (this.opts.seed ?? 1) + this.seedStep++, budget: this.budgetLeft(), diag: this.diag, clock: this.clock,
-        beforeOp: (w: Wave, op: Op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t),
-        afterOp: (w: Wave) => popsDraw.afterInstruction(w, this.clock.t),
-      })
-      : this.stageHost.run(list);
-    if (popsDraw && psRun.aborted) this.stats.aborted = true;
+      ? this.runWaves(list, pprog, (w, op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t), (w) => popsDraw.afterInstruction(w, this.clock.t))
+      : this.runWaves(list, pprog);
     popsDraw?.endDraw();
     this.stats.psInstructions += psRun.instructions;
     this.commit(regs, st, results, zOrder);
@@ -587,12 +593,12 @@ export class GfxPipeline {
     });
   }
 
-  private gsMessage(w: Wave, op: Op, o: { alloc: null | { v: number; p: number } }): void {
-    const m = op.inst.mnemonic; // GFX9/GFX10 bind their own s_sendmsg@pre11 (other message ids)
-    if ((m !== 's_sendmsg' && m !== 's_sendmsg@pre11') || ((op.inst.fields.simm16 ?? 0) & 0xff) !== 9) return;
+  /** An s_sendmsg of an NGG wave (message sink, exec/msg.ts): GS_ALLOC_REQ (id 9) reserves the subgroup's export space. */
+  private gsMessage(w: Wave, simm16: number, pc: number, o: { alloc: null | { v: number; p: number } }): void {
+    if ((simm16 & 0xff) !== 9) return;
     const m0 = w.s[SREG.M0]!;
     if (o.alloc) {
-      this.diag.report({ id: 'amd.ngg.alloc-req-twice', severity: 'error', where: { pc: w.pc, wave: w.id }, message: 'GS_ALLOC_REQ sent twice by one subgroup; the second is ignored' });
+      this.diag.report({ id: 'amd.ngg.alloc-req-twice', severity: 'error', where: { pc, wave: w.id }, message: 'GS_ALLOC_REQ sent twice by one subgroup; the second is ignored' });
       return;
     }
     o.alloc = { v: m0 & 0x7ff, p: (m0 >>> 12) & 0x7ff };
