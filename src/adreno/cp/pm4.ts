@@ -112,18 +112,26 @@ export function decodeHeaderAnyGen(dw: number): Header {
   return BAD;
 }
 
-const opcodeTables = new Map<Gen, { byValue: Map<number, string>; byName: Map<string, number> }>();
+interface OpcodeTable {
+  byValue: Map<number, string>;
+  byName: Map<string, number>;
+  /** byValue as an array over 0..255 (the walkers' per-packet lookup). */
+  names: (string | undefined)[];
+}
 
-function opcodeTable(gen: Gen): { byValue: Map<number, string>; byName: Map<string, number> } {
+const opcodeTables = new Map<Gen, OpcodeTable>();
+
+function opcodeTable(gen: Gen): OpcodeTable {
   let t = opcodeTables.get(gen);
   if (!t) {
     const bit = genBit(gen);
-    t = { byValue: new Map(), byName: new Map() };
+    t = { byValue: new Map(), byName: new Map(), names: [] };
     for (const [v, name, mask] of ENUMS['adreno_pm4_type3_packets'] ?? []) {
       if (!(mask & bit)) continue;
       if (!t.byValue.has(v)) t.byValue.set(v, name);
       if (!t.byName.has(name)) t.byName.set(name, v);
     }
+    for (let op = 0; op < 256; op++) t.names.push(t.byValue.get(op));
     opcodeTables.set(gen, t);
   }
   return t;
@@ -132,6 +140,11 @@ function opcodeTable(gen: Gen): { byValue: Map<number, string>; byName: Map<stri
 /** Name of a PM4 opcode for a generation, or undefined. */
 export function opcodeName(op: number, gen: Gen): string | undefined {
   return opcodeTable(gen).byValue.get(op);
+}
+
+/** Names of the type-3/7 opcodes 0..255 of a generation (undefined where none), indexed by opcode. */
+export function opcodeNames(gen: Gen): readonly (string | undefined)[] {
+  return opcodeTable(gen).names;
 }
 
 /** Value of a PM4 opcode by name for a generation. Throws when the generation has no such packet. */
