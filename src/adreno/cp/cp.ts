@@ -246,7 +246,7 @@ export class CommandProcessor implements Visitor {
     };
     this.rbRptr = this.R['CP_RB_RPTR']!;
     this.handlers = handlerTable(this.gen);
-    this.walker = new Walker(mem, this.gen, this, { follow: false, maxPackets: Infinity, snapshot: true });
+    this.walker = new Walker(mem, this.gen, this, { follow: false, maxPackets: Infinity, snapshot: true, reuseRecords: true });
     // Memory faults from any path are reported as iova faults.
     this.mem.onFault = (f) => {
       this.report('adreno.cp.iova-fault', 'error', `${f.write ? 'write' : 'read'} of ${f.size} bytes at unmapped iova 0x${f.va.toString(16)}`);

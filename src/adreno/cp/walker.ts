@@ -12,7 +12,7 @@
  */
 import type { Memory } from '../../core/memory.js';
 import type { Gen } from '../regs/db.js';
-import { decodeHeader, decodeHeaderAnyGen, opcodeNames } from './pm4.js';
+import { decodeHeaderAnyGen, decodeHeaderInto, opcodeNames, type MutableHeader } from './pm4.js';
 
 /** How a buffer was reached. */
 export type IbKind = 'RB' | 'IB1' | 'IB2' | 'IB' | 'CHAIN' | 'SDS' | 'RAW' | 'EMBED';
@@ -126,7 +126,14 @@ export interface WalkOptions {
    * does: a packet that writes into its own IB does not change the dwords already fetched.
    */
   readonly snapshot?: boolean;
+  /**
+   * The visitor keeps no PacketRecord past the call it gets it in (default false): each buffer's
+   * walk refills one record per packet instead of allocating one. The executing CP does.
+   */
+  readonly reuseRecords?: boolean;
 }
+
+type MutableRecord = { -readonly [K in keyof PacketRecord]: PacketRecord[K] };
 
 /** Packets before which draw states are replayed (in 'at-draw' mode). */
 export const DRAW_PACKETS: ReadonlySet<string> = new Set([
@@ -159,7 +166,10 @@ export class Walker {
   private readonly followEmbedded: boolean;
   private readonly anyHeaders: boolean;
   private readonly snapshot: boolean;
+  private readonly reuseRecords: boolean;
   private readonly names: readonly (string | undefined)[];
+  /** Scratch for the header being decoded (read before the next one is). */
+  private readonly hdr: MutableHeader = { type: -1, count: 0, opcode: -1, reg: -1, parityOk: false, predicate: false };
   packets = 0;
   stopped = false;
   /** Current render mode bits (CP_SET_MARKER), for group filtering and `once`. */
@@ -184,6 +194,7 @@ export class Walker {
     this.followEmbedded = opts.followEmbedded ?? false;
     this.anyHeaders = opts.headers === 'any';
     this.snapshot = opts.snapshot ?? false;
+    this.reuseRecords = opts.reuseRecords ?? false;
     this.names = opcodeNames(gen);
   }
 
@@ -250,6 +261,7 @@ export class Walker {
     const n = dw.length;
     let i = 0;
     const v = this.v;
+    let reused: MutableRecord | undefined;
     while (i < n) {
       v.position?.(i);
       if (this.packets >= this.maxPackets) {
@@ -258,7 +270,7 @@ export class Walker {
         break;
       }
       const hdr = dw[i]!;
-      const h = this.anyHeaders ? decodeHeaderAnyGen(hdr) : decodeHeader(hdr, gen);
+      const h = this.anyHeaders ? decodeHeaderAnyGen(hdr) : decodeHeaderInto(hdr, gen, this.hdr);
       this.packets++;
       if (h.type < 0) {
         this.problem('adreno.cp.bad-header', `invalid packet header 0x${hdr.toString(16).padStart(8, '0')}`, level, iova + i * 4);
@@ -285,26 +297,43 @@ export class Walker {
       }
       const payload = dw.subarray(i + 1, i + 1 + count);
       const name = h.type === 4 || h.type === 0 ? 'REG_WRITE' : h.type === 2 ? 'NOP' : (this.names[h.opcode] ?? `UNKNOWN_0x${h.opcode.toString(16)}`);
-      const rec: PacketRecord = { level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: h.type, opcode: h.opcode, name, count: h.count, reg: h.reg, payload, parityOk: h.parityOk, group };
+      let rec: PacketRecord;
+      if (reused) {
+        reused.iova = iova + i * 4;
+        reused.offset = i;
+        reused.header = hdr;
+        reused.type = h.type;
+        reused.opcode = h.opcode;
+        reused.name = name;
+        reused.count = h.count;
+        reused.reg = h.reg;
+        reused.payload = payload;
+        reused.parityOk = h.parityOk;
+        rec = reused;
+      } else {
+        rec = { level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: h.type, opcode: h.opcode, name, count: h.count, reg: h.reg, payload, parityOk: h.parityOk, group };
+        if (this.reuseRecords) reused = rec;
+      }
+      // From here on `h` may be overwritten: visitors and groups walk nested buffers.
       const atDraw = this.drawStates === 'at-draw';
-      if (atDraw && (h.type === 7 || h.type === 3) && DRAW_PACKETS.has(name)) this.loadAllGroups(level);
+      if (atDraw && (rec.type === 7 || rec.type === 3) && DRAW_PACKETS.has(name)) this.loadAllGroups(level);
       const act = v.packet?.(rec);
       if (truncated) {
         v.packetEnd?.(rec);
         break;
       }
-      if (atDraw && h.type === 7 && name === 'CP_SET_MARKER' && payload.length) {
+      if (atDraw && rec.type === 7 && name === 'CP_SET_MARKER' && payload.length) {
         // RM6_BINNING / RM6_GMEM / RM6_BYPASS select which groups a draw replays.
         const m = payload[0]! & 0xf;
         if (m === 2) this.enableMask = MODE.BINNING;
         else if (m === 4) this.enableMask = MODE.GMEM;
         else if (m === 1) this.enableMask = MODE.BYPASS;
       }
-      if (this.follow && (h.type === 7 || h.type === 3)) {
+      if (this.follow && (rec.type === 7 || rec.type === 3)) {
         if (atDraw && name === 'CP_SET_DRAW_STATE') this.recordDrawState(payload, level);
         else if (this.followEmbedded && this.embedded(rec, level)) {
           /* followed */
-        } else this.followPacket(h.opcode, payload, level, iova + i * 4);
+        } else this.followPacket(rec.opcode, payload, level, iova + i * 4);
       }
       v.packetEnd?.(rec);
       i += 1 + count;
