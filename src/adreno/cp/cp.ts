@@ -433,11 +433,10 @@ export class CommandProcessor implements Visitor {
   }
 
   /** @internal A buffer ended: its REM_SIZE reads 0; the end of an IB1 clears CP_SKIP_IB2_ENABLE_LOCAL. */
-  leaveIb(ib: IbInfo): void {
+  leaveIb(): void {
     const f = this.stack.pop()!;
     if (f.level >= 1) this.setIbRegs(f.level, f.base, 0, f.sds);
     if (f.level === 1) this.skipIb2Local = false;
-    void ib;
   }
 
   /** @internal Before each header: RPTR / IB registers point at the packet; the packet budget. */
