@@ -7,6 +7,10 @@
  * family only counts), draws and dispatches are recorded with the register state they would see.
  * Rules the seed (004, Adreno) documents as errors or hangs become diagnostics with stable ids;
  * the fatal ones stop the CP with the status registers a crash dump would show.
+ *
+ * Structure: the CP is a visitor of the one packet walker (walker.ts), which fetches and steps
+ * every buffer; type-7 packets run through the per-generation handler table (handlers.ts,
+ * handlers-*.ts), whose handlers call `execIb` to run the IBs, groups and bin bodies they choose.
  */
 import { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
