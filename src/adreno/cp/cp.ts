@@ -7,17 +7,23 @@
  * family only counts), draws and dispatches are recorded with the register state they would see.
  * Rules the seed (004, Adreno) documents as errors or hangs become diagnostics with stable ids;
  * the fatal ones stop the CP with the status registers a crash dump would show.
+ *
+ * Structure: the CP is a visitor of the one packet walker (walker.ts), which fetches and steps
+ * every buffer; type-7 packets run through the per-generation handler table (handlers.ts,
+ * handlers-*.ts), whose handlers call `execIb` to run the IBs, groups and bin bodies they choose.
  */
 import { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
-import { enumName, enumValue, gpuRegs, type Gen, type RegisterSpace } from '../regs/db.js';
-import { decodeHeader, opcodeName, opcodes } from './pm4.js';
+import { enumValue, gpuRegs, type Gen, type RegisterSpace } from '../regs/db.js';
+import { CTX_HI, CTX_LO, Stop, type DrawMode, type Handler, type StopReason } from './exec.js';
+import { handlerTable } from './handlers.js';
+import { opcodeName, opcodes } from './pm4.js';
+import { Walker, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
+
+export { CTX_HI, CTX_LO, type DrawMode, type StopReason };
 
 const SEED = '004_0583f9f0ffcacefd.txt';
 
-/** The a6xx context register range (banked per pipeline cluster). */
-export const CTX_LO = 0x8000;
-export const CTX_HI = 0xc000;
 const REGFILE_SIZE = 0x40000;
 
 export const CLUSTERS = ['FE', 'SP_VS', 'PC_VS', 'GRAS', 'SP_FS', 'PS'] as const;
@@ -34,8 +40,6 @@ export function clusterOf(name: string): Cluster | undefined {
   return undefined;
 }
 
-export type DrawMode = 'GMEM' | 'SYSMEM' | 'BINNING';
-const MODE_INDEX: Record<DrawMode, number> = { BINNING: 0, GMEM: 1, SYSMEM: 2 };
 
 export interface DrawStateSlot {
   addr: number;
@@ -116,17 +120,6 @@ export interface ExecutedPacket {
   readonly payload: Uint32Array;
 }
 
-/** Why execution stopped. */
-export type StopReason = 'done' | 'opcode-error' | 'protect-fault' | 'hang' | 'iova-fault' | 'budget';
-
-class Stop extends Error {
-  readonly reason: StopReason;
-  constructor(reason: StopReason) {
-    super(reason);
-    this.reason = reason;
-  }
-}
-
 interface Frame {
   level: number;
   /** Draw-state (SDS) buffers report through CP_SDS_BASE / CP_SDS_REM_SIZE, IBs through CP_IBn_*. */
@@ -137,7 +130,7 @@ interface Frame {
   pos: number;
 }
 
-export class CommandProcessor {
+export class CommandProcessor implements Visitor {
   readonly mem: Memory;
   readonly gen: Gen;
   readonly regsDb: RegisterSpace;
@@ -150,8 +143,8 @@ export class CommandProcessor {
   /** Done bit of each context (CONTEXT_DONE sets, CP_EVENT_START clears). */
   readonly ctxDone = [true, true];
   private readonly ctxDirty = new Set<number>();
-  /** Offsets of non-context registers ever written (for snapshots). */
-  private readonly written = new Set<number>();
+  /** @internal Offsets of non-context registers ever written (for snapshots). */
+  readonly written = new Set<number>();
   /** Binning-related CP state set by packets (CP_SET_BIN_DATA5, CP_SET_VISIBILITY_OVERRIDE ...), by packet name. */
   readonly cpState = new Map<string, number[]>();
   /** SQE scratch (CP_REG_TO_SCRATCH / CP_SCRATCH_TO_REG), 8 dwords. */
@@ -204,12 +197,20 @@ export class CommandProcessor {
   stopped: StopReason = 'done';
   packets = 0;
   private readonly maxPackets: number;
-  private readonly maxPolls: number;
-  private readonly snapshots: boolean;
+  /** @internal CP_WAIT_* polls before a hang. */
+  readonly maxPolls: number;
+  /** @internal Keep register snapshots in draw records. */
+  readonly snapshots: boolean;
   private readonly onPacket: ((p: ExecutedPacket) => void) | undefined;
   private readonly stack: Frame[] = [];
-  private readonly R: Record<string, number>;
+  /** @internal Offsets of the registers the CP itself reads and writes. */
+  readonly R: Record<string, number>;
+  private readonly rbRptr: number;
   private readonly threadControlOp: number;
+  /** Type-7 handlers by opcode (handlers.ts). */
+  private readonly handlers: readonly Handler[];
+  /** The one Adreno packet walker, with this CP as its visitor. */
+  private readonly walker: Walker;
 
   constructor(mem: Memory, opts: CpOptions = {}) {
     this.mem = mem;
@@ -247,6 +248,9 @@ export class CommandProcessor {
       CP_EVENT_END: r('CP_EVENT_END'),
       CP_SCRATCH0: r('CP_SCRATCH[0]'),
     };
+    this.rbRptr = this.R['CP_RB_RPTR']!;
+    this.handlers = handlerTable(this.gen);
+    this.walker = new Walker(mem, this.gen, this, { follow: false, maxPackets: Infinity, snapshot: true, reuseRecords: true });
     // Memory faults from any path are reported as iova faults.
     this.mem.onFault = (f) => {
       this.report('adreno.cp.iova-fault', 'error', `${f.write ? 'write' : 'read'} of ${f.size} bytes at unmapped iova 0x${f.va.toString(16)}`);
@@ -262,7 +266,8 @@ export class CommandProcessor {
     return { level: f.level, iova: '0x' + (f.base + f.pos * 4).toString(16), ib: '0x' + f.base.toString(16) };
   }
 
-  private report(id: string, severity: 'error' | 'warning' | 'info', message: string): void {
+  /** @internal */
+  report(id: string, severity: 'error' | 'warning' | 'info', message: string): void {
     this.diag.report({ id, severity, where: this.where(), message, seed: SEED });
   }
 
@@ -313,7 +318,8 @@ export class CommandProcessor {
     return false;
   }
 
-  private setCpInt(bit: number): void {
+  /** @internal Set a CP_INTERRUPT_STATUS bit (and CP_HW_ERROR in RBBM_INT_0_STATUS). */
+  setCpInt(bit: number): void {
     const o = this.R['CP_INTERRUPT_STATUS']!;
     this.regs[o] = (this.regs[o]! | (1 << bit)) >>> 0;
     const i = this.R['RBBM_INT_0_STATUS']!;
@@ -321,7 +327,8 @@ export class CommandProcessor {
   }
 
   /** CP_EVENT_END: wait for the other context's done bit, copy dirty registers, switch. */
-  private switchContext(): void {
+  /** @internal */
+  switchContext(): void {
     const other = this.ctx ^ 1;
     if (!this.ctxDone[other]) {
       this.report('adreno.cp.context-hang', 'error', `CP_EVENT_END waits for context ${other}, which was started (CP_EVENT_START) but never got CONTEXT_DONE`);
@@ -336,7 +343,8 @@ export class CommandProcessor {
 
   // ---- performance counters ----------------------------------------------------------------
 
-  private count(countable: number, n = 1): void {
+  /** @internal Add to a countable. */
+  count(countable: number, n = 1): void {
     this.countables[countable] = this.countables[countable]! + n;
   }
 
@@ -396,18 +404,6 @@ export class CommandProcessor {
     this.regs[o] = on ? (1 << 23) | (1 << 2) | 1 : 0; // GPU_BUSY_IGN_AHB | CP_BUSY | CP_AHB_BUSY_CX_MASTER
   }
 
-  private fetch(iova: number, sizeDwords: number): Uint32Array {
-    if (sizeDwords === 0) return new Uint32Array(0);
-    const seg = this.mem.find(iova, sizeDwords * 4);
-    if (!seg) {
-      this.report('adreno.cp.ib-unmapped', 'error', `IB fetch of ${sizeDwords} dwords at unmapped iova 0x${iova.toString(16)}`);
-      this.regs[this.R['RBBM_INT_0_STATUS']!] = (this.regs[this.R['RBBM_INT_0_STATUS']!]! | (1 << 24)) >>> 0;
-      throw new Stop('iova-fault');
-    }
-    const off = iova - seg.base;
-    return new Uint32Array(seg.u8.slice(off, off + sizeDwords * 4).buffer);
-  }
-
   private setIbRegs(level: number, base: number, rem: number, sds = false): void {
     const b = sds ? this.R['CP_SDS_BASE']! : level === 1 ? this.R['CP_IB1_BASE']! : level === 2 ? this.R['CP_IB2_BASE']! : level >= 3 ? this.R['CP_SDS_BASE']! : -1;
     if (b < 0) return;
@@ -416,678 +412,82 @@ export class CommandProcessor {
     this.regs[b + 2] = rem;
   }
 
-  private execIb(iova: number, sizeDwords: number, level: number, sds = false): void {
-    const dw = this.fetch(iova, sizeDwords);
-    const frame: Frame = { level, sds, base: iova, size: sizeDwords, pos: 0 };
-    this.stack.push(frame);
-    const privileged = level === 0;
-    const n = dw.length;
-    let i = 0;
+  /**
+   * Execute a buffer (an IB, a chained IB, a bin body, or a draw-state group when `sds`): the
+   * walker fetches it (a snapshot: an unmapped one is an iova fault) and steps its packets; the
+   * visitor methods below execute them. A Stop thrown anywhere below unwinds the frames.
+   */
+  execIb(iova: number, sizeDwords: number, level: number, sds = false): void {
+    const depth = this.stack.length;
     try {
-      while (i < n) {
-        frame.pos = i;
-        if (level === 0) this.regs[this.R['CP_RB_RPTR']!] = i;
-        else this.setIbRegs(level, iova, n - i, sds);
-        if (++this.packets > this.maxPackets) {
-          this.report('adreno.cp.packet-budget', 'error', `more than ${this.maxPackets} packets executed: runaway stream (IB chain loop?)`);
-          throw new Stop('budget');
-        }
-        const hdr = dw[i]!;
-        const h = decodeHeader(hdr, this.gen);
-        if (h.type !== 4 && h.type !== 7 && h.type !== 2) {
-          this.setCpInt(0); // CP_OPCODE_ERROR
-          this.report('adreno.cp.bad-header', 'error', `invalid packet header 0x${hdr.toString(16).padStart(8, '0')}`);
-          throw new Stop('opcode-error');
-        }
-        if (!h.parityOk) {
-          this.setCpInt(0);
-          this.report('adreno.cp.bad-parity', 'error', `type-${h.type} header 0x${hdr.toString(16).padStart(8, '0')} fails its parity check`);
-          throw new Stop('opcode-error');
-        }
-        if (i + 1 + h.count > n) {
-          this.setCpInt(0);
-          this.report('adreno.cp.truncated-packet', 'error', `packet needs ${h.count} payload dwords, the IB has ${n - i - 1} left`);
-          throw new Stop('opcode-error');
-        }
-        const p = dw.subarray(i + 1, i + 1 + h.count);
-        this.tick(1 + h.count);
-        if (this.onPacket) this.onPacket({ level, iova: iova + i * 4, type: h.type, name: h.type === 4 ? 'REG_WRITE' : (opcodeName(h.opcode, this.gen) ?? `0x${h.opcode.toString(16)}`), count: h.count, reg: h.type === 4 ? h.reg : -1, payload: p });
-        let skip = 0;
-        if (this.threadMask !== 3 && this.concurrentBinning && !(this.threadMask & (this.thread === 'BR' ? 1 : 2)) && !(h.type === 7 && h.opcode === this.threadControlOp)) {
-          // A section CP_THREAD_CONTROL gave to the other thread: parsed, not executed here.
-          this.otherThreadPackets++;
-        } else if (h.type === 4) {
-          for (let k = 0; k < h.count; k++) this.writeReg(h.reg + k, p[k]!, privileged);
-        } else if (h.type === 7) {
-          skip = this.exec7(h.opcode, p, level, iova + i * 4);
-        }
-        i += 1 + h.count;
-        if (skip < 0) break;
-        if (skip) {
-          if (i + skip > n) {
-            this.report('adreno.cp.cond-exec-overrun', 'warning', `conditional skip of ${skip} dwords runs ${i + skip - n} past the end of the IB`);
-            skip = n - i;
-          }
-          i += skip;
-        }
-      }
-      if (level >= 1) this.setIbRegs(level, iova, 0, sds);
+      this.walker.walk(iova, sizeDwords, level, sds ? 'SDS' : level === 0 ? 'RB' : level === 1 ? 'IB1' : level === 2 ? 'IB2' : 'IB');
     } finally {
-      this.stack.pop();
-      if (level === 1) this.skipIb2Local = false;
-    }
-  }
-
-  /** Execute a type-7 packet; returns dwords to skip after it (conditional execution), -1 to end the IB (chain). */
-  private exec7(op: number, p: Uint32Array, level: number, at: number): number {
-    const name = opcodeName(op, this.gen);
-    const a64 = (k: number): number => (p[k + 1] ?? 0) * 2 ** 32 + (p[k] ?? 0);
-    const need = (k: number): void => {
-      if (p.length < k) {
-        this.setCpInt(0);
-        this.report('adreno.cp.short-payload', 'error', `${name} needs ${k} payload dwords, has ${p.length}`);
-        throw new Stop('opcode-error');
-      }
-    };
-    switch (name) {
-      case 'CP_NOP':
-        return 0;
-      case 'CP_INDIRECT_BUFFER':
-      case 'CP_INDIRECT_BUFFER_CHAIN': {
-        need(3);
-        const addr = a64(0);
-        const size = p[2]! & 0xfffff;
-        if (name === 'CP_INDIRECT_BUFFER' && level >= 1 && (this.skipIb2Global || this.skipIb2Local)) return 0;
-        if (name === 'CP_INDIRECT_BUFFER' && level >= 2) {
-          this.setCpInt(0);
-          this.report('adreno.cp.ib-too-deep', 'error', `CP_INDIRECT_BUFFER from IB level ${level}: the CP has no IB3`);
-          throw new Stop('opcode-error');
-        }
-        if (name === 'CP_INDIRECT_BUFFER_CHAIN') {
-          // The chained buffer replaces the rest of this one.
-          this.execIb(addr, size, level);
-          return -1; // the rest of this buffer is abandoned
-        }
-        this.execIb(addr, size, level + 1);
-        return 0;
-      }
-      case 'CP_SET_DRAW_STATE':
-        this.setDrawState(p, level);
-        return 0;
-      case 'CP_SET_MODE':
-        need(1);
-        if (p[0]! & 1) this.runDrawStates(level);
-        return 0;
-      case 'CP_SET_MARKER': {
-        need(1);
-        const m = p[0]! & 0xf;
-        if (p[0]! & 0x100) return 0; // IFPC / kernel-only modes
-        this.marker = m;
-        const prev = this.mode;
-        if (m === 1) this.mode = 'SYSMEM';
-        else if (m === 2) this.mode = 'BINNING';
-        else if (m === 4) this.mode = 'GMEM';
-        if (prev !== this.mode) this.count(9); // PERF_CP_MODE_SWITCH
-        return 0;
-      }
-      case 'CP_SKIP_IB2_ENABLE_GLOBAL':
-        need(1);
-        this.skipIb2Global = (p[0]! & 1) === 1;
-        return 0;
-      case 'CP_SKIP_IB2_ENABLE_LOCAL':
-        need(1);
-        this.skipIb2Local = (p[0]! & 1) === 1;
-        return 0;
-      case 'CP_COND_EXEC': {
-        need(6);
-        const v0 = this.mem.read32(a64(0));
-        const v1 = this.mem.read32(a64(2)) | 0;
-        const ok = v0 !== 0 && v1 < (p[4]! | 0);
-        return ok ? 0 : p[5]!;
-      }
-      case 'CP_REG_TEST': {
-        need(1);
-        const d0 = p[0]!;
-        if (d0 >>> 31) {
-          // PRED_UPDATE: PRED_REG = (PRED_REG & ~PRED_MASK) | (PRED_VAL & PRED_MASK)
-          need(3);
-          this.predReg = ((this.predReg & ~p[1]!) | (p[2]! & p[1]!)) >>> 0;
-          return 0;
-        }
-        const bit = (d0 >>> 20) & 31;
-        const predBit = (d0 >>> 26) & 31;
-        if (!((d0 >>> 25) & 1)) this.wfmCount++;
-        let v: number;
-        if (this.gen === 'a7xx' && (d0 >>> 18) & 1) {
-          // SOURCE_SCRATCH_MEM: a dword of the scratch memory CP_MEM_TO_SCRATCH_MEM filled.
-          const o = d0 & 0x3ffff;
-          v = o < this.scratchMem.length ? this.scratchMem[o]! : 0;
-        } else {
-          this.syncCounters();
-          v = this.readReg(d0 & 0x3ffff);
-        }
-        const on = (v >>> bit) & 1;
-        this.predReg = on ? (this.predReg | (1 << predBit)) >>> 0 : (this.predReg & ~(1 << predBit)) >>> 0;
-        return 0;
-      }
-      case 'CP_COND_REG_EXEC': {
-        need(2);
-        const d0 = p[0]!;
-        const mode = d0 >>> 28;
-        const onchip = this.gen === 'a7xx' && ((d0 >>> 24) & 1) === 1;
-        const rd = (r: number, chip: boolean): number => (chip ? (this.onchip.get(r) ?? 0) : this.readReg(r));
-        if (mode === 1) return (this.predReg >>> ((d0 >>> 18) & 31)) & 1 ? 0 : p[1]! & 0xffffff; // PRED_TEST
-        if (mode === 2) {
-          // REG_COMPARE: REG0 == REG1 (each may come from on-chip memory on a7xx)
-          need(3);
-          this.syncCounters();
-          const b = rd(p[1]! & 0x3ffff, this.gen === 'a7xx' && ((p[1]! >>> 24) & 1) === 1);
-          return rd(d0 & 0x3ffff, onchip) === b ? 0 : p[2]! & 0xffffff;
-        }
-        if (mode === 3) {
-          // RENDER_MODE: BINNING / GMEM / SYSMEM bits select the modes that pass
-          const mask = (d0 >>> 25) & 7;
-          const bit = this.mode === 'BINNING' ? 1 : this.mode === 'GMEM' ? 2 : 4;
-          return mask & bit ? 0 : p[1]! & 0xffffff;
-        }
-        if (this.gen === 'a7xx' && mode === 4) {
-          // REG_COMPARE_IMM: REG0 == IMM
-          need(3);
-          this.syncCounters();
-          return rd(d0 & 0x3ffff, onchip) === p[1]! ? 0 : p[2]! & 0xffffff;
-        }
-        if (this.gen === 'a7xx' && mode === 5) {
-          // THREAD_MODE: BV (bit 25), BR (bit 26), LPAC (bit 27) name the threads that run the block.
-          const mine = this.thread === 'BV' ? 1 << 25 : 1 << 26;
-          return d0 & mine ? 0 : p[1]! & 0xffffff;
-        }
-        this.report('adreno.cp.unsupported', 'warning', `CP_COND_REG_EXEC mode ${mode} is not defined for ${this.gen}; executing the block`);
-        return 0;
-      }
-      case 'CP_DRAW_PRED_ENABLE_GLOBAL':
-        need(1);
-        this.predGlobal = (p[0]! & 1) === 1;
-        this.predLocal = true;
-        return 0;
-      case 'CP_DRAW_PRED_ENABLE_LOCAL':
-        need(1);
-        this.predLocal = (p[0]! & 1) === 1;
-        return 0;
-      case 'CP_DRAW_PRED_SET': {
-        need(1);
-        const src = (p[0]! >>> 4) & 0xf;
-        const eq0 = (p[0]! >>> 8) & 1;
-        if (src === 5) {
-          need(3);
-          const v = this.mem.read64(a64(1));
-          this.predPass = eq0 ? v === 0 : v !== 0;
-        } else this.report('adreno.cp.unsupported', 'warning', `CP_DRAW_PRED_SET source ${src} is not modelled`);
-        return 0;
-      }
-      case 'CP_MEM_WRITE': {
-        need(2);
-        const addr = a64(0);
-        for (let k = 2; k < p.length; k++) this.mem.write32(addr + (k - 2) * 4, p[k]!);
-        return 0;
-      }
-      case 'CP_MEM_TO_MEM': {
-        need(5);
-        const d0 = p[0]!;
-        const dbl = (d0 >>> 29) & 1;
-        const dst = a64(1);
-        let sum = 0;
-        const nsrc = (p.length - 3) >> 1;
-        for (let s = 0; s < nsrc; s++) {
-          const sa = a64(3 + 2 * s);
-          let v = dbl ? this.mem.read64(sa) : this.mem.read32(sa);
-          if (s < 3 && (d0 >>> s) & 1) v = -v;
-          sum += v;
-        }
-        if (dbl) {
-          // Wrap to 64 bits: exact for |values| < 2^53, which memory addresses and counters are.
-          const lo = ((sum % 2 ** 32) + 2 ** 32) % 2 ** 32;
-          const hi = Math.floor(sum / 2 ** 32);
-          this.mem.write32(dst, lo >>> 0);
-          this.mem.write32(dst + 4, hi >>> 0);
-        } else this.mem.write32(dst, sum >>> 0);
-        return 0;
-      }
-      case 'CP_MEMCPY': {
-        need(5);
-        const n = p[0]!;
-        const src = a64(1);
-        const dst = a64(3);
-        for (let k = 0; k < n; k++) this.mem.write32(dst + 4 * k, this.mem.read32(src + 4 * k));
-        return 0;
-      }
-      case 'CP_COND_WRITE5':
-      case 'CP_WAIT_REG_MEM': {
-        need(name === 'CP_COND_WRITE5' ? 8 : 6);
-        const fn = p[0]! & 7;
-        const signed = (p[0]! >>> 3) & 1;
-        const poll = (p[0]! >>> 4) & 3;
-        const ref = p[3]!;
-        const mask = p[4]!;
-        const read = (): number => {
-          if (poll === 0) {
-            this.syncCounters();
-            return this.readReg(p[1]! & 0x3ffff);
-          }
-          return this.mem.read32(a64(1));
-        };
-        const test = (): boolean => {
-          let v = read() & mask;
-          let r = ref;
-          if (signed) {
-            v |= 0;
-            r |= 0;
-          } else {
-            v >>>= 0;
-            r >>>= 0;
-          }
-          switch (fn) {
-            case 0: return true;
-            case 1: return v < r;
-            case 2: return v <= r;
-            case 3: return v === r;
-            case 4: return v !== r;
-            case 5: return v >= r;
-            case 6: return v > r;
-            default: return false;
-          }
-        };
-        if (name === 'CP_COND_WRITE5') {
-          if (test() && (p[0]! >>> 8) & 1) this.mem.write32(a64(5), p[7]!);
-          return 0;
-        }
-        for (let k = 0; k < this.maxPolls; k++) {
-          if (test()) return 0;
-          this.cycles += p[5]! || 1;
-          this.count(0, p[5]! || 1);
-          this.count(15, p[5]! || 1); // PERF_CP_SQE_IDLE: polling, not working
-        }
-        this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_REG_MEM condition never became true (${this.maxPolls} polls): the CP hangs here`);
-        throw new Stop('hang');
-      }
-      case 'CP_REG_TO_MEM': {
-        need(3);
-        const reg = p[0]! & 0x3ffff;
-        const cnt = Math.max((p[0]! >>> 18) & 0xfff, 1);
-        const b64 = (p[0]! >>> 30) & 1;
-        const acc = (p[0]! >>> 31) & 1;
-        const dst = a64(1);
-        this.wfmCount++;
-        this.syncCounters();
-        for (let k = 0; k < cnt; k++) {
-          let v = this.readReg(reg + k);
-          if (acc) v = (v + this.mem.read32(dst + 4 * k)) >>> 0;
-          this.mem.write32(dst + 4 * k, v);
-        }
-        void b64;
-        return 0;
-      }
-      case 'CP_MEM_TO_REG': {
-        need(3);
-        const reg = p[0]! & 0x3ffff;
-        const cnt = Math.max((p[0]! >>> 19) & 0x7ff, 1);
-        const shl = (p[0]! >>> 30) & 1;
-        const src = a64(1);
-        for (let k = 0; k < cnt; k++) {
-          const v = this.mem.read32(src + 4 * k);
-          this.writeReg(reg + k, shl ? v << 2 : v, level === 0);
-        }
-        return 0;
-      }
-      case 'CP_REG_RMW': {
-        need(3);
-        const d0 = p[0]!;
-        const reg = d0 & 0x3ffff;
-        const rot = (d0 >>> 24) & 31;
-        this.syncCounters();
-        const s0 = (d0 >>> 31) & 1 ? this.readReg(p[1]! & 0x3ffff) : p[1]!;
-        const s1 = (d0 >>> 30) & 1 ? this.readReg(p[2]! & 0x3ffff) : p[2]!;
-        let v = (this.readReg(reg) & s0) >>> 0;
-        v = rot ? ((v << rot) | (v >>> (32 - rot))) >>> 0 : v;
-        v = (d0 >>> 29) & 1 ? (v + s1) >>> 0 : (v | s1) >>> 0;
-        this.writeReg(reg, v, level === 0);
-        return 0;
-      }
-      case 'CP_REG_TO_SCRATCH': {
-        need(1);
-        const reg = p[0]! & 0x3ffff;
-        const s = (p[0]! >>> 20) & 7;
-        const cnt = ((p[0]! >>> 24) & 7) + 1;
-        this.wfmCount++;
-        this.syncCounters();
-        for (let k = 0; k < cnt; k++) this.sqeScratch[(s + k) & 7] = this.readReg(reg + k);
-        return 0;
-      }
-      case 'CP_SCRATCH_TO_REG': {
-        need(1);
-        const reg = p[0]! & 0x3ffff;
-        const s = (p[0]! >>> 20) & 7;
-        const cnt = ((p[0]! >>> 24) & 7) + 1;
-        for (let k = 0; k < cnt; k++) this.writeReg(reg + k, this.sqeScratch[(s + k) & 7]!, level === 0);
-        return 0;
-      }
-      case 'CP_CONTEXT_REG_BUNCH':
-        for (let k = 0; k + 1 < p.length; k += 2) this.writeReg(p[k]! & 0x3ffff, p[k + 1]!, level === 0);
-        return 0;
-      case 'CP_REG_WRITE':
-        need(3);
-        this.writeReg(p[1]! & 0x3ffff, p[2]!, level === 0);
-        return 0;
-      case 'CP_WAIT_FOR_IDLE':
-        this.wfiCount++;
-        return 0;
-      case 'CP_WAIT_FOR_ME':
-      case 'CP_WAIT_MEM_WRITES':
-        this.wfmCount++;
-        return 0;
-      case 'CP_EVENT_WRITE':
-      case 'CP_EVENT_WRITE7':
-        need(1);
-        if (name === 'CP_EVENT_WRITE7') this.event7(p, at);
-        else this.event(p, at);
-        return 0;
-      case 'CP_DRAW_INDX_OFFSET':
-      case 'CP_DRAW_INDIRECT':
-      case 'CP_DRAW_INDX_INDIRECT':
-      case 'CP_DRAW_INDIRECT_MULTI':
-      case 'CP_DRAW_AUTO':
-        this.record('draw', name, p, at, level);
-        return 0;
-      case 'CP_EXEC_CS':
-      case 'CP_EXEC_CS_INDIRECT':
-        this.record('dispatch', name, p, at, level);
-        return 0;
-      case 'CP_BLIT':
-        this.record('blit', name, p, at, level);
-        return 0;
-      case 'CP_LOAD_STATE6':
-      case 'CP_LOAD_STATE6_GEOM':
-      case 'CP_LOAD_STATE6_FRAG': {
-        need(1);
-        const d0 = p[0]!;
-        const src = (d0 >>> 16) & 3;
-        const sb = (d0 >>> 18) & 0xf;
-        this.loadStates.push({
-          packet: name,
-          dstOff: d0 & 0x3fff,
-          stateType: (d0 >>> 14) & 3,
-          stateSrc: src,
-          stateBlock: enumName('a6xx_state_block', sb, this.gen) ?? String(sb),
-          numUnit: (d0 >>> 22) & 0x3ff,
-          ...(src !== 0 && p.length >= 3 ? { addr: a64(1) } : {}),
-        });
-        return 0;
-      }
-      case 'CP_WAIT_MEM_GTE': {
-        need(4);
-        for (let k = 0; k < this.maxPolls; k++) {
-          if ((this.mem.read32(a64(1)) | 0) >= (p[3]! | 0)) return 0;
-          this.cycles += 16;
-          this.count(0, 16);
-          this.count(15, 16);
-        }
-        this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_MEM_GTE: the value at 0x${a64(1).toString(16)} never reached ${p[3]! | 0} (${this.maxPolls} polls): the CP hangs here`);
-        throw new Stop('hang');
-      }
-      case 'CP_WAIT_TWO_REGS': {
-        need(3);
-        this.syncCounters();
-        if (this.readReg(p[0]! & 0x3ffff) !== 0 || this.readReg(p[1]! & 0x3ffff) !== p[2]) return 0;
-        this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_TWO_REGS: ${this.regsDb.nameOf(p[0]! & 0x3ffff)} stays 0 and ${this.regsDb.nameOf(p[1]! & 0x3ffff)} stays ${p[2]}: the CP hangs here`);
-        throw new Stop('hang');
-      }
-      case 'CP_SCRATCH_WRITE': {
-        need(1);
-        const s0 = (p[0]! >>> 20) & 7;
-        for (let k = 1; k < p.length; k++) this.sqeScratch[(s0 + k - 1) & 7] = p[k]!;
-        return 0;
-      }
-      case 'CP_INTERRUPT': {
-        this.interrupts++;
-        const o = this.R['RBBM_INT_0_STATUS']!;
-        this.regs[o] = (this.regs[o]! | (1 << 8)) >>> 0; // CP_SW
-        return 0;
-      }
-      case 'CP_THREAD_CONTROL': {
-        need(1);
-        const t = p[0]! & 3;
-        this.threadMask = t || 3;
-        this.concurrentBinning = ((p[0]! >>> 27) & 1) === 0;
-        if (p[0]! >>> 31) this.count(24, 1); // SYNC_THREADS: both threads meet here (serialised in this model)
-        return 0;
-      }
-      case 'CP_BV_BR_COUNT_OPS': {
-        need(1);
-        const op = p[0]! & 0xf;
-        if (op === 1) {
-          this.bvCount = 0;
-          this.brCount = 0;
-        } else if (op === 2) {
-          need(2);
-          this.brOffset = p[1]! & 0xffff;
-        } else if (op === 3 || op === 4) {
-          // The wait is on the other thread; one thread at a time runs here, so the other is
-          // taken to have run ahead (with concurrent binning disabled there is no other thread).
-          const ok = op === 3 ? this.bvCount > this.brCount : this.brCount + this.brOffset > this.bvCount;
-          if (!ok) this.count(24, 1); // SYNC_STALL
-        }
-        return 0;
-      }
-      case 'CP_MODIFY_TIMESTAMP': {
-        need(1);
-        const op = p[0]! >>> 28;
-        const add = p[0]! & 0xff;
-        if (op === 0) this.globalTs = this.localTs = 0;
-        else if (op === 1) this.globalTs = (this.globalTs + add) >>> 0;
-        else if (op === 2) this.localTs = (this.localTs + add) >>> 0;
-        return 0;
-      }
-      case 'CP_RESET_CONTEXT_STATE': {
-        need(1);
-        if (p[0]! & 1) this.onchip.clear();
-        if (p[0]! & 4) this.globalTs = this.localTs = 0;
-        return 0;
-      }
-      case 'CP_MEM_TO_SCRATCH_MEM': {
-        need(4);
-        const cnt = p[0]! & 0x3f;
-        const off = p[1]! & 0x3f;
-        const src = a64(2);
-        for (let k = 0; k < cnt; k++) if (off + k < this.scratchMem.length) this.scratchMem[off + k] = this.mem.read32(src + 4 * k);
-        return 0;
-      }
-      case 'CP_WAIT_TIMESTAMP': {
-        need(4);
-        const src = p[0]! & 3;
-        const onchipDst = (p[0]! >>> 4) & 1;
-        const read = (): number => (onchipDst ? (this.onchip.get(p[1]!) ?? 0) : src === 1 ? this.mem.read64(a64(1)) : this.mem.read32(a64(1)));
-        const want = (): number => (src === 2 ? this.globalTs + this.localTs : src === 1 ? (p[4] ?? 0) * 2 ** 32 + p[3]! : p[3]! | 0);
-        for (let k = 0; k < this.maxPolls; k++) {
-          const v = read();
-          if ((src === 0 ? v | 0 : v) >= want()) return 0;
-          this.cycles += 16;
-          this.count(0, 16);
-          this.count(15, 16);
-        }
-        this.report('adreno.cp.wait-hang', 'error', `CP_WAIT_TIMESTAMP: the ${onchipDst ? 'on-chip' : 'memory'} value never reached ${want()} (${this.maxPolls} polls): the CP hangs here`);
-        throw new Stop('hang');
-      }
-      case 'CP_CONTEXT_REG_BUNCH2':
-        // As CP_CONTEXT_REG_BUNCH after two leading dwords.
-        for (let k = 2; k + 1 < p.length; k += 2) this.writeReg(p[k]! & 0x3ffff, p[k + 1]!, level === 0);
-        return 0;
-      case 'CP_FIXED_STRIDE_DRAW_TABLE': {
-        // COUNT command buffers of STRIDE dwords each, one draw per buffer. No visibility
-        // stream is modelled, so every buffer runs (as with CP_SET_VISIBILITY_OVERRIDE).
-        need(4);
-        const base = a64(0);
-        const stride = p[2]! >>> 20;
-        const count = p[3]!;
-        for (let k = 0; k < count; k++) this.execIb(base + 4 * stride * k, stride, level + 1);
-        return 0;
-      }
-      case 'CP_START_BIN': {
-        // For each bin: the bin's prefix (as an IB2), then the BODY_DWORDS after this packet,
-        // up to CP_END_BIN; afterwards execution continues past the body.
-        need(5);
-        const bins = p[0]!;
-        const prefix = a64(1);
-        const prefixDw = p[3]!;
-        const body = p[4]!;
-        const after = at + 4 * (1 + p.length);
-        for (let b = 0; b < bins; b++) {
-          this.binIndex = b;
-          if (prefixDw) this.execIb(prefix + 4 * prefixDw * b, prefixDw, level + 1);
-          if (body) this.execIb(after, body, level);
-        }
-        this.binIndex = -1;
-        return body;
-      }
-      case 'CP_END_BIN':
-        return 0;
-      case 'CP_CCHE_INVALIDATE':
-        this.count(12);
-        return 0;
-      case 'CP_SET_VISIBILITY_OVERRIDE':
-      case 'CP_SET_SUBDRAW_SIZE':
-      case 'CP_SET_BIN_DATA5':
-      case 'CP_SET_BIN_DATA5_OFFSET':
-      case 'CP_SET_PSEUDO_REG':
-        // Binning state: kept and handed to draws (the rendering issue interprets it).
-        this.cpState.set(name === 'CP_SET_PSEUDO_REG' ? `${name}:${p[0] ?? 0}` : name, Array.from(p));
-        return 0;
-      case undefined:
-        this.setCpInt(0);
-        this.report('adreno.cp.unknown-opcode', 'error', `type-7 opcode 0x${op.toString(16)} is not a ${this.gen} packet`);
-        throw new Stop('opcode-error');
-      default:
-        // Known to the database, no semantics here: recorded as executed, no effect.
-        this.report('adreno.cp.unmodelled-packet', 'info', `${name} has no execution model; treated as a no-op`);
-        return 0;
-    }
-  }
-
-  private setDrawState(p: Uint32Array, level: number): void {
-    for (let g = 0; g + 2 < p.length; g += 3) {
-      const d0 = p[g]!;
-      const count = d0 & 0xffff;
-      const dirty = (d0 >>> 16) & 1;
-      const disable = (d0 >>> 17) & 1;
-      const disableAll = (d0 >>> 18) & 1;
-      const loadImmed = (d0 >>> 19) & 1;
-      const modes = [(d0 >>> 20) & 1, (d0 >>> 21) & 1, (d0 >>> 22) & 1]; // BINNING, GMEM, SYSMEM
-      const id = (d0 >>> 24) & 0x1f;
-      const addr = (p[g + 2]! * 2 ** 32) + p[g + 1]!;
-      if (disableAll) {
-        for (const m of this.drawState) for (const s of m) Object.assign(s, { addr: 0, count: 0, dirty: false });
-        continue;
-      }
-      if (loadImmed) {
-        if (count) this.execIb(addr, count, level + 1, true);
-        continue;
-      }
-      for (let m = 0; m < 3; m++) {
-        if (!modes[m]) continue;
-        const s = this.drawState[m]![id]!;
-        if (disable) Object.assign(s, { addr: 0, count: 0, dirty: false });
-        else {
-          if (s.addr !== addr || s.count !== count || dirty) s.dirty = true;
-          s.addr = addr;
-          s.count = count;
-        }
+      if (this.stack.length > depth) {
+        this.stack.length = depth;
+        if (level === 1) this.skipIb2Local = false;
       }
     }
   }
 
-  /** Execute the dirty draw-state groups of the current mode (at draws and CP_SET_MODE). */
-  private runDrawStates(level: number): void {
-    const slots = this.drawState[MODE_INDEX[this.mode]]!;
-    for (const s of slots) {
-      if (!s.dirty || s.count === 0) continue;
-      s.dirty = false;
-      this.execIb(s.addr, s.count, level + 1, true);
+  // ---- the walker's visitor ------------------------------------------------------------------
+
+  /** @internal A buffer starts: its frame reports through CP_IBn_* (or CP_SDS_*). */
+  enterIb(ib: IbInfo): void {
+    this.stack.push({ level: ib.level, sds: ib.kind === 'SDS', base: ib.iova, size: ib.sizeDwords, pos: 0 });
+  }
+
+  /** @internal A buffer ended: its REM_SIZE reads 0; the end of an IB1 clears CP_SKIP_IB2_ENABLE_LOCAL. */
+  leaveIb(): void {
+    const f = this.stack.pop()!;
+    if (f.level >= 1) this.setIbRegs(f.level, f.base, 0, f.sds);
+    if (f.level === 1) this.skipIb2Local = false;
+  }
+
+  /** @internal Before each header: RPTR / IB registers point at the packet; the packet budget. */
+  position(offset: number): void {
+    const f = this.stack[this.stack.length - 1]!;
+    f.pos = offset;
+    if (f.level === 0) this.regs[this.rbRptr] = offset;
+    else this.setIbRegs(f.level, f.base, f.size - offset, f.sds);
+    if (++this.packets > this.maxPackets) {
+      this.report('adreno.cp.packet-budget', 'error', `more than ${this.maxPackets} packets executed: runaway stream (IB chain loop?)`);
+      throw new Stop('budget');
     }
   }
 
-  private event(p: Uint32Array, at: number): void {
-    const d0 = p[0]!;
-    const ev = d0 & 0xff;
-    const name = enumName('vgt_event_type', ev, this.gen) ?? `EVENT_0x${ev.toString(16)}`;
-    const ts = (d0 >>> 30) & 1;
-    const irq = (d0 >>> 31) & 1;
-    const addr = p.length >= 3 ? p[2]! * 2 ** 32 + p[1]! : undefined;
-    const value = ts ? this.cycles : (p[3] ?? 0);
-    if (addr !== undefined && (p.length >= 4 || ts)) {
-      if (ts) this.mem.write64(addr, value);
-      else this.mem.write32(addr, value);
+  /** @internal What the walker finds wrong: fatal here, except a conditional skip past the end. */
+  problem(pr: Problem): void {
+    if (pr.id === 'adreno.cp.cond-exec-overrun') {
+      this.report(pr.id, 'warning', pr.message);
+      return;
     }
-    if (name === 'CACHE_FLUSH_TS' || name === 'CACHE_FLUSH' || name === 'CACHE_INVALIDATE' || name.startsWith('PC_CCU_')) this.count(12); // PERF_CP_CACHE_FLUSH
-    if (name === 'CONTEXT_DONE') {
-      this.ctxDone[this.ctx] = true;
-      this.count(11); // PERF_CP_CONTEXT_DONE
+    if (pr.id === 'adreno.cp.ib-unmapped') {
+      this.report(pr.id, 'error', pr.message);
+      this.regs[this.R['RBBM_INT_0_STATUS']!] = (this.regs[this.R['RBBM_INT_0_STATUS']!]! | (1 << 24)) >>> 0;
+      throw new Stop('iova-fault');
     }
-    if (name === 'ZPASS_DONE') this.count(10);
-    if (irq) {
-      this.interrupts++;
-      const o = this.R['RBBM_INT_0_STATUS']!;
-      const bit = name === 'CACHE_FLUSH_TS' ? 20 : name === 'RB_DONE_TS' ? 17 : 8;
-      this.regs[o] = (this.regs[o]! | (1 << bit)) >>> 0;
-    }
-    this.events.push({ name, value, iova: at, irq: !!irq, ...(addr !== undefined ? { addr } : {}) });
+    // bad header, bad parity, truncated packet
+    this.setCpInt(0); // CP_OPCODE_ERROR
+    this.report(pr.id, 'error', pr.message);
+    throw new Stop('opcode-error');
   }
 
-  /** a7xx CP_EVENT_WRITE7: WRITE_SRC selects user 32/64-bit data, the timestamp or register contents. */
-  private event7(p: Uint32Array, at: number): void {
-    const d0 = p[0]!;
-    const src = (d0 >>> 20) & 7;
-    const onchip = (d0 >>> 24) & 1;
-    const enabled = (d0 >>> 27) & 1;
-    if ((d0 >>> 16) & 1) this.bvCount = (this.bvCount + 1) & 0xffff; // INC_BV_COUNT
-    if ((d0 >>> 17) & 1) this.brCount = (this.brCount + 1) & 0xffff; // INC_BR_COUNT
-    if (enabled && p.length >= 2) {
-      const vals: number[] = [];
-      if (src === 0) vals.push(p[3] ?? 0);
-      else if (src === 1) vals.push(p[3] ?? 0, p[4] ?? 0);
-      else if (src === 2 || src === 3) {
-        const t = src === 2 ? this.globalTs + this.localTs : this.cycles; // TIMESTAMP_SUM / ALWAYSON
-        vals.push(t >>> 0, Math.floor(t / 2 ** 32) >>> 0);
-      } else if (src === 4) {
-        this.syncCounters();
-        const n = p[4] ?? 0;
-        for (let k = 0; k < n; k++) vals.push(this.readReg(((p[3] ?? 0) + k) & 0x3ffff));
-      }
-      if (onchip) vals.forEach((v, k) => this.onchip.set(p[1]! + k, v));
-      else if (p.length >= 3) {
-        const addr = p[2]! * 2 ** 32 + p[1]!;
-        vals.forEach((v, k) => this.mem.write32(addr + 4 * k, v));
-      }
+  /** @internal Execute one packet: type 4 writes registers, type 7 goes through the handler table. */
+  packet(r: PacketRecord): number {
+    const p = r.payload;
+    this.tick(1 + r.count);
+    if (this.onPacket) this.onPacket({ level: r.level, iova: r.iova, type: r.type, name: r.type === 4 ? 'REG_WRITE' : (opcodeName(r.opcode, this.gen) ?? `0x${r.opcode.toString(16)}`), count: r.count, reg: r.type === 4 ? r.reg : -1, payload: p });
+    if (this.threadMask !== 3 && this.concurrentBinning && !(this.threadMask & (this.thread === 'BR' ? 1 : 2)) && !(r.type === 7 && r.opcode === this.threadControlOp)) {
+      // A section CP_THREAD_CONTROL gave to the other thread: parsed, not executed here.
+      this.otherThreadPackets++;
+      return 0;
     }
-    // Event side effects (flush counting, CONTEXT_DONE) are the same as on a6xx; no data write there.
-    this.event(Uint32Array.of(d0 & 0xff), at);
-  }
-
-  private record(kind: WorkRecord['kind'], name: string, p: Uint32Array, at: number, level: number): void {
-    if (kind === 'draw') this.runDrawStates(level);
-    const killed = kind === 'draw' && this.predGlobal && this.predLocal && !this.predPass;
-    if (killed) this.count(8); // PERF_CP_PREDICATED_DRAWS_KILLED
-    // A draw: CP_EVENT_START, the work, CONTEXT_DONE, CP_EVENT_END (switch banks).
-    const bank = this.ctx;
-    let state: Map<number, number> = new Map();
-    if (this.snapshots) {
-      const b = this.banks[bank]!;
-      for (let k = 0; k < b.length; k++) if (b[k]) state.set(CTX_LO + k, b[k]!);
-      for (const o of this.written) state.set(o, this.regs[o]!);
+    if (r.type === 7) return this.handlers[r.opcode]!(this, r);
+    if (r.type === 4) {
+      const privileged = r.level === 0;
+      for (let k = 0; k < r.count; k++) this.writeReg(r.reg + k, p[k]!, privileged);
     }
-    this.work.push({ kind, packet: name, payload: Array.from(p), iova: at, level, mode: this.mode, marker: this.marker, bank, killed, state, cpState: new Map(this.cpState), bin: this.binIndex, thread: this.thread });
-    if (!killed) {
-      this.ctxDone[this.ctx] = true;
-      this.count(11);
-      this.switchContext();
-    }
+    return 0;
   }
 
   /** A register's value in a recorded draw, by name. */

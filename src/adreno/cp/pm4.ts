@@ -60,8 +60,26 @@ export interface Header {
 
 const BAD: Header = { type: -1, count: 0, opcode: -1, reg: -1, parityOk: false, predicate: false };
 
+/** A header decoded in place (the walker's per-packet scratch: no allocation per packet). */
+export type MutableHeader = { -readonly [K in keyof Header]: Header[K] };
+
+function set(h: MutableHeader, type: number, count: number, opcode: number, reg: number, parityOk: boolean, predicate: boolean): MutableHeader {
+  h.type = type;
+  h.count = count;
+  h.opcode = opcode;
+  h.reg = reg;
+  h.parityOk = parityOk;
+  h.predicate = predicate;
+  return h;
+}
+
 /** Decode a header dword. a5xx+ streams use type 4/7 (type 2 NOP is still accepted on a5xx). */
 export function decodeHeader(dw: number, gen: Gen): Header {
+  return decodeHeaderInto(dw, gen, { ...BAD });
+}
+
+/** decodeHeader into `h` (returned). */
+export function decodeHeaderInto(dw: number, gen: Gen, h: MutableHeader): MutableHeader {
   dw >>>= 0;
   const newStyle = gen === 'a5xx' || gen === 'a6xx' || gen === 'a7xx';
   const top4 = dw >>> 28;
@@ -69,21 +87,21 @@ export function decodeHeader(dw: number, gen: Gen): Header {
     const count = dw & 0x7f;
     const reg = (dw >>> 8) & 0x7ffff;
     const ok = ((dw >>> 7) & 1) === oddParity(count) && ((dw >>> 27) & 1) === oddParity(reg);
-    return { type: 4, count, opcode: -1, reg, parityOk: ok, predicate: false };
+    return set(h, 4, count, -1, reg, ok, false);
   }
   if (newStyle && top4 === 7) {
     const count = dw & 0x3fff;
     const opcode = (dw >>> 16) & 0x7f;
     const ok = ((dw >>> 15) & 1) === oddParity(count) && ((dw >>> 23) & 1) === oddParity(opcode) && ((dw >>> 14) & 1) === 0 && ((dw >>> 24) & 0xf) === 0;
-    return { type: 7, count, opcode, reg: -1, parityOk: ok, predicate: false };
+    return set(h, 7, count, opcode, -1, ok, false);
   }
   const top2 = dw >>> 30;
-  if (top2 === 2 && (dw === PKT2_NOP || !newStyle)) return { type: 2, count: 0, opcode: -1, reg: -1, parityOk: true, predicate: false };
+  if (top2 === 2 && (dw === PKT2_NOP || !newStyle)) return set(h, 2, 0, -1, -1, true, false);
   if (!newStyle || gen === 'a5xx') {
-    if (top2 === 3) return { type: 3, count: ((dw >>> 16) & 0x3fff) + 1, opcode: (dw >>> 8) & 0xff, reg: -1, parityOk: true, predicate: (dw & 1) === 1 };
-    if (top2 === 0 && !newStyle) return { type: 0, count: ((dw >>> 16) & 0x3fff) + 1, opcode: -1, reg: dw & 0x7fff, parityOk: true, predicate: false };
+    if (top2 === 3) return set(h, 3, ((dw >>> 16) & 0x3fff) + 1, (dw >>> 8) & 0xff, -1, true, (dw & 1) === 1);
+    if (top2 === 0 && !newStyle) return set(h, 0, ((dw >>> 16) & 0x3fff) + 1, -1, dw & 0x7fff, true, false);
   }
-  return BAD;
+  return set(h, -1, 0, -1, -1, false, false);
 }
 
 /**
@@ -112,18 +130,26 @@ export function decodeHeaderAnyGen(dw: number): Header {
   return BAD;
 }
 
-const opcodeTables = new Map<Gen, { byValue: Map<number, string>; byName: Map<string, number> }>();
+interface OpcodeTable {
+  byValue: Map<number, string>;
+  byName: Map<string, number>;
+  /** byValue as an array over 0..255 (the walkers' per-packet lookup). */
+  names: (string | undefined)[];
+}
 
-function opcodeTable(gen: Gen): { byValue: Map<number, string>; byName: Map<string, number> } {
+const opcodeTables = new Map<Gen, OpcodeTable>();
+
+function opcodeTable(gen: Gen): OpcodeTable {
   let t = opcodeTables.get(gen);
   if (!t) {
     const bit = genBit(gen);
-    t = { byValue: new Map(), byName: new Map() };
+    t = { byValue: new Map(), byName: new Map(), names: [] };
     for (const [v, name, mask] of ENUMS['adreno_pm4_type3_packets'] ?? []) {
       if (!(mask & bit)) continue;
       if (!t.byValue.has(v)) t.byValue.set(v, name);
       if (!t.byName.has(name)) t.byName.set(name, v);
     }
+    for (let op = 0; op < 256; op++) t.names.push(t.byValue.get(op));
     opcodeTables.set(gen, t);
   }
   return t;
@@ -132,6 +158,11 @@ function opcodeTable(gen: Gen): { byValue: Map<number, string>; byName: Map<stri
 /** Name of a PM4 opcode for a generation, or undefined. */
 export function opcodeName(op: number, gen: Gen): string | undefined {
   return opcodeTable(gen).byValue.get(op);
+}
+
+/** Names of the type-3/7 opcodes 0..255 of a generation (undefined where none), indexed by opcode. */
+export function opcodeNames(gen: Gen): readonly (string | undefined)[] {
+  return opcodeTable(gen).names;
 }
 
 /** Value of a PM4 opcode by name for a generation. Throws when the generation has no such packet. */

@@ -1,15 +1,18 @@
 /**
  * The static packet walker: reads a command stream from GPU memory and hands every packet to a
  * visitor, following indirect buffers (ring -> IB1 -> IB2 -> draw-state groups) with the IB level
- * tracked. It does not execute anything (no predicates, no skips): it is what `decode` and
- * analysis tools use. The executing CP (cp.ts) shares the header decoding and the packet record.
+ * tracked. By itself it executes nothing (no predicates): it is what `decode`, cffdump and the
+ * analysis tools use. The executing CP (cp.ts) is a visitor too: it walks with `follow: false`,
+ * its handlers call `walk` for the IBs and draw-state groups they decide to run, and its
+ * `packet` returns the dwords a conditional packet skips (or END for a chain).
  *
- * Malformed input is never fatal: bad headers and truncated packets go to `visitor.problem`
- * and the walker resynchronises (bad header: next dword; truncated packet: end of that IB).
+ * Malformed input is never fatal here: bad headers and truncated packets go to `visitor.problem`
+ * and the walker resynchronises (bad header: next dword; truncated packet: end of that IB). A
+ * visitor may stop the walk by throwing from `problem` (the CP does).
  */
 import type { Memory } from '../../core/memory.js';
 import type { Gen } from '../regs/db.js';
-import { decodeHeader, decodeHeaderAnyGen, opcodeName } from './pm4.js';
+import { decodeHeaderAnyGen, decodeHeaderInto, opcodeNames, type MutableHeader } from './pm4.js';
 
 /** How a buffer was reached. */
 export type IbKind = 'RB' | 'IB1' | 'IB2' | 'IB' | 'CHAIN' | 'SDS' | 'RAW' | 'EMBED';
@@ -64,8 +67,18 @@ export interface DrawStateGroup {
   readonly enableMask: number;
 }
 
+/** What `Visitor.packet` may return: abandon the rest of the buffer (CP_INDIRECT_BUFFER_CHAIN). */
+export const END = -1;
+
 export interface Visitor {
-  packet?(p: PacketRecord): void;
+  /** Before a packet's header is read, at dword `offset` of the current buffer. */
+  position?(offset: number): void;
+  /**
+   * A packet. A positive number skips that many dwords after it (conditional execution; a skip
+   * past the end of the buffer is reported as adreno.cp.cond-exec-overrun and stops there); END
+   * abandons the rest of the buffer.
+   */
+  packet?(p: PacketRecord): number | void;
   /** After the packet and everything it called (IBs, loaded groups) was visited. */
   packetEnd?(p: PacketRecord): void;
   /** Before each pass of a looping packet (CP_START_BIN bins, CP_FIXED_STRIDE_DRAW_TABLE draws). */
@@ -108,7 +121,19 @@ export interface WalkOptions {
    * bad header on a5xx+ the walk resumes at the next valid type-4/7 header.
    */
   readonly headers?: 'gen' | 'any';
+  /**
+   * Copy each buffer when it is fetched (default false: a view of memory). The executing CP
+   * does: a packet that writes into its own IB does not change the dwords already fetched.
+   */
+  readonly snapshot?: boolean;
+  /**
+   * The visitor keeps no PacketRecord past the call it gets it in (default false): each buffer's
+   * walk refills one record per packet instead of allocating one. The executing CP does.
+   */
+  readonly reuseRecords?: boolean;
 }
+
+type MutableRecord = { -readonly [K in keyof PacketRecord]: PacketRecord[K] };
 
 /** Packets before which draw states are replayed (in 'at-draw' mode). */
 export const DRAW_PACKETS: ReadonlySet<string> = new Set([
@@ -140,6 +165,11 @@ export class Walker {
   private readonly stopOnBadHeader: boolean;
   private readonly followEmbedded: boolean;
   private readonly anyHeaders: boolean;
+  private readonly snapshot: boolean;
+  private readonly reuseRecords: boolean;
+  private readonly names: readonly (string | undefined)[];
+  /** Scratch for the header being decoded (read before the next one is). */
+  private readonly hdr: MutableHeader = { type: -1, count: 0, opcode: -1, reg: -1, parityOk: false, predicate: false };
   packets = 0;
   stopped = false;
   /** Current render mode bits (CP_SET_MARKER), for group filtering and `once`. */
@@ -163,6 +193,9 @@ export class Walker {
     this.stopOnBadHeader = opts.stopOnBadHeader ?? false;
     this.followEmbedded = opts.followEmbedded ?? false;
     this.anyHeaders = opts.headers === 'any';
+    this.snapshot = opts.snapshot ?? false;
+    this.reuseRecords = opts.reuseRecords ?? false;
+    this.names = opcodeNames(gen);
   }
 
   /** has_dumped: true when `iova` was already walked in every mode of `mask` (and marks it). */
@@ -208,6 +241,7 @@ export class Walker {
       return undefined;
     }
     const off = iova - seg.base;
+    if (this.snapshot) return new Uint32Array(seg.u8.slice(off, off + sizeDwords * 4).buffer);
     if ((seg.u8.byteOffset + off) % 4 === 0) return new Uint32Array(seg.u8.buffer, seg.u8.byteOffset + off, sizeDwords);
     return new Uint32Array(seg.u8.slice(off, off + sizeDwords * 4).buffer);
   }
@@ -226,14 +260,17 @@ export class Walker {
     const gen = this.gen;
     const n = dw.length;
     let i = 0;
+    const v = this.v;
+    let reused: MutableRecord | undefined;
     while (i < n) {
+      v.position?.(i);
       if (this.packets >= this.maxPackets) {
         if (!this.stopped) this.problem('adreno.cp.packet-budget', `stopped after ${this.maxPackets} packets (IB loop?)`, level, iova + i * 4);
         this.stopped = true;
         break;
       }
       const hdr = dw[i]!;
-      const h = this.anyHeaders ? decodeHeaderAnyGen(hdr) : decodeHeader(hdr, gen);
+      const h = this.anyHeaders ? decodeHeaderAnyGen(hdr) : decodeHeaderInto(hdr, gen, this.hdr);
       this.packets++;
       if (h.type < 0) {
         this.problem('adreno.cp.bad-header', `invalid packet header 0x${hdr.toString(16).padStart(8, '0')}`, level, iova + i * 4);
@@ -259,32 +296,58 @@ export class Walker {
         truncated = true;
       }
       const payload = dw.subarray(i + 1, i + 1 + count);
-      const name = h.type === 4 || h.type === 0 ? 'REG_WRITE' : h.type === 2 ? 'NOP' : (opcodeName(h.opcode, gen) ?? `UNKNOWN_0x${h.opcode.toString(16)}`);
-      const rec: PacketRecord = { level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: h.type, opcode: h.opcode, name, count: h.count, reg: h.reg, payload, parityOk: h.parityOk, group };
+      const name = h.type === 4 || h.type === 0 ? 'REG_WRITE' : h.type === 2 ? 'NOP' : (this.names[h.opcode] ?? `UNKNOWN_0x${h.opcode.toString(16)}`);
+      let rec: PacketRecord;
+      if (reused) {
+        reused.iova = iova + i * 4;
+        reused.offset = i;
+        reused.header = hdr;
+        reused.type = h.type;
+        reused.opcode = h.opcode;
+        reused.name = name;
+        reused.count = h.count;
+        reused.reg = h.reg;
+        reused.payload = payload;
+        reused.parityOk = h.parityOk;
+        rec = reused;
+      } else {
+        rec = { level, kind, ibBase: iova, iova: iova + i * 4, offset: i, header: hdr, type: h.type, opcode: h.opcode, name, count: h.count, reg: h.reg, payload, parityOk: h.parityOk, group };
+        if (this.reuseRecords) reused = rec;
+      }
+      // From here on `h` may be overwritten: visitors and groups walk nested buffers.
       const atDraw = this.drawStates === 'at-draw';
-      if (atDraw && (h.type === 7 || h.type === 3) && DRAW_PACKETS.has(name)) this.loadAllGroups(level);
-      this.v.packet?.(rec);
+      if (atDraw && (rec.type === 7 || rec.type === 3) && DRAW_PACKETS.has(name)) this.loadAllGroups(level);
+      const act = v.packet?.(rec);
       if (truncated) {
-        this.v.packetEnd?.(rec);
+        v.packetEnd?.(rec);
         break;
       }
-      if (atDraw && h.type === 7 && name === 'CP_SET_MARKER' && payload.length) {
+      if (atDraw && rec.type === 7 && name === 'CP_SET_MARKER' && payload.length) {
         // RM6_BINNING / RM6_GMEM / RM6_BYPASS select which groups a draw replays.
         const m = payload[0]! & 0xf;
         if (m === 2) this.enableMask = MODE.BINNING;
         else if (m === 4) this.enableMask = MODE.GMEM;
         else if (m === 1) this.enableMask = MODE.BYPASS;
       }
-      if (this.follow && (h.type === 7 || h.type === 3)) {
+      if (this.follow && (rec.type === 7 || rec.type === 3)) {
         if (atDraw && name === 'CP_SET_DRAW_STATE') this.recordDrawState(payload, level);
         else if (this.followEmbedded && this.embedded(rec, level)) {
           /* followed */
-        } else this.followPacket(h.opcode, payload, level, iova + i * 4);
+        } else this.followPacket(rec.opcode, payload, level, iova + i * 4);
       }
-      this.v.packetEnd?.(rec);
+      v.packetEnd?.(rec);
       i += 1 + count;
+      if (act) {
+        if (act < 0) break;
+        let skip = act;
+        if (i + skip > n) {
+          this.problem('adreno.cp.cond-exec-overrun', `conditional skip of ${skip} dwords runs ${i + skip - n} past the end of the IB`, level, rec.iova);
+          skip = n - i;
+        }
+        i += skip;
+      }
     }
-    this.v.leaveIb?.(info);
+    v.leaveIb?.(info);
   }
 
   /** Command streams inside or behind other packets; true when the packet was one of them. */

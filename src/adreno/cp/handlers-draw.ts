@@ -1,0 +1,205 @@
+/**
+ * Render state and work: CP_SET_DRAW_STATE (per-mode groups, run at draws and CP_SET_MODE),
+ * CP_SET_MARKER / CP_SET_MODE, draws / dispatches / blits recorded with the register state they
+ * see, CP_LOAD_STATE6*, the binning loops (CP_START_BIN, CP_FIXED_STRIDE_DRAW_TABLE) and the
+ * binning state handed to draws.
+ */
+import { enumName } from '../regs/db.js';
+import type { CommandProcessor, WorkRecord } from './cp.js';
+import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
+import type { PacketRecord } from './walker.js';
+
+/** Groups of { d0, addr lo, addr hi }: remember per mode (dirty when changed), drop, or run now (LOAD_IMMED). */
+function setDrawState(cp: CommandProcessor, r: PacketRecord): number {
+  const p = r.payload;
+  for (let g = 0; g + 2 < p.length; g += 3) {
+    const d0 = p[g]!;
+    const count = d0 & 0xffff;
+    const dirty = (d0 >>> 16) & 1;
+    const disable = (d0 >>> 17) & 1;
+    const disableAll = (d0 >>> 18) & 1;
+    const loadImmed = (d0 >>> 19) & 1;
+    const modes = [(d0 >>> 20) & 1, (d0 >>> 21) & 1, (d0 >>> 22) & 1]; // BINNING, GMEM, SYSMEM
+    const id = (d0 >>> 24) & 0x1f;
+    const addr = (p[g + 2]! * 2 ** 32) + p[g + 1]!;
+    if (disableAll) {
+      for (const m of cp.drawState) for (const s of m) Object.assign(s, { addr: 0, count: 0, dirty: false });
+      continue;
+    }
+    if (loadImmed) {
+      if (count) cp.execIb(addr, count, r.level + 1, true);
+      continue;
+    }
+    for (let m = 0; m < 3; m++) {
+      if (!modes[m]) continue;
+      const s = cp.drawState[m]![id]!;
+      if (disable) Object.assign(s, { addr: 0, count: 0, dirty: false });
+      else {
+        if (s.addr !== addr || s.count !== count || dirty) s.dirty = true;
+        s.addr = addr;
+        s.count = count;
+      }
+    }
+  }
+  return 0;
+}
+
+/** Execute the dirty draw-state groups of the current mode (at draws and CP_SET_MODE). */
+function runDrawStates(cp: CommandProcessor, level: number): void {
+  const slots = cp.drawState[MODE_INDEX[cp.mode]]!;
+  for (const s of slots) {
+    if (!s.dirty || s.count === 0) continue;
+    s.dirty = false;
+    cp.execIb(s.addr, s.count, level + 1, true);
+  }
+}
+
+function setMode(cp: CommandProcessor, r: PacketRecord): number {
+  need(cp, r, 1);
+  if (r.payload[0]! & 1) runDrawStates(cp, r.level);
+  return 0;
+}
+
+/** RM6_BYPASS / RM6_BINNING / RM6_GMEM select the render mode (IFPC and kernel-only markers do not). */
+function setMarker(cp: CommandProcessor, r: PacketRecord): number {
+  need(cp, r, 1);
+  const d0 = r.payload[0]!;
+  const m = d0 & 0xf;
+  if (d0 & 0x100) return 0;
+  cp.marker = m;
+  const prev = cp.mode;
+  if (m === 1) cp.mode = 'SYSMEM';
+  else if (m === 2) cp.mode = 'BINNING';
+  else if (m === 4) cp.mode = 'GMEM';
+  if (prev !== cp.mode) cp.count(9); // PERF_CP_MODE_SWITCH
+  return 0;
+}
+
+/**
+ * Record a draw / dispatch / blit with the state it sees. A draw runs the dirty draw-state groups
+ * first, may be killed by draw predication, and is CP_EVENT_START, the work, CONTEXT_DONE,
+ * CP_EVENT_END (the banks switch).
+ */
+function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord): void {
+  if (kind === 'draw') runDrawStates(cp, r.level);
+  const killed = kind === 'draw' && cp.predGlobal && cp.predLocal && !cp.predPass;
+  if (killed) cp.count(8); // PERF_CP_PREDICATED_DRAWS_KILLED
+  const bank = cp.ctx;
+  const state: Map<number, number> = new Map();
+  if (cp.snapshots) {
+    const b = cp.banks[bank]!;
+    for (let k = 0; k < b.length; k++) if (b[k]) state.set(CTX_LO + k, b[k]!);
+    for (const o of cp.written) state.set(o, cp.regs[o]!);
+  }
+  cp.work.push({ kind, packet: r.name, payload: Array.from(r.payload), iova: r.iova, level: r.level, mode: cp.mode, marker: cp.marker, bank, killed, state, cpState: new Map(cp.cpState), bin: cp.binIndex, thread: cp.thread });
+  if (!killed) {
+    cp.ctxDone[cp.ctx] = true;
+    cp.count(11);
+    cp.switchContext();
+  }
+}
+
+function draw(cp: CommandProcessor, r: PacketRecord): number {
+  record(cp, 'draw', r);
+  return 0;
+}
+
+function dispatch(cp: CommandProcessor, r: PacketRecord): number {
+  record(cp, 'dispatch', r);
+  return 0;
+}
+
+function blit(cp: CommandProcessor, r: PacketRecord): number {
+  record(cp, 'blit', r);
+  return 0;
+}
+
+function loadState6(cp: CommandProcessor, r: PacketRecord): number {
+  need(cp, r, 1);
+  const p = r.payload;
+  const d0 = p[0]!;
+  const src = (d0 >>> 16) & 3;
+  const sb = (d0 >>> 18) & 0xf;
+  cp.loadStates.push({
+    packet: r.name,
+    dstOff: d0 & 0x3fff,
+    stateType: (d0 >>> 14) & 3,
+    stateSrc: src,
+    stateBlock: enumName('a6xx_state_block', sb, cp.gen) ?? String(sb),
+    numUnit: (d0 >>> 22) & 0x3ff,
+    ...(src !== 0 && p.length >= 3 ? { addr: a64(p, 1) } : {}),
+  });
+  return 0;
+}
+
+/**
+ * COUNT command buffers of STRIDE dwords each, one draw per buffer. No visibility stream is
+ * modelled, so every buffer runs (as with CP_SET_VISIBILITY_OVERRIDE).
+ */
+function fixedStrideDrawTable(cp: CommandProcessor, r: PacketRecord): number {
+  need(cp, r, 4);
+  const p = r.payload;
+  const base = a64(p, 0);
+  const stride = p[2]! >>> 20;
+  const count = p[3]!;
+  for (let k = 0; k < count; k++) cp.execIb(base + 4 * stride * k, stride, r.level + 1);
+  return 0;
+}
+
+/**
+ * For each bin: the bin's prefix (as an IB2), then the BODY_DWORDS after this packet, up to
+ * CP_END_BIN; afterwards execution continues past the body (the walker skips it).
+ */
+function startBin(cp: CommandProcessor, r: PacketRecord): number {
+  need(cp, r, 5);
+  const p = r.payload;
+  const bins = p[0]!;
+  const prefix = a64(p, 1);
+  const prefixDw = p[3]!;
+  const body = p[4]!;
+  const after = r.iova + 4 * (1 + p.length);
+  for (let b = 0; b < bins; b++) {
+    cp.binIndex = b;
+    if (prefixDw) cp.execIb(prefix + 4 * prefixDw * b, prefixDw, r.level + 1);
+    if (body) cp.execIb(after, body, r.level);
+  }
+  cp.binIndex = -1;
+  return body;
+}
+
+/** The end of a CP_START_BIN body: the loop is CP_START_BIN's. */
+function endBin(): number {
+  return 0;
+}
+
+/** Binning state: kept and handed to draws (the rendering issue interprets it). */
+function binningState(cp: CommandProcessor, r: PacketRecord): number {
+  const p = r.payload;
+  cp.cpState.set(r.name === 'CP_SET_PSEUDO_REG' ? `${r.name}:${p[0] ?? 0}` : r.name, Array.from(p));
+  return 0;
+}
+
+export const DRAW_HANDLERS: Readonly<Record<string, Handler>> = {
+  CP_SET_DRAW_STATE: setDrawState,
+  CP_SET_MODE: setMode,
+  CP_SET_MARKER: setMarker,
+  CP_DRAW_INDX_OFFSET: draw,
+  CP_DRAW_INDIRECT: draw,
+  CP_DRAW_INDX_INDIRECT: draw,
+  CP_DRAW_INDIRECT_MULTI: draw,
+  CP_DRAW_AUTO: draw,
+  CP_EXEC_CS: dispatch,
+  CP_EXEC_CS_INDIRECT: dispatch,
+  CP_BLIT: blit,
+  CP_LOAD_STATE6: loadState6,
+  CP_LOAD_STATE6_GEOM: loadState6,
+  CP_LOAD_STATE6_FRAG: loadState6,
+  CP_FIXED_STRIDE_DRAW_TABLE: fixedStrideDrawTable,
+  CP_START_BIN: startBin,
+  CP_END_BIN: endBin,
+  CP_SET_VISIBILITY_OVERRIDE: binningState,
+  CP_SET_SUBDRAW_SIZE: binningState,
+  CP_SET_BIN_DATA5: binningState,
+  CP_SET_BIN_DATA5_OFFSET: binningState,
+  CP_SET_PSEUDO_REG: binningState,
+};
