@@ -14,6 +14,7 @@ import { bitsetFields, formatValue, genFromGpuId, gpuRegs, type Gen } from './re
 import type { CommandProcessor } from './cp/cp.js';
 import { Walker, type PacketRecord } from './cp/walker.js';
 import { packetText } from './cp/printer.js';
+import { crashdec } from './crash/crashdec.js';
 
 export interface FaultLine {
   readonly ring: number;
@@ -238,10 +239,18 @@ export function crashCommand(values: Record<string, unknown>, rest: string[], ou
     for (const l of faultLineReport(parseFaultLine(fl), gen ?? 'a6xx')) out(l);
     return EXIT_OK;
   }
-  const file = rest[0];
+  const file = rest[0] ?? (typeof values['file'] === 'string' ? values['file'] : undefined);
   if (!file) throw new UsageError('adreno crash: give a devcoredump file or --fault-line "gpu fault ring ..."');
+  const format = values['format'];
+  if (format !== undefined && format !== 'crashdec' && format !== 'text') throw new UsageError(`adreno crash: --format must be crashdec or text, got '${String(format)}'`);
   const bytes = maybeGunzip(new Uint8Array(readFileSync(file)), file);
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  if (format === 'crashdec') {
+    const r = crashdec(text, { summary: !!values['summary'], verbose: !!values['verbose'] });
+    for (const l of r.lines) out(l);
+    if (r.error) throw new InputError(r.error, file);
+    return EXIT_OK;
+  }
   // A kernel log with the one-line message is accepted too.
   const dump = (() => {
     try {

@@ -18,6 +18,8 @@ subcommands:
       --summary          analysis only: packets by name and IB kind, registers written
   crash <devcoredump> | --fault-line "gpu fault ring ..."
                          estimated crash location, RBBM_STATUS bits, fence, CP state
+      --format crashdec  freedreno crashdec's text line for line (-s summary, -v verbose,
+                         -f FILE as crashdec takes it: crash --format crashdec -sf dump)
   run <trace.rd[.gz]> [--strict] [--json] [--trace] [--thread BR|BV]
                          execute the trace on the simulated a6xx CP; prints faults,
                          diagnostics, draws and the final CP state (--trace: every
@@ -119,7 +121,10 @@ export const adrenoCommand: Command = {
     submit: { type: 'string' },
     frame: { type: 'string' },
     json: { type: 'boolean' },
-    summary: { type: 'boolean' },
+    summary: { type: 'boolean', short: 's' },
+    file: { type: 'string', short: 'f' },
+    format: { type: 'string' },
+    verbose: { type: 'boolean', short: 'v' },
     skip: { type: 'string' },
     base: { type: 'string' },
     'fault-line': { type: 'string' },
