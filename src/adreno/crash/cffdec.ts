@@ -12,7 +12,7 @@
 import { gpuRegs, enumName, type Gen, type RegisterSpace } from '../regs/db.js';
 import { opcodeName } from '../cp/pm4.js';
 import type { DumpBuffers, HostPtr } from './buffers.js';
-import { domainLines, hex8, hex64, registerText, regName, regWidth, split64, tabs } from './regtext.js';
+import { domainLines, hex8, hex64, RegAcc, registerText, regName, split64, tabs } from './regtext.js';
 
 /** Odd parity over the nibbles of `v` (pm4_calc_odd_parity_bit). */
 function oddParity(v: number): number {
@@ -297,23 +297,12 @@ export class Cffdec {
 
   /** Write registers from a packet (dump_registers with 64-bit accumulation). */
   private dumpRegisters(reg: number, p: HostPtr, n: number, level: number): void {
-    let pendingLo: { reg: number; v: number } | undefined;
+    const acc = new RegAcc(this.space, this.out);
     for (let i = 0; i < n; i++, reg++) {
       const v = this.at(p, i);
       this.regSet(reg, v);
-      if (pendingLo) {
-        if (reg !== pendingLo.reg + 1) {
-          this.out(`WARNING: 64b discontinuity (${reg.toString(16)}, expected ${(pendingLo.reg + 1).toString(16)})`);
-          this.dumpRegister(pendingLo.reg, pendingLo.v, 0, level);
-          pendingLo = undefined;
-        } else {
-          this.dumpRegister(pendingLo.reg, pendingLo.v, v, level);
-          pendingLo = undefined;
-          continue;
-        }
-      }
-      if (regWidth(this.space, reg) === 64) pendingLo = { reg, v };
-      else this.dumpRegister(reg, v, 0, level);
+      const r = acc.push(reg, v);
+      if (r) this.dumpRegister(r[0], r[1], r[2], level);
     }
   }
 
@@ -433,7 +422,7 @@ export class Cffdec {
     this.printl(2, `${tabs(level)}draw[${this.drawCount}] register values`);
     let changed = false;
     let written = false;
-    let pendingLo: { reg: number; v: number } | undefined;
+    const acc = new RegAcc(this.space, this.out);
     for (let reg = 0; reg < REGCNT; reg++) {
       if (!this.rewritten[reg] || !this.written[reg]) continue;
       const v = this.regs[reg]!;
@@ -442,25 +431,9 @@ export class Cffdec {
         this.lastvals[reg] = v;
       }
       written = true;
-      const flags = (changed ? '!' : ' ') + (written ? '+' : ' ');
-      if (pendingLo) {
-        if (reg !== pendingLo.reg + 1) {
-          this.out(`WARNING: 64b discontinuity (${reg.toString(16)}, expected ${(pendingLo.reg + 1).toString(16)})`);
-          this.dumpRegister(pendingLo.reg, pendingLo.v, 0, level, `${flags}\t${hex8(pendingLo.v)}`);
-          pendingLo = undefined;
-          changed = written = false;
-        } else {
-          this.dumpRegister(pendingLo.reg, pendingLo.v, v, level, `${flags}\t${hex64(pendingLo.v, v)}`);
-          pendingLo = undefined;
-          changed = written = false;
-          continue;
-        }
-      }
-      if (regWidth(this.space, reg) === 64) {
-        pendingLo = { reg, v };
-        continue;
-      }
-      this.dumpRegister(reg, v, 0, level, `${(changed ? '!' : ' ') + (written ? '+' : ' ')}\t${hex8(v)}`);
+      const r = acc.push(reg, v);
+      if (!r) continue;
+      this.dumpRegister(r[0], r[1], r[2], level, `${changed ? '!' : ' '}${written ? '+' : ' '}\t${hex64(r[1], r[2])}`);
       changed = written = false;
     }
     this.rewritten.fill(0);
@@ -579,24 +552,12 @@ export class Cffdec {
   contextRegBunch(p: HostPtr, n: number, level: number): void {
     const saved = this.opts.summary;
     (this.opts as { summary: boolean }).summary = false;
-    let pendingLo: { reg: number; v: number } | undefined;
-    for (let i = 0; i + 1 < n + 1 && i < n; i += 2) {
+    const acc = new RegAcc(this.space, this.out);
+    for (let i = 0; i < n; i += 2) {
       const reg = this.at(p, i);
       const v = this.at(p, i + 1);
-      if (pendingLo) {
-        if (reg !== pendingLo.reg + 1) {
-          this.out(`WARNING: 64b discontinuity (${reg.toString(16)}, expected ${(pendingLo.reg + 1).toString(16)})`);
-          this.dumpRegister(pendingLo.reg, pendingLo.v, 0, level + 1);
-        } else {
-          this.dumpRegister(pendingLo.reg, pendingLo.v, v, level + 1);
-          pendingLo = undefined;
-          this.regSet(reg, v);
-          continue;
-        }
-        pendingLo = undefined;
-      }
-      if (regWidth(this.space, reg) === 64) pendingLo = { reg, v };
-      else this.dumpRegister(reg, v, 0, level + 1);
+      const r = acc.push(reg, v);
+      if (r) this.dumpRegister(r[0], r[1], r[2], level + 1);
       this.regSet(reg, v);
     }
     (this.opts as { summary: boolean }).summary = saved;
@@ -605,7 +566,8 @@ export class Cffdec {
   regWrite(p: HostPtr, level: number): void {
     const reg = this.at(p, 1) & 0xffff;
     const v = this.at(p, 2);
-    if (regWidth(this.space, reg) !== 64) this.dumpRegister(reg, v, 0, level + 1);
+    const r = new RegAcc(this.space, this.out).push(reg, v);
+    if (r) this.dumpRegister(r[0], r[1], r[2], level + 1);
     this.regSet(reg, v);
   }
 

@@ -24,7 +24,7 @@ import { genFromGpuId, gpuRegs, registerSpace, type Gen, type RegisterSpace } fr
 import { DumpBuffers, type HostPtr } from './buffers.js';
 import { Cffdec, isType4, isType7, type IbHint } from './cffdec.js';
 import { handlePrefetch } from './prefetch.js';
-import { hex8, hex64, registerText, regWidth, split64, tabs } from './regtext.js';
+import { hex8, hex64, RegAcc, registerText, split64, tabs } from './regtext.js';
 
 export interface CrashdecOptions {
   /** -s: summary (no register writes in the command stream). */
@@ -112,38 +112,6 @@ export function hexAscii(buf: Uint32Array, sizeBytes: number, level: number, out
     if (words.length < 4) s += '         '.repeat(4 - words.length);
     s += `\t|${ascii(i * 4, Math.min(i * 4 + 16, nd * 4))}|`;
     out(s);
-  }
-}
-
-/** Registers `{ offset, value }` lines accumulated into 64-bit values (regacc). */
-class RegAcc {
-  private lo: { reg: number; v: number } | undefined;
-  private readonly space: RegisterSpace;
-  private readonly out: (l: string) => void;
-  constructor(space: RegisterSpace, out: (l: string) => void) {
-    this.space = space;
-    this.out = out;
-  }
-  /** Returns [reg, lo, hi] when a whole register value is complete. */
-  push(reg: number, v: number): [number, number, number] | undefined {
-    if (this.lo) {
-      const lo = this.lo;
-      this.lo = undefined;
-      if (reg !== lo.reg + 1) {
-        this.out(`WARNING: 64b discontinuity (${reg.toString(16)}, expected ${(lo.reg + 1).toString(16)})`);
-        return [lo.reg, lo.v, 0];
-      }
-      return [lo.reg, lo.v, v];
-    }
-    if (regWidth(this.space, reg) === 64) {
-      if (/_HI$/.test(this.space.at(reg)?.name ?? '')) {
-        this.out(`WARNING: 64b discontinuity (no _LO dword for ${reg.toString(16)})`);
-        return [reg, v, 0];
-      }
-      this.lo = { reg, v };
-      return undefined;
-    }
-    return [reg, v, 0];
   }
 }
 
