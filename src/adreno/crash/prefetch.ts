@@ -110,9 +110,11 @@ function scan(s: History, hint: IbHint, p: HostPtr, size: number, bufs: DumpBuff
 
 /**
  * Correct `ibs[1]` / `ibs[2]` (base, rem, crashFound) for prefetch, given the ring-buffer
- * stream being decoded.
+ * stream being decoded. When the crash is found in IB2, crashdec also moves IB1 back to the
+ * oldest IB of the run (so its marker logic sees that IB1 first): `markerIb1` keeps that; a
+ * location report wants IB1 as found (false).
  */
-export function handlePrefetch(rb: HostPtr, size: number, ibs: IbHint[], bufs: DumpBuffers, gen: Gen): void {
+export function handlePrefetch(rb: HostPtr, size: number, ibs: IbHint[], bufs: DumpBuffers, gen: Gen, markerIb1 = true): void {
   const rbState = new History();
   const ib1 = scan(rbState, ibs[1]!, rb, size, bufs, gen);
   if (!ib1) return;
@@ -124,6 +126,7 @@ export function handlePrefetch(rb: HostPtr, size: number, ibs: IbHint[], bufs: D
     if (!host) break;
     const ib2 = scan(ib1State, ibs[2]!, host, ib.size, bufs, gen);
     if (ib2) {
+      if (!markerIb1) break;
       const first = rbState.get(0)!;
       ibs[1]!.base = first.addr;
       ibs[1]!.rem = first.size;
