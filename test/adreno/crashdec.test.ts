@@ -1,7 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { crashdec } from '../../src/adreno/crash/crashdec.js';
+import { analyseDump } from '../../src/adreno/crash.js';
+import { CmdStream, Layout } from '../../src/adreno/cp/builder.js';
+import { gpuRegs } from '../../src/adreno/regs/db.js';
+import { ascii85Encode, parseDevcoredump } from '../../src/formats/devcoredump.js';
+import { InputError } from '../../src/core/errors.js';
+import { main } from '../../src/cli/main.js';
 
 const TRACE = '../shared/adreno-captures/traces/crash.devcore';
 const REF = '../shared/adreno-captures/reference/crash.log';
@@ -93,4 +101,140 @@ test('crashdec -sf crash.devcore: the share of reference lines reproduced (total
   assert.ok(total >= MIN_TOTAL, report);
   for (const [k, [a, n]] of per) assert.ok(a / n >= (MIN_SECTION[k] ?? 0), `${k} below its ratchet: ${report}`);
   console.log(report);
+});
+
+test('crash.devcore: the old-style analysis lands where crashdec does (ROQ correction: REM - 1)', { skip: !have && 'no ../shared/adreno-captures' }, () => {
+  const rep = analyseDump(parseDevcoredump(readFileSync(TRACE, 'utf8')));
+  const text = rep.lines.join('\n');
+  assert.match(text, /RBBM_STATUS 0x00800005: GPU_BUSY_IGN_AHB CP_BUSY CP_AHB_BUSY_CX_MASTER/);
+  assert.match(text, /CP_SQE_STAT: 51 dwords, SQE PC 0x00c5/);
+  // Ring and IB1 sit at 0x1000000001000 / 0x100000000: the ring is above 2^48.
+  assert.equal(rep.locations.length, 1);
+  assert.equal(rep.locations[0]!.base, 0x100000000);
+  assert.equal(rep.locations[0]!.pos, 7); // 12 dwords, REM_SIZE 0 + (ROQ 6 - 1) left
+  assert.equal(rep.locations[0]!.packet?.iova, 0x10000001c);
+});
+
+const R = gpuRegs('a6xx');
+const hx = (v: number, w: number): string => v.toString(16).padStart(w, '0');
+
+/**
+ * A kernel-layout a630 dump whose IB1 position needs both corrections: CP_IB1_BASE names IB B,
+ * the ROQ had fetched ahead, and REM_SIZE + ROQ exceeds B's size, so the SQE was still in the
+ * IB A called just before it. Everything lives above 2^48.
+ */
+function prefetchDump(): { text: string; a: number; b: number; ring: number } {
+  const L = new Layout(2 ** 48 + 0x100000);
+  const a = L.place(new CmdStream().reg('CP_SCRATCH[0]', 1).nop().nop().nop().nop().nop().nop(), 'ib-a'); // 8 dwords
+  const b = L.place(new CmdStream().nop().nop().nop().nop().nop().nop(), 'ib-b'); // 6 dwords
+  const ringIova = 2 ** 48 + 0x1000;
+  const ringStream = new CmdStream().nop().nop().indirectBuffer(a.iova, a.sizeDwords).indirectBuffer(b.iova, b.sizeDwords).nop().nop();
+  const ring = ringStream.dwords();
+  const dw = (i: number): Uint32Array => {
+    const d = L.buffers[i]!.data;
+    return new Uint32Array(d.buffer, d.byteOffset, d.byteLength >> 2);
+  };
+  const regs: [number, number][] = [];
+  const set = (name: string, v: number): void => void regs.push([R.reg(name), v >>> 0]);
+  const set64 = (name: string, v: number): void => {
+    regs.push([R.reg(name), v % 2 ** 32 >>> 0], [R.reg(name) + 1, Math.floor(v / 2 ** 32)]);
+  };
+  set('RBBM_STATUS', 0x00800005);
+  set64('CP_RB_BASE', ringIova);
+  set('CP_RB_RPTR', ring.length);
+  set('CP_RB_WPTR', ring.length);
+  set64('CP_IB1_BASE', b.iova);
+  set('CP_IB1_REM_SIZE', 4);
+  set64('CP_IB2_BASE', 0);
+  set('CP_IB2_REM_SIZE', 0);
+  set('CP_ROQ_AVAIL_IB1', 5 << 16);
+  regs.sort((x, y) => x[0] - y[0]);
+  const lines = [
+    'kernel: 6.9.0-gpusim',
+    'module: msm',
+    'comm: prefetch',
+    'revision: 630 (6.3.0.2)',
+    'rbbm-status: 0x00000000',
+    'ringbuffer:',
+    '  - id: 0',
+    `    iova: 0x${hx(ringIova, 16)}`,
+    '    last-fence: 2',
+    '    retired-fence: 1',
+    `    rptr: ${ring.length - 2}`,
+    `    wptr: ${ring.length}`,
+    '    size: 32768',
+    '    data: !!ascii85 |',
+    '     ' + ascii85Encode(ring),
+    'bos:',
+    ...[0, 1].flatMap((i) => [`  - iova: 0x${hx(L.buffers[i]!.iova, 16)}`, `    size: ${L.buffers[i]!.data.length}`, '    data: !!ascii85 |', '     ' + ascii85Encode(dw(i))]),
+    'registers:',
+    ...regs.map(([o, v]) => `  - { offset: 0x${hx(o << 2, 6)}, value: 0x${hx(v, 8)} }`),
+  ];
+  return { text: lines.join('\n') + '\n', a: a.iova, b: b.iova, ring: ringIova };
+}
+
+test('prefetch: CP_IB1_BASE is an IB the ROQ ran ahead into; both outputs back up into the IB before it (iovas above 2^48)', () => {
+  const { text, a, b } = prefetchDump();
+  const r = crashdec(text, { summary: true });
+  assert.equal(r.error, undefined);
+  const out = r.lines.join('\n');
+  assert.match(out, /^  - iova: 0x0001000000100000-0x0001000000100020$/m);
+  assert.match(out, /^got rb_base=1000000001000$/m);
+  assert.match(out, new RegExp(`^IB1: ${b.toString(16)}, 8$`, 'm')); // REM_SIZE 4 + ROQ (5 - 1)
+  assert.match(out, /^found ring!$/m);
+  // The marker sits before the packet at A + 6 dwords (8 - (8 - 6 of B)).
+  const i = r.lines.indexOf('ESTIMATED CRASH LOCATION!');
+  assert.ok(i > 0, out);
+  assert.equal(r.lines[i + 1], `${hx(a + 24, 16)}:\t\t\t0000: 70108000`);
+  assert.equal(r.lines.filter((l) => l === 'ESTIMATED CRASH LOCATION!').length, 1);
+
+  const rep = analyseDump(parseDevcoredump(text));
+  assert.equal(rep.locations.length, 1, rep.lines.join('\n'));
+  assert.equal(rep.locations[0]!.base, a);
+  assert.equal(rep.locations[0]!.pos, 6);
+  assert.equal(rep.locations[0]!.packet?.iova, a + 24);
+  assert.match(rep.lines.join('\n'), new RegExp(`prefetch: CP_IB1_BASE 0x${b.toString(16)} is an IB the ROQ fetched ahead; the SQE was in 0x${a.toString(16)} with 2 dwords left`));
+});
+
+test('truncated and corrupted dumps: crashdec returns its lines and at most a one-line error, never throws', () => {
+  const texts = [prefetchDump().text];
+  if (have) texts.push(readFileSync(TRACE, 'utf8').slice(0, 120_000));
+  let seed = 7;
+  const rnd = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), seed);
+  for (const text of texts) {
+    for (let k = 0; k < 60; k++) {
+      let t = text.slice(0, rnd() % text.length);
+      if (k % 2) {
+        const c = t.split('');
+        for (let m = 0; m < 8 && c.length; m++) c[rnd() % c.length] = String.fromCharCode(32 + (rnd() % 95));
+        t = c.join('');
+      }
+      const r = crashdec(t, { summary: k % 3 !== 0 });
+      if (r.error !== undefined) assert.ok(!r.error.includes('\n') && r.error.length > 0, r.error);
+      try {
+        analyseDump(parseDevcoredump(t));
+      } catch (e) {
+        assert.ok(e instanceof InputError, `${k}: ${String(e)}`);
+      }
+    }
+  }
+  assert.match(crashdec('hello\n').error ?? '', /not a GPU devcoredump/);
+});
+
+test('gpusim adreno crash --format crashdec -sf FILE: crashdec text on stdout, bad input exits 2 with one line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-crashdec-'));
+  const f = join(dir, 'dump.devcore');
+  writeFileSync(f, prefetchDump().text);
+  let so = '';
+  let se = '';
+  const io = { stdout: (s: string) => void (so += s), stderr: (s: string) => void (se += s), isTTY: false };
+  assert.equal(await main(['adreno', 'crash', '--format', 'crashdec', '-sf', f], io), 0);
+  assert.match(so, /^Got chip_id=0x6030002$/m);
+  assert.match(so, /ESTIMATED CRASH LOCATION!/);
+  const bad = join(dir, 'bad.devcore');
+  writeFileSync(bad, 'kernel: x\nrevision: 630 (6.3.0.2)\nregisters:\n  - { offset: zz }\n');
+  so = se = '';
+  assert.equal(await main(['adreno', 'crash', '--format', 'crashdec', bad], io), 2);
+  assert.match(so, /^revision: 630/m);
+  assert.equal(se.trim().split('\n').length, 1, se);
 });

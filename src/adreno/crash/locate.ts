@@ -16,7 +16,7 @@ export class DumpMemory extends Memory {
   private readonly segs2: Segment[] = [];
 
   add(iova: number, size: number, data: Uint32Array, label: string): void {
-    const n = Math.max(size, data.length * 4, 4);
+    const n = Math.ceil(Math.max(size, data.length * 4, 4) / 4) * 4;
     if (!Number.isSafeInteger(iova) || iova < 0 || !Number.isSafeInteger(iova + n)) return;
     if (this.segs2.some((s) => iova < s.end && s.base < iova + n)) return; // overlapping bo: keep the first
     const u8 = new Uint8Array(n);

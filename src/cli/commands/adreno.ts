@@ -84,9 +84,12 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
     }
     case 'crash': {
       const { crashCommand } = await import('../../adreno/crash.js');
-      const code = crashCommand(values, rest, out);
-      flush();
-      return code;
+      try {
+        return crashCommand(values, rest, out);
+      } finally {
+        // crashdec's text up to a parse error is printed before the error.
+        flush();
+      }
     }
     case 'run': {
       const { runCommand } = await import('../../adreno/run.js');
