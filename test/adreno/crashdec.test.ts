@@ -238,3 +238,32 @@ test('gpusim adreno crash --format crashdec -sf FILE: crashdec text on stdout, b
   assert.match(so, /^revision: 630/m);
   assert.equal(se.trim().split('\n').length, 1, se);
 });
+
+test('gmu-log and gmu-hfi data are decoded, not echoed; unknown sections are echoed as crashdec does', () => {
+  const table = [1, 0x100, 6, 12, 2, 2, ...[0x1, 0x60001000, 0, 256, 0, 0, 0, 0, 0, 0, 3, 3], ...[0x1, 0x60002000, 1, 256, 0, 0, 0, 0, 0, 0, 0, 0]];
+  const text = [
+    'kernel: 6.9.0',
+    'revision: 630 (6.3.0.2)',
+    'gmu-log:',
+    '    iova: 0x0000000060000000',
+    '    size: 16',
+    '    data: !!ascii85 |',
+    '     ' + ascii85Encode([0x41424344, 1, 2, 3]),
+    'gmu-hfi:',
+    '    iova: 0x0000000060001000',
+    '    size: 128',
+    '    queue-history[0]: 0 1 2 3 4 5 6 7',
+    '    data: !!ascii85 |',
+    '     ' + ascii85Encode(table),
+    'gmu-debug:',
+    '    iova: 0x0000000060004000',
+  ].join('\n');
+  const r = crashdec(text + '\n');
+  assert.equal(r.error, undefined);
+  const out = r.lines.join('\n');
+  assert.ok(!r.lines.some((l) => l.startsWith('     ') && !l.includes(':')), out);
+  assert.match(out, /^\t000000: 41424344 00000001 00000002 00000003\t\|DCBA\.{12}\|$/m);
+  assert.match(out, /^\tnum_queues:    2$/m);
+  assert.match(out, /^\t\tiova:         0x60002000$/m);
+  assert.match(out, /^gmu-debug:\n {4}iova: 0x0000000060004000$/m);
+});

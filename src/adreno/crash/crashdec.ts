@@ -204,6 +204,7 @@ class Decoder {
       else if (l.startsWith('bos:')) this.bos();
       else if (l.startsWith('ringbuffer:')) this.ringbuffer();
       else if (l.startsWith('gmu-log:')) this.gmuLog();
+      else if (l.startsWith('gmu-hfi:')) this.gmuHfi();
       else if (l.startsWith('registers:')) {
         this.registers();
         this.cmdstream();
@@ -308,6 +309,46 @@ class Decoder {
       if (l.startsWith('    size:')) size = parseDec(l.slice(9)) >>> 0;
       else if (l.startsWith('    data: !!ascii85 |')) {
         hexAscii(this.ascii85(size / 4), size, 1, this.out);
+        continue;
+      }
+      this.out(l);
+    }
+  }
+
+  /**
+   * gmu-hfi: the HFI queue table (header, then one 12-dword header per queue). The messages in
+   * the queues are not decoded here.
+   */
+  private gmuHfi(): void {
+    let size = 0;
+    for (const l of this.section()) {
+      if (l.startsWith('    size:')) size = parseDec(l.slice(9)) >>> 0;
+      else if (l.startsWith('    data: !!ascii85 |')) {
+        const buf = this.ascii85(size / 4);
+        if (this.opts.verbose) hexAscii(buf, size, 1, this.out);
+        const at = (i: number): number => buf[i] ?? 0;
+        this.out(`\tversion:       ${at(0)}`);
+        this.out(`\tsize:          ${at(1)}`);
+        this.out(`\tqhdr0_offset:  ${at(2)}`);
+        this.out(`\tqhdr_size:     ${at(3)}`);
+        this.out(`\tnum_queues:    ${at(4)}`);
+        for (let q = 0; q < Math.min(at(4), 16); q++) {
+          const b = 6 + q * 12;
+          const h = (i: number): string => `0x${at(b + i).toString(16)}`;
+          this.out(`\tqueue[${q}]:`);
+          this.out(`\t\tstatus:       ${h(0)}`);
+          this.out(`\t\tiova:         ${h(1)}`);
+          this.out(`\t\ttype:         ${h(2)}`);
+          this.out(`\t\tsize:         ${at(b + 3)}`);
+          this.out(`\t\tmsg_size:     ${at(b + 4)}`);
+          this.out(`\t\tdropped:      ${at(b + 5)}`);
+          this.out(`\t\trx_watermark: ${h(6)}`);
+          this.out(`\t\ttx_watermark: ${h(7)}`);
+          this.out(`\t\trx_request:   ${h(8)}`);
+          this.out(`\t\ttx_request:   ${h(9)}`);
+          this.out(`\t\tread_index:   ${at(b + 10)}`);
+          this.out(`\t\twrite_index:  ${at(b + 11)}`);
+        }
         continue;
       }
       this.out(l);
