@@ -267,3 +267,41 @@ test('gmu-log and gmu-hfi data are decoded, not echoed; unknown sections are ech
   assert.match(out, /^\t\tiova:         0x60002000$/m);
   assert.match(out, /^gmu-debug:\n {4}iova: 0x0000000060004000$/m);
 });
+
+test('CP_LOAD_STATE6 constants print as %f rows and hex, as cffdec does in summary mode', () => {
+  const L = new Layout(0x100000000);
+  const d0 = (1 << 22) | (0xc << 18) | (1 << 14); // 1 unit, SB6_FS_SHADER, ST6_CONSTANTS, direct
+  const f = new Float32Array([1, 2.5, -0.5, 0]);
+  const ib = L.place(new CmdStream().pkt('CP_LOAD_STATE6_FRAG', [d0, 0, 0, ...new Uint32Array(f.buffer)]), 'ib');
+  const ring = new CmdStream().indirectBuffer(ib.iova, ib.sizeDwords).nop().dwords();
+  const ringIova = 0x1000;
+  const regs: [number, number][] = [
+    [R.reg('CP_RB_BASE'), ringIova],
+    [R.reg('CP_RB_BASE') + 1, 0],
+  ];
+  const data = L.buffers[0]!.data;
+  const text = [
+    'revision: 630 (6.3.0.2)',
+    'ringbuffer:',
+    '  - id: 0',
+    `    iova: 0x${hx(ringIova, 16)}`,
+    '    rptr: 0',
+    `    wptr: ${ring.length}`,
+    '    size: 4096',
+    '    data: !!ascii85 |',
+    '     ' + ascii85Encode(ring),
+    'bos:',
+    `  - iova: 0x${hx(ib.iova, 16)}`,
+    `    size: ${data.length}`,
+    '    data: !!ascii85 |',
+    '     ' + ascii85Encode(new Uint32Array(data.buffer, data.byteOffset, data.byteLength >> 2)),
+    'registers:',
+    ...regs.map(([o, v]) => `  - { offset: 0x${hx(o << 2, 6)}, value: 0x${hx(v, 8)} }`),
+  ].join('\n');
+  const r = crashdec(text + '\n', { summary: true });
+  assert.equal(r.error, undefined);
+  const out = r.lines.join('\n');
+  assert.match(out, /^\t\t\topcode: CP_LOAD_STATE6_FRAG \(34\) \(8 dwords\)$/m);
+  assert.match(out, new RegExp(`^${hx(ib.iova + 16, 16)}:\\t\\t\\t\\t1\\.000000 2\\.500000 -0\\.500000 0\\.000000$`, 'm'));
+  assert.match(out, new RegExp(`^${hx(ib.iova + 16, 16)}:\\t\\t\\t\\t0000: 3f800000 40200000 bf000000 00000000$`, 'm'));
+});

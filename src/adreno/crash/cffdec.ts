@@ -601,6 +601,98 @@ export class Cffdec {
     this.ib--;
   }
 
+  /** dump_float: eight `%8f` values per row, addressed like dump_hex. */
+  private dumpFloat(p: HostPtr, n: number, level: number): void {
+    const f = new Float32Array(1);
+    const u = new Uint32Array(f.buffer);
+    let row = '';
+    for (let i = 0; i < n; i++) {
+      if (i % 8 === 0) {
+        const [lo, hi] = split64(this.gpuaddr({ arr: p.arr, off: p.off + i }));
+        row = (this.is64 ? hex64(lo, hi, 16) : hex8(lo)) + ':' + tabs(level);
+      } else row += ' ';
+      u[0] = this.at(p, i);
+      row += cFloat(f[0]!).padStart(8, ' ');
+      if (i % 8 === 7) this.out(row);
+    }
+    if (n % 8) this.out(row);
+  }
+
+  /**
+   * CP_LOAD_STATE4/6: constants as floats and hex, texture/sampler/UBO descriptors through their
+   * domains. Shader programs would be disassembled (no ir3 disassembler here: nothing printed).
+   */
+  loadState(p: HostPtr, level: number): void {
+    if (this.quiet(2)) return;
+    const d0 = this.at(p, 0);
+    let numUnit = (d0 >>> 22) & 0x1ff;
+    const block = (d0 >>> 18) & 0xf;
+    const stype = this.chip >= 6 ? (d0 >>> 14) & 3 : this.at(p, 1) & 3;
+    const srcBits = (d0 >>> 16) & 3;
+    if (this.chip < 4) return;
+    const kind = stateKind(block, stype);
+    let contents: HostPtr | undefined;
+    if (srcBits === 2) {
+      const addr = (this.at(p, 1) & 0xfffffffc) + (this.is64 ? this.at(p, 2) * 2 ** 32 : 0);
+      contents = addr ? this.bufs.hostptr(addr) : undefined;
+    } else if (srcBits === 1) {
+      return; // bindless: needs the descriptor base registers' values
+    } else contents = { arr: p.arr, off: p.off + (this.is64 ? 3 : 2) };
+    if (!contents) return;
+    const c = contents;
+    const desc = (dom: string, words: number, stride: number): void => {
+      let off = c.off;
+      for (let i = 0; i < numUnit; i++) {
+        const at: HostPtr = { arr: c.arr, off };
+        if (numUnit === 16 && !this.at(at, 0) && !this.at(at, 1) && (dom !== 'TEX_CONST' || (!this.at(at, 2) && !this.at(at, 3)))) break;
+        const name = `A${this.chip}XX_${dom}`;
+        for (const l of domainLines(name, this.slice(at, words), level + 2, this.gen)) this.out(l);
+        this.dumpHex(at, words, level + 1);
+        off += stride;
+      }
+    };
+    switch (kind) {
+      case 'SHADER_PROG':
+        return;
+      case 'SHADER_CONST':
+        numUnit *= 2;
+        this.dumpFloat(c, numUnit * 2, level + 1);
+        this.dumpHex(c, numUnit * 2, level + 1);
+        return;
+      case 'TEX_SAMP':
+        desc('TEX_SAMP', this.chip >= 5 ? 4 : 2, this.chip >= 5 ? 4 : 2);
+        return;
+      case 'TEX_CONST':
+        desc('TEX_CONST', this.chip >= 6 ? 16 : this.chip === 5 ? 12 : 8, this.chip >= 6 ? 16 : this.chip === 5 ? 12 : 8);
+        return;
+      case 'UBO': {
+        let off = c.off;
+        for (let i = 0; i < numUnit; i++) {
+          const at: HostPtr = { arr: c.arr, off };
+          if (this.chip >= 5) for (const l of domainLines(`A${this.chip >= 6 ? 6 : 5}XX_UBO`, this.slice(at, 2), level + 2, this.gen)) this.out(l);
+          this.dumpHex(at, 2, level + 1);
+          off += 2;
+        }
+        return;
+      }
+      case 'SSBO_0':
+        if (this.chip >= 6) desc('TEX_CONST', 16, 16);
+        else this.dumpHex(c, numUnit * 4, level + 1);
+        return;
+      case 'SSBO_1':
+        for (let i = 0; i < numUnit; i++) this.dumpHex({ arr: c.arr, off: c.off + 2 * i }, 2, level + 1);
+        return;
+      case 'SSBO_2':
+        if (this.chip === 5) for (let i = 0; i < numUnit; i++) this.dumpHex({ arr: c.arr, off: c.off + 2 * i }, 2, level + 1);
+        return;
+      case 'UNKNOWN_2DWORDS':
+        this.dumpHex(c, numUnit * 2, level + 1);
+        return;
+      default:
+        this.dumpHex(c, numUnit, level + 1);
+    }
+  }
+
   draw(name: string, p: HostPtr, level: number): void {
     this.printMode(level);
     if (name === 'CP_DRAW_INDX_OFFSET') {
@@ -620,7 +712,32 @@ export class Cffdec {
 /** Packets after which the draw-state groups are loaded (draws and dispatches). */
 const LOAD_GROUPS = new Set(['CP_DRAW_INDX', 'CP_DRAW_INDX_2', 'CP_DRAW_INDX_OFFSET', 'CP_EXEC_CS', 'CP_EXEC_CS_INDIRECT', 'CP_DRAW_INDIRECT', 'CP_DRAW_INDX_INDIRECT', 'CP_DRAW_INDIRECT_MULTI', 'CP_DRAW_AUTO']);
 
+/** C's `%f`: six decimals, `inf`/`nan` as glibc prints them. */
+function cFloat(v: number): string {
+  if (Number.isNaN(v)) return v < 0 ? '-nan' : 'nan';
+  if (!Number.isFinite(v)) return v < 0 ? '-inf' : 'inf';
+  const s = Math.abs(v) >= 1e21 ? `${BigInt(v)}.000000` : v.toFixed(6);
+  return Object.is(v, -0) || (v < 0 && s[0] !== '-') ? '-' + s.replace(/^-/, '') : s;
+}
+
+type StateKind = 'TEX_SAMP' | 'TEX_CONST' | 'UBO' | 'SHADER_PROG' | 'SHADER_CONST' | 'SSBO_0' | 'SSBO_1' | 'SSBO_2' | 'UNKNOWN_2DWORDS' | 'NONE';
+
+/** CP_LOAD_STATE4/6 state block and type -> what the payload holds (a4xx+ block numbering). */
+function stateKind(block: number, type: number): StateKind {
+  if (block <= 5) return (['TEX_SAMP', 'TEX_CONST', 'UBO', 'NONE'] as const)[type]!;
+  if (block >= 8 && block <= 0xc) return (['SHADER_PROG', 'SHADER_CONST', 'UBO', 'NONE'] as const)[type]!;
+  if (block === 0xd) return (['SHADER_PROG', 'SHADER_CONST', 'UBO', 'SSBO_0'] as const)[type]!;
+  if (block === 0xe || block === 0xf) return (['SSBO_0', 'SSBO_1', 'SSBO_2', 'NONE'] as const)[type]!;
+  if (block === 6 && type === 2) return 'UBO';
+  if (block === 7 && type === 1) return 'UNKNOWN_2DWORDS';
+  return 'NONE';
+}
+
 const HANDLERS: Readonly<Record<string, Handler>> = {
+  CP_LOAD_STATE4: (c, p, _n, l) => c.loadState(p, l),
+  CP_LOAD_STATE6: (c, p, _n, l) => c.loadState(p, l),
+  CP_LOAD_STATE6_GEOM: (c, p, _n, l) => c.loadState(p, l),
+  CP_LOAD_STATE6_FRAG: (c, p, _n, l) => c.loadState(p, l),
   CP_NOP: (c, p, n) => c.nop(p, n),
   CP_INDIRECT_BUFFER: (c, p, n, l) => c.indirect(p, n, l),
   CP_INDIRECT_BUFFER_PFD: (c, p, n, l) => c.indirect(p, n, l),
