@@ -18,16 +18,13 @@ interface Buf {
 export class DumpBuffers {
   private readonly bufs: Buf[] = [];
 
-  /** Add a buffer of `size` bytes; `data` is zero-extended to the size. */
+  /**
+   * Add a buffer of `size` bytes holding `data` (the kernel drops trailing zero dwords: reads
+   * past `data` are zero, so the array is not extended).
+   */
   add(iova: number, size: number, data: Uint32Array): Uint32Array {
-    const n = Math.max(0, Math.floor(size / 4));
-    let arr = data;
-    if (data.length < n) {
-      arr = new Uint32Array(n);
-      arr.set(data);
-    }
-    this.bufs.push({ iova, size: Math.max(size, 0), data: arr });
-    return arr;
+    this.bufs.push({ iova, size: Math.max(size, 0), data });
+    return data;
   }
 
   private find(addr: number): Buf | undefined {

@@ -66,7 +66,8 @@ function parseDec(s: string): number {
 
 /** crashdec's lenient ascii85 (5 characters per dword, `z` = 0), into `sizedwords` dwords. */
 export function ascii85Lenient(line: string, sizedwords: number): Uint32Array {
-  const n = Math.max(0, Math.min(sizedwords, 1 << 26));
+  // Every dword takes at least one character: a huge count with a short line allocates little.
+  const n = Math.max(0, Math.min(Math.floor(sizedwords), line.length, 1 << 26));
   const buf = new Uint32Array(n);
   let i = 0;
   while (i < line.length && line[i] === ' ') i++;
@@ -185,7 +186,7 @@ class Decoder {
     const l = this.next();
     if (l === undefined || !l.startsWith(' ')) {
       if (l !== undefined) this.pos--;
-      return new Uint32Array(Math.max(0, Math.min(sizedwords, 1 << 26)));
+      return new Uint32Array(0);
     }
     return ascii85Lenient(l, sizedwords);
   }
@@ -410,6 +411,7 @@ class Decoder {
       this.out('found ring!');
       const szdw = ring.size >>> 2;
       if (!szdw) continue;
+      if (szdw > 1 << 24) throw new ParseError(`ring ${id} size ${ring.size} is not a ring buffer size`);
       const buf = ring.buf ?? this.bufs.add(ring.iova, ring.size, new Uint32Array(0));
       if (this.opts.verbose) {
         handlePrefetch({ arr: buf, off: 0 }, szdw, this.ibs, this.bufs, this.gen!);

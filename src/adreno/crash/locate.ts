@@ -16,7 +16,8 @@ export class DumpMemory extends Memory {
   private readonly segs2: Segment[] = [];
 
   add(iova: number, size: number, data: Uint32Array, label: string): void {
-    const n = Math.ceil(Math.max(size, data.length * 4, 4) / 4) * 4;
+    // The claimed size is trusted up to 64 MiB beyond the data (a corrupt size must not allocate GiBs).
+    const n = Math.ceil(Math.max(Math.min(size, 1 << 26), data.length * 4, 4) / 4) * 4;
     if (!Number.isSafeInteger(iova) || iova < 0 || !Number.isSafeInteger(iova + n)) return;
     if (this.segs2.some((s) => iova < s.end && s.base < iova + n)) return; // overlapping bo: keep the first
     const u8 = new Uint8Array(n);
@@ -77,14 +78,14 @@ export function crashHints(d: DevCoreDump, gen: Gen): CrashHints {
   }
   const regBase: [number, number] = [ibs[1]!.base, ibs[2]!.base];
   const bufs = new DumpBuffers();
-  const ringBufs: { iova: number; buf: Uint32Array; rptr: number; wptr: number }[] = [];
-  for (const r of d.rings) ringBufs.push({ iova: r.iova, buf: bufs.add(r.iova, r.size, r.data), rptr: r.rptr, wptr: r.wptr });
+  const ringBufs: { iova: number; buf: Uint32Array; rptr: number; wptr: number; szdw: number }[] = [];
+  for (const r of d.rings) ringBufs.push({ iova: r.iova, buf: bufs.add(r.iova, r.size, r.data), rptr: r.rptr, wptr: r.wptr, szdw: Math.min(Math.floor(r.size / 4), 1 << 24) || r.data.length });
   for (const b of d.bos) bufs.add(b.iova, b.size, b.data);
   const rbBase = val64('CP_RB_BASE');
   const ring = ringBufs.find((r) => r.iova === rbBase) ?? (ringBufs.length === 1 ? ringBufs[0] : undefined);
-  if (ring && ring.buf.length) {
+  if (ring && ring.szdw) {
     // The unread part of the ring, from a little before rptr (as crashdec does).
-    const n = ring.buf.length;
+    const n = ring.szdw;
     const mod = (x: number): number => ((x % n) + n) % n;
     let rptr = mod(ring.rptr - 12);
     for (let i = 0; i < 12; i++) {
