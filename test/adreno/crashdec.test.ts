@@ -10,6 +10,10 @@ import { gpuRegs } from '../../src/adreno/regs/db.js';
 import { ascii85Encode, parseDevcoredump } from '../../src/formats/devcoredump.js';
 import { InputError } from '../../src/core/errors.js';
 import { main } from '../../src/cli/main.js';
+import { Memory } from '../../src/core/memory.js';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { CommandProcessor } from '../../src/adreno/cp/cp.js';
+import { cpDevcoredump } from '../../src/adreno/crash.js';
 
 const TRACE = '../shared/adreno-captures/traces/crash.devcore';
 const REF = '../shared/adreno-captures/reference/crash.log';
@@ -304,4 +308,21 @@ test('CP_LOAD_STATE6 constants print as %f rows and hex, as cffdec does in summa
   assert.match(out, /^\t\t\topcode: CP_LOAD_STATE6_FRAG \(34\) \(8 dwords\)$/m);
   assert.match(out, new RegExp(`^${hx(ib.iova + 16, 16)}:\\t\\t\\t\\t1\\.000000 2\\.500000 -0\\.500000 0\\.000000$`, 'm'));
   assert.match(out, new RegExp(`^${hx(ib.iova + 16, 16)}:\\t\\t\\t\\t0000: 3f800000 40200000 bf000000 00000000$`, 'm'));
+});
+
+test('a crash inside IB2 (simulated CP, its devcoredump): one marker, in IB2, after the faulting write', () => {
+  const L = new Layout();
+  const ib2 = L.place(new CmdStream().nop().reg('CP_SCRATCH[7]', 1).nop(), 'ib2');
+  const ib1 = L.place(new CmdStream().reg('CP_SCRATCH[0]', 1).indirectBuffer(ib2.iova, ib2.sizeDwords).nop(), 'ib1');
+  const ring = L.place(new CmdStream().reg('CP_PROTECT_CNTL', 3).reg('CP_PROTECT[0]', 0x883 + 7).indirectBuffer(ib1.iova, ib1.sizeDwords).reg('CP_SCRATCH[2]', 0x36b0), 'ring');
+  const mem = new Memory();
+  for (const b of L.buffers) mem.map(b.iova, b.data.length, b.label, b.data.slice());
+  const cp = new CommandProcessor(mem, { diag: new Diagnostics() });
+  assert.equal(cp.runRing(ring.iova, ring.sizeDwords), 'protect-fault');
+  const r = crashdec(cpDevcoredump(cp, ring, { last: 0x36b0, retired: 0x36af }), { summary: true });
+  assert.equal(r.error, undefined);
+  const marks = r.lines.flatMap((l, i) => (l === 'ESTIMATED CRASH LOCATION!' ? [i] : []));
+  assert.equal(marks.length, 1, r.lines.join('\n'));
+  // Summary mode prints no register writes: the marker falls on the packet after the write.
+  assert.equal(r.lines[marks[0]! + 1], `${hx(ib2.iova + 12, 16)}:\t\t\t\t0000: 70108000`);
 });
