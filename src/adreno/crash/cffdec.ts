@@ -351,7 +351,7 @@ export class Cffdec {
 
   // ---- packet handlers (cffdec's type3_op table) ----
 
-  indirect(p: HostPtr, n: number, level: number, chain = false): void {
+  indirect(p: HostPtr, level: number): void {
     const addr = this.is64 ? this.at(p, 1) * 2 ** 32 + this.at(p, 0) : this.at(p, 0);
     const size = this.is64 ? this.at(p, 2) : this.at(p, 1);
     if (!this.quiet(3)) {
@@ -359,7 +359,6 @@ export class Cffdec {
       this.out(`${tabs(level)}ibaddr:${this.is64 ? hex64(lo, hi, 16) : hex8(lo)}`);
       this.out(`${tabs(level)}ibsize:${hex8(size)}`);
     }
-    void chain;
     const ptr = this.bufs.hostptr(addr);
     if (!ptr || this.ib + 1 > MAX_LEVEL) return;
     this.highlight({ arr: p.arr, off: p.off + (this.is64 ? 3 : 2) });
@@ -370,7 +369,6 @@ export class Cffdec {
     st.size = size;
     this.dumpCommands(ptr, size, level);
     this.ib--;
-    void n;
   }
 
   regMem(p: HostPtr, level: number): void {
@@ -739,8 +737,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   CP_LOAD_STATE6_GEOM: (c, p, _n, l) => c.loadState(p, l),
   CP_LOAD_STATE6_FRAG: (c, p, _n, l) => c.loadState(p, l),
   CP_NOP: (c, p, n) => c.nop(p, n),
-  CP_INDIRECT_BUFFER: (c, p, n, l) => c.indirect(p, n, l),
-  CP_INDIRECT_BUFFER_PFD: (c, p, n, l) => c.indirect(p, n, l),
+  CP_INDIRECT_BUFFER: (c, p, _n, l) => c.indirect(p, l),
+  CP_INDIRECT_BUFFER_PFD: (c, p, _n, l) => c.indirect(p, l),
   CP_REG_RMW: (c, p, _n, l) => c.rmw(p, l),
   CP_REG_TO_MEM: (c, p, _n, l) => c.regMem(p, l),
   CP_MEM_TO_REG: (c, p, _n, l) => c.regMem(p, l),

@@ -453,7 +453,7 @@ class Decoder {
   }
 
   private indexed(): void {
-    const gen = this.needGen();
+    this.needGen();
     let name = '';
     let sizedwords = 0;
     for (const l of this.section()) {
@@ -465,7 +465,7 @@ class Decoder {
         const buf = this.ascii85(sizedwords);
         const canon = INDEXED_RENAMES[name] ?? name;
         if (canon === 'CP_SQE_STAT' || canon === 'CP_BV_SQE_STAT') this.sqeStat(buf);
-        if (canon === 'CP_SQE_UCODE_DBG' || canon === 'CP_BV_SQE_UCODE_DBG') this.ucodeDbg(buf, gen);
+        if (canon === 'CP_SQE_UCODE_DBG' || canon === 'CP_BV_SQE_UCODE_DBG') this.ucodeDbg(buf);
         if (canon === 'CP_MEM_POOL_DBG' || canon === 'CP_BV_MEM_POOL_DBG') this.memPool(buf, canon === 'CP_BV_MEM_POOL_DBG');
         const dump = this.opts.verbose || ['CP_SQE_STAT', 'CP_BV_SQE_STAT', 'CP_DRAW_STATE', 'CP_ROQ_DBG'].includes(canon);
         if (dump) hexAscii(buf, 4 * sizedwords, 1, this.out);
@@ -512,7 +512,7 @@ class Decoder {
   }
 
   /** CP_UCODE_DBG_DATA: 4096-dword sections (instruction cache, jump table, scratch registers). */
-  private ucodeDbg(dbg: Uint32Array, _gen: Gen): void {
+  private ucodeDbg(dbg: Uint32Array): void {
     const sections = this.gen3() ? 8 : 6;
     for (let s = 0; s < sections; s++) {
       const part = dbg.subarray(Math.min(dbg.length, s * 0x1000), Math.min(dbg.length, (s + 1) * 0x1000));

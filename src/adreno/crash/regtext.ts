@@ -104,11 +104,6 @@ export function registerText(space: RegisterSpace, offset: number, lo: number, h
   return `${regName(space, offset)}: ${hex64(lo, hi)}`;
 }
 
-/** Is `name` a packet payload layout (a rules-ng domain) for this generation? */
-export function hasDomain(name: string): boolean {
-  return DOMAINS[name] !== undefined;
-}
-
 /**
  * dump_domain: one line per payload dword described by the packet's domain, stopping at the
  * first dword the domain does not describe. Bitsets print as `{ A = 1 | B }`, other types as
