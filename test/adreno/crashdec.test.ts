@@ -75,15 +75,16 @@ function sections(ref: readonly string[]): string[] {
 }
 
 /** Measured on crash.devcore (a630) and kept as a ratchet: raise when the output improves. */
-const MIN_TOTAL = 0.811;
+const MIN_TOTAL = 0.997;
 const MIN_SECTION: Record<string, number> = {
   header: 1,
-  registers: 0.871,
+  registers: 1,
   'fault analysis': 1,
-  'registers-gmu': 0.833,
-  'indexed-registers': 0.983,
+  'registers-gmu': 1,
+  'indexed-registers': 1,
+  // The 20 missing lines are ir3 disassembly of SP_INST_DATA (no ir3 disassembler yet).
   'shader-blocks': 0.989,
-  clusters: 0.518,
+  clusters: 1,
   debugbus: 1,
 };
 

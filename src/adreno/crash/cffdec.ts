@@ -12,7 +12,7 @@
 import { gpuRegs, enumName, type Gen, type RegisterSpace } from '../regs/db.js';
 import { opcodeName } from '../cp/pm4.js';
 import type { DumpBuffers, HostPtr } from './buffers.js';
-import { domainLines, hex8, hex64, RegAcc, registerText, regName, split64, tabs } from './regtext.js';
+import { domainLines, hex8, hex64, RegAcc, registerText, regName, rnnOf, split64, tabs } from './regtext.js';
 
 /** Odd parity over the nibbles of `v` (pm4_calc_odd_parity_bit). */
 function oddParity(v: number): number {
@@ -283,8 +283,8 @@ export class Cffdec {
   /** `NAME: value` with the `base=..` note for address-typed registers that point into a buffer. */
   registerLine(reg: number, lo: number, hi: number): string {
     let s = registerText(this.space, reg, lo, hi, this.gen);
-    const info = this.space.at(reg);
-    if (info && this.chip >= 6 && (info.type === 'address' || info.type === 'waddress')) {
+    const ti = rnnOf(this.space).lookup(reg).ti;
+    if (ti && this.chip >= 6 && (ti.type === 'address' || ti.type === 'waddress')) {
       const addr = hi * 2 ** 32 + (lo >>> 0);
       if (addr && this.bufs.hostptr(addr)) {
         const base = this.bufs.baseOf(addr);

@@ -42,9 +42,9 @@ export interface CrashdecResult {
   readonly gen?: Gen;
 }
 
-/** The GMU register space. SWITCH POINT: the GMU's own domain once the database separates it. */
+/** The GMU's own register space (a6xx_gmu.xml's A6XX_GMU domain; crashdec loads it for registers-gmu). */
 export function gmuRegs(gen: Gen): RegisterSpace {
-  return gpuRegs(gen === 'a7xx' ? 'a7xx' : 'a6xx');
+  return registerSpace('A6XX_GMU', gen === 'a7xx' ? 'a7xx' : 'a6xx');
 }
 
 class ParseError extends Error {}
