@@ -19,11 +19,13 @@
  * error (crashdec stops at the same places with "parse error scanning").
  */
 import { InputError } from '../../core/errors.js';
+import { Memory } from '../../core/memory.js';
+import { CffdumpPrinter } from '../cp/cffdump.js';
 import { opcodeName } from '../cp/pm4.js';
+import { Walker, type IbInfo, type Visitor } from '../cp/walker.js';
 import { genFromGpuId, gpuRegs, registerSpace, type Gen, type RegisterSpace } from '../regs/db.js';
 import { DumpBuffers, type HostPtr } from './buffers.js';
-import { Cffdec, isType4, isType7, type IbHint } from './cffdec.js';
-import { handlePrefetch } from './prefetch.js';
+import { handlePrefetch, isType4or7, type IbHint } from './prefetch.js';
 import { hex8, hex64, RegAcc, registerText, split64, tabs } from './regtext.js';
 
 export interface CrashdecOptions {
@@ -157,7 +159,13 @@ class Decoder {
   private readonly bufs = new DumpBuffers();
   private readonly rings = new Map<number, Ring>();
   private faultIova: number | undefined;
-  private cff: Cffdec | undefined;
+  private cff: CffdumpPrinter | undefined;
+  private walker: Walker | undefined;
+  /** The dump's buffers as GPU memory for the walker (iovas above 2^48 included). */
+  private readonly mem = new Memory({ vaLimit: 2 ** 53 });
+  /** Where the unwrapped ring copy sits in `mem` (its rows print address 0, as crashdec's do). */
+  private copy: { base: number; end: number } | undefined;
+  private marker: CrashMarker | undefined;
   private readonly ibs: IbHint[] = [0, 1, 2, 3].map(() => ({ base: 0, rem: 0, size: 0, crashFound: false }));
 
   constructor(text: string, opts: CrashdecOptions, out: (l: string) => void) {
@@ -180,6 +188,21 @@ class Decoder {
       if (!l.startsWith(' ')) return;
       yield this.next()!;
     }
+  }
+
+  /** A dump buffer: indexed for the prefetch scan, and mapped for the walker (zero past its data). */
+  private addBuffer(iova: number, size: number, data: Uint32Array): Uint32Array {
+    this.bufs.add(iova, size, data);
+    if (size > 0 && size <= 1 << 28) {
+      const bytes = new Uint8Array(size);
+      bytes.set(new Uint8Array(data.buffer, data.byteOffset, Math.min(data.byteLength, size)));
+      try {
+        this.mem.map(iova, size, 'bo', bytes);
+      } catch {
+        /* overlapping or unmappable: the first buffer at an address wins, as in crashdec's lookup */
+      }
+    }
+    return data;
   }
 
   private ascii85(sizedwords: number): Uint32Array {
@@ -235,7 +258,26 @@ class Decoder {
     }
     this.gen = gen;
     this.out(`Got chip_id=0x${this.chipId.toString(16)}`);
-    this.cff = new Cffdec({ gen, summary: !!this.opts.summary, ibs: this.ibs }, this.bufs, this.out);
+    const marker = (this.marker = new CrashMarker(this.ibs, this.out));
+    const printer = new CffdumpPrinter(gen, this.gpuId, this.mem, this.out, undefined, {
+      summary: !!this.opts.summary,
+      hexAddr: (iova) => (this.copy && iova >= this.copy.base && iova < this.copy.end ? 0 : iova),
+      mark: (level, last) => marker.mark(level, last),
+    });
+    this.cff = printer;
+    const v: Visitor = {
+      packet: (p) => printer.packet(p),
+      packetEnd: (p) => printer.packetEnd(p),
+      enterIb: (ib) => {
+        marker.enterIb(ib);
+        printer.enterIb(ib);
+      },
+      leaveIb: () => printer.leaveIb(),
+      drawStateGroup: (g, l, sk) => printer.drawStateGroup(g, l, sk),
+      loopIteration: (p, i) => printer.loopIteration(p, i),
+    };
+    this.walker = new Walker(this.mem, gen, v, { drawStates: 'at-draw', once: false, followChain: false, followEmbedded: true, headers: 'any', stopOnBadHeader: this.chip < 5, maxLevel: 3 });
+    printer.walker = this.walker;
     return true;
   }
 
@@ -273,7 +315,7 @@ class Decoder {
       if (l.startsWith('    data: !!ascii85 |')) {
         const buf = this.ascii85(size / 4);
         if (this.opts.verbose) hexAscii(buf, size, 1, this.out);
-        this.bufs.add(iova, size, buf);
+        this.addBuffer(iova, size, buf);
         continue;
       }
       this.out(l);
@@ -297,7 +339,7 @@ class Decoder {
       else if (l.startsWith('    size:')) ring().size = parseDec(l.slice(9)) >>> 0;
       else if (l.startsWith('    data: !!ascii85 |')) {
         const r = ring();
-        r.buf = this.bufs.add(r.iova, r.size, this.ascii85(r.size / 4));
+        r.buf = this.addBuffer(r.iova, r.size, this.ascii85(r.size / 4));
         continue;
       }
       this.out(l);
@@ -404,7 +446,7 @@ class Decoder {
       const [lo, hi] = split64(this.ibs[i]!.base);
       this.out(`IB${i}: ${hex64(lo, hi, 1)}, ${this.ibs[i]!.rem}`);
     }
-    cff.resetRegs();
+    cff.resetWritten();
     for (const id of [0, 1, 2, 3, 4]) {
       const ring = this.rings.get(id);
       if (!ring || ring.iova !== rbBase || !ring.size) continue;
@@ -412,10 +454,10 @@ class Decoder {
       const szdw = ring.size >>> 2;
       if (!szdw) continue;
       if (szdw > 1 << 24) throw new ParseError(`ring ${id} size ${ring.size} is not a ring buffer size`);
-      const buf = ring.buf ?? this.bufs.add(ring.iova, ring.size, new Uint32Array(0));
+      const buf = ring.buf ?? this.addBuffer(ring.iova, ring.size, new Uint32Array(0));
       if (this.opts.verbose) {
         handlePrefetch({ arr: buf, off: 0 }, szdw, this.ibs, this.bufs, this.gen!);
-        cff.dumpCommands({ arr: buf, off: 0 }, szdw, 0);
+        this.walker!.walk(ring.iova, szdw, 0, 'RB');
         return;
       }
       const mod = (x: number): number => ((x % szdw) + szdw) % szdw;
@@ -427,7 +469,7 @@ class Decoder {
       let rptr = mod(ring.rptr - lookback);
       for (let i = 0; i < lookback; i++) {
         const d = buf[rptr] ?? 0;
-        if (this.chip < 5 || isType4(d) || isType7(d)) break;
+        if (this.chip < 5 || isType4or7(d)) break;
         rptr = mod(rptr + 1);
       }
       const cmdszdw = mod(ring.wptr - rptr);
@@ -436,7 +478,12 @@ class Decoder {
       for (let i = 0; i < cmdszdw; i++) copy[i] = buf[mod(rptr + i)] ?? 0;
       const p: HostPtr = { arr: copy, off: 0 };
       handlePrefetch(p, cmdszdw, this.ibs, this.bufs, this.gen!);
-      cff.dumpCommands(p, cmdszdw, 0);
+      if (!cmdszdw) continue;
+      // The copy goes into free memory for the walker; its rows print address 0 (it has no iova).
+      const seg = this.mem.alloc(cmdszdw * 4, 'ring copy');
+      for (let i = 0; i < cmdszdw; i++) seg.dv.setUint32(i * 4, copy[i]!, true);
+      this.copy = { base: seg.base, end: seg.end };
+      this.walker!.walk(seg.base, cmdszdw, 0, 'RB');
     }
   }
 
@@ -480,7 +527,7 @@ class Decoder {
     const at = (i: number): number => stat[i] ?? 0;
     this.out(`\t PC: ${at(0).toString(16).padStart(4, '0')}`);
     const hdr = at(1);
-    if (this.chip !== 5 && isType7(hdr)) {
+    if (this.chip !== 5 && isType4or7(hdr) && hdr >>> 28 === 7) {
       const name = opcodeName((hdr >>> 16) & 0x7f, this.gen!);
       if (name) this.out(`\tPKT: ${name}`);
     }
@@ -700,3 +747,48 @@ const INDEXED_RENAMES: Readonly<Record<string, string>> = {
   CP_MEMPOOL: 'CP_MEM_POOL_DBG',
   CP_BV_MEMPOOL: 'CP_BV_MEM_POOL_DBG',
 };
+
+/**
+ * crashdec's highlight_addr: `ESTIMATED CRASH LOCATION!` once, before the first packet whose last
+ * dword is at or past the position the CP had reached in the IB the registers name (CP_IBn_BASE,
+ * REM_SIZE with the ROQ and prefetch corrections in `hints`). Per IB level, as cffdec keeps it:
+ * the IB being walked, and whether the marker fired there or was left to the next level.
+ */
+class CrashMarker {
+  private readonly st = [0, 1, 2, 3].map(() => ({ base: 0, size: 0, triggered: false, baseSeen: false }));
+  private readonly hints: IbHint[];
+  private readonly out: (l: string) => void;
+  constructor(hints: IbHint[], out: (l: string) => void) {
+    this.hints = hints;
+    this.out = out;
+  }
+
+  enterIb(ib: IbInfo): void {
+    // Draw-state groups take a level without a base of their own (cffdec: ib++ only).
+    if (ib.kind === 'SDS' || ib.level < 1 || ib.level > 3) return;
+    const s = this.st[ib.level]!;
+    s.base = ib.iova;
+    s.size = ib.sizeDwords;
+  }
+
+  mark(level: number, last: number): void {
+    // The ring (level 0) has no position crashdec marks: it is the unwrapped copy.
+    if (level < 1 || level > 3) return;
+    const o = this.hints[level]!;
+    const s = this.st[level]!;
+    if (!o.base) return;
+    if (level > 0 && this.hints[level - 1]!.base && !(this.st[level - 1]!.triggered || this.st[level - 1]!.baseSeen)) return;
+    if (s.baseSeen || s.triggered || o.base !== s.base) return;
+    const size = o.size ? o.size : s.size;
+    if (o.rem > size) return;
+    const hit = s.base + 4 * (size - o.rem) <= last && last <= s.base + 4 * size;
+    if (hit && level < 2 && this.hints[level + 1]!.crashFound) {
+      s.baseSeen = true;
+      return;
+    }
+    if (hit) {
+      s.triggered = true;
+      this.out('ESTIMATED CRASH LOCATION!');
+    }
+  }
+}

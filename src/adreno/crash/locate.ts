@@ -8,7 +8,7 @@ import { Memory, type Segment } from '../../core/memory.js';
 import type { DevCoreDump } from '../../formats/devcoredump.js';
 import { gpuRegs, type Gen } from '../regs/db.js';
 import { DumpBuffers } from './buffers.js';
-import { isType4, isType7, type IbHint } from './cffdec.js';
+import { isType4or7, type IbHint } from './prefetch.js';
 import { handlePrefetch } from './prefetch.js';
 
 /** A read-only Memory over dump buffers at any iova below 2^53 (no 48-bit VA limit). */
@@ -90,7 +90,7 @@ export function crashHints(d: DevCoreDump, gen: Gen): CrashHints {
     let rptr = mod(ring.rptr - 12);
     for (let i = 0; i < 12; i++) {
       const w = ring.buf[rptr] ?? 0;
-      if (isType4(w) || isType7(w)) break;
+      if (isType4or7(w)) break;
       rptr = mod(rptr + 1);
     }
     const len = mod(ring.wptr - rptr) || n;

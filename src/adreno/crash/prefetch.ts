@@ -7,10 +7,41 @@
  * that matches CP_IBn_BASE finds the IB and position the SQE had reached; IB2 is found the same
  * way inside the IB1s of that run. Same algorithm as freedreno's crashdec.
  */
-import { opcodeName } from '../cp/pm4.js';
+import { decodeHeaderAnyGen, opcodeName } from '../cp/pm4.js';
 import type { Gen } from '../regs/db.js';
 import type { DumpBuffers, HostPtr } from './buffers.js';
-import { findNextPacket, opcodePkt, regwrite, type IbHint } from './cffdec.js';
+
+/** What crashdec knows about an IB level from the registers (cffdec_options.ibs). */
+export interface IbHint {
+  base: number;
+  rem: number;
+  size: number;
+  crashFound: boolean;
+}
+
+/** A type-4 or type-7 header with both parity bits right (freedreno's pkt_is_type4/7). */
+export function isType4or7(d: number): boolean {
+  const t = decodeHeaderAnyGen(d).type;
+  return t === 4 || t === 7;
+}
+
+/** `[register, size including header]` for a register-write header, else undefined. */
+function regwrite(p: number): [number, number] | undefined {
+  const h = decodeHeaderAnyGen(p);
+  return h.type === 0 || h.type === 4 ? [h.reg, h.count + 1] : undefined;
+}
+
+/** `[opcode, size including header]` for an opcode header, else undefined. */
+function opcodePkt(p: number): [number, number] | undefined {
+  const h = decodeHeaderAnyGen(p);
+  return h.type === 3 || h.type === 7 ? [h.opcode, h.count + 1] : undefined;
+}
+
+/** Dwords to skip to the next type-4/7 header (find_next_packet). */
+function findNextPacket(arr: Uint32Array, off: number, n: number): number {
+  for (let c = 0; c < n; c++) if (isType4or7(arr[off + c] ?? 0)) return c;
+  return n;
+}
 
 const MAX_PREFETCH_IBS = 4;
 
