@@ -38,21 +38,4 @@ export class DumpBuffers {
     if (!b) return undefined;
     return { arr: b.data, off: Math.floor((addr - b.iova) / 4) };
   }
-
-  /** Bytes from `addr` to the end of its buffer (0 when unmapped). */
-  hostlen(addr: number): number {
-    const b = this.find(addr);
-    return b ? b.iova + b.size - addr : 0;
-  }
-
-  /** Start of the buffer holding `addr` (0 when unmapped). */
-  baseOf(addr: number): number {
-    return this.find(addr)?.iova ?? 0;
-  }
-
-  /** GPU address of a host pointer, 0 when it is not inside a known buffer (e.g. a copy). */
-  gpuaddr(p: HostPtr): number {
-    for (const b of this.bufs) if (b.data === p.arr) return b.iova + p.off * 4;
-    return 0;
-  }
 }

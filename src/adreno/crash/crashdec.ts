@@ -26,7 +26,7 @@ import { Walker, type IbInfo, type Visitor } from '../cp/walker.js';
 import { genFromGpuId, gpuRegs, registerSpace, type Gen, type RegisterSpace } from '../regs/db.js';
 import { DumpBuffers, type HostPtr } from './buffers.js';
 import { handlePrefetch, isType4or7, type IbHint } from './prefetch.js';
-import { hex8, hex64, RegAcc, registerText, split64, tabs } from './regtext.js';
+import { hex8, hex64, RegAcc, registerText, rnnOf, split64, tabs } from './regtext.js';
 
 export interface CrashdecOptions {
   /** -s: summary (no register writes in the command stream). */
@@ -669,18 +669,18 @@ class Decoder {
 
   private memPoolWrite(reg: number, data: number, ctx: number, pipe: boolean): void {
     const gen = this.gen!;
+    const space = pipe ? registerSpace(this.chip === 7 ? 'A7XX_PIPE_REG' : 'A6XX_PIPE_REG', gen) : gpuRegs(gen);
+    const info = rnnOf(space).lookup(reg);
+    const name = info.def ? info.name : `0x${reg.toString(16)}`;
     if (pipe) {
-      const space = registerSpace(this.chip === 7 ? 'A7XX_PIPE_REG' : 'A6XX_PIPE_REG', gen);
-      const info = space.at(reg);
-      this.out(`\t\twrite ${info ? info.name : `0x${reg.toString(16)}`} (${reg.toString(16).padStart(2, '0')}) pipe`);
-      if (!info || info.type !== 'void') this.out(`\t\t\t${registerText(space, reg, data, 0, gen)}`);
+      this.out(`\t\twrite ${name} (${reg.toString(16).padStart(2, '0')}) pipe`);
+      if (info.ti?.type !== 'void') this.out(`\t\t\t${registerText(space, reg, data, 0, gen)}`);
       return;
     }
-    const space = gpuRegs(gen);
-    const info = space.at(reg);
-    this.out(`\t\twrite ${info ? info.name : `0x${reg.toString(16)}`} (${reg.toString(16).padStart(5, '0')})${this.chip === 6 ? ` context ${ctx}` : ''}`);
+    this.out(`\t\twrite ${name} (${reg.toString(16).padStart(5, '0')})${this.chip === 6 ? ` context ${ctx}` : ''}`);
     this.out(`${tabs(2)}${this.cff!.registerLine(reg, data, 0)}`);
   }
+
 
   private shaderBlocks(): void {
     let type = '';

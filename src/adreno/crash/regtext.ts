@@ -5,7 +5,7 @@
  * accumulation as `[offset, lo, hi]`.
  */
 import { mainDomain, type Gen, type RegisterSpace } from '../regs/db.js';
-import { decodeDomain, decodeVal, RegAcc as RnnRegAcc, rnnDomain, type RnnDomain } from '../regs/rnndec.js';
+import { decodeVal, RegAcc as RnnRegAcc, rnnDomain, type RnnDomain } from '../regs/rnndec.js';
 
 /** rnndec's tab levels ("\t" x (level + 1)). */
 export function tabs(level: number): string {
@@ -32,21 +32,11 @@ export function rnnOf(space: RegisterSpace): RnnDomain {
   return rnnDomain([space.domain, ...extra], g);
 }
 
-/** The register's name as rnndec gives it, or `%#x` for an offset the domain does not know. */
-export function regName(space: RegisterSpace, offset: number): string {
-  return rnnOf(space).lookup(offset).name;
-}
-
 /** `NAME: decoded` or `NAME: %08x` (dump_register_val's text after the level tabs). */
 export function registerText(space: RegisterSpace, offset: number, lo: number, hi: number, gen: Gen): string {
   const info = rnnOf(space).lookup(offset);
   if (!info.ti) return `${info.name}: ${hex64(lo, hi)}`;
   return `${info.name}: ${decodeVal(info.ti, BigInt(lo >>> 0) | (BigInt(hi >>> 0) << 32n), gen)}`;
-}
-
-/** dump_domain: one line per payload dword the packet's domain describes. */
-export function domainLines(name: string, dw: ArrayLike<number>, level: number, gen: Gen): string[] {
-  return decodeDomain(dw, name, gen).map((f) => tabs(level) + (f.bitset ? f.text : `{ ${f.name} = ${f.text} }`));
 }
 
 /** rnndec's RegAcc with the whole value as `[offset, lo, hi]`. */
