@@ -327,3 +327,33 @@ test('a crash inside IB2 (simulated CP, its devcoredump): one marker, in IB2, af
   // Summary mode prints no register writes: the marker falls on the packet after the write.
   assert.equal(r.lines[marks[0]! + 1], `${hx(ib2.iova + 12, 16)}:\t\t\t\t0000: 70108000`);
 });
+
+test('crashdec -s through the shared cffdump printer: groups at draws, summaries, marker, ring copy at address 0', () => {
+  const L = new Layout();
+  const g = L.place(new CmdStream().reg('RB_RENDER_CNTL', 0).reg('GRAS_SC_CNTL', 2).contextRegBunch([['PC_POLYGON_MODE', 1], ['VFD_CONTROL_0', 3]]), 'group');
+  const buf = L.reserve(256, 'buf');
+  const ib1 = L.place(
+    new CmdStream().setMarker('RM6_BYPASS').setDrawState([{ groupId: 1, count: 9, addr: g.iova }]).reg('RB_DEPTH_CNTL', 7).nop([0x4d455347, 0x6c6c6568, 0x6f])
+      .regToMem('RB_DEPTH_CNTL', buf, 1).drawAuto('DI_PT_TRILIST', 3).regRmw('RB_DEPTH_CNTL', 1, 2).reg('CP_SCRATCH[7]', 1).execCs(1, 1, 1).nop(),
+    'ib1',
+  );
+  const ring = L.place(new CmdStream().reg('CP_PROTECT_CNTL', 3).reg('CP_PROTECT[0]', 0x883 + 7).indirectBuffer(ib1.iova, ib1.sizeDwords).reg('CP_SCRATCH[2]', 0x36b0), 'ring');
+  const mem = new Memory();
+  for (const b of L.buffers) mem.map(b.iova, b.data.length, b.label, b.data.slice());
+  const cp = new CommandProcessor(mem, { diag: new Diagnostics() });
+  cp.runRing(ring.iova, ring.sizeDwords);
+  const r = crashdec(cpDevcoredump(cp, ring, { last: 5, retired: 4 }), { summary: true });
+  assert.equal(r.error, undefined);
+  const out = r.lines.join('\n');
+  const at = (l: string): number => r.lines.indexOf(l);
+  // -s: no register writes, no CP_NOP strings, no rmw line; the group is replayed at the draw.
+  assert.doesNotMatch(out, /write RB_DEPTH_CNTL|### hello|rmw \(/);
+  assert.ok(at('\t\t\tgroup_id: 1') > 0 && at('\t\t\tgroup_id: 1') < at('\t\t\tdraw[0] register values'), out);
+  assert.ok(at('\t\t\t\t\topcode: CP_CONTEXT_REG_BUNCH (5c) (5 dwords)') > 0, out);
+  assert.ok(at('!+\t00000001\t\t\tPC_POLYGON_MODE: { MODE = POLYMODE6_POINTS }') > at('\t\t\tdraw[0] register values'), out);
+  assert.ok(at('!+\t00000003\t\t\tRB_DEPTH_CNTL: { Z_TEST_ENABLE | Z_WRITE_ENABLE | ZFUNC = FUNC_NEVER }') > at('\t\t\tdraw[1] register values'), out);
+  // The marker: once, on the CP_EXEC_CS after the faulting write; the ring copy's rows print address 0.
+  assert.equal(r.lines.filter((l) => l === 'ESTIMATED CRASH LOCATION!').length, 1);
+  assert.match(r.lines[at('ESTIMATED CRASH LOCATION!') + 1]!, /^[0-9a-f]{16}:\t\t\t0000: 70b30004 /);
+  assert.match(out, /^0000000000000000:\t\t0000: 70bf8003 /m);
+});
