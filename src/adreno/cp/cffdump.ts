@@ -500,17 +500,15 @@ export class CffdumpPrinter implements Visitor {
     switch (name) {
       case 'CP_INDIRECT_BUFFER':
       case 'CP_INDIRECT_BUFFER_PFD':
-        if (this.q3) {
-          // (hidden in summary mode)
-        } else if (this.wide) {
-          this.out(`${lv(level)}ibaddr:${(at(1) * 2 ** 32 + at(0)).toString(16).padStart(16, '0')}`);
-          this.out(`${lv(level)}ibsize:${hex8(at(2))}`);
-        } else {
-          this.out(`${lv(level)}ibaddr:${hex8(at(0))}`);
-          this.out(`${lv(level)}ibsize:${hex8(at(1))}`);
+      {
+        const ib = this.wide ? at(1) * 2 ** 32 + at(0) : at(0);
+        if (!this.q3) {
+          this.out(`${lv(level)}ibaddr:${this.wide ? ib.toString(16).padStart(16, '0') : hex8(ib)}`);
+          this.out(`${lv(level)}ibsize:${hex8(this.wide ? at(2) : at(1))}`);
         }
-        if (this.seg(this.wide ? at(1) * 2 ** 32 + at(0) : at(0))) this.popts.mark?.(p.level, p.iova + 4 * (this.wide ? 3 : 2));
+        if (this.seg(ib)) this.popts.mark?.(p.level, p.iova + 4 * (this.wide ? 3 : 2));
         return;
+      }
       case 'CP_WAIT_FOR_IDLE':
         this.needsWfi = false;
         return;
