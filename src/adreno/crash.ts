@@ -13,6 +13,10 @@ import { bitsetFields, formatValue, genFromGpuId, gpuRegs, type Gen } from './re
 import type { CommandProcessor } from './cp/cp.js';
 import { Walker, type PacketRecord } from './cp/walker.js';
 import { packetText } from './cp/printer.js';
+import { crashdec } from './crash/crashdec.js';
+import { crashHints, dumpMemory } from './crash/locate.js';
+
+export { dumpMemory };
 
 export interface FaultLine {
   readonly ring: number;
@@ -68,29 +72,6 @@ function regVal(d: DevCoreDump, regs: ReturnType<typeof gpuRegs>, name: string):
   return o === undefined ? undefined : d.registers.get(o);
 }
 
-function reg64(d: DevCoreDump, regs: ReturnType<typeof gpuRegs>, name: string): number | undefined {
-  const o = regs.offsetOf(name);
-  if (o === undefined || !d.registers.has(o)) return undefined;
-  return (d.registers.get(o + 1) ?? 0) * 2 ** 32 + d.registers.get(o)!;
-}
-
-/** Memory holding the dump's ring buffers and bos. */
-export function dumpMemory(d: DevCoreDump): Memory {
-  const mem = new Memory();
-  const add = (iova: number, size: number, data: Uint32Array, label: string): void => {
-    const bytes = new Uint8Array(Math.max(size, data.length * 4, 4));
-    bytes.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-    try {
-      mem.map(iova, bytes.length, label, bytes);
-    } catch {
-      /* overlapping bo: keep the first */
-    }
-  };
-  for (const r of d.rings) if (r.iova) add(r.iova, r.size || r.data.length * 4, r.data, `ring${r.id}`);
-  for (const b of d.bos) add(b.iova, b.size, b.data, b.name || 'bo');
-  return mem;
-}
-
 /** Find the size of an IB called at `base` by scanning the callers (ring buffers, then IB1). */
 function ibSize(mem: Memory, gen: Gen, callers: { iova: number; size: number; level: number }[], base: number): number | undefined {
   let found: number | undefined;
@@ -109,8 +90,8 @@ function ibSize(mem: Memory, gen: Gen, callers: { iova: number; size: number; le
   return undefined;
 }
 
-function locate(mem: Memory, gen: Gen, level: 1 | 2, base: number, size: number, rem: number, prefetch: number): CrashLocation {
-  const pos = Math.max(0, size - rem - prefetch);
+function locate(mem: Memory, gen: Gen, level: 1 | 2, base: number, size: number, rem: number): CrashLocation {
+  const pos = Math.max(0, size - rem);
   let hit: PacketRecord | undefined;
   let last: PacketRecord | undefined;
   new Walker(mem, gen, {
@@ -136,7 +117,8 @@ export function analyseDump(d: DevCoreDump, forceGen?: Gen): CrashReport {
   const regs = gpuRegs(gen);
   const lines: string[] = [];
   lines.push(`gpu: ${rev || 'unknown revision'} -> ${gen}${d.header['comm'] ? `, process ${d.header['comm']}` : ''}${d.header['cmdline'] ? ` (${d.header['cmdline']})` : ''}`);
-  const status = d.header['rbbm-status'] !== undefined ? parseInt(d.header['rbbm-status'], 16) : regVal(d, regs, 'RBBM_STATUS');
+  // The register dump is read at the hang; the header's rbbm-status may be read after recovery started.
+  const status = regVal(d, regs, 'RBBM_STATUS') ?? (d.header['rbbm-status'] !== undefined ? parseInt(d.header['rbbm-status'], 16) : undefined);
   if (status !== undefined) {
     const st = regs.at(regs.reg('RBBM_STATUS'))!;
     lines.push(`RBBM_STATUS 0x${(status >>> 0).toString(16).padStart(8, '0')}: ${setBits(st.type, status, gen).join(' ') || '(idle)'}`);
@@ -161,35 +143,41 @@ export function analyseDump(d: DevCoreDump, forceGen?: Gen): CrashReport {
   for (const [name, byCtx] of d.clusters) {
     lines.push(`cluster ${name}: ${[...byCtx].map(([c, m]) => `context ${c} ${m.size} registers`).join(', ')}`);
   }
-  const sqe = d.indexed.get('CP_SQE_STAT');
-  if (sqe && sqe.length) lines.push(`CP_SQE_STAT: ${sqe.length} dwords${sqe.length > 1 ? `, SQE PC-ish word 0x${sqe[1]!.toString(16)}` : ''}`);
+  // Older kernels name it CP_SEQ_STAT.
+  const sqe = d.indexed.get('CP_SQE_STAT') ?? d.indexed.get('CP_SEQ_STAT');
+  if (sqe && sqe.length) lines.push(`CP_SQE_STAT: ${sqe.length} dwords, SQE PC 0x${sqe[0]!.toString(16).padStart(4, '0')}${sqe.length > 1 ? `, $01 0x${sqe[1]!.toString(16)}` : ''}`);
   const mempool = d.indexed.get('CP_MEMPOOL');
   if (mempool) lines.push(`CP_MEMPOOL: ${mempool.length} dwords captured`);
 
   const mem = dumpMemory(d);
   const locations: CrashLocation[] = [];
-  const ib1 = reg64(d, regs, 'CP_IB1_BASE');
-  const ib1Rem = regVal(d, regs, 'CP_IB1_REM_SIZE') ?? 0;
-  const ib2 = reg64(d, regs, 'CP_IB2_BASE');
-  const ib2Rem = regVal(d, regs, 'CP_IB2_REM_SIZE') ?? 0;
-  const avail1 = ((regVal(d, regs, 'CP_ROQ_AVAIL_IB1') ?? 0) >>> 16) & 0xffff;
-  const avail2 = ((regVal(d, regs, 'CP_ROQ_AVAIL_IB2') ?? 0) >>> 16) & 0xffff;
+  const hints = crashHints(d, gen);
+  const ib1 = hints.ibs[1]!.base;
+  const ib1Rem = hints.ibs[1]!.rem;
+  const ib2 = hints.ibs[2]!.base;
+  const ib2Rem = hints.ibs[2]!.rem;
+  for (const [i, name] of [[1, 'IB1'], [2, 'IB2']] as const) {
+    if (hints.ibs[i]!.crashFound && hints.ibs[i]!.base !== hints.regBase[i - 1]) {
+      lines.push(`prefetch: CP_${name}_BASE 0x${hints.regBase[i - 1].toString(16)} is an IB the ROQ fetched ahead; the SQE was in 0x${hints.ibs[i]!.base.toString(16)} with ${hints.ibs[i]!.rem} dwords left`);
+    }
+  }
   const rings = d.rings.filter((r) => r.iova).map((r) => ({ iova: r.iova, size: Math.min(r.size ? r.size / 4 : r.data.length, r.data.length || r.size / 4), level: 0 }));
   if (ib1) {
     const size1 = ibSize(mem, gen, rings, ib1);
     if (size1 === undefined) lines.push(`IB1 0x${ib1.toString(16)}: no CP_INDIRECT_BUFFER to it in the captured ring buffers; ${ib1Rem} dwords remained`);
     else {
-      const loc = locate(mem, gen, 1, ib1, size1, ib1Rem, avail1);
+      const loc = locate(mem, gen, 1, ib1, size1, ib1Rem);
       locations.push(loc);
       if (ib2 && (ib2Rem || loc.packet?.name === 'CP_INDIRECT_BUFFER')) {
         const size2 = ibSize(mem, gen, [{ iova: ib1, size: size1, level: 1 }], ib2);
-        if (size2 !== undefined) locations.push(locate(mem, gen, 2, ib2, size2, ib2Rem, avail2));
+        if (size2 !== undefined) locations.push(locate(mem, gen, 2, ib2, size2, ib2Rem));
         else lines.push(`IB2 0x${ib2.toString(16)}: not called from the captured IB1; ${ib2Rem} dwords remained`);
       }
     }
   } else lines.push('no CP_IB1_BASE in the dump: the CP was executing the ring buffer');
   for (const loc of locations) {
-    lines.push(`estimated crash location: IB${loc.level} 0x${loc.base.toString(16)} dword ${loc.pos} of ${loc.sizeDwords}${loc.level === 1 && avail1 ? ` (ROQ prefetch ${avail1} subtracted)` : ''}`);
+    const roq = hints.roq[loc.level - 1];
+    lines.push(`estimated crash location: IB${loc.level} 0x${loc.base.toString(16)} dword ${loc.pos} of ${loc.sizeDwords}${roq ? ` (${roq} dwords the ROQ fetched ahead of the SQE counted back)` : ''}`);
     if (loc.packet) {
       lines.push(`--> packet at 0x${loc.packet.iova.toString(16)}:`);
       for (const l of packetText(loc.packet, gen)) lines.push('    ' + l);
@@ -237,10 +225,18 @@ export function crashCommand(values: Record<string, unknown>, rest: string[], ou
     for (const l of faultLineReport(parseFaultLine(fl), gen ?? 'a6xx')) out(l);
     return EXIT_OK;
   }
-  const file = rest[0];
+  const file = rest[0] ?? (typeof values['file'] === 'string' ? values['file'] : undefined);
   if (!file) throw new UsageError('adreno crash: give a devcoredump file or --fault-line "gpu fault ring ..."');
+  const format = values['format'];
+  if (format !== undefined && format !== 'crashdec' && format !== 'text') throw new UsageError(`adreno crash: --format must be crashdec or text, got '${String(format)}'`);
   const bytes = maybeGunzip(new Uint8Array(readFileSync(file)), file);
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  if (format === 'crashdec') {
+    const r = crashdec(text, { summary: !!values['summary'], verbose: !!values['verbose'] });
+    for (const l of r.lines) out(l);
+    if (r.error) throw new InputError(r.error, file);
+    return EXIT_OK;
+  }
   // A kernel log with the one-line message is accepted too.
   const dump = (() => {
     try {

@@ -58,8 +58,12 @@ export class Memory {
   /** Segments are backed by SharedArrayBuffers (threads of a parallel run share them). */
   readonly shared: boolean;
 
-  constructor(opts: { allocBase?: number; shared?: boolean } = {}) {
+  /** Highest mappable address + 1 (48-bit by default; a crash dump's Adreno iovas go above). */
+  readonly vaLimit: number;
+
+  constructor(opts: { allocBase?: number; shared?: boolean; vaLimit?: number } = {}) {
     this.next = opts.allocBase ?? 0x1_0000_0000;
+    this.vaLimit = opts.vaLimit ?? VA_LIMIT;
     this.shared = opts.shared ?? false;
   }
 
@@ -69,7 +73,7 @@ export class Memory {
    * ArrayBuffer is copied into one (so the caller's array is then not the segment).
    */
   map(base: number, size: number, label = '', data?: Uint8Array): Segment {
-    if (!Number.isInteger(base) || base < 0 || base + size > VA_LIMIT) throw new RangeError(`mapping 0x${base.toString(16)}+${size} is outside the 48-bit VA space`);
+    if (!Number.isInteger(base) || base < 0 || base + size > this.vaLimit) throw new RangeError(`mapping 0x${base.toString(16)}+${size} is outside the ${Math.log2(this.vaLimit)}-bit VA space`);
     for (const s of this.segs) {
       if (base < s.end && s.base < base + size) throw new RangeError(`mapping 0x${base.toString(16)}+0x${size.toString(16)} overlaps '${s.label}' at 0x${s.base.toString(16)}`);
     }

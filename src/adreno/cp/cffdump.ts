@@ -12,7 +12,7 @@
 import { Memory } from '../../core/memory.js';
 import { parseRd, RD } from '../../formats/rd.js';
 import { ENUMS, genBit, genFromChipId, genFromGpuId, type Gen } from '../regs/db.js';
-import { cFloat, cHex, decodeDomain, decodeVal, payloadCond, rnnDomain, type AddrInfo, type Cond, type RnnDomain } from '../regs/rnndec.js';
+import { cFloat, cHex, decodeDomain, decodeVal, payloadCond, RegAcc, rnnDomain, type AddrInfo, type Cond, type RnnDomain } from '../regs/rnndec.js';
 import { disasmIr3 } from '../ir3/disasm.js';
 import { Walker, type DrawStateGroup, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 
@@ -109,6 +109,19 @@ function specialRegs(gen: Gen): Record<string, Special> {
   return s;
 }
 
+/** What crashdec changes in cffdec's output (its options, set by `crash --format crashdec`). */
+export interface PrinterOptions {
+  /** -s: register writes, IB addresses and CP_NOP strings hidden; register values only in draw summaries. */
+  readonly summary?: boolean;
+  /** The address a hexdump row shows for an iova (crashdec's unwrapped ring copy has none: 0). */
+  readonly hexAddr?: (iova: number) => number;
+  /**
+   * Called before a packet's hexdump with the iova of its last dword, and on an IB packet before
+   * its IB is walked (crashdec's `ESTIMATED CRASH LOCATION!`); `level` is the walker's IB level.
+   */
+  readonly mark?: (level: number, lastIova: number) => void;
+}
+
 /** The cffdump visitor: prints each packet as cffdec does while the walker walks. */
 export class CffdumpPrinter implements Visitor {
   private readonly gen: Gen;
@@ -147,8 +160,12 @@ export class CffdumpPrinter implements Visitor {
 
   /** Text cffdec printed without a newline (a CP_NOP marker with no string): it starts the next line. */
   private prefix = '';
+  private readonly popts: PrinterOptions;
+  /** > 0 while output is forced in full despite `summary` (draw summaries, register bunches). */
+  private full = 0;
 
-  constructor(gen: Gen, gpuId: number, mem: Memory, out: (l: string) => void, disasm?: ShaderDisasm) {
+  constructor(gen: Gen, gpuId: number, mem: Memory, out: (l: string) => void, disasm?: ShaderDisasm, popts: PrinterOptions = {}) {
+    this.popts = popts;
     this.gen = gen;
     this.chip = parseInt(gen[1]!, 10);
     this.gpuId = gpuId;
@@ -171,6 +188,11 @@ export class CffdumpPrinter implements Visitor {
       }
     }
     this.scratch0 = this.dom.offsetOf('CP_SCRATCH[0].REG') ?? this.dom.offsetOf('CP_SCRATCH_REG0');
+  }
+
+  /** cffdec's quiet(3): detail hidden in summary mode. */
+  private get q3(): boolean {
+    return this.popts.summary === true && this.full === 0;
   }
 
   private get level(): number {
@@ -197,6 +219,10 @@ export class CffdumpPrinter implements Visitor {
     return this.wide ? a.toString(16).padStart(16, '0') : (a >>> 0).toString(16).padStart(8, '0');
   }
 
+  private shown(iova: number): number {
+    return this.popts.hexAddr ? this.popts.hexAddr(iova) : iova;
+  }
+
   /** dump_hex: rows of 8 dwords at their GPU addresses, repeated zero rows as one `*`. */
   private hexdump(dw: ArrayLike<number>, iova: number, level: number): void {
     let lastzero = true;
@@ -206,7 +232,7 @@ export class CffdumpPrinter implements Visitor {
       if (zero && !lastzero) this.out('*');
       lastzero = zero;
       if (zero) continue;
-      let l = `${this.addrStr(iova + i * 4)}:${lv(level)}${(i * 4).toString(16).padStart(4, '0')}:`;
+      let l = `${this.addrStr(this.shown(iova + i * 4))}:${lv(level)}${(i * 4).toString(16).padStart(4, '0')}:`;
       for (let j = 0; j < 8 && i + j < dw.length; j++) l += ' ' + hex8(dw[i + j]!);
       this.out(l);
     }
@@ -219,7 +245,7 @@ export class CffdumpPrinter implements Visitor {
     let l = '';
     let i = 0;
     for (; i < dw.length; i++) {
-      if (i % 8 === 0) l = `${this.addrStr(iova + i * 4)}:${lv(level)}`;
+      if (i % 8 === 0) l = `${this.addrStr(this.shown(iova + i * 4))}:${lv(level)}`;
       else l += ' ';
       u[0] = dw[i]!;
       l += cFloat(f[0]!, u[0]! >>> 31 === 1).padStart(8);
@@ -233,7 +259,24 @@ export class CffdumpPrinter implements Visitor {
     return this.dom.lookup(off).name;
   }
 
-  private regSet(off: number, v: number): void {
+  /** A register's current value (from writes seen, or set from a dump). */
+  regVal(off: number): number {
+    return off >= 0 && off < this.vals.length ? this.vals[off]! : 0;
+  }
+
+  /** Forget which registers were written (values kept): the next draw summary starts afresh. */
+  resetWritten(): void {
+    this.written.fill(0);
+    this.rewritten = new Set();
+    this.lastvals.fill(0);
+  }
+
+  /** `NAME: value` as dump_register_val prints it, without the level's tabs. */
+  registerLine(off: number, lo: number, hi: number): string {
+    return this.registerVal(this.dom.lookup(off), BigInt(lo >>> 0) | (BigInt(hi >>> 0) << 32n), 0).slice(1);
+  }
+
+  regSet(off: number, v: number): void {
     if (off < 0 || off >= this.vals.length) return;
     this.vals[off] = v;
     this.written[off] = 1;
@@ -259,9 +302,10 @@ export class CffdumpPrinter implements Visitor {
   }
 
   private dumpRegister(off: number, info: AddrInfo, value: bigint, level: number, prefix = ''): void {
-    this.out(prefix + this.registerVal(info, value, level));
+    if (!this.q3) this.out(prefix + this.registerVal(info, value, level));
     const what = this.special.get(off);
     if (!what) return;
+    if (this.q3 && (what === 'scratch' || what === 'disasm' || what === 'dump')) return;
     if (what === 'scratch') {
       const r = this.scratch0;
       if (r !== undefined) this.out(`${lv(level)}:${this.vals[r + 4]},${this.vals[r + 5]},${this.vals[r + 6]},${this.vals[r + 7]}`);
@@ -324,6 +368,7 @@ export class CffdumpPrinter implements Visitor {
   private summary(level: number): void {
     this.out(`${lv(level)}draw[${this.drawCount}] register values`);
     this.inSummary = true;
+    this.full++;
     const offs = [...this.rewritten].sort((a, b) => a - b);
     let changed = false;
     let written = false;
@@ -342,6 +387,7 @@ export class CffdumpPrinter implements Visitor {
       }
     }
     this.inSummary = false;
+    this.full--;
     this.rewritten = new Set();
     this.drawCount++;
   }
@@ -399,7 +445,7 @@ export class CffdumpPrinter implements Visitor {
   problem(): void {}
 
   loopIteration(p: PacketRecord, index: number): void {
-    this.out(`${lv(this.level + 1)}${p.name === 'CP_START_BIN' ? 'bin' : 'draw'} ${index}`);
+    if (!this.q3) this.out(`${lv(this.level + 1)}${p.name === 'CP_START_BIN' ? 'bin' : 'draw'} ${index}`);
   }
 
   packet(p: PacketRecord): void {
@@ -409,13 +455,15 @@ export class CffdumpPrinter implements Visitor {
       return;
     }
     if (p.type === 4 || p.type === 0) {
-      this.out(`${lv(level + 1)}write ${this.regName(p.reg)} (${p.reg.toString(16).padStart(4, '0')})`);
+      if (!this.q3) this.out(`${lv(level + 1)}write ${this.regName(p.reg)} (${p.reg.toString(16).padStart(4, '0')})`);
       this.dumpRegisters(p.reg, p.payload, level + 2);
+      if (this.q3) return;
+      this.popts.mark?.(p.level, p.iova + 4 * p.count);
       this.hexdump(this.packetWords(p), p.iova, level + 1);
       return;
     }
     if (p.type === 2) {
-      this.out(`${lv(level + 1)}nop`);
+      if (!this.q3) this.out(`${lv(level + 1)}nop`);
       return;
     }
     const name = p.name.startsWith('UNKNOWN_0x') ? undefined : p.name;
@@ -430,6 +478,7 @@ export class CffdumpPrinter implements Visitor {
     this.afterBody = undefined;
     // a5xx SET_RENDER_MODE / COMPUTE_CHECKPOINT: the carried stream's words follow its decode.
     if (body && this.seg(body.addr)) this.dumpAt(body.addr, body.len, body.level - 1);
+    this.popts.mark?.(p.level, p.iova + 4 * p.count);
     this.hexdump(this.packetWords(p), p.iova, this.level + 1);
   }
 
@@ -457,14 +506,15 @@ export class CffdumpPrinter implements Visitor {
     switch (name) {
       case 'CP_INDIRECT_BUFFER':
       case 'CP_INDIRECT_BUFFER_PFD':
-        if (this.wide) {
-          this.out(`${lv(level)}ibaddr:${(at(1) * 2 ** 32 + at(0)).toString(16).padStart(16, '0')}`);
-          this.out(`${lv(level)}ibsize:${hex8(at(2))}`);
-        } else {
-          this.out(`${lv(level)}ibaddr:${hex8(at(0))}`);
-          this.out(`${lv(level)}ibsize:${hex8(at(1))}`);
+      {
+        const ib = this.wide ? at(1) * 2 ** 32 + at(0) : at(0);
+        if (!this.q3) {
+          this.out(`${lv(level)}ibaddr:${this.wide ? ib.toString(16).padStart(16, '0') : hex8(ib)}`);
+          this.out(`${lv(level)}ibsize:${hex8(this.wide ? at(2) : at(1))}`);
         }
+        if (this.seg(ib)) this.popts.mark?.(p.level, p.iova + 4 * (this.wide ? 3 : 2));
         return;
+      }
       case 'CP_WAIT_FOR_IDLE':
         this.needsWfi = false;
         return;
@@ -480,14 +530,14 @@ export class CffdumpPrinter implements Visitor {
       }
       case 'CP_REG_RMW': {
         const r = at(0) & 0xffff;
-        this.out(`${lv(level)}rmw (${this.regName(r)} & 0x${hex8(at(1))}) | 0x${hex8(at(2))})`);
-        if (this.needsWfi) this.out(`NEEDS WFI: rmw (${this.regName(r)} & 0x${hex8(at(1))}) | 0x${hex8(at(2))})`);
+        if (!this.q3) this.out(`${lv(level)}rmw (${this.regName(r)} & 0x${hex8(at(1))}) | 0x${hex8(at(2))})`);
+        if (this.needsWfi && !this.q3) this.out(`NEEDS WFI: rmw (${this.regName(r)} & 0x${hex8(at(1))}) | 0x${hex8(at(2))})`);
         this.regSet(r, ((this.vals[r] ?? 0) & at(1)) | at(2));
         return;
       }
       case 'CP_REG_TO_MEM':
       case 'CP_MEM_TO_REG': {
-        this.out(`${lv(level)}base register: ${this.regName(at(0) & 0xffff)}`);
+        if (!this.q3) this.out(`${lv(level)}base register: ${this.regName(at(0) & 0xffff)}`);
         const a = at(2) * 2 ** 32 + at(1);
         this.out(`${lv(level)}gpuaddr:${a.toString(16).padStart(16, '0')}`);
         const w = this.words(a, (at(0) >>> 19) & 0x3ff);
@@ -592,10 +642,12 @@ export class CffdumpPrinter implements Visitor {
       case 'CP_CONTEXT_REG_BUNCH':
       case 'CP_NON_CONTEXT_REG_BUNCH': {
         const r = this.acc();
+        this.full++;
         for (let i = name === 'CP_NON_CONTEXT_REG_BUNCH' ? 2 : 0; i + 1 < d.length; i += 2) {
           if (r.push(at(i), at(i + 1))) this.dumpRegister(r.off, r.info!, r.value, level + 1);
           this.regSet(at(i), at(i + 1));
         }
+        this.full--;
         return;
       }
       case 'CP_REG_WRITE': {
@@ -623,6 +675,7 @@ export class CffdumpPrinter implements Visitor {
         return;
       case 'CP_NOP': {
         // Turnip / freedreno debug strings: MESG, BEGN, END magic first dwords.
+        if (this.q3) return;
         const id = at(0);
         const tag = id === 0x4d455347 ? '### ' : id === 0x4245474e ? `>>> #${++this.scope}: ` : id === 0x454e4400 ? `<<< #${this.scope--}: ` : undefined;
         if (tag === undefined || !d.length) return;
@@ -897,42 +950,6 @@ export class CffdumpPrinter implements Visitor {
         } else this.dumpRegisters(val, d.subarray(1), level + 1);
         return;
     }
-  }
-}
-
-/** cffdec's regacc: accumulates the two dwords of a 64-bit register. */
-class RegAcc {
-  off = -1;
-  value = 0n;
-  info: AddrInfo | undefined;
-  private hasLo = false;
-  private readonly dom: RnnDomain;
-  private readonly out: (l: string) => void;
-  constructor(dom: RnnDomain, out: (l: string) => void) {
-    this.dom = dom;
-    this.out = out;
-  }
-
-  /** True when a whole register value is ready in off/info/value. */
-  push(off: number, v: number): boolean {
-    if (this.hasLo) {
-      this.hasLo = false;
-      if (off !== this.off + 1) {
-        this.out(`WARNING: 64b discontinuity (${off.toString(16)}, expected ${(this.off + 1).toString(16)})`);
-        return true;
-      }
-      this.value |= BigInt(v >>> 0) << 32n;
-      return true;
-    }
-    this.off = off;
-    this.value = BigInt(v >>> 0);
-    this.info = this.dom.lookup(off);
-    this.hasLo = this.info.width === 64;
-    if (this.hasLo && this.info.name.endsWith('_HI')) {
-      this.out(`WARNING: 64b discontinuity (no _LO dword for ${off.toString(16)})`);
-      this.hasLo = false;
-    }
-    return !this.hasLo;
   }
 }
 

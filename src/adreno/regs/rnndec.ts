@@ -295,3 +295,39 @@ export function decodeDomain(dw: ArrayLike<number>, domain: string, gen: Gen): D
   }
   return out;
 }
+
+/** cffdec's regacc: accumulates the two dwords of a 64-bit register. */
+export class RegAcc {
+  off = -1;
+  value = 0n;
+  info: AddrInfo | undefined;
+  private hasLo = false;
+  private readonly dom: RnnDomain;
+  private readonly out: (l: string) => void;
+  constructor(dom: RnnDomain, out: (l: string) => void) {
+    this.dom = dom;
+    this.out = out;
+  }
+
+  /** True when a whole register value is ready in off/info/value. */
+  push(off: number, v: number): boolean {
+    if (this.hasLo) {
+      this.hasLo = false;
+      if (off !== this.off + 1) {
+        this.out(`WARNING: 64b discontinuity (${off.toString(16)}, expected ${(this.off + 1).toString(16)})`);
+        return true;
+      }
+      this.value |= BigInt(v >>> 0) << 32n;
+      return true;
+    }
+    this.off = off;
+    this.value = BigInt(v >>> 0);
+    this.info = this.dom.lookup(off);
+    this.hasLo = this.info.width === 64;
+    if (this.hasLo && this.info.name.endsWith('_HI')) {
+      this.out(`WARNING: 64b discontinuity (no _LO dword for ${off.toString(16)})`);
+      this.hasLo = false;
+    }
+    return !this.hasLo;
+  }
+}

@@ -21,6 +21,8 @@ subcommands:
       --summary          analysis only: packets by name and IB kind, registers written
   crash <devcoredump> | --fault-line "gpu fault ring ..."
                          estimated crash location, RBBM_STATUS bits, fence, CP state
+      --format crashdec  freedreno crashdec's text line for line (-s summary, -v verbose,
+                         -f FILE as crashdec takes it: crash --format crashdec -sf dump)
   run <trace.rd[.gz]> [--strict] [--json] [--trace] [--thread BR|BV]
                          execute the trace on the simulated a6xx CP; prints faults,
                          diagnostics, draws and the final CP state (--trace: every
@@ -113,9 +115,12 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
     }
     case 'crash': {
       const { crashCommand } = await import('../../adreno/crash.js');
-      const code = crashCommand(values, rest, out);
-      flush();
-      return code;
+      try {
+        return crashCommand(values, rest, out);
+      } finally {
+        // crashdec's text up to a parse error is printed before the error.
+        flush();
+      }
     }
     case 'run': {
       const { runCommand } = await import('../../adreno/run.js');
@@ -156,9 +161,11 @@ export const adrenoCommand: Command = {
     submit: { type: 'string' },
     frame: { type: 'string' },
     json: { type: 'boolean' },
-    summary: { type: 'boolean' },
+    summary: { type: 'boolean', short: 's' },
+    file: { type: 'string', short: 'f' },
     format: { type: 'string' },
     once: { type: 'boolean' },
+    verbose: { type: 'boolean', short: 'v' },
     skip: { type: 'string' },
     base: { type: 'string' },
     'fault-line': { type: 'string' },
@@ -174,7 +181,6 @@ export const adrenoCommand: Command = {
     thread: { type: 'string' },
     gpu: { type: 'string' },
     cffdump: { type: 'boolean' },
-    verbose: { type: 'boolean' },
     stats: { type: 'boolean' },
   },
   async run(values, positionals, io) {
