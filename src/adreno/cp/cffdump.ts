@@ -6,14 +6,14 @@
  * is ours.
  *
  * Shader listings come from a disassembler hook (`shaderDisasm`), by default the ir3 disassembler
- * (src/adreno/ir3) for a3xx and later; a2xx instruction listings are not printed (no a2xx ISA
- * description yet).
+ * (src/adreno/ir3) for a3xx and later and the a2xx one (src/adreno/a2xx) before.
  */
 import { Memory } from '../../core/memory.js';
 import { parseRd, RD } from '../../formats/rd.js';
 import { ENUMS, genBit, genFromChipId, genFromGpuId, type Gen } from '../regs/db.js';
 import { cFloat, cHex, decodeDomain, decodeVal, payloadCond, RegAcc, rnnDomain, type AddrInfo, type Cond, type RnnDomain } from '../regs/rnndec.js';
 import { disasmIr3 } from '../ir3/disasm.js';
+import { disasmA2xx } from '../a2xx/disasm.js';
 import { Walker, type DrawStateGroup, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 
 /**
@@ -23,9 +23,14 @@ import { Walker, type DrawStateGroup, type IbInfo, type PacketRecord, type Probl
  */
 export type ShaderDisasm = (words: Uint32Array, gpuId: number, stage?: string) => string[] | undefined;
 
-/** cffdump's own listing: the ir3 disassembler in its verbose cffdump form with the stats block; a2xx has none. */
-export const ir3ShaderDisasm: ShaderDisasm = (words, gpuId) =>
-  gpuId >= 300 ? disasmIr3(words.length % 2 ? words.subarray(0, words.length - 1) : words, { gpuId, cffdump: true, verbose: true, stats: true }) : undefined;
+/**
+ * cffdump's own listing: for a3xx and later the ir3 disassembler in its verbose cffdump form with
+ * the stats block; for a2xx the a2xx disassembler in its raw form (export comments by stage).
+ */
+export const defaultShaderDisasm: ShaderDisasm = (words, gpuId, stage) =>
+  gpuId >= 300
+    ? disasmIr3(words.length % 2 ? words.subarray(0, words.length - 1) : words, { gpuId, cffdump: true, verbose: true, stats: true })
+    : disasmA2xx(words, stage === 'VS' || stage === 'FS' ? stage : undefined);
 
 export interface CffdumpOptions {
   /** Only this submit (cffdump's --frame: one frame per command stream). */
@@ -976,7 +981,7 @@ export function cffdumpRd(bytes: Uint8Array, opts: CffdumpOptions, where = 'trac
   let walker: Walker | undefined;
   const sum: CffdumpSummary = { gen, submits: 0, packets: 0, problems: [] };
   const setup = (): void => {
-    printer = new CffdumpPrinter(gen, gpuId, mem, out, opts.shaderDisasm ?? ir3ShaderDisasm);
+    printer = new CffdumpPrinter(gen, gpuId, mem, out, opts.shaderDisasm ?? defaultShaderDisasm);
     const inner = printer;
     const v: Visitor = {
       packet: (p) => inner.packet(p),
