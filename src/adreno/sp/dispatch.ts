@@ -13,6 +13,7 @@ import { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
 import { mulberry32 } from '../../core/prng.js';
 import { ELEM, compareBuffers, type ElemType } from '../../runtime/manifest.js';
+import { gpuIdOf } from '../ir3/isa.js';
 import { decodeShader, type Instr } from './decode.js';
 import { bind, step, type SpContext } from './exec.js';
 import { Wave } from './wave.js';
@@ -75,8 +76,9 @@ export function readIr3Manifest(path: string): Ir3Manifest {
   if (!isObj(raw)) fail('(top)', 'must be an object');
   const dir = dirname(resolve(path));
   if (typeof raw['shader'] !== 'string') fail('shader', 'must be a path');
-  const gpuId = raw['gpu_id'];
-  if (typeof gpuId !== 'number') fail('gpu_id', 'must be a number (630, 660, 730)');
+  // a7xx manifests carry gpu_id 0 (they are identified by chip_id); then the name decides.
+  const gpuId = typeof raw['gpu_id'] === 'number' && raw['gpu_id'] > 0 ? raw['gpu_id'] : gpuIdOf(String(raw['gpu'] ?? ''));
+  if (gpuId === undefined) fail('gpu', 'must name the GPU (a630, a660, a730) when gpu_id is 0 or absent');
   const regs = raw['regs'];
   if (!isObj(regs)) fail('regs', 'must be an object');
   const constlen = raw['constlen'];

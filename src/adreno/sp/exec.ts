@@ -6,7 +6,7 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
 import { K, T, f16ToF32, f32ToF16, type Instr, type Operand } from './decode.js';
-import { A0, P0, type Wave } from './wave.js';
+import { A0, P0, SHARED_HI, SHARED_LO, type Wave } from './wave.js';
 
 /** Everything outside the wave an instruction may touch (one dispatch). */
 export interface SpContext {
@@ -44,6 +44,7 @@ function rd(w: Wave, o: Operand, lane: number, k: number, c: SpContext): number 
     case K.GPR: {
       const n = o.n + (o.r ? k : 0);
       if (n >= A0) return w.regs[n * L + lane]!;
+      if (n >= SHARED_LO && !o.half) return w.regs[n * L]!;
       if (o.half) return w.regs16[((n >> 1) * L + lane) * 2 + (n & 1)]!;
       return w.regs[n * L + lane]!;
     }
@@ -98,6 +99,10 @@ function wr(w: Wave, o: Operand, lane: number, k: number, v: number): void {
     return;
   }
   if (n < 0) return;
+  if (n >= SHARED_LO && n < SHARED_HI && !o.half) {
+    w.regs[n * L] = v;
+    return;
+  }
   if (o.half) w.regs16[((n >> 1) * L + lane) * 2 + (n & 1)] = v;
   else w.regs[n * L + lane] = v;
 }
@@ -195,14 +200,15 @@ function popcnt(x: number): number {
 function shiftOp(fn: (a: number, b: number, bits: number) => number): Handler {
   return (w, i, c) => {
     const [s1, s2] = i.src as [Operand, Operand];
-    const bits = i.dst.half ? 16 : 32;
+    // The sources' width decides the operation; a half destination (DST_CONV) truncates.
+    const bits = s1.half ? 16 : 32;
     for (let k = 0; k < reps(i); k++)
       for (let l = 0; l < w.lanes; l++) {
         if (!w.active[l]) continue;
         const a = rdI(w, s1, l, k, c, false);
         const b = rdI(w, s2, l, k, c, false);
         let r = fn(a, b, bits) >>> 0;
-        if (bits === 16) r &= 0xffff;
+        if (i.dst.half) r &= 0xffff;
         wr(w, i.dst, l, k, r);
       }
   };
@@ -232,9 +238,15 @@ function fop3(fn: (a: number, b: number, d: number) => number): Handler {
   };
 }
 
-/** a*b+c rounded once (f32 product is exact in a double; the sum rounds twice only in rare ties). */
-function fma32(a: number, b: number, d: number): number {
-  return a * b + d;
+/**
+ * mad.f32 rounds the product before the add (ir3 lowers GLSL fma() to mul+add and fuses a*b+c
+ * into mad, so mad is the unfused form): f32 results here, f16 rounding is done by the caller.
+ */
+function mad32(a: number, b: number, d: number): number {
+  return Math.fround(Math.fround(a * b) + d);
+}
+function mad16(a: number, b: number, d: number): number {
+  return f16ToF32(f32ToF16(f16ToF32(f32ToF16(a * b)) + d));
 }
 
 function cat4(fn: (x: number) => number): Handler {
@@ -384,6 +396,9 @@ const CAT0: Record<string, Handler> = {
     for (let l = 0; l < w.lanes; l++) if (w.active[l]) w.pc[l] = i.target;
   },
   shpe: (w) => next(w),
+  // a7xx: lock/unlock bracket the end of a shader; nothing to model for one SP.
+  lock: (w) => next(w),
+  unlock: (w) => next(w),
 };
 
 // cat6 --------------------------------------------------------------------------------------
@@ -507,11 +522,13 @@ function stl(w: Wave, i: Instr, c: SpContext): void {
 }
 
 function stc(w: Wave, i: Instr, c: SpContext): void {
-  const dst = Number(i.f['DST'] ?? 0);
+  // c[OFFSET] counts dwords (c[1] is c0.y); #const-dst-a1 adds a1.x.
+  const rel = i.f['DST'] === '#const-dst-a1';
   const n = Number(i.f['SIZE'] ?? 1);
   const s = i.src[0]!;
   for (let l = 0; l < w.lanes; l++) {
     if (!w.active[l]) continue;
+    const dst = Number(i.f['DST.OFFSET'] ?? 0) + (rel ? w.regs[(A0 + 1) * w.lanes + l]! | 0 : 0);
     for (let k = 0; k < n; k++) if (dst + k < c.consts.length) c.consts[dst + k] = rd(w, { ...s, n: s.n + k }, l, 0, c);
   }
 }
@@ -556,8 +573,9 @@ const HANDLERS: Record<string, Handler> = {
   'ashr.b': shiftOp((a, b, bits) => (bits === 16 ? ((a << 16) >> 16) >> (b & 15) : (a | 0) >> (b & 31))),
   'bfrev.b': u((a) => bfrev(a)),
   'cbits.b': u((a) => popcnt(a)),
-  'clz.b': u((a) => clz32(a)),
-  'clz.s': s((a) => clz32(a < 0 ? ~a : a) - 1 < 0 ? 0xffffffff : a === 0 || a === -1 ? 0xffffffff : clz32(a < 0 ? ~a : a) - 1),
+  // 0 (clz.s: 0 and -1) has no set (sign-differing) bit: the result is -1, as findLSB/findMSB need.
+  'clz.b': u((a) => (a === 0 ? -1 : clz32(a))),
+  'clz.s': s((a) => (a === 0 || a === -1 ? -1 : clz32(a < 0 ? ~a : a))),
   'mull.u': u((a, b) => Math.imul(a & 0xffff, b & 0xffff)),
   'mul.u24': u((a, b) => Math.imul(a & 0xffffff, b & 0xffffff)),
   'mul.s24': u((a, b) => Math.imul((a << 8) >> 8, (b << 8) >> 8)),
@@ -573,8 +591,8 @@ const HANDLERS: Record<string, Handler> = {
   'sel.s16': sel,
   'sel.f32': sel,
   'sel.f16': sel,
-  'mad.f32': fop3(fma32),
-  'mad.f16': fop3(fma32),
+  'mad.f32': fop3(mad32),
+  'mad.f16': fop3(mad16),
   rcp: cat4((x) => 1 / x),
   rsq: cat4((x) => 1 / Math.sqrt(x)),
   sqrt: cat4((x) => Math.sqrt(x)),

@@ -7,6 +7,8 @@
  *   a1.x = 245, p0.x..p0.w = 248..251 live here too (they are GPR numbers 61/62 in the encoding).
  * - half registers (MERGEDREGS, a6xx): hrN.c = half component h = N*4+c aliases the low (h even)
  *   or high (h odd) 16 bits of full component h>>1: `regs16[((h>>1)*lanes + lane)*2 + (h&1)]`.
+ * - shared (uniform) registers r48.x..r55.w (components 192..223) hold one value per wave,
+ *   kept in lane 0's slot; every lane reads it (HLSQ's work-group id preload lands there).
  * - `pc`: per-lane instruction index; -1 once the lane has ended. The wave issues the smallest
  *   PC among its live lanes with those lanes active (the (jp) reconvergence point is where the
  *   lanes meet again).
@@ -14,6 +16,8 @@
 export const NCOMP = 256;
 export const A0 = 61 * 4;
 export const P0 = 62 * 4;
+export const SHARED_LO = 48 * 4;
+export const SHARED_HI = 56 * 4;
 
 export class Wave {
   readonly lanes: number;
