@@ -255,8 +255,9 @@ function build(pc: number, lo: number, hi: number, name: string, f: Record<strin
   const full = f['FULL'] !== undefined ? num(f, 'FULL') !== 0 : true;
   const halfSrc = !full;
   if (cat === 1) {
-    const st = num(f, 'SRC_TYPE');
-    const dt = num(f, 'DST_TYPE');
+    // movmsk and friends have no types: 32-bit.
+    const st = f['SRC_TYPE'] === undefined ? T.U32 : num(f, 'SRC_TYPE');
+    const dt = f['DST_TYPE'] === undefined ? T.U32 : num(f, 'DST_TYPE');
     const sh = f['HALF'] !== undefined ? num(f, 'HALF') !== 0 : st === T.F16 || st === T.U16 || st === T.S16 || st === T.U8 || st === T.S8;
     const dh = f['DST_HALF'] !== undefined ? num(f, 'DST_HALF') !== 0 : dt === T.F16 || dt === T.U16 || dt === T.S16 || dt === T.U8 || dt === T.S8;
     if (f['SRC'] !== undefined) src.push(srcOp(f, 'SRC', sh));
