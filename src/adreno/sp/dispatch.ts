@@ -17,6 +17,7 @@ import { gpuIdOf } from '../ir3/isa.js';
 import { decodeShader, type Instr } from './decode.js';
 import { bind, step, type SpContext } from './exec.js';
 import { Wave } from './wave.js';
+import { SyncChecker } from './check.js';
 
 export interface Ir3Buffer {
   readonly name: string;
@@ -149,6 +150,8 @@ export interface DispatchOptions {
   /** Instruction budget per wave (runaway loops). */
   readonly budget?: number;
   readonly diag?: Diagnostics;
+  /** Run the rule checks (check.ts); default true. */
+  readonly check?: boolean;
 }
 
 export interface DispatchResult {
@@ -225,6 +228,7 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
       const j = Math.floor(rng() * (k + 1));
       [order[k], order[j]] = [order[j]!, order[k]!];
     }
+  const checker = opts.check === false ? undefined : new SyncChecker(diag, m.fullRegs, ctx.consts.length);
   let waveCount = 0;
   for (const g of order) {
     const wgx = g % gx;
@@ -254,7 +258,7 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
       }
       waves.push(w);
     }
-    runWorkgroup(waves, code, ctx, random ? rng : undefined, budget);
+    runWorkgroup(waves, code, ctx, random ? rng : undefined, budget, checker);
     for (const w of waves) instructions += w.issued;
   }
   return { buffers, diag, code, missing, waves: waveCount, instructions };
@@ -265,7 +269,7 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
  * instructions (in order: a fixed round robin of 1..8; random: the wave and the run length come
  * from the seed). `bar` parks a wave until every live wave of the group arrived.
  */
-function runWorkgroup(waves: Wave[], code: Instr[], ctx: SpContext, rng: (() => number) | undefined, budget: number): void {
+function runWorkgroup(waves: Wave[], code: Instr[], ctx: SpContext, rng: (() => number) | undefined, budget: number, checker: SyncChecker | undefined): void {
   let live = waves.length;
   let arrived = 0;
   let turn = 0;
@@ -293,7 +297,9 @@ function runWorkgroup(waves: Wave[], code: Instr[], ctx: SpContext, rng: (() => 
         break;
       }
       const i = code[pc]!;
+      checker?.before(w, i);
       step(w, i, ctx);
+      checker?.after(w, i);
       if (w.issued > budget) throw new InputError(`ir3: wave ${w.id} exceeds the instruction budget (${budget}) at pc ${pc}: a runaway loop?`);
       if (i.name === 'bar') {
         w.barWait = ctx.barGen;

@@ -51,10 +51,7 @@ function rd(w: Wave, o: Operand, lane: number, k: number, c: SpContext): number 
     case K.CONST: {
       const n = o.n + (o.r ? k : 0);
       const v = o.half ? c.consts[n >> 1] : c.consts[n];
-      if (v === undefined) {
-        constOob(w, c, n);
-        return 0;
-      }
+      if (v === undefined) return 0; // beyond constlen reads 0 (check.ts reports it)
       return o.half ? (n & 1 ? v >>> 16 : v & 0xffff) : v;
     }
     case K.IMM:
@@ -68,23 +65,11 @@ function rd(w: Wave, o: Operand, lane: number, k: number, c: SpContext): number 
     case K.RELCONST: {
       const n = (w.regs[A0 * L + lane]! | 0) + o.n + k;
       const v = c.consts[o.half ? n >> 1 : n];
-      if (v === undefined) {
-        constOob(w, c, n);
-        return 0;
-      }
+      if (v === undefined) return 0;
       return o.half ? (n & 1 ? v >>> 16 : v & 0xffff) : v;
     }
   }
   return 0;
-}
-
-function constOob(w: Wave, c: SpContext, n: number): void {
-  c.diag?.report({
-    id: 'adreno.ir3.const-oob',
-    severity: 'warning',
-    where: { wave: w.id, workgroup: w.wg, pc: w.pc[0]! },
-    message: `const c${n >> 2}.${'xyzw'[n & 3]} read beyond constlen (${c.consts.length / 4} vec4s); reads 0`,
-  });
 }
 
 /** Write `v` (u32 bits, or u16 for a half destination) to the destination, repetition k. */
