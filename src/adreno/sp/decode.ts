@@ -240,7 +240,11 @@ export function decodeShader(words: Uint32Array, gpuId: number): Instr[] {
     dec.n = pc;
     const val = (BigInt(hi) << 32n) | BigInt(lo);
     const b = dec.findBitset('#instruction', val);
-    if (!b) throw new InputError(`ir3: no instruction matches at pc ${pc}: ${hi.toString(16).padStart(8, '0')}_${lo.toString(16).padStart(8, '0')}`);
+    if (!b) {
+      // Padding or data after `end` is fine until something executes it (step() raises).
+      out.push(build(pc, lo, hi, 'raw', {}));
+      continue;
+    }
     const f: Record<string, number | string> = {};
     collect(dec, { parent: undefined, val, bitset: b, params: undefined, cache: undefined }, '', f, 0);
     out.push(build(pc, lo, hi, b.name, f));

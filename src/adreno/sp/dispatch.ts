@@ -150,6 +150,8 @@ export interface DispatchOptions {
   /** Instruction budget per wave (runaway loops). */
   readonly budget?: number;
   readonly diag?: Diagnostics;
+  /** Shader words to run instead of the manifest's file (tests, assembled code). */
+  readonly words?: Uint32Array;
   /** Run the rule checks (check.ts); default true. */
   readonly check?: boolean;
 }
@@ -173,9 +175,13 @@ function loadFile(path: string, what: string): Uint8Array {
 
 /** Run the manifest's dispatch. Throws InputError for unimplemented opcodes or bad input. */
 export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): DispatchResult {
-  const bin = loadFile(m.shader, 'shader');
-  if (bin.length % 8) throw new InputError(`ir3: ${m.shader}: ${bin.length} bytes is not a whole number of instructions`);
-  const code = decodeShader(new Uint32Array(bin.buffer, bin.byteOffset, bin.length / 4).slice(), m.gpuId);
+  let words = opts.words;
+  if (!words) {
+    const bin = loadFile(m.shader, 'shader');
+    if (bin.length % 8) throw new InputError(`ir3: ${m.shader}: ${bin.length} bytes is not a whole number of instructions`);
+    words = new Uint32Array(bin.buffer, bin.byteOffset, bin.length / 4).slice();
+  }
+  const code = decodeShader(words, m.gpuId);
   const missing = bind(code);
   if (missing.length) throw new InputError(`ir3: not implemented: ${missing.join(' ')}`);
   const diag = opts.diag ?? new Diagnostics();

@@ -611,6 +611,7 @@ export const IMPLEMENTED: ReadonlySet<string> = new Set(Object.keys(HANDLERS));
 export function bind(code: Instr[]): string[] {
   const missing: string[] = [];
   for (const i of code) {
+    if (i.name === 'raw') continue;
     const h = HANDLERS[i.name];
     if (i.name.startsWith('ldib') || i.name.startsWith('stib') || i.name.startsWith('atomic.b.')) {
       const f = i.f;
@@ -634,7 +635,11 @@ export function bind(code: Instr[]): string[] {
 /** Run one instruction for the wave's active lanes; cat0 handlers move the PCs themselves. */
 export function step(w: Wave, i: Instr, c: SpContext): void {
   const h = i.exec as unknown as Handler | undefined;
-  if (!h) throw new InputError(`ir3: ${i.name} at pc ${i.pc} is not implemented`);
+  if (!h) {
+    const hex = (v: number): string => v.toString(16).padStart(8, '0');
+    if (i.name === 'raw') throw new InputError(`ir3: no instruction matches at pc ${i.pc}: ${hex(i.hi)}_${hex(i.lo)}`);
+    throw new InputError(`ir3: ${i.name} at pc ${i.pc} is not implemented`);
+  }
   h(w, i, c);
   if (i.cat !== 0) next(w);
   w.issued++;
