@@ -52,6 +52,8 @@ export interface Instr {
   readonly nop: number;
   /** Branch target (instruction index) for cat0 branches. */
   readonly target: number;
+  /** cat6 IBO / UBO slot operand (SSBO field: immediate or register), else undefined. */
+  readonly ibo: Operand | undefined;
   /** Executor handler, bound after decode. */
   exec: ((w: never, i: Instr, c: never) => void) | undefined;
 }
@@ -315,6 +317,7 @@ function build(pc: number, lo: number, hi: number, name: string, f: Record<strin
     sat: num(f, 'SAT') !== 0,
     nop: f['NOP'] !== undefined ? num(f, 'NOP') : 0,
     target,
+    ibo: f['SSBO'] !== undefined ? srcOp(f, 'SSBO', false) : undefined,
     exec: undefined,
   };
 }

@@ -72,6 +72,15 @@ function rd(w: Wave, o: Operand, lane: number, k: number, c: SpContext): number 
   return 0;
 }
 
+/** Raw bits of GPR component `n` (full, or half when `half`), for vector operands (cat6 data). */
+function rdReg(w: Wave, n: number, half: boolean, lane: number): number {
+  const L = w.lanes;
+  if (n >= A0) return w.regs[n * L + lane]!;
+  if (half) return w.regs16[((n >> 1) * L + lane) * 2 + (n & 1)]!;
+  if (n >= SHARED_LO) return w.regs[n * L]!;
+  return w.regs[n * L + lane]!;
+}
+
 /** Write `v` (u32 bits, or u16 for a half destination) to the destination, repetition k. */
 function wr(w: Wave, o: Operand, lane: number, k: number, v: number): void {
   const L = w.lanes;
@@ -392,17 +401,14 @@ function iboAddr(w: Wave, i: Instr, c: SpContext, lane: number, b: { pitch: numb
   const x = rd(w, coord, lane, 0, c);
   const ts = i.dst.half ? 2 : 4;
   if (b.pitch && Number(i.f['D'] ?? 1) >= 2) {
-    const y = rd(w, { ...coord, n: coord.n + 1 }, lane, 0, c);
+    const y = coord.kind === K.GPR ? rdReg(w, coord.n + 1, false, lane) : 0;
     return y * b.pitch + x * 4;
   }
   return x * ts;
 }
 
-const SSBO = new WeakMap<Instr, Operand>();
-
 function iboOf(w: Wave, i: Instr, c: SpContext, lane: number): { data: DataView; pitch: number } {
-  const o = SSBO.get(i)!;
-  const slot = rd(w, o, lane, 0, c);
+  const slot = rd(w, i.ibo!, lane, 0, c);
   const b = c.ibo[slot];
   if (!b) throw new InputError(`ir3: ${i.name} at pc ${i.pc} uses IBO slot ${slot}, which the dispatch does not bind`);
   return b;
@@ -430,7 +436,7 @@ function stib(w: Wave, i: Instr, c: SpContext): void {
     if (!w.active[l]) continue;
     const b = iboOf(w, i, c, l);
     const a = iboAddr(w, i, c, l, b, coord);
-    for (let k = 0; k < n; k++) if (inRange(b, a + 4 * k, 4)) b.data.setUint32(a + 4 * k, rd(w, { ...val, n: val.n + k }, l, 0, c), true);
+    for (let k = 0; k < n; k++) if (inRange(b, a + 4 * k, 4)) b.data.setUint32(a + 4 * k, rdReg(w, val.n + k, false, l), true);
   }
 }
 
@@ -459,8 +465,8 @@ function atomicB(op: string): Handler {
       if (!w.active[l]) continue;
       const b = iboOf(w, i, c, l);
       const a = iboAddr(w, i, c, l, b, coord);
-      const d = rd(w, { ...reg, n: reg.n + 1 }, l, 0, c);
-      const cmp = rd(w, { ...reg, n: reg.n + 2 }, l, 0, c);
+      const d = rdReg(w, reg.n + 1, false, l);
+      const cmp = rdReg(w, reg.n + 2, false, l);
       if (!inRange(b, a, 4)) continue;
       const m = b.data.getUint32(a, true);
       b.data.setUint32(a, fn(m, d, cmp, signed) >>> 0, true);
@@ -488,18 +494,19 @@ function ldl(w: Wave, i: Instr, c: SpContext): void {
 function stl(w: Wave, i: Instr, c: SpContext): void {
   // stl l[DST+OFF], SRC, SIZE: DST is the address register, SRC the value.
   const f = i.f;
-  const addrOp: Operand = { kind: K.GPR, n: Number(f['DST.GPR'] ?? 0) * 4 + Number(f['DST.SWIZ'] ?? 0), half: false, neg: false, abs: false, r: false, imm: 0 };
-  const valOp: Operand = { kind: K.GPR, n: Number(f['SRC.GPR'] ?? 0) * 4 + Number(f['SRC.SWIZ'] ?? 0), half: Number(f['TYPE_HALF'] ?? 0) !== 0, neg: false, abs: false, r: false, imm: 0 };
+  const addrN = Number(f['DST.GPR'] ?? 0) * 4 + Number(f['DST.SWIZ'] ?? 0);
+  const valN = Number(f['SRC.GPR'] ?? 0) * 4 + Number(f['SRC.SWIZ'] ?? 0);
+  const half = Number(f['TYPE_HALF'] ?? 0) !== 0;
   const off = Number(f['OFF'] ?? 0);
   const n = Number(f['SIZE'] ?? 1);
-  const sz = valOp.half ? 2 : 4;
+  const sz = half ? 2 : 4;
   for (let l = 0; l < w.lanes; l++) {
     if (!w.active[l]) continue;
-    const a = rd(w, addrOp, l, 0, c) + off;
+    const a = rdReg(w, addrN, false, l) + off;
     for (let k = 0; k < n; k++) {
       const p = a + k * sz;
       if (p < 0 || p + sz > c.shared.byteLength) continue;
-      const v = rd(w, { ...valOp, n: valOp.n + k }, l, 0, c);
+      const v = rdReg(w, valN + k, half, l);
       if (sz === 2) c.shared.setUint16(p, v, true);
       else c.shared.setUint32(p, v, true);
     }
@@ -514,7 +521,7 @@ function stc(w: Wave, i: Instr, c: SpContext): void {
   for (let l = 0; l < w.lanes; l++) {
     if (!w.active[l]) continue;
     const dst = Number(i.f['DST.OFFSET'] ?? 0) + (rel ? w.regs[(A0 + 1) * w.lanes + l]! | 0 : 0);
-    for (let k = 0; k < n; k++) if (dst + k < c.consts.length) c.consts[dst + k] = rd(w, { ...s, n: s.n + k }, l, 0, c);
+    for (let k = 0; k < n; k++) if (dst + k < c.consts.length) c.consts[dst + k] = s.kind === K.GPR ? rdReg(w, s.n + k, s.half, l) : rd(w, s, l, k, c);
   }
 }
 
@@ -613,16 +620,6 @@ export function bind(code: Instr[]): string[] {
   for (const i of code) {
     if (i.name === 'raw') continue;
     const h = HANDLERS[i.name];
-    if (i.name.startsWith('ldib') || i.name.startsWith('stib') || i.name.startsWith('atomic.b.')) {
-      const f = i.f;
-      const o: Operand = { kind: K.IMM, n: 0, half: false, neg: false, abs: false, r: false, imm: 0 };
-      if (f['SSBO.IMMED'] !== undefined) o.imm = Number(f['SSBO.IMMED']);
-      else {
-        o.kind = K.GPR;
-        o.n = Number(f['SSBO.GPR'] ?? 0) * 4 + Number(f['SSBO.SWIZ'] ?? 0);
-      }
-      SSBO.set(i, o);
-    }
     if (!h) {
       if (!missing.includes(i.name)) missing.push(i.name);
       continue;
