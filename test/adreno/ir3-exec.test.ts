@@ -143,3 +143,52 @@ test('f16 rounds to nearest even; cov clamps and truncates', () => {
   assert.equal(convert(bits(2.5), 1, 5, 1), 2); // (even)
   assert.equal(convert(0x12345, 3, 2, 0), 0x2345);
 });
+
+/** Run hand-assembled a630 code over 64 lanes; returns o[] (one u32 per lane by default). */
+function runAsm(src: string, gpuId = 630): Uint32Array {
+  const r = runIr3Dispatch({ ...tiny({ fullRegs: 8, constlen: 4, consts: new Uint32Array(16) }), gpuId }, { words: assembleIr3(src, { gpuId }) });
+  return new Uint32Array(r.buffers.get('o')!.buffer);
+}
+
+test('divergent br reconverges at the join; getone lets exactly one lane through', () => {
+  // o[lane] = lane odd ? 100 : 200, then +1 for everyone after the join.
+  const o = runAsm(`and.b r1.x, r0.x, 1
+(rpt5)nop
+cmps.s.ne p0.x, r1.x, 0
+(rpt5)nop
+br !p0.x, #l7
+mov.u32u32 r1.y, 100
+jump #l8
+l7:
+mov.u32u32 r1.y, 200
+l8:
+(jp)add.u r1.y, r1.y, 1
+stib.b.untyped.1d.u32.1.imm r1.y, r0.x, 0
+end
+`);
+  for (let l = 0; l < 64; l++) assert.equal(o[l], l & 1 ? 101 : 201, `lane ${l}`);
+  const g = runAsm(`mov.u32u32 r1.y, 0
+getone #l3
+mov.u32u32 r1.y, 1
+l3:
+(jp)stib.b.untyped.1d.u32.1.imm r1.y, r0.x, 0
+end
+`);
+  assert.equal(g.reduce((a, b) => a + b, 0), 1);
+});
+
+test('a7xx predt/predf/prede run the then and else halves per lane', () => {
+  const o = runAsm(`and.b r1.x, r0.x, 1
+(rpt5)nop
+cmps.s.ne p0.x, r1.x, 0
+(rpt5)nop
+predt
+mov.u32u32 r1.y, 7
+predf
+mov.u32u32 r1.y, 9
+prede
+stib.b.untyped.1d.u32.1.imm r1.y, r0.x, 0
+end
+`, 730);
+  for (let l = 0; l < 64; l++) assert.equal(o[l], l & 1 ? 7 : 9, `lane ${l}`);
+});

@@ -25,6 +25,7 @@ export interface Ir3Buffer {
   readonly type: ElemType;
   readonly count: number;
   readonly ibo?: number;
+  readonly uboIndex?: number;
   readonly width?: number;
   readonly file?: string;
   readonly fill?: number;
@@ -111,6 +112,7 @@ export function readIr3Manifest(path: string): Ir3Manifest {
       type: type as ElemType,
       count,
       ...(typeof b['ibo'] === 'number' ? { ibo: b['ibo'] } : {}),
+      ...(typeof b['ubo_index'] === 'number' ? { uboIndex: b['ubo_index'] } : {}),
       ...(typeof b['width'] === 'number' ? { width: b['width'] } : {}),
       ...(typeof b['file'] === 'string' ? { file: resolve(dir, b['file']) } : {}),
     };
@@ -187,16 +189,19 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
   const diag = opts.diag ?? new Diagnostics();
   const buffers = new Map<string, Uint8Array>();
   const ibo: SpContext['ibo'] = [];
+  const ubo: SpContext['ubo'] = [];
   for (const b of m.buffers) {
     const size = b.count * ELEM[b.type].bytes;
     const bytes = new Uint8Array(size);
     if (b.file) bytes.set(loadFile(b.file, `buffers.${b.name}.file`).subarray(0, size));
     buffers.set(b.name, bytes);
+    if (b.kind === 'ubo' && b.uboIndex !== undefined) ubo[b.uboIndex] = new DataView(bytes.buffer);
     if (b.ibo !== undefined) ibo[b.ibo] = { data: new DataView(bytes.buffer), pitch: b.kind === 'image' ? (b.width ?? 0) * 4 : 0 };
   }
   const ctx: SpContext = {
     consts: m.consts.slice(),
     ibo,
+    ubo,
     shared: new DataView(new ArrayBuffer(Math.max(m.sharedSize, 0))),
     diag,
     maxReg: m.fullRegs,

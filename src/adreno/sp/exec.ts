@@ -14,6 +14,8 @@ export interface SpContext {
   readonly consts: Uint32Array;
   /** IBO slots (SSBOs then images): bytes, and an image's row pitch in bytes (0 for buffers). */
   readonly ibo: ({ data: DataView; pitch: number } | undefined)[];
+  /** UBOs by ir3 UBO index (GL binding + 1), for ldc (UBO ranges not pushed to consts). */
+  readonly ubo: (DataView | undefined)[];
   /** Shared (local) memory of the work-group being run. */
   shared: DataView;
   readonly diag: Diagnostics | undefined;
@@ -349,6 +351,18 @@ function p0(w: Wave, i: Instr, lane: number, which: 1 | 2): boolean {
   return Number(i.f[`INV${which}`] ?? 0) ? !v : v;
 }
 
+function pred(w: Wave, i: Instr, want: boolean): void {
+  // predt: lanes with p0 == want run on; the others skip past the matching predf (or to prede).
+  // predf reached by lanes that ran the then half: they go to prede.
+  const skip = i.target;
+  const end = Number(i.f['PRED_END'] ?? skip);
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    if (i.name === 'predf' && i.f['PRED_ELSE']) w.pc[l] = end;
+    else w.pc[l] = p0(w, i, l, 1) === want ? w.pc[l]! + 1 : skip;
+  }
+}
+
 const CAT0: Record<string, Handler> = {
   nop: (w) => next(w),
   end: (w) => {
@@ -373,6 +387,18 @@ const CAT0: Record<string, Handler> = {
     for (let l = 0; l < w.lanes; l++) if (w.active[l] && !p0(w, i, l, 1)) all = false;
     for (let l = 0; l < w.lanes; l++) if (w.active[l]) w.pc[l] = all ? i.target : w.pc[l]! + 1;
   },
+  braa: (w, i) => {
+    for (let l = 0; l < w.lanes; l++) if (w.active[l]) w.pc[l] = p0(w, i, l, 1) && p0(w, i, l, 2) ? i.target : w.pc[l]! + 1;
+  },
+  brao: (w, i) => {
+    for (let l = 0; l < w.lanes; l++) if (w.active[l]) w.pc[l] = p0(w, i, l, 1) || p0(w, i, l, 2) ? i.target : w.pc[l]! + 1;
+  },
+  // a7xx predication: predt/predf open the then/else halves, prede closes. Lanes that do not
+  // take a half skip it (to the instruction after predf, or to prede), so the smallest-PC
+  // issue runs the then half, then the else half, and the lanes meet at prede.
+  predt: (w, i) => pred(w, i, true),
+  predf: (w, i) => pred(w, i, false),
+  prede: (w) => next(w),
   getone: (w, i) => {
     // One active fiber falls through; the others branch to the target.
     let first = true;
@@ -473,6 +499,22 @@ function atomicB(op: string): Handler {
       wr(w, reg, l, 0, m);
     }
   };
+}
+
+function ldc(w: Wave, i: Instr, c: SpContext): void {
+  // ldc.offsetN.S dst, SRC1 (vec4 offset), SRC2 (UBO index): S dwords from byte SRC1*16 + N*4.
+  const [off, idx] = i.src as [Operand, Operand];
+  const comp = Number(i.f['OFFSET'] ?? 0);
+  const n = Number(i.f['TYPE_SIZE'] ?? 1);
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    const u = c.ubo[rd(w, idx, l, 0, c)];
+    const a = rd(w, off, l, 0, c) * 16 + comp * 4;
+    for (let k = 0; k < n; k++) {
+      const p = a + 4 * k;
+      wr(w, i.dst, l, k, u && p >= 0 && p + 4 <= u.byteLength ? u.getUint32(p, true) : 0);
+    }
+  }
 }
 
 function ldl(w: Wave, i: Instr, c: SpContext): void {
@@ -577,6 +619,14 @@ const HANDLERS: Record<string, Handler> = {
   'mad.u16': u((a, b, d) => Math.imul(a & 0xffff, b & 0xffff) + d),
   'mad.s16': u((a, b, d) => Math.imul((a << 16) >> 16, (b << 16) >> 16) + d),
   'madsh.u16': u((a, b, d) => (Math.imul(a & 0xffff, b & 0xffff) >>> 16) + d),
+  'getbit.b': u((a, b) => (a >>> (b & 31)) & 1),
+  'sad.s32': s((a, b, d) => Math.abs(a - b) + d),
+  'sad.s16': s((a, b, d) => Math.abs(a - b) + d),
+  shrm: u((a, b, d) => (a >>> (b & 31)) & d),
+  shlm: u((a, b, d) => (a << (b & 31)) & d),
+  shrg: u((a, b, d) => (a >>> (b & 31)) | d),
+  shlg: u((a, b, d) => (a << (b & 31)) | d),
+  andg: u((a, b, d) => (a & b) | d),
   'sel.b32': sel,
   'sel.b16': sel,
   'sel.s32': sel,
@@ -603,6 +653,7 @@ const HANDLERS: Record<string, Handler> = {
   movmsk: (w, i) => movmsk(w, i),
   'ldib.b': ldib,
   'stib.b': stib,
+  ldc,
   ldl,
   stl,
   stc,
@@ -614,9 +665,36 @@ for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.b.${op}`] = atomicB(op);
 /** Leaf names the executor runs. */
 export const IMPLEMENTED: ReadonlySet<string> = new Set(Object.keys(HANDLERS));
 
+/**
+ * predt/predf have no branch field: their skip targets come from the code. predt skips to the
+ * instruction after the next predf (or to the next prede); predf (lanes that ran the then half)
+ * goes to prede. Stored in the records' field maps once, at bind time.
+ */
+function bindPredication(code: Instr[]): void {
+  for (const i of code) {
+    if (i.name !== 'predt' && i.name !== 'predf') continue;
+    let f = -1;
+    let e = code.length;
+    for (let k = i.pc + 1; k < code.length; k++) {
+      const n = code[k]!.name;
+      if (n === 'predf' && f < 0 && i.name === 'predt') f = k;
+      if (n === 'prede') {
+        e = k;
+        break;
+      }
+    }
+    const rec = i as { target: number; f: Record<string, number | string> };
+    rec.target = i.name === 'predt' ? (f >= 0 ? f + 1 : e) : e;
+    (rec.f as Record<string, number>)['PRED_END'] = e;
+    // A predf closing a predt's then half (rather than a standalone predf).
+    if (f >= 0) (code[f]!.f as Record<string, number>)['PRED_ELSE'] = 1;
+  }
+}
+
 /** Bind handlers to decoded instructions; returns the names with no handler (not executable). */
 export function bind(code: Instr[]): string[] {
   const missing: string[] = [];
+  bindPredication(code);
   for (const i of code) {
     if (i.name === 'raw') continue;
     const h = HANDLERS[i.name];
