@@ -192,3 +192,17 @@ end
 `, 730);
   for (let l = 0; l < 64; l++) assert.equal(o[l], l & 1 ? 7 : 9, `lane ${l}`);
 });
+
+test('gpusim adreno dispatch: PASS/FAIL lines, outputs, exit codes 0/1/2', async (t) => {
+  if (!manifests().length) return t.skip('../shared/ir3-corpus is absent');
+  const { dispatchCommand } = await import('../../src/adreno/sp/cli.js');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'ir3d-'));
+  const lines: string[] = [];
+  assert.equal(dispatchCommand({ out: dir, seed: '9', order: 'random' }, [join(CORPUS, 'int_mul32.a630.json')], (l) => lines.push(l)), 0);
+  assert.match(lines.join('\n'), /^PASS o$/m);
+  assert.ok(existsSync(join(dir, 'o.bin')));
+  assert.equal(dispatchCommand({}, [join(CORPUS, 'float_arith.a630.json')], () => {}), 1);
+  assert.throws(() => dispatchCommand({}, [join(dir, 'none.json')], () => {}), /ir3 manifest/);
+});
