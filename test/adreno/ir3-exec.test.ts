@@ -206,3 +206,17 @@ test('gpusim adreno dispatch: PASS/FAIL lines, outputs, exit codes 0/1/2', async
   assert.equal(dispatchCommand({}, [join(CORPUS, 'float_arith.a630.json')], () => {}), 1);
   assert.throws(() => dispatchCommand({}, [join(dir, 'none.json')], () => {}), /ir3 manifest/);
 });
+
+test('stp/ldp: the same private address holds each fiber its own value', () => {
+  const o = runAsm(`mov.u32u32 r1.x, 0
+add.u r1.y, r0.x, 1000
+(rpt5)nop
+stp.u32 p[r1.x+4], r1.y, 1
+mov.u32u32 r1.z, 0
+(rpt5)nop
+ldp.u32 r1.z, p[r1.x+4], 1
+(sy)stib.b.untyped.1d.u32.1.imm r1.z, r0.x, 0
+end
+`);
+  for (let l = 0; l < 64; l++) assert.equal(o[l], l + 1000);
+});

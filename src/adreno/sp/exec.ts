@@ -517,42 +517,62 @@ function ldc(w: Wave, i: Instr, c: SpContext): void {
   }
 }
 
-function ldl(w: Wave, i: Instr, c: SpContext): void {
-  const addr = i.src[0]!;
-  const off = Number(i.f['OFF'] ?? 0);
-  const n = Number(i.f['SIZE'] ?? 1);
-  const half = i.dst.half;
-  for (let l = 0; l < w.lanes; l++) {
-    if (!w.active[l]) continue;
-    const a = rd(w, addr, l, 0, c) + off;
-    for (let k = 0; k < n; k++) {
-      const p = a + k * (half ? 2 : 4);
-      const ok = p >= 0 && p + (half ? 2 : 4) <= c.shared.byteLength;
-      wr(w, i.dst, l, k, ok ? (half ? c.shared.getUint16(p, true) : c.shared.getUint32(p, true)) : 0);
-    }
-  }
+/** Private memory per fiber (ldp/stp: local arrays spilled out of registers), bytes. */
+export const PRIVATE_BYTES = 4096;
+
+function privOf(w: Wave): DataView {
+  if (!w.priv) w.priv = new DataView(new ArrayBuffer(PRIVATE_BYTES * w.lanes));
+  return w.priv;
 }
 
-function stl(w: Wave, i: Instr, c: SpContext): void {
-  // stl l[DST+OFF], SRC, SIZE: DST is the address register, SRC the value.
-  const f = i.f;
-  const addrN = Number(f['DST.GPR'] ?? 0) * 4 + Number(f['DST.SWIZ'] ?? 0);
-  const valN = Number(f['SRC.GPR'] ?? 0) * 4 + Number(f['SRC.SWIZ'] ?? 0);
-  const half = Number(f['TYPE_HALF'] ?? 0) !== 0;
-  const off = Number(f['OFF'] ?? 0);
-  const n = Number(f['SIZE'] ?? 1);
-  const sz = half ? 2 : 4;
-  for (let l = 0; l < w.lanes; l++) {
-    if (!w.active[l]) continue;
-    const a = rdReg(w, addrN, false, l) + off;
-    for (let k = 0; k < n; k++) {
-      const p = a + k * sz;
-      if (p < 0 || p + sz > c.shared.byteLength) continue;
-      const v = rdReg(w, valN + k, half, l);
-      if (sz === 2) c.shared.setUint16(p, v, true);
-      else c.shared.setUint32(p, v, true);
+/** ldl/ldp DST, l|p[SRC+OFF], SIZE. */
+function ldMem(priv: boolean): Handler {
+  return (w, i, c) => {
+    const addr = i.src[0]!;
+    const off = Number(i.f['OFF'] ?? 0);
+    const n = Number(i.f['SIZE'] ?? 1);
+    const half = i.dst.half;
+    const sz = half ? 2 : 4;
+    const dv = priv ? privOf(w) : c.shared;
+    const lim = priv ? PRIVATE_BYTES : c.shared.byteLength;
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const base = priv ? l * PRIVATE_BYTES : 0;
+      const a = rd(w, addr, l, 0, c) + off;
+      for (let k = 0; k < n; k++) {
+        const p = a + k * sz;
+        const ok = p >= 0 && p + sz <= lim;
+        wr(w, i.dst, l, k, ok ? (half ? dv.getUint16(base + p, true) : dv.getUint32(base + p, true)) : 0);
+      }
     }
-  }
+  };
+}
+
+/** stl/stp l|p[DST+OFF], SRC, SIZE: DST is the address register, SRC the value. */
+function stMem(priv: boolean): Handler {
+  return (w, i, c) => {
+    const f = i.f;
+    const addrN = Number(f['DST.GPR'] ?? 0) * 4 + Number(f['DST.SWIZ'] ?? 0);
+    const valN = Number(f['SRC.GPR'] ?? 0) * 4 + Number(f['SRC.SWIZ'] ?? 0);
+    const half = Number(f['TYPE_HALF'] ?? 0) !== 0;
+    const off = Number(f['OFF'] ?? 0);
+    const n = Number(f['SIZE'] ?? 1);
+    const sz = half ? 2 : 4;
+    const dv = priv ? privOf(w) : c.shared;
+    const lim = priv ? PRIVATE_BYTES : c.shared.byteLength;
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const base = priv ? l * PRIVATE_BYTES : 0;
+      const a = rdReg(w, addrN, false, l) + off;
+      for (let k = 0; k < n; k++) {
+        const p = a + k * sz;
+        if (p < 0 || p + sz > lim) continue;
+        const v = rdReg(w, valN + k, half, l);
+        if (sz === 2) dv.setUint16(base + p, v, true);
+        else dv.setUint32(base + p, v, true);
+      }
+    }
+  };
 }
 
 function stc(w: Wave, i: Instr, c: SpContext): void {
@@ -654,8 +674,10 @@ const HANDLERS: Record<string, Handler> = {
   'ldib.b': ldib,
   'stib.b': stib,
   ldc,
-  ldl,
-  stl,
+  ldl: ldMem(false),
+  stl: stMem(false),
+  ldp: ldMem(true),
+  stp: stMem(true),
   stc,
   bar: () => {},
   fence: () => {},

@@ -32,6 +32,8 @@ export class Wave {
   /** Waiting at `bar` (the barrier generation it waits on), -1 if not. */
   barWait = -1;
   done = false;
+  /** Private memory (ldp/stp), PRIVATE_BYTES per lane, made on first use. */
+  priv: DataView | undefined = undefined;
   /** Instructions issued. */
   issued = 0;
   constructor(lanes: number, wg: number, id: number) {
