@@ -66,7 +66,6 @@ export class SyncChecker {
     if (!p) this.pending.set(w, (p = new Uint8Array(NCOMP)));
     if (i.ss) for (let c = 0; c < NCOMP; c++) p[c]! &= ~SS;
     if (i.sy) for (let c = 0; c < NCOMP; c++) p[c]! &= ~SY;
-    const stored = i.cat === 6 && /^(stib|atomic)/.test(i.name);
     this.reads(i, (o, n) => {
       if (o.kind === K.CONST) {
         const d = o.half ? n >> 1 : n;
@@ -79,7 +78,6 @@ export class SyncChecker {
       if (f & SY) this.once('adreno.ir3.sync-sy', i, w, `reads r${c >> 2}.${'xyzw'[c & 3]}, the result of a (sy) producer, without (sy)`);
       if (f & SS) this.once('adreno.ir3.sync-ss', i, w, `reads r${c >> 2}.${'xyzw'[c & 3]}, the result of an (ss) producer, without (ss)`);
     });
-    void stored;
   }
 
   after(w: Wave, i: Instr): void {

@@ -323,7 +323,6 @@ function runWorkgroup(waves: Wave[], code: Instr[], ctx: SpContext, rng: (() => 
       live--;
     }
   }
-  void arrived;
 }
 
 export interface CheckLine {

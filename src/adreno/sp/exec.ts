@@ -399,6 +399,12 @@ const CAT0: Record<string, Handler> = {
   predt: (w, i) => pred(w, i, true),
   predf: (w, i) => pred(w, i, false),
   prede: (w) => next(w),
+  getlast: (w, i) => {
+    // The last active fiber falls through; the others branch to the target.
+    let last = -1;
+    for (let l = 0; l < w.lanes; l++) if (w.active[l]) last = l;
+    for (let l = 0; l < w.lanes; l++) if (w.active[l]) w.pc[l] = l === last ? w.pc[l]! + 1 : i.target;
+  },
   getone: (w, i) => {
     // One active fiber falls through; the others branch to the target.
     let first = true;
@@ -589,13 +595,12 @@ function stc(w: Wave, i: Instr, c: SpContext): void {
 
 // table -------------------------------------------------------------------------------------
 
-const f32add = (a: number, b: number): number => a + b;
 const u = (fn: (a: number, b: number, d: number) => number): Handler => iop(false, fn);
 const s = (fn: (a: number, b: number, d: number) => number): Handler => iop(true, fn);
 
 const HANDLERS: Record<string, Handler> = {
   ...CAT0,
-  'add.f': fop2(f32add),
+  'add.f': fop2((a, b) => a + b),
   'mul.f': fop2((a, b) => a * b),
   'min.f': fop2((a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.min(a, b))),
   'max.f': fop2((a, b) => (Number.isNaN(a) ? b : Number.isNaN(b) ? a : Math.max(a, b))),
