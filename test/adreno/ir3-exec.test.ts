@@ -220,3 +220,20 @@ end
 `);
   for (let l = 0; l < 64; l++) assert.equal(o[l], l + 1000);
 });
+
+test('gpusim adreno dispatch --strict stops at the first rule with exit 1', async () => {
+  const { dispatchCommand } = await import('../../src/adreno/sp/cli.js');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'ir3s-'));
+  const code = assembleIr3('add.u r1.x, c4.x, 1\nstib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0\nend\n', { gpuId: 630 });
+  writeFileSync(join(dir, 's.bin'), new Uint8Array(code.buffer));
+  const man = { shader: 's.bin', gpu: 'a630', gpu_id: 630, block: [64, 1, 1], groups: [1, 1, 1], wave_size: 64, regs: { full: 2, local_invocation_id: 'r0.x', workgroup_id: 'r48.x' }, constlen: 1, consts: [], buffers: { o: { kind: 'ssbo', type: 'u32', count: 64, ibo: 0 } }, outputs: ['o'] };
+  writeFileSync(join(dir, 'm.json'), JSON.stringify(man));
+  const lines: string[] = [];
+  assert.equal(dispatchCommand({}, [join(dir, 'm.json')], (l) => lines.push(l)), 0);
+  assert.match(lines.join('\n'), /warning: adreno\.ir3\.const-oob/);
+  lines.length = 0;
+  assert.equal(dispatchCommand({ strict: true }, [join(dir, 'm.json')], (l) => lines.push(l)), 1);
+  assert.match(lines.join('\n'), /adreno\.ir3\.const-oob.*stopped/);
+});

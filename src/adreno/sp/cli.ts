@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { Diagnostics } from '../../core/diagnostics.js';
+import { Diagnostics, StrictStop } from '../../core/diagnostics.js';
 import { checkIr3, readIr3Manifest, runIr3Dispatch } from './dispatch.js';
 
 export function dispatchCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
@@ -14,7 +14,15 @@ export function dispatchCommand(values: Record<string, unknown>, rest: string[],
   if (order !== 'inorder' && order !== 'random') throw new UsageError(`--order must be inorder or random, got '${order}'`);
   const m = readIr3Manifest(file);
   const diag = new Diagnostics({ strict: !!values['strict'] });
-  const r = runIr3Dispatch(m, { seed, order, diag });
+  let r;
+  try {
+    r = runIr3Dispatch(m, { seed, order, diag });
+  } catch (e) {
+    if (!(e instanceof StrictStop)) throw e;
+    const d = e.diagnostic;
+    out(`${d.severity}: ${d.id}: ${d.message} (${Object.entries(d.where).map(([k, v]) => `${k} ${v}`).join(', ')}) -- stopped (--strict)`);
+    return 1;
+  }
   const dir = values['out'] === undefined ? undefined : String(values['out']);
   if (dir) {
     mkdirSync(dir, { recursive: true });
