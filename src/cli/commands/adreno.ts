@@ -54,6 +54,11 @@ subcommands:
   ir3 asm <code.s> --gpu ... -o <code.bin>
                          assemble that syntax back (labels, #label targets, raw words)
 
+  dispatch <manifest.json> [--out DIR] [--json] [--seed N --order random] [--strict]
+                         run an ir3 compute dispatch (shared/ir3-corpus manifest format) on
+                         the SP model; writes outputs as DIR/<name>.bin, prints PASS/FAIL per
+                         expected buffer (exit 1 on a mismatch)
+
   coverage               packets executed / decoded, register domains, afuc encodings
                          executed by the emulator (measured, the table in src/adreno/README.md)
 
@@ -140,6 +145,12 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       flush();
       return code;
     }
+    case 'dispatch': {
+      const { dispatchCommand } = await import('../../adreno/sp/cli.js');
+      const code = dispatchCommand(values, rest, out);
+      flush();
+      return code;
+    }
     case 'afuc': {
       const { afucCommand } = await import('../../adreno/afuc/cli.js');
       const code = afucCommand(values, rest, out);
@@ -147,7 +158,7 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       return code;
     }
     default:
-      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc, ir3, coverage)`);
+      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc, ir3, dispatch, coverage)`);
   }
 }
 
@@ -182,6 +193,9 @@ export const adrenoCommand: Command = {
     gpu: { type: 'string' },
     cffdump: { type: 'boolean' },
     stats: { type: 'boolean' },
+    out: { type: 'string' },
+    seed: { type: 'string' },
+    order: { type: 'string' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;
