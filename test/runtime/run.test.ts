@@ -128,6 +128,14 @@ test('compareBuffers: integers exact, floats within ulp, NaN = NaN, +0 = -0', ()
   assert.equal(compareBuffers('u32', f(one), f(next), 5).count, 1, 'integers ignore the ulp bound');
 });
 
+test('gpusim run without expect says nothing was checked instead of PASS', async () => {
+  const { path } = writeTmp(vaddManifest({}, 64), {});
+  const r = await cli(['run', path]);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, /\nran \(nothing checked\)\n$/);
+  assert.doesNotMatch(r.out, /PASS/);
+});
+
 test('gpusim run: pass, --json, --out, --trace', async () => {
   const n = 100;
   const { dir, path } = writeTmp(vaddManifest({ expect: { c: { file: 'c.bin', ulp: 0 } } }, n), { 'c.bin': expectedVadd(n) });
