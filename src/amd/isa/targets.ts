@@ -11,9 +11,18 @@ import { gfx9 } from './gfx9/index.js';
  */
 export const targets: Readonly<Record<string, IsaTarget>> = { gfx1100: gfx11, gfx1030: gfx10, gfx900: gfx9 };
 
-/** Look up a target by -mcpu name (gfx1100...), or null. */
+/** The generation spellings every command accepts beside the -mcpu names (gfx11 = gfx1100...). */
+const GENERATION_NAMES: Readonly<Record<string, string>> = { gfx11: 'gfx1100', 'gfx10.3': 'gfx1030', gfx103: 'gfx1030', gfx9: 'gfx900' };
+
+/** The -mcpu name for a target or generation spelling (gfx11 -> gfx1100), unchanged when it is neither. */
+export function mcpuName(name: string): string {
+  const n = name.toLowerCase();
+  return GENERATION_NAMES[n] ?? n;
+}
+
+/** Look up a target by -mcpu name (gfx1100...) or generation name (gfx11, gfx10.3, gfx9), or null. */
 export function targetFor(mcpu: string): IsaTarget | null {
-  return targets[mcpu] ?? null;
+  return targets[mcpuName(mcpu)] ?? null;
 }
 
 /** Each target's other wave-size reading (GFX10+ are wave32 by default; GFX9 has wave64 only). */

@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from '../command.js';
 import { UsageError, InputError } from '../../core/errors.js';
-import { targetFor, targets } from '../../amd/isa/targets.js';
+import { targetFor, targets, mcpuName } from '../../amd/isa/targets.js';
 import { AsmError } from '../../amd/isa/types.js';
 import { assembleSource, codeObjectOf } from '../../amd/isa/source.js';
 
@@ -40,7 +40,7 @@ Exit: 0 ok, 2 on a line that does not assemble (one line on stderr naming the li
   positionals: true,
   run(values, positionals, io) {
     if (positionals.length !== 1) throw new UsageError('asm: expected one input file (or - for stdin)');
-    const mcpu = values.mcpu as string | undefined;
+    const mcpu = values.mcpu === undefined ? undefined : mcpuName(String(values.mcpu));
     if (mcpu !== undefined && !targetFor(mcpu)) throw new UsageError(`asm: unknown --mcpu '${mcpu}' (known: ${Object.keys(targets).join(', ')})`);
     const waveOpt = values.wave as string | undefined;
     if (waveOpt !== undefined && waveOpt !== '32' && waveOpt !== '64') throw new UsageError(`asm: --wave must be 32 or 64, not '${waveOpt}'`);

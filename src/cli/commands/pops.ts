@@ -3,6 +3,7 @@
  * on executed pixel-shader waves, compare the image with the serial primitive-order reference,
  * print the per-draw statistics, and optionally write a Chrome trace of the ordered sections.
  */
+import { mcpuName } from '../../amd/isa/targets.js';
 import { formatCacheStats } from '../../amd/gfx/pops-cache.js';
 import { writeFileSync } from 'node:fs';
 import type { CliIO, Command } from '../command.js';
@@ -40,9 +41,10 @@ function run(values: Record<string, unknown>, positionals: string[], io: CliIO):
     return EXIT_ERROR;
   }
   const gfx = String(values['gfx'] ?? 'gfx11');
-  const gen: PopsGen | null = gfx === 'gfx11' ? 'gfx11' : gfx === 'gfx10.3' ? 'gfx103' : gfx === 'gfx9' ? 'gfx9' : null;
+  const mcpu = mcpuName(gfx);
+  const gen: PopsGen | null = mcpu === 'gfx1100' ? 'gfx11' : mcpu === 'gfx1030' ? 'gfx103' : mcpu === 'gfx900' ? 'gfx9' : null;
   if (!gen) {
-    io.stderr(`gpusim pops: --gfx ${gfx}: expected gfx11, gfx10.3 or gfx9\n`);
+    io.stderr(`gpusim pops: --gfx ${gfx}: expected gfx11, gfx10.3 or gfx9 (or gfx1100, gfx1030, gfx900)\n`);
     return EXIT_ERROR;
   }
   const num = (k: string, d: number): number => {
