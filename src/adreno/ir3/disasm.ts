@@ -16,6 +16,7 @@
  * the params of enclosing bitset fields, expressions cached per scope, an expression being
  * evaluated taken as true while its own override's fields are looked up.
  */
+import { f16 } from '../../core/float.js';
 import { InputError } from '../../core/errors.js';
 import { evalExpr } from './expr.js';
 import { ENUMS, EXPRS, gpuIdOf, leavesOf, type Bitset, type Field } from './isa.js';
@@ -68,15 +69,6 @@ const fmt64 = (v: bigint): string => hex8(Number((v >> 32n) & 0xffffffffn)) + he
 
 function signExtend(v: bigint, width: number): bigint {
   return width >= 64 ? BigInt.asIntN(64, v) : BigInt.asIntN(width, v & ((1n << BigInt(width)) - 1n));
-}
-
-function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 31) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
 }
 
 /** C's printf("%f", x): six decimals, exact value rounded half to even, "nan"/"inf" with sign. */
@@ -320,7 +312,7 @@ export class Decoder {
       case 'float':
         if (width === 16) {
           const h = Number(val & 0xffffn);
-          this.out += printfF(halfToFloat(h), (h & 0x8000) !== 0);
+          this.out += printfF(f16(h), (h & 0x8000) !== 0);
         } else {
           const f = f32(Number(val & 0xffffffffn));
           this.out += printfF(f.v, f.sign);

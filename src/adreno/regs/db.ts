@@ -3,6 +3,7 @@
  * (db.gen.ts). One database serves three jobs: name <-> offset constants, value -> fields
  * pretty-printing, and the layout of the simulated register file (cp/ uses it).
  */
+import { f16 } from '../../core/float.js';
 import { BITSETS, DOMAINS, ENUMS, GENS, type FieldDef, type RegDef } from './db.gen.js';
 
 export type Gen = 'a2xx' | 'a3xx' | 'a4xx' | 'a5xx' | 'a6xx' | 'a7xx';
@@ -226,16 +227,6 @@ function hexs(v: number): string {
   return '0x' + v.toString(16);
 }
 
-/** IEEE half -> number (16-bit `float` fields are half floats). */
-function halfToFloat(h: number): number {
-  const e = (h >>> 10) & 0x1f;
-  const f = h & 0x3ff;
-  const s = h & 0x8000 ? -1 : 1;
-  if (e === 0) return s * f * 2 ** -24;
-  if (e === 0x1f) return f ? NaN : s * Infinity;
-  return s * (1 + f / 1024) * 2 ** (e - 15);
-}
-
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
@@ -246,7 +237,7 @@ export function formatScalar(type: string, v: number, width: number, gen: Gen): 
   if (type === 'uint' || type === 'offset') return String(v);
   if (type === 'int') return String(width < 53 && v >= 2 ** (width - 1) ? v - 2 ** width : v);
   if (type === 'float') {
-    if (width === 16) return String(halfToFloat(v & 0xffff));
+    if (width === 16) return String(f16(v & 0xffff));
     u32[0] = v >>> 0;
     return String(f32[0]);
   }

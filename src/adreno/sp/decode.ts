@@ -8,6 +8,7 @@
  * bitset-typed field records the sub-bitset it matched (e.g. SRC1 = '#multisrc-const'), which is
  * how an operand's kind (gpr, const, immediate, relative) is known without a second table.
  */
+export { f16 as f16ToF32 } from '../../core/float.js';
 import { InputError } from '../../core/errors.js';
 import { Decoder, type Scope } from '../ir3/disasm.js';
 import type { Bitset } from '../ir3/isa.js';
@@ -219,16 +220,6 @@ export function f32ToF16(x: number): number {
   if (rem > 0x1000 || (rem === 0x1000 && (h & 1))) h++;
   ue = 0;
   return s | h;
-}
-
-/** f16 bits -> number (exact). */
-export function f16ToF32(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 31) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
 }
 
 /** Decode a whole shader once. Throws InputError naming the PC and dwords for unknown words. */
