@@ -9,7 +9,7 @@
  */
 import { ROOT } from '../tools/gen/run.js';
 import { runKernel } from '../src/runtime/run.js';
-import { isFast } from '../src/amd/exec/fast-registry.js';
+import { isFast } from '../src/amd/engine/fast-registry.js';
 import { benchCases } from './cases.js';
 
 export interface Coverage {

@@ -19,15 +19,15 @@ import { InputError } from '../core/errors.js';
 import { PT } from '../formats/elf.js';
 import { sameBytes, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import type { IsaTarget } from '../amd/isa/target.js';
-import { INST_CLASSES, Program, type Op } from '../amd/exec/program.js';
-import type { AlignMode, Engine, ExecEnv } from '../amd/exec/env.js';
-import { DispatchEnv } from '../amd/exec/env.js';
+import { INST_CLASSES, Program, type Op } from '../amd/engine/program.js';
+import type { AlignMode, Engine, ExecEnv } from '../amd/engine/env.js';
+import { DispatchEnv } from '../amd/engine/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
-import { WaitcntSanitizer } from '../amd/exec/waitcnt.js';
+import { WaitcntSanitizer } from '../amd/engine/waitcnt.js';
 import { installTrap, type TrapHandler } from '../amd/exec/trap.js';
 import { bytesToWords } from '../amd/isa/listing.js';
-import type { Clock } from '../amd/exec/block.js';
+import type { Clock } from '../amd/engine/block.js';
 import { prng, Sq } from '../amd/sq/scheduler.js';
 
 /** Where code objects are loaded in the GPU VA space. */

@@ -8,7 +8,7 @@
 import { Memory } from '../core/memory.js';
 import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { loadCodeObjectCached } from '../formats/amdgpu/codeobject.js';
-import { executableTarget } from '../amd/exec/gen-targets.js';
+import { executableTarget } from '../amd/target/executable.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 import { CODE_BASE, dispatch, type DispatchStats, type LoadedCode } from './dispatch.js';
 

@@ -16,7 +16,7 @@ import type { Memory } from '../core/memory.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import { decodeKernelDescriptor, KD_SIZE } from '../formats/amdgpu/kd.js';
 import type { CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
-import { executableTarget } from '../amd/exec/gen-targets.js';
+import { executableTarget } from '../amd/target/executable.js';
 import { CommandProcessor, type ComputeLaunch } from '../amd/cp/cp.js';
 import { Pm4Builder } from '../amd/cp/builder.js';
 import type { LaunchSetup } from './hsa.js';

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCases } from '../../bench/cases.js';
 import { runKernel, type KernelRun } from '../../src/runtime/run.js';
-import type { Engine } from '../../src/amd/exec/env.js';
+import type { Engine } from '../../src/amd/engine/env.js';
 import { snap, diffSnap, type WaveSnap } from './engine-state.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

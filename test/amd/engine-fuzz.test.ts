@@ -10,10 +10,10 @@ import { snap, diffSnap } from './engine-state.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
 import { assemble, decodeAt } from '../../src/amd/isa/target.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
-import { bindInstruction } from '../../src/amd/exec/semantics.js';
+import { bindInstruction } from '../../src/amd/engine/bind.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { Memory } from '../../src/core/memory.js';
-import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/exec/env.js';
+import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/engine/env.js';
 
 type Rng = () => number;
 const pick = <T>(r: Rng, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;

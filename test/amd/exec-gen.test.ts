@@ -11,7 +11,7 @@ import { runAsm, TRAP_VA } from './exec-harness.js';
 import { targets } from '../../src/amd/isa/targets.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { assemble, decodeAt } from '../../src/amd/isa/target.js';
-import { normalize, waitcntToGfx11 } from '../../src/amd/exec/gen-normalize.js';
+import { normalize, waitcntToGfx11 } from '../../src/amd/target/normalize.js';
 import { SREG } from '../../src/amd/wave/wave.js';
 import { Memory } from '../../src/core/memory.js';
 import { CLOCKS_PER_REALTIME_TICK } from '../../src/amd/exec/hwreg.js';

@@ -12,17 +12,17 @@ import { Diagnostics, type Diagnostic } from '../../src/core/diagnostics.js';
 import { assemble, type IsaTarget } from '../../src/amd/isa/target.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { waveTarget } from '../../src/amd/isa/targets.js';
-import { Program } from '../../src/amd/exec/program.js';
-import type { ExecEnv } from '../../src/amd/exec/env.js';
-import { WAVE_STATE_SEED } from '../../src/amd/exec/env.js';
+import { Program } from '../../src/amd/engine/program.js';
+import type { ExecEnv } from '../../src/amd/engine/env.js';
+import { WAVE_STATE_SEED } from '../../src/amd/engine/env.js';
 import { Wave, SREG } from '../../src/amd/wave/wave.js';
 import { APERTURE } from '../../src/amd/exec/vmem.js';
 import { f32 } from '../../src/core/float.js';
-import type { AlignMode, Engine } from '../../src/amd/exec/env.js';
-import { WaitcntSanitizer } from '../../src/amd/exec/waitcnt.js';
+import type { AlignMode, Engine } from '../../src/amd/engine/env.js';
+import { WaitcntSanitizer } from '../../src/amd/engine/waitcnt.js';
 import { installTrap, raiseException, TRAPSTS } from '../../src/amd/exec/trap.js';
 import { DecodeError } from '../../src/amd/isa/types.js';
-import { blockAt, type Clock } from '../../src/amd/exec/block.js';
+import { blockAt, type Clock } from '../../src/amd/engine/block.js';
 
 export const CODE_VA = 0x5000_0000_0000;
 

@@ -11,8 +11,8 @@ import { FLAT_OPS } from '../../src/amd/isa/gfx11/flat.gen.js';
 import { MUBUF_OPS } from '../../src/amd/isa/gfx11/mubuf.gen.js';
 import { MTBUF_OPS, MTBUF_FORMATS } from '../../src/amd/isa/gfx11/mtbuf.gen.js';
 import { BUF_FORMATS } from '../../src/amd/exec/buffer-formats.gen.js';
-import { lookup } from '../../src/amd/exec/registry.js';
-import '../../src/amd/exec/semantics.js';
+import { lookup } from '../../src/amd/engine/registry.js';
+import '../../src/amd/engine/bind.js';
 
 /** Memory instructions left without semantics, and why. */
 const WITHOUT_SEMANTICS: Record<string, string> = {

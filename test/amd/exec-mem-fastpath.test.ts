@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Memory } from '../../src/core/memory.js';
 import { APERTURE } from '../../src/amd/exec/vmem.js';
-import { memFallbacks } from '../../src/amd/exec/fast-mem.js';
+import { memFallbacks } from '../../src/amd/engine/fast-mem.js';
 import { runAsm, type AsmRunOptions } from './exec-harness.js';
 
 const lo = (x: number) => x % 0x1_0000_0000;

@@ -9,8 +9,8 @@ import { SOP2 } from '../../src/amd/isa/gfx11/sop2.gen.js';
 import { SOPK } from '../../src/amd/isa/gfx11/sopk.gen.js';
 import { SOPC } from '../../src/amd/isa/gfx11/sopc.gen.js';
 import { SOPP } from '../../src/amd/isa/gfx11/sopp.gen.js';
-import { lookup } from '../../src/amd/exec/registry.js';
-import '../../src/amd/exec/semantics.js';
+import { lookup } from '../../src/amd/engine/registry.js';
+import '../../src/amd/engine/bind.js';
 
 /** Scalar instructions left without semantics, and why. */
 const WITHOUT_SEMANTICS: Record<string, string> = {

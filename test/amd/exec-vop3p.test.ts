@@ -12,8 +12,8 @@ import { VOP3P_OPS } from '../../src/amd/isa/gfx11/vop3p.gen.js';
 import { VOPD_X, VOPD_Y } from '../../src/amd/isa/gfx11/vopd.gen.js';
 import { VINTERP_OPS } from '../../src/amd/isa/gfx11/vinterp.gen.js';
 import { LDSDIR_OPS } from '../../src/amd/isa/gfx11/ldsdir.gen.js';
-import { implemented } from '../../src/amd/exec/registry.js';
-import '../../src/amd/exec/semantics.js';
+import { implemented } from '../../src/amd/engine/registry.js';
+import '../../src/amd/engine/bind.js';
 
 // ---- reference helpers (independent of gpusim's float code)
 function rng(seed: number): () => number {

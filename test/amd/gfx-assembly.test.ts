@@ -1,7 +1,7 @@
 /** Primitive assembly: lists, strips, fans, rects, restart and the provoking vertex. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assemble, defaultRestartIndex } from '../../src/amd/gfx/assembly.js';
+import { assemble, defaultRestartIndex } from '../../src/amd/gfx/primitive-assembly.js';
 import { DI_PT } from '../../src/amd/gfx/pa-regs.gen.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 

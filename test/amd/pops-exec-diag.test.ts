@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../src/amd/exec/semantics.js';
+import '../../src/amd/engine/bind.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { oitDrawRegs, oitShader, runOit } from '../../src/amd/gfx/pops-oit.js';

@@ -6,12 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Diagnostics } from '../../src/core/diagnostics.js';
-import { lookup, implemented } from '../../src/amd/exec/registry.js';
-import '../../src/amd/exec/semantics.js';
+import { lookup, implemented } from '../../src/amd/engine/registry.js';
+import '../../src/amd/engine/bind.js';
 import {
   attachPops, popsEndpgm, popsExitingWaveId, popsExport, popsSendmsg, popsSetreg, popsSleep, popsWaitEvent,
 } from '../../src/amd/exec/pops-exec.js';
-import type { ExecEnv } from '../../src/amd/exec/env.js';
+import type { ExecEnv } from '../../src/amd/engine/env.js';
 import type { Instruction } from '../../src/amd/isa/types.js';
 import { PopsUnit, HW_REG_MODE, HW_REG_POPS_PACKER, packerSetregValue, shaderMayEnter } from '../../src/amd/gfx/pops.js';
 import type { PopsGen } from '../../src/amd/gfx/pops-config.js';

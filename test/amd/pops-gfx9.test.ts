@@ -9,8 +9,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../src/amd/exec/semantics.js';
-import { executableTarget } from '../../src/amd/exec/gen-targets.js';
+import '../../src/amd/engine/bind.js';
+import { executableTarget } from '../../src/amd/target/executable.js';
 import { imageDiff, oitShader, runOit } from '../../src/amd/gfx/pops-oit.js';
 import type { OitDraw, OitOptions, OitVariant } from '../../src/amd/gfx/pops-oit.js';
 

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../src/amd/exec/semantics.js';
+import '../../src/amd/engine/bind.js';
 import { gfx10 } from '../../src/amd/isa/gfx10/index.js';
 import { decodeAt } from '../../src/amd/isa/target.js';
 import { assembleWithLabels } from '../../src/amd/gfx/pops-run.js';

@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../src/amd/exec/semantics.js';
+import '../../src/amd/engine/bind.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { imageDiff, runOit } from '../../src/amd/gfx/pops-oit.js';
 import type { OitDraw, OitOptions, OitVariant } from '../../src/amd/gfx/pops-oit.js';

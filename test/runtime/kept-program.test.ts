@@ -11,7 +11,7 @@ import { assemble } from '../../src/amd/isa/target.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { dispatch, type LoadedCode } from '../../src/runtime/dispatch.js';
 import type { CodeObjectKernel } from '../../src/formats/amdgpu/codeobject.js';
-import type { Op } from '../../src/amd/exec/program.js';
+import type { Op } from '../../src/amd/engine/program.js';
 
 const KCODE = 0x6000_0000_0000;
 

@@ -14,7 +14,7 @@ import { runManifest } from '../../src/runtime/run.js';
 import { ldsAllocBytes } from '../../src/runtime/dispatch.js';
 import { LDS_ALLOC } from '../../src/amd/exec/lds-alloc.gen.js';
 import { HWREGS } from '../../src/amd/exec/hwreg.js';
-import type { ExecEnv } from '../../src/amd/exec/env.js';
+import type { ExecEnv } from '../../src/amd/engine/env.js';
 import { HWREG, type Wave } from '../../src/amd/wave/wave.js';
 import { targets } from '../../src/amd/isa/targets.js';
 import { runAsm } from '../amd/exec-harness.js';

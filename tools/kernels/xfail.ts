@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { loadCodeObject } from '../../src/formats/amdgpu/codeobject.js';
 import { listCodeObject } from '../../src/amd/isa/listing.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
-import { lookup } from '../../src/amd/exec/registry.js';
-import '../../src/amd/exec/semantics.js';
+import { lookup } from '../../src/amd/engine/registry.js';
+import '../../src/amd/engine/bind.js';
 import { loadSuiteManifest, manifestNames } from '../../test/amd/kernels/suite.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -28,9 +28,9 @@ import type { Instruction } from '../isa/types.js';
 import type { Segment } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { storeCounter } from './gen-space.js';
-import { define, type Finding } from './registry.js';
+import type { ExecEnv } from '../engine/env.js';
+import { storeCounter } from '../target/space.js';
+import { define, type Finding } from '../engine/registry.js';
 import { sread32 } from './operands.js';
 import {
   ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsWrite, memAtomic32, memAtomic64, memFastPaths, memRead, memWrite, onceReporter,
@@ -39,8 +39,8 @@ import {
 } from './vmem.js';
 import { BUF_FORMATS, BUF_FORMATS_GFX9, OOB_SELECT, SQ_BUF_RSRC, SQ_BUF_RSRC_GFX10, SQ_BUF_RSRC_GFX9, type BufFormat } from './buffer-formats.gen.js';
 import { IMG_FORMATS_GFX10 } from './mimg-gfx10.gen.js';
-import { cacheInvalidate, withCachePolicy } from './cache-hook.js';
-import { markFast } from './fast-registry.js';
+import { cacheInvalidate, withCachePolicy } from '../engine/cache-hook.js';
+import { markFast } from '../engine/fast-registry.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
 
 /** A V# field: dword, low bit, width. */

@@ -10,13 +10,13 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { define, type Bound, type Finding } from './registry.js';
+import type { ExecEnv } from '../engine/env.js';
+import { define, type Bound, type Finding } from '../engine/registry.js';
 import {
   ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsInRange, ldsRead, ldsWrite,
   onceReporter, popcount, srcRows, VIOL, endViolation,
 } from './vmem.js';
-import { fastDs2, fastDsAtomic32, fastDsDword, type FastMem } from './fast-mem.js';
+import { fastDs2, fastDsAtomic32, fastDsDword, type FastMem } from '../engine/fast-mem.js';
 
 const count = (w: Wave) => void (w.lgkmcnt < CNT_MAX && w.lgkmcnt++);
 

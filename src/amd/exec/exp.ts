@@ -25,7 +25,7 @@ import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import { EXP_TARGETS } from '../isa/gfx11/exp.gen.js';
 import { EXP_TARGETS as EXP_TARGETS_GFX10 } from '../isa/gfx10/exp.gen.js';
 import { EXP_TARGETS as EXP_TARGETS_GFX9 } from '../isa/gfx9/exp.gen.js';
-import { define, type Finding } from './registry.js';
+import { define, type Finding } from '../engine/registry.js';
 import { diagAt } from './operands.js';
 import { popsExport } from './pops-exec.js';
 

@@ -10,17 +10,17 @@
  */
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { storeCounter } from './gen-space.js';
-import { define, type Finding } from './registry.js';
+import type { ExecEnv } from '../engine/env.js';
+import { storeCounter } from '../target/space.js';
+import { define, type Finding } from '../engine/registry.js';
 import {
   APERTURE, ATOMIC32, ATOMIC64, CNT_MAX, R64, alignModeOf, atomicKey, dstInRange, laneOn, ldsRead, ldsWrite, ldsInRange,
   memAtomic32, memAtomic64, memFastPaths, memRead, memWrite, onceReporter, scratchAddr, srcRows, vmemAlign,
   withViolation,
 } from './vmem.js';
-import { withCachePolicy } from './cache-hook.js';
-import { fastFlatDword } from './fast-mem.js';
-import { markFast } from './fast-registry.js';
+import { withCachePolicy } from '../engine/cache-hook.js';
+import { fastFlatDword } from '../engine/fast-mem.js';
+import { markFast } from '../engine/fast-registry.js';
 
 const SADDR_OFF = 124;
 

@@ -14,7 +14,7 @@
  */
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
+import type { ExecEnv } from '../engine/env.js';
 import { LDS_ALLOC } from './lds-alloc.gen.js';
 import { SQ_WAVE_GPR_ALLOC_GFX9, SQ_WAVE_GPR_ALLOC_GFX103, SQ_WAVE_GPR_ALLOC_GFX11 } from './sq-wave-regs.gen.js';
 

@@ -35,9 +35,9 @@
 import type { Instruction } from '../isa/types.js';
 import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
 import type { Wave } from '../wave/wave.js';
-import { OncePerDispatch, type ExecEnv } from './env.js';
-import { storeCounter } from './gen-space.js';
-import { define, type Finding } from './registry.js';
+import { OncePerDispatch, type ExecEnv } from '../engine/env.js';
+import { storeCounter } from '../target/space.js';
+import { define, type Finding } from '../engine/registry.js';
 import { CNT_MAX, laneOn } from './vmem.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
 import { BUF_FORMATS, type BufFormat } from './buffer-formats.gen.js';

@@ -8,8 +8,8 @@
  */
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { WAVE_STATE_SEED } from './env.js';
+import type { ExecEnv } from '../engine/env.js';
+import { WAVE_STATE_SEED } from '../engine/env.js';
 import { popsExitingWaveId } from './pops-exec.js';
 
 export type SRead = (w: Wave) => number;

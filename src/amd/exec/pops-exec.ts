@@ -20,7 +20,7 @@ import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import type { Instruction } from '../isa/types.js';
 import { HW_REG_MODE, HW_REG_POPS_PACKER, intrawaveLayers, type PopsPort, type PopsWaveView } from './pops-port.js';
-import { define } from './registry.js';
+import { define } from '../engine/registry.js';
 
 interface Link {
   readonly unit: PopsPort;

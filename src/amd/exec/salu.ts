@@ -7,9 +7,9 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { OncePerDispatch, WAVE_STATE_SEED } from './env.js';
-import { define, type Binder, type Finding } from './registry.js';
+import type { ExecEnv } from '../engine/env.js';
+import { OncePerDispatch, WAVE_STATE_SEED } from '../engine/env.js';
+import { define, type Binder, type Finding } from '../engine/registry.js';
 import { HI, sread32, sread64, swrite32, swrite64 } from './operands.js';
 import { HWREGS, hwregField } from './hwreg.js';
 import { popsAttached, popsSetreg } from './pops-exec.js';

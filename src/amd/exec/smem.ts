@@ -10,10 +10,10 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import { define, type Finding } from './registry.js';
+import { define, type Finding } from '../engine/registry.js';
 import { memFastPaths } from './vmem.js';
-import { markFast } from './fast-registry.js';
-import { fastScalarLoad } from './fast-mem.js';
+import { markFast } from '../engine/fast-registry.js';
+import { fastScalarLoad } from '../engine/fast-mem.js';
 
 const LGKM_MAX = 63;
 

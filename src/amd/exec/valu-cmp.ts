@@ -4,7 +4,7 @@
  * (EXEC or DPP) write 0, and the mask is written even when EXEC == 0 (the wave-state seed: a
  * V_CMP writing an SGPR/VCC is never skipped). Float sources are denormal-flushed per MODE.
  */
-import { define, type Finding } from './registry.js';
+import { define, type Finding } from '../engine/registry.js';
 import { SREG } from '../wave/wave.js';
 import { swrite32, swrite64 } from './operands.js';
 import { valuOperands, sgprPairAlign, type OpType } from './valu-core.js';

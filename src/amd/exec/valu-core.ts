@@ -13,9 +13,9 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
+import type { ExecEnv } from '../engine/env.js';
 import { HI, sread32, sread64 } from './operands.js';
-import type { Finding } from './registry.js';
+import type { Finding } from '../engine/registry.js';
 
 /** Per-lane scratch rows (max wave64). `T[k]` low dwords of source k, `TH[k]` high dwords. */
 export const T = [new Uint32Array(64), new Uint32Array(64), new Uint32Array(64)] as const;

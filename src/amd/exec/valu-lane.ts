@@ -10,9 +10,9 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { WAVE_STATE_SEED } from './env.js';
-import { define, type Finding } from './registry.js';
+import type { ExecEnv } from '../engine/env.js';
+import { WAVE_STATE_SEED } from '../engine/env.js';
+import { define, type Finding } from '../engine/registry.js';
 import { sread32, swrite32 } from './operands.js';
 import { valuOperands, laneActive, T, type ValuOperands } from './valu-core.js';
 import { VALID, activeLanes, bindSources, vdstOk, ttmpWriteGuard } from './valu.js';

@@ -20,9 +20,9 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG, HWREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { define, type Finding } from './registry.js';
-import { zeroesHigh16 } from './gen-space.js';
+import type { ExecEnv } from '../engine/env.js';
+import { define, type Finding } from '../engine/registry.js';
+import { zeroesHigh16 } from '../target/space.js';
 import { HI, sread32, sread64, swrite32, swrite64 } from './operands.js';
 import {
   T, TH, TF, R, RH, RF, bindSrc, gather, dppWriteMask, valuOperands, is16, sgprPairAlign, type OpType, type Src, type ValuOperands,

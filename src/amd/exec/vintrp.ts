@@ -27,10 +27,10 @@
  */
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { define, type Finding } from './registry.js';
+import type { ExecEnv } from '../engine/env.js';
+import { define, type Finding } from '../engine/registry.js';
 import { diagAt } from './operands.js';
-import { PARAM_LAYOUT } from './interp.js';
+import { PARAM_LAYOUT } from './ldsdir-vinterp.js';
 import { EXACT, f16, f32, flushF16, flushF32, roundF16, roundF32, twoSum } from '../../core/float.js';
 
 /** M0 bit of quad q's new-primitive flag is NEW_PRIM_SHIFT[gfx] + q (q >= 1). */

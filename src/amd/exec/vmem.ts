@@ -19,11 +19,11 @@ import type { Instruction } from '../isa/types.js';
 import type { Segment } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import { OncePerDispatch, WAVE_STATE_SEED, type AlignMode, type ExecEnv } from './env.js';
-import type { Finding } from './registry.js';
+import { OncePerDispatch, WAVE_STATE_SEED, type AlignMode, type ExecEnv } from '../engine/env.js';
+import type { Finding } from '../engine/registry.js';
 import { f32, f32bits, f64, f64bits, f64hi } from '../../core/float.js';
 import { raiseException, TRAPSTS } from './trap.js';
-import { isFast, markFast } from './fast-registry.js';
+import { isFast, markFast } from '../engine/fast-registry.js';
 
 export const CNT_MAX = 63;
 

@@ -23,8 +23,8 @@
 import type { Instruction } from '../isa/types.js';
 import type { VopdInfo, VopdOp } from '../isa/gfx11/vopd.js';
 import { VOPD_X, VOPD_Y } from '../isa/gfx11/vopd.gen.js';
-import type { ExecEnv } from './env.js';
-import { define, lookup, type Bound, type Finding } from './registry.js';
+import type { ExecEnv } from '../engine/env.js';
+import { define, lookup, type Bound, type Finding } from '../engine/registry.js';
 
 /** Scratch rows for the read-all-then-write ordering (max wave64). */
 const SAVE = new Uint32Array(64);

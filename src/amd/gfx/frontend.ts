@@ -3,7 +3,7 @@
  * scan conversion -> quads -> PS waves. No PM4 and no shaders: positions are given per vertex.
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
-import { assemble, type IndexType } from './assembly.js';
+import { assemble, type IndexType } from './primitive-assembly.js';
 import { rasterize, type Quad } from './raster.js';
 import { Setup, type Positions, type SetupOptions, type SetupPrim } from './setup.js';
 import type { PaState } from './state.js';

@@ -6,7 +6,7 @@
 import { f16, f32 } from '../../core/float.js';
 import type { ExportEvent } from '../exec/exp.js';
 import { paramAddr } from '../exec/vintrp.js';
-import type { Primitive } from './assembly.js';
+import type { Primitive } from './primitive-assembly.js';
 import type { SetupPrim } from './setup.js';
 import { PS_DEFAULT_VALS } from './spi.js';
 

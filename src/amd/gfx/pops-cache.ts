@@ -33,10 +33,10 @@
 import { mulberry32 } from '../../core/prng.js';
 import type { Memory } from '../../core/memory.js';
 import type { Wave } from '../wave/wave.js';
-import type { CacheHook } from '../exec/cache-hook.js';
+import type { CacheHook } from '../engine/cache-hook.js';
 import type { Instruction } from '../isa/types.js';
 import { SREG } from '../wave/wave.js';
-import { CPOL } from '../exec/cache-hook.js';
+import { CPOL } from '../engine/cache-hook.js';
 import type { PopsGen } from './pops-config.js';
 
 /** A load held in flight: its destination, lanes and the dwords it read (address, value at issue). */

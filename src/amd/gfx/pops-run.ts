@@ -20,11 +20,11 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
 import type { IsaTarget } from '../isa/target.js';
 import { assembleLine } from '../isa/target.js';
-import { Program } from '../exec/program.js';
-import type { ExecEnv } from '../exec/env.js';
-import { WAVE_STATE_SEED } from '../exec/env.js';
+import { Program } from '../engine/program.js';
+import type { ExecEnv } from '../engine/env.js';
+import { WAVE_STATE_SEED } from '../engine/env.js';
 import { attachPops, popsBeforeInstruction } from '../exec/pops-exec.js';
-import type { Clock } from '../exec/block.js';
+import type { Clock } from '../engine/block.js';
 import { prng, Sq } from '../sq/scheduler.js';
 import { setExportSink, type ExportSink } from '../exec/exp.js';
 

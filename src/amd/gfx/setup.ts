@@ -16,7 +16,7 @@
  * - Barycentrics use the original (unclipped) triangle: the PS interpolates the original vertices'
  *   parameters, so clipping must not change I/J.
  */
-import type { Primitive } from './assembly.js';
+import type { Primitive } from './primitive-assembly.js';
 import type { PaState } from './state.js';
 
 /** Clip-space (or pre-divided, per PA_CL_VTE_CNTL) vertex positions, 4 floats per vertex. */

@@ -27,7 +27,7 @@
  * (SPI_PS_INPUT_CNTL_i), P0, P1 - P0, P2 - P0 (f32), or with FLAT_SHADE the provoking vertex's
  * value as P0 and zeros; OFFSET >= 32 gives DEFAULT_VAL's constant.
  */
-import { PARAM_LAYOUT } from '../exec/interp.js';
+import { PARAM_LAYOUT } from '../exec/ldsdir-vinterp.js';
 import { LDS_ALLOC } from '../exec/lds-alloc.gen.js';
 import type { PsWave } from './waves.js';
 

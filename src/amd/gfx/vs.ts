@@ -25,12 +25,12 @@
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
-import type { Program } from '../exec/program.js';
+import type { Program } from '../engine/program.js';
 import { setExportSink, type ExportEvent } from '../exec/exp.js';
 import { Wave, SREG } from '../wave/wave.js';
 import { APERTURE } from '../exec/vmem.js';
 import type { Pm4Gen } from '../cp/regdb.js';
-import type { Primitive } from './assembly.js';
+import type { Primitive } from './primitive-assembly.js';
 import type { GfxRegs } from './regs.js';
 import { expChannel, laneOn, ParamCache, type VertexOutput } from './param-cache.js';
 

@@ -27,10 +27,10 @@
 import { mulberry32 } from '../../core/prng.js';
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { DecodeError } from '../isa/types.js';
-import { INST_CLASSES, type Op, type Program } from '../exec/program.js';
-import { WAVE_STATE_SEED, type Engine } from '../exec/env.js';
-import { blockAt, type Clock } from '../exec/block.js';
-import { MEM_CLASS, type WaitcntSanitizer } from '../exec/waitcnt.js';
+import { INST_CLASSES, type Op, type Program } from '../engine/program.js';
+import { WAVE_STATE_SEED, type Engine } from '../engine/env.js';
+import { blockAt, type Clock } from '../engine/block.js';
+import { MEM_CLASS, type WaitcntSanitizer } from '../engine/waitcnt.js';
 import { raiseException, TRAPSTS } from '../exec/trap.js';
 import type { Wave } from '../wave/wave.js';
 

@@ -1,11 +1,11 @@
 /**
- * Generator for src/amd/exec/gen-aliases.gen.ts: which GFX9 (gfx900) and GFX10.3 (gfx1030)
+ * Generator for src/amd/target/aliases.gen.ts: which GFX9 (gfx900) and GFX10.3 (gfx1030)
  * mnemonics are GFX11 instructions under another name (s_load_dword -> s_load_b32, ds_read_b32 ->
  * ds_load_b32, v_ffbh_u32 -> v_clz_i32_u32, v_add_u32 -> v_add_nc_u32 ...), read off LLVM: one
  * example line per mnemonic (from the older target's golden files and the kernel fixtures'
  * llvm-objdump listings) is assembled by llvm-mc-19 for gfx1100, which accepts the old spelling as
  * an alias of the same instruction and prints the GFX11 name. Mnemonics LLVM refuses on gfx1100
- * get no entry (their semantics are defined per generation in src/amd/exec/gen-semantics.ts).
+ * get no entry (their semantics are defined per generation in src/amd/exec/pre-gfx11.ts).
  *
  * Inputs are a fixed list (the golden files of the classes below and the fixture listings) so
  * that new golden files for other classes do not change this table until they are added here.
@@ -166,5 +166,5 @@ export function generate(): Record<string, string> {
     for (const [a, b] of pairs) lines.push(`  ${a}: '${b}',`);
     lines.push('};', '');
   }
-  return { 'src/amd/exec/gen-aliases.gen.ts': lines.join('\n') };
+  return { 'src/amd/target/aliases.gen.ts': lines.join('\n') };
 }

@@ -18,7 +18,7 @@
  * rewrites every active lane's destination, or the same bytes at the same addresses.
  */
 import type { Wave } from '../wave/wave.js';
-import { APERTURE, CNT_MAX, popcount } from './vmem.js';
+import { APERTURE, CNT_MAX, popcount } from '../exec/vmem.js';
 import { compile, markFast } from './fast-registry.js';
 import type { Inline } from './registry.js';
 

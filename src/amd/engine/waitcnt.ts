@@ -20,7 +20,7 @@ import type { Wave } from '../wave/wave.js';
 import { WAVE_STATE_SEED } from './env.js';
 import { INST_CLASSES, type Op } from './program.js';
 import type { OperandSpace } from '../isa/operands.js';
-import { storesInVmcnt } from './gen-space.js';
+import { storesInVmcnt } from '../target/space.js';
 
 const NONE = 0;
 const VM = 1;

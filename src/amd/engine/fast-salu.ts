@@ -9,7 +9,7 @@ import type { Instruction } from '../isa/types.js';
 import type { ExecEnv } from './env.js';
 import type { Bound } from './registry.js';
 import type { Wave } from '../wave/wave.js';
-import { mulhiU32 } from './salu.js';
+import { mulhiU32 } from '../exec/salu.js';
 import { compile, fastDefine } from './fast-registry.js';
 
 interface SDef {

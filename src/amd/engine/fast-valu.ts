@@ -18,9 +18,9 @@ import type { VopdInfo } from '../isa/gfx11/vopd.js';
 import type { ExecEnv } from './env.js';
 import type { Bound } from './registry.js';
 import type { Wave } from '../wave/wave.js';
-import { valuOperands } from './valu-core.js';
+import { valuOperands } from '../exec/valu-core.js';
 import { roundF32 } from '../../core/float.js';
-import { mulhiU32, popcnt } from './salu.js';
+import { mulhiU32, popcnt } from '../exec/salu.js';
 import { compile, fastDefine } from './fast-registry.js';
 
 type SrcType = 'b32' | 'f32' | 'b64';

@@ -28,8 +28,8 @@
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { HWREG, SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { define, type Finding } from './registry.js';
+import type { ExecEnv } from '../engine/env.js';
+import { define, type Finding } from '../engine/registry.js';
 import { diagAt, sread32 } from './operands.js';
 import { EXACT, f16, f32, flushF16, flushF32, roundF16, roundF32, twoSum } from '../../core/float.js';
 

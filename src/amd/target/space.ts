@@ -3,7 +3,7 @@
  * waitcnt.ts import it without pulling in the GFX9/GFX10 binders). See gen-normalize.ts.
  */
 import type { OperandSpace } from '../isa/operands.js';
-import { baseMnemonic } from './registry.js';
+import { baseMnemonic } from '../engine/registry.js';
 
 /** GFX9 16-bit ops that preserve the high half of their destination (LLVM: changed in GFX9). */
 const GFX9_PRESERVE_HI = /^v_(mac|fmac|madak|madmk|fmaak|fmamk)_f16$/;

@@ -8,8 +8,8 @@ import { DecodeError } from '../isa/types.js';
 import { decodeAt, printInst, type IsaTarget } from '../isa/target.js';
 import type { Wave } from '../wave/wave.js';
 import { WAVE_STATE_SEED, type ExecEnv } from './env.js';
-import { bindInstruction } from './semantics.js';
-import { bindPreGfx11 } from './gen-normalize.js';
+import { bindInstruction } from './bind.js';
+import { bindPreGfx11 } from '../target/normalize.js';
 import type { Finding, Inline } from './registry.js';
 import type { Block } from './block.js';
 

@@ -41,13 +41,13 @@ import type { Instruction } from '../isa/types.js';
 import type { OperandSpace } from '../isa/operands.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-import { lookup, baseMnemonic, type Bound } from './registry.js';
-import { GFX1030_ALIASES, GFX900_ALIASES } from './gen-aliases.gen.js';
-import { swrite32, swrite64 } from './operands.js';
+import type { ExecEnv } from '../engine/env.js';
+import { lookup, baseMnemonic, type Bound } from '../engine/registry.js';
+import { GFX1030_ALIASES, GFX900_ALIASES } from './aliases.gen.js';
+import { swrite32, swrite64 } from '../exec/operands.js';
 import type { SdwaOpInfo } from '../isa/sdwa.js';
-import './gen-semantics.js';
-export { zeroesHigh16, storesInVmcnt } from './gen-space.js';
+import '../exec/pre-gfx11.js';
+export { zeroesHigh16, storesInVmcnt } from './space.js';
 
 /** GFX9 carry ops LLVM does not alias to their GFX11 names (same definitions: D = S0 op S1 op carry). */
 const GFX9_RENAMES: Readonly<Record<string, string>> = {

@@ -29,7 +29,7 @@
  * - s_setreg_b32 / s_setreg_imm32_b32 of HW_REG_FLAT_SCR_LO/HI (ids 20/21) on GFX10: a user shader
  *   sets its flat scratch base this way (GFX11 made them read-only outside the trap handler).
  */
-import { define } from './registry.js';
+import { define } from '../engine/registry.js';
 import { fop, vop, fin, R, T0, T1, T2, TF0, TF1, TF2, MODE, ERR, type Shape } from './valu.js';
 import type { ValuOperands } from './valu-core.js';
 import { EXACT, f16, f32, roundF16, roundF32, twoSum } from '../../core/float.js';
@@ -38,7 +38,7 @@ import { HWREGS, hwregField, realtime } from './hwreg.js';
 import { SQ_WAVE_HW_ID_GFX9 } from './sq-wave-regs.gen.js';
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
+import type { ExecEnv } from '../engine/env.js';
 import { once } from './salu.js';
 import { HWREG, STATUS } from '../wave/wave.js';
 import { popsAttached, popsSendmsg } from './pops-exec.js';
