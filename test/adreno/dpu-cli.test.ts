@@ -55,6 +55,8 @@ test('adreno display: bad input is one line and exit code 2; unknown keys are na
     [{ ...frame, layers: [{ ...(frame['layers'] as object[])[0]!, blnd: 'opaque' }] }, /unknown key 'layers\[0\]\.blnd'/],
     [{ ...frame, dspp: { ...(frame['dspp'] as object), gamut: { size: 7, entries: [] } } }, /gamut\.size: must be 17, 13 or 5/],
     [{ ...frame, mode: { ...(frame['mode'] as object), vrefresh: 30 } }, /vrefresh 30 does not match/],
+    [{ ...frame, mixer: { ...(frame['mixer'] as object), out_size: [32, 48] } }, /mixer\.out_size 32x48 must equal the mode's active 64x48/],
+    [{ ...frame, buffers: { ...(frame['buffers'] as object), extra: { format: 'NV99', width: 1, height: 1, pixels: [] } } }, /unknown format "NV99"/],
   ];
   for (const [o, re] of cases) {
     const r = await run(['adreno', 'display', write(o), '--out', join(dir, 'x.png')]);

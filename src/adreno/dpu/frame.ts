@@ -425,7 +425,12 @@ export function parseFrame(json: unknown, base = '.'): Frame {
   const surfaces = new Map<string, Surface>();
   if (f['buffers'] !== undefined) for (const [k, v] of Object.entries(obj(f['buffers'], 'buffers', Object.keys(f['buffers'] as object)))) surfaces.set(k, parseBuffer(k, v, base));
   const layers = parseLayers(f['layers'], surfaces, mode);
-  const m = f['mixer'] === undefined ? {} : obj(f['mixer'], 'mixer', ['border_color', 'dim_layers']);
+  const m = f['mixer'] === undefined ? {} : obj(f['mixer'], 'mixer', ['out_size', 'border_color', 'dim_layers']);
+  if (m['out_size'] !== undefined) {
+    // mixer-out: one mixer drives the whole interface, so its output is the mode's active area.
+    const [w, h] = nums(m['out_size'], 'mixer.out_size', 2, 1, 65535);
+    if (w !== mode.hdisplay || h !== mode.vdisplay) throw new InputError(`mixer.out_size ${w}x${h} must equal the mode's active ${mode.hdisplay}x${mode.vdisplay}`);
+  }
   const border = m['border_color'] === undefined ? ([0, 0, 0, 255] as const) : (() => {
     const c = nums(m['border_color'], 'mixer.border_color', 4, 0, 1023);
     if (c[3]! > 255) throw new InputError('mixer.border_color[3]: alpha is 8-bit (0..255)');
