@@ -33,6 +33,11 @@ test('adreno display: the example frame composes to a PNG and a Perfetto trace',
   assert.equal(img.height, 48);
   const t = JSON.parse(readFileSync(trace, 'utf8')) as { traceEvents: { ph: string }[] };
   assert.ok(t.traceEvents.some((e) => e.ph === 'X') && t.traceEvents.some((e) => e.ph === 'i'));
+  const j = JSON.parse((await run(['adreno', 'display', EXAMPLE, '--json'])).out) as { histogram: number[]; irqs: { kind: string }[]; counters: Record<string, number>; commits: unknown[] };
+  assert.equal(j.histogram.length, 256);
+  assert.equal(j.histogram.reduce((a, b) => a + b, 0), 64 * 48);
+  assert.equal(j.irqs.filter((i) => i.kind === 'vsync').length, j.counters['mdss_fb0_retire']);
+  assert.equal(j.commits.length, 2);
   // The committed image is this output (reviewed when it changes).
   const committed = decode(readFileSync(fileURLToPath(new URL('../../../examples/display/frame.png', import.meta.url))));
   assert.deepEqual(committed.data, img.data);

@@ -177,15 +177,27 @@ export function runDspp(c: DsppConfig, mixed: Uint16Array, width: number, height
   const pa = !!(c.hsic || c.memcolor?.length || c.vlut);
   const v = [0, 0, 0];
   const g3 = [0, 0, 0];
+  /** PCC terms in PCC_TERMS order (the constant term is 1). */
+  const terms = new Float64Array(11);
+  terms[0] = 1;
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < 3; k++) {
       const x = mixed[i * 4 + k]!;
       v[k] = c.igc ? lut1d(c.igc[k]!, x, 10) : expandBits(x, 10, 12);
     }
     if (c.pcc) {
-      const [r, g, b] = v.map((x) => x / 4095) as [number, number, number];
-      const terms = [1, r, g, b, r * g, g * b, r * b, r * g * b, r * r, g * g, b * b];
-      for (let k = 0; k < 3; k++) v[k] = Math.round(clamp01(terms.reduce((s, t, j) => s + t * c.pcc![k]![j]!, 0)) * 4095);
+      const r = v[0]! / 4095;
+      const g = v[1]! / 4095;
+      const b = v[2]! / 4095;
+      terms[1] = r; terms[2] = g; terms[3] = b;
+      terms[4] = r * g; terms[5] = g * b; terms[6] = r * b; terms[7] = r * g * b;
+      terms[8] = r * r; terms[9] = g * g; terms[10] = b * b;
+      for (let k = 0; k < 3; k++) {
+        const row = c.pcc[k]!;
+        let sum = 0;
+        for (let j = 0; j < 11; j++) sum += terms[j]! * row[j]!;
+        v[k] = Math.round(clamp01(sum) * 4095);
+      }
     }
     if (pa) {
       const out = pictureAdjust(c, [v[0]! / 4095, v[1]! / 4095, v[2]! / 4095]);
