@@ -4,6 +4,7 @@ import { EXIT_ERROR, EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../
 import { UsageError } from '../../core/errors.js';
 import { ALL_GENS, type Gen } from '../../adreno/regs/db.js';
 import { decodeRaw, decodeRd, looksLikeRd, summaryLines } from '../../adreno/decode.js';
+import { loadPng } from './draw.js';
 
 const HELP = `usage: gpusim adreno <subcommand> [options]
 
@@ -58,6 +59,12 @@ subcommands:
                          run an ir3 compute dispatch (shared/ir3-corpus manifest format) on
                          the SP model; writes outputs as DIR/<name>.bin, prints PASS/FAIL per
                          expected buffer (exit 1 on a mismatch)
+
+  display <frame.json> [--out frame.png] [--timeline trace.json] [--json] [--strict]
+                         compose a frame on the display pipeline (DPU): layers through the
+                         SSPPs (RGB/YUV, tiled and UBWC sources, CSC, rotation, scaling,
+                         multirect), the layer mixer and the DSPP; write the image, and the
+                         commit/IRQ timeline as a Chrome/Perfetto trace (docs/adreno.md)
 
   coverage               packets executed / decoded, register domains, afuc encodings
                          executed by the emulator (measured, the table in src/adreno/README.md)
@@ -151,6 +158,12 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       flush();
       return code;
     }
+    case 'display': {
+      const { displayCommand } = await import('../../adreno/dpu/cli.js');
+      const code = await displayCommand(values, rest, out, async () => (await loadPng()).encode);
+      flush();
+      return code;
+    }
     case 'afuc': {
       const { afucCommand } = await import('../../adreno/afuc/cli.js');
       const code = afucCommand(values, rest, out);
@@ -158,13 +171,13 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       return code;
     }
     default:
-      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc, ir3, dispatch, coverage)`);
+      throw new UsageError(`adreno: unknown subcommand '${name}' (decode, crash, run, afuc, ir3, dispatch, display, coverage)`);
   }
 }
 
 export const adrenoCommand: Command = {
   name: 'adreno',
-  summary: 'Adreno command streams: decode .rd traces, crash dumps, run the CP, afuc firmware, ir3 shaders',
+  summary: 'Adreno command streams: decode .rd traces, crash dumps, run the CP, afuc firmware, ir3 shaders, the display pipeline',
   help: HELP,
   positionals: true,
   options: {
@@ -196,6 +209,7 @@ export const adrenoCommand: Command = {
     out: { type: 'string' },
     seed: { type: 'string' },
     order: { type: 'string' },
+    timeline: { type: 'string' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;
