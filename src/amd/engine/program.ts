@@ -72,7 +72,7 @@ export class Program {
     }
     const raw = decodeAt(this.target, this.words, i, pc);
     const target = this.target;
-    // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (gen-normalize.ts); traces print the original.
+    // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (target/normalize.ts); traces print the original.
     const { inst, bound: b } = target.space.gfx === 11 ? { inst: raw, bound: bindInstruction(raw, this.env) } : bindPreGfx11(raw, this.env, bindInstruction);
     if (b.findings !== undefined && b.findings.length > 0) {
       this.findings[i] = b.findings;

@@ -293,7 +293,7 @@ function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
     const ok = vdstOk(env, inst, half.reg, wide ? 2 : 1, findings);
     const d = half.reg * ws;
     const dhi = half.hi;
-    // A 16-bit result in the low half keeps the high half, except on GFX9 (gen-normalize.ts).
+    // A 16-bit result in the low half keeps the high half, except on GFX9 (target/normalize.ts).
     const keepHi = zeroesHigh16(env.space, inst.mnemonic) ? 0 : 0xffff0000;
     const omod = OMOD[ops.omod]!;
     const clamp = ops.clamp;
