@@ -1,4 +1,4 @@
-// Basic blocks (src/amd/exec/block.ts) against the reference interpreter: seeded random programs
+// Basic blocks (src/amd/engine/block.ts) against the reference interpreter: seeded random programs
 // with counted loops, forward branches, VALU/SALU runs the blocks inline, global/LDS/scalar memory
 // ops they call, s_waitcnt (with and without the wait-counter sanitizer) and instruction budgets
 // that stop inside a block. Each runs on engine 'interp' (op by op), engine 'fast' with blocks, and

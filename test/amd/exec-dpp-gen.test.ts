@@ -1,6 +1,6 @@
 /**
  * GFX9's DPP16 controls that GFX10 dropped (valu-core.ts dpp16Lane with GFX9 set by
- * gen-normalize.ts): wave_shl/wave_rol/wave_shr/wave_ror by one lane and row_bcast:15/31, in gfx900
+ * target/normalize.ts): wave_shl/wave_rol/wave_shr/wave_ror by one lane and row_bcast:15/31, in gfx900
  * assembly. Expected lanes worked out from the GFX9 ISA guide's DPP_CTRL table; lanes whose source
  * is out of range are not written (bound_ctrl clear), rows off in row_mask are not written.
  */

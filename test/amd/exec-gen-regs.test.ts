@@ -1,6 +1,6 @@
 /**
- * Older-generation hardware registers and GFX9's unfused mixed-precision MAD (gen-normalize.ts,
- * gen-semantics.ts, vop3p.ts): GFX10.3 user shaders set FLAT_SCRATCH through s_setreg
+ * Older-generation hardware registers and GFX9's unfused mixed-precision MAD (target/normalize.ts,
+ * exec/pre-gfx11.ts, vop3p.ts): GFX10.3 user shaders set FLAT_SCRATCH through s_setreg
  * (HW_REG_FLAT_SCR_LO/HI), GFX9's HW_ID (id 4) reads with Mesa's SQ_WAVE_HW_ID layout, and
  * v_mad_mix_* round the product to f32 where v_fma_mix_* do not; GPR_ALLOC in each generation's layout.
  * Values worked out by hand.

@@ -1,6 +1,6 @@
 /**
- * GFX10.3 (gfx1030) and GFX9 (gfx900) execution differences (src/amd/exec/gen-normalize.ts,
- * gen-semantics.ts), each written in the generation's own assembly and assembled with gpusim's
+ * GFX10.3 (gfx1030) and GFX9 (gfx900) execution differences (src/amd/target/normalize.ts,
+ * exec/pre-gfx11.ts), each written in the generation's own assembly and assembled with gpusim's
  * assembler for that target: operand numbers (M0/NULL), s_waitcnt layouts, GFX9 SMEM offsets,
  * renamed and GFX9-only opcodes, 16-bit high halves, GFX9 V_CMPX, legacy MAD, s_memrealtime,
  * pre-GFX11 s_sendmsg ids. Expected values follow the ISA definitions.

@@ -59,7 +59,7 @@ export interface AsmRunOptions {
   readonly engine?: Engine;
   /** The fast engine runs basic blocks (block.ts) unless this is false (then op by op). */
   readonly blocks?: boolean;
-  /** Instruction set to assemble and execute (default gfx1100; gfx1030/gfx900 run through gen-normalize.ts). */
+  /** Instruction set to assemble and execute (default gfx1100; gfx1030/gfx900 run through target/normalize.ts). */
   readonly target?: IsaTarget;
   /** Called with the wave before it runs (to install an export sink...). */
   readonly onWave?: (w: Wave) => void;

@@ -1,5 +1,5 @@
 /**
- * SDWA execution on gfx900 and gfx1030 (src/amd/exec/gen-normalize.ts, valu-core.ts sdwaSelect):
+ * SDWA execution on gfx900 and gfx1030 (src/amd/target/normalize.ts, valu-core.ts sdwaSelect):
  * each source select (BYTE_0..3, WORD_0/1, DWORD) with and without sext, each dst_sel with each
  * dst_unused, SGPR/constant sources, abs/neg/clamp/omod, the VOPC destination (VCC or an SGPR with
  * SD) and VOP2's implicit VCC (carry-out, cndmask). Written in each generation's assembly, assembled

@@ -1,5 +1,5 @@
 /**
- * The GFX9/GFX10.3 -> GFX11 mnemonic aliases (src/amd/exec/gen-aliases.gen.ts, from llvm-mc) bind an
+ * The GFX9/GFX10.3 -> GFX11 mnemonic aliases (src/amd/target/aliases.gen.ts, from llvm-mc) bind an
  * old instruction's decoded fields to a GFX11 instruction's semantics, so every alias must keep
  * the encoding family (a MUBUF load never becomes an SMEM one) and the register file of its first
  * operand. Checked here without LLVM: each alias's source is decoded from the old target's golden

@@ -1,6 +1,6 @@
 /** `gpusim adreno ir3 disasm|asm`: the ir3 shader ISA (a3xx..a7xx) tools. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { EXIT_OK } from '../../cli/command.js';
+import { EXIT_OK } from '../../core/errors.js';
 import { InputError, UsageError } from '../../core/errors.js';
 import { assembleIr3 } from './asm.js';
 import { disasmIr3 } from './disasm.js';

@@ -12,7 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
 import { mulberry32 } from '../../core/prng.js';
-import { ELEM, compareBuffers, type ElemType } from '../../runtime/manifest.js';
+import { ELEM, compareBuffers, type ElemType } from '../../core/elements.js';
 import { gpuIdOf } from '../ir3/isa.js';
 import { decodeShader, type Instr } from './decode.js';
 import { bind, step, type SpContext } from './exec.js';

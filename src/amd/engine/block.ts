@@ -17,52 +17,18 @@
  */
 import type { Wave } from '../wave/wave.js';
 import { DecodeError } from '../isa/types.js';
-import type { Op, Program } from './program.js';
+import type { Op } from './types.js';
+import type { Program } from './program.js';
+import type { Block, BlockFn, BlockRun, Clock } from './block-types.js';
 import { MEM_CLASS, checkRefs, quietPrefix, type WaitcntSanitizer } from './waitcnt.js';
 import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
 import { fuseLanes } from './fast-valu.js';
+export type { Clock, BlockRun, BlockFn, Block } from './block-types.js';
 
 /** Longest run of VALU ops fused into one lane loop. */
 const MAX_FUSED = 8;
-
-/** The model clock the dispatch owns (ExecEnv.now() reads `t`). */
-export interface Clock {
-  t: number;
-}
-
-/**
- * Runs at most `lim` (>= 1) ops of the block on `w`; returns how many ran: `min(n, lim)` unless the
- * wave stopped or left the block earlier.
- */
-export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number) => number;
-
-/**
- * The generated function of a block: BlockRun plus the block's ops and its bound values (`Block.ops`,
- * `Block.args`). One function per distinct source text, shared by every Program whose block has that
- * text and kept for the life of the process: nothing of a Program lives in it, so its optimised code
- * outlives the Program. (Closures over a Program's values died with it and V8, which holds optimised
- * code weakly, dropped their code at the next full GC: every later dispatch of the same kernel ran
- * cold again; measured 3x on matmul and 8x on reduce_1bar with a GC between runs.)
- */
-export type BlockFn = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number, ops: readonly Op[], args: readonly unknown[]) => number;
-
-export interface Block {
-  /** Number of ops. */
-  readonly n: number;
-  readonly ops: readonly Op[];
-  /** Instruction classes of the whole block as pairs (Op.ci, count), for the run statistics. */
-  readonly classes: Int32Array;
-  /** Hot callers use `fn(w, clk, wc, lim, ops, args)`; `run` binds them (a closure of this Program's). */
-  readonly fn: BlockFn;
-  readonly args: readonly unknown[];
-  readonly run: BlockRun;
-  /** Ops inlined into the generated function (the rest are called). */
-  readonly inlined: number;
-  /** Runs of VALU ops the generated function runs in one lane loop each (fast-valu.ts fuseLanes). */
-  readonly fused: number;
-}
 
 /** Longest block: a block longer than the round-robin quantum (64) could never run whole. */
 export const MAX_OPS = 48;
@@ -74,7 +40,6 @@ const ENDS = new Set(['s_barrier', 's_sleep', 's_wait_event', 's_sethalt', 's_co
 function ends(op: Op): boolean {
   return op.cls === 'branch' || op.cls === 'msg' || ENDS.has(baseMnemonic(op.inst.mnemonic));
 }
-
 
 /**
  * The block starting at `pc`, built and compiled on first use; null when the op at `pc` cannot

@@ -6,22 +6,9 @@
  */
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
-import type { ExecEnv } from './env.js';
-
-/** Cache-policy bits of a vector memory instruction (GFX10/GFX11 GLC, DLC, SLC). */
-export const CPOL = { GLC: 1, DLC: 2, SLC: 4 } as const;
-
-export interface CacheHook {
-  /**
-   * A vector memory instruction of `w` starts (`cpol`: CPOL bits; `store`: it writes memory;
-   * `inst`: the instruction, so a model can hold a load's results in flight).
-   */
-  begin(w: Wave, cpol: number, store: boolean, inst?: Instruction): void;
-  /** ...and ends. */
-  end(w: Wave): void;
-  /** buffer_gl0_inv / buffer_gl1_inv: drop the wave's CU L0 / shader-array L1 contents. */
-  invalidate(w: Wave, level: 0 | 1): void;
-}
+import { CPOL, type ExecEnv } from './types.js';
+export type { CacheHook } from './types.js';
+export { CPOL } from './types.js';
 
 /** Wrap a bound memory instruction so the hook sees its cache policy (identity without a hook). */
 export function withCachePolicy<B extends { readonly run: (w: Wave) => void }>(inst: Instruction, env: ExecEnv, b: B, store: boolean): B {

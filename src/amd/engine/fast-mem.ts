@@ -84,7 +84,7 @@ export interface FlatDwordSpec {
   /** Data rows of a store, destination row of a load. */
   readonly data: readonly number[];
   readonly d: number;
-  /** The counter a store increments (gen-space.ts storeCounter: VS_CNT, or VM_CNT on GFX9). */
+  /** The counter a store increments (target/space.ts storeCounter: VS_CNT, or VM_CNT on GFX9). */
   readonly storeCnt: 'vscnt' | 'vmcnt';
   /** A byte load instead (count 1, no alignment): zero- or sign-extended into the destination. */
   readonly byte?: 'u8' | 'i8';

@@ -21,6 +21,7 @@ import type { Wave } from '../wave/wave.js';
 import { valuOperands } from '../exec/valu-core.js';
 import { roundF32 } from '../../core/float.js';
 import { mulhiU32, popcnt } from '../exec/salu.js';
+import { INT_OPS } from '../exec/valu-int.js';
 import { compile, fastDefine } from './fast-registry.js';
 
 type SrcType = 'b32' | 'f32' | 'b64';
@@ -59,75 +60,9 @@ interface Def {
 const defs = new Map<string, Def>();
 const def = (name: string, d: Def): void => void defs.set(name, d);
 
-// ---- integer and bit ops (exactly the reference's per-lane formulas, valu.ts)
-const i2 = (name: string, f: (a: string, b: string) => string) => def(name, { srcs: ['b32', 'b32'], kind: 'i32', body: ([a, b]) => `r = ${f(a!.u, b!.u)};` });
-const i3 = (name: string, f: (a: string, b: string, c: string) => string) => def(name, { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `r = ${f(a!.u, b!.u, c!.u)};` });
-def('v_mov_b32', { srcs: ['b32'], kind: 'i32', body: ([a]) => `r = ${a!.u};` });
-def('v_not_b32', { srcs: ['b32'], kind: 'i32', body: ([a]) => `r = ~${a!.u};` });
-i2('v_and_b32', (a, b) => `${a} & ${b}`);
-i2('v_or_b32', (a, b) => `${a} | ${b}`);
-i2('v_xor_b32', (a, b) => `${a} ^ ${b}`);
-i2('v_xnor_b32', (a, b) => `~(${a} ^ ${b})`);
-i2('v_add_nc_u32', (a, b) => `${a} + ${b}`);
-i2('v_sub_nc_u32', (a, b) => `${a} - ${b}`);
-i2('v_subrev_nc_u32', (a, b) => `${b} - ${a}`);
-i2('v_lshlrev_b32', (a, b) => `${b} << (${a} & 31)`);
-i2('v_lshrrev_b32', (a, b) => `${b} >>> (${a} & 31)`);
-i2('v_ashrrev_i32', (a, b) => `(${b} | 0) >> (${a} & 31)`);
-i2('v_mul_lo_u32', (a, b) => `Math.imul(${a}, ${b})`);
-i2('v_mul_hi_u32', (a, b) => `mulhiU32(${a}, ${b})`);
-i2('v_mul_u32_u24', (a, b) => `Math.imul(${a} & 0xffffff, ${b} & 0xffffff)`);
-i2('v_mul_i32_i24', (a, b) => `Math.imul((${a} << 8) >> 8, (${b} << 8) >> 8)`);
-i2('v_min_u32', (a, b) => `Math.min(${a}, ${b})`);
-i2('v_max_u32', (a, b) => `Math.max(${a}, ${b})`);
-i2('v_min_i32', (a, b) => `Math.min(${a} | 0, ${b} | 0)`);
-i2('v_max_i32', (a, b) => `Math.max(${a} | 0, ${b} | 0)`);
-i2('v_bcnt_u32_b32', (a, b) => `popcnt(${a}) + ${b}`);
-i3('v_add3_u32', (a, b, c) => `${a} + ${b} + ${c}`);
-i3('v_or3_b32', (a, b, c) => `${a} | ${b} | ${c}`);
-i3('v_xor3_b32', (a, b, c) => `${a} ^ ${b} ^ ${c}`);
-i3('v_and_or_b32', (a, b, c) => `(${a} & ${b}) | ${c}`);
-i3('v_lshl_add_u32', (a, b, c) => `(${a} << (${b} & 31)) + ${c}`);
-i3('v_add_lshl_u32', (a, b, c) => `(${a} + ${b}) << (${c} & 31)`);
-i3('v_lshl_or_b32', (a, b, c) => `(${a} << (${b} & 31)) | ${c}`);
-i3('v_xad_u32', (a, b, c) => `(${a} ^ ${b}) + ${c}`);
-i3('v_bfi_b32', (a, b, c) => `(${a} & ${b}) | (~${a} & ${c})`);
-i3('v_mad_u32_u24', (a, b, c) => `Math.imul(${a} & 0xffffff, ${b} & 0xffffff) + ${c}`);
-i3('v_mad_i32_i24', (a, b, c) => `Math.imul((${a} << 8) >> 8, (${b} << 8) >> 8) + ${c}`);
-def('v_bfe_u32', { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `{ const o = ${b!.u} & 31, d = ${c!.u} & 31; r = d === 0 ? 0 : (${a!.u} >>> o) & ((1 << d) - 1); }` });
-def('v_bfe_i32', { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `{ const o = ${b!.u} & 31, d = ${c!.u} & 31; r = d === 0 ? 0 : ((${a!.u} >>> o) << (32 - d)) >> (32 - d); }` });
-def('v_alignbit_b32', { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `{ const t = ${c!.u} & 31; r = t === 0 ? ${b!.u} : (${b!.u} >>> t) | (${a!.u} << (32 - t)); }` });
-def('v_cndmask_b32', { srcs: ['b32', 'b32'], kind: 'i32', cin: true, body: ([a, b]) => `r = ci ? ${b!.u} : ${a!.u};` });
-def('v_add_co_u32', { srcs: ['b32', 'b32'], kind: 'i32', cout: true, body: ([a, b]) => `r = ${a!.u} + ${b!.u}; c = r > 0xffffffff;` });
-def('v_sub_co_u32', { srcs: ['b32', 'b32'], kind: 'i32', cout: true, body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; r = p - q; c = q > p; }` });
-def('v_subrev_co_u32', { srcs: ['b32', 'b32'], kind: 'i32', cout: true, body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; r = q - p; c = p > q; }` });
-def('v_add_co_ci_u32', { srcs: ['b32', 'b32'], kind: 'i32', cin: true, cout: true, body: ([a, b]) => `r = ${a!.u} + ${b!.u} + ci; c = r > 0xffffffff;` });
-def('v_sub_co_ci_u32', { srcs: ['b32', 'b32'], kind: 'i32', cin: true, cout: true, body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; r = p - q - ci; c = q + ci > p; }` });
-def('v_subrev_co_ci_u32', { srcs: ['b32', 'b32'], kind: 'i32', cin: true, cout: true, body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; r = q - p - ci; c = p + ci > q; }` });
-
-// ---- 64-bit integer
-def('v_lshlrev_b64', {
-  srcs: ['b32', 'b64'], kind: 'i64',
-  body: ([a, b]) => `{ const t = ${a!.u} & 63, lo = ${b!.u}, hi = ${b!.h};
-    if (t === 0) { r = lo; rh = hi; } else if (t < 32) { r = lo << t; rh = (hi << t) | (lo >>> (32 - t)); } else { r = 0; rh = lo << (t - 32); } }`,
-});
-def('v_lshrrev_b64', {
-  srcs: ['b32', 'b64'], kind: 'i64',
-  body: ([a, b]) => `{ const t = ${a!.u} & 63, lo = ${b!.u}, hi = ${b!.h};
-    if (t === 0) { r = lo; rh = hi; } else if (t < 32) { r = (lo >>> t) | (hi << (32 - t)); rh = hi >>> t; } else { r = hi >>> (t - 32); rh = 0; } }`,
-});
-def('v_ashrrev_i64', {
-  srcs: ['b32', 'b64'], kind: 'i64',
-  body: ([a, b]) => `{ const t = ${a!.u} & 63, lo = ${b!.u}, hi = ${b!.h};
-    if (t === 0) { r = lo; rh = hi; } else if (t < 32) { r = (lo >>> t) | (hi << (32 - t)); rh = hi >> t; } else { r = hi >> (t - 32); rh = hi >> 31; } }`,
-});
-def('v_mad_u64_u32', {
-  srcs: ['b32', 'b32', 'b64'], kind: 'i64', cout: true,
-  body: ([a, b, c]) => `{ const p = ${a!.u}, q = ${b!.u};
-    const lo = (Math.imul(p, q) >>> 0) + ${c!.u};
-    const hi = mulhiU32(p, q) + ${c!.h} + (lo > 0xffffffff ? 1 : 0);
-    r = lo; rh = hi; c = hi > 0xffffffff; }`,
-});
+// ---- integer ops: the one description both tiers read (exec/valu-int.ts); the reference adds
+// VOP3 clamp, which the fast forms never take.
+for (const [name, op] of INT_OPS) def(name, { srcs: op.srcs, kind: op.kind, ...(op.cin ? { cin: true } : {}), ...(op.cout ? { cout: true } : {}), body: op.body });
 
 // ---- f32 arithmetic: x exact-or-rounded-to-double, e the two-sum remainder (ignored when x is infinite)
 const twoSum = (p: string, q: string) => `{ const p_ = ${p}, q_ = ${q}; x = p_ + q_; const bb = x - p_; e = (p_ - (x - bb)) + (q_ - bb); }`;
@@ -281,14 +216,13 @@ const OW0_64 = OU0.subarray(0, 64);
 const OW1_32 = OU1.subarray(0, 32);
 const OW1_64 = OU1.subarray(0, 64);
 
-function build(body: string, ref: Bound, lane?: LaneOp): Bound {
-  const factory = compile(PARAMS, body);
+function build(name: string, body: string, ref: Bound, lane?: LaneOp): Bound {
+  const factory = compile(PARAMS, `return function ${name}(w) {\n${body}\n};`);
   const args = [ref.run, roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1, OW0_32, OW0_64, OW1_32, OW1_64];
   const run = factory(...args) as (w: Wave) => void;
-  // The handler's statements, for a basic block to inline (block.ts).
-  const m = /^return function \w+\(w\) \{\n([\s\S]*)\n\};$/.exec(body);
   if (lane !== undefined) laneOps.add(lane);
-  return m ? { cls: ref.cls, run, inline: { run, body: m[1]!, params: PARAMS, args, ...(lane !== undefined ? { lane } : {}) } } : { cls: ref.cls, run };
+  // The handler's statements, for a basic block to inline (block.ts).
+  return { cls: ref.cls, run, inline: { run, body, params: PARAMS, args, ...(lane !== undefined ? { lane } : {}) } };
 }
 
 function head(ws: number, float: boolean, fcmp: boolean): string[] {
@@ -385,7 +319,7 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
     d, srcs, types, ws, D, cin, cout: cout === 124 ? null : cout,
     reads: srcs.flatMap((x) => (x.vgpr ? [] : x.sgprs ?? [])),
   };
-  return build(`return function fast(w) {\n${code.join('\n')}\n};`, ref, lane);
+  return build('fast', code.join('\n'), ref, lane);
 }
 
 /**
@@ -524,7 +458,7 @@ function bindVopd(inst: Instruction, env: ExecEnv, ref: Bound): Bound | undefine
   const code = [...pre, loops(ws, (lo) => laneBody(X.d, X.ex, { D: X.D, ws, row: 0 }, lo) + '\n' + laneBody(Y.d, Y.ex, { D: Y.D, ws, row: 1 }, lo))];
   if (float) code.push('if (nan !== 0) return ref(w);');
   code.push(writeBack(ws, [[X.D, 0], [Y.D, 1]]), laneCount(ws, 2));
-  return build(`return function fastVopd(w) {\n${code.join('\n')}\n};`, ref);
+  return build('fastVopd', code.join('\n'), ref);
 }
 
 // The VOPD mnemonic is its X op's (v_dual_*); every v_dual_* name binds through bindVopd.

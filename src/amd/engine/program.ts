@@ -7,35 +7,12 @@ import type { Instruction } from '../isa/types.js';
 import { DecodeError } from '../isa/types.js';
 import { decodeAt, printInst, type IsaTarget } from '../isa/target.js';
 import type { Wave } from '../wave/wave.js';
-import { WAVE_STATE_SEED, type ExecEnv } from './env.js';
+import { WAVE_STATE_SEED, INST_CLASSES, type ExecEnv, type Finding, type Inline, type InstClass, type Op, type Run } from './types.js';
 import { bindInstruction } from './bind.js';
 import { bindPreGfx11 } from '../target/normalize.js';
-import type { Finding, Inline } from './registry.js';
-import type { Block } from './block.js';
-
-/** Instruction classes for the run statistics (run.json) and for wait-counter bookkeeping. */
-export type InstClass = 'salu' | 'smem' | 'branch' | 'msg' | 'valu' | 'trans' | 'vmem' | 'flat' | 'lds' | 'export' | 'other';
-
-/** Every class, in a fixed order: `Op.ci` indexes it (the scheduler counts classes in an array). */
-export const INST_CLASSES: readonly InstClass[] = ['salu', 'smem', 'branch', 'msg', 'valu', 'trans', 'vmem', 'flat', 'lds', 'export', 'other'];
-
-export type Run = (w: Wave) => void;
-
-export interface Op {
-  readonly inst: Instruction;
-  readonly run: Run;
-  readonly cls: InstClass;
-  /** Index of `cls` in INST_CLASSES. */
-  readonly ci: number;
-  /** inst.size, on the op itself (the scheduler reads it per instruction; Instruction shapes vary). */
-  readonly size: number;
-  /** What the wait-counter sanitizer (waitcnt.ts) learned about the op, filled on first use. */
-  waitInfo: unknown;
-  /** The instruction's text (for traces and diagnostics), computed on demand. */
-  text(): string;
-  /** The handler's source, when a basic block may inline it (block.ts). */
-  readonly inline: Inline | undefined;
-}
+import type { Block } from './block-types.js';
+export type { InstClass, Run, Op } from './types.js';
+export { INST_CLASSES } from './types.js';
 
 export class Program {
   readonly base: number;
@@ -95,7 +72,7 @@ export class Program {
     }
     const raw = decodeAt(this.target, this.words, i, pc);
     const target = this.target;
-    // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (gen-normalize.ts); traces print the original.
+    // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (target/normalize.ts); traces print the original.
     const { inst, bound: b } = target.space.gfx === 11 ? { inst: raw, bound: bindInstruction(raw, this.env) } : bindPreGfx11(raw, this.env, bindInstruction);
     if (b.findings !== undefined && b.findings.length > 0) {
       this.findings[i] = b.findings;

@@ -18,7 +18,7 @@
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Wave } from '../wave/wave.js';
 import { WAVE_STATE_SEED } from './env.js';
-import { INST_CLASSES, type Op } from './program.js';
+import { INST_CLASSES, type Op } from './types.js';
 import type { OperandSpace } from '../isa/operands.js';
 import { storesInVmcnt } from '../target/space.js';
 

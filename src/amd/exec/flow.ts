@@ -115,7 +115,7 @@ define('s_waitcnt', (inst, env) => {
   const exp = v & 7;
   const lgkm = (v >>> 4) & 0x3f;
   const vm = (v >>> 10) & 0x3f;
-  // (GFX9 counts stores on VM_CNT with the loads: gen-space.ts storeCounter.)
+  // (GFX9 counts stores on VM_CNT with the loads: target/space.ts storeCounter.)
   return {
     cls: 'other',
     run: (w) => {

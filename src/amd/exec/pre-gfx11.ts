@@ -1,6 +1,6 @@
 /**
  * Semantics of instructions only GFX9 (gfx900) and GFX10.3 (gfx1030) have, for the ones GFX11
- * dropped (the rest run through the GFX11 table, see gen-normalize.ts). Names that GFX11 also uses
+ * dropped (the rest run through the GFX11 table, see target/normalize.ts). Names that GFX11 also uses
  * with another meaning are registered with an `@pre11` suffix the normaliser appends.
  *
  * - v_mad_f32 / v_mac_f32 / v_madmk_f32 / v_madak_f32 (GFX9/GFX10): multiply-add that is NOT

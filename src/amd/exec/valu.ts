@@ -28,6 +28,7 @@ import {
   T, TH, TF, R, RH, RF, bindSrc, gather, dppWriteMask, valuOperands, is16, sgprPairAlign, type OpType, type Src, type ValuOperands,
 } from './valu-core.js';
 import { mulhiU32, mulhiI32, popcnt, brev32, once } from './salu.js';
+import { INT_OPS, type IntOp, type IntSrcExpr } from './valu-int.js';
 import { f16, f32bits, f64, f64bits, f64hi, roundF16, roundF32, roundF64, flushF16, flushF32, isDenormF64 } from '../../core/float.js';
 
 /**
@@ -292,7 +293,7 @@ function makeBinder(shape: Shape, fn: RowFn, o: VopOptions) {
     const ok = vdstOk(env, inst, half.reg, wide ? 2 : 1, findings);
     const d = half.reg * ws;
     const dhi = half.hi;
-    // A 16-bit result in the low half keeps the high half, except on GFX9 (gen-normalize.ts).
+    // A 16-bit result in the low half keeps the high half, except on GFX9 (target/normalize.ts).
     const keepHi = zeroesHigh16(env.space, inst.mnemonic) ? 0 : 0xffff0000;
     const omod = OMOD[ops.omod]!;
     const clamp = ops.clamp;
@@ -433,32 +434,14 @@ const U16x2: Shape = { srcs: ['b16', 'b16'], dst: 'b16' };
 const U16x3: Shape = { srcs: ['b16', 'b16', 'b16'], dst: 'b16' };
 
 // ---- moves and bit ops
-vop('v_mov_b32', U32x1, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T0[l]!);
-});
 vop('v_mov_b16', U16x1, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = T0[l]!);
-});
-vop('v_not_b32', U32x1, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = ~T0[l]!);
 });
 vop('v_not_b16', U16x1, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = ~T0[l]! & 0xffff);
 });
 vop('v_bfrev_b32', U32x1, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = brev32(T0[l]!));
-});
-vop('v_and_b32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T0[l]! & T1[l]!);
-});
-vop('v_or_b32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T0[l]! | T1[l]!);
-});
-vop('v_xor_b32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T0[l]! ^ T1[l]!);
-});
-vop('v_xnor_b32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = ~(T0[l]! ^ T1[l]!));
 });
 vop('v_and_b16', U16x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = T0[l]! & T1[l]!);
@@ -469,24 +452,6 @@ vop('v_or_b16', U16x2, (n) => {
 vop('v_xor_b16', U16x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = T0[l]! ^ T1[l]!);
 });
-vop('v_or3_b32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T0[l]! | T1[l]! | T2[l]!);
-});
-vop('v_and_or_b32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! & T1[l]!) | T2[l]!);
-});
-vop('v_xor3_b32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T0[l]! ^ T1[l]! ^ T2[l]!);
-});
-vop('v_lshlrev_b32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T1[l]! << (T0[l]! & 31));
-});
-vop('v_lshrrev_b32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T1[l]! >>> (T0[l]! & 31));
-});
-vop('v_ashrrev_i32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = (T1[l]! | 0) >> (T0[l]! & 31));
-});
 vop('v_lshlrev_b16', U16x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = (T1[l]! << (T0[l]! & 15)) & 0xffff);
 });
@@ -496,52 +461,14 @@ vop('v_lshrrev_b16', U16x2, (n) => {
 vop('v_ashrrev_i16', U16x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = (((T1[l]! << 16) >> 16) >> (T0[l]! & 15)) & 0xffff);
 });
-vop('v_lshl_add_u32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! << (T1[l]! & 31)) + T2[l]!);
-});
-vop('v_add_lshl_u32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! + T1[l]!) << (T2[l]! & 31));
-});
-vop('v_lshl_or_b32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! << (T1[l]! & 31)) | T2[l]!);
-});
-vop('v_xad_u32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! ^ T1[l]!) + T2[l]!);
-});
-vop('v_bfe_u32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) {
-  const off = T1[l]! & 31;
-  const wd = T2[l]! & 31;
-  R[l] = wd === 0 ? 0 : ((T0[l]! >>> off) & ((1 << wd) - 1)) >>> 0;
-}
-});
-vop('v_bfe_i32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) {
-  const off = T1[l]! & 31;
-  const wd = T2[l]! & 31;
-  R[l] = wd === 0 ? 0 : ((T0[l]! >>> off) << (32 - wd)) >> (32 - wd);
-}
-});
 vop('v_bfm_b32', U32x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = ((1 << (T0[l]! & 31)) - 1) << (T1[l]! & 31));
-});
-vop('v_bfi_b32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = (T0[l]! & T1[l]!) | (~T0[l]! & T2[l]!));
-});
-vop('v_alignbit_b32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) {
-  const s = T2[l]! & 31;
-  R[l] = s === 0 ? T1[l]! : (T1[l]! >>> s) | (T0[l]! << (32 - s));
-}
 });
 vop('v_alignbyte_b32', U32x3, (n) => {
   for (let l = 0; l < n; l++) {
   const s = (T2[l]! & 3) * 8;
   R[l] = s === 0 ? T1[l]! : (T1[l]! >>> s) | (T0[l]! << (32 - s));
 }
-});
-vop('v_bcnt_u32_b32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = popcnt(T0[l]!) + T1[l]!);
 });
 vop('v_ctz_i32_b32', U32x1, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = T0[l] === 0 ? -1 : 31 - Math.clz32(T0[l]! & -T0[l]!));
@@ -591,15 +518,28 @@ const satI32 = (x: number) => (MODE.clamp ? (x > 0x7fffffff ? 0x7fffffff : x < -
 const satU16 = (x: number) => (MODE.clamp ? (x > 0xffff ? 0xffff : x < 0 ? 0 : x) : x) & 0xffff;
 const satI16 = (x: number) => (MODE.clamp ? (x > 0x7fff ? 0x7fff : x < -0x8000 ? -0x8000 : x) : x) & 0xffff;
 const s16 = (x: number) => (x << 16) >> 16;
-vop('v_add_nc_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = satU32(T0[l]! + T1[l]!));
-});
-vop('v_sub_nc_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = satU32(T0[l]! - T1[l]!));
-});
-vop('v_subrev_nc_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = satU32(T1[l]! - T0[l]!));
-});
+
+/**
+ * The integer ops of valu-int.ts (the description the fast tier inlines too), each compiled once
+ * at load into its per-lane loop over the gathered sources: `r`/`rh` to R/RH (through satU32 for
+ * the ops VOP3 clamp saturates), `c` to the carry-out mask, `ci` from the carry-in mask.
+ */
+const INT_PARAMS = ['R', 'RH', 'T0', 'T1', 'T2', 'TH0', 'TH1', 'TH2', 'cinBit', 'setCout', 'satU32', 'mulhiU32', 'popcnt'];
+const INT_SRC: readonly IntSrcExpr[] = [0, 1, 2].map((k) => ({ u: `T${k}[l]`, h: `TH${k}[l]` }));
+function intLaneFn(name: string, op: IntOp): LaneFn {
+  const lane = [
+    op.cin ? 'const ci = cinBit(l);' : '',
+    `let r = 0, rh = 0, c = false; ${op.body(INT_SRC)}`,
+    op.clampU32 ? 'R[l] = satU32(r);' : 'R[l] = r;',
+    op.kind === 'i64' ? 'RH[l] = rh;' : '',
+    op.cout ? 'setCout(l, c ? 1 : 0);' : '',
+  ].filter((x) => x !== '').join(' ');
+  const src = `return function ${name}(n) {\nfor (let l = 0; l < n; l++) { ${lane} }\n};`;
+  return new Function(...INT_PARAMS, src)(R, RH, T0, T1, T2, TH0, TH1, TH2, cinBit, setCout, satU32, mulhiU32, popcnt) as LaneFn;
+}
+for (const [name, op] of INT_OPS) {
+  vop(name, { srcs: op.srcs, dst: op.kind === 'i64' ? 'b64' : 'b32' }, intLaneFn(name, op), { ...(op.cin ? { in: true } : {}), ...(op.cout ? { out: true } : {}) });
+}
 vop('v_add_nc_i32', U32x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = satI32((T0[l]! | 0) + (T1[l]! | 0)));
 });
@@ -633,23 +573,8 @@ vop('v_mad_u32_u16', { srcs: ['b16', 'b16', 'b32'], dst: 'b32' }, (n) => {
 vop('v_mad_i32_i16', { srcs: ['b16', 'b16', 'b32'], dst: 'b32' }, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = satI32(s16(T0[l]!) * s16(T1[l]!) + (T2[l]! | 0)));
 });
-vop('v_add3_u32', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = T0[l]! + T1[l]! + T2[l]!);
-});
-vop('v_mul_lo_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = Math.imul(T0[l]!, T1[l]!));
-});
-vop('v_mul_hi_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = mulhiU32(T0[l]!, T1[l]!));
-});
 vop('v_mul_hi_i32', U32x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = mulhiI32(T0[l]!, T1[l]!));
-});
-vop('v_mul_u32_u24', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = Math.imul(T0[l]! & 0xffffff, T1[l]! & 0xffffff));
-});
-vop('v_mul_i32_i24', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = Math.imul((T0[l]! << 8) >> 8, (T1[l]! << 8) >> 8));
 });
 vop('v_mul_hi_u32_u24', U32x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = Math.floor(((T0[l]! & 0xffffff) * (T1[l]! & 0xffffff)) / 0x1_0000_0000));
@@ -657,26 +582,8 @@ vop('v_mul_hi_u32_u24', U32x2, (n) => {
 vop('v_mul_hi_i32_i24', U32x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = Math.floor((((T0[l]! << 8) >> 8) * ((T1[l]! << 8) >> 8)) / 0x1_0000_0000));
 });
-vop('v_mad_u32_u24', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = Math.imul(T0[l]! & 0xffffff, T1[l]! & 0xffffff) + T2[l]!);
-});
-vop('v_mad_i32_i24', U32x3, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = Math.imul((T0[l]! << 8) >> 8, (T1[l]! << 8) >> 8) + T2[l]!);
-});
 const minU = (a: number, b: number) => (a < b ? a : b);
 const maxU = (a: number, b: number) => (a >= b ? a : b);
-vop('v_min_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = minU(T0[l]!, T1[l]!));
-});
-vop('v_max_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = maxU(T0[l]!, T1[l]!));
-});
-vop('v_min_i32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = minU(T0[l]! | 0, T1[l]! | 0));
-});
-vop('v_max_i32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = maxU(T0[l]! | 0, T1[l]! | 0));
-});
 vop('v_min_u16', U16x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = minU(T0[l]!, T1[l]!));
 });
@@ -741,52 +648,9 @@ vop('v_med3_i16', U16x3, (n) => {
 vop('v_med3_u16', U16x3, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = med3(T0[l]!, T1[l]!, T2[l]!));
 });
-vop('v_cndmask_b32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = cinBit(l) ? T1[l]! : T0[l]!);
-}, { in: true });
 vop('v_cndmask_b16', U16x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = cinBit(l) ? T1[l]! : T0[l]!);
 }, { in: true });
-vop('v_add_co_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) {
-  const r = T0[l]! + T1[l]!;
-  R[l] = satU32(r);
-  setCout(l, r > 0xffffffff ? 1 : 0);
-}
-}, { out: true });
-vop('v_sub_co_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) {
-  R[l] = satU32(T0[l]! - T1[l]!);
-  setCout(l, T1[l]! > T0[l]! ? 1 : 0);
-}
-}, { out: true });
-vop('v_subrev_co_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) {
-  R[l] = satU32(T1[l]! - T0[l]!);
-  setCout(l, T0[l]! > T1[l]! ? 1 : 0);
-}
-}, { out: true });
-vop('v_add_co_ci_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) {
-  const r = T0[l]! + T1[l]! + cinBit(l);
-  R[l] = satU32(r);
-  setCout(l, r > 0xffffffff ? 1 : 0);
-}
-}, { in: true, out: true });
-vop('v_sub_co_ci_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) {
-  const c = cinBit(l);
-  R[l] = satU32(T0[l]! - T1[l]! - c);
-  setCout(l, T1[l]! + c > T0[l]! ? 1 : 0);
-}
-}, { in: true, out: true });
-vop('v_subrev_co_ci_u32', U32x2, (n) => {
-  for (let l = 0; l < n; l++) {
-  const c = cinBit(l);
-  R[l] = satU32(T1[l]! - T0[l]! - c);
-  setCout(l, T0[l]! + c > T1[l]! ? 1 : 0);
-}
-}, { in: true, out: true });
 vop('v_mbcnt_lo_u32_b32', U32x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = popcnt(T0[l]! & (l >= 32 ? 0xffffffff : 2 ** l - 1)) + T1[l]!);
 });
@@ -877,43 +741,6 @@ define('v_mqsad_u32_u8', (inst, env) => {
 });
 
 // ---- 64-bit integer
-vop('v_lshlrev_b64', { srcs: ['b32', 'b64'], dst: 'b64' }, (n) => {
-  for (let l = 0; l < n; l++) {
-  const s = T0[l]! & 63, lo = T1[l]!, hi = TH1[l]!;
-  if (s === 0) (R[l] = lo), (RH[l] = hi);
-  else if (s < 32) (R[l] = lo << s), (RH[l] = (hi << s) | (lo >>> (32 - s)));
-  else (R[l] = 0), (RH[l] = lo << (s - 32));
-}
-});
-vop('v_lshrrev_b64', { srcs: ['b32', 'b64'], dst: 'b64' }, (n) => {
-  for (let l = 0; l < n; l++) {
-  const s = T0[l]! & 63, lo = T1[l]!, hi = TH1[l]!;
-  if (s === 0) (R[l] = lo), (RH[l] = hi);
-  else if (s < 32) (R[l] = (lo >>> s) | (hi << (32 - s))), (RH[l] = hi >>> s);
-  else (R[l] = hi >>> (s - 32)), (RH[l] = 0);
-}
-});
-vop('v_ashrrev_i64', { srcs: ['b32', 'b64'], dst: 'b64' }, (n) => {
-  for (let l = 0; l < n; l++) {
-  const s = T0[l]! & 63, lo = T1[l]!, hi = TH1[l]!;
-  if (s === 0) (R[l] = lo), (RH[l] = hi);
-  else if (s < 32) (R[l] = (lo >>> s) | (hi << (32 - s))), (RH[l] = hi >> s);
-  else (R[l] = hi >> (s - 32)), (RH[l] = hi >> 31);
-}
-});
-/** {carry, D.u64} = S0.u32 * S1.u32 + S2.u64 (65-bit). */
-vop('v_mad_u64_u32', { srcs: ['b32', 'b32', 'b64'], dst: 'b64' }, (n) => {
-  for (let l = 0; l < n; l++) {
-  const a = T0[l]!, b = T1[l]!;
-  const plo = Math.imul(a, b) >>> 0;
-  const phi = mulhiU32(a, b);
-  const lo = plo + T2[l]!;
-  const hi = phi + TH2[l]! + (lo > 0xffffffff ? 1 : 0);
-  R[l] = lo;
-  RH[l] = hi;
-  setCout(l, hi > 0xffffffff ? 1 : 0);
-}
-}, { out: true });
 /** {D1, D.i64} = 65'I(S0.i32 * S1.i32 + S2.i64): D1 is bit 64 of the signed 65-bit sum. */
 vop('v_mad_i64_i32', { srcs: ['b32', 'b32', 'b64'], dst: 'b64' }, (n) => {
   for (let l = 0; l < n; l++) {

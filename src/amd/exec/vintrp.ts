@@ -4,7 +4,7 @@
  * Each quad of a pixel-shader wave interpolates one primitive's attribute from LDS, where the
  * SPI stored, per primitive and attribute channel, P0 (the vertex-0 value), P10 = P1 - P0 and
  * P20 = P2 - P0. The LDS layout is not specified by the ISA; gpusim uses one layout for every
- * generation, interp.ts's PARAM_LAYOUT, through `paramAddr` below (a front end preloading LDS
+ * generation, ldsdir-vinterp.ts's PARAM_LAYOUT, through `paramAddr` below (a front end preloading LDS
  * calls the same function). M0 = {new_prim_mask, lds_param_offset[15:0]}: the base is
  * M0[15:0]; GFX9/GFX10 keep a 15-bit new_prim_mask in M0[30:16] for quads 1..15 (quad 0 always
  * starts primitive 0, so quad q's bit is M0 bit 15 + q); GFX11's lds_param_load reads quad q at
@@ -20,7 +20,7 @@
  * The f16 forms read the LDS dword's low half, or its high half with `high` (attr_word). VOP3
  * forms take abs/neg on I/J and src2, omod and clamp. An f16 result replaces the low half of D;
  * GFX9 zeroes the high half, GFX10 keeps it. Only lanes enabled in EXEC are written.
- * The semantics are bound under `<name>@vintrp` (gen-normalize.ts renames VINTRP-encoded
+ * The semantics are bound under `<name>@vintrp` (target/normalize.ts renames VINTRP-encoded
  * instructions), since GFX11's VINTERP v_interp_p2_f32 has the same name and other operands.
  * Diagnostics: `amd.vintrp.lds-out-of-range` (a read past the wave's LDS returns 0); VGPR ranges
  * as everywhere (gfx11.vgpr.*-out-of-range).
@@ -69,7 +69,7 @@ const MOV_VERTEX: readonly ParamVertex[] = [1, 2, 0]; // p10, p20, p0
 const on = (w: Wave, l: number): boolean => (l < 32 ? ((w.s[SREG.EXEC_LO]! >>> l) & 1) === 1 : ((w.s[SREG.EXEC_HI]! >>> (l - 32)) & 1) === 1);
 
 function vintrp(name: string, kind: Kind): void {
-  // '@vintrp': gen-normalize.ts renames VINTRP-encoded instructions (GFX11's VINTERP ops share the names).
+  // '@vintrp': target/normalize.ts renames VINTRP-encoded instructions (GFX11's VINTERP ops share the names).
   define(`${name}@vintrp`, (inst, env: ExecEnv) => {
     const findings: Finding[] = [];
     const f = inst.fields;
@@ -171,7 +171,7 @@ function vintrp(name: string, kind: Kind): void {
           const e = EXACT[0]!;
           let r: number;
           if (f16out) {
-            if (s !== s) r = 0xfe00; // the default NaN (as interp.ts)
+            if (s !== s) r = 0xfe00; // the default NaN (as ldsdir-vinterp.ts)
             else {
               r = roundF16(s, e, rm);
               if (fout) r = flushF16(r);

@@ -55,7 +55,7 @@ export function expChannel(e: ExportEvent, c: number, l: number, ws: number): nu
 
 /**
  * LDS parameter preload of primitive `p` of a PS wave (GFX9, GFX10.3 and GFX11 share one layout:
- * vintrp.ts's `paramAddr` over interp.ts's PARAM_LAYOUT, which lds_param_load and v_interp_* read):
+ * vintrp.ts's `paramAddr` over ldsdir-vinterp.ts's PARAM_LAYOUT, which lds_param_load and v_interp_* read):
  * for PS input i (SPI_PS_INPUT_CNTL_i), channel c: P0, P10 = P1 - P0, P20 = P2 - P0, all f32; FLAT_SHADE puts the provoking vertex's value in P0 and zeros in P10/P20; points
  * and lines load vertex 0 as P0. OFFSET >= 32 or past the exported parameters gives DEFAULT_VAL.
  */

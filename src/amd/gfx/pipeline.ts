@@ -3,7 +3,7 @@
  * indirect draw the PM4 command processor executes (src/amd/cp/cp.ts `onDraw`).
  *
  *  1. GE: index fetch (auto indices or the index buffer at its VA, 8/16/32-bit), primitive
- *     assembly with restart (src/amd/gfx/assembly.ts), subgroups of at most GE_CNTL
+ *     assembly with restart (src/amd/gfx/primitive-assembly.ts), subgroups of at most GE_CNTL
  *     VERTS/PRIMS_PER_SUBGRP (and one wave) with vertices deduplicated in first-use order.
  *  2. NGG primitive shader waves (GS stage, PC from SPI_SHADER_PGM_LO/HI_ES), initial state from
  *     src/amd/gfx/spi.ts. The wave sends GS_ALLOC_REQ, exports pos0 per vertex lane and prim per

@@ -23,7 +23,7 @@
  * PS_wave_index = se_id * packers_per_SE + packer_id and PS_wave_id counts the waves of each packer,
  * wrapping at SPI_PS_MAX_WAVE_ID (field MAX_WAVE_ID[11:0] per Mesa's manually defined registers).
  * VGPRs come from SPI_PS_INPUT_ENA/ADDR (waves.ts psInputVgprs). LDS is preloaded with the
- * vertex parameters of each primitive of the wave in interp.ts's PARAM_LAYOUT: for PS input i
+ * vertex parameters of each primitive of the wave in ldsdir-vinterp.ts's PARAM_LAYOUT: for PS input i
  * (SPI_PS_INPUT_CNTL_i), P0, P1 - P0, P2 - P0 (f32), or with FLAT_SHADE the provoking vertex's
  * value as P0 and zeros; OFFSET >= 32 gives DEFAULT_VAL's constant.
  */

@@ -3,7 +3,7 @@
  * VS and PS waves, the POPS runner), as MGPUSim's compute unit owns wave slots and issue. The
  * rules live here once:
  * - issue: a wave runs for a quantum of instructions; on the fast engine a basic block
- *   (src/amd/exec/block.ts) runs in one step, cut at the end of the quantum or the budget, so
+ *   (src/amd/engine/block.ts) runs in one step, cut at the end of the quantum or the budget, so
  *   every turn runs exactly the instructions op-by-op stepping would; per-op hooks (tracing, the
  *   POPS ordered-section and cache models) step op by op;
  * - an illegal instruction raises TRAPSTS.ILLEGAL_INST: the trap handler runs when one is

@@ -1,7 +1,7 @@
 /**
  * Which instruction set executes a code object, by its EF_AMDGPU_MACH -mcpu name: gfx11 code on
  * the GFX11 tables; gfx1030 (GFX10.3) and gfx900 (GFX9) on their own decoders with the GFX11
- * semantics through gen-normalize.ts. Other members of those families (gfx90a, gfx1010...) differ
+ * semantics through normalize.ts. Other members of those families (gfx90a, gfx1010...) differ
  * in opcodes and are not offered.
  */
 import type { IsaTarget } from '../isa/target.js';

@@ -35,7 +35,7 @@
  *   sign-extended) are applied while gathering (valu-core.ts sdwaSelect), DST_SEL/DST_UNUSED after
  *   the op (sdwaDst). VOPC's destination (VCC when SD = 0) becomes the VOP3 compare's SDST.
  *
- * Semantics that only the older generations have live in gen-semantics.ts.
+ * Semantics that only the older generations have live in exec/pre-gfx11.ts.
  */
 import type { Instruction } from '../isa/types.js';
 import type { OperandSpace } from '../isa/operands.js';

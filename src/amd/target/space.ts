@@ -1,6 +1,6 @@
 /**
  * Per-generation facts the GFX11 semantics ask at bind time (a leaf module: valu.ts and
- * waitcnt.ts import it without pulling in the GFX9/GFX10 binders). See gen-normalize.ts.
+ * waitcnt.ts import it without pulling in the GFX9/GFX10 binders). See normalize.ts.
  */
 import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from '../engine/registry.js';

@@ -1,6 +1,6 @@
 /**
  * Generator: field layouts of the shader-visible hardware registers older generations have and
- * GFX11 does not (read by s_getreg_b32 through gen-semantics.ts), from Mesa's AMD register database
+ * GFX11 does not (read by s_getreg_b32 through exec/pre-gfx11.ts), from Mesa's AMD register database
  * (../shared/ref/mesa-amd-registers/<gen>.json). Writes src/amd/exec/sq-wave-regs.gen.ts.
  * Run: `npm run gen -- sq-wave-regs`.
  *
