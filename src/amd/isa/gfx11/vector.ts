@@ -7,6 +7,7 @@
  * comes from the generated tables; this file is the generic machinery around them.
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type EncodingName, type Instruction } from '../types.js';
+import { GFX1100_VALU_ALIASES } from '../valu-aliases.gen.js';
 import {
   GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, sregName, splitOperands, splitWords, vregName,
   type OperandSpace,
@@ -85,6 +86,8 @@ export interface ValuTargetData {
    * generated lane-mask operands (`lm`) take an SGPR pair / `vcc`. The encodings are the same.
    */
   readonly wave64?: boolean;
+  /** Other generations' mnemonics llvm-mc takes for this target's instructions (base names, generated). */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 /** The tables of a target as they read in wave64. */
@@ -153,6 +156,15 @@ export function makeValuSet(T0: ValuTargetData): ValuSet {
       addCand(m[1]!, { L, op, info });
     });
   }
+  // Aliases: `alias` + suffix reads as the instruction + the same suffix.
+  for (const [a, b] of Object.entries(T.aliases ?? {})) {
+    for (const [k, c] of [...BY_MNEMONIC]) {
+      if (!k.startsWith(b)) continue;
+      const rest = k.slice(b.length);
+      if (!/^(|_e32|_e64|_dpp|_e64_dpp)$/.test(rest) || BY_MNEMONIC.has(a + rest)) continue;
+      BY_MNEMONIC.set(a + rest, c);
+    }
+  }
   return { space, LAYOUTS, DPP, BY_MNEMONIC };
 }
 
@@ -168,6 +180,7 @@ function dppLayout(L: Layout, form: DppForm, table: Readonly<Record<number, Valu
 
 const GFX11_VALU_DATA: ValuTargetData = {
   name: 'gfx11',
+  aliases: GFX1100_VALU_ALIASES,
   space: GFX11_SPACE,
   tables: {
     VOP1: { ops: VOP1_OPS, dpp16: VOP1_DPP16_OPS, dpp8: VOP1_DPP8_OPS },
