@@ -671,7 +671,7 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
   const dm = newDppMods();
   for (const m of mods) {
     const ml = m.toLowerCase();
-    if (L.form && parseDppWord(ml, dm)) continue;
+    if (L.form && parseDppWord(ml, dm, L.space.gfx)) continue;
     if (ml === 'clamp' && info.clamp) clamp = 1;
     else if (ml === 'mul:2' && info.omod) omod = 1;
     else if (ml === 'mul:4' && info.omod) omod = 2;
