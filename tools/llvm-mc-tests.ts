@@ -398,7 +398,15 @@ function disasmRun(lines: readonly string[], run: Run, counts: Counts, ctx: Ctx)
       }
     }
     if (line === null) {
-      line = checkFirst ? n : p;
+      // The bytes in the check's paragraph; when both sides have some, the file's habit.
+      const para = (k: number | null, dir: -1 | 1): boolean => {
+        if (k === null) return false;
+        for (let i = c.line + dir; i !== k; i += dir) if (lines[i]!.trim() === '') return false;
+        return true;
+      };
+      const pIn = para(p, -1);
+      const nIn = para(n, 1);
+      line = pIn && !nIn ? p : nIn && !pIn ? n : checkFirst ? n : p;
       if (line === null) continue;
       const k = used.get(line) ?? 0;
       used.set(line, k + 1);
