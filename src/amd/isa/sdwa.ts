@@ -255,7 +255,9 @@ export function makeSdwaCodec(name: string, space: OperandSpace, tables: SdwaTab
   for (const enc of ['VOP1', 'VOP2', 'VOPC'] as const) {
     T[enc].forEach((info, op) => {
       if (!info) return;
-      const l = byMnemonic.get(info.m) ?? byMnemonic.set(info.m, []).get(info.m)!;
+      // v_nop's SDWA form prints as `v_nop`; llvm-mc assembles it from `v_nop_sdwa` (plain `v_nop` is VOP1).
+      const key = info.m.endsWith('_sdwa') ? info.m : `${info.m}_sdwa`;
+      const l = byMnemonic.get(key) ?? byMnemonic.set(key, []).get(key)!;
       l.push({ enc, op, info });
     });
   }

@@ -156,6 +156,13 @@ export function makeValuSet(T0: ValuTargetData): ValuSet {
       addCand(m[1]!, { L, op, info });
     });
   }
+  // llvm-mc also takes `_e64` on the instructions that only have a VOP3 form (v_add3_u32_e64, v_nop_e64).
+  for (const L of [LAYOUTS.VOP3]) {
+    L.table.forEach((info, op) => {
+      if (!info || /_e64$/.test(info.m)) return;
+      if (!BY_MNEMONIC.has(`${info.m}_e64`)) addCand(`${info.m}_e64`, { L, op, info });
+    });
+  }
   // Aliases: `alias` + suffix reads as the instruction + the same suffix.
   for (const [a, b] of Object.entries(T.aliases ?? {})) {
     for (const [k, c] of [...BY_MNEMONIC]) {
