@@ -664,6 +664,11 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
       default: {
         const p = parseSrc(t, o, L.space);
         if ((srcClass(p.value) & (o.ok ?? 0)) === 0) throw new OperandError(`operand ${t} not allowed here`);
+        // VOP3 with DPP (GFX11): llvm-mc wants a VGPR in src1 and no literal (the decoder prints what
+        // the bits say; the assembler refuses what LLVM refuses).
+        if (L.enc === 'VOP3' && L.form !== null && ((o.f === 'src1' && p.value < SRC.VGPR0) || p.value === SRC.LITERAL)) {
+          throw new OperandError(`${t}: invalid operand for a VOP3 DPP ${o.f}`);
+        }
         if (p.value === SRC.LITERAL) setLit(p.literal!);
         put(words, L.fields[o.f]!, p.value);
         const si = srcIndex(o.f);
