@@ -274,7 +274,9 @@ export function makeSdwaCodec(name: string, space: OperandSpace, tables: SdwaTab
     },
     print: (inst) => printSdwa(space, inst),
     assemble: (line: AsmLine) => {
-      const cands = byMnemonic.get(line.mnemonic);
+      // llvm-mc also reads the plain mnemonic as SDWA when SDWA selectors follow (`v_mov_b32 v1, v2 dst_sel:BYTE_0`).
+      const cands = byMnemonic.get(line.mnemonic)
+        ?? (/\b(dst_sel|dst_unused|src0_sel|src1_sel):/i.test(line.rest) ? byMnemonic.get(`${line.mnemonic}_sdwa`) : undefined);
       if (!cands) return null;
       const { ops, mods } = splitRest(line.rest);
       let err: Error | null = null;

@@ -1,7 +1,8 @@
 /**
  * Generator for test/golden/amd/asm-gaps.json: llvm-mc-19's answers for the assembler forms issue
  * 22 listed as gaps (alternative mnemonics, MTBUF format syntax, bound_ctrl:0, null as a base,
- * WMMA widths in wave64, s_subvector_loop_end, s_load glc, SDWA v_nop, _e64 on VOP3-only names)
+ * WMMA widths in wave64, s_subvector_loop_end, s_load glc, SDWA v_nop, _e64 on VOP3-only names,
+ * SDWA under the plain mnemonic)
  * and for lines llvm-mc refuses (VOPD banks/literals/constant bus, VOP3 DPP sources, DPP controls
  * the generation lacks, WMMA modifiers). Each line is assembled alone: the encoding llvm-mc prints,
  * or null when it reports an error; accepted encodings are disassembled back by llvm-mc too.
@@ -61,6 +62,9 @@ export const CASES: readonly Case[] = [
   // SDWA v_nop (8 bytes), _e64 on VOP3-only mnemonics.
   [T9, 64, 'v_nop_sdwa'], [T10, 32, 'v_nop_sdwa'], [T9, 64, 'v_nop'], [T9, 64, 'v_nop_e64'], [T11, 32, 'v_nop_e64'],
   [T9, 64, 'v_mad_u16_e64 v5, v1, v2, v3'], [T11, 32, 'v_add3_u32_e64 v5, v1, v2, s3'],
+  // SDWA written with the plain mnemonic (selectors make it SDWA; not with _e32).
+  ...(['v_mov_b32 v1, v2 dst_sel:BYTE_0 dst_unused:UNUSED_PRESERVE src0_sel:DWORD', 'v_add_f32 v0, v0, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:BYTE_2',
+    'v_mov_b32_e32 v1, v2 dst_sel:BYTE_0'] as const).flatMap((t) => [[T9, 64, t], [T10, 32, t]] as const),
   // VOPD rules.
   ...['v_dual_add_f32 v1, v1, v5 :: v_dual_mov_b32 v2, v1', 'v_dual_add_f32 v1, v4, v0 :: v_dual_add_f32 v2, v5, v4',
     'v_dual_fmamk_f32 v6, v1, 0xaf123456, v3 :: v_dual_fmamk_f32 v5, v2, 0xaf123456, v5', 'v_dual_fmac_f32 v7, v1, v2 :: v_dual_fmamk_f32 v6, v2, 0xaf123456, v3',
