@@ -291,9 +291,8 @@ for (const ws of [32, 64] as const) {
   test(`WMMA wave${ws}: f32 <- f16/bf16, f16/bf16 <- f16/bf16 (op_sel halves), i32 <- iu8/iu4 (signedness, clamp)`, () => {
     const r = rng(ws);
     const nd = ws === 32 ? 8 : 4;
-    // The gpusim assembler (like the generated table) spells C/D as 8-VGPR tuples; only the first
-    // register is encoded, so wave64 tests use the same text and read the 4 VGPRs wave64 writes.
-    const t = 8;
+    // C/D are 8-VGPR tuples in wave32 and 4 in wave64, as llvm-mc reads them (+wavefrontsize64).
+    const t = nd;
     const exec = { exec: 0xffffffff, execHi: 0xffffffff };
     // f16 inputs: small integers/halves so the sums are exact
     const smallF = () => ((r() % 17) - 8) / 2;

@@ -9,6 +9,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runAsm, type AsmRunOptions } from './exec-harness.js';
 import { VOPD_X, VOPD_Y } from '../../src/amd/isa/gfx11/vopd.gen.js';
+import { assembleLine } from '../../src/amd/isa/target.js';
+import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
+
+/**
+ * A VOPD pair llvm-mc (and gpusim's assembler) refuses for its banks, as `.long` words: a legal
+ * pair assembled, then the Y half's src0 (`srcY0`, dword 1 [8:0]) or vsrc1 (dword 1 [16:9]) set.
+ */
+function conflicting(legal: string, field: 'srcY0' | 'vsrcY1', vgpr: number): string {
+  const w = assembleLine(gfx11, legal);
+  w[1] = field === 'srcY0' ? ((w[1]! & ~0x1ff) | (256 + vgpr)) >>> 0 : ((w[1]! & ~(0xff << 9)) | (vgpr << 9)) >>> 0;
+  return `.long ${w.map((x) => '0x' + x.toString(16)).join(', ')}`;
+}
 
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);
@@ -159,10 +171,10 @@ test('a destination out of range writes neither half', () => {
 
 test('bank conflicts between the halves are diagnosed', () => {
   // srcX0 v0 and srcY0 v4 share bank 0
-  const x = run('v_dual_mov_b32 v10, v0 :: v_dual_mov_b32 v11, v4', { vgpr: { 0: 1, 4: 2 } });
+  const x = run(conflicting('v_dual_mov_b32 v10, v0 :: v_dual_mov_b32 v11, v5', 'srcY0', 4), { vgpr: { 0: 1, 4: 2 } });
   assert.deepEqual(x.diags.map((d) => d.id), ['gfx11.vopd.bank-conflict']);
   assert.equal(x.v(10), 1);
   assert.equal(x.v(11), 2);
-  const y = run('v_dual_add_f32 v10, v0, v1 :: v_dual_add_nc_u32 v11, v6, v9', {});
+  const y = run(conflicting('v_dual_add_f32 v10, v0, v1 :: v_dual_add_nc_u32 v11, v6, v10', 'vsrcY1', 9), {});
   assert.deepEqual(y.diags.map((d) => d.id), ['gfx11.vopd.bank-conflict']);
 });

@@ -255,7 +255,9 @@ export function makeSdwaCodec(name: string, space: OperandSpace, tables: SdwaTab
   for (const enc of ['VOP1', 'VOP2', 'VOPC'] as const) {
     T[enc].forEach((info, op) => {
       if (!info) return;
-      const l = byMnemonic.get(info.m) ?? byMnemonic.set(info.m, []).get(info.m)!;
+      // v_nop's SDWA form prints as `v_nop`; llvm-mc assembles it from `v_nop_sdwa` (plain `v_nop` is VOP1).
+      const key = info.m.endsWith('_sdwa') ? info.m : `${info.m}_sdwa`;
+      const l = byMnemonic.get(key) ?? byMnemonic.set(key, []).get(key)!;
       l.push({ enc, op, info });
     });
   }
@@ -272,7 +274,9 @@ export function makeSdwaCodec(name: string, space: OperandSpace, tables: SdwaTab
     },
     print: (inst) => printSdwa(space, inst),
     assemble: (line: AsmLine) => {
-      const cands = byMnemonic.get(line.mnemonic);
+      // llvm-mc also reads the plain mnemonic as SDWA when SDWA selectors follow (`v_mov_b32 v1, v2 dst_sel:BYTE_0`).
+      const cands = byMnemonic.get(line.mnemonic)
+        ?? (/\b(dst_sel|dst_unused|src0_sel|src1_sel):/i.test(line.rest) ? byMnemonic.get(`${line.mnemonic}_sdwa`) : undefined);
       if (!cands) return null;
       const { ops, mods } = splitRest(line.rest);
       let err: Error | null = null;

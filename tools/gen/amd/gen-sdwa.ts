@@ -82,12 +82,14 @@ function baseSels(e: SdwaEnc): number {
 
 /** Lane-mask operands (`lm`) of each opcode, from the same words read in wave32 and wave64 (an SGPR destination s4 when there is one). */
 function markLaneMasks(t: SdwaTarget, e: SdwaEnc, table: Map<number, SdwaOpInfo>): Map<number, SdwaOpInfo> {
-  const ops = [...table.keys()].sort((a, b) => a - b);
-  return laneMasksFrom(t.mcpu, ops.map((op) => {
+  // Without operands (v_nop) there is no lane mask to find.
+  const ops = [...table.keys()].sort((a, b) => a - b).filter((op) => table.get(op)!.ops.length > 0);
+  const out = laneMasksFrom(t.mcpu, ops.map((op) => {
     const info = table.get(op)!;
     const v: Vals = { bits: baseSels(e), vdst: 1, src0: 257, src1: 258, ...(info.ops.some((o) => o.k === 's') ? { sdst: 4 } : {}) };
     return [op, info, enc(e, op, v)] as const;
   }));
+  return new Map([...table].map(([op, info]) => [op, out.get(op) ?? info] as const).sort(([a], [b]) => a - b));
 }
 
 function regCount(t: string): number {
@@ -107,14 +109,16 @@ function inferEncoding(t: SdwaTarget, e: SdwaEnc): Map<number, SdwaOpInfo> {
     { bits: DWORD_SELS }, { bits: DWORD_SELS, vdst: 0 }, { bits: DWORD_SELS, src0: 1 }, { bits: DWORD_SELS, src0: 1, src1: 2 },
   ];
   // VOPC has SDST where the destination selects are; VOP1 has no src1 select (LLVM wants it 0).
-  const base = tries.map((x) => ({ ...x, bits: baseSels(e) }));
+  // Last, an all-zero SDWA dword: the only one LLVM reads as v_nop's 8-byte SDWA form.
+  const base = [...tries.map((x) => ({ ...x, bits: baseSels(e) })), { bits: 0, src0: 256, vdst: 0 }];
   const ops = [...Array(OPCODES[e]).keys()].filter((op) => t.plain[e][op] !== undefined);
   const r1 = probe(t.mcpu, ops.flatMap((op) => base.map((v) => enc(e, op, v))));
   const found: { op: number; v: Vals; text: string }[] = [];
   ops.forEach((op, i) => {
     for (let k = 0; k < base.length; k++) {
       const r = r1[i * base.length + k]!;
-      if (r.text && !r.invalid && r.size === 8 && splitText(r.text).m.endsWith('_sdwa')) { found.push({ op, v: base[k]!, text: r.text }); break; }
+      // An SDWA form prints `_sdwa`, except one without operands (v_nop: LLVM prints `v_nop`, 8 bytes).
+      if (r.text && !r.invalid && r.size === 8 && (splitText(r.text).m.endsWith('_sdwa') || splitText(r.text).ops.length === 0)) { found.push({ op, v: base[k]!, text: r.text }); break; }
     }
   });
   // Attribute operands: perturb one field at a time.

@@ -31,6 +31,7 @@ export const SOPK: Readonly<Record<number, ScalarOp>> = {
   25: {"mnemonic":"s_waitcnt_expcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"hex"}]},
   26: {"mnemonic":"s_waitcnt_lgkmcnt","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"hex"}]},
   27: {"mnemonic":"s_subvector_loop_begin","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"udec"}],"objdumpTarget":true},
+  28: {"mnemonic":"s_subvector_loop_end","operands":[{"field":"sdst","kind":"sreg","dwords":1},{"field":"simm16","kind":"udec"}],"objdumpTarget":true},
 };
 
 /** Older mnemonics llvm-mc accepts for gfx1030, to the SOPK mnemonic they assemble to. */

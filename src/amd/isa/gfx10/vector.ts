@@ -1,5 +1,6 @@
 /** GFX10.3 VALU codecs (VOP1/VOP2/VOPC/VOP3, their DPP forms, and SDWA): the shared VALU codec over gfx1030's generated tables. */
 import type { Codec } from '../types.js';
+import { GFX1030_VALU_ALIASES } from '../valu-aliases.gen.js';
 import { GFX10_SPACE } from '../operands.js';
 import { makeValuCodecs, makeValuSet } from '../gfx11/vector.js';
 import { makeSdwaCodec, type SdwaTables } from '../sdwa.js';
@@ -12,6 +13,7 @@ import { VOP3_OPS, VOP3_DPP16_OPS, VOP3_DPP8_OPS } from './vop3.gen.js';
 
 const DATA = {
   name: 'gfx10',
+  aliases: GFX1030_VALU_ALIASES,
   space: GFX10_SPACE,
   tables: {
     VOP1: { ops: VOP1_OPS, dpp16: VOP1_DPP16_OPS, dpp8: VOP1_DPP8_OPS },

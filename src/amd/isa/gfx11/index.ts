@@ -4,7 +4,7 @@ import { GFX11_SPACE } from '../operands.js';
 import type { Codec } from '../types.js';
 import { codecs as scalarCodecs } from './scalar.js';
 import { codecs as vectorCodecs, codecsWave64 as vectorCodecsWave64 } from './vector.js';
-import { codecs as vop3pCodecs } from './vop3p.js';
+import { codecs as vop3pCodecs, codecsWave64 as vop3pCodecsWave64 } from './vop3p.js';
 import { codecs as vopdCodecs } from './vopd.js';
 import { codecs as interpCodecs } from './interp.js';
 import { codecs as memoryCodecs } from './memory.js';
@@ -20,5 +20,5 @@ export const gfx11: IsaTarget = { mcpu: 'gfx1100', space: GFX11_SPACE, codecs, w
  */
 export const gfx11Wave64: IsaTarget = {
   mcpu: 'gfx1100', space: GFX11_SPACE, wave: 64,
-  codecs: [...scalarCodecs, ...vectorCodecsWave64, ...vop3pCodecs, ...interpCodecs, ...memoryCodecs],
+  codecs: [...scalarCodecs, ...vectorCodecsWave64, ...vop3pCodecsWave64, ...interpCodecs, ...memoryCodecs],
 };

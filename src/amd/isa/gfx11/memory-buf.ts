@@ -12,6 +12,141 @@ import { MUBUF_ALIASES, MUBUF_ASM, MUBUF_OPS, type BufEntry } from './mubuf.gen.
 import { MTBUF_ALIASES, MTBUF_ASM, MTBUF_OPS, MTBUF_FORMATS } from './mtbuf.gen.js';
 import { aliasOf, bf, parseIntIn, parseMods, parseSreg, parseVgpr, splitLine, word } from './memory-common.js';
 
+// ---------------------------------------------------------------------------------------------
+// MTBUF format syntax, as llvm-mc reads it. GFX10+ take the unified `format:[BUF_FMT_32_FLOAT]`
+// or a data/numeric pair `format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]` that names a unified
+// one; GFX9 takes `format:[BUF_DATA_FORMAT_32,BUF_NUM_FORMAT_FLOAT]` (either half alone, in any
+// order) and the legacy `dfmt:N` / `nfmt:N`, before or after soffset. `format:N` is the raw field.
+// The defaults (data format 8, numeric format UNORM: field value 1) are the names the generated
+// tables leave out because LLVM prints nothing for them.
+
+interface FormatSyntax {
+  readonly unified: boolean;
+  readonly byName: ReadonlyMap<string, number>;
+  readonly dfmt: ReadonlyMap<string, number>;
+  readonly nfmt: ReadonlyMap<string, number>;
+}
+
+const DEFAULT_DFMT = 'BUF_DATA_FORMAT_8';
+const DEFAULT_NFMT = 'BUF_NUM_FORMAT_UNORM';
+
+function formatSyntax(formats: readonly string[]): FormatSyntax {
+  const unified = !formats.some((n) => n.includes('BUF_DATA_FORMAT'));
+  const byName = new Map<string, number>();
+  const dfmt = new Map<string, number>([[DEFAULT_DFMT, 1]]);
+  const nfmt = new Map<string, number>([[DEFAULT_NFMT, 0]]);
+  formats.forEach((n, i) => {
+    const names = n.replace(/^\[|\]$/g, '').split(',').filter(Boolean);
+    if (names.length === 1 && /^BUF_FMT_/.test(names[0]!)) byName.set(names[0]!, i);
+    if (unified) return;
+    // GFX9: field = dfmt | nfmt << 4; one name is printed when the other half is the default.
+    for (const nm of names) {
+      if (nm.startsWith('BUF_DATA_FORMAT_')) dfmt.set(nm, i & 15);
+      if (nm.startsWith('BUF_NUM_FORMAT_')) nfmt.set(nm, i >> 4);
+    }
+  });
+  if (unified) {
+    byName.set(`BUF_FMT_${DEFAULT_DFMT.slice(16)}_${DEFAULT_NFMT.slice(15)}`, 1);
+    // The data/numeric names a unified format is made of.
+    for (const k of byName.keys()) {
+      const m = /^BUF_FMT_(.*)_([A-Z]+)$/.exec(k);
+      if (m) { dfmt.set(`BUF_DATA_FORMAT_${m[1]}`, -1); nfmt.set(`BUF_NUM_FORMAT_${m[2]}`, -1); }
+    }
+  }
+  return { unified, byName, dfmt, nfmt };
+}
+
+/** A small constant expression (`(2 + 3 * 16)`, `0x7f`), or null. */
+function constExpr(t: string): number | null {
+  const n = parseIntText(t);
+  if (n !== null) return n;
+  if (!/^[\s\d+\-*/()x]+$/i.test(t) || /[a-wyz]/i.test(t)) return null;
+  const toks = t.match(/0x[0-9a-f]+|\d+|[-+*/()]/gi) ?? [];
+  let i = 0;
+  const prim = (): number | null => {
+    const k = toks[i++];
+    if (k === undefined) return null;
+    if (k === '(') { const v = sum(); if (toks[i++] !== ')') return null; return v; }
+    if (k === '-') { const v = prim(); return v === null ? null : -v; }
+    const v = Number(k);
+    return Number.isFinite(v) ? v : null;
+  };
+  const prod = (): number | null => {
+    let v = prim();
+    while (v !== null && (toks[i] === '*' || toks[i] === '/')) { const o = toks[i++]; const r = prim(); if (r === null) return null; v = o === '*' ? v * r : Math.trunc(v / r); }
+    return v;
+  };
+  const sum = (): number | null => {
+    let v = prod();
+    while (v !== null && (toks[i] === '+' || toks[i] === '-')) { const o = toks[i++]; const r = prod(); if (r === null) return null; v = o === '+' ? v + r : v - r; }
+    return v;
+  };
+  const v = sum();
+  return i === toks.length ? v : null;
+}
+
+const FORMAT_TOKEN = /(^|,|\s)\s*(format:\s*(?:\[[^\]]*\]?|\([^)]*\)|[^\s,]+)|dfmt:\s*[^\s,]+|nfmt:\s*[^\s,]+)\s*(,?)/i;
+
+/** Take the format operands out of an MTBUF line's operand text: the rest and the field value. */
+function takeFormat(l: AsmLine, rest0: string, S: FormatSyntax): { rest: string; value: number | undefined } {
+  let rest = rest0;
+  let format: number | undefined;
+  let dfmt: number | undefined;
+  let nfmt: number | undefined;
+  for (;;) {
+    const m = FORMAT_TOKEN.exec(rest);
+    if (!m) break;
+    const before = m[1] === ',';
+    const after = m[3] === ',';
+    const tok = m[2]!;
+    // `a, TOKEN, b` -> `a, b`; `a, TOKEN mods` -> `a mods`; `a TOKEN ...` -> `a ...`.
+    rest = rest.slice(0, m.index) + (before && after ? ',' : ' ') + rest.slice(m.index + m[0].length);
+    const k = tok.indexOf(':');
+    const key = tok.slice(0, k).toLowerCase();
+    const val = tok.slice(k + 1).trim();
+    if (key === 'dfmt' || key === 'nfmt') {
+      if (S.unified) throw new AsmError(l.line, `${key}: is not supported on this target (use format:)`);
+      const v = constExpr(val);
+      if (v === null || v < 0 || v > (key === 'dfmt' ? 15 : 7)) throw new AsmError(l.line, `invalid ${key} '${val}'`);
+      if ((key === 'dfmt' ? dfmt : nfmt) !== undefined || format !== undefined) throw new AsmError(l.line, `duplicate format operand`);
+      if (key === 'dfmt') dfmt = v;
+      else nfmt = v;
+      continue;
+    }
+    if (format !== undefined || dfmt !== undefined || nfmt !== undefined) throw new AsmError(l.line, `duplicate format operand`);
+    if (val.startsWith('[')) {
+      if (!val.endsWith(']')) throw new AsmError(l.line, `format: expected a closing square bracket`);
+      const names = val.slice(1, -1).split(',').map((x) => x.trim().toUpperCase());
+      if (names.length === 1 && S.byName.has(names[0]!)) {
+        if (!S.unified) throw new AsmError(l.line, `unified format is not supported on this target`);
+        format = S.byName.get(names[0]!)!;
+        continue;
+      }
+      let d: string | undefined;
+      let n: string | undefined;
+      for (const nm of names) {
+        if (S.dfmt.has(nm) && d === undefined) d = nm;
+        else if (S.nfmt.has(nm) && n === undefined) n = nm;
+        else throw new AsmError(l.line, `invalid format '${val}'`);
+      }
+      d ??= DEFAULT_DFMT;
+      n ??= DEFAULT_NFMT;
+      if (S.unified) {
+        const u = S.byName.get(`BUF_FMT_${d.slice(16)}_${n.slice(15)}`);
+        if (u === undefined) throw new AsmError(l.line, `unsupported format '${val}'`);
+        format = u;
+      } else format = S.dfmt.get(d)! | (S.nfmt.get(n)! << 4);
+      continue;
+    }
+    const v = constExpr(val);
+    if (v === null || v < 0 || v > 127) throw new AsmError(l.line, `invalid format '${val}'`);
+    format = v;
+  }
+  if (dfmt !== undefined || nfmt !== undefined) format = (dfmt ?? 1) | ((nfmt ?? 0) << 4);
+  return { rest: rest.replace(/,\s*$/, '').trim(), value: format };
+}
+
+
 /** A bit field: dword index, low bit, width. */
 export interface BufField { readonly w: 0 | 1; readonly lo: number; readonly n: number }
 const B = (w: 0 | 1, lo: number, n: number): BufField => ({ w, lo, n });
@@ -91,6 +226,7 @@ export function makeBufCodec(L: BufLayout): Codec {
   const formats = L.formats ?? [];
   const formatByName = new Map<string, number>();
   formats.forEach((n, i) => { if (n && n !== '?' && !/^\d+$/.test(n)) formatByName.set(n.toUpperCase(), i); });
+  const fmtSyntax = mtbuf ? formatSyntax(formats) : null;
   /** The operands printed: without vdata for a GFX9/GFX10 load to LDS. */
   const opsOf = (e: BufEntry, lds: number) => (lds && L.ldsNoVdata && e.lds === 'opt' ? e.ops.filter(([n]) => n !== 'vdata') : e.ops);
   const srsrcText = (v: number) => (L.srsrc ? L.srsrc[v]! : srsrcName(v));
@@ -173,7 +309,14 @@ export function makeBufCodec(L: BufLayout): Codec {
       const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(L.aliases, l.mnemonic));
       if (!hit) return null;
       const { op, e } = hit;
-      const { ops, mods } = e.ops.length ? splitLine(l.rest) : { ops: [], mods: l.rest.split(/\s+/).filter(Boolean) };
+      let rest = l.rest;
+      let fmtValue: number | undefined;
+      if (fmtSyntax) {
+        const r = takeFormat(l, rest, fmtSyntax);
+        rest = r.rest;
+        fmtValue = r.value;
+      }
+      const { ops, mods } = e.ops.length ? splitLine(rest) : { ops: [], mods: rest.split(/\s+/).filter(Boolean) };
       const ldsForm = L.ldsNoVdata === true && e.lds === 'opt' && mods.some((x) => x.toLowerCase() === 'lds');
       const tmpl = opsOf(e, ldsForm ? 1 : 0);
       if (ops.length !== tmpl.length) throw new AsmError(l.line, `${e.mn} takes ${tmpl.length} operands, got ${ops.length}`);
@@ -233,7 +376,7 @@ export function makeBufCodec(L: BufLayout): Codec {
       put(L.slc, m.flags.has('slc') ? 1 : 0);
       put(L.offset, offset);
       if (mtbuf) {
-        let fmt = 1;
+        let fmt = fmtValue ?? 1;
         if (m.vals.has('format')) {
           const t = m.vals.get('format')!.trim();
           const n = parseIntText(t);
@@ -284,3 +427,4 @@ export const mtbufCodec = makeBufCodec({
   name: 'MTBUF', codec: 'MTBUF', prefix: 0b111010, op: B(0, 15, 4), format: B(0, 19, 7), offset: B(0, 0, 12), slc: B(0, 12, 1), dlc: B(0, 13, 1),
   glc: B(0, 14, 1), tfe: B(1, 21, 1), offen: B(1, 22, 1), idxen: B(1, 23, 1), table: MTBUF_OPS, aliases: MTBUF_ALIASES, asm: MTBUF_ASM, formats: MTBUF_FORMATS,
 });
+

@@ -42,6 +42,8 @@ export function parseVgpr(l: AsmLine, text: string, count: number): number {
 export function parseSreg(l: AsmLine, text: string, count: number): RegRef {
   const r = parseReg(GFX11_SPACE, text);
   if (!r || r.file === 'v' || r.value >= 128) throw new AsmError(l.line, `expected a scalar register, got '${text}'`);
+  // `null` stands for a scalar operand of any width (LLVM: scratch's saddr, a 64-bit base...).
+  if (text.trim().toLowerCase() === 'null') return { ...r, count };
   if (r.count !== count) throw new AsmError(l.line, `'${text}' must be ${count} register${count > 1 ? 's' : ''} wide`);
   return r;
 }

@@ -160,12 +160,16 @@ export function makeFlatCodec(L: FlatLayout): Codec {
       let addr = 0, data = 0, vdst = 0, saddr = seg === 0 ? flatSaddr : L.saddrOff, sve = 0;
       // saddr first: it decides the width of vaddr on global
       const si = tmpl.findIndex(([n]) => n === 'saddr');
+      // `null` as saddr: llvm-mc encodes the value `off` has, but reads the line as having an SGPR
+      // base (a 32-bit VGPR offset on global; no scratch ST-mode substitution).
+      let nullSaddr = false;
       if (si >= 0) {
         const t = ops[si]!.trim().toLowerCase();
+        nullSaddr = t === 'null';
         if (L.sve >= 0) {
           if (t !== 'off') saddr = parseSreg(l, t, seg === 2 ? 2 : 1).value;
         } else {
-          const v = saddrValue[seg]!.get(t);
+          const v = nullSaddr ? L.saddrOff : saddrValue[seg]!.get(t);
           if (v === undefined) throw new AsmError(l.line, `invalid ${SEG_NAMES[seg]} saddr '${ops[si]}'`);
           saddr = v;
         }
@@ -180,12 +184,12 @@ export function makeFlatCodec(L: FlatLayout): Codec {
               sve = 1;
             } else {
               // no VGPR address and saddr 'off' too: the other saddr value LLVM prints as off (GFX10: 0x7f)
-              if (off && saddr === L.saddrOff) saddr = stOff;
-              if (off !== (saddr !== L.saddrOff) || saddr < 0) throw new AsmError(l.line, 'scratch takes exactly one of a VGPR address and saddr');
+              if (off && saddr === L.saddrOff && !nullSaddr) saddr = stOff;
+              if (off !== (saddr !== L.saddrOff || nullSaddr) || saddr < 0) throw new AsmError(l.line, 'scratch takes exactly one of a VGPR address and saddr');
               if (off) return;
             }
             addr = parseVgpr(l, t, 1);
-          } else addr = parseVgpr(l, t, seg === 2 && saddr !== L.saddrOff ? 1 : 2);
+          } else addr = parseVgpr(l, t, seg === 2 && (saddr !== L.saddrOff || nullSaddr) ? 1 : 2);
         } else if (n === 'data') data = parseVgpr(l, t, c);
         else if (n === 'vdst') vdst = parseVgpr(l, t, c);
       });

@@ -73,7 +73,7 @@ export function newDppMods(): DppMods {
 const num = (s: string): number => (s.startsWith('0x') ? parseInt(s.slice(2), 16) : Number(s));
 
 /** Apply one modifier word to `m`; false when it is not a DPP modifier (or malformed). */
-export function parseDppWord(word: string, m: DppMods): boolean {
+export function parseDppWord(word: string, m: DppMods, gfx: 9 | 10 | 11 = 11): boolean {
   const w = word.toLowerCase();
   let r: RegExpExecArray | null;
   if ((r = /^quad_perm:\[(\d),(\d),(\d),(\d)\]$/.exec(w.replace(/\s/g, '')))) {
@@ -87,18 +87,21 @@ export function parseDppWord(word: string, m: DppMods): boolean {
     const n = Number(r[2]);
     const base = { row_shl: 0x100, row_shr: 0x110, row_ror: 0x120, row_share: 0x150, row_xmask: 0x160 }[r[1] as 'row_shl'];
     const lo = r[1] === 'row_share' || r[1] === 'row_xmask' ? 0 : 1;
+    if (lo === 0 && gfx === 9) return false; // row_share/row_xmask are GFX10+
     if (n < lo || n > 15) return false;
     m.form = 'dpp16';
     m.ctrl = base + n;
     return true;
   }
   if (w === 'row_mirror') { m.form = 'dpp16'; m.ctrl = 0x140; return true; }
-  for (const [k, t] of Object.entries(GFX9_CTRL)) if (w === t) { m.form = 'dpp16'; m.ctrl = Number(k); return true; }
+  // wave_shl... and row_bcast are GFX9's (llvm-mc refuses them on GFX10+).
+  if (gfx === 9) for (const [k, t] of Object.entries(GFX9_CTRL)) if (w === t) { m.form = 'dpp16'; m.ctrl = Number(k); return true; }
   if (w === 'row_half_mirror') { m.form = 'dpp16'; m.ctrl = 0x141; return true; }
   if ((r = /^row_mask:(0x[0-9a-f]+|\d+)$/.exec(w))) { m.rowMask = num(r[1]!) & 0xf; return true; }
   if ((r = /^bank_mask:(0x[0-9a-f]+|\d+)$/.exec(w))) { m.bankMask = num(r[1]!) & 0xf; return true; }
-  // LLVM 19 (GFX11): bound_ctrl:1 sets bit 19, bound_ctrl:0 leaves it clear.
-  if ((r = /^bound_ctrl:([01])$/.exec(w))) { m.boundCtrl = Number(r[1]); return true; }
+  // LLVM 19: bound_ctrl:1 sets bit 19; bound_ctrl:0 leaves it clear on GFX11 but sets it on
+  // GFX9/GFX10 (where the syntax's 0 was the old spelling of the same bit).
+  if ((r = /^bound_ctrl:([01])$/.exec(w))) { m.boundCtrl = gfx === 11 ? Number(r[1]) : 1; return true; }
   if ((r = /^fi:([01])$/.exec(w))) { m.fi = Number(r[1]); return true; }
   if ((r = /^dpp8:\[([0-7](?:,[0-7]){7})\]$/.exec(w.replace(/\s/g, '')))) {
     m.form = 'dpp8';

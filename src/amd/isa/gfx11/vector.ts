@@ -7,6 +7,7 @@
  * comes from the generated tables; this file is the generic machinery around them.
  */
 import { AsmError, DecodeError, type AsmLine, type Codec, type EncodingName, type Instruction } from '../types.js';
+import { GFX1100_VALU_ALIASES } from '../valu-aliases.gen.js';
 import {
   GFX11_SPACE, SRC, inlineFloatText, inlineInt, parseIntText, parseReg, sregName, splitOperands, splitWords, vregName,
   type OperandSpace,
@@ -85,6 +86,8 @@ export interface ValuTargetData {
    * generated lane-mask operands (`lm`) take an SGPR pair / `vcc`. The encodings are the same.
    */
   readonly wave64?: boolean;
+  /** Other generations' mnemonics llvm-mc takes for this target's instructions (base names, generated). */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 /** The tables of a target as they read in wave64. */
@@ -153,6 +156,22 @@ export function makeValuSet(T0: ValuTargetData): ValuSet {
       addCand(m[1]!, { L, op, info });
     });
   }
+  // llvm-mc also takes `_e64` on the instructions that only have a VOP3 form (v_add3_u32_e64, v_nop_e64).
+  for (const L of [LAYOUTS.VOP3]) {
+    L.table.forEach((info, op) => {
+      if (!info || /_e64$/.test(info.m)) return;
+      if (!BY_MNEMONIC.has(`${info.m}_e64`)) addCand(`${info.m}_e64`, { L, op, info });
+    });
+  }
+  // Aliases: `alias` + suffix reads as the instruction + the same suffix.
+  for (const [a, b] of Object.entries(T.aliases ?? {})) {
+    for (const [k, c] of [...BY_MNEMONIC]) {
+      if (!k.startsWith(b)) continue;
+      const rest = k.slice(b.length);
+      if (!/^(|_e32|_e64|_dpp|_e64_dpp)$/.test(rest) || BY_MNEMONIC.has(a + rest)) continue;
+      BY_MNEMONIC.set(a + rest, c);
+    }
+  }
   return { space, LAYOUTS, DPP, BY_MNEMONIC };
 }
 
@@ -168,6 +187,7 @@ function dppLayout(L: Layout, form: DppForm, table: Readonly<Record<number, Valu
 
 const GFX11_VALU_DATA: ValuTargetData = {
   name: 'gfx11',
+  aliases: GFX1100_VALU_ALIASES,
   space: GFX11_SPACE,
   tables: {
     VOP1: { ops: VOP1_OPS, dpp16: VOP1_DPP16_OPS, dpp8: VOP1_DPP8_OPS },
@@ -644,6 +664,11 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
       default: {
         const p = parseSrc(t, o, L.space);
         if ((srcClass(p.value) & (o.ok ?? 0)) === 0) throw new OperandError(`operand ${t} not allowed here`);
+        // VOP3 with DPP (GFX11): llvm-mc wants a VGPR in src1 and no literal (the decoder prints what
+        // the bits say; the assembler refuses what LLVM refuses).
+        if (L.enc === 'VOP3' && L.form !== null && ((o.f === 'src1' && p.value < SRC.VGPR0) || p.value === SRC.LITERAL)) {
+          throw new OperandError(`${t}: invalid operand for a VOP3 DPP ${o.f}`);
+        }
         if (p.value === SRC.LITERAL) setLit(p.literal!);
         put(words, L.fields[o.f]!, p.value);
         const si = srcIndex(o.f);
@@ -658,7 +683,7 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
   const dm = newDppMods();
   for (const m of mods) {
     const ml = m.toLowerCase();
-    if (L.form && parseDppWord(ml, dm)) continue;
+    if (L.form && parseDppWord(ml, dm, L.space.gfx)) continue;
     if (ml === 'clamp' && info.clamp) clamp = 1;
     else if (ml === 'mul:2' && info.omod) omod = 1;
     else if (ml === 'mul:4' && info.omod) omod = 2;

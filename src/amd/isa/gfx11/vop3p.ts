@@ -313,6 +313,7 @@ export function makeVop3pCodec(T: Vop3pTarget): Codec {
     if (opcode === undefined) return null;
     const op = T.ops[opcode]!;
     const n = op.srcs.length;
+    const wmma = name.startsWith('v_wmma_');
     const parts = splitOperands(line.rest);
     if (parts.length !== n + 1) throw new AsmError(line.line, `${name} takes ${n + 1} operands`);
     const tail = splitWords(parts[n]!);
@@ -331,7 +332,10 @@ export function makeVop3pCodec(T: Vop3pTarget): Codec {
       const key = k < 0 ? m : m.slice(0, k);
       const val = k < 0 ? '' : m.slice(k + 1);
       switch (key) {
-        case 'op_sel': { const b = parseBits(val, line.line, n); w0 = (w0 & ~(7 << 11)) | (b << 11); break; }
+        case 'op_sel': {
+          // WMMA: only a 16-bit result takes op_sel (which half of D it writes); llvm-mc refuses it elsewhere.
+          if (wmma && !op.opselHi) throw new AsmError(line.line, `${name}: op_sel is not valid here`);
+          const b = parseBits(val, line.line, n); w0 = (w0 & ~(7 << 11)) | (b << 11); break; }
         case 'op_sel_hi': {
           const b = parseBits(val, line.line, n);
           w1 = (w1 & ~(3 << 27)) | ((b & 3) << 27);
@@ -340,10 +344,14 @@ export function makeVop3pCodec(T: Vop3pTarget): Codec {
         }
         case 'neg_lo': if (op.mix) throw new AsmError(line.line, 'neg_lo not valid'); w1 = (w1 & ~(7 << 29)) | (parseBits(val, line.line, n) << 29); break;
         case 'neg_hi': if (op.mix) throw new AsmError(line.line, 'neg_hi not valid'); w0 = (w0 & ~(7 << 8)) | (parseBits(val, line.line, n) << 8); break;
-        case 'clamp': w0 |= 1 << 15; break;
+        case 'clamp':
+          // WMMA: clamp saturates the integer forms only (llvm-mc refuses it on the float ones).
+          if (wmma && !name.startsWith('v_wmma_i32_')) throw new AsmError(line.line, `${name}: clamp is not valid here`);
+          w0 |= 1 << 15;
+          break;
         case 'row_mask': rowMask = parseIntText(val) ?? -1; break;
         case 'bank_mask': bankMask = parseIntText(val) ?? -1; break;
-        case 'bound_ctrl': bound = 1; break;
+        case 'bound_ctrl': bound = parseIntText(val) ? 1 : 0; break; // GFX11: bound_ctrl:0 leaves the bit clear
         case 'fi': fi = parseIntText(val) ? 1 : 0; break;
         case 'dpp8': {
           const mm = /^\[([0-7](?:,[0-7]){7})\]$/.exec(val);
@@ -406,3 +414,23 @@ export function makeVop3pCodec(T: Vop3pTarget): Codec {
 export const vop3pCodec: Codec = makeVop3pCodec({ name: '', prefix9: PREFIX9, space: GFX11_SPACE, ops: VOP3P_OPS });
 
 export const codecs: Codec[] = [vop3pCodec];
+
+/**
+ * The table as LLVM reads it in wave64: a WMMA's C and D matrices are spread over 64 lanes, so
+ * vdst and src2 take half the VGPRs of wave32 (v_wmma_f32_16x16x16_f16 v[16:19], v[0:7], v[8:15],
+ * v[16:19]); A and B do not change.
+ */
+export function wave64Vop3pOps(ops: Readonly<Record<number, Vop3pOp>>): Record<number, Vop3pOp> {
+  const out: Record<number, Vop3pOp> = {};
+  for (const [k, op] of Object.entries(ops)) {
+    out[Number(k)] = !op.mnemonic.startsWith('v_wmma_') ? op : {
+      ...op,
+      vdst: op.vdst / 2,
+      srcs: op.srcs.map((x, i) => (i === 2 ? { ...x, width: x.width / 2 } : x)),
+    };
+  }
+  return out;
+}
+
+/** The VOP3P codec reading and writing wave64 text. */
+export const codecsWave64: Codec[] = [makeVop3pCodec({ name: '', prefix9: PREFIX9, space: GFX11_SPACE, ops: wave64Vop3pOps(VOP3P_OPS) })];

@@ -35,6 +35,9 @@ export interface VopdInfo {
 }
 
 const PREFIX6 = 0b110010;
+/** GFX11's null (reads no SGPR), and a key for v_dual_cndmask_b32's implicit VCC read. */
+const GFX11_NULL = 124;
+const IMPLICIT_VCC = -1;
 
 const hasK = (o: VopdOp): boolean => o.shape.includes('k');
 const hasVsrc1 = (o: VopdOp): boolean => o.shape.includes('vsrc1');
@@ -121,15 +124,67 @@ function parseHalf(op: VopdOp, text: string, line: number): HalfAsm {
       const v = parseSrcValue(t, op.lit);
       if (!v) throw new AsmError(line, `bad operand '${t}'`);
       h.src0 = v.value;
-      if (v.literal !== undefined) h.literal = v.literal;
+      if (v.literal !== undefined) setLiteral(h, v.literal, line);
     } else {
-      const v = parseSrcValue(t, op.klit);
+      const v = parseSrcValue(t, op.klit) ?? floatK(t);
       if (!v || (v.value !== SRC.LITERAL && v.value < 128)) throw new AsmError(line, `bad constant '${t}'`);
       // K is always a literal dword, even when the value has an inline encoding.
-      h.literal = v.value === SRC.LITERAL ? v.literal : inlineValue(t);
+      setLiteral(h, v.value === SRC.LITERAL ? v.literal! : inlineValue(t), line);
     }
   });
   return h;
+}
+
+/** One literal dword per instruction (llvm-mc: "only one unique literal operand is allowed"). */
+function setLiteral(h: HalfAsm, v: number, line: number): void {
+  if (h.literal !== undefined && h.literal >>> 0 !== v >>> 0) throw new AsmError(line, 'only one unique literal operand is allowed');
+  h.literal = v;
+}
+
+/** A K written as a decimal float that is no inline constant (`2.741`): its f32 bits. */
+function floatK(t: string): { value: number; literal: number } | null {
+  if (!/^-?(\d+\.\d*|\.\d+)(e[-+]?\d+)?$/i.test(t.trim())) return null;
+  const b = new DataView(new ArrayBuffer(4));
+  b.setFloat32(0, Number(t));
+  return { value: SRC.LITERAL, literal: b.getUint32(0) };
+}
+
+/**
+ * The VGPR each half reads in LLVM's source slots 0..2 (src2: fmamk's vsrc1, or the accumulator of
+ * fmac/dot2acc, which is vdst), for the bank rule.
+ */
+function slots(op: VopdOp, h: HalfAsm): [number | null, number | null, number | null] {
+  const s0 = h.src0 >= SRC.VGPR0 ? h.src0 - SRC.VGPR0 : null;
+  if (!hasVsrc1(op)) return [s0, null, null];
+  const ki = op.shape.indexOf('k');
+  if (ki >= 0 && ki < op.shape.indexOf('vsrc1')) return [s0, null, h.vsrc1]; // fmamk: src0 * K + src2
+  const acc = /fmac|dot2acc/.test(op.mnemonic) ? h.vdst : null;
+  return [s0, h.vsrc1, acc];
+}
+
+/**
+ * llvm-mc's VOPD rules beyond the encoding: the two halves' sources in the same slot come from
+ * different VGPR banks (src0, src1: VGPR index mod 4; src2: mod 2), and they read at most one
+ * scalar register between them (the constant bus; v_dual_cndmask_b32 reads VCC).
+ */
+function checkPair(x: VopdOp, hx: HalfAsm, y: VopdOp, hy: HalfAsm, line: number): void {
+  const sx = slots(x, hx);
+  const sy = slots(y, hy);
+  const banks = [4, 4, 2];
+  for (let i = 0; i < 3; i++) {
+    const a = sx[i]!;
+    const b = sy[i]!;
+    if (a !== null && b !== null && a % banks[i]! === b % banks[i]!) throw new AsmError(line, `src${i} operands must use different VGPR banks`);
+  }
+  // Up to two scalar values: distinct SGPRs, the literal (one at most, K included), and
+  // cndmask's implicit VCC, which llvm-mc counts apart from an explicit vcc_lo.
+  const scalars = new Set<number>();
+  for (const [op, h] of [[x, hx], [y, hy]] as const) {
+    if (h.src0 < 128 && h.src0 !== GFX11_NULL) scalars.add(h.src0);
+    if (op.mnemonic === 'v_dual_cndmask_b32') scalars.add(IMPLICIT_VCC);
+    if (h.literal !== undefined) scalars.add(SRC.LITERAL);
+  }
+  if (scalars.size > 2) throw new AsmError(line, 'invalid operand (violates constant bus restrictions)');
 }
 
 /** Literal dword of a constant whose text parses to an inline encoding (`1.0`, `5`). */
@@ -155,8 +210,9 @@ function assemble(line: AsmLine): number[] | null {
   const y = VOPD_Y[opY]!;
   const hx = parseHalf(x, line.rest.slice(0, k).trim(), line.line);
   const hy = parseHalf(y, m![2]!, line.line);
-  if (hx.literal !== undefined && hy.literal !== undefined && hx.literal !== hy.literal) throw new AsmError(line.line, 'X and Y must share one literal');
-  if ((hx.vdst & 1) === (hy.vdst & 1)) throw new AsmError(line.line, 'vdstX and vdstY must differ in parity');
+  if (hx.literal !== undefined && hy.literal !== undefined && hx.literal >>> 0 !== hy.literal >>> 0) throw new AsmError(line.line, 'only one unique literal operand is allowed');
+  if ((hx.vdst & 1) === (hy.vdst & 1)) throw new AsmError(line.line, 'one dst register must be even and the other odd');
+  checkPair(x, hx, y, hy, line.line);
   const w0 = ((PREFIX6 << 26) | (opX << 22) | (opY << 17) | (hx.vsrc1 << 9) | hx.src0) >>> 0;
   const w1 = (hy.src0 | (hy.vsrc1 << 9) | ((hy.vdst >> 1) << 17) | (hx.vdst << 24)) >>> 0;
   const lit = hx.literal ?? hy.literal;

@@ -8,6 +8,7 @@
 import type { SdwaOpInfo } from '../sdwa.js';
 
 export const VOP1_SDWA_OPS: Readonly<Record<number, SdwaOpInfo>> = {
+  0: {"m":"v_nop","ops":[],"z":[0,1061150720],"mods":0,"sel":0},
   1: {"m":"v_mov_b32_sdwa","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":15871}],"z":[0,1060159488],"mods":532480,"sel":7},
   5: {"m":"v_cvt_f32_i32_sdwa","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":15871}],"z":[0,1060110336],"mods":581632,"sel":7},
   6: {"m":"v_cvt_f32_u32_sdwa","ops":[{"f":"vdst","k":"v","n":1},{"f":"src0","k":"src","n":1,"t":"f32","ok":15871}],"z":[0,1060110336],"mods":581632,"sel":7},

@@ -1,5 +1,6 @@
 /** GFX9 VALU codecs (VOP1/VOP2/VOPC/VOP3 with DPP16, and SDWA): the shared VALU codec over gfx900's generated tables. */
 import type { Codec } from '../types.js';
+import { GFX900_VALU_ALIASES } from '../valu-aliases.gen.js';
 import { GFX9_SPACE } from '../operands.js';
 import { makeValuCodecs, makeValuSet } from '../gfx11/vector.js';
 import { makeSdwaCodec } from '../sdwa.js';
@@ -11,6 +12,7 @@ import { VOP3_OPS, VOP3_DPP16_OPS, VOP3_DPP8_OPS } from './vop3.gen.js';
 
 export const GFX9_VALU = makeValuSet({
   name: 'gfx9',
+  aliases: GFX900_VALU_ALIASES,
   space: GFX9_SPACE,
   // VOP3 is 0b110100 on GFX9 (its VOP3P opcodes 0x380.. are not decoded yet).
   vop3Prefix: 0x34,
