@@ -125,6 +125,56 @@ for (const g of GENS) {
   });
 }
 
+for (const g of GENS) {
+  // Wave-state seed: a load whose returned VGPRs (popcount(DMASK), D16-packed, + TFE/LWE) run past
+  // the allocation is issued with EXEC=0: nothing is written, the problem is the destination.
+  const load = (text: string, vgprs: number) => {
+    const { mem, sgpr } = setup(g);
+    return runAsm(`${text.replace('{dim}', g.dim2d)}\ns_endpgm`, { target: g.target, waveSize: g.waveSize, vgprs, mem, sgpr, vgpr: { 0: X, 1: Y, 6: 0xdead, 7: 0xbeef } });
+  };
+  const ids = (r: { diags: readonly { id: string }[] }) => r.diags.map((d) => d.id);
+
+  test(`${g.name} image_load with its destination past the VGPR allocation is nullified (dst-out-of-range)`, () => {
+    const r = load('image_load v[6:9], v[0:1], s[0:7] dmask:0xf{dim} unorm', 8);
+    assert.deepEqual(ids(r), ['gfx11.vgpr.dst-out-of-range']);
+    assert.match(r.diags[0]!.message, /destination v6\.\.v9 is past the 8 allocated VGPRs/);
+    for (let l = 0; l < g.waveSize; l++) {
+      assert.equal(r.v(6, l), 0xdead, `lane ${l}: v6 untouched`);
+      assert.equal(r.v(7, l), 0xbeef, `lane ${l}: v7 untouched`);
+    }
+  });
+
+  test(`${g.name} image_load out-of-range check counts DMASK's channels, not the register field`, () => {
+    // dmask 0x9: two VGPRs (v6, v7) inside an 8-VGPR allocation: runs and stays quiet.
+    const r = load('image_load v[6:7], v[0:1], s[0:7] dmask:0x9{dim} unorm', 8);
+    assert.deepEqual(ids(r), []);
+    for (let l = 0; l < g.waveSize; l++) assert.equal(r.vf(6, l), TEX[Y[l]! * W + X[l]!], `lane ${l}`);
+  });
+
+  test(`${g.name} image_load out-of-range check counts the TFE/LWE status VGPR and D16 packing`, () => {
+    for (const [text, fires] of [
+      ['image_load v[6:8], v[0:1], s[0:7] dmask:0x9{dim} unorm tfe', true], // 2 + 1 > 8 - 6
+      // LLVM's operand width leaves LWE out; the hardware returns the status VGPR for it too.
+      ['image_load v[6:7], v[0:1], s[0:7] dmask:0x9{dim} unorm lwe', true],
+      ['image_load v[6:7], v[0:1], s[0:7] dmask:0x1{dim} unorm tfe', false], // 1 + 1
+      ['image_load v7, v[0:1], s[0:7] dmask:0x3{dim} unorm d16', false], // two 16-bit channels in one VGPR
+      ['image_load v[7:8], v[0:1], s[0:7] dmask:0x7{dim} unorm d16', true], // three -> two VGPRs
+    ] as const) {
+      const r = load(text, 8);
+      assert.equal(ids(r).includes('gfx11.vgpr.dst-out-of-range'), fires, text);
+      assert.ok(!ids(r).includes('gfx11.vgpr.src-out-of-range'), `${text}: a destination problem, not a source one`);
+      if (fires) assert.deepEqual(ids(r), ['gfx11.vgpr.dst-out-of-range'], text);
+    }
+  });
+
+  test(`${g.name} image_store data past the allocation reads VGPR0 (a source problem; the store happens)`, () => {
+    const { mem, sgpr, base, rowPitch } = setup(g);
+    const r = runAsm(`image_store v[7:8], v[0:1], s[0:7] dmask:0x9 unorm${g.dim2d}\ns_endpgm`, { target: g.target, waveSize: g.waveSize, vgprs: 8, mem, sgpr, vgpr: { 0: 2, 1: 3, 7: f32bits(6.5) }, exec: 1, execHi: 0 });
+    assert.deepEqual(ids(r), ['gfx11.vgpr.src-out-of-range']);
+    assert.equal(f32(mem.read32(base + 4 * (3 * rowPitch + 2))), 6.5);
+  });
+}
+
 test('gfx900: the row pitch comes from T# PITCH, 1D images from T# TYPE', () => {
   const g = GENS[1]!;
   const { mem, sgpr } = setup(g, 64);

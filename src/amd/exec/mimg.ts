@@ -23,6 +23,9 @@
  * with a transparent black border); point or bilinear filters (weights in doubles, result rounded
  * to f32; the hardware's reduced LOD and weight precision is not modelled).
  * Anything else is diagnosed once (`gfx11.mimg.unsupported`) and the instruction writes 0.
+ * VGPRs past the allocation (wave-state seed): a load/sample whose returned VGPRs (popcount(DMASK),
+ * D16-packed, + 1 for TFE/LWE) run past it is issued with EXEC=0 (`gfx11.vgpr.dst-out-of-range`);
+ * store data and address VGPRs past it read VGPR0 (`gfx11.vgpr.src-out-of-range`).
  * GFX10.3 (gfx1030) waves read their own descriptor layouts and FORMAT numbering
  * (mimg-gfx10.gen.ts, from Mesa's gfx10-rsrc JSON as mapped for gfx103); the semantics are the same.
  * GFX9 (gfx900) waves read GFX9's layouts (mimg-gfx9.gen.ts, from Mesa's gfx9 JSON): one WIDTH
@@ -35,10 +38,11 @@
 import type { Instruction } from '../isa/types.js';
 import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
 import type { Wave } from '../wave/wave.js';
-import { OncePerDispatch, type ExecEnv } from '../engine/env.js';
+import { OncePerDispatch, WAVE_STATE_SEED, type ExecEnv } from '../engine/env.js';
 import { storeCounter } from '../target/space.js';
 import { define, type Finding } from '../engine/registry.js';
-import { CNT_MAX, laneOn } from './vmem.js';
+import { CNT_MAX, dstInRange, laneOn, srcRows } from './vmem.js';
+import { mimgDst } from '../isa/gfx11/memory-mimg.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
 import { BUF_FORMATS, type BufFormat } from './buffer-formats.gen.js';
 import { IMG_FORMATS_GFX10, SQ_IMG_RSRC_GFX10, SQ_IMG_SAMP_GFX10 } from './mimg-gfx10.gen.js';
@@ -239,11 +243,23 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
     const bodyAt = kind === 'sample_b' ? 1 : 0;
     const vdata = f.vdata!;
     const cnt = kind === 'store' ? storeCounter(env.space) : 'vmcnt';
-    if (vdata + chans.length > env.vgprs || (!G.typeDims && regs.some((r) => r >= env.vgprs))) findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: a data or address VGPR is past the ${env.vgprs} allocated` });
+    // Wave-state seed, VGPR out of range: a returning instruction whose destination (every VGPR it
+    // may return: popcount(DMASK), packed by D16, plus the TFE/LWE status VGPR) runs past the
+    // allocation is issued with EXEC=0 (counted, nothing read or written). Sources past it (store
+    // data, address VGPRs) read VGPR0 for each register out of range, as other VMEM does.
+    if (kind !== 'store' && !dstInRange(env, inst, vdata, mimgDst(false, dmask, f.d16 ?? 0, f.tfe || f.lwe ? 1 : 0), findings)) {
+      return { cls: 'vmem', findings, run: (w) => { if (w[cnt] < CNT_MAX) w[cnt]++; } };
+    }
+    const srcOut = (r: number): number => (r >= env.vgprs ? 0 : r);
+    const dataRow = chans.map((_, k) => srcOut(vdata + k) * ws);
+    if (kind === 'store' && vdata + chans.length > env.vgprs) srcRows(env, inst, vdata, chans.length, 'data', findings);
+    if (!G.typeDims && regs.some((r) => r >= env.vgprs)) srcRows(env, inst, regs[0]!, regs.length, 'address', findings);
+    for (let k = 0; k < regs.length; k++) regs[k] = srcOut(regs[k]!);
     const srsrc = f.srsrc! * 4;
     const ssamp = (f.ssamp ?? 0) * 4;
     const px = new Float64Array(4), t = new Float64Array(4), t2 = new Float64Array(4);
     const warn = new OncePerDispatch(env);
+    const srcWarn = new OncePerDispatch(env);
     return {
       cls: 'vmem',
       findings,
@@ -256,12 +272,17 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         const array = G.typeDims ? im.array : instArray;
         const coords = dims + (array ? 1 : 0);
         const need = bodyAt + coords + (kind === 'sample_l' ? 1 : 0);
-        const bad = why || im.ok || (G.typeDims && f.vaddr! + need > env.vgprs ? `address VGPRs v${f.vaddr}..v${f.vaddr! + need - 1} run past the ${env.vgprs} allocated` : '')
+        // GFX9: how many address VGPRs the T# type needs is known only now (those past the allocation read VGPR0).
+        if (G.typeDims && f.vaddr! + need > env.vgprs && srcWarn.due) {
+          srcWarn.fire();
+          env.diag.report({ id: 'gfx11.vgpr.src-out-of-range', severity: 'warning', where: { pc, wave: w.id }, seed: WAVE_STATE_SEED, message: `${inst.mnemonic}: address v${f.vaddr}..v${f.vaddr! + need - 1} is past the ${env.vgprs} allocated VGPRs; the hardware reads VGPR0 for each register out of range` });
+        }
+        const bad = why || im.ok
           || (array && im.firstSlice > im.lastSlice ? `T# BASE_ARRAY ${im.firstSlice} is past DEPTH ${im.lastSlice} (the last slice)` : '');
-        if (bad || findings.length) {
-          if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad || findings[0]!.message}; the instruction writes 0`);
+        if (bad) {
+          if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad}; the instruction writes 0`);
           warn.fire();
-          if (kind !== 'store') for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < chans.length && vdata + k < env.vgprs; k++) w.v[(vdata + k) * ws + l] = 0;
+          if (kind !== 'store') for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < chans.length; k++) w.v[(vdata + k) * ws + l] = 0;
           return;
         }
         const v = w.v;
@@ -287,7 +308,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
           if (kind === 'store') {
             const x = v[regs[0]! * ws + l]!, y = dims === 2 ? v[regs[1]! * ws + l]! : 0;
             const data = [0, 0, 0, 0];
-            chans.forEach((c, k) => { data[c] = v[(vdata + k) * ws + l]!; });
+            chans.forEach((c, k) => { data[c] = v[dataRow[k]! + l]!; });
             if (inSlice) store(w, base, x, y, data, off);
             continue;
           }
