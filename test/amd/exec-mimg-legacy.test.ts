@@ -167,6 +167,15 @@ for (const g of GENS) {
     }
   });
 
+  test(`${g.name} image_load with TFE returns the texel and a status VGPR of 0 (resident)`, () => {
+    const r = load('image_load v[6:7], v[0:1], s[0:7] dmask:0x1{dim} unorm tfe', 8);
+    assert.deepEqual(ids(r), []);
+    for (let l = 0; l < g.waveSize; l++) {
+      assert.equal(r.vf(6, l), TEX[Y[l]! * W + X[l]!], `lane ${l}`);
+      assert.equal(r.v(7, l), 0, `lane ${l} status`);
+    }
+  });
+
   test(`${g.name} image_store data past the allocation reads VGPR0 (a source problem; the store happens)`, () => {
     const { mem, sgpr, base, rowPitch } = setup(g);
     const r = runAsm(`image_store v[7:8], v[0:1], s[0:7] dmask:0x9 unorm${g.dim2d}\ns_endpgm`, { target: g.target, waveSize: g.waveSize, vgprs: 8, mem, sgpr, vgpr: { 0: 2, 1: 3, 7: f32bits(6.5) }, exec: 1, execHi: 0 });

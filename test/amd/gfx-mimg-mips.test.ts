@@ -140,3 +140,21 @@ test('image_load reads BASE_LEVEL; a view outside the resource\'s levels is diag
     assert.equal(bad.vf(10, 0), 0);
   }
 });
+
+test('image_load_mip / image_store_mip address the level in the VGPR after the coordinates (from BASE_LEVEL; past LAST_LEVEL misses)', () => {
+  const mem = texture();
+  // Lane l: level l % 4 (relative to BASE_LEVEL 1), texel (1, 0) or (0, 0) when the level is 1 texel wide.
+  const mips = Array.from({ length: 32 }, (_, l) => l % 4);
+  const xs = mips.map((m) => (Math.max(1, W >> (m + 1)) > 1 ? 1 : 0));
+  const r = runAsm('image_load_mip v4, v[0:2], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\ns_endpgm', { mem, sgpr: sgprs({ base: 1, last: 3 }), vgpr: { 0: xs, 1: 0, 2: mips } });
+  assert.deepEqual(r.diags.map((d) => d.id), []);
+  for (let l = 0; l < 32; l++) {
+    const level = mips[l]! + 1;
+    assert.equal(r.vf(4, l), level <= 3 ? texel(level, xs[l]!, 0) : 0, `lane ${l} level ${level}`);
+  }
+  // Store 7.25 at (1, 1) of level 2 (BASE_LEVEL 1 + mip 1); a store at mip 5 (past LAST_LEVEL) is dropped.
+  const s = runAsm('image_store_mip v4, v[0:2], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\ns_endpgm', { mem, sgpr: sgprs({ base: 1, last: 3 }), exec: 0b11, vgpr: { 0: 1, 1: 1, 2: [1, 5], 4: 0x40e80000 } });
+  assert.deepEqual(s.diags.map((d) => d.id), []);
+  const l2 = linearLayout(LINEAR_RULES[11], W, H, 4, LEVELS).levels[2]!;
+  assert.equal(mem.readF32(TEX + l2.offset + (1 * l2.pitch + 1) * 4), 7.25);
+});

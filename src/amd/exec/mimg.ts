@@ -1,9 +1,10 @@
 /**
- * MIMG: image_load, image_store and image_sample (GFX11) through a T# (8 SGPRs at srsrc*4) and,
+ * MIMG: image_load(_mip), image_store(_mip) and image_sample (GFX11) through a T# (8 SGPRs at srsrc*4) and,
  * for sampling, an S# (4 SGPRs at ssamp*4); descriptor layouts from mimg-rsrc.gen.ts (Mesa's
  * gfx11-rsrc JSON), texel formats from the GFX11_FORMAT table of buffer-formats.gen.ts.
  *
- * Modelled: dim 1D/2D/1D_ARRAY/2D_ARRAY, 32-bit addresses and data (no a16/d16/tfe/lwe), linear
+ * Modelled: dim 1D/2D/1D_ARRAY/2D_ARRAY, 32-bit addresses and data (no a16/d16; TFE/LWE return a
+ * status VGPR of 0 after the data: no partially resident textures, no LOD warnings), linear
  * images (SW_MODE 0) of 1/2/4/8/16-byte texels, DST_SEL swizzles, dmask packing (one VGPR per
  * enabled channel, in channel order). Where levels and slices lie is the generation's addrlib
  * linear layout (image-layout.ts): rows aligned to 256 bytes; GFX10.3/GFX11 mip chains smallest
@@ -12,7 +13,8 @@
  * BASE_ARRAY + layer of the T#, up to DEPTH (the last slice); image_load/store layers outside
  * the view read 0 / are dropped, sampled layers are rounded to nearest even and clamped.
  * image_load/store take integer texel coordinates at BASE_LEVEL and ignore texels outside it
- * (loads return 0, as robust buffer access does). image_sample(_l/_lz/_b)
+ * (loads return 0, as robust buffer access does); image_load_mip/store_mip take the level
+ * (relative to BASE_LEVEL) in the address VGPR after the coordinates (levels past LAST_LEVEL miss). image_sample(_l/_lz/_b)
  * take f32 coordinates, normalized unless the unorm bit or S# FORCE_UNNORMALIZED; LOD from the
  * quad's derivatives (lanes 4q..4q+3 = TL, TR, BL, BR; log2 of the larger of the x and y
  * footprints in BASE_LEVEL texels), the explicit LOD (_l), 0 (_lz), plus the bias operand (_b) and
@@ -191,7 +193,7 @@ const DIM_1D = 0, DIM_2D = 1, DIM_1D_ARRAY = 4, DIM_2D_ARRAY = 5;
 
 function unsupported(inst: Instruction): string {
   const f = inst.fields;
-  if (f.a16 || f.d16 || f.tfe || f.lwe) return 'a16/d16/tfe/lwe are not modelled';
+  if (f.a16 || f.d16) return 'a16/d16 are not modelled';
   if (f.dim !== DIM_1D && f.dim !== DIM_2D && f.dim !== DIM_1D_ARRAY && f.dim !== DIM_2D_ARRAY) return `dim ${f.dim} is not modelled (1D, 2D, 1D_ARRAY and 2D_ARRAY only)`;
   return '';
 }
@@ -225,8 +227,12 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
   }
 }
 
-for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_b'] as const) {
+for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_l', 'sample_lz', 'sample_b'] as const) {
   const sampling = kind.startsWith('sample');
+  // _mip: the level (relative to BASE_LEVEL) is the address VGPR after the coordinates and layer.
+  const mip = kind.endsWith('_mip');
+  const isStore = kind === 'store' || kind === 'store_mip';
+  const isLoad = kind === 'load' || kind === 'load_mip';
   define(`image_${kind}`, (inst, env: ExecEnv) => {
     const f = inst.fields;
     const ws = env.waveSize;
@@ -238,21 +244,22 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
     const instDims = f.dim === DIM_1D || f.dim === DIM_1D_ARRAY ? 1 : 2, instArray = f.dim === DIM_1D_ARRAY || f.dim === DIM_2D_ARRAY;
     const dmask = f.dmask! & 15;
     const chans = [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
-    if (!chans.length && kind !== 'store') chans.push(0);
+    if (!chans.length && !isStore) chans.push(0);
     // Address VGPRs: [bias] u [v] [lod] (GFX10+ order: bias before the body, LOD after it).
     const bodyAt = kind === 'sample_b' ? 1 : 0;
     const vdata = f.vdata!;
-    const cnt = kind === 'store' ? storeCounter(env.space) : 'vmcnt';
+    const cnt = isStore ? storeCounter(env.space) : 'vmcnt';
     // Wave-state seed, VGPR out of range: a returning instruction whose destination (every VGPR it
     // may return: popcount(DMASK), packed by D16, plus the TFE/LWE status VGPR) runs past the
     // allocation is issued with EXEC=0 (counted, nothing read or written). Sources past it (store
     // data, address VGPRs) read VGPR0 for each register out of range, as other VMEM does.
-    if (kind !== 'store' && !dstInRange(env, inst, vdata, mimgDst(false, dmask, f.d16 ?? 0, f.tfe || f.lwe ? 1 : 0), findings)) {
+    if (!isStore && !dstInRange(env, inst, vdata, mimgDst(false, dmask, f.d16 ?? 0, f.tfe || f.lwe ? 1 : 0), findings)) {
       return { cls: 'vmem', findings, run: (w) => { if (w[cnt] < CNT_MAX) w[cnt]++; } };
     }
+    const status = !isStore && (f.tfe === 1 || f.lwe === 1);
     const srcOut = (r: number): number => (r >= env.vgprs ? 0 : r);
     const dataRow = chans.map((_, k) => srcOut(vdata + k) * ws);
-    if (kind === 'store' && vdata + chans.length > env.vgprs) srcRows(env, inst, vdata, chans.length, 'data', findings);
+    if (isStore && vdata + chans.length > env.vgprs) srcRows(env, inst, vdata, chans.length, 'data', findings);
     if (!G.typeDims && regs.some((r) => r >= env.vgprs)) srcRows(env, inst, regs[0]!, regs.length, 'address', findings);
     for (let k = 0; k < regs.length; k++) regs[k] = srcOut(regs[k]!);
     const srsrc = f.srsrc! * 4;
@@ -271,7 +278,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         // Array layer after the coordinates (GFX9: the T# TYPE says array; GFX10+: the dim).
         const array = G.typeDims ? im.array : instArray;
         const coords = dims + (array ? 1 : 0);
-        const need = bodyAt + coords + (kind === 'sample_l' ? 1 : 0);
+        const need = bodyAt + coords + (kind === 'sample_l' || mip ? 1 : 0);
         // GFX9: how many address VGPRs the T# type needs is known only now (those past the allocation read VGPR0).
         if (G.typeDims && f.vaddr! + need > env.vgprs && srcWarn.due) {
           srcWarn.fire();
@@ -282,7 +289,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         if (bad) {
           if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad}; the instruction writes 0`);
           warn.fire();
-          if (kind !== 'store') for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < chans.length; k++) w.v[(vdata + k) * ws + l] = 0;
+          if (!isStore) for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < chans.length; k++) w.v[(vdata + k) * ws + l] = 0;
           return;
         }
         const v = w.v;
@@ -305,16 +312,23 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
           if (array) layer = sampling ? Math.min(slices, Math.max(0, rne(reg(dims, l)))) : v[regs[bodyAt + dims]! * ws + l]! | 0;
           const inSlice = layer >= 0 && layer <= slices;
           const off = (im.firstSlice + layer) * im.sliceBytes;
-          if (kind === 'store') {
+          // _mip: levels past LAST_LEVEL miss like texels outside the level (load 0, store dropped).
+          let at = base, inLevel = true;
+          if (mip) {
+            const lv = im.baseLevel + (v[regs[coords]! * ws + l]! >>> 0);
+            inLevel = lv <= im.lastLevel;
+            if (inLevel) at = atLevel(im, lv);
+          }
+          if (isStore) {
             const x = v[regs[0]! * ws + l]!, y = dims === 2 ? v[regs[1]! * ws + l]! : 0;
             const data = [0, 0, 0, 0];
             chans.forEach((c, k) => { data[c] = v[dataRow[k]! + l]!; });
-            if (inSlice) store(w, base, x, y, data, off);
+            if (inSlice && inLevel) store(w, at, x, y, data, off);
             continue;
           }
-          if (kind === 'load') {
+          if (isLoad) {
             const x = v[regs[0]! * ws + l]! | 0, y = dims === 2 ? v[regs[1]! * ws + l]! | 0 : 0;
-            fetch(w, base, inSlice ? x : -1, y, px, off);
+            fetch(w, at, inSlice && inLevel ? x : -1, y, px, off);
           } else {
             // Normalized coordinates scale by each level's size; unnormalized ones address the base level only.
             const u = reg(0, l), vv = dims === 2 ? reg(1, l) : 0;
@@ -352,8 +366,11 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
           }
           chans.forEach((c, k) => {
             const val = px[c]!;
-            v[(vdata + k) * ws + l] = im.nfmt === 'uint' && kind === 'load' ? val >>> 0 : f32bits(val);
+            v[(vdata + k) * ws + l] = im.nfmt === 'uint' && isLoad ? val >>> 0 : f32bits(val);
           });
+          // TFE/LWE: the status VGPR after the data. Every texel is resident (no PRT) and no LOD
+          // warning applies, so it is 0.
+          if (status) v[(vdata + chans.length) * ws + l] = 0;
         }
         w.laneOps += n;
       },

@@ -183,7 +183,6 @@ export const LEFT_OUT: readonly { readonly re: RegExp; readonly why: string; rea
   { re: /^s_dcache_discard(_x2)?$/, why: 'drops dirty scalar-cache lines unwritten: with coherent memory (scalar stores land at once) the lost data cannot be modelled' },
   { re: /^image_atomic_/, why: 'image atomics: not modelled yet (mimg.ts runs load/store/sample on linear images)' },
   { re: /^image_(load|store)(_mip)?_pck/, why: 'unpacked 8/16-bit channel loads/stores (pck): not modelled yet' },
-  { re: /^image_(load|store)_mip$/, why: 'explicit-mip load/store: not modelled yet' },
   { re: /^image_get_(resinfo|lod)$/, why: 'image queries (resinfo, LOD): not modelled yet' },
   { re: /^image_msaa_load$/, why: 'MSAA surfaces (FMASK, sample index) not modelled' },
   { re: /^image_gather4/, why: 'gather4 (four texels of one channel): not modelled yet' },
