@@ -43,7 +43,7 @@ import type { Wave } from '../wave/wave.js';
 import { OncePerDispatch, WAVE_STATE_SEED, type ExecEnv } from '../engine/env.js';
 import { storeCounter } from '../target/space.js';
 import { define, type Finding } from '../engine/registry.js';
-import { CNT_MAX, dstInRange, laneOn, srcRows } from './vmem.js';
+import { ATOMIC32, CNT_MAX, dstInRange, laneOn, srcRows } from './vmem.js';
 import { mimgDst } from '../isa/gfx11/memory-mimg.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
 import { BUF_FORMATS, type BufFormat } from './buffer-formats.gen.js';
@@ -371,6 +371,81 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_
           // TFE/LWE: the status VGPR after the data. Every texel is resident (no PRT) and no LOD
           // warning applies, so it is 0.
           if (status) v[(vdata + chans.length) * ws + l] = 0;
+        }
+        w.laneOps += n;
+      },
+    };
+  });
+}
+
+/**
+ * Image atomics on one 32-bit channel (R32 UINT/SINT/FLOAT images): the texel at integer (x, y,
+ * layer) of BASE_LEVEL gets the buffer atomics' operation (vmem.ts) with VDATA (cmpswap: VDATA =
+ * new value, VDATA+1 = compare value); with GLC the pre-op value returns to VDATA. Texels outside
+ * the level or the view's slices are not touched and return 0. 64-bit image atomics (DMASK 0x3, or
+ * 0xf for cmpswap) are reported `gfx11.mimg.unsupported` and do nothing. Returning atomics whose
+ * VDATA (+ TFE/LWE) passes the VGPR allocation are issued with EXEC=0 (wave-state seed: VDST is
+ * checked only for atomics that return); a non-returning atomic's VDATA past it reads VGPR0.
+ */
+const IMAGE_ATOMICS: Readonly<Record<string, string>> = {
+  swap: 'swap', cmpswap: 'cmpswap', add: 'add', sub: 'sub', smin: 'min_i', umin: 'min_u', smax: 'max_i', umax: 'max_u',
+  and: 'and', or: 'or', xor: 'xor', inc: 'inc', dec: 'dec', fcmpswap: 'cmpswap_f', fmin: 'min_f', fmax: 'max_f',
+};
+for (const [op, key] of Object.entries(IMAGE_ATOMICS)) {
+  define(`image_atomic_${op}`, (inst, env: ExecEnv) => {
+    const f = inst.fields;
+    const ws = env.waveSize;
+    const findings: Finding[] = [];
+    const G = imageGen(env.space.gfx);
+    const cmp = op.endsWith('cmpswap');
+    const glc = f.glc === 1;
+    const dmask = f.dmask! & 15;
+    const wide = cmp ? dmask === 0xf : dmask === 0x3;
+    const fn = ATOMIC32[key]!;
+    const cnt = glc ? 'vmcnt' : storeCounter(env.space);
+    const vdata = f.vdata!;
+    if (glc && !dstInRange(env, inst, vdata, (wide ? 2 : 1) + (f.tfe || f.lwe ? 1 : 0), findings)) {
+      return { cls: 'vmem', findings, run: (w) => { if (w[cnt] < CNT_MAX) w[cnt]++; } };
+    }
+    const ndata = (wide ? 2 : 1) * (cmp ? 2 : 1);
+    if (vdata + ndata > env.vgprs) srcRows(env, inst, vdata, ndata, 'data', findings);
+    const dataRow = (k: number): number => (vdata + k >= env.vgprs ? 0 : vdata + k) * ws;
+    const regs = (G.typeDims ? Array.from({ length: 4 }, (_, k) => f.vaddr! + k) : addrRegs(inst)).map((r) => (r >= env.vgprs ? 0 : r));
+    if (!G.typeDims && addrRegs(inst).some((r) => r >= env.vgprs)) srcRows(env, inst, addrRegs(inst)[0]!, addrRegs(inst).length, 'address', findings);
+    const instDims = f.dim === DIM_1D || f.dim === DIM_1D_ARRAY ? 1 : 2, instArray = f.dim === DIM_1D_ARRAY || f.dim === DIM_2D_ARRAY;
+    const why = unsupported(inst) || (wide ? '64-bit image atomics are not modelled' : '');
+    const warn = new OncePerDispatch(env);
+    return {
+      cls: 'vmem',
+      findings,
+      run: (w) => {
+        const pc = w.pc - inst.size;
+        if (w[cnt] < CNT_MAX) w[cnt]++;
+        const im = readTsharp(w, f.srsrc! * 4, G);
+        const bad = why || im.ok || (im.bytes !== 4 || im.bits.length !== 1 ? `T# FORMAT: image atomics need one 32-bit channel` : '');
+        if (bad) {
+          if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad}; the instruction does nothing`);
+          warn.fire();
+          return;
+        }
+        const dims = im.dims || instDims;
+        const array = G.typeDims ? im.array : instArray;
+        const base = atLevel(im, im.baseLevel);
+        const slices = im.lastSlice - im.firstSlice;
+        const v = w.v;
+        let n = 0;
+        for (let l = 0; l < ws; l++) {
+          if (!laneOn(w, l)) continue;
+          n++;
+          const x = v[regs[0]! * ws + l]! | 0, y = dims === 2 ? v[regs[1]! * ws + l]! | 0 : 0;
+          const layer = array ? v[regs[dims]! * ws + l]! | 0 : 0;
+          let old = 0;
+          if (x >= 0 && y >= 0 && x < base.width && y < base.height && layer >= 0 && layer <= slices) {
+            const a = base.base + (im.firstSlice + layer) * im.sliceBytes + (y * base.pitch + x) * 4;
+            old = w.mem.read32(a);
+            w.mem.write32(a, fn(old, v[dataRow(0) + l]!, cmp ? v[dataRow(1) + l]! : 0) >>> 0);
+          }
+          if (glc) v[vdata * ws + l] = old;
         }
         w.laneOps += n;
       },
