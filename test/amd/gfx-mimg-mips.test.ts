@@ -158,3 +158,27 @@ test('image_load_mip / image_store_mip address the level in the VGPR after the c
   const l2 = linearLayout(LINEAR_RULES[11], W, H, 4, LEVELS).levels[2]!;
   assert.equal(mem.readF32(TEX + l2.offset + (1 * l2.pitch + 1) * 4), 7.25);
 });
+
+test('image_sample_d / _d_cl take the LOD from explicit derivatives; _cl clamps it from below (MinLod)', () => {
+  const lods = [-1, 0, 1, 2, 3, 4, 1, 2];
+  // Lanes 0..5: ds/dx = 2^lod / W (x footprint); lanes 6, 7: dt/dy = 2^lod / H (y footprint).
+  const d = lods.map((lod, l) => (l < 6 ? [2 ** lod / W, 0, 0, 0] : [0, 0, 0, 2 ** lod / H]));
+  const us = lods.map((_, l) => 0.03 + l * 0.11), vs = lods.map((_, l) => 0.9 - l * 0.1);
+  const clamp = lods.map((_, l) => [0, 2, 0.6, 3, 0, 1, 2.5, 0][l]!);
+  const vgprF32 = { 0: d.map((x) => x[0]!), 1: d.map((x) => x[1]!), 2: d.map((x) => x[2]!), 3: d.map((x) => x[3]!), 4: us, 5: vs, 6: clamp };
+  const o: Samp = { mip: 1 };
+  const r = runAsm('image_sample_d v10, v[0:5], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\nimage_sample_d_cl v11, v[0:6], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+    mem: texture(), sgpr: sgprs(o), vgprF32, exec: 0xff,
+  });
+  assert.deepEqual(r.diags, []);
+  for (let l = 0; l < lods.length; l++) {
+    assert.equal(r.vf(10, l), f32(ref(lods[l]!, f32(us[l]!), f32(vs[l]!), o)), `sample_d lane ${l}`);
+    assert.equal(r.vf(11, l), f32(ref(Math.max(Math.max(0, lods[l]!), f32(clamp[l]!)), f32(us[l]!), f32(vs[l]!), o)), `sample_d_cl lane ${l}`);
+  }
+  // image_sample_cl: one coordinate for the whole quad (no footprint, LOD 0), so the clamp decides.
+  const c = runAsm('image_sample_cl v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+    mem: texture(), sgpr: sgprs(o), vgprF32: { 0: 0.4, 1: 0.3, 2: clamp }, exec: 0xff,
+  });
+  assert.deepEqual(c.diags, []);
+  for (let l = 0; l < 8; l++) assert.equal(c.vf(10, l), f32(ref(f32(clamp[l]!), f32(0.4), f32(0.3), o)), `sample_cl lane ${l}`);
+});

@@ -15,7 +15,8 @@
  * image_load/store take integer texel coordinates at BASE_LEVEL and ignore texels outside it
  * (loads return 0, as robust buffer access does); image_load_mip/store_mip take the level
  * (relative to BASE_LEVEL) in the address VGPR after the coordinates (levels past LAST_LEVEL miss). image_sample(_l/_lz/_b)
- * take f32 coordinates, normalized unless the unorm bit or S# FORCE_UNNORMALIZED; LOD from the
+ * (and _cl, _b_cl, _d, _d_cl, _cd, _cd_cl: explicit derivatives before the coordinates, a
+ * minimum-LOD clamp after them) take f32 coordinates, normalized unless the unorm bit or S# FORCE_UNNORMALIZED; LOD from the
  * quad's derivatives (lanes 4q..4q+3 = TL, TR, BL, BR; log2 of the larger of the x and y
  * footprints in BASE_LEVEL texels), the explicit LOD (_l), 0 (_lz), plus the bias operand (_b) and
  * S# LOD_BIAS, clamped to S# MIN_LOD..MAX_LOD; LOD <= 0 uses XY_MAG_FILTER at BASE_LEVEL, above it
@@ -227,8 +228,15 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
   }
 }
 
-for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_l', 'sample_lz', 'sample_b'] as const) {
+for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_l', 'sample_lz', 'sample_b', 'sample_cl', 'sample_b_cl', 'sample_d', 'sample_d_cl', 'sample_cd', 'sample_cd_cl'] as const) {
   const sampling = kind.startsWith('sample');
+  // Sample variants: _b bias VGPR first; _d/_cd explicit derivatives (ds/dx, dt/dx, ds/dy, dt/dy;
+  // coarse or fine is the same here) before the coordinates; _l explicit LOD / _cl minimum-LOD
+  // clamp after them.
+  const bias = /_b(_|$)/.test(kind);
+  const deriv = /_c?d(_|$)/.test(kind);
+  const clampLod = kind.endsWith('_cl');
+  const implicitLod = kind === 'sample' || kind === 'sample_b' || kind === 'sample_cl' || kind === 'sample_b_cl';
   // _mip: the level (relative to BASE_LEVEL) is the address VGPR after the coordinates and layer.
   const mip = kind.endsWith('_mip');
   const isStore = kind === 'store' || kind === 'store_mip';
@@ -239,14 +247,15 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_
     const findings: Finding[] = [];
     const why = unsupported(inst);
     const G = imageGen(env.space.gfx);
-    // GFX9 records no address width: the VGPRs run on from vaddr, as many as the T# type needs.
-    const regs = G.typeDims ? Array.from({ length: 4 }, (_, k) => f.vaddr! + k) : addrRegs(inst);
+    // GFX9 records no address width: the VGPRs run on from vaddr, as many as the T# type needs
+    // (up to bias + 4 derivatives + 3 coordinates + clamp).
+    const regs = G.typeDims ? Array.from({ length: 9 }, (_, k) => f.vaddr! + k) : addrRegs(inst);
     const instDims = f.dim === DIM_1D || f.dim === DIM_1D_ARRAY ? 1 : 2, instArray = f.dim === DIM_1D_ARRAY || f.dim === DIM_2D_ARRAY;
     const dmask = f.dmask! & 15;
     const chans = [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
     if (!chans.length && !isStore) chans.push(0);
-    // Address VGPRs: [bias] u [v] [lod] (GFX10+ order: bias before the body, LOD after it).
-    const bodyAt = kind === 'sample_b' ? 1 : 0;
+    // Address VGPRs: [bias] [derivatives] u [v] [layer] [lod | clamp | mip].
+    const bodyBase = bias ? 1 : 0;
     const vdata = f.vdata!;
     const cnt = isStore ? storeCounter(env.space) : 'vmcnt';
     // Wave-state seed, VGPR out of range: a returning instruction whose destination (every VGPR it
@@ -278,7 +287,8 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_
         // Array layer after the coordinates (GFX9: the T# TYPE says array; GFX10+: the dim).
         const array = G.typeDims ? im.array : instArray;
         const coords = dims + (array ? 1 : 0);
-        const need = bodyAt + coords + (kind === 'sample_l' || mip ? 1 : 0);
+        const bodyAt = bodyBase + (deriv ? 2 * dims : 0);
+        const need = bodyAt + coords + (kind === 'sample_l' || mip || clampLod ? 1 : 0);
         // GFX9: how many address VGPRs the T# type needs is known only now (those past the allocation read VGPR0).
         if (G.typeDims && f.vaddr! + need > env.vgprs && srcWarn.due) {
           srcWarn.fire();
@@ -334,16 +344,24 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_
             const u = reg(0, l), vv = dims === 2 ? reg(1, l) : 0;
             let lod = 0;
             if (!unnorm) {
-              if (kind === 'sample' || kind === 'sample_b') {
+              if (deriv) {
+                // Explicit derivatives, scaled to base-level texels.
+                const d = (k: number): number => f32(v[regs[bodyBase + k]! * ws + l]!);
+                const ux = d(0) * base.width, vx = dims === 2 ? d(1) * base.height : 0;
+                const uy = d(dims) * base.width, vy = dims === 2 ? d(dims + 1) * base.height : 0;
+                lod = Math.log2(Math.max(Math.hypot(ux, vx), Math.hypot(uy, vy)));
+              } else if (implicitLod) {
                 // Implicit LOD from the quad's derivatives (lanes 4q..4q+3: TL, TR, BL, BR) in base-level texels.
                 const q = l & ~3;
                 const ux = (reg(0, q + 1) - reg(0, q)) * base.width, uy = (reg(0, q + 2) - reg(0, q)) * base.width;
                 const vx = dims === 2 ? (reg(1, q + 1) - reg(1, q)) * base.height : 0, vy = dims === 2 ? (reg(1, q + 2) - reg(1, q)) * base.height : 0;
                 lod = Math.log2(Math.max(Math.hypot(ux, vx), Math.hypot(uy, vy)));
-                if (kind === 'sample_b') lod += f32(v[regs[0]! * ws + l]!);
               } else if (kind === 'sample_l') lod = reg(coords, l);
+              if (bias) lod += f32(v[regs[0]! * ws + l]!);
               lod = Math.min(maxLod, Math.max(minLod, lod + lodBias));
               if (Number.isNaN(lod)) lod = minLod;
+              // _cl: the clamp is a minimum LOD (SPIR-V MinLod): no level finer than it.
+              if (clampLod) lod = Math.max(lod, reg(coords, l));
             }
             const top = im.lastLevel - im.baseLevel;
             if (lod <= 0 || unnorm) {
