@@ -182,3 +182,25 @@ test('image_sample_d / _d_cl take the LOD from explicit derivatives; _cl clamps 
   assert.deepEqual(c.diags, []);
   for (let l = 0; l < 8; l++) assert.equal(c.vf(10, l), f32(ref(f32(clamp[l]!), f32(0.4), f32(0.3), o)), `sample_cl lane ${l}`);
 });
+
+test('image_sample_*_o: the offset VGPR (x [5:0], y [13:8], signed) moves the texel before clamping, at the level sampled', () => {
+  const offs = [[1, -1], [-2, 3], [31, 0], [-32, -32], [0, 0], [5, 2], [-1, 7], [3, -4]] as const;
+  const packed = offs.map(([x, y]) => ((x & 63) | ((y & 63) << 8)) >>> 0);
+  const us = offs.map((_, l) => 0.1 + l * 0.1), vs = offs.map((_, l) => 0.8 - l * 0.09);
+  const o: Samp = { mip: 1 };
+  // Reference: nearest texel of the level, offset, clamped to the last texel (CLAMP_X/Y = 2).
+  const at = (level: number, u: number, v: number, ox: number, oy: number): number => {
+    const w = Math.max(1, W >> level), h = Math.max(1, H >> level);
+    const x = Math.min(w - 1, Math.max(0, Math.floor(u * w) + ox)), y = Math.min(h - 1, Math.max(0, Math.floor(v * h) + oy));
+    return texel(level, x, y);
+  };
+  // _lz_o at level 0; _l_o at LOD 1 (MIP_FILTER point: level 1).
+  const r = runAsm('image_sample_lz_o v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\nimage_sample_l_o v11, v[0:3], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+    mem: texture(), sgpr: sgprs(o), vgpr: { 0: packed }, vgprF32: { 1: us, 2: vs, 3: 1 }, exec: 0xff,
+  });
+  assert.deepEqual(r.diags, []);
+  for (let l = 0; l < offs.length; l++) {
+    assert.equal(r.vf(10, l), at(0, f32(us[l]!), f32(vs[l]!), offs[l]![0], offs[l]![1]), `lz_o lane ${l}`);
+    assert.equal(r.vf(11, l), at(1, f32(us[l]!), f32(vs[l]!), offs[l]![0], offs[l]![1]), `l_o lane ${l}`);
+  }
+});

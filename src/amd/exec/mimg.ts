@@ -210,15 +210,18 @@ const ufix8 = (v: number): number => v / 256;
 const sfix8 = (v: number, width: number): number => (v >= 2 ** (width - 1) ? v - 2 ** width : v) / 256;
 
 /** Point or bilinear filtering of one level at coordinates already in that level's texel space. */
+/** The current lane's texel offsets (sample *_o), added to the integer texel coordinates before wrapping. */
+const OFS = new Int32Array(2);
+
 function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bilinear: boolean, cx: number, cy: number, out: Float64Array, t: Float64Array, off: number): void {
   if (!bilinear) {
-    const x = wrap(cx, Math.floor(u), im.width), y = dims === 2 ? wrap(cy, Math.floor(v), im.height) : 0;
+    const x = wrap(cx, Math.floor(u) + OFS[0]!, im.width), y = dims === 2 ? wrap(cy, Math.floor(v) + OFS[1]!, im.height) : 0;
     fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, out, off);
     return;
   }
   const fu = u - 0.5, fv = dims === 2 ? v - 0.5 : 0;
-  const x0 = Math.floor(fu), y0 = Math.floor(fv);
-  const a = fu - x0, b = fv - y0;
+  const a = fu - Math.floor(fu), b = fv - Math.floor(fv);
+  const x0 = Math.floor(fu) + OFS[0]!, y0 = Math.floor(fv) + (dims === 2 ? OFS[1]! : 0);
   out.fill(0);
   for (const [dx, dy, wt] of [[0, 0, (1 - a) * (1 - b)], [1, 0, a * (1 - b)], [0, 1, (1 - a) * b], [1, 1, a * b]] as const) {
     if (wt === 0) continue;
@@ -228,15 +231,19 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
   }
 }
 
-for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_l', 'sample_lz', 'sample_b', 'sample_cl', 'sample_b_cl', 'sample_d', 'sample_d_cl', 'sample_cd', 'sample_cd_cl'] as const) {
+const SAMPLES = ['sample', 'sample_l', 'sample_lz', 'sample_b', 'sample_cl', 'sample_b_cl', 'sample_d', 'sample_d_cl', 'sample_cd', 'sample_cd_cl'] as const;
+for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAMPLES.map((k) => `${k}_o` as const)]) {
   const sampling = kind.startsWith('sample');
+  // _o: a texel-offset VGPR first (x [5:0], y [13:8], signed), added at every level sampled.
+  const offsets = kind.endsWith('_o');
+  const bk = kind.replace(/_o$/, '');
   // Sample variants: _b bias VGPR first; _d/_cd explicit derivatives (ds/dx, dt/dx, ds/dy, dt/dy;
   // coarse or fine is the same here) before the coordinates; _l explicit LOD / _cl minimum-LOD
   // clamp after them.
   const bias = /_b(_|$)/.test(kind);
   const deriv = /_c?d(_|$)/.test(kind);
-  const clampLod = kind.endsWith('_cl');
-  const implicitLod = kind === 'sample' || kind === 'sample_b' || kind === 'sample_cl' || kind === 'sample_b_cl';
+  const clampLod = bk.endsWith('_cl');
+  const implicitLod = bk === 'sample' || bk === 'sample_b' || bk === 'sample_cl' || bk === 'sample_b_cl';
   // _mip: the level (relative to BASE_LEVEL) is the address VGPR after the coordinates and layer.
   const mip = kind.endsWith('_mip');
   const isStore = kind === 'store' || kind === 'store_mip';
@@ -255,7 +262,8 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_
     const chans = [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
     if (!chans.length && !isStore) chans.push(0);
     // Address VGPRs: [bias] [derivatives] u [v] [layer] [lod | clamp | mip].
-    const bodyBase = bias ? 1 : 0;
+    const biasAt = offsets ? 1 : 0;
+    const bodyBase = biasAt + (bias ? 1 : 0);
     const vdata = f.vdata!;
     const cnt = isStore ? storeCounter(env.space) : 'vmcnt';
     // Wave-state seed, VGPR out of range: a returning instruction whose destination (every VGPR it
@@ -288,7 +296,7 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_
         const array = G.typeDims ? im.array : instArray;
         const coords = dims + (array ? 1 : 0);
         const bodyAt = bodyBase + (deriv ? 2 * dims : 0);
-        const need = bodyAt + coords + (kind === 'sample_l' || mip || clampLod ? 1 : 0);
+        const need = bodyAt + coords + (bk === 'sample_l' || mip || clampLod ? 1 : 0);
         // GFX9: how many address VGPRs the T# type needs is known only now (those past the allocation read VGPR0).
         if (G.typeDims && f.vaddr! + need > env.vgprs && srcWarn.due) {
           srcWarn.fire();
@@ -342,6 +350,9 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_
           } else {
             // Normalized coordinates scale by each level's size; unnormalized ones address the base level only.
             const u = reg(0, l), vv = dims === 2 ? reg(1, l) : 0;
+            const o = offsets ? v[regs[0]! * ws + l]! : 0;
+            OFS[0] = (o << 26) >> 26;
+            OFS[1] = (o << 18) >> 26;
             let lod = 0;
             if (!unnorm) {
               if (deriv) {
@@ -356,8 +367,8 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', 'sample', 'sample_
                 const ux = (reg(0, q + 1) - reg(0, q)) * base.width, uy = (reg(0, q + 2) - reg(0, q)) * base.width;
                 const vx = dims === 2 ? (reg(1, q + 1) - reg(1, q)) * base.height : 0, vy = dims === 2 ? (reg(1, q + 2) - reg(1, q)) * base.height : 0;
                 lod = Math.log2(Math.max(Math.hypot(ux, vx), Math.hypot(uy, vy)));
-              } else if (kind === 'sample_l') lod = reg(coords, l);
-              if (bias) lod += f32(v[regs[0]! * ws + l]!);
+              } else if (bk === 'sample_l') lod = reg(coords, l);
+              if (bias) lod += f32(v[regs[biasAt]! * ws + l]!);
               lod = Math.min(maxLod, Math.max(minLod, lod + lodBias));
               if (Number.isNaN(lod)) lod = minLod;
               // _cl: the clamp is a minimum LOD (SPIR-V MinLod): no level finer than it.

@@ -187,7 +187,6 @@ export const LEFT_OUT: readonly { readonly re: RegExp; readonly why: string; rea
   { re: /^image_gather4/, why: 'gather4 (four texels of one channel): not modelled yet' },
   { re: /^image_sample_c(_|$)/, why: 'depth-compare sampling (c: per-texel compare against the S# function before filtering): not modelled yet' },
   { re: /_g16$/, why: '16-bit derivatives (g16): not modelled yet' },
-  { re: /^image_sample.*_o$/, why: 'texel offsets (o: a packed offset VGPR before the others): not modelled yet' },
 ];
 
 export interface EncodingCoverage {
