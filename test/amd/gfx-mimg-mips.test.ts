@@ -11,6 +11,12 @@ import { LINEAR_RULES, linearLayout } from '../../src/amd/exec/image-layout.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from '../../src/amd/exec/mimg-rsrc.gen.js';
 import { BUF_FORMATS } from '../../src/amd/exec/buffer-formats.gen.js';
 import { runAsm } from './exec-harness.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { DEPTH_COMPARE } from '../../src/amd/exec/mimg.js';
+
+/** Mesa's register database (../shared/ref), read when present. */
+const GFX9_JSON = fileURLToPath(new URL('../../../../shared/ref/mesa-amd-registers/gfx9.json', import.meta.url));
 
 const W = 16, H = 8, LEVELS = 5; // 16x8, 8x4, 4x2, 2x1, 1x1
 const TEX = 0x2000_0000;
@@ -202,5 +208,40 @@ test('image_sample_*_o: the offset VGPR (x [5:0], y [13:8], signed) moves the te
   for (let l = 0; l < offs.length; l++) {
     assert.equal(r.vf(10, l), at(0, f32(us[l]!), f32(vs[l]!), offs[l]![0], offs[l]![1]), `lz_o lane ${l}`);
     assert.equal(r.vf(11, l), at(1, f32(us[l]!), f32(vs[l]!), offs[l]![0], offs[l]![1]), `l_o lane ${l}`);
+  }
+});
+
+test('image_sample_c_lz / _c_lz_o compare the reference with the texel by S# DEPTH_COMPARE_FUNC (1 pass, 0 fail)', () => {
+  // Lane l samples texel (l % 8, 2) of level 0 (value 20 + x) with a reference below, equal to or above it.
+  const xs = Array.from({ length: 24 }, (_, l) => l % 8);
+  const us = xs.map((x) => (x + 0.5) / W), vs = xs.map(() => 2.5 / H);
+  const refs = xs.map((x, l) => 20 + x + [-1, 0, 1][Math.floor(l / 8)]!);
+  const ops: ((r: number, t: number) => boolean)[] = [() => false, (r, t) => r < t, (r, t) => r === t, (r, t) => r <= t, (r, t) => r > t, (r, t) => r !== t, (r, t) => r >= t, () => true];
+  for (let fn = 0; fn < 8; fn++) {
+    const sgpr = sgprs({ mip: 1 });
+    sgpr[8] = (sgpr[8]! | (fn << SQ_IMG_SAMP.DEPTH_COMPARE_FUNC!.lo)) >>> 0;
+    const r = runAsm('image_sample_c_lz v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\nimage_sample_c_lz_o v11, v[3:6], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+      mem: texture(), sgpr, exec: 0xffffff, vgpr: { 3: 1 }, vgprF32: { 0: refs, 1: us, 2: vs, 4: refs, 5: us, 6: vs },
+    });
+    assert.deepEqual(r.diags, []);
+    for (let l = 0; l < 24; l++) {
+      assert.equal(r.vf(10, l), ops[fn]!(refs[l]!, 20 + xs[l]!) ? 1 : 0, `func ${fn} lane ${l}`);
+      // _o with offset x = +1: the texel to the right (clamped at the last column).
+      assert.equal(r.vf(11, l), ops[fn]!(refs[l]!, 20 + Math.min(W - 1, xs[l]! + 1)) ? 1 : 0, `func ${fn} lane ${l} (offset)`);
+    }
+  }
+});
+
+test('DEPTH_COMPARE follows SQ_TEX_DEPTH_COMPARE of Mesa\'s register database', { skip: !existsSync(GFX9_JSON) && 'ref/mesa-amd-registers absent' }, () => {
+  const enums = (JSON.parse(readFileSync(GFX9_JSON, 'utf8')) as { enums: Record<string, { entries: { name: string; value: number }[] }> }).enums;
+  const e = enums.SQ_TEX_DEPTH_COMPARE!.entries;
+  const expect: Record<string, (r: number, t: number) => boolean> = {
+    NEVER: () => false, LESS: (r, t) => r < t, EQUAL: (r, t) => r === t, LESSEQUAL: (r, t) => r <= t,
+    GREATER: (r, t) => r > t, NOTEQUAL: (r, t) => r !== t, GREATEREQUAL: (r, t) => r >= t, ALWAYS: () => true,
+  };
+  assert.equal(e.length, 8);
+  for (const { name, value } of e) {
+    const want = expect[name.replace('SQ_TEX_DEPTH_COMPARE_', '')]!;
+    for (const [r, t] of [[0, 1], [1, 1], [2, 1]]) assert.equal(DEPTH_COMPARE[value]!(r!, t!), want(r!, t!), `${name} (${r}, ${t})`);
   }
 });

@@ -141,6 +141,17 @@ function atLevel(im: Image, level: number): Image {
   return { ...im, base: im.base + l.offset, width: l.width, height: l.height, pitch: l.pitch };
 }
 
+/**
+ * Depth compare (sample_c*): S# DEPTH_COMPARE_FUNC by its SQ_TEX_DEPTH_COMPARE value (Mesa's
+ * register database: NEVER, LESS, EQUAL, LESSEQUAL, GREATER, NOTEQUAL, GREATEREQUAL, ALWAYS), the
+ * reference value OP the texel's first channel; 1 or 0 per texel, before filtering (PCF).
+ */
+export const DEPTH_COMPARE: readonly ((ref: number, t: number) => boolean)[] = [
+  () => false, (r, t) => r < t, (r, t) => r === t, (r, t) => r <= t, (r, t) => r > t, (r, t) => r !== t, (r, t) => r >= t, () => true,
+];
+/** The current lane's compare: function index (-1: none) and reference value. */
+const CMP = { fn: -1, ref: 0 };
+
 /** Texel (x, y) as 4 channels after DST_SEL. */
 function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array, off: number): void {
   const raw = [0, 0, 0, 1];
@@ -152,6 +163,8 @@ function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array, off:
       raw[c] = im.nfmt === 'unorm' ? v / (2 ** b - 1) : im.nfmt === 'float' ? (b === 16 ? f16(v) : b === 32 ? f32(v) : v) : v;
     });
   } else raw[3] = 0;
+  // sample_c: the first channel becomes the compare result (a border texel compares its 0).
+  if (CMP.fn >= 0) raw[0] = DEPTH_COMPARE[CMP.fn]!(CMP.ref, raw[0]!) ? 1 : 0;
   for (let c = 0; c < 4; c++) {
     const s = im.dst[c]!;
     out[c] = s === 0 ? 0 : s === 1 ? 1 : s >= 4 ? raw[s - 4]! : 0;
@@ -231,17 +244,20 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
   }
 }
 
-const SAMPLES = ['sample', 'sample_l', 'sample_lz', 'sample_b', 'sample_cl', 'sample_b_cl', 'sample_d', 'sample_d_cl', 'sample_cd', 'sample_cd_cl'] as const;
-for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAMPLES.map((k) => `${k}_o` as const)]) {
+const SAMPLES0 = ['sample', 'sample_l', 'sample_lz', 'sample_b', 'sample_cl', 'sample_b_cl', 'sample_d', 'sample_d_cl', 'sample_cd', 'sample_cd_cl'] as const;
+const SAMPLES = [...SAMPLES0, ...SAMPLES0.map((k) => k.replace(/^sample/, 'sample_c'))];
+for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAMPLES.map((k) => `${k}_o`)]) {
   const sampling = kind.startsWith('sample');
   // _o: a texel-offset VGPR first (x [5:0], y [13:8], signed), added at every level sampled.
   const offsets = kind.endsWith('_o');
-  const bk = kind.replace(/_o$/, '');
+  // sample_c*: a depth-compare reference VGPR after the offset and bias.
+  const compare = /^sample_c(_|$)/.test(kind);
+  const bk = kind.replace(/_o$/, '').replace(/^sample_c(?=_|$)/, 'sample');
   // Sample variants: _b bias VGPR first; _d/_cd explicit derivatives (ds/dx, dt/dx, ds/dy, dt/dy;
   // coarse or fine is the same here) before the coordinates; _l explicit LOD / _cl minimum-LOD
   // clamp after them.
-  const bias = /_b(_|$)/.test(kind);
-  const deriv = /_c?d(_|$)/.test(kind);
+  const bias = /_b(_|$)/.test(bk);
+  const deriv = /_c?d(_|$)/.test(bk);
   const clampLod = bk.endsWith('_cl');
   const implicitLod = bk === 'sample' || bk === 'sample_b' || bk === 'sample_cl' || bk === 'sample_b_cl';
   // _mip: the level (relative to BASE_LEVEL) is the address VGPR after the coordinates and layer.
@@ -263,7 +279,8 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
     if (!chans.length && !isStore) chans.push(0);
     // Address VGPRs: [bias] [derivatives] u [v] [layer] [lod | clamp | mip].
     const biasAt = offsets ? 1 : 0;
-    const bodyBase = biasAt + (bias ? 1 : 0);
+    const zAt = biasAt + (bias ? 1 : 0);
+    const bodyBase = zAt + (compare ? 1 : 0);
     const vdata = f.vdata!;
     const cnt = isStore ? storeCounter(env.space) : 'vmcnt';
     // Wave-state seed, VGPR out of range: a returning instruction whose destination (every VGPR it
@@ -316,6 +333,7 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
         const cx = get(w, ssamp, S.CLAMP_X), cy = get(w, ssamp, S.CLAMP_Y);
         const magLinear = get(w, ssamp, S.XY_MAG_FILTER) === 1, minLinear = get(w, ssamp, S.XY_MIN_FILTER) !== 0;
         const mipFilter = get(w, ssamp, S.MIP_FILTER);
+        const cmpFn = get(w, ssamp, S.DEPTH_COMPARE_FUNC);
         const minLod = ufix8(get(w, ssamp, S.MIN_LOD)), maxLod = ufix8(get(w, ssamp, S.MAX_LOD));
         const lodBias = sfix8(get(w, ssamp, S.LOD_BIAS), S.LOD_BIAS?.width ?? 14);
         const base = atLevel(im, im.baseLevel);
@@ -353,6 +371,8 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
             const o = offsets ? v[regs[0]! * ws + l]! : 0;
             OFS[0] = (o << 26) >> 26;
             OFS[1] = (o << 18) >> 26;
+            CMP.fn = compare ? cmpFn : -1;
+            CMP.ref = compare ? f32(v[regs[zAt]! * ws + l]!) : 0;
             let lod = 0;
             if (!unnorm) {
               if (deriv) {
@@ -401,6 +421,9 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
           // warning applies, so it is 0.
           if (status) v[(vdata + chans.length) * ws + l] = 0;
         }
+        CMP.fn = -1;
+        OFS[0] = 0;
+        OFS[1] = 0;
         w.laneOps += n;
       },
     };

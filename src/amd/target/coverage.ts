@@ -185,7 +185,6 @@ export const LEFT_OUT: readonly { readonly re: RegExp; readonly why: string; rea
   { re: /^image_get_(resinfo|lod)$/, why: 'image queries (resinfo, LOD): not modelled yet' },
   { re: /^image_msaa_load$/, why: 'MSAA surfaces (FMASK, sample index) not modelled' },
   { re: /^image_gather4/, why: 'gather4 (four texels of one channel): not modelled yet' },
-  { re: /^image_sample_c(_|$)/, why: 'depth-compare sampling (c: per-texel compare against the S# function before filtering): not modelled yet' },
   { re: /_g16$/, why: '16-bit derivatives (g16): not modelled yet' },
 ];
 
