@@ -245,3 +245,28 @@ test('DEPTH_COMPARE follows SQ_TEX_DEPTH_COMPARE of Mesa\'s register database', 
     for (const [r, t] of [[0, 1], [1, 1], [2, 1]]) assert.equal(DEPTH_COMPARE[value]!(r!, t!), want(r!, t!), `${name} (${r}, ${t})`);
   }
 });
+
+test('image_gather4_lz / _l / _c_lz_o return one channel of the 2x2 footprint in the order (i0,j1), (i1,j1), (i1,j0), (i0,j0)', () => {
+  const us = [0.03, 0.5, 0.97, 0.26, 0.7, 0.125, 0.55, 0.9], vs = [0.05, 0.5, 0.95, 0.3, 0.12, 0.81, 0.44, 0.6];
+  const clampTo = (i: number, n: number) => Math.min(n - 1, Math.max(0, i));
+  const foot = (level: number, u: number, v: number, ox = 0, oy = 0): number[] => {
+    const w = Math.max(1, W >> level), h = Math.max(1, H >> level);
+    const i0 = Math.floor(u * w - 0.5) + ox, j0 = Math.floor(v * h - 0.5) + oy;
+    return [[i0, j0 + 1], [i0 + 1, j0 + 1], [i0 + 1, j0], [i0, j0]].map(([i, j]) => texel(level, clampTo(i!, w), clampTo(j!, h)));
+  };
+  const sgpr = sgprs({ mip: 1 });
+  sgpr[8] = (sgpr[8]! | (1 << SQ_IMG_SAMP.DEPTH_COMPARE_FUNC!.lo)) >>> 0; // LESS (only the _c form reads it)
+  const r = runAsm([
+    'image_gather4_lz v[10:13], v[0:1], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D',
+    'image_gather4_l v[14:17], v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D',
+    'image_gather4_c_lz_o v[18:21], v[3:6], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D',
+    's_waitcnt vmcnt(0)', 's_endpgm',
+  ].join('\n'), { mem: texture(), sgpr, exec: 0xff, vgpr: { 3: 1 }, vgprF32: { 0: us, 1: vs, 2: 1, 4: 25, 5: us, 6: vs } });
+  assert.deepEqual(r.diags, []);
+  for (let l = 0; l < us.length; l++) {
+    const u = f32(us[l]!), v = f32(vs[l]!);
+    assert.deepEqual([10, 11, 12, 13].map((k) => r.vf(k, l)), foot(0, u, v), `gather4_lz lane ${l}`);
+    assert.deepEqual([14, 15, 16, 17].map((k) => r.vf(k, l)), foot(1, u, v), `gather4_l lane ${l}`);
+    assert.deepEqual([18, 19, 20, 21].map((k) => r.vf(k, l)), foot(0, u, v, 1, 0).map((t) => (25 < t ? 1 : 0)), `gather4_c_lz_o lane ${l}`);
+  }
+});

@@ -226,7 +226,21 @@ const sfix8 = (v: number, width: number): number => (v >= 2 ** (width - 1) ? v -
 /** The current lane's texel offsets (sample *_o), added to the integer texel coordinates before wrapping. */
 const OFS = new Int32Array(2);
 
+/** gather4*: the channel gathered (-1: not a gather). */
+const GATHER = { comp: -1 };
+
 function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bilinear: boolean, cx: number, cy: number, out: Float64Array, t: Float64Array, off: number): void {
+  if (GATHER.comp >= 0) {
+    // gather4: one channel of the bilinear footprint's texels, in the order (i0,j1), (i1,j1), (i1,j0), (i0,j0).
+    const i0 = Math.floor(u - 0.5) + OFS[0]!, j0 = dims === 2 ? Math.floor(v - 0.5) + OFS[1]! : 0;
+    const ps = [[i0, j0 + 1], [i0 + 1, j0 + 1], [i0 + 1, j0], [i0, j0]] as const;
+    for (let k = 0; k < 4; k++) {
+      const x = wrap(cx, ps[k]![0], im.width), y = dims === 2 ? wrap(cy, ps[k]![1], im.height) : 0;
+      fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, t, off);
+      out[k] = t[GATHER.comp]!;
+    }
+    return;
+  }
   if (!bilinear) {
     const x = wrap(cx, Math.floor(u) + OFS[0]!, im.width), y = dims === 2 ? wrap(cy, Math.floor(v) + OFS[1]!, im.height) : 0;
     fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, out, off);
@@ -245,14 +259,18 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
 }
 
 const SAMPLES0 = ['sample', 'sample_l', 'sample_lz', 'sample_b', 'sample_cl', 'sample_b_cl', 'sample_d', 'sample_d_cl', 'sample_cd', 'sample_cd_cl'] as const;
-const SAMPLES = [...SAMPLES0, ...SAMPLES0.map((k) => k.replace(/^sample/, 'sample_c'))];
+const GATHERS0 = ['gather4', 'gather4_l', 'gather4_lz', 'gather4_b', 'gather4_cl', 'gather4_b_cl'] as const;
+const SAMPLES = [...SAMPLES0, ...SAMPLES0.map((k) => k.replace(/^sample/, 'sample_c')), ...GATHERS0, ...GATHERS0.map((k) => k.replace(/^gather4/, 'gather4_c'))];
 for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAMPLES.map((k) => `${k}_o`)]) {
-  const sampling = kind.startsWith('sample');
+  // gather4*: addressed like the sample variant of the same suffixes; returns 4 VGPRs (one channel,
+  // the lowest DMASK bit, of the 2x2 footprint) from the level the LOD selects (never blended).
+  const gather = kind.startsWith('gather4');
+  const sampling = kind.startsWith('sample') || gather;
   // _o: a texel-offset VGPR first (x [5:0], y [13:8], signed), added at every level sampled.
   const offsets = kind.endsWith('_o');
   // sample_c*: a depth-compare reference VGPR after the offset and bias.
-  const compare = /^sample_c(_|$)/.test(kind);
-  const bk = kind.replace(/_o$/, '').replace(/^sample_c(?=_|$)/, 'sample');
+  const compare = /^(sample|gather4)_c(_|$)/.test(kind);
+  const bk = kind.replace(/_o$/, '').replace(/^(sample|gather4)_c(?=_|$)/, '$1').replace(/^gather4/, 'sample');
   // Sample variants: _b bias VGPR first; _d/_cd explicit derivatives (ds/dx, dt/dx, ds/dy, dt/dy;
   // coarse or fine is the same here) before the coordinates; _l explicit LOD / _cl minimum-LOD
   // clamp after them.
@@ -275,7 +293,8 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
     const regs = G.typeDims ? Array.from({ length: 9 }, (_, k) => f.vaddr! + k) : addrRegs(inst);
     const instDims = f.dim === DIM_1D || f.dim === DIM_1D_ARRAY ? 1 : 2, instArray = f.dim === DIM_1D_ARRAY || f.dim === DIM_2D_ARRAY;
     const dmask = f.dmask! & 15;
-    const chans = [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
+    const chans = gather ? [0, 1, 2, 3] : [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
+    const gatherComp = dmask ? 31 - Math.clz32(dmask & -dmask) : 0;
     if (!chans.length && !isStore) chans.push(0);
     // Address VGPRs: [bias] [derivatives] u [v] [layer] [lod | clamp | mip].
     const biasAt = offsets ? 1 : 0;
@@ -287,7 +306,7 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
     // may return: popcount(DMASK), packed by D16, plus the TFE/LWE status VGPR) runs past the
     // allocation is issued with EXEC=0 (counted, nothing read or written). Sources past it (store
     // data, address VGPRs) read VGPR0 for each register out of range, as other VMEM does.
-    if (!isStore && !dstInRange(env, inst, vdata, mimgDst(false, dmask, f.d16 ?? 0, f.tfe || f.lwe ? 1 : 0), findings)) {
+    if (!isStore && !dstInRange(env, inst, vdata, mimgDst(gather, dmask, f.d16 ?? 0, f.tfe || f.lwe ? 1 : 0), findings)) {
       return { cls: 'vmem', findings, run: (w) => { if (w[cnt] < CNT_MAX) w[cnt]++; } };
     }
     const status = !isStore && (f.tfe === 1 || f.lwe === 1);
@@ -372,6 +391,7 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
             OFS[0] = (o << 26) >> 26;
             OFS[1] = (o << 18) >> 26;
             CMP.fn = compare ? cmpFn : -1;
+            GATHER.comp = gather ? gatherComp : -1;
             CMP.ref = compare ? f32(v[regs[zAt]! * ws + l]!) : 0;
             let lod = 0;
             if (!unnorm) {
@@ -397,7 +417,7 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
             const top = im.lastLevel - im.baseLevel;
             if (lod <= 0 || unnorm) {
               filterLevel(w, base, unnorm ? u : u * base.width, unnorm ? vv : vv * base.height, dims, magLinear, cx, cy, px, t, off);
-            } else if (mipFilter === 2 && top > 0) {
+            } else if (mipFilter === 2 && top > 0 && !gather) {
               // Linear between the two nearest levels.
               const l0 = Math.min(top, Math.floor(lod)), l1 = Math.min(top, l0 + 1), fr = Math.min(1, lod - l0);
               const i0 = atLevel(im, im.baseLevel + l0), i1 = atLevel(im, im.baseLevel + l1);
@@ -408,20 +428,21 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
               }
             } else {
               // MIP_FILTER point: the nearest level (ceil(lod + 0.5) - 1); none: the base level.
-              const lv = mipFilter === 1 ? Math.min(top, Math.max(0, Math.ceil(lod + 0.5) - 1)) : 0;
+              const lv = mipFilter === 1 || (gather && mipFilter === 2) ? Math.min(top, Math.max(0, Math.ceil(lod + 0.5) - 1)) : 0;
               const il = atLevel(im, im.baseLevel + lv);
               filterLevel(w, il, u * il.width, vv * il.height, dims, minLinear, cx, cy, px, t, off);
             }
           }
           chans.forEach((c, k) => {
             const val = px[c]!;
-            v[(vdata + k) * ws + l] = im.nfmt === 'uint' && isLoad ? val >>> 0 : f32bits(val);
+            v[(vdata + k) * ws + l] = im.nfmt === 'uint' && (isLoad || gather) ? val >>> 0 : f32bits(val);
           });
           // TFE/LWE: the status VGPR after the data. Every texel is resident (no PRT) and no LOD
           // warning applies, so it is 0.
           if (status) v[(vdata + chans.length) * ws + l] = 0;
         }
         CMP.fn = -1;
+        GATHER.comp = -1;
         OFS[0] = 0;
         OFS[1] = 0;
         w.laneOps += n;
