@@ -14,6 +14,7 @@ import { runAsm } from './exec-harness.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEPTH_COMPARE } from '../../src/amd/exec/mimg.js';
+import { f16bits } from '../../src/core/float.js';
 
 /** Mesa's register database (../shared/ref), read when present. */
 const GFX9_JSON = fileURLToPath(new URL('../../../../shared/ref/mesa-amd-registers/gfx9.json', import.meta.url));
@@ -269,4 +270,19 @@ test('image_gather4_lz / _l / _c_lz_o return one channel of the 2x2 footprint in
     assert.deepEqual([14, 15, 16, 17].map((k) => r.vf(k, l)), foot(1, u, v), `gather4_l lane ${l}`);
     assert.deepEqual([18, 19, 20, 21].map((k) => r.vf(k, l)), foot(0, u, v, 1, 0).map((t) => (25 < t ? 1 : 0)), `gather4_c_lz_o lane ${l}`);
   }
+});
+
+test('image_sample_d_g16: 16-bit derivatives packed (ds/dx | dt/dx << 16), (ds/dy | dt/dy << 16)', () => {
+  const lods = [-1, 0, 1, 2, 3, 4, 1, 2];
+  const half = (x: number) => f16bits(x);
+  // Lanes 0..5: ds/dx = 2^lod / W in the low half of the first VGPR; lanes 6, 7: dt/dy = 2^lod / H in the high half of the second.
+  const d0 = lods.map((lod, l) => (l < 6 ? half(2 ** lod / W) : 0));
+  const d1 = lods.map((lod, l) => (l < 6 ? 0 : (half(2 ** lod / H) << 16) >>> 0));
+  const us = lods.map((_, l) => 0.03 + l * 0.11), vs = lods.map((_, l) => 0.9 - l * 0.1);
+  const o: Samp = { mip: 1 };
+  const r = runAsm('image_sample_d_g16 v10, v[0:3], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+    mem: texture(), sgpr: sgprs(o), vgpr: { 0: d0, 1: d1 }, vgprF32: { 2: us, 3: vs }, exec: 0xff,
+  });
+  assert.deepEqual(r.diags, []);
+  for (let l = 0; l < lods.length; l++) assert.equal(r.vf(10, l), f32(ref(lods[l]!, f32(us[l]!), f32(vs[l]!), o)), `lane ${l}`);
 });

@@ -261,16 +261,21 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
 const SAMPLES0 = ['sample', 'sample_l', 'sample_lz', 'sample_b', 'sample_cl', 'sample_b_cl', 'sample_d', 'sample_d_cl', 'sample_cd', 'sample_cd_cl'] as const;
 const GATHERS0 = ['gather4', 'gather4_l', 'gather4_lz', 'gather4_b', 'gather4_cl', 'gather4_b_cl'] as const;
 const SAMPLES = [...SAMPLES0, ...SAMPLES0.map((k) => k.replace(/^sample/, 'sample_c')), ...GATHERS0, ...GATHERS0.map((k) => k.replace(/^gather4/, 'gather4_c'))];
-for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAMPLES.map((k) => `${k}_o`)]) {
+const WITH_O = [...SAMPLES, ...SAMPLES.map((k) => `${k}_o`)];
+// _g16: the derivative variants with 16-bit derivatives (GFX10.3+).
+const G16 = WITH_O.filter((k) => /_c?d(_|$)/.test(k.replace(/^sample_c(?=_|$)/, 'sample'))).map((k) => `${k}_g16`);
+for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...WITH_O, ...G16]) {
+  // _g16: ds/dx, dt/dx packed in one VGPR (low, high half) and ds/dy, dt/dy in the next (1D: one each).
+  const g16 = kind.endsWith('_g16');
   // gather4*: addressed like the sample variant of the same suffixes; returns 4 VGPRs (one channel,
   // the lowest DMASK bit, of the 2x2 footprint) from the level the LOD selects (never blended).
   const gather = kind.startsWith('gather4');
   const sampling = kind.startsWith('sample') || gather;
   // _o: a texel-offset VGPR first (x [5:0], y [13:8], signed), added at every level sampled.
-  const offsets = kind.endsWith('_o');
+  const offsets = kind.replace(/_g16$/, '').endsWith('_o');
   // sample_c*: a depth-compare reference VGPR after the offset and bias.
   const compare = /^(sample|gather4)_c(_|$)/.test(kind);
-  const bk = kind.replace(/_o$/, '').replace(/^(sample|gather4)_c(?=_|$)/, '$1').replace(/^gather4/, 'sample');
+  const bk = kind.replace(/_g16$/, '').replace(/_o$/, '').replace(/^(sample|gather4)_c(?=_|$)/, '$1').replace(/^gather4/, 'sample');
   // Sample variants: _b bias VGPR first; _d/_cd explicit derivatives (ds/dx, dt/dx, ds/dy, dt/dy;
   // coarse or fine is the same here) before the coordinates; _l explicit LOD / _cl minimum-LOD
   // clamp after them.
@@ -331,7 +336,7 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
         // Array layer after the coordinates (GFX9: the T# TYPE says array; GFX10+: the dim).
         const array = G.typeDims ? im.array : instArray;
         const coords = dims + (array ? 1 : 0);
-        const bodyAt = bodyBase + (deriv ? 2 * dims : 0);
+        const bodyAt = bodyBase + (deriv ? (g16 ? 2 : 2 * dims) : 0);
         const need = bodyAt + coords + (bk === 'sample_l' || mip || clampLod ? 1 : 0);
         // GFX9: how many address VGPRs the T# type needs is known only now (those past the allocation read VGPR0).
         if (G.typeDims && f.vaddr! + need > env.vgprs && srcWarn.due) {
@@ -397,7 +402,9 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...SAMPLES, ...SAM
             if (!unnorm) {
               if (deriv) {
                 // Explicit derivatives, scaled to base-level texels.
-                const d = (k: number): number => f32(v[regs[bodyBase + k]! * ws + l]!);
+                const d = g16
+                  ? (k: number): number => { const r = v[regs[bodyBase + (k >= dims ? 1 : 0)]! * ws + l]!; return f16(k % dims === 1 ? r >>> 16 : r & 0xffff); }
+                  : (k: number): number => f32(v[regs[bodyBase + k]! * ws + l]!);
                 const ux = d(0) * base.width, vx = dims === 2 ? d(1) * base.height : 0;
                 const uy = d(dims) * base.width, vy = dims === 2 ? d(dims + 1) * base.height : 0;
                 lod = Math.log2(Math.max(Math.hypot(ux, vx), Math.hypot(uy, vy)));

@@ -184,8 +184,7 @@ export const LEFT_OUT: readonly { readonly re: RegExp; readonly why: string; rea
   { re: /^image_(load|store)(_mip)?_pck/, why: 'unpacked 8/16-bit channel loads/stores (pck): not modelled yet' },
   { re: /^image_get_(resinfo|lod)$/, why: 'image queries (resinfo, LOD): not modelled yet' },
   { re: /^image_msaa_load$/, why: 'MSAA surfaces (FMASK, sample index) not modelled' },
-  { re: /^image_gather4h$/, why: 'gather4h (four horizontally adjacent texels; GFX9/GFX10.3 only): footprint rule not in our sources' },
-  { re: /_g16$/, why: '16-bit derivatives (g16): not modelled yet' },
+  { re: /^image_gather4h$/, why: 'gather4h (four horizontally adjacent texels): footprint rule not in our sources' },
 ];
 
 export interface EncodingCoverage {
