@@ -50,13 +50,13 @@ const GENS: readonly Gen[] = [
 ];
 
 /** A W x H 32_FLOAT image (rows `pitch` texels apart on GFX9, the derived pitch on GFX10.3) and a clamp-to-edge nearest sampler at s[8:11]. */
-function setup(g: Gen, pitch = W, type = 9): { mem: Memory; sgpr: Record<number, number>; base: number; rowPitch: number } {
+function setup(g: Gen, pitch = W, type = 9, format = '32_FLOAT'): { mem: Memory; sgpr: Record<number, number>; base: number; rowPitch: number } {
   const mem = new Memory();
   const seg = mem.alloc(4096, 'image');
   const rowPitch = g.derivedPitch ?? pitch;
   TEX.forEach((x, i) => mem.write32(seg.base + 4 * (Math.floor(i / W) * rowPitch + (i % W)), f32bits(x)));
   const R = g.R;
-  const fmt = Number(Object.entries(g.F).find(([, e]) => e.name === '32_FLOAT')![0]);
+  const fmt = Number(Object.entries(g.F).find(([, e]) => e.name === format)![0]);
   const t = new Array<number>(8).fill(0);
   t[0] = Math.floor(seg.base / 256) >>> 0;
   pack(t, R.BASE_ADDRESS_HI, Math.floor(seg.base / 2 ** 40));
@@ -122,6 +122,108 @@ for (const g of GENS) {
         assert.ok(Math.abs(r.vf(4, l) - want) < 1e-6, `${src} lane ${l}: ${r.vf(4, l)} vs ${want}`);
       }
     }
+  });
+}
+
+for (const g of GENS) {
+  // Wave-state seed: a load whose returned VGPRs (popcount(DMASK), D16-packed, + TFE/LWE) run past
+  // the allocation is issued with EXEC=0: nothing is written, the problem is the destination.
+  const load = (text: string, vgprs: number) => {
+    const { mem, sgpr } = setup(g);
+    return runAsm(`${text.replace('{dim}', g.dim2d)}\ns_endpgm`, { target: g.target, waveSize: g.waveSize, vgprs, mem, sgpr, vgpr: { 0: X, 1: Y, 6: 0xdead, 7: 0xbeef } });
+  };
+  const ids = (r: { diags: readonly { id: string }[] }) => r.diags.map((d) => d.id);
+
+  test(`${g.name} image_load with its destination past the VGPR allocation is nullified (dst-out-of-range)`, () => {
+    const r = load('image_load v[6:9], v[0:1], s[0:7] dmask:0xf{dim} unorm', 8);
+    assert.deepEqual(ids(r), ['gfx11.vgpr.dst-out-of-range']);
+    assert.match(r.diags[0]!.message, /destination v6\.\.v9 is past the 8 allocated VGPRs/);
+    for (let l = 0; l < g.waveSize; l++) {
+      assert.equal(r.v(6, l), 0xdead, `lane ${l}: v6 untouched`);
+      assert.equal(r.v(7, l), 0xbeef, `lane ${l}: v7 untouched`);
+    }
+  });
+
+  test(`${g.name} image_load out-of-range check counts DMASK's channels, not the register field`, () => {
+    // dmask 0x9: two VGPRs (v6, v7) inside an 8-VGPR allocation: runs and stays quiet.
+    const r = load('image_load v[6:7], v[0:1], s[0:7] dmask:0x9{dim} unorm', 8);
+    assert.deepEqual(ids(r), []);
+    for (let l = 0; l < g.waveSize; l++) assert.equal(r.vf(6, l), TEX[Y[l]! * W + X[l]!], `lane ${l}`);
+  });
+
+  test(`${g.name} image_load out-of-range check counts the TFE/LWE status VGPR and D16 packing`, () => {
+    for (const [text, fires] of [
+      ['image_load v[6:8], v[0:1], s[0:7] dmask:0x9{dim} unorm tfe', true], // 2 + 1 > 8 - 6
+      // LLVM's operand width leaves LWE out; the hardware returns the status VGPR for it too.
+      ['image_load v[6:7], v[0:1], s[0:7] dmask:0x9{dim} unorm lwe', true],
+      ['image_load v[6:7], v[0:1], s[0:7] dmask:0x1{dim} unorm tfe', false], // 1 + 1
+      ['image_load v7, v[0:1], s[0:7] dmask:0x3{dim} unorm d16', false], // two 16-bit channels in one VGPR
+      ['image_load v[7:8], v[0:1], s[0:7] dmask:0x7{dim} unorm d16', true], // three -> two VGPRs
+    ] as const) {
+      const r = load(text, 8);
+      assert.equal(ids(r).includes('gfx11.vgpr.dst-out-of-range'), fires, text);
+      assert.ok(!ids(r).includes('gfx11.vgpr.src-out-of-range'), `${text}: a destination problem, not a source one`);
+      if (fires) assert.deepEqual(ids(r), ['gfx11.vgpr.dst-out-of-range'], text);
+    }
+  });
+
+  test(`${g.name} image_load with TFE returns the texel and a status VGPR of 0 (resident)`, () => {
+    const r = load('image_load v[6:7], v[0:1], s[0:7] dmask:0x1{dim} unorm tfe', 8);
+    assert.deepEqual(ids(r), []);
+    for (let l = 0; l < g.waveSize; l++) {
+      assert.equal(r.vf(6, l), TEX[Y[l]! * W + X[l]!], `lane ${l}`);
+      assert.equal(r.v(7, l), 0, `lane ${l} status`);
+    }
+  });
+
+  test(`${g.name} image_store data past the allocation reads VGPR0 (a source problem; the store happens)`, () => {
+    const { mem, sgpr, base, rowPitch } = setup(g);
+    const r = runAsm(`image_store v[7:8], v[0:1], s[0:7] dmask:0x9 unorm${g.dim2d}\ns_endpgm`, { target: g.target, waveSize: g.waveSize, vgprs: 8, mem, sgpr, vgpr: { 0: 2, 1: 3, 7: f32bits(6.5) }, exec: 1, execHi: 0 });
+    assert.deepEqual(ids(r), ['gfx11.vgpr.src-out-of-range']);
+    assert.equal(f32(mem.read32(base + 4 * (3 * rowPitch + 2))), 6.5);
+  });
+}
+
+for (const g of GENS) {
+  test(`${g.name} image atomics on a 32_UINT image: add/umax/cmpswap, GLC returns the pre-op value`, () => {
+    const { mem, sgpr, base, rowPitch } = setup(g, W, 9, '32_UINT');
+    const at = (x: number, y: number) => base + 4 * (y * rowPitch + x);
+    const before = [0, 1, 2, 3].map((x) => mem.read32(at(x, 1)));
+    // lanes 0..3 hit (l, 1); lane 4 is outside the 4x4 image (x = 9): untouched, returns 0.
+    const xs = [0, 1, 2, 3, 9], ys = [1, 1, 1, 1, 1];
+    const r = runAsm(`image_atomic_add v4, v[0:1], s[0:7] dmask:0x1${g.dim2d} unorm glc\ns_endpgm`, { target: g.target, waveSize: g.waveSize, mem, sgpr, exec: 0b11111, execHi: 0, vgpr: { 0: xs, 1: ys, 4: 5 } });
+    assert.deepEqual(r.diags.map((d) => d.id), []);
+    for (let l = 0; l < 4; l++) {
+      assert.equal(r.v(4, l), before[l], `lane ${l} returns the old texel`);
+      assert.equal(mem.read32(at(l, 1)), (before[l]! + 5) >>> 0, `lane ${l} texel`);
+    }
+    assert.equal(r.v(4, 4), 0);
+    // cmpswap: lane 0 compares with the current value (swaps to 77), lane 1 with a wrong one (keeps it).
+    const cur = [0, 1].map((x) => mem.read32(at(x, 1)));
+    const c = runAsm(`image_atomic_cmpswap v[4:5], v[0:1], s[0:7] dmask:0x3${g.dim2d} unorm glc\ns_endpgm`, { target: g.target, waveSize: g.waveSize, mem, sgpr, exec: 0b11, execHi: 0, vgpr: { 0: [0, 1], 1: 1, 4: 77, 5: [cur[0]!, cur[1]! ^ 1] } });
+    assert.deepEqual(c.diags.map((d) => d.id), []);
+    assert.equal(mem.read32(at(0, 1)), 77);
+    assert.equal(mem.read32(at(1, 1)), cur[1]);
+    assert.equal(c.v(4, 0), cur[0]);
+    // Without GLC nothing returns; umax keeps the larger.
+    const u = runAsm(`image_atomic_umax v4, v[0:1], s[0:7] dmask:0x1${g.dim2d} unorm\ns_endpgm`, { target: g.target, waveSize: g.waveSize, mem, sgpr, exec: 0b1, execHi: 0, vgpr: { 0: 0, 1: 1, 4: 1000 } });
+    assert.deepEqual(u.diags.map((d) => d.id), []);
+    assert.equal(mem.read32(at(0, 1)), 1000);
+    assert.equal(u.v(4, 0), 1000);
+  });
+
+  test(`${g.name} a returning image atomic with VDATA past the allocation is nullified; a non-returning one is not`, () => {
+    const { mem, sgpr, base, rowPitch } = setup(g, W, 9, '32_UINT');
+    const a = base + 4 * rowPitch;
+    const old = mem.read32(a);
+    const r = runAsm(`image_atomic_add v4, v[0:1], s[0:7] dmask:0x1${g.dim2d} unorm glc\ns_endpgm`, { target: g.target, waveSize: g.waveSize, vgprs: 4, mem, sgpr, exec: 1, execHi: 0, vgpr: { 0: 0, 1: 1 } });
+    assert.deepEqual(r.diags.map((d) => d.id), ['gfx11.vgpr.dst-out-of-range']);
+    assert.equal(mem.read32(a), old);
+    // Without GLC VDATA is a source: it reads VGPR0 (here x = 2) and the add happens.
+    const old2 = mem.read32(a + 8);
+    const s = runAsm(`image_atomic_add v4, v[0:1], s[0:7] dmask:0x1${g.dim2d} unorm\ns_endpgm`, { target: g.target, waveSize: g.waveSize, vgprs: 4, mem, sgpr, exec: 1, execHi: 0, vgpr: { 0: 2, 1: 1 } });
+    assert.deepEqual(s.diags.map((d) => d.id), ['gfx11.vgpr.src-out-of-range']);
+    assert.equal(mem.read32(a + 8), (old2 + 2) >>> 0);
   });
 }
 

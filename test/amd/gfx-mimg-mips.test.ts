@@ -11,6 +11,13 @@ import { LINEAR_RULES, linearLayout } from '../../src/amd/exec/image-layout.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from '../../src/amd/exec/mimg-rsrc.gen.js';
 import { BUF_FORMATS } from '../../src/amd/exec/buffer-formats.gen.js';
 import { runAsm } from './exec-harness.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { DEPTH_COMPARE } from '../../src/amd/exec/mimg.js';
+import { f16bits } from '../../src/core/float.js';
+
+/** Mesa's register database (../shared/ref), read when present. */
+const GFX9_JSON = fileURLToPath(new URL('../../../../shared/ref/mesa-amd-registers/gfx9.json', import.meta.url));
 
 const W = 16, H = 8, LEVELS = 5; // 16x8, 8x4, 4x2, 2x1, 1x1
 const TEX = 0x2000_0000;
@@ -139,4 +146,143 @@ test('image_load reads BASE_LEVEL; a view outside the resource\'s levels is diag
     assert.match(bad.diags[0]!.message, /BASE_LEVEL .* LAST_LEVEL .* MAX_MIP/);
     assert.equal(bad.vf(10, 0), 0);
   }
+});
+
+test('image_load_mip / image_store_mip address the level in the VGPR after the coordinates (from BASE_LEVEL; past LAST_LEVEL misses)', () => {
+  const mem = texture();
+  // Lane l: level l % 4 (relative to BASE_LEVEL 1), texel (1, 0) or (0, 0) when the level is 1 texel wide.
+  const mips = Array.from({ length: 32 }, (_, l) => l % 4);
+  const xs = mips.map((m) => (Math.max(1, W >> (m + 1)) > 1 ? 1 : 0));
+  const r = runAsm('image_load_mip v4, v[0:2], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\ns_endpgm', { mem, sgpr: sgprs({ base: 1, last: 3 }), vgpr: { 0: xs, 1: 0, 2: mips } });
+  assert.deepEqual(r.diags.map((d) => d.id), []);
+  for (let l = 0; l < 32; l++) {
+    const level = mips[l]! + 1;
+    assert.equal(r.vf(4, l), level <= 3 ? texel(level, xs[l]!, 0) : 0, `lane ${l} level ${level}`);
+  }
+  // Store 7.25 at (1, 1) of level 2 (BASE_LEVEL 1 + mip 1); a store at mip 5 (past LAST_LEVEL) is dropped.
+  const s = runAsm('image_store_mip v4, v[0:2], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm\ns_endpgm', { mem, sgpr: sgprs({ base: 1, last: 3 }), exec: 0b11, vgpr: { 0: 1, 1: 1, 2: [1, 5], 4: 0x40e80000 } });
+  assert.deepEqual(s.diags.map((d) => d.id), []);
+  const l2 = linearLayout(LINEAR_RULES[11], W, H, 4, LEVELS).levels[2]!;
+  assert.equal(mem.readF32(TEX + l2.offset + (1 * l2.pitch + 1) * 4), 7.25);
+});
+
+test('image_sample_d / _d_cl take the LOD from explicit derivatives; _cl clamps it from below (MinLod)', () => {
+  const lods = [-1, 0, 1, 2, 3, 4, 1, 2];
+  // Lanes 0..5: ds/dx = 2^lod / W (x footprint); lanes 6, 7: dt/dy = 2^lod / H (y footprint).
+  const d = lods.map((lod, l) => (l < 6 ? [2 ** lod / W, 0, 0, 0] : [0, 0, 0, 2 ** lod / H]));
+  const us = lods.map((_, l) => 0.03 + l * 0.11), vs = lods.map((_, l) => 0.9 - l * 0.1);
+  const clamp = lods.map((_, l) => [0, 2, 0.6, 3, 0, 1, 2.5, 0][l]!);
+  const vgprF32 = { 0: d.map((x) => x[0]!), 1: d.map((x) => x[1]!), 2: d.map((x) => x[2]!), 3: d.map((x) => x[3]!), 4: us, 5: vs, 6: clamp };
+  const o: Samp = { mip: 1 };
+  const r = runAsm('image_sample_d v10, v[0:5], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\nimage_sample_d_cl v11, v[0:6], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+    mem: texture(), sgpr: sgprs(o), vgprF32, exec: 0xff,
+  });
+  assert.deepEqual(r.diags, []);
+  for (let l = 0; l < lods.length; l++) {
+    assert.equal(r.vf(10, l), f32(ref(lods[l]!, f32(us[l]!), f32(vs[l]!), o)), `sample_d lane ${l}`);
+    assert.equal(r.vf(11, l), f32(ref(Math.max(Math.max(0, lods[l]!), f32(clamp[l]!)), f32(us[l]!), f32(vs[l]!), o)), `sample_d_cl lane ${l}`);
+  }
+  // image_sample_cl: one coordinate for the whole quad (no footprint, LOD 0), so the clamp decides.
+  const c = runAsm('image_sample_cl v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+    mem: texture(), sgpr: sgprs(o), vgprF32: { 0: 0.4, 1: 0.3, 2: clamp }, exec: 0xff,
+  });
+  assert.deepEqual(c.diags, []);
+  for (let l = 0; l < 8; l++) assert.equal(c.vf(10, l), f32(ref(f32(clamp[l]!), f32(0.4), f32(0.3), o)), `sample_cl lane ${l}`);
+});
+
+test('image_sample_*_o: the offset VGPR (x [5:0], y [13:8], signed) moves the texel before clamping, at the level sampled', () => {
+  const offs = [[1, -1], [-2, 3], [31, 0], [-32, -32], [0, 0], [5, 2], [-1, 7], [3, -4]] as const;
+  const packed = offs.map(([x, y]) => ((x & 63) | ((y & 63) << 8)) >>> 0);
+  const us = offs.map((_, l) => 0.1 + l * 0.1), vs = offs.map((_, l) => 0.8 - l * 0.09);
+  const o: Samp = { mip: 1 };
+  // Reference: nearest texel of the level, offset, clamped to the last texel (CLAMP_X/Y = 2).
+  const at = (level: number, u: number, v: number, ox: number, oy: number): number => {
+    const w = Math.max(1, W >> level), h = Math.max(1, H >> level);
+    const x = Math.min(w - 1, Math.max(0, Math.floor(u * w) + ox)), y = Math.min(h - 1, Math.max(0, Math.floor(v * h) + oy));
+    return texel(level, x, y);
+  };
+  // _lz_o at level 0; _l_o at LOD 1 (MIP_FILTER point: level 1).
+  const r = runAsm('image_sample_lz_o v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\nimage_sample_l_o v11, v[0:3], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+    mem: texture(), sgpr: sgprs(o), vgpr: { 0: packed }, vgprF32: { 1: us, 2: vs, 3: 1 }, exec: 0xff,
+  });
+  assert.deepEqual(r.diags, []);
+  for (let l = 0; l < offs.length; l++) {
+    assert.equal(r.vf(10, l), at(0, f32(us[l]!), f32(vs[l]!), offs[l]![0], offs[l]![1]), `lz_o lane ${l}`);
+    assert.equal(r.vf(11, l), at(1, f32(us[l]!), f32(vs[l]!), offs[l]![0], offs[l]![1]), `l_o lane ${l}`);
+  }
+});
+
+test('image_sample_c_lz / _c_lz_o compare the reference with the texel by S# DEPTH_COMPARE_FUNC (1 pass, 0 fail)', () => {
+  // Lane l samples texel (l % 8, 2) of level 0 (value 20 + x) with a reference below, equal to or above it.
+  const xs = Array.from({ length: 24 }, (_, l) => l % 8);
+  const us = xs.map((x) => (x + 0.5) / W), vs = xs.map(() => 2.5 / H);
+  const refs = xs.map((x, l) => 20 + x + [-1, 0, 1][Math.floor(l / 8)]!);
+  const ops: ((r: number, t: number) => boolean)[] = [() => false, (r, t) => r < t, (r, t) => r === t, (r, t) => r <= t, (r, t) => r > t, (r, t) => r !== t, (r, t) => r >= t, () => true];
+  for (let fn = 0; fn < 8; fn++) {
+    const sgpr = sgprs({ mip: 1 });
+    sgpr[8] = (sgpr[8]! | (fn << SQ_IMG_SAMP.DEPTH_COMPARE_FUNC!.lo)) >>> 0;
+    const r = runAsm('image_sample_c_lz v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\nimage_sample_c_lz_o v11, v[3:6], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+      mem: texture(), sgpr, exec: 0xffffff, vgpr: { 3: 1 }, vgprF32: { 0: refs, 1: us, 2: vs, 4: refs, 5: us, 6: vs },
+    });
+    assert.deepEqual(r.diags, []);
+    for (let l = 0; l < 24; l++) {
+      assert.equal(r.vf(10, l), ops[fn]!(refs[l]!, 20 + xs[l]!) ? 1 : 0, `func ${fn} lane ${l}`);
+      // _o with offset x = +1: the texel to the right (clamped at the last column).
+      assert.equal(r.vf(11, l), ops[fn]!(refs[l]!, 20 + Math.min(W - 1, xs[l]! + 1)) ? 1 : 0, `func ${fn} lane ${l} (offset)`);
+    }
+  }
+});
+
+test('DEPTH_COMPARE follows SQ_TEX_DEPTH_COMPARE of Mesa\'s register database', { skip: !existsSync(GFX9_JSON) && 'ref/mesa-amd-registers absent' }, () => {
+  const enums = (JSON.parse(readFileSync(GFX9_JSON, 'utf8')) as { enums: Record<string, { entries: { name: string; value: number }[] }> }).enums;
+  const e = enums.SQ_TEX_DEPTH_COMPARE!.entries;
+  const expect: Record<string, (r: number, t: number) => boolean> = {
+    NEVER: () => false, LESS: (r, t) => r < t, EQUAL: (r, t) => r === t, LESSEQUAL: (r, t) => r <= t,
+    GREATER: (r, t) => r > t, NOTEQUAL: (r, t) => r !== t, GREATEREQUAL: (r, t) => r >= t, ALWAYS: () => true,
+  };
+  assert.equal(e.length, 8);
+  for (const { name, value } of e) {
+    const want = expect[name.replace('SQ_TEX_DEPTH_COMPARE_', '')]!;
+    for (const [r, t] of [[0, 1], [1, 1], [2, 1]]) assert.equal(DEPTH_COMPARE[value]!(r!, t!), want(r!, t!), `${name} (${r}, ${t})`);
+  }
+});
+
+test('image_gather4_lz / _l / _c_lz_o return one channel of the 2x2 footprint in the order (i0,j1), (i1,j1), (i1,j0), (i0,j0)', () => {
+  const us = [0.03, 0.5, 0.97, 0.26, 0.7, 0.125, 0.55, 0.9], vs = [0.05, 0.5, 0.95, 0.3, 0.12, 0.81, 0.44, 0.6];
+  const clampTo = (i: number, n: number) => Math.min(n - 1, Math.max(0, i));
+  const foot = (level: number, u: number, v: number, ox = 0, oy = 0): number[] => {
+    const w = Math.max(1, W >> level), h = Math.max(1, H >> level);
+    const i0 = Math.floor(u * w - 0.5) + ox, j0 = Math.floor(v * h - 0.5) + oy;
+    return [[i0, j0 + 1], [i0 + 1, j0 + 1], [i0 + 1, j0], [i0, j0]].map(([i, j]) => texel(level, clampTo(i!, w), clampTo(j!, h)));
+  };
+  const sgpr = sgprs({ mip: 1 });
+  sgpr[8] = (sgpr[8]! | (1 << SQ_IMG_SAMP.DEPTH_COMPARE_FUNC!.lo)) >>> 0; // LESS (only the _c form reads it)
+  const r = runAsm([
+    'image_gather4_lz v[10:13], v[0:1], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D',
+    'image_gather4_l v[14:17], v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D',
+    'image_gather4_c_lz_o v[18:21], v[3:6], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D',
+    's_waitcnt vmcnt(0)', 's_endpgm',
+  ].join('\n'), { mem: texture(), sgpr, exec: 0xff, vgpr: { 3: 1 }, vgprF32: { 0: us, 1: vs, 2: 1, 4: 25, 5: us, 6: vs } });
+  assert.deepEqual(r.diags, []);
+  for (let l = 0; l < us.length; l++) {
+    const u = f32(us[l]!), v = f32(vs[l]!);
+    assert.deepEqual([10, 11, 12, 13].map((k) => r.vf(k, l)), foot(0, u, v), `gather4_lz lane ${l}`);
+    assert.deepEqual([14, 15, 16, 17].map((k) => r.vf(k, l)), foot(1, u, v), `gather4_l lane ${l}`);
+    assert.deepEqual([18, 19, 20, 21].map((k) => r.vf(k, l)), foot(0, u, v, 1, 0).map((t) => (25 < t ? 1 : 0)), `gather4_c_lz_o lane ${l}`);
+  }
+});
+
+test('image_sample_d_g16: 16-bit derivatives packed (ds/dx | dt/dx << 16), (ds/dy | dt/dy << 16)', () => {
+  const lods = [-1, 0, 1, 2, 3, 4, 1, 2];
+  const half = (x: number) => f16bits(x);
+  // Lanes 0..5: ds/dx = 2^lod / W in the low half of the first VGPR; lanes 6, 7: dt/dy = 2^lod / H in the high half of the second.
+  const d0 = lods.map((lod, l) => (l < 6 ? half(2 ** lod / W) : 0));
+  const d1 = lods.map((lod, l) => (l < 6 ? 0 : (half(2 ** lod / H) << 16) >>> 0));
+  const us = lods.map((_, l) => 0.03 + l * 0.11), vs = lods.map((_, l) => 0.9 - l * 0.1);
+  const o: Samp = { mip: 1 };
+  const r = runAsm('image_sample_d_g16 v10, v[0:3], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D\ns_waitcnt vmcnt(0)\ns_endpgm', {
+    mem: texture(), sgpr: sgprs(o), vgpr: { 0: d0, 1: d1 }, vgprF32: { 2: us, 3: vs }, exec: 0xff,
+  });
+  assert.deepEqual(r.diags, []);
+  for (let l = 0; l < lods.length; l++) assert.equal(r.vf(10, l), f32(ref(lods[l]!, f32(us[l]!), f32(vs[l]!), o)), `lane ${l}`);
 });

@@ -609,6 +609,10 @@ for (const op of [
   const k = atomicKey(op)!;
   define(`buffer_atomic_${op}`, (inst, env) => withViolation(bindAtomic(inst, env, k.key, k.wide)));
 }
+// GFX10.3's f64 atomics (GFX11 dropped them): the f32 forms' operations on 64-bit data.
+for (const [op, key] of [['fcmpswap_x2', 'cmpswap_f'], ['fmin_x2', 'min_f'], ['fmax_x2', 'max_f']] as const) {
+  define(`buffer_atomic_${op}`, (inst, env) => withViolation(bindAtomic(inst, env, key, true)));
+}
 
 // Cache invalidations: no data effect in the functional model.
 define('buffer_gl0_inv', (_i, e) => ({ cls: 'vmem', run: cacheInvalidate(e, 0) }));

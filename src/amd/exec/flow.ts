@@ -313,3 +313,20 @@ define('s_code_end', (inst, env) => {
     },
   };
 });
+
+/**
+ * v_illegal (GFX10.3/GFX11 VOP2 opcode 0): an illegal instruction by definition. Like any illegal
+ * instruction it raises TRAPSTS.ILLEGAL_INST: the trap handler runs when installed, else the wave halts.
+ */
+define('v_illegal', (inst, env) => {
+  const report = once(env, inst, 'gfx11.illegal-instruction', 'error');
+  return {
+    cls: 'other',
+    run: (w) => {
+      const pc = w.pc - inst.size;
+      const trapped = raiseException(w, TRAPSTS.ILLEGAL_INST, pc);
+      report(w, `v_illegal executed; ${trapped ? 'the trap handler runs' : 'the wave is halted (an illegal-instruction trap with no handler)'}`);
+      if (!trapped) w.state = 'halted';
+    },
+  };
+});

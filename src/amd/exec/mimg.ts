@@ -1,9 +1,10 @@
 /**
- * MIMG: image_load, image_store and image_sample (GFX11) through a T# (8 SGPRs at srsrc*4) and,
+ * MIMG: image_load(_mip), image_store(_mip) and image_sample (GFX11) through a T# (8 SGPRs at srsrc*4) and,
  * for sampling, an S# (4 SGPRs at ssamp*4); descriptor layouts from mimg-rsrc.gen.ts (Mesa's
  * gfx11-rsrc JSON), texel formats from the GFX11_FORMAT table of buffer-formats.gen.ts.
  *
- * Modelled: dim 1D/2D/1D_ARRAY/2D_ARRAY, 32-bit addresses and data (no a16/d16/tfe/lwe), linear
+ * Modelled: dim 1D/2D/1D_ARRAY/2D_ARRAY, 32-bit addresses and data (no a16/d16; TFE/LWE return a
+ * status VGPR of 0 after the data: no partially resident textures, no LOD warnings), linear
  * images (SW_MODE 0) of 1/2/4/8/16-byte texels, DST_SEL swizzles, dmask packing (one VGPR per
  * enabled channel, in channel order). Where levels and slices lie is the generation's addrlib
  * linear layout (image-layout.ts): rows aligned to 256 bytes; GFX10.3/GFX11 mip chains smallest
@@ -12,8 +13,10 @@
  * BASE_ARRAY + layer of the T#, up to DEPTH (the last slice); image_load/store layers outside
  * the view read 0 / are dropped, sampled layers are rounded to nearest even and clamped.
  * image_load/store take integer texel coordinates at BASE_LEVEL and ignore texels outside it
- * (loads return 0, as robust buffer access does). image_sample(_l/_lz/_b)
- * take f32 coordinates, normalized unless the unorm bit or S# FORCE_UNNORMALIZED; LOD from the
+ * (loads return 0, as robust buffer access does); image_load_mip/store_mip take the level
+ * (relative to BASE_LEVEL) in the address VGPR after the coordinates (levels past LAST_LEVEL miss). image_sample(_l/_lz/_b)
+ * (and _cl, _b_cl, _d, _d_cl, _cd, _cd_cl: explicit derivatives before the coordinates, a
+ * minimum-LOD clamp after them) take f32 coordinates, normalized unless the unorm bit or S# FORCE_UNNORMALIZED; LOD from the
  * quad's derivatives (lanes 4q..4q+3 = TL, TR, BL, BR; log2 of the larger of the x and y
  * footprints in BASE_LEVEL texels), the explicit LOD (_l), 0 (_lz), plus the bias operand (_b) and
  * S# LOD_BIAS, clamped to S# MIN_LOD..MAX_LOD; LOD <= 0 uses XY_MAG_FILTER at BASE_LEVEL, above it
@@ -23,6 +26,9 @@
  * with a transparent black border); point or bilinear filters (weights in doubles, result rounded
  * to f32; the hardware's reduced LOD and weight precision is not modelled).
  * Anything else is diagnosed once (`gfx11.mimg.unsupported`) and the instruction writes 0.
+ * VGPRs past the allocation (wave-state seed): a load/sample whose returned VGPRs (popcount(DMASK),
+ * D16-packed, + 1 for TFE/LWE) run past it is issued with EXEC=0 (`gfx11.vgpr.dst-out-of-range`);
+ * store data and address VGPRs past it read VGPR0 (`gfx11.vgpr.src-out-of-range`).
  * GFX10.3 (gfx1030) waves read their own descriptor layouts and FORMAT numbering
  * (mimg-gfx10.gen.ts, from Mesa's gfx10-rsrc JSON as mapped for gfx103); the semantics are the same.
  * GFX9 (gfx900) waves read GFX9's layouts (mimg-gfx9.gen.ts, from Mesa's gfx9 JSON): one WIDTH
@@ -35,10 +41,11 @@
 import type { Instruction } from '../isa/types.js';
 import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
 import type { Wave } from '../wave/wave.js';
-import { OncePerDispatch, type ExecEnv } from '../engine/env.js';
+import { OncePerDispatch, WAVE_STATE_SEED, type ExecEnv } from '../engine/env.js';
 import { storeCounter } from '../target/space.js';
 import { define, type Finding } from '../engine/registry.js';
-import { CNT_MAX, laneOn } from './vmem.js';
+import { ATOMIC32, CNT_MAX, dstInRange, laneOn, srcRows } from './vmem.js';
+import { mimgDst } from '../isa/gfx11/memory-mimg.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
 import { BUF_FORMATS, type BufFormat } from './buffer-formats.gen.js';
 import { IMG_FORMATS_GFX10, SQ_IMG_RSRC_GFX10, SQ_IMG_SAMP_GFX10 } from './mimg-gfx10.gen.js';
@@ -134,6 +141,17 @@ function atLevel(im: Image, level: number): Image {
   return { ...im, base: im.base + l.offset, width: l.width, height: l.height, pitch: l.pitch };
 }
 
+/**
+ * Depth compare (sample_c*): S# DEPTH_COMPARE_FUNC by its SQ_TEX_DEPTH_COMPARE value (Mesa's
+ * register database: NEVER, LESS, EQUAL, LESSEQUAL, GREATER, NOTEQUAL, GREATEREQUAL, ALWAYS), the
+ * reference value OP the texel's first channel; 1 or 0 per texel, before filtering (PCF).
+ */
+export const DEPTH_COMPARE: readonly ((ref: number, t: number) => boolean)[] = [
+  () => false, (r, t) => r < t, (r, t) => r === t, (r, t) => r <= t, (r, t) => r > t, (r, t) => r !== t, (r, t) => r >= t, () => true,
+];
+/** The current lane's compare: function index (-1: none) and reference value. */
+const CMP = { fn: -1, ref: 0 };
+
 /** Texel (x, y) as 4 channels after DST_SEL. */
 function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array, off: number): void {
   const raw = [0, 0, 0, 1];
@@ -145,6 +163,8 @@ function fetch(w: Wave, im: Image, x: number, y: number, out: Float64Array, off:
       raw[c] = im.nfmt === 'unorm' ? v / (2 ** b - 1) : im.nfmt === 'float' ? (b === 16 ? f16(v) : b === 32 ? f32(v) : v) : v;
     });
   } else raw[3] = 0;
+  // sample_c: the first channel becomes the compare result (a border texel compares its 0).
+  if (CMP.fn >= 0) raw[0] = DEPTH_COMPARE[CMP.fn]!(CMP.ref, raw[0]!) ? 1 : 0;
   for (let c = 0; c < 4; c++) {
     const s = im.dst[c]!;
     out[c] = s === 0 ? 0 : s === 1 ? 1 : s >= 4 ? raw[s - 4]! : 0;
@@ -187,7 +207,7 @@ const DIM_1D = 0, DIM_2D = 1, DIM_1D_ARRAY = 4, DIM_2D_ARRAY = 5;
 
 function unsupported(inst: Instruction): string {
   const f = inst.fields;
-  if (f.a16 || f.d16 || f.tfe || f.lwe) return 'a16/d16/tfe/lwe are not modelled';
+  if (f.a16 || f.d16) return 'a16/d16 are not modelled';
   if (f.dim !== DIM_1D && f.dim !== DIM_2D && f.dim !== DIM_1D_ARRAY && f.dim !== DIM_2D_ARRAY) return `dim ${f.dim} is not modelled (1D, 2D, 1D_ARRAY and 2D_ARRAY only)`;
   return '';
 }
@@ -203,15 +223,32 @@ const ufix8 = (v: number): number => v / 256;
 const sfix8 = (v: number, width: number): number => (v >= 2 ** (width - 1) ? v - 2 ** width : v) / 256;
 
 /** Point or bilinear filtering of one level at coordinates already in that level's texel space. */
+/** The current lane's texel offsets (sample *_o), added to the integer texel coordinates before wrapping. */
+const OFS = new Int32Array(2);
+
+/** gather4*: the channel gathered (-1: not a gather). */
+const GATHER = { comp: -1 };
+
 function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bilinear: boolean, cx: number, cy: number, out: Float64Array, t: Float64Array, off: number): void {
+  if (GATHER.comp >= 0) {
+    // gather4: one channel of the bilinear footprint's texels, in the order (i0,j1), (i1,j1), (i1,j0), (i0,j0).
+    const i0 = Math.floor(u - 0.5) + OFS[0]!, j0 = dims === 2 ? Math.floor(v - 0.5) + OFS[1]! : 0;
+    const ps = [[i0, j0 + 1], [i0 + 1, j0 + 1], [i0 + 1, j0], [i0, j0]] as const;
+    for (let k = 0; k < 4; k++) {
+      const x = wrap(cx, ps[k]![0], im.width), y = dims === 2 ? wrap(cy, ps[k]![1], im.height) : 0;
+      fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, t, off);
+      out[k] = t[GATHER.comp]!;
+    }
+    return;
+  }
   if (!bilinear) {
-    const x = wrap(cx, Math.floor(u), im.width), y = dims === 2 ? wrap(cy, Math.floor(v), im.height) : 0;
+    const x = wrap(cx, Math.floor(u) + OFS[0]!, im.width), y = dims === 2 ? wrap(cy, Math.floor(v) + OFS[1]!, im.height) : 0;
     fetch(w, im, x < 0 ? -1 : x, y < 0 ? -1 : y, out, off);
     return;
   }
   const fu = u - 0.5, fv = dims === 2 ? v - 0.5 : 0;
-  const x0 = Math.floor(fu), y0 = Math.floor(fv);
-  const a = fu - x0, b = fv - y0;
+  const a = fu - Math.floor(fu), b = fv - Math.floor(fv);
+  const x0 = Math.floor(fu) + OFS[0]!, y0 = Math.floor(fv) + (dims === 2 ? OFS[1]! : 0);
   out.fill(0);
   for (const [dx, dy, wt] of [[0, 0, (1 - a) * (1 - b)], [1, 0, a * (1 - b)], [0, 1, (1 - a) * b], [1, 1, a * b]] as const) {
     if (wt === 0) continue;
@@ -221,29 +258,73 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
   }
 }
 
-for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_b'] as const) {
-  const sampling = kind.startsWith('sample');
+const SAMPLES0 = ['sample', 'sample_l', 'sample_lz', 'sample_b', 'sample_cl', 'sample_b_cl', 'sample_d', 'sample_d_cl', 'sample_cd', 'sample_cd_cl'] as const;
+const GATHERS0 = ['gather4', 'gather4_l', 'gather4_lz', 'gather4_b', 'gather4_cl', 'gather4_b_cl'] as const;
+const SAMPLES = [...SAMPLES0, ...SAMPLES0.map((k) => k.replace(/^sample/, 'sample_c')), ...GATHERS0, ...GATHERS0.map((k) => k.replace(/^gather4/, 'gather4_c'))];
+const WITH_O = [...SAMPLES, ...SAMPLES.map((k) => `${k}_o`)];
+// _g16: the derivative variants with 16-bit derivatives (GFX10.3+).
+const G16 = WITH_O.filter((k) => /_c?d(_|$)/.test(k.replace(/^sample_c(?=_|$)/, 'sample'))).map((k) => `${k}_g16`);
+for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...WITH_O, ...G16]) {
+  // _g16: ds/dx, dt/dx packed in one VGPR (low, high half) and ds/dy, dt/dy in the next (1D: one each).
+  const g16 = kind.endsWith('_g16');
+  // gather4*: addressed like the sample variant of the same suffixes; returns 4 VGPRs (one channel,
+  // the lowest DMASK bit, of the 2x2 footprint) from the level the LOD selects (never blended).
+  const gather = kind.startsWith('gather4');
+  const sampling = kind.startsWith('sample') || gather;
+  // _o: a texel-offset VGPR first (x [5:0], y [13:8], signed), added at every level sampled.
+  const offsets = kind.replace(/_g16$/, '').endsWith('_o');
+  // sample_c*: a depth-compare reference VGPR after the offset and bias.
+  const compare = /^(sample|gather4)_c(_|$)/.test(kind);
+  const bk = kind.replace(/_g16$/, '').replace(/_o$/, '').replace(/^(sample|gather4)_c(?=_|$)/, '$1').replace(/^gather4/, 'sample');
+  // Sample variants: _b bias VGPR first; _d/_cd explicit derivatives (ds/dx, dt/dx, ds/dy, dt/dy;
+  // coarse or fine is the same here) before the coordinates; _l explicit LOD / _cl minimum-LOD
+  // clamp after them.
+  const bias = /_b(_|$)/.test(bk);
+  const deriv = /_c?d(_|$)/.test(bk);
+  const clampLod = bk.endsWith('_cl');
+  const implicitLod = bk === 'sample' || bk === 'sample_b' || bk === 'sample_cl' || bk === 'sample_b_cl';
+  // _mip: the level (relative to BASE_LEVEL) is the address VGPR after the coordinates and layer.
+  const mip = kind.endsWith('_mip');
+  const isStore = kind === 'store' || kind === 'store_mip';
+  const isLoad = kind === 'load' || kind === 'load_mip';
   define(`image_${kind}`, (inst, env: ExecEnv) => {
     const f = inst.fields;
     const ws = env.waveSize;
     const findings: Finding[] = [];
     const why = unsupported(inst);
     const G = imageGen(env.space.gfx);
-    // GFX9 records no address width: the VGPRs run on from vaddr, as many as the T# type needs.
-    const regs = G.typeDims ? Array.from({ length: 4 }, (_, k) => f.vaddr! + k) : addrRegs(inst);
+    // GFX9 records no address width: the VGPRs run on from vaddr, as many as the T# type needs
+    // (up to bias + 4 derivatives + 3 coordinates + clamp).
+    const regs = G.typeDims ? Array.from({ length: 9 }, (_, k) => f.vaddr! + k) : addrRegs(inst);
     const instDims = f.dim === DIM_1D || f.dim === DIM_1D_ARRAY ? 1 : 2, instArray = f.dim === DIM_1D_ARRAY || f.dim === DIM_2D_ARRAY;
     const dmask = f.dmask! & 15;
-    const chans = [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
-    if (!chans.length && kind !== 'store') chans.push(0);
-    // Address VGPRs: [bias] u [v] [lod] (GFX10+ order: bias before the body, LOD after it).
-    const bodyAt = kind === 'sample_b' ? 1 : 0;
+    const chans = gather ? [0, 1, 2, 3] : [0, 1, 2, 3].filter((c) => (dmask >> c) & 1);
+    const gatherComp = dmask ? 31 - Math.clz32(dmask & -dmask) : 0;
+    if (!chans.length && !isStore) chans.push(0);
+    // Address VGPRs: [bias] [derivatives] u [v] [layer] [lod | clamp | mip].
+    const biasAt = offsets ? 1 : 0;
+    const zAt = biasAt + (bias ? 1 : 0);
+    const bodyBase = zAt + (compare ? 1 : 0);
     const vdata = f.vdata!;
-    const cnt = kind === 'store' ? storeCounter(env.space) : 'vmcnt';
-    if (vdata + chans.length > env.vgprs || (!G.typeDims && regs.some((r) => r >= env.vgprs))) findings.push({ id: 'gfx11.vgpr.src-out-of-range', message: `${inst.mnemonic}: a data or address VGPR is past the ${env.vgprs} allocated` });
+    const cnt = isStore ? storeCounter(env.space) : 'vmcnt';
+    // Wave-state seed, VGPR out of range: a returning instruction whose destination (every VGPR it
+    // may return: popcount(DMASK), packed by D16, plus the TFE/LWE status VGPR) runs past the
+    // allocation is issued with EXEC=0 (counted, nothing read or written). Sources past it (store
+    // data, address VGPRs) read VGPR0 for each register out of range, as other VMEM does.
+    if (!isStore && !dstInRange(env, inst, vdata, mimgDst(gather, dmask, f.d16 ?? 0, f.tfe || f.lwe ? 1 : 0), findings)) {
+      return { cls: 'vmem', findings, run: (w) => { if (w[cnt] < CNT_MAX) w[cnt]++; } };
+    }
+    const status = !isStore && (f.tfe === 1 || f.lwe === 1);
+    const srcOut = (r: number): number => (r >= env.vgprs ? 0 : r);
+    const dataRow = chans.map((_, k) => srcOut(vdata + k) * ws);
+    if (isStore && vdata + chans.length > env.vgprs) srcRows(env, inst, vdata, chans.length, 'data', findings);
+    if (!G.typeDims && regs.some((r) => r >= env.vgprs)) srcRows(env, inst, regs[0]!, regs.length, 'address', findings);
+    for (let k = 0; k < regs.length; k++) regs[k] = srcOut(regs[k]!);
     const srsrc = f.srsrc! * 4;
     const ssamp = (f.ssamp ?? 0) * 4;
     const px = new Float64Array(4), t = new Float64Array(4), t2 = new Float64Array(4);
     const warn = new OncePerDispatch(env);
+    const srcWarn = new OncePerDispatch(env);
     return {
       cls: 'vmem',
       findings,
@@ -255,13 +336,19 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         // Array layer after the coordinates (GFX9: the T# TYPE says array; GFX10+: the dim).
         const array = G.typeDims ? im.array : instArray;
         const coords = dims + (array ? 1 : 0);
-        const need = bodyAt + coords + (kind === 'sample_l' ? 1 : 0);
-        const bad = why || im.ok || (G.typeDims && f.vaddr! + need > env.vgprs ? `address VGPRs v${f.vaddr}..v${f.vaddr! + need - 1} run past the ${env.vgprs} allocated` : '')
+        const bodyAt = bodyBase + (deriv ? (g16 ? 2 : 2 * dims) : 0);
+        const need = bodyAt + coords + (bk === 'sample_l' || mip || clampLod ? 1 : 0);
+        // GFX9: how many address VGPRs the T# type needs is known only now (those past the allocation read VGPR0).
+        if (G.typeDims && f.vaddr! + need > env.vgprs && srcWarn.due) {
+          srcWarn.fire();
+          env.diag.report({ id: 'gfx11.vgpr.src-out-of-range', severity: 'warning', where: { pc, wave: w.id }, seed: WAVE_STATE_SEED, message: `${inst.mnemonic}: address v${f.vaddr}..v${f.vaddr! + need - 1} is past the ${env.vgprs} allocated VGPRs; the hardware reads VGPR0 for each register out of range` });
+        }
+        const bad = why || im.ok
           || (array && im.firstSlice > im.lastSlice ? `T# BASE_ARRAY ${im.firstSlice} is past DEPTH ${im.lastSlice} (the last slice)` : '');
-        if (bad || findings.length) {
-          if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad || findings[0]!.message}; the instruction writes 0`);
+        if (bad) {
+          if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad}; the instruction writes 0`);
           warn.fire();
-          if (kind !== 'store') for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < chans.length && vdata + k < env.vgprs; k++) w.v[(vdata + k) * ws + l] = 0;
+          if (!isStore) for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < chans.length; k++) w.v[(vdata + k) * ws + l] = 0;
           return;
         }
         const v = w.v;
@@ -270,6 +357,7 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         const cx = get(w, ssamp, S.CLAMP_X), cy = get(w, ssamp, S.CLAMP_Y);
         const magLinear = get(w, ssamp, S.XY_MAG_FILTER) === 1, minLinear = get(w, ssamp, S.XY_MIN_FILTER) !== 0;
         const mipFilter = get(w, ssamp, S.MIP_FILTER);
+        const cmpFn = get(w, ssamp, S.DEPTH_COMPARE_FUNC);
         const minLod = ufix8(get(w, ssamp, S.MIN_LOD)), maxLod = ufix8(get(w, ssamp, S.MAX_LOD));
         const lodBias = sfix8(get(w, ssamp, S.LOD_BIAS), S.LOD_BIAS?.width ?? 14);
         const base = atLevel(im, im.baseLevel);
@@ -284,36 +372,59 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
           if (array) layer = sampling ? Math.min(slices, Math.max(0, rne(reg(dims, l)))) : v[regs[bodyAt + dims]! * ws + l]! | 0;
           const inSlice = layer >= 0 && layer <= slices;
           const off = (im.firstSlice + layer) * im.sliceBytes;
-          if (kind === 'store') {
+          // _mip: levels past LAST_LEVEL miss like texels outside the level (load 0, store dropped).
+          let at = base, inLevel = true;
+          if (mip) {
+            const lv = im.baseLevel + (v[regs[coords]! * ws + l]! >>> 0);
+            inLevel = lv <= im.lastLevel;
+            if (inLevel) at = atLevel(im, lv);
+          }
+          if (isStore) {
             const x = v[regs[0]! * ws + l]!, y = dims === 2 ? v[regs[1]! * ws + l]! : 0;
             const data = [0, 0, 0, 0];
-            chans.forEach((c, k) => { data[c] = v[(vdata + k) * ws + l]!; });
-            if (inSlice) store(w, base, x, y, data, off);
+            chans.forEach((c, k) => { data[c] = v[dataRow[k]! + l]!; });
+            if (inSlice && inLevel) store(w, at, x, y, data, off);
             continue;
           }
-          if (kind === 'load') {
+          if (isLoad) {
             const x = v[regs[0]! * ws + l]! | 0, y = dims === 2 ? v[regs[1]! * ws + l]! | 0 : 0;
-            fetch(w, base, inSlice ? x : -1, y, px, off);
+            fetch(w, at, inSlice && inLevel ? x : -1, y, px, off);
           } else {
             // Normalized coordinates scale by each level's size; unnormalized ones address the base level only.
             const u = reg(0, l), vv = dims === 2 ? reg(1, l) : 0;
+            const o = offsets ? v[regs[0]! * ws + l]! : 0;
+            OFS[0] = (o << 26) >> 26;
+            OFS[1] = (o << 18) >> 26;
+            CMP.fn = compare ? cmpFn : -1;
+            GATHER.comp = gather ? gatherComp : -1;
+            CMP.ref = compare ? f32(v[regs[zAt]! * ws + l]!) : 0;
             let lod = 0;
             if (!unnorm) {
-              if (kind === 'sample' || kind === 'sample_b') {
+              if (deriv) {
+                // Explicit derivatives, scaled to base-level texels.
+                const d = g16
+                  ? (k: number): number => { const r = v[regs[bodyBase + (k >= dims ? 1 : 0)]! * ws + l]!; return f16(k % dims === 1 ? r >>> 16 : r & 0xffff); }
+                  : (k: number): number => f32(v[regs[bodyBase + k]! * ws + l]!);
+                const ux = d(0) * base.width, vx = dims === 2 ? d(1) * base.height : 0;
+                const uy = d(dims) * base.width, vy = dims === 2 ? d(dims + 1) * base.height : 0;
+                lod = Math.log2(Math.max(Math.hypot(ux, vx), Math.hypot(uy, vy)));
+              } else if (implicitLod) {
                 // Implicit LOD from the quad's derivatives (lanes 4q..4q+3: TL, TR, BL, BR) in base-level texels.
                 const q = l & ~3;
                 const ux = (reg(0, q + 1) - reg(0, q)) * base.width, uy = (reg(0, q + 2) - reg(0, q)) * base.width;
                 const vx = dims === 2 ? (reg(1, q + 1) - reg(1, q)) * base.height : 0, vy = dims === 2 ? (reg(1, q + 2) - reg(1, q)) * base.height : 0;
                 lod = Math.log2(Math.max(Math.hypot(ux, vx), Math.hypot(uy, vy)));
-                if (kind === 'sample_b') lod += f32(v[regs[0]! * ws + l]!);
-              } else if (kind === 'sample_l') lod = reg(coords, l);
+              } else if (bk === 'sample_l') lod = reg(coords, l);
+              if (bias) lod += f32(v[regs[biasAt]! * ws + l]!);
               lod = Math.min(maxLod, Math.max(minLod, lod + lodBias));
               if (Number.isNaN(lod)) lod = minLod;
+              // _cl: the clamp is a minimum LOD (SPIR-V MinLod): no level finer than it.
+              if (clampLod) lod = Math.max(lod, reg(coords, l));
             }
             const top = im.lastLevel - im.baseLevel;
             if (lod <= 0 || unnorm) {
               filterLevel(w, base, unnorm ? u : u * base.width, unnorm ? vv : vv * base.height, dims, magLinear, cx, cy, px, t, off);
-            } else if (mipFilter === 2 && top > 0) {
+            } else if (mipFilter === 2 && top > 0 && !gather) {
               // Linear between the two nearest levels.
               const l0 = Math.min(top, Math.floor(lod)), l1 = Math.min(top, l0 + 1), fr = Math.min(1, lod - l0);
               const i0 = atLevel(im, im.baseLevel + l0), i1 = atLevel(im, im.baseLevel + l1);
@@ -324,15 +435,97 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
               }
             } else {
               // MIP_FILTER point: the nearest level (ceil(lod + 0.5) - 1); none: the base level.
-              const lv = mipFilter === 1 ? Math.min(top, Math.max(0, Math.ceil(lod + 0.5) - 1)) : 0;
+              const lv = mipFilter === 1 || (gather && mipFilter === 2) ? Math.min(top, Math.max(0, Math.ceil(lod + 0.5) - 1)) : 0;
               const il = atLevel(im, im.baseLevel + lv);
               filterLevel(w, il, u * il.width, vv * il.height, dims, minLinear, cx, cy, px, t, off);
             }
           }
           chans.forEach((c, k) => {
             const val = px[c]!;
-            v[(vdata + k) * ws + l] = im.nfmt === 'uint' && kind === 'load' ? val >>> 0 : f32bits(val);
+            v[(vdata + k) * ws + l] = im.nfmt === 'uint' && (isLoad || gather) ? val >>> 0 : f32bits(val);
           });
+          // TFE/LWE: the status VGPR after the data. Every texel is resident (no PRT) and no LOD
+          // warning applies, so it is 0.
+          if (status) v[(vdata + chans.length) * ws + l] = 0;
+        }
+        CMP.fn = -1;
+        GATHER.comp = -1;
+        OFS[0] = 0;
+        OFS[1] = 0;
+        w.laneOps += n;
+      },
+    };
+  });
+}
+
+/**
+ * Image atomics on one 32-bit channel (R32 UINT/SINT/FLOAT images): the texel at integer (x, y,
+ * layer) of BASE_LEVEL gets the buffer atomics' operation (vmem.ts) with VDATA (cmpswap: VDATA =
+ * new value, VDATA+1 = compare value); with GLC the pre-op value returns to VDATA. Texels outside
+ * the level or the view's slices are not touched and return 0. 64-bit image atomics (DMASK 0x3, or
+ * 0xf for cmpswap) are reported `gfx11.mimg.unsupported` and do nothing. Returning atomics whose
+ * VDATA (+ TFE/LWE) passes the VGPR allocation are issued with EXEC=0 (wave-state seed: VDST is
+ * checked only for atomics that return); a non-returning atomic's VDATA past it reads VGPR0.
+ */
+const IMAGE_ATOMICS: Readonly<Record<string, string>> = {
+  swap: 'swap', cmpswap: 'cmpswap', add: 'add', sub: 'sub', smin: 'min_i', umin: 'min_u', smax: 'max_i', umax: 'max_u',
+  and: 'and', or: 'or', xor: 'xor', inc: 'inc', dec: 'dec', fcmpswap: 'cmpswap_f', fmin: 'min_f', fmax: 'max_f',
+};
+for (const [op, key] of Object.entries(IMAGE_ATOMICS)) {
+  define(`image_atomic_${op}`, (inst, env: ExecEnv) => {
+    const f = inst.fields;
+    const ws = env.waveSize;
+    const findings: Finding[] = [];
+    const G = imageGen(env.space.gfx);
+    const cmp = op.endsWith('cmpswap');
+    const glc = f.glc === 1;
+    const dmask = f.dmask! & 15;
+    const wide = cmp ? dmask === 0xf : dmask === 0x3;
+    const fn = ATOMIC32[key]!;
+    const cnt = glc ? 'vmcnt' : storeCounter(env.space);
+    const vdata = f.vdata!;
+    if (glc && !dstInRange(env, inst, vdata, (wide ? 2 : 1) + (f.tfe || f.lwe ? 1 : 0), findings)) {
+      return { cls: 'vmem', findings, run: (w) => { if (w[cnt] < CNT_MAX) w[cnt]++; } };
+    }
+    const ndata = (wide ? 2 : 1) * (cmp ? 2 : 1);
+    if (vdata + ndata > env.vgprs) srcRows(env, inst, vdata, ndata, 'data', findings);
+    const dataRow = (k: number): number => (vdata + k >= env.vgprs ? 0 : vdata + k) * ws;
+    const regs = (G.typeDims ? Array.from({ length: 4 }, (_, k) => f.vaddr! + k) : addrRegs(inst)).map((r) => (r >= env.vgprs ? 0 : r));
+    if (!G.typeDims && addrRegs(inst).some((r) => r >= env.vgprs)) srcRows(env, inst, addrRegs(inst)[0]!, addrRegs(inst).length, 'address', findings);
+    const instDims = f.dim === DIM_1D || f.dim === DIM_1D_ARRAY ? 1 : 2, instArray = f.dim === DIM_1D_ARRAY || f.dim === DIM_2D_ARRAY;
+    const why = unsupported(inst) || (wide ? '64-bit image atomics are not modelled' : '');
+    const warn = new OncePerDispatch(env);
+    return {
+      cls: 'vmem',
+      findings,
+      run: (w) => {
+        const pc = w.pc - inst.size;
+        if (w[cnt] < CNT_MAX) w[cnt]++;
+        const im = readTsharp(w, f.srsrc! * 4, G);
+        const bad = why || im.ok || (im.bytes !== 4 || im.bits.length !== 1 ? `T# FORMAT: image atomics need one 32-bit channel` : '');
+        if (bad) {
+          if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad}; the instruction does nothing`);
+          warn.fire();
+          return;
+        }
+        const dims = im.dims || instDims;
+        const array = G.typeDims ? im.array : instArray;
+        const base = atLevel(im, im.baseLevel);
+        const slices = im.lastSlice - im.firstSlice;
+        const v = w.v;
+        let n = 0;
+        for (let l = 0; l < ws; l++) {
+          if (!laneOn(w, l)) continue;
+          n++;
+          const x = v[regs[0]! * ws + l]! | 0, y = dims === 2 ? v[regs[1]! * ws + l]! | 0 : 0;
+          const layer = array ? v[regs[dims]! * ws + l]! | 0 : 0;
+          let old = 0;
+          if (x >= 0 && y >= 0 && x < base.width && y < base.height && layer >= 0 && layer <= slices) {
+            const a = base.base + (im.firstSlice + layer) * im.sliceBytes + (y * base.pitch + x) * 4;
+            old = w.mem.read32(a);
+            w.mem.write32(a, fn(old, v[dataRow(0) + l]!, cmp ? v[dataRow(1) + l]! : 0) >>> 0);
+          }
+          if (glc) v[vdata * ws + l] = old;
         }
         w.laneOps += n;
       },

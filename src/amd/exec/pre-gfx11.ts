@@ -8,6 +8,8 @@
  *   not support f32 denormals (inputs and the product flush to zero; LLVM only selects them when
  *   f32 denormals are flushed). v_mad_f16 / v_mac_f16 / v_madmk_f16 / v_madak_f16 (GFX9): the
  *   same with an f16 product.
+ * - v_mad_legacy_f32 (GFX9): v_mad_f32 with DX9 multiply rules (0 * x = 0 for any x).
+ * - v_clrexcp (GFX9/GFX10): clears SIMD-side exception state, which this model does not keep.
  * - v_dot4c_i32_i8 (GFX10.3 VOP2): D.i32 += sum of the four signed byte products of S0 and S1.
  * - v_subrev_u16 (GFX9): D.u16 = S1 - S0 (clamp saturates at 0).
  * - s_memtime / s_memrealtime (SMEM): a 64-bit shader-clock / REALTIME sample into SDATA, counted on
@@ -72,6 +74,16 @@ const mad32 = (n: number) => {
   for (let l = 0; l < n; l++) fin(l, sum(madProduct32(TF0[l]!, TF1[l]!), ftz32(TF2[l]!)));
 };
 fop('v_mad_f32', F32x3, mad32);
+// GFX9 V_MAD_LEGACY_F32: the same MAD with DX9 multiply rules (0 * anything = 0, even inf/NaN).
+fop('v_mad_legacy_f32', F32x3, (n) => {
+  for (let l = 0; l < n; l++) {
+    const a = ftz32(TF0[l]!), b = ftz32(TF1[l]!);
+    fin(l, sum(a === 0 || b === 0 ? 0 : madProduct32(a, b), ftz32(TF2[l]!)));
+  }
+});
+// V_CLREXCP: "clear wave's exception state in SIMD". The model keeps no SIMD-side exception state
+// (an exception is raised into TRAPSTS by the instruction that causes it), so nothing is pending.
+define('v_clrexcp', () => ({ cls: 'valu', run: () => {} }));
 fop('v_mac_f32', F32x2, mad32, { accum: true });
 fop('v_madmk_f32', F32x3, mad32, { remap: remapMK });
 fop('v_madak_f32', F32x3, mad32, { remap: remapAK });

@@ -289,6 +289,8 @@ sdefine('s_cmov_b32', (inst) => {
 sop1('s_not_b32', (a) => ((SCC = nz(~a)), ~a));
 sop1('s_brev_b32', (a) => brev32(a));
 sop1('s_ctz_i32_b32', (a) => (a === 0 ? -1 : 31 - Math.clz32(a & -a)));
+// GFX9/GFX10 S_FF0_I32_B32/B64: the position of the first zero bit from the LSB, -1 when none.
+sop1('s_ff0_i32_b32', (a) => { const z = ~a; return z === 0 ? -1 : 31 - Math.clz32(z & -z); });
 sop1('s_clz_i32_u32', (a) => (a === 0 ? -1 : Math.clz32(a)));
 sop1('s_bcnt1_i32_b32', (a) => ((SCC = nz(popcnt(a))), popcnt(a)));
 sop1('s_bcnt0_i32_b32', (a) => ((SCC = nz(32 - popcnt(a))), 32 - popcnt(a)));
@@ -307,6 +309,7 @@ sdefine('s_cmov_b64', (inst) => {
 });
 sop1x64('s_not_b64', (lo, hi) => ((RHI = ~hi), (SCC = nz64(~lo, ~hi)), ~lo));
 sop1x64('s_ctz_i32_b64', (lo, hi) => (lo !== 0 ? 31 - Math.clz32(lo & -lo) : hi !== 0 ? 63 - Math.clz32(hi & -hi) : -1), true);
+sop1x64('s_ff0_i32_b64', (lo, hi) => { const zl = ~lo, zh = ~hi; return zl !== 0 ? 31 - Math.clz32(zl & -zl) : zh !== 0 ? 63 - Math.clz32(zh & -zh) : -1; }, true);
 sop1x64('s_bcnt1_i32_b64', (lo, hi) => {
   const r = popcnt(lo) + popcnt(hi);
   SCC = nz(r);

@@ -6,12 +6,19 @@
  * TTMPs or past TTMP15 is not written; M0/NULL/EXEC destinations are not loaded, and a base
  * register pair/quad naming M0, NULL or EXEC reads as zero (TTMPs read zero outside a trap handler).
  * s_buffer_load checks each dword against the V#'s NUM_RECORDS (out of range reads 0).
+ *
+ * GFX9 also writes through SMEM: s_store_dword* / s_buffer_store_dword* store SDATA at the same
+ * addresses a load of that width reads (dword aligned; buffer stores drop dwords past NUM_RECORDS),
+ * and s_atomic_* / s_buffer_atomic_* do the buffer atomics' operations on one dword (x2: a qword;
+ * cmpswap: SDATA = new value then compare value), returning the pre-op value into SDATA with GLC.
+ * The scalar cache is write-back on hardware (s_dcache_wb makes stores visible); memory here is
+ * coherent, so the stores land at once and s_dcache_wb / _wb_vol / _inv_vol only count on LGKM_CNT.
  */
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
 import { SREG } from '../wave/wave.js';
 import { define, type Finding } from '../engine/registry.js';
-import { memFastPaths } from './vmem.js';
+import { memFastPaths, ATOMIC32, ATOMIC64, R64 } from './vmem.js';
 import { markFast } from '../engine/fast-registry.js';
 import { fastScalarLoad } from '../engine/fast-mem.js';
 
@@ -135,6 +142,92 @@ define(['s_buffer_load_b32', 's_buffer_load_b64', 's_buffer_load_b128', 's_buffe
 // Cache invalidation and address-translation probes: no data effect in the functional model; they
 // count on LGKM_CNT like every SMEM instruction.
 define(['s_dcache_inv', 's_gl1_inv', 's_atc_probe', 's_atc_probe_buffer'], () => ({
+  cls: 'smem',
+  run: (w) => {
+    if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
+  },
+}));
+
+// ---- GFX9 scalar stores and atomics -------------------------------------------------------------
+
+/**
+ * Byte address (dword aligned) of a scalar access of `bytes`, or -1 when a buffer access runs past
+ * the V#'s NUM_RECORDS (`skip` bytes into the access: one dword of a store is checked at a time).
+ */
+function scalarAddress(inst: Instruction, buffer: boolean): (w: Wave, bytes: number, skip?: number) => number {
+  const sb = (inst.fields.sbase ?? 0) * 2;
+  const base = baseReg(buffer ? sb & ~3 : sb);
+  const off = offsetOf(inst);
+  const soff = soffsetRead(inst);
+  if (!buffer) return (w, _b, skip = 0) => { const a = (base(w, 0) + (base(w, 1) & 0xffff) * 0x1_0000_0000 + off + soff(w)) % 0x1_0000_0000_0000; return a - (a % 4) + skip; };
+  return (w, bytes, skip = 0) => {
+    const o = (((off + soff(w)) & ~3) >>> 0) + skip;
+    return o + bytes <= base(w, 2) ? base(w, 0) + (base(w, 1) & 0xffff) * 0x1_0000_0000 + o : -1;
+  };
+}
+
+for (const buffer of [false, true]) {
+  const names = [1, 2, 4].map((n) => `s_${buffer ? 'buffer_' : ''}store_dword${n === 1 ? '' : `x${n}`}`);
+  define(names, (inst) => {
+    const n = dwordsOf(inst.mnemonic);
+    const d = inst.fields.sdata ?? 0;
+    const addr = scalarAddress(inst, buffer);
+    return {
+      cls: 'smem',
+      run: (w) => {
+        for (let i = 0; i < n; i++) {
+          const a = addr(w, 4, 4 * i);
+          if (a >= 0) w.mem.write32(a, w.s[d + i]!);
+        }
+        if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
+      },
+    };
+  });
+}
+
+/** GFX9 scalar atomic names -> the buffer atomics' operation keys (vmem.ts). */
+const SCALAR_ATOMICS: Readonly<Record<string, string>> = {
+  swap: 'swap', cmpswap: 'cmpswap', add: 'add', sub: 'sub', smin: 'min_i', umin: 'min_u', smax: 'max_i', umax: 'max_u',
+  and: 'and', or: 'or', xor: 'xor', inc: 'inc', dec: 'dec',
+};
+for (const buffer of [false, true]) {
+  for (const [op, key] of Object.entries(SCALAR_ATOMICS)) {
+    for (const wide of [false, true]) {
+      define(`s_${buffer ? 'buffer_' : ''}atomic_${op}${wide ? '_x2' : ''}`, (inst) => {
+        const d = inst.fields.sdata ?? 0;
+        const glc = (inst.fields.glc ?? 0) === 1;
+        const cmp = op === 'cmpswap';
+        const addr = scalarAddress(inst, buffer);
+        const f32op = ATOMIC32[key]!, f64op = ATOMIC64[key]!;
+        const dw = wide ? 2 : 1;
+        return {
+          cls: 'smem',
+          run: (w) => {
+            const a = addr(w, 4 * dw);
+            const s = w.s;
+            let ol = 0, oh = 0;
+            if (a >= 0) {
+              ol = w.mem.read32(a);
+              if (wide) {
+                oh = w.mem.read32(a + 4);
+                const lo = f64op(ol, oh, s[d]!, s[d + 1]!, cmp ? s[d + 2]! : 0, cmp ? s[d + 3]! : 0);
+                w.mem.write32(a, lo >>> 0);
+                w.mem.write32(a + 4, R64[0]! >>> 0);
+              } else w.mem.write32(a, f32op(ol, s[d]!, cmp ? s[d + 1]! : 0) >>> 0);
+            }
+            if (glc) {
+              s[d] = ol;
+              if (wide) s[d + 1] = oh;
+            }
+            if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;
+          },
+        };
+      });
+    }
+  }
+}
+
+define(['s_dcache_wb', 's_dcache_wb_vol', 's_dcache_inv_vol'], () => ({
   cls: 'smem',
   run: (w) => {
     if (w.lgkmcnt < LGKM_MAX) w.lgkmcnt++;

@@ -317,26 +317,30 @@ function dot2f32(name: string, bf: boolean): void {
 dot2f32('v_dot2_f32_f16', false);
 dot2f32('v_dot2_f32_bf16', true);
 
-/** Integer dots: `bits` per element (8 or 4); signed A/B from neg[0]/neg[1] (iu variants). */
-function dotInt(name: string, bits: 8 | 4, iu: boolean): void {
+/**
+ * Integer dots: `bits` per element (16, 8 or 4); signed A/B from neg[0]/neg[1] (iu variants), or
+ * both signed (`signed`: GFX10.3's v_dot2_i32_i16 / v_dot4_i32_i8 / v_dot8_i32_i4, i32 accumulator
+ * and signed saturation like the iu forms).
+ */
+function dotInt(name: string, bits: 16 | 8 | 4, iu: boolean, signed = false): void {
   define(name, (inst, env) => {
     const p = p3(inst);
     const findings: Finding[] = [];
-    const sa = iu && (p.neg & 1) === 1;
-    const sb = iu && ((p.neg >> 1) & 1) === 1;
+    const sa = signed || (iu && (p.neg & 1) === 1);
+    const sb = signed || (iu && ((p.neg >> 1) & 1) === 1);
     const n = 32 / bits;
     const mask = (1 << bits) - 1;
     const sh = 32 - bits;
     return bindLanes(env, inst, p, [false, false, false], findings, () => (l) => {
       const x = T0[l]!, y = T1[l]!;
-      let s = iu ? T2[l]! | 0 : T2[l]! >>> 0;
+      let s = iu || signed ? T2[l]! | 0 : T2[l]! >>> 0;
       for (let i = 0; i < n; i++) {
         const a = sa ? ((x >>> (i * bits)) << sh) >> sh : (x >>> (i * bits)) & mask;
         const b = sb ? ((y >>> (i * bits)) << sh) >> sh : (y >>> (i * bits)) & mask;
         s += a * b;
       }
       if (M.clamp) {
-        if (iu) s = s > 2147483647 ? 2147483647 : s < -2147483648 ? -2147483648 : s;
+        if (iu || signed) s = s > 2147483647 ? 2147483647 : s < -2147483648 ? -2147483648 : s;
         else s = s > 0xffffffff ? 0xffffffff : s;
       }
       return s >>> 0;
@@ -347,6 +351,11 @@ dotInt('v_dot4_i32_iu8', 8, true);
 dotInt('v_dot4_u32_u8', 8, false);
 dotInt('v_dot8_i32_iu4', 4, true);
 dotInt('v_dot8_u32_u4', 4, false);
+// GFX10.3 only (GFX11 replaced the signed ones by the iu forms).
+dotInt('v_dot2_i32_i16', 16, false, true);
+dotInt('v_dot2_u32_u16', 16, false);
+dotInt('v_dot4_i32_i8', 8, false, true);
+dotInt('v_dot8_i32_i4', 4, false, true);
 
 // ---------------------------------------------------------------------------------------------
 // v_fma_mix_f32 / v_fma_mixlo_f16 / v_fma_mixhi_f16 (and GFX9's unfused v_mad_mix_*)

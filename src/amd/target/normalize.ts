@@ -53,7 +53,22 @@ export { zeroesHigh16, storesInVmcnt } from './space.js';
 const GFX9_RENAMES: Readonly<Record<string, string>> = {
   v_addc_co_u32: 'v_add_co_ci_u32', v_subb_co_u32: 'v_sub_co_ci_u32', v_subbrev_co_u32: 'v_subrev_co_ci_u32',
   v_add_u16: 'v_add_nc_u16', v_sub_u16: 'v_sub_nc_u16',
+  // GFX8's 16-bit opcodes as GFX9 keeps them ("legacy": the same operation, no op_sel, the high
+  // half of VDST zeroed; LLVM D115729: "documented to have the same zeroing behaviour as on GFX8").
+  v_mad_legacy_u16: 'v_mad_u16', v_mad_legacy_i16: 'v_mad_i16', v_mad_legacy_f16: 'v_mad_f16',
+  v_fma_legacy_f16: 'v_fma_f16', v_div_fixup_legacy_f16: 'v_div_fixup_f16',
+  // Always-false / always-true 16-bit compares (GFX11 dropped them): the result ignores the
+  // sources, so the 32-bit forms are the same instruction. v_cmpx_tru_* is LLVM's GFX9 name of
+  // v_cmpx_t_* (the v_cmp_tru_* ones are in the generated alias table).
+  v_cmp_f_i16: 'v_cmp_f_i32', v_cmp_f_u16: 'v_cmp_f_u32', v_cmp_t_i16: 'v_cmp_t_i32', v_cmp_t_u16: 'v_cmp_t_u32',
+  v_cmpx_f_i16: 'v_cmpx_f_i32', v_cmpx_f_u16: 'v_cmpx_f_u32', v_cmpx_t_i16: 'v_cmpx_t_i32', v_cmpx_t_u16: 'v_cmpx_t_u32',
+  v_cmpx_tru_f16: 'v_cmpx_t_f16', v_cmpx_tru_f32: 'v_cmpx_t_f32', v_cmpx_tru_f64: 'v_cmpx_t_f64',
+  // "SQ translates to V_CVT_PK_U8_F32" (GFX9 ISA): the byte-accumulating form reads VDST as S2.
+  v_cvt_pkaccum_u8_f32: 'v_cvt_pk_u8_f32',
 };
+
+/** GFX9 legacy 16-bit ops: no op_sel (GFX8 semantics). */
+const GFX9_LEGACY16 = /^v_(mad_legacy_[iuf]16|fma_legacy_f16|div_fixup_legacy_f16)$/;
 
 /** Operand descriptors of a generated table entry: VALU (`ops`) or scalar (`operands`). */
 interface TableInfo {
@@ -109,6 +124,8 @@ export function normalize(inst: Instruction, space: OperandSpace): Instruction {
   // GFX9's HW_ID (id 4; GFX10 split it into HW_ID1/HW_ID2); GFX10's FLAT_SCR_LO/HI are user-writable.
   if (gfx === 9 && base === 's_getreg_b32' && hwId === 4) name = 's_getreg_b32@hwid9';
   if (gfx === 10 && (base === 's_setreg_b32' || base === 's_setreg_imm32_b32') && (hwId === 20 || hwId === 21)) name = `${base}@flatscr`;
+  if (gfx === 9 && GFX9_LEGACY16.test(base)) f.opsel = 0;
+  if (gfx === 9 && base === 'v_cvt_pkaccum_u8_f32') f.src2 = 256 + (f.vdst ?? 0);
   if (inst.encoding === 'SOPP' && base === 's_waitcnt') f.simm16 = waitcntToGfx11(gfx, f.simm16 ?? 0);
   if (inst.encoding === 'SMEM' && gfx === 9) {
     const imm = f.imm ?? 1;

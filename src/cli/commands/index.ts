@@ -1,6 +1,7 @@
 /** Every `gpusim` subcommand, in the order `gpusim --help` lists them. */
 import type { Command } from '../command.js';
 import { adrenoCommand } from './adreno.js';
+import { amdCommand } from './amd.js';
 import { asmCommand } from './asm.js';
 import { benchCommand } from './bench.js';
 import { demoCommand } from './demo.js';
@@ -19,6 +20,7 @@ export const commands: Command[] = [
   benchCommand,
   disasmCommand,
   asmCommand,
+  amdCommand,
   adrenoCommand,
   pm4Command,
   drawCommand,
