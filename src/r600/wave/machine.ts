@@ -97,7 +97,11 @@ export interface WaveOptions {
   readonly fetchShader?: number;
   /** The chip has FMA and the 64-bit float ops (R600_CHIPS); undefined: assume it does. */
   readonly fp64?: boolean;
-  /** Treat the index of RAT atomics (not stores, not MSKOR) as a byte address, as clang-19 emits it. */
+  /**
+   * The index of RAT atomics on global memory (not stores, not MSKOR) is a byte address, as
+   * clang-19 emits it (default); false: an element (dword) index, as Mesa's own compiler emits
+   * it. See docs/r600.md "RAT atomics".
+   */
   readonly atomicByteAddress?: boolean;
   /** Called before each CF instruction with `wave W cf N <text> | active=<lane mask hex> valid=<hex> stack=<depth>`. */
   readonly trace?: (line: string) => void;
