@@ -131,6 +131,7 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
     if (sub === 'run') {
       const order = (values.order as string | undefined) ?? 'roundrobin';
       if (order !== 'roundrobin' && order !== 'random') throw new UsageError(`r600: --order must be roundrobin or random`);
+      if (values['atomic-byte-address'] === true && values['atomic-dword-index'] === true) throw new UsageError('r600: --atomic-byte-address and --atomic-dword-index contradict each other');
       const traceLines: string[] = [];
       const r = runR600Manifest(file, {
         seed: num('seed'), order, strict: values.strict as boolean, maxInstructions: num('max-instructions'), stackSize: num('stack-size'),
