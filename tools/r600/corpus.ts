@@ -7,7 +7,7 @@
  *   npx tsc -p . && node dist/tools/r600/corpus.js [--targets cypress,redwood,cayman,barts] [--keep DIR] [--write-objects DIR]
  *
  * The kernels cover loops, barriers with static and dynamic __local memory, global atomics,
- * 64-bit integers and conversions, private arrays, math builtins and get_work_dim /
+ * 64-bit integers (mul_hi, clz, popcount, rotate, saturating conversions, division) and conversions, private arrays, math builtins and get_work_dim /
  * get_global_offset with a global offset. Nothing compiled is kept unless --keep / --write-objects
  * say so; test/r600/corpus.test.ts runs this when clang-19 is installed and runs the objects
  * committed under kernels/r600/corpus/ (written by --write-objects) always.
@@ -92,6 +92,21 @@ __kernel void int64(__global long *out, __global const int *in, __global const f
   out[i * 8 + 5] = (long)f[i];
   out[i * 8 + 6] = (long)(int)(a >> 32) + (long)(uint)a;
   out[i * 8 + 7] = (long)((ulong)a % 65521ul) + (long)convert_uint_sat(a);
+}
+
+__kernel void int64_ops(__global long *out, __global const long *in, __global const float *f) {
+  int i = get_global_id(0);
+  long a = in[i], b = in[(i + 7) & 63];
+  out[i * 10 + 0] = mul_hi(a, b);
+  out[i * 10 + 1] = clz(a);
+  out[i * 10 + 2] = popcount(a);
+  out[i * 10 + 3] = rotate(a, (long)(i & 63));
+  out[i * 10 + 4] = convert_long_sat(f[i] * 1e12f);
+  out[i * 10 + 5] = (long)convert_ulong_sat(f[i] * 1e12f);
+  out[i * 10 + 6] = abs(a);
+  out[i * 10 + 7] = (ulong)a % (ulong)(b | 1);
+  out[i * 10 + 8] = a % (b | 1);
+  out[i * 10 + 9] = max(a, b) - min(a, b) + (a < b);
 }
 
 __kernel void int64_to_float(__global float *out, __global const long *in) {
@@ -224,6 +239,29 @@ export const CORPUS: readonly CorpusKernel[] = [
         const u = BigInt.asUintN(64, BigInt(a[i]! >>> 0) << 17n);
         o.set([p, p >> 9n, i64((u >> 3n) ^ BigInt.asUintN(64, p)), p / 1000003n, BigInt((a[i]! << 16) >> 16), BigInt(Math.trunc(fl[i]!)),
           i64(BigInt.asIntN(32, p >> 32n) + BigInt.asUintN(32, p)), BigInt.asUintN(64, p) % 65521n + (p < 0n ? 0n : p > 0xffffffffn ? 0xffffffffn : p)], i * 8);
+      }
+      return { out: o };
+    },
+  },
+  {
+    name: 'int64_ops', grid: [64], block: [64],
+    buffers: {
+      out: { type: 'i64', data: new BigInt64Array(640) },
+      in: { type: 'i64', data: (() => { const r = mulberry32(12); return BigInt64Array.from({ length: 64 }, () => BigInt.asIntN(64, (BigInt(Math.floor(r() * 2 ** 32)) << 32n) | BigInt(Math.floor(r() * 2 ** 32))) >> BigInt(Math.floor(r() * 40))); })() },
+      f: { type: 'f32', data: Float32Array.from(ints(64, 13, -2000000, 3000000), (v) => v * 7.25) },
+    },
+    args: ['out', 'in', 'f'],
+    expect: ({ in: x, f }) => {
+      const a = x as BigInt64Array, fl = f as Float32Array;
+      const U = (v: bigint): bigint => BigInt.asUintN(64, v);
+      const clz = (v: bigint): bigint => { let n = 0n; for (let k = 63n; k >= 0n && !((U(v) >> k) & 1n); k--) n++; return n; };
+      const pop = (v: bigint): bigint => { let n = 0n; for (let u = U(v); u; u >>= 1n) n += u & 1n; return n; };
+      const sat = (v: number, lo: bigint, hi: bigint): bigint => (Number.isNaN(v) ? 0n : v <= Number(lo) ? lo : v >= Number(hi) ? hi : BigInt(Math.trunc(v)));
+      const o = new BigInt64Array(640);
+      for (let i = 0; i < 64; i++) {
+        const p = a[i]!, q = a[(i + 7) & 63]!, s = BigInt(i & 63), v = f32(fl[i]! * f32(1e12));
+        o.set([i64((p * q) >> 64n), clz(p), pop(p), i64((U(p) << s) | (U(p) >> ((64n - s) & 63n))), sat(v, -(2n ** 63n), 2n ** 63n - 1n),
+          i64(sat(v, 0n, 2n ** 64n - 1n)), i64(p < 0n ? -p : p), i64(U(p) % U(q | 1n)), p % (q | 1n), (p > q ? p - q : q - p) + (p < q ? 1n : 0n)], i * 10);
       }
       return { out: o };
     },
