@@ -7,7 +7,8 @@
  *   npx tsc -p . && node dist/tools/r600/corpus.js [--targets cypress,redwood,cayman,barts] [--keep DIR] [--write-objects DIR]
  *
  * The kernels cover loops, barriers with static and dynamic __local memory, global atomics,
- * 64-bit integers (mul_hi, clz, popcount, rotate, saturating conversions, division) and conversions, private arrays, math builtins and get_work_dim /
+ * 64-bit integers (mul_hi, clz, popcount, rotate, saturating conversions, division) and conversions,
+ * scalar arguments of 8 to 64 bits (their CB0 alignment), private arrays, math builtins and get_work_dim /
  * get_global_offset with a global offset. Nothing compiled is kept unless --keep / --write-objects
  * say so; test/r600/corpus.test.ts runs this when clang-19 is installed and runs the objects
  * committed under kernels/r600/corpus/ (written by --write-objects) always.
@@ -140,6 +141,17 @@ __kernel void math(__global float *out, __global const float *x) {
   out[i * 6 + 5] = (float)(int)(v * 3.0f);
 }
 
+__kernel void args_layout(__global long *out, int a, long b, char c, __global const int *p, short d, float e) {
+  size_t i = get_global_id(0) - get_global_offset(0);
+  out[i * 7 + 0] = a;
+  out[i * 7 + 1] = b;
+  out[i * 7 + 2] = c;
+  out[i * 7 + 3] = p[i];
+  out[i * 7 + 4] = d;
+  out[i * 7 + 5] = (long)(e * 4.0f);
+  out[i * 7 + 6] = get_work_dim() * 1000 + get_global_offset(0);
+}
+
 __kernel void work_dims(__global uint *out) {
   uint x = get_global_id(0) - get_global_offset(0), y = get_global_id(1) - get_global_offset(1);
   uint i = (y * get_global_size(0) + x) * 6;
@@ -161,7 +173,7 @@ interface CorpusKernel {
   readonly globalOffset?: number[];
   /** Buffers in argument order where `args` says 'buf:<name>'. */
   readonly buffers: Record<string, { type: ElemType; data: Arr }>;
-  readonly args: (string | Record<string, number>)[];
+  readonly args: (string | Record<string, number | string>)[];
   /** Expected contents of the output buffers, computed on the CPU. */
   readonly expect: (b: Record<string, Arr>) => Record<string, Arr>;
   readonly ulp?: number;
@@ -308,6 +320,16 @@ export const CORPUS: readonly CorpusKernel[] = [
         o.set([f32(Math.sqrt(Math.abs(v))), Math.floor(f32(v * 0.75)), f32(Math.max(v, 0.5) - Math.min(v, -0.5)), f32(f32(v * 0.25) + 2),
           (v > 0 || Object.is(v, 0) ? -1 : 1) * Math.ceil(Math.abs(v)), Math.trunc(f32(v * 3))], i * 6);
       }
+      return { out: o };
+    },
+  },
+  {
+    name: 'args_layout', grid: [32], block: [16], globalOffset: [100],
+    buffers: { out: { type: 'i64', data: new BigInt64Array(32 * 7) }, p: { type: 'i32', data: ints(32, 14, -99999, 99999) } },
+    args: ['out', { i32: -5 }, { i64: '-1234567890123' }, { i8: -3 }, 'p', { i16: -300 }, { f32: 2.75 }],
+    expect: ({ p }) => {
+      const o = new BigInt64Array(32 * 7);
+      for (let i = 0; i < 32; i++) o.set([-5n, -1234567890123n, -3n, BigInt((p as Int32Array)[i]!), -300n, 11n, 1100n], i * 7);
       return { out: o };
     },
   },
