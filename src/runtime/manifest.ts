@@ -21,6 +21,9 @@
  *     "expect": { "c": { "file": "c.expected.bin", "ulp": 0 } }
  *   }
  *
+ * Optional, r600-family objects only so far: "workDim": 1-3 (get_work_dim) and "globalOffset":
+ * [x, y, z] (get_global_offset), both written where Mesa's OpenCL runtime puts them.
+ *
  * Every validation error is one line naming the field (`buffers.a.type: ...`), raised as an
  * InputError so the CLI exits 2.
  */
@@ -91,6 +94,10 @@ export interface Manifest {
   readonly trapHandler?: TrapHandlerSpec;
   /** Optional, r600-family only: RAT surfaces bound to buffers (runtime/r600.ts reads the fields). */
   readonly rats?: readonly RatSpec[];
+  /** Optional, r600-family only so far: get_work_dim() (default: the highest axis of grid above 1). */
+  readonly workDim?: number;
+  /** Optional, r600-family only so far: the global work offset (get_global_offset), per axis. */
+  readonly globalOffset?: readonly [number, number, number];
 }
 
 /** A RAT binding: RAT `id` on buffer `buffer`; the other fields (format, numberType...) are the r600 runner's. */
@@ -101,7 +108,7 @@ export interface RatSpec {
 }
 
 /** Top-level keys a manifest may have; extend with optional fields only. */
-export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description', 'trapHandler', 'rats'] as const;
+export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description', 'trapHandler', 'rats', 'workDim', 'globalOffset'] as const;
 
 /** Read and validate a manifest file. */
 export function loadManifest(path: string): Manifest {
@@ -234,9 +241,22 @@ export function parseManifest(json: unknown, path = '<inline>', dir = process.cw
       return { id: r.id as number, buffer: r.buffer as string, fields };
     });
   }
+  const workDim = json.workDim;
+  if (workDim !== undefined && workDim !== 1 && workDim !== 2 && workDim !== 3) fail('workDim', 'must be 1, 2 or 3');
+  let globalOffset: [number, number, number] | undefined;
+  if (json.globalOffset !== undefined) {
+    const g = json.globalOffset;
+    if (!Array.isArray(g) || g.length < 1 || g.length > 3) return fail('globalOffset', 'must be an array of 1 to 3 non-negative integers');
+    globalOffset = [0, 0, 0];
+    g.forEach((x, i) => {
+      if (!Number.isInteger(x) || (x as number) < 0 || (x as number) > 0xffffffff) fail(`globalOffset[${i}]`, 'must be a non-negative 32-bit integer');
+      globalOffset![i] = x as number;
+    });
+  }
   return {
     path, dir, codeObject: resolve(dir, co as string), kernel: kernel as string | undefined, grid, block, buffers, args, outputs, expect,
     ...(trapHandler ? { trapHandler } : {}), ...(rats ? { rats } : {}),
+    ...(workDim !== undefined ? { workDim: workDim as number } : {}), ...(globalOffset ? { globalOffset } : {}),
   };
 }
 

@@ -1,9 +1,21 @@
 /**
- * The driver level of the R600 family (`gpusim r600 run`): running a kernel from the shared run
- * manifest (manifest.ts) or from in-memory buffers: buffers are placed in a flat 32-bit global address space (256-byte aligned,
- * starting at 256 so no buffer sits at address 0), kernel arguments are laid out after CB0's nine
- * dispatch dwords as LLVM's r600 ABI expects (each at its natural alignment), and outputs are
- * compared with the manifest's expectations (integers exactly, floats within the ULP bound).
+ * The driver level of the R600 family (`gpusim run` / `gpusim r600 run` on an r600 ELF): running
+ * a kernel from the shared run manifest (manifest.ts) or from in-memory buffers, laid out as Mesa's
+ * OpenCL runtime (clover) and r600 driver do for LLVM-compiled kernels:
+ *
+ * - Buffers sit in one flat 32-bit global address space (256-byte aligned, from 256 so no buffer
+ *   is at address 0): clover's global pool, bound as RAT 0 (writes) and vertex buffer 1 (reads).
+ * - CB0 dwords 0-8 are the group counts, global and local sizes (wave/dispatch.ts); from byte 36
+ *   come clover's kernel input bytes: each explicit argument at its LLVM ABI alignment counted from
+ *   byte 36 (64-bit scalars 8, everything else at most 4), then clover's implicit arguments
+ *   (make_kernel_args: grid_dimension, then grid_offset), each a 32-bit word at 4-byte alignment:
+ *   work_dim, then the global offset x, y, z. libclc reads them through llvm.r600.implicitarg.ptr,
+ *   which LLVM places at alignTo(explicit argument bytes, 4) after byte 36.
+ * - A dynamic __local argument is its LDS byte offset (clover's local_argument::bind). Clover
+ *   counts them from 0; LLVM puts the kernel's static __local variables at 0 too (SQ_LDS_ALLOC in
+ *   .AMDGPU.config), so gpusim counts from the end of the static block instead: the same offsets
+ *   as clover when the kernel has no static __local data, no overlap when it has.
+ * - Outputs are compared with the manifest's expectations (integers exactly, floats within ULPs).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,7 +27,7 @@ import {
 } from './manifest.js';
 import { encodeRatByName } from '../r600/exec/rat.js';
 import { loadR600Object, type R600Object } from '../r600/isa/object.js';
-import { runR600, type R600RunResult } from '../r600/wave/dispatch.js';
+import { LDS_BYTES, runR600, staticLdsBytesOf, type R600RunResult } from '../r600/wave/dispatch.js';
 
 export interface R600Buffer {
   readonly name: string;
@@ -35,6 +47,10 @@ export interface R600Launch {
   readonly samplers?: ReadonlyMap<number, Uint32Array>;
   /** RATs bound to buffers (typed STORE_TYPED surfaces). */
   readonly rats?: readonly R600RatBinding[];
+  /** get_work_dim(): the work_dim of clEnqueueNDRangeKernel (default: 3 if grid z > 1, else 2 if grid y > 1, else 1). */
+  readonly workDim?: number;
+  /** get_global_offset(): the global work offset per axis (default 0, 0, 0). */
+  readonly globalOffset?: readonly [number, number, number];
 }
 
 /** A texture bound to RESOURCE_ID `id`: its T# words with BASE_ADDRESS / MIP_ADDRESS relative to buffer `buffer`. */
@@ -57,7 +73,10 @@ export interface R600RunOptions {
   readonly strict?: boolean;
   readonly maxInstructions?: number;
   readonly stackSize?: number;
-  /** RAT atomics take byte addresses (what clang-19 emits) rather than dword indices (the hardware, per Mesa). */
+  /**
+   * RAT atomics on global memory take byte addresses, as clang-19 emits them (default true);
+   * false: element (dword) indices, as Mesa's own r600 compiler emits them. docs/r600.md.
+   */
   readonly atomicByteAddress?: boolean;
   /** One line per CF instruction with the wave's active/valid masks and stack depth. */
   readonly trace?: (line: string) => void;
@@ -89,21 +108,31 @@ export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600Ker
   if (top > 0xffffffff) throw new InputError('buffers: more than 4 GiB does not fit the 32-bit r600 address space');
   const global = new Uint8Array(top);
   for (const b of l.buffers) global.set(b.data, addr.get(b.name)!);
-  // Kernel arguments.
+  // Kernel arguments: clover's input bytes, placed at CB0 byte 36 (offsets here count from there).
   const argBytes: number[] = [];
   const place = (bytes: Uint8Array, align: number): void => {
     while (argBytes.length % align) argBytes.push(0);
     argBytes.push(...bytes);
   };
+  const u32 = (v: number): Uint8Array => new Uint8Array(new Uint32Array([v >>> 0]).buffer);
+  let local = staticLdsBytesOf(o, k);
   for (const [i, a] of l.args.entries()) {
     if (a.kind === 'buffer') {
       const at = addr.get(a.name);
       if (at === undefined) throw new InputError(`args[${i}]: no buffer '${a.name}'`);
-      place(new Uint8Array(new Uint32Array([at]).buffer), 4);
-    } else if (a.kind === 'scalar') place(scalarBytes(a.type, a.value), Math.min(ELEM[a.type].bytes, 4) || 1);
-    else if (a.kind === 'struct') place(structBytes(a.fields), 4);
-    else throw new InputError(`args[${i}]: dynamic __local arguments are not supported for r600 kernels`);
+      place(u32(at), 4);
+    } else if (a.kind === 'scalar') place(scalarBytes(a.type, a.value), ELEM[a.type].bytes);
+    else if (a.kind === 'struct') place(structBytes(a.fields), Math.max(4, ...a.fields.map((f) => ELEM[f.type].bytes)));
+    else {
+      place(u32(local), 4);
+      local += Math.ceil(a.bytes / 4) * 4;
+      if (local > LDS_BYTES) throw new InputError(`args[${i}]: ${local} bytes of LDS (static ${staticLdsBytesOf(o, k)} + __local arguments) exceed the ${LDS_BYTES}-byte LDS`);
+    }
   }
+  const workDim = l.workDim ?? (l.grid[2] > 1 ? 3 : l.grid[1] > 1 ? 2 : 1);
+  if (!Number.isInteger(workDim) || workDim < 1 || workDim > 3) throw new InputError(`workDim must be 1, 2 or 3, not ${workDim}`);
+  const off = l.globalOffset ?? [0, 0, 0];
+  for (const v of [workDim, off[0], off[1], off[2]]) place(u32(v), 4);
   const textures = new Map<number, Uint32Array>();
   for (const t of l.textures ?? []) {
     const at = addr.get(t.buffer);
@@ -166,7 +195,10 @@ export function runR600Manifest(pathOrManifest: string | Manifest, opts: R600Run
   const object = loadR600Object(bytes, m.codeObject);
   const buffers = m.buffers.map((b) => ({ name: b.name, type: b.type, data: bufferContents(b) }));
   const rats = m.rats?.map((r, i) => ({ id: r.id, buffer: r.buffer, words: encodeRatByName(r.fields, `rats[${i}]`) }));
-  const run = runR600Kernel({ object, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args, rats }, opts);
+  const run = runR600Kernel({
+    object, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args, rats,
+    ...(m.workDim !== undefined ? { workDim: m.workDim } : {}), ...(m.globalOffset !== undefined ? { globalOffset: m.globalOffset } : {}),
+  }, opts);
   const expectations: Record<string, { ok: boolean; ulp: number; mismatches: number; first: readonly Mismatch[] }> = {};
   let ok = true;
   for (const [name, e] of Object.entries(m.expect)) {

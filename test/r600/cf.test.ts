@@ -330,3 +330,50 @@ test('POP re-evaluates its condition test after popping: with VALID_PIXEL_MODE k
   // After the pop every item is restored, then items 20.. (killed) fail the VPM test.
   assert.deepEqual(r.reg(2, 0), lanes((l) => l <= 19, 3));
 });
+
+const elseVpm = (vpm: string): string => `
+    ALU_PUSH_BEFORE 3, @6, KC0[], KC1[]
+    ELSE @3 POP:0${vpm}
+    ALU_POP_AFTER 1, @10, KC0[], KC1[]
+    CF_END
+    PAD
+    PAD
+    ALU clause starting at 6:
+      KILLGT * T0.X (MASKED), T0.X, literal.x,
+    ${lit(19)}
+      PRED_SETGT_INT * ExecMask,PredicateBit (MASKED), literal.x, T0.X,
+    ${lit(9)}
+    ALU clause starting at 10:
+      MOV * T2.X, literal.x,
+    ${lit(3)}`;
+
+test('ELSE re-runs its condition test after the swap (seed 003): with VALID_PIXEL_MODE killed pixels are not re-activated', () => {
+  // Items 0..8 take the if (9 > id); 20.. are killed. ELSE swaps to 9..63, and VPM keeps 20..63 off.
+  const r = runAsm(elseVpm(' VPM'));
+  assert.deepEqual(r.reg(2, 0), lanes((l) => l >= 9 && l <= 19, 3));
+  assert.deepEqual(ids(r.diag), []);
+  // Without VPM the killed items do run the else side (the kill only clears VALID).
+  assert.deepEqual(runAsm(elseVpm('')).reg(2, 0), lanes((l) => l >= 9, 3));
+});
+
+test('ELSE with COND:FALSE leaves no item active after the swap and jumps to ADDR', () => {
+  const r = runAsm(elseVpm(' COND:FALSE'));
+  assert.deepEqual(r.reg(2, 0), lanes(() => false, 3));
+});
+
+const fetchCond = (cond: string): string => `
+    TEX 0 @2${cond}
+    CF_END
+    Fetch clause starting at 2:
+      VTX_READ_32 T1.X, T0.X, 0, #1`;
+
+test('a fetch clause honours the COND of its CF instruction: FALSE fetches nothing, BOOL follows the CF_CONST boolean', () => {
+  const global = new Uint8Array(4096);
+  for (let i = 0; i < 256; i++) global[i] = (i * 7 + 1) & 0xff;
+  const want = Array.from({ length: 64 }, (_, l) => new DataView(global.buffer).getUint32(l, true));
+  assert.deepEqual(runAsm(fetchCond(''), { global: global.slice() }).reg(1, 0), want);
+  assert.deepEqual(runAsm(fetchCond(' COND:FALSE'), { global: global.slice() }).reg(1, 0), lanes(() => false, 0));
+  assert.deepEqual(runAsm(fetchCond(' COND:BOOL CF_CONST:2'), { global: global.slice(), bools: 4 }).reg(1, 0), want);
+  assert.deepEqual(runAsm(fetchCond(' COND:BOOL CF_CONST:2'), { global: global.slice(), bools: 0 }).reg(1, 0), lanes(() => false, 0));
+  assert.deepEqual(runAsm(fetchCond(' COND:NOT_BOOL CF_CONST:2'), { global: global.slice(), bools: 0 }).reg(1, 0), want);
+});

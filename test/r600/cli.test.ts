@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../tools/gen/run.js';
+import { runCommand } from '../../src/cli/commands/run.js';
 import { r600Command } from '../../src/cli/commands/r600.js';
 import { InputError, UsageError } from '../../src/core/errors.js';
 import { isR600Object } from '../../src/r600/isa/object.js';
@@ -77,4 +78,29 @@ test('isR600Object tells r600 ELFs from the rest', () => {
   assert.equal(isR600Object(readFileSync(join(ROOT, 'kernels/r600/bin/cayman/vadd.o'))), true);
   assert.equal(isR600Object(readFileSync(join(ROOT, 'kernels/r600/src/vadd.cl'))), false);
   assert.equal(isR600Object(new Uint8Array(3)), false);
+});
+
+test('gpusim run takes r600 manifests (PASS / summary), refuses AMD-only options for them', async () => {
+  const m = join(ROOT, 'kernels/r600/manifests/vadd.cypress.json');
+  let out = '';
+  const io = { stdout: (s: string) => { out += s; }, stderr: () => {}, isTTY: false };
+  assert.equal(await runCommand.run({ json: false, strict: false }, [m], io), 0);
+  assert.match(out, /^vadd \(r600-cypress wave64\): 16 workgroups, 16 waves/);
+  assert.match(out, /c: ok\nPASS\n$/);
+  await assert.rejects(async () => runCommand.run({ json: false, strict: false, threads: '2' }, [m], io), /--threads does not apply to an R600-family object/);
+  const bin = spawnSync(process.execPath, [join(ROOT, 'dist/src/cli/main.js'), 'run', m, '--json'], { encoding: 'utf8' });
+  assert.equal(bin.status, 0, bin.stderr);
+  assert.equal(JSON.parse(bin.stdout).target, 'r600-cypress');
+});
+
+test('gpusim run refuses workDim / globalOffset for AMD objects instead of ignoring them', async () => {
+  const src = join(ROOT, 'kernels/manifests/atomics.json');
+  const j = JSON.parse(readFileSync(src, 'utf8'));
+  j.codeObject = join(ROOT, 'kernels/manifests', j.codeObject);
+  for (const b of Object.values(j.buffers) as { file?: string }[]) if (b.file) b.file = join(ROOT, 'kernels/manifests', b.file);
+  for (const e of Object.values(j.expect ?? {}) as { file: string }[]) e.file = join(ROOT, 'kernels/manifests', e.file);
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-run-'));
+  writeFileSync(join(dir, 'm.json'), JSON.stringify({ ...j, globalOffset: [4] }));
+  const io = { stdout: () => {}, stderr: () => {}, isTTY: false };
+  await assert.rejects(async () => runCommand.run({ json: false, strict: false }, [join(dir, 'm.json')], io), /workDim and globalOffset are read for R600-family objects only/);
 });

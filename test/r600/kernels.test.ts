@@ -28,8 +28,6 @@ interface Spec {
   /** Expected outputs, by buffer name. */
   readonly expect: (b: Record<string, Arr>) => Record<string, Arr>;
   readonly ulp?: number;
-  /** clang-19 hands RAT atomics a byte address; run with the byte-address interpretation. */
-  readonly atomicByteAddress?: boolean;
 }
 
 const f = Math.fround;
@@ -255,7 +253,6 @@ const SPECS: Record<string, () => Spec> = {
   }),
   atomic_add: () => ({
     kernel: 'atomic_add_k',
-    atomicByteAddress: true,
     grid: [N, 1, 1], block: [64, 1, 1],
     buffers: { counter: new Int32Array(4), in: ints(N, 33, -100, 100) },
     args: [buf('counter'), buf('in')],
@@ -263,7 +260,6 @@ const SPECS: Record<string, () => Spec> = {
   }),
   atomic_cmpxchg: () => ({
     kernel: 'atomic_cmpxchg_k',
-    atomicByteAddress: true,
     grid: [N, 1, 1], block: [64, 1, 1],
     buffers: { slots: ints(N, 35, 0, 3), expect: ints(N, 36, 0, 3) },
     args: [buf('slots'), buf('expect')],
@@ -285,7 +281,7 @@ function runSpec(mcpu: string, name: string, order: 'roundrobin' | 'random' = 'r
   const spec = SPECS[name]!();
   const obj = loadR600Object(readFileSync(join(ROOT, 'kernels/r600/bin', mcpu, `${name}.o`)), name);
   const buffers: R600Buffer[] = Object.entries(spec.buffers).map(([n, a]) => ({ name: n, type: typeOf(a), data: new Uint8Array(a.buffer.slice(0)) }));
-  const run = runR600Kernel({ object: obj, kernel: spec.kernel, grid: spec.grid, block: spec.block, buffers, args: spec.args }, { order, seed, atomicByteAddress: spec.atomicByteAddress });
+  const run = runR600Kernel({ object: obj, kernel: spec.kernel, grid: spec.grid, block: spec.block, buffers, args: spec.args }, { order, seed });
   return { spec, run };
 }
 

@@ -43,18 +43,21 @@ export const r600Command: Command = {
        gpusim r600 coverage [--json] [--root DIR]
        gpusim r600 run <manifest.json> [--json] [--out DIR] [--seed N] [--order roundrobin|random]
                        [--strict] [--max-instructions N] [--stack-size N] [--trace FILE]
-                       [--atomic-byte-address]
+                       [--atomic-dword-index]
 
 disasm prints each kernel the way clang -S -target r600 prints it (CF program, then clauses).
 A non-ELF input is one raw program (little-endian dwords) for --mcpu (default cypress).
 asm reads clang's r600 assembly (or gpusim's disassembly) and writes each kernel's program bytes
 (with several kernels, -o gets <out>.<kernel>.bin); without -o it prints the dwords in hex.
-run executes a manifest (the format of \`gpusim run\`) whose code object is an r600 ELF.
+run executes a manifest (the format of \`gpusim run\`) whose code object is an r600 ELF
+(\`gpusim run\` runs the same manifests; this is its r600 form with a per-CF-instruction summary).
 coverage prints the measured opcode coverage per generation (the table in src/r600/README.md):
 each op is probed on the executor; fixtures and tests are read from the checkout (--root).
 --trace writes one line per CF instruction: the wave, the instruction, its active and valid
-masks (hex, one bit per lane of the wave, lane 0 = bit 0) and the CF stack depth. --atomic-byte-address takes RAT atomic
-indices as byte addresses, as clang-19 emits them (the hardware takes dword indices).
+masks (hex, one bit per lane of the wave, lane 0 = bit 0) and the CF stack depth. RAT atomic indices on global memory are byte
+addresses, as clang-19 emits them; --atomic-dword-index reads them as dword indices instead, as
+Mesa's own r600 compiler emits them (docs/r600.md, RAT atomics). --atomic-byte-address (the
+default) is accepted for old scripts.
 Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2 bad input.`,
   options: {
     mcpu: { type: 'string' },
@@ -69,6 +72,7 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
     'stack-size': { type: 'string' },
     trace: { type: 'string' },
     'atomic-byte-address': { type: 'boolean', default: false },
+    'atomic-dword-index': { type: 'boolean', default: false },
     root: { type: 'string' },
   },
   positionals: true,
@@ -127,10 +131,11 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
     if (sub === 'run') {
       const order = (values.order as string | undefined) ?? 'roundrobin';
       if (order !== 'roundrobin' && order !== 'random') throw new UsageError(`r600: --order must be roundrobin or random`);
+      if (values['atomic-byte-address'] === true && values['atomic-dword-index'] === true) throw new UsageError('r600: --atomic-byte-address and --atomic-dword-index contradict each other');
       const traceLines: string[] = [];
       const r = runR600Manifest(file, {
         seed: num('seed'), order, strict: values.strict as boolean, maxInstructions: num('max-instructions'), stackSize: num('stack-size'),
-        atomicByteAddress: values['atomic-byte-address'] as boolean | undefined,
+        atomicByteAddress: values['atomic-dword-index'] !== true,
         trace: values.trace ? (l) => traceLines.push(l) : undefined,
       });
       if (values.trace) writeFileSync(values.trace as string, traceLines.join('\n') + '\n');

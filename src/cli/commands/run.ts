@@ -2,27 +2,41 @@
  * `gpusim run <manifest.json>`: run one kernel as the manifest describes (src/runtime/manifest.ts),
  * check its expectations and write the outputs and run.json.
  */
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { EXIT_FINDING, EXIT_OK } from '../command.js';
 import { UsageError } from '../../core/errors.js';
-import { loadManifest } from '../../runtime/manifest.js';
+import { loadManifest, type Manifest } from '../../runtime/manifest.js';
 import { availableParallelism } from 'node:os';
 import { runManifest, runManifestWith, type ManifestRun, type RunOptions } from '../../runtime/run.js';
 import { ParallelPool } from '../../runtime/parallel.js';
 import { nodeWorkerHost } from '../../runtime/parallel-node.js';
+import { runR600Manifest } from '../../runtime/r600.js';
+import { isR600Object } from '../../r600/isa/object.js';
+
+/** Is the manifest's code object an R600-family ELF (clang -target r600)? Unreadable: no (runManifest reports it). */
+function codeObjectIsR600(m: Manifest): boolean {
+  try {
+    return isR600Object(new Uint8Array(readFileSync(m.codeObject)));
+  } catch {
+    return false;
+  }
+}
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'run a gfx11 kernel described by a manifest and check its outputs',
+  summary: 'run a kernel (AMD gfx9/10.3/11 or R600-family) described by a manifest and check its outputs',
   help: `usage: gpusim run <manifest.json> [--out DIR] [--json] [--seed N] [--order roundrobin|random]
                    [--engine fast|interp] [--strict] [--max-instructions N] [--trace FILE]
                    [--threads N|auto] [--pm4 direct|indirect]
 
 Runs the kernel a manifest describes (code object, kernel, grid, block, buffers, args, outputs,
-expect; see docs/running-kernels.md) on the RDNA3 model and compares the outputs with the
-expected files (integers exactly, floats within the stated ULP bound).
+expect; see docs/running-kernels.md) and compares the outputs with the expected files (integers
+exactly, floats within the stated ULP bound). An R600-family object (clang -target r600) runs on
+the r600 model (docs/r600.md; the same as gpusim r600 run): --engine, --threads and --pm4 do not
+apply to it, --trace writes one line per CF instruction, and it takes --stack-size N and
+--atomic-dword-index (RAT atomic indices as dwords instead of clang-19's byte addresses).
   --out DIR              write <name>.bin for each output and run.json into DIR
   --json                 print run.json on stdout instead of the summary
   --seed N               scheduler seed (default 1)
@@ -52,6 +66,8 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     trace: { type: 'string' },
     threads: { type: 'string' },
     pm4: { type: 'string' },
+    'stack-size': { type: 'string' },
+    'atomic-dword-index': { type: 'boolean', default: false },
   },
   positionals: true,
   async run(values, positionals, io) {
@@ -68,6 +84,27 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     if (pm4 !== undefined && pm4 !== 'direct' && pm4 !== 'indirect') throw new UsageError(`run: --pm4 must be direct or indirect, not '${pm4}'`);
     if (pm4 !== undefined && threads > 1) throw new UsageError('run: --pm4 launches through one command processor: leave out --threads');
     const m = loadManifest(positionals[0]!);
+    if (codeObjectIsR600(m)) {
+      for (const k of ['engine', 'threads', 'pm4'] as const) if (values[k] !== undefined) throw new UsageError(`run: --${k} does not apply to an R600-family object`);
+      const traceLines: string[] = [];
+      const r = runR600Manifest(m, {
+        seed, order, strict: values.strict === true, ...(budget !== undefined ? { maxInstructions: budget } : {}),
+        stackSize: intOpt(values['stack-size'], '--stack-size', 0, 255), atomicByteAddress: values['atomic-dword-index'] !== true,
+        ...(typeof values.trace === 'string' ? { trace: (l: string) => traceLines.push(l) } : {}),
+      });
+      if (typeof values.trace === 'string') writeFileSync(values.trace, traceLines.join('\n') + '\n');
+      if (typeof values.out === 'string') {
+        mkdirSync(values.out, { recursive: true });
+        for (const name of m.outputs) writeFileSync(join(values.out, `${name}.bin`), r.buffers[name]!);
+        writeFileSync(join(values.out, 'run.json'), JSON.stringify(r.json, null, 1) + '\n');
+      }
+      if (values.json) io.stdout(JSON.stringify(r.json, null, 1) + '\n');
+      else io.stdout(summary(r as unknown as ManifestRun));
+      return r.exitCode === 0 ? EXIT_OK : EXIT_FINDING;
+    }
+    for (const k of ['stack-size'] as const) if (values[k] !== undefined) throw new UsageError(`run: --${k} applies to R600-family objects only`);
+    if (values['atomic-dword-index'] === true) throw new UsageError('run: --atomic-dword-index applies to R600-family objects only');
+    if (m.workDim !== undefined || m.globalOffset !== undefined) throw new UsageError('run: the manifest keys workDim and globalOffset are read for R600-family objects only so far');
 
     let traceFd: number | undefined;
     let traceBuf: string[] = [];

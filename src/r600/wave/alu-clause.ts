@@ -293,9 +293,11 @@ function aluClauseCf(push: boolean, vpm: boolean, to: number, after: 0 | 1 | 2 |
       if (p === 0 && w.state[l] === STATE.ACTIVE) w.state[l] = to;
       w.pendingExec[l] = -1;
     }
-    if (after === 1) w.pop(1);
-    else if (after === 2) w.pop(2);
-    else if (after === 3) w.elseOp();
+    if (after) {
+      if (after === 3) w.elseOp();
+      else w.pop(after);
+      w.retest(c, vpm);
+    }
     w.pc++;
     return w.finish(c);
   };

@@ -109,6 +109,7 @@ function elseCf(w: Wave, op: CfOp): StepResult {
   const c = op.c;
   w.pop(c.popCount);
   w.elseOp();
+  w.retest(c);
   if (!w.anyActive()) w.pc = c.addr;
   else w.pc++;
   return w.finish(c);
@@ -121,7 +122,7 @@ function elseCf(w: Wave, op: CfOp): StepResult {
 function pop(w: Wave, op: CfOp): StepResult {
   const c = op.c;
   w.pop(c.popCount);
-  for (let l = 0; l < w.W; l++) if (w.state[l] === STATE.ACTIVE && !w.condTest(l, c)) w.state[l] = STATE.INACTIVE_BRANCH;
+  w.retest(c);
   return next(w, op);
 }
 

@@ -3,8 +3,9 @@
  * clover) lay it out:
  *
  * - Constant buffer 0: dwords 0-2 the number of groups (x,y,z), 3-5 the global size, 6-8 the
- *   local size, then the kernel arguments from byte 36 (pointers are 32-bit byte addresses in
- *   global memory), then the implicit arguments (global offset...), left zero.
+ *   local size (Mesa's evergreen_compute_upload_input), then from byte 36 the argument bytes the
+ *   runtime built (src/runtime/r600.ts: the explicit arguments, then clover's implicit work_dim
+ *   and global offsets).
  * - Each wavefront (the chip's R600_CHIPS waveSize work-items: 64, 32 on cedar) starts with
  *   T0.xyz = local id, T1.xyz = group id.
  * - Global memory is RAT 0 for stores/atomics and vertex buffer 1 for reads; vertex buffer 2 is the
@@ -42,7 +43,7 @@ export interface R600DispatchOptions {
   readonly bools?: number;
   readonly loopConsts?: readonly { count: number; init: number; inc: number }[];
   readonly fetchShader?: number;
-  /** See WaveOptions.atomicByteAddress. */
+  /** See WaveOptions.atomicByteAddress (default true: byte addresses, as clang-19 emits them). */
   readonly atomicByteAddress?: boolean;
   /** See WaveOptions.trace. */
   readonly trace?: (line: string) => void;
@@ -84,9 +85,31 @@ export interface R600RunResult {
   readonly memBuffers: R600Resources['memBuffers'];
 }
 
-export function stackSizeOf(o: R600Object): number {
-  const r = o.config.find(([reg]) => reg === SQ_PGM_RESOURCES_LS);
+/** SQ_LDS_ALLOC: the dwords of LDS the kernel's static __local variables take (LLVM writes it per kernel). */
+export const SQ_LDS_ALLOC = 0x288e8;
+
+/**
+ * The kernel's .AMDGPU.config pairs. LLVM writes the same registers for every kernel, one block
+ * per kernel in function order; Mesa's r600_shader_binary_config_start picks block i for the i-th
+ * global symbol by address, which is what this does.
+ */
+export function kernelConfig(o: R600Object, k?: R600Kernel): readonly [number, number][] {
+  const n = o.kernels.length;
+  if (!k || n <= 1 || o.config.length % n) return o.config;
+  const per = o.config.length / n;
+  const i = [...o.kernels].sort((a, b) => a.offset - b.offset).indexOf(k);
+  return i < 0 ? o.config : o.config.slice(i * per, (i + 1) * per);
+}
+
+export function stackSizeOf(o: R600Object, k?: R600Kernel): number {
+  const r = kernelConfig(o, k).find(([reg]) => reg === SQ_PGM_RESOURCES_LS);
   return r ? (r[1] >>> 8) & 0xff : 1;
+}
+
+/** Bytes of LDS the kernel's static __local variables take (SQ_LDS_ALLOC dwords x 4). */
+export function staticLdsBytesOf(o: R600Object, k?: R600Kernel): number {
+  const r = kernelConfig(o, k).find(([reg]) => reg === SQ_LDS_ALLOC);
+  return r ? (r[1] & 0x3fff) * 4 : 0;
 }
 
 export function runR600(o: R600DispatchOptions): R600RunResult {
@@ -117,7 +140,7 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
     if (w.length !== 7) throw new InputError(`rats: RAT ${id} needs the 7 CB_COLORn_BASE/PITCH/SLICE/VIEW/INFO/ATTRIB/DIM dwords, got ${w.length}`);
   }
   if (o.interpParams && (o.interpParams.length % 12 || o.interpParams.length > 32 * 12)) throw new InputError(`interpParams holds ${o.interpParams.length} floats: 12 per parameter (P0, P10, P20), at most 32 parameters`);
-  const stackSize = o.stackSize ?? stackSizeOf(o.object);
+  const stackSize = o.stackSize ?? stackSizeOf(o.object, o.kernel);
   const chip = R600_CHIPS.find((c) => c.mcpu === o.object.mcpu);
   const fp64 = chip?.fp64;
   const W = o.waveSize ?? chip?.waveSize ?? WAVE_SIZE;

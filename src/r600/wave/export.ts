@@ -241,9 +241,11 @@ function ratOp(w: Wave, c: CfInst, x: ExportOp): void {
       }
       continue;
     }
-    // LLVM 19 passes atomics a byte address where stores get a dword index (Mesa shifts SSBO
-    // atomic addresses by 2): with atomicByteAddress the index is taken as a byte address.
-    const a = x.mskor || !w.opts.atomicByteAddress ? at(0) : at(0 - index + (index >>> 2));
+    // LLVM 19 passes atomics on global memory (RAT 0, clover's pool) a byte address where stores
+    // get a dword index (Mesa's own compiler shifts atomic addresses by 2): by default the index
+    // of an atomic on unbound RAT 0 is taken as a byte address. A bound RAT is a surface and its
+    // index counts elements (docs/r600.md, RAT atomics).
+    const a = x.mskor || surface || w.opts.atomicByteAddress === false ? at(0) : at(0 - index + (index >>> 2));
     if (a === undefined) continue;
     const old = dv.getUint32(a, true);
     const d = rd(0);

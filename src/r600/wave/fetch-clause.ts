@@ -107,7 +107,8 @@ export function fetchClause(w: Wave, op: CfOp): void {
       continue;
     }
     for (let l = 0; l < w.W; l++) {
-      if (!w.activeTest(l, c.wholeQuadMode, c.validPixelMode)) continue;
+      // The CF instruction's condition test (COND, WHOLE_QUAD_MODE, VALID_PIXEL_MODE) picks the items.
+      if (!w.condTest(l, c)) continue;
       vtx(w, f.f, l, res);
     }
   }
@@ -115,13 +116,16 @@ export function fetchClause(w: Wave, op: CfOp): void {
 
 function vtx(w: Wave, f: FetchInst, l: number, res: R600Resources): void {
   const addr = (w.gpr[(f.srcGpr * 4 + f.srcSelX) * w.W + l]! + f.offsetBytes) >>> 0;
-  const mem = f.bufferId === 2 ? res.constData : f.bufferId === 1 ? res.global : undefined;
+  // Vertex buffer 3 holds the kernel parameters (CB0's bytes) for dynamically indexed reads, as
+  // Mesa's evergreen_compute_upload_input binds it (LLVM's vtx_id3 loads).
+  const cb0 = f.bufferId === 3 ? res.constBuffers.get(0) : undefined;
+  const mem = f.bufferId === 2 ? res.constData : f.bufferId === 1 ? res.global : cb0 ? new Uint8Array(cb0.buffer, cb0.byteOffset, cb0.byteLength) : undefined;
   const n = f.bytes || 4;
   const vals = [0, 0, 0, 0];
-  if (!mem) w.diag('r600.fetch.buffer', `vertex buffer ${f.bufferId} is not bound (1: global, 2: constants)`, 'error', { lane: l });
+  if (!mem) w.diag('r600.fetch.buffer', `vertex buffer ${f.bufferId} is not bound (1: global, 2: constants, 3: kernel parameters)`, 'error', { lane: l });
   else if (addr + n > mem.length) w.diag('r600.mem.out-of-range', `fetch of ${n} bytes at ${addr} outside buffer ${f.bufferId} (${mem.length} bytes)`, 'error', { lane: l, addr });
   else {
-    const dv = mem === res.global ? w.globalView : w.constView;
+    const dv = mem === res.global ? w.globalView : mem === res.constData ? w.constView : new DataView(mem.buffer, mem.byteOffset, mem.byteLength);
     if (n === 1) vals[0] = dv.getUint8(addr);
     else if (n === 2) vals[0] = dv.getUint16(addr, true);
     else for (let k = 0; k < n / 4; k++) vals[k] = dv.getUint32(addr + 4 * k, true);
@@ -169,7 +173,7 @@ function texFetch(w: Wave, c: CfInst, x: TexOp): void {
     return h ? arr[ch * w.W + q + row + 1]! - arr[ch * w.W + q + row]! : arr[ch * w.W + q + col + 2]! - arr[ch * w.W + q + col]!;
   };
   const out = w.texOut;
-  const pass = (l: number): boolean => w.activeTest(l, c.wholeQuadMode || t.fetchWholeQuad, c.validPixelMode);
+  const pass = (l: number): boolean => w.condTest(l, c, c.wholeQuadMode || t.fetchWholeQuad);
   switch (x.kind) {
     case T_GET_GRADIENTS:
       for (let l = 0; l < w.W; l++) for (let ch = 0; ch < 4; ch++) out[ch * w.W + l] = B(quadDelta(src, ch, l, x.h));

@@ -97,7 +97,11 @@ export interface WaveOptions {
   readonly fetchShader?: number;
   /** The chip has FMA and the 64-bit float ops (R600_CHIPS); undefined: assume it does. */
   readonly fp64?: boolean;
-  /** Treat the index of RAT atomics (not stores, not MSKOR) as a byte address, as clang-19 emits it. */
+  /**
+   * The index of RAT atomics on global memory (not stores, not MSKOR) is a byte address, as
+   * clang-19 emits it (default); false: an element (dword) index, as Mesa's own compiler emits
+   * it. See docs/r600.md "RAT atomics".
+   */
   readonly atomicByteAddress?: boolean;
   /** Called before each CF instruction with `wave W cf N <text> | active=<lane mask hex> valid=<hex> stack=<depth>`. */
   readonly trace?: (line: string) => void;
@@ -285,8 +289,8 @@ export class Wave {
    * CF_CONST boolean. Choice: BOOL/NOT_BOOL are combined with the active test, so a CF
    * instruction never makes an item active that the program had disabled.
    */
-  condTest(l: number, c: CfInst): boolean {
-    const act = this.activeTest(l, c.wholeQuadMode, c.validPixelMode);
+  condTest(l: number, c: CfInst, wqm = c.wholeQuadMode): boolean {
+    const act = this.activeTest(l, wqm, c.validPixelMode);
     switch (c.cond) {
       case 0: return act;
       case 1: return false;
@@ -384,5 +388,24 @@ export class Wave {
       if (s === STATE.ACTIVE) this.state[l] = STATE.INACTIVE_BRANCH;
       else if (s === STATE.INACTIVE_BRANCH && (top ? top.state[l] === STATE.ACTIVE : this.valid[l] === 1)) this.state[l] = STATE.ACTIVE;
     }
+  }
+
+  /**
+   * Seed 003, instructions that unconditionally pop the stack (POP, ELSE, ALU_POP_AFTER,
+   * ALU_POP2_AFTER, ALU_ELSE_AFTER): after popping (and ELSE's swap) the condition test runs
+   * again on the new state (COND, WHOLE_QUAD_MODE, VALID_PIXEL_MODE) and the items that fail it
+   * leave the Active state: ELSE / POP with VALID_PIXEL_MODE keep killed pixels off, COND_FALSE
+   * leaves nothing active. `vpm` overrides the instruction's VALID_PIXEL_MODE (the CF_ALU words
+   * carry none: ALU_VALID_PIXEL_MODE is an opcode).
+   */
+  retest(c: CfInst, vpm = c.validPixelMode): void {
+    const s = this.state;
+    const fail = this.pass;
+    for (let l = 0; l < this.W; l++) {
+      const act = this.activeTest(l, c.wholeQuadMode, vpm);
+      const ok = c.cond === 0 ? act : c.cond === 1 ? false : act && (((this.opts.resources.bools >>> c.cfConst) & 1) === (c.cond === 2 ? 1 : 0));
+      fail[l] = ok ? 0 : 1;
+    }
+    for (let l = 0; l < this.W; l++) if (s[l] === STATE.ACTIVE && fail[l]) s[l] = STATE.INACTIVE_BRANCH;
   }
 }
