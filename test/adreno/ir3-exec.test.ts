@@ -22,8 +22,9 @@ const MISSING: Record<string, string[]> = {};
 
 /**
  * Manifests that run but cannot match: the reference computes GLSL fma() fused (one rounding),
- * while ir3 lowers fma() to mul.f + add.f (two roundings); elements k%7 == 3 differ where the
- * sum cancels. Only those elements may differ.
+ * while ir3 lowers fma() to mul.f + add.f (two roundings), and the two-rounding result is what the
+ * hardware computes for this code; elements k%7 == 3 differ where the sum cancels. Only those
+ * elements may differ (every other element must equal the reference to 1 ulp).
  */
 const FMA_LOWERED = new Set(['float_arith.a630', 'float_arith.a660', 'float_arith.a730']);
 

@@ -1,9 +1,10 @@
-/** `gpusim adreno dispatch <manifest.json>`: run an ir3 compute dispatch on the SP model. */
+/** `gpusim adreno dispatch <manifest.json>`: run an ir3 compute dispatch through the CP and the SP model. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { Diagnostics, StrictStop } from '../../core/diagnostics.js';
 import { checkIr3, readIr3Manifest, runIr3Dispatch } from './dispatch.js';
+import { dispatchRd } from './driver.js';
 
 export function dispatchCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
   const file = rest[0];
@@ -16,7 +17,8 @@ export function dispatchCommand(values: Record<string, unknown>, rest: string[],
   const diag = new Diagnostics({ strict: !!values['strict'] });
   let r;
   try {
-    r = runIr3Dispatch(m, { seed, order, diag });
+    const rd = values['rd'] === undefined ? undefined : String(values['rd']);
+    r = runIr3Dispatch(m, { seed, order, diag, ...(rd ? { onBuilt: (b) => writeFileSync(rd, dispatchRd(b, m.gpuId)) } : {}) });
   } catch (e) {
     if (!(e instanceof StrictStop)) throw e;
     const d = e.diagnostic;

@@ -55,9 +55,12 @@ subcommands:
                          assemble that syntax back (labels, #label targets, raw words)
 
   dispatch <manifest.json> [--out DIR] [--json] [--seed N --order random] [--strict]
-                         run an ir3 compute dispatch (shared/ir3-corpus manifest format) on
-                         the SP model; writes outputs as DIR/<name>.bin, prints PASS/FAIL per
-                         expected buffer (exit 1 on a mismatch)
+          [--rd FILE]    run an ir3 compute dispatch (shared/ir3-corpus manifest format) as
+                         the driver does: memory and an a6xx/a7xx command stream (CP_LOAD_STATE6,
+                         SP_CS_*/HLSQ_CS_*, CP_EXEC_CS) executed by the CP, which runs the SP;
+                         writes outputs as DIR/<name>.bin, prints PASS/FAIL per expected
+                         buffer (exit 1 on a mismatch); --rd writes the stream and its memory
+                         (inputs as they were before the dispatch) as an .rd capture
 
   coverage               packets executed / decoded, register domains, afuc encodings
                          executed by the emulator (measured, the table in src/adreno/README.md)
@@ -196,6 +199,7 @@ export const adrenoCommand: Command = {
     out: { type: 'string' },
     seed: { type: 'string' },
     order: { type: 'string' },
+    rd: { type: 'string' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;
