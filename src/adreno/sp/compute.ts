@@ -69,6 +69,7 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
   const random = opts.order === 'random';
   let instructions = 0;
 
+  const checker = opts.check === false ? undefined : new SyncChecker(diag, job.fullRegs, ctx.consts.length);
   // The preamble (shps ... shpe) runs once per dispatch, on one fiber, before any wave.
   if (code[0]?.name === 'shps') {
     const w = new Wave(1, -1, -1);
@@ -78,6 +79,7 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
       if (pc < 0 || pc >= code.length) break;
       const i = code[pc]!;
       if (i.name === 'shpe' || pc >= code[0]!.target) break;
+      checker?.preamble(w, i);
       step(w, i, ctx);
       if (n > budget) throw new InputError('ir3: preamble exceeds the instruction budget');
     }
@@ -95,7 +97,6 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
       const j = Math.floor(rng() * (k + 1));
       [order[k], order[j]] = [order[j]!, order[k]!];
     }
-  const checker = opts.check === false ? undefined : new SyncChecker(diag, job.fullRegs, ctx.consts.length);
   let waveCount = 0;
   for (const g of order) {
     const wgx = g % gx;
