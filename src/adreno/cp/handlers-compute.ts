@@ -42,8 +42,11 @@ export interface ComputeRun {
   readonly ran: boolean;
   readonly waves: number;
   readonly instructions: number;
+  readonly fiberInstructions: number;
   /** Why it did not run. */
   readonly missing: readonly string[];
+  /** What the SP was handed (when it ran). */
+  readonly job?: ComputeJob;
 }
 
 /** Unit sizes in dwords of a state block's state types (shader units are 128 bytes). */
@@ -209,8 +212,8 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     if (!v) missing.push(`UBO ${k}: ${size} bytes at 0x${base.toString(16)} not in memory`);
     else ubo[k] = v;
   });
-  const record = (ran: boolean, waves = 0, instructions = 0): void => {
-    cp.computeRuns.push({ iova: r.iova, groups, block, waveSize, ran, waves, instructions, missing });
+  const record = (ran: boolean, waves = 0, instructions = 0, fiberInstructions = 0, job?: ComputeJob): void => {
+    cp.computeRuns.push({ iova: r.iova, groups, block, waveSize, ran, waves, instructions, fiberInstructions, missing, ...(job ? { job } : {}) });
   };
   if (missing.length || !words) {
     cp.report('adreno.cp.cs-not-run', 'info', `${r.name} not executed: ${missing.join('; ')}`);
@@ -233,8 +236,8 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     sharedSize: (field(cp, regs, 'SP_CS_UNKNOWN_A9B1', 'SHARED_SIZE') + 1) * 1024,
   };
   try {
-    const res = runCompute(job, cp.diag, cp.computeOptions);
-    record(true, res.waves, res.instructions);
+    const res = runCompute({ ...job, consts: job.consts.slice() }, cp.diag, cp.computeOptions);
+    record(true, res.waves, res.instructions, res.fiberInstructions, job);
   } catch (e) {
     if (!(e instanceof InputError) || cp.computeErrors === 'throw') throw e;
     cp.report('adreno.cp.cs-failed', 'error', `${r.name}: the SP stopped: ${e.message}`);

@@ -36,11 +36,11 @@ export function dispatchCommand(values: Record<string, unknown>, rest: string[],
   const checks = checkIr3(m, r.buffers);
   const ok = checks.every((c) => c.pass);
   if (values['json']) {
-    out(JSON.stringify({ manifest: file, waves: r.waves, instructions: r.instructions, checks, diagnostics: r.diag.list }));
+    out(JSON.stringify({ manifest: file, waves: r.waves, instructions: r.instructions, fiberInstructions: r.fiberInstructions, checks, diagnostics: r.diag.list }));
   } else {
     for (const d of r.diag.list.slice(0, 50)) out(`${d.severity}: ${d.id}: ${d.message} (${Object.entries(d.where).map(([k, v]) => `${k} ${v}`).join(', ')})`);
     for (const c of checks) out(`${c.pass ? 'PASS' : 'FAIL'} ${c.name}${c.pass ? '' : `: ${c.mismatches} mismatch(es), first ${c.detail}`}`);
-    out(`-- ${r.waves} wave(s), ${r.instructions} wave-instruction(s), ${r.diag.list.length} diagnostic(s)`);
+    out(`-- ${r.waves} wave(s), ${r.instructions} wave-instruction(s), ${r.fiberInstructions} fiber-instruction(s), ${r.diag.list.length} diagnostic(s)`);
   }
   return ok ? 0 : 1;
 }

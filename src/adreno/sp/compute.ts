@@ -46,7 +46,9 @@ export interface ComputeOptions {
 export interface ComputeResult {
   readonly code: Instr[];
   readonly waves: number;
+  /** Wave-instructions issued (preamble included) and fiber-instructions (active lanes summed). */
   readonly instructions: number;
+  readonly fiberInstructions: number;
 }
 
 /** Run a dispatch. Throws InputError for unimplemented opcodes or a runaway wave. */
@@ -68,6 +70,7 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
   const rng = mulberry32(opts.seed ?? 1);
   const random = opts.order === 'random';
   let instructions = 0;
+  let fibers = 0;
 
   const checker = opts.check === false ? undefined : new SyncChecker(diag, job.fullRegs, ctx.consts.length);
   // The preamble (shps ... shpe) runs once per dispatch, on one fiber, before any wave.
@@ -84,6 +87,7 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
       if (n > budget) throw new InputError('ir3: preamble exceeds the instruction budget');
     }
     instructions += w.issued;
+    fibers += w.issued;
   }
 
   const [bx, by, bz] = job.block;
@@ -127,9 +131,12 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
       waves.push(w);
     }
     runWorkgroup(waves, code, ctx, random ? rng : undefined, budget, checker);
-    for (const w of waves) instructions += w.issued;
+    for (const w of waves) {
+      instructions += w.issued;
+      fibers += w.fiberInstrs;
+    }
   }
-  return { code, waves: waveCount, instructions };
+  return { code, waves: waveCount, instructions, fiberInstructions: fibers };
 }
 /**
  * Interleave the waves of one work-group: each turn one runnable wave issues a run of
@@ -164,6 +171,7 @@ function runWorkgroup(waves: Wave[], code: Instr[], ctx: SpContext, rng: (() => 
         break;
       }
       const i = code[pc]!;
+      w.fiberInstrs += w.nActive;
       checker?.before(w, i);
       step(w, i, ctx);
       checker?.after(w, i);

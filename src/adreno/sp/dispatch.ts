@@ -17,7 +17,7 @@ import { gpuIdOf } from '../ir3/isa.js';
 import { decodeShader, type Instr } from './decode.js';
 import { bind } from './exec.js';
 import { CommandProcessor } from '../cp/cp.js';
-import type { ComputeOptions } from './compute.js';
+import type { ComputeJob, ComputeOptions } from './compute.js';
 import { buildDispatch, type BuiltDispatch } from './driver.js';
 
 export interface Ir3Buffer {
@@ -165,6 +165,9 @@ export interface DispatchResult {
   readonly missing: string[];
   readonly waves: number;
   readonly instructions: number;
+  readonly fiberInstructions: number;
+  /** What CP_EXEC_CS handed the SP. */
+  readonly job: ComputeJob;
   /** The command stream that ran, its memory and the CP that ran it. */
   readonly built: BuiltDispatch;
   readonly cp: CommandProcessor;
@@ -226,7 +229,7 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
   if (runs.length !== 1 || !runs[0]!.ran) throw new InputError(`ir3: the built stream did not run its dispatch: ${runs.map((r) => r.missing.join('; ')).join(' | ') || cp.stopped}`);
   const buffers = new Map<string, Uint8Array>();
   for (const b of m.buffers) buffers.set(b.name, built.buffers.get(b.name)!.u8.slice(0, b.count * ELEM[b.type].bytes));
-  return { buffers, diag, code, missing, waves: runs[0]!.waves, instructions: runs[0]!.instructions, built, cp };
+  return { buffers, diag, code, missing, waves: runs[0]!.waves, instructions: runs[0]!.instructions, fiberInstructions: runs[0]!.fiberInstructions, job: runs[0]!.job!, built, cp };
 }
 
 export interface CheckLine {
