@@ -282,3 +282,66 @@ end
   const r = runIr3Dispatch(tiny(over), { words: assembleIr3(body(4), { gpuId: 630 }) });
   assert.deepEqual([...new Uint32Array(r.buffers.get('o')!.buffer)], new Array(64).fill(5));
 });
+
+/** Run a630 code with o[] of `count` u32 and consts c0.xy = o's GPU address (layout is deterministic). */
+function runGlobal(src: string, count: number, gpuId = 630): Uint32Array {
+  const m = { ...tiny({ fullRegs: 8, constlen: 1, consts: new Uint32Array(4), buffers: [{ name: 'o', kind: 'ssbo' as const, type: 'u32' as const, count, ibo: 0 }] }), gpuId };
+  const words = assembleIr3(src, { gpuId });
+  const base = runIr3Dispatch(m, { words, check: false }).built.buffers.get('o')!.base;
+  const consts = new Uint32Array([base >>> 0, Math.floor(base / 2 ** 32), 0, 0]);
+  const r = runIr3Dispatch({ ...m, consts }, { words });
+  assert.equal(r.built.buffers.get('o')!.base, base);
+  return new Uint32Array(r.buffers.get('o')!.buffer);
+}
+
+const GLOBAL_PTR = `shl.b r1.x, r0.x, 2
+mov.u32u32 r2.x, c0.x
+mov.u32u32 r2.y, c0.y
+add.u r3.x, r0.x, 1000
+(rpt5)nop
+add.u r2.x, r2.x, r1.x
+(rpt5)nop
+`;
+
+test('stg/ldg: global stores and loads at a 64-bit address + offset, as the ldib/stib data', () => {
+  // stg o[lane+1] = lane+1000; ldg reads it back; stib o[lane] = that + 1.
+  const o = runGlobal(`${GLOBAL_PTR}stg.u32 g[r2.x+4], r3.x, 1
+ldg.u32 r4.x, g[r2.x+4], 1
+(rpt5)nop
+(sy)add.u r4.x, r4.x, 1
+stib.b.untyped.1d.u32.1.imm r4.x, r0.x, 0
+end
+`, 65);
+  for (let l = 0; l < 64; l++) assert.equal(o[l], l + 1001, `lane ${l}`);
+  assert.equal(o[64], 63 + 1000);
+});
+
+test('ldg.a/stg.a (a6xx): address = SRC1 + (SRC2 + OFF) << 2', () => {
+  // r5.x = 2: stg.a writes o[lane + 2 + 1]; ldg.a with OFF 0 reads o[lane + 2] (lane-1's store, or 0).
+  const o = runGlobal(`${GLOBAL_PTR}mov.u32u32 r5.x, 2
+(rpt5)nop
+stg.a.u32 g[r2.x+(r5.x+1)<<2], r3.x, 1
+ldg.a.u32 r4.x, g[r2.x+(r5.x)<<2], 1
+(rpt5)nop
+(sy)stib.b.untyped.1d.u32.1.imm r4.x, r0.x, 0
+end
+`, 67);
+  assert.equal(o[0], 0); // o[2]: nobody stored there
+  for (let l = 1; l < 64; l++) assert.equal(o[l], l - 1 + 1000, `lane ${l}`);
+  assert.equal(o[66], 63 + 1000);
+});
+
+test('getfiberid, getwid and resinfo.b', () => {
+  const f = runAsm(`getfiberid.u32 r1.x
+(rpt5)nop
+(sy)stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+end
+`);
+  for (let l = 0; l < 64; l++) assert.equal(f[l], l);
+  const r = runAsm(`resinfo.b.untyped.1d.u32.1.imm r1.x, 0
+(rpt5)nop
+(sy)stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+end
+`);
+  assert.deepEqual([...r], new Array(64).fill(64)); // o[] has 64 elements
+});

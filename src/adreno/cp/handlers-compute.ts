@@ -200,7 +200,7 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     const t = resolveTexConst(d!, gen);
     const v = view(cp, t.base, t.size);
     if (!v) missing.push(`IBO ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
-    else ibo[k] = { data: v, pitch: t.pitch };
+    else ibo[k] = { data: v, pitch: t.pitch, width: t.width, height: t.height, depth: t.depth };
   });
   const ubo: ComputeJob['ubo'] = [];
   cp.cs.ubo.forEach((d, k) => {
@@ -226,6 +226,7 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     consts: cp.cs.consts.slice(0, constlen * 4),
     ibo,
     ubo,
+    mem: cp.mem,
     block,
     groups,
     waveSize,

@@ -21,6 +21,8 @@ export interface ComputeJob {
   readonly consts: Uint32Array;
   readonly ibo: SpContext['ibo'];
   readonly ubo: SpContext['ubo'];
+  /** GPU memory (ldg/stg). */
+  readonly mem?: SpContext['mem'];
   readonly block: readonly [number, number, number];
   readonly groups: readonly [number, number, number];
   readonly waveSize: 64 | 128;
@@ -60,6 +62,7 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
     consts: job.consts,
     ibo: job.ibo,
     ubo: job.ubo,
+    mem: job.mem,
     shared: new DataView(new ArrayBuffer(Math.max(job.sharedSize, 0))),
     diag,
     maxReg: job.fullRegs,
