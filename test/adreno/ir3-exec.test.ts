@@ -345,3 +345,39 @@ end
 `);
   assert.deepEqual([...r], new Array(64).fill(64)); // o[] has 64 elements
 });
+
+test('ldc reads a UBO that was not pushed, through its ST6_UBO descriptor', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'ir3-ldc-'));
+  const ubo = new Uint32Array(256).map((_, k) => (k * 2654435761) >>> 0);
+  writeFileSync(join(dir, 'u.bin'), new Uint8Array(ubo.buffer));
+  const m = tiny({ fullRegs: 4, buffers: [{ name: 'o', kind: 'ssbo', type: 'u32', count: 64, ibo: 0 }, { name: 'u', kind: 'ubo', type: 'u32', count: 256, uboIndex: 1, file: join(dir, 'u.bin') }] });
+  // ldc.offset2: vec4 r0.x of UBO 1, component z.
+  const r = runIr3Dispatch(m, { words: assembleIr3('ldc.offset2.1.imm r1.x, r0.x, 1\n(rpt5)nop\n(sy)stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0\nend\n', { gpuId: 630 }) });
+  const o = new Uint32Array(r.buffers.get('o')!.buffer);
+  for (let l = 0; l < 64; l++) assert.equal(o[l], ubo[l * 4 + 2], `lane ${l}`);
+});
+
+test('isam and getsize read a texel buffer through its SB6_CS_TEX descriptor', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'ir3-tex-'));
+  const tex = new Uint32Array(48).map((_, k) => (k * 40503 + 7) >>> 0);
+  writeFileSync(join(dir, 't.bin'), new Uint8Array(tex.buffer));
+  const m = tiny({ fullRegs: 4, buffers: [{ name: 'o', kind: 'ssbo', type: 'u32', count: 64, ibo: 0 }, { name: 't', kind: 'ssbo', type: 'u32', count: 48, tex: 1, file: join(dir, 't.bin') }] });
+  // o[lane] = t[lane] + alpha (1 for a 1-component uint format) + size; lanes >= 48 read 0.
+  const src = `isam (u32)(xw)r1.x, r0.x, s#0, t#1
+getsize (u32)(x)r2.x, r0.x, t#1
+(rpt5)nop
+(sy)add.u r1.x, r1.x, r1.w
+(rpt5)nop
+add.u r1.x, r1.x, r2.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r1.x, r0.x, 0
+end
+`;
+  const r = runIr3Dispatch(m, { words: assembleIr3(src, { gpuId: 630 }) });
+  const o = new Uint32Array(r.buffers.get('o')!.buffer);
+  for (let l = 0; l < 64; l++) assert.equal(o[l], l < 48 ? (tex[l]! + 1 + 48) >>> 0 : 48, `lane ${l}`);
+});

@@ -202,6 +202,14 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     if (!v) missing.push(`IBO ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
     else ibo[k] = { data: v, pitch: t.pitch, width: t.width, height: t.height, depth: t.depth };
   });
+  const tex: NonNullable<ComputeJob['tex']> = [];
+  cp.cs.tex.forEach((d, k) => {
+    if (unused(d)) return;
+    const t = resolveTexConst(d!, gen);
+    const v = view(cp, t.base, t.size);
+    if (!v) missing.push(`texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
+    else tex[k] = { data: v, width: t.width, height: t.height, depth: t.depth, pitch: t.pitch, bpe: t.bytesPerElem, format: t.format };
+  });
   const ubo: ComputeJob['ubo'] = [];
   cp.cs.ubo.forEach((d, k) => {
     if (unused(d) || !d) return;
@@ -227,6 +235,7 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     ibo,
     ubo,
     mem: cp.mem,
+    tex,
     block,
     groups,
     waveSize,

@@ -23,6 +23,8 @@ export interface ComputeJob {
   readonly ubo: SpContext['ubo'];
   /** GPU memory (ldg/stg). */
   readonly mem?: SpContext['mem'];
+  /** Texture descriptors (cat5). */
+  readonly tex?: SpContext['tex'];
   readonly block: readonly [number, number, number];
   readonly groups: readonly [number, number, number];
   readonly waveSize: 64 | 128;
@@ -63,6 +65,7 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
     ibo: job.ibo,
     ubo: job.ubo,
     mem: job.mem,
+    tex: job.tex,
     shared: new DataView(new ArrayBuffer(Math.max(job.sharedSize, 0))),
     diag,
     maxReg: job.fullRegs,

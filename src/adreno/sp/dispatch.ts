@@ -26,6 +26,8 @@ export interface Ir3Buffer {
   readonly type: ElemType;
   readonly count: number;
   readonly ibo?: number;
+  /** Texture slot (t#) the buffer is also bound to (a texel buffer, or a 2D linear image with width). */
+  readonly tex?: number;
   readonly uboIndex?: number;
   readonly width?: number;
   readonly file?: string;
@@ -116,10 +118,11 @@ export function readIr3Manifest(path: string): Ir3Manifest {
       count,
       ...(typeof b['ibo'] === 'number' ? { ibo: b['ibo'] } : {}),
       ...(typeof b['ubo_index'] === 'number' ? { uboIndex: b['ubo_index'] } : {}),
+      ...(typeof b['tex'] === 'number' ? { tex: b['tex'] } : {}),
       ...(typeof b['width'] === 'number' ? { width: b['width'] } : {}),
       ...(typeof b['file'] === 'string' ? { file: resolve(dir, b['file']) } : {}),
     };
-    if (kind !== 'ubo' && spec.ibo === undefined) fail(`buffers.${name}.ibo`, 'an ssbo/image needs its IBO slot');
+    if (kind !== 'ubo' && spec.ibo === undefined && spec.tex === undefined) fail(`buffers.${name}.ibo`, 'an ssbo/image needs its IBO slot');
     bufs.push(spec);
   }
   const expect: Ir3Manifest['expect'] = {};

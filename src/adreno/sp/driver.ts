@@ -85,6 +85,7 @@ export function buildDispatch(m: Ir3Manifest, words: Uint32Array, init: Readonly
 
   const buffers = new Map<string, Segment>();
   const ibo: number[][] = [];
+  const tex: number[][] = [];
   const ubo: number[][] = [];
   for (const b of m.buffers) {
     const size = b.count * ELEM[b.type].bytes;
@@ -96,19 +97,22 @@ export function buildDispatch(m: Ir3Manifest, words: Uint32Array, init: Readonly
     if (b.kind === 'ubo' && b.uboIndex !== undefined) {
       ubo[b.uboIndex] = [encodeFields('A6XX_UBO.0', { BASE_LO: lo32(s.base) }, gen), encodeFields('A6XX_UBO.1', { BASE_HI: hi32(s.base), SIZE: Math.ceil(size / 16) }, gen)];
     }
-    if (b.ibo !== undefined) {
-      const width = b.width ?? 0;
-      ibo[b.ibo] = b.kind === 'image' && width > 0 ? texConst(gen, s.base, { width, height: Math.ceil(b.count / width), pitch: width * 4 }) : texConst(gen, s.base, { elements: bytes.length / 4 });
-    }
+    const width = b.width ?? 0;
+    const desc = (): number[] => (b.kind === 'image' && width > 0 ? texConst(gen, s.base, { width, height: Math.ceil(b.count / width), pitch: width * 4 }) : texConst(gen, s.base, { elements: bytes.length / 4 }));
+    if (b.ibo !== undefined) ibo[b.ibo] = desc();
+    if (b.tex !== undefined) tex[b.tex] = desc();
   }
   const iboDesc = new Uint32Array(16 * ibo.length);
   ibo.forEach((d, k) => iboDesc.set(d, 16 * k));
   const iboSeg = ibo.length ? alloc(new Uint8Array(iboDesc.buffer), 'ibo descriptors') : undefined;
+  const texDesc = new Uint32Array(16 * tex.length);
+  tex.forEach((d, k) => texDesc.set(d, 16 * k));
+  const texSeg = tex.length ? alloc(new Uint8Array(texDesc.buffer), 'texture descriptors') : undefined;
 
   const cs = new CmdStream(gen);
   // Program state (freedreno's cs_program_emit order).
   cs.reg('HLSQ_INVALIDATE_CMD', { CS_STATE: true, CS_IBO: true });
-  cs.reg('SP_CS_CONFIG', { ENABLED: true, NIBO: ibo.length });
+  cs.reg('SP_CS_CONFIG', { ENABLED: true, NIBO: ibo.length, NTEX: tex.length });
   cs.reg('HLSQ_CS_CNTL', { CONSTLEN: Math.ceil(m.constlen / 4) * 4, ENABLED: true });
   cs.reg('SP_CS_CTRL_REG0', {
     THREADMODE: 'MULTI',
@@ -141,6 +145,11 @@ export function buildDispatch(m: Ir3Manifest, words: Uint32Array, init: Readonly
     cs.pkt('CP_LOAD_STATE6_FRAG', [ls6(cs, 'SB6_CS_SHADER', 'ST6_IBO', 'SS6_INDIRECT', 0, ibo.length), lo32(iboSeg.base), hi32(iboSeg.base)]);
     if (has(cs, 'SP_CS_IBO')) cs.reg64('SP_CS_IBO', iboSeg.base);
     cs.reg('SP_CS_IBO_COUNT', ibo.length);
+  }
+  if (texSeg) {
+    cs.pkt('CP_LOAD_STATE6_FRAG', [ls6(cs, 'SB6_CS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, tex.length), lo32(texSeg.base), hi32(texSeg.base)]);
+    cs.reg64('SP_CS_TEX_CONST', texSeg.base);
+    cs.reg('SP_CS_TEX_COUNT', tex.length);
   }
   // The grid (freedreno's launch_grid).
   cs.setMarker('RM6_COMPUTE');
