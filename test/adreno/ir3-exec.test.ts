@@ -381,3 +381,35 @@ end
   const o = new Uint32Array(r.buffers.get('o')!.buffer);
   for (let l = 0; l < 64; l++) assert.equal(o[l], l < 48 ? (tex[l]! + 1 + 48) >>> 0 : 48, `lane ${l}`);
 });
+
+test('atomic.g.add / atomic.g.max on a global address return the old values', () => {
+  // Every lane adds 1 to o[0] and stores the old value at o[lane+1]: o[0] = 64 and the old
+  // values are 0..63 in some order.
+  const o = runGlobal(`mov.u32u32 r2.x, c0.x
+mov.u32u32 r2.y, c0.y
+mov.u32u32 r3.x, 1
+add.u r5.x, r0.x, 1
+(rpt5)nop
+atomic.g.add.untyped.1d.u32.1.g r4.x, r2.x, r3.x
+(rpt5)nop
+(sy)stib.b.untyped.1d.u32.1.imm r4.x, r5.x, 0
+end
+`, 65);
+  assert.equal(o[0], 64);
+  assert.deepEqual([...o.slice(1)].sort((a, b) => a - b), Array.from({ length: 64 }, (_, k) => k));
+  // Signed max of (lane * 37 % 64) - 40 over the lanes.
+  const m = runGlobal(`mov.u32u32 r2.x, c0.x
+mov.u32u32 r2.y, c0.y
+mul.u24 r3.x, r0.x, 37
+(rpt5)nop
+and.b r3.x, r3.x, 63
+(rpt5)nop
+add.s r3.x, r3.x, -40
+(rpt5)nop
+atomic.g.max.untyped.1d.s32.1.g r4.x, r2.x, r3.x
+end
+`, 1);
+  let want = 0; // o[0] starts at 0
+  for (let l = 0; l < 64; l++) want = Math.max(want, ((l * 37) % 64) - 40);
+  assert.equal(m[0], want);
+});

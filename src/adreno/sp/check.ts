@@ -121,7 +121,7 @@ export class SyncChecker {
     if (i.ul) this.a0Dead.add(w);
     else if (i.dst.kind === K.GPR && i.dst.n === A0) this.a0Dead.delete(w);
     const p = this.pending.get(w)!;
-    const d = i.cat === 6 && /^(ldib|atomic)/.test(i.name) ? i.src[0] : i.dst;
+    const d = i.cat === 6 && /^(ldib|atomic\.b)/.test(i.name) ? i.src[0] : i.dst;
     if (!d || d.kind !== K.GPR) return;
     const flag = isSy(i) ? SY : isSs(i) ? SS : 0;
     const count = i.cat === 6 ? (/^atomic/.test(i.name) ? 1 : Number(i.f['TYPE_SIZE'] ?? i.f['SIZE'] ?? 1)) : i.name === 'movmsk' ? Number(i.f['W'] ?? 32) / 32 : i.rpt + 1;

@@ -601,6 +601,27 @@ function stg(w: Wave, i: Instr, c: SpContext): void {
   }
 }
 
+/**
+ * atomic.g.<op> DST, SRC1, SRC2 (a6xx+ global atomics): the 64-bit address in the SRC1 pair, the
+ * operand in SRC2; DST gets the old value. Lanes apply in lane order. (cmpxchg is not modelled:
+ * where its comparand sits is not documented in the isaspec.)
+ */
+function atomicG(op: string): Handler {
+  const fn = ATOMIC[op]!;
+  return (w, i, c) => {
+    const mem = memOf(i, c);
+    const signed = Number(i.f['TYPE'] ?? T.U32) === T.S32;
+    const v = fnum(i, 'SRC2.GPR') * 4 + fnum(i, 'SRC2.SWIZ');
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const a = gBase(w, i, c, l);
+      const m = mem.read32(a);
+      mem.write32(a, fn(m, rdReg(w, v, false, l), 0, signed) >>> 0);
+      wr(w, i.dst, l, 0, m);
+    }
+  };
+}
+
 /** resinfo.b DST, IBO: the bound image's width, height, depth (a buffer: its element count). */
 function resinfo(w: Wave, i: Instr, c: SpContext): void {
   const n = Math.max(1, Number(i.f['D'] ?? 1));
@@ -844,6 +865,7 @@ const HANDLERS: Record<string, Handler> = {
   stlw: stMem(false),
 };
 for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.b.${op}`] = atomicB(op);
+for (const op of Object.keys(ATOMIC)) if (op !== 'cmpxchg') HANDLERS[`atomic.g.${op}`] = atomicG(op);
 
 /** Leaf names the executor runs. */
 export const IMPLEMENTED: ReadonlySet<string> = new Set(Object.keys(HANDLERS));
