@@ -1,7 +1,8 @@
 /**
  * Adreno figures: .rd decode speed (packets/s, walk only and walk + text/JSON printing), CP
  * execution speed (packets/s) on a synthetic trace shaped like a real frame (register bunches,
- * draw-state groups, draws, events), and afuc emulation speed (SQE instructions/s).
+ * draw-state groups, draws, events), afuc emulation speed (SQE instructions/s) and the ir3
+ * shader core on the ir3 corpus (fiber-instructions/s).
  */
 import { CmdStream, Layout } from '../src/adreno/cp/builder.js';
 import { RdWriter } from '../src/formats/rd.js';
@@ -14,7 +15,47 @@ import { assemble } from '../src/adreno/afuc/isa.js';
 import { AfucEmu } from '../src/adreno/afuc/emu.js';
 import { testFirmwareSource } from '../src/adreno/afuc/testfw.js';
 import { gpuRegs } from '../src/adreno/regs/db.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readIr3Manifest, runIr3Dispatch } from '../src/adreno/sp/dispatch.js';
+import { runCompute, type ComputeJob } from '../src/adreno/sp/compute.js';
 import type { BenchResult } from './main.js';
+
+const IR3_CORPUS = join(import.meta.dirname, '../../../shared/ir3-corpus');
+
+/**
+ * The ir3 shader core on every corpus manifest (skipped without ../shared): the SP alone on the
+ * job the CP handed over (decode + bind once per dispatch, then the waves), and the whole
+ * `adreno dispatch` path (memory, stream, CP, SP). Figures: fiber-instructions/s.
+ */
+function benchIr3(): BenchResult[] {
+  if (!existsSync(IR3_CORPUS)) return [{ name: 'adreno ir3 execute', figures: { skipped: '../shared/ir3-corpus absent' } }];
+  const files = readdirSync(IR3_CORPUS).filter((f) => /\.a\d+\.json$/.test(f)).sort();
+  const ms = files.map((f) => readIr3Manifest(join(IR3_CORPUS, f)));
+  // The SP jobs exactly as CP_EXEC_CS built them (captured once from a run of each stream).
+  const jobs: ComputeJob[] = [];
+  for (const m of ms) {
+    jobs.push(runIr3Dispatch(m, { check: false }).job);
+  }
+  let fibers = 0;
+  let waveInstrs = 0;
+  const spMs = time(() => {
+    fibers = 0;
+    waveInstrs = 0;
+    for (const j of jobs) {
+      const res = runCompute({ ...j, consts: j.consts.slice() }, new Diagnostics(), { check: false });
+      fibers += res.fiberInstructions;
+      waveInstrs += res.instructions;
+    }
+  });
+  const out: BenchResult[] = [{ name: `adreno ir3 execute (${jobs.length} corpus dispatches, SP only)`, figures: { fiberInstructions: fibers, waveInstructions: waveInstrs, ...rates(fibers, spMs, 'fiber-instructions') } }];
+  const fullMs = time(() => {
+    fibers = 0;
+    for (const m of ms) fibers += runIr3Dispatch(m).fiberInstructions;
+  });
+  out.push({ name: `adreno ir3 dispatch (${ms.length} manifests, stream + CP + SP + checks)`, figures: { fiberInstructions: fibers, ...rates(fibers, fullMs, 'fiber-instructions') } });
+  return out;
+}
 
 /** A synthetic frame: per draw a few register writes, a draw-state group, a draw, an event. */
 function frame(draws: number): { L: Layout; ib: { iova: number; sizeDwords: number } } {
@@ -103,5 +144,6 @@ export function benchAdreno(): BenchResult[] {
     steps = emu.steps;
   });
   out.push({ name: 'adreno afuc emulate', figures: { instructions: steps, ...rates(steps, emuMs, 'instructions') } });
+  out.push(...benchIr3());
   return out;
 }

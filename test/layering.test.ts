@@ -26,6 +26,7 @@ const ALLOWED_TYPE_EDGES: readonly (readonly [string, string])[] = [
   ['src/adreno/cp/handlers.ts', 'src/adreno/cp/cp.ts'],
   ['src/adreno/cp/handlers-cond.ts', 'src/adreno/cp/cp.ts'],
   ['src/adreno/cp/handlers-draw.ts', 'src/adreno/cp/cp.ts'],
+  ['src/adreno/cp/handlers-compute.ts', 'src/adreno/cp/cp.ts'],
   ['src/adreno/cp/handlers-event.ts', 'src/adreno/cp/cp.ts'],
   ['src/adreno/cp/handlers-mem.ts', 'src/adreno/cp/cp.ts'],
   // R600 clause binders name the CF op that holds them; the wave keeps its program's CF ops.

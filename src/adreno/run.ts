@@ -30,6 +30,7 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
   const cp = new CommandProcessor(mem, {
     gen,
     diag,
+    ...(f.gpuId && gen === (f.gpuId >= 700 ? 'a7xx' : 'a6xx') ? { gpuId: f.gpuId } : {}),
     ...(opts.thread ? { thread: opts.thread } : {}),
     ...(trace
       ? {
@@ -80,9 +81,11 @@ export function runCommand(values: Record<string, unknown>, rest: string[], out:
       diagnostics: diag.list,
       work: cp.work.map((w) => ({ kind: w.kind, packet: w.packet, iova: '0x' + w.iova.toString(16), level: w.level, mode: w.mode, bank: w.bank, killed: w.killed })),
       events: cp.events.map((e) => ({ name: e.name, value: e.value, irq: e.irq })),
+      compute: cp.computeRuns.map((c) => ({ iova: '0x' + c.iova.toString(16), groups: c.groups, block: c.block, waveSize: c.waveSize, ran: c.ran, waves: c.waves, instructions: c.instructions, missing: c.missing })),
     }));
   } else {
     out(`${cp.gen}: ${stops.length} submit(s), ${cp.packets} packets, ${cp.cycles} cycles; stops: ${stops.join(', ') || 'none'}`);
+    for (const c of cp.computeRuns) out(`  compute at 0x${c.iova.toString(16)}: ${c.groups.join('x')} groups of ${c.block.join('x')}, wave ${c.waveSize}: ${c.ran ? `ran on the SP (${c.waves} waves, ${c.instructions} wave-instructions)` : `not run, missing: ${c.missing.join('; ')}`}`);
     for (const w of cp.work) out(`  ${w.kind} ${w.packet} at 0x${w.iova.toString(16)} (level ${w.level}, ${w.mode}, bank ${w.bank}${w.bin >= 0 ? `, bin ${w.bin}` : ''}${w.killed ? ', killed by predicate' : ''})`);
     if (cp.otherThreadPackets) out(`  ${cp.otherThreadPackets} packet(s) left to the other CP thread (CP_THREAD_CONTROL; --thread ${cp.thread === 'BR' ? 'BV' : 'BR'} runs them)`);
     for (const e of cp.events) out(`  event ${e.name}${e.addr !== undefined ? ` -> 0x${e.addr.toString(16)} = 0x${e.value.toString(16)}` : ''}${e.irq ? ' irq' : ''}`);

@@ -17,6 +17,8 @@ import type { Memory } from '../../core/memory.js';
 import { enumValue, gpuRegs, type Gen, type RegisterSpace } from '../regs/db.js';
 import { CTX_HI, CTX_LO, Stop, type DrawMode, type Handler, type StopReason } from './exec.js';
 import { handlerTable } from './handlers.js';
+import { CsState, type ComputeRun } from './handlers-compute.js';
+import type { ComputeOptions } from '../sp/compute.js';
 import { opcodeName, opcodes } from './pm4.js';
 import { Walker, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 
@@ -106,6 +108,12 @@ export interface CpOptions {
    * thread(s) they name; this functional model runs one thread at a time.
    */
   readonly thread?: 'BR' | 'BV';
+  /** GPU id for the SP's ISA (default 630 on a6xx, 730 on a7xx). */
+  readonly gpuId?: number;
+  /** Scheduling and checks of the SP runs CP_EXEC_CS starts. */
+  readonly compute?: ComputeOptions;
+  /** An SP failure (unimplemented opcode, runaway wave): a diagnostic (default) or thrown. */
+  readonly computeErrors?: 'report' | 'throw';
 }
 
 export interface ExecutedPacket {
@@ -189,6 +197,13 @@ export class CommandProcessor implements Visitor {
   readonly work: WorkRecord[] = [];
   readonly events: EventRecord[] = [];
   readonly loadStates: LoadStateRecord[] = [];
+  /** The CS state blocks CP_LOAD_STATE6 filled (handlers-compute.ts). */
+  readonly cs = new CsState();
+  /** Every CP_EXEC_CS / CP_EXEC_CS_INDIRECT and what the SP did with it. */
+  readonly computeRuns: ComputeRun[] = [];
+  readonly gpuId: number;
+  readonly computeOptions: ComputeOptions;
+  readonly computeErrors: 'report' | 'throw';
   interrupts = 0;
   /** GPU cycles (CP_ALWAYS_ON_COUNTER); one per packet dword plus fixed costs. */
   cycles = 0;
@@ -223,6 +238,9 @@ export class CommandProcessor implements Visitor {
     this.snapshots = opts.snapshots ?? true;
     this.onPacket = opts.onPacket;
     this.thread = opts.thread ?? 'BR';
+    this.gpuId = opts.gpuId ?? (this.gen === 'a7xx' ? 730 : 630);
+    this.computeOptions = opts.compute ?? {};
+    this.computeErrors = opts.computeErrors ?? 'report';
     this.threadControlOp = opcodes(this.gen).get('CP_THREAD_CONTROL') ?? -1;
     const r = (n: string): number => this.regsDb.reg(n);
     this.R = {

@@ -4,9 +4,9 @@
  * see, CP_LOAD_STATE6*, the binning loops (CP_START_BIN, CP_FIXED_STRIDE_DRAW_TABLE) and the
  * binning state handed to draws.
  */
-import { enumName } from '../regs/db.js';
 import type { CommandProcessor, WorkRecord } from './cp.js';
 import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
+import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js';
 import type { PacketRecord } from './walker.js';
 
 /** Groups of { d0, addr lo, addr hi }: remember per mode (dirty when changed), drop, or run now (LOAD_IMMED). */
@@ -104,31 +104,16 @@ function draw(cp: CommandProcessor, r: PacketRecord): number {
   return 0;
 }
 
+/** A dispatch runs on the SP with the registers of the bank being filled, then is recorded (which switches banks). */
 function dispatch(cp: CommandProcessor, r: PacketRecord): number {
+  if (r.name === 'CP_EXEC_CS_INDIRECT') execCsIndirect(cp, r);
+  else execCsDirect(cp, r);
   record(cp, 'dispatch', r);
   return 0;
 }
 
 function blit(cp: CommandProcessor, r: PacketRecord): number {
   record(cp, 'blit', r);
-  return 0;
-}
-
-function loadState6(cp: CommandProcessor, r: PacketRecord): number {
-  need(cp, r, 1);
-  const p = r.payload;
-  const d0 = p[0]!;
-  const src = (d0 >>> 16) & 3;
-  const sb = (d0 >>> 18) & 0xf;
-  cp.loadStates.push({
-    packet: r.name,
-    dstOff: d0 & 0x3fff,
-    stateType: (d0 >>> 14) & 3,
-    stateSrc: src,
-    stateBlock: enumName('a6xx_state_block', sb, cp.gen) ?? String(sb),
-    numUnit: (d0 >>> 22) & 0x3ff,
-    ...(src !== 0 && p.length >= 3 ? { addr: a64(p, 1) } : {}),
-  });
   return 0;
 }
 

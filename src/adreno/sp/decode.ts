@@ -139,6 +139,19 @@ function srcOp(f: Record<string, number | string>, p: string, halfDefault: boole
     case '#multisrc-const':
       o = regOp(f, p + '.SRC', K.CONST, half);
       break;
+    case '#cat5-src1':
+    case '#cat5-src2':
+    case '#cat5-src3':
+      o = f[p + '.SRC.GPR'] !== undefined ? regOp(f, p + '.SRC', K.GPR, half) : none();
+      break;
+    case '#cat6-src-const-or-gpr': {
+      // SRC_CONST comes in as the instruction's <p>_CONST param (a7xx ldg.a/stg.a encode it).
+      const isConst = num(f, p + '_CONST') !== 0;
+      o = none();
+      o.kind = isConst ? K.CONST : K.GPR;
+      o.n = num(f, p + '.GPR') * 4 + num(f, p + '.SWIZ');
+      break;
+    }
     case '#cat1-const-src':
       o = regOp(f, p + '.CONST', K.CONST, half);
       break;

@@ -4,51 +4,24 @@
  * with its waves interleaved by a seeded scheduler (barriers respected), and compare the outputs
  * with `expect`.
  *
- * This slice drives the SP directly (no CP_LOAD_STATE6 / CP_EXEC_CS through src/adreno/cp) and
- * keeps buffers as IBO slots of plain bytes rather than GPU virtual memory.
+ * The dispatch goes through the command processor: driver.ts lays the buffers out in GPU memory
+ * and builds the stream freedreno would (CP_LOAD_STATE6_FRAG, SP_CS_* / HLSQ_CS_*, CP_EXEC_CS);
+ * the CP executes it and its CP_EXEC_CS handler runs the SP (compute.ts) from that state.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
-import { mulberry32 } from '../../core/prng.js';
 import { ELEM, compareBuffers, type ElemType } from '../../core/elements.js';
 import { gpuIdOf } from '../ir3/isa.js';
 import { decodeShader, type Instr } from './decode.js';
-import { bind, step, type SpContext } from './exec.js';
-import { Wave } from './wave.js';
-import { SyncChecker } from './check.js';
+import { bind } from './exec.js';
+import { CommandProcessor } from '../cp/cp.js';
+import type { ComputeJob, ComputeOptions } from './compute.js';
+import { buildDispatch, type BuiltDispatch } from './driver.js';
+import type { Ir3Buffer, Ir3Manifest } from './manifest.js';
 
-export interface Ir3Buffer {
-  readonly name: string;
-  readonly kind: 'ssbo' | 'ubo' | 'image';
-  readonly type: ElemType;
-  readonly count: number;
-  readonly ibo?: number;
-  readonly uboIndex?: number;
-  readonly width?: number;
-  readonly file?: string;
-  readonly fill?: number;
-}
-
-export interface Ir3Manifest {
-  readonly dir: string;
-  readonly shader: string;
-  readonly gpuId: number;
-  readonly block: [number, number, number];
-  readonly groups: [number, number, number];
-  readonly waveSize: number;
-  readonly localIdReg: number;
-  readonly wgIdReg: number;
-  readonly fullRegs: number;
-  readonly halfRegs: number;
-  readonly sharedSize: number;
-  readonly constlen: number;
-  readonly consts: Uint32Array;
-  readonly buffers: Ir3Buffer[];
-  readonly outputs: string[];
-  readonly expect: Record<string, { file: string; ulp: number; abs?: number }>;
-}
+export type { Ir3Buffer, Ir3Manifest } from './manifest.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -113,10 +86,11 @@ export function readIr3Manifest(path: string): Ir3Manifest {
       count,
       ...(typeof b['ibo'] === 'number' ? { ibo: b['ibo'] } : {}),
       ...(typeof b['ubo_index'] === 'number' ? { uboIndex: b['ubo_index'] } : {}),
+      ...(typeof b['tex'] === 'number' ? { tex: b['tex'] } : {}),
       ...(typeof b['width'] === 'number' ? { width: b['width'] } : {}),
       ...(typeof b['file'] === 'string' ? { file: resolve(dir, b['file']) } : {}),
     };
-    if (kind !== 'ubo' && spec.ibo === undefined) fail(`buffers.${name}.ibo`, 'an ssbo/image needs its IBO slot');
+    if (kind !== 'ubo' && spec.ibo === undefined && spec.tex === undefined) fail(`buffers.${name}.ibo`, 'an ssbo/image needs its IBO slot');
     bufs.push(spec);
   }
   const expect: Ir3Manifest['expect'] = {};
@@ -129,6 +103,7 @@ export function readIr3Manifest(path: string): Ir3Manifest {
   return {
     dir,
     shader: resolve(dir, raw['shader']),
+    ...(typeof raw['meta'] === 'string' ? { meta: resolve(dir, raw['meta']) } : {}),
     gpuId,
     block: vec3(raw['block'], 'block'),
     groups: vec3(raw['groups'], 'groups'),
@@ -146,16 +121,12 @@ export function readIr3Manifest(path: string): Ir3Manifest {
   };
 }
 
-export interface DispatchOptions {
-  readonly seed?: number;
-  readonly order?: 'inorder' | 'random';
-  /** Instruction budget per wave (runaway loops). */
-  readonly budget?: number;
+export interface DispatchOptions extends ComputeOptions {
   readonly diag?: Diagnostics;
   /** Shader words to run instead of the manifest's file (tests, assembled code). */
   readonly words?: Uint32Array;
-  /** Run the rule checks (check.ts); default true. */
-  readonly check?: boolean;
+  /** Called with the built stream and memory before the CP runs it (e.g. to write an .rd). */
+  readonly onBuilt?: (b: BuiltDispatch) => void;
 }
 
 export interface DispatchResult {
@@ -165,6 +136,12 @@ export interface DispatchResult {
   readonly missing: string[];
   readonly waves: number;
   readonly instructions: number;
+  readonly fiberInstructions: number;
+  /** What CP_EXEC_CS handed the SP. */
+  readonly job: ComputeJob;
+  /** The command stream that ran, its memory and the CP that ran it. */
+  readonly built: BuiltDispatch;
+  readonly cp: CommandProcessor;
 }
 
 function loadFile(path: string, what: string): Uint8Array {
@@ -175,7 +152,25 @@ function loadFile(path: string, what: string): Uint8Array {
   }
 }
 
-/** Run the manifest's dispatch. Throws InputError for unimplemented opcodes or bad input. */
+/** The variant's instrlen and branchstack from the manifest's meta.json, when it has one. */
+function variantMeta(m: Ir3Manifest): { instrlen?: number; branchstack?: number } {
+  if (!m.meta) return {};
+  try {
+    const j = JSON.parse(readFileSync(m.meta, 'utf8')) as Record<string, unknown>;
+    return {
+      ...(typeof j['instrlen'] === 'number' ? { instrlen: j['instrlen'] } : {}),
+      ...(typeof j['branchstack'] === 'number' ? { branchstack: j['branchstack'] } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Run the manifest's dispatch the way the driver does: memory and an a6xx/a7xx command stream
+ * (driver.ts), executed by the CP, whose CP_EXEC_CS runs the SP from the programmed state.
+ * Throws InputError for unimplemented opcodes or bad input.
+ */
 export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): DispatchResult {
   let words = opts.words;
   if (!words) {
@@ -187,142 +182,25 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
   const missing = bind(code);
   if (missing.length) throw new InputError(`ir3: not implemented: ${missing.join(' ')}`);
   const diag = opts.diag ?? new Diagnostics();
-  const buffers = new Map<string, Uint8Array>();
-  const ibo: SpContext['ibo'] = [];
-  const ubo: SpContext['ubo'] = [];
-  for (const b of m.buffers) {
-    const size = b.count * ELEM[b.type].bytes;
-    const bytes = new Uint8Array(size);
-    if (b.file) bytes.set(loadFile(b.file, `buffers.${b.name}.file`).subarray(0, size));
-    buffers.set(b.name, bytes);
-    if (b.kind === 'ubo' && b.uboIndex !== undefined) ubo[b.uboIndex] = new DataView(bytes.buffer);
-    if (b.ibo !== undefined) ibo[b.ibo] = { data: new DataView(bytes.buffer), pitch: b.kind === 'image' ? (b.width ?? 0) * 4 : 0 };
-  }
-  const ctx: SpContext = {
-    consts: m.consts.slice(),
-    ibo,
-    ubo,
-    shared: new DataView(new ArrayBuffer(Math.max(m.sharedSize, 0))),
+  const init = new Map<string, Uint8Array>();
+  for (const b of m.buffers) if (b.file) init.set(b.name, loadFile(b.file, `buffers.${b.name}.file`));
+  const meta = opts.words ? {} : variantMeta(m);
+  const built = buildDispatch(m, words, init, meta);
+  opts.onBuilt?.(built);
+  const cp = new CommandProcessor(built.mem, {
+    gen: built.gen,
+    gpuId: m.gpuId,
     diag,
-    maxReg: m.fullRegs,
-    maxHalf: m.halfRegs,
-    barGen: 0,
-  };
-  const budget = opts.budget ?? 1 << 22;
-  const rng = mulberry32(opts.seed ?? 1);
-  const random = opts.order === 'random';
-  let instructions = 0;
-
-  // The preamble (shps ... shpe) runs once per dispatch, on one fiber, before any wave.
-  if (code[0]?.name === 'shps') {
-    const w = new Wave(1, -1, -1);
-    w.pc[0] = 1;
-    for (let n = 0; ; n++) {
-      const pc = w.select();
-      if (pc < 0 || pc >= code.length) break;
-      const i = code[pc]!;
-      if (i.name === 'shpe' || pc >= code[0]!.target) break;
-      step(w, i, ctx);
-      if (n > budget) throw new InputError('ir3: preamble exceeds the instruction budget');
-    }
-    instructions += w.issued;
-  }
-
-  const [bx, by, bz] = m.block;
-  const [gx, gy, gz] = m.groups;
-  const lanesPerWg = bx * by * bz;
-  const nWaves = Math.ceil(lanesPerWg / m.waveSize);
-  const order: number[] = [];
-  for (let g = 0; g < gx * gy * gz; g++) order.push(g);
-  if (random)
-    for (let k = order.length - 1; k > 0; k--) {
-      const j = Math.floor(rng() * (k + 1));
-      [order[k], order[j]] = [order[j]!, order[k]!];
-    }
-  const checker = opts.check === false ? undefined : new SyncChecker(diag, m.fullRegs, ctx.consts.length);
-  let waveCount = 0;
-  for (const g of order) {
-    const wgx = g % gx;
-    const wgy = Math.floor(g / gx) % gy;
-    const wgz = Math.floor(g / (gx * gy));
-    if (m.sharedSize) new Uint8Array(ctx.shared.buffer).fill(0);
-    const waves: Wave[] = [];
-    for (let k = 0; k < nWaves; k++) {
-      const w = new Wave(m.waveSize, g, waveCount++);
-      const L = w.lanes;
-      for (let l = 0; l < L; l++) {
-        const t = k * L + l;
-        if (t >= lanesPerWg) continue;
-        w.pc[l] = 0;
-        const lx = t % bx;
-        const ly = Math.floor(t / bx) % by;
-        const lz = Math.floor(t / (bx * by));
-        // HLSQ preloads: LOCALIDREGID (x,y,z) and the work-group id (x,y,z).
-        const li = m.localIdReg;
-        w.regs[li * L + l] = lx;
-        w.regs[(li + 1) * L + l] = ly;
-        w.regs[(li + 2) * L + l] = lz;
-        const wi = m.wgIdReg;
-        w.regs[wi * L + l] = wgx;
-        w.regs[(wi + 1) * L + l] = wgy;
-        w.regs[(wi + 2) * L + l] = wgz;
-      }
-      waves.push(w);
-    }
-    runWorkgroup(waves, code, ctx, random ? rng : undefined, budget, checker);
-    for (const w of waves) instructions += w.issued;
-  }
-  return { buffers, diag, code, missing, waves: waveCount, instructions };
-}
-
-/**
- * Interleave the waves of one work-group: each turn one runnable wave issues a run of
- * instructions (in order: a fixed round robin of 1..8; random: the wave and the run length come
- * from the seed). `bar` parks a wave until every live wave of the group arrived.
- */
-function runWorkgroup(waves: Wave[], code: Instr[], ctx: SpContext, rng: (() => number) | undefined, budget: number, checker: SyncChecker | undefined): void {
-  let live = waves.length;
-  let arrived = 0;
-  let turn = 0;
-  const runnable: Wave[] = [];
-  while (live > 0) {
-    runnable.length = 0;
-    for (const w of waves) if (!w.done && w.barWait < 0) runnable.push(w);
-    if (runnable.length === 0) {
-      // Everyone live is at the barrier: release.
-      if (arrived > 0) {
-        for (const w of waves) w.barWait = -1;
-        arrived = 0;
-        ctx.barGen++;
-        continue;
-      }
-      break;
-    }
-    const w = rng ? runnable[Math.floor(rng() * runnable.length)]! : runnable[turn++ % runnable.length]!;
-    const run = rng ? 1 + Math.floor(rng() * 8) : 4;
-    for (let n = 0; n < run; n++) {
-      const pc = w.select();
-      if (pc < 0 || pc >= code.length) {
-        w.done = true;
-        live--;
-        break;
-      }
-      const i = code[pc]!;
-      checker?.before(w, i);
-      step(w, i, ctx);
-      checker?.after(w, i);
-      if (w.issued > budget) throw new InputError(`ir3: wave ${w.id} exceeds the instruction budget (${budget}) at pc ${pc}: a runaway loop?`);
-      if (i.name === 'bar') {
-        w.barWait = ctx.barGen;
-        arrived++;
-        break;
-      }
-    }
-    if (!w.done && w.barWait < 0 && w.select() < 0) {
-      w.done = true;
-      live--;
-    }
-  }
+    snapshots: false,
+    computeErrors: 'throw',
+    compute: { ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.order ? { order: opts.order } : {}), ...(opts.budget !== undefined ? { budget: opts.budget } : {}), ...(opts.check !== undefined ? { check: opts.check } : {}) },
+  });
+  cp.run(built.streamIova, built.stream.length, 1);
+  const runs = cp.computeRuns;
+  if (runs.length !== 1 || !runs[0]!.ran) throw new InputError(`ir3: the built stream did not run its dispatch: ${runs.map((r) => r.missing.join('; ')).join(' | ') || cp.stopped}`);
+  const buffers = new Map<string, Uint8Array>();
+  for (const b of m.buffers) buffers.set(b.name, built.buffers.get(b.name)!.u8.slice(0, b.count * ELEM[b.type].bytes));
+  return { buffers, diag, code, missing, waves: runs[0]!.waves, instructions: runs[0]!.instructions, fiberInstructions: runs[0]!.fiberInstructions, job: runs[0]!.job!, built, cp };
 }
 
 export interface CheckLine {

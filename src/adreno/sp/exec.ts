@@ -4,6 +4,7 @@
  * repetitions. Float results round to f32 (Math.fround) or f16 (round to nearest even).
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
+import type { Memory } from '../../core/memory.js';
 import { InputError } from '../../core/errors.js';
 import { K, T, f16ToF32, f32ToF16, type Instr, type Operand } from './decode.js';
 import { A0, P0, SHARED_HI, SHARED_LO, type Wave } from './wave.js';
@@ -12,8 +13,15 @@ import { A0, P0, SHARED_HI, SHARED_LO, type Wave } from './wave.js';
 export interface SpContext {
   /** Const file (dwords), constlen*4 long. */
   readonly consts: Uint32Array;
-  /** IBO slots (SSBOs then images): bytes, and an image's row pitch in bytes (0 for buffers). */
-  readonly ibo: ({ data: DataView; pitch: number } | undefined)[];
+  /**
+   * IBO slots (SSBOs then images): bytes, an image's row pitch in bytes (0 for buffers) and the
+   * descriptor's dimensions (a buffer's element count in `width`) for resinfo.
+   */
+  readonly ibo: ({ data: DataView; pitch: number; width?: number; height?: number; depth?: number } | undefined)[];
+  /** Texture descriptors (t#) resolved by the CP: texel data, dimensions, row pitch, format. */
+  readonly tex?: (TexView | undefined)[];
+  /** GPU memory for ldg/stg (global addresses); absent when the dispatch has none. */
+  readonly mem?: Memory | undefined;
   /** UBOs by ir3 UBO index (GL binding + 1), for ldc (UBO ranges not pushed to consts). */
   readonly ubo: (DataView | undefined)[];
   /** Shared (local) memory of the work-group being run. */
@@ -24,6 +32,19 @@ export interface SpContext {
   readonly maxHalf: number;
   /** Barrier bookkeeping, owned by the scheduler. */
   barGen: number;
+}
+
+/** A texture as cat5 reads it (A6XX_TEX_CONST resolved): linear texels of `bpe` bytes. */
+export interface TexView {
+  readonly data: DataView;
+  readonly width: number;
+  readonly height: number;
+  readonly depth: number;
+  /** Row pitch in bytes (0 for a texel buffer). */
+  readonly pitch: number;
+  readonly bpe: number;
+  /** a6xx_format name (FMT6_32_UINT ...). */
+  readonly format: string;
 }
 
 type Handler = (w: Wave, i: Instr, c: SpContext) => void;
@@ -439,7 +460,7 @@ function iboAddr(w: Wave, i: Instr, c: SpContext, lane: number, b: { pitch: numb
   return x * ts;
 }
 
-function iboOf(w: Wave, i: Instr, c: SpContext, lane: number): { data: DataView; pitch: number } {
+function iboOf(w: Wave, i: Instr, c: SpContext, lane: number): NonNullable<SpContext['ibo'][number]> {
   const slot = rd(w, i.ibo!, lane, 0, c);
   const b = c.ibo[slot];
   if (!b) throw new InputError(`ir3: ${i.name} at pc ${i.pc} uses IBO slot ${slot}, which the dispatch does not bind`);
@@ -521,6 +542,150 @@ function ldc(w: Wave, i: Instr, c: SpContext): void {
       wr(w, i.dst, l, k, u && p >= 0 && p + 4 <= u.byteLength ? u.getUint32(p, true) : 0);
     }
   }
+}
+
+// global memory ------------------------------------------------------------------------------
+
+const fnum = (i: Instr, k: string): number => Number(i.f[k] ?? 0);
+
+/** The 64-bit base address in SRC1 (a GPR pair, or two consts with SRC1_CONST). */
+function gBase(w: Wave, i: Instr, c: SpContext, l: number): number {
+  const n = fnum(i, 'SRC1.GPR') * 4 + fnum(i, 'SRC1.SWIZ');
+  if (fnum(i, 'SRC1_CONST')) return (c.consts[n + 1] ?? 0) * 2 ** 32 + (c.consts[n] ?? 0);
+  return rdReg(w, n + 1, false, l) * 2 ** 32 + rdReg(w, n, false, l);
+}
+
+/**
+ * The address of ldg/stg (SRC1 + OFF bytes) and of the register-offset forms: a6xx ldg.a/stg.a
+ * SRC1 + (SRC2 << (SRC2_ADD_DWORD_SHIFT + 2)) + (OFF << 2); a7xx SRC1 + SRC2 + OFF (bytes).
+ */
+function gAddr(w: Wave, i: Instr, c: SpContext, l: number): number {
+  const base = gBase(w, i, c, l);
+  if (!i.name.endsWith('.a')) return base + fnum(i, 'OFF');
+  const r2 = rdReg(w, fnum(i, 'SRC2.GPR') * 4 + fnum(i, 'SRC2.SWIZ'), false, l);
+  if (i.f['SRC2_ADD_DWORD_SHIFT'] !== undefined) return base + r2 * 2 ** (fnum(i, 'SRC2_ADD_DWORD_SHIFT') + 2) + fnum(i, 'OFF') * 4;
+  return base + r2 + fnum(i, 'OFF');
+}
+
+function memOf(i: Instr, c: SpContext): Memory {
+  if (!c.mem) throw new InputError(`ir3: ${i.name} at pc ${i.pc} accesses global memory, which this dispatch does not have`);
+  return c.mem;
+}
+
+/** ldg / ldg.a DST, g[addr], SIZE: SIZE consecutive components (16-bit with a half type). */
+function ldg(w: Wave, i: Instr, c: SpContext): void {
+  const mem = memOf(i, c);
+  const n = fnum(i, 'SIZE') || 1;
+  const half = i.dst.half;
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    const a = gAddr(w, i, c, l);
+    for (let k = 0; k < n; k++) wr(w, i.dst, l, k, half ? mem.read16(a + 2 * k) : mem.read32(a + 4 * k));
+  }
+}
+
+/** stg / stg.a g[addr], SRC3, SIZE. */
+function stg(w: Wave, i: Instr, c: SpContext): void {
+  const mem = memOf(i, c);
+  const n = fnum(i, 'SIZE') || 1;
+  const half = fnum(i, 'TYPE_HALF') !== 0;
+  const v = fnum(i, 'SRC3.GPR') * 4 + fnum(i, 'SRC3.SWIZ');
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    const a = gAddr(w, i, c, l);
+    for (let k = 0; k < n; k++) {
+      const x = rdReg(w, v + k, half, l);
+      if (half) mem.write16(a + 2 * k, x);
+      else mem.write32(a + 4 * k, x);
+    }
+  }
+}
+
+/**
+ * atomic.g.<op> DST, SRC1, SRC2 (a6xx+ global atomics): the 64-bit address in the SRC1 pair, the
+ * operand in SRC2; DST gets the old value. Lanes apply in lane order. (cmpxchg is not modelled:
+ * where its comparand sits is not documented in the isaspec.)
+ */
+function atomicG(op: string): Handler {
+  const fn = ATOMIC[op]!;
+  return (w, i, c) => {
+    const mem = memOf(i, c);
+    const signed = Number(i.f['TYPE'] ?? T.U32) === T.S32;
+    const v = fnum(i, 'SRC2.GPR') * 4 + fnum(i, 'SRC2.SWIZ');
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const a = gBase(w, i, c, l);
+      const m = mem.read32(a);
+      mem.write32(a, fn(m, rdReg(w, v, false, l), 0, signed) >>> 0);
+      wr(w, i.dst, l, 0, m);
+    }
+  };
+}
+
+/** resinfo.b DST, IBO: the bound image's width, height, depth (a buffer: its element count). */
+function resinfo(w: Wave, i: Instr, c: SpContext): void {
+  const n = Math.max(1, Number(i.f['D'] ?? 1));
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    const b = iboOf(w, i, c, l);
+    const dims = [b.width ?? b.data.byteLength / 4, b.height ?? 1, b.depth ?? 1];
+    for (let k = 0; k < n; k++) wr(w, i.dst, l, k, dims[k]!);
+  }
+}
+
+// cat5 texture ops through descriptors --------------------------------------------------------
+
+function texOf(i: Instr, c: SpContext): TexView {
+  const k = fnum(i, 'TEX.TEX');
+  const t = c.tex?.[k];
+  if (!t) throw new InputError(`ir3: ${i.name} at pc ${i.pc} uses t#${k}, which the dispatch does not bind (no SB6_CS_TEX descriptor)`);
+  return t;
+}
+
+/** Components of a texel of a 32-bit-per-component format: missing ones read 0, alpha 1 (1.0 for floats). */
+function texel(t: TexView, a: number, out: number[]): void {
+  const comps = Math.max(1, t.bpe >> 2);
+  const one = t.format.includes('FLOAT') ? 0x3f800000 : 1;
+  for (let k = 0; k < 4; k++) out[k] = k < comps ? (a >= 0 && a + 4 * k + 4 <= t.data.byteLength ? t.data.getUint32(a + 4 * k, true) : 0) : k === 3 ? one : 0;
+}
+
+/**
+ * isam: fetch the texel at integer coordinates (SRC1: x, then y unless 1D) from t#, without
+ * filtering; out-of-range coordinates read 0. Each WRMASK component k lands in DST + k.
+ */
+function isam(w: Wave, i: Instr, c: SpContext): void {
+  const t = texOf(i, c);
+  const oneD = fnum(i, '1D') !== 0;
+  const mask = fnum(i, 'WRMASK');
+  const s1 = i.src[0]!;
+  const v = [0, 0, 0, 0];
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    const x = rdReg(w, s1.n, s1.half, l) | 0;
+    const y = oneD ? 0 : rdReg(w, s1.n + 1, s1.half, l) | 0;
+    const inside = x >= 0 && x < t.width && y >= 0 && y < t.height;
+    if (inside) texel(t, t.pitch ? y * t.pitch + x * t.bpe : x * t.bpe, v);
+    else v.fill(0);
+    for (let k = 0; k < 4; k++) if (mask & (1 << k)) wr(w, i.dst, l, k, v[k]!);
+  }
+}
+
+/** getsize: t#'s width, height, depth (a texel buffer: its element count) per WRMASK component. */
+function getsize(w: Wave, i: Instr, c: SpContext): void {
+  const t = texOf(i, c);
+  const mask = fnum(i, 'WRMASK');
+  const dims = [t.width, t.height, t.depth, 0];
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    for (let k = 0; k < 4; k++) if (mask & (1 << k)) wr(w, i.dst, l, k, dims[k]!);
+  }
+}
+
+/** getfiberid: the fiber's index in its wave; getwid: the wave's id; getspid: the SP (one here). */
+function getId(which: 'fiber' | 'wave' | 'sp'): Handler {
+  return (w, i) => {
+    for (let l = 0; l < w.lanes; l++) if (w.active[l]) wr(w, i.dst, l, 0, which === 'fiber' ? l : which === 'wave' ? w.id : 0);
+  };
 }
 
 /** Private memory per fiber (ldp/stp: local arrays spilled out of registers), bytes. */
@@ -686,8 +851,21 @@ const HANDLERS: Record<string, Handler> = {
   stc,
   bar: () => {},
   fence: () => {},
+  ldg,
+  'ldg.a': ldg,
+  stg,
+  'stg.a': stg,
+  'resinfo.b': resinfo,
+  isam,
+  getsize,
+  getfiberid: getId('fiber'),
+  getwid: getId('wave'),
+  getspid: getId('sp'),
+  ldlw: ldMem(false),
+  stlw: stMem(false),
 };
 for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.b.${op}`] = atomicB(op);
+for (const op of Object.keys(ATOMIC)) if (op !== 'cmpxchg') HANDLERS[`atomic.g.${op}`] = atomicG(op);
 
 /** Leaf names the executor runs. */
 export const IMPLEMENTED: ReadonlySet<string> = new Set(Object.keys(HANDLERS));

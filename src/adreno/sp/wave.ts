@@ -29,6 +29,8 @@ export class Wave {
   /** Work-group and wave number inside it. */
   readonly wg: number;
   readonly id: number;
+  /** Lanes the last select() made active. */
+  nActive = 0;
   /** Waiting at `bar` (the barrier generation it waits on), -1 if not. */
   barWait = -1;
   done = false;
@@ -36,6 +38,8 @@ export class Wave {
   priv: DataView | undefined = undefined;
   /** Instructions issued. */
   issued = 0;
+  /** Fiber-instructions: the lanes active in each issued instruction, summed (select() counts them). */
+  fiberInstrs = 0;
   constructor(lanes: number, wg: number, id: number) {
     this.lanes = lanes;
     this.regs = new Uint32Array(NCOMP * lanes);
@@ -54,7 +58,13 @@ export class Wave {
       if (p >= 0 && (m < 0 || p < m)) m = p;
     }
     const a = this.active;
-    for (let l = 0; l < this.lanes; l++) a[l] = pc[l] === m && m >= 0 ? 1 : 0;
+    let n = 0;
+    for (let l = 0; l < this.lanes; l++) {
+      const on = pc[l] === m && m >= 0 ? 1 : 0;
+      a[l] = on;
+      n += on;
+    }
+    this.nActive = n;
     return m;
   }
 }

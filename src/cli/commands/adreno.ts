@@ -56,9 +56,12 @@ subcommands:
                          assemble that syntax back (labels, #label targets, raw words)
 
   dispatch <manifest.json> [--out DIR] [--json] [--seed N --order random] [--strict]
-                         run an ir3 compute dispatch (shared/ir3-corpus manifest format) on
-                         the SP model; writes outputs as DIR/<name>.bin, prints PASS/FAIL per
-                         expected buffer (exit 1 on a mismatch)
+          [--rd FILE]    run an ir3 compute dispatch (shared/ir3-corpus manifest format) as
+                         the driver does: memory and an a6xx/a7xx command stream (CP_LOAD_STATE6,
+                         SP_CS_*/HLSQ_CS_*, CP_EXEC_CS) executed by the CP, which runs the SP;
+                         writes outputs as DIR/<name>.bin, prints PASS/FAIL per expected
+                         buffer (exit 1 on a mismatch); --rd writes the stream and its memory
+                         (inputs as they were before the dispatch) as an .rd capture
 
   display <frame.json> [--out frame.png] [--timeline trace.json] [--json] [--strict]
                          compose a frame on the display pipeline (DPU): layers through the
@@ -210,6 +213,7 @@ export const adrenoCommand: Command = {
     seed: { type: 'string' },
     order: { type: 'string' },
     timeline: { type: 'string' },
+    rd: { type: 'string' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;
