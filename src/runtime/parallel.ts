@@ -29,7 +29,7 @@ import { loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { scalarBytes, structBytes } from './manifest.js';
 import { runKernel, type KernelLaunch, type KernelRun, type RunOptions, type RunReport } from './run.js';
-import { clockMs, runSlice, type SharedSegment, type SliceRequest, type SliceResult, type SliceTiming, type WorkerAnswer, type WorkerRequest } from './parallel-slice.js';
+import { clockMs, JOIN, runSlice, type SharedSegment, type SliceRequest, type SliceResult, type SliceTiming, type WorkerAnswer, type WorkerRequest } from './parallel-slice.js';
 
 export { answer, runSlice } from './parallel-slice.js';
 export type { PingRequest, PingResult, SharedSegment, SliceRequest, SliceResult, SliceTiming, WorkerAnswer, WorkerRequest } from './parallel-slice.js';
@@ -89,6 +89,13 @@ export interface ParallelPoolOptions {
   readonly split?: SplitMode;
   /** Chunks per thread of the dynamic split (default 16: the idle tail is at most ~1/16 of a slice). */
   readonly chunksPerThread?: number;
+  /**
+   * With callerSlice and the dynamic split (default true): a worker that has not started its slice
+   * when the calling thread has taken the whole grid is left out and not waited for, so a small
+   * dispatch in a fresh process never waits for a worker's start-up. false: every worker takes
+   * part (tests of the split itself).
+   */
+  readonly lateJoin?: boolean;
 }
 
 /** Workers' start-up as warm() measured it: wall ms from spawn to loaded, and the worker thread's CPU ms by then. */
@@ -117,11 +124,13 @@ export class ParallelPool {
    * (a browser page) leaves this off.
    */
   readonly callerSlice: boolean;
+  readonly lateJoin: boolean;
 
   constructor(host: WorkerHost, threads = host.cores, opts: ParallelPoolOptions = {}) {
     this.host = host;
     this.threads = Math.max(1, threads);
     this.callerSlice = opts.callerSlice ?? false;
+    this.lateJoin = opts.lateJoin ?? true;
     this.splitMode = opts.split ?? 'dynamic';
     this.chunksPerThread = Math.max(1, opts.chunksPerThread ?? 16);
   }
@@ -240,7 +249,10 @@ export class ParallelPool {
     const t0 = performance.now();
     const dynamic = this.splitMode === 'dynamic';
     // The shared work counter of the dynamic split: [next workgroup, stop flag].
-    const counter = dynamic ? new SharedArrayBuffer(8) : undefined;
+    const own = this.callerSlice ? 1 : 0;
+    const late = own === 1 && dynamic && this.lateJoin;
+    // [next workgroup, stop flag, one join flag per slice] (parallel-slice.ts SliceRequest.joinSlot).
+    const counter = dynamic ? new SharedArrayBuffer(8 + 4 * threads) : undefined;
     const chunk = Math.max(1, Math.ceil(total / (threads * this.chunksPerThread)));
     const slice = (t: number): Omit<SliceRequest, 'id'> => {
       const first = dynamic ? 0 : Math.floor((t * total) / threads);
@@ -249,16 +261,23 @@ export class ParallelPool {
         co: coBytes, kernel: kernel.name, segments, grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
         scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
-        firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk, threads } : {}),
+        firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk, threads, ...(late && t > 0 ? { joinSlot: t } : {}) } : {}),
       };
     };
     // Workers first (they start while this thread runs its own slice), results in slice order.
-    const own = this.callerSlice ? 1 : 0;
     const postedAt = clockMs();
     const sent = Array.from({ length: threads - own }, (_, k) => this.sendSlice(k, slice(k + own)));
     const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs) : null;
     const mineAt = clockMs();
-    const answers = [...(mine ? [{ r: mine, at: mineAt }] : []), ...(await Promise.all(sent))];
+    // Decided per dispatch by the work itself: a worker that had not started when this thread ran
+    // out of workgroups (a small grid, a worker still loading its modules in a fresh process) is
+    // left out, and this thread does not wait for it; its answer, when it comes, is empty.
+    let joined = sent;
+    if (late) {
+      const flags = new Int32Array(counter!);
+      joined = sent.filter((_, k) => Atomics.compareExchange(flags, 2 + k + 1, JOIN.open, JOIN.abandoned) !== JOIN.open);
+    }
+    const answers = [...(mine ? [{ r: mine, at: mineAt }] : []), ...(await Promise.all(joined))];
     const results = answers.map((a) => a.r);
     const timeMs = performance.now() - t0;
     const stats: DispatchStats = { waves: 0, workgroups: 0, waveInstructions: 0, laneOps: 0, byClass: {}, aborted: false };
@@ -297,7 +316,10 @@ export class ParallelPool {
       const t = r.ok ? r.timing : null;
       return t === null ? null : { ...t, latencyMs: t.startAt - postedAt, waitMs: at - t.endAt };
     }).filter((x) => x !== null);
-    return { report, buffers, strictStop: undefined, parallel: { threads, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
+    // Threads that took part (workers left out by the late join did not).
+    const used = threads - (sent.length - joined.length);
+    const lateReason = used < threads ? { reason: `the other thread${threads > 2 ? 's' : ''} started after the grid was taken (a small dispatch)` } : {};
+    return { report, buffers, strictStop: undefined, parallel: { threads: used, ...lateReason, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
   }
 }
 

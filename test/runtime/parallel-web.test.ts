@@ -71,6 +71,32 @@ test('Web Worker adapter: a split run over fake workers gives the one-thread byt
   assert.ok(made.every((w) => w.posted === 2 && w.terminated));
 });
 
+test('late join: a worker that starts after the caller took the grid is left out and not waited for', async () => {
+  // The fake worker sees its message only after the caller's synchronous slice has taken every
+  // workgroup: the run is the caller's alone (same bytes), and the worker's slice, when it runs,
+  // takes nothing. With lateJoin off the caller waits and the worker takes part.
+  const c = benchCases({ root: ROOT, small: true, only: (n) => n === 'vaddmul' })[0]!;
+  const one = runKernel(c.launch);
+  const made: FakeWorker[] = [];
+  const host = () => webWorkerHost({ cores: 2, create: () => { const w = new FakeWorker(serveSlices); made.push(w); return w; } });
+  const late = new ParallelPool(host(), 2, { callerSlice: true, chunksPerThread: 4 });
+  const waits = new ParallelPool(host(), 2, { callerSlice: true, chunksPerThread: 4, lateJoin: false });
+  try {
+    const a = await late.run(c.launch);
+    assert.equal(a.parallel.threads, 1);
+    assert.match(a.parallel.reason ?? '', /started after the grid was taken/);
+    assert.deepEqual(a.buffers['d'], one.buffers['d']);
+    assert.equal(a.report.waveInstructions, one.report.waveInstructions);
+    const b = await waits.run(c.launch);
+    assert.deepEqual(b.buffers['d'], one.buffers['d']);
+    assert.equal(b.report.workgroups, one.report.workgroups);
+  } finally {
+    late.close();
+    waits.close();
+  }
+  assert.equal(made.length, 2);
+});
+
 test('Web Worker adapter: a worker error rejects the run', async () => {
   let w: FakeWorker | undefined;
   // A worker that never answers, then fails.
