@@ -21,6 +21,17 @@ export const INST_CLASSES: readonly InstClass[] = ['salu', 'smem', 'branch', 'ms
 
 export type Run = (w: Wave) => void;
 
+/**
+ * Cold-start accounting of this thread (process-wide, never reset; readers take differences):
+ * `compileMs` is the time spent building basic blocks (block.ts: looking ahead, generating the
+ * source, `new Function` and V8's bytecode compile of it), `blocks` how many were built and
+ * `blockFns` how many of them needed a new function (the rest reused one with the same source);
+ * `bindMs` the time spent decoding and binding ops (Program.peek); `firstInstAt` the
+ * performance.now() at which the first dispatch of the thread started issuing (NaN before).
+ * V8's optimising compiles run on its own threads and are not in here (docs/speed.md).
+ */
+export const engineTime = { compileMs: 0, blocks: 0, blockFns: 0, bindMs: 0, binds: 0, firstInstAt: NaN };
+
 export interface Op {
   readonly inst: Instruction;
   readonly run: Run;
@@ -93,6 +104,7 @@ export class Program {
     if (!Number.isInteger(i) || i < 0 || i >= this.words.length) {
       throw new DecodeError(pc, [], `PC outside the program [0x${this.base.toString(16)}, 0x${(this.base + this.words.length * 4).toString(16)})`);
     }
+    const t0 = performance.now();
     const raw = decodeAt(this.target, this.words, i, pc);
     const target = this.target;
     // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (gen-normalize.ts); traces print the original.
@@ -104,6 +116,8 @@ export class Program {
     }
     const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, waitInfo: null, text: () => printInst(target, raw), inline: b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined };
     this.ops[i] = op;
+    engineTime.bindMs += performance.now() - t0;
+    engineTime.binds++;
     return op;
   }
 
