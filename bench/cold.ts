@@ -11,7 +11,8 @@
  *   generation included: the whole of a `gpusim run` but its report); `firstInstMs`: process
  *   start to the first issued instruction; `compileMs`: building basic blocks during the run;
  * - `warmMs`: the best warm dispatch; M wave-instructions/s and M lane-ops/s, cold and warm;
- * - `xInterpCold` / `xInterpWarm`: the interpreter's time over fast's, in the same rounds.
+ * - `xInterpCold` / `xInterpWarm`: the interpreter's time over fast's, in the same rounds;
+ * - `probeMs` / `probe2x`: the machine probe (machine-probe.ts) before each round, medians.
  *
  *   node dist/bench/cold.js [--rounds N] [--warm N] [kernel]      (also `npm run bench -- cold`)
  */
@@ -21,7 +22,7 @@ import { benchCases } from './cases.js';
 import { runKernel } from '../src/runtime/run.js';
 import { engineTime } from '../src/amd/engine/program.js';
 import { threadCpuMs } from '../src/runtime/parallel-node.js';
-import { median } from './machine-probe.js';
+import { MachineProbe, median } from './machine-probe.js';
 import { adoptedCopy } from './rdna3.js';
 import type { BenchResult } from './main.js';
 
@@ -75,13 +76,16 @@ export const ROUNDS = 3;
 export const WARM = 3;
 
 /** The cold suite: every case (or those whose name contains `filter`), fast and interp alternating. */
-export function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): BenchResult[] {
+export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): Promise<BenchResult[]> {
   const names = benchCases({ root: ROOT, only: (n) => n !== 'empty' && (filter === undefined || filter === 'cold' || n.includes(filter)) }).map((c) => c.name);
   const results: BenchResult[] = [];
+  const probe = names.length > 0 ? await MachineProbe.start() : null;
   for (const name of names) {
     const fast: ChildResult[] = [];
     const interp: ChildResult[] = [];
+    const readings: { oneMs: number; parallel: number }[] = [];
     for (let r = 0; r < rounds; r++) {
+      readings.push(await probe!.read());
       // Alternate which engine goes first, so a change in machine load hits both.
       if (r % 2 === 0) {
         fast.push(spawnChild(name, 'fast', warm));
@@ -112,10 +116,12 @@ export function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): BenchR
         interpColdMs: r1(iCold), interpWarmMs: r1(iWarm), interpColdCpuMs: r1(med(interp, (x) => x.coldCpuMs)),
         xInterpCold: r2(iCold / coldMs), xInterpWarm: r2(iWarm / warmMs),
         xInterpColdCpu: r2(med(interp, (x) => x.coldCpuMs) / med(fast, (x) => x.coldCpuMs)),
+        probeMs: r2(median(readings.map((x) => x.oneMs))), probe2x: r2(median(readings.map((x) => x.parallel))),
         check: [...fast, ...interp].find((x) => x.bad !== null)?.bad ?? 'ok',
       },
     });
   }
+  probe?.close();
   return results;
 }
 
@@ -127,7 +133,7 @@ if (process.argv[2] === '--child') {
   const a = process.argv.slice(2);
   const opt = (k: string, d: number) => (a.includes(k) ? Number(a[a.indexOf(k) + 1]) : d);
   const filter = a.find((x, i) => !x.startsWith('--') && !a[i - 1]?.startsWith('--'));
-  for (const r of benchCold(filter, opt('--rounds', ROUNDS), opt('--warm', WARM))) {
+  for (const r of await benchCold(filter, opt('--rounds', ROUNDS), opt('--warm', WARM))) {
     console.log(`${r.name}: ${Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join('  ')}`);
   }
 }

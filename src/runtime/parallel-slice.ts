@@ -121,8 +121,11 @@ export function answer(req: WorkerRequest, cpuMs?: () => number): WorkerAnswer {
   return runSlice(req, cpuMs);
 }
 
-/** Run one slice of workgroups (what a worker does with each message). */
-export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
+/**
+ * Run one slice of workgroups (what a worker does with each message). `onChunk` (the caller's own
+ * slice) is told, before each chunk is taken, how many workgroups of `total` are taken so far.
+ */
+export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (taken: number, total: number) => void): SliceResult {
   try {
     const startAt = clockMs();
     const c0 = cpuMs ? cpuMs() : 0;
@@ -163,6 +166,7 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
     // take a large share of the grid at its slowest and leave the others waiting at the end.
     let cap = least;
     const moreGroups = ctr === null ? undefined : (): readonly [number, number] | null => {
+      onChunk?.(Atomics.load(ctr, 0), total);
       for (;;) {
         if (Atomics.load(ctr, 1) !== 0) return null;
         const first = Atomics.load(ctr, 0);

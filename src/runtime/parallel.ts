@@ -76,6 +76,13 @@ export interface ParallelRun extends KernelRun {
   };
 }
 
+/**
+ * Wall ms a worker takes from spawn to running (loading its modules) in a fresh process, measured
+ * with ParallelPool.warm() on the development VM: 0.2-0.35 s. The late join starts workers only
+ * when the rest of a dispatch looks longer than this.
+ */
+export const WORKER_START_MS = 300;
+
 /** How the pool's threads share a grid. */
 export type SplitMode = 'dynamic' | 'static';
 
@@ -265,9 +272,26 @@ export class ParallelPool {
       };
     };
     // Workers first (they start while this thread runs its own slice), results in slice order.
-    const postedAt = clockMs();
-    const sent = Array.from({ length: threads - own }, (_, k) => this.sendSlice(k, slice(k + own)));
-    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs) : null;
+    let postedAt = clockMs();
+    let sent: Promise<{ r: SliceResult; at: number }>[] = [];
+    const startWorkers = () => {
+      postedAt = clockMs();
+      sent = Array.from({ length: threads - own }, (_, k) => this.sendSlice(k, slice(k + own)));
+    };
+    // With the late join, workers not spawned yet are started only once this thread's own progress
+    // says the grid will outlast a worker's start-up: after `taken` of `total` groups in `e` ms,
+    // the rest would take about e * (total - taken) / taken more (an overestimate: this thread's
+    // code only gets faster). A dispatch that ends sooner spawns nothing (no start-up CPU either).
+    let hook: ((taken: number, total: number) => void) | undefined;
+    if (late && this.ports.length < threads - own) {
+      const tStart = performance.now();
+      hook = (taken, all) => {
+        if (sent.length > 0 || taken === 0) return;
+        const e = performance.now() - tStart;
+        if (e * (all - taken) / taken > WORKER_START_MS) startWorkers();
+      };
+    } else startWorkers();
+    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs, hook) : null;
     const mineAt = clockMs();
     // Decided per dispatch by the work itself: a worker that had not started when this thread ran
     // out of workgroups (a small grid, a worker still loading its modules in a fresh process) is
@@ -317,8 +341,8 @@ export class ParallelPool {
       return t === null ? null : { ...t, latencyMs: t.startAt - postedAt, waitMs: at - t.endAt };
     }).filter((x) => x !== null);
     // Threads that took part (workers left out by the late join did not).
-    const used = threads - (sent.length - joined.length);
-    const lateReason = used < threads ? { reason: `the other thread${threads > 2 ? 's' : ''} started after the grid was taken (a small dispatch)` } : {};
+    const used = sent.length === 0 ? 1 : threads - (sent.length - joined.length);
+    const lateReason = used < threads ? { reason: sent.length === 0 ? 'the grid ran out before starting a worker would pay (a small dispatch)' : `the other thread${threads > 2 ? 's' : ''} started after the grid was taken (a small dispatch)` } : {};
     return { report, buffers, strictStop: undefined, parallel: { threads: used, ...lateReason, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
   }
 }

@@ -71,10 +71,11 @@ test('Web Worker adapter: a split run over fake workers gives the one-thread byt
   assert.ok(made.every((w) => w.posted === 2 && w.terminated));
 });
 
-test('late join: a worker that starts after the caller took the grid is left out and not waited for', async () => {
+test('late join: workers are started only for a long enough grid, and left out when they start after the caller took it', async () => {
   // The fake worker sees its message only after the caller's synchronous slice has taken every
-  // workgroup: the run is the caller's alone (same bytes), and the worker's slice, when it runs,
-  // takes nothing. With lateJoin off the caller waits and the worker takes part.
+  // workgroup. Not spawned yet: a grid this small never spawns one (no start-up cost). Spawned
+  // (warm()): it is sent its slice at once but starts late, so it is left out and not waited for;
+  // its slice, when it runs, takes nothing. With lateJoin off the caller waits and it takes part.
   const c = benchCases({ root: ROOT, small: true, only: (n) => n === 'vaddmul' })[0]!;
   const one = runKernel(c.launch);
   const made: FakeWorker[] = [];
@@ -84,12 +85,19 @@ test('late join: a worker that starts after the caller took the grid is left out
   try {
     const a = await late.run(c.launch);
     assert.equal(a.parallel.threads, 1);
-    assert.match(a.parallel.reason ?? '', /started after the grid was taken/);
+    assert.match(a.parallel.reason ?? '', /ran out before starting a worker/);
+    assert.equal(made.length, 0, 'no worker spawned for a small grid');
     assert.deepEqual(a.buffers['d'], one.buffers['d']);
-    assert.equal(a.report.waveInstructions, one.report.waveInstructions);
-    const b = await waits.run(c.launch);
+    await late.warm();
+    const b = await late.run(c.launch);
+    assert.equal(b.parallel.threads, 1);
+    assert.match(b.parallel.reason ?? '', /started after the grid was taken/);
     assert.deepEqual(b.buffers['d'], one.buffers['d']);
-    assert.equal(b.report.workgroups, one.report.workgroups);
+    assert.equal(b.report.waveInstructions, one.report.waveInstructions);
+    const w = await waits.run(c.launch);
+    assert.equal(w.parallel.threads, 2);
+    assert.deepEqual(w.buffers['d'], one.buffers['d']);
+    assert.equal(w.report.workgroups, one.report.workgroups);
   } finally {
     late.close();
     waits.close();
