@@ -17,6 +17,8 @@ const suites: { name: string; run: (filter?: string, o?: BenchOptions) => BenchR
   { name: 'adreno', run: async () => (await import('./adreno.js')).benchAdreno() },
   { name: 'r600', run: async () => (await import('./r600.js')).benchR600() },
   { name: 'rdna3', run: async (f, o) => (await import('./rdna3.js')).benchRdna3(f, o?.repeats, o?.warmup) },
+  // Fresh processes per case, engine fast and interp alternating: cold and warm side by side (bench/cold.ts).
+  { name: 'cold', run: async (f) => (await import('./cold.js')).benchCold(f) },
   { name: 'draw', run: async () => (await import('./draw.js')).benchDraw() },
 ];
 
@@ -37,7 +39,8 @@ export async function runBench(o: BenchOptions = {}): Promise<BenchResult[]> {
   const filter = o.filter;
   const results: BenchResult[] = [];
   for (const s of suites) {
-    if (filter && !s.name.includes(filter) && s.name !== 'rdna3') continue;
+    // The rdna3 and cold suites take a kernel name as their filter.
+    if (filter && !s.name.includes(filter) && s.name !== 'rdna3' && s.name !== 'cold') continue;
     let rs: BenchResult[];
     try {
       rs = await s.run(filter && !s.name.includes(filter) ? filter : undefined, o);

@@ -3,11 +3,12 @@
 import { parseArgs } from 'node:util';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { commands } from './commands/index.js';
+import { loadCommand, loadCommands } from './commands/index.js';
 import { EXIT_ERROR, type CliIO } from './command.js';
 import { InputError, UsageError } from '../core/errors.js';
 
-function topHelp(): string {
+async function topHelp(): Promise<string> {
+  const commands = await loadCommands();
   const w = Math.max(...commands.map((c) => c.name.length));
   return [
     'usage: gpusim <command> [options]',
@@ -25,15 +26,15 @@ function topHelp(): string {
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(topHelp());
+    io.stdout(await topHelp());
     return name === undefined ? EXIT_ERROR : 0;
   }
   if (name === '--version') {
     io.stdout('gpusim 0.1.0\n');
     return 0;
   }
-  const cmd = commands.find((c) => c.name === name);
   try {
+    const cmd = await loadCommand(name);
     if (!cmd) throw new UsageError(`unknown command '${name}' (see gpusim --help)`);
     if (rest.includes('--help') || rest.includes('-h')) {
       io.stdout(cmd.help.endsWith('\n') ? cmd.help : cmd.help + '\n');

@@ -19,7 +19,7 @@ import { InputError } from '../core/errors.js';
 import { PT } from '../formats/elf.js';
 import { sameBytes, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import type { IsaTarget } from '../amd/isa/target.js';
-import { INST_CLASSES, Program, type Op } from '../amd/engine/program.js';
+import { INST_CLASSES, Program, engineTime, type Op } from '../amd/engine/program.js';
 import type { AlignMode, Engine, ExecEnv } from '../amd/engine/env.js';
 import { DispatchEnv } from '../amd/engine/env.js';
 import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
@@ -398,6 +398,7 @@ function runDispatch(
     waitcnt: cfg.waitcnt === false ? null : new WaitcntSanitizer(diag, target.space),
     before: trace, trap: trapProgram !== null ? { program: trapProgram, base: th!.tba, end: trapEnd } : null,
   });
+  if (Number.isNaN(engineTime.firstInstAt)) engineTime.firstInstAt = performance.now();
   sq.runWorkgroups({
     program, rnd: cfg.order === 'random' ? prng(cfg.seed) : null, concurrent, wavesPerGroup, placeholder: slotEntry[0]!,
     launch: (slot, stopped) => {

@@ -68,7 +68,17 @@ export interface SliceRequest {
   /** The largest chunk, and the threads sharing the counter (chunks shrink as the grid runs out). */
   readonly chunk?: number;
   readonly threads?: number;
+  /**
+   * This slice's join flag in the counter (Int32Array index `2 + joinSlot`): a slice that may start
+   * late (a worker still loading its modules) takes work only if it sets the flag 0 -> 1 first;
+   * the caller, once the grid is taken, sets every flag still 0 to 2 and does not wait for those
+   * slices (parallel.ts: a small dispatch is not held up by a worker's start-up).
+   */
+  readonly joinSlot?: number;
 }
+
+/** Join flags of the shared counter (see SliceRequest.joinSlot). */
+export const JOIN = { open: 0, joined: 1, abandoned: 2 } as const;
 
 /** Where a slice's time went (wall ms; thread CPU ms when the host can read it, else null). */
 export interface SliceTiming {
@@ -111,11 +121,20 @@ export function answer(req: WorkerRequest, cpuMs?: () => number): WorkerAnswer {
   return runSlice(req, cpuMs);
 }
 
-/** Run one slice of workgroups (what a worker does with each message). */
-export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
+/**
+ * Run one slice of workgroups (what a worker does with each message). `onChunk` (the caller's own
+ * slice) is told, before each chunk is taken, how many workgroups of `total` are taken so far.
+ */
+export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (taken: number, total: number) => void): SliceResult {
   try {
     const startAt = clockMs();
     const c0 = cpuMs ? cpuMs() : 0;
+    if (req.counter !== undefined && req.joinSlot !== undefined
+      && Atomics.compareExchange(new Int32Array(req.counter), 2 + req.joinSlot, JOIN.open, JOIN.joined) !== JOIN.open) {
+      // The caller finished the grid before this slice started: nothing to do, nobody waits.
+      const timing: SliceTiming = { groups: 0, chunks: 0, startAt, endAt: clockMs(), loadMs: 0, loadCpuMs: null, runMs: 0, runCpuMs: null };
+      return { id: req.id, ok: true, stats: { waves: 0, workgroups: 0, waveInstructions: 0, laneOps: 0, byClass: {}, aborted: false }, diagnostics: [], counts: [], chunkDiag: [], ms: 0, timing };
+    }
     const co = loadCodeObjectCached(req.co, 'kernel');
     const kernel = co.kernels.find((k) => k.name === req.kernel);
     if (!kernel || !co.text) throw new Error(`no kernel ${req.kernel}`);
@@ -142,13 +161,19 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number): SliceResult {
     // caller waiting up to one chunk's time for the worker at the end).
     const sharers = Math.max(1, req.threads ?? 1);
     const least = Math.max(1, chunk >> 3);
+    // Slow start: a slice's first chunk is the least one and each next may be twice the last, so a
+    // thread that starts cold (its blocks not yet compiled, V8 not yet optimising them) does not
+    // take a large share of the grid at its slowest and leave the others waiting at the end.
+    let cap = least;
     const moreGroups = ctr === null ? undefined : (): readonly [number, number] | null => {
+      onChunk?.(Atomics.load(ctr, 0), total);
       for (;;) {
         if (Atomics.load(ctr, 1) !== 0) return null;
         const first = Atomics.load(ctr, 0);
         if (first >= total) return null;
-        const n = Math.min(total - first, chunk, Math.max(least, Math.ceil((total - first) / (2 * sharers))));
+        const n = Math.min(total - first, chunk, cap, Math.max(least, Math.ceil((total - first) / (2 * sharers))));
         if (Atomics.compareExchange(ctr, 0, first, first + n) !== first) continue;
+        cap = Math.min(chunk, cap * 2);
         chunkDiag.push([first, diag.list.length]);
         groups += n;
         return [first, n];

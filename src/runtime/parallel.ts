@@ -29,7 +29,7 @@ import { loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { scalarBytes, structBytes } from './manifest.js';
 import { runKernel, type KernelLaunch, type KernelRun, type RunOptions, type RunReport } from './run.js';
-import { clockMs, runSlice, type SharedSegment, type SliceRequest, type SliceResult, type SliceTiming, type WorkerAnswer, type WorkerRequest } from './parallel-slice.js';
+import { clockMs, JOIN, runSlice, type SharedSegment, type SliceRequest, type SliceResult, type SliceTiming, type WorkerAnswer, type WorkerRequest } from './parallel-slice.js';
 
 export { answer, runSlice } from './parallel-slice.js';
 export type { PingRequest, PingResult, SharedSegment, SliceRequest, SliceResult, SliceTiming, WorkerAnswer, WorkerRequest } from './parallel-slice.js';
@@ -76,6 +76,13 @@ export interface ParallelRun extends KernelRun {
   };
 }
 
+/**
+ * Wall ms a worker takes from spawn to running (loading its modules) in a fresh process, measured
+ * with ParallelPool.warm() on the development VM: 0.2-0.35 s. The late join starts workers only
+ * when the rest of a dispatch looks longer than this.
+ */
+export const WORKER_START_MS = 300;
+
 /** How the pool's threads share a grid. */
 export type SplitMode = 'dynamic' | 'static';
 
@@ -89,6 +96,13 @@ export interface ParallelPoolOptions {
   readonly split?: SplitMode;
   /** Chunks per thread of the dynamic split (default 16: the idle tail is at most ~1/16 of a slice). */
   readonly chunksPerThread?: number;
+  /**
+   * With callerSlice and the dynamic split (default true): a worker that has not started its slice
+   * when the calling thread has taken the whole grid is left out and not waited for, so a small
+   * dispatch in a fresh process never waits for a worker's start-up. false: every worker takes
+   * part (tests of the split itself).
+   */
+  readonly lateJoin?: boolean;
 }
 
 /** Workers' start-up as warm() measured it: wall ms from spawn to loaded, and the worker thread's CPU ms by then. */
@@ -117,11 +131,13 @@ export class ParallelPool {
    * (a browser page) leaves this off.
    */
   readonly callerSlice: boolean;
+  readonly lateJoin: boolean;
 
   constructor(host: WorkerHost, threads = host.cores, opts: ParallelPoolOptions = {}) {
     this.host = host;
     this.threads = Math.max(1, threads);
     this.callerSlice = opts.callerSlice ?? false;
+    this.lateJoin = opts.lateJoin ?? true;
     this.splitMode = opts.split ?? 'dynamic';
     this.chunksPerThread = Math.max(1, opts.chunksPerThread ?? 16);
   }
@@ -240,7 +256,10 @@ export class ParallelPool {
     const t0 = performance.now();
     const dynamic = this.splitMode === 'dynamic';
     // The shared work counter of the dynamic split: [next workgroup, stop flag].
-    const counter = dynamic ? new SharedArrayBuffer(8) : undefined;
+    const own = this.callerSlice ? 1 : 0;
+    const late = own === 1 && dynamic && this.lateJoin;
+    // [next workgroup, stop flag, one join flag per slice] (parallel-slice.ts SliceRequest.joinSlot).
+    const counter = dynamic ? new SharedArrayBuffer(8 + 4 * threads) : undefined;
     const chunk = Math.max(1, Math.ceil(total / (threads * this.chunksPerThread)));
     const slice = (t: number): Omit<SliceRequest, 'id'> => {
       const first = dynamic ? 0 : Math.floor((t * total) / threads);
@@ -249,16 +268,40 @@ export class ParallelPool {
         co: coBytes, kernel: kernel.name, segments, grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
         scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
-        firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk, threads } : {}),
+        firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk, threads, ...(late && t > 0 ? { joinSlot: t } : {}) } : {}),
       };
     };
     // Workers first (they start while this thread runs its own slice), results in slice order.
-    const own = this.callerSlice ? 1 : 0;
-    const postedAt = clockMs();
-    const sent = Array.from({ length: threads - own }, (_, k) => this.sendSlice(k, slice(k + own)));
-    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs) : null;
+    let postedAt = clockMs();
+    let sent: Promise<{ r: SliceResult; at: number }>[] = [];
+    const startWorkers = () => {
+      postedAt = clockMs();
+      sent = Array.from({ length: threads - own }, (_, k) => this.sendSlice(k, slice(k + own)));
+    };
+    // With the late join, workers not spawned yet are started only once this thread's own progress
+    // says the grid will outlast a worker's start-up: after `taken` of `total` groups in `e` ms,
+    // the rest would take about e * (total - taken) / taken more (an overestimate: this thread's
+    // code only gets faster). A dispatch that ends sooner spawns nothing (no start-up CPU either).
+    let hook: ((taken: number, total: number) => void) | undefined;
+    if (late && this.ports.length < threads - own) {
+      const tStart = performance.now();
+      hook = (taken, all) => {
+        if (sent.length > 0 || taken === 0) return;
+        const e = performance.now() - tStart;
+        if (e * (all - taken) / taken > WORKER_START_MS) startWorkers();
+      };
+    } else startWorkers();
+    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs, hook) : null;
     const mineAt = clockMs();
-    const answers = [...(mine ? [{ r: mine, at: mineAt }] : []), ...(await Promise.all(sent))];
+    // Decided per dispatch by the work itself: a worker that had not started when this thread ran
+    // out of workgroups (a small grid, a worker still loading its modules in a fresh process) is
+    // left out, and this thread does not wait for it; its answer, when it comes, is empty.
+    let joined = sent;
+    if (late) {
+      const flags = new Int32Array(counter!);
+      joined = sent.filter((_, k) => Atomics.compareExchange(flags, 2 + k + 1, JOIN.open, JOIN.abandoned) !== JOIN.open);
+    }
+    const answers = [...(mine ? [{ r: mine, at: mineAt }] : []), ...(await Promise.all(joined))];
     const results = answers.map((a) => a.r);
     const timeMs = performance.now() - t0;
     const stats: DispatchStats = { waves: 0, workgroups: 0, waveInstructions: 0, laneOps: 0, byClass: {}, aborted: false };
@@ -297,7 +340,10 @@ export class ParallelPool {
       const t = r.ok ? r.timing : null;
       return t === null ? null : { ...t, latencyMs: t.startAt - postedAt, waitMs: at - t.endAt };
     }).filter((x) => x !== null);
-    return { report, buffers, strictStop: undefined, parallel: { threads, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
+    // Threads that took part (workers left out by the late join did not).
+    const used = sent.length === 0 ? 1 : threads - (sent.length - joined.length);
+    const lateReason = used < threads ? { reason: sent.length === 0 ? 'the grid ran out before starting a worker would pay (a small dispatch)' : `the other thread${threads > 2 ? 's' : ''} started after the grid was taken (a small dispatch)` } : {};
+    return { report, buffers, strictStop: undefined, parallel: { threads: used, ...lateReason, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
   }
 }
 

@@ -143,6 +143,8 @@ export interface ManifestRun extends KernelRun {
     manifest: string; codeObject: string; ok: boolean; expectations: Readonly<Record<string, ExpectationResult>>;
     /** `gpusim run --threads`: the threads the run used, and why only one when it could not split. */
     threads?: number; threadsReason?: string;
+    /** `gpusim run --json` / `--out`: where the process's time went (cli/commands/run.ts coldTiming). */
+    timing?: Readonly<Record<string, unknown>>;
   };
 }
 

@@ -71,6 +71,40 @@ test('Web Worker adapter: a split run over fake workers gives the one-thread byt
   assert.ok(made.every((w) => w.posted === 2 && w.terminated));
 });
 
+test('late join: workers are started only for a long enough grid, and left out when they start after the caller took it', async () => {
+  // The fake worker sees its message only after the caller's synchronous slice has taken every
+  // workgroup. Not spawned yet: a grid this small never spawns one (no start-up cost). Spawned
+  // (warm()): it is sent its slice at once but starts late, so it is left out and not waited for;
+  // its slice, when it runs, takes nothing. With lateJoin off the caller waits and it takes part.
+  const c = benchCases({ root: ROOT, small: true, only: (n) => n === 'vaddmul' })[0]!;
+  const one = runKernel(c.launch);
+  const made: FakeWorker[] = [];
+  const host = () => webWorkerHost({ cores: 2, create: () => { const w = new FakeWorker(serveSlices); made.push(w); return w; } });
+  const late = new ParallelPool(host(), 2, { callerSlice: true, chunksPerThread: 4 });
+  const waits = new ParallelPool(host(), 2, { callerSlice: true, chunksPerThread: 4, lateJoin: false });
+  try {
+    const a = await late.run(c.launch);
+    assert.equal(a.parallel.threads, 1);
+    assert.match(a.parallel.reason ?? '', /ran out before starting a worker/);
+    assert.equal(made.length, 0, 'no worker spawned for a small grid');
+    assert.deepEqual(a.buffers['d'], one.buffers['d']);
+    await late.warm();
+    const b = await late.run(c.launch);
+    assert.equal(b.parallel.threads, 1);
+    assert.match(b.parallel.reason ?? '', /started after the grid was taken/);
+    assert.deepEqual(b.buffers['d'], one.buffers['d']);
+    assert.equal(b.report.waveInstructions, one.report.waveInstructions);
+    const w = await waits.run(c.launch);
+    assert.equal(w.parallel.threads, 2);
+    assert.deepEqual(w.buffers['d'], one.buffers['d']);
+    assert.equal(w.report.workgroups, one.report.workgroups);
+  } finally {
+    late.close();
+    waits.close();
+  }
+  assert.equal(made.length, 2);
+});
+
 test('Web Worker adapter: a worker error rejects the run', async () => {
   let w: FakeWorker | undefined;
   // A worker that never answers, then fails.

@@ -19,7 +19,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 // several chunks and interleave between the threads.
 const pool = new ParallelPool(nodeWorkerHost(), 2, { chunksPerThread: 4 });
 // The same split with the calling thread pulling chunks too (one worker), as the bench runs it.
-const callerPool = new ParallelPool(nodeWorkerHost(), 2, { callerSlice: true, chunksPerThread: 4 });
+// (lateJoin off: the worker always takes part, however fast the caller takes a small grid.)
+const callerPool = new ParallelPool(nodeWorkerHost(), 2, { callerSlice: true, chunksPerThread: 4, lateJoin: false });
 // Fixed equal slices (the split before the shared counter), kept as a mode to measure against.
 const staticPool = new ParallelPool(nodeWorkerHost(), 2, { split: 'static' });
 after(() => {

@@ -174,7 +174,7 @@ test('gpusim run: exit 1 on a mismatch, listing the first differences', async ()
   assert.match(r.out, /FAIL\n$/);
 });
 
-test('gpusim run --threads: the workgroups split over worker threads give the one-thread bytes and report; a trace keeps one thread and says so', async () => {
+test('gpusim run --threads: a split (or late-joined) run gives the one-thread bytes and report; a trace keeps one thread and says so', async () => {
   const n = 1000;
   const { dir, path } = writeTmp(vaddManifest({ expect: { c: { file: 'c.bin', ulp: 0 } } }, n), { 'c.bin': expectedVadd(n) });
   const one = await cli(['run', path, '--json', '--out', join(dir, 'o1')]);
@@ -182,8 +182,13 @@ test('gpusim run --threads: the workgroups split over worker threads give the on
   assert.equal(two.code, 0, two.err);
   const a = JSON.parse(one.out) as Record<string, unknown>;
   const b = JSON.parse(two.out) as Record<string, unknown>;
-  assert.equal(b.threads, 2, 'split over two threads');
-  assert.equal(b.threadsReason, undefined);
+  // A grid this small is usually done before the worker has loaded: the run then says so (the
+  // per-dispatch late join of parallel.ts); either way the bytes and the report are one thread's.
+  if (b.threads === 2) assert.equal(b.threadsReason, undefined);
+  else {
+    assert.equal(b.threads, 1);
+    assert.match(String(b.threadsReason), /a small dispatch/);
+  }
   for (const k of ['ok', 'waves', 'workgroups', 'waveInstructions', 'laneOperations', 'byClass', 'diagnostics', 'expectations']) assert.deepEqual(b[k], a[k], k);
   assert.deepEqual(readFileSync(join(dir, 'o2/c.bin')), readFileSync(join(dir, 'o1/c.bin')));
   const traced = await cli(['run', path, '--threads', '2', '--trace', join(dir, 't.txt')]);

@@ -20,6 +20,7 @@ import { DecodeError } from '../isa/types.js';
 import type { Op } from './types.js';
 import type { Program } from './program.js';
 import type { Block, BlockFn, BlockRun, Clock } from './block-types.js';
+import { engineTime } from './timing.js';
 import { MEM_CLASS, checkRefs, quietPrefix, type WaitcntSanitizer } from './waitcnt.js';
 import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from './registry.js';
@@ -51,6 +52,15 @@ export function blockAt(program: Program, pc: number): Block | null {
   const cached = program.blocks[i];
   if (cached !== undefined) return cached;
   if (!Number.isInteger(i) || i < 0 || i >= program.words.length) return null;
+  const t0 = performance.now();
+  try {
+    return buildBlock(program, pc, i);
+  } finally {
+    engineTime.compileMs += performance.now() - t0;
+  }
+}
+
+function buildBlock(program: Program, pc: number, i: number): Block | null {
   const ops: Op[] = [];
   let p = pc;
   for (;;) {
@@ -87,6 +97,7 @@ export function blockAt(program: Program, pc: number): Block | null {
   }
   const b = blockOf(plan, ops, pc);
   program.blocks[i] = b;
+  engineTime.blocks++;
   return b;
 }
 
@@ -228,10 +239,12 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
     k = end;
   }
   lines.push(`clk.t = t0 + ${n};`, `return ${n};`);
-  const src = `return function block(w, clk, wc, lim, $O, $A) {\n${lines.join('\n')}\n};`;
+  // Parenthesised so V8 compiles it to bytecode now (eagerly), inside the compile time blockAt measures.
+  const src = `return (function block(w, clk, wc, lim, $O, $A) {\n${lines.join('\n')}\n});`;
   let fn = blockFns.get(src);
   if (fn === undefined) {
     fn = compile(['call', 'cut'], src)(callOp, cutRun) as unknown as BlockFn;
+    engineTime.blockFns++;
     blockFns.set(src, fn);
   }
   const counts = new Map<number, number>();

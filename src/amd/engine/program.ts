@@ -13,6 +13,8 @@ import { bindPreGfx11 } from '../target/normalize.js';
 import type { Block } from './block-types.js';
 export type { InstClass, Run, Op } from './types.js';
 export { INST_CLASSES } from './types.js';
+import { engineTime } from './timing.js';
+export { engineTime } from './timing.js';
 
 export class Program {
   readonly base: number;
@@ -70,6 +72,7 @@ export class Program {
     if (!Number.isInteger(i) || i < 0 || i >= this.words.length) {
       throw new DecodeError(pc, [], `PC outside the program [0x${this.base.toString(16)}, 0x${(this.base + this.words.length * 4).toString(16)})`);
     }
+    const t0 = performance.now();
     const raw = decodeAt(this.target, this.words, i, pc);
     const target = this.target;
     // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (target/normalize.ts); traces print the original.
@@ -81,6 +84,8 @@ export class Program {
     }
     const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, waitInfo: null, text: () => printInst(target, raw), inline: b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined };
     this.ops[i] = op;
+    engineTime.bindMs += performance.now() - t0;
+    engineTime.binds++;
     return op;
   }
 

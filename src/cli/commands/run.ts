@@ -11,7 +11,8 @@ import { loadManifest, type Manifest } from '../../runtime/manifest.js';
 import { availableParallelism } from 'node:os';
 import { runManifest, runManifestWith, type ManifestRun, type RunOptions } from '../../runtime/run.js';
 import { ParallelPool } from '../../runtime/parallel.js';
-import { nodeWorkerHost } from '../../runtime/parallel-node.js';
+import { nodeWorkerHost, threadCpuMs } from '../../runtime/parallel-node.js';
+import { engineTime } from '../../amd/engine/program.js';
 import { runR600Manifest } from '../../runtime/r600.js';
 import { isR600Object } from '../../r600/isa/object.js';
 
@@ -162,6 +163,7 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     }
 
     if (used !== undefined) r = { ...r, json: { ...r.json, threads: used.threads, ...(used.reason !== undefined ? { threadsReason: used.reason } : {}) } };
+    if (values.json || typeof values.out === 'string') r = { ...r, json: { ...r.json, timing: coldTiming(r.json.timeMs) } };
     if (typeof values.out === 'string') {
       mkdirSync(values.out, { recursive: true });
       for (const name of m.outputs) writeFileSync(join(values.out, `${name}.bin`), r.buffers[name]!);
@@ -172,6 +174,26 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     return r.exitCode === 0 ? EXIT_OK : EXIT_FINDING;
   },
 };
+
+/**
+ * Where this process's time went (run.json `timing`, docs/speed.md "The cold run"): milliseconds
+ * since the process started (performance.now()) when the dispatch began issuing and when the
+ * report was made; the dispatch's wall time; the time the main thread spent building basic blocks
+ * (source generation, new Function, bytecode) and binding ops; CPU time of the whole process
+ * (every thread: V8's optimising compiler and GC threads, workers) and of the main thread alone.
+ */
+function coldTiming(dispatchMs: number): Record<string, unknown> {
+  const r = (x: number) => Math.round(x * 10) / 10;
+  const cpu = process.cpuUsage();
+  const processCpu = (cpu.user + cpu.system) / 1000;
+  const main = threadCpuMs?.();
+  return {
+    firstInstructionMs: r(engineTime.firstInstAt), dispatchMs: r(dispatchMs), processMs: r(performance.now()),
+    compileMs: r(engineTime.compileMs), blocks: engineTime.blocks, blockFunctions: engineTime.blockFns,
+    bindMs: r(engineTime.bindMs), boundOps: engineTime.binds,
+    cpuMs: { process: r(processCpu), ...(main !== undefined ? { mainThread: r(main), otherThreads: r(processCpu - main) } : {}) },
+  };
+}
 
 function intOpt(v: unknown, name: string, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;

@@ -1,0 +1,139 @@
+/**
+ * Cold and warm, side by side (issue 24): what one `gpusim run` sees is a fresh process, whose
+ * first dispatch pays the decode, the block compilation and V8's JIT. For every RDNA3 bench case
+ * this starts fresh processes (`node dist/bench/cold.js --child CASE ENGINE WARM`), engine `fast`
+ * and `interp` alternating (the interpreter is the proxy for remu, which runs at about its speed),
+ * each running the case once cold and then WARM times warm, and reports medians over the rounds:
+ *
+ * - `coldMs` / `coldCpuMs`: the first dispatch's wall time and the process CPU during it (all
+ *   threads: V8's optimising compiler works on its own), `coldMainCpuMs` the main thread's share;
+ * - `processMs`: process start to the end of the first dispatch (module loading and input
+ *   generation included: the whole of a `gpusim run` but its report); `firstInstMs`: process
+ *   start to the first issued instruction; `compileMs`: building basic blocks during the run;
+ * - `warmMs`: the best warm dispatch; M wave-instructions/s and M lane-ops/s, cold and warm;
+ * - `xInterpCold` / `xInterpWarm`: the interpreter's time over fast's, in the same rounds;
+ * - `probeMs` / `probe2x`: the machine probe (machine-probe.ts) before each round, medians.
+ *
+ *   node dist/bench/cold.js [--rounds N] [--warm N] [kernel]      (also `npm run bench -- cold`)
+ */
+import { execFileSync } from 'node:child_process';
+import { ROOT } from '../tools/gen/run.js';
+import { benchCases } from './cases.js';
+import { runKernel } from '../src/runtime/run.js';
+import { engineTime } from '../src/amd/engine/program.js';
+import { threadCpuMs } from '../src/runtime/parallel-node.js';
+import { MachineProbe, median } from './machine-probe.js';
+import { adoptedCopy } from './rdna3.js';
+import type { BenchResult } from './main.js';
+
+interface ChildResult {
+  readonly coldMs: number;
+  readonly coldCpuMs: number;
+  readonly coldMainCpuMs: number | null;
+  readonly processMs: number;
+  readonly firstInstMs: number;
+  readonly compileMs: number;
+  readonly blocks: number;
+  readonly warmMs: number | null;
+  readonly wi: number;
+  readonly laneOps: number;
+  readonly bad: string | null;
+}
+
+/** One case, one engine, in this (fresh) process: the cold run, then `warm` warm ones. */
+function child(name: string, engine: 'fast' | 'interp', warm: number): ChildResult {
+  const [c] = benchCases({ root: ROOT, only: (n) => n === name });
+  if (c === undefined) throw new Error(`no bench case '${name}'`);
+  const one = () => {
+    const l = adoptedCopy(c.launch, false);
+    const c0 = process.cpuUsage();
+    const m0 = threadCpuMs?.();
+    const r = runKernel(l, { engine });
+    const cu = process.cpuUsage(c0);
+    const m1 = threadCpuMs?.();
+    return { r, cpu: (cu.user + cu.system) / 1000, main: m0 !== undefined && m1 !== undefined ? m1 - m0 : null };
+  };
+  const cold = one();
+  const processMs = performance.now();
+  const bad = cold.r.report.aborted ? 'aborted' : c.check(cold.r.buffers);
+  let warmMs: number | null = null;
+  for (let i = 0; i < warm; i++) {
+    const ms = one().r.report.timeMs;
+    if (warmMs === null || ms < warmMs) warmMs = ms;
+  }
+  return {
+    coldMs: cold.r.report.timeMs, coldCpuMs: cold.cpu, coldMainCpuMs: cold.main, processMs, firstInstMs: engineTime.firstInstAt,
+    compileMs: engineTime.compileMs, blocks: engineTime.blocks, warmMs, wi: cold.r.report.waveInstructions, laneOps: cold.r.report.laneOperations, bad,
+  };
+}
+
+function spawnChild(name: string, engine: string, warm: number): ChildResult {
+  const out = execFileSync(process.execPath, [import.meta.filename, '--child', name, engine, String(warm)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  return JSON.parse(out) as ChildResult;
+}
+
+export const ROUNDS = 3;
+export const WARM = 3;
+
+/** The cold suite: every case (or those whose name contains `filter`), fast and interp alternating. */
+export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): Promise<BenchResult[]> {
+  const names = benchCases({ root: ROOT, only: (n) => n !== 'empty' && (filter === undefined || filter === 'cold' || n.includes(filter)) }).map((c) => c.name);
+  const results: BenchResult[] = [];
+  const probe = names.length > 0 ? await MachineProbe.start() : null;
+  for (const name of names) {
+    const fast: ChildResult[] = [];
+    const interp: ChildResult[] = [];
+    const readings: { oneMs: number; parallel: number }[] = [];
+    for (let r = 0; r < rounds; r++) {
+      readings.push(await probe!.read());
+      // Alternate which engine goes first, so a change in machine load hits both.
+      if (r % 2 === 0) {
+        fast.push(spawnChild(name, 'fast', warm));
+        interp.push(spawnChild(name, 'interp', 1));
+      } else {
+        interp.push(spawnChild(name, 'interp', 1));
+        fast.push(spawnChild(name, 'fast', warm));
+      }
+    }
+    const med = (xs: readonly ChildResult[], f: (x: ChildResult) => number | null) => median(xs.map(f).filter((x): x is number => x !== null));
+    const r1 = (x: number) => Math.round(x * 10) / 10;
+    const r2 = (x: number) => Math.round(x * 100) / 100;
+    const wi = fast[0]!.wi;
+    const lo = fast[0]!.laneOps;
+    const coldMs = med(fast, (x) => x.coldMs);
+    const warmMs = med(fast, (x) => x.warmMs);
+    const iCold = med(interp, (x) => x.coldMs);
+    const iWarm = med(interp, (x) => x.warmMs);
+    results.push({
+      name: `${name} [cold, fresh process]`,
+      figures: {
+        waveInst: wi, laneOps: lo, rounds,
+        coldMs: r1(coldMs), coldCpuMs: r1(med(fast, (x) => x.coldCpuMs)), coldMainCpuMs: r1(med(fast, (x) => x.coldMainCpuMs)),
+        processMs: r1(med(fast, (x) => x.processMs)), firstInstMs: r1(med(fast, (x) => x.firstInstMs)), compileMs: r1(med(fast, (x) => x.compileMs)),
+        warmMs: r1(warmMs),
+        'coldWaveInst/s': Math.round(wi / coldMs * 1000), 'warmWaveInst/s': Math.round(wi / warmMs * 1000),
+        'coldLaneOps/s': Math.round(lo / coldMs * 1000), 'warmLaneOps/s': Math.round(lo / warmMs * 1000),
+        interpColdMs: r1(iCold), interpWarmMs: r1(iWarm), interpColdCpuMs: r1(med(interp, (x) => x.coldCpuMs)),
+        xInterpCold: r2(iCold / coldMs), xInterpWarm: r2(iWarm / warmMs),
+        xInterpColdCpu: r2(med(interp, (x) => x.coldCpuMs) / med(fast, (x) => x.coldCpuMs)),
+        probeMs: r2(median(readings.map((x) => x.oneMs))), probe2x: r2(median(readings.map((x) => x.parallel))),
+        check: [...fast, ...interp].find((x) => x.bad !== null)?.bad ?? 'ok',
+      },
+    });
+  }
+  probe?.close();
+  return results;
+}
+
+if (process.argv[2] === '--child') {
+  const [, , , name, engine, warm] = process.argv;
+  if (engine !== 'fast' && engine !== 'interp') throw new Error(`engine must be fast or interp, not ${engine}`);
+  process.stdout.write(JSON.stringify(child(name!, engine, Number(warm))) + '\n');
+} else if (import.meta.filename === process.argv[1]) {
+  const a = process.argv.slice(2);
+  const opt = (k: string, d: number) => (a.includes(k) ? Number(a[a.indexOf(k) + 1]) : d);
+  const filter = a.find((x, i) => !x.startsWith('--') && !a[i - 1]?.startsWith('--'));
+  for (const r of await benchCold(filter, opt('--rounds', ROUNDS), opt('--warm', WARM))) {
+    console.log(`${r.name}: ${Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join('  ')}`);
+  }
+}
