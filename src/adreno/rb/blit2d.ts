@@ -12,13 +12,22 @@
  * *_FLAGS_PITCH); a UBWC destination block is decoded and stored whole (flag 0x1f) before it is
  * written. What is not modelled is reported with a stable id and the blit is not performed.
  */
-import type { CommandProcessor } from '../cp/cp.js';
-import { decodeFields, enumName, enumValue } from '../regs/db.js';
+import type { Memory } from '../../core/memory.js';
+import { decodeFields, enumName, enumValue, type Gen, type RegisterSpace } from '../regs/db.js';
 import { macrotileDims, tile6Offset, tile6Supported, TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
 import { decodeFlag, FLAG_UNCOMPRESSED } from '../ubwc/ubwc.js';
 import { applySwap, bitsToFloat, fmt6, halfToFloat, type Fmt6 } from './fmt6.js';
 
 type Rgba = [number, number, number, number];
+
+/** What the 2D engine needs from the command processor that runs it (cp/handlers-draw.ts). */
+export interface BlitHost {
+  readonly mem: Memory;
+  readonly gen: Gen;
+  readonly regsDb: RegisterSpace;
+  readReg(off: number): number;
+  report(id: string, severity: 'error' | 'warning' | 'info', message: string): void;
+}
 
 interface Surface {
   readonly role: 'source' | 'destination';
@@ -48,12 +57,12 @@ class Unsupported extends Error {
   }
 }
 
-function reg(cp: CommandProcessor, name: string): number {
+function reg(cp: BlitHost, name: string): number {
   return cp.readReg(cp.regsDb.reg(name));
 }
 
 /** A register's value through its own low/high/shr (plain registers with a bit range). */
-function regScalar(cp: CommandProcessor, name: string, signed = false): number {
+function regScalar(cp: BlitHost, name: string, signed = false): number {
   const info = cp.regsDb.at(cp.regsDb.reg(name))!;
   const w = info.high - info.low + 1;
   let v = Math.floor((cp.readReg(info.offset) >>> 0) / 2 ** info.low) % 2 ** w;
@@ -61,17 +70,17 @@ function regScalar(cp: CommandProcessor, name: string, signed = false): number {
   return v * 2 ** info.shr;
 }
 
-function fields(cp: CommandProcessor, name: string): Record<string, number> {
+function fields(cp: BlitHost, name: string): Record<string, number> {
   const info = cp.regsDb.at(cp.regsDb.reg(name))!;
   return decodeFields(info.type, cp.readReg(info.offset), 0, cp.gen);
 }
 
-function addr64(cp: CommandProcessor, name: string): number {
+function addr64(cp: BlitHost, name: string): number {
   const o = cp.regsDb.reg(name);
   return cp.readReg(o + 1) * 2 ** 32 + cp.readReg(o);
 }
 
-function surface(cp: CommandProcessor, role: Surface['role'], info: Record<string, number>, base: number, pitch: number, flagBase: number, flagPitch: number): Surface {
+function surface(cp: BlitHost, role: Surface['role'], info: Record<string, number>, base: number, pitch: number, flagBase: number, flagPitch: number): Surface {
   const f = fmt6(info['COLOR_FORMAT']!);
   if (!f) throw new Unsupported('adreno.blit.format-unsupported', `${role} format ${enumName('a6xx_format', info['COLOR_FORMAT']!, cp.gen) ?? info['COLOR_FORMAT']} is not modelled by the 2D engine`);
   const swap = info['COLOR_SWAP']!;
@@ -95,9 +104,9 @@ function offsetOf(s: Surface, x: number, y: number, cfg: Tile6Config): number {
 
 class Engine {
   private readonly warned = new Set<string>();
-  private readonly cp: CommandProcessor;
+  private readonly cp: BlitHost;
   private readonly cfg: Tile6Config;
-  constructor(cp: CommandProcessor, cfg: Tile6Config) {
+  constructor(cp: BlitHost, cfg: Tile6Config) {
     this.cp = cp;
     this.cfg = cfg;
   }
@@ -168,7 +177,7 @@ class Engine {
   }
 }
 
-function solidComponent(cp: CommandProcessor, ifmt: number, v: number): number {
+function solidComponent(cp: BlitHost, ifmt: number, v: number): number {
   if (ifmt === IFMT_UNORM8) return (v & 0xff) / 255;
   if (ifmt === IFMT_FLOAT16) return halfToFloat(v & 0xffff);
   if (ifmt === IFMT_FLOAT32) return bitsToFloat(v);
@@ -180,7 +189,7 @@ export interface BlitResult {
 }
 
 /** Execute CP_BLIT from the 2D registers of the bank being filled; undefined when not performed. */
-export function execBlit2d(cp: CommandProcessor, op: number, cfg: Tile6Config = TILE6_A630): BlitResult | undefined {
+export function execBlit2d(cp: BlitHost, op: number, cfg: Tile6Config = TILE6_A630): BlitResult | undefined {
   if (op !== OP_SCALE) {
     cp.report('adreno.blit.op-unmodelled', 'warning', `CP_BLIT op ${enumName('cp_blit_cmd', op, cp.gen) ?? op}: only BLIT_OP_SCALE (what a6xx drivers emit) is modelled; not performed`);
     return undefined;
@@ -194,7 +203,7 @@ export function execBlit2d(cp: CommandProcessor, op: number, cfg: Tile6Config = 
   }
 }
 
-function run(cp: CommandProcessor, cfg: Tile6Config): BlitResult {
+function run(cp: BlitHost, cfg: Tile6Config): BlitResult {
   const gcntl = reg(cp, 'GRAS_2D_BLIT_CNTL');
   const rcntl = reg(cp, 'RB_2D_BLIT_CNTL');
   if (gcntl !== rcntl) cp.report('adreno.blit.cntl-mismatch', 'warning', `GRAS_2D_BLIT_CNTL 0x${gcntl.toString(16)} differs from RB_2D_BLIT_CNTL 0x${rcntl.toString(16)} (the seed: "same as"); RB's is used`);
