@@ -20,8 +20,9 @@ test('TILE6_3: 256-byte macrotiles of 16x4 / 8x4 / 4x4 pixels, z-order inside', 
   for (let y = 0; y < 4; y++) for (let x = 0; x < 16; x++) assert.equal(zOrder(x, y, 16, 4), z(x, y));
   // At cpp 16 each 2x2 is packed together: pixels 0..3 are (0,0) (1,0) (0,1) (1,1).
   assert.deepEqual([[0, 0], [1, 0], [0, 1], [1, 1], [2, 0]].map(([x, y]) => zOrder(x!, y!, 4, 4)), [0, 1, 2, 3, 4]);
-  // Pixel (17, 5) at cpp 4, pitch 64 px: macrotile row 1 (4 tiles per row), column 1 -> tile 5.
-  assert.equal(tile6Offset(17, 5, 256, 4), 5 * 256 + z(1, 1) * 4);
+  // Pixel (17, 5) at cpp 4, pitch 64 px: block (1, 1) of macrotile row 0; b0 = x0^y1 = 1,
+  // b1 = x0^y1^y0 ^ x1 = 0, b2 = x0^y0 = 0 -> block slot 1 (a630, no bank bits at this pitch).
+  assert.equal(tile6Offset(17, 5, 256, 4), 1 * 256 + z(1, 1) * 4);
 });
 
 test('UBWC flag byte: size in 16-byte units or fast-clear bits', () => {

@@ -20,6 +20,7 @@ import { handlerTable } from './handlers.js';
 import { CsState, type ComputeRun } from './handlers-compute.js';
 import type { ComputeOptions } from '../sp/compute.js';
 import { opcodeName, opcodes } from './pm4.js';
+import { TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
 import { Walker, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 
 export { CTX_HI, CTX_LO, type DrawMode, type StopReason };
@@ -114,6 +115,8 @@ export interface CpOptions {
   readonly compute?: ComputeOptions;
   /** An SP failure (unimplemented opcode, runaway wave): a diagnostic (default) or thrown. */
   readonly computeErrors?: 'report' | 'throw';
+  /** TILE6_3 macrotile mode and bank swizzle the kernel programmed (default a630's). */
+  readonly tile6?: Tile6Config;
 }
 
 export interface ExecutedPacket {
@@ -214,6 +217,8 @@ export class CommandProcessor implements Visitor {
   private readonly maxPackets: number;
   /** @internal CP_WAIT_* polls before a hang. */
   readonly maxPolls: number;
+  /** Tiling parameters the 2D engine addresses TILE6_3 surfaces with. */
+  readonly tile6: Tile6Config;
   /** @internal Keep register snapshots in draw records. */
   readonly snapshots: boolean;
   private readonly onPacket: ((p: ExecutedPacket) => void) | undefined;
@@ -229,6 +234,7 @@ export class CommandProcessor implements Visitor {
 
   constructor(mem: Memory, opts: CpOptions = {}) {
     this.mem = mem;
+    this.tile6 = opts.tile6 ?? TILE6_A630;
     this.gen = opts.gen ?? 'a6xx';
     if (this.gen !== 'a6xx' && this.gen !== 'a7xx') throw new Error(`the executing CP models a6xx/a7xx, not ${this.gen}`);
     this.regsDb = gpuRegs(this.gen);

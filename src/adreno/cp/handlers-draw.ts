@@ -8,6 +8,7 @@ import type { CommandProcessor, WorkRecord } from './cp.js';
 import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
 import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js';
 import type { PacketRecord } from './walker.js';
+import { execBlit2d } from '../rb/blit2d.js';
 
 /** Groups of { d0, addr lo, addr hi }: remember per mode (dirty when changed), drop, or run now (LOAD_IMMED). */
 function setDrawState(cp: CommandProcessor, r: PacketRecord): number {
@@ -112,7 +113,9 @@ function dispatch(cp: CommandProcessor, r: PacketRecord): number {
   return 0;
 }
 
+/** CP_BLIT runs the 2D engine on the bank's 2D registers (rb/blit2d.ts), then is recorded. */
 function blit(cp: CommandProcessor, r: PacketRecord): number {
+  execBlit2d(cp, (r.payload[0] ?? 0) & 0xf, cp.tile6);
   record(cp, 'blit', r);
   return 0;
 }

@@ -15,6 +15,7 @@
  * describe it): such a tile is reported (`adreno.ubwc.compressed-tile`) and read as zeros.
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
+import { InputError } from '../../core/errors.js';
 import { alignUp, defaultPitch, macrotileDims, paddedHeight, tile6Offset } from './tile6.js';
 
 const SEED = '004_0583f9f0ffcacefd.txt';
@@ -40,6 +41,9 @@ export interface UbwcLayout {
 }
 
 export function ubwcLayout(width: number, height: number, cpp: number, pitch?: number): UbwcLayout {
+  // fdl6 sizes flag blocks as the 256-byte block for cpp 4/8/16 only (cpp 1/2 use 16x4 flag
+  // blocks over 32-pixel-wide tiles, and R8G8 is special): those are not modelled.
+  if (cpp !== 4 && cpp !== 8 && cpp !== 16) throw new InputError(`UBWC is modelled for 4, 8 and 16 bytes per pixel, not ${cpp}`);
   const { w, h } = macrotileDims(cpp);
   const blocksX = Math.ceil(width / w);
   const blocksY = Math.ceil(height / h);
@@ -47,7 +51,7 @@ export function ubwcLayout(width: number, height: number, cpp: number, pitch?: n
   const metaHeight = alignUp(blocksY, UBWC_META_HEIGHT_ALIGN);
   const metaSize = alignUp(metaPitch * metaHeight, UBWC_PLANE_SIZE_ALIGN);
   const p = pitch ?? defaultPitch(width, cpp, 'tile6_3');
-  return { cpp, width, height, metaPitch, metaHeight, metaSize, dataOffset: metaSize, pitch: p, dataSize: p * paddedHeight(height, 'tile6_3'), blocksX, blocksY };
+  return { cpp, width, height, metaPitch, metaHeight, metaSize, dataOffset: metaSize, pitch: p, dataSize: p * paddedHeight(height, 'tile6_3', cpp), blocksX, blocksY };
 }
 
 /** What a flag byte says about its macrotile. */
