@@ -37,7 +37,8 @@ import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
 import type { Wave } from '../wave/wave.js';
 import { OncePerDispatch, type ExecEnv } from '../engine/env.js';
 import { storeCounter } from '../target/space.js';
-import { define, type Finding } from '../engine/registry.js';
+import { define, type Bound, type Finding } from '../engine/registry.js';
+import { withCachePolicy } from '../engine/cache-hook.js';
 import { CNT_MAX, laneOn } from './vmem.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
 import { BUF_FORMATS, type BufFormat } from './buffer-formats.gen.js';
@@ -223,7 +224,10 @@ function filterLevel(w: Wave, im: Image, u: number, v: number, dims: number, bil
 
 for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_b'] as const) {
   const sampling = kind.startsWith('sample');
-  define(`image_${kind}`, (inst, env: ExecEnv) => {
+  // Wrapped for the memory-hierarchy hook (POPS draws): GLC/DLC/SLC of image loads and stores reach
+  // the cache model as those of FLAT/MUBUF do (identity without a hook).
+  define(`image_${kind}`, (inst, env: ExecEnv) => withCachePolicy(inst, env, bindImage(inst, env), kind === 'store'));
+  function bindImage(inst: Instruction, env: ExecEnv): Bound {
     const f = inst.fields;
     const ws = env.waveSize;
     const findings: Finding[] = [];
@@ -337,5 +341,5 @@ for (const kind of ['load', 'store', 'sample', 'sample_l', 'sample_lz', 'sample_
         w.laneOps += n;
       },
     };
-  });
+  }
 }
