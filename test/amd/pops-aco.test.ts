@@ -33,15 +33,18 @@ type Json = Record<string, unknown>;
 
 const W = 16, H = 16;
 /** Layers in primitive order: [x0, y0, x1, y1, x2, y2] in NDC, colour rgba (exact in f32). */
-/** Vertices move by (5/256, 1/256) NDC (5/32, 1/32 pixel: on the rasterizer's sub-pixel grid) so no sample lies on an edge. */
-const SHIFT = [5 / 256, 1 / 256];
-const LAYERS: Array<[number[], number[]]> = ([
+/**
+ * Layers in primitive order: [x0, y0, x1, y1, x2, y2] in NDC, colour rgba (exact in f32). Their
+ * on-screen edges run along quad boundaries (NDC 0 = pixel 8): the model launches PS waves with
+ * helper lanes on, and ACO's GFX9/GFX10.3 code stores without an exact-mask restore (see the docs).
+ */
+const LAYERS: Array<[number[], number[]]> = [
   [[-1, -1, 3, -1, -1, 3], [0.75, 0.25, 0.5, 0.5]],
-  [[-1, -1, 1, -1, -1, 1], [0.125, 0.875, 0.25, 0.75]],
-  [[1, 1, -1, 1, 1, -1], [0.5, 0.5, 1, 0.375]],
-  [[-1, -1, 3, -1, -1, 3], [1, 0, 0.25, 0.25]],
-  [[-0.5, -1, 1, 1, -1, 0.5], [0, 0.625, 0.875, 0.625]],
-] as Array<[number[], number[]]>).map(([p, c]) => [p.map((v, i) => v + SHIFT[i % 2]!), c]);
+  [[0, -1, 4, -1, 0, 3], [0.125, 0.875, 0.25, 0.75]],
+  [[-1, 0, 3, 0, -1, 4], [0.5, 0.5, 1, 0.375]],
+  [[0, 0, -4, 0, 0, -4], [1, 0, 0.25, 0.25]],
+  [[-1, -1, 3, -1, -1, 3], [0, 0.625, 0.875, 0.625]],
+];
 
 /** The scene: the repository's vertex shaders (flat colour parameter), ACO's pixel shader with RADV's registers. */
 function scene(gfx: string, wave: string, variant: string, psBin?: string): Json {

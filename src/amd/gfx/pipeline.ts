@@ -549,11 +549,8 @@ export class GfxPipeline {
       if (pops) sg = Math.max(sg, this.popsDraw!.launch(pops, w, ps, sg, this.clock.t));
       const { vgprs: init } = psInputVgprs(ps, st);
       w.v.set(init.subarray(0, Math.min(init.length, w.v.length)));
-      // EXEC starts as the covered lanes: helper lanes (their input VGPRs are set all the same) run
-      // only once the shader turns them on with s_wqm, as compilers do for derivatives (ACO saves the
-      // exact mask, s_wqm_b64 exec, and restores it before stores and exports).
-      w.s[SREG.EXEC_LO] = ps.liveLo >>> 0;
-      w.s[SREG.EXEC_HI] = psWs === 64 ? ps.liveHi >>> 0 : 0;
+      w.s[SREG.EXEC_LO] = (ps.liveLo | ps.helperLo) >>> 0;
+      w.s[SREG.EXEC_HI] = psWs === 64 ? (ps.liveHi | ps.helperHi) >>> 0 : 0;
       const res: PsResult = { ps, mrt: new Map(), mrtz: null };
       results.push(res);
       setExportSink(w, { export: (wv, e) => this.psExport(wv, e, res) });
