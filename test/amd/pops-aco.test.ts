@@ -187,3 +187,10 @@ for (const [gfx, wave] of CASES) {
     }
   }
 }
+
+test('ps.config: RSRC2_PS USER_SGPR must equal the user data the scene gives (error names the field)', () => {
+  const s = JSON.parse(readFileSync(join(ROOT, 'examples/pops-oit/scene.json'), 'utf8')) as Json;
+  // An inline config asking for 3 user SGPRs; the example's PS gives 2 (a 64-bit address).
+  (s.ps as Json).config = { rsrc1: 0, rsrc2: 6, spi_ps_input_ena: 2, radv_shader_info_ps: { wave_size: 32 } };
+  assert.throws(() => runScene(s, join(ROOT, 'examples/pops-oit')), /ps\.userData.*2 user SGPR\(s\), but ps\.config's RSRC2 \(USER_SGPR\) loads 3/);
+});
