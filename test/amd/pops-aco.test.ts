@@ -111,7 +111,7 @@ function accum(r: SceneResult): Uint32Array {
 
 export const CASES = [['gfx900', 'wave64'], ['gfx1030', 'wave32'], ['gfx1030', 'wave64'], ['gfx1100', 'wave32'], ['gfx1100', 'wave64']] as const;
 export const VARIANTS = ['pixel_ordered_image', 'sample_ordered_image'] as const;
-export { scene, expected, accum, ACO };
+export { scene, expected, accum, ACO, mutate };
 
 for (const [gfx, wave] of CASES) {
   for (const variant of VARIANTS) {
