@@ -77,6 +77,9 @@ export interface SceneResult {
 
 const SAMPLE_COUNTS = [1, 2, 4, 8, 16] as const;
 
+/** RADV's 32-bit address window (address32_hi 0xFFFF8000) as a 48-bit VA: where descriptor sets live. */
+const ADDR32_BASE = 0x8000_0000_0000;
+
 function err(field: string, msg: string): never {
   throw new InputError(`${field}: ${msg}`);
 }
@@ -174,6 +177,11 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   const diag = new Diagnostics();
   const b = new Pm4Builder(gen);
   const E = (reg: string, f: Readonly<Record<string, number | string>>): number => encodeFields(db, reg, f);
+  const field = (reg: string, name: string, v: number): number => {
+    const fd = db.get(reg)?.fields.find((x) => x.name === name);
+    return fd ? Math.floor(v / 2 ** fd.lo) % 2 ** (fd.hi - fd.lo + 1) : 0;
+  };
+  const userSgprs = (reg: string, v: number): number => field(reg, 'USER_SGPR', v) + 32 * field(reg, 'USER_SGPR_MSB', v);
   const width = int(scene.width, 'width', 1, 16384);
   const height = int(scene.height, 'height', 1, 16384);
   const samples = int(scene.samples ?? 1, 'samples', 1, 16);
@@ -208,9 +216,11 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     if (gen === 'gfx9' && w !== 64) err(f, 'gfx900 shaders are wave64');
     return w as 32 | 64;
   };
-  const stageHead = (key: 'vs' | 'ps'): { j: Json; shader: string; wave: 32 | 64 } => {
+  const stageHead = (key: 'vs' | 'ps'): { j: Json; shader: string; wave: 32 | 64; cfg: ShaderConfig | null } => {
     const j = forTarget(obj(scene[key], key), target, key);
-    return { j, shader: str(j.shader, `${key}.shader`), wave: wave(j.wave ?? 32, `${key}.wave`) };
+    const cfg = j.config === undefined ? null : shaderConfig(j.config, dir, `${key}.config`);
+    if (cfg && j.wave !== undefined && cfg.wave !== undefined && j.wave !== cfg.wave) err(`${key}.wave`, `${String(j.wave)} but ${key}.config says wave${cfg.wave}`);
+    return { j, shader: str(j.shader, `${key}.shader`), wave: wave(j.wave ?? cfg?.wave ?? 32, `${key}.wave`), cfg };
   };
   const heads = { vs: stageHead('vs'), ps: stageHead('ps') };
 
@@ -338,13 +348,40 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     b.setUconfigReg('SPI_ATTRIBUTE_RING_BASE', Math.floor(ring.base / 65536));
     b.setUconfigReg('SPI_ATTRIBUTE_RING_SIZE', E('SPI_ATTRIBUTE_RING_SIZE', { MEM_SIZE: ringBytes / 65536 - 1 }));
   }
-  const userData = (list: unknown, f: string): number[] => {
+  const imageDescriptor = (o: Json, uf: string): number[] => {
+    // T#: a linear 1D/2D image or array, with mips, in the target generation's T# layout
+    // (mimg-rsrc.gen.ts, mimg-gfx10.gen.ts, mimg-gfx9.gen.ts) over a surface laid out as its addrlib does.
+    const im = imageSurface(o, uf);
+    const fmt = imgFormat.get(str(o.format ?? '8_8_8_8_UNORM', `${uf}.format`))!;
+    const iw = im.width, ih = im.height;
+    // GFX9: PITCH is addrlib's epitch (row pitch, or the mip chain height); DEPTH the last slice.
+    const size: Record<string, number> = img.R.WIDTH ? { WIDTH: iw - 1, PITCH: im.layout.epitch - 1 } : { WIDTH_LO: (iw - 1) & 3, WIDTH_HI: (iw - 1) >> 2 };
+    const type = im.layers > 1 ? (ih > 1 ? 13 : 12) : ih > 1 ? 9 : 8;
+    return descriptor(img.R, 8, {
+      BASE_ADDRESS_HI: Math.floor(im.va / 2 ** 40), FORMAT: fmt, ...size, HEIGHT: ih - 1, DST_SEL_X: 4, DST_SEL_Y: 5, DST_SEL_Z: 6, DST_SEL_W: 7, TYPE: type,
+      DEPTH: im.layers - 1, MAX_MIP: im.levels - 1, LAST_LEVEL: im.levels - 1,
+    }, Math.floor(im.va / 256) % 0x1_0000_0000);
+  };
+  // Descriptor sets as RADV lays them out: the descriptors' dwords back to back in memory inside the
+  // 32-bit address window (RADV's address32_hi 0xFFFF8000: the 48-bit VA 0x8000_xxxx_xxxx), one user
+  // SGPR holding the low 32 bits; the shader rebuilds the pointer (s_movk_i32 sN+1, 0x8000) and s_loads them.
+  const descriptorSet = (list: unknown, f: string): number => {
+    const words = userData(list, f, Infinity);
+    const bytes = Math.max(256, Math.ceil(words.length * 4 / 256) * 256);
+    // The first set opens the window at its base; later allocations (their images too) follow it there.
+    const seg = mem.segments.some((x) => x.end > ADDR32_BASE) ? mem.alloc(bytes, `set:${f}`) : mem.map(ADDR32_BASE, bytes, `set:${f}`);
+    if (seg.end > ADDR32_BASE + 0x1_0000_0000) err(f, 'descriptor sets exceed the 32-bit address window');
+    words.forEach((w, k) => mem.write32(seg.base + 4 * k, w));
+    return seg.base - ADDR32_BASE;
+  };
+  const userData = (list: unknown, f: string, limit = 32): number[] => {
     const out: number[] = [];
     arr(list ?? [], f).forEach((u, i) => {
       const uf = `${f}[${i}]`;
       const o = obj(u, uf);
       if (o.u32 !== undefined) out.push(int(o.u32, `${uf}.u32`, 0, 0xffffffff));
       else if (o.f32 !== undefined) out.push(f32bits(num(o.f32, `${uf}.f32`)));
+      else if (o.descriptorSet !== undefined) out.push(descriptorSet(o.descriptorSet, `${uf}.descriptorSet`));
       else if (o.attrRing !== undefined) {
         if (!ring) err(uf, `${target} has no attribute ring (parameters are exported with exp paramN)`);
         out.push(...packVsharp(bufGenOf(11), { base: ring.base, stride: 16 * params, records: 0xffffffff, swizzle: ATTR_RING.swizzleField, indexStride: ATTR_RING.indexStrideField, format: FORMAT_BY_NAME.get('32_32_32_32_FLOAT')!, oob: 3 }));
@@ -358,18 +395,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
         const records = stride ? Math.floor(buf.bytes / stride) : buf.bytes;
         out.push(...packVsharp(G, { base: buf.va, stride, records, format: fmt, oob: stride ? 1 : 3 }));
       } else if (o.image !== undefined) {
-        // T#: a linear 1D/2D image or array, with mips, in the target generation's T# layout
-        // (mimg-rsrc.gen.ts, mimg-gfx10.gen.ts, mimg-gfx9.gen.ts) over a surface laid out as its addrlib does.
-        const im = imageSurface(o, uf);
-        const fmt = imgFormat.get(str(o.format ?? '8_8_8_8_UNORM', `${uf}.format`))!;
-        const iw = im.width, ih = im.height;
-        // GFX9: PITCH is addrlib's epitch (row pitch, or the mip chain height); DEPTH the last slice.
-        const size: Record<string, number> = img.R.WIDTH ? { WIDTH: iw - 1, PITCH: im.layout.epitch - 1 } : { WIDTH_LO: (iw - 1) & 3, WIDTH_HI: (iw - 1) >> 2 };
-        const type = im.layers > 1 ? (ih > 1 ? 13 : 12) : ih > 1 ? 9 : 8;
-        out.push(...descriptor(img.R, 8, {
-          BASE_ADDRESS_HI: Math.floor(im.va / 2 ** 40), FORMAT: fmt, ...size, HEIGHT: ih - 1, DST_SEL_X: 4, DST_SEL_Y: 5, DST_SEL_Z: 6, DST_SEL_W: 7, TYPE: type,
-          DEPTH: im.layers - 1, MAX_MIP: im.levels - 1, LAST_LEVEL: im.levels - 1,
-        }, Math.floor(im.va / 256) % 0x1_0000_0000));
+        out.push(...imageDescriptor(o, uf));
       } else if (o.sampler !== undefined) {
         const sj = obj(o.sampler, `${uf}.sampler`);
         const filter = str(sj.filter ?? 'nearest', `${uf}.sampler.filter`);
@@ -386,28 +412,36 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
         const bn = str(o.address, `${uf}.address`);
         const buf = buffers.get(bn) ?? err(`${uf}.address`, `no buffer '${bn}'`);
         out.push(buf.va % 0x1_0000_0000 >>> 0, Math.floor(buf.va / 0x1_0000_0000));
-      } else err(uf, 'one of {u32}, {f32}, {buffer, stride, format}, {image, width, height, levels, layers, format}, {sampler}, {address}, {attrRing: true}');
+      } else err(uf, 'one of {u32}, {f32}, {buffer, stride, format}, {image, width, height, levels, layers, format}, {sampler}, {address}, {descriptorSet: [...]}, {attrRing: true}');
     });
-    if (out.length > 32) err(f, 'at most 32 user SGPRs');
+    if (out.length > limit) err(f, `at most ${limit} user SGPRs`);
     return out;
   };
-  const stage = (key: 'vs' | 'ps'): { va: number; wave: 32 | 64; vgprs: number; user: number[]; j: Json } => {
+  const ngg = gen === 'gfx11' || forTarget(obj(scene.vs, 'vs'), target, 'vs').ngg === true;
+  const stage = (key: 'vs' | 'ps'): { va: number; wave: 32 | 64; vgprs: number; user: number[]; j: Json; cfg: ShaderConfig | null } => {
     const { j, shader: sn, wave: w } = heads[key];
     const va = shaderVa.get(sn) ?? err(`${key}.shader`, `no shader '${sn}'`);
     const vgprs = int(j.vgprs ?? 32, `${key}.vgprs`, 1, 256);
-    return { va, wave: w, vgprs, user: userData(j.userData, `${key}.userData`), j };
+    const user = userData(j.userData, `${key}.userData`);
+    const cfg = heads[key].cfg;
+    if (cfg) {
+      // The registers say how many user SGPRs the shader reads: the scene must fill exactly those.
+      const reg = key === 'ps' ? 'SPI_SHADER_PGM_RSRC2_PS' : ngg ? 'SPI_SHADER_PGM_RSRC2_GS' : 'SPI_SHADER_PGM_RSRC2_VS';
+      const n = userSgprs(reg, cfg.rsrc2);
+      if (n !== user.length) err(`${key}.userData`, `${user.length} user SGPR(s), but ${key}.config's RSRC2 (USER_SGPR) loads ${n}`);
+    }
+    return { va, wave: w, vgprs, user, j, cfg };
   };
   const vs = stage('vs');
   const ps = stage('ps');
   const granule = (w: 32 | 64): number => (w === 32 ? 8 : 4);
-  const ngg = gen === 'gfx11' || vs.j.ngg === true;
   if (gen === 'gfx9' && ngg) err('vs.ngg', 'gfx900 has no NGG pipeline: its vertex stage is the hardware VS');
   if (ngg) {
     // NGG primitive shader (GS hardware stage; GFX10.3 sizes its subgroups in GE_CNTL's *_GRP_SIZE).
     b.setShReg('SPI_SHADER_PGM_LO_ES', Math.floor(vs.va / 256) % 0x1_0000_0000 >>> 0);
     b.setShReg('SPI_SHADER_PGM_HI_ES', Math.floor(vs.va / 2 ** 40) & 0xff);
-    b.setShReg('SPI_SHADER_PGM_RSRC1_GS', E('SPI_SHADER_PGM_RSRC1_GS', { VGPRS: Math.ceil(vs.vgprs / granule(vs.wave)) - 1, FLOAT_MODE: 0xf0, GS_VGPR_COMP_CNT: 1 }));
-    b.setShReg('SPI_SHADER_PGM_RSRC2_GS', E('SPI_SHADER_PGM_RSRC2_GS', { USER_SGPR: vs.user.length & 31, USER_SGPR_MSB: vs.user.length >> 5, ES_VGPR_COMP_CNT: 3 }));
+    b.setShReg('SPI_SHADER_PGM_RSRC1_GS', vs.cfg?.rsrc1 ?? E('SPI_SHADER_PGM_RSRC1_GS', { VGPRS: Math.ceil(vs.vgprs / granule(vs.wave)) - 1, FLOAT_MODE: 0xf0, GS_VGPR_COMP_CNT: 1 }));
+    b.setShReg('SPI_SHADER_PGM_RSRC2_GS', vs.cfg?.rsrc2 ?? E('SPI_SHADER_PGM_RSRC2_GS', { USER_SGPR: vs.user.length & 31, USER_SGPR_MSB: vs.user.length >> 5, ES_VGPR_COMP_CNT: 3 }));
     if (vs.user.length) b.setShReg('SPI_SHADER_USER_DATA_GS_0', ...vs.user);
     b.setContextReg('VGT_SHADER_STAGES_EN', E('VGT_SHADER_STAGES_EN', { PRIMGEN_EN: 1, GS_EN: 0, GS_W32_EN: vs.wave === 32 ? 1 : 0 }));
     if (gen === 'gfx11') b.setUconfigReg('GE_CNTL', E('GE_CNTL', { PRIMS_PER_SUBGRP: vs.wave, VERTS_PER_SUBGRP: vs.wave }));
@@ -419,8 +453,8 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     // Hardware VS (GFX9, GFX10.3 legacy): VertexID v0, InstanceID v1 (GFX9) / v3 (GFX10.3).
     b.setShReg('SPI_SHADER_PGM_LO_VS', Math.floor(vs.va / 256) % 0x1_0000_0000 >>> 0);
     b.setShReg('SPI_SHADER_PGM_HI_VS', Math.floor(vs.va / 2 ** 40) & 0xff);
-    b.setShReg('SPI_SHADER_PGM_RSRC1_VS', E('SPI_SHADER_PGM_RSRC1_VS', { VGPRS: Math.ceil(vs.vgprs / granule(vs.wave)) - 1, FLOAT_MODE: 0xf0, VGPR_COMP_CNT: gen === 'gfx9' ? 1 : 3 }));
-    b.setShReg('SPI_SHADER_PGM_RSRC2_VS', E('SPI_SHADER_PGM_RSRC2_VS', { USER_SGPR: vs.user.length & 31, USER_SGPR_MSB: vs.user.length >> 5 }));
+    b.setShReg('SPI_SHADER_PGM_RSRC1_VS', vs.cfg?.rsrc1 ?? E('SPI_SHADER_PGM_RSRC1_VS', { VGPRS: Math.ceil(vs.vgprs / granule(vs.wave)) - 1, FLOAT_MODE: 0xf0, VGPR_COMP_CNT: gen === 'gfx9' ? 1 : 3 }));
+    b.setShReg('SPI_SHADER_PGM_RSRC2_VS', vs.cfg?.rsrc2 ?? E('SPI_SHADER_PGM_RSRC2_VS', { USER_SGPR: vs.user.length & 31, USER_SGPR_MSB: vs.user.length >> 5 }));
     if (vs.user.length) b.setShReg('SPI_SHADER_USER_DATA_VS_0', ...vs.user);
     b.setContextReg('VGT_SHADER_STAGES_EN', gen === 'gfx9' ? 0 : E('VGT_SHADER_STAGES_EN', { VS_W32_EN: vs.wave === 32 ? 1 : 0 }));
     b.setContextReg('SPI_SHADER_POS_FORMAT', E('SPI_SHADER_POS_FORMAT', { POS0_EXPORT_FORMAT: 'SPI_SHADER_4COMP' }));
@@ -430,18 +464,23 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   // Pixel shader.
   const inputs = arr(ps.j.inputs ?? [{}], 'ps.inputs');
   if (inputs.length > 32) err('ps.inputs', 'at most 32');
-  const ena = psInputBits(ps.j.inputEna ?? ['PERSP_CENTER'], 'ps.inputEna');
-  const addr = ps.j.inputAddr === undefined ? ena : psInputBits(ps.j.inputAddr, 'ps.inputAddr');
+  const pcfg = ps.cfg;
+  const ena = pcfg?.inputEna ?? psInputBits(ps.j.inputEna ?? ['PERSP_CENTER'], 'ps.inputEna');
+  const addr = pcfg?.inputAddr ?? (ps.j.inputAddr === undefined ? ena : psInputBits(ps.j.inputAddr, 'ps.inputAddr'));
   const expFmt = arr(ps.j.exportFormat ?? targets.map(() => 'SPI_SHADER_32_ABGR'), 'ps.exportFormat');
   const colFormat: Record<string, string> = {};
   expFmt.forEach((x, i) => { colFormat[`COL${i}_EXPORT_FORMAT`] = str(x, `ps.exportFormat[${i}]`); });
   b.setShReg('SPI_SHADER_PGM_LO_PS', Math.floor(ps.va / 256) % 0x1_0000_0000 >>> 0);
   b.setShReg('SPI_SHADER_PGM_HI_PS', Math.floor(ps.va / 2 ** 40) & 0xff);
-  b.setShReg('SPI_SHADER_PGM_RSRC1_PS', E('SPI_SHADER_PGM_RSRC1_PS', { VGPRS: Math.ceil(ps.vgprs / granule(ps.wave)) - 1, FLOAT_MODE: 0xf0 }));
-  // POPS arguments (COLLISION_WAVEID, INTRAWAVE_COLLISION after PRIM_MASK) need both RSRC2_PS and PA_SC_SHADER_CONTROL.
-  const popsArgs = { LOAD_COLLISION_WAVEID: ps.j.collisionWaveId ? 1 : 0, LOAD_INTRAWAVE_COLLISION: ps.j.intrawaveCollision ? 1 : 0 };
-  b.setShReg('SPI_SHADER_PGM_RSRC2_PS', E('SPI_SHADER_PGM_RSRC2_PS', { USER_SGPR: ps.user.length & 31, USER_SGPR_MSB: ps.user.length >> 5, WAVE_CNT_EN: ps.j.waveCount ? 1 : 0, ...popsArgs }));
-  if (ps.j.collisionWaveId || ps.j.intrawaveCollision) b.setContextReg('PA_SC_SHADER_CONTROL', E('PA_SC_SHADER_CONTROL', popsArgs));
+  b.setShReg('SPI_SHADER_PGM_RSRC1_PS', pcfg?.rsrc1 ?? E('SPI_SHADER_PGM_RSRC1_PS', { VGPRS: Math.ceil(ps.vgprs / granule(ps.wave)) - 1, FLOAT_MODE: 0xf0 }));
+  // POPS arguments (COLLISION_WAVEID, INTRAWAVE_COLLISION after PRIM_MASK) need both RSRC2_PS and PA_SC_SHADER_CONTROL;
+  // with a driver config RSRC2_PS says which the shader reads, and the draw sets PA_SC_SHADER_CONTROL to match (as RADV does).
+  const popsArgs = pcfg
+    ? { LOAD_COLLISION_WAVEID: field('SPI_SHADER_PGM_RSRC2_PS', 'LOAD_COLLISION_WAVEID', pcfg.rsrc2), LOAD_INTRAWAVE_COLLISION: field('SPI_SHADER_PGM_RSRC2_PS', 'LOAD_INTRAWAVE_COLLISION', pcfg.rsrc2) }
+    : { LOAD_COLLISION_WAVEID: ps.j.collisionWaveId ? 1 : 0, LOAD_INTRAWAVE_COLLISION: ps.j.intrawaveCollision ? 1 : 0 };
+  b.setShReg('SPI_SHADER_PGM_RSRC2_PS', pcfg?.rsrc2 ?? E('SPI_SHADER_PGM_RSRC2_PS', { USER_SGPR: ps.user.length & 31, USER_SGPR_MSB: ps.user.length >> 5, WAVE_CNT_EN: ps.j.waveCount ? 1 : 0, ...popsArgs }));
+  if (pcfg?.rsrc3 && db.get('SPI_SHADER_PGM_RSRC3_PS')) b.setShReg('SPI_SHADER_PGM_RSRC3_PS', pcfg.rsrc3);
+  if (popsArgs.LOAD_COLLISION_WAVEID || popsArgs.LOAD_INTRAWAVE_COLLISION) b.setContextReg('PA_SC_SHADER_CONTROL', E('PA_SC_SHADER_CONTROL', popsArgs));
   if (ps.user.length) b.setShReg('SPI_SHADER_USER_DATA_PS_0', ...ps.user);
   b.setContextReg('SPI_PS_INPUT_ENA', ena, addr);
   b.setContextReg('SPI_PS_IN_CONTROL', E('SPI_PS_IN_CONTROL', gen === 'gfx9' ? { NUM_INTERP: inputs.length } : { NUM_INTERP: inputs.length, PS_W32_EN: ps.wave === 32 ? 1 : 0 }));
@@ -449,9 +488,12 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     const o = obj(x, `ps.inputs[${i}]`);
     b.setContextReg(`SPI_PS_INPUT_CNTL_${i}`, E('SPI_PS_INPUT_CNTL_0', { OFFSET: int(o.offset ?? i, `ps.inputs[${i}].offset`, 0, 63), FLAT_SHADE: o.flat ? 1 : 0, DEFAULT_VAL: int(o.default ?? 0, `ps.inputs[${i}].default`, 0, 3) }));
   });
-  try {
-    b.setContextReg('SPI_SHADER_COL_FORMAT', E('SPI_SHADER_COL_FORMAT', colFormat));
-  } catch (e) { err('ps.exportFormat', (e as Error).message); }
+  if (pcfg?.colFormat !== undefined) b.setContextReg('SPI_SHADER_COL_FORMAT', pcfg.colFormat);
+  else {
+    try {
+      b.setContextReg('SPI_SHADER_COL_FORMAT', E('SPI_SHADER_COL_FORMAT', colFormat));
+    } catch (e) { err('ps.exportFormat', (e as Error).message); }
+  }
   b.setContextReg('SPI_SHADER_Z_FORMAT', E('SPI_SHADER_Z_FORMAT', { Z_EXPORT_FORMAT: ps.j.depthExport ? 'SPI_SHADER_32_R' : 'SPI_SHADER_ZERO' }));
 
   // Fixed-function state.
@@ -505,7 +547,9 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   });
   b.setContextReg('CB_TARGET_MASK', tmask >>> 0, tmask >>> 0);
   if (st.blendConstant !== undefined) b.setContextReg('CB_BLEND_RED', ...arr(st.blendConstant, 'state.blendConstant').map((x, i) => f32bits(num(x, `state.blendConstant[${i}]`))));
-  // DB.
+  // DB. Without a depth target a driver still programs the null surface's sample count when the PS
+  // came with its config (RADV does on GFX11: POPS takes the coverage sample count from DB_Z_INFO.NUM_SAMPLES).
+  if (!depth && pcfg && gen === 'gfx11') b.setContextReg('DB_Z_INFO', E('DB_Z_INFO', { FORMAT: 'Z_INVALID', NUM_SAMPLES: Math.min(3, Math.log2(samples)) }));
   if (depth) {
     const dtest = st.depthFunc === undefined ? 'FRAG_LESS' : str(st.depthFunc, 'state.depthFunc');
     b.setContextReg('DB_Z_INFO', E('DB_Z_INFO', { FORMAT: depth.format, NUM_SAMPLES: Math.min(3, Math.log2(samples)) }));
@@ -534,6 +578,18 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
       b.setReg(r, int(v, `${f}.${r}`, 0, 0xffffffff));
     }
   };
+  if (pcfg?.dbShaderControl !== undefined) {
+    // The shader-derived DB_SHADER_CONTROL bits from the config, plus what the driver adds at draw time:
+    // the POPS interlock granularity (per sample: log2 of the sample count, else 0; GFX11 also
+    // OVERRIDE_INTRINSIC_RATE_ENABLE) and Z_EXPORT_ENABLE when the scene exports depth.
+    let v = pcfg.dbShaderControl;
+    if (pcfg.pops) {
+      const rate = pcfg.popsPerSample ? Math.log2(samples) : 0;
+      v |= gen === 'gfx11' ? E('DB_SHADER_CONTROL', { OVERRIDE_INTRINSIC_RATE_ENABLE: 1, OVERRIDE_INTRINSIC_RATE: rate }) : E('DB_SHADER_CONTROL', { POPS_OVERLAP_NUM_SAMPLES: rate });
+    }
+    if (ps.j.depthExport) v |= E('DB_SHADER_CONTROL', { Z_EXPORT_ENABLE: 1 });
+    b.setContextReg('DB_SHADER_CONTROL', v >>> 0);
+  }
   if (st.registers !== undefined) writeRegisters(st.registers, 'state.registers');
 
   // Draws. `occlusionQuery` brackets a draw with ZPASS dumps into a query block (one 16-byte slot
@@ -595,6 +651,47 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     return [name, { va, samples: q.ready ? q.samples : null }] as const;
   }));
   return { width, height, samples, targets, depth, mem, buffers: new Map([...buffers].map(([k, v]) => [k, v.va])), images, diag, stats: pipe.stats, pm4, codes, queries: queryResults, packets: ws.packets ?? cp.packets, pops: pipe.pops, popsCache: pipe.popsCache };
+}
+
+/** A driver's registers for one shader (RADV's config.json, see docs/amd-graphics.md). */
+interface ShaderConfig {
+  readonly rsrc1: number; readonly rsrc2: number; readonly rsrc3: number;
+  readonly wave?: 32 | 64;
+  readonly inputEna?: number; readonly inputAddr?: number;
+  readonly dbShaderControl?: number; readonly colFormat?: number;
+  readonly pops: boolean; readonly popsPerSample: boolean;
+}
+
+/**
+ * `config`: a path (relative to the scene) of a RADV shader config JSON, or the same object inline:
+ * rsrc1, rsrc2, rsrc3, spi_ps_input_ena, spi_ps_input_addr, and radv_shader_info_ps.{wave_size,
+ * db_shader_control, spi_shader_col_format, pops, pops_is_per_sample}. Numbers or "0x..." strings.
+ */
+function shaderConfig(v: unknown, dir: string, f: string): ShaderConfig {
+  let o: Json;
+  if (typeof v === 'string') {
+    let text: string;
+    try { text = readFileSync(resolve(dir, v), 'utf8'); } catch (e) { return err(f, (e as Error).message); }
+    try { o = obj(JSON.parse(text), f); } catch (e) { if (e instanceof InputError) throw e; return err(f, `not JSON: ${(e as Error).message}`); }
+  } else o = obj(v, f);
+  const u32 = (x: unknown, ff: string): number => {
+    if (typeof x === 'string' && /^0x[0-9a-f]+$/i.test(x)) return int(Number(x), ff, 0, 0xffffffff);
+    return int(x, ff, 0, 0xffffffff);
+  };
+  const opt = (x: unknown, ff: string): number | undefined => (x === undefined ? undefined : u32(x, ff));
+  const info = o.radv_shader_info_ps === undefined ? {} : obj(o.radv_shader_info_ps, `${f}.radv_shader_info_ps`);
+  const ws = info.wave_size ?? o.wave_size;
+  if (ws !== undefined && ws !== 32 && ws !== 64) err(`${f}.wave_size`, '32 or 64');
+  const isPs = o.spi_ps_input_ena !== undefined && u32(o.spi_ps_input_ena, `${f}.spi_ps_input_ena`) !== 0;
+  return {
+    rsrc1: u32(o.rsrc1, `${f}.rsrc1`), rsrc2: u32(o.rsrc2, `${f}.rsrc2`), rsrc3: u32(o.rsrc3 ?? 0, `${f}.rsrc3`),
+    wave: isPs ? (ws as 32 | 64 | undefined) : undefined,
+    inputEna: isPs ? u32(o.spi_ps_input_ena, `${f}.spi_ps_input_ena`) : undefined,
+    inputAddr: isPs ? u32(o.spi_ps_input_addr ?? o.spi_ps_input_ena, `${f}.spi_ps_input_addr`) : undefined,
+    dbShaderControl: isPs ? opt(info.db_shader_control, `${f}.radv_shader_info_ps.db_shader_control`) : undefined,
+    colFormat: isPs ? opt(info.spi_shader_col_format, `${f}.radv_shader_info_ps.spi_shader_col_format`) : undefined,
+    pops: isPs && !!info.pops, popsPerSample: isPs && !!info.pops_is_per_sample,
+  };
 }
 
 function f16Bits(x: number): number {

@@ -43,7 +43,8 @@ import type { MimgDecoded } from '../isa/gfx11/memory-mimg.js';
 import type { Wave } from '../wave/wave.js';
 import { OncePerDispatch, WAVE_STATE_SEED, type ExecEnv } from '../engine/env.js';
 import { storeCounter } from '../target/space.js';
-import { define, type Finding } from '../engine/registry.js';
+import { define, type Bound, type Finding } from '../engine/registry.js';
+import { withCachePolicy } from '../engine/cache-hook.js';
 import { ATOMIC32, CNT_MAX, dstInRange, laneOn, srcRows } from './vmem.js';
 import { mimgDst } from '../isa/gfx11/memory-mimg.js';
 import { SQ_IMG_RSRC, SQ_IMG_SAMP, type RsrcBits } from './mimg-rsrc.gen.js';
@@ -287,7 +288,10 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...WITH_O, ...G16]
   const mip = kind.endsWith('_mip');
   const isStore = kind === 'store' || kind === 'store_mip';
   const isLoad = kind === 'load' || kind === 'load_mip';
-  define(`image_${kind}`, (inst, env: ExecEnv) => {
+  // Wrapped for the memory-hierarchy hook (POPS draws): GLC/DLC/SLC of image loads and stores reach
+  // the cache model as those of FLAT/MUBUF do (identity without a hook).
+  define(`image_${kind}`, (inst, env: ExecEnv) => withCachePolicy(inst, env, bindImage(inst, env), isStore));
+  function bindImage(inst: Instruction, env: ExecEnv): Bound {
     const f = inst.fields;
     const ws = env.waveSize;
     const findings: Finding[] = [];
@@ -455,7 +459,7 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...WITH_O, ...G16]
         w.laneOps += n;
       },
     };
-  });
+  }
 }
 
 /**

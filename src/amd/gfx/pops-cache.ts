@@ -459,6 +459,13 @@ export class PopsCaches implements CacheHook {
     return undefined;
   }
 
+  /** The newest value the current wave wrote to dword `a` and has not yet made visible, if any. */
+  private ownNewest(a: number): number | undefined {
+    const b = this.batch;
+    if (b !== null) for (let k = b.length - 1; k >= 0; k--) if (b[k]!.a === a) return b[k]!.v;
+    return this.cur === null ? undefined : this.forwarded(this.cur, a);
+  }
+
   private apply(writes: readonly PendingWrite[]): void {
     for (const p of writes) this.writeDword(p.cu, p.a, p.v, p.cpol);
   }
@@ -520,7 +527,9 @@ export class PopsCaches implements CacheHook {
       if (bytes === 4 && base === a) return self.store(cu, a, v);
       const sh = (a - base) * 8;
       const mask = (bytes === 4 ? 0xffffffff : ((1 << (bytes * 8)) - 1)) << sh;
-      const cur = self.readDword(cu, base, self.cpol);
+      // Merge into the newest copy this wave has of the dword: the instruction's own earlier bytes
+      // (a packed rgba8 image store writes one byte per channel), then its in-flight stores, then the caches.
+      const cur = self.ownNewest(base) ?? self.readDword(cu, base, self.cpol);
       self.store(cu, base, ((cur & ~mask) | ((v << sh) & mask)) >>> 0);
     };
     Object.defineProperties(view, {
