@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { EXIT_FINDING, EXIT_OK, InputError, UsageError } from '../core/errors.js';
 import { Diagnostics, StrictStop } from '../core/diagnostics.js';
-import { Memory } from '../core/memory.js';
+import { Memory, VA_LIMIT } from '../core/memory.js';
 import { parseRd, RD } from '../formats/rd.js';
 import { CommandProcessor, type ExecutedPacket, type StopReason } from './cp/cp.js';
 import { traceGen } from './decode.js';
@@ -48,6 +48,7 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
       const iova = pending;
       pending = undefined;
       for (const seg of [...mem.segments]) if (seg.base < iova + d.length && iova < seg.end) mem.unmap(seg.base);
+      if (iova + d.length > VA_LIMIT) throw new InputError(`buffer at 0x${iova.toString(16)} (${d.length} bytes, section at offset 0x${s.offset.toString(16)}) lies above the 48-bit GPU address space`, where);
       if (d.length) mem.map(iova, d.length, 'bo', d.slice());
     } else if (s.type === RD.CMDSTREAM_ADDR) {
       const iova = (d.length >= 12 ? u32(d, 8) * 2 ** 32 : 0) + (d.length >= 4 ? u32(d, 0) : 0);

@@ -12,7 +12,7 @@ export interface CliIO {
 }
 
 /** Exit codes: 0 ok, 1 a finding (diagnostic, mismatch), 2 usage or input error (defined in src/core/errors.ts). */
-export { EXIT_ERROR, EXIT_FINDING, EXIT_OK } from '../core/errors.js';
+export { EXIT_ERROR, EXIT_FINDING, EXIT_INTERNAL, EXIT_OK } from '../core/errors.js';
 
 export interface Command {
   readonly name: string;

@@ -1,11 +1,31 @@
 #!/usr/bin/env node
 /** The `gpusim` command: dispatch to a subcommand, map errors to exit codes and one-line messages. */
 import { parseArgs } from 'node:util';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadCommand, loadCommands } from './commands/index.js';
 import { EXIT_ERROR, type CliIO } from './command.js';
-import { InputError, UsageError } from '../core/errors.js';
+import { EXIT_INTERNAL, InputError, UsageError } from '../core/errors.js';
+
+/** The longest error line printed: inputs quoted in messages (a line of assembly, a JSON value) are cut. */
+const MAX_MESSAGE = 300;
+
+/** A message as one line of at most MAX_MESSAGE characters (control characters shown as spaces). */
+export function oneLine(msg: string): string {
+  const s = msg.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+  return s.length > MAX_MESSAGE ? `${s.slice(0, MAX_MESSAGE)}… (${s.length - MAX_MESSAGE} more characters)` : s;
+}
+
+/** The argument naming a directory, for an EISDIR error that does not carry the path (readFileSync). */
+function directoryArg(argv: readonly string[]): string | undefined {
+  return argv.find((a) => {
+    try {
+      return a !== '.' && !a.startsWith('-') && statSync(a).isDirectory();
+    } catch {
+      return false;
+    }
+  });
+}
 
 async function topHelp(): Promise<string> {
   const commands = await loadCommands();
@@ -19,7 +39,8 @@ async function topHelp(): Promise<string> {
     ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
     '',
     'Run `gpusim <command> --help` for a command\'s options.',
-    'Exit codes: 0 ok, 1 a finding (diagnostic or mismatch), 2 usage or input error.',
+    'Exit codes: 0 ok, 1 a finding (diagnostic or mismatch), 2 usage or input error,',
+    '3 internal error (a gpusim bug; GPUSIM_DEBUG=1 prints the stack).',
   ].join('\n') + '\n';
 }
 
@@ -49,21 +70,29 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return await cmd.run(parsed.values as Record<string, unknown>, parsed.positionals, io);
   } catch (e) {
     if (e instanceof UsageError || e instanceof InputError) {
-      io.stderr(`gpusim: ${e.message}\n`);
+      io.stderr(`gpusim: ${oneLine(e.message)}\n`);
       return EXIT_ERROR;
     }
     const err = e as NodeJS.ErrnoException;
     if (err && err.code === 'ENOENT' && err.path) {
-      io.stderr(`gpusim: no such file: ${err.path}\n`);
+      io.stderr(`gpusim: no such file: ${oneLine(err.path)}\n`);
       return EXIT_ERROR;
     }
     if (err && err.code === 'EISDIR') {
-      io.stderr(`gpusim: is a directory: ${err.path ?? ''}\n`);
+      io.stderr(`gpusim: ${oneLine(err.path ?? directoryArg(rest) ?? '')}: is a directory, not a file\n`);
       return EXIT_ERROR;
     }
-    io.stderr(`gpusim: internal error: ${err?.message ?? String(e)}\n`);
+    if (err && (err.code === 'EACCES' || err.code === 'ENOTDIR' || err.code === 'EROFS' || err.code === 'ENOSPC') ) {
+      io.stderr(`gpusim: ${oneLine(err.message)}\n`);
+      return EXIT_ERROR;
+    }
+    if (e instanceof RangeError && /allocation failed|Invalid (typed )?array length|Array buffer/i.test(e.message)) {
+      io.stderr(`gpusim: out of memory: ${oneLine(e.message)} (the input asks for more memory than one process can allocate)\n`);
+      return EXIT_ERROR;
+    }
+    io.stderr(`gpusim: internal error: ${oneLine(err?.message ?? String(e))} (a gpusim bug; GPUSIM_DEBUG=1 prints the stack)\n`);
     if (process.env.GPUSIM_DEBUG) io.stderr(String(err?.stack) + '\n');
-    return EXIT_ERROR;
+    return EXIT_INTERNAL;
   }
 }
 

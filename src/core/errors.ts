@@ -1,16 +1,19 @@
 /**
  * Error types shared by every layer. The CLI maps them to exit codes:
- * InputError and UsageError -> 2 (bad input or usage), anything else -> 2 with "internal error".
+ * InputError and UsageError -> 2 (bad input or usage), anything else -> 3 "internal error" (a bug in
+ * gpusim, never the input's fault; GPUSIM_DEBUG=1 prints the stack).
  * Findings (diagnostics, mismatches) are not errors: commands return exit code 1 for them.
  */
 
 /**
  * Exit codes of every command, here so that family folders (e.g. src/adreno's command runners)
- * need not import from src/cli: 0 ok, 1 a finding (diagnostic, mismatch), 2 usage or input error.
+ * need not import from src/cli: 0 ok, 1 a finding (diagnostic, mismatch), 2 usage or input error,
+ * 3 an internal error (an exception gpusim did not expect: a bug to report).
  */
 export const EXIT_OK = 0;
 export const EXIT_FINDING = 1;
 export const EXIT_ERROR = 2;
+export const EXIT_INTERNAL = 3;
 
 /** Malformed or unsupported input (file, stream, manifest). The message is one readable line. */
 export class InputError extends Error {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Diagnostics } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
+import { parseJsonText } from '../core/json.js';
 import { Memory } from '../core/memory.js';
 import { f16, f16bits, f32, f32bits } from '../core/float.js';
 import { Pm4Builder } from '../amd/cp/builder.js';
@@ -94,7 +95,67 @@ function int(v: unknown, field: string, min: number, max: number): number {
 }
 function obj(v: unknown, field: string): Json {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) err(field, 'expected an object');
-  return v as Json;
+  return keys ? keys.track(v as Json, field) : (v as Json);
+}
+
+/**
+ * Unknown keys: every object the scene reader looks at is seen through a proxy that records the
+ * keys it reads; a key the reader never read (a misspelling such as "sampels" or "cul") is an
+ * error naming it, with the closest key the reader looked for. Per-generation override objects
+ * are merged into a new object (forTarget), which is the one checked.
+ */
+class KeyTracker {
+  private readonly entries = new Map<Json, { field: string; read: Set<string>; proxy: Json; merged: boolean }>();
+  private readonly raw = new WeakMap<Json, Json>();
+  track(o: Json, field: string): Json {
+    const r = this.raw.get(o) ?? o;
+    const e = this.entries.get(r);
+    if (e) return e.proxy;
+    const read = new Set<string>();
+    const proxy = new Proxy(r, {
+      get(t, k, recv) {
+        if (typeof k === 'string') read.add(k);
+        return Reflect.get(t, k, recv);
+      },
+    });
+    this.entries.set(r, { field, read, proxy, merged: false });
+    this.raw.set(proxy, r);
+    return proxy;
+  }
+  /** The object under a proxy, marked as merged into another (its keys are checked there). */
+  unwrap(o: Json): Json {
+    const r = this.raw.get(o) ?? o;
+    const e = this.entries.get(r);
+    if (e) e.merged = true;
+    return r;
+  }
+  /** Throw on the first key that was never read. */
+  check(): void {
+    for (const [r, e] of this.entries) {
+      if (e.merged) continue;
+      for (const k of Object.keys(r)) {
+        if (e.read.has(k) || k.startsWith('//') || k === 'description' || k === 'comment') continue;
+        const near = [...e.read].map((c) => [c, editDistance(c, k)] as const).filter(([c, d]) => d <= Math.max(1, Math.floor(c.length / 3)) && !(c in r)).sort((a, b) => a[1] - b[1])[0];
+        err(`${e.field}.${k}`.replace(/^scene\./, ''), `unknown key${near ? ` (did you mean '${near[0]}'?)` : ''}`);
+      }
+    }
+  }
+}
+let keys: KeyTracker | null = null;
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return 99;
+  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = d[0]!;
+    d[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const t = d[j]!;
+      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = t;
+    }
+  }
+  return d[b.length]!;
 }
 function arr(v: unknown, field: string): unknown[] {
   if (!Array.isArray(v)) err(field, 'expected an array');
@@ -149,24 +210,45 @@ export function sceneTarget(v: string, field = 'gfx'): SceneGfx {
  * are merged over the rest when that target runs, and dropped for the others.
  */
 function forTarget(o: Json, target: SceneGfx, field: string): Json {
+  const raw = keys ? keys.unwrap(o) : o;
   const out: Json = {};
-  for (const [k, v] of Object.entries(o)) if (!(k in SCENE_TARGETS)) out[k] = v;
-  if (o[target] !== undefined) Object.assign(out, obj(o[target], `${field}.${target}`));
-  return out;
+  for (const [k, v] of Object.entries(raw)) if (!(k in SCENE_TARGETS)) out[k] = v;
+  if (raw[target] !== undefined) {
+    const over = obj(raw[target], `${field}.${target}`);
+    Object.assign(out, keys ? keys.unwrap(over) : over);
+  }
+  return keys ? keys.track(out, field) : out;
 }
 
 /** Load a scene file and run it. */
 export function runSceneFile(path: string, opts: SceneOptions = {}): SceneResult {
   let text: string;
-  try { text = readFileSync(path, 'utf8'); } catch (e) { throw new InputError(`cannot read scene: ${(e as Error).message}`, path); }
+  try { text = readFileSync(path, 'utf8'); } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? 'no such scene file' : code === 'EISDIR' ? 'is a directory, not a scene file' : `cannot read scene: ${(e as Error).message}`, path);
+  }
   let j: unknown;
-  try { j = JSON.parse(text); } catch (e) { throw new InputError(`scene is not JSON: ${(e as Error).message}`, path); }
+  try { j = parseJsonText(text, undefined, 'scene JSON'); } catch (e) { throw new InputError((e as Error).message, path); }
   return runScene(obj(j, 'scene'), dirname(resolve(path)), opts);
 }
 
 /** Run a scene object; files it names are relative to `dir`. */
 export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): SceneResult {
-  const target = opts.gfx !== undefined ? sceneTarget(opts.gfx, '--gfx') : scene.gfx === undefined ? 'gfx1100' : sceneTarget(str(scene.gfx, 'gfx'));
+  const outer = keys;
+  keys = new KeyTracker();
+  try {
+    return runSceneChecked(obj(scene, 'scene'), dir, opts);
+  } finally {
+    keys = outer;
+  }
+}
+
+/** Most samples a scene's render target may hold (width x height x samples): 64 MiB of RGBA8. */
+export const MAX_SCENE_SAMPLES = 1 << 24;
+
+function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneResult {
+  const own = scene.gfx === undefined ? 'gfx1100' : sceneTarget(str(scene.gfx, 'gfx'));
+  const target = opts.gfx !== undefined ? sceneTarget(opts.gfx, '--gfx') : own;
   const gen: Pm4Gen = SCENE_TARGETS[target].gen;
   const isa = SCENE_TARGETS[target].isa;
   // T#/S# layouts and image format numbering of the target's generation (as its waves read them)
@@ -186,6 +268,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   const height = int(scene.height, 'height', 1, 16384);
   const samples = int(scene.samples ?? 1, 'samples', 1, 16);
   if (!(SAMPLE_COUNTS as readonly number[]).includes(samples)) err('samples', 'must be 1, 2, 4, 8 or 16');
+  if (width * height * samples > MAX_SCENE_SAMPLES) err('width', `${width}x${height} with ${samples} sample(s) is ${width * height * samples} samples per target; the limit is ${MAX_SCENE_SAMPLES} (2^24, e.g. 4096x4096 at 1 sample or 2048x2048 at 4)`);
 
   // Buffers.
   const buffers = new Map<string, { va: number; bytes: number; count: number; elem: number }>();
@@ -501,6 +584,9 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
   const vp = st.viewport === undefined ? [0, 0, width, height] : arr(st.viewport, 'state.viewport').map((x, i) => num(x, `state.viewport[${i}]`));
   if (vp.length !== 4) err('state.viewport', '[x, y, width, height]');
   const [vx, vy, vw, vh] = vp as [number, number, number, number];
+  // The viewport bounds drivers expose (Vulkan viewportBoundsRange, maxViewportDimensions).
+  if (vx < -32768 || vx > 32767 || vy < -32768 || vy > 32767) err('state.viewport', `x and y must be in [-32768, 32767], got ${vx}, ${vy}`);
+  if (Math.abs(vw) > 16384 || Math.abs(vh) > 16384 || vw === 0 || vh === 0) err('state.viewport', `width and height must be non-zero and at most 16384 in size, got ${vw}, ${vh}`);
   b.setContextReg('PA_CL_VPORT_XSCALE', f32bits(vw / 2), f32bits(vx + vw / 2), f32bits(vh / 2), f32bits(vy + vh / 2), f32bits(1), f32bits(0));
   b.setContextReg('PA_CL_VTE_CNTL', E('PA_CL_VTE_CNTL', { VPORT_X_SCALE_ENA: 1, VPORT_X_OFFSET_ENA: 1, VPORT_Y_SCALE_ENA: 1, VPORT_Y_OFFSET_ENA: 1, VPORT_Z_SCALE_ENA: 1, VPORT_Z_OFFSET_ENA: 1, VTX_W0_FMT: 1 }));
   b.setContextReg('PA_CL_CLIP_CNTL', E('PA_CL_CLIP_CNTL', { DX_CLIP_SPACE_DEF: 1 }));
@@ -643,6 +729,7 @@ export function runScene(scene: Json, dir = '.', opts: SceneOptions = {}): Scene
     if (query >= 0) b.zpassDump(query + 8).setContextReg('DB_COUNT_CONTROL', 0);
   });
   const pm4 = b.finish();
+  keys?.check();
   const pipe = new GfxPipeline(gen, mem, diag, codes, opts);
   const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec), zpassCounts: () => pipe.zpassCounts(), renderBackends: rbs });
   const ws = cp.run(pm4);

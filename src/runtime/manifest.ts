@@ -30,6 +30,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
+import { parseJsonText } from '../core/json.js';
 import { mulberry32 } from '../core/prng.js';
 import { f16bits } from '../core/float.js';
 import { ELEM, ELEM_TYPES, readElem, type ElemType } from '../core/elements.js';
@@ -118,15 +119,9 @@ export function loadManifest(path: string): Manifest {
     text = readFileSync(abs, 'utf8');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new InputError(err.code === 'ENOENT' ? 'no such file' : err.message, path);
+    throw new InputError(err.code === 'ENOENT' ? 'no such file' : err.code === 'EISDIR' ? 'is a directory, not a manifest file' : err.message, path);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new InputError(`not valid JSON: ${(e as Error).message}`, path);
-  }
-  return parseManifest(json, abs, dirname(abs));
+  return parseManifest(parseJsonText(text, path), abs, dirname(abs));
 }
 
 /** Validate a parsed manifest object; relative paths resolve against `dir`. */
@@ -137,6 +132,8 @@ export function parseManifest(json: unknown, path = '<inline>', dir = process.cw
   if (!isObj(json)) return fail('manifest', 'must be a JSON object');
   for (const k of Object.keys(json)) {
     if (!(MANIFEST_KEYS as readonly string[]).includes(k)) fail(k, `unknown field (expected ${MANIFEST_KEYS.join(', ')})`);
+    // null is not "absent": `"args": null` is a mistake, not an empty list.
+    if (json[k] === null) fail(k, 'is null (leave the field out, or give a value)');
   }
   const co = json.codeObject;
   if (typeof co !== 'string' || co === '') fail('codeObject', 'must be a non-empty path string');

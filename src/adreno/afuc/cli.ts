@@ -1,6 +1,7 @@
 /** `gpusim adreno afuc disasm|asm|emu`. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT_FINDING, EXIT_OK, InputError, UsageError } from '../../core/errors.js';
+import { intText } from '../../core/numbers.js';
 import { maybeGunzip } from '../../formats/rd.js';
 import type { Gen } from '../regs/db.js';
 import { AfucAsmError, assemble } from './isa.js';
@@ -47,7 +48,7 @@ function assembleSource(file: string, opts: Parameters<typeof fdAssemble>[1]): R
 
 /** Drop `--skip N` leading dwords (a firmware file's header) before disassembling or emulating. */
 function skipHeader(fw: Uint32Array, values: Record<string, unknown>): Uint32Array {
-  const n = values['skip'] !== undefined ? parseInt(String(values['skip']), 10) : 0;
+  const n = values['skip'] !== undefined ? intText(String(values['skip']), 'afuc disasm: --skip') : 0;
   if (!Number.isInteger(n) || n < 0 || n > fw.length) throw new UsageError(`--skip must be 0..${fw.length}`);
   return fw.subarray(n);
 }
@@ -127,7 +128,7 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
           const fwf = loadFirmware(bytes, file, forced);
           for (const l of firmwareSummary(fwf)) out(l);
         }
-        const fwId = values['fw-id'] !== undefined ? parseInt(String(values['fw-id']), 16) : undefined;
+        const fwId = values['fw-id'] !== undefined ? intText(String(values['fw-id']), '--fw-id', { radix: 16, max: 0xffffffff }) : undefined;
         if (fwId !== undefined && !fwIdInfo(fwId)) throw new UsageError(`--fw-id: unknown firmware id '${String(values['fw-id'])}'`);
         for (const l of fdDisassemble(bytes, { file, unitTest: values['unit-test'] === true, ...(forced ? { gen: forced } : {}), ...(fwId !== undefined ? { fwId } : {}) })) out(l);
         return EXIT_OK;
@@ -150,7 +151,7 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
       const o = values['output'];
       if (typeof o !== 'string') throw new UsageError('afuc asm: -o <output file> is required');
       const fwIdArg = values['fw-id'];
-      const id = fwIdArg !== undefined ? parseInt(String(fwIdArg), 16) : undefined;
+      const id = fwIdArg !== undefined ? intText(String(fwIdArg), '--fw-id', { radix: 16, max: 0xffffffff }) : undefined;
       if (id !== undefined && !fwIdInfo(id)) throw new UsageError(`--fw-id: unknown firmware id '${String(fwIdArg)}'`);
       if (file === 'test') {
         // The built-in test firmware: raw words, or with --fw-id the released file layout.
@@ -174,8 +175,8 @@ export function afucCommand(values: Record<string, unknown>, rest: string[], out
       const raw = fwf ? undefined : skipHeader(loadFw(file, gen), values);
       if (raw && raw.length === 0) throw new InputError('no instructions to run (empty firmware)', file);
       const emu = fwf ? firmwareEmu(fwf, 'SQE', 0, onStep) : new AfucEmu(raw!, { gen, ...onStep });
-      for (const b of (values['break'] as string[] | undefined) ?? []) emu.breakpoints.add(parseInt(b, 16));
-      const steps = values['steps'] !== undefined ? parseInt(String(values['steps']), 10) : 1_000_000;
+      for (const b of (values['break'] as string[] | undefined) ?? []) emu.breakpoints.add(intText(b, 'afuc emu: --break', { radix: 16, max: 0xffff }));
+      const steps = values['steps'] !== undefined ? intText(String(values['steps']), 'afuc emu: --steps', { max: 1_000_000_000 }) : 1_000_000;
       if (values['interactive']) return interactive(emu, values, out);
       let why = emu.run(steps);
       out(`bootstrap: ${why} after ${emu.steps} steps; packet table: ${Array.from(emu.jmptbl).filter((x, i, a) => a.indexOf(x) === i).length} distinct handlers`);

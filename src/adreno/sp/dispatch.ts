@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
+import { parseJsonText } from '../../core/json.js';
 import { ELEM, compareBuffers, type ElemType } from '../../core/elements.js';
 import { gpuIdOf } from '../ir3/isa.js';
 import { decodeShader, type Instr } from './decode.js';
@@ -44,7 +45,7 @@ const vec3 = (v: unknown, field: string): [number, number, number] => {
 export function readIr3Manifest(path: string): Ir3Manifest {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = parseJsonText(readFileSync(path, 'utf8'), undefined, 'ir3 manifest JSON');
   } catch (e) {
     throw new InputError(`ir3 manifest: ${path}: ${(e as Error).message}`);
   }

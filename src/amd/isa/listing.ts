@@ -69,12 +69,27 @@ export function branchTarget(line: DisasmLine): number | null {
 }
 
 /** Format blocks as llvm-objdump -d does (instruction column padded to 59, then `// ADDR: WORDS`). */
-export function formatListing(blocks: readonly ListingBlock[]): string {
+/**
+ * The listing as llvm-objdump -d prints it. With `collapsePadding`, a block's trailing run of
+ * s_code_end padding (the instruction-prefetch padding the linker appends after the last kernel)
+ * prints as its first line and one `; ... N more s_code_end` line (not llvm-objdump's text).
+ */
+export function formatListing(blocks: readonly ListingBlock[], opts: { collapsePadding?: boolean } = {}): string {
   const out: string[] = [];
   for (const b of blocks) {
     out.push('');
     if (b.symbol !== '') out.push(`${b.address.toString(16).padStart(16, '0')} <${b.symbol}>:`);
-    for (const l of b.lines) {
+    let keep = b.lines.length;
+    if (opts.collapsePadding) {
+      let k = b.lines.length;
+      while (k > 0 && b.lines[k - 1]!.text === 's_code_end') k--;
+      if (b.lines.length - k > 2) keep = k + 1;
+    }
+    for (const [i, l] of b.lines.entries()) {
+      if (i === keep) {
+        out.push(`\t; ... ${b.lines.length - keep} more s_code_end (padding to 0x${(b.lines[b.lines.length - 1]!.pc + 4).toString(16)}; --collapse-padding)`);
+        break;
+      }
       const words = l.words.map((w) => (w >>> 0).toString(16).toUpperCase().padStart(8, '0')).join(' ');
       let s = `\t${l.text.padEnd(59)}// ${l.pc.toString(16).toUpperCase().padStart(12, '0')}: ${words}`;
       const t = branchTarget(l);

@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { EXIT_ERROR, EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
 import { UsageError } from '../../core/errors.js';
+import { intOption } from '../../core/numbers.js';
 import { ALL_GENS, type Gen } from '../../adreno/regs/db.js';
+import { parseRd } from '../../formats/rd.js';
 import { decodeRaw, decodeRd, looksLikeRd, summaryLines } from '../../adreno/decode.js';
 import { loadPng } from './draw.js';
 
@@ -81,12 +83,9 @@ function parseGen(v: unknown): Gen | undefined {
   return g as Gen;
 }
 
-function parseNum(v: unknown, what: string): number | undefined {
-  if (v === undefined) return undefined;
-  const s = String(v);
-  const n = /^0x[0-9a-f]+$/i.test(s) ? parseInt(s, 16) : /^\d+$/.test(s) ? parseInt(s, 10) : NaN;
-  if (!Number.isFinite(n)) throw new UsageError(`${what} must be a number, got '${s}'`);
-  return n;
+/** A count or index option (decimal or 0x hex); --base is a GPU address, 48 bits on a6xx/a7xx. */
+function parseNum(v: unknown, what: string, max = 0xffffffff): number | undefined {
+  return intOption(v, what, { max });
 }
 
 async function sub(name: string, values: Record<string, unknown>, rest: string[], io: CliIO): Promise<number> {
@@ -109,6 +108,10 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       const json = !!values['json'];
       const quiet = !!values['summary'];
       const format = values['format'] === undefined ? undefined : String(values['format']);
+      if (submit !== undefined && looksLikeRd(bytes)) {
+        const n = parseRd(bytes, file).submits.length;
+        if (submit >= n) throw new UsageError(`adreno decode: --${values['submit'] !== undefined ? 'submit' : 'frame'} ${submit}: ${file} has ${n} submit(s)${n ? ` (0..${n - 1})` : ''}`);
+      }
       if (format !== undefined && format !== 'cffdump' && format !== 'text') throw new UsageError(`--format must be cffdump or text, got '${format}'`);
       if (format === 'cffdump') {
         if (!looksLikeRd(bytes)) throw new UsageError('--format cffdump needs an .rd capture');
@@ -122,7 +125,7 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       }
       const sum = looksLikeRd(bytes)
         ? decodeRd(bytes, { out, json, quiet, ...(gen ? { gen } : {}), ...(submit !== undefined ? { submit } : {}) }, file)
-        : decodeRaw(bytes, gen ?? 'a6xx', { out, json, quiet }, parseNum(values['base'], '--base') ?? 0);
+        : decodeRaw(bytes, gen ?? 'a6xx', { out, json, quiet }, parseNum(values['base'], '--base', 2 ** 48 - 1) ?? 0);
       if (quiet) for (const l of summaryLines(sum)) out(l);
       else if (!json) out(`-- ${sum.submits} submit(s), ${sum.packets} packet(s), ${sum.problems.length} problem(s)`);
       flush();

@@ -11,6 +11,7 @@ export const disasmCommand: Command = {
   name: 'disasm',
   summary: 'disassemble an AMDGPU code object (.co/.o) or raw bytes, as llvm-objdump -d prints it',
   help: `usage: gpusim disasm <file.co | file.o | raw.bin> [--mcpu gfx1100|gfx1030|gfx900] [--wave 32|64] [--kernel NAME] [--json]
+                     [--collapse-padding]
 
 ELF inputs are disassembled per function symbol; the target comes from the ELF header unless
 --mcpu is given. Anything that is not ELF is read as raw little-endian instruction dwords at address 0
@@ -21,12 +22,16 @@ llvm-objdump does; they are counted as findings (exit 1).
                   (s[4:5], vcc; llvm-objdump --mattr=+wavefrontsize64) text
   --kernel NAME   only this function symbol
   --json          print [{symbol, address, lines:[{pc, words, text}]}]
+  --collapse-padding
+                  print a trailing run of s_code_end padding as its first line and a count
+                  (default: every line, as llvm-objdump prints them)
 Exit: 0 ok, 1 if any word did not decode, 2 bad input.`,
   options: {
     mcpu: { type: 'string' },
     wave: { type: 'string' },
     kernel: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'collapse-padding': { type: 'boolean', default: false },
   },
   positionals: true,
   run(values, positionals, io) {
@@ -63,7 +68,7 @@ Exit: 0 ok, 1 if any word did not decode, 2 bad input.`,
       }))) + '\n');
     } else {
       if (isElf) io.stdout(`\n${file.split('/').pop()}:\tfile format elf64-amdgpu\n\nDisassembly of section .text:\n`);
-      io.stdout(formatListing(blocks));
+      io.stdout(formatListing(blocks, { collapsePadding: values['collapse-padding'] === true }));
     }
     if (unknown > 0) io.stderr(`gpusim: ${unknown} word(s) did not decode as ${mcpu} instructions\n`);
     return unknown > 0 ? 1 : 0;

@@ -3,6 +3,7 @@ import { formatCacheStats } from '../../amd/gfx/pops-cache.js';
 import { writeFileSync } from 'node:fs';
 import { EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
 import { UsageError } from '../../core/errors.js';
+import { intOption } from '../../core/numbers.js';
 import { resolveTarget, runSceneFile, targetBytes } from '../../runtime/draw-scene.js';
 import { PopsTrace } from '../../amd/gfx/pops-run.js';
 
@@ -37,10 +38,8 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (!file) throw new UsageError('draw: missing scene file');
   const order = String(values['order'] ?? 'roundrobin');
   if (order !== 'roundrobin' && order !== 'random') throw new UsageError('draw: --order roundrobin|random');
-  const seed = values['seed'] === undefined ? 1 : Number(values['seed']);
-  if (!Number.isInteger(seed)) throw new UsageError('draw: --seed takes an integer');
-  const maxInstructions = values['max-instructions'] === undefined ? 50_000_000 : Number(values['max-instructions']);
-  if (!Number.isInteger(maxInstructions) || maxInstructions <= 0) throw new UsageError('draw: --max-instructions takes a positive integer');
+  const seed = intOption(values['seed'], 'draw: --seed', { max: 0xffffffff }) ?? 1;
+  const maxInstructions = intOption(values['max-instructions'], 'draw: --max-instructions', { min: 1 }) ?? 50_000_000;
   const popsTrace = values['pops-trace'] !== undefined ? new PopsTrace() : undefined;
   const r = runSceneFile(file, { order, seed, maxInstructions, ...(values['gfx'] !== undefined ? { gfx: String(values['gfx']) } : {}), ...(popsTrace ? { popsTrace } : {}) });
   if (popsTrace) writeFileSync(String(values['pops-trace']), popsTrace.json());
@@ -56,6 +55,12 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
     const { encode } = await loadPng();
     writeFileSync(String(values['out']), encode({ width: r.width, height: r.height, data: px, channels: 4, depth: 8 }));
   }
+  const written: string[] = [];
+  if (values['out'] !== undefined) written.push(`image ${String(values['out'])}`);
+  if (values['raw'] !== undefined && !t) throw new UsageError('draw: --raw: the scene has no colour target to write');
+  if (values['raw'] !== undefined) written.push(`samples ${String(values['raw'])}`);
+  if (values['pm4'] !== undefined) written.push(`PM4 ${String(values['pm4'])}`);
+  if (values['pops-trace'] !== undefined) written.push(`POPS trace ${String(values['pops-trace'])}`);
   if (values['raw'] !== undefined && t) writeFileSync(String(values['raw']), targetBytes(r, t));
   if (values['pm4'] !== undefined) writeFileSync(String(values['pm4']), new Uint8Array(r.pm4.buffer, r.pm4.byteOffset, r.pm4.byteLength));
   const problems = r.diag.list.filter((d) => d.severity !== 'info');
@@ -70,6 +75,8 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
     }
     for (const [name, q] of r.queries) io.stdout(`occlusion query ${name}: ${q.samples === null ? 'not written by every RB' : `${q.samples} sample(s) passed`}\n`);
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
+    // Say what was written: a run without --out renders but keeps no image.
+    io.stdout(written.length ? `wrote ${written.join(', ')}\n` : 'no image written (give --out FILE.png)\n');
   }
   return problems.length || r.stats.aborted ? EXIT_FINDING : EXIT_OK;
 }

@@ -14,6 +14,9 @@ import { imageDiff, runOit } from '../../amd/gfx/pops-oit.js';
 import type { OitVariant } from '../../amd/gfx/pops-oit.js';
 import type { PopsGen } from '../../amd/gfx/pops-config.js';
 import { PopsTrace } from '../../amd/gfx/pops-run.js';
+import { PopsError } from '../../amd/gfx/pops.js';
+import { UsageError } from '../../core/errors.js';
+import { intOption } from '../../core/numbers.js';
 
 const HELP = `usage: gpusim pops oit [--gfx gfx11|gfx10.3|gfx9] [--seed N] [--samples 1|2|4|8] [--interlock pixel|sample]
                      [--draws N] [--prims N] [--size N] [--intrawave] [--variant NAME] [--pops-trace FILE] [--json]
@@ -29,9 +32,19 @@ waves, waves that waited, blocked polls, intrawave layers, serialisation depth.
   --variant      correct (default), no-wait, plain-first-read, plain-last-write, no-exit-wait, all-coherent,
                  load-at-exit, load-at-exit-awaited (gfx11: a read outstanding / awaited at the exit)
   --intrawave    load INTRAWAVE_COLLISION and run the layer loop (gfx10.3)
+  --seed         0 .. 2^32-1; --size: even, 4 .. 1024; --draws x --prims: at most 512 primitives (the runner
+                 rasterizes every draw first; 512 POPS wave IDs per packer); the waves that
+                 do not fit in the wave-ID space are reported as a usage error
   --pops-trace   write a Chrome trace (opens in Perfetto / chrome://tracing): per wave its life,
                  its wait for overlapped waves and its ordered section; model clocks shown as µs
 Exit code 1 when the image differs or a diagnostic fired.`;
+
+/** Limits of the options (the image is size x size x 8 sample slots, twice: the run's and the reference). */
+export const MAX_SIZE = 1024;
+export const MAX_DRAWS = 512;
+export const MAX_PRIMS = 512;
+export const MAX_TOTAL_PRIMS = 512;
+const oneWord = (s: string): string => (s.length > 40 ? `'${s.slice(0, 40)}…'` : `'${s}'`);
 
 const VARIANTS: readonly OitVariant[] = ['correct', 'no-wait', 'plain-first-read', 'plain-last-write', 'no-exit-wait', 'all-coherent', 'load-at-exit', 'load-at-exit-awaited'];
 
@@ -47,40 +60,39 @@ function run(values: Record<string, unknown>, positionals: string[], io: CliIO):
     io.stderr(`gpusim pops: --gfx ${gfx}: expected gfx11, gfx10.3 or gfx9 (or gfx1100, gfx1030, gfx900)\n`);
     return EXIT_ERROR;
   }
-  const num = (k: string, d: number): number => {
-    const v = values[k] === undefined ? d : Number(values[k]);
-    if (!Number.isInteger(v) || v < 0) throw new Error(`--${k} must be a non-negative integer`);
-    return v;
-  };
-  let seed: number, samples: number, draws: number, prims: number, size: number;
-  try {
-    seed = num('seed', 1);
-    samples = num('samples', 4);
-    draws = num('draws', 2);
-    prims = num('prims', 24);
-    size = num('size', 32);
-  } catch (e) {
-    io.stderr(`gpusim pops: ${(e as Error).message}\n`);
-    return EXIT_ERROR;
-  }
+  // Each option is checked on its own, against a limit named in the message (docs/cli.md).
+  const num = (k: string, d: number, max: number): number => intOption(values[k], `pops: --${k}`, { min: 0, max }) ?? d;
+  const seed = num('seed', 1, 0xffffffff);
+  const samples = num('samples', 4, 8);
+  const draws = num('draws', 2, MAX_DRAWS);
+  const prims = num('prims', 24, MAX_PRIMS);
+  const size = num('size', 32, MAX_SIZE);
   const interlock = String(values['interlock'] ?? 'pixel');
   const variant = String(values['variant'] ?? 'correct') as OitVariant;
-  if (![1, 2, 4, 8].includes(samples) || (interlock !== 'pixel' && interlock !== 'sample') || !VARIANTS.includes(variant) ||
-      draws < 1 || size < 4 || size % 2 !== 0) {
-    io.stderr('gpusim pops: bad --samples (1, 2, 4, 8), --interlock (pixel, sample), --variant, --draws or --size (even, >= 4)\n');
-    return EXIT_ERROR;
-  }
+  if (![1, 2, 4, 8].includes(samples)) throw new UsageError(`pops: --samples ${samples}: expected 1, 2, 4 or 8`);
+  if (interlock !== 'pixel' && interlock !== 'sample') throw new UsageError(`pops: --interlock ${oneWord(interlock)}: expected pixel or sample`);
+  if (!VARIANTS.includes(variant)) throw new UsageError(`pops: --variant ${oneWord(variant)}: expected one of ${VARIANTS.join(', ')}`);
+  if (draws < 1) throw new UsageError('pops: --draws 0: expected at least 1 draw');
+  if (size < 4 || size % 2 !== 0) throw new UsageError(`pops: --size ${size}: expected an even size of at least 4 (and at most ${MAX_SIZE})`);
+  if (draws * prims > MAX_TOTAL_PRIMS) throw new UsageError(`pops: --draws ${draws} x --prims ${prims} = ${draws * prims} primitives; the OIT runner takes at most ${MAX_TOTAL_PRIMS} in all (it rasterizes every draw before running them)`);
   const intrawave = values['intrawave'] === true;
   if (intrawave && gen !== 'gfx103') {
     io.stderr('gpusim pops: --intrawave needs --gfx gfx10.3 (GFX11 has no intrawave collisions)\n');
     return EXIT_ERROR;
   }
   const trace = values['pops-trace'] ? new PopsTrace() : undefined;
-  const r = runOit({
+  let r;
+  try {
+    r = runOit({
     gen, target: executableTarget(gen === 'gfx11' ? 'gfx1100' : gen === 'gfx9' ? 'gfx900' : 'gfx1030')!, seed, prims, size, variant,
     draws: Array.from({ length: draws }, () => ({ samples, interlock: interlock as 'pixel' | 'sample', intrawave })),
     ...(trace ? { trace } : {}),
-  });
+    });
+  } catch (e) {
+    // Every wave is rasterized before any runs: one packer's 10-bit POPS wave IDs bound them.
+    if (e instanceof PopsError) throw new UsageError(`pops: the scene needs more waves in flight than the POPS wave-ID limit (512 per packer) allows; use fewer --draws or --prims, or a larger --size (${e.message})`);
+    throw e;
+  }
   if (trace) writeFileSync(String(values['pops-trace']), trace.json());
   const diff = imageDiff(r.image, r.reference);
   const diags = r.diags.list;

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { InputError, UsageError } from '../../core/errors.js';
+import { intOption } from '../../core/numbers.js';
 import { MCPU_GEN, decodeProgram, type R600Gen } from '../../r600/isa/decode.js';
 import { assembleListing } from '../../r600/isa/asm.js';
 import { disassembleKernel, loadR600Object, vtxName } from '../../r600/isa/object.js';
@@ -92,12 +93,9 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
         throw new InputError(`cannot read ${f}`);
       }
     };
-    const num = (k: string): number | undefined => {
-      const v = values[k] as string | undefined;
-      if (v === undefined) return undefined;
-      if (!/^\d+$/.test(v)) throw new UsageError(`r600: --${k} must be a non-negative integer`);
-      return Number(v);
-    };
+    const num = (k: string, max = Number.MAX_SAFE_INTEGER): number | undefined => intOption(values[k], `r600: --${k}`, { max });
+    // Options are checked before any file is read.
+    if (values.mcpu !== undefined) genOf(String(values.mcpu));
     if (sub === 'disasm') {
       const bytes = readBytes(file);
       const isElf = bytes.length >= 4 && bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46;
@@ -134,7 +132,7 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
       if (values['atomic-byte-address'] === true && values['atomic-dword-index'] === true) throw new UsageError('r600: --atomic-byte-address and --atomic-dword-index contradict each other');
       const traceLines: string[] = [];
       const r = runR600Manifest(file, {
-        seed: num('seed'), order, strict: values.strict as boolean, maxInstructions: num('max-instructions'), stackSize: num('stack-size'),
+        seed: num('seed', 0xffffffff), order, strict: values.strict as boolean, maxInstructions: num('max-instructions'), stackSize: num('stack-size'),
         atomicByteAddress: values['atomic-dword-index'] !== true,
         trace: values.trace ? (l) => traceLines.push(l) : undefined,
       });

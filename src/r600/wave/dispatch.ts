@@ -200,10 +200,13 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
           const wave = o.order === 'random' ? alive[Math.floor(rand() * alive.length)]! : alive[0]!;
           // Run the chosen wave until it ends or waits (round-robin: one wave at a time to its next stop).
           for (;;) {
+            // The budget counts every instruction: the CF instruction and the ALU groups and
+            // fetches of the clause it ran.
+            const before = wave.stats.aluGroups + wave.stats.fetches;
             const r = stepCf(wave);
-            used++;
+            used += 1 + wave.stats.aluGroups + wave.stats.fetches - before;
             if (used > budget) {
-              o.diag.report({ id: 'r600.runaway', severity: 'error', where: { wave: wave.id, cf: wave.pc }, message: `instruction budget of ${budget} CF instructions exhausted (runaway loop?)`, seed: SEED });
+              o.diag.report({ id: 'r600.runaway', severity: 'error', where: { wave: wave.id, cf: wave.pc }, message: `instruction budget of ${budget} instructions (CF, ALU groups, fetches) exhausted (runaway loop?)`, seed: SEED });
               stopped = true;
               for (const w of list) if (!w.done) { w.done = true; o.onWaveEnd?.(w); }
               break outer;

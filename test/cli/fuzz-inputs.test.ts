@@ -1,0 +1,169 @@
+/**
+ * Fuzz every input format through the command line (seeded, deterministic): mutations of real
+ * inputs — the bundled clang-19 code objects and manifests, scenes, R600 objects, assembly text,
+ * afuc firmware, and from ../shared (skipped when absent) Adreno .rd captures and ir3 binaries.
+ * Each run must end with exit 0, 1 or 2, never 3 (an internal error); an exit 2 prints one line.
+ * Budgets (--max-instructions, --steps) bound every run, so a mutation cannot hang the suite.
+ * GPUSIM_FUZZ_N (default 200) sets the mutations per format.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { mulberry32 } from '../../src/core/prng.js';
+import { EXIT_ERROR } from '../../src/core/errors.js';
+
+const ROOT = new URL('../../..', import.meta.url).pathname;
+const SHARED = join(ROOT, '../shared');
+const N = Number(process.env.GPUSIM_FUZZ_N ?? 200);
+
+const INTERESTING = [0, 0xff, 0x7f, 0x80, 0xfe, 0x01, 0x10];
+
+/** One seeded mutation of bytes: flips, overwrites, interesting bytes, cuts, duplications. */
+export function mutateBytes(b: Uint8Array, r: () => number, words = false): Uint8Array {
+  let out = b.slice();
+  const n = 1 + Math.floor(r() * 4);
+  for (let k = 0; k < n && out.length; k++) {
+    const at = Math.floor(r() * out.length);
+    const kind = Math.floor(r() * 6);
+    if (kind === 0) out[at]! ^= 1 << Math.floor(r() * 8);
+    else if (kind === 1) out[at] = Math.floor(r() * 256);
+    else if (kind === 2) out[at] = INTERESTING[Math.floor(r() * INTERESTING.length)]!;
+    else if (kind === 3 && words) out.fill(r() < 0.5 ? 0xff : 0, at & ~3, Math.min(out.length, (at & ~3) + 4));
+    else if (kind === 4 && r() < 0.3) out = out.slice(0, words ? at & ~3 : at);
+    else if (kind === 5 && r() < 0.3) {
+      const len = Math.min(out.length - at, 1 + Math.floor(r() * 64));
+      const dup = new Uint8Array(out.length + len);
+      dup.set(out.subarray(0, at + len));
+      dup.set(out.subarray(at, at + len), at + len);
+      dup.set(out.subarray(at + len), at + 2 * len);
+      out = words ? dup.slice(0, dup.length & ~3) : dup;
+    } else out[at]! ^= 0x80;
+  }
+  return out;
+}
+
+const TEXT_PIECES = ['\r', '\0', '"', '{', '}', '[', ']', ',', ':', '-1', '1e309', '4294967296', '0x', 'null', '\ufeff', ' ', '\n', 'v', 's', ';', '9999999999'];
+
+/** One seeded mutation of text: a piece inserted, a span deleted or duplicated, a digit changed. */
+export function mutateText(t: string, r: () => number): string {
+  let s = t;
+  const n = 1 + Math.floor(r() * 3);
+  for (let k = 0; k < n; k++) {
+    const at = Math.floor(r() * (s.length + 1));
+    const kind = Math.floor(r() * 4);
+    if (kind === 0) s = s.slice(0, at) + TEXT_PIECES[Math.floor(r() * TEXT_PIECES.length)] + s.slice(at);
+    else if (kind === 1) s = s.slice(0, at) + s.slice(at + 1 + Math.floor(r() * 8));
+    else if (kind === 2) {
+      const len = 1 + Math.floor(r() * 40);
+      s = s.slice(0, at + len) + s.slice(at, at + len) + s.slice(at + len);
+    } else {
+      const digits = [...s.matchAll(/[0-9]/g)];
+      const d = digits[Math.floor(r() * digits.length)];
+      if (d?.index !== undefined) s = s.slice(0, d.index) + String(Math.floor(r() * 10)) + s.slice(d.index + 1);
+    }
+  }
+  return s;
+}
+
+async function gpusim(argv: string[]): Promise<{ code: number; err: string }> {
+  let err = '';
+  const code = await main(argv, { stdout: () => {}, stderr: (s) => void (err += s), isTTY: false });
+  return { code, err };
+}
+
+/** Run `n` mutations: write each to `file`, run the command, check the exit and the message. */
+async function fuzz(name: string, seed: number, n: number, write: (r: () => number) => void, argv: string[]): Promise<Record<number, number>> {
+  const r = mulberry32(seed);
+  const codes: Record<number, number> = {};
+  for (let i = 0; i < n; i++) {
+    write(r);
+    const res = await gpusim(argv);
+    codes[res.code] = (codes[res.code] ?? 0) + 1;
+    assert.ok(res.code === 0 || res.code === 1 || res.code === EXIT_ERROR, `${name} mutation ${i} (seed ${seed}): exit ${res.code}: ${res.err}`);
+    if (res.code === EXIT_ERROR) {
+      assert.equal(res.err.split('\n').filter(Boolean).length, 1, `${name} mutation ${i}: ${res.err}`);
+      assert.ok(res.err.length <= 420, `${name} mutation ${i}: message of ${res.err.length} characters`);
+    }
+  }
+  // A fuzz that only ever hits the first check exercises nothing: some mutations must get through.
+  assert.ok((codes[0] ?? 0) + (codes[1] ?? 0) > 0 || n < 20, `${name}: every mutation was rejected (${JSON.stringify(codes)})`);
+  return codes;
+}
+
+function withDir<T>(f: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-fuzz-'));
+  return f(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+test('fuzz: AMD code objects (info, disasm) and manifests (run)', () => withDir(async (dir) => {
+  const co = new Uint8Array(readFileSync(join(ROOT, 'kernels/bin/gfx1100/vadd.co')));
+  const f = join(dir, 'k.co');
+  await fuzz('code object info', 1, N, (r) => writeFileSync(f, mutateBytes(co, r)), ['info', f]);
+  await fuzz('code object disasm', 2, N, (r) => writeFileSync(f, mutateBytes(co, r)), ['disasm', f]);
+  const m = readFileSync(join(ROOT, 'kernels/manifests/vadd.json'), 'utf8')
+    .replace('"../bin/gfx1100/vadd.co"', JSON.stringify(f)).replace('"expected/vadd.c.bin"', JSON.stringify(join(ROOT, 'kernels/manifests/expected/vadd.c.bin')));
+  const mf = join(dir, 'm.json');
+  writeFileSync(f, co);
+  await fuzz('manifest', 3, N, (r) => writeFileSync(mf, mutateText(m, r)), ['run', mf, '--max-instructions', '20000']);
+  // Not yet: mutated code objects under `run` (mutation 82 of seed 4 hangs in the loader; open).
+}));
+
+test('fuzz: assembly text (asm, asm -o code object, run from .s)', () => withDir(async (dir) => {
+  const src = readFileSync(join(ROOT, 'examples/asm-kernel/sum.s'), 'utf8');
+  const f = join(dir, 'k.s');
+  await fuzz('asm', 5, N, (r) => writeFileSync(f, mutateText(src, r)), ['asm', f]);
+  await fuzz('asm -o', 6, N, (r) => writeFileSync(f, mutateText(src, r)), ['asm', f, '-o', join(dir, 'k.co')]);
+}));
+
+test('fuzz: scenes (draw)', () => withDir(async (dir) => {
+  for (const s of ['vs.s', 'ps.s', 'vs-legacy.s', 'ps-legacy.s']) copyFileSync(join(ROOT, 'examples/triangle', s), join(dir, s));
+  const text = readFileSync(join(ROOT, 'examples/triangle/scene.json'), 'utf8');
+  const f = join(dir, 'scene.json');
+  await fuzz('scene', 7, N, (r) => writeFileSync(f, mutateText(text, r)), ['draw', f, '--max-instructions', '50000']);
+  const ps = readFileSync(join(ROOT, 'examples/triangle/ps.s'), 'utf8');
+  writeFileSync(f, text);
+  await fuzz('scene ps.asm', 8, Math.ceil(N / 2), (r) => writeFileSync(join(dir, 'ps.s'), mutateText(ps, r)), ['draw', f, '--max-instructions', '50000']);
+}));
+
+test('fuzz: R600 objects (disasm, run)', () => withDir(async (dir) => {
+  const o = new Uint8Array(readFileSync(join(ROOT, 'kernels/r600/bin/cypress/vadd.o')));
+  const f = join(dir, 'vadd.o');
+  await fuzz('r600 disasm', 9, N, (r) => writeFileSync(f, mutateBytes(o, r, true)), ['r600', 'disasm', f]);
+  const m = JSON.parse(readFileSync(join(ROOT, 'kernels/r600/manifests/vadd.cypress.json'), 'utf8')) as Record<string, unknown>;
+  m.codeObject = f;
+  delete m.expect;
+  const mf = join(dir, 'm.json');
+  writeFileSync(mf, JSON.stringify(m));
+  await fuzz('r600 run', 10, Math.ceil(N / 2), (r) => writeFileSync(f, mutateBytes(o, r, true)), ['r600', 'run', mf, '--max-instructions', '20000']);
+}));
+
+test('fuzz: afuc firmware (disasm, emu)', () => withDir(async (dir) => {
+  const fw = join(dir, 'test.fw');
+  const made = await gpusim(['adreno', 'afuc', 'asm', 'test', '-o', fw, '--fw-id', '6ee']);
+  assert.equal(made.code, 0, made.err);
+  const b = new Uint8Array(readFileSync(fw));
+  const f = join(dir, 'm.fw');
+  await fuzz('afuc disasm', 11, N, (r) => writeFileSync(f, mutateBytes(b, r, true)), ['adreno', 'afuc', 'disasm', f]);
+  await fuzz('afuc emu', 12, N, (r) => writeFileSync(f, mutateBytes(b, r, true)), ['adreno', 'afuc', 'emu', f, '--steps', '2000']);
+}));
+
+test('fuzz: Adreno .rd captures (decode, run)', { skip: !existsSync(join(SHARED, 'adreno-captures/traces/fd-clouds.rd.gz')) && 'no ../shared/adreno-captures' }, () => withDir(async (dir) => {
+  const rd = new Uint8Array(gunzipSync(readFileSync(join(SHARED, 'adreno-captures/traces/fd-clouds.rd.gz'))));
+  const f = join(dir, 'm.rd');
+  await fuzz('rd decode', 13, N, (r) => writeFileSync(f, mutateBytes(rd, r, true)), ['adreno', 'decode', f, '--summary']);
+  await fuzz('rd run', 14, Math.ceil(N / 2), (r) => writeFileSync(f, mutateBytes(rd, r, true)), ['adreno', 'run', f]);
+}));
+
+test('fuzz: ir3 binaries (disasm)', { skip: !existsSync(join(SHARED, 'ir3-corpus/bin')) && 'no ../shared/ir3-corpus' }, () => withDir(async (dir) => {
+  const bins = readdirSync(join(SHARED, 'ir3-corpus/bin')).filter((n) => n.endsWith('.a630.bin')).sort().slice(0, 4);
+  const f = join(dir, 'm.bin');
+  let seed = 15;
+  for (const name of bins) {
+    const b = new Uint8Array(readFileSync(join(SHARED, 'ir3-corpus/bin', name)));
+    await fuzz(`ir3 ${name}`, seed++, Math.ceil(N / bins.length), (r) => writeFileSync(f, mutateBytes(b, r, true)), ['adreno', 'ir3', 'disasm', f, '--gpu', 'a630']);
+  }
+}));
