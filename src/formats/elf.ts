@@ -288,6 +288,11 @@ export class ElfFile {
       if (off === 0 && strtab.size === 0) return '';
       throw new InputError(`${what}: offset ${hex(off)} is outside string table section ${strtab.index} (size ${hex(strtab.size)})`);
     }
+    if (strtab.type === SHT.NULL || strtab.offset + strtab.size > this.bytes.length) {
+      // A SHT_NULL header is not bounds-checked when the sections are read: it must not serve as a
+      // string table (its size may be anything, and the scan below would run past the file).
+      throw new InputError(`${what}: section ${strtab.index} (type ${strtab.type}, ${hex(strtab.size)} bytes at ${hex(strtab.offset)}) is not a string table inside the file`);
+    }
     const start = strtab.offset + off;
     const end = strtab.offset + strtab.size;
     let p = start;

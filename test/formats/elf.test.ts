@@ -137,4 +137,14 @@ test('malformed ELF files give one-line InputErrors', () => {
   const nm = good.slice();
   new DataView(nm.buffer).setUint32(shoff + 3 * 64, 0xffff, true);
   expectInputError(nm, /^name of section 3: offset 0xffff is outside string table section \d+/);
+  // e_shstrndx naming a SHT_NULL header with a huge size and an offset past the file (a fuzzed
+  // vadd.co once made the name scan run for minutes): refused, not scanned.
+  const nul = good.slice();
+  const ndv = new DataView(nul.buffer);
+  const strndx = ndv.getUint16(62, true);
+  const so = shoff + strndx * 64;
+  ndv.setUint32(so + 4, SHT.NULL, true);
+  ndv.setBigUint64(so + 24, BigInt(good.length * 8), true);
+  ndv.setBigUint64(so + 32, 0x30000000d00n, true);
+  expectInputError(nul, /^name of section 0: section \d+ \(type 0, 0x30000000d00 bytes at 0x[0-9a-f]+\) is not a string table inside the file$/);
 });
