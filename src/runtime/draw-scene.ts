@@ -500,7 +500,7 @@ function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneRes
     if (out.length > limit) err(f, `at most ${limit} user SGPRs`);
     return out;
   };
-  const ngg = gen === 'gfx11' || forTarget(obj(scene.vs, 'vs'), target, 'vs').ngg === true;
+  const ngg = gen === 'gfx11' || heads.vs.j.ngg === true;
   const stage = (key: 'vs' | 'ps'): { va: number; wave: 32 | 64; vgprs: number; user: number[]; j: Json; cfg: ShaderConfig | null } => {
     const { j, shader: sn, wave: w } = heads[key];
     const va = shaderVa.get(sn) ?? err(`${key}.shader`, `no shader '${sn}'`);
@@ -754,19 +754,28 @@ interface ShaderConfig {
  * rsrc1, rsrc2, rsrc3, spi_ps_input_ena, spi_ps_input_addr, and radv_shader_info_ps.{wave_size,
  * db_shader_control, spi_shader_col_format, pops, pops_is_per_sample}. Numbers or "0x..." strings.
  */
+/**
+ * An object of RADV's config.json: RADV writes more keys than a draw needs (SGPR counts, scratch,
+ * float mode...), so its keys are not checked for misspellings as the scene's own are.
+ */
+function radvObj(v: unknown, field: string): Json {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) err(field, 'expected an object');
+  return v as Json;
+}
+
 function shaderConfig(v: unknown, dir: string, f: string): ShaderConfig {
   let o: Json;
   if (typeof v === 'string') {
     let text: string;
     try { text = readFileSync(resolve(dir, v), 'utf8'); } catch (e) { return err(f, (e as Error).message); }
-    try { o = obj(JSON.parse(text), f); } catch (e) { if (e instanceof InputError) throw e; return err(f, `not JSON: ${(e as Error).message}`); }
-  } else o = obj(v, f);
+    try { o = radvObj(JSON.parse(text), f); } catch (e) { if (e instanceof InputError) throw e; return err(f, `not JSON: ${(e as Error).message}`); }
+  } else o = radvObj(v, f);
   const u32 = (x: unknown, ff: string): number => {
     if (typeof x === 'string' && /^0x[0-9a-f]+$/i.test(x)) return int(Number(x), ff, 0, 0xffffffff);
     return int(x, ff, 0, 0xffffffff);
   };
   const opt = (x: unknown, ff: string): number | undefined => (x === undefined ? undefined : u32(x, ff));
-  const info = o.radv_shader_info_ps === undefined ? {} : obj(o.radv_shader_info_ps, `${f}.radv_shader_info_ps`);
+  const info = o.radv_shader_info_ps === undefined ? {} : radvObj(o.radv_shader_info_ps, `${f}.radv_shader_info_ps`);
   const ws = info.wave_size ?? o.wave_size;
   if (ws !== undefined && ws !== 32 && ws !== 64) err(`${f}.wave_size`, '32 or 64');
   const isPs = o.spi_ps_input_ena !== undefined && u32(o.spi_ps_input_ena, `${f}.spi_ps_input_ena`) !== 0;
