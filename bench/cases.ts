@@ -37,19 +37,24 @@ function floats(n: number, seed: number, lo: number, hi: number): Float32Array {
  * terms in any order, with or without fma: |got - want| <= n * 2^-23 * `mag` (the sum of the
  * terms' magnitudes), per element.
  */
-function cmpSum(got: Uint8Array | undefined, want: Float64Array, mag: Float64Array, n: number): string | null {
-  if (!got) return 'output missing';
-  const g = new Float32Array(got.buffer.slice(got.byteOffset, got.byteOffset + got.byteLength));
-  if (g.length !== want.length) return `length ${g.length}, want ${want.length}`;
+/** Count the elements `ok(i)` refuses: null when none, else the count and the first one. */
+function mismatches(n: number, ok: (i: number) => boolean, what: string, show: (i: number) => string): string | null {
   let bad = 0;
   let first = -1;
-  for (let i = 0; i < want.length; i++) {
-    if (!(Math.abs(g[i]! - want[i]!) <= n * 2 ** -23 * mag[i]!)) {
+  for (let i = 0; i < n; i++) {
+    if (!ok(i)) {
       if (first < 0) first = i;
       bad++;
     }
   }
-  return bad === 0 ? null : `${bad} outside the rounding bound, first [${first}] got ${g[first]} want ${want[first]}`;
+  return bad === 0 ? null : `${bad} ${what}, first [${first}] ${show(first)}`;
+}
+
+function cmpSum(got: Uint8Array | undefined, want: Float64Array, mag: Float64Array, n: number): string | null {
+  if (!got) return 'output missing';
+  const g = new Float32Array(got.buffer.slice(got.byteOffset, got.byteOffset + got.byteLength));
+  if (g.length !== want.length) return `length ${g.length}, want ${want.length}`;
+  return mismatches(want.length, (i) => Math.abs(g[i]! - want[i]!) <= n * 2 ** -23 * mag[i]!, 'outside the rounding bound', (i) => `got ${g[i]} want ${want[i]}`);
 }
 
 function bytesOf(a: Float32Array | Uint32Array | Uint8Array): Uint8Array {
@@ -68,29 +73,13 @@ function cmpF32(got: Uint8Array | undefined, want: Float32Array): string | null 
   if (!got) return 'output missing';
   const g = new Float32Array(got.buffer.slice(got.byteOffset, got.byteOffset + got.byteLength));
   if (g.length !== want.length) return `length ${g.length}, want ${want.length}`;
-  let bad = 0;
-  let first = -1;
-  for (let i = 0; i < want.length; i++) {
-    if (!Object.is(g[i], want[i])) {
-      if (first < 0) first = i;
-      bad++;
-    }
-  }
-  return bad === 0 ? null : `${bad} mismatches, first [${first}] got ${g[first]} want ${want[first]}`;
+  return mismatches(want.length, (i) => Object.is(g[i], want[i]), 'mismatches', (i) => `got ${g[i]} want ${want[i]}`);
 }
 
 function cmpU32(got: Uint8Array | undefined, want: Uint32Array): string | null {
   if (!got) return 'output missing';
   const g = new Uint32Array(got.buffer.slice(got.byteOffset, got.byteOffset + got.byteLength));
-  let bad = 0;
-  let first = -1;
-  for (let i = 0; i < want.length; i++) {
-    if (g[i] !== want[i]) {
-      if (first < 0) first = i;
-      bad++;
-    }
-  }
-  return bad === 0 ? null : `${bad} mismatches, first [${first}] got ${g[first]} want ${want[first]}`;
+  return mismatches(want.length, (i) => g[i] === want[i], 'mismatches', (i) => `got ${g[i]} want ${want[i]}`);
 }
 
 export interface CaseOptions {

@@ -494,8 +494,9 @@ for (const [op, key] of Object.entries(IMAGE_ATOMICS)) {
     const ndata = (wide ? 2 : 1) * (cmp ? 2 : 1);
     if (vdata + ndata > env.vgprs) srcRows(env, inst, vdata, ndata, 'data', findings);
     const dataRow = (k: number): number => (vdata + k >= env.vgprs ? 0 : vdata + k) * ws;
-    const regs = (G.typeDims ? Array.from({ length: 4 }, (_, k) => f.vaddr! + k) : addrRegs(inst)).map((r) => (r >= env.vgprs ? 0 : r));
-    if (!G.typeDims && addrRegs(inst).some((r) => r >= env.vgprs)) srcRows(env, inst, addrRegs(inst)[0]!, addrRegs(inst).length, 'address', findings);
+    const addr = G.typeDims ? Array.from({ length: 4 }, (_, k) => f.vaddr! + k) : addrRegs(inst);
+    const regs = addr.map((r) => (r >= env.vgprs ? 0 : r));
+    if (!G.typeDims && addr.some((r) => r >= env.vgprs)) srcRows(env, inst, addr[0]!, addr.length, 'address', findings);
     const instDims = f.dim === DIM_1D || f.dim === DIM_1D_ARRAY ? 1 : 2, instArray = f.dim === DIM_1D_ARRAY || f.dim === DIM_2D_ARRAY;
     const why = unsupported(inst) || (wide ? '64-bit image atomics are not modelled' : '');
     const warn = new OncePerDispatch(env);
