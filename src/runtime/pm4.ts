@@ -33,6 +33,8 @@ export interface Pm4ComputeOptions {
   /** Passed on to dispatch.ts (see DispatchConfig). */
   readonly engine?: DispatchConfig['engine'];
   readonly trace?: DispatchConfig['trace'];
+  readonly traceAfter?: DispatchConfig['traceAfter'];
+  readonly observer?: DispatchConfig['observer'];
   readonly progress?: DispatchConfig['progress'];
   readonly onWaveEnd?: DispatchConfig['onWaveEnd'];
 }
@@ -157,6 +159,7 @@ export function computeLauncher(codes: readonly LoadedCode[], opts: Pm4ComputeOp
       grid, block, kernargVa: 0, dispatchPacketVa: 0, queueVa: 0, userData: l.userData, dynamicLds: ldsBytes - kd.group_segment_fixed_size,
       order: opts.order ?? 'roundrobin', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
       ...(opts.engine ? { engine: opts.engine } : {}), ...(opts.trace ? { trace: opts.trace } : {}),
+      ...(opts.traceAfter ? { traceAfter: opts.traceAfter } : {}), ...(opts.observer ? { observer: opts.observer } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       scratchPerLane: kd.private_segment_fixed_size + (opts.extraScratchPerLane ?? (md?.uses_dynamic_stack ? 16384 : 0)),
       ...(start.some((s) => s !== 0) ? { groupBase: start } : {}),

@@ -62,6 +62,16 @@ export interface SqOptions {
   /** After each instruction, with the clock advanced (POPS caches and trace). */
   readonly after?: ((w: Wave) => void) | undefined;
   readonly trap?: TrapCode | null;
+  /** Sees each turn and barrier release (a timeline, amd/sq/timeline.ts); per turn, never per instruction. */
+  readonly observer?: SqObserver | null;
+}
+
+/** What a timeline sees of the scheduler: called per turn and per barrier release, not per instruction. */
+export interface SqObserver {
+  /** Wave `w` issued instructions from model clock `t0` to `t1` in one turn (its state is the one after it). */
+  turn(w: Wave, t0: number, t1: number): void;
+  /** The workgroup barrier of `peers` released its waiting waves at clock `t`. */
+  barrier(peers: readonly Wave[], t: number): void;
 }
 
 export class Sq {
@@ -83,6 +93,7 @@ export class Sq {
   private readonly trapProgram: Program | null;
   private readonly trapBase: number;
   private readonly trapEnd: number;
+  private readonly obs: SqObserver | null;
 
   constructor(o: SqOptions) {
     this.diag = o.diag;
@@ -97,6 +108,7 @@ export class Sq {
     this.trapProgram = t === null ? null : t.program;
     this.trapBase = t === null ? 0 : t.base;
     this.trapEnd = t === null ? 0 : t.end;
+    this.obs = o.observer ?? null;
   }
 
   /**
@@ -119,6 +131,7 @@ export class Sq {
     const tp = this.trapProgram;
     const tb = this.trapBase;
     const te = this.trapEnd;
+    const obs = this.obs;
     let executed = this.executed;
     let progressed = false;
     for (let k = 0; k < n && !this.stopped; k++) {
@@ -127,6 +140,7 @@ export class Sq {
       if (barrierAtTurn && w.state === 'barrier') this.releaseBarrier(w.peers);
       if (w.state !== 'ready') continue;
       const q = rnd !== null ? 1 + Math.floor(rnd() * qmax) : QUANTUM;
+      const t0 = clk.t;
       for (let i = 0; i < q && w.state === 'ready'; i++) {
         const prog = tp !== null && w.pc >= tb && w.pc < te ? tp : program;
         if (blocks && !w.vgprsReleased && executed < budget) {
@@ -176,6 +190,7 @@ export class Sq {
         if (after !== undefined) after(w);
         progressed = true;
       }
+      if (obs !== null && clk.t !== t0) obs.turn(w, t0, clk.t);
     }
     this.executed = executed;
     return progressed;
@@ -212,6 +227,7 @@ export class Sq {
    */
   releaseBarrier(peers: readonly Wave[]): boolean {
     if (!barrierComplete(peers)) return false;
+    this.obs?.barrier(peers, this.clk.t);
     release(peers);
     return true;
   }
@@ -293,6 +309,7 @@ export class Sq {
         }
       }
       if (atBarrier > 0 && barrierDue(live, atBarrier, halted)) {
+        this.obs?.barrier(gw, this.clk.t);
         release(gw);
         progressed = true;
       }

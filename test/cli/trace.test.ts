@@ -1,0 +1,209 @@
+/**
+ * Traces people can read (issue 23): `run|draw --trace` lines carry EXEC, the registers each
+ * instruction changed and the memory it touched, at the PCs disasm and diagnostics print, bounded
+ * by --trace-limit; `--timeline` writes Chrome trace-event JSON of the scheduler's waves, barriers
+ * and POPS ordered sections. Checked against the kernel's own input file, the disassembly of the
+ * same code object, and the run's instruction counts.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { EXIT_ERROR, EXIT_OK } from '../../src/core/errors.js';
+import { summariseRanges } from '../../src/amd/sq/trace.js';
+
+const ROOT = new URL('../../..', import.meta.url).pathname;
+const SUM = join(ROOT, 'examples/asm-kernel');
+
+interface Ev { name: string; cat: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, unknown> }
+
+async function gpusim(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), isTTY: false });
+  return { code, out, err };
+}
+
+function withDir(f: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-trace-'));
+  return f(dir).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** The hand-written sum kernel, its inputs and manifest copied into `dir` (the .s edited by `edit`). */
+function sumKernel(dir: string, edit: (s: string) => string = (s) => s): string {
+  for (const f of ['in.bin', 'out.expected.bin', 'sum.json']) copyFileSync(join(SUM, f), join(dir, f));
+  writeFileSync(join(dir, 'sum.s'), edit(readFileSync(join(SUM, 'sum.s'), 'utf8')));
+  return join(dir, 'sum.json');
+}
+
+function events(file: string): Ev[] {
+  const t = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: Ev[]; otherData: { clock: string } };
+  assert.match(t.otherData.clock, /1 tick per issued wave-instruction/);
+  return t.traceEvents;
+}
+
+/** Slices of the SQ's wave turns: one wave issues at a time, so they never overlap and their lengths add up to the instructions. */
+function checkTurns(ev: readonly Ev[], instructions: number): void {
+  const turns = ev.filter((e) => e.ph === 'X' && e.cat.startsWith('wave.')).sort((a, b) => a.ts - b.ts);
+  assert.ok(turns.length > 0);
+  assert.equal(turns.reduce((n, e) => n + e.dur!, 0), instructions);
+  for (let i = 1; i < turns.length; i++) assert.ok(turns[i]!.ts >= turns[i - 1]!.ts + turns[i - 1]!.dur!, `turns overlap at ${turns[i]!.ts}`);
+  const named = new Set(ev.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => `${e.pid}:${e.tid}`));
+  for (const e of turns) assert.ok(named.has(`${e.pid}:${e.tid}`), `track ${e.pid}:${e.tid} has no name`);
+}
+
+test('run --trace: EXEC, registers changed, memory touched, at the addresses disasm prints', async () => {
+  await withDir(async (dir) => {
+    const m = sumKernel(dir);
+    const r = await gpusim('run', m, '--trace', join(dir, 't.txt'), '--json');
+    assert.equal(r.code, EXIT_OK, r.err);
+    const run = JSON.parse(r.out) as { waveInstructions: number; traceLines: number; traceSkipped: number };
+    const lines = readFileSync(join(dir, 't.txt'), 'utf8').trim().split('\n');
+    assert.equal(lines.length, run.waveInstructions);
+    assert.equal(run.traceLines, run.waveInstructions);
+    assert.equal(run.traceSkipped, 0);
+    // The kernel's input file: lanes 0..3 of wave 0 load in[0..3].
+    const input = new Uint32Array(new Uint8Array(readFileSync(join(dir, 'in.bin'))).buffer, 0, 4);
+    const load = lines.find((l) => l.startsWith('wave 0 ') && l.includes('global_load_b32'))!;
+    assert.match(load, /^wave 0 pc 0x[0-9a-f]+ exec 0xffffffff  global_load_b32 v1, v0, s\[4:5\]  \| v1 = /);
+    assert.ok(load.includes(`v1 = ${[...input].map((v, l) => `${l}:0x${v.toString(16)}`).join(' ')} (`), load);
+    assert.match(load, /\| mem 0x[0-9a-f]+\.\.0x[0-9a-f]+ \(128 B\)$/); // 32 lanes x 4 bytes, contiguous
+    assert.match(lines[0]!, /s_load_b128 s\[4:7\], s\[0:1\], null  \| s4=0x[0-9a-f]+ s5=0x[0-9a-f]+ s6=0x[0-9a-f]+ s7=0x[0-9a-f]+ \| mem 0x[0-9a-f]+\.\.0x[0-9a-f]+ \(16 B\)$/);
+    assert.ok(lines.some((l) => /s_cmp_ge_u32 s10, s8  \| scc=1$/.test(l)));
+    // Every traced PC shows the instruction the disassembly lists at that address.
+    assert.equal((await gpusim('asm', join(dir, 'sum.s'), '--format', 'co', '-o', join(dir, 'sum.co'))).code, EXIT_OK);
+    const dis = await gpusim('disasm', join(dir, 'sum.co'));
+    const at = new Map<number, string>();
+    for (const l of dis.out.split('\n')) {
+      const x = /^\t(.*?)\s+\/\/ ([0-9A-F]{12}):/.exec(l);
+      if (x) at.set(parseInt(x[2]!, 16), x[1]!.trim());
+    }
+    for (const l of lines) {
+      const x = /^wave \d+ pc 0x([0-9a-f]+) exec 0x[0-9a-f]+  (.*?)(  \||$| \|)/.exec(l)!;
+      assert.equal(at.get(parseInt(x[1]!, 16)), x[2]!.trim(), l);
+    }
+  });
+});
+
+test('run --trace: a diagnostic names the PC of the traced instruction', async () => {
+  await withDir(async (dir) => {
+    // Without the s_waitcnt vmcnt(0) the loop reads v1 before its load is waited for.
+    const m = sumKernel(dir, (s) => s.replace('  s_waitcnt vmcnt(0)\n', ''));
+    const r = await gpusim('run', m, '--trace', join(dir, 't.txt'));
+    assert.equal(r.code, EXIT_OK, r.err);
+    const d = /gfx11\.waitcnt\.read-before-wait \(pc 0x([0-9a-f]+), wave (\d+)/.exec(r.out);
+    assert.ok(d, r.out);
+    const line = readFileSync(join(dir, 't.txt'), 'utf8').split('\n').find((l) => l.startsWith(`wave ${d[2]} pc 0x${d[1]} `));
+    assert.match(line ?? '', /v_add_nc_u32_e32 v2, v2, v1/);
+  });
+});
+
+test('run --trace-limit bounds the file and says what it left out; quiet under the limit', async () => {
+  await withDir(async (dir) => {
+    const m = sumKernel(dir);
+    const r = await gpusim('run', m, '--trace', join(dir, 't.txt'), '--trace-limit', '10');
+    assert.equal(r.code, EXIT_OK, r.err);
+    const lines = readFileSync(join(dir, 't.txt'), 'utf8').trim().split('\n');
+    assert.equal(lines.length, 11);
+    assert.equal(lines[10], '... 590 more wave-instructions past --trace-limit');
+    assert.match(r.out, /trace: 10 lines, 590 wave-instructions past --trace-limit not traced/);
+    const all = await gpusim('run', m, '--trace', join(dir, 'all.txt'), '--trace-limit', '600');
+    assert.doesNotMatch(all.out, /trace:/);
+    assert.doesNotMatch(readFileSync(join(dir, 'all.txt'), 'utf8'), /past --trace-limit/);
+  });
+});
+
+test('run: trace and timeline options that cannot apply are usage errors', async () => {
+  await withDir(async (dir) => {
+    const m = sumKernel(dir);
+    for (const [argv, re] of [
+      [['--trace-limit', '5'], /--trace-limit needs --trace FILE/],
+      [['--trace', join(dir, 't'), '--engine', 'fast'], /--trace runs the interpreter/],
+      [['--trace', join(dir, 't'), '--trace-limit', '0'], /--trace-limit: 0 is out of range/],
+      [['--trace', join(dir, 't'), '--trace-limit', '1e3'], /--trace-limit: '1e3' is not an integer/],
+    ] as const) {
+      const r = await gpusim('run', m, ...argv);
+      assert.equal(r.code, EXIT_ERROR, `${argv.join(' ')}: ${r.err}`);
+      assert.match(r.err, re);
+    }
+    const r600 = await gpusim('run', join(ROOT, 'kernels/r600/manifests/vadd.cypress.json'), '--timeline', join(dir, 'x.json'));
+    assert.equal(r600.code, EXIT_ERROR);
+    assert.match(r600.err, /--timeline does not apply to an R600-family object/);
+    assert.equal(existsSync(join(dir, 'x.json')), false);
+  });
+});
+
+test('run --timeline: wave turns per CU and SIMD, barrier waits, over the model clock', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'tl.json');
+    const r = await gpusim('run', join(ROOT, 'kernels/manifests/lds_rotate.json'), '--timeline', file, '--json');
+    assert.equal(r.code, EXIT_OK, r.err);
+    const run = JSON.parse(r.out) as { waveInstructions: number; waves: number };
+    const ev = events(file);
+    checkTurns(ev, run.waveInstructions);
+    assert.ok(ev.some((e) => e.name === 'process_name' && e.args?.['name'] === 'CU 0'));
+    assert.ok(ev.some((e) => e.name === 'thread_name' && /^SIMD \d · compute wave 0$/.test(String(e.args?.['name']))));
+    // lds_rotate stores to LDS, waits at one s_barrier, loads its neighbour's value: one wait per wave.
+    const barriers = ev.filter((e) => e.cat === 'barrier');
+    assert.equal(barriers.length, run.waves);
+    for (const b of barriers) assert.ok(b.dur! >= 0 && b.name === 's_barrier');
+    // A kernel without barriers has none (quiet).
+    const plain = join(dir, 'plain.json');
+    assert.equal((await gpusim('run', sumKernel(dir), '--timeline', plain)).code, EXIT_OK);
+    assert.equal(events(plain).filter((e) => e.cat === 'barrier').length, 0);
+  });
+});
+
+test('draw --timeline on a POPS scene: stage waves, and each PS wave waits for overlapped waves then holds its ordered section', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'pops.json');
+    const r = await gpusim('draw', join(ROOT, 'examples/pops-oit/scene.json'), '--timeline', file, '--json');
+    assert.equal(r.code, EXIT_OK, r.err);
+    const s = (JSON.parse(r.out) as { stats: { psWaves: number; gsInstructions: number; psInstructions: number } }).stats;
+    const ev = events(file);
+    checkTurns(ev, s.gsInstructions + s.psInstructions);
+    assert.ok(ev.some((e) => e.cat === 'wave.GS') && ev.some((e) => e.cat === 'wave.PS'));
+    const ordered = ev.filter((e) => e.cat === 'pops.ordered');
+    assert.equal(ordered.length, s.psWaves); // every PS wave of a POPS draw enters and leaves its section
+    const waits = ev.filter((e) => e.cat === 'pops.wait');
+    assert.ok(waits.length > 0);
+    for (const w of waits) {
+      const o = ordered.find((x) => x.pid === w.pid && x.tid === w.tid)!;
+      assert.equal(w.ts + w.dur!, o.ts, 'the wait ends where the ordered section starts');
+    }
+    assert.ok(ev.some((e) => e.name === 'process_name' && /^POPS packer \d+$/.test(String(e.args?.['name']))));
+    // A scene without POPS has no POPS tracks (quiet).
+    const tri = join(dir, 'tri.json');
+    assert.equal((await gpusim('draw', join(ROOT, 'examples/triangle/scene.json'), '--timeline', tri)).code, EXIT_OK);
+    assert.equal(events(tri).filter((e) => e.cat.startsWith('pops.')).length, 0);
+  });
+});
+
+test('draw --trace: every stage traced with its name, bounded by --trace-limit', async () => {
+  await withDir(async (dir) => {
+    const r = await gpusim('draw', join(ROOT, 'examples/triangle/scene.json'), '--trace', join(dir, 't.txt'), '--json');
+    assert.equal(r.code, EXIT_OK, r.err);
+    const s = (JSON.parse(r.out) as { stats: { gsInstructions: number; psInstructions: number } }).stats;
+    const lines = readFileSync(join(dir, 't.txt'), 'utf8').trim().split('\n');
+    assert.equal(lines.filter((l) => l.startsWith('GS wave ')).length, s.gsInstructions);
+    assert.equal(lines.filter((l) => l.startsWith('PS wave ')).length, s.psInstructions);
+    assert.ok(lines.every((l) => /^(GS|VS|PS) wave \d+ pc 0x[0-9a-f]+ exec 0x[0-9a-f]+  \S/.test(l)));
+    const lim = await gpusim('draw', join(ROOT, 'examples/triangle/scene.json'), '--trace', join(dir, 'l.txt'), '--trace-limit', '5');
+    assert.equal(lim.code, EXIT_OK);
+    assert.match(lim.out, /wrote trace .* \(5 lines, \d+ past the limit\)/);
+    assert.equal(readFileSync(join(dir, 'l.txt'), 'utf8').trim().split('\n').length, 6);
+    const both = await gpusim('draw', join(ROOT, 'examples/pops-oit/scene.json'), '--timeline', join(dir, 'a'), '--pops-trace', join(dir, 'b'));
+    assert.equal(both.code, EXIT_ERROR);
+    assert.match(both.err, /--timeline holds the POPS tracks of --pops-trace/);
+  });
+});
+
+test('memory ranges: contiguous lanes merge, strided lanes summarise, scattered lanes list', () => {
+  const lanes = (n: number, base: number, stride: number, size: number) => Array.from({ length: n }, (_, l) => [base + l * stride, size]).flat();
+  assert.equal(summariseRanges(lanes(32, 0x1000, 4, 4)), '0x1000..0x107f (128 B)');
+  assert.equal(summariseRanges(lanes(4, 0x1000, 16, 4)), '4 x 4 B at 0x1000 stride 16 (..0x1033)');
+  assert.equal(summariseRanges([0x2000, 4, 0x1000, 4, 0x1004, 4, 0x3000, 8]), '3 ranges in 0x1000..0x3007: 0x1000+8 0x2000+4 0x3000+8');
+  assert.equal(summariseRanges([0x1000, 4, 0x1000, 4]), '0x1000..0x1003 (4 B)'); // a read-modify-write of one dword
+});
