@@ -7,12 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { EXIT_ERROR, EXIT_OK } from '../../src/core/errors.js';
 import { summariseRanges } from '../../src/amd/sq/trace.js';
+import { demoFrameRd, SHARED_CAPTURE } from '../../src/cli/commands/demo.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const SUM = join(ROOT, 'examples/asm-kernel');
@@ -206,4 +207,57 @@ test('memory ranges: contiguous lanes merge, strided lanes summarise, scattered 
   assert.equal(summariseRanges(lanes(4, 0x1000, 16, 4)), '4 x 4 B at 0x1000 stride 16 (..0x1033)');
   assert.equal(summariseRanges([0x2000, 4, 0x1000, 4, 0x1004, 4, 0x3000, 8]), '3 ranges in 0x1000..0x3007: 0x1000+8 0x2000+4 0x3000+8');
   assert.equal(summariseRanges([0x1000, 4, 0x1000, 4]), '0x1000..0x1003 (4 B)'); // a read-modify-write of one dword
+});
+
+/** Packet slices nest: each lies inside the slice of the IB (lower level) around it, siblings do not overlap. */
+function checkNesting(ev: readonly Ev[]): void {
+  const s = ev.filter((e) => e.ph === 'X').sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const stack: Ev[] = [];
+  for (const e of s) {
+    while (stack.length && e.ts >= stack[stack.length - 1]!.ts + stack[stack.length - 1]!.dur!) stack.pop();
+    const top = stack[stack.length - 1];
+    if (top) assert.ok(e.ts + e.dur! <= top.ts + top.dur!, `${e.name} at ${e.ts} crosses the end of ${top.name}`);
+    stack.push(e);
+  }
+}
+
+test('adreno run --timeline: a frame gpusim built (the demo\'s): every packet a slice inside its submit, over the CP cycles', async () => {
+  await withDir(async (dir) => {
+    writeFileSync(join(dir, 'f.rd'), demoFrameRd());
+    const file = join(dir, 'cp.json');
+    const r = await gpusim('adreno', 'run', join(dir, 'f.rd'), '--timeline', file, '--json');
+    assert.equal(r.code, EXIT_OK, r.err);
+    const j = JSON.parse(r.out) as { packets: number; cycles: number; stops: string[]; work: { kind: string }[]; events: { name: string; value: number }[] };
+    assert.deepEqual(j.stops, ['done']);
+    assert.equal(j.work.filter((w) => w.kind === 'draw').length, 3);
+    assert.deepEqual(j.events.map((e) => [e.name, e.value]), [['CACHE_FLUSH_TS', 7]]);
+    const t = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: Ev[]; otherData: { clock: string } };
+    assert.match(t.otherData.clock, /CP cycles/);
+    const packets = t.traceEvents.filter((e) => e.cat === 'cp.packet');
+    assert.equal(packets.length, j.packets);
+    const submit = t.traceEvents.filter((e) => e.cat === 'cp.submit');
+    assert.equal(submit.length, 1);
+    assert.equal(submit[0]!.dur, j.cycles);
+    assert.equal(packets.filter((e) => e.name === 'CP_DRAW_INDX_OFFSET').length, 3);
+    assert.ok(packets.some((e) => e.name === 'write RB_BLEND_CNTL' && e.args?.['level'] === 2)); // the draw state group, run by the draw
+    checkNesting(t.traceEvents);
+    // Without --timeline nothing is written (quiet).
+    rmSync(file);
+    assert.equal((await gpusim('adreno', 'run', join(dir, 'f.rd'))).code, EXIT_OK);
+    assert.deepEqual(readdirSync(dir), ['f.rd']);
+  });
+});
+
+test('adreno run --timeline on a real capture (../shared): one slice per executed packet, IBs nested', async (t) => {
+  const cap = join(ROOT, SHARED_CAPTURE);
+  if (!existsSync(cap)) return t.skip('../shared/adreno-captures not found');
+  await withDir(async (dir) => {
+    const file = join(dir, 'cp.json');
+    const r = await gpusim('adreno', 'run', cap, '--timeline', file, '--json');
+    const j = JSON.parse(r.out) as { packets: number; stops: string[] };
+    const ev = (JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: Ev[] }).traceEvents;
+    assert.equal(ev.filter((e) => e.cat === 'cp.packet').length, j.packets);
+    assert.equal(ev.filter((e) => e.cat === 'cp.submit').length, j.stops.length);
+    checkNesting(ev);
+  });
 });
