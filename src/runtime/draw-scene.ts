@@ -12,7 +12,7 @@ import { parseJsonText } from '../core/json.js';
 import { Memory } from '../core/memory.js';
 import { f16, f16bits, f32, f32bits } from '../core/float.js';
 import { Pm4Builder } from '../amd/cp/builder.js';
-import { CommandProcessor } from '../amd/cp/cp.js';
+import { CommandProcessor, type DrawRecord } from '../amd/cp/cp.js';
 import { DEFAULT_RENDER_BACKENDS, readZpassBlock } from '../amd/cp/queries.js';
 import { regDb } from '../amd/cp/regdb.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
@@ -740,7 +740,15 @@ function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneRes
   const pm4 = b.finish();
   keys?.check();
   const pipe = new GfxPipeline(gen, mem, diag, codes, opts);
-  const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec), zpassCounts: () => pipe.zpassCounts(), renderBackends: rbs });
+  const tl = opts.timeline;
+  let drawIndex = 0;
+  const onDraw = tl === undefined ? (rec: DrawRecord) => pipe.draw(rec) : (rec: DrawRecord) => {
+    // On a timeline each draw packet spans the waves it ran.
+    const t0 = pipe.now;
+    pipe.draw(rec);
+    tl.packet(`${rec.packet} (draw ${drawIndex++})`, t0, pipe.now, { offset: rec.offset, level: rec.level, count: rec.count, instances: rec.instanceCount });
+  };
+  const cp = new CommandProcessor({ gen, mem, diag, onDraw, zpassCounts: () => pipe.zpassCounts(), renderBackends: rbs });
   const ws = cp.run(pm4);
   const queryResults = new Map([...queries].map(([name, va]) => {
     const q = readZpassBlock(mem, va, rbs);

@@ -175,6 +175,12 @@ test('draw --timeline on a POPS scene: stage waves, and each PS wave waits for o
       assert.equal(w.ts + w.dur!, o.ts, 'the wait ends where the ordered section starts');
     }
     assert.ok(ev.some((e) => e.name === 'process_name' && /^POPS packer \d+$/.test(String(e.args?.['name']))));
+    // The CP track: one slice per draw packet, holding the turns of the waves it launched.
+    const draws = ev.filter((e) => e.cat === 'cp.packet');
+    assert.deepEqual(draws.map((d) => d.name), ['DRAW_INDEX_AUTO (draw 0)', 'DRAW_INDEX_2 (draw 1)']);
+    for (const e of ev.filter((x) => x.ph === 'X' && x.cat.startsWith('wave.'))) {
+      assert.equal(draws.filter((d) => d.ts <= e.ts && e.ts + e.dur! <= d.ts + d.dur!).length, 1, `turn at ${e.ts} lies in one draw`);
+    }
     // A scene without POPS has no POPS tracks (quiet).
     const tri = join(dir, 'tri.json');
     assert.equal((await gpusim('draw', join(ROOT, 'examples/triangle/scene.json'), '--timeline', tri)).code, EXIT_OK);

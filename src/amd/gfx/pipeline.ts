@@ -184,6 +184,11 @@ export class GfxPipeline {
     };
   }
 
+  /** The pipeline's model clock (wave-instructions issued by every stage so far): timelines read it. */
+  get now(): number {
+    return this.clock.t;
+  }
+
   /** The samples-passed counters of the render backends: what a ZPASS event writes (CpOptions.zpassCounts). */
   zpassCounts(): readonly number[] {
     return this.zpass.slice();

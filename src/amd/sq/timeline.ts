@@ -10,6 +10,9 @@ import type { TraceEvents } from '../../core/trace-events.js';
 import type { Wave } from '../wave/wave.js';
 import type { SqObserver } from './scheduler.js';
 
+/** The process of the command processor's track (before the CUs' 1 + CU and POPS's 1000 + packer). */
+const CP_PID = 500;
+
 /** What one µs of an SQ timeline is. */
 export const SQ_CLOCK = 'gpusim model clock: 1 tick per issued wave-instruction, shown as 1 µs';
 
@@ -37,6 +40,16 @@ export class WaveTimeline {
     this.out = out;
     this.pidBase = pidBase;
     this.maxEvents = maxEvents;
+  }
+
+  /**
+   * A command-processor packet that ran waves (a PM4 draw or dispatch) as a slice from the clock
+   * before it to the clock after its waves: the waves it launched lie inside it in time.
+   */
+  packet(name: string, from: number, to: number, args?: Readonly<Record<string, unknown>>): void {
+    this.out.process(CP_PID, 'CP (PM4)', 0);
+    this.out.thread(CP_PID, 1, 'draws and dispatches');
+    this.out.slice(name, 'cp.packet', CP_PID, 1, from, to, args);
   }
 
   /** The observer for the waves of one stage ('compute', 'VS', 'GS', 'PS'): give it to the Sq. */

@@ -37,8 +37,9 @@ their samples).
                         interpreter
   --trace-limit N       trace lines at most (default 100000; the draw goes on untraced)
   --timeline FILE       write a Chrome/Perfetto trace: every wave's scheduler turns per CU and
-                        SIMD and stage, barrier waits, and for POPS draws each PS wave's wait for
-                        overlapped waves and ordered section (wait → release), per packer
+                        SIMD and stage, barrier waits, each PM4 draw packet spanning its waves, and
+                        for POPS draws each PS wave's wait for overlapped waves and ordered
+                        section (wait → release), per packer
 
 POPS draws also print per draw: waves, overlapping waves, waves that waited, blocked polls,
 intrawave layers and the serialisation depth.
