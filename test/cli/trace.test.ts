@@ -13,6 +13,9 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { EXIT_ERROR, EXIT_OK } from '../../src/core/errors.js';
 import { summariseRanges } from '../../src/amd/sq/trace.js';
+import { WaveTimeline } from '../../src/amd/sq/timeline.js';
+import { TraceEvents } from '../../src/core/trace-events.js';
+import type { Wave } from '../../src/amd/wave/wave.js';
 import { demoFrameRd, SHARED_CAPTURE } from '../../src/cli/commands/demo.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
@@ -266,4 +269,23 @@ test('adreno run --timeline on a real capture (../shared): one slice per execute
     assert.equal(ev.filter((e) => e.cat === 'cp.submit').length, j.stops.length);
     checkNesting(ev);
   });
+});
+
+test('a timeline is bounded: past its slice limit one global mark says where recording stopped', () => {
+  const ev = new TraceEvents();
+  const tl = new WaveTimeline(ev, 1, 3);
+  const obs = tl.stage('compute');
+  const wave = (id: number) => ({ id, wgId: [0, 0, 0], state: 'ready', sleepUntil: 0, haltReason: '' }) as unknown as Wave;
+  for (let k = 0; k < 5; k++) obs.turn(wave(k), 10 * k, 10 * k + 4);
+  assert.equal(ev.events.filter((e) => e.ph === 'X').length, 3);
+  assert.equal(tl.dropped, 2);
+  const mark = ev.events.filter((e) => e.cat === 'timeline');
+  assert.equal(mark.length, 1);
+  assert.equal(mark[0]!.ts, 30);
+  assert.equal(mark[0]!.s, 'g');
+  // Under the limit: no mark.
+  const ev2 = new TraceEvents();
+  const o2 = new WaveTimeline(ev2, 1, 3).stage('compute');
+  for (let k = 0; k < 3; k++) o2.turn(wave(k), 10 * k, 10 * k + 4);
+  assert.equal(ev2.events.filter((e) => e.cat === 'timeline').length, 0);
 });

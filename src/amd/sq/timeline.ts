@@ -4,7 +4,9 @@
  * wave's HW_ID1 names (exec/hwreg.ts: WAVE_ID [4:0] = id & 15, SIMD_ID = (id >> 4) & 3,
  * WGP_ID = (id >> 6) & 15), over the scheduler's model clock (one tick per issued
  * wave-instruction, written as µs). A wave waiting at s_barrier gets a "barrier" slice until the
- * release, one in s_sleep a "sleep" slice. Recorded per turn, never per instruction.
+ * release, one in s_sleep a "sleep" slice. Recorded per turn, never per instruction; past
+ * `maxEvents` slices (default 250,000, a file of about 40 MB) a global instant marks where the
+ * recording stopped.
  */
 import type { TraceEvents } from '../../core/trace-events.js';
 import type { Wave } from '../wave/wave.js';
@@ -36,7 +38,7 @@ export class WaveTimeline {
   private readonly pidBase: number;
   private readonly maxEvents: number;
 
-  constructor(out: TraceEvents, pidBase = 1, maxEvents = 1_000_000) {
+  constructor(out: TraceEvents, pidBase = 1, maxEvents = 250_000) {
     this.out = out;
     this.pidBase = pidBase;
     this.maxEvents = maxEvents;
@@ -74,17 +76,18 @@ export class WaveTimeline {
     return { pid, tid, key };
   }
 
-  private room(): boolean {
+  private room(t: number): boolean {
     if (this.recorded < this.maxEvents) {
       this.recorded++;
       return true;
     }
-    this.dropped++;
+    // The first slice past the bound leaves a mark where the file stops following the waves.
+    if (this.dropped++ === 0) this.out.instant(`timeline full (${this.maxEvents} slices): later turns are not recorded`, 'timeline', this.pidBase, 0, t, 'g');
     return false;
   }
 
   private turn(stage: string, w: Wave, t0: number, t1: number): void {
-    if (!this.room()) return;
+    if (!this.room(t0)) return;
     const { pid, tid, key } = this.track(stage, w);
     this.out.slice(stage === 'compute' ? `wave ${w.id}` : `${stage} wave ${w.id}`, `wave.${stage}`, pid, tid, t0, t1, {
       instructions: t1 - t0, workgroup: w.wgId.join(','), state: w.state,
@@ -99,7 +102,7 @@ export class WaveTimeline {
       const at = this.waiting.get(w);
       if (at === undefined) continue;
       this.waiting.delete(w);
-      if (!this.room()) continue;
+      if (!this.room(t)) continue;
       const tid = this.tids.get(at.key)!;
       this.out.slice('s_barrier', 'barrier', this.pidBase + wavePlacement(w.id).cu, tid, at.from, t, { workgroup: w.wgId.join(',') });
     }

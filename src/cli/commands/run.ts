@@ -52,7 +52,7 @@ apply to it, --trace writes one line per CF instruction, and it takes --stack-si
   --max-instructions N   wave-instruction budget (default 50000000)
   --trace FILE           write one line per executed instruction: wave, pc (the code-object address
                          disasm and diagnostics print), EXEC, the instruction, the registers it
-                         changed (VGPRs: first lanes + a count) and the GPU memory it touched.
+                         changed (VGPRs: first lanes + a count), the GPU memory and LDS it touched.
                          Tracing runs the interpreter (--engine interp) on one thread
   --trace-limit N        trace lines at most (default 100000; the run goes on untraced)
   --timeline FILE        write a Chrome/Perfetto trace (ui.perfetto.dev, chrome://tracing): each
