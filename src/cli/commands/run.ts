@@ -239,7 +239,7 @@ export function summary(r: ManifestRun): string {
     lines.push(`  diagnostics: ${counts.map(([id, n]) => `${id} x${n}`).join(', ')}`);
     for (const d of j.diagnostics.slice(0, 5)) {
       // A PC in the loaded code object prints as its code-object address, as --trace and disasm do.
-      const where = Object.entries(d.where).map(([k, v]) => `${k} ${typeof v === 'number' && k === 'pc' ? '0x' + (v >= CODE_BASE ? v - CODE_BASE : v).toString(16) : v}`).join(', ');
+      const where = Object.entries(d.where).map(([k, v]) => `${k} ${typeof v === 'number' && k === 'pc' ? '0x' + (v >= CODE_BASE && v - CODE_BASE < 2 ** 32 ? v - CODE_BASE : v).toString(16) : v}`).join(', ');
       lines.push(`    ${d.id} (${where}): ${d.message}`);
     }
   }
