@@ -251,7 +251,8 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   }
   // A trace reads every access through GPU memory: the interpreter (the fast tier's memory paths bypass it).
   const engine = tracer ? 'interp' : opts.engine ?? 'fast';
-  const observer = opts.timeline ? new WaveTimeline(opts.timeline).stage('compute') : undefined;
+  const timeline = opts.timeline ? new WaveTimeline(opts.timeline) : undefined;
+  const observer = timeline && !opts.pm4 ? timeline.stage('compute') : undefined;
   let trapHandler: TrapHandler | undefined;
   if (l.trapHandler) {
     const tmaName = l.trapHandler.tma;
@@ -266,7 +267,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
     if (opts.pm4) {
       const r = dispatchThroughPm4(code, kernel, mem, diag, setup, l.grid, l.block, opts.pm4 === 'indirect' ? { units: 'groups', indirect: true } : {}, {
         order, seed, engine, maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET,
-        ...(trace ? { trace } : {}), ...(traceAfter ? { traceAfter } : {}), ...(observer ? { observer } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
+        ...(trace ? { trace } : {}), ...(traceAfter ? { traceAfter } : {}), ...(timeline ? { timeline } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       });
       stats = r.stats;
       opts.onPm4?.(r.stream, r.dispatchesRun);

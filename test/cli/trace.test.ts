@@ -153,6 +153,15 @@ test('run --timeline: wave turns per CU and SIMD, barrier waits, over the model 
     const barriers = ev.filter((e) => e.cat === 'barrier');
     assert.equal(barriers.length, run.waves);
     for (const b of barriers) assert.ok(b.dur! >= 0 && b.name === 's_barrier');
+    // Launched through the PM4 command processor: the dispatch packet spans every turn.
+    const viaCp = join(dir, 'pm4.json');
+    const p = await gpusim('run', join(ROOT, 'kernels/manifests/lds_rotate.json'), '--pm4', 'direct', '--timeline', viaCp);
+    assert.equal(p.code, EXIT_OK, p.err);
+    const pe = events(viaCp);
+    checkTurns(pe, run.waveInstructions);
+    const packets = pe.filter((e) => e.cat === 'cp.packet');
+    assert.deepEqual(packets.map((e) => [e.name, e.ts, e.dur]), [['DISPATCH_DIRECT lds_rotate', 0, run.waveInstructions]]);
+    assert.equal(ev.filter((e) => e.cat === 'cp.packet').length, 0); // a runtime launch has no CP
     // A kernel without barriers has none (quiet).
     const plain = join(dir, 'plain.json');
     assert.equal((await gpusim('run', sumKernel(dir), '--timeline', plain)).code, EXIT_OK);

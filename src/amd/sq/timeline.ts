@@ -24,6 +24,13 @@ export function wavePlacement(id: number): { readonly cu: number; readonly simd:
 }
 
 export class WaveTimeline {
+  /**
+   * Added to the clock of what is recorded: a command processor that runs dispatches one after
+   * another, each with its scheduler clock from 0, sets it to `latest` before the next.
+   */
+  offset = 0;
+  /** The latest time recorded (offset included). */
+  latest = 0;
   /** Slices recorded; past `maxEvents` the rest are counted in `dropped`. */
   recorded = 0;
   dropped = 0;
@@ -49,6 +56,7 @@ export class WaveTimeline {
    * before it to the clock after its waves: the waves it launched lie inside it in time.
    */
   packet(name: string, from: number, to: number, args?: Readonly<Record<string, unknown>>): void {
+    if (to > this.latest) this.latest = to;
     this.out.process(CP_PID, 'CP (PM4)', 0);
     this.out.thread(CP_PID, 1, 'draws and dispatches');
     this.out.slice(name, 'cp.packet', CP_PID, 1, from, to, args);
@@ -87,17 +95,21 @@ export class WaveTimeline {
   }
 
   private turn(stage: string, w: Wave, t0: number, t1: number): void {
+    t0 += this.offset;
+    t1 += this.offset;
+    if (t1 > this.latest) this.latest = t1;
     if (!this.room(t0)) return;
     const { pid, tid, key } = this.track(stage, w);
     this.out.slice(stage === 'compute' ? `wave ${w.id}` : `${stage} wave ${w.id}`, `wave.${stage}`, pid, tid, t0, t1, {
       instructions: t1 - t0, workgroup: w.wgId.join(','), state: w.state,
     });
     if (w.state === 'barrier') this.waiting.set(w, { key, from: t1 });
-    else if (w.state === 'sleep' && w.sleepUntil > t1) this.out.slice('s_sleep', 'sleep', pid, tid, t1, w.sleepUntil);
+    else if (w.state === 'sleep' && w.sleepUntil + this.offset > t1) this.out.slice('s_sleep', 'sleep', pid, tid, t1, w.sleepUntil + this.offset);
     else if (w.state === 'halted') this.out.instant(`halted${w.haltReason ? `: ${w.haltReason}` : ''}`, 'halt', pid, tid, t1);
   }
 
   private released(peers: readonly Wave[], t: number): void {
+    t += this.offset;
     for (const w of peers) {
       const at = this.waiting.get(w);
       if (at === undefined) continue;

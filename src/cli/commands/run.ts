@@ -57,7 +57,8 @@ apply to it, --trace writes one line per CF instruction, and it takes --stack-si
   --trace-limit N        trace lines at most (default 100000; the run goes on untraced)
   --timeline FILE        write a Chrome/Perfetto trace (ui.perfetto.dev, chrome://tracing): each
                          wave's scheduler turns per CU and SIMD, barrier waits, over the model
-                         clock (1 tick = 1 wave-instruction, shown as 1 µs); one thread
+                         clock (1 tick = 1 wave-instruction, shown as 1 µs); with --pm4 the
+                         dispatch packet spans its waves; one thread
   --threads N|auto       split the workgroups over N threads (auto: every core); the outputs are
                          the same bytes as on one thread for a kernel without races. A trace,
                          --strict, a trap handler or one workgroup run on one thread (the summary
