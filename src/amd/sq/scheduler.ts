@@ -16,7 +16,9 @@
  * - sleeping waves (s_sleep, s_wait_event, POPS ordered-section waits, cache stalls) wake when the
  *   model clock reaches their wake-up; when nothing else can run the clock jumps to the earliest;
  * - waves that can make no progress at all are reported once (gfx11.barrier.deadlock when they
- *   wait at a barrier, gfx11.wave.stuck otherwise) and the run stops.
+ *   wait at a barrier, gfx11.wave.stuck otherwise) and the run stops;
+ * - an optional observer (a timeline, sq/timeline.ts) sees each turn and barrier release; the
+ *   per-instruction trace (sq/trace.ts) is a `before`/`after` hook pair.
  *
  * Which resident wave issues next is the arbitration of the workload, each keeping the seeded
  * order it always had (tests pin seeds): `runWorkgroups` (compute: workgroups resident in a few
