@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -83,5 +83,25 @@ test('bench and the bench scripts: whole numbers in decimal only', async () => {
     }
     assert.equal(code, 2, script);
     assert.equal(err.trim(), "--runs: '2.5' is not a decimal integer");
+  }
+});
+
+test('r600 run --trace-limit: the first N CF lines and a count of the rest; bad values named', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-opt-'));
+  try {
+    const m = join(ROOT, 'kernels/r600/manifests/vadd.cypress.json');
+    const full = await gpusim('r600', 'run', m, '--trace', join(dir, 'all.txt'));
+    assert.equal(full.code, EXIT_OK, full.err);
+    const all = readFileSync(join(dir, 'all.txt'), 'utf8').trim().split('\n');
+    assert.doesNotMatch(all.join('\n'), /past --trace-limit/);
+    for (const argv of [['r600', 'run'], ['run']]) {
+      const r = await gpusim(...argv, m, '--trace', join(dir, 't.txt'), '--trace-limit', '3');
+      assert.equal(r.code, EXIT_OK, r.err);
+      assert.deepEqual(readFileSync(join(dir, 't.txt'), 'utf8').trim().split('\n'), [...all.slice(0, 3), `... ${all.length - 3} more lines past --trace-limit`]);
+    }
+    await bad(/r600: --trace-limit: 0 is out of range \[1, /, 'r600', 'run', m, '--trace', join(dir, 'x.txt'), '--trace-limit', '0');
+    await bad(/r600: --trace-limit needs --trace FILE/, 'r600', 'run', m, '--trace-limit', '3');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
