@@ -16,6 +16,7 @@
  *
  *   node dist/bench/cold.js [--rounds N] [--warm N] [kernel]      (also `npm run bench -- cold`)
  */
+import { intArg } from './args.js';
 import { execFileSync } from 'node:child_process';
 import { ROOT } from '../tools/gen/run.js';
 import { benchCases } from './cases.js';
@@ -128,10 +129,10 @@ export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): 
 if (process.argv[2] === '--child') {
   const [, , , name, engine, warm] = process.argv;
   if (engine !== 'fast' && engine !== 'interp') throw new Error(`engine must be fast or interp, not ${engine}`);
-  process.stdout.write(JSON.stringify(child(name!, engine, Number(warm))) + '\n');
+  process.stdout.write(JSON.stringify(child(name!, engine, intArg(['--warm', warm ?? ''], '--warm', 0, { min: 0 }))) + '\n');
 } else if (import.meta.filename === process.argv[1]) {
   const a = process.argv.slice(2);
-  const opt = (k: string, d: number) => (a.includes(k) ? Number(a[a.indexOf(k) + 1]) : d);
+  const opt = (k: string, d: number) => intArg(a, k, d);
   const filter = a.find((x, i) => !x.startsWith('--') && !a[i - 1]?.startsWith('--'));
   for (const r of await benchCold(filter, opt('--rounds', ROUNDS), opt('--warm', WARM))) {
     console.log(`${r.name}: ${Object.entries(r.figures).map(([k, v]) => `${k}=${v}`).join('  ')}`);

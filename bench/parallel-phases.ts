@@ -14,10 +14,11 @@ import { ParallelPool } from '../src/runtime/parallel.js';
 import { nodeWorkerHost } from '../src/runtime/parallel-node.js';
 import { benchCases } from './cases.js';
 import { adoptedCopy } from './rdna3.js';
+import { intArg } from './args.js';
 
 const args = process.argv.slice(2);
 const filter = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs');
-const runs = Number(args[args.indexOf('--runs') + 1] ?? 3) || 3;
+const runs = intArg(args, '--runs', 3);
 const pool = new ParallelPool(nodeWorkerHost(), availableParallelism(), {
   callerSlice: !args.includes('--no-caller'), split: args.includes('--static') ? 'static' : 'dynamic',
 });

@@ -9,14 +9,11 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { median } from './machine-probe.js';
 import type { BenchResult } from './main.js';
+import { intArg } from './args.js';
 
 const args = process.argv.slice(2);
 const r = args.indexOf('--runs');
-const runs = r >= 0 ? Number(args[r + 1]) : 5;
-if (!(Number.isInteger(runs) && runs > 0)) {
-  process.stderr.write(`--runs needs a whole number above 0, got '${args[r + 1] ?? ''}'\n`);
-  process.exit(2);
-}
+const runs = intArg(args, '--runs', 5);
 const filter = args.find((a, i) => !a.startsWith('--') && (r < 0 || i !== r + 1)) ?? 'rdna3';
 const runJs = join(import.meta.dirname, 'run.js');
 

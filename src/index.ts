@@ -32,3 +32,6 @@ export { gfx9 } from './amd/isa/gfx9/index.js';
 export { Memory } from './core/memory.js';
 export { Diagnostics, type Diagnostic } from './core/diagnostics.js';
 export { InputError } from './core/errors.js';
+export { TraceEvents, type TraceEvent } from './core/trace-events.js';
+export { WaveTimeline, SQ_CLOCK } from './amd/sq/timeline.js';
+export { InstructionTracer, type TraceOptions } from './amd/sq/trace.js';

@@ -59,6 +59,6 @@ test('gpusim bench: --repeats and --warmup take whole numbers; anything else is 
     let err = '';
     const code = await main(['bench', ...args, 'rdna3'], { stdout: () => undefined, stderr: (s) => void (err += s), isTTY: false });
     assert.equal(code, 2, args.join(' '));
-    assert.match(err, new RegExp(`--${args[0]!.slice(2).split('=')[0]} must be a whole number`));
+    assert.match(err, new RegExp(`--${args[0]!.slice(2).split('=')[0]}: '[^']*' is not a decimal integer`));
   }
 });

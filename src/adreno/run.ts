@@ -1,5 +1,7 @@
 /** `gpusim adreno run <trace>`: execute a capture's submits on the simulated a6xx CP. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { TraceEvents } from '../core/trace-events.js';
+import { CP_CLOCK, CpTimeline } from './cp/timeline.js';
 import { EXIT_FINDING, EXIT_OK, InputError, UsageError } from '../core/errors.js';
 import { Diagnostics, StrictStop } from '../core/diagnostics.js';
 import { Memory, VA_LIMIT } from '../core/memory.js';
@@ -19,7 +21,7 @@ export interface RunResult {
 }
 
 /** Execute every submit of an .rd capture (buffers loaded as they appear) on one CP. */
-export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void; thread?: 'BR' | 'BV' } = {}, where = 'trace'): RunResult {
+export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void; thread?: 'BR' | 'BV'; timeline?: TraceEvents } = {}, where = 'trace'): RunResult {
   const f = parseRd(bytes, where);
   const gen = traceGen(f) ?? 'a6xx';
   if (gen !== 'a6xx' && gen !== 'a7xx') throw new InputError(`the executing CP models a6xx/a7xx; this trace is ${gen} (decode works for it)`, where);
@@ -27,15 +29,20 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
   const diag = new Diagnostics({ strict: !!opts.strict });
   const trace = opts.trace;
   const regsDb = gpuRegs(gen);
-  const cp = new CommandProcessor(mem, {
+  const packetText = (p: ExecutedPacket): string => p.type === 4 ? `write ${regsDb.nameOf(p.reg)}${p.count > 1 ? ` +${p.count - 1}` : ''}` : p.name;
+  const tl = opts.timeline ? new CpTimeline(opts.timeline, 1, `CP (${gen}${opts.thread ? ` ${opts.thread}` : ''})`) : undefined;
+  const cp: CommandProcessor = new CommandProcessor(mem, {
     gen,
     diag,
     ...(f.gpuId && gen === (f.gpuId >= 700 ? 'a7xx' : 'a6xx') ? { gpuId: f.gpuId } : {}),
     ...(opts.thread ? { thread: opts.thread } : {}),
-    ...(trace
+    ...(trace || tl
       ? {
-          onPacket: (p: ExecutedPacket) =>
-            trace(`  ${'  '.repeat(p.level)}${p.iova.toString(16).padStart(12, '0')} ${p.type === 4 ? `write ${regsDb.nameOf(p.reg)}${p.count > 1 ? ` +${p.count - 1}` : ''}` : `${p.name}${p.count ? ` (${p.count} dwords)` : ''}`}`),
+          onPacket: (p: ExecutedPacket) => {
+            // The CP charged the packet's cycles before this call: it began 1 + count cycles ago.
+            tl?.packet(p, packetText(p), cp.cycles - 1 - p.count);
+            trace?.(`  ${'  '.repeat(p.level)}${p.iova.toString(16).padStart(12, '0')} ${p.type === 4 ? packetText(p) : `${p.name}${p.count ? ` (${p.count} dwords)` : ''}`}`);
+          },
         }
       : {}),
   });
@@ -53,11 +60,14 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
     } else if (s.type === RD.CMDSTREAM_ADDR) {
       const iova = (d.length >= 12 ? u32(d, 8) * 2 ** 32 : 0) + (d.length >= 4 ? u32(d, 0) : 0);
       const size = d.length >= 8 ? u32(d, 4) : 0;
+      tl?.beginSubmit(cp.cycles);
       try {
         stops.push(cp.run(iova, size, 1));
+        tl?.endSubmit(cp.cycles, stops[stops.length - 1]!);
       } catch (e) {
         if (e instanceof StrictStop) {
           stops.push('opcode-error');
+          tl?.endSubmit(cp.cycles, 'opcode-error');
           break;
         }
         throw e;
@@ -72,7 +82,9 @@ export function runCommand(values: Record<string, unknown>, rest: string[], out:
   if (!file) throw new UsageError('adreno run: missing trace file');
   const thread = values['thread'] === undefined ? undefined : String(values['thread']).toUpperCase();
   if (thread !== undefined && thread !== 'BR' && thread !== 'BV') throw new UsageError('--thread must be BR or BV (a7xx concurrent binning)');
-  const { cp, diag, stops } = runRd(new Uint8Array(readFileSync(file)), { strict: !!values['strict'], ...(values['trace'] ? { trace: out } : {}), ...(thread ? { thread } : {}) }, file);
+  const timeline = values['timeline'] !== undefined ? new TraceEvents() : undefined;
+  const { cp, diag, stops } = runRd(new Uint8Array(readFileSync(file)), { strict: !!values['strict'], ...(values['trace'] ? { trace: out } : {}), ...(thread ? { thread } : {}), ...(timeline ? { timeline } : {}) }, file);
+  if (timeline) writeFileSync(String(values['timeline']), timeline.json(CP_CLOCK));
   const regs = gpuRegs(cp.gen);
   if (values['json']) {
     out(JSON.stringify({

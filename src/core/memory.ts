@@ -130,6 +130,27 @@ export class Memory {
     return null;
   }
 
+  /**
+   * Watch this memory's accesses (a trace): `fn(va, size)` is called for every range looked up —
+   * each read, write and atomic, mapped or not — until `watch(null)`. It shadows `find` on this
+   * object only, so a memory nobody watches runs the class's method as before (no cost when off).
+   */
+  watch(fn: ((va: number, size: number) => void) | null): void {
+    const self = this as unknown as { find?: Memory['find'] };
+    if (fn === null) {
+      delete self.find;
+      return;
+    }
+    const find = Memory.prototype.find;
+    Object.defineProperty(this, 'find', {
+      configurable: true, writable: true, enumerable: false,
+      value: (va: number, size = 1): Segment | null => {
+        fn(va, size);
+        return find.call(this, va, size);
+      },
+    });
+  }
+
   private fault(va: number, size: number, write: boolean): void {
     this.faults++;
     const f = { va, size, write };

@@ -28,7 +28,7 @@ import { WaitcntSanitizer } from '../amd/engine/waitcnt.js';
 import { installTrap, type TrapHandler } from '../amd/exec/trap.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 import type { Clock } from '../amd/engine/block.js';
-import { prng, Sq } from '../amd/sq/scheduler.js';
+import { prng, Sq, type SqObserver } from '../amd/sq/scheduler.js';
 
 /** Where code objects are loaded in the GPU VA space. */
 export const CODE_BASE = 0x7000_0000_0000;
@@ -91,6 +91,10 @@ export interface DispatchConfig {
   readonly engine?: Engine;
   /** Called before each instruction executes (tracing); absent means no cost. */
   readonly trace?: (w: Wave, op: Op) => void;
+  /** Called after each instruction executed (a trace's register and memory summary, amd/sq/trace.ts). */
+  readonly traceAfter?: (w: Wave) => void;
+  /** Sees each scheduler turn and barrier release (the --timeline tracks, amd/sq/timeline.ts). */
+  readonly observer?: SqObserver;
   /**
    * A user trap handler (GFX11 code mapped at `tba`; every wave gets STATUS.TRAP_EN, TBA, TMA).
    * Without one, s_trap is a NOP and an illegal instruction halts the wave.
@@ -160,7 +164,7 @@ function settle(c: DispatchConfig): Settled {
   return {
     grid: c.grid, block: c.block, kernargVa: c.kernargVa, dynamicLds: c.dynamicLds, order: c.order, seed: c.seed,
     maxInstructions: c.maxInstructions, dispatchPacketVa: c.dispatchPacketVa, queueVa: c.queueVa, scratchPerLane: c.scratchPerLane,
-    waitcnt: c.waitcnt, alignMode: c.alignMode, engine: c.engine, trace: c.trace, trapHandler: c.trapHandler, onWaveEnd: c.onWaveEnd,
+    waitcnt: c.waitcnt, alignMode: c.alignMode, engine: c.engine, trace: c.trace, traceAfter: c.traceAfter, observer: c.observer, trapHandler: c.trapHandler, onWaveEnd: c.onWaveEnd,
     progress: c.progress, firstGroup: c.firstGroup, groupCount: c.groupCount, moreGroups: c.moreGroups, groupBase: c.groupBase,
     userData: c.userData,
   };
@@ -396,7 +400,7 @@ function runDispatch(
   const sq = new Sq({
     diag, clock: clk, budget: cfg.maxInstructions, engine: env.engine,
     waitcnt: cfg.waitcnt === false ? null : new WaitcntSanitizer(diag, target.space),
-    before: trace, trap: trapProgram !== null ? { program: trapProgram, base: th!.tba, end: trapEnd } : null,
+    before: trace, after: cfg.traceAfter, observer: cfg.observer ?? null, trap: trapProgram !== null ? { program: trapProgram, base: th!.tba, end: trapEnd } : null,
   });
   if (Number.isNaN(engineTime.firstInstAt)) engineTime.firstInstAt = performance.now();
   sq.runWorkgroups({

@@ -12,7 +12,7 @@ import { parseJsonText } from '../core/json.js';
 import { Memory } from '../core/memory.js';
 import { f16, f16bits, f32, f32bits } from '../core/float.js';
 import { Pm4Builder } from '../amd/cp/builder.js';
-import { CommandProcessor } from '../amd/cp/cp.js';
+import { CommandProcessor, type DrawRecord } from '../amd/cp/cp.js';
 import { DEFAULT_RENDER_BACKENDS, readZpassBlock } from '../amd/cp/queries.js';
 import { regDb } from '../amd/cp/regdb.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
@@ -220,6 +220,17 @@ function forTarget(o: Json, target: SceneGfx, field: string): Json {
   return keys ? keys.track(out, field) : out;
 }
 
+/**
+ * Fill `dst` with copies of `pattern` (a clear value), as memcpy-sized doublings. An all-zero
+ * pattern writes nothing: a fresh segment is zero already, and its pages, never touched, are not
+ * committed by the OS until a draw writes them (a large target costs memory only where drawn).
+ */
+export function fillPattern(dst: Uint8Array, pattern: Uint8Array): void {
+  if (pattern.every((b) => b === 0) || dst.length === 0) return;
+  dst.set(pattern.subarray(0, Math.min(pattern.length, dst.length)));
+  for (let n = pattern.length; n < dst.length; n *= 2) dst.copyWithin(n, 0, Math.min(n, dst.length - n));
+}
+
 /** Load a scene file and run it. */
 export function runSceneFile(path: string, opts: SceneOptions = {}): SceneResult {
   let text: string;
@@ -362,9 +373,7 @@ function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneRes
     if (format === 'R8G8B8A8_UNORM') for (let c = 0; c < 4; c++) px[c] = Math.round(Math.min(1, Math.max(0, clear[c] ?? 0)) * 255);
     else if (format === 'R16G16B16A16_FLOAT') for (let c = 0; c < 4; c++) dv.setUint16(2 * c, f16Bits(clear[c] ?? 0), true);
     else dv.setFloat32(0, clear[0] ?? 0, true);
-    const all = new Uint8Array(bytes);
-    for (let k = 0; k < bytes; k += cf.bytes) all.set(px, k);
-    mem.writeBytes(seg.base, all);
+    fillPattern(seg.u8.subarray(0, bytes), px);
     targets.push({ name: typeof o.name === 'string' ? o.name : `rt${i}`, format, width, height, va: seg.base, bytes: cf.bytes });
   });
   let depth: SceneResult['depth'] = null;
@@ -376,10 +385,10 @@ function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneRes
     const bpp = format === 'Z_16' ? 2 : 4;
     const n = width * height * samples;
     const seg = mem.alloc(Math.ceil((n * bpp + n) / 256) * 256 + 256, 'depth');
-    for (let k = 0; k < n; k++) {
-      if (bpp === 2) mem.write16(seg.base + 2 * k, Math.round(clear * 65535));
-      else mem.write32(seg.base + 4 * k, f32bits(clear));
-    }
+    const z = new Uint8Array(bpp);
+    if (bpp === 2) new DataView(z.buffer).setUint16(0, Math.round(clear * 65535), true);
+    else new DataView(z.buffer).setUint32(0, f32bits(clear), true);
+    fillPattern(seg.u8.subarray(0, n * bpp), z);
     depth = { va: seg.base, format };
   }
 
@@ -731,7 +740,15 @@ function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneRes
   const pm4 = b.finish();
   keys?.check();
   const pipe = new GfxPipeline(gen, mem, diag, codes, opts);
-  const cp = new CommandProcessor({ gen, mem, diag, onDraw: (rec) => pipe.draw(rec), zpassCounts: () => pipe.zpassCounts(), renderBackends: rbs });
+  const tl = opts.timeline;
+  let drawIndex = 0;
+  const onDraw = tl === undefined ? (rec: DrawRecord) => pipe.draw(rec) : (rec: DrawRecord) => {
+    // On a timeline each draw packet spans the waves it ran.
+    const t0 = pipe.now;
+    pipe.draw(rec);
+    tl.packet(`${rec.packet} (draw ${drawIndex++})`, t0, pipe.now, { offset: rec.offset, level: rec.level, count: rec.count, instances: rec.instanceCount });
+  };
+  const cp = new CommandProcessor({ gen, mem, diag, onDraw, zpassCounts: () => pipe.zpassCounts(), renderBackends: rbs });
   const ws = cp.run(pm4);
   const queryResults = new Map([...queries].map(([name, va]) => {
     const q = readZpassBlock(mem, va, rbs);

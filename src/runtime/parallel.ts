@@ -57,6 +57,7 @@ export interface WorkerHost {
 /** Why a kernel cannot be split over threads, or null. */
 export function parallelBlocker(co: CodeObject, opts: RunOptions, l: KernelLaunch): string | null {
   if (opts.trace || opts.onInstruction) return 'tracing';
+  if (opts.timeline) return 'a timeline';
   if (opts.strict) return '--strict';
   if (l.trapHandler) return 'a trap handler';
   if (!co.text) return 'no .text';

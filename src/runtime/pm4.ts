@@ -23,6 +23,7 @@ import type { LaunchSetup } from './hsa.js';
 import { regDb, type Pm4Gen } from '../amd/cp/regdb.js';
 import { LDS_ALLOC } from '../amd/exec/lds-alloc.gen.js';
 import { dispatch, type DispatchConfig, type DispatchStats, type LoadedCode } from './dispatch.js';
+import type { WaveTimeline } from '../amd/sq/timeline.js';
 
 export interface Pm4ComputeOptions {
   readonly order?: 'roundrobin' | 'random';
@@ -33,6 +34,10 @@ export interface Pm4ComputeOptions {
   /** Passed on to dispatch.ts (see DispatchConfig). */
   readonly engine?: DispatchConfig['engine'];
   readonly trace?: DispatchConfig['trace'];
+  readonly traceAfter?: DispatchConfig['traceAfter'];
+  readonly observer?: DispatchConfig['observer'];
+  /** Record the dispatches' waves and each dispatch packet spanning them (`run --pm4 --timeline`). */
+  readonly timeline?: WaveTimeline;
   readonly progress?: DispatchConfig['progress'];
   readonly onWaveEnd?: DispatchConfig['onWaveEnd'];
 }
@@ -152,15 +157,21 @@ export function computeLauncher(codes: readonly LoadedCode[], opts: Pm4ComputeOp
     }
     const md = kernel.metadata;
     const block: [number, number, number] = [full[0], full[1], full[2]];
+    // On a timeline this dispatch follows the last one: its scheduler clock starts at 0.
+    const tl = opts.timeline;
+    const base = tl ? (tl.offset = tl.latest) : 0;
+    const observer = tl ? tl.stage('compute') : opts.observer;
     const stats = dispatch(target, code, kernel, l.mem, l.diag, {
       // The user SGPRs (kernarg, dispatch packet and queue pointers...) are COMPUTE_USER_DATA_n.
       grid, block, kernargVa: 0, dispatchPacketVa: 0, queueVa: 0, userData: l.userData, dynamicLds: ldsBytes - kd.group_segment_fixed_size,
       order: opts.order ?? 'roundrobin', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
       ...(opts.engine ? { engine: opts.engine } : {}), ...(opts.trace ? { trace: opts.trace } : {}),
+      ...(opts.traceAfter ? { traceAfter: opts.traceAfter } : {}), ...(observer ? { observer } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       scratchPerLane: kd.private_segment_fixed_size + (opts.extraScratchPerLane ?? (md?.uses_dynamic_stack ? 16384 : 0)),
       ...(start.some((s) => s !== 0) ? { groupBase: start } : {}),
     });
+    tl?.packet(`${rec.packet} ${kernel.name}`, base, Math.max(tl.latest, base), { offset: rec.offset, level: rec.level, grid: grid.join('x'), block: block.join('x') });
     results.push({ kernel: kernel.name, grid, block, start, stats });
     return true;
   };

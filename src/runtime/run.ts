@@ -18,6 +18,9 @@ import { executableTarget, EXECUTABLE_TARGETS } from '../amd/target/executable.j
 import type { TrapHandler } from '../amd/exec/trap.js';
 import type { Wave } from '../amd/wave/wave.js';
 import type { Op } from '../amd/engine/program.js';
+import { InstructionTracer } from '../amd/sq/trace.js';
+import { WaveTimeline } from '../amd/sq/timeline.js';
+import type { TraceEvents } from '../core/trace-events.js';
 import { dispatch, loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { dispatchThroughPm4 } from './pm4.js';
@@ -38,8 +41,15 @@ export interface RunOptions {
   readonly strict?: boolean;
   /** Wave-instruction budget (default 50 million). */
   readonly maxInstructions?: number;
-  /** Called with one line per executed instruction: `wave <id> pc 0x<offset> <text>`. */
+  /**
+   * Called with one line per executed instruction (amd/sq/trace.ts): `wave <id> pc 0x<offset>
+   * exec 0x<mask>  <text>  | <registers changed> | mem <ranges>`. Tracing runs the interpreter.
+   */
   readonly trace?: (line: string) => void;
+  /** Trace lines at most (default 100000); the rest are counted in the report's `traceSkipped`. */
+  readonly traceLimit?: number;
+  /** Record the scheduler's turns and barriers here (a Chrome trace: amd/sq/timeline.ts). */
+  readonly timeline?: TraceEvents;
   /** Called before each executed instruction with its bound op (instruction statistics; replaces `trace`). */
   readonly onInstruction?: (w: Wave, op: Op) => void;
   /** Called with each wave's final state as its workgroup retires (the differential test compares them). */
@@ -116,6 +126,9 @@ export interface RunReport {
   readonly scratchPerLane: number;
   readonly diagnostics: readonly DiagnosticRecord[];
   readonly diagnosticCounts: Readonly<Record<string, number>>;
+  /** With a trace: lines written, and instructions past the trace limit (not traced). */
+  readonly traceLines?: number;
+  readonly traceSkipped?: number;
 }
 
 export interface KernelRun {
@@ -229,15 +242,17 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   const scratchPerLane = kernel.kd.private_segment_fixed_size + (md.uses_dynamic_stack ? 16384 : 0);
   const loadBase = code.loadBase;
   let trace: ((w: Wave, op: Op) => void) | undefined = opts.onInstruction;
+  let tracer: InstructionTracer | undefined;
+  let traceAfter: ((w: Wave) => void) | undefined;
   if (opts.trace && !trace) {
-    const out = opts.trace;
-    const texts = new Map<Op, string>();
-    trace = (w, op) => {
-      let t = texts.get(op);
-      if (t === undefined) texts.set(op, (t = op.text()));
-      out(`wave ${w.id} pc 0x${(w.pc - loadBase).toString(16)} ${t}`);
-    };
+    const t = (tracer = new InstructionTracer(opts.trace, { base: loadBase, ...(opts.traceLimit !== undefined ? { limit: opts.traceLimit } : {}) }));
+    trace = t.before;
+    traceAfter = (w) => t.after(w);
   }
+  // A trace reads every access through GPU memory: the interpreter (the fast tier's memory paths bypass it).
+  const engine = tracer ? 'interp' : opts.engine ?? 'fast';
+  const timeline = opts.timeline ? new WaveTimeline(opts.timeline) : undefined;
+  const observer = timeline && !opts.pm4 ? timeline.stage('compute') : undefined;
   let trapHandler: TrapHandler | undefined;
   if (l.trapHandler) {
     const tmaName = l.trapHandler.tma;
@@ -251,15 +266,15 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   try {
     if (opts.pm4) {
       const r = dispatchThroughPm4(code, kernel, mem, diag, setup, l.grid, l.block, opts.pm4 === 'indirect' ? { units: 'groups', indirect: true } : {}, {
-        order, seed, engine: opts.engine ?? 'fast', maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET,
-        ...(trace ? { trace } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
+        order, seed, engine, maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET,
+        ...(trace ? { trace } : {}), ...(traceAfter ? { traceAfter } : {}), ...(timeline ? { timeline } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       });
       stats = r.stats;
       opts.onPm4?.(r.stream, r.dispatchesRun);
     } else stats = dispatch(target, code, kernel, mem, diag, {
-      grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed, engine: opts.engine ?? 'fast',
+      grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed, engine,
       maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET, dispatchPacketVa: setup.dispatchPacketVa,
-      queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}),
+      queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}), ...(traceAfter ? { traceAfter } : {}), ...(observer ? { observer } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}),
       ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       ...(trapHandler ? { trapHandler } : {}),
@@ -267,6 +282,8 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   } catch (e) {
     if (!(e instanceof StrictStop)) throw e;
     strictStop = e.diagnostic;
+  } finally {
+    tracer?.close();
   }
   const timeMs = performance.now() - t0;
   const buffers: Record<string, Uint8Array> = {};
@@ -291,6 +308,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
     scratchPerLane,
     diagnostics: diag.list.map((d) => ({ id: d.id, severity: d.severity, where: d.where, message: d.message, ...(d.seed ? { seed: d.seed } : {}) })),
     diagnosticCounts: Object.fromEntries([...diag.counts.entries()].sort()),
+    ...(tracer ? { traceLines: tracer.lines, traceSkipped: tracer.skipped } : {}),
   };
   return { report, buffers, strictStop };
 }

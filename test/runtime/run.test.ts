@@ -159,7 +159,7 @@ test('gpusim run: pass, --json, --out, --trace', async () => {
   assert.deepEqual(JSON.parse(readFileSync(join(dir, 'o/run.json'), 'utf8')), run);
   const trace = readFileSync(join(dir, 't.txt'), 'utf8').trim().split('\n');
   assert.equal(trace.length, run.waveInstructions);
-  assert.match(trace[0]!, /^wave \d+ pc 0x[0-9a-f]+ s_load_b\d+ /);
+  assert.match(trace[0]!, /^wave \d+ pc 0x[0-9a-f]+ exec 0x[0-9a-f]{8}  s_load_b\d+ .*\| s\d+=0x[0-9a-f]+.*\| mem 0x[0-9a-f]+\.\.0x[0-9a-f]+ \(\d+ B\)$/);
   assert.ok(trace.some((l) => / s_endpgm$/.test(l)));
 });
 
@@ -202,9 +202,9 @@ test('gpusim run: exit 2 for bad input, with the field named', async () => {
     [['run', '/nonexistent/m.json'], /no such file/],
     [['run', writeTmp({ ...vaddManifest(), grid: 'x' }).path, '--seed', '1'], /grid: must be an array/],
     [['run', writeTmp(vaddManifest()).path, '--order', 'sideways'], /--order must be roundrobin or random/],
-    [['run', writeTmp(vaddManifest()).path, '--max-instructions', '0'], /--max-instructions must be an integer/],
-    [['run', writeTmp(vaddManifest()).path, '--threads', 'many'], /--threads must be auto or an integer in \[1, 256\]/],
-    [['run', writeTmp(vaddManifest()).path, '--threads', '0'], /--threads must be an integer in \[1, 256\]/],
+    [['run', writeTmp(vaddManifest()).path, '--max-instructions', '0'], /--max-instructions: 0 is out of range/],
+    [['run', writeTmp(vaddManifest()).path, '--threads', 'many'], /--threads \(auto or N\): 'many' is not an integer/],
+    [['run', writeTmp(vaddManifest()).path, '--threads', '0'], /--threads \(auto or N\): 0 is out of range \[1, 256\]/],
     [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', 'c'] }).path], /args: kernel vadd takes 4 arguments/],
     [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', { u32: 1 }, 'c'] }).path], /args\[2\] \(c\): the kernel expects global_buffer/],
     [['run', writeTmp({ ...vaddManifest(), args: ['a', 'b', 'c', { u64: 1 }] }).path], /args\[3\] \(n\): the kernel's argument is 4 bytes/],

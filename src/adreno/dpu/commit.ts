@@ -25,6 +25,7 @@
 import { InputError } from '../../core/errors.js';
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Timing } from './timing.js';
+import { traceEventJson, type TraceEvent } from '../../core/trace-events.js';
 
 const SEED = '004_0583f9f0ffcacefd.txt';
 
@@ -107,17 +108,8 @@ export interface Irq {
   readonly t: number;
 }
 
-export interface TraceEvent {
-  readonly name: string;
-  readonly cat: string;
-  readonly ph: 'X' | 'i' | 'M' | 'C';
-  readonly ts: number;
-  readonly pid: number;
-  readonly tid: number;
-  readonly dur?: number;
-  readonly s?: 't' | 'p' | 'g';
-  readonly args?: Record<string, unknown>;
-}
+/** The Chrome trace-event record (src/core/trace-events.ts, the one writer of gpusim's timelines). */
+export type { TraceEvent };
 
 export interface TimelineRun {
   readonly frames: number;
@@ -243,5 +235,5 @@ export function runTimeline(t: Timing, cfg: TimelineConfig, diag: Diagnostics): 
 
 /** The trace as Chrome's trace-event JSON (ui.perfetto.dev, chrome://tracing). */
 export function traceJson(run: TimelineRun): string {
-  return JSON.stringify({ traceEvents: run.events, displayTimeUnit: 'ms', otherData: { clock: 'us from the first active line of frame 0' } });
+  return traceEventJson(run.events, 'us from the first active line of frame 0', 'ms');
 }

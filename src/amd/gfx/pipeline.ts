@@ -53,6 +53,8 @@ import { PopsDraw, popsGenOf, type PopsDrawReport, type PopsDrawState } from './
 import type { PopsCacheStats } from './pops-cache.js';
 import type { CacheHook } from '../engine/cache-hook.js';
 import type { PopsTrace } from './pops-run.js';
+import type { InstructionTracer } from '../sq/trace.js';
+import type { WaveTimeline } from '../sq/timeline.js';
 import { prng, Sq } from '../sq/scheduler.js';
 import { setMessageSink } from '../exec/msg.js';
 import { runLegacyVs, type StageHost, type StageRun } from './vs.js';
@@ -93,6 +95,10 @@ export interface DrawOptions {
   readonly engine?: 'fast' | 'interp';
   /** POPS draws record their waves' ordered sections here (Chrome trace). */
   readonly popsTrace?: PopsTrace;
+  /** Trace every wave-instruction of every stage (`gpusim draw --trace`, amd/sq/trace.ts); the waves step op by op. */
+  readonly tracer?: InstructionTracer;
+  /** Record each stage's scheduler turns and barriers (`gpusim draw --timeline`, amd/sq/timeline.ts). */
+  readonly timeline?: WaveTimeline;
   /** GFX11 PA_SC_VRS_SURFACE_CNTL_1 as the kernel programs it (MMIO, not PM4): FORCE_SC_VRS_RATE_FINE_POPS. */
   readonly paScVrsSurfaceCntl1?: number;
   /** Render backends (occlusion counters, one per RB; default DEFAULT_RENDER_BACKENDS, as the CP). */
@@ -174,8 +180,13 @@ export class GfxPipeline {
       stats: this.stats,
       program: (pc, ws, vgprs, stage, where) => this.program(pc, ws, vgprs, stage, where),
       nextWaveId: () => this.waveCounter++,
-      run: (waves, program) => this.runWaves(waves, program),
+      run: (waves, program, stage) => this.runWaves(waves, program, stage ?? 'VS'),
     };
+  }
+
+  /** The pipeline's model clock (wave-instructions issued by every stage so far): timelines read it. */
+  get now(): number {
+    return this.clock.t;
   }
 
   /** The samples-passed counters of the render backends: what a ZPASS event writes (CpOptions.zpassCounts). */
@@ -212,9 +223,19 @@ export class GfxPipeline {
    * Run one stage's waves on the SQ's scheduler (amd/sq/scheduler.ts): the pipeline's clock, the
    * draws' budget, a seed per stage run; `before`/`after` per instruction (POPS) step op by op.
    */
-  private runWaves(waves: readonly Wave[], program: Program, before?: (w: Wave, op: Op) => void, after?: (w: Wave) => void): StageRun {
+  private runWaves(waves: readonly Wave[], program: Program, stage: string, before?: (w: Wave, op: Op) => void, after?: (w: Wave) => void): StageRun {
     const seed = (this.opts.seed ?? 1) + this.seedStep++;
-    const sq = new Sq({ diag: this.diag, clock: this.clock, budget: this.budgetLeft(), engine: this.opts.engine ?? 'fast', before, after });
+    const t = this.opts.tracer;
+    if (t !== undefined) {
+      // The trace around the stage's own hooks: its line shows what the instruction and the hooks did.
+      const b0 = before;
+      const a0 = after;
+      const prefix = `${stage} `;
+      before = b0 ? (w, op) => (b0(w, op), t.before(w, op)) : t.before;
+      after = a0 ? (w) => (a0(w), t.after(w, prefix)) : (w) => t.after(w, prefix);
+    }
+    const observer = this.opts.timeline?.stage(stage) ?? null;
+    const sq = new Sq({ diag: this.diag, clock: this.clock, budget: this.budgetLeft(), engine: this.opts.engine ?? 'fast', before, after, observer });
     sq.runStage(waves, program, this.opts.order === 'random' ? prng(seed) : null);
     if (sq.aborted) this.stats.aborted = true;
     return { instructions: sq.executed, aborted: sq.aborted };
@@ -427,7 +448,7 @@ export class GfxPipeline {
       gsWaves.push(w);
     }
     this.stats.gsWaves += gsWaves.length;
-    const gsRun = this.stageHost.run(gsWaves, prog);
+    const gsRun = this.stageHost.run(gsWaves, prog, 'GS');
     this.stats.gsInstructions += gsRun.instructions;
     if (gsRun.aborted) return null;
 
@@ -561,8 +582,8 @@ export class GfxPipeline {
     const popsDraw = pops ? this.popsDraw : null;
     // POPS draws run on the same scheduler with the POPS hooks around each instruction.
     const psRun = popsDraw
-      ? this.runWaves(list, pprog, (w, op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t), (w) => popsDraw.afterInstruction(w, this.clock.t))
-      : this.runWaves(list, pprog);
+      ? this.runWaves(list, pprog, 'PS', (w, op) => popsDraw.beforeInstruction(w, op.inst, this.clock.t), (w) => popsDraw.afterInstruction(w, this.clock.t))
+      : this.runWaves(list, pprog, 'PS');
     popsDraw?.endDraw();
     this.stats.psInstructions += psRun.instructions;
     this.commit(regs, st, results, zOrder);

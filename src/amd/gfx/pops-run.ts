@@ -33,6 +33,7 @@ import { APERTURE } from '../exec/vmem.js';
 import { Wave, SREG } from '../wave/wave.js';
 import type { PopsUnit, PopsWave } from './pops.js';
 import type { PopsCaches } from './pops-cache.js';
+import { TraceEvents, traceEventJson, type TraceEvent } from '../../core/trace-events.js';
 
 /** Where the runner maps the pixel shader's code. */
 export const PS_CODE_VA = 0x6000_0000_0000;
@@ -199,35 +200,36 @@ export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): 
 
 // ---------------------------------------------------------------- trace
 
-interface TraceEvent {
-  readonly name: string;
-  readonly cat: string;
-  readonly ph: 'X' | 'i' | 'M';
-  readonly ts: number;
-  readonly dur?: number;
-  readonly pid: number;
-  readonly tid: number;
-  readonly s?: 't';
-  readonly args?: Record<string, number | string>;
-}
-
 /**
  * Records a Chrome trace (the JSON Perfetto and chrome://tracing open): one track per wave
  * (process = compute unit), with slices for the wave's life, its wait for overlapped waves and
  * its ordered section, and instant events for exits. Timestamps are model clocks shown as µs.
  */
 export class PopsTrace {
-  readonly events: TraceEvent[] = [];
   private readonly open = new Map<PopsWave, { cu: number; start: number; waitFrom: number; enteredAt: number; exitedAt: number }>();
-  private readonly cus = new Set<number>();
+
+  /**
+   * `out`: the event list to add to (a `--timeline` shares one with the SQ's wave tracks);
+   * `pidBase`: its processes are pidBase + CU (or packer) index; `label`: their name prefix.
+   */
+  readonly out: TraceEvents;
+  private readonly pidBase: number;
+  private readonly label: string;
+
+  constructor(out: TraceEvents = new TraceEvents(), pidBase = 0, label = 'CU') {
+    this.out = out;
+    this.pidBase = pidBase;
+    this.label = label;
+  }
+
+  get events(): readonly TraceEvent[] {
+    return this.out.events;
+  }
 
   launch(p: PopsWave, cu: number, clock: number): void {
     this.open.set(p, { cu, start: clock, waitFrom: -1, enteredAt: -1, exitedAt: -1 });
-    if (!this.cus.has(cu)) {
-      this.cus.add(cu);
-      this.events.push({ name: 'process_name', cat: '__metadata', ph: 'M', ts: 0, pid: cu, tid: 0, args: { name: `CU ${cu}` } });
-    }
-    this.events.push({ name: 'thread_name', cat: '__metadata', ph: 'M', ts: 0, pid: cu, tid: p.seq, args: { name: `wave ${p.seq} (SE${p.se} packer ${p.packer} id ${p.waveId})` } });
+    this.out.process(this.pidBase + cu, `${this.label} ${cu}`);
+    this.out.thread(this.pidBase + cu, p.seq, `wave ${p.seq} (SE${p.se} packer ${p.packer} id ${p.waveId})`);
   }
 
   /** Called after each instruction of the wave: notices the transitions of its POPS state. */
@@ -242,7 +244,7 @@ export class PopsTrace {
     if (s.exitedAt < 0 && p.exited) {
       s.exitedAt = clock;
       if (s.enteredAt >= 0) this.slice('ordered section', 'pops.ordered', s.cu, p, s.enteredAt, clock, {});
-      this.events.push({ name: 'exit ordered section', cat: 'pops.exit', ph: 'i', s: 't', ts: clock, pid: s.cu, tid: p.seq });
+      this.out.instant('exit ordered section', 'pops.exit', this.pidBase + s.cu, p.seq, clock);
     }
   }
 
@@ -257,11 +259,14 @@ export class PopsTrace {
   }
 
   private slice(name: string, cat: string, cu: number, p: PopsWave, from: number, to: number, args: Record<string, number | string>): void {
-    this.events.push({ name, cat, ph: 'X', ts: from, dur: Math.max(0, to - from), pid: cu, tid: p.seq, args });
+    this.out.slice(name, cat, this.pidBase + cu, p.seq, from, to, args);
   }
 
   /** The trace file's JSON text. */
   json(): string {
-    return JSON.stringify({ traceEvents: this.events, displayTimeUnit: 'ns', otherData: { clock: 'gpusim model clocks (1 per wave-instruction), shown as µs' } });
+    return traceEventJson(this.out.events, POPS_CLOCK);
   }
 }
+
+/** What one µs of a POPS trace is. */
+export const POPS_CLOCK = 'gpusim model clocks (1 per wave-instruction), shown as µs';

@@ -43,7 +43,7 @@ export interface StageHost {
   program(pc: number, waveSize: 32 | 64, vgprs: number, stage: string, where: Record<string, number | string>): Program | null;
   nextWaveId(): number;
   /** Run one stage's waves (all running `program`) on the SQ's scheduler (order, seed, budget, clock). */
-  run(waves: readonly Wave[], program: Program): StageRun;
+  run(waves: readonly Wave[], program: Program, stage?: string): StageRun;
 }
 
 /** What a stage's run on the scheduler gave. */

@@ -16,7 +16,9 @@
  * - sleeping waves (s_sleep, s_wait_event, POPS ordered-section waits, cache stalls) wake when the
  *   model clock reaches their wake-up; when nothing else can run the clock jumps to the earliest;
  * - waves that can make no progress at all are reported once (gfx11.barrier.deadlock when they
- *   wait at a barrier, gfx11.wave.stuck otherwise) and the run stops.
+ *   wait at a barrier, gfx11.wave.stuck otherwise) and the run stops;
+ * - an optional observer (a timeline, sq/timeline.ts) sees each turn and barrier release; the
+ *   per-instruction trace (sq/trace.ts) is a `before`/`after` hook pair.
  *
  * Which resident wave issues next is the arbitration of the workload, each keeping the seeded
  * order it always had (tests pin seeds): `runWorkgroups` (compute: workgroups resident in a few
@@ -62,6 +64,16 @@ export interface SqOptions {
   /** After each instruction, with the clock advanced (POPS caches and trace). */
   readonly after?: ((w: Wave) => void) | undefined;
   readonly trap?: TrapCode | null;
+  /** Sees each turn and barrier release (a timeline, amd/sq/timeline.ts); per turn, never per instruction. */
+  readonly observer?: SqObserver | null;
+}
+
+/** What a timeline sees of the scheduler: called per turn and per barrier release, not per instruction. */
+export interface SqObserver {
+  /** Wave `w` issued instructions from model clock `t0` to `t1` in one turn (its state is the one after it). */
+  turn(w: Wave, t0: number, t1: number): void;
+  /** The workgroup barrier of `peers` released its waiting waves at clock `t`. */
+  barrier(peers: readonly Wave[], t: number): void;
 }
 
 export class Sq {
@@ -83,6 +95,7 @@ export class Sq {
   private readonly trapProgram: Program | null;
   private readonly trapBase: number;
   private readonly trapEnd: number;
+  private readonly obs: SqObserver | null;
 
   constructor(o: SqOptions) {
     this.diag = o.diag;
@@ -97,6 +110,7 @@ export class Sq {
     this.trapProgram = t === null ? null : t.program;
     this.trapBase = t === null ? 0 : t.base;
     this.trapEnd = t === null ? 0 : t.end;
+    this.obs = o.observer ?? null;
   }
 
   /**
@@ -119,6 +133,7 @@ export class Sq {
     const tp = this.trapProgram;
     const tb = this.trapBase;
     const te = this.trapEnd;
+    const obs = this.obs;
     let executed = this.executed;
     let progressed = false;
     for (let k = 0; k < n && !this.stopped; k++) {
@@ -127,6 +142,7 @@ export class Sq {
       if (barrierAtTurn && w.state === 'barrier') this.releaseBarrier(w.peers);
       if (w.state !== 'ready') continue;
       const q = rnd !== null ? 1 + Math.floor(rnd() * qmax) : QUANTUM;
+      const t0 = clk.t;
       for (let i = 0; i < q && w.state === 'ready'; i++) {
         const prog = tp !== null && w.pc >= tb && w.pc < te ? tp : program;
         if (blocks && !w.vgprsReleased && executed < budget) {
@@ -176,6 +192,7 @@ export class Sq {
         if (after !== undefined) after(w);
         progressed = true;
       }
+      if (obs !== null && clk.t !== t0) obs.turn(w, t0, clk.t);
     }
     this.executed = executed;
     return progressed;
@@ -212,6 +229,7 @@ export class Sq {
    */
   releaseBarrier(peers: readonly Wave[]): boolean {
     if (!barrierComplete(peers)) return false;
+    this.obs?.barrier(peers, this.clk.t);
     release(peers);
     return true;
   }
@@ -293,6 +311,7 @@ export class Sq {
         }
       }
       if (atBarrier > 0 && barrierDue(live, atBarrier, halted)) {
+        this.obs?.barrier(gw, this.clk.t);
         release(gw);
         progressed = true;
       }

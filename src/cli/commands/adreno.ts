@@ -26,11 +26,13 @@ subcommands:
                          estimated crash location, RBBM_STATUS bits, fence, CP state
       --format crashdec  freedreno crashdec's text line for line (-s summary, -v verbose,
                          -f FILE as crashdec takes it: crash --format crashdec -sf dump)
-  run <trace.rd[.gz]> [--strict] [--json] [--trace] [--thread BR|BV]
+  run <trace.rd[.gz]> [--strict] [--json] [--trace] [--thread BR|BV] [--timeline FILE]
                          execute the trace on the simulated a6xx CP; prints faults,
                          diagnostics, draws and the final CP state (--trace: every
                          executed packet, skipped ones are not shown; --thread: the
-                         a7xx CP thread to model, BR by default)
+                         a7xx CP thread to model, BR by default; --timeline: a
+                         Chrome/Perfetto trace of the submits and packets, IBs holding
+                         the packets they ran, over the CP's cycle counter)
   afuc disasm <fw> [-u] [--gen a5xx|a6xx|a7xx] [--fw-id ID] [--summary] [--skip N]
                          a firmware file (a630_sqe.fw, a650/a660_sqe.fw, a730/a740_sqe.fw,
                          a750 ...) prints as freedreno's afuc-disasm prints it (-u: without

@@ -63,7 +63,7 @@ Exit: 0 ok, 2 on a line that does not assemble (one line on stderr naming the li
     };
     let program;
     try {
-      program = assembleSource(src, { ...(mcpu !== undefined ? { mcpu } : {}), ...(waveOpt !== undefined ? { wave: Number(waveOpt) as 32 | 64 } : {}) });
+      program = assembleSource(src, { ...(mcpu !== undefined ? { mcpu } : {}), ...(waveOpt !== undefined ? { wave: waveOpt === '64' ? 64 : 32 } : {}) });
     } catch (e) {
       if (e instanceof InputError && !(e instanceof AsmError)) throw new InputError(e.message, file);
       return fail(e);

@@ -5,13 +5,11 @@
  */
 import type { Command } from '../command.js';
 import { EXIT_ERROR, EXIT_OK } from '../command.js';
-import { UsageError } from '../../core/errors.js';
+import { intOption } from '../../core/numbers.js';
 
-/** A whole-number option's value, or undefined when it is absent. */
+/** A whole-number option's value (decimal digits, core/numbers.ts), or undefined when it is absent. */
 function count(name: string, v: unknown): number | undefined {
-  if (v === undefined) return undefined;
-  if (!/^[0-9]+$/.test(String(v))) throw new UsageError(`bench: --${name} must be a whole number, not '${String(v)}'`);
-  return Number(v);
+  return intOption(v, `bench: --${name}`, { radix: 10, max: 1_000_000 });
 }
 
 export const benchCommand: Command = {

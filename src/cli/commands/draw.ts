@@ -6,9 +6,13 @@ import { UsageError } from '../../core/errors.js';
 import { intOption } from '../../core/numbers.js';
 import { resolveTarget, runSceneFile, targetBytes } from '../../runtime/draw-scene.js';
 import { PopsTrace } from '../../amd/gfx/pops-run.js';
+import { InstructionTracer } from '../../amd/sq/trace.js';
+import { SQ_CLOCK, WaveTimeline } from '../../amd/sq/timeline.js';
+import { TraceEvents } from '../../core/trace-events.js';
 
 const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100|gfx1030|gfx900] [--seed N] [--order roundrobin|random]
                    [--raw FILE] [--pm4 FILE] [--max-instructions N] [--pops-trace FILE] [--json]
+                   [--trace FILE] [--trace-limit N] [--timeline FILE]
 
 Build a real PM4 command stream from the scene (render targets, buffers, shaders, state, draws;
 see docs/amd-graphics.md), execute it with the command processor and the graphics pipeline
@@ -27,6 +31,15 @@ their samples).
   --pops-trace FILE     POPS draws (DB_SHADER_CONTROL.PRIMITIVE_ORDERED_PIXEL_SHADER): write a Chrome
                         trace (Perfetto) of PS waves entering, waiting in and leaving ordered sections
   --json                print the run statistics and diagnostics as JSON
+  --trace FILE          write one line per wave-instruction of every stage (GS/VS, PS, POPS PS):
+                        stage, wave, pc (shader address), EXEC, the instruction, the registers it
+                        changed, the GPU memory it touched (as gpusim run --trace); runs the
+                        interpreter
+  --trace-limit N       trace lines at most (default 100000; the draw goes on untraced)
+  --timeline FILE       write a Chrome/Perfetto trace: every wave's scheduler turns per CU and
+                        SIMD and stage, barrier waits, each PM4 draw packet spanning its waves, and
+                        for POPS draws each PS wave's wait for overlapped waves and ordered
+                        section (wait → release), per packer
 
 POPS draws also print per draw: waves, overlapping waves, waves that waited, blocked polls,
 intrawave layers and the serialisation depth.
@@ -40,9 +53,27 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (order !== 'roundrobin' && order !== 'random') throw new UsageError('draw: --order roundrobin|random');
   const seed = intOption(values['seed'], 'draw: --seed', { max: 0xffffffff }) ?? 1;
   const maxInstructions = intOption(values['max-instructions'], 'draw: --max-instructions', { min: 1 }) ?? 50_000_000;
-  const popsTrace = values['pops-trace'] !== undefined ? new PopsTrace() : undefined;
-  const r = runSceneFile(file, { order, seed, maxInstructions, ...(values['gfx'] !== undefined ? { gfx: String(values['gfx']) } : {}), ...(popsTrace ? { popsTrace } : {}) });
-  if (popsTrace) writeFileSync(String(values['pops-trace']), popsTrace.json());
+  const traceLimit = intOption(values['trace-limit'], 'draw: --trace-limit', { min: 1 });
+  if (traceLimit !== undefined && values['trace'] === undefined) throw new UsageError('draw: --trace-limit needs --trace FILE');
+  if (values['timeline'] !== undefined && values['pops-trace'] !== undefined) throw new UsageError('draw: --timeline holds the POPS tracks of --pops-trace: give one of them');
+  const events = values['timeline'] !== undefined ? new TraceEvents() : undefined;
+  // On a timeline the POPS tracks are processes 1000 + packer, after the CUs' wave tracks.
+  const popsTrace = values['pops-trace'] !== undefined ? new PopsTrace() : events ? new PopsTrace(events, 1000, 'POPS packer') : undefined;
+  const timeline = events ? new WaveTimeline(events) : undefined;
+  const lines: string[] = [];
+  const tracer = values['trace'] !== undefined ? new InstructionTracer((l) => void lines.push(l), { ...(traceLimit !== undefined ? { limit: traceLimit } : {}) }) : undefined;
+  let r;
+  try {
+    r = runSceneFile(file, {
+      order, seed, maxInstructions, ...(values['gfx'] !== undefined ? { gfx: String(values['gfx']) } : {}), ...(popsTrace ? { popsTrace } : {}),
+      ...(tracer ? { tracer, engine: 'interp' as const } : {}), ...(timeline ? { timeline } : {}),
+    });
+  } finally {
+    tracer?.close();
+  }
+  if (values['pops-trace'] !== undefined && popsTrace) writeFileSync(String(values['pops-trace']), popsTrace.json());
+  if (events) writeFileSync(String(values['timeline']), events.json(SQ_CLOCK));
+  if (tracer) writeFileSync(String(values['trace']), lines.join('\n') + (lines.length ? '\n' : '') + (tracer.skipped ? `... ${tracer.skipped} more wave-instructions past --trace-limit\n` : ''));
   const t = r.targets[0];
   if (values['out'] !== undefined) {
     if (!t) throw new UsageError('draw: the scene has no colour target to write');
@@ -61,6 +92,8 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (values['raw'] !== undefined) written.push(`samples ${String(values['raw'])}`);
   if (values['pm4'] !== undefined) written.push(`PM4 ${String(values['pm4'])}`);
   if (values['pops-trace'] !== undefined) written.push(`POPS trace ${String(values['pops-trace'])}`);
+  if (tracer) written.push(`trace ${String(values['trace'])} (${tracer.lines} lines${tracer.skipped ? `, ${tracer.skipped} past the limit` : ''})`);
+  if (events) written.push(`timeline ${String(values['timeline'])}`);
   if (values['raw'] !== undefined && t) writeFileSync(String(values['raw']), targetBytes(r, t));
   if (values['pm4'] !== undefined) writeFileSync(String(values['pm4']), new Uint8Array(r.pm4.buffer, r.pm4.byteOffset, r.pm4.byteLength));
   const problems = r.diag.list.filter((d) => d.severity !== 'info');
@@ -96,6 +129,7 @@ export const drawCommand: Command = {
   options: {
     out: { type: 'string' }, raw: { type: 'string' }, pm4: { type: 'string' }, gfx: { type: 'string' }, seed: { type: 'string' },
     order: { type: 'string' }, 'max-instructions': { type: 'string' }, 'pops-trace': { type: 'string' }, json: { type: 'boolean' },
+    trace: { type: 'string' }, 'trace-limit': { type: 'string' }, timeline: { type: 'string' },
   },
   positionals: true,
   run,

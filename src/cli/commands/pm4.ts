@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT_FINDING, EXIT_OK, type CliIO, type Command } from '../command.js';
 import { UsageError } from '../../core/errors.js';
+import { intText } from '../../core/numbers.js';
 import { Diagnostics } from '../../core/diagnostics.js';
 import { Memory } from '../../core/memory.js';
 import { coverageTable, pm4Coverage, type ComputeStreams, type SceneStreams } from '../../amd/cp/coverage.js';
@@ -130,9 +131,9 @@ function coverage(values: Record<string, unknown>, io: CliIO): number {
   return EXIT_OK;
 }
 
+/** A GPU address (core/numbers.ts: decimal or 0x hex, below 2^48), dword aligned. */
 function parseAddr(s: string, what: string): number {
-  const v = /^0x[0-9a-f]+$/i.test(s) ? parseInt(s.slice(2), 16) : /^[0-9]+$/.test(s) ? parseInt(s, 10) : NaN;
-  if (!Number.isSafeInteger(v) || v >= 2 ** 48) throw new UsageError(`${what}: '${s}' is not a GPU address (hex 0x... or decimal, below 2^48)`);
+  const v = intText(s, `${what} (a GPU address)`, { max: 2 ** 48 - 1 });
   if (v % 4 !== 0) throw new UsageError(`${what}: 0x${v.toString(16)} is not dword aligned`);
   return v;
 }

@@ -44,7 +44,7 @@ export const r600Command: Command = {
        gpusim r600 coverage [--json] [--root DIR]
        gpusim r600 run <manifest.json> [--json] [--out DIR] [--seed N] [--order roundrobin|random]
                        [--strict] [--max-instructions N] [--stack-size N] [--trace FILE]
-                       [--atomic-dword-index]
+                       [--trace-limit N] [--atomic-dword-index]
 
 disasm prints each kernel the way clang -S -target r600 prints it (CF program, then clauses).
 A non-ELF input is one raw program (little-endian dwords) for --mcpu (default cypress).
@@ -55,7 +55,8 @@ run executes a manifest (the format of \`gpusim run\`) whose code object is an r
 coverage prints the measured opcode coverage per generation (the table in src/r600/README.md):
 each op is probed on the executor; fixtures and tests are read from the checkout (--root).
 --trace writes one line per CF instruction: the wave, the instruction, its active and valid
-masks (hex, one bit per lane of the wave, lane 0 = bit 0) and the CF stack depth. RAT atomic indices on global memory are byte
+masks (hex, one bit per lane of the wave, lane 0 = bit 0) and the CF stack depth; --trace-limit N
+keeps the first N lines (default 100000). RAT atomic indices on global memory are byte
 addresses, as clang-19 emits them; --atomic-dword-index reads them as dword indices instead, as
 Mesa's own r600 compiler emits them (docs/r600.md, RAT atomics). --atomic-byte-address (the
 default) is accepted for old scripts.
@@ -72,6 +73,7 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
     'max-instructions': { type: 'string' },
     'stack-size': { type: 'string' },
     trace: { type: 'string' },
+    'trace-limit': { type: 'string' },
     'atomic-byte-address': { type: 'boolean', default: false },
     'atomic-dword-index': { type: 'boolean', default: false },
     root: { type: 'string' },
@@ -130,13 +132,16 @@ Exit: 0 ok, 1 a finding (expectation mismatch, or a diagnostic with --strict), 2
       const order = (values.order as string | undefined) ?? 'roundrobin';
       if (order !== 'roundrobin' && order !== 'random') throw new UsageError(`r600: --order must be roundrobin or random`);
       if (values['atomic-byte-address'] === true && values['atomic-dword-index'] === true) throw new UsageError('r600: --atomic-byte-address and --atomic-dword-index contradict each other');
+      const traceLimit = intOption(values['trace-limit'], 'r600: --trace-limit', { min: 1 }) ?? 100_000;
+      if (values['trace-limit'] !== undefined && !values.trace) throw new UsageError('r600: --trace-limit needs --trace FILE');
       const traceLines: string[] = [];
+      let traceSkipped = 0;
       const r = runR600Manifest(file, {
         seed: num('seed', 0xffffffff), order, strict: values.strict as boolean, maxInstructions: num('max-instructions'), stackSize: num('stack-size'),
         atomicByteAddress: values['atomic-dword-index'] !== true,
-        trace: values.trace ? (l) => traceLines.push(l) : undefined,
+        trace: values.trace ? (l) => void (traceLines.length < traceLimit ? traceLines.push(l) : traceSkipped++) : undefined,
       });
-      if (values.trace) writeFileSync(values.trace as string, traceLines.join('\n') + '\n');
+      if (values.trace) writeFileSync(values.trace as string, traceLines.join('\n') + '\n' + (traceSkipped ? `... ${traceSkipped} more lines past --trace-limit\n` : ''));
       if (values.out) {
         const dir = values.out as string;
         mkdirSync(dir, { recursive: true });

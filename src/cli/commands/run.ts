@@ -7,12 +7,16 @@ import { join } from 'node:path';
 import type { Command } from '../command.js';
 import { EXIT_FINDING, EXIT_OK } from '../command.js';
 import { UsageError } from '../../core/errors.js';
+import { intOption } from '../../core/numbers.js';
+import { TraceEvents } from '../../core/trace-events.js';
+import { SQ_CLOCK } from '../../amd/sq/timeline.js';
 import { loadManifest, type Manifest } from '../../runtime/manifest.js';
 import { availableParallelism } from 'node:os';
 import { runManifest, runManifestWith, type ManifestRun, type RunOptions } from '../../runtime/run.js';
 import { ParallelPool } from '../../runtime/parallel.js';
 import { nodeWorkerHost, threadCpuMs } from '../../runtime/parallel-node.js';
 import { engineTime } from '../../amd/engine/program.js';
+import { CODE_BASE } from '../../runtime/dispatch.js';
 import { runR600Manifest } from '../../runtime/r600.js';
 import { isR600Object } from '../../r600/isa/object.js';
 
@@ -30,7 +34,7 @@ export const runCommand: Command = {
   summary: 'run a kernel (AMD gfx9/10.3/11 or R600-family) described by a manifest and check its outputs',
   help: `usage: gpusim run <manifest.json> [--out DIR] [--json] [--seed N] [--order roundrobin|random]
                    [--engine fast|interp] [--strict] [--max-instructions N] [--trace FILE]
-                   [--threads N|auto] [--pm4 direct|indirect]
+                   [--trace-limit N] [--timeline FILE] [--threads N|auto] [--pm4 direct|indirect]
 
 Runs the kernel a manifest describes (code object, kernel, grid, block, buffers, args, outputs,
 expect; see docs/running-kernels.md) and compares the outputs with the expected files (integers
@@ -46,7 +50,15 @@ apply to it, --trace writes one line per CF instruction, and it takes --stack-si
                          (the reference interpreter alone); both give the same bytes
   --strict               stop at the first diagnostic and exit 1
   --max-instructions N   wave-instruction budget (default 50000000)
-  --trace FILE           write one line per executed instruction: wave, pc (code object address), text
+  --trace FILE           write one line per executed instruction: wave, pc (the code-object address
+                         disasm and diagnostics print), EXEC, the instruction, the registers it
+                         changed (VGPRs: first lanes + a count), the GPU memory and LDS it touched.
+                         Tracing runs the interpreter (--engine interp) on one thread
+  --trace-limit N        trace lines at most (default 100000; the run goes on untraced)
+  --timeline FILE        write a Chrome/Perfetto trace (ui.perfetto.dev, chrome://tracing): each
+                         wave's scheduler turns per CU and SIMD, barrier waits, over the model
+                         clock (1 tick = 1 wave-instruction, shown as 1 µs); with --pm4 the
+                         dispatch packet spans its waves; one thread
   --threads N|auto       split the workgroups over N threads (auto: every core); the outputs are
                          the same bytes as on one thread for a kernel without races. A trace,
                          --strict, a trap handler or one workgroup run on one thread (the summary
@@ -65,6 +77,8 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     strict: { type: 'boolean', default: false },
     'max-instructions': { type: 'string' },
     trace: { type: 'string' },
+    'trace-limit': { type: 'string' },
+    timeline: { type: 'string' },
     threads: { type: 'string' },
     pm4: { type: 'string' },
     'stack-size': { type: 'string' },
@@ -79,21 +93,25 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     if (order !== 'roundrobin' && order !== 'random') throw new UsageError(`run: --order must be roundrobin or random, not '${order}'`);
     const engine = (values.engine as string | undefined) ?? 'fast';
     if (engine !== 'fast' && engine !== 'interp') throw new UsageError(`run: --engine must be fast or interp, not '${engine}'`);
-    if (values.threads !== undefined && values.threads !== 'auto' && !/^[0-9]+$/.test(String(values.threads))) throw new UsageError(`run: --threads must be auto or an integer in [1, 256], not '${String(values.threads)}'`);
-    const threads = values.threads === 'auto' ? availableParallelism() : intOpt(values.threads, '--threads', 1, 256) ?? 1;
+    const threads = values.threads === 'auto' ? availableParallelism() : intOpt(values.threads, '--threads (auto or N)', 1, 256) ?? 1;
+    const traceLimit = intOpt(values['trace-limit'], '--trace-limit', 1, Number.MAX_SAFE_INTEGER);
+    if (traceLimit !== undefined && typeof values.trace !== 'string') throw new UsageError('run: --trace-limit needs --trace FILE');
+    if (values.engine === 'fast' && typeof values.trace === 'string') throw new UsageError('run: --trace runs the interpreter: leave out --engine fast');
     const pm4 = values.pm4 as string | undefined;
     if (pm4 !== undefined && pm4 !== 'direct' && pm4 !== 'indirect') throw new UsageError(`run: --pm4 must be direct or indirect, not '${pm4}'`);
     if (pm4 !== undefined && threads > 1) throw new UsageError('run: --pm4 launches through one command processor: leave out --threads');
     const m = loadManifest(positionals[0]!);
     if (codeObjectIsR600(m)) {
       for (const k of ['engine', 'threads', 'pm4'] as const) if (values[k] !== undefined) throw new UsageError(`run: --${k} does not apply to an R600-family object`);
+      if (values.timeline !== undefined) throw new UsageError('run: --timeline does not apply to an R600-family object');
       const traceLines: string[] = [];
+      let traceSkipped = 0;
       const r = runR600Manifest(m, {
         seed, order, strict: values.strict === true, ...(budget !== undefined ? { maxInstructions: budget } : {}),
         stackSize: intOpt(values['stack-size'], '--stack-size', 0, 255), atomicByteAddress: values['atomic-dword-index'] !== true,
-        ...(typeof values.trace === 'string' ? { trace: (l: string) => traceLines.push(l) } : {}),
+        ...(typeof values.trace === 'string' ? { trace: (l: string) => void (traceLines.length < (traceLimit ?? 100_000) ? traceLines.push(l) : traceSkipped++) } : {}),
       });
-      if (typeof values.trace === 'string') writeFileSync(values.trace, traceLines.join('\n') + '\n');
+      if (typeof values.trace === 'string') writeFileSync(values.trace, traceLines.join('\n') + '\n' + (traceSkipped ? `... ${traceSkipped} more lines past --trace-limit\n` : ''));
       if (typeof values.out === 'string') {
         mkdirSync(values.out, { recursive: true });
         for (const name of m.outputs) writeFileSync(join(values.out, `${name}.bin`), r.buffers[name]!);
@@ -120,8 +138,9 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     const t0 = Date.now();
     let shown = false;
     let lastDraw = 0;
+    const timeline = typeof values.timeline === 'string' ? new TraceEvents() : undefined;
     const opts: RunOptions = {
-      seed, order, engine, strict: values.strict === true, ...(pm4 !== undefined ? { pm4 } : {}),
+      seed, order, engine, ...(traceLimit !== undefined ? { traceLimit } : {}), ...(timeline ? { timeline } : {}), strict: values.strict === true, ...(pm4 !== undefined ? { pm4 } : {}),
       ...(budget !== undefined ? { maxInstructions: budget } : {}),
       ...(traceFd !== undefined ? {
         trace: (line: string) => {
@@ -159,9 +178,11 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
         flushTrace();
         closeSync(traceFd);
       }
+      if (timeline !== undefined) writeFileSync(String(values.timeline), timeline.json(SQ_CLOCK));
       if (shown) io.stderr('\n');
     }
 
+    if (typeof values.trace === 'string' && r.json.traceSkipped) writeFileSync(values.trace, `... ${r.json.traceSkipped} more wave-instructions past --trace-limit\n`, { flag: 'a' });
     if (used !== undefined) r = { ...r, json: { ...r.json, threads: used.threads, ...(used.reason !== undefined ? { threadsReason: used.reason } : {}) } };
     if (values.json || typeof values.out === 'string') r = { ...r, json: { ...r.json, timing: coldTiming(r.json.timeMs) } };
     if (typeof values.out === 'string') {
@@ -195,12 +216,9 @@ function coldTiming(dispatchMs: number): Record<string, unknown> {
   };
 }
 
+/** A numeric option, parsed strictly (core/numbers.ts: decimal or 0x hex, the range named). */
 function intOpt(v: unknown, name: string, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const s = String(v);
-  const n = /^(0x[0-9a-f]+|[0-9]+)$/i.test(s) ? Number(s) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`run: ${name} must be an integer in [${min}, ${max}], not '${s}'`);
-  return n;
+  return intOption(v, `run: ${name}`, { min, max });
 }
 
 /** The human-readable result: one line for the run, one per expectation, the diagnostics. */
@@ -216,11 +234,13 @@ export function summary(r: ManifestRun): string {
       for (const x of e.first.slice(0, 5)) lines.push(`    [${x.index}] got ${x.got}, want ${x.want}${x.ulp !== undefined ? ` (${x.ulp} ulp)` : ''}`);
     }
   }
+  if (j.traceSkipped) lines.push(`  trace: ${j.traceLines} lines, ${j.traceSkipped} wave-instructions past --trace-limit not traced`);
   const counts = Object.entries(j.diagnosticCounts);
   if (counts.length) {
     lines.push(`  diagnostics: ${counts.map(([id, n]) => `${id} x${n}`).join(', ')}`);
     for (const d of j.diagnostics.slice(0, 5)) {
-      const where = Object.entries(d.where).map(([k, v]) => `${k} ${typeof v === 'number' && k === 'pc' ? '0x' + v.toString(16) : v}`).join(', ');
+      // A PC in the loaded code object prints as its code-object address, as --trace and disasm do.
+      const where = Object.entries(d.where).map(([k, v]) => `${k} ${typeof v === 'number' && k === 'pc' ? '0x' + (v >= CODE_BASE && v - CODE_BASE < 2 ** 32 ? v - CODE_BASE : v).toString(16) : v}`).join(', ');
       lines.push(`    ${d.id} (${where}): ${d.message}`);
     }
   }
