@@ -404,6 +404,10 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...PCK, ...WITH_O,
     const srsrc = f.srsrc! * 4;
     const ssamp = (f.ssamp ?? 0) * 4;
     const px = new Float64Array(4), t = new Float64Array(4), t2 = new Float64Array(4), t3 = new Float64Array(4);
+    // Results are written after every lane has read its address: the implicit LOD reads the quad's
+    // other lanes, whose address VGPRs the destination may overlap.
+    const nOut = nData + (status ? 1 : 0);
+    const res = new Uint32Array(nOut * ws);
     const warn = new OncePerDispatch(env);
     const srcWarn = new OncePerDispatch(env);
     return {
@@ -560,13 +564,14 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...PCK, ...WITH_O,
           if (d16) {
             for (let k = 0; k < chans.length; k += 2) {
               const lo = resultBits(px[chans[k]!]!, intResult, true), hi = k + 1 < chans.length ? resultBits(px[chans[k + 1]!]!, intResult, true) : 0;
-              v[(vdata + (k >> 1)) * ws + l] = (lo | (hi << 16)) >>> 0;
+              res[(k >> 1) * ws + l] = (lo | (hi << 16)) >>> 0;
             }
-          } else chans.forEach((c, k) => { v[(vdata + k) * ws + l] = resultBits(px[c]!, intResult, false); });
+          } else chans.forEach((c, k) => { res[k * ws + l] = resultBits(px[c]!, intResult, false); });
           // TFE/LWE: the status VGPR after the data. Every texel is resident (no PRT) and no LOD
           // warning applies, so it is 0.
-          if (status) v[(vdata + nData) * ws + l] = 0;
+          if (status) res[nData * ws + l] = 0;
         }
+        if (!isStore) for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < nOut; k++) v[(vdata + k) * ws + l] = res[k * ws + l]!;
         RAW.mode = 0;
         CMP.fn = -1;
         GATHER.comp = -1;
