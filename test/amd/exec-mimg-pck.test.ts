@@ -127,6 +127,30 @@ for (const g of GENS) {
   });
 }
 
+test('cube images, 3D gathers and 3D mip chains stay gfx11.mimg.unsupported (once, writing 0); a 3D load is quiet', () => {
+  const g = GENS[0]!;
+  const cases: [string, string, Readonly<Record<string, number>>, RegExp][] = [
+    ['image_load v[4:7], v[0:2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_CUBE unorm', '2D', {}, /dim 3 is not modelled/],
+    ['image_gather4_lz v[4:7], v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_3D', '3D', { DEPTH: 1 }, /gather4 and arrays of 3D images are not modelled/],
+    ['image_load v[4:7], v[0:2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_3D unorm', '3D', { DEPTH: 1, MAX_MIP: 1, LAST_LEVEL: 1 }, /3D mip chains are not modelled/],
+    ['image_load v[4:7], v[0:2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_3D unorm', '3D', { DEPTH: 1 }, /^$/],
+  ];
+  for (const [line, type, extra, why] of cases) {
+    const mem = memory();
+    mem.writeF32(BASE, 5);
+    const r = runAsm(`${line}\ns_endpgm`, { target: g.target, mem, sgpr: sgprs(g, '32_FLOAT', 4, 4, type, extra), vgpr: { 0: 0, 1: 0, 2: 0, 4: 0x1234 } });
+    const d = r.diags.filter((x) => x.id === 'gfx11.mimg.unsupported');
+    if (why.source === '^$') {
+      assert.deepEqual(r.diags.map((x) => x.id), []);
+      assert.equal(r.v(4, 0), f32bits(5));
+      continue;
+    }
+    assert.equal(d.length, 1, line);
+    assert.match(d[0]!.message, why);
+    assert.equal(r.v(4, 0), 0);
+  }
+});
+
 test('the pck, resinfo, a16 and d16 lines assemble and print as llvm-mc-19 does', { skip: haveLlvm() ? false : 'llvm-mc-19 not installed' }, () => {
   for (const g of GENS) {
     const lines = [...(LINES.get(g.cpu) ?? [])];
