@@ -3,10 +3,15 @@
  * for sampling, an S# (4 SGPRs at ssamp*4); descriptor layouts from mimg-rsrc.gen.ts (Mesa's
  * gfx11-rsrc JSON), texel formats from the GFX11_FORMAT table of buffer-formats.gen.ts.
  *
- * Modelled: dim 1D/2D/1D_ARRAY/2D_ARRAY, 32-bit addresses and data (no a16/d16; TFE/LWE return a
- * status VGPR of 0 after the data: no partially resident textures, no LOD warnings), linear
- * images (SW_MODE 0) of 1/2/4/8/16-byte texels, DST_SEL swizzles, dmask packing (one VGPR per
- * enabled channel, in channel order). Where levels and slices lie is the generation's addrlib
+ * Modelled: dim 1D/2D/3D/1D_ARRAY/2D_ARRAY (3D: one level; z picks the depth slice, sampled z
+ * filtered like x/y with CLAMP_Z); 32-bit or A16 addresses (16-bit halves packed as LLVM lays them
+ * out, addrSlots); 32-bit or D16 data (two 16-bit channels per VGPR, lower channel low: f16 for
+ * float/UNORM/SNORM formats, the low 16 bits of UINT/SINT); TFE/LWE return a status VGPR of 0
+ * after the data (no partially resident textures, no LOD warnings); linear images (SW_MODE 0) of
+ * 1/2/4/8/16-byte texels in UNORM/SNORM/FLOAT/UINT/SINT; DST_SEL swizzles; dmask packing (one VGPR
+ * per enabled channel, in channel order). image_load/store(_mip)_pck(_sgn) move each channel's
+ * raw bits (zero- or sign-extended) with no format conversion. image_get_resinfo and
+ * image_get_lod: see their definitions below. Where levels and slices lie is the generation's addrlib
  * linear layout (image-layout.ts): rows aligned to 256 bytes; GFX10.3/GFX11 mip chains smallest
  * level first, each level with its own aligned pitch; a one-level 1D/2D T# may carry a larger
  * pitch in DEPTH/PITCH_MSB (GFX10.3+). Array layers (the coordinate after x/y) address slice
