@@ -412,6 +412,8 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...PCK, ...WITH_O,
     // Results are written after every lane has read its address: the implicit LOD reads the quad's
     // other lanes, whose address VGPRs the destination may overlap.
     const nOut = nData + (status ? 1 : 0);
+    // The address layout per (dims, array) (GFX9 learns them from the T# at run time).
+    const slotCache: (AddrSlots | undefined)[] = [];
     const res = new Uint32Array(nOut * ws);
     const warn = new OncePerDispatch(env);
     const srcWarn = new OncePerDispatch(env);
@@ -427,7 +429,8 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...PCK, ...WITH_O,
         // Array layer after the coordinates (GFX9: the T# TYPE says array; GFX10+: the dim).
         const array = G.typeDims ? im.array : instArray;
         const coords = dims + (array ? 1 : 0);
-        const A = addrSlots(offsets, bias, compare, deriv ? dims : 0, g16, a16, coords + (bk === 'sample_l' || mip || clampLod ? 1 : 0));
+        const key = dims * 2 + (array ? 1 : 0);
+        const A = slotCache[key] ??= addrSlots(offsets, bias, compare, deriv ? dims : 0, g16, a16, coords + (bk === 'sample_l' || mip || clampLod ? 1 : 0));
         // GFX9: how many address VGPRs the T# type needs is known only now (those past the allocation read VGPR0).
         if (G.typeDims && f.vaddr! + A.dwords > env.vgprs && srcWarn.due) {
           srcWarn.fire();
