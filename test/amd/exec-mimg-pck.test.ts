@@ -127,18 +127,46 @@ for (const g of GENS) {
   });
 }
 
-test('cube images, 3D gathers and 3D mip chains stay gfx11.mimg.unsupported (once, writing 0); a 3D load is quiet', () => {
+for (const g of GENS) {
+  test(`${g.cpu}: a16 sample_b (bias alone in its VGPR) and sample_d (derivatives 16-bit on gfx900 only) pick the level the LOD says`, () => {
+    // 8x8 32_FLOAT, 4 levels, every texel of level i = i. Rows of 256 bytes (64 texels): GFX9 stacks
+    // the levels (rows 0, 8, 12, 14), GFX10.3+ stores the smallest first (rows 0, 1, 3, 7 for levels 3..0).
+    const mem = memory();
+    const rows = g.gfx === 9 ? [[0, 8], [8, 4], [12, 2], [14, 1]] : [[7, 8], [3, 4], [1, 2], [0, 1]];
+    rows.forEach(([r0, n], lv) => { for (let r = r0!; r < r0! + n!; r++) for (let x = 0; x < 8 >> lv; x++) mem.writeF32(BASE + r * 256 + x * 4, lv); });
+    const t = sgprs(g, '32_FLOAT', 8, 8, '2D', { MAX_MIP: 3, LAST_LEVEL: 3, ...(g.gfx === 9 ? { PITCH: 14 } : {}) });
+    Object.assign(t, Object.fromEntries(words(imageGen(g.gfx).S, 4, { CLAMP_X: 2, CLAMP_Y: 2, MIP_FILTER: 1, MAX_LOD: 15 * 256 }).map((v, i) => [8 + i, v])));
+    const h = (x: number): number => f16bits(x);
+    const W = ws(g);
+    // sample_b: bias 2 (f16, low half of v0), (u, v) in v1; u steps one texel between a quad's columns: LOD 0 + 2.
+    const vg: Record<number, number[]> = { 0: [], 1: [] };
+    for (let l = 0; l < W; l++) { vg[0]!.push(h(2)); vg[1]!.push(h(0.25 + (l & 1) / 8) | (h(0.25) << 16)); }
+    const b = runAsm(asm(g, `image_sample_b v4, v[0:1], s[0:7], s[8:11] dmask:0x1${g.dim('2D')} a16\ns_endpgm`), { target: g.target, waveSize: W, mem, sgpr: t, vgpr: vg });
+    assert.deepEqual(b.diags.map((d) => d.id), []);
+    for (let l = 0; l < W; l++) assert.equal(b.vf(4, l), 2, `sample_b lane ${l}`);
+    // sample_d: ds/dx = 2/8 (footprint 2 texels: LOD 1), others 0; (u, v) = (0.5, 0.5) packed.
+    const d16 = g.gfx === 9;
+    const dv: Record<number, number> = d16 ? { 0: h(0.25), 1: 0, 2: h(0.5) | (h(0.5) << 16) } : { 0: f32bits(0.25), 1: 0, 2: 0, 3: 0, 4: h(0.5) | (h(0.5) << 16) };
+    const line = `image_sample_d v4, ${d16 ? 'v[0:2]' : 'v[0:4]'}, s[0:7], s[8:11] dmask:0x1${g.dim('2D')} a16`;
+    const d = runAsm(asm(g, `${line}\ns_endpgm`), { target: g.target, waveSize: W, mem, sgpr: t, vgpr: dv });
+    assert.deepEqual(d.diags.map((x) => x.id), []);
+    assert.equal(d.vf(4, 0), 1);
+  });
+}
+
+test('cube images, 3D gathers, 3D mip chains and r128 stay gfx11.mimg.unsupported (once, writing 0); a 3D load is quiet', () => {
   const g = GENS[0]!;
   const cases: [string, string, Readonly<Record<string, number>>, RegExp][] = [
     ['image_load v[4:7], v[0:2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_CUBE unorm', '2D', {}, /dim 3 is not modelled/],
     ['image_gather4_lz v[4:7], v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_3D', '3D', { DEPTH: 1 }, /gather4 and arrays of 3D images are not modelled/],
     ['image_load v[4:7], v[0:2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_3D unorm', '3D', { DEPTH: 1, MAX_MIP: 1, LAST_LEVEL: 1 }, /3D mip chains are not modelled/],
+    ['image_load v[4:7], v[0:1], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D unorm r128', '2D', {}, /r128 \(a 128-bit T#\) is not modelled/],
     ['image_load v[4:7], v[0:2], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_3D unorm', '3D', { DEPTH: 1 }, /^$/],
   ];
   for (const [line, type, extra, why] of cases) {
     const mem = memory();
     mem.writeF32(BASE, 5);
-    const r = runAsm(`${line}\ns_endpgm`, { target: g.target, mem, sgpr: sgprs(g, '32_FLOAT', 4, 4, type, extra), vgpr: { 0: 0, 1: 0, 2: 0, 4: 0x1234 } });
+    const r = runAsm(asm(g, `${line}\ns_endpgm`), { target: g.target, mem, sgpr: sgprs(g, '32_FLOAT', 4, 4, type, extra), vgpr: { 0: 0, 1: 0, 2: 0, 4: 0x1234 } });
     const d = r.diags.filter((x) => x.id === 'gfx11.mimg.unsupported');
     if (why.source === '^$') {
       assert.deepEqual(r.diags.map((x) => x.id), []);

@@ -239,6 +239,8 @@ const DIM_1D = 0, DIM_2D = 1, DIM_3D = 2, DIM_1D_ARRAY = 4, DIM_2D_ARRAY = 5;
 
 function unsupported(inst: Instruction): string {
   const f = inst.fields;
+  // R128 (GFX10+): a 4-dword T#, whose layout is not in the register database the T# comes from.
+  if (f.r128) return 'r128 (a 128-bit T#) is not modelled';
   if (f.dim !== DIM_1D && f.dim !== DIM_2D && f.dim !== DIM_3D && f.dim !== DIM_1D_ARRAY && f.dim !== DIM_2D_ARRAY) return `dim ${f.dim} is not modelled (1D, 2D, 3D, 1D_ARRAY and 2D_ARRAY only)`;
   return '';
 }
@@ -252,8 +254,10 @@ const arrayOf = (dim: number): boolean => dim === DIM_1D_ARRAY || dim === DIM_2D
  * part 0 the whole dword, 1 its low half, 2 its high half. The order is LLVM's image address
  * layout: [offset] [bias] [z-compare] [derivatives d/dx, then d/dy] [coordinates, layer, then
  * lod / clamp / mip / fragment]. With a16 the bias is a 16-bit value alone in its dword and the
- * coordinate group is packed in pairs; with a16 or g16 each derivative group is packed in pairs
- * (an odd one alone in the low half); offset and z-compare stay 32-bit.
+ * coordinate group is packed in pairs; with 16-bit derivatives (`g16`: the _g16 opcodes, or A16 on
+ * GFX9, which has no G16 and makes derivatives 16-bit with the addresses; GFX10.3+ keeps them 32-bit
+ * under A16, as llvm-mc's address sizes show) each derivative group is packed in pairs (an odd one
+ * alone in the low half); offset and z-compare stay 32-bit.
  */
 interface AddrSlots { off: number; bias: number; z: number; dx: number[]; dy: number[]; body: number[]; dwords: number }
 function addrSlots(offset: boolean, bias: boolean, compare: boolean, nDeriv: number, g16: boolean, a16: boolean, nBody: number): AddrSlots {
@@ -268,7 +272,7 @@ function addrSlots(offset: boolean, bias: boolean, compare: boolean, nDeriv: num
   const off = offset ? one(false) : -1;
   const b = bias ? one(a16) : -1;
   const z = compare ? one(false) : -1;
-  const dx = group(nDeriv, g16 || a16), dy = group(nDeriv, g16 || a16);
+  const dx = group(nDeriv, g16), dy = group(nDeriv, g16);
   const body = group(nBody, a16);
   return { off, bias: b, z, dx, dy, body, dwords: k };
 }
@@ -430,7 +434,7 @@ for (const kind of ['load', 'store', 'load_mip', 'store_mip', ...PCK, ...WITH_O,
         const array = G.typeDims ? im.array : instArray;
         const coords = dims + (array ? 1 : 0);
         const key = dims * 2 + (array ? 1 : 0);
-        const A = slotCache[key] ??= addrSlots(offsets, bias, compare, deriv ? dims : 0, g16, a16, coords + (bk === 'sample_l' || mip || clampLod ? 1 : 0));
+        const A = slotCache[key] ??= addrSlots(offsets, bias, compare, deriv ? dims : 0, g16 || (a16 && G.typeDims === true), a16, coords + (bk === 'sample_l' || mip || clampLod ? 1 : 0));
         // GFX9: how many address VGPRs the T# type needs is known only now (those past the allocation read VGPR0).
         if (G.typeDims && f.vaddr! + A.dwords > env.vgprs && srcWarn.due) {
           srcWarn.fire();
