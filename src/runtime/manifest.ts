@@ -34,6 +34,7 @@ import { parseJsonText } from '../core/json.js';
 import { mulberry32 } from '../core/prng.js';
 import { f16bits } from '../core/float.js';
 import { ELEM, ELEM_TYPES, readElem, type ElemType } from '../core/elements.js';
+import { parseImages, parseSamplers, type ImageSpec, type SamplerSpec } from './images.js';
 export { ELEM, ELEM_TYPES, compareBuffers, readElem, ulpDistance, type ElemInfo, type ElemType, type Mismatch } from '../core/elements.js';
 
 /** A scalar value in a manifest: a number, or a string for NaN/±Infinity and exact 64-bit integers ("0x...", "-123"). */
@@ -58,6 +59,9 @@ export interface BufferSpec {
 
 export type ArgSpec =
   | { readonly kind: 'buffer'; readonly name: string }
+  /** The address of an image's T# or a sampler's S# (manifest `images` / `samplers`). */
+  | { readonly kind: 'image'; readonly name: string }
+  | { readonly kind: 'sampler'; readonly name: string }
   | { readonly kind: 'scalar'; readonly type: ElemType; readonly value: ScalarValue }
   | { readonly kind: 'local'; readonly bytes: number }
   /** Extension: a struct passed by value, its fields laid out at their natural alignment. */
@@ -95,6 +99,9 @@ export interface Manifest {
   readonly trapHandler?: TrapHandlerSpec;
   /** Optional, r600-family only: RAT surfaces bound to buffers (runtime/r600.ts reads the fields). */
   readonly rats?: readonly RatSpec[];
+  /** Optional (gfx900/gfx1030/gfx11): images over buffers and samplers, passed to the kernel by name (runtime/images.ts). */
+  readonly images?: readonly ImageSpec[];
+  readonly samplers?: readonly SamplerSpec[];
   /** Optional, r600-family only so far: get_work_dim() (default: the highest axis of grid above 1). */
   readonly workDim?: number;
   /** Optional, r600-family only so far: the global work offset (get_global_offset), per axis. */
@@ -109,7 +116,7 @@ export interface RatSpec {
 }
 
 /** Top-level keys a manifest may have; extend with optional fields only. */
-export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description', 'trapHandler', 'rats', 'workDim', 'globalOffset'] as const;
+export const MANIFEST_KEYS = ['codeObject', 'kernel', 'grid', 'block', 'buffers', 'args', 'outputs', 'expect', 'description', 'trapHandler', 'rats', 'workDim', 'globalOffset', 'images', 'samplers'] as const;
 
 /** Read and validate a manifest file. */
 export function loadManifest(path: string): Manifest {
@@ -149,6 +156,10 @@ export function parseManifest(json: unknown, path = '<inline>', dir = process.cw
     buffers.push(parseBuffer(name, b, dir, fail));
   }
   const byName = new Set(buffers.map((b) => b.name));
+  const images = json.images === undefined ? undefined : parseImages(json.images, byName, fail);
+  const imageNames = new Set((images ?? []).map((x) => x.name));
+  const samplers = json.samplers === undefined ? undefined : parseSamplers(json.samplers, new Set([...byName, ...imageNames]), fail);
+  const samplerNames = new Set((samplers ?? []).map((x) => x.name));
 
   const args: ArgSpec[] = [];
   const rawArgs = json.args ?? [];
@@ -156,6 +167,8 @@ export function parseManifest(json: unknown, path = '<inline>', dir = process.cw
   (rawArgs as unknown[]).forEach((a, i) => {
     const f = `args[${i}]`;
     if (typeof a === 'string') {
+      if (imageNames.has(a)) { args.push({ kind: 'image', name: a }); return; }
+      if (samplerNames.has(a)) { args.push({ kind: 'sampler', name: a }); return; }
       if (!byName.has(a)) fail(f, `'${a}' is not a buffer (buffers: ${[...byName].join(', ') || 'none'})`);
       args.push({ kind: 'buffer', name: a });
       return;
@@ -252,7 +265,7 @@ export function parseManifest(json: unknown, path = '<inline>', dir = process.cw
   }
   return {
     path, dir, codeObject: resolve(dir, co as string), kernel: kernel as string | undefined, grid, block, buffers, args, outputs, expect,
-    ...(trapHandler ? { trapHandler } : {}), ...(rats ? { rats } : {}),
+    ...(trapHandler ? { trapHandler } : {}), ...(rats ? { rats } : {}), ...(images ? { images } : {}), ...(samplers ? { samplers } : {}),
     ...(workDim !== undefined ? { workDim: workDim as number } : {}), ...(globalOffset ? { globalOffset } : {}),
   };
 }

@@ -60,6 +60,7 @@ export function parallelBlocker(co: CodeObject, opts: RunOptions, l: KernelLaunc
   if (opts.timeline) return 'a timeline';
   if (opts.strict) return '--strict';
   if (l.trapHandler) return 'a trap handler';
+  if (l.images?.length || l.samplers?.length) return 'images or samplers';
   if (!co.text) return 'no .text';
   return null;
 }
@@ -245,6 +246,8 @@ export class ParallelPool {
         case 'local': return { kind: 'local', bytes: a.bytes };
         case 'scalar': return { kind: 'bytes', bytes: scalarBytes(a.type, a.value) };
         case 'struct': return { kind: 'bytes', bytes: structBytes(a.fields) };
+        // parallelBlocker keeps launches with images or samplers on one thread.
+        case 'image': case 'sampler': throw new InputError(`args: ${a.kind} '${a.name}' needs a one-thread run`);
       }
     });
     const setup = setupLaunch(mem, kernel, values, l.grid, l.block, code.loadBase + kernel.kdAddress);

@@ -123,6 +123,7 @@ export function runR600Kernel(l: R600Launch, opts: R600RunOptions = {}): R600Ker
       place(u32(at), 4);
     } else if (a.kind === 'scalar') place(scalarBytes(a.type, a.value), ELEM[a.type].bytes);
     else if (a.kind === 'struct') place(structBytes(a.fields), Math.max(4, ...a.fields.map((f) => ELEM[f.type].bytes)));
+    else if (a.kind === 'image' || a.kind === 'sampler') throw new InputError(`args[${i}]: ${a.kind}s are for gfx900/gfx1030/gfx11 code objects`);
     else {
       place(u32(local), 4);
       local += Math.ceil(a.bytes / 4) * 4;
@@ -193,6 +194,7 @@ export function runR600Manifest(pathOrManifest: string | Manifest, opts: R600Run
     throw new InputError(`codeObject: cannot read ${coPath}`);
   }
   const object = loadR600Object(bytes, m.codeObject);
+  if (m.images || m.samplers) throw new InputError(`${m.images ? 'images' : 'samplers'}: images and samplers are for gfx900/gfx1030/gfx11 code objects (r600 kernels bind surfaces with rats)`);
   const buffers = m.buffers.map((b) => ({ name: b.name, type: b.type, data: bufferContents(b) }));
   const rats = m.rats?.map((r, i) => ({ id: r.id, buffer: r.buffer, words: encodeRatByName(r.fields, `rats[${i}]`) }));
   const run = runR600Kernel({

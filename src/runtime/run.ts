@@ -23,6 +23,7 @@ import { WaveTimeline } from '../amd/sq/timeline.js';
 import type { TraceEvents } from '../core/trace-events.js';
 import { dispatch, loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
+import { imageBytes, imageDescriptor, samplerDescriptor, type ImageSpec, type SamplerSpec } from './images.js';
 import { dispatchThroughPm4 } from './pm4.js';
 import {
   ELEM, bufferContents, compareBuffers, scalarBytes, structBytes,
@@ -89,6 +90,9 @@ export interface KernelLaunch {
   readonly block: readonly [number, number, number];
   readonly buffers: readonly KernelBuffer[];
   readonly args: readonly ArgSpec[];
+  /** Images over the buffers and samplers, passed by name in `args` (runtime/images.ts). */
+  readonly images?: readonly ImageSpec[];
+  readonly samplers?: readonly SamplerSpec[];
   /** A user trap handler: GFX11 machine code mapped at TRAP_BASE; `tma` names the buffer TMA points at. */
   readonly trapHandler?: { readonly code: Uint8Array | Uint32Array; readonly tma?: string | undefined };
 }
@@ -206,6 +210,21 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
     const seg = mem.alloc(Math.max(data.length, 1), b.name, 256, data.length > 0 ? data : undefined);
     segs.set(b.name, { seg, type: b.type });
   }
+  // Descriptors: each image's T# (after checking its buffer holds the linear layout) and each sampler's S#, 256-byte aligned.
+  const descs = new Map<string, number>();
+  const gfx = target.space.gfx;
+  for (const im of l.images ?? []) {
+    const buf = segs.get(im.buffer);
+    if (!buf) throw new InputError(`images.${im.name}.buffer: '${im.buffer}' is not a buffer`);
+    const need = imageBytes(gfx, im);
+    const have = l.buffers.find((b) => b.name === im.buffer)!.data.length;
+    if (have < need) throw new InputError(`images.${im.name}: a ${im.type} ${im.width}x${im.height}x${im.depth} ${im.format} image with ${im.levels} level(s) takes ${need} bytes in the ${co.target.mcpu} linear layout (rows aligned to 256 bytes); buffer '${im.buffer}' has ${have}`);
+    const words = imageDescriptor(gfx, im, buf.seg.base);
+    descs.set(im.name, mem.alloc(32, `T#:${im.name}`, 256, new Uint8Array(Uint32Array.from(words).buffer)).base);
+  }
+  for (const s of l.samplers ?? []) {
+    descs.set(s.name, mem.alloc(16, `S#:${s.name}`, 256, new Uint8Array(Uint32Array.from(samplerDescriptor(gfx, s)).buffer)).base);
+  }
   const explicit = md.args.filter((a) => !a.hidden);
   if (l.args.length !== explicit.length) {
     throw new InputError(`args: kernel ${kernel.name} takes ${explicit.length} arguments (${explicit.map((a) => `${a.name ?? '?'}: ${a.type_name ?? a.value_kind}`).join(', ')}), the manifest gives ${l.args.length}`);
@@ -219,6 +238,16 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
           throw new InputError(`${f}: the kernel expects ${meta.value_kind}${meta.type_name ? ` (${meta.type_name})` : ''}, not a buffer`);
         }
         return { kind: 'pointer', va: segs.get(a.name)!.seg.base };
+      }
+      case 'image':
+      case 'sampler': {
+        // OpenCL image/sampler arguments are constant-address-space pointers to the descriptor; a plain pointer argument takes it too.
+        if (meta.value_kind !== a.kind && meta.value_kind !== 'global_buffer' && !(meta.value_kind === 'by_value' && meta.size === 8)) {
+          throw new InputError(`${f}: the kernel expects ${meta.value_kind}${meta.type_name ? ` (${meta.type_name})` : ''}, not an ${a.kind}`);
+        }
+        const va = descs.get(a.name);
+        if (va === undefined) throw new InputError(`${f}: no ${a.kind} '${a.name}'`);
+        return { kind: 'pointer', va };
       }
       case 'local':
         if (meta.value_kind !== 'dynamic_shared_pointer') throw new InputError(`${f}: the kernel expects ${meta.value_kind}, not a __local size`);
@@ -403,7 +432,10 @@ export function manifestLaunch(m: Manifest, readFile: ReadFile = readFromDisk): 
     }
     trap = { code, tma: th.tma };
   }
-  return { codeObject: co, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args, ...(trap ? { trapHandler: trap } : {}) };
+  return {
+    codeObject: co, kernel: m.kernel, grid: m.grid, block: m.block, buffers, args: m.args, ...(trap ? { trapHandler: trap } : {}),
+    ...(m.images ? { images: m.images } : {}), ...(m.samplers ? { samplers: m.samplers } : {}),
+  };
 }
 
 /** Outputs checked against the manifest's expectations; run.json. */

@@ -209,7 +209,8 @@ test('gfx900: T# layouts it cannot address are diagnosed once and write 0', () =
   const cases: [Readonly<Record<string, number>>, RegExp][] = [
     [{ PITCH: 3 }, /PITCH 4 is below WIDTH 5/],
     [{ PITCH: 4, MAX_MIP: 2, LAST_LEVEL: 2 }, /needs PITCH \(the chain height\) >= 6 rows/],
-    [{ PITCH: 63, TYPE: 10 }, /TYPE 10 is not modelled/],
+    [{ PITCH: 63, TYPE: 11 }, /TYPE 11 is not modelled/],
+    [{ PITCH: 63, TYPE: 10, MAX_MIP: 1, LAST_LEVEL: 1 }, /3D mip chains are not modelled/],
     [{ PITCH: 63, TYPE: 13, BASE_ARRAY: 3, DEPTH: 2 }, /BASE_ARRAY 3 is past DEPTH 2/],
   ];
   for (const [fields, why] of cases) {
