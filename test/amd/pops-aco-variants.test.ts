@@ -54,6 +54,8 @@ interface Variant {
   readonly noColour?: boolean;
   /** SPI_SHADER_COL_FORMAT forced to 0 (no export space: POPS is not synchronised on GFX10+). */
   readonly noAllocation?: boolean;
+  /** s_setprio 3 from before the wait to after the release (raised priority while others wait on this wave). */
+  readonly setprio?: boolean;
   /** Wrong code: the discard-inside exit leaves without ORDERED_PS_DONE (GFX9/GFX10.3). */
   readonly exitWithoutRelease?: boolean;
   /** Wrong code: ORDERED_PS_DONE inside the then-branch (skipped by waves whose lanes all take the else). */
@@ -101,9 +103,11 @@ ${g9 ? `  s_bfe_u32 s0, s4, 0x1001c
 }
 
 /**
- * The pixel shader: per pixel a k-buffer of 4 dwords in an SSBO (set 0 binding 1):
- * [count, slot0, slot1, overflow]. In the ordered section: n = count; if (n < 2) { slot[n] = id;
- * count = n + 1 } else overflow = overflow * 31 + id — a divergent branch inside the section.
+ * The pixel shader: per pixel a k-buffer of 8 dwords in an SSBO (set 0 binding 1):
+ * [count, slot0, slot1, overflow, fragments, -, -, -]. Before the section an unordered
+ * atomicAdd(fragments, 1) (buffer_atomic_add: performed in L2 whatever the L0/GL1 hold); in the
+ * ordered section: n = count; if (n < 2) { slot[n] = id; count = n + 1 } else
+ * overflow = overflow * 31 + id — a divergent branch inside the section.
  */
 function shader(gfx: Gfx, v: Variant): string {
   const G = gen(gfx);
@@ -139,9 +143,12 @@ ${interp}
   v_cvt_u32_f32 v6, v6
   ${G.add} v6, 1, v6
   v_lshl_add_u32 v7, v5, 4, v4
-  v_lshlrev_b32 v7, 4, v7
+  v_lshlrev_b32 v7, 5, v7
   s_waitcnt lgkmcnt(0)
 ${v.discard === 'before' ? `${kill}\n  s_cbranch_execz .Ldiscarded` : ''}
+${v.setprio ? '  s_setprio 3' : ''}
+  v_mov_b32 v9, 1
+  ${G.g11 ? 'buffer_atomic_add_u32' : 'buffer_atomic_add'} v9, v7, s[16:19], 0 offen offset:16
 ${G.enter}
 ${v.discard === 'inside' ? `${kill}\n  s_cbranch_execz .Ldiscarded_inside` : ''}
   ${G.ld} v8, v7, s[16:19], 0 offen${G.ldPol}
@@ -166,6 +173,7 @@ ${v.releaseInBranch ? `${G.waitAll}\n${G.release}` : ''}
   s_or_b64 exec, exec, s[22:23]
 ${G.waitAll}
 ${v.releaseInBranch ? '' : G.release}
+${v.setprio ? '  s_setprio 0' : ''}
   v_cvt_f32_u32 v6, v6
   ${exp}
   s_endpgm
@@ -195,7 +203,7 @@ function scene(gfx: Gfx, v: Variant, bin: string): Json {
     gfx, width: W, height: H, samples: 1,
     targets: [{ name: 'color', format: 'R32_FLOAT', clear: [0, 0, 0, 0] }],
     ...(v.early ? { depth: { format: 'Z_32_FLOAT', clear: 1 } } : {}),
-    buffers: { vertices: { type: 'f32', values: verts }, accum: { type: 'u32', values: new Array(W * H).fill(0) }, kbuf: { type: 'u32', values: new Array(W * H * 4).fill(0) } },
+    buffers: { vertices: { type: 'f32', values: verts }, accum: { type: 'u32', values: new Array(W * H).fill(0) }, kbuf: { type: 'u32', values: new Array(W * H * 8).fill(0) } },
     shaders: {
       vs: { asm: join(ROOT, 'examples/triangle', legacy ? 'vs-legacy.s' : 'vs.s') },
       ps: { bin },
@@ -214,18 +222,20 @@ function scene(gfx: Gfx, v: Variant, bin: string): Json {
 
 /** The k-buffer the GLSL gives in primitive order (pixel centres; early tests: FRAG_LESS with writes). */
 function expected(v: Variant): Uint32Array {
-  const out = new Uint32Array(W * H * 4);
+  const out = new Uint32Array(W * H * 8);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const px = ((x + 0.5) / W) * 2 - 1, py = ((y + 0.5) / H) * 2 - 1;
       let depth = 1;
-      const k = out.subarray(4 * (y * W + x), 4 * (y * W + x) + 4);
+      const k = out.subarray(8 * (y * W + x), 8 * (y * W + x) + 8);
       LAYERS.forEach(([p, z], l) => {
         if (!inside(p, px, py)) return;
         if (v.early) {
           if (!(z < depth)) return;
           depth = z;
         }
+        if (v.discard === 'before' && id(l) === DISCARDED) return;
+        k[4]!++;
         if (v.discard && id(l) === DISCARDED) return;
         if (k[0]! < 2) k[1 + k[0]!] = id(l), k[0]!++;
         else k[3] = (Math.imul(k[3]!, 31) + id(l)) >>> 0;
@@ -243,7 +253,7 @@ function inside(p: number[], x: number, y: number): boolean {
 
 function kbuf(r: SceneResult): Uint32Array {
   const va = r.buffers.get('kbuf')!;
-  return Uint32Array.from({ length: W * H * 4 }, (_, i) => r.mem.read32(va + 4 * i));
+  return Uint32Array.from({ length: W * H * 8 }, (_, i) => r.mem.read32(va + 4 * i));
 }
 
 function run(gfx: Gfx, v: Variant, seeds: readonly number[], check: (r: SceneResult, seed: number) => void): void {
@@ -263,6 +273,7 @@ const VARIANTS: ReadonlyArray<[string, Variant]> = [
   ['discard inside the section', { discard: 'inside' }],
   ['early fragment tests', { early: true }],
   ['no colour output', { noColour: true }],
+  ['s_setprio around the section', { setprio: true }],
 ];
 
 for (const gfx of GFX) {
@@ -281,7 +292,8 @@ for (const gfx of GFX) {
 test('ACO-shaped k-buffer: the variants change the result (the reference is not trivially the same)', { skip }, () => {
   const base = expected({});
   for (const v of [{ discard: 'before' }, { early: true }] as const) assert.notDeepEqual(expected(v), base);
-  assert.ok(base.some((w, i) => i % 4 === 3 && w !== 0), 'some pixel overflows its two slots');
+  assert.ok(base.some((w, i) => i % 8 === 3 && w !== 0), 'some pixel overflows its two slots');
+  assert.ok(base.some((w, i) => i % 8 === 4 && w > 2), 'some pixel counts more than two fragments');
 });
 
 for (const gfx of ['gfx1030', 'gfx1100'] as const) {
