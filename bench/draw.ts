@@ -28,7 +28,8 @@ function scene(samples: number, tris: number): Record<string, unknown> {
     buffers: { vertices: { type: 'f32', values } },
     shaders: {
       vs: { source: src('vs.s'), gfx1030: { source: src('vs-legacy.s') }, gfx900: { source: src('vs-legacy.s') } },
-      ps: { source: src('ps.s'), gfx1030: { source: src('ps-legacy.s') }, gfx900: { source: src('ps-legacy.s') } },
+      // The PS runs wave64: examples/msaa/ps.s is the triangle's gfx1100 shader spelt for wave64 (s_wqm_b64).
+      ps: { source: readFileSync(join(ROOT, 'examples/msaa/ps.s'), 'utf8').split('\n'), gfx1030: { source: src('ps-legacy.s') }, gfx900: { source: src('ps-legacy.s') } },
     },
     vs: {
       shader: 'vs', wave: 32, vgprs: 24, userData: [{ buffer: 'vertices', stride: 32, format: '32_32_32_32_FLOAT' }, { attrRing: true }],

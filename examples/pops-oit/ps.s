@@ -4,6 +4,7 @@
 ; and exports the blended colour (the CB writes it unblended). DB_SHADER_CONTROL has
 ; PRIMITIVE_ORDERED_PIXEL_SHADER and OVERRIDE_INTRINSIC_RATE_ENABLE set (pixel interlock).
 ; s[0:1] storage address, s2 PRIM_MASK; v0/v1 PERSP_CENTER I/J, v2 SAMPLE_COVERAGE, v3 POS_FIXED_PT
+s_wqm_b32 exec_lo, exec_lo                  ; whole quad mode for the interpolation (quad lanes hold P0/P10/P20)
 s_mov_b32 m0, s2
 lds_param_load v4, attr0.x
 lds_param_load v5, attr0.y

@@ -1,5 +1,6 @@
 ; Pixel shader (gfx1030): v_interp_* for (u, v), then image_sample on GFX10.3's T#/S# layouts.
 ; v0/v1 = PERSP_CENTER I/J, s[0:7] T#, s[8:11] S#, s12 = PRIM_MASK (M0 for v_interp_*).
+s_wqm_b32 exec_lo, exec_lo                 ; whole quad mode: image_sample's LOD comes from the quad's coordinates
 s_mov_b32 m0, s12
 v_interp_p1_f32 v2, v0, attr0.x
 v_interp_p1_f32 v3, v0, attr0.y

@@ -1,5 +1,6 @@
 ; Pixel shader (gfx900, wave64): as ps-gfx1030.s, but GFX9 MIMG has no dim field (the T# TYPE
 ; says 2D) and the address width is free (v[2:3] here: u, v).
+s_wqm_b64 exec, exec                       ; whole quad mode: image_sample's LOD comes from the quad's coordinates
 s_mov_b32 m0, s12
 v_interp_p1_f32 v2, v0, attr0.x
 v_interp_p1_f32 v3, v0, attr0.y

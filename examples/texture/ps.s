@@ -1,5 +1,7 @@
 ; Pixel shader (gfx1100, wave32): sample the texture (T# s[0:7], S# s[8:11] from user data) at
 ; parameter 0's (u, v). v0/v1 = PERSP_CENTER I/J, s12 = PRIM_MASK (after the 12 user SGPRs).
+s_wqm_b32 exec_lo, exec_lo                 ; whole quad mode: the interpolation reads across the quad and
+                                           ; image_sample takes its LOD from the quad's coordinates
 s_mov_b32 m0, s12
 lds_param_load v2, attr0.x
 lds_param_load v3, attr0.y

@@ -1,5 +1,7 @@
 ; Pixel shader (gfx1100, wave32): interpolate parameter 0 (a colour) at the pixel centre.
 ; v0/v1 = PERSP_CENTER I/J, s0 = PRIM_MASK (no user data)
+s_wqm_b32 exec_lo, exec_lo                 ; whole quad mode: lds_param_load fills each quad's lanes with
+                                           ; P0/P10/P20 and v_interp_p10 reads them across the quad
 s_mov_b32 m0, s0
 lds_param_load v2, attr0.x
 lds_param_load v3, attr0.y

@@ -32,7 +32,9 @@ function quadScene(ps: string[], psExtra: Record<string, unknown>, userData: unk
   };
 }
 
+/** Whole quad mode first: the interpolation reads across the quad and image_sample's LOD comes from it. */
 const SAMPLE_PS = [
+  's_wqm_b32 exec_lo, exec_lo',
   's_mov_b32 m0, s12',
   'lds_param_load v2, attr0.x',
   'lds_param_load v3, attr0.y',
@@ -123,6 +125,7 @@ for (const [gfx, dim, done] of [['gfx1100', ' dim:SQ_RSRC_IMG_2D', 'done'], ['gf
 // own layouts (GFX10.3's; GFX9's with WIDTH/PITCH and no dim field in the instruction).
 const VS_LEGACY = readFileSync(join(ROOT, 'examples/triangle/vs-legacy.s'), 'utf8').split('\n');
 const legacyPs = (dim: string): string[] => [
+  's_wqm_b64 exec, exec',
   's_mov_b32 m0, s12',
   'v_interp_p1_f32 v2, v0, attr0.x',
   'v_interp_p1_f32 v3, v0, attr0.y',
@@ -159,8 +162,8 @@ const MIP_VALUES: number[] = [];
 for (let s = 0; s < 2; s++) for (const [i, w, h] of [[0, 5, 3], [1, 2, 1]] as const) for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) MIP_VALUES.push(s * 1000 + i * 100 + y * 10 + x);
 const LOD1_LAYER1 = ['v_mov_b32 v4, 1.0', 'v_mov_b32 v5, 1.0'];
 const mipPs = (gfx: string): string[] => gfx === 'gfx1100'
-  ? [...SAMPLE_PS.slice(0, 8), 'v_mov_b32 v8, 1.0', 'v_mov_b32 v9, 1.0', 'image_sample_l v10, v[6:9], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY', ...SAMPLE_PS.slice(9)]
-  : [...legacyPs('').slice(0, 5), ...LOD1_LAYER1, `image_sample_l v10, v[2:5], s[0:7], s[8:11] dmask:0x1${gfx === 'gfx900' ? ' da' : ' dim:SQ_RSRC_IMG_2D_ARRAY'}`, ...legacyPs('').slice(6)];
+  ? [...SAMPLE_PS.slice(0, 9), 'v_mov_b32 v8, 1.0', 'v_mov_b32 v9, 1.0', 'image_sample_l v10, v[6:9], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY', ...SAMPLE_PS.slice(10)]
+  : [...legacyPs('').slice(0, 6), ...LOD1_LAYER1, `image_sample_l v10, v[2:5], s[0:7], s[8:11] dmask:0x1${gfx === 'gfx900' ? ' da' : ' dim:SQ_RSRC_IMG_2D_ARRAY'}`, ...legacyPs('').slice(7)];
 
 for (const gfx of ['gfx1100', 'gfx1030', 'gfx900'] as const) {
   test(`${gfx} draw: a scene image with levels and layers is laid out as the generation's addrlib does (image_sample_l reads level 1 of layer 1)`, () => {

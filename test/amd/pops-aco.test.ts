@@ -32,17 +32,17 @@ const skip = HAVE ? false : '../shared/pops-aco is absent';
 type Json = Record<string, unknown>;
 
 const W = 16, H = 16;
-/** Layers in primitive order: [x0, y0, x1, y1, x2, y2] in NDC, colour rgba (exact in f32). */
 /**
  * Layers in primitive order: [x0, y0, x1, y1, x2, y2] in NDC, colour rgba (exact in f32). Their
- * on-screen edges run along quad boundaries (NDC 0 = pixel 8): the model launches PS waves with
- * helper lanes on, and ACO's GFX9/GFX10.3 code stores without an exact-mask restore (see the docs).
+ * edges cut through quads (a vertical one at NDC 0.1, slanted ones), so partially covered quads
+ * have helper lanes: PS waves start with the covered lanes only, ACO's GFX9/GFX10.3 code stores
+ * with the launch mask and its GFX11 code restores it after s_wqm_b64.
  */
 const LAYERS: Array<[number[], number[]]> = [
   [[-1, -1, 3, -1, -1, 3], [0.75, 0.25, 0.5, 0.5]],
-  [[0, -1, 4, -1, 0, 3], [0.125, 0.875, 0.25, 0.75]],
-  [[-1, 0, 3, 0, -1, 4], [0.5, 0.5, 1, 0.375]],
-  [[0, 0, -4, 0, 0, -4], [1, 0, 0.25, 0.25]],
+  [[0.1, -1, 4, -1, 0.1, 3], [0.125, 0.875, 0.25, 0.75]],
+  [[-1, -0.1, 3, 0.3, -1, 4], [0.5, 0.5, 1, 0.375]],
+  [[0.3, 0.2, -4, 0.1, 0.2, -4], [1, 0, 0.25, 0.25]],
   [[-1, -1, 3, -1, -1, 3], [0, 0.625, 0.875, 0.625]],
 ];
 
@@ -118,9 +118,10 @@ for (const [gfx, wave] of CASES) {
     test(`ACO ${variant} on ${gfx} ${wave}: the GLSL's blend in primitive order for every seed, diagnostics quiet`, { skip }, () => {
       const want = expected(variant.startsWith('sample') ? 4 : 1);
       for (const seed of [1, 2, 3, 7]) {
-        // gfx1030/gfx1100 without the L0/L1 staleness model: it keeps non-GLC/DLC stores dirty in
-        // L0/L1, where the hardware writes through (docs/amd-graphics.md, POPS); gfx900 runs with it.
-        const r = runScene(scene(gfx, wave, variant), ACO, { order: 'random', seed, ...(gfx === 'gfx900' ? {} : { popsCaches: false }) });
+        // With the L0/GL1/L2 model (on by default in POPS draws): ACO's GLC DLC / GLC loads must see
+        // the earlier waves' stores, which reach L2 through the write-through L0 and GL1.
+        const r = runScene(scene(gfx, wave, variant), ACO, { order: 'random', seed });
+        assert.ok(r.popsCache !== null, 'the draw ran through the cache model');
         assert.deepEqual(r.diag.list.map((d) => d.id), [], `seed ${seed}: ${r.diag.list.map((d) => `${d.id}: ${d.message}`).join('; ')}`);
         assert.deepEqual(accum(r), want, `seed ${seed}`);
       }
@@ -133,7 +134,7 @@ for (const [gfx, wave] of CASES) {
  * sleep-and-branch-back of the loop polling src_pops_exiting_wave_id (GFX9/GFX10.3) or s_wait_event
  * (GFX11); the release is s_sendmsg MSG_ORDERED_PS_DONE (GFX9/GFX10.3) or, on GFX11, the export with done.
  */
-function mutate(gfx: string, wave: string, variant: string, what: 'wait' | 'release'): Uint32Array {
+function mutate(gfx: string, wave: string, variant: string, what: 'wait' | 'release' | 'coherence'): Uint32Array {
   const bytes = readFileSync(join(ACO, gfx, wave, `${variant}.fragment.bin`));
   const words = new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
   const t = waveTarget(executableTarget(gfx)!, wave === 'wave32' ? 32 : 64)!;
@@ -142,6 +143,18 @@ function mutate(gfx: string, wave: string, variant: string, what: 'wait' | 'rele
   const end = lines.findIndex((l) => /^s_endpgm\b/.test(l.text));
   const code = lines.slice(0, end + 1);
   const hits: number[] = [];
+  if (what === 'coherence') {
+    // The ordered section's image_load and image_store re-assembled without GLC / DLC (same length).
+    const out = words.slice();
+    const load = code.findIndex((l) => /^image_load\b/.test(l.text));
+    assert.ok(load >= 0 && /\bglc\b/.test(code[load]!.text), `${gfx} ${wave} ${variant}: no coherent image_load`);
+    for (const l of code.filter((c) => /^image_(load|store)\b/.test(c.text))) {
+      const plain = assemble(t, l.text.replace(/ (glc|dlc)\b/g, ''));
+      assert.equal(plain.length, l.words.length);
+      plain.forEach((w, k) => (out[l.pc / 4 + k] = w));
+    }
+    return out;
+  }
   if (what === 'wait') {
     const poll = code.findIndex((l) => l.text.includes('src_pops_exiting_wave_id'));
     if (poll >= 0) {
@@ -177,7 +190,7 @@ for (const [gfx, wave] of CASES) {
           const ids = new Set<string>();
           let wrong = 0;
           for (const seed of [1, 2, 3, 7]) {
-            const r = runScene(scene(gfx, wave, variant, bin), ACO, { order: 'random', seed, popsCaches: false });
+            const r = runScene(scene(gfx, wave, variant, bin), ACO, { order: 'random', seed });
             for (const d of r.diag.list) ids.add(d.id);
             if (accum(r).some((v, i) => v !== want[i])) wrong++;
           }
@@ -186,6 +199,34 @@ for (const [gfx, wave] of CASES) {
       });
     }
   }
+}
+
+/**
+ * ACO's image_load and image_store without GLC/DLC: the load reads through the CU's L0 (and the
+ * array's GL1), which may hold the pixel's line from before another CU's wave stored its blend
+ * (plain stores keep the storing CU's L0 line, updated, where a GLC store evicts it). Some seed must give a
+ * wrong image with stale reads counted; with coherent memory (no cache model) the same code is right.
+ */
+for (const [gfx, wave] of CASES) {
+  test(`ACO pixel_ordered_image on ${gfx} ${wave} with GLC/DLC removed: a stale read breaks the blend`, { skip }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpusim-aco-'));
+    try {
+      const bin = join(dir, 'ps.bin');
+      const m = mutate(gfx, wave, 'pixel_ordered_image', 'coherence');
+      writeFileSync(bin, new Uint8Array(m.buffer, m.byteOffset, m.byteLength));
+      const want = expected(1);
+      let broken = 0;
+      for (let seed = 1; seed <= 40 && broken === 0; seed++) {
+        const r = runScene(scene(gfx, wave, 'pixel_ordered_image', bin), ACO, { order: 'random', seed });
+        if (accum(r).some((v, i) => v !== want[i])) {
+          assert.ok(r.popsCache!.staleReads > 0, JSON.stringify(r.popsCache));
+          broken = seed;
+        }
+      }
+      assert.ok(broken > 0, 'no seed read a stale line');
+      for (const seed of [1, 2, 3]) assert.deepEqual(accum(runScene(scene(gfx, wave, 'pixel_ordered_image', bin), ACO, { order: 'random', seed, popsCaches: false })), want, `coherent memory, seed ${seed}`);
+    } finally { rmSync(dir, { recursive: true, force: true }); }
+  });
 }
 
 test('ps.config: RSRC2_PS USER_SGPR must equal the user data the scene gives (error names the field)', () => {

@@ -3,10 +3,12 @@
  * of "Exiting the ordered section") in the PM4 draw pipeline and per generation:
  *
  * - `gpusim draw` runs POPS draws' PS waves on compute units that see memory through the L0/L1/L2
- *   model (src/amd/gfx/pops-draw.ts, pops-cache.ts): examples/pops-oit without GLC DLC on its first
- *   read or its last write, or with GLC but no DLC (the L1 is per shader array), renders a
- *   different image for some scheduler seed, while the compiler-correct shader (the example) gives
- *   the serial reference (pops-draw.test.ts, 40 seeds) and coherent memory hides the mistake;
+ *   model (src/amd/gfx/pops-draw.ts, pops-cache.ts): examples/pops-oit without GLC on its first
+ *   read (gfx1100: DLC alone only steers the MALL), or on gfx1030 with GLC but no DLC (the GL1 is
+ *   per shader array), renders a different image for some scheduler seed, while the
+ *   compiler-correct shader (the example) gives the serial reference (pops-draw.test.ts, 40 seeds)
+ *   and coherent memory hides the mistake; the last write needs neither bit (L0 and GL1 write
+ *   through), and on gfx1100 GLC alone is enough (what ACO emits);
  * - a release with the image store still counted (no s_waitcnt_vscnt) lets the store land after an
  *   overlapping wave read the old value;
  * - counters as the hardware keeps them: GFX10+ stores count on VS_CNT, GFX9 stores and loads share
@@ -77,12 +79,22 @@ test('gpusim draw: the first read without GLC DLC hits a stale L0/L1 line of a p
   assert.equal(firstBroken(scene, { popsCaches: false }).seed, 0);
 });
 
-test('gpusim draw: the last write without GLC DLC stays in the CU\'s L0 until the end of the draw', () => {
-  assert.ok(firstBroken(variant(onStore(plain))).seed > 0);
+test('gpusim draw: the last write without GLC DLC is still the serial image — the L0 and GL1 write through to L2', () => {
+  const b = firstBroken(variant(onStore(plain)));
+  assert.equal(b.seed, 0);
 });
 
-test('gpusim draw: GLC without DLC is not enough — the next wave of the pixel may run under another shader array\'s L1', () => {
-  const b = firstBroken(variant((l) => l.replace(' glc dlc', ' glc')));
+test('gpusim draw gfx1100: GLC alone bypasses L0 and GL1 (ACO\'s form); DLC alone is a plain read', () => {
+  assert.equal(firstBroken(variant((l) => l.replace(' glc dlc', ' glc'))).seed, 0);
+  const b = firstBroken(variant(onLoad((l) => l.replace(' glc dlc', ' dlc'))));
+  assert.ok(b.seed > 0 && b.r!.popsCache!.staleReads > 0, JSON.stringify(b.r?.popsCache));
+});
+
+test('gpusim draw gfx1030: GLC without DLC is not enough — the next wave of the pixel may run under another shader array\'s GL1', () => {
+  const s = load();
+  const ps = readFileSync(join(EX, 'ps-gfx1030.s'), 'utf8').split('\n').map((l) => (/^global_load_dword/.test(l) ? l.replace(' glc dlc', ' glc') : l));
+  (s.shaders as Record<string, Json>).ps = { source: ps };
+  const b = firstBroken(s, { gfx: 'gfx1030' });
   assert.ok(b.seed > 0);
   assert.ok(b.r!.popsCache!.l1Hits > 0 && b.r!.popsCache!.staleReads > 0, JSON.stringify(b.r!.popsCache));
 });

@@ -78,13 +78,22 @@ test('memory: the first read of the ordered section without GLC DLC reads stale 
   for (let seed = 1; seed <= 10; seed++) assert.equal(imageDiff(run(seed, px4, 'plain-first-read', { caches: false }).image, run(seed, px4, 'plain-first-read', { caches: false }).reference), 0);
 });
 
-test('memory: the last write without GLC DLC stays in the CU\'s L0 and the next wave on another CU misses it', () => {
-  const b = someSeedBreaks('plain-last-write', px4);
-  assert.ok(b.seed > 0);
+test('memory: GFX11 GLC bypasses L0 and GL1; acquiring by buffer_gl1_inv + buffer_gl0_inv works, either alone reads stale lines', () => {
+  for (const variant of ['gl0-inv-only', 'gl1-inv-only'] as const) {
+    const b = someSeedBreaks(variant, px4);
+    assert.ok(b.seed > 0, `${variant}: no seed read stale data`);
+    assert.ok(b.r!.cache!.staleReads > 0, JSON.stringify(b.r!.cache));
+  }
+  for (const variant of ['first-read-glc', 'invalidate-first-read'] as const) {
+    for (let seed = 1; seed <= 20; seed++) {
+      const r = run(seed, px4, variant);
+      assert.equal(imageDiff(r.image, r.reference), 0, `${variant} seed ${seed}`);
+    }
+  }
 });
 
-test('memory: only the first read and the last write need GLC DLC (middle accesses plain), all-coherent also correct', () => {
-  for (const variant of ['correct', 'all-coherent'] as const) {
+test('memory: only the first read needs GLC DLC (middle accesses plain; the last write may be plain: L0 and GL1 write through), all-coherent also correct', () => {
+  for (const variant of ['correct', 'all-coherent', 'plain-last-write'] as const) {
     for (let seed = 1; seed <= 20; seed++) {
       const r = run(seed, px4, variant);
       assert.equal(imageDiff(r.image, r.reference), 0, `${variant} seed ${seed}`);

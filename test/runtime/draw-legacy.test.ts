@@ -211,6 +211,9 @@ const PS_LEGACY = readFileSync(join(ROOT, 'examples/triangle/ps-legacy.s'), 'utf
 /** The example's PS exporting only the interpolated x (R32_FLOAT). */
 const PS_R = PS_LEGACY.map((l) => (l.startsWith('exp mrt0') ? 'exp mrt0 v2, off, off, off done vm' : l));
 const PS_R11 = readFileSync(join(ROOT, 'examples/triangle/ps.s'), 'utf8').split('\n').map((l) => (l.startsWith('exp mrt0') ? 'exp mrt0 v6, off, off, off done' : l));
+/** gfx1100 wave32 text read as wave64 (this file's PS default): its whole-quad-mode switch spelt for EXEC as a pair. */
+const wqm64 = (lines: string[]): string[] => lines.map((l) => l.replace(/^s_wqm_b32 exec_lo, exec_lo/, 's_wqm_b64 exec, exec'));
+const PS_R11_W64 = wqm64(PS_R11);
 
 test('interpolation on gfx900/gfx1030 (v_interp_p1/p2 from the preloaded LDS): perspective-correct within 4e-6 of the reference, NGG and legacy identical', () => {
   const tri: Tri = [v(-0.9, -0.8, [0.1], 0.2, 1), v(0.9, -0.6, [0.9], 0.5, 3), v(-0.2, 0.9, [0.4], 0.7, 0.5)];
@@ -325,7 +328,7 @@ test('occlusion queries on all three generations: ZPASS counts equal the referen
   const hidden: Tri = [v(-0.4, -0.4, [0.5], 0.6), v(0.3, -0.3, [0.5], 0.6), v(0, 0.4, [0.5], 0.6)];
   const front: Tri = [v(-0.1, -0.9, [0.75], 0.1), v(0.9, -0.2, [0.75], 0.1), v(0.2, 0.5, [0.75], 0.1)];
   const tris = [...occluder, hidden, front, corner(-0.8, -0.8, 2), corner(0.8, 0.8, 3), corner(-0.8, 0.8, 4)];
-  const ps = { gfx1100: { source: PS_R11 }, gfx1030: { source: PS_R }, gfx900: { source: PS_R } };
+  const ps = { gfx1100: { source: PS_R11_W64 }, gfx1030: { source: PS_R }, gfx900: { source: PS_R } };
   const range = (first: number, n: number, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ topology: 'DI_PT_TRILIST', indices: 'indices', first: 3 * first, count: 3 * n, ...extra });
   const draws = [
     range(0, 2), range(2, 1, { occlusionQuery: 'hidden' }), range(3, 1, { occlusionQuery: 'front' }),
@@ -410,11 +413,12 @@ test('rect lists (DI_PT_RECTLIST) draw the implied fourth corner on all three ge
 test('helper lanes on all three generations: quad neighbours of edge pixels run with extrapolated barycentrics, so a DPP quad difference is the exact screen-space derivative', () => {
   // The attribute is clip-space x (w = 1): it grows by 2/32 per pixel. Each lane subtracts its
   // horizontal quad neighbour's value (quad_perm [1,0,3,2]); at the triangle's edges that neighbour
-  // is a helper lane. Even x: a(x+1) - a(x) = +1/16, odd x: -1/16.
+  // is a helper lane. Even x: a(x+1) - a(x) = +1/16, odd x: -1/16. Helper lanes start off (EXEC =
+  // the covered lanes): the shaders turn on whole quad mode first, as a compiler does for derivatives.
   const tri: Tri = [v(-0.93, -0.87, [-0.93]), v(0.77, -0.61, [0.77]), v(-0.41, 0.89, [-0.41])];
   const dpp = ['v_mov_b32_dpp v7, v6 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf', 'v_sub_f32 v7, v7, v6'];
-  const legacy = ['s_mov_b32 m0, s0', 'v_interp_p1_f32 v6, v0, attr0.x', 'v_interp_p2_f32 v6, v1, attr0.x', ...dpp, 'exp mrt0 v7, off, off, off done vm', 's_endpgm'];
-  const gfx11 = PS_R11.map((l) => (l.startsWith('exp mrt0') ? [...dpp, 'exp mrt0 v7, off, off, off done'].join('\n') : l));
+  const legacy = ['s_wqm_b64 exec, exec', 's_mov_b32 m0, s0', 'v_interp_p1_f32 v6, v0, attr0.x', 'v_interp_p2_f32 v6, v1, attr0.x', ...dpp, 'exp mrt0 v7, off, off, off done vm', 's_endpgm'];
+  const gfx11 = PS_R11_W64.map((l) => (l.startsWith('exp mrt0') ? [...dpp, 'exp mrt0 v7, off, off, off done'].join('\n') : l));
   const ps = { gfx1100: { source: gfx11 }, gfx1030: { source: legacy }, gfx900: { source: legacy } };
   const t = refSetup(tri, 32, 32)!;
   for (const gfx of ['gfx1100', 'gfx1030', 'gfx900']) {
@@ -437,7 +441,7 @@ test('helper lanes on all three generations: quad neighbours of edge pixels run 
 test('CB formats with blending on all three generations: R8G8B8A8_UNORM (SRC_ALPHA, ONE_MINUS_SRC_ALPHA), R16G16B16A16_FLOAT and R32_FLOAT (ONE, ONE) store the same bytes as gfx1100', () => {
   const c = [1, 0.5, 0.25, 0.5];
   const tri: Tri = [v(-1, -1, c), v(1, -1, c), v(-1, 1, c)];
-  const ps4 = { gfx1100: { source: readFileSync(join(ROOT, 'examples/triangle/ps.s'), 'utf8').split('\n') }, gfx1030: { source: PS_LEGACY }, gfx900: { source: PS_LEGACY } };
+  const ps4 = { gfx1100: { source: wqm64(readFileSync(join(ROOT, 'examples/triangle/ps.s'), 'utf8').split('\n')) }, gfx1030: { source: PS_LEGACY }, gfx900: { source: PS_LEGACY } };
   const cases = [
     { format: 'R8G8B8A8_UNORM', blend: { enable: true, colorSrc: 'BLEND_SRC_ALPHA', colorDst: 'BLEND_ONE_MINUS_SRC_ALPHA' }, clear: [0, 0, 1, 1], inside: [0xbf, 0x60, 0x70, 0x9f] },
     { format: 'R16G16B16A16_FLOAT', blend: { enable: true, colorSrc: 'BLEND_ONE', colorDst: 'BLEND_ONE' }, clear: [0.125, 0, 0, 0], inside: [2.125, 1, 0.5, 1] },

@@ -25,6 +25,8 @@ function psLines(gfx: string, wave: 32 | 64): string[] {
   const at = lines.findIndex((l) => l.startsWith('exp '));
   const [r, g, b] = /exp mrt0 (v\d+), (v\d+), (v\d+)/.exec(lines[at]!)!.slice(1);
   const w64 = wave === 64;
+  // The whole-quad-mode switch at the top of the gfx1100 PS, spelt for the wave size.
+  if (w64) lines.forEach((l, i) => { if (l === 's_wqm_b32 exec_lo, exec_lo') lines[i] = 's_wqm_b64 exec, exec'; });
   const mask = w64 ? 's[4:5]' : 's4';
   const vcc = w64 ? 'vcc' : 'vcc_lo';
   const extra = [

@@ -27,6 +27,8 @@ const VS = readFileSync(join(EX, 'vs.s'), 'utf8').split('\n');
 const PS = readFileSync(join(EX, 'ps.s'), 'utf8').split('\n');
 /** A pixel shader writing attribute 0's x to an R32_FLOAT target. */
 const PS_R = PS.map((l) => (l.startsWith('exp mrt0') ? 'exp mrt0 v6, off, off, off done' : l));
+/** PS_R as wave64 text: its whole-quad-mode switch spelt for EXEC as an SGPR pair. */
+const PS_R64 = PS_R.map((l) => l.replace(/^s_wqm_b32 exec_lo, exec_lo/, 's_wqm_b64 exec, exec'));
 /** The same scene on gfx1030/gfx900 (`--gfx`): the hardware VS and a v_interp_p1/p2 pixel shader. */
 const VS_LEGACY = readFileSync(join(EX, 'vs-legacy.s'), 'utf8').split('\n');
 const PS_R_LEGACY = readFileSync(join(EX, 'ps-legacy.s'), 'utf8').split('\n').map((l) => (l.startsWith('exp mrt0') ? 'exp mrt0 v2, off, off, off done vm' : l));
@@ -45,7 +47,7 @@ function scene(tris: readonly Tri[], o: { samples?: number; w?: number; h?: numb
     ...(o.depth ? { depth: o.depth } : {}),
     buffers: { vertices: { type: 'f32', values } },
     // Per-target overrides: the scene also runs on gfx1030/gfx900 (PS_R only; a custom PS is gfx1100 text).
-    shaders: { vs: { source: VS, gfx1030: { source: VS_LEGACY }, gfx900: { source: VS_LEGACY } }, ps: o.ps ? { source: o.ps } : { source: PS_R, gfx1030: { source: PS_R_LEGACY }, gfx900: { source: PS_R_LEGACY } } },
+    shaders: { vs: { source: VS, gfx1030: { source: VS_LEGACY }, gfx900: { source: VS_LEGACY } }, ps: o.ps ? { source: o.ps } : { source: wave === 64 ? PS_R64 : PS_R, gfx1030: { source: PS_R_LEGACY }, gfx900: { source: PS_R_LEGACY } } },
     vs: { shader: 'vs', wave: 32, vgprs: 24, userData: [{ buffer: 'vertices', stride: 32, format: '32_32_32_32_FLOAT' }, { attrRing: true }], gfx1030: LEGACY_VS, gfx900: LEGACY_VS },
     ps: { shader: 'ps', wave, vgprs: 16, inputs: [{ offset: 0 }], exportFormat: [o.exportFormat ?? 'SPI_SHADER_32_R'], gfx900: { wave: 64 } },
     state: o.state ?? {},
@@ -382,7 +384,7 @@ test('exp rules: EXEC == 0 skips an export unless done or pos0; a compute wave h
 test('PS VGPRs follow SPI_PS_INPUT_ADDR when it differs from ENA: I/J move to v2/v3 behind the unloaded PERSP_SAMPLE slot', () => {
   const tri: Tri = [v(-0.9, -0.8, [0.1], 0.2, 1), v(0.9, -0.6, [0.9], 0.5, 3), v(-0.2, 0.9, [0.4], 0.7, 0.5)];
   // The same interpolation as PS_R with I in v2 and J in v3 (temporaries moved to v8..).
-  const ps = ['s_mov_b32 m0, s0', 'lds_param_load v8, attr0.x', 's_waitcnt expcnt(0)', 'v_interp_p10_f32 v9, v8, v2, v8', 'v_interp_p2_f32 v9, v8, v3, v9', 'exp mrt0 v9, off, off, off done', 's_endpgm'];
+  const ps = ['s_wqm_b32 exec_lo, exec_lo', 's_mov_b32 m0, s0', 'lds_param_load v8, attr0.x', 's_waitcnt expcnt(0)', 'v_interp_p10_f32 v9, v8, v2, v8', 'v_interp_p2_f32 v9, v8, v3, v9', 'exp mrt0 v9, off, off, off done', 's_endpgm'];
   const s = scene([tri], { ps });
   (s.ps as Record<string, unknown>).inputEna = ['PERSP_CENTER'];
   (s.ps as Record<string, unknown>).inputAddr = ['PERSP_SAMPLE', 'PERSP_CENTER'];

@@ -27,6 +27,25 @@ export function withCachePolicy<B extends { readonly run: (w: Wave) => void }>(i
   };
 }
 
+/**
+ * Wrap a bound vector memory atomic: atomics are performed in L2 (the L0/GL1 are bypassed whatever
+ * the instruction's bits say; on GFX10+ GLC means "return the pre-op value"), so the hook sees a
+ * GLC DLC access whose write applies at once (identity without a hook).
+ */
+export function withAtomicCaches<B extends { readonly run: (w: Wave) => void }>(inst: Instruction, env: ExecEnv, b: B): B {
+  const hook = env.cacheHook;
+  if (hook === undefined) return b;
+  const run = b.run;
+  return {
+    ...b,
+    run: (w: Wave) => {
+      hook.begin(w, CPOL.GLC | CPOL.DLC, false, inst);
+      run(w);
+      hook.end(w);
+    },
+  };
+}
+
 /** A cache invalidation instruction: tells the hook (a no-op without one). */
 export function cacheInvalidate(env: ExecEnv, level: 0 | 1): (w: Wave) => void {
   const hook = env.cacheHook;

@@ -39,7 +39,7 @@ import {
 } from './vmem.js';
 import { BUF_FORMATS, BUF_FORMATS_GFX9, OOB_SELECT, SQ_BUF_RSRC, SQ_BUF_RSRC_GFX10, SQ_BUF_RSRC_GFX9, type BufFormat } from './buffer-formats.gen.js';
 import { IMG_FORMATS_GFX10 } from './mimg-gfx10.gen.js';
-import { cacheInvalidate, withCachePolicy } from '../engine/cache-hook.js';
+import { cacheInvalidate, withAtomicCaches, withCachePolicy } from '../engine/cache-hook.js';
 import { markFast } from '../engine/fast-registry.js';
 import { f16, f16bits, f32, f32bits } from '../../core/float.js';
 
@@ -607,11 +607,11 @@ for (const op of [
   'cmpswap_f32', 'min_f32', 'max_f32', 'add_f32',
 ]) {
   const k = atomicKey(op)!;
-  define(`buffer_atomic_${op}`, (inst, env) => withViolation(bindAtomic(inst, env, k.key, k.wide)));
+  define(`buffer_atomic_${op}`, (inst, env) => withAtomicCaches(inst, env, withViolation(bindAtomic(inst, env, k.key, k.wide))));
 }
 // GFX10.3's f64 atomics (GFX11 dropped them): the f32 forms' operations on 64-bit data.
 for (const [op, key] of [['fcmpswap_x2', 'cmpswap_f'], ['fmin_x2', 'min_f'], ['fmax_x2', 'max_f']] as const) {
-  define(`buffer_atomic_${op}`, (inst, env) => withViolation(bindAtomic(inst, env, key, true)));
+  define(`buffer_atomic_${op}`, (inst, env) => withAtomicCaches(inst, env, withViolation(bindAtomic(inst, env, key, true))));
 }
 
 // Cache invalidations: no data effect in the functional model.

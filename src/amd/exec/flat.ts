@@ -18,7 +18,7 @@ import {
   memAtomic32, memAtomic64, memFastPaths, memRead, memWrite, onceReporter, scratchAddr, srcRows, vmemAlign,
   withViolation,
 } from './vmem.js';
-import { withCachePolicy } from '../engine/cache-hook.js';
+import { withAtomicCaches, withCachePolicy } from '../engine/cache-hook.js';
 import { fastFlatDword } from '../engine/fast-mem.js';
 import { markFast } from '../engine/fast-registry.js';
 
@@ -382,10 +382,10 @@ for (const seg of ['flat', 'global']) {
   if (seg === 'global') ops.push('csub_u32');
   for (const op of ops) {
     const k = atomicKey(op)!;
-    define(`${seg}_atomic_${op}`, (inst, env) => withViolation(bindAtomic(inst, env, k.key, k.wide)));
+    define(`${seg}_atomic_${op}`, (inst, env) => withAtomicCaches(inst, env, withViolation(bindAtomic(inst, env, k.key, k.wide))));
   }
   // GFX10.3's f64 atomics (GFX11 dropped them): the f32 forms' operations on 64-bit data.
   for (const [op, key] of [['fcmpswap_x2', 'cmpswap_f'], ['fmin_x2', 'min_f'], ['fmax_x2', 'max_f']] as const) {
-    define(`${seg}_atomic_${op}`, (inst, env) => withViolation(bindAtomic(inst, env, key, true)));
+    define(`${seg}_atomic_${op}`, (inst, env) => withAtomicCaches(inst, env, withViolation(bindAtomic(inst, env, key, true))));
   }
 }

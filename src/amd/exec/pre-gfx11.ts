@@ -15,8 +15,8 @@
  * - s_memtime / s_memrealtime (SMEM): a 64-bit shader-clock / REALTIME sample into SDATA, counted on
  *   LGKM_CNT like every SMEM instruction (GFX11 replaced them with s_getreg SHADER_CYCLES and
  *   s_sendmsg_rtn REALTIME).
- * - buffer_wbinvl1 / buffer_wbinvl1_vol (GFX9 MUBUF): L1 write-back/invalidate; no data effect in
- *   the functional model (memory is coherent).
+ * - buffer_wbinvl1 / buffer_wbinvl1_vol (GFX9 MUBUF): L1 write-back/invalidate; no data effect on
+ *   coherent memory, the vector L1 dropped under a cache model (ExecEnv.cacheHook, POPS draws).
  * - s_sendmsg / s_sendmsghalt (GFX9/GFX10 message ids, LLVM's SIDefines: 1 INTERRUPT, 2 GS,
  *   3 GS_DONE, 4 SAVEWAVE, 5 STALL_WAVE_GEN, 6 HALT_WAVES, 7 ORDERED_PS_DONE, 8 EARLY_PRIM_DEALLOC,
  *   9 GS_ALLOC_REQ, 10 GET_DOORBELL, 11 GET_DDID, 15 SYSMSG). GFX11's id 3 is DEALLOC_VGPRS, so the
@@ -45,6 +45,7 @@ import { once } from './salu.js';
 import { HWREG, STATUS } from '../wave/wave.js';
 import { popsAttached, popsSendmsg } from './pops-exec.js';
 import { messageSinks, sendToSink } from './msg.js';
+import { cacheInvalidate } from '../engine/cache-hook.js';
 
 const F32x3: Shape = { srcs: ['f32', 'f32', 'f32'], dst: 'f32' };
 const F32x2: Shape = { srcs: ['f32', 'f32'], dst: 'f32' };
@@ -129,7 +130,8 @@ define(['s_memtime', 's_memrealtime'], (inst, env) => {
   };
 });
 
-define(['buffer_wbinvl1', 'buffer_wbinvl1_vol'], () => ({ cls: 'vmem', run: () => {} }));
+// GFX9's vector L1 (the CU's cache, write-through): invalidated for a cache model (POPS draws).
+define(['buffer_wbinvl1', 'buffer_wbinvl1_vol'], (_i, e) => ({ cls: 'vmem', run: cacheInvalidate(e, 0) }));
 
 /**
  * Messages a wave may send on GFX9/GFX10 that change nothing else in this model; 7 is

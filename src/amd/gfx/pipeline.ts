@@ -570,8 +570,11 @@ export class GfxPipeline {
       if (pops) sg = Math.max(sg, this.popsDraw!.launch(pops, w, ps, sg, this.clock.t));
       const { vgprs: init } = psInputVgprs(ps, st);
       w.v.set(init.subarray(0, Math.min(init.length, w.v.length)));
-      w.s[SREG.EXEC_LO] = (ps.liveLo | ps.helperLo) >>> 0;
-      w.s[SREG.EXEC_HI] = psWs === 64 ? (ps.liveHi | ps.helperHi) >>> 0 : 0;
+      // EXEC = the covered lanes (wave-state seed, "EXEC initialization": the threads active in
+      // the wave). Helper lanes of partially covered quads have their inputs written but start
+      // off; a shader that needs them for derivatives turns them on with s_wqm (whole quad mode).
+      w.s[SREG.EXEC_LO] = ps.liveLo >>> 0;
+      w.s[SREG.EXEC_HI] = psWs === 64 ? ps.liveHi >>> 0 : 0;
       const res: PsResult = { ps, mrt: new Map(), mrtz: null };
       results.push(res);
       setExportSink(w, { export: (wv, e) => this.psExport(wv, e, res) });

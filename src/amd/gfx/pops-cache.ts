@@ -1,23 +1,30 @@
 /**
  * An L0/L1/L2 model for POPS runs (seed 002_d00ee82034762a57.txt, "Memory access
- * requirements"): enough that ordered-section data read without GLC/DLC, or written without
- * them, can be stale across waves on other compute units, and that GLC/DLC accesses go to L2,
- * bypassing and invalidating the lower levels for the accessed line.
+ * requirements"): enough that ordered-section data read through a cache level holding an old copy
+ * is stale across waves on other compute units, and that the cache-policy bits and the cache
+ * invalidations of the code decide which reads see the newest data.
  *
- * Levels: an L0 per compute unit, an L1 per shader array (`cusPerL1` CUs), the shared L2 = the
- * backing `Memory` (coherent). L0 and L1 are write-back with per-dword valid and dirty masks
- * (128-byte lines, LRU): a plain store stays dirty in the CU's L0 until evicted or flushed, a plain
- * load hits whatever the CU's L0 (then the shader array's L1) holds, however old.
- * - GLC load: the L0 line is written back to L1 and invalidated, the load reads L1 (DLC = 0) or,
- *   with DLC, the L1 line is also written back and invalidated and the load reads L2.
- * - GLC store: likewise invalidates the line in L0 (and with DLC in L1) and writes the next level.
- * - buffer_gl0_inv / buffer_gl1_inv: write back and drop a whole level.
- * - End of the run: every level is flushed to L2 (the end-of-pipe cache flush after a draw).
+ * The hierarchy, as the ISA guides and LLVM's AMDGPU memory model (AMDGPUUsage, "Memory Model
+ * GFX10-GFX11" and the GFX6-GFX9 one) describe it:
+ * - levels: a vector L0 per compute unit (GFX9: the CU's vector L1, "TCP"), a GL1 per shader array
+ *   (`cusPerL1` CUs; GFX10.3 and GFX11 only), the shared L2 = the backing `Memory` (coherent);
+ *   128-byte lines with per-dword valid masks, LRU;
+ * - both levels are write-through and hold no dirty data: a store's bytes reach L2 when the store
+ *   completes (its counter no longer counts it), which is why a release needs only
+ *   `s_waitcnt vscnt(0)` (GFX9: vmcnt(0)) and no write-back. The storing CU's L0 line is updated
+ *   (GLC = 0) or evicted (GLC = 1); the GL1 is read-only, so the storing shader array's GL1 drops
+ *   its copy. Other CUs' L0s and other arrays' GL1s keep theirs: that is the staleness;
+ * - loads: a plain load hits whatever the CU's L0 (then the array's GL1) holds, however old.
+ *   GFX10.3: GLC bypasses (and evicts) the L0 line, DLC the GL1 line. GFX11: GLC bypasses both,
+ *   DLC only steers the MALL (no effect here). GFX9: GLC bypasses the vector L1;
+ * - buffer_gl0_inv / buffer_gl1_inv (GFX10+), buffer_wbinvl1(_vol) (GFX9): drop a whole level;
+ * - end of the run: every store still in flight lands (the end-of-pipe wait); clean lines stay.
  *
  * Outstanding stores: a store's writes stay in flight while the wave's store counter (VS_CNT on
  * GFX10+, VM_CNT on GFX9) still counts them; they land when an s_waitcnt lowers it, or at a
  * random time after the wave ended. So a wave that leaves its ordered section with stores
  * outstanding lets the next overlapping wave read the old value (the race the seed describes).
+ * A wave's own loads see its in-flight stores to the same bytes (program order for one address).
  *
  * Outstanding loads: a dword load takes a random latency (1..maxLoadDelay clocks) to return its
  * data and samples memory when it returns; an s_waitcnt that needs it stalls the wave until then.
@@ -75,109 +82,76 @@ interface Line {
   readonly data: Uint32Array;
   /** Bit i: dword i holds data. */
   valid: number;
-  /** Bit i: dword i is newer than the next level. */
-  dirty: number;
 }
 
-/** One write-back cache level with LRU replacement (Map insertion order). */
+/** Reads dword i of line n from the level below. */
+type Below = (n: number, i: number) => number;
+
+/** One write-through (clean-only) cache level with LRU replacement (Map insertion order). */
 class Level {
   readonly lines = new Map<number, Line>();
   hits = 0;
   misses = 0;
   readonly capacity: number;
-  readonly below: (line: number, i: number) => number;
-  readonly writeBelow: (line: number, i: number, v: number) => void;
-  constructor(capacity: number, below: (line: number, i: number) => number, writeBelow: (line: number, i: number, v: number) => void) {
+  constructor(capacity: number) {
     this.capacity = capacity;
-    this.below = below;
-    this.writeBelow = writeBelow;
   }
 
-  private touch(n: number, l: Line): void {
-    this.lines.delete(n);
-    this.lines.set(n, l);
-  }
-
-  /** The line, allocated (empty) when absent; evicts the least recently used one. */
-  line(n: number): Line {
+  /** A read through this level: a hit returns the held copy, however old; a miss fills the whole line from `below`. */
+  read(n: number, i: number, below: Below): number {
     let l = this.lines.get(n);
     if (l) {
-      this.touch(n, l);
-      return l;
+      this.lines.delete(n);
+      this.lines.set(n, l);
+    } else {
+      if (this.lines.size >= this.capacity) this.lines.delete(this.lines.keys().next().value as number);
+      l = { data: new Uint32Array(LINE_DWORDS), valid: 0 };
+      this.lines.set(n, l);
     }
-    if (this.lines.size >= this.capacity) {
-      const [victim, vl] = this.lines.entries().next().value as [number, Line];
-      this.writeBack(victim, vl);
-      this.lines.delete(victim);
-    }
-    l = { data: new Uint32Array(LINE_DWORDS), valid: 0, dirty: 0 };
-    this.lines.set(n, l);
-    return l;
-  }
-
-  writeBack(n: number, l: Line): void {
-    for (let i = 0; l.dirty !== 0 && i < LINE_DWORDS; i++) {
-      if ((l.dirty >>> i) & 1) this.writeBelow(n, i, l.data[i]!);
-    }
-    l.dirty = 0;
-  }
-
-  /** Write back and drop the line (coherent access). */
-  invalidate(n: number): void {
-    const l = this.lines.get(n);
-    if (!l) return;
-    this.writeBack(n, l);
-    this.lines.delete(n);
-  }
-
-  read(n: number, i: number): number {
-    const l = this.line(n);
     if ((l.valid >>> i) & 1) {
       this.hits++;
       return l.data[i]!;
     }
     this.misses++;
-    // Fill every missing dword of the line from below (a whole-line fill keeps neighbours as old as this one).
-    for (let k = 0; k < LINE_DWORDS; k++) {
-      if (!((l.valid >>> k) & 1)) l.data[k] = this.below(n, k);
-    }
+    // Fill every missing dword of the line (a whole-line fill keeps neighbours as old as this one).
+    for (let k = 0; k < LINE_DWORDS; k++) if (!((l.valid >>> k) & 1)) l.data[k] = below(n, k);
     l.valid = FULL;
     return l.data[i]!;
   }
 
-  write(n: number, i: number, v: number): void {
-    const l = this.line(n);
-    l.data[i] = v >>> 0;
-    l.valid |= 1 << i;
-    l.dirty |= 1 << i;
-  }
-
-  /** Non-allocating lookup for a level above filling from this one. */
-  peek(n: number, i: number): number | undefined {
+  /** A store passing through: a line holding the dword takes the written bytes (no allocation on a miss). */
+  update(n: number, i: number, v: number, mask: number): void {
     const l = this.lines.get(n);
-    return l && (l.valid >>> i) & 1 ? l.data[i]! : undefined;
+    if (l && (l.valid >>> i) & 1) l.data[i] = ((l.data[i]! & ~mask) | (v & mask)) >>> 0;
   }
 
-  flush(): void {
-    for (const [n, l] of this.lines) this.writeBack(n, l);
+  /** Drop the line (a bypassing access evicts it). */
+  invalidate(n: number): void {
+    this.lines.delete(n);
   }
 
   clear(): void {
-    this.flush();
     this.lines.clear();
   }
 }
 
 interface PendingWrite {
   readonly cu: number;
+  /** Dword address, the bytes to write (in place) and which of them. */
   readonly a: number;
   readonly v: number;
+  readonly mask: number;
   readonly cpol: number;
 }
 
 export interface PopsCacheOptions {
   readonly computeUnits: number;
-  /** Compute units sharing one L1 (a shader array). Default 2. */
+  /**
+   * Which generation's cache-policy bits and levels: 'gfx11' (default; GLC bypasses L0 and GL1),
+   * 'gfx103' (GLC bypasses L0, DLC the GL1), 'gfx9' (no GL1; GLC bypasses the vector L1).
+   */
+  readonly gen?: PopsGen;
+  /** Compute units sharing one GL1 (a shader array; GFX10+). Default 2. */
   readonly cusPerL1?: number;
   /** Lines per L0 / L1. Defaults 64 / 256. */
   readonly l0Lines?: number;
@@ -201,18 +175,17 @@ export interface PopsCacheStats {
   readonly lateStores: number;
   /** Held loads whose value at completion differed from the value at issue (they saw a later write). */
   readonly lateLoads: number;
-  /** Reads that returned a value older than L2's (a clean L0/L1 line filled before another CU wrote L2). */
+  /** Reads that returned a value older than L2's (an L0/GL1 line filled before another CU's store reached L2). */
   readonly staleReads: number;
 }
 
 /**
  * The cache model's shape per generation: GFX10+ has a GL1 per shader array (two arrays per SE,
- * as Navi 1x/2x/3x have, so a pixel's waves — always on its SE — can still meet on different L1s and
- * DLC matters); GFX9 has none — GLC goes from the CU's vector L1 straight to L2, modelled as one
- * shared middle level — and counts stores on VM_CNT with the loads.
+ * as Navi 1x/2x/3x have, so a pixel's waves — always on its SE — can still meet on different GL1s);
+ * GFX9 has none (the CU's vector L1 talks to L2) and counts stores on VM_CNT with the loads.
  */
-export function popsCacheShape(gen: PopsGen, computeUnits: number, cusPerSe: number): { cusPerL1: number; storeCounter: 'vscnt' | 'vmcnt' } {
-  return gen === 'gfx9' ? { cusPerL1: computeUnits, storeCounter: 'vmcnt' } : { cusPerL1: Math.max(1, cusPerSe >> 1), storeCounter: 'vscnt' };
+export function popsCacheShape(gen: PopsGen, computeUnits: number, cusPerSe: number): { gen: PopsGen; cusPerL1: number; storeCounter: 'vscnt' | 'vmcnt' } {
+  return gen === 'gfx9' ? { gen, cusPerL1: computeUnits, storeCounter: 'vmcnt' } : { gen, cusPerL1: Math.max(1, cusPerSe >> 1), storeCounter: 'vscnt' };
 }
 
 /** One line of text for the CLIs (`gpusim pops oit`, `gpusim draw`). */
@@ -222,7 +195,9 @@ export function formatCacheStats(c: PopsCacheStats): string {
 
 export class PopsCaches implements CacheHook {
   readonly l2: Memory;
+  readonly gen: PopsGen;
   private readonly l0: Level[] = [];
+  /** GL1 per shader array (empty on GFX9). */
   private readonly l1: Level[] = [];
   private readonly cusPerL1: number;
   private readonly views: Memory[] = [];
@@ -251,21 +226,20 @@ export class PopsCaches implements CacheHook {
   private lateLoadCount = 0;
   private readonly maxLoadDelay: number;
   private readonly loadRnd: () => number;
+  private readonly fromL2: Below;
 
   constructor(l2: Memory, o: PopsCacheOptions) {
     this.l2 = l2;
+    this.gen = o.gen ?? 'gfx11';
     this.cusPerL1 = o.cusPerL1 ?? 2;
     this.storeCounter = o.storeCounter ?? 'vscnt';
     this.maxStoreDelay = o.maxStoreDelay ?? 64;
     this.maxLoadDelay = o.maxLoadDelay ?? 128;
     this.loadRnd = mulberry32(o.seed ?? 1);
-    const nL1 = Math.ceil(o.computeUnits / this.cusPerL1);
-    for (let s = 0; s < nL1; s++) {
-      this.l1.push(new Level(o.l1Lines ?? 256, (n, i) => l2.read32(n * LINE_BYTES + i * 4), (n, i, v) => l2.write32(n * LINE_BYTES + i * 4, v)));
-    }
+    this.fromL2 = (n, i) => l2.read32(n * LINE_BYTES + i * 4);
+    if (this.gen !== 'gfx9') for (let s = 0; s < Math.ceil(o.computeUnits / this.cusPerL1); s++) this.l1.push(new Level(o.l1Lines ?? 256));
     for (let c = 0; c < o.computeUnits; c++) {
-      const l1 = this.l1[Math.floor(c / this.cusPerL1)]!;
-      this.l0.push(new Level(o.l0Lines ?? 64, (n, i) => l1.peek(n, i) ?? l1.read(n, i), (n, i, v) => l1.write(n, i, v)));
+      this.l0.push(new Level(o.l0Lines ?? 64));
       this.views.push(this.makeView(c));
     }
   }
@@ -304,7 +278,7 @@ export class PopsCaches implements CacheHook {
   invalidate(w: Wave, level: 0 | 1): void {
     const cu = this.cuOf(w);
     if (level === 0) this.l0[cu]!.clear();
-    else this.l1[Math.floor(cu / this.cusPerL1)]!.clear();
+    else this.l1At(cu)?.clear();
   }
 
   // ---- runner hooks
@@ -380,14 +354,12 @@ export class PopsCaches implements CacheHook {
     this.inflight.sort((a, b) => a.due - b.due);
   }
 
-  /** Land every store and flush every level to L2 (end of the run). */
+  /** Land every store still in flight (end of the run: the end-of-pipe wait). Clean lines stay cached. */
   drainAll(): void {
     for (const q of this.pending.values()) for (const b of q) this.apply(b.writes);
     this.pending.clear();
     for (const f of this.inflight) this.apply(f.writes);
     this.inflight.length = 0;
-    for (const l of this.l0) l.flush();
-    for (const l of this.l1) l.flush();
   }
 
   stats(): PopsCacheStats {
@@ -425,7 +397,7 @@ export class PopsCaches implements CacheHook {
     h.lanes.forEach((lane, k) => {
       for (let j = 0; j < h.dwords; j++) {
         const r = h.reads[k * h.dwords + j]!;
-        const v = this.forwarded(w, r.a) ?? this.readDword(h.cu, r.a, h.cpol);
+        const v = this.ownWrites(w, r.a, this.readDword(h.cu, r.a, h.cpol), h.seq);
         if (v !== r.v) this.lateLoadCount++;
         const reg = h.vdst + j;
         if (reg * ws + lane < w.v.length) w.v[reg * ws + lane] = v >>> 0;
@@ -439,64 +411,66 @@ export class PopsCaches implements CacheHook {
     return i < 0 ? 0 : i;
   }
 
-  /** The CU's L0 or its L1 holds a dirty (newer than L2) copy of the dword. */
-  private dirtyAbove(cu: number, a: number): boolean {
-    const n = Math.floor(a / LINE_BYTES);
-    const i = (a % LINE_BYTES) >>> 2;
-    const d0 = this.l0[cu]!.lines.get(n);
-    const d1 = this.l1[Math.floor(cu / this.cusPerL1)]!.lines.get(n);
-    return ((d0?.dirty ?? 0) >>> i) & 1 ? true : ((d1?.dirty ?? 0) >>> i) & 1 ? true : false;
+  private l1At(cu: number): Level | undefined {
+    return this.l1[Math.floor(cu / this.cusPerL1)];
   }
 
-  /** A wave reads its own in-flight store to the same address (program order for one address). */
-  private forwarded(w: Wave, a: number): number | undefined {
-    const q = this.pending.get(w);
-    if (!q) return undefined;
-    for (let b = q.length - 1; b >= 0; b--) {
-      const writes = q[b]!.writes;
-      for (let k = writes.length - 1; k >= 0; k--) if (writes[k]!.a === a) return writes[k]!.v;
+  /** Which levels a load with these policy bits bypasses (and evicts its line from), per generation. */
+  private bypass(cpol: number): { l0: boolean; l1: boolean } {
+    const glc = (cpol & CPOL.GLC) !== 0;
+    if (this.gen === 'gfx103') return { l0: glc, l1: (cpol & CPOL.DLC) !== 0 };
+    return { l0: glc, l1: glc };
+  }
+
+  /**
+   * `v` (the dword at `a` as the caches gave it) with the wave's own stores to it that are still
+   * in flight laid over it, oldest first: those issued before `beforeSeq` (a held load sees the
+   * stores issued before it), and the executing instruction's own bytes.
+   */
+  private ownWrites(w: Wave | null, a: number, v: number, beforeSeq = Infinity): number {
+    const q = w === null ? undefined : this.pending.get(w);
+    if (q) {
+      for (const b of q) {
+        if (b.seq >= beforeSeq) break;
+        for (const p of b.writes) if (p.a === a) v = ((v & ~p.mask) | (p.v & p.mask)) >>> 0;
+      }
     }
-    return undefined;
-  }
-
-  /** The newest value the current wave wrote to dword `a` and has not yet made visible, if any. */
-  private ownNewest(a: number): number | undefined {
-    const b = this.batch;
-    if (b !== null) for (let k = b.length - 1; k >= 0; k--) if (b[k]!.a === a) return b[k]!.v;
-    return this.cur === null ? undefined : this.forwarded(this.cur, a);
+    if (w !== null && w === this.cur && this.batch !== null) for (const p of this.batch) if (p.a === a) v = ((v & ~p.mask) | (p.v & p.mask)) >>> 0;
+    return v;
   }
 
   private apply(writes: readonly PendingWrite[]): void {
-    for (const p of writes) this.writeDword(p.cu, p.a, p.v, p.cpol);
+    for (const p of writes) this.writeDword(p);
   }
 
   private readDword(cu: number, a: number, cpol: number): number {
     const n = Math.floor(a / LINE_BYTES);
     const i = (a % LINE_BYTES) >>> 2;
     const l0 = this.l0[cu]!;
-    const l1 = this.l1[Math.floor(cu / this.cusPerL1)]!;
-    if (cpol & CPOL.GLC) l0.invalidate(n);
-    if (cpol & CPOL.DLC) l1.invalidate(n);
-    if (!(cpol & CPOL.GLC)) return l0.read(n, i);
-    if (!(cpol & CPOL.DLC)) return l1.read(n, i);
-    return this.l2.read32(a);
+    const l1 = this.l1At(cu);
+    const b = this.bypass(cpol);
+    if (b.l0) l0.invalidate(n);
+    if (b.l1) l1?.invalidate(n);
+    const fromL1: Below = l1 && !b.l1 ? (m, k) => l1.read(m, k, this.fromL2) : this.fromL2;
+    return b.l0 ? fromL1(n, i) : l0.read(n, i, fromL1);
   }
 
-  private writeDword(cu: number, a: number, v: number, cpol: number): void {
-    const n = Math.floor(a / LINE_BYTES);
-    const i = (a % LINE_BYTES) >>> 2;
-    const l0 = this.l0[cu]!;
-    const l1 = this.l1[Math.floor(cu / this.cusPerL1)]!;
-    if (cpol & CPOL.GLC) l0.invalidate(n);
-    if (cpol & CPOL.DLC) l1.invalidate(n);
-    if (!(cpol & CPOL.GLC)) l0.write(n, i, v);
-    else if (!(cpol & CPOL.DLC)) l1.write(n, i, v);
-    else this.l2.write32(a, v);
+  /** A store lands: its bytes go to L2; the storing CU's L0 line is updated (GLC: evicted), its array's GL1 copy dropped. */
+  private writeDword(p: PendingWrite): void {
+    const n = Math.floor(p.a / LINE_BYTES);
+    const i = (p.a % LINE_BYTES) >>> 2;
+    const old = this.l2.read32(p.a);
+    this.l2.write32(p.a, ((old & ~p.mask) | (p.v & p.mask)) >>> 0);
+    const l0 = this.l0[p.cu]!;
+    if (p.cpol & CPOL.GLC) l0.invalidate(n);
+    else l0.update(n, i, p.v, p.mask);
+    this.l1At(p.cu)?.invalidate(n);
   }
 
-  private store(cu: number, a: number, v: number): void {
-    if (this.batch !== null) this.batch.push({ cu, a, v: v >>> 0, cpol: this.cpol });
-    else this.writeDword(cu, a, v, this.cpol);
+  private store(cu: number, a: number, v: number, mask: number): void {
+    const p: PendingWrite = { cu, a, v: v >>> 0, mask: mask >>> 0, cpol: this.cpol };
+    if (this.batch !== null) this.batch.push(p);
+    else this.writeDword(p);
   }
 
   private makeView(cu: number): Memory {
@@ -505,13 +479,9 @@ export class PopsCaches implements CacheHook {
     const rd = (a: number): number => {
       const base = a - (a % 4);
       if (self.l2.find(base, 4) === null) return self.l2.read32(base); // unmapped: the backing memory faults
-      const own = self.cur === null ? undefined : self.forwarded(self.cur, base);
-      if (own !== undefined) {
-        self.reads?.push({ a: base, v: own });
-        return own;
-      }
-      const v = self.readDword(cu, base, self.cpol);
-      if (v !== self.l2.read32(base) && !self.dirtyAbove(cu, base)) self.stale++;
+      const cached = self.readDword(cu, base, self.cpol);
+      if (cached !== self.l2.read32(base)) self.stale++;
+      const v = self.ownWrites(self.cur, base, cached);
       if (self.reads !== null) {
         if (a % 4 === 0) self.reads.push({ a: base, v });
         else self.reads = null, self.loadInst = null; // unaligned: not followed
@@ -524,13 +494,10 @@ export class PopsCaches implements CacheHook {
         self.l2.write32(base, v); // unmapped: the backing memory faults
         return;
       }
-      if (bytes === 4 && base === a) return self.store(cu, a, v);
       const sh = (a - base) * 8;
       const mask = (bytes === 4 ? 0xffffffff : ((1 << (bytes * 8)) - 1)) << sh;
-      // Merge into the newest copy this wave has of the dword: the instruction's own earlier bytes
-      // (a packed rgba8 image store writes one byte per channel), then its in-flight stores, then the caches.
-      const cur = self.ownNewest(base) ?? self.readDword(cu, base, self.cpol);
-      self.store(cu, base, ((cur & ~mask) | ((v << sh) & mask)) >>> 0);
+      // Byte-masked: a packed rgba8 image store writes one byte per channel, each lands on its own bytes.
+      self.store(cu, base, (v << sh) >>> 0, mask);
     };
     Object.defineProperties(view, {
       read8: { value: (a: number) => (rd(a) >>> ((a % 4) * 8)) & 0xff },

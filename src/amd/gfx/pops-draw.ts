@@ -18,10 +18,10 @@
  * - memory: with `mem` given, POPS draws' PS waves run on compute units (`computeUnitsPerSe` per
  *   shader engine, picked by a seeded draw among the CUs of the wave's SE) that see memory through
  *   the L0/L1/L2 model of pops-cache.ts (one model for the pipeline, so lines stay cached across
- *   draws): plain reads and writes stay in the CU's L0 / the shader array's L1, GLC/DLC bypass and
- *   invalidate them, stores and loads stay in flight while their counters count them. After each
- *   draw every in-flight store lands and dirty lines are written back (the end-of-pipe flush),
- *   clean lines stay: a plain first read in a later draw can still hit a stale line;
+ *   draws): plain reads hit the CU's L0 / the shader array's GL1, GLC/DLC bypass and evict them
+ *   (per generation), stores write through to L2 when their counter lets them land, loads stay in
+ *   flight while VM_CNT counts them. After each draw every in-flight store lands (the end-of-pipe
+ *   wait); clean lines stay: a plain first read in a later draw can still hit a stale line;
  * - statistics per draw and an optional Chrome trace (`PopsTrace`, one process per packer).
  *
  * The pipeline's packer mapping (`packerOf`) is the PopsUnit's, so PS_wave_id counters and POPS
@@ -233,7 +233,7 @@ export class PopsDraw {
     else t.observe(pw, clock);
   }
 
-  /** The draw's waves all ended: every store in flight lands, dirty lines are written back to L2. */
+  /** The draw's waves all ended: every store in flight lands in L2 (the caches hold no dirty data). */
   endDraw(): void {
     this.caches?.drainAll();
   }

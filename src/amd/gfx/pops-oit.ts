@@ -48,8 +48,15 @@ export interface OitDraw {
 /**
  * Shader variants: the correct one and the documented mistakes.
  * - no-wait: the entering sequence removed;
- * - plain-first-read / plain-last-write: the first read / last write of the ordered section
- *   without GLC DLC (stale across CUs with the cache model);
+ * - plain-first-read: the first read of the ordered section without GLC DLC: a CU's L0 (or its
+ *   array's GL1) may hold the line from before another CU's store reached L2 (wrong);
+ * - plain-last-write: the last write without GLC DLC: still right, the vector L0 and the GL1 are
+ *   write-through (a store is in L2 once its counter says it completed; pops-cache.ts);
+ * - first-read-glc: the first read with GLC but no DLC: right on GFX11 (GLC bypasses L0 and GL1,
+ *   what ACO emits) and GFX9 (no GL1), wrong on GFX10.3 (the array's GL1 may be stale);
+ * - invalidate-first-read: a plain first read after the acquire's cache invalidations (GFX10+:
+ *   buffer_gl1_inv, buffer_gl0_inv as LLVM's memory model acquires; GFX9: buffer_wbinvl1_vol): right;
+ *   gl0-inv-only / gl1-inv-only (GFX10+): one of the two left out: wrong;
  * - no-exit-wait: the exit does not await the memory counters;
  * - all-coherent: every access GLC DLC (also correct; the seed says only first and last need it);
  * - load-at-exit (GFX10+ global): after its last store each pass re-reads the value into v6 (as a
@@ -57,7 +64,8 @@ export interface OitDraw {
  *   VS_CNT but not VM_CNT: the load is outstanding when overlapping waves resume, s_waitcnt
  *   vmcnt(0) follows the exit; load-at-exit-awaited is the same with VM_CNT awaited (correct).
  */
-export type OitVariant = 'correct' | 'no-wait' | 'plain-first-read' | 'plain-last-write' | 'no-exit-wait' | 'all-coherent' | 'load-at-exit' | 'load-at-exit-awaited';
+export type OitVariant = 'correct' | 'no-wait' | 'plain-first-read' | 'plain-last-write' | 'first-read-glc' | 'invalidate-first-read' | 'gl0-inv-only' | 'gl1-inv-only'
+  | 'no-exit-wait' | 'all-coherent' | 'load-at-exit' | 'load-at-exit-awaited';
 
 const log2 = (n: number): number => 31 - Math.clz32(n);
 
@@ -97,7 +105,12 @@ export function oitWaveSize(gen: PopsGen): 32 | 64 {
 /** The ordered section: per covered sample, two read-modify-write halves of the blend. */
 function orderedSection(gen: PopsGen, variant: OitVariant): string {
   const coherent = gen === 'gfx9' ? 'glc' : 'glc dlc';
-  const first = variant === 'plain-first-read' ? '' : ` ${coherent}`;
+  const invalidated = variant === 'invalidate-first-read' || variant === 'gl0-inv-only' || variant === 'gl1-inv-only';
+  if (invalidated && variant !== 'invalidate-first-read' && gen === 'gfx9') throw new Error(`${variant}: GFX9 has no GL1`);
+  const first = variant === 'plain-first-read' || invalidated ? '' : variant === 'first-read-glc' ? ' glc' : ` ${coherent}`;
+  // The acquire by invalidation before a plain first read (after the entering wait).
+  const inv = !invalidated ? '' : gen === 'gfx9' ? '  buffer_wbinvl1_vol\n'
+    : `${variant === 'gl0-inv-only' ? '' : '  buffer_gl1_inv\n'}${variant === 'gl1-inv-only' ? '' : '  buffer_gl0_inv\n'}`;
   const last = variant === 'plain-last-write' ? '' : ` ${coherent}`;
   const mid = variant === 'all-coherent' ? ` ${coherent}` : '';
   const w64 = gen === 'gfx9';
@@ -112,7 +125,7 @@ function orderedSection(gen: PopsGen, variant: OitVariant): string {
   s_cbranch_execz .Lskip
   s_mul_i32 s12, s9, s11
   ${vadd} v4, s12, v0
-  ${ld} v5, v4, s[6:7]${first}
+${inv}  ${ld} v5, v4, s[6:7]${first}
   s_waitcnt vmcnt(0)
   v_mul_lo_u32 v5, v5, 31
   ${st} v4, v5, s[6:7]${mid}
