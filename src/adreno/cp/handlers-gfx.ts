@@ -178,8 +178,10 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
   const vsEnabled = R.f('HLSQ_VS_CNTL', 'ENABLED') === 1;
   const vs = vsEnabled ? program('vs') : undefined;
   if (!vs) {
-    cp.report('adreno.sp.no-shader', 'error', `${r.name}: no vertex shader (HLSQ_VS_CNTL ENABLED ${vsEnabled ? 1 : 0}, SP_VS_INSTRLEN ${R.raw('SP_VS_INSTRLEN')}, nothing loaded into SB6_VS_SHADER): the draw does nothing`);
-    missing.push('vertex shader');
+    // A stream that never programmed the VS (compute-only or synthetic) is not run; one that
+    // enabled the VS without any code is the illegal "draw with no shader loaded".
+    if (vsEnabled && !missing.length) cp.report('adreno.sp.no-shader', 'error', `${r.name}: HLSQ_VS_CNTL ENABLED but no vertex shader (SP_VS_INSTRLEN ${R.raw('SP_VS_INSTRLEN')}, nothing loaded into SB6_VS_SHADER): the draw does nothing`);
+    missing.push(vsEnabled ? 'vertex shader code' : 'vertex shader (HLSQ_VS_CNTL not enabled)');
     return { missing };
   }
   const fsEnabled = R.f('HLSQ_FS_CNTL', 'ENABLED') === 1;
