@@ -228,3 +228,80 @@ test('a draw with the VS enabled and no code is adreno.sp.no-shader; a stream wi
   assert.deepEqual(ids(run(false)), []);
   assert.deepEqual(run(false).list.map((d) => d.id), ['adreno.cp.draw-not-run']);
 });
+
+// --- end to end on small hand-made scenes --------------------------------------------------
+
+const f32 = (a: number[]): Uint8Array => new Uint8Array(new Float32Array(a).buffer);
+/** A rectangle in NDC as two triangles (6 vertices: position xyzw, colour rgba). */
+function rect(x0: number, y0: number, x1: number, y1: number, z: number, c: number[]): number[] {
+  const v = (x: number, y: number): number[] => [x, y, z, 1, ...c];
+  return [...v(x0, y0), ...v(x1, y0), ...v(x0, y1), ...v(x0, y1), ...v(x1, y0), ...v(x1, y1)];
+}
+function small(over: Partial<GfxScene>): GfxScene {
+  const b = base();
+  return { ...b, width: 16, height: 16, state: { ...b.state, viewport: [0, 0, 16, 16], scissor: [0, 0, 16, 16], blend: [] }, ...over };
+}
+/** Render and read RGBA8 pixel colours as 0..255 tuples. */
+function pixels(d: GfxScene): { px: (x: number, y: number) => number[]; diag: Diagnostics; cp: CommandProcessor } {
+  const b = buildDraw(d);
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
+  cp.run(b.streamIova, b.stream.length);
+  const t = b.targets[0]!;
+  return { px: (x, y) => Array.from(b.mem.readBytes(t.base + y * t.pitch + x * 4, 4)), diag, cp };
+}
+
+test('instanced draw through CP_DRAW_INDX_INDIRECT: per-instance offsets from VFD, VS adds them', () => {
+  const b = base();
+  const d = small({
+    buffers: new Map([['v', f32([-1, -1, 0.5, 1, 1, 0, 0, 1, -0.5, -1, 0.5, 1, 1, 0, 0, 1, -1, -0.5, 0.5, 1, 1, 0, 0, 1, -0.5, -0.5, 0.5, 1, 1, 0, 0, 1])], ['inst', f32([0, 0, 1, 0, 0, 1])], ['idx', new Uint8Array(new Uint16Array([0, 1, 2, 2, 1, 3]).buffer)]]),
+    vs: {
+      ...b.vs,
+      asm: 'add.f r3.x, r0.x, r4.x\nadd.f r3.y, r0.y, r4.y\nmov.f32f32 r3.z, r0.z\nmov.f32f32 r3.w, r0.w\n(rpt3)mov.f32f32 r2.x, (r)r1.x\nend\n',
+      fullRegs: 5,
+      inputs: [
+        { buffer: 'v', stride: 32, offset: 0, format: 'FMT6_32_32_32_32_FLOAT', regid: 0, mask: 0xf },
+        { buffer: 'v', stride: 32, offset: 16, format: 'FMT6_32_32_32_32_FLOAT', regid: 4, mask: 0xf },
+        { buffer: 'inst', stride: 8, offset: 0, format: 'FMT6_32_32_FLOAT', regid: 16, mask: 0x3, instanced: true, stepRate: 1 },
+      ],
+    },
+    draws: [{ prim: 'DI_PT_TRILIST', count: 6, instances: 3, indices: { buffer: 'idx', size: 2 }, indirect: true }],
+  });
+  const { px, diag, cp } = pixels(d);
+  assert.deepEqual(ids(diag), []);
+  assert.deepEqual(drawRuns(cp).map((r) => r.packet), ['CP_DRAW_INDX_OFFSET', 'CP_DRAW_INDX_INDIRECT']);
+  // NDC [-1,-0.5] is pixels 0..3; instance offsets +1 in x / y move the block by 8 pixels.
+  let red = 0;
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      const want = (x < 4 && y < 4) || (x >= 8 && x < 12 && y < 4) || (x < 4 && y >= 8 && y < 12);
+      assert.equal(px(x, y)[0] === 255, want, `pixel ${x},${y}`);
+      if (want) red++;
+    }
+  assert.equal(red, 48);
+});
+
+for (const format of ['DEPTH6_16', 'DEPTH6_24_8', 'DEPTH6_32'] as const) {
+  test(`depth ${format}${format === 'DEPTH6_16' ? '' : ' and stencil'} through the RB, CP_DRAW_INDIRECT`, () => {
+    const stencil = format !== 'DEPTH6_16';
+    const d = small({
+      depth: { format, clear: 1, ...(stencil ? { stencil: { clear: 0 } } : {}) },
+      buffers: new Map([['v', f32([...rect(-1, -1, 0.5, 1, 0.8, [1, 0, 0, 1]), ...rect(-0.5, -1, 1, 1, 0.3, [0, 1, 0, 1]), ...rect(-1, -1, 1, 1, 0.9, [1, 1, 1, 1]), ...rect(-1, -1, 1, 1, 0.0, [0, 0, 1, 1])])]]),
+      vs: { ...base().vs, inputs: base().vs.inputs.map((i) => ({ ...i, buffer: 'v' })) },
+      state: { ...small({}).state, depthFunc: 'FUNC_LESS', ...(stencil ? { stencil: { func: 'FUNC_ALWAYS', fail: 'STENCIL_KEEP', zpass: 'STENCIL_REPLACE', zfail: 'STENCIL_KEEP', ref: 1 } } : {}) },
+      draws: [
+        { prim: 'DI_PT_TRILIST', count: 6, indirect: true }, // far red, writes stencil 1
+        { prim: 'DI_PT_TRILIST', count: 6, vertexOffset: 6, ...(stencil ? { state: { stencil: { func: 'FUNC_ALWAYS', fail: 'STENCIL_KEEP', zpass: 'STENCIL_KEEP', zfail: 'STENCIL_KEEP', ref: 0 } } } : {}) }, // near green
+        { prim: 'DI_PT_TRILIST', count: 6, vertexOffset: 12 }, // white behind everything
+        ...(stencil ? [{ prim: 'DI_PT_TRILIST', count: 6, vertexOffset: 18, state: { depthFunc: 'FUNC_ALWAYS', stencil: { func: 'FUNC_EQUAL', fail: 'STENCIL_KEEP', zpass: 'STENCIL_KEEP', zfail: 'STENCIL_KEEP', ref: 1 } } }] : []),
+      ],
+    });
+    const { px, diag } = pixels(d);
+    assert.deepEqual(ids(diag), []);
+    for (let x = 0; x < 16; x++) {
+      // Red covers pixels 0..11, green 4..15 in front of it; blue only where red wrote stencil 1.
+      const want = stencil && x < 12 ? [0, 0, 255, 255] : x >= 4 ? [0, 255, 0, 255] : [255, 0, 0, 255];
+      assert.deepEqual(px(x, 5), want, `pixel ${x}`);
+    }
+  });
+}

@@ -118,6 +118,10 @@ export interface GfxDraw {
   readonly vertexOffset?: number;
   readonly firstInstance?: number;
   readonly restart?: number;
+  /** Draw through CP_DRAW_INDIRECT / CP_DRAW_INDX_INDIRECT with the parameters in memory. */
+  readonly indirect?: boolean;
+  /** State changed before this draw (kept for the following ones). */
+  readonly state?: Partial<GfxState>;
 }
 
 export interface BuiltDraw {
@@ -336,20 +340,34 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   });
   program(sc.vs, sc.fs, inputs);
   rbState(sc.state, false);
+  let st = sc.state;
   for (const d of sc.draws) {
+    if (d.state) {
+      st = { ...st, ...d.state };
+      rbState(st, false);
+    }
     cs.reg('VFD_INDEX_OFFSET', d.vertexOffset ?? 0).reg('VFD_INSTANCE_START_OFFSET', d.firstInstance ?? 0);
-    cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: d.restart !== undefined, PROVOKING_VTX_LAST: !!sc.state.provokingLast });
+    cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: d.restart !== undefined, PROVOKING_VTX_LAST: !!st.provokingLast });
     if (d.restart !== undefined) cs.reg('PC_RESTART_INDEX', d.restart >>> 0);
     const prim = E('pc_di_primtype', d.prim);
+    const ini = (src: string, size?: string): number => encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: src, VIS_CULL: 'IGNORE_VISIBILITY', ...(size ? { INDEX_SIZE: size } : {}) }, gen);
     if (!d.indices) {
-      cs.pkt('CP_DRAW_INDX_OFFSET', [encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: 'DI_SRC_SEL_AUTO_INDEX', VIS_CULL: 'IGNORE_VISIBILITY' }, gen), d.instances ?? 1, d.count]);
+      if (d.indirect) {
+        // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex, firstInstance.
+        const p = alloc(new Uint8Array(new Uint32Array([d.count, d.instances ?? 1, d.vertexOffset ?? 0, d.firstInstance ?? 0]).buffer), 'indirect');
+        cs.pkt('CP_DRAW_INDIRECT', [ini('DI_SRC_SEL_AUTO_INDEX'), lo32(p.base), hi32(p.base)]);
+      } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_AUTO_INDEX'), d.instances ?? 1, d.count]);
       continue;
     }
     const ib = buffers.get(d.indices.buffer);
     if (!ib) throw new Error(`index buffer ${d.indices.buffer} unknown`);
     const size = d.indices.size === 1 ? 'INDEX4_SIZE_8_BIT' : d.indices.size === 2 ? 'INDEX4_SIZE_16_BIT' : 'INDEX4_SIZE_32_BIT';
     const maxIndices = Math.floor(ib.size / d.indices.size);
-    cs.pkt('CP_DRAW_INDX_OFFSET', [encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: 'DI_SRC_SEL_DMA', VIS_CULL: 'IGNORE_VISIBILITY', INDEX_SIZE: size }, gen), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
+    if (d.indirect) {
+      // VkDrawIndexedIndirectCommand: indexCount, instanceCount, firstIndex, vertexOffset, firstInstance.
+      const p = alloc(new Uint8Array(new Uint32Array([d.count, d.instances ?? 1, d.first ?? 0, (d.vertexOffset ?? 0) >>> 0, d.firstInstance ?? 0]).buffer), 'indirect');
+      cs.pkt('CP_DRAW_INDX_INDIRECT', [ini('DI_SRC_SEL_DMA', size), lo32(ib.base), hi32(ib.base), maxIndices, lo32(p.base), hi32(p.base)]);
+    } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_DMA', size), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
   }
   cs.waitForIdle();
   const stream = cs.dwords();
