@@ -24,7 +24,7 @@ import { drawRuns, type DrawRun } from '../adreno/cp/handlers-gfx.js';
 import { buildDraw, drawRd, regid, type BlendDesc, type GfxDraw, type GfxScene, type StencilDesc, type VsInput } from '../adreno/driver/sysmem.js';
 import { enumValue } from '../adreno/regs/db.js';
 import { fmt6ByName } from '../adreno/rb/fmt6.js';
-import { tile6ConfigFor } from '../adreno/ubwc/tile6.js';
+import { surfaceOffset, tile6ConfigFor } from '../adreno/ubwc/tile6.js';
 
 type Json = Record<string, unknown>;
 
@@ -100,7 +100,10 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   const targets = arr(scene.targets ?? [], 'targets').map((t, i) => {
     const o = obj(t, `targets[${i}]`);
     const fmt = COLOR[str(o.format, `targets[${i}].format`)] ?? err(`targets[${i}].format`, `one of ${Object.keys(COLOR).join(' ')}`);
-    return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)) };
+    // Top-level "a6xx": { "tile": "TILE6_3" } lays every colour target out tiled.
+    const tile = scene.tile === undefined ? undefined : str(scene.tile, 'a6xx.tile');
+    if (tile !== undefined && tile !== 'TILE6_LINEAR' && tile !== 'TILE6_3') err('a6xx.tile', 'TILE6_LINEAR or TILE6_3');
+    return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)), ...(tile ? { tile: tile as 'TILE6_LINEAR' | 'TILE6_3' } : {}) };
   });
   const st = forGpu(obj(scene.state ?? {}, 'state'), gpu);
   const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
@@ -215,7 +218,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
       ...(o.baseVertex !== undefined ? { vertexOffset: num(o.baseVertex, `draws[${i}].baseVertex`) } : {}),
     };
   });
-  return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
+  return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
 }
 
 function f16bits(x: number): number {
@@ -235,7 +238,8 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu): A6xxSceneR
   try { built = buildDraw(desc); } catch (e) { if (e instanceof InputError) throw e; throw new InputError(`scene: ${(e as Error).message}`); }
   const rd = drawRd(built, desc.gpuId);
   const diag = new Diagnostics();
-  const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: tile6ConfigFor(gpu) });
+  const cfg = tile6ConfigFor(gpu);
+  const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: cfg });
   cp.run(built.streamIova, built.stream.length);
   const targets = built.targets.map((t, i) => {
     const f = fmt6ByName(t.format);
@@ -243,7 +247,7 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu): A6xxSceneR
     for (let y = 0; y < desc.height; y++)
       for (let x = 0; x < desc.width; x++)
         for (let s = 0; s < desc.samples; s++) {
-          const a = t.base + y * t.pitch + (x * desc.samples + s) * f.cpp;
+          const a = t.base + surfaceOffset(x, y, t.pitch, f.cpp * desc.samples, t.tile, cfg) + s * f.cpp;
           data.set(f.unpack(built.mem.readBytes(a, f.cpp), 0), ((y * desc.width + x) * desc.samples + s) * 4);
         }
     const tj = obj(arr(scene.targets, 'targets')[i], `targets[${i}]`);

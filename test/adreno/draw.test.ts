@@ -305,3 +305,17 @@ for (const format of ['DEPTH6_16', 'DEPTH6_24_8', 'DEPTH6_32'] as const) {
     }
   });
 }
+
+test('TILE6_3 render targets: the same pixels as linear, stored in the fdl6 tiled order (a630 and a660)', () => {
+  for (const gpu of ['a630', 'a660'] as A6xxGpu[]) {
+    const s = scene('blend');
+    const lin = runA6xxScene(s, join(EXAMPLES, 'blend'), gpu);
+    const til = runA6xxScene({ ...s, a6xx: { ...(s['a6xx'] as object), tile: 'TILE6_3' } }, join(EXAMPLES, 'blend'), gpu);
+    assert.deepEqual(ids(til.diag), []);
+    assert.deepEqual(til.targets[0]!.data, lin.targets[0]!.data);
+    // The capture programs the tiled layout.
+    const lines: string[] = [];
+    cffdumpRd(til.rd, { out: (l) => lines.push(l) });
+    assert.ok(lines.join('\n').includes('COLOR_TILE_MODE = TILE6_3'));
+  }
+});

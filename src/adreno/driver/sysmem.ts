@@ -16,7 +16,7 @@ import { assembleIr3 } from '../ir3/asm.js';
 import { CmdStream, hi32, lo32 } from '../cp/builder.js';
 import { encodeFields, enumValue, type Gen } from '../regs/db.js';
 import { fmt6ByName } from '../rb/fmt6.js';
-import { defaultPitch } from '../ubwc/tile6.js';
+import { defaultPitch, paddedHeight, type TileMode } from '../ubwc/tile6.js';
 
 export const REGID_NONE = 0xfc;
 const INSTR_UNIT = 128;
@@ -54,7 +54,8 @@ export interface GfxScene {
   readonly width: number;
   readonly height: number;
   readonly samples: 1 | 2 | 4;
-  readonly targets: readonly { readonly format: string; readonly clear: readonly number[] }[];
+  /** Colour targets: FMT6 format, clear colour, layout (TILE6_LINEAR by default, or TILE6_3). */
+  readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: 'TILE6_LINEAR' | 'TILE6_3' }[];
   readonly depth?: { readonly format: 'DEPTH6_16' | 'DEPTH6_24_8' | 'DEPTH6_32'; readonly clear: number; readonly stencil?: { readonly clear: number } };
   readonly buffers: ReadonlyMap<string, Uint8Array>;
   readonly vs: GfxShader & {
@@ -131,7 +132,7 @@ export interface BuiltDraw {
   readonly streamIova: number;
   readonly segments: readonly Segment[];
   /** Colour targets and depth / stencil: base and pitch (bytes), samples stored per pixel. */
-  readonly targets: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number }[];
+  readonly targets: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number; readonly tile: TileMode }[];
   readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number };
   readonly stencil?: { readonly base: number; readonly pitch: number };
 }
@@ -164,12 +165,13 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   const buffers = new Map<string, Segment>();
   for (const [name, data] of sc.buffers) buffers.set(name, alloc(data, `buf:${name}`));
 
-  // Render targets: linear, samples of a pixel side by side.
+  // Render targets: fdl6 pitch and height for the layout, samples of a pixel side by side.
   const targets = sc.targets.map((t, i) => {
     const f = fmt6ByName(t.format);
-    const pitch = defaultPitch(width, f.cpp * samples, 'linear');
-    const s = alloc(new Uint8Array(pitch * height), `mrt${i}`);
-    return { base: s.base, pitch, format: t.format, cpp: f.cpp };
+    const tile: TileMode = t.tile === 'TILE6_3' ? 'tile6_3' : 'linear';
+    const pitch = defaultPitch(width, f.cpp * samples, tile);
+    const s = alloc(new Uint8Array(pitch * paddedHeight(height, tile, f.cpp * samples)), `mrt${i}`);
+    return { base: s.base, pitch, format: t.format, cpp: f.cpp, tile };
   });
   let depth: BuiltDraw['depth'];
   let stencil: BuiltDraw['stencil'];
@@ -199,7 +201,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   for (const r of ['GRAS_DEST_MSAA_CNTL', 'RB_DEST_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa, MSAA_DISABLE: samples === 1 });
   cs.reg('RB_SAMPLE_CONFIG', 0).reg('GRAS_SAMPLE_CNTL', 0).reg('RB_SAMPLE_CNTL', 0);
   targets.forEach((t, i) => {
-    cs.reg(`RB_MRT[${i}].BUF_INFO`, { COLOR_FORMAT: t.format, COLOR_TILE_MODE: 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
+    cs.reg(`RB_MRT[${i}].BUF_INFO`, { COLOR_FORMAT: t.format, COLOR_TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
     cs.reg(`RB_MRT[${i}].PITCH`, t.pitch >> 6).reg(`RB_MRT[${i}].ARRAY_PITCH`, (t.pitch * height) >> 6).reg64(`RB_MRT[${i}].BASE`, t.base);
     cs.reg(`SP_FS_MRT[${i}].REG`, { COLOR_FORMAT: t.format });
   });
