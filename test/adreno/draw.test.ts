@@ -319,3 +319,24 @@ test('TILE6_3 render targets: the same pixels as linear, stored in the fdl6 tile
     assert.ok(lines.join('\n').includes('COLOR_TILE_MODE = TILE6_3'));
   }
 });
+
+test('points and lines: screen quads of GRAS_SU_POINT_SIZE / LINEHALFWIDTH around the vertices', () => {
+  const b = base();
+  // Two points at pixel centres (4.5, 4.5) and (10.5, 2.5), a horizontal line along y = 12.5 from x = 2 to 14.
+  const ndc = (p: number): number => (p / 16) * 2 - 1;
+  const pts = f32([ndc(4.5), ndc(4.5), 0.5, 1, 1, 0, 0, 1, ndc(10.5), ndc(2.5), 0.5, 1, 1, 0, 0, 1, ndc(2), ndc(12.5), 0.5, 1, 0, 1, 0, 1, ndc(14), ndc(12.5), 0.5, 1, 0, 1, 0, 1]);
+  const d = small({ buffers: new Map([['v', pts]]), vs: { ...b.vs, inputs: b.vs.inputs.map((i) => ({ ...i, buffer: 'v' })) }, draws: [{ prim: 'DI_PT_POINTLIST', count: 2 }, { prim: 'DI_PT_LINELIST', count: 2, vertexOffset: 2 }] });
+  const { px, diag } = pixels(d);
+  assert.deepEqual(ids(diag), []);
+  const red: string[] = [];
+  const green: string[] = [];
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      const c = px(x, y);
+      if (c[0] === 255) red.push(`${x},${y}`);
+      if (c[1] === 255) green.push(`${x},${y}`);
+    }
+  // A 1-pixel point covers its own pixel; the line 1 pixel wide covers row 12 from x = 2 to 13.
+  assert.deepEqual(red, ['10,2', '4,4']);
+  assert.deepEqual(green, Array.from({ length: 12 }, (_, k) => `${k + 2},12`));
+});

@@ -379,9 +379,21 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
   return { colors, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
 }
 
-/** Execute a draw packet in SYSMEM mode (called by the draw handlers before the draw is recorded). */
+/** Renders a draw in GMEM / BINNING mode (the tiled path installs one per CP). */
+export type TiledDrawHook = (cp: CommandProcessor, r: PacketRecord) => void;
+const TILED = new WeakMap<CommandProcessor, TiledDrawHook>();
+/** Install the renderer of GMEM / BINNING draws on a CP (without one they are only recorded). */
+export function setTiledDrawHook(cp: CommandProcessor, hook: TiledDrawHook | undefined): void {
+  if (hook) TILED.set(cp, hook);
+  else TILED.delete(cp);
+}
+
+/** Execute a draw packet (called by the draw handlers before the draw is recorded): SYSMEM here, other modes through the tiled hook. */
 export function execDraw(cp: CommandProcessor, r: PacketRecord): void {
-  if (cp.mode !== 'SYSMEM') return;
+  if (cp.mode !== 'SYSMEM') {
+    TILED.get(cp)?.(cp, r);
+    return;
+  }
   const runs = drawRuns(cp);
   const { job, missing } = gatherDraw(cp, r);
   const targets = job ? sysmemTargets(cp, job, missing) : undefined;
