@@ -15,6 +15,7 @@ import { buildDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
 import { CommandProcessor } from '../../src/adreno/cp/cp.js';
 import { drawRuns } from '../../src/adreno/cp/handlers-gfx.js';
 import { cffdumpRd } from '../../src/adreno/cp/cffdump.js';
+import { runRd } from '../../src/adreno/run.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { Memory } from '../../src/core/memory.js';
 import { CmdStream } from '../../src/adreno/cp/builder.js';
@@ -339,4 +340,12 @@ test('points and lines: screen quads of GRAS_SU_POINT_SIZE / LINEHALFWIDTH aroun
   // A 1-pixel point covers its own pixel; the line 1 pixel wide covers row 12 from x = 2 to 13.
   assert.deepEqual(red, ['10,2', '4,4']);
   assert.deepEqual(green, Array.from({ length: 12 }, (_, k) => `${k + 2},12`));
+});
+
+test('the capture runs again through `adreno run`: the same draws render', () => {
+  const r = runA6xxScene(scene('triangle'), join(EXAMPLES, 'triangle'), 'a660');
+  const again = runRd(r.rd, {}, 'triangle.rd');
+  assert.deepEqual(again.diag.list.filter((d) => d.severity !== 'info').map((d) => d.id), []);
+  assert.deepEqual(drawRuns(again.cp).map((d) => d.result?.rb.samplesWritten), r.draws.map((d) => d.result?.rb.samplesWritten));
+  assert.deepEqual(drawRuns(again.cp).map((d) => d.result?.rb.samplesWritten), [4096, 1352]);
 });
