@@ -40,6 +40,8 @@ export interface A6xxSceneResult {
   readonly samples: number;
   /** Each colour target: RGBA floats per sample (pixel-major, then sample). */
   readonly targets: readonly { readonly name: string; readonly format: string; readonly data: Float32Array }[];
+  /** Multisampled scenes: each target as the 2D engine resolved it (CP_BLIT, samples averaged), RGBA per pixel. */
+  readonly resolved?: readonly Float32Array[];
   readonly diag: Diagnostics;
   readonly draws: readonly DrawRun[];
   readonly stream: Uint32Array;
@@ -253,11 +255,18 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu): A6xxSceneR
     const tj = obj(arr(scene.targets, 'targets')[i], `targets[${i}]`);
     return { name: String(tj.name ?? `target${i}`), format: t.format, data };
   });
-  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, diag, draws: drawRuns(cp), stream: built.stream, rd };
+  const resolved = built.resolved?.map((t) => {
+    const f = fmt6ByName(t.format);
+    const data = new Float32Array(desc.width * desc.height * 4);
+    for (let y = 0; y < desc.height; y++) for (let x = 0; x < desc.width; x++) data.set(f.unpack(built.mem.readBytes(t.base + y * t.pitch + x * f.cpp, f.cpp), 0), (y * desc.width + x) * 4);
+    return data;
+  });
+  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), diag, draws: drawRuns(cp), stream: built.stream, rd };
 }
 
-/** A target resolved to one RGBA per pixel (the samples averaged). */
-export function resolveA6xxTarget(r: A6xxSceneResult, k = 0): Float32Array {
+/** A target resolved to one RGBA per pixel: the 2D engine's resolve, or (single-sampled / `software`) the samples averaged here. */
+export function resolveA6xxTarget(r: A6xxSceneResult, k = 0, software = false): Float32Array {
+  if (!software && r.resolved?.[k]) return r.resolved[k]!;
   const t = r.targets[k]!;
   const out = new Float32Array(r.width * r.height * 4);
   for (let p = 0; p < r.width * r.height; p++)

@@ -349,3 +349,16 @@ test('the capture runs again through `adreno run`: the same draws render', () =>
   assert.deepEqual(drawRuns(again.cp).map((d) => d.result?.rb.samplesWritten), r.draws.map((d) => d.result?.rb.samplesWritten));
   assert.deepEqual(drawRuns(again.cp).map((d) => d.result?.rb.samplesWritten), [4096, 1352]);
 });
+
+test('MSAA targets are resolved by the 2D engine (CP_BLIT, SAMPLES_AVERAGE) as the samples average', () => {
+  for (const name of ['blend', 'msaa']) {
+    const r = runA6xxScene(scene(name), join(EXAMPLES, name), 'a630');
+    assert.ok(r.resolved, `${name}: resolved by CP_BLIT`);
+    const hw = resolveA6xxTarget(r);
+    const sw = resolveA6xxTarget(r, 0, true);
+    let max = 0;
+    for (let k = 0; k < hw.length; k++) max = Math.max(max, Math.abs(hw[k]! - sw[k]!));
+    // UNORM8 stores the average rounded to 8 bits; f16 rounds to its 11-bit mantissa.
+    assert.ok(max <= 0.5 / 255 + 1e-6, `${name}: resolve differs by ${max}`);
+  }
+});

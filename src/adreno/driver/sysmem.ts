@@ -135,6 +135,8 @@ export interface BuiltDraw {
   readonly targets: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number; readonly tile: TileMode }[];
   readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number };
   readonly stencil?: { readonly base: number; readonly pitch: number };
+  /** Multisampled scenes: each colour target resolved by the 2D engine (CP_BLIT, samples averaged) into a linear surface. */
+  readonly resolved?: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number }[];
 }
 
 const f32 = new Float32Array(1);
@@ -371,10 +373,33 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
       cs.pkt('CP_DRAW_INDX_INDIRECT', [ini('DI_SRC_SEL_DMA', size), lo32(ib.base), hi32(ib.base), maxIndices, lo32(p.base), hi32(p.base)]);
     } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_DMA', size), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
   }
+  // MSAA: resolve each target with the 2D engine (CP_BLIT BLIT_OP_SCALE, SP_PS_2D_SRC_INFO
+  // SAMPLES + SAMPLES_AVERAGE) into a single-sample linear surface, as a sysmem resolve does.
+  let resolved: BuiltDraw['resolved'];
+  if (samples > 1) {
+    cs.event('PC_CCU_FLUSH_COLOR_TS');
+    resolved = targets.map((t, i) => {
+      const pitch = defaultPitch(width, t.cpp, 'linear');
+      const dst = alloc(new Uint8Array(pitch * height), `resolve${i}`);
+      const ifmt = t.format.includes('FLOAT') ? (t.format.startsWith('FMT6_32') ? 'R2D_FLOAT32' : 'R2D_FLOAT16') : 'R2D_UNORM8';
+      const cntl = { COLOR_FORMAT: t.format, IFMT: ifmt };
+      cs.reg('GRAS_2D_BLIT_CNTL', cntl).reg('RB_2D_BLIT_CNTL', cntl);
+      cs.reg('GRAS_2D_DST_TL', { X: 0, Y: 0 }).reg('GRAS_2D_DST_BR', { X: width - 1, Y: height - 1 });
+      cs.reg('RB_2D_DST_INFO', { COLOR_FORMAT: t.format, TILE_MODE: 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
+      cs.reg64('RB_2D_DST', dst.base).reg('RB_2D_DST_PITCH', pitch >> 6);
+      cs.reg('SP_2D_DST_FORMAT', { COLOR_FORMAT: t.format, NORM: !t.format.includes('FLOAT') });
+      cs.reg('GRAS_2D_SRC_TL_X', 0).reg('GRAS_2D_SRC_TL_Y', 0).reg('GRAS_2D_SRC_BR_X', (width - 1) << 8).reg('GRAS_2D_SRC_BR_Y', (height - 1) << 8);
+      cs.reg('SP_PS_2D_SRC_INFO', { COLOR_FORMAT: t.format, TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX', SAMPLES: msaa, SAMPLES_AVERAGE: true });
+      cs.reg('SP_PS_2D_SRC_SIZE', { WIDTH: width, HEIGHT: height });
+      cs.reg64('SP_PS_2D_SRC', t.base).reg('SP_PS_2D_SRC_PITCH', { PITCH: t.pitch });
+      cs.pkt('CP_BLIT', [E('cp_blit_cmd', 'BLIT_OP_SCALE')]);
+      return { base: dst.base, pitch, format: t.format, cpp: t.cpp };
+    });
+  }
   cs.waitForIdle();
   const stream = cs.dwords();
   const ss = alloc(new Uint8Array(stream.buffer.slice(0)), 'ib1');
-  return { gen, mem, stream, streamIova: ss.base, segments: segs, targets, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
+  return { gen, mem, stream, streamIova: ss.base, segments: segs, targets, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}), ...(resolved ? { resolved } : {}) };
 }
 
 function popcount(x: number): number {
