@@ -362,3 +362,36 @@ test('MSAA targets are resolved by the 2D engine (CP_BLIT, SAMPLES_AVERAGE) as t
     assert.ok(max <= 0.5 / 255 + 1e-6, `${name}: resolve differs by ${max}`);
   }
 });
+
+test('FS kill discards: exactly the pixels whose interpolated red is below c0.x = 0.5 keep the clear', () => {
+  const b = small({});
+  const plain = pixels(b);
+  const kill = pixels({ ...b, fs: { ...b.fs, asm: '(rpt3)bary.f (ei)r1.x, (r)0, r0.x\ncmps.f.lt p0.x, r1.x, c0.x\nkill p0.x\nend\n', consts: new Uint32Array(new Float32Array([0.5, 0, 0, 0]).buffer) } });
+  assert.deepEqual(ids(kill.diag), []);
+  const clear = plain.px(0, 0);
+  let kept = 0;
+  let killed = 0;
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      const p = plain.px(x, y);
+      if (p.join() === clear.join()) continue;
+      const want = p[0]! >= 128 ? p : clear;
+      assert.deepEqual(kill.px(x, y), want, `pixel ${x},${y}`);
+      if (p[0]! >= 128) kept++;
+      else killed++;
+    }
+  assert.ok(kept > 5 && killed > 5, `kept ${kept}, killed ${killed}`);
+  assert.ok(drawRuns(kill.cp)[1]!.result!.killed === killed);
+});
+
+test('GRAS_SC_SCREEN_SCISSOR bounds the fragments (inclusive TL..BR)', () => {
+  const b = small({});
+  const full = pixels(b);
+  const cut = pixels({ ...b, state: { ...b.state, scissor: [4, 6, 5, 3] } });
+  const clear = full.px(0, 0);
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      const inside = x >= 4 && x < 9 && y >= 6 && y < 9;
+      assert.deepEqual(cut.px(x, y), inside ? full.px(x, y) : clear, `pixel ${x},${y}`);
+    }
+});
