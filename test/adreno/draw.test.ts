@@ -395,3 +395,18 @@ test('GRAS_SC_SCREEN_SCISSOR bounds the fragments (inclusive TL..BR)', () => {
       assert.deepEqual(cut.px(x, y), inside ? full.px(x, y) : clear, `pixel ${x},${y}`);
     }
 });
+
+test('flat.b reads the provoking vertex: first by default, last with PC_PRIMITIVE_CNTL_0 PROVOKING_VTX_LAST', () => {
+  const b = small({});
+  const flat = { ...b.fs, asm: 'flat.b r1.x, 0, 0\nflat.b r1.y, 1, 1\nflat.b r1.z, 2, 2\nflat.b r1.w, 3, 3\nend\n' };
+  const colours = (provokingLast: boolean): Set<string> => {
+    const r = pixels({ ...b, fs: flat, state: { ...b.state, provokingLast } });
+    assert.deepEqual(ids(r.diag), []);
+    const seen = new Set<string>();
+    for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) seen.add(r.px(x, y).join());
+    return seen;
+  };
+  // The triangle's vertices are red, green, blue; the clear is (26, 26, 26).
+  assert.deepEqual([...colours(false)].sort(), ['255,0,0,255', '26,26,26,255']);
+  assert.deepEqual([...colours(true)].sort(), ['0,0,255,255', '26,26,26,255']);
+});
