@@ -410,3 +410,18 @@ test('flat.b reads the provoking vertex: first by default, last with PC_PRIMITIV
   assert.deepEqual([...colours(false)].sort(), ['255,0,0,255', '26,26,26,255']);
   assert.deepEqual([...colours(true)].sort(), ['0,0,255,255', '26,26,26,255']);
 });
+
+test('the FS reads a texel buffer through its SB6_FS_TEX descriptor (isam at the index in c0.x)', () => {
+  const b = small({});
+  const texels = f32([1, 0, 0, 1, 0.25, 0.5, 0.75, 1, 0, 0, 1, 1]);
+  const r = pixels({
+    ...b,
+    buffers: new Map([...b.buffers, ['tex', texels]]),
+    fs: { ...b.fs, asm: 'mov.u32u32 r2.x, c0.x\nisam (f32)(xyzw)r1.x, r2.x, s#0, t#0\nend\n', fullRegs: 3, consts: Uint32Array.of(1, 0, 0, 0), textures: [{ buffer: 'tex', format: 'FMT6_32_32_32_32_FLOAT', elements: 3 }] },
+  });
+  assert.deepEqual(ids(r.diag), []);
+  const seen = new Set<string>();
+  for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) seen.add(r.px(x, y).join());
+  // Texel 1 (0.25, 0.5, 0.75, 1) everywhere the triangle covers.
+  assert.deepEqual([...seen].sort(), ['26,26,26,255', '64,128,191,255']);
+});

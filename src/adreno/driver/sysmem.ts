@@ -69,6 +69,8 @@ export interface GfxScene {
     readonly threadsize?: 64 | 128;
     readonly ijPersp?: number;
     readonly outputs: readonly number[];
+    /** Texel buffers the FS reads (t#0...): A6XX_TEX_CONST descriptors loaded into SB6_FS_TEX. */
+    readonly textures?: readonly { readonly buffer: string; readonly format: string; readonly elements: number }[];
   };
   readonly state: GfxState;
   readonly draws: readonly GfxDraw[];
@@ -284,6 +286,23 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg64('SP_FS_OBJ_START', f.seg.base).reg('SP_FS_INSTRLEN', f.instrlen);
     cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_SHADER', 'ST6_SHADER', 'SS6_INDIRECT', 0, f.instrlen), lo32(f.seg.base), hi32(f.seg.base)]);
     if (fsConstlen) cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_SHADER', 'ST6_CONSTANTS', 'SS6_DIRECT', 0, fsConstlen), 0, 0, ...Array.from({ length: fsConstlen * 4 }, (_, k) => fsConsts[k] ?? 0)]);
+    const texs = fs.textures ?? [];
+    if (texs.length) {
+      const d = new Uint32Array(16 * texs.length);
+      texs.forEach((t, k) => {
+        const seg = buffers.get(t.buffer);
+        if (!seg) throw new Error(`FS texture from unknown buffer ${t.buffer}`);
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX' }, gen);
+        d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: t.elements % 2 ** 15, HEIGHT: Math.floor(t.elements / 2 ** 15) }, gen);
+        d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { TYPE: 'A6XX_TEX_BUFFER' }, gen);
+        d[16 * k + 4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(seg.base) }, gen);
+        d[16 * k + 5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(seg.base), DEPTH: 1 }, gen);
+      });
+      const ds = alloc(new Uint8Array(d.buffer), 'fs texture descriptors');
+      cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, texs.length), lo32(ds.base), hi32(ds.base)]);
+      cs.reg64('SP_FS_TEX_CONST', ds.base).reg('SP_FS_TEX_COUNT', texs.length);
+      cs.reg('SP_FS_CONFIG', { ENABLED: true, NTEX: texs.length });
+    }
     cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: fs.ijPersp ?? REGID_NONE, IJ_LINEAR_PIXEL: REGID_NONE, IJ_PERSP_CENTROID: REGID_NONE, IJ_LINEAR_CENTROID: REGID_NONE });
     cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE });
     fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r }));
