@@ -425,3 +425,27 @@ test('the FS reads a texel buffer through its SB6_FS_TEX descriptor (isam at the
   // Texel 1 (0.25, 0.5, 0.75, 1) everywhere the triangle covers.
   assert.deepEqual([...seen].sort(), ['26,26,26,255', '64,128,191,255']);
 });
+
+test('VFD_CONTROL_1 REGID4VTX: the VS reads the vertex id, VS constants from CP_LOAD_STATE6_GEOM', () => {
+  const b = small({});
+  const d = small({
+    buffers: new Map([['v', f32(rect(-1, -1, 1, 1, 0.5, [0, 0, 0, 1]))]]),
+    vs: {
+      ...b.vs,
+      asm: 'cov.u32f32 r5.x, r4.x\nmul.f r2.x, r5.x, c0.x\nmov.f32f32 r2.y, c0.y\nmov.f32f32 r2.z, c0.y\nmov.f32f32 r2.w, c0.z\n(rpt3)mov.f32f32 r3.x, (r)r0.x\nend\n',
+      fullRegs: 6,
+      inputs: [{ buffer: 'v', stride: 32, offset: 0, format: 'FMT6_32_32_32_32_FLOAT', regid: 0, mask: 0xf }],
+      vertexIdReg: 16,
+      consts: new Uint32Array(new Float32Array([1 / 3, 0, 1, 0]).buffer),
+    },
+    fs: { ...b.fs, asm: 'flat.b r1.x, 0, 0\nflat.b r1.y, 1, 1\nflat.b r1.z, 2, 2\nflat.b r1.w, 3, 3\nend\n' },
+    draws: [{ prim: 'DI_PT_TRILIST', count: 6 }],
+  });
+  const r = pixels(d);
+  assert.deepEqual(ids(r.diag), []);
+  const count = new Map<string, number>();
+  for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) count.set(r.px(x, y).join(), (count.get(r.px(x, y).join()) ?? 0) + 1);
+  // Triangle 0 provokes with vertex 0 (red 0), triangle 1 with vertex 3 (red 3 x 1/3 = 1). The
+  // diagonal runs through 16 pixel centres; it is the lower-right triangle's left edge (top-left rule).
+  assert.deepEqual([...count].sort(), [['0,0,0,255', 120], ['255,0,0,255', 136]]);
+});
