@@ -449,3 +449,24 @@ test('VFD_CONTROL_1 REGID4VTX: the VS reads the vertex id, VS constants from CP_
   // diagonal runs through 16 pixel centres; it is the lower-right triangle's left edge (top-left rule).
   assert.deepEqual([...count].sort(), [['0,0,0,255', 120], ['255,0,0,255', 136]]);
 });
+
+test('shared edges through pixel centres go to the same triangle as on gfx1100', () => {
+  const s = scene('triangle');
+  const dir = join(EXAMPLES, 'triangle');
+  const v = (x: number, y: number, c: number[]): number[] => [x, y, 0.5, 1, ...c];
+  const R = [1, 0, 0, 1];
+  const G = [0, 1, 0, 1];
+  const layouts = [
+    [...v(-1, -1, R), ...v(1, -1, R), ...v(-1, 1, R), ...v(-1, 1, G), ...v(1, -1, G), ...v(1, 1, G)], // a quad's diagonal
+    [...v(-0.5, -0.5, R), ...v(0.5, -0.5, R), ...v(0, 0.5, R), ...v(0.5, -0.5, G), ...v(0, 0.5, G), ...v(1, 0.5, G)], // a slanted shared edge
+  ];
+  for (const values of layouts) {
+    const sc = { ...s, width: 16, height: 16, buffers: { vertices: { type: 'f32', values } }, draws: [{ topology: 'DI_PT_TRILIST', count: 6 }] };
+    const amd = runScene(sc, dir, { gfx: 'gfx1100' });
+    const ref = resolveTarget(amd, amd.targets[0]!);
+    for (const gpu of ['a630', 'a660'] as A6xxGpu[]) {
+      const img = resolveA6xxTarget(runA6xxScene(sc, dir, gpu));
+      for (let p = 0; p < 256; p++) for (let c = 0; c < 3; c++) assert.ok(Math.abs(img[p * 4 + c]! - ref[p * 4 + c]!) < 0.01, `${gpu} pixel ${p % 16},${p >> 4}`);
+    }
+  }
+});
