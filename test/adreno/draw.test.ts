@@ -470,3 +470,14 @@ test('shared edges through pixel centres go to the same triangle as on gfx1100',
     }
   }
 });
+
+test('half-precision FS outputs (SP_FS_OUTPUT HALF_PRECISION) give the same 8-bit pixels', () => {
+  const b = small({});
+  const full = pixels(b);
+  const half = pixels({ ...b, fs: { ...b.fs, asm: '(rpt3)bary.f (ei)r1.x, (r)0, r0.x\n(rpt3)cov.f32f16 hr2.x, (r)r1.x\nend\n', fullRegs: 3, halfRegs: 3, outputs: [8], halfOutputs: true } });
+  assert.deepEqual(ids(half.diag), []);
+  let diff = 0;
+  for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) diff = Math.max(diff, ...half.px(x, y).map((v, k) => Math.abs(v - full.px(x, y)[k]!)));
+  // f16 keeps 11 bits: at most one 8-bit step apart.
+  assert.ok(diff <= 1, `max difference ${diff}`);
+});

@@ -69,6 +69,8 @@ export interface GfxScene {
     readonly threadsize?: 64 | 128;
     readonly ijPersp?: number;
     readonly outputs: readonly number[];
+    /** The outputs are half registers (SP_FS_OUTPUT[i].REG HALF_PRECISION). */
+    readonly halfOutputs?: boolean;
     /** Texel buffers the FS reads (t#0...): A6XX_TEX_CONST descriptors loaded into SB6_FS_TEX. */
     readonly textures?: readonly { readonly buffer: string; readonly format: string; readonly elements: number }[];
   };
@@ -305,7 +307,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     }
     cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: fs.ijPersp ?? REGID_NONE, IJ_LINEAR_PIXEL: REGID_NONE, IJ_PERSP_CENTROID: REGID_NONE, IJ_LINEAR_CENTROID: REGID_NONE });
     cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE });
-    fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r }));
+    fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r, HALF_PRECISION: !!fs.halfOutputs }));
   };
 
   /** RB / GRAS state of a draw. */
