@@ -50,7 +50,7 @@ export interface ComputeRun {
 }
 
 /** Unit sizes in dwords of a state block's state types (shader units are 128 bytes). */
-function unitDwords(block: string, type: string): number {
+export function unitDwords(block: string, type: string): number {
   if (type === 'ST6_SHADER') return block.endsWith('_TEX') ? 4 : 32;
   if (type === 'ST6_CONSTANTS') return block.endsWith('_TEX') ? 16 : 4;
   if (type === 'ST6_UBO') return 2;
@@ -58,7 +58,7 @@ function unitDwords(block: string, type: string): number {
 }
 
 /** The payload's data: inline (SS6_DIRECT) or from memory (SS6_INDIRECT); undefined if unreadable. */
-function stateData(cp: CommandProcessor, r: PacketRecord, src: string, dwords: number, what: string): Uint32Array | undefined {
+export function stateData(cp: CommandProcessor, r: PacketRecord, src: string, dwords: number, what: string): Uint32Array | undefined {
   const p = r.payload;
   if (src === 'SS6_DIRECT') {
     if (p.length < 3 + dwords) {

@@ -6,7 +6,8 @@
  */
 import type { CommandProcessor, WorkRecord } from './cp.js';
 import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
-import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js';
+import { execCsDirect, execCsIndirect } from './handlers-compute.js';
+import { execDraw, loadState6Gfx } from './handlers-gfx.js';
 import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
 
@@ -100,7 +101,10 @@ function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord)
   }
 }
 
+/** A draw runs its dirty groups, then (in SYSMEM mode, unless predicated off) the pipeline, then is recorded. */
 function draw(cp: CommandProcessor, r: PacketRecord): number {
+  runDrawStates(cp, r.level);
+  if (!(cp.predGlobal && cp.predLocal && !cp.predPass) && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') execDraw(cp, r);
   record(cp, 'draw', r);
   return 0;
 }
@@ -179,9 +183,9 @@ export const DRAW_HANDLERS: Readonly<Record<string, Handler>> = {
   CP_EXEC_CS: dispatch,
   CP_EXEC_CS_INDIRECT: dispatch,
   CP_BLIT: blit,
-  CP_LOAD_STATE6: loadState6,
-  CP_LOAD_STATE6_GEOM: loadState6,
-  CP_LOAD_STATE6_FRAG: loadState6,
+  CP_LOAD_STATE6: loadState6Gfx,
+  CP_LOAD_STATE6_GEOM: loadState6Gfx,
+  CP_LOAD_STATE6_FRAG: loadState6Gfx,
   CP_FIXED_STRIDE_DRAW_TABLE: fixedStrideDrawTable,
   CP_START_BIN: startBin,
   CP_END_BIN: endBin,
