@@ -8,6 +8,7 @@ import type { Memory } from '../../core/memory.js';
 import { InputError } from '../../core/errors.js';
 import { K, T, f16ToF32, f32ToF16, type Instr, type Operand } from './decode.js';
 import { A0, P0, SHARED_HI, SHARED_LO, type Wave } from './wave.js';
+import { TEX_HANDLERS, type TexState } from './tex.js';
 
 /** Everything outside the wave an instruction may touch (one dispatch). */
 export interface SpContext {
@@ -18,8 +19,8 @@ export interface SpContext {
    * descriptor's dimensions (a buffer's element count in `width`) for resinfo.
    */
   readonly ibo: ({ data: DataView; pitch: number; width?: number; height?: number; depth?: number } | undefined)[];
-  /** Texture descriptors (t#) resolved by the CP: texel data, dimensions, row pitch, format. */
-  readonly tex?: (TexView | undefined)[];
+  /** Texture state (descriptors, bindless bases, border colours) for cat5 (tex.ts). */
+  readonly textures?: TexState | undefined;
   /** GPU memory for ldg/stg (global addresses); absent when the dispatch has none. */
   readonly mem?: Memory | undefined;
   /** UBOs by ir3 UBO index (GL binding + 1), for ldc (UBO ranges not pushed to consts). */
@@ -32,19 +33,6 @@ export interface SpContext {
   readonly maxHalf: number;
   /** Barrier bookkeeping, owned by the scheduler. */
   barGen: number;
-}
-
-/** A texture as cat5 reads it (A6XX_TEX_CONST resolved): linear texels of `bpe` bytes. */
-export interface TexView {
-  readonly data: DataView;
-  readonly width: number;
-  readonly height: number;
-  readonly depth: number;
-  /** Row pitch in bytes (0 for a texel buffer). */
-  readonly pitch: number;
-  readonly bpe: number;
-  /** a6xx_format name (FMT6_32_UINT ...). */
-  readonly format: string;
 }
 
 type Handler = (w: Wave, i: Instr, c: SpContext) => void;
@@ -633,54 +621,6 @@ function resinfo(w: Wave, i: Instr, c: SpContext): void {
   }
 }
 
-// cat5 texture ops through descriptors --------------------------------------------------------
-
-function texOf(i: Instr, c: SpContext): TexView {
-  const k = fnum(i, 'TEX.TEX');
-  const t = c.tex?.[k];
-  if (!t) throw new InputError(`ir3: ${i.name} at pc ${i.pc} uses t#${k}, which the dispatch does not bind (no SB6_CS_TEX descriptor)`);
-  return t;
-}
-
-/** Components of a texel of a 32-bit-per-component format: missing ones read 0, alpha 1 (1.0 for floats). */
-function texel(t: TexView, a: number, out: number[]): void {
-  const comps = Math.max(1, t.bpe >> 2);
-  const one = t.format.includes('FLOAT') ? 0x3f800000 : 1;
-  for (let k = 0; k < 4; k++) out[k] = k < comps ? (a >= 0 && a + 4 * k + 4 <= t.data.byteLength ? t.data.getUint32(a + 4 * k, true) : 0) : k === 3 ? one : 0;
-}
-
-/**
- * isam: fetch the texel at integer coordinates (SRC1: x, then y unless 1D) from t#, without
- * filtering; out-of-range coordinates read 0. Each WRMASK component k lands in DST + k.
- */
-function isam(w: Wave, i: Instr, c: SpContext): void {
-  const t = texOf(i, c);
-  const oneD = fnum(i, '1D') !== 0;
-  const mask = fnum(i, 'WRMASK');
-  const s1 = i.src[0]!;
-  const v = [0, 0, 0, 0];
-  for (let l = 0; l < w.lanes; l++) {
-    if (!w.active[l]) continue;
-    const x = rdReg(w, s1.n, s1.half, l) | 0;
-    const y = oneD ? 0 : rdReg(w, s1.n + 1, s1.half, l) | 0;
-    const inside = x >= 0 && x < t.width && y >= 0 && y < t.height;
-    if (inside) texel(t, t.pitch ? y * t.pitch + x * t.bpe : x * t.bpe, v);
-    else v.fill(0);
-    for (let k = 0; k < 4; k++) if (mask & (1 << k)) wr(w, i.dst, l, k, v[k]!);
-  }
-}
-
-/** getsize: t#'s width, height, depth (a texel buffer: its element count) per WRMASK component. */
-function getsize(w: Wave, i: Instr, c: SpContext): void {
-  const t = texOf(i, c);
-  const mask = fnum(i, 'WRMASK');
-  const dims = [t.width, t.height, t.depth, 0];
-  for (let l = 0; l < w.lanes; l++) {
-    if (!w.active[l]) continue;
-    for (let k = 0; k < 4; k++) if (mask & (1 << k)) wr(w, i.dst, l, k, dims[k]!);
-  }
-}
-
 /** getfiberid: the fiber's index in its wave; getwid: the wave's id; getspid: the SP (one here). */
 function getId(which: 'fiber' | 'wave' | 'sp'): Handler {
   return (w, i) => {
@@ -856,8 +796,7 @@ const HANDLERS: Record<string, Handler> = {
   stg,
   'stg.a': stg,
   'resinfo.b': resinfo,
-  isam,
-  getsize,
+  ...TEX_HANDLERS,
   getfiberid: getId('fiber'),
   getwid: getId('wave'),
   getspid: getId('sp'),
