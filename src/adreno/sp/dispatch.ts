@@ -19,7 +19,7 @@ import { decodeShader, type Instr } from './decode.js';
 import { bind } from './exec.js';
 import { CommandProcessor } from '../cp/cp.js';
 import type { ComputeJob, ComputeOptions } from './compute.js';
-import { buildDispatch, type BuiltDispatch } from './driver.js';
+import { buildDispatch, type BuildOptions, type BuiltDispatch } from './driver.js';
 import type { Ir3Buffer, Ir3Manifest } from './manifest.js';
 
 export type { Ir3Buffer, Ir3Manifest } from './manifest.js';
@@ -126,6 +126,8 @@ export interface DispatchOptions extends ComputeOptions {
   readonly diag?: Diagnostics;
   /** Shader words to run instead of the manifest's file (tests, assembled code). */
   readonly words?: Uint32Array;
+  /** More state programmed before the grid (driver.ts BuildOptions.state). */
+  readonly state?: BuildOptions['state'];
   /** Called with the built stream and memory before the CP runs it (e.g. to write an .rd). */
   readonly onBuilt?: (b: BuiltDispatch) => void;
 }
@@ -186,7 +188,7 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
   const init = new Map<string, Uint8Array>();
   for (const b of m.buffers) if (b.file) init.set(b.name, loadFile(b.file, `buffers.${b.name}.file`));
   const meta = opts.words ? {} : variantMeta(m);
-  const built = buildDispatch(m, words, init, meta);
+  const built = buildDispatch(m, words, init, { ...meta, ...(opts.state ? { state: opts.state } : {}) });
   opts.onBuilt?.(built);
   const cp = new CommandProcessor(built.mem, {
     gen: built.gen,

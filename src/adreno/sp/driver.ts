@@ -34,6 +34,12 @@ export interface BuildOptions {
   readonly branchstack?: number;
   /** SP_CS_INSTRLEN (the variant's instrlen; default the binary's size in 128-byte units). */
   readonly instrlen?: number;
+  /**
+   * More state before the grid (textures, samplers, bindless sets, border colours): gets the
+   * stream and an allocator of GPU memory (tests and tools that program what a manifest has no
+   * key for).
+   */
+  readonly state?: (cs: CmdStream, alloc: (bytes: Uint8Array, label: string) => Segment) => void;
 }
 
 const has = (cs: CmdStream, name: string): boolean => {
@@ -151,6 +157,7 @@ export function buildDispatch(m: Ir3Manifest, words: Uint32Array, init: Readonly
     cs.reg64('SP_CS_TEX_CONST', texSeg.base);
     cs.reg('SP_CS_TEX_COUNT', tex.length);
   }
+  opts.state?.(cs, alloc);
   // The grid (freedreno's launch_grid).
   cs.setMarker('RM6_COMPUTE');
   const [bx, by, bz] = m.block;

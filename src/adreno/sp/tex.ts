@@ -586,7 +586,8 @@ function sam(lodFrom: 'none' | 'bias' | 'lod'): (w: Wave, i: Instr, c: TexContex
 function isam(withLod: boolean): (w: Wave, i: Instr, c: TexContext) => void {
   return (w, i, c) => {
     const cache = new Map<string, Bound>();
-    const oneD = fnum(i, '1D') !== 0;
+    // isam's 1D field is bool_inv: the raw bit is 0 for .1d.
+    const oneD = fnum(i, '1D') === 0;
     const is3d = fnum(i, '3D') !== 0;
     const arr = fnum(i, 'A') !== 0;
     const v = [0, 0, 0, 0];
