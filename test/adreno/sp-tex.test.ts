@@ -374,3 +374,58 @@ test('getsize (per LOD), getinfo and getbuf read the descriptor', () => {
   });
   for (let l = 0; l < 64; l++) assert.equal(buf[l * 4], 70000);
 });
+
+test('gather4r/g/b/a return one component of the 2x2 footprint in Vulkan order (i0,j1) (i1,j1) (i1,j0) (i0,j0)', () => {
+  const W = 4, H = 4, pitch = 64;
+  const rng = mulberry32(23);
+  const texels = Float32Array.from({ length: W * H * 2 }, () => Math.fround(rng() * 10));
+  const img = new Uint8Array(pitch * H);
+  for (let y = 0; y < H; y++) img.set(new Uint8Array(texels.buffer, y * W * 8, W * 8), y * pitch);
+  const input = new Uint32Array(512);
+  for (let l = 0; l < 64; l++) {
+    input[l * 8] = f2u(((l % 9) * 0.5 - 0.2) / W);
+    input[l * 8 + 1] = f2u((Math.floor(l / 9) * 0.6 - 0.1) / H);
+  }
+  // (R, G) texels; swizzle (Y, X, ONE, ZERO): gather4r sees G, gather4g R, gather4b 1, gather4a 0.
+  const setup: Setup = {
+    blobs: [img],
+    tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_32_FLOAT', width: W, height: H, pitch, swiz: ['A6XX_TEX_Y', 'A6XX_TEX_X', 'A6XX_TEX_ONE', 'A6XX_TEX_ZERO'] })],
+    samp: [sampDesc('a6xx', { mag: 'LINEAR', min: 'LINEAR' })],
+  };
+  const at = (x: number, y: number, c: number): number => texels[(Math.max(0, Math.min(H - 1, y)) * W + Math.max(0, Math.min(W - 1, x))) * 2 + c]!;
+  for (const [op, pick] of [['gather4r', (x: number, y: number) => at(x, y, 1)], ['gather4g', (x: number, y: number) => at(x, y, 0)], ['gather4b', () => 1], ['gather4a', () => 0]] as const) {
+    const o = run(630, `${op} (f32)(xyzw)r3.x, r1.x, s#0, t#0`, input, setup);
+    for (let l = 0; l < 64; l++) {
+      const i0 = Math.floor(u2f(input[l * 8]!) * W - 0.5), j0 = Math.floor(u2f(input[l * 8 + 1]!) * H - 0.5);
+      const want = [pick(i0, j0 + 1), pick(i0 + 1, j0 + 1), pick(i0 + 1, j0), pick(i0, j0)];
+      assert.deepEqual([...new Float32Array(o.buffer, l * 16, 4)], want, `${op} lane ${l}`);
+    }
+  }
+});
+
+test('samgq takes the LOD from explicit gradients (log2 of the longer scaled gradient)', () => {
+  const W = 16, H = 8, LV = 3;
+  const lay = mipLayout(W, H, 4, LV, 'linear');
+  const img = new Uint8Array(lay[LV - 1]!.offset + lay[LV - 1]!.size);
+  const dv = new DataView(img.buffer);
+  const val = (l: number, x: number, y: number): number => l * 100 + y * 10 + x;
+  for (const L of lay) for (let y = 0; y < L.height; y++) for (let x = 0; x < L.width; x++) dv.setFloat32(L.offset + y * L.pitch + x * 4, val(L.level, x, y), true);
+  const input = new Uint32Array(512);
+  for (let l = 0; l < 64; l++) {
+    input[l * 8] = f2u(((l * 3) % 16 + 0.5) / 16);
+    input[l * 8 + 1] = f2u(((l * 5) % 8 + 0.5) / 8);
+    const k = l % 3; // gradient 2^k texels along x (ddx) or y (ddy): LOD k
+    if (l % 2) input[l * 8 + 4] = f2u(2 ** k / W);
+    else input[l * 8 + 7] = f2u(2 ** k / H);
+  }
+  const o = run(630, 'samgq (f32)(xyzw)r3.x, r1.x, s#0, t#0', input, {
+    blobs: [img],
+    tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: W, height: H, pitch: lay[0]!.pitch, levels: LV })],
+    samp: [sampDesc('a6xx', { maxLod: 15 })],
+  });
+  for (let l = 0; l < 64; l++) {
+    const k = l % 3;
+    const s = u2f(input[l * 8]!), t = u2f(input[l * 8 + 1]!);
+    assert.equal(new Float32Array(o.buffer, l * 16, 1)[0], val(k, Math.floor(s * (W >> k)), Math.floor(t * (H >> k))), `lane ${l}`);
+  }
+});

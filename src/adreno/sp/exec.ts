@@ -434,7 +434,33 @@ const CAT0: Record<string, Handler> = {
   // a7xx: lock/unlock bracket the end of a shader; nothing to model for one SP.
   lock: (w) => next(w),
   unlock: (w) => next(w),
+  // call pushes the return PC on the fiber's call stack and branches; ret pops it.
+  call: (w, i) => {
+    const st = callStack(w);
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      (st[l] ??= []).push(w.pc[l]! + 1);
+      w.pc[l] = i.target;
+    }
+  },
+  ret: (w, i) => {
+    const st = callStack(w);
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const r = st[l]?.pop();
+      if (r === undefined) throw new InputError(`ir3: ret at pc ${i.pc} with an empty call stack (lane ${l})`);
+      w.pc[l] = r;
+    }
+  },
 };
+
+/** Per-fiber return addresses of call/ret, kept beside the wave. */
+const CALLS = new WeakMap<Wave, number[][]>();
+function callStack(w: Wave): number[][] {
+  let s = CALLS.get(w);
+  if (!s) CALLS.set(w, (s = []));
+  return s;
+}
 
 // cat6 --------------------------------------------------------------------------------------
 
@@ -591,8 +617,9 @@ function stg(w: Wave, i: Instr, c: SpContext): void {
 
 /**
  * atomic.g.<op> DST, SRC1, SRC2 (a6xx+ global atomics): the 64-bit address in the SRC1 pair, the
- * operand in SRC2; DST gets the old value. Lanes apply in lane order. (cmpxchg is not modelled:
- * where its comparand sits is not documented in the isaspec.)
+ * operand in SRC2; DST gets the old value. cmpxchg: the new value in SRC2 and the comparand in
+ * SRC2 + 1 (Mesa's ir3_a6xx.c collects (new, compare) for global_atomic_swap). Lanes apply in
+ * lane order.
  */
 function atomicG(op: string): Handler {
   const fn = ATOMIC[op]!;
@@ -604,7 +631,7 @@ function atomicG(op: string): Handler {
       if (!w.active[l]) continue;
       const a = gBase(w, i, c, l);
       const m = mem.read32(a);
-      mem.write32(a, fn(m, rdReg(w, v, false, l), 0, signed) >>> 0);
+      mem.write32(a, fn(m, rdReg(w, v, false, l), rdReg(w, v + 1, false, l), signed) >>> 0);
       wr(w, i.dst, l, 0, m);
     }
   };
@@ -686,6 +713,24 @@ function stMem(priv: boolean): Handler {
   };
 }
 
+/**
+ * ldc.k c[a1.x], SRC1, SRC2: LOAD_SIZE vec4s of UBO SRC2 from vec4 SRC1 into the const file at
+ * a1.x (dwords): a series of ldc + stc (the isaspec doc). Read from the first active fiber.
+ */
+function ldck(w: Wave, i: Instr, c: SpContext): void {
+  const [off, idx] = i.src as [Operand, Operand];
+  const l = w.active.indexOf(1);
+  if (l < 0) return;
+  const u = c.ubo[rd(w, idx, l, 0, c)];
+  const src = rd(w, off, l, 0, c) * 16;
+  const dst = w.regs[(A0 + 1) * w.lanes + l]! | 0;
+  const n = Number(i.f['LOAD_SIZE'] ?? 1) * 4;
+  for (let k = 0; k < n; k++) {
+    const p = src + 4 * k;
+    if (dst + k >= 0 && dst + k < c.consts.length) c.consts[dst + k] = u && p + 4 <= u.byteLength ? u.getUint32(p, true) : 0;
+  }
+}
+
 function stc(w: Wave, i: Instr, c: SpContext): void {
   // c[OFFSET] counts dwords (c[1] is c0.y); #const-dst-a1 adds a1.x.
   const rel = i.f['DST'] === '#const-dst-a1';
@@ -702,6 +747,101 @@ function stc(w: Wave, i: Instr, c: SpContext): void {
 
 const u = (fn: (a: number, b: number, d: number) => number): Handler => iop(false, fn);
 const s = (fn: (a: number, b: number, d: number) => number): Handler => iop(true, fn);
+
+// cat1 swz / gat / sct: moves (with mov's conversions) that read every source before writing
+// any destination (the isaspec: "as-if the moves are executed in parallel").
+
+function gprOp(i: Instr, key: string, half: boolean): Operand {
+  return { kind: K.GPR, n: Number(i.f[key + '.REG.GPR'] ?? 0) * 4 + Number(i.f[key + '.REG.SWIZ'] ?? 0), half, neg: false, abs: false, r: false, imm: 0 };
+}
+
+function multiMov(pairs: (i: Instr) => [Operand, Operand][]): Handler {
+  return (w, i) => {
+    const st = Number(i.f['SRC_TYPE'] ?? T.U32);
+    const dt = Number(i.f['DST_TYPE'] ?? T.U32);
+    const round = Number(i.f['ROUND'] ?? 0);
+    const ps = pairs(i);
+    const vals = new Array<number>(ps.length);
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      for (let k = 0; k < ps.length; k++) vals[k] = convert(rdReg(w, ps[k]![0].n, ps[k]![0].half, l), st, dt, round);
+      for (let k = 0; k < ps.length; k++) wr(w, ps[k]![1], l, 0, vals[k]!);
+    }
+  };
+}
+
+const halves = (i: Instr): [boolean, boolean] => [Number(i.f['HALF'] ?? 0) !== 0, Number(i.f['DST_HALF'] ?? 0) !== 0];
+const step1 = (o: Operand, k: number): Operand => ({ ...o, n: o.n + k });
+
+const swz = multiMov((i) => {
+  const [sh, dh] = halves(i);
+  return [0, 1].map((k) => [gprOp(i, `SRC${k}`, sh), gprOp(i, `DST${k}`, dh)] as [Operand, Operand]);
+});
+const gat = multiMov((i) => {
+  const [sh, dh] = halves(i);
+  const d = gprOp(i, 'DST0', dh);
+  return [0, 1, 2, 3].map((k) => [gprOp(i, `SRC${k}`, sh), step1(d, k)] as [Operand, Operand]);
+});
+const sct = multiMov((i) => {
+  const [sh, dh] = halves(i);
+  const s0 = gprOp(i, 'SRC0', sh);
+  return [0, 1, 2, 3].map((k) => [step1(s0, k), gprOp(i, `DST${k}`, dh)] as [Operand, Operand]);
+});
+
+// cat5 subgroup shuffles (the isaspec's brcst.active / quad_shuffle docs; quads are fibers 4k..4k+3).
+
+/** quad_shuffle.*: DST = SRC1 of another fiber of the quad (brcst: SRC2's index; horiz/vert/diag: fiber ^ 1/2/3). */
+function quadShuffle(x: number): Handler {
+  return (w, i, c) => {
+    const s = i.src[0]!;
+    const vals = new Array<number>(w.lanes);
+    for (let l = 0; l < w.lanes; l++) vals[l] = rdReg(w, s.n, s.half, l);
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const from = x < 0 ? (l & ~3) | (rd(w, i.src[1]!, l, 0, c) & 3) : l ^ x;
+      wr(w, i.dst, l, 0, vals[from]!);
+    }
+  };
+}
+
+/**
+ * brcst.active.wN: in each cluster of N fibers, the last active fiber of the lower half
+ * broadcasts SRC1 to the active fibers of the upper half; other DSTs are unchanged.
+ */
+function brcstActive(w: Wave, i: Instr): void {
+  const n = Number(i.f['CLUSTER_SIZE'] ?? 2);
+  const s = i.src[0]!;
+  for (let base = 0; base < w.lanes; base += n) {
+    let from = -1;
+    for (let l = base + n / 2 - 1; l >= base; l--) if (w.active[l]) { from = l; break; }
+    if (from < 0) continue;
+    const v = rdReg(w, s.n, s.half, from);
+    for (let l = base + n / 2; l < base + n; l++) if (w.active[l]) wr(w, i.dst, l, 0, v);
+  }
+}
+
+/**
+ * Local-memory atomics (a3xx-style, still used on a6xx for shared memory): DST = old value of
+ * l[SRC1] (bytes), the operand in SRC2 (cmpxchg: the new value in SRC2, the comparand in
+ * SRC2 + 1, as Mesa's shared atomic swap collects them). Lanes apply in lane order.
+ */
+function atomicL(op: string): Handler {
+  const fn = ATOMIC[op]!;
+  return (w, i, c) => {
+    const [addr, val] = i.src as [Operand, Operand];
+    const signed = Number(i.f['TYPE'] ?? T.U32) === T.S32;
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const a = rd(w, addr, l, 0, c);
+      if (a < 0 || a + 4 > c.shared.byteLength) continue;
+      const m = c.shared.getUint32(a, true);
+      const d = rd(w, val, l, 0, c);
+      const cmp = val.kind === K.GPR ? rdReg(w, val.n + 1, false, l) : 0;
+      c.shared.setUint32(a, fn(m, d, cmp, signed) >>> 0, true);
+      wr(w, i.dst, l, 0, m);
+    }
+  };
+}
 
 const HANDLERS: Record<string, Handler> = {
   ...CAT0,
@@ -802,9 +942,27 @@ const HANDLERS: Record<string, Handler> = {
   getspid: getId('sp'),
   ldlw: ldMem(false),
   stlw: stMem(false),
+  'ldc.k': ldck,
+  // Cache maintenance and sleep: the model's memory is coherent and untimed, so they change nothing.
+  dccln: () => {},
+  dcinv: () => {},
+  dcflu: () => {},
+  icinv: () => {},
+  ccinv: () => {},
+  tcinv: () => {},
+  sleep: () => {},
+  swz,
+  gat,
+  sct,
+  'brcst.active': brcstActive,
+  'quad_shuffle.brcst': quadShuffle(-1),
+  'quad_shuffle.horiz': quadShuffle(1),
+  'quad_shuffle.vert': quadShuffle(2),
+  'quad_shuffle.diag': quadShuffle(3),
 };
 for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.b.${op}`] = atomicB(op);
-for (const op of Object.keys(ATOMIC)) if (op !== 'cmpxchg') HANDLERS[`atomic.g.${op}`] = atomicG(op);
+for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.g.${op}`] = atomicG(op);
+for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.${op}`] = atomicL(op);
 
 /** Leaf names the executor runs. */
 export const IMPLEMENTED: ReadonlySet<string> = new Set(Object.keys(HANDLERS));

@@ -1,6 +1,6 @@
 /**
- * cat5 texture instructions through descriptors (sam, samb, saml, isam, isaml, getsize, getbuf,
- * getinfo): the texture (A6XX_TEX_CONST, 16 dwords) and sampler (A6XX_TEX_SAMP, 4 dwords) are
+ * cat5 texture instructions through descriptors (sam, samb, saml, samgq, gather4r/g/b/a, isam,
+ * isaml, getsize, getbuf, getinfo): the texture (A6XX_TEX_CONST, 16 dwords) and sampler (A6XX_TEX_SAMP, 4 dwords) are
  * read with the register database's field names, the texel address goes through fdl6's layout
  * (ubwc/tile6.ts: TILE6_LINEAR / TILE6_3, mip levels), the texel format is read from its
  * a6xx_format name.
@@ -519,8 +519,13 @@ function checkFormat(i: Instr, t: TexDesc): TexFormat {
 
 // the instructions -----------------------------------------------------------------------------
 
-/** sam / samb / saml: filtered sampling through the texture and sampler descriptors. */
-function sam(lodFrom: 'none' | 'bias' | 'lod'): (w: Wave, i: Instr, c: TexContext) => void {
+/**
+ * sam / samb / saml / samgq, and gather4r/g/b/a (gather >= 0: that component of the 2x2
+ * footprint at level 0, in Vulkan's order (i0,j1) (i1,j1) (i1,j0) (i0,j0), after the swizzle).
+ * samgq: SRC1 = coordinates, padded to 4 components, then d/dx and d/dy of each coordinate;
+ * LOD = log2 of the longer scaled gradient (Vulkan's isotropic rho).
+ */
+function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, i: Instr, c: TexContext) => void {
   return (w, i, c) => {
     if (fnum(i, 'SV')) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: shadow comparison (.s) is not modelled`);
     const cache = new Map<string, Bound>();
@@ -552,6 +557,34 @@ function sam(lodFrom: 'none' | 'bias' | 'lod'): (w: Wave, i: Instr, c: TexContex
       if (offs) for (let d = 0; d < nc; d++) off[d] = srcI(w, i, 1, k2++, l);
       let lod = lodFrom === 'lod' ? srcF(w, i, 1, k2, l) : 0;
       if (lodFrom === 'bias') lod += srcF(w, i, 1, k2, l);
+      if (lodFrom === 'grad') {
+        const sz = [t.width, t.height, t.depth];
+        let rho = 0;
+        for (const d of [0, 1]) {
+          let q = 0;
+          for (let e = 0; e < nc; e++) {
+            const g = srcF(w, i, 0, 4 + d * nc + e, l) * (s.unnorm ? 1 : sz[e]!);
+            q += g * g;
+          }
+          rho = Math.max(rho, Math.sqrt(q));
+        }
+        lod = Math.log2(rho);
+      }
+      if (gather >= 0) {
+        const lv = level(i, t, 0);
+        const scale = (x: number, size: number): number => (s.unnorm ? x : x * size);
+        const x0 = Math.floor(scale(co[0]!, lv.width) + off[0]! - 0.5);
+        const y0 = Math.floor(scale(co[1]!, lv.height) + off[1]! - 0.5);
+        const lay = arr ? Math.min(Math.max(Math.floor(layer + 0.5), 0), t.depth - 1) : 0;
+        const res = [0, 0, 0, 0];
+        const foot: [number, number][] = [[0, 1], [1, 1], [1, 0], [0, 0]];
+        foot.forEach(([dx, dy], q) => {
+          sampleLevel(i, c, b, lv, x0 + dx + 0.5, y0 + dy + 0.5, 0, lay, false, out);
+          res[q] = swizzle(t, out)[gather]!;
+        });
+        writeResult(w, i, l, res, int);
+        continue;
+      }
       if (lodFrom !== 'lod') lod += s.lodBias;
       lod = Math.min(Math.max(lod, s.minLod), s.maxLod);
       const linear = lod > 0 ? s.minLinear : s.magLinear;
@@ -669,6 +702,11 @@ export const TEX_HANDLERS: Record<string, (w: Wave, i: Instr, c: TexContext) => 
   sam: sam('none'),
   samb: sam('bias'),
   saml: sam('lod'),
+  samgq: sam('grad'),
+  gather4r: sam('none', 0),
+  gather4g: sam('none', 1),
+  gather4b: sam('none', 2),
+  gather4a: sam('none', 3),
   isam: isam(false),
   isaml: isam(true),
   getsize,
