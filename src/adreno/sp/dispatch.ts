@@ -15,6 +15,7 @@ import { InputError } from '../../core/errors.js';
 import { parseJsonText } from '../../core/json.js';
 import { ELEM, compareBuffers, type ElemType } from '../../core/elements.js';
 import { gpuIdOf } from '../ir3/isa.js';
+import { assembleIr3 } from '../ir3/asm.js';
 import { decodeShader, type Instr } from './decode.js';
 import { bind } from './exec.js';
 import { CommandProcessor } from '../cp/cp.js';
@@ -55,9 +56,11 @@ export function readIr3Manifest(path: string): Ir3Manifest {
   // a7xx manifests carry gpu_id 0 (they are identified by chip_id); then the name decides.
   const gpuId = typeof raw['gpu_id'] === 'number' && raw['gpu_id'] > 0 ? raw['gpu_id'] : gpuIdOf(String(raw['gpu'] ?? ''));
   if (gpuId === undefined) fail('gpu', 'must name the GPU (a630, a660, a730) when gpu_id is 0 or absent');
-  const regs = raw['regs'];
+  // Hand-written kernels may leave out regs (r0.x / r48.x preloads, 48 full registers) and
+  // constlen (enough vec4s for `consts`).
+  const regs = raw['regs'] ?? {};
   if (!isObj(regs)) fail('regs', 'must be an object');
-  const constlen = raw['constlen'];
+  const constlen = raw['constlen'] ?? Math.ceil((Array.isArray(raw['consts']) ? raw['consts'].length : 0) / 4);
   if (typeof constlen !== 'number' || constlen < 0) fail('constlen', 'must be a non-negative number');
   const consts = new Uint32Array(constlen * 4);
   const rc = raw['consts'] ?? [];
@@ -147,6 +150,11 @@ export interface DispatchResult {
   readonly cp: CommandProcessor;
 }
 
+/** A manifest's `shader` naming ir3 assembly (`.s`, `.asm`, `.ir3`) rather than a binary. */
+export function isIr3Source(path: string): boolean {
+  return /\.(s|asm|ir3)$/i.test(path);
+}
+
 function loadFile(path: string, what: string): Uint8Array {
   try {
     return new Uint8Array(readFileSync(path));
@@ -176,6 +184,14 @@ function variantMeta(m: Ir3Manifest): { instrlen?: number; branchstack?: number 
  */
 export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): DispatchResult {
   let words = opts.words;
+  if (!words && isIr3Source(m.shader)) {
+    const text = new TextDecoder().decode(loadFile(m.shader, 'shader'));
+    try {
+      words = assembleIr3(text, { gpuId: m.gpuId }, m.shader);
+    } catch (e) {
+      throw new InputError(`ir3 manifest: shader: ${m.shader}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
   if (!words) {
     const bin = loadFile(m.shader, 'shader');
     if (bin.length % 8) throw new InputError(`ir3: ${m.shader}: ${bin.length} bytes is not a whole number of instructions`);
@@ -187,7 +203,7 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
   const diag = opts.diag ?? new Diagnostics();
   const init = new Map<string, Uint8Array>();
   for (const b of m.buffers) if (b.file) init.set(b.name, loadFile(b.file, `buffers.${b.name}.file`));
-  const meta = opts.words ? {} : variantMeta(m);
+  const meta = opts.words || isIr3Source(m.shader) ? {} : variantMeta(m);
   const built = buildDispatch(m, words, init, { ...meta, ...(opts.state ? { state: opts.state } : {}) });
   opts.onBuilt?.(built);
   const cp = new CommandProcessor(built.mem, {
