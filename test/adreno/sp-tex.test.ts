@@ -57,6 +57,7 @@ interface SampOpts {
   mipLinear?: boolean;
   maxLod?: number;
   bcolor?: number;
+  compare?: string;
 }
 
 function sampDesc(gen: Gen, o: SampOpts): number[] {
@@ -64,7 +65,7 @@ function sampDesc(gen: Gen, o: SampOpts): number[] {
   const wrap = `A6XX_TEX_${o.wrap ?? 'CLAMP_TO_EDGE'}`;
   return [
     encodeFields('A6XX_TEX_SAMP.0', { XY_MAG: f(o.mag), XY_MIN: f(o.min), WRAP_S: wrap, WRAP_T: wrap, WRAP_R: wrap, MIPFILTER_LINEAR_NEAR: !!o.mipLinear }, gen),
-    encodeFields('A6XX_TEX_SAMP.1', { UNNORM_COORDS: !!o.unnorm, MIPFILTER_LINEAR_FAR: !!o.mipLinear, MAX_LOD: Math.round((o.maxLod ?? 0) * 256), MIN_LOD: 0 }, gen),
+    encodeFields('A6XX_TEX_SAMP.1', { UNNORM_COORDS: !!o.unnorm, MIPFILTER_LINEAR_FAR: !!o.mipLinear, MAX_LOD: Math.round((o.maxLod ?? 0) * 256), MIN_LOD: 0, COMPARE_FUNC: o.compare ?? 'FUNC_NEVER' }, gen),
     encodeFields('A6XX_TEX_SAMP.2', { BCOLOR: o.bcolor ?? 0 }, gen),
     0,
   ];
@@ -427,5 +428,106 @@ test('samgq takes the LOD from explicit gradients (log2 of the longer scaled gra
     const k = l % 3;
     const s = u2f(input[l * 8]!), t = u2f(input[l * 8 + 1]!);
     assert.equal(new Float32Array(o.buffer, l * 16, 1)[0], val(k, Math.floor(s * (W >> k)), Math.floor(t * (H >> k))), `lane ${l}`);
+  }
+});
+
+test('cube maps: the major axis picks the face (Vulkan table), cube arrays add 6 layers per cube', () => {
+  const N = 4, pitch = 64, apitch = 4096, CUBES = 2;
+  const img = new Uint8Array(apitch * 6 * CUBES);
+  const dv = new DataView(img.buffer);
+  const val = (layer: number, x: number, y: number): number => layer * 100 + y * 10 + x;
+  for (let L = 0; L < 6 * CUBES; L++) for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) dv.setFloat32(L * apitch + y * pitch + x * 4, val(L, x, y), true);
+  const rng = mulberry32(99);
+  const input = new Uint32Array(512);
+  const dirs: number[][] = [];
+  for (let l = 0; l < 64; l++) {
+    // A direction with a clear major axis (|major| >= 1.25 x the others), away from texel edges.
+    const axis = l % 3, sign = (l >> 2) % 2 ? -1 : 1;
+    const d = [rng() * 1.4 - 0.7, rng() * 1.4 - 0.7, rng() * 1.4 - 0.7];
+    d[axis] = sign * (1 + rng());
+    dirs.push(d);
+    for (let k = 0; k < 3; k++) input[l * 8 + k] = f2u(d[k]!);
+    input[l * 8 + 3] = f2u(l % 2);
+  }
+  // Vulkan's table: face, sc, tc, ma per major axis and sign.
+  const table = (x: number, y: number, z: number): [number, number, number, number] => {
+    const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+    if (m === Math.abs(x)) return x > 0 ? [0, -z, -y, x] : [1, z, -y, x];
+    if (m === Math.abs(y)) return y > 0 ? [2, x, z, y] : [3, x, -z, y];
+    return z > 0 ? [4, x, -y, z] : [5, -x, -y, z];
+  };
+  const o = run(630, 'sam.3d.a (f32)(xyzw)r3.x, r1.x, s#0, t#0', input, {
+    blobs: [img],
+    tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: N, height: N, depth: CUBES, pitch, arrayPitch: apitch, type: 'A6XX_TEX_CUBE' })],
+    samp: [sampDesc('a6xx', { wrap: 'REPEAT' })],
+  });
+  for (let l = 0; l < 64; l++) {
+    const [x, y, z] = dirs[l]!.map(Math.fround) as [number, number, number];
+    const [face, sc, tc, ma] = table(x, y, z);
+    const s = (sc / Math.abs(ma) + 1) / 2, t = (tc / Math.abs(ma) + 1) / 2;
+    const want = val(face + 6 * (l % 2), Math.min(N - 1, Math.floor(s * N)), Math.min(N - 1, Math.floor(t * N)));
+    assert.equal(new Float32Array(o.buffer, l * 16, 1)[0], want, `lane ${l} dir ${dirs[l]}`);
+  }
+});
+
+test('sam.s compares the reference with each texel (COMPARE_FUNC) before filtering; Z24S8 and 32_FLOAT depth', () => {
+  const W = 4, H = 4, pitch = 64;
+  const rng = mulberry32(3);
+  const depth = Array.from({ length: W * H }, () => Math.floor(rng() * 0xffffff));
+  const z24 = new Uint8Array(pitch * H);
+  const f32 = new Uint8Array(pitch * H);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      new DataView(z24.buffer).setUint32(y * pitch + x * 4, depth[y * W + x]! | (0x5a << 24), true);
+      new DataView(f32.buffer).setFloat32(y * pitch + x * 4, depth[y * W + x]! / 0xffffff, true);
+    }
+  const input = new Uint32Array(512);
+  for (let l = 0; l < 64; l++) {
+    input[l * 8] = f2u(((l % 8) * 0.5 + 0.25) / W);
+    input[l * 8 + 1] = f2u((Math.floor(l / 8) * 0.5 + 0.25) / H);
+    input[l * 8 + 2] = f2u(rng());
+  }
+  const ops: Record<string, (r: number, d: number) => boolean> = { FUNC_LESS: (r, d) => r < d, FUNC_GEQUAL: (r, d) => r >= d };
+  for (const [fmt, img] of [['FMT6_Z24_UNORM_S8_UINT', z24], ['FMT6_32_FLOAT', f32]] as const)
+    for (const [func, op] of Object.entries(ops)) {
+      const o = run(630, 'sam.s (f32)(xyzw)r3.x, r1.x, s#0, t#0', input, {
+        blobs: [img],
+        tex: ([a]) => [texDesc('a6xx', a!, { fmt, width: W, height: H, pitch })],
+        samp: [sampDesc('a6xx', { mag: 'LINEAR', min: 'LINEAR', compare: func })],
+      });
+      for (let l = 0; l < 64; l++) {
+        const u = u2f(input[l * 8]!) * W - 0.5, v = u2f(input[l * 8 + 1]!) * H - 0.5, ref = u2f(input[l * 8 + 2]!);
+        const i0 = Math.floor(u), j0 = Math.floor(v), a = u - i0, b = v - j0;
+        const D = (x: number, y: number): number => {
+          const d = depth[Math.max(0, Math.min(H - 1, y)) * W + Math.max(0, Math.min(W - 1, x))]! / 0xffffff;
+          return op(ref, fmt === 'FMT6_32_FLOAT' ? Math.fround(d) : d) ? 1 : 0;
+        };
+        const want = (1 - a) * (1 - b) * D(i0, j0) + a * (1 - b) * D(i0 + 1, j0) + (1 - a) * b * D(i0, j0 + 1) + a * b * D(i0 + 1, j0 + 1);
+        assert.ok(Math.abs(new Float32Array(o.buffer, l * 16, 1)[0]! - want) < 1e-6, `${fmt} ${func} lane ${l}`);
+      }
+    }
+});
+
+test('half coordinates and an f16 destination: sam (f16) hr', () => {
+  const W = 8, H = 2, pitch = 64;
+  const texels = Float32Array.from({ length: W * H }, (_, k) => 0.125 * k - 0.5);
+  const img = new Uint8Array(pitch * H);
+  for (let y = 0; y < H; y++) img.set(new Uint8Array(texels.buffer, y * W * 4, W * 4), y * pitch);
+  const input = new Uint32Array(512);
+  // f16 bits of (x + 0.5) / 8 and (y + 0.5) / 2: exact in f16.
+  const h = (v: number): number => {
+    const e = Math.floor(Math.log2(v));
+    return ((e + 15) << 10) | Math.round((v / 2 ** e - 1) * 1024);
+  };
+  for (let l = 0; l < 64; l++) input[l * 8] = h(((l % W) + 0.5) / W) | (h((((l >> 3) % H) + 0.5) / H) << 16);
+  const o = run(630, 'sam (f16)(xyzw)hr6.x, hr2.x, s#0, t#0', input, {
+    blobs: [img],
+    tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: W, height: H, pitch })],
+    samp: [sampDesc('a6xx', {})],
+  });
+  const f16 = (b: number): number => (b & 0x8000 ? -1 : 1) * (((b >> 10) & 31) === 0 ? (b & 1023) * 2 ** -24 : (1 + (b & 1023) / 1024) * 2 ** (((b >> 10) & 31) - 15));
+  for (let l = 0; l < 64; l++) {
+    const r = o[l * 4]!, g = o[l * 4 + 1]!;
+    assert.deepEqual([f16(r & 0xffff), f16(r >>> 16), f16(g & 0xffff), f16(g >>> 16)], [texels[((l >> 3) % H) * W + (l % W)]!, 0, 0, 1], `lane ${l}`);
   }
 });

@@ -25,9 +25,15 @@
  * uses the minification filter and the mip filter (nearest level, or a blend of two with
  * MIPFILTER_LINEAR_*). The descriptor's base is level 0 of the view.
  *
- * Not modelled (InputError naming it): cube maps, shadow comparison (.s), TILE6_2, UBWC
+ * Cube maps (TYPE CUBE, DEPTH = cubes): the face from the major axis as Vulkan selects it,
+ * layer = face + 6 * cube, clamped to the face's edges. Shadow (.s): the reference follows the
+ * coordinates in SRC1; each texel's depth becomes 1 or 0 by the sampler's COMPARE_FUNC
+ * (ref OP D) before filtering, the result is (r, 0, 0, 1) before the swizzle.
+ *
+ * Not modelled (InputError naming it): seamless filtering across cube faces, TILE6_2, UBWC
  * (FLAG) textures, swaps ZYXW/XYZW, mipmapped 3D textures, formats other than the
- * equal-width UNORM/SNORM/UINT/SINT/FLOAT ones and 5_6_5 / 10_10_10_2.
+ * equal-width UNORM/SNORM/UINT/SINT/FLOAT ones, 5_6_5 / 10_10_10_2 and Z24_UNORM_S8_UINT
+ * (its depth).
  */
 import { InputError } from '../../core/errors.js';
 import type { Memory } from '../../core/memory.js';
@@ -79,6 +85,8 @@ function texFormat(name: string): TexFormat | undefined {
   let f = FORMATS.get(name);
   if (f === undefined) {
     f = null;
+    // Depth/stencil: the depth in the low 24 bits (sampling reads the depth only).
+    if (name === 'FMT6_Z24_UNORM_S8_UINT') f = { name, widths: [24], kind: 'UNORM', cpp: 4 };
     const m = /^FMT6_((?:\d+_)+)(UNORM|SNORM|UINT|SINT|FLOAT)$/.exec(name);
     if (m) {
       const widths = m[1]!.slice(0, -1).split('_').map(Number);
@@ -386,7 +394,7 @@ function fetch(i: Instr, c: TexContext, t: TexDesc, lv: Level, x: number, y: num
     let raw: number;
     if (wd % 8 === 0) {
       const b = o + bit / 8;
-      raw = wd === 8 ? seg.dv.getUint8(b) : wd === 16 ? seg.dv.getUint16(b, true) : seg.dv.getUint32(b, true);
+      raw = wd === 8 ? seg.dv.getUint8(b) : wd === 16 ? seg.dv.getUint16(b, true) : wd === 24 ? seg.dv.getUint32(b, true) & 0xffffff : seg.dv.getUint32(b, true);
     } else {
       let all = 0;
       for (let q = fmt.cpp - 1; q >= 0; q--) all = all * 256 + seg.dv.getUint8(o + q);
@@ -452,7 +460,7 @@ function wrap(mode: string, i: number, size: number): number {
 const QUANT = 256;
 
 /** Filter one level at texel-space coordinates (u, v, w); w is the layer (array) or the slice (3D). */
-function sampleLevel(i: Instr, c: TexContext, b: Bound, lv: Level, u: number, v: number, r: number, layer: number, linear: boolean, out: number[]): void {
+function sampleLevel(i: Instr, c: TexContext, b: Bound, lv: Level, u: number, v: number, r: number, layer: number, linear: boolean, out: number[], cmp?: (d: number) => number): void {
   const s = b.samp!;
   const t = b.tex;
   const int = t.fmt!.kind === 'UINT' || t.fmt!.kind === 'SINT';
@@ -465,6 +473,12 @@ function sampleLevel(i: Instr, c: TexContext, b: Bound, lv: Level, u: number, v:
     const wz = is3d ? wrap(s.wrap[2], z, lv.depth) : layer;
     if (wx < 0 || wy < 0 || wz < 0) border(i, c, s, int, texel);
     else fetch(i, c, t, lv, wx, wy, wz, texel);
+    if (cmp) {
+      texel[0] = cmp(texel[0]!);
+      texel[1] = 0;
+      texel[2] = 0;
+      texel[3] = 1;
+    }
   };
   if (!linear || int) {
     get(Math.floor(u), Math.floor(v), Math.floor(r));
@@ -513,8 +527,28 @@ function writeResult(w: Wave, i: Instr, lane: number, v: readonly number[], int:
 
 function checkFormat(i: Instr, t: TexDesc): TexFormat {
   if (!t.fmt) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: texture format ${t.format} is not modelled`);
-  if (t.type === 'A6XX_TEX_CUBE') throw new InputError(`ir3: ${i.name} at pc ${i.pc}: cube textures are not modelled`);
   return t.fmt;
+}
+
+/**
+ * Vulkan's cube face selection: the major axis picks the face (+X -X +Y -Y +Z -Z = 0..5, ties
+ * to Z, then Y), then s = (sc / |ma| + 1) / 2, t = (tc / |ma| + 1) / 2 with the spec's sc, tc.
+ */
+function cubeFace(x: number, y: number, z: number): [number, number, number] {
+  const ax = Math.abs(x), ay = Math.abs(y), az = Math.abs(z);
+  let face: number, sc: number, tc: number, ma: number;
+  if (az >= ax && az >= ay) [face, sc, tc, ma] = z >= 0 ? [4, x, -y, az] : [5, -x, -y, az];
+  else if (ay >= ax) [face, sc, tc, ma] = y >= 0 ? [2, x, z, ay] : [3, x, -z, ay];
+  else [face, sc, tc, ma] = x >= 0 ? [0, -z, -y, ax] : [1, z, -y, ax];
+  return [face, (sc / ma + 1) / 2, (tc / ma + 1) / 2];
+}
+
+/** The sampler's COMPARE_FUNC as Vulkan applies it: 1 when `ref OP D`, else 0. */
+function compareFn(i: Instr, func: number, ref: number): (d: number) => number {
+  const ops = [() => false, (d: number) => ref < d, (d: number) => ref === d, (d: number) => ref <= d, (d: number) => ref > d, (d: number) => ref !== d, (d: number) => ref >= d, () => true];
+  const op = ops[func];
+  if (!op) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: compare function ${func} is not modelled`);
+  return (d) => (op(d) ? 1 : 0);
 }
 
 // the instructions -----------------------------------------------------------------------------
@@ -527,7 +561,7 @@ function checkFormat(i: Instr, t: TexDesc): TexFormat {
  */
 function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, i: Instr, c: TexContext) => void {
   return (w, i, c) => {
-    if (fnum(i, 'SV')) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: shadow comparison (.s) is not modelled`);
+    const shadow = fnum(i, 'SV') !== 0;
     const cache = new Map<string, Bound>();
     const is3d = fnum(i, '3D') !== 0;
     const arr = fnum(i, 'A') !== 0;
@@ -545,12 +579,27 @@ function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, 
       const int = fmt.kind === 'UINT' || fmt.kind === 'SINT';
       const co = [0, 0, 0];
       for (let k = 0; k < nc; k++) co[k] = srcF(w, i, 0, k, l);
+      // SRC1: coordinates, the shadow reference, the array layer, the projector.
       let layer = 0;
+      let ref = 0;
       let k = nc;
+      if (shadow) ref = srcF(w, i, 0, k++, l);
       if (arr) layer = srcF(w, i, 0, k++, l);
       if (proj) {
         const q = srcF(w, i, 0, k++, l);
         for (let d = 0; d < nc; d++) co[d] = co[d]! / q;
+        ref /= q;
+      }
+      const cmp = shadow ? compareFn(i, s.compare, ref) : undefined;
+      let bs = b;
+      if (t.type === 'A6XX_TEX_CUBE') {
+        // The face of the major axis; (s, t) on it; layer = face + 6 * cube. Cube maps clamp
+        // to the face's edge (seamless filtering across faces is not modelled).
+        const [face, fs, ft] = cubeFace(co[0]!, co[1]!, co[2]!);
+        co[0] = fs;
+        co[1] = ft;
+        layer = face + 6 * (arr ? Math.min(Math.max(Math.floor(layer + 0.5), 0), t.depth - 1) : 0);
+        bs = { tex: t, samp: { ...s, wrap: ['A6XX_TEX_CLAMP_TO_EDGE', 'A6XX_TEX_CLAMP_TO_EDGE', 'A6XX_TEX_CLAMP_TO_EDGE'] } };
       }
       let k2 = 0;
       const off = [0, 0, 0];
@@ -575,11 +624,11 @@ function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, 
         const scale = (x: number, size: number): number => (s.unnorm ? x : x * size);
         const x0 = Math.floor(scale(co[0]!, lv.width) + off[0]! - 0.5);
         const y0 = Math.floor(scale(co[1]!, lv.height) + off[1]! - 0.5);
-        const lay = arr ? Math.min(Math.max(Math.floor(layer + 0.5), 0), t.depth - 1) : 0;
+        const lay = t.type === 'A6XX_TEX_CUBE' ? layer : arr ? Math.min(Math.max(Math.floor(layer + 0.5), 0), t.depth - 1) : 0;
         const res = [0, 0, 0, 0];
         const foot: [number, number][] = [[0, 1], [1, 1], [1, 0], [0, 0]];
         foot.forEach(([dx, dy], q) => {
-          sampleLevel(i, c, b, lv, x0 + dx + 0.5, y0 + dy + 0.5, 0, lay, false, out);
+          sampleLevel(i, c, bs, lv, x0 + dx + 0.5, y0 + dy + 0.5, 0, lay, false, out, cmp);
           res[q] = swizzle(t, out)[gather]!;
         });
         writeResult(w, i, l, res, int);
@@ -589,14 +638,14 @@ function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, 
       lod = Math.min(Math.max(lod, s.minLod), s.maxLod);
       const linear = lod > 0 ? s.minLinear : s.magLinear;
       const maxLevel = t.levels - 1;
-      const lay = arr ? Math.min(Math.max(Math.floor(layer + 0.5), 0), t.depth - 1) : 0;
+      const lay = t.type === 'A6XX_TEX_CUBE' ? layer : arr ? Math.min(Math.max(Math.floor(layer + 0.5), 0), t.depth - 1) : 0;
       const one = (lvl: number, dst: number[]): void => {
         const lv = level(i, t, lvl);
         const scale = (x: number, size: number): number => (s.unnorm ? x : x * size);
         const u = scale(co[0]!, lv.width) + off[0]!;
         const v = scale(co[1]!, lv.height) + off[1]!;
-        const r = is3d ? scale(co[2]!, lv.depth) + off[2]! : 0;
-        sampleLevel(i, c, b, lv, u, v, r, lay, linear, dst);
+        const r = is3d && t.type === 'A6XX_TEX_3D' ? scale(co[2]!, lv.depth) + off[2]! : 0;
+        sampleLevel(i, c, bs, lv, u, v, r, lay, linear, dst, cmp);
       };
       if (lod <= 0 || maxLevel === 0) one(0, out);
       else if (!s.mipLinear) one(Math.min(Math.max(Math.ceil(lod + 0.5) - 1, 0), maxLevel), out);
@@ -637,7 +686,7 @@ function isam(withLod: boolean): (w: Wave, i: Instr, c: TexContext) => void {
       const z = is3d || arr ? srcI(w, i, 0, k++, l) : 0;
       const lod = withLod ? srcI(w, i, 1, 0, l) : 0;
       const lv = lod >= 0 && lod < t.levels ? level(i, t, lod) : undefined;
-      const zmax = is3d || arr ? t.depth : 1;
+      const zmax = is3d || arr ? (t.type === 'A6XX_TEX_CUBE' ? 6 * t.depth : t.depth) : 1;
       if (lv && x >= 0 && x < lv.width && (buf || (y >= 0 && y < lv.height && z >= 0 && z < zmax))) fetch(i, c, t, lv, x, buf ? 0 : y, buf ? 0 : z, v);
       else v.fill(0);
       writeResult(w, i, l, swizzle(t, v), int);
