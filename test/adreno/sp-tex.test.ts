@@ -76,8 +76,8 @@ interface Setup {
   blobs: Uint8Array[];
   tex?: (addr: number[]) => number[][];
   samp?: number[][];
-  /** Bindless set n: descriptors (16 dwords each, 64-byte stride). */
-  bindless?: { set: number; descs: (addr: number[]) => number[][] };
+  /** Bindless sets: descriptors (16 dwords each, 64-byte stride). */
+  bindless?: { set: number; descs: (addr: number[]) => number[][] } | { set: number; descs: (addr: number[]) => number[][] }[];
   border?: Float32Array;
 }
 
@@ -127,10 +127,10 @@ function run(gpuId: number, op: string, input: Uint32Array, s: Setup, pre = ''):
       const seg = put(s.samp, 16, 'samplers');
       cs.pkt('CP_LOAD_STATE6_FRAG', [ls6(gen, 'ST6_SHADER', s.samp.length), lo32(seg.base), hi32(seg.base)]);
     }
-    if (s.bindless) {
-      const seg = put(s.bindless.descs(addr), 64, 'bindless set');
+    for (const set of s.bindless ? [s.bindless].flat() : []) {
+      const seg = put(set.descs(addr), 64, 'bindless set');
       // DESC_SIZE 3 (BINDLESS_DESCRIPTOR_64B) in the low bits of the address.
-      cs.reg64(`SP_CS_BINDLESS_BASE[${s.bindless.set}].DESCRIPTOR`, seg.base + 3);
+      cs.reg64(`SP_CS_BINDLESS_BASE[${set.set}].DESCRIPTOR`, seg.base + 3);
     }
     if (s.border) {
       const seg = alloc(new Uint8Array(s.border.buffer.slice(0)), 'border colours');
@@ -340,6 +340,34 @@ test('bindless and s2en sampling name descriptors per lane: BINDLESS_IMM, BINDLE
       assert.equal(new Float32Array(nonu.buffer)[l * 4], (1 + (l % 2)) * 10 + x, `gpu ${gpu} nonuniform lane ${l}`);
       assert.equal(new Float32Array(uni.buffer)[l * 4], (l % 3) * 10 + x, `gpu ${gpu} s2en lane ${l}`);
     }
+  }
+});
+
+test('CAT5_BINDLESS_A1_IMM: the sampler set in a1.x bits 0-2, the other index in a1.x bits 3+ (a6xx: texture, a7xx: sampler)', () => {
+  const W = 4, pitch = 64;
+  const imgs = [0, 1, 2, 3].map((k) => {
+    const b = new Uint8Array(pitch * 2);
+    new Float32Array(b.buffer).set(Float32Array.from({ length: W }, (_, x) => k * 10 + x));
+    return b;
+  });
+  const input = new Uint32Array(512);
+  for (let l = 0; l < 64; l++) {
+    input[l * 8] = f2u(((l % W) + 0.5) / W);
+    input[l * 8 + 1] = f2u(0.25);
+  }
+  for (const gpu of [630, 730]) {
+    const gen: Gen = gpu >= 700 ? 'a7xx' : 'a6xx';
+    const t = (a: number): number[] => texDesc(gen, a, { fmt: 'FMT6_32_FLOAT', width: W, height: 2, pitch });
+    const nearest = [...sampDesc(gen, {}), ...new Array(12).fill(0)];
+    // Textures in set 0; samplers in set 2: index 1 normalized, its neighbours unnormalized (a
+    // wrong index would read texel 0 in every lane).
+    const unnorm = [...sampDesc(gen, { unnorm: true }), ...new Array(12).fill(0)];
+    const setup: Setup = { blobs: imgs, bindless: [{ set: 0, descs: (a) => a.map(t) }, { set: 2, descs: () => [unnorm, nearest, unnorm] }] };
+    // a6xx: a1.x = texture 3 << 3 | sampler set 2, sampler index 1 in the instruction.
+    // a7xx: a1.x = sampler 1 << 3 | sampler set 2, texture index 3 in the instruction.
+    const op = gpu >= 700 ? 'sam.base0 (f32)(xyzw)r3.x, r1.x, t#3, a1.x' : 'sam.base0 (f32)(xyzw)r3.x, r1.x, s#1, a1.x';
+    const o = run(gpu, op, input, setup, `mova1 a1.x, ${gpu >= 700 ? (1 << 3) | 2 : (3 << 3) | 2}\n`);
+    for (let l = 0; l < 64; l++) assert.equal(new Float32Array(o.buffer)[l * 4], 30 + (l % W), `gpu ${gpu} lane ${l}`);
   }
 });
 
