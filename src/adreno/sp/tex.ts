@@ -30,15 +30,21 @@
  * coordinates in SRC1; each texel's depth becomes 1 or 0 by the sampler's COMPARE_FUNC
  * (ref OP D) before filtering, the result is (r, 0, 0, 1) before the swizzle.
  *
+ * UBWC (FLAG, level 0): the macrotile's flag byte at FLAG_LO/HI + block row * FLAG_BUFFER_PITCH
+ * + block column (ubwc/ubwc.ts's flag meaning): stored tiles read as TILE6_3, fast-cleared ones
+ * give 0x00/0xff bytes, compressed ones are `adreno.ubwc.compressed-tile` and read as zeros.
+ *
  * Not modelled (InputError naming it): seamless filtering across cube faces, TILE6_2, UBWC
- * (FLAG) textures, swaps ZYXW/XYZW, mipmapped 3D textures, formats other than the
+ * mip levels and cpp 1/2, swaps ZYXW/XYZW, mipmapped 3D textures, formats other than the
  * equal-width UNORM/SNORM/UINT/SINT/FLOAT ones, 5_6_5 / 10_10_10_2 and Z24_UNORM_S8_UINT
  * (its depth).
  */
 import { InputError } from '../../core/errors.js';
 import type { Memory } from '../../core/memory.js';
 import { decodeFields, enumName, type Gen } from '../regs/db.js';
-import { alignUp, heightAlign, pitchAlignLog2, tile6Offset, tile6Supported, TILE6_A630, TILE6_MIN_WIDTH, type Tile6Config } from '../ubwc/tile6.js';
+import { alignUp, heightAlign, macrotileDims, pitchAlignLog2, tile6Offset, tile6Supported, TILE6_A630, TILE6_MIN_WIDTH, type Tile6Config } from '../ubwc/tile6.js';
+import { decodeFlag } from '../ubwc/ubwc.js';
+import type { Diagnostics } from '../../core/diagnostics.js';
 import { f16ToF32, f32ToF16, K, type Instr } from './decode.js';
 import { A0, SHARED_HI, SHARED_LO, type Wave } from './wave.js';
 
@@ -67,6 +73,7 @@ export interface TexState {
 export interface TexContext {
   readonly textures?: TexState | undefined;
   readonly mem?: Memory | undefined;
+  readonly diag?: Diagnostics | undefined;
 }
 
 type Kind = 'UNORM' | 'SNORM' | 'UINT' | 'SINT' | 'FLOAT';
@@ -121,6 +128,9 @@ export interface TexDesc {
   readonly tileAll: boolean;
   readonly flag: boolean;
   readonly base: number;
+  /** UBWC: the flag plane (FLAG_LO/HI) and its pitch in bytes (FLAG_BUFFER_PITCH). */
+  readonly flagBase: number;
+  readonly flagPitch: number;
 }
 
 export function parseTexConst(d: Uint32Array, gen: Gen): TexDesc {
@@ -130,6 +140,9 @@ export function parseTexConst(d: Uint32Array, gen: Gen): TexDesc {
   const f3 = decodeFields('A6XX_TEX_CONST.3', d[3]!, 0, gen);
   const f4 = decodeFields('A6XX_TEX_CONST.4', d[4]!, 0, gen);
   const f5 = decodeFields('A6XX_TEX_CONST.5', d[5]!, 0, gen);
+  const f7 = decodeFields('A6XX_TEX_CONST.7', d[7]!, 0, gen);
+  const f8 = decodeFields('A6XX_TEX_CONST.8', d[8]!, 0, gen);
+  const f10 = decodeFields('A6XX_TEX_CONST.10', d[10]!, 0, gen);
   const type = enumName('a6xx_tex_type', f2['TYPE']!, gen) ?? String(f2['TYPE']);
   const format = enumName('a6xx_format', f0['FMT']!, gen) ?? `FMT6 0x${f0['FMT']!.toString(16)}`;
   const buffer = type === 'A6XX_TEX_BUFFER';
@@ -152,6 +165,8 @@ export function parseTexConst(d: Uint32Array, gen: Gen): TexDesc {
     tileAll: f3['TILE_ALL'] !== 0,
     flag: f3['FLAG'] !== 0,
     base: f5['BASE_HI']! * 2 ** 32 + f4['BASE_LO']!,
+    flagBase: f8['FLAG_HI']! * 2 ** 32 + f7['FLAG_LO']!,
+    flagPitch: f10['FLAG_BUFFER_PITCH']!,
   };
 }
 
@@ -354,9 +369,10 @@ function level(i: Instr, t: TexDesc, l: number): Level {
   const fmt = t.fmt!;
   const tiled = t.tile === 'TILE6_3';
   if (t.tile !== 'TILE6_LINEAR' && !tiled) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: tile mode ${t.tile} is not modelled`);
-  if (t.flag) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: UBWC (FLAG) textures are not modelled`);
   if (tiled && !tile6Supported(fmt.cpp)) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: TILE6_3 with ${fmt.cpp} bytes per texel is not modelled`);
+  if (t.flag && (!tiled || (fmt.cpp !== 4 && fmt.cpp !== 8 && fmt.cpp !== 16))) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: UBWC (FLAG) is modelled for TILE6_3 with 4, 8 or 16 bytes per texel`);
   if (l === 0) return { width: t.width, height: t.height, depth: t.depth, offset: 0, pitch: t.pitch, tiled };
+  if (t.flag) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: mip levels of UBWC textures are not modelled`);
   if (t.type === 'A6XX_TEX_3D') throw new InputError(`ir3: ${i.name} at pc ${i.pc}: mip levels of 3D textures are not modelled`);
   const mode = tiled ? 'tile6_3' : 'linear';
   const align = 2 ** pitchAlignLog2(fmt.cpp, mode);
@@ -371,6 +387,16 @@ function level(i: Instr, t: TexDesc, l: number): Level {
   }
 }
 
+/** Report a problem once per key and diagnostics sink (a tile is read by many fibers). */
+const REPORTED = new WeakMap<Diagnostics, Set<string>>();
+function reportedOnce(d: Diagnostics, key: string): boolean {
+  let s = REPORTED.get(d);
+  if (!s) REPORTED.set(d, (s = new Set()));
+  if (s.has(key)) return true;
+  s.add(key);
+  return false;
+}
+
 const SRGB = (v: number): number => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
 
 /** One texel's components [r, g, b, a] (floats, or integers for UINT/SINT) at (x, y, layer) of a level. */
@@ -382,7 +408,27 @@ function fetch(i: Instr, c: TexContext, t: TexDesc, lv: Level, x: number, y: num
   const addr = t.base + lv.offset + z * t.arrayPitch + off;
   const seg = c.mem?.find(addr, fmt.cpp);
   if (!seg) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: texel (${x}, ${y}, ${z}) at 0x${addr.toString(16)} is not in memory`);
-  const o = addr - seg.base;
+  let dv = seg.dv;
+  let o = addr - seg.base;
+  if (t.flag && z === 0) {
+    // UBWC: the macrotile's flag byte (one per 256-byte block, FLAG_BUFFER_PITCH bytes per block row).
+    const { w: bw, h: bh } = macrotileDims(fmt.cpp);
+    const fa = t.flagBase + Math.floor(y / bh) * t.flagPitch + Math.floor(x / bw);
+    const fs = c.mem?.find(fa, 1);
+    if (!fs) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: UBWC flag byte at 0x${fa.toString(16)} is not in memory`);
+    const flag = decodeFlag(fs.u8[fa - fs.base]!);
+    if (flag.kind === 'clear' || flag.bytes !== 256) {
+      // A fast-cleared tile: 0x00/0xff bytes from the colour bit (the last byte of 8888 from the
+      // alpha bit); a compressed tile's bitstream is not described: reported and read as zeros.
+      const key = `${i.pc}:${t.flagBase}:${Math.floor(x / bw)},${Math.floor(y / bh)}`;
+      if (flag.kind === 'data' && c.diag && !reportedOnce(c.diag, key))
+        c.diag.report({ id: 'adreno.ubwc.compressed-tile', severity: 'warning', where: { pc: i.pc, block: `${Math.floor(x / bw)},${Math.floor(y / bh)}` }, message: `texture macrotile compressed to ${flag.bytes} bytes; the compressed encoding is not modelled, read as zeros`, seed: '004_0583f9f0ffcacefd.txt' });
+      const bytes = new Uint8Array(fmt.cpp);
+      if (flag.kind === 'clear') for (let q = 0; q < fmt.cpp; q++) bytes[q] = (fmt.cpp === 4 && fmt.widths.length === 4 && q === 3 ? flag.alpha : flag.color) ? 0xff : 0;
+      dv = new DataView(bytes.buffer);
+      o = 0;
+    }
+  }
   const int = fmt.kind === 'UINT' || fmt.kind === 'SINT';
   out[0] = 0;
   out[1] = 0;
@@ -394,10 +440,10 @@ function fetch(i: Instr, c: TexContext, t: TexDesc, lv: Level, x: number, y: num
     let raw: number;
     if (wd % 8 === 0) {
       const b = o + bit / 8;
-      raw = wd === 8 ? seg.dv.getUint8(b) : wd === 16 ? seg.dv.getUint16(b, true) : wd === 24 ? seg.dv.getUint32(b, true) & 0xffffff : seg.dv.getUint32(b, true);
+      raw = wd === 8 ? dv.getUint8(b) : wd === 16 ? dv.getUint16(b, true) : wd === 24 ? dv.getUint32(b, true) & 0xffffff : dv.getUint32(b, true);
     } else {
       let all = 0;
-      for (let q = fmt.cpp - 1; q >= 0; q--) all = all * 256 + seg.dv.getUint8(o + q);
+      for (let q = fmt.cpp - 1; q >= 0; q--) all = all * 256 + dv.getUint8(o + q);
       raw = Math.floor(all / 2 ** bit) % 2 ** wd;
     }
     bit += wd;
