@@ -614,3 +614,46 @@ test('isam reads a UBWC 8888 texture: stored tiles through TILE6_3, fast-cleared
     if (Math.floor(x / 16) !== Math.floor(cx / 16) || Math.floor(y / 4) !== Math.floor(cy / 4)) assert.deepEqual([...o2.subarray(l * 4, l * 4 + 4)], [...o.subarray(l * 4, l * 4 + 4)], `lane ${l}`);
   }
 });
+
+test('isaml fetches from a mip level; isamm fetches one sample of a 4x multisampled TILE6_3 texture', () => {
+  // isaml: FMT6_32_UINT 16x8 with 3 levels (fdl6 mip chain), level l % 3 at (x, y) inside it.
+  const W = 16, H = 8, LV = 3;
+  const lay = mipLayout(W, H, 4, LV, 'linear');
+  const img = new Uint8Array(lay[LV - 1]!.offset + lay[LV - 1]!.size);
+  const dv = new DataView(img.buffer);
+  const val = (l: number, x: number, y: number): number => l * 1000 + y * 100 + x;
+  for (const L of lay) for (let y = 0; y < L.height; y++) for (let x = 0; x < L.width; x++) dv.setUint32(L.offset + y * L.pitch + x * 4, val(L.level, x, y), true);
+  const input = new Uint32Array(512);
+  for (let l = 0; l < 64; l++) {
+    const L = l % 3;
+    input[l * 8] = (l * 5) % (W >> L);
+    input[l * 8 + 1] = (l * 3) % (H >> L);
+    input[l * 8 + 4] = L;
+  }
+  const o = run(630, 'isaml (u32)(xyzw)r3.x, r1.x, r2.x, s#0, t#0', input, {
+    blobs: [img],
+    tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_UINT', width: W, height: H, pitch: lay[0]!.pitch, levels: LV })],
+  });
+  for (let l = 0; l < 64; l++) assert.equal(o[l * 4], val(l % 3, input[l * 8]!, input[l * 8 + 1]!), `isaml lane ${l}`);
+
+  // isamm: 4 samples of 4 bytes side by side per texel (fdl6: cpp x samples), tiled as 16-byte texels.
+  const MW = 8, MH = 8, S = 4;
+  const lin = Uint32Array.from({ length: MW * MH * S }, (_, k) => (k * 2654435761) >>> 0);
+  const pitch = defaultPitch(MW, 4 * S, 'tile6_3');
+  const tiled = linearToTile6(new Uint8Array(lin.buffer), MW, MH, 4 * S, pitch, TILE6_A630);
+  const min = new Uint32Array(512);
+  for (let l = 0; l < 64; l++) {
+    min[l * 8] = (l * 3) % MW;
+    min[l * 8 + 1] = (l * 5) % MH;
+    min[l * 8 + 2] = l % S;
+  }
+  const om = run(630, 'isamm (u32)(xyzw)r3.x, r1.x, s#0, t#0', min, {
+    blobs: [tiled],
+    tex: ([a]) => {
+      const d = texDesc('a6xx', a!, { fmt: 'FMT6_32_UINT', width: MW, height: MH, pitch, tile: 'TILE6_3' });
+      d[0] = (d[0]! | encodeFields('A6XX_TEX_CONST.0', { SAMPLES: 'MSAA_FOUR' }, 'a6xx')) >>> 0;
+      return [d];
+    },
+  });
+  for (let l = 0; l < 64; l++) assert.equal(om[l * 4], lin[((min[l * 8 + 1]! * MW) + min[l * 8]!) * S + min[l * 8 + 2]!], `isamm lane ${l}`);
+});

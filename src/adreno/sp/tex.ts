@@ -1,6 +1,6 @@
 /**
  * cat5 texture instructions through descriptors (sam, samb, saml, samgq, gather4r/g/b/a, isam,
- * isaml, getsize, getbuf, getinfo): the texture (A6XX_TEX_CONST, 16 dwords) and sampler (A6XX_TEX_SAMP, 4 dwords) are
+ * isaml, isamm, getsize, getbuf, getinfo): the texture (A6XX_TEX_CONST, 16 dwords) and sampler (A6XX_TEX_SAMP, 4 dwords) are
  * read with the register database's field names, the texel address goes through fdl6's layout
  * (ubwc/tile6.ts: TILE6_LINEAR / TILE6_3, mip levels), the texel format is read from its
  * a6xx_format name.
@@ -369,13 +369,13 @@ function level(i: Instr, t: TexDesc, l: number): Level {
   const fmt = t.fmt!;
   const tiled = t.tile === 'TILE6_3';
   if (t.tile !== 'TILE6_LINEAR' && !tiled) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: tile mode ${t.tile} is not modelled`);
-  if (tiled && !tile6Supported(fmt.cpp)) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: TILE6_3 with ${fmt.cpp} bytes per texel is not modelled`);
-  if (t.flag && (!tiled || (fmt.cpp !== 4 && fmt.cpp !== 8 && fmt.cpp !== 16))) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: UBWC (FLAG) is modelled for TILE6_3 with 4, 8 or 16 bytes per texel`);
+  if (tiled && !tile6Supported(fmt.cpp * t.samples)) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: TILE6_3 with ${fmt.cpp * t.samples} bytes per texel is not modelled`);
+  if (t.flag && (!tiled || (fmt.cpp * t.samples !== 4 && fmt.cpp * t.samples !== 8 && fmt.cpp * t.samples !== 16))) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: UBWC (FLAG) is modelled for TILE6_3 with 4, 8 or 16 bytes per texel`);
   if (l === 0) return { width: t.width, height: t.height, depth: t.depth, offset: 0, pitch: t.pitch, tiled };
   if (t.flag) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: mip levels of UBWC textures are not modelled`);
   if (t.type === 'A6XX_TEX_3D') throw new InputError(`ir3: ${i.name} at pc ${i.pc}: mip levels of 3D textures are not modelled`);
   const mode = tiled ? 'tile6_3' : 'linear';
-  const align = 2 ** pitchAlignLog2(fmt.cpp, mode);
+  const align = 2 ** pitchAlignLog2(fmt.cpp * t.samples, mode);
   let offset = 0;
   for (let k = 0; ; k++) {
     const w = Math.max(1, t.width >> k);
@@ -383,7 +383,7 @@ function level(i: Instr, t: TexDesc, l: number): Level {
     const lt = tiled && (t.tileAll || w >= TILE6_MIN_WIDTH);
     const pitch = k === 0 ? t.pitch : alignUp(Math.max(1, t.pitch >> k), align);
     if (k === l) return { width: w, height: h, depth: t.depth, offset, pitch, tiled: lt };
-    offset += pitch * (lt ? alignUp(h, heightAlign(fmt.cpp, mode)) : h);
+    offset += pitch * (lt ? alignUp(h, heightAlign(fmt.cpp * t.samples, mode)) : h);
   }
 }
 
@@ -399,12 +399,15 @@ function reportedOnce(d: Diagnostics, key: string): boolean {
 
 const SRGB = (v: number): number => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
 
-/** One texel's components [r, g, b, a] (floats, or integers for UINT/SINT) at (x, y, layer) of a level. */
-function fetch(i: Instr, c: TexContext, t: TexDesc, lv: Level, x: number, y: number, z: number, out: number[]): void {
+/** One texel's components [r, g, b, a] (floats, or integers for UINT/SINT) at (x, y, layer) of a level, sample `sample`. */
+function fetch(i: Instr, c: TexContext, t: TexDesc, lv: Level, x: number, y: number, z: number, out: number[], sample = 0): void {
   const fmt = t.fmt!;
+  // A multisampled texel holds its samples side by side: fdl6 lays the surface out with
+  // cpp x samples bytes per texel.
+  const ecpp = fmt.cpp * t.samples;
   const tile6 = state(i, c).tile6 ?? TILE6_A630;
   const buffer = t.type === 'A6XX_TEX_BUFFER';
-  const off = buffer ? x * fmt.cpp : lv.tiled ? tile6Offset(x, y, lv.pitch, fmt.cpp, tile6) : y * lv.pitch + x * fmt.cpp;
+  const off = (buffer ? x * fmt.cpp : lv.tiled ? tile6Offset(x, y, lv.pitch, ecpp, tile6) : y * lv.pitch + x * ecpp) + sample * fmt.cpp;
   const addr = t.base + lv.offset + z * t.arrayPitch + off;
   const seg = c.mem?.find(addr, fmt.cpp);
   if (!seg) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: texel (${x}, ${y}, ${z}) at 0x${addr.toString(16)} is not in memory`);
@@ -412,7 +415,7 @@ function fetch(i: Instr, c: TexContext, t: TexDesc, lv: Level, x: number, y: num
   let o = addr - seg.base;
   if (t.flag && z === 0) {
     // UBWC: the macrotile's flag byte (one per 256-byte block, FLAG_BUFFER_PITCH bytes per block row).
-    const { w: bw, h: bh } = macrotileDims(fmt.cpp);
+    const { w: bw, h: bh } = macrotileDims(ecpp);
     const fa = t.flagBase + Math.floor(y / bh) * t.flagPitch + Math.floor(x / bw);
     const fs = c.mem?.find(fa, 1);
     if (!fs) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: UBWC flag byte at 0x${fa.toString(16)} is not in memory`);
@@ -710,12 +713,15 @@ function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, 
   };
 }
 
-/** isam / isaml: the texel at integer coordinates (x, then y unless .1d, then z or the layer), unfiltered; outside reads 0. */
-function isam(withLod: boolean): (w: Wave, i: Instr, c: TexContext) => void {
+/**
+ * isam / isaml / isamm: the texel at integer coordinates (x, then y unless .1d, then z or the
+ * layer, then for isamm the sample), unfiltered; outside reads 0.
+ */
+function isam(withLod: boolean, ms = false): (w: Wave, i: Instr, c: TexContext) => void {
   return (w, i, c) => {
     const cache = new Map<string, Bound>();
-    // isam's 1D field is bool_inv: the raw bit is 0 for .1d.
-    const oneD = fnum(i, '1D') === 0;
+    // isam's 1D field is bool_inv: the raw bit is 0 for .1d (isaml/isamm have no such field).
+    const oneD = i.name === 'isam' && fnum(i, '1D') === 0;
     const is3d = fnum(i, '3D') !== 0;
     const arr = fnum(i, 'A') !== 0;
     const v = [0, 0, 0, 0];
@@ -730,10 +736,12 @@ function isam(withLod: boolean): (w: Wave, i: Instr, c: TexContext) => void {
       const x = srcI(w, i, 0, k++, l);
       const y = oneD ? 0 : srcI(w, i, 0, k++, l);
       const z = is3d || arr ? srcI(w, i, 0, k++, l) : 0;
+      // isamm: the sample index follows the coordinates (Mesa's txf_ms).
+      const smp = ms ? srcI(w, i, 0, k++, l) : 0;
       const lod = withLod ? srcI(w, i, 1, 0, l) : 0;
       const lv = lod >= 0 && lod < t.levels ? level(i, t, lod) : undefined;
       const zmax = is3d || arr ? (t.type === 'A6XX_TEX_CUBE' ? 6 * t.depth : t.depth) : 1;
-      if (lv && x >= 0 && x < lv.width && (buf || (y >= 0 && y < lv.height && z >= 0 && z < zmax))) fetch(i, c, t, lv, x, buf ? 0 : y, buf ? 0 : z, v);
+      if (lv && x >= 0 && x < lv.width && (buf || (y >= 0 && y < lv.height && z >= 0 && z < zmax)) && smp >= 0 && smp < t.samples) fetch(i, c, t, lv, x, buf ? 0 : y, buf ? 0 : z, v, smp);
       else v.fill(0);
       writeResult(w, i, l, swizzle(t, v), int);
     }
@@ -804,6 +812,7 @@ export const TEX_HANDLERS: Record<string, (w: Wave, i: Instr, c: TexContext) => 
   gather4a: sam('none', 3),
   isam: isam(false),
   isaml: isam(true),
+  isamm: isam(false, true),
   getsize,
   getbuf,
   getinfo,
