@@ -843,6 +843,36 @@ function atomicL(op: string): Handler {
   };
 }
 
+/**
+ * dp2acc / dp4acc (the isaspec doc): DST = dot(SRC1, SRC2) + SRC3 over 8-bit lanes of the
+ * registers: all four bytes (dp4acc) or the low/high two (dp2acc, SRC_PACK). SRC_SIGN .mixed:
+ * SRC1 signed (i8) and SRC3 int32; .unsigned: u8 and uint32. SRC2 is u8. (sat) clamps to the
+ * 32-bit range of that signedness, else the sum wraps.
+ */
+function dpacc(n: 2 | 4): Handler {
+  return (w, i, c) => {
+    const mixed = Number(i.f['SRC_SIGN'] ?? 0) === 1;
+    const first = n === 2 && Number(i.f['SRC_PACK'] ?? 0) === 1 ? 2 : 0;
+    const [s1, s2, s3] = i.src as [Operand, Operand, Operand];
+    for (let k = 0; k < reps(i); k++)
+      for (let l = 0; l < w.lanes; l++) {
+        if (!w.active[l]) continue;
+        const a = rd(w, s1, l, k, c);
+        const b = rd(w, s2, l, k, c);
+        const acc3 = rd(w, s3, l, k, c);
+        let r = mixed ? acc3 | 0 : acc3 >>> 0;
+        if (s3.neg) r = -r;
+        for (let j = first; j < first + n; j++) {
+          let x = (a >>> (8 * j)) & 0xff;
+          if (mixed) x = (x << 24) >> 24;
+          r += x * ((b >>> (8 * j)) & 0xff);
+        }
+        if (i.sat) r = mixed ? Math.min(0x7fffffff, Math.max(-0x80000000, r)) : Math.min(0xffffffff, Math.max(0, r));
+        wr(w, i.dst, l, k, r >>> 0);
+      }
+  };
+}
+
 const HANDLERS: Record<string, Handler> = {
   ...CAT0,
   'add.f': fop2((a, b) => a + b),
@@ -951,6 +981,8 @@ const HANDLERS: Record<string, Handler> = {
   ccinv: () => {},
   tcinv: () => {},
   sleep: () => {},
+  dp2acc: dpacc(2),
+  dp4acc: dpacc(4),
   swz,
   gat,
   sct,
