@@ -19,6 +19,7 @@ import { defaultPitch, linearToTile6, mipLayout, paddedHeight, TILE6_A630 } from
 import { FLAG_UNCOMPRESSED, linearToUbwc, ubwcLayout } from '../../src/adreno/ubwc/ubwc.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import type { Segment } from '../../src/core/memory.js';
+import { InputError } from '../../src/core/errors.js';
 
 const DIR = mkdtempSync(join(tmpdir(), 'sp-tex-'));
 const f2u = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
@@ -656,4 +657,13 @@ test('isaml fetches from a mip level; isamm fetches one sample of a 4x multisamp
     },
   });
   for (let l = 0; l < 64; l++) assert.equal(om[l * 4], lin[((min[l * 8 + 1]! * MW) + min[l * 8]!) * S + min[l * 8 + 2]!], `isamm lane ${l}`);
+});
+
+test('what the model cannot sample is one InputError naming it (unbound t#, unprogrammed bindless set, TILE6_2)', () => {
+  const input = new Uint32Array(512);
+  const img = new Uint8Array(4096);
+  const err = (op: string, s: Setup, re: RegExp): void => assert.throws(() => run(630, op, input, s), (e: unknown) => e instanceof InputError && re.test(e.message), op);
+  err('sam (f32)(xyzw)r3.x, r1.x, s#0, t#2', { blobs: [img], tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: 4, height: 4, pitch: 64 })], samp: [sampDesc('a6xx', {})] }, /t#2, which the dispatch does not bind/);
+  err('sam.base3 (f32)(xyzw)r3.x, r1.x, s#0, t#0', { blobs: [img] }, /set 3, whose SP_CS_BINDLESS_BASE is not programmed/);
+  err('sam (f32)(xyzw)r3.x, r1.x, s#0, t#0', { blobs: [img], tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: 4, height: 4, pitch: 64, tile: 'TILE6_2' })], samp: [sampDesc('a6xx', {})] }, /tile mode TILE6_2 is not modelled/);
 });
