@@ -68,6 +68,7 @@ end
 });
 
 test('local atomics: atomic.add / cmpxchg / xchg .l on shared memory return old values (lanes in order)', () => {
+  // Their results are waited for with (ss), as ir3_legalize does for local atomics.
   // l[0] += lane+1; l[8]: cmpxchg with new value lane+1 (SRC2) and comparand lane (SRC2+1);
   // l[12] exchanged with lane. The old values go to o[lane], o[64+lane], o[128+lane].
   const o = run(`mov.u32u32 r1.x, 0
@@ -82,8 +83,8 @@ add.u r5.y, r0.x, 128
 atomic.add.untyped.1d.u32.1.l r4.x, l[r1.x], r2.x
 atomic.cmpxchg.untyped.1d.u32.1.l r4.z, l[r1.z], r3.x
 atomic.xchg.untyped.1d.u32.1.l r4.w, l[r1.w], r0.x
-(rpt5)nop
-(sy)stib.b.untyped.1d.u32.1.imm r4.x, r0.x, 0
+(ss)nop
+stib.b.untyped.1d.u32.1.imm r4.x, r0.x, 0
 stib.b.untyped.1d.u32.1.imm r4.z, r5.x, 0
 stib.b.untyped.1d.u32.1.imm r4.w, r5.y, 0
 end
@@ -291,4 +292,19 @@ end
       assert.equal(o[l], ((r % 2 ** 32) + 2 ** 32) % 2 ** 32, `${JSON.stringify(cs)} lane ${l}`);
     }
   }
+});
+
+test('adreno.ir3.sync-ss fires on a local atomic result read without (ss), not with (sy)', () => {
+  const body = (flag: string): string[] => {
+    const r = runIr3Dispatch(manifest(), { words: assembleIr3(`mov.u32u32 r1.x, 0
+(rpt5)nop
+atomic.add.untyped.1d.u32.1.l r4.x, l[r1.x], r0.x
+${flag}nop
+stib.b.untyped.1d.u32.1.imm r4.x, r0.x, 0
+end
+`, { gpuId: 630 }) });
+    return r.diag.list.map((d) => d.id);
+  };
+  assert.deepEqual(body('(sy)'), ['adreno.ir3.sync-ss']);
+  assert.deepEqual(body('(ss)'), []);
 });
