@@ -21,9 +21,10 @@ import { bind } from './exec.js';
 import { CommandProcessor } from '../cp/cp.js';
 import type { ComputeJob, ComputeOptions } from './compute.js';
 import { buildDispatch, type BuildOptions, type BuiltDispatch } from './driver.js';
-import type { Ir3Buffer, Ir3Manifest } from './manifest.js';
+import type { Ir3Buffer, Ir3Manifest, Ir3Sampler, Ir3Texture } from './manifest.js';
+import { texFormatBytes } from './tex.js';
 
-export type { Ir3Buffer, Ir3Manifest } from './manifest.js';
+export type { Ir3Buffer, Ir3Manifest, Ir3Sampler, Ir3Texture } from './manifest.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -97,6 +98,8 @@ export function readIr3Manifest(path: string): Ir3Manifest {
     if (kind !== 'ubo' && spec.ibo === undefined && spec.tex === undefined) fail(`buffers.${name}.ibo`, 'an ssbo/image needs its IBO slot');
     bufs.push(spec);
   }
+  const textures = readTextures(raw['textures'], dir, bufs);
+  const samplers = readSamplers(raw['samplers']);
   const expect: Ir3Manifest['expect'] = {};
   const re = raw['expect'] ?? {};
   if (!isObj(re)) fail('expect', 'must be an object');
@@ -120,9 +123,73 @@ export function readIr3Manifest(path: string): Ir3Manifest {
     constlen,
     consts,
     buffers: bufs,
+    ...(textures.length ? { textures } : {}),
+    ...(samplers.length ? { samplers } : {}),
     outputs: Array.isArray(raw['outputs']) ? raw['outputs'].map(String) : [],
     expect,
   };
+}
+
+const TEX_TYPES = ['1d', '2d', '2d_array', '3d', 'cube'] as const;
+const WRAPS = ['repeat', 'clamp_to_edge', 'mirror_repeat', 'clamp_to_border', 'mirror_clamp'] as const;
+const posInt = (v: unknown, field: string, def?: number): number => {
+  const n = v === undefined ? def : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 16384) fail(field, 'must be an integer 1..16384');
+  return n;
+};
+const slotOf = (v: unknown, field: string, used: Set<number>): number => {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 127) fail(field, 'must be a slot 0..127');
+  if (used.has(v)) fail(field, `slot ${v} is bound twice`);
+  used.add(v);
+  return v;
+};
+
+/** `textures`: [{slot, format, type, width, height, depth, layout, file}] laid out by the driver. */
+function readTextures(v: unknown, dir: string, bufs: readonly Ir3Buffer[]): Ir3Texture[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail('textures', 'must be an array');
+  const used = new Set<number>(bufs.flatMap((b) => (b.tex === undefined ? [] : [b.tex])));
+  return v.map((t, k) => {
+    const f = `textures[${k}]`;
+    if (!isObj(t)) fail(f, 'must be an object');
+    const format = String(t['format'] ?? '');
+    if (!texFormatBytes(format)) fail(`${f}.format`, `${JSON.stringify(format)} is not a texture format the SP reads (FMT6_* UNORM/SNORM/UINT/SINT/FLOAT)`);
+    const type = String(t['type'] ?? '2d');
+    if (!(TEX_TYPES as readonly string[]).includes(type)) fail(`${f}.type`, `must be one of ${TEX_TYPES.join(', ')}`);
+    const layout = String(t['layout'] ?? 'linear');
+    if (layout !== 'linear' && layout !== 'tile6_3') fail(`${f}.layout`, 'must be linear or tile6_3');
+    const width = posInt(t['width'], `${f}.width`);
+    const height = type === '1d' ? 1 : posInt(t['height'], `${f}.height`, 1);
+    if (type === 'cube' && width !== height) fail(`${f}.height`, 'a cube face is square');
+    return {
+      slot: slotOf(t['slot'], `${f}.slot`, used),
+      format,
+      type: type as Ir3Texture['type'],
+      width,
+      height,
+      depth: posInt(t['depth'], `${f}.depth`, 1),
+      layout,
+      ...(typeof t['file'] === 'string' ? { file: resolve(dir, t['file']) } : {}),
+    };
+  });
+}
+
+/** `samplers`: [{slot, filter, wrap, unnorm, border}]. */
+function readSamplers(v: unknown): Ir3Sampler[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail('samplers', 'must be an array');
+  const used = new Set<number>();
+  return v.map((s, k) => {
+    const f = `samplers[${k}]`;
+    if (!isObj(s)) fail(f, 'must be an object');
+    const filter = String(s['filter'] ?? 'nearest');
+    if (filter !== 'nearest' && filter !== 'linear') fail(`${f}.filter`, 'must be nearest or linear');
+    const wrap = String(s['wrap'] ?? 'clamp_to_edge');
+    if (!(WRAPS as readonly string[]).includes(wrap)) fail(`${f}.wrap`, `must be one of ${WRAPS.join(', ')}`);
+    const b = s['border'] ?? [0, 0, 0, 0];
+    if (!Array.isArray(b) || b.length !== 4 || !b.every((x) => typeof x === 'number')) fail(`${f}.border`, 'must be 4 numbers');
+    return { slot: slotOf(s['slot'], `${f}.slot`, used), filter, wrap: wrap as Ir3Sampler['wrap'], unnorm: s['unnorm'] === true, border: b as [number, number, number, number] };
+  });
 }
 
 export interface DispatchOptions extends ComputeOptions {
@@ -203,6 +270,9 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
   const diag = opts.diag ?? new Diagnostics();
   const init = new Map<string, Uint8Array>();
   for (const b of m.buffers) if (b.file) init.set(b.name, loadFile(b.file, `buffers.${b.name}.file`));
+  (m.textures ?? []).forEach((t, k) => {
+    if (t.file) init.set(`texture ${t.slot}`, loadFile(t.file, `textures[${k}].file`));
+  });
   const meta = opts.words || isIr3Source(m.shader) ? {} : variantMeta(m);
   const built = buildDispatch(m, words, init, { ...meta, ...(opts.state ? { state: opts.state } : {}) });
   opts.onBuilt?.(built);

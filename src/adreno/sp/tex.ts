@@ -109,6 +109,11 @@ function texFormat(name: string): TexFormat | undefined {
   return f ?? undefined;
 }
 
+/** Bytes per texel of a format the SP reads, or undefined (the driver lays textures out with it). */
+export function texFormatBytes(name: string): number | undefined {
+  return texFormat(name)?.cpp;
+}
+
 /** A6XX_TEX_CONST as sampling needs it. */
 export interface TexDesc {
   readonly type: string;
