@@ -667,3 +667,23 @@ test('what the model cannot sample is one InputError naming it (unbound t#, unpr
   err('sam.base3 (f32)(xyzw)r3.x, r1.x, s#0, t#0', { blobs: [img] }, /set 3, whose SP_CS_BINDLESS_BASE is not programmed/);
   err('sam (f32)(xyzw)r3.x, r1.x, s#0, t#0', { blobs: [img], tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: 4, height: 4, pitch: 64, tile: 'TILE6_2' })], samp: [sampDesc('a6xx', {})] }, /tile mode TILE6_2 is not modelled/);
 });
+
+test('NaN coordinates and a NaN LOD read as 0 (no fault, no endless mip walk)', () => {
+  const W = 16, H = 8, LV = 3;
+  const lay = mipLayout(W, H, 4, LV, 'linear');
+  const img = new Uint8Array(lay[LV - 1]!.offset + lay[LV - 1]!.size);
+  const dv = new DataView(img.buffer);
+  for (const L of lay) for (let y = 0; y < L.height; y++) for (let x = 0; x < L.width; x++) dv.setFloat32(L.offset + y * L.pitch + x * 4, L.level * 100 + y * 10 + x, true);
+  const input = new Uint32Array(512);
+  for (let l = 0; l < 64; l++) {
+    input[l * 8] = l % 2 ? 0x7fc00000 : f2u((3 + 0.5) / W);
+    input[l * 8 + 1] = l % 3 ? 0x7fc00000 : f2u((2 + 0.5) / H);
+    input[l * 8 + 4] = 0x7fc00000;
+  }
+  const o = run(630, 'saml (f32)(xyzw)r3.x, r1.x, r2.x, s#0, t#0', input, {
+    blobs: [img],
+    tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: W, height: H, pitch: lay[0]!.pitch, levels: LV })],
+    samp: [sampDesc('a6xx', { mipLinear: true, maxLod: 15, wrap: 'REPEAT' })],
+  });
+  for (let l = 0; l < 64; l++) assert.equal(new Float32Array(o.buffer, l * 16, 1)[0], (l % 3 ? 0 : 2) * 10 + (l % 2 ? 0 : 3), `lane ${l}`);
+});

@@ -514,8 +514,15 @@ function wrap(mode: string, i: number, size: number): number {
 const QUANT = 256;
 
 /** Filter one level at texel-space coordinates (u, v, w); w is the layer (array) or the slice (3D). */
+/** A texel-space coordinate the addressing can use: NaN reads as 0, infinities as +-2^24. */
+const finite = (x: number): number => (Number.isNaN(x) ? 0 : Math.min(Math.max(x, -(2 ** 24)), 2 ** 24));
+
 function sampleLevel(i: Instr, c: TexContext, b: Bound, lv: Level, u: number, v: number, r: number, layer: number, linear: boolean, out: number[], cmp?: (d: number) => number): void {
   const s = b.samp!;
+  u = finite(u);
+  v = finite(v);
+  r = finite(r);
+  layer = finite(layer);
   const t = b.tex;
   const int = t.fmt!.kind === 'UINT' || t.fmt!.kind === 'SINT';
   const is3d = t.type === 'A6XX_TEX_3D';
@@ -689,7 +696,8 @@ function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, 
         continue;
       }
       if (lodFrom !== 'lod') lod += s.lodBias;
-      lod = Math.min(Math.max(lod, s.minLod), s.maxLod);
+      // A NaN LOD (NaN bias or gradients) is taken as 0; +-Infinity clamps like any value.
+      lod = Math.min(Math.max(Number.isNaN(lod) ? 0 : lod, s.minLod), s.maxLod);
       const linear = lod > 0 ? s.minLinear : s.magLinear;
       const maxLevel = t.levels - 1;
       const lay = t.type === 'A6XX_TEX_CUBE' ? layer : arr ? Math.min(Math.max(Math.floor(layer + 0.5), 0), t.depth - 1) : 0;
