@@ -3,7 +3,8 @@
  * generation the CP executes (a packet is "executed" when the CP does not report it as
  * `adreno.cp.unmodelled-packet`), which have field-level payload layouts from rules-ng, which
  * register domains the database holds per generation, and which afuc encodings the SQE emulator
- * executes (an encoding is executed when the emulator does not stop with `afuc.unmodelled`).
+ * executes (an encoding is executed when the emulator does not stop with `afuc.unmodelled`), and
+ * which ir3 instructions of the isaspec the SP executes (has a bound handler for).
  * `gpusim adreno coverage` prints it; a test keeps src/adreno/README.md's table equal to it.
  */
 import { Memory } from '../core/memory.js';
@@ -15,6 +16,8 @@ import { CommandProcessor } from './cp/cp.js';
 import { AFUC_FORMS } from './afuc/afuc.gen.js';
 import { AfucEmu } from './afuc/emu.js';
 import { afucGen } from './afuc/isa.js';
+import { instructionNames } from './ir3/isa.js';
+import { IMPLEMENTED } from './sp/exec.js';
 
 /** Packets sharing another's payload layout (as the printer resolves them). */
 const LAYOUT_ALIAS: Readonly<Record<string, string>> = { CP_LOAD_STATE6_GEOM: 'CP_LOAD_STATE6', CP_LOAD_STATE6_FRAG: 'CP_LOAD_STATE6' };
@@ -70,6 +73,7 @@ function domainUse(d: string): string {
   if (/_PIPE_REG$/.test(d)) return 'SQE pipe registers ($addr bits 24+, emulator)';
   if (d === 'A6XX_SQE_REG') return 'SQE internal registers (sread/swrite, call stack)';
   if (/^CP_/.test(d)) return 'PM4 payload layout (printer)';
+  if (d === 'A6XX_TEX_CONST' || d === 'A6XX_TEX_SAMP' || d === 'A6XX_UBO') return 'descriptor layout (the SP reads textures, samplers, IBOs and UBOs through it)';
   if (/_TEX_|_SSBO|_UBO/.test(d)) return 'descriptor layout (decoded by name only)';
   return 'in the database; no tool walks this space';
 }
@@ -119,6 +123,21 @@ export function afucCoverage(g: 'a6xx' | 'a7xx'): AfucCoverage {
   return { gen, forms: names, executed, notExecuted: names.filter((n) => !executed.includes(n)) };
 }
 
+export interface Ir3Coverage {
+  readonly gpu: string;
+  /** isaspec instruction names (leaf bitsets) that exist on the GPU. */
+  readonly all: readonly string[];
+  readonly executed: readonly string[];
+  readonly notExecuted: readonly string[];
+}
+
+/** ir3 instructions of a GPU (from the isaspec tables) and which the SP executes (has a handler for). */
+export function ir3Coverage(gpu: 'a630' | 'a730'): Ir3Coverage {
+  const all = instructionNames(gpu === 'a630' ? 630 : 730);
+  const executed = all.filter((n) => IMPLEMENTED.has(n));
+  return { gpu, all, executed, notExecuted: all.filter((n) => !IMPLEMENTED.has(n)) };
+}
+
 /** Text table for `gpusim adreno coverage` and the README. */
 export function coverageLines(): string[] {
   const out: string[] = ['| generation | type-7 opcodes | executed by the CP | decoded only | payload layouts |', '|---|---|---|---|---|'];
@@ -139,6 +158,11 @@ export function coverageLines(): string[] {
   for (const g of ['a6xx', 'a7xx'] as const) {
     const a = afucCoverage(g);
     out.push(`| a${a.gen}xx | ${a.forms.length} | ${a.executed.length} | ${a.notExecuted.join(', ') || '-'} |`);
+  }
+  out.push('', '| ir3 | instructions | executed by the SP | not executed |', '|---|---|---|---|');
+  for (const g of ['a630', 'a730'] as const) {
+    const c = ir3Coverage(g);
+    out.push(`| ${g} | ${c.all.length} | ${c.executed.length} | ${c.notExecuted.join(', ') || '-'} |`);
   }
   return out;
 }

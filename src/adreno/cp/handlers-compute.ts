@@ -12,6 +12,7 @@
 import { InputError } from '../../core/errors.js';
 import { decodeFields, enumName, type RegisterSpace } from '../regs/db.js';
 import { runCompute, type ComputeJob } from '../sp/compute.js';
+import type { BindlessBase, TexState } from '../sp/tex.js';
 import type { CommandProcessor } from './cp.js';
 import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
@@ -174,6 +175,26 @@ function view(cp: CommandProcessor, base: number, size: number): DataView | unde
   return new DataView(seg.dv.buffer, seg.dv.byteOffset + (base - seg.base), size);
 }
 
+/** A 64-bit register pair (0 when the register does not exist on this generation). */
+function reg64(cp: CommandProcessor, regs: RegisterSpace, name: string): number {
+  if (!has(regs, name)) return 0;
+  const o = regs.reg(name);
+  return cp.readReg(o + 1) * 2 ** 32 + cp.readReg(o);
+}
+
+/** The CS texture state: SB6_CS_TEX descriptors, SP_CS_BINDLESS_BASE[n], the border colours. */
+function texState(cp: CommandProcessor): TexState {
+  const regs = cp.regsDb;
+  const bindless: BindlessBase[] = [];
+  for (let n = 0; has(regs, `SP_CS_BINDLESS_BASE[${n}].DESCRIPTOR`); n++) {
+    const o = regs.reg(`SP_CS_BINDLESS_BASE[${n}].DESCRIPTOR`);
+    const f = decodeFields(regs.at(o)!.type, cp.readReg(o), cp.readReg(o + 1), cp.gen);
+    // DESC_SIZE: the descriptor stride is 2 << N dwords.
+    if (f['ADDR']) bindless[n] = { addr: f['ADDR'], stride: (2 << f['DESC_SIZE']!) * 4 };
+  }
+  return { gen: cp.gen, tex: cp.cs.tex, samp: cp.cs.samp, bindless, border: reg64(cp, regs, 'SP_TP_BORDER_COLOR_BASE_ADDR'), tile6: cp.tile6 };
+}
+
 /** Gather the dispatch from registers and CS state; run it on the SP (or say what is missing). */
 function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, number]): void {
   const regs = cp.regsDb;
@@ -202,14 +223,14 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     if (!v) missing.push(`IBO ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
     else ibo[k] = { data: v, pitch: t.pitch, width: t.width, height: t.height, depth: t.depth };
   });
-  const tex: NonNullable<ComputeJob['tex']> = [];
+  // Textures stay descriptors (the SP reads texels through them, tex.ts); a bound texture whose
+  // level 0 is not in memory means the capture lacks it.
   cp.cs.tex.forEach((d, k) => {
     if (unused(d)) return;
     const t = resolveTexConst(d!, gen);
-    const v = view(cp, t.base, t.size);
-    if (!v) missing.push(`texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
-    else tex[k] = { data: v, width: t.width, height: t.height, depth: t.depth, pitch: t.pitch, bpe: t.bytesPerElem, format: t.format };
+    if (!cp.mem.find(t.base, 1)) missing.push(`texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
   });
+  const textures = texState(cp);
   const ubo: ComputeJob['ubo'] = [];
   cp.cs.ubo.forEach((d, k) => {
     if (unused(d) || !d) return;
@@ -235,7 +256,7 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     ibo,
     ubo,
     mem: cp.mem,
-    tex,
+    textures,
     block,
     groups,
     waveSize,

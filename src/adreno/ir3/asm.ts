@@ -10,7 +10,7 @@
  * Syntax: the disassembler's lines; `name:` labels (and `#name` targets, Mesa's `l<N>`
  * included); `raw 0x<lo><hi>` / `no match: <hi><lo>` lines (unknown encodings, as printed);
  * cffdump's `:c:nnnn:cccc[...] ` prefix is ignored; blank lines and lines starting with `;` or
- * `@` (the compiler's header) are skipped.
+ * `@` (the compiler's header) are skipped, and so is a trailing ` ; comment` (hand-written code).
  */
 import { InputError } from '../../core/errors.js';
 import { Decoder, resolveGpuId, type Scope } from './disasm.js';
@@ -424,7 +424,7 @@ export function assembleIr3(src: string, opts: { gpuId?: number; gen?: number },
   const labels = new Map<string, number>();
   const instrs: { text: string; line: number }[] = [];
   lines.forEach((raw, i) => {
-    const l = raw.replace(/^\s*:\d:\d{4}:\d{4}\[[0-9a-f]{8}x_[0-9a-f]{8}x\] /, '').trim();
+    const l = raw.replace(/^\s*:\d:\d{4}:\d{4}\[[0-9a-f]{8}x_[0-9a-f]{8}x\] /, '').replace(/\s;.*$/, '').trim();
     if (l === '' || l.startsWith(';') || l.startsWith('@')) return;
     const m = /^([A-Za-z_][\w.]*):$/.exec(l);
     if (m) {

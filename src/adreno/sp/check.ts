@@ -2,8 +2,8 @@
  * Rule checks run beside the SP executor (cost nothing when no Diagnostics sink is given):
  * - `adreno.ir3.sync-sy`: a register written by a (sy) producer (texture / global-memory load,
  *   IBO load, ldc, atomic with return) read before an instruction with (sy);
- * - `adreno.ir3.sync-ss`: a register written by an (ss) producer (SFU cat4, local-memory load,
- *   a shared-register write) read before an instruction with (ss);
+ * - `adreno.ir3.sync-ss`: a register written by an (ss) producer (SFU cat4, local-memory load or
+ *   atomic, a shared-register write) read before an instruction with (ss);
  * - `adreno.ir3.reg-footprint`: a GPR read beyond the footprint the shader declares
  *   (SP_CS_CTRL_REG0.FULLREGFOOTPRINT; with MERGEDREGS half registers count against it);
  * - `adreno.ir3.const-oob`: a const read at or beyond constlen (HLSQ_CS_CNTL.CONSTLEN);
@@ -24,14 +24,17 @@ const SEED = '004_0583f9f0ffcacefd.txt';
 const SS = 1;
 const SY = 2;
 
+/** Local-memory atomics (atomic.<op> .l, no .b/.g): ir3_legalize waits for them with (ss). */
+const LOCAL_ATOMIC = /^atomic\.[a-z]+$/;
 function isSy(i: Instr): boolean {
   if (i.cat === 5) return true;
   if (i.cat !== 6) return false;
+  if (LOCAL_ATOMIC.test(i.name)) return false;
   return /^(ldib|ldg|ldc|resinfo|atomic|ldp|getspid|getwid|getfiberid)/.test(i.name);
 }
 function isSs(i: Instr): boolean {
   if (i.cat === 4) return true;
-  if (/^ldl/.test(i.name)) return true;
+  if (/^ldl/.test(i.name) || LOCAL_ATOMIC.test(i.name)) return true;
   return i.dst.kind === K.GPR && !i.dst.half && i.dst.n >= SHARED_LO && i.dst.n < SHARED_HI;
 }
 

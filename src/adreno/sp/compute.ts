@@ -23,8 +23,8 @@ export interface ComputeJob {
   readonly ubo: SpContext['ubo'];
   /** GPU memory (ldg/stg). */
   readonly mem?: SpContext['mem'];
-  /** Texture descriptors (cat5). */
-  readonly tex?: SpContext['tex'];
+  /** Texture state (cat5): descriptors, bindless bases, border colours. */
+  readonly textures?: SpContext['textures'];
   readonly block: readonly [number, number, number];
   readonly groups: readonly [number, number, number];
   readonly waveSize: 64 | 128;
@@ -65,7 +65,7 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
     ibo: job.ibo,
     ubo: job.ubo,
     mem: job.mem,
-    tex: job.tex,
+    textures: job.textures,
     shared: new DataView(new ArrayBuffer(Math.max(job.sharedSize, 0))),
     diag,
     maxReg: job.fullRegs,

@@ -15,14 +15,16 @@ import { InputError } from '../../core/errors.js';
 import { parseJsonText } from '../../core/json.js';
 import { ELEM, compareBuffers, type ElemType } from '../../core/elements.js';
 import { gpuIdOf } from '../ir3/isa.js';
+import { assembleIr3 } from '../ir3/asm.js';
 import { decodeShader, type Instr } from './decode.js';
 import { bind } from './exec.js';
 import { CommandProcessor } from '../cp/cp.js';
 import type { ComputeJob, ComputeOptions } from './compute.js';
-import { buildDispatch, type BuiltDispatch } from './driver.js';
-import type { Ir3Buffer, Ir3Manifest } from './manifest.js';
+import { buildDispatch, type BuildOptions, type BuiltDispatch } from './driver.js';
+import type { Ir3Buffer, Ir3Manifest, Ir3Sampler, Ir3Texture } from './manifest.js';
+import { texFormatBytes } from './tex.js';
 
-export type { Ir3Buffer, Ir3Manifest } from './manifest.js';
+export type { Ir3Buffer, Ir3Manifest, Ir3Sampler, Ir3Texture } from './manifest.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -55,9 +57,11 @@ export function readIr3Manifest(path: string): Ir3Manifest {
   // a7xx manifests carry gpu_id 0 (they are identified by chip_id); then the name decides.
   const gpuId = typeof raw['gpu_id'] === 'number' && raw['gpu_id'] > 0 ? raw['gpu_id'] : gpuIdOf(String(raw['gpu'] ?? ''));
   if (gpuId === undefined) fail('gpu', 'must name the GPU (a630, a660, a730) when gpu_id is 0 or absent');
-  const regs = raw['regs'];
+  // Hand-written kernels may leave out regs (r0.x / r48.x preloads, 48 full registers) and
+  // constlen (enough vec4s for `consts`).
+  const regs = raw['regs'] ?? {};
   if (!isObj(regs)) fail('regs', 'must be an object');
-  const constlen = raw['constlen'];
+  const constlen = raw['constlen'] ?? Math.ceil((Array.isArray(raw['consts']) ? raw['consts'].length : 0) / 4);
   if (typeof constlen !== 'number' || constlen < 0) fail('constlen', 'must be a non-negative number');
   const consts = new Uint32Array(constlen * 4);
   const rc = raw['consts'] ?? [];
@@ -94,6 +98,8 @@ export function readIr3Manifest(path: string): Ir3Manifest {
     if (kind !== 'ubo' && spec.ibo === undefined && spec.tex === undefined) fail(`buffers.${name}.ibo`, 'an ssbo/image needs its IBO slot');
     bufs.push(spec);
   }
+  const textures = readTextures(raw['textures'], dir, bufs);
+  const samplers = readSamplers(raw['samplers']);
   const expect: Ir3Manifest['expect'] = {};
   const re = raw['expect'] ?? {};
   if (!isObj(re)) fail('expect', 'must be an object');
@@ -117,15 +123,81 @@ export function readIr3Manifest(path: string): Ir3Manifest {
     constlen,
     consts,
     buffers: bufs,
+    ...(textures.length ? { textures } : {}),
+    ...(samplers.length ? { samplers } : {}),
     outputs: Array.isArray(raw['outputs']) ? raw['outputs'].map(String) : [],
     expect,
   };
+}
+
+const TEX_TYPES = ['1d', '2d', '2d_array', '3d', 'cube'] as const;
+const WRAPS = ['repeat', 'clamp_to_edge', 'mirror_repeat', 'clamp_to_border', 'mirror_clamp'] as const;
+const posInt = (v: unknown, field: string, def?: number): number => {
+  const n = v === undefined ? def : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 16384) fail(field, 'must be an integer 1..16384');
+  return n;
+};
+const slotOf = (v: unknown, field: string, used: Set<number>): number => {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 127) fail(field, 'must be a slot 0..127');
+  if (used.has(v)) fail(field, `slot ${v} is bound twice`);
+  used.add(v);
+  return v;
+};
+
+/** `textures`: [{slot, format, type, width, height, depth, layout, file}] laid out by the driver. */
+function readTextures(v: unknown, dir: string, bufs: readonly Ir3Buffer[]): Ir3Texture[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail('textures', 'must be an array');
+  const used = new Set<number>(bufs.flatMap((b) => (b.tex === undefined ? [] : [b.tex])));
+  return v.map((t, k) => {
+    const f = `textures[${k}]`;
+    if (!isObj(t)) fail(f, 'must be an object');
+    const format = String(t['format'] ?? '');
+    if (!texFormatBytes(format)) fail(`${f}.format`, `${JSON.stringify(format)} is not a texture format the SP reads (FMT6_* UNORM/SNORM/UINT/SINT/FLOAT)`);
+    const type = String(t['type'] ?? '2d');
+    if (!(TEX_TYPES as readonly string[]).includes(type)) fail(`${f}.type`, `must be one of ${TEX_TYPES.join(', ')}`);
+    const layout = String(t['layout'] ?? 'linear');
+    if (layout !== 'linear' && layout !== 'tile6_3') fail(`${f}.layout`, 'must be linear or tile6_3');
+    const width = posInt(t['width'], `${f}.width`);
+    const height = type === '1d' ? 1 : posInt(t['height'], `${f}.height`, 1);
+    if (type === 'cube' && width !== height) fail(`${f}.height`, 'a cube face is square');
+    return {
+      slot: slotOf(t['slot'], `${f}.slot`, used),
+      format,
+      type: type as Ir3Texture['type'],
+      width,
+      height,
+      depth: posInt(t['depth'], `${f}.depth`, 1),
+      layout,
+      ...(typeof t['file'] === 'string' ? { file: resolve(dir, t['file']) } : {}),
+    };
+  });
+}
+
+/** `samplers`: [{slot, filter, wrap, unnorm, border}]. */
+function readSamplers(v: unknown): Ir3Sampler[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail('samplers', 'must be an array');
+  const used = new Set<number>();
+  return v.map((s, k) => {
+    const f = `samplers[${k}]`;
+    if (!isObj(s)) fail(f, 'must be an object');
+    const filter = String(s['filter'] ?? 'nearest');
+    if (filter !== 'nearest' && filter !== 'linear') fail(`${f}.filter`, 'must be nearest or linear');
+    const wrap = String(s['wrap'] ?? 'clamp_to_edge');
+    if (!(WRAPS as readonly string[]).includes(wrap)) fail(`${f}.wrap`, `must be one of ${WRAPS.join(', ')}`);
+    const b = s['border'] ?? [0, 0, 0, 0];
+    if (!Array.isArray(b) || b.length !== 4 || !b.every((x) => typeof x === 'number')) fail(`${f}.border`, 'must be 4 numbers');
+    return { slot: slotOf(s['slot'], `${f}.slot`, used), filter, wrap: wrap as Ir3Sampler['wrap'], unnorm: s['unnorm'] === true, border: b as [number, number, number, number] };
+  });
 }
 
 export interface DispatchOptions extends ComputeOptions {
   readonly diag?: Diagnostics;
   /** Shader words to run instead of the manifest's file (tests, assembled code). */
   readonly words?: Uint32Array;
+  /** More state programmed before the grid (driver.ts BuildOptions.state). */
+  readonly state?: BuildOptions['state'];
   /** Called with the built stream and memory before the CP runs it (e.g. to write an .rd). */
   readonly onBuilt?: (b: BuiltDispatch) => void;
 }
@@ -143,6 +215,11 @@ export interface DispatchResult {
   /** The command stream that ran, its memory and the CP that ran it. */
   readonly built: BuiltDispatch;
   readonly cp: CommandProcessor;
+}
+
+/** A manifest's `shader` naming ir3 assembly (`.s`, `.asm`, `.ir3`) rather than a binary. */
+export function isIr3Source(path: string): boolean {
+  return /\.(s|asm|ir3)$/i.test(path);
 }
 
 function loadFile(path: string, what: string): Uint8Array {
@@ -174,6 +251,14 @@ function variantMeta(m: Ir3Manifest): { instrlen?: number; branchstack?: number 
  */
 export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): DispatchResult {
   let words = opts.words;
+  if (!words && isIr3Source(m.shader)) {
+    const text = new TextDecoder().decode(loadFile(m.shader, 'shader'));
+    try {
+      words = assembleIr3(text, { gpuId: m.gpuId }, m.shader);
+    } catch (e) {
+      throw new InputError(`ir3 manifest: shader: ${m.shader}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
   if (!words) {
     const bin = loadFile(m.shader, 'shader');
     if (bin.length % 8) throw new InputError(`ir3: ${m.shader}: ${bin.length} bytes is not a whole number of instructions`);
@@ -185,8 +270,11 @@ export function runIr3Dispatch(m: Ir3Manifest, opts: DispatchOptions = {}): Disp
   const diag = opts.diag ?? new Diagnostics();
   const init = new Map<string, Uint8Array>();
   for (const b of m.buffers) if (b.file) init.set(b.name, loadFile(b.file, `buffers.${b.name}.file`));
-  const meta = opts.words ? {} : variantMeta(m);
-  const built = buildDispatch(m, words, init, meta);
+  (m.textures ?? []).forEach((t, k) => {
+    if (t.file) init.set(`texture ${t.slot}`, loadFile(t.file, `textures[${k}].file`));
+  });
+  const meta = opts.words || isIr3Source(m.shader) ? {} : variantMeta(m);
+  const built = buildDispatch(m, words, init, { ...meta, ...(opts.state ? { state: opts.state } : {}) });
   opts.onBuilt?.(built);
   const cp = new CommandProcessor(built.mem, {
     gen: built.gen,

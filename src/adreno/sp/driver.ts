@@ -10,7 +10,10 @@ import { RdWriter } from '../../formats/rd.js';
 import { ELEM } from '../../core/elements.js';
 import { CmdStream, hi32, lo32 } from '../cp/builder.js';
 import { encodeFields, genFromGpuId, type Gen } from '../regs/db.js';
-import type { Ir3Manifest } from './manifest.js';
+import type { Ir3Manifest, Ir3Texture } from './manifest.js';
+import { texFormatBytes } from './tex.js';
+import { alignUp, defaultPitch, linearToTile6, paddedHeight, tile6Supported, TILE6_A630 } from '../ubwc/tile6.js';
+import { InputError } from '../../core/errors.js';
 
 /** Shader instruction units of SP_CS_INSTRLEN and the ST6_SHADER NUM_UNIT: 128 bytes. */
 const INSTR_UNIT = 128;
@@ -34,6 +37,12 @@ export interface BuildOptions {
   readonly branchstack?: number;
   /** SP_CS_INSTRLEN (the variant's instrlen; default the binary's size in 128-byte units). */
   readonly instrlen?: number;
+  /**
+   * More state before the grid (textures, samplers, bindless sets, border colours): gets the
+   * stream and an allocator of GPU memory (tests and tools that program what a manifest has no
+   * key for).
+   */
+  readonly state?: (cs: CmdStream, alloc: (bytes: Uint8Array, label: string) => Segment) => void;
 }
 
 const has = (cs: CmdStream, name: string): boolean => {
@@ -60,6 +69,42 @@ export function texConst(gen: Gen, base: number, o: { elements: number } | { wid
   d[4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(base) }, gen);
   d[5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(base), DEPTH: 1 }, gen);
   return d;
+}
+
+const TEX_TYPE: Record<Ir3Texture['type'], string> = { '1d': 'A6XX_TEX_1D', '2d': 'A6XX_TEX_2D', '2d_array': 'A6XX_TEX_2D', '3d': 'A6XX_TEX_3D', cube: 'A6XX_TEX_CUBE' };
+
+/**
+ * The manifest's textures in GPU memory as fdl6 lays out level 0 (pitch and height alignment,
+ * TILE6_3 with the CP's default a630 bank parameters, layers 4 KiB aligned since ARRAY_PITCH
+ * counts 4 KiB units), each with its A6XX_TEX_CONST at t#slot.
+ */
+function layTextures(m: Ir3Manifest, gen: Gen, init: ReadonlyMap<string, Uint8Array>, alloc: (b: Uint8Array, l: string) => Segment, tex: number[][]): void {
+  for (const t of m.textures ?? []) {
+    const cpp = texFormatBytes(t.format)!;
+    const mode = t.layout === 'tile6_3' ? 'tile6_3' : 'linear';
+    if (mode === 'tile6_3' && !tile6Supported(cpp)) throw new InputError(`ir3 manifest: textures (slot ${t.slot}): TILE6_3 is modelled for 1, 2, 4, 8 and 16 bytes per texel, not ${cpp}`);
+    const layers = t.type === 'cube' ? 6 * t.depth : t.depth;
+    const pitch = defaultPitch(t.width, cpp, mode);
+    const layerSize = alignUp(pitch * (mode === 'tile6_3' ? paddedHeight(t.height, mode, cpp) : t.height), 4096);
+    const bytes = new Uint8Array(layerSize * layers);
+    const src = init.get(`texture ${t.slot}`);
+    const lb = t.width * t.height * cpp;
+    if (src && src.length < lb * layers) throw new InputError(`ir3 manifest: textures (slot ${t.slot}): the file has ${src.length} bytes, ${lb * layers} needed (${layers} layer(s) of ${t.width}x${t.height}x${cpp})`);
+    for (let z = 0; src && z < layers; z++) {
+      const lin = src.subarray(z * lb, (z + 1) * lb);
+      if (mode === 'tile6_3') bytes.set(linearToTile6(lin, t.width, t.height, cpp, pitch, TILE6_A630), z * layerSize);
+      else for (let y = 0; y < t.height; y++) bytes.set(lin.subarray(y * t.width * cpp, (y + 1) * t.width * cpp), z * layerSize + y * pitch);
+    }
+    const base = alloc(bytes, `texture ${t.slot}`).base;
+    const d = new Array<number>(16).fill(0);
+    d[0] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: mode === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX' }, gen);
+    d[1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: t.width, HEIGHT: t.height }, gen);
+    d[2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: pitch, TYPE: TEX_TYPE[t.type] }, gen);
+    d[3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: layerSize }, gen);
+    d[4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(base) }, gen);
+    d[5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(base), DEPTH: t.depth }, gen);
+    tex[t.slot] = d;
+  }
 }
 
 /** CP_LOAD_STATE6_FRAG header dword. */
@@ -101,6 +146,25 @@ export function buildDispatch(m: Ir3Manifest, words: Uint32Array, init: Readonly
     const desc = (): number[] => (b.kind === 'image' && width > 0 ? texConst(gen, s.base, { width, height: Math.ceil(b.count / width), pitch: width * 4 }) : texConst(gen, s.base, { elements: bytes.length / 4 }));
     if (b.ibo !== undefined) ibo[b.ibo] = desc();
     if (b.tex !== undefined) tex[b.tex] = desc();
+  }
+  layTextures(m, gen, init, alloc, tex);
+  const samp: number[][] = [];
+  let border: Float32Array | undefined;
+  for (const sm of m.samplers ?? []) {
+    const filter = sm.filter === 'linear' ? 'A6XX_TEX_LINEAR' : 'A6XX_TEX_NEAREST';
+    const wrap = `A6XX_TEX_${sm.wrap.toUpperCase()}`;
+    samp[sm.slot] = [
+      encodeFields('A6XX_TEX_SAMP.0', { XY_MAG: filter, XY_MIN: filter, WRAP_S: wrap, WRAP_T: wrap, WRAP_R: wrap }, gen),
+      encodeFields('A6XX_TEX_SAMP.1', { UNNORM_COORDS: sm.unnorm }, gen),
+      // Border colour entry = the slot (128-byte entries, fp32 r g b a first).
+      encodeFields('A6XX_TEX_SAMP.2', { BCOLOR: sm.slot }, gen),
+      0,
+    ];
+    if (sm.wrap === 'clamp_to_border') {
+      const b = border ?? new Float32Array(32 * 128);
+      b.set(sm.border, sm.slot * 32);
+      border = b;
+    }
   }
   const iboDesc = new Uint32Array(16 * ibo.length);
   ibo.forEach((d, k) => iboDesc.set(d, 16 * k));
@@ -151,6 +215,15 @@ export function buildDispatch(m: Ir3Manifest, words: Uint32Array, init: Readonly
     cs.reg64('SP_CS_TEX_CONST', texSeg.base);
     cs.reg('SP_CS_TEX_COUNT', tex.length);
   }
+  opts.state?.(cs, alloc);
+  if (samp.length) {
+    const d = new Uint32Array(4 * samp.length);
+    samp.forEach((x, k) => d.set(x, 4 * k));
+    const seg = alloc(new Uint8Array(d.buffer), 'samplers');
+    cs.pkt('CP_LOAD_STATE6_FRAG', [ls6(cs, 'SB6_CS_TEX', 'ST6_SHADER', 'SS6_INDIRECT', 0, samp.length), lo32(seg.base), hi32(seg.base)]);
+    cs.reg64('SP_CS_TEX_SAMP', seg.base);
+  }
+  if (border) cs.reg64('SP_TP_BORDER_COLOR_BASE_ADDR', alloc(new Uint8Array(border.buffer), 'border colours').base);
   // The grid (freedreno's launch_grid).
   cs.setMarker('RM6_COMPUTE');
   const [bx, by, bz] = m.block;

@@ -8,6 +8,7 @@ import type { Memory } from '../../core/memory.js';
 import { InputError } from '../../core/errors.js';
 import { K, T, f16ToF32, f32ToF16, type Instr, type Operand } from './decode.js';
 import { A0, P0, SHARED_HI, SHARED_LO, type Wave } from './wave.js';
+import { TEX_HANDLERS, type TexState } from './tex.js';
 
 /** Everything outside the wave an instruction may touch (one dispatch). */
 export interface SpContext {
@@ -18,8 +19,8 @@ export interface SpContext {
    * descriptor's dimensions (a buffer's element count in `width`) for resinfo.
    */
   readonly ibo: ({ data: DataView; pitch: number; width?: number; height?: number; depth?: number } | undefined)[];
-  /** Texture descriptors (t#) resolved by the CP: texel data, dimensions, row pitch, format. */
-  readonly tex?: (TexView | undefined)[];
+  /** Texture state (descriptors, bindless bases, border colours) for cat5 (tex.ts). */
+  readonly textures?: TexState | undefined;
   /** GPU memory for ldg/stg (global addresses); absent when the dispatch has none. */
   readonly mem?: Memory | undefined;
   /** UBOs by ir3 UBO index (GL binding + 1), for ldc (UBO ranges not pushed to consts). */
@@ -32,19 +33,6 @@ export interface SpContext {
   readonly maxHalf: number;
   /** Barrier bookkeeping, owned by the scheduler. */
   barGen: number;
-}
-
-/** A texture as cat5 reads it (A6XX_TEX_CONST resolved): linear texels of `bpe` bytes. */
-export interface TexView {
-  readonly data: DataView;
-  readonly width: number;
-  readonly height: number;
-  readonly depth: number;
-  /** Row pitch in bytes (0 for a texel buffer). */
-  readonly pitch: number;
-  readonly bpe: number;
-  /** a6xx_format name (FMT6_32_UINT ...). */
-  readonly format: string;
 }
 
 type Handler = (w: Wave, i: Instr, c: SpContext) => void;
@@ -446,7 +434,33 @@ const CAT0: Record<string, Handler> = {
   // a7xx: lock/unlock bracket the end of a shader; nothing to model for one SP.
   lock: (w) => next(w),
   unlock: (w) => next(w),
+  // call pushes the return PC on the fiber's call stack and branches; ret pops it.
+  call: (w, i) => {
+    const st = callStack(w);
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      (st[l] ??= []).push(w.pc[l]! + 1);
+      w.pc[l] = i.target;
+    }
+  },
+  ret: (w, i) => {
+    const st = callStack(w);
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const r = st[l]?.pop();
+      if (r === undefined) throw new InputError(`ir3: ret at pc ${i.pc} with an empty call stack (lane ${l})`);
+      w.pc[l] = r;
+    }
+  },
 };
+
+/** Per-fiber return addresses of call/ret, kept beside the wave. */
+const CALLS = new WeakMap<Wave, number[][]>();
+function callStack(w: Wave): number[][] {
+  let s = CALLS.get(w);
+  if (!s) CALLS.set(w, (s = []));
+  return s;
+}
 
 // cat6 --------------------------------------------------------------------------------------
 
@@ -603,8 +617,9 @@ function stg(w: Wave, i: Instr, c: SpContext): void {
 
 /**
  * atomic.g.<op> DST, SRC1, SRC2 (a6xx+ global atomics): the 64-bit address in the SRC1 pair, the
- * operand in SRC2; DST gets the old value. Lanes apply in lane order. (cmpxchg is not modelled:
- * where its comparand sits is not documented in the isaspec.)
+ * operand in SRC2; DST gets the old value. cmpxchg: the new value in SRC2 and the comparand in
+ * SRC2 + 1 (Mesa's ir3_a6xx.c collects (new, compare) for global_atomic_swap). Lanes apply in
+ * lane order.
  */
 function atomicG(op: string): Handler {
   const fn = ATOMIC[op]!;
@@ -616,7 +631,7 @@ function atomicG(op: string): Handler {
       if (!w.active[l]) continue;
       const a = gBase(w, i, c, l);
       const m = mem.read32(a);
-      mem.write32(a, fn(m, rdReg(w, v, false, l), 0, signed) >>> 0);
+      mem.write32(a, fn(m, rdReg(w, v, false, l), rdReg(w, v + 1, false, l), signed) >>> 0);
       wr(w, i.dst, l, 0, m);
     }
   };
@@ -630,54 +645,6 @@ function resinfo(w: Wave, i: Instr, c: SpContext): void {
     const b = iboOf(w, i, c, l);
     const dims = [b.width ?? b.data.byteLength / 4, b.height ?? 1, b.depth ?? 1];
     for (let k = 0; k < n; k++) wr(w, i.dst, l, k, dims[k]!);
-  }
-}
-
-// cat5 texture ops through descriptors --------------------------------------------------------
-
-function texOf(i: Instr, c: SpContext): TexView {
-  const k = fnum(i, 'TEX.TEX');
-  const t = c.tex?.[k];
-  if (!t) throw new InputError(`ir3: ${i.name} at pc ${i.pc} uses t#${k}, which the dispatch does not bind (no SB6_CS_TEX descriptor)`);
-  return t;
-}
-
-/** Components of a texel of a 32-bit-per-component format: missing ones read 0, alpha 1 (1.0 for floats). */
-function texel(t: TexView, a: number, out: number[]): void {
-  const comps = Math.max(1, t.bpe >> 2);
-  const one = t.format.includes('FLOAT') ? 0x3f800000 : 1;
-  for (let k = 0; k < 4; k++) out[k] = k < comps ? (a >= 0 && a + 4 * k + 4 <= t.data.byteLength ? t.data.getUint32(a + 4 * k, true) : 0) : k === 3 ? one : 0;
-}
-
-/**
- * isam: fetch the texel at integer coordinates (SRC1: x, then y unless 1D) from t#, without
- * filtering; out-of-range coordinates read 0. Each WRMASK component k lands in DST + k.
- */
-function isam(w: Wave, i: Instr, c: SpContext): void {
-  const t = texOf(i, c);
-  const oneD = fnum(i, '1D') !== 0;
-  const mask = fnum(i, 'WRMASK');
-  const s1 = i.src[0]!;
-  const v = [0, 0, 0, 0];
-  for (let l = 0; l < w.lanes; l++) {
-    if (!w.active[l]) continue;
-    const x = rdReg(w, s1.n, s1.half, l) | 0;
-    const y = oneD ? 0 : rdReg(w, s1.n + 1, s1.half, l) | 0;
-    const inside = x >= 0 && x < t.width && y >= 0 && y < t.height;
-    if (inside) texel(t, t.pitch ? y * t.pitch + x * t.bpe : x * t.bpe, v);
-    else v.fill(0);
-    for (let k = 0; k < 4; k++) if (mask & (1 << k)) wr(w, i.dst, l, k, v[k]!);
-  }
-}
-
-/** getsize: t#'s width, height, depth (a texel buffer: its element count) per WRMASK component. */
-function getsize(w: Wave, i: Instr, c: SpContext): void {
-  const t = texOf(i, c);
-  const mask = fnum(i, 'WRMASK');
-  const dims = [t.width, t.height, t.depth, 0];
-  for (let l = 0; l < w.lanes; l++) {
-    if (!w.active[l]) continue;
-    for (let k = 0; k < 4; k++) if (mask & (1 << k)) wr(w, i.dst, l, k, dims[k]!);
   }
 }
 
@@ -746,6 +713,24 @@ function stMem(priv: boolean): Handler {
   };
 }
 
+/**
+ * ldc.k c[a1.x], SRC1, SRC2: LOAD_SIZE vec4s of UBO SRC2 from vec4 SRC1 into the const file at
+ * a1.x (dwords): a series of ldc + stc (the isaspec doc). Read from the first active fiber.
+ */
+function ldck(w: Wave, i: Instr, c: SpContext): void {
+  const [off, idx] = i.src as [Operand, Operand];
+  const l = w.active.indexOf(1);
+  if (l < 0) return;
+  const u = c.ubo[rd(w, idx, l, 0, c)];
+  const src = rd(w, off, l, 0, c) * 16;
+  const dst = w.regs[(A0 + 1) * w.lanes + l]! | 0;
+  const n = Number(i.f['LOAD_SIZE'] ?? 1) * 4;
+  for (let k = 0; k < n; k++) {
+    const p = src + 4 * k;
+    if (dst + k >= 0 && dst + k < c.consts.length) c.consts[dst + k] = u && p + 4 <= u.byteLength ? u.getUint32(p, true) : 0;
+  }
+}
+
 function stc(w: Wave, i: Instr, c: SpContext): void {
   // c[OFFSET] counts dwords (c[1] is c0.y); #const-dst-a1 adds a1.x.
   const rel = i.f['DST'] === '#const-dst-a1';
@@ -762,6 +747,131 @@ function stc(w: Wave, i: Instr, c: SpContext): void {
 
 const u = (fn: (a: number, b: number, d: number) => number): Handler => iop(false, fn);
 const s = (fn: (a: number, b: number, d: number) => number): Handler => iop(true, fn);
+
+// cat1 swz / gat / sct: moves (with mov's conversions) that read every source before writing
+// any destination (the isaspec: "as-if the moves are executed in parallel").
+
+function gprOp(i: Instr, key: string, half: boolean): Operand {
+  return { kind: K.GPR, n: Number(i.f[key + '.REG.GPR'] ?? 0) * 4 + Number(i.f[key + '.REG.SWIZ'] ?? 0), half, neg: false, abs: false, r: false, imm: 0 };
+}
+
+function multiMov(pairs: (i: Instr) => [Operand, Operand][]): Handler {
+  return (w, i) => {
+    const st = Number(i.f['SRC_TYPE'] ?? T.U32);
+    const dt = Number(i.f['DST_TYPE'] ?? T.U32);
+    const round = Number(i.f['ROUND'] ?? 0);
+    const ps = pairs(i);
+    const vals = new Array<number>(ps.length);
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      for (let k = 0; k < ps.length; k++) vals[k] = convert(rdReg(w, ps[k]![0].n, ps[k]![0].half, l), st, dt, round);
+      for (let k = 0; k < ps.length; k++) wr(w, ps[k]![1], l, 0, vals[k]!);
+    }
+  };
+}
+
+const halves = (i: Instr): [boolean, boolean] => [Number(i.f['HALF'] ?? 0) !== 0, Number(i.f['DST_HALF'] ?? 0) !== 0];
+const step1 = (o: Operand, k: number): Operand => ({ ...o, n: o.n + k });
+
+const swz = multiMov((i) => {
+  const [sh, dh] = halves(i);
+  return [0, 1].map((k) => [gprOp(i, `SRC${k}`, sh), gprOp(i, `DST${k}`, dh)] as [Operand, Operand]);
+});
+const gat = multiMov((i) => {
+  const [sh, dh] = halves(i);
+  const d = gprOp(i, 'DST0', dh);
+  return [0, 1, 2, 3].map((k) => [gprOp(i, `SRC${k}`, sh), step1(d, k)] as [Operand, Operand]);
+});
+const sct = multiMov((i) => {
+  const [sh, dh] = halves(i);
+  const s0 = gprOp(i, 'SRC0', sh);
+  return [0, 1, 2, 3].map((k) => [step1(s0, k), gprOp(i, `DST${k}`, dh)] as [Operand, Operand]);
+});
+
+// cat5 subgroup shuffles (the isaspec's brcst.active / quad_shuffle docs; quads are fibers 4k..4k+3).
+
+/** quad_shuffle.*: DST = SRC1 of another fiber of the quad (brcst: SRC2's index; horiz/vert/diag: fiber ^ 1/2/3). */
+function quadShuffle(x: number): Handler {
+  return (w, i, c) => {
+    const s = i.src[0]!;
+    const vals = new Array<number>(w.lanes);
+    for (let l = 0; l < w.lanes; l++) vals[l] = rdReg(w, s.n, s.half, l);
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const from = x < 0 ? (l & ~3) | (rd(w, i.src[1]!, l, 0, c) & 3) : l ^ x;
+      wr(w, i.dst, l, 0, vals[from]!);
+    }
+  };
+}
+
+/**
+ * brcst.active.wN: in each cluster of N fibers, the last active fiber of the lower half
+ * broadcasts SRC1 to the active fibers of the upper half; other DSTs are unchanged.
+ */
+function brcstActive(w: Wave, i: Instr): void {
+  const n = Number(i.f['CLUSTER_SIZE'] ?? 2);
+  const s = i.src[0]!;
+  for (let base = 0; base < w.lanes; base += n) {
+    let from = -1;
+    for (let l = base + n / 2 - 1; l >= base; l--) if (w.active[l]) { from = l; break; }
+    if (from < 0) continue;
+    const v = rdReg(w, s.n, s.half, from);
+    for (let l = base + n / 2; l < base + n; l++) if (w.active[l]) wr(w, i.dst, l, 0, v);
+  }
+}
+
+/**
+ * Local-memory atomics (a3xx-style, still used on a6xx for shared memory): DST = old value of
+ * l[SRC1] (bytes), the operand in SRC2 (cmpxchg: the new value in SRC2, the comparand in
+ * SRC2 + 1, as Mesa's shared atomic swap collects them). Lanes apply in lane order.
+ */
+function atomicL(op: string): Handler {
+  const fn = ATOMIC[op]!;
+  return (w, i, c) => {
+    const [addr, val] = i.src as [Operand, Operand];
+    const signed = Number(i.f['TYPE'] ?? T.U32) === T.S32;
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const a = rd(w, addr, l, 0, c);
+      if (a < 0 || a + 4 > c.shared.byteLength) continue;
+      const m = c.shared.getUint32(a, true);
+      const d = rd(w, val, l, 0, c);
+      const cmp = val.kind === K.GPR ? rdReg(w, val.n + 1, false, l) : 0;
+      c.shared.setUint32(a, fn(m, d, cmp, signed) >>> 0, true);
+      wr(w, i.dst, l, 0, m);
+    }
+  };
+}
+
+/**
+ * dp2acc / dp4acc (the isaspec doc): DST = dot(SRC1, SRC2) + SRC3 over 8-bit lanes of the
+ * registers: all four bytes (dp4acc) or the low/high two (dp2acc, SRC_PACK). SRC_SIGN .mixed:
+ * SRC1 signed (i8) and SRC3 int32; .unsigned: u8 and uint32. SRC2 is u8. (sat) clamps to the
+ * 32-bit range of that signedness, else the sum wraps.
+ */
+function dpacc(n: 2 | 4): Handler {
+  return (w, i, c) => {
+    const mixed = Number(i.f['SRC_SIGN'] ?? 0) === 1;
+    const first = n === 2 && Number(i.f['SRC_PACK'] ?? 0) === 1 ? 2 : 0;
+    const [s1, s2, s3] = i.src as [Operand, Operand, Operand];
+    for (let k = 0; k < reps(i); k++)
+      for (let l = 0; l < w.lanes; l++) {
+        if (!w.active[l]) continue;
+        const a = rd(w, s1, l, k, c);
+        const b = rd(w, s2, l, k, c);
+        const acc3 = rd(w, s3, l, k, c);
+        let r = mixed ? acc3 | 0 : acc3 >>> 0;
+        if (s3.neg) r = -r;
+        for (let j = first; j < first + n; j++) {
+          let x = (a >>> (8 * j)) & 0xff;
+          if (mixed) x = (x << 24) >> 24;
+          r += x * ((b >>> (8 * j)) & 0xff);
+        }
+        if (i.sat) r = mixed ? Math.min(0x7fffffff, Math.max(-0x80000000, r)) : Math.min(0xffffffff, Math.max(0, r));
+        wr(w, i.dst, l, k, r >>> 0);
+      }
+  };
+}
 
 const HANDLERS: Record<string, Handler> = {
   ...CAT0,
@@ -856,16 +966,35 @@ const HANDLERS: Record<string, Handler> = {
   stg,
   'stg.a': stg,
   'resinfo.b': resinfo,
-  isam,
-  getsize,
+  ...TEX_HANDLERS,
   getfiberid: getId('fiber'),
   getwid: getId('wave'),
   getspid: getId('sp'),
   ldlw: ldMem(false),
   stlw: stMem(false),
+  'ldc.k': ldck,
+  // Cache maintenance and sleep: the model's memory is coherent and untimed, so they change nothing.
+  dccln: () => {},
+  dcinv: () => {},
+  dcflu: () => {},
+  icinv: () => {},
+  ccinv: () => {},
+  tcinv: () => {},
+  sleep: () => {},
+  dp2acc: dpacc(2),
+  dp4acc: dpacc(4),
+  swz,
+  gat,
+  sct,
+  'brcst.active': brcstActive,
+  'quad_shuffle.brcst': quadShuffle(-1),
+  'quad_shuffle.horiz': quadShuffle(1),
+  'quad_shuffle.vert': quadShuffle(2),
+  'quad_shuffle.diag': quadShuffle(3),
 };
 for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.b.${op}`] = atomicB(op);
-for (const op of Object.keys(ATOMIC)) if (op !== 'cmpxchg') HANDLERS[`atomic.g.${op}`] = atomicG(op);
+for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.g.${op}`] = atomicG(op);
+for (const op of Object.keys(ATOMIC)) HANDLERS[`atomic.${op}`] = atomicL(op);
 
 /** Leaf names the executor runs. */
 export const IMPLEMENTED: ReadonlySet<string> = new Set(Object.keys(HANDLERS));
