@@ -183,16 +183,20 @@ function reg64(cp: CommandProcessor, regs: RegisterSpace, name: string): number 
 }
 
 /** The CS texture state: SB6_CS_TEX descriptors, SP_CS_BINDLESS_BASE[n], the border colours. */
-function texState(cp: CommandProcessor): TexState {
+/**
+ * The texture state a stage's cat5 instructions see: its t#/s# descriptors and the bindless bases
+ * (`SP_CS_BINDLESS_BASE` for compute, `SP_BINDLESS_BASE` for the graphics stages).
+ */
+export function texState(cp: CommandProcessor, tex: TexState['tex'] = cp.cs.tex, samp: TexState['samp'] = cp.cs.samp, base = 'SP_CS_BINDLESS_BASE'): TexState {
   const regs = cp.regsDb;
   const bindless: BindlessBase[] = [];
-  for (let n = 0; has(regs, `SP_CS_BINDLESS_BASE[${n}].DESCRIPTOR`); n++) {
-    const o = regs.reg(`SP_CS_BINDLESS_BASE[${n}].DESCRIPTOR`);
+  for (let n = 0; has(regs, `${base}[${n}].DESCRIPTOR`); n++) {
+    const o = regs.reg(`${base}[${n}].DESCRIPTOR`);
     const f = decodeFields(regs.at(o)!.type, cp.readReg(o), cp.readReg(o + 1), cp.gen);
     // DESC_SIZE: the descriptor stride is 2 << N dwords.
     if (f['ADDR']) bindless[n] = { addr: f['ADDR'], stride: (2 << f['DESC_SIZE']!) * 4 };
   }
-  return { gen: cp.gen, tex: cp.cs.tex, samp: cp.cs.samp, bindless, border: reg64(cp, regs, 'SP_TP_BORDER_COLOR_BASE_ADDR'), tile6: cp.tile6 };
+  return { gen: cp.gen, tex, samp, bindless, border: reg64(cp, regs, 'SP_TP_BORDER_COLOR_BASE_ADDR'), tile6: cp.tile6 };
 }
 
 /** Gather the dispatch from registers and CS state; run it on the SP (or say what is missing). */

@@ -19,7 +19,7 @@ import type { CommandProcessor } from './cp.js';
 import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
-import { loadState6, resolveTexConst, stateData, unitDwords } from './handlers-compute.js';
+import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
 import type { TileMode } from '../ubwc/tile6.js';
 
 /** VS / FS state loaded by CP_LOAD_STATE6_GEOM / _FRAG (SB6_VS_SHADER, SB6_FS_SHADER). */
@@ -195,16 +195,13 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     if (!words) return undefined;
     const cntl = stage === 'vs' ? 'HLSQ_VS_CNTL' : 'HLSQ_FS_CNTL';
     // Texture descriptors: an all-zero one is an unused slot; a texture outside memory is missing.
-    const tex: NonNullable<StageProgram['tex']> = [];
     st[stage].tex.forEach((d, k) => {
       if (!d || d.every((x) => x === 0)) return;
       const t = resolveTexConst(d, cp.gen);
-      const seg = cp.mem.find(t.base, Math.max(1, t.size));
-      if (!seg) missing.push(`${S} texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
-      else tex[k] = { data: new DataView(seg.u8.buffer, seg.u8.byteOffset + (t.base - seg.base), t.size), width: t.width, height: t.height, depth: t.depth, pitch: t.pitch, bpe: t.bytesPerElem, format: t.format };
+      if (!cp.mem.find(t.base, Math.max(1, t.size))) missing.push(`${S} texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
     });
     return {
-      tex,
+      textures: texState(cp, st[stage].tex, st[stage].samp, 'SP_BINDLESS_BASE'),
       gpuId: cp.gpuId,
       words,
       consts: st[stage].consts.slice(0, R.f(cntl, 'CONSTLEN') * 4),

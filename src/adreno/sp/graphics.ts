@@ -25,7 +25,7 @@ export interface StageProgram {
   readonly halfRegs: number;
   /** Memory for ldg/stg, texture views. */
   readonly mem?: SpContext['mem'];
-  readonly tex?: SpContext['tex'];
+  readonly textures?: SpContext['textures'];
   readonly ubo?: SpContext['ubo'];
 }
 
@@ -73,7 +73,7 @@ function prepare(p: StageProgram, diag: Diagnostics, check: boolean): Prepared {
     ibo: [],
     ubo: p.ubo ?? [],
     mem: p.mem,
-    tex: p.tex,
+    textures: p.textures,
     shared: new DataView(new ArrayBuffer(0)),
     diag,
     maxReg: p.fullRegs,
