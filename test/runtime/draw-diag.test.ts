@@ -98,7 +98,7 @@ test('GFX9/GFX10.3 draws of unmodelled stage setups (tessellation, legacy GS, GF
 });
 
 test('MIMG: unmodelled image forms are reported once and write 0', () => {
-  const ps = ['image_sample v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_3D', 's_waitcnt vmcnt(0)', 'exp mrt0 v10, v10, v10, v10 done', 's_endpgm'];
+  const ps = ['image_sample v10, v[0:2], s[0:7], s[8:11] dmask:0x1 dim:SQ_RSRC_IMG_CUBE', 's_waitcnt vmcnt(0)', 'exp mrt0 v10, v10, v10, v10 done', 's_endpgm'];
   const got = ids((s) => {
     s.buffers = { ...(s.buffers as object), tex: { type: 'f32', values: [1, 2, 3, 4] } };
     s.shaders = { ...(s.shaders as object), ps: { source: ps } };
