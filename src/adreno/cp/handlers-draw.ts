@@ -9,6 +9,8 @@ import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
 import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js';
 import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
+import { VscReader } from '../vsc/vsc.js';
+import { lrzCntl, regAddr } from './handlers-event.js';
 
 /** Groups of { d0, addr lo, addr hi }: remember per mode (dirty when changed), drop, or run now (LOAD_IMMED). */
 function setDrawState(cp: CommandProcessor, r: PacketRecord): number {
@@ -72,7 +74,12 @@ function setMarker(cp: CommandProcessor, r: PacketRecord): number {
   if (m === 1) cp.mode = 'SYSMEM';
   else if (m === 2) cp.mode = 'BINNING';
   else if (m === 4) cp.mode = 'GMEM';
-  if (prev !== cp.mode) cp.count(9); // PERF_CP_MODE_SWITCH
+  if (prev !== cp.mode) {
+    cp.count(9); // PERF_CP_MODE_SWITCH
+    if (cp.mode === 'BINNING') cp.vsc.begin();
+    else if (prev === 'BINNING') cp.vsc.end();
+    if (cp.mode === 'SYSMEM') cp.vscReader = undefined;
+  }
   return 0;
 }
 
@@ -81,10 +88,21 @@ function setMarker(cp: CommandProcessor, r: PacketRecord): number {
  * first, may be killed by draw predication, and is CP_EVENT_START, the work, CONTEXT_DONE,
  * CP_EVENT_END (the banks switch).
  */
+/** Does the visibility stream decide draws now (GMEM pass, CP_SET_BIN_DATA5 given, no override)? */
+export function vscActive(cp: CommandProcessor): boolean {
+  return cp.mode === 'GMEM' && cp.vscReader !== undefined && (cp.cpState.get('CP_SET_VISIBILITY_OVERRIDE')?.[0] ?? 0) === 0;
+}
+
 function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord): void {
   if (kind === 'draw') runDrawStates(cp, r.level);
   const killed = kind === 'draw' && cp.predGlobal && cp.predLocal && !cp.predPass;
   if (killed) cp.count(8); // PERF_CP_PREDICATED_DRAWS_KILLED
+  const invisible = kind === 'draw' && !killed && vscActive(cp) && !cp.vscReader!.next();
+  if (invisible) cp.vscSkippedDraws++;
+  if (kind === 'draw' && !killed && !invisible) {
+    const cntl = lrzCntl(cp);
+    if (cntl.ENABLE) cp.lrz.draw(cntl, regAddr(cp, 'GRAS_LRZ_FAST_CLEAR_BUFFER_BASE'), cp.readReg(cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')));
+  }
   const bank = cp.ctx;
   const state: Map<number, number> = new Map();
   if (cp.snapshots) {
@@ -92,8 +110,14 @@ function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord)
     for (let k = 0; k < b.length; k++) if (b[k]) state.set(CTX_LO + k, b[k]!);
     for (const o of cp.written) state.set(o, cp.regs[o]!);
   }
-  cp.work.push({ kind, packet: r.name, payload: Array.from(r.payload), iova: r.iova, level: r.level, mode: cp.mode, marker: cp.marker, bank, killed, state, cpState: new Map(cp.cpState), bin: cp.binIndex, thread: cp.thread });
-  if (!killed) {
+  const w: WorkRecord = { kind, packet: r.name, payload: Array.from(r.payload), iova: r.iova, level: r.level, mode: cp.mode, marker: cp.marker, bank, killed, state, cpState: new Map(cp.cpState), bin: cp.binIndex, thread: cp.thread, ...(invisible ? { invisible } : {}) };
+  cp.work.push(w);
+  if (kind === 'draw' && !killed && cp.mode === 'BINNING' && cp.vsc.running) {
+    const boxes = cp.binningHook?.(cp, w);
+    if (!boxes) cp.report('adreno.vsc.no-geometry', 'info', `binning-pass draw at 0x${r.iova.toString(16)}: no geometry for it (no binning hook result); binned as visible in every bin`);
+    cp.vsc.draw(boxes);
+  }
+  if (!killed && !invisible) {
     cp.ctxDone[cp.ctx] = true;
     cp.count(11);
     cp.switchContext();
@@ -160,10 +184,14 @@ function endBin(): number {
   return 0;
 }
 
-/** Binning state: kept and handed to draws (the rendering issue interprets it). */
+/** Binning state: kept and handed to draws; CP_SET_BIN_DATA5 also opens the bin's visibility stream (vsc/vsc.ts). */
 function binningState(cp: CommandProcessor, r: PacketRecord): number {
   const p = r.payload;
   cp.cpState.set(r.name === 'CP_SET_PSEUDO_REG' ? `${r.name}:${p[0] ?? 0}` : r.name, Array.from(p));
+  if (r.name === 'CP_SET_BIN_DATA5') {
+    need(cp, r, 7);
+    cp.vscReader = new VscReader({ readReg: (o) => cp.readReg(o), writeReg: (o, v) => cp.writeReg(o, v, true), regOf: (n) => cp.regsDb.reg(n), read32: (a) => cp.mem.read32(a), write32: (a, v) => cp.mem.write32(a, v), report: (id, sev, msg) => cp.report(id, sev, msg) }, Array.from(p));
+  }
   return 0;
 }
 

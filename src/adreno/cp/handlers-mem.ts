@@ -154,9 +154,25 @@ function contextRegBunch2(cp: CommandProcessor, r: PacketRecord): number {
   return 0;
 }
 
+/**
+ * CP_REG_WRITE: the write, and with TRACKER TRACK_LRZ (a650's firmware) the LRZ tracking: an
+ * LRZ_FLUSH when GRAS_LRZ_CNTL.GREATER changes, DIR changes (unless the old value is GE or the
+ * new one DISABLED), or GRAS_LRZ_DEPTH_VIEW changes (adreno_pm4.xml's reg_tracker).
+ */
 function regWrite(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 3);
-  cp.writeReg(r.payload[1]! & 0x3ffff, r.payload[2]!, r.level === 0);
+  const off = r.payload[1]! & 0x3ffff;
+  const v = r.payload[2]! >>> 0;
+  if ((r.payload[0]! & 0xf) === 8) {
+    const old = cp.readReg(off);
+    let flush = false;
+    if (off === cp.regsDb.reg('GRAS_LRZ_CNTL')) {
+      const greater = (x: number): number => (x >>> 2) & 1, dir = (x: number): number => (x >>> 6) & 3;
+      flush = greater(old) !== greater(v) || (dir(old) !== dir(v) && dir(old) !== 1 && dir(v) !== 0 /* CUR_DIR_GE 1, CUR_DIR_DISABLED 0 as the tracker's doc names them */);
+    } else if (off === cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')) flush = old !== v;
+    if (flush) cp.lrz.flush();
+  }
+  cp.writeReg(off, v, r.level === 0);
   return 0;
 }
 
