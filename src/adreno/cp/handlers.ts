@@ -36,15 +36,17 @@ function countDraws(cp: CommandProcessor, iova: number, dwords: number): number 
 }
 
 /**
- * Call an IB one level down; no IB3. From IB1+ while CP_SKIP_IB2_ENABLE_* is set: with a
- * visibility stream in force (GMEM pass after CP_SET_BIN_DATA5) the IB2 is skipped when none of
- * its draws is visible in the bin (the stream advances past them); without one it is skipped.
+ * Call an IB one level down; no IB3. From IB1+ while CP_SKIP_IB2_ENABLE_* is set and a visibility
+ * stream is in force (GMEM pass after CP_SET_BIN_DATA5, no visibility override) the IB2 is
+ * skipped when none of its draws is visible in the bin (the stream advances past them). Without a
+ * stream the enables change nothing: freedreno sets LOCAL in sysmem and non-binned GMEM passes
+ * and its IB2 draws run there.
  */
 function indirectBuffer(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 3);
   const level = r.level;
   if (level >= 1 && (cp.skipIb2Global || cp.skipIb2Local)) {
-    if (!vscActive(cp)) return 0;
+    if (vscActive(cp)) {
     const addr = a64(r.payload, 0), size = r.payload[2]! & 0xfffff;
     const k = countDraws(cp, addr, size);
     let any = false;
@@ -54,6 +56,7 @@ function indirectBuffer(cp: CommandProcessor, r: PacketRecord): number {
       cp.vscSkippedDraws += k;
       cp.vscSkippedIbs++;
       return 0;
+    }
     }
   }
   if (level >= 2) {

@@ -73,10 +73,11 @@ export function gmemModelled(gpuId: number): boolean {
 /** Bits per component of an FMT6 format, from its name (FMT6_8_8_8_8_UNORM -> [8,8,8,8], FMT6_Z24_UNORM_S8_UINT -> [24,8]). */
 export function formatWidths(name: string): number[] {
   const w: number[] = [];
+  let typed = false;
   for (const t of name.replace(/^FMT6_/, '').split('_')) {
-    if (/^\d+$/.test(t)) w.push(Number(t));
+    if (/^\d+$/.test(t) && !typed) w.push(Number(t));
     else if (/^[ZSX]\d+$/.test(t)) w.push(Number(t.slice(1)));
-    else if (w.length) break;
+    else typed = true;
   }
   return w;
 }

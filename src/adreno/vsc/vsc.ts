@@ -191,7 +191,6 @@ export class VscWriter {
     this.draws = 0;
     this.primitives = 0;
     this.overflowReported = false;
-    if (!this.binW || !this.binH) this.host.report('adreno.vsc.no-bin-size', 'error', 'binning pass with VSC_BIN_SIZE 0: no primitive can be binned');
     this.publish();
   }
 
@@ -202,6 +201,7 @@ export class VscWriter {
   /** One draw of the binning pass; `boxes` undefined = geometry unknown: visible in every bin. */
   draw(boxes: readonly PrimBox[] | undefined): void {
     if (!this.active) return;
+    if ((!this.binW || !this.binH) && this.draws === 0) this.host.report('adreno.vsc.no-bin-size', 'error', 'binning-pass draw with VSC_BIN_SIZE 0: no primitive can be binned');
     const masks = this.pipes.map(() => 0);
     const primMasks: number[][] = this.pipes.map(() => []);
     const all = boxes === undefined;
