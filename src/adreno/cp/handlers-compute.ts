@@ -12,6 +12,7 @@
 import { InputError } from '../../core/errors.js';
 import { decodeFields, enumName, type RegisterSpace } from '../regs/db.js';
 import { runCompute, type ComputeJob } from '../sp/compute.js';
+import { loadGfxState } from './handlers-gfx.js';
 import type { CommandProcessor } from './cp.js';
 import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
@@ -96,6 +97,11 @@ export function loadState6(cp: CommandProcessor, r: PacketRecord): number {
   cp.loadStates.push({ packet: r.name, dstOff: dst, stateType: f['STATE_TYPE']!, stateSrc: f['STATE_SRC']!, stateBlock: block, numUnit: units, ...(src !== 'SS6_DIRECT' && p.length >= 3 ? { addr: a64(p, 1) } : {}) });
   const cs = cp.cs;
   const isCs = block === 'SB6_CS_SHADER' || block === 'SB6_CS_TEX' || block === 'SB6_CS_IBO';
+  if ((block === 'SB6_VS_SHADER' || block === 'SB6_FS_SHADER') && (type === 'ST6_SHADER' || type === 'ST6_CONSTANTS')) {
+    const data = stateData(cp, r, src, units * unitDwords(block, type), `${block} ${type}`);
+    if (data) loadGfxState(cp, block, type, dst, data);
+    return 0;
+  }
   if (!isCs) return 0;
   const ud = unitDwords(block, type);
   const data = stateData(cp, r, src, units * ud, `${block} ${type}`);

@@ -7,6 +7,7 @@
 import type { CommandProcessor, WorkRecord } from './cp.js';
 import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
 import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js';
+import { execDraw } from './handlers-gfx.js';
 import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
 import { VscReader } from '../vsc/vsc.js';
@@ -124,7 +125,10 @@ function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord)
   }
 }
 
+/** A draw runs its dirty groups, then (in SYSMEM mode, unless predicated off) the pipeline, then is recorded. */
 function draw(cp: CommandProcessor, r: PacketRecord): number {
+  runDrawStates(cp, r.level);
+  if (!(cp.predGlobal && cp.predLocal && !cp.predPass) && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') execDraw(cp, r);
   record(cp, 'draw', r);
   return 0;
 }

@@ -1,0 +1,402 @@
+/**
+ * Draws in SYSMEM (bypass) mode: at CP_DRAW_INDX_OFFSET / CP_DRAW_INDIRECT / CP_DRAW_INDX_INDIRECT
+ * the registers of the bank being filled and the loaded VS/FS state become a `DrawJob`
+ * (pc/draw.ts) and run into the render targets RB_MRT[i] / RB_DEPTH_BUFFER / RB_STENCIL_BUFFER
+ * name in GPU memory. In GMEM and BINNING modes the draw is only recorded (the tiled path runs
+ * `gatherDraw` with its own surfaces). What a draw lacks (no shader, buffers outside memory) is
+ * said by `adreno.cp.draw-not-run`; documented illegal states have their own ids.
+ */
+import { decodeFields, enumName, type RegisterSpace } from '../regs/db.js';
+import { fmt6, type Fmt6 } from '../rb/fmt6.js';
+import { sysmemColor, sysmemDepth, sysmemStencil, type ColorSurface, type DepthSurface, type RbState, type RbTargets, type StencilFace, type StencilSurface } from '../rb/output.js';
+import { STANDARD_SAMPLES, intersect, type Rect } from '../gras/raster.js';
+import { runDrawJob, type DrawJob, type DrawResult } from '../pc/draw.js';
+import type { IndexSource } from '../pc/assemble.js';
+import { vertexFormat, type VfdState } from '../vfd/fetch.js';
+import { vsOutputs } from '../vpc/varyings.js';
+import type { StageProgram } from '../sp/graphics.js';
+import type { CommandProcessor } from './cp.js';
+import { a64, need } from './exec.js';
+import type { PacketRecord } from './walker.js';
+import { InputError } from '../../core/errors.js';
+import type { TileMode } from '../ubwc/tile6.js';
+
+/** VS / FS state loaded by CP_LOAD_STATE6_GEOM / _FRAG (SB6_VS_SHADER, SB6_FS_SHADER). */
+export interface GfxStageState {
+  shader: Uint32Array | undefined;
+  readonly consts: Uint32Array;
+}
+const STAGES = new WeakMap<CommandProcessor, Record<'vs' | 'fs', GfxStageState>>();
+export function gfxState(cp: CommandProcessor): Record<'vs' | 'fs', GfxStageState> {
+  let s = STAGES.get(cp);
+  if (!s) {
+    s = { vs: { shader: undefined, consts: new Uint32Array(256 * 4) }, fs: { shader: undefined, consts: new Uint32Array(256 * 4) } };
+    STAGES.set(cp, s);
+  }
+  return s;
+}
+
+/** CP_LOAD_STATE6 into SB6_VS_SHADER / SB6_FS_SHADER (called by loadState6 with the data it read). */
+export function loadGfxState(cp: CommandProcessor, block: string, type: string, dst: number, data: Uint32Array): void {
+  const st = gfxState(cp)[block === 'SB6_VS_SHADER' ? 'vs' : 'fs'];
+  if (type === 'ST6_SHADER') st.shader = data;
+  else if (type === 'ST6_CONSTANTS') st.consts.set(data.subarray(0, Math.max(0, Math.min(data.length, st.consts.length - dst * 4))), dst * 4);
+}
+
+/** One draw the pipeline ran (or did not). */
+export interface DrawRun {
+  readonly iova: number;
+  readonly packet: string;
+  readonly ran: boolean;
+  readonly missing: readonly string[];
+  readonly result?: DrawResult;
+}
+const RUNS = new WeakMap<CommandProcessor, DrawRun[]>();
+/** The draws a CP ran, in order. */
+export function drawRuns(cp: CommandProcessor): DrawRun[] {
+  let r = RUNS.get(cp);
+  if (!r) RUNS.set(cp, (r = []));
+  return r;
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+const asFloat = (b: number): number => {
+  u32[0] = b;
+  return f32[0]!;
+};
+
+/** Register access by name for one draw. */
+class Regs {
+  readonly cp: CommandProcessor;
+  readonly db: RegisterSpace;
+  constructor(cp: CommandProcessor, db: RegisterSpace) {
+    this.cp = cp;
+    this.db = db;
+  }
+  raw(name: string): number {
+    return this.cp.readReg(this.db.reg(name));
+  }
+  f(name: string, field: string): number {
+    const o = this.db.reg(name);
+    return decodeFields(this.db.at(o)!.type, this.cp.readReg(o), 0, this.cp.gen)[field] ?? 0;
+  }
+  float(name: string): number {
+    return asFloat(this.raw(name));
+  }
+  addr(name: string): number {
+    const o = this.db.reg(name);
+    return this.cp.readReg(o + 1) * 2 ** 32 + this.cp.readReg(o);
+  }
+  e(enumType: string, v: number): string {
+    return enumName(enumType, v, this.cp.gen) ?? String(v);
+  }
+}
+
+/** The draw's counts from the packet (indirect forms read them from memory). */
+interface DrawParams {
+  readonly initiator: number;
+  readonly instances: number;
+  readonly count: number;
+  readonly firstIndex: number;
+  readonly indexBase: number;
+  readonly maxIndices: number;
+  readonly vertexOffset?: number;
+  readonly firstInstance?: number;
+}
+
+function drawParams(cp: CommandProcessor, r: PacketRecord, missing: string[]): DrawParams | undefined {
+  const p = r.payload;
+  const rd = (addr: number, n: number): number[] | undefined => {
+    const seg = cp.mem.find(addr, n * 4);
+    if (!seg) {
+      missing.push(`indirect parameters at 0x${addr.toString(16)} not in memory`);
+      return undefined;
+    }
+    return Array.from({ length: n }, (_, k) => seg.dv.getUint32(addr - seg.base + 4 * k, true));
+  };
+  if (r.name === 'CP_DRAW_INDX_OFFSET') {
+    need(cp, r, 3);
+    return { initiator: p[0]!, instances: p[1]!, count: p[2]!, firstIndex: p[3] ?? 0, indexBase: a64(p, 4), maxIndices: p[6] ?? 0 };
+  }
+  if (r.name === 'CP_DRAW_INDIRECT') {
+    need(cp, r, 3);
+    // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex, firstInstance.
+    const d = rd(a64(p, 1), 4);
+    if (!d) return undefined;
+    return { initiator: p[0]!, count: d[0]!, instances: d[1]!, firstIndex: 0, indexBase: 0, maxIndices: 0, vertexOffset: d[2]!, firstInstance: d[3]! };
+  }
+  if (r.name === 'CP_DRAW_INDX_INDIRECT') {
+    need(cp, r, 6);
+    // VkDrawIndexedIndirectCommand: indexCount, instanceCount, firstIndex, vertexOffset, firstInstance.
+    const d = rd(a64(p, 4), 5);
+    if (!d) return undefined;
+    return { initiator: p[0]!, count: d[0]!, instances: d[1]!, firstIndex: d[2]!, indexBase: a64(p, 1), maxIndices: p[3]!, vertexOffset: d[3]! | 0, firstInstance: d[4]! };
+  }
+  missing.push(`${r.name} is not modelled`);
+  return undefined;
+}
+
+function footprintCheck(cp: CommandProcessor, what: string, regid: number, comps: number, full: number, id: string): void {
+  if (regid >= 0xfc) return;
+  if (((regid + comps - 1) >> 2) >= full) cp.report(id, 'error', `${what} r${regid >> 2}.${'xyzw'[regid & 3]} is beyond the register footprint (FULLREGFOOTPRINT ${full}): its value is undefined`);
+}
+
+/** Gather the draw's job from the registers and loaded state; `missing` says why not. */
+export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJob; missing: string[] } {
+  const R = new Regs(cp, cp.regsDb);
+  const missing: string[] = [];
+  const dp = drawParams(cp, r, missing);
+  if (!dp) return { missing };
+  const ini = decodeFields('vgt_draw_initiator_a4xx', dp.initiator, 0, cp.gen);
+  const prim = R.e('pc_di_primtype', ini['PRIM_TYPE']!);
+  const srcSel = R.e('pc_di_src_sel', ini['SOURCE_SELECT']!);
+  const st = gfxState(cp);
+
+  // Shaders: loaded state, else SP_xS_OBJ_START + SP_xS_INSTRLEN.
+  const program = (stage: 'vs' | 'fs'): StageProgram | undefined => {
+    const S = stage.toUpperCase();
+    const instrlen = R.raw(`SP_${S}_INSTRLEN`);
+    let words = st[stage].shader;
+    if (!words && instrlen) {
+      const addr = R.addr(`SP_${S}_OBJ_START`);
+      const seg = cp.mem.find(addr, instrlen * 128);
+      if (seg) words = new Uint32Array(seg.u8.slice(addr - seg.base, addr - seg.base + instrlen * 128).buffer);
+      else missing.push(`${stage.toUpperCase()} shader at 0x${addr.toString(16)} not in memory`);
+    }
+    if (!words) return undefined;
+    const cntl = stage === 'vs' ? 'HLSQ_VS_CNTL' : 'HLSQ_FS_CNTL';
+    return {
+      gpuId: cp.gpuId,
+      words,
+      consts: st[stage].consts.slice(0, R.f(cntl, 'CONSTLEN') * 4),
+      fullRegs: R.f(`SP_${S}_CTRL_REG0`, 'FULLREGFOOTPRINT'),
+      halfRegs: R.f(`SP_${S}_CTRL_REG0`, 'HALFREGFOOTPRINT'),
+      mem: cp.mem,
+    };
+  };
+  const vsEnabled = R.f('HLSQ_VS_CNTL', 'ENABLED') === 1;
+  const vs = vsEnabled ? program('vs') : undefined;
+  if (!vs) {
+    // A stream that never programmed the VS (compute-only or synthetic) is not run; one that
+    // enabled the VS without any code is the illegal "draw with no shader loaded".
+    if (vsEnabled && !missing.length) cp.report('adreno.sp.no-shader', 'error', `${r.name}: HLSQ_VS_CNTL ENABLED but no vertex shader (SP_VS_INSTRLEN ${R.raw('SP_VS_INSTRLEN')}, nothing loaded into SB6_VS_SHADER): the draw does nothing`);
+    missing.push(vsEnabled ? 'vertex shader code' : 'vertex shader (HLSQ_VS_CNTL not enabled)');
+    return { missing };
+  }
+  const fsEnabled = R.f('HLSQ_FS_CNTL', 'ENABLED') === 1;
+  const fs = fsEnabled ? program('fs') : undefined;
+
+  // VFD.
+  const nFetch = R.f('VFD_CONTROL_0', 'FETCH_CNT');
+  const nDecode = R.f('VFD_CONTROL_0', 'DECODE_CNT');
+  const fetch = Array.from({ length: nFetch }, (_, i) => ({ base: R.addr(`VFD_FETCH[${i}].BASE`), size: R.raw(`VFD_FETCH[${i}].SIZE`), stride: R.raw(`VFD_FETCH[${i}].STRIDE`) }));
+  const decode = Array.from({ length: nDecode }, (_, i) => {
+    const n = `VFD_DECODE[${i}].INSTR`;
+    return { idx: R.f(n, 'IDX'), offset: R.f(n, 'OFFSET'), instanced: R.f(n, 'INSTANCED') === 1, format: R.e('a6xx_format', R.f(n, 'FORMAT')), swap: R.f(n, 'SWAP'), float: R.f(n, 'FLOAT') === 1, stepRate: R.raw(`VFD_DECODE[${i}].STEP_RATE`) };
+  });
+  const dest = Array.from({ length: nDecode }, (_, i) => ({ writemask: R.f(`VFD_DEST_CNTL[${i}].INSTR`, 'WRITEMASK'), regid: R.f(`VFD_DEST_CNTL[${i}].INSTR`, 'REGID') }));
+  decode.forEach((d, i) => {
+    if (!vertexFormat(d.format)) missing.push(`VFD_DECODE[${i}] format ${d.format} (not modelled)`);
+    if (d.idx >= nFetch) cp.report('adreno.vfd.fetch-index', 'error', `VFD_DECODE[${i}].INSTR IDX ${d.idx} names no fetch (VFD_CONTROL_0 FETCH_CNT ${nFetch}): the attribute is not fetched`);
+    footprintCheck(cp, `VFD_DEST_CNTL[${i}] REGID`, dest[i]!.regid, 32 - Math.clz32(dest[i]!.writemask), vs.fullRegs, 'adreno.vfd.dest-beyond-footprint');
+    const f = fetch[d.idx];
+    if (f && !cp.mem.find(f.base, Math.max(1, f.size))) missing.push(`vertex buffer ${d.idx}: ${f.size} bytes at 0x${f.base.toString(16)} not in memory`);
+  });
+  const vfd: VfdState = {
+    fetch,
+    decode,
+    dest,
+    regVertexId: R.f('VFD_CONTROL_1', 'REGID4VTX'),
+    regInstanceId: R.f('VFD_CONTROL_1', 'REGID4INST'),
+    indexOffset: dp.vertexOffset ?? (R.raw('VFD_INDEX_OFFSET') | 0),
+    instanceStart: dp.firstInstance ?? R.raw('VFD_INSTANCE_START_OFFSET'),
+    addVertex: R.f('VFD_ADD_OFFSET', 'VERTEX') === 1,
+    addInstance: R.f('VFD_ADD_OFFSET', 'INSTANCE') === 1,
+  };
+
+  // Index stream.
+  let indices: IndexSource;
+  if (srcSel === 'DI_SRC_SEL_AUTO_INDEX') indices = { kind: 'auto', first: 0, count: dp.count };
+  else if (srcSel === 'DI_SRC_SEL_DMA') {
+    const size = ([1, 2, 4] as const)[ini['INDEX_SIZE']!] ?? 4;
+    const avail = Math.max(0, dp.maxIndices - dp.firstIndex);
+    const addr = dp.indexBase + dp.firstIndex * size;
+    const bytes = Math.min(avail, dp.count) * size;
+    const seg = bytes ? cp.mem.find(addr, bytes) : null;
+    if (bytes && !seg) missing.push(`index buffer: ${bytes} bytes at 0x${addr.toString(16)} not in memory`);
+    indices = { kind: 'dma', size, count: dp.count, bytes: seg ? seg.u8.subarray(addr - seg.base, addr - seg.base + bytes) : new Uint8Array(0) };
+    if (dp.count > avail) cp.report('adreno.pc.index-oob', 'warning', `${r.name}: ${dp.count} indices from FIRST_INDX ${dp.firstIndex} but MAX_INDICES ${dp.maxIndices}: the indices past it read 0`);
+  } else {
+    missing.push(`index source ${srcSel}`);
+    return { missing };
+  }
+
+  // VS outputs and VPC.
+  const nOut = R.f('SP_VS_PRIMITIVE_CNTL', 'OUT');
+  const outs = vsOutputs(
+    nOut,
+    (i) => ({ a: [R.f(`SP_VS_OUT[${i}].REG`, 'A_REGID'), R.f(`SP_VS_OUT[${i}].REG`, 'A_COMPMASK')], b: [R.f(`SP_VS_OUT[${i}].REG`, 'B_REGID'), R.f(`SP_VS_OUT[${i}].REG`, 'B_COMPMASK')] }),
+    (i) => R.raw(`SP_VS_VPC_DST[${i}].REG`),
+  );
+  outs.forEach((o, k) => footprintCheck(cp, `SP_VS_OUT[${k >> 1}] ${k & 1 ? 'B' : 'A'}_REGID`, o.regid, 32 - Math.clz32(o.compmask), vs.fullRegs, 'adreno.vpc.out-beyond-footprint'));
+  const posLoc = R.f('VPC_VS_PACK', 'POSITIONLOC');
+  if (!outs.some((o) => o.loc === posLoc && o.compmask === 0xf)) cp.report('adreno.vpc.no-position', 'error', `no VS output writes all of VPC_VS_PACK POSITIONLOC ${posLoc}..${posLoc + 3}: positions are undefined (read as 0)`);
+
+  // GRAS.
+  const samplesEnum = R.e('a3xx_msaa_samples', R.f('GRAS_RAS_MSAA_CNTL', 'SAMPLES'));
+  const nSamples = ({ MSAA_ONE: 1, MSAA_TWO: 2, MSAA_FOUR: 4, MSAA_EIGHT: 8 } as Record<string, number>)[samplesEnum] ?? 1;
+  let samplePos = STANDARD_SAMPLES[nSamples];
+  if (R.f('RB_SAMPLE_CONFIG', 'LOCATION_ENABLE')) {
+    samplePos = Array.from({ length: nSamples }, (_, s) => {
+      const reg = `RB_SAMPLE_LOCATION_${s >> 2}`;
+      // fixed:4 fields: 0..15/16 from the pixel's top-left corner.
+      return [R.f(reg, `SAMPLE_${s & 3}_X`) / 16 - 0.5, R.f(reg, `SAMPLE_${s & 3}_Y`) / 16 - 0.5] as const;
+    });
+  }
+  if (!samplePos) {
+    missing.push(`${nSamples}x MSAA with the standard positions (not modelled)`);
+    return { missing };
+  }
+  const sc = (n: string, sep: string): Rect => ({ x0: R.f(`${n}${sep}TL`, 'X'), y0: R.f(`${n}${sep}TL`, 'Y'), x1: R.f(`${n}${sep}BR`, 'X'), y1: R.f(`${n}${sep}BR`, 'Y') });
+  const scissor = intersect(sc('GRAS_SC_SCREEN_SCISSOR[0]', '.'), sc('GRAS_SC_VIEWPORT_SCISSOR[0]', '.'), sc('GRAS_SC_WINDOW_SCISSOR', '_'));
+
+  // FS.
+  const fsOutN = R.f('SP_FS_OUTPUT_CNTL1', 'MRT');
+  const mrt = Array.from({ length: fsOutN }, (_, i) => ({ regid: R.f(`SP_FS_OUTPUT[${i}].REG`, 'REGID'), half: R.f(`SP_FS_OUTPUT[${i}].REG`, 'HALF_PRECISION') === 1 }));
+  if (fs) mrt.forEach((m, i) => footprintCheck(cp, `SP_FS_OUTPUT[${i}] REGID`, m.regid, 4, fs.fullRegs, 'adreno.sp.fs-out-beyond-footprint'));
+  const ijPersp = R.f('GRAS_CNTL', 'IJ_PERSP_PIXEL') ? R.f('HLSQ_CONTROL_3_REG', 'IJ_PERSP_PIXEL') : 0xfc;
+  const ijLinear = R.f('GRAS_CNTL', 'IJ_LINEAR_PIXEL') ? R.f('HLSQ_CONTROL_3_REG', 'IJ_LINEAR_PIXEL') : 0xfc;
+
+  // RB.
+  const face = (bf: boolean): StencilFace => ({
+    func: R.f('RB_STENCIL_CONTROL', bf ? 'FUNC_BF' : 'FUNC'),
+    fail: R.f('RB_STENCIL_CONTROL', bf ? 'FAIL_BF' : 'FAIL'),
+    zpass: R.f('RB_STENCIL_CONTROL', bf ? 'ZPASS_BF' : 'ZPASS'),
+    zfail: R.f('RB_STENCIL_CONTROL', bf ? 'ZFAIL_BF' : 'ZFAIL'),
+    ref: R.f('RB_STENCILREF', bf ? 'BFREF' : 'REF'),
+    mask: R.f('RB_STENCILMASK', bf ? 'BFMASK' : 'MASK'),
+    wrmask: R.f('RB_STENCILWRMASK', bf ? 'BFWRMASK' : 'WRMASK'),
+  });
+  const rb: RbState = {
+    ds: {
+      zTest: R.f('RB_DEPTH_CNTL', 'Z_TEST_ENABLE') === 1,
+      zWrite: R.f('RB_DEPTH_CNTL', 'Z_WRITE_ENABLE') === 1,
+      zFunc: R.f('RB_DEPTH_CNTL', 'ZFUNC'),
+      stencil: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE') === 1,
+      twoSided: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE_BF') === 1,
+      front: face(false),
+      back: face(true),
+    },
+    mrt: Array.from({ length: 8 }, (_, i) => {
+      const c = `RB_MRT[${i}].CONTROL`;
+      const b = `RB_MRT[${i}].BLEND_CONTROL`;
+      return { blend: R.f(c, 'BLEND') === 1, componentEnable: R.f(c, 'COMPONENT_ENABLE'), rgbSrc: R.f(b, 'RGB_SRC_FACTOR'), rgbOp: R.f(b, 'RGB_BLEND_OPCODE'), rgbDst: R.f(b, 'RGB_DEST_FACTOR'), aSrc: R.f(b, 'ALPHA_SRC_FACTOR'), aOp: R.f(b, 'ALPHA_BLEND_OPCODE'), aDst: R.f(b, 'ALPHA_DEST_FACTOR') };
+    }),
+    blendConst: [R.float('RB_BLEND_RED_F32'), R.float('RB_BLEND_GREEN_F32'), R.float('RB_BLEND_BLUE_F32'), R.float('RB_BLEND_ALPHA_F32')],
+    sampleMask: R.f('RB_BLEND_CNTL', 'SAMPLE_MASK') || 0xffff,
+    samples: nSamples,
+  };
+  if (rb.ds.stencil && R.e('a6xx_depth_format', R.f('RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) === 'DEPTH6_16' && !R.f('RB_STENCIL_INFO', 'SEPARATE_STENCIL'))
+    cp.report('adreno.rb.d16-stencil', 'error', 'stencil test with DEPTH6_16 and no separate stencil buffer: D16_UNORM_S8_UINT is unsupported (seed "Depth Formats"); no stencil is kept');
+
+  const job: DrawJob = {
+    prim,
+    indices,
+    instances: dp.instances,
+    restart: R.f('PC_PRIMITIVE_CNTL_0', 'PRIMITIVE_RESTART') === 1,
+    restartIndex: R.raw('PC_RESTART_INDEX'),
+    provokingLast: R.f('PC_PRIMITIVE_CNTL_0', 'PROVOKING_VTX_LAST') === 1,
+    vfd,
+    read: (addr, len) => cp.mem.readBytes(addr, len),
+    vs,
+    vsOutputs: outs,
+    posLoc,
+    rasterDiscard: R.f('PC_RASTER_CNTL', 'DISCARD') === 1,
+    clip: { clipDisable: R.f('GRAS_CL_CNTL', 'CLIP_DISABLE') === 1, znearDisable: R.f('GRAS_CL_CNTL', 'ZNEAR_CLIP_DISABLE') === 1, zfarDisable: R.f('GRAS_CL_CNTL', 'ZFAR_CLIP_DISABLE') === 1, zeroOneZ: R.f('GRAS_CL_CNTL', 'ZERO_GB_SCALE_Z') === 1 },
+    viewport: { xoffset: R.float('GRAS_CL_VPORT[0].XOFFSET'), xscale: R.float('GRAS_CL_VPORT[0].XSCALE'), yoffset: R.float('GRAS_CL_VPORT[0].YOFFSET'), yscale: R.float('GRAS_CL_VPORT[0].YSCALE'), zoffset: R.float('GRAS_CL_VPORT[0].ZOFFSET'), zscale: R.float('GRAS_CL_VPORT[0].ZSCALE') },
+    cullFront: R.f('GRAS_SU_CNTL', 'CULL_FRONT') === 1,
+    cullBack: R.f('GRAS_SU_CNTL', 'CULL_BACK') === 1,
+    frontCw: R.f('GRAS_SU_CNTL', 'FRONT_CW') === 1,
+    pointSize: Math.max(1, (R.raw('GRAS_SU_POINT_SIZE') << 16 >> 16) / 16),
+    lineHalfWidth: Math.max(0.5, R.f('GRAS_SU_CNTL', 'LINEHALFWIDTH') / 4),
+    scissor,
+    samplePos,
+    fs,
+    fsWave: R.e('a6xx_threadsize', R.f('SP_FS_CTRL_REG0', 'THREADSIZE')) === 'THREAD128' ? 128 : 64,
+    fsPreload: { ijPersp, ijLinear },
+    fsOutputs: { mrt, depthRegid: R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_Z') ? R.f('SP_FS_OUTPUT_CNTL0', 'DEPTH_REGID') : 0xfc },
+    varDisable: Uint32Array.from([0, 1, 2, 3].map((i) => R.raw(`VPC_VAR[${i}].DISABLE`))),
+    rb,
+  };
+  return { job, missing };
+}
+
+const TILE: Record<string, TileMode | undefined> = { TILE6_LINEAR: 'linear', TILE6_3: 'tile6_3' };
+
+/** The sysmem render targets the RB registers name (undefined entries: not written). */
+export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: string[]): RbTargets {
+  const R = new Regs(cp, cp.regsDb);
+  const samples = job.rb.samples;
+  const colors: (ColorSurface | undefined)[] = [];
+  const nMrt = R.f('RB_FS_OUTPUT_CNTL1', 'MRT');
+  const h = job.scissor.y1 + 1;
+  for (let i = 0; i < nMrt; i++) {
+    const info = `RB_MRT[${i}].BUF_INFO`;
+    const fmtV = R.f(info, 'COLOR_FORMAT');
+    const f: Fmt6 | undefined = fmt6(fmtV);
+    const tile = TILE[R.e('a6xx_tile_mode', R.f(info, 'COLOR_TILE_MODE'))];
+    const swap = R.f(info, 'COLOR_SWAP');
+    if (!f || !tile || swap > 1) {
+      missing.push(`MRT${i}: format ${R.e('a6xx_format', fmtV)}, ${R.e('a6xx_tile_mode', R.f(info, 'COLOR_TILE_MODE'))}, swap ${swap} (not modelled)`);
+      colors.push(undefined);
+      continue;
+    }
+    const base = R.addr(`RB_MRT[${i}].BASE`);
+    const pitch = R.raw(`RB_MRT[${i}].PITCH`);
+    if (!cp.mem.find(base, Math.max(1, pitch * h))) missing.push(`MRT${i}: ${pitch * h} bytes at 0x${base.toString(16)} not in memory`);
+    const sw = swap === 1 ? (c: [number, number, number, number]) => [c[2], c[1], c[0], c[3]] as [number, number, number, number] : (c: [number, number, number, number]) => c;
+    colors.push(sysmemColor({ mem: cp.mem, base, pitch, cpp: f.cpp, samples, tile, tile6: cp.tile6 }, f, sw));
+  }
+  let depth: DepthSurface | undefined;
+  let stencil: StencilSurface | undefined;
+  const dfmt = R.e('a6xx_depth_format', R.f('RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT'));
+  if (dfmt === 'DEPTH6_16' || dfmt === 'DEPTH6_24_8' || dfmt === 'DEPTH6_32') {
+    const cpp = dfmt === 'DEPTH6_16' ? 2 : 4;
+    const base = R.addr('RB_DEPTH_BUFFER_BASE');
+    const pitch = R.raw('RB_DEPTH_BUFFER_PITCH');
+    if (!cp.mem.find(base, Math.max(1, pitch * h))) missing.push(`depth buffer: ${pitch * h} bytes at 0x${base.toString(16)} not in memory`);
+    const d = sysmemDepth({ mem: cp.mem, base, pitch, cpp, samples, tile: 'linear', tile6: cp.tile6 }, dfmt);
+    depth = d;
+    if (dfmt === 'DEPTH6_24_8') stencil = d;
+  }
+  if (R.f('RB_STENCIL_INFO', 'SEPARATE_STENCIL')) {
+    const base = R.addr('RB_STENCIL_BUFFER_BASE');
+    const pitch = R.raw('RB_STENCIL_BUFFER_PITCH');
+    if (!cp.mem.find(base, Math.max(1, pitch * h))) missing.push(`stencil buffer: ${pitch * h} bytes at 0x${base.toString(16)} not in memory`);
+    stencil = sysmemStencil({ mem: cp.mem, base, pitch, cpp: 1, samples, tile: 'linear', tile6: cp.tile6 });
+  }
+  return { colors, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
+}
+
+/** Execute a draw packet in SYSMEM mode (called by the draw handlers before the draw is recorded). */
+export function execDraw(cp: CommandProcessor, r: PacketRecord): void {
+  if (cp.mode !== 'SYSMEM') return;
+  const runs = drawRuns(cp);
+  const { job, missing } = gatherDraw(cp, r);
+  const targets = job ? sysmemTargets(cp, job, missing) : undefined;
+  if (!job || !targets || missing.length) {
+    cp.report('adreno.cp.draw-not-run', 'info', `${r.name} not executed: ${missing.join('; ')}`);
+    runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
+    return;
+  }
+  try {
+    const result = runDrawJob(job, targets, cp.diag);
+    if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${r.name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);
+    runs.push({ iova: r.iova, packet: r.name, ran: true, missing, result });
+  } catch (e) {
+    if (!(e instanceof InputError) || cp.computeErrors === 'throw') throw e;
+    cp.report('adreno.cp.draw-failed', 'error', `${r.name}: the SP stopped: ${e.message}`);
+    runs.push({ iova: r.iova, packet: r.name, ran: false, missing: [e.message] });
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * One draw through the a6xx pipeline, block by block: PC builds the index stream and assembles
+ * primitives (pc/assemble.ts), VFD fetches and decodes the attributes of every vertex an
+ * instance uses (vfd/fetch.ts), the VS runs on the SP (sp/graphics.ts), VPC packs its outputs
+ * (vpc/varyings.ts), GRAS clips, divides, transforms, culls, scissors and rasterizes
+ * (gras/raster.ts), the FS runs on the fragments and RB tests and writes them (rb/output.ts).
+ *
+ * `DrawJob` is everything the registers and packets said (cp/handlers-gfx.ts gathers it);
+ * `RbTargets` are the surfaces: sysmem here, GMEM for the tiled path. Functional model: each
+ * stage completes for the whole draw before the next, primitives reach RB in order.
+ */
+import type { Diagnostics } from '../../core/diagnostics.js';
+import { clipPolygon, culled, intersect, rasterTriangle, signedArea2, toScreen, type ClipControl, type ClipVertex, type Fragment, type Rect, type ScreenVertex, type Viewport } from '../gras/raster.js';
+import { rbFragment, type RbState, type RbStats, type RbTargets } from '../rb/output.js';
+import { runFragmentShader, runVertexShader, type FsLane, type FsOutputs, type FsPreload, type LaneVaryings, type StageProgram, type StageStats } from '../sp/graphics.js';
+import { fetchVertex, type VfdState } from '../vfd/fetch.js';
+import { outputComponents, packVertex, type VsOutput } from '../vpc/varyings.js';
+import { assemble, indexStream, RESTART, type IndexSource } from './assemble.js';
+
+export interface DrawJob {
+  readonly prim: string;
+  readonly indices: IndexSource;
+  readonly instances: number;
+  readonly restart: boolean;
+  readonly restartIndex: number;
+  readonly provokingLast: boolean;
+  readonly vfd: VfdState;
+  /** Vertex buffer bytes (bounded by VFD_FETCH SIZE before this is called). */
+  readonly read: (addr: number, len: number) => Uint8Array;
+  readonly vs: StageProgram;
+  readonly vsOutputs: readonly VsOutput[];
+  /** VPC_VS_PACK POSITIONLOC. */
+  readonly posLoc: number;
+  /** PC_RASTER_CNTL DISCARD: no rasterization. */
+  readonly rasterDiscard: boolean;
+  readonly clip: ClipControl;
+  readonly viewport: Viewport;
+  readonly cullFront: boolean;
+  readonly cullBack: boolean;
+  readonly frontCw: boolean;
+  /** GRAS_SU_POINT_SIZE (pixels) and GRAS_SU_CNTL LINEHALFWIDTH (pixels). */
+  readonly pointSize: number;
+  readonly lineHalfWidth: number;
+  /** The scissors, intersected: screen, viewport and window scissor, and the surface. */
+  readonly scissor: Rect;
+  /** Sample offsets from the pixel centre (GRAS_RAS_MSAA_CNTL SAMPLES; standard or programmed). */
+  readonly samplePos: readonly (readonly [number, number])[];
+  readonly fs: StageProgram | undefined;
+  readonly fsWave: number;
+  readonly fsPreload: FsPreload;
+  readonly fsOutputs: FsOutputs;
+  /** VPC_VAR[0..3].DISABLE. */
+  readonly varDisable: Uint32Array;
+  readonly rb: RbState;
+}
+
+export interface DrawResult {
+  vertices: number;
+  primitives: number;
+  culled: number;
+  fragments: number;
+  killed: number;
+  vs: StageStats;
+  fs: StageStats;
+  rb: RbStats;
+  indexOutOfBounds: number;
+  fetchOutOfBounds: number;
+}
+
+interface Tri {
+  readonly v: [ScreenVertex, ScreenVertex, ScreenVertex];
+  readonly vary: LaneVaryings;
+  readonly front: boolean;
+}
+
+/** Run a draw into the targets. */
+export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics): DrawResult {
+  const res: DrawResult = {
+    vertices: 0, primitives: 0, culled: 0, fragments: 0, killed: 0,
+    vs: { waves: 0, instructions: 0, fiberInstructions: 0 }, fs: { waves: 0, instructions: 0, fiberInstructions: 0 },
+    rb: { samplesPassed: 0, samplesWritten: 0 }, indexOutOfBounds: 0, fetchOutOfBounds: 0,
+  };
+  const { indices, outOfBounds } = indexStream(job.indices, job.restart, job.restartIndex);
+  res.indexOutOfBounds = outOfBounds;
+  const prims = assemble(job.prim, indices, job.provokingLast) ?? [];
+  const comps = outputComponents(job.vsOutputs);
+  const tris: Tri[] = [];
+  for (let inst = 0; inst < job.instances; inst++) {
+    // VFD + VS: every distinct vertex index of the instance once.
+    const uniq = new Map<number, number>();
+    const inputs: (readonly (readonly [number, number])[])[] = [];
+    for (const v of indices) {
+      if (v === RESTART || uniq.has(v)) continue;
+      uniq.set(v, inputs.length);
+      const f = fetchVertex(job.vfd, v, inst, job.read);
+      res.fetchOutOfBounds += f.outOfBounds;
+      inputs.push(f.writes);
+    }
+    res.vertices += inputs.length;
+    const outs = runVertexShader(job.vs, inputs, comps, diag, res.vs);
+    const vpc = outs.map((o) => packVertex(job.vsOutputs, o));
+    const clipV = (k: number): ClipVertex => {
+      const a = vpc[uniq.get(indices[k]!)!]!;
+      const p = job.posLoc;
+      return { pos: [a[p]!, a[p + 1]!, a[p + 2]!, a[p + 3]!], vary: a };
+    };
+    if (job.rasterDiscard) continue;
+    for (const pr of prims) {
+      res.primitives++;
+      const provoking = clipV(pr.provoking).vary;
+      if (pr.verts.length === 3) {
+        const poly = clipPolygon(pr.verts.map(clipV), job.clip);
+        for (let k = 1; k + 1 < poly.length; k++) {
+          const v: [ScreenVertex, ScreenVertex, ScreenVertex] = [toScreen(poly[0]!, job.viewport), toScreen(poly[k]!, job.viewport), toScreen(poly[k + 1]!, job.viewport)];
+          const a2 = signedArea2(v[0], v[1], v[2]);
+          if (culled(a2, job.cullFront, job.cullBack, job.frontCw)) {
+            res.culled++;
+            continue;
+          }
+          tris.push({ v, vary: { v: [v[0].vary, v[1].vary, v[2].vary], provoking }, front: a2 > 0 === job.frontCw });
+        }
+      } else {
+        // Points and lines: screen-space quads (points of GRAS_SU_POINT_SIZE, lines LINEHALFWIDTH
+        // either side), w > 0 required of every vertex.
+        const cv = pr.verts.map(clipV);
+        if (cv.some((c) => !(c.pos[3] > 0))) continue;
+        const sv = cv.map((c) => toScreen(c, job.viewport));
+        const quad = (a: ScreenVertex, b: ScreenVertex, c: ScreenVertex, d: ScreenVertex): void => {
+          for (const t of [[a, b, c], [b, d, c]] as [ScreenVertex, ScreenVertex, ScreenVertex][]) tris.push({ v: t, vary: { v: [t[0].vary, t[1].vary, t[2].vary], provoking }, front: true });
+        };
+        const at = (s: ScreenVertex, dx: number, dy: number): ScreenVertex => ({ ...s, x: s.x + dx, y: s.y + dy });
+        if (sv.length === 1) {
+          const h = job.pointSize / 2;
+          const p = sv[0]!;
+          quad(at(p, -h, -h), at(p, h, -h), at(p, -h, h), at(p, h, h));
+        } else {
+          const [p, q] = sv as [ScreenVertex, ScreenVertex];
+          const dx = q.x - p.x;
+          const dy = q.y - p.y;
+          const len = Math.hypot(dx, dy);
+          if (len === 0) continue;
+          const nx = (-dy / len) * job.lineHalfWidth;
+          const ny = (dx / len) * job.lineHalfWidth;
+          quad(at(p, nx, ny), at(p, -nx, -ny), at(q, nx, ny), at(q, -nx, -ny));
+        }
+      }
+    }
+  }
+  // GRAS: fragments of every triangle, in order.
+  const frags: { f: Fragment; t: Tri }[] = [];
+  for (const t of tris) for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front)) frags.push({ f, t });
+  res.fragments = frags.length;
+  if (!job.fs || frags.length === 0) return res;
+  const lanes: FsLane[] = frags.map(({ f, t }) => ({ ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]], vary: t.vary }));
+  const dis = job.varDisable;
+  const out = runFragmentShader(job.fs, job.fsPreload, lanes, job.fsOutputs, (loc) => ((dis[loc >> 5]! >>> (loc & 31)) & 1) === 1, diag, res.fs, { waveSize: job.fsWave });
+  frags.forEach(({ f }, k) => {
+    const o = out[k]!;
+    if (o.killed) {
+      res.killed++;
+      return;
+    }
+    const z = o.depth !== undefined ? new Float32Array(f.z.length).fill(o.depth) : f.z;
+    rbFragment(job.rb, targets, f.x, f.y, f.mask, z, f.front, o.colors, res.rb);
+  });
+  return res;
+}
+
+/** The surface rectangle as an inclusive Rect. */
+export function surfaceRect(width: number, height: number): Rect {
+  return { x0: 0, y0: 0, x1: width - 1, y1: height - 1 };
+}
+export { intersect };
