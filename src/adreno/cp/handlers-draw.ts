@@ -10,7 +10,7 @@ import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js'
 import { execDraw } from './handlers-gfx.js';
 import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
-import { VscReader } from '../vsc/vsc.js';
+import { VscReader, type PrimBox } from '../vsc/vsc.js';
 import { lrzCntl, regAddr } from './handlers-event.js';
 
 /** Groups of { d0, addr lo, addr hi }: remember per mode (dirty when changed), drop, or run now (LOAD_IMMED). */
@@ -94,11 +94,10 @@ export function vscActive(cp: CommandProcessor): boolean {
   return cp.mode === 'GMEM' && cp.vscReader !== undefined && (cp.cpState.get('CP_SET_VISIBILITY_OVERRIDE')?.[0] ?? 0) === 0;
 }
 
-function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord): void {
+function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord, invisible = false, boxes?: PrimBox[]): void {
   if (kind === 'draw') runDrawStates(cp, r.level);
   const killed = kind === 'draw' && cp.predGlobal && cp.predLocal && !cp.predPass;
   if (killed) cp.count(8); // PERF_CP_PREDICATED_DRAWS_KILLED
-  const invisible = kind === 'draw' && !killed && vscActive(cp) && !cp.vscReader!.next();
   if (invisible) cp.vscSkippedDraws++;
   if (kind === 'draw' && !killed && !invisible) {
     const cntl = lrzCntl(cp);
@@ -114,9 +113,9 @@ function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord)
   const w: WorkRecord = { kind, packet: r.name, payload: Array.from(r.payload), iova: r.iova, level: r.level, mode: cp.mode, marker: cp.marker, bank, killed, state, cpState: new Map(cp.cpState), bin: cp.binIndex, thread: cp.thread, ...(invisible ? { invisible } : {}) };
   cp.work.push(w);
   if (kind === 'draw' && !killed && cp.mode === 'BINNING' && cp.vsc.running) {
-    const boxes = cp.binningHook?.(cp, w);
-    if (!boxes) cp.report('adreno.vsc.no-geometry', 'info', `binning-pass draw at 0x${r.iova.toString(16)}: no geometry for it (no binning hook result); binned as visible in every bin`);
-    cp.vsc.draw(boxes);
+    const got = cp.binningHook?.(cp, w) ?? boxes;
+    if (!got) cp.report('adreno.vsc.no-geometry', 'info', `binning-pass draw at 0x${r.iova.toString(16)}: no geometry for it (no binning hook result); binned as visible in every bin`);
+    cp.vsc.draw(got);
   }
   if (!killed && !invisible) {
     cp.ctxDone[cp.ctx] = true;
@@ -128,8 +127,12 @@ function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord)
 /** A draw runs its dirty groups, then (in SYSMEM mode, unless predicated off) the pipeline, then is recorded. */
 function draw(cp: CommandProcessor, r: PacketRecord): number {
   runDrawStates(cp, r.level);
-  if (!(cp.predGlobal && cp.predLocal && !cp.predPass) && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') execDraw(cp, r);
-  record(cp, 'draw', r);
+  const killed = cp.predGlobal && cp.predLocal && !cp.predPass;
+  // The visibility stream decides first: a draw with nothing in this bin is not run.
+  const invisible = !killed && vscActive(cp) && !cp.vscReader!.next();
+  let boxes: PrimBox[] | undefined;
+  if (!killed && !invisible && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') boxes = execDraw(cp, r);
+  record(cp, 'draw', r, invisible, boxes);
   return 0;
 }
 

@@ -20,6 +20,8 @@ import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
 import type { TileMode } from '../ubwc/tile6.js';
+import type { PrimBox } from '../vsc/vsc.js';
+import { binningJob, gmemTargets } from './handlers-gmem.js';
 
 /** VS / FS state loaded by CP_LOAD_STATE6_GEOM / _FRAG (SB6_VS_SHADER, SB6_FS_SHADER). */
 export interface GfxStageState {
@@ -379,16 +381,26 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
   return { colors, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
 }
 
-/** Execute a draw packet in SYSMEM mode (called by the draw handlers before the draw is recorded). */
-export function execDraw(cp: CommandProcessor, r: PacketRecord): void {
-  if (cp.mode !== 'SYSMEM') return;
+/**
+ * Execute a draw packet (called by the draw handlers before the draw is recorded): SYSMEM into
+ * memory, GMEM into the GMEM buffers (handlers-gmem.ts); in BINNING the triangles' screen boxes
+ * are returned for the VSC and nothing is drawn.
+ */
+export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | undefined {
+  if (cp.mode === 'BINNING') {
+    const { job, missing } = gatherDraw(cp, r);
+    if (!job || missing.length) return undefined;
+    const boxes: PrimBox[] = [];
+    runDrawJob(binningJob(job, boxes), { colors: [] }, cp.diag);
+    return boxes;
+  }
   const runs = drawRuns(cp);
   const { job, missing } = gatherDraw(cp, r);
-  const targets = job ? sysmemTargets(cp, job, missing) : undefined;
+  const targets = job ? (cp.mode === 'GMEM' ? gmemTargets(cp, job, missing) : sysmemTargets(cp, job, missing)) : undefined;
   if (!job || !targets || missing.length) {
     cp.report('adreno.cp.draw-not-run', 'info', `${r.name} not executed: ${missing.join('; ')}`);
     runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
-    return;
+    return undefined;
   }
   try {
     const result = runDrawJob(job, targets, cp.diag);
@@ -399,4 +411,5 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord): void {
     cp.report('adreno.cp.draw-failed', 'error', `${r.name}: the SP stopped: ${e.message}`);
     runs.push({ iova: r.iova, packet: r.name, ran: false, missing: [e.message] });
   }
+  return undefined;
 }

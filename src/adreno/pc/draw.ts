@@ -52,6 +52,8 @@ export interface DrawJob {
   /** VPC_VAR[0..3].DISABLE. */
   readonly varDisable: Uint32Array;
   readonly rb: RbState;
+  /** Binning pass (GMEM helper's hook): triangles are handed here after setup, nothing is rasterized. */
+  readonly onTriangle?: (v: readonly [ScreenVertex, ScreenVertex, ScreenVertex]) => void;
 }
 
 export interface DrawResult {
@@ -145,6 +147,10 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
         }
       }
     }
+  }
+  if (job.onTriangle) {
+    for (const t of tris) job.onTriangle(t.v);
+    return res;
   }
   // GRAS: fragments of every triangle, in order.
   const frags: { f: Fragment; t: Tri }[] = [];

@@ -175,23 +175,26 @@ export class VscWriter {
     return this.host.readReg(o + 1) * 2 ** 32 + this.host.readReg(o);
   }
 
+  /** CP_SET_MARKER RM6_BINNING: a new pass (the VSC registers are read at each draw: drivers write them after the marker). */
   begin(): void {
-    this.binW = this.field('VSC_BIN_SIZE', 0, 7) * 32;
-    this.binH = this.field('VSC_BIN_SIZE', 8, 16) * 16;
-    const cfg0 = this.host.regOf('VSC_PIPE_CONFIG[0].REG');
-    this.pipes = [];
-    for (let i = 0; i < 32; i++) {
-      const v = this.host.readReg(cfg0 + i);
-      const p = { x: v & 0x3ff, y: (v >>> 10) & 0x3ff, w: (v >>> 20) & 0x3f, h: (v >>> 26) & 0x3f };
-      this.pipes.push(p);
-      if (p.w * p.h > 32) this.host.report('adreno.vsc.pipe-too-large', 'error', `VSC_PIPE_CONFIG[${i}] assigns ${p.w}x${p.h} bins to one pipe; a pipe's visibility masks hold 32 bins`);
-    }
-    this.cursors = this.pipes.map(() => ({ drawBytes: 0, primBytes: 0, state: 0 }));
+    this.cursors = Array.from({ length: 32 }, () => ({ drawBytes: 0, primBytes: 0, state: 0 }));
+    this.pipes = Array.from({ length: 32 }, () => ({ x: 0, y: 0, w: 0, h: 0 }));
     this.active = true;
     this.draws = 0;
     this.primitives = 0;
     this.overflowReported = false;
-    this.publish();
+  }
+
+  private readConfig(): void {
+    this.binW = this.field('VSC_BIN_SIZE', 0, 7) * 32;
+    this.binH = this.field('VSC_BIN_SIZE', 8, 16) * 16;
+    const cfg0 = this.host.regOf('VSC_PIPE_CONFIG[0].REG');
+    for (let i = 0; i < 32; i++) {
+      const v = this.host.readReg(cfg0 + i);
+      const p = { x: v & 0x3ff, y: (v >>> 10) & 0x3ff, w: (v >>> 20) & 0x3f, h: (v >>> 26) & 0x3f };
+      if (p.w * p.h > 32 && this.draws === 0) this.host.report('adreno.vsc.pipe-too-large', 'error', `VSC_PIPE_CONFIG[${i}] assigns ${p.w}x${p.h} bins to one pipe; a pipe's visibility masks hold 32 bins`);
+      this.pipes[i] = p;
+    }
   }
 
   get running(): boolean {
@@ -201,6 +204,7 @@ export class VscWriter {
   /** One draw of the binning pass; `boxes` undefined = geometry unknown: visible in every bin. */
   draw(boxes: readonly PrimBox[] | undefined): void {
     if (!this.active) return;
+    this.readConfig();
     if ((!this.binW || !this.binH) && this.draws === 0) this.host.report('adreno.vsc.no-bin-size', 'error', 'binning-pass draw with VSC_BIN_SIZE 0: no primitive can be binned');
     const masks = this.pipes.map(() => 0);
     const primMasks: number[][] = this.pipes.map(() => []);
