@@ -212,7 +212,8 @@ export function sceneTarget(v: string, field = 'gfx'): SceneGfx {
 function forTarget(o: Json, target: SceneGfx, field: string): Json {
   const raw = keys ? keys.unwrap(o) : o;
   const out: Json = {};
-  for (const [k, v] of Object.entries(raw)) if (!(k in SCENE_TARGETS)) out[k] = v;
+  // The a6xx runner's keys (runtime/draw-a6xx.ts) are dropped too.
+  for (const [k, v] of Object.entries(raw)) if (!(k in SCENE_TARGETS) && k !== 'a6xx' && k !== 'a630' && k !== 'a660') out[k] = v;
   if (raw[target] !== undefined) {
     const over = obj(raw[target], `${field}.${target}`);
     Object.assign(out, keys ? keys.unwrap(over) : over);
@@ -248,6 +249,8 @@ export const MAX_SCENE_SAMPLES = 1 << 24;
 
 function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneResult {
   const own = scene.gfx === undefined ? 'gfx1100' : sceneTarget(str(scene.gfx, 'gfx'));
+  // Top-level overrides for the a6xx runner (runtime/draw-a6xx.ts), e.g. its sample count.
+  for (const k of ['a6xx', 'a630', 'a660']) if (scene[k] !== undefined) keys?.unwrap(obj(scene[k], k));
   const target = opts.gfx !== undefined ? sceneTarget(opts.gfx, '--gfx') : own;
   const gen: Pm4Gen = SCENE_TARGETS[target].gen;
   const isa = SCENE_TARGETS[target].isa;

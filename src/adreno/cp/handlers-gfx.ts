@@ -355,7 +355,7 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
       continue;
     }
     const base = R.addr(`RB_MRT[${i}].BASE`);
-    const pitch = R.raw(`RB_MRT[${i}].PITCH`);
+    const pitch = R.raw(`RB_MRT[${i}].PITCH`) * 64; // the register holds pitch >> 6
     if (!cp.mem.find(base, Math.max(1, pitch * h))) missing.push(`MRT${i}: ${pitch * h} bytes at 0x${base.toString(16)} not in memory`);
     const sw = swap === 1 ? (c: [number, number, number, number]) => [c[2], c[1], c[0], c[3]] as [number, number, number, number] : (c: [number, number, number, number]) => c;
     colors.push(sysmemColor({ mem: cp.mem, base, pitch, cpp: f.cpp, samples, tile, tile6: cp.tile6 }, f, sw));
@@ -366,7 +366,7 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
   if (dfmt === 'DEPTH6_16' || dfmt === 'DEPTH6_24_8' || dfmt === 'DEPTH6_32') {
     const cpp = dfmt === 'DEPTH6_16' ? 2 : 4;
     const base = R.addr('RB_DEPTH_BUFFER_BASE');
-    const pitch = R.raw('RB_DEPTH_BUFFER_PITCH');
+    const pitch = R.raw('RB_DEPTH_BUFFER_PITCH') * 64;
     if (!cp.mem.find(base, Math.max(1, pitch * h))) missing.push(`depth buffer: ${pitch * h} bytes at 0x${base.toString(16)} not in memory`);
     const d = sysmemDepth({ mem: cp.mem, base, pitch, cpp, samples, tile: 'linear', tile6: cp.tile6 }, dfmt);
     depth = d;
@@ -374,7 +374,7 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
   }
   if (R.f('RB_STENCIL_INFO', 'SEPARATE_STENCIL')) {
     const base = R.addr('RB_STENCIL_BUFFER_BASE');
-    const pitch = R.raw('RB_STENCIL_BUFFER_PITCH');
+    const pitch = R.raw('RB_STENCIL_BUFFER_PITCH') * 64;
     if (!cp.mem.find(base, Math.max(1, pitch * h))) missing.push(`stencil buffer: ${pitch * h} bytes at 0x${base.toString(16)} not in memory`);
     stencil = sysmemStencil({ mem: cp.mem, base, pitch, cpp: 1, samples, tile: 'linear', tile6: cp.tile6 });
   }

@@ -6,9 +6,11 @@ import { UsageError } from '../../core/errors.js';
 import { intOption } from '../../core/numbers.js';
 import { resolveTarget, runSceneFile, targetBytes } from '../../runtime/draw-scene.js';
 import { PopsTrace } from '../../amd/gfx/pops-run.js';
+import { a6xxGpu, resolveA6xxTarget, runA6xxSceneFile } from '../../runtime/draw-a6xx.js';
 
 const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100|gfx1030|gfx900] [--seed N] [--order roundrobin|random]
                    [--raw FILE] [--pm4 FILE] [--max-instructions N] [--pops-trace FILE] [--json]
+       gpusim draw <scene.json> --gpu a630|a660 --out image.png [--rd FILE] [--json]
 
 Build a real PM4 command stream from the scene (render targets, buffers, shaders, state, draws;
 see docs/amd-graphics.md), execute it with the command processor and the graphics pipeline
@@ -27,6 +29,10 @@ their samples).
   --pops-trace FILE     POPS draws (DB_SHADER_CONTROL.PRIMITIVE_ORDERED_PIXEL_SHADER): write a Chrome
                         trace (Perfetto) of PS waves entering, waiting in and leaving ordered sections
   --json                print the run statistics and diagnostics as JSON
+  --gpu a630|a660       render on the Adreno a6xx pipeline instead (sysmem mode; the scene's
+                        "a6xx"/"a630"/"a660" keys give the ir3 shaders and their registers)
+  --rd FILE             with --gpu: also write the inputs and command stream as an .rd capture
+                        (gpusim adreno decode FILE --format cffdump)
 
 POPS draws also print per draw: waves, overlapping waves, waves that waited, blocked polls,
 intrawave layers and the serialisation depth.
@@ -36,6 +42,8 @@ Exit codes: 0 ok, 1 diagnostics or a run that stopped early, 2 bad scene or usag
 async function run(values: Record<string, unknown>, positionals: string[], io: CliIO): Promise<number> {
   const [file] = positionals;
   if (!file) throw new UsageError('draw: missing scene file');
+  if (values['gpu'] !== undefined) return runAdreno(file, values, io);
+  if (values['rd'] !== undefined) throw new UsageError('draw: --rd needs --gpu a630|a660');
   const order = String(values['order'] ?? 'roundrobin');
   if (order !== 'roundrobin' && order !== 'random') throw new UsageError('draw: --order roundrobin|random');
   const seed = intOption(values['seed'], 'draw: --seed', { max: 0xffffffff }) ?? 1;
@@ -81,6 +89,36 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   return problems.length || r.stats.aborted ? EXIT_FINDING : EXIT_OK;
 }
 
+/** `--gpu a630|a660`: the scene on the a6xx sysmem pipeline. */
+async function runAdreno(file: string, values: Record<string, unknown>, io: CliIO): Promise<number> {
+  for (const k of ['gfx', 'raw', 'pm4', 'pops-trace', 'seed', 'order', 'max-instructions']) if (values[k] !== undefined) throw new UsageError(`draw: --${k} is not used with --gpu`);
+  const r = runA6xxSceneFile(file, a6xxGpu(String(values['gpu'])));
+  if (values['out'] !== undefined) {
+    if (!r.targets.length) throw new UsageError('draw: the scene has no colour target to write');
+    const img = resolveA6xxTarget(r);
+    const px = new Uint8Array(img.length);
+    for (let i = 0; i < img.length; i++) {
+      const v = img[i]!;
+      px[i] = v !== v ? 0 : Math.round(Math.min(1, Math.max(0, v)) * 255);
+    }
+    const { encode } = await loadPng();
+    writeFileSync(String(values['out']), encode({ width: r.width, height: r.height, data: px, channels: 4, depth: 8 }));
+  }
+  if (values['rd'] !== undefined) writeFileSync(String(values['rd']), r.rd);
+  const problems = r.diag.list.filter((d) => d.severity !== 'info');
+  const ran = r.draws.filter((d) => d.ran);
+  const sum = (f: (d: (typeof ran)[number]) => number): number => ran.reduce((a, d) => a + f(d), 0);
+  const stats = { draws: r.draws.length, ran: ran.length, vertices: sum((d) => d.result!.vertices), primitives: sum((d) => d.result!.primitives), fragments: sum((d) => d.result!.fragments), vsWaves: sum((d) => d.result!.vs.waves), fsWaves: sum((d) => d.result!.fs.waves), samplesWritten: sum((d) => d.result!.rb.samplesWritten) };
+  if (values['json']) io.stdout(JSON.stringify({ gpu: r.gpu, width: r.width, height: r.height, samples: r.samples, stats, diagnostics: r.diag.list }, null, 1) + '\n');
+  else {
+    io.stdout(`${r.gpu} ${r.width}x${r.height} ${r.samples}x: ${stats.ran}/${stats.draws} draw(s) run (the first clears), ${stats.primitives} primitive(s), ${stats.vsWaves} VS wave(s), ${stats.fsWaves} FS wave(s), ${stats.samplesWritten} samples written\n`);
+    for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
+    const written = [values['out'] !== undefined ? `image ${String(values['out'])}` : '', values['rd'] !== undefined ? `capture ${String(values['rd'])}` : ''].filter(Boolean);
+    io.stdout(written.length ? `wrote ${written.join(', ')}\n` : 'no image written (give --out FILE.png)\n');
+  }
+  return problems.length || ran.length !== r.draws.length ? EXIT_FINDING : EXIT_OK;
+}
+
 /**
  * fast-png (a dependency) is loaded only when a PNG is written, so library users who never write
  * one (and the browser bundle) do not load it.
@@ -96,6 +134,7 @@ export const drawCommand: Command = {
   options: {
     out: { type: 'string' }, raw: { type: 'string' }, pm4: { type: 'string' }, gfx: { type: 'string' }, seed: { type: 'string' },
     order: { type: 'string' }, 'max-instructions': { type: 'string' }, 'pops-trace': { type: 'string' }, json: { type: 'boolean' },
+    gpu: { type: 'string' }, rd: { type: 'string' },
   },
   positionals: true,
   run,

@@ -1,0 +1,372 @@
+/**
+ * The driver half of a sysmem (bypass) draw: a described scene (render targets, buffers, ir3
+ * VS/FS, state, draws) laid out in GPU memory and the a6xx command stream freedreno's sysmem path
+ * emits for it (register choices after Mesa's fd6/turnip: CP_SET_MARKER RM6_BYPASS, window and
+ * screen scissors, GRAS_CL_VPORT with ZERO_GB_SCALE_Z, GRAS_SU_CNTL, the MSAA registers, VFD
+ * fetch/decode/dest, SP/HLSQ program state with CP_LOAD_STATE6_GEOM / _FRAG of the shaders
+ * (SS6_INDIRECT) and constants, SP_VS_OUT / SP_VS_VPC_DST / VPC_VS_PACK / VPC_VAR_DISABLE,
+ * GRAS_CNTL / RB_RENDER_CONTROL0 / HLSQ_CONTROL_*_REG for i/j, SP_FS_OUTPUT / RB_MRT / RB depth
+ * and stencil, then CP_DRAW_INDX_OFFSET per draw). Every name and field comes from the register
+ * database. Targets are cleared the way turnip's 3D clear does: a draw of one screen-covering
+ * triangle with a constant-colour FS, depth ALWAYS written and stencil REPLACE.
+ */
+import { Memory, type Segment } from '../../core/memory.js';
+import { RdWriter } from '../../formats/rd.js';
+import { assembleIr3 } from '../ir3/asm.js';
+import { CmdStream, hi32, lo32 } from '../cp/builder.js';
+import { encodeFields, enumValue, type Gen } from '../regs/db.js';
+import { fmt6ByName } from '../rb/fmt6.js';
+import { defaultPitch } from '../ubwc/tile6.js';
+
+export const REGID_NONE = 0xfc;
+const INSTR_UNIT = 128;
+
+/** ir3 register name (r3.y, hr1.x) -> a3xx_regid (component number). */
+export function regid(name: string): number {
+  const m = /^(h?)r(\d+)\.([xyzw])$/.exec(name.trim());
+  if (!m) throw new Error(`not a register: ${name}`);
+  return Number(m[2]) * 4 + 'xyzw'.indexOf(m[3]!);
+}
+
+export interface GfxShader {
+  /** ir3 assembly text (assembled for the GPU) or code words. */
+  readonly asm?: string;
+  readonly words?: Uint32Array;
+  readonly fullRegs: number;
+  readonly halfRegs?: number;
+  /** Const file, vec4 units as dwords. */
+  readonly consts?: Uint32Array;
+}
+
+export interface VsInput {
+  readonly buffer: string;
+  readonly stride: number;
+  readonly offset: number;
+  readonly format: string;
+  readonly regid: number;
+  readonly mask: number;
+  readonly instanced?: boolean;
+  readonly stepRate?: number;
+}
+
+export interface GfxScene {
+  readonly gpuId: number;
+  readonly width: number;
+  readonly height: number;
+  readonly samples: 1 | 2 | 4;
+  readonly targets: readonly { readonly format: string; readonly clear: readonly number[] }[];
+  readonly depth?: { readonly format: 'DEPTH6_16' | 'DEPTH6_24_8' | 'DEPTH6_32'; readonly clear: number; readonly stencil?: { readonly clear: number } };
+  readonly buffers: ReadonlyMap<string, Uint8Array>;
+  readonly vs: GfxShader & {
+    readonly inputs: readonly VsInput[];
+    readonly vertexIdReg?: number;
+    readonly instanceIdReg?: number;
+    readonly outputs: readonly { readonly regid: number; readonly compmask: number; readonly loc: number }[];
+    readonly positionLoc: number;
+  };
+  readonly fs: GfxShader & {
+    readonly threadsize?: 64 | 128;
+    readonly ijPersp?: number;
+    readonly outputs: readonly number[];
+  };
+  readonly state: GfxState;
+  readonly draws: readonly GfxDraw[];
+}
+
+export interface StencilDesc {
+  readonly func: string;
+  readonly fail: string;
+  readonly zpass: string;
+  readonly zfail: string;
+  readonly ref: number;
+  readonly mask?: number;
+  readonly wrmask?: number;
+}
+
+export interface BlendDesc {
+  readonly enable: boolean;
+  readonly rgbSrc: string;
+  readonly rgbDst: string;
+  readonly rgbOp: string;
+  readonly aSrc: string;
+  readonly aDst: string;
+  readonly aOp: string;
+  readonly mask?: number;
+}
+
+export interface GfxState {
+  readonly cullFront?: boolean;
+  readonly cullBack?: boolean;
+  readonly frontCw?: boolean;
+  readonly provokingLast?: boolean;
+  readonly viewport: readonly [number, number, number, number];
+  readonly scissor: readonly [number, number, number, number];
+  readonly depthFunc?: string;
+  readonly depthWrite?: boolean;
+  readonly depthTest?: boolean;
+  readonly stencil?: StencilDesc;
+  readonly blend: readonly (BlendDesc | undefined)[];
+  readonly blendConstant?: readonly number[];
+}
+
+export interface GfxDraw {
+  readonly prim: string;
+  readonly count: number;
+  readonly instances?: number;
+  readonly indices?: { readonly buffer: string; readonly size: 1 | 2 | 4 };
+  readonly first?: number;
+  readonly vertexOffset?: number;
+  readonly firstInstance?: number;
+  readonly restart?: number;
+}
+
+export interface BuiltDraw {
+  readonly gen: Gen;
+  readonly mem: Memory;
+  readonly stream: Uint32Array;
+  readonly streamIova: number;
+  readonly segments: readonly Segment[];
+  /** Colour targets and depth / stencil: base and pitch (bytes), samples stored per pixel. */
+  readonly targets: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number }[];
+  readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number };
+  readonly stencil?: { readonly base: number; readonly pitch: number };
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+const fbits = (x: number): number => {
+  f32[0] = x;
+  return u32[0]!;
+};
+
+/** Lay out memory and build the stream of a scene. */
+export function buildDraw(sc: GfxScene): BuiltDraw {
+  const gen: Gen = 'a6xx';
+  const mem = new Memory();
+  const segs: Segment[] = [];
+  const alloc = (bytes: Uint8Array, label: string): Segment => {
+    const s = mem.alloc(Math.max(bytes.length, 4), label, 0x1000, bytes.length ? bytes : new Uint8Array(4));
+    segs.push(s);
+    return s;
+  };
+  const { width, height, samples } = sc;
+  const code = (sh: GfxShader, what: string): { seg: Segment; instrlen: number } => {
+    const words = sh.words ?? assembleIr3(sh.asm ?? '', { gpuId: sc.gpuId });
+    const instrlen = Math.ceil((words.length * 4) / INSTR_UNIT);
+    const b = new Uint8Array(instrlen * INSTR_UNIT);
+    b.set(new Uint8Array(words.buffer, words.byteOffset, words.length * 4));
+    return { seg: alloc(b, what), instrlen };
+  };
+  const buffers = new Map<string, Segment>();
+  for (const [name, data] of sc.buffers) buffers.set(name, alloc(data, `buf:${name}`));
+
+  // Render targets: linear, samples of a pixel side by side.
+  const targets = sc.targets.map((t, i) => {
+    const f = fmt6ByName(t.format);
+    const pitch = defaultPitch(width, f.cpp * samples, 'linear');
+    const s = alloc(new Uint8Array(pitch * height), `mrt${i}`);
+    return { base: s.base, pitch, format: t.format, cpp: f.cpp };
+  });
+  let depth: BuiltDraw['depth'];
+  let stencil: BuiltDraw['stencil'];
+  if (sc.depth) {
+    const cpp = sc.depth.format === 'DEPTH6_16' ? 2 : 4;
+    const pitch = defaultPitch(width, cpp * samples, 'linear');
+    depth = { base: alloc(new Uint8Array(pitch * height), 'depth').base, pitch, cpp };
+    if (sc.depth.stencil && sc.depth.format !== 'DEPTH6_24_8') {
+      const sp = defaultPitch(width, samples, 'linear');
+      stencil = { base: alloc(new Uint8Array(sp * height), 'stencil').base, pitch: sp };
+    }
+  }
+
+  const cs = new CmdStream(gen);
+  const E = (e: string, v: string): number => {
+    const x = enumValue(e, v, gen);
+    if (x === undefined) throw new Error(`${e} has no ${v}`);
+    return x;
+  };
+  const ls6 = (block: string, type: string, src: string, dst: number, units: number): number => encodeFields('CP_LOAD_STATE6.0', { DST_OFF: dst, STATE_TYPE: type, STATE_SRC: src, STATE_BLOCK: block, NUM_UNIT: units }, gen);
+  const msaa = samples === 4 ? 'MSAA_FOUR' : samples === 2 ? 'MSAA_TWO' : 'MSAA_ONE';
+
+  cs.setMarker('RM6_BYPASS');
+  // Surfaces, window, MSAA (fd6 sysmem prep: the window scissor covers the whole framebuffer).
+  cs.reg('GRAS_SC_WINDOW_SCISSOR_TL', { X: 0, Y: 0 }).reg('GRAS_SC_WINDOW_SCISSOR_BR', { X: width - 1, Y: height - 1 });
+  for (const r of ['GRAS_RAS_MSAA_CNTL', 'RB_RAS_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa });
+  for (const r of ['GRAS_DEST_MSAA_CNTL', 'RB_DEST_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa, MSAA_DISABLE: samples === 1 });
+  cs.reg('RB_SAMPLE_CONFIG', 0).reg('GRAS_SAMPLE_CNTL', 0).reg('RB_SAMPLE_CNTL', 0);
+  targets.forEach((t, i) => {
+    cs.reg(`RB_MRT[${i}].BUF_INFO`, { COLOR_FORMAT: t.format, COLOR_TILE_MODE: 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
+    cs.reg(`RB_MRT[${i}].PITCH`, t.pitch >> 6).reg(`RB_MRT[${i}].ARRAY_PITCH`, (t.pitch * height) >> 6).reg64(`RB_MRT[${i}].BASE`, t.base);
+    cs.reg(`SP_FS_MRT[${i}].REG`, { COLOR_FORMAT: t.format });
+  });
+  const dfmt = sc.depth?.format ?? 'DEPTH6_NONE';
+  cs.reg('RB_DEPTH_BUFFER_INFO', { DEPTH_FORMAT: dfmt }).reg('GRAS_SU_DEPTH_BUFFER_INFO', { DEPTH_FORMAT: dfmt });
+  if (depth) cs.reg('RB_DEPTH_BUFFER_PITCH', depth.pitch >> 6).reg('RB_DEPTH_BUFFER_ARRAY_PITCH', (depth.pitch * height) >> 6).reg64('RB_DEPTH_BUFFER_BASE', depth.base);
+  cs.reg('RB_STENCIL_INFO', { SEPARATE_STENCIL: !!stencil });
+  if (stencil) cs.reg('RB_STENCIL_BUFFER_PITCH', stencil.pitch >> 6).reg('RB_STENCIL_BUFFER_ARRAY_PITCH', (stencil.pitch * height) >> 6).reg64('RB_STENCIL_BUFFER_BASE', stencil.base);
+  const nMrt = targets.length;
+  cs.reg('RB_FS_OUTPUT_CNTL1', { MRT: nMrt }).reg('SP_FS_OUTPUT_CNTL1', { MRT: nMrt });
+  const comps: Record<string, number> = {};
+  for (let i = 0; i < nMrt; i++) comps[`RT${i}`] = 0xf;
+  cs.reg('RB_RENDER_COMPONENTS', comps).reg('SP_FS_RENDER_COMPONENTS', comps);
+  cs.reg('GRAS_CL_CNTL', { ZERO_GB_SCALE_Z: true, VP_CLIP_CODE_IGNORE: true });
+  // i/j at the pixel centre, perspective.
+  cs.reg('GRAS_CNTL', { IJ_PERSP_PIXEL: true }).reg('RB_RENDER_CONTROL0', { IJ_PERSP_PIXEL: true });
+  cs.reg('HLSQ_CONTROL_1_REG', { PRIMALLOCTHRESHOLD: 3 });
+  cs.reg('HLSQ_CONTROL_2_REG', { FACEREGID: REGID_NONE, SAMPLEID: REGID_NONE, SAMPLEMASK: REGID_NONE, CENTERRHW: REGID_NONE });
+  cs.reg('HLSQ_CONTROL_4_REG', { IJ_PERSP_SAMPLE: REGID_NONE, IJ_LINEAR_SAMPLE: REGID_NONE, XYCOORDREGID: REGID_NONE, ZWCOORDREGID: REGID_NONE });
+  cs.reg('HLSQ_CONTROL_5_REG', { LINELENGTHREGID: REGID_NONE, FOVEATIONQUALITYREGID: REGID_NONE });
+
+  /** The program state of one VS/FS pair (fd6_program: VS, VPC, FS). */
+  const program = (vs: GfxScene['vs'], fs: GfxScene['fs'], inputs: readonly { seg: Segment; inp: VsInput }[], fsConstOverride?: Uint32Array): void => {
+    const v = code(vs, 'vs');
+    const f = code(fs, 'fs');
+    cs.reg('HLSQ_INVALIDATE_CMD', { VS_STATE: true, HS_STATE: true, DS_STATE: true, GS_STATE: true, FS_STATE: true, GFX_IBO: true });
+    // VS.
+    const vsConstlen = Math.ceil((vs.consts?.length ?? 0) / 16) * 4;
+    cs.reg('SP_VS_CTRL_REG0', { FULLREGFOOTPRINT: vs.fullRegs, HALFREGFOOTPRINT: vs.halfRegs ?? 0, MERGEDREGS: true });
+    cs.reg('SP_VS_CONFIG', { ENABLED: true }).reg('HLSQ_VS_CNTL', { CONSTLEN: vsConstlen, ENABLED: true });
+    cs.reg64('SP_VS_OBJ_START', v.seg.base).reg('SP_VS_INSTRLEN', v.instrlen);
+    cs.pkt('CP_LOAD_STATE6_GEOM', [ls6('SB6_VS_SHADER', 'ST6_SHADER', 'SS6_INDIRECT', 0, v.instrlen), lo32(v.seg.base), hi32(v.seg.base)]);
+    if (vsConstlen) cs.pkt('CP_LOAD_STATE6_GEOM', [ls6('SB6_VS_SHADER', 'ST6_CONSTANTS', 'SS6_DIRECT', 0, vsConstlen), 0, 0, ...Array.from({ length: vsConstlen * 4 }, (_, k) => vs.consts![k] ?? 0)]);
+    // VFD: one fetch per input (turnip binds per binding; here per attribute for simplicity).
+    cs.reg('VFD_CONTROL_0', { FETCH_CNT: inputs.length, DECODE_CNT: inputs.length });
+    cs.reg('VFD_CONTROL_1', { REGID4VTX: vs.vertexIdReg ?? REGID_NONE, REGID4INST: vs.instanceIdReg ?? REGID_NONE, REGID4PRIMID: REGID_NONE, REGID4VIEWID: REGID_NONE });
+    cs.reg('VFD_ADD_OFFSET', { VERTEX: true, INSTANCE: true });
+    inputs.forEach(({ seg, inp }, i) => {
+      cs.reg64(`VFD_FETCH[${i}].BASE`, seg.base).reg(`VFD_FETCH[${i}].SIZE`, seg.size).reg(`VFD_FETCH[${i}].STRIDE`, inp.stride);
+      cs.reg(`VFD_DECODE[${i}].INSTR`, { IDX: i, OFFSET: inp.offset, INSTANCED: !!inp.instanced, FORMAT: inp.format, SWAP: 'WZYX', UNK30: true, FLOAT: !/_(UINT|SINT)$/.test(inp.format) });
+      cs.reg(`VFD_DECODE[${i}].STEP_RATE`, inp.stepRate ?? 1);
+      cs.reg(`VFD_DEST_CNTL[${i}].INSTR`, { WRITEMASK: inp.mask, REGID: inp.regid });
+    });
+    // VS outputs -> VPC.
+    const outs = vs.outputs;
+    cs.reg('SP_VS_PRIMITIVE_CNTL', { OUT: outs.length, FLAGS_REGID: REGID_NONE });
+    for (let k = 0; k < outs.length; k += 2) {
+      const a = outs[k]!;
+      const b = outs[k + 1];
+      cs.reg(`SP_VS_OUT[${k >> 1}].REG`, { A_REGID: a.regid, A_COMPMASK: a.compmask, B_REGID: b?.regid ?? 0, B_COMPMASK: b?.compmask ?? 0 });
+    }
+    for (let k = 0; k < outs.length; k += 4) {
+      const f: Record<string, number> = {};
+      for (let j = 0; j < 4 && k + j < outs.length; j++) f[`OUTLOC${j}`] = outs[k + j]!.loc;
+      cs.reg(`SP_VS_VPC_DST[${k >> 2}].REG`, f);
+    }
+    let maxLoc = 0;
+    const used = new Uint32Array(4);
+    for (const o of outs)
+      for (let c = 0; c < 4; c++)
+        if (o.compmask & (1 << c)) {
+          const l = o.loc + c;
+          maxLoc = Math.max(maxLoc, l + 1);
+          if (l < vs.positionLoc || l >= vs.positionLoc + 4) used[l >> 5] = (used[l >> 5]! | (1 << (l & 31))) >>> 0;
+        }
+    cs.reg('VPC_VS_PACK', { STRIDE_IN_VPC: maxLoc, POSITIONLOC: vs.positionLoc, PSIZELOC: 0xff, EXTRAPOS: 0 });
+    cs.reg('PC_VS_OUT_CNTL', { STRIDE_IN_VPC: maxLoc });
+    const nonPos = used.reduce((a, w) => a + popcount(w), 0);
+    cs.reg('VPC_CNTL_0', { NUMNONPOSVAR: nonPos, PRIMIDLOC: 0xff, VARYING: nonPos > 0, VIEWIDLOC: 0xff });
+    for (let i = 0; i < 4; i++) cs.reg(`VPC_VAR[${i}].DISABLE`, ~used[i]! >>> 0);
+    // FS.
+    const threadsize = fs.threadsize === 128 ? 'THREAD128' : 'THREAD64';
+    const fsConsts = fsConstOverride ?? fs.consts ?? new Uint32Array(0);
+    const fsConstlen = Math.ceil(fsConsts.length / 16) * 4;
+    cs.reg('SP_FS_CTRL_REG0', { THREADSIZE: threadsize, VARYING: nonPos > 0, FULLREGFOOTPRINT: fs.fullRegs, HALFREGFOOTPRINT: fs.halfRegs ?? 0, MERGEDREGS: true });
+    cs.reg('SP_FS_CONFIG', { ENABLED: true }).reg('HLSQ_FS_CNTL', { CONSTLEN: fsConstlen, ENABLED: true });
+    cs.reg('HLSQ_FS_CNTL_0', { THREADSIZE: threadsize, VARYINGS: nonPos > 0 });
+    cs.reg64('SP_FS_OBJ_START', f.seg.base).reg('SP_FS_INSTRLEN', f.instrlen);
+    cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_SHADER', 'ST6_SHADER', 'SS6_INDIRECT', 0, f.instrlen), lo32(f.seg.base), hi32(f.seg.base)]);
+    if (fsConstlen) cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_SHADER', 'ST6_CONSTANTS', 'SS6_DIRECT', 0, fsConstlen), 0, 0, ...Array.from({ length: fsConstlen * 4 }, (_, k) => fsConsts[k] ?? 0)]);
+    cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: fs.ijPersp ?? REGID_NONE, IJ_LINEAR_PIXEL: REGID_NONE, IJ_PERSP_CENTROID: REGID_NONE, IJ_LINEAR_CENTROID: REGID_NONE });
+    cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE });
+    fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r }));
+  };
+
+  /** RB / GRAS state of a draw. */
+  const rbState = (st: GfxState, clear: boolean): void => {
+    const [vx, vy, vw, vh] = st.viewport;
+    // Viewport: centre and half size (Vulkan rules), depth [0, 1].
+    cs.regs32('GRAS_CL_VPORT[0].XOFFSET', [fbits(vx + vw / 2), fbits(vw / 2), fbits(vy + vh / 2), fbits(vh / 2), fbits(0), fbits(1)]);
+    const [sx, sy, sw, sh] = st.scissor;
+    const tl = { X: Math.max(0, sx), Y: Math.max(0, sy) };
+    const br = { X: Math.max(0, sx + sw - 1), Y: Math.max(0, sy + sh - 1) };
+    cs.reg('GRAS_SC_SCREEN_SCISSOR[0].TL', tl).reg('GRAS_SC_SCREEN_SCISSOR[0].BR', br);
+    const vtl = { X: Math.max(0, Math.floor(Math.min(vx, vx + vw))), Y: Math.max(0, Math.floor(Math.min(vy, vy + vh))) };
+    const vbr = { X: Math.max(0, Math.ceil(Math.max(vx, vx + vw)) - 1), Y: Math.max(0, Math.ceil(Math.max(vy, vy + vh)) - 1) };
+    cs.reg('GRAS_SC_VIEWPORT_SCISSOR[0].TL', vtl).reg('GRAS_SC_VIEWPORT_SCISSOR[0].BR', vbr);
+    cs.reg('GRAS_SU_CNTL', { CULL_FRONT: !!st.cullFront, CULL_BACK: !!st.cullBack, FRONT_CW: !!st.frontCw, LINEHALFWIDTH: 0.5 * 4 });
+    cs.reg('GRAS_SU_POINT_SIZE', 16);
+    cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: false, PROVOKING_VTX_LAST: !!st.provokingLast });
+    const zTest = !!sc.depth && (st.depthTest ?? true);
+    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_READ_ENABLE: zTest };
+    cs.reg('RB_DEPTH_CNTL', ztest).reg('GRAS_SU_DEPTH_CNTL', { Z_TEST_ENABLE: zTest });
+    cs.reg('RB_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' }).reg('GRAS_SU_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' });
+    const s = st.stencil;
+    const hasS = !!sc.depth?.stencil && !!s;
+    cs.reg('RB_STENCIL_CONTROL', hasS ? { STENCIL_ENABLE: true, STENCIL_READ: true, FUNC: s!.func, FAIL: s!.fail, ZPASS: s!.zpass, ZFAIL: s!.zfail } : 0);
+    if (hasS) cs.reg('RB_STENCILREF', { REF: s!.ref & 0xff }).reg('RB_STENCILMASK', { MASK: s!.mask ?? 0xff }).reg('RB_STENCILWRMASK', { WRMASK: s!.wrmask ?? 0xff });
+    let enableMask = 0;
+    for (let i = 0; i < nMrt; i++) {
+      const b = clear ? undefined : st.blend[i];
+      if (b?.enable) enableMask |= 1 << i;
+      cs.reg(`RB_MRT[${i}].CONTROL`, { BLEND: !!b?.enable, BLEND2: !!b?.enable, COMPONENT_ENABLE: b?.mask ?? 0xf });
+      cs.reg(`RB_MRT[${i}].BLEND_CONTROL`, b ? { RGB_SRC_FACTOR: b.rgbSrc, RGB_BLEND_OPCODE: b.rgbOp, RGB_DEST_FACTOR: b.rgbDst, ALPHA_SRC_FACTOR: b.aSrc, ALPHA_BLEND_OPCODE: b.aOp, ALPHA_DEST_FACTOR: b.aDst } : { RGB_SRC_FACTOR: 'FACTOR_ONE', RGB_DEST_FACTOR: 'FACTOR_ZERO', ALPHA_SRC_FACTOR: 'FACTOR_ONE', ALPHA_DEST_FACTOR: 'FACTOR_ZERO' });
+    }
+    cs.reg('RB_BLEND_CNTL', { ENABLE_BLEND: enableMask, INDEPENDENT_BLEND: true, SAMPLE_MASK: 0xffff }).reg('SP_BLEND_CNTL', { ENABLE_BLEND: enableMask });
+    const k = st.blendConstant ?? [0, 0, 0, 0];
+    cs.regs32('RB_BLEND_RED_F32', [fbits(k[0] ?? 0), fbits(k[1] ?? 0), fbits(k[2] ?? 0), fbits(k[3] ?? 0)]);
+  };
+
+  // The clear: a screen-covering triangle at the clear depth, FS = constant colours from c0...
+  const clearZ = sc.depth?.clear ?? 0;
+  const clearVb = alloc(new Uint8Array(new Float32Array([-1, -1, clearZ, 1, 3, -1, clearZ, 1, -1, 3, clearZ, 1]).buffer), 'clear vertices');
+  const clearVs: GfxScene['vs'] = { asm: '(rpt3)mov.f32f32 r1.x, (r)r0.x\nend\n', fullRegs: 2, inputs: [], outputs: [{ regid: 4, compmask: 0xf, loc: 0 }], positionLoc: 0 };
+  const clearFs: GfxScene['fs'] = { asm: [...targets.map((_, i) => `(rpt3)mov.f32f32 r${i}.x, (r)c${i}.x`), 'end', ''].join('\n'), fullRegs: Math.max(1, nMrt), outputs: targets.map((_, i) => i * 4) };
+  const clearConsts = new Uint32Array(Math.max(4, nMrt * 4));
+  sc.targets.forEach((t, i) => t.clear.forEach((c, k) => (clearConsts[i * 4 + k] = fbits(c))));
+  program(clearVs, clearFs, [{ seg: clearVb, inp: { buffer: '', stride: 16, offset: 0, format: 'FMT6_32_32_32_32_FLOAT', regid: 0, mask: 0xf } }], clearConsts);
+  rbState({ viewport: [0, 0, width, height], scissor: [0, 0, width, height], blend: [], depthFunc: 'FUNC_ALWAYS', depthWrite: true, ...(sc.depth?.stencil ? { stencil: { func: 'FUNC_ALWAYS', fail: 'STENCIL_REPLACE', zpass: 'STENCIL_REPLACE', zfail: 'STENCIL_REPLACE', ref: sc.depth.stencil.clear } } : {}) }, true);
+  cs.reg('VFD_INDEX_OFFSET', 0).reg('VFD_INSTANCE_START_OFFSET', 0);
+  cs.drawAuto('DI_PT_TRILIST', 3);
+
+  // The scene's program and state, then its draws.
+  const inputs = sc.vs.inputs.map((inp) => {
+    const seg = buffers.get(inp.buffer);
+    if (!seg) throw new Error(`vertex input from unknown buffer ${inp.buffer}`);
+    return { seg, inp };
+  });
+  program(sc.vs, sc.fs, inputs);
+  rbState(sc.state, false);
+  for (const d of sc.draws) {
+    cs.reg('VFD_INDEX_OFFSET', d.vertexOffset ?? 0).reg('VFD_INSTANCE_START_OFFSET', d.firstInstance ?? 0);
+    cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: d.restart !== undefined, PROVOKING_VTX_LAST: !!sc.state.provokingLast });
+    if (d.restart !== undefined) cs.reg('PC_RESTART_INDEX', d.restart >>> 0);
+    const prim = E('pc_di_primtype', d.prim);
+    if (!d.indices) {
+      cs.pkt('CP_DRAW_INDX_OFFSET', [encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: 'DI_SRC_SEL_AUTO_INDEX', VIS_CULL: 'IGNORE_VISIBILITY' }, gen), d.instances ?? 1, d.count]);
+      continue;
+    }
+    const ib = buffers.get(d.indices.buffer);
+    if (!ib) throw new Error(`index buffer ${d.indices.buffer} unknown`);
+    const size = d.indices.size === 1 ? 'INDEX4_SIZE_8_BIT' : d.indices.size === 2 ? 'INDEX4_SIZE_16_BIT' : 'INDEX4_SIZE_32_BIT';
+    const maxIndices = Math.floor(ib.size / d.indices.size);
+    cs.pkt('CP_DRAW_INDX_OFFSET', [encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: 'DI_SRC_SEL_DMA', VIS_CULL: 'IGNORE_VISIBILITY', INDEX_SIZE: size }, gen), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
+  }
+  cs.waitForIdle();
+  const stream = cs.dwords();
+  const ss = alloc(new Uint8Array(stream.buffer.slice(0)), 'ib1');
+  return { gen, mem, stream, streamIova: ss.base, segments: segs, targets, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (; x; x &= x - 1) n++;
+  return n;
+}
+
+/** The scene as an .rd capture (GPU id, every buffer, the stream): write it before running. */
+export function drawRd(b: BuiltDraw, gpuId: number): Uint8Array {
+  const w = new RdWriter();
+  w.gpuId(gpuId);
+  for (const s of b.segments) w.buffer(s.base, s.u8);
+  return w.cmdstream(b.streamIova, b.stream.length).bytes();
+}

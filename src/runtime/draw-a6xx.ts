@@ -1,0 +1,266 @@
+/**
+ * `gpusim draw scene.json --gpu a630|a660`: the scene format of docs/amd-graphics.md on the a6xx
+ * sysmem pipeline. The common parts (size, samples, targets, depth, buffers, state, draws) are
+ * read as the AMD runner reads them and translated to the Adreno vocabulary a driver would use
+ * (R8G8B8A8_UNORM -> FMT6_8_8_8_8_UNORM, FRAG_LESS -> FUNC_LESS, BLEND_SRC_ALPHA ->
+ * FACTOR_SRC_ALPHA, COMB_DST_PLUS_SRC -> BLEND_DST_PLUS_SRC...); the stages' a6xx parts come from
+ * the per-target keys "a6xx" (then "a630" / "a660") on each shader and on `vs` / `ps`:
+ *
+ *   shaders.vs.a6xx: { "asm": "vs-a6xx.s" }            ir3 assembly (src/adreno/ir3/asm.ts)
+ *   vs.a6xx: { "fullRegs": 4, "position": 4,
+ *              "inputs": [{ "buffer": "vertices", "stride": 32, "offset": 0, "format": "FMT6_32_32_32_32_FLOAT", "reg": "r0.x" }],
+ *              "outputs": [{ "reg": "r2.x", "loc": 0 }, { "reg": "r3.x", "loc": 4 }] }
+ *   ps.a6xx: { "fullRegs": 2, "ij": "r0.x", "outputs": ["r1.x"], "threadsize": 64 }
+ *
+ * The driver (src/adreno/driver/sysmem.ts) builds the stream; the CP runs it (src/adreno/cp).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Diagnostics } from '../core/diagnostics.js';
+import { InputError } from '../core/errors.js';
+import { parseJsonText } from '../core/json.js';
+import { CommandProcessor } from '../adreno/cp/cp.js';
+import { drawRuns, type DrawRun } from '../adreno/cp/handlers-gfx.js';
+import { buildDraw, drawRd, regid, type BlendDesc, type GfxDraw, type GfxScene, type StencilDesc, type VsInput } from '../adreno/driver/sysmem.js';
+import { enumValue } from '../adreno/regs/db.js';
+import { fmt6ByName } from '../adreno/rb/fmt6.js';
+import { tile6ConfigFor } from '../adreno/ubwc/tile6.js';
+
+type Json = Record<string, unknown>;
+
+export const A6XX_SCENE_GPUS = { a630: 630, a660: 660 } as const;
+export type A6xxGpu = keyof typeof A6XX_SCENE_GPUS;
+/** Per-target keys the a6xx runner reads (the AMD runner skips them). */
+export const A6XX_SCENE_KEYS: readonly string[] = ['a6xx', 'a630', 'a660'];
+
+export interface A6xxSceneResult {
+  readonly gpu: A6xxGpu;
+  readonly width: number;
+  readonly height: number;
+  readonly samples: number;
+  /** Each colour target: RGBA floats per sample (pixel-major, then sample). */
+  readonly targets: readonly { readonly name: string; readonly format: string; readonly data: Float32Array }[];
+  readonly diag: Diagnostics;
+  readonly draws: readonly DrawRun[];
+  readonly stream: Uint32Array;
+  /** The inputs as an .rd capture (`gpusim adreno decode --format cffdump` reads it). */
+  readonly rd: Uint8Array;
+}
+
+const COLOR: Record<string, string> = { R8G8B8A8_UNORM: 'FMT6_8_8_8_8_UNORM', R16G16B16A16_FLOAT: 'FMT6_16_16_16_16_FLOAT', R32_FLOAT: 'FMT6_32_FLOAT' };
+const DEPTH: Record<string, 'DEPTH6_16' | 'DEPTH6_32'> = { Z_16: 'DEPTH6_16', Z_32_FLOAT: 'DEPTH6_32' };
+const STENCIL_OP: Record<string, string> = {
+  STENCIL_KEEP: 'STENCIL_KEEP', STENCIL_ZERO: 'STENCIL_ZERO', STENCIL_REPLACE_TEST: 'STENCIL_REPLACE', STENCIL_ADD_CLAMP: 'STENCIL_INCR_CLAMP',
+  STENCIL_SUB_CLAMP: 'STENCIL_DECR_CLAMP', STENCIL_INVERT: 'STENCIL_INVERT', STENCIL_ADD_WRAP: 'STENCIL_INCR_WRAP', STENCIL_SUB_WRAP: 'STENCIL_DECR_WRAP',
+};
+const ELEM: Record<string, number> = { u8: 1, u16: 2, u32: 4, i32: 4, f32: 4, f16: 2 };
+
+function err(field: string, msg: string): never {
+  throw new InputError(`scene ${field}: ${msg}`);
+}
+const obj = (v: unknown, f: string): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : err(f, 'expected an object'));
+const arr = (v: unknown, f: string): unknown[] => (Array.isArray(v) ? v : err(f, 'expected an array'));
+const num = (v: unknown, f: string): number => (typeof v === 'number' && Number.isFinite(v) ? v : err(f, 'expected a number'));
+const str = (v: unknown, f: string): string => (typeof v === 'string' ? v : err(f, 'expected a string'));
+
+/** An a6xx enum value name, checked. */
+function en(e: string, v: string, f: string): string {
+  if (enumValue(e, v, 'a6xx') === undefined) err(f, `${v} has no a6xx equivalent (${e})`);
+  return v;
+}
+
+/** The object with its "a6xx" then "<gpu>" keys merged over it (the AMD per-target keys dropped). */
+function forGpu(o: Json, gpu: A6xxGpu): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(o)) if (!/^gfx\d+$/.test(k) && !A6XX_SCENE_KEYS.includes(k)) out[k] = v;
+  for (const k of ['a6xx', gpu]) if (o[k] !== undefined) Object.assign(out, obj(o[k], k));
+  return out;
+}
+
+export function a6xxGpu(v: string): A6xxGpu {
+  if (v in A6XX_SCENE_GPUS) return v as A6xxGpu;
+  return err('--gpu', `a630 or a660 (got ${v})`);
+}
+
+/** Read a scene file and run it on the a6xx pipeline. */
+export function runA6xxSceneFile(path: string, gpu: A6xxGpu): A6xxSceneResult {
+  let text: string;
+  try { text = readFileSync(path, 'utf8'); } catch (e) { throw new InputError(`cannot read scene: ${(e as Error).message}`, path); }
+  return runA6xxScene(obj(parseJsonText(text, undefined, 'scene JSON'), 'scene'), dirname(resolve(path)), gpu);
+}
+
+/** Translate a scene for the driver. */
+export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): GfxScene {
+  const gpuId = A6XX_SCENE_GPUS[gpu];
+  scene = forGpu(scene, gpu);
+  const width = num(scene.width, 'width');
+  const height = num(scene.height, 'height');
+  const samples = num(scene.samples ?? 1, 'samples');
+  if (samples !== 1 && samples !== 2 && samples !== 4) err('samples', `${samples}: a6xx renders 1, 2 or 4 samples (MSAA_ONE/TWO/FOUR; 8x is not exposed)`);
+  const targets = arr(scene.targets ?? [], 'targets').map((t, i) => {
+    const o = obj(t, `targets[${i}]`);
+    const fmt = COLOR[str(o.format, `targets[${i}].format`)] ?? err(`targets[${i}].format`, `one of ${Object.keys(COLOR).join(' ')}`);
+    return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)) };
+  });
+  const st = forGpu(obj(scene.state ?? {}, 'state'), gpu);
+  const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
+  const stj = st.stencil === undefined ? undefined : obj(st.stencil, 'state.stencil');
+  const depth = dj
+    ? { format: DEPTH[str(dj.format, 'depth.format')] ?? err('depth.format', 'Z_16 or Z_32_FLOAT'), clear: num(dj.clear ?? 1, 'depth.clear'), ...(stj ? { stencil: { clear: num(dj.stencilClear ?? 0, 'depth.stencilClear') } } : {}) }
+    : undefined;
+  const buffers = new Map<string, Uint8Array>();
+  const bufType = new Map<string, string>();
+  for (const [name, v] of Object.entries(obj(scene.buffers ?? {}, 'buffers'))) {
+    const b = obj(v, `buffers.${name}`);
+    const type = str(b.type, `buffers.${name}.type`);
+    const elem = ELEM[type] ?? err(`buffers.${name}.type`, `one of ${Object.keys(ELEM).join(' ')}`);
+    const values = arr(b.values, `buffers.${name}.values`).map((x, i) => num(x, `buffers.${name}.values[${i}]`));
+    const bytes = new Uint8Array(Math.max(4, values.length * elem));
+    const dv = new DataView(bytes.buffer);
+    values.forEach((x, i) => {
+      const o = i * elem;
+      if (type === 'f32') dv.setFloat32(o, x, true);
+      else if (type === 'f16') dv.setUint16(o, f16bits(x), true);
+      else if (elem === 1) dv.setUint8(o, x & 0xff);
+      else if (elem === 2) dv.setUint16(o, x & 0xffff, true);
+      else dv.setUint32(o, x >>> 0, true);
+    });
+    buffers.set(name, bytes);
+    bufType.set(name, type);
+  }
+  // Stages.
+  const vsj = forGpu(obj(scene.vs, 'vs'), gpu);
+  const psj = forGpu(obj(scene.ps, 'ps'), gpu);
+  const shaders = obj(scene.shaders ?? {}, 'shaders');
+  const shaderText = (name: string, f: string): string => {
+    const s = forGpu(obj(shaders[name] ?? err(f, `no shader '${name}'`), `shaders.${name}`), gpu);
+    if (s.source !== undefined) return arr(s.source, `shaders.${name}.source`).map(String).join('\n');
+    const p = resolve(dir, str(s.asm ?? err(`shaders.${name}`, 'no a6xx "asm" (add shaders.<name>.a6xx.asm)'), `shaders.${name}.asm`));
+    try { return readFileSync(p, 'utf8'); } catch (e) { return err(`shaders.${name}.asm`, (e as Error).message); }
+  };
+  const reg = (v: unknown, f: string): number => {
+    try { return regid(str(v, f)); } catch { return err(f, 'a register such as r0.x'); }
+  };
+  const inputs: VsInput[] = arr(vsj.inputs ?? err('vs.a6xx.inputs', 'missing'), 'vs.inputs').map((x, i) => {
+    const o = obj(x, `vs.inputs[${i}]`);
+    const format = en('a6xx_format', str(o.format, `vs.inputs[${i}].format`), `vs.inputs[${i}].format`);
+    const comps = format.replace(/^FMT6_/, '').split('_').filter((p) => /^\d+$/.test(p)).length;
+    return { buffer: str(o.buffer, `vs.inputs[${i}].buffer`), stride: num(o.stride, `vs.inputs[${i}].stride`), offset: num(o.offset ?? 0, `vs.inputs[${i}].offset`), format, regid: reg(o.reg, `vs.inputs[${i}].reg`), mask: num(o.mask ?? (1 << comps) - 1, `vs.inputs[${i}].mask`), ...(o.instanced ? { instanced: true, stepRate: num(o.stepRate ?? 1, `vs.inputs[${i}].stepRate`) } : {}) };
+  });
+  const outputs = arr(vsj.outputs ?? err('vs.a6xx.outputs', 'missing'), 'vs.outputs').map((x, i) => {
+    const o = obj(x, `vs.outputs[${i}]`);
+    return { regid: reg(o.reg, `vs.outputs[${i}].reg`), compmask: num(o.mask ?? 0xf, `vs.outputs[${i}].mask`), loc: num(o.loc, `vs.outputs[${i}].loc`) };
+  });
+  const vs: GfxScene['vs'] = {
+    asm: shaderText(str(vsj.shader, 'vs.shader'), 'vs.shader'),
+    fullRegs: num(vsj.fullRegs, 'vs.a6xx.fullRegs'),
+    inputs,
+    outputs,
+    positionLoc: num(vsj.position, 'vs.a6xx.position'),
+    ...(vsj.vertexId !== undefined ? { vertexIdReg: reg(vsj.vertexId, 'vs.vertexId') } : {}),
+    ...(vsj.instanceId !== undefined ? { instanceIdReg: reg(vsj.instanceId, 'vs.instanceId') } : {}),
+  };
+  const fs: GfxScene['fs'] = {
+    asm: shaderText(str(psj.shader, 'ps.shader'), 'ps.shader'),
+    fullRegs: num(psj.fullRegs, 'ps.a6xx.fullRegs'),
+    threadsize: psj.threadsize === 128 ? 128 : 64,
+    ...(psj.ij !== undefined ? { ijPersp: reg(psj.ij, 'ps.ij') } : {}),
+    outputs: arr(psj.outputs ?? err('ps.a6xx.outputs', 'missing'), 'ps.outputs').map((x, i) => reg(x, `ps.outputs[${i}]`)),
+  };
+  // State.
+  const vp = st.viewport === undefined ? [0, 0, width, height] : arr(st.viewport, 'state.viewport').map((x, i) => num(x, `state.viewport[${i}]`));
+  const sc = st.scissor === undefined ? [0, 0, width, height] : arr(st.scissor, 'state.scissor').map((x, i) => num(x, `state.scissor[${i}]`));
+  const cull = String(st.cull ?? 'none');
+  const cmp = (v: unknown, f: string): string => en('adreno_compare_func', str(v, f).replace(/^FRAG_/, 'FUNC_'), f);
+  const sop = (v: unknown, f: string): string => STENCIL_OP[str(v ?? 'STENCIL_KEEP', f)] ?? err(f, `one of ${Object.keys(STENCIL_OP).join(' ')}`);
+  const stencil: StencilDesc | undefined = stj ? { func: cmp(stj.func ?? 'FRAG_ALWAYS', 'state.stencil.func'), fail: sop(stj.fail, 'state.stencil.fail'), zpass: sop(stj.pass, 'state.stencil.pass'), zfail: sop(stj.depthFail, 'state.stencil.depthFail'), ref: num(stj.ref ?? 0, 'state.stencil.ref') } : undefined;
+  const blend = arr(st.blend ?? [], 'state.blend').map((x, i): BlendDesc | undefined => {
+    const o = obj(x, `state.blend[${i}]`);
+    if (!o.enable) return undefined;
+    const f = (k: string, d: string): string => en('adreno_rb_blend_factor', str(o[k] ?? d, `state.blend[${i}].${k}`).replace(/^BLEND_/, 'FACTOR_'), `state.blend[${i}].${k}`);
+    const op = (k: string, d: string): string => en('a3xx_rb_blend_opcode', str(o[k] ?? d, `state.blend[${i}].${k}`).replace(/^COMB_/, 'BLEND_'), `state.blend[${i}].${k}`);
+    const cs = String(o.colorSrc ?? 'BLEND_ONE'), cd = String(o.colorDst ?? 'BLEND_ZERO'), cf = String(o.colorFn ?? 'COMB_DST_PLUS_SRC');
+    return { enable: true, rgbSrc: f('colorSrc', 'BLEND_ONE'), rgbDst: f('colorDst', 'BLEND_ZERO'), rgbOp: op('colorFn', 'COMB_DST_PLUS_SRC'), aSrc: f('alphaSrc', cs), aDst: f('alphaDst', cd), aOp: op('alphaFn', cf) };
+  });
+  const state: GfxScene['state'] = {
+    cullFront: cull === 'front', cullBack: cull === 'back',
+    // The AMD runner's FACE=0 (ccw front) is GRAS_SU_CNTL FRONT_CW=0.
+    frontCw: st.frontCw === true || st.frontFace === 'cw',
+    provokingLast: st.provokingLast === true,
+    viewport: [vp[0]!, vp[1]!, vp[2]!, vp[3]!],
+    // The scene's scissor is [x0, y0, x1, y1) as PA_SC_GENERIC_SCISSOR takes it.
+    scissor: [sc[0]!, sc[1]!, sc[2]! - sc[0]!, sc[3]! - sc[1]!],
+    ...(st.depthFunc !== undefined ? { depthFunc: cmp(st.depthFunc, 'state.depthFunc') } : {}),
+    ...(st.depthWrite === false ? { depthWrite: false } : {}),
+    ...(stencil ? { stencil } : {}),
+    blend,
+    ...(st.blendConstant !== undefined ? { blendConstant: arr(st.blendConstant, 'state.blendConstant').map((x, i) => num(x, `state.blendConstant[${i}]`)) } : {}),
+  };
+  const draws: GfxDraw[] = arr(scene.draws ?? [], 'draws').map((x, i) => {
+    const o = obj(x, `draws[${i}]`);
+    const prim = en('pc_di_primtype', str(o.topology, `draws[${i}].topology`), `draws[${i}].topology`);
+    let indices: GfxDraw['indices'];
+    if (o.indices !== undefined) {
+      const b = str(o.indices, `draws[${i}].indices`);
+      const t = bufType.get(b) ?? err(`draws[${i}].indices`, `no buffer '${b}'`);
+      const size = ({ u8: 1, u16: 2, u32: 4 } as Record<string, 1 | 2 | 4>)[t] ?? err(`draws[${i}].indices`, 'an index buffer is u8, u16 or u32');
+      indices = { buffer: b, size };
+    }
+    return {
+      prim, count: num(o.count, `draws[${i}].count`),
+      ...(o.instances !== undefined ? { instances: num(o.instances, `draws[${i}].instances`) } : {}),
+      ...(indices ? { indices } : {}),
+      ...(o.first !== undefined ? { first: num(o.first, `draws[${i}].first`) } : {}),
+      ...(o.restart !== undefined ? { restart: num(o.restart, `draws[${i}].restart`) } : {}),
+      ...(o.baseVertex !== undefined ? { vertexOffset: num(o.baseVertex, `draws[${i}].baseVertex`) } : {}),
+    };
+  });
+  return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
+}
+
+function f16bits(x: number): number {
+  const f = new Float32Array([x]);
+  const u = new Uint32Array(f.buffer)[0]!;
+  const s = (u >>> 16) & 0x8000;
+  const e = ((u >>> 23) & 0xff) - 127 + 15;
+  if (e <= 0) return s;
+  if (e >= 31) return s | 0x7c00;
+  return s | (e << 10) | Math.round((u & 0x7fffff) / 0x2000);
+}
+
+/** Run a scene object on the a6xx pipeline. */
+export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu): A6xxSceneResult {
+  const desc = a6xxSceneDescription(scene, dir, gpu);
+  let built;
+  try { built = buildDraw(desc); } catch (e) { if (e instanceof InputError) throw e; throw new InputError(`scene: ${(e as Error).message}`); }
+  const rd = drawRd(built, desc.gpuId);
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: tile6ConfigFor(gpu) });
+  cp.run(built.streamIova, built.stream.length);
+  const targets = built.targets.map((t, i) => {
+    const f = fmt6ByName(t.format);
+    const data = new Float32Array(desc.width * desc.height * desc.samples * 4);
+    for (let y = 0; y < desc.height; y++)
+      for (let x = 0; x < desc.width; x++)
+        for (let s = 0; s < desc.samples; s++) {
+          const a = t.base + y * t.pitch + (x * desc.samples + s) * f.cpp;
+          data.set(f.unpack(built.mem.readBytes(a, f.cpp), 0), ((y * desc.width + x) * desc.samples + s) * 4);
+        }
+    const tj = obj(arr(scene.targets, 'targets')[i], `targets[${i}]`);
+    return { name: String(tj.name ?? `target${i}`), format: t.format, data };
+  });
+  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, diag, draws: drawRuns(cp), stream: built.stream, rd };
+}
+
+/** A target resolved to one RGBA per pixel (the samples averaged). */
+export function resolveA6xxTarget(r: A6xxSceneResult, k = 0): Float32Array {
+  const t = r.targets[k]!;
+  const out = new Float32Array(r.width * r.height * 4);
+  for (let p = 0; p < r.width * r.height; p++)
+    for (let c = 0; c < 4; c++) {
+      let s = 0;
+      for (let i = 0; i < r.samples; i++) s += t.data[(p * r.samples + i) * 4 + c]!;
+      out[p * 4 + c] = s / r.samples;
+    }
+  return out;
+}
