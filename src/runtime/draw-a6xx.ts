@@ -21,6 +21,7 @@ import { InputError } from '../core/errors.js';
 import { parseJsonText } from '../core/json.js';
 import { CommandProcessor } from '../adreno/cp/cp.js';
 import { drawRuns, type DrawRun } from '../adreno/cp/handlers-gfx.js';
+import { gmemDraw, type GmemDraw, type GmemDrawOptions } from '../adreno/driver/gmem.js';
 import { buildDraw, drawRd, regid, type BlendDesc, type GfxDraw, type GfxScene, type StencilDesc, type VsInput } from '../adreno/driver/sysmem.js';
 import { enumValue } from '../adreno/regs/db.js';
 import { fmt6ByName } from '../adreno/rb/fmt6.js';
@@ -229,14 +230,20 @@ function f16bits(x: number): number {
 }
 
 /** Run a scene object on the a6xx pipeline. */
-export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu): A6xxSceneResult {
+export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: GmemDrawOptions): A6xxSceneResult {
   const desc = a6xxSceneDescription(scene, dir, gpu);
   let built;
   try { built = buildDraw(desc); } catch (e) { if (e instanceof InputError) throw e; throw new InputError(`scene: ${(e as Error).message}`); }
+  // GMEM mode (driver/gmem.ts): the same stream as the draw IB of a tiled pass.
+  let tiled: GmemDraw | undefined;
+  if (gmem) {
+    try { tiled = gmemDraw(built, desc, gmem); } catch (e) { throw new InputError(`scene (GMEM): ${(e as Error).message}`); }
+  }
   const rd = drawRd(built, desc.gpuId);
   const diag = new Diagnostics();
   const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: tile6ConfigFor(gpu) });
-  cp.run(built.streamIova, built.stream.length);
+  if (tiled) cp.run(tiled.streamIova, tiled.streamDwords);
+  else cp.run(built.streamIova, built.stream.length);
   const targets = built.targets.map((t, i) => {
     const f = fmt6ByName(t.format);
     const data = new Float32Array(desc.width * desc.height * desc.samples * 4);
