@@ -46,6 +46,8 @@ export interface A6xxSceneResult {
   readonly stream: Uint32Array;
   /** The inputs as an .rd capture (`gpusim adreno decode --format cffdump` reads it). */
   readonly rd: Uint8Array;
+  /** GMEM mode: the bins, whether the binning pass ran, draws the visibility stream skipped. */
+  readonly gmem?: { readonly binW: number; readonly binH: number; readonly nx: number; readonly ny: number; readonly binning: boolean; readonly skippedDraws: number };
 }
 
 const COLOR: Record<string, string> = { R8G8B8A8_UNORM: 'FMT6_8_8_8_8_UNORM', R16G16B16A16_FLOAT: 'FMT6_16_16_16_16_FLOAT', R32_FLOAT: 'FMT6_32_FLOAT' };
@@ -84,10 +86,10 @@ export function a6xxGpu(v: string): A6xxGpu {
 }
 
 /** Read a scene file and run it on the a6xx pipeline. */
-export function runA6xxSceneFile(path: string, gpu: A6xxGpu): A6xxSceneResult {
+export function runA6xxSceneFile(path: string, gpu: A6xxGpu, gmem?: GmemDrawOptions): A6xxSceneResult {
   let text: string;
   try { text = readFileSync(path, 'utf8'); } catch (e) { throw new InputError(`cannot read scene: ${(e as Error).message}`, path); }
-  return runA6xxScene(obj(parseJsonText(text, undefined, 'scene JSON'), 'scene'), dirname(resolve(path)), gpu);
+  return runA6xxScene(obj(parseJsonText(text, undefined, 'scene JSON'), 'scene'), dirname(resolve(path)), gpu, gmem);
 }
 
 /** Translate a scene for the driver. */
@@ -239,7 +241,8 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
   if (gmem) {
     try { tiled = gmemDraw(built, desc, gmem); } catch (e) { throw new InputError(`scene (GMEM): ${(e as Error).message}`); }
   }
-  const rd = drawRd(built, desc.gpuId);
+  // The capture holds what runs: with GMEM, every segment (VSC buffers, the pass) and the pass as the stream.
+  const rd = tiled ? drawRd({ ...built, segments: built.mem.segments, streamIova: tiled.streamIova, stream: new Uint32Array(tiled.streamDwords) }, desc.gpuId) : drawRd(built, desc.gpuId);
   const diag = new Diagnostics();
   const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: tile6ConfigFor(gpu) });
   if (tiled) cp.run(tiled.streamIova, tiled.streamDwords);
@@ -256,7 +259,8 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
     const tj = obj(arr(scene.targets, 'targets')[i], `targets[${i}]`);
     return { name: String(tj.name ?? `target${i}`), format: t.format, data };
   });
-  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, diag, draws: drawRuns(cp), stream: built.stream, rd };
+  const g = tiled ? { gmem: { binW: tiled.layout.binW, binH: tiled.layout.binH, nx: tiled.layout.nx, ny: tiled.layout.ny, binning: tiled.binning, skippedDraws: cp.vscSkippedDraws } } : {};
+  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
 }
 
 /** A target resolved to one RGBA per pixel (the samples averaged). */
