@@ -25,6 +25,7 @@ import { Walker, type IbInfo, type PacketRecord, type Problem, type Visitor } fr
 import { Gmem, gmemModelled } from '../rb/gmem.js';
 import { VscWriter, type PrimBox, type VscHost, type VscReader } from '../vsc/vsc.js';
 import { Lrz } from '../gras/lrz.js';
+import { Caches } from '../cache/caches.js';
 
 export { CTX_HI, CTX_LO, type DrawMode, type StopReason };
 
@@ -216,6 +217,8 @@ export class CommandProcessor implements Visitor {
   vscReader: VscReader | undefined;
   /** LRZ caches and checks (gras/lrz.ts). */
   readonly lrz: Lrz;
+  /** CCU / UCHE / L1 write shadows and stale-read checks (cache/caches.ts). */
+  readonly caches: Caches;
   /** a650 (a6xx gen3): LRZ registers must be written with CP_REG_WRITE TRACK_LRZ. */
   readonly lrzTrackQuirk: boolean;
   /** @internal */
@@ -285,6 +288,7 @@ export class CommandProcessor implements Visitor {
     this.vsc = new VscWriter(vhost);
     this.lrz = new Lrz({ readBytes: (a, n) => this.mem.readBytes(a, n), writeBytes: (a, b) => this.mem.writeBytes(a, b), report: (id, sev, msg) => this.report(id, sev, msg) });
     this.lrzTrackQuirk = this.gen === 'a6xx' && this.gpuId === 650;
+    this.caches = new Caches({ readBytes: (a, n) => this.mem.readBytes(a, n), report: (id, sev, msg) => this.report(id, sev, msg) });
     this.binningHook = opts.binning;
     const r = (n: string): number => this.regsDb.reg(n);
     this.R = {
@@ -558,6 +562,18 @@ export class CommandProcessor implements Visitor {
       const o = this.regsDb.reg(n);
       if (o >= reg && o < reg + count) this.report('adreno.lrz.track-quirk', 'error', `${n} written with a type-4 packet on a${this.gpuId} (a6xx gen3): this generation needs CP_REG_WRITE TRACK_LRZ, which flushes LRZ when the direction or the depth view changes (freedreno lrz_track_quirk)`);
     }
+  }
+
+  /** A CP memory read (uncached: it does not see what the CCU / UCHE still hold). */
+  cpRead32(addr: number): number {
+    if (!this.caches.any) return this.mem.read32(addr);
+    const b = this.caches.read(addr, 4, 'the CP (uncached)');
+    return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+  }
+
+  cpRead64(addr: number): number {
+    if (!this.caches.any) return this.mem.read64(addr);
+    return this.cpRead32(addr + 4) * 2 ** 32 + this.cpRead32(addr);
   }
 
   /** GMEM rendering: the binning or GMEM pass (CP_SET_MARKER RM6_BINNING / RM6_GMEM) until RM6_BYPASS. */

@@ -8,6 +8,7 @@ import type { CommandProcessor, WorkRecord } from './cp.js';
 import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
 import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js';
 import { execDraw } from './handlers-gfx.js';
+import { blit2dAccess, sysmemDrawWrites } from './handlers-cache.js';
 import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
 import { VscReader, type PrimBox } from '../vsc/vsc.js';
@@ -131,7 +132,10 @@ function draw(cp: CommandProcessor, r: PacketRecord): number {
   // The visibility stream decides first: a draw with nothing in this bin is not run.
   const invisible = !killed && vscActive(cp) && !cp.vscReader!.next();
   let boxes: PrimBox[] | undefined;
-  if (!killed && !invisible && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') boxes = execDraw(cp, r);
+  if (!killed && !invisible && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') {
+    if (cp.mode === 'SYSMEM') sysmemDrawWrites(cp, r.name);
+    boxes = execDraw(cp, r);
+  }
   record(cp, 'draw', r, invisible, boxes);
   return 0;
 }
@@ -146,6 +150,7 @@ function dispatch(cp: CommandProcessor, r: PacketRecord): number {
 
 /** CP_BLIT runs the 2D engine on the bank's 2D registers (rb/blit2d.ts), then is recorded. */
 function blit(cp: CommandProcessor, r: PacketRecord): number {
+  blit2dAccess(cp);
   execBlit2d(cp, (r.payload[0] ?? 0) & 0xf, cp.tile6);
   record(cp, 'blit', r);
   return 0;

@@ -29,6 +29,7 @@ function event(cp: CommandProcessor, p: Uint32Array, at: number): void {
     cp.count(11); // PERF_CP_CONTEXT_DONE
   }
   if (name === 'ZPASS_DONE') cp.count(10);
+  cp.caches.event(name);
   if (name === 'BLIT') {
     if (cp.gmem) execBlitEvent(cp as CommandProcessor & { gmem: NonNullable<CommandProcessor['gmem']> }, cp.tile6);
     else cp.report('adreno.gmem.unmodelled-gpu', 'warning', `BLIT event on a${cp.gpuId}: no GMEM size is known for it; not performed`);

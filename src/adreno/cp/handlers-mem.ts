@@ -26,7 +26,7 @@ function memToMem(cp: CommandProcessor, r: PacketRecord): number {
   const nsrc = (p.length - 3) >> 1;
   for (let s = 0; s < nsrc; s++) {
     const sa = a64(p, 3 + 2 * s);
-    let v = dbl ? cp.mem.read64(sa) : cp.mem.read32(sa);
+    let v = dbl ? cp.cpRead64(sa) : cp.cpRead32(sa);
     if (s < 3 && (d0 >>> s) & 1) v = -v;
     sum += v;
   }
@@ -46,7 +46,7 @@ function memcpy(cp: CommandProcessor, r: PacketRecord): number {
   const n = p[0]!;
   const src = a64(p, 1);
   const dst = a64(p, 3);
-  for (let k = 0; k < n; k++) cp.mem.write32(dst + 4 * k, cp.mem.read32(src + 4 * k));
+  for (let k = 0; k < n; k++) cp.mem.write32(dst + 4 * k, cp.cpRead32(src + 4 * k));
   return 0;
 }
 
@@ -62,7 +62,7 @@ function regToMem(cp: CommandProcessor, r: PacketRecord): number {
   cp.syncCounters();
   for (let k = 0; k < cnt; k++) {
     let v = cp.readReg(reg + k);
-    if (acc) v = (v + cp.mem.read32(dst + 4 * k)) >>> 0;
+    if (acc) v = (v + cp.cpRead32(dst + 4 * k)) >>> 0;
     cp.mem.write32(dst + 4 * k, v);
   }
   return 0;
@@ -76,7 +76,7 @@ function memToReg(cp: CommandProcessor, r: PacketRecord): number {
   const shl = (p[0]! >>> 30) & 1;
   const src = a64(p, 1);
   for (let k = 0; k < cnt; k++) {
-    const v = cp.mem.read32(src + 4 * k);
+    const v = cp.cpRead32(src + 4 * k);
     cp.writeReg(reg + k, shl ? v << 2 : v, r.level === 0);
   }
   return 0;
@@ -136,7 +136,7 @@ function memToScratchMem(cp: CommandProcessor, r: PacketRecord): number {
   const cnt = p[0]! & 0x3f;
   const off = p[1]! & 0x3f;
   const src = a64(p, 2);
-  for (let k = 0; k < cnt; k++) if (off + k < cp.scratchMem.length) cp.scratchMem[off + k] = cp.mem.read32(src + 4 * k);
+  for (let k = 0; k < cnt; k++) if (off + k < cp.scratchMem.length) cp.scratchMem[off + k] = cp.cpRead32(src + 4 * k);
   return 0;
 }
 

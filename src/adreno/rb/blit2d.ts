@@ -98,7 +98,7 @@ export function surface(cp: BlitHost, role: Surface['role'], info: Record<string
   return { role, fmt: f, swap, base, pitch, tiled, samples, ecpp, ...(ubwc ? { flags: { base: flagBase, pitch: flagPitch } } : {}) };
 }
 
-function offsetOf(s: Surface, x: number, y: number, cfg: Tile6Config): number {
+export function offsetOf(s: Surface, x: number, y: number, cfg: Tile6Config): number {
   return s.base + (s.tiled ? tile6Offset(x, y, s.pitch, s.ecpp, cfg) : y * s.pitch + x * s.ecpp);
 }
 

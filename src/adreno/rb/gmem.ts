@@ -32,8 +32,9 @@
  */
 import { enumName, type Gen, type RegisterSpace } from '../regs/db.js';
 import { TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
-import { addr64, Engine, fields, regScalar, surface, Unsupported, type BlitHost, type Surface } from './blit2d.js';
+import { addr64, Engine, fields, offsetOf, regScalar, surface, Unsupported, type BlitHost, type Surface } from './blit2d.js';
 import { fmt6, type Fmt6 } from './fmt6.js';
+import type { Caches } from '../cache/caches.js';
 
 /** Per-SoC GMEM facts. */
 export interface GmemInfo {
@@ -119,6 +120,8 @@ export function gmemOffset(base: number, x: number, y: number, winX: number, win
 /** What the BLIT event needs from the CP besides the 2D engine's host interface. */
 export interface GmemHost extends BlitHost {
   readonly gmem: Gmem;
+  /** Resolves write through the CCU colour cache; restores read memory uncached (cache/caches.ts). */
+  readonly caches?: Caches;
   /** GMEM rendering (CP_SET_MARKER RM6_GMEM, until RM6_BYPASS). */
   readonly gmemRendering: boolean;
 }
@@ -234,6 +237,12 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
   const dst: Surface = surface(host, op === 'restore' ? 'source' : 'destination', dinfo, addr64(host, 'RB_BLIT_DST'), regScalar(host, 'RB_BLIT_DST_PITCH'), addr64(host, 'RB_BLIT_FLAG_DST'), fields(host, 'RB_BLIT_FLAG_DST_PITCH')['PITCH']!, (v) => rawFormat(v, host.gen));
   const eng = new Engine(host, cfg);
   const ms = dst.samples;
+  if (host.caches) {
+    for (const sp of memorySpans(dst, x0, y0, x1, y1, cfg)) {
+      if (op === 'restore') host.caches.read(sp.base, sp.len, 'the BLIT event restore (uncached)');
+      else host.caches.willWrite('ccu-color', sp.base, sp.len, 'the BLIT event resolve');
+    }
+  }
   if (op === 'restore') {
     if (ms !== gs) throw new Unsupported('adreno.gmem.restore-samples', `restore of a ${ms}-sample surface into GMEM holding ${gs} samples (RB_BLIT_GMEM_MSAA_CNTL): a load copies samples, it cannot resolve`);
     for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++, pixels++) g.bytes.set(eng.rawPixel(dst, x, y), gmemOffset(base, x, y, wx, wy, binW, gcpp));
@@ -262,6 +271,21 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
   }
   g.stats.pixels += pixels;
   return { op, pixels };
+}
+
+/** The memory a rectangle of a surface occupies: row pieces when linear, 256-byte blocks when tiled, merged. */
+function memorySpans(s: Surface, x0: number, y0: number, x1: number, y1: number, cfg: Tile6Config): { base: number; len: number }[] {
+  if (!s.tiled) return Array.from({ length: y1 - y0 + 1 }, (_, k) => ({ base: s.base + (y0 + k) * s.pitch + x0 * s.ecpp, len: (x1 - x0 + 1) * s.ecpp }));
+  const blocks = new Set<number>();
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) blocks.add(Math.floor(offsetOf(s, x, y, cfg) / 256) * 256);
+  const sorted = [...blocks].sort((a, b) => a - b);
+  const out: { base: number; len: number }[] = [];
+  for (const b of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.base + last.len === b) last.len += 256;
+    else out.push({ base: b, len: 256 });
+  }
+  return out;
 }
 
 /** Per-byte write mask of a clear: components CLEAR_MASK selects (depth formats: bit 0 depth, bit 1 stencil). */
