@@ -89,3 +89,16 @@ test('the TP L1 keeps a source it read until CACHE_INVALIDATE', () => {
   assert.ok(bad.msgs.some((m) => m.includes('CACHE_INVALIDATE')));
   assert.deepEqual(run(build(true)).ids, []);
 });
+
+test('RBBM perf counters: the selected countables count CP_BLITs, their pixels and draws', () => {
+  const r = run((cs, a, b, out) => {
+    cs.reg('PC_PERFCTR_PC_SEL[0]', enumValue('a6xx_pc_perfcounter_select', 'PERF_PC_2D_DRAWCALLS', 'a6xx')!);
+    cs.reg('PC_PERFCTR_PC_SEL[1]', enumValue('a6xx_pc_perfcounter_select', 'PERF_PC_3D_DRAWCALLS', 'a6xx')!);
+    cs.reg('RB_PERFCTR_RB_SEL[2]', enumValue('a6xx_rb_perfcounter_select', 'PERF_RB_2D_VALID_PIXELS', 'a6xx')!);
+    solid(cs, a, 4, 2, [1, 2, 3, 4]);
+    solid(cs, b, 3, 3, [1, 2, 3, 4]);
+    cs.drawAuto('DI_PT_TRILIST', 3);
+    cs.regToMem('RBBM_PERFCTR_PC[0]', out, 4).regToMem('RBBM_PERFCTR_RB[2]', out + 16, 2);
+  });
+  assert.deepEqual([0, 1, 2, 3, 4].map((k) => r.mem.read32(r.out + 4 * k)), [2, 0, 1, 0, 8 + 9]);
+});

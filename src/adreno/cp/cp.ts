@@ -26,6 +26,7 @@ import { Gmem, gmemModelled } from '../rb/gmem.js';
 import { VscWriter, type PrimBox, type VscHost, type VscReader } from '../vsc/vsc.js';
 import { Lrz } from '../gras/lrz.js';
 import { Caches } from '../cache/caches.js';
+import { BlockCounters } from '../rbbm/perfcounters.js';
 
 export { CTX_HI, CTX_LO, type DrawMode, type StopReason };
 
@@ -219,6 +220,8 @@ export class CommandProcessor implements Visitor {
   readonly lrz: Lrz;
   /** CCU / UCHE / L1 write shadows and stale-read checks (cache/caches.ts). */
   readonly caches: Caches;
+  /** Graphics blocks' perf countables (rbbm/perfcounters.ts). */
+  readonly perf = new BlockCounters();
   /** a650 (a6xx gen3): LRZ registers must be written with CP_REG_WRITE TRACK_LRZ. */
   readonly lrzTrackQuirk: boolean;
   /** @internal */
@@ -424,6 +427,7 @@ export class CommandProcessor implements Visitor {
 
   /** Refresh CP_ALWAYS_ON_COUNTER and RBBM_PERFCTR_CP[i] from the selectors (done before any register read). */
   syncCounters(): void {
+    this.perf.sync({ gen: this.gen, regsDb: this.regsDb, readReg: (o) => this.readReg(o), setReg: (o, v) => { this.regs[o] = v >>> 0; } });
     const ao = this.R['CP_ALWAYS_ON_COUNTER']!;
     this.regs[ao] = this.cycles >>> 0;
     this.regs[ao + 1] = Math.floor(this.cycles / 2 ** 32) >>> 0;

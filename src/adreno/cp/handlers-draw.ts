@@ -7,7 +7,7 @@
 import type { CommandProcessor, WorkRecord } from './cp.js';
 import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
 import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js';
-import { execDraw } from './handlers-gfx.js';
+import { drawRuns, execDraw } from './handlers-gfx.js';
 import { blit2dAccess, sysmemDrawWrites } from './handlers-cache.js';
 import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
@@ -134,8 +134,22 @@ function draw(cp: CommandProcessor, r: PacketRecord): number {
   let boxes: PrimBox[] | undefined;
   if (!killed && !invisible && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') {
     if (cp.mode === 'SYSMEM') sysmemDrawWrites(cp, r.name);
+    const before = drawRuns(cp).length;
     boxes = execDraw(cp, r);
+    const run = drawRuns(cp).length > before ? drawRuns(cp)[drawRuns(cp).length - 1] : undefined;
+    if (run?.ran && run.result) {
+      const d = run.result;
+      cp.perf.add('PERF_PC_IA_VERTICES', d.vertices);
+      cp.perf.add('PERF_PC_VS_INVOCATIONS', d.vertices);
+      cp.perf.add('PERF_PC_IA_PRIMITIVES', d.primitives);
+      cp.perf.add('PERF_TSE_INPUT_PRIM', d.primitives);
+      cp.perf.add('PERF_TSE_FACENESS_CULLED_PRIM', d.culled);
+      cp.perf.add('PERF_RB_PS_INVOCATIONS', d.fragments);
+      cp.perf.add('PERF_RB_Z_PASS', d.rb.samplesPassed);
+      cp.perf.add('PERF_RB_C_WRITE', d.rb.samplesWritten);
+    }
   }
+  if (!killed && !invisible && cp.mode !== 'BINNING') cp.perf.add('PERF_PC_3D_DRAWCALLS');
   record(cp, 'draw', r, invisible, boxes);
   return 0;
 }
@@ -151,7 +165,9 @@ function dispatch(cp: CommandProcessor, r: PacketRecord): number {
 /** CP_BLIT runs the 2D engine on the bank's 2D registers (rb/blit2d.ts), then is recorded. */
 function blit(cp: CommandProcessor, r: PacketRecord): number {
   blit2dAccess(cp);
-  execBlit2d(cp, (r.payload[0] ?? 0) & 0xf, cp.tile6);
+  const res = execBlit2d(cp, (r.payload[0] ?? 0) & 0xf, cp.tile6);
+  cp.perf.add('PERF_PC_2D_DRAWCALLS');
+  cp.perf.add('PERF_RB_2D_VALID_PIXELS', res?.pixels ?? 0);
   record(cp, 'blit', r);
   return 0;
 }
@@ -202,6 +218,7 @@ function binningState(cp: CommandProcessor, r: PacketRecord): number {
   cp.cpState.set(r.name === 'CP_SET_PSEUDO_REG' ? `${r.name}:${p[0] ?? 0}` : r.name, Array.from(p));
   if (r.name === 'CP_SET_BIN_DATA5') {
     need(cp, r, 7);
+    cp.perf.add('PERF_PC_VIS_STREAMS_LOADED');
     cp.vscReader = new VscReader({ readReg: (o) => cp.readReg(o), writeReg: (o, v) => cp.writeReg(o, v, true), regOf: (n) => cp.regsDb.reg(n), read32: (a) => cp.mem.read32(a), write32: (a, v) => cp.mem.write32(a, v), report: (id, sev, msg) => cp.report(id, sev, msg) }, Array.from(p));
   }
   return 0;
