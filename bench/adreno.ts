@@ -2,7 +2,7 @@
  * Adreno figures: .rd decode speed (packets/s, walk only and walk + text/JSON printing), CP
  * execution speed (packets/s) on a synthetic trace shaped like a real frame (register bunches,
  * draw-state groups, draws, events), afuc emulation speed (SQE instructions/s) and the ir3
- * shader core on the ir3 corpus (fiber-instructions/s).
+ * shader core on the ir3 corpus (fiber-instructions/s), and a sysmem draw (pixels/s).
  */
 import { CmdStream, Layout } from '../src/adreno/cp/builder.js';
 import { RdWriter } from '../src/formats/rd.js';
@@ -15,7 +15,10 @@ import { assemble } from '../src/adreno/afuc/isa.js';
 import { AfucEmu } from '../src/adreno/afuc/emu.js';
 import { testFirmwareSource } from '../src/adreno/afuc/testfw.js';
 import { gpuRegs } from '../src/adreno/regs/db.js';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { buildDraw } from '../src/adreno/driver/sysmem.js';
+import { drawRuns } from '../src/adreno/cp/handlers-gfx.js';
+import { a6xxSceneDescription } from '../src/runtime/draw-a6xx.js';
 import { join } from 'node:path';
 import { readIr3Manifest, runIr3Dispatch } from '../src/adreno/sp/dispatch.js';
 import { runCompute, type ComputeJob } from '../src/adreno/sp/compute.js';
@@ -145,5 +148,30 @@ export function benchAdreno(): BenchResult[] {
   });
   out.push({ name: 'adreno afuc emulate', figures: { instructions: steps, ...rates(steps, emuMs, 'instructions') } });
   out.push(...benchIr3());
+  out.push(...benchDraw());
   return out;
+}
+
+/**
+ * The a6xx graphics pipeline in sysmem mode on examples/blend (4x MSAA, 64x64, blending): the
+ * stream built once, then CP + VFD + VS + GRAS + FS + RB per run. Figures: pixels (fragments with
+ * a covered sample, the clear's included) and samples written per second.
+ */
+function benchDraw(): BenchResult[] {
+  const dir = join(import.meta.dirname, '../../examples/blend');
+  const desc = a6xxSceneDescription(JSON.parse(readFileSync(join(dir, 'scene.json'), 'utf8')) as Record<string, unknown>, dir, 'a630');
+  let pixels = 0;
+  let samples = 0;
+  const ms = time(() => {
+    const b = buildDraw(desc);
+    const cp = new CommandProcessor(b.mem, { diag: new Diagnostics(), gpuId: 630 });
+    cp.run(b.streamIova, b.stream.length);
+    pixels = 0;
+    samples = 0;
+    for (const r of drawRuns(cp)) {
+      pixels += r.result?.fragments ?? 0;
+      samples += r.result?.rb.samplesWritten ?? 0;
+    }
+  });
+  return [{ name: 'adreno draw (examples/blend on a630: driver + CP + pipeline)', figures: { pixels, samplesWritten: samples, ...rates(pixels, ms, 'pixels') } }];
 }

@@ -6,6 +6,7 @@ import { Memory, VA_LIMIT } from '../core/memory.js';
 import { parseRd, RD } from '../formats/rd.js';
 import { CommandProcessor, type ExecutedPacket, type StopReason } from './cp/cp.js';
 import { traceGen } from './decode.js';
+import { drawRuns } from './cp/handlers-gfx.js';
 import { formatValue, gpuRegs } from './regs/db.js';
 
 function u32(d: Uint8Array, o: number): number {
@@ -83,10 +84,12 @@ export function runCommand(values: Record<string, unknown>, rest: string[], out:
       work: cp.work.map((w) => ({ kind: w.kind, packet: w.packet, iova: '0x' + w.iova.toString(16), level: w.level, mode: w.mode, bank: w.bank, killed: w.killed })),
       events: cp.events.map((e) => ({ name: e.name, value: e.value, irq: e.irq })),
       compute: cp.computeRuns.map((c) => ({ iova: '0x' + c.iova.toString(16), groups: c.groups, block: c.block, waveSize: c.waveSize, ran: c.ran, waves: c.waves, instructions: c.instructions, missing: c.missing })),
+      draws: drawRuns(cp).map((d) => ({ iova: '0x' + d.iova.toString(16), packet: d.packet, ran: d.ran, missing: d.missing, ...(d.result ? { primitives: d.result.primitives, fragments: d.result.fragments, samplesWritten: d.result.rb.samplesWritten } : {}) })),
     }));
   } else {
     out(`${cp.gen}: ${stops.length} submit(s), ${cp.packets} packets, ${cp.cycles} cycles; stops: ${stops.join(', ') || 'none'}`);
     for (const c of cp.computeRuns) out(`  compute at 0x${c.iova.toString(16)}: ${c.groups.join('x')} groups of ${c.block.join('x')}, wave ${c.waveSize}: ${c.ran ? `ran on the SP (${c.waves} waves, ${c.instructions} wave-instructions)` : `not run, missing: ${c.missing.join('; ')}`}`);
+    for (const d of drawRuns(cp)) out(`  draw at 0x${d.iova.toString(16)}: ${d.ran ? `rendered (${d.result!.primitives} primitive(s), ${d.result!.fragments} fragment(s), ${d.result!.rb.samplesWritten} sample(s) written)` : `not run, missing: ${d.missing.join('; ')}`}`);
     for (const w of cp.work) out(`  ${w.kind} ${w.packet} at 0x${w.iova.toString(16)} (level ${w.level}, ${w.mode}, bank ${w.bank}${w.bin >= 0 ? `, bin ${w.bin}` : ''}${w.killed ? ', killed by predicate' : ''})`);
     if (cp.otherThreadPackets) out(`  ${cp.otherThreadPackets} packet(s) left to the other CP thread (CP_THREAD_CONTROL; --thread ${cp.thread === 'BR' ? 'BV' : 'BR'} runs them)`);
     for (const e of cp.events) out(`  event ${e.name}${e.addr !== undefined ? ` -> 0x${e.addr.toString(16)} = 0x${e.value.toString(16)}` : ''}${e.irq ? ' irq' : ''}`);

@@ -25,7 +25,7 @@ import { gmemDraw, type GmemDraw, type GmemDrawOptions } from '../adreno/driver/
 import { buildDraw, drawRd, regid, type BlendDesc, type GfxDraw, type GfxScene, type StencilDesc, type VsInput } from '../adreno/driver/sysmem.js';
 import { enumValue } from '../adreno/regs/db.js';
 import { fmt6ByName } from '../adreno/rb/fmt6.js';
-import { tile6ConfigFor } from '../adreno/ubwc/tile6.js';
+import { surfaceOffset, tile6ConfigFor } from '../adreno/ubwc/tile6.js';
 
 type Json = Record<string, unknown>;
 
@@ -41,6 +41,8 @@ export interface A6xxSceneResult {
   readonly samples: number;
   /** Each colour target: RGBA floats per sample (pixel-major, then sample). */
   readonly targets: readonly { readonly name: string; readonly format: string; readonly data: Float32Array }[];
+  /** Multisampled scenes: each target as the 2D engine resolved it (CP_BLIT, samples averaged), RGBA per pixel. */
+  readonly resolved?: readonly Float32Array[];
   readonly diag: Diagnostics;
   readonly draws: readonly DrawRun[];
   readonly stream: Uint32Array;
@@ -103,7 +105,10 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   const targets = arr(scene.targets ?? [], 'targets').map((t, i) => {
     const o = obj(t, `targets[${i}]`);
     const fmt = COLOR[str(o.format, `targets[${i}].format`)] ?? err(`targets[${i}].format`, `one of ${Object.keys(COLOR).join(' ')}`);
-    return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)) };
+    // Top-level "a6xx": { "tile": "TILE6_3" } lays every colour target out tiled.
+    const tile = scene.tile === undefined ? undefined : str(scene.tile, 'a6xx.tile');
+    if (tile !== undefined && tile !== 'TILE6_LINEAR' && tile !== 'TILE6_3') err('a6xx.tile', 'TILE6_LINEAR or TILE6_3');
+    return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)), ...(tile ? { tile: tile as 'TILE6_LINEAR' | 'TILE6_3' } : {}) };
   });
   const st = forGpu(obj(scene.state ?? {}, 'state'), gpu);
   const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
@@ -218,7 +223,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
       ...(o.baseVertex !== undefined ? { vertexOffset: num(o.baseVertex, `draws[${i}].baseVertex`) } : {}),
     };
   });
-  return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
+  return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
 }
 
 function f16bits(x: number): number {
@@ -244,7 +249,8 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
   // The capture holds what runs: with GMEM, every segment (VSC buffers, the pass) and the pass as the stream.
   const rd = tiled ? drawRd({ ...built, segments: built.mem.segments, streamIova: tiled.streamIova, stream: new Uint32Array(tiled.streamDwords) }, desc.gpuId) : drawRd(built, desc.gpuId);
   const diag = new Diagnostics();
-  const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: tile6ConfigFor(gpu) });
+  const cfg = tile6ConfigFor(gpu);
+  const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: cfg });
   if (tiled) cp.run(tiled.streamIova, tiled.streamDwords);
   else cp.run(built.streamIova, built.stream.length);
   const targets = built.targets.map((t, i) => {
@@ -253,18 +259,25 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
     for (let y = 0; y < desc.height; y++)
       for (let x = 0; x < desc.width; x++)
         for (let s = 0; s < desc.samples; s++) {
-          const a = t.base + y * t.pitch + (x * desc.samples + s) * f.cpp;
+          const a = t.base + surfaceOffset(x, y, t.pitch, f.cpp * desc.samples, t.tile, cfg) + s * f.cpp;
           data.set(f.unpack(built.mem.readBytes(a, f.cpp), 0), ((y * desc.width + x) * desc.samples + s) * 4);
         }
     const tj = obj(arr(scene.targets, 'targets')[i], `targets[${i}]`);
     return { name: String(tj.name ?? `target${i}`), format: t.format, data };
   });
   const g = tiled ? { gmem: { binW: tiled.layout.binW, binH: tiled.layout.binH, nx: tiled.layout.nx, ny: tiled.layout.ny, binning: tiled.binning, skippedDraws: cp.vscSkippedDraws } } : {};
-  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
+  const resolved = built.resolved?.map((t) => {
+    const f = fmt6ByName(t.format);
+    const data = new Float32Array(desc.width * desc.height * 4);
+    for (let y = 0; y < desc.height; y++) for (let x = 0; x < desc.width; x++) data.set(f.unpack(built.mem.readBytes(t.base + y * t.pitch + x * f.cpp, f.cpp), 0), (y * desc.width + x) * 4);
+    return data;
+  });
+  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
 }
 
-/** A target resolved to one RGBA per pixel (the samples averaged). */
-export function resolveA6xxTarget(r: A6xxSceneResult, k = 0): Float32Array {
+/** A target resolved to one RGBA per pixel: the 2D engine's resolve, or (single-sampled / `software`) the samples averaged here. */
+export function resolveA6xxTarget(r: A6xxSceneResult, k = 0, software = false): Float32Array {
+  if (!software && r.resolved?.[k]) return r.resolved[k]!;
   const t = r.targets[k]!;
   const out = new Float32Array(r.width * r.height * 4);
   for (let p = 0; p < r.width * r.height; p++)

@@ -15,6 +15,7 @@ import { buildDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
 import { CommandProcessor } from '../../src/adreno/cp/cp.js';
 import { drawRuns } from '../../src/adreno/cp/handlers-gfx.js';
 import { cffdumpRd } from '../../src/adreno/cp/cffdump.js';
+import { runRd } from '../../src/adreno/run.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { Memory } from '../../src/core/memory.js';
 import { CmdStream } from '../../src/adreno/cp/builder.js';
@@ -227,4 +228,256 @@ test('a draw with the VS enabled and no code is adreno.sp.no-shader; a stream wi
   assert.deepEqual(ids(run(true)), ['adreno.sp.no-shader']);
   assert.deepEqual(ids(run(false)), []);
   assert.deepEqual(run(false).list.map((d) => d.id), ['adreno.cp.draw-not-run']);
+});
+
+// --- end to end on small hand-made scenes --------------------------------------------------
+
+const f32 = (a: number[]): Uint8Array => new Uint8Array(new Float32Array(a).buffer);
+/** A rectangle in NDC as two triangles (6 vertices: position xyzw, colour rgba). */
+function rect(x0: number, y0: number, x1: number, y1: number, z: number, c: number[]): number[] {
+  const v = (x: number, y: number): number[] => [x, y, z, 1, ...c];
+  return [...v(x0, y0), ...v(x1, y0), ...v(x0, y1), ...v(x0, y1), ...v(x1, y0), ...v(x1, y1)];
+}
+function small(over: Partial<GfxScene>): GfxScene {
+  const b = base();
+  return { ...b, width: 16, height: 16, state: { ...b.state, viewport: [0, 0, 16, 16], scissor: [0, 0, 16, 16], blend: [] }, ...over };
+}
+/** Render and read RGBA8 pixel colours as 0..255 tuples. */
+function pixels(d: GfxScene): { px: (x: number, y: number) => number[]; diag: Diagnostics; cp: CommandProcessor } {
+  const b = buildDraw(d);
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
+  cp.run(b.streamIova, b.stream.length);
+  const t = b.targets[0]!;
+  return { px: (x, y) => Array.from(b.mem.readBytes(t.base + y * t.pitch + x * 4, 4)), diag, cp };
+}
+
+test('instanced draw through CP_DRAW_INDX_INDIRECT: per-instance offsets from VFD, VS adds them', () => {
+  const b = base();
+  const d = small({
+    buffers: new Map([['v', f32([-1, -1, 0.5, 1, 1, 0, 0, 1, -0.5, -1, 0.5, 1, 1, 0, 0, 1, -1, -0.5, 0.5, 1, 1, 0, 0, 1, -0.5, -0.5, 0.5, 1, 1, 0, 0, 1])], ['inst', f32([0, 0, 1, 0, 0, 1])], ['idx', new Uint8Array(new Uint16Array([0, 1, 2, 2, 1, 3]).buffer)]]),
+    vs: {
+      ...b.vs,
+      asm: 'add.f r3.x, r0.x, r4.x\nadd.f r3.y, r0.y, r4.y\nmov.f32f32 r3.z, r0.z\nmov.f32f32 r3.w, r0.w\n(rpt3)mov.f32f32 r2.x, (r)r1.x\nend\n',
+      fullRegs: 5,
+      inputs: [
+        { buffer: 'v', stride: 32, offset: 0, format: 'FMT6_32_32_32_32_FLOAT', regid: 0, mask: 0xf },
+        { buffer: 'v', stride: 32, offset: 16, format: 'FMT6_32_32_32_32_FLOAT', regid: 4, mask: 0xf },
+        { buffer: 'inst', stride: 8, offset: 0, format: 'FMT6_32_32_FLOAT', regid: 16, mask: 0x3, instanced: true, stepRate: 1 },
+      ],
+    },
+    draws: [{ prim: 'DI_PT_TRILIST', count: 6, instances: 3, indices: { buffer: 'idx', size: 2 }, indirect: true }],
+  });
+  const { px, diag, cp } = pixels(d);
+  assert.deepEqual(ids(diag), []);
+  assert.deepEqual(drawRuns(cp).map((r) => r.packet), ['CP_DRAW_INDX_OFFSET', 'CP_DRAW_INDX_INDIRECT']);
+  // NDC [-1,-0.5] is pixels 0..3; instance offsets +1 in x / y move the block by 8 pixels.
+  let red = 0;
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      const want = (x < 4 && y < 4) || (x >= 8 && x < 12 && y < 4) || (x < 4 && y >= 8 && y < 12);
+      assert.equal(px(x, y)[0] === 255, want, `pixel ${x},${y}`);
+      if (want) red++;
+    }
+  assert.equal(red, 48);
+});
+
+for (const format of ['DEPTH6_16', 'DEPTH6_24_8', 'DEPTH6_32'] as const) {
+  test(`depth ${format}${format === 'DEPTH6_16' ? '' : ' and stencil'} through the RB, CP_DRAW_INDIRECT`, () => {
+    const stencil = format !== 'DEPTH6_16';
+    const d = small({
+      depth: { format, clear: 1, ...(stencil ? { stencil: { clear: 0 } } : {}) },
+      buffers: new Map([['v', f32([...rect(-1, -1, 0.5, 1, 0.8, [1, 0, 0, 1]), ...rect(-0.5, -1, 1, 1, 0.3, [0, 1, 0, 1]), ...rect(-1, -1, 1, 1, 0.9, [1, 1, 1, 1]), ...rect(-1, -1, 1, 1, 0.0, [0, 0, 1, 1])])]]),
+      vs: { ...base().vs, inputs: base().vs.inputs.map((i) => ({ ...i, buffer: 'v' })) },
+      state: { ...small({}).state, depthFunc: 'FUNC_LESS', ...(stencil ? { stencil: { func: 'FUNC_ALWAYS', fail: 'STENCIL_KEEP', zpass: 'STENCIL_REPLACE', zfail: 'STENCIL_KEEP', ref: 1 } } : {}) },
+      draws: [
+        { prim: 'DI_PT_TRILIST', count: 6, indirect: true }, // far red, writes stencil 1
+        { prim: 'DI_PT_TRILIST', count: 6, vertexOffset: 6, ...(stencil ? { state: { stencil: { func: 'FUNC_ALWAYS', fail: 'STENCIL_KEEP', zpass: 'STENCIL_KEEP', zfail: 'STENCIL_KEEP', ref: 0 } } } : {}) }, // near green
+        { prim: 'DI_PT_TRILIST', count: 6, vertexOffset: 12 }, // white behind everything
+        ...(stencil ? [{ prim: 'DI_PT_TRILIST', count: 6, vertexOffset: 18, state: { depthFunc: 'FUNC_ALWAYS', stencil: { func: 'FUNC_EQUAL', fail: 'STENCIL_KEEP', zpass: 'STENCIL_KEEP', zfail: 'STENCIL_KEEP', ref: 1 } } }] : []),
+      ],
+    });
+    const { px, diag } = pixels(d);
+    assert.deepEqual(ids(diag), []);
+    for (let x = 0; x < 16; x++) {
+      // Red covers pixels 0..11, green 4..15 in front of it; blue only where red wrote stencil 1.
+      const want = stencil && x < 12 ? [0, 0, 255, 255] : x >= 4 ? [0, 255, 0, 255] : [255, 0, 0, 255];
+      assert.deepEqual(px(x, 5), want, `pixel ${x}`);
+    }
+  });
+}
+
+test('TILE6_3 render targets: the same pixels as linear, stored in the fdl6 tiled order (a630 and a660)', () => {
+  for (const gpu of ['a630', 'a660'] as A6xxGpu[]) {
+    const s = scene('blend');
+    const lin = runA6xxScene(s, join(EXAMPLES, 'blend'), gpu);
+    const til = runA6xxScene({ ...s, a6xx: { ...(s['a6xx'] as object), tile: 'TILE6_3' } }, join(EXAMPLES, 'blend'), gpu);
+    assert.deepEqual(ids(til.diag), []);
+    assert.deepEqual(til.targets[0]!.data, lin.targets[0]!.data);
+    // The capture programs the tiled layout.
+    const lines: string[] = [];
+    cffdumpRd(til.rd, { out: (l) => lines.push(l) });
+    assert.ok(lines.join('\n').includes('COLOR_TILE_MODE = TILE6_3'));
+  }
+});
+
+test('points and lines: screen quads of GRAS_SU_POINT_SIZE / LINEHALFWIDTH around the vertices', () => {
+  const b = base();
+  // Two points at pixel centres (4.5, 4.5) and (10.5, 2.5), a horizontal line along y = 12.5 from x = 2 to 14.
+  const ndc = (p: number): number => (p / 16) * 2 - 1;
+  const pts = f32([ndc(4.5), ndc(4.5), 0.5, 1, 1, 0, 0, 1, ndc(10.5), ndc(2.5), 0.5, 1, 1, 0, 0, 1, ndc(2), ndc(12.5), 0.5, 1, 0, 1, 0, 1, ndc(14), ndc(12.5), 0.5, 1, 0, 1, 0, 1]);
+  const d = small({ buffers: new Map([['v', pts]]), vs: { ...b.vs, inputs: b.vs.inputs.map((i) => ({ ...i, buffer: 'v' })) }, draws: [{ prim: 'DI_PT_POINTLIST', count: 2 }, { prim: 'DI_PT_LINELIST', count: 2, vertexOffset: 2 }] });
+  const { px, diag } = pixels(d);
+  assert.deepEqual(ids(diag), []);
+  const red: string[] = [];
+  const green: string[] = [];
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      const c = px(x, y);
+      if (c[0] === 255) red.push(`${x},${y}`);
+      if (c[1] === 255) green.push(`${x},${y}`);
+    }
+  // A 1-pixel point covers its own pixel; the line 1 pixel wide covers row 12 from x = 2 to 13.
+  assert.deepEqual(red, ['10,2', '4,4']);
+  assert.deepEqual(green, Array.from({ length: 12 }, (_, k) => `${k + 2},12`));
+});
+
+test('the capture runs again through `adreno run`: the same draws render', () => {
+  const r = runA6xxScene(scene('triangle'), join(EXAMPLES, 'triangle'), 'a660');
+  const again = runRd(r.rd, {}, 'triangle.rd');
+  assert.deepEqual(again.diag.list.filter((d) => d.severity !== 'info').map((d) => d.id), []);
+  assert.deepEqual(drawRuns(again.cp).map((d) => d.result?.rb.samplesWritten), r.draws.map((d) => d.result?.rb.samplesWritten));
+  assert.deepEqual(drawRuns(again.cp).map((d) => d.result?.rb.samplesWritten), [4096, 1352]);
+});
+
+test('MSAA targets are resolved by the 2D engine (CP_BLIT, SAMPLES_AVERAGE) as the samples average', () => {
+  for (const name of ['blend', 'msaa']) {
+    const r = runA6xxScene(scene(name), join(EXAMPLES, name), 'a630');
+    assert.ok(r.resolved, `${name}: resolved by CP_BLIT`);
+    const hw = resolveA6xxTarget(r);
+    const sw = resolveA6xxTarget(r, 0, true);
+    let max = 0;
+    for (let k = 0; k < hw.length; k++) max = Math.max(max, Math.abs(hw[k]! - sw[k]!));
+    // UNORM8 stores the average rounded to 8 bits; f16 rounds to its 11-bit mantissa.
+    assert.ok(max <= 0.5 / 255 + 1e-6, `${name}: resolve differs by ${max}`);
+  }
+});
+
+test('FS kill discards: exactly the pixels whose interpolated red is below c0.x = 0.5 keep the clear', () => {
+  const b = small({});
+  const plain = pixels(b);
+  const kill = pixels({ ...b, fs: { ...b.fs, asm: '(rpt3)bary.f (ei)r1.x, (r)0, r0.x\ncmps.f.lt p0.x, r1.x, c0.x\nkill p0.x\nend\n', consts: new Uint32Array(new Float32Array([0.5, 0, 0, 0]).buffer) } });
+  assert.deepEqual(ids(kill.diag), []);
+  const clear = plain.px(0, 0);
+  let kept = 0;
+  let killed = 0;
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      const p = plain.px(x, y);
+      if (p.join() === clear.join()) continue;
+      const want = p[0]! >= 128 ? p : clear;
+      assert.deepEqual(kill.px(x, y), want, `pixel ${x},${y}`);
+      if (p[0]! >= 128) kept++;
+      else killed++;
+    }
+  assert.ok(kept > 5 && killed > 5, `kept ${kept}, killed ${killed}`);
+  assert.ok(drawRuns(kill.cp)[1]!.result!.killed === killed);
+});
+
+test('GRAS_SC_SCREEN_SCISSOR bounds the fragments (inclusive TL..BR)', () => {
+  const b = small({});
+  const full = pixels(b);
+  const cut = pixels({ ...b, state: { ...b.state, scissor: [4, 6, 5, 3] } });
+  const clear = full.px(0, 0);
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      const inside = x >= 4 && x < 9 && y >= 6 && y < 9;
+      assert.deepEqual(cut.px(x, y), inside ? full.px(x, y) : clear, `pixel ${x},${y}`);
+    }
+});
+
+test('flat.b reads the provoking vertex: first by default, last with PC_PRIMITIVE_CNTL_0 PROVOKING_VTX_LAST', () => {
+  const b = small({});
+  const flat = { ...b.fs, asm: 'flat.b r1.x, 0, 0\nflat.b r1.y, 1, 1\nflat.b r1.z, 2, 2\nflat.b r1.w, 3, 3\nend\n' };
+  const colours = (provokingLast: boolean): Set<string> => {
+    const r = pixels({ ...b, fs: flat, state: { ...b.state, provokingLast } });
+    assert.deepEqual(ids(r.diag), []);
+    const seen = new Set<string>();
+    for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) seen.add(r.px(x, y).join());
+    return seen;
+  };
+  // The triangle's vertices are red, green, blue; the clear is (26, 26, 26).
+  assert.deepEqual([...colours(false)].sort(), ['255,0,0,255', '26,26,26,255']);
+  assert.deepEqual([...colours(true)].sort(), ['0,0,255,255', '26,26,26,255']);
+});
+
+test('the FS reads a texel buffer through its SB6_FS_TEX descriptor (isam at the index in c0.x)', () => {
+  const b = small({});
+  const texels = f32([1, 0, 0, 1, 0.25, 0.5, 0.75, 1, 0, 0, 1, 1]);
+  const r = pixels({
+    ...b,
+    buffers: new Map([...b.buffers, ['tex', texels]]),
+    fs: { ...b.fs, asm: 'mov.u32u32 r2.x, c0.x\nisam (f32)(xyzw)r1.x, r2.x, s#0, t#0\nend\n', fullRegs: 3, consts: Uint32Array.of(1, 0, 0, 0), textures: [{ buffer: 'tex', format: 'FMT6_32_32_32_32_FLOAT', elements: 3 }] },
+  });
+  assert.deepEqual(ids(r.diag), []);
+  const seen = new Set<string>();
+  for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) seen.add(r.px(x, y).join());
+  // Texel 1 (0.25, 0.5, 0.75, 1) everywhere the triangle covers.
+  assert.deepEqual([...seen].sort(), ['26,26,26,255', '64,128,191,255']);
+});
+
+test('VFD_CONTROL_1 REGID4VTX: the VS reads the vertex id, VS constants from CP_LOAD_STATE6_GEOM', () => {
+  const b = small({});
+  const d = small({
+    buffers: new Map([['v', f32(rect(-1, -1, 1, 1, 0.5, [0, 0, 0, 1]))]]),
+    vs: {
+      ...b.vs,
+      asm: 'cov.u32f32 r5.x, r4.x\nmul.f r2.x, r5.x, c0.x\nmov.f32f32 r2.y, c0.y\nmov.f32f32 r2.z, c0.y\nmov.f32f32 r2.w, c0.z\n(rpt3)mov.f32f32 r3.x, (r)r0.x\nend\n',
+      fullRegs: 6,
+      inputs: [{ buffer: 'v', stride: 32, offset: 0, format: 'FMT6_32_32_32_32_FLOAT', regid: 0, mask: 0xf }],
+      vertexIdReg: 16,
+      consts: new Uint32Array(new Float32Array([1 / 3, 0, 1, 0]).buffer),
+    },
+    fs: { ...b.fs, asm: 'flat.b r1.x, 0, 0\nflat.b r1.y, 1, 1\nflat.b r1.z, 2, 2\nflat.b r1.w, 3, 3\nend\n' },
+    draws: [{ prim: 'DI_PT_TRILIST', count: 6 }],
+  });
+  const r = pixels(d);
+  assert.deepEqual(ids(r.diag), []);
+  const count = new Map<string, number>();
+  for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) count.set(r.px(x, y).join(), (count.get(r.px(x, y).join()) ?? 0) + 1);
+  // Triangle 0 provokes with vertex 0 (red 0), triangle 1 with vertex 3 (red 3 x 1/3 = 1). The
+  // diagonal runs through 16 pixel centres; it is the lower-right triangle's left edge (top-left rule).
+  assert.deepEqual([...count].sort(), [['0,0,0,255', 120], ['255,0,0,255', 136]]);
+});
+
+test('shared edges through pixel centres go to the same triangle as on gfx1100', () => {
+  const s = scene('triangle');
+  const dir = join(EXAMPLES, 'triangle');
+  const v = (x: number, y: number, c: number[]): number[] => [x, y, 0.5, 1, ...c];
+  const R = [1, 0, 0, 1];
+  const G = [0, 1, 0, 1];
+  const layouts = [
+    [...v(-1, -1, R), ...v(1, -1, R), ...v(-1, 1, R), ...v(-1, 1, G), ...v(1, -1, G), ...v(1, 1, G)], // a quad's diagonal
+    [...v(-0.5, -0.5, R), ...v(0.5, -0.5, R), ...v(0, 0.5, R), ...v(0.5, -0.5, G), ...v(0, 0.5, G), ...v(1, 0.5, G)], // a slanted shared edge
+  ];
+  for (const values of layouts) {
+    const sc = { ...s, width: 16, height: 16, buffers: { vertices: { type: 'f32', values } }, draws: [{ topology: 'DI_PT_TRILIST', count: 6 }] };
+    const amd = runScene(sc, dir, { gfx: 'gfx1100' });
+    const ref = resolveTarget(amd, amd.targets[0]!);
+    for (const gpu of ['a630', 'a660'] as A6xxGpu[]) {
+      const img = resolveA6xxTarget(runA6xxScene(sc, dir, gpu));
+      for (let p = 0; p < 256; p++) for (let c = 0; c < 3; c++) assert.ok(Math.abs(img[p * 4 + c]! - ref[p * 4 + c]!) < 0.01, `${gpu} pixel ${p % 16},${p >> 4}`);
+    }
+  }
+});
+
+test('half-precision FS outputs (SP_FS_OUTPUT HALF_PRECISION) give the same 8-bit pixels', () => {
+  const b = small({});
+  const full = pixels(b);
+  const half = pixels({ ...b, fs: { ...b.fs, asm: '(rpt3)bary.f (ei)r1.x, (r)0, r0.x\n(rpt3)cov.f32f16 hr2.x, (r)r1.x\nend\n', fullRegs: 3, halfRegs: 3, outputs: [8], halfOutputs: true } });
+  assert.deepEqual(ids(half.diag), []);
+  let diff = 0;
+  for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) diff = Math.max(diff, ...half.px(x, y).map((v, k) => Math.abs(v - full.px(x, y)[k]!)));
+  // f16 keeps 11 bits: at most one 8-bit step apart.
+  assert.ok(diff <= 1, `max difference ${diff}`);
 });

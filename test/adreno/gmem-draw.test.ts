@@ -29,6 +29,8 @@ for (const name of ['triangle', 'blend', 'msaa']) {
           assert.deepEqual(errs(g), [], what);
           assert.ok(g.draws.length > 0 && g.draws.every((d) => d.ran), `${what}: draws ran`);
           g.targets.forEach((t, i) => assert.deepEqual(t.data, sys.targets[i]!.data, `${what}: target ${i}`));
+          // MSAA scenes: the 2D engine's resolve after the pass sees the finished targets.
+          assert.deepEqual(g.resolved, sys.resolved, `${what}: resolved`);
         }
       }
     }

@@ -12,7 +12,6 @@
 import { InputError } from '../../core/errors.js';
 import { decodeFields, enumName, type RegisterSpace } from '../regs/db.js';
 import { runCompute, type ComputeJob } from '../sp/compute.js';
-import { loadGfxState } from './handlers-gfx.js';
 import type { CommandProcessor } from './cp.js';
 import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
@@ -51,7 +50,7 @@ export interface ComputeRun {
 }
 
 /** Unit sizes in dwords of a state block's state types (shader units are 128 bytes). */
-function unitDwords(block: string, type: string): number {
+export function unitDwords(block: string, type: string): number {
   if (type === 'ST6_SHADER') return block.endsWith('_TEX') ? 4 : 32;
   if (type === 'ST6_CONSTANTS') return block.endsWith('_TEX') ? 16 : 4;
   if (type === 'ST6_UBO') return 2;
@@ -59,7 +58,7 @@ function unitDwords(block: string, type: string): number {
 }
 
 /** The payload's data: inline (SS6_DIRECT) or from memory (SS6_INDIRECT); undefined if unreadable. */
-function stateData(cp: CommandProcessor, r: PacketRecord, src: string, dwords: number, what: string): Uint32Array | undefined {
+export function stateData(cp: CommandProcessor, r: PacketRecord, src: string, dwords: number, what: string): Uint32Array | undefined {
   const p = r.payload;
   if (src === 'SS6_DIRECT') {
     if (p.length < 3 + dwords) {
@@ -97,11 +96,6 @@ export function loadState6(cp: CommandProcessor, r: PacketRecord): number {
   cp.loadStates.push({ packet: r.name, dstOff: dst, stateType: f['STATE_TYPE']!, stateSrc: f['STATE_SRC']!, stateBlock: block, numUnit: units, ...(src !== 'SS6_DIRECT' && p.length >= 3 ? { addr: a64(p, 1) } : {}) });
   const cs = cp.cs;
   const isCs = block === 'SB6_CS_SHADER' || block === 'SB6_CS_TEX' || block === 'SB6_CS_IBO';
-  if ((block === 'SB6_VS_SHADER' || block === 'SB6_FS_SHADER') && (type === 'ST6_SHADER' || type === 'ST6_CONSTANTS')) {
-    const data = stateData(cp, r, src, units * unitDwords(block, type), `${block} ${type}`);
-    if (data) loadGfxState(cp, block, type, dst, data);
-    return 0;
-  }
   if (!isCs) return 0;
   const ud = unitDwords(block, type);
   const data = stateData(cp, r, src, units * ud, `${block} ${type}`);

@@ -6,8 +6,8 @@
  */
 import type { CommandProcessor, WorkRecord } from './cp.js';
 import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
-import { execCsDirect, execCsIndirect, loadState6 } from './handlers-compute.js';
-import { drawRuns, execDraw } from './handlers-gfx.js';
+import { execCsDirect, execCsIndirect } from './handlers-compute.js';
+import { drawRuns, execDraw, loadState6Gfx } from './handlers-gfx.js';
 import { blit2dAccess, sysmemDrawWrites } from './handlers-cache.js';
 import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
@@ -236,9 +236,9 @@ export const DRAW_HANDLERS: Readonly<Record<string, Handler>> = {
   CP_EXEC_CS: dispatch,
   CP_EXEC_CS_INDIRECT: dispatch,
   CP_BLIT: blit,
-  CP_LOAD_STATE6: loadState6,
-  CP_LOAD_STATE6_GEOM: loadState6,
-  CP_LOAD_STATE6_FRAG: loadState6,
+  CP_LOAD_STATE6: loadState6Gfx,
+  CP_LOAD_STATE6_GEOM: loadState6Gfx,
+  CP_LOAD_STATE6_FRAG: loadState6Gfx,
   CP_FIXED_STRIDE_DRAW_TABLE: fixedStrideDrawTable,
   CP_START_BIN: startBin,
   CP_END_BIN: endBin,

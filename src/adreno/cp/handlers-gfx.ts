@@ -19,6 +19,7 @@ import type { CommandProcessor } from './cp.js';
 import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
+import { loadState6, resolveTexConst, stateData, unitDwords } from './handlers-compute.js';
 import type { TileMode } from '../ubwc/tile6.js';
 import type { PrimBox } from '../vsc/vsc.js';
 import { binningJob, gmemTargets } from './handlers-gmem.js';
@@ -27,20 +28,47 @@ import { binningJob, gmemTargets } from './handlers-gmem.js';
 export interface GfxStageState {
   shader: Uint32Array | undefined;
   readonly consts: Uint32Array;
+  /** Texture descriptors (ST6_CONSTANTS into SB6_xS_TEX, 16 dwords) and samplers (ST6_SHADER, 4 dwords), by slot. */
+  readonly tex: (Uint32Array | undefined)[];
+  readonly samp: (Uint32Array | undefined)[];
 }
 const STAGES = new WeakMap<CommandProcessor, Record<'vs' | 'fs', GfxStageState>>();
 export function gfxState(cp: CommandProcessor): Record<'vs' | 'fs', GfxStageState> {
   let s = STAGES.get(cp);
   if (!s) {
-    s = { vs: { shader: undefined, consts: new Uint32Array(256 * 4) }, fs: { shader: undefined, consts: new Uint32Array(256 * 4) } };
+    s = { vs: { shader: undefined, consts: new Uint32Array(256 * 4), tex: [], samp: [] }, fs: { shader: undefined, consts: new Uint32Array(256 * 4), tex: [], samp: [] } };
     STAGES.set(cp, s);
   }
   return s;
 }
 
-/** CP_LOAD_STATE6 into SB6_VS_SHADER / SB6_FS_SHADER (called by loadState6 with the data it read). */
-export function loadGfxState(cp: CommandProcessor, block: string, type: string, dst: number, data: Uint32Array): void {
-  const st = gfxState(cp)[block === 'SB6_VS_SHADER' ? 'vs' : 'fs'];
+/** The state blocks of the VS / FS. */
+const GFX_BLOCKS: readonly string[] = ['SB6_VS_SHADER', 'SB6_FS_SHADER', 'SB6_VS_TEX', 'SB6_FS_TEX'];
+
+/**
+ * CP_LOAD_STATE6 / _GEOM / _FRAG: recorded and loaded into the CS blocks by `loadState6`, then
+ * the VS / FS blocks (SB6_VS/FS_SHADER shader and constants, SB6_VS/FS_TEX descriptors and samplers).
+ */
+export function loadState6Gfx(cp: CommandProcessor, r: PacketRecord): number {
+  loadState6(cp, r);
+  const f = decodeFields('CP_LOAD_STATE6.0', r.payload[0]!, 0, cp.gen);
+  const block = enumName('a6xx_state_block', f['STATE_BLOCK']!, cp.gen) ?? '';
+  const type = enumName('a6xx_state_type', f['STATE_TYPE']!, cp.gen) ?? '';
+  const src = enumName('a6xx_state_src', f['STATE_SRC']!, cp.gen) ?? '';
+  if (!GFX_BLOCKS.includes(block) || (type !== 'ST6_SHADER' && type !== 'ST6_CONSTANTS')) return 0;
+  const data = stateData(cp, r, src, f['NUM_UNIT']! * unitDwords(block, type), `${block} ${type}`);
+  if (data) loadGfxState(cp, block, type, f['DST_OFF']!, data);
+  return 0;
+}
+
+function loadGfxState(cp: CommandProcessor, block: string, type: string, dst: number, data: Uint32Array): void {
+  const st = gfxState(cp)[block.startsWith('SB6_VS') ? 'vs' : 'fs'];
+  if (block.endsWith('_TEX')) {
+    const ud = type === 'ST6_SHADER' ? 4 : 16;
+    const arr = type === 'ST6_SHADER' ? st.samp : st.tex;
+    for (let k = 0; k * ud < data.length; k++) arr[dst + k] = data.slice(k * ud, k * ud + ud);
+    return;
+  }
   if (type === 'ST6_SHADER') st.shader = data;
   else if (type === 'ST6_CONSTANTS') st.consts.set(data.subarray(0, Math.max(0, Math.min(data.length, st.consts.length - dst * 4))), dst * 4);
 }
@@ -168,7 +196,17 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     }
     if (!words) return undefined;
     const cntl = stage === 'vs' ? 'HLSQ_VS_CNTL' : 'HLSQ_FS_CNTL';
+    // Texture descriptors: an all-zero one is an unused slot; a texture outside memory is missing.
+    const tex: NonNullable<StageProgram['tex']> = [];
+    st[stage].tex.forEach((d, k) => {
+      if (!d || d.every((x) => x === 0)) return;
+      const t = resolveTexConst(d, cp.gen);
+      const seg = cp.mem.find(t.base, Math.max(1, t.size));
+      if (!seg) missing.push(`${S} texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
+      else tex[k] = { data: new DataView(seg.u8.buffer, seg.u8.byteOffset + (t.base - seg.base), t.size), width: t.width, height: t.height, depth: t.depth, pitch: t.pitch, bpe: t.bytesPerElem, format: t.format };
+    });
     return {
+      tex,
       gpuId: cp.gpuId,
       words,
       consts: st[stage].consts.slice(0, R.f(cntl, 'CONSTLEN') * 4),
@@ -381,12 +419,27 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
   return { colors, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
 }
 
+/** Renders a draw in GMEM / BINNING mode instead of the built-in tiled path (a hook per CP). */
+export type TiledDrawHook = (cp: CommandProcessor, r: PacketRecord) => void;
+const TILED = new WeakMap<CommandProcessor, TiledDrawHook>();
+/** Install a renderer of GMEM / BINNING draws on a CP (without one, handlers-gmem.ts's path runs). */
+export function setTiledDrawHook(cp: CommandProcessor, hook: TiledDrawHook | undefined): void {
+  if (hook) TILED.set(cp, hook);
+  else TILED.delete(cp);
+}
+
 /**
  * Execute a draw packet (called by the draw handlers before the draw is recorded): SYSMEM into
  * memory, GMEM into the GMEM buffers (handlers-gmem.ts); in BINNING the triangles' screen boxes
- * are returned for the VSC and nothing is drawn.
+ * are returned for the VSC and nothing is drawn. An installed tiled hook replaces the GMEM and
+ * BINNING paths.
  */
 export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | undefined {
+  const hook = cp.mode !== 'SYSMEM' ? TILED.get(cp) : undefined;
+  if (hook) {
+    hook(cp, r);
+    return undefined;
+  }
   if (cp.mode === 'BINNING') {
     const { job, missing } = gatherDraw(cp, r);
     if (!job || missing.length) return undefined;

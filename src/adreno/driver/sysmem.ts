@@ -16,7 +16,7 @@ import { assembleIr3 } from '../ir3/asm.js';
 import { CmdStream, hi32, lo32 } from '../cp/builder.js';
 import { encodeFields, enumValue, type Gen } from '../regs/db.js';
 import { fmt6ByName } from '../rb/fmt6.js';
-import { defaultPitch } from '../ubwc/tile6.js';
+import { defaultPitch, paddedHeight, type TileMode } from '../ubwc/tile6.js';
 
 export const REGID_NONE = 0xfc;
 const INSTR_UNIT = 128;
@@ -54,7 +54,8 @@ export interface GfxScene {
   readonly width: number;
   readonly height: number;
   readonly samples: 1 | 2 | 4;
-  readonly targets: readonly { readonly format: string; readonly clear: readonly number[] }[];
+  /** Colour targets: FMT6 format, clear colour, layout (TILE6_LINEAR by default, or TILE6_3). */
+  readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: 'TILE6_LINEAR' | 'TILE6_3' }[];
   readonly depth?: { readonly format: 'DEPTH6_16' | 'DEPTH6_24_8' | 'DEPTH6_32'; readonly clear: number; readonly stencil?: { readonly clear: number } };
   readonly buffers: ReadonlyMap<string, Uint8Array>;
   readonly vs: GfxShader & {
@@ -68,6 +69,10 @@ export interface GfxScene {
     readonly threadsize?: 64 | 128;
     readonly ijPersp?: number;
     readonly outputs: readonly number[];
+    /** The outputs are half registers (SP_FS_OUTPUT[i].REG HALF_PRECISION). */
+    readonly halfOutputs?: boolean;
+    /** Texel buffers the FS reads (t#0...): A6XX_TEX_CONST descriptors loaded into SB6_FS_TEX. */
+    readonly textures?: readonly { readonly buffer: string; readonly format: string; readonly elements: number }[];
   };
   readonly state: GfxState;
   readonly draws: readonly GfxDraw[];
@@ -118,6 +123,10 @@ export interface GfxDraw {
   readonly vertexOffset?: number;
   readonly firstInstance?: number;
   readonly restart?: number;
+  /** Draw through CP_DRAW_INDIRECT / CP_DRAW_INDX_INDIRECT with the parameters in memory. */
+  readonly indirect?: boolean;
+  /** State changed before this draw (kept for the following ones). */
+  readonly state?: Partial<GfxState>;
 }
 
 export interface BuiltDraw {
@@ -127,9 +136,11 @@ export interface BuiltDraw {
   readonly streamIova: number;
   readonly segments: readonly Segment[];
   /** Colour targets and depth / stencil: base and pitch (bytes), samples stored per pixel. */
-  readonly targets: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number }[];
+  readonly targets: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number; readonly tile: TileMode }[];
   readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number };
   readonly stencil?: { readonly base: number; readonly pitch: number };
+  /** Multisampled scenes: each colour target resolved by the 2D engine (CP_BLIT, samples averaged) into a linear surface. */
+  readonly resolved?: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number }[];
 }
 
 const f32 = new Float32Array(1);
@@ -160,12 +171,13 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   const buffers = new Map<string, Segment>();
   for (const [name, data] of sc.buffers) buffers.set(name, alloc(data, `buf:${name}`));
 
-  // Render targets: linear, samples of a pixel side by side.
+  // Render targets: fdl6 pitch and height for the layout, samples of a pixel side by side.
   const targets = sc.targets.map((t, i) => {
     const f = fmt6ByName(t.format);
-    const pitch = defaultPitch(width, f.cpp * samples, 'linear');
-    const s = alloc(new Uint8Array(pitch * height), `mrt${i}`);
-    return { base: s.base, pitch, format: t.format, cpp: f.cpp };
+    const tile: TileMode = t.tile === 'TILE6_3' ? 'tile6_3' : 'linear';
+    const pitch = defaultPitch(width, f.cpp * samples, tile);
+    const s = alloc(new Uint8Array(pitch * paddedHeight(height, tile, f.cpp * samples)), `mrt${i}`);
+    return { base: s.base, pitch, format: t.format, cpp: f.cpp, tile };
   });
   let depth: BuiltDraw['depth'];
   let stencil: BuiltDraw['stencil'];
@@ -195,7 +207,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   for (const r of ['GRAS_DEST_MSAA_CNTL', 'RB_DEST_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa, MSAA_DISABLE: samples === 1 });
   cs.reg('RB_SAMPLE_CONFIG', 0).reg('GRAS_SAMPLE_CNTL', 0).reg('RB_SAMPLE_CNTL', 0);
   targets.forEach((t, i) => {
-    cs.reg(`RB_MRT[${i}].BUF_INFO`, { COLOR_FORMAT: t.format, COLOR_TILE_MODE: 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
+    cs.reg(`RB_MRT[${i}].BUF_INFO`, { COLOR_FORMAT: t.format, COLOR_TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
     cs.reg(`RB_MRT[${i}].PITCH`, t.pitch >> 6).reg(`RB_MRT[${i}].ARRAY_PITCH`, (t.pitch * height) >> 6).reg64(`RB_MRT[${i}].BASE`, t.base);
     cs.reg(`SP_FS_MRT[${i}].REG`, { COLOR_FORMAT: t.format });
   });
@@ -276,9 +288,26 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg64('SP_FS_OBJ_START', f.seg.base).reg('SP_FS_INSTRLEN', f.instrlen);
     cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_SHADER', 'ST6_SHADER', 'SS6_INDIRECT', 0, f.instrlen), lo32(f.seg.base), hi32(f.seg.base)]);
     if (fsConstlen) cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_SHADER', 'ST6_CONSTANTS', 'SS6_DIRECT', 0, fsConstlen), 0, 0, ...Array.from({ length: fsConstlen * 4 }, (_, k) => fsConsts[k] ?? 0)]);
+    const texs = fs.textures ?? [];
+    if (texs.length) {
+      const d = new Uint32Array(16 * texs.length);
+      texs.forEach((t, k) => {
+        const seg = buffers.get(t.buffer);
+        if (!seg) throw new Error(`FS texture from unknown buffer ${t.buffer}`);
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX' }, gen);
+        d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: t.elements % 2 ** 15, HEIGHT: Math.floor(t.elements / 2 ** 15) }, gen);
+        d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { TYPE: 'A6XX_TEX_BUFFER' }, gen);
+        d[16 * k + 4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(seg.base) }, gen);
+        d[16 * k + 5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(seg.base), DEPTH: 1 }, gen);
+      });
+      const ds = alloc(new Uint8Array(d.buffer), 'fs texture descriptors');
+      cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, texs.length), lo32(ds.base), hi32(ds.base)]);
+      cs.reg64('SP_FS_TEX_CONST', ds.base).reg('SP_FS_TEX_COUNT', texs.length);
+      cs.reg('SP_FS_CONFIG', { ENABLED: true, NTEX: texs.length });
+    }
     cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: fs.ijPersp ?? REGID_NONE, IJ_LINEAR_PIXEL: REGID_NONE, IJ_PERSP_CENTROID: REGID_NONE, IJ_LINEAR_CENTROID: REGID_NONE });
     cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE });
-    fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r }));
+    fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r, HALF_PRECISION: !!fs.halfOutputs }));
   };
 
   /** RB / GRAS state of a draw. */
@@ -336,25 +365,62 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   });
   program(sc.vs, sc.fs, inputs);
   rbState(sc.state, false);
+  let st = sc.state;
   for (const d of sc.draws) {
+    if (d.state) {
+      st = { ...st, ...d.state };
+      rbState(st, false);
+    }
     cs.reg('VFD_INDEX_OFFSET', d.vertexOffset ?? 0).reg('VFD_INSTANCE_START_OFFSET', d.firstInstance ?? 0);
-    cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: d.restart !== undefined, PROVOKING_VTX_LAST: !!sc.state.provokingLast });
+    cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: d.restart !== undefined, PROVOKING_VTX_LAST: !!st.provokingLast });
     if (d.restart !== undefined) cs.reg('PC_RESTART_INDEX', d.restart >>> 0);
     const prim = E('pc_di_primtype', d.prim);
+    const ini = (src: string, size?: string): number => encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: src, VIS_CULL: 'IGNORE_VISIBILITY', ...(size ? { INDEX_SIZE: size } : {}) }, gen);
     if (!d.indices) {
-      cs.pkt('CP_DRAW_INDX_OFFSET', [encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: 'DI_SRC_SEL_AUTO_INDEX', VIS_CULL: 'IGNORE_VISIBILITY' }, gen), d.instances ?? 1, d.count]);
+      if (d.indirect) {
+        // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex, firstInstance.
+        const p = alloc(new Uint8Array(new Uint32Array([d.count, d.instances ?? 1, d.vertexOffset ?? 0, d.firstInstance ?? 0]).buffer), 'indirect');
+        cs.pkt('CP_DRAW_INDIRECT', [ini('DI_SRC_SEL_AUTO_INDEX'), lo32(p.base), hi32(p.base)]);
+      } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_AUTO_INDEX'), d.instances ?? 1, d.count]);
       continue;
     }
     const ib = buffers.get(d.indices.buffer);
     if (!ib) throw new Error(`index buffer ${d.indices.buffer} unknown`);
     const size = d.indices.size === 1 ? 'INDEX4_SIZE_8_BIT' : d.indices.size === 2 ? 'INDEX4_SIZE_16_BIT' : 'INDEX4_SIZE_32_BIT';
     const maxIndices = Math.floor(ib.size / d.indices.size);
-    cs.pkt('CP_DRAW_INDX_OFFSET', [encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: 'DI_SRC_SEL_DMA', VIS_CULL: 'IGNORE_VISIBILITY', INDEX_SIZE: size }, gen), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
+    if (d.indirect) {
+      // VkDrawIndexedIndirectCommand: indexCount, instanceCount, firstIndex, vertexOffset, firstInstance.
+      const p = alloc(new Uint8Array(new Uint32Array([d.count, d.instances ?? 1, d.first ?? 0, (d.vertexOffset ?? 0) >>> 0, d.firstInstance ?? 0]).buffer), 'indirect');
+      cs.pkt('CP_DRAW_INDX_INDIRECT', [ini('DI_SRC_SEL_DMA', size), lo32(ib.base), hi32(ib.base), maxIndices, lo32(p.base), hi32(p.base)]);
+    } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_DMA', size), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
+  }
+  // MSAA: resolve each target with the 2D engine (CP_BLIT BLIT_OP_SCALE, SP_PS_2D_SRC_INFO
+  // SAMPLES + SAMPLES_AVERAGE) into a single-sample linear surface, as a sysmem resolve does.
+  let resolved: BuiltDraw['resolved'];
+  if (samples > 1) {
+    cs.event('PC_CCU_FLUSH_COLOR_TS');
+    resolved = targets.map((t, i) => {
+      const pitch = defaultPitch(width, t.cpp, 'linear');
+      const dst = alloc(new Uint8Array(pitch * height), `resolve${i}`);
+      const ifmt = t.format.includes('FLOAT') ? (t.format.startsWith('FMT6_32') ? 'R2D_FLOAT32' : 'R2D_FLOAT16') : 'R2D_UNORM8';
+      const cntl = { COLOR_FORMAT: t.format, IFMT: ifmt };
+      cs.reg('GRAS_2D_BLIT_CNTL', cntl).reg('RB_2D_BLIT_CNTL', cntl);
+      cs.reg('GRAS_2D_DST_TL', { X: 0, Y: 0 }).reg('GRAS_2D_DST_BR', { X: width - 1, Y: height - 1 });
+      cs.reg('RB_2D_DST_INFO', { COLOR_FORMAT: t.format, TILE_MODE: 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
+      cs.reg64('RB_2D_DST', dst.base).reg('RB_2D_DST_PITCH', pitch >> 6);
+      cs.reg('SP_2D_DST_FORMAT', { COLOR_FORMAT: t.format, NORM: !t.format.includes('FLOAT') });
+      cs.reg('GRAS_2D_SRC_TL_X', 0).reg('GRAS_2D_SRC_TL_Y', 0).reg('GRAS_2D_SRC_BR_X', (width - 1) << 8).reg('GRAS_2D_SRC_BR_Y', (height - 1) << 8);
+      cs.reg('SP_PS_2D_SRC_INFO', { COLOR_FORMAT: t.format, TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX', SAMPLES: msaa, SAMPLES_AVERAGE: true });
+      cs.reg('SP_PS_2D_SRC_SIZE', { WIDTH: width, HEIGHT: height });
+      cs.reg64('SP_PS_2D_SRC', t.base).reg('SP_PS_2D_SRC_PITCH', { PITCH: t.pitch });
+      cs.pkt('CP_BLIT', [E('cp_blit_cmd', 'BLIT_OP_SCALE')]);
+      return { base: dst.base, pitch, format: t.format, cpp: t.cpp };
+    });
   }
   cs.waitForIdle();
   const stream = cs.dwords();
   const ss = alloc(new Uint8Array(stream.buffer.slice(0)), 'ib1');
-  return { gen, mem, stream, streamIova: ss.base, segments: segs, targets, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
+  return { gen, mem, stream, streamIova: ss.base, segments: segs, targets, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}), ...(resolved ? { resolved } : {}) };
 }
 
 function popcount(x: number): number {

@@ -51,14 +51,22 @@ function addr(p: SysmemPlacement, x: number, y: number, s: number): number {
 }
 
 export function sysmemColor(p: SysmemPlacement, fmt: Fmt6, swap: (c: Rgba) => Rgba): ColorSurface {
+  // The surface lies in one mapped segment (the CP checked): unpack / pack in place.
+  const seg = p.mem.find(p.base, 1);
+  const at = (x: number, y: number, s: number): [Uint8Array, number] | undefined => {
+    const a = addr(p, x, y, s);
+    return seg && a + fmt.cpp <= seg.end ? [seg.u8, a - seg.base] : undefined;
+  };
   return {
     fmt,
     unorm: fmt.name.endsWith('_UNORM'),
     read(x, y, s) {
-      const a = addr(p, x, y, s);
-      return swap(fmt.unpack(p.mem.readBytes(a, fmt.cpp), 0));
+      const w = at(x, y, s);
+      return swap(w ? fmt.unpack(w[0], w[1]) : fmt.unpack(p.mem.readBytes(addr(p, x, y, s), fmt.cpp), 0));
     },
     write(x, y, s, c) {
+      const w = at(x, y, s);
+      if (w) return fmt.pack(swap(c), w[0], w[1]);
       const b = new Uint8Array(fmt.cpp);
       fmt.pack(swap(c), b, 0);
       p.mem.writeBytes(addr(p, x, y, s), b);
