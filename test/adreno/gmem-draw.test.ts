@@ -54,3 +54,24 @@ test('a small triangle: the binning pass keeps it out of the bins it misses, the
   assert.equal(all.draws.length, 16);
   assert.ok(binned.draws.length < all.draws.length && binned.draws.length >= 9, `binned draws ${binned.draws.length}`);
 });
+
+test('gpusim draw --gpu a630 --gmem --bin: the tiled run prints its bins; bad bins are usage errors', async () => {
+  const { main } = await import('../../src/cli/main.js');
+  const cli = async (...argv: string[]) => {
+    let out = '', err = '';
+    const code = await main(argv, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), isTTY: false });
+    return { code, out, err };
+  };
+  const file = join(EXAMPLES, 'triangle', 'scene.json');
+  const ok = await cli('draw', file, '--gpu', 'a630', '--gmem', '--bin', '32x16', '--json');
+  assert.equal(ok.code, 0, ok.err);
+  const j = JSON.parse(ok.out) as { gmem: { binW: number; binH: number; nx: number; ny: number; binning: boolean } };
+  assert.deepEqual([j.gmem.binW, j.gmem.binH, j.gmem.nx, j.gmem.ny, j.gmem.binning], [32, 16, 2, 4, true]);
+  for (const argv of [['--gmem', '--bin', '40x16'], ['--bin', '32x16'], ['--gmem', '--bin', 'big']]) {
+    const r = await cli('draw', file, '--gpu', 'a630', ...argv);
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.equal(r.err.split('\n').filter(Boolean).length, 1);
+  }
+  const noGpu = await cli('draw', file, '--gmem');
+  assert.equal(noGpu.code, 2);
+});
