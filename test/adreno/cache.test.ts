@@ -102,3 +102,10 @@ test('RBBM perf counters: the selected countables count CP_BLITs, their pixels a
   });
   assert.deepEqual([0, 1, 2, 3, 4].map((k) => r.mem.read32(r.out + 4 * k)), [2, 0, 1, 0, 8 + 9]);
 });
+
+test('a CP write over CCU-held data is what the CP reads back', () => {
+  const r = run((cs, a, _b, out) => { solid(cs, a, 4, 2, [1, 2, 3, 4]); cs.memWrite(a, [0xabcd]).memcpy(out, a, 2); });
+  assert.equal(r.mem.read32(r.out), 0xabcd); // its own write
+  assert.equal(r.mem.read32(r.out + 4), 0); // the next pixel: still the CCU's, unflushed
+  assert.deepEqual(r.ids, ['adreno.cache.stale-read']);
+});

@@ -71,6 +71,14 @@ export class Caches {
     this.shadows.push({ kind, base, old: this.host.readBytes(base, len), by, reported: false });
   }
 
+  /** An uncached (CP) write: later uncached reads see it, so the kept bytes under it are replaced. */
+  uncachedWrite(addr: number, bytes: Uint8Array): void {
+    for (const s of this.shadows) {
+      const lo = Math.max(addr, s.base), hi = Math.min(addr + bytes.length, s.base + s.old.length);
+      if (lo < hi) s.old.set(bytes.subarray(lo - addr, hi - addr), lo - s.base);
+    }
+  }
+
   /** An event: flushes drop their cache's shadows, CACHE_INVALIDATE empties L1. */
   event(name: string): void {
     const kinds: CacheKind[] = [];

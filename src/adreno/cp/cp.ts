@@ -575,6 +575,12 @@ export class CommandProcessor implements Visitor {
     return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
   }
 
+  /** A CP memory write (uncached). */
+  cpWrite32(addr: number, v: number): void {
+    this.mem.write32(addr, v);
+    if (this.caches.any) this.caches.uncachedWrite(addr, Uint8Array.of(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff));
+  }
+
   cpRead64(addr: number): number {
     if (!this.caches.any) return this.mem.read64(addr);
     return this.cpRead32(addr + 4) * 2 ** 32 + this.cpRead32(addr);

@@ -154,7 +154,7 @@ function memTest(cp: CommandProcessor, p: Uint32Array): boolean {
 function condWrite5(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 8);
   const p = r.payload;
-  if (memTest(cp, p) && (p[0]! >>> 8) & 1) cp.mem.write32(a64(p, 5), p[7]!);
+  if (memTest(cp, p) && (p[0]! >>> 8) & 1) cp.cpWrite32(a64(p, 5), p[7]!);
   return 0;
 }
 

@@ -11,7 +11,7 @@ function memWrite(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 2);
   const p = r.payload;
   const addr = a64(p, 0);
-  for (let k = 2; k < p.length; k++) cp.mem.write32(addr + (k - 2) * 4, p[k]!);
+  for (let k = 2; k < p.length; k++) cp.cpWrite32(addr + (k - 2) * 4, p[k]!);
   return 0;
 }
 
@@ -34,9 +34,9 @@ function memToMem(cp: CommandProcessor, r: PacketRecord): number {
     // Wrap to 64 bits: exact for |values| < 2^53, which memory addresses and counters are.
     const lo = ((sum % 2 ** 32) + 2 ** 32) % 2 ** 32;
     const hi = Math.floor(sum / 2 ** 32);
-    cp.mem.write32(dst, lo >>> 0);
-    cp.mem.write32(dst + 4, hi >>> 0);
-  } else cp.mem.write32(dst, sum >>> 0);
+    cp.cpWrite32(dst, lo >>> 0);
+    cp.cpWrite32(dst + 4, hi >>> 0);
+  } else cp.cpWrite32(dst, sum >>> 0);
   return 0;
 }
 
@@ -46,7 +46,7 @@ function memcpy(cp: CommandProcessor, r: PacketRecord): number {
   const n = p[0]!;
   const src = a64(p, 1);
   const dst = a64(p, 3);
-  for (let k = 0; k < n; k++) cp.mem.write32(dst + 4 * k, cp.cpRead32(src + 4 * k));
+  for (let k = 0; k < n; k++) cp.cpWrite32(dst + 4 * k, cp.cpRead32(src + 4 * k));
   return 0;
 }
 
@@ -63,7 +63,7 @@ function regToMem(cp: CommandProcessor, r: PacketRecord): number {
   for (let k = 0; k < cnt; k++) {
     let v = cp.readReg(reg + k);
     if (acc) v = (v + cp.cpRead32(dst + 4 * k)) >>> 0;
-    cp.mem.write32(dst + 4 * k, v);
+    cp.cpWrite32(dst + 4 * k, v);
   }
   return 0;
 }

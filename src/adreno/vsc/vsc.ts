@@ -183,6 +183,7 @@ export class VscWriter {
     this.draws = 0;
     this.primitives = 0;
     this.overflowReported = false;
+    this.publish();
   }
 
   private readConfig(): void {
