@@ -89,3 +89,60 @@ test('block test and update: fast-cleared blocks read 1.0 (LESS) / 0.0 (GREATER)
   assert.ok(!l.test(0x1000, 32, 0x100, cntl, 3, 2, 0x9000, 0xa000)); // behind the bound: rejected
   assert.ok(l.test(0x1000, 32, 0x100, cntl, 3, 2, 0x3000, 0x5000));
 });
+
+// --- LRZ in draws: a depth scene (examples/msaa at 1 sample, the near triangle drawn first) ---
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { a6xxSceneDescription } from '../../src/runtime/draw-a6xx.js';
+import { buildDraw } from '../../src/adreno/driver/sysmem.js';
+import { drawRuns } from '../../src/adreno/cp/handlers-gfx.js';
+
+const EX = join(import.meta.dirname, '..', '..', '..', 'examples', 'msaa');
+
+function depthScene(lrz: ((cs: CmdStream, base: number, fc: number) => void) | undefined, again?: (cs: CmdStream) => void) {
+  const s = JSON.parse(readFileSync(join(EX, 'scene.json'), 'utf8')) as Record<string, unknown>;
+  const buffers = { ...(s['buffers'] as object), order: { type: 'u16', values: [3, 4, 5, 0, 1, 2] } };
+  const scene = { ...s, samples: 1, a6xx: { samples: 1 }, buffers, draws: [{ topology: 'DI_PT_TRILIST', count: 3, indices: 'order', first: 0 }, { topology: 'DI_PT_TRILIST', count: 3, indices: 'order', first: 3 }] };
+  const desc = a6xxSceneDescription(scene, EX, 'a630');
+  const b = buildDraw(desc);
+  const lrzBuf = b.mem.alloc(32 * 2 * 8, 'lrz', 0x1000);
+  const fc = b.mem.alloc(1024, 'lrz fc', 0x1000);
+  const cs = new CmdStream();
+  if (lrz) lrz(cs, lrzBuf.base, fc.base);
+  cs.indirectBuffer(b.streamIova, b.stream.length);
+  if (again) { again(cs); cs.indirectBuffer(b.streamIova, b.stream.length); }
+  const dw = cs.dwords();
+  const ib = b.mem.alloc(dw.length * 4, 'ib', 0x1000, new Uint8Array(dw.buffer.slice(0)));
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(b.mem, { diag, gpuId: 630 });
+  assert.equal(cp.run(ib.base, dw.length), 'done');
+  const t = b.targets[0]!;
+  return { img: b.mem.readBytes(t.base, t.pitch * 48), ids: diag.list.filter((d) => d.severity !== 'info').map((d) => d.id), lrzKilled: drawRuns(cp).reduce((a, d) => a + (d.result?.lrzKilled ?? 0), 0) };
+}
+
+const setup = (extra: Record<string, unknown> = {}) => (cs: CmdStream, base: number, fc: number): void => {
+  cs.reg64('GRAS_LRZ_BUFFER_BASE', base).reg('GRAS_LRZ_BUFFER_PITCH', { PITCH: 32 }).reg64('GRAS_LRZ_FAST_CLEAR_BUFFER_BASE', fc);
+  cs.reg('GRAS_LRZ_CNTL', { ENABLE: true, FC_ENABLE: true, ...('DISABLE_ON_WRONG_DIR' in extra ? { DISABLE_ON_WRONG_DIR: true } : {}) }).event('LRZ_CLEAR');
+  cs.reg('GRAS_LRZ_CNTL', { ENABLE: true, LRZ_WRITE: true, Z_TEST_ENABLE: true, FC_ENABLE: true, DIR: 'LRZ_DIR_LE', ...extra });
+};
+
+test('LRZ in draws: a correctly built LRZ rejects hidden fragments before the FS and changes no pixel', () => {
+  const plain = depthScene(undefined);
+  assert.deepEqual(plain.ids, []);
+  const lrz = depthScene(setup());
+  assert.deepEqual(lrz.ids, []);
+  assert.ok(lrz.lrzKilled > 0, `LRZ rejected ${lrz.lrzKilled} fragments`);
+  assert.deepEqual(lrz.img, plain.img);
+});
+
+test('LRZ in draws: the other direction without DISABLE_ON_WRONG_DIR loses visible pixels (and says so); with it, LRZ turns off', () => {
+  const plain = depthScene(undefined, () => undefined);
+  const ge = { ENABLE: true, LRZ_WRITE: true, Z_TEST_ENABLE: true, FC_ENABLE: true, GREATER: true, DIR: 'LRZ_DIR_GE' };
+  const wrong = depthScene(setup(), (cs) => cs.reg('GRAS_LRZ_CNTL', ge));
+  assert.ok(wrong.ids.includes('adreno.lrz.wrong-direction'));
+  assert.notDeepEqual(wrong.img, plain.img);
+  const tracked = depthScene(setup({ DISABLE_ON_WRONG_DIR: true, DIR_WRITE: true }), (cs) => cs.reg('GRAS_LRZ_CNTL', { ...ge, DISABLE_ON_WRONG_DIR: true, DIR_WRITE: true }));
+  assert.deepEqual(tracked.ids, []);
+  assert.deepEqual(tracked.img, plain.img);
+});

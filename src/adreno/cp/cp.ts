@@ -24,7 +24,7 @@ import { TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
 import { Walker, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
 import { Gmem, gmemModelled } from '../rb/gmem.js';
 import { VscWriter, type PrimBox, type VscHost, type VscReader } from '../vsc/vsc.js';
-import { Lrz } from '../gras/lrz.js';
+import { Lrz, type LrzDrawState } from '../gras/lrz.js';
 import { Caches } from '../cache/caches.js';
 import { BlockCounters } from '../rbbm/perfcounters.js';
 
@@ -218,6 +218,8 @@ export class CommandProcessor implements Visitor {
   vscReader: VscReader | undefined;
   /** LRZ caches and checks (gras/lrz.ts). */
   readonly lrz: Lrz;
+  /** The LRZ state of the draw being executed (set by the draw handler). */
+  lrzDraw: LrzDrawState | undefined;
   /** CCU / UCHE / L1 write shadows and stale-read checks (cache/caches.ts). */
   readonly caches: Caches;
   /** Graphics blocks' perf countables (rbbm/perfcounters.ts). */

@@ -100,10 +100,7 @@ function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord,
   const killed = kind === 'draw' && cp.predGlobal && cp.predLocal && !cp.predPass;
   if (killed) cp.count(8); // PERF_CP_PREDICATED_DRAWS_KILLED
   if (invisible) cp.vscSkippedDraws++;
-  if (kind === 'draw' && !killed && !invisible) {
-    const cntl = lrzCntl(cp);
-    if (cntl.ENABLE) cp.lrz.draw(cntl, regAddr(cp, 'GRAS_LRZ_FAST_CLEAR_BUFFER_BASE'), cp.readReg(cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')));
-  }
+
   const bank = cp.ctx;
   const state: Map<number, number> = new Map();
   if (cp.snapshots) {
@@ -132,6 +129,12 @@ function draw(cp: CommandProcessor, r: PacketRecord): number {
   // The visibility stream decides first: a draw with nothing in this bin is not run.
   const invisible = !killed && vscActive(cp) && !cp.vscReader!.next();
   let boxes: PrimBox[] | undefined;
+  // GRAS_LRZ_CNTL at the draw: direction / depth-view checks, then LRZ in the pipeline (handlers-lrz.ts).
+  cp.lrzDraw = undefined;
+  if (!killed && !invisible) {
+    const cntl = lrzCntl(cp);
+    if (cntl.ENABLE) cp.lrzDraw = cp.lrz.draw(cntl, regAddr(cp, 'GRAS_LRZ_FAST_CLEAR_BUFFER_BASE'), cp.readReg(cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')));
+  }
   if (!killed && !invisible && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') {
     if (cp.mode === 'SYSMEM') sysmemDrawWrites(cp, r.name);
     const before = drawRuns(cp).length;

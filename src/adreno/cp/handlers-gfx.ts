@@ -23,6 +23,7 @@ import { loadState6, resolveTexConst, stateData, unitDwords } from './handlers-c
 import type { TileMode } from '../ubwc/tile6.js';
 import type { PrimBox } from '../vsc/vsc.js';
 import { binningJob, gmemTargets } from './handlers-gmem.js';
+import { lrzHook } from './handlers-lrz.js';
 
 /** VS / FS state loaded by CP_LOAD_STATE6_GEOM / _FRAG (SB6_VS_SHADER, SB6_FS_SHADER). */
 export interface GfxStageState {
@@ -456,7 +457,8 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | und
     return undefined;
   }
   try {
-    const result = runDrawJob(job, targets, cp.diag);
+    const lrz = lrzHook(cp, job, targets, cp.lrzDraw);
+    const result = runDrawJob(lrz ? { ...job, lrz } : job, targets, cp.diag);
     if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${r.name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);
     runs.push({ iova: r.iova, packet: r.name, ran: true, missing, result });
   } catch (e) {

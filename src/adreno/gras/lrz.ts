@@ -189,6 +189,13 @@ export class Lrz {
 
   /** A primitive covering block (bx, by) entirely, writing depth up to `zfar` (D16): tighten the bound. */
   update(lrzBase: number, pitch: number, fcBase: number, cntl: LrzCntl, bx: number, by: number, zfar: number): void {
+    if (cntl.FC_ENABLE && fcBase && !this.fcBit(fcBase, pitch, bx, by)) {
+      // First write into a fast-cleared 16x4 group: the group takes the clear value (GRAS_LRZ_CNTL.FC_ENABLE's doc).
+      const clear = cntl.GREATER ? 0 : 0xffff;
+      const gx = Math.floor(bx / 16) * 16, gy = Math.floor(by / 4) * 4;
+      for (let y = gy; y < gy + 4; y++) for (let x = gx; x < Math.min(gx + 16, pitch); x++) this.host.writeBytes(lrzBase + 2 * (y * pitch + x), Uint8Array.of(clear & 0xff, clear >> 8));
+      this.setFcBit(fcBase, pitch, bx, by);
+    }
     const v = this.value(lrzBase, pitch, fcBase, !!cntl.FC_ENABLE, !!cntl.GREATER, bx, by);
     const nv = cntl.GREATER ? Math.max(v, zfar) : Math.min(v, zfar);
     this.host.writeBytes(lrzBase + 2 * (by * pitch + bx), Uint8Array.of(nv & 0xff, nv >> 8));
