@@ -176,3 +176,26 @@ test('diagnostics: a GMEM write into the CCU colour cache, outside GMEM, a BLIT 
   assert.deepEqual(run(1 << 20), ['adreno.gmem.out-of-range']);
   assert.deepEqual(run(0, { w: 0, h: 0 }), ['adreno.gmem.no-bin-size']);
 });
+
+test('UBWC memory surfaces: restore, partial clear and resolve through GMEM read back right', async () => {
+  const { linearToUbwc, ubwcLayout, ubwcToLinear } = await import('../../src/adreno/ubwc/ubwc.js');
+  const w = 64, h = 32;
+  const lay = ubwcLayout(w, h, 4);
+  const r = rng(11);
+  const lin = Uint8Array.from({ length: w * h * 4 }, () => r());
+  const packed = linearToUbwc(lin, lay, { alphaByte: 3 });
+  const want = lin.slice();
+  for (let p = 0; p < w * h; p++) want[p * 4 + 2] = 0x77; // CLEAR_MASK 0x4: B only
+  for (const bin of [{ w: 32, h: 16 }, { w: 96, h: 48 }]) {
+    const Lay = new Layout();
+    const base = Lay.place(packed, 'ubwc').iova;
+    const L = layoutFor(w, h, [4], bin);
+    const cs = emitGmemPass(new CmdStream(), { gpuId: 630, layout: L, targets: [{ iova: base + lay.dataOffset, pitch: lay.pitch, format: 'FMT6_8_8_8_8_UNORM', tile: 'TILE6_3', flags: { iova: base, pitch: lay.metaPitch }, load: true, clear: { dw: [0x00770000], mask: 0x4 } }] });
+    const ib = Lay.place(cs);
+    const { cp, mem, diag } = machine(Lay);
+    assert.equal(cp.run(ib.iova, ib.sizeDwords), 'done');
+    assert.deepEqual(ids(diag), []);
+    const back = ubwcToLinear(mem.readBytes(base, lay.dataOffset + lay.dataSize), lay, { alphaByte: 3 }, new Diagnostics(), 'dst');
+    assert.deepEqual(back, want, `bin ${bin.w}x${bin.h}`);
+  }
+});
