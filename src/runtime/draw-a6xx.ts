@@ -21,6 +21,7 @@ import { InputError } from '../core/errors.js';
 import { parseJsonText } from '../core/json.js';
 import { CommandProcessor } from '../adreno/cp/cp.js';
 import { drawRuns, type DrawRun } from '../adreno/cp/handlers-gfx.js';
+import { gmemDraw, type GmemDraw, type GmemDrawOptions } from '../adreno/driver/gmem.js';
 import { buildDraw, drawRd, regid, type BlendDesc, type GfxDraw, type GfxScene, type StencilDesc, type VsInput } from '../adreno/driver/sysmem.js';
 import { enumValue } from '../adreno/regs/db.js';
 import { fmt6ByName } from '../adreno/rb/fmt6.js';
@@ -47,6 +48,8 @@ export interface A6xxSceneResult {
   readonly stream: Uint32Array;
   /** The inputs as an .rd capture (`gpusim adreno decode --format cffdump` reads it). */
   readonly rd: Uint8Array;
+  /** GMEM mode: the bins, whether the binning pass ran, draws the visibility stream skipped. */
+  readonly gmem?: { readonly binW: number; readonly binH: number; readonly nx: number; readonly ny: number; readonly binning: boolean; readonly skippedDraws: number };
 }
 
 const COLOR: Record<string, string> = { R8G8B8A8_UNORM: 'FMT6_8_8_8_8_UNORM', R16G16B16A16_FLOAT: 'FMT6_16_16_16_16_FLOAT', R32_FLOAT: 'FMT6_32_FLOAT' };
@@ -85,10 +88,10 @@ export function a6xxGpu(v: string): A6xxGpu {
 }
 
 /** Read a scene file and run it on the a6xx pipeline. */
-export function runA6xxSceneFile(path: string, gpu: A6xxGpu): A6xxSceneResult {
+export function runA6xxSceneFile(path: string, gpu: A6xxGpu, gmem?: GmemDrawOptions): A6xxSceneResult {
   let text: string;
   try { text = readFileSync(path, 'utf8'); } catch (e) { throw new InputError(`cannot read scene: ${(e as Error).message}`, path); }
-  return runA6xxScene(obj(parseJsonText(text, undefined, 'scene JSON'), 'scene'), dirname(resolve(path)), gpu);
+  return runA6xxScene(obj(parseJsonText(text, undefined, 'scene JSON'), 'scene'), dirname(resolve(path)), gpu, gmem);
 }
 
 /** Translate a scene for the driver. */
@@ -234,15 +237,22 @@ function f16bits(x: number): number {
 }
 
 /** Run a scene object on the a6xx pipeline. */
-export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu): A6xxSceneResult {
+export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: GmemDrawOptions): A6xxSceneResult {
   const desc = a6xxSceneDescription(scene, dir, gpu);
   let built;
   try { built = buildDraw(desc); } catch (e) { if (e instanceof InputError) throw e; throw new InputError(`scene: ${(e as Error).message}`); }
-  const rd = drawRd(built, desc.gpuId);
+  // GMEM mode (driver/gmem.ts): the same stream as the draw IB of a tiled pass.
+  let tiled: GmemDraw | undefined;
+  if (gmem) {
+    try { tiled = gmemDraw(built, desc, gmem); } catch (e) { throw new InputError(`scene (GMEM): ${(e as Error).message}`); }
+  }
+  // The capture holds what runs: with GMEM, every segment (VSC buffers, the pass) and the pass as the stream.
+  const rd = tiled ? drawRd({ ...built, segments: built.mem.segments, streamIova: tiled.streamIova, stream: new Uint32Array(tiled.streamDwords) }, desc.gpuId) : drawRd(built, desc.gpuId);
   const diag = new Diagnostics();
   const cfg = tile6ConfigFor(gpu);
   const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: cfg });
-  cp.run(built.streamIova, built.stream.length);
+  if (tiled) cp.run(tiled.streamIova, tiled.streamDwords);
+  else cp.run(built.streamIova, built.stream.length);
   const targets = built.targets.map((t, i) => {
     const f = fmt6ByName(t.format);
     const data = new Float32Array(desc.width * desc.height * desc.samples * 4);
@@ -255,13 +265,14 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu): A6xxSceneR
     const tj = obj(arr(scene.targets, 'targets')[i], `targets[${i}]`);
     return { name: String(tj.name ?? `target${i}`), format: t.format, data };
   });
+  const g = tiled ? { gmem: { binW: tiled.layout.binW, binH: tiled.layout.binH, nx: tiled.layout.nx, ny: tiled.layout.ny, binning: tiled.binning, skippedDraws: cp.vscSkippedDraws } } : {};
   const resolved = built.resolved?.map((t) => {
     const f = fmt6ByName(t.format);
     const data = new Float32Array(desc.width * desc.height * 4);
     for (let y = 0; y < desc.height; y++) for (let x = 0; x < desc.width; x++) data.set(f.unpack(built.mem.readBytes(t.base + y * t.pitch + x * f.cpp, f.cpp), 0), (y * desc.width + x) * 4);
     return data;
   });
-  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), diag, draws: drawRuns(cp), stream: built.stream, rd };
+  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
 }
 
 /** A target resolved to one RGBA per pixel: the 2D engine's resolve, or (single-sampled / `software`) the samples averaged here. */

@@ -68,7 +68,7 @@ test('IB levels: IB1 -> IB2, skip-IB2, IB3 is an error, chains replace the rest 
       .indirectBuffer(ib2.iova, ib2.sizeDwords)
       .skipIb2EnableGlobal(true)
       .memWrite(buf + 4, [0])
-      .indirectBuffer(ib2.iova, ib2.sizeDwords) // skipped: would not change anything visible but for the count below
+      .indirectBuffer(ib2.iova, ib2.sizeDwords) // runs: without a visibility stream the skip enables change nothing
       .skipIb2EnableGlobal(false)
       .indirectBuffer(tail.iova, tail.sizeDwords, true)
       .memWrite(buf + 12, [12]), // abandoned by the chain

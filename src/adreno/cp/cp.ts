@@ -22,6 +22,11 @@ import type { ComputeOptions } from '../sp/compute.js';
 import { opcodeName, opcodes } from './pm4.js';
 import { TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
 import { Walker, type IbInfo, type PacketRecord, type Problem, type Visitor } from './walker.js';
+import { Gmem, gmemModelled } from '../rb/gmem.js';
+import { VscWriter, type PrimBox, type VscHost, type VscReader } from '../vsc/vsc.js';
+import { Lrz, type LrzDrawState } from '../gras/lrz.js';
+import { Caches } from '../cache/caches.js';
+import { BlockCounters } from '../rbbm/perfcounters.js';
 
 export { CTX_HI, CTX_LO, type DrawMode, type StopReason };
 
@@ -70,6 +75,8 @@ export interface WorkRecord {
   readonly cpState: ReadonlyMap<string, readonly number[]>;
   /** Bin index while CP_START_BIN replays its body, else -1. */
   readonly bin: number;
+  /** Skipped in this bin: the visibility stream (CP_SET_BIN_DATA5) has no primitive of it there. */
+  readonly invisible?: boolean;
   /** a7xx CP thread that recorded it. */
   readonly thread: 'BR' | 'BV';
 }
@@ -117,6 +124,12 @@ export interface CpOptions {
   readonly computeErrors?: 'report' | 'throw';
   /** TILE6_3 macrotile mode and bank swizzle the kernel programmed (default a630's). */
   readonly tile6?: Tile6Config;
+  /**
+   * The binning pass's geometry: for a draw recorded in RM6_BINNING mode, the screen-space boxes
+   * of its primitives (the binning VS + PC). Undefined (or no hook): the draw is binned as visible
+   * everywhere (info `adreno.vsc.no-geometry`).
+   */
+  readonly binning?: (cp: CommandProcessor, draw: WorkRecord) => readonly PrimBox[] | undefined;
 }
 
 export interface ExecutedPacket {
@@ -198,6 +211,26 @@ export class CommandProcessor implements Visitor {
   wfiCount = 0;
   wfmCount = 0;
   readonly work: WorkRecord[] = [];
+  /** GMEM of the GPU (rb/gmem.ts), when its size is known for gpuId. */
+  readonly gmem: Gmem | undefined;
+  /** The binning pass's stream writer and the render pass's reader (vsc/vsc.ts). */
+  readonly vsc: VscWriter;
+  vscReader: VscReader | undefined;
+  /** LRZ caches and checks (gras/lrz.ts). */
+  readonly lrz: Lrz;
+  /** The LRZ state of the draw being executed (set by the draw handler). */
+  lrzDraw: LrzDrawState | undefined;
+  /** CCU / UCHE / L1 write shadows and stale-read checks (cache/caches.ts). */
+  readonly caches: Caches;
+  /** Graphics blocks' perf countables (rbbm/perfcounters.ts). */
+  readonly perf = new BlockCounters();
+  /** a650 (a6xx gen3): LRZ registers must be written with CP_REG_WRITE TRACK_LRZ. */
+  readonly lrzTrackQuirk: boolean;
+  /** @internal */
+  readonly binningHook: CpOptions['binning'];
+  /** Draws skipped by the visibility stream, and IB2s skipped with them. */
+  vscSkippedDraws = 0;
+  vscSkippedIbs = 0;
   readonly events: EventRecord[] = [];
   readonly loadStates: LoadStateRecord[] = [];
   /** The CS state blocks CP_LOAD_STATE6 filled (handlers-compute.ts). */
@@ -248,6 +281,20 @@ export class CommandProcessor implements Visitor {
     this.computeOptions = opts.compute ?? {};
     this.computeErrors = opts.computeErrors ?? 'report';
     this.threadControlOp = opcodes(this.gen).get('CP_THREAD_CONTROL') ?? -1;
+    this.gmem = this.gen === 'a6xx' && gmemModelled(this.gpuId) ? new Gmem(this.gpuId) : undefined;
+    const vhost: VscHost = {
+      readReg: (o) => this.readReg(o),
+      writeReg: (o, v) => this.writeReg(o, v, true),
+      regOf: (n) => this.regsDb.reg(n),
+      read32: (a) => this.mem.read32(a),
+      write32: (a, v) => this.mem.write32(a, v),
+      report: (id, sev, msg) => this.report(id, sev, msg),
+    };
+    this.vsc = new VscWriter(vhost);
+    this.lrz = new Lrz({ readBytes: (a, n) => this.mem.readBytes(a, n), writeBytes: (a, b) => this.mem.writeBytes(a, b), report: (id, sev, msg) => this.report(id, sev, msg) });
+    this.lrzTrackQuirk = this.gen === 'a6xx' && this.gpuId === 650;
+    this.caches = new Caches({ readBytes: (a, n) => this.mem.readBytes(a, n), report: (id, sev, msg) => this.report(id, sev, msg) });
+    this.binningHook = opts.binning;
     const r = (n: string): number => this.regsDb.reg(n);
     this.R = {
       RBBM_STATUS: r('RBBM_STATUS'),
@@ -382,6 +429,7 @@ export class CommandProcessor implements Visitor {
 
   /** Refresh CP_ALWAYS_ON_COUNTER and RBBM_PERFCTR_CP[i] from the selectors (done before any register read). */
   syncCounters(): void {
+    this.perf.sync({ gen: this.gen, regsDb: this.regsDb, readReg: (o) => this.readReg(o), setReg: (o, v) => { this.regs[o] = v >>> 0; } });
     const ao = this.R['CP_ALWAYS_ON_COUNTER']!;
     this.regs[ao] = this.cycles >>> 0;
     this.regs[ao + 1] = Math.floor(this.cycles / 2 ** 32) >>> 0;
@@ -508,10 +556,41 @@ export class CommandProcessor implements Visitor {
     }
     if (r.type === 7) return this.handlers[r.opcode]!(this, r);
     if (r.type === 4) {
+      if (this.lrzTrackQuirk) this.checkLrzWrite(r.reg, r.count);
       const privileged = r.level === 0;
       for (let k = 0; k < r.count; k++) this.writeReg(r.reg + k, p[k]!, privileged);
     }
     return 0;
+  }
+
+  private checkLrzWrite(reg: number, count: number): void {
+    for (const n of ['GRAS_LRZ_CNTL', 'GRAS_LRZ_DEPTH_VIEW']) {
+      const o = this.regsDb.reg(n);
+      if (o >= reg && o < reg + count) this.report('adreno.lrz.track-quirk', 'error', `${n} written with a type-4 packet on a${this.gpuId} (a6xx gen3): this generation needs CP_REG_WRITE TRACK_LRZ, which flushes LRZ when the direction or the depth view changes (freedreno lrz_track_quirk)`);
+    }
+  }
+
+  /** A CP memory read (uncached: it does not see what the CCU / UCHE still hold). */
+  cpRead32(addr: number): number {
+    if (!this.caches.any) return this.mem.read32(addr);
+    const b = this.caches.read(addr, 4, 'the CP (uncached)');
+    return (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+  }
+
+  /** A CP memory write (uncached). */
+  cpWrite32(addr: number, v: number): void {
+    this.mem.write32(addr, v);
+    if (this.caches.any) this.caches.uncachedWrite(addr, Uint8Array.of(v & 0xff, (v >>> 8) & 0xff, (v >>> 16) & 0xff, (v >>> 24) & 0xff));
+  }
+
+  cpRead64(addr: number): number {
+    if (!this.caches.any) return this.mem.read64(addr);
+    return this.cpRead32(addr + 4) * 2 ** 32 + this.cpRead32(addr);
+  }
+
+  /** GMEM rendering: the binning or GMEM pass (CP_SET_MARKER RM6_BINNING / RM6_GMEM) until RM6_BYPASS. */
+  get gmemRendering(): boolean {
+    return this.mode !== 'SYSMEM';
   }
 
   /** A register's value in a recorded draw, by name. */

@@ -10,8 +10,8 @@ import type { PacketRecord } from './walker.js';
 function condExec(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 6);
   const p = r.payload;
-  const v0 = cp.mem.read32(a64(p, 0));
-  const v1 = cp.mem.read32(a64(p, 2)) | 0;
+  const v0 = cp.cpRead32(a64(p, 0));
+  const v1 = cp.cpRead32(a64(p, 2)) | 0;
   const ok = v0 !== 0 && v1 < (p[4]! | 0);
   return ok ? 0 : p[5]!;
 }
@@ -102,7 +102,7 @@ function drawPredSet(cp: CommandProcessor, r: PacketRecord): number {
   const eq0 = (p[0]! >>> 8) & 1;
   if (src === 5) {
     need(cp, r, 3);
-    const v = cp.mem.read64(a64(p, 1));
+    const v = cp.cpRead64(a64(p, 1));
     cp.predPass = eq0 ? v === 0 : v !== 0;
   } else cp.report('adreno.cp.unsupported', 'warning', `CP_DRAW_PRED_SET source ${src} is not modelled`);
   return 0;
@@ -129,7 +129,7 @@ function memTest(cp: CommandProcessor, p: Uint32Array): boolean {
   if (poll === 0) {
     cp.syncCounters();
     v = cp.readReg(p[1]! & 0x3ffff);
-  } else v = cp.mem.read32(a64(p, 1));
+  } else v = cp.cpRead32(a64(p, 1));
   v &= p[4]!;
   let ref = p[3]!;
   if (signed) {
@@ -154,7 +154,7 @@ function memTest(cp: CommandProcessor, p: Uint32Array): boolean {
 function condWrite5(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 8);
   const p = r.payload;
-  if (memTest(cp, p) && (p[0]! >>> 8) & 1) cp.mem.write32(a64(p, 5), p[7]!);
+  if (memTest(cp, p) && (p[0]! >>> 8) & 1) cp.cpWrite32(a64(p, 5), p[7]!);
   return 0;
 }
 
@@ -176,7 +176,7 @@ function waitMemGte(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 4);
   const p = r.payload;
   for (let k = 0; k < cp.maxPolls; k++) {
-    if ((cp.mem.read32(a64(p, 1)) | 0) >= (p[3]! | 0)) return 0;
+    if ((cp.cpRead32(a64(p, 1)) | 0) >= (p[3]! | 0)) return 0;
     cp.cycles += 16;
     cp.count(0, 16);
     cp.count(15, 16);
@@ -200,7 +200,7 @@ function waitTimestamp(cp: CommandProcessor, r: PacketRecord): number {
   const p = r.payload;
   const src = p[0]! & 3;
   const onchipDst = (p[0]! >>> 4) & 1;
-  const read = (): number => (onchipDst ? (cp.onchip.get(p[1]!) ?? 0) : src === 1 ? cp.mem.read64(a64(p, 1)) : cp.mem.read32(a64(p, 1)));
+  const read = (): number => (onchipDst ? (cp.onchip.get(p[1]!) ?? 0) : src === 1 ? cp.cpRead64(a64(p, 1)) : cp.cpRead32(a64(p, 1)));
   const want = (): number => (src === 2 ? cp.globalTs + cp.localTs : src === 1 ? (p[4] ?? 0) * 2 ** 32 + p[3]! : p[3]! | 0);
   for (let k = 0; k < cp.maxPolls; k++) {
     const v = read();

@@ -7,9 +7,12 @@
 import type { CommandProcessor, WorkRecord } from './cp.js';
 import { a64, CTX_LO, MODE_INDEX, need, type Handler } from './exec.js';
 import { execCsDirect, execCsIndirect } from './handlers-compute.js';
-import { execDraw, loadState6Gfx } from './handlers-gfx.js';
+import { drawRuns, execDraw, loadState6Gfx } from './handlers-gfx.js';
+import { blit2dAccess, sysmemDrawWrites } from './handlers-cache.js';
 import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
+import { VscReader, type PrimBox } from '../vsc/vsc.js';
+import { lrzCntl, regAddr } from './handlers-event.js';
 
 /** Groups of { d0, addr lo, addr hi }: remember per mode (dirty when changed), drop, or run now (LOAD_IMMED). */
 function setDrawState(cp: CommandProcessor, r: PacketRecord): number {
@@ -73,7 +76,12 @@ function setMarker(cp: CommandProcessor, r: PacketRecord): number {
   if (m === 1) cp.mode = 'SYSMEM';
   else if (m === 2) cp.mode = 'BINNING';
   else if (m === 4) cp.mode = 'GMEM';
-  if (prev !== cp.mode) cp.count(9); // PERF_CP_MODE_SWITCH
+  if (prev !== cp.mode) {
+    cp.count(9); // PERF_CP_MODE_SWITCH
+    if (cp.mode === 'BINNING') cp.vsc.begin();
+    else if (prev === 'BINNING') cp.vsc.end();
+    if (cp.mode === 'SYSMEM') cp.vscReader = undefined;
+  }
   return 0;
 }
 
@@ -82,10 +90,17 @@ function setMarker(cp: CommandProcessor, r: PacketRecord): number {
  * first, may be killed by draw predication, and is CP_EVENT_START, the work, CONTEXT_DONE,
  * CP_EVENT_END (the banks switch).
  */
-function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord): void {
+/** Does the visibility stream decide draws now (GMEM pass, CP_SET_BIN_DATA5 given, no override)? */
+export function vscActive(cp: CommandProcessor): boolean {
+  return cp.mode === 'GMEM' && cp.vscReader !== undefined && (cp.cpState.get('CP_SET_VISIBILITY_OVERRIDE')?.[0] ?? 0) === 0;
+}
+
+function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord, invisible = false, boxes?: PrimBox[]): void {
   if (kind === 'draw') runDrawStates(cp, r.level);
   const killed = kind === 'draw' && cp.predGlobal && cp.predLocal && !cp.predPass;
   if (killed) cp.count(8); // PERF_CP_PREDICATED_DRAWS_KILLED
+  if (invisible) cp.vscSkippedDraws++;
+
   const bank = cp.ctx;
   const state: Map<number, number> = new Map();
   if (cp.snapshots) {
@@ -93,8 +108,14 @@ function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord)
     for (let k = 0; k < b.length; k++) if (b[k]) state.set(CTX_LO + k, b[k]!);
     for (const o of cp.written) state.set(o, cp.regs[o]!);
   }
-  cp.work.push({ kind, packet: r.name, payload: Array.from(r.payload), iova: r.iova, level: r.level, mode: cp.mode, marker: cp.marker, bank, killed, state, cpState: new Map(cp.cpState), bin: cp.binIndex, thread: cp.thread });
-  if (!killed) {
+  const w: WorkRecord = { kind, packet: r.name, payload: Array.from(r.payload), iova: r.iova, level: r.level, mode: cp.mode, marker: cp.marker, bank, killed, state, cpState: new Map(cp.cpState), bin: cp.binIndex, thread: cp.thread, ...(invisible ? { invisible } : {}) };
+  cp.work.push(w);
+  if (kind === 'draw' && !killed && cp.mode === 'BINNING' && cp.vsc.running) {
+    const got = cp.binningHook?.(cp, w) ?? boxes;
+    if (!got) cp.report('adreno.vsc.no-geometry', 'info', `binning-pass draw at 0x${r.iova.toString(16)}: no geometry for it (no binning hook result); binned as visible in every bin`);
+    cp.vsc.draw(got);
+  }
+  if (!killed && !invisible) {
     cp.ctxDone[cp.ctx] = true;
     cp.count(11);
     cp.switchContext();
@@ -104,8 +125,35 @@ function record(cp: CommandProcessor, kind: WorkRecord['kind'], r: PacketRecord)
 /** A draw runs its dirty groups, then (in SYSMEM mode, unless predicated off) the pipeline, then is recorded. */
 function draw(cp: CommandProcessor, r: PacketRecord): number {
   runDrawStates(cp, r.level);
-  if (!(cp.predGlobal && cp.predLocal && !cp.predPass) && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') execDraw(cp, r);
-  record(cp, 'draw', r);
+  const killed = cp.predGlobal && cp.predLocal && !cp.predPass;
+  // The visibility stream decides first: a draw with nothing in this bin is not run.
+  const invisible = !killed && vscActive(cp) && !cp.vscReader!.next();
+  let boxes: PrimBox[] | undefined;
+  // GRAS_LRZ_CNTL at the draw: direction / depth-view checks, then LRZ in the pipeline (handlers-lrz.ts).
+  cp.lrzDraw = undefined;
+  if (!killed && !invisible) {
+    const cntl = lrzCntl(cp);
+    if (cntl.ENABLE) cp.lrzDraw = cp.lrz.draw(cntl, regAddr(cp, 'GRAS_LRZ_FAST_CLEAR_BUFFER_BASE'), cp.readReg(cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')));
+  }
+  if (!killed && !invisible && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') {
+    if (cp.mode === 'SYSMEM') sysmemDrawWrites(cp, r.name);
+    const before = drawRuns(cp).length;
+    boxes = execDraw(cp, r);
+    const run = drawRuns(cp).length > before ? drawRuns(cp)[drawRuns(cp).length - 1] : undefined;
+    if (run?.ran && run.result) {
+      const d = run.result;
+      cp.perf.add('PERF_PC_IA_VERTICES', d.vertices);
+      cp.perf.add('PERF_PC_VS_INVOCATIONS', d.vertices);
+      cp.perf.add('PERF_PC_IA_PRIMITIVES', d.primitives);
+      cp.perf.add('PERF_TSE_INPUT_PRIM', d.primitives);
+      cp.perf.add('PERF_TSE_FACENESS_CULLED_PRIM', d.culled);
+      cp.perf.add('PERF_RB_PS_INVOCATIONS', d.fragments);
+      cp.perf.add('PERF_RB_Z_PASS', d.rb.samplesPassed);
+      cp.perf.add('PERF_RB_C_WRITE', d.rb.samplesWritten);
+    }
+  }
+  if (!killed && !invisible && cp.mode !== 'BINNING') cp.perf.add('PERF_PC_3D_DRAWCALLS');
+  record(cp, 'draw', r, invisible, boxes);
   return 0;
 }
 
@@ -119,7 +167,10 @@ function dispatch(cp: CommandProcessor, r: PacketRecord): number {
 
 /** CP_BLIT runs the 2D engine on the bank's 2D registers (rb/blit2d.ts), then is recorded. */
 function blit(cp: CommandProcessor, r: PacketRecord): number {
-  execBlit2d(cp, (r.payload[0] ?? 0) & 0xf, cp.tile6);
+  blit2dAccess(cp);
+  const res = execBlit2d(cp, (r.payload[0] ?? 0) & 0xf, cp.tile6);
+  cp.perf.add('PERF_PC_2D_DRAWCALLS');
+  cp.perf.add('PERF_RB_2D_VALID_PIXELS', res?.pixels ?? 0);
   record(cp, 'blit', r);
   return 0;
 }
@@ -164,10 +215,15 @@ function endBin(): number {
   return 0;
 }
 
-/** Binning state: kept and handed to draws (the rendering issue interprets it). */
+/** Binning state: kept and handed to draws; CP_SET_BIN_DATA5 also opens the bin's visibility stream (vsc/vsc.ts). */
 function binningState(cp: CommandProcessor, r: PacketRecord): number {
   const p = r.payload;
   cp.cpState.set(r.name === 'CP_SET_PSEUDO_REG' ? `${r.name}:${p[0] ?? 0}` : r.name, Array.from(p));
+  if (r.name === 'CP_SET_BIN_DATA5') {
+    need(cp, r, 7);
+    cp.perf.add('PERF_PC_VIS_STREAMS_LOADED');
+    cp.vscReader = new VscReader({ readReg: (o) => cp.readReg(o), writeReg: (o, v) => cp.writeReg(o, v, true), regOf: (n) => cp.regsDb.reg(n), read32: (a) => cp.mem.read32(a), write32: (a, v) => cp.mem.write32(a, v), report: (id, sev, msg) => cp.report(id, sev, msg) }, Array.from(p));
+  }
   return 0;
 }
 

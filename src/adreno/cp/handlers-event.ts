@@ -3,8 +3,10 @@
  * CP_EVENT_WRITE7 and its timestamps, the WFI / WAIT_MEM_WRITES family (counted: every packet
  * completes before the next in this model), CP_INTERRUPT, CP_CCHE_INVALIDATE.
  */
-import { enumName } from '../regs/db.js';
+import { decodeFields, enumName } from '../regs/db.js';
 import type { CommandProcessor } from './cp.js';
+import { execBlitEvent } from '../rb/gmem.js';
+import type { LrzCntl } from '../gras/lrz.js';
 import { need, type Handler } from './exec.js';
 import type { PacketRecord } from './walker.js';
 
@@ -27,6 +29,13 @@ function event(cp: CommandProcessor, p: Uint32Array, at: number): void {
     cp.count(11); // PERF_CP_CONTEXT_DONE
   }
   if (name === 'ZPASS_DONE') cp.count(10);
+  cp.caches.event(name);
+  if (name === 'BLIT') {
+    if (cp.gmem) execBlitEvent(cp as CommandProcessor & { gmem: NonNullable<CommandProcessor['gmem']> }, cp.tile6);
+    else cp.report('adreno.gmem.unmodelled-gpu', 'warning', `BLIT event on a${cp.gpuId}: no GMEM size is known for it; not performed`);
+  }
+  if (name === 'LRZ_CLEAR') cp.lrz.clear(regAddr(cp, 'GRAS_LRZ_FAST_CLEAR_BUFFER_BASE'), lrzCntl(cp), cp.readReg(cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')));
+  if (name === 'LRZ_FLUSH') cp.lrz.flush();
   if (irq) {
     cp.interrupts++;
     const o = cp.R['RBBM_INT_0_STATUS']!;
@@ -34,6 +43,20 @@ function event(cp: CommandProcessor, p: Uint32Array, at: number): void {
     cp.regs[o] = (cp.regs[o]! | (1 << bit)) >>> 0;
   }
   cp.events.push({ name, value, iova: at, irq: !!irq, ...(addr !== undefined ? { addr } : {}) });
+}
+
+/** A 64-bit address register of the bank being filled. */
+export function regAddr(cp: CommandProcessor, name: string): number {
+  const o = cp.regsDb.reg(name);
+  return cp.readReg(o + 1) * 2 ** 32 + cp.readReg(o);
+}
+
+/** GRAS_LRZ_CNTL's fields in the bank being filled. */
+export function lrzCntl(cp: CommandProcessor): LrzCntl {
+  const info = cp.regsDb.at(cp.regsDb.reg('GRAS_LRZ_CNTL'))!;
+  const f = decodeFields(info.type, cp.readReg(info.offset), 0, cp.gen);
+  const g = (k: string): number => f[k] ?? 0;
+  return { ENABLE: g('ENABLE'), LRZ_WRITE: g('LRZ_WRITE'), GREATER: g('GREATER'), FC_ENABLE: g('FC_ENABLE'), Z_TEST_ENABLE: g('Z_TEST_ENABLE'), DIR: g('DIR'), DIR_WRITE: g('DIR_WRITE'), DISABLE_ON_WRONG_DIR: g('DISABLE_ON_WRONG_DIR') };
 }
 
 function eventWrite(cp: CommandProcessor, r: PacketRecord): number {

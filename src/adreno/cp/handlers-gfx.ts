@@ -21,6 +21,9 @@ import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
 import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
 import type { TileMode } from '../ubwc/tile6.js';
+import type { PrimBox } from '../vsc/vsc.js';
+import { binningJob, gmemTargets } from './handlers-gmem.js';
+import { lrzHook } from './handlers-lrz.js';
 
 /** VS / FS state loaded by CP_LOAD_STATE6_GEOM / _FRAG (SB6_VS_SHADER, SB6_FS_SHADER). */
 export interface GfxStageState {
@@ -414,31 +417,45 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
   return { colors, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
 }
 
-/** Renders a draw in GMEM / BINNING mode (the tiled path installs one per CP). */
+/** Renders a draw in GMEM / BINNING mode instead of the built-in tiled path (a hook per CP). */
 export type TiledDrawHook = (cp: CommandProcessor, r: PacketRecord) => void;
 const TILED = new WeakMap<CommandProcessor, TiledDrawHook>();
-/** Install the renderer of GMEM / BINNING draws on a CP (without one they are only recorded). */
+/** Install a renderer of GMEM / BINNING draws on a CP (without one, handlers-gmem.ts's path runs). */
 export function setTiledDrawHook(cp: CommandProcessor, hook: TiledDrawHook | undefined): void {
   if (hook) TILED.set(cp, hook);
   else TILED.delete(cp);
 }
 
-/** Execute a draw packet (called by the draw handlers before the draw is recorded): SYSMEM here, other modes through the tiled hook. */
-export function execDraw(cp: CommandProcessor, r: PacketRecord): void {
-  if (cp.mode !== 'SYSMEM') {
-    TILED.get(cp)?.(cp, r);
-    return;
+/**
+ * Execute a draw packet (called by the draw handlers before the draw is recorded): SYSMEM into
+ * memory, GMEM into the GMEM buffers (handlers-gmem.ts); in BINNING the triangles' screen boxes
+ * are returned for the VSC and nothing is drawn. An installed tiled hook replaces the GMEM and
+ * BINNING paths.
+ */
+export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | undefined {
+  const hook = cp.mode !== 'SYSMEM' ? TILED.get(cp) : undefined;
+  if (hook) {
+    hook(cp, r);
+    return undefined;
+  }
+  if (cp.mode === 'BINNING') {
+    const { job, missing } = gatherDraw(cp, r);
+    if (!job || missing.length) return undefined;
+    const boxes: PrimBox[] = [];
+    runDrawJob(binningJob(job, boxes), { colors: [] }, cp.diag);
+    return boxes;
   }
   const runs = drawRuns(cp);
   const { job, missing } = gatherDraw(cp, r);
-  const targets = job ? sysmemTargets(cp, job, missing) : undefined;
+  const targets = job ? (cp.mode === 'GMEM' ? gmemTargets(cp, job, missing) : sysmemTargets(cp, job, missing)) : undefined;
   if (!job || !targets || missing.length) {
     cp.report('adreno.cp.draw-not-run', 'info', `${r.name} not executed: ${missing.join('; ')}`);
     runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
-    return;
+    return undefined;
   }
   try {
-    const result = runDrawJob(job, targets, cp.diag);
+    const lrz = lrzHook(cp, job, targets, cp.lrzDraw);
+    const result = runDrawJob(lrz ? { ...job, lrz } : job, targets, cp.diag);
     if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${r.name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);
     runs.push({ iova: r.iova, packet: r.name, ran: true, missing, result });
   } catch (e) {
@@ -446,4 +463,5 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord): void {
     cp.report('adreno.cp.draw-failed', 'error', `${r.name}: the SP stopped: ${e.message}`);
     runs.push({ iova: r.iova, packet: r.name, ran: false, missing: [e.message] });
   }
+  return undefined;
 }

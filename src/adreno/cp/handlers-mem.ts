@@ -11,7 +11,7 @@ function memWrite(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 2);
   const p = r.payload;
   const addr = a64(p, 0);
-  for (let k = 2; k < p.length; k++) cp.mem.write32(addr + (k - 2) * 4, p[k]!);
+  for (let k = 2; k < p.length; k++) cp.cpWrite32(addr + (k - 2) * 4, p[k]!);
   return 0;
 }
 
@@ -26,7 +26,7 @@ function memToMem(cp: CommandProcessor, r: PacketRecord): number {
   const nsrc = (p.length - 3) >> 1;
   for (let s = 0; s < nsrc; s++) {
     const sa = a64(p, 3 + 2 * s);
-    let v = dbl ? cp.mem.read64(sa) : cp.mem.read32(sa);
+    let v = dbl ? cp.cpRead64(sa) : cp.cpRead32(sa);
     if (s < 3 && (d0 >>> s) & 1) v = -v;
     sum += v;
   }
@@ -34,9 +34,9 @@ function memToMem(cp: CommandProcessor, r: PacketRecord): number {
     // Wrap to 64 bits: exact for |values| < 2^53, which memory addresses and counters are.
     const lo = ((sum % 2 ** 32) + 2 ** 32) % 2 ** 32;
     const hi = Math.floor(sum / 2 ** 32);
-    cp.mem.write32(dst, lo >>> 0);
-    cp.mem.write32(dst + 4, hi >>> 0);
-  } else cp.mem.write32(dst, sum >>> 0);
+    cp.cpWrite32(dst, lo >>> 0);
+    cp.cpWrite32(dst + 4, hi >>> 0);
+  } else cp.cpWrite32(dst, sum >>> 0);
   return 0;
 }
 
@@ -46,7 +46,7 @@ function memcpy(cp: CommandProcessor, r: PacketRecord): number {
   const n = p[0]!;
   const src = a64(p, 1);
   const dst = a64(p, 3);
-  for (let k = 0; k < n; k++) cp.mem.write32(dst + 4 * k, cp.mem.read32(src + 4 * k));
+  for (let k = 0; k < n; k++) cp.cpWrite32(dst + 4 * k, cp.cpRead32(src + 4 * k));
   return 0;
 }
 
@@ -62,8 +62,8 @@ function regToMem(cp: CommandProcessor, r: PacketRecord): number {
   cp.syncCounters();
   for (let k = 0; k < cnt; k++) {
     let v = cp.readReg(reg + k);
-    if (acc) v = (v + cp.mem.read32(dst + 4 * k)) >>> 0;
-    cp.mem.write32(dst + 4 * k, v);
+    if (acc) v = (v + cp.cpRead32(dst + 4 * k)) >>> 0;
+    cp.cpWrite32(dst + 4 * k, v);
   }
   return 0;
 }
@@ -76,7 +76,7 @@ function memToReg(cp: CommandProcessor, r: PacketRecord): number {
   const shl = (p[0]! >>> 30) & 1;
   const src = a64(p, 1);
   for (let k = 0; k < cnt; k++) {
-    const v = cp.mem.read32(src + 4 * k);
+    const v = cp.cpRead32(src + 4 * k);
     cp.writeReg(reg + k, shl ? v << 2 : v, r.level === 0);
   }
   return 0;
@@ -136,7 +136,7 @@ function memToScratchMem(cp: CommandProcessor, r: PacketRecord): number {
   const cnt = p[0]! & 0x3f;
   const off = p[1]! & 0x3f;
   const src = a64(p, 2);
-  for (let k = 0; k < cnt; k++) if (off + k < cp.scratchMem.length) cp.scratchMem[off + k] = cp.mem.read32(src + 4 * k);
+  for (let k = 0; k < cnt; k++) if (off + k < cp.scratchMem.length) cp.scratchMem[off + k] = cp.cpRead32(src + 4 * k);
   return 0;
 }
 
@@ -154,9 +154,25 @@ function contextRegBunch2(cp: CommandProcessor, r: PacketRecord): number {
   return 0;
 }
 
+/**
+ * CP_REG_WRITE: the write, and with TRACKER TRACK_LRZ (a650's firmware) the LRZ tracking: an
+ * LRZ_FLUSH when GRAS_LRZ_CNTL.GREATER changes, DIR changes (unless the old value is GE or the
+ * new one DISABLED), or GRAS_LRZ_DEPTH_VIEW changes (adreno_pm4.xml's reg_tracker).
+ */
 function regWrite(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 3);
-  cp.writeReg(r.payload[1]! & 0x3ffff, r.payload[2]!, r.level === 0);
+  const off = r.payload[1]! & 0x3ffff;
+  const v = r.payload[2]! >>> 0;
+  if ((r.payload[0]! & 0xf) === 8) {
+    const old = cp.readReg(off);
+    let flush = false;
+    if (off === cp.regsDb.reg('GRAS_LRZ_CNTL')) {
+      const greater = (x: number): number => (x >>> 2) & 1, dir = (x: number): number => (x >>> 6) & 3;
+      flush = greater(old) !== greater(v) || (dir(old) !== dir(v) && dir(old) !== 1 && dir(v) !== 0 /* CUR_DIR_GE 1, CUR_DIR_DISABLED 0 as the tracker's doc names them */);
+    } else if (off === cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')) flush = old !== v;
+    if (flush) cp.lrz.flush();
+  }
+  cp.writeReg(off, v, r.level === 0);
   return 0;
 }
 

@@ -12,18 +12,53 @@ import { COND_HANDLERS } from './handlers-cond.js';
 import { DRAW_HANDLERS } from './handlers-draw.js';
 import { EVENT_HANDLERS } from './handlers-event.js';
 import { MEM_HANDLERS } from './handlers-mem.js';
-import { opcodeName } from './pm4.js';
+import { decodeHeader, opcodeName, opcodes } from './pm4.js';
+import { vscActive } from './handlers-draw.js';
 import { END, type PacketRecord } from './walker.js';
 
 function nop(): number {
   return 0;
 }
 
-/** Call an IB one level down; skipped from IB1+ while CP_SKIP_IB2_ENABLE_* is set; no IB3. */
+const DRAW_OPS = ['CP_DRAW_INDX_OFFSET', 'CP_DRAW_INDIRECT', 'CP_DRAW_INDX_INDIRECT', 'CP_DRAW_INDIRECT_MULTI', 'CP_DRAW_AUTO'];
+
+/** Draw packets directly in a buffer (header scan, no execution). */
+function countDraws(cp: CommandProcessor, iova: number, dwords: number): number {
+  const ops = new Set(DRAW_OPS.map((n) => opcodes(cp.gen).get(n)).filter((v): v is number => v !== undefined));
+  let n = 0;
+  for (let k = 0; k < dwords;) {
+    const h = decodeHeader(cp.mem.read32(iova + 4 * k), cp.gen);
+    if (h.type < 0) break;
+    if (h.type === 7 && ops.has(h.opcode)) n++;
+    k += 1 + (h.type === 2 ? 0 : h.count);
+  }
+  return n;
+}
+
+/**
+ * Call an IB one level down; no IB3. From IB1+ while CP_SKIP_IB2_ENABLE_* is set and a visibility
+ * stream is in force (GMEM pass after CP_SET_BIN_DATA5, no visibility override) the IB2 is
+ * skipped when none of its draws is visible in the bin (the stream advances past them). Without a
+ * stream the enables change nothing: freedreno sets LOCAL in sysmem and non-binned GMEM passes
+ * and its IB2 draws run there.
+ */
 function indirectBuffer(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 3);
   const level = r.level;
-  if (level >= 1 && (cp.skipIb2Global || cp.skipIb2Local)) return 0;
+  if (level >= 1 && (cp.skipIb2Global || cp.skipIb2Local)) {
+    if (vscActive(cp)) {
+    const addr = a64(r.payload, 0), size = r.payload[2]! & 0xfffff;
+    const k = countDraws(cp, addr, size);
+    let any = false;
+    for (let i = 0; i < k && !any; i++) any = cp.vscReader!.visibleAt(i);
+    if (!any) {
+      cp.vscReader!.index += k;
+      cp.vscSkippedDraws += k;
+      cp.vscSkippedIbs++;
+      return 0;
+    }
+    }
+  }
   if (level >= 2) {
     cp.setCpInt(0);
     cp.report('adreno.cp.ib-too-deep', 'error', `CP_INDIRECT_BUFFER from IB level ${level}: the CP has no IB3`);

@@ -52,6 +52,10 @@ export interface DrawJob {
   /** VPC_VAR[0..3].DISABLE. */
   readonly varDisable: Uint32Array;
   readonly rb: RbState;
+  /** LRZ (gras/lrz.ts through cp/handlers-lrz.ts): fragments tested before the FS, the buffer updated after the draw. */
+  readonly lrz?: { test(x: number, y: number, zmin: number, zmax: number): boolean; after(frags: readonly Fragment[]): void };
+  /** Binning pass (GMEM helper's hook): triangles are handed here after setup, nothing is rasterized. */
+  readonly onTriangle?: (v: readonly [ScreenVertex, ScreenVertex, ScreenVertex]) => void;
 }
 
 export interface DrawResult {
@@ -65,6 +69,8 @@ export interface DrawResult {
   rb: RbStats;
   indexOutOfBounds: number;
   fetchOutOfBounds: number;
+  /** Fragments LRZ rejected before the FS. */
+  lrzKilled?: number;
 }
 
 interface Tri {
@@ -146,11 +152,31 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
       }
     }
   }
+  if (job.onTriangle) {
+    for (const t of tris) job.onTriangle(t.v);
+    return res;
+  }
   // GRAS: fragments of every triangle, in order.
-  const frags: { f: Fragment; t: Tri }[] = [];
+  let frags: { f: Fragment; t: Tri }[] = [];
+  let afterLrz: (() => void) | undefined;
   for (const t of tris) for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front)) frags.push({ f, t });
   res.fragments = frags.length;
-  if (!job.fs || frags.length === 0) return res;
+  if (job.lrz) {
+    const lrz = job.lrz;
+    const all = frags;
+    frags = frags.filter(({ f }) => {
+      let lo = Infinity, hi = -Infinity;
+      for (let s = 0; s < f.z.length; s++) if ((f.mask >> s) & 1) { lo = Math.min(lo, f.z[s]!); hi = Math.max(hi, f.z[s]!); }
+      return lo > hi || lrz.test(f.x, f.y, lo, hi);
+    });
+    res.lrzKilled = all.length - frags.length;
+    const kept = frags;
+    afterLrz = (): void => lrz.after(kept.map(({ f }) => f));
+  }
+  if (!job.fs || frags.length === 0) {
+    afterLrz?.();
+    return res;
+  }
   const lanes: FsLane[] = frags.map(({ f, t }) => ({ ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]], vary: t.vary }));
   const dis = job.varDisable;
   const out = runFragmentShader(job.fs, job.fsPreload, lanes, job.fsOutputs, (loc) => ((dis[loc >> 5]! >>> (loc & 31)) & 1) === 1, diag, res.fs, { waveSize: job.fsWave });
@@ -163,6 +189,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     const z = o.depth !== undefined ? new Float32Array(f.z.length).fill(o.depth) : f.z;
     rbFragment(job.rb, targets, f.x, f.y, f.mask, z, f.front, o.colors, res.rb);
   });
+  afterLrz?.();
   return res;
 }
 

@@ -29,7 +29,7 @@ export interface BlitHost {
   report(id: string, severity: 'error' | 'warning' | 'info', message: string): void;
 }
 
-interface Surface {
+export interface Surface {
   readonly role: 'source' | 'destination';
   readonly fmt: Fmt6;
   readonly swap: number;
@@ -49,7 +49,7 @@ const IFMT_UNORM8 = enumValue('a6xx_2d_ifmt', 'R2D_UNORM8', 'a6xx');
 const IFMT_FLOAT16 = enumValue('a6xx_2d_ifmt', 'R2D_FLOAT16', 'a6xx');
 const IFMT_FLOAT32 = enumValue('a6xx_2d_ifmt', 'R2D_FLOAT32', 'a6xx');
 
-class Unsupported extends Error {
+export class Unsupported extends Error {
   readonly id: string;
   constructor(id: string, message: string) {
     super(message);
@@ -57,12 +57,12 @@ class Unsupported extends Error {
   }
 }
 
-function reg(cp: BlitHost, name: string): number {
+export function reg(cp: BlitHost, name: string): number {
   return cp.readReg(cp.regsDb.reg(name));
 }
 
 /** A register's value through its own low/high/shr (plain registers with a bit range). */
-function regScalar(cp: BlitHost, name: string, signed = false): number {
+export function regScalar(cp: BlitHost, name: string, signed = false): number {
   const info = cp.regsDb.at(cp.regsDb.reg(name))!;
   const w = info.high - info.low + 1;
   let v = Math.floor((cp.readReg(info.offset) >>> 0) / 2 ** info.low) % 2 ** w;
@@ -70,18 +70,18 @@ function regScalar(cp: BlitHost, name: string, signed = false): number {
   return v * 2 ** info.shr;
 }
 
-function fields(cp: BlitHost, name: string): Record<string, number> {
+export function fields(cp: BlitHost, name: string): Record<string, number> {
   const info = cp.regsDb.at(cp.regsDb.reg(name))!;
   return decodeFields(info.type, cp.readReg(info.offset), 0, cp.gen);
 }
 
-function addr64(cp: BlitHost, name: string): number {
+export function addr64(cp: BlitHost, name: string): number {
   const o = cp.regsDb.reg(name);
   return cp.readReg(o + 1) * 2 ** 32 + cp.readReg(o);
 }
 
-function surface(cp: BlitHost, role: Surface['role'], info: Record<string, number>, base: number, pitch: number, flagBase: number, flagPitch: number): Surface {
-  const f = fmt6(info['COLOR_FORMAT']!);
+export function surface(cp: BlitHost, role: Surface['role'], info: Record<string, number>, base: number, pitch: number, flagBase: number, flagPitch: number, fmtOf: (v: number) => Fmt6 | undefined = fmt6): Surface {
+  const f = fmtOf(info['COLOR_FORMAT']!);
   if (!f) throw new Unsupported('adreno.blit.format-unsupported', `${role} format ${enumName('a6xx_format', info['COLOR_FORMAT']!, cp.gen) ?? info['COLOR_FORMAT']} is not modelled by the 2D engine`);
   const swap = info['COLOR_SWAP']!;
   if (applySwap([0, 0, 0, 0], swap) === undefined || (swap !== 0 && f.comps < 3)) throw new Unsupported('adreno.blit.swap-unsupported', `${role} COLOR_SWAP ${enumName('a3xx_color_swap', swap, cp.gen)} is not modelled for ${f.name}`);
@@ -98,11 +98,12 @@ function surface(cp: BlitHost, role: Surface['role'], info: Record<string, numbe
   return { role, fmt: f, swap, base, pitch, tiled, samples, ecpp, ...(ubwc ? { flags: { base: flagBase, pitch: flagPitch } } : {}) };
 }
 
-function offsetOf(s: Surface, x: number, y: number, cfg: Tile6Config): number {
+export function offsetOf(s: Surface, x: number, y: number, cfg: Tile6Config): number {
   return s.base + (s.tiled ? tile6Offset(x, y, s.pitch, s.ecpp, cfg) : y * s.pitch + x * s.ecpp);
 }
 
-class Engine {
+/** Pixel access to a memory surface (linear, TILE6_3, UBWC); shared with the GMEM BLIT event (gmem.ts). */
+export class Engine {
   private readonly warned = new Set<string>();
   private readonly cp: BlitHost;
   private readonly cfg: Tile6Config;
@@ -167,6 +168,12 @@ class Engine {
     this.cp.mem.write8(fa, FLAG_UNCOMPRESSED);
     let i = 0;
     for (let py = 0; py < h; py++) for (let px = 0; px < w; px++) this.cp.mem.writeBytes(offsetOf(s, bx + px, by + py, this.cfg), pixels[i++]!);
+  }
+
+  /** Write the raw bytes of one pixel (all samples), materializing a UBWC block first. */
+  storeRaw(s: Surface, x: number, y: number, b: Uint8Array): void {
+    if (s.flags) this.materialize(s, x, y);
+    this.cp.mem.writeBytes(offsetOf(s, x, y, this.cfg), b);
   }
 
   store(s: Surface, x: number, y: number, c: Rgba): void {

@@ -14,7 +14,7 @@ import { a6xxGpu, resolveA6xxTarget, runA6xxSceneFile } from '../../runtime/draw
 const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100|gfx1030|gfx900] [--seed N] [--order roundrobin|random]
                    [--raw FILE] [--pm4 FILE] [--max-instructions N] [--pops-trace FILE] [--json]
                    [--trace FILE] [--trace-limit N] [--timeline FILE]
-       gpusim draw <scene.json> --gpu a630|a660 --out image.png [--rd FILE] [--json]
+       gpusim draw <scene.json> --gpu a630|a660 --out image.png [--gmem [--bin WxH]] [--rd FILE] [--json]
 
 Build a real PM4 command stream from the scene (render targets, buffers, shaders, state, draws;
 see docs/amd-graphics.md), execute it with the command processor and the graphics pipeline
@@ -46,6 +46,9 @@ their samples).
                         "a6xx"/"a630"/"a660" keys give the ir3 shaders and their registers)
   --rd FILE             with --gpu: also write the inputs and command stream as an .rd capture
                         (gpusim adreno decode FILE --format cffdump)
+  --gmem                with --gpu: GMEM (tiled) rendering: the binning pass writes VSC streams,
+                        each bin is drawn in GMEM and resolved (docs/adreno.md "GMEM and binning")
+  --bin WxH             with --gmem: the bin size (multiples of 32x16; default: the largest that fits)
 
 POPS draws also print per draw: waves, overlapping waves, waves that waited, blocked polls,
 intrawave layers and the serialisation depth.
@@ -57,6 +60,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (!file) throw new UsageError('draw: missing scene file');
   if (values['gpu'] !== undefined) return runAdreno(file, values, io);
   if (values['rd'] !== undefined) throw new UsageError('draw: --rd needs --gpu a630|a660');
+  if (values['gmem'] !== undefined || values['bin'] !== undefined) throw new UsageError('draw: --gmem / --bin need --gpu a630|a660');
   const order = String(values['order'] ?? 'roundrobin');
   if (order !== 'roundrobin' && order !== 'random') throw new UsageError('draw: --order roundrobin|random');
   const seed = intOption(values['seed'], 'draw: --seed', { max: 0xffffffff }) ?? 1;
@@ -125,7 +129,15 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
 /** `--gpu a630|a660`: the scene on the a6xx sysmem pipeline. */
 async function runAdreno(file: string, values: Record<string, unknown>, io: CliIO): Promise<number> {
   for (const k of ['gfx', 'raw', 'pm4', 'pops-trace', 'seed', 'order', 'max-instructions']) if (values[k] !== undefined) throw new UsageError(`draw: --${k} is not used with --gpu`);
-  const r = runA6xxSceneFile(file, a6xxGpu(String(values['gpu'])));
+  if (values['bin'] !== undefined && !values['gmem']) throw new UsageError('draw: --bin needs --gmem');
+  let bin: { w: number; h: number } | undefined;
+  if (values['bin'] !== undefined) {
+    const m = /^(\d+)x(\d+)$/.exec(String(values['bin']));
+    if (!m) throw new UsageError(`draw: --bin WxH (got ${String(values['bin'])})`);
+    bin = { w: Number(m[1]), h: Number(m[2]) };
+    if (bin.w <= 0 || bin.h <= 0 || bin.w % 32 || bin.h % 16) throw new UsageError(`draw: --bin ${bin.w}x${bin.h}: a bin is a multiple of 32x16 (GRAS_BIN_CONTROL BINW/BINH units)`);
+  }
+  const r = runA6xxSceneFile(file, a6xxGpu(String(values['gpu'])), values['gmem'] ? (bin ? { bin } : {}) : undefined);
   if (values['out'] !== undefined) {
     if (!r.targets.length) throw new UsageError('draw: the scene has no colour target to write');
     const img = resolveA6xxTarget(r);
@@ -142,9 +154,10 @@ async function runAdreno(file: string, values: Record<string, unknown>, io: CliI
   const ran = r.draws.filter((d) => d.ran);
   const sum = (f: (d: (typeof ran)[number]) => number): number => ran.reduce((a, d) => a + f(d), 0);
   const stats = { draws: r.draws.length, ran: ran.length, vertices: sum((d) => d.result!.vertices), primitives: sum((d) => d.result!.primitives), fragments: sum((d) => d.result!.fragments), vsWaves: sum((d) => d.result!.vs.waves), fsWaves: sum((d) => d.result!.fs.waves), samplesWritten: sum((d) => d.result!.rb.samplesWritten) };
-  if (values['json']) io.stdout(JSON.stringify({ gpu: r.gpu, width: r.width, height: r.height, samples: r.samples, stats, diagnostics: r.diag.list }, null, 1) + '\n');
+  if (values['json']) io.stdout(JSON.stringify({ gpu: r.gpu, width: r.width, height: r.height, samples: r.samples, stats, ...(r.gmem ? { gmem: r.gmem } : {}), diagnostics: r.diag.list }, null, 1) + '\n');
   else {
     io.stdout(`${r.gpu} ${r.width}x${r.height} ${r.samples}x: ${stats.ran}/${stats.draws} draw(s) run (the first clears), ${stats.primitives} primitive(s), ${stats.vsWaves} VS wave(s), ${stats.fsWaves} FS wave(s), ${stats.samplesWritten} samples written\n`);
+    if (r.gmem) io.stdout(`GMEM: ${r.gmem.nx}x${r.gmem.ny} bins of ${r.gmem.binW}x${r.gmem.binH}, ${r.gmem.binning ? `binning pass, ${r.gmem.skippedDraws} draw(s) skipped by the visibility stream` : 'no binning pass'}\n`);
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
     const written = [values['out'] !== undefined ? `image ${String(values['out'])}` : '', values['rd'] !== undefined ? `capture ${String(values['rd'])}` : ''].filter(Boolean);
     io.stdout(written.length ? `wrote ${written.join(', ')}\n` : 'no image written (give --out FILE.png)\n');
@@ -168,7 +181,7 @@ export const drawCommand: Command = {
     out: { type: 'string' }, raw: { type: 'string' }, pm4: { type: 'string' }, gfx: { type: 'string' }, seed: { type: 'string' },
     order: { type: 'string' }, 'max-instructions': { type: 'string' }, 'pops-trace': { type: 'string' }, json: { type: 'boolean' },
     trace: { type: 'string' }, 'trace-limit': { type: 'string' }, timeline: { type: 'string' },
-    gpu: { type: 'string' }, rd: { type: 'string' },
+    gpu: { type: 'string' }, rd: { type: 'string' }, gmem: { type: 'boolean' }, bin: { type: 'string' },
   },
   positionals: true,
   run,

@@ -1,0 +1,52 @@
+/**
+ * Which memory the RB writes through the CCU and the 2D engine reads through the TP, by the
+ * registers of the bank being filled (cache/caches.ts keeps the shadows). Surfaces are taken as
+ * whole rows up to the window scissor's (or the 2D rectangle's) bottom, tiled ones rounded up to
+ * 16-row macrotile rows.
+ */
+import { decodeFields, enumName } from '../regs/db.js';
+import type { CommandProcessor } from './cp.js';
+
+function f(cp: CommandProcessor, name: string, field: string): number {
+  const o = cp.regsDb.reg(name);
+  return decodeFields(cp.regsDb.at(o)!.type, cp.readReg(o), 0, cp.gen)[field] ?? 0;
+}
+function raw(cp: CommandProcessor, name: string): number {
+  return cp.readReg(cp.regsDb.reg(name));
+}
+function addr(cp: CommandProcessor, name: string): number {
+  const o = cp.regsDb.reg(name);
+  return cp.readReg(o + 1) * 2 ** 32 + cp.readReg(o);
+}
+const rows = (h: number, tiled: boolean): number => (tiled ? Math.ceil(h / 16) * 16 : h);
+
+/** A sysmem draw is about to write its MRTs (CCU colour) and depth / stencil (CCU depth). */
+export function sysmemDrawWrites(cp: CommandProcessor, what: string): void {
+  const h = f(cp, 'GRAS_SC_WINDOW_SCISSOR_BR', 'Y') + 1;
+  const n = f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT');
+  for (let i = 0; i < n; i++) {
+    const tiled = enumName('a6xx_tile_mode', f(cp, `RB_MRT[${i}].BUF_INFO`, 'COLOR_TILE_MODE'), cp.gen) !== 'TILE6_LINEAR';
+    cp.caches.willWrite('ccu-color', addr(cp, `RB_MRT[${i}].BASE`), raw(cp, `RB_MRT[${i}].PITCH`) * 64 * rows(h, tiled), `${what} (MRT${i})`);
+  }
+  if (enumName('a6xx_depth_format', f(cp, 'RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT'), cp.gen) !== 'DEPTH6_NONE' && f(cp, 'RB_DEPTH_CNTL', 'Z_WRITE_ENABLE'))
+    cp.caches.willWrite('ccu-depth', addr(cp, 'RB_DEPTH_BUFFER_BASE'), raw(cp, 'RB_DEPTH_BUFFER_PITCH') * 64 * rows(h, true), `${what} (depth)`);
+  if (f(cp, 'RB_STENCIL_INFO', 'SEPARATE_STENCIL') && f(cp, 'RB_STENCIL_CONTROL', 'STENCIL_ENABLE'))
+    cp.caches.willWrite('ccu-depth', addr(cp, 'RB_STENCIL_BUFFER_BASE'), raw(cp, 'RB_STENCIL_BUFFER_PITCH') * 64 * rows(h, true), `${what} (stencil)`);
+}
+
+/** CP_BLIT: the source is read through the TP's L1 (and UCHE), the destination written through the CCU colour cache. */
+export function blit2dAccess(cp: CommandProcessor): void {
+  const dTiled = f(cp, 'RB_2D_DST_INFO', 'TILE_MODE') !== 0;
+  const dRows = rows(f(cp, 'GRAS_2D_DST_BR', 'Y') + 1, dTiled);
+  if (!f(cp, 'RB_2D_BLIT_CNTL', 'SOLID_COLOR')) {
+    const sTiled = f(cp, 'SP_PS_2D_SRC_INFO', 'TILE_MODE') !== 0;
+    const base = addr(cp, 'SP_PS_2D_SRC');
+    const len = f(cp, 'SP_PS_2D_SRC_PITCH', 'PITCH') * rows(Math.max(1, f(cp, 'SP_PS_2D_SRC_SIZE', 'HEIGHT')), sTiled);
+    if (len > 0) {
+      cp.caches.l1Read(base, len, 'CP_BLIT source');
+      cp.caches.read(base, len, 'CP_BLIT source (TP / UCHE)', ['uche']);
+    }
+  }
+  const dlen = raw(cp, 'RB_2D_DST_PITCH') * 64 * dRows;
+  if (dlen > 0) cp.caches.willWrite('ccu-color', addr(cp, 'RB_2D_DST'), dlen, 'CP_BLIT');
+}
