@@ -105,3 +105,11 @@ test('r600 run --trace-limit: the first N CF lines and a count of the rest; bad 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('draw --gpu: options of the AMD pipeline are refused, not ignored', async () => {
+  const scene = join(ROOT, 'examples/triangle/scene.json');
+  const out = join(tmpdir(), 'gpusim-unused.png');
+  await bad(/draw: --trace is not used with --gpu/, 'draw', scene, '--gpu', 'a630', '--out', out, '--trace', join(tmpdir(), 'gpusim-unused.trace'));
+  await bad(/draw: --timeline is not used with --gpu/, 'draw', scene, '--gpu', 'a630', '--out', out, '--timeline', join(tmpdir(), 'gpusim-unused.json'));
+  await bad(/draw: --gmem \/ --bin need --gpu/, 'draw', scene, '--out', out, '--gmem');
+});

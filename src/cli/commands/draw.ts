@@ -128,7 +128,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
 
 /** `--gpu a630|a660`: the scene on the a6xx sysmem pipeline. */
 async function runAdreno(file: string, values: Record<string, unknown>, io: CliIO): Promise<number> {
-  for (const k of ['gfx', 'raw', 'pm4', 'pops-trace', 'seed', 'order', 'max-instructions']) if (values[k] !== undefined) throw new UsageError(`draw: --${k} is not used with --gpu`);
+  for (const k of ['gfx', 'raw', 'pm4', 'pops-trace', 'seed', 'order', 'max-instructions', 'trace', 'trace-limit', 'timeline']) if (values[k] !== undefined) throw new UsageError(`draw: --${k} is not used with --gpu`);
   if (values['bin'] !== undefined && !values['gmem']) throw new UsageError('draw: --bin needs --gmem');
   let bin: { w: number; h: number } | undefined;
   if (values['bin'] !== undefined) {
