@@ -171,7 +171,6 @@ export const LEFT_OUT: readonly { readonly re: RegExp; readonly why: string; rea
   { re: /^s_subvector_loop_(begin|end)$/, why: 'wave64 sub-vector loop: the EXEC/SDST updates are not in the sources this model is built from; LLVM never emits it' },
   { re: /^ds_condxchg32_rtn_b64$/, why: 'condition encoding not in our sources; LLVM has no intrinsic that emits it' },
   { re: /^ds_bvh_stack_rtn_b32$/, why: 'ray tracing: BVH traversal-stack layout not in our sources' },
-  { re: /^image_bvh(64)?_intersect_ray$/, why: 'ray tracing: BVH node layout not in our sources' },
   { re: /^ds_.*_src2_/, why: 'GFX9 DS ops reading their second operand from LDS at an address built from the offset fields; LLVM never emits them (gone from GFX10.3 on)' },
   { re: /^s_cbranch_(join|g_fork|i_fork)$/, why: 'GFX9 fork/join control-stack branches (gone from GFX10 on); LLVM never emits them' },
   { re: /^s_set_gpr_idx_(on|off|mode|idx)$/, why: 'GFX9 VGPR index mode (M0 offsets VALU VGPR operands while on): LLVM uses v_movrel* unless -amdgpu-vgpr-index-mode; needs the VALU operand path (engine refactor in progress)' },
