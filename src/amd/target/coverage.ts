@@ -181,7 +181,7 @@ export const LEFT_OUT: readonly { readonly re: RegExp; readonly why: string; rea
   { re: /^s_scratch_(load|store)_dword/, why: 'GFX9 scalar scratch access: how the wave\'s scratch offset and swizzle apply to a scalar address is not in our sources; LLVM does not emit it' },
   { re: /^s_dcache_discard(_x2)?$/, why: 'drops dirty scalar-cache lines unwritten: with coherent memory (scalar stores land at once) the lost data cannot be modelled' },
   { re: /^image_msaa_load$/, targets: ['gfx1030'], why: 'GFX10.3 image_msaa_load: llvm-mc-19 encodes it as a plain load (data width popcount(DMASK)), unlike GFX11\'s four samples of one channel, and LLVM has no gfx10 intrinsic for it; which one the hardware does is not settled by our sources' },
-  { re: /^image_gather4h$/, why: 'gather4h (four horizontally adjacent texels): footprint rule not in our sources' },
+  { re: /^image_gather4h$/, why: 'gather4h (one channel of 4 texels of one row): which 4 texels the coordinate selects (where the footprint starts, how filtering and wrap apply) is not in our sources, and LLVM has no intrinsic that emits it' },
 ];
 
 export interface EncodingCoverage {
