@@ -14,14 +14,18 @@ import { f16bits, f32bits } from '../../src/core/float.js';
 import { haveLlvm, LLVM_MC } from '../../tools/gen/llvm.js';
 import { runAsm } from './exec-harness.js';
 
-interface Gen { readonly cpu: 'gfx1100' | 'gfx1030'; readonly target: IsaTarget; readonly nsa: boolean }
+/** nsa: GFX11's grouped NSA form, or (`scatter`) GFX10.3's one-register-per-dword NSA form with the registers in reverse order. */
+interface Gen { readonly cpu: 'gfx1100' | 'gfx1030'; readonly target: IsaTarget; readonly nsa: boolean; readonly scatter?: boolean }
 const GENS: readonly Gen[] = [
   { cpu: 'gfx1100', target: targets.gfx1100!, nsa: false },
   { cpu: 'gfx1100', target: targets.gfx1100!, nsa: true },
   { cpu: 'gfx1030', target: targets.gfx1030!, nsa: false },
+  { cpu: 'gfx1030', target: targets.gfx1030!, nsa: false, scatter: true },
 ];
 const BASE = 0x3000_0000;
 const LINES = new Map<string, Set<string>>();
+/** The scattered form's first address register (dword k in v[SCATTER - k]). */
+const SCATTER = 40;
 
 type V3 = [number, number, number];
 interface Box { readonly min: V3; readonly max: V3 }
@@ -89,7 +93,8 @@ function line(g: Gen, wide: boolean, a16: boolean): string {
   const op = wide ? 'image_bvh64_intersect_ray' : 'image_bvh_intersect_ray';
   const n = (wide ? 2 : 1) + 4 + (a16 ? 3 : 6);
   let addr: string;
-  if (g.nsa) {
+  if (g.scatter) addr = `[${Array.from({ length: n }, (_, k) => `v${SCATTER - k}`).join(', ')}]`;
+  else if (g.nsa) {
     const p = wide ? 'v[9:10]' : 'v9', e = wide ? 11 : 10;
     addr = `[${p}, v${e}, v[${e + 1}:${e + 3}], v[${e + 4}:${e + 6}]${a16 ? '' : `, v[${e + 7}:${e + 9}]`}]`;
   } else addr = `v[9:${9 + n - 1}]`;
@@ -104,6 +109,7 @@ function desc(base: number, sort: boolean, ij: boolean): Record<number, number> 
   return { 4: (base / 256) >>> 0, 5: (sort ? 0x8000_0000 : 0) >>> 0, 6: 0xffffffff, 7: ((ij ? 1 << 24 : 0) | 0x8000_0000 | 0x3ff) >>> 0 };
 }
 function run(g: Gen, wide: boolean, a16: boolean, mem: Memory, sg: Record<number, number>, vg: Record<number, number>): number[] {
+  if (g.scatter) vg = Object.fromEntries(Object.entries(vg).map(([r, x]) => [SCATTER - (Number(r) - 9), x]));
   const r = runAsm(`${line(g, wide, a16)}\ns_waitcnt vmcnt(0)\ns_endpgm`, { target: g.target, waveSize: 32, mem, sgpr: sg, vgpr: vg });
   assert.deepEqual(r.diags.map((x) => x.id), []);
   return [4, 5, 6, 7].map((k) => r.v(k, 0) >>> 0);
@@ -126,7 +132,7 @@ const CHILD = [0x1111_1115, 0x2222_2225, 0x3333_3335, 0x4444_4440];
 for (const g of GENS) {
   for (const wide of [false, true]) {
     for (const a16 of [false, true]) {
-      const tag = `${g.cpu}${g.nsa ? ' nsa' : ''}: ${wide ? 'bvh64' : 'bvh'}${a16 ? ' a16' : ''}`;
+      const tag = `${g.cpu}${g.nsa ? ' nsa' : g.scatter ? ' nsa-scattered' : ''}: ${wide ? 'bvh64' : 'bvh'}${a16 ? ' a16' : ''}`;
       test(`${tag}: box32/box16 node children, sorted by entry distance or in node order`, () => {
         const mem = memory();
         const at = BASE + 0x400;
