@@ -213,3 +213,27 @@ test('the BVH lines assemble as llvm-mc-19 encodes them', { skip: haveLlvm() ? f
     });
   }
 });
+
+test('gfx1100: lanes trace their own node types; results past the VGPR allocation are not written', () => {
+  const g = GENS[0]!;
+  const mem = memory();
+  const box = BASE + 0x400, tr = BASE + 0x800;
+  box32(mem, box, CHILD, BOXES);
+  const V: V3[] = [[0, 0, 2], [3, 0.5, 2.5], [0.25, 3, 3]];
+  tri(mem, tr, V);
+  const per = (ptr: number): Record<number, number> => rayVgprs(ptr, false, 50, O, D, false);
+  const a = per(box / 8 + 5), b = per(tr / 8);
+  const vg: Record<number, number[]> = {};
+  for (const r of Object.keys(a)) vg[Number(r)] = [a[Number(r)]!, b[Number(r)]!];
+  const r = runAsm(`${line(g, false, false)}\ns_waitcnt vmcnt(0)\ns_endpgm`, { target: g.target, waveSize: 32, mem, sgpr: desc(0, true, true), vgpr: vg, exec: 3 });
+  assert.deepEqual(r.diags.map((x) => x.id), []);
+  const dist = BOXES.map((bx) => slab(bx, O, D, 50));
+  const order = CHILD.map((c, i) => ({ c: c >>> 0, t: dist[i] ?? Infinity })).sort((p, q) => p.t - q.t).map((x) => (x.t === Infinity ? 0xffffffff : x.c));
+  assert.deepEqual([4, 5, 6, 7].map((k) => r.v(k, 0) >>> 0), order);
+  const want = mt(V, O, D)!;
+  assert.ok(Math.abs(r.vf(4, 1) / r.vf(5, 1) - want.t) < 1e-5 * want.t);
+  // vdata v[4:7] with 6 VGPRs allocated: issued with EXEC=0, v4/v5 keep their values.
+  const q = runAsm(`image_bvh_intersect_ray v[4:7], [v0, v1, v[2:4], v[2:4], v[2:4]], s[4:7]\ns_endpgm`, { target: g.target, waveSize: 32, vgprs: 6, mem, sgpr: desc(0, true, true), vgpr: { 0: box / 8 + 5, 1: f32bits(50) >>> 0, 4: 7, 5: 9 } });
+  assert.ok(q.diags.some((x) => x.id === 'gfx11.vgpr.dst-out-of-range'));
+  assert.deepEqual([q.v(4, 0), q.v(5, 0)], [7, 9]);
+});
