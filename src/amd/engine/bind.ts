@@ -27,6 +27,7 @@ import { bindFast } from './fast-registry.js';
 import './fast-valu.js';
 import '../exec/exp.js';
 import '../exec/mimg.js';
+import '../exec/bvh.js';
 import './fast-salu.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {

@@ -739,3 +739,85 @@ for (const [op, key] of Object.entries(IMAGE_ATOMICS)) {
     };
   });
 }
+
+/** MIMG dim values of multi-sampled images (GFX10+). */
+const DIM_2D_MSAA = 6, DIM_2D_MSAA_ARRAY = 7;
+
+/**
+ * image_msaa_load (GFX11): one channel (the lowest DMASK bit) of four consecutive samples,
+ * fragment index f .. f + 3, of texel (x, y[, layer]) of a 2D_MSAA / 2D_MSAA_ARRAY image, into
+ * four VGPRs (two with D16; + 1 status VGPR of 0 with TFE/LWE); addresses x, y, [layer], fragment
+ * index (16-bit halves with A16). The sample count is 2^LAST_LEVEL, as Mesa's image descriptors
+ * encode MSAA (LAST_LEVEL = MAX_MIP = log2(samples)). Model choice for the surface: gpusim's CB
+ * layout (src/amd/gfx/cb.ts): sample s of pixel (x, y) at base + ((y * width + x) * samples + s)
+ * * bytes, layers of width * height * samples texels from BASE_ARRAY (no FMASK, no tiling; real
+ * MSAA surfaces are always tiled). Samples at or past the count, texels outside the image and
+ * layers outside the view read 0.
+ */
+define('image_msaa_load', (inst, env: ExecEnv) => {
+  const f = inst.fields;
+  const ws = env.waveSize;
+  const findings: Finding[] = [];
+  const G = imageGen(env.space.gfx);
+  const dmask = f.dmask! & 15;
+  const chan = dmask ? 31 - Math.clz32(dmask & -dmask) : 0;
+  const d16 = f.d16 === 1;
+  const status = f.tfe === 1 || f.lwe === 1;
+  const nData = d16 ? 2 : 4;
+  const vdata = f.vdata!;
+  if (!dstInRange(env, inst, vdata, nData + (status ? 1 : 0), findings)) {
+    return { cls: 'vmem', findings, run: (w) => { if (w.vmcnt < CNT_MAX) w.vmcnt++; } };
+  }
+  const addr = addrRegs(inst);
+  const regs = addr.map((r) => (r >= env.vgprs ? 0 : r));
+  if (addr.some((r) => r >= env.vgprs)) srcRows(env, inst, addr[0]!, addr.length, 'address', findings);
+  const array = f.dim === DIM_2D_MSAA_ARRAY;
+  const why = f.r128 ? 'r128 (a 128-bit T#) is not modelled' : f.dim !== DIM_2D_MSAA && !array ? `dim ${f.dim}: image_msaa_load needs 2D_MSAA or 2D_MSAA_ARRAY` : '';
+  const B = addrSlots(false, false, false, 0, false, f.a16 === 1, array ? 4 : 3).body;
+  const warn = new OncePerDispatch(env);
+  const px = new Float64Array(4);
+  return {
+    cls: 'vmem',
+    findings,
+    run: (w) => {
+      const pc = w.pc - inst.size;
+      if (w.vmcnt < CNT_MAX) w.vmcnt++;
+      const im = readTsharp(w, f.srsrc! * 4, G);
+      const bad = why || im.ok;
+      if (bad) {
+        if (warn.due) diagAt(env, w, pc, 'gfx11.mimg.unsupported', `${inst.mnemonic}: ${bad}; the instruction writes 0`);
+        warn.fire();
+      }
+      const samples = 2 ** im.lastLevel;
+      // The surface as rows of width * samples texels: sample s of x is texel x * samples + s.
+      const rows: Image = { ...im, width: im.width * samples, pitch: im.width * samples };
+      const layerBytes = im.width * im.height * samples * im.bytes;
+      const intResult = im.nfmt === 'uint' || im.nfmt === 'sint';
+      const v = w.v;
+      const res = new Uint32Array(5 * ws);
+      let n = 0;
+      for (let l = 0; l < ws; l++) {
+        if (!laneOn(w, l)) continue;
+        n++;
+        const x = slotI(v, regs, ws, B[0]!, l), y = slotI(v, regs, ws, B[1]!, l);
+        const layer = array ? slotI(v, regs, ws, B[2]!, l) : 0;
+        const frag = slotI(v, regs, ws, B[array ? 3 : 2]!, l);
+        const out = [0, 0, 0, 0];
+        const inView = !bad && x >= 0 && x < im.width && layer >= 0 && layer <= (array ? im.depth - 1 : 0) - im.firstSlice; // T# DEPTH: the last slice
+        for (let k = 0; k < 4; k++) {
+          const s = frag + k;
+          if (!inView || s < 0 || s >= samples) continue;
+          fetch(w, rows, x * samples + s, y, px, (im.firstSlice + layer) * layerBytes);
+          out[k] = px[chan]!;
+        }
+        if (d16) {
+          for (let k = 0; k < 2; k++) res[k * ws + l] = (resultBits(out[2 * k]!, intResult, true) | (resultBits(out[2 * k + 1]!, intResult, true) << 16)) >>> 0;
+        } else for (let k = 0; k < 4; k++) res[k * ws + l] = resultBits(out[k]!, intResult, false);
+        if (status) res[nData * ws + l] = 0;
+      }
+      const nOut = nData + (status ? 1 : 0);
+      for (let l = 0; l < ws; l++) if (laneOn(w, l)) for (let k = 0; k < nOut; k++) v[(vdata + k) * ws + l] = res[k * ws + l]!;
+      w.laneOps += n;
+    },
+  };
+});

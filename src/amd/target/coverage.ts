@@ -171,7 +171,6 @@ export const LEFT_OUT: readonly { readonly re: RegExp; readonly why: string; rea
   { re: /^s_subvector_loop_(begin|end)$/, why: 'wave64 sub-vector loop: the EXEC/SDST updates are not in the sources this model is built from; LLVM never emits it' },
   { re: /^ds_condxchg32_rtn_b64$/, why: 'condition encoding not in our sources; LLVM has no intrinsic that emits it' },
   { re: /^ds_bvh_stack_rtn_b32$/, why: 'ray tracing: BVH traversal-stack layout not in our sources' },
-  { re: /^image_bvh(64)?_intersect_ray$/, why: 'ray tracing: BVH node layout not in our sources' },
   { re: /^ds_.*_src2_/, why: 'GFX9 DS ops reading their second operand from LDS at an address built from the offset fields; LLVM never emits them (gone from GFX10.3 on)' },
   { re: /^s_cbranch_(join|g_fork|i_fork)$/, why: 'GFX9 fork/join control-stack branches (gone from GFX10 on); LLVM never emits them' },
   { re: /^s_set_gpr_idx_(on|off|mode|idx)$/, why: 'GFX9 VGPR index mode (M0 offsets VALU VGPR operands while on): LLVM uses v_movrel* unless -amdgpu-vgpr-index-mode; needs the VALU operand path (engine refactor in progress)' },
@@ -181,8 +180,8 @@ export const LEFT_OUT: readonly { readonly re: RegExp; readonly why: string; rea
   { re: /^v_screen_partition_4se_b32$/, why: 'graphics binning helper (screen-partition table for 4 shader engines) not in our sources; not a compute or pixel-shader operation' },
   { re: /^s_scratch_(load|store)_dword/, why: 'GFX9 scalar scratch access: how the wave\'s scratch offset and swizzle apply to a scalar address is not in our sources; LLVM does not emit it' },
   { re: /^s_dcache_discard(_x2)?$/, why: 'drops dirty scalar-cache lines unwritten: with coherent memory (scalar stores land at once) the lost data cannot be modelled' },
-  { re: /^image_msaa_load$/, why: 'MSAA image surfaces: addrlib has no linear MSAA layout (they are always tiled, with FMASK before GFX11) and gpusim addresses linear images only' },
-  { re: /^image_gather4h$/, why: 'gather4h (four horizontally adjacent texels): footprint rule not in our sources' },
+  { re: /^image_msaa_load$/, targets: ['gfx1030'], why: 'GFX10.3 image_msaa_load: llvm-mc-19 encodes it as a plain load (data width popcount(DMASK)), unlike GFX11\'s four samples of one channel, and LLVM has no gfx10 intrinsic for it; which one the hardware does is not settled by our sources' },
+  { re: /^image_gather4h$/, why: 'gather4h (one channel of 4 texels of one row): which 4 texels the coordinate selects (where the footprint starts, how filtering and wrap apply) is not in our sources, and LLVM has no intrinsic that emits it' },
 ];
 
 export interface EncodingCoverage {

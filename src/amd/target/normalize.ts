@@ -124,6 +124,8 @@ export function normalize(inst: Instruction, space: OperandSpace): Instruction {
   // GFX9's HW_ID (id 4; GFX10 split it into HW_ID1/HW_ID2); GFX10's FLAT_SCR_LO/HI are user-writable.
   if (gfx === 9 && base === 's_getreg_b32' && hwId === 4) name = 's_getreg_b32@hwid9';
   if (gfx === 10 && (base === 's_setreg_b32' || base === 's_setreg_imm32_b32') && (hwId === 20 || hwId === 21)) name = `${base}@flatscr`;
+  // GFX10.3's image_msaa_load is left out (target/coverage.ts LEFT_OUT): it must not bind GFX11's.
+  if (gfx === 10 && base === 'image_msaa_load') name = 'image_msaa_load@gfx10';
   if (gfx === 9 && GFX9_LEGACY16.test(base)) f.opsel = 0;
   if (gfx === 9 && base === 'v_cvt_pkaccum_u8_f32') f.src2 = 256 + (f.vdst ?? 0);
   if (inst.encoding === 'SOPP' && base === 's_waitcnt') f.simm16 = waitcntToGfx11(gfx, f.simm16 ?? 0);
