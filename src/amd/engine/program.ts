@@ -28,6 +28,11 @@ export class Program {
   private readonly pending: (readonly Finding[] | undefined)[];
   /** Basic blocks by start index, built and compiled by block.ts. */
   readonly blocks: (Block | undefined)[];
+  /**
+   * By PC index: visits still to be stepped op by op before the block there runs, or is built
+   * (tier.ts); kept with the Program across dispatches.
+   */
+  readonly heat: Int32Array;
   readonly target: IsaTarget;
   readonly env: ExecEnv;
 
@@ -39,6 +44,7 @@ export class Program {
     this.findings = new Array(words.length);
     this.pending = new Array(words.length);
     this.blocks = new Array(words.length);
+    this.heat = new Int32Array(words.length);
     this.env = env;
   }
 
