@@ -13,8 +13,14 @@
  * compiling it costs (about 2.5 us of TurboFan CPU per byte of source, the middle of what was
  * measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
  * Blocks are still built (source, bytecode) at the first visit, which is cheap: V8 optimises only
- * functions that run. While a block waits, the PCs inside it wait as long (a wave's quantum cut
- * there would otherwise build a block for every suffix).
+ * functions that run. A visit to a waiting block steps its ops to the block's end without
+ * counting or building anything at them.
+ *
+ * A block starting inside another one (a suffix: a wave's quantum or the budget cut the other
+ * block there, and its next turn resumes mid-block) waits by the same rule whatever its size:
+ * matmul's 17-op loop body had a dozen such suffixes, each its own function, which took three
+ * quarters of the run's TurboFan time for a few thousand visits each. A branch target is never
+ * a suffix (a loop head after its preheader in one block).
  *
  * Per-op stepping and blocks give the same results bit for bit (they run the same handlers, with
  * the same sanitizer steps, clock and budget; the differential tests run both), so the rule moves
@@ -27,20 +33,37 @@ import { blockAt } from './block.js';
 /**
  * The tiering settings of this thread. Blocks whose generated source has fewer than `minBytes`
  * characters run compiled at once; larger ones wait `srcLen * visitsPerByteOp / ops` visits
- * (`minBytes: Infinity` turns tiering off; tests set both to exercise both paths).
+ * (`minBytes: Infinity` turns tiering off, suffixes included; tests set both to exercise both paths).
  */
 export const tiering = { minBytes: 16384, visitsPerByteOp: 25 };
 
 /** Source length of each block function (its text is shared by every block built from it). */
 const srcLen = new WeakMap<BlockFn, number>();
 
-function visitsBefore(b: Block): number {
+function visitsBefore(b: Block, suffix: boolean): number {
   let n = srcLen.get(b.fn);
   if (n === undefined) {
     n = b.fn.toString().length;
     srcLen.set(b.fn, n);
   }
-  return n < tiering.minBytes ? 0 : Math.round(n * tiering.visitsPerByteOp / b.n);
+  return n < tiering.minBytes && !suffix ? 0 : Math.round(n * tiering.visitsPerByteOp / b.n);
+}
+
+/**
+ * The ops of a waiting block stepped after its start: their visits are not counted (each cut
+ * turn would otherwise count every PC to the block's end) and build nothing. `pc` is the next op
+ * expected, `k` its index in `block`; -1: none.
+ */
+const skip = { program: null as Program | null, block: null as Block | null, pc: -1, k: 0 };
+
+function stepThrough(program: Program, b: Block, pc: number): null {
+  if (b.n > 1) {
+    skip.program = program;
+    skip.block = b;
+    skip.k = 1;
+    skip.pc = pc + b.ops[0]!.size;
+  }
+  return null;
 }
 
 /**
@@ -48,24 +71,44 @@ function visitsBefore(b: Block): number {
  * block can start there (block.ts blockAt), or it is not hot yet (this counts the visit).
  */
 export function hotBlockAt(program: Program, pc: number): Block | null {
+  if (pc === skip.pc && program === skip.program) {
+    const b = skip.block!;
+    const k = skip.k;
+    if (k + 1 < b.n) {
+      skip.pc = pc + b.ops[k]!.size;
+      skip.k = k + 1;
+    } else skip.pc = -1;
+    return null;
+  }
   const i = (pc - program.base) / 4;
   const heat = program.heat;
   const h = heat[i];
-  if (h !== undefined && h > 0) {
-    heat[i] = h - 1;
-    return null;
-  }
   const b = program.blocks[i];
+  if (h !== undefined && h > 0 && b !== undefined) {
+    heat[i] = h - 1;
+    return stepThrough(program, b, pc);
+  }
   if (b !== undefined) return b;
   const nb = blockAt(program, pc);
   if (nb === null) return null;
-  const wait = visitsBefore(nb);
+  markInterior(program, i, nb);
+  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, program.interior[i] === 1);
   if (wait === 0) return nb;
-  // Its ops are stepped: the PCs inside it wait as long before blocks of their own are built there.
   heat[i] = wait - 1;
-  for (let k = 0, p = i; k < nb.n - 1; k++) {
-    p += nb.ops[k]!.size >>> 2;
-    if (heat[p] === 0 && program.blocks[p] === undefined) heat[p] = wait;
+  return stepThrough(program, nb, pc);
+}
+
+/** The PCs inside `b` (built at index `i`) are suffix starts unless some branch targets them. */
+function markInterior(program: Program, i: number, b: Block): void {
+  const interior = program.interior;
+  for (let k = 0, p = i; k < b.n; k++) {
+    const op = b.ops[k]!;
+    if (k > 0 && interior[p] === 0) interior[p] = 1;
+    p += op.size >>> 2;
+    const off = op.cls === 'branch' ? op.inst.fields['simm16'] : undefined;
+    if (off !== undefined) {
+      const t = p + ((off << 16) >> 16);
+      if (t >= 0 && t < interior.length) interior[t] = 2;
+    }
   }
-  return null;
 }
