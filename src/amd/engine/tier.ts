@@ -16,6 +16,10 @@
  * functions that run. A visit to a waiting block steps its ops to the block's end without
  * counting or building anything at them.
  *
+ * A loop body or head (a block branching back to its own start, or any branch target) runs
+ * compiled at once whatever its size: matmul_tiled's tile loop (16-44 KB blocks) lost more
+ * stepped than its compile cost.
+ *
  * A block starting inside another one (a suffix: a wave's quantum or the budget cut the other
  * block there, and its next turn resumes mid-block) waits by the same rule whatever its size:
  * matmul's 17-op loop body had a dozen such suffixes, each its own function, which took three
@@ -35,18 +39,19 @@ import { blockAt } from './block.js';
  * characters run compiled at once; larger ones wait `srcLen * visitsPerByteOp / ops` visits
  * (`minBytes: Infinity` turns tiering off, suffixes included; tests set both to exercise both paths).
  */
-export const tiering = { minBytes: 16384, visitsPerByteOp: 25 };
+export const tiering = { minBytes: 32768, visitsPerByteOp: 25 };
 
 /** Source length of each block function (its text is shared by every block built from it). */
 const srcLen = new WeakMap<BlockFn, number>();
 
-function visitsBefore(b: Block, suffix: boolean): number {
+function visitsBefore(b: Block, suffix: boolean, loop: boolean): number {
   let n = srcLen.get(b.fn);
   if (n === undefined) {
     n = b.fn.toString().length;
     srcLen.set(b.fn, n);
   }
-  return n < tiering.minBytes && !suffix ? 0 : Math.round(n * tiering.visitsPerByteOp / b.n);
+  if (!suffix && (loop || n < tiering.minBytes)) return 0;
+  return Math.round(n * tiering.visitsPerByteOp / b.n);
 }
 
 /**
@@ -91,15 +96,19 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   if (b !== undefined) return b;
   const nb = blockAt(program, pc);
   if (nb === null) return null;
-  markInterior(program, i, nb);
-  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, program.interior[i] === 1);
+  const loop = markInterior(program, i, nb);
+  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, program.interior[i] === 1, loop || program.interior[i] === 2);
   if (wait === 0) return nb;
   heat[i] = wait - 1;
   return stepThrough(program, nb, pc);
 }
 
-/** The PCs inside `b` (built at index `i`) are suffix starts unless some branch targets them. */
-function markInterior(program: Program, i: number, b: Block): void {
+/**
+ * The PCs inside `b` (built at index `i`) are suffix starts unless some branch targets them.
+ * Returns whether `b` is a loop body (a branch of it targets its own start).
+ */
+function markInterior(program: Program, i: number, b: Block): boolean {
+  let loop = false;
   const interior = program.interior;
   for (let k = 0, p = i; k < b.n; k++) {
     const op = b.ops[k]!;
@@ -109,6 +118,8 @@ function markInterior(program: Program, i: number, b: Block): void {
     if (off !== undefined) {
       const t = p + ((off << 16) >> 16);
       if (t >= 0 && t < interior.length) interior[t] = 2;
+      if (t === i) loop = true;
     }
   }
+  return loop;
 }
