@@ -39,7 +39,9 @@ import { blockAt } from './block.js';
  * characters run compiled at once; larger ones wait `srcLen * visitsPerByteOp / ops` visits
  * (`minBytes: Infinity` turns tiering off, suffixes included; tests set both to exercise both paths).
  */
-export const tiering = { minBytes: 32768, visitsPerByteOp: 25 };
+// 45 KB: from the bench kernels (reduce_1bar's 47-50 KB straight blocks wait; matmul_tiled's 44 KB
+// part of its tile loop, which cost more stepped than compiled, does not). docs/speed.md.
+export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
 
 /** Source length of each block function (its text is shared by every block built from it). */
 const srcLen = new WeakMap<BlockFn, number>();
