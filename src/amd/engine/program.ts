@@ -28,6 +28,13 @@ export class Program {
   private readonly pending: (readonly Finding[] | undefined)[];
   /** Basic blocks by start index, built and compiled by block.ts. */
   readonly blocks: (Block | undefined)[];
+  /**
+   * By start index: visits still to be stepped op by op before the block built there runs
+   * (tier.ts); kept with the Program across dispatches.
+   */
+  readonly heat: Int32Array;
+  /** By PC index: 1 inside a built block (not its start), 2 at a branch target (tier.ts). */
+  readonly interior: Uint8Array;
   readonly target: IsaTarget;
   readonly env: ExecEnv;
 
@@ -39,6 +46,8 @@ export class Program {
     this.findings = new Array(words.length);
     this.pending = new Array(words.length);
     this.blocks = new Array(words.length);
+    this.heat = new Int32Array(words.length);
+    this.interior = new Uint8Array(words.length);
     this.env = env;
   }
 

@@ -31,7 +31,8 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import { DecodeError } from '../isa/types.js';
 import { INST_CLASSES, type Op, type Program } from '../engine/program.js';
 import { WAVE_STATE_SEED, type Engine } from '../engine/env.js';
-import { blockAt, type Clock } from '../engine/block.js';
+import type { Clock } from '../engine/block.js';
+import { hotBlockAt } from '../engine/tier.js';
 import { MEM_CLASS, type WaitcntSanitizer } from '../engine/waitcnt.js';
 import { raiseException, TRAPSTS } from '../exec/trap.js';
 import type { Wave } from '../wave/wave.js';
@@ -146,8 +147,9 @@ export class Sq {
       for (let i = 0; i < q && w.state === 'ready'; i++) {
         const prog = tp !== null && w.pc >= tb && w.pc < te ? tp : program;
         if (blocks && !w.vgprsReleased && executed < budget) {
-          // A basic block in one step (block.ts), cut at the end of the quantum or the budget.
-          const b = blockAt(prog, w.pc);
+          // A basic block in one step (block.ts), cut at the end of the quantum or the budget; until
+          // it is hot (tier.ts) the op is stepped below.
+          const b = hotBlockAt(prog, w.pc);
           if (b !== null) {
             const room = budget - executed;
             const ran = b.fn(w, clk, wc, q - i < room ? q - i : room, b.ops, b.args);

@@ -13,11 +13,9 @@ import { SQ_CLOCK } from '../../amd/sq/timeline.js';
 import { loadManifest, type Manifest } from '../../runtime/manifest.js';
 import { availableParallelism } from 'node:os';
 import { runManifest, runManifestWith, type ManifestRun, type RunOptions } from '../../runtime/run.js';
-import { ParallelPool } from '../../runtime/parallel.js';
 import { nodeWorkerHost, threadCpuMs } from '../../runtime/parallel-node.js';
 import { engineTime } from '../../amd/engine/program.js';
 import { CODE_BASE } from '../../runtime/dispatch.js';
-import { runR600Manifest } from '../../runtime/r600.js';
 import { isR600Object } from '../../r600/isa/object.js';
 
 /** Is the manifest's code object an R600-family ELF (clang -target r600)? Unreadable: no (runManifest reports it). */
@@ -106,6 +104,8 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
       if (values.timeline !== undefined) throw new UsageError('run: --timeline does not apply to an R600-family object');
       const traceLines: string[] = [];
       let traceSkipped = 0;
+      // Loaded only for an R600 object, as ParallelPool only for --threads (start-up: docs/speed.md).
+      const { runR600Manifest } = await import('../../runtime/r600.js');
       const r = runR600Manifest(m, {
         seed, order, strict: values.strict === true, ...(budget !== undefined ? { maxInstructions: budget } : {}),
         stackSize: intOpt(values['stack-size'], '--stack-size', 0, 255), atomicByteAddress: values['atomic-dword-index'] !== true,
@@ -162,7 +162,7 @@ Exit: 0 ok, 1 an expectation mismatch, an aborted run or (--strict) a diagnostic
     };
     let r: ManifestRun;
     let used: { threads: number; reason?: string } | undefined;
-    const pool = threads > 1 ? new ParallelPool(nodeWorkerHost(), threads, { callerSlice: true }) : undefined;
+    const pool = threads > 1 ? new (await import('../../runtime/parallel.js')).ParallelPool(nodeWorkerHost(), threads, { callerSlice: true }) : undefined;
     try {
       if (pool === undefined) r = runManifest(m, opts);
       else {

@@ -1,0 +1,127 @@
+/**
+ * Tiering of the fast engine (issue 24): a large basic block's generated function runs only once
+ * waves have reached its start often enough to pay for V8 compiling it; until then the scheduler
+ * steps its ops one by one through the same bound handlers (the fast engine's specialised ones,
+ * shared by every op of the same handler source, so V8 optimises each of them once per process).
+ *
+ * Most of a cold run's cost was V8 optimising the block functions (TurboFan, on its own threads,
+ * while the main thread runs the unoptimised function), and that cost grows with the function's
+ * source: a straight block of 48 inlined LDS ops (50 KB of source) took 0.5-1.2 s of TurboFan
+ * CPU, for a block each wave runs once. The rule is ski rental: a block whose source is at least
+ * `minBytes` waits srcLen * visitsPerByteOp / ops visits, i.e. until the time its ops spent being
+ * stepped one by one (about 0.1 us more per op than inside a compiled block) reaches what
+ * compiling it costs (about 2.5 us of TurboFan CPU per byte of source, the middle of what was
+ * measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
+ * Blocks are still built (source, bytecode) at the first visit, which is cheap: V8 optimises only
+ * functions that run. A visit to a waiting block steps its ops to the block's end without
+ * counting or building anything at them.
+ *
+ * A loop body or head (a block branching back to its own start, or any branch target) runs
+ * compiled at once whatever its size: matmul_tiled's tile loop (16-44 KB blocks) lost more
+ * stepped than its compile cost.
+ *
+ * A block starting inside another one (a suffix: a wave's quantum or the budget cut the other
+ * block there, and its next turn resumes mid-block) waits by the same rule whatever its size:
+ * matmul's 17-op loop body had a dozen such suffixes, each its own function, which took three
+ * quarters of the run's TurboFan time for a few thousand visits each. A branch target is never
+ * a suffix (a loop head after its preheader in one block).
+ *
+ * Per-op stepping and blocks give the same results bit for bit (they run the same handlers, with
+ * the same sanitizer steps, clock and budget; the differential tests run both), so the rule moves
+ * only time.
+ */
+import type { Program } from './program.js';
+import type { Block, BlockFn } from './block-types.js';
+import { blockAt } from './block.js';
+
+/**
+ * The tiering settings of this thread. Blocks whose generated source has fewer than `minBytes`
+ * characters run compiled at once; larger ones wait `srcLen * visitsPerByteOp / ops` visits
+ * (`minBytes: Infinity` turns tiering off, suffixes included; tests set both to exercise both paths).
+ */
+// 45 KB: from the bench kernels (reduce_1bar's 47-50 KB straight blocks wait; matmul_tiled's 44 KB
+// part of its tile loop, which cost more stepped than compiled, does not). docs/speed.md.
+export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
+
+/** Source length of each block function (its text is shared by every block built from it). */
+const srcLen = new WeakMap<BlockFn, number>();
+
+function visitsBefore(b: Block, suffix: boolean, loop: boolean): number {
+  let n = srcLen.get(b.fn);
+  if (n === undefined) {
+    n = b.fn.toString().length;
+    srcLen.set(b.fn, n);
+  }
+  if (!suffix && (loop || n < tiering.minBytes)) return 0;
+  return Math.round(n * tiering.visitsPerByteOp / b.n);
+}
+
+/**
+ * The ops of a waiting block stepped after its start: their visits are not counted (each cut
+ * turn would otherwise count every PC to the block's end) and build nothing. `pc` is the next op
+ * expected, `k` its index in `block`; -1: none.
+ */
+const skip = { program: null as Program | null, block: null as Block | null, pc: -1, k: 0 };
+
+function stepThrough(program: Program, b: Block, pc: number): null {
+  if (b.n > 1) {
+    skip.program = program;
+    skip.block = b;
+    skip.k = 1;
+    skip.pc = pc + b.ops[0]!.size;
+  }
+  return null;
+}
+
+/**
+ * The compiled block to run at `pc`, or null when the op there is to be stepped one by one: no
+ * block can start there (block.ts blockAt), or it is not hot yet (this counts the visit).
+ */
+export function hotBlockAt(program: Program, pc: number): Block | null {
+  if (pc === skip.pc && program === skip.program) {
+    const b = skip.block!;
+    const k = skip.k;
+    if (k + 1 < b.n) {
+      skip.pc = pc + b.ops[k]!.size;
+      skip.k = k + 1;
+    } else skip.pc = -1;
+    return null;
+  }
+  const i = (pc - program.base) / 4;
+  const heat = program.heat;
+  const h = heat[i];
+  const b = program.blocks[i];
+  if (h !== undefined && h > 0 && b !== undefined) {
+    heat[i] = h - 1;
+    return stepThrough(program, b, pc);
+  }
+  if (b !== undefined) return b;
+  const nb = blockAt(program, pc);
+  if (nb === null) return null;
+  const loop = markInterior(program, i, nb);
+  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, program.interior[i] === 1, loop || program.interior[i] === 2);
+  if (wait === 0) return nb;
+  heat[i] = wait - 1;
+  return stepThrough(program, nb, pc);
+}
+
+/**
+ * The PCs inside `b` (built at index `i`) are suffix starts unless some branch targets them.
+ * Returns whether `b` is a loop body (a branch of it targets its own start).
+ */
+function markInterior(program: Program, i: number, b: Block): boolean {
+  let loop = false;
+  const interior = program.interior;
+  for (let k = 0, p = i; k < b.n; k++) {
+    const op = b.ops[k]!;
+    if (k > 0 && interior[p] === 0) interior[p] = 1;
+    p += op.size >>> 2;
+    const off = op.cls === 'branch' ? op.inst.fields['simm16'] : undefined;
+    if (off !== undefined) {
+      const t = p + ((off << 16) >> 16);
+      if (t >= 0 && t < interior.length) interior[t] = 2;
+      if (t === i) loop = true;
+    }
+  }
+  return loop;
+}

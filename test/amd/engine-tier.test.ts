@@ -1,0 +1,67 @@
+// Tiering (src/amd/engine/tier.ts): the fast engine steps a large block's ops one by one until the
+// block is hot, then runs its compiled function, so one dispatch mixes both (waves enter a block
+// compiled while others are inside its stepped ops). Every benchmark kernel runs with blocks
+// compiled at once, with every block waiting a few visits (compiled mid-dispatch), and with no
+// block ever compiled; outputs, run reports and every wave's final state must equal the
+// reference interpreter's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchCases } from '../../bench/cases.js';
+import { runKernel, type KernelRun } from '../../src/runtime/run.js';
+import type { Engine } from '../../src/amd/engine/env.js';
+import { engineTime } from '../../src/amd/engine/program.js';
+import { tiering } from '../../src/amd/engine/tier.js';
+import { snap, diffSnap, type WaveSnap } from './engine-state.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+type Launch = Parameters<typeof runKernel>[0];
+
+function run(launch: Launch, engine: Engine, order: 'roundrobin' | 'random'): { r: KernelRun; waves: Map<number, WaveSnap> } {
+  const waves = new Map<number, WaveSnap>();
+  // A copy of the code object: a Program of its own (dispatch.ts keeps one per code object), so
+  // no block or visit count carries over from another setting.
+  assert.ok(launch.codeObject instanceof Uint8Array);
+  const r = runKernel({ ...launch, codeObject: new Uint8Array(launch.codeObject) }, { engine, order, seed: 3, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
+  return { r, waves };
+}
+
+const SETTINGS = [
+  { name: 'every block compiled at once', minBytes: Infinity, visitsPerByteOp: 0 },
+  { name: 'every block compiled after a few visits', minBytes: 0, visitsPerByteOp: 0.004 },
+  { name: 'no block compiled', minBytes: 0, visitsPerByteOp: 1e9 },
+] as const;
+
+for (const c of benchCases({ root: ROOT, small: true })) {
+  const order = c.name.length % 2 === 0 ? 'roundrobin' : 'random';
+  test(`engine-tier ${c.name} (${order}): fast == interp with blocks compiled at once, mid-dispatch and never`, () => {
+    const a = run(c.launch, 'interp', order);
+    assert.equal(a.r.report.aborted, false);
+    assert.equal(c.check(a.r.buffers), null, 'the reference run matches the CPU reference');
+    const saved = { ...tiering };
+    try {
+      for (const s of SETTINGS) {
+        tiering.minBytes = s.minBytes;
+        tiering.visitsPerByteOp = s.visitsPerByteOp;
+        const blocks0 = engineTime.blocks;
+        const b = run(c.launch, 'fast', order);
+        if (s.minBytes === Infinity && c.name !== 'empty') assert.ok(engineTime.blocks > blocks0, `${s.name}: blocks were built`);
+        for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `${s.name}: buffer ${k} differs`);
+        const { timeMs: _ta, ...ra } = a.r.report;
+        const { timeMs: _tb, ...rb } = b.r.report;
+        assert.deepEqual(rb, ra, `${s.name}: run reports (instruction/lane counts, classes, diagnostics)`);
+        assert.equal(b.waves.size, a.waves.size);
+        for (const [id, wa] of a.waves) {
+          const wb = b.waves.get(id);
+          assert.ok(wb, `${s.name}: wave ${id} missing`);
+          const d = diffSnap(wa, wb);
+          assert.equal(d, null, `${s.name}: wave ${id}: ${d}`);
+        }
+      }
+    } finally {
+      Object.assign(tiering, saved);
+    }
+  });
+}
