@@ -308,3 +308,28 @@ end
   assert.deepEqual(body('(sy)'), ['adreno.ir3.sync-ss']);
   assert.deepEqual(body('(ss)'), []);
 });
+
+test('dsx / dsy (coarse) and dsxpp.1 / dsypp.1 (fine) difference within 2x2 quads of fibers 4k..4k+3', () => {
+  // r1.x = float(lane * lane) (not linear, so fine and coarse differ); results at o[2*lane].
+  const deriv = (op: string): Float32Array => new Float32Array(run(`mul.u24 r1.x, r0.x, r0.x
+shl.b r5.x, r0.x, 1
+(rpt5)nop
+cov.u32f32 r1.x, r1.x
+(rpt5)nop
+${op}
+(sy)stib.b.untyped.1d.u32.1.imm r3.x, r5.x, 0
+end
+`).buffer);
+  const v = (l: number): number => l * l;
+  // Fiber q+0 top-left, q+1 top-right, q+2 bottom-left, q+3 bottom-right.
+  const want: [string, (l: number) => number][] = [
+    ['dsx (f32)(x)r3.x, r1.x', (l) => v((l & ~3) + 1) - v(l & ~3)],
+    ['dsy (f32)(x)r3.x, r1.x', (l) => v((l & ~3) + 2) - v(l & ~3)],
+    ['dsxpp.1 (x)r3.x, r1.x', (l) => v(l | 1) - v(l & ~1)],
+    ['dsypp.1 (x)r3.x, r1.x', (l) => v(l | 2) - v(l & ~2)],
+  ];
+  for (const [op, f] of want) {
+    const o = deriv(op);
+    for (let l = 0; l < 64; l++) assert.equal(o[2 * l], f(l), `${op} lane ${l}`);
+  }
+});

@@ -813,6 +813,37 @@ function getinfo(w: Wave, i: Instr, c: TexContext): void {
   });
 }
 
+/**
+ * Screen-space derivatives over quads: fibers 4k..4k+3 are one 2x2 quad, 4k+0 top-left,
+ * 4k+1 top-right, 4k+2 bottom-left, 4k+3 bottom-right (x is bit 0 of the fiber, y bit 1: the
+ * layout of quad_shuffle.horz / .vert, which swap fiber ^ 1 / ^ 2). Fine (dsxpp.1 / dsypp.1):
+ * each fiber differences its own row (column). Coarse (dsx / dsy): the whole quad gets the top
+ * row's (left column's) difference. SRC1 components follow WRMASK; f16 or f32 by the operand
+ * widths. Inactive or helper fibers of the quad still provide their SRC1 values.
+ */
+function deriv(axis: 1 | 2, fine: boolean): (w: Wave, i: Instr, c: TexContext) => void {
+  return (w, i) => {
+    const mask = fnum(i, 'WRMASK') || 1;
+    const s = i.src[0]!;
+    const out: number[][] = [];
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const lo = fine ? l & ~axis : l & ~3;
+      const hi = lo | axis;
+      const v: number[] = [0, 0, 0, 0];
+      for (let k = 0; k < 4; k++) {
+        if (!(mask & (1 << k))) continue;
+        const a = rdReg(w, s.n + k, s.half, lo);
+        const b = rdReg(w, s.n + k, s.half, hi);
+        v[k] = s.half ? f16ToF32(b) - f16ToF32(a) : Math.fround(bitsToF(b) - bitsToF(a));
+      }
+      out[l] = v;
+    }
+    // Results are written after every fiber read its quad (DST may overlap SRC1).
+    for (let l = 0; l < w.lanes; l++) if (out[l]) writeResult(w, i, l, out[l]!, false);
+  };
+}
+
 /** The cat5 handlers by isaspec leaf name. */
 export const TEX_HANDLERS: Record<string, (w: Wave, i: Instr, c: TexContext) => void> = {
   sam: sam('none'),
@@ -829,4 +860,8 @@ export const TEX_HANDLERS: Record<string, (w: Wave, i: Instr, c: TexContext) => 
   getsize,
   getbuf,
   getinfo,
+  dsx: deriv(1, false),
+  dsy: deriv(2, false),
+  'dsxpp.1': deriv(1, true),
+  'dsypp.1': deriv(2, true),
 };
