@@ -148,14 +148,16 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   }
   // GRAS: fragments of every triangle, in order.
   const frags: { f: Fragment; t: Tri }[] = [];
-  for (const t of tris) for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front)) frags.push({ f, t });
-  res.fragments = frags.length;
+  // Quads of 2x2 pixels (helpers, mask 0, fill uncovered pixels) so FS derivatives see neighbours.
+  for (const t of tris) for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front, !!job.fs)) frags.push({ f, t });
+  res.fragments = frags.reduce((n, { f }) => n + (f.mask ? 1 : 0), 0);
   if (!job.fs || frags.length === 0) return res;
   const lanes: FsLane[] = frags.map(({ f, t }) => ({ ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]], vary: t.vary }));
   const dis = job.varDisable;
   const out = runFragmentShader(job.fs, job.fsPreload, lanes, job.fsOutputs, (loc) => ((dis[loc >> 5]! >>> (loc & 31)) & 1) === 1, diag, res.fs, { waveSize: job.fsWave });
   frags.forEach(({ f }, k) => {
     const o = out[k]!;
+    if (!f.mask) return; // a helper: runs for its quad's derivatives, writes nothing
     if (o.killed) {
       res.killed++;
       return;
