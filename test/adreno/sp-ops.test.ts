@@ -30,7 +30,9 @@ function run(src: string, opts: { gpuId?: number; global?: boolean; over?: Parti
   opts.patch?.(words);
   if (opts.global) {
     const base = runIr3Dispatch(m, { words, check: false }).built.buffers.get('o')!.base;
-    m = { ...m, consts: new Uint32Array([base >>> 0, Math.floor(base / 2 ** 32), 0, 0]) };
+    const consts = new Uint32Array(Math.max(4, m.consts.length));
+    consts.set([base >>> 0, Math.floor(base / 2 ** 32)]);
+    m = { ...m, consts };
   }
   const r = runIr3Dispatch(m, { words });
   assert.deepEqual(r.diag.list.map((d) => d.id), []);
@@ -331,5 +333,34 @@ end
   for (const [op, f] of want) {
     const o = deriv(op);
     for (let l = 0; l < 64; l++) assert.equal(o[2 * l], f(l), `${op} lane ${l}`);
+  }
+});
+
+test('ldg.k copies SIZE vec4s of global memory (SRC1 + OFF bytes) into the const file at DST dwords', () => {
+  for (const gpuId of [630, 730]) {
+    // o[0..63] is zero-filled by the driver; the first pass writes 1000 + 7k to o[64 + k] through
+    // stib, then ldg.k reads o[64 + 4 ..] (OFF 16 bytes past o + 256) into c2.x.. (DST 8), and
+    // lane l stores c2.x + c3.w + l at o[l].
+    const o = run(`mov.u32u32 r2.x, c0.x
+mov.u32u32 r2.y, c0.y
+mul.u24 r3.x, r0.x, 7
+add.u r3.y, r0.x, 64
+(rpt5)nop
+add.u r3.x, r3.x, 1000
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r3.x, r3.y, 0
+add.u r2.x, r2.x, 256
+(rpt5)nop
+(sy)ldg.k.u32 c[8], g[r2.x+16], 2
+(rpt5)nop
+(sy)add.u r4.x, c2.x, c3.w
+(rpt5)nop
+add.u r4.x, r4.x, r0.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r4.x, r0.x, 0
+end
+`, { gpuId, global: true, over: { constlen: 4, consts: new Uint32Array(16) } });
+    const mem = (k: number): number => 1000 + 7 * k;
+    for (let l = 0; l < 64; l++) assert.equal(o[l], mem(4) + mem(4 + 7) + l, `gpu ${gpuId} lane ${l}`);
   }
 });

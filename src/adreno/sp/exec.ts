@@ -731,6 +731,23 @@ function ldck(w: Wave, i: Instr, c: SpContext): void {
   }
 }
 
+/**
+ * ldg.k c[DST], g[SRC1 + OFF], SIZE: SIZE vec4s of global memory from the 64-bit address SRC1
+ * plus OFF bytes into the const file from component DST (plus a1.x in the relative form), as
+ * Mesa's ir3 uses it to copy a UBO range into consts (one vec4 per 16 bytes, the const offset
+ * in dwords). A scalar load: the first active fiber's address.
+ */
+function ldgk(w: Wave, i: Instr, c: SpContext): void {
+  const l = w.active.indexOf(1);
+  if (l < 0) return;
+  const mem = memOf(i, c);
+  const a = gBase(w, i, c, l) + fnum(i, 'OFF');
+  const rel = i.f['DST'] === '#const-dst-a1';
+  const dst = fnum(i, 'DST.OFFSET') + (rel ? w.regs[(A0 + 1) * w.lanes + l]! | 0 : 0);
+  const n = fnum(i, 'SIZE') * 4;
+  for (let k = 0; k < n; k++) if (dst + k >= 0 && dst + k < c.consts.length) c.consts[dst + k] = mem.read32(a + 4 * k);
+}
+
 function stc(w: Wave, i: Instr, c: SpContext): void {
   // c[OFFSET] counts dwords (c[1] is c0.y); #const-dst-a1 adds a1.x.
   const rel = i.f['DST'] === '#const-dst-a1';
@@ -973,6 +990,7 @@ const HANDLERS: Record<string, Handler> = {
   ldlw: ldMem(false),
   stlw: stMem(false),
   'ldc.k': ldck,
+  'ldg.k': ldgk,
   // Cache maintenance and sleep: the model's memory is coherent and untimed, so they change nothing.
   dccln: () => {},
   dcinv: () => {},
