@@ -364,3 +364,27 @@ end
     for (let l = 0; l < 64; l++) assert.equal(o[l], mem(4) + mem(4 + 7) + l, `gpu ${gpuId} lane ${l}`);
   }
 });
+
+test('stsc (a730) copies HLSQ_SHARED_CONSTS_IMM entries SRC.. into the const file at DST dwords', () => {
+  const imm = Array.from({ length: 64 }, (_, k) => 5000 + k * 11);
+  // c2.x..c3.w = entries 4..11; c1.x = entry 40.
+  const words = assembleIr3(`mov.u32u32 r1.x, 40
+(rpt5)nop
+stsc.u32 c[8], 4, 8
+stsc.u32 c[4], 40, 1
+(rpt5)nop
+(sy)add.u r2.x, c2.x, c3.w
+(rpt5)nop
+add.u r2.x, r2.x, c1.x
+(rpt5)nop
+add.u r2.x, r2.x, r0.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r2.x, r0.x, 0
+end
+`, { gpuId: 730 });
+  const m = manifest({ gpuId: 730, constlen: 4, consts: new Uint32Array(16) });
+  const r = runIr3Dispatch(m, { words, state: (cs) => { imm.forEach((v, k) => cs.reg(`HLSQ_SHARED_CONSTS_IMM[${k}]`, v)); } });
+  assert.deepEqual(r.diag.list.map((d) => d.id), []);
+  const o = new Uint32Array(r.buffers.get('o')!.buffer.slice(0));
+  for (let l = 0; l < 64; l++) assert.equal(o[l], imm[4]! + imm[11]! + imm[40]! + l, `lane ${l}`);
+});

@@ -25,6 +25,8 @@ export interface SpContext {
   readonly mem?: Memory | undefined;
   /** UBOs by ir3 UBO index (GL binding + 1), for ldc (UBO ranges not pushed to consts). */
   readonly ubo: (DataView | undefined)[];
+  /** a7xx HLSQ_SHARED_CONSTS_IMM[0..63] (dwords) for stsc; absent: zeros. */
+  readonly sharedConsts?: Uint32Array | undefined;
   /** Shared (local) memory of the work-group being run. */
   shared: DataView;
   readonly diag: Diagnostics | undefined;
@@ -748,6 +750,20 @@ function ldgk(w: Wave, i: Instr, c: SpContext): void {
   for (let k = 0; k < n; k++) if (dst + k >= 0 && dst + k < c.consts.length) c.consts[dst + k] = mem.read32(a + 4 * k);
 }
 
+/**
+ * stsc c[DST], SRC, SIZE (a7xx): SIZE dwords of HLSQ_SHARED_CONSTS_IMM from entry SRC (an
+ * immediate, or a register's value in the first active fiber) into the const file from
+ * component DST (the isaspec doc). Entries past the 64 of the array read 0.
+ */
+function stsc(w: Wave, i: Instr, c: SpContext): void {
+  const l = w.active.indexOf(1);
+  if (l < 0) return;
+  const src = fnum(i, 'SRC_IM') ? fnum(i, 'SRC.IMMED') : rdReg(w, fnum(i, 'SRC.GPR') * 4 + fnum(i, 'SRC.SWIZ'), false, l);
+  const dst = fnum(i, 'DST');
+  const n = fnum(i, 'SIZE');
+  for (let k = 0; k < n; k++) if (dst + k < c.consts.length) c.consts[dst + k] = c.sharedConsts?.[src + k] ?? 0;
+}
+
 function stc(w: Wave, i: Instr, c: SpContext): void {
   // c[OFFSET] counts dwords (c[1] is c0.y); #const-dst-a1 adds a1.x.
   const rel = i.f['DST'] === '#const-dst-a1';
@@ -991,6 +1007,7 @@ const HANDLERS: Record<string, Handler> = {
   stlw: stMem(false),
   'ldc.k': ldck,
   'ldg.k': ldgk,
+  stsc,
   // Cache maintenance and sleep: the model's memory is coherent and untimed, so they change nothing.
   dccln: () => {},
   dcinv: () => {},
