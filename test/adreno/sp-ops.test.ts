@@ -388,3 +388,24 @@ end
   const o = new Uint32Array(r.buffers.get('o')!.buffer.slice(0));
   for (let l = 0; l < 64; l++) assert.equal(o[l], imm[4]! + imm[11]! + imm[40]! + l, `lane ${l}`);
 });
+
+test('resinfo (a3xx-style encoding): the IBO dimensions of g[imm] and g[register]', () => {
+  for (const gpuId of [630, 730]) {
+    // img: 8 x 6 u32 image at IBO 1; o: 128-element buffer at IBO 0 (r1.x = 0 names it).
+    const o = run(`mov.u32u32 r1.x, 0
+(rpt5)nop
+resinfo.u32.2d r2.x, g[1]
+resinfo.u32.1d r3.x, g[r1.x]
+(rpt5)nop
+(sy)mul.u24 r2.x, r2.x, 1000
+(rpt5)nop
+add.u r2.x, r2.x, r2.y
+(rpt5)nop
+add.u r2.x, r2.x, r3.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r2.x, r0.x, 0
+end
+`, { gpuId, over: { buffers: [{ name: 'o', kind: 'ssbo', type: 'u32', count: 128, ibo: 0 }, { name: 'img', kind: 'image', type: 'u32', count: 48, ibo: 1, width: 8 }] } });
+    for (let l = 0; l < 64; l++) assert.equal(o[l], 8 * 1000 + 6 + 128, `gpu ${gpuId} lane ${l}`);
+  }
+});

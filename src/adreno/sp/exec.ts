@@ -650,6 +650,22 @@ function resinfo(w: Wave, i: Instr, c: SpContext): void {
   }
 }
 
+/**
+ * resinfo (the a3xx-style cat6 encoding, still decoded on a6xx/a7xx): DST.. = the first D
+ * dimensions of IBO g[SSBO] (an immediate slot or a register), as resinfo.b reports them.
+ */
+function resinfoA3(w: Wave, i: Instr, c: SpContext): void {
+  const n = Math.max(1, fnum(i, 'D'));
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    const slot = fnum(i, 'SSBO_IM') ? fnum(i, 'SSBO.IMMED') : rdReg(w, fnum(i, 'SSBO.GPR') * 4 + fnum(i, 'SSBO.SWIZ'), false, l);
+    const b = c.ibo[slot];
+    if (!b) throw new InputError(`ir3: ${i.name} at pc ${i.pc} uses IBO slot ${slot}, which the dispatch does not bind`);
+    const dims = [b.width ?? b.data.byteLength / 4, b.height ?? 1, b.depth ?? 1];
+    for (let k = 0; k < n; k++) wr(w, i.dst, l, k, dims[k]!);
+  }
+}
+
 /** getfiberid: the fiber's index in its wave; getwid: the wave's id; getspid: the SP (one here). */
 function getId(which: 'fiber' | 'wave' | 'sp'): Handler {
   return (w, i) => {
@@ -999,6 +1015,7 @@ const HANDLERS: Record<string, Handler> = {
   stg,
   'stg.a': stg,
   'resinfo.b': resinfo,
+  resinfo: resinfoA3,
   ...TEX_HANDLERS,
   getfiberid: getId('fiber'),
   getwid: getId('wave'),
