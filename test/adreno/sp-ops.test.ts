@@ -409,3 +409,46 @@ end
     for (let l = 0; l < 64; l++) assert.equal(o[l], 8 * 1000 + 6 + 128, `gpu ${gpuId} lane ${l}`);
   }
 });
+
+test('wmm / wmm.accu: x * (y1 + y2 + y3 + y4), repeated 1 << (SRC3 / 32) times; accu adds but overwrites the first', () => {
+  // x = (l, l+1, l+2, l+3) and y = (1, 2, 3, l) as f32 (exact), DST r4.x.. ; o[2l] = r4.x,
+  // o[2l+1] = the last register written (r5.w with SRC3 = 32: 8 registers).
+  const prog = (op: string, pre = ''): Float32Array => new Float32Array(run(`cov.u32f32 r1.x, r0.x
+add.u r6.x, r0.x, 1
+add.u r6.y, r0.x, 2
+add.u r6.z, r0.x, 3
+mov.u32u32 r3.x, 1
+mov.u32u32 r3.y, 2
+mov.u32u32 r3.z, 3
+(rpt5)nop
+cov.u32f32 r1.y, r6.x
+cov.u32f32 r1.z, r6.y
+cov.u32f32 r1.w, r6.z
+cov.u32f32 r2.x, r3.x
+cov.u32f32 r2.y, r3.y
+cov.u32f32 r2.z, r3.z
+cov.u32f32 r2.w, r0.x
+${pre}
+(rpt5)nop
+${op}
+shl.b r7.x, r0.x, 1
+(rpt5)nop
+add.u r7.y, r7.x, 1
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r4.x, r7.x, 0
+stib.b.untyped.1d.u32.1.imm r5.w, r7.y, 0
+end
+`, { over: { fullRegs: 8 } }).buffer);
+  const ys = (l: number): number => 1 + 2 + 3 + l;
+  const set = (v: number): string => `mov.u32u32 r6.w, ${v}\n(rpt5)nop\ncov.u32f32 r4.x, r6.w\ncov.u32f32 r5.w, r6.w`;
+  const plain = prog('wmm r4.x, r1.x, r2.x, 32');
+  const accu = prog('wmm.accu r4.x, r1.x, r2.x, 32', set(100));
+  const once = prog('wmm r4.x, r1.x, r2.x, 0', set(7));
+  for (let l = 0; l < 64; l++) {
+    assert.equal(plain[2 * l], l * ys(l), `wmm lane ${l} r4.x`);
+    assert.equal(plain[2 * l + 1], (l + 3) * ys(l), `wmm lane ${l} r5.w (second copy)`);
+    assert.equal(accu[2 * l], l * ys(l), `wmm.accu lane ${l}: the first register is overwritten`);
+    assert.equal(accu[2 * l + 1], (l + 3) * ys(l) + 100, `wmm.accu lane ${l}: r5.w accumulates`);
+    assert.equal(once[2 * l + 1], 7, `SRC3 = 0 writes one copy: r5.w untouched (lane ${l})`);
+  }
+});

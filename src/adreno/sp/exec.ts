@@ -666,6 +666,44 @@ function resinfoA3(w: Wave, i: Instr, c: SpContext): void {
   }
 }
 
+/**
+ * wmm / wmm.accu (the isaspec doc): SRC1 = x1..x4 and SRC2 = y1..y4 (four consecutive registers
+ * each, half unless FULL, (neg) each); result = x_j * (y1 + y2 + y3 + y4), written from DST
+ * repeated 1 << (SRC3 / 32) times. wmm.accu adds the result to DST, except that DST's first
+ * register is overwritten. Float arithmetic in the source precision (f16 rounded per step when
+ * half; the hardware's internal precision is not documented), stored by DST's width.
+ */
+function wmm(accu: boolean): Handler {
+  return (w, i) => {
+    const [s1, s2, s3] = i.src as [Operand, Operand, Operand];
+    const half = s1.half;
+    const rnd = (x: number): number => (half ? f16ToF32(f32ToF16(x)) : Math.fround(x));
+    const get = (o: Operand, k: number, l: number, neg: boolean): number => {
+      const b = rdReg(w, o.n + k, o.half, l);
+      const x = o.half ? f16ToF32(b) : bitsToF(b);
+      return neg ? -x : x;
+    };
+    const reps = 1 << Math.floor(s3.imm / 32);
+    const n1 = fnum(i, 'SRC1_NEG') !== 0;
+    const n2 = fnum(i, 'SRC2_NEG') !== 0;
+    const d = i.dst;
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      let ys = 0;
+      for (let k = 0; k < 4; k++) ys = rnd(ys + get(s2, k, l, n2));
+      const res = [0, 1, 2, 3].map((k) => rnd(get(s1, k, l, n1) * ys));
+      for (let r = 0; r < reps * 4; r++) {
+        let v = res[r & 3]!;
+        if (accu && r > 0) {
+          const b = rdReg(w, d.n + r, d.half, l);
+          v = (d.half ? (x: number) => f16ToF32(f32ToF16(x)) : Math.fround)(v + (d.half ? f16ToF32(b) : bitsToF(b)));
+        }
+        wr(w, d, l, r, d.half ? f32ToF16(v) : fToBits(v));
+      }
+    }
+  };
+}
+
 /** getfiberid: the fiber's index in its wave; getwid: the wave's id; getspid: the SP (one here). */
 function getId(which: 'fiber' | 'wave' | 'sp'): Handler {
   return (w, i) => {
@@ -1016,6 +1054,8 @@ const HANDLERS: Record<string, Handler> = {
   'stg.a': stg,
   'resinfo.b': resinfo,
   resinfo: resinfoA3,
+  wmm: wmm(false),
+  'wmm.accu': wmm(true),
   ...TEX_HANDLERS,
   getfiberid: getId('fiber'),
   getwid: getId('wave'),
