@@ -481,3 +481,41 @@ test('half-precision FS outputs (SP_FS_OUTPUT HALF_PRECISION) give the same 8-bi
   // f16 keeps 11 bits: at most one 8-bit step apart.
   assert.ok(diff <= 1, `max difference ${diff}`);
 });
+
+test('FS derivatives see 2x2 quads: dsx/dsy of the interpolated red are the plane slope on every pixel, edges too', () => {
+  const b = small({});
+  // Red is the weight of vertex 0 (NDC (-0.8, 0.8)); v1 (0.8, 0.8) shares its row, so on the
+  // 16-pixel viewport d(red)/dx = -1 / (1.6 * 8) and |d(red)/dy| = 0.5 / (1.6 * 8).
+  const dx = -1 / 12.8;
+  const dy = 0.5 / 12.8;
+  const fs = `(rpt3)bary.f (ei)r1.x, (r)0, r0.x
+dsx (f32)(x)r0.x, r1.x
+dsy (f32)(x)r0.y, r1.x
+(sy)mul.f r1.x, r0.x, c0.x
+mad.f32 r1.y, c0.y, r0.y, c0.z
+mov.f32f32 r1.z, c0.w
+mov.f32f32 r1.w, c1.x
+end
+`;
+  const d = pixels({ ...b, fs: { ...b.fs, asm: fs, consts: new Uint32Array(new Float32Array([-8, 8, 0.5, 0, 1, 0, 0, 0]).buffer) } });
+  assert.deepEqual(ids(d.diag), []);
+  const plain = pixels(b);
+  const clear = plain.px(0, 0);
+  // The y direction of the window: red grows downwards when vertex 0 is at the top.
+  const ys: number[] = [];
+  for (let y = 0; y < 16; y++) if (plain.px(8, y).join() !== clear.join()) ys.push(y);
+  const down = plain.px(8, ys[ys.length - 1]!)[0]! > plain.px(8, ys[0]!)[0]! ? 1 : -1;
+  const want = [Math.round(-dx * 8 * 255), Math.round((down * dy * 8 + 0.5) * 255), 0, 255];
+  let n = 0;
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      if (plain.px(x, y).join() === clear.join()) {
+        assert.deepEqual(d.px(x, y), clear, `helper pixel ${x},${y} writes nothing`);
+        continue;
+      }
+      n++;
+      const got = d.px(x, y);
+      for (let c = 0; c < 4; c++) assert.ok(Math.abs(got[c]! - want[c]!) <= 1, `pixel ${x},${y}: ${got} vs ${want}`);
+    }
+  assert.ok(n > 40, `${n} covered pixels`);
+});

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dispatchCommand } from '../../src/adreno/sp/cli.js';
 import { readIr3Manifest, runIr3Dispatch } from '../../src/adreno/sp/dispatch.js';
-import { InputError } from '../../src/core/errors.js';
+import { InputError, UsageError } from '../../src/core/errors.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const EX = join(ROOT, 'examples/ir3-kernel');
@@ -85,4 +85,29 @@ end
   // A bad key value is one line naming it.
   writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(dir, 'k.json'), 'utf8')), samplers: [{ slot: 0, wrap: 'clamp' }] }));
   assert.throws(() => readIr3Manifest(join(dir, 'bad.json')), /samplers\[0\]\.wrap: must be one of/);
+});
+
+test('manifest keys: a misspelt key is an InputError with a "did you mean"; known keys stay quiet', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ir3-keys-'));
+  for (const f of ['sum.s', 'a.bin', 'o.expected.bin']) copyFileSync(join(EX, f), join(dir, f));
+  const m = JSON.parse(readFileSync(join(EX, 'sum.json'), 'utf8')) as Record<string, unknown>;
+  const bad = (name: string, patch: Record<string, unknown>, want: RegExp): void => {
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...m, ...patch }));
+    assert.throws(() => readIr3Manifest(join(dir, `${name}.json`)), (e: unknown) => e instanceof InputError && want.test(e.message), name);
+  };
+  bad('top', { groups: undefined, grups: [4, 1, 1] }, /\(top\): unknown key 'grups' \(did you mean 'groups'\?\)/);
+  bad('regs', { regs: { full: 4, halff: 0 } }, /regs: unknown key 'halff' \(did you mean 'half'\?\)/);
+  bad('buf', { buffers: { o: { kind: 'ssbo', type: 'u32', count: 256, ib: 0 } } }, /buffers\.o: unknown key 'ib'/);
+  bad('exp', { expect: { o: { file: 'o.expected.bin', ulps: 0 } } }, /expect\.o: unknown key 'ulps' \(did you mean 'ulp'\?\)/);
+  bad('far', { zzzzzzzz: 1 }, /unknown key 'zzzzzzzz'$/);
+  // The corpus README's informational keys (disasm, glsl, chip_id, grid, binding, ...) are accepted.
+  writeFileSync(join(dir, 'ok.json'), JSON.stringify({ ...m, disasm: 'x.txt', chip_id: 0, grid: [256, 1, 1], const_regions: [], uniforms: {}, regs: { ...(m['regs'] as object), mergedregs: true } }));
+  assert.equal(readIr3Manifest(join(dir, 'ok.json')).groups[0], 4);
+});
+
+test('adreno dispatch --seed parses through core/numbers (hex accepted, junk rejected)', () => {
+  const lines: string[] = [];
+  assert.equal(dispatchCommand({ seed: '0x10', order: 'random' }, [join(EX, 'sum.json')], (l) => lines.push(l)), 0, lines.join('\n'));
+  assert.throws(() => dispatchCommand({ seed: '1.5' }, [join(EX, 'sum.json')], () => {}), (e: unknown) => e instanceof UsageError && /--seed: '1\.5' is not an integer/.test(e.message));
+  assert.throws(() => dispatchCommand({ seed: '-1' }, [join(EX, 'sum.json')], () => {}), UsageError);
 });

@@ -30,7 +30,9 @@ function run(src: string, opts: { gpuId?: number; global?: boolean; over?: Parti
   opts.patch?.(words);
   if (opts.global) {
     const base = runIr3Dispatch(m, { words, check: false }).built.buffers.get('o')!.base;
-    m = { ...m, consts: new Uint32Array([base >>> 0, Math.floor(base / 2 ** 32), 0, 0]) };
+    const consts = new Uint32Array(Math.max(4, m.consts.length));
+    consts.set([base >>> 0, Math.floor(base / 2 ** 32)]);
+    m = { ...m, consts };
   }
   const r = runIr3Dispatch(m, { words });
   assert.deepEqual(r.diag.list.map((d) => d.id), []);
@@ -307,4 +309,146 @@ end
   };
   assert.deepEqual(body('(sy)'), ['adreno.ir3.sync-ss']);
   assert.deepEqual(body('(ss)'), []);
+});
+
+test('dsx / dsy (coarse) and dsxpp.1 / dsypp.1 (fine) difference within 2x2 quads of fibers 4k..4k+3', () => {
+  // r1.x = float(lane * lane) (not linear, so fine and coarse differ); results at o[2*lane].
+  const deriv = (op: string): Float32Array => new Float32Array(run(`mul.u24 r1.x, r0.x, r0.x
+shl.b r5.x, r0.x, 1
+(rpt5)nop
+cov.u32f32 r1.x, r1.x
+(rpt5)nop
+${op}
+(sy)stib.b.untyped.1d.u32.1.imm r3.x, r5.x, 0
+end
+`).buffer);
+  const v = (l: number): number => l * l;
+  // Fiber q+0 top-left, q+1 top-right, q+2 bottom-left, q+3 bottom-right.
+  const want: [string, (l: number) => number][] = [
+    ['dsx (f32)(x)r3.x, r1.x', (l) => v((l & ~3) + 1) - v(l & ~3)],
+    ['dsy (f32)(x)r3.x, r1.x', (l) => v((l & ~3) + 2) - v(l & ~3)],
+    ['dsxpp.1 (x)r3.x, r1.x', (l) => v(l | 1) - v(l & ~1)],
+    ['dsypp.1 (x)r3.x, r1.x', (l) => v(l | 2) - v(l & ~2)],
+  ];
+  for (const [op, f] of want) {
+    const o = deriv(op);
+    for (let l = 0; l < 64; l++) assert.equal(o[2 * l], f(l), `${op} lane ${l}`);
+  }
+});
+
+test('ldg.k copies SIZE vec4s of global memory (SRC1 + OFF bytes) into the const file at DST dwords', () => {
+  for (const gpuId of [630, 730]) {
+    // o[0..63] is zero-filled by the driver; the first pass writes 1000 + 7k to o[64 + k] through
+    // stib, then ldg.k reads o[64 + 4 ..] (OFF 16 bytes past o + 256) into c2.x.. (DST 8), and
+    // lane l stores c2.x + c3.w + l at o[l].
+    const o = run(`mov.u32u32 r2.x, c0.x
+mov.u32u32 r2.y, c0.y
+mul.u24 r3.x, r0.x, 7
+add.u r3.y, r0.x, 64
+(rpt5)nop
+add.u r3.x, r3.x, 1000
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r3.x, r3.y, 0
+add.u r2.x, r2.x, 256
+(rpt5)nop
+(sy)ldg.k.u32 c[8], g[r2.x+16], 2
+(rpt5)nop
+(sy)add.u r4.x, c2.x, c3.w
+(rpt5)nop
+add.u r4.x, r4.x, r0.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r4.x, r0.x, 0
+end
+`, { gpuId, global: true, over: { constlen: 4, consts: new Uint32Array(16) } });
+    const mem = (k: number): number => 1000 + 7 * k;
+    for (let l = 0; l < 64; l++) assert.equal(o[l], mem(4) + mem(4 + 7) + l, `gpu ${gpuId} lane ${l}`);
+  }
+});
+
+test('stsc (a730) copies HLSQ_SHARED_CONSTS_IMM entries SRC.. into the const file at DST dwords', () => {
+  const imm = Array.from({ length: 64 }, (_, k) => 5000 + k * 11);
+  // c2.x..c3.w = entries 4..11; c1.x = entry 40.
+  const words = assembleIr3(`mov.u32u32 r1.x, 40
+(rpt5)nop
+stsc.u32 c[8], 4, 8
+stsc.u32 c[4], 40, 1
+(rpt5)nop
+(sy)add.u r2.x, c2.x, c3.w
+(rpt5)nop
+add.u r2.x, r2.x, c1.x
+(rpt5)nop
+add.u r2.x, r2.x, r0.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r2.x, r0.x, 0
+end
+`, { gpuId: 730 });
+  const m = manifest({ gpuId: 730, constlen: 4, consts: new Uint32Array(16) });
+  const r = runIr3Dispatch(m, { words, state: (cs) => { imm.forEach((v, k) => cs.reg(`HLSQ_SHARED_CONSTS_IMM[${k}]`, v)); } });
+  assert.deepEqual(r.diag.list.map((d) => d.id), []);
+  const o = new Uint32Array(r.buffers.get('o')!.buffer.slice(0));
+  for (let l = 0; l < 64; l++) assert.equal(o[l], imm[4]! + imm[11]! + imm[40]! + l, `lane ${l}`);
+});
+
+test('resinfo (a3xx-style encoding): the IBO dimensions of g[imm] and g[register]', () => {
+  for (const gpuId of [630, 730]) {
+    // img: 8 x 6 u32 image at IBO 1; o: 128-element buffer at IBO 0 (r1.x = 0 names it).
+    const o = run(`mov.u32u32 r1.x, 0
+(rpt5)nop
+resinfo.u32.2d r2.x, g[1]
+resinfo.u32.1d r3.x, g[r1.x]
+(rpt5)nop
+(sy)mul.u24 r2.x, r2.x, 1000
+(rpt5)nop
+add.u r2.x, r2.x, r2.y
+(rpt5)nop
+add.u r2.x, r2.x, r3.x
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r2.x, r0.x, 0
+end
+`, { gpuId, over: { buffers: [{ name: 'o', kind: 'ssbo', type: 'u32', count: 128, ibo: 0 }, { name: 'img', kind: 'image', type: 'u32', count: 48, ibo: 1, width: 8 }] } });
+    for (let l = 0; l < 64; l++) assert.equal(o[l], 8 * 1000 + 6 + 128, `gpu ${gpuId} lane ${l}`);
+  }
+});
+
+test('wmm / wmm.accu: x * (y1 + y2 + y3 + y4), repeated 1 << (SRC3 / 32) times; accu adds but overwrites the first', () => {
+  // x = (l, l+1, l+2, l+3) and y = (1, 2, 3, l) as f32 (exact), DST r4.x.. ; o[2l] = r4.x,
+  // o[2l+1] = the last register written (r5.w with SRC3 = 32: 8 registers).
+  const prog = (op: string, pre = ''): Float32Array => new Float32Array(run(`cov.u32f32 r1.x, r0.x
+add.u r6.x, r0.x, 1
+add.u r6.y, r0.x, 2
+add.u r6.z, r0.x, 3
+mov.u32u32 r3.x, 1
+mov.u32u32 r3.y, 2
+mov.u32u32 r3.z, 3
+(rpt5)nop
+cov.u32f32 r1.y, r6.x
+cov.u32f32 r1.z, r6.y
+cov.u32f32 r1.w, r6.z
+cov.u32f32 r2.x, r3.x
+cov.u32f32 r2.y, r3.y
+cov.u32f32 r2.z, r3.z
+cov.u32f32 r2.w, r0.x
+${pre}
+(rpt5)nop
+${op}
+shl.b r7.x, r0.x, 1
+(rpt5)nop
+add.u r7.y, r7.x, 1
+(rpt5)nop
+stib.b.untyped.1d.u32.1.imm r4.x, r7.x, 0
+stib.b.untyped.1d.u32.1.imm r5.w, r7.y, 0
+end
+`, { over: { fullRegs: 8 } }).buffer);
+  const ys = (l: number): number => 1 + 2 + 3 + l;
+  const set = (v: number): string => `mov.u32u32 r6.w, ${v}\n(rpt5)nop\ncov.u32f32 r4.x, r6.w\ncov.u32f32 r5.w, r6.w`;
+  const plain = prog('wmm r4.x, r1.x, r2.x, 32');
+  const accu = prog('wmm.accu r4.x, r1.x, r2.x, 32', set(100));
+  const once = prog('wmm r4.x, r1.x, r2.x, 0', set(7));
+  for (let l = 0; l < 64; l++) {
+    assert.equal(plain[2 * l], l * ys(l), `wmm lane ${l} r4.x`);
+    assert.equal(plain[2 * l + 1], (l + 3) * ys(l), `wmm lane ${l} r5.w (second copy)`);
+    assert.equal(accu[2 * l], l * ys(l), `wmm.accu lane ${l}: the first register is overwritten`);
+    assert.equal(accu[2 * l + 1], (l + 3) * ys(l) + 100, `wmm.accu lane ${l}: r5.w accumulates`);
+    assert.equal(once[2 * l + 1], 7, `SRC3 = 0 writes one copy: r5.w untouched (lane ${l})`);
+  }
 });

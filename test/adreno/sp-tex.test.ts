@@ -687,3 +687,31 @@ test('NaN coordinates and a NaN LOD read as 0 (no fault, no endless mip walk)', 
   });
   for (let l = 0; l < 64; l++) assert.equal(new Float32Array(o.buffer, l * 16, 1)[0], (l % 3 ? 0 : 2) * 10 + (l % 2 ? 0 : 3), `lane ${l}`);
 });
+
+test('getlod: log2 of the quad\'s coordinate derivatives in texels, 8-bit fixed point (x clamped, y not)', () => {
+  const W = 16, H = 8;
+  const input = new Uint32Array(512);
+  // Quad q spans a[q] texels per pixel in x and b[q] in y (fibers 4q+0/1 top row, 4q+2/3 bottom).
+  const a = (q: number): number => 0.3 + q * 0.7;
+  const b = (q: number): number => (q % 3) * 0.9 + 0.1;
+  for (let l = 0; l < 64; l++) {
+    const q = l >> 2;
+    input[l * 8] = f2u((0.1 + (l & 1) * a(q)) / W);
+    input[l * 8 + 1] = f2u((0.2 + ((l >> 1) & 1) * b(q)) / H);
+  }
+  const o = run(630, 'getlod (u32)(xy)r3.x, r1.x, s#0, t#0', input, {
+    blobs: [new Uint8Array(64 * H * 2)],
+    tex: ([base]) => [texDesc('a6xx', base!, { fmt: 'FMT6_32_FLOAT', width: W, height: H, pitch: 64, levels: 5 })],
+    samp: [sampDesc('a6xx', { min: 'LINEAR', maxLod: 4 })],
+  });
+  const i32 = new Int32Array(o.buffer);
+  for (let l = 0; l < 64; l++) {
+    const q = l >> 2;
+    // The coordinates went through f32: take the differences the shader sees.
+    const du = (Math.fround((0.1 + a(q)) / W) - Math.fround(0.1 / W)) * W;
+    const dv = (Math.fround((0.2 + b(q)) / H) - Math.fround(0.2 / H)) * H;
+    const lambda = Math.log2(Math.max(Math.abs(du), Math.abs(dv)));
+    assert.equal(i32[l * 4 + 1], Math.round(lambda * 256), `lane ${l} y (lambda ${lambda})`);
+    assert.equal(i32[l * 4], Math.round(Math.min(Math.max(lambda, 0), 4) * 256), `lane ${l} x`);
+  }
+});

@@ -269,6 +269,7 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     fullRegs: field(cp, regs, 'SP_CS_CTRL_REG0', 'FULLREGFOOTPRINT'),
     halfRegs: field(cp, regs, 'SP_CS_CTRL_REG0', 'HALFREGFOOTPRINT'),
     sharedSize: (field(cp, regs, 'SP_CS_UNKNOWN_A9B1', 'SHARED_SIZE') + 1) * 1024,
+    ...(cp.gen === 'a7xx' ? { sharedConsts: Uint32Array.from({ length: 64 }, (_, k) => cp.readReg(regs.reg('HLSQ_SHARED_CONSTS_IMM[0]') + k)) } : {}),
   };
   try {
     const res = runCompute({ ...job, consts: job.consts.slice() }, cp.diag, cp.computeOptions);

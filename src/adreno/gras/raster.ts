@@ -152,9 +152,12 @@ function topLeft(a: ScreenVertex, b: ScreenVertex): boolean {
 /**
  * Rasterize a window-space triangle into fragments (row-major order) inside `clip`, testing
  * `samples` sample positions per pixel. The triangle may be in either orientation; the
- * barycentrics always refer to the vertices in the order given.
+ * barycentrics always refer to the vertices in the order given. With `quads`, the fragments come
+ * as 2x2 quads (quad-row-major; in each quad top-left, top-right, bottom-left, bottom-right, the
+ * fiber order of the SP's quads): a pixel of a touched quad the triangle does not cover is a
+ * helper (mask 0) with its barycentrics extrapolated at its centre, for derivatives only.
  */
-export function rasterTriangle(v0: ScreenVertex, v1: ScreenVertex, v2: ScreenVertex, clip: Rect, samples: readonly (readonly [number, number])[], front: boolean): Fragment[] {
+export function rasterTriangle(v0: ScreenVertex, v1: ScreenVertex, v2: ScreenVertex, clip: Rect, samples: readonly (readonly [number, number])[], front: boolean, quads = false): Fragment[] {
   const area2 = signedArea2(v0, v1, v2);
   if (area2 === 0) return [];
   // Orient so that the interior is positive; keep the original vertex numbering for weights.
@@ -203,13 +206,34 @@ export function rasterTriangle(v0: ScreenVertex, v1: ScreenVertex, v2: ScreenVer
         const l = weights((x + 0.5 + samples[s]![0]) * S, (y + 0.5 + samples[s]![1]) * S);
         z[s] = l[0] * v0.z + l[1] * v1.z + l[2] * v2.z;
       }
-      const lin = weights((x + 0.5) * S, (y + 0.5) * S);
-      const p0 = lin[0] * v0.invW, p1 = lin[1] * v1.invW, p2 = lin[2] * v2.invW;
-      const ps = p0 + p1 + p2;
-      out.push({ x, y, mask, linear: lin, persp: [p0 / ps, p1 / ps, p2 / ps], z, zCenter: Math.fround(lin[0] * v0.z + lin[1] * v1.z + lin[2] * v2.z), front });
+      out.push(centre(x, y, mask, z));
     }
   }
-  return out;
+  if (!quads) return out;
+  const byQuad = new Map<number, Fragment[]>();
+  const key = (qx: number, qy: number): number => (qy + 0x8000) * 0x10000 + (qx + 0x8000);
+  for (const f of out) {
+    const k = key(f.x >> 1, f.y >> 1);
+    let q = byQuad.get(k);
+    if (!q) byQuad.set(k, (q = []));
+    q.push(f);
+  }
+  const res: Fragment[] = [];
+  for (const q of [...byQuad.values()].sort((p, r) => (p[0]!.y >> 1) - (r[0]!.y >> 1) || (p[0]!.x >> 1) - (r[0]!.x >> 1))) {
+    const qx = q[0]!.x & ~1, qy = q[0]!.y & ~1;
+    for (let k = 0; k < 4; k++) {
+      const x = qx + (k & 1), y = qy + (k >> 1);
+      res.push(q.find((f) => f.x === x && f.y === y) ?? centre(x, y, 0, new Float32Array(samples.length)));
+    }
+  }
+  return res;
+
+  function centre(x: number, y: number, mask: number, z: Float32Array): Fragment {
+    const lin = weights((x + 0.5) * S, (y + 0.5) * S);
+    const p0 = lin[0] * v0.invW, p1 = lin[1] * v1.invW, p2 = lin[2] * v2.invW;
+    const ps = p0 + p1 + p2;
+    return { x, y, mask, linear: lin, persp: [p0 / ps, p1 / ps, p2 / ps], z, zCenter: Math.fround(lin[0] * v0.z + lin[1] * v1.z + lin[2] * v2.z), front };
+  }
 }
 
 /** The intersection of inclusive rectangles. */

@@ -159,19 +159,38 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   // GRAS: fragments of every triangle, in order.
   let frags: { f: Fragment; t: Tri }[] = [];
   let afterLrz: (() => void) | undefined;
-  for (const t of tris) for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front)) frags.push({ f, t });
-  res.fragments = frags.length;
+  // Quads of 2x2 pixels (helpers, mask 0, fill uncovered pixels) so FS derivatives see neighbours.
+  const quads = !!job.fs;
+  for (const t of tris) for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front, quads)) frags.push({ f, t });
+  res.fragments = frags.reduce((n, { f }) => n + (f.mask ? 1 : 0), 0);
   if (job.lrz) {
     const lrz = job.lrz;
-    const all = frags;
-    frags = frags.filter(({ f }) => {
+    let killed = 0;
+    const pass = ({ f }: { f: Fragment }): boolean => {
       let lo = Infinity, hi = -Infinity;
       for (let s = 0; s < f.z.length; s++) if ((f.mask >> s) & 1) { lo = Math.min(lo, f.z[s]!); hi = Math.max(hi, f.z[s]!); }
       return lo > hi || lrz.test(f.x, f.y, lo, hi);
-    });
-    res.lrzKilled = all.length - frags.length;
-    const kept = frags;
-    afterLrz = (): void => lrz.after(kept.map(({ f }) => f));
+    };
+    if (!quads) {
+      const n = frags.length;
+      frags = frags.filter(pass);
+      killed = n - frags.length;
+    } else {
+      // A rejected pixel stays in its quad as a helper (mask 0); a quad left with only helpers goes.
+      const kept: { f: Fragment; t: Tri }[] = [];
+      for (let q = 0; q < frags.length; q += 4) {
+        const quad = frags.slice(q, q + 4).map((e) => {
+          if (e.f.mask === 0 || pass(e)) return e;
+          killed++;
+          return { f: { ...e.f, mask: 0 }, t: e.t };
+        });
+        if (quad.some((e) => e.f.mask !== 0)) kept.push(...quad);
+      }
+      frags = kept;
+    }
+    res.lrzKilled = killed;
+    const survivors = frags.filter(({ f }) => f.mask !== 0).map(({ f }) => f);
+    afterLrz = (): void => lrz.after(survivors);
   }
   if (!job.fs || frags.length === 0) {
     afterLrz?.();
@@ -182,6 +201,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   const out = runFragmentShader(job.fs, job.fsPreload, lanes, job.fsOutputs, (loc) => ((dis[loc >> 5]! >>> (loc & 31)) & 1) === 1, diag, res.fs, { waveSize: job.fsWave });
   frags.forEach(({ f }, k) => {
     const o = out[k]!;
+    if (!f.mask) return; // a helper: runs for its quad's derivatives, writes nothing
     if (o.killed) {
       res.killed++;
       return;

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { intOption } from '../../core/numbers.js';
 import { Diagnostics, StrictStop } from '../../core/diagnostics.js';
 import { checkIr3, readIr3Manifest, runIr3Dispatch } from './dispatch.js';
 import { dispatchRd } from './driver.js';
@@ -9,8 +10,7 @@ import { dispatchRd } from './driver.js';
 export function dispatchCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
   const file = rest[0];
   if (!file) throw new UsageError('adreno dispatch: missing manifest (.json)');
-  const seed = values['seed'] === undefined ? 1 : Number(values['seed']);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got '${String(values['seed'])}'`);
+  const seed = intOption(values['seed'], 'adreno dispatch: --seed', { max: 0xffffffff }) ?? 1;
   const order = values['order'] === undefined ? 'inorder' : String(values['order']);
   if (order !== 'inorder' && order !== 'random') throw new UsageError(`--order must be inorder or random, got '${order}'`);
   const m = readIr3Manifest(file);

@@ -36,6 +36,8 @@ export interface ComputeJob {
   readonly halfRegs: number;
   /** Shared (local) memory bytes per work-group. */
   readonly sharedSize: number;
+  /** a7xx HLSQ_SHARED_CONSTS_IMM (64 dwords), read by stsc. */
+  readonly sharedConsts?: Uint32Array;
 }
 
 export interface ComputeOptions {
@@ -66,6 +68,7 @@ export function runCompute(job: ComputeJob, diag: Diagnostics, opts: ComputeOpti
     ubo: job.ubo,
     mem: job.mem,
     textures: job.textures,
+    sharedConsts: job.sharedConsts,
     shared: new DataView(new ArrayBuffer(Math.max(job.sharedSize, 0))),
     diag,
     maxReg: job.fullRegs,

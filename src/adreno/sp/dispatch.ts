@@ -13,6 +13,7 @@ import { dirname, resolve } from 'node:path';
 import { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
 import { parseJsonText } from '../../core/json.js';
+import { unknownKeyMessage } from '../../core/keys.js';
 import { ELEM, compareBuffers, type ElemType } from '../../core/elements.js';
 import { gpuIdOf } from '../ir3/isa.js';
 import { assembleIr3 } from '../ir3/asm.js';
@@ -39,6 +40,25 @@ export function regComp(s: unknown, field: string): number {
   return parseInt(m[1]!, 10) * 4 + 'xyzw'.indexOf(m[2]!);
 }
 
+/**
+ * The keys each manifest object may carry: the ones this reader uses, plus the corpus README's
+ * informational ones (disasm, glsl, chip_id, grid, const_regions, uniforms, binding, ...).
+ */
+const KEYS = {
+  top: ['shader', 'disasm', 'meta', 'glsl', 'gpu', 'gpu_id', 'chip_id', 'block', 'groups', 'grid', 'wave_size', 'regs', 'shared_size', 'constlen', 'consts', 'const_regions', 'uniforms', 'buffers', 'textures', 'samplers', 'outputs', 'expect'],
+  regs: ['full', 'half', 'mergedregs', 'local_invocation_id', 'workgroup_id'],
+  buffer: ['kind', 'binding', 'type', 'count', 'ibo', 'ubo_index', 'tex', 'width', 'height', 'format', 'layout', 'file'],
+  expect: ['file', 'ulp', 'abs'],
+  texture: ['slot', 'format', 'type', 'width', 'height', 'depth', 'layout', 'file'],
+  sampler: ['slot', 'filter', 'wrap', 'unnorm', 'border'],
+} as const;
+
+/** Reject a key of `o` not in `allowed`, naming the closest allowed one. */
+function knownKeys(o: Record<string, unknown>, allowed: readonly string[], field: string): void {
+  const msg = unknownKeyMessage(o, allowed);
+  if (msg) fail(field, msg);
+}
+
 const vec3 = (v: unknown, field: string): [number, number, number] => {
   if (!Array.isArray(v) || v.length < 1 || v.length > 3 || !v.every((x) => Number.isInteger(x) && x >= 1)) fail(field, 'must be 1 to 3 positive integers');
   return [v[0], v[1] ?? 1, v[2] ?? 1];
@@ -52,6 +72,7 @@ export function readIr3Manifest(path: string): Ir3Manifest {
     throw new InputError(`ir3 manifest: ${path}: ${(e as Error).message}`);
   }
   if (!isObj(raw)) fail('(top)', 'must be an object');
+  knownKeys(raw, KEYS.top, '(top)');
   const dir = dirname(resolve(path));
   if (typeof raw['shader'] !== 'string') fail('shader', 'must be a path');
   // a7xx manifests carry gpu_id 0 (they are identified by chip_id); then the name decides.
@@ -61,6 +82,7 @@ export function readIr3Manifest(path: string): Ir3Manifest {
   // constlen (enough vec4s for `consts`).
   const regs = raw['regs'] ?? {};
   if (!isObj(regs)) fail('regs', 'must be an object');
+  knownKeys(regs, KEYS.regs, 'regs');
   const constlen = raw['constlen'] ?? Math.ceil((Array.isArray(raw['consts']) ? raw['consts'].length : 0) / 4);
   if (typeof constlen !== 'number' || constlen < 0) fail('constlen', 'must be a non-negative number');
   const consts = new Uint32Array(constlen * 4);
@@ -77,6 +99,7 @@ export function readIr3Manifest(path: string): Ir3Manifest {
   if (!isObj(rb)) fail('buffers', 'must be an object');
   for (const [name, b] of Object.entries(rb)) {
     if (!isObj(b)) fail(`buffers.${name}`, 'must be an object');
+    knownKeys(b, KEYS.buffer, `buffers.${name}`);
     const kind = b['kind'];
     if (kind !== 'ssbo' && kind !== 'ubo' && kind !== 'image') fail(`buffers.${name}.kind`, 'must be ssbo, ubo or image');
     let type = String(b['type'] ?? 'u32');
@@ -105,6 +128,7 @@ export function readIr3Manifest(path: string): Ir3Manifest {
   if (!isObj(re)) fail('expect', 'must be an object');
   for (const [name, e] of Object.entries(re)) {
     if (!isObj(e) || typeof e['file'] !== 'string') fail(`expect.${name}`, 'must be {file, ulp, abs?}');
+    knownKeys(e, KEYS.expect, `expect.${name}`);
     expect[name] = { file: resolve(dir, e['file']), ulp: Number(e['ulp'] ?? 0), ...(typeof e['abs'] === 'number' ? { abs: e['abs'] } : {}) };
   }
   return {
@@ -152,6 +176,7 @@ function readTextures(v: unknown, dir: string, bufs: readonly Ir3Buffer[]): Ir3T
   return v.map((t, k) => {
     const f = `textures[${k}]`;
     if (!isObj(t)) fail(f, 'must be an object');
+    knownKeys(t, KEYS.texture, f);
     const format = String(t['format'] ?? '');
     if (!texFormatBytes(format)) fail(`${f}.format`, `${JSON.stringify(format)} is not a texture format the SP reads (FMT6_* UNORM/SNORM/UINT/SINT/FLOAT)`);
     const type = String(t['type'] ?? '2d');
@@ -182,6 +207,7 @@ function readSamplers(v: unknown): Ir3Sampler[] {
   return v.map((s, k) => {
     const f = `samplers[${k}]`;
     if (!isObj(s)) fail(f, 'must be an object');
+    knownKeys(s, KEYS.sampler, f);
     const filter = String(s['filter'] ?? 'nearest');
     if (filter !== 'nearest' && filter !== 'linear') fail(`${f}.filter`, 'must be nearest or linear');
     const wrap = String(s['wrap'] ?? 'clamp_to_edge');

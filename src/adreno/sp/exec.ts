@@ -25,6 +25,8 @@ export interface SpContext {
   readonly mem?: Memory | undefined;
   /** UBOs by ir3 UBO index (GL binding + 1), for ldc (UBO ranges not pushed to consts). */
   readonly ubo: (DataView | undefined)[];
+  /** a7xx HLSQ_SHARED_CONSTS_IMM[0..63] (dwords) for stsc; absent: zeros. */
+  readonly sharedConsts?: Uint32Array | undefined;
   /** Shared (local) memory of the work-group being run. */
   shared: DataView;
   readonly diag: Diagnostics | undefined;
@@ -648,6 +650,60 @@ function resinfo(w: Wave, i: Instr, c: SpContext): void {
   }
 }
 
+/**
+ * resinfo (the a3xx-style cat6 encoding, still decoded on a6xx/a7xx): DST.. = the first D
+ * dimensions of IBO g[SSBO] (an immediate slot or a register), as resinfo.b reports them.
+ */
+function resinfoA3(w: Wave, i: Instr, c: SpContext): void {
+  const n = Math.max(1, fnum(i, 'D'));
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    const slot = fnum(i, 'SSBO_IM') ? fnum(i, 'SSBO.IMMED') : rdReg(w, fnum(i, 'SSBO.GPR') * 4 + fnum(i, 'SSBO.SWIZ'), false, l);
+    const b = c.ibo[slot];
+    if (!b) throw new InputError(`ir3: ${i.name} at pc ${i.pc} uses IBO slot ${slot}, which the dispatch does not bind`);
+    const dims = [b.width ?? b.data.byteLength / 4, b.height ?? 1, b.depth ?? 1];
+    for (let k = 0; k < n; k++) wr(w, i.dst, l, k, dims[k]!);
+  }
+}
+
+/**
+ * wmm / wmm.accu (the isaspec doc): SRC1 = x1..x4 and SRC2 = y1..y4 (four consecutive registers
+ * each, half unless FULL, (neg) each); result = x_j * (y1 + y2 + y3 + y4), written from DST
+ * repeated 1 << (SRC3 / 32) times. wmm.accu adds the result to DST, except that DST's first
+ * register is overwritten. Float arithmetic in the source precision (f16 rounded per step when
+ * half; the hardware's internal precision is not documented), stored by DST's width.
+ */
+function wmm(accu: boolean): Handler {
+  return (w, i) => {
+    const [s1, s2, s3] = i.src as [Operand, Operand, Operand];
+    const half = s1.half;
+    const rnd = (x: number): number => (half ? f16ToF32(f32ToF16(x)) : Math.fround(x));
+    const get = (o: Operand, k: number, l: number, neg: boolean): number => {
+      const b = rdReg(w, o.n + k, o.half, l);
+      const x = o.half ? f16ToF32(b) : bitsToF(b);
+      return neg ? -x : x;
+    };
+    const reps = 1 << Math.floor(s3.imm / 32);
+    const n1 = fnum(i, 'SRC1_NEG') !== 0;
+    const n2 = fnum(i, 'SRC2_NEG') !== 0;
+    const d = i.dst;
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      let ys = 0;
+      for (let k = 0; k < 4; k++) ys = rnd(ys + get(s2, k, l, n2));
+      const res = [0, 1, 2, 3].map((k) => rnd(get(s1, k, l, n1) * ys));
+      for (let r = 0; r < reps * 4; r++) {
+        let v = res[r & 3]!;
+        if (accu && r > 0) {
+          const b = rdReg(w, d.n + r, d.half, l);
+          v = (d.half ? (x: number) => f16ToF32(f32ToF16(x)) : Math.fround)(v + (d.half ? f16ToF32(b) : bitsToF(b)));
+        }
+        wr(w, d, l, r, d.half ? f32ToF16(v) : fToBits(v));
+      }
+    }
+  };
+}
+
 /** getfiberid: the fiber's index in its wave; getwid: the wave's id; getspid: the SP (one here). */
 function getId(which: 'fiber' | 'wave' | 'sp'): Handler {
   return (w, i) => {
@@ -729,6 +785,37 @@ function ldck(w: Wave, i: Instr, c: SpContext): void {
     const p = src + 4 * k;
     if (dst + k >= 0 && dst + k < c.consts.length) c.consts[dst + k] = u && p + 4 <= u.byteLength ? u.getUint32(p, true) : 0;
   }
+}
+
+/**
+ * ldg.k c[DST], g[SRC1 + OFF], SIZE: SIZE vec4s of global memory from the 64-bit address SRC1
+ * plus OFF bytes into the const file from component DST (plus a1.x in the relative form), as
+ * Mesa's ir3 uses it to copy a UBO range into consts (one vec4 per 16 bytes, the const offset
+ * in dwords). A scalar load: the first active fiber's address.
+ */
+function ldgk(w: Wave, i: Instr, c: SpContext): void {
+  const l = w.active.indexOf(1);
+  if (l < 0) return;
+  const mem = memOf(i, c);
+  const a = gBase(w, i, c, l) + fnum(i, 'OFF');
+  const rel = i.f['DST'] === '#const-dst-a1';
+  const dst = fnum(i, 'DST.OFFSET') + (rel ? w.regs[(A0 + 1) * w.lanes + l]! | 0 : 0);
+  const n = fnum(i, 'SIZE') * 4;
+  for (let k = 0; k < n; k++) if (dst + k >= 0 && dst + k < c.consts.length) c.consts[dst + k] = mem.read32(a + 4 * k);
+}
+
+/**
+ * stsc c[DST], SRC, SIZE (a7xx): SIZE dwords of HLSQ_SHARED_CONSTS_IMM from entry SRC (an
+ * immediate, or a register's value in the first active fiber) into the const file from
+ * component DST (the isaspec doc). Entries past the 64 of the array read 0.
+ */
+function stsc(w: Wave, i: Instr, c: SpContext): void {
+  const l = w.active.indexOf(1);
+  if (l < 0) return;
+  const src = fnum(i, 'SRC_IM') ? fnum(i, 'SRC.IMMED') : rdReg(w, fnum(i, 'SRC.GPR') * 4 + fnum(i, 'SRC.SWIZ'), false, l);
+  const dst = fnum(i, 'DST');
+  const n = fnum(i, 'SIZE');
+  for (let k = 0; k < n; k++) if (dst + k < c.consts.length) c.consts[dst + k] = c.sharedConsts?.[src + k] ?? 0;
 }
 
 function stc(w: Wave, i: Instr, c: SpContext): void {
@@ -966,6 +1053,9 @@ const HANDLERS: Record<string, Handler> = {
   stg,
   'stg.a': stg,
   'resinfo.b': resinfo,
+  resinfo: resinfoA3,
+  wmm: wmm(false),
+  'wmm.accu': wmm(true),
   ...TEX_HANDLERS,
   getfiberid: getId('fiber'),
   getwid: getId('wave'),
@@ -973,6 +1063,8 @@ const HANDLERS: Record<string, Handler> = {
   ldlw: ldMem(false),
   stlw: stMem(false),
   'ldc.k': ldck,
+  'ldg.k': ldgk,
+  stsc,
   // Cache maintenance and sleep: the model's memory is coherent and untimed, so they change nothing.
   dccln: () => {},
   dcinv: () => {},

@@ -813,6 +813,72 @@ function getinfo(w: Wave, i: Instr, c: TexContext): void {
   });
 }
 
+/**
+ * Screen-space derivatives over quads: fibers 4k..4k+3 are one 2x2 quad, 4k+0 top-left,
+ * 4k+1 top-right, 4k+2 bottom-left, 4k+3 bottom-right (x is bit 0 of the fiber, y bit 1: the
+ * layout of quad_shuffle.horz / .vert, which swap fiber ^ 1 / ^ 2). Fine (dsxpp.1 / dsypp.1):
+ * each fiber differences its own row (column). Coarse (dsx / dsy): the whole quad gets the top
+ * row's (left column's) difference. SRC1 components follow WRMASK; f16 or f32 by the operand
+ * widths. Inactive or helper fibers of the quad still provide their SRC1 values.
+ */
+function deriv(axis: 1 | 2, fine: boolean): (w: Wave, i: Instr, c: TexContext) => void {
+  return (w, i) => {
+    const mask = fnum(i, 'WRMASK') || 1;
+    const s = i.src[0]!;
+    const out: number[][] = [];
+    for (let l = 0; l < w.lanes; l++) {
+      if (!w.active[l]) continue;
+      const lo = fine ? l & ~axis : l & ~3;
+      const hi = lo | axis;
+      const v: number[] = [0, 0, 0, 0];
+      for (let k = 0; k < 4; k++) {
+        if (!(mask & (1 << k))) continue;
+        const a = rdReg(w, s.n + k, s.half, lo);
+        const b = rdReg(w, s.n + k, s.half, hi);
+        v[k] = s.half ? f16ToF32(b) - f16ToF32(a) : Math.fround(bitsToF(b) - bitsToF(a));
+      }
+      out[l] = v;
+    }
+    // Results are written after every fiber read its quad (DST may overlap SRC1).
+    for (let l = 0; l < w.lanes; l++) if (out[l]) writeResult(w, i, l, out[l]!, false);
+  };
+}
+
+/**
+ * getlod: the LOD an implicit-LOD sam would compute, from SRC1's coordinates (2, or 3 with .3d)
+ * differenced across the fiber's quad (coarse, as dsx / dsy) and scaled by the level-0 size
+ * (unless unnormalized): lambda = log2(max(|d/dx|, |d/dy|)) + the sampler's LOD bias. DST.x is
+ * lambda clamped to [MIN_LOD, min(MAX_LOD, levels - 1)] (the level accessed), DST.y lambda
+ * unclamped; both signed fixed point with 8 fraction bits (Mesa's ir3 converts them with cov.s32f32
+ * and a multiply by 1/256), rounded to nearest. Rounding and the unclamped range for zero
+ * derivatives (-infinity: the most negative 32-bit value) are not documented; this is a choice.
+ */
+function getlod(w: Wave, i: Instr, c: TexContext): void {
+  const cache = new Map<string, Bound>();
+  const nc = fnum(i, '3D') !== 0 ? 3 : 2;
+  const fixed = (x: number): number => (Number.isNaN(x) ? 0 : Math.min(Math.max(Math.round(x * 256), -(2 ** 31)), 2 ** 31 - 1) | 0);
+  for (let l = 0; l < w.lanes; l++) {
+    if (!w.active[l]) continue;
+    const b = bound(w, i, c, l, cache, true);
+    const t = b.tex;
+    const s = b.samp!;
+    const q = l & ~3;
+    const size = [t.width, t.height, t.depth];
+    let rho = 0;
+    for (const d of [1, 2]) {
+      let sum = 0;
+      for (let e = 0; e < nc; e++) {
+        const g = (srcF(w, i, 0, e, q + d) - srcF(w, i, 0, e, q)) * (s.unnorm ? 1 : size[e]!);
+        sum += g * g;
+      }
+      rho = Math.max(rho, Math.sqrt(sum));
+    }
+    const lambda = Math.log2(rho) + s.lodBias;
+    const clamped = Math.min(Math.max(lambda, s.minLod), Math.min(s.maxLod, t.levels - 1));
+    writeResult(w, i, l, [fixed(clamped), fixed(lambda), 0, 0], true);
+  }
+}
+
 /** The cat5 handlers by isaspec leaf name. */
 export const TEX_HANDLERS: Record<string, (w: Wave, i: Instr, c: TexContext) => void> = {
   sam: sam('none'),
@@ -829,4 +895,9 @@ export const TEX_HANDLERS: Record<string, (w: Wave, i: Instr, c: TexContext) => 
   getsize,
   getbuf,
   getinfo,
+  getlod,
+  dsx: deriv(1, false),
+  dsy: deriv(2, false),
+  'dsxpp.1': deriv(1, true),
+  'dsypp.1': deriv(2, true),
 };
