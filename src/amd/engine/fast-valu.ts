@@ -23,6 +23,7 @@ import { roundF32 } from '../../core/float.js';
 import { mulhiU32, popcnt } from '../exec/salu.js';
 import { INT_OPS } from '../exec/valu-int.js';
 import { CMP_OPS } from '../exec/valu-cmp-ops.js';
+import { F32_OPS } from '../exec/valu-f32.js';
 import { compile, fastDefine } from './fast-registry.js';
 
 type SrcType = 'b32' | 'f32' | 'b64';
@@ -65,17 +66,11 @@ const def = (name: string, d: Def): void => void defs.set(name, d);
 // VOP3 clamp, which the fast forms never take.
 for (const [name, op] of INT_OPS) def(name, { srcs: op.srcs, kind: op.kind, ...(op.cin ? { cin: true } : {}), ...(op.cout ? { cout: true } : {}), body: op.body });
 
-// ---- f32 arithmetic: x exact-or-rounded-to-double, e the two-sum remainder (ignored when x is infinite)
-const twoSum = (p: string, q: string) => `{ const p_ = ${p}, q_ = ${q}; x = p_ + q_; const bb = x - p_; e = (p_ - (x - bb)) + (q_ - bb); }`;
-def('v_add_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, b!.f) });
-def('v_sub_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, `-${b!.f}`) });
-def('v_subrev_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(b!.f, `-${a!.f}`) });
-def('v_mul_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => `x = ${a!.f} * ${b!.f};` });
-const fma = ([a, b, c]: readonly Ex[]) => twoSum(`${a!.f} * ${b!.f}`, c!.f);
-def('v_fma_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', body: fma });
-def('v_fmac_f32', { srcs: ['f32', 'f32'], kind: 'f32', accum: true, body: fma });
-def('v_fmamk_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'mk', body: fma });
-def('v_fmaak_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'ak', body: fma });
+// ---- f32 arithmetic and conversions: the one description both tiers read (exec/valu-f32.ts); an
+// integer result from f32 sources keeps the f32 MODE check (input flush).
+for (const [name, op] of F32_OPS) {
+  def(name, { srcs: op.srcs, kind: op.kind, ...(op.kind === 'i32' ? { fcvt: true } : {}), ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: op.remap } : {}), body: op.body });
+}
 
 // ---- f32 min/max (valu-float.ts minmax): a NaN source goes back to the reference (IEEE_MODE sNaN
 // quieting, NaN payloads); -0 < +0; the result is one source's bits (no output flush).
@@ -87,13 +82,6 @@ def('v_min_f32', {
   srcs: ['f32', 'f32'], kind: 'sel',
   body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; if (p !== p || q !== q) { nan = 1; break; } r = p < q ? ${a!.u} : p > q ? ${b!.u} : p === 0 && ${a!.u} !== 0x80000000 ? ${b!.u} : ${a!.u}; }`,
 });
-
-// ---- conversions (valu-cvt.ts): integer -> f32 rounds once (to nearest even under the f32 MODE
-// check); f32 -> integer truncates and saturates, NaN -> 0.
-def('v_cvt_f32_u32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u};` });
-def('v_cvt_f32_i32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u} | 0;` });
-def('v_cvt_u32_f32', { srcs: ['f32'], kind: 'i32', fcvt: true, body: ([a]) => `{ const p = ${a!.f}; r = p !== p ? 0 : p <= 0 ? 0 : p >= 4294967295 ? 4294967295 : Math.trunc(p); }` });
-def('v_cvt_i32_f32', { srcs: ['f32'], kind: 'i32', fcvt: true, body: ([a]) => `{ const p = ${a!.f}; r = p !== p ? 0 : p <= -2147483648 ? -2147483648 : p >= 2147483647 ? 2147483647 : Math.trunc(p); }` });
 
 // ---- compares: the one description both tiers read (exec/valu-cmp-ops.ts), for the source types
 // the fast forms bind (32/64-bit integers, f32); f32 compares read MODE's input denormal flush.
