@@ -22,6 +22,8 @@ import { valuOperands } from '../exec/valu-core.js';
 import { roundF32 } from '../../core/float.js';
 import { mulhiU32, popcnt } from '../exec/salu.js';
 import { INT_OPS } from '../exec/valu-int.js';
+import { CMP_OPS } from '../exec/valu-cmp-ops.js';
+import { F32_OPS } from '../exec/valu-f32.js';
 import { compile, fastDefine } from './fast-registry.js';
 
 type SrcType = 'b32' | 'f32' | 'b64';
@@ -64,17 +66,11 @@ const def = (name: string, d: Def): void => void defs.set(name, d);
 // VOP3 clamp, which the fast forms never take.
 for (const [name, op] of INT_OPS) def(name, { srcs: op.srcs, kind: op.kind, ...(op.cin ? { cin: true } : {}), ...(op.cout ? { cout: true } : {}), body: op.body });
 
-// ---- f32 arithmetic: x exact-or-rounded-to-double, e the two-sum remainder (ignored when x is infinite)
-const twoSum = (p: string, q: string) => `{ const p_ = ${p}, q_ = ${q}; x = p_ + q_; const bb = x - p_; e = (p_ - (x - bb)) + (q_ - bb); }`;
-def('v_add_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, b!.f) });
-def('v_sub_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, `-${b!.f}`) });
-def('v_subrev_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(b!.f, `-${a!.f}`) });
-def('v_mul_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => `x = ${a!.f} * ${b!.f};` });
-const fma = ([a, b, c]: readonly Ex[]) => twoSum(`${a!.f} * ${b!.f}`, c!.f);
-def('v_fma_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', body: fma });
-def('v_fmac_f32', { srcs: ['f32', 'f32'], kind: 'f32', accum: true, body: fma });
-def('v_fmamk_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'mk', body: fma });
-def('v_fmaak_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'ak', body: fma });
+// ---- f32 arithmetic and conversions: the one description both tiers read (exec/valu-f32.ts); an
+// integer result from f32 sources keeps the f32 MODE check (input flush).
+for (const [name, op] of F32_OPS) {
+  def(name, { srcs: op.srcs, kind: op.kind, ...(op.kind === 'i32' ? { fcvt: true } : {}), ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: op.remap } : {}), body: op.body });
+}
 
 // ---- f32 min/max (valu-float.ts minmax): a NaN source goes back to the reference (IEEE_MODE sNaN
 // quieting, NaN payloads); -0 < +0; the result is one source's bits (no output flush).
@@ -87,36 +83,16 @@ def('v_min_f32', {
   body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; if (p !== p || q !== q) { nan = 1; break; } r = p < q ? ${a!.u} : p > q ? ${b!.u} : p === 0 && ${a!.u} !== 0x80000000 ? ${b!.u} : ${a!.u}; }`,
 });
 
-// ---- conversions (valu-cvt.ts): integer -> f32 rounds once (to nearest even under the f32 MODE
-// check); f32 -> integer truncates and saturates, NaN -> 0.
-def('v_cvt_f32_u32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u};` });
-def('v_cvt_f32_i32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u} | 0;` });
-def('v_cvt_u32_f32', { srcs: ['f32'], kind: 'i32', fcvt: true, body: ([a]) => `{ const p = ${a!.f}; r = p !== p ? 0 : p <= 0 ? 0 : p >= 4294967295 ? 4294967295 : Math.trunc(p); }` });
-def('v_cvt_i32_f32', { srcs: ['f32'], kind: 'i32', fcvt: true, body: ([a]) => `{ const p = ${a!.f}; r = p !== p ? 0 : p <= -2147483648 ? -2147483648 : p >= 2147483647 ? 2147483647 : Math.trunc(p); }` });
-
-// ---- compares: outcome sets as in valu-cmp.ts (1 less, 2 equal, 4 greater, 8 unordered)
+// ---- compares: the one description both tiers read (exec/valu-cmp-ops.ts), for the source types
+// the fast forms bind (32/64-bit integers, f32); f32 compares read MODE's input denormal flush.
 const relTest = (rel: number, o: string) => (rel === 0 ? 'false' : rel === 15 ? 'true' : `((${o}) & ${rel}) !== 0`);
-const IREL: [string, number][] = [['f', 0], ['lt', 1], ['eq', 2], ['le', 3], ['gt', 4], ['ne', 5], ['ge', 6], ['t', 7]];
-const FREL: [string, number][] = [
-  ['f', 0], ['lt', 1], ['eq', 2], ['le', 3], ['gt', 4], ['lg', 5], ['ge', 6], ['o', 7],
-  ['u', 8], ['nge', 9], ['nlg', 10], ['ngt', 11], ['nle', 12], ['neq', 13], ['nlt', 14], ['t', 15],
-];
 for (const x of ['v_cmp_', 'v_cmpx_']) {
-  for (const [n, rel] of IREL) {
-    const r7 = rel === 7 ? 15 : rel;
-    def(`${x}${n}_u32`, { srcs: ['b32', 'b32'], kind: 'cmp', body: ([a, b]) => `{ const p = ${a!.u}, q = ${b!.u}; c = ${relTest(r7, 'p < q ? 1 : p === q ? 2 : 4')}; }` });
-    def(`${x}${n}_i32`, { srcs: ['b32', 'b32'], kind: 'cmp', body: ([a, b]) => `{ const p = ${a!.u} | 0, q = ${b!.u} | 0; c = ${relTest(r7, 'p < q ? 1 : p === q ? 2 : 4')}; }` });
-    def(`${x}${n}_u64`, {
-      srcs: ['b64', 'b64'], kind: 'cmp',
-      body: ([a, b]) => `{ const p = ${a!.h}, q = ${b!.h}, y = ${a!.u}, z = ${b!.u}; c = ${relTest(r7, 'p < q ? 1 : p > q ? 4 : y < z ? 1 : y === z ? 2 : 4')}; }`,
-    });
-    def(`${x}${n}_i64`, {
-      srcs: ['b64', 'b64'], kind: 'cmp',
-      body: ([a, b]) => `{ const p = ${a!.h} | 0, q = ${b!.h} | 0, y = ${a!.u}, z = ${b!.u}; c = ${relTest(r7, 'p < q ? 1 : p > q ? 4 : y < z ? 1 : y === z ? 2 : 4')}; }`,
-    });
-  }
-  for (const [n, rel] of FREL) {
-    def(`${x}${n}_f32`, { srcs: ['f32', 'f32'], kind: 'cmp', fcmp: true, body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; c = ${relTest(rel, 'p < q ? 1 : p === q ? 2 : p > q ? 4 : 8')}; }` });
+  for (const [name, { type, rel }] of CMP_OPS) {
+    const [s0, s1] = type.srcs;
+    if ((s0 !== 'b32' && s0 !== 'b64' && s0 !== 'f32') || s1 !== s0) continue;
+    // An integer 't' accepts every outcome an integer compare has (1, 2, 4).
+    const r = !type.float && rel === 7 ? 15 : rel;
+    def(name.replace(/^v_cmp_/, x), { srcs: [s0, s1], kind: 'cmp', ...(type.float ? { fcmp: true } : {}), body: (ex) => `let o = 0; ${type.outcome(ex)} c = ${relTest(r, 'o')};` });
   }
 }
 

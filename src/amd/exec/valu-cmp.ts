@@ -1,5 +1,5 @@
 /**
- * VALU compares (VOPC e32 -> VCC, VOP3 e64 -> SDST, v_cmpx -> EXEC only) for f16/f32/f64,
+ * VALU compares (described once in valu-cmp-ops.ts; VOPC e32 -> VCC, VOP3 e64 -> SDST, v_cmpx -> EXEC only) for f16/f32/f64,
  * i16/u16/i32/u32/i64/u64 and v_cmp_class. A compare writes one bit per lane: inactive lanes
  * (EXEC or DPP) write 0, and the mask is written even when EXEC == 0 (the wave-state seed: a
  * V_CMP writing an SGPR/VCC is never skipped). Float sources are denormal-flushed per MODE.
@@ -8,7 +8,9 @@ import { define, type Finding } from '../engine/registry.js';
 import { SREG } from '../wave/wave.js';
 import { swrite32, swrite64 } from './operands.js';
 import { valuOperands, sgprPairAlign, type OpType } from './valu-core.js';
-import { VALID, MODE, activeLanes, bindSources, ttmpWriteGuard, T0, T1, TH0, TH1, TF0, TF1, h, d64 } from './valu.js';
+import { VALID, MODE, activeLanes, bindSources, ttmpWriteGuard, T0, T1, TH0, TH1, TF0, TF1 } from './valu.js';
+import { CMP_OPS, type CmpSrcExpr, type CmpType } from './valu-cmp-ops.js';
+import { f16, f64 } from '../../core/float.js';
 import { HWREG } from '../wave/wave.js';
 
 /**
@@ -69,81 +71,22 @@ function loadDenorm(m: number): void {
   MODE.fin64 = (((m >>> 6) & 3) & 1) === 0;
 }
 
-const s16 = (x: number) => (x << 16) >> 16;
-const rowF32: Row = (n) => {
-  for (let l = 0; l < n; l++) {
-    const a = TF0[l]!, b = TF1[l]!;
-    OUT[l] = a < b ? 1 : a === b ? 2 : a > b ? 4 : 8;
+/**
+ * The compares of valu-cmp-ops.ts (the description the fast tier inlines too), each type's
+ * outcome compiled once at load into its row function over the gathered sources.
+ */
+const CMP_SRC: readonly CmpSrcExpr[] = [0, 1].map((k) => ({ u: `T${k}[l]`, h: `TH${k}[l]`, f: `TF${k}[l]` }));
+const rows = new Map<CmpType, Row>();
+function rowOf(type: CmpType): Row {
+  let row = rows.get(type);
+  if (row === undefined) {
+    const src = `return function row(n) {\nfor (let l = 0; l < n; l++) { let o = 0; ${type.outcome(CMP_SRC)} OUT[l] = o; }\n};`;
+    row = new Function('OUT', 'T0', 'T1', 'TH0', 'TH1', 'TF0', 'TF1', 'f16', 'f64', src)(OUT, T0, T1, TH0, TH1, TF0, TF1, f16, f64) as Row;
+    rows.set(type, row);
   }
-};
-const rowF64: Row = (n) => {
-  for (let l = 0; l < n; l++) {
-    const a = d64(0, l), b = d64(1, l);
-    OUT[l] = a < b ? 1 : a === b ? 2 : a > b ? 4 : 8;
-  }
-};
-const rowF16: Row = (n) => {
-  for (let l = 0; l < n; l++) {
-    const a = h(0, l), b = h(1, l);
-    OUT[l] = a < b ? 1 : a === b ? 2 : a > b ? 4 : 8;
-  }
-};
-const rowU32: Row = (n) => {
-  for (let l = 0; l < n; l++) {
-    const a = T0[l]!, b = T1[l]!;
-    OUT[l] = a < b ? 1 : a === b ? 2 : 4;
-  }
-};
-const rowI32: Row = (n) => {
-  for (let l = 0; l < n; l++) {
-    const a = T0[l]! | 0, b = T1[l]! | 0;
-    OUT[l] = a < b ? 1 : a === b ? 2 : 4;
-  }
-};
-const rowU16: Row = rowU32; // 16-bit sources are gathered zero-extended
-const rowI16: Row = (n) => {
-  for (let l = 0; l < n; l++) {
-    const a = s16(T0[l]!), b = s16(T1[l]!);
-    OUT[l] = a < b ? 1 : a === b ? 2 : 4;
-  }
-};
-/** 64-bit compares: exact through (hi, lo) ordering, not through a lossy double. */
-const rowU64: Row = (n) => {
-  for (let l = 0; l < n; l++) {
-    const a = TH0[l]!, b = TH1[l]!;
-    const x = T0[l]!, y = T1[l]!;
-    OUT[l] = a < b ? 1 : a > b ? 4 : x < y ? 1 : x === y ? 2 : 4;
-  }
-};
-const rowI64: Row = (n) => {
-  for (let l = 0; l < n; l++) {
-    const a = TH0[l]! | 0, b = TH1[l]! | 0;
-    const x = T0[l]!, y = T1[l]!;
-    OUT[l] = a < b ? 1 : a > b ? 4 : x < y ? 1 : x === y ? 2 : 4;
-  }
-};
-
-const IREL: [string, number][] = [['f', 0], ['lt', 1], ['eq', 2], ['le', 3], ['gt', 4], ['ne', 5], ['ge', 6], ['t', 7]];
-for (const [n, rel] of IREL) {
-  if (n !== 'f' && n !== 't') {
-    vcmp(`v_cmp_${n}_u16`, ['b16', 'b16'], rowU16, rel);
-    vcmp(`v_cmp_${n}_i16`, ['b16', 'b16'], rowI16, rel);
-  }
-  vcmp(`v_cmp_${n}_u32`, ['b32', 'b32'], rowU32, rel);
-  vcmp(`v_cmp_${n}_i32`, ['b32', 'b32'], rowI32, rel);
-  vcmp(`v_cmp_${n}_u64`, ['b64', 'b64'], rowU64, rel);
-  vcmp(`v_cmp_${n}_i64`, ['b64', 'b64'], rowI64, rel);
+  return row;
 }
-// Float relations as outcome sets: the n* forms are negations (true on NaN), o/u orderability.
-const FREL: [string, number][] = [
-  ['f', 0], ['lt', 1], ['eq', 2], ['le', 3], ['gt', 4], ['lg', 5], ['ge', 6], ['o', 7],
-  ['u', 8], ['nge', 9], ['nlg', 10], ['ngt', 11], ['nle', 12], ['neq', 13], ['nlt', 14], ['t', 15],
-];
-for (const [n, rel] of FREL) {
-  vcmp(`v_cmp_${n}_f32`, ['f32', 'f32'], rowF32, rel);
-  vcmp(`v_cmp_${n}_f64`, ['f64', 'f64'], rowF64, rel);
-  vcmp(`v_cmp_${n}_f16`, ['f16', 'f16'], rowF16, rel);
-}
+for (const [name, op] of CMP_OPS) vcmp(name, op.type.srcs, rowOf(op.type), op.rel);
 
 /**
  * v_cmp_class: S1 bits select classes: 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0,

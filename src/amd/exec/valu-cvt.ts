@@ -13,12 +13,6 @@ const cvtI32 = (x: number) => satInt(x, -2147483648, 2147483647);
 const s16 = (x: number) => (x << 16) >> 16;
 
 const I2F32: Shape = { srcs: ['b32'], dst: 'f32' };
-fop('v_cvt_f32_u32', I2F32, (n) => {
-  for (let l = 0; l < n; l++) fin(l, T0[l]!);
-});
-fop('v_cvt_f32_i32', I2F32, (n) => {
-  for (let l = 0; l < n; l++) fin(l, T0[l]! | 0);
-});
 fop('v_cvt_f32_ubyte0', I2F32, (n) => {
   for (let l = 0; l < n; l++) fin(l, T0[l]! & 0xff);
 });
@@ -30,12 +24,6 @@ fop('v_cvt_f32_ubyte2', I2F32, (n) => {
 });
 fop('v_cvt_f32_ubyte3', I2F32, (n) => {
   for (let l = 0; l < n; l++) fin(l, T0[l]! >>> 24);
-});
-vop('v_cvt_u32_f32', { srcs: ['f32'], dst: 'b32' }, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = cvtU32(TF0[l]!));
-});
-vop('v_cvt_i32_f32', { srcs: ['f32'], dst: 'b32' }, (n) => {
-  for (let l = 0; l < n; l++) void (R[l] = cvtI32(TF0[l]!));
 });
 // Round-to-nearest and floor conversions ignore MODE: floor(S0 + 0.5F) with the f32 add.
 vop('v_cvt_nearest_i32_f32', { srcs: ['f32'], dst: 'b32' }, (n) => {

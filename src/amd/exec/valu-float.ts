@@ -76,34 +76,11 @@ function fmaD(a: number, b: number, c: number): number {
 }
 
 // ---- f32 arithmetic
-fop('v_add_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, add(TF0[l]!, TF1[l]!));
-});
-fop('v_sub_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, add(TF0[l]!, -TF1[l]!));
-});
-fop('v_subrev_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, add(TF1[l]!, -TF0[l]!));
-});
-fop('v_mul_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, mulSmall(TF0[l]!, TF1[l]!));
-});
-fop('v_fma_f32', F32x3, (n) => {
-  for (let l = 0; l < n; l++) fin(l, fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
-});
-fop('v_fmac_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
-}, { accum: true });
+// v_add/sub/subrev/mul/fma/fmac/fmamk/fmaak_f32: valu-f32.ts (the description both tiers read).
 /** D = S0 * K + S1 (K the literal). */
 const remapMK = (o: ValuOperands): ValuOperands => ({ ...o, src: [o.src[0]!, 255, o.src[1]!] });
 /** D = S0 * S1 + K. */
 const remapAK = (o: ValuOperands): ValuOperands => ({ ...o, src: [o.src[0]!, o.src[1]!, 255] });
-fop('v_fmamk_f32', F32x3, (n) => {
-  for (let l = 0; l < n; l++) fin(l, fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
-}, { remap: remapMK });
-fop('v_fmaak_f32', F32x3, (n) => {
-  for (let l = 0; l < n; l++) fin(l, fmaSmall(TF0[l]!, TF1[l]!, TF2[l]!));
-}, { remap: remapAK });
 // DX9 rules: 0 * anything (inf, NaN) = 0.
 fop('v_mul_dx9_zero_f32', F32x2, (n) => {
   for (let l = 0; l < n; l++) fin(l, (TF0[l] === 0 || TF1[l] === 0 ? 0 : TF0[l]! * TF1[l]!));

@@ -29,6 +29,7 @@ import {
 } from './valu-core.js';
 import { mulhiU32, mulhiI32, popcnt, brev32, once } from './salu.js';
 import { INT_OPS, type IntOp, type IntSrcExpr } from './valu-int.js';
+import { F32_OPS, type F32Op, type F32SrcExpr } from './valu-f32.js';
 import { f16, f32bits, f64, f64bits, f64hi, roundF16, roundF32, roundF64, flushF16, flushF32, isDenormF64 } from '../../core/float.js';
 
 /**
@@ -539,6 +540,30 @@ function intLaneFn(name: string, op: IntOp): LaneFn {
 }
 for (const [name, op] of INT_OPS) {
   vop(name, { srcs: op.srcs, dst: op.kind === 'i64' ? 'b64' : 'b32' }, intLaneFn(name, op), { ...(op.cin ? { in: true } : {}), ...(op.cout ? { out: true } : {}) });
+}
+/**
+ * The f32 ops of valu-f32.ts (the description the fast tier inlines too), compiled the same way:
+ * 'f32' ops record `x` and its remainder `e` as `fin` does, 'i32' ops write `r` to R.
+ */
+const F32_PARAMS = ['R', 'RD', 'RE', 'RO', 'RW', 'T0', 'T1', 'T2', 'TF0', 'TF1', 'TF2'];
+const F32_SRC: readonly F32SrcExpr[] = [0, 1, 2].map((k) => ({ u: `T${k}[l]`, f: `TF${k}[l]` }));
+function f32LaneFn(name: string, op: F32Op): LaneFn {
+  const lane = op.kind === 'f32'
+    ? `let x = 0, e = 0; ${op.body(F32_SRC)} RD[l] = x; RE[l] = e; RO[l] = 0; RW[l] = 0;`
+    : `let r = 0; ${op.body(F32_SRC)} R[l] = r;`;
+  const src = `return function ${name}(n) {\nfor (let l = 0; l < n; l++) { ${lane} }\n};`;
+  return new Function(...F32_PARAMS, src)(R, RD, RE, RO, RW, T0, T1, T2, TF0, TF1, TF2) as LaneFn;
+}
+const REMAP = {
+  /** D = S0 * K + S1 (K the literal). */
+  mk: (o: ValuOperands): ValuOperands => ({ ...o, src: [o.src[0]!, 255, o.src[1]!] }),
+  /** D = S0 * S1 + K. */
+  ak: (o: ValuOperands): ValuOperands => ({ ...o, src: [o.src[0]!, o.src[1]!, 255] }),
+};
+for (const [name, op] of F32_OPS) {
+  const o: VopOptions = { ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: REMAP[op.remap] } : {}) };
+  if (op.kind === 'f32') fop(name, { srcs: op.srcs, dst: 'f32' }, f32LaneFn(name, op), o);
+  else vop(name, { srcs: op.srcs, dst: 'b32' }, f32LaneFn(name, op), o);
 }
 vop('v_add_nc_i32', U32x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = satI32((T0[l]! | 0) + (T1[l]! | 0)));
