@@ -79,6 +79,16 @@ export const CASES: readonly Case[] = [
     'v_fma_f32_e64_dpp v5, v1, v2, s3 quad_perm:[0,1,2,3]', 'v_fma_f32_e64_dpp v5, v1, v2, 0x1234 quad_perm:[0,1,2,3]',
     'v_add_f32_e64_dpp v5, v1, v2 dpp8:[7,6,5,4,3,2,1,0]',
   ].map((t) => [T11, 32, t] as const),
+  // Registers GFX11 lacks: refused bare; vccz/execz still taken under abs/neg.
+  ...['v_add_f64 v[0:1], src_execz, v[2:3]', 'v_add_f64 v[0:1], -src_execz, v[2:3]', 'v_add_f64 v[0:1], |vccz|, v[2:3]',
+    'v_add_f32 v0, v1, src_vccz', 'v_mov_b32 v0, execz', 'v_add_co_u32 v0, s0, src_pops_exiting_wave_id, v1',
+    'v_add_f32 v0, -src_pops_exiting_wave_id, v1',
+  ].map((t) => [T11, 32, t] as const),
+  // gfx900 lds_direct: src0 only, never in the reversed-operand opcodes (v_bfrev_b32 is not one).
+  ...['v_subrev_u32 v0, src_lds_direct, v0', 'v_lshlrev_b32_e64 v0, lds_direct, v0', 'v_pk_lshrrev_b16 v0, lds_direct, v0',
+    'v_fma_f32 v0, v0, v0, lds_direct', 'v_add_u32 v0, v1, src_lds_direct', 'v_add_u32 v0, lds_direct, v0',
+    'v_add_f32 v0, -lds_direct, v0', 'v_bfrev_b32 v5, src_lds_direct',
+  ].map((t) => [T9, 64, t] as const),
 ];
 
 export interface GapCase {

@@ -500,6 +500,10 @@ export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX
   const r = parseReg(space, tl);
   if (r) {
     if (!widthOk(r, o)) throw new OperandError(`register ${t} has the wrong width`);
+    // GFX11 dropped POPS's exiting-wave id and the vccz/execz sources: llvm-mc refuses them, but
+    // still takes vccz/execz under an abs/neg modifier (it checks the bare register only).
+    if (space.gfx === 11 && r.value === 239) throw new OperandError(`register not available on this GPU`);
+    if (space.gfx === 11 && (r.value === 251 || r.value === 252) && !abs && !neg) throw new OperandError(`execz and vccz are not supported on this GPU`);
     return { value: r.value, abs, neg };
   }
   // Special sources that name a pair when the operand is 64-bit (vcc, exec) or single (vcc_lo).
@@ -672,6 +676,7 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
         if (p.value === SRC.LITERAL) setLit(p.literal!);
         put(words, L.fields[o.f]!, p.value);
         const si = srcIndex(o.f);
+        if (p.value === SRC_LDS_DIRECT && si > 0) throw new OperandError('lds_direct may be used as src0 only');
         if (p.abs) { if (!((info.abs ?? 0) & (1 << si))) throw new OperandError('abs not allowed'); abs |= 1 << si; }
         if (p.neg) { if (!((info.neg ?? 0) & (1 << si))) throw new OperandError('neg not allowed'); neg |= 1 << si; }
       }
@@ -733,12 +738,23 @@ function encodeDpp(L: Layout, words: number[], dm: DppMods): void {
   }
 }
 
+/** Source value 254: LDS_DIRECT (GFX9/GFX10 only). */
+const SRC_LDS_DIRECT = 254;
+/** An lds_direct operand as written (bare or under modifiers). */
+/** The reversed-operand opcodes (not v_bfrev_b32, whose name only looks alike). */
+const REV_OPCODE = /(sub|subb|lshl|lshr|ashr)rev_/;
+export const LDS_DIRECT_TEXT = /(^|[^a-z0-9_])(src_)?lds_direct\b/i;
+
 function assembleValu(S: ValuSet, encs: readonly Enc[], line: AsmLine): number[] | null {
   const form: DppForm | null = /\bdpp8:/.test(line.rest) ? 'dpp8' : /\b(quad_perm|row_[a-z_]+|row_mask|bank_mask|bound_ctrl):?/.test(line.rest) || line.mnemonic.endsWith('_dpp') ? 'dpp16' : null;
   const cands = S.BY_MNEMONIC.get(line.mnemonic)?.filter((c) => encs.includes(c.L.enc) && c.L.form === form);
   if (!cands || cands.length === 0) return null;
   // C-style comments (LLVM's remarks on illegal operands) are not part of the operands.
   const { ops, mods } = splitRest(line.rest.includes('/*') ? line.rest.replace(/\/\*.*?\*\//g, '') : line.rest);
+  // LLVM refuses lds_direct in the reversed-operand opcodes (v_subrev_*, v_lshlrev_*, ...).
+  if (REV_OPCODE.test(line.mnemonic) && ops.some((t) => LDS_DIRECT_TEXT.test(t.trim()))) {
+    throw new AsmError(line.line, 'lds_direct cannot be used with this instruction');
+  }
   let err: Error | null = null;
   for (const c of cands) {
     try {
