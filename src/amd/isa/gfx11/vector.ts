@@ -638,10 +638,18 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
     if (literal !== undefined && literal !== v) throw new OperandError('only one literal constant');
     literal = v >>> 0;
   };
+  // Constant bus: the distinct scalar registers read (VCC read implicitly included) plus the literal.
+  const bus = new Set<number>();
+  if (/^v_div_fmas_/.test(info.m)) bus.add(VCC_LO);
+  let sawSrc = false;
   info.ops.forEach((o, i) => {
     const t = ops[i]!;
     switch (o.k) {
-      case 'x': if (t.toLowerCase() !== o.x) throw new OperandError(`expected ${o.x}`); break;
+      case 'x':
+        if (t.toLowerCase() !== o.x) throw new OperandError(`expected ${o.x}`);
+        // VOP2's carry-in / select VCC (after the sources) is a scalar read; a VCC destination is not.
+        if (sawSrc && (o.x === 'vcc' || o.x === 'vcc_lo')) bus.add(VCC_LO);
+        break;
       case 'v': {
         if (o.f === 'dsrc0' || o.f === 'vsrc1') {
           const si = o.f === 'dsrc0' ? 0 : 1;
@@ -674,6 +682,8 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
           throw new OperandError(`${t}: invalid operand for a VOP3 DPP ${o.f}`);
         }
         if (p.value === SRC.LITERAL) setLit(p.literal!);
+        else if (readsConstantBus(L.space, p.value)) bus.add(p.value);
+        sawSrc = true;
         put(words, L.fields[o.f]!, p.value);
         const si = srcIndex(o.f);
         if (p.value === SRC_LDS_DIRECT && si > 0) throw new OperandError('lds_direct may be used as src0 only');
@@ -682,6 +692,9 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
       }
     }
   });
+  // GFX9 has one constant-bus read per instruction; GFX10+ two, except the 64-bit shifts (one).
+  const busLimit = L.space.gfx === 9 || SHIFT64.test(info.m) ? 1 : 2;
+  if (bus.size + (literal !== undefined ? 1 : 0) > busLimit) throw new OperandError('invalid operand (violates constant bus restrictions)');
   let opsel = 0;
   let clamp = 0;
   let omod = 0;
@@ -736,6 +749,14 @@ function encodeDpp(L: Layout, words: number[], dm: DppMods): void {
     put(words, L.fields.bound_ctrl!, dm.boundCtrl);
     put(words, L.fields.fi!, dm.fi);
   }
+}
+
+const VCC_LO = 106;
+/** The 64-bit shifts, which GFX10+ still limit to one constant-bus read. */
+const SHIFT64 = /^v_(lshlrev_b64|lshrrev_b64|ashrrev_i64)/;
+/** Source values that are scalar registers (read over the constant bus): not null, not constants, not VGPRs. */
+function readsConstantBus(space: OperandSpace, v: number): boolean {
+  return (v < 128 && space.specials[v] !== 'null') || (v >= 235 && v <= 239) || (v >= 251 && v <= 253);
 }
 
 /** Source value 254: LDS_DIRECT (GFX9/GFX10 only). */
