@@ -97,6 +97,11 @@ export const CASES: readonly Case[] = [
   ...['v_addc_co_u32_e32 v3, vcc, 12345, v3, vcc', 'v_cndmask_b32 v0, s1, v1, vcc', 'v_add_f32_e64 v0, flat_scratch_hi, m0',
     'v_madak_f32 v5, s1, v2, 0xa1b1c1d1', 'v_add_f32_e64 v0, s1, s1', 'v_cmp_eq_f32 vcc, s1, v2',
   ].map((t) => [T9, 64, t] as const),
+  // Counter syntax: no trailing separator, no repeated depctr counter, s_delay_alu takes names only.
+  ...['s_waitcnt vmcnt(0), expcnt(0),', 's_waitcnt vmcnt(0) & lgkmcnt(0)&', 's_waitcnt vmcnt(0) vmcnt(1)',
+    's_waitcnt_depctr depctr_sa_sdst(0) depctr_sa_sdst(0)', 's_waitcnt_depctr depctr_sa_sdst(0) depctr_va_vdst(0)',
+    's_delay_alu instid0(1)', 's_delay_alu instid0(VALU_DEP_1) |', 's_delay_alu instid0(VALU_DEP_1) | instskip(NEXT)',
+  ].map((t) => [T11, 32, t] as const),
 ];
 
 export interface GapCase {
