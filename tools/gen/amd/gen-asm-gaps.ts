@@ -79,6 +79,29 @@ export const CASES: readonly Case[] = [
     'v_fma_f32_e64_dpp v5, v1, v2, s3 quad_perm:[0,1,2,3]', 'v_fma_f32_e64_dpp v5, v1, v2, 0x1234 quad_perm:[0,1,2,3]',
     'v_add_f32_e64_dpp v5, v1, v2 dpp8:[7,6,5,4,3,2,1,0]',
   ].map((t) => [T11, 32, t] as const),
+  // Registers GFX11 lacks: refused bare; vccz/execz still taken under abs/neg.
+  ...['v_add_f64 v[0:1], src_execz, v[2:3]', 'v_add_f64 v[0:1], -src_execz, v[2:3]', 'v_add_f64 v[0:1], |vccz|, v[2:3]',
+    'v_add_f32 v0, v1, src_vccz', 'v_mov_b32 v0, execz', 'v_add_co_u32 v0, s0, src_pops_exiting_wave_id, v1',
+    'v_add_f32 v0, -src_pops_exiting_wave_id, v1',
+  ].map((t) => [T11, 32, t] as const),
+  // gfx900 lds_direct: src0 only, never in the reversed-operand opcodes (v_bfrev_b32 is not one).
+  ...['v_subrev_u32 v0, src_lds_direct, v0', 'v_lshlrev_b32_e64 v0, lds_direct, v0', 'v_pk_lshrrev_b16 v0, lds_direct, v0',
+    'v_fma_f32 v0, v0, v0, lds_direct', 'v_add_u32 v0, v1, src_lds_direct', 'v_add_u32 v0, lds_direct, v0',
+    'v_add_f32 v0, -lds_direct, v0', 'v_bfrev_b32 v5, src_lds_direct',
+  ].map((t) => [T9, 64, t] as const),
+  // Constant bus: distinct SGPRs + the literal + an implicit VCC read; one on gfx900 and for GFX10+'s
+  // 64-bit shifts, two otherwise (null is free).
+  ...['v_ashrrev_i64 v[0:1], s2, s[0:1]', 'v_ashrrev_i64 v[0:1], s0, v[0:1]', 'v_div_fmas_f32 v5, s3, s3, s2', 'v_div_fmas_f32 v5, s3, s3, v2',
+    'v_add_f32_e64 v0, s1, s2', 'v_fma_f32 v0, s1, 0x1234, v2', 'v_fma_f32 v0, s1, 0x1234, s2', 'v_cndmask_b32_e64 v1, s5, vcc_lo, null',
+  ].flatMap((t) => [[T11, 32, t], [T10, 32, t]] as const),
+  ...['v_addc_co_u32_e32 v3, vcc, 12345, v3, vcc', 'v_cndmask_b32 v0, s1, v1, vcc', 'v_add_f32_e64 v0, flat_scratch_hi, m0',
+    'v_madak_f32 v5, s1, v2, 0xa1b1c1d1', 'v_add_f32_e64 v0, s1, s1', 'v_cmp_eq_f32 vcc, s1, v2',
+  ].map((t) => [T9, 64, t] as const),
+  // Counter syntax: no trailing separator, no repeated depctr counter, s_delay_alu takes names only.
+  ...['s_waitcnt vmcnt(0), expcnt(0),', 's_waitcnt vmcnt(0) & lgkmcnt(0)&', 's_waitcnt vmcnt(0) vmcnt(1)',
+    's_waitcnt_depctr depctr_sa_sdst(0) depctr_sa_sdst(0)', 's_waitcnt_depctr depctr_sa_sdst(0) depctr_va_vdst(0)',
+    's_delay_alu instid0(1)', 's_delay_alu instid0(VALU_DEP_1) |', 's_delay_alu instid0(VALU_DEP_1) | instskip(NEXT)',
+  ].map((t) => [T11, 32, t] as const),
 ];
 
 export interface GapCase {

@@ -233,20 +233,28 @@ function parseCalls(text: string, sep: RegExp): [string, string][] | null {
     out.push([m[1]!.toLowerCase(), m[2]!.trim()]);
     rest = rest.slice(m[0].length);
     const s = sep.exec(rest);
-    if (s && s.index === 0) rest = rest.slice(s[0].length).trim();
+    if (s && s.index === 0) {
+      rest = rest.slice(s[0].length).trim();
+      // A separator must lead to another counter ("expected a counter name").
+      if (rest === '' && s[0].trim() !== '') return null;
+    }
   }
   return out;
 }
 
-function parseFields(fields: readonly NamedField[], text: string, sep: RegExp, start: number, byName: (f: NamedField, arg: string) => number | null): number | null {
+function parseFields(fields: readonly NamedField[], text: string, sep: RegExp, start: number, byName: (f: NamedField, arg: string) => number | null, unique = false): number | null {
   const n = parseImm16(text);
   if (n !== null) return n;
   const calls = parseCalls(text, sep);
   if (!calls || calls.length === 0) return null;
   let v = start;
+  const seen = new Set<string>();
   for (const [name, arg] of calls) {
     const f = fields.find((x) => x.name.toLowerCase() === name);
     if (!f) return null;
+    // llvm-mc: "duplicate counter name" (s_waitcnt_depctr; s_waitcnt takes the last value).
+    if (unique && seen.has(name)) return null;
+    seen.add(name);
     const x = byName(f, arg);
     if (x === null || x < 0 || x >= 1 << f.bits) return null;
     v = put(v, f, x);
@@ -261,15 +269,15 @@ export function parseWaitcnt(sp: ScalarSpecials, text: string): number | null {
 }
 
 export function parseDepctr(sp: ScalarSpecials, text: string): number | null {
-  return parseFields(sp.depctr, text, /^\s*[&,]?\s*/, defaults(sp.depctr), (_f, a) => parseIntText(a));
+  return parseFields(sp.depctr, text, /^\s*[&,]?\s*/, defaults(sp.depctr), (_f, a) => parseIntText(a), true);
 }
 
 export function parseDelay(sp: ScalarSpecials, text: string): number | null {
   return parseFields(sp.delay, text, /^\s*\|\s*/, 0, (f, a) => {
     const up = a.toUpperCase();
     for (const [k, n] of Object.entries(f.names ?? {})) if (n === up && !n.startsWith('/*')) return Number(k);
-    if (up === 'NO_DEP' || up === 'SAME') return 0;
-    return parseIntText(a);
+    // Names only: llvm-mc refuses instid0(1) ("expected a value name").
+    return up === 'NO_DEP' || up === 'SAME' ? 0 : null;
   });
 }
 

@@ -500,6 +500,10 @@ export function parseSrc(text: string, o: ValuOperand, space: OperandSpace = GFX
   const r = parseReg(space, tl);
   if (r) {
     if (!widthOk(r, o)) throw new OperandError(`register ${t} has the wrong width`);
+    // GFX11 dropped POPS's exiting-wave id and the vccz/execz sources: llvm-mc refuses them, but
+    // still takes vccz/execz under an abs/neg modifier (it checks the bare register only).
+    if (space.gfx === 11 && r.value === 239) throw new OperandError(`register not available on this GPU`);
+    if (space.gfx === 11 && (r.value === 251 || r.value === 252) && !abs && !neg) throw new OperandError(`execz and vccz are not supported on this GPU`);
     return { value: r.value, abs, neg };
   }
   // Special sources that name a pair when the operand is 64-bit (vcc, exec) or single (vcc_lo).
@@ -634,10 +638,18 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
     if (literal !== undefined && literal !== v) throw new OperandError('only one literal constant');
     literal = v >>> 0;
   };
+  // Constant bus: the distinct scalar registers read (VCC read implicitly included) plus the literal.
+  const bus = new Set<number>();
+  if (/^v_div_fmas_/.test(info.m)) bus.add(VCC_LO);
+  let sawSrc = false;
   info.ops.forEach((o, i) => {
     const t = ops[i]!;
     switch (o.k) {
-      case 'x': if (t.toLowerCase() !== o.x) throw new OperandError(`expected ${o.x}`); break;
+      case 'x':
+        if (t.toLowerCase() !== o.x) throw new OperandError(`expected ${o.x}`);
+        // VOP2's carry-in / select VCC (after the sources) is a scalar read; a VCC destination is not.
+        if (sawSrc && (o.x === 'vcc' || o.x === 'vcc_lo')) bus.add(VCC_LO);
+        break;
       case 'v': {
         if (o.f === 'dsrc0' || o.f === 'vsrc1') {
           const si = o.f === 'dsrc0' ? 0 : 1;
@@ -670,13 +682,19 @@ function encodeCand(c: Cand, ops: string[], mods: string[]): number[] {
           throw new OperandError(`${t}: invalid operand for a VOP3 DPP ${o.f}`);
         }
         if (p.value === SRC.LITERAL) setLit(p.literal!);
+        else if (readsConstantBus(L.space, p.value)) bus.add(p.value);
+        sawSrc = true;
         put(words, L.fields[o.f]!, p.value);
         const si = srcIndex(o.f);
+        if (p.value === SRC_LDS_DIRECT && si > 0) throw new OperandError('lds_direct may be used as src0 only');
         if (p.abs) { if (!((info.abs ?? 0) & (1 << si))) throw new OperandError('abs not allowed'); abs |= 1 << si; }
         if (p.neg) { if (!((info.neg ?? 0) & (1 << si))) throw new OperandError('neg not allowed'); neg |= 1 << si; }
       }
     }
   });
+  // GFX9 has one constant-bus read per instruction; GFX10+ two, except the 64-bit shifts (one).
+  const busLimit = L.space.gfx === 9 || SHIFT64.test(info.m) ? 1 : 2;
+  if (bus.size + (literal !== undefined ? 1 : 0) > busLimit) throw new OperandError('invalid operand (violates constant bus restrictions)');
   let opsel = 0;
   let clamp = 0;
   let omod = 0;
@@ -733,12 +751,31 @@ function encodeDpp(L: Layout, words: number[], dm: DppMods): void {
   }
 }
 
+const VCC_LO = 106;
+/** The 64-bit shifts, which GFX10+ still limit to one constant-bus read. */
+const SHIFT64 = /^v_(lshlrev_b64|lshrrev_b64|ashrrev_i64)/;
+/** Source values that are scalar registers (read over the constant bus): not null, not constants, not VGPRs. */
+function readsConstantBus(space: OperandSpace, v: number): boolean {
+  return (v < 128 && space.specials[v] !== 'null') || (v >= 235 && v <= 239) || (v >= 251 && v <= 253);
+}
+
+/** Source value 254: LDS_DIRECT (GFX9/GFX10 only). */
+const SRC_LDS_DIRECT = 254;
+/** An lds_direct operand as written (bare or under modifiers). */
+/** The reversed-operand opcodes (not v_bfrev_b32, whose name only looks alike). */
+const REV_OPCODE = /(sub|subb|lshl|lshr|ashr)rev_/;
+export const LDS_DIRECT_TEXT = /(^|[^a-z0-9_])(src_)?lds_direct\b/i;
+
 function assembleValu(S: ValuSet, encs: readonly Enc[], line: AsmLine): number[] | null {
   const form: DppForm | null = /\bdpp8:/.test(line.rest) ? 'dpp8' : /\b(quad_perm|row_[a-z_]+|row_mask|bank_mask|bound_ctrl):?/.test(line.rest) || line.mnemonic.endsWith('_dpp') ? 'dpp16' : null;
   const cands = S.BY_MNEMONIC.get(line.mnemonic)?.filter((c) => encs.includes(c.L.enc) && c.L.form === form);
   if (!cands || cands.length === 0) return null;
   // C-style comments (LLVM's remarks on illegal operands) are not part of the operands.
   const { ops, mods } = splitRest(line.rest.includes('/*') ? line.rest.replace(/\/\*.*?\*\//g, '') : line.rest);
+  // LLVM refuses lds_direct in the reversed-operand opcodes (v_subrev_*, v_lshlrev_*, ...).
+  if (REV_OPCODE.test(line.mnemonic) && ops.some((t) => LDS_DIRECT_TEXT.test(t.trim()))) {
+    throw new AsmError(line.line, 'lds_direct cannot be used with this instruction');
+  }
   let err: Error | null = null;
   for (const c of cands) {
     try {

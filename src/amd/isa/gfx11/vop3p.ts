@@ -388,6 +388,7 @@ export function makeVop3pCodec(T: Vop3pTarget): Codec {
         if (literal !== undefined && literal !== val.literal) throw new AsmError(line.line, 'only one literal allowed');
         literal = val.literal;
       }
+      if (val.value === 254 && /(lshl|lshr|ashr)rev_/.test(name)) throw new AsmError(line.line, 'lds_direct cannot be used with this instruction');
       if (val.value < SRC.VGPR0 && !SRC_OK[opcode]![i]![val.value]) {
         throw new AsmError(line.line, `operand '${parts[i + 1]}' not allowed here`);
       }
