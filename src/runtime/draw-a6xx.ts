@@ -174,6 +174,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     threadsize: psj.threadsize === 128 ? 128 : 64,
     ...(psj.ij !== undefined ? { ijPersp: reg(psj.ij, 'ps.ij') } : {}),
     outputs: arr(psj.outputs ?? err('ps.a6xx.outputs', 'missing'), 'ps.outputs').map((x, i) => reg(x, `ps.outputs[${i}]`)),
+    ...fsTextures(psj, buffers),
   };
   // State.
   const vp = st.viewport === undefined ? [0, 0, width, height] : arr(st.viewport, 'state.viewport').map((x, i) => num(x, `state.viewport[${i}]`));
@@ -224,6 +225,40 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     };
   });
   return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
+}
+
+const WRAP: Record<string, 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT'> = { repeat: 'A6XX_TEX_REPEAT', clamp: 'A6XX_TEX_CLAMP_TO_EDGE', mirror: 'A6XX_TEX_MIRROR_REPEAT' };
+
+/**
+ * The PS user data's images and samplers (the AMD T# / S# entries) as the FS's t# / s# in their
+ * order: { "image": buf, "width", "height", "format": "8_8_8_8_UNORM" } -> FMT6_8_8_8_8_UNORM, a
+ * single-level 2D image; { "sampler": { "filter", "wrap" } } -> A6XX_TEX_SAMP.
+ */
+function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<GfxScene['fs'], 'images' | 'samplers'> {
+  const images: NonNullable<GfxScene['fs']['images']>[number][] = [];
+  const samplers: NonNullable<GfxScene['fs']['samplers']>[number][] = [];
+  arr(psj.userData ?? [], 'ps.userData').forEach((u, i) => {
+    const f = `ps.userData[${i}]`;
+    const o = obj(u, f);
+    if (o.image !== undefined) {
+      const buffer = str(o.image, `${f}.image`);
+      if (!buffers.has(buffer)) err(`${f}.image`, `no buffer '${buffer}'`);
+      for (const k of ['layers', 'levels', 'depth']) if (o[k] !== undefined && o[k] !== 1) err(`${f}.${k}`, 'the a6xx scene runner samples single-level 2D images');
+      const format = en('a6xx_format', `FMT6_${str(o.format ?? '8_8_8_8_UNORM', `${f}.format`)}`, `${f}.format`);
+      const dim = (k: string): number => {
+        const v = num(o[k] ?? 1, `${f}.${k}`);
+        return Number.isInteger(v) && v >= 1 && v <= 16384 ? v : err(`${f}.${k}`, 'an integer in 1..16384');
+      };
+      images.push({ buffer, format, width: dim('width'), height: dim('height') });
+    } else if (o.sampler !== undefined) {
+      const sj = obj(o.sampler, `${f}.sampler`);
+      const filter = str(sj.filter ?? 'nearest', `${f}.sampler.filter`);
+      if (filter !== 'nearest' && filter !== 'linear') err(`${f}.sampler.filter`, 'nearest or linear');
+      const wrap = WRAP[str(sj.wrap ?? 'repeat', `${f}.sampler.wrap`)] ?? err(`${f}.sampler.wrap`, `one of ${Object.keys(WRAP).join(' ')} on a6xx`);
+      samplers.push({ linear: filter === 'linear', wrap });
+    }
+  });
+  return { ...(images.length ? { images } : {}), ...(samplers.length ? { samplers } : {}) };
 }
 
 function f16bits(x: number): number {

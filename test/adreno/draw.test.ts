@@ -59,6 +59,53 @@ for (const name of ['triangle', 'blend', 'msaa']) {
   });
 }
 
+test('examples/texture on a630 and a660, sysmem and GMEM: gfx1100\'s pixels, colours within the filter precision', () => {
+  const s = scene('texture');
+  const dir = join(EXAMPLES, 'texture');
+  const amd = runScene(s, dir, { gfx: 'gfx1100' });
+  const ref = resolveTarget(amd, amd.targets[0]!);
+  const stored = [0.1, 0.1, 0.1, 1].map((c) => Math.round(c * 255) / 255);
+  const covered = (img: Float32Array, p: number): boolean => [0, 1, 2, 3].some((c) => Math.abs(img[p * 4 + c]! - stored[c]!) > 1e-3);
+  // The tolerance from the filtering precision: the SP rounds each bilinear weight to 1/256
+  // (error <= 1/512 per axis; gfx1100's model filters with exact weights), and d/da of the
+  // result is at most the largest difference D between texels of one channel, so the filtered
+  // values differ by at most 2 * D / 512 (plus float noise) before the 8-bit store; values that
+  // close store at most ceil(255 * that) codes apart.
+  const tex = ((s['buffers'] as Record<string, { values: number[] }>)['tex']!).values;
+  let d = 0;
+  for (let c = 0; c < 4; c++) {
+    const ch = tex.filter((_, k) => k % 4 === c);
+    d = Math.max(d, (Math.max(...ch) - Math.min(...ch)) / 255);
+  }
+  const tol = Math.ceil(255 * (2 * d / 512 + 1e-5)) / 255;
+  assert.equal(tol, 1 / 255);
+  for (const gpu of ['a630', 'a660'] as A6xxGpu[])
+    for (const gmem of [undefined, {}, { bin: { w: 32, h: 16 } }]) {
+      const what = `${gpu} ${gmem ? `GMEM ${gmem.bin ? '32x16' : 'default bins'}` : 'sysmem'}`;
+      const r = runA6xxScene(s, dir, gpu, gmem);
+      assert.deepEqual(r.diag.list.filter((x) => x.severity !== 'info').map((x) => x.id), [], `${what}: diagnostics`);
+      assert.ok(r.draws.every((x) => x.ran), `${what}: every draw ran`);
+      const img = resolveA6xxTarget(r);
+      let cov = 0;
+      let maxDiff = 0;
+      for (let p = 0; p < r.width * r.height; p++) {
+        assert.equal(covered(img, p), covered(ref, p), `${what}: pixel (${p % r.width}, ${Math.floor(p / r.width)}) coverage`);
+        if (covered(img, p)) cov++;
+        for (let c = 0; c < 4; c++) maxDiff = Math.max(maxDiff, Math.abs(img[p * 4 + c]! - ref[p * 4 + c]!));
+      }
+      assert.ok(cov > 3000, `${what}: the quad is drawn (${cov} pixels)`);
+      assert.ok(maxDiff <= tol + 1e-6, `${what}: max colour difference ${maxDiff * 255} codes`);
+    }
+});
+
+test('the texture scene\'s capture shows the image and sampler descriptors in SB6_FS_TEX', () => {
+  const r = runA6xxScene(scene('texture'), join(EXAMPLES, 'texture'), 'a630');
+  const lines: string[] = [];
+  assert.deepEqual(cffdumpRd(r.rd, { out: (l) => lines.push(l) }).problems, []);
+  const text = lines.join('\n');
+  for (const want of ['SB6_FS_TEX', 'ST6_CONSTANTS', 'ST6_SHADER', 'A6XX_TEX_2D', 'A6XX_TEX_LINEAR', 'A6XX_TEX_REPEAT', 'sam (f32)(xyzw)r2.x, r1.x, s#0, t#0', 'NSAMP = 1']) assert.ok(text.includes(want), `cffdump shows ${want}`);
+});
+
 test('the draw capture decodes cleanly in cffdump format, shaders listed', () => {
   const r = runA6xxScene(scene('triangle'), join(EXAMPLES, 'triangle'), 'a630');
   const lines: string[] = [];

@@ -1,7 +1,9 @@
 /**
  * Fuzz every input format through the command line (seeded, deterministic): mutations of real
  * inputs — the bundled clang-19 code objects and manifests, scenes, R600 objects, assembly text,
- * afuc firmware, and from ../shared (skipped when absent) Adreno .rd captures and ir3 binaries.
+ * afuc firmware, a6xx draws (scenes under --gpu a630, sysmem and --gmem; the driver's command
+ * streams with mutated dwords, as .rd captures under `adreno run`), and from ../shared (skipped
+ * when absent) Adreno .rd captures and ir3 binaries.
  * Each run must end with exit 0, 1 or 2, never 3 (an internal error); an exit 2 prints one line.
  * Budgets (--max-instructions, --steps) bound every run, so a mutation cannot hang the suite.
  * GPUSIM_FUZZ_N (default 200) sets the mutations per format.
@@ -15,6 +17,10 @@ import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import { EXIT_ERROR } from '../../src/core/errors.js';
+import { RdWriter } from '../../src/formats/rd.js';
+import { a6xxSceneDescription } from '../../src/runtime/draw-a6xx.js';
+import { buildDraw } from '../../src/adreno/driver/sysmem.js';
+import { gmemDraw } from '../../src/adreno/driver/gmem.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const SHARED = join(ROOT, '../shared');
@@ -130,6 +136,46 @@ test('fuzz: scenes (draw)', () => withDir(async (dir) => {
   const ps = readFileSync(join(ROOT, 'examples/triangle/ps.s'), 'utf8');
   writeFileSync(f, text);
   await fuzz('scene ps.asm', 8, Math.ceil(N / 2), (r) => writeFileSync(join(dir, 'ps.s'), mutateText(ps, r)), ['draw', f, '--max-instructions', '50000']);
+}));
+
+test('fuzz: a6xx scenes (draw --gpu a630, sysmem and GMEM)', () => withDir(async (dir) => {
+  for (const s of ['vs-a6xx.s', 'fs-a6xx.s']) copyFileSync(join(ROOT, 'examples/triangle', s), join(dir, s));
+  copyFileSync(join(ROOT, 'examples/texture/fs-a6xx.s'), join(dir, 'tex-fs-a6xx.s'));
+  const tri = readFileSync(join(ROOT, 'examples/triangle/scene.json'), 'utf8');
+  // The texture scene with its shaders next to it (a6xx keys only: the AMD shaders are not read).
+  const tex = readFileSync(join(ROOT, 'examples/texture/scene.json'), 'utf8').replace('"../triangle/vs-a6xx.s"', '"vs-a6xx.s"').replace('"fs-a6xx.s"', '"tex-fs-a6xx.s"');
+  const f = join(dir, 'scene.json');
+  const out = join(dir, 'o.png');
+  await fuzz('a6xx scene', 21, N, (r) => writeFileSync(f, mutateText(r() < 0.5 ? tri : tex, r)), ['draw', f, '--gpu', 'a630', '--out', out]);
+  await fuzz('a6xx scene gmem', 22, Math.ceil(N / 2), (r) => writeFileSync(f, mutateText(r() < 0.5 ? tri : tex, r)), ['draw', f, '--gpu', 'a630', '--gmem', '--bin', '32x16', '--out', out]);
+  const fs = readFileSync(join(ROOT, 'examples/texture/fs-a6xx.s'), 'utf8');
+  writeFileSync(f, tex);
+  await fuzz('a6xx scene fs.asm', 23, Math.ceil(N / 2), (r) => writeFileSync(join(dir, 'tex-fs-a6xx.s'), mutateText(fs, r)), ['draw', f, '--gpu', 'a630', '--out', out]);
+}));
+
+test('fuzz: a6xx draw streams (the driver\'s, dwords mutated, adreno run)', () => withDir(async (dir) => {
+  const sceneDir = join(ROOT, 'examples/texture');
+  const desc = a6xxSceneDescription(JSON.parse(readFileSync(join(sceneDir, 'scene.json'), 'utf8')) as Record<string, unknown>, sceneDir, 'a630');
+  const f = join(dir, 'd.rd');
+  for (const [name, seed, gmem] of [['a6xx stream sysmem', 24, false], ['a6xx stream gmem', 25, true]] as const) {
+    const b = buildDraw(desc);
+    const g = gmem ? gmemDraw(b, desc, { bin: { w: 32, h: 16 } }) : undefined;
+    const iova = g?.streamIova ?? b.streamIova;
+    const segs = b.mem.segments;
+    // Mostly the stream itself (IB1; with GMEM the pass, whose draw IB is the sysmem stream),
+    // sometimes another segment the stream points at (IB2, descriptors, shaders, vertices).
+    await fuzz(name, seed, Math.ceil(N / 2), (r) => {
+      const k = r() < 0.6 ? segs.findIndex((s) => s.base === iova) : Math.floor(r() * segs.length);
+      const w = new RdWriter().gpuId(desc.gpuId);
+      let dwords = 0;
+      for (const [j, s] of segs.entries()) {
+        const bytes = j === k ? mutateBytes(s.u8, r, true) : s.u8;
+        if (s.base === iova) dwords = bytes.length >> 2;
+        w.buffer(s.base, bytes);
+      }
+      writeFileSync(f, w.cmdstream(iova, g && k !== segs.findIndex((s) => s.base === iova) ? g.streamDwords : Math.min(dwords, g?.streamDwords ?? b.stream.length)).bytes());
+    }, ['adreno', 'run', f]);
+  }
 }));
 
 test('fuzz: R600 objects (disasm, run)', () => withDir(async (dir) => {

@@ -73,6 +73,10 @@ export interface GfxScene {
     readonly halfOutputs?: boolean;
     /** Texel buffers the FS reads (t#0...): A6XX_TEX_CONST descriptors loaded into SB6_FS_TEX. */
     readonly textures?: readonly { readonly buffer: string; readonly format: string; readonly elements: number }[];
+    /** 2D images the FS samples (t# after the texel buffers): a buffer of tightly packed rows, laid out linear at fdl6's pitch. */
+    readonly images?: readonly { readonly buffer: string; readonly format: string; readonly width: number; readonly height: number }[];
+    /** Samplers (s#0...): A6XX_TEX_SAMP in SB6_FS_TEX (ST6_SHADER). */
+    readonly samplers?: readonly { readonly linear: boolean; readonly wrap: 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT' }[];
   };
   readonly state: GfxState;
   readonly draws: readonly GfxDraw[];
@@ -288,9 +292,14 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg64('SP_FS_OBJ_START', f.seg.base).reg('SP_FS_INSTRLEN', f.instrlen);
     cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_SHADER', 'ST6_SHADER', 'SS6_INDIRECT', 0, f.instrlen), lo32(f.seg.base), hi32(f.seg.base)]);
     if (fsConstlen) cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_SHADER', 'ST6_CONSTANTS', 'SS6_DIRECT', 0, fsConstlen), 0, 0, ...Array.from({ length: fsConstlen * 4 }, (_, k) => fsConsts[k] ?? 0)]);
+    // Textures (fd6_emit_textures / tu6_emit_textures): A6XX_TEX_CONST (ST6_CONSTANTS) and
+    // A6XX_TEX_SAMP (ST6_SHADER) through CP_LOAD_STATE6_FRAG SB6_FS_TEX, SP_FS_TEX_CONST/_SAMP.
     const texs = fs.textures ?? [];
-    if (texs.length) {
-      const d = new Uint32Array(16 * texs.length);
+    const imgs = fs.images ?? [];
+    const samps = fs.samplers ?? [];
+    const nTex = texs.length + imgs.length;
+    if (nTex) {
+      const d = new Uint32Array(16 * nTex);
       texs.forEach((t, k) => {
         const seg = buffers.get(t.buffer);
         if (!seg) throw new Error(`FS texture from unknown buffer ${t.buffer}`);
@@ -300,11 +309,42 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         d[16 * k + 4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(seg.base) }, gen);
         d[16 * k + 5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(seg.base), DEPTH: 1 }, gen);
       });
+      imgs.forEach((im, j) => {
+        const k = texs.length + j;
+        const src = sc.buffers.get(im.buffer);
+        if (!src) throw new Error(`FS image from unknown buffer ${im.buffer}`);
+        const cpp = fmt6ByName(im.format).cpp;
+        if (!(im.width >= 1 && im.width <= 16384 && im.height >= 1 && im.height <= 16384)) throw new Error(`FS image ${im.buffer}: ${im.width}x${im.height} is outside 1..16384`);
+        if (src.length < im.width * im.height * cpp) throw new Error(`FS image ${im.buffer}: ${im.width}x${im.height} texels of ${cpp} bytes need ${im.width * im.height * cpp} bytes, the buffer has ${src.length}`);
+        // fdl6 linear layout: rows at the aligned pitch.
+        const pitch = defaultPitch(im.width, cpp, 'linear');
+        const b = new Uint8Array(pitch * im.height);
+        for (let y = 0; y < im.height; y++) b.set(src.subarray(y * im.width * cpp, (y + 1) * im.width * cpp), y * pitch);
+        const seg = alloc(b, `image:${im.buffer}`);
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', MIPLVLS: 0, FMT: im.format, SWAP: 'WZYX' }, gen);
+        d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: im.width, HEIGHT: im.height }, gen);
+        d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: pitch, TYPE: 'A6XX_TEX_2D' }, gen);
+        d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: pitch * im.height }, gen);
+        d[16 * k + 4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(seg.base) }, gen);
+        d[16 * k + 5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(seg.base), DEPTH: 1 }, gen);
+      });
       const ds = alloc(new Uint8Array(d.buffer), 'fs texture descriptors');
-      cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, texs.length), lo32(ds.base), hi32(ds.base)]);
-      cs.reg64('SP_FS_TEX_CONST', ds.base).reg('SP_FS_TEX_COUNT', texs.length);
-      cs.reg('SP_FS_CONFIG', { ENABLED: true, NTEX: texs.length });
+      cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, nTex), lo32(ds.base), hi32(ds.base)]);
+      cs.reg64('SP_FS_TEX_CONST', ds.base).reg('SP_FS_TEX_COUNT', nTex);
     }
+    if (samps.length) {
+      const d = new Uint32Array(4 * samps.length);
+      samps.forEach((s, k) => {
+        const f = s.linear ? 'A6XX_TEX_LINEAR' : 'A6XX_TEX_NEAREST';
+        d[4 * k] = encodeFields('A6XX_TEX_SAMP.0', { XY_MAG: f, XY_MIN: f, WRAP_S: s.wrap, WRAP_T: s.wrap, WRAP_R: s.wrap }, gen);
+        // MIN_LOD 0, MAX_LOD the field's largest (VK_LOD_CLAMP_NONE as turnip clamps it).
+        d[4 * k + 1] = encodeFields('A6XX_TEX_SAMP.1', { MIN_LOD: 0, MAX_LOD: 4095 }, gen);
+      });
+      const ss = alloc(new Uint8Array(d.buffer), 'fs samplers');
+      cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_SHADER', 'SS6_INDIRECT', 0, samps.length), lo32(ss.base), hi32(ss.base)]);
+      cs.reg64('SP_FS_TEX_SAMP', ss.base);
+    }
+    if (nTex || samps.length) cs.reg('SP_FS_CONFIG', { ENABLED: true, NTEX: nTex, NSAMP: samps.length });
     cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: fs.ijPersp ?? REGID_NONE, IJ_LINEAR_PIXEL: REGID_NONE, IJ_PERSP_CENTROID: REGID_NONE, IJ_LINEAR_CENTROID: REGID_NONE });
     cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE });
     fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r, HALF_PRECISION: !!fs.halfOutputs }));
