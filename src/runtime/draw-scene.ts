@@ -4,6 +4,7 @@
  * with the graphics pipeline attached (src/amd/gfx/pipeline.ts). The format is documented in
  * README.md ("Drawing"); every field error names the field (InputError).
  */
+import { editDistance } from '../core/keys.js';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Diagnostics } from '../core/diagnostics.js';
@@ -143,20 +144,6 @@ class KeyTracker {
 }
 let keys: KeyTracker | null = null;
 
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return 99;
-  const d = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0]!;
-    d[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const t = d[j]!;
-      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = t;
-    }
-  }
-  return d[b.length]!;
-}
 function arr(v: unknown, field: string): unknown[] {
   if (!Array.isArray(v)) err(field, 'expected an array');
   return v;

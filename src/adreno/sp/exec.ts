@@ -3,6 +3,7 @@
  * Handlers are picked by the isaspec leaf name; each loops over the active lanes and the (rpt)
  * repetitions. Float results round to f32 (Math.fround) or f16 (round to nearest even).
  */
+import { f32, f32bits } from '../../core/float.js';
 import type { Diagnostics } from '../../core/diagnostics.js';
 import type { Memory } from '../../core/memory.js';
 import { InputError } from '../../core/errors.js';
@@ -39,16 +40,8 @@ export interface SpContext {
 
 type Handler = (w: Wave, i: Instr, c: SpContext) => void;
 
-const f32b = new Float32Array(1);
-const u32b = new Uint32Array(f32b.buffer);
-const bitsToF = (b: number): number => {
-  u32b[0] = b;
-  return f32b[0]!;
-};
-const fToBits = (x: number): number => {
-  f32b[0] = x;
-  return u32b[0]!;
-};
+const bitsToF = f32;
+const fToBits = f32bits;
 
 /** Raw source bits (u32, or u16 for a half operand) for `lane`, repetition `k`. */
 function rd(w: Wave, o: Operand, lane: number, k: number, c: SpContext): number {

@@ -39,6 +39,7 @@
  * equal-width UNORM/SNORM/UINT/SINT/FLOAT ones, 5_6_5 / 10_10_10_2 and Z24_UNORM_S8_UINT
  * (its depth).
  */
+import { f32, f32bits } from '../../core/float.js';
 import { InputError } from '../../core/errors.js';
 import type { Memory } from '../../core/memory.js';
 import { decodeFields, enumName, type Gen } from '../regs/db.js';
@@ -234,16 +235,8 @@ function wrReg(w: Wave, n: number, half: boolean, lane: number, v: number): void
   else w.regs[n * L + lane] = v >>> 0;
 }
 
-const f32b = new Float32Array(1);
-const u32b = new Uint32Array(f32b.buffer);
-const bitsToF = (b: number): number => {
-  u32b[0] = b;
-  return f32b[0]!;
-};
-const fToBits = (x: number): number => {
-  f32b[0] = x;
-  return u32b[0]!;
-};
+const bitsToF = f32;
+const fToBits = f32bits;
 
 const fnum = (i: Instr, k: string): number => Number(i.f[k] ?? 0);
 
