@@ -236,6 +236,16 @@ function runDesc(d: GfxScene, after?: CmdStream): { diag: Diagnostics; cp: Comma
 const base = (): GfxScene => a6xxSceneDescription(scene('triangle'), join(EXAMPLES, 'triangle'), 'a630');
 const ids = (d: Diagnostics): string[] => [...new Set(d.list.filter((x) => x.severity !== 'info').map((x) => x.id))];
 
+test('adreno.vfd.count-beyond-array: FETCH_CNT past the VFD_FETCH registers fires, the draw is not run', () => {
+  // Found by the a6xx stream fuzz (test/cli/fuzz-inputs.test.ts): FETCH_CNT is 6 bits, the array 32 long.
+  const after = new CmdStream('a6xx').reg('VFD_CONTROL_0', { FETCH_CNT: 40, DECODE_CNT: 2 });
+  after.drawAuto('DI_PT_TRILIST', 3);
+  const r = runDesc(base(), after);
+  assert.deepEqual(ids(r.diag), ['adreno.vfd.count-beyond-array']);
+  assert.deepEqual(drawRuns(r.cp).map((x) => x.ran), [true, true, false]);
+  assert.ok(!ids(runDesc(base()).diag).includes('adreno.vfd.count-beyond-array'));
+});
+
 test('draw diagnostics: quiet on the example, each fires on its state', () => {
   const clean = runDesc(base());
   assert.deepEqual(ids(clean.diag), []);

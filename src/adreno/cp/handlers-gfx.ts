@@ -7,6 +7,15 @@
  * said by `adreno.cp.draw-not-run`; documented illegal states have their own ids.
  */
 import { decodeFields, enumName, type RegisterSpace } from '../regs/db.js';
+
+const hasReg = (regs: RegisterSpace, name: string): boolean => {
+  try {
+    regs.reg(name);
+    return true;
+  } catch {
+    return false;
+  }
+};
 import { fmt6, type Fmt6 } from '../rb/fmt6.js';
 import { sysmemColor, sysmemDepth, sysmemStencil, type ColorSurface, type DepthSurface, type RbState, type RbTargets, type StencilFace, type StencilSurface } from '../rb/output.js';
 import { STANDARD_SAMPLES, intersect, type Rect } from '../gras/raster.js';
@@ -226,8 +235,19 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
   const fs = fsEnabled ? program('fs') : undefined;
 
   // VFD.
-  const nFetch = R.f('VFD_CONTROL_0', 'FETCH_CNT');
-  const nDecode = R.f('VFD_CONTROL_0', 'DECODE_CNT');
+  // FETCH_CNT / DECODE_CNT are 6-bit fields over arrays of VFD_ATTRS registers: a count past
+  // the array names registers that do not exist (undefined), so the draw is not run.
+  let nFetch = R.f('VFD_CONTROL_0', 'FETCH_CNT');
+  let nDecode = R.f('VFD_CONTROL_0', 'DECODE_CNT');
+  for (const [what, n, arr] of [['FETCH_CNT', nFetch, 'VFD_FETCH[%].BASE'], ['DECODE_CNT', nDecode, 'VFD_DECODE[%].INSTR'], ['DECODE_CNT', nDecode, 'VFD_DEST_CNTL[%].INSTR']] as const) {
+    if (n === 0 || hasReg(cp.regsDb, arr.replace('%', String(n - 1)))) continue;
+    let len = 0;
+    while (hasReg(cp.regsDb, arr.replace('%', String(len)))) len++;
+    cp.report('adreno.vfd.count-beyond-array', 'error', `VFD_CONTROL_0 ${what} ${n} exceeds the ${len} ${arr.replace('[%]', '[]')} registers: the draw is undefined (not run)`);
+    missing.push(`VFD_CONTROL_0 ${what} ${n} (past the ${len} registers)`);
+    nFetch = Math.min(nFetch, len);
+    nDecode = Math.min(nDecode, len);
+  }
   const fetch = Array.from({ length: nFetch }, (_, i) => ({ base: R.addr(`VFD_FETCH[${i}].BASE`), size: R.raw(`VFD_FETCH[${i}].SIZE`), stride: R.raw(`VFD_FETCH[${i}].STRIDE`) }));
   const decode = Array.from({ length: nDecode }, (_, i) => {
     const n = `VFD_DECODE[${i}].INSTR`;
