@@ -293,7 +293,7 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
     const f = fmt6ByName(t.format);
     const data = new Float32Array(desc.width * desc.height * desc.samples * 4);
     // UBWC: decoded through the flag plane (ubwc/ubwc.ts), pixels packed cpp x samples.
-    const lin = t.ubwc ? ubwcToLinear(built.mem.readBytes(t.ubwc.flags, t.ubwc.layout.dataOffset + t.ubwc.layout.dataSize), t.ubwc.layout, t.ubwc.layout.cpp === 4 && t.format === 'FMT6_8_8_8_8_UNORM' ? { alphaByte: 3 } : undefined, diag, `target${i}`, cfg) : undefined;
+    const lin = t.ubwc ? ubwcToLinear(built.mem.readBytes(t.ubwc.flags, t.ubwc.layout.dataOffset + t.ubwc.layout.dataSize), t.ubwc.layout, t.format === 'FMT6_8_8_8_8_UNORM' ? { alphaByte: 3 } : undefined, diag, `target${i}`, cfg) : undefined;
     if (lin) for (let p = 0; p < desc.width * desc.height * desc.samples; p++) data.set(f.unpack(lin, p * f.cpp), p * 4);
     else for (let y = 0; y < desc.height; y++)
       for (let x = 0; x < desc.width; x++)

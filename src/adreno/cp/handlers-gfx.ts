@@ -424,9 +424,10 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
         continue;
       }
       const flags = { base: R.addr(`RB_MRT_FLAG_BUFFER[${i}].ADDR`), pitch: R.f(`RB_MRT_FLAG_BUFFER[${i}].PITCH`, 'PITCH') };
-      for (const pr of checkFlagBuffer(cp.mem, { what: `MRT${i}`, base, pitch, ecpp, flagBase: flags.base, flagPitch: flags.pitch, width: job.scissor.x1 + 1, height: h }))
+      for (const pr of checkFlagBuffer(cp.mem, { what: `MRT${i}`, base, pitch, ecpp, flagBase: flags.base, flagPitch: flags.pitch, width: job.scissor.x1 + 1, height: h })) {
+        cp.report(pr.id, 'error', pr.message);
         if (pr.id === 'adreno.rb.ubwc-flag-unmapped') missing.push(pr.message);
-        else cp.report(pr.id, 'error', pr.message);
+      }
       colors.push(ubwcColor(cp, cp.tile6, { base, pitch, samples, flags }, f, sw));
       continue;
     }

@@ -122,9 +122,9 @@ export class Engine {
     return s.flags!.base + flagOffset(x, y, s.ecpp, s.flags!.pitch);
   }
 
-  /** The fast-clear encoding of a surface's pixels (the seed's: 8888 UNORM, alpha in byte 3), if it has one. */
+  /** The fast-clear encoding of a surface's pixels (the seed's: 8888 UNORM, alpha in byte 3 of each sample), if it has one. */
   static clearOf(s: Surface): ClearPixel | undefined {
-    return s.fmt.name === 'FMT6_8_8_8_8_UNORM' && s.ecpp === 4 ? { alphaByte: 3 } : undefined;
+    return s.fmt.name === 'FMT6_8_8_8_8_UNORM' ? { alphaByte: 3 } : undefined;
   }
 
   /**

@@ -84,7 +84,8 @@ export function flagPlaneBytes(height: number, cpp: number, metaPitch: number): 
 
 /**
  * How an 8888 pixel is cleared: which byte of the pixel is alpha (or -1 without alpha), the
- * colour bytes get 0x00 / 0xff from the colour bit, alpha from the alpha bit.
+ * colour bytes get 0x00 / 0xff from the colour bit, alpha from the alpha bit. A multisampled
+ * pixel (samples side by side) has its alpha at that byte of every 4-byte sample.
  */
 export interface ClearPixel {
   readonly alphaByte: number;
@@ -117,7 +118,7 @@ export function ubwcToLinear(buf: Uint8Array, lay: UbwcLayout, clear: ClearPixel
               out.set(buf.subarray(a, a + cpp), o);
             }
           } else {
-            for (let b = 0; b < cpp; b++) out[o + b] = (clear && b === clear.alphaByte ? flag.alpha : flag.color) ? 0xff : 0;
+            for (let b = 0; b < cpp; b++) out[o + b] = (clear && b % 4 === clear.alphaByte ? flag.alpha : flag.color) ? 0xff : 0;
           }
         }
       if (flag.kind === 'data' && flag.bytes !== 256)
@@ -148,7 +149,7 @@ export function encodeBlockFlag(px: (x: number, y: number) => Uint8Array | undef
         const v = p[b]!;
         if (v !== 0 && v !== 0xff) return FLAG_UNCOMPRESSED;
         const bit = v ? 1 : 0;
-        if (b === clear.alphaByte) { if (alpha === -1) alpha = bit; else if (alpha !== bit) return FLAG_UNCOMPRESSED; }
+        if (b % 4 === clear.alphaByte) { if (alpha === -1) alpha = bit; else if (alpha !== bit) return FLAG_UNCOMPRESSED; }
         else if (color === -1) color = bit; else if (color !== bit) return FLAG_UNCOMPRESSED;
       }
     }
