@@ -25,7 +25,7 @@ import { gmemDraw, type GmemDraw, type GmemDrawOptions } from '../adreno/driver/
 import { buildDraw, drawRd, regid, type BlendDesc, type GfxDraw, type GfxScene, type StencilDesc, type TargetTile, type VsInput } from '../adreno/driver/sysmem.js';
 import { enumValue } from '../adreno/regs/db.js';
 import { fmt6ByName } from '../adreno/rb/fmt6.js';
-import { surfaceOffset, tile6ConfigFor } from '../adreno/ubwc/tile6.js';
+import { paddedHeight, surfaceOffset, tile6ConfigFor } from '../adreno/ubwc/tile6.js';
 import { ubwcToLinear } from '../adreno/ubwc/ubwc.js';
 
 type Json = Record<string, unknown>;
@@ -44,6 +44,8 @@ export interface A6xxSceneResult {
   readonly targets: readonly { readonly name: string; readonly format: string; readonly data: Float32Array }[];
   /** Multisampled scenes: each target as the 2D engine resolved it (CP_BLIT, samples averaged), RGBA per pixel. */
   readonly resolved?: readonly Float32Array[];
+  /** Each colour target's bytes as memory holds them (UBWC: the flag plane, then the TILE6_3 pixel plane; else pitch x rows). */
+  readonly stored: readonly Uint8Array[];
   readonly diag: Diagnostics;
   readonly draws: readonly DrawRun[];
   readonly stream: Uint32Array;
@@ -311,7 +313,8 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
     for (let y = 0; y < desc.height; y++) for (let x = 0; x < desc.width; x++) data.set(f.unpack(built.mem.readBytes(t.base + y * t.pitch + x * f.cpp, f.cpp), 0), (y * desc.width + x) * 4);
     return data;
   });
-  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
+  const stored = built.targets.map((t) => (t.ubwc ? built.mem.readBytes(t.ubwc.flags, t.ubwc.layout.dataOffset + t.ubwc.layout.dataSize) : built.mem.readBytes(t.base, t.pitch * paddedHeight(desc.height, t.tile, t.cpp * desc.samples))));
+  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), stored, diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
 }
 
 /** A target resolved to one RGBA per pixel: the 2D engine's resolve, or (single-sampled / `software`) the samples averaged here. */

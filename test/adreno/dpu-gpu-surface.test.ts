@@ -129,3 +129,28 @@ test('the display composes a UBWC surface the a6xx 3D pipeline rendered to the p
       }
     }
 });
+
+test('examples/display-ubwc: rt.ubwc is what the a6xx pipeline renders for its scene; the frame shows the render', async () => {
+  const { join } = await import('node:path');
+  const { readFileSync } = await import('node:fs');
+  const { runA6xxSceneFile } = await import('../../src/runtime/draw-a6xx.js');
+  const { readFrame } = await import('../../src/adreno/dpu/frame.js');
+  const dir = join(import.meta.dirname, '..', '..', '..', 'examples', 'display-ubwc');
+  const r = runA6xxSceneFile(join(dir, 'scene.json'), 'a630');
+  assert.deepEqual(r.diag.list.filter((d) => d.severity !== 'info').map((d) => d.id), []);
+  // Regenerate: gpusim draw examples/display-ubwc/scene.json --gpu a630 --surface examples/display-ubwc/rt.ubwc
+  assert.deepEqual(r.stored[0], new Uint8Array(readFileSync(join(dir, 'rt.ubwc'))), 'rt.ubwc is the render (regenerate it with gpusim draw --surface)');
+  const frame = readFrame(join(dir, 'frame.json'));
+  const out = composeFrame(frame);
+  assert.equal(out.diag.size, 0);
+  const layer = frame.layers[0]!;
+  const [dx, dy, dw, dh] = [layer.dst.x, layer.dst.y, layer.dst.w, layer.dst.h];
+  const data = r.targets[0]!.data;
+  for (let y = 0; y < out.height; y++)
+    for (let x = 0; x < out.width; x++) {
+      const inside = x >= dx && x < dx + dw && y >= dy && y < dy + dh;
+      const p = ((y - dy) * r.width + (x - dx)) * 4;
+      const want = inside ? [0, 1, 2].map((c) => Math.round(data[p + c]! * 255)) : [32, 32, 48];
+      assert.deepEqual([...out.dspp.rgb8.subarray((y * out.width + x) * 3, (y * out.width + x) * 3 + 3)], want, `${x},${y}`);
+    }
+});
