@@ -261,3 +261,17 @@ test('RB_MRT_FLAG_BUFFER pitches in the real captures follow fdl6 (when one rend
   if (!flags.length) return t.skip('no capture renders into a UBWC colour buffer (every RB_MRT_FLAG_BUFFER PITCH is 0)');
   for (const m of flags) assert.equal(Number(m[2]) % 64, 0, 'fdl6 aligns the flag pitch to 64');
 });
+
+test('the UBWC scene\'s .rd capture runs again through `adreno run` to the same flag and pixel planes', async () => {
+  const { drawRd } = await import('../../src/adreno/driver/sysmem.js');
+  const { runRd } = await import('../../src/adreno/run.js');
+  const desc = a6xxSceneDescription({ ...ubwc(scene('blend')), samples: 1 }, join(EXAMPLES, 'blend'), 'a630');
+  const b = buildDraw(desc);
+  const rd = drawRd(b, 630);
+  new CommandProcessor(b.mem, { diag: new Diagnostics(), gpuId: 630 }).run(b.streamIova, b.stream.length);
+  const again = runRd(rd, {}, 'blend-ubwc.rd');
+  assert.deepEqual(ids(again.diag), []);
+  const u = b.targets[0]!.ubwc!;
+  const n = u.layout.dataOffset + u.layout.dataSize;
+  assert.deepEqual(again.cp.mem.readBytes(u.flags, n), b.mem.readBytes(u.flags, n));
+});
