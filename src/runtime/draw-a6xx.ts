@@ -22,10 +22,11 @@ import { parseJsonText } from '../core/json.js';
 import { CommandProcessor } from '../adreno/cp/cp.js';
 import { drawRuns, type DrawRun } from '../adreno/cp/handlers-gfx.js';
 import { gmemDraw, type GmemDraw, type GmemDrawOptions } from '../adreno/driver/gmem.js';
-import { buildDraw, drawRd, regid, type BlendDesc, type GfxDraw, type GfxScene, type StencilDesc, type VsInput } from '../adreno/driver/sysmem.js';
+import { buildDraw, drawRd, regid, type BlendDesc, type GfxDraw, type GfxScene, type StencilDesc, type TargetTile, type VsInput } from '../adreno/driver/sysmem.js';
 import { enumValue } from '../adreno/regs/db.js';
 import { fmt6ByName } from '../adreno/rb/fmt6.js';
-import { surfaceOffset, tile6ConfigFor } from '../adreno/ubwc/tile6.js';
+import { paddedHeight, surfaceOffset, tile6ConfigFor } from '../adreno/ubwc/tile6.js';
+import { ubwcToLinear } from '../adreno/ubwc/ubwc.js';
 
 type Json = Record<string, unknown>;
 
@@ -43,6 +44,8 @@ export interface A6xxSceneResult {
   readonly targets: readonly { readonly name: string; readonly format: string; readonly data: Float32Array }[];
   /** Multisampled scenes: each target as the 2D engine resolved it (CP_BLIT, samples averaged), RGBA per pixel. */
   readonly resolved?: readonly Float32Array[];
+  /** Each colour target's bytes as memory holds them (UBWC: the flag plane, then the TILE6_3 pixel plane; else pitch x rows). */
+  readonly stored: readonly Uint8Array[];
   readonly diag: Diagnostics;
   readonly draws: readonly DrawRun[];
   readonly stream: Uint32Array;
@@ -105,10 +108,10 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   const targets = arr(scene.targets ?? [], 'targets').map((t, i) => {
     const o = obj(t, `targets[${i}]`);
     const fmt = COLOR[str(o.format, `targets[${i}].format`)] ?? err(`targets[${i}].format`, `one of ${Object.keys(COLOR).join(' ')}`);
-    // Top-level "a6xx": { "tile": "TILE6_3" } lays every colour target out tiled.
+    // Top-level "a6xx": { "tile": "TILE6_3" } lays every colour target out tiled; "UBWC" tiled and compressed (a flag buffer).
     const tile = scene.tile === undefined ? undefined : str(scene.tile, 'a6xx.tile');
-    if (tile !== undefined && tile !== 'TILE6_LINEAR' && tile !== 'TILE6_3') err('a6xx.tile', 'TILE6_LINEAR or TILE6_3');
-    return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)), ...(tile ? { tile: tile as 'TILE6_LINEAR' | 'TILE6_3' } : {}) };
+    if (tile !== undefined && tile !== 'TILE6_LINEAR' && tile !== 'TILE6_3' && tile !== 'UBWC') err('a6xx.tile', 'TILE6_LINEAR, TILE6_3 or UBWC');
+    return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)), ...(tile ? { tile: tile as TargetTile } : {}) };
   });
   const st = forGpu(obj(scene.state ?? {}, 'state'), gpu);
   const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
@@ -291,7 +294,10 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
   const targets = built.targets.map((t, i) => {
     const f = fmt6ByName(t.format);
     const data = new Float32Array(desc.width * desc.height * desc.samples * 4);
-    for (let y = 0; y < desc.height; y++)
+    // UBWC: decoded through the flag plane (ubwc/ubwc.ts), pixels packed cpp x samples.
+    const lin = t.ubwc ? ubwcToLinear(built.mem.readBytes(t.ubwc.flags, t.ubwc.layout.dataOffset + t.ubwc.layout.dataSize), t.ubwc.layout, t.format === 'FMT6_8_8_8_8_UNORM' ? { alphaByte: 3 } : undefined, diag, `target${i}`, cfg) : undefined;
+    if (lin) for (let p = 0; p < desc.width * desc.height * desc.samples; p++) data.set(f.unpack(lin, p * f.cpp), p * 4);
+    else for (let y = 0; y < desc.height; y++)
       for (let x = 0; x < desc.width; x++)
         for (let s = 0; s < desc.samples; s++) {
           const a = t.base + surfaceOffset(x, y, t.pitch, f.cpp * desc.samples, t.tile, cfg) + s * f.cpp;
@@ -307,7 +313,8 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
     for (let y = 0; y < desc.height; y++) for (let x = 0; x < desc.width; x++) data.set(f.unpack(built.mem.readBytes(t.base + y * t.pitch + x * f.cpp, f.cpp), 0), (y * desc.width + x) * 4);
     return data;
   });
-  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
+  const stored = built.targets.map((t) => (t.ubwc ? built.mem.readBytes(t.ubwc.flags, t.ubwc.layout.dataOffset + t.ubwc.layout.dataSize) : built.mem.readBytes(t.base, t.pitch * paddedHeight(desc.height, t.tile, t.cpp * desc.samples))));
+  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), stored, diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
 }
 
 /** A target resolved to one RGBA per pixel: the 2D engine's resolve, or (single-sampled / `software`) the samples averaged here. */

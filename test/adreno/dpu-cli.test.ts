@@ -83,3 +83,19 @@ test('adreno display: a commit writing a LUT before ping-pong done is a finding 
   assert.equal(r.code, 1, r.out + r.err);
   assert.match(r.out, /adreno\.dpu\.direct-before-pingpong/);
 });
+
+test('draw --gpu a630 --surface writes the UBWC target the display example reads; the example composes to its PNG', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-dpu-'));
+  const ex = fileURLToPath(new URL('../../../examples/display-ubwc/', import.meta.url));
+  const surf = join(dir, 'rt.ubwc');
+  const r = await run(['draw', join(ex, 'scene.json'), '--gpu', 'a630', '--surface', surf]);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /surface .*rt\.ubwc/);
+  assert.deepEqual(readFileSync(surf), readFileSync(join(ex, 'rt.ubwc')));
+  const png = join(dir, 'frame.png');
+  assert.equal((await run(['adreno', 'display', join(ex, 'frame.json'), '--out', png])).code, 0);
+  assert.deepEqual(readFileSync(png), readFileSync(join(ex, 'frame.png')));
+  const bad = await run(['draw', join(ex, 'scene.json'), '--surface', surf, '--out', join(dir, 'x.png')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /draw: --surface needs --gpu/);
+});

@@ -27,6 +27,9 @@ export function sysmemDrawWrites(cp: CommandProcessor, what: string): void {
   for (let i = 0; i < n; i++) {
     const tiled = enumName('a6xx_tile_mode', f(cp, `RB_MRT[${i}].BUF_INFO`, 'COLOR_TILE_MODE'), cp.gen) !== 'TILE6_LINEAR';
     cp.caches.willWrite('ccu-color', addr(cp, `RB_MRT[${i}].BASE`), raw(cp, `RB_MRT[${i}].PITCH`) * 64 * rows(h, tiled), `${what} (MRT${i})`);
+    // UBWC (RB_RENDER_CNTL FLAG_MRTS): the flag plane too, one row of flags per 4 pixel rows.
+    if ((f(cp, 'RB_RENDER_CNTL', 'FLAG_MRTS') >> i) & 1)
+      cp.caches.willWrite('ccu-color', addr(cp, `RB_MRT_FLAG_BUFFER[${i}].ADDR`), f(cp, `RB_MRT_FLAG_BUFFER[${i}].PITCH`, 'PITCH') * Math.ceil(h / 4), `${what} (MRT${i} flags)`);
   }
   if (enumName('a6xx_depth_format', f(cp, 'RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT'), cp.gen) !== 'DEPTH6_NONE' && f(cp, 'RB_DEPTH_CNTL', 'Z_WRITE_ENABLE'))
     cp.caches.willWrite('ccu-depth', addr(cp, 'RB_DEPTH_BUFFER_BASE'), raw(cp, 'RB_DEPTH_BUFFER_PITCH') * 64 * rows(h, true), `${what} (depth)`);
@@ -45,6 +48,12 @@ export function blit2dAccess(cp: CommandProcessor): void {
     if (len > 0) {
       cp.caches.l1Read(base, len, 'CP_BLIT source');
       cp.caches.read(base, len, 'CP_BLIT source (TP / UCHE)', ['uche']);
+    }
+    // A UBWC source's flag plane (one row of flags per 4 pixel rows).
+    const flen = raw(cp, 'SP_PS_2D_SRC_FLAGS_PITCH') * 64 * Math.ceil(Math.max(1, f(cp, 'SP_PS_2D_SRC_SIZE', 'HEIGHT')) / 4);
+    if (f(cp, 'SP_PS_2D_SRC_INFO', 'FLAGS') && flen > 0) {
+      cp.caches.l1Read(addr(cp, 'SP_PS_2D_SRC_FLAGS'), flen, 'CP_BLIT source flags');
+      cp.caches.read(addr(cp, 'SP_PS_2D_SRC_FLAGS'), flen, 'CP_BLIT source flags (TP / UCHE)', ['uche']);
     }
   }
   const dlen = raw(cp, 'RB_2D_DST_PITCH') * 64 * dRows;

@@ -17,6 +17,7 @@ const hasReg = (regs: RegisterSpace, name: string): boolean => {
   }
 };
 import { fmt6, type Fmt6 } from '../rb/fmt6.js';
+import { checkFlagBuffer, isUbwcColor, ubwcColor } from '../rb/ubwc-target.js';
 import { sysmemColor, sysmemDepth, sysmemStencil, type ColorSurface, type DepthSurface, type RbState, type RbTargets, type StencilFace, type StencilSurface } from '../rb/output.js';
 import { STANDARD_SAMPLES, intersect, type Rect } from '../gras/raster.js';
 import { runDrawJob, type DrawJob, type DrawResult } from '../pc/draw.js';
@@ -414,6 +415,22 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
     const pitch = R.raw(`RB_MRT[${i}].PITCH`) * 64; // the register holds pitch >> 6
     if (!cp.mem.find(base, Math.max(1, pitch * h))) missing.push(`MRT${i}: ${pitch * h} bytes at 0x${base.toString(16)} not in memory`);
     const sw = swap === 1 ? (c: [number, number, number, number]) => [c[2], c[1], c[0], c[3]] as [number, number, number, number] : (c: [number, number, number, number]) => c;
+    if ((R.f('RB_RENDER_CNTL', 'FLAG_MRTS') >> i) & 1) {
+      // UBWC (rb/ubwc-target.ts): TILE6_3 pixels plus the RB_MRT_FLAG_BUFFER flag plane.
+      const ecpp = f.cpp * samples;
+      if (tile !== 'tile6_3' || (ecpp !== 4 && ecpp !== 8 && ecpp !== 16)) {
+        missing.push(`MRT${i}: RB_RENDER_CNTL.FLAG_MRTS enables UBWC on a ${tile === 'tile6_3' ? `${ecpp}-byte-per-pixel surface (modelled: 4, 8, 16)` : 'TILE6_LINEAR surface (seed: "ubwc requires tiling")'}`);
+        colors.push(undefined);
+        continue;
+      }
+      const flags = { base: R.addr(`RB_MRT_FLAG_BUFFER[${i}].ADDR`), pitch: R.f(`RB_MRT_FLAG_BUFFER[${i}].PITCH`, 'PITCH') };
+      for (const pr of checkFlagBuffer(cp.mem, { what: `MRT${i}`, base, pitch, ecpp, flagBase: flags.base, flagPitch: flags.pitch, width: job.scissor.x1 + 1, height: h })) {
+        cp.report(pr.id, 'error', pr.message);
+        if (pr.id === 'adreno.rb.ubwc-flag-unmapped') missing.push(pr.message);
+      }
+      colors.push(ubwcColor(cp, cp.tile6, { base, pitch, samples, flags }, f, sw));
+      continue;
+    }
     colors.push(sysmemColor({ mem: cp.mem, base, pitch, cpp: f.cpp, samples, tile, tile6: cp.tile6 }, f, sw));
   }
   let depth: DepthSurface | undefined;
@@ -476,6 +493,7 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | und
   try {
     const lrz = lrzHook(cp, job, targets, cp.lrzDraw);
     const result = runDrawJob(lrz ? { ...job, lrz } : job, targets, cp.diag);
+    for (const c of targets.colors) if (isUbwcColor(c)) c.finish();
     if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${r.name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);
     runs.push({ iova: r.iova, packet: r.name, ran: true, missing, result });
   } catch (e) {

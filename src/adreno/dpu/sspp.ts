@@ -24,7 +24,7 @@ import { InputError } from '../../core/errors.js';
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { expandBits, readWord, unpackRgb, alphaByte, type Format, type RgbFormat, type YuvFormat } from './format.js';
 import { ubwcLayout, ubwcToLinear } from '../ubwc/ubwc.js';
-import { tile6Offset } from '../ubwc/tile6.js';
+import { tile6Offset, type Tile6Config } from '../ubwc/tile6.js';
 
 export interface Rect {
   readonly x: number;
@@ -43,6 +43,8 @@ export interface Surface {
   readonly planes: readonly Uint8Array[];
   /** Pitch of each plane (for tiled and UBWC surfaces: the pixel plane's pitch). */
   readonly pitches: readonly number[];
+  /** The SoC's TILE6_3 bank parameters for tiled and UBWC surfaces (default: a630 / sdm845's). */
+  readonly tile6?: Tile6Config;
 }
 
 export type PipeName = `VIG${0 | 1 | 2 | 3}` | `DMA${0 | 1 | 2 | 3}`;
@@ -111,13 +113,13 @@ export function linearPlanes(s: Surface, diag: Diagnostics): { planes: Uint8Arra
     const lay = ubwcLayout(s.width, s.height, cpp, s.pitches[0]);
     const ab = alphaByte(s.format);
     if (s.planes[0]!.length < lay.dataOffset + lay.dataSize) throw new InputError(`${s.name}: UBWC surface needs ${lay.dataOffset + lay.dataSize} bytes, has ${s.planes[0]!.length}`);
-    return { planes: [ubwcToLinear(s.planes[0]!, lay, ab >= 0 ? { alphaByte: ab } : undefined, diag, s.name)], pitches: [s.width * cpp] };
+    return { planes: [ubwcToLinear(s.planes[0]!, lay, ab >= 0 ? { alphaByte: ab } : undefined, diag, s.name, s.tile6)], pitches: [s.width * cpp] };
   }
   const out = new Uint8Array(s.width * s.height * cpp);
   const src = s.planes[0]!;
   for (let y = 0; y < s.height; y++)
     for (let x = 0; x < s.width; x++) {
-      const o = tile6Offset(x, y, s.pitches[0]!, cpp);
+      const o = tile6Offset(x, y, s.pitches[0]!, cpp, s.tile6);
       out.set(src.subarray(o, o + cpp), (y * s.width + x) * cpp);
     }
   return { planes: [out], pitches: [s.width * cpp] };

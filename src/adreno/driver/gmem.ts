@@ -58,7 +58,8 @@ function stripBypass(b: BuiltDraw): number {
 export function gmemDraw(b: BuiltDraw, sc: GfxScene, o: GmemDrawOptions = {}): GmemDraw {
   const info = gmemInfo(sc.gpuId);
   const s = sc.samples;
-  const targets: GmemTarget[] = b.targets.map((t) => ({ iova: t.base, pitch: t.pitch, format: t.format, samples: s, tile: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR' }));
+  // UBWC targets resolve through RB_BLIT_DST_INFO.FLAGS and RB_BLIT_FLAG_DST (rb/gmem-pass.ts).
+  const targets: GmemTarget[] = b.targets.map((t) => ({ iova: t.base, pitch: t.pitch, format: t.format, samples: s, tile: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', ...(t.ubwc ? { flags: { iova: t.ubwc.flags, pitch: t.ubwc.flagPitch } } : {}) }));
   if (b.depth && sc.depth) targets.push({ iova: b.depth.base, pitch: b.depth.pitch, format: DEPTH_FMT[sc.depth.format]!, samples: s, depth: true });
   if (b.stencil) throw new Error('GMEM rendering of a separate stencil buffer is not modelled');
   const cpps = [...b.targets.map((t) => t.cpp * s), ...(b.depth && sc.depth ? [b.depth.cpp * s] : [])];

@@ -17,6 +17,7 @@ import { CmdStream, hi32, lo32 } from '../cp/builder.js';
 import { encodeFields, enumValue, type Gen } from '../regs/db.js';
 import { fmt6ByName } from '../rb/fmt6.js';
 import { defaultPitch, paddedHeight, type TileMode } from '../ubwc/tile6.js';
+import { FLAG_UNCOMPRESSED, ubwcLayout, type UbwcLayout } from '../ubwc/ubwc.js';
 
 export const REGID_NONE = 0xfc;
 const INSTR_UNIT = 128;
@@ -49,13 +50,16 @@ export interface VsInput {
   readonly stepRate?: number;
 }
 
+/** A colour target's layout: UBWC is TILE6_3 plus a flag plane (ubwc/ubwc.ts `ubwcLayout`). */
+export type TargetTile = 'TILE6_LINEAR' | 'TILE6_3' | 'UBWC';
+
 export interface GfxScene {
   readonly gpuId: number;
   readonly width: number;
   readonly height: number;
   readonly samples: 1 | 2 | 4;
-  /** Colour targets: FMT6 format, clear colour, layout (TILE6_LINEAR by default, or TILE6_3). */
-  readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: 'TILE6_LINEAR' | 'TILE6_3' }[];
+  /** Colour targets: FMT6 format, clear colour, layout (TILE6_LINEAR by default, TILE6_3, or UBWC = TILE6_3 with a flag buffer). */
+  readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: TargetTile }[];
   readonly depth?: { readonly format: 'DEPTH6_16' | 'DEPTH6_24_8' | 'DEPTH6_32'; readonly clear: number; readonly stencil?: { readonly clear: number } };
   readonly buffers: ReadonlyMap<string, Uint8Array>;
   readonly vs: GfxShader & {
@@ -133,6 +137,16 @@ export interface GfxDraw {
   readonly state?: Partial<GfxState>;
 }
 
+/** A colour target in memory; UBWC ones carry their flag plane (it precedes the pixel plane, as fdl6 lays it out). */
+export interface BuiltTarget {
+  readonly base: number;
+  readonly pitch: number;
+  readonly format: string;
+  readonly cpp: number;
+  readonly tile: TileMode;
+  readonly ubwc?: { readonly flags: number; readonly flagPitch: number; readonly layout: UbwcLayout };
+}
+
 export interface BuiltDraw {
   readonly gen: Gen;
   readonly mem: Memory;
@@ -140,7 +154,7 @@ export interface BuiltDraw {
   readonly streamIova: number;
   readonly segments: readonly Segment[];
   /** Colour targets and depth / stencil: base and pitch (bytes), samples stored per pixel. */
-  readonly targets: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number; readonly tile: TileMode }[];
+  readonly targets: readonly BuiltTarget[];
   readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number };
   readonly stencil?: { readonly base: number; readonly pitch: number };
   /** Multisampled scenes: each colour target resolved by the 2D engine (CP_BLIT, samples averaged) into a linear surface. */
@@ -176,8 +190,18 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   for (const [name, data] of sc.buffers) buffers.set(name, alloc(data, `buf:${name}`));
 
   // Render targets: fdl6 pitch and height for the layout, samples of a pixel side by side.
-  const targets = sc.targets.map((t, i) => {
+  const targets = sc.targets.map((t, i): BuiltTarget => {
     const f = fmt6ByName(t.format);
+    if (t.tile === 'UBWC') {
+      // fdl6: the flag plane first (pitch = blocks per row aligned to 64, 16-row aligned, 4 KiB
+      // aligned), the TILE6_3 pixel plane after it. Every flag starts "stored whole" (0x1f) over
+      // the zeroed pixels: a valid encoding for any format.
+      const layout = ubwcLayout(width, height, f.cpp * samples);
+      const init = new Uint8Array(layout.dataOffset + layout.dataSize);
+      init.fill(FLAG_UNCOMPRESSED, 0, layout.metaSize);
+      const s = alloc(init, `mrt${i}`);
+      return { base: s.base + layout.dataOffset, pitch: layout.pitch, format: t.format, cpp: f.cpp, tile: 'tile6_3', ubwc: { flags: s.base, flagPitch: layout.metaPitch, layout } };
+    }
     const tile: TileMode = t.tile === 'TILE6_3' ? 'tile6_3' : 'linear';
     const pitch = defaultPitch(width, f.cpp * samples, tile);
     const s = alloc(new Uint8Array(pitch * paddedHeight(height, tile, f.cpp * samples)), `mrt${i}`);
@@ -214,7 +238,12 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg(`RB_MRT[${i}].BUF_INFO`, { COLOR_FORMAT: t.format, COLOR_TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
     cs.reg(`RB_MRT[${i}].PITCH`, t.pitch >> 6).reg(`RB_MRT[${i}].ARRAY_PITCH`, (t.pitch * height) >> 6).reg64(`RB_MRT[${i}].BASE`, t.base);
     cs.reg(`SP_FS_MRT[${i}].REG`, { COLOR_FORMAT: t.format });
+    // The flag buffer (fd6_emit_flag_reference: address, pitch, array pitch = the flag layer size >> 2; zeros without UBWC).
+    cs.reg64(`RB_MRT_FLAG_BUFFER[${i}].ADDR`, t.ubwc?.flags ?? 0);
+    cs.reg(`RB_MRT_FLAG_BUFFER[${i}].PITCH`, t.ubwc ? { PITCH: t.ubwc.flagPitch, ARRAY_PITCH: t.ubwc.layout.metaSize >> 2 } : 0);
   });
+  // RB_RENDER_CNTL: which MRTs the RB writes compressed (update_render_cntl's FLAG_MRTS).
+  cs.reg('RB_RENDER_CNTL', { CCUSINGLECACHELINESIZE: 2, FLAG_MRTS: targets.reduce((m, t, i) => (t.ubwc ? m | (1 << i) : m), 0) });
   const dfmt = sc.depth?.format ?? 'DEPTH6_NONE';
   cs.reg('RB_DEPTH_BUFFER_INFO', { DEPTH_FORMAT: dfmt }).reg('GRAS_SU_DEPTH_BUFFER_INFO', { DEPTH_FORMAT: dfmt });
   if (depth) cs.reg('RB_DEPTH_BUFFER_PITCH', depth.pitch >> 6).reg('RB_DEPTH_BUFFER_ARRAY_PITCH', (depth.pitch * height) >> 6).reg64('RB_DEPTH_BUFFER_BASE', depth.base);
@@ -450,9 +479,10 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
       cs.reg64('RB_2D_DST', dst.base).reg('RB_2D_DST_PITCH', pitch >> 6);
       cs.reg('SP_2D_DST_FORMAT', { COLOR_FORMAT: t.format, NORM: !t.format.includes('FLOAT') });
       cs.reg('GRAS_2D_SRC_TL_X', 0).reg('GRAS_2D_SRC_TL_Y', 0).reg('GRAS_2D_SRC_BR_X', (width - 1) << 8).reg('GRAS_2D_SRC_BR_Y', (height - 1) << 8);
-      cs.reg('SP_PS_2D_SRC_INFO', { COLOR_FORMAT: t.format, TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX', SAMPLES: msaa, SAMPLES_AVERAGE: true });
+      cs.reg('SP_PS_2D_SRC_INFO', { COLOR_FORMAT: t.format, TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX', SAMPLES: msaa, SAMPLES_AVERAGE: true, FLAGS: !!t.ubwc });
       cs.reg('SP_PS_2D_SRC_SIZE', { WIDTH: width, HEIGHT: height });
       cs.reg64('SP_PS_2D_SRC', t.base).reg('SP_PS_2D_SRC_PITCH', { PITCH: t.pitch });
+      if (t.ubwc) cs.reg64('SP_PS_2D_SRC_FLAGS', t.ubwc.flags).reg('SP_PS_2D_SRC_FLAGS_PITCH', t.ubwc.flagPitch >> 6);
       cs.pkt('CP_BLIT', [E('cp_blit_cmd', 'BLIT_OP_SCALE')]);
       return { base: dst.base, pitch, format: t.format, cpp: t.cpp };
     });

@@ -15,7 +15,7 @@
 import type { Memory } from '../../core/memory.js';
 import { decodeFields, enumName, enumValue, type Gen, type RegisterSpace } from '../regs/db.js';
 import { macrotileDims, tile6Offset, tile6Supported, TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
-import { decodeFlag, FLAG_UNCOMPRESSED } from '../ubwc/ubwc.js';
+import { decodeFlag, encodeBlockFlag, FLAG_UNCOMPRESSED, flagOffset, type ClearPixel } from '../ubwc/ubwc.js';
 import { applySwap, bitsToFloat, fmt6, halfToFloat, type Fmt6 } from './fmt6.js';
 
 type Rgba = [number, number, number, number];
@@ -119,8 +119,37 @@ export class Engine {
   }
 
   flagAddr(s: Surface, x: number, y: number): number {
+    return s.flags!.base + flagOffset(x, y, s.ecpp, s.flags!.pitch);
+  }
+
+  /** The fast-clear encoding of a surface's pixels (the seed's: 8888 UNORM, alpha in byte 3 of each sample), if it has one. */
+  static clearOf(s: Surface): ClearPixel | undefined {
+    return s.fmt.name === 'FMT6_8_8_8_8_UNORM' ? { alphaByte: 3 } : undefined;
+  }
+
+  /**
+   * After whole pixels of a UBWC surface were stored (every touched block materialized, 0x1f):
+   * give each block the rectangle x0..x1, y0..y1 touches the flag a UBWC writer stores for its
+   * pixels (`encodeBlockFlag`: uniform 0x00 / 0xff blocks become fast-clears). The whole block is
+   * read back from the pixel plane, so the encoding is lossless whatever part was written.
+   * Returns the number of blocks fast-cleared.
+   */
+  compress(s: Surface, x0: number, y0: number, x1: number, y1: number): number {
+    const clear = Engine.clearOf(s);
+    if (!s.flags || !clear || x1 < x0 || y1 < y0) return 0;
     const { w, h } = macrotileDims(s.ecpp);
-    return s.flags!.base + Math.floor(y / h) * s.flags!.pitch + Math.floor(x / w);
+    let n = 0;
+    for (let by = Math.floor(y0 / h) * h; by <= y1; by += h)
+      for (let bx = Math.floor(x0 / w) * w; bx <= x1; bx += w) {
+        const fa = this.flagAddr(s, bx, by);
+        if (this.cp.mem.read8(fa) !== FLAG_UNCOMPRESSED) continue;
+        const flag = encodeBlockFlag((px, py) => this.cp.mem.readBytes(offsetOf(s, bx + px, by + py, this.cfg), s.ecpp), s.ecpp, clear);
+        if (flag !== FLAG_UNCOMPRESSED) {
+          this.cp.mem.write8(fa, flag);
+          n++;
+        }
+      }
+    return n;
   }
 
   /** Raw bytes of one pixel (all samples) as memory holds them, UBWC flags applied. */
@@ -229,6 +258,7 @@ function run(cp: BlitHost, cfg: Tile6Config): BlitResult {
     const c0 = cp.regsDb.reg('RB_2D_SRC_SOLID_C0');
     const c = [0, 1, 2, 3].map((i) => solidComponent(cp, cntl['IFMT']!, cp.readReg(c0 + i))) as Rgba;
     for (let y = dy0; y <= dy1; y++) for (let x = dx0; x <= dx1; x++, pixels++) eng.store(dst, x, y, c);
+    eng.compress(dst, dx0, dy0, dx1, dy1);
     return { pixels };
   }
   const sinfo = fields(cp, 'SP_PS_2D_SRC_INFO');
@@ -261,5 +291,6 @@ function run(cp: BlitHost, cfg: Tile6Config): BlitResult {
       eng.store(dst, x, y, c);
     }
   }
+  eng.compress(dst, dx0, dy0, dx1, dy1);
   return { pixels };
 }

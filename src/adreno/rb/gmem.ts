@@ -20,7 +20,8 @@
  * resolve (GMEM -> memory). The rectangle is RB_BLIT_SCISSOR_TL/BR (inclusive) intersected with
  * the bin at RB_WINDOW_OFFSET2 of RB_BIN_CONTROL2's size. The memory side is RB_BLIT_DST_INFO
  * (TILE6_LINEAR / TILE6_3 / UBWC FLAGS, SAMPLES, COLOR_SWAP), RB_BLIT_DST, RB_BLIT_DST_PITCH,
- * RB_BLIT_FLAG_DST(_PITCH), addressed through the 2D engine's surface code (blit2d.ts). GMEM holds
+ * RB_BLIT_FLAG_DST(_PITCH), addressed through the 2D engine's surface code (blit2d.ts); a UBWC
+ * resolve gives its blocks the flags ubwc.ts encodes and checks the flag buffer (ubwc-target.ts). GMEM holds
  * RB_BLIT_GMEM_MSAA_CNTL.SAMPLES samples per pixel; a resolve to a single-sampled destination
  * averages them (SAMPLE_0 takes sample 0), which needs a format the 2D engine converts.
  *
@@ -34,6 +35,7 @@ import { enumName, type Gen, type RegisterSpace } from '../regs/db.js';
 import { TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
 import { addr64, Engine, fields, offsetOf, regScalar, surface, Unsupported, type BlitHost, type Surface } from './blit2d.js';
 import { fmt6, type Fmt6 } from './fmt6.js';
+import { checkFlagBuffer } from './ubwc-target.js';
 import type { Caches } from '../cache/caches.js';
 
 /** Per-SoC GMEM facts. */
@@ -237,6 +239,8 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
   const dst: Surface = surface(host, op === 'restore' ? 'source' : 'destination', dinfo, addr64(host, 'RB_BLIT_DST'), regScalar(host, 'RB_BLIT_DST_PITCH'), addr64(host, 'RB_BLIT_FLAG_DST'), fields(host, 'RB_BLIT_FLAG_DST_PITCH')['PITCH']!, (v) => rawFormat(v, host.gen));
   const eng = new Engine(host, cfg);
   const ms = dst.samples;
+  if (dst.flags && op === 'resolve')
+    for (const pr of checkFlagBuffer(host.mem, { what, base: dst.base, pitch: dst.pitch, ecpp: dst.ecpp, flagBase: dst.flags.base, flagPitch: dst.flags.pitch, width: br['X']! + 1, height: br['Y']! + 1 })) host.report(pr.id, 'error', pr.message);
   if (host.caches) {
     for (const sp of memorySpans(dst, x0, y0, x1, y1, cfg)) {
       if (op === 'restore') host.caches.read(sp.base, sp.len, 'the BLIT event restore (uncached)');
@@ -267,6 +271,8 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
         }
       }
     }
+    // UBWC: the resolved blocks get the flags a UBWC writer stores (fast-clears where uniform).
+    if (dst.flags) eng.compress(dst, x0, y0, x1, y1);
     g.stats.resolves++;
   }
   g.stats.pixels += pixels;

@@ -16,7 +16,7 @@
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
-import { alignUp, defaultPitch, macrotileDims, paddedHeight, tile6Offset } from './tile6.js';
+import { alignUp, defaultPitch, macrotileDims, paddedHeight, tile6Offset, TILE6_A630, type Tile6Config } from './tile6.js';
 
 const SEED = '004_0583f9f0ffcacefd.txt';
 
@@ -71,9 +71,21 @@ export function clearFlag(color: 0 | 1, alpha: 0 | 1): number {
 /** The flag byte that stores a tile uncompressed (256 bytes = (0xf + 1) * 16). */
 export const FLAG_UNCOMPRESSED = 0x1f;
 
+/** Offset in the flag plane of the flag byte of the macrotile holding pixel (x, y): one byte per block, `metaPitch` bytes per block row. */
+export function flagOffset(x: number, y: number, cpp: number, metaPitch: number): number {
+  const { w, h } = macrotileDims(cpp);
+  return Math.floor(y / h) * metaPitch + Math.floor(x / w);
+}
+
+/** Bytes of the flag plane a surface of `height` rows uses: the block rows times the pitch. */
+export function flagPlaneBytes(height: number, cpp: number, metaPitch: number): number {
+  return Math.ceil(height / macrotileDims(cpp).h) * metaPitch;
+}
+
 /**
  * How an 8888 pixel is cleared: which byte of the pixel is alpha (or -1 without alpha), the
- * colour bytes get 0x00 / 0xff from the colour bit, alpha from the alpha bit.
+ * colour bytes get 0x00 / 0xff from the colour bit, alpha from the alpha bit. A multisampled
+ * pixel (samples side by side) has its alpha at that byte of every 4-byte sample.
  */
 export interface ClearPixel {
   readonly alphaByte: number;
@@ -84,7 +96,7 @@ export interface ClearPixel {
  * packed linear pixels (width*cpp per row). Fast-cleared tiles are filled from the clear bits
  * (8888 formats: `clear` names the alpha byte); tiles of fewer than 256 bytes are reported.
  */
-export function ubwcToLinear(buf: Uint8Array, lay: UbwcLayout, clear: ClearPixel | undefined, diag: Diagnostics, where: string): Uint8Array {
+export function ubwcToLinear(buf: Uint8Array, lay: UbwcLayout, clear: ClearPixel | undefined, diag: Diagnostics, where: string, cfg: Tile6Config = TILE6_A630): Uint8Array {
   const { cpp, width, height } = lay;
   const { w, h } = macrotileDims(cpp);
   const out = new Uint8Array(width * height * cpp);
@@ -92,7 +104,7 @@ export function ubwcToLinear(buf: Uint8Array, lay: UbwcLayout, clear: ClearPixel
   if (buf.length < need) throw new RangeError(`${where}: UBWC surface needs ${need} bytes, has ${buf.length}`);
   for (let by = 0; by < lay.blocksY; by++)
     for (let bx = 0; bx < lay.blocksX; bx++) {
-      const f = buf[by * lay.metaPitch + bx]!;
+      const f = buf[flagOffset(bx * w, by * h, cpp, lay.metaPitch)]!;
       const flag = decodeFlag(f);
       for (let py = 0; py < h; py++)
         for (let px = 0; px < w; px++) {
@@ -101,9 +113,12 @@ export function ubwcToLinear(buf: Uint8Array, lay: UbwcLayout, clear: ClearPixel
           if (x >= width || y >= height) continue;
           const o = (y * width + x) * cpp;
           if (flag.kind === 'data') {
-            if (flag.bytes === 256) out.set(buf.subarray(lay.dataOffset + tile6Offset(x, y, lay.pitch, cpp), lay.dataOffset + tile6Offset(x, y, lay.pitch, cpp) + cpp), o);
+            if (flag.bytes === 256) {
+              const a = lay.dataOffset + tile6Offset(x, y, lay.pitch, cpp, cfg);
+              out.set(buf.subarray(a, a + cpp), o);
+            }
           } else {
-            for (let b = 0; b < cpp; b++) out[o + b] = (clear && b === clear.alphaByte ? flag.alpha : flag.color) ? 0xff : 0;
+            for (let b = 0; b < cpp; b++) out[o + b] = (clear && b % 4 === clear.alphaByte ? flag.alpha : flag.color) ? 0xff : 0;
           }
         }
       if (flag.kind === 'data' && flag.bytes !== 256)
@@ -115,46 +130,55 @@ export function ubwcToLinear(buf: Uint8Array, lay: UbwcLayout, clear: ClearPixel
 }
 
 /**
- * Write tightly packed linear pixels as a UBWC surface, as the a6xx render backend resolves a
- * UBWC colour buffer: a macrotile whose every pixel has all colour bytes 0x00 or all 0xff (the
- * same for each pixel) and the alpha byte 0x00 or 0xff is fast-cleared (8888 formats), every
- * other tile is stored whole (flag 0x1f).
+ * The flag byte a writer stores for one macrotile, as the a6xx render backend resolves a UBWC
+ * colour buffer: a macrotile whose every pixel has all colour bytes 0x00 or all 0xff (the same
+ * for each pixel) and the alpha byte 0x00 or 0xff is fast-cleared (8888 formats, `clear` given),
+ * every other tile is stored whole (0x1f). `px(x, y)` gives the bytes of the block's pixel
+ * (block-relative), or undefined for a pixel outside the image (it does not count).
  */
-export function linearToUbwc(src: Uint8Array, lay: UbwcLayout, clear: ClearPixel | undefined): Uint8Array {
+export function encodeBlockFlag(px: (x: number, y: number) => Uint8Array | undefined, cpp: number, clear: ClearPixel | undefined): number {
+  if (!clear) return FLAG_UNCOMPRESSED;
+  const { w, h } = macrotileDims(cpp);
+  let color = -1;
+  let alpha = -1;
+  for (let py = 0; py < h; py++)
+    for (let px_ = 0; px_ < w; px_++) {
+      const p = px(px_, py);
+      if (!p) continue;
+      for (let b = 0; b < cpp; b++) {
+        const v = p[b]!;
+        if (v !== 0 && v !== 0xff) return FLAG_UNCOMPRESSED;
+        const bit = v ? 1 : 0;
+        if (b % 4 === clear.alphaByte) { if (alpha === -1) alpha = bit; else if (alpha !== bit) return FLAG_UNCOMPRESSED; }
+        else if (color === -1) color = bit; else if (color !== bit) return FLAG_UNCOMPRESSED;
+      }
+    }
+  return clearFlag(color === 1 ? 1 : 0, alpha === 1 || (alpha === -1 && color === 1) ? 1 : 0);
+}
+
+/**
+ * Write tightly packed linear pixels as a UBWC surface (flag bytes from `encodeBlockFlag`; the
+ * pixels of a fast-cleared tile are not stored).
+ */
+export function linearToUbwc(src: Uint8Array, lay: UbwcLayout, clear: ClearPixel | undefined, cfg: Tile6Config = TILE6_A630): Uint8Array {
   const { cpp, width, height } = lay;
   const { w, h } = macrotileDims(cpp);
   const out = new Uint8Array(lay.dataOffset + lay.dataSize);
   for (let by = 0; by < lay.blocksY; by++)
     for (let bx = 0; bx < lay.blocksX; bx++) {
-      let color = -1;
-      let alpha = -1;
-      let clearable = clear !== undefined;
-      for (let py = 0; py < h && clearable; py++)
-        for (let px = 0; px < w && clearable; px++) {
-          const x = bx * w + px;
-          const y = by * h + py;
-          if (x >= width || y >= height) continue;
-          const o = (y * width + x) * cpp;
-          for (let b = 0; b < cpp; b++) {
-            const v = src[o + b]!;
-            if (v !== 0 && v !== 0xff) { clearable = false; break; }
-            const bit = v ? 1 : 0;
-            if (clear && b === clear.alphaByte) { if (alpha === -1) alpha = bit; else if (alpha !== bit) clearable = false; }
-            else if (color === -1) color = bit; else if (color !== bit) clearable = false;
-          }
-        }
-      if (clearable) {
-        out[by * lay.metaPitch + bx] = clearFlag(color === 1 ? 1 : 0, alpha === 1 || (alpha === -1 && color === 1) ? 1 : 0);
-        continue;
-      }
-      out[by * lay.metaPitch + bx] = FLAG_UNCOMPRESSED;
+      const at = (px: number, py: number): Uint8Array | undefined => {
+        const x = bx * w + px, y = by * h + py;
+        if (x >= width || y >= height) return undefined;
+        const o = (y * width + x) * cpp;
+        return src.subarray(o, o + cpp);
+      };
+      const flag = encodeBlockFlag(at, cpp, clear);
+      out[by * lay.metaPitch + bx] = flag;
+      if (flag !== FLAG_UNCOMPRESSED) continue;
       for (let py = 0; py < h; py++)
         for (let px = 0; px < w; px++) {
-          const x = bx * w + px;
-          const y = by * h + py;
-          if (x >= width || y >= height) continue;
-          const o = (y * width + x) * cpp;
-          out.set(src.subarray(o, o + cpp), lay.dataOffset + tile6Offset(x, y, lay.pitch, cpp));
+          const p = at(px, py);
+          if (p) out.set(p, lay.dataOffset + tile6Offset(bx * w + px, by * h + py, lay.pitch, cpp, cfg));
         }
     }
   return out;

@@ -14,7 +14,7 @@ import { a6xxGpu, resolveA6xxTarget, runA6xxSceneFile } from '../../runtime/draw
 const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100|gfx1030|gfx900] [--seed N] [--order roundrobin|random]
                    [--raw FILE] [--pm4 FILE] [--max-instructions N] [--pops-trace FILE] [--json]
                    [--trace FILE] [--trace-limit N] [--timeline FILE]
-       gpusim draw <scene.json> --gpu a630|a660 --out image.png [--gmem [--bin WxH]] [--rd FILE] [--json]
+       gpusim draw <scene.json> --gpu a630|a660 --out image.png [--gmem [--bin WxH]] [--rd FILE] [--surface FILE] [--json]
 
 Build a real PM4 command stream from the scene (render targets, buffers, shaders, state, draws;
 see docs/amd-graphics.md), execute it with the command processor and the graphics pipeline
@@ -45,6 +45,9 @@ their samples).
   --gpu a630|a660       render on the Adreno a6xx pipeline instead (sysmem mode; the scene's
                         "a6xx"/"a630"/"a660" keys give the ir3 shaders and their registers)
   --rd FILE             with --gpu: also write the inputs and command stream as an .rd capture
+  --surface FILE        with --gpu: write colour target 0 as memory holds it (with "a6xx": {"tile":
+                        "UBWC"}: the flag plane, then the TILE6_3 pixels), as an "adreno display"
+                        buffer's "file" reads it (examples/display-ubwc)
                         (gpusim adreno decode FILE --format cffdump)
   --gmem                with --gpu: GMEM (tiled) rendering: the binning pass writes VSC streams,
                         each bin is drawn in GMEM and resolved (docs/adreno.md "GMEM and binning")
@@ -59,7 +62,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   const [file] = positionals;
   if (!file) throw new UsageError('draw: missing scene file');
   if (values['gpu'] !== undefined) return runAdreno(file, values, io);
-  if (values['rd'] !== undefined) throw new UsageError('draw: --rd needs --gpu a630|a660');
+  if (values['rd'] !== undefined || values['surface'] !== undefined) throw new UsageError(`draw: --${values['rd'] !== undefined ? 'rd' : 'surface'} needs --gpu a630|a660`);
   if (values['gmem'] !== undefined || values['bin'] !== undefined) throw new UsageError('draw: --gmem / --bin need --gpu a630|a660');
   const order = String(values['order'] ?? 'roundrobin');
   if (order !== 'roundrobin' && order !== 'random') throw new UsageError('draw: --order roundrobin|random');
@@ -150,6 +153,10 @@ async function runAdreno(file: string, values: Record<string, unknown>, io: CliI
     writeFileSync(String(values['out']), encode({ width: r.width, height: r.height, data: px, channels: 4, depth: 8 }));
   }
   if (values['rd'] !== undefined) writeFileSync(String(values['rd']), r.rd);
+  if (values['surface'] !== undefined) {
+    if (!r.stored.length) throw new UsageError('draw: the scene has no colour target to write');
+    writeFileSync(String(values['surface']), r.stored[0]!);
+  }
   const problems = r.diag.list.filter((d) => d.severity !== 'info');
   const ran = r.draws.filter((d) => d.ran);
   const sum = (f: (d: (typeof ran)[number]) => number): number => ran.reduce((a, d) => a + f(d), 0);
@@ -159,7 +166,7 @@ async function runAdreno(file: string, values: Record<string, unknown>, io: CliI
     io.stdout(`${r.gpu} ${r.width}x${r.height} ${r.samples}x: ${stats.ran}/${stats.draws} draw(s) run (the first clears), ${stats.primitives} primitive(s), ${stats.vsWaves} VS wave(s), ${stats.fsWaves} FS wave(s), ${stats.samplesWritten} samples written\n`);
     if (r.gmem) io.stdout(`GMEM: ${r.gmem.nx}x${r.gmem.ny} bins of ${r.gmem.binW}x${r.gmem.binH}, ${r.gmem.binning ? `binning pass, ${r.gmem.skippedDraws} draw(s) skipped by the visibility stream` : 'no binning pass'}\n`);
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
-    const written = [values['out'] !== undefined ? `image ${String(values['out'])}` : '', values['rd'] !== undefined ? `capture ${String(values['rd'])}` : ''].filter(Boolean);
+    const written = [values['out'] !== undefined ? `image ${String(values['out'])}` : '', values['rd'] !== undefined ? `capture ${String(values['rd'])}` : '', values['surface'] !== undefined ? `surface ${String(values['surface'])}` : ''].filter(Boolean);
     io.stdout(written.length ? `wrote ${written.join(', ')}\n` : 'no image written (give --out FILE.png)\n');
   }
   return problems.length || ran.length !== r.draws.length ? EXIT_FINDING : EXIT_OK;
@@ -181,7 +188,7 @@ export const drawCommand: Command = {
     out: { type: 'string' }, raw: { type: 'string' }, pm4: { type: 'string' }, gfx: { type: 'string' }, seed: { type: 'string' },
     order: { type: 'string' }, 'max-instructions': { type: 'string' }, 'pops-trace': { type: 'string' }, json: { type: 'boolean' },
     trace: { type: 'string' }, 'trace-limit': { type: 'string' }, timeline: { type: 'string' },
-    gpu: { type: 'string' }, rd: { type: 'string' }, gmem: { type: 'boolean' }, bin: { type: 'string' },
+    gpu: { type: 'string' }, rd: { type: 'string' }, surface: { type: 'string' }, gmem: { type: 'boolean' }, bin: { type: 'string' },
   },
   positionals: true,
   run,
