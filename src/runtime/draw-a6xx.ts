@@ -19,6 +19,7 @@ import { dirname, resolve } from 'node:path';
 import { Diagnostics } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
 import { parseJsonText } from '../core/json.js';
+import { unknownKeyMessage } from '../core/keys.js';
 import { CommandProcessor } from '../adreno/cp/cp.js';
 import { drawRuns, type DrawRun } from '../adreno/cp/handlers-gfx.js';
 import { gmemDraw, type GmemDraw, type GmemDrawOptions } from '../adreno/driver/gmem.js';
@@ -137,8 +138,12 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     bufType.set(name, type);
   }
   // Stages.
-  const vsj = forGpu(obj(scene.vs, 'vs'), gpu);
-  const psj = forGpu(obj(scene.ps, 'ps'), gpu);
+  const vsRaw = obj(scene.vs, 'vs');
+  const psRaw = obj(scene.ps, 'ps');
+  strictA6xx(vsRaw, 'vs', VS_A6XX_KEYS, gpu);
+  strictA6xx(psRaw, 'ps', PS_A6XX_KEYS, gpu);
+  const vsj = forGpu(vsRaw, gpu);
+  const psj = forGpu(psRaw, gpu);
   const shaders = obj(scene.shaders ?? {}, 'shaders');
   const shaderText = (name: string, f: string): string => {
     const s = forGpu(obj(shaders[name] ?? err(f, `no shader '${name}'`), `shaders.${name}`), gpu);
@@ -173,6 +178,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     fullRegs: num(psj.fullRegs, 'ps.a6xx.fullRegs'),
     threadsize: psj.threadsize === 128 ? 128 : 64,
     ...(psj.ij !== undefined ? { ijPersp: reg(psj.ij, 'ps.ij') } : {}),
+    ...fsSysvals(psj, reg),
     outputs: arr(psj.outputs ?? err('ps.a6xx.outputs', 'missing'), 'ps.outputs').map((x, i) => reg(x, `ps.outputs[${i}]`)),
     ...fsTextures(psj, buffers),
   };
@@ -225,6 +231,42 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     };
   });
   return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
+}
+
+/** The keys of the stages' a6xx objects (checked strictly: a misspelt key is an error, not ignored). */
+const VS_A6XX_KEYS = ['shader', 'fullRegs', 'position', 'inputs', 'outputs', 'vertexId', 'instanceId'];
+const PS_SYSVALS = { ijLinear: 'ijLinear', ijCentroid: 'ijPerspCentroid', ijLinearCentroid: 'ijLinearCentroid', ijSample: 'ijPerspSample', ijLinearSample: 'ijLinearSample', fragCoord: 'fragCoord', fragCoordZw: 'fragCoordZw', face: 'face', sampleId: 'sampleId', sampleMask: 'sampleMask' } as const;
+const PS_A6XX_KEYS = ['shader', 'fullRegs', 'halfRegs', 'threadsize', 'ij', 'outputs', 'userData', 'sampleShading', ...Object.keys(PS_SYSVALS)];
+
+function strictA6xx(o: Json, field: string, allowed: readonly string[], gpu: A6xxGpu): void {
+  for (const k of ['a6xx', gpu]) {
+    if (o[k] === undefined) continue;
+    const msg = unknownKeyMessage(obj(o[k], `${field}.${k}`), allowed);
+    if (msg) err(`${field}.${k}`, msg);
+  }
+}
+
+/**
+ * The FS system values a scene asks HLSQ for (ps.a6xx): "ijLinear", "ijCentroid",
+ * "ijLinearCentroid", "ijSample", "ijLinearSample" (full registers, i/j pairs), "fragCoord"
+ * (x, y as u32 1/16 pixel), "fragCoordZw" (z, 1/w), "face" and "sampleId" (half registers such as
+ * "hr4.x"), "sampleMask"; "sampleShading": true runs the FS per sample.
+ */
+function fsSysvals(psj: Json, reg: (v: unknown, f: string) => number): Partial<GfxScene['fs']> {
+  const out: Record<string, number | boolean> = {};
+  for (const [k, name] of Object.entries(PS_SYSVALS)) {
+    if (psj[k] === undefined) continue;
+    const half = k === 'face' || k === 'sampleId';
+    const v = str(psj[k], `ps.a6xx.${k}`);
+    if (half !== v.startsWith('h')) err(`ps.a6xx.${k}`, half ? 'a half register such as hr4.x' : 'a full register such as r2.x');
+    out[name] = reg(v, `ps.a6xx.${k}`);
+  }
+  if (psj.halfRegs !== undefined) out.halfRegs = num(psj.halfRegs, 'ps.a6xx.halfRegs');
+  if (psj.sampleShading !== undefined) {
+    if (typeof psj.sampleShading !== 'boolean') err('ps.a6xx.sampleShading', 'true or false');
+    out.sampleShading = psj.sampleShading;
+  }
+  return out as Partial<GfxScene['fs']>;
 }
 
 const WRAP: Record<string, 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT'> = { repeat: 'A6XX_TEX_REPEAT', clamp: 'A6XX_TEX_CLAMP_TO_EDGE', mirror: 'A6XX_TEX_MIRROR_REPEAT' };

@@ -23,7 +23,7 @@ import { runDrawJob, type DrawJob, type DrawResult } from '../pc/draw.js';
 import type { IndexSource } from '../pc/assemble.js';
 import { vertexFormat, type VfdState } from '../vfd/fetch.js';
 import { vsOutputs } from '../vpc/varyings.js';
-import type { StageProgram } from '../sp/graphics.js';
+import type { FsPreload, StageProgram } from '../sp/graphics.js';
 import type { CommandProcessor } from './cp.js';
 import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
@@ -182,6 +182,57 @@ function footprintCheck(cp: CommandProcessor, what: string, regid: number, comps
   if (((regid + comps - 1) >> 2) >= full) cp.report(id, 'error', `${what} r${regid >> 2}.${'xyzw'[regid & 3]} is beyond the register footprint (FULLREGFOOTPRINT ${full}): its value is undefined`);
 }
 
+const IJ = ['IJ_PERSP_PIXEL', 'IJ_LINEAR_PIXEL', 'IJ_PERSP_CENTROID', 'IJ_LINEAR_CENTROID', 'IJ_PERSP_SAMPLE', 'IJ_LINEAR_SAMPLE'] as const;
+
+/**
+ * What HLSQ preloads into the FS (fd6 / turnip program them together): the i/j pairs of
+ * HLSQ_CONTROL_3/4_REG where GRAS_CNTL enables them, frag coord (HLSQ_CONTROL_4_REG
+ * XYCOORDREGID / ZWCOORDREGID, GRAS_CNTL COORD_MASK), and HLSQ_CONTROL_2_REG FACEREGID /
+ * SAMPLEID / SAMPLEMASK where RB_RENDER_CONTROL1 FACENESS / SAMPLEID / SAMPLEMASK enable them.
+ * GRAS_CNTL and RB_RENDER_CONTROL0 (and GRAS_ / RB_SAMPLE_CNTL) are two copies of one state: a
+ * difference is a diagnostic; a register named with its enable off is not loaded (a diagnostic).
+ */
+function fsPreload(cp: CommandProcessor, R: Regs, full: number, half: number, missing: string[]): { preload: FsPreload; perSample: boolean; fragCoordSample: boolean } {
+  const differs = [...IJ, 'COORD_MASK'].filter((k) => R.f('GRAS_CNTL', k) !== R.f('RB_RENDER_CONTROL0', k));
+  if (differs.length) cp.report('adreno.gras.render-control-mismatch', 'warning', `GRAS_CNTL and RB_RENDER_CONTROL0 differ in ${differs.join(', ')}: the rasterizer and the RB disagree on the FS inputs (GRAS_CNTL is used)`);
+  const perSample = R.f('GRAS_SAMPLE_CNTL', 'PER_SAMP_MODE') === 1;
+  if (perSample !== (R.f('RB_SAMPLE_CNTL', 'PER_SAMP_MODE') === 1)) cp.report('adreno.gras.sample-cntl-mismatch', 'warning', `GRAS_SAMPLE_CNTL PER_SAMP_MODE ${+perSample} but RB_SAMPLE_CNTL PER_SAMP_MODE ${1 - +perSample}: per-sample shading is undefined (GRAS_SAMPLE_CNTL is used)`);
+  const mode = R.f('RB_RENDER_CONTROL1', 'FRAGCOORDSAMPLEMODE');
+  const modeName = R.e('a6xx_fragcoord_sample_mode', mode);
+  if (modeName !== 'FRAGCOORD_CENTER' && modeName !== 'FRAGCOORD_SAMPLE') cp.report('adreno.rb.fragcoord-sample-mode', 'error', `RB_RENDER_CONTROL1 FRAGCOORDSAMPLEMODE ${mode} is not FRAGCOORD_CENTER (0) or FRAGCOORD_SAMPLE (3): frag coord is undefined (the centre is used)`);
+  // One sysval: its register where the enable is set; named but not enabled is not loaded.
+  const val = (reg: string, field: string, enabled: boolean, what: string, comps: number, isHalf: boolean): number => {
+    const r = R.f(reg, field);
+    if (r >= 0xfc) return 0xfc;
+    if (!enabled) {
+      cp.report('adreno.sp.sysval-not-enabled', 'warning', `${reg} ${field} names ${isHalf ? 'h' : ''}r${r >> 2}.${'xyzw'[r & 3]} but ${what} is off: HLSQ does not load it (the FS reads whatever the register holds)`);
+      return 0xfc;
+    }
+    const foot = isHalf ? half : full;
+    if (((r + comps - 1) >> 2) >= foot) cp.report('adreno.sp.fs-sysval-beyond-footprint', 'error', `${reg} ${field} ${isHalf ? 'h' : ''}r${r >> 2}.${'xyzw'[r & 3]} is beyond the FS register footprint (${isHalf ? 'HALF' : 'FULL'}REGFOOTPRINT ${foot}): its value is undefined`);
+    return r;
+  };
+  const ij = (k: (typeof IJ)[number]): number => val(k.endsWith('SAMPLE') ? 'HLSQ_CONTROL_4_REG' : 'HLSQ_CONTROL_3_REG', k, R.f('GRAS_CNTL', k) === 1, `GRAS_CNTL ${k}`, 2, false);
+  const coordMask = R.f('GRAS_CNTL', 'COORD_MASK');
+  const rc1 = (k: string): boolean => R.f('RB_RENDER_CONTROL1', k) === 1;
+  for (const k of ['CENTERRHW', 'POSTDEPTHCOVERAGE', 'LINELENGTHEN', 'FOVEATION']) if (rc1(k)) missing.push(`RB_RENDER_CONTROL1 ${k} (not modelled)`);
+  return {
+    preload: {
+      ijPersp: ij('IJ_PERSP_PIXEL'), ijLinear: ij('IJ_LINEAR_PIXEL'),
+      ijPerspCentroid: ij('IJ_PERSP_CENTROID'), ijLinearCentroid: ij('IJ_LINEAR_CENTROID'),
+      ijPerspSample: ij('IJ_PERSP_SAMPLE'), ijLinearSample: ij('IJ_LINEAR_SAMPLE'),
+      xyCoord: val('HLSQ_CONTROL_4_REG', 'XYCOORDREGID', (coordMask & 3) !== 0, 'GRAS_CNTL COORD_MASK x/y', 2, false),
+      zwCoord: val('HLSQ_CONTROL_4_REG', 'ZWCOORDREGID', (coordMask & 12) !== 0, 'GRAS_CNTL COORD_MASK z/w', 2, false),
+      coordMask,
+      face: val('HLSQ_CONTROL_2_REG', 'FACEREGID', rc1('FACENESS'), 'RB_RENDER_CONTROL1 FACENESS', 1, true),
+      sampleId: val('HLSQ_CONTROL_2_REG', 'SAMPLEID', rc1('SAMPLEID'), 'RB_RENDER_CONTROL1 SAMPLEID', 1, true),
+      sampleMask: val('HLSQ_CONTROL_2_REG', 'SAMPLEMASK', rc1('SAMPLEMASK'), 'RB_RENDER_CONTROL1 SAMPLEMASK', 1, false),
+    },
+    perSample,
+    fragCoordSample: modeName === 'FRAGCOORD_SAMPLE',
+  };
+}
+
 /** Gather the draw's job from the registers and loaded state; `missing` says why not. */
 export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJob; missing: string[] } {
   const R = new Regs(cp, cp.regsDb);
@@ -323,8 +374,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
   const fsOutN = R.f('SP_FS_OUTPUT_CNTL1', 'MRT');
   const mrt = Array.from({ length: fsOutN }, (_, i) => ({ regid: R.f(`SP_FS_OUTPUT[${i}].REG`, 'REGID'), half: R.f(`SP_FS_OUTPUT[${i}].REG`, 'HALF_PRECISION') === 1 }));
   if (fs) mrt.forEach((m, i) => footprintCheck(cp, `SP_FS_OUTPUT[${i}] REGID`, m.regid, 4, fs.fullRegs, 'adreno.sp.fs-out-beyond-footprint'));
-  const ijPersp = R.f('GRAS_CNTL', 'IJ_PERSP_PIXEL') ? R.f('HLSQ_CONTROL_3_REG', 'IJ_PERSP_PIXEL') : 0xfc;
-  const ijLinear = R.f('GRAS_CNTL', 'IJ_LINEAR_PIXEL') ? R.f('HLSQ_CONTROL_3_REG', 'IJ_LINEAR_PIXEL') : 0xfc;
+  const pre = fs ? fsPreload(cp, R, fs.fullRegs, fs.halfRegs, missing) : { preload: { ijPersp: 0xfc, ijLinear: 0xfc }, perSample: false, fragCoordSample: false };
 
   // RB.
   const face = (bf: boolean): StencilFace => ({
@@ -382,7 +432,9 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     samplePos,
     fs,
     fsWave: R.e('a6xx_threadsize', R.f('SP_FS_CTRL_REG0', 'THREADSIZE')) === 'THREAD128' ? 128 : 64,
-    fsPreload: { ijPersp, ijLinear },
+    fsPreload: pre.preload,
+    perSample: pre.perSample,
+    fragCoordSample: pre.fragCoordSample,
     fsOutputs: { mrt, depthRegid: R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_Z') ? R.f('SP_FS_OUTPUT_CNTL0', 'DEPTH_REGID') : 0xfc },
     varDisable: Uint32Array.from([0, 1, 2, 3].map((i) => R.raw(`VPC_VAR[${i}].DISABLE`))),
     rb,

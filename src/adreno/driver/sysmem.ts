@@ -68,6 +68,22 @@ export interface GfxScene {
   readonly fs: GfxShader & {
     readonly threadsize?: 64 | 128;
     readonly ijPersp?: number;
+    /** Further i/j pairs (full registers) HLSQ loads: linear at the centre, perspective / linear at the centroid and at the sample. */
+    readonly ijLinear?: number;
+    readonly ijPerspCentroid?: number;
+    readonly ijLinearCentroid?: number;
+    readonly ijPerspSample?: number;
+    readonly ijLinearSample?: number;
+    /** Frag coord: x, y (u32, 1/16 pixel) at `fragCoord`, z, 1/w (f32) at `fragCoordZw`; `coordMask` x=1 y=2 z=4 w=8. */
+    readonly fragCoord?: number;
+    readonly fragCoordZw?: number;
+    readonly coordMask?: number;
+    /** Front-facing (half register: 0 front, -1 back), sample id (half), coverage mask (full). */
+    readonly face?: number;
+    readonly sampleId?: number;
+    readonly sampleMask?: number;
+    /** Per-sample shading (GRAS_SAMPLE_CNTL / RB_SAMPLE_CNTL PER_SAMP_MODE, FRAGCOORD_SAMPLE). */
+    readonly sampleShading?: boolean;
     readonly outputs: readonly number[];
     /** The outputs are half registers (SP_FS_OUTPUT[i].REG HALF_PRECISION). */
     readonly halfOutputs?: boolean;
@@ -209,7 +225,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   cs.reg('GRAS_SC_WINDOW_SCISSOR_TL', { X: 0, Y: 0 }).reg('GRAS_SC_WINDOW_SCISSOR_BR', { X: width - 1, Y: height - 1 });
   for (const r of ['GRAS_RAS_MSAA_CNTL', 'RB_RAS_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa });
   for (const r of ['GRAS_DEST_MSAA_CNTL', 'RB_DEST_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa, MSAA_DISABLE: samples === 1 });
-  cs.reg('RB_SAMPLE_CONFIG', 0).reg('GRAS_SAMPLE_CNTL', 0).reg('RB_SAMPLE_CNTL', 0);
+  cs.reg('RB_SAMPLE_CONFIG', 0);
   targets.forEach((t, i) => {
     cs.reg(`RB_MRT[${i}].BUF_INFO`, { COLOR_FORMAT: t.format, COLOR_TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
     cs.reg(`RB_MRT[${i}].PITCH`, t.pitch >> 6).reg(`RB_MRT[${i}].ARRAY_PITCH`, (t.pitch * height) >> 6).reg64(`RB_MRT[${i}].BASE`, t.base);
@@ -226,11 +242,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   for (let i = 0; i < nMrt; i++) comps[`RT${i}`] = 0xf;
   cs.reg('RB_RENDER_COMPONENTS', comps).reg('SP_FS_RENDER_COMPONENTS', comps);
   cs.reg('GRAS_CL_CNTL', { ZERO_GB_SCALE_Z: true, VP_CLIP_CODE_IGNORE: true });
-  // i/j at the pixel centre, perspective.
-  cs.reg('GRAS_CNTL', { IJ_PERSP_PIXEL: true }).reg('RB_RENDER_CONTROL0', { IJ_PERSP_PIXEL: true });
   cs.reg('HLSQ_CONTROL_1_REG', { PRIMALLOCTHRESHOLD: 3 });
-  cs.reg('HLSQ_CONTROL_2_REG', { FACEREGID: REGID_NONE, SAMPLEID: REGID_NONE, SAMPLEMASK: REGID_NONE, CENTERRHW: REGID_NONE });
-  cs.reg('HLSQ_CONTROL_4_REG', { IJ_PERSP_SAMPLE: REGID_NONE, IJ_LINEAR_SAMPLE: REGID_NONE, XYCOORDREGID: REGID_NONE, ZWCOORDREGID: REGID_NONE });
   cs.reg('HLSQ_CONTROL_5_REG', { LINELENGTHREGID: REGID_NONE, FOVEATIONQUALITYREGID: REGID_NONE });
 
   /** The program state of one VS/FS pair (fd6_program: VS, VPC, FS). */
@@ -345,7 +357,18 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
       cs.reg64('SP_FS_TEX_SAMP', ss.base);
     }
     if (nTex || samps.length) cs.reg('SP_FS_CONFIG', { ENABLED: true, NTEX: nTex, NSAMP: samps.length });
-    cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: fs.ijPersp ?? REGID_NONE, IJ_LINEAR_PIXEL: REGID_NONE, IJ_PERSP_CENTROID: REGID_NONE, IJ_LINEAR_CENTROID: REGID_NONE });
+    // FS inputs as fd6 / turnip emit them: every enable follows from its register being named.
+    const R = (r: number | undefined): number => r ?? REGID_NONE;
+    const on = (r: number | undefined): boolean => r !== undefined && r < REGID_NONE;
+    const coordMask = fs.coordMask ?? ((on(fs.fragCoord) ? 3 : 0) | (on(fs.fragCoordZw) ? 12 : 0));
+    const ijs = { IJ_PERSP_PIXEL: on(fs.ijPersp), IJ_LINEAR_PIXEL: on(fs.ijLinear), IJ_PERSP_CENTROID: on(fs.ijPerspCentroid), IJ_LINEAR_CENTROID: on(fs.ijLinearCentroid), IJ_PERSP_SAMPLE: on(fs.ijPerspSample), IJ_LINEAR_SAMPLE: on(fs.ijLinearSample), COORD_MASK: coordMask };
+    cs.reg('GRAS_CNTL', ijs).reg('RB_RENDER_CONTROL0', { ...ijs, UNK10: nonPos > 0 });
+    cs.reg('RB_RENDER_CONTROL1', { FRAGCOORDSAMPLEMODE: fs.sampleShading ? 'FRAGCOORD_SAMPLE' : 'FRAGCOORD_CENTER', SAMPLEMASK: on(fs.sampleMask), SAMPLEID: on(fs.sampleId), FACENESS: on(fs.face) });
+    cs.reg('RB_SAMPLE_CNTL', { PER_SAMP_MODE: !!fs.sampleShading }).reg('GRAS_SAMPLE_CNTL', { PER_SAMP_MODE: !!fs.sampleShading });
+    cs.reg('GRAS_LRZ_PS_INPUT_CNTL', { SAMPLEID: on(fs.sampleId), FRAGCOORDSAMPLEMODE: fs.sampleShading ? 'FRAGCOORD_SAMPLE' : 'FRAGCOORD_CENTER' });
+    cs.reg('HLSQ_CONTROL_2_REG', { FACEREGID: R(fs.face), SAMPLEID: R(fs.sampleId), SAMPLEMASK: R(fs.sampleMask), CENTERRHW: REGID_NONE });
+    cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: R(fs.ijPersp), IJ_LINEAR_PIXEL: R(fs.ijLinear), IJ_PERSP_CENTROID: R(fs.ijPerspCentroid), IJ_LINEAR_CENTROID: R(fs.ijLinearCentroid) });
+    cs.reg('HLSQ_CONTROL_4_REG', { IJ_PERSP_SAMPLE: R(fs.ijPerspSample), IJ_LINEAR_SAMPLE: R(fs.ijLinearSample), XYCOORDREGID: R(fs.fragCoord), ZWCOORDREGID: R(fs.fragCoordZw) });
     cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE });
     fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r, HALF_PRECISION: !!fs.halfOutputs }));
   };

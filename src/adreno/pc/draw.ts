@@ -10,7 +10,7 @@
  * stage completes for the whole draw before the next, primitives reach RB in order.
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
-import { clipPolygon, culled, intersect, rasterTriangle, signedArea2, toScreen, type ClipControl, type ClipVertex, type Fragment, type Rect, type ScreenVertex, type Viewport } from '../gras/raster.js';
+import { clipPolygon, culled, intersect, rasterTriangle, signedArea2, toScreen, trianglePlanes, type ClipControl, type PlaneValues, type ClipVertex, type Fragment, type Rect, type ScreenVertex, type Viewport } from '../gras/raster.js';
 import { rbFragment, type RbState, type RbStats, type RbTargets } from '../rb/output.js';
 import { runFragmentShader, runVertexShader, type FsLane, type FsOutputs, type FsPreload, type LaneVaryings, type StageProgram, type StageStats } from '../sp/graphics.js';
 import { fetchVertex, type VfdState } from '../vfd/fetch.js';
@@ -48,6 +48,10 @@ export interface DrawJob {
   readonly fs: StageProgram | undefined;
   readonly fsWave: number;
   readonly fsPreload: FsPreload;
+  /** GRAS_SAMPLE_CNTL / RB_SAMPLE_CNTL PER_SAMP_MODE: the FS runs once per covered sample. */
+  readonly perSample?: boolean;
+  /** RB_RENDER_CONTROL1 FRAGCOORDSAMPLEMODE FRAGCOORD_SAMPLE: frag coord at the lane's sample, not the pixel centre. */
+  readonly fragCoordSample?: boolean;
   readonly fsOutputs: FsOutputs;
   /** VPC_VAR[0..3].DISABLE. */
   readonly varDisable: Uint32Array;
@@ -196,7 +200,51 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     afterLrz?.();
     return res;
   }
-  const lanes: FsLane[] = frags.map(({ f, t }) => ({ ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]], vary: t.vary }));
+  // Per-sample shading: every quad once per sample index, each lane covering that one sample.
+  let sampleOf: number[] | undefined;
+  const nS = job.samplePos.length;
+  if (job.perSample && nS > 1) {
+    const per: { f: Fragment; t: Tri }[] = [];
+    sampleOf = [];
+    for (let q = 0; q < frags.length; q += 4) {
+      const quad = frags.slice(q, q + 4);
+      for (let s = 0; s < nS; s++) {
+        if (!quad.some(({ f }) => (f.mask >> s) & 1)) continue;
+        for (const e of quad) {
+          per.push({ f: { ...e.f, mask: e.f.mask & (1 << s) }, t: e.t });
+          sampleOf.push(s);
+        }
+      }
+    }
+    frags = per;
+  }
+  const planes = new Map<Tri, (x: number, y: number) => PlaneValues>();
+  const lanes: FsLane[] = frags.map(({ f, t }, k) => {
+    let pl = planes.get(t);
+    if (!pl) planes.set(t, (pl = trianglePlanes(t.v[0], t.v[1], t.v[2])));
+    const at = (s: number): PlaneValues => pl!(f.x + 0.5 + job.samplePos[s]![0], f.y + 0.5 + job.samplePos[s]![1]);
+    const centre = pl(f.x + 0.5, f.y + 0.5);
+    const full = (1 << nS) - 1;
+    // The lane's sample: its own in per-sample mode, else the first covered one.
+    const first = f.mask ? 31 - Math.clz32(f.mask & -f.mask) : 0;
+    const sample = sampleOf ? sampleOf[k]! : first;
+    // Centroid: the pixel centre when every sample is covered (or one sample), else the first covered sample.
+    const cen = nS === 1 || (f.mask & full) === full || f.mask === 0 ? centre : at(first);
+    const smp = sampleOf ? at(sample) : centre;
+    const fc = job.fragCoordSample && f.mask ? at(sample) : centre;
+    const sx = job.fragCoordSample && f.mask ? job.samplePos[sample]! : [0, 0];
+    return {
+      ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]],
+      ijPerspCentroid: [cen.persp[1], cen.persp[2]], ijLinearCentroid: [cen.linear[1], cen.linear[2]],
+      ijPerspSample: [smp.persp[1], smp.persp[2]], ijLinearSample: [smp.linear[1], smp.linear[2]],
+      xy: [Math.round((f.x + 0.5 + sx[0]!) * 16), Math.round((f.y + 0.5 + sx[1]!) * 16)],
+      zw: [fc.z, fc.rhw],
+      front: f.front,
+      sampleId: sampleOf ? sample : 0,
+      sampleMask: f.mask,
+      vary: t.vary,
+    };
+  });
   const dis = job.varDisable;
   const out = runFragmentShader(job.fs, job.fsPreload, lanes, job.fsOutputs, (loc) => ((dis[loc >> 5]! >>> (loc & 31)) & 1) === 1, diag, res.fs, { waveSize: job.fsWave });
   frags.forEach(({ f }, k) => {
