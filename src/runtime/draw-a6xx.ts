@@ -274,7 +274,7 @@ const WRAP: Record<string, 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_
 /**
  * The PS user data's images and samplers (the AMD T# / S# entries) as the FS's t# / s# in their
  * order: { "image": buf, "width", "height", "format": "8_8_8_8_UNORM" } -> FMT6_8_8_8_8_UNORM, a
- * single-level 2D image; { "sampler": { "filter", "wrap" } } -> A6XX_TEX_SAMP.
+ * 2D image of "levels" mip levels (packed one after another in the buffer); { "sampler": { "filter", "wrap", "mip" } } -> A6XX_TEX_SAMP.
  */
 function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<GfxScene['fs'], 'images' | 'samplers'> {
   const images: NonNullable<GfxScene['fs']['images']>[number][] = [];
@@ -285,19 +285,24 @@ function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<G
     if (o.image !== undefined) {
       const buffer = str(o.image, `${f}.image`);
       if (!buffers.has(buffer)) err(`${f}.image`, `no buffer '${buffer}'`);
-      for (const k of ['layers', 'levels', 'depth']) if (o[k] !== undefined && o[k] !== 1) err(`${f}.${k}`, 'the a6xx scene runner samples single-level 2D images');
+      for (const k of ['layers', 'depth']) if (o[k] !== undefined && o[k] !== 1) err(`${f}.${k}`, 'the a6xx scene runner samples 2D images (one layer)');
       const format = en('a6xx_format', `FMT6_${str(o.format ?? '8_8_8_8_UNORM', `${f}.format`)}`, `${f}.format`);
       const dim = (k: string): number => {
         const v = num(o[k] ?? 1, `${f}.${k}`);
         return Number.isInteger(v) && v >= 1 && v <= 16384 ? v : err(`${f}.${k}`, 'an integer in 1..16384');
       };
-      images.push({ buffer, format, width: dim('width'), height: dim('height') });
+      const width = dim('width'), height = dim('height');
+      const levels = num(o.levels ?? 1, `${f}.levels`);
+      if (!Number.isInteger(levels) || levels < 1 || levels > 1 + Math.floor(Math.log2(Math.max(width, height)))) err(`${f}.levels`, `an integer in 1..${1 + Math.floor(Math.log2(Math.max(width, height)))}`);
+      images.push({ buffer, format, width, height, ...(levels > 1 ? { levels } : {}) });
     } else if (o.sampler !== undefined) {
       const sj = obj(o.sampler, `${f}.sampler`);
       const filter = str(sj.filter ?? 'nearest', `${f}.sampler.filter`);
       if (filter !== 'nearest' && filter !== 'linear') err(`${f}.sampler.filter`, 'nearest or linear');
       const wrap = WRAP[str(sj.wrap ?? 'repeat', `${f}.sampler.wrap`)] ?? err(`${f}.sampler.wrap`, `one of ${Object.keys(WRAP).join(' ')} on a6xx`);
-      samplers.push({ linear: filter === 'linear', wrap });
+      const mip = str(sj.mip ?? 'none', `${f}.sampler.mip`);
+      if (mip !== 'none' && mip !== 'nearest' && mip !== 'linear') err(`${f}.sampler.mip`, 'none, nearest or linear');
+      samplers.push({ linear: filter === 'linear', wrap, mip });
     }
   });
   return { ...(images.length ? { images } : {}), ...(samplers.length ? { samplers } : {}) };

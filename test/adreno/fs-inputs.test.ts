@@ -232,3 +232,53 @@ test('scene keys: ps.a6xx names the FS system values; a misspelt key is an error
   assert.throws(() => a6xxSceneDescription(withFs({ fullRegs: 4, outputs: ['r1.x'], fragCord: 'r2.x' }), join(EXAMPLES, 'triangle'), 'a630'), /ps\.a6xx: unknown key 'fragCord' \(did you mean 'fragCoord'\?\)/);
   assert.throws(() => a6xxSceneDescription(withFs({ fullRegs: 4, outputs: ['r1.x'], face: 'r2.x' }), join(EXAMPLES, 'triangle'), 'a630'), /a half register/);
 });
+
+test('implicit LOD: a minified mipmapped texture samples the level log2(texels per pixel) picks, as gfx1100 does', async () => {
+  const { runScene, resolveTarget } = await import('../../src/runtime/draw-scene.js');
+  const { runA6xxScene, resolveA6xxTarget } = await import('../../src/runtime/draw-a6xx.js');
+  const dir = join(EXAMPLES, 'texture');
+  const s = JSON.parse(readFileSync(join(dir, 'scene.json'), 'utf8')) as Record<string, any>;
+  // A 16x16 image of 5 levels, each one solid colour.
+  const colour = (k: number): number[] => [k * 50, 255 - k * 50, (k * 37) % 256, 255];
+  const tex: number[] = [];
+  for (let k = 0; k < 5; k++) for (let t = 0; t < (16 >> k) ** 2; t++) tex.push(...colour(k));
+  // The 64-pixel screen covered by a quad whose texture coordinates run 0..U: U * 16 / 64 texels per pixel.
+  const run = (U: number, mip: string): { a6: Float32Array[]; amd: Float32Array } => {
+    const v = (x: number, y: number, u: number, w: number): number[] => [x, y, 0.5, 1, u, w, 0, 1];
+    const verts = [...v(-1, -1, 0, 0), ...v(1, -1, U, 0), ...v(1, 1, U, U), ...v(-1, -1, 0, 0), ...v(1, 1, U, U), ...v(-1, 1, 0, U)];
+    const sc = {
+      ...s,
+      buffers: { vertices: { type: 'f32', values: verts }, tex: { type: 'u8', values: tex } },
+      ps: { ...s.ps, userData: [{ image: 'tex', width: 16, height: 16, levels: 5, format: '8_8_8_8_UNORM' }, { sampler: { filter: 'nearest', wrap: 'repeat', mip } }] },
+    };
+    const amd = runScene(sc, dir, { gfx: 'gfx1100' });
+    const a6 = (['a630', 'a660'] as const).map((g) => {
+      const r = runA6xxScene(sc, dir, g);
+      assert.deepEqual(r.diag.list.filter((x) => x.severity !== 'info').map((x) => x.id), [], `${g} U=${U} ${mip}`);
+      return resolveA6xxTarget(r);
+    });
+    return { a6, amd: resolveTarget(amd, amd.targets[0]!) };
+  };
+  const cases: [number, string, number[]][] = [
+    // lambda = log2(3) = 1.585: nearest mip level ceil(lambda + 0.5) - 1 = 2.
+    [12, 'nearest', colour(2)],
+    // lambda = log2(2.5) = 1.32: level 1.
+    [10, 'nearest', colour(1)],
+    // lambda = log2(0.5) < 0: magnified, level 0.
+    [2, 'nearest', colour(0)],
+    // Linear mip at lambda = log2(3): levels 1 and 2 blended by the fraction.
+    [12, 'linear', colour(1).map((c, k) => c * (2 - Math.log2(3)) + colour(2)[k]! * (Math.log2(3) - 1))],
+    // No mipmapping: level 0 however minified.
+    [12, 'none', colour(0)],
+  ];
+  for (const [U, mip, want] of cases) {
+    const { a6, amd } = run(U, mip);
+    for (const img of a6)
+      for (let p = 0; p < 64 * 64; p++)
+        for (let c = 0; c < 4; c++) {
+          // The quad covers the whole screen: every pixel samples the one level (or blend).
+          assert.ok(Math.abs(img[p * 4 + c]! * 255 - want[c]!) <= 1.01, `U=${U} ${mip} pixel ${p % 64},${p >> 6}: ${img[p * 4 + c]! * 255} vs ${want[c]}`);
+          assert.ok(Math.abs(img[p * 4 + c]! - amd[p * 4 + c]!) <= 1.01 / 255, `U=${U} ${mip} pixel ${p % 64},${p >> 6} differs from gfx1100`);
+        }
+  }
+});

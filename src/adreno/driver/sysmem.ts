@@ -16,7 +16,7 @@ import { assembleIr3 } from '../ir3/asm.js';
 import { CmdStream, hi32, lo32 } from '../cp/builder.js';
 import { encodeFields, enumValue, type Gen } from '../regs/db.js';
 import { fmt6ByName } from '../rb/fmt6.js';
-import { defaultPitch, paddedHeight, type TileMode } from '../ubwc/tile6.js';
+import { alignUp, defaultPitch, paddedHeight, pitchAlignLog2, type TileMode } from '../ubwc/tile6.js';
 
 export const REGID_NONE = 0xfc;
 const INSTR_UNIT = 128;
@@ -90,9 +90,9 @@ export interface GfxScene {
     /** Texel buffers the FS reads (t#0...): A6XX_TEX_CONST descriptors loaded into SB6_FS_TEX. */
     readonly textures?: readonly { readonly buffer: string; readonly format: string; readonly elements: number }[];
     /** 2D images the FS samples (t# after the texel buffers): a buffer of tightly packed rows, laid out linear at fdl6's pitch. */
-    readonly images?: readonly { readonly buffer: string; readonly format: string; readonly width: number; readonly height: number }[];
-    /** Samplers (s#0...): A6XX_TEX_SAMP in SB6_FS_TEX (ST6_SHADER). */
-    readonly samplers?: readonly { readonly linear: boolean; readonly wrap: 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT' }[];
+    readonly images?: readonly { readonly buffer: string; readonly format: string; readonly width: number; readonly height: number; readonly levels?: number }[];
+    /** Samplers (s#0...): A6XX_TEX_SAMP in SB6_FS_TEX (ST6_SHADER); `mip` none (level 0 only, MAX_LOD 0), nearest or linear. */
+    readonly samplers?: readonly { readonly linear: boolean; readonly wrap: 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT'; readonly mip?: 'none' | 'nearest' | 'linear' }[];
   };
   readonly state: GfxState;
   readonly draws: readonly GfxDraw[];
@@ -327,13 +327,25 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         if (!src) throw new Error(`FS image from unknown buffer ${im.buffer}`);
         const cpp = fmt6ByName(im.format).cpp;
         if (!(im.width >= 1 && im.width <= 16384 && im.height >= 1 && im.height <= 16384)) throw new Error(`FS image ${im.buffer}: ${im.width}x${im.height} is outside 1..16384`);
-        if (src.length < im.width * im.height * cpp) throw new Error(`FS image ${im.buffer}: ${im.width}x${im.height} texels of ${cpp} bytes need ${im.width * im.height * cpp} bytes, the buffer has ${src.length}`);
-        // fdl6 linear layout: rows at the aligned pitch.
+        const levels = im.levels ?? 1;
+        const maxLevels = 1 + Math.floor(Math.log2(Math.max(im.width, im.height)));
+        if (!(Number.isInteger(levels) && levels >= 1 && levels <= maxLevels)) throw new Error(`FS image ${im.buffer}: ${levels} levels (a ${im.width}x${im.height} image has 1..${maxLevels})`);
+        // fdl6 linear layout: rows at the aligned pitch, level k's pitch the level-0 pitch >> k
+        // aligned again, the levels one after another; the buffer holds the levels tightly packed.
         const pitch = defaultPitch(im.width, cpp, 'linear');
-        const b = new Uint8Array(pitch * im.height);
-        for (let y = 0; y < im.height; y++) b.set(src.subarray(y * im.width * cpp, (y + 1) * im.width * cpp), y * pitch);
+        const align = 2 ** pitchAlignLog2(cpp, 'linear');
+        const lv = Array.from({ length: levels }, (_, l) => ({ w: Math.max(1, im.width >> l), h: Math.max(1, im.height >> l), pitch: l === 0 ? pitch : alignUp(Math.max(1, pitch >> l), align) }));
+        const need = lv.reduce((a, l) => a + l.w * l.h * cpp, 0);
+        if (src.length < need) throw new Error(`FS image ${im.buffer}: ${im.width}x${im.height} texels of ${cpp} bytes in ${levels} level(s) need ${need} bytes, the buffer has ${src.length}`);
+        const b = new Uint8Array(lv.reduce((a, l) => a + l.pitch * l.h, 0));
+        let from = 0, to = 0;
+        for (const l of lv) {
+          for (let y = 0; y < l.h; y++) b.set(src.subarray(from + y * l.w * cpp, from + (y + 1) * l.w * cpp), to + y * l.pitch);
+          from += l.w * l.h * cpp;
+          to += l.pitch * l.h;
+        }
         const seg = alloc(b, `image:${im.buffer}`);
-        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', MIPLVLS: 0, FMT: im.format, SWAP: 'WZYX' }, gen);
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', MIPLVLS: levels - 1, FMT: im.format, SWAP: 'WZYX' }, gen);
         d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: im.width, HEIGHT: im.height }, gen);
         d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: pitch, TYPE: 'A6XX_TEX_2D' }, gen);
         d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: pitch * im.height }, gen);
@@ -348,9 +360,11 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
       const d = new Uint32Array(4 * samps.length);
       samps.forEach((s, k) => {
         const f = s.linear ? 'A6XX_TEX_LINEAR' : 'A6XX_TEX_NEAREST';
-        d[4 * k] = encodeFields('A6XX_TEX_SAMP.0', { XY_MAG: f, XY_MIN: f, WRAP_S: s.wrap, WRAP_T: s.wrap, WRAP_R: s.wrap }, gen);
-        // MIN_LOD 0, MAX_LOD the field's largest (VK_LOD_CLAMP_NONE as turnip clamps it).
-        d[4 * k + 1] = encodeFields('A6XX_TEX_SAMP.1', { MIN_LOD: 0, MAX_LOD: 4095 }, gen);
+        const mipLinear = s.mip === 'linear';
+        d[4 * k] = encodeFields('A6XX_TEX_SAMP.0', { XY_MAG: f, XY_MIN: f, WRAP_S: s.wrap, WRAP_T: s.wrap, WRAP_R: s.wrap, MIPFILTER_LINEAR_NEAR: mipLinear }, gen);
+        // MIN_LOD 0, MAX_LOD the field's largest (VK_LOD_CLAMP_NONE as turnip clamps it); no
+        // mipmapping (the default): MAX_LOD 0, level 0 only.
+        d[4 * k + 1] = encodeFields('A6XX_TEX_SAMP.1', { MIN_LOD: 0, MAX_LOD: s.mip === 'nearest' || mipLinear ? 4095 : 0, MIPFILTER_LINEAR_FAR: mipLinear }, gen);
       });
       const ss = alloc(new Uint8Array(d.buffer), 'fs samplers');
       cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_SHADER', 'SS6_INDIRECT', 0, samps.length), lo32(ss.base), hi32(ss.base)]);

@@ -67,7 +67,7 @@ interface Prepared {
   readonly checker: SyncChecker | undefined;
 }
 
-function prepare(p: StageProgram, diag: Diagnostics, check: boolean): Prepared {
+function prepare(p: StageProgram, diag: Diagnostics, check: boolean, quads = false): Prepared {
   const code = decodeShader(p.words, p.gpuId);
   const missing = bind(code).filter((n) => n !== 'bary.f' && n !== 'flat.b');
   if (missing.length) throw new InputError(`ir3: not implemented: ${missing.join(' ')}`);
@@ -82,6 +82,7 @@ function prepare(p: StageProgram, diag: Diagnostics, check: boolean): Prepared {
     maxReg: p.fullRegs,
     maxHalf: p.halfRegs,
     barGen: 0,
+    quads,
   };
   return { code, ctx, checker: check ? new SyncChecker(diag, p.fullRegs, ctx.consts.length) : undefined };
 }
@@ -196,7 +197,7 @@ export type VarDisabled = (loc: number) => boolean;
 
 /** Run the FS over lanes (one per fragment), in waves of `waveSize` (SP_FS_CTRL_REG0 THREADSIZE). */
 export function runFragmentShader(p: StageProgram, pre: FsPreload, lanes: readonly FsLane[], outputs: FsOutputs, disabled: VarDisabled, diag: Diagnostics, stats: StageStats, opts: { waveSize?: number; check?: boolean } = {}): FsResult[] {
-  const pr = prepare(p, diag, opts.check ?? true);
+  const pr = prepare(p, diag, opts.check ?? true, true);
   const L = opts.waveSize ?? 64;
   const results: FsResult[] = [];
   let waveLanes: readonly FsLane[] = [];
