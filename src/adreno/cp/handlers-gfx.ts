@@ -182,6 +182,44 @@ function footprintCheck(cp: CommandProcessor, what: string, regid: number, comps
   if (((regid + comps - 1) >> 2) >= full) cp.report(id, 'error', `${what} r${regid >> 2}.${'xyzw'[regid & 3]} is beyond the register footprint (FULLREGFOOTPRINT ${full}): its value is undefined`);
 }
 
+/**
+ * RB state beyond depth/stencil and blend: sRGB targets (RB_SRGB_CNTL, the same as SP_SRGB_CNTL),
+ * dual-source blending (DUAL_COLOR_IN_ENABLE in SP_FS_OUTPUT_CNTL0, RB_FS_OUTPUT_CNTL0,
+ * RB_BLEND_CNTL, SP_BLEND_CNTL), with the diagnostics of their inconsistent or illegal states;
+ * logic ops with blending, and depth tests or bounds without Z_READ_ENABLE (RB_DEPTH_CNTL's doc).
+ */
+function rbExtras(cp: CommandProcessor, R: Regs): { srgb: number; dualSource: boolean } {
+  const nMrt = R.f('RB_FS_OUTPUT_CNTL1', 'MRT');
+  let srgb = 0, spSrgb = 0;
+  for (let i = 0; i < 8; i++) {
+    srgb |= R.f('RB_SRGB_CNTL', `SRGB_MRT${i}`) << i;
+    spSrgb |= R.f('SP_SRGB_CNTL', `SRGB_MRT${i}`) << i;
+  }
+  if (srgb !== spSrgb) cp.report('adreno.rb.srgb-mismatch', 'warning', `RB_SRGB_CNTL 0x${srgb.toString(16)} and SP_SRGB_CNTL 0x${spSrgb.toString(16)} differ (they are one state): RB_SRGB_CNTL is used`);
+  for (let i = 0; i < nMrt; i++) {
+    if (!((srgb >> i) & 1)) continue;
+    const fmt = R.e('a6xx_format', R.f(`RB_MRT[${i}].BUF_INFO`, 'COLOR_FORMAT'));
+    if (!/^FMT6_8(_8)*_UNORM$/.test(fmt)) cp.report('adreno.rb.srgb-format', 'error', `RB_SRGB_CNTL SRGB_MRT${i} on ${fmt}: sRGB targets are 8-bit UNORM formats; the conversion is undefined (applied anyway)`);
+  }
+  const dualRegs = [['SP_FS_OUTPUT_CNTL0', R.f('SP_FS_OUTPUT_CNTL0', 'DUAL_COLOR_IN_ENABLE')], ['RB_FS_OUTPUT_CNTL0', R.f('RB_FS_OUTPUT_CNTL0', 'DUAL_COLOR_IN_ENABLE')], ['RB_BLEND_CNTL', R.f('RB_BLEND_CNTL', 'DUAL_COLOR_IN_ENABLE')], ['SP_BLEND_CNTL', R.f('SP_BLEND_CNTL', 'DUAL_COLOR_IN_ENABLE')]] as const;
+  const dualSource = dualRegs[1][1] === 1;
+  if (dualRegs.some(([, v]) => v !== dualRegs[0][1])) cp.report('adreno.rb.dual-source-mismatch', 'warning', `DUAL_COLOR_IN_ENABLE differs: ${dualRegs.map(([n, v]) => `${n} ${v}`).join(', ')} (RB_FS_OUTPUT_CNTL0 is used)`);
+  const SRC1 = new Set([20, 21, 22, 23]);
+  for (let i = 0; i < nMrt; i++) {
+    const c = `RB_MRT[${i}].CONTROL`;
+    const b = `RB_MRT[${i}].BLEND_CONTROL`;
+    if (R.f(c, 'ROP_ENABLE') && R.f(c, 'BLEND')) cp.report('adreno.rb.rop-with-blend', 'warning', `RB_MRT[${i}].CONTROL enables both ROP and BLEND: a logic op replaces blending (blending is ignored)`);
+    if (!R.f(c, 'BLEND')) continue;
+    const uses = ['RGB_SRC_FACTOR', 'RGB_DEST_FACTOR', 'ALPHA_SRC_FACTOR', 'ALPHA_DEST_FACTOR'].filter((k) => SRC1.has(R.f(b, k)));
+    if (uses.length && (!dualSource || i > 0)) cp.report('adreno.rb.src1-without-dual', 'error', `RB_MRT[${i}].BLEND_CONTROL ${uses.join(', ')} use the SRC1 colour ${dualSource ? 'on a target other than 0 (dual-source blending has one)' : 'without RB_FS_OUTPUT_CNTL0 DUAL_COLOR_IN_ENABLE'}: the factor is undefined (NaN)`);
+  }
+  const zTest = R.f('RB_DEPTH_CNTL', 'Z_TEST_ENABLE') === 1;
+  const func = R.e('adreno_compare_func', R.f('RB_DEPTH_CNTL', 'ZFUNC'));
+  const needsRead = (zTest && func !== 'FUNC_ALWAYS' && func !== 'FUNC_NEVER') || R.f('RB_DEPTH_CNTL', 'Z_BOUNDS_ENABLE') === 1;
+  if (needsRead && !R.f('RB_DEPTH_CNTL', 'Z_READ_ENABLE')) cp.report('adreno.rb.z-read-disabled', 'warning', `RB_DEPTH_CNTL ${zTest ? `ZFUNC ${func}` : 'Z_BOUNDS_ENABLE'} needs the stored depth but Z_READ_ENABLE is off: what the RB compares against is undefined (the stored depth is used)`);
+  return { srgb, dualSource };
+}
+
 const IJ = ['IJ_PERSP_PIXEL', 'IJ_LINEAR_PIXEL', 'IJ_PERSP_CENTROID', 'IJ_LINEAR_CENTROID', 'IJ_PERSP_SAMPLE', 'IJ_LINEAR_SAMPLE'] as const;
 
 /**
@@ -371,7 +409,8 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
   const scissor = intersect(sc('GRAS_SC_SCREEN_SCISSOR[0]', '.'), sc('GRAS_SC_VIEWPORT_SCISSOR[0]', '.'), sc('GRAS_SC_WINDOW_SCISSOR', '_'));
 
   // FS.
-  const fsOutN = R.f('SP_FS_OUTPUT_CNTL1', 'MRT');
+  // Dual-source blending reads a second output (SP_FS_OUTPUT[1]) whatever the MRT count.
+  const fsOutN = Math.max(R.f('SP_FS_OUTPUT_CNTL1', 'MRT'), R.f('RB_FS_OUTPUT_CNTL0', 'DUAL_COLOR_IN_ENABLE') ? 2 : 0);
   const mrt = Array.from({ length: fsOutN }, (_, i) => ({ regid: R.f(`SP_FS_OUTPUT[${i}].REG`, 'REGID'), half: R.f(`SP_FS_OUTPUT[${i}].REG`, 'HALF_PRECISION') === 1 }));
   if (fs) mrt.forEach((m, i) => footprintCheck(cp, `SP_FS_OUTPUT[${i}] REGID`, m.regid, 4, fs.fullRegs, 'adreno.sp.fs-out-beyond-footprint'));
   const pre = fs ? fsPreload(cp, R, fs.fullRegs, fs.halfRegs, missing) : { preload: { ijPersp: 0xfc, ijLinear: 0xfc }, perSample: false, fragCoordSample: false };
@@ -392,6 +431,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
       zWrite: R.f('RB_DEPTH_CNTL', 'Z_WRITE_ENABLE') === 1,
       zFunc: R.f('RB_DEPTH_CNTL', 'ZFUNC'),
       stencil: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE') === 1,
+      ...(R.f('RB_DEPTH_CNTL', 'Z_BOUNDS_ENABLE') ? { zBounds: [R.float('RB_Z_BOUNDS_MIN'), R.float('RB_Z_BOUNDS_MAX')] as const } : {}),
       twoSided: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE_BF') === 1,
       front: face(false),
       back: face(true),
@@ -399,11 +439,12 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     mrt: Array.from({ length: 8 }, (_, i) => {
       const c = `RB_MRT[${i}].CONTROL`;
       const b = `RB_MRT[${i}].BLEND_CONTROL`;
-      return { blend: R.f(c, 'BLEND') === 1, componentEnable: R.f(c, 'COMPONENT_ENABLE'), rgbSrc: R.f(b, 'RGB_SRC_FACTOR'), rgbOp: R.f(b, 'RGB_BLEND_OPCODE'), rgbDst: R.f(b, 'RGB_DEST_FACTOR'), aSrc: R.f(b, 'ALPHA_SRC_FACTOR'), aOp: R.f(b, 'ALPHA_BLEND_OPCODE'), aDst: R.f(b, 'ALPHA_DEST_FACTOR') };
+      return { ...(R.f(c, 'ROP_ENABLE') ? { rop: R.f(c, 'ROP_CODE') } : {}), blend: R.f(c, 'BLEND') === 1, componentEnable: R.f(c, 'COMPONENT_ENABLE'), rgbSrc: R.f(b, 'RGB_SRC_FACTOR'), rgbOp: R.f(b, 'RGB_BLEND_OPCODE'), rgbDst: R.f(b, 'RGB_DEST_FACTOR'), aSrc: R.f(b, 'ALPHA_SRC_FACTOR'), aOp: R.f(b, 'ALPHA_BLEND_OPCODE'), aDst: R.f(b, 'ALPHA_DEST_FACTOR') };
     }),
     blendConst: [R.float('RB_BLEND_RED_F32'), R.float('RB_BLEND_GREEN_F32'), R.float('RB_BLEND_BLUE_F32'), R.float('RB_BLEND_ALPHA_F32')],
     sampleMask: R.f('RB_BLEND_CNTL', 'SAMPLE_MASK') || 0xffff,
     samples: nSamples,
+    ...rbExtras(cp, R),
   };
   if (rb.ds.stencil && R.e('a6xx_depth_format', R.f('RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) === 'DEPTH6_16' && !R.f('RB_STENCIL_INFO', 'SEPARATE_STENCIL'))
     cp.report('adreno.rb.d16-stencil', 'error', 'stencil test with DEPTH6_16 and no separate stencil buffer: D16_UNORM_S8_UINT is unsupported (seed "Depth Formats"); no stencil is kept');
@@ -428,6 +469,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     frontCw: R.f('GRAS_SU_CNTL', 'FRONT_CW') === 1,
     pointSize: Math.max(1, (R.raw('GRAS_SU_POINT_SIZE') << 16 >> 16) / 16),
     lineHalfWidth: Math.max(0.5, R.f('GRAS_SU_CNTL', 'LINEHALFWIDTH') / 4),
+    ...(R.f('GRAS_SU_CNTL', 'POLY_OFFSET') ? { polyOffset: { scale: R.float('GRAS_SU_POLY_OFFSET_SCALE'), units: R.float('GRAS_SU_POLY_OFFSET_OFFSET'), clamp: R.float('GRAS_SU_POLY_OFFSET_OFFSET_CLAMP'), format: R.e('a6xx_depth_format', R.f('GRAS_SU_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) } } : {}),
     scissor,
     samplePos,
     fs,

@@ -55,7 +55,7 @@ export interface GfxScene {
   readonly height: number;
   readonly samples: 1 | 2 | 4;
   /** Colour targets: FMT6 format, clear colour, layout (TILE6_LINEAR by default, or TILE6_3). */
-  readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: 'TILE6_LINEAR' | 'TILE6_3' }[];
+  readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: 'TILE6_LINEAR' | 'TILE6_3'; readonly srgb?: boolean }[];
   readonly depth?: { readonly format: 'DEPTH6_16' | 'DEPTH6_24_8' | 'DEPTH6_32'; readonly clear: number; readonly stencil?: { readonly clear: number } };
   readonly buffers: ReadonlyMap<string, Uint8Array>;
   readonly vs: GfxShader & {
@@ -82,6 +82,8 @@ export interface GfxScene {
     readonly face?: number;
     readonly sampleId?: number;
     readonly sampleMask?: number;
+    /** Dual-source blending: outputs[1] is target 0's SRC1 colour (DUAL_COLOR_IN_ENABLE). */
+    readonly dualSource?: boolean;
     /** Per-sample shading (GRAS_SAMPLE_CNTL / RB_SAMPLE_CNTL PER_SAMP_MODE, FRAGCOORD_SAMPLE). */
     readonly sampleShading?: boolean;
     readonly outputs: readonly number[];
@@ -132,6 +134,12 @@ export interface GfxState {
   readonly stencil?: StencilDesc;
   readonly blend: readonly (BlendDesc | undefined)[];
   readonly blendConstant?: readonly number[];
+  /** Polygon offset (GRAS_SU_CNTL POLY_OFFSET): constant (in minimum resolvable differences), slope, clamp. */
+  readonly depthBias?: { readonly constant: number; readonly slope: number; readonly clamp?: number };
+  /** Depth bounds test (RB_DEPTH_CNTL Z_BOUNDS_ENABLE, RB_Z_BOUNDS_MIN / _MAX). */
+  readonly depthBounds?: readonly [number, number];
+  /** A logic op on every target (a3xx_rop_code name, RB_MRT[i].CONTROL ROP_ENABLE; blending off). */
+  readonly logicOp?: string;
 }
 
 export interface GfxDraw {
@@ -383,7 +391,8 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg('HLSQ_CONTROL_2_REG', { FACEREGID: R(fs.face), SAMPLEID: R(fs.sampleId), SAMPLEMASK: R(fs.sampleMask), CENTERRHW: REGID_NONE });
     cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: R(fs.ijPersp), IJ_LINEAR_PIXEL: R(fs.ijLinear), IJ_PERSP_CENTROID: R(fs.ijPerspCentroid), IJ_LINEAR_CENTROID: R(fs.ijLinearCentroid) });
     cs.reg('HLSQ_CONTROL_4_REG', { IJ_PERSP_SAMPLE: R(fs.ijPerspSample), IJ_LINEAR_SAMPLE: R(fs.ijLinearSample), XYCOORDREGID: R(fs.fragCoord), ZWCOORDREGID: R(fs.fragCoordZw) });
-    cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE });
+    cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE, DUAL_COLOR_IN_ENABLE: !!fs.dualSource });
+    cs.reg('RB_FS_OUTPUT_CNTL0', { DUAL_COLOR_IN_ENABLE: !!fs.dualSource });
     fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r, HALF_PRECISION: !!fs.halfOutputs }));
   };
 
@@ -399,12 +408,15 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     const vtl = { X: Math.max(0, Math.floor(Math.min(vx, vx + vw))), Y: Math.max(0, Math.floor(Math.min(vy, vy + vh))) };
     const vbr = { X: Math.max(0, Math.ceil(Math.max(vx, vx + vw)) - 1), Y: Math.max(0, Math.ceil(Math.max(vy, vy + vh)) - 1) };
     cs.reg('GRAS_SC_VIEWPORT_SCISSOR[0].TL', vtl).reg('GRAS_SC_VIEWPORT_SCISSOR[0].BR', vbr);
-    cs.reg('GRAS_SU_CNTL', { CULL_FRONT: !!st.cullFront, CULL_BACK: !!st.cullBack, FRONT_CW: !!st.frontCw, LINEHALFWIDTH: 0.5 * 4 });
+    cs.reg('GRAS_SU_CNTL', { CULL_FRONT: !!st.cullFront, CULL_BACK: !!st.cullBack, FRONT_CW: !!st.frontCw, LINEHALFWIDTH: 0.5 * 4, POLY_OFFSET: !clear && !!st.depthBias });
+    if (!clear && st.depthBias) cs.regs32('GRAS_SU_POLY_OFFSET_SCALE', [fbits(st.depthBias.slope), fbits(st.depthBias.constant), fbits(st.depthBias.clamp ?? 0)]);
     cs.reg('GRAS_SU_POINT_SIZE', 16);
     cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: false, PROVOKING_VTX_LAST: !!st.provokingLast });
     const zTest = !!sc.depth && (st.depthTest ?? true);
-    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_READ_ENABLE: zTest };
+    const bounds = !clear && !!sc.depth && !!st.depthBounds;
+    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_READ_ENABLE: zTest || bounds, Z_BOUNDS_ENABLE: bounds };
     cs.reg('RB_DEPTH_CNTL', ztest).reg('GRAS_SU_DEPTH_CNTL', { Z_TEST_ENABLE: zTest });
+    if (bounds) cs.regs32('RB_Z_BOUNDS_MIN', [fbits(st.depthBounds![0]), fbits(st.depthBounds![1])]);
     cs.reg('RB_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' }).reg('GRAS_SU_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' });
     const s = st.stencil;
     const hasS = !!sc.depth?.stencil && !!s;
@@ -414,10 +426,16 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     for (let i = 0; i < nMrt; i++) {
       const b = clear ? undefined : st.blend[i];
       if (b?.enable) enableMask |= 1 << i;
-      cs.reg(`RB_MRT[${i}].CONTROL`, { BLEND: !!b?.enable, BLEND2: !!b?.enable, COMPONENT_ENABLE: b?.mask ?? 0xf });
+      const rop: Record<string, string | boolean> = !clear && st.logicOp ? { ROP_ENABLE: true, ROP_CODE: st.logicOp } : {};
+      cs.reg(`RB_MRT[${i}].CONTROL`, { BLEND: !!b?.enable, BLEND2: !!b?.enable, COMPONENT_ENABLE: b?.mask ?? 0xf, ...rop });
       cs.reg(`RB_MRT[${i}].BLEND_CONTROL`, b ? { RGB_SRC_FACTOR: b.rgbSrc, RGB_BLEND_OPCODE: b.rgbOp, RGB_DEST_FACTOR: b.rgbDst, ALPHA_SRC_FACTOR: b.aSrc, ALPHA_BLEND_OPCODE: b.aOp, ALPHA_DEST_FACTOR: b.aDst } : { RGB_SRC_FACTOR: 'FACTOR_ONE', RGB_DEST_FACTOR: 'FACTOR_ZERO', ALPHA_SRC_FACTOR: 'FACTOR_ONE', ALPHA_DEST_FACTOR: 'FACTOR_ZERO' });
     }
-    cs.reg('RB_BLEND_CNTL', { ENABLE_BLEND: enableMask, INDEPENDENT_BLEND: true, SAMPLE_MASK: 0xffff }).reg('SP_BLEND_CNTL', { ENABLE_BLEND: enableMask });
+    const dual = !clear && !!sc.fs.dualSource;
+    cs.reg('RB_BLEND_CNTL', { ENABLE_BLEND: enableMask, INDEPENDENT_BLEND: true, SAMPLE_MASK: 0xffff, DUAL_COLOR_IN_ENABLE: dual }).reg('SP_BLEND_CNTL', { ENABLE_BLEND: enableMask, DUAL_COLOR_IN_ENABLE: dual });
+    // sRGB targets (fd6: a bit per sRGB-format MRT); the clear writes its colour unconverted.
+    const srgb: Record<string, boolean> = {};
+    sc.targets.forEach((t, i) => (srgb[`SRGB_MRT${i}`] = !clear && !!t.srgb));
+    cs.reg('RB_SRGB_CNTL', srgb).reg('SP_SRGB_CNTL', srgb);
     const k = st.blendConstant ?? [0, 0, 0, 0];
     cs.regs32('RB_BLEND_RED_F32', [fbits(k[0] ?? 0), fbits(k[1] ?? 0), fbits(k[2] ?? 0), fbits(k[3] ?? 0)]);
   };

@@ -41,6 +41,11 @@ export interface DrawJob {
   /** GRAS_SU_POINT_SIZE (pixels) and GRAS_SU_CNTL LINEHALFWIDTH (pixels). */
   readonly pointSize: number;
   readonly lineHalfWidth: number;
+  /**
+   * GRAS_SU_CNTL POLY_OFFSET on: GRAS_SU_POLY_OFFSET_SCALE / _OFFSET / _OFFSET_CLAMP and the
+   * depth format GRAS_SU_DEPTH_BUFFER_INFO names (its minimum resolvable difference).
+   */
+  readonly polyOffset?: { readonly scale: number; readonly units: number; readonly clamp: number; readonly format: string };
   /** The scissors, intersected: screen, viewport and window scissor, and the surface. */
   readonly scissor: Rect;
   /** Sample offsets from the pixel centre (GRAS_RAS_MSAA_CNTL SAMPLES; standard or programmed). */
@@ -81,6 +86,34 @@ interface Tri {
   readonly v: [ScreenVertex, ScreenVertex, ScreenVertex];
   readonly vary: LaneVaryings;
   readonly front: boolean;
+  /** A point's or line's quad: no polygon offset. */
+  readonly notPolygon?: boolean;
+}
+
+/**
+ * The polygon offset of a triangle (Vulkan's depth bias): m * SCALE + r * OFFSET, m the larger
+ * window-z slope, r the format's minimum resolvable difference (2^-16 for D16, 2^-24 for D24,
+ * 2^(e - 23) for D32F with e the largest exponent of the triangle's z), clamped by OFFSET_CLAMP
+ * (a positive clamp bounds it above, a negative one below, 0 none).
+ */
+export function polygonOffset(v: readonly [ScreenVertex, ScreenVertex, ScreenVertex], po: NonNullable<DrawJob['polyOffset']>): number {
+  const [a, b, c] = v;
+  const det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+  if (det === 0) return 0;
+  const dzdx = ((b.z - a.z) * (c.y - a.y) - (c.z - a.z) * (b.y - a.y)) / det;
+  const dzdy = ((c.z - a.z) * (b.x - a.x) - (b.z - a.z) * (c.x - a.x)) / det;
+  const m = Math.max(Math.abs(dzdx), Math.abs(dzdy));
+  let r = 0;
+  if (po.format === 'DEPTH6_16') r = 2 ** -16;
+  else if (po.format === 'DEPTH6_24_8') r = 2 ** -24;
+  else if (po.format === 'DEPTH6_32') {
+    const zmax = Math.max(Math.abs(a.z), Math.abs(b.z), Math.abs(c.z));
+    r = zmax > 0 ? 2 ** (Math.floor(Math.log2(zmax)) - 23) : 2 ** -149;
+  }
+  let o = m * po.scale + r * po.units;
+  if (po.clamp > 0) o = Math.min(o, po.clamp);
+  else if (po.clamp < 0) o = Math.max(o, po.clamp);
+  return o;
 }
 
 /** Run a draw into the targets. */
@@ -136,7 +169,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
         if (cv.some((c) => !(c.pos[3] > 0))) continue;
         const sv = cv.map((c) => toScreen(c, job.viewport));
         const quad = (a: ScreenVertex, b: ScreenVertex, c: ScreenVertex, d: ScreenVertex): void => {
-          for (const t of [[a, b, c], [b, d, c]] as [ScreenVertex, ScreenVertex, ScreenVertex][]) tris.push({ v: t, vary: { v: [t[0].vary, t[1].vary, t[2].vary], provoking }, front: true });
+          for (const t of [[a, b, c], [b, d, c]] as [ScreenVertex, ScreenVertex, ScreenVertex][]) tris.push({ v: t, vary: { v: [t[0].vary, t[1].vary, t[2].vary], provoking }, front: true, notPolygon: true });
         };
         const at = (s: ScreenVertex, dx: number, dy: number): ScreenVertex => ({ ...s, x: s.x + dx, y: s.y + dy });
         if (sv.length === 1) {
@@ -165,7 +198,13 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   let afterLrz: (() => void) | undefined;
   // Quads of 2x2 pixels (helpers, mask 0, fill uncovered pixels) so FS derivatives see neighbours.
   const quads = !!job.fs;
-  for (const t of tris) for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front, quads)) frags.push({ f, t });
+  for (const t of tris) {
+    const o = job.polyOffset && !t.notPolygon ? polygonOffset(t.v, job.polyOffset) : 0;
+    for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front, quads)) {
+      if (o) for (let s = 0; s < f.z.length; s++) f.z[s] = Math.fround(f.z[s]! + o);
+      frags.push({ f, t });
+    }
+  }
   res.fragments = frags.reduce((n, { f }) => n + (f.mask ? 1 : 0), 0);
   if (job.lrz) {
     const lrz = job.lrz;
