@@ -111,7 +111,9 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     if (tile !== undefined && tile !== 'TILE6_LINEAR' && tile !== 'TILE6_3') err('a6xx.tile', 'TILE6_LINEAR or TILE6_3');
     return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)), ...(tile ? { tile: tile as 'TILE6_LINEAR' | 'TILE6_3' } : {}) };
   });
-  const st = forGpu(obj(scene.state ?? {}, 'state'), gpu);
+  const stRaw = obj(scene.state ?? {}, 'state');
+  for (const k of ['a6xx', gpu]) if (stRaw[k] !== undefined) { const m = unknownKeyMessage(obj(stRaw[k], `state.${k}`), STATE_A6XX_KEYS); if (m) err(`state.${k}`, m); }
+  const st = forGpu(stRaw, gpu);
   const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
   const stj = st.stencil === undefined ? undefined : obj(st.stencil, 'state.stencil');
   const depth = dj
@@ -210,6 +212,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     ...(stencil ? { stencil } : {}),
     blend,
     ...(st.blendConstant !== undefined ? { blendConstant: arr(st.blendConstant, 'state.blendConstant').map((x, i) => num(x, `state.blendConstant[${i}]`)) } : {}),
+    ...a6xxRasterState(st),
   };
   const draws: GfxDraw[] = arr(scene.draws ?? [], 'draws').map((x, i) => {
     const o = obj(x, `draws[${i}]`);
@@ -233,10 +236,34 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
 }
 
+/** state.a6xx: the common state keys overridden for a6xx, and the a6xx-only raster state. */
+const STATE_A6XX_KEYS = ['depthBias', 'depthBounds', 'logicOp', 'frontCw', 'frontFace', 'cull', 'provokingLast', 'viewport', 'scissor', 'depthFunc', 'depthWrite', 'stencil', 'blend', 'blendConstant'];
+
+/**
+ * state.a6xx: "depthBias": { "constant", "slope", "clamp" } (GRAS_SU_POLY_OFFSET_*),
+ * "depthBounds": [min, max] (RB_Z_BOUNDS_*), "logicOp": "ROP_XOR" (a3xx_rop_code, every target).
+ */
+function a6xxRasterState(st: Json): Partial<GfxScene['state']> {
+  const out: { depthBias?: GfxScene['state']['depthBias']; depthBounds?: [number, number]; logicOp?: string } = {};
+  if (st.depthBias !== undefined) {
+    const b = obj(st.depthBias, 'state.a6xx.depthBias');
+    const m = unknownKeyMessage(b, ['constant', 'slope', 'clamp']);
+    if (m) err('state.a6xx.depthBias', m);
+    out.depthBias = { constant: num(b.constant ?? 0, 'state.a6xx.depthBias.constant'), slope: num(b.slope ?? 0, 'state.a6xx.depthBias.slope'), clamp: num(b.clamp ?? 0, 'state.a6xx.depthBias.clamp') };
+  }
+  if (st.depthBounds !== undefined) {
+    const v = arr(st.depthBounds, 'state.a6xx.depthBounds').map((x, i) => num(x, `state.a6xx.depthBounds[${i}]`));
+    if (v.length !== 2) err('state.a6xx.depthBounds', '[min, max]');
+    out.depthBounds = [v[0]!, v[1]!];
+  }
+  if (st.logicOp !== undefined) out.logicOp = en('a3xx_rop_code', str(st.logicOp, 'state.a6xx.logicOp'), 'state.a6xx.logicOp');
+  return out;
+}
+
 /** The keys of the stages' a6xx objects (checked strictly: a misspelt key is an error, not ignored). */
 const VS_A6XX_KEYS = ['shader', 'fullRegs', 'position', 'inputs', 'outputs', 'vertexId', 'instanceId'];
 const PS_SYSVALS = { ijLinear: 'ijLinear', ijCentroid: 'ijPerspCentroid', ijLinearCentroid: 'ijLinearCentroid', ijSample: 'ijPerspSample', ijLinearSample: 'ijLinearSample', fragCoord: 'fragCoord', fragCoordZw: 'fragCoordZw', face: 'face', sampleId: 'sampleId', sampleMask: 'sampleMask' } as const;
-const PS_A6XX_KEYS = ['shader', 'fullRegs', 'halfRegs', 'threadsize', 'ij', 'outputs', 'userData', 'sampleShading', ...Object.keys(PS_SYSVALS)];
+const PS_A6XX_KEYS = ['shader', 'fullRegs', 'halfRegs', 'threadsize', 'ij', 'outputs', 'userData', 'sampleShading', 'dualSource', ...Object.keys(PS_SYSVALS)];
 
 function strictA6xx(o: Json, field: string, allowed: readonly string[], gpu: A6xxGpu): void {
   for (const k of ['a6xx', gpu]) {
@@ -262,6 +289,10 @@ function fsSysvals(psj: Json, reg: (v: unknown, f: string) => number): Partial<G
     out[name] = reg(v, `ps.a6xx.${k}`);
   }
   if (psj.halfRegs !== undefined) out.halfRegs = num(psj.halfRegs, 'ps.a6xx.halfRegs');
+  if (psj.dualSource !== undefined) {
+    if (typeof psj.dualSource !== 'boolean') err('ps.a6xx.dualSource', 'true or false');
+    out.dualSource = psj.dualSource;
+  }
   if (psj.sampleShading !== undefined) {
     if (typeof psj.sampleShading !== 'boolean') err('ps.a6xx.sampleShading', 'true or false');
     out.sampleShading = psj.sampleShading;

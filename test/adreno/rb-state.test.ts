@@ -170,3 +170,33 @@ test('RB state diagnostics: quiet on the clean scenes above, each fires on its s
   assert.deepEqual(ids(render(d, draw(new CmdStream().reg('RB_DEPTH_CNTL', { Z_TEST_ENABLE: true, ZFUNC: 'FUNC_LESS' }))).diag), ['adreno.rb.z-read-disabled']);
   assert.deepEqual(ids(render(d, draw(new CmdStream().reg('RB_DEPTH_CNTL', { Z_TEST_ENABLE: true, ZFUNC: 'FUNC_ALWAYS' }))).diag), []);
 });
+
+test('scene keys: state.a6xx depthBias / depthBounds / logicOp reach the registers; misspelt keys are errors', async () => {
+  const { runA6xxScene } = await import('../../src/runtime/draw-a6xx.js');
+  const dir = join(EXAMPLES, 'triangle');
+  const s = JSON.parse(readFileSync(join(dir, 'scene.json'), 'utf8')) as Record<string, any>;
+  const d = a6xxSceneDescription({ ...s, state: { a6xx: { depthBias: { constant: 2, slope: 1.5 }, depthBounds: [0.25, 0.75], logicOp: 'ROP_XOR' } } }, dir, 'a660');
+  assert.deepEqual(d.state.depthBias, { constant: 2, slope: 1.5, clamp: 0 });
+  assert.deepEqual(d.state.depthBounds, [0.25, 0.75]);
+  assert.equal(d.state.logicOp, 'ROP_XOR');
+  // XOR with the stored clear: the clear's bytes where the triangle is not, src ^ clear where it is.
+  const plain = runA6xxScene(s, dir, 'a630');
+  const xor = runA6xxScene({ ...s, state: { a6xx: { logicOp: 'ROP_XOR' } } }, dir, 'a630');
+  assert.deepEqual(xor.diag.list.filter((x) => x.severity !== 'info').map((x) => x.id), []);
+  const byte = (img: Float32Array, k: number): number => Math.round(img[k]! * 255);
+  const clear = [0, 1, 2, 3].map((c) => byte(plain.targets[0]!.data, c));
+  let drawn = 0;
+  for (let p = 0; p < 64 * 64; p++) {
+    const src = [0, 1, 2, 3].map((c) => byte(plain.targets[0]!.data, p * 4 + c));
+    const got = [0, 1, 2, 3].map((c) => byte(xor.targets[0]!.data, p * 4 + c));
+    if (src.join() === clear.join()) assert.deepEqual(got, clear);
+    else {
+      drawn++;
+      assert.deepEqual(got, src.map((v, c) => v ^ clear[c]!), `pixel ${p}`);
+    }
+  }
+  assert.ok(drawn > 500, `${drawn} pixels`);
+  assert.throws(() => a6xxSceneDescription({ ...s, state: { a6xx: { logicop: 'ROP_XOR' } } }, dir, 'a630'), /state\.a6xx: unknown key 'logicop' \(did you mean 'logicOp'\?\)/);
+  assert.throws(() => a6xxSceneDescription({ ...s, state: { a6xx: { depthBias: { constnat: 1 } } } }, dir, 'a630'), /unknown key 'constnat'/);
+  assert.throws(() => a6xxSceneDescription({ ...s, state: { a6xx: { logicOp: 'XOR' } } }, dir, 'a630'), /no a6xx equivalent/);
+});
