@@ -242,17 +242,17 @@ test('implicit LOD: a minified mipmapped texture samples the level log2(texels p
   const colour = (k: number): number[] => [k * 50, 255 - k * 50, (k * 37) % 256, 255];
   const tex: number[] = [];
   for (let k = 0; k < 5; k++) for (let t = 0; t < (16 >> k) ** 2; t++) tex.push(...colour(k));
-  // The 64-pixel screen covered by a quad whose texture coordinates run 0..U: U * 16 / 64 texels per pixel.
-  const run = (U: number, mip: string): { a6: Float32Array[]; amd: Float32Array } => {
+  // The 32-pixel screen covered by a quad whose texture coordinates run 0..U: U * 16 / 32 texels per pixel.
+  const run = (U: number, mip: string, gpus: readonly ('a630' | 'a660')[]): { a6: Float32Array[]; amd: Float32Array } => {
     const v = (x: number, y: number, u: number, w: number): number[] => [x, y, 0.5, 1, u, w, 0, 1];
     const verts = [...v(-1, -1, 0, 0), ...v(1, -1, U, 0), ...v(1, 1, U, U), ...v(-1, -1, 0, 0), ...v(1, 1, U, U), ...v(-1, 1, 0, U)];
     const sc = {
-      ...s,
+      ...s, width: 32, height: 32,
       buffers: { vertices: { type: 'f32', values: verts }, tex: { type: 'u8', values: tex } },
       ps: { ...s.ps, userData: [{ image: 'tex', width: 16, height: 16, levels: 5, format: '8_8_8_8_UNORM' }, { sampler: { filter: 'nearest', wrap: 'repeat', mip } }] },
     };
     const amd = runScene(sc, dir, { gfx: 'gfx1100' });
-    const a6 = (['a630', 'a660'] as const).map((g) => {
+    const a6 = gpus.map((g) => {
       const r = runA6xxScene(sc, dir, g);
       assert.deepEqual(r.diag.list.filter((x) => x.severity !== 'info').map((x) => x.id), [], `${g} U=${U} ${mip}`);
       return resolveA6xxTarget(r);
@@ -261,24 +261,60 @@ test('implicit LOD: a minified mipmapped texture samples the level log2(texels p
   };
   const cases: [number, string, number[]][] = [
     // lambda = log2(3) = 1.585: nearest mip level ceil(lambda + 0.5) - 1 = 2.
-    [12, 'nearest', colour(2)],
+    [6, 'nearest', colour(2)],
     // lambda = log2(2.5) = 1.32: level 1.
-    [10, 'nearest', colour(1)],
+    [5, 'nearest', colour(1)],
     // lambda = log2(0.5) < 0: magnified, level 0.
-    [2, 'nearest', colour(0)],
+    [1, 'nearest', colour(0)],
     // Linear mip at lambda = log2(3): levels 1 and 2 blended by the fraction.
-    [12, 'linear', colour(1).map((c, k) => c * (2 - Math.log2(3)) + colour(2)[k]! * (Math.log2(3) - 1))],
+    [6, 'linear', colour(1).map((c, k) => c * (2 - Math.log2(3)) + colour(2)[k]! * (Math.log2(3) - 1))],
     // No mipmapping: level 0 however minified.
-    [12, 'none', colour(0)],
+    [6, 'none', colour(0)],
   ];
-  for (const [U, mip, want] of cases) {
-    const { a6, amd } = run(U, mip);
+  cases.forEach(([U, mip, want], n) => {
+    const { a6, amd } = run(U, mip, n === 0 ? ['a630', 'a660'] : ['a630']);
     for (const img of a6)
-      for (let p = 0; p < 64 * 64; p++)
+      for (let p = 0; p < 32 * 32; p++)
         for (let c = 0; c < 4; c++) {
           // The quad covers the whole screen: every pixel samples the one level (or blend).
-          assert.ok(Math.abs(img[p * 4 + c]! * 255 - want[c]!) <= 1.01, `U=${U} ${mip} pixel ${p % 64},${p >> 6}: ${img[p * 4 + c]! * 255} vs ${want[c]}`);
-          assert.ok(Math.abs(img[p * 4 + c]! - amd[p * 4 + c]!) <= 1.01 / 255, `U=${U} ${mip} pixel ${p % 64},${p >> 6} differs from gfx1100`);
+          assert.ok(Math.abs(img[p * 4 + c]! * 255 - want[c]!) <= 1.01, `U=${U} ${mip} pixel ${p % 32},${p >> 5}: ${img[p * 4 + c]! * 255} vs ${want[c]}`);
+          assert.ok(Math.abs(img[p * 4 + c]! - amd[p * 4 + c]!) <= 1.01 / 255, `U=${U} ${mip} pixel ${p % 32},${p >> 5} differs from gfx1100`);
         }
+  });
+});
+
+test('frag coord and face: the same pixels as gfx1100 (POS_X/Y_FLOAT, FRONT_FACE), sysmem and GMEM', async () => {
+  const { runScene, resolveTarget } = await import('../../src/runtime/draw-scene.js');
+  const { runA6xxScene, resolveA6xxTarget } = await import('../../src/runtime/draw-a6xx.js');
+  const dir = join(EXAMPLES, 'triangle');
+  const s = JSON.parse(readFileSync(join(dir, 'scene.json'), 'utf8')) as Record<string, any>;
+  // A back-facing left triangle and a front-facing right one (counter-clockwise front).
+  const v = (x: number, y: number): number[] => [x, y, 0.5, 1, 0, 0, 0, 1];
+  const verts = [...v(-1, -1), ...v(0, -1), ...v(-1, 1), ...v(0, -1), ...v(1, 1), ...v(1, -1)];
+  // Out: x / 16, y / 16, 1 on front faces and 0 on back faces, 1.
+  const amdPs = ['v_mul_f32 v5, 0x3d800000, v2', 'v_mul_f32 v6, 0x3d800000, v3', 'v_add_f32 v7, 1.0, v4', 'v_mul_f32 v7, 0.5, v7', 'v_mov_b32 v8, 1.0', 'exp mrt0 v5, v6, v7, v8 done', 's_endpgm'];
+  // 1/256 as eight halvings (cat2 float immediates come from a small table).
+  const halve = (r: string): string[] => Array.from({ length: 8 }, () => `mul.f ${r}, ${r}, (0.5)`);
+  const a6Fs = ['cov.u32f32 r1.x, r2.x', 'cov.u32f32 r1.y, r2.y', ...halve('r1.x'), ...halve('r1.y'), 'cov.s16f32 r1.z, hr6.x', 'add.f r1.z, r1.z, (1.0)', 'mov.f32f32 r1.w, (1.000000)', 'end'];
+  const sc = {
+    ...s, width: 16, height: 16,
+    buffers: { vertices: { type: 'f32', values: verts } },
+    shaders: { ...s.shaders, ps: { source: amdPs, a6xx: { source: a6Fs } } },
+    ps: { ...s.ps, inputEna: ['PERSP_CENTER', 'POS_X_FLOAT', 'POS_Y_FLOAT', 'FRONT_FACE'], a6xx: { fullRegs: 4, halfRegs: 7, outputs: ['r1.x'], fragCoord: 'r2.x', face: 'hr6.x' } },
+    draws: [{ topology: 'DI_PT_TRILIST', count: 6 }],
+  };
+  const amd = runScene(sc, dir, { gfx: 'gfx1100' });
+  const ref = resolveTarget(amd, amd.targets[0]!);
+  for (const gmem of [undefined, { bin: { w: 32, h: 32 } }]) {
+    const r = runA6xxScene(sc, dir, 'a630', gmem);
+    assert.deepEqual(r.diag.list.filter((x) => x.severity !== 'info').map((x) => x.id), []);
+    const img = resolveA6xxTarget(r);
+    let n = 0;
+    for (let p = 0; p < 256; p++) {
+      if (ref[p * 4 + 3]! < 0.5) continue;
+      n++;
+      for (let c = 0; c < 4; c++) assert.ok(Math.abs(img[p * 4 + c]! - ref[p * 4 + c]!) <= 0.5 / 255, `${gmem ? 'GMEM' : 'sysmem'} pixel ${p % 16},${p >> 4} channel ${c}: ${img[p * 4 + c]} vs ${ref[p * 4 + c]}`);
+    }
+    assert.ok(n > 100, `${n} pixels`);
   }
 });
