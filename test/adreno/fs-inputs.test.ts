@@ -318,3 +318,32 @@ test('frag coord and face: the same pixels as gfx1100 (POS_X/Y_FLOAT, FRONT_FACE
     assert.ok(n > 100, `${n} pixels`);
   }
 });
+
+test('centroid interpolation at 4x: the same pixels as gfx1100\'s PERSP_CENTROID, and unlike the centre', async () => {
+  const { runScene, resolveTarget } = await import('../../src/runtime/draw-scene.js');
+  const { runA6xxScene, resolveA6xxTarget } = await import('../../src/runtime/draw-a6xx.js');
+  const dir = join(EXAMPLES, 'triangle');
+  const s = JSON.parse(readFileSync(join(dir, 'scene.json'), 'utf8')) as Record<string, any>;
+  // The triangle example at 4x with its colour interpolated at the centroid (gfx1100: v0/v1 =
+  // PERSP_CENTROID I/J; a6xx: HLSQ_CONTROL_3_REG IJ_PERSP_CENTROID into r0.x, read by bary.f).
+  const at = (where: 'centroid' | 'centre'): Record<string, unknown> => ({
+    ...s, width: 32, height: 32, samples: 4,
+    ps: { ...s.ps, inputEna: [where === 'centroid' ? 'PERSP_CENTROID' : 'PERSP_CENTER'], a6xx: { fullRegs: 2, outputs: ['r1.x'], ...(where === 'centroid' ? { ijCentroid: 'r0.x' } : { ij: 'r0.x' }) } },
+  });
+  const amd = runScene(at('centroid'), dir, { gfx: 'gfx1100' });
+  const ref = resolveTarget(amd, amd.targets[0]!);
+  const a6 = (where: 'centroid' | 'centre'): Float32Array => {
+    const r = runA6xxScene(at(where), dir, 'a630');
+    assert.deepEqual(r.diag.list.filter((x) => x.severity !== 'info').map((x) => x.id), []);
+    return resolveA6xxTarget(r, 0, true);
+  };
+  const cen = a6('centroid');
+  const mid = a6('centre');
+  let moved = 0;
+  for (let k = 0; k < cen.length; k++) {
+    assert.ok(Math.abs(cen[k]! - ref[k]!) <= 1.01 / 255, `component ${k}: ${cen[k]! * 255} vs gfx1100 ${ref[k]! * 255}`);
+    if (Math.abs(mid[k]! - ref[k]!) > 1.01 / 255) moved++;
+  }
+  // Interpolating at the centre instead differs on edge pixels: the test sees the centroid.
+  assert.ok(moved > 5, `${moved} components differ between centre and centroid`);
+});
