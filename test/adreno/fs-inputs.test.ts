@@ -347,3 +347,19 @@ test('centroid interpolation at 4x: the same pixels as gfx1100\'s PERSP_CENTROID
   // Interpolating at the centre instead differs on edge pixels: the test sees the centroid.
   assert.ok(moved > 5, `${moved} components differ between centre and centroid`);
 });
+
+test('the FS\'s sample mask output (SAMPMASK_REGID + FRAG_WRITES_SAMPMASK) ANDs with the coverage', () => {
+  const v = (x: number, y: number): number[] => [x, y, 0.5, 1, 0, 0, 0, 1];
+  const verts = [...v(-1, -1), ...v(1, -1), ...v(-1, 1), ...v(-1, 1), ...v(1, -1), ...v(1, 1)];
+  // Colour c0 = (1, 0, 1, 1); mask = c1.x as an integer: samples 0 and 2.
+  const c = new Uint32Array([...consts([1, 0, 1, 1]), 0b0101, 0, 0, 0]);
+  const fs = { asm: '(rpt3)mov.f32f32 r1.x, (r)c0.x\nmov.u32u32 r2.x, c1.x\nend\n', fullRegs: 3, consts: c, sampleMaskOut: 8 };
+  const r = render(scene(fs, verts, 4));
+  assert.deepEqual(ids(r.diag), []);
+  const clear = render(scene({ ...fs, sampleMaskOut: undefined, consts: c }, [], 4)).px(0, 0, 0);
+  for (const [x, y] of [[0, 0], [7, 11], [15, 15]] as const)
+    for (let s = 0; s < 4; s++) assert.deepEqual(r.px(x, y, s), s === 0 || s === 2 ? [255, 0, 255, 255] : clear, `pixel ${x},${y} sample ${s}`);
+  // SAMPMASK_REGID named without FRAG_WRITES_SAMPMASK: the RB ignores it (a diagnostic).
+  const after = new CmdStream().reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: 0xfc, SAMPMASK_REGID: 8, STENCILREF_REGID: 0xfc }).drawAuto('DI_PT_TRILIST', 3);
+  assert.deepEqual(ids(render(scene({ ...fs, sampleMaskOut: undefined }, verts, 4), after).diag), ['adreno.rb.sampmask-output-mismatch']);
+});

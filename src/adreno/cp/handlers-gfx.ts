@@ -220,6 +220,18 @@ function rbExtras(cp: CommandProcessor, R: Regs): { srgb: number; dualSource: bo
   return { srgb, dualSource };
 }
 
+/**
+ * The FS's coverage output: SP_FS_OUTPUT_CNTL0 SAMPMASK_REGID where RB_FS_OUTPUT_CNTL0
+ * FRAG_WRITES_SAMPMASK says the FS writes it (turnip and fd6 set both from the same output);
+ * one without the other is a diagnostic (the register is used only with the RB bit).
+ */
+function fsSampleMaskOut(cp: CommandProcessor, R: Regs): number {
+  const r = R.f('SP_FS_OUTPUT_CNTL0', 'SAMPMASK_REGID');
+  const on = R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_SAMPMASK') === 1;
+  if (on !== r < 0xfc) cp.report('adreno.rb.sampmask-output-mismatch', 'warning', on ? 'RB_FS_OUTPUT_CNTL0 FRAG_WRITES_SAMPMASK without SP_FS_OUTPUT_CNTL0 SAMPMASK_REGID: the written mask is undefined (coverage kept)' : `SP_FS_OUTPUT_CNTL0 SAMPMASK_REGID r${r >> 2}.${'xyzw'[r & 3]} without RB_FS_OUTPUT_CNTL0 FRAG_WRITES_SAMPMASK: the RB ignores the mask`);
+  return on && r < 0xfc ? r : 0xfc;
+}
+
 const IJ = ['IJ_PERSP_PIXEL', 'IJ_LINEAR_PIXEL', 'IJ_PERSP_CENTROID', 'IJ_LINEAR_CENTROID', 'IJ_PERSP_SAMPLE', 'IJ_LINEAR_SAMPLE'] as const;
 
 /**
@@ -477,7 +489,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     fsPreload: pre.preload,
     perSample: pre.perSample,
     fragCoordSample: pre.fragCoordSample,
-    fsOutputs: { mrt, depthRegid: R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_Z') ? R.f('SP_FS_OUTPUT_CNTL0', 'DEPTH_REGID') : 0xfc },
+    fsOutputs: { mrt, depthRegid: R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_Z') ? R.f('SP_FS_OUTPUT_CNTL0', 'DEPTH_REGID') : 0xfc, sampleMaskRegid: fsSampleMaskOut(cp, R) },
     varDisable: Uint32Array.from([0, 1, 2, 3].map((i) => R.raw(`VPC_VAR[${i}].DISABLE`))),
     rb,
   };

@@ -82,6 +82,8 @@ export interface GfxScene {
     readonly face?: number;
     readonly sampleId?: number;
     readonly sampleMask?: number;
+    /** The FS writes the coverage mask from this full register (SAMPMASK_REGID, FRAG_WRITES_SAMPMASK). */
+    readonly sampleMaskOut?: number;
     /** Dual-source blending: outputs[1] is target 0's SRC1 colour (DUAL_COLOR_IN_ENABLE). */
     readonly dualSource?: boolean;
     /** Per-sample shading (GRAS_SAMPLE_CNTL / RB_SAMPLE_CNTL PER_SAMP_MODE, FRAGCOORD_SAMPLE). */
@@ -391,8 +393,8 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg('HLSQ_CONTROL_2_REG', { FACEREGID: R(fs.face), SAMPLEID: R(fs.sampleId), SAMPLEMASK: R(fs.sampleMask), CENTERRHW: REGID_NONE });
     cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: R(fs.ijPersp), IJ_LINEAR_PIXEL: R(fs.ijLinear), IJ_PERSP_CENTROID: R(fs.ijPerspCentroid), IJ_LINEAR_CENTROID: R(fs.ijLinearCentroid) });
     cs.reg('HLSQ_CONTROL_4_REG', { IJ_PERSP_SAMPLE: R(fs.ijPerspSample), IJ_LINEAR_SAMPLE: R(fs.ijLinearSample), XYCOORDREGID: R(fs.fragCoord), ZWCOORDREGID: R(fs.fragCoordZw) });
-    cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE, DUAL_COLOR_IN_ENABLE: !!fs.dualSource });
-    cs.reg('RB_FS_OUTPUT_CNTL0', { DUAL_COLOR_IN_ENABLE: !!fs.dualSource });
+    cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: R(fs.sampleMaskOut), STENCILREF_REGID: REGID_NONE, DUAL_COLOR_IN_ENABLE: !!fs.dualSource });
+    cs.reg('RB_FS_OUTPUT_CNTL0', { DUAL_COLOR_IN_ENABLE: !!fs.dualSource, FRAG_WRITES_SAMPMASK: on(fs.sampleMaskOut) });
     fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r, HALF_PRECISION: !!fs.halfOutputs }));
   };
 

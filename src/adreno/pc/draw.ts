@@ -294,7 +294,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
       return;
     }
     const z = o.depth !== undefined ? new Float32Array(f.z.length).fill(o.depth) : f.z;
-    rbFragment(job.rb, targets, f.x, f.y, f.mask, z, f.front, o.colors, res.rb);
+    rbFragment(job.rb, targets, f.x, f.y, o.sampleMask !== undefined ? f.mask & o.sampleMask : f.mask, z, f.front, o.colors, res.rb);
   });
   afterLrz?.();
   return res;

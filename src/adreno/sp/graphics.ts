@@ -184,12 +184,16 @@ export interface FsResult {
   readonly colors: Float32Array[];
   /** Written depth (SP_FS_OUTPUT_CNTL0 DEPTH_REGID), if any. */
   readonly depth?: number;
+  /** Written sample mask (ANDed with the coverage), if any. */
+  readonly sampleMask?: number;
 }
 
 export interface FsOutputs {
   /** Per render target: the output register (component number) and whether it is half precision. */
   readonly mrt: readonly { readonly regid: number; readonly half: boolean }[];
   readonly depthRegid: number;
+  /** Written coverage (SP_FS_OUTPUT_CNTL0 SAMPMASK_REGID with RB_FS_OUTPUT_CNTL0 FRAG_WRITES_SAMPMASK), 0xfc = none. */
+  readonly sampleMaskRegid?: number;
 }
 
 /** Whether a VPC location is disabled for the FS (VPC_VAR[i].DISABLE bit = location). */
@@ -288,7 +292,8 @@ export function runFragmentShader(p: StageProgram, pre: FsPreload, lanes: readon
         for (let k = 0; k < 4; k++) c[k] = o.half ? f16ToF32(readHalf(w, o.regid + k, l)) : fromBits(readComp(w, o.regid + k, l));
         return c;
       });
-      results.push({ killed: killed[l] === 1, colors, ...(outputs.depthRegid < 0xfc ? { depth: fromBits(readComp(w, outputs.depthRegid, l)) } : {}) });
+      const sm = outputs.sampleMaskRegid ?? 0xfc;
+      results.push({ killed: killed[l] === 1, colors, ...(outputs.depthRegid < 0xfc ? { depth: fromBits(readComp(w, outputs.depthRegid, l)) } : {}), ...(sm < 0xfc ? { sampleMask: readComp(w, sm, l) } : {}) });
     }
   }
   return results;
