@@ -258,7 +258,11 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     frags = per;
   }
   const planes = new Map<Tri, (x: number, y: number) => PlaneValues>();
+  const pre = job.fsPreload;
+  // The planes are evaluated again only for what HLSQ loads beyond the centre's i/j.
+  const needPlanes = [pre.ijPerspCentroid, pre.ijLinearCentroid, pre.ijPerspSample, pre.ijLinearSample, pre.xyCoord, pre.zwCoord].some((r) => r !== undefined && r < 0xfc);
   const lanes: FsLane[] = frags.map(({ f, t }, k) => {
+    if (!needPlanes) return { ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]], front: f.front, sampleId: sampleOf ? sampleOf[k]! : 0, sampleMask: f.mask, vary: t.vary };
     let pl = planes.get(t);
     if (!pl) planes.set(t, (pl = trianglePlanes(t.v[0], t.v[1], t.v[2])));
     const at = (s: number): PlaneValues => pl!(f.x + 0.5 + job.samplePos[s]![0], f.y + 0.5 + job.samplePos[s]![1]);
