@@ -19,6 +19,7 @@ import { dirname, resolve } from 'node:path';
 import { Diagnostics } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
 import { parseJsonText } from '../core/json.js';
+import { unknownKeyMessage } from '../core/keys.js';
 import { CommandProcessor } from '../adreno/cp/cp.js';
 import { drawRuns, type DrawRun } from '../adreno/cp/handlers-gfx.js';
 import { gmemDraw, type GmemDraw, type GmemDrawOptions } from '../adreno/driver/gmem.js';
@@ -113,7 +114,9 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     if (tile !== undefined && tile !== 'TILE6_LINEAR' && tile !== 'TILE6_3' && tile !== 'UBWC') err('a6xx.tile', 'TILE6_LINEAR, TILE6_3 or UBWC');
     return { name: String(o.name ?? `target${i}`), format: fmt, clear: arr(o.clear ?? [0, 0, 0, 0], `targets[${i}].clear`).map((x, k) => num(x, `targets[${i}].clear[${k}]`)), ...(tile ? { tile: tile as TargetTile } : {}) };
   });
-  const st = forGpu(obj(scene.state ?? {}, 'state'), gpu);
+  const stRaw = obj(scene.state ?? {}, 'state');
+  for (const k of ['a6xx', gpu]) if (stRaw[k] !== undefined) { const m = unknownKeyMessage(obj(stRaw[k], `state.${k}`), STATE_A6XX_KEYS); if (m) err(`state.${k}`, m); }
+  const st = forGpu(stRaw, gpu);
   const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
   const stj = st.stencil === undefined ? undefined : obj(st.stencil, 'state.stencil');
   const depth = dj
@@ -140,8 +143,12 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     bufType.set(name, type);
   }
   // Stages.
-  const vsj = forGpu(obj(scene.vs, 'vs'), gpu);
-  const psj = forGpu(obj(scene.ps, 'ps'), gpu);
+  const vsRaw = obj(scene.vs, 'vs');
+  const psRaw = obj(scene.ps, 'ps');
+  strictA6xx(vsRaw, 'vs', VS_A6XX_KEYS, gpu);
+  strictA6xx(psRaw, 'ps', PS_A6XX_KEYS, gpu);
+  const vsj = forGpu(vsRaw, gpu);
+  const psj = forGpu(psRaw, gpu);
   const shaders = obj(scene.shaders ?? {}, 'shaders');
   const shaderText = (name: string, f: string): string => {
     const s = forGpu(obj(shaders[name] ?? err(f, `no shader '${name}'`), `shaders.${name}`), gpu);
@@ -176,6 +183,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     fullRegs: num(psj.fullRegs, 'ps.a6xx.fullRegs'),
     threadsize: psj.threadsize === 128 ? 128 : 64,
     ...(psj.ij !== undefined ? { ijPersp: reg(psj.ij, 'ps.ij') } : {}),
+    ...fsSysvals(psj, reg),
     outputs: arr(psj.outputs ?? err('ps.a6xx.outputs', 'missing'), 'ps.outputs').map((x, i) => reg(x, `ps.outputs[${i}]`)),
     ...fsTextures(psj, buffers),
   };
@@ -207,6 +215,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     ...(stencil ? { stencil } : {}),
     blend,
     ...(st.blendConstant !== undefined ? { blendConstant: arr(st.blendConstant, 'state.blendConstant').map((x, i) => num(x, `state.blendConstant[${i}]`)) } : {}),
+    ...a6xxRasterState(st),
   };
   const draws: GfxDraw[] = arr(scene.draws ?? [], 'draws').map((x, i) => {
     const o = obj(x, `draws[${i}]`);
@@ -230,12 +239,76 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
 }
 
+/** state.a6xx: the common state keys overridden for a6xx, and the a6xx-only raster state. */
+const STATE_A6XX_KEYS = ['depthBias', 'depthBounds', 'logicOp', 'frontCw', 'frontFace', 'cull', 'provokingLast', 'viewport', 'scissor', 'depthFunc', 'depthWrite', 'stencil', 'blend', 'blendConstant'];
+
+/**
+ * state.a6xx: "depthBias": { "constant", "slope", "clamp" } (GRAS_SU_POLY_OFFSET_*),
+ * "depthBounds": [min, max] (RB_Z_BOUNDS_*), "logicOp": "ROP_XOR" (a3xx_rop_code, every target).
+ */
+function a6xxRasterState(st: Json): Partial<GfxScene['state']> {
+  const out: { depthBias?: GfxScene['state']['depthBias']; depthBounds?: [number, number]; logicOp?: string } = {};
+  if (st.depthBias !== undefined) {
+    const b = obj(st.depthBias, 'state.a6xx.depthBias');
+    const m = unknownKeyMessage(b, ['constant', 'slope', 'clamp']);
+    if (m) err('state.a6xx.depthBias', m);
+    out.depthBias = { constant: num(b.constant ?? 0, 'state.a6xx.depthBias.constant'), slope: num(b.slope ?? 0, 'state.a6xx.depthBias.slope'), clamp: num(b.clamp ?? 0, 'state.a6xx.depthBias.clamp') };
+  }
+  if (st.depthBounds !== undefined) {
+    const v = arr(st.depthBounds, 'state.a6xx.depthBounds').map((x, i) => num(x, `state.a6xx.depthBounds[${i}]`));
+    if (v.length !== 2) err('state.a6xx.depthBounds', '[min, max]');
+    out.depthBounds = [v[0]!, v[1]!];
+  }
+  if (st.logicOp !== undefined) out.logicOp = en('a3xx_rop_code', str(st.logicOp, 'state.a6xx.logicOp'), 'state.a6xx.logicOp');
+  return out;
+}
+
+/** The keys of the stages' a6xx objects (checked strictly: a misspelt key is an error, not ignored). */
+const VS_A6XX_KEYS = ['shader', 'fullRegs', 'position', 'inputs', 'outputs', 'vertexId', 'instanceId'];
+const PS_SYSVALS = { ijLinear: 'ijLinear', ijCentroid: 'ijPerspCentroid', ijLinearCentroid: 'ijLinearCentroid', ijSample: 'ijPerspSample', ijLinearSample: 'ijLinearSample', fragCoord: 'fragCoord', fragCoordZw: 'fragCoordZw', face: 'face', sampleId: 'sampleId', sampleMask: 'sampleMask' } as const;
+const PS_A6XX_KEYS = ['shader', 'fullRegs', 'halfRegs', 'threadsize', 'ij', 'outputs', 'userData', 'sampleShading', 'dualSource', ...Object.keys(PS_SYSVALS)];
+
+function strictA6xx(o: Json, field: string, allowed: readonly string[], gpu: A6xxGpu): void {
+  for (const k of ['a6xx', gpu]) {
+    if (o[k] === undefined) continue;
+    const msg = unknownKeyMessage(obj(o[k], `${field}.${k}`), allowed);
+    if (msg) err(`${field}.${k}`, msg);
+  }
+}
+
+/**
+ * The FS system values a scene asks HLSQ for (ps.a6xx): "ijLinear", "ijCentroid",
+ * "ijLinearCentroid", "ijSample", "ijLinearSample" (full registers, i/j pairs), "fragCoord"
+ * (x, y as u32 1/16 pixel), "fragCoordZw" (z, 1/w), "face" and "sampleId" (half registers such as
+ * "hr4.x"), "sampleMask"; "sampleShading": true runs the FS per sample.
+ */
+function fsSysvals(psj: Json, reg: (v: unknown, f: string) => number): Partial<GfxScene['fs']> {
+  const out: Record<string, number | boolean> = {};
+  for (const [k, name] of Object.entries(PS_SYSVALS)) {
+    if (psj[k] === undefined) continue;
+    const half = k === 'face' || k === 'sampleId';
+    const v = str(psj[k], `ps.a6xx.${k}`);
+    if (half !== v.startsWith('h')) err(`ps.a6xx.${k}`, half ? 'a half register such as hr4.x' : 'a full register such as r2.x');
+    out[name] = reg(v, `ps.a6xx.${k}`);
+  }
+  if (psj.halfRegs !== undefined) out.halfRegs = num(psj.halfRegs, 'ps.a6xx.halfRegs');
+  if (psj.dualSource !== undefined) {
+    if (typeof psj.dualSource !== 'boolean') err('ps.a6xx.dualSource', 'true or false');
+    out.dualSource = psj.dualSource;
+  }
+  if (psj.sampleShading !== undefined) {
+    if (typeof psj.sampleShading !== 'boolean') err('ps.a6xx.sampleShading', 'true or false');
+    out.sampleShading = psj.sampleShading;
+  }
+  return out as Partial<GfxScene['fs']>;
+}
+
 const WRAP: Record<string, 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT'> = { repeat: 'A6XX_TEX_REPEAT', clamp: 'A6XX_TEX_CLAMP_TO_EDGE', mirror: 'A6XX_TEX_MIRROR_REPEAT' };
 
 /**
  * The PS user data's images and samplers (the AMD T# / S# entries) as the FS's t# / s# in their
  * order: { "image": buf, "width", "height", "format": "8_8_8_8_UNORM" } -> FMT6_8_8_8_8_UNORM, a
- * single-level 2D image; { "sampler": { "filter", "wrap" } } -> A6XX_TEX_SAMP.
+ * 2D image of "levels" mip levels (packed one after another in the buffer); { "sampler": { "filter", "wrap", "mip" } } -> A6XX_TEX_SAMP.
  */
 function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<GfxScene['fs'], 'images' | 'samplers'> {
   const images: NonNullable<GfxScene['fs']['images']>[number][] = [];
@@ -246,19 +319,24 @@ function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<G
     if (o.image !== undefined) {
       const buffer = str(o.image, `${f}.image`);
       if (!buffers.has(buffer)) err(`${f}.image`, `no buffer '${buffer}'`);
-      for (const k of ['layers', 'levels', 'depth']) if (o[k] !== undefined && o[k] !== 1) err(`${f}.${k}`, 'the a6xx scene runner samples single-level 2D images');
+      for (const k of ['layers', 'depth']) if (o[k] !== undefined && o[k] !== 1) err(`${f}.${k}`, 'the a6xx scene runner samples 2D images (one layer)');
       const format = en('a6xx_format', `FMT6_${str(o.format ?? '8_8_8_8_UNORM', `${f}.format`)}`, `${f}.format`);
       const dim = (k: string): number => {
         const v = num(o[k] ?? 1, `${f}.${k}`);
         return Number.isInteger(v) && v >= 1 && v <= 16384 ? v : err(`${f}.${k}`, 'an integer in 1..16384');
       };
-      images.push({ buffer, format, width: dim('width'), height: dim('height') });
+      const width = dim('width'), height = dim('height');
+      const levels = num(o.levels ?? 1, `${f}.levels`);
+      if (!Number.isInteger(levels) || levels < 1 || levels > 1 + Math.floor(Math.log2(Math.max(width, height)))) err(`${f}.levels`, `an integer in 1..${1 + Math.floor(Math.log2(Math.max(width, height)))}`);
+      images.push({ buffer, format, width, height, ...(levels > 1 ? { levels } : {}) });
     } else if (o.sampler !== undefined) {
       const sj = obj(o.sampler, `${f}.sampler`);
       const filter = str(sj.filter ?? 'nearest', `${f}.sampler.filter`);
       if (filter !== 'nearest' && filter !== 'linear') err(`${f}.sampler.filter`, 'nearest or linear');
       const wrap = WRAP[str(sj.wrap ?? 'repeat', `${f}.sampler.wrap`)] ?? err(`${f}.sampler.wrap`, `one of ${Object.keys(WRAP).join(' ')} on a6xx`);
-      samplers.push({ linear: filter === 'linear', wrap });
+      const mip = str(sj.mip ?? 'none', `${f}.sampler.mip`);
+      if (mip !== 'none' && mip !== 'nearest' && mip !== 'linear') err(`${f}.sampler.mip`, 'none, nearest or linear');
+      samplers.push({ linear: filter === 'linear', wrap, mip });
     }
   });
   return { ...(images.length ? { images } : {}), ...(samplers.length ? { samplers } : {}) };

@@ -24,7 +24,7 @@ import { runDrawJob, type DrawJob, type DrawResult } from '../pc/draw.js';
 import type { IndexSource } from '../pc/assemble.js';
 import { vertexFormat, type VfdState } from '../vfd/fetch.js';
 import { vsOutputs } from '../vpc/varyings.js';
-import type { StageProgram } from '../sp/graphics.js';
+import type { FsPreload, StageProgram } from '../sp/graphics.js';
 import type { CommandProcessor } from './cp.js';
 import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
@@ -183,6 +183,107 @@ function footprintCheck(cp: CommandProcessor, what: string, regid: number, comps
   if (((regid + comps - 1) >> 2) >= full) cp.report(id, 'error', `${what} r${regid >> 2}.${'xyzw'[regid & 3]} is beyond the register footprint (FULLREGFOOTPRINT ${full}): its value is undefined`);
 }
 
+/**
+ * RB state beyond depth/stencil and blend: sRGB targets (RB_SRGB_CNTL, the same as SP_SRGB_CNTL),
+ * dual-source blending (DUAL_COLOR_IN_ENABLE in SP_FS_OUTPUT_CNTL0, RB_FS_OUTPUT_CNTL0,
+ * RB_BLEND_CNTL, SP_BLEND_CNTL), with the diagnostics of their inconsistent or illegal states;
+ * logic ops with blending, and depth tests or bounds without Z_READ_ENABLE (RB_DEPTH_CNTL's doc).
+ */
+function rbExtras(cp: CommandProcessor, R: Regs): { srgb: number; dualSource: boolean } {
+  const nMrt = R.f('RB_FS_OUTPUT_CNTL1', 'MRT');
+  let srgb = 0, spSrgb = 0;
+  for (let i = 0; i < 8; i++) {
+    srgb |= R.f('RB_SRGB_CNTL', `SRGB_MRT${i}`) << i;
+    spSrgb |= R.f('SP_SRGB_CNTL', `SRGB_MRT${i}`) << i;
+  }
+  if (srgb !== spSrgb) cp.report('adreno.rb.srgb-mismatch', 'warning', `RB_SRGB_CNTL 0x${srgb.toString(16)} and SP_SRGB_CNTL 0x${spSrgb.toString(16)} differ (they are one state): RB_SRGB_CNTL is used`);
+  for (let i = 0; i < nMrt; i++) {
+    if (!((srgb >> i) & 1)) continue;
+    const fmt = R.e('a6xx_format', R.f(`RB_MRT[${i}].BUF_INFO`, 'COLOR_FORMAT'));
+    if (!/^FMT6_8(_8)*_UNORM$/.test(fmt)) cp.report('adreno.rb.srgb-format', 'error', `RB_SRGB_CNTL SRGB_MRT${i} on ${fmt}: sRGB targets are 8-bit UNORM formats; the conversion is undefined (applied anyway)`);
+  }
+  const dualRegs = [['SP_FS_OUTPUT_CNTL0', R.f('SP_FS_OUTPUT_CNTL0', 'DUAL_COLOR_IN_ENABLE')], ['RB_FS_OUTPUT_CNTL0', R.f('RB_FS_OUTPUT_CNTL0', 'DUAL_COLOR_IN_ENABLE')], ['RB_BLEND_CNTL', R.f('RB_BLEND_CNTL', 'DUAL_COLOR_IN_ENABLE')], ['SP_BLEND_CNTL', R.f('SP_BLEND_CNTL', 'DUAL_COLOR_IN_ENABLE')]] as const;
+  const dualSource = dualRegs[1][1] === 1;
+  if (dualRegs.some(([, v]) => v !== dualRegs[0][1])) cp.report('adreno.rb.dual-source-mismatch', 'warning', `DUAL_COLOR_IN_ENABLE differs: ${dualRegs.map(([n, v]) => `${n} ${v}`).join(', ')} (RB_FS_OUTPUT_CNTL0 is used)`);
+  const SRC1 = new Set([20, 21, 22, 23]);
+  for (let i = 0; i < nMrt; i++) {
+    const c = `RB_MRT[${i}].CONTROL`;
+    const b = `RB_MRT[${i}].BLEND_CONTROL`;
+    if (R.f(c, 'ROP_ENABLE') && R.f(c, 'BLEND')) cp.report('adreno.rb.rop-with-blend', 'warning', `RB_MRT[${i}].CONTROL enables both ROP and BLEND: a logic op replaces blending (blending is ignored)`);
+    if (!R.f(c, 'BLEND')) continue;
+    const uses = ['RGB_SRC_FACTOR', 'RGB_DEST_FACTOR', 'ALPHA_SRC_FACTOR', 'ALPHA_DEST_FACTOR'].filter((k) => SRC1.has(R.f(b, k)));
+    if (uses.length && (!dualSource || i > 0)) cp.report('adreno.rb.src1-without-dual', 'error', `RB_MRT[${i}].BLEND_CONTROL ${uses.join(', ')} use the SRC1 colour ${dualSource ? 'on a target other than 0 (dual-source blending has one)' : 'without RB_FS_OUTPUT_CNTL0 DUAL_COLOR_IN_ENABLE'}: the factor is undefined (NaN)`);
+  }
+  const zTest = R.f('RB_DEPTH_CNTL', 'Z_TEST_ENABLE') === 1;
+  const func = R.e('adreno_compare_func', R.f('RB_DEPTH_CNTL', 'ZFUNC'));
+  const needsRead = (zTest && func !== 'FUNC_ALWAYS' && func !== 'FUNC_NEVER') || R.f('RB_DEPTH_CNTL', 'Z_BOUNDS_ENABLE') === 1;
+  if (needsRead && !R.f('RB_DEPTH_CNTL', 'Z_READ_ENABLE')) cp.report('adreno.rb.z-read-disabled', 'warning', `RB_DEPTH_CNTL ${zTest ? `ZFUNC ${func}` : 'Z_BOUNDS_ENABLE'} needs the stored depth but Z_READ_ENABLE is off: what the RB compares against is undefined (the stored depth is used)`);
+  return { srgb, dualSource };
+}
+
+/**
+ * The FS's coverage output: SP_FS_OUTPUT_CNTL0 SAMPMASK_REGID where RB_FS_OUTPUT_CNTL0
+ * FRAG_WRITES_SAMPMASK says the FS writes it (turnip and fd6 set both from the same output);
+ * one without the other is a diagnostic (the register is used only with the RB bit).
+ */
+function fsSampleMaskOut(cp: CommandProcessor, R: Regs): number {
+  const r = R.f('SP_FS_OUTPUT_CNTL0', 'SAMPMASK_REGID');
+  const on = R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_SAMPMASK') === 1;
+  if (on !== r < 0xfc) cp.report('adreno.rb.sampmask-output-mismatch', 'warning', on ? 'RB_FS_OUTPUT_CNTL0 FRAG_WRITES_SAMPMASK without SP_FS_OUTPUT_CNTL0 SAMPMASK_REGID: the written mask is undefined (coverage kept)' : `SP_FS_OUTPUT_CNTL0 SAMPMASK_REGID r${r >> 2}.${'xyzw'[r & 3]} without RB_FS_OUTPUT_CNTL0 FRAG_WRITES_SAMPMASK: the RB ignores the mask`);
+  return on && r < 0xfc ? r : 0xfc;
+}
+
+const IJ = ['IJ_PERSP_PIXEL', 'IJ_LINEAR_PIXEL', 'IJ_PERSP_CENTROID', 'IJ_LINEAR_CENTROID', 'IJ_PERSP_SAMPLE', 'IJ_LINEAR_SAMPLE'] as const;
+
+/**
+ * What HLSQ preloads into the FS (fd6 / turnip program them together): the i/j pairs of
+ * HLSQ_CONTROL_3/4_REG where GRAS_CNTL enables them, frag coord (HLSQ_CONTROL_4_REG
+ * XYCOORDREGID / ZWCOORDREGID, GRAS_CNTL COORD_MASK), and HLSQ_CONTROL_2_REG FACEREGID /
+ * SAMPLEID / SAMPLEMASK where RB_RENDER_CONTROL1 FACENESS / SAMPLEID / SAMPLEMASK enable them.
+ * GRAS_CNTL and RB_RENDER_CONTROL0 (and GRAS_ / RB_SAMPLE_CNTL) are two copies of one state: a
+ * difference is a diagnostic; a register named with its enable off is not loaded (a diagnostic).
+ */
+function fsPreload(cp: CommandProcessor, R: Regs, full: number, half: number, missing: string[]): { preload: FsPreload; perSample: boolean; fragCoordSample: boolean } {
+  const differs = [...IJ, 'COORD_MASK'].filter((k) => R.f('GRAS_CNTL', k) !== R.f('RB_RENDER_CONTROL0', k));
+  if (differs.length) cp.report('adreno.gras.render-control-mismatch', 'warning', `GRAS_CNTL and RB_RENDER_CONTROL0 differ in ${differs.join(', ')}: the rasterizer and the RB disagree on the FS inputs (GRAS_CNTL is used)`);
+  const perSample = R.f('GRAS_SAMPLE_CNTL', 'PER_SAMP_MODE') === 1;
+  if (perSample !== (R.f('RB_SAMPLE_CNTL', 'PER_SAMP_MODE') === 1)) cp.report('adreno.gras.sample-cntl-mismatch', 'warning', `GRAS_SAMPLE_CNTL PER_SAMP_MODE ${+perSample} but RB_SAMPLE_CNTL PER_SAMP_MODE ${1 - +perSample}: per-sample shading is undefined (GRAS_SAMPLE_CNTL is used)`);
+  const mode = R.f('RB_RENDER_CONTROL1', 'FRAGCOORDSAMPLEMODE');
+  const modeName = R.e('a6xx_fragcoord_sample_mode', mode);
+  if (modeName !== 'FRAGCOORD_CENTER' && modeName !== 'FRAGCOORD_SAMPLE') cp.report('adreno.rb.fragcoord-sample-mode', 'error', `RB_RENDER_CONTROL1 FRAGCOORDSAMPLEMODE ${mode} is not FRAGCOORD_CENTER (0) or FRAGCOORD_SAMPLE (3): frag coord is undefined (the centre is used)`);
+  // One sysval: its register where the enable is set; named but not enabled is not loaded.
+  const val = (reg: string, field: string, enabled: boolean, what: string, comps: number, isHalf: boolean): number => {
+    const r = R.f(reg, field);
+    if (r >= 0xfc) return 0xfc;
+    if (!enabled) {
+      cp.report('adreno.sp.sysval-not-enabled', 'warning', `${reg} ${field} names ${isHalf ? 'h' : ''}r${r >> 2}.${'xyzw'[r & 3]} but ${what} is off: HLSQ does not load it (the FS reads whatever the register holds)`);
+      return 0xfc;
+    }
+    const foot = isHalf ? half : full;
+    if (((r + comps - 1) >> 2) >= foot) cp.report('adreno.sp.fs-sysval-beyond-footprint', 'error', `${reg} ${field} ${isHalf ? 'h' : ''}r${r >> 2}.${'xyzw'[r & 3]} is beyond the FS register footprint (${isHalf ? 'HALF' : 'FULL'}REGFOOTPRINT ${foot}): its value is undefined`);
+    return r;
+  };
+  const ij = (k: (typeof IJ)[number]): number => val(k.endsWith('SAMPLE') ? 'HLSQ_CONTROL_4_REG' : 'HLSQ_CONTROL_3_REG', k, R.f('GRAS_CNTL', k) === 1, `GRAS_CNTL ${k}`, 2, false);
+  const coordMask = R.f('GRAS_CNTL', 'COORD_MASK');
+  const rc1 = (k: string): boolean => R.f('RB_RENDER_CONTROL1', k) === 1;
+  for (const k of ['CENTERRHW', 'POSTDEPTHCOVERAGE', 'LINELENGTHEN', 'FOVEATION']) if (rc1(k)) missing.push(`RB_RENDER_CONTROL1 ${k} (not modelled)`);
+  return {
+    preload: {
+      ijPersp: ij('IJ_PERSP_PIXEL'), ijLinear: ij('IJ_LINEAR_PIXEL'),
+      ijPerspCentroid: ij('IJ_PERSP_CENTROID'), ijLinearCentroid: ij('IJ_LINEAR_CENTROID'),
+      ijPerspSample: ij('IJ_PERSP_SAMPLE'), ijLinearSample: ij('IJ_LINEAR_SAMPLE'),
+      xyCoord: val('HLSQ_CONTROL_4_REG', 'XYCOORDREGID', (coordMask & 3) !== 0, 'GRAS_CNTL COORD_MASK x/y', 2, false),
+      zwCoord: val('HLSQ_CONTROL_4_REG', 'ZWCOORDREGID', (coordMask & 12) !== 0, 'GRAS_CNTL COORD_MASK z/w', 2, false),
+      coordMask,
+      face: val('HLSQ_CONTROL_2_REG', 'FACEREGID', rc1('FACENESS'), 'RB_RENDER_CONTROL1 FACENESS', 1, true),
+      sampleId: val('HLSQ_CONTROL_2_REG', 'SAMPLEID', rc1('SAMPLEID'), 'RB_RENDER_CONTROL1 SAMPLEID', 1, true),
+      sampleMask: val('HLSQ_CONTROL_2_REG', 'SAMPLEMASK', rc1('SAMPLEMASK'), 'RB_RENDER_CONTROL1 SAMPLEMASK', 1, false),
+    },
+    perSample,
+    fragCoordSample: modeName === 'FRAGCOORD_SAMPLE',
+  };
+}
+
 /** Gather the draw's job from the registers and loaded state; `missing` says why not. */
 export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJob; missing: string[] } {
   const R = new Regs(cp, cp.regsDb);
@@ -321,11 +422,11 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
   const scissor = intersect(sc('GRAS_SC_SCREEN_SCISSOR[0]', '.'), sc('GRAS_SC_VIEWPORT_SCISSOR[0]', '.'), sc('GRAS_SC_WINDOW_SCISSOR', '_'));
 
   // FS.
-  const fsOutN = R.f('SP_FS_OUTPUT_CNTL1', 'MRT');
+  // Dual-source blending reads a second output (SP_FS_OUTPUT[1]) whatever the MRT count.
+  const fsOutN = Math.max(R.f('SP_FS_OUTPUT_CNTL1', 'MRT'), R.f('RB_FS_OUTPUT_CNTL0', 'DUAL_COLOR_IN_ENABLE') ? 2 : 0);
   const mrt = Array.from({ length: fsOutN }, (_, i) => ({ regid: R.f(`SP_FS_OUTPUT[${i}].REG`, 'REGID'), half: R.f(`SP_FS_OUTPUT[${i}].REG`, 'HALF_PRECISION') === 1 }));
   if (fs) mrt.forEach((m, i) => footprintCheck(cp, `SP_FS_OUTPUT[${i}] REGID`, m.regid, 4, fs.fullRegs, 'adreno.sp.fs-out-beyond-footprint'));
-  const ijPersp = R.f('GRAS_CNTL', 'IJ_PERSP_PIXEL') ? R.f('HLSQ_CONTROL_3_REG', 'IJ_PERSP_PIXEL') : 0xfc;
-  const ijLinear = R.f('GRAS_CNTL', 'IJ_LINEAR_PIXEL') ? R.f('HLSQ_CONTROL_3_REG', 'IJ_LINEAR_PIXEL') : 0xfc;
+  const pre = fs ? fsPreload(cp, R, fs.fullRegs, fs.halfRegs, missing) : { preload: { ijPersp: 0xfc, ijLinear: 0xfc }, perSample: false, fragCoordSample: false };
 
   // RB.
   const face = (bf: boolean): StencilFace => ({
@@ -343,6 +444,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
       zWrite: R.f('RB_DEPTH_CNTL', 'Z_WRITE_ENABLE') === 1,
       zFunc: R.f('RB_DEPTH_CNTL', 'ZFUNC'),
       stencil: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE') === 1,
+      ...(R.f('RB_DEPTH_CNTL', 'Z_BOUNDS_ENABLE') ? { zBounds: [R.float('RB_Z_BOUNDS_MIN'), R.float('RB_Z_BOUNDS_MAX')] as const } : {}),
       twoSided: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE_BF') === 1,
       front: face(false),
       back: face(true),
@@ -350,11 +452,12 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     mrt: Array.from({ length: 8 }, (_, i) => {
       const c = `RB_MRT[${i}].CONTROL`;
       const b = `RB_MRT[${i}].BLEND_CONTROL`;
-      return { blend: R.f(c, 'BLEND') === 1, componentEnable: R.f(c, 'COMPONENT_ENABLE'), rgbSrc: R.f(b, 'RGB_SRC_FACTOR'), rgbOp: R.f(b, 'RGB_BLEND_OPCODE'), rgbDst: R.f(b, 'RGB_DEST_FACTOR'), aSrc: R.f(b, 'ALPHA_SRC_FACTOR'), aOp: R.f(b, 'ALPHA_BLEND_OPCODE'), aDst: R.f(b, 'ALPHA_DEST_FACTOR') };
+      return { ...(R.f(c, 'ROP_ENABLE') ? { rop: R.f(c, 'ROP_CODE') } : {}), blend: R.f(c, 'BLEND') === 1, componentEnable: R.f(c, 'COMPONENT_ENABLE'), rgbSrc: R.f(b, 'RGB_SRC_FACTOR'), rgbOp: R.f(b, 'RGB_BLEND_OPCODE'), rgbDst: R.f(b, 'RGB_DEST_FACTOR'), aSrc: R.f(b, 'ALPHA_SRC_FACTOR'), aOp: R.f(b, 'ALPHA_BLEND_OPCODE'), aDst: R.f(b, 'ALPHA_DEST_FACTOR') };
     }),
     blendConst: [R.float('RB_BLEND_RED_F32'), R.float('RB_BLEND_GREEN_F32'), R.float('RB_BLEND_BLUE_F32'), R.float('RB_BLEND_ALPHA_F32')],
     sampleMask: R.f('RB_BLEND_CNTL', 'SAMPLE_MASK') || 0xffff,
     samples: nSamples,
+    ...rbExtras(cp, R),
   };
   if (rb.ds.stencil && R.e('a6xx_depth_format', R.f('RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) === 'DEPTH6_16' && !R.f('RB_STENCIL_INFO', 'SEPARATE_STENCIL'))
     cp.report('adreno.rb.d16-stencil', 'error', 'stencil test with DEPTH6_16 and no separate stencil buffer: D16_UNORM_S8_UINT is unsupported (seed "Depth Formats"); no stencil is kept');
@@ -379,12 +482,15 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     frontCw: R.f('GRAS_SU_CNTL', 'FRONT_CW') === 1,
     pointSize: Math.max(1, (R.raw('GRAS_SU_POINT_SIZE') << 16 >> 16) / 16),
     lineHalfWidth: Math.max(0.5, R.f('GRAS_SU_CNTL', 'LINEHALFWIDTH') / 4),
+    ...(R.f('GRAS_SU_CNTL', 'POLY_OFFSET') ? { polyOffset: { scale: R.float('GRAS_SU_POLY_OFFSET_SCALE'), units: R.float('GRAS_SU_POLY_OFFSET_OFFSET'), clamp: R.float('GRAS_SU_POLY_OFFSET_OFFSET_CLAMP'), format: R.e('a6xx_depth_format', R.f('GRAS_SU_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) } } : {}),
     scissor,
     samplePos,
     fs,
     fsWave: R.e('a6xx_threadsize', R.f('SP_FS_CTRL_REG0', 'THREADSIZE')) === 'THREAD128' ? 128 : 64,
-    fsPreload: { ijPersp, ijLinear },
-    fsOutputs: { mrt, depthRegid: R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_Z') ? R.f('SP_FS_OUTPUT_CNTL0', 'DEPTH_REGID') : 0xfc },
+    fsPreload: pre.preload,
+    perSample: pre.perSample,
+    fragCoordSample: pre.fragCoordSample,
+    fsOutputs: { mrt, depthRegid: R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_Z') ? R.f('SP_FS_OUTPUT_CNTL0', 'DEPTH_REGID') : 0xfc, sampleMaskRegid: fsSampleMaskOut(cp, R) },
     varDisable: Uint32Array.from([0, 1, 2, 3].map((i) => R.raw(`VPC_VAR[${i}].DISABLE`))),
     rb,
   };

@@ -16,7 +16,7 @@ import { assembleIr3 } from '../ir3/asm.js';
 import { CmdStream, hi32, lo32 } from '../cp/builder.js';
 import { encodeFields, enumValue, type Gen } from '../regs/db.js';
 import { fmt6ByName } from '../rb/fmt6.js';
-import { defaultPitch, paddedHeight, type TileMode } from '../ubwc/tile6.js';
+import { alignUp, defaultPitch, paddedHeight, pitchAlignLog2, type TileMode } from '../ubwc/tile6.js';
 import { FLAG_UNCOMPRESSED, ubwcLayout, type UbwcLayout } from '../ubwc/ubwc.js';
 
 export const REGID_NONE = 0xfc;
@@ -59,7 +59,7 @@ export interface GfxScene {
   readonly height: number;
   readonly samples: 1 | 2 | 4;
   /** Colour targets: FMT6 format, clear colour, layout (TILE6_LINEAR by default, TILE6_3, or UBWC = TILE6_3 with a flag buffer). */
-  readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: TargetTile }[];
+  readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: TargetTile; readonly srgb?: boolean }[];
   readonly depth?: { readonly format: 'DEPTH6_16' | 'DEPTH6_24_8' | 'DEPTH6_32'; readonly clear: number; readonly stencil?: { readonly clear: number } };
   readonly buffers: ReadonlyMap<string, Uint8Array>;
   readonly vs: GfxShader & {
@@ -72,15 +72,35 @@ export interface GfxScene {
   readonly fs: GfxShader & {
     readonly threadsize?: 64 | 128;
     readonly ijPersp?: number;
+    /** Further i/j pairs (full registers) HLSQ loads: linear at the centre, perspective / linear at the centroid and at the sample. */
+    readonly ijLinear?: number;
+    readonly ijPerspCentroid?: number;
+    readonly ijLinearCentroid?: number;
+    readonly ijPerspSample?: number;
+    readonly ijLinearSample?: number;
+    /** Frag coord: x, y (u32, 1/16 pixel) at `fragCoord`, z, 1/w (f32) at `fragCoordZw`; `coordMask` x=1 y=2 z=4 w=8. */
+    readonly fragCoord?: number;
+    readonly fragCoordZw?: number;
+    readonly coordMask?: number;
+    /** Front-facing (half register: 0 front, -1 back), sample id (half), coverage mask (full). */
+    readonly face?: number;
+    readonly sampleId?: number;
+    readonly sampleMask?: number;
+    /** The FS writes the coverage mask from this full register (SAMPMASK_REGID, FRAG_WRITES_SAMPMASK). */
+    readonly sampleMaskOut?: number;
+    /** Dual-source blending: outputs[1] is target 0's SRC1 colour (DUAL_COLOR_IN_ENABLE). */
+    readonly dualSource?: boolean;
+    /** Per-sample shading (GRAS_SAMPLE_CNTL / RB_SAMPLE_CNTL PER_SAMP_MODE, FRAGCOORD_SAMPLE). */
+    readonly sampleShading?: boolean;
     readonly outputs: readonly number[];
     /** The outputs are half registers (SP_FS_OUTPUT[i].REG HALF_PRECISION). */
     readonly halfOutputs?: boolean;
     /** Texel buffers the FS reads (t#0...): A6XX_TEX_CONST descriptors loaded into SB6_FS_TEX. */
     readonly textures?: readonly { readonly buffer: string; readonly format: string; readonly elements: number }[];
     /** 2D images the FS samples (t# after the texel buffers): a buffer of tightly packed rows, laid out linear at fdl6's pitch. */
-    readonly images?: readonly { readonly buffer: string; readonly format: string; readonly width: number; readonly height: number }[];
-    /** Samplers (s#0...): A6XX_TEX_SAMP in SB6_FS_TEX (ST6_SHADER). */
-    readonly samplers?: readonly { readonly linear: boolean; readonly wrap: 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT' }[];
+    readonly images?: readonly { readonly buffer: string; readonly format: string; readonly width: number; readonly height: number; readonly levels?: number }[];
+    /** Samplers (s#0...): A6XX_TEX_SAMP in SB6_FS_TEX (ST6_SHADER); `mip` none (level 0 only, MAX_LOD 0), nearest or linear. */
+    readonly samplers?: readonly { readonly linear: boolean; readonly wrap: 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT'; readonly mip?: 'none' | 'nearest' | 'linear' }[];
   };
   readonly state: GfxState;
   readonly draws: readonly GfxDraw[];
@@ -120,6 +140,12 @@ export interface GfxState {
   readonly stencil?: StencilDesc;
   readonly blend: readonly (BlendDesc | undefined)[];
   readonly blendConstant?: readonly number[];
+  /** Polygon offset (GRAS_SU_CNTL POLY_OFFSET): constant (in minimum resolvable differences), slope, clamp. */
+  readonly depthBias?: { readonly constant: number; readonly slope: number; readonly clamp?: number };
+  /** Depth bounds test (RB_DEPTH_CNTL Z_BOUNDS_ENABLE, RB_Z_BOUNDS_MIN / _MAX). */
+  readonly depthBounds?: readonly [number, number];
+  /** A logic op on every target (a3xx_rop_code name, RB_MRT[i].CONTROL ROP_ENABLE; blending off). */
+  readonly logicOp?: string;
 }
 
 export interface GfxDraw {
@@ -233,7 +259,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   cs.reg('GRAS_SC_WINDOW_SCISSOR_TL', { X: 0, Y: 0 }).reg('GRAS_SC_WINDOW_SCISSOR_BR', { X: width - 1, Y: height - 1 });
   for (const r of ['GRAS_RAS_MSAA_CNTL', 'RB_RAS_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa });
   for (const r of ['GRAS_DEST_MSAA_CNTL', 'RB_DEST_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa, MSAA_DISABLE: samples === 1 });
-  cs.reg('RB_SAMPLE_CONFIG', 0).reg('GRAS_SAMPLE_CNTL', 0).reg('RB_SAMPLE_CNTL', 0);
+  cs.reg('RB_SAMPLE_CONFIG', 0);
   targets.forEach((t, i) => {
     cs.reg(`RB_MRT[${i}].BUF_INFO`, { COLOR_FORMAT: t.format, COLOR_TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', COLOR_SWAP: 'WZYX' });
     cs.reg(`RB_MRT[${i}].PITCH`, t.pitch >> 6).reg(`RB_MRT[${i}].ARRAY_PITCH`, (t.pitch * height) >> 6).reg64(`RB_MRT[${i}].BASE`, t.base);
@@ -255,11 +281,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   for (let i = 0; i < nMrt; i++) comps[`RT${i}`] = 0xf;
   cs.reg('RB_RENDER_COMPONENTS', comps).reg('SP_FS_RENDER_COMPONENTS', comps);
   cs.reg('GRAS_CL_CNTL', { ZERO_GB_SCALE_Z: true, VP_CLIP_CODE_IGNORE: true });
-  // i/j at the pixel centre, perspective.
-  cs.reg('GRAS_CNTL', { IJ_PERSP_PIXEL: true }).reg('RB_RENDER_CONTROL0', { IJ_PERSP_PIXEL: true });
   cs.reg('HLSQ_CONTROL_1_REG', { PRIMALLOCTHRESHOLD: 3 });
-  cs.reg('HLSQ_CONTROL_2_REG', { FACEREGID: REGID_NONE, SAMPLEID: REGID_NONE, SAMPLEMASK: REGID_NONE, CENTERRHW: REGID_NONE });
-  cs.reg('HLSQ_CONTROL_4_REG', { IJ_PERSP_SAMPLE: REGID_NONE, IJ_LINEAR_SAMPLE: REGID_NONE, XYCOORDREGID: REGID_NONE, ZWCOORDREGID: REGID_NONE });
   cs.reg('HLSQ_CONTROL_5_REG', { LINELENGTHREGID: REGID_NONE, FOVEATIONQUALITYREGID: REGID_NONE });
 
   /** The program state of one VS/FS pair (fd6_program: VS, VPC, FS). */
@@ -344,13 +366,25 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         if (!src) throw new Error(`FS image from unknown buffer ${im.buffer}`);
         const cpp = fmt6ByName(im.format).cpp;
         if (!(im.width >= 1 && im.width <= 16384 && im.height >= 1 && im.height <= 16384)) throw new Error(`FS image ${im.buffer}: ${im.width}x${im.height} is outside 1..16384`);
-        if (src.length < im.width * im.height * cpp) throw new Error(`FS image ${im.buffer}: ${im.width}x${im.height} texels of ${cpp} bytes need ${im.width * im.height * cpp} bytes, the buffer has ${src.length}`);
-        // fdl6 linear layout: rows at the aligned pitch.
+        const levels = im.levels ?? 1;
+        const maxLevels = 1 + Math.floor(Math.log2(Math.max(im.width, im.height)));
+        if (!(Number.isInteger(levels) && levels >= 1 && levels <= maxLevels)) throw new Error(`FS image ${im.buffer}: ${levels} levels (a ${im.width}x${im.height} image has 1..${maxLevels})`);
+        // fdl6 linear layout: rows at the aligned pitch, level k's pitch the level-0 pitch >> k
+        // aligned again, the levels one after another; the buffer holds the levels tightly packed.
         const pitch = defaultPitch(im.width, cpp, 'linear');
-        const b = new Uint8Array(pitch * im.height);
-        for (let y = 0; y < im.height; y++) b.set(src.subarray(y * im.width * cpp, (y + 1) * im.width * cpp), y * pitch);
+        const align = 2 ** pitchAlignLog2(cpp, 'linear');
+        const lv = Array.from({ length: levels }, (_, l) => ({ w: Math.max(1, im.width >> l), h: Math.max(1, im.height >> l), pitch: l === 0 ? pitch : alignUp(Math.max(1, pitch >> l), align) }));
+        const need = lv.reduce((a, l) => a + l.w * l.h * cpp, 0);
+        if (src.length < need) throw new Error(`FS image ${im.buffer}: ${im.width}x${im.height} texels of ${cpp} bytes in ${levels} level(s) need ${need} bytes, the buffer has ${src.length}`);
+        const b = new Uint8Array(lv.reduce((a, l) => a + l.pitch * l.h, 0));
+        let from = 0, to = 0;
+        for (const l of lv) {
+          for (let y = 0; y < l.h; y++) b.set(src.subarray(from + y * l.w * cpp, from + (y + 1) * l.w * cpp), to + y * l.pitch);
+          from += l.w * l.h * cpp;
+          to += l.pitch * l.h;
+        }
         const seg = alloc(b, `image:${im.buffer}`);
-        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', MIPLVLS: 0, FMT: im.format, SWAP: 'WZYX' }, gen);
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', MIPLVLS: levels - 1, FMT: im.format, SWAP: 'WZYX' }, gen);
         d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: im.width, HEIGHT: im.height }, gen);
         d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: pitch, TYPE: 'A6XX_TEX_2D' }, gen);
         d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: pitch * im.height }, gen);
@@ -365,17 +399,31 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
       const d = new Uint32Array(4 * samps.length);
       samps.forEach((s, k) => {
         const f = s.linear ? 'A6XX_TEX_LINEAR' : 'A6XX_TEX_NEAREST';
-        d[4 * k] = encodeFields('A6XX_TEX_SAMP.0', { XY_MAG: f, XY_MIN: f, WRAP_S: s.wrap, WRAP_T: s.wrap, WRAP_R: s.wrap }, gen);
-        // MIN_LOD 0, MAX_LOD the field's largest (VK_LOD_CLAMP_NONE as turnip clamps it).
-        d[4 * k + 1] = encodeFields('A6XX_TEX_SAMP.1', { MIN_LOD: 0, MAX_LOD: 4095 }, gen);
+        const mipLinear = s.mip === 'linear';
+        d[4 * k] = encodeFields('A6XX_TEX_SAMP.0', { XY_MAG: f, XY_MIN: f, WRAP_S: s.wrap, WRAP_T: s.wrap, WRAP_R: s.wrap, MIPFILTER_LINEAR_NEAR: mipLinear }, gen);
+        // MIN_LOD 0, MAX_LOD the field's largest (VK_LOD_CLAMP_NONE as turnip clamps it); no
+        // mipmapping (the default): MAX_LOD 0, level 0 only.
+        d[4 * k + 1] = encodeFields('A6XX_TEX_SAMP.1', { MIN_LOD: 0, MAX_LOD: s.mip === 'nearest' || mipLinear ? 4095 : 0, MIPFILTER_LINEAR_FAR: mipLinear }, gen);
       });
       const ss = alloc(new Uint8Array(d.buffer), 'fs samplers');
       cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_SHADER', 'SS6_INDIRECT', 0, samps.length), lo32(ss.base), hi32(ss.base)]);
       cs.reg64('SP_FS_TEX_SAMP', ss.base);
     }
     if (nTex || samps.length) cs.reg('SP_FS_CONFIG', { ENABLED: true, NTEX: nTex, NSAMP: samps.length });
-    cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: fs.ijPersp ?? REGID_NONE, IJ_LINEAR_PIXEL: REGID_NONE, IJ_PERSP_CENTROID: REGID_NONE, IJ_LINEAR_CENTROID: REGID_NONE });
-    cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: REGID_NONE, STENCILREF_REGID: REGID_NONE });
+    // FS inputs as fd6 / turnip emit them: every enable follows from its register being named.
+    const R = (r: number | undefined): number => r ?? REGID_NONE;
+    const on = (r: number | undefined): boolean => r !== undefined && r < REGID_NONE;
+    const coordMask = fs.coordMask ?? ((on(fs.fragCoord) ? 3 : 0) | (on(fs.fragCoordZw) ? 12 : 0));
+    const ijs = { IJ_PERSP_PIXEL: on(fs.ijPersp), IJ_LINEAR_PIXEL: on(fs.ijLinear), IJ_PERSP_CENTROID: on(fs.ijPerspCentroid), IJ_LINEAR_CENTROID: on(fs.ijLinearCentroid), IJ_PERSP_SAMPLE: on(fs.ijPerspSample), IJ_LINEAR_SAMPLE: on(fs.ijLinearSample), COORD_MASK: coordMask };
+    cs.reg('GRAS_CNTL', ijs).reg('RB_RENDER_CONTROL0', { ...ijs, UNK10: nonPos > 0 });
+    cs.reg('RB_RENDER_CONTROL1', { FRAGCOORDSAMPLEMODE: fs.sampleShading ? 'FRAGCOORD_SAMPLE' : 'FRAGCOORD_CENTER', SAMPLEMASK: on(fs.sampleMask), SAMPLEID: on(fs.sampleId), FACENESS: on(fs.face) });
+    cs.reg('RB_SAMPLE_CNTL', { PER_SAMP_MODE: !!fs.sampleShading }).reg('GRAS_SAMPLE_CNTL', { PER_SAMP_MODE: !!fs.sampleShading });
+    cs.reg('GRAS_LRZ_PS_INPUT_CNTL', { SAMPLEID: on(fs.sampleId), FRAGCOORDSAMPLEMODE: fs.sampleShading ? 'FRAGCOORD_SAMPLE' : 'FRAGCOORD_CENTER' });
+    cs.reg('HLSQ_CONTROL_2_REG', { FACEREGID: R(fs.face), SAMPLEID: R(fs.sampleId), SAMPLEMASK: R(fs.sampleMask), CENTERRHW: REGID_NONE });
+    cs.reg('HLSQ_CONTROL_3_REG', { IJ_PERSP_PIXEL: R(fs.ijPersp), IJ_LINEAR_PIXEL: R(fs.ijLinear), IJ_PERSP_CENTROID: R(fs.ijPerspCentroid), IJ_LINEAR_CENTROID: R(fs.ijLinearCentroid) });
+    cs.reg('HLSQ_CONTROL_4_REG', { IJ_PERSP_SAMPLE: R(fs.ijPerspSample), IJ_LINEAR_SAMPLE: R(fs.ijLinearSample), XYCOORDREGID: R(fs.fragCoord), ZWCOORDREGID: R(fs.fragCoordZw) });
+    cs.reg('SP_FS_OUTPUT_CNTL0', { DEPTH_REGID: REGID_NONE, SAMPMASK_REGID: R(fs.sampleMaskOut), STENCILREF_REGID: REGID_NONE, DUAL_COLOR_IN_ENABLE: !!fs.dualSource });
+    cs.reg('RB_FS_OUTPUT_CNTL0', { DUAL_COLOR_IN_ENABLE: !!fs.dualSource, FRAG_WRITES_SAMPMASK: on(fs.sampleMaskOut) });
     fs.outputs.forEach((r, i) => cs.reg(`SP_FS_OUTPUT[${i}].REG`, { REGID: r, HALF_PRECISION: !!fs.halfOutputs }));
   };
 
@@ -391,12 +439,15 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     const vtl = { X: Math.max(0, Math.floor(Math.min(vx, vx + vw))), Y: Math.max(0, Math.floor(Math.min(vy, vy + vh))) };
     const vbr = { X: Math.max(0, Math.ceil(Math.max(vx, vx + vw)) - 1), Y: Math.max(0, Math.ceil(Math.max(vy, vy + vh)) - 1) };
     cs.reg('GRAS_SC_VIEWPORT_SCISSOR[0].TL', vtl).reg('GRAS_SC_VIEWPORT_SCISSOR[0].BR', vbr);
-    cs.reg('GRAS_SU_CNTL', { CULL_FRONT: !!st.cullFront, CULL_BACK: !!st.cullBack, FRONT_CW: !!st.frontCw, LINEHALFWIDTH: 0.5 * 4 });
+    cs.reg('GRAS_SU_CNTL', { CULL_FRONT: !!st.cullFront, CULL_BACK: !!st.cullBack, FRONT_CW: !!st.frontCw, LINEHALFWIDTH: 0.5 * 4, POLY_OFFSET: !clear && !!st.depthBias });
+    if (!clear && st.depthBias) cs.regs32('GRAS_SU_POLY_OFFSET_SCALE', [fbits(st.depthBias.slope), fbits(st.depthBias.constant), fbits(st.depthBias.clamp ?? 0)]);
     cs.reg('GRAS_SU_POINT_SIZE', 16);
     cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: false, PROVOKING_VTX_LAST: !!st.provokingLast });
     const zTest = !!sc.depth && (st.depthTest ?? true);
-    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_READ_ENABLE: zTest };
+    const bounds = !clear && !!sc.depth && !!st.depthBounds;
+    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_READ_ENABLE: zTest || bounds, Z_BOUNDS_ENABLE: bounds };
     cs.reg('RB_DEPTH_CNTL', ztest).reg('GRAS_SU_DEPTH_CNTL', { Z_TEST_ENABLE: zTest });
+    if (bounds) cs.regs32('RB_Z_BOUNDS_MIN', [fbits(st.depthBounds![0]), fbits(st.depthBounds![1])]);
     cs.reg('RB_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' }).reg('GRAS_SU_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' });
     const s = st.stencil;
     const hasS = !!sc.depth?.stencil && !!s;
@@ -406,10 +457,16 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     for (let i = 0; i < nMrt; i++) {
       const b = clear ? undefined : st.blend[i];
       if (b?.enable) enableMask |= 1 << i;
-      cs.reg(`RB_MRT[${i}].CONTROL`, { BLEND: !!b?.enable, BLEND2: !!b?.enable, COMPONENT_ENABLE: b?.mask ?? 0xf });
+      const rop: Record<string, string | boolean> = !clear && st.logicOp ? { ROP_ENABLE: true, ROP_CODE: st.logicOp } : {};
+      cs.reg(`RB_MRT[${i}].CONTROL`, { BLEND: !!b?.enable, BLEND2: !!b?.enable, COMPONENT_ENABLE: b?.mask ?? 0xf, ...rop });
       cs.reg(`RB_MRT[${i}].BLEND_CONTROL`, b ? { RGB_SRC_FACTOR: b.rgbSrc, RGB_BLEND_OPCODE: b.rgbOp, RGB_DEST_FACTOR: b.rgbDst, ALPHA_SRC_FACTOR: b.aSrc, ALPHA_BLEND_OPCODE: b.aOp, ALPHA_DEST_FACTOR: b.aDst } : { RGB_SRC_FACTOR: 'FACTOR_ONE', RGB_DEST_FACTOR: 'FACTOR_ZERO', ALPHA_SRC_FACTOR: 'FACTOR_ONE', ALPHA_DEST_FACTOR: 'FACTOR_ZERO' });
     }
-    cs.reg('RB_BLEND_CNTL', { ENABLE_BLEND: enableMask, INDEPENDENT_BLEND: true, SAMPLE_MASK: 0xffff }).reg('SP_BLEND_CNTL', { ENABLE_BLEND: enableMask });
+    const dual = !clear && !!sc.fs.dualSource;
+    cs.reg('RB_BLEND_CNTL', { ENABLE_BLEND: enableMask, INDEPENDENT_BLEND: true, SAMPLE_MASK: 0xffff, DUAL_COLOR_IN_ENABLE: dual }).reg('SP_BLEND_CNTL', { ENABLE_BLEND: enableMask, DUAL_COLOR_IN_ENABLE: dual });
+    // sRGB targets (fd6: a bit per sRGB-format MRT); the clear writes its colour unconverted.
+    const srgb: Record<string, boolean> = {};
+    sc.targets.forEach((t, i) => (srgb[`SRGB_MRT${i}`] = !clear && !!t.srgb));
+    cs.reg('RB_SRGB_CNTL', srgb).reg('SP_SRGB_CNTL', srgb);
     const k = st.blendConstant ?? [0, 0, 0, 0];
     cs.regs32('RB_BLEND_RED_F32', [fbits(k[0] ?? 0), fbits(k[1] ?? 0), fbits(k[2] ?? 0), fbits(k[3] ?? 0)]);
   };

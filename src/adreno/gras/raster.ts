@@ -236,6 +236,42 @@ export function rasterTriangle(v0: ScreenVertex, v1: ScreenVertex, v2: ScreenVer
   }
 }
 
+/** Values of a triangle's planes at a window point (pixels, not snapped). */
+export interface PlaneValues {
+  /** Screen-space weights of v0, v1, v2. */
+  readonly linear: readonly [number, number, number];
+  /** Perspective-correct weights. */
+  readonly persp: readonly [number, number, number];
+  /** Window z. */
+  readonly z: number;
+  /** 1/w (linear in screen space): gl_FragCoord.w. */
+  readonly rhw: number;
+}
+
+/**
+ * The planes of a window-space triangle evaluated anywhere (sample positions, centroids, frag
+ * coord), the same edge functions rasterTriangle uses for its pixel centres.
+ */
+export function trianglePlanes(v0: ScreenVertex, v1: ScreenVertex, v2: ScreenVertex): (x: number, y: number) => PlaneValues {
+  const S = SUBPIXEL;
+  const area2 = signedArea2(v0, v1, v2);
+  const flip = area2 < 0;
+  const [a, b, c] = (flip ? [v0, v2, v1] : [v0, v1, v2]) as [ScreenVertex, ScreenVertex, ScreenVertex];
+  const ax = a.x * S, ay = a.y * S, bx = b.x * S, by = b.y * S, cx = c.x * S, cy = c.y * S;
+  const areaS = Math.abs(area2) * S * S;
+  const edge = (x0: number, y0: number, x1: number, y1: number, px: number, py: number): number => (x1 - x0) * (py - y0) - (y1 - y0) * (px - x0);
+  return (x, y) => {
+    const px = x * S, py = y * S;
+    const wa = edge(bx, by, cx, cy, px, py) / areaS;
+    const wb = edge(cx, cy, ax, ay, px, py) / areaS;
+    const wc = 1 - wa - wb;
+    const lin: [number, number, number] = flip ? [wa, wc, wb] : [wa, wb, wc];
+    const p0 = lin[0] * v0.invW, p1 = lin[1] * v1.invW, p2 = lin[2] * v2.invW;
+    const ps = p0 + p1 + p2;
+    return { linear: lin, persp: [p0 / ps, p1 / ps, p2 / ps], z: Math.fround(lin[0] * v0.z + lin[1] * v1.z + lin[2] * v2.z), rhw: ps };
+  };
+}
+
 /** The intersection of inclusive rectangles. */
 export function intersect(...rs: readonly Rect[]): Rect {
   return rs.reduce((p, r) => ({ x0: Math.max(p.x0, r.x0), y0: Math.max(p.y0, r.y0), x1: Math.min(p.x1, r.x1), y1: Math.min(p.y1, r.y1) }));

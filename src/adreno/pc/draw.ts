@@ -10,7 +10,7 @@
  * stage completes for the whole draw before the next, primitives reach RB in order.
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
-import { clipPolygon, culled, intersect, rasterTriangle, signedArea2, toScreen, type ClipControl, type ClipVertex, type Fragment, type Rect, type ScreenVertex, type Viewport } from '../gras/raster.js';
+import { clipPolygon, culled, intersect, rasterTriangle, signedArea2, toScreen, trianglePlanes, type ClipControl, type PlaneValues, type ClipVertex, type Fragment, type Rect, type ScreenVertex, type Viewport } from '../gras/raster.js';
 import { rbFragment, type RbState, type RbStats, type RbTargets } from '../rb/output.js';
 import { runFragmentShader, runVertexShader, type FsLane, type FsOutputs, type FsPreload, type LaneVaryings, type StageProgram, type StageStats } from '../sp/graphics.js';
 import { fetchVertex, type VfdState } from '../vfd/fetch.js';
@@ -41,6 +41,11 @@ export interface DrawJob {
   /** GRAS_SU_POINT_SIZE (pixels) and GRAS_SU_CNTL LINEHALFWIDTH (pixels). */
   readonly pointSize: number;
   readonly lineHalfWidth: number;
+  /**
+   * GRAS_SU_CNTL POLY_OFFSET on: GRAS_SU_POLY_OFFSET_SCALE / _OFFSET / _OFFSET_CLAMP and the
+   * depth format GRAS_SU_DEPTH_BUFFER_INFO names (its minimum resolvable difference).
+   */
+  readonly polyOffset?: { readonly scale: number; readonly units: number; readonly clamp: number; readonly format: string };
   /** The scissors, intersected: screen, viewport and window scissor, and the surface. */
   readonly scissor: Rect;
   /** Sample offsets from the pixel centre (GRAS_RAS_MSAA_CNTL SAMPLES; standard or programmed). */
@@ -48,6 +53,10 @@ export interface DrawJob {
   readonly fs: StageProgram | undefined;
   readonly fsWave: number;
   readonly fsPreload: FsPreload;
+  /** GRAS_SAMPLE_CNTL / RB_SAMPLE_CNTL PER_SAMP_MODE: the FS runs once per covered sample. */
+  readonly perSample?: boolean;
+  /** RB_RENDER_CONTROL1 FRAGCOORDSAMPLEMODE FRAGCOORD_SAMPLE: frag coord at the lane's sample, not the pixel centre. */
+  readonly fragCoordSample?: boolean;
   readonly fsOutputs: FsOutputs;
   /** VPC_VAR[0..3].DISABLE. */
   readonly varDisable: Uint32Array;
@@ -77,6 +86,34 @@ interface Tri {
   readonly v: [ScreenVertex, ScreenVertex, ScreenVertex];
   readonly vary: LaneVaryings;
   readonly front: boolean;
+  /** A point's or line's quad: no polygon offset. */
+  readonly notPolygon?: boolean;
+}
+
+/**
+ * The polygon offset of a triangle (Vulkan's depth bias): m * SCALE + r * OFFSET, m the larger
+ * window-z slope, r the format's minimum resolvable difference (2^-16 for D16, 2^-24 for D24,
+ * 2^(e - 23) for D32F with e the largest exponent of the triangle's z), clamped by OFFSET_CLAMP
+ * (a positive clamp bounds it above, a negative one below, 0 none).
+ */
+export function polygonOffset(v: readonly [ScreenVertex, ScreenVertex, ScreenVertex], po: NonNullable<DrawJob['polyOffset']>): number {
+  const [a, b, c] = v;
+  const det = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
+  if (det === 0) return 0;
+  const dzdx = ((b.z - a.z) * (c.y - a.y) - (c.z - a.z) * (b.y - a.y)) / det;
+  const dzdy = ((c.z - a.z) * (b.x - a.x) - (b.z - a.z) * (c.x - a.x)) / det;
+  const m = Math.max(Math.abs(dzdx), Math.abs(dzdy));
+  let r = 0;
+  if (po.format === 'DEPTH6_16') r = 2 ** -16;
+  else if (po.format === 'DEPTH6_24_8') r = 2 ** -24;
+  else if (po.format === 'DEPTH6_32') {
+    const zmax = Math.max(Math.abs(a.z), Math.abs(b.z), Math.abs(c.z));
+    r = zmax > 0 ? 2 ** (Math.floor(Math.log2(zmax)) - 23) : 2 ** -149;
+  }
+  let o = m * po.scale + r * po.units;
+  if (po.clamp > 0) o = Math.min(o, po.clamp);
+  else if (po.clamp < 0) o = Math.max(o, po.clamp);
+  return o;
 }
 
 /** Run a draw into the targets. */
@@ -132,7 +169,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
         if (cv.some((c) => !(c.pos[3] > 0))) continue;
         const sv = cv.map((c) => toScreen(c, job.viewport));
         const quad = (a: ScreenVertex, b: ScreenVertex, c: ScreenVertex, d: ScreenVertex): void => {
-          for (const t of [[a, b, c], [b, d, c]] as [ScreenVertex, ScreenVertex, ScreenVertex][]) tris.push({ v: t, vary: { v: [t[0].vary, t[1].vary, t[2].vary], provoking }, front: true });
+          for (const t of [[a, b, c], [b, d, c]] as [ScreenVertex, ScreenVertex, ScreenVertex][]) tris.push({ v: t, vary: { v: [t[0].vary, t[1].vary, t[2].vary], provoking }, front: true, notPolygon: true });
         };
         const at = (s: ScreenVertex, dx: number, dy: number): ScreenVertex => ({ ...s, x: s.x + dx, y: s.y + dy });
         if (sv.length === 1) {
@@ -161,7 +198,13 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   let afterLrz: (() => void) | undefined;
   // Quads of 2x2 pixels (helpers, mask 0, fill uncovered pixels) so FS derivatives see neighbours.
   const quads = !!job.fs;
-  for (const t of tris) for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front, quads)) frags.push({ f, t });
+  for (const t of tris) {
+    const o = job.polyOffset && !t.notPolygon ? polygonOffset(t.v, job.polyOffset) : 0;
+    for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], job.scissor, job.samplePos, t.front, quads)) {
+      if (o) for (let s = 0; s < f.z.length; s++) f.z[s] = Math.fround(f.z[s]! + o);
+      frags.push({ f, t });
+    }
+  }
   res.fragments = frags.reduce((n, { f }) => n + (f.mask ? 1 : 0), 0);
   if (job.lrz) {
     const lrz = job.lrz;
@@ -196,7 +239,55 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     afterLrz?.();
     return res;
   }
-  const lanes: FsLane[] = frags.map(({ f, t }) => ({ ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]], vary: t.vary }));
+  // Per-sample shading: every quad once per sample index, each lane covering that one sample.
+  let sampleOf: number[] | undefined;
+  const nS = job.samplePos.length;
+  if (job.perSample && nS > 1) {
+    const per: { f: Fragment; t: Tri }[] = [];
+    sampleOf = [];
+    for (let q = 0; q < frags.length; q += 4) {
+      const quad = frags.slice(q, q + 4);
+      for (let s = 0; s < nS; s++) {
+        if (!quad.some(({ f }) => (f.mask >> s) & 1)) continue;
+        for (const e of quad) {
+          per.push({ f: { ...e.f, mask: e.f.mask & (1 << s) }, t: e.t });
+          sampleOf.push(s);
+        }
+      }
+    }
+    frags = per;
+  }
+  const planes = new Map<Tri, (x: number, y: number) => PlaneValues>();
+  const pre = job.fsPreload;
+  // The planes are evaluated again only for what HLSQ loads beyond the centre's i/j.
+  const needPlanes = [pre.ijPerspCentroid, pre.ijLinearCentroid, pre.ijPerspSample, pre.ijLinearSample, pre.xyCoord, pre.zwCoord].some((r) => r !== undefined && r < 0xfc);
+  const lanes: FsLane[] = frags.map(({ f, t }, k) => {
+    if (!needPlanes) return { ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]], front: f.front, sampleId: sampleOf ? sampleOf[k]! : 0, sampleMask: f.mask, vary: t.vary };
+    let pl = planes.get(t);
+    if (!pl) planes.set(t, (pl = trianglePlanes(t.v[0], t.v[1], t.v[2])));
+    const at = (s: number): PlaneValues => pl!(f.x + 0.5 + job.samplePos[s]![0], f.y + 0.5 + job.samplePos[s]![1]);
+    const centre = pl(f.x + 0.5, f.y + 0.5);
+    const full = (1 << nS) - 1;
+    // The lane's sample: its own in per-sample mode, else the first covered one.
+    const first = f.mask ? 31 - Math.clz32(f.mask & -f.mask) : 0;
+    const sample = sampleOf ? sampleOf[k]! : first;
+    // Centroid: the pixel centre when every sample is covered (or one sample), else the first covered sample.
+    const cen = nS === 1 || (f.mask & full) === full || f.mask === 0 ? centre : at(first);
+    const smp = sampleOf ? at(sample) : centre;
+    const fc = job.fragCoordSample && f.mask ? at(sample) : centre;
+    const sx = job.fragCoordSample && f.mask ? job.samplePos[sample]! : [0, 0];
+    return {
+      ijPersp: [f.persp[1], f.persp[2]], ijLinear: [f.linear[1], f.linear[2]],
+      ijPerspCentroid: [cen.persp[1], cen.persp[2]], ijLinearCentroid: [cen.linear[1], cen.linear[2]],
+      ijPerspSample: [smp.persp[1], smp.persp[2]], ijLinearSample: [smp.linear[1], smp.linear[2]],
+      xy: [Math.round((f.x + 0.5 + sx[0]!) * 16), Math.round((f.y + 0.5 + sx[1]!) * 16)],
+      zw: [fc.z, fc.rhw],
+      front: f.front,
+      sampleId: sampleOf ? sample : 0,
+      sampleMask: f.mask,
+      vary: t.vary,
+    };
+  });
   const dis = job.varDisable;
   const out = runFragmentShader(job.fs, job.fsPreload, lanes, job.fsOutputs, (loc) => ((dis[loc >> 5]! >>> (loc & 31)) & 1) === 1, diag, res.fs, { waveSize: job.fsWave });
   frags.forEach(({ f }, k) => {
@@ -207,7 +298,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
       return;
     }
     const z = o.depth !== undefined ? new Float32Array(f.z.length).fill(o.depth) : f.z;
-    rbFragment(job.rb, targets, f.x, f.y, f.mask, z, f.front, o.colors, res.rb);
+    rbFragment(job.rb, targets, f.x, f.y, o.sampleMask !== undefined ? f.mask & o.sampleMask : f.mask, z, f.front, o.colors, res.rb);
   });
   afterLrz?.();
   return res;

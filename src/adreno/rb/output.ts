@@ -169,6 +169,8 @@ export interface DepthStencilState {
   readonly back: StencilFace;
   /** RB_STENCIL_CONTROL STENCIL_ENABLE_BF: back faces use the BF state. */
   readonly twoSided: boolean;
+  /** RB_DEPTH_CNTL Z_BOUNDS_ENABLE: RB_Z_BOUNDS_MIN / _MAX against the stored depth. */
+  readonly zBounds?: readonly [number, number];
 }
 
 export interface MrtBlend {
@@ -181,10 +183,12 @@ export interface MrtBlend {
   readonly aSrc: number;
   readonly aOp: number;
   readonly aDst: number;
+  /** RB_MRT[i].CONTROL ROP_ENABLE: the a3xx_rop_code ROP_CODE (replaces blending). */
+  readonly rop?: number;
 }
 
-/** adreno_rb_blend_factor by value (src, dst, constant colours). */
-export function blendFactor(f: number, src: Rgba, dst: Rgba, k: Rgba, comp: number): number {
+/** adreno_rb_blend_factor by value (src, dst, constant colours, the second source colour of dual-source blending). */
+export function blendFactor(f: number, src: Rgba, dst: Rgba, k: Rgba, comp: number, src1?: Rgba): number {
   const a = comp === 3;
   switch (f) {
     case 0: return 0;
@@ -202,7 +206,12 @@ export function blendFactor(f: number, src: Rgba, dst: Rgba, k: Rgba, comp: numb
     case 14: return k[3];
     case 15: return 1 - k[3];
     case 16: return a ? 1 : Math.min(src[3], 1 - dst[3]);
-    default: return NaN; // dual-source factors: not modelled (the caller reports)
+    // SRC1 factors (dual-source blending): without a second colour they read as NaN (the caller reports).
+    case 20: return src1 ? src1[comp]! : NaN;
+    case 21: return src1 ? 1 - src1[comp]! : NaN;
+    case 22: return src1 ? src1[3] : NaN;
+    case 23: return src1 ? 1 - src1[3] : NaN;
+    default: return NaN;
   }
 }
 
@@ -217,15 +226,44 @@ function blendOp(op: number, s: number, d: number): number {
 }
 
 /** Blend a source colour over a destination (MIN/MAX ignore the factors). */
-export function blend(b: MrtBlend, src: Rgba, dst: Rgba, k: Rgba): Rgba {
+export function blend(b: MrtBlend, src: Rgba, dst: Rgba, k: Rgba, src1?: Rgba): Rgba {
   const out: Rgba = [0, 0, 0, 0];
   for (let c = 0; c < 4; c++) {
     const a = c === 3;
     const op = a ? b.aOp : b.rgbOp;
-    const sf = blendFactor(a ? b.aSrc : b.rgbSrc, src, dst, k, c);
-    const df = blendFactor(a ? b.aDst : b.rgbDst, src, dst, k, c);
+    const sf = blendFactor(a ? b.aSrc : b.rgbSrc, src, dst, k, c, src1);
+    const df = blendFactor(a ? b.aDst : b.rgbDst, src, dst, k, c, src1);
     out[c] = op >= 3 ? blendOp(op, src[c]!, dst[c]!) : blendOp(op, src[c]! * sf, dst[c]! * df);
   }
+  return out;
+}
+
+/** sRGB transfer functions (RB_SRGB_CNTL: the RB decodes the destination and encodes what it writes). */
+export const srgbToLinear = (v: number): number => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+export const linearToSrgb = (v: number): number => (v <= 0.0031308 ? v * 12.92 : 1.055 * v ** (1 / 2.4) - 0.055);
+
+/** Bits per component and kind of a colour format from its FMT6 name (8_8_8_8_UNORM: [8, 8, 8, 8], UNORM). */
+export function formatBits(name: string): { widths: number[]; kind: string } {
+  const parts = name.replace(/^FMT6_/, '').split('_');
+  return { widths: parts.filter((p) => /^\d+$/.test(p)).map(Number), kind: parts.filter((p) => !/^\d+$/.test(p)).join('_') };
+}
+
+/**
+ * A logic op (a3xx_rop_code: bit (s << 1 | d) of the code is the result for source bit s and
+ * destination bit d) on the stored integer values of a normalized or integer format; float
+ * formats ignore it (the source is written). UNORM values are the format's codes.
+ */
+export function logicOp(code: number, fmtName: string, src: Rgba, dst: Rgba): Rgba {
+  const { widths, kind } = formatBits(fmtName);
+  if (kind !== 'UNORM') return src;
+  const out: Rgba = [...dst];
+  widths.forEach((w, c) => {
+    const max = 2 ** w - 1;
+    const s = Math.round(Math.min(1, Math.max(0, Number.isNaN(src[c]!) ? 0 : src[c]!)) * max);
+    const d = Math.round(dst[c]! * max);
+    const r = ((code & 1 ? ~s & ~d : 0) | (code & 2 ? ~s & d : 0) | (code & 4 ? s & ~d : 0) | (code & 8 ? s & d : 0)) & max;
+    out[c] = r / max;
+  });
   return out;
 }
 
@@ -242,6 +280,10 @@ export interface RbState {
   /** RB_BLEND_CNTL SAMPLE_MASK. */
   readonly sampleMask: number;
   readonly samples: number;
+  /** RB_SRGB_CNTL SRGB_MRTn, bit per target. */
+  readonly srgb?: number;
+  /** RB_FS_OUTPUT_CNTL0 DUAL_COLOR_IN_ENABLE: the FS's second output is the SRC1 colour of target 0. */
+  readonly dualSource?: boolean;
 }
 
 export interface RbStats {
@@ -254,8 +296,14 @@ export function rbFragment(st: RbState, t: RbTargets, x: number, y: number, mask
   mask &= st.sampleMask;
   const ds = st.ds;
   const face = !front && ds.twoSided ? ds.back : ds.front;
+  const d = t.depth;
   for (let s = 0; s < st.samples; s++) {
     if (!(mask & (1 << s))) continue;
+    // Depth bounds (before stencil and depth): the stored depth within [min, max], else the sample is dropped.
+    if (ds.zBounds && d) {
+      const stored = d.readDepth(x, y, s);
+      if (stored < ds.zBounds[0] || stored > ds.zBounds[1]) continue;
+    }
     let sval = 0;
     if (ds.stencil && t.stencil) {
       sval = t.stencil.readStencil(x, y, s);
@@ -265,7 +313,6 @@ export function rbFragment(st: RbState, t: RbTargets, x: number, y: number, mask
       }
     }
     let zpass = true;
-    const d = t.depth;
     let zq = 0;
     if (ds.zTest && d) {
       zq = quantizeDepth(d.format, z[s]!);
@@ -278,15 +325,21 @@ export function rbFragment(st: RbState, t: RbTargets, x: number, y: number, mask
     if (!zpass) continue;
     stats.samplesPassed++;
     if (ds.zTest && ds.zWrite && d) d.writeDepth(x, y, s, zq);
+    const src1 = st.dualSource && colors[1] ? ([colors[1][0]!, colors[1][1]!, colors[1][2]!, colors[1][3]!] as Rgba) : undefined;
     t.colors.forEach((surf, i) => {
       const b = st.mrt[i];
       const src = colors[i];
-      if (!surf || !b || !src || !b.componentEnable) return;
+      // Dual-source: the second FS output is target 0's SRC1 colour, not a target of its own.
+      if (!surf || !b || !src || !b.componentEnable || (st.dualSource && i > 0)) return;
       let c: Rgba = [src[0]!, src[1]!, src[2]!, src[3]!];
       if (surf.unorm) c = c.map((v) => (Number.isNaN(v) ? 0 : Math.min(1, Math.max(0, v)))) as Rgba;
-      const dst = surf.read(x, y, s);
-      if (b.blend) c = blend(b, c, dst, st.blendConst);
-      for (let k = 0; k < 4; k++) if (!(b.componentEnable & (1 << k))) c[k] = dst[k]!;
+      const raw = surf.read(x, y, s);
+      const srgb = ((st.srgb ?? 0) >> i) & 1;
+      const dst: Rgba = srgb ? [srgbToLinear(raw[0]), srgbToLinear(raw[1]), srgbToLinear(raw[2]), raw[3]] : raw;
+      if (b.rop !== undefined) c = logicOp(b.rop, surf.fmt.name, c, raw);
+      else if (b.blend) c = blend(b, c, dst, st.blendConst, src1);
+      if (srgb && b.rop === undefined) for (let k = 0; k < 3; k++) c[k] = linearToSrgb(Math.min(1, Math.max(0, c[k]!)));
+      for (let k = 0; k < 4; k++) if (!(b.componentEnable & (1 << k))) c[k] = raw[k]!;
       surf.write(x, y, s, c);
       stats.samplesWritten++;
     });

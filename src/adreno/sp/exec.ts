@@ -20,6 +20,8 @@ export interface SpContext {
    * descriptor's dimensions (a buffer's element count in `width`) for resinfo.
    */
   readonly ibo: ({ data: DataView; pitch: number; width?: number; height?: number; depth?: number } | undefined)[];
+  /** Fibers are 2x2 quads of fragments (an FS): implicit-LOD sampling differences the quad. */
+  readonly quads?: boolean;
   /** Texture state (descriptors, bindless bases, border colours) for cat5 (tex.ts). */
   readonly textures?: TexState | undefined;
   /** GPU memory for ldg/stg (global addresses); absent when the dispatch has none. */

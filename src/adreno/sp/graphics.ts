@@ -54,6 +54,9 @@ export function readComp(w: Wave, n: number, lane: number): number {
 function writeComp(w: Wave, n: number, lane: number, v: number): void {
   w.regs[n * w.lanes + lane] = v;
 }
+function writeHalf(w: Wave, h: number, lane: number, v: number): void {
+  w.regs16[((h >> 1) * w.lanes + lane) * 2 + (h & 1)] = v & 0xffff;
+}
 function readHalf(w: Wave, h: number, lane: number): number {
   return w.regs16[((h >> 1) * w.lanes + lane) * 2 + (h & 1)]!;
 }
@@ -64,7 +67,7 @@ interface Prepared {
   readonly checker: SyncChecker | undefined;
 }
 
-function prepare(p: StageProgram, diag: Diagnostics, check: boolean): Prepared {
+function prepare(p: StageProgram, diag: Diagnostics, check: boolean, quads = false): Prepared {
   const code = decodeShader(p.words, p.gpuId);
   const missing = bind(code).filter((n) => n !== 'bary.f' && n !== 'flat.b');
   if (missing.length) throw new InputError(`ir3: not implemented: ${missing.join(' ')}`);
@@ -79,6 +82,7 @@ function prepare(p: StageProgram, diag: Diagnostics, check: boolean): Prepared {
     maxReg: p.fullRegs,
     maxHalf: p.halfRegs,
     barGen: 0,
+    quads,
   };
   return { code, ctx, checker: check ? new SyncChecker(diag, p.fullRegs, ctx.consts.length) : undefined };
 }
@@ -134,15 +138,43 @@ export interface LaneVaryings {
   readonly provoking: Float32Array;
 }
 
+/**
+ * What HLSQ loads into an FS lane's registers before it starts (a3xx_regid component numbers,
+ * 0xfc = none; the enables of GRAS_CNTL / RB_RENDER_CONTROL0/1 are applied by the caller):
+ * HLSQ_CONTROL_3_REG / _4_REG i/j pairs, XYCOORDREGID / ZWCOORDREGID (RB_RENDER_CONTROL0
+ * COORD_MASK says which of x, y, z, w), and HLSQ_CONTROL_2_REG FACEREGID / SAMPLEID (half
+ * registers) / SAMPLEMASK (full).
+ */
 export interface FsPreload {
-  /** a3xx_regids (component numbers) of i/j: perspective and linear at the pixel centre; 0xfc = none. */
   readonly ijPersp: number;
   readonly ijLinear: number;
+  readonly ijPerspCentroid?: number;
+  readonly ijLinearCentroid?: number;
+  readonly ijPerspSample?: number;
+  readonly ijLinearSample?: number;
+  readonly xyCoord?: number;
+  readonly zwCoord?: number;
+  /** COORD_MASK: bit 0..3 = x, y, z, w. */
+  readonly coordMask?: number;
+  readonly face?: number;
+  readonly sampleId?: number;
+  readonly sampleMask?: number;
 }
 
 export interface FsLane {
   readonly ijPersp: readonly [number, number];
   readonly ijLinear: readonly [number, number];
+  readonly ijPerspCentroid?: readonly [number, number];
+  readonly ijLinearCentroid?: readonly [number, number];
+  readonly ijPerspSample?: readonly [number, number];
+  readonly ijLinearSample?: readonly [number, number];
+  /** Window x, y in 1/16 pixel (unsigned, as the hardware hands them: x * 16 + 8 at a pixel centre). */
+  readonly xy?: readonly [number, number];
+  /** Window z and 1/w (floats). */
+  readonly zw?: readonly [number, number];
+  readonly front?: boolean;
+  readonly sampleId?: number;
+  readonly sampleMask?: number;
   readonly vary: LaneVaryings;
 }
 
@@ -152,12 +184,16 @@ export interface FsResult {
   readonly colors: Float32Array[];
   /** Written depth (SP_FS_OUTPUT_CNTL0 DEPTH_REGID), if any. */
   readonly depth?: number;
+  /** Written sample mask (ANDed with the coverage), if any. */
+  readonly sampleMask?: number;
 }
 
 export interface FsOutputs {
   /** Per render target: the output register (component number) and whether it is half precision. */
   readonly mrt: readonly { readonly regid: number; readonly half: boolean }[];
   readonly depthRegid: number;
+  /** Written coverage (SP_FS_OUTPUT_CNTL0 SAMPMASK_REGID with RB_FS_OUTPUT_CNTL0 FRAG_WRITES_SAMPMASK), 0xfc = none. */
+  readonly sampleMaskRegid?: number;
 }
 
 /** Whether a VPC location is disabled for the FS (VPC_VAR[i].DISABLE bit = location). */
@@ -165,7 +201,7 @@ export type VarDisabled = (loc: number) => boolean;
 
 /** Run the FS over lanes (one per fragment), in waves of `waveSize` (SP_FS_CTRL_REG0 THREADSIZE). */
 export function runFragmentShader(p: StageProgram, pre: FsPreload, lanes: readonly FsLane[], outputs: FsOutputs, disabled: VarDisabled, diag: Diagnostics, stats: StageStats, opts: { waveSize?: number; check?: boolean } = {}): FsResult[] {
-  const pr = prepare(p, diag, opts.check ?? true);
+  const pr = prepare(p, diag, opts.check ?? true, true);
   const L = opts.waveSize ?? 64;
   const results: FsResult[] = [];
   let waveLanes: readonly FsLane[] = [];
@@ -230,6 +266,24 @@ export function runFragmentShader(p: StageProgram, pre: FsPreload, lanes: readon
         writeComp(w, pre.ijLinear, l, toBits(f.ijLinear[0]));
         writeComp(w, pre.ijLinear + 1, l, toBits(f.ijLinear[1]));
       }
+      const ij = (r: number | undefined, v: readonly [number, number] | undefined): void => {
+        if (r === undefined || r >= 0xfc || !v) return;
+        writeComp(w, r, l, toBits(v[0]));
+        writeComp(w, r + 1, l, toBits(v[1]));
+      };
+      ij(pre.ijPerspCentroid, f.ijPerspCentroid);
+      ij(pre.ijLinearCentroid, f.ijLinearCentroid);
+      ij(pre.ijPerspSample, f.ijPerspSample);
+      ij(pre.ijLinearSample, f.ijLinearSample);
+      const cm = pre.coordMask ?? 0;
+      if (pre.xyCoord !== undefined && pre.xyCoord < 0xfc && f.xy)
+        for (let c = 0; c < 2; c++) if ((cm >> c) & 1) writeComp(w, pre.xyCoord + c, l, f.xy[c]! >>> 0);
+      if (pre.zwCoord !== undefined && pre.zwCoord < 0xfc && f.zw)
+        for (let c = 0; c < 2; c++) if ((cm >> (c + 2)) & 1) writeComp(w, pre.zwCoord + c, l, toBits(f.zw[c]!));
+      // Front-facing: a half register, 0 for front faces and -1 for back faces.
+      if (pre.face !== undefined && pre.face < 0xfc) writeHalf(w, pre.face, l, f.front === false ? 0xffff : 0);
+      if (pre.sampleId !== undefined && pre.sampleId < 0xfc) writeHalf(w, pre.sampleId, l, f.sampleId ?? 0);
+      if (pre.sampleMask !== undefined && pre.sampleMask < 0xfc) writeComp(w, pre.sampleMask, l, (f.sampleMask ?? 0) >>> 0);
     }
     runWave(w, pr, BUDGET, stats);
     for (let l = 0; l < n; l++) {
@@ -238,7 +292,8 @@ export function runFragmentShader(p: StageProgram, pre: FsPreload, lanes: readon
         for (let k = 0; k < 4; k++) c[k] = o.half ? f16ToF32(readHalf(w, o.regid + k, l)) : fromBits(readComp(w, o.regid + k, l));
         return c;
       });
-      results.push({ killed: killed[l] === 1, colors, ...(outputs.depthRegid < 0xfc ? { depth: fromBits(readComp(w, outputs.depthRegid, l)) } : {}) });
+      const sm = outputs.sampleMaskRegid ?? 0xfc;
+      results.push({ killed: killed[l] === 1, colors, ...(outputs.depthRegid < 0xfc ? { depth: fromBits(readComp(w, outputs.depthRegid, l)) } : {}), ...(sm < 0xfc ? { sampleMask: readComp(w, sm, l) } : {}) });
     }
   }
   return results;

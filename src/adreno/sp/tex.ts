@@ -21,7 +21,8 @@
  * 2x2 (2x2x2 with .3d) texels around u - 0.5 with weights rounded to 1/256 (8 sub-texel bits);
  * wrap modes as Vulkan defines them; CLAMP_TO_BORDER texels read the fp32 entry BCOLOR * 128
  * bytes into SP_TP_BORDER_COLOR_BASE_ADDR; SWAP then the SWIZ_* selects. A compute shader has no
- * derivatives: sam's LOD is 0 (plus bias), clamped to the sampler's MIN_LOD..MAX_LOD; LOD > 0
+ * derivatives: sam's LOD is 0 (plus bias); in a fragment shader (TexContext.quads) it is the implicit
+ * LOD of the fiber's 2x2 quad (implicitLod). The LOD is clamped to the sampler's MIN_LOD..MAX_LOD; LOD > 0
  * uses the minification filter and the mip filter (nearest level, or a blend of two with
  * MIPFILTER_LINEAR_*). The descriptor's base is level 0 of the view.
  *
@@ -72,6 +73,8 @@ export interface TexState {
 
 /** What the cat5 handlers touch outside the wave. */
 export interface TexContext {
+  /** The wave's fibers are 2x2 quads of fragments (an FS): sam / samb take their LOD from the quad's derivatives. */
+  readonly quads?: boolean | undefined;
   readonly textures?: TexState | undefined;
   readonly mem?: Memory | undefined;
   readonly diag?: Diagnostics | undefined;
@@ -660,6 +663,7 @@ function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, 
       if (offs) for (let d = 0; d < nc; d++) off[d] = srcI(w, i, 1, k2++, l);
       let lod = lodFrom === 'lod' ? srcF(w, i, 1, k2, l) : 0;
       if (lodFrom === 'bias') lod += srcF(w, i, 1, k2, l);
+      if ((lodFrom === 'none' || lodFrom === 'bias') && c.quads) lod += implicitLod(w, i, l, t, s, nc, proj, arr, shadow);
       if (lodFrom === 'grad') {
         const sz = [t.width, t.height, t.depth];
         let rho = 0;
@@ -835,6 +839,41 @@ function deriv(axis: 1 | 2, fine: boolean): (w: Wave, i: Instr, c: TexContext) =
     // Results are written after every fiber read its quad (DST may overlap SRC1).
     for (let l = 0; l < w.lanes; l++) if (out[l]) writeResult(w, i, l, out[l]!, false);
   };
+}
+
+/**
+ * The implicit LOD of sam / samb in a fragment shader: the coordinates (projected, on the cube
+ * face for cube maps) differenced across the fiber's quad as dsx / dsy do (coarse: top row and
+ * left column), scaled by the level-0 size unless unnormalized: log2(max(|d/dx|, |d/dy|)), as
+ * getlod reports it. The sampler's bias is added by the caller.
+ */
+function implicitLod(w: Wave, i: Instr, l: number, t: TexDesc, s: SampDesc, nc: number, proj: boolean, arr: boolean, shadow: boolean): number {
+  const q = l & ~3;
+  const coords = (f: number): number[] => {
+    const co = [0, 1, 2].slice(0, nc).map((k) => srcF(w, i, 0, k, f));
+    if (proj) {
+      const p = srcF(w, i, 0, nc + (shadow ? 1 : 0) + (arr ? 1 : 0), f);
+      for (let k = 0; k < nc; k++) co[k] = co[k]! / p;
+    }
+    if (t.type === 'A6XX_TEX_CUBE') {
+      const [, fs, ft] = cubeFace(co[0]!, co[1]!, co[2]!);
+      return [fs, ft];
+    }
+    return co;
+  };
+  const base = coords(q);
+  const size = [t.width, t.height, t.depth];
+  let rho = 0;
+  for (const d of [1, 2]) {
+    const o = coords(q + d);
+    let sum = 0;
+    for (let e = 0; e < base.length; e++) {
+      const g = (o[e]! - base[e]!) * (s.unnorm ? 1 : size[e]!);
+      sum += g * g;
+    }
+    rho = Math.max(rho, Math.sqrt(sum));
+  }
+  return Math.log2(rho);
 }
 
 /**
