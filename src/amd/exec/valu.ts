@@ -28,7 +28,7 @@ import {
   T, TH, TF, R, RH, RF, bindSrc, gather, dppWriteMask, valuOperands, is16, sgprPairAlign, type OpType, type Src, type ValuOperands,
 } from './valu-core.js';
 import { mulhiU32, mulhiI32, popcnt, brev32, once } from './salu.js';
-import { INT_OPS, type IntOp, type IntSrcExpr } from './valu-int.js';
+import { INT_OPS, type IntHelpers, type IntOp, type IntSrcExpr } from './valu-int.js';
 import { F32_OPS, type F32Op, type F32SrcExpr } from './valu-f32.js';
 import { f16, f32bits, f64, f64bits, f64hi, roundF16, roundF32, roundF64, flushF16, flushF32, isDenormF64 } from '../../core/float.js';
 
@@ -527,10 +527,11 @@ const s16 = (x: number) => (x << 16) >> 16;
  */
 const INT_PARAMS = ['R', 'RH', 'T0', 'T1', 'T2', 'TH0', 'TH1', 'TH2', 'cinBit', 'setCout', 'satU32', 'mulhiU32', 'popcnt'];
 const INT_SRC: readonly IntSrcExpr[] = [0, 1, 2].map((k) => ({ u: `T${k}[l]`, h: `TH${k}[l]` }));
+const INT_HELPERS: IntHelpers = { mulhiU32: 'mulhiU32', popcnt: 'popcnt' };
 function intLaneFn(name: string, op: IntOp): LaneFn {
   const lane = [
     op.cin ? 'const ci = cinBit(l);' : '',
-    `let r = 0, rh = 0, c = false; ${op.body(INT_SRC)}`,
+    `let r = 0, rh = 0, c = false; ${op.body(INT_SRC, INT_HELPERS)}`,
     op.clampU32 ? 'R[l] = satU32(r);' : 'R[l] = r;',
     op.kind === 'i64' ? 'RH[l] = rh;' : '',
     op.cout ? 'setCout(l, c ? 1 : 0);' : '',
