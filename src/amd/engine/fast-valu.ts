@@ -6,8 +6,11 @@
  * inline constants and literals as sources; no DPP, abs/neg, op_sel, clamp or omod. Everything
  * else binds to the reference interpreter (valu.ts), which stays the definition.
  *
- * Float ops (f32 add/sub/mul/fma/fmac/fmaak/fmamk) run only under MODE round-to-nearest-even
- * with f32 denormals kept (the kernels' default): otherwise the reference handler runs. The
+ * Every op's formula is its description in exec/ (valu-int.ts, valu-f32.ts, valu-cmp-ops.ts),
+ * which the reference interpreter compiles too: nothing here states an op's result.
+ *
+ * Float ops (f32 add/sub/mul/fma/fmac/fmaak/fmamk/min/max, conversions) run only under MODE
+ * round-to-nearest-even with f32 denormals kept (the kernels' default): otherwise the reference handler runs. The
  * result is formed exactly as the reference forms it (an exact double plus the two-sum remainder;
  * a remainder-free value is stored through Float32Array, any other goes through roundF32), and a
  * NaN anywhere sends the whole instruction back to the reference handler before anything is
@@ -28,7 +31,7 @@ import { fastDefine, generated } from './fast-registry.js';
 import { Names, handBackIf, handsBack, stmts, type Code } from './code.js';
 
 type SrcType = 'b32' | 'f32' | 'b64';
-type Kind = 'i32' | 'i64' | 'f32' | 'sel' | 'cmp';
+type Kind = 'i32' | 'i64' | 'f32' | 'cmp';
 
 /** A lane body's view of one source: its low dword, its f32 value, its high dword (64-bit). */
 interface Ex {
@@ -39,9 +42,8 @@ interface Ex {
 
 /**
  * An op: `body` assigns the lane's result. 'i32': `r` (and `c`, the carry-out bit); 'i64': `r`,
- * `rh` (and `c`); 'f32': the exact double `x` and its remainder `e`; 'sel': the f32 bits `r` of
- * the source it selects, or `nan = 1` to hand the instruction back (f32 MODE rules as 'f32');
- * 'cmp': the boolean `c`.
+ * `rh` (and `c`); 'f32': the exact double `x` and its remainder `e` (an 'ordered' op's lanes with
+ * a NaN source hand the instruction back first); 'cmp': the boolean `c`.
  * `ci` is the lane's carry-in bit when `cin` is set.
  */
 interface Def {
@@ -53,6 +55,8 @@ interface Def {
   readonly accum?: boolean;
   /** The literal is a source: 'mk' D = S0 * K + S1, 'ak' D = S0 * S1 + K. */
   readonly remap?: 'mk' | 'ak';
+  /** Defined for ordered sources only (valu-f32.ts F32Op.ordered): a NaN source hands back. */
+  readonly ordered?: boolean;
   /** MODE bits the op reads: compares only the f32 input denormal flush. */
   readonly fcmp?: boolean;
   /** An integer result from f32 sources: the f32 MODE check of 'f32' ops (input flush). */
@@ -75,19 +79,8 @@ for (const [name, op] of INT_OPS) def(name, { srcs: op.srcs, kind: op.kind, ...(
 // ---- f32 arithmetic and conversions: the one description both tiers read (exec/valu-f32.ts); an
 // integer result from f32 sources keeps the f32 MODE check (input flush).
 for (const [name, op] of F32_OPS) {
-  def(name, { srcs: op.srcs, kind: op.kind, ...(op.kind === 'i32' ? { fcvt: true } : {}), ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: op.remap } : {}), body: (s) => op.body(s) });
+  def(name, { srcs: op.srcs, kind: op.kind, ...(op.kind === 'i32' ? { fcvt: true } : {}), ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: op.remap } : {}), ...(op.ordered ? { ordered: true } : {}), body: (s) => op.body(s) });
 }
-
-// ---- f32 min/max (valu-float.ts minmax): a NaN source goes back to the reference (IEEE_MODE sNaN
-// quieting, NaN payloads); -0 < +0; the result is one source's bits (no output flush).
-def('v_max_f32', {
-  srcs: ['f32', 'f32'], kind: 'sel',
-  body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; if (p !== p || q !== q) { nan = 1; break; } r = p > q ? ${a!.u} : p < q ? ${b!.u} : p === 0 && ${a!.u} === 0x80000000 ? ${b!.u} : ${a!.u}; }`,
-});
-def('v_min_f32', {
-  srcs: ['f32', 'f32'], kind: 'sel',
-  body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; if (p !== p || q !== q) { nan = 1; break; } r = p < q ? ${a!.u} : p > q ? ${b!.u} : p === 0 && ${a!.u} !== 0x80000000 ? ${b!.u} : ${a!.u}; }`,
-});
 
 // ---- compares: the one description both tiers read (exec/valu-cmp-ops.ts), for the source types
 // the fast forms bind (32/64-bit integers, f32); f32 compares read MODE's input denormal flush.
@@ -176,11 +169,9 @@ function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row
       const OU = nm.name(r === 0 ? 'OU0' : 'OU1');
       // As the reference: a remainder-free or infinite x is stored through Float32Array (one
       // rounding), any other goes through roundF32; a NaN stops the loop (the reference redoes it).
-      return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) ${OF}[l] = x; else ${OU}[l] = ${nm.name('roundF32')}(x, e, 0); }`;
-    }
-    case 'sel': {
-      const r = row < 0 ? 0 : row;
-      return `{ let r = 0; ${d.body(ex, nm)} ${nm.name(r === 0 ? 'OU0' : 'OU1')}[l] = r; }`;
+      // An ordered op (min/max) leaves a lane with a NaN source to the reference's NaN rule.
+      const nan = d.ordered ? `if (${ex.slice(0, d.srcs.length).map((x) => `${x.f} !== ${x.f}`).join(' || ')}) { nan = 1; break; } ` : '';
+      return `{ ${nan}let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) ${OF}[l] = x; else ${OU}[l] = ${nm.name('roundF32')}(x, e, 0); }`;
     }
     case 'cmp':
       return `{ let c = false; ${d.body(ex, nm)} ${setC} }`;
@@ -275,8 +266,8 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
     if (!s) return undefined;
     srcs.push(s);
   }
-  // 'f32' and 'sel' results go through a scratch row (a NaN stops the loop before any write).
-  const float = d.kind === 'f32' || d.kind === 'sel';
+  // 'f32' results go through a scratch row (a NaN stops the loop before any write).
+  const float = d.kind === 'f32';
   const nm = new Names<Helper>();
   const pre = head(ws, float || d.fcvt === true, d.fcmp === true);
   const ex = exprs(srcs, types, ws, '', pre, nm);
@@ -475,7 +466,9 @@ function bindVopd(inst: Instruction, env: ExecEnv, ref: Bound): Bound | undefine
   return build('fastVopd', stmts(code), ref, nm);
 }
 
-// The VOPD mnemonic is its X op's (v_dual_*); every v_dual_* name binds through bindVopd.
-const dualNames = new Set(['v_dual_fmac_f32', 'v_dual_fmaak_f32', 'v_dual_fmamk_f32', 'v_dual_mul_f32', 'v_dual_add_f32', 'v_dual_sub_f32', 'v_dual_subrev_f32',
-  'v_dual_mov_b32', 'v_dual_cndmask_b32', 'v_dual_add_nc_u32', 'v_dual_lshlrev_b32', 'v_dual_and_b32', 'v_dual_mul_dx9_zero_f32', 'v_dual_max_f32', 'v_dual_min_f32', 'v_dual_dot2acc_f32_f16']);
-fastDefine([...dualNames], (inst, env, ref) => (inst.encoding === 'VOPD' ? bindVopd(inst, env, ref) : undefined));
+// The VOPD mnemonic is its X op's (v_dual_*): the VOPD ops whose X half is described bind through
+// bindVopd (which also needs the Y half described).
+const dualNames = ['v_dual_fmac_f32', 'v_dual_fmaak_f32', 'v_dual_fmamk_f32', 'v_dual_mul_f32', 'v_dual_add_f32', 'v_dual_sub_f32', 'v_dual_subrev_f32',
+  'v_dual_mov_b32', 'v_dual_cndmask_b32', 'v_dual_add_nc_u32', 'v_dual_lshlrev_b32', 'v_dual_and_b32', 'v_dual_mul_dx9_zero_f32', 'v_dual_max_f32', 'v_dual_min_f32', 'v_dual_dot2acc_f32_f16']
+  .filter((n) => defs.has(n.replace(/^v_dual_/, 'v_')));
+fastDefine(dualNames, (inst, env, ref) => (inst.encoding === 'VOPD' ? bindVopd(inst, env, ref) : undefined));
