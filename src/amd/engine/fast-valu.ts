@@ -169,9 +169,13 @@ function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row
       const OU = nm.name(r === 0 ? 'OU0' : 'OU1');
       // As the reference: a remainder-free or infinite x is stored through Float32Array (one
       // rounding), any other goes through roundF32; a NaN stops the loop (the reference redoes it).
-      // An ordered op (min/max) leaves a lane with a NaN source to the reference's NaN rule.
-      const nan = d.ordered ? `if (${ex.slice(0, d.srcs.length).map((x) => `${x.f} !== ${x.f}`).join(' || ')}) { nan = 1; break; } ` : '';
-      return `{ ${nan}let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) ${OF}[l] = x; else ${OU}[l] = ${nm.name('roundF32')}(x, e, 0); }`;
+      // An ordered op (min/max) leaves a lane with a NaN source to the reference's NaN rule; its x is
+      // a source's value (exact, not NaN): stored as is.
+      if (d.ordered) {
+        const nan = ex.slice(0, d.srcs.length).map((x) => `${x.f} !== ${x.f}`).join(' || ');
+        return `{ if (${nan}) { nan = 1; break; } let x = 0; ${d.body(ex, nm)} ${OF}[l] = x; }`;
+      }
+      return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) ${OF}[l] = x; else ${OU}[l] = ${nm.name('roundF32')}(x, e, 0); }`;
     }
     case 'cmp':
       return `{ let c = false; ${d.body(ex, nm)} ${setC} }`;

@@ -149,15 +149,6 @@ export function sop1x64(names: string | string[], fn: (lo: number, hi: number, w
   });
 }
 
-/** SOPC compare of two 32-bit operands: SCC = fn(a, b). */
-export function sopc(names: string | string[], fn: (a: number, b: number) => boolean): void {
-  sdefine(names, (inst) => {
-    const A = sread32(f(inst, 'ssrc0'), inst.literal);
-    const B = sread32(f(inst, 'ssrc1'), inst.literal);
-    return { cls: 'salu', run: (w) => void (w.scc = fn(A(w), B(w)) ? 1 : 0) };
-  });
-}
-
 const nz = (x: number) => ((x >>> 0) !== 0 ? 1 : 0);
 const nz64 = (lo: number, hi: number) => ((lo >>> 0) !== 0 || (hi >>> 0) !== 0 ? 1 : 0);
 
