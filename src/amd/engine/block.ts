@@ -3,7 +3,8 @@
  * to and including the first op that ends it (a branch, s_endpgm, a message, s_barrier, s_sleep,
  * s_setreg, a trap...; at most MAX_OPS ops). Each block is compiled once into one JavaScript
  * function (`new Function`): the ops with generated handlers (Bound.inline: fast-valu.ts,
- * fast-salu.ts) are inlined with their operand offsets as constants, every other op is called
+ * fast-salu.ts, fast-mem.ts) are inlined with their operand offsets as constants, composed from
+ * their structured code (code.ts: hand-back points, declared free names), every other op is called
  * through its bound `run`. The scheduler (src/amd/sq/scheduler.ts) runs a block in one step, cut
  * at the end of the wave's quantum or the instruction budget (the `lim` argument), so which
  * instructions run in which turn, and where a budget stops, is exactly what per-op stepping gives.
