@@ -62,14 +62,15 @@ const VOP3_3 = ['v_add3_u32', 'v_or3_b32', 'v_xor3_b32', 'v_and_or_b32', 'v_lshl
 const CMP_T = ['u32', 'i32', 'f32', 'u64', 'i64'];
 const IREL = ['f', 'lt', 'eq', 'le', 'gt', 'ne', 'ge', 't'];
 const FREL = ['f', 'lt', 'eq', 'le', 'gt', 'lg', 'ge', 'o', 'u', 'nge', 'nlg', 'ngt', 'nle', 'neq', 'nlt', 't'];
-const DUAL_X = ['v_dual_fmac_f32', 'v_dual_fmaak_f32', 'v_dual_fmamk_f32', 'v_dual_mul_f32', 'v_dual_add_f32', 'v_dual_sub_f32', 'v_dual_subrev_f32', 'v_dual_mov_b32', 'v_dual_cndmask_b32'];
+const DUAL_X = ['v_dual_fmac_f32', 'v_dual_fmaak_f32', 'v_dual_fmamk_f32', 'v_dual_mul_f32', 'v_dual_add_f32', 'v_dual_sub_f32', 'v_dual_subrev_f32', 'v_dual_mov_b32', 'v_dual_cndmask_b32',
+  'v_dual_max_f32', 'v_dual_min_f32'];
 const DUAL_Y = [...DUAL_X, 'v_dual_add_nc_u32', 'v_dual_lshlrev_b32', 'v_dual_and_b32'];
 const SALU2 = ['s_add_u32', 's_sub_u32', 's_add_i32', 's_sub_i32', 's_addc_u32', 's_subb_u32', 's_and_b32', 's_or_b32', 's_xor_b32', 's_and_not1_b32', 's_or_not1_b32',
   's_nand_b32', 's_nor_b32', 's_xnor_b32', 's_lshl_b32', 's_lshr_b32', 's_ashr_i32', 's_mul_i32', 's_mul_hi_u32', 's_min_u32', 's_max_u32', 's_min_i32',
   's_max_i32', 's_cselect_b32', 's_bfe_u32', 's_lshl1_add_u32', 's_lshl2_add_u32'];
-const SALU2_64 = ['s_and_b64', 's_or_b64', 's_xor_b64', 's_and_not1_b64', 's_or_not1_b64', 's_cselect_b64', 's_lshr_b64'];
+const SALU2_64 = ['s_and_b64', 's_or_b64', 's_xor_b64', 's_and_not1_b64', 's_or_not1_b64', 's_cselect_b64', 's_lshr_b64', 's_nand_b64', 's_nor_b64', 's_xnor_b64'];
 const SCMP = ['s_cmp_eq_u32', 's_cmp_lg_u32', 's_cmp_gt_u32', 's_cmp_ge_u32', 's_cmp_lt_u32', 's_cmp_le_u32', 's_cmp_eq_i32', 's_cmp_lg_i32', 's_cmp_gt_i32',
-  's_cmp_ge_i32', 's_cmp_lt_i32', 's_cmp_le_i32'];
+  's_cmp_ge_i32', 's_cmp_lt_i32', 's_cmp_le_i32', 's_bitcmp0_b32', 's_bitcmp1_b32'];
 
 function dual(r: Rng): string {
   const half = (op: string, d: number, s0: string, v1: number) => {
@@ -124,10 +125,10 @@ function inst(r: Rng): string {
     case 21: return `${pick(r, SALU2_64)} ${SP(r)}, ${pick(r, ['s[2:3]', 's[4:5]', 'exec', 'vcc', '-1', '0'])}, ${pick(r, ['s[6:7]', 's[8:9]', 'vcc', '7'])}`;
     case 22: return `${pick(r, SCMP)} ${S(r)}, ${pick(r, ['s3', '0', '-1', '0x80000000', 's9'])}`;
     default: return pick(r, [`s_mov_b32 ${S(r)}, ${src(r).replace(/^v\d+$/, 's1')}`, `s_mov_b64 ${SP(r)}, ${pick(r, ['s[2:3]', 'exec', '-1', '0x1234'])}`,
-      `s_lshl_b64 ${SP(r)}, ${SP(r)}, ${int(r, 70)}`, `s_and_saveexec_b32 ${S(r)}, ${S(r)}`, `s_or_saveexec_b32 ${S(r)}, ${S(r)}`, `s_not_b32 ${S(r)}, ${S(r)}`,
+      `${pick(r, ['s_lshl_b64', 's_ashr_i64'])} ${SP(r)}, ${SP(r)}, ${int(r, 70)}`, `s_and_saveexec_b32 ${S(r)}, ${S(r)}`, `s_or_saveexec_b32 ${S(r)}, ${S(r)}`, `s_not_b32 ${S(r)}, ${S(r)}`,
       `s_movk_i32 ${S(r)}, 0x${int(r, 0x10000).toString(16)}`, `s_addk_i32 ${S(r)}, 0x${int(r, 0x10000).toString(16)}`, `s_mulk_i32 ${S(r)}, 0x${int(r, 0x10000).toString(16)}`,
       `s_cmpk_eq_u32 ${S(r)}, 0x${int(r, 0x10000).toString(16)}`, `s_not_b64 ${SP(r)}, ${SP(r)}`,
-      `${pick(r, ['s_and_saveexec_b64', 's_or_saveexec_b64', 's_and_not1_saveexec_b64', 's_xor_saveexec_b32', 's_and_not0_saveexec_b32'])} ${SP(r)}, ${SP(r)}`.replace(/_b32 s\[(\d+):\d+\], s\[(\d+):\d+\]/, '_b32 s$1, s$2'),
+      `${pick(r, ['s_and_saveexec_b64', 's_or_saveexec_b64', 's_and_not1_saveexec_b64', 's_xor_saveexec_b32', 's_and_not0_saveexec_b32', 's_nand_saveexec_b64', 's_xnor_saveexec_b32'])} ${SP(r)}, ${SP(r)}`.replace(/_b32 s\[(\d+):\d+\], s\[(\d+):\d+\]/, '_b32 s$1, s$2'),
       `${pick(r, ['s_cbranch_scc0', 's_cbranch_scc1', 's_cbranch_vccz', 's_cbranch_vccnz', 's_cbranch_execz', 's_cbranch_execnz', 's_branch'])} 1\nv_mov_b32_e32 ${V(r)}, 5`, `s_add_u32 s${int(r, 6) * 2}, s1, s2\ns_addc_u32 s${int(r, 6) * 2 + 1}, s3, 0`]);
   }
 }

@@ -3,7 +3,8 @@
  * to and including the first op that ends it (a branch, s_endpgm, a message, s_barrier, s_sleep,
  * s_setreg, a trap...; at most MAX_OPS ops). Each block is compiled once into one JavaScript
  * function (`new Function`): the ops with generated handlers (Bound.inline: fast-valu.ts,
- * fast-salu.ts) are inlined with their operand offsets as constants, every other op is called
+ * fast-salu.ts, fast-mem.ts) are inlined with their operand offsets as constants, composed from
+ * their structured code (code.ts: hand-back points, declared free names), every other op is called
  * through its bound `run`. The scheduler (src/amd/sq/scheduler.ts) runs a block in one step, cut
  * at the end of the wave's quantum or the instruction budget (the `lim` argument), so which
  * instructions run in which turn, and where a budget stops, is exactly what per-op stepping gives.
@@ -26,6 +27,7 @@ import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
 import { fuseLanes } from './fast-valu.js';
+import { render } from './code.js';
 export type { Clock, BlockRun, BlockFn, Block } from './block-types.js';
 
 /** Longest run of VALU ops fused into one lane loop. */
@@ -104,8 +106,6 @@ function buildBlock(program: Program, pc: number, i: number): Block | null {
 /** Plans by target, address and raw code (see Plan). */
 const plans = new Map<string, Plan>();
 
-const IDENT = /^[A-Za-z_$][\w$]*$/;
-
 /**
  * Ops a block does not inline are called through this one function: its call site sees every
  * handler of every program, so V8 never specialises a block's optimised code to one handler
@@ -166,8 +166,10 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   if (quiet > 0) lines.push('const sk = wc !== null && w.waitTrack === null;');
   const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}); ` : '');
   // The block's own values ($A, gathered by blockOf): $A[0] the op PCs (for replays), then the
-  // inlined handlers' bound values, the (op index, param index) pairs of `take`.
+  // inlined code's bound values, the pairs of `take`: (op index, param index) for an op's Inline
+  // (they belong to the Program), (-1, index in `consts`) for a fused run's helpers (module values).
   const take: number[] = [];
+  const consts: unknown[] = [];
   let inlined = 0;
   // The sanitizer's step before op k, as dispatch calls it (w.pc at the op). An op whose step can
   // only check its registers is skipped unless one of them has an outstanding load (exact: see checkRefs).
@@ -187,18 +189,18 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   };
   // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
   const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${k}; }`;
-  // `body` (an Inline's or a fused run's statements) as block b<label>, its bound values taken from op k's Inline.
-  const inlineLines = (k: number, label: string, body: string): string[] => {
-    const src = ops[k]!.inline!;
-    const binds: string[] = [];
-    src.params.forEach((x, j) => {
-      if (!new RegExp(`\\b${x.replace(/\$/g, '\\$')}\\b`).test(body)) return;
-      binds.push(`const ${x} = $A[${1 + take.length / 2}];`);
-      take.push(k, j);
+  // `body` (an Inline's or a fused run's statements) as block b<label>, with its free names bound:
+  // `params` (declared by the generator, code.ts) to $A slots.
+  const bindLines = (label: string, body: string, params: readonly string[], slot: (j: number) => readonly [number, number]): string[] => {
+    const binds = params.map((x, j) => {
+      const line = `const ${x} = $A[${1 + take.length / 2}];`;
+      take.push(...slot(j));
+      return line;
     });
     return [`b${label}: {`, ...binds, body, '}'];
   };
-  // Op k itself: inlined when its handler's source allows, else called.
+  // Op k itself: its Inline's code when it has one (a handler that moves the PC only as the last
+  // op), else called.
   const opLines = (k: number): string[] => {
     const op = ops[k]!;
     const next = pcs[k]! + op.size;
@@ -207,15 +209,11 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
     const leave = `{ ${replay(k + 1)}clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
     const check = last ? '' : ` if (w.state !== 'ready' || w.pc !== ${next}) ${leave}`;
     const src = op.inline;
-    let body: string | undefined;
-    if (src !== undefined && src.params.every((x) => IDENT.test(x))) {
-      // The fallback to the reference handler runs as a call, like any op that is not inlined.
-      const parts = src.body.split('return ref(w);');
-      if (!/\breturn\b/.test(parts.join('')) && (!/\bw\.pc\b/.test(src.body) || last)) body = parts.join(`{ w.pc = ${next}; clk.t = t0 + ${k}; ref(w);${check} break b${k}; }`);
-    }
-    if (body === undefined) return [`w.pc = ${next}; clk.t = t0 + ${k}; call($O[${k}], w);${check}`];
+    if (src === undefined || (src.movesPc === true && !last)) return [`w.pc = ${next}; clk.t = t0 + ${k}; call($O[${k}], w);${check}`];
+    // A hand-back to the reference handler runs it as a call, like any op that is not inlined.
+    const body = render(src.code, `{ w.pc = ${next}; clk.t = t0 + ${k}; ref(w);${check} break b${k}; }`);
     inlined++;
-    return [...(last ? [`w.pc = ${next};`] : []), ...inlineLines(k, String(k), body)];
+    return [...(last ? [`w.pc = ${next};`] : []), ...bindLines(String(k), body, src.params, (j) => [k, j])];
   };
   for (let k = 0; k < n;) {
     if (k > 0) lines.push(limLine(k));
@@ -232,7 +230,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
     const end = k + fused.n;
     lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim);`);
     for (let i = k; i < end; i++) lines.push(...stepLines(i));
-    lines.push(...inlineLines(k, `${k}_${end}`, fused.body));
+    lines.push(...bindLines(`${k}_${end}`, fused.code, fused.params, (j) => [-1, consts.push(fused.args[j]) - 1]));
     if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
     inlined += fused.n;
     fusedRuns++;
@@ -250,8 +248,8 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
   const counts = new Map<number, number>();
   for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
   const classes = Int32Array.from([...counts].flat());
-  // Only the sources' text is kept: an Inline's bound values belong to this Program.
-  return { fn, classes, inlined, fused: fusedRuns, take, bodies: ops.map((o) => o.inline?.body ?? null), params: ops.map((o) => o.inline?.params.join(',') ?? null), cis: ops.map((o) => o.ci) };
+  // Only the sources' identities are kept: an Inline's bound values belong to this Program.
+  return { fn, classes, inlined, fused: fusedRuns, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
 }
 
 /**
@@ -265,21 +263,23 @@ interface Plan {
   readonly classes: Int32Array;
   readonly inlined: number;
   readonly fused: number;
-  /** (op index, param index) pairs: the ops' bound values passed after $A[0] (the PCs). */
+  /**
+   * The values passed after $A[0] (the PCs), as pairs: (op index, param index) of an op's Inline
+   * args, or (-1, index) of `consts` (fused runs' helpers, the same for every Program).
+   */
   readonly take: readonly number[];
-  /** What the plan was generated from: each op's handler source, its parameter names and class. */
-  readonly bodies: readonly (string | null)[];
-  readonly params: readonly (string | null)[];
+  readonly consts: readonly unknown[];
+  /** What the plan was generated from: each op's Inline identity (Inline.key) and class. */
+  readonly keys: readonly (string | null)[];
   readonly cis: readonly number[];
 }
 
 /** Whether `ops` (bound by another Program) generate the source `plan` was compiled from. */
 function fits(plan: Plan, ops: readonly Op[]): boolean {
-  if (plan.bodies.length !== ops.length) return false;
+  if (plan.keys.length !== ops.length) return false;
   for (let k = 0; k < ops.length; k++) {
     const op = ops[k]!;
-    if (op.ci !== plan.cis[k] || (op.inline?.body ?? null) !== plan.bodies[k]) return false;
-    if (op.inline !== undefined && op.inline.params.join(',') !== plan.params[k]) return false;
+    if (op.ci !== plan.cis[k] || (op.inline?.key ?? null) !== plan.keys[k]) return false;
   }
   return true;
 }
@@ -288,7 +288,7 @@ function fits(plan: Plan, ops: readonly Op[]): boolean {
 function blockOf(plan: Plan, ops: readonly Op[], pc0: number): Block {
   const values: unknown[] = [opPcs(ops, pc0)];
   const t = plan.take;
-  for (let i = 0; i < t.length; i += 2) values.push(ops[t[i]!]!.inline!.args[t[i + 1]!]);
+  for (let i = 0; i < t.length; i += 2) values.push(t[i]! < 0 ? plan.consts[t[i + 1]!] : ops[t[i]!]!.inline!.args[t[i + 1]!]);
   const fn = plan.fn;
   const run: BlockRun = (w, clk, wc, lim) => fn(w, clk, wc, lim, ops, values);
   return { n: ops.length, ops, classes: plan.classes, fn, args: values, run, inlined: plan.inlined, fused: plan.fused };

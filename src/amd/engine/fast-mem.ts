@@ -19,7 +19,8 @@
  */
 import type { Wave } from '../wave/wave.js';
 import { APERTURE, CNT_MAX, popcount } from '../exec/vmem.js';
-import { compile, markFast } from './fast-registry.js';
+import { generated, markFast } from './fast-registry.js';
+import { handBackIf, stmts, type Code, type Piece } from './code.js';
 import type { Inline } from './registry.js';
 
 type Run = (w: Wave) => void;
@@ -28,18 +29,19 @@ type Run = (w: Wave) => void;
 export const memFallbacks = { n: 0 };
 
 /** Lane loops: EXEC all ones without a test, else one test per lane; `body` uses `l`. */
-function lanes(ws: number, body: string): string {
-  const half = (from: number, mask: string | null) =>
-    `for (let l = ${from}; l < ${from + 32}; l++) {${mask ? ` if (((${mask} >>> (l & 31)) & 1) === 0) continue;` : ''} ${body} }`;
-  if (ws === 32) return `if (full) { ${half(0, null)} } else { ${half(0, 'el')} }`;
-  return `if (full) { for (let l = 0; l < 64; l++) { ${body} } } else { ${half(0, 'el')} ${half(32, 'eh')} }`;
+function lanes(ws: number, body: string | Code): Piece[] {
+  const b: Code = typeof body === 'string' ? [body] : body;
+  const half = (from: number, mask: string | null): Piece[] =>
+    [`for (let l = ${from}; l < ${from + 32}; l++) {${mask ? ` if (((${mask} >>> (l & 31)) & 1) === 0) continue;` : ''} `, ...b, ' }'];
+  if (ws === 32) return ['if (full) { ', ...half(0, null), ' } else { ', ...half(0, 'el'), ' }'];
+  return ['if (full) { for (let l = 0; l < 64; l++) { ', ...b, ' } } else { ', ...half(0, 'el'), ' ', ...half(32, 'eh'), ' }'];
 }
 
-function execHead(ws: number): string[] {
+function execHead(ws: number): (string | Code)[] {
   return [
     'const s = w.s, v = w.v;',
     ws === 64 ? 'const el = s[126], eh = s[127];' : 'const el = s[126], eh = 0;',
-    'if (el === 0 && eh === 0) return ref(w);',
+    handBackIf('el === 0 && eh === 0'),
     ws === 64 ? 'const full = el === 4294967295 && eh === 4294967295;' : 'const full = el === 4294967295;',
   ];
 }
@@ -54,18 +56,18 @@ export interface FastMem {
 }
 
 /**
- * Build the handler. Its only returns are `return ref(w);` (the Inline contract): `ref` counts the
- * fallback in memFallbacks and runs the reference handler.
+ * Build the handler. Every handler hands back (`ref` counts the fallback in memFallbacks and runs
+ * the reference handler); the vector ones count lanes with `popcount` (`lanes`); `extra` are further
+ * free names.
  */
-function build(name: string, code: string[], refRun: Run, extra: Record<string, unknown> = {}): FastMem {
+function build(name: string, code: readonly (string | Code)[], refRun: Run, extra: Record<string, unknown> = {}, lanes = true): FastMem {
   const names = Object.keys(extra);
-  const params = ['ref', 'popcount', ...names];
-  const body = code.join('\n');
-  const factory = compile(params, `return function ${name}(w) {\n${body}\n};`);
+  const params = ['ref', ...(lanes ? ['popcount'] : []), ...names];
   const ref = (w: Wave) => { memFallbacks.n++; refRun(w); };
-  const args = [ref, popcount, ...names.map((k) => extra[k])];
-  const run = markFast(factory(...args) as Run);
-  return { run, inline: { run, body, params, args } };
+  const args = [ref, ...(lanes ? [popcount] : []), ...names.map((k) => extra[k])];
+  const g = generated(name, stmts(code), params, args);
+  markFast(g.run);
+  return g;
 }
 
 export interface FlatDwordSpec {
@@ -98,16 +100,16 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): FastMem {
   const { ws, lo, hi, count } = sp;
   const byte = sp.byte !== undefined && !sp.store && count === 1 ? sp.byte : undefined;
   const span = byte !== undefined ? 1 : 4 * count;
-  const c: string[] = execHead(ws);
+  const c = execHead(ws);
   c.push('const f = el !== 0 ? 31 - Math.clz32(el & -el) : 63 - Math.clz32(eh & -eh);');
   if (sp.saddr >= 0) c.push(`const B = s[${sp.saddr}] + s[${sp.saddr + 1}] * 4294967296 + ${sp.off};`);
   else c.push(`const h0 = v[${hi} + f];`, `const B = h0 * 4294967296 + ${sp.off};`);
   c.push(
     `const seg = w.mem.find(v[${lo} + f] + B, ${span});`,
-    `if (seg === null || ${byte !== undefined ? '' : 'seg.u32 === null || '}seg.size > 4294967296) return ref(w);`,
+    handBackIf(`seg === null || ${byte !== undefined ? '' : 'seg.u32 === null || '}seg.size > 4294967296`),
   );
   // FLAT routes the apertures to LDS/scratch: a segment overlapping them is not plain memory.
-  if (sp.flat) c.push(`if (seg.end > ${APERTURE.PRIVATE} && seg.base < ${APERTURE.SHARED + APERTURE.SIZE}) return ref(w);`);
+  if (sp.flat) c.push(handBackIf(`seg.end > ${APERTURE.PRIVATE} && seg.base < ${APERTURE.SHARED + APERTURE.SIZE}`));
   const moves: string[] = [];
   if (byte !== undefined) moves.push(`v[${sp.d} + l] = ${byte === 'u8' ? 'u8[i]' : '((u8[i] << 24) >> 24) >>> 0'};`);
   else {
@@ -126,12 +128,12 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): FastMem {
     // One pass: a load that does not overwrite its address, or a store, may stop at a failing
     // lane: the reference then redoes the whole instruction, rewriting every active lane's
     // destination (loads) or the same bytes at the same addresses in the same order (stores).
-    c.push(lanes(ws, `const o = v[${lo} + l] + C; if (o < 0 || o > last || ((o & ${amask}) | ${sp.saddr >= 0 ? '0' : `(v[${hi} + l] ^ h0)`}) !== 0) return ref(w); const i = o >>> ${shift}; ${moves.join(' ')}`));
+    c.push(lanes(ws, [`const o = v[${lo} + l] + C; `, ...handBackIf(`o < 0 || o > last || ((o & ${amask}) | ${sp.saddr >= 0 ? '0' : `(v[${hi} + l] ^ h0)`}) !== 0`), ` const i = o >>> ${shift}; ${moves.join(' ')}`]));
   } else {
     c.push(
     'let mn = 4294967295, mx = 0, bad = 0;',
     lanes(ws, `const x = v[${lo} + l]; if (x < mn) mn = x; if (x > mx) mx = x; bad |= (x & ${amask}) ^ W${sp.saddr >= 0 ? '' : ` | (v[${hi} + l] ^ h0)`};`),
-    'if (bad !== 0 || mn + C < 0 || mx + C > last) return ref(w);',
+    handBackIf('bad !== 0 || mn + C < 0 || mx + C > last'),
     lanes(ws, `const i = (v[${lo} + l] + C) >>> ${shift}; ${moves.join(' ')}`),
     );
   }
@@ -143,12 +145,12 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): FastMem {
 }
 
 /** LDS check pass: every lane's (VGPR + off) mod 2^32 aligned, `bytes` inside the allocation. */
-function ldsCheck(ws: number, addr: number, off: number, bytes: number): string[] {
+function ldsCheck(ws: number, addr: number, off: number, bytes: number): (string | Code)[] {
   return [
     `const lds = w.ldsU32, limit = w.lds.length - ${bytes};`,
     'let mx = 0, bad = 0;',
     lanes(ws, `const a = (v[${addr} + l] + ${off}) >>> 0; if (a > mx) mx = a; bad |= a;`),
-    'if ((bad & 3) !== 0 || mx > limit) return ref(w);',
+    handBackIf('(bad & 3) !== 0 || mx > limit'),
   ];
 }
 
@@ -199,7 +201,7 @@ export function fastDs2(sp: Ds2Spec, ref: Run): FastMem {
     `const lds = w.ldsU32, limit = w.lds.length - ${bytes + Math.max(o0, o1)};`,
     'let mx = 0, bad = 0;',
     lanes(ws, `const b = v[${sp.addr} + l]; if (b > mx) mx = b; bad |= b;`),
-    'if ((bad & 3) !== 0 || mx > limit) return ref(w);',
+    handBackIf('(bad & 3) !== 0 || mx > limit'),
   ];
   const i0 = o0 >>> 2;
   const i1 = o1 >>> 2;
@@ -262,9 +264,9 @@ export function fastScalarLoad(sp: ScalarLoadSpec, ref: Run): FastMem {
     `const addr = (s[${sb}] + (s[${sb + 1}] & 0xffff) * 4294967296 + ${sp.off}${so >= 0 ? ` + s[${so}]` : ''}) % 281474976710656;`,
     'const a = addr - (addr % 4);',
     `const seg = w.mem.find(a, ${4 * n});`,
-    'if (seg === null || seg.u32 === null || ((a - seg.base) & 3) !== 0) return ref(w);',
+    handBackIf('seg === null || seg.u32 === null || ((a - seg.base) & 3) !== 0'),
     'const u32 = seg.u32, i0 = (a - seg.base) / 4;',
     ...Array.from({ length: n }, (_, i) => `s[${d + i}] = u32[i0 + ${i}];`),
     `if (w.lgkmcnt < ${sp.lgkmMax}) w.lgkmcnt++;`,
-  ], ref);
+  ], ref, {}, false);
 }

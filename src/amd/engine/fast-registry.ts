@@ -12,7 +12,9 @@
 import type { Instruction } from '../isa/types.js';
 import { GFX10_SPACE, GFX11_SPACE } from '../isa/operands.js';
 import type { ExecEnv } from './env.js';
-import { baseMnemonic, type Bound } from './registry.js';
+import { baseMnemonic, type Bound, type Inline } from './registry.js';
+import type { Wave } from '../wave/wave.js';
+import { renderHandler, type Code } from './code.js';
 
 export type FastBinder = (inst: Instruction, env: ExecEnv, ref: Bound) => Bound | undefined;
 
@@ -71,4 +73,15 @@ export function compile(params: readonly string[], body: string): (...args: unkn
     factories.set(key, f);
   }
   return f;
+}
+
+/**
+ * A generated handler from its code (code.ts): `params` are the free names the code uses (the
+ * generator declares them), bound to `args`. The Inline carries the same code for a basic block.
+ */
+export function generated(name: string, code: Code, params: readonly string[], args: readonly unknown[], more: { readonly movesPc?: boolean; readonly lane?: object } = {}): { run: (w: Wave) => void; inline: Inline } {
+  const body = renderHandler(code);
+  const factory = compile(params, `return function ${name}(w) {\n${body}\n};`);
+  const run = factory(...args) as (w: Wave) => void;
+  return { run, inline: { run, code, params, args, key: `${params.join(',')}\n${body}`, ...more } };
 }

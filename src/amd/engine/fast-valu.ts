@@ -6,8 +6,11 @@
  * inline constants and literals as sources; no DPP, abs/neg, op_sel, clamp or omod. Everything
  * else binds to the reference interpreter (valu.ts), which stays the definition.
  *
- * Float ops (f32 add/sub/mul/fma/fmac/fmaak/fmamk) run only under MODE round-to-nearest-even
- * with f32 denormals kept (the kernels' default): otherwise the reference handler runs. The
+ * Every op's formula is its description in exec/ (valu-int.ts, valu-f32.ts, valu-cmp-ops.ts),
+ * which the reference interpreter compiles too: nothing here states an op's result.
+ *
+ * Float ops (f32 add/sub/mul/fma/fmac/fmaak/fmamk/min/max, conversions) run only under MODE
+ * round-to-nearest-even with f32 denormals kept (the kernels' default): otherwise the reference handler runs. The
  * result is formed exactly as the reference forms it (an exact double plus the two-sum remainder;
  * a remainder-free value is stored through Float32Array, any other goes through roundF32), and a
  * NaN anywhere sends the whole instruction back to the reference handler before anything is
@@ -24,10 +27,11 @@ import { mulhiU32, popcnt } from '../exec/salu.js';
 import { INT_OPS } from '../exec/valu-int.js';
 import { CMP_OPS } from '../exec/valu-cmp-ops.js';
 import { F32_OPS } from '../exec/valu-f32.js';
-import { compile, fastDefine } from './fast-registry.js';
+import { fastDefine, generated } from './fast-registry.js';
+import { Names, handBackIf, handsBack, stmts, type Code } from './code.js';
 
 type SrcType = 'b32' | 'f32' | 'b64';
-type Kind = 'i32' | 'i64' | 'f32' | 'sel' | 'cmp';
+type Kind = 'i32' | 'i64' | 'f32' | 'cmp';
 
 /** A lane body's view of one source: its low dword, its f32 value, its high dword (64-bit). */
 interface Ex {
@@ -38,9 +42,8 @@ interface Ex {
 
 /**
  * An op: `body` assigns the lane's result. 'i32': `r` (and `c`, the carry-out bit); 'i64': `r`,
- * `rh` (and `c`); 'f32': the exact double `x` and its remainder `e`; 'sel': the f32 bits `r` of
- * the source it selects, or `nan = 1` to hand the instruction back (f32 MODE rules as 'f32');
- * 'cmp': the boolean `c`.
+ * `rh` (and `c`); 'f32': the exact double `x` and its remainder `e` (an 'ordered' op's lanes with
+ * a NaN source hand the instruction back first); 'cmp': the boolean `c`.
  * `ci` is the lane's carry-in bit when `cin` is set.
  */
 interface Def {
@@ -52,36 +55,32 @@ interface Def {
   readonly accum?: boolean;
   /** The literal is a source: 'mk' D = S0 * K + S1, 'ak' D = S0 * S1 + K. */
   readonly remap?: 'mk' | 'ak';
+  /** Defined for ordered sources only (valu-f32.ts F32Op.ordered): a NaN source hands back. */
+  readonly ordered?: boolean;
   /** MODE bits the op reads: compares only the f32 input denormal flush. */
   readonly fcmp?: boolean;
   /** An integer result from f32 sources: the f32 MODE check of 'f32' ops (input flush). */
   readonly fcvt?: boolean;
-  readonly body: (s: readonly Ex[]) => string;
+  /** The lane statements; helpers (mulhiU32, popcnt...) are named through `nm`, which records them. */
+  readonly body: (s: readonly Ex[], nm: Names<Helper>) => string;
 }
+
+/** The free names a generated VALU handler may use besides `ref` (bound to HELPER_VALUES). */
+type Helper = 'roundF32' | 'mulhiU32' | 'popcnt' | 'CV' | 'CF' | 'OU0' | 'OF0' | 'OU1' | 'OF1' | 'OW0_32' | 'OW0_64' | 'OW1_32' | 'OW1_64';
+const INT_HELPERS = ['mulhiU32', 'popcnt'] as const;
 
 const defs = new Map<string, Def>();
 const def = (name: string, d: Def): void => void defs.set(name, d);
 
 // ---- integer ops: the one description both tiers read (exec/valu-int.ts); the reference adds
 // VOP3 clamp, which the fast forms never take.
-for (const [name, op] of INT_OPS) def(name, { srcs: op.srcs, kind: op.kind, ...(op.cin ? { cin: true } : {}), ...(op.cout ? { cout: true } : {}), body: op.body });
+for (const [name, op] of INT_OPS) def(name, { srcs: op.srcs, kind: op.kind, ...(op.cin ? { cin: true } : {}), ...(op.cout ? { cout: true } : {}), body: (s, nm) => op.body(s, nm.helpers(INT_HELPERS)) });
 
 // ---- f32 arithmetic and conversions: the one description both tiers read (exec/valu-f32.ts); an
 // integer result from f32 sources keeps the f32 MODE check (input flush).
 for (const [name, op] of F32_OPS) {
-  def(name, { srcs: op.srcs, kind: op.kind, ...(op.kind === 'i32' ? { fcvt: true } : {}), ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: op.remap } : {}), body: op.body });
+  def(name, { srcs: op.srcs, kind: op.kind, ...(op.kind === 'i32' ? { fcvt: true } : {}), ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: op.remap } : {}), ...(op.ordered ? { ordered: true } : {}), body: (s) => op.body(s) });
 }
-
-// ---- f32 min/max (valu-float.ts minmax): a NaN source goes back to the reference (IEEE_MODE sNaN
-// quieting, NaN payloads); -0 < +0; the result is one source's bits (no output flush).
-def('v_max_f32', {
-  srcs: ['f32', 'f32'], kind: 'sel',
-  body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; if (p !== p || q !== q) { nan = 1; break; } r = p > q ? ${a!.u} : p < q ? ${b!.u} : p === 0 && ${a!.u} === 0x80000000 ? ${b!.u} : ${a!.u}; }`,
-});
-def('v_min_f32', {
-  srcs: ['f32', 'f32'], kind: 'sel',
-  body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; if (p !== p || q !== q) { nan = 1; break; } r = p < q ? ${a!.u} : p > q ? ${b!.u} : p === 0 && ${a!.u} !== 0x80000000 ? ${b!.u} : ${a!.u}; }`,
-});
 
 // ---- compares: the one description both tiers read (exec/valu-cmp-ops.ts), for the source types
 // the fast forms bind (32/64-bit integers, f32); f32 compares read MODE's input denormal flush.
@@ -121,66 +120,76 @@ function bindSrc(enc: number, type: SrcType, literal: number | undefined, env: E
 }
 
 /** Source expressions; uniform sources become locals `u<k>`/`uh<k>`/`g<k>` read in the preamble. */
-function exprs(srcs: readonly Src[], types: readonly SrcType[], ws: number, tag: string, pre: string[]): Ex[] {
+function exprs(srcs: readonly Src[], types: readonly SrcType[], ws: number, tag: string, pre: (string | Code)[], nm: Names<Helper>): Ex[] {
   return srcs.map((s, k) => {
     if (s.vgpr) return { u: `v[${s.base} + l]`, f: `vf[${s.base} + l]`, h: `v[${s.base + ws} + l]` };
     const u = `u${tag}${k}`;
     pre.push(`const ${u} = ${s.lo};`);
     if (types[k] === 'b64') pre.push(`const uh${tag}${k} = ${s.hi};`);
-    if (types[k] === 'f32') pre.push(`CV[0] = ${u}; const g${tag}${k} = CF[0];`);
+    if (types[k] === 'f32') pre.push(`${nm.name('CV')}[0] = ${u}; const g${tag}${k} = ${nm.name('CF')}[0];`);
     return { u, f: `g${tag}${k}`, h: `uh${tag}${k}` };
   });
 }
 
-/** The lane loops: EXEC all ones without a test, else with one; `half(lo)` is the body. */
-function loops(ws: number, half: (lo: boolean) => string): string {
-  const h = (lo: boolean, masked: boolean) =>
+/** The lane loop(s) over every lane (`masked` false: EXEC all ones) or over EXEC's lanes; `half(lo)` is the body. */
+function laneLoops(ws: number, half: (lo: boolean) => string, masked: boolean): string {
+  const h = (lo: boolean) =>
     `for (let l = ${lo ? 0 : 32}; l < ${lo ? 32 : 64}; l++) {${masked ? ` if (((${lo ? 'el' : 'eh'} >>> (l & 31)) & 1) === 0) continue;` : ''}\n${half(lo)}\n}`;
-  if (ws === 32) return `if (full) {\n${h(true, false)}\n} else {\n${h(true, true)}\n}`;
+  if (ws === 32) return h(true);
   // Wave64 without a carry (the halves' bodies are the same text): one loop over the 64 lanes.
   const body = half(true);
   if (body === half(false)) {
-    return `if (full) {\nfor (let l = 0; l < 64; l++) {\n${body}\n}\n} else {\nfor (let l = 0; l < 64; l++) { if ((((l < 32 ? el : eh) >>> (l & 31)) & 1) === 0) continue;\n${body}\n}\n}`;
+    return masked ? `for (let l = 0; l < 64; l++) { if ((((l < 32 ? el : eh) >>> (l & 31)) & 1) === 0) continue;\n${body}\n}` : `for (let l = 0; l < 64; l++) {\n${body}\n}`;
   }
-  return `if (full) {\n${h(true, false)}\n${h(false, false)}\n} else {\n${h(true, true)}\n${h(false, true)}\n}`;
+  return `${h(true)}\n${h(false)}`;
+}
+const maskedLoops = (ws: number, half: (lo: boolean) => string): string => laneLoops(ws, half, true);
+
+/** The lane loops: EXEC all ones without a test, else with one; `half(lo)` is the body. */
+function loops(ws: number, half: (lo: boolean) => string): string {
+  return `if (full) {\n${laneLoops(ws, half, false)}\n} else {\n${laneLoops(ws, half, true)}\n}`;
 }
 
 /** Lane body of one op: computes the result and stores it (or its carry/compare bit). */
-function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row: 0 | 1 | -1 }, lo: boolean, co = 'co', ci_ = 'ci'): string {
+function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row: 0 | 1 | -1 }, lo: boolean, nm: Names<Helper>, co = 'co', ci_ = 'ci'): string {
   const CO = lo ? `${co}_lo` : `${co}_hi`;
   const ci = d.cin ? `const ci = (${lo ? `${ci_}_lo` : `${ci_}_hi`} >>> (l & 31)) & 1; ` : '';
   const setC = `if (c) ${CO} |= 1 << (l & 31);`;
   const { D, ws, row } = store;
   switch (d.kind) {
     case 'i32': {
-      const put = row < 0 ? `v[${D} + l] = r;` : `OU${row}[l] = r;`;
-      return `{ ${ci}let r = 0, c = false; ${d.body(ex)} ${put}${d.cout ? ' ' + setC : ''} }`;
+      const put = row < 0 ? `v[${D} + l] = r;` : `${nm.name(row === 0 ? 'OU0' : 'OU1')}[l] = r;`;
+      return `{ ${ci}let r = 0, c = false; ${d.body(ex, nm)} ${put}${d.cout ? ' ' + setC : ''} }`;
     }
     case 'i64':
-      return `{ ${ci}let r = 0, rh = 0, c = false; ${d.body(ex)} v[${D} + l] = r; v[${D + ws} + l] = rh;${d.cout ? ' ' + setC : ''} }`;
+      return `{ ${ci}let r = 0, rh = 0, c = false; ${d.body(ex, nm)} v[${D} + l] = r; v[${D + ws} + l] = rh;${d.cout ? ' ' + setC : ''} }`;
     case 'f32': {
       const r = row < 0 ? 0 : row;
+      const OF = nm.name(r === 0 ? 'OF0' : 'OF1');
+      const OU = nm.name(r === 0 ? 'OU0' : 'OU1');
       // As the reference: a remainder-free or infinite x is stored through Float32Array (one
       // rounding), any other goes through roundF32; a NaN stops the loop (the reference redoes it).
-      return `{ let x = 0, e = 0; ${d.body(ex)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) OF${r}[l] = x; else OU${r}[l] = roundF32(x, e, 0); }`;
-    }
-    case 'sel': {
-      const r = row < 0 ? 0 : row;
-      return `{ let r = 0; ${d.body(ex)} OU${r}[l] = r; }`;
+      // An ordered op (min/max) leaves a lane with a NaN source to the reference's NaN rule; its x is
+      // a source's value (exact, not NaN): stored as is.
+      if (d.ordered) {
+        const nan = ex.slice(0, d.srcs.length).map((x) => `${x.f} !== ${x.f}`).join(' || ');
+        return `{ if (${nan}) { nan = 1; break; } let x = 0; ${d.body(ex, nm)} ${OF}[l] = x; }`;
+      }
+      return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) ${OF}[l] = x; else ${OU}[l] = ${nm.name('roundF32')}(x, e, 0); }`;
     }
     case 'cmp':
-      return `{ let c = false; ${d.body(ex)} ${setC} }`;
+      return `{ let c = false; ${d.body(ex, nm)} ${setC} }`;
   }
 }
 
 /** Copy scratch rows to their destinations: one typed-array copy per row when EXEC is all ones. */
-function writeBack(ws: number, rows: readonly (readonly [number, 0 | 1])[]): string {
-  const set = rows.map(([D, k]) => `v.set(OW${k}_${ws}, ${D});`).join(' ');
-  const masked = loops(ws, () => rows.map(([D, k]) => `v[${D} + l] = OU${k}[l];`).join(' ')).replace(/^if \(full\) \{[\s\S]*?\n\} else \{\n/, '{\n');
-  return `if (full) { ${set} } else ${masked}`;
+function writeBack(ws: number, rows: readonly (readonly [number, 0 | 1])[], nm: Names<Helper>): string {
+  const set = rows.map(([D, k]) => `v.set(${nm.name(`OW${k}_${ws === 64 ? 64 : 32}`)}, ${D});`).join(' ');
+  const copy = rows.map(([D, k]) => `v[${D} + l] = ${nm.name(k === 0 ? 'OU0' : 'OU1')}[l];`).join(' ');
+  return `if (full) { ${set} } else {\n${maskedLoops(ws, () => copy)}\n}`;
 }
 
-const PARAMS = ['ref', 'roundF32', 'mulhiU32', 'popcnt', 'CV', 'CF', 'OU0', 'OF0', 'OU1', 'OF1', 'OW0_32', 'OW0_64', 'OW1_32', 'OW1_64'];
+const HELPERS: readonly Helper[] = ['roundF32', 'mulhiU32', 'popcnt', 'CV', 'CF', 'OU0', 'OF0', 'OU1', 'OF1', 'OW0_32', 'OW0_64', 'OW1_32', 'OW1_64'];
 const CV = new Uint32Array(1);
 const CF = new Float32Array(CV.buffer);
 const OU0 = new Uint32Array(64);
@@ -192,27 +201,38 @@ const OW0_64 = OU0.subarray(0, 64);
 const OW1_32 = OU1.subarray(0, 32);
 const OW1_64 = OU1.subarray(0, 64);
 
-function build(name: string, body: string, ref: Bound, lane?: LaneOp): Bound {
-  const factory = compile(PARAMS, `return function ${name}(w) {\n${body}\n};`);
-  const args = [ref.run, roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1, OW0_32, OW0_64, OW1_32, OW1_64];
-  const run = factory(...args) as (w: Wave) => void;
+const HELPER_VALUES: Readonly<Record<Helper, unknown>> = { roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1, OW0_32, OW0_64, OW1_32, OW1_64 };
+
+/** The handler of `code`: its free names are `ref` when it hands back, and the helpers `nm` recorded. */
+function build(name: string, code: Code, ref: Bound, nm: Names<Helper>, lane?: LaneOp): Bound {
+  const helpers = nm.pick(HELPERS);
+  const params = [...(handsBack(code) ? ['ref'] : []), ...helpers];
+  const args = [...(handsBack(code) ? [ref.run] : []), ...helpers.map((n) => HELPER_VALUES[n])];
   if (lane !== undefined) laneOps.add(lane);
-  // The handler's statements, for a basic block to inline (block.ts).
-  return { cls: ref.cls, run, inline: { run, body, params: PARAMS, args, ...(lane !== undefined ? { lane } : {}) } };
+  // The handler's code, for a basic block to inline (block.ts).
+  const g = generated(name, code, params, args, lane !== undefined ? { lane } : {});
+  return { cls: ref.cls, run: g.run, inline: g.inline };
 }
 
-function head(ws: number, float: boolean, fcmp: boolean): string[] {
-  const pre = ['const s = w.s, v = w.v, vf = w.vf;'];
+function head(ws: number, float: boolean, fcmp: boolean): (string | Code)[] {
+  const pre: (string | Code)[] = ['const s = w.s, v = w.v, vf = w.vf;'];
   // MODE: f32 round-to-nearest-even (bits 1:0 = 0), f32 denormals neither flushed in nor out (bits 5:4 = 3).
-  if (float) pre.push('if ((w.hw[1] & 0x33) !== 0x30) return ref(w);');
-  else if (fcmp) pre.push('if ((w.hw[1] & 0x10) === 0) return ref(w);');
+  if (float) pre.push(MODE_F32);
+  else if (fcmp) pre.push(handBackIf('(w.hw[1] & 0x10) === 0'));
   pre.push('const el = s[126];');
   pre.push(ws === 64 ? 'const eh = s[127]; const full = el === 4294967295 && eh === 4294967295;' : 'const eh = 0; const full = el === 4294967295;');
   pre.push('let co_lo = 0, co_hi = 0, nan = 0;');
   return pre;
 }
 
-const laneCount = (ws: number, times: number) => `w.laneOps += ${times === 1 ? '' : `${times} * `}(full ? ${ws} : popcnt(el)${ws === 64 ? ' + popcnt(eh)' : ''});`;
+const laneCount = (ws: number, times: number, nm: Names<Helper>) => {
+  const p = nm.name('popcnt');
+  return `w.laneOps += ${times === 1 ? '' : `${times} * `}(full ? ${ws} : ${p}(el)${ws === 64 ? ` + ${p}(eh)` : ''});`;
+};
+/** MODE: f32 round-to-nearest-even (bits 1:0 = 0), f32 denormals neither flushed in nor out (bits 5:4 = 3); else hand back. */
+const MODE_F32 = handBackIf('(w.hw[1] & 0x33) !== 0x30');
+/** A NaN result stopped the lane loop (`nan`): hand back before anything was written. */
+const NAN_BACK = handBackIf('nan !== 0');
 
 /** Write a lane mask (carry-out, compare) to scalar encoding m as swrite32/swrite64 would. */
 function maskWrite(m: number, ws: number, co = 'co'): string | undefined {
@@ -250,10 +270,11 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
     if (!s) return undefined;
     srcs.push(s);
   }
-  // 'f32' and 'sel' results go through a scratch row (a NaN stops the loop before any write).
-  const float = d.kind === 'f32' || d.kind === 'sel';
+  // 'f32' results go through a scratch row (a NaN stops the loop before any write).
+  const float = d.kind === 'f32';
+  const nm = new Names<Helper>();
   const pre = head(ws, float || d.fcvt === true, d.fcmp === true);
-  const ex = exprs(srcs, types, ws, '', pre);
+  const ex = exprs(srcs, types, ws, '', pre, nm);
   let D = 0;
   if (d.kind !== 'cmp') {
     const dw = d.kind === 'i64' ? 2 : 1;
@@ -286,16 +307,16 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
     cout = m;
   }
   const store = { D, ws, row: float ? (0 as const) : (-1 as const) };
-  const code = [...pre, loops(ws, (lo) => laneBody(d, ex, store, lo))];
-  if (float) code.push('if (nan !== 0) return ref(w);', writeBack(ws, [[D, 0]]));
-  code.push(laneCount(ws, 1), ...post);
+  const code = [...pre, loops(ws, (lo) => laneBody(d, ex, store, lo, nm))];
+  if (float) code.push(NAN_BACK, writeBack(ws, [[D, 0]], nm));
+  code.push(laneCount(ws, 1, nm), ...post);
   // Integer ops without MODE checks (nothing hands them back to the reference) and without an
   // EXEC write can share a lane loop with their neighbours (fuseLanes).
   const lane: LaneOp | undefined = float || d.fcvt === true || d.fcmp === true || cmpx ? undefined : {
     d, srcs, types, ws, D, cin, cout: cout === 124 ? null : cout,
     reads: srcs.flatMap((x) => (x.vgpr ? [] : x.sgprs ?? [])),
   };
-  return build('fast', code.join('\n'), ref, lane);
+  return build('fast', stmts(code), ref, nm, lane);
 }
 
 /**
@@ -316,6 +337,14 @@ interface LaneOp {
 
 const laneOps = new WeakSet<object>();
 
+/** A fused run's code: `n` ops in one lane loop; `params` its free names, bound to `args`. */
+export interface FusedRun {
+  readonly n: number;
+  readonly code: string;
+  readonly params: readonly string[];
+  readonly args: readonly unknown[];
+}
+
 /**
  * One lane loop for the longest prefix (at least two ops) of a straight run of integer VALU ops:
  * each lane runs every op in order, so an op reading a VGPR an earlier op wrote sees that lane's
@@ -327,7 +356,7 @@ const laneOps = new WeakSet<object>();
  * but the last writes it (v_cmpx_* is never a LaneOp; a mask to EXEC ends the run). `undefined`
  * when fewer than two ops fuse.
  */
-export function fuseLanes(lanes: readonly (object | undefined)[]): { readonly n: number; readonly body: string } | undefined {
+export function fuseLanes(lanes: readonly (object | undefined)[]): FusedRun | undefined {
   const run: LaneOp[] = [];
   // Per SGPR: the run index of the last op writing it as a mask (and the mask's width).
   const writer = new Map<number, number>();
@@ -351,7 +380,8 @@ export function fuseLanes(lanes: readonly (object | undefined)[]): { readonly n:
   }
   if (run.length < 2) return undefined;
   const ws = run[0]!.ws;
-  const pre = ['const s = w.s, v = w.v, vf = w.vf;', 'const el = s[126];',
+  const nm = new Names<Helper>();
+  const pre: string[] = ['const s = w.s, v = w.v, vf = w.vf;', 'const el = s[126];',
     ws === 64 ? 'const eh = s[127]; const full = el === 4294967295 && eh === 4294967295;' : 'const eh = 0; const full = el === 4294967295;'];
   const post: string[] = [];
   const exs: Ex[][] = [];
@@ -368,7 +398,7 @@ export function fuseLanes(lanes: readonly (object | undefined)[]): { readonly n:
   });
   run.forEach((op, i) => {
     pre.push(`let co${i}_lo = 0, co${i}_hi = 0;`);
-    exs.push(exprs(op.srcs, op.types, ws, `_${i}_`, pre));
+    exs.push(exprs(op.srcs, op.types, ws, `_${i}_`, pre, nm));
     let ci = `ci${i}`;
     if (op.d.cin) {
       const j = op.cin === null || op.cin === 124 ? undefined : lastWriter.get(op.cin);
@@ -384,8 +414,10 @@ export function fuseLanes(lanes: readonly (object | undefined)[]): { readonly n:
   });
   // Ops whose mask is never seen drop the carry-out (compares keep theirs: it is their result).
   const defOf = (op: LaneOp, i: number): Def => (op.d.cout && !seen[i] ? { ...op.d, cout: false } : op.d);
-  const body = loops(ws, (lo) => run.map((op, i) => laneBody(defOf(op, i), exs[i]!, { D: op.D, ws, row: -1 }, lo, `co${i}`, ciName[i]!)).join('\n'));
-  return { n: run.length, body: [...pre, body, laneCount(ws, run.length), ...post].join('\n') };
+  const body = loops(ws, (lo) => run.map((op, i) => laneBody(defOf(op, i), exs[i]!, { D: op.D, ws, row: -1 }, lo, nm, `co${i}`, ciName[i]!)).join('\n'));
+  const code = [...pre, body, laneCount(ws, run.length, nm), ...post].join('\n');
+  const params = nm.pick(HELPERS);
+  return { n: run.length, code, params, args: params.map((n) => HELPER_VALUES[n]) };
 }
 
 for (const [name, d] of defs) fastDefine(name, (inst, env, ref) => bindVop(d, inst, env, ref));
@@ -399,6 +431,7 @@ function bindVopd(inst: Instruction, env: ExecEnv, ref: Bound): Bound | undefine
   if (!info) return undefined;
   const f = inst.fields;
   const ws = env.waveSize;
+  const nm = new Names<Helper>();
   const pre = head(ws, false, false);
   let float = false;
   let cin = false;
@@ -426,18 +459,20 @@ function bindVopd(inst: Instruction, env: ExecEnv, ref: Bound): Bound | undefine
     }
     if (d.kind === 'f32') float = true;
     if (d.cin) cin = true;
-    halves.push({ d, ex: exprs(srcs, types, ws, tag, pre), D: vdst * ws });
+    halves.push({ d, ex: exprs(srcs, types, ws, tag, pre, nm), D: vdst * ws });
   }
-  if (float) pre.splice(1, 0, 'if ((w.hw[1] & 0x33) !== 0x30) return ref(w);');
+  if (float) pre.splice(1, 0, MODE_F32);
   if (cin) pre.push(`const ci_lo = s[106], ci_hi = ${ws === 64 ? 's[107]' : '0'};`);
   const [X, Y] = halves as [typeof halves[0], typeof halves[0]];
-  const code = [...pre, loops(ws, (lo) => laneBody(X.d, X.ex, { D: X.D, ws, row: 0 }, lo) + '\n' + laneBody(Y.d, Y.ex, { D: Y.D, ws, row: 1 }, lo))];
-  if (float) code.push('if (nan !== 0) return ref(w);');
-  code.push(writeBack(ws, [[X.D, 0], [Y.D, 1]]), laneCount(ws, 2));
-  return build('fastVopd', code.join('\n'), ref);
+  const code = [...pre, loops(ws, (lo) => laneBody(X.d, X.ex, { D: X.D, ws, row: 0 }, lo, nm) + '\n' + laneBody(Y.d, Y.ex, { D: Y.D, ws, row: 1 }, lo, nm))];
+  if (float) code.push(NAN_BACK);
+  code.push(writeBack(ws, [[X.D, 0], [Y.D, 1]], nm), laneCount(ws, 2, nm));
+  return build('fastVopd', stmts(code), ref, nm);
 }
 
-// The VOPD mnemonic is its X op's (v_dual_*); every v_dual_* name binds through bindVopd.
-const dualNames = new Set(['v_dual_fmac_f32', 'v_dual_fmaak_f32', 'v_dual_fmamk_f32', 'v_dual_mul_f32', 'v_dual_add_f32', 'v_dual_sub_f32', 'v_dual_subrev_f32',
-  'v_dual_mov_b32', 'v_dual_cndmask_b32', 'v_dual_add_nc_u32', 'v_dual_lshlrev_b32', 'v_dual_and_b32', 'v_dual_mul_dx9_zero_f32', 'v_dual_max_f32', 'v_dual_min_f32', 'v_dual_dot2acc_f32_f16']);
-fastDefine([...dualNames], (inst, env, ref) => (inst.encoding === 'VOPD' ? bindVopd(inst, env, ref) : undefined));
+// The VOPD mnemonic is its X op's (v_dual_*): the VOPD ops whose X half is described bind through
+// bindVopd (which also needs the Y half described).
+const dualNames = ['v_dual_fmac_f32', 'v_dual_fmaak_f32', 'v_dual_fmamk_f32', 'v_dual_mul_f32', 'v_dual_add_f32', 'v_dual_sub_f32', 'v_dual_subrev_f32',
+  'v_dual_mov_b32', 'v_dual_cndmask_b32', 'v_dual_add_nc_u32', 'v_dual_lshlrev_b32', 'v_dual_and_b32', 'v_dual_mul_dx9_zero_f32', 'v_dual_max_f32', 'v_dual_min_f32', 'v_dual_dot2acc_f32_f16']
+  .filter((n) => defs.has(n.replace(/^v_dual_/, 'v_')));
+fastDefine(dualNames, (inst, env, ref) => (inst.encoding === 'VOPD' ? bindVopd(inst, env, ref) : undefined));

@@ -8,6 +8,7 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import type { OperandSpace } from '../isa/operands.js';
 import type { Instruction } from '../isa/types.js';
 import type { Wave } from '../wave/wave.js';
+import type { Code } from './code.js';
 
 export interface ExecEnv {
   readonly space: OperandSpace;
@@ -108,16 +109,22 @@ export interface Bound {
 }
 
 /**
- * A generated handler's source: `body` is the statement list of `function (w) { body }` with
- * `params` free (bound to `args`). Its only returns are `return ref(w);`, which hand the
- * instruction to the reference handler before anything was written; `ref` is one of `params`.
+ * A generated handler's source (code.ts): `code` is the statement list of `function (w) { ... }`
+ * with explicit hand-back points (the standalone handler renders each as `return ref(w);`, which
+ * hands the instruction to the reference handler before anything was written), and no other
+ * return. `params` are exactly the free names the statements use, bound to `args`; `ref` is one of
+ * them when the code hands back.
  */
 export interface Inline {
   /** The handler this is the source of (a wrapper that replaces `run` invalidates the source). */
   readonly run: Run;
-  readonly body: string;
+  readonly code: Code;
   readonly params: readonly string[];
   readonly args: readonly unknown[];
+  /** The source's identity: its parameters and rendered text (blocks compiled from it are shared by it). */
+  readonly key: string;
+  /** The handler moves the PC (a branch): a block inlines it only as its last op. */
+  readonly movesPc?: boolean;
   /**
    * An integer VALU op's structured form (fast-valu.ts `LaneOp`): a basic block runs a straight run
    * of such ops in one lane loop (fast-valu.ts `fuseLanes`).

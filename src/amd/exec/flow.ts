@@ -9,6 +9,7 @@ import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import type { Wave } from '../wave/wave.js';
 import { HI, sread64, swrite32, swrite64 } from './operands.js';
 import { once, sdefine as define } from './salu.js';
+import { BRANCH_OPS } from './salu-ops.js';
 import { realtime } from './hwreg.js';
 import { enterTrap, raiseException, trapEnabled, TRAPSTS } from './trap.js';
 import { messageSinks, sendToSink } from './msg.js';
@@ -58,14 +59,11 @@ function branch(name: string, taken: (w: Wave) => boolean): void {
     return { cls: 'branch', run: (w) => void (taken(w) && (w.pc += off)) };
   });
 }
-const vccz = (w: Wave) => w.s[SREG.VCC_LO] === 0 && (w.waveSize === 32 || w.s[SREG.VCC_HI] === 0);
-branch('s_branch', () => true);
-branch('s_cbranch_scc0', (w) => w.scc === 0);
-branch('s_cbranch_scc1', (w) => w.scc === 1);
-branch('s_cbranch_vccz', vccz);
-branch('s_cbranch_vccnz', (w) => !vccz(w));
-branch('s_cbranch_execz', (w) => w.execZero());
-branch('s_cbranch_execnz', (w) => !w.execZero());
+// The conditions of salu-ops.ts (the description the fast tier inlines too), compiled per wave size.
+for (const [name, cond] of BRANCH_OPS) {
+  const [t32, t64] = [32, 64].map((ws) => new Function('w', `return ${cond(ws)};`) as (w: Wave) => boolean) as [(w: Wave) => boolean, (w: Wave) => boolean];
+  branch(name, (w) => (w.waveSize === 64 ? t64(w) : t32(w)));
+}
 // Conditional debug branches: STATUS.COND_DBG_USER / COND_DBG_SYS (set only by a debugger).
 const dbgUser = (w: Wave) => (w.hw[HWREG.STATUS]! & STATUS.COND_DBG_USER) !== 0;
 const dbgSys = (w: Wave) => (w.hw[HWREG.STATUS]! & STATUS.COND_DBG_SYS) !== 0;

@@ -13,6 +13,7 @@ import { define, type Binder, type Finding } from '../engine/registry.js';
 import { HI, sread32, sread64, swrite32, swrite64 } from './operands.js';
 import { HWREGS, hwregField } from './hwreg.js';
 import { popsAttached, popsSetreg } from './pops-exec.js';
+import { SALU_OPS, SAVEEXEC_OPS, type SaluHelpers, type SaluOp } from './salu-ops.js';
 
 /** Operand description of a generated scalar opcode-table entry (`inst.info`). */
 interface ScalarInfo {
@@ -148,80 +149,55 @@ export function sop1x64(names: string | string[], fn: (lo: number, hi: number, w
   });
 }
 
-/** SOPC compare of two 32-bit operands: SCC = fn(a, b). */
-export function sopc(names: string | string[], fn: (a: number, b: number) => boolean): void {
-  sdefine(names, (inst) => {
-    const A = sread32(f(inst, 'ssrc0'), inst.literal);
-    const B = sread32(f(inst, 'ssrc1'), inst.literal);
-    return { cls: 'salu', run: (w) => void (w.scc = fn(A(w), B(w)) ? 1 : 0) };
-  });
-}
-
 const nz = (x: number) => ((x >>> 0) !== 0 ? 1 : 0);
 const nz64 = (lo: number, hi: number) => ((lo >>> 0) !== 0 || (hi >>> 0) !== 0 ? 1 : 0);
 
-// ---- SOP2 32-bit
-sop2('s_add_u32', (a, b) => {
-  const r = a + b;
-  SCC = r > 0xffffffff ? 1 : 0;
-  return r;
-});
-sop2('s_sub_u32', (a, b) => {
-  SCC = b > a ? 1 : 0;
-  return a - b;
-});
-sop2('s_addc_u32', (a, b, w) => {
-  const r = a + b + w.scc;
-  SCC = r > 0xffffffff ? 1 : 0;
-  return r;
-});
-sop2('s_subb_u32', (a, b, w) => {
-  SCC = b + w.scc > a ? 1 : 0;
-  return a - b - w.scc;
-});
-sop2('s_add_i32', (a, b) => {
-  const r = (a | 0) + (b | 0);
-  SCC = r > 0x7fffffff || r < -0x80000000 ? 1 : 0;
-  return r;
-});
-sop2('s_sub_i32', (a, b) => {
-  const r = (a | 0) - (b | 0);
-  SCC = r > 0x7fffffff || r < -0x80000000 ? 1 : 0;
-  return r;
-});
-sop2('s_min_i32', (a, b) => ((SCC = (a | 0) < (b | 0) ? 1 : 0), SCC ? a : b));
-sop2('s_min_u32', (a, b) => ((SCC = a < b ? 1 : 0), SCC ? a : b));
-sop2('s_max_i32', (a, b) => ((SCC = (a | 0) > (b | 0) ? 1 : 0), SCC ? a : b));
-sop2('s_max_u32', (a, b) => ((SCC = a > b ? 1 : 0), SCC ? a : b));
-sop2('s_and_b32', (a, b) => ((SCC = nz(a & b)), a & b));
-sop2('s_or_b32', (a, b) => ((SCC = nz(a | b)), a | b));
-sop2('s_xor_b32', (a, b) => ((SCC = nz(a ^ b)), a ^ b));
-sop2('s_nand_b32', (a, b) => ((SCC = nz(~(a & b))), ~(a & b)));
-sop2('s_nor_b32', (a, b) => ((SCC = nz(~(a | b))), ~(a | b)));
-sop2('s_xnor_b32', (a, b) => ((SCC = nz(~(a ^ b))), ~(a ^ b)));
-sop2('s_and_not1_b32', (a, b) => ((SCC = nz(a & ~b)), a & ~b));
-sop2('s_or_not1_b32', (a, b) => ((SCC = nz(a | ~b)), a | ~b));
-sop2('s_lshl_b32', (a, b) => ((SCC = nz(a << (b & 31))), a << (b & 31)));
-sop2('s_lshr_b32', (a, b) => ((SCC = nz(a >>> (b & 31))), a >>> (b & 31)));
-sop2('s_ashr_i32', (a, b) => ((SCC = nz(a >> (b & 31))), a >> (b & 31)));
-for (const n of [1, 2, 3, 4]) {
-  sop2(`s_lshl${n}_add_u32`, (a, b) => {
-    const r = (a << n >>> 0) + b;
-    SCC = r > 0xffffffff || a >>> (32 - n) !== 0 ? 1 : 0;
-    return r;
+/**
+ * The ops of salu-ops.ts (the description the fast tier inlines too), each compiled once at load
+ * into `fn(a, ah, b, bh, w)`: returns `r`, leaves `rh` in RES[0] and `c` in RES[1].
+ */
+const RES = new Uint32Array(2);
+const SALU_HELPERS: SaluHelpers = { mulhiU32: 'mulhiU32' };
+function saluFn(name: string, op: SaluOp): (a: number, ah: number, b: number, bh: number, w: Wave) => number {
+  const src = `return function ${name}(a, ah, b, bh, w) { let r = 0, rh = 0, c = false; ${op.body(SALU_HELPERS)} RES[0] = rh; RES[1] = c ? 1 : 0; return r; };`;
+  return new Function('mulhiU32', 'RES', src)(mulhiU32, RES) as (a: number, ah: number, b: number, bh: number, w: Wave) => number;
+}
+for (const [name, op] of SALU_OPS) {
+  const fn = saluFn(name, op);
+  sdefine(name, (inst) => {
+    const A = op.a64 ? sread64(f(inst, 'ssrc0'), inst.literal) : sread32(f(inst, 'ssrc0'), inst.literal);
+    const B = op.form === 'sop1' ? null : op.b64 ? sread64(f(inst, 'ssrc1'), inst.literal) : sread32(f(inst, 'ssrc1'), inst.literal);
+    const d = f(inst, 'sdst');
+    const { a64, b64, d64, scc } = op;
+    if (op.form === 'sopc') {
+      return {
+        cls: 'salu',
+        run: (w) => {
+          const a = A(w);
+          const ah = a64 ? HI[0]! : 0;
+          const b = B!(w);
+          fn(a, ah, b, b64 ? HI[0]! : 0, w);
+          w.scc = RES[1]!;
+        },
+      };
+    }
+    return {
+      cls: 'salu',
+      run: (w) => {
+        const a = A(w);
+        const ah = a64 ? HI[0]! : 0;
+        const b = B === null ? 0 : B(w);
+        const r = fn(a, ah, b, b64 ? HI[0]! : 0, w);
+        const ok = d64 ? swrite64(w, d, r >>> 0, RES[0]!) : swrite32(w, d, r >>> 0);
+        if (ok && scc) w.scc = RES[1]!;
+      },
+    };
   });
 }
-sop2('s_mul_i32', (a, b) => Math.imul(a, b));
-sop2('s_mul_hi_u32', (a, b) => mulhiU32(a, b));
+
+// ---- SOP2 32-bit (the rest)
 sop2('s_mul_hi_i32', (a, b) => mulhiI32(a, b));
 sop2('s_bfm_b32', (a, b) => ((1 << (a & 31)) - 1) << (b & 31));
-sop2('s_bfe_u32', (a, b) => {
-  const off = b & 31;
-  const w = (b >>> 16) & 0x7f;
-  const r = w === 0 ? 0 : w >= 32 ? a >>> off : (a >>> off) & ((1 << w) - 1) >>> 0;
-  SCC = nz(r);
-  return r;
-});
 sop2('s_bfe_i32', (a, b) => {
   const off = b & 31;
   const w = (b >>> 16) & 0x7f;
@@ -229,7 +205,6 @@ sop2('s_bfe_i32', (a, b) => {
   SCC = nz(r);
   return r;
 });
-sop2('s_cselect_b32', (a, b, w) => (w.scc ? a : b));
 sop2('s_absdiff_i32', (a, b) => {
   const d = ((a | 0) - (b | 0)) | 0; // 32-bit wrap, then the absolute value of that
   const r = d < 0 ? -d | 0 : d;
@@ -242,51 +217,13 @@ sop2('s_pack_hh_b32_b16', (a, b) => (a >>> 16) | (b & 0xffff0000));
 sop2('s_pack_hl_b32_b16', (a, b) => (a >>> 16) | (b << 16));
 
 // ---- SOP2 64-bit
-sop2x64('s_and_b64', (al, ah, bl, bh) => ((RHI = ah & bh), (SCC = nz64(al & bl, RHI)), al & bl));
-sop2x64('s_or_b64', (al, ah, bl, bh) => ((RHI = ah | bh), (SCC = nz64(al | bl, RHI)), al | bl));
-sop2x64('s_xor_b64', (al, ah, bl, bh) => ((RHI = ah ^ bh), (SCC = nz64(al ^ bl, RHI)), al ^ bl));
-sop2x64('s_nand_b64', (al, ah, bl, bh) => ((RHI = ~(ah & bh)), (SCC = nz64(~(al & bl), RHI)), ~(al & bl)));
-sop2x64('s_nor_b64', (al, ah, bl, bh) => ((RHI = ~(ah | bh)), (SCC = nz64(~(al | bl), RHI)), ~(al | bl)));
-sop2x64('s_xnor_b64', (al, ah, bl, bh) => ((RHI = ~(ah ^ bh)), (SCC = nz64(~(al ^ bl), RHI)), ~(al ^ bl)));
-sop2x64('s_and_not1_b64', (al, ah, bl, bh) => ((RHI = ah & ~bh), (SCC = nz64(al & ~bl, RHI)), al & ~bl));
-sop2x64('s_or_not1_b64', (al, ah, bl, bh) => ((RHI = ah | ~bh), (SCC = nz64(al | ~bl, RHI)), al | ~bl));
-sop2x64('s_cselect_b64', (al, ah, bl, bh, w) => ((RHI = w.scc ? ah : bh), w.scc ? al : bl));
-sop2x64('s_lshl_b64', (al, ah, b) => {
-  const s = b & 63;
-  let lo: number;
-  if (s === 0) (lo = al), (RHI = ah);
-  else if (s < 32) (lo = al << s), (RHI = (ah << s) | (al >>> (32 - s)));
-  else (lo = 0), (RHI = al << (s - 32));
-  SCC = nz64(lo, RHI);
-  return lo;
-}, true);
-sop2x64('s_lshr_b64', (al, ah, b) => {
-  const s = b & 63;
-  let lo: number;
-  if (s === 0) (lo = al), (RHI = ah);
-  else if (s < 32) (lo = (al >>> s) | (ah << (32 - s))), (RHI = ah >>> s);
-  else (lo = ah >>> (s - 32)), (RHI = 0);
-  SCC = nz64(lo, RHI);
-  return lo;
-}, true);
-sop2x64('s_ashr_i64', (al, ah, b) => {
-  const s = b & 63;
-  let lo: number;
-  if (s === 0) (lo = al), (RHI = ah);
-  else if (s < 32) (lo = (al >>> s) | (ah << (32 - s))), (RHI = ah >> s);
-  else (lo = ah >> (s - 32)), (RHI = ah >> 31);
-  SCC = nz64(lo, RHI);
-  return lo;
-}, true);
 
 // ---- SOP1
-sop1('s_mov_b32', (a) => a);
 sdefine('s_cmov_b32', (inst) => {
   const A = sread32(f(inst, 'ssrc0'), inst.literal);
   const d = f(inst, 'sdst');
   return { cls: 'salu', run: (w) => void (w.scc && swrite32(w, d, A(w) >>> 0)) };
 });
-sop1('s_not_b32', (a) => ((SCC = nz(~a)), ~a));
 sop1('s_brev_b32', (a) => brev32(a));
 sop1('s_ctz_i32_b32', (a) => (a === 0 ? -1 : 31 - Math.clz32(a & -a)));
 // GFX9/GFX10 S_FF0_I32_B32/B64: the position of the first zero bit from the LSB, -1 when none.
@@ -301,13 +238,11 @@ sop1('s_abs_i32', (a) => {
   SCC = nz(r);
   return r;
 });
-sop1x64('s_mov_b64', (lo, hi) => ((RHI = hi), lo));
 sdefine('s_cmov_b64', (inst) => {
   const A = sread64(f(inst, 'ssrc0'), inst.literal);
   const d = f(inst, 'sdst');
   return { cls: 'salu', run: (w) => void (w.scc && swrite64(w, d, A(w) >>> 0, HI[0]! >>> 0)) };
 });
-sop1x64('s_not_b64', (lo, hi) => ((RHI = ~hi), (SCC = nz64(~lo, ~hi)), ~lo));
 sop1x64('s_ctz_i32_b64', (lo, hi) => (lo !== 0 ? 31 - Math.clz32(lo & -lo) : hi !== 0 ? 63 - Math.clz32(hi & -hi) : -1), true);
 sop1x64('s_ff0_i32_b64', (lo, hi) => { const zl = ~lo, zh = ~hi; return zl !== 0 ? 31 - Math.clz32(zl & -zl) : zh !== 0 ? 63 - Math.clz32(zh & -zh) : -1; }, true);
 sop1x64('s_bcnt1_i32_b64', (lo, hi) => {
@@ -353,32 +288,9 @@ function saveexec(name: string, op: (s: number, e: number) => number): void {
     };
   });
 }
-saveexec('and', (s, e) => s & e);
-saveexec('or', (s, e) => s | e);
-saveexec('xor', (s, e) => s ^ e);
-saveexec('nand', (s, e) => ~(s & e));
-saveexec('nor', (s, e) => ~(s | e));
-saveexec('xnor', (s, e) => ~(s ^ e));
-saveexec('and_not0', (s, e) => ~s & e);
-saveexec('or_not0', (s, e) => ~s | e);
-saveexec('and_not1', (s, e) => s & ~e);
-saveexec('or_not1', (s, e) => s | ~e);
+for (const [name, expr] of SAVEEXEC_OPS) saveexec(name, new Function('s', 'e', `return ${expr('s', 'e')};`) as (s: number, e: number) => number);
 
 // ---- SOPC
-sopc('s_cmp_eq_u32', (a, b) => a === b);
-sopc('s_cmp_lg_u32', (a, b) => a !== b);
-sopc('s_cmp_gt_u32', (a, b) => a > b);
-sopc('s_cmp_ge_u32', (a, b) => a >= b);
-sopc('s_cmp_lt_u32', (a, b) => a < b);
-sopc('s_cmp_le_u32', (a, b) => a <= b);
-sopc('s_cmp_eq_i32', (a, b) => a === b);
-sopc('s_cmp_lg_i32', (a, b) => a !== b);
-sopc('s_cmp_gt_i32', (a, b) => (a | 0) > (b | 0));
-sopc('s_cmp_ge_i32', (a, b) => (a | 0) >= (b | 0));
-sopc('s_cmp_lt_i32', (a, b) => (a | 0) < (b | 0));
-sopc('s_cmp_le_i32', (a, b) => (a | 0) <= (b | 0));
-sopc('s_bitcmp0_b32', (a, b) => ((a >>> (b & 31)) & 1) === 0);
-sopc('s_bitcmp1_b32', (a, b) => ((a >>> (b & 31)) & 1) === 1);
 sdefine(['s_cmp_eq_u64', 's_cmp_lg_u64'], (inst) => {
   const A = sread64(f(inst, 'ssrc0'), inst.literal);
   const B = sread64(f(inst, 'ssrc1'), inst.literal);

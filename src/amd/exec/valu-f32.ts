@@ -25,6 +25,12 @@ export interface F32Op {
   readonly accum?: boolean;
   /** The literal is a source: 'mk' D = S0 * K + S1, 'ak' D = S0 * S1 + K. */
   readonly remap?: 'mk' | 'ak';
+  /**
+   * The body is defined for ordered sources only and selects one of them (x is a source's value,
+   * e 0; no output flush): a lane with a NaN source takes its tier's NaN rule instead (the
+   * reference: IEEE_MODE min/max in valu-float.ts; the fast tier hands the instruction back).
+   */
+  readonly ordered?: boolean;
   readonly body: (s: readonly F32SrcExpr[]) => string;
 }
 
@@ -44,6 +50,9 @@ def('v_fma_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', body: fma });
 def('v_fmac_f32', { srcs: ['f32', 'f32'], kind: 'f32', accum: true, body: fma });
 def('v_fmamk_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'mk', body: fma });
 def('v_fmaak_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'ak', body: fma });
+// ---- min/max of ordered sources: -0 < +0, equal values give S0 (the ISA's IEEE min/max)
+def('v_max_f32', { srcs: ['f32', 'f32'], kind: 'f32', ordered: true, body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; x = p > q ? p : p < q ? q : p === 0 && 1 / p < 0 ? q : p; }` });
+def('v_min_f32', { srcs: ['f32', 'f32'], kind: 'f32', ordered: true, body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; x = p < q ? p : p > q ? q : p === 0 && 1 / p > 0 ? q : p; }` });
 // ---- conversions: integer -> f32 rounds once; f32 -> integer truncates and saturates, NaN -> 0
 def('v_cvt_f32_u32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u};` });
 def('v_cvt_f32_i32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u} | 0;` });

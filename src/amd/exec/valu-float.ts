@@ -5,7 +5,8 @@
  * Per-op definitions follow the RDNA3 ISA pseudocode; the wrapper (valu.ts) does rounding,
  * denormal flushing, omod/clamp and NaN propagation.
  */
-import { R, RH, fop, vop, fin, T0, T1, T2, TH0, TH1, TH2, TF0, TF1, TF2, ERR, MODE, h, d64, rawF32, rawF64, cinBit, setCout, type Shape } from './valu.js';
+import { F32_OPS } from './valu-f32.js';
+import { R, RH, fop, vop, fin, f32LaneFn, T0, T1, T2, TH0, TH1, TH2, TF0, TF1, TF2, ERR, MODE, h, d64, rawF32, rawF64, cinBit, setCout, type Shape } from './valu.js';
 import { EXACT, f16, f16bits, f32, f32bits, f64bits, f64hi, fma64, twoProd, twoSum, bf16, bf16bits, roundF16, roundF32, nextAfter64, fmaScaled } from '../../core/float.js';
 import type { ValuOperands } from './valu-core.js';
 
@@ -151,12 +152,14 @@ function max32(l: number, a: number, b: number, ab: number, bb: number): number 
   return minmax(a, b, false, false, true);
 }
 const NOOUT = { noFlushOut: true } as const;
-fop('v_max_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, max32(l, TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
-}, NOOUT);
-fop('v_min_f32', F32x2, (n) => {
-  for (let l = 0; l < n; l++) fin(l, min32(l, TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
-}, NOOUT);
+// v_max/min_f32: ordered sources by their description (valu-f32.ts, which the fast tier inlines
+// too); a lane with a NaN source by the IEEE_MODE rule here. The result is a source's value: no
+// output flush.
+for (const [name, max] of [['v_max_f32', true], ['v_min_f32', false]] as const) {
+  const op = F32_OPS.get(name)!;
+  const nanRule = max ? (l: number) => fin(l, max32(l, TF0[l]!, TF1[l]!, T0[l]!, T1[l]!)) : (l: number) => fin(l, min32(l, TF0[l]!, TF1[l]!, T0[l]!, T1[l]!));
+  fop(name, { srcs: op.srcs, dst: 'f32' }, f32LaneFn(name, op, nanRule), NOOUT);
+}
 fop('v_max_f64', F64x2, (n) => {
   for (let l = 0; l < n; l++) fin(l, minmax(d64(0, l), d64(1, l), isSnan64(T0[l]!, TH0[l]!), isSnan64(T1[l]!, TH1[l]!), true));
 }, NOOUT);

@@ -7,8 +7,8 @@
  * `body(s)` is the JavaScript statement text that computes one lane: `s[k].u` is source k's low
  * dword (a uint32), `s[k].h` its high dword (64-bit sources). The statements assign `r` (the result,
  * or its low dword; any integer, stored modulo 2^32), `rh` (the high dword of a 64-bit result) and
- * `c` (the carry-out bit, ops with `cout`); `ci` is the lane's carry-in bit (ops with `cin`). Free
- * names besides those: `mulhiU32`, `popcnt` (salu.ts), `Math`. Semantics are the RDNA3 ISA guide's
+ * `c` (the carry-out bit, ops with `cout`); `ci` is the lane's carry-in bit (ops with `cin`). The
+ * helpers `h.mulhiU32`, `h.popcnt` name the functions of salu.ts (each tier binds them); `Math`. Semantics are the RDNA3 ISA guide's
  * (the same formulas as the SALU ones where they share a name).
  */
 
@@ -18,6 +18,12 @@ export type IntSrc = 'b32' | 'b64';
 export interface IntSrcExpr {
   readonly u: string;
   readonly h: string;
+}
+
+/** The helpers a body may call, as names (a tier records which ones an op uses). */
+export interface IntHelpers {
+  readonly mulhiU32: string;
+  readonly popcnt: string;
 }
 
 export interface IntOp {
@@ -30,13 +36,13 @@ export interface IntOp {
   readonly cout?: boolean;
   /** VOP3 clamp saturates the 32-bit unsigned result (the add/sub family); other ops ignore clamp. */
   readonly clampU32?: boolean;
-  readonly body: (s: readonly IntSrcExpr[]) => string;
+  readonly body: (s: readonly IntSrcExpr[], h: IntHelpers) => string;
 }
 
 const ops: [string, IntOp][] = [];
 const def = (name: string, op: IntOp): void => void ops.push([name, op]);
 const i1 = (name: string, f: (a: string) => string, o: Partial<IntOp> = {}) => def(name, { srcs: ['b32'], kind: 'i32', body: ([a]) => `r = ${f(a!.u)};`, ...o });
-const i2 = (name: string, f: (a: string, b: string) => string, o: Partial<IntOp> = {}) => def(name, { srcs: ['b32', 'b32'], kind: 'i32', body: ([a, b]) => `r = ${f(a!.u, b!.u)};`, ...o });
+const i2 = (name: string, f: (a: string, b: string, h: IntHelpers) => string, o: Partial<IntOp> = {}) => def(name, { srcs: ['b32', 'b32'], kind: 'i32', body: ([a, b], h) => `r = ${f(a!.u, b!.u, h)};`, ...o });
 const i3 = (name: string, f: (a: string, b: string, c: string) => string) => def(name, { srcs: ['b32', 'b32', 'b32'], kind: 'i32', body: ([a, b, c]) => `r = ${f(a!.u, b!.u, c!.u)};` });
 
 // ---- moves and bit ops
@@ -54,14 +60,14 @@ i2('v_lshlrev_b32', (a, b) => `${b} << (${a} & 31)`);
 i2('v_lshrrev_b32', (a, b) => `${b} >>> (${a} & 31)`);
 i2('v_ashrrev_i32', (a, b) => `(${b} | 0) >> (${a} & 31)`);
 i2('v_mul_lo_u32', (a, b) => `Math.imul(${a}, ${b})`);
-i2('v_mul_hi_u32', (a, b) => `mulhiU32(${a}, ${b})`);
+i2('v_mul_hi_u32', (a, b, h) => `${h.mulhiU32}(${a}, ${b})`);
 i2('v_mul_u32_u24', (a, b) => `Math.imul(${a} & 0xffffff, ${b} & 0xffffff)`);
 i2('v_mul_i32_i24', (a, b) => `Math.imul((${a} << 8) >> 8, (${b} << 8) >> 8)`);
 i2('v_min_u32', (a, b) => `Math.min(${a}, ${b})`);
 i2('v_max_u32', (a, b) => `Math.max(${a}, ${b})`);
 i2('v_min_i32', (a, b) => `Math.min(${a} | 0, ${b} | 0)`);
 i2('v_max_i32', (a, b) => `Math.max(${a} | 0, ${b} | 0)`);
-i2('v_bcnt_u32_b32', (a, b) => `popcnt(${a}) + ${b}`);
+i2('v_bcnt_u32_b32', (a, b, h) => `${h.popcnt}(${a}) + ${b}`);
 i3('v_add3_u32', (a, b, c) => `${a} + ${b} + ${c}`);
 i3('v_or3_b32', (a, b, c) => `${a} | ${b} | ${c}`);
 i3('v_xor3_b32', (a, b, c) => `${a} ^ ${b} ^ ${c}`);
@@ -103,9 +109,9 @@ def('v_ashrrev_i64', {
 /** {carry, D.u64} = S0.u32 * S1.u32 + S2.u64 (65-bit). */
 def('v_mad_u64_u32', {
   srcs: ['b32', 'b32', 'b64'], kind: 'i64', cout: true,
-  body: ([a, b, c]) => `{ const p = ${a!.u}, q = ${b!.u};
+  body: ([a, b, c], h) => `{ const p = ${a!.u}, q = ${b!.u};
     const lo = (Math.imul(p, q) >>> 0) + ${c!.u};
-    const hi = mulhiU32(p, q) + ${c!.h} + (lo > 0xffffffff ? 1 : 0);
+    const hi = ${h.mulhiU32}(p, q) + ${c!.h} + (lo > 0xffffffff ? 1 : 0);
     r = lo; rh = hi; c = hi > 0xffffffff; }`,
 });
 

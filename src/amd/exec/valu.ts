@@ -28,7 +28,7 @@ import {
   T, TH, TF, R, RH, RF, bindSrc, gather, dppWriteMask, valuOperands, is16, sgprPairAlign, type OpType, type Src, type ValuOperands,
 } from './valu-core.js';
 import { mulhiU32, mulhiI32, popcnt, brev32, once } from './salu.js';
-import { INT_OPS, type IntOp, type IntSrcExpr } from './valu-int.js';
+import { INT_OPS, type IntHelpers, type IntOp, type IntSrcExpr } from './valu-int.js';
 import { F32_OPS, type F32Op, type F32SrcExpr } from './valu-f32.js';
 import { f16, f32bits, f64, f64bits, f64hi, roundF16, roundF32, roundF64, flushF16, flushF32, isDenormF64 } from '../../core/float.js';
 
@@ -527,10 +527,11 @@ const s16 = (x: number) => (x << 16) >> 16;
  */
 const INT_PARAMS = ['R', 'RH', 'T0', 'T1', 'T2', 'TH0', 'TH1', 'TH2', 'cinBit', 'setCout', 'satU32', 'mulhiU32', 'popcnt'];
 const INT_SRC: readonly IntSrcExpr[] = [0, 1, 2].map((k) => ({ u: `T${k}[l]`, h: `TH${k}[l]` }));
+const INT_HELPERS: IntHelpers = { mulhiU32: 'mulhiU32', popcnt: 'popcnt' };
 function intLaneFn(name: string, op: IntOp): LaneFn {
   const lane = [
     op.cin ? 'const ci = cinBit(l);' : '',
-    `let r = 0, rh = 0, c = false; ${op.body(INT_SRC)}`,
+    `let r = 0, rh = 0, c = false; ${op.body(INT_SRC, INT_HELPERS)}`,
     op.clampU32 ? 'R[l] = satU32(r);' : 'R[l] = r;',
     op.kind === 'i64' ? 'RH[l] = rh;' : '',
     op.cout ? 'setCout(l, c ? 1 : 0);' : '',
@@ -545,14 +546,19 @@ for (const [name, op] of INT_OPS) {
  * The f32 ops of valu-f32.ts (the description the fast tier inlines too), compiled the same way:
  * 'f32' ops record `x` and its remainder `e` as `fin` does, 'i32' ops write `r` to R.
  */
-const F32_PARAMS = ['R', 'RD', 'RE', 'RO', 'RW', 'T0', 'T1', 'T2', 'TF0', 'TF1', 'TF2'];
+const F32_PARAMS = ['R', 'RD', 'RE', 'RO', 'RW', 'T0', 'T1', 'T2', 'TF0', 'TF1', 'TF2', 'unordered'];
 const F32_SRC: readonly F32SrcExpr[] = [0, 1, 2].map((k) => ({ u: `T${k}[l]`, f: `TF${k}[l]` }));
-function f32LaneFn(name: string, op: F32Op): LaneFn {
-  const lane = op.kind === 'f32'
+/**
+ * An 'ordered' op's lanes with a NaN source call `unordered(l)` (its NaN rule, which records the
+ * lane's result with `fin`) instead of the body.
+ */
+export function f32LaneFn(name: string, op: F32Op, unordered?: (l: number) => void): LaneFn {
+  const nan = op.srcs.map((_, k) => `TF${k}[l] !== TF${k}[l]`).join(' || ');
+  const lane = (op.ordered ? `if (${nan}) { unordered(l); continue; } ` : '') + (op.kind === 'f32'
     ? `let x = 0, e = 0; ${op.body(F32_SRC)} RD[l] = x; RE[l] = e; RO[l] = 0; RW[l] = 0;`
-    : `let r = 0; ${op.body(F32_SRC)} R[l] = r;`;
+    : `let r = 0; ${op.body(F32_SRC)} R[l] = r;`);
   const src = `return function ${name}(n) {\nfor (let l = 0; l < n; l++) { ${lane} }\n};`;
-  return new Function(...F32_PARAMS, src)(R, RD, RE, RO, RW, T0, T1, T2, TF0, TF1, TF2) as LaneFn;
+  return new Function(...F32_PARAMS, src)(R, RD, RE, RO, RW, T0, T1, T2, TF0, TF1, TF2, unordered) as LaneFn;
 }
 const REMAP = {
   /** D = S0 * K + S1 (K the literal). */
@@ -561,6 +567,8 @@ const REMAP = {
   ak: (o: ValuOperands): ValuOperands => ({ ...o, src: [o.src[0]!, o.src[1]!, 255] }),
 };
 for (const [name, op] of F32_OPS) {
+  // Ordered ops (min/max) need their NaN rule: valu-float.ts defines them.
+  if (op.ordered) continue;
   const o: VopOptions = { ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: REMAP[op.remap] } : {}) };
   if (op.kind === 'f32') fop(name, { srcs: op.srcs, dst: 'f32' }, f32LaneFn(name, op), o);
   else vop(name, { srcs: op.srcs, dst: 'b32' }, f32LaneFn(name, op), o);

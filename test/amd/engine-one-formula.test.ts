@@ -1,0 +1,67 @@
+// One formula per op: every op the fast tier accelerates takes its result from the description the
+// reference interpreter compiles too (exec/valu-int.ts, valu-f32.ts, valu-cmp-ops.ts, salu-ops.ts),
+// so a fast binder registered for an op without one (a second copy of its formula) fails here. And
+// the generated handlers keep the structured-code contract block.ts relies on (engine/code.ts):
+// hand-backs only at explicit points, every free name declared.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assemble, decodeAt } from '../../src/amd/isa/target.js';
+import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
+import { bindInstruction } from '../../src/amd/engine/bind.js';
+import { fastImplemented, isFast } from '../../src/amd/engine/fast-registry.js';
+import { implemented } from '../../src/amd/engine/registry.js';
+import { handsBack, renderHandler } from '../../src/amd/engine/code.js';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/engine/env.js';
+import { INT_OPS } from '../../src/amd/exec/valu-int.js';
+import { F32_OPS } from '../../src/amd/exec/valu-f32.js';
+import { CMP_OPS } from '../../src/amd/exec/valu-cmp-ops.js';
+import { BRANCH_OPS, SALU_OPS, SAVEEXEC_OPS } from '../../src/amd/exec/salu-ops.js';
+import { CODE_VA } from './exec-harness.js';
+
+function described(): Set<string> {
+  const d = new Set<string>([...INT_OPS.keys(), ...F32_OPS.keys(), ...SALU_OPS.keys(), ...BRANCH_OPS.keys()]);
+  for (const n of CMP_OPS.keys()) d.add(n).add(n.replace(/^v_cmp_/, 'v_cmpx_'));
+  for (const n of SAVEEXEC_OPS.keys()) d.add(`s_${n}_saveexec_b32`).add(`s_${n}_saveexec_b64`);
+  return d;
+}
+
+test('one formula: every op with a fast binder is described once, for both tiers', () => {
+  const d = described();
+  // A VOPD op (v_dual_*) is its two halves, each a described VALU op.
+  const stray = fastImplemented().filter((n) => !d.has(n) && !(n.startsWith('v_dual_') && d.has(n.replace(/^v_dual_/, 'v_'))));
+  assert.deepEqual(stray, [], 'fast binders without a description (a second formula)');
+  // The reference interpreter binds every described op (it compiles the same description).
+  const ref = new Set(implemented());
+  assert.deepEqual([...d].filter((n) => !ref.has(n)), [], 'described ops the interpreter does not bind');
+  assert.ok(fastImplemented().length > 200);
+});
+
+const LINES = [
+  'v_add_f32_e32 v1, v2, v3', 'v_max_f32_e32 v1, s2, v3', 'v_min_f32_e64 v1, v2, 1.0', 'v_mul_hi_u32 v1, v2, v3', 'v_bcnt_u32_b32 v1, v2, s3',
+  'v_add_co_ci_u32_e32 v1, vcc_lo, v2, v3, vcc_lo', 'v_cmp_lt_f32_e32 vcc_lo, v1, v2', 'v_cmpx_eq_u32_e32 v1, v2', 'v_cvt_f32_u32_e32 v1, v2',
+  'v_dual_max_f32 v0, v1, v2 :: v_dual_mov_b32 v3, v6', 'v_dual_add_f32 v0, v1, v2 :: v_dual_add_nc_u32 v3, v6, v7',
+  's_mul_hi_u32 s1, s2, s3', 's_add_u32 s1, s2, s3', 's_lshl_b64 s[2:3], s[4:5], s6', 's_cmp_lt_i32 s1, s2', 's_nand_saveexec_b32 s1, s2',
+  's_cbranch_scc0 1', 'global_load_b32 v1, v2, s[0:1]', 'global_store_b32 v2, v1, s[0:1]', 'ds_load_b32 v1, v2', 's_load_b32 s4, s[0:1], 0x0',
+];
+
+test('generated handlers: hand-backs only where marked, exactly the free names they use declared', () => {
+  const env: ExecEnv = { space: gfx11.space, diag: new Diagnostics(), seed: WAVE_STATE_SEED, waveSize: 32, vgprs: 16, now: () => 0, engine: 'fast' };
+  let inlined = 0;
+  for (const line of LINES) {
+    const b = bindInstruction(decodeAt(gfx11, Uint32Array.from(assemble(gfx11, line)), 0, CODE_VA), env);
+    assert.ok(isFast(b.run), `${line}: bound to a fast handler`);
+    const inl = b.inline;
+    if (inl === undefined) continue;
+    inlined++;
+    const text = renderHandler(inl.code);
+    for (const p of inl.code) if (typeof p === 'string') assert.doesNotMatch(p, /\breturn\b/, `${line}: a return outside the hand-back points`);
+    assert.equal(inl.params.includes('ref'), handsBack(inl.code), `${line}: ref is a free name exactly when the code hands back`);
+    assert.equal(new Set(inl.params).size, inl.params.length);
+    assert.equal(inl.args.length, inl.params.length);
+    for (const p of inl.params) assert.match(text, new RegExp(`\\b${p}\\b`), `${line}: ${p} is declared but not used`);
+    assert.equal(inl.key, `${inl.params.join(',')}\n${text}`);
+    assert.equal(inl.movesPc === true, line.startsWith('s_cbranch'), `${line}: only branches move the PC`);
+  }
+  assert.equal(inlined, LINES.length, 'every handler carries its code');
+});
