@@ -3,7 +3,7 @@
  * (A browser build supplies the same WorkerHost made of Web Workers.)
  */
 import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { WorkerAnswer, WorkerHost, WorkerPort } from './parallel.js';
 
@@ -25,6 +25,8 @@ export function nodeWorkerHost(): WorkerHost {
   return {
     cores: availableParallelism(),
     ...(threadCpuMs ? { threadCpuMs } : {}),
+    // Linux/macOS: the 1-minute load average (Windows reports 0: no reading, workers start as before).
+    load: () => loadavg()[0]!,
     spawn(): WorkerPort {
       const w = new Worker(new URL('./parallel-worker-node.js', import.meta.url));
       return {
