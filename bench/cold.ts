@@ -14,10 +14,18 @@
  * - `xInterpCold` / `xInterpWarm`: the interpreter's time over fast's, in the same rounds;
  * - `probeMs` / `probe2x`: the machine probe (machine-probe.ts) before each round, medians.
  *
+ * A `start-up` row first: fresh `gpusim run kernels/manifests/empty.json --json` processes (the CLI
+ * as a user starts it), the separate ES modules (GPUSIM_BUNDLE=0) and the one-file build with its
+ * code cache (src/cli/launch.ts) alternating: time to the first instruction and process CPU.
+ *
  *   node dist/bench/cold.js [--rounds N] [--warm N] [kernel]      (also `npm run bench -- cold`)
  */
 import { intArg } from './args.js';
 import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { BUNDLE } from '../src/cli/launch.js';
 import { ROOT } from '../tools/gen/run.js';
 import { benchCases } from './cases.js';
 import { runKernel } from '../src/runtime/run.js';
@@ -73,13 +81,55 @@ function spawnChild(name: string, engine: string, warm: number): ChildResult {
   return JSON.parse(out) as ChildResult;
 }
 
+interface StartupRun {
+  readonly firstInstMs: number;
+  readonly processMs: number;
+  readonly cpuMs: number;
+}
+
+/** One fresh `gpusim run` of the empty kernel, with the one-file CLI or without (`esm`). */
+function startupRun(esm: boolean): StartupRun {
+  const env = { ...process.env, GPUSIM_BUNDLE: esm ? '0' : '1' };
+  const out = execFileSync(process.execPath, [join(ROOT, 'dist/src/cli/main.js'), 'run', join(ROOT, 'kernels/manifests/empty.json'), '--json'], { encoding: 'utf8', env, maxBuffer: 1 << 24 });
+  const t = (JSON.parse(out) as { timing: { firstInstructionMs: number; processMs: number; cpuMs: { process: number } } }).timing;
+  return { firstInstMs: t.firstInstructionMs, processMs: t.processMs, cpuMs: t.cpuMs.process };
+}
+
+/** The start-up row: separate modules against the one-file CLI (with its code cache), alternating. */
+export function benchStartup(rounds = 5): BenchResult {
+  const bundled = existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= statSync(join(ROOT, 'dist/.tsbuildinfo')).mtimeMs;
+  if (!bundled) return { name: 'start-up [fresh gpusim run, empty kernel]', figures: { note: 'no fresh dist/gpusim-cli.cjs (esbuild not installed?): separate modules only' } };
+  startupRun(false); // writes the code cache when there is none
+  const esm: StartupRun[] = [];
+  const one: StartupRun[] = [];
+  for (let r = 0; r < rounds; r++) {
+    if (r % 2 === 0) {
+      esm.push(startupRun(true));
+      one.push(startupRun(false));
+    } else {
+      one.push(startupRun(false));
+      esm.push(startupRun(true));
+    }
+  }
+  const m = (xs: StartupRun[], f: (x: StartupRun) => number) => Math.round(median(xs.map(f)) * 10) / 10;
+  return {
+    name: 'start-up [fresh gpusim run, empty kernel]',
+    figures: {
+      rounds, modulesFirstInstMs: m(esm, (x) => x.firstInstMs), modulesCpuMs: m(esm, (x) => x.cpuMs),
+      bundleFirstInstMs: m(one, (x) => x.firstInstMs), bundleCpuMs: m(one, (x) => x.cpuMs),
+      xCpu: Math.round(m(esm, (x) => x.cpuMs) / m(one, (x) => x.cpuMs) * 100) / 100,
+      loadAvg: Math.round(loadavg()[0]! * 10) / 10,
+    },
+  };
+}
+
 export const ROUNDS = 3;
 export const WARM = 3;
 
 /** The cold suite: every case (or those whose name contains `filter`), fast and interp alternating. */
 export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): Promise<BenchResult[]> {
   const names = benchCases({ root: ROOT, only: (n) => n !== 'empty' && (filter === undefined || filter === 'cold' || n.includes(filter)) }).map((c) => c.name);
-  const results: BenchResult[] = [];
+  const results: BenchResult[] = filter === undefined || filter === 'cold' ? [benchStartup()] : [];
   const probe = names.length > 0 ? await MachineProbe.start() : null;
   for (const name of names) {
     const fast: ChildResult[] = [];
@@ -117,7 +167,7 @@ export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): 
         interpColdMs: r1(iCold), interpWarmMs: r1(iWarm), interpColdCpuMs: r1(med(interp, (x) => x.coldCpuMs)),
         xInterpCold: r2(iCold / coldMs), xInterpWarm: r2(iWarm / warmMs),
         xInterpColdCpu: r2(med(interp, (x) => x.coldCpuMs) / med(fast, (x) => x.coldCpuMs)),
-        probeMs: r2(median(readings.map((x) => x.oneMs))), probe2x: r2(median(readings.map((x) => x.parallel))),
+        probeMs: r2(median(readings.map((x) => x.oneMs))), probe2x: r2(median(readings.map((x) => x.parallel))), loadAvg: r1(loadavg()[0]!),
         check: [...fast, ...interp].find((x) => x.bad !== null)?.bad ?? 'ok',
       },
     });

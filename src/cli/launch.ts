@@ -65,7 +65,8 @@ export function loadBundle(): Loaded | null {
   type Wrapper = (e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string, i: (p: string) => Promise<unknown>) => void;
   const fn = script.runInThisContext() as Wrapper;
   const mod = { exports: {} as { runCli?: () => Promise<void> } };
-  (globalThis as { gpusimBundle?: boolean }).gpusimBundle = true;
+  // Read by main.ts (not the program inside the bundle) and by `run --json` (timing.cli).
+  (globalThis as { gpusimBundle?: string }).gpusimBundle = cached !== undefined && !script.cachedDataRejected ? 'one file, code cache' : 'one file';
   // The modules the bundle leaves out (bench/), imported by path relative to dist/.
   const importDist = (p: string) => import(new URL(p, pathToFileURL(join(dist, '/')).href).href);
   fn.call(mod.exports, mod.exports, createRequire(BUNDLE), mod, BUNDLE, dist, importDist);

@@ -118,7 +118,7 @@ export async function runCli(): Promise<void> {
 const isMain = (() => {
   try {
     // Inside the one-file build, this module is not the program: launch.ts is running it.
-    if ((globalThis as { gpusimBundle?: boolean }).gpusimBundle) return false;
+    if ((globalThis as { gpusimBundle?: string }).gpusimBundle) return false;
     return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
   } catch {
     return false;
