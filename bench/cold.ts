@@ -22,10 +22,10 @@
  */
 import { intArg } from './args.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { BUNDLE } from '../src/cli/launch.js';
+import { freshBundle } from '../src/runtime/code-cache-node.js';
+import { BUNDLE_NAME } from '../src/cli/launch.js';
 import { ROOT } from '../tools/gen/run.js';
 import { benchCases } from './cases.js';
 import { runKernel } from '../src/runtime/run.js';
@@ -97,8 +97,7 @@ function startupRun(esm: boolean): StartupRun {
 
 /** The start-up row: separate modules against the one-file CLI (with its code cache), alternating. */
 export function benchStartup(rounds = 5): BenchResult {
-  const bundled = existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= statSync(join(ROOT, 'dist/.tsbuildinfo')).mtimeMs;
-  if (!bundled) return { name: 'start-up [fresh gpusim run, empty kernel]', figures: { note: 'no fresh dist/gpusim-cli.cjs (esbuild not installed?): separate modules only' } };
+  if (freshBundle(BUNDLE_NAME) === null) return { name: 'start-up [fresh gpusim run, empty kernel]', figures: { note: 'no fresh dist/gpusim-cli.cjs (esbuild not installed?): separate modules only' } };
   startupRun(false); // writes the code cache when there is none
   const esm: StartupRun[] = [];
   const one: StartupRun[] = [];
