@@ -6,6 +6,16 @@
  */
 import { freshBundle, runBundle } from './code-cache-node.js';
 
-const file = freshBundle('gpusim-worker.cjs');
-if (file === null) await import('./parallel-worker-node.js');
-else runBundle(file, 'worker').saveCache();
+/** Whether the bundle runs (it listens for slices from then on); false: load the separate modules. */
+function fromBundle(): boolean {
+  const file = freshBundle('gpusim-worker.cjs');
+  if (file === null) return false;
+  try {
+    runBundle(file, 'worker').saveCache();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (!fromBundle()) await import('./parallel-worker-node.js');
