@@ -12,22 +12,36 @@
  *   start to the first issued instruction; `compileMs`: building basic blocks during the run;
  * - `warmMs`: the best warm dispatch; M wave-instructions/s and M lane-ops/s, cold and warm;
  * - `xInterpCold` / `xInterpWarm`: the interpreter's time over fast's, in the same rounds;
+ * - `threads2ColdMs` / `threads2ColdCpuMs` / `x1threadCold`: the cold dispatch with `--threads 2`
+ *   (engine `fast2`: the CLI's per-dispatch choice) and one thread's cold time over it;
+ *   `threads2Used` / `threads2Why`: threads it used per round, and why one;
  * - `probeMs` / `probe2x`: the machine probe (machine-probe.ts) before each round, medians.
+ *
+ * A `start-up` row first: fresh `gpusim run kernels/manifests/empty.json --json` processes (the CLI
+ * as a user starts it), the separate ES modules (GPUSIM_BUNDLE=0) and the one-file build with its
+ * code cache (src/cli/launch.ts) alternating: time to the first instruction and process CPU.
  *
  *   node dist/bench/cold.js [--rounds N] [--warm N] [kernel]      (also `npm run bench -- cold`)
  */
 import { intArg } from './args.js';
 import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { freshBundle } from '../src/runtime/code-cache-node.js';
+import { BUNDLE_NAME } from '../src/cli/launch.js';
 import { ROOT } from '../tools/gen/run.js';
 import { benchCases } from './cases.js';
 import { runKernel } from '../src/runtime/run.js';
 import { engineTime } from '../src/amd/engine/program.js';
-import { threadCpuMs } from '../src/runtime/parallel-node.js';
+import { nodeWorkerHost, threadCpuMs } from '../src/runtime/parallel-node.js';
 import { MachineProbe, median } from './machine-probe.js';
 import { adoptedCopy } from './rdna3.js';
 import type { BenchResult } from './main.js';
 
 interface ChildResult {
+  /** Threads the cold dispatch used, and why one (fast2: `--threads 2`'s per-dispatch choice). */
+  readonly threads?: number;
+  readonly reason?: string;
   readonly coldMs: number;
   readonly coldCpuMs: number;
   readonly coldMainCpuMs: number | null;
@@ -41,28 +55,43 @@ interface ChildResult {
   readonly bad: string | null;
 }
 
-/** One case, one engine, in this (fresh) process: the cold run, then `warm` warm ones. */
-function child(name: string, engine: 'fast' | 'interp', warm: number): ChildResult {
+/**
+ * One case, one engine, in this (fresh) process: the cold run, then `warm` warm ones. `fast2` is
+ * engine fast with two threads as `gpusim run --threads 2` runs it (the caller's slice, workers
+ * started per dispatch when the grid and the machine's load say they pay: runtime/parallel.ts).
+ */
+async function child(name: string, engine: 'fast' | 'interp' | 'fast2', warm: number): Promise<ChildResult> {
   const [c] = benchCases({ root: ROOT, only: (n) => n === name });
   if (c === undefined) throw new Error(`no bench case '${name}'`);
-  const one = () => {
-    const l = adoptedCopy(c.launch, false);
+  const pool = engine === 'fast2' ? new (await import('../src/runtime/parallel.js')).ParallelPool(nodeWorkerHost(), 2, { callerSlice: true }) : null;
+  let used: { threads?: number; reason?: string } = {};
+  const one = async () => {
+    const l = adoptedCopy(c.launch, pool !== null);
     const c0 = process.cpuUsage();
     const m0 = threadCpuMs?.();
-    const r = runKernel(l, { engine });
+    let r;
+    if (pool === null) r = runKernel(l, { engine: engine === 'interp' ? 'interp' : 'fast' });
+    else {
+      const p = await pool.run(l, { engine: 'fast' });
+      used = { threads: p.parallel.threads, ...(p.parallel.reason !== undefined ? { reason: p.parallel.reason } : {}) };
+      r = p;
+    }
     const cu = process.cpuUsage(c0);
     const m1 = threadCpuMs?.();
     return { r, cpu: (cu.user + cu.system) / 1000, main: m0 !== undefined && m1 !== undefined ? m1 - m0 : null };
   };
-  const cold = one();
+  const cold = await one();
+  const coldUsed = used;
   const processMs = performance.now();
   const bad = cold.r.report.aborted ? 'aborted' : c.check(cold.r.buffers);
   let warmMs: number | null = null;
   for (let i = 0; i < warm; i++) {
-    const ms = one().r.report.timeMs;
+    const ms = (await one()).r.report.timeMs;
     if (warmMs === null || ms < warmMs) warmMs = ms;
   }
+  pool?.close();
   return {
+    ...coldUsed,
     coldMs: cold.r.report.timeMs, coldCpuMs: cold.cpu, coldMainCpuMs: cold.main, processMs, firstInstMs: engineTime.firstInstAt,
     compileMs: engineTime.compileMs, blocks: engineTime.blocks, warmMs, wi: cold.r.report.waveInstructions, laneOps: cold.r.report.laneOperations, bad,
   };
@@ -73,26 +102,70 @@ function spawnChild(name: string, engine: string, warm: number): ChildResult {
   return JSON.parse(out) as ChildResult;
 }
 
+interface StartupRun {
+  readonly firstInstMs: number;
+  readonly processMs: number;
+  readonly cpuMs: number;
+}
+
+/** One fresh `gpusim run` of the empty kernel, with the one-file CLI or without (`esm`). */
+function startupRun(esm: boolean): StartupRun {
+  const env = { ...process.env, GPUSIM_BUNDLE: esm ? '0' : '1' };
+  const out = execFileSync(process.execPath, [join(ROOT, 'dist/src/cli/main.js'), 'run', join(ROOT, 'kernels/manifests/empty.json'), '--json'], { encoding: 'utf8', env, maxBuffer: 1 << 24 });
+  const t = (JSON.parse(out) as { timing: { firstInstructionMs: number; processMs: number; cpuMs: { process: number } } }).timing;
+  return { firstInstMs: t.firstInstructionMs, processMs: t.processMs, cpuMs: t.cpuMs.process };
+}
+
+/** The start-up row: separate modules against the one-file CLI (with its code cache), alternating. */
+export function benchStartup(rounds = 5): BenchResult {
+  if (freshBundle(BUNDLE_NAME) === null) return { name: 'start-up [fresh gpusim run, empty kernel]', figures: { note: 'no fresh dist/gpusim-cli.cjs (esbuild not installed?): separate modules only' } };
+  startupRun(false); // writes the code cache when there is none
+  const esm: StartupRun[] = [];
+  const one: StartupRun[] = [];
+  for (let r = 0; r < rounds; r++) {
+    if (r % 2 === 0) {
+      esm.push(startupRun(true));
+      one.push(startupRun(false));
+    } else {
+      one.push(startupRun(false));
+      esm.push(startupRun(true));
+    }
+  }
+  const m = (xs: StartupRun[], f: (x: StartupRun) => number) => Math.round(median(xs.map(f)) * 10) / 10;
+  return {
+    name: 'start-up [fresh gpusim run, empty kernel]',
+    figures: {
+      rounds, modulesFirstInstMs: m(esm, (x) => x.firstInstMs), modulesCpuMs: m(esm, (x) => x.cpuMs),
+      bundleFirstInstMs: m(one, (x) => x.firstInstMs), bundleCpuMs: m(one, (x) => x.cpuMs),
+      xCpu: Math.round(m(esm, (x) => x.cpuMs) / m(one, (x) => x.cpuMs) * 100) / 100,
+      loadAvg: Math.round(loadavg()[0]! * 10) / 10,
+    },
+  };
+}
+
 export const ROUNDS = 3;
 export const WARM = 3;
 
 /** The cold suite: every case (or those whose name contains `filter`), fast and interp alternating. */
 export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): Promise<BenchResult[]> {
   const names = benchCases({ root: ROOT, only: (n) => n !== 'empty' && (filter === undefined || filter === 'cold' || n.includes(filter)) }).map((c) => c.name);
-  const results: BenchResult[] = [];
+  const results: BenchResult[] = filter === undefined || filter === 'cold' ? [benchStartup()] : [];
   const probe = names.length > 0 ? await MachineProbe.start() : null;
   for (const name of names) {
     const fast: ChildResult[] = [];
     const interp: ChildResult[] = [];
+    const two: ChildResult[] = [];
     const readings: { oneMs: number; parallel: number }[] = [];
     for (let r = 0; r < rounds; r++) {
       readings.push(await probe!.read());
       // Alternate which engine goes first, so a change in machine load hits both.
       if (r % 2 === 0) {
         fast.push(spawnChild(name, 'fast', warm));
+        two.push(spawnChild(name, 'fast2', 0));
         interp.push(spawnChild(name, 'interp', 1));
       } else {
         interp.push(spawnChild(name, 'interp', 1));
+        two.push(spawnChild(name, 'fast2', 0));
         fast.push(spawnChild(name, 'fast', warm));
       }
     }
@@ -117,8 +190,11 @@ export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): 
         interpColdMs: r1(iCold), interpWarmMs: r1(iWarm), interpColdCpuMs: r1(med(interp, (x) => x.coldCpuMs)),
         xInterpCold: r2(iCold / coldMs), xInterpWarm: r2(iWarm / warmMs),
         xInterpColdCpu: r2(med(interp, (x) => x.coldCpuMs) / med(fast, (x) => x.coldCpuMs)),
-        probeMs: r2(median(readings.map((x) => x.oneMs))), probe2x: r2(median(readings.map((x) => x.parallel))),
-        check: [...fast, ...interp].find((x) => x.bad !== null)?.bad ?? 'ok',
+        threads2ColdMs: r1(med(two, (x) => x.coldMs)), threads2ColdCpuMs: r1(med(two, (x) => x.coldCpuMs)),
+        x1threadCold: r2(coldMs / med(two, (x) => x.coldMs)), threads2Used: two.map((x) => x.threads ?? 1).join('/'),
+        ...(two.some((x) => x.reason !== undefined) ? { threads2Why: [...new Set(two.map((x) => x.reason).filter((x) => x !== undefined))].join('; ') } : {}),
+        probeMs: r2(median(readings.map((x) => x.oneMs))), probe2x: r2(median(readings.map((x) => x.parallel))), loadAvg: r1(loadavg()[0]!),
+        check: [...fast, ...two, ...interp].find((x) => x.bad !== null)?.bad ?? 'ok',
       },
     });
   }
@@ -128,8 +204,9 @@ export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): 
 
 if (process.argv[2] === '--child') {
   const [, , , name, engine, warm] = process.argv;
-  if (engine !== 'fast' && engine !== 'interp') throw new Error(`engine must be fast or interp, not ${engine}`);
-  process.stdout.write(JSON.stringify(child(name!, engine, intArg(['--warm', warm ?? ''], '--warm', 0, { min: 0 }))) + '\n');
+  if (engine !== 'fast' && engine !== 'interp' && engine !== 'fast2') throw new Error(`engine must be fast, fast2 or interp, not ${engine}`);
+  process.stdout.write(JSON.stringify(await child(name!, engine, intArg(['--warm', warm ?? ''], '--warm', 0, { min: 0 }))) + '\n');
+  process.exit(0); // a worker left out by the late join may still be loading
 } else if (import.meta.filename === process.argv[1]) {
   const a = process.argv.slice(2);
   const opt = (k: string, d: number) => intArg(a, k, d);

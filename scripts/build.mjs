@@ -46,7 +46,12 @@ try {
 } catch {
   built = 0;
 }
-if (!force && built > 0 && newest() <= built) process.exit(0);
+// The one-file CLI (scripts/bundle.mjs) follows every build; without esbuild it is skipped.
+const { bundleCli } = await import('./bundle.mjs');
+if (!force && built > 0 && newest() <= built) {
+  await bundleCli();
+  process.exit(0);
+}
 process.stderr.write(built ? 'gpusim: sources changed, building dist/ (incremental)\n' : 'gpusim: building dist/ (first build; later builds are incremental)\n');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', root], { stdio: 'inherit' });
@@ -58,3 +63,4 @@ try {
 } catch {
   // no build info written (should not happen with incremental on)
 }
+await bundleCli({ force: true });

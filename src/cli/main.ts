@@ -96,15 +96,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-const isMain = (() => {
-  try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-})();
-
-if (isMain) {
+/**
+ * Runs the command line of this process (process.argv) and sets the exit code. `gpusim` (this
+ * file run as a program) calls it through launch.ts, which runs the one-file build of the CLI
+ * (scripts/bundle.mjs) when there is a fresh one, and this module's own otherwise.
+ */
+export async function runCli(): Promise<void> {
   // `gpusim ... | head` closes the pipe early: that is not an error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -115,7 +112,17 @@ if (isMain) {
     stderr: (s) => void process.stderr.write(s),
     isTTY: !!process.stderr.isTTY,
   };
-  main(process.argv.slice(2), io).then((code) => {
-    process.exitCode = code;
-  });
+  process.exitCode = await main(process.argv.slice(2), io);
 }
+
+const isMain = (() => {
+  try {
+    // Inside the one-file build, this module is not the program: launch.ts is running it.
+    if ((globalThis as { gpusimBundle?: string }).gpusimBundle) return false;
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (isMain) void import('./launch.js').then((l) => l.launch(runCli));

@@ -3,9 +3,10 @@
  * (A browser build supplies the same WorkerHost made of Web Workers.)
  */
 import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { WorkerAnswer, WorkerHost, WorkerPort } from './parallel.js';
+import { freshBundle } from './code-cache-node.js';
 
 /**
  * CPU milliseconds the calling thread has run, from Linux's /proc/thread-self/schedstat
@@ -25,8 +26,12 @@ export function nodeWorkerHost(): WorkerHost {
   return {
     cores: availableParallelism(),
     ...(threadCpuMs ? { threadCpuMs } : {}),
+    // Linux/macOS: the 1-minute load average (Windows reports 0: no reading, workers start as before).
+    load: () => loadavg()[0]!,
     spawn(): WorkerPort {
-      const w = new Worker(new URL('./parallel-worker-node.js', import.meta.url));
+      // The one-file worker through V8's code cache when the build made one (parallel-worker-bundle.ts).
+      const script = freshBundle('gpusim-worker.cjs') !== null ? './parallel-worker-bundle.js' : './parallel-worker-node.js';
+      const w = new Worker(new URL(script, import.meta.url));
       return {
         post: (m) => w.postMessage(m),
         onMessage: (cb) => void w.on('message', (m: WorkerAnswer) => cb(m)),

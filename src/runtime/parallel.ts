@@ -50,6 +50,12 @@ export interface WorkerHost {
   spawn(): WorkerPort;
   /** CPU milliseconds the calling thread has used (optional: phase timing of the caller's slice). */
   readonly threadCpuMs?: () => number;
+  /**
+   * The machine's load (runnable threads, e.g. the 1-minute load average), optional: the late join
+   * starts no worker when fewer than half a core per worker is idle, since a worker then takes
+   * CPU from this thread (and from V8's compiler threads) instead of adding any.
+   */
+  readonly load?: () => number;
 }
 
 // ---- the main side -------------------------------------------------------------------------------
@@ -84,6 +90,14 @@ export interface ParallelRun extends KernelRun {
  * when the rest of a dispatch looks longer than this.
  */
 export const WORKER_START_MS = 300;
+
+/**
+ * The rest of a dispatch a late-joining worker must face to pay: its start-up (WORKER_START_MS)
+ * and about as much again warming its own code (each thread compiles its blocks and V8 optimises
+ * them anew): a fresh `gpusim run --threads 2` of matmul 256^3 used ~1.1 s more process CPU than
+ * one thread, half of it the worker's module loading.
+ */
+export const WORKER_PAYS_MS = 2 * WORKER_START_MS;
 
 /** How the pool's threads share a grid. */
 export type SplitMode = 'dynamic' | 'static';
@@ -283,16 +297,30 @@ export class ParallelPool {
       sent = Array.from({ length: threads - own }, (_, k) => this.sendSlice(k, slice(k + own)));
     };
     // With the late join, workers not spawned yet are started only once this thread's own progress
-    // says the grid will outlast a worker's start-up: after `taken` of `total` groups in `e` ms,
-    // the rest would take about e * (total - taken) / taken more (an overestimate: this thread's
-    // code only gets faster). A dispatch that ends sooner spawns nothing (no start-up CPU either).
+    // says the grid will outlast a worker's start-up and warm-up: after `taken` of `total` groups,
+    // the rest would take (total - taken) groups at the rate since the previous check (not since
+    // the start: the first groups pay this thread's own compiles and would overstate the rest). A
+    // dispatch that ends sooner spawns nothing (no start-up CPU either), nor does one on a
+    // machine without an idle core for the workers (host.load).
     let hook: ((taken: number, total: number) => void) | undefined;
+    let busy: string | null = null;
     if (late && this.ports.length < threads - own) {
-      const tStart = performance.now();
+      let prevT = performance.now();
+      let prevTaken = -1;
       hook = (taken, all) => {
-        if (sent.length > 0 || taken === 0) return;
-        const e = performance.now() - tStart;
-        if (e * (all - taken) / taken > WORKER_START_MS) startWorkers();
+        if (sent.length > 0 || busy !== null) return;
+        const now = performance.now();
+        if (prevTaken >= 0 && taken > prevTaken && (now - prevT) * (all - taken) / (taken - prevTaken) > WORKER_PAYS_MS) {
+          const load = this.host.load?.();
+          const workers = threads - own;
+          if (load !== undefined && this.host.cores - load < 0.5 * workers) busy = `the machine is busy (load ${load.toFixed(1)} on ${this.host.cores} cores)`;
+          else startWorkers();
+          return;
+        }
+        if (taken > 0) {
+          prevT = now;
+          prevTaken = taken;
+        }
       };
     } else startWorkers();
     const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs, hook) : null;
@@ -346,7 +374,7 @@ export class ParallelPool {
     }).filter((x) => x !== null);
     // Threads that took part (workers left out by the late join did not).
     const used = sent.length === 0 ? 1 : threads - (sent.length - joined.length);
-    const lateReason = used < threads ? { reason: sent.length === 0 ? 'the grid ran out before starting a worker would pay (a small dispatch)' : `the other thread${threads > 2 ? 's' : ''} started after the grid was taken (a small dispatch)` } : {};
+    const lateReason = used < threads ? { reason: busy !== null ? busy : sent.length === 0 ? 'the grid ran out before starting a worker would pay (a small dispatch)' : `the other thread${threads > 2 ? 's' : ''} started after the grid was taken (a small dispatch)` } : {};
     return { report, buffers, strictStop: undefined, parallel: { threads: used, ...lateReason, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
   }
 }

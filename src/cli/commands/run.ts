@@ -213,6 +213,8 @@ function coldTiming(dispatchMs: number): Record<string, unknown> {
     compileMs: r(engineTime.compileMs), blocks: engineTime.blocks, blockFunctions: engineTime.blockFns,
     bindMs: r(engineTime.bindMs), boundOps: engineTime.binds,
     cpuMs: { process: r(processCpu), ...(main !== undefined ? { mainThread: r(main), otherThreads: r(processCpu - main) } : {}) },
+    // How the CLI's code was loaded (src/cli/launch.ts): 'modules', 'one file' or 'one file, code cache'.
+    cli: (globalThis as { gpusimBundle?: string }).gpusimBundle ?? 'modules',
   };
 }
 

@@ -134,6 +134,19 @@ export function makeValuSet(T0: ValuTargetData): ValuSet {
     const noSrc0 = plain[e].noSrc0!.map((x, op) => (x && !DPP[e].dpp16.table[op] && !DPP[e].dpp8.table[op] ? 1 : 0));
     LAYOUTS[e] = { ...plain[e], dppOf: DPP[e], noSrc0 };
   }
+  // The assembler's candidates, built on first use: a run or a disassembly never reads them
+  // (building them for the five VALU sets took ~0.1 s of every process's start-up).
+  let byMnemonic: Map<string, Cand[]> | null = null;
+  return {
+    space, LAYOUTS, DPP,
+    get BY_MNEMONIC() {
+      return (byMnemonic ??= candidates(LAYOUTS, DPP, T.aliases));
+    },
+  };
+}
+
+/** The assembler's candidates by mnemonic (suffix-less spellings, `_e64` of VOP3-only ops, aliases). */
+function candidates(LAYOUTS: Readonly<Record<Enc, Layout>>, DPP: Readonly<Record<Enc, Readonly<Record<DppForm, Layout>>>>, aliases: Readonly<Record<string, string>> | undefined): Map<string, Cand[]> {
   const BY_MNEMONIC = new Map<string, Cand[]>();
   const addCand = (name: string, c: Cand): void => {
     const l = BY_MNEMONIC.get(name);
@@ -164,7 +177,7 @@ export function makeValuSet(T0: ValuTargetData): ValuSet {
     });
   }
   // Aliases: `alias` + suffix reads as the instruction + the same suffix.
-  for (const [a, b] of Object.entries(T.aliases ?? {})) {
+  for (const [a, b] of Object.entries(aliases ?? {})) {
     for (const [k, c] of [...BY_MNEMONIC]) {
       if (!k.startsWith(b)) continue;
       const rest = k.slice(b.length);
@@ -172,7 +185,7 @@ export function makeValuSet(T0: ValuTargetData): ValuSet {
       BY_MNEMONIC.set(a + rest, c);
     }
   }
-  return { space, LAYOUTS, DPP, BY_MNEMONIC };
+  return BY_MNEMONIC;
 }
 
 const SDST = F(0, 8, 7);
@@ -199,7 +212,6 @@ const GFX11_VALU_DATA: ValuTargetData = {
 const GFX11_VALU = makeValuSet(GFX11_VALU_DATA);
 export const LAYOUTS = GFX11_VALU.LAYOUTS;
 const DPP = GFX11_VALU.DPP;
-const BY_MNEMONIC = GFX11_VALU.BY_MNEMONIC;
 
 function get(w: ArrayLike<number>, base: number, f: FieldDef): number {
   return (w[base + f.w]! >>> f.lo) & ((1 << f.n) - 1);
@@ -818,4 +830,4 @@ export const codecs: Codec[] = makeValuCodecs(GFX11_VALU);
 /** The same codecs reading and writing wave64 text (lane masks as SGPR pairs). */
 export const codecsWave64: Codec[] = makeValuCodecs(makeValuSet({ ...GFX11_VALU_DATA, wave64: true }));
 
-export { DPP, BY_MNEMONIC, type Cand, type Layout };
+export { DPP, type Cand, type Layout };

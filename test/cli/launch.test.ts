@@ -1,0 +1,67 @@
+/**
+ * The `gpusim` program through src/cli/launch.ts: the one-file CLI (dist/gpusim-cli.cjs, made by
+ * scripts/bundle.mjs when esbuild is installed) gives the same output and exit code as the
+ * separate modules, writes its code cache into the per-user cache directory (here a temporary
+ * XDG_CACHE_HOME) and loads from it on the next run; a damaged cache is rejected by V8 and written
+ * again. Skips when there is no fresh bundle (no esbuild, or `tsc -p .` ran after the last build).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BUNDLE_NAME } from '../../src/cli/launch.js';
+import { freshBundle } from '../../src/runtime/code-cache-node.js';
+
+const ROOT = new URL('../../..', import.meta.url).pathname;
+const MAIN = join(ROOT, 'dist/src/cli/main.js');
+const EMPTY = join(ROOT, 'kernels/manifests/empty.json');
+
+function gpusim(env: Record<string, string>, ...argv: string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [MAIN, ...argv], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const skip = freshBundle(BUNDLE_NAME) !== null ? false : 'no fresh dist/gpusim-cli.cjs (esbuild not installed, or dist rebuilt by tsc alone)';
+
+test('the one-file CLI runs like the separate modules and keeps a code cache', { skip }, () => {
+  const cache = mkdtempSync(join(tmpdir(), 'gpusim-launch-'));
+  try {
+    const env = { XDG_CACHE_HOME: cache };
+    const modules = gpusim({ ...env, GPUSIM_BUNDLE: '0' }, 'run', EMPTY, '--json');
+    assert.equal(modules.code, 0, modules.err);
+    assert.deepEqual(readdirSync(cache), [], 'the separate modules write no cache');
+    const first = gpusim(env, 'run', EMPTY, '--json');
+    const second = gpusim(env, 'run', EMPTY, '--json');
+    const timing = (s: string) => (JSON.parse(s) as { timing: { cli: string } }).timing.cli;
+    const strip = (s: string) => {
+      const j = JSON.parse(s) as Record<string, unknown>;
+      delete j['timing'];
+      delete j['timeMs'];
+      return j;
+    };
+    assert.equal(timing(modules.out), 'modules');
+    assert.equal(timing(first.out), 'one file');
+    assert.equal(timing(second.out), 'one file, code cache');
+    assert.deepEqual(strip(first.out), strip(modules.out));
+    assert.deepEqual(strip(second.out), strip(modules.out));
+    const files = readdirSync(join(cache, 'gpusim')).filter((f) => f.startsWith('cli-'));
+    assert.equal(files.length, 1);
+    assert.match(files[0]!, /^cli-v\d+.*\.v8cache$/);
+    // A damaged cache: V8 rejects it, the run compiles, and the cache is written again.
+    writeFileSync(join(cache, 'gpusim', files[0]!), 'not a code cache');
+    const damaged = gpusim(env, 'run', EMPTY, '--json');
+    assert.equal(damaged.code, 0, damaged.err);
+    assert.equal(timing(damaged.out), 'one file');
+    assert.equal(timing(gpusim(env, 'run', EMPTY, '--json').out), 'one file, code cache');
+    // Errors keep their exit codes and messages through the bundle.
+    const bad = gpusim(env, 'run', join(cache, 'missing.json'));
+    const badModules = gpusim({ ...env, GPUSIM_BUNDLE: '0' }, 'run', join(cache, 'missing.json'));
+    assert.equal(bad.code, 2);
+    assert.equal(bad.code, badModules.code);
+    assert.equal(bad.err, badModules.err);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
