@@ -19,7 +19,7 @@ const hasReg = (regs: RegisterSpace, name: string): boolean => {
 import { fmt6, type Fmt6 } from '../rb/fmt6.js';
 import { sysmemColor, sysmemDepth, sysmemStencil, type ColorSurface, type DepthSurface, type RbState, type RbTargets, type StencilFace, type StencilSurface } from '../rb/output.js';
 import { STANDARD_SAMPLES, intersect, type Rect } from '../gras/raster.js';
-import { runDrawJob, type DrawJob, type DrawResult } from '../pc/draw.js';
+import { DrawBudget, DrawBudgetError, runDrawJob, type DrawJob, type DrawLimits, type DrawResult } from '../pc/draw.js';
 import type { IndexSource } from '../pc/assemble.js';
 import { vertexFormat, type VfdState } from '../vfd/fetch.js';
 import { vsOutputs } from '../vpc/varyings.js';
@@ -97,6 +97,18 @@ export function drawRuns(cp: CommandProcessor): DrawRun[] {
   let r = RUNS.get(cp);
   if (!r) RUNS.set(cp, (r = []));
   return r;
+}
+
+const BUDGETS = new WeakMap<CommandProcessor, DrawBudget>();
+/** The work and memory budget of a CP's draws (pc/draw.ts; the defaults unless `setDrawLimits` was called). */
+export function drawBudget(cp: CommandProcessor): DrawBudget {
+  let b = BUDGETS.get(cp);
+  if (!b) BUDGETS.set(cp, (b = new DrawBudget()));
+  return b;
+}
+/** Set the limits of a CP's draws (`gpusim adreno run --max-*`); the counts start again. */
+export function setDrawLimits(cp: CommandProcessor, limits: Partial<DrawLimits>): void {
+  BUDGETS.set(cp, new DrawBudget(limits));
 }
 
 const f32 = new Float32Array(1);
@@ -386,6 +398,8 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     fsOutputs: { mrt, depthRegid: R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_Z') ? R.f('SP_FS_OUTPUT_CNTL0', 'DEPTH_REGID') : 0xfc },
     varDisable: Uint32Array.from([0, 1, 2, 3].map((i) => R.raw(`VPC_VAR[${i}].DISABLE`))),
     rb,
+    budget: drawBudget(cp),
+    label: `${r.name} at 0x${r.iova.toString(16)}`,
   };
   return { job, missing };
 }
@@ -479,7 +493,8 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | und
     if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${r.name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);
     runs.push({ iova: r.iova, packet: r.name, ran: true, missing, result });
   } catch (e) {
-    if (!(e instanceof InputError) || cp.computeErrors === 'throw') throw e;
+    // Over the run's budget: the whole run stops with the one line naming the limit.
+    if (!(e instanceof InputError) || e instanceof DrawBudgetError || cp.computeErrors === 'throw') throw e;
     cp.report('adreno.cp.draw-failed', 'error', `${r.name}: the SP stopped: ${e.message}`);
     runs.push({ iova: r.iova, packet: r.name, ran: false, missing: [e.message] });
   }
