@@ -1,8 +1,9 @@
 /**
- * Indirect and automatic draws (cp/handlers-gfx.ts drawParamsList): CP_DRAW_INDIRECT_MULTI in
+ * Draw packets on the CP. Indirect and automatic draws (cp/handlers-gfx.ts drawParamsList): CP_DRAW_INDIRECT_MULTI in
  * its four forms (adreno_pm4.xml: NORMAL, INDEXED, INDIRECT_COUNT, INDIRECT_COUNT_INDEXED; the
  * DST_OFF constant), CP_DRAW_AUTO (the stream-out byte counter), each giving the image of the
- * direct draws with the same parameters; and the run's draw budget (pc/draw.ts DrawBudget).
+ * direct draws with the same parameters; the run's draw budget (pc/draw.ts DrawBudget); counts
+ * past register arrays found by the stream fuzz.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,6 +17,7 @@ import { DrawBudgetError } from '../../src/adreno/pc/draw.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { RdWriter } from '../../src/formats/rd.js';
 import { cffdumpRd } from '../../src/adreno/cp/cffdump.js';
+import { CmdStream } from '../../src/adreno/cp/builder.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const base = (): GfxScene => a6xxSceneDescription(JSON.parse(readFileSync(join(EXAMPLES, 'triangle', 'scene.json'), 'utf8')) as Record<string, unknown>, join(EXAMPLES, 'triangle'), 'a630');
@@ -159,4 +161,19 @@ test('draw budget: each limit stops the run with one line naming it; the default
   }
   // DRAW_COUNT cannot spin: each sub-draw costs a vertex of the budget.
   assert.throws(() => run(scene([{ prim: TRI, count: 0, multi: { stride: 0, more: Array(40).fill({ count: 0 }) } }]), { vertices: 20 }), /sub-draw \d+ of 41: 21 vertices in the run, over the draw budget of 20/);
+});
+
+test('adreno.vpc.out-count-beyond-array: SP_VS_PRIMITIVE_CNTL OUT past SP_VS_OUT fires, the draw is not run', () => {
+  // Found by the a6xx stream fuzz (seed 24, mutation 269 at N=1000): OUT is 6 bits, SP_VS_OUT[] holds 32 outputs.
+  const d = scene([{ prim: TRI, count: 6 }]);
+  const b = buildDraw(d);
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
+  cp.run(b.streamIova, b.stream.length);
+  assert.deepEqual(problems(diag), []);
+  const after = new CmdStream('a6xx').reg('SP_VS_PRIMITIVE_CNTL', { OUT: 40 }).drawAuto(TRI, 3);
+  const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
+  cp.run(seg.base, after.dwords().length);
+  assert.deepEqual([...new Set(diag.list.filter((x) => x.severity !== 'info').map((x) => x.id))], ['adreno.vpc.out-count-beyond-array']);
+  assert.deepEqual(drawRuns(cp).map((r) => r.ran), [true, true, false]);
 });
