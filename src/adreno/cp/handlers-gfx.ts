@@ -32,6 +32,7 @@ import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './
 import type { TileMode } from '../ubwc/tile6.js';
 import type { PrimBox } from '../vsc/vsc.js';
 import { binningJob, gmemTargets } from './handlers-gmem.js';
+import { guardbandValue } from '../gras/guardband.js';
 import { lrzHook } from './handlers-lrz.js';
 
 /** VS / FS state loaded by CP_LOAD_STATE6_GEOM / _FRAG (SB6_VS_SHADER, SB6_FS_SHADER). */
@@ -447,6 +448,9 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
   if (rb.ds.stencil && R.e('a6xx_depth_format', R.f('RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) === 'DEPTH6_16' && !R.f('RB_STENCIL_INFO', 'SEPARATE_STENCIL'))
     cp.report('adreno.rb.d16-stencil', 'error', 'stencil test with DEPTH6_16 and no separate stencil buffer: D16_UNORM_S8_UINT is unsupported (seed "Depth Formats"); no stencil is kept');
 
+  // Guardband (gras/guardband.ts): clip planes at |x| <= HORZ w and |y| <= VERT w.
+  const viewport = { xoffset: R.float('GRAS_CL_VPORT[0].XOFFSET'), xscale: R.float('GRAS_CL_VPORT[0].XSCALE'), yoffset: R.float('GRAS_CL_VPORT[0].YOFFSET'), yscale: R.float('GRAS_CL_VPORT[0].YSCALE'), zoffset: R.float('GRAS_CL_VPORT[0].ZOFFSET'), zscale: R.float('GRAS_CL_VPORT[0].ZSCALE') };
+  const guardband = { x: guardbandValue(R.f('GRAS_CL_GUARDBAND_CLIP_ADJ', 'HORZ')), y: guardbandValue(R.f('GRAS_CL_GUARDBAND_CLIP_ADJ', 'VERT')) };
   const job: DrawJob = {
     prim,
     indices,
@@ -460,8 +464,8 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
     vsOutputs: outs,
     posLoc,
     rasterDiscard: R.f('PC_RASTER_CNTL', 'DISCARD') === 1,
-    clip: { clipDisable: R.f('GRAS_CL_CNTL', 'CLIP_DISABLE') === 1, znearDisable: R.f('GRAS_CL_CNTL', 'ZNEAR_CLIP_DISABLE') === 1, zfarDisable: R.f('GRAS_CL_CNTL', 'ZFAR_CLIP_DISABLE') === 1, zeroOneZ: R.f('GRAS_CL_CNTL', 'ZERO_GB_SCALE_Z') === 1 },
-    viewport: { xoffset: R.float('GRAS_CL_VPORT[0].XOFFSET'), xscale: R.float('GRAS_CL_VPORT[0].XSCALE'), yoffset: R.float('GRAS_CL_VPORT[0].YOFFSET'), yscale: R.float('GRAS_CL_VPORT[0].YSCALE'), zoffset: R.float('GRAS_CL_VPORT[0].ZOFFSET'), zscale: R.float('GRAS_CL_VPORT[0].ZSCALE') },
+    clip: { clipDisable: R.f('GRAS_CL_CNTL', 'CLIP_DISABLE') === 1, znearDisable: R.f('GRAS_CL_CNTL', 'ZNEAR_CLIP_DISABLE') === 1, zfarDisable: R.f('GRAS_CL_CNTL', 'ZFAR_CLIP_DISABLE') === 1, zeroOneZ: R.f('GRAS_CL_CNTL', 'ZERO_GB_SCALE_Z') === 1, guardband },
+    viewport,
     cullFront: R.f('GRAS_SU_CNTL', 'CULL_FRONT') === 1,
     cullBack: R.f('GRAS_SU_CNTL', 'CULL_BACK') === 1,
     frontCw: R.f('GRAS_SU_CNTL', 'FRONT_CW') === 1,

@@ -10,6 +10,7 @@
  * database. Targets are cleared the way turnip's 3D clear does: a draw of one screen-covering
  * triangle with a constant-colour FS, depth ALWAYS written and stencil REPLACE.
  */
+import { guardbandAdj } from '../gras/guardband.js';
 import { Memory, type Segment } from '../../core/memory.js';
 import { RdWriter } from '../../formats/rd.js';
 import { assembleIr3 } from '../ir3/asm.js';
@@ -364,6 +365,8 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     const [vx, vy, vw, vh] = st.viewport;
     // Viewport: centre and half size (Vulkan rules), depth [0, 1].
     cs.regs32('GRAS_CL_VPORT[0].XOFFSET', [fbits(vx + vw / 2), fbits(vw / 2), fbits(vy + vh / 2), fbits(vh / 2), fbits(0), fbits(1)]);
+    // The guardband as fd6 / turnip compute it (fd_calc_guardband).
+    cs.reg('GRAS_CL_GUARDBAND_CLIP_ADJ', { HORZ: guardbandAdj(vx + vw / 2, vw / 2), VERT: guardbandAdj(vy + vh / 2, vh / 2) });
     const [sx, sy, sw, sh] = st.scissor;
     const tl = { X: Math.max(0, sx), Y: Math.max(0, sy) };
     const br = { X: Math.max(0, sx + sw - 1), Y: Math.max(0, sy + sh - 1) };

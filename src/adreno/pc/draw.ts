@@ -126,6 +126,10 @@ export interface DrawResult {
   fetchOutOfBounds: number;
   /** Fragments LRZ rejected before the FS. */
   lrzKilled?: number;
+  /** Triangles with a vertex outside the guardband (clipped at its x / y planes). */
+  guardbandClipped: number;
+  /** GMEM: primitives the bin's visibility stream marked invisible, not set up (`DrawJob.visible`). */
+  binSkipped: number;
 }
 
 interface Tri {
@@ -139,7 +143,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   const res: DrawResult = {
     vertices: 0, primitives: 0, culled: 0, fragments: 0, killed: 0,
     vs: { waves: 0, instructions: 0, fiberInstructions: 0 }, fs: { waves: 0, instructions: 0, fiberInstructions: 0 },
-    rb: { samplesPassed: 0, samplesWritten: 0 }, indexOutOfBounds: 0, fetchOutOfBounds: 0,
+    rb: { samplesPassed: 0, samplesWritten: 0 }, indexOutOfBounds: 0, fetchOutOfBounds: 0, guardbandClipped: 0, binSkipped: 0,
   };
   if (job.instances === 0) return res;
   const budget = job.budget;
@@ -269,7 +273,10 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
       res.primitives++;
       const provoking = clipV(pr.provoking).vary;
       if (pr.verts.length === 3) {
-        const poly = clipPolygon(pr.verts.map(clipV), job.clip);
+        const cv = pr.verts.map(clipV);
+        const gb = job.clip.guardband;
+        if (gb && !job.clip.clipDisable && cv.some(({ pos: [x, y, , w] }) => Math.abs(x) > gb.x * w || Math.abs(y) > gb.y * w)) res.guardbandClipped++;
+        const poly = clipPolygon(cv, job.clip);
         for (let k = 1; k + 1 < poly.length; k++) {
           const v: [ScreenVertex, ScreenVertex, ScreenVertex] = [toScreen(poly[0]!, job.viewport), toScreen(poly[k]!, job.viewport), toScreen(poly[k + 1]!, job.viewport)];
           const a2 = signedArea2(v[0], v[1], v[2]);
