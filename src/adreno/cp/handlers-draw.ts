@@ -138,7 +138,7 @@ function draw(cp: CommandProcessor, r: PacketRecord): number {
   if (!killed && !invisible) {
     if (cp.mode === 'SYSMEM') sysmemDrawWrites(cp, r.name);
     const before = drawRuns(cp).length;
-    boxes = execDraw(cp, r);
+    boxes = execDraw(cp, r, vscActive(cp) ? cp.vscReader : undefined);
     // CP_DRAW_INDIRECT_MULTI runs several draws: each adds to the counters.
     for (const run of drawRuns(cp).slice(before)) {
       if (!run.ran || !run.result) continue;

@@ -30,8 +30,8 @@ import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
 import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
 import type { TileMode } from '../ubwc/tile6.js';
-import type { PrimBox } from '../vsc/vsc.js';
-import { binningJob, gmemTargets } from './handlers-gmem.js';
+import type { PrimBox, VscReader } from '../vsc/vsc.js';
+import { binningJob, fillBoxes, gmemTargets } from './handlers-gmem.js';
 import { guardbandValue } from '../gras/guardband.js';
 import { lrzHook } from './handlers-lrz.js';
 
@@ -547,7 +547,7 @@ export function setTiledDrawHook(cp: CommandProcessor, hook: TiledDrawHook | und
  * are returned for the VSC and nothing is drawn. An installed tiled hook replaces the GMEM and
  * BINNING paths.
  */
-export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | undefined {
+export function execDraw(cp: CommandProcessor, r: PacketRecord, vsc?: VscReader): PrimBox[] | undefined {
   const hook = cp.mode !== 'SYSMEM' ? TILED.get(cp) : undefined;
   if (hook) {
     hook(cp, r);
@@ -564,12 +564,17 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | und
     return undefined;
   }
   const boxes: PrimBox[] = [];
+  // Primitives before this sub-draw (the binning pass numbers them across the packet's draws).
+  let base = 0;
+  let ranAll = true;
   for (const dp of list) {
     const name = dp.drawId !== undefined ? `${r.name} draw ${dp.drawId}` : r.name;
     if (cp.mode === 'BINNING') {
       const { job, missing } = gatherDraw(cp, r, dp);
       if (!job || missing.length) return undefined;
-      runDrawJob(binningJob(job, boxes), { colors: [] }, cp.diag);
+      const res = runDrawJob(binningJob(job, boxes, base), { colors: [] }, cp.diag);
+      base += res.assembled;
+      fillBoxes(boxes, base);
       continue;
     }
     const { job, missing } = gatherDraw(cp, r, dp);
@@ -577,19 +582,28 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | und
     if (!job || !targets || missing.length) {
       cp.report('adreno.cp.draw-not-run', 'info', `${name} not executed: ${missing.join('; ')}`);
       runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
+      ranAll = false;
       continue;
     }
     try {
       const lrz = lrzHook(cp, job, targets, cp.lrzDraw);
-      const result = runDrawJob(lrz ? { ...job, lrz } : job, targets, cp.diag);
+      // GMEM with a visibility stream: primitives outside this bin are skipped.
+      const from = base;
+      const visible = vsc?.prims ? (k: number): boolean => vsc.primVisible(from + k) : undefined;
+      const result = runDrawJob({ ...job, ...(lrz ? { lrz } : {}), ...(visible ? { visible } : {}) }, targets, cp.diag);
+      base += result.assembled;
+      cp.vscSkippedPrims += result.binSkipped;
       if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);
       runs.push({ iova: r.iova, packet: r.name, ran: true, missing, result });
     } catch (e) {
       // Over the run's budget: the whole run stops with the one line naming the limit.
       if (!(e instanceof InputError) || e instanceof DrawBudgetError || cp.computeErrors === 'throw') throw e;
+      ranAll = false;
       cp.report('adreno.cp.draw-failed', 'error', `${name}: the SP stopped: ${e.message}`);
       runs.push({ iova: r.iova, packet: r.name, ran: false, missing: [e.message] });
     }
   }
+  if (vsc?.prims && ranAll && base !== vsc.prims.count)
+    cp.report('adreno.vsc.prim-count', 'warning', `${r.name} at 0x${r.iova.toString(16)}: the visibility stream has ${vsc.prims.count} primitive(s) for this draw, the render pass assembled ${base}: primitives past the stream are drawn everywhere`);
   return cp.mode === 'BINNING' ? boxes : undefined;
 }

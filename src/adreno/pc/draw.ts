@@ -61,7 +61,9 @@ export interface DrawJob {
   /** LRZ (gras/lrz.ts through cp/handlers-lrz.ts): fragments tested before the FS, the buffer updated after the draw. */
   readonly lrz?: { test(x: number, y: number, zmin: number, zmax: number): boolean; after(frags: readonly Fragment[]): void };
   /** Binning pass (GMEM helper's hook): triangles are handed here after setup, nothing is rasterized. */
-  readonly onTriangle?: (v: readonly [ScreenVertex, ScreenVertex, ScreenVertex]) => void;
+  readonly onTriangle?: (v: readonly [ScreenVertex, ScreenVertex, ScreenVertex], prim: number) => void;
+  /** GMEM render pass: is primitive `prim` (instance x primitives + k) in this bin (the VSC primitive stream)? */
+  readonly visible?: (prim: number) => boolean;
   /** The run's work and memory limits (none: unbounded) and the draw's name in their messages. */
   readonly budget?: DrawBudget;
   readonly label?: string;
@@ -130,6 +132,8 @@ export interface DrawResult {
   guardbandClipped: number;
   /** GMEM: primitives the bin's visibility stream marked invisible, not set up (`DrawJob.visible`). */
   binSkipped: number;
+  /** Primitives assembled: instances x the primitives of one (the binning pass's stream entries). */
+  assembled: number;
 }
 
 interface Tri {
@@ -143,7 +147,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   const res: DrawResult = {
     vertices: 0, primitives: 0, culled: 0, fragments: 0, killed: 0,
     vs: { waves: 0, instructions: 0, fiberInstructions: 0 }, fs: { waves: 0, instructions: 0, fiberInstructions: 0 },
-    rb: { samplesPassed: 0, samplesWritten: 0 }, indexOutOfBounds: 0, fetchOutOfBounds: 0, guardbandClipped: 0, binSkipped: 0,
+    rb: { samplesPassed: 0, samplesWritten: 0 }, indexOutOfBounds: 0, fetchOutOfBounds: 0, guardbandClipped: 0, binSkipped: 0, assembled: 0,
   };
   if (job.instances === 0) return res;
   const budget = job.budget;
@@ -157,6 +161,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   res.indexOutOfBounds = outOfBounds;
   const prims = assemble(job.prim, indices, job.provokingLast) ?? [];
   budget?.charge('primitives', prims.length * job.instances, label, `${job.instances} instance(s) x ${prims.length} primitives`);
+  res.assembled = prims.length * job.instances;
   const charge = (st: StageStats, before: number): void => budget?.charge('instructions', st.instructions - before, label, 'shader wave-instructions');
 
   // GRAS -> FS -> RB, fed triangle by triangle in primitive order; fragments wait in `pending`
@@ -213,9 +218,10 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     });
   };
   const sc = job.scissor;
+  let primIndex = 0;
   const raster = (t: Tri): void => {
     if (job.onTriangle) {
-      job.onTriangle(t.v);
+      job.onTriangle(t.v, primIndex);
       return;
     }
     // The rasterizer's bounding box (as rasterTriangle computes it) inside the scissor, in bands of rows.
@@ -269,7 +275,12 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
       return { pos: [a[p]!, a[p + 1]!, a[p + 2]!, a[p + 3]!], vary: a };
     };
     if (job.rasterDiscard) continue;
-    for (const pr of prims) {
+    for (const [k, pr] of prims.entries()) {
+      primIndex = inst * prims.length + k;
+      if (job.visible && !job.visible(primIndex)) {
+        res.binSkipped++;
+        continue;
+      }
       res.primitives++;
       const provoking = clipV(pr.provoking).vary;
       if (pr.verts.length === 3) {
