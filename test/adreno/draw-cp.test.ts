@@ -177,3 +177,20 @@ test('adreno.vpc.out-count-beyond-array: SP_VS_PRIMITIVE_CNTL OUT past SP_VS_OUT
   assert.deepEqual([...new Set(diag.list.filter((x) => x.severity !== 'info').map((x) => x.id))], ['adreno.vpc.out-count-beyond-array']);
   assert.deepEqual(drawRuns(cp).map((r) => r.ran), [true, true, false]);
 });
+
+test('adreno.rb.mrt-count-beyond-array: an MRT count past the 8 outputs fires, the draw is not run', () => {
+  // Found by the a6xx stream fuzz (seed 24, mutation 275 at N=1500): MRT is 4 bits, the arrays 8 long.
+  for (const cntl of ['SP_FS_OUTPUT_CNTL1', 'RB_FS_OUTPUT_CNTL1']) {
+    const d = scene([{ prim: TRI, count: 6 }]);
+    const b = buildDraw(d);
+    const diag = new Diagnostics();
+    const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
+    cp.run(b.streamIova, b.stream.length);
+    assert.deepEqual(problems(diag), []);
+    const after = new CmdStream('a6xx').reg(cntl, { MRT: 12 }).drawAuto(TRI, 3);
+    const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
+    cp.run(seg.base, after.dwords().length);
+    assert.deepEqual([...new Set(diag.list.filter((x) => x.severity !== 'info').map((x) => x.id))], ['adreno.rb.mrt-count-beyond-array'], cntl);
+    assert.deepEqual(drawRuns(cp).map((r) => r.ran), [true, true, false], cntl);
+  }
+});

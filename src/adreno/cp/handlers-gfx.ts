@@ -25,7 +25,7 @@ import { vertexFormat, type VfdState } from '../vfd/fetch.js';
 import { vsOutputs } from '../vpc/varyings.js';
 import type { StageProgram } from '../sp/graphics.js';
 import type { CommandProcessor } from './cp.js';
-import { a64, need } from './exec.js';
+import { a64, arrayLength, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
 import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
@@ -410,7 +410,17 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
   const scissor = intersect(sc('GRAS_SC_SCREEN_SCISSOR[0]', '.'), sc('GRAS_SC_VIEWPORT_SCISSOR[0]', '.'), sc('GRAS_SC_WINDOW_SCISSOR', '_'));
 
   // FS.
-  const fsOutN = R.f('SP_FS_OUTPUT_CNTL1', 'MRT');
+  // SP_FS_OUTPUT_CNTL1 / RB_FS_OUTPUT_CNTL1 MRT are 4-bit counts over 8-entry arrays: past them
+  // the draw names registers that do not exist (undefined), so it is not run.
+  let fsOutN = R.f('SP_FS_OUTPUT_CNTL1', 'MRT');
+  for (const [cntl, arr] of [['SP_FS_OUTPUT_CNTL1', 'SP_FS_OUTPUT[%].REG'], ['RB_FS_OUTPUT_CNTL1', 'RB_MRT[%].BASE']] as const) {
+    const n = R.f(cntl, 'MRT');
+    const len = arrayLength(cp, arr);
+    if (n <= len) continue;
+    cp.report('adreno.rb.mrt-count-beyond-array', 'error', `${cntl} MRT ${n} exceeds the ${len} ${arr.replace('[%]', '[]')} registers: the draw is undefined (not run)`);
+    missing.push(`${cntl} MRT ${n} (past the ${len} registers)`);
+    if (cntl === 'SP_FS_OUTPUT_CNTL1') fsOutN = len;
+  }
   const mrt = Array.from({ length: fsOutN }, (_, i) => ({ regid: R.f(`SP_FS_OUTPUT[${i}].REG`, 'REGID'), half: R.f(`SP_FS_OUTPUT[${i}].REG`, 'HALF_PRECISION') === 1 }));
   if (fs) mrt.forEach((m, i) => footprintCheck(cp, `SP_FS_OUTPUT[${i}] REGID`, m.regid, 4, fs.fullRegs, 'adreno.sp.fs-out-beyond-footprint'));
   const ijPersp = R.f('GRAS_CNTL', 'IJ_PERSP_PIXEL') ? R.f('HLSQ_CONTROL_3_REG', 'IJ_PERSP_PIXEL') : 0xfc;
@@ -492,7 +502,7 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
   const R = new Regs(cp, cp.regsDb);
   const samples = job.rb.samples;
   const colors: (ColorSurface | undefined)[] = [];
-  const nMrt = R.f('RB_FS_OUTPUT_CNTL1', 'MRT');
+  const nMrt = Math.min(R.f('RB_FS_OUTPUT_CNTL1', 'MRT'), arrayLength(cp, 'RB_MRT[%].BASE'));
   const h = job.scissor.y1 + 1;
   for (let i = 0; i < nMrt; i++) {
     const info = `RB_MRT[${i}].BUF_INFO`;

@@ -12,6 +12,7 @@ import { sysmemColor, sysmemDepth, type ColorSurface, type DepthSurface, type Rg
 import type { DrawJob } from '../pc/draw.js';
 import type { PrimBox } from '../vsc/vsc.js';
 import type { CommandProcessor } from './cp.js';
+import { arrayLength } from './exec.js';
 
 const GMEM_VIEWS = new WeakMap<CommandProcessor, Memory>();
 
@@ -55,7 +56,7 @@ export function gmemTargets(cp: CommandProcessor, job: DrawJob, missing: string[
   const samples = job.rb.samples;
   const view = gmemView(cp);
   const colors: (ColorSurface | undefined)[] = [];
-  const nMrt = f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT');
+  const nMrt = Math.min(f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT'), arrayLength(cp, 'RB_MRT[%].BASE'));
   const binH = f(cp, 'GRAS_BIN_CONTROL', 'BINH');
   const check = (base: number, ecpp: number, what: string): void => {
     g.beginEvent();
