@@ -150,11 +150,11 @@ test('draw budget: each limit stops the run with one line naming it; the default
   const d = scene([{ prim: TRI, count: 18, instances: 1000 }]);
   assert.deepEqual(problems(run(d, {})), []);
   const cases: [Parameters<typeof setDrawLimits>[1], RegExp][] = [
-    [{ vertices: 10000 }, /1000 instance\(s\) x 18 indices: 18003 vertices in the run, over the draw budget of 10000 \(--max-vertices\)/],
-    [{ primitives: 5000 }, /1000 instance\(s\) x 6 primitives: 6001 primitives in the run, over the draw budget of 5000 \(--max-primitives\)/],
-    [{ pixels: 20000 }, /rasterized bounding boxes: \d+ pixels in the run, over the draw budget of 20000 \(--max-pixels\)/],
-    [{ instructions: 3000 }, /shader wave-instructions: \d+ instructions in the run, over the draw budget of 3000 \(--max-instructions\)/],
-    [{ drawBytes: 1000 }, /18 indices need about 1 MiB of working memory, over the draw limit of 0 MiB \(--max-draw-mib\)/],
+    [{ vertices: 10000 }, /1000 instance\(s\) x 18 indices: 18003 vertices in the run, over the draw budget of 10000 \(adreno run --max-vertices\)/],
+    [{ primitives: 5000 }, /1000 instance\(s\) x 6 primitives: 6001 primitives in the run, over the draw budget of 5000 \(adreno run --max-primitives\)/],
+    [{ pixels: 20000 }, /rasterized bounding boxes: \d+ pixels in the run, over the draw budget of 20000 \(adreno run --max-pixels\)/],
+    [{ instructions: 3000 }, /shader wave-instructions: \d+ instructions in the run, over the draw budget of 3000 \(adreno run --max-instructions\)/],
+    [{ drawBytes: 1000 }, /18 indices need about 1 MiB of working memory, over the draw limit of 0 MiB \(adreno run --max-draw-mib\)/],
   ];
   for (const [limits, re] of cases) {
     assert.throws(() => run(d, limits), (e: unknown) => e instanceof DrawBudgetError && re.test(e.message) && !e.message.includes('\n'), JSON.stringify(limits));

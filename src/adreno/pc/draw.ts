@@ -100,13 +100,13 @@ export class DrawBudget {
   charge(kind: keyof DrawBudget['used'], n: number, label: string, how = ''): void {
     const u = this.used[kind] + n;
     const lim = this.limits[kind];
-    if (u > lim) throw new DrawBudgetError(`${label}: ${how ? `${how}: ` : ''}${u > 2 ** 53 ? u.toExponential(3) : u} ${kind} in the run, over the draw budget of ${lim} (${DRAW_LIMIT_OPTIONS[kind]})`);
+    if (u > lim) throw new DrawBudgetError(`${label}: ${how ? `${how}: ` : ''}${u > 2 ** 53 ? u.toExponential(3) : u} ${kind} in the run, over the draw budget of ${lim} (adreno run ${DRAW_LIMIT_OPTIONS[kind]})`);
     this.used[kind] = u;
   }
   /** One draw's working memory (an estimate in bytes) against its limit. */
   memory(bytes: number, label: string, how: string): void {
     const lim = this.limits.drawBytes;
-    if (bytes > lim) throw new DrawBudgetError(`${label}: ${how} need about ${Math.ceil(bytes / 2 ** 20)} MiB of working memory, over the draw limit of ${Math.floor(lim / 2 ** 20)} MiB (${DRAW_LIMIT_OPTIONS.drawBytes})`);
+    if (bytes > lim) throw new DrawBudgetError(`${label}: ${how} need about ${Math.ceil(bytes / 2 ** 20)} MiB of working memory, over the draw limit of ${Math.floor(lim / 2 ** 20)} MiB (adreno run ${DRAW_LIMIT_OPTIONS.drawBytes})`);
   }
 }
 
