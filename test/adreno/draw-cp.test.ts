@@ -18,6 +18,7 @@ import { Diagnostics } from '../../src/core/diagnostics.js';
 import { RdWriter } from '../../src/formats/rd.js';
 import { cffdumpRd } from '../../src/adreno/cp/cffdump.js';
 import { CmdStream } from '../../src/adreno/cp/builder.js';
+import { pkt7 } from '../../src/adreno/cp/pm4.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const base = (): GfxScene => a6xxSceneDescription(JSON.parse(readFileSync(join(EXAMPLES, 'triangle', 'scene.json'), 'utf8')) as Record<string, unknown>, join(EXAMPLES, 'triangle'), 'a630');
@@ -82,6 +83,25 @@ test('CP_DRAW_INDIRECT_MULTI INDIRECT_COUNT: min(DRAW_COUNT, the count in memory
   const all = render(scene([{ prim: TRI, count: 6, multi: { count: 1000, more: [{ count: 6, vertexOffset: 6 }, { count: 6, vertexOffset: 12 }] } }]));
   assert.equal(covered(all.img), 48);
   assert.equal(drawRuns(all.cp).length, 4);
+});
+
+test('CP_DRAW_INDIRECT_MULTI: a sub-draw whose parameters are not in memory ends the packet, said', () => {
+  // The driver's packet with DRAW_COUNT 2^20 and STRIDE 1 MiB: sub-draws soon leave GPU memory.
+  const d = scene([{ prim: TRI, count: 6, multi: { more: [{ count: 6, vertexOffset: 6 }] } }]);
+  const b = buildDraw(d);
+  const seg = b.mem.segments.find((x) => x.base === b.streamIova)!;
+  const words = new Uint32Array(seg.u8.buffer, seg.u8.byteOffset, b.stream.length);
+  const at = words.indexOf(pkt7(0x2a, 6));
+  assert.ok(at > 0, 'the stream has CP_DRAW_INDIRECT_MULTI (NORMAL, 6 dwords)');
+  words[at + 3] = 1 << 20;
+  words[at + 6] = 1 << 20;
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
+  cp.run(b.streamIova, b.stream.length);
+  const runs = drawRuns(cp);
+  assert.deepEqual([runs[0]!.ran, runs[1]!.ran, runs[runs.length - 1]!.ran], [true, true, false]);
+  assert.match(runs[runs.length - 1]!.missing.join(), /sub-draw \d+'s parameters at 0x[0-9a-f]+ not in memory/);
+  assert.ok(runs.length < 100, `${runs.length} draws`);
 });
 
 test('CP_DRAW_INDIRECT_MULTI INDEXED and INDIRECT_COUNT_INDEXED equal CP_DRAW_INDX_OFFSET with the same indices', () => {

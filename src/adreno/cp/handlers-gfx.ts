@@ -174,7 +174,7 @@ const MULTI_OPS: Readonly<Record<number, { indexed: boolean; counted: boolean; d
  * min(DRAW_COUNT, the dword at INDIRECT_COUNT)) for CP_DRAW_INDIRECT_MULTI; undefined with
  * `missing` said when the parameters are not in memory or the form is not modelled.
  */
-export function drawParamsList(cp: CommandProcessor, r: PacketRecord, missing: string[]): DrawParams[] | undefined {
+export function drawParamsList(cp: CommandProcessor, r: PacketRecord, missing: string[]): Iterable<DrawParams> | undefined {
   const p = r.payload;
   const rd = (addr: number, n: number, what = 'indirect parameters'): number[] | undefined => {
     const seg = cp.mem.find(addr, n * 4);
@@ -220,16 +220,17 @@ export function drawParamsList(cp: CommandProcessor, r: PacketRecord, missing: s
       if (!c) return undefined;
       n = Math.min(n, c[0]!);
     }
-    const out: DrawParams[] = [];
     const budget = drawBudget(cp);
-    for (let k = 0; k < n; k++) {
-      // Each sub-draw costs at least one vertex of the run's budget, so DRAW_COUNT cannot spin.
-      budget.charge('vertices', 1, `${r.name} at 0x${r.iova.toString(16)}`, `sub-draw ${k} of ${n}`);
-      const d = rd(params + k * stride, form.indexed ? 5 : 4, `sub-draw ${k}'s parameters`);
-      if (!d) return undefined;
-      out.push(form.indexed ? indexed(p[0]!, a64(p, 3), p[5]!, d, { drawId: k, dstOff }) : direct(p[0]!, d, { drawId: k, dstOff }));
-    }
-    return out;
+    // Read lazily, one sub-draw at a time: DRAW_COUNT may be 2^32 - 1.
+    return (function* (): Generator<DrawParams> {
+      for (let k = 0; k < n; k++) {
+        // Each sub-draw costs at least one vertex of the run's budget, so DRAW_COUNT cannot spin.
+        budget.charge('vertices', 1, `${r.name} at 0x${r.iova.toString(16)}`, `sub-draw ${k} of ${n}`);
+        const d = rd(params + k * stride, form.indexed ? 5 : 4, `sub-draw ${k}'s parameters`);
+        if (!d) return;
+        yield form.indexed ? indexed(p[0]!, a64(p, 3), p[5]!, d, { drawId: k, dstOff }) : direct(p[0]!, d, { drawId: k, dstOff });
+      }
+    })();
   }
   if (r.name === 'CP_DRAW_AUTO') {
     need(cp, r, 6);
@@ -261,7 +262,11 @@ function footprintCheck(cp: CommandProcessor, what: string, regid: number, comps
 export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawParams): { job?: DrawJob; missing: string[] } {
   const R = new Regs(cp, cp.regsDb);
   const missing: string[] = [];
-  const dp = params ?? drawParamsList(cp, r, missing)?.[0];
+  let dp = params;
+  if (!dp) for (const first of drawParamsList(cp, r, missing) ?? []) {
+    dp = first;
+    break;
+  }
   if (!dp) {
     if (!missing.length) missing.push(`${r.name}: no draws (DRAW_COUNT 0)`);
     return { missing };
@@ -612,6 +617,12 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord, vsc?: VscReader)
       cp.report('adreno.cp.draw-failed', 'error', `${name}: the SP stopped: ${e.message}`);
       runs.push({ iova: r.iova, packet: r.name, ran: false, missing: [e.message] });
     }
+  }
+  if (missing.length && cp.mode !== 'BINNING') {
+    // A CP_DRAW_INDIRECT_MULTI sub-draw whose parameters are not in memory ends the packet.
+    cp.report('adreno.cp.draw-not-run', 'info', `${r.name} not executed from there: ${missing.join('; ')}`);
+    runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
+    ranAll = false;
   }
   if (vsc?.prims && ranAll && base !== vsc.prims.count)
     cp.report('adreno.vsc.prim-count', 'warning', `${r.name} at 0x${r.iova.toString(16)}: the visibility stream has ${vsc.prims.count} primitive(s) for this draw, the render pass assembled ${base}: primitives past the stream are drawn everywhere`);
