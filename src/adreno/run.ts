@@ -8,7 +8,9 @@ import { Memory, VA_LIMIT } from '../core/memory.js';
 import { parseRd, RD } from '../formats/rd.js';
 import { CommandProcessor, type ExecutedPacket, type StopReason } from './cp/cp.js';
 import { traceGen } from './decode.js';
-import { drawRuns } from './cp/handlers-gfx.js';
+import { drawRuns, setDrawLimits } from './cp/handlers-gfx.js';
+import { DRAW_LIMIT_OPTIONS, type DrawLimits } from './pc/draw.js';
+import { intOption } from '../core/numbers.js';
 import { formatValue, gpuRegs } from './regs/db.js';
 
 function u32(d: Uint8Array, o: number): number {
@@ -22,7 +24,7 @@ export interface RunResult {
 }
 
 /** Execute every submit of an .rd capture (buffers loaded as they appear) on one CP. */
-export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void; thread?: 'BR' | 'BV'; timeline?: TraceEvents } = {}, where = 'trace'): RunResult {
+export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void; thread?: 'BR' | 'BV'; timeline?: TraceEvents; limits?: Partial<DrawLimits> } = {}, where = 'trace'): RunResult {
   const f = parseRd(bytes, where);
   const gen = traceGen(f) ?? 'a6xx';
   if (gen !== 'a6xx' && gen !== 'a7xx') throw new InputError(`the executing CP models a6xx/a7xx; this trace is ${gen} (decode works for it)`, where);
@@ -47,6 +49,7 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
         }
       : {}),
   });
+  if (opts.limits) setDrawLimits(cp, opts.limits);
   const stops: StopReason[] = [];
   let pending: number | undefined;
   for (const s of f.sections) {
@@ -78,13 +81,24 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
   return { cp, diag, stops };
 }
 
+/** --max-vertices, --max-primitives, --max-pixels, --max-instructions, --max-draw-mib (pc/draw.ts DrawLimits). */
+export function drawLimitOptions(values: Record<string, unknown>): Partial<DrawLimits> {
+  const limits: { -readonly [K in keyof DrawLimits]?: number } = {};
+  for (const [k, opt] of Object.entries(DRAW_LIMIT_OPTIONS) as [keyof DrawLimits, string][]) {
+    const v = intOption(values[opt.slice(2)], `adreno run: ${opt}`, { min: 1, max: k === 'drawBytes' ? 2 ** 20 : Number.MAX_SAFE_INTEGER });
+    if (v !== undefined) limits[k] = k === 'drawBytes' ? v * 2 ** 20 : v;
+  }
+  return limits;
+}
+
 export function runCommand(values: Record<string, unknown>, rest: string[], out: (l: string) => void): number {
   const file = rest[0];
   if (!file) throw new UsageError('adreno run: missing trace file');
   const thread = values['thread'] === undefined ? undefined : String(values['thread']).toUpperCase();
   if (thread !== undefined && thread !== 'BR' && thread !== 'BV') throw new UsageError('--thread must be BR or BV (a7xx concurrent binning)');
   const timeline = values['timeline'] !== undefined ? new TraceEvents() : undefined;
-  const { cp, diag, stops } = runRd(new Uint8Array(readFileSync(file)), { strict: !!values['strict'], ...(values['trace'] ? { trace: out } : {}), ...(thread ? { thread } : {}), ...(timeline ? { timeline } : {}) }, file);
+  const limits = drawLimitOptions(values);
+  const { cp, diag, stops } = runRd(new Uint8Array(readFileSync(file)), { strict: !!values['strict'], ...(values['trace'] ? { trace: out } : {}), ...(thread ? { thread } : {}), ...(timeline ? { timeline } : {}), limits }, file);
   if (timeline) writeFileSync(String(values['timeline']), timeline.json(CP_CLOCK));
   const regs = gpuRegs(cp.gen);
   if (values['json']) {

@@ -53,7 +53,7 @@ export interface A6xxSceneResult {
   /** The inputs as an .rd capture (`gpusim adreno decode --format cffdump` reads it). */
   readonly rd: Uint8Array;
   /** GMEM mode: the bins, whether the binning pass ran, draws the visibility stream skipped. */
-  readonly gmem?: { readonly binW: number; readonly binH: number; readonly nx: number; readonly ny: number; readonly binning: boolean; readonly skippedDraws: number };
+  readonly gmem?: { readonly binW: number; readonly binH: number; readonly nx: number; readonly ny: number; readonly binning: boolean; readonly skippedDraws: number; readonly skippedPrims: number };
 }
 
 const COLOR: Record<string, string> = { R8G8B8A8_UNORM: 'FMT6_8_8_8_8_UNORM', R16G16B16A16_FLOAT: 'FMT6_16_16_16_16_FLOAT', R32_FLOAT: 'FMT6_32_FLOAT' };
@@ -384,7 +384,7 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
     const tj = obj(arr(scene.targets, 'targets')[i], `targets[${i}]`);
     return { name: String(tj.name ?? `target${i}`), format: t.format, data };
   });
-  const g = tiled ? { gmem: { binW: tiled.layout.binW, binH: tiled.layout.binH, nx: tiled.layout.nx, ny: tiled.layout.ny, binning: tiled.binning, skippedDraws: cp.vscSkippedDraws } } : {};
+  const g = tiled ? { gmem: { binW: tiled.layout.binW, binH: tiled.layout.binH, nx: tiled.layout.nx, ny: tiled.layout.ny, binning: tiled.binning, skippedDraws: cp.vscSkippedDraws, skippedPrims: cp.vscSkippedPrims } } : {};
   const resolved = built.resolved?.map((t) => {
     const f = fmt6ByName(t.format);
     const data = new Float32Array(desc.width * desc.height * 4);

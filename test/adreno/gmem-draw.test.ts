@@ -55,6 +55,34 @@ test('a small triangle: the binning pass keeps it out of the bins it misses, the
   assert.ok(binned.draws.length < all.draws.length && binned.draws.length >= 9, `binned draws ${binned.draws.length}`);
 });
 
+test('per-primitive visibility: bins skip the primitives the binning pass left out, images equal sysmem', () => {
+  const s = scene('triangle');
+  const buffers = s['buffers'] as Record<string, { values: number[] }>;
+  // Eight small triangles in one draw, spread over the target (two rows of four).
+  const tri = buffers['vertices']!.values;
+  const values: number[] = [];
+  for (let k = 0; k < 8; k++) for (let v = 0; v < 3; v++) values.push(...tri.slice(v * 8, v * 8 + 8).map((x, i) => (i === 0 ? x * 0.2 - 0.75 + 0.5 * (k % 4) : i === 1 ? x * 0.2 + (k < 4 ? -0.5 : 0.5) : x)));
+  const many = { ...s, buffers: { ...buffers, vertices: { ...buffers['vertices'], values } }, draws: [{ topology: 'DI_PT_TRILIST', count: 24 }] };
+  const dir = join(EXAMPLES, 'triangle');
+  const sys = runA6xxScene(many, dir, 'a630');
+  assert.deepEqual(errs(sys), []);
+  for (const bin of [{ w: 32, h: 16 }, { w: 32, h: 32 }, { w: 64, h: 16 }, { w: 96, h: 48 }]) {
+    const what = `bin ${bin.w}x${bin.h}`;
+    const binned = runA6xxScene(many, dir, 'a630', { bin, binning: true });
+    const all = runA6xxScene(many, dir, 'a630', { bin, binning: false });
+    assert.deepEqual(errs(binned), [], what);
+    assert.deepEqual(binned.targets[0]!.data, sys.targets[0]!.data, what);
+    assert.deepEqual(all.targets[0]!.data, sys.targets[0]!.data, what);
+    // Each bin the draw is visible in sets up only its primitives: 8 per visible bin minus the skipped.
+    const bins = binned.gmem!.nx * binned.gmem!.ny;
+    const sceneRuns = binned.draws.filter((d) => d.result && d.result.assembled === 8);
+    assert.equal(sceneRuns.reduce((a, d) => a + d.result!.binSkipped + d.result!.primitives, 0), 8 * sceneRuns.length, what);
+    assert.ok(binned.gmem!.skippedPrims > 0 && binned.gmem!.skippedPrims === sceneRuns.reduce((a, d) => a + d.result!.binSkipped, 0), `${what}: ${binned.gmem!.skippedPrims} skipped`);
+    assert.equal(all.gmem!.skippedPrims, 0, what);
+    assert.ok(sceneRuns.length <= bins, what);
+  }
+});
+
 test('gpusim draw --gpu a630 --gmem --bin: the tiled run prints its bins; bad bins are usage errors', async () => {
   const { main } = await import('../../src/cli/main.js');
   const cli = async (...argv: string[]) => {

@@ -80,8 +80,10 @@ test('binning pass writes the documented streams; each bin runs only the draws v
   assert.deepEqual(words(2), [0, 0, 0]);
   assert.deepEqual(words(3), [0, 1, 0]);
   assert.deepEqual([0, 1, 2, 3].map((p) => mem.read32(strm + 0xf000 + 4 * p)), [12, 12, 12, 12]); // sizes in bytes
-  // Primitive stream: draw 1's second triangle only in bin (1,0).
-  assert.deepEqual([0, 1, 2].map((k) => mem.read32(strm + 0x8000 + 1 * 0x400 + 4 * k)), [0, 1, 1]);
+  // Primitive stream, per draw its primitive count then a mask per primitive: in bin (1,0) draw 0's
+  // one primitive is absent, both of draw 1's are present, draw 2 has none.
+  assert.deepEqual([0, 1, 2, 3, 4, 5].map((k) => mem.read32(strm + 0x8000 + 1 * 0x400 + 4 * k)), [1, 0, 2, 1, 1, 0]);
+  assert.equal(cp.readReg(cp.regsDb.reg('VSC_PRIM_STRM_SIZE[1].REG')), 24);
   assert.equal(cp.readReg(cp.regsDb.reg('VSC_STATE[1].REG')), 1);
   assert.equal(cp.readReg(cp.regsDb.reg('VSC_STATE[2].REG')), 0);
   // Render pass: per bin, which draws ran (not invisible), by bin order.

@@ -5,7 +5,8 @@
  * streams with mutated dwords, as .rd captures under `adreno run`), and from ../shared (skipped
  * when absent) Adreno .rd captures and ir3 binaries.
  * Each run must end with exit 0, 1 or 2, never 3 (an internal error); an exit 2 prints one line.
- * Budgets (--max-instructions, --steps) bound every run, so a mutation cannot hang the suite.
+ * Budgets (--max-instructions, --steps, adreno run's --max-vertices/--max-pixels/...) bound every
+ * run, so a mutation cannot hang the suite; mutated a6xx draw packets must reach the draw budget.
  * GPUSIM_FUZZ_N (default 200) sets the mutations per format.
  */
 import { test } from 'node:test';
@@ -25,6 +26,9 @@ import { gmemDraw } from '../../src/adreno/driver/gmem.js';
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const SHARED = join(ROOT, '../shared');
 const N = Number(process.env.GPUSIM_FUZZ_N ?? 200);
+
+/** A small draw budget for `adreno run` (each limit reachable within a fraction of a second). */
+const BUDGET = ['--max-vertices', '20000', '--max-primitives', '10000', '--max-pixels', '30000', '--max-instructions', '200000', '--max-draw-mib', '64'];
 
 const INTERESTING = [0, 0xff, 0x7f, 0x80, 0xfe, 0x01, 0x10];
 
@@ -174,8 +178,36 @@ test('fuzz: a6xx draw streams (the driver\'s, dwords mutated, adreno run)', () =
         w.buffer(s.base, bytes);
       }
       writeFileSync(f, w.cmdstream(iova, g && k !== segs.findIndex((s) => s.base === iova) ? g.streamDwords : Math.min(dwords, g?.streamDwords ?? b.stream.length)).bytes());
-    }, ['adreno', 'run', f]);
+    }, ['adreno', 'run', f, ...BUDGET]);
   }
+  // The draw packets' own dwords (counts, instances, index addresses) set to large or random
+  // values: the run's draw budget must stop them with one line naming the limit (mutation 5 of
+  // seed 100 above once set NUM_INSTANCES to 1862270977 and grew without bound).
+  const b = buildDraw(desc);
+  const seg = b.mem.segments.find((s) => s.base === b.streamIova)!;
+  const words = new Uint32Array(seg.u8.slice().buffer);
+  const draws: number[] = [];
+  for (let k = 0; k < b.stream.length; k++) if ([0x38, 0x28, 0x29].includes((words[k]! >>> 16) & 0x7f) && words[k]! >>> 28 === 7) draws.push(k);
+  assert.ok(draws.length >= 2, 'the driver stream has draw packets');
+  const LARGE = [0xffffffff, 0x6f000001, 0x10000, 0x1000000, 0x7fffffff, 3000];
+  let budgetHits = 0;
+  const r = mulberry32(26);
+  for (let i = 0; i < Math.ceil(N / 4); i++) {
+    const m = words.slice();
+    const at = draws[Math.floor(r() * draws.length)]! + 1 + Math.floor(r() * 3);
+    m[at] = r() < 0.7 ? LARGE[Math.floor(r() * LARGE.length)]! : Math.floor(r() * 2 ** 32);
+    const w = new RdWriter().gpuId(desc.gpuId);
+    for (const s of b.mem.segments) w.buffer(s.base, s === seg ? new Uint8Array(m.buffer) : s.u8);
+    writeFileSync(f, w.cmdstream(b.streamIova, b.stream.length).bytes());
+    const res = await gpusim(['adreno', 'run', f, ...BUDGET]);
+    assert.ok(res.code === 0 || res.code === 1 || res.code === EXIT_ERROR, `a6xx draw packet mutation ${i}: exit ${res.code}: ${res.err}`);
+    if (res.code === EXIT_ERROR) {
+      assert.equal(res.err.split('\n').filter(Boolean).length, 1, res.err);
+      assert.match(res.err, /over the draw (budget|limit) of \d+( MiB)? \(adreno run --max-[a-z-]+\)/);
+      budgetHits++;
+    }
+  }
+  assert.ok(budgetHits > 0 || N < 20, 'no draw-packet mutation reached the draw budget');
 }));
 
 test('fuzz: R600 objects (disasm, run)', () => withDir(async (dir) => {

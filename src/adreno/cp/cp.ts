@@ -230,6 +230,8 @@ export class CommandProcessor implements Visitor {
   readonly binningHook: CpOptions['binning'];
   /** Draws skipped by the visibility stream, and IB2s skipped with them. */
   vscSkippedDraws = 0;
+  /** Primitives of visible draws the render pass skipped (VSC primitive stream: not in the bin). */
+  vscSkippedPrims = 0;
   vscSkippedIbs = 0;
   readonly events: EventRecord[] = [];
   readonly loadStates: LoadStateRecord[] = [];

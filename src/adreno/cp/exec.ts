@@ -44,3 +44,16 @@ export function need(cp: CommandProcessor, r: PacketRecord, k: number): void {
 export function a64(p: Uint32Array, k: number): number {
   return (p[k + 1] ?? 0) * 2 ** 32 + (p[k] ?? 0);
 }
+
+/** How many registers an array of the database has (`pattern` with % for the index, e.g. 'RB_MRT[%].BUF_INFO'). */
+export function arrayLength(cp: CommandProcessor, pattern: string): number {
+  let n = 0;
+  for (;;) {
+    try {
+      cp.regsDb.reg(pattern.replace('%', String(n)));
+    } catch {
+      return n;
+    }
+    n++;
+  }
+}

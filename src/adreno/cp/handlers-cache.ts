@@ -6,6 +6,7 @@
  */
 import { decodeFields, enumName } from '../regs/db.js';
 import type { CommandProcessor } from './cp.js';
+import { arrayLength } from './exec.js';
 
 function f(cp: CommandProcessor, name: string, field: string): number {
   const o = cp.regsDb.reg(name);
@@ -23,7 +24,8 @@ const rows = (h: number, tiled: boolean): number => (tiled ? Math.ceil(h / 16) *
 /** A sysmem draw is about to write its MRTs (CCU colour) and depth / stencil (CCU depth). */
 export function sysmemDrawWrites(cp: CommandProcessor, what: string): void {
   const h = f(cp, 'GRAS_SC_WINDOW_SCISSOR_BR', 'Y') + 1;
-  const n = f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT');
+  // A count past RB_MRT[] is adreno.rb.mrt-count-beyond-array at the draw (the draw is not run).
+  const n = Math.min(f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT'), arrayLength(cp, 'RB_MRT[%].BASE'));
   for (let i = 0; i < n; i++) {
     const tiled = enumName('a6xx_tile_mode', f(cp, `RB_MRT[${i}].BUF_INFO`, 'COLOR_TILE_MODE'), cp.gen) !== 'TILE6_LINEAR';
     cp.caches.willWrite('ccu-color', addr(cp, `RB_MRT[${i}].BASE`), raw(cp, `RB_MRT[${i}].PITCH`) * 64 * rows(h, tiled), `${what} (MRT${i})`);

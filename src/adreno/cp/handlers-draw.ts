@@ -135,12 +135,13 @@ function draw(cp: CommandProcessor, r: PacketRecord): number {
     const cntl = lrzCntl(cp);
     if (cntl.ENABLE) cp.lrzDraw = cp.lrz.draw(cntl, regAddr(cp, 'GRAS_LRZ_FAST_CLEAR_BUFFER_BASE'), cp.readReg(cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')));
   }
-  if (!killed && !invisible && r.name !== 'CP_DRAW_INDIRECT_MULTI' && r.name !== 'CP_DRAW_AUTO') {
+  if (!killed && !invisible) {
     if (cp.mode === 'SYSMEM') sysmemDrawWrites(cp, r.name);
     const before = drawRuns(cp).length;
-    boxes = execDraw(cp, r);
-    const run = drawRuns(cp).length > before ? drawRuns(cp)[drawRuns(cp).length - 1] : undefined;
-    if (run?.ran && run.result) {
+    boxes = execDraw(cp, r, vscActive(cp) ? cp.vscReader : undefined);
+    // CP_DRAW_INDIRECT_MULTI runs several draws: each adds to the counters.
+    for (const run of drawRuns(cp).slice(before)) {
+      if (!run.ran || !run.result) continue;
       const d = run.result;
       cp.perf.add('PERF_PC_IA_VERTICES', d.vertices);
       cp.perf.add('PERF_PC_VS_INVOCATIONS', d.vertices);

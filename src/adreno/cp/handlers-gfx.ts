@@ -20,19 +20,20 @@ import { fmt6, type Fmt6 } from '../rb/fmt6.js';
 import { checkFlagBuffer, isUbwcColor, ubwcColor } from '../rb/ubwc-target.js';
 import { sysmemColor, sysmemDepth, sysmemStencil, type ColorSurface, type DepthSurface, type RbState, type RbTargets, type StencilFace, type StencilSurface } from '../rb/output.js';
 import { STANDARD_SAMPLES, intersect, type Rect } from '../gras/raster.js';
-import { runDrawJob, type DrawJob, type DrawResult } from '../pc/draw.js';
+import { DrawBudget, DrawBudgetError, runDrawJob, type DrawJob, type DrawLimits, type DrawResult } from '../pc/draw.js';
 import type { IndexSource } from '../pc/assemble.js';
 import { vertexFormat, type VfdState } from '../vfd/fetch.js';
 import { vsOutputs } from '../vpc/varyings.js';
 import type { FsPreload, StageProgram } from '../sp/graphics.js';
 import type { CommandProcessor } from './cp.js';
-import { a64, need } from './exec.js';
+import { a64, arrayLength, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
 import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
 import type { TileMode } from '../ubwc/tile6.js';
-import type { PrimBox } from '../vsc/vsc.js';
-import { binningJob, gmemTargets } from './handlers-gmem.js';
+import type { PrimBox, VscReader } from '../vsc/vsc.js';
+import { binningJob, fillBoxes, gmemTargets } from './handlers-gmem.js';
+import { guardbandValue } from '../gras/guardband.js';
 import { lrzHook } from './handlers-lrz.js';
 
 /** VS / FS state loaded by CP_LOAD_STATE6_GEOM / _FRAG (SB6_VS_SHADER, SB6_FS_SHADER). */
@@ -100,6 +101,18 @@ export function drawRuns(cp: CommandProcessor): DrawRun[] {
   return r;
 }
 
+const BUDGETS = new WeakMap<CommandProcessor, DrawBudget>();
+/** The work and memory budget of a CP's draws (pc/draw.ts; the defaults unless `setDrawLimits` was called). */
+export function drawBudget(cp: CommandProcessor): DrawBudget {
+  let b = BUDGETS.get(cp);
+  if (!b) BUDGETS.set(cp, (b = new DrawBudget()));
+  return b;
+}
+/** Set the limits of a CP's draws (`gpusim adreno run --max-*`); the counts start again. */
+export function setDrawLimits(cp: CommandProcessor, limits: Partial<DrawLimits>): void {
+  BUDGETS.set(cp, new DrawBudget(limits));
+}
+
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 const asFloat = (b: number): number => {
@@ -135,7 +148,7 @@ class Regs {
 }
 
 /** The draw's counts from the packet (indirect forms read them from memory). */
-interface DrawParams {
+export interface DrawParams {
   readonly initiator: number;
   readonly instances: number;
   readonly count: number;
@@ -144,35 +157,98 @@ interface DrawParams {
   readonly maxIndices: number;
   readonly vertexOffset?: number;
   readonly firstInstance?: number;
+  /** CP_DRAW_INDIRECT_MULTI: the sub-draw's index and DST_OFF (the VS constant vec4 it fills; 0: none). */
+  readonly drawId?: number;
+  readonly dstOff?: number;
 }
 
-function drawParams(cp: CommandProcessor, r: PacketRecord, missing: string[]): DrawParams | undefined {
+/** CP_DRAW_INDIRECT_MULTI's a6xx_draw_indirect_opcode values (adreno_pm4.xml). */
+const MULTI_OPS: Readonly<Record<number, { indexed: boolean; counted: boolean; dwords: number }>> = {
+  2: { indexed: false, counted: false, dwords: 6 }, // INDIRECT_OP_NORMAL: INDIRECT @3, STRIDE @5
+  4: { indexed: true, counted: false, dwords: 9 }, // INDIRECT_OP_INDEXED: INDEX @3, MAX_INDICES @5, INDIRECT @6, STRIDE @8
+  6: { indexed: false, counted: true, dwords: 8 }, // INDIRECT_OP_INDIRECT_COUNT: INDIRECT @3, INDIRECT_COUNT @5, STRIDE @7
+  7: { indexed: true, counted: true, dwords: 11 }, // INDIRECT_OP_INDIRECT_COUNT_INDEXED: INDEX @3, MAX_INDICES @5, INDIRECT @6, INDIRECT_COUNT @8, STRIDE @10
+};
+
+/**
+ * The draws a packet makes: one for the direct and single indirect forms, DRAW_COUNT (or
+ * min(DRAW_COUNT, the dword at INDIRECT_COUNT)) for CP_DRAW_INDIRECT_MULTI; undefined with
+ * `missing` said when the parameters are not in memory or the form is not modelled.
+ */
+export function drawParamsList(cp: CommandProcessor, r: PacketRecord, missing: string[]): Iterable<DrawParams> | undefined {
   const p = r.payload;
-  const rd = (addr: number, n: number): number[] | undefined => {
+  const rd = (addr: number, n: number, what = 'indirect parameters'): number[] | undefined => {
     const seg = cp.mem.find(addr, n * 4);
     if (!seg) {
-      missing.push(`indirect parameters at 0x${addr.toString(16)} not in memory`);
+      missing.push(`${what} at 0x${addr.toString(16)} not in memory`);
       return undefined;
     }
     return Array.from({ length: n }, (_, k) => seg.dv.getUint32(addr - seg.base + 4 * k, true));
   };
+  // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex, firstInstance.
+  const direct = (initiator: number, d: number[], extra: Partial<DrawParams> = {}): DrawParams => ({ initiator, count: d[0]!, instances: d[1]!, firstIndex: 0, indexBase: 0, maxIndices: 0, vertexOffset: d[2]!, firstInstance: d[3]!, ...extra });
+  // VkDrawIndexedIndirectCommand: indexCount, instanceCount, firstIndex, vertexOffset, firstInstance.
+  const indexed = (initiator: number, base: number, max: number, d: number[], extra: Partial<DrawParams> = {}): DrawParams => ({ initiator, count: d[0]!, instances: d[1]!, firstIndex: d[2]!, indexBase: base, maxIndices: max, vertexOffset: d[3]! | 0, firstInstance: d[4]!, ...extra });
   if (r.name === 'CP_DRAW_INDX_OFFSET') {
     need(cp, r, 3);
-    return { initiator: p[0]!, instances: p[1]!, count: p[2]!, firstIndex: p[3] ?? 0, indexBase: a64(p, 4), maxIndices: p[6] ?? 0 };
+    return [{ initiator: p[0]!, instances: p[1]!, count: p[2]!, firstIndex: p[3] ?? 0, indexBase: a64(p, 4), maxIndices: p[6] ?? 0 }];
   }
   if (r.name === 'CP_DRAW_INDIRECT') {
     need(cp, r, 3);
-    // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex, firstInstance.
     const d = rd(a64(p, 1), 4);
-    if (!d) return undefined;
-    return { initiator: p[0]!, count: d[0]!, instances: d[1]!, firstIndex: 0, indexBase: 0, maxIndices: 0, vertexOffset: d[2]!, firstInstance: d[3]! };
+    return d && [direct(p[0]!, d)];
   }
   if (r.name === 'CP_DRAW_INDX_INDIRECT') {
     need(cp, r, 6);
-    // VkDrawIndexedIndirectCommand: indexCount, instanceCount, firstIndex, vertexOffset, firstInstance.
     const d = rd(a64(p, 4), 5);
-    if (!d) return undefined;
-    return { initiator: p[0]!, count: d[0]!, instances: d[1]!, firstIndex: d[2]!, indexBase: a64(p, 1), maxIndices: p[3]!, vertexOffset: d[3]! | 0, firstInstance: d[4]! };
+    return d && [indexed(p[0]!, a64(p, 1), p[3]!, d)];
+  }
+  if (r.name === 'CP_DRAW_INDIRECT_MULTI') {
+    need(cp, r, 3);
+    const op = p[1]! & 0xf;
+    const dstOff = (p[1]! >>> 8) & 0x3fff;
+    const form = MULTI_OPS[op];
+    if (!form) {
+      missing.push(`CP_DRAW_INDIRECT_MULTI OPCODE ${op} (not an a6xx_draw_indirect_opcode)`);
+      return undefined;
+    }
+    need(cp, r, form.dwords);
+    const stride = p[form.dwords - 1]!;
+    const params = form.indexed ? a64(p, 6) : a64(p, 3);
+    let n = p[2]!;
+    if (form.counted) {
+      const c = rd(form.indexed ? a64(p, 8) : a64(p, 5), 1, 'INDIRECT_COUNT');
+      if (!c) return undefined;
+      n = Math.min(n, c[0]!);
+    }
+    const budget = drawBudget(cp);
+    // Read lazily, one sub-draw at a time: DRAW_COUNT may be 2^32 - 1.
+    return (function* (): Generator<DrawParams> {
+      for (let k = 0; k < n; k++) {
+        // Each sub-draw costs at least one vertex of the run's budget, so DRAW_COUNT cannot spin.
+        budget.charge('vertices', 1, `${r.name} at 0x${r.iova.toString(16)}`, `sub-draw ${k} of ${n}`);
+        const d = rd(params + k * stride, form.indexed ? 5 : 4, `sub-draw ${k}'s parameters`);
+        if (!d) return;
+        yield form.indexed ? indexed(p[0]!, a64(p, 3), p[5]!, d, { drawId: k, dstOff }) : direct(p[0]!, d, { drawId: k, dstOff });
+      }
+    })();
+  }
+  if (r.name === 'CP_DRAW_AUTO') {
+    need(cp, r, 6);
+    // The vertex count is (the byte counter at NUM_VERTICES_BASE - NUM_VERTICES_OFFSET) / STRIDE:
+    // a stream-out buffer's filled size (freedreno's draw_emit_xfb). Stream-out itself is not
+    // modelled, so the counter is whatever memory holds (the capture's, or a CP write's).
+    const base = a64(p, 2);
+    const stride = p[5]!;
+    const c = rd(base, 1, 'CP_DRAW_AUTO byte counter');
+    if (!c) return undefined;
+    if (stride === 0) {
+      missing.push('CP_DRAW_AUTO STRIDE 0 (no vertex size to divide the byte count by)');
+      return undefined;
+    }
+    const bytes = Math.max(0, c[0]! - p[4]!);
+    cp.report('adreno.cp.draw-auto-counter', 'info', `CP_DRAW_AUTO at 0x${r.iova.toString(16)}: ${Math.floor(bytes / stride)} vertices from the byte counter at 0x${base.toString(16)} (${c[0]} - NUM_VERTICES_OFFSET ${p[4]}) / STRIDE ${stride}; stream-out (VPC_SO) is not modelled, so a counter this run's stream-out should have written holds what memory held`);
+    return [{ initiator: p[0]!, instances: p[1]!, count: Math.floor(bytes / stride), firstIndex: 0, indexBase: 0, maxIndices: 0 }];
   }
   missing.push(`${r.name} is not modelled`);
   return undefined;
@@ -190,7 +266,8 @@ function footprintCheck(cp: CommandProcessor, what: string, regid: number, comps
  * logic ops with blending, and depth tests or bounds without Z_READ_ENABLE (RB_DEPTH_CNTL's doc).
  */
 function rbExtras(cp: CommandProcessor, R: Regs): { srgb: number; dualSource: boolean } {
-  const nMrt = R.f('RB_FS_OUTPUT_CNTL1', 'MRT');
+  // Past the 8 RB_MRT registers the draw is not run (adreno.rb.mrt-count-beyond-array).
+  const nMrt = Math.min(R.f('RB_FS_OUTPUT_CNTL1', 'MRT'), arrayLength(cp, 'RB_MRT[%].BASE'));
   let srgb = 0, spSrgb = 0;
   for (let i = 0; i < 8; i++) {
     srgb |= R.f('RB_SRGB_CNTL', `SRGB_MRT${i}`) << i;
@@ -285,11 +362,20 @@ function fsPreload(cp: CommandProcessor, R: Regs, full: number, half: number, mi
 }
 
 /** Gather the draw's job from the registers and loaded state; `missing` says why not. */
-export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJob; missing: string[] } {
+export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawParams): { job?: DrawJob; missing: string[] } {
   const R = new Regs(cp, cp.regsDb);
   const missing: string[] = [];
-  const dp = drawParams(cp, r, missing);
-  if (!dp) return { missing };
+  let dp = params;
+  if (!dp) for (const first of drawParamsList(cp, r, missing) ?? []) {
+    dp = first;
+    break;
+  }
+  if (!dp) {
+    if (!missing.length) missing.push(`${r.name}: no draws (DRAW_COUNT 0)`);
+    return { missing };
+  }
+  // CP_DRAW_INDIRECT_MULTI DST_OFF: the VS constant vec4 there is {draw_id, first_vertex, first_instance, 0}.
+  if (dp.dstOff && dp.dstOff * 4 < gfxState(cp).vs.consts.length) gfxState(cp).vs.consts.set([dp.drawId ?? 0, (dp.vertexOffset ?? 0) >>> 0, dp.firstInstance ?? 0, 0].slice(0, Math.max(0, gfxState(cp).vs.consts.length - dp.dstOff * 4)), dp.dstOff * 4);
   const ini = decodeFields('vgt_draw_initiator_a4xx', dp.initiator, 0, cp.gen);
   const prim = R.e('pc_di_primtype', ini['PRIM_TYPE']!);
   const srcSel = R.e('pc_di_src_sel', ini['SOURCE_SELECT']!);
@@ -377,7 +463,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
 
   // Index stream.
   let indices: IndexSource;
-  if (srcSel === 'DI_SRC_SEL_AUTO_INDEX') indices = { kind: 'auto', first: 0, count: dp.count };
+  if (srcSel === 'DI_SRC_SEL_AUTO_INDEX' || (srcSel === 'DI_SRC_SEL_AUTO_XFB' && r.name === 'CP_DRAW_AUTO')) indices = { kind: 'auto', first: 0, count: dp.count };
   else if (srcSel === 'DI_SRC_SEL_DMA') {
     const size = ([1, 2, 4] as const)[ini['INDEX_SIZE']!] ?? 4;
     const avail = Math.max(0, dp.maxIndices - dp.firstIndex);
@@ -393,7 +479,17 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
   }
 
   // VS outputs and VPC.
-  const nOut = R.f('SP_VS_PRIMITIVE_CNTL', 'OUT');
+  // OUT is a 6-bit count over SP_VS_OUT[] (two outputs a register) and SP_VS_VPC_DST[] (four):
+  // a count past them names registers that do not exist, so the draw is not run.
+  let nOut = R.f('SP_VS_PRIMITIVE_CNTL', 'OUT');
+  for (const [arr, per] of [['SP_VS_OUT[%].REG', 2], ['SP_VS_VPC_DST[%].REG', 4]] as const) {
+    if (nOut === 0 || hasReg(cp.regsDb, arr.replace('%', String((nOut - 1) / per | 0)))) continue;
+    let len = 0;
+    while (hasReg(cp.regsDb, arr.replace('%', String(len)))) len++;
+    cp.report('adreno.vpc.out-count-beyond-array', 'error', `SP_VS_PRIMITIVE_CNTL OUT ${nOut} exceeds the ${len * per} outputs the ${len} ${arr.replace('[%]', '[]')} registers hold: the draw is undefined (not run)`);
+    missing.push(`SP_VS_PRIMITIVE_CNTL OUT ${nOut} (past the ${len * per} outputs)`);
+    nOut = Math.min(nOut, len * per);
+  }
   const outs = vsOutputs(
     nOut,
     (i) => ({ a: [R.f(`SP_VS_OUT[${i}].REG`, 'A_REGID'), R.f(`SP_VS_OUT[${i}].REG`, 'A_COMPMASK')], b: [R.f(`SP_VS_OUT[${i}].REG`, 'B_REGID'), R.f(`SP_VS_OUT[${i}].REG`, 'B_COMPMASK')] }),
@@ -422,8 +518,19 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
   const scissor = intersect(sc('GRAS_SC_SCREEN_SCISSOR[0]', '.'), sc('GRAS_SC_VIEWPORT_SCISSOR[0]', '.'), sc('GRAS_SC_WINDOW_SCISSOR', '_'));
 
   // FS.
+  // SP_FS_OUTPUT_CNTL1 / RB_FS_OUTPUT_CNTL1 MRT are 4-bit counts over 8-entry arrays: past them
+  // the draw names registers that do not exist (undefined), so it is not run.
+  let fsOutN = R.f('SP_FS_OUTPUT_CNTL1', 'MRT');
+  for (const [cntl, arr] of [['SP_FS_OUTPUT_CNTL1', 'SP_FS_OUTPUT[%].REG'], ['RB_FS_OUTPUT_CNTL1', 'RB_MRT[%].BASE']] as const) {
+    const n = R.f(cntl, 'MRT');
+    const len = arrayLength(cp, arr);
+    if (n <= len) continue;
+    cp.report('adreno.rb.mrt-count-beyond-array', 'error', `${cntl} MRT ${n} exceeds the ${len} ${arr.replace('[%]', '[]')} registers: the draw is undefined (not run)`);
+    missing.push(`${cntl} MRT ${n} (past the ${len} registers)`);
+    if (cntl === 'SP_FS_OUTPUT_CNTL1') fsOutN = len;
+  }
   // Dual-source blending reads a second output (SP_FS_OUTPUT[1]) whatever the MRT count.
-  const fsOutN = Math.max(R.f('SP_FS_OUTPUT_CNTL1', 'MRT'), R.f('RB_FS_OUTPUT_CNTL0', 'DUAL_COLOR_IN_ENABLE') ? 2 : 0);
+  if (R.f('RB_FS_OUTPUT_CNTL0', 'DUAL_COLOR_IN_ENABLE')) fsOutN = Math.max(fsOutN, 2);
   const mrt = Array.from({ length: fsOutN }, (_, i) => ({ regid: R.f(`SP_FS_OUTPUT[${i}].REG`, 'REGID'), half: R.f(`SP_FS_OUTPUT[${i}].REG`, 'HALF_PRECISION') === 1 }));
   if (fs) mrt.forEach((m, i) => footprintCheck(cp, `SP_FS_OUTPUT[${i}] REGID`, m.regid, 4, fs.fullRegs, 'adreno.sp.fs-out-beyond-footprint'));
   const pre = fs ? fsPreload(cp, R, fs.fullRegs, fs.halfRegs, missing) : { preload: { ijPersp: 0xfc, ijLinear: 0xfc }, perSample: false, fragCoordSample: false };
@@ -462,6 +569,9 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
   if (rb.ds.stencil && R.e('a6xx_depth_format', R.f('RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) === 'DEPTH6_16' && !R.f('RB_STENCIL_INFO', 'SEPARATE_STENCIL'))
     cp.report('adreno.rb.d16-stencil', 'error', 'stencil test with DEPTH6_16 and no separate stencil buffer: D16_UNORM_S8_UINT is unsupported (seed "Depth Formats"); no stencil is kept');
 
+  // Guardband (gras/guardband.ts): clip planes at |x| <= HORZ w and |y| <= VERT w.
+  const viewport = { xoffset: R.float('GRAS_CL_VPORT[0].XOFFSET'), xscale: R.float('GRAS_CL_VPORT[0].XSCALE'), yoffset: R.float('GRAS_CL_VPORT[0].YOFFSET'), yscale: R.float('GRAS_CL_VPORT[0].YSCALE'), zoffset: R.float('GRAS_CL_VPORT[0].ZOFFSET'), zscale: R.float('GRAS_CL_VPORT[0].ZSCALE') };
+  const guardband = { x: guardbandValue(R.f('GRAS_CL_GUARDBAND_CLIP_ADJ', 'HORZ')), y: guardbandValue(R.f('GRAS_CL_GUARDBAND_CLIP_ADJ', 'VERT')) };
   const job: DrawJob = {
     prim,
     indices,
@@ -475,8 +585,8 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     vsOutputs: outs,
     posLoc,
     rasterDiscard: R.f('PC_RASTER_CNTL', 'DISCARD') === 1,
-    clip: { clipDisable: R.f('GRAS_CL_CNTL', 'CLIP_DISABLE') === 1, znearDisable: R.f('GRAS_CL_CNTL', 'ZNEAR_CLIP_DISABLE') === 1, zfarDisable: R.f('GRAS_CL_CNTL', 'ZFAR_CLIP_DISABLE') === 1, zeroOneZ: R.f('GRAS_CL_CNTL', 'ZERO_GB_SCALE_Z') === 1 },
-    viewport: { xoffset: R.float('GRAS_CL_VPORT[0].XOFFSET'), xscale: R.float('GRAS_CL_VPORT[0].XSCALE'), yoffset: R.float('GRAS_CL_VPORT[0].YOFFSET'), yscale: R.float('GRAS_CL_VPORT[0].YSCALE'), zoffset: R.float('GRAS_CL_VPORT[0].ZOFFSET'), zscale: R.float('GRAS_CL_VPORT[0].ZSCALE') },
+    clip: { clipDisable: R.f('GRAS_CL_CNTL', 'CLIP_DISABLE') === 1, znearDisable: R.f('GRAS_CL_CNTL', 'ZNEAR_CLIP_DISABLE') === 1, zfarDisable: R.f('GRAS_CL_CNTL', 'ZFAR_CLIP_DISABLE') === 1, zeroOneZ: R.f('GRAS_CL_CNTL', 'ZERO_GB_SCALE_Z') === 1, guardband },
+    viewport,
     cullFront: R.f('GRAS_SU_CNTL', 'CULL_FRONT') === 1,
     cullBack: R.f('GRAS_SU_CNTL', 'CULL_BACK') === 1,
     frontCw: R.f('GRAS_SU_CNTL', 'FRONT_CW') === 1,
@@ -493,6 +603,8 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord): { job?: DrawJ
     fsOutputs: { mrt, depthRegid: R.f('RB_FS_OUTPUT_CNTL0', 'FRAG_WRITES_Z') ? R.f('SP_FS_OUTPUT_CNTL0', 'DEPTH_REGID') : 0xfc, sampleMaskRegid: fsSampleMaskOut(cp, R) },
     varDisable: Uint32Array.from([0, 1, 2, 3].map((i) => R.raw(`VPC_VAR[${i}].DISABLE`))),
     rb,
+    budget: drawBudget(cp),
+    label: `${r.name}${dp.drawId !== undefined ? ` draw ${dp.drawId}` : ''} at 0x${r.iova.toString(16)}`,
   };
   return { job, missing };
 }
@@ -504,7 +616,7 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
   const R = new Regs(cp, cp.regsDb);
   const samples = job.rb.samples;
   const colors: (ColorSurface | undefined)[] = [];
-  const nMrt = R.f('RB_FS_OUTPUT_CNTL1', 'MRT');
+  const nMrt = Math.min(R.f('RB_FS_OUTPUT_CNTL1', 'MRT'), arrayLength(cp, 'RB_MRT[%].BASE'));
   const h = job.scissor.y1 + 1;
   for (let i = 0; i < nMrt; i++) {
     const info = `RB_MRT[${i}].BUF_INFO`;
@@ -575,37 +687,70 @@ export function setTiledDrawHook(cp: CommandProcessor, hook: TiledDrawHook | und
  * are returned for the VSC and nothing is drawn. An installed tiled hook replaces the GMEM and
  * BINNING paths.
  */
-export function execDraw(cp: CommandProcessor, r: PacketRecord): PrimBox[] | undefined {
+export function execDraw(cp: CommandProcessor, r: PacketRecord, vsc?: VscReader): PrimBox[] | undefined {
   const hook = cp.mode !== 'SYSMEM' ? TILED.get(cp) : undefined;
   if (hook) {
     hook(cp, r);
     return undefined;
   }
-  if (cp.mode === 'BINNING') {
-    const { job, missing } = gatherDraw(cp, r);
-    if (!job || missing.length) return undefined;
-    const boxes: PrimBox[] = [];
-    runDrawJob(binningJob(job, boxes), { colors: [] }, cp.diag);
-    return boxes;
-  }
   const runs = drawRuns(cp);
-  const { job, missing } = gatherDraw(cp, r);
-  const targets = job ? (cp.mode === 'GMEM' ? gmemTargets(cp, job, missing) : sysmemTargets(cp, job, missing)) : undefined;
-  if (!job || !targets || missing.length) {
-    cp.report('adreno.cp.draw-not-run', 'info', `${r.name} not executed: ${missing.join('; ')}`);
-    runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
+  const missing: string[] = [];
+  const list = drawParamsList(cp, r, missing);
+  if (!list) {
+    if (cp.mode !== 'BINNING') {
+      cp.report('adreno.cp.draw-not-run', 'info', `${r.name} not executed: ${missing.join('; ')}`);
+      runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
+    }
     return undefined;
   }
-  try {
-    const lrz = lrzHook(cp, job, targets, cp.lrzDraw);
-    const result = runDrawJob(lrz ? { ...job, lrz } : job, targets, cp.diag);
-    for (const c of targets.colors) if (isUbwcColor(c)) c.finish();
-    if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${r.name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);
-    runs.push({ iova: r.iova, packet: r.name, ran: true, missing, result });
-  } catch (e) {
-    if (!(e instanceof InputError) || cp.computeErrors === 'throw') throw e;
-    cp.report('adreno.cp.draw-failed', 'error', `${r.name}: the SP stopped: ${e.message}`);
-    runs.push({ iova: r.iova, packet: r.name, ran: false, missing: [e.message] });
+  const boxes: PrimBox[] = [];
+  // Primitives before this sub-draw (the binning pass numbers them across the packet's draws).
+  let base = 0;
+  let ranAll = true;
+  for (const dp of list) {
+    const name = dp.drawId !== undefined ? `${r.name} draw ${dp.drawId}` : r.name;
+    if (cp.mode === 'BINNING') {
+      const { job, missing } = gatherDraw(cp, r, dp);
+      if (!job || missing.length) return undefined;
+      const res = runDrawJob(binningJob(job, boxes, base), { colors: [] }, cp.diag);
+      base += res.assembled;
+      fillBoxes(boxes, base);
+      continue;
+    }
+    const { job, missing } = gatherDraw(cp, r, dp);
+    const targets = job ? (cp.mode === 'GMEM' ? gmemTargets(cp, job, missing) : sysmemTargets(cp, job, missing)) : undefined;
+    if (!job || !targets || missing.length) {
+      cp.report('adreno.cp.draw-not-run', 'info', `${name} not executed: ${missing.join('; ')}`);
+      runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
+      ranAll = false;
+      continue;
+    }
+    try {
+      const lrz = lrzHook(cp, job, targets, cp.lrzDraw);
+      // GMEM with a visibility stream: primitives outside this bin are skipped.
+      const from = base;
+      const visible = vsc?.prims ? (k: number): boolean => vsc.primVisible(from + k) : undefined;
+      const result = runDrawJob({ ...job, ...(lrz ? { lrz } : {}), ...(visible ? { visible } : {}) }, targets, cp.diag);
+      for (const c of targets.colors) if (isUbwcColor(c)) c.finish();
+      base += result.assembled;
+      cp.vscSkippedPrims += result.binSkipped;
+      if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);
+      runs.push({ iova: r.iova, packet: r.name, ran: true, missing, result });
+    } catch (e) {
+      // Over the run's budget: the whole run stops with the one line naming the limit.
+      if (!(e instanceof InputError) || e instanceof DrawBudgetError || cp.computeErrors === 'throw') throw e;
+      ranAll = false;
+      cp.report('adreno.cp.draw-failed', 'error', `${name}: the SP stopped: ${e.message}`);
+      runs.push({ iova: r.iova, packet: r.name, ran: false, missing: [e.message] });
+    }
   }
-  return undefined;
+  if (missing.length && cp.mode !== 'BINNING') {
+    // A CP_DRAW_INDIRECT_MULTI sub-draw whose parameters are not in memory ends the packet.
+    cp.report('adreno.cp.draw-not-run', 'info', `${r.name} not executed from there: ${missing.join('; ')}`);
+    runs.push({ iova: r.iova, packet: r.name, ran: false, missing });
+    ranAll = false;
+  }
+  if (vsc?.prims && ranAll && base !== vsc.prims.count)
+    cp.report('adreno.vsc.prim-count', 'warning', `${r.name} at 0x${r.iova.toString(16)}: the visibility stream has ${vsc.prims.count} primitive(s) for this draw, the render pass assembled ${base}: primitives past the stream are drawn everywhere`);
+  return cp.mode === 'BINNING' ? boxes : undefined;
 }

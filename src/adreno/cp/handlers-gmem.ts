@@ -12,6 +12,7 @@ import { sysmemColor, sysmemDepth, type ColorSurface, type DepthSurface, type Rg
 import type { DrawJob } from '../pc/draw.js';
 import type { PrimBox } from '../vsc/vsc.js';
 import type { CommandProcessor } from './cp.js';
+import { arrayLength } from './exec.js';
 
 const GMEM_VIEWS = new WeakMap<CommandProcessor, Memory>();
 
@@ -55,7 +56,7 @@ export function gmemTargets(cp: CommandProcessor, job: DrawJob, missing: string[
   const samples = job.rb.samples;
   const view = gmemView(cp);
   const colors: (ColorSurface | undefined)[] = [];
-  const nMrt = f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT');
+  const nMrt = Math.min(f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT'), arrayLength(cp, 'RB_MRT[%].BASE'));
   const binH = f(cp, 'GRAS_BIN_CONTROL', 'BINH');
   const check = (base: number, ecpp: number, what: string): void => {
     g.beginEvent();
@@ -90,15 +91,27 @@ export function gmemTargets(cp: CommandProcessor, job: DrawJob, missing: string[
   return { colors, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
 }
 
-/** The binning job: triangles to screen boxes (inclusive pixels, clipped to the job's scissor). */
-export function binningJob(job: DrawJob, boxes: PrimBox[]): DrawJob {
+/**
+ * The binning job: each primitive's triangles to one screen box (inclusive pixels, clipped to the
+ * job's scissor), at boxes[base + primitive]; `fill` pads primitives without a triangle (clipped,
+ * culled, discarded) with empty boxes up to a count.
+ */
+export function binningJob(job: DrawJob, boxes: PrimBox[], base = 0): DrawJob {
   const s = job.scissor;
   return {
     ...job,
-    onTriangle: (v) => {
+    onTriangle: (v, prim) => {
       const xs = v.map((p) => p.x), ys = v.map((p) => p.y);
       const b = { x0: Math.max(s.x0, Math.floor(Math.min(...xs))), y0: Math.max(s.y0, Math.floor(Math.min(...ys))), x1: Math.min(s.x1, Math.ceil(Math.max(...xs))), y1: Math.min(s.y1, Math.ceil(Math.max(...ys))) };
-      if (b.x1 >= b.x0 && b.y1 >= b.y0) boxes.push(b);
+      if (!(b.x1 >= b.x0 && b.y1 >= b.y0)) return;
+      fillBoxes(boxes, base + prim);
+      const o = boxes[base + prim];
+      boxes[base + prim] = o && o.x1 >= o.x0 ? { x0: Math.min(o.x0, b.x0), y0: Math.min(o.y0, b.y0), x1: Math.max(o.x1, b.x1), y1: Math.max(o.y1, b.y1) } : b;
     },
   };
+}
+
+/** Pad `boxes` with empty boxes (x1 < x0) up to `n` entries. */
+export function fillBoxes(boxes: PrimBox[], n: number): void {
+  while (boxes.length < n) boxes.push({ x0: 0, y0: 0, x1: -1, y1: -1 });
 }

@@ -10,6 +10,7 @@
  * database. Targets are cleared the way turnip's 3D clear does: a draw of one screen-covering
  * triangle with a constant-colour FS, depth ALWAYS written and stencil REPLACE.
  */
+import { guardbandAdj } from '../gras/guardband.js';
 import { Memory, type Segment } from '../../core/memory.js';
 import { RdWriter } from '../../formats/rd.js';
 import { assembleIr3 } from '../ir3/asm.js';
@@ -159,6 +160,15 @@ export interface GfxDraw {
   readonly restart?: number;
   /** Draw through CP_DRAW_INDIRECT / CP_DRAW_INDX_INDIRECT with the parameters in memory. */
   readonly indirect?: boolean;
+  /**
+   * Draw through one CP_DRAW_INDIRECT_MULTI (as turnip's vkCmdDraw(Indexed)Indirect(Count)):
+   * this draw's parameters then `more` sub-draws, `stride` bytes apart (default the Vulkan
+   * struct's size); `count`: the dword INDIRECT_COUNT points at (DRAW_COUNT stays the maximum);
+   * `dstOff`: the VS constant vec4 that gets {draw_id, first_vertex, first_instance, 0}.
+   */
+  readonly multi?: { readonly more?: readonly Pick<GfxDraw, 'count' | 'instances' | 'first' | 'vertexOffset' | 'firstInstance'>[]; readonly stride?: number; readonly count?: number; readonly dstOff?: number };
+  /** Draw through CP_DRAW_AUTO (DI_SRC_SEL_AUTO_XFB): vertices = (`bytes` - `offset`) / `stride`, the counter in memory. */
+  readonly auto?: { readonly bytes: number; readonly offset: number; readonly stride: number };
   /** State changed before this draw (kept for the following ones). */
   readonly state?: Partial<GfxState>;
 }
@@ -432,6 +442,8 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     const [vx, vy, vw, vh] = st.viewport;
     // Viewport: centre and half size (Vulkan rules), depth [0, 1].
     cs.regs32('GRAS_CL_VPORT[0].XOFFSET', [fbits(vx + vw / 2), fbits(vw / 2), fbits(vy + vh / 2), fbits(vh / 2), fbits(0), fbits(1)]);
+    // The guardband as fd6 / turnip compute it (fd_calc_guardband).
+    cs.reg('GRAS_CL_GUARDBAND_CLIP_ADJ', { HORZ: guardbandAdj(vx + vw / 2, vw / 2), VERT: guardbandAdj(vy + vh / 2, vh / 2) });
     const [sx, sy, sw, sh] = st.scissor;
     const tl = { X: Math.max(0, sx), Y: Math.max(0, sy) };
     const br = { X: Math.max(0, sx + sw - 1), Y: Math.max(0, sy + sh - 1) };
@@ -502,6 +514,33 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     if (d.restart !== undefined) cs.reg('PC_RESTART_INDEX', d.restart >>> 0);
     const prim = E('pc_di_primtype', d.prim);
     const ini = (src: string, size?: string): number => encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: src, VIS_CULL: 'IGNORE_VISIBILITY', ...(size ? { INDEX_SIZE: size } : {}) }, gen);
+    if (d.auto) {
+      // freedreno's draw_emit_xfb: the stream-out byte counter's address, the offset subtracted, the vertex stride.
+      const c = alloc(new Uint8Array(new Uint32Array([d.auto.bytes]).buffer), 'indirect');
+      cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(c.base), hi32(c.base), d.auto.offset, d.auto.stride]);
+      continue;
+    }
+    if (d.multi) {
+      const all = [d, ...(d.multi.more ?? [])];
+      const words = d.indices ? 5 : 4;
+      const stride = d.multi.stride ?? words * 4;
+      const buf = new Uint32Array(Math.max(words, (all.length - 1) * (stride >> 2) + words));
+      all.forEach((s, k) => buf.set(d.indices ? [s.count, s.instances ?? 1, s.first ?? 0, (s.vertexOffset ?? 0) >>> 0, s.firstInstance ?? 0] : [s.count, s.instances ?? 1, s.vertexOffset ?? 0, s.firstInstance ?? 0], k * (stride >> 2)));
+      const p = alloc(new Uint8Array(buf.buffer), 'indirect');
+      const counted = d.multi.count !== undefined;
+      const cnt = counted ? alloc(new Uint8Array(new Uint32Array([d.multi.count!]).buffer), 'indirect') : undefined;
+      const op = E('a6xx_draw_indirect_opcode', d.indices ? (counted ? 'INDIRECT_OP_INDIRECT_COUNT_INDEXED' : 'INDIRECT_OP_INDEXED') : counted ? 'INDIRECT_OP_INDIRECT_COUNT' : 'INDIRECT_OP_NORMAL');
+      const head = [op | ((d.multi.dstOff ?? 0) << 8), all.length];
+      const tail = [lo32(p.base), hi32(p.base), ...(cnt ? [lo32(cnt.base), hi32(cnt.base)] : []), stride];
+      if (!d.indices) cs.pkt('CP_DRAW_INDIRECT_MULTI', [ini('DI_SRC_SEL_AUTO_INDEX'), ...head, ...tail]);
+      else {
+        const ib = buffers.get(d.indices.buffer);
+        if (!ib) throw new Error(`index buffer ${d.indices.buffer} unknown`);
+        const size = d.indices.size === 1 ? 'INDEX4_SIZE_8_BIT' : d.indices.size === 2 ? 'INDEX4_SIZE_16_BIT' : 'INDEX4_SIZE_32_BIT';
+        cs.pkt('CP_DRAW_INDIRECT_MULTI', [ini('DI_SRC_SEL_DMA', size), ...head, lo32(ib.base), hi32(ib.base), Math.floor(ib.size / d.indices.size), ...tail]);
+      }
+      continue;
+    }
     if (!d.indices) {
       if (d.indirect) {
         // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex, firstInstance.

@@ -40,6 +40,8 @@ export interface ClipControl {
   readonly znearDisable: boolean;
   readonly zfarDisable: boolean;
   readonly zeroOneZ: boolean;
+  /** GRAS_CL_GUARDBAND_CLIP_ADJ HORZ / VERT as multiples of w (gras/guardband.ts); absent: x and y are not clipped. */
+  readonly guardband?: { readonly x: number; readonly y: number };
 }
 
 /** Inclusive rectangle; empty when x1 < x0 or y1 < y0. */
@@ -58,7 +60,7 @@ const W_EPSILON = 1e-6;
 type Plane = (p: readonly number[]) => number;
 
 /**
- * Clip a triangle against w > 0 and the enabled depth planes (Sutherland-Hodgman in clip space,
+ * Clip a triangle against w > 0, the enabled depth planes and the guardband's x / y planes (Sutherland-Hodgman in clip space,
  * varyings interpolated linearly there, which is perspective-correct). Returns a convex polygon
  * (0 or >= 3 vertices).
  */
@@ -67,6 +69,8 @@ export function clipPolygon(tri: readonly ClipVertex[], cc: ClipControl): ClipVe
   if (!cc.clipDisable) {
     if (!cc.znearDisable) planes.push(cc.zeroOneZ ? (p) => p[2]! : (p) => p[2]! + p[3]!);
     if (!cc.zfarDisable) planes.push((p) => p[3]! - p[2]!);
+    const gb = cc.guardband;
+    if (gb) planes.push((p) => gb.x * p[3]! - p[0]!, (p) => gb.x * p[3]! + p[0]!, (p) => gb.y * p[3]! - p[1]!, (p) => gb.y * p[3]! + p[1]!);
   }
   let poly = tri.slice();
   for (const d of planes) {

@@ -10,12 +10,15 @@
  * are the hardware's): for pipe p the draw stream at VSC_DRAW_STRM_ADDRESS + p * PITCH holds one
  * little-endian dword per draw of the binning pass, bit n set when the draw has a primitive in
  * bin n of the pipe (n = (y - pipe.Y) * pipe.W + (x - pipe.X)); the primitive stream at
- * VSC_PRIM_STRM_ADDRESS + p * PITCH holds one such dword per primitive. VSC_DRAW_STRM_SIZE[p] /
+ * VSC_PRIM_STRM_ADDRESS + p * PITCH holds, per draw, its primitive count then one such dword per
+ * primitive (every primitive the PC assembled, in order, instances after each other; one whose
+ * triangles were all clipped or culled has mask 0). VSC_DRAW_STRM_SIZE[p] /
  * VSC_PRIM_STRM_SIZE[p] are the bytes the pipe produced (also written to
  * VSC_DRAW_STRM_SIZE_ADDRESS + 4p, as freedreno's CP_SET_BIN_DATA5 expects); VSC_STATE[p] has bit
  * n set when bin n saw any primitive (freedreno tests it with CP_REG_TEST). Bytes past
  * *_LIMIT are not written (the size keeps counting, so freedreno's CP_COND_WRITE5 overflow test
- * sees it) and a render pass reading past the limit treats the draw as visible.
+ * sees it) and a render pass reading past the limit treats the draw as visible. The render pass
+ * skips the primitives a visible draw's masks leave out of its bin (`VscReader.prims`).
  */
 
 /** A primitive's screen-space bounding box, inclusive pixels (what the binning VS + PC produce). */
@@ -229,6 +232,7 @@ export class VscWriter {
       pm.forEach((m, i) => { masks[i] = (masks[i]! | m) >>> 0; if (this.pipes[i]!.w) primMasks[i]!.push(m); });
       this.primitives++;
     }
+    // Geometry unknown: no per-primitive entries (the count reads 0xffffffff: "all visible").
     if (all) this.pipes.forEach((q, i) => { masks[i] = q.w * q.h >= 32 ? 0xffffffff : (2 ** (q.w * q.h) - 1) >>> 0; });
     const drawBase = this.addr('VSC_DRAW_STRM_ADDRESS'), primBase = this.addr('VSC_PRIM_STRM_ADDRESS');
     const dPitch = this.host.readReg(this.host.regOf('VSC_DRAW_STRM_PITCH')), pPitch = this.host.readReg(this.host.regOf('VSC_PRIM_STRM_PITCH'));
@@ -238,6 +242,8 @@ export class VscWriter {
       const c = this.cursors[i]!;
       this.emit(drawBase + i * dPitch, c.drawBytes, dLimit, masks[i]!, 'draw', i);
       c.drawBytes += 4;
+      this.emit(primBase + i * pPitch, c.primBytes, pLimit, all ? 0xffffffff : primMasks[i]!.length, 'primitive', i);
+      c.primBytes += 4;
       for (const m of primMasks[i]!) {
         this.emit(primBase + i * pPitch, c.primBytes, pLimit, m, 'primitive', i);
         c.primBytes += 4;
@@ -278,6 +284,10 @@ export class VscWriter {
 export class VscReader {
   /** Draws consumed since CP_SET_BIN_DATA5. */
   index = 0;
+  /** The last draw `next` consumed: where its primitives' masks are and how many (undefined = all visible). */
+  prims: { readonly addr: number; readonly count: number } | undefined;
+  private primCursor = 0;
+  private readonly primLimit: number;
   readonly n: number;
   readonly size: number;
   readonly drawStrm: number;
@@ -295,6 +305,7 @@ export class VscReader {
     this.sizeAddr = (payload[4] ?? 0) * 2 ** 32 + (payload[3] ?? 0);
     this.primStrm = (payload[6] ?? 0) * 2 ** 32 + (payload[5] ?? 0);
     this.entries = Math.floor(this.host.read32(this.sizeAddr) / 4);
+    this.primLimit = host.readReg(host.regOf('VSC_PRIM_STRM_LIMIT'));
     if (this.n >= this.size && this.size) host.report('adreno.vsc.bad-bin', 'error', `CP_SET_BIN_DATA5 VSC_N ${this.n} is not a bin of a ${this.size}-bin pipe`);
   }
 
@@ -309,9 +320,23 @@ export class VscReader {
     return ((this.host.read32(this.drawStrm + 4 * i) >>> this.n) & 1) === 1;
   }
 
-  /** Consume one draw: whether it is visible in this bin. */
+  /** Is primitive k of the last draw `next` consumed in this bin? */
+  primVisible(k: number): boolean {
+    return !this.prims || k >= this.prims.count || ((this.host.read32(this.prims.addr + 4 * k) >>> this.n) & 1) === 1;
+  }
+
+  /** Consume one draw: whether it is visible in this bin (and its primitive masks into `prims`). */
   next(): boolean {
     const v = this.visibleAt(0);
+    this.prims = undefined;
+    // Entries past VSC_PRIM_STRM_LIMIT were not written: the draw's primitives are all drawn.
+    if (this.index < this.entries && this.primStrm && this.primCursor + 4 <= this.primLimit) {
+      const n = this.host.read32(this.primStrm + this.primCursor);
+      if (n !== 0xffffffff && this.primCursor + 4 * (n + 1) <= this.primLimit) {
+        this.prims = { addr: this.primStrm + this.primCursor + 4, count: n };
+        this.primCursor += 4 * (n + 1);
+      } else this.primCursor += 4;
+    }
     this.index++;
     return v;
   }

@@ -33,6 +33,11 @@ subcommands:
                          a7xx CP thread to model, BR by default; --timeline: a
                          Chrome/Perfetto trace of the submits and packets, IBs holding
                          the packets they ran, over the CP's cycle counter)
+      --max-vertices N --max-primitives N --max-pixels N --max-instructions N --max-draw-mib N
+                         the draws' budget over the run (defaults 2^24 vertices, 2^24
+                         primitives, 2^24 pixels visited, 50 million shader wave-
+                         instructions, 1024 MiB for one draw): over it, one line naming
+                         the limit and exit 2
   afuc disasm <fw> [-u] [--gen a5xx|a6xx|a7xx] [--fw-id ID] [--summary] [--skip N]
                          a firmware file (a630_sqe.fw, a650/a660_sqe.fw, a730/a740_sqe.fw,
                          a750 ...) prints as freedreno's afuc-disasm prints it (-u: without
@@ -219,6 +224,11 @@ export const adrenoCommand: Command = {
     order: { type: 'string' },
     timeline: { type: 'string' },
     rd: { type: 'string' },
+    'max-vertices': { type: 'string' },
+    'max-primitives': { type: 'string' },
+    'max-pixels': { type: 'string' },
+    'max-instructions': { type: 'string' },
+    'max-draw-mib': { type: 'string' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;

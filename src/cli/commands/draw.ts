@@ -164,7 +164,7 @@ async function runAdreno(file: string, values: Record<string, unknown>, io: CliI
   if (values['json']) io.stdout(JSON.stringify({ gpu: r.gpu, width: r.width, height: r.height, samples: r.samples, stats, ...(r.gmem ? { gmem: r.gmem } : {}), diagnostics: r.diag.list }, null, 1) + '\n');
   else {
     io.stdout(`${r.gpu} ${r.width}x${r.height} ${r.samples}x: ${stats.ran}/${stats.draws} draw(s) run (the first clears), ${stats.primitives} primitive(s), ${stats.vsWaves} VS wave(s), ${stats.fsWaves} FS wave(s), ${stats.samplesWritten} samples written\n`);
-    if (r.gmem) io.stdout(`GMEM: ${r.gmem.nx}x${r.gmem.ny} bins of ${r.gmem.binW}x${r.gmem.binH}, ${r.gmem.binning ? `binning pass, ${r.gmem.skippedDraws} draw(s) skipped by the visibility stream` : 'no binning pass'}\n`);
+    if (r.gmem) io.stdout(`GMEM: ${r.gmem.nx}x${r.gmem.ny} bins of ${r.gmem.binW}x${r.gmem.binH}, ${r.gmem.binning ? `binning pass, ${r.gmem.skippedDraws} draw(s) and ${r.gmem.skippedPrims} primitive(s) skipped by the visibility stream` : 'no binning pass'}\n`);
     for (const d of r.diag.list.slice(0, 50)) io.stdout(`${d.severity}: ${d.id}: ${d.message}\n`);
     const written = [values['out'] !== undefined ? `image ${String(values['out'])}` : '', values['rd'] !== undefined ? `capture ${String(values['rd'])}` : '', values['surface'] !== undefined ? `surface ${String(values['surface'])}` : ''].filter(Boolean);
     io.stdout(written.length ? `wrote ${written.join(', ')}\n` : 'no image written (give --out FILE.png)\n');
