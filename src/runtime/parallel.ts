@@ -28,7 +28,7 @@ import { loadCodeObjectCached, type CodeObject, type CodeObjectKernel } from '..
 import { loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { scalarBytes, structBytes } from './manifest.js';
-import { runKernel, type KernelLaunch, type KernelRun, type RunOptions, type RunReport } from './run.js';
+import { diagnosticRecord, runKernel, type KernelLaunch, type KernelRun, type RunOptions, type RunReport } from './run.js';
 import { clockMs, JOIN, runSlice, type SharedSegment, type SliceRequest, type SliceResult, type SliceTiming, type WorkerAnswer, type WorkerRequest } from './parallel-slice.js';
 
 export { answer, runSlice } from './parallel-slice.js';
@@ -365,7 +365,7 @@ export class ParallelPool {
       waveInstructions: stats.waveInstructions, laneOperations: stats.laneOps,
       byClass: Object.fromEntries(Object.entries(stats.byClass).sort()), timeMs: Math.round(timeMs * 1000) / 1000,
       aborted: stats.aborted, ldsBytes: kernel.kd.group_segment_fixed_size + setup.dynamicLds, scratchPerLane,
-      diagnostics: diagnostics.map((d) => ({ id: d.id, severity: d.severity, where: d.where, message: d.message, ...(d.seed ? { seed: d.seed } : {}) })),
+      diagnostics: diagnostics.map(diagnosticRecord),
       diagnosticCounts: Object.fromEntries([...counts.entries()].sort()),
     };
     const slices = answers.map(({ r, at }) => {

@@ -21,7 +21,7 @@ import type { Op } from '../amd/engine/program.js';
 import { InstructionTracer } from '../amd/sq/trace.js';
 import { WaveTimeline } from '../amd/sq/timeline.js';
 import type { TraceEvents } from '../core/trace-events.js';
-import { dispatch, loadCode, type DispatchStats } from './dispatch.js';
+import { CODE_BASE, dispatch, loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { imageBytes, imageDescriptor, samplerDescriptor, type ImageSpec, type SamplerSpec } from './images.js';
 import { dispatchThroughPm4 } from './pm4.js';
@@ -106,6 +106,22 @@ export interface DiagnosticRecord {
   readonly where: Readonly<Record<string, number | string>>;
   readonly message: string;
   readonly seed?: string;
+}
+
+/**
+ * One diagnostic as run.json carries it. A PC inside the loaded code object is written as its
+ * code-object address in hex (`pc: "0x1c"`), the numbering of --trace, disasm and the text
+ * summary; the absolute GPU address it ran at is kept as `pcAddress`. Other PCs (a trap handler)
+ * are written as absolute hex addresses.
+ */
+export function diagnosticRecord(d: Diagnostic): DiagnosticRecord {
+  let where = d.where;
+  const pc = d.where['pc'];
+  if (typeof pc === 'number') {
+    const rel = pc >= CODE_BASE && pc - CODE_BASE < 2 ** 32;
+    where = { ...d.where, pc: '0x' + (rel ? pc - CODE_BASE : pc).toString(16), ...(rel ? { pcAddress: '0x' + pc.toString(16) } : {}) };
+  }
+  return { id: d.id, severity: d.severity, where, message: d.message, ...(d.seed ? { seed: d.seed } : {}) };
 }
 
 /** What a run did: the body of run.json. */
@@ -335,7 +351,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
     aborted: strictStop !== undefined || (stats?.aborted ?? true),
     ldsBytes: kernel.kd.group_segment_fixed_size + setup.dynamicLds,
     scratchPerLane,
-    diagnostics: diag.list.map((d) => ({ id: d.id, severity: d.severity, where: d.where, message: d.message, ...(d.seed ? { seed: d.seed } : {}) })),
+    diagnostics: diag.list.map(diagnosticRecord),
     diagnosticCounts: Object.fromEntries([...diag.counts.entries()].sort()),
     ...(tracer ? { traceLines: tracer.lines, traceSkipped: tracer.skipped } : {}),
   };

@@ -200,6 +200,32 @@ test('draw --timeline on a POPS scene: stage waves, and each PS wave waits for o
   });
 });
 
+test('pops oit --timeline: PS wave turns per CU beside each wave\'s POPS wait and ordered section', async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, 'oit.json');
+    const r = await gpusim('pops', 'oit', '--timeline', file, '--json');
+    assert.equal(r.code, EXIT_OK, r.err);
+    const j = JSON.parse(r.out) as { instructions: number; draws: { waves: number }[] };
+    const ev = events(file);
+    checkTurns(ev, j.instructions);
+    assert.ok(ev.filter((e) => e.ph === 'X' && e.cat.startsWith('wave.')).every((e) => e.cat === 'wave.PS'));
+    const ordered = ev.filter((e) => e.cat === 'pops.ordered');
+    assert.equal(ordered.length, j.draws.reduce((n, d) => n + d.waves, 0));
+    for (const w of ev.filter((e) => e.cat === 'pops.wait')) {
+      const o = ordered.find((x) => x.pid === w.pid && x.tid === w.tid)!;
+      assert.equal(w.ts + w.dur!, o.ts, 'the wait ends where the ordered section starts');
+    }
+    assert.ok(ev.some((e) => e.name === 'process_name' && /^POPS CU \d+$/.test(String(e.args?.['name']))));
+    // The text run says the same as without a timeline; both traces at once are a usage error.
+    const plain = await gpusim('pops', 'oit', '--json');
+    assert.equal(plain.out, r.out);
+    const both = await gpusim('pops', 'oit', '--timeline', join(dir, 'a'), '--pops-trace', join(dir, 'b'));
+    assert.equal(both.code, EXIT_ERROR);
+    assert.match(both.err, /--timeline holds the POPS tracks of --pops-trace/);
+    assert.ok(!existsSync(join(dir, 'a')) && !existsSync(join(dir, 'b')));
+  });
+});
+
 test('draw --trace: every stage traced with its name, bounded by --trace-limit', async () => {
   await withDir(async (dir) => {
     const r = await gpusim('draw', join(ROOT, 'examples/triangle/scene.json'), '--trace', join(dir, 't.txt'), '--json');

@@ -14,6 +14,7 @@ import { loadManifest } from '../../src/runtime/manifest.js';
 import { runManifest } from '../../src/runtime/run.js';
 import { main } from '../../src/cli/main.js';
 import { InputError } from '../../src/core/errors.js';
+import { CODE_BASE } from '../../src/runtime/dispatch.js';
 
 const DIR = join(ROOT, 'examples/asm-kernel');
 
@@ -112,3 +113,26 @@ for (const [mcpu, wave] of [['gfx1100', 64], ['gfx1030', 32], ['gfx1030', 64], [
     assert.deepEqual(new Uint32Array(r.buffers.out!.buffer, r.buffers.out!.byteOffset, 256), reference());
   });
 }
+
+test('run.json numbers a diagnostic PC as --trace does (pcAddress keeps the absolute address)', async () => {
+  const lines: string[] = [];
+  const r = runManifest(loadManifest(join(DIR, 'sum.json')), { maxInstructions: 40, trace: (l) => lines.push(l) });
+  const d = r.json.diagnostics.find((x) => x.id === 'gpusim.instruction-budget');
+  assert.ok(d, JSON.stringify(r.json.diagnostics));
+  const pc = d.where['pc'];
+  assert.equal(typeof pc, 'string');
+  assert.match(String(pc), /^0x[0-9a-f]+$/);
+  assert.equal(d.where['pcAddress'], '0x' + (CODE_BASE + Number(pc)).toString(16));
+  // The wave that ran out of budget was about to run that PC; the trace printed the same numbering.
+  const tracedPcs = new Set(lines.map((l) => /^wave \d+ pc (0x[0-9a-f]+)/.exec(l)?.[1]));
+  assert.ok(tracedPcs.has(String(pc)), `${String(pc)} not among traced PCs ${[...tracedPcs].join(' ')}`);
+  // --json prints the same record; the text summary shows the PC without the absolute address.
+  let out = '';
+  const io = { stdout: (s: string) => { out += s; }, stderr: () => {}, isTTY: false };
+  await main(['run', join(DIR, 'sum.json'), '--json', '--max-instructions', '40'], io);
+  const j = JSON.parse(out) as { diagnostics: { id: string; where: Record<string, unknown> }[] };
+  assert.deepEqual(j.diagnostics.find((x) => x.id === 'gpusim.instruction-budget')?.where, d.where);
+  out = '';
+  await main(['run', join(DIR, 'sum.json'), '--max-instructions', '40'], io);
+  assert.match(out, new RegExp(`gpusim\\.instruction-budget \\(pc ${String(pc)}, wave \\d+\\)`));
+});

@@ -3,12 +3,53 @@
  * Only generators and golden-file builders use this; tests never need LLVM.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const LLVM_MC = process.env.LLVM_MC ?? 'llvm-mc-19';
 export const LLVM_OBJDUMP = process.env.LLVM_OBJDUMP ?? 'llvm-objdump-19';
+
+/**
+ * What the LLVM tools printed, remembered by a hash of everything that decides it: the tools'
+ * own `--version` text, the arguments and the input bytes. The generators send the same probes
+ * on every run (`npm test` regenerates every table to compare), so a second run reads the
+ * answers instead of running llvm-mc/llvm-objdump again (the valu generator: about 60 s of tool
+ * time). Gzipped files in node_modules/.cache/gpusim-llvm by default; GPUSIM_LLVM_CACHE=DIR moves it, =0 turns
+ * it off. A different LLVM build prints a different --version, so its answers are its own.
+ */
+const CACHE_DIR = process.env.GPUSIM_LLVM_CACHE === '0' ? null
+  : process.env.GPUSIM_LLVM_CACHE ?? fileURLToPath(new URL('../../../node_modules/.cache/gpusim-llvm', import.meta.url));
+let toolIdentity: string | undefined;
+
+function cached(parts: readonly (string | Uint8Array)[], run: () => string): string {
+  if (CACHE_DIR === null) return run();
+  toolIdentity ??= [LLVM_MC, LLVM_OBJDUMP].map((t) => {
+    const r = spawnSync(t, ['--version'], { encoding: 'utf8' });
+    return `${t}\n${r.stdout ?? ''}`;
+  }).join('\n');
+  const h = createHash('sha256').update(toolIdentity);
+  for (const p of parts) h.update(`\0${p.length}\0`).update(p);
+  const file = join(CACHE_DIR, h.digest('hex'));
+  try {
+    return gunzipSync(readFileSync(file)).toString('utf8');
+  } catch {
+    // not remembered yet
+  }
+  const out = run();
+  try {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, gzipSync(out, { level: 1 }));
+    renameSync(tmp, file);
+  } catch {
+    // a read-only tree: the answer is simply not remembered
+  }
+  return out;
+}
 
 /** True when the LLVM tools are installed (tests that regenerate tables skip otherwise). */
 export function haveLlvm(): boolean {
@@ -59,18 +100,23 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
       if (p.length * 4 > 24) throw new Error('probe longer than 24 bytes');
       for (let k = 0; k < SLOT_BYTES / 4; k++) buf.writeUInt32LE((k < p.length ? p[k]! : padWord) >>> 0, i * SLOT_BYTES + k * 4);
     });
-    const bin = join(dir, 'p.bin');
-    writeFileSync(bin, buf);
-    const obj = join(dir, 'p.o');
-    const s = join(dir, 'p.s');
-    writeFileSync(s, `.text\n.incbin "${bin}"\n`);
-    execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, '-filetype=obj', '-o', obj, s]);
-    const text = execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${mcpu}`, ...mattrArgs(mattr).map((a) => '-' + a), '--no-show-raw-insn', obj], {
-      encoding: 'utf8', maxBuffer: 1 << 30,
+    const text = cached(['disassembleProbes', mcpu, mattr, buf], () => {
+      const bin = join(dir, 'p.bin');
+      writeFileSync(bin, buf);
+      const obj = join(dir, 'p.o');
+      const s = join(dir, 'p.s');
+      writeFileSync(s, `.text\n.incbin "${bin}"\n`);
+      execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, '-filetype=obj', '-o', obj, s]);
+      return execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${mcpu}`, ...mattrArgs(mattr).map((a) => '-' + a), '--no-show-raw-insn', obj], {
+        encoding: 'utf8', maxBuffer: 1 << 30,
+      });
     });
     const byAddr = new Map<number, string>();
     const warned = new Set<number>();
     const addrs: number[] = [];
+    // Where each address first appears in `addrs` (a map: indexOf per probe was quadratic, half
+    // of the valu generator's time on 20,000-probe chunks).
+    const firstAt = new Map<number, number>();
     for (const line of text.split('\n')) {
       // llvm-objdump-19 (AMDGPU, --no-show-raw-insn) prints `\t<text>  // <ADDR>: <RAW> [<label>] [; warnings]`.
       const m = /^\s*([0-9a-f]+):\s*(.*)$/.exec(line);
@@ -80,13 +126,14 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
       const t = m ? m[2]! : c![1]!;
       byAddr.set(addr, normalizeText(t));
       if (t.includes('/*') || /;/.test(c?.[3] ?? '')) warned.add(addr);
+      if (!firstAt.has(addr)) firstAt.set(addr, addrs.length);
       addrs.push(addr);
     }
     const res: ProbeResult[] = [];
     for (let i = 0; i < probes.length; i++) {
       const a = i * SLOT_BYTES;
       const t = byAddr.get(a);
-      const idx = addrs.indexOf(a);
+      const idx = firstAt.get(a) ?? -1;
       const next = idx >= 0 && idx + 1 < addrs.length ? addrs[idx + 1]! : a + 4;
       if (t === undefined) throw new Error(`objdump produced nothing at slot ${i}`);
       const unknown = t.startsWith('<unknown>') || t.startsWith('.long ');
@@ -117,9 +164,13 @@ export interface AsmResult {
 /** Assemble each line independently (one llvm-mc run); `mattr` e.g. `+wavefrontsize64`. */
 export function assembleLines(mcpu: string, lines: readonly string[], mattr = ''): AsmResult[] {
   const input = lines.join('\n') + '\n';
-  const r = spawnSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, ...mattrArgs(mattr), '-show-encoding'], {
-    input, encoding: 'utf8', maxBuffer: 1 << 30,
-  });
+  const r = JSON.parse(cached(['assembleLines', mcpu, mattr, input], () => {
+    const x = spawnSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${mcpu}`, ...mattrArgs(mattr), '-show-encoding'], {
+      input, encoding: 'utf8', maxBuffer: 1 << 30,
+    });
+    if (x.error) throw x.error;
+    return JSON.stringify({ stdout: x.stdout ?? '', stderr: x.stderr ?? '' });
+  })) as { stdout: string; stderr: string };
   const errs = new Map<number, string>();
   for (const m of (r.stderr ?? '').matchAll(/<stdin>:(\d+):\d+: error: ([^\n]*)/g)) {
     const ln = Number(m[1]) - 1;

@@ -27,6 +27,7 @@ import type { PopsDrawStats, PopsQuad } from './pops.js';
 import { POPS_ENTER, POPS_EXIT } from './pops-asm.js';
 import { assembleWithLabels, popsRng, runPopsWaves } from './pops-run.js';
 import type { PopsRunResult, PopsTrace, PsLaunch } from './pops-run.js';
+import type { WaveTimeline } from '../sq/timeline.js';
 import { PopsCaches, popsCacheShape } from './pops-cache.js';
 import type { PopsCacheStats } from './pops-cache.js';
 
@@ -226,6 +227,8 @@ export interface OitOptions {
   /** Attach the L0/L1/L2 model (default on). */
   readonly caches?: boolean;
   readonly trace?: PopsTrace;
+  /** Record the waves' scheduler turns (`gpusim pops oit --timeline`). */
+  readonly timeline?: WaveTimeline;
   /** Shader text (default: oitShader(gen, variant)), assembled for `target` with assembleWithLabels. */
   readonly shader?: string;
   /** Launch the waves with STATUS.SKIP_EXPORT (GFX10+ export skipping). */
@@ -315,7 +318,7 @@ export function runOit(o: OitOptions): OitResult {
     ...(o.maxLoadDelay ? { maxLoadDelay: o.maxLoadDelay } : {}), ...(o.maxStoreDelay ? { maxStoreDelay: o.maxStoreDelay } : {}) });
   const run = runPopsWaves({
     target: o.target, unit, code, mem, diags, seed: o.seed, computeUnits: cus, waveSize: ws, slotsPerCu: o.slotsPerCu ?? 4,
-    ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}),
+    ...(caches ? { caches } : {}), ...(o.trace ? { trace: o.trace } : {}), ...(o.timeline ? { timeline: o.timeline } : {}),
   }, launches);
   const image = new Uint32Array(slots);
   for (let i = 0; i < slots; i++) image[i] = mem.read32(img.base + 4 * i);

@@ -26,6 +26,7 @@ import { WAVE_STATE_SEED } from '../engine/env.js';
 import { attachPops, popsBeforeInstruction } from '../exec/pops-exec.js';
 import type { Clock } from '../engine/block.js';
 import { prng, Sq } from '../sq/scheduler.js';
+import type { WaveTimeline } from '../sq/timeline.js';
 import { setExportSink, type ExportSink } from '../exec/exp.js';
 
 const DISCARD_EXPORTS: ExportSink = { export: () => {} };
@@ -106,6 +107,8 @@ export interface PopsRunOptions {
   /** Per-CU cache views (attach only for runs that study coherence). */
   readonly caches?: PopsCaches;
   readonly trace?: PopsTrace;
+  /** Record the scheduler's turns as 'PS' wave tracks (`gpusim pops oit --timeline`, sq/timeline.ts). */
+  readonly timeline?: WaveTimeline;
 }
 
 export interface PopsRunResult {
@@ -148,7 +151,7 @@ export function runPopsWaves(o: PopsRunOptions, launches: readonly PsLaunch[]): 
   let steps = 0;
 
   const sq = new Sq({
-    diag: o.diags, clock: clk, budget: o.maxInstructions ?? 5_000_000,
+    diag: o.diags, clock: clk, budget: o.maxInstructions ?? 5_000_000, observer: o.timeline?.stage('PS') ?? null,
     // The ordered section's rules and the caches around each instruction (the waves step op by op).
     before: (w, op) => {
       popsBeforeInstruction(w, op.inst, w.pc);

@@ -17,9 +17,12 @@ import { PopsTrace } from '../../amd/gfx/pops-run.js';
 import { PopsError } from '../../amd/gfx/pops.js';
 import { UsageError } from '../../core/errors.js';
 import { intOption } from '../../core/numbers.js';
+import { TraceEvents } from '../../core/trace-events.js';
+import { SQ_CLOCK, WaveTimeline } from '../../amd/sq/timeline.js';
 
 const HELP = `usage: gpusim pops oit [--gfx gfx11|gfx10.3|gfx9] [--seed N] [--samples 1|2|4|8] [--interlock pixel|sample]
-                     [--draws N] [--prims N] [--size N] [--intrawave] [--variant NAME] [--pops-trace FILE] [--json]
+                     [--draws N] [--prims N] [--size N] [--intrawave] [--variant NAME] [--pops-trace FILE]
+                     [--timeline FILE] [--json]
 
 Runs the Primitive Ordered Pixel Shading OIT scene: overlapping primitives whose pixel shader
 read-modify-writes a per-sample image in its ordered section (the entering/exiting sequences of
@@ -37,6 +40,8 @@ waves, waves that waited, blocked polls, intrawave layers, serialisation depth.
                  do not fit in the wave-ID space are reported as a usage error
   --pops-trace   write a Chrome trace (opens in Perfetto / chrome://tracing): per wave its life,
                  its wait for overlapped waves and its ordered section; model clocks shown as µs
+  --timeline     write a Chrome/Perfetto trace of the scheduler: every wave's turns per CU and SIMD
+                 (as \`run\`/\`draw --timeline\`) with the POPS tracks of --pops-trace beside them
 Exit code 1 when the image differs or a diagnostic fired.`;
 
 /** Limits of the options (the image is size x size x 8 sample slots, twice: the run's and the reference). */
@@ -80,20 +85,25 @@ function run(values: Record<string, unknown>, positionals: string[], io: CliIO):
     io.stderr('gpusim pops: --intrawave needs --gfx gfx10.3 (GFX11 has no intrawave collisions)\n');
     return EXIT_ERROR;
   }
-  const trace = values['pops-trace'] ? new PopsTrace() : undefined;
+  if (values['timeline'] !== undefined && values['pops-trace'] !== undefined) throw new UsageError('pops: --timeline holds the POPS tracks of --pops-trace: give one of them');
+  const events = values['timeline'] !== undefined ? new TraceEvents() : undefined;
+  // On a timeline the POPS tracks are processes 1000 + CU, after the SQ's wave tracks.
+  const trace = values['pops-trace'] !== undefined ? new PopsTrace() : events ? new PopsTrace(events, 1000, 'POPS CU') : undefined;
+  const timeline = events ? new WaveTimeline(events) : undefined;
   let r;
   try {
     r = runOit({
     gen, target: executableTarget(gen === 'gfx11' ? 'gfx1100' : gen === 'gfx9' ? 'gfx900' : 'gfx1030')!, seed, prims, size, variant,
     draws: Array.from({ length: draws }, () => ({ samples, interlock: interlock as 'pixel' | 'sample', intrawave })),
-    ...(trace ? { trace } : {}),
+    ...(trace ? { trace } : {}), ...(timeline ? { timeline } : {}),
     });
   } catch (e) {
     // Every wave is rasterized before any runs: one packer's 10-bit POPS wave IDs bound them.
     if (e instanceof PopsError) throw new UsageError(`pops: the scene needs more waves in flight than the POPS wave-ID limit (512 per packer) allows; use fewer --draws or --prims, or a larger --size (${e.message})`);
     throw e;
   }
-  if (trace) writeFileSync(String(values['pops-trace']), trace.json());
+  if (events) writeFileSync(String(values['timeline']), events.json(SQ_CLOCK));
+  else if (trace) writeFileSync(String(values['pops-trace']), trace.json());
   const diff = imageDiff(r.image, r.reference);
   const diags = r.diags.list;
   if (values['json'] === true) {
@@ -126,6 +136,7 @@ export const popsCommand: Command = {
     intrawave: { type: 'boolean' },
     variant: { type: 'string' },
     'pops-trace': { type: 'string' },
+    timeline: { type: 'string' },
     json: { type: 'boolean' },
   },
   run,

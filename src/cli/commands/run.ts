@@ -15,7 +15,6 @@ import { availableParallelism } from 'node:os';
 import { runManifest, runManifestWith, type ManifestRun, type RunOptions } from '../../runtime/run.js';
 import { nodeWorkerHost, threadCpuMs } from '../../runtime/parallel-node.js';
 import { engineTime } from '../../amd/engine/program.js';
-import { CODE_BASE } from '../../runtime/dispatch.js';
 import { isR600Object } from '../../r600/isa/object.js';
 
 /** Is the manifest's code object an R600-family ELF (clang -target r600)? Unreadable: no (runManifest reports it). */
@@ -241,8 +240,8 @@ export function summary(r: ManifestRun): string {
   if (counts.length) {
     lines.push(`  diagnostics: ${counts.map(([id, n]) => `${id} x${n}`).join(', ')}`);
     for (const d of j.diagnostics.slice(0, 5)) {
-      // A PC in the loaded code object prints as its code-object address, as --trace and disasm do.
-      const where = Object.entries(d.where).map(([k, v]) => `${k} ${typeof v === 'number' && k === 'pc' ? '0x' + (v >= CODE_BASE && v - CODE_BASE < 2 ** 32 ? v - CODE_BASE : v).toString(16) : v}`).join(', ');
+      // run.json already numbers a PC as --trace and disasm do (runtime/run.ts diagnosticRecord).
+      const where = Object.entries(d.where).filter(([k]) => k !== 'pcAddress').map(([k, v]) => `${k} ${v}`).join(', ');
       lines.push(`    ${d.id} (${where}): ${d.message}`);
     }
   }
