@@ -104,3 +104,22 @@ test('gpusim run refuses workDim / globalOffset for AMD objects instead of ignor
   const io = { stdout: () => {}, stderr: () => {}, isTTY: false };
   await assert.rejects(async () => runCommand.run({ json: false, strict: false }, [join(dir, 'm.json')], io), /workDim and globalOffset are read for R600-family objects only/);
 });
+
+test('r600 run: a grid whose waves cannot fit the instruction budget is refused up front, naming the limit', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-r600-'));
+  const j = JSON.parse(readFileSync(join(ROOT, 'kernels/r600/manifests/vadd.cypress.json'), 'utf8'));
+  j.codeObject = join(ROOT, 'kernels/r600/bin/cypress/vadd.o');
+  delete j.expect;
+  j.grid = [2147483648, 1, 1];
+  writeFileSync(join(dir, 'big.json'), JSON.stringify(j));
+  // 2^31 items = 2^25 waves, each at least the CF instructions before vadd's first branch.
+  assert.throws(() => run(['run', join(dir, 'big.json')]), (e: unknown) => e instanceof InputError && /33554432 waves .* over the instruction budget of 50000000 \(--max-instructions\)/.test(e.message));
+  // The same grid fits a budget raised past the bound (not run here: only the check is), and a
+  // normal grid under a small budget passes the check and runs.
+  j.grid = [1024, 1, 1];
+  writeFileSync(join(dir, 'small.json'), JSON.stringify(j));
+  const ok = run(['run', join(dir, 'small.json')], { 'max-instructions': '1000' });
+  assert.equal(ok.code, 0, ok.out);
+  // 16 waves x at least 2 instructions do not fit 20.
+  assert.throws(() => run(['run', join(dir, 'small.json')], { 'max-instructions': '20' }), /16 waves .* budget of 20 /);
+});

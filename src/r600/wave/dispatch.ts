@@ -17,6 +17,7 @@ import { InputError } from '../../core/errors.js';
 import type { R600Kernel, R600Object } from '../isa/object.js';
 import { WAVE_SIZE, Wave, SEED, type R600Resources, type R600Stats } from './machine.js';
 import { R600_CHIPS } from '../isa/opcodes.gen.js';
+import type { R600Program } from '../isa/decode.js';
 import { stepCf } from './cf.js';
 
 /** SQ_PGM_RESOURCES_LS (compute on Evergreen/Cayman): NUM_GPRS [7:0], STACK_SIZE [15:8]. */
@@ -148,6 +149,13 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
   const stackSubentries = chip?.stackSubentries ?? 4;
   const stats: R600Stats = { cfInstructions: 0, aluGroups: 0, aluInstructions: 0, laneOps: 0, fetches: 0, ratOps: 0, ldsOps: 0, gdsOps: 0, exports: 0 };
   const budget = o.maxInstructions ?? 50_000_000;
+  // Up front: every wave runs at least the CF instructions before the program's first flow
+  // control (each counts 1), so a grid whose waves cannot fit the budget is refused before it
+  // starts instead of running for minutes into r600.runaway.
+  const wavesTotal = ng[0] * ng[1] * ng[2] * Math.ceil((bx * by * bz) / W);
+  const least = straightPrefix(o.kernel.program);
+  if (wavesTotal * least > budget)
+    throw new InputError(`grid ${gx}x${gy}x${gz} in groups of ${bx}x${by}x${bz}: ${wavesTotal} waves of ${W} x at least ${least} instruction(s) each (the CF instructions before the first branch) is over the instruction budget of ${budget} (--max-instructions)`);
   const rand = mulberry32(o.seed ?? 1);
   let used = 0;
   let waves = 0;
@@ -227,4 +235,22 @@ export function runR600(o: R600DispatchOptions): R600RunResult {
         }
       }
   return { workgroups: groups, waves, stats, stackSize, waveSize: W, stopped, exports: resources.exports, memBuffers: resources.memBuffers };
+}
+
+/** CF instructions that are not flow control: clauses, fetches, GDS, exports, NOP. */
+const STRAIGHT_CF = new Set(['TC', 'VC', 'VC_TC', 'GDS', 'NOP', 'TEX', 'VTX', 'VTX_TC', 'MEM_STREAM0', 'MEM_RAT', 'MEM_RAT_NOCACHE', 'MEM_RAT_COMBINED']);
+
+/**
+ * How many CF instructions every wave runs: the program's prefix before its first flow-control
+ * instruction (jump, loop, call, return, push/pop, else, or any CF not known to fall through),
+ * the end-of-program instruction included; at least 1.
+ */
+export function straightPrefix(p: R600Program): number {
+  let n = 0;
+  for (const c of p.cf) {
+    n++;
+    if (c.endOfProgram) break;
+    if (c.kind === 'cf' && !STRAIGHT_CF.has(c.op?.name ?? '')) break;
+  }
+  return Math.max(1, n);
 }
