@@ -431,7 +431,7 @@ export class CommandProcessor implements Visitor {
 
   /** Refresh CP_ALWAYS_ON_COUNTER and RBBM_PERFCTR_CP[i] from the selectors (done before any register read). */
   syncCounters(): void {
-    this.perf.sync({ gen: this.gen, regsDb: this.regsDb, readReg: (o) => this.readReg(o), setReg: (o, v) => { this.regs[o] = v >>> 0; } });
+    this.perf.sync({ gen: this.gen, regsDb: this.regsDb, readReg: (o) => this.readReg(o), setReg: (o, v) => { this.regs[o] = v >>> 0; } }, this.cycles);
     const ao = this.R['CP_ALWAYS_ON_COUNTER']!;
     this.regs[ao] = this.cycles >>> 0;
     this.regs[ao + 1] = Math.floor(this.cycles / 2 ** 32) >>> 0;
