@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { a6xxSceneDescription } from '../../src/runtime/draw-a6xx.js';
 import { buildDraw, type GfxDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
@@ -159,4 +160,21 @@ test('perf CLI: real captures end cleanly (a6xx counted, other generations one l
   assert.match(j.source, /^capture a6xx gpu_id 630/);
   assert.ok(j.totals.find((c) => c.countable === 'PERF_CP_ALWAYS_COUNT')!.value > 0);
   assert.throws(() => perfCommand({}, [join(CAPTURES, 'glxgears-a420.rd.gz')], () => {}), (e: Error) => /a4xx/.test(e.message) && !e.message.includes('\n'));
+});
+
+test('draw --mode gmem is --gmem; --mode sysmem the default; a bad mode is exit 2', () => {
+  const main = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.js');
+  const file = join(EXAMPLES, 'triangle', 'scene.json');
+  const run = (...a: string[]) => spawnSync(process.execPath, [main, 'draw', file, '--gpu', 'a630', '--json', ...a], { encoding: 'utf8' });
+  const gm = run('--mode', 'gmem', '--bin', '32x16'), alias = run('--gmem', '--bin', '32x16');
+  assert.equal(gm.status, 0, gm.stderr);
+  assert.equal(gm.stdout, alias.stdout);
+  assert.ok((JSON.parse(gm.stdout) as { gmem?: unknown }).gmem);
+  const sys = run('--mode', 'sysmem');
+  assert.equal(sys.stdout, run().stdout);
+  assert.equal((JSON.parse(sys.stdout) as { gmem?: unknown }).gmem, undefined);
+  const bad = run('--mode', 'tiled');
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr.trim().split('\n').length, 1);
+  assert.equal(run('--mode', 'sysmem', '--bin', '32x16').status, 2);
 });

@@ -64,7 +64,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (!file) throw new UsageError('draw: missing scene file');
   if (values['gpu'] !== undefined) return runAdreno(file, values, io);
   if (values['rd'] !== undefined || values['surface'] !== undefined) throw new UsageError(`draw: --${values['rd'] !== undefined ? 'rd' : 'surface'} needs --gpu a630|a660`);
-  if (values['gmem'] !== undefined || values['bin'] !== undefined || values['mode'] !== undefined) throw new UsageError('draw: --mode / --gmem / --bin need --gpu a630|a660');
+  if (values['gmem'] !== undefined || values['bin'] !== undefined || values['mode'] !== undefined) throw new UsageError('draw: --gmem / --bin need --gpu a630|a660 (so does --mode)');
   const order = String(values['order'] ?? 'roundrobin');
   if (order !== 'roundrobin' && order !== 'random') throw new UsageError('draw: --order roundrobin|random');
   const seed = intOption(values['seed'], 'draw: --seed', { max: 0xffffffff }) ?? 1;
