@@ -178,10 +178,12 @@ function dispatch(cp: CommandProcessor, r: PacketRecord): number {
 
 /** CP_BLIT runs the 2D engine on the bank's 2D registers (rb/blit2d.ts), then is recorded. */
 function blit(cp: CommandProcessor, r: PacketRecord): number {
-  blit2dAccess(cp);
+  const source = blit2dAccess(cp);
   const res = execBlit2d(cp, (r.payload[0] ?? 0) & 0xf, cp.tile6);
   cp.perf.add('PERF_PC_2D_DRAWCALLS');
   cp.perf.add('PERF_RB_2D_VALID_PIXELS', res?.pixels ?? 0);
+  // A copy / scale reads its source through the TP: one filtered pixel per destination pixel.
+  if (source) cp.perf.add('PERF_TP_2D_OUTPUT_PIXELS', res?.pixels ?? 0);
   cp.perf.mark('blit', r.name, r.iova, cp.countables, cp.cycles, cp.gen);
   record(cp, 'blit', r);
   return 0;

@@ -85,6 +85,7 @@ export const MODELLED: Readonly<Record<string, string>> = {
   PERF_RB_Z_PASS: 'samples passing depth/stencil',
   PERF_RB_C_WRITE: 'samples written to colour',
   PERF_RB_2D_VALID_PIXELS: 'CP_BLIT pixels',
+  PERF_TP_2D_OUTPUT_PIXELS: 'CP_BLIT pixels read from a source (copies and scales, not solid fills)',
 };
 
 export interface PerfHost {
