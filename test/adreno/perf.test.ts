@@ -6,7 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { a6xxSceneDescription } from '../../src/runtime/draw-a6xx.js';
@@ -177,4 +178,31 @@ test('draw --mode gmem is --gmem; --mode sysmem the default; a bad mode is exit 
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr.trim().split('\n').length, 1);
   assert.equal(run('--mode', 'sysmem', '--bin', '32x16').status, 2);
+});
+
+test('perf CLI: a dispatch capture counts the manifest\'s invocations and the waves the SP ran', () => {
+  const main = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.js');
+  const manifest = join(EXAMPLES, 'ir3-kernel', 'sum.json');
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-perf-'));
+  try {
+    const rd = join(dir, 'cs.rd');
+    const d = spawnSync(process.execPath, [main, 'adreno', 'dispatch', manifest, '--rd', rd], { encoding: 'utf8' });
+    assert.equal(d.status, 0, d.stderr);
+    const waves = Number(/(\d+) wave\(s\), (\d+) wave-instruction/.exec(d.stdout)![1]);
+    const instr = Number(/(\d+) wave-instruction/.exec(d.stdout)![1]);
+    const m = JSON.parse(readFileSync(manifest, 'utf8')) as { groups: number[]; block: number[] };
+    const o: string[] = [];
+    assert.equal(perfCommand({ json: true, counters: 'PERF_HLSQ_CS_INVOCATIONS,PERF_HLSQ_COMPUTE_DRAWCALLS,PERF_SP_CS_INSTRUCTIONS,PERF_SP_WAVE_CONTEXTS' }, [rd], (l) => o.push(l)), 0);
+    const j = JSON.parse(o.join('\n')) as { operations: { kind: string; counters: { countable: string; value: number }[] }[] };
+    assert.deepEqual(j.operations.map((x) => x.kind), ['dispatch']);
+    const v = Object.fromEntries(j.operations[0]!.counters.map((c) => [c.countable, c.value]));
+    assert.deepEqual(v, {
+      PERF_HLSQ_CS_INVOCATIONS: [...m.groups, ...m.block].reduce((a, b) => a * b, 1),
+      PERF_HLSQ_COMPUTE_DRAWCALLS: 1,
+      PERF_SP_CS_INSTRUCTIONS: instr,
+      PERF_SP_WAVE_CONTEXTS: waves,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
