@@ -140,15 +140,22 @@ test('perf CLI: scene text and JSON, --mode gmem totals equal sysmem fragments',
   assert.match(text[0]!, /^scene a630 sysmem: \d+ operation\(s\)/);
   assert.ok(text.some((l) => /^draw 0 CP_DRAW_INDX_OFFSET @0x/.test(l)));
   assert.ok(text.some((l) => /^ {4}PERF_RB_PS_INVOCATIONS +\d+$/.test(l)));
-  const js = (mode: string): { operations: { kind: string }[]; totals: { countable: string; value: number }[] } => {
+  const js = (mode: string): { operations: unknown[]; totals: { countable: string; value: number }[] } => {
     const o: string[] = [];
-    assert.equal(perfCommand({ gpu: 'a630', json: true, mode }, [file], (l) => o.push(l)), 0);
+    assert.equal(perfCommand({ gpu: 'a630', json: true, mode, ...(mode === 'gmem' ? { bin: '32x16' } : {}) }, [file], (l) => o.push(l)), 0);
     return JSON.parse(o.join('\n'));
   };
   const s = js('sysmem'), g = js('gmem');
   const frag = (j: typeof s): number => j.totals.find((c) => c.countable === 'PERF_RB_PS_INVOCATIONS')!.value;
   assert.ok(frag(s) > 0);
   assert.equal(frag(g), frag(s));
+  // GMEM (bins of 32x16): each draw runs once per bin it is visible in; its bins' fragments add up to the sysmem draw's.
+  type Op = { kind: string; iova: string; counters: { countable: string; value: number }[] };
+  const opFrag = (o: Op): number => o.counters.find((c) => c.countable === 'PERF_RB_PS_INVOCATIONS')!.value;
+  const sOps = (s.operations as Op[]).filter((o) => o.kind === 'draw'), gOps = (g.operations as Op[]).filter((o) => o.kind === 'draw');
+  assert.ok(gOps.length > sOps.length);
+  const byDraw = (ops: Op[]): number[] => [...new Set(ops.map((o) => o.iova))].map((iova) => ops.filter((o) => o.iova === iova).reduce((a, o) => a + opFrag(o), 0));
+  assert.deepEqual(byDraw(gOps), byDraw(sOps));
   assert.throws(() => perfCommand({ gpu: 'a630', mode: 'tiled' }, [file], () => {}), UsageError);
   assert.throws(() => perfCommand({}, [file], () => {}), UsageError);
 });
