@@ -24,7 +24,7 @@ export interface RunResult {
 }
 
 /** Execute every submit of an .rd capture (buffers loaded as they appear) on one CP. */
-export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void; thread?: 'BR' | 'BV'; timeline?: TraceEvents; limits?: Partial<DrawLimits> } = {}, where = 'trace'): RunResult {
+export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line: string) => void; thread?: 'BR' | 'BV'; timeline?: TraceEvents; limits?: Partial<DrawLimits>; perfMarks?: boolean } = {}, where = 'trace'): RunResult {
   const f = parseRd(bytes, where);
   const gen = traceGen(f) ?? 'a6xx';
   if (gen !== 'a6xx' && gen !== 'a7xx') throw new InputError(`the executing CP models a6xx/a7xx; this trace is ${gen} (decode works for it)`, where);
@@ -50,6 +50,7 @@ export function runRd(bytes: Uint8Array, opts: { strict?: boolean; trace?: (line
       : {}),
   });
   if (opts.limits) setDrawLimits(cp, opts.limits);
+  cp.perf.keepMarks = !!opts.perfMarks;
   const stops: StopReason[] = [];
   let pending: number | undefined;
   for (const s of f.sections) {

@@ -54,6 +54,8 @@ export interface A6xxSceneResult {
   readonly rd: Uint8Array;
   /** GMEM mode: the bins, whether the binning pass ran, draws the visibility stream skipped. */
   readonly gmem?: { readonly binW: number; readonly binH: number; readonly nx: number; readonly ny: number; readonly binning: boolean; readonly skippedDraws: number; readonly skippedPrims: number };
+  /** The CP that ran the scene (its performance counters: `cp.perf`, marks kept with `perfMarks`). */
+  readonly cp: CommandProcessor;
 }
 
 const COLOR: Record<string, string> = { R8G8B8A8_UNORM: 'FMT6_8_8_8_8_UNORM', R16G16B16A16_FLOAT: 'FMT6_16_16_16_16_FLOAT', R32_FLOAT: 'FMT6_32_FLOAT' };
@@ -92,10 +94,10 @@ export function a6xxGpu(v: string): A6xxGpu {
 }
 
 /** Read a scene file and run it on the a6xx pipeline. */
-export function runA6xxSceneFile(path: string, gpu: A6xxGpu, gmem?: GmemDrawOptions): A6xxSceneResult {
+export function runA6xxSceneFile(path: string, gpu: A6xxGpu, gmem?: GmemDrawOptions, perfMarks = false): A6xxSceneResult {
   let text: string;
   try { text = readFileSync(path, 'utf8'); } catch (e) { throw new InputError(`cannot read scene: ${(e as Error).message}`, path); }
-  return runA6xxScene(obj(parseJsonText(text, undefined, 'scene JSON'), 'scene'), dirname(resolve(path)), gpu, gmem);
+  return runA6xxScene(obj(parseJsonText(text, undefined, 'scene JSON'), 'scene'), dirname(resolve(path)), gpu, gmem, perfMarks);
 }
 
 /** Translate a scene for the driver. */
@@ -353,7 +355,7 @@ function f16bits(x: number): number {
 }
 
 /** Run a scene object on the a6xx pipeline. */
-export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: GmemDrawOptions): A6xxSceneResult {
+export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: GmemDrawOptions, perfMarks = false): A6xxSceneResult {
   const desc = a6xxSceneDescription(scene, dir, gpu);
   let built;
   try { built = buildDraw(desc); } catch (e) { if (e instanceof InputError) throw e; throw new InputError(`scene: ${(e as Error).message}`); }
@@ -367,6 +369,7 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
   const diag = new Diagnostics();
   const cfg = tile6ConfigFor(gpu);
   const cp = new CommandProcessor(built.mem, { diag, gpuId: desc.gpuId, tile6: cfg });
+  cp.perf.keepMarks = perfMarks;
   if (tiled) cp.run(tiled.streamIova, tiled.streamDwords);
   else cp.run(built.streamIova, built.stream.length);
   const targets = built.targets.map((t, i) => {
@@ -392,7 +395,7 @@ export function runA6xxScene(scene: Json, dir: string, gpu: A6xxGpu, gmem?: Gmem
     return data;
   });
   const stored = built.targets.map((t) => (t.ubwc ? built.mem.readBytes(t.ubwc.flags, t.ubwc.layout.dataOffset + t.ubwc.layout.dataSize) : built.mem.readBytes(t.base, t.pitch * paddedHeight(desc.height, t.tile, t.cpp * desc.samples))));
-  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), stored, diag, draws: drawRuns(cp), stream: built.stream, rd, ...g };
+  return { gpu, width: desc.width, height: desc.height, samples: desc.samples, targets, ...(resolved ? { resolved } : {}), stored, diag, draws: drawRuns(cp), stream: built.stream, rd, ...g, cp };
 }
 
 /** A target resolved to one RGBA per pixel: the 2D engine's resolve, or (single-sampled / `software`) the samples averaged here. */

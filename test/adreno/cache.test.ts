@@ -95,12 +95,16 @@ test('RBBM perf counters: the selected countables count CP_BLITs, their pixels a
     cs.reg('PC_PERFCTR_PC_SEL[0]', enumValue('a6xx_pc_perfcounter_select', 'PERF_PC_2D_DRAWCALLS', 'a6xx')!);
     cs.reg('PC_PERFCTR_PC_SEL[1]', enumValue('a6xx_pc_perfcounter_select', 'PERF_PC_3D_DRAWCALLS', 'a6xx')!);
     cs.reg('RB_PERFCTR_RB_SEL[2]', enumValue('a6xx_rb_perfcounter_select', 'PERF_RB_2D_VALID_PIXELS', 'a6xx')!);
+    cs.reg('TPL1_PERFCTR_TP_SEL[5]', enumValue('a6xx_tp_perfcounter_select', 'PERF_TP_2D_OUTPUT_PIXELS', 'a6xx')!);
     solid(cs, a, 4, 2, [1, 2, 3, 4]);
     solid(cs, b, 3, 3, [1, 2, 3, 4]);
+    cs.event('PC_CCU_FLUSH_COLOR_TS');
+    copy(cs, a, b, 4, 1);
     cs.drawAuto('DI_PT_TRILIST', 3);
-    cs.regToMem('RBBM_PERFCTR_PC[0]', out, 4).regToMem('RBBM_PERFCTR_RB[2]', out + 16, 2);
+    cs.regToMem('RBBM_PERFCTR_PC[0]', out, 4).regToMem('RBBM_PERFCTR_RB[2]', out + 16, 2).regToMem('RBBM_PERFCTR_TP[5]', out + 24, 2);
   });
-  assert.deepEqual([0, 1, 2, 3, 4].map((k) => r.mem.read32(r.out + 4 * k)), [2, 0, 1, 0, 8 + 9]);
+  // Three blits (8 + 9 + 4 pixels); only the copy's 4 pixels come through the TP.
+  assert.deepEqual([0, 1, 2, 3, 4, 6].map((k) => r.mem.read32(r.out + 4 * k)), [3, 0, 1, 0, 8 + 9 + 4, 4]);
 });
 
 test('a CP write over CCU-held data is what the CP reads back', () => {

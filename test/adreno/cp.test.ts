@@ -5,6 +5,7 @@ import { Diagnostics } from '../../src/core/diagnostics.js';
 import { CmdStream, Layout } from '../../src/adreno/cp/builder.js';
 import { CommandProcessor } from '../../src/adreno/cp/cp.js';
 import { enumValue, gpuRegs } from '../../src/adreno/regs/db.js';
+import { alwaysOnTicks } from '../../src/adreno/rbbm/perfcounters.js';
 
 const R = gpuRegs('a6xx');
 
@@ -190,7 +191,10 @@ test('events: timestamps, data writes, interrupts, cache flushes counted by the 
   assert.equal(cp.interrupts, 1);
   assert.deepEqual(cp.events.map((e) => e.name), ['CACHE_FLUSH_TS', 'PC_CCU_FLUSH_COLOR_TS', 'CACHE_INVALIDATE']);
   const always = mem.read64(buf + 0x20);
-  assert.ok(always > 10 && always <= mem.read64(buf + 0x40), `${always}`);
+  assert.ok(always > 10 && always <= cp.cycles, `${always}`);
+  // CP_ALWAYS_ON_COUNTER: the 19.2 MHz timer over the CP cycles at 710 MHz, read after ALWAYS_COUNT.
+  const ao = mem.read64(buf + 0x40);
+  assert.ok(ao >= alwaysOnTicks(always) && ao <= alwaysOnTicks(cp.cycles) && ao === Math.floor(ao), `${ao}`);
   assert.equal(mem.read64(buf + 0x28), 3);
   assert.ok(R.at(R.reg('RBBM_INT_0_STATUS')));
   assert.equal((cp.regs[R.reg('RBBM_INT_0_STATUS')]! >>> 20) & 1, 1);
@@ -338,6 +342,7 @@ test('a7xx CP_EVENT_WRITE7 writes user data, timestamps and register contents', 
     .reg('CP_SCRATCH[0]', 0xabc)
     .pkt('CP_EVENT_WRITE7', w7(0, buf, 0x11))
     .pkt('CP_EVENT_WRITE7', w7(1, buf + 8, 0x22, 0x33))
+    .nop(new Array(400).fill(0)) // 400 cycles: the 19.2 MHz timer has ticked
     .pkt('CP_EVENT_WRITE7', w7(3, buf + 16))
     .pkt('CP_EVENT_WRITE7', w7(4, buf + 32, R7.reg('CP_SCRATCH[0]'), 1));
   const ib = L.place(cs);
@@ -347,7 +352,8 @@ test('a7xx CP_EVENT_WRITE7 writes user data, timestamps and register contents', 
   const cp = new CommandProcessor(mem, { gen: 'a7xx', diag });
   assert.equal(cp.run(ib.iova, ib.sizeDwords), 'done');
   assert.deepEqual([mem.read32(buf), mem.read32(buf + 8), mem.read32(buf + 12), mem.read32(buf + 32)], [0x11, 0x22, 0x33, 0xabc]);
-  assert.ok(mem.read64(buf + 16) > 0);
+  // EV_WRITE_ALWAYSON: the 19.2 MHz timer over the CP cycles at 710 MHz (over 400 cycles: at least 10 ticks).
+  assert.ok(mem.read64(buf + 16) >= alwaysOnTicks(400) && mem.read64(buf + 16) <= alwaysOnTicks(cp.cycles), `${mem.read64(buf + 16)}`);
   assert.deepEqual(cp.events.map((e) => e.name), ['CACHE_FLUSH_TS', 'CACHE_FLUSH_TS', 'CACHE_FLUSH_TS', 'CACHE_FLUSH_TS']);
 });
 

@@ -26,7 +26,7 @@ import { Gmem, gmemModelled } from '../rb/gmem.js';
 import { VscWriter, type PrimBox, type VscHost, type VscReader } from '../vsc/vsc.js';
 import { Lrz, type LrzDrawState } from '../gras/lrz.js';
 import { Caches } from '../cache/caches.js';
-import { BlockCounters } from '../rbbm/perfcounters.js';
+import { alwaysOnTicks, BlockCounters } from '../rbbm/perfcounters.js';
 
 export { CTX_HI, CTX_LO, type DrawMode, type StopReason };
 
@@ -243,7 +243,7 @@ export class CommandProcessor implements Visitor {
   readonly computeOptions: ComputeOptions;
   readonly computeErrors: 'report' | 'throw';
   interrupts = 0;
-  /** GPU cycles (CP_ALWAYS_ON_COUNTER); one per packet dword plus fixed costs. */
+  /** GPU cycles (PERF_CP_ALWAYS_COUNT; CP_ALWAYS_ON_COUNTER is the 19.2 MHz timer over them); one per packet dword plus fixed costs. */
   cycles = 0;
   /** Raw countable totals by a6xx_cp_perfcounter_select value. */
   readonly countables = new Float64Array(64);
@@ -431,10 +431,12 @@ export class CommandProcessor implements Visitor {
 
   /** Refresh CP_ALWAYS_ON_COUNTER and RBBM_PERFCTR_CP[i] from the selectors (done before any register read). */
   syncCounters(): void {
-    this.perf.sync({ gen: this.gen, regsDb: this.regsDb, readReg: (o) => this.readReg(o), setReg: (o, v) => { this.regs[o] = v >>> 0; } });
+    this.perf.sync({ gen: this.gen, regsDb: this.regsDb, readReg: (o) => this.readReg(o), setReg: (o, v) => { this.regs[o] = v >>> 0; } }, this.cycles);
     const ao = this.R['CP_ALWAYS_ON_COUNTER']!;
-    this.regs[ao] = this.cycles >>> 0;
-    this.regs[ao + 1] = Math.floor(this.cycles / 2 ** 32) >>> 0;
+    // The always-on timer runs at 19.2 MHz over the model time (rbbm/perfcounters.ts).
+    const t = alwaysOnTicks(this.cycles);
+    this.regs[ao] = t >>> 0;
+    this.regs[ao + 1] = Math.floor(t / 2 ** 32) >>> 0;
     const sel0 = this.R['CP_PERFCTR_CP_SEL0']!;
     const ctr0 = this.R['RBBM_PERFCTR_CP0']!;
     for (let i = 0; i < 14; i++) {

@@ -39,11 +39,12 @@ export function sysmemDrawWrites(cp: CommandProcessor, what: string): void {
     cp.caches.willWrite('ccu-depth', addr(cp, 'RB_STENCIL_BUFFER_BASE'), raw(cp, 'RB_STENCIL_BUFFER_PITCH') * 64 * rows(h, true), `${what} (stencil)`);
 }
 
-/** CP_BLIT: the source is read through the TP's L1 (and UCHE), the destination written through the CCU colour cache. */
-export function blit2dAccess(cp: CommandProcessor): void {
+/** CP_BLIT: the source is read through the TP's L1 (and UCHE), the destination written through the CCU colour cache. Returns whether a source is read (not a solid fill). */
+export function blit2dAccess(cp: CommandProcessor): boolean {
   const dTiled = f(cp, 'RB_2D_DST_INFO', 'TILE_MODE') !== 0;
   const dRows = rows(f(cp, 'GRAS_2D_DST_BR', 'Y') + 1, dTiled);
-  if (!f(cp, 'RB_2D_BLIT_CNTL', 'SOLID_COLOR')) {
+  const source = !f(cp, 'RB_2D_BLIT_CNTL', 'SOLID_COLOR');
+  if (source) {
     const sTiled = f(cp, 'SP_PS_2D_SRC_INFO', 'TILE_MODE') !== 0;
     const base = addr(cp, 'SP_PS_2D_SRC');
     const len = f(cp, 'SP_PS_2D_SRC_PITCH', 'PITCH') * rows(Math.max(1, f(cp, 'SP_PS_2D_SRC_SIZE', 'HEIGHT')), sTiled);
@@ -60,4 +61,5 @@ export function blit2dAccess(cp: CommandProcessor): void {
   }
   const dlen = raw(cp, 'RB_2D_DST_PITCH') * 64 * dRows;
   if (dlen > 0) cp.caches.willWrite('ccu-color', addr(cp, 'RB_2D_DST'), dlen, 'CP_BLIT');
+  return source;
 }

@@ -247,6 +247,13 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
   });
   const record = (ran: boolean, waves = 0, instructions = 0, fiberInstructions = 0, job?: ComputeJob): void => {
     cp.computeRuns.push({ iova: r.iova, groups, block, waveSize, ran, waves, instructions, fiberInstructions, missing, ...(job ? { job } : {}) });
+    if (ran) {
+      cp.perf.add('PERF_HLSQ_COMPUTE_DRAWCALLS');
+      cp.perf.add('PERF_HLSQ_CS_INVOCATIONS', groups[0] * groups[1] * groups[2] * block[0] * block[1] * block[2]);
+      cp.perf.add('PERF_SP_CS_INSTRUCTIONS', instructions);
+      cp.perf.add('PERF_SP_WAVE_CONTEXTS', waves);
+      cp.perf.mark('dispatch', r.name, r.iova, cp.countables, cp.cycles, cp.gen);
+    }
   };
   if (missing.length || !words) {
     cp.report('adreno.cp.cs-not-run', 'info', `${r.name} not executed: ${missing.join('; ')}`);

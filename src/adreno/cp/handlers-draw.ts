@@ -151,9 +151,19 @@ function draw(cp: CommandProcessor, r: PacketRecord): number {
       cp.perf.add('PERF_RB_PS_INVOCATIONS', d.fragments);
       cp.perf.add('PERF_RB_Z_PASS', d.rb.samplesPassed);
       cp.perf.add('PERF_RB_C_WRITE', d.rb.samplesWritten);
+      cp.perf.add('PERF_VFD_TOTAL_VERTICES', d.vertices);
+      cp.perf.add('PERF_VFDP_VS_STAGE_WAVES', d.vs.waves);
+      cp.perf.add('PERF_VPC_PC_PRIMITIVES', d.primitives);
+      cp.perf.add('PERF_SP_VS_INSTRUCTIONS', d.vs.instructions);
+      cp.perf.add('PERF_SP_FS_INSTRUCTIONS', d.fs.instructions);
+      cp.perf.add('PERF_SP_WAVE_CONTEXTS', d.vs.waves + d.fs.waves);
+      cp.perf.add('PERF_SP_PIXELS_KILLED', d.killed);
     }
   }
-  if (!killed && !invisible && cp.mode !== 'BINNING') cp.perf.add('PERF_PC_3D_DRAWCALLS');
+  if (!killed && !invisible && cp.mode !== 'BINNING') {
+    cp.perf.add('PERF_PC_3D_DRAWCALLS');
+    cp.perf.mark('draw', r.name, r.iova, cp.countables, cp.cycles, cp.gen);
+  }
   record(cp, 'draw', r, invisible, boxes);
   return 0;
 }
@@ -168,10 +178,13 @@ function dispatch(cp: CommandProcessor, r: PacketRecord): number {
 
 /** CP_BLIT runs the 2D engine on the bank's 2D registers (rb/blit2d.ts), then is recorded. */
 function blit(cp: CommandProcessor, r: PacketRecord): number {
-  blit2dAccess(cp);
+  const source = blit2dAccess(cp);
   const res = execBlit2d(cp, (r.payload[0] ?? 0) & 0xf, cp.tile6);
   cp.perf.add('PERF_PC_2D_DRAWCALLS');
   cp.perf.add('PERF_RB_2D_VALID_PIXELS', res?.pixels ?? 0);
+  // A copy / scale reads its source through the TP: one filtered pixel per destination pixel.
+  if (source) cp.perf.add('PERF_TP_2D_OUTPUT_PIXELS', res?.pixels ?? 0);
+  cp.perf.mark('blit', r.name, r.iova, cp.countables, cp.cycles, cp.gen);
   record(cp, 'blit', r);
   return 0;
 }

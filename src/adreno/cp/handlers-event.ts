@@ -9,6 +9,7 @@ import { execBlitEvent } from '../rb/gmem.js';
 import type { LrzCntl } from '../gras/lrz.js';
 import { need, type Handler } from './exec.js';
 import type { PacketRecord } from './walker.js';
+import { alwaysOnTicks } from '../rbbm/perfcounters.js';
 
 /** An event's side effects (flush counting, CONTEXT_DONE, IRQ) and its optional write (timestamp or DATA). */
 function event(cp: CommandProcessor, p: Uint32Array, at: number): void {
@@ -80,7 +81,7 @@ function eventWrite7(cp: CommandProcessor, r: PacketRecord): number {
     if (src === 0) vals.push(p[3] ?? 0);
     else if (src === 1) vals.push(p[3] ?? 0, p[4] ?? 0);
     else if (src === 2 || src === 3) {
-      const t = src === 2 ? cp.globalTs + cp.localTs : cp.cycles; // TIMESTAMP_SUM / ALWAYSON
+      const t = src === 2 ? cp.globalTs + cp.localTs : alwaysOnTicks(cp.cycles); // TIMESTAMP_SUM / ALWAYSON (19.2 MHz)
       vals.push(t >>> 0, Math.floor(t / 2 ** 32) >>> 0);
     } else if (src === 4) {
       cp.syncCounters();

@@ -1,6 +1,6 @@
 /**
  * The CP's packets on a Chrome trace (`gpusim adreno run --timeline FILE`): each executed packet
- * is a slice over the CP's cycle counter (CP_ALWAYS_ON_COUNTER: one cycle per packet dword plus
+ * is a slice over the CP's cycle counter (PERF_CP_ALWAYS_COUNT: one cycle per packet dword plus
  * the fixed costs cp.ts charges), from its start until the next packet at its IB level or above,
  * so an indirect buffer's slice holds the packets it ran; each submit is a slice around them.
  */
@@ -8,7 +8,7 @@ import type { TraceEvents } from '../../core/trace-events.js';
 import type { ExecutedPacket } from './cp.js';
 
 /** What one µs of a CP timeline is. */
-export const CP_CLOCK = 'a6xx CP cycles (CP_ALWAYS_ON_COUNTER of the model), shown as µs';
+export const CP_CLOCK = 'a6xx CP cycles (PERF_CP_ALWAYS_COUNT of the model), shown as µs';
 
 interface Open {
   readonly name: string;

@@ -38,6 +38,12 @@ subcommands:
                          primitives, 2^24 pixels visited, 50 million shader wave-
                          instructions, 1024 MiB for one draw): over it, one line naming
                          the limit and exit 2
+  perf <capture.rd[.gz] | scene.json --gpu a630|a660 [--mode sysmem|gmem] [--bin WxH]>
+          [--counters NAME,...] [--all] [--json]
+                         the a6xx performance counters per draw, dispatch and blit, by
+                         block as fdperf groups them, then the totals: the modelled
+                         countables by default, --all every countable (unmodelled ones
+                         read 0, marked "not modelled"), --counters the named ones
   afuc disasm <fw> [-u] [--gen a5xx|a6xx|a7xx] [--fw-id ID] [--summary] [--skip N]
                          a firmware file (a630_sqe.fw, a650/a660_sqe.fw, a730/a740_sqe.fw,
                          a750 ...) prints as freedreno's afuc-disasm prints it (-u: without
@@ -153,6 +159,12 @@ async function sub(name: string, values: Record<string, unknown>, rest: string[]
       flush();
       return code;
     }
+    case 'perf': {
+      const { perfCommand } = await import('../../runtime/adreno-perf.js');
+      const code = perfCommand(values, rest, out);
+      flush();
+      return code;
+    }
     case 'coverage': {
       const { coverageLines } = await import('../../adreno/coverage.js');
       for (const l of coverageLines()) out(l);
@@ -229,6 +241,10 @@ export const adrenoCommand: Command = {
     'max-pixels': { type: 'string' },
     'max-instructions': { type: 'string' },
     'max-draw-mib': { type: 'string' },
+    counters: { type: 'string' },
+    all: { type: 'boolean' },
+    mode: { type: 'string' },
+    bin: { type: 'string' },
   },
   async run(values, positionals, io) {
     const [name, ...rest] = positionals;

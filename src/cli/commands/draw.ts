@@ -14,7 +14,7 @@ import { a6xxGpu, resolveA6xxTarget, runA6xxSceneFile } from '../../runtime/draw
 const HELP = `usage: gpusim draw <scene.json> --out image.png [--gfx gfx1100|gfx1030|gfx900] [--seed N] [--order roundrobin|random]
                    [--raw FILE] [--pm4 FILE] [--max-instructions N] [--pops-trace FILE] [--json]
                    [--trace FILE] [--trace-limit N] [--timeline FILE]
-       gpusim draw <scene.json> --gpu a630|a660 --out image.png [--gmem [--bin WxH]] [--rd FILE] [--surface FILE] [--json]
+       gpusim draw <scene.json> --gpu a630|a660 --out image.png [--mode sysmem|gmem [--bin WxH]] [--rd FILE] [--surface FILE] [--json]
 
 Build a real PM4 command stream from the scene (render targets, buffers, shaders, state, draws;
 see docs/amd-graphics.md), execute it with the command processor and the graphics pipeline
@@ -49,6 +49,7 @@ their samples).
                         "UBWC"}: the flag plane, then the TILE6_3 pixels), as an "adreno display"
                         buffer's "file" reads it (examples/display-ubwc)
                         (gpusim adreno decode FILE --format cffdump)
+  --mode sysmem|gmem    with --gpu: the render mode (default sysmem); --gmem is --mode gmem
   --gmem                with --gpu: GMEM (tiled) rendering: the binning pass writes VSC streams,
                         each bin is drawn in GMEM and resolved (docs/adreno.md "GMEM and binning")
   --bin WxH             with --gmem: the bin size (multiples of 32x16; default: the largest that fits)
@@ -63,7 +64,7 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
   if (!file) throw new UsageError('draw: missing scene file');
   if (values['gpu'] !== undefined) return runAdreno(file, values, io);
   if (values['rd'] !== undefined || values['surface'] !== undefined) throw new UsageError(`draw: --${values['rd'] !== undefined ? 'rd' : 'surface'} needs --gpu a630|a660`);
-  if (values['gmem'] !== undefined || values['bin'] !== undefined) throw new UsageError('draw: --gmem / --bin need --gpu a630|a660');
+  if (values['gmem'] !== undefined || values['bin'] !== undefined || values['mode'] !== undefined) throw new UsageError('draw: --gmem / --bin need --gpu a630|a660 (so does --mode)');
   const order = String(values['order'] ?? 'roundrobin');
   if (order !== 'roundrobin' && order !== 'random') throw new UsageError('draw: --order roundrobin|random');
   const seed = intOption(values['seed'], 'draw: --seed', { max: 0xffffffff }) ?? 1;
@@ -132,7 +133,10 @@ async function run(values: Record<string, unknown>, positionals: string[], io: C
 /** `--gpu a630|a660`: the scene on the a6xx sysmem pipeline. */
 async function runAdreno(file: string, values: Record<string, unknown>, io: CliIO): Promise<number> {
   for (const k of ['gfx', 'raw', 'pm4', 'pops-trace', 'seed', 'order', 'max-instructions', 'trace', 'trace-limit', 'timeline']) if (values[k] !== undefined) throw new UsageError(`draw: --${k} is not used with --gpu`);
-  if (values['bin'] !== undefined && !values['gmem']) throw new UsageError('draw: --bin needs --gmem');
+  const mode = values['mode'] === undefined ? (values['gmem'] ? 'gmem' : 'sysmem') : String(values['mode']);
+  if (mode !== 'sysmem' && mode !== 'gmem') throw new UsageError(`draw: --mode must be sysmem or gmem (got ${mode})`);
+  if (values['gmem'] && mode !== 'gmem') throw new UsageError('draw: --gmem contradicts --mode sysmem');
+  if (values['bin'] !== undefined && mode !== 'gmem') throw new UsageError('draw: --bin needs --mode gmem');
   let bin: { w: number; h: number } | undefined;
   if (values['bin'] !== undefined) {
     const m = /^(\d+)x(\d+)$/.exec(String(values['bin']));
@@ -140,7 +144,7 @@ async function runAdreno(file: string, values: Record<string, unknown>, io: CliI
     bin = { w: Number(m[1]), h: Number(m[2]) };
     if (bin.w <= 0 || bin.h <= 0 || bin.w % 32 || bin.h % 16) throw new UsageError(`draw: --bin ${bin.w}x${bin.h}: a bin is a multiple of 32x16 (GRAS_BIN_CONTROL BINW/BINH units)`);
   }
-  const r = runA6xxSceneFile(file, a6xxGpu(String(values['gpu'])), values['gmem'] ? (bin ? { bin } : {}) : undefined);
+  const r = runA6xxSceneFile(file, a6xxGpu(String(values['gpu'])), mode === 'gmem' ? (bin ? { bin } : {}) : undefined);
   if (values['out'] !== undefined) {
     if (!r.targets.length) throw new UsageError('draw: the scene has no colour target to write');
     const img = resolveA6xxTarget(r);
@@ -188,7 +192,7 @@ export const drawCommand: Command = {
     out: { type: 'string' }, raw: { type: 'string' }, pm4: { type: 'string' }, gfx: { type: 'string' }, seed: { type: 'string' },
     order: { type: 'string' }, 'max-instructions': { type: 'string' }, 'pops-trace': { type: 'string' }, json: { type: 'boolean' },
     trace: { type: 'string' }, 'trace-limit': { type: 'string' }, timeline: { type: 'string' },
-    gpu: { type: 'string' }, rd: { type: 'string' }, surface: { type: 'string' }, gmem: { type: 'boolean' }, bin: { type: 'string' },
+    gpu: { type: 'string' }, rd: { type: 'string' }, surface: { type: 'string' }, gmem: { type: 'boolean' }, mode: { type: 'string' }, bin: { type: 'string' },
   },
   positionals: true,
   run,
