@@ -6,9 +6,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export const LLVM_MC = process.env.LLVM_MC ?? 'llvm-mc-19';
 export const LLVM_OBJDUMP = process.env.LLVM_OBJDUMP ?? 'llvm-objdump-19';
@@ -18,11 +17,12 @@ export const LLVM_OBJDUMP = process.env.LLVM_OBJDUMP ?? 'llvm-objdump-19';
  * own `--version` text, the arguments and the input bytes. The generators send the same probes
  * on every run (`npm test` regenerates every table to compare), so a second run reads the
  * answers instead of running llvm-mc/llvm-objdump again (the valu generator: about 60 s of tool
- * time). Gzipped files in node_modules/.cache/gpusim-llvm by default; GPUSIM_LLVM_CACHE=DIR moves it, =0 turns
- * it off. A different LLVM build prints a different --version, so its answers are its own.
+ * time). Gzipped files in the user's cache directory ($XDG_CACHE_HOME/gpusim/llvm or
+ * ~/.cache/gpusim/llvm, beside the CLI's code cache) so that a fresh clone on the same machine
+ * reuses them, as ccache does; GPUSIM_LLVM_CACHE=DIR moves it, =0 turns it off. A different LLVM build prints a different --version, so its answers are its own.
  */
 const CACHE_DIR = process.env.GPUSIM_LLVM_CACHE === '0' ? null
-  : process.env.GPUSIM_LLVM_CACHE ?? fileURLToPath(new URL('../../../node_modules/.cache/gpusim-llvm', import.meta.url));
+  : process.env.GPUSIM_LLVM_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'gpusim', 'llvm');
 let toolIdentity: string | undefined;
 
 function cached(parts: readonly (string | Uint8Array)[], run: () => string): string {
