@@ -24,6 +24,7 @@ import { clipPolygon, culled, rasterTriangle, signedArea2, STANDARD_SAMPLES, toS
 import { fetchVertex, REGID_NONE, type VfdState } from '../../src/adreno/vfd/fetch.js';
 import { blend, compare, stencilOp, type MrtBlend } from '../../src/adreno/rb/output.js';
 import { enumValue } from '../../src/adreno/regs/db.js';
+import { runSceneStream } from './scene-run.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const scene = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(EXAMPLES, name, 'scene.json'), 'utf8')) as Record<string, unknown>;
@@ -223,14 +224,7 @@ test('RB: blend factors and opcodes, compare functions, stencil ops by hand', ()
 
 /** Build and run a scene description, then (optionally) a second stream on the same CP. */
 function runDesc(d: GfxScene, after?: CmdStream): { diag: Diagnostics; cp: CommandProcessor } {
-  const b = buildDraw(d);
-  const diag = new Diagnostics();
-  const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
-  cp.run(b.streamIova, b.stream.length);
-  if (after) {
-    const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
-    cp.run(seg.base, after.dwords().length);
-  }
+  const { diag, cp } = runSceneStream(d, after);
   return { diag, cp };
 }
 const base = (): GfxScene => a6xxSceneDescription(scene('triangle'), join(EXAMPLES, 'triangle'), 'a630');

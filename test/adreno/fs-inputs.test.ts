@@ -15,6 +15,7 @@ import { buildDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
 import { CommandProcessor } from '../../src/adreno/cp/cp.js';
 import { CmdStream } from '../../src/adreno/cp/builder.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
+import { runSceneStream } from './scene-run.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const triangle = (): GfxScene => a6xxSceneDescription(JSON.parse(readFileSync(join(EXAMPLES, 'triangle', 'scene.json'), 'utf8')) as Record<string, unknown>, join(EXAMPLES, 'triangle'), 'a630');
@@ -34,14 +35,7 @@ function scene(fs: Partial<GfxScene['fs']>, verts?: number[], samples: 1 | 2 | 4
 }
 /** Render; read RGBA8 sample s of a pixel as 0..255. */
 function render(d: GfxScene, after?: CmdStream): { px: (x: number, y: number, s?: number) => number[]; diag: Diagnostics } {
-  const b = buildDraw(d);
-  const diag = new Diagnostics();
-  const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
-  cp.run(b.streamIova, b.stream.length);
-  if (after) {
-    const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
-    cp.run(seg.base, after.dwords().length);
-  }
+  const { b, diag } = runSceneStream(d, after);
   const t = b.targets[0]!;
   return { px: (x, y, s = 0) => Array.from(b.mem.readBytes(t.base + y * t.pitch + (x * d.samples + s) * 4, 4)), diag };
 }

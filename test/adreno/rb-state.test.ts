@@ -11,10 +11,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { a6xxSceneDescription } from '../../src/runtime/draw-a6xx.js';
-import { buildDraw, type BuiltDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
-import { CommandProcessor } from '../../src/adreno/cp/cp.js';
+import type { BuiltDraw, GfxScene } from '../../src/adreno/driver/sysmem.js';
 import { CmdStream } from '../../src/adreno/cp/builder.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
+import { runSceneStream } from './scene-run.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const f32 = (a: number[]): Uint8Array => new Uint8Array(new Float32Array(a).buffer);
@@ -39,14 +39,7 @@ function scene(verts: number[], over: Partial<GfxScene> = {}, fs: Partial<GfxSce
   };
 }
 function render(d: GfxScene, after?: CmdStream): { b: BuiltDraw; px: (x: number, y: number) => number[]; diag: Diagnostics } {
-  const b = buildDraw(d);
-  const diag = new Diagnostics();
-  const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
-  cp.run(b.streamIova, b.stream.length);
-  if (after) {
-    const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
-    cp.run(seg.base, after.dwords().length);
-  }
+  const { b, diag } = runSceneStream(d, after);
   const t = b.targets[0]!;
   return { b, px: (x, y) => Array.from(b.mem.readBytes(t.base + y * t.pitch + x * 4, 4)), diag };
 }
