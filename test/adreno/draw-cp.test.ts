@@ -19,6 +19,7 @@ import { RdWriter } from '../../src/formats/rd.js';
 import { cffdumpRd } from '../../src/adreno/cp/cffdump.js';
 import { CmdStream } from '../../src/adreno/cp/builder.js';
 import { pkt7 } from '../../src/adreno/cp/pm4.js';
+import { runAfter, runSceneStream } from './scene-run.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const base = (): GfxScene => a6xxSceneDescription(JSON.parse(readFileSync(join(EXAMPLES, 'triangle', 'scene.json'), 'utf8')) as Record<string, unknown>, join(EXAMPLES, 'triangle'), 'a630');
@@ -186,14 +187,9 @@ test('draw budget: each limit stops the run with one line naming it; the default
 test('adreno.vpc.out-count-beyond-array: SP_VS_PRIMITIVE_CNTL OUT past SP_VS_OUT fires, the draw is not run', () => {
   // Found by the a6xx stream fuzz (seed 24, mutation 269 at N=1000): OUT is 6 bits, SP_VS_OUT[] holds 32 outputs.
   const d = scene([{ prim: TRI, count: 6 }]);
-  const b = buildDraw(d);
-  const diag = new Diagnostics();
-  const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
-  cp.run(b.streamIova, b.stream.length);
+  const { b, diag, cp } = runSceneStream(d);
   assert.deepEqual(problems(diag), []);
-  const after = new CmdStream('a6xx').reg('SP_VS_PRIMITIVE_CNTL', { OUT: 40 }).drawAuto(TRI, 3);
-  const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
-  cp.run(seg.base, after.dwords().length);
+  runAfter(b, cp, new CmdStream('a6xx').reg('SP_VS_PRIMITIVE_CNTL', { OUT: 40 }).drawAuto(TRI, 3));
   assert.deepEqual([...new Set(diag.list.filter((x) => x.severity !== 'info').map((x) => x.id))], ['adreno.vpc.out-count-beyond-array']);
   assert.deepEqual(drawRuns(cp).map((r) => r.ran), [true, true, false]);
 });
@@ -202,14 +198,9 @@ test('adreno.rb.mrt-count-beyond-array: an MRT count past the 8 outputs fires, t
   // Found by the a6xx stream fuzz (seed 24, mutation 275 at N=1500): MRT is 4 bits, the arrays 8 long.
   for (const cntl of ['SP_FS_OUTPUT_CNTL1', 'RB_FS_OUTPUT_CNTL1']) {
     const d = scene([{ prim: TRI, count: 6 }]);
-    const b = buildDraw(d);
-    const diag = new Diagnostics();
-    const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
-    cp.run(b.streamIova, b.stream.length);
+    const { b, diag, cp } = runSceneStream(d);
     assert.deepEqual(problems(diag), []);
-    const after = new CmdStream('a6xx').reg(cntl, { MRT: 12 }).drawAuto(TRI, 3);
-    const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
-    cp.run(seg.base, after.dwords().length);
+    runAfter(b, cp, new CmdStream('a6xx').reg(cntl, { MRT: 12 }).drawAuto(TRI, 3));
     assert.deepEqual([...new Set(diag.list.filter((x) => x.severity !== 'info').map((x) => x.id))], ['adreno.rb.mrt-count-beyond-array'], cntl);
     assert.deepEqual(drawRuns(cp).map((r) => r.ran), [true, true, false], cntl);
   }

@@ -9,9 +9,12 @@ export function runSceneStream(d: GfxScene, after?: CmdStream): { b: BuiltDraw; 
   const diag = new Diagnostics();
   const cp = new CommandProcessor(b.mem, { diag, gpuId: d.gpuId });
   cp.run(b.streamIova, b.stream.length);
-  if (after) {
-    const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
-    cp.run(seg.base, after.dwords().length);
-  }
+  if (after) runAfter(b, cp, after);
   return { b, diag, cp };
+}
+
+/** Run a second stream on the same CP (its dwords placed in the scene's memory). */
+export function runAfter(b: BuiltDraw, cp: CommandProcessor, after: CmdStream): void {
+  const seg = b.mem.alloc(after.bytes().length, 'ib2', 0x1000, after.bytes());
+  cp.run(seg.base, after.dwords().length);
 }
