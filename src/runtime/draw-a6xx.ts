@@ -214,6 +214,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     scissor: [sc[0]!, sc[1]!, sc[2]! - sc[0]!, sc[3]! - sc[1]!],
     ...(st.depthFunc !== undefined ? { depthFunc: cmp(st.depthFunc, 'state.depthFunc') } : {}),
     ...(st.depthWrite === false ? { depthWrite: false } : {}),
+    ...depthClampState(st),
     ...(stencil ? { stencil } : {}),
     blend,
     ...(st.blendConstant !== undefined ? { blendConstant: arr(st.blendConstant, 'state.blendConstant').map((x, i) => num(x, `state.blendConstant[${i}]`)) } : {}),
@@ -241,8 +242,22 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
 }
 
+/**
+ * The common state's "depthClamp" (Vulkan depthClampEnable) and "depthClip" (VK_EXT_depth_clip_enable;
+ * default !depthClamp), the same keys the AMD scene reads.
+ */
+function depthClampState(st: Json): { depthClamp?: boolean; depthClip?: boolean } {
+  const b = (k: 'depthClamp' | 'depthClip'): boolean | undefined => {
+    if (st[k] === undefined) return undefined;
+    if (typeof st[k] !== 'boolean') err(`state.${k}`, 'true or false');
+    return st[k] as boolean;
+  };
+  const clamp = b('depthClamp'), clip = b('depthClip');
+  return { ...(clamp ? { depthClamp: true } : {}), ...(clip !== undefined ? { depthClip: clip } : {}) };
+}
+
 /** state.a6xx: the common state keys overridden for a6xx, and the a6xx-only raster state. */
-const STATE_A6XX_KEYS = ['depthBias', 'depthBounds', 'logicOp', 'frontCw', 'frontFace', 'cull', 'provokingLast', 'viewport', 'scissor', 'depthFunc', 'depthWrite', 'stencil', 'blend', 'blendConstant'];
+const STATE_A6XX_KEYS = ['depthClamp', 'depthClip', 'depthBias', 'depthBounds', 'logicOp', 'frontCw', 'frontFace', 'cull', 'provokingLast', 'viewport', 'scissor', 'depthFunc', 'depthWrite', 'stencil', 'blend', 'blendConstant'];
 
 /**
  * state.a6xx: "depthBias": { "constant", "slope", "clamp" } (GRAS_SU_POLY_OFFSET_*),

@@ -6,6 +6,7 @@
  * `gatherDraw` with its own surfaces). What a draw lacks (no shader, buffers outside memory) is
  * said by `adreno.cp.draw-not-run`; documented illegal states have their own ids.
  */
+import { clampProblems, type DepthClampState } from '../gras/zclamp.js';
 import { decodeFields, enumName, type RegisterSpace } from '../regs/db.js';
 
 const hasReg = (regs: RegisterSpace, name: string): boolean => {
@@ -257,6 +258,15 @@ export function drawParamsList(cp: CommandProcessor, r: PacketRecord, missing: s
 function footprintCheck(cp: CommandProcessor, what: string, regid: number, comps: number, full: number, id: string): void {
   if (regid >= 0xfc) return;
   if (((regid + comps - 1) >> 2) >= full) cp.report(id, 'error', `${what} r${regid >> 2}.${'xyzw'[regid & 3]} is beyond the register footprint (FULLREGFOOTPRINT ${full}): its value is undefined`);
+}
+
+/** Depth clamp (gras/zclamp.ts): GRAS_CL_CNTL / RB_DEPTH_CNTL Z_CLAMP_ENABLE and their ranges, with the diagnostics. */
+function depthClamp(cp: CommandProcessor, R: Regs): DepthClampState {
+  const grasOn = R.f('GRAS_CL_CNTL', 'Z_CLAMP_ENABLE') === 1, rbOn = R.f('RB_DEPTH_CNTL', 'Z_CLAMP_ENABLE') === 1;
+  const gras = { min: R.float('GRAS_CL_Z_CLAMP[0].MIN'), max: R.float('GRAS_CL_Z_CLAMP[0].MAX') };
+  const rb = { min: R.float('RB_Z_CLAMP_MIN'), max: R.float('RB_Z_CLAMP_MAX') };
+  for (const p of clampProblems(grasOn, gras, rbOn, rb)) cp.report(p.id, p.severity, p.message);
+  return { ...(grasOn ? { gras } : {}), ...(rbOn ? { rb } : {}) };
 }
 
 /**
@@ -545,6 +555,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
     mask: R.f('RB_STENCILMASK', bf ? 'BFMASK' : 'MASK'),
     wrmask: R.f('RB_STENCILWRMASK', bf ? 'BFWRMASK' : 'WRMASK'),
   });
+  const zc = depthClamp(cp, R);
   const rb: RbState = {
     ds: {
       zTest: R.f('RB_DEPTH_CNTL', 'Z_TEST_ENABLE') === 1,
@@ -552,6 +563,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
       zFunc: R.f('RB_DEPTH_CNTL', 'ZFUNC'),
       stencil: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE') === 1,
       ...(R.f('RB_DEPTH_CNTL', 'Z_BOUNDS_ENABLE') ? { zBounds: [R.float('RB_Z_BOUNDS_MIN'), R.float('RB_Z_BOUNDS_MAX')] as const } : {}),
+      ...(zc.rb ? { zClamp: zc.rb } : {}),
       twoSided: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE_BF') === 1,
       front: face(false),
       back: face(true),
@@ -593,6 +605,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
     pointSize: Math.max(1, (R.raw('GRAS_SU_POINT_SIZE') << 16 >> 16) / 16),
     lineHalfWidth: Math.max(0.5, R.f('GRAS_SU_CNTL', 'LINEHALFWIDTH') / 4),
     ...(R.f('GRAS_SU_CNTL', 'POLY_OFFSET') ? { polyOffset: { scale: R.float('GRAS_SU_POLY_OFFSET_SCALE'), units: R.float('GRAS_SU_POLY_OFFSET_OFFSET'), clamp: R.float('GRAS_SU_POLY_OFFSET_OFFSET_CLAMP'), format: R.e('a6xx_depth_format', R.f('GRAS_SU_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) } } : {}),
+    ...(zc.gras ? { zClamp: zc.gras } : {}),
     scissor,
     samplePos,
     fs,

@@ -147,6 +147,10 @@ export interface GfxState {
   readonly depthBounds?: readonly [number, number];
   /** A logic op on every target (a3xx_rop_code name, RB_MRT[i].CONTROL ROP_ENABLE; blending off). */
   readonly logicOp?: string;
+  /** Vulkan depthClampEnable: GRAS_CL_CNTL / RB_DEPTH_CNTL Z_CLAMP_ENABLE with the viewport's [0, 1] range. */
+  readonly depthClamp?: boolean;
+  /** VK_EXT_depth_clip_enable (default !depthClamp): false sets GRAS_CL_CNTL ZNEAR / ZFAR_CLIP_DISABLE. */
+  readonly depthClip?: boolean;
 }
 
 export interface GfxDraw {
@@ -457,7 +461,14 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: false, PROVOKING_VTX_LAST: !!st.provokingLast });
     const zTest = !!sc.depth && (st.depthTest ?? true);
     const bounds = !clear && !!sc.depth && !!st.depthBounds;
-    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_READ_ENABLE: zTest || bounds, Z_BOUNDS_ENABLE: bounds };
+    // Depth clamp / clip as turnip emits them (tu6_emit_viewport, the rasterizer state): GRAS_CL_CNTL
+    // ZNEAR / ZFAR_CLIP_DISABLE = !depthClip, Z_CLAMP_ENABLE in GRAS_CL_CNTL and RB_DEPTH_CNTL, the
+    // clamp range min / max of minDepth, maxDepth (0, 1 here) in GRAS_CL_Z_CLAMP[0] and RB_Z_CLAMP.
+    const zClamp = !clear && !!st.depthClamp;
+    const zClipOff = !clear && !(st.depthClip ?? !st.depthClamp);
+    cs.reg('GRAS_CL_CNTL', { ZNEAR_CLIP_DISABLE: zClipOff, ZFAR_CLIP_DISABLE: zClipOff, Z_CLAMP_ENABLE: zClamp, ZERO_GB_SCALE_Z: true, VP_CLIP_CODE_IGNORE: true });
+    if (zClamp) cs.regs32('GRAS_CL_Z_CLAMP[0].MIN', [fbits(0), fbits(1)]).regs32('RB_Z_CLAMP_MIN', [fbits(0), fbits(1)]);
+    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_CLAMP_ENABLE: zClamp, Z_READ_ENABLE: zTest || bounds, Z_BOUNDS_ENABLE: bounds };
     cs.reg('RB_DEPTH_CNTL', ztest).reg('GRAS_SU_DEPTH_CNTL', { Z_TEST_ENABLE: zTest });
     if (bounds) cs.regs32('RB_Z_BOUNDS_MIN', [fbits(st.depthBounds![0]), fbits(st.depthBounds![1])]);
     cs.reg('RB_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' }).reg('GRAS_SU_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' });
