@@ -122,7 +122,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
   const stj = st.stencil === undefined ? undefined : obj(st.stencil, 'state.stencil');
   const depth = dj
-    ? { format: DEPTH[str(dj.format, 'depth.format')] ?? err('depth.format', 'Z_16 or Z_32_FLOAT'), clear: num(dj.clear ?? 1, 'depth.clear'), ...(stj ? { stencil: { clear: num(dj.stencilClear ?? 0, 'depth.stencilClear') } } : {}) }
+    ? { format: DEPTH[str(dj.format, 'depth.format')] ?? err('depth.format', 'Z_16 or Z_32_FLOAT'), clear: num(dj.clear ?? 1, 'depth.clear'), ...(stj ? { stencil: { clear: num(dj.stencilClear ?? 0, 'depth.stencilClear') } } : {}), ...depthTile(scene) }
     : undefined;
   const buffers = new Map<string, Uint8Array>();
   const bufType = new Map<string, string>();
@@ -240,6 +240,18 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     };
   });
   return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
+}
+
+/**
+ * Top-level "a6xx": { "depthTile": "UBWC" } lays the depth buffer out as turnip lays out a UBWC
+ * depth image (flag plane, TILE6_3 pixels; RB_RENDER_CNTL FLAG_DEPTH, RB_DEPTH_FLAG_BUFFER_*);
+ * "LINEAR" (the default) keeps it linear.
+ */
+function depthTile(scene: Json): { ubwc?: true } {
+  if (scene.depthTile === undefined) return {};
+  const t = str(scene.depthTile, 'a6xx.depthTile');
+  if (t !== 'LINEAR' && t !== 'UBWC') err('a6xx.depthTile', 'LINEAR or UBWC');
+  return t === 'UBWC' ? { ubwc: true } : {};
 }
 
 /**
