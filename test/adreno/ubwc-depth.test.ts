@@ -13,7 +13,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { a6xxSceneDescription, type A6xxGpu } from '../../src/runtime/draw-a6xx.js';
+import { a6xxSceneDescription, runA6xxScene, type A6xxGpu } from '../../src/runtime/draw-a6xx.js';
+import { cffdumpRd } from '../../src/adreno/cp/cffdump.js';
+import { runRd } from '../../src/adreno/run.js';
+import { drawRuns } from '../../src/adreno/cp/handlers-gfx.js';
 import { buildDraw, type BuiltDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
 import { gmemDraw } from '../../src/adreno/driver/gmem.js';
 import { emitGmemPass } from '../../src/adreno/rb/gmem-pass.js';
@@ -268,4 +271,19 @@ test('depth flag buffer checks (overlap, pitch, unmapped), 2-byte UBWC depth, an
   assert.deepEqual(bounds('a630', true), ['adreno.rb.ubwc-depth-bounds-without-test']);
   assert.deepEqual(bounds('a630', false), []);
   assert.deepEqual(bounds('a660', true), []);
+});
+
+test('a UBWC depth + depth clamp scene: the capture decodes in cffdump format with the flag and clamp registers, and re-runs the same', () => {
+  const s = JSON.parse(readFileSync(join(DIR, 'scene.json'), 'utf8')) as Record<string, unknown>;
+  const scene = { ...s, depth: { format: 'Z_32_FLOAT', clear: 1 }, state: { depthFunc: 'FRAG_LESS', depthClamp: true }, a6xx: { depthTile: 'UBWC' } };
+  const r = runA6xxScene(scene, DIR, 'a630');
+  assert.deepEqual(ids(r.diag), []);
+  const lines: string[] = [];
+  assert.deepEqual(cffdumpRd(r.rd, { out: (l) => lines.push(l) }).problems, []);
+  const text = lines.join('\n');
+  for (const want of ['FLAG_DEPTH', 'RB_DEPTH_FLAG_BUFFER_BASE', 'RB_DEPTH_FLAG_BUFFER_PITCH: { PITCH = 64 | ARRAY_PITCH = 1024 }', 'ZNEAR_CLIP_DISABLE | ZFAR_CLIP_DISABLE | Z_CLAMP_ENABLE', 'RB_Z_CLAMP_MAX: 1.000000', 'GRAS_CL_Z_CLAMP[0].MAX: 1.000000'])
+    assert.ok(text.includes(want), `cffdump shows ${want}`);
+  const again = runRd(r.rd, {}, 'ubwc-depth.rd');
+  assert.deepEqual(ids(again.diag), []);
+  assert.deepEqual(drawRuns(again.cp).map((d) => d.result?.rb.samplesWritten), r.draws.map((d) => d.result?.rb.samplesWritten));
 });
