@@ -13,7 +13,11 @@ import { join } from 'node:path';
 import { resolveTarget, runScene } from '../../src/runtime/draw-scene.js';
 import { a6xxSceneDescription, type A6xxGpu } from '../../src/runtime/draw-a6xx.js';
 import { CmdStream } from '../../src/adreno/cp/builder.js';
-import type { Diagnostics } from '../../src/core/diagnostics.js';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { buildDraw } from '../../src/adreno/driver/sysmem.js';
+import { gmemDraw } from '../../src/adreno/driver/gmem.js';
+import { CommandProcessor } from '../../src/adreno/cp/cp.js';
+import { tile6ConfigFor } from '../../src/adreno/ubwc/tile6.js';
 import { runSceneStream } from './scene-run.js';
 
 const DIR = join(import.meta.dirname, '..', '..', '..', 'examples', 'triangle');
@@ -98,4 +102,43 @@ test('depth clamp diagnostics: range MIN > MAX (GRAS, RB) and the two enables di
   for (let y = 0; y < W; y++) z.set(new Float32Array(b.mem.readBytes(b.depth!.base + y * b.depth!.pitch, W * 4).slice().buffer), y * W);
   const written = [...z].filter((v) => v !== 1);
   assert.ok(written.length > 350 && written.every((v) => v >= 0.25 && v <= 0.75) && written.includes(0.25) && written.includes(0.75), `GRAS clamp range: ${Math.min(...written)}..${Math.max(...written)}`);
+});
+
+test('depth clamp order: the polygon offset before the GRAS clamp; the RB clamp on its own range; GMEM as sysmem', () => {
+  const f = (v: number): number => new Uint32Array(new Float32Array([v]).buffer)[0]!;
+  const depthOf = (b: { mem: { readBytes(a: number, n: number): Uint8Array }; depth?: { base: number; pitch: number } }): Float32Array => {
+    const z = new Float32Array(W * W);
+    for (let y = 0; y < W; y++) z.set(new Float32Array(b.mem.readBytes(b.depth!.base + y * b.depth!.pitch, W * 4).slice().buffer), y * W);
+    return z;
+  };
+  // A flat rectangle at z = 0.7 with a constant bias of 2^20 units (D32F at z in [0.5, 1): r = 2^-24, so +1/16),
+  // GRAS range [0, 0.75]: bias then clamp gives 0.75 (clamp then bias would give 0.7625).
+  const s = scene({ depthClamp: true });
+  const rect = [-1, -1, 0.7, 1, 1, 1, 1, 1, 1, -1, 0.7, 1, 1, 1, 1, 1, -1, 1, 0.7, 1, 1, 1, 1, 1];
+  const flat = { ...s, buffers: { vertices: { type: 'f32', values: rect } } };
+  const d0 = a6xxSceneDescription(flat, DIR, 'a630');
+  const d = { ...d0, state: { ...d0.state, depthBias: { constant: 2 ** 20, slope: 0 } } };
+  const biased = runSceneStream(d, new CmdStream().regs32('GRAS_CL_Z_CLAMP[0].MIN', [f(0), f(0.75)]).drawAuto('DI_PT_TRILIST', 3));
+  assert.deepEqual(ids(biased.diag), []);
+  const zb = [...depthOf(biased.b)].filter((v) => v !== 1);
+  assert.ok(zb.length > 300 && zb.every((v) => v === 0.75), `bias then clamp: ${Math.min(...zb)}..${Math.max(...zb)}`);
+  // Without the narrower range the bias shows: 0.7 + 1/16.
+  const plain = runSceneStream(d);
+  const zp = [...depthOf(plain.b)].filter((v) => v !== 1);
+  assert.ok(zp.length > 300 && zp.every((v) => Math.abs(v - (0.7 + 1 / 16)) < 1e-6), `biased depth ${zp[0]}`);
+  // The RB range alone (RB_Z_CLAMP [0.25, 0.5]) clamps the interpolated z of the slanted triangle.
+  const rb = runSceneStream(a6xxSceneDescription(s, DIR, 'a630'), new CmdStream().regs32('RB_Z_CLAMP_MIN', [f(0.25), f(0.5)]).drawAuto('DI_PT_TRILIST', 3));
+  const zr = [...depthOf(rb.b)].filter((v) => v !== 1);
+  assert.ok(zr.length > 300 && zr.every((v) => v >= 0.25 && v <= 0.5) && zr.includes(0.25) && zr.includes(0.5), `RB range: ${Math.min(...zr)}..${Math.max(...zr)}`);
+  // GMEM (32x16 bins, binning) leaves the sysmem depths.
+  for (const gpu of ['a630', 'a660'] as const) {
+    const dd = a6xxSceneDescription(s, DIR, gpu);
+    const sys = runSceneStream(dd);
+    const b = buildDraw(dd);
+    const g = gmemDraw(b, dd, { bin: { w: 32, h: 16 } });
+    const diag = new Diagnostics();
+    new CommandProcessor(b.mem, { diag, gpuId: gpu === 'a630' ? 630 : 660, tile6: tile6ConfigFor(gpu) }).run(g.streamIova, g.streamDwords);
+    assert.deepEqual(ids(diag), [], `${gpu} GMEM`);
+    assert.deepEqual(depthOf(b), depthOf(sys.b), `${gpu}: GMEM depths`);
+  }
 });
