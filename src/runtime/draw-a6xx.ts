@@ -122,7 +122,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
   const stj = st.stencil === undefined ? undefined : obj(st.stencil, 'state.stencil');
   const depth = dj
-    ? { format: DEPTH[str(dj.format, 'depth.format')] ?? err('depth.format', 'Z_16 or Z_32_FLOAT'), clear: num(dj.clear ?? 1, 'depth.clear'), ...(stj ? { stencil: { clear: num(dj.stencilClear ?? 0, 'depth.stencilClear') } } : {}) }
+    ? { format: DEPTH[str(dj.format, 'depth.format')] ?? err('depth.format', 'Z_16 or Z_32_FLOAT'), clear: num(dj.clear ?? 1, 'depth.clear'), ...(stj ? { stencil: { clear: num(dj.stencilClear ?? 0, 'depth.stencilClear') } } : {}), ...depthTile(scene) }
     : undefined;
   const buffers = new Map<string, Uint8Array>();
   const bufType = new Map<string, string>();
@@ -214,6 +214,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     scissor: [sc[0]!, sc[1]!, sc[2]! - sc[0]!, sc[3]! - sc[1]!],
     ...(st.depthFunc !== undefined ? { depthFunc: cmp(st.depthFunc, 'state.depthFunc') } : {}),
     ...(st.depthWrite === false ? { depthWrite: false } : {}),
+    ...depthClampState(st),
     ...(stencil ? { stencil } : {}),
     blend,
     ...(st.blendConstant !== undefined ? { blendConstant: arr(st.blendConstant, 'state.blendConstant').map((x, i) => num(x, `state.blendConstant[${i}]`)) } : {}),
@@ -241,8 +242,34 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   return { gpuId, width, height, samples, targets: targets.map((t) => ({ format: t.format, clear: t.clear, ...(t.tile ? { tile: t.tile } : {}) })), ...(depth ? { depth } : {}), buffers, vs, fs, state, draws };
 }
 
+/**
+ * Top-level "a6xx": { "depthTile": "UBWC" } lays the depth buffer out as turnip lays out a UBWC
+ * depth image (flag plane, TILE6_3 pixels; RB_RENDER_CNTL FLAG_DEPTH, RB_DEPTH_FLAG_BUFFER_*);
+ * "LINEAR" (the default) keeps it linear.
+ */
+function depthTile(scene: Json): { ubwc?: true } {
+  if (scene.depthTile === undefined) return {};
+  const t = str(scene.depthTile, 'a6xx.depthTile');
+  if (t !== 'LINEAR' && t !== 'UBWC') err('a6xx.depthTile', 'LINEAR or UBWC');
+  return t === 'UBWC' ? { ubwc: true } : {};
+}
+
+/**
+ * The common state's "depthClamp" (Vulkan depthClampEnable) and "depthClip" (VK_EXT_depth_clip_enable;
+ * default !depthClamp), the same keys the AMD scene reads.
+ */
+function depthClampState(st: Json): { depthClamp?: boolean; depthClip?: boolean } {
+  const b = (k: 'depthClamp' | 'depthClip'): boolean | undefined => {
+    if (st[k] === undefined) return undefined;
+    if (typeof st[k] !== 'boolean') err(`state.${k}`, 'true or false');
+    return st[k] as boolean;
+  };
+  const clamp = b('depthClamp'), clip = b('depthClip');
+  return { ...(clamp ? { depthClamp: true } : {}), ...(clip !== undefined ? { depthClip: clip } : {}) };
+}
+
 /** state.a6xx: the common state keys overridden for a6xx, and the a6xx-only raster state. */
-const STATE_A6XX_KEYS = ['depthBias', 'depthBounds', 'logicOp', 'frontCw', 'frontFace', 'cull', 'provokingLast', 'viewport', 'scissor', 'depthFunc', 'depthWrite', 'stencil', 'blend', 'blendConstant'];
+const STATE_A6XX_KEYS = ['depthClamp', 'depthClip', 'depthBias', 'depthBounds', 'logicOp', 'frontCw', 'frontFace', 'cull', 'provokingLast', 'viewport', 'scissor', 'depthFunc', 'depthWrite', 'stencil', 'blend', 'blendConstant'];
 
 /**
  * state.a6xx: "depthBias": { "constant", "slope", "clamp" } (GRAS_SU_POLY_OFFSET_*),

@@ -588,7 +588,12 @@ function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneRes
   if (Math.abs(vw) > 16384 || Math.abs(vh) > 16384 || vw === 0 || vh === 0) err('state.viewport', `width and height must be non-zero and at most 16384 in size, got ${vw}, ${vh}`);
   b.setContextReg('PA_CL_VPORT_XSCALE', f32bits(vw / 2), f32bits(vx + vw / 2), f32bits(vh / 2), f32bits(vy + vh / 2), f32bits(1), f32bits(0));
   b.setContextReg('PA_CL_VTE_CNTL', E('PA_CL_VTE_CNTL', { VPORT_X_SCALE_ENA: 1, VPORT_X_OFFSET_ENA: 1, VPORT_Y_SCALE_ENA: 1, VPORT_Y_OFFSET_ENA: 1, VPORT_Z_SCALE_ENA: 1, VPORT_Z_OFFSET_ENA: 1, VTX_W0_FMT: 1 }));
-  b.setContextReg('PA_CL_CLIP_CNTL', E('PA_CL_CLIP_CNTL', { DX_CLIP_SPACE_DEF: 1 }));
+  // state.depthClamp (Vulkan depthClampEnable) turns z clipping off unless state.depthClip says
+  // otherwise (VK_EXT_depth_clip_enable; default !depthClamp), as RADV programs ZCLIP_*_DISABLE;
+  // the DB clamps to the viewport's [0, 1] depth range in every case (db.ts).
+  const depthClamp = st.depthClamp === undefined ? false : bool(st.depthClamp, 'state.depthClamp');
+  const zclipOff = !(st.depthClip === undefined ? !depthClamp : bool(st.depthClip, 'state.depthClip'));
+  b.setContextReg('PA_CL_CLIP_CNTL', E('PA_CL_CLIP_CNTL', { DX_CLIP_SPACE_DEF: 1, ZCLIP_NEAR_DISABLE: zclipOff ? 1 : 0, ZCLIP_FAR_DISABLE: zclipOff ? 1 : 0 }));
   // A guard band reaching +-8192 pixels (as drivers program it): x/y clipping only happens far
   // off screen, so primitives are not re-snapped at the viewport edges.
   const gbV = Math.max(1, 8192 / Math.max(1, vh / 2)), gbH = Math.max(1, 8192 / Math.max(1, vw / 2));

@@ -35,6 +35,9 @@ export function sysmemDrawWrites(cp: CommandProcessor, what: string): void {
   }
   if (enumName('a6xx_depth_format', f(cp, 'RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT'), cp.gen) !== 'DEPTH6_NONE' && f(cp, 'RB_DEPTH_CNTL', 'Z_WRITE_ENABLE'))
     cp.caches.willWrite('ccu-depth', addr(cp, 'RB_DEPTH_BUFFER_BASE'), raw(cp, 'RB_DEPTH_BUFFER_PITCH') * 64 * rows(h, true), `${what} (depth)`);
+  // UBWC depth (RB_RENDER_CNTL FLAG_DEPTH): its flag plane through the same cache.
+  if (f(cp, 'RB_RENDER_CNTL', 'FLAG_DEPTH') && f(cp, 'RB_DEPTH_CNTL', 'Z_WRITE_ENABLE'))
+    cp.caches.willWrite('ccu-depth', addr(cp, 'RB_DEPTH_FLAG_BUFFER_BASE'), f(cp, 'RB_DEPTH_FLAG_BUFFER_PITCH', 'PITCH') * Math.ceil(h / 4), `${what} (depth flags)`);
   if (f(cp, 'RB_STENCIL_INFO', 'SEPARATE_STENCIL') && f(cp, 'RB_STENCIL_CONTROL', 'STENCIL_ENABLE'))
     cp.caches.willWrite('ccu-depth', addr(cp, 'RB_STENCIL_BUFFER_BASE'), raw(cp, 'RB_STENCIL_BUFFER_PITCH') * 64 * rows(h, true), `${what} (stencil)`);
 }

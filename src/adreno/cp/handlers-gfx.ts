@@ -6,6 +6,7 @@
  * `gatherDraw` with its own surfaces). What a draw lacks (no shader, buffers outside memory) is
  * said by `adreno.cp.draw-not-run`; documented illegal states have their own ids.
  */
+import { clampProblems, type DepthClampState } from '../gras/zclamp.js';
 import { decodeFields, enumName, type RegisterSpace } from '../regs/db.js';
 
 const hasReg = (regs: RegisterSpace, name: string): boolean => {
@@ -17,7 +18,7 @@ const hasReg = (regs: RegisterSpace, name: string): boolean => {
   }
 };
 import { fmt6, type Fmt6 } from '../rb/fmt6.js';
-import { checkFlagBuffer, isUbwcColor, ubwcColor } from '../rb/ubwc-target.js';
+import { checkFlagBuffer, isUbwcColor, isUbwcDepth, ubwcColor, ubwcDepth } from '../rb/ubwc-target.js';
 import { sysmemColor, sysmemDepth, sysmemStencil, type ColorSurface, type DepthSurface, type RbState, type RbTargets, type StencilFace, type StencilSurface } from '../rb/output.js';
 import { STANDARD_SAMPLES, intersect, type Rect } from '../gras/raster.js';
 import { DrawBudget, DrawBudgetError, runDrawJob, type DrawJob, type DrawLimits, type DrawResult } from '../pc/draw.js';
@@ -257,6 +258,15 @@ export function drawParamsList(cp: CommandProcessor, r: PacketRecord, missing: s
 function footprintCheck(cp: CommandProcessor, what: string, regid: number, comps: number, full: number, id: string): void {
   if (regid >= 0xfc) return;
   if (((regid + comps - 1) >> 2) >= full) cp.report(id, 'error', `${what} r${regid >> 2}.${'xyzw'[regid & 3]} is beyond the register footprint (FULLREGFOOTPRINT ${full}): its value is undefined`);
+}
+
+/** Depth clamp (gras/zclamp.ts): GRAS_CL_CNTL / RB_DEPTH_CNTL Z_CLAMP_ENABLE and their ranges, with the diagnostics. */
+function depthClamp(cp: CommandProcessor, R: Regs): DepthClampState {
+  const grasOn = R.f('GRAS_CL_CNTL', 'Z_CLAMP_ENABLE') === 1, rbOn = R.f('RB_DEPTH_CNTL', 'Z_CLAMP_ENABLE') === 1;
+  const gras = { min: R.float('GRAS_CL_Z_CLAMP[0].MIN'), max: R.float('GRAS_CL_Z_CLAMP[0].MAX') };
+  const rb = { min: R.float('RB_Z_CLAMP_MIN'), max: R.float('RB_Z_CLAMP_MAX') };
+  for (const p of clampProblems(grasOn, gras, rbOn, rb)) cp.report(p.id, p.severity, p.message);
+  return { ...(grasOn ? { gras } : {}), ...(rbOn ? { rb } : {}) };
 }
 
 /**
@@ -545,6 +555,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
     mask: R.f('RB_STENCILMASK', bf ? 'BFMASK' : 'MASK'),
     wrmask: R.f('RB_STENCILWRMASK', bf ? 'BFWRMASK' : 'WRMASK'),
   });
+  const zc = depthClamp(cp, R);
   const rb: RbState = {
     ds: {
       zTest: R.f('RB_DEPTH_CNTL', 'Z_TEST_ENABLE') === 1,
@@ -552,6 +563,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
       zFunc: R.f('RB_DEPTH_CNTL', 'ZFUNC'),
       stencil: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE') === 1,
       ...(R.f('RB_DEPTH_CNTL', 'Z_BOUNDS_ENABLE') ? { zBounds: [R.float('RB_Z_BOUNDS_MIN'), R.float('RB_Z_BOUNDS_MAX')] as const } : {}),
+      ...(zc.rb ? { zClamp: zc.rb } : {}),
       twoSided: R.f('RB_STENCIL_CONTROL', 'STENCIL_ENABLE_BF') === 1,
       front: face(false),
       back: face(true),
@@ -593,6 +605,7 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
     pointSize: Math.max(1, (R.raw('GRAS_SU_POINT_SIZE') << 16 >> 16) / 16),
     lineHalfWidth: Math.max(0.5, R.f('GRAS_SU_CNTL', 'LINEHALFWIDTH') / 4),
     ...(R.f('GRAS_SU_CNTL', 'POLY_OFFSET') ? { polyOffset: { scale: R.float('GRAS_SU_POLY_OFFSET_SCALE'), units: R.float('GRAS_SU_POLY_OFFSET_OFFSET'), clamp: R.float('GRAS_SU_POLY_OFFSET_OFFSET_CLAMP'), format: R.e('a6xx_depth_format', R.f('GRAS_SU_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT')) } } : {}),
+    ...(zc.gras ? { zClamp: zc.gras } : {}),
     scissor,
     samplePos,
     fs,
@@ -659,9 +672,9 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
     const base = R.addr('RB_DEPTH_BUFFER_BASE');
     const pitch = R.raw('RB_DEPTH_BUFFER_PITCH') * 64;
     if (!cp.mem.find(base, Math.max(1, pitch * h))) missing.push(`depth buffer: ${pitch * h} bytes at 0x${base.toString(16)} not in memory`);
-    const d = sysmemDepth({ mem: cp.mem, base, pitch, cpp, samples, tile: 'linear', tile6: cp.tile6 }, dfmt);
-    depth = d;
-    if (dfmt === 'DEPTH6_24_8') stencil = d;
+    const d = R.f('RB_RENDER_CNTL', 'FLAG_DEPTH') ? ubwcDepthTarget(cp, R, { base, pitch, cpp, samples, width: job.scissor.x1 + 1, height: h, format: dfmt }, missing) : sysmemDepth({ mem: cp.mem, base, pitch, cpp, samples, tile: 'linear', tile6: cp.tile6 }, dfmt);
+    if (d) depth = d;
+    if (d && dfmt === 'DEPTH6_24_8') stencil = d;
   }
   if (R.f('RB_STENCIL_INFO', 'SEPARATE_STENCIL')) {
     const base = R.addr('RB_STENCIL_BUFFER_BASE');
@@ -670,6 +683,32 @@ export function sysmemTargets(cp: CommandProcessor, job: DrawJob, missing: strin
     stencil = sysmemStencil({ mem: cp.mem, base, pitch, cpp: 1, samples, tile: 'linear', tile6: cp.tile6 });
   }
   return { colors, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}) };
+}
+
+/**
+ * A UBWC depth buffer (rb/ubwc-target.ts `ubwcDepth`): RB_RENDER_CNTL.FLAG_DEPTH, the flag plane at
+ * RB_DEPTH_FLAG_BUFFER_BASE with RB_DEPTH_FLAG_BUFFER_PITCH bytes per block row, the TILE6_3 pixel
+ * plane at RB_DEPTH_BUFFER_BASE (UBWC requires tiling; RB_DEPTH_BUFFER_INFO has no tile mode on
+ * a6xx). The flag buffer is checked as the MRTs' are; on gen1 / gen2 (a615..a640, a680) depth
+ * bounds without the depth test on a UBWC buffer is turnip's depth_bounds_require_depth_test_quirk.
+ */
+function ubwcDepthTarget(cp: CommandProcessor, R: Regs, d: { base: number; pitch: number; cpp: number; samples: number; width: number; height: number; format: DepthSurface['format'] }, missing: string[]): (DepthSurface & StencilSurface) | undefined {
+  const ecpp = d.cpp * d.samples;
+  if (ecpp !== 4 && ecpp !== 8 && ecpp !== 16) {
+    missing.push(`depth buffer: RB_RENDER_CNTL.FLAG_DEPTH enables UBWC on a ${ecpp}-byte-per-pixel surface (modelled: 4, 8, 16)`);
+    return undefined;
+  }
+  const flags = { base: R.addr('RB_DEPTH_FLAG_BUFFER_BASE'), pitch: R.f('RB_DEPTH_FLAG_BUFFER_PITCH', 'PITCH') };
+  for (const pr of checkFlagBuffer(cp.mem, { what: 'depth buffer', base: d.base, pitch: d.pitch, ecpp, flagBase: flags.base, flagPitch: flags.pitch, width: d.width, height: d.height })) {
+    cp.report(pr.id, 'error', pr.message);
+    if (pr.id === 'adreno.rb.ubwc-flag-unmapped') missing.push(pr.message);
+  }
+  const gpu = cp.gpuId;
+  if (gpu >= 615 && gpu < 650 || gpu === 680) {
+    if (R.f('RB_DEPTH_CNTL', 'Z_BOUNDS_ENABLE') && !R.f('RB_DEPTH_CNTL', 'Z_TEST_ENABLE'))
+      cp.report('adreno.rb.ubwc-depth-bounds-without-test', 'warning', `a${gpu}: RB_DEPTH_CNTL Z_BOUNDS_ENABLE without Z_TEST_ENABLE on a UBWC depth buffer: these GPUs need the depth test on for the bounds test (turnip enables it with FUNC_ALWAYS); the result is unpredictable (the model applies the bounds)`);
+  }
+  return ubwcDepth(cp, cp.tile6, { base: d.base, pitch: d.pitch, samples: d.samples, flags }, d.format);
 }
 
 /** Renders a draw in GMEM / BINNING mode instead of the built-in tiled path (a hook per CP). */
@@ -732,6 +771,7 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord, vsc?: VscReader)
       const visible = vsc?.prims ? (k: number): boolean => vsc.primVisible(from + k) : undefined;
       const result = runDrawJob({ ...job, ...(lrz ? { lrz } : {}), ...(visible ? { visible } : {}) }, targets, cp.diag);
       for (const c of targets.colors) if (isUbwcColor(c)) c.finish();
+      if (isUbwcDepth(targets.depth)) targets.depth.finish();
       base += result.assembled;
       cp.vscSkippedPrims += result.binSkipped;
       if (result.fetchOutOfBounds) cp.report('adreno.vfd.fetch-oob', 'warning', `${name}: ${result.fetchOutOfBounds} attribute fetch(es) past VFD_FETCH SIZE read 0`);

@@ -60,7 +60,8 @@ export function gmemDraw(b: BuiltDraw, sc: GfxScene, o: GmemDrawOptions = {}): G
   const s = sc.samples;
   // UBWC targets resolve through RB_BLIT_DST_INFO.FLAGS and RB_BLIT_FLAG_DST (rb/gmem-pass.ts).
   const targets: GmemTarget[] = b.targets.map((t) => ({ iova: t.base, pitch: t.pitch, format: t.format, samples: s, tile: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', ...(t.ubwc ? { flags: { iova: t.ubwc.flags, pitch: t.ubwc.flagPitch } } : {}) }));
-  if (b.depth && sc.depth) targets.push({ iova: b.depth.base, pitch: b.depth.pitch, format: DEPTH_FMT[sc.depth.format]!, samples: s, depth: true });
+  // A UBWC depth buffer resolves as a UBWC colour target does (TILE6_3, RB_BLIT_FLAG_DST).
+  if (b.depth && sc.depth) targets.push({ iova: b.depth.base, pitch: b.depth.pitch, format: DEPTH_FMT[sc.depth.format]!, samples: s, depth: true, ...(b.depth.ubwc ? { tile: 'TILE6_3', flags: { iova: b.depth.ubwc.flags, pitch: b.depth.ubwc.flagPitch } } : {}) });
   if (b.stencil) throw new Error('GMEM rendering of a separate stencil buffer is not modelled');
   const cpps = [...b.targets.map((t) => t.cpp * s), ...(b.depth && sc.depth ? [b.depth.cpp * s] : [])];
   const layout = binLayout({ width: sc.width, height: sc.height, cpps, budget: gmemBudget(sc.gpuId), alignW: info.tileAlignW, alignH: info.tileAlignH, maxW: info.tileMaxW, maxH: info.tileMaxH, numPipes: info.numVscPipes, ...(o.bin ? { bin: o.bin } : {}) });

@@ -61,7 +61,8 @@ export interface GfxScene {
   readonly samples: 1 | 2 | 4;
   /** Colour targets: FMT6 format, clear colour, layout (TILE6_LINEAR by default, TILE6_3, or UBWC = TILE6_3 with a flag buffer). */
   readonly targets: readonly { readonly format: string; readonly clear: readonly number[]; readonly tile?: TargetTile; readonly srgb?: boolean }[];
-  readonly depth?: { readonly format: 'DEPTH6_16' | 'DEPTH6_24_8' | 'DEPTH6_32'; readonly clear: number; readonly stencil?: { readonly clear: number } };
+  /** `ubwc`: the depth buffer laid out as fdl6 lays out a UBWC depth image (flag plane, then TILE6_3 pixels; 4, 8 or 16 bytes per pixel). */
+  readonly depth?: { readonly format: 'DEPTH6_16' | 'DEPTH6_24_8' | 'DEPTH6_32'; readonly clear: number; readonly stencil?: { readonly clear: number }; readonly ubwc?: boolean };
   readonly buffers: ReadonlyMap<string, Uint8Array>;
   readonly vs: GfxShader & {
     readonly inputs: readonly VsInput[];
@@ -147,6 +148,10 @@ export interface GfxState {
   readonly depthBounds?: readonly [number, number];
   /** A logic op on every target (a3xx_rop_code name, RB_MRT[i].CONTROL ROP_ENABLE; blending off). */
   readonly logicOp?: string;
+  /** Vulkan depthClampEnable: GRAS_CL_CNTL / RB_DEPTH_CNTL Z_CLAMP_ENABLE with the viewport's [0, 1] range. */
+  readonly depthClamp?: boolean;
+  /** VK_EXT_depth_clip_enable (default !depthClamp): false sets GRAS_CL_CNTL ZNEAR / ZFAR_CLIP_DISABLE. */
+  readonly depthClip?: boolean;
 }
 
 export interface GfxDraw {
@@ -191,7 +196,7 @@ export interface BuiltDraw {
   readonly segments: readonly Segment[];
   /** Colour targets and depth / stencil: base and pitch (bytes), samples stored per pixel. */
   readonly targets: readonly BuiltTarget[];
-  readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number };
+  readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number; readonly ubwc?: { readonly flags: number; readonly flagPitch: number; readonly layout: UbwcLayout } };
   readonly stencil?: { readonly base: number; readonly pitch: number };
   /** Multisampled scenes: each colour target resolved by the 2D engine (CP_BLIT, samples averaged) into a linear surface. */
   readonly resolved?: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number }[];
@@ -247,8 +252,17 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   let stencil: BuiltDraw['stencil'];
   if (sc.depth) {
     const cpp = sc.depth.format === 'DEPTH6_16' ? 2 : 4;
-    const pitch = defaultPitch(width, cpp * samples, 'linear');
-    depth = { base: alloc(new Uint8Array(pitch * height), 'depth').base, pitch, cpp };
+    if (sc.depth.ubwc) {
+      // As the colour targets: fdl6's flag plane first (every flag "stored whole"), the TILE6_3 pixel plane after it.
+      const layout = ubwcLayout(width, height, cpp * samples);
+      const init = new Uint8Array(layout.dataOffset + layout.dataSize);
+      init.fill(FLAG_UNCOMPRESSED, 0, layout.metaSize);
+      const s = alloc(init, 'depth');
+      depth = { base: s.base + layout.dataOffset, pitch: layout.pitch, cpp, ubwc: { flags: s.base, flagPitch: layout.metaPitch, layout } };
+    } else {
+      const pitch = defaultPitch(width, cpp * samples, 'linear');
+      depth = { base: alloc(new Uint8Array(pitch * height), 'depth').base, pitch, cpp };
+    }
     if (sc.depth.stencil && sc.depth.format !== 'DEPTH6_24_8') {
       const sp = defaultPitch(width, samples, 'linear');
       stencil = { base: alloc(new Uint8Array(sp * height), 'stencil').base, pitch: sp };
@@ -279,10 +293,13 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg(`RB_MRT_FLAG_BUFFER[${i}].PITCH`, t.ubwc ? { PITCH: t.ubwc.flagPitch, ARRAY_PITCH: t.ubwc.layout.metaSize >> 2 } : 0);
   });
   // RB_RENDER_CNTL: which MRTs the RB writes compressed (update_render_cntl's FLAG_MRTS).
-  cs.reg('RB_RENDER_CNTL', { CCUSINGLECACHELINESIZE: 2, FLAG_MRTS: targets.reduce((m, t, i) => (t.ubwc ? m | (1 << i) : m), 0) });
+  cs.reg('RB_RENDER_CNTL', { CCUSINGLECACHELINESIZE: 2, FLAG_DEPTH: !!depth?.ubwc, FLAG_MRTS: targets.reduce((m, t, i) => (t.ubwc ? m | (1 << i) : m), 0) });
   const dfmt = sc.depth?.format ?? 'DEPTH6_NONE';
   cs.reg('RB_DEPTH_BUFFER_INFO', { DEPTH_FORMAT: dfmt }).reg('GRAS_SU_DEPTH_BUFFER_INFO', { DEPTH_FORMAT: dfmt });
   if (depth) cs.reg('RB_DEPTH_BUFFER_PITCH', depth.pitch >> 6).reg('RB_DEPTH_BUFFER_ARRAY_PITCH', (depth.pitch * height) >> 6).reg64('RB_DEPTH_BUFFER_BASE', depth.base);
+  // The depth flag buffer (turnip's tu_cs_image_flag_ref: address, then the view's FLAG_BUFFER_PITCH, whose
+  // encoding is the MRTs': pitch, array pitch = the flag layer size >> 2; zeros without UBWC).
+  if (depth) cs.reg64('RB_DEPTH_FLAG_BUFFER_BASE', depth.ubwc?.flags ?? 0).reg('RB_DEPTH_FLAG_BUFFER_PITCH', depth.ubwc ? { PITCH: depth.ubwc.flagPitch, ARRAY_PITCH: depth.ubwc.layout.metaSize >> 2 } : 0);
   cs.reg('RB_STENCIL_INFO', { SEPARATE_STENCIL: !!stencil });
   if (stencil) cs.reg('RB_STENCIL_BUFFER_PITCH', stencil.pitch >> 6).reg('RB_STENCIL_BUFFER_ARRAY_PITCH', (stencil.pitch * height) >> 6).reg64('RB_STENCIL_BUFFER_BASE', stencil.base);
   const nMrt = targets.length;
@@ -457,7 +474,14 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: false, PROVOKING_VTX_LAST: !!st.provokingLast });
     const zTest = !!sc.depth && (st.depthTest ?? true);
     const bounds = !clear && !!sc.depth && !!st.depthBounds;
-    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_READ_ENABLE: zTest || bounds, Z_BOUNDS_ENABLE: bounds };
+    // Depth clamp / clip as turnip emits them (tu6_emit_viewport, the rasterizer state): GRAS_CL_CNTL
+    // ZNEAR / ZFAR_CLIP_DISABLE = !depthClip, Z_CLAMP_ENABLE in GRAS_CL_CNTL and RB_DEPTH_CNTL, the
+    // clamp range min / max of minDepth, maxDepth (0, 1 here) in GRAS_CL_Z_CLAMP[0] and RB_Z_CLAMP.
+    const zClamp = !clear && !!st.depthClamp;
+    const zClipOff = !clear && !(st.depthClip ?? !st.depthClamp);
+    cs.reg('GRAS_CL_CNTL', { ZNEAR_CLIP_DISABLE: zClipOff, ZFAR_CLIP_DISABLE: zClipOff, Z_CLAMP_ENABLE: zClamp, ZERO_GB_SCALE_Z: true, VP_CLIP_CODE_IGNORE: true });
+    if (zClamp) cs.regs32('GRAS_CL_Z_CLAMP[0].MIN', [fbits(0), fbits(1)]).regs32('RB_Z_CLAMP_MIN', [fbits(0), fbits(1)]);
+    const ztest = { Z_TEST_ENABLE: zTest, Z_WRITE_ENABLE: zTest && (st.depthWrite ?? true), ZFUNC: st.depthFunc ?? 'FUNC_LESS', Z_CLAMP_ENABLE: zClamp, Z_READ_ENABLE: zTest || bounds, Z_BOUNDS_ENABLE: bounds };
     cs.reg('RB_DEPTH_CNTL', ztest).reg('GRAS_SU_DEPTH_CNTL', { Z_TEST_ENABLE: zTest });
     if (bounds) cs.regs32('RB_Z_BOUNDS_MIN', [fbits(st.depthBounds![0]), fbits(st.depthBounds![1])]);
     cs.reg('RB_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' }).reg('GRAS_SU_DEPTH_PLANE_CNTL', { Z_MODE: 'A6XX_LATE_Z' });

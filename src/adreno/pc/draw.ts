@@ -16,6 +16,7 @@
  */
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { InputError } from '../../core/errors.js';
+import { clampZ, type ZRange } from '../gras/zclamp.js';
 import { clipPolygon, culled, intersect, rasterTriangle, signedArea2, toScreen, trianglePlanes, type ClipControl, type PlaneValues, type ClipVertex, type Fragment, type Rect, type ScreenVertex, type Viewport } from '../gras/raster.js';
 import { rbFragment, type RbState, type RbStats, type RbTargets } from '../rb/output.js';
 import { runFragmentShader, runVertexShader, type FsLane, type FsOutputs, type FsPreload, type LaneVaryings, type StageProgram, type StageStats } from '../sp/graphics.js';
@@ -52,6 +53,8 @@ export interface DrawJob {
    * depth format GRAS_SU_DEPTH_BUFFER_INFO names (its minimum resolvable difference).
    */
   readonly polyOffset?: { readonly scale: number; readonly units: number; readonly clamp: number; readonly format: string };
+  /** GRAS_CL_CNTL Z_CLAMP_ENABLE: the rasterized z clamped to GRAS_CL_Z_CLAMP[0] (after the polygon offset; gras/zclamp.ts). */
+  readonly zClamp?: ZRange;
   /** The scissors, intersected: screen, viewport and window scissor, and the surface. */
   readonly scissor: Rect;
   /** Sample offsets from the pixel centre (GRAS_RAS_MSAA_CNTL SAMPLES; standard or programmed). */
@@ -318,10 +321,12 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     // Band boundaries on even rows keep 2x2 quads whole: the fragments come out as unbanded.
     const band = Math.max(2, Math.floor(BAND_PIXELS / (x1 - x0 + 1)) & ~1);
     const o = job.polyOffset && !t.notPolygon ? polygonOffset(t.v, job.polyOffset) : 0;
+    const zc = job.zClamp;
     for (let by = y0; by <= y1; by = (Math.floor(by / band) + 1) * band) {
       const rect = { x0, x1, y0: by, y1: Math.min(y1, (Math.floor(by / band) + 1) * band - 1) };
       for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], rect, job.samplePos, t.front, quads)) {
         if (o) for (let s = 0; s < f.z.length; s++) f.z[s] = Math.fround(f.z[s]! + o);
+        if (zc) for (let s = 0; s < f.z.length; s++) f.z[s] = clampZ(f.z[s]!, zc);
         pending.push({ f, t });
         if (f.mask) res.fragments++;
       }

@@ -122,9 +122,12 @@ export class Engine {
     return s.flags!.base + flagOffset(x, y, s.ecpp, s.flags!.pitch);
   }
 
-  /** The fast-clear encoding of a surface's pixels (the seed's: 8888 UNORM, alpha in byte 3 of each sample), if it has one. */
+  /**
+   * The fast-clear encoding of a surface's pixels (the seed's: 8888 UNORM, alpha in byte 3 of each
+   * sample, "and D24S8": FMT6_Z24_UNORM_S8_UINT with the stencil byte in the alpha place), if it has one.
+   */
   static clearOf(s: Surface): ClearPixel | undefined {
-    return s.fmt.name === 'FMT6_8_8_8_8_UNORM' ? { alphaByte: 3 } : undefined;
+    return s.fmt.name === 'FMT6_8_8_8_8_UNORM' || s.fmt.name === 'FMT6_Z24_UNORM_S8_UINT' ? { alphaByte: 3 } : undefined;
   }
 
   /**
@@ -158,8 +161,8 @@ export class Engine {
       const f = this.cp.mem.read8(this.flagAddr(s, x, y));
       const d = decodeFlag(f);
       if (d.kind === 'clear') {
-        if (s.fmt.name !== 'FMT6_8_8_8_8_UNORM') {
-          this.warnOnce('adreno.blit.ubwc-clear-format', `${s.role}: fast-clear flag 0x${f.toString(16)} on ${s.fmt.name}: only 8888 clear encodings are known (seed), read as zeros`);
+        if (!Engine.clearOf(s)) {
+          this.warnOnce('adreno.blit.ubwc-clear-format', `${s.role}: fast-clear flag 0x${f.toString(16)} on ${s.fmt.name}: only 8888 (and D24S8) clear encodings are known (seed), read as zeros`);
           return new Uint8Array(s.ecpp);
         }
         const out = new Uint8Array(s.ecpp);

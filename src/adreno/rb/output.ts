@@ -11,6 +11,7 @@
 import type { Memory } from '../../core/memory.js';
 import { surfaceOffset, type Tile6Config, type TileMode } from '../ubwc/tile6.js';
 import type { Fmt6 } from './fmt6.js';
+import { clampZ, type ZRange } from '../gras/zclamp.js';
 
 export type Rgba = [number, number, number, number];
 
@@ -171,6 +172,8 @@ export interface DepthStencilState {
   readonly twoSided: boolean;
   /** RB_DEPTH_CNTL Z_BOUNDS_ENABLE: RB_Z_BOUNDS_MIN / _MAX against the stored depth. */
   readonly zBounds?: readonly [number, number];
+  /** RB_DEPTH_CNTL Z_CLAMP_ENABLE: the fragment's depth clamped to RB_Z_CLAMP_MIN / _MAX before the test and write (gras/zclamp.ts). */
+  readonly zClamp?: ZRange;
 }
 
 export interface MrtBlend {
@@ -291,6 +294,8 @@ export interface RbStats {
   samplesWritten: number;
 }
 
+const UNIT_Z = { min: 0, max: 1 };
+
 /** One fragment through depth/stencil, blend and the colour writes. */
 export function rbFragment(st: RbState, t: RbTargets, x: number, y: number, mask: number, z: Float32Array, front: boolean, colors: readonly Float32Array[], stats: RbStats): void {
   mask &= st.sampleMask;
@@ -315,7 +320,9 @@ export function rbFragment(st: RbState, t: RbTargets, x: number, y: number, mask
     let zpass = true;
     let zq = 0;
     if (ds.zTest && d) {
-      zq = quantizeDepth(d.format, z[s]!);
+      // Clamped to RB_Z_CLAMP with Z_CLAMP_ENABLE, else to [0, 1]: the a6xx RB clamps by itself
+      // (fd6 forces the clamp on with [0, 1] only from a7xx on, "the hw doesn't do the clamping for us").
+      zq = quantizeDepth(d.format, clampZ(z[s]!, ds.zClamp ?? UNIT_Z));
       zpass = compare(ds.zFunc, zq, d.readDepth(x, y, s));
     }
     if (ds.stencil && t.stencil) {

@@ -12,6 +12,14 @@
  * stores (ubwc.ts `encodeBlockFlag`), so the flag plane holds the encodings ubwc.ts reads: one
  * description of the layout for the RB, the 2D engine, the BLIT event, the TP and the display.
  *
+ * Depth (RB_RENDER_CNTL.FLAG_DEPTH, RB_DEPTH_FLAG_BUFFER_BASE / _PITCH, the same pitch encoding as
+ * the MRTs' per fdl6_view_init): `ubwcDepth` stores D24S8 / D32F samples (D16 at 2 or 4 samples)
+ * the same way, as the TILE6_3 pixel plane the UBWC layout requires, with the depth formats' colour
+ * names (FMT6_Z24_UNORM_S8_UINT, FMT6_32_FLOAT, FMT6_16_UNORM) for the Engine: D24S8 blocks whose
+ * depth bytes and stencil byte are each uniform 0x00 / 0xff are fast-cleared with the 8888 encoding
+ * (the seed: "for 8888 colour (and D24S8)", the stencil byte in the alpha place), other formats'
+ * blocks are stored whole (no clear encoding is described for them).
+ *
  * `checkFlagBuffer` is the RB's and the BLIT event's check of a flag buffer against its surface:
  * `adreno.rb.ubwc-flag-pitch` (a row of flags narrower than the surface's row of blocks: rows
  * overwrite each other), `adreno.rb.ubwc-flag-overlap` (the flag plane lies inside the pixel
@@ -22,7 +30,8 @@ import { macrotileDims, type Tile6Config } from '../ubwc/tile6.js';
 import { flagPlaneBytes } from '../ubwc/ubwc.js';
 import { Engine, type BlitHost, type Surface } from './blit2d.js';
 import type { Fmt6 } from './fmt6.js';
-import type { ColorSurface, Rgba } from './output.js';
+import type { ColorSurface, DepthSurface, Rgba, StencilSurface } from './output.js';
+import { enumValue } from '../regs/db.js';
 
 export interface FlagProblem {
   readonly id: 'adreno.rb.ubwc-flag-pitch' | 'adreno.rb.ubwc-flag-overlap' | 'adreno.rb.ubwc-flag-unmapped';
@@ -100,6 +109,72 @@ export function ubwcColor(host: BlitHost, cfg: Tile6Config, p: UbwcPlacement, fm
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
+    },
+    finish() {
+      const n = eng.compress(s, x0, y0, x1, y1);
+      x0 = y0 = Infinity;
+      x1 = y1 = -1;
+      return n;
+    },
+  };
+}
+
+/** The colour format name the 2D engine and the BLIT event use for a depth format (fd6's depth-as-colour formats). */
+export const DEPTH_AS_COLOR: Readonly<Record<DepthSurface['format'], string>> = { DEPTH6_16: 'FMT6_16_UNORM', DEPTH6_24_8: 'FMT6_Z24_UNORM_S8_UINT', DEPTH6_32: 'FMT6_32_FLOAT' };
+
+/** A UBWC depth buffer (with the stencil of D24S8); `finish` encodes the flags of the blocks written. */
+export interface UbwcDepthSurface extends DepthSurface, StencilSurface {
+  readonly ubwc: true;
+  finish(): number;
+}
+
+export function isUbwcDepth(s: DepthSurface | undefined): s is UbwcDepthSurface {
+  return !!s && (s as Partial<UbwcDepthSurface>).ubwc === true;
+}
+
+/** The RB's view of a UBWC depth buffer: samples of a pixel side by side, values as sysmemDepth stores them. */
+export function ubwcDepth(host: BlitHost, cfg: Tile6Config, p: UbwcPlacement, format: DepthSurface['format']): UbwcDepthSurface {
+  const cpp = format === 'DEPTH6_16' ? 2 : 4;
+  const name = DEPTH_AS_COLOR[format];
+  // Only the raw bytes pass through the Engine (pack / unpack are never called).
+  const never = (): never => { throw new Error(`${name}: the depth surface moves raw bytes only`); };
+  const fmt: Fmt6 = { name, value: enumValue('a6xx_format', name, host.gen) ?? 0, cpp, comps: 1, unpack: never, pack: never };
+  const s: Surface = { role: 'destination', fmt, swap: 0, base: p.base, pitch: p.pitch, tiled: true, samples: p.samples, ecpp: cpp * p.samples, flags: p.flags };
+  const eng = new Engine(host, cfg);
+  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  const dv = (raw: Uint8Array): DataView => new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const store = (x: number, y: number, raw: Uint8Array): void => {
+    eng.storeRaw(s, x, y, raw);
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  };
+  return {
+    ubwc: true,
+    format,
+    readDepth(x, y, smp) {
+      const v = dv(eng.rawPixel(s, x, y));
+      if (format === 'DEPTH6_16') return v.getUint16(smp * 2, true) / 0xffff;
+      if (format === 'DEPTH6_24_8') return (v.getUint32(smp * 4, true) & 0xffffff) / 0xffffff;
+      return v.getFloat32(smp * 4, true);
+    },
+    writeDepth(x, y, smp, z) {
+      const raw = eng.rawPixel(s, x, y);
+      const v = dv(raw);
+      if (format === 'DEPTH6_16') v.setUint16(smp * 2, Math.round(z * 0xffff), true);
+      else if (format === 'DEPTH6_24_8') v.setUint32(smp * 4, ((v.getUint32(smp * 4, true) & 0xff000000) | Math.round(z * 0xffffff)) >>> 0, true);
+      else v.setFloat32(smp * 4, z, true);
+      store(x, y, raw);
+    },
+    // D24S8 keeps the stencil in the top byte of each sample.
+    readStencil(x, y, smp) {
+      return eng.rawPixel(s, x, y)[smp * 4 + 3]!;
+    },
+    writeStencil(x, y, smp, val) {
+      const raw = eng.rawPixel(s, x, y);
+      raw[smp * 4 + 3] = val & 0xff;
+      store(x, y, raw);
     },
     finish() {
       const n = eng.compress(s, x0, y0, x1, y1);
