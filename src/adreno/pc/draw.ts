@@ -22,6 +22,7 @@ import { runFragmentShader, runVertexShader, type FsLane, type FsOutputs, type F
 import { fetchVertex, type VfdState } from '../vfd/fetch.js';
 import { outputComponents, packVertex, type VsOutput } from '../vpc/varyings.js';
 import { assemble, indexStream, RESTART, type IndexSource } from './assemble.js';
+import { OverlapTracker } from '../gras/overlap.js';
 
 export interface DrawJob {
   readonly prim: string;
@@ -73,6 +74,12 @@ export interface DrawJob {
   readonly onTriangle?: (v: readonly [ScreenVertex, ScreenVertex, ScreenVertex], prim: number) => void;
   /** GMEM render pass: is primitive `prim` (instance x primitives + k) in this bin (the VSC primitive stream)? */
   readonly visible?: (prim: number) => boolean;
+  /**
+   * The FS samples what the draw writes (gras/overlap.ts): `onOverlap` hears of every primitive
+   * covering a pixel an earlier one covered; with `stall` (SINGLE_PRIM_MODE flushing) the pending
+   * fragments are shaded and written before it.
+   */
+  readonly overlap?: { readonly stall: boolean; onOverlap(prim: number): void };
   /** The run's work and memory limits (none: unbounded) and the draw's name in their messages. */
   readonly budget?: DrawBudget;
   readonly label?: string;
@@ -304,6 +311,26 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   };
   const sc = job.scissor;
   let primIndex = 0;
+  // Feedback loops: the pixels of the draw's earlier primitives, and of the current one.
+  const tracker = job.overlap ? new OverlapTracker() : undefined;
+  let curPrim = -1;
+  let curPixels: Fragment[] = [];
+  let curOverlap = false;
+  const overlapCheck = (frags: Fragment[]): void => {
+    if (primIndex !== curPrim) {
+      tracker!.add(curPixels);
+      curPrim = primIndex;
+      curPixels = [];
+      curOverlap = false;
+    }
+    const covered = frags.filter((f) => f.mask);
+    if (!curOverlap && tracker!.covers(covered)) {
+      curOverlap = true;
+      job.overlap!.onOverlap(primIndex);
+      if (job.overlap!.stall) flush();
+    }
+    curPixels.push(...covered);
+  };
   const raster = (t: Tri): void => {
     if (job.onTriangle) {
       job.onTriangle(t.v, primIndex);
@@ -318,13 +345,21 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     // Band boundaries on even rows keep 2x2 quads whole: the fragments come out as unbanded.
     const band = Math.max(2, Math.floor(BAND_PIXELS / (x1 - x0 + 1)) & ~1);
     const o = job.polyOffset && !t.notPolygon ? polygonOffset(t.v, job.polyOffset) : 0;
+    const mine: Fragment[] | undefined = tracker ? [] : undefined;
     for (let by = y0; by <= y1; by = (Math.floor(by / band) + 1) * band) {
       const rect = { x0, x1, y0: by, y1: Math.min(y1, (Math.floor(by / band) + 1) * band - 1) };
       for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], rect, job.samplePos, t.front, quads)) {
         if (o) for (let s = 0; s < f.z.length; s++) f.z[s] = Math.fround(f.z[s]! + o);
-        pending.push({ f, t });
+        if (mine) mine.push(f);
+        else pending.push({ f, t });
         if (f.mask) res.fragments++;
       }
+      if (!mine && pending.length >= FS_BATCH) flush();
+    }
+    if (mine) {
+      // The overlap test sees the whole triangle before any of it joins the pending fragments.
+      overlapCheck(mine);
+      for (const f of mine) pending.push({ f, t });
       if (pending.length >= FS_BATCH) flush();
     }
   };
