@@ -16,7 +16,9 @@ import { gmemDraw } from '../../src/adreno/driver/gmem.js';
 import { enumValue } from '../../src/adreno/regs/db.js';
 import { meet, neededMode, overlapBehaviour, singlePrimMode } from '../../src/adreno/gras/overlap.js';
 import { runSceneStream } from './scene-run.js';
-import type { Diagnostics } from '../../src/core/diagnostics.js';
+import { Diagnostics } from '../../src/core/diagnostics.js';
+import { CommandProcessor } from '../../src/adreno/cp/cp.js';
+import { decodeHeader, opcode, pkt7 } from '../../src/adreno/cp/pm4.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const triangleJson = (): Record<string, unknown> => JSON.parse(readFileSync(join(EXAMPLES, 'triangle', 'scene.json'), 'utf8')) as Record<string, unknown>;
@@ -150,4 +152,32 @@ test('scene JSON: ps.userData { "target": 0 } samples colour target 0; a bad ind
   assert.deepEqual(d.fs.feedback, [0]);
   assert.throws(() => a6xxSceneDescription(withUd([{ target: -1 }]), join(EXAMPLES, 'triangle'), 'a630'), /userData\[0\]\.target/);
   assert.throws(() => buildDraw({ ...d, fs: { ...d.fs, feedback: [3] } }), /colour target 3: the scene has 1/);
+});
+
+test('without the barrier after the clear, a stale feedback read sees the CCU-held clear missing: adreno.cache.stale-read names PC_CCU_FLUSH_COLOR_TS', () => {
+  // The driver's PC_CCU_FLUSH_COLOR_TS before the feedback draw turned into a CP_NOP of the same size.
+  const d = scene(1, 'NO_FLUSH');
+  const b = buildDraw(d);
+  const ev = opcode('CP_EVENT_WRITE', 'a6xx'), nop = opcode('CP_NOP', 'a6xx');
+  const flush = enumValue('vgt_event_type', 'PC_CCU_FLUSH_COLOR_TS', 'a6xx')!;
+  let removed = 0;
+  for (let k = 0; k < b.stream.length;) {
+    const at = b.streamIova + 4 * k;
+    const h = decodeHeader(b.mem.read32(at), 'a6xx');
+    if (h.type === 7 && h.opcode === ev && (b.mem.read32(at + 4) & 0xff) === flush) {
+      b.mem.write32(at, pkt7(nop, h.count));
+      removed++;
+    }
+    k += 1 + h.count;
+  }
+  assert.equal(removed, 1);
+  const diag = new Diagnostics();
+  new CommandProcessor(b.mem, { diag, gpuId: d.gpuId }).run(b.streamIova, b.stream.length);
+  assert.deepEqual(ids(diag), ['adreno.cache.stale-read']);
+  assert.match(diag.list.find((x) => x.id === 'adreno.cache.stale-read')!.message, /FS's t#0 \(TP \/ UCHE\).*PC_CCU_FLUSH_COLOR_TS was needed/);
+  // UCHE holds the target from before the clear (zeros): red 0 + 0.25, the rest 0.
+  const t = b.targets[0]!;
+  assert.deepEqual(Array.from(b.mem.readBytes(t.base + 5 * t.pitch + 7 * 4, 4)), [red(1), 0, 0, 0]);
+  // With the barrier: clean (the NO_FLUSH test above and this scene's unpatched stream).
+  assert.deepEqual(ids(runSceneStream(d).diag), []);
 });

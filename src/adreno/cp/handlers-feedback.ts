@@ -61,5 +61,8 @@ export function withFeedback(cp: CommandProcessor, job: DrawJob, name: string): 
     const why = m === 'NO_FLUSH' ? 'nothing flushes between overlapping primitives' : 'FLUSH_PER_OVERLAP invalidates UCHE but leaves the writes in the CCU';
     cp.report(id, 'error', `${name}: the FS samples what the draw writes (${ranges.map((r) => r.what).join(', ')}) and primitive ${prim} covers pixels an earlier primitive of the draw wrote; with GRAS_SC_CNTL SINGLE_PRIM_MODE ${m} in sysmem ${why}, so it reads the bytes from before the draw: ${need} was needed`);
   };
-  return { ...job, fs: coherent ? job.fs : { ...job.fs, mem: staleView(cp.mem, ranges) }, overlap: { stall, onOverlap } };
+  // The stale view is what UCHE holds: an earlier draw's CCU writes not flushed are not in it
+  // either (adreno.cache.stale-read names the flush), this draw's own are not made yet.
+  const read = (r: LoopRange): Uint8Array => cp.caches.read(r.base, r.len, `${name}: the FS's ${r.what.replace(/ samples .*/, '')} (TP / UCHE)`, ['uche'], true);
+  return { ...job, fs: coherent ? job.fs : { ...job.fs, mem: staleView(cp.mem, ranges, read) }, overlap: { stall, onOverlap } };
 }

@@ -56,11 +56,12 @@ export function meet(tb: number, tl: number, wb: number, wl: number): { base: nu
 
 /**
  * The memory the FS's texture unit reads when the loop's writes are not visible to it: the loop's
- * ranges as they were at the draw's start (copied now), every other address the live memory.
+ * ranges as they were at the draw's start (copied now, by `read`: what UCHE holds), every other
+ * address the live memory.
  */
-export function staleView(mem: Memory, ranges: readonly LoopRange[]): Memory {
+export function staleView(mem: Memory, ranges: readonly LoopRange[], read: (r: LoopRange) => Uint8Array = (r) => mem.readBytes(r.base, r.len)): Memory {
   const segs: Segment[] = ranges.map((r) => {
-    const u8 = mem.readBytes(r.base, r.len);
+    const u8 = read(r);
     return { base: r.base, size: r.len, end: r.base + r.len, u8, dv: new DataView(u8.buffer, u8.byteOffset, u8.byteLength), u32: null, shared: false, label: `before the draw: ${r.what}` };
   });
   const view = Object.create(mem) as Memory;
