@@ -181,3 +181,20 @@ test('without the barrier after the clear, a stale feedback read sees the CCU-he
   // With the barrier: clean (the NO_FLUSH test above and this scene's unpatched stream).
   assert.deepEqual(ids(runSceneStream(d).diag), []);
 });
+
+test('examples/feedback (the scene JSON path): three layers each adding 0.5 saturate red on a630 and a660; NO_FLUSH stops at one layer', () => {
+  const dir = join(EXAMPLES, 'feedback');
+  const json = JSON.parse(readFileSync(join(dir, 'scene.json'), 'utf8')) as Record<string, unknown>;
+  for (const gpu of ['a630', 'a660'] as const) {
+    const d = a6xxSceneDescription(json, dir, gpu);
+    assert.deepEqual(d.fs.feedback, [0]);
+    for (const [mode, r] of [[undefined, 255], ['NO_FLUSH', 128]] as const) {
+      const { b, diag } = runSceneStream(mode ? { ...d, state: { ...d.state, singlePrimMode: mode } } : d);
+      const t = b.targets[0]!;
+      const px = new Set<string>();
+      for (let y = 0; y < d.height; y++) for (let x = 0; x < d.width; x++) px.add(Array.from(b.mem.readBytes(t.base + y * t.pitch + x * 4, 4)).join(','));
+      assert.deepEqual([...px], [`${r},128,0,255`], `${gpu} ${mode ?? 'driver'}`);
+      assert.deepEqual(ids(diag), mode ? ['adreno.gras.feedback-no-flush'] : [], `${gpu} ${mode ?? 'driver'}`);
+    }
+  }
+});
