@@ -19,6 +19,7 @@ import { runSceneStream } from './scene-run.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { CommandProcessor } from '../../src/adreno/cp/cp.js';
 import { decodeHeader, opcode, pkt7 } from '../../src/adreno/cp/pm4.js';
+import { ubwcToLinear } from '../../src/adreno/ubwc/ubwc.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const triangleJson = (): Record<string, unknown> => JSON.parse(readFileSync(join(EXAMPLES, 'triangle', 'scene.json'), 'utf8')) as Record<string, unknown>;
@@ -46,12 +47,12 @@ end
 `;
 
 /** `layers` overlapping full-screen quads in one draw; the FS reads target 0 back. */
-function scene(layers: number, mode?: string | number): GfxScene {
+function scene(layers: number, mode?: string | number, tile?: 'UBWC'): GfxScene {
   const b = triangle();
   const verts = Array.from({ length: layers }, quad).flat();
   return {
     ...b, width: W, height: W,
-    targets: [{ format: 'FMT6_8_8_8_8_UNORM', clear: [0, 0.5, 0, 1] }],
+    targets: [{ format: 'FMT6_8_8_8_8_UNORM', clear: [0, 0.5, 0, 1], ...(tile ? { tile } : {}) }],
     buffers: new Map([['vertices', f32(verts)]]),
     draws: [{ prim: 'DI_PT_TRILIST', count: verts.length / 8 }],
     state: { ...b.state, viewport: [0, 0, W, W], scissor: [0, 0, W, W], blend: [], ...(mode !== undefined ? { singlePrimMode: mode as string } : {}) },
@@ -196,5 +197,28 @@ test('examples/feedback (the scene JSON path): three layers each adding 0.5 satu
       assert.deepEqual([...px], [`${r},128,0,255`], `${gpu} ${mode ?? 'driver'}`);
       assert.deepEqual(ids(diag), mode ? ['adreno.gras.feedback-no-flush'] : [], `${gpu} ${mode ?? 'driver'}`);
     }
+  }
+});
+
+test('a UBWC target read back: the driver mode renders as the linear target does; any other mode is adreno.gras.feedback-ubwc-sync, overlap or not', () => {
+  const decoded = (d: GfxScene): { px: Set<string>; diag: Diagnostics } => {
+    const { b, diag } = runSceneStream(d);
+    const u = b.targets[0]!.ubwc!;
+    const dd = new Diagnostics();
+    const lin = ubwcToLinear(b.mem.readBytes(u.flags, u.layout.dataOffset + u.layout.dataSize), u.layout, { alphaByte: 3 }, dd, 'rt');
+    assert.equal(dd.size, 0);
+    const px = new Set<string>();
+    for (let k = 0; k < W * W; k++) px.add(Array.from(lin.subarray(4 * k, 4 * k + 4)).join(','));
+    return { px, diag };
+  };
+  const good = decoded(scene(3, undefined, 'UBWC'));
+  assert.deepEqual(ids(good.diag), []);
+  assert.deepEqual([...good.px], [`${red(3)},128,0,255`]);
+  // One layer (no overlap): the linear target is clean under NO_FLUSH, the UBWC one is not.
+  for (const m of ['NO_FLUSH', 'FLUSH_PER_OVERLAP']) {
+    const r = decoded(scene(1, m, 'UBWC'));
+    assert.deepEqual([...r.px], [`${red(1)},128,0,255`], m);
+    assert.deepEqual(ids(r.diag), ['adreno.gras.feedback-ubwc-sync'], m);
+    assert.match(r.diag.list.find((x) => x.id === 'adreno.gras.feedback-ubwc-sync')!.message, new RegExp(`t#0 samples MRT0, t#0 flags samples MRT0 flags\\) with GRAS_SC_CNTL SINGLE_PRIM_MODE ${m} .*FLUSH_PER_OVERLAP_AND_OVERWRITE was needed`), m);
   }
 });

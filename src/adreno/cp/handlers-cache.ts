@@ -27,6 +27,8 @@ export interface DrawWrite {
   readonly base: number;
   readonly len: number;
   readonly what: string;
+  /** Part of a UBWC MRT (its pixels or its flag plane): flags and data reach memory separately. */
+  readonly ubwc?: boolean;
 }
 
 /** The ranges a sysmem draw writes: its MRTs (CCU colour, UBWC flag planes too) and depth / stencil (CCU depth). */
@@ -37,10 +39,10 @@ export function sysmemDrawRanges(cp: CommandProcessor): DrawWrite[] {
   const n = Math.min(f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT'), arrayLength(cp, 'RB_MRT[%].BASE'));
   for (let i = 0; i < n; i++) {
     const tiled = enumName('a6xx_tile_mode', f(cp, `RB_MRT[${i}].BUF_INFO`, 'COLOR_TILE_MODE'), cp.gen) !== 'TILE6_LINEAR';
-    out.push({ kind: 'ccu-color', base: addr(cp, `RB_MRT[${i}].BASE`), len: raw(cp, `RB_MRT[${i}].PITCH`) * 64 * rows(h, tiled), what: `MRT${i}` });
+    const ubwc = ((f(cp, 'RB_RENDER_CNTL', 'FLAG_MRTS') >> i) & 1) === 1;
+    out.push({ kind: 'ccu-color', base: addr(cp, `RB_MRT[${i}].BASE`), len: raw(cp, `RB_MRT[${i}].PITCH`) * 64 * rows(h, tiled), what: `MRT${i}`, ...(ubwc ? { ubwc } : {}) });
     // UBWC (RB_RENDER_CNTL FLAG_MRTS): the flag plane too, one row of flags per 4 pixel rows.
-    if ((f(cp, 'RB_RENDER_CNTL', 'FLAG_MRTS') >> i) & 1)
-      out.push({ kind: 'ccu-color', base: addr(cp, `RB_MRT_FLAG_BUFFER[${i}].ADDR`), len: f(cp, `RB_MRT_FLAG_BUFFER[${i}].PITCH`, 'PITCH') * Math.ceil(h / 4), what: `MRT${i} flags` });
+    if (ubwc) out.push({ kind: 'ccu-color', base: addr(cp, `RB_MRT_FLAG_BUFFER[${i}].ADDR`), len: f(cp, `RB_MRT_FLAG_BUFFER[${i}].PITCH`, 'PITCH') * Math.ceil(h / 4), what: `MRT${i} flags`, ubwc });
   }
   if (enumName('a6xx_depth_format', f(cp, 'RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT'), cp.gen) !== 'DEPTH6_NONE' && f(cp, 'RB_DEPTH_CNTL', 'Z_WRITE_ENABLE'))
     out.push({ kind: 'ccu-depth', base: addr(cp, 'RB_DEPTH_BUFFER_BASE'), len: raw(cp, 'RB_DEPTH_BUFFER_PITCH') * 64 * rows(h, true), what: 'depth' });

@@ -11,6 +11,7 @@ import type { DrawJob } from '../pc/draw.js';
 import type { CommandProcessor } from './cp.js';
 import { sysmemDrawRanges } from './handlers-cache.js';
 import { resolveTexConst } from './handlers-compute.js';
+import { parseTexConst } from '../sp/tex.js';
 
 /** GRAS_SC_CNTL SINGLE_PRIM_MODE's raw value. */
 export function singlePrimField(cp: CommandProcessor): number {
@@ -26,10 +27,14 @@ export function feedbackRanges(cp: CommandProcessor, job: DrawJob): LoopRange[] 
   tex.forEach((d, k) => {
     if (!d || d.every((x) => x === 0)) return;
     const t = resolveTexConst(d, cp.gen);
-    for (const w of writes) {
-      const m = meet(t.base, t.size, w.base, w.len);
-      if (m && cp.mem.find(m.base, m.len)) out.push({ ...m, what: `t#${k} samples ${w.what}` });
-    }
+    // A UBWC texture reads its flag plane too (one row of flags per 4-row block row).
+    const p = parseTexConst(d, cp.gen);
+    const reads = [{ base: t.base, len: t.size, of: '' }, ...(p.flag ? [{ base: p.flagBase, len: p.flagPitch * Math.ceil(p.height / 4), of: ' flags' }] : [])];
+    for (const r of reads)
+      for (const w of writes) {
+        const m = meet(r.base, r.len, w.base, w.len);
+        if (m && cp.mem.find(m.base, m.len)) out.push({ ...m, what: `t#${k}${r.of} samples ${w.what}`, ...(w.ubwc ? { ubwc: true } : {}) });
+      }
   });
   return out;
 }
@@ -52,6 +57,12 @@ export function withFeedback(cp: CommandProcessor, job: DrawJob, name: string): 
   if (!ranges.length) return job;
   const m = mode ?? 'NO_FLUSH';
   const { stall, coherent } = overlapBehaviour(m, true);
+  // The register XML: without FLUSH_PER_OVERLAP_AND_OVERWRITE a pixel's UBWC flags and data can be
+  // flushed out of step, so texture fetches through UCHE may combine them — whether or not
+  // primitives overlap. The model reads a consistent copy; the stream is wrong either way.
+  const ubwc = ranges.filter((r) => r.ubwc);
+  if (ubwc.length && m !== 'FLUSH_PER_OVERLAP_AND_OVERWRITE')
+    cp.report('adreno.gras.feedback-ubwc-sync', 'error', `${name}: the FS samples a UBWC target the draw writes (${ubwc.map((r) => r.what).join(', ')}) with GRAS_SC_CNTL SINGLE_PRIM_MODE ${m} in sysmem: the pixel's flags and data can reach UCHE out of step and the fetch is unpredictable; FLUSH_PER_OVERLAP_AND_OVERWRITE was needed`);
   let reported = false;
   const onOverlap = (prim: number): void => {
     if (coherent || reported) return;

@@ -415,13 +415,19 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         const k = texs.length + imgs.length + j;
         const t = targets[i];
         if (!t) throw new Error(`FS feedback read of colour target ${i}: the scene has ${targets.length}`);
-        if (t.ubwc || samples > 1) throw new Error(`FS feedback read of colour target ${i}: ${t.ubwc ? 'a UBWC target' : 'a multisampled target'} is not modelled`);
+        if (samples > 1) throw new Error(`FS feedback read of colour target ${i}: a multisampled target is not modelled`);
         d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX' }, gen);
         d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: width, HEIGHT: height }, gen);
         d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: t.pitch, TYPE: 'A6XX_TEX_2D' }, gen);
-        d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: t.pitch * paddedHeight(height, t.tile, t.cpp) }, gen);
+        d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: t.pitch * paddedHeight(height, t.tile, t.cpp), FLAG: !!t.ubwc }, gen);
         d[16 * k + 4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(t.base) }, gen);
         d[16 * k + 5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(t.base), DEPTH: 1 }, gen);
+        if (t.ubwc) {
+          // UBWC: the flag plane (FLAG_LO/HI) and its row pitch, as fdl6 / turnip fill them.
+          d[16 * k + 7] = encodeFields('A6XX_TEX_CONST.7', { FLAG_LO: lo32(t.ubwc.flags) }, gen);
+          d[16 * k + 8] = encodeFields('A6XX_TEX_CONST.8', { FLAG_HI: hi32(t.ubwc.flags) }, gen);
+          d[16 * k + 10] = encodeFields('A6XX_TEX_CONST.10', { FLAG_BUFFER_PITCH: t.ubwc.flagPitch }, gen);
+        }
       });
       const ds = alloc(new Uint8Array(d.buffer), 'fs texture descriptors');
       cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, nTex), lo32(ds.base), hi32(ds.base)]);

@@ -46,6 +46,8 @@ export interface LoopRange {
   readonly len: number;
   /** "t#1 samples MRT0" (for messages). */
   readonly what: string;
+  /** A UBWC target's pixels or flags: without FLUSH_PER_OVERLAP_AND_OVERWRITE they can reach UCHE out of step. */
+  readonly ubwc?: boolean;
 }
 
 /** The ranges where [tb, tb + tl) (a texture) meets a written range [wb, wb + wl). */
