@@ -78,17 +78,22 @@ export function staleView(mem: Memory, ranges: readonly LoopRange[], read: (r: L
 }
 
 /**
- * Pixels covered by the draw's earlier primitives (GRAS's overlap test): `covers` says whether a
- * primitive's fragments meet them, `add` records a finished primitive's pixels.
+ * Pixels covered by the draw's earlier primitives (GRAS's overlap test): `next` starts a
+ * primitive (the previous one's pixels join the earlier ones), `covers` says whether fragments
+ * meet an earlier primitive's pixels, `mark` records the current primitive's.
  */
 export class OverlapTracker {
   private readonly seen = new Set<number>();
-  overlaps = 0;
+  private current: number[] = [];
+  next(): void {
+    for (const k of this.current) this.seen.add(k);
+    this.current = [];
+  }
   covers(pixels: Iterable<{ x: number; y: number }>): boolean {
     for (const p of pixels) if (this.seen.has(p.y * 65536 + p.x)) return true;
     return false;
   }
-  add(pixels: Iterable<{ x: number; y: number }>): void {
-    for (const p of pixels) this.seen.add(p.y * 65536 + p.x);
+  mark(pixels: Iterable<{ x: number; y: number }>): void {
+    for (const p of pixels) this.current.push(p.y * 65536 + p.x);
   }
 }

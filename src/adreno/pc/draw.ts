@@ -314,13 +314,11 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   // Feedback loops: the pixels of the draw's earlier primitives, and of the current one.
   const tracker = job.overlap ? new OverlapTracker() : undefined;
   let curPrim = -1;
-  let curPixels: Fragment[] = [];
   let curOverlap = false;
   const overlapCheck = (frags: Fragment[]): void => {
     if (primIndex !== curPrim) {
-      tracker!.add(curPixels);
+      tracker!.next();
       curPrim = primIndex;
-      curPixels = [];
       curOverlap = false;
     }
     const covered = frags.filter((f) => f.mask);
@@ -329,7 +327,7 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
       job.overlap!.onOverlap(primIndex);
       if (job.overlap!.stall) flush();
     }
-    curPixels.push(...covered);
+    tracker!.mark(covered);
   };
   const raster = (t: Tri): void => {
     if (job.onTriangle) {
@@ -345,21 +343,21 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     // Band boundaries on even rows keep 2x2 quads whole: the fragments come out as unbanded.
     const band = Math.max(2, Math.floor(BAND_PIXELS / (x1 - x0 + 1)) & ~1);
     const o = job.polyOffset && !t.notPolygon ? polygonOffset(t.v, job.polyOffset) : 0;
-    const mine: Fragment[] | undefined = tracker ? [] : undefined;
     for (let by = y0; by <= y1; by = (Math.floor(by / band) + 1) * band) {
       const rect = { x0, x1, y0: by, y1: Math.min(y1, (Math.floor(by / band) + 1) * band - 1) };
+      // A feedback loop: the band's fragments pass the overlap test before they join the pending
+      // ones (a stall then shades what is pending, this primitive's earlier bands included).
+      const mine: Fragment[] | undefined = tracker ? [] : undefined;
       for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], rect, job.samplePos, t.front, quads)) {
         if (o) for (let s = 0; s < f.z.length; s++) f.z[s] = Math.fround(f.z[s]! + o);
         if (mine) mine.push(f);
         else pending.push({ f, t });
         if (f.mask) res.fragments++;
       }
-      if (!mine && pending.length >= FS_BATCH) flush();
-    }
-    if (mine) {
-      // The overlap test sees the whole triangle before any of it joins the pending fragments.
-      overlapCheck(mine);
-      for (const f of mine) pending.push({ f, t });
+      if (mine) {
+        overlapCheck(mine);
+        for (const f of mine) pending.push({ f, t });
+      }
       if (pending.length >= FS_BATCH) flush();
     }
   };
