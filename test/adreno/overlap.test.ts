@@ -8,12 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { a6xxSceneDescription } from '../../src/runtime/draw-a6xx.js';
 import { buildDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
 import { gmemDraw } from '../../src/adreno/driver/gmem.js';
-import { enumValue } from '../../src/adreno/regs/db.js';
+import { decodeFields, enumName, enumValue } from '../../src/adreno/regs/db.js';
 import { meet, neededMode, overlapBehaviour, singlePrimMode } from '../../src/adreno/gras/overlap.js';
 import { runSceneStream } from './scene-run.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
@@ -221,4 +221,22 @@ test('a UBWC target read back: the driver mode renders as the linear target does
     assert.deepEqual(ids(r.diag), ['adreno.gras.feedback-ubwc-sync'], m);
     assert.match(r.diag.list.find((x) => x.id === 'adreno.gras.feedback-ubwc-sync')!.message, new RegExp(`t#0 samples MRT0, t#0 flags samples MRT0 flags\\) with GRAS_SC_CNTL SINGLE_PRIM_MODE ${m} .*FLUSH_PER_OVERLAP_AND_OVERWRITE was needed`), m);
   }
+});
+
+test('fd-clouds (a real a630 capture, no feedback loop): its GRAS_SC_CNTL 0x2 is NO_FLUSH with CCUSINGLECACHELINESIZE 2, as the driver writes it', (t) => {
+  const log = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'adreno-captures', 'reference', 'fd-clouds.log');
+  if (!existsSync(log)) return t.skip('../shared/adreno-captures absent');
+  // cffdump's draw-state dump: "<raw dword> GRAS_SC_CNTL: { ... SINGLE_PRIM_MODE = X ... }".
+  const seen = [...readFileSync(log, 'utf8').matchAll(/([0-9a-f]{8})\s+GRAS_SC_CNTL: \{[^}]*SINGLE_PRIM_MODE = (\w+)/g)];
+  assert.ok(seen.length >= 1);
+  for (const [, raw, name] of seen) {
+    const f = decodeFields('A6XX.GRAS_SC_CNTL', parseInt(raw!, 16), 0, 'a6xx');
+    assert.equal(enumName('a6xx_single_prim_mode', f['SINGLE_PRIM_MODE']!, 'a6xx'), name);
+    assert.equal(singlePrimMode(f['SINGLE_PRIM_MODE']!), 'NO_FLUSH');
+    assert.equal(f['CCUSINGLECACHELINESIZE'], 2);
+  }
+  // The scene driver's write for a loop keeps that line size and changes only the mode.
+  const fb = runSceneStream(scene(1));
+  const v = fb.cp.readReg(fb.cp.regsDb.reg('GRAS_SC_CNTL'));
+  assert.equal(v & ~(3 << 3), parseInt(seen[0]![1]!, 16));
 });
