@@ -39,12 +39,14 @@ export function feedbackRanges(cp: CommandProcessor, job: DrawJob): LoopRange[] 
   return out;
 }
 
+/** CPs that reported a reserved SINGLE_PRIM_MODE already (once a run). */
+const RESERVED_SEEN = new WeakSet<CommandProcessor>();
+
 /**
  * The job as GRAS_SC_CNTL makes a feedback loop run (unchanged without one): the FS's memory is
  * the stale view when the mode does not make the writes visible, and overlapping primitives stall
  * when it flushes. Reports, once per draw, the first overlap that reads stale bytes.
  */
-const RESERVED_SEEN = new WeakSet<CommandProcessor>();
 export function withFeedback(cp: CommandProcessor, job: DrawJob, name: string): DrawJob {
   const v = singlePrimField(cp);
   const mode = singlePrimMode(v);
