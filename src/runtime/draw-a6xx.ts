@@ -337,11 +337,13 @@ const WRAP: Record<string, 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_
 /**
  * The PS user data's images and samplers (the AMD T# / S# entries) as the FS's t# / s# in their
  * order: { "image": buf, "width", "height", "format": "8_8_8_8_UNORM" } -> FMT6_8_8_8_8_UNORM, a
- * 2D image of "levels" mip levels (packed one after another in the buffer); { "sampler": { "filter", "wrap", "mip" } } -> A6XX_TEX_SAMP.
+ * 2D image of "levels" mip levels (packed one after another in the buffer); { "target": i } -> colour
+ * target i sampled as a 2D image (a feedback loop, t# after the images); { "sampler": { "filter", "wrap", "mip" } } -> A6XX_TEX_SAMP.
  */
-function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<GfxScene['fs'], 'images' | 'samplers'> {
+function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<GfxScene['fs'], 'images' | 'feedback' | 'samplers'> {
   const images: NonNullable<GfxScene['fs']['images']>[number][] = [];
   const samplers: NonNullable<GfxScene['fs']['samplers']>[number][] = [];
+  const feedback: number[] = [];
   arr(psj.userData ?? [], 'ps.userData').forEach((u, i) => {
     const f = `ps.userData[${i}]`;
     const o = obj(u, f);
@@ -358,6 +360,11 @@ function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<G
       const levels = num(o.levels ?? 1, `${f}.levels`);
       if (!Number.isInteger(levels) || levels < 1 || levels > 1 + Math.floor(Math.log2(Math.max(width, height)))) err(`${f}.levels`, `an integer in 1..${1 + Math.floor(Math.log2(Math.max(width, height)))}`);
       images.push({ buffer, format, width, height, ...(levels > 1 ? { levels } : {}) });
+    } else if (o.target !== undefined) {
+      // The scene's own colour target, sampled as a 2D image (a feedback loop).
+      const t = num(o.target, `${f}.target`);
+      if (!Number.isInteger(t) || t < 0) err(`${f}.target`, 'a colour target index');
+      feedback.push(t);
     } else if (o.sampler !== undefined) {
       const sj = obj(o.sampler, `${f}.sampler`);
       const filter = str(sj.filter ?? 'nearest', `${f}.sampler.filter`);
@@ -368,7 +375,7 @@ function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<G
       samplers.push({ linear: filter === 'linear', wrap, mip });
     }
   });
-  return { ...(images.length ? { images } : {}), ...(samplers.length ? { samplers } : {}) };
+  return { ...(images.length ? { images } : {}), ...(feedback.length ? { feedback } : {}), ...(samplers.length ? { samplers } : {}) };
 }
 
 function f16bits(x: number): number {

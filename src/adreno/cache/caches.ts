@@ -98,15 +98,19 @@ export class Caches {
 
   /**
    * A read of `len` bytes at `addr` by a reader outside `via` (the caches it reads through; the CP
-   * reads through none): memory's bytes with every shadow of another path laid over them.
+   * reads through none): memory's bytes with every shadow of another path laid over them
+   * (`observable`: only the shadows that differ from memory are reported).
    */
-  read(addr: number, len: number, reader: string, via: readonly CacheKind[] = []): Uint8Array {
+  read(addr: number, len: number, reader: string, via: readonly CacheKind[] = [], observable = false): Uint8Array {
     const out = this.host.readBytes(addr, len);
     for (const s of this.shadows) {
       if (via.includes(s.kind)) continue;
       const lo = Math.max(addr, s.base), hi = Math.min(addr + len, s.base + s.old.length);
       if (lo >= hi) continue;
-      out.set(s.old.subarray(lo - s.base, hi - s.base), lo - addr);
+      const old = s.old.subarray(lo - s.base, hi - s.base);
+      // `observable`: a shadow holding the bytes memory holds (kept for a write not made yet) is no stale read.
+      if (observable && old.every((b, k) => b === out[lo - addr + k])) continue;
+      out.set(old, lo - addr);
       this.stats.staleReads++;
       if (!s.reported) {
         s.reported = true;

@@ -21,25 +21,43 @@ function addr(cp: CommandProcessor, name: string): number {
 }
 const rows = (h: number, tiled: boolean): number => (tiled ? Math.ceil(h / 16) * 16 : h);
 
-/** A sysmem draw is about to write its MRTs (CCU colour) and depth / stencil (CCU depth). */
-export function sysmemDrawWrites(cp: CommandProcessor, what: string): void {
+/** A range a sysmem draw's RB writes: through which CCU cache, and what it is. */
+export interface DrawWrite {
+  readonly kind: 'ccu-color' | 'ccu-depth';
+  readonly base: number;
+  readonly len: number;
+  readonly what: string;
+  /** Part of a UBWC MRT (its pixels or its flag plane): flags and data reach memory separately. */
+  readonly ubwc?: boolean;
+}
+
+/** The ranges a sysmem draw writes: its MRTs (CCU colour, UBWC flag planes too) and depth / stencil (CCU depth). */
+export function sysmemDrawRanges(cp: CommandProcessor): DrawWrite[] {
+  const out: DrawWrite[] = [];
   const h = f(cp, 'GRAS_SC_WINDOW_SCISSOR_BR', 'Y') + 1;
   // A count past RB_MRT[] is adreno.rb.mrt-count-beyond-array at the draw (the draw is not run).
   const n = Math.min(f(cp, 'RB_FS_OUTPUT_CNTL1', 'MRT'), arrayLength(cp, 'RB_MRT[%].BASE'));
   for (let i = 0; i < n; i++) {
     const tiled = enumName('a6xx_tile_mode', f(cp, `RB_MRT[${i}].BUF_INFO`, 'COLOR_TILE_MODE'), cp.gen) !== 'TILE6_LINEAR';
-    cp.caches.willWrite('ccu-color', addr(cp, `RB_MRT[${i}].BASE`), raw(cp, `RB_MRT[${i}].PITCH`) * 64 * rows(h, tiled), `${what} (MRT${i})`);
+    const ubwc = ((f(cp, 'RB_RENDER_CNTL', 'FLAG_MRTS') >> i) & 1) === 1;
+    out.push({ kind: 'ccu-color', base: addr(cp, `RB_MRT[${i}].BASE`), len: raw(cp, `RB_MRT[${i}].PITCH`) * 64 * rows(h, tiled), what: `MRT${i}`, ...(ubwc ? { ubwc } : {}) });
     // UBWC (RB_RENDER_CNTL FLAG_MRTS): the flag plane too, one row of flags per 4 pixel rows.
-    if ((f(cp, 'RB_RENDER_CNTL', 'FLAG_MRTS') >> i) & 1)
-      cp.caches.willWrite('ccu-color', addr(cp, `RB_MRT_FLAG_BUFFER[${i}].ADDR`), f(cp, `RB_MRT_FLAG_BUFFER[${i}].PITCH`, 'PITCH') * Math.ceil(h / 4), `${what} (MRT${i} flags)`);
+    if (ubwc) out.push({ kind: 'ccu-color', base: addr(cp, `RB_MRT_FLAG_BUFFER[${i}].ADDR`), len: f(cp, `RB_MRT_FLAG_BUFFER[${i}].PITCH`, 'PITCH') * Math.ceil(h / 4), what: `MRT${i} flags`, ubwc });
   }
+  const depthUbwc = f(cp, 'RB_RENDER_CNTL', 'FLAG_DEPTH') === 1;
   if (enumName('a6xx_depth_format', f(cp, 'RB_DEPTH_BUFFER_INFO', 'DEPTH_FORMAT'), cp.gen) !== 'DEPTH6_NONE' && f(cp, 'RB_DEPTH_CNTL', 'Z_WRITE_ENABLE'))
-    cp.caches.willWrite('ccu-depth', addr(cp, 'RB_DEPTH_BUFFER_BASE'), raw(cp, 'RB_DEPTH_BUFFER_PITCH') * 64 * rows(h, true), `${what} (depth)`);
+    out.push({ kind: 'ccu-depth', base: addr(cp, 'RB_DEPTH_BUFFER_BASE'), len: raw(cp, 'RB_DEPTH_BUFFER_PITCH') * 64 * rows(h, true), what: 'depth', ...(depthUbwc ? { ubwc: true } : {}) });
   // UBWC depth (RB_RENDER_CNTL FLAG_DEPTH): its flag plane through the same cache.
-  if (f(cp, 'RB_RENDER_CNTL', 'FLAG_DEPTH') && f(cp, 'RB_DEPTH_CNTL', 'Z_WRITE_ENABLE'))
-    cp.caches.willWrite('ccu-depth', addr(cp, 'RB_DEPTH_FLAG_BUFFER_BASE'), f(cp, 'RB_DEPTH_FLAG_BUFFER_PITCH', 'PITCH') * Math.ceil(h / 4), `${what} (depth flags)`);
+  if (depthUbwc && f(cp, 'RB_DEPTH_CNTL', 'Z_WRITE_ENABLE'))
+    out.push({ kind: 'ccu-depth', base: addr(cp, 'RB_DEPTH_FLAG_BUFFER_BASE'), len: f(cp, 'RB_DEPTH_FLAG_BUFFER_PITCH', 'PITCH') * Math.ceil(h / 4), what: 'depth flags', ubwc: true });
   if (f(cp, 'RB_STENCIL_INFO', 'SEPARATE_STENCIL') && f(cp, 'RB_STENCIL_CONTROL', 'STENCIL_ENABLE'))
-    cp.caches.willWrite('ccu-depth', addr(cp, 'RB_STENCIL_BUFFER_BASE'), raw(cp, 'RB_STENCIL_BUFFER_PITCH') * 64 * rows(h, true), `${what} (stencil)`);
+    out.push({ kind: 'ccu-depth', base: addr(cp, 'RB_STENCIL_BUFFER_BASE'), len: raw(cp, 'RB_STENCIL_BUFFER_PITCH') * 64 * rows(h, true), what: 'stencil' });
+  return out;
+}
+
+/** A sysmem draw is about to write its MRTs (CCU colour) and depth / stencil (CCU depth). */
+export function sysmemDrawWrites(cp: CommandProcessor, what: string): void {
+  for (const w of sysmemDrawRanges(cp)) cp.caches.willWrite(w.kind, w.base, w.len, `${what} (${w.what})`);
 }
 
 /** CP_BLIT: the source is read through the TP's L1 (and UCHE), the destination written through the CCU colour cache. Returns whether a source is read (not a solid fill). */

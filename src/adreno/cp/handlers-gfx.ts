@@ -30,6 +30,7 @@ import type { CommandProcessor } from './cp.js';
 import { a64, arrayLength, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
+import { withFeedback } from './handlers-feedback.js';
 import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
 import type { TileMode } from '../ubwc/tile6.js';
 import type { PrimBox, VscReader } from '../vsc/vsc.js';
@@ -769,7 +770,9 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord, vsc?: VscReader)
       // GMEM with a visibility stream: primitives outside this bin are skipped.
       const from = base;
       const visible = vsc?.prims ? (k: number): boolean => vsc.primVisible(from + k) : undefined;
-      const result = runDrawJob({ ...job, ...(lrz ? { lrz } : {}), ...(visible ? { visible } : {}) }, targets, cp.diag);
+      // Sysmem: an FS sampling what the draw writes runs as GRAS_SC_CNTL SINGLE_PRIM_MODE says (handlers-feedback.ts).
+      const fjob = cp.mode === 'SYSMEM' ? withFeedback(cp, job, name) : job;
+      const result = runDrawJob({ ...fjob, ...(lrz ? { lrz } : {}), ...(visible ? { visible } : {}) }, targets, cp.diag);
       for (const c of targets.colors) if (isUbwcColor(c)) c.finish();
       if (isUbwcDepth(targets.depth)) targets.depth.finish();
       base += result.assembled;

@@ -56,6 +56,9 @@ function stripBypass(b: BuiltDraw): number {
 
 /** Build the GMEM pass for a scene already built for sysmem (its memory gains the pass and the VSC buffers). */
 export function gmemDraw(b: BuiltDraw, sc: GfxScene, o: GmemDrawOptions = {}): GmemDraw {
+  // turnip reads a GMEM-mode feedback loop from GMEM itself (a TILE6_2 descriptor at the tile):
+  // not modelled, and the sysmem image would hold the pass's start, not the tile.
+  if (sc.fs.feedback?.length) throw new Error('an FS that samples its own colour target reads GMEM through a TILE6_2 descriptor in GMEM mode, which is not modelled: render it with --mode sysmem');
   const info = gmemInfo(sc.gpuId);
   const s = sc.samples;
   // UBWC targets resolve through RB_BLIT_DST_INFO.FLAGS and RB_BLIT_FLAG_DST (rb/gmem-pass.ts).

@@ -101,6 +101,12 @@ export interface GfxScene {
     readonly textures?: readonly { readonly buffer: string; readonly format: string; readonly elements: number }[];
     /** 2D images the FS samples (t# after the texel buffers): a buffer of tightly packed rows, laid out linear at fdl6's pitch. */
     readonly images?: readonly { readonly buffer: string; readonly format: string; readonly width: number; readonly height: number; readonly levels?: number }[];
+    /**
+     * Colour targets the FS samples as 2D images (t# after the images): a feedback loop, as an
+     * input attachment or framebuffer fetch reads the target. The stream then sets GRAS_SC_CNTL
+     * SINGLE_PRIM_MODE as turnip does for a feedback loop in sysmem (FLUSH_PER_OVERLAP_AND_OVERWRITE).
+     */
+    readonly feedback?: readonly number[];
     /** Samplers (s#0...): A6XX_TEX_SAMP in SB6_FS_TEX (ST6_SHADER); `mip` none (level 0 only, MAX_LOD 0), nearest or linear. */
     readonly samplers?: readonly { readonly linear: boolean; readonly wrap: 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT'; readonly mip?: 'none' | 'nearest' | 'linear' }[];
   };
@@ -152,6 +158,8 @@ export interface GfxState {
   readonly depthClamp?: boolean;
   /** VK_EXT_depth_clip_enable (default !depthClamp): false sets GRAS_CL_CNTL ZNEAR / ZFAR_CLIP_DISABLE. */
   readonly depthClip?: boolean;
+  /** GRAS_SC_CNTL SINGLE_PRIM_MODE of the scene's draws, overriding the driver's choice (a6xx_single_prim_mode name). */
+  readonly singlePrimMode?: string;
 }
 
 export interface GfxDraw {
@@ -375,7 +383,8 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     const texs = fs.textures ?? [];
     const imgs = fs.images ?? [];
     const samps = fs.samplers ?? [];
-    const nTex = texs.length + imgs.length;
+    const fbk = fs.feedback ?? [];
+    const nTex = texs.length + imgs.length + fbk.length;
     if (nTex) {
       const d = new Uint32Array(16 * nTex);
       texs.forEach((t, k) => {
@@ -417,6 +426,25 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: pitch * im.height }, gen);
         d[16 * k + 4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(seg.base) }, gen);
         d[16 * k + 5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(seg.base), DEPTH: 1 }, gen);
+      });
+      fbk.forEach((i, j) => {
+        // A colour target read back (turnip's input attachment in sysmem): the target's own layout.
+        const k = texs.length + imgs.length + j;
+        const t = targets[i];
+        if (!t) throw new Error(`FS feedback read of colour target ${i}: the scene has ${targets.length}`);
+        if (samples > 1) throw new Error(`FS feedback read of colour target ${i}: a multisampled target is not modelled`);
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX' }, gen);
+        d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: width, HEIGHT: height }, gen);
+        d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: t.pitch, TYPE: 'A6XX_TEX_2D' }, gen);
+        d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: t.pitch * paddedHeight(height, t.tile, t.cpp), FLAG: !!t.ubwc }, gen);
+        d[16 * k + 4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(t.base) }, gen);
+        d[16 * k + 5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(t.base), DEPTH: 1 }, gen);
+        if (t.ubwc) {
+          // UBWC: the flag plane (FLAG_LO/HI) and its row pitch, as fdl6 / turnip fill them.
+          d[16 * k + 7] = encodeFields('A6XX_TEX_CONST.7', { FLAG_LO: lo32(t.ubwc.flags) }, gen);
+          d[16 * k + 8] = encodeFields('A6XX_TEX_CONST.8', { FLAG_HI: hi32(t.ubwc.flags) }, gen);
+          d[16 * k + 10] = encodeFields('A6XX_TEX_CONST.10', { FLAG_BUFFER_PITCH: t.ubwc.flagPitch }, gen);
+        }
       });
       const ds = alloc(new Uint8Array(d.buffer), 'fs texture descriptors');
       cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, nTex), lo32(ds.base), hi32(ds.base)]);
@@ -518,6 +546,16 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   rbState({ viewport: [0, 0, width, height], scissor: [0, 0, width, height], blend: [], depthFunc: 'FUNC_ALWAYS', depthWrite: true, ...(sc.depth?.stencil ? { stencil: { func: 'FUNC_ALWAYS', fail: 'STENCIL_REPLACE', zpass: 'STENCIL_REPLACE', zfail: 'STENCIL_REPLACE', ref: sc.depth.stencil.clear } } : {}) }, true);
   cs.reg('VFD_INDEX_OFFSET', 0).reg('VFD_INSTANCE_START_OFFSET', 0);
   cs.drawAuto('DI_PT_TRILIST', 3);
+
+  // SINGLE_PRIM_MODE: turnip's sysmem choice — FLUSH_PER_OVERLAP_AND_OVERWRITE for a pipeline in a
+  // feedback loop, NO_FLUSH otherwise (the clear above ran with the reset value 0, NO_FLUSH, as
+  // turnip's 3D blit sets it).
+  // A feedback loop also needs the clear's writes visible to the TP: the barrier's CCU colour
+  // flush and CACHE_INVALIDATE.
+  const feedback = (sc.fs.feedback ?? []).length > 0;
+  if (feedback) cs.event('PC_CCU_FLUSH_COLOR_TS').event('CACHE_INVALIDATE');
+  const primMode = sc.state.singlePrimMode ?? (feedback ? 'FLUSH_PER_OVERLAP_AND_OVERWRITE' : 'NO_FLUSH');
+  if (feedback || sc.state.singlePrimMode !== undefined) cs.reg('GRAS_SC_CNTL', { CCUSINGLECACHELINESIZE: 2, SINGLE_PRIM_MODE: primMode });
 
   // The scene's program and state, then its draws.
   const inputs = sc.vs.inputs.map((inp) => {

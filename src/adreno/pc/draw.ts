@@ -23,6 +23,7 @@ import { runFragmentShader, runVertexShader, type FsLane, type FsOutputs, type F
 import { fetchVertex, type VfdState } from '../vfd/fetch.js';
 import { outputComponents, packVertex, type VsOutput } from '../vpc/varyings.js';
 import { assemble, indexStream, RESTART, type IndexSource } from './assemble.js';
+import { OverlapTracker } from '../gras/overlap.js';
 
 export interface DrawJob {
   readonly prim: string;
@@ -76,6 +77,12 @@ export interface DrawJob {
   readonly onTriangle?: (v: readonly [ScreenVertex, ScreenVertex, ScreenVertex], prim: number) => void;
   /** GMEM render pass: is primitive `prim` (instance x primitives + k) in this bin (the VSC primitive stream)? */
   readonly visible?: (prim: number) => boolean;
+  /**
+   * The FS samples what the draw writes (gras/overlap.ts): `onOverlap` hears of every primitive
+   * covering a pixel an earlier one covered; with `stall` (SINGLE_PRIM_MODE flushing) the pending
+   * fragments are shaded and written before it.
+   */
+  readonly overlap?: { readonly stall: boolean; onOverlap(prim: number): void };
   /** The run's work and memory limits (none: unbounded) and the draw's name in their messages. */
   readonly budget?: DrawBudget;
   readonly label?: string;
@@ -307,6 +314,24 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   };
   const sc = job.scissor;
   let primIndex = 0;
+  // Feedback loops: the pixels of the draw's earlier primitives, and of the current one.
+  const tracker = job.overlap ? new OverlapTracker() : undefined;
+  let curPrim = -1;
+  let curOverlap = false;
+  const overlapCheck = (frags: Fragment[]): void => {
+    if (primIndex !== curPrim) {
+      tracker!.next();
+      curPrim = primIndex;
+      curOverlap = false;
+    }
+    const covered = frags.filter((f) => f.mask);
+    if (!curOverlap && tracker!.covers(covered)) {
+      curOverlap = true;
+      job.overlap!.onOverlap(primIndex);
+      if (job.overlap!.stall) flush();
+    }
+    tracker!.mark(covered);
+  };
   const raster = (t: Tri): void => {
     if (job.onTriangle) {
       job.onTriangle(t.v, primIndex);
@@ -324,11 +349,19 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
     const zc = job.zClamp;
     for (let by = y0; by <= y1; by = (Math.floor(by / band) + 1) * band) {
       const rect = { x0, x1, y0: by, y1: Math.min(y1, (Math.floor(by / band) + 1) * band - 1) };
+      // A feedback loop: the band's fragments pass the overlap test before they join the pending
+      // ones (a stall then shades what is pending, this primitive's earlier bands included).
+      const mine: Fragment[] | undefined = tracker ? [] : undefined;
       for (const f of rasterTriangle(t.v[0], t.v[1], t.v[2], rect, job.samplePos, t.front, quads)) {
         if (o) for (let s = 0; s < f.z.length; s++) f.z[s] = Math.fround(f.z[s]! + o);
         if (zc) for (let s = 0; s < f.z.length; s++) f.z[s] = clampZ(f.z[s]!, zc);
-        pending.push({ f, t });
+        if (mine) mine.push(f);
+        else pending.push({ f, t });
         if (f.mask) res.fragments++;
+      }
+      if (mine) {
+        overlapCheck(mine);
+        for (const f of mine) pending.push({ f, t });
       }
       if (pending.length >= FS_BATCH) flush();
     }
