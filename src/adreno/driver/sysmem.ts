@@ -566,7 +566,10 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     const w = body.dwords();
     cs.condRegExecRenderMode(['SYSMEM', 'BINNING'], w.length).raw(...w);
   };
+  let endXfb: (() => void) | undefined;
   for (const d of sc.draws) {
+    endXfb?.();
+    endXfb = undefined;
     if (d.state) {
       st = { ...st, ...d.state };
       rbState(st, false);
@@ -599,83 +602,84 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     cs.reg('VFD_INDEX_OFFSET', d.vertexOffset ?? 0).reg('VFD_INSTANCE_START_OFFSET', d.firstInstance ?? 0);
     cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: d.restart !== undefined, PROVOKING_VTX_LAST: !!st.provokingLast });
     if (d.restart !== undefined) cs.reg('PC_RESTART_INDEX', d.restart >>> 0);
-    const drawPackets = (): void => {
-      const prim = E('pc_di_primtype', d.prim);
-      const ini = (src: string, size?: string): number => encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: src, VIS_CULL: 'IGNORE_VISIBILITY', ...(size ? { INDEX_SIZE: size } : {}) }, gen);
-      if (d.auto) {
-        // freedreno's draw_emit_xfb: the stream-out byte counter's address, the offset subtracted, the vertex stride.
-        const a = d.auto;
-        if ('xfb' in a) {
-          const xc = xfbCounters.get(a.xfb);
-          const src = buffers.get(a.xfb);
-          if (!xc || !src) throw new Error(`draw auto from xfb buffer ${a.xfb}: no earlier draw captures into it`);
-          // The VS inputs fetch the captured records for this draw.
-          if (a.inputs) inputs.forEach(({ inp }, i) => cs.reg64(`VFD_FETCH[${i}].BASE`, src.base).reg(`VFD_FETCH[${i}].SIZE`, src.size).reg(`VFD_FETCH[${i}].STRIDE`, a.stride));
-          // The counter was written by CP_REG_TO_MEM: wait for it before the CP reads it.
-          cs.pkt('CP_WAIT_MEM_WRITES').waitForMe();
-          cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(xc.counter.base), hi32(xc.counter.base), a.offset ?? 0, a.stride]);
-          if (a.inputs) inputs.forEach(({ seg, inp }, i) => cs.reg64(`VFD_FETCH[${i}].BASE`, seg.base).reg(`VFD_FETCH[${i}].SIZE`, seg.size).reg(`VFD_FETCH[${i}].STRIDE`, inp.stride));
-          return;
-        }
-        const c = alloc(new Uint8Array(new Uint32Array([a.bytes]).buffer), 'indirect');
-        cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(c.base), hi32(c.base), a.offset, a.stride]);
-        return;
-      }
-      if (d.multi) {
-        const all = [d, ...(d.multi.more ?? [])];
-        const words = d.indices ? 5 : 4;
-        const stride = d.multi.stride ?? words * 4;
-        const buf = new Uint32Array(Math.max(words, (all.length - 1) * (stride >> 2) + words));
-        all.forEach((s, k) => buf.set(d.indices ? [s.count, s.instances ?? 1, s.first ?? 0, (s.vertexOffset ?? 0) >>> 0, s.firstInstance ?? 0] : [s.count, s.instances ?? 1, s.vertexOffset ?? 0, s.firstInstance ?? 0], k * (stride >> 2)));
-        const p = alloc(new Uint8Array(buf.buffer), 'indirect');
-        const counted = d.multi.count !== undefined;
-        const cnt = counted ? alloc(new Uint8Array(new Uint32Array([d.multi.count!]).buffer), 'indirect') : undefined;
-        const op = E('a6xx_draw_indirect_opcode', d.indices ? (counted ? 'INDIRECT_OP_INDIRECT_COUNT_INDEXED' : 'INDIRECT_OP_INDEXED') : counted ? 'INDIRECT_OP_INDIRECT_COUNT' : 'INDIRECT_OP_NORMAL');
-        const head = [op | ((d.multi.dstOff ?? 0) << 8), all.length];
-        const tail = [lo32(p.base), hi32(p.base), ...(cnt ? [lo32(cnt.base), hi32(cnt.base)] : []), stride];
-        if (!d.indices) cs.pkt('CP_DRAW_INDIRECT_MULTI', [ini('DI_SRC_SEL_AUTO_INDEX'), ...head, ...tail]);
-        else {
-          const ib = buffers.get(d.indices.buffer);
-          if (!ib) throw new Error(`index buffer ${d.indices.buffer} unknown`);
-          const size = d.indices.size === 1 ? 'INDEX4_SIZE_8_BIT' : d.indices.size === 2 ? 'INDEX4_SIZE_16_BIT' : 'INDEX4_SIZE_32_BIT';
-          cs.pkt('CP_DRAW_INDIRECT_MULTI', [ini('DI_SRC_SEL_DMA', size), ...head, lo32(ib.base), hi32(ib.base), Math.floor(ib.size / d.indices.size), ...tail]);
-        }
-        return;
-      }
-      if (!d.indices) {
-        if (d.indirect) {
-          // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex, firstInstance.
-          const p = alloc(new Uint8Array(new Uint32Array([d.count, d.instances ?? 1, d.vertexOffset ?? 0, d.firstInstance ?? 0]).buffer), 'indirect');
-          cs.pkt('CP_DRAW_INDIRECT', [ini('DI_SRC_SEL_AUTO_INDEX'), lo32(p.base), hi32(p.base)]);
-        } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_AUTO_INDEX'), d.instances ?? 1, d.count]);
-        return;
-      }
-      const ib = buffers.get(d.indices.buffer);
-      if (!ib) throw new Error(`index buffer ${d.indices.buffer} unknown`);
-      const size = d.indices.size === 1 ? 'INDEX4_SIZE_8_BIT' : d.indices.size === 2 ? 'INDEX4_SIZE_16_BIT' : 'INDEX4_SIZE_32_BIT';
-      const maxIndices = Math.floor(ib.size / d.indices.size);
-      if (d.indirect) {
-        // VkDrawIndexedIndirectCommand: indexCount, instanceCount, firstIndex, vertexOffset, firstInstance.
-        const p = alloc(new Uint8Array(new Uint32Array([d.count, d.instances ?? 1, d.first ?? 0, (d.vertexOffset ?? 0) >>> 0, d.firstInstance ?? 0]).buffer), 'indirect');
-        cs.pkt('CP_DRAW_INDX_INDIRECT', [ini('DI_SRC_SEL_DMA', size), lo32(ib.base), hi32(ib.base), maxIndices, lo32(p.base), hi32(p.base)]);
-      } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_DMA', size), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
-    };
-    drawPackets();
     if (x) {
-      if (x.discard) cs.reg('PC_RASTER_CNTL', { DISCARD: false });
-      // End: stream-out off, every buffer's offset flushed (in dwords) to its slot, then the byte
-      // counter = slot x 4 - the BUFFER_OFFSET remainder, through CP_SCRATCH[0].
-      const slots = flushSlots!;
-      const end = new CmdStream(gen).reg('VPC_SO_DISABLE', { DISABLE: true });
-      for (let i = 0; i < 4; i++) end.reg64(`VPC_SO[${i}].FLUSH_BASE`, slots.base + 32 * i).event(`FLUSH_SO_${i}`);
-      let xc = xfbCounters.get(x.buffer);
-      if (!xc) xfbCounters.set(x.buffer, (xc = { counter: alloc(new Uint8Array(4), `xfb counter:${x.buffer}`), offset: xfbOffset }));
-      end.memToReg('CP_SCRATCH[0]', slots.base, 1, true);
-      if (xfbOffset) end.regRmw('CP_SCRATCH[0]', 0xffffffff, -xfbOffset >>> 0, { add: true });
-      end.regToMem('CP_SCRATCH[0]', xc.counter.base);
-      sysmemOrBinning(end);
+      // After the draw (at the next draw or the end): the end of transform feedback.
+      endXfb = (): void => {
+        if (x.discard) cs.reg('PC_RASTER_CNTL', { DISCARD: false });
+        // End: stream-out off, every buffer's offset flushed (in dwords) to its slot, then the byte
+        // counter = slot x 4 - the BUFFER_OFFSET remainder, through CP_SCRATCH[0].
+        const slots = flushSlots!;
+        const end = new CmdStream(gen).reg('VPC_SO_DISABLE', { DISABLE: true });
+        for (let i = 0; i < 4; i++) end.reg64(`VPC_SO[${i}].FLUSH_BASE`, slots.base + 32 * i).event(`FLUSH_SO_${i}`);
+        let xc = xfbCounters.get(x.buffer);
+        if (!xc) xfbCounters.set(x.buffer, (xc = { counter: alloc(new Uint8Array(4), `xfb counter:${x.buffer}`), offset: xfbOffset }));
+        end.memToReg('CP_SCRATCH[0]', slots.base, 1, true);
+        if (xfbOffset) end.regRmw('CP_SCRATCH[0]', 0xffffffff, -xfbOffset >>> 0, { add: true });
+        end.regToMem('CP_SCRATCH[0]', xc.counter.base);
+        sysmemOrBinning(end);
+      };
     }
+    const prim = E('pc_di_primtype', d.prim);
+    const ini = (src: string, size?: string): number => encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: src, VIS_CULL: 'IGNORE_VISIBILITY', ...(size ? { INDEX_SIZE: size } : {}) }, gen);
+    if (d.auto) {
+      // freedreno's draw_emit_xfb: the stream-out byte counter's address, the offset subtracted, the vertex stride.
+      const a = d.auto;
+      if ('xfb' in a) {
+        const xc = xfbCounters.get(a.xfb);
+        const src = buffers.get(a.xfb);
+        if (!xc || !src) throw new Error(`draw auto from xfb buffer ${a.xfb}: no earlier draw captures into it`);
+        // The VS inputs fetch the captured records for this draw.
+        if (a.inputs) inputs.forEach(({ inp }, i) => cs.reg64(`VFD_FETCH[${i}].BASE`, src.base).reg(`VFD_FETCH[${i}].SIZE`, src.size).reg(`VFD_FETCH[${i}].STRIDE`, a.stride));
+        // The counter was written by CP_REG_TO_MEM: wait for it before the CP reads it.
+        cs.pkt('CP_WAIT_MEM_WRITES').waitForMe();
+        cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(xc.counter.base), hi32(xc.counter.base), a.offset ?? 0, a.stride]);
+        if (a.inputs) inputs.forEach(({ seg, inp }, i) => cs.reg64(`VFD_FETCH[${i}].BASE`, seg.base).reg(`VFD_FETCH[${i}].SIZE`, seg.size).reg(`VFD_FETCH[${i}].STRIDE`, inp.stride));
+        continue;
+      }
+      const c = alloc(new Uint8Array(new Uint32Array([a.bytes]).buffer), 'indirect');
+      cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(c.base), hi32(c.base), a.offset, a.stride]);
+      continue;
+    }
+    if (d.multi) {
+      const all = [d, ...(d.multi.more ?? [])];
+      const words = d.indices ? 5 : 4;
+      const stride = d.multi.stride ?? words * 4;
+      const buf = new Uint32Array(Math.max(words, (all.length - 1) * (stride >> 2) + words));
+      all.forEach((s, k) => buf.set(d.indices ? [s.count, s.instances ?? 1, s.first ?? 0, (s.vertexOffset ?? 0) >>> 0, s.firstInstance ?? 0] : [s.count, s.instances ?? 1, s.vertexOffset ?? 0, s.firstInstance ?? 0], k * (stride >> 2)));
+      const p = alloc(new Uint8Array(buf.buffer), 'indirect');
+      const counted = d.multi.count !== undefined;
+      const cnt = counted ? alloc(new Uint8Array(new Uint32Array([d.multi.count!]).buffer), 'indirect') : undefined;
+      const op = E('a6xx_draw_indirect_opcode', d.indices ? (counted ? 'INDIRECT_OP_INDIRECT_COUNT_INDEXED' : 'INDIRECT_OP_INDEXED') : counted ? 'INDIRECT_OP_INDIRECT_COUNT' : 'INDIRECT_OP_NORMAL');
+      const head = [op | ((d.multi.dstOff ?? 0) << 8), all.length];
+      const tail = [lo32(p.base), hi32(p.base), ...(cnt ? [lo32(cnt.base), hi32(cnt.base)] : []), stride];
+      if (!d.indices) cs.pkt('CP_DRAW_INDIRECT_MULTI', [ini('DI_SRC_SEL_AUTO_INDEX'), ...head, ...tail]);
+      else {
+        const ib = buffers.get(d.indices.buffer);
+        if (!ib) throw new Error(`index buffer ${d.indices.buffer} unknown`);
+        const size = d.indices.size === 1 ? 'INDEX4_SIZE_8_BIT' : d.indices.size === 2 ? 'INDEX4_SIZE_16_BIT' : 'INDEX4_SIZE_32_BIT';
+        cs.pkt('CP_DRAW_INDIRECT_MULTI', [ini('DI_SRC_SEL_DMA', size), ...head, lo32(ib.base), hi32(ib.base), Math.floor(ib.size / d.indices.size), ...tail]);
+      }
+      continue;
+    }
+    if (!d.indices) {
+      if (d.indirect) {
+        // VkDrawIndirectCommand: vertexCount, instanceCount, firstVertex, firstInstance.
+        const p = alloc(new Uint8Array(new Uint32Array([d.count, d.instances ?? 1, d.vertexOffset ?? 0, d.firstInstance ?? 0]).buffer), 'indirect');
+        cs.pkt('CP_DRAW_INDIRECT', [ini('DI_SRC_SEL_AUTO_INDEX'), lo32(p.base), hi32(p.base)]);
+      } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_AUTO_INDEX'), d.instances ?? 1, d.count]);
+      continue;
+    }
+    const ib = buffers.get(d.indices.buffer);
+    if (!ib) throw new Error(`index buffer ${d.indices.buffer} unknown`);
+    const size = d.indices.size === 1 ? 'INDEX4_SIZE_8_BIT' : d.indices.size === 2 ? 'INDEX4_SIZE_16_BIT' : 'INDEX4_SIZE_32_BIT';
+    const maxIndices = Math.floor(ib.size / d.indices.size);
+    if (d.indirect) {
+      // VkDrawIndexedIndirectCommand: indexCount, instanceCount, firstIndex, vertexOffset, firstInstance.
+      const p = alloc(new Uint8Array(new Uint32Array([d.count, d.instances ?? 1, d.first ?? 0, (d.vertexOffset ?? 0) >>> 0, d.firstInstance ?? 0]).buffer), 'indirect');
+      cs.pkt('CP_DRAW_INDX_INDIRECT', [ini('DI_SRC_SEL_DMA', size), lo32(ib.base), hi32(ib.base), maxIndices, lo32(p.base), hi32(p.base)]);
+    } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_DMA', size), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
   }
+  endXfb?.();
   // MSAA: resolve each target with the 2D engine (CP_BLIT BLIT_OP_SCALE, SP_PS_2D_SRC_INFO
   // SAMPLES + SAMPLES_AVERAGE) into a single-sample linear surface, as a sysmem resolve does.
   let resolved: BuiltDraw['resolved'];
