@@ -19,6 +19,8 @@ import { encodeFields } from '../../src/adreno/regs/db.js';
 import { decodeHeader, opcode, pkt7 } from '../../src/adreno/cp/pm4.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 import { runAfter } from './scene-run.js';
+import { RdWriter } from '../../src/formats/rd.js';
+import { cffdumpRd } from '../../src/adreno/cp/cffdump.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const base = (): GfxScene => a6xxSceneDescription(JSON.parse(readFileSync(join(EXAMPLES, 'triangle', 'scene.json'), 'utf8')) as Record<string, unknown>, join(EXAMPLES, 'triangle'), 'a630');
@@ -198,4 +200,15 @@ test('scene key draws[i].a6xx xfb / drawAuto: the captured pass renders the dire
   assert.deepEqual(problems(gm.diag), []);
   assert.deepEqual(gm.targets[0]!.data, direct.targets[0]!.data);
   assert.throws(() => runA6xxScene({ ...withCap, draws: [{ topology: TRI, count: 3, a6xx: { xfb: { ...xfb, strid: 4 } } }] }, join(EXAMPLES, 'triangle'), 'a630'), /unknown key 'strid'/);
+});
+
+test('the transform feedback stream decodes in cffdump format without a problem', () => {
+  const d = scene([{ prim: TRI, count: 18, xfb: XFB({ offset: 40, discard: true }) }, { prim: TRI, count: 0, auto: { xfb: 'cap', stride: 32, inputs: true } }]);
+  const b = buildDraw(d);
+  const w = new RdWriter().gpuId(d.gpuId);
+  for (const s of b.mem.segments) w.buffer(s.base, s.u8);
+  const lines: string[] = [];
+  assert.deepEqual(cffdumpRd(w.cmdstream(b.streamIova, b.stream.length).bytes(), { out: (l) => lines.push(l) }).problems, []);
+  const text = lines.join('\n');
+  for (const re of [/VPC_SO_STREAM_CNTL: \{ BUF0_STREAM = 1 \| BUF1_STREAM = 0 \| BUF2_STREAM = 0 \| BUF3_STREAM = 0 \| STREAM_ENABLE = 0x1 \}/, /VPC_SO_PROG: \{ A_BUF = 0 \| A_OFF = 16 \| A_EN \| B_BUF = 0 \| B_OFF = 20 \| B_EN \}/, /FLUSH_SO_0/, /CP_COND_REG_EXEC/, /CP_DRAW_AUTO/]) assert.match(text, re);
 });
