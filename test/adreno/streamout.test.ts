@@ -8,7 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { runRd } from '../../src/adreno/run.js';
 import { join } from 'node:path';
 import { a6xxSceneDescription, runA6xxScene } from '../../src/runtime/draw-a6xx.js';
 import { buildDraw, type BuiltDraw, type GfxDraw, type GfxScene, type GfxXfb } from '../../src/adreno/driver/sysmem.js';
@@ -211,4 +212,18 @@ test('the transform feedback stream decodes in cffdump format without a problem'
   assert.deepEqual(cffdumpRd(w.cmdstream(b.streamIova, b.stream.length).bytes(), { out: (l) => lines.push(l) }).problems, []);
   const text = lines.join('\n');
   for (const re of [/VPC_SO_STREAM_CNTL: \{ BUF0_STREAM = 1 \| BUF1_STREAM = 0 \| BUF2_STREAM = 0 \| BUF3_STREAM = 0 \| STREAM_ENABLE = 0x1 \}/, /VPC_SO_PROG: \{ A_BUF = 0 \| A_OFF = 16 \| A_EN \| B_BUF = 0 \| B_OFF = 20 \| B_EN \}/, /FLUSH_SO_0/, /CP_COND_REG_EXEC/, /CP_DRAW_AUTO/]) assert.match(text, re);
+});
+
+const CAPTURES = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'adreno-captures', 'traces');
+test('VPC_SO_DISABLE over a GMEM pass: clear at the binning-pass draws, set at the render-pass draws, as in fd-clouds (fd6)', { skip: !existsSync(CAPTURES) && 'no ../shared/adreno-captures' }, () => {
+  const disableAt = (cp: CommandProcessor, mode: string): number[] => cp.work.filter((w) => w.kind === 'draw' && w.mode === mode).map((w) => (w.state.get(cp.regsDb.reg('VPC_SO_DISABLE')) ?? 0) & 1);
+  // The real capture: fd6 clears VPC_SO_DISABLE for the binning pass ("enable stream-out during binning pass").
+  const real = runRd(new Uint8Array(readFileSync(join(CAPTURES, 'fd-clouds.rd.gz'))), {}, 'fd-clouds');
+  const binningReal = disableAt(real.cp, 'BINNING');
+  assert.ok(binningReal.length >= 3 && binningReal.every((v) => v === 0), `fd-clouds binning draws: ${binningReal}`);
+  // The driver (turnip's order): the capture draw streams out in the binning pass only.
+  const g = run(scene([{ prim: TRI, count: 18, xfb: XFB() }]), { bin: { w: 32, h: 16 } });
+  const xfbDraw = (mode: string): number[] => g.cp.work.filter((w) => w.kind === 'draw' && w.mode === mode && w.payload[2] === 18).map((w) => (w.state.get(g.cp.regsDb.reg('VPC_SO_DISABLE')) ?? 0) & 1);
+  assert.deepEqual(xfbDraw('BINNING'), [0]);
+  assert.deepEqual(xfbDraw('GMEM'), new Array(4).fill(1), 'four 32x16 bins of 64x32');
 });
