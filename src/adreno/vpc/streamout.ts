@@ -91,6 +91,8 @@ export class StreamOut {
 
   primitive(vertices: readonly Uint32Array[]): void {
     this.counts.generated++;
+    // No buffer left to write (every one unmapped): generated, not written.
+    if (!this.buffers.length) return;
     const n = vertices.length;
     // No partial primitives: every buffer of the stream must hold all of its vertices.
     for (const b of this.buffers) if (b.offset + n * b.stride > b.size) return;
