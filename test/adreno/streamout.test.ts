@@ -227,3 +227,21 @@ test('VPC_SO_DISABLE over a GMEM pass: clear at the binning-pass draws, set at t
   assert.deepEqual(xfbDraw('BINNING'), [0]);
   assert.deepEqual(xfbDraw('GMEM'), new Array(4).fill(1), 'four 32x16 bins of 64x32');
 });
+
+test('a captured triangle strip keeps its winding: CP_DRAW_AUTO as a list culls what the strip culls', () => {
+  // A strip whose last two triangles turn over (p4 / p5 swapped): back-face culling removes them.
+  const p = [[-0.9, -0.9], [-0.9, 0.9], [0, -0.9], [0, 0.9], [0.9, 0.9], [0.9, -0.9]];
+  const strip = p.flatMap(([x, y], k) => [x!, y!, 0.5, 1, k / 5, 1 - k / 5, 0.5, 1]);
+  const withStrip = (draws: GfxDraw[], cull: boolean): GfxScene => {
+    const s = scene(draws);
+    return { ...s, buffers: new Map([...s.buffers, ['v', f32(strip)]]), state: { ...s.state, cullBack: cull } };
+  };
+  const direct = run(withStrip([{ prim: 'DI_PT_TRISTRIP', count: 6 }], true));
+  const noCull = run(withStrip([{ prim: 'DI_PT_TRISTRIP', count: 6 }], false));
+  assert.notDeepEqual(direct.img, noCull.img, 'culling removes triangles');
+  assert.ok(covered(direct.img) > 0);
+  const viaXfb = run(withStrip([{ prim: 'DI_PT_TRISTRIP', count: 6, xfb: XFB({ discard: true }) }, { prim: TRI, count: 0, auto: { xfb: 'cap', stride: 32, inputs: true } }], true));
+  assert.deepEqual(problems(viaXfb.diag), []);
+  assert.equal(counter(viaXfb), 4 * 3 * 32, 'four triangles of three vertices');
+  assert.deepEqual(viaXfb.img, direct.img);
+});
