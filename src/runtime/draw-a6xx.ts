@@ -247,7 +247,8 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
  * draws[i].a6xx: transform feedback (VK_EXT_transform_feedback as turnip emits it) and draws of
  * its captured vertices:
  *   "xfb": { "buffer": "captured", "stride": 32, "outputs": [{ "loc": 4, "components": 4, "at": 0 }],
- *            "offset": 0, "size": 1024, "discard": true }     VS outputs (VPC locations) to a buffer
+ *            "offset": 0, "size": 1024, "discard": true, "resume": false }
+ *            VS outputs (VPC locations) to a buffer; "resume": after an earlier capture's counter
  *   "drawAuto": { "xfb": "captured", "stride": 32, "offset": 0, "inputs": true }
  *            CP_DRAW_AUTO of the vertices captured there (vkCmdDrawIndirectByteCountEXT); "inputs":
  *            the VS inputs fetch from the captured buffer for this draw
@@ -266,7 +267,7 @@ function draw6xx(o: Json, i: number, bufType: ReadonlyMap<string, string>): Pick
   const out: { xfb?: GfxDraw['xfb']; auto?: GfxDraw['auto'] } = {};
   if (a.xfb !== undefined) {
     const x = obj(a.xfb, `${f}.xfb`);
-    const mx = unknownKeyMessage(x, ['buffer', 'offset', 'size', 'stride', 'outputs', 'discard']);
+    const mx = unknownKeyMessage(x, ['buffer', 'offset', 'size', 'stride', 'outputs', 'discard', 'resume']);
     if (mx) err(`${f}.xfb`, mx);
     const outputs = arr(x.outputs, `${f}.xfb.outputs`).map((e, k) => {
       const q = obj(e, `${f}.xfb.outputs[${k}]`);
@@ -274,12 +275,13 @@ function draw6xx(o: Json, i: number, bufType: ReadonlyMap<string, string>): Pick
       if (mq) err(`${f}.xfb.outputs[${k}]`, mq);
       return { loc: num(q.loc, `${f}.xfb.outputs[${k}].loc`), components: num(q.components ?? 4, `${f}.xfb.outputs[${k}].components`), at: num(q.at ?? 0, `${f}.xfb.outputs[${k}].at`) };
     });
-    if (x.discard !== undefined && typeof x.discard !== 'boolean') err(`${f}.xfb.discard`, 'true or false');
+    for (const k of ['discard', 'resume']) if (x[k] !== undefined && typeof x[k] !== 'boolean') err(`${f}.xfb.${k}`, 'true or false');
     out.xfb = {
       buffer: buf(x.buffer, `${f}.xfb.buffer`), stride: num(x.stride, `${f}.xfb.stride`), outputs,
       ...(x.offset !== undefined ? { offset: num(x.offset, `${f}.xfb.offset`) } : {}),
       ...(x.size !== undefined ? { size: num(x.size, `${f}.xfb.size`) } : {}),
       ...(x.discard ? { discard: true } : {}),
+      ...(x.resume ? { resume: true } : {}),
     };
   }
   if (a.drawAuto !== undefined) {

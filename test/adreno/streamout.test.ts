@@ -245,3 +245,21 @@ test('a captured triangle strip keeps its winding: CP_DRAW_AUTO as a list culls 
   assert.equal(counter(viaXfb), 4 * 3 * 32, 'four triangles of three vertices');
   assert.deepEqual(viaXfb.img, direct.img);
 });
+
+test('a resumed capture continues after the counter (CP_MEM_TO_REG into BUFFER_OFFSET): both captures draw as one', () => {
+  const direct = run(scene([{ prim: TRI, count: 18 }]));
+  for (const offset of [0, 40]) {
+    const draws: GfxDraw[] = [
+      { prim: TRI, count: 6, xfb: XFB({ offset, discard: true }) },
+      { prim: TRI, count: 12, vertexOffset: 6, xfb: XFB({ offset, discard: true, resume: true }) },
+      { prim: TRI, count: 0, auto: { xfb: 'cap', stride: 32, inputs: true } },
+    ];
+    for (const gmem of [undefined, { bin: { w: 32, h: 16 } }]) {
+      const r = run(scene(draws), gmem);
+      assert.deepEqual(problems(r.diag), []);
+      assert.equal(counter(r), 18 * 32);
+      assert.deepEqual(new Float32Array(r.cap.slice(offset, offset + 18 * 32).buffer), new Float32Array(VERTS));
+      assert.deepEqual(r.img, direct.img, `offset ${offset} ${gmem ? 'GMEM' : 'sysmem'}`);
+    }
+  }
+});

@@ -178,7 +178,8 @@ export interface GfxDraw {
    * Transform feedback of this draw (VK_EXT_transform_feedback as turnip emits it): VS outputs
    * captured into scene buffer `buffer` from byte `offset` (`size` bytes, default the rest), one
    * `stride`-byte record a vertex, output `loc` .. `loc + components - 1` at byte `at` of the
-   * record; `discard` turns rasterization off for the draw (rasterizerDiscardEnable).
+   * record; `discard` turns rasterization off for the draw (rasterizerDiscardEnable); `resume`
+   * continues after an earlier capture into the same buffer (its counter read back at begin).
    */
   readonly xfb?: GfxXfb;
   /** State changed before this draw (kept for the following ones). */
@@ -192,6 +193,8 @@ export interface GfxXfb {
   readonly stride: number;
   readonly outputs: readonly { readonly loc: number; readonly components: number; readonly at: number }[];
   readonly discard?: boolean;
+  /** Continue after what the buffer's counter says an earlier capture wrote (a counter buffer at begin). */
+  readonly resume?: boolean;
 }
 
 /**
@@ -558,7 +561,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   let st = sc.state;
   // Transform feedback (turnip's tu6_setup_streamout, vkCmdBindTransformFeedbackBuffersEXT,
   // vkCmdBegin / EndTransformFeedbackEXT): the counter of each captured buffer, the FLUSH_SO slots.
-  const xfbCounters = new Map<string, { counter: Segment; offset: number }>();
+  const xfbCounters = new Map<string, { counter: Segment; start: number }>();
   const flushSlots = usesXfb ? alloc(new Uint8Array(4 * 32), 'xfb flush base') : undefined;
   let soProgrammed = false;
   /** The block runs in SYSMEM and BINNING only (turnip's tu_cond_exec_start: some XFB commands must run once). */
@@ -596,6 +599,13 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
       sysmemOrBinning(bind);
       const begin = new CmdStream(gen).reg('VPC_SO_DISABLE', { DISABLE: false });
       for (let i = 0; i < 4; i++) begin.reg(`VPC_SO[${i}].BUFFER_OFFSET`, i === 0 ? xfbOffset : 0);
+      if (x.resume) {
+        // vkCmdBeginTransformFeedbackEXT with a counter buffer: continue after the bytes it counts.
+        const xc = xfbCounters.get(x.buffer);
+        if (!xc) throw new Error(`xfb resume into ${x.buffer}: no earlier capture wrote its counter`);
+        begin.memToReg('VPC_SO[0].BUFFER_OFFSET', xc.counter.base);
+        if (xfbOffset) begin.regRmw('VPC_SO[0].BUFFER_OFFSET', 0xffffffff, xfbOffset, { add: true });
+      }
       sysmemOrBinning(begin);
       if (x.discard) cs.reg('PC_RASTER_CNTL', { DISCARD: true });
     }
@@ -612,7 +622,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         const end = new CmdStream(gen).reg('VPC_SO_DISABLE', { DISABLE: true });
         for (let i = 0; i < 4; i++) end.reg64(`VPC_SO[${i}].FLUSH_BASE`, slots.base + 32 * i).event(`FLUSH_SO_${i}`);
         let xc = xfbCounters.get(x.buffer);
-        if (!xc) xfbCounters.set(x.buffer, (xc = { counter: alloc(new Uint8Array(4), `xfb counter:${x.buffer}`), offset: xfbOffset }));
+        if (!xc) xfbCounters.set(x.buffer, (xc = { counter: alloc(new Uint8Array(4), `xfb counter:${x.buffer}`), start: x.offset ?? 0 }));
         end.memToReg('CP_SCRATCH[0]', slots.base, 1, true);
         if (xfbOffset) end.regRmw('CP_SCRATCH[0]', 0xffffffff, -xfbOffset >>> 0, { add: true });
         end.regToMem('CP_SCRATCH[0]', xc.counter.base);
@@ -629,7 +639,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         const src = buffers.get(a.xfb);
         if (!xc || !src) throw new Error(`draw auto from xfb buffer ${a.xfb}: no earlier draw captures into it`);
         // The VS inputs fetch the captured records for this draw.
-        if (a.inputs) inputs.forEach(({ inp }, i) => cs.reg64(`VFD_FETCH[${i}].BASE`, src.base).reg(`VFD_FETCH[${i}].SIZE`, src.size).reg(`VFD_FETCH[${i}].STRIDE`, a.stride));
+        if (a.inputs) inputs.forEach((_, i) => cs.reg64(`VFD_FETCH[${i}].BASE`, src.base + xc.start).reg(`VFD_FETCH[${i}].SIZE`, src.size - xc.start).reg(`VFD_FETCH[${i}].STRIDE`, a.stride));
         // The counter was written by CP_REG_TO_MEM: wait for it before the CP reads it.
         cs.pkt('CP_WAIT_MEM_WRITES').waitForMe();
         cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(xc.counter.base), hi32(xc.counter.base), a.offset ?? 0, a.stride]);
