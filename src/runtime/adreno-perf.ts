@@ -28,8 +28,9 @@ export interface PerfOperation {
   readonly counters: readonly PerfCounterValue[];
   /**
    * Where it ran (sysmem, the binning pass, a GMEM bin with its number, window and window offset)
-   * and its place among the operations of the same kind in that pass or bin: the same draw in
-   * different bins has the same `inPass` and a different `bin`.
+   * and its place among the operations of the same kind that ran in that pass or bin (draws the
+   * visibility stream skips in a bin are not counted there); a draw's rows in different bins
+   * share its iova and differ in `bin`.
    */
   readonly where?: PerfWhere;
   readonly inPass: number;
