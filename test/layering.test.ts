@@ -34,6 +34,7 @@ const ALLOWED_TYPE_EDGES: readonly (readonly [string, string])[] = [
   ['src/adreno/cp/handlers-cache.ts', 'src/adreno/cp/cp.ts'],
   ['src/adreno/cp/handlers-lrz.ts', 'src/adreno/cp/cp.ts'],
   ['src/adreno/cp/handlers-feedback.ts', 'src/adreno/cp/cp.ts'],
+  ['src/adreno/cp/handlers-so.ts', 'src/adreno/cp/cp.ts'],
   // R600 clause binders name the CF op that holds them; the wave keeps its program's CF ops.
   ['src/r600/wave/machine.ts', 'src/r600/wave/cf.ts'],
   ['src/r600/wave/alu-clause.ts', 'src/r600/wave/cf.ts'],

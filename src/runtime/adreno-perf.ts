@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { EXIT_FINDING, EXIT_OK, InputError, UsageError } from '../core/errors.js';
 import { enumName, enumValue } from '../adreno/regs/db.js';
-import { ALWAYS_ON_HZ, CP_BLOCK, MODEL_CLOCK_HZ, MODELLED, PERF_BLOCKS, type PerfBlock } from '../adreno/rbbm/perfcounters.js';
+import { ALWAYS_ON_HZ, CP_BLOCK, MODEL_CLOCK_HZ, MODELLED, PERF_BLOCKS, type PerfBlock, type PerfWhere } from '../adreno/rbbm/perfcounters.js';
 import type { CommandProcessor } from '../adreno/cp/cp.js';
 import type { Diagnostics } from '../core/diagnostics.js';
 import { runRd, drawLimitOptions } from '../adreno/run.js';
@@ -26,6 +26,14 @@ export interface PerfOperation {
   readonly packet: string;
   readonly iova: number;
   readonly counters: readonly PerfCounterValue[];
+  /**
+   * Where it ran (sysmem, the binning pass, a GMEM bin with its number, window and window offset)
+   * and its place among the operations of the same kind that ran in that pass or bin (draws the
+   * visibility stream skips in a bin are not counted there); a draw's rows in different bins
+   * share its iova and differ in `bin`.
+   */
+  readonly where?: PerfWhere;
+  readonly inPass: number;
 }
 
 export interface PerfReport {
@@ -63,7 +71,17 @@ export function selectCounters(names: readonly string[] | undefined, all: boolea
 export function perfReport(cp: CommandProcessor, sel: readonly { block: string; countable: string }[]): PerfReport {
   const row = (m: ReadonlyMap<string, number>, prev: ReadonlyMap<string, number> | undefined): PerfCounterValue[] =>
     sel.map(({ block, countable }) => ({ block, countable, value: (m.get(countable) ?? 0) - (prev?.get(countable) ?? 0), modelled: countable in MODELLED }));
-  const operations = cp.perf.marks.map((mk, i) => ({ index: i, kind: mk.kind, packet: mk.packet, iova: mk.iova, counters: row(mk.totals, i ? cp.perf.marks[i - 1]!.totals : undefined) }));
+  // Operations numbered within their pass / bin: a new pass (or bin) starts the count again.
+  let passKey = '';
+  const seen = new Map<string, number>();
+  const operations = cp.perf.marks.map((mk, i) => {
+    const key = mk.where ? `${mk.where.pass}:${mk.where.bin ?? ''}` : '';
+    if (key !== passKey) seen.clear();
+    passKey = key;
+    const inPass = seen.get(mk.kind) ?? 0;
+    seen.set(mk.kind, inPass + 1);
+    return { index: i, kind: mk.kind, packet: mk.packet, iova: mk.iova, counters: row(mk.totals, i ? cp.perf.marks[i - 1]!.totals : undefined), ...(mk.where ? { where: mk.where } : {}), inPass };
+  });
   return { operations, totals: row(cp.perf.snapshot(cp.countables, cp.cycles, 'a6xx'), undefined) };
 }
 
@@ -119,7 +137,7 @@ export function perfCommand(values: Record<string, unknown>, rest: string[], out
   } else {
     out(`${source}: ${rep.operations.length} operation(s), ${cp.cycles} CP cycles (model time at ${MODEL_CLOCK_HZ / 1e6} MHz; always-on ${ALWAYS_ON_HZ / 1e6} MHz)`);
     for (const o of rep.operations) {
-      out(`${o.kind} ${o.index} ${o.packet} @0x${o.iova.toString(16)}`);
+      out(`${o.kind} ${o.index} ${o.packet} @0x${o.iova.toString(16)}${whereText(o)}`);
       tableLines(o.counters, out);
     }
     out('totals');
@@ -130,6 +148,16 @@ export function perfCommand(values: Record<string, unknown>, rest: string[], out
     for (const [l, n] of seen) out(`  ${l}${n > 1 ? ` (x${n})` : ''}`);
   }
   return diag.list.some((d) => d.severity !== 'info') ? EXIT_FINDING : EXIT_OK;
+}
+
+/** The pass of a row as fdperf-style text: the binning pass, or the GMEM bin with its window and offset. */
+export function whereText(o: PerfOperation): string {
+  const w = o.where;
+  if (!w || w.pass === 'sysmem') return '';
+  if (w.pass === 'binning') return ` [binning pass, ${o.kind} ${o.inPass}]`;
+  const win = w.window ? ` window ${w.window.x0},${w.window.y0}..${w.window.x1},${w.window.y1}` : '';
+  const off = w.offset ? ` offset ${w.offset.x},${w.offset.y}` : '';
+  return ` [bin ${w.bin ?? '?'}${win}${off}, ${o.kind} ${o.inPass}]`;
 }
 
 /** The countable value of a name in a block's enum (tests program SEL registers with it). */

@@ -230,8 +230,10 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
       const size = ({ u8: 1, u16: 2, u32: 4 } as Record<string, 1 | 2 | 4>)[t] ?? err(`draws[${i}].indices`, 'an index buffer is u8, u16 or u32');
       indices = { buffer: b, size };
     }
+    const ax = draw6xx(o, i, bufType);
     return {
-      prim, count: num(o.count, `draws[${i}].count`),
+      ...ax,
+      prim, count: ax.auto ? num(o.count ?? 0, `draws[${i}].count`) : num(o.count, `draws[${i}].count`),
       ...(o.instances !== undefined ? { instances: num(o.instances, `draws[${i}].instances`) } : {}),
       ...(indices ? { indices } : {}),
       ...(o.first !== undefined ? { first: num(o.first, `draws[${i}].first`) } : {}),
@@ -266,6 +268,57 @@ function depthClampState(st: Json): { depthClamp?: boolean; depthClip?: boolean 
   };
   const clamp = b('depthClamp'), clip = b('depthClip');
   return { ...(clamp ? { depthClamp: true } : {}), ...(clip !== undefined ? { depthClip: clip } : {}) };
+}
+
+/**
+ * draws[i].a6xx: transform feedback (VK_EXT_transform_feedback as turnip emits it) and draws of
+ * its captured vertices:
+ *   "xfb": { "buffer": "captured", "stride": 32, "outputs": [{ "loc": 4, "components": 4, "at": 0 }],
+ *            "offset": 0, "size": 1024, "discard": true, "resume": false }
+ *            VS outputs (VPC locations) to a buffer; "resume": after an earlier capture's counter
+ *   "drawAuto": { "xfb": "captured", "stride": 32, "offset": 0, "inputs": true }
+ *            CP_DRAW_AUTO of the vertices captured there (vkCmdDrawIndirectByteCountEXT); "inputs":
+ *            the VS inputs fetch from the captured buffer for this draw
+ */
+function draw6xx(o: Json, i: number, bufType: ReadonlyMap<string, string>): Pick<GfxDraw, 'xfb' | 'auto'> {
+  if (o.a6xx === undefined) return {};
+  const f = `draws[${i}].a6xx`;
+  const a = obj(o.a6xx, f);
+  const m = unknownKeyMessage(a, ['xfb', 'drawAuto']);
+  if (m) err(f, m);
+  const buf = (v: unknown, k: string): string => {
+    const b = str(v, k);
+    if (!bufType.has(b)) err(k, `no buffer '${b}'`);
+    return b;
+  };
+  const out: { xfb?: GfxDraw['xfb']; auto?: GfxDraw['auto'] } = {};
+  if (a.xfb !== undefined) {
+    const x = obj(a.xfb, `${f}.xfb`);
+    const mx = unknownKeyMessage(x, ['buffer', 'offset', 'size', 'stride', 'outputs', 'discard', 'resume']);
+    if (mx) err(`${f}.xfb`, mx);
+    const outputs = arr(x.outputs, `${f}.xfb.outputs`).map((e, k) => {
+      const q = obj(e, `${f}.xfb.outputs[${k}]`);
+      const mq = unknownKeyMessage(q, ['loc', 'components', 'at']);
+      if (mq) err(`${f}.xfb.outputs[${k}]`, mq);
+      return { loc: num(q.loc, `${f}.xfb.outputs[${k}].loc`), components: num(q.components ?? 4, `${f}.xfb.outputs[${k}].components`), at: num(q.at ?? 0, `${f}.xfb.outputs[${k}].at`) };
+    });
+    for (const k of ['discard', 'resume']) if (x[k] !== undefined && typeof x[k] !== 'boolean') err(`${f}.xfb.${k}`, 'true or false');
+    out.xfb = {
+      buffer: buf(x.buffer, `${f}.xfb.buffer`), stride: num(x.stride, `${f}.xfb.stride`), outputs,
+      ...(x.offset !== undefined ? { offset: num(x.offset, `${f}.xfb.offset`) } : {}),
+      ...(x.size !== undefined ? { size: num(x.size, `${f}.xfb.size`) } : {}),
+      ...(x.discard ? { discard: true } : {}),
+      ...(x.resume ? { resume: true } : {}),
+    };
+  }
+  if (a.drawAuto !== undefined) {
+    const d = obj(a.drawAuto, `${f}.drawAuto`);
+    const md = unknownKeyMessage(d, ['xfb', 'stride', 'offset', 'inputs']);
+    if (md) err(`${f}.drawAuto`, md);
+    if (d.inputs !== undefined && typeof d.inputs !== 'boolean') err(`${f}.drawAuto.inputs`, 'true or false');
+    out.auto = { xfb: buf(d.xfb, `${f}.drawAuto.xfb`), stride: num(d.stride, `${f}.drawAuto.stride`), ...(d.offset !== undefined ? { offset: num(d.offset, `${f}.drawAuto.offset`) } : {}), ...(d.inputs ? { inputs: true } : {}) };
+  }
+  return out;
 }
 
 /** state.a6xx: the common state keys overridden for a6xx, and the a6xx-only raster state. */

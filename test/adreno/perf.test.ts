@@ -213,3 +213,47 @@ test('perf CLI: a dispatch capture counts the manifest\'s invocations and the wa
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('perf per-bin numbering: binning-pass rows marked, GMEM rows carry the bin, its window and offset; --json too', () => {
+  const file = join(EXAMPLES, 'triangle', 'scene.json');
+  type Where = { pass: string; bin?: number; window?: { x0: number; y0: number; x1: number; y1: number }; offset?: { x: number; y: number } };
+  type Op = { kind: string; iova: string; inPass: number; where?: Where };
+  const js = (extra: Record<string, unknown>): Op[] => {
+    const o: string[] = [];
+    assert.equal(perfCommand({ gpu: 'a630', json: true, ...extra }, [file], (l) => o.push(l)), 0);
+    return (JSON.parse(o.join('\n')) as { operations: Op[] }).operations.filter((x) => x.kind === 'draw');
+  };
+  assert.ok(js({}).every((o) => o.where?.pass === 'sysmem'));
+  // 64x64 in bins of 32x16: 2 x 4 bins after the binning pass.
+  const ops = js({ mode: 'gmem', bin: '32x16' });
+  const binning = ops.filter((o) => o.where?.pass === 'binning');
+  const gmem = ops.filter((o) => o.where?.pass === 'gmem');
+  assert.equal(binning.length, 2, 'the clear and the triangle, once each in the binning pass');
+  assert.deepEqual(binning.map((o) => o.inPass), [0, 1]);
+  assert.equal(gmem.length, 16);
+  for (const o of gmem) {
+    const b = o.where!.bin!;
+    const x0 = (b % 2) * 32, y0 = Math.floor(b / 2) * 16;
+    // The window the driver's GRAS_SC_WINDOW_SCISSOR gave the bin, and RB_WINDOW_OFFSET at its corner.
+    assert.deepEqual(o.where!.window, { x0, y0, x1: x0 + 31, y1: y0 + 15 });
+    assert.deepEqual(o.where!.offset, { x: x0, y: y0 });
+  }
+  assert.deepEqual([...new Set(gmem.map((o) => o.where!.bin))], [0, 1, 2, 3, 4, 5, 6, 7]);
+  // The same draw in different bins: the same place in its bin, different bins.
+  const tri = gmem.filter((o) => o.iova === binning[1]!.iova);
+  assert.equal(tri.length, 8);
+  assert.ok(tri.every((o) => o.inPass === 1));
+  const text: string[] = [];
+  perfCommand({ gpu: 'a630', mode: 'gmem', bin: '32x16', counters: 'PERF_RB_PS_INVOCATIONS' }, [file], (l) => text.push(l));
+  assert.ok(text.some((l) => /^draw 1 CP_DRAW_INDX_OFFSET @0x[0-9a-f]+ \[binning pass, draw 1\]$/.test(l)));
+  assert.ok(text.some((l) => /^draw \d+ CP_DRAW_INDX_OFFSET @0x[0-9a-f]+ \[bin 3 window 32,16\.\.63,31 offset 32,16, draw 1\]$/.test(l)));
+});
+
+test('perf per-bin numbering on a real GMEM capture: fd-clouds binning-pass draws are marked', { skip: !existsSync(CAPTURES) && 'no ../shared/adreno-captures' }, () => {
+  const lines: string[] = [];
+  perfCommand({ json: true }, [join(CAPTURES, 'fd-clouds.rd.gz')], (l) => lines.push(l));
+  const ops = (JSON.parse(lines.join('\n')) as { operations: { kind: string; inPass: number; where?: { pass: string } }[] }).operations;
+  // Its three draws run in the RM6_BINNING pass (the capture's render pass then faults on VSC memory it lacks).
+  const binning = ops.filter((o) => o.where?.pass === 'binning');
+  assert.deepEqual(binning.map((o) => [o.kind, o.inPass]), [['draw', 0], ['draw', 1], ['draw', 2]]);
+});

@@ -27,6 +27,7 @@ import { VscWriter, type PrimBox, type VscHost, type VscReader } from '../vsc/vs
 import { Lrz, type LrzDrawState } from '../gras/lrz.js';
 import { Caches } from '../cache/caches.js';
 import { alwaysOnTicks, BlockCounters } from '../rbbm/perfcounters.js';
+import { installStreamOut } from './handlers-so.js';
 
 export { CTX_HI, CTX_LO, type DrawMode, type StopReason };
 
@@ -228,6 +229,8 @@ export class CommandProcessor implements Visitor {
   readonly lrzTrackQuirk: boolean;
   /** @internal */
   readonly binningHook: CpOptions['binning'];
+  /** Side effects of writing particular registers, by offset (VPC_SO_CNTL / VPC_SO_PROG: cp/handlers-so.ts). */
+  readonly writeHooks = new Map<number, (v: number) => void>();
   /** Draws skipped by the visibility stream, and IB2s skipped with them. */
   vscSkippedDraws = 0;
   /** Primitives of visible draws the render pass skipped (VSC primitive stream: not in the bin). */
@@ -297,6 +300,7 @@ export class CommandProcessor implements Visitor {
     this.lrzTrackQuirk = this.gen === 'a6xx' && this.gpuId === 650;
     this.caches = new Caches({ readBytes: (a, n) => this.mem.readBytes(a, n), report: (id, sev, msg) => this.report(id, sev, msg) });
     this.binningHook = opts.binning;
+    installStreamOut(this);
     const r = (n: string): number => this.regsDb.reg(n);
     this.R = {
       RBBM_STATUS: r('RBBM_STATUS'),
@@ -365,6 +369,7 @@ export class CommandProcessor implements Visitor {
     if (off >= CTX_LO && off < CTX_HI) {
       this.banks[this.ctx]![off - CTX_LO] = v;
       this.ctxDirty.add(off);
+      this.writeHooks.get(off)?.(v);
       return;
     }
     if (off < 0 || off >= REGFILE_SIZE) return;

@@ -13,6 +13,8 @@ import type { PacketRecord } from './walker.js';
 import { execBlit2d } from '../rb/blit2d.js';
 import { VscReader, type PrimBox } from '../vsc/vsc.js';
 import { lrzCntl, regAddr } from './handlers-event.js';
+import { decodeFields } from '../regs/db.js';
+import type { PerfWhere } from '../rbbm/perfcounters.js';
 
 /** Groups of { d0, addr lo, addr hi }: remember per mode (dirty when changed), drop, or run now (LOAD_IMMED). */
 function setDrawState(cp: CommandProcessor, r: PacketRecord): number {
@@ -76,6 +78,9 @@ function setMarker(cp: CommandProcessor, r: PacketRecord): number {
   if (m === 1) cp.mode = 'SYSMEM';
   else if (m === 2) cp.mode = 'BINNING';
   else if (m === 4) cp.mode = 'GMEM';
+  // Bin numbering for the perf marks: each RM6_GMEM is the next bin of the render pass.
+  if (m === 4) cp.perf.bin++;
+  else if (m === 1 || m === 2) cp.perf.bin = -1;
   if (prev !== cp.mode) {
     cp.count(9); // PERF_CP_MODE_SWITCH
     if (cp.mode === 'BINNING') cp.vsc.begin();
@@ -83,6 +88,18 @@ function setMarker(cp: CommandProcessor, r: PacketRecord): number {
     if (cp.mode === 'SYSMEM') cp.vscReader = undefined;
   }
   return 0;
+}
+
+/** The pass a perf mark belongs to; in GMEM the bin's number and its window (GRAS_SC_WINDOW_SCISSOR, RB_WINDOW_OFFSET). */
+export function perfWhere(cp: CommandProcessor): PerfWhere {
+  if (cp.mode === 'SYSMEM') return { pass: 'sysmem' };
+  if (cp.mode === 'BINNING') return { pass: 'binning' };
+  const f = (reg: string): Record<string, number> => {
+    const o = cp.regsDb.reg(reg);
+    return decodeFields(cp.regsDb.at(o)!.type, cp.readReg(o), 0, cp.gen);
+  };
+  const tl = f('GRAS_SC_WINDOW_SCISSOR_TL'), br = f('GRAS_SC_WINDOW_SCISSOR_BR'), off = f('RB_WINDOW_OFFSET');
+  return { pass: 'gmem', bin: cp.perf.bin, window: { x0: tl['X'] ?? 0, y0: tl['Y'] ?? 0, x1: br['X'] ?? 0, y1: br['Y'] ?? 0 }, offset: { x: off['X'] ?? 0, y: off['Y'] ?? 0 } };
 }
 
 /**
@@ -160,10 +177,8 @@ function draw(cp: CommandProcessor, r: PacketRecord): number {
       cp.perf.add('PERF_SP_PIXELS_KILLED', d.killed);
     }
   }
-  if (!killed && !invisible && cp.mode !== 'BINNING') {
-    cp.perf.add('PERF_PC_3D_DRAWCALLS');
-    cp.perf.mark('draw', r.name, r.iova, cp.countables, cp.cycles, cp.gen);
-  }
+  if (!killed && !invisible && cp.mode !== 'BINNING') cp.perf.add('PERF_PC_3D_DRAWCALLS');
+  if (!killed && !invisible) cp.perf.mark('draw', r.name, r.iova, cp.countables, cp.cycles, cp.gen, perfWhere(cp));
   record(cp, 'draw', r, invisible, boxes);
   return 0;
 }
@@ -184,7 +199,7 @@ function blit(cp: CommandProcessor, r: PacketRecord): number {
   cp.perf.add('PERF_RB_2D_VALID_PIXELS', res?.pixels ?? 0);
   // A copy / scale reads its source through the TP: one filtered pixel per destination pixel.
   if (source) cp.perf.add('PERF_TP_2D_OUTPUT_PIXELS', res?.pixels ?? 0);
-  cp.perf.mark('blit', r.name, r.iova, cp.countables, cp.cycles, cp.gen);
+  cp.perf.mark('blit', r.name, r.iova, cp.countables, cp.cycles, cp.gen, perfWhere(cp));
   record(cp, 'blit', r);
   return 0;
 }

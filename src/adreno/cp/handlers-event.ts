@@ -10,6 +10,7 @@ import type { LrzCntl } from '../gras/lrz.js';
 import { need, type Handler } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { alwaysOnTicks } from '../rbbm/perfcounters.js';
+import { soEvent } from './handlers-so.js';
 
 /** An event's side effects (flush counting, CONTEXT_DONE, IRQ) and its optional write (timestamp or DATA). */
 function event(cp: CommandProcessor, p: Uint32Array, at: number): void {
@@ -31,6 +32,7 @@ function event(cp: CommandProcessor, p: Uint32Array, at: number): void {
   }
   if (name === 'ZPASS_DONE') cp.count(10);
   cp.caches.event(name);
+  if (name.startsWith('FLUSH_SO_') || name === 'WRITE_PRIMITIVE_COUNTS') soEvent(cp, name);
   if (name === 'BLIT') {
     if (cp.gmem) execBlitEvent(cp as CommandProcessor & { gmem: NonNullable<CommandProcessor['gmem']> }, cp.tile6);
     else cp.report('adreno.gmem.unmodelled-gpu', 'warning', `BLIT event on a${cp.gpuId}: no GMEM size is known for it; not performed`);

@@ -37,6 +37,7 @@ import type { PrimBox, VscReader } from '../vsc/vsc.js';
 import { binningJob, fillBoxes, gmemTargets } from './handlers-gmem.js';
 import { guardbandValue } from '../gras/guardband.js';
 import { lrzHook } from './handlers-lrz.js';
+import { drawStreamOut } from './handlers-so.js';
 
 /** VS / FS state loaded by CP_LOAD_STATE6_GEOM / _FRAG (SB6_VS_SHADER, SB6_FS_SHADER). */
 export interface GfxStageState {
@@ -238,8 +239,8 @@ export function drawParamsList(cp: CommandProcessor, r: PacketRecord, missing: s
   if (r.name === 'CP_DRAW_AUTO') {
     need(cp, r, 6);
     // The vertex count is (the byte counter at NUM_VERTICES_BASE - NUM_VERTICES_OFFSET) / STRIDE:
-    // a stream-out buffer's filled size (freedreno's draw_emit_xfb). Stream-out itself is not
-    // modelled, so the counter is whatever memory holds (the capture's, or a CP write's).
+    // a stream-out buffer's filled size (freedreno's draw_emit_xfb; turnip's end of transform
+    // feedback turns FLUSH_SO_n's dword offset into it with CP_MEM_TO_REG / CP_REG_TO_MEM).
     const base = a64(p, 2);
     const stride = p[5]!;
     const c = rd(base, 1, 'CP_DRAW_AUTO byte counter');
@@ -249,7 +250,7 @@ export function drawParamsList(cp: CommandProcessor, r: PacketRecord, missing: s
       return undefined;
     }
     const bytes = Math.max(0, c[0]! - p[4]!);
-    cp.report('adreno.cp.draw-auto-counter', 'info', `CP_DRAW_AUTO at 0x${r.iova.toString(16)}: ${Math.floor(bytes / stride)} vertices from the byte counter at 0x${base.toString(16)} (${c[0]} - NUM_VERTICES_OFFSET ${p[4]}) / STRIDE ${stride}; stream-out (VPC_SO) is not modelled, so a counter this run's stream-out should have written holds what memory held`);
+    cp.report('adreno.cp.draw-auto-counter', 'info', `CP_DRAW_AUTO at 0x${r.iova.toString(16)}: ${Math.floor(bytes / stride)} vertices from the byte counter at 0x${base.toString(16)} (${c[0]} - NUM_VERTICES_OFFSET ${p[4]}) / STRIDE ${stride}`);
     return [{ initiator: p[0]!, instances: p[1]!, count: Math.floor(bytes / stride), firstIndex: 0, indexBase: 0, maxIndices: 0 }];
   }
   missing.push(`${r.name} is not modelled`);
@@ -752,7 +753,10 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord, vsc?: VscReader)
     if (cp.mode === 'BINNING') {
       const { job, missing } = gatherDraw(cp, r, dp);
       if (!job || missing.length) return undefined;
-      const res = runDrawJob(binningJob(job, boxes, base), { colors: [] }, cp.diag);
+      // Stream-out runs in the binning pass (fd6 / turnip enable it there, not in the bins).
+      const so = drawStreamOut(cp, r, job, name, dp.drawId);
+      const res = runDrawJob({ ...binningJob(job, boxes, base), ...(so ? { streamOut: so.emit } : {}) }, { colors: [] }, cp.diag);
+      so?.finish();
       base += res.assembled;
       fillBoxes(boxes, base);
       continue;
@@ -772,7 +776,9 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord, vsc?: VscReader)
       const visible = vsc?.prims ? (k: number): boolean => vsc.primVisible(from + k) : undefined;
       // Sysmem: an FS sampling what the draw writes runs as GRAS_SC_CNTL SINGLE_PRIM_MODE says (handlers-feedback.ts).
       const fjob = cp.mode === 'SYSMEM' ? withFeedback(cp, job, name) : job;
-      const result = runDrawJob({ ...fjob, ...(lrz ? { lrz } : {}), ...(visible ? { visible } : {}) }, targets, cp.diag);
+      const so = drawStreamOut(cp, r, job, name, dp.drawId);
+      const result = runDrawJob({ ...fjob, ...(lrz ? { lrz } : {}), ...(visible ? { visible } : {}), ...(so ? { streamOut: so.emit } : {}) }, targets, cp.diag);
+      so?.finish();
       for (const c of targets.colors) if (isUbwcColor(c)) c.finish();
       if (isUbwcDepth(targets.depth)) targets.depth.finish();
       base += result.assembled;

@@ -69,7 +69,11 @@ export function gmemDraw(b: BuiltDraw, sc: GfxScene, o: GmemDrawOptions = {}): G
   const cpps = [...b.targets.map((t) => t.cpp * s), ...(b.depth && sc.depth ? [b.depth.cpp * s] : [])];
   const layout = binLayout({ width: sc.width, height: sc.height, cpps, budget: gmemBudget(sc.gpuId), alignW: info.tileAlignW, alignH: info.tileAlignH, maxW: info.tileMaxW, maxH: info.tileMaxH, numPipes: info.numVscPipes, ...(o.bin ? { bin: o.bin } : {}) });
   const tail = stripBypass(b);
-  const binning = o.binning ?? layout.nx * layout.ny >= 2;
+  // Transform feedback runs once, in the binning pass (turnip's use_hw_binning: its commands run
+  // under RENDER_MODE SYSMEM | BINNING), so a scene with it always has one.
+  const xfb = sc.draws.some((d) => d.xfb);
+  if (xfb && o.binning === false) throw new Error('transform feedback needs the binning pass (its commands run in SYSMEM or BINNING mode only, as turnip emits them)');
+  const binning = o.binning ?? (xfb || layout.nx * layout.ny >= 2);
   const pitch = 0x1000;
   const vscSeg = binning ? b.mem.alloc(pitch * 64 + 0x100, 'vsc', 0x1000) : undefined;
   const cs = emitGmemPass(new CmdStream(b.gen), {

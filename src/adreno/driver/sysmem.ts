@@ -180,10 +180,62 @@ export interface GfxDraw {
    * `dstOff`: the VS constant vec4 that gets {draw_id, first_vertex, first_instance, 0}.
    */
   readonly multi?: { readonly more?: readonly Pick<GfxDraw, 'count' | 'instances' | 'first' | 'vertexOffset' | 'firstInstance'>[]; readonly stride?: number; readonly count?: number; readonly dstOff?: number };
-  /** Draw through CP_DRAW_AUTO (DI_SRC_SEL_AUTO_XFB): vertices = (`bytes` - `offset`) / `stride`, the counter in memory. */
-  readonly auto?: { readonly bytes: number; readonly offset: number; readonly stride: number };
+  /**
+   * Draw through CP_DRAW_AUTO (DI_SRC_SEL_AUTO_XFB): vertices = (counter - `offset`) / `stride`.
+   * The counter is `bytes` placed in memory, or (`xfb`) the byte counter an earlier draw's
+   * transform feedback into that buffer wrote (vkCmdDrawIndirectByteCountEXT); with `inputs`
+   * every VS input fetches from that buffer (its offsets kept, `stride` apart) for this draw.
+   */
+  readonly auto?: { readonly bytes: number; readonly offset: number; readonly stride: number } | { readonly xfb: string; readonly stride: number; readonly offset?: number; readonly inputs?: boolean };
+  /**
+   * Transform feedback of this draw (VK_EXT_transform_feedback as turnip emits it): VS outputs
+   * captured into scene buffer `buffer` from byte `offset` (`size` bytes, default the rest), one
+   * `stride`-byte record a vertex, output `loc` .. `loc + components - 1` at byte `at` of the
+   * record; `discard` turns rasterization off for the draw (rasterizerDiscardEnable); `resume`
+   * continues after an earlier capture into the same buffer (its counter read back at begin).
+   */
+  readonly xfb?: GfxXfb;
   /** State changed before this draw (kept for the following ones). */
   readonly state?: Partial<GfxState>;
+}
+
+export interface GfxXfb {
+  readonly buffer: string;
+  readonly offset?: number;
+  readonly size?: number;
+  readonly stride: number;
+  readonly outputs: readonly { readonly loc: number; readonly components: number; readonly at: number }[];
+  readonly discard?: boolean;
+  /** Continue after what the buffer's counter says an earlier capture wrote (a counter buffer at begin). */
+  readonly resume?: boolean;
+}
+
+/**
+ * The SO program of one capture as turnip's tu6_setup_streamout builds it (stream 0, buffer 0):
+ * dword loc / 2 of the 64-dword stream block, the A half for even locations, B for odd, each with
+ * its buffer and byte offset; returned as VPC_SO_CNTL / VPC_SO_PROG writes over the runs of used dwords.
+ */
+export function xfbProgram(x: GfxXfb, gen: Gen = 'a6xx'): [string, number][] {
+  const prog = new Uint32Array(64);
+  const valid = new Set<number>();
+  for (const o of x.outputs)
+    for (let c = 0; c < o.components; c++) {
+      const loc = o.loc + c;
+      const off = o.at + 4 * c;
+      if (loc >= 128 || off % 4) throw new Error(`xfb output at location ${loc}, byte ${off}: locations 0..127, dword offsets`);
+      const d = loc >> 1;
+      prog[d] = (prog[d]! | encodeFields('A6XX.VPC_SO_PROG', loc & 1 ? { B_EN: true, B_BUF: 0, B_OFF: off } : { A_EN: true, A_BUF: 0, A_OFF: off }, gen)) >>> 0;
+      valid.add(d);
+    }
+  const out: [string, number][] = [];
+  let first = true;
+  for (let d = 0; d < 64; d++) {
+    if (!valid.has(d) || valid.has(d - 1)) continue;
+    out.push(['VPC_SO_CNTL', encodeFields('A6XX.VPC_SO_CNTL', { RESET: first, ADDR: d }, gen)]);
+    for (let e = d; valid.has(e); e++) out.push(['VPC_SO_PROG', prog[e]!]);
+    first = false;
+  }
+  return out;
 }
 
 /** A colour target in memory; UBWC ones carry their flag plane (it precedes the pixel plane, as fdl6 lays it out). */
@@ -287,6 +339,9 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   const msaa = samples === 4 ? 'MSAA_FOUR' : samples === 2 ? 'MSAA_TWO' : 'MSAA_ONE';
 
   cs.setMarker('RM6_BYPASS');
+  // turnip's hardware init: stream-out off until a transform feedback begins.
+  const usesXfb = sc.draws.some((d) => d.xfb);
+  if (usesXfb) cs.reg('VPC_SO_DISABLE', { DISABLE: true });
   // Surfaces, window, MSAA (fd6 sysmem prep: the window scissor covers the whole framebuffer).
   cs.reg('GRAS_SC_WINDOW_SCISSOR_TL', { X: 0, Y: 0 }).reg('GRAS_SC_WINDOW_SCISSOR_BR', { X: width - 1, Y: height - 1 });
   for (const r of ['GRAS_RAS_MSAA_CNTL', 'RB_RAS_MSAA_CNTL']) cs.reg(r, { SAMPLES: msaa });
@@ -566,20 +621,95 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   program(sc.vs, sc.fs, inputs);
   rbState(sc.state, false);
   let st = sc.state;
+  // Transform feedback (turnip's tu6_setup_streamout, vkCmdBindTransformFeedbackBuffersEXT,
+  // vkCmdBegin / EndTransformFeedbackEXT): the counter of each captured buffer, the FLUSH_SO slots.
+  const xfbCounters = new Map<string, { counter: Segment; start: number }>();
+  const flushSlots = usesXfb ? alloc(new Uint8Array(4 * 32), 'xfb flush base') : undefined;
+  let soProgrammed = false;
+  /** The block runs in SYSMEM and BINNING only (turnip's tu_cond_exec_start: some XFB commands must run once). */
+  const sysmemOrBinning = (body: CmdStream): void => {
+    const w = body.dwords();
+    cs.condRegExecRenderMode(['SYSMEM', 'BINNING'], w.length).raw(...w);
+  };
+  let endXfb: (() => void) | undefined;
   for (const d of sc.draws) {
+    endXfb?.();
+    endXfb = undefined;
     if (d.state) {
       st = { ...st, ...d.state };
       rbState(st, false);
     }
+    const x = d.xfb;
+    if (x || soProgrammed) {
+      // The pipeline's stream-out state: stream 0 to buffer 0, its stride and SO program; none without.
+      const pairs: [string, number][] = x
+        ? [['VPC_SO_STREAM_CNTL', encodeFields('A6XX.VPC_SO_STREAM_CNTL', { STREAM_ENABLE: 1, BUF0_STREAM: 1 }, gen)], ...[0, 1, 2, 3].map((i): [string, number] => [`VPC_SO[${i}].BUFFER_STRIDE`, i === 0 ? x.stride >> 2 : 0]), ...xfbProgram(x, gen)]
+        : [['VPC_SO_STREAM_CNTL', 0]];
+      cs.contextRegBunch(pairs);
+      soProgrammed = !!x;
+    }
+    let xfbOffset = 0;
+    if (x) {
+      const seg = buffers.get(x.buffer);
+      if (!seg) throw new Error(`xfb into unknown buffer ${x.buffer}`);
+      if (x.stride % 4 || x.stride <= 0 || x.stride > 4092) throw new Error(`xfb stride ${x.stride}: a multiple of 4 up to 4092 bytes`);
+      const iova = seg.base + (x.offset ?? 0);
+      const size = x.size ?? seg.size - (x.offset ?? 0);
+      // BUFFER_BASE is 32-byte aligned: the remainder goes to BUFFER_OFFSET (and is subtracted from the counter).
+      xfbOffset = iova & 0x1f;
+      const bind = new CmdStream(gen).reg64('VPC_SO[0].BUFFER_BASE', iova - xfbOffset).reg('VPC_SO[0].BUFFER_SIZE', size + xfbOffset);
+      sysmemOrBinning(bind);
+      const begin = new CmdStream(gen).reg('VPC_SO_DISABLE', { DISABLE: false });
+      for (let i = 0; i < 4; i++) begin.reg(`VPC_SO[${i}].BUFFER_OFFSET`, i === 0 ? xfbOffset : 0);
+      if (x.resume) {
+        // vkCmdBeginTransformFeedbackEXT with a counter buffer: continue after the bytes it counts.
+        const xc = xfbCounters.get(x.buffer);
+        if (!xc) throw new Error(`xfb resume into ${x.buffer}: no earlier capture wrote its counter`);
+        begin.memToReg('VPC_SO[0].BUFFER_OFFSET', xc.counter.base);
+        if (xfbOffset) begin.regRmw('VPC_SO[0].BUFFER_OFFSET', 0xffffffff, xfbOffset, { add: true });
+      }
+      sysmemOrBinning(begin);
+      if (x.discard) cs.reg('PC_RASTER_CNTL', { DISCARD: true });
+    }
     cs.reg('VFD_INDEX_OFFSET', d.vertexOffset ?? 0).reg('VFD_INSTANCE_START_OFFSET', d.firstInstance ?? 0);
     cs.reg('PC_PRIMITIVE_CNTL_0', { PRIMITIVE_RESTART: d.restart !== undefined, PROVOKING_VTX_LAST: !!st.provokingLast });
     if (d.restart !== undefined) cs.reg('PC_RESTART_INDEX', d.restart >>> 0);
+    if (x) {
+      // After the draw (at the next draw or the end): the end of transform feedback.
+      endXfb = (): void => {
+        if (x.discard) cs.reg('PC_RASTER_CNTL', { DISCARD: false });
+        // End: stream-out off, every buffer's offset flushed (in dwords) to its slot, then the byte
+        // counter = slot x 4 - the BUFFER_OFFSET remainder, through CP_SCRATCH[0].
+        const slots = flushSlots!;
+        const end = new CmdStream(gen).reg('VPC_SO_DISABLE', { DISABLE: true });
+        for (let i = 0; i < 4; i++) end.reg64(`VPC_SO[${i}].FLUSH_BASE`, slots.base + 32 * i).event(`FLUSH_SO_${i}`);
+        let xc = xfbCounters.get(x.buffer);
+        if (!xc) xfbCounters.set(x.buffer, (xc = { counter: alloc(new Uint8Array(4), `xfb counter:${x.buffer}`), start: x.offset ?? 0 }));
+        end.memToReg('CP_SCRATCH[0]', slots.base, 1, true);
+        if (xfbOffset) end.regRmw('CP_SCRATCH[0]', 0xffffffff, -xfbOffset >>> 0, { add: true });
+        end.regToMem('CP_SCRATCH[0]', xc.counter.base);
+        sysmemOrBinning(end);
+      };
+    }
     const prim = E('pc_di_primtype', d.prim);
     const ini = (src: string, size?: string): number => encodeFields('vgt_draw_initiator_a4xx', { PRIM_TYPE: prim, SOURCE_SELECT: src, VIS_CULL: 'IGNORE_VISIBILITY', ...(size ? { INDEX_SIZE: size } : {}) }, gen);
     if (d.auto) {
       // freedreno's draw_emit_xfb: the stream-out byte counter's address, the offset subtracted, the vertex stride.
-      const c = alloc(new Uint8Array(new Uint32Array([d.auto.bytes]).buffer), 'indirect');
-      cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(c.base), hi32(c.base), d.auto.offset, d.auto.stride]);
+      const a = d.auto;
+      if ('xfb' in a) {
+        const xc = xfbCounters.get(a.xfb);
+        const src = buffers.get(a.xfb);
+        if (!xc || !src) throw new Error(`draw auto from xfb buffer ${a.xfb}: no earlier draw captures into it`);
+        // The VS inputs fetch the captured records for this draw.
+        if (a.inputs) inputs.forEach((_, i) => cs.reg64(`VFD_FETCH[${i}].BASE`, src.base + xc.start).reg(`VFD_FETCH[${i}].SIZE`, src.size - xc.start).reg(`VFD_FETCH[${i}].STRIDE`, a.stride));
+        // The counter was written by CP_REG_TO_MEM: wait for it before the CP reads it.
+        cs.pkt('CP_WAIT_MEM_WRITES').waitForMe();
+        cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(xc.counter.base), hi32(xc.counter.base), a.offset ?? 0, a.stride]);
+        if (a.inputs) inputs.forEach(({ seg, inp }, i) => cs.reg64(`VFD_FETCH[${i}].BASE`, seg.base).reg(`VFD_FETCH[${i}].SIZE`, seg.size).reg(`VFD_FETCH[${i}].STRIDE`, inp.stride));
+        continue;
+      }
+      const c = alloc(new Uint8Array(new Uint32Array([a.bytes]).buffer), 'indirect');
+      cs.pkt('CP_DRAW_AUTO', [ini('DI_SRC_SEL_AUTO_XFB'), d.instances ?? 1, lo32(c.base), hi32(c.base), a.offset, a.stride]);
       continue;
     }
     if (d.multi) {
@@ -621,6 +751,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
       cs.pkt('CP_DRAW_INDX_INDIRECT', [ini('DI_SRC_SEL_DMA', size), lo32(ib.base), hi32(ib.base), maxIndices, lo32(p.base), hi32(p.base)]);
     } else cs.pkt('CP_DRAW_INDX_OFFSET', [ini('DI_SRC_SEL_DMA', size), d.instances ?? 1, d.count, d.first ?? 0, lo32(ib.base), hi32(ib.base), maxIndices]);
   }
+  endXfb?.();
   // MSAA: resolve each target with the 2D engine (CP_BLIT BLIT_OP_SCALE, SP_PS_2D_SRC_INFO
   // SAMPLES + SAMPLES_AVERAGE) into a single-sample linear surface, as a sysmem resolve does.
   let resolved: BuiltDraw['resolved'];

@@ -75,6 +75,11 @@ export interface DrawJob {
   readonly lrz?: { test(x: number, y: number, zmin: number, zmax: number): boolean; after(frags: readonly Fragment[]): void };
   /** Binning pass (GMEM helper's hook): triangles are handed here after setup, nothing is rasterized. */
   readonly onTriangle?: (v: readonly [ScreenVertex, ScreenVertex, ScreenVertex], prim: number) => void;
+  /**
+   * VPC stream-out (cp/handlers-so.ts): each assembled primitive's vertices as their VPC location
+   * words, in primitive order, before rasterizer discard and bin visibility.
+   */
+  readonly streamOut?: (vertices: readonly Uint32Array[]) => void;
   /** GMEM render pass: is primitive `prim` (instance x primitives + k) in this bin (the VSC primitive stream)? */
   readonly visible?: (prim: number) => boolean;
   /**
@@ -399,6 +404,12 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
       const p = job.posLoc;
       return { pos: [a[p]!, a[p + 1]!, a[p + 2]!, a[p + 3]!], vary: a };
     };
+    if (job.streamOut) {
+      for (const pr of prims) job.streamOut(pr.verts.map((k) => {
+        const a = vpcGroup[g * perInst + uniq.get(indices[k]!)!]!;
+        return new Uint32Array(a.buffer, a.byteOffset, a.length);
+      }));
+    }
     if (job.rasterDiscard) continue;
     for (const [k, pr] of prims.entries()) {
       primIndex = inst * prims.length + k;

@@ -109,6 +109,16 @@ export interface PerfMark {
   readonly packet: string;
   readonly iova: number;
   readonly totals: ReadonlyMap<string, number>;
+  /** Where it ran: sysmem (bypass), the binning pass, or a GMEM bin (with its window). */
+  readonly where?: PerfWhere;
+}
+
+/** The pass of an operation; GMEM: the bin's number in its render pass, GRAS_SC_WINDOW_SCISSOR and RB_WINDOW_OFFSET. */
+export interface PerfWhere {
+  readonly pass: 'sysmem' | 'binning' | 'gmem';
+  readonly bin?: number;
+  readonly window?: { readonly x0: number; readonly y0: number; readonly x1: number; readonly y1: number };
+  readonly offset?: { readonly x: number; readonly y: number };
 }
 
 export class BlockCounters {
@@ -117,6 +127,8 @@ export class BlockCounters {
   /** Totals after each draw / dispatch / blit, when `keepMarks` is set. */
   readonly marks: PerfMark[] = [];
   keepMarks = false;
+  /** The GMEM bin being rendered: CP_SET_MARKER RM6_GMEM starts the next one, RM6_BINNING / RM6_BYPASS a new render pass. */
+  bin = -1;
 
   add(countable: string, n = 1): void {
     if (n) this.totals.set(countable, (this.totals.get(countable) ?? 0) + n);
@@ -135,8 +147,8 @@ export class BlockCounters {
     return m;
   }
 
-  mark(kind: PerfMark['kind'], packet: string, iova: number, cpCountables: Float64Array, cycles: number, gen: Gen): void {
-    if (this.keepMarks) this.marks.push({ kind, packet, iova, totals: this.snapshot(cpCountables, cycles, gen) });
+  mark(kind: PerfMark['kind'], packet: string, iova: number, cpCountables: Float64Array, cycles: number, gen: Gen, where?: PerfWhere): void {
+    if (this.keepMarks) this.marks.push({ kind, packet, iova, totals: this.snapshot(cpCountables, cycles, gen), ...(where ? { where } : {}) });
   }
 
   /** Write every RBBM_PERFCTR_<block>[i] from its select register (before register reads), and the always-on timer. */
