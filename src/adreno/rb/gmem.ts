@@ -54,13 +54,19 @@ export interface GmemInfo {
   readonly numVscPipes: number;
   /** a6xx sub-generation (freedreno's a6xx_gen1..gen4 templates). */
   readonly subGen: 1 | 2 | 3 | 4;
+  /**
+   * The GPU address of GMEM byte 0 for the TP (the kernel's MSM_PARAM_GMEM_BASE, which turnip and
+   * fd6 add to a buffer's GMEM offset in a TILE6_2 descriptor): 0x100000 before the a650 family
+   * (the kernel also sets UCHE_GMEM_RANGE_MIN/MAX to it), 0 on a650 / a660.
+   */
+  readonly gmemVa: number;
 }
 
 const KiB = 1024;
 const INFOS: readonly GmemInfo[] = [
-  { gpuId: 630, gmemBytes: 1024 * KiB, numCcu: 2, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 32, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 1 },
-  { gpuId: 650, gmemBytes: 1152 * KiB, numCcu: 3, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 96, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 3 },
-  { gpuId: 660, gmemBytes: 1536 * KiB, numCcu: 3, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 96, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 4 },
+  { gpuId: 630, gmemBytes: 1024 * KiB, numCcu: 2, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 32, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 1, gmemVa: 0x100000 },
+  { gpuId: 650, gmemBytes: 1152 * KiB, numCcu: 3, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 96, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 3, gmemVa: 0 },
+  { gpuId: 660, gmemBytes: 1536 * KiB, numCcu: 3, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 96, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 4, gmemVa: 0 },
 ];
 
 export function gmemInfo(gpuId: number): GmemInfo {
@@ -116,7 +122,16 @@ export function ccuRanges(cntl: Record<string, number>, info: GmemInfo, gmemRend
 
 /** The GMEM byte offset of pixel (x, y) of a bin surface (see the layout note above). */
 export function gmemOffset(base: number, x: number, y: number, winX: number, winY: number, binW: number, ecpp: number): number {
-  return base + ((y - winY) * binW + (x - winX)) * ecpp;
+  return gmemPitchOffset(base, x, y, winX, winY, binW * ecpp, ecpp);
+}
+
+/**
+ * The same mapping with the row pitch in bytes: what the TP uses for a TILE6_2 texture (the
+ * descriptor's PITCH, bin width x cpp x samples as turnip and fd6 write it). Writer (RB, BLIT
+ * event) and reader (TP) share this one function, so the model's GMEM layout is its TILE6_2.
+ */
+export function gmemPitchOffset(base: number, x: number, y: number, winX: number, winY: number, pitch: number, ecpp: number): number {
+  return base + (y - winY) * pitch + (x - winX) * ecpp;
 }
 
 /** What the BLIT event needs from the CP besides the 2D engine's host interface. */
@@ -175,6 +190,8 @@ export class Gmem {
 export interface BlitEventResult {
   readonly op: 'clear' | 'restore' | 'resolve';
   readonly pixels: number;
+  /** A resolve: the memory it wrote (row pieces or 256-byte blocks, merged). */
+  readonly spans?: readonly { readonly base: number; readonly len: number }[];
 }
 
 /** Execute CP_EVENT_WRITE BLIT from the RB_BLIT_* registers of the bank being filled. */
@@ -274,6 +291,8 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
     // UBWC: the resolved blocks get the flags a UBWC writer stores (fast-clears where uniform).
     if (dst.flags) eng.compress(dst, x0, y0, x1, y1);
     g.stats.resolves++;
+    g.stats.pixels += pixels;
+    return { op, pixels, spans: memorySpans(dst, x0, y0, x1, y1, cfg) };
   }
   g.stats.pixels += pixels;
   return { op, pixels };
