@@ -28,8 +28,10 @@
  * GMEM pixel layout (model choice): freedreno gives GMEM surfaces the TILE6_2 mode with a pitch of
  * bin width x cpp (fd6_gmem.c's fb-read descriptor); TILE6_2's internal swizzle is not documented,
  * so a pixel of a bin lives at BASE_GMEM + ((y - win.y) * binW + (x - win.x)) * cpp * samples,
- * samples of a pixel together. Every GMEM user (BLIT event, RB draws) goes through `gmemOffset`,
- * so the layout is consistent; images leaving GMEM are byte-exact whatever the internal order.
+ * samples of a pixel together. Every GMEM user (BLIT event, RB draws, and the TP's TILE6_2
+ * fetches in sp/tex.ts) goes through `gmemOffset` / `gmemPitchOffset`, so this layout is the
+ * model's TILE6_2: images leaving GMEM and texels read from it are byte-exact whatever the
+ * hardware's internal order; only direct views of GMEM bytes would differ (docs/adreno.md).
  */
 import { enumName, type Gen, type RegisterSpace } from '../regs/db.js';
 import { TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
