@@ -239,9 +239,9 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     else ibo[k] = { data: v, pitch: t.pitch, width: t.width, height: t.height, depth: t.depth };
   });
   // Textures stay descriptors (the SP reads texels through them, tex.ts); a bound texture whose
-  // level 0 is not in memory means the capture lacks it.
+  // level 0 is not in memory means the capture lacks it (a TILE6_2 one reads GMEM: tex.ts checks it).
   cp.cs.tex.forEach((d, k) => {
-    if (unused(d)) return;
+    if (unused(d) || decodeFields('A6XX_TEX_CONST.0', d![0]!, 0, gen)['TILE_MODE'] === 2) return;
     const t = resolveTexConst(d!, gen);
     if (!cp.mem.find(t.base, 1)) missing.push(`texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
   });
