@@ -127,6 +127,10 @@ test('GMEM overlap modes: FLUSH_PER_OVERLAP and _AND_OVERWRITE see every layer; 
     assert.deepEqual(stale.reds, [red(1)]);
     assert.deepEqual(ids(stale.diag), ['adreno.gras.feedback-no-flush']);
     assert.match(stale.diag.list.find((x) => x.id === 'adreno.gras.feedback-no-flush')!.message, /in GMEM .*FLUSH_PER_OVERLAP was needed/);
+    // SINGLE_PRIM_MODE 2 is not in the enum: reported, then read as NO_FLUSH.
+    const reserved = runGmem(scene('a630', 3, 2 as unknown as string), bin);
+    assert.deepEqual(reserved.reds, [red(1)]);
+    assert.deepEqual(ids(reserved.diag).sort(), ['adreno.gras.feedback-no-flush', 'adreno.gras.single-prim-mode-reserved']);
     // One layer (no overlap): each pixel reads its own value once, clean in NO_FLUSH too.
     const one = runGmem(scene('a630', 1, 'NO_FLUSH'), bin);
     assert.deepEqual(ids(one.diag), []);

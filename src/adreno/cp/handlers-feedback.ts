@@ -150,6 +150,10 @@ export function withGmemFeedback(cp: CommandProcessor, job: DrawJob, name: strin
   });
   if (!ranges.length) return job;
   const v = singlePrimField(cp);
+  if (!singlePrimMode(v) && !RESERVED_SEEN.has(cp)) {
+    RESERVED_SEEN.add(cp);
+    cp.report('adreno.gras.single-prim-mode-reserved', 'warning', `${name}: GRAS_SC_CNTL SINGLE_PRIM_MODE ${v} is not a value of a6xx_single_prim_mode (NO_FLUSH 0, FLUSH_PER_OVERLAP_AND_OVERWRITE 1, FLUSH_PER_OVERLAP 3): read as NO_FLUSH`);
+  }
   const m = singlePrimMode(v) ?? 'NO_FLUSH';
   const { stall, coherent } = overlapBehaviour(m, false);
   let reported = false;
