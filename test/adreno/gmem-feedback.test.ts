@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { a6xxSceneDescription, runA6xxScene, type A6xxGpu } from '../../src/runtime/draw-a6xx.js';
 import { buildDraw, type BuiltDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
@@ -173,4 +173,15 @@ test('adreno.gmem.stale-sysmem-read: in GMEM mode an FS sampling the target\'s s
   const tj = JSON.parse(readFileSync(join(EXAMPLES, 'texture', 'scene.json'), 'utf8')) as Record<string, unknown>;
   const tx = runA6xxScene(tj, join(EXAMPLES, 'texture'), 'a630', { bin: { w: 32, h: 16 } });
   assert.deepEqual(tx.diag.list.filter((x) => x.severity !== 'info').map((x) => x.id), []);
+});
+
+test('fd-clouds (a real a630 capture, fd6): SP_TP_WINDOW_OFFSET follows RB_WINDOW_OFFSET bin by bin, the origin the TP takes off TILE6_2 fetches', (t) => {
+  const log = join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'adreno-captures', 'reference', 'fd-clouds.log');
+  if (!existsSync(log)) return t.skip('../shared/adreno-captures absent');
+  const text = readFileSync(log, 'utf8');
+  const seq = (reg: string): string[] => [...text.matchAll(new RegExp(`^\\s+${reg}: \\{ X = (\\d+) \\| Y = (\\d+) \\}`, 'gm'))].map((m) => `${m[1]},${m[2]}`);
+  const rb = seq('RB_WINDOW_OFFSET'), tp = seq('SP_TP_WINDOW_OFFSET');
+  assert.deepEqual(tp, rb);
+  // Bins side by side (544 pixels wide): non-zero origins, so the TP does see the bin origin.
+  assert.deepEqual([...new Set(tp)].sort(), ['0,0', '1088,0', '1632,0', '544,0']);
 });
