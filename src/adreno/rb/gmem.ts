@@ -260,8 +260,10 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
   const ms = dst.samples;
   if (dst.flags && op === 'resolve')
     for (const pr of checkFlagBuffer(host.mem, { what, base: dst.base, pitch: dst.pitch, ecpp: dst.ecpp, flagBase: dst.flags.base, flagPitch: dst.flags.pitch, width: br['X']! + 1, height: br['Y']! + 1 })) host.report(pr.id, 'error', pr.message);
+  // The memory the event reads or writes (a resolve also returns it: cp/handlers-feedback.ts).
+  const spans = host.caches || op === 'resolve' ? memorySpans(dst, x0, y0, x1, y1, cfg) : [];
   if (host.caches) {
-    for (const sp of memorySpans(dst, x0, y0, x1, y1, cfg)) {
+    for (const sp of spans) {
       if (op === 'restore') host.caches.read(sp.base, sp.len, 'the BLIT event restore (uncached)');
       else host.caches.willWrite('ccu-color', sp.base, sp.len, 'the BLIT event resolve');
     }
@@ -294,7 +296,7 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
     if (dst.flags) eng.compress(dst, x0, y0, x1, y1);
     g.stats.resolves++;
     g.stats.pixels += pixels;
-    return { op, pixels, spans: memorySpans(dst, x0, y0, x1, y1, cfg) };
+    return { op, pixels, spans };
   }
   g.stats.pixels += pixels;
   return { op, pixels };
