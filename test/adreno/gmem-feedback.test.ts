@@ -185,3 +185,28 @@ test('fd-clouds (a real a630 capture, fd6): SP_TP_WINDOW_OFFSET follows RB_WINDO
   // Bins side by side (544 pixels wide): non-zero origins, so the TP does see the bin origin.
   assert.deepEqual([...new Set(tp)].sort(), ['0,0', '1088,0', '1632,0', '544,0']);
 });
+
+test('an input attachment at a non-zero GMEM offset: the FS reads colour target 1 (second bin buffer) and writes both; GMEM == sysmem', () => {
+  for (const gpu of ['a630', 'a660'] as A6xxGpu[]) {
+    const base = scene(gpu, 1);
+    // Target 0 cleared red 0, target 1 red 0.5: reading the wrong buffer would give 64, not 192.
+    const d: GfxScene = { ...base, targets: [{ ...base.targets[0]!, clear: [0, 0.5, 0, 1] }, { ...base.targets[0]!, clear: [0.5, 0.25, 0, 1] }], fs: { ...base.fs, outputs: [0, 4], feedback: [1] } };
+    const sysB = buildDraw(d);
+    const diag = new Diagnostics();
+    new CommandProcessor(sysB.mem, { diag, gpuId: d.gpuId }).run(sysB.streamIova, sysB.stream.length);
+    assert.deepEqual(ids(diag), []);
+    const bytes = (b: BuiltDraw, i: number): number[] => {
+      const t = b.targets[i]!;
+      const out: number[] = [];
+      for (let y = 0; y < d.height; y++) out.push(...b.mem.readBytes(t.base + y * t.pitch, d.width * 4));
+      return out;
+    };
+    assert.equal(bytes(sysB, 0)[0], Math.round((128 / 255 + 0.25) * 255)); // target 1 red 128 + 0.25
+    for (const bin of [{ w: 32, h: 16 }, { w: 96, h: 48 }]) {
+      const r = runGmem(d, bin);
+      assert.deepEqual(ids(r.diag), [], `${gpu} ${bin.w}x${bin.h}`);
+      assert.ok(r.g.layout.bases[1]! > 0);
+      for (const i of [0, 1]) assert.deepEqual(bytes(r.b, i), bytes(sysB, i), `${gpu} ${bin.w}x${bin.h} target ${i}`);
+    }
+  }
+});
