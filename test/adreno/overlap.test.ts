@@ -12,7 +12,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { a6xxSceneDescription } from '../../src/runtime/draw-a6xx.js';
 import { buildDraw, type GfxScene } from '../../src/adreno/driver/sysmem.js';
-import { gmemDraw } from '../../src/adreno/driver/gmem.js';
 import { decodeFields, enumName, enumValue } from '../../src/adreno/regs/db.js';
 import { meet, neededMode, overlapBehaviour, singlePrimMode } from '../../src/adreno/gras/overlap.js';
 import { runSceneStream } from './scene-run.js';
@@ -138,11 +137,6 @@ test('a scene without a feedback loop stays quiet and its stream keeps the reset
   // The feedback scene's stream holds the turnip value: CCUSINGLECACHELINESIZE 2 | SINGLE_PRIM_MODE 1.
   const fb = runSceneStream(scene(1));
   assert.equal(fb.cp.readReg(fb.cp.regsDb.reg('GRAS_SC_CNTL')), 2 | (1 << 3));
-});
-
-test('GMEM mode refuses a feedback scene with the reason (turnip reads the tile through a TILE6_2 descriptor)', () => {
-  const d = scene(2);
-  assert.throws(() => gmemDraw(buildDraw(d), d), /TILE6_2 descriptor in GMEM mode, which is not modelled: render it with --mode sysmem/);
 });
 
 test('scene JSON: ps.userData { "target": 0 } samples colour target 0; a bad index is an error', () => {

@@ -659,13 +659,25 @@ test('isaml fetches from a mip level; isamm fetches one sample of a 4x multisamp
   for (let l = 0; l < 64; l++) assert.equal(om[l * 4], lin[((min[l * 8 + 1]! * MW) + min[l * 8]!) * S + min[l * 8 + 2]!], `isamm lane ${l}`);
 });
 
-test('what the model cannot sample is one InputError naming it (unbound t#, unprogrammed bindless set, TILE6_2)', () => {
+test('what the model cannot sample is one InputError naming it (unbound t#, unprogrammed bindless set)', () => {
   const input = new Uint32Array(512);
   const img = new Uint8Array(4096);
   const err = (op: string, s: Setup, re: RegExp): void => assert.throws(() => run(630, op, input, s), (e: unknown) => e instanceof InputError && re.test(e.message), op);
   err('sam (f32)(xyzw)r3.x, r1.x, s#0, t#2', { blobs: [img], tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: 4, height: 4, pitch: 64 })], samp: [sampDesc('a6xx', {})] }, /t#2, which the dispatch does not bind/);
   err('sam.base3 (f32)(xyzw)r3.x, r1.x, s#0, t#0', { blobs: [img] }, /set 3, whose SP_CS_BINDLESS_BASE is not programmed/);
-  err('sam (f32)(xyzw)r3.x, r1.x, s#0, t#0', { blobs: [img], tex: ([a]) => [texDesc('a6xx', a!, { fmt: 'FMT6_32_FLOAT', width: 4, height: 4, pitch: 64, tile: 'TILE6_2' })], samp: [sampDesc('a6xx', {})] }, /tile mode TILE6_2 is not modelled/);
+});
+
+test('TILE6_2 reads GMEM (a630: from 0x100000): outside a GMEM pass adreno.tex.gmem-outside-bin, at system memory adreno.tex.tile6-2-outside-gmem (zeros)', () => {
+  const input = new Uint32Array(512);
+  const img = new Uint8Array(4096).fill(0x3f);
+  const tex = (base: number) => (): number[][] => [texDesc('a6xx', base, { fmt: 'FMT6_32_FLOAT', width: 4, height: 4, pitch: 64, tile: 'TILE6_2' })];
+  for (const [base, id] of [[0x100000, 'adreno.tex.gmem-outside-bin'], [2 ** 33, 'adreno.tex.tile6-2-outside-gmem']] as const) {
+    const diags: string[] = [];
+    const o = run(630, 'sam (f32)(xyzw)r3.x, r1.x, s#0, t#0', input, { blobs: [img], tex: tex(base), samp: [sampDesc('a6xx', {})] }, '', diags);
+    assert.deepEqual([...new Set(diags)], [id]);
+    // GMEM never written and the zeros of an unmapped TILE6_2: red 0, never the 0x3f3f3f3f of memory.
+    for (let l = 0; l < 64; l++) assert.equal(o[l * 4], 0, `${id} lane ${l}`);
+  }
 });
 
 test('NaN coordinates and a NaN LOD read as 0 (no fault, no endless mip walk)', () => {

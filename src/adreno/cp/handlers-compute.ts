@@ -12,7 +12,7 @@
 import { InputError } from '../../core/errors.js';
 import { decodeFields, enumName, type RegisterSpace } from '../regs/db.js';
 import { runCompute, type ComputeJob } from '../sp/compute.js';
-import type { BindlessBase, TexState } from '../sp/tex.js';
+import type { BindlessBase, GmemTexView, TexState } from '../sp/tex.js';
 import type { CommandProcessor } from './cp.js';
 import { a64, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
@@ -196,7 +196,18 @@ export function texState(cp: CommandProcessor, tex: TexState['tex'] = cp.cs.tex,
     // DESC_SIZE: the descriptor stride is 2 << N dwords.
     if (f['ADDR']) bindless[n] = { addr: f['ADDR'], stride: (2 << f['DESC_SIZE']!) * 4 };
   }
-  return { gen: cp.gen, tex, samp, bindless, border: reg64(cp, regs, 'SP_TP_BORDER_COLOR_BASE_ADDR'), tile6: cp.tile6 };
+  return { gen: cp.gen, tex, samp, bindless, border: reg64(cp, regs, 'SP_TP_BORDER_COLOR_BASE_ADDR'), tile6: cp.tile6, ...(cp.gmem ? { gmem: gmemTexView(cp) } : {}) };
+}
+
+/**
+ * GMEM as a TILE6_2 texture reads it: the bytes, the GPU's GMEM address, SP_TP_WINDOW_OFFSET and,
+ * in GMEM rendering, the bin (GRAS_BIN_CONTROL BINW x BINH).
+ */
+export function gmemTexView(cp: CommandProcessor, bytes: Uint8Array = cp.gmem!.bytes): GmemTexView {
+  const regs = cp.regsDb;
+  const win = { x: field(cp, regs, 'SP_TP_WINDOW_OFFSET', 'X'), y: field(cp, regs, 'SP_TP_WINDOW_OFFSET', 'Y') };
+  const bin = cp.mode === 'GMEM' ? { w: field(cp, regs, 'GRAS_BIN_CONTROL', 'BINW'), h: field(cp, regs, 'GRAS_BIN_CONTROL', 'BINH') } : undefined;
+  return { bytes, va: cp.gmem!.info.gmemVa, window: win, bin };
 }
 
 /** Gather the dispatch from registers and CS state; run it on the SP (or say what is missing). */
@@ -228,9 +239,9 @@ function execCs(cp: CommandProcessor, r: PacketRecord, groups: [number, number, 
     else ibo[k] = { data: v, pitch: t.pitch, width: t.width, height: t.height, depth: t.depth };
   });
   // Textures stay descriptors (the SP reads texels through them, tex.ts); a bound texture whose
-  // level 0 is not in memory means the capture lacks it.
+  // level 0 is not in memory means the capture lacks it (a TILE6_2 one reads GMEM: tex.ts checks it).
   cp.cs.tex.forEach((d, k) => {
-    if (unused(d)) return;
+    if (unused(d) || decodeFields('A6XX_TEX_CONST.0', d![0]!, 0, gen)['TILE_MODE'] === 2) return;
     const t = resolveTexConst(d!, gen);
     if (!cp.mem.find(t.base, 1)) missing.push(`texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
   });

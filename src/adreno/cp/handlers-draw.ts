@@ -15,6 +15,7 @@ import { VscReader, type PrimBox } from '../vsc/vsc.js';
 import { lrzCntl, regAddr } from './handlers-event.js';
 import { decodeFields } from '../regs/db.js';
 import type { PerfWhere } from '../rbbm/perfcounters.js';
+import { endGmemPass } from './handlers-feedback.js';
 
 /** Groups of { d0, addr lo, addr hi }: remember per mode (dirty when changed), drop, or run now (LOAD_IMMED). */
 function setDrawState(cp: CommandProcessor, r: PacketRecord): number {
@@ -80,7 +81,10 @@ function setMarker(cp: CommandProcessor, r: PacketRecord): number {
   else if (m === 4) cp.mode = 'GMEM';
   // Bin numbering for the perf marks: each RM6_GMEM is the next bin of the render pass.
   if (m === 4) cp.perf.bin++;
-  else if (m === 1 || m === 2) cp.perf.bin = -1;
+  else if (m === 1 || m === 2) {
+    cp.perf.bin = -1;
+    endGmemPass(cp);
+  }
   if (prev !== cp.mode) {
     cp.count(9); // PERF_CP_MODE_SWITCH
     if (cp.mode === 'BINNING') cp.vsc.begin();

@@ -11,6 +11,7 @@ import { need, type Handler } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { alwaysOnTicks } from '../rbbm/perfcounters.js';
 import { soEvent } from './handlers-so.js';
+import { checkResolve } from './handlers-feedback.js';
 
 /** An event's side effects (flush counting, CONTEXT_DONE, IRQ) and its optional write (timestamp or DATA). */
 function event(cp: CommandProcessor, p: Uint32Array, at: number): void {
@@ -34,7 +35,11 @@ function event(cp: CommandProcessor, p: Uint32Array, at: number): void {
   cp.caches.event(name);
   if (name.startsWith('FLUSH_SO_') || name === 'WRITE_PRIMITIVE_COUNTS') soEvent(cp, name);
   if (name === 'BLIT') {
-    if (cp.gmem) execBlitEvent(cp as CommandProcessor & { gmem: NonNullable<CommandProcessor['gmem']> }, cp.tile6);
+    if (cp.gmem) {
+      const res = execBlitEvent(cp as CommandProcessor & { gmem: NonNullable<CommandProcessor['gmem']> }, cp.tile6);
+      // A GMEM draw of this pass that sampled the resolved image as a sysmem texture (handlers-feedback.ts).
+      if (res?.spans) checkResolve(cp, res.spans);
+    }
     else cp.report('adreno.gmem.unmodelled-gpu', 'warning', `BLIT event on a${cp.gpuId}: no GMEM size is known for it; not performed`);
   }
   if (name === 'LRZ_CLEAR') cp.lrz.clear(regAddr(cp, 'GRAS_LRZ_FAST_CLEAR_BUFFER_BASE'), lrzCntl(cp), cp.readReg(cp.regsDb.reg('GRAS_LRZ_DEPTH_VIEW')));

@@ -30,7 +30,7 @@ import type { CommandProcessor } from './cp.js';
 import { a64, arrayLength, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
-import { withFeedback } from './handlers-feedback.js';
+import { isGmemTexture, withFeedback, withGmemFeedback } from './handlers-feedback.js';
 import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
 import type { TileMode } from '../ubwc/tile6.js';
 import type { PrimBox, VscReader } from '../vsc/vsc.js';
@@ -406,9 +406,10 @@ export function gatherDraw(cp: CommandProcessor, r: PacketRecord, params?: DrawP
     }
     if (!words) return undefined;
     const cntl = stage === 'vs' ? 'HLSQ_VS_CNTL' : 'HLSQ_FS_CNTL';
-    // Texture descriptors: an all-zero one is an unused slot; a texture outside memory is missing.
+    // Texture descriptors: an all-zero one is an unused slot; a texture outside memory is missing
+    // (a TILE6_2 one reads GMEM: sp/tex.ts checks it against GMEM).
     st[stage].tex.forEach((d, k) => {
-      if (!d || d.every((x) => x === 0)) return;
+      if (!d || d.every((x) => x === 0) || isGmemTexture(d, cp.gen)) return;
       const t = resolveTexConst(d, cp.gen);
       if (!cp.mem.find(t.base, Math.max(1, t.size))) missing.push(`${S} texture ${k}: ${t.size} bytes at 0x${t.base.toString(16)} not in memory`);
     });
@@ -775,7 +776,9 @@ export function execDraw(cp: CommandProcessor, r: PacketRecord, vsc?: VscReader)
       const from = base;
       const visible = vsc?.prims ? (k: number): boolean => vsc.primVisible(from + k) : undefined;
       // Sysmem: an FS sampling what the draw writes runs as GRAS_SC_CNTL SINGLE_PRIM_MODE says (handlers-feedback.ts).
-      const fjob = cp.mode === 'SYSMEM' ? withFeedback(cp, job, name) : job;
+      // GMEM: a TILE6_2 texture of a buffer the draw writes in GMEM is the loop; a texture of a
+      // sysmem image the pass resolves is checked at the resolve.
+      const fjob = cp.mode === 'SYSMEM' ? withFeedback(cp, job, name) : cp.mode === 'GMEM' ? withGmemFeedback(cp, job, name) : job;
       const so = drawStreamOut(cp, r, job, name, dp.drawId);
       const result = runDrawJob({ ...fjob, ...(lrz ? { lrz } : {}), ...(visible ? { visible } : {}), ...(so ? { streamOut: so.emit } : {}) }, targets, cp.diag);
       so?.finish();

@@ -10,7 +10,7 @@ import { decodeHeader, opcode, pkt7 } from '../cp/pm4.js';
 import { gmemInfo } from '../rb/gmem.js';
 import { emitGmemPass, gmemBudget, type GmemTarget } from '../rb/gmem-pass.js';
 import { CmdStream } from '../cp/builder.js';
-import { enumValue, gpuRegs } from '../regs/db.js';
+import { decodeFields, encodeFields, enumValue, gpuRegs } from '../regs/db.js';
 import { binLayout, type BinLayout } from '../vsc/vsc.js';
 import type { BuiltDraw, GfxScene } from './sysmem.js';
 
@@ -56,9 +56,6 @@ function stripBypass(b: BuiltDraw): number {
 
 /** Build the GMEM pass for a scene already built for sysmem (its memory gains the pass and the VSC buffers). */
 export function gmemDraw(b: BuiltDraw, sc: GfxScene, o: GmemDrawOptions = {}): GmemDraw {
-  // turnip reads a GMEM-mode feedback loop from GMEM itself (a TILE6_2 descriptor at the tile):
-  // not modelled, and the sysmem image would hold the pass's start, not the tile.
-  if (sc.fs.feedback?.length) throw new Error('an FS that samples its own colour target reads GMEM through a TILE6_2 descriptor in GMEM mode, which is not modelled: render it with --mode sysmem');
   const info = gmemInfo(sc.gpuId);
   const s = sc.samples;
   // UBWC targets resolve through RB_BLIT_DST_INFO.FLAGS and RB_BLIT_FLAG_DST (rb/gmem-pass.ts).
@@ -68,6 +65,7 @@ export function gmemDraw(b: BuiltDraw, sc: GfxScene, o: GmemDrawOptions = {}): G
   if (b.stencil) throw new Error('GMEM rendering of a separate stencil buffer is not modelled');
   const cpps = [...b.targets.map((t) => t.cpp * s), ...(b.depth && sc.depth ? [b.depth.cpp * s] : [])];
   const layout = binLayout({ width: sc.width, height: sc.height, cpps, budget: gmemBudget(sc.gpuId), alignW: info.tileAlignW, alignH: info.tileAlignH, maxW: info.tileMaxW, maxH: info.tileMaxH, numPipes: info.numVscPipes, ...(o.bin ? { bin: o.bin } : {}) });
+  if (b.feedback) gmemFeedback(b, sc, layout);
   const tail = stripBypass(b);
   // Transform feedback runs once, in the binning pass (turnip's use_hw_binning: its commands run
   // under RENDER_MODE SYSMEM | BINNING), so a scene with it always has one.
@@ -89,4 +87,37 @@ export function gmemDraw(b: BuiltDraw, sc: GfxScene, o: GmemDrawOptions = {}): G
   const dw = cs.dwords();
   const seg = b.mem.alloc(dw.length * 4, 'gmem pass', 0x1000, new Uint8Array(dw.buffer.slice(0)));
   return { streamIova: seg.base, streamDwords: dw.length, layout, binning };
+}
+
+/**
+ * A feedback loop in GMEM mode, as turnip (tu_emit_input_attachments, "patched for gmem") and fd6
+ * (patch_fb_read_gmem) emit it: the FS reads the tile itself, through a descriptor rewritten to
+ * TILE6_2 (no swap) at the GMEM address + the target's GMEM offset, PITCH the bin width x cpp x
+ * samples, dwords 3 and 6..15 zero, DEPTH 1, WIDTH / HEIGHT the framebuffer's (the coordinates stay
+ * framebuffer pixels; SP_TP_WINDOW_OFFSET, written per bin with RB_WINDOW_OFFSET, places the bin).
+ * The bin width and the buffers' offsets are the same in every bin, so one descriptor serves all.
+ * GRAS_SC_CNTL: fd6's GMEM choice for a coherent framebuffer fetch, FLUSH_PER_OVERLAP (the register
+ * XML: "used in GMEM mode for coherent blending"), unless the scene overrides it.
+ */
+function gmemFeedback(b: BuiltDraw, sc: GfxScene, layout: BinLayout): void {
+  const fb = b.feedback!;
+  const gen = b.gen;
+  const va = gmemInfo(sc.gpuId).gmemVa;
+  for (const { iova, target } of fb.descs) {
+    const t = b.targets[target]!;
+    const d0 = decodeFields('A6XX_TEX_CONST.0', b.mem.read32(iova), 0, gen);
+    const base = va + layout.bases[target]!;
+    const d = new Uint32Array(16);
+    d[0] = encodeFields('A6XX_TEX_CONST.0', { ...d0, TILE_MODE: 'TILE6_2', SWAP: 'WZYX' }, gen);
+    d[1] = b.mem.read32(iova + 4);
+    d[2] = encodeFields('A6XX_TEX_CONST.2', { TYPE: 'A6XX_TEX_2D', PITCH: layout.binW * t.cpp * sc.samples }, gen);
+    d[4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: base % 2 ** 32 }, gen);
+    d[5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: Math.floor(base / 2 ** 32), DEPTH: 1 }, gen);
+    d.forEach((w, k) => b.mem.write32(iova + 4 * k, w));
+  }
+  const at = b.streamIova + 4 * fb.scCntlAt;
+  const h = decodeHeader(b.mem.read32(at), gen);
+  const db = gpuRegs(gen), sc0 = db.reg('GRAS_SC_CNTL');
+  if (h.type !== 4 || h.reg !== sc0) throw new Error('sysmem stream: GRAS_SC_CNTL not where the feedback loop wrote it');
+  b.mem.write32(at + 4, encodeFields(db.at(sc0)!.type, { CCUSINGLECACHELINESIZE: 2, SINGLE_PRIM_MODE: sc.state.singlePrimMode ?? 'FLUSH_PER_OVERLAP' }, gen));
 }

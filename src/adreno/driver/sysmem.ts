@@ -258,6 +258,12 @@ export interface BuiltDraw {
   readonly targets: readonly BuiltTarget[];
   readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number; readonly ubwc?: { readonly flags: number; readonly flagPitch: number; readonly layout: UbwcLayout } };
   readonly stencil?: { readonly base: number; readonly pitch: number };
+  /**
+   * Feedback loops (GfxScene fs.feedback): where each target-reading A6XX_TEX_CONST lies (GMEM mode
+   * rewrites it into a TILE6_2 descriptor of the bin buffer), and the stream dword of the
+   * GRAS_SC_CNTL write (GMEM mode sets its SINGLE_PRIM_MODE).
+   */
+  readonly feedback?: { readonly descs: readonly { readonly iova: number; readonly target: number }[]; readonly scCntlAt: number };
   /** Multisampled scenes: each colour target resolved by the 2D engine (CP_BLIT, samples averaged) into a linear surface. */
   readonly resolved?: readonly { readonly base: number; readonly pitch: number; readonly format: string; readonly cpp: number }[];
 }
@@ -330,6 +336,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   }
 
   const cs = new CmdStream(gen);
+  const fbDescs: { iova: number; target: number }[] = [];
   const E = (e: string, v: string): number => {
     const x = enumValue(e, v, gen);
     if (x === undefined) throw new Error(`${e} has no ${v}`);
@@ -502,6 +509,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         }
       });
       const ds = alloc(new Uint8Array(d.buffer), 'fs texture descriptors');
+      fbk.forEach((i, j) => fbDescs.push({ iova: ds.base + 64 * (texs.length + imgs.length + j), target: i }));
       cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, nTex), lo32(ds.base), hi32(ds.base)]);
       cs.reg64('SP_FS_TEX_CONST', ds.base).reg('SP_FS_TEX_COUNT', nTex);
     }
@@ -610,6 +618,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   const feedback = (sc.fs.feedback ?? []).length > 0;
   if (feedback) cs.event('PC_CCU_FLUSH_COLOR_TS').event('CACHE_INVALIDATE');
   const primMode = sc.state.singlePrimMode ?? (feedback ? 'FLUSH_PER_OVERLAP_AND_OVERWRITE' : 'NO_FLUSH');
+  const scCntlAt = cs.length;
   if (feedback || sc.state.singlePrimMode !== undefined) cs.reg('GRAS_SC_CNTL', { CCUSINGLECACHELINESIZE: 2, SINGLE_PRIM_MODE: primMode });
 
   // The scene's program and state, then its draws.
@@ -779,7 +788,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   cs.waitForIdle();
   const stream = cs.dwords();
   const ss = alloc(new Uint8Array(stream.buffer.slice(0)), 'ib1');
-  return { gen, mem, stream, streamIova: ss.base, segments: segs, targets, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}), ...(resolved ? { resolved } : {}) };
+  return { gen, mem, stream, streamIova: ss.base, segments: segs, targets, ...(depth ? { depth } : {}), ...(stencil ? { stencil } : {}), ...(resolved ? { resolved } : {}), ...(feedback ? { feedback: { descs: fbDescs, scCntlAt } } : {}) };
 }
 
 function popcount(x: number): number {

@@ -28,8 +28,10 @@
  * GMEM pixel layout (model choice): freedreno gives GMEM surfaces the TILE6_2 mode with a pitch of
  * bin width x cpp (fd6_gmem.c's fb-read descriptor); TILE6_2's internal swizzle is not documented,
  * so a pixel of a bin lives at BASE_GMEM + ((y - win.y) * binW + (x - win.x)) * cpp * samples,
- * samples of a pixel together. Every GMEM user (BLIT event, RB draws) goes through `gmemOffset`,
- * so the layout is consistent; images leaving GMEM are byte-exact whatever the internal order.
+ * samples of a pixel together. Every GMEM user (BLIT event, RB draws, and the TP's TILE6_2
+ * fetches in sp/tex.ts) goes through `gmemOffset` / `gmemPitchOffset`, so this layout is the
+ * model's TILE6_2: images leaving GMEM and texels read from it are byte-exact whatever the
+ * hardware's internal order; only direct views of GMEM bytes would differ (docs/adreno.md).
  */
 import { enumName, type Gen, type RegisterSpace } from '../regs/db.js';
 import { TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
@@ -54,13 +56,19 @@ export interface GmemInfo {
   readonly numVscPipes: number;
   /** a6xx sub-generation (freedreno's a6xx_gen1..gen4 templates). */
   readonly subGen: 1 | 2 | 3 | 4;
+  /**
+   * The GPU address of GMEM byte 0 for the TP (the kernel's MSM_PARAM_GMEM_BASE, which turnip and
+   * fd6 add to a buffer's GMEM offset in a TILE6_2 descriptor): 0x100000 before the a650 family
+   * (the kernel also sets UCHE_GMEM_RANGE_MIN/MAX to it), 0 on a650 / a660.
+   */
+  readonly gmemVa: number;
 }
 
 const KiB = 1024;
 const INFOS: readonly GmemInfo[] = [
-  { gpuId: 630, gmemBytes: 1024 * KiB, numCcu: 2, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 32, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 1 },
-  { gpuId: 650, gmemBytes: 1152 * KiB, numCcu: 3, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 96, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 3 },
-  { gpuId: 660, gmemBytes: 1536 * KiB, numCcu: 3, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 96, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 4 },
+  { gpuId: 630, gmemBytes: 1024 * KiB, numCcu: 2, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 32, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 1, gmemVa: 0x100000 },
+  { gpuId: 650, gmemBytes: 1152 * KiB, numCcu: 3, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 96, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 3, gmemVa: 0 },
+  { gpuId: 660, gmemBytes: 1536 * KiB, numCcu: 3, ccuColorBytes: 64 * KiB, ccuDepthBytes: 64 * KiB, tileAlignW: 96, tileAlignH: 16, tileMaxW: 1024, tileMaxH: 1008, numVscPipes: 32, subGen: 4, gmemVa: 0 },
 ];
 
 export function gmemInfo(gpuId: number): GmemInfo {
@@ -116,7 +124,16 @@ export function ccuRanges(cntl: Record<string, number>, info: GmemInfo, gmemRend
 
 /** The GMEM byte offset of pixel (x, y) of a bin surface (see the layout note above). */
 export function gmemOffset(base: number, x: number, y: number, winX: number, winY: number, binW: number, ecpp: number): number {
-  return base + ((y - winY) * binW + (x - winX)) * ecpp;
+  return gmemPitchOffset(base, x, y, winX, winY, binW * ecpp, ecpp);
+}
+
+/**
+ * The same mapping with the row pitch in bytes: what the TP uses for a TILE6_2 texture (the
+ * descriptor's PITCH, bin width x cpp x samples as turnip and fd6 write it). Writer (RB, BLIT
+ * event) and reader (TP) share this one function, so the model's GMEM layout is its TILE6_2.
+ */
+export function gmemPitchOffset(base: number, x: number, y: number, winX: number, winY: number, pitch: number, ecpp: number): number {
+  return base + (y - winY) * pitch + (x - winX) * ecpp;
 }
 
 /** What the BLIT event needs from the CP besides the 2D engine's host interface. */
@@ -175,6 +192,8 @@ export class Gmem {
 export interface BlitEventResult {
   readonly op: 'clear' | 'restore' | 'resolve';
   readonly pixels: number;
+  /** A resolve: the memory it wrote (row pieces or 256-byte blocks, merged). */
+  readonly spans?: readonly { readonly base: number; readonly len: number }[];
 }
 
 /** Execute CP_EVENT_WRITE BLIT from the RB_BLIT_* registers of the bank being filled. */
@@ -241,8 +260,10 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
   const ms = dst.samples;
   if (dst.flags && op === 'resolve')
     for (const pr of checkFlagBuffer(host.mem, { what, base: dst.base, pitch: dst.pitch, ecpp: dst.ecpp, flagBase: dst.flags.base, flagPitch: dst.flags.pitch, width: br['X']! + 1, height: br['Y']! + 1 })) host.report(pr.id, 'error', pr.message);
+  // The memory the event reads or writes (a resolve also returns it: cp/handlers-feedback.ts).
+  const spans = host.caches || op === 'resolve' ? memorySpans(dst, x0, y0, x1, y1, cfg) : [];
   if (host.caches) {
-    for (const sp of memorySpans(dst, x0, y0, x1, y1, cfg)) {
+    for (const sp of spans) {
       if (op === 'restore') host.caches.read(sp.base, sp.len, 'the BLIT event restore (uncached)');
       else host.caches.willWrite('ccu-color', sp.base, sp.len, 'the BLIT event resolve');
     }
@@ -274,6 +295,8 @@ function runBlitEvent(host: GmemHost, cfg: Tile6Config): BlitEventResult {
     // UBWC: the resolved blocks get the flags a UBWC writer stores (fast-clears where uniform).
     if (dst.flags) eng.compress(dst, x0, y0, x1, y1);
     g.stats.resolves++;
+    g.stats.pixels += pixels;
+    return { op, pixels, spans };
   }
   g.stats.pixels += pixels;
   return { op, pixels };

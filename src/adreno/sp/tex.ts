@@ -35,7 +35,16 @@
  * + block column (ubwc/ubwc.ts's flag meaning): stored tiles read as TILE6_3, fast-cleared ones
  * give 0x00/0xff bytes, compressed ones are `adreno.ubwc.compressed-tile` and read as zeros.
  *
- * Not modelled (InputError naming it): seamless filtering across cube faces, TILE6_2, UBWC
+ * TILE6_2 (GMEM, the tile being rendered; turnip's input attachments and fd6's framebuffer fetch in
+ * GMEM mode): the descriptor's base minus the GPU's GMEM address (rb/gmem.ts `gmemVa`) is the
+ * buffer's GMEM offset, PITCH its row pitch; the coordinates are framebuffer pixels, the TP takes
+ * off SP_TP_WINDOW_OFFSET (the bin's origin), and the texel is at rb/gmem.ts's `gmemPitchOffset`
+ * — the mapping the RB writes GMEM with, so the model's GMEM layout is its TILE6_2 (TexState.gmem).
+ * A TILE6_2 base outside GMEM is `adreno.tex.tile6-2-outside-gmem` (read as zeros: the layout of
+ * TILE6_2 in memory is not documented); a texel outside the current bin
+ * `adreno.tex.gmem-outside-bin` (read at the model's offset: other bins' or buffers' bytes).
+ *
+ * Not modelled (InputError naming it): seamless filtering across cube faces, UBWC
  * mip levels and cpp 1/2, swaps ZYXW/XYZW, mipmapped 3D textures, formats other than the
  * equal-width UNORM/SNORM/UINT/SINT/FLOAT ones, 5_6_5 / 10_10_10_2 and Z24_UNORM_S8_UINT
  * (its depth).
@@ -46,6 +55,7 @@ import type { Memory } from '../../core/memory.js';
 import { decodeFields, enumName, type Gen } from '../regs/db.js';
 import { alignUp, heightAlign, macrotileDims, pitchAlignLog2, tile6Offset, tile6Supported, TILE6_A630, TILE6_MIN_WIDTH, type Tile6Config } from '../ubwc/tile6.js';
 import { decodeFlag } from '../ubwc/ubwc.js';
+import { gmemPitchOffset } from '../rb/gmem.js';
 import type { Diagnostics } from '../../core/diagnostics.js';
 import { f16ToF32, f32ToF16, K, type Instr } from './decode.js';
 import { A0, SHARED_HI, SHARED_LO, type Wave } from './wave.js';
@@ -69,6 +79,19 @@ export interface TexState {
   readonly border: number;
   /** The SoC's TILE6_3 parameters. */
   readonly tile6?: Tile6Config;
+  /** GMEM as the TP sees it (TILE6_2 textures); undefined: no GMEM known for the GPU. */
+  readonly gmem?: GmemTexView;
+}
+
+/** What a TILE6_2 texture reads: GMEM's bytes, where the GPU maps it, the bin being rendered. */
+export interface GmemTexView {
+  readonly bytes: Uint8Array;
+  /** The GPU address of GMEM byte 0 (rb/gmem.ts GmemInfo.gmemVa). */
+  readonly va: number;
+  /** SP_TP_WINDOW_OFFSET: the bin's origin, taken off a TILE6_2 fetch's coordinates. */
+  readonly window: { readonly x: number; readonly y: number };
+  /** The bin in GMEM rendering (GRAS_BIN_CONTROL BINW x BINH); undefined outside a GMEM pass. */
+  readonly bin?: { readonly w: number; readonly h: number } | undefined;
 }
 
 /** What the cat5 handlers touch outside the wave. */
@@ -369,6 +392,10 @@ interface Level {
 function level(i: Instr, t: TexDesc, l: number): Level {
   const fmt = t.fmt!;
   const tiled = t.tile === 'TILE6_3';
+  if (t.tile === 'TILE6_2') {
+    if (l !== 0) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: mip level ${l} of a TILE6_2 (GMEM) texture is not modelled`);
+    return { width: t.width, height: t.height, depth: t.depth, offset: 0, pitch: t.pitch, tiled: false };
+  }
   if (t.tile !== 'TILE6_LINEAR' && !tiled) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: tile mode ${t.tile} is not modelled`);
   if (tiled && !tile6Supported(fmt.cpp * t.samples)) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: TILE6_3 with ${fmt.cpp * t.samples} bytes per texel is not modelled`);
   if (t.flag && (!tiled || (fmt.cpp * t.samples !== 4 && fmt.cpp * t.samples !== 8 && fmt.cpp * t.samples !== 16))) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: UBWC (FLAG) is modelled for TILE6_3 with 4, 8 or 16 bytes per texel`);
@@ -400,6 +427,36 @@ function reportedOnce(d: Diagnostics, key: string): boolean {
 
 const SRGB = (v: number): number => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
 
+const ZEROS = new DataView(new ArrayBuffer(16));
+const GMEM_DV = new WeakMap<Uint8Array, DataView>();
+
+/**
+ * A TILE6_2 texel: GMEM offset (base - the GMEM address) of the buffer, then the RB's mapping at
+ * the framebuffer pixel less SP_TP_WINDOW_OFFSET. Outside GMEM: zeros and
+ * `adreno.tex.tile6-2-outside-gmem`; outside the bin: `adreno.tex.gmem-outside-bin`.
+ */
+function gmemTexel(i: Instr, c: TexContext, t: TexDesc, x: number, y: number, z: number, sample: number): { dv: DataView; o: number } {
+  const g = state(i, c).gmem;
+  const fmt = t.fmt!;
+  if (!g) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: TILE6_2 (GMEM) texture on a GPU whose GMEM is not modelled`);
+  const report = (id: string, severity: 'error' | 'warning', key: string, message: string): void => {
+    if (c.diag && !reportedOnce(c.diag, `${id}:${i.pc}:${key}`)) c.diag.report({ id, severity, where: { pc: i.pc }, message, seed: '004_0583f9f0ffcacefd.txt' });
+  };
+  const start = t.base - g.va;
+  if (start < 0 || start >= g.bytes.length) {
+    report('adreno.tex.tile6-2-outside-gmem', 'error', `${t.base}`, `${i.name}: a TILE6_2 texture at 0x${t.base.toString(16)}, outside GMEM (0x${g.va.toString(16)}..0x${(g.va + g.bytes.length).toString(16)}): TILE6_2 is the GMEM layout ("TILE6_2 is what gmem uses") and its byte order in memory is not documented; read as zeros`);
+    return { dv: ZEROS, o: 0 };
+  }
+  const bx = x - g.window.x, by = y - g.window.y;
+  if (!g.bin || bx < 0 || by < 0 || bx >= g.bin.w || by >= g.bin.h || z > 0)
+    report('adreno.tex.gmem-outside-bin', 'warning', `${t.base}`, `${i.name}: TILE6_2 (GMEM) texel (${x}, ${y}${z ? `, layer ${z}` : ''}) ${g.bin ? `lies outside the bin being rendered (${g.bin.w}x${g.bin.h} at SP_TP_WINDOW_OFFSET ${g.window.x},${g.window.y})` : 'read outside a GMEM render pass'}: GMEM holds another bin's, buffer's or the CCU's bytes there, in TILE6_2's undocumented order; read at the model's offset`);
+  const off = gmemPitchOffset(start, x, y, g.window.x, g.window.y, t.pitch, fmt.cpp * t.samples) + sample * fmt.cpp;
+  if (off < 0 || off + fmt.cpp > g.bytes.length) return { dv: ZEROS, o: 0 };
+  let dv = GMEM_DV.get(g.bytes);
+  if (!dv) GMEM_DV.set(g.bytes, (dv = new DataView(g.bytes.buffer, g.bytes.byteOffset, g.bytes.byteLength)));
+  return { dv, o: off };
+}
+
 /** One texel's components [r, g, b, a] (floats, or integers for UINT/SINT) at (x, y, layer) of a level, sample `sample`. */
 function fetch(i: Instr, c: TexContext, t: TexDesc, lv: Level, x: number, y: number, z: number, out: number[], sample = 0): void {
   const fmt = t.fmt!;
@@ -408,13 +465,18 @@ function fetch(i: Instr, c: TexContext, t: TexDesc, lv: Level, x: number, y: num
   const ecpp = fmt.cpp * t.samples;
   const tile6 = state(i, c).tile6 ?? TILE6_A630;
   const buffer = t.type === 'A6XX_TEX_BUFFER';
-  const off = (buffer ? x * fmt.cpp : lv.tiled ? tile6Offset(x, y, lv.pitch, ecpp, tile6) : y * lv.pitch + x * ecpp) + sample * fmt.cpp;
-  const addr = t.base + lv.offset + z * t.arrayPitch + off;
-  const seg = c.mem?.find(addr, fmt.cpp);
-  if (!seg) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: texel (${x}, ${y}, ${z}) at 0x${addr.toString(16)} is not in memory`);
-  let dv = seg.dv;
-  let o = addr - seg.base;
-  if (t.flag && z === 0) {
+  let dv: DataView;
+  let o: number;
+  if (t.tile === 'TILE6_2') ({ dv, o } = gmemTexel(i, c, t, x, y, z, sample));
+  else {
+    const off = (buffer ? x * fmt.cpp : lv.tiled ? tile6Offset(x, y, lv.pitch, ecpp, tile6) : y * lv.pitch + x * ecpp) + sample * fmt.cpp;
+    const addr = t.base + lv.offset + z * t.arrayPitch + off;
+    const seg = c.mem?.find(addr, fmt.cpp);
+    if (!seg) throw new InputError(`ir3: ${i.name} at pc ${i.pc}: texel (${x}, ${y}, ${z}) at 0x${addr.toString(16)} is not in memory`);
+    dv = seg.dv;
+    o = addr - seg.base;
+  }
+  if (t.flag && z === 0 && t.tile !== 'TILE6_2') {
     // UBWC: the macrotile's flag byte (one per 256-byte block, FLAG_BUFFER_PITCH bytes per block row).
     const { w: bw, h: bh } = macrotileDims(ecpp);
     const fa = t.flagBase + Math.floor(y / bh) * t.flagPitch + Math.floor(x / bw);

@@ -17,7 +17,8 @@
  * levels are set by the kernel per SoC (a630/sdm845: 4-channel, hbb 15, levels 2+3; a660/sm8350:
  * 8-channel, hbb 16, levels 2+3); `Tile6Config` carries them.
  *
- * TILE6_2 (the GMEM layout) is not modelled: `tile6Supported` says so and callers report it.
+ * TILE6_2 (the GMEM layout) is not a memory layout here: sp/tex.ts reads a TILE6_2 texture from
+ * GMEM through rb/gmem.ts's mapping; `tile6Supported` covers TILE6_3 only.
  */
 import { InputError } from '../../core/errors.js';
 
