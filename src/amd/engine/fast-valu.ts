@@ -26,7 +26,7 @@ import { roundF32 } from '../../core/float.js';
 import { mulhiU32, popcnt } from '../exec/salu.js';
 import { INT_OPS } from '../exec/valu-int.js';
 import { CMP_OPS } from '../exec/valu-cmp-ops.js';
-import { F32_OPS } from '../exec/valu-f32.js';
+import { F32_OPS, nearestF32Store } from '../exec/valu-f32.js';
 import { fastDefine, generated } from './fast-registry.js';
 import { Names, handBackIf, handsBack, stmts, type Code } from './code.js';
 
@@ -167,15 +167,15 @@ function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row
       const r = row < 0 ? 0 : row;
       const OF = nm.name(r === 0 ? 'OF0' : 'OF1');
       const OU = nm.name(r === 0 ? 'OU0' : 'OU1');
-      // As the reference: a remainder-free or infinite x is stored through Float32Array (one
-      // rounding), any other goes through roundF32; a NaN stops the loop (the reference redoes it).
+      // As the reference rounds (roundF32): Math.fround unless x is an f32 midpoint
+      // (valu-f32.ts nearestF32Store); a NaN stops the loop (the reference redoes it).
       // An ordered op (min/max) leaves a lane with a NaN source to the reference's NaN rule; its x is
       // a source's value (exact, not NaN): stored as is.
       if (d.ordered) {
         const nan = ex.slice(0, d.srcs.length).map((x) => `${x.f} !== ${x.f}`).join(' || ');
         return `{ if (${nan}) { nan = 1; break; } let x = 0; ${d.body(ex, nm)} ${OF}[l] = x; }`;
       }
-      return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) ${OF}[l] = x; else ${OU}[l] = ${nm.name('roundF32')}(x, e, 0); }`;
+      return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } ${nearestF32Store('x', 'e', `${OF}[l]`, `${OU}[l]`, nm.name('roundF32'))} }`;
     }
     case 'cmp':
       return `{ let c = false; ${d.body(ex, nm)} ${setC} }`;
