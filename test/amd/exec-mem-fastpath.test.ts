@@ -80,6 +80,15 @@ test('global/flat dword loads and stores: in range (fast) and at the edges (refe
     s_endpgm`;
   same('load over its address, clean', self, (b) => G(b, (l) => 8 * l), undefined, false);
   same('load over its address, last lane unmapped', self, (b) => G(b, (l) => (l === 31 ? 0x20_0000 : 8 * l)), undefined, true);
+  // Lanes before the failing one were loaded over their addresses: those are put back first.
+  same('load over its address, a middle lane misaligned', self, (b) => G(b, (l) => (l === 17 ? 8 * l + 2 : 8 * l)), undefined, true);
+  same('load over its address, wave64 partial exec, lane 45 unmapped', self, (b) => G(b, (l) => (l === 45 ? 0x20_0000 : 8 * l), { waveSize: 64, exec: 0xf0f0f0f0, execHi: 0x0000ffff }), undefined, true);
+  same('load over its address, wave64 partial exec, clean', self, (b) => G(b, (l) => 8 * l, { waveSize: 64, exec: 0xf0f0f0f0, execHi: 0x0000ffff }), undefined, false);
+  for (const [name, src] of [['b32 over the low dword', 'global_load_b32 v0, v[0:1], off offset:4'], ['b32 over the high dword', 'global_load_b32 v1, v[0:1], off'],
+    ['b128 over both', 'global_load_b128 v[0:3], v[0:1], off offset:16']]) {
+    same(`${name}, lane 9 past the end`, `${src}\n    s_waitcnt vmcnt(0)\n    s_endpgm`, (b) => G(b, (l) => (l === 9 ? 4096 : 16 * l)), undefined, true);
+    same(`${name}, clean`, `${src}\n    s_waitcnt vmcnt(0)\n    s_endpgm`, (b) => G(b, (l) => 16 * l), undefined, false);
+  }
   same('flat into the LDS aperture', `flat_store_b32 v[0:1], v2
     flat_load_b32 v10, v[0:1] offset:4
     s_waitcnt vmcnt(0) lgkmcnt(0)
