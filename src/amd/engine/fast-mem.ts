@@ -11,8 +11,9 @@
  * failing hands the whole instruction to the reference handler as if nothing was written, so
  * faults, diagnostics and partial effects stay the interpreter's. The copy between the VGPR file
  * and the segment's (or the LDS's) Uint32Array runs lane by lane in the reference's order (same
- * last-writer for lanes sharing an address). DS accesses check every lane in a first pass. A
- * global access checks and copies in one pass and may stop at a failing lane: the reference redo
+ * last-writer for lanes sharing an address). DS atomics, and DS loads overwriting their address
+ * register, check every lane in a first pass. Other accesses check and copy in one pass and may
+ * stop at a failing lane: the reference redo
  * then rewrites every active lane's destination (loads), or the same bytes at the same addresses
  * (stores); a load overwriting its own address registers first puts back the address dwords of
  * the lanes it already loaded (kept as it went).
@@ -157,6 +158,9 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): FastMem {
   return build(sp.flat ? 'fastFlat' : 'fastGlobal', c, ref, extra);
 }
 
+/** Whether a load of `dwords` rows from row `d` overwrites the address row `addr`. */
+const overwrites = (addr: number, d: number, dwords: number, ws: number): boolean => addr >= d && addr < d + dwords * ws;
+
 /** LDS check pass: every lane's (VGPR + off) mod 2^32 aligned, `bytes` inside the allocation. */
 function ldsCheck(ws: number, addr: number, off: number, bytes: number): (string | Code)[] {
   return [
@@ -180,13 +184,19 @@ export interface DsDwordSpec {
 /** ds_load_b32..b128 / ds_store_b32..b128 (unaligned mode, destination in range). */
 export function fastDsDword(sp: DsDwordSpec, ref: Run): FastMem {
   const { ws, count } = sp;
-  const c = [...execHead(ws), ...ldsCheck(ws, sp.addr, sp.off, 4 * count)];
   const moves: string[] = [];
   for (let k = 0; k < count; k++) {
     const at = k === 0 ? 'i' : `i + ${k}`;
     moves.push(sp.store ? `lds[${at}] = v[${sp.data[k]!} + l];` : `v[${sp.d + k * ws} + l] = lds[${at}];`);
   }
-  c.push(lanes(ws, `const i = (v[${sp.addr} + l] + ${sp.off}) >>> 2; ${moves.join(' ')}`), bump('lgkmcnt'), laneCount(ws));
+  const c = [...execHead(ws)];
+  if (sp.store || !overwrites(sp.addr, sp.d, count, ws)) {
+    c.push(`const lds = w.ldsU32, limit = w.lds.length - ${4 * count};`,
+      lanes(ws, [`const a = (v[${sp.addr} + l] + ${sp.off}) >>> 0; `, ...handBackIf('a > limit || (a & 3) !== 0'), ` const i = a >>> 2; ${moves.join(' ')}`]));
+  } else {
+    c.push(...ldsCheck(ws, sp.addr, sp.off, 4 * count), lanes(ws, `const i = (v[${sp.addr} + l] + ${sp.off}) >>> 2; ${moves.join(' ')}`));
+  }
+  c.push(bump('lgkmcnt'), laneCount(ws));
   return build('fastDs', c, ref);
 }
 
@@ -209,13 +219,11 @@ export function fastDs2(sp: Ds2Spec, ref: Run): FastMem {
   const { ws, dw, o0, o1 } = sp;
   const bytes = 4 * dw;
   // Sums past 2^32 wrap in the reference (and may land in range): left to it.
-  const c = [
-    ...execHead(ws),
-    `const lds = w.ldsU32, limit = w.lds.length - ${bytes + Math.max(o0, o1)};`,
-    'let mx = 0, bad = 0;',
-    lanes(ws, `const b = v[${sp.addr} + l]; if (b > mx) mx = b; bad |= b;`),
-    handBackIf('(bad & 3) !== 0 || mx > limit'),
-  ];
+  const c: (string | Code)[] = [...execHead(ws), `const lds = w.ldsU32, limit = w.lds.length - ${bytes + Math.max(o0, o1)};`];
+  const one = sp.store || !overwrites(sp.addr, sp.d, 2 * dw, ws);
+  if (!one) {
+    c.push('let mx = 0, bad = 0;', lanes(ws, `const b = v[${sp.addr} + l]; if (b > mx) mx = b; bad |= b;`), handBackIf('(bad & 3) !== 0 || mx > limit'));
+  }
   const i0 = o0 >>> 2;
   const i1 = o1 >>> 2;
   const moves: string[] = [];
@@ -226,7 +234,9 @@ export function fastDs2(sp: Ds2Spec, ref: Run): FastMem {
       moves.push(sp.store ? `lds[${at}] = v[${row} + l];` : `v[${sp.d + (h * dw + k) * ws} + l] = lds[${at}];`);
     }
   }
-  c.push(lanes(ws, `const j = v[${sp.addr} + l] >>> 2; ${moves.join(' ')}`), bump('lgkmcnt'), laneCount(ws));
+  if (one) c.push(lanes(ws, [`const b = v[${sp.addr} + l]; `, ...handBackIf('b > limit || (b & 3) !== 0'), ` const j = b >>> 2; ${moves.join(' ')}`]));
+  else c.push(lanes(ws, `const j = v[${sp.addr} + l] >>> 2; ${moves.join(' ')}`));
+  c.push(bump('lgkmcnt'), laneCount(ws));
   return build('fastDs2', c, ref);
 }
 
