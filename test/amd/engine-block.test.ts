@@ -231,6 +231,19 @@ test('blocks: a fused run takes the carry of the op before it, stops before a sc
   assert.equal(count('v_add_co_u32 v1, vcc_lo, s0, v2\nv_add_co_ci_u32_e32 v3, vcc_lo, s1, v4, vcc_lo', 64), 1);
 });
 
+test('blocks: ops without an effect in this model (s_nop, s_delay_alu, s_clause) are inlined as no code; results as stepped', () => {
+  const src = ['s_clause 0x1', 'v_add_nc_u32_e32 v1, v2, v3', 's_delay_alu instid0(VALU_DEP_1)', 'v_add_nc_u32_e32 v4, v1, v3', 's_nop 3', 's_waitcnt vmcnt(0)', 's_endpgm'].join('\n');
+  const b = blockAt(prog(src), CODE_VA)!;
+  assert.equal(b.n, 7);
+  assert.equal(b.inlined, 5, 'the hints and the two VALU ops are inlined; s_waitcnt is called, s_endpgm too');
+  const o = { vgpr: { 2: Array.from({ length: 32 }, (_, l) => l * 3), 3: Array.from({ length: 32 }, (_, l) => 0xfffffff0 + l) } };
+  const i = runAsm(src, { ...o, engine: 'interp' });
+  const f = runAsm(src, { ...o, engine: 'fast' });
+  assert.equal(diffSnap(snap(i.wave), snap(f.wave)), null);
+  assert.equal(f.instructions, 7);
+  assert.equal(i.instructions, 7);
+});
+
 function env(ws: 32 | 64 = 32): ExecEnv {
   return { space: gfx11.space, diag: new Diagnostics(), seed: WAVE_STATE_SEED, waveSize: ws, vgprs: 16, now: () => 0, engine: 'fast' };
 }

@@ -80,6 +80,25 @@ test('global/flat dword loads and stores: in range (fast) and at the edges (refe
     s_endpgm`;
   same('load over its address, clean', self, (b) => G(b, (l) => 8 * l), undefined, false);
   same('load over its address, last lane unmapped', self, (b) => G(b, (l) => (l === 31 ? 0x20_0000 : 8 * l)), undefined, true);
+  // Lanes before the failing one were loaded over their addresses: those are put back first.
+  same('load over its address, a middle lane misaligned', self, (b) => G(b, (l) => (l === 17 ? 8 * l + 2 : 8 * l)), undefined, true);
+  same('load over its address, wave64 partial exec, lane 45 unmapped', self, (b) => G(b, (l) => (l === 45 ? 0x20_0000 : 8 * l), { waveSize: 64, exec: 0xf0f0f0f0, execHi: 0x0000ffff }), undefined, true);
+  same('load over its address, wave64 partial exec, clean', self, (b) => G(b, (l) => 8 * l, { waveSize: 64, exec: 0xf0f0f0f0, execHi: 0x0000ffff }), undefined, false);
+  for (const [name, src] of [['b32 over the low dword', 'global_load_b32 v0, v[0:1], off offset:4'], ['b32 over the high dword', 'global_load_b32 v1, v[0:1], off'],
+    ['b128 over both', 'global_load_b128 v[0:3], v[0:1], off offset:16']]) {
+    same(`${name}, lane 9 past the end`, `${src}\n    s_waitcnt vmcnt(0)\n    s_endpgm`, (b) => G(b, (l) => (l === 9 ? 4096 : 16 * l)), undefined, true);
+    same(`${name}, clean`, `${src}\n    s_waitcnt vmcnt(0)\n    s_endpgm`, (b) => G(b, (l) => 16 * l), undefined, false);
+  }
+  // Offsets from the low address dword: an immediate offset carrying into the high dword (the
+  // segment starts at a 4 GiB boundary), lanes on both sides of it, a negative offset below the start.
+  const one = (op: string) => `${op}\n    s_waitcnt vmcnt(0)\n    s_endpgm`;
+  same('offset carrying into the high dword', one('global_load_b32 v10, v[0:1], off offset:16'), (b) => G(b, (l) => -16 + 4 * (l & 3)), (r) => assert.equal(r.v(10, 1), 0x1000 + 7), false);
+  same('byte offset carrying into the high dword', one('global_load_u8 v10, v[0:1], off offset:16'), (b) => G(b, (l) => -16 + (l & 15)), undefined, false);
+  same('store with an offset carrying into the high dword', one('global_store_b32 v[0:1], v2, off offset:8'), (b) => G(b, (l) => -8 + 4 * (l & 1)), undefined, false);
+  same('lanes on both sides of the 4 GiB line', one('global_load_b32 v10, v[0:1], off offset:16'), (b) => G(b, (l) => -16 + 4 * l), undefined, true);
+  same('wave64, a lane below the segment', one('global_load_b64 v[10:11], v[0:1], off offset:-8'), (b) => G(b, (l) => (l === 40 ? 4 : 8 + 8 * l), { waveSize: 64 }), undefined, true);
+  same('saddr with a large VGPR offset', one('global_load_b32 v10, v5, s[0:1] offset:-4'), (b) => ({ ...G(b, () => 0), sgpr: { 0: lo(b - 0x100), 1: hi(b - 0x100) }, vgpr: { 5: lanes((l) => 0x104 + 4 * l) } }), undefined, false);
+  same('saddr, a lane past 2^32', one('global_load_b32 v10, v5, s[0:1]'), (b) => ({ ...G(b, () => 0), sgpr: { 0: lo(b - 0x100), 1: hi(b - 0x100) }, vgpr: { 5: lanes((l) => (l === 3 ? 0xfffffffc : 0x100 + 4 * l)) } }), undefined, true);
   same('flat into the LDS aperture', `flat_store_b32 v[0:1], v2
     flat_load_b32 v10, v[0:1] offset:4
     s_waitcnt vmcnt(0) lgkmcnt(0)

@@ -4,29 +4,33 @@
  * function with its register rows, offsets and sizes as constants (`compile`, cached by source
  * text, so identical instructions share optimised code and every call site inside is monomorphic).
  *
- * A handler makes two passes over the lanes. The first only checks: for a global access, that
- * every active lane falls in the segment holding the first active lane's address (one
- * `Memory.find` per instruction; the 64-bit address's high dwords all equal, so a lane's byte
- * offset is its low dword plus one constant), dword-aligned; for LDS, that every lane's address is
- * aligned and inside the allocation. Any lane failing hands the whole instruction to the reference
- * handler before anything was written, so faults, diagnostics and partial effects stay the
- * interpreter's. The second pass copies between the VGPR file and the segment's (or the LDS's)
- * Uint32Array, lane by lane in the reference's order (same last-writer for lanes sharing an
- * address), re-reading each lane's address before writing its destination (a load may overwrite
- * its own address registers). A global store, or a load that does not overwrite its address,
- * checks and copies in one pass instead and may stop at a failing lane: the reference redo then
- * rewrites every active lane's destination, or the same bytes at the same addresses.
+ * A handler checks before it writes: for a global access, that every active lane falls in the
+ * segment holding the first active lane's address (one `Memory.find` per instruction; the 64-bit
+ * address's high dwords all equal, so a lane's byte offset is its low dword plus one constant),
+ * dword-aligned; for LDS, that every lane's address is aligned and inside the allocation. Any lane
+ * failing hands the whole instruction to the reference handler as if nothing was written, so
+ * faults, diagnostics and partial effects stay the interpreter's. The copy between the VGPR file
+ * and the segment's (or the LDS's) Uint32Array runs lane by lane in the reference's order (same
+ * last-writer for lanes sharing an address). DS atomics, and DS loads overwriting their address
+ * register, check every lane in a first pass. Other accesses check and copy in one pass and may
+ * stop at a failing lane: the reference redo
+ * then rewrites every active lane's destination (loads), or the same bytes at the same addresses
+ * (stores); a load overwriting its own address registers first puts back the address dwords of
+ * the lanes it already loaded (kept as it went).
  */
 import type { Wave } from '../wave/wave.js';
 import { APERTURE, CNT_MAX, popcount } from '../exec/vmem.js';
 import { generated, markFast } from './fast-registry.js';
-import { handBackIf, stmts, type Code, type Piece } from './code.js';
+import { HAND_BACK, handBackIf, stmts, type Code, type Piece } from './code.js';
 import type { Inline } from './registry.js';
 
 type Run = (w: Wave) => void;
 
 /** Times a generated memory handler (s_load's included) handed an instruction to the reference (tests, reports). */
 export const memFallbacks = { n: 0 };
+
+/** The address rows an in-place load overwrote, per lane (low dwords, then high dwords at 64). */
+const SV = new Uint32Array(128);
 
 /** Lane loops: EXEC all ones without a test, else one test per lane; `body` uses `l`. */
 function lanes(ws: number, body: string | Code): Piece[] {
@@ -118,31 +122,44 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): FastMem {
       moves.push(sp.store ? `u32[${at}] = v[${sp.data[k]!} + l];` : `v[${sp.d + k * ws} + l] = u32[${at}];`);
     }
   }
-  // Lane byte offset in the segment = low address dword + C; aligned when low dword = W mod 4.
+  // Lane byte offset in the segment = low address dword + C, aligned when a multiple of 4.
   // Bytes need no alignment (mask 0) and index the segment's bytes (shift 0).
   const amask = byte !== undefined ? 0 : 3;
   const shift = byte !== undefined ? 0 : 2;
-  c.push(`const ${byte !== undefined ? 'u8 = seg.u8' : 'u32 = seg.u32'}, C = B - seg.base, W = -C & ${amask}, last = seg.size - ${span};`);
+  c.push(`const ${byte !== undefined ? 'u8 = seg.u8' : 'u32 = seg.u32'}, C = B - seg.base, last = seg.size - ${span};`);
   const rows = (r: number) => r >= sp.d && r < sp.d + count * ws;
+  const extra: Record<string, unknown> = {};
   if (sp.store || !(rows(lo) || (sp.saddr < 0 && rows(hi)))) {
     // One pass: a load that does not overwrite its address, or a store, may stop at a failing
     // lane: the reference then redoes the whole instruction, rewriting every active lane's
     // destination (loads) or the same bytes at the same addresses in the same order (stores).
     c.push(lanes(ws, [`const o = v[${lo} + l] + C; `, ...handBackIf(`o < 0 || o > last || ((o & ${amask}) | ${sp.saddr >= 0 ? '0' : `(v[${hi} + l] ^ h0)`}) !== 0`), ` const i = o >>> ${shift}; ${moves.join(' ')}`]));
   } else {
-    c.push(
-    'let mn = 4294967295, mx = 0, bad = 0;',
-    lanes(ws, `const x = v[${lo} + l]; if (x < mn) mn = x; if (x > mx) mx = x; bad |= (x & ${amask}) ^ W${sp.saddr >= 0 ? '' : ` | (v[${hi} + l] ^ h0)`};`),
-    handBackIf('bad !== 0 || mn + C < 0 || mx + C > last'),
-    lanes(ws, `const i = (v[${lo} + l] + C) >>> ${shift}; ${moves.join(' ')}`),
-    );
+    // A load overwriting its own address rows: one pass too, each lane's address read before its
+    // destination is written and kept in SV; a failing lane restores the address rows of the lanes
+    // before it, then hands back (the other destination rows the reference rewrites, as above).
+    const keepLo = rows(lo);
+    const keepHi = sp.saddr < 0 && rows(hi);
+    const keep = `${keepLo ? 'SV[l] = x;' : ''}${keepHi ? ' SV[64 + l] = xh;' : ''}`;
+    const put = `${keepLo ? `v[${lo} + j] = SV[j];` : ''}${keepHi ? ` v[${hi} + j] = SV[64 + j];` : ''}`;
+    const on = ws === 64 ? '(j < 32 ? el : eh)' : 'el';
+    const restore = `for (let j = 0; j < l; j++) { if (full || ((${on} >>> (j & 31)) & 1) !== 0) { ${put} } }`;
+    c.push(lanes(ws, [
+      `const x = v[${lo} + l]${sp.saddr >= 0 ? '' : `, xh = v[${hi} + l]`}; const o = x + C; `,
+      `if (o < 0 || o > last || ((o & ${amask}) | ${sp.saddr >= 0 ? '0' : '(xh ^ h0)'}) !== 0) { ${restore} `, HAND_BACK, ' }',
+      ` ${keep} const i = o >>> ${shift}; ${moves.join(' ')}`,
+    ]));
+    extra['SV'] = SV;
   }
   const cnt = sp.store ? sp.storeCnt : 'vmcnt';
   c.push(bump(cnt));
   if (sp.flat) c.push(bump('lgkmcnt'));
   c.push(laneCount(ws));
-  return build(sp.flat ? 'fastFlat' : 'fastGlobal', c, ref);
+  return build(sp.flat ? 'fastFlat' : 'fastGlobal', c, ref, extra);
 }
+
+/** Whether a load of `dwords` rows from row `d` overwrites the address row `addr`. */
+const overwrites = (addr: number, d: number, dwords: number, ws: number): boolean => addr >= d && addr < d + dwords * ws;
 
 /** LDS check pass: every lane's (VGPR + off) mod 2^32 aligned, `bytes` inside the allocation. */
 function ldsCheck(ws: number, addr: number, off: number, bytes: number): (string | Code)[] {
@@ -167,13 +184,19 @@ export interface DsDwordSpec {
 /** ds_load_b32..b128 / ds_store_b32..b128 (unaligned mode, destination in range). */
 export function fastDsDword(sp: DsDwordSpec, ref: Run): FastMem {
   const { ws, count } = sp;
-  const c = [...execHead(ws), ...ldsCheck(ws, sp.addr, sp.off, 4 * count)];
   const moves: string[] = [];
   for (let k = 0; k < count; k++) {
     const at = k === 0 ? 'i' : `i + ${k}`;
     moves.push(sp.store ? `lds[${at}] = v[${sp.data[k]!} + l];` : `v[${sp.d + k * ws} + l] = lds[${at}];`);
   }
-  c.push(lanes(ws, `const i = (v[${sp.addr} + l] + ${sp.off}) >>> 2; ${moves.join(' ')}`), bump('lgkmcnt'), laneCount(ws));
+  const c = [...execHead(ws)];
+  if (sp.store || !overwrites(sp.addr, sp.d, count, ws)) {
+    c.push(`const lds = w.ldsU32, limit = w.lds.length - ${4 * count};`,
+      lanes(ws, [`const a = (v[${sp.addr} + l] + ${sp.off}) >>> 0; `, ...handBackIf('a > limit || (a & 3) !== 0'), ` const i = a >>> 2; ${moves.join(' ')}`]));
+  } else {
+    c.push(...ldsCheck(ws, sp.addr, sp.off, 4 * count), lanes(ws, `const i = (v[${sp.addr} + l] + ${sp.off}) >>> 2; ${moves.join(' ')}`));
+  }
+  c.push(bump('lgkmcnt'), laneCount(ws));
   return build('fastDs', c, ref);
 }
 
@@ -196,13 +219,11 @@ export function fastDs2(sp: Ds2Spec, ref: Run): FastMem {
   const { ws, dw, o0, o1 } = sp;
   const bytes = 4 * dw;
   // Sums past 2^32 wrap in the reference (and may land in range): left to it.
-  const c = [
-    ...execHead(ws),
-    `const lds = w.ldsU32, limit = w.lds.length - ${bytes + Math.max(o0, o1)};`,
-    'let mx = 0, bad = 0;',
-    lanes(ws, `const b = v[${sp.addr} + l]; if (b > mx) mx = b; bad |= b;`),
-    handBackIf('(bad & 3) !== 0 || mx > limit'),
-  ];
+  const c: (string | Code)[] = [...execHead(ws), `const lds = w.ldsU32, limit = w.lds.length - ${bytes + Math.max(o0, o1)};`];
+  const one = sp.store || !overwrites(sp.addr, sp.d, 2 * dw, ws);
+  if (!one) {
+    c.push('let mx = 0, bad = 0;', lanes(ws, `const b = v[${sp.addr} + l]; if (b > mx) mx = b; bad |= b;`), handBackIf('(bad & 3) !== 0 || mx > limit'));
+  }
   const i0 = o0 >>> 2;
   const i1 = o1 >>> 2;
   const moves: string[] = [];
@@ -213,7 +234,9 @@ export function fastDs2(sp: Ds2Spec, ref: Run): FastMem {
       moves.push(sp.store ? `lds[${at}] = v[${row} + l];` : `v[${sp.d + (h * dw + k) * ws} + l] = lds[${at}];`);
     }
   }
-  c.push(lanes(ws, `const j = v[${sp.addr} + l] >>> 2; ${moves.join(' ')}`), bump('lgkmcnt'), laneCount(ws));
+  if (one) c.push(lanes(ws, [`const b = v[${sp.addr} + l]; `, ...handBackIf('b > limit || (b & 3) !== 0'), ` const j = b >>> 2; ${moves.join(' ')}`]));
+  else c.push(lanes(ws, `const j = v[${sp.addr} + l] >>> 2; ${moves.join(' ')}`));
+  c.push(bump('lgkmcnt'), laneCount(ws));
   return build('fastDs2', c, ref);
 }
 

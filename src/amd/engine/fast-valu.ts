@@ -11,10 +11,11 @@
  *
  * Float ops (f32 add/sub/mul/fma/fmac/fmaak/fmamk/min/max, conversions) run only under MODE
  * round-to-nearest-even with f32 denormals kept (the kernels' default): otherwise the reference handler runs. The
- * result is formed exactly as the reference forms it (an exact double plus the two-sum remainder;
- * a remainder-free value is stored through Float32Array, any other goes through roundF32), and a
- * NaN anywhere sends the whole instruction back to the reference handler before anything is
- * written, so NaN payloads and the default NaN come from the one definition.
+ * result is formed exactly as the reference forms it (an exact double plus the two-sum remainder,
+ * rounded once: Math.fround, or roundF32 on an f32 midpoint), and a NaN anywhere sends the whole
+ * instruction back to the reference handler as if nothing was written (lanes already stored are
+ * rewritten alike by the reference, or put back when the destination is a source), so NaN
+ * payloads and the default NaN come from the one definition.
  */
 import type { Instruction } from '../isa/types.js';
 import type { VopdInfo } from '../isa/gfx11/vopd.js';
@@ -26,7 +27,7 @@ import { roundF32 } from '../../core/float.js';
 import { mulhiU32, popcnt } from '../exec/salu.js';
 import { INT_OPS } from '../exec/valu-int.js';
 import { CMP_OPS } from '../exec/valu-cmp-ops.js';
-import { F32_OPS } from '../exec/valu-f32.js';
+import { F32_OPS, nearestF32Store } from '../exec/valu-f32.js';
 import { fastDefine, generated } from './fast-registry.js';
 import { Names, handBackIf, handsBack, stmts, type Code } from './code.js';
 
@@ -151,7 +152,7 @@ function loops(ws: number, half: (lo: boolean) => string): string {
 }
 
 /** Lane body of one op: computes the result and stores it (or its carry/compare bit). */
-function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row: 0 | 1 | -1 }, lo: boolean, nm: Names<Helper>, co = 'co', ci_ = 'ci'): string {
+function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row: 0 | 1 | -1; keep?: boolean }, lo: boolean, nm: Names<Helper>, co = 'co', ci_ = 'ci'): string {
   const CO = lo ? `${co}_lo` : `${co}_hi`;
   const ci = d.cin ? `const ci = (${lo ? `${ci_}_lo` : `${ci_}_hi`} >>> (l & 31)) & 1; ` : '';
   const setC = `if (c) ${CO} |= 1 << (l & 31);`;
@@ -164,18 +165,27 @@ function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row
     case 'i64':
       return `{ ${ci}let r = 0, rh = 0, c = false; ${d.body(ex, nm)} v[${D} + l] = r; v[${D + ws} + l] = rh;${d.cout ? ' ' + setC : ''} }`;
     case 'f32': {
-      const r = row < 0 ? 0 : row;
-      const OF = nm.name(r === 0 ? 'OF0' : 'OF1');
-      const OU = nm.name(r === 0 ? 'OU0' : 'OU1');
-      // As the reference: a remainder-free or infinite x is stored through Float32Array (one
-      // rounding), any other goes through roundF32; a NaN stops the loop (the reference redoes it).
-      // An ordered op (min/max) leaves a lane with a NaN source to the reference's NaN rule; its x is
-      // a source's value (exact, not NaN): stored as is.
-      if (d.ordered) {
-        const nan = ex.slice(0, d.srcs.length).map((x) => `${x.f} !== ${x.f}`).join(' || ');
-        return `{ if (${nan}) { nan = 1; break; } let x = 0; ${d.body(ex, nm)} ${OF}[l] = x; }`;
+      // As the reference rounds (roundF32): Math.fround unless x is an f32 midpoint
+      // (valu-f32.ts nearestF32Store); a NaN stops the loop and the reference redoes the
+      // instruction. An ordered op (min/max) leaves a lane with a NaN source to the reference's NaN
+      // rule; its x is a source's value (exact, not NaN): stored as is.
+      const nanSrc = ex.slice(0, d.srcs.length).map((x) => `${x.f} !== ${x.f}`).join(' || ');
+      if (row < 0) {
+        // Straight to the destination row: the reference redo rewrites every active lane with the
+        // same bits, from the same sources unless the destination is one of them (`keep`): then
+        // each lane's old dword is kept and put back for the lanes before the NaN.
+        const on = ws === 64 ? '(j < 32 ? el : eh)' : 'el';
+        const keep = store.keep === true ? nm.name('OU0') : null;
+        const save = keep !== null ? `${keep}[l] = v[${D} + l]; ` : '';
+        const stop = `{ ${keep !== null ? `for (let j = 0; j < l; j++) if (full || ((${on} >>> (j & 31)) & 1) !== 0) v[${D} + j] = ${keep}[j]; ` : ''}nan = 1; break; }`;
+        if (d.ordered) return `{ if (${nanSrc}) ${stop} let x = 0; ${d.body(ex, nm)} ${save}vf[${D} + l] = x; }`;
+        return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) ${stop} ${save}${nearestF32Store('x', 'e', `vf[${D} + l]`, `v[${D} + l]`, nm.name('roundF32'))} }`;
       }
-      return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } if (e === 0 || x - x !== 0) ${OF}[l] = x; else ${OU}[l] = ${nm.name('roundF32')}(x, e, 0); }`;
+      // A scratch row (VOPD: both halves read every source before either writes).
+      const OF = nm.name(row === 0 ? 'OF0' : 'OF1');
+      const OU = nm.name(row === 0 ? 'OU0' : 'OU1');
+      if (d.ordered) return `{ if (${nanSrc}) { nan = 1; break; } let x = 0; ${d.body(ex, nm)} ${OF}[l] = x; }`;
+      return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } ${nearestF32Store('x', 'e', `${OF}[l]`, `${OU}[l]`, nm.name('roundF32'))} }`;
     }
     case 'cmp':
       return `{ let c = false; ${d.body(ex, nm)} ${setC} }`;
@@ -270,7 +280,7 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
     if (!s) return undefined;
     srcs.push(s);
   }
-  // 'f32' results go through a scratch row (a NaN stops the loop before any write).
+  // 'f32' lanes stop at a NaN result, putting back what they overwrote of their sources.
   const float = d.kind === 'f32';
   const nm = new Names<Helper>();
   const pre = head(ws, float || d.fcvt === true, d.fcmp === true);
@@ -306,9 +316,9 @@ function bindVop(d: Def, inst: Instruction, env: ExecEnv, ref: Bound): Bound | u
     post.push(wr);
     cout = m;
   }
-  const store = { D, ws, row: float ? (0 as const) : (-1 as const) };
+  const store = { D, ws, row: -1 as const, keep: float && srcs.some((x) => x.vgpr && x.base === D) };
   const code = [...pre, loops(ws, (lo) => laneBody(d, ex, store, lo, nm))];
-  if (float) code.push(NAN_BACK, writeBack(ws, [[D, 0]], nm));
+  if (float) code.push(NAN_BACK);
   code.push(laneCount(ws, 1, nm), ...post);
   // Integer ops without MODE checks (nothing hands them back to the reference) and without an
   // EXEC write can share a lane loop with their neighbours (fuseLanes).

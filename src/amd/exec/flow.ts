@@ -7,6 +7,7 @@
 import type { Instruction } from '../isa/types.js';
 import { HWREG, SREG, STATUS } from '../wave/wave.js';
 import type { Wave } from '../wave/wave.js';
+import type { Inline } from '../engine/types.js';
 import { HI, sread64, swrite32, swrite64 } from './operands.js';
 import { once, sdefine as define } from './salu.js';
 import { BRANCH_OPS } from './salu-ops.js';
@@ -27,13 +28,15 @@ define(['s_endpgm', 's_endpgm_saved'], (inst) => ({
 /**
  * No architectural effect in this model: scheduling hints (s_nop, s_delay_alu, s_clause,
  * s_set_inst_prefetch_distance, s_waitcnt_depctr: every result is ready at issue), cache/trace
- * controls, performance levels and s_setkill (pixel shaders only).
+ * controls, performance levels and s_setkill (pixel shaders only). Their code is no statements,
+ * which a basic block inlines (engine/block.ts) instead of calling the empty handler.
  */
+const NOTHING: Inline['code'] = [];
 define(['s_nop', 's_delay_alu', 's_clause', 's_waitcnt_depctr', 's_set_inst_prefetch_distance', 's_icache_inv', 's_ttracedata', 's_ttracedata_imm',
-  's_incperflevel', 's_decperflevel', 's_setkill'], () => ({
-  cls: 'other',
-  run: () => {},
-}));
+  's_incperflevel', 's_decperflevel', 's_setkill'], () => {
+  const run = (): void => {};
+  return { cls: 'other', run, inline: { run, code: NOTHING, params: [], args: [], key: 'nothing' } };
+});
 /**
  * s_wait_event: with SIMM16[0] = 0 a pixel-shader wave waits for export_ready, which under POPS
  * (GFX11) means its overlapped waves left their ordered sections; the wave stays at this

@@ -59,5 +59,27 @@ def('v_cvt_f32_i32', { srcs: ['b32'], kind: 'f32', body: ([a]) => `x = ${a!.u} |
 def('v_cvt_u32_f32', { srcs: ['f32'], kind: 'i32', body: ([a]) => `{ const p = ${a!.f}; r = p !== p ? 0 : p <= 0 ? 0 : p >= 4294967295 ? 4294967295 : Math.trunc(p); }` });
 def('v_cvt_i32_f32', { srcs: ['f32'], kind: 'i32', body: ([a]) => `{ const p = ${a!.f}; r = p !== p ? 0 : p <= -2147483648 ? -2147483648 : p >= 2147483647 ? 2147483647 : Math.trunc(p); }` });
 
+/**
+ * Statement text storing x + e rounded once to binary32 under round-to-nearest-even (x finite or
+ * infinite, not NaN; e its two-sum remainder, 0 when x is exact or infinite): the f32 value goes
+ * to `storeF` (a Float32Array element), or, on the rare path, roundF32's bits to `storeU` through
+ * the helper `round` (core/float.ts roundF32, the reference rounding, which gives the same bits on
+ * every input).
+ *
+ * Math.fround(x) is RN32(RN64(x + e)); it equals RN32(x + e) unless x itself is a midpoint between
+ * two adjacent f32 values f and n (then the remainder's sign decides, and only roundF32 knows
+ * which way). d = x - f is exact (f = RN32(x) is within an f32 half-unit of x), so x is a midpoint
+ * exactly when d is nonzero and m = x + d = 2x - f is n, an f32 value. m is computed exactly when
+ * it is n (an exact sum rounds to itself), so a midpoint always takes the rare path; a non-midpoint
+ * whose m rounds onto an f32 value takes it too, which costs time, never bits. e === 0 (x exact)
+ * and d === 0 (x an f32 value, |e| below a double half-unit of it) need no test. An infinite x
+ * gives d, m NaN: stored as f (infinity). A finite x that overflows gives f infinite and m -Inf
+ * or Inf: the rare path (roundF32 agrees). Tested against roundF32 on ties, denormals, overflow
+ * (test/amd/engine-round.test.ts).
+ */
+export function nearestF32Store(x: string, e: string, storeF: string, storeU: string, round: string): string {
+  return `{ const f_ = Math.fround(${x}), d_ = ${x} - f_, m_ = ${x} + d_; if (${e} === 0 || d_ === 0 || Math.fround(m_) !== m_) ${storeF} = f_; else ${storeU} = ${round}(${x}, ${e}, 0); }`;
+}
+
 /** Every described f32 op, in definition order. */
 export const F32_OPS: ReadonlyMap<string, F32Op> = new Map(ops);
