@@ -11,7 +11,8 @@
 import { OP, SAT, F64, I32, I64, type FuncBuilder } from './encoder.js';
 import { SubsetError, type Expr, type Stmt } from './jsub.js';
 
-export type Kind = 'f' | 's' | 'u' | 'b';
+/** f64, int32, uint32, boolean (i32 0/1), and an exact integer held in an i64 ('l'). */
+export type Kind = 'f' | 's' | 'u' | 'b' | 'l';
 
 /** A name in scope: a local of the function and the kind of value it holds. */
 export interface Var {
@@ -46,7 +47,7 @@ export class Lowerer {
       case 'un': return e.op === '~' ? 's' : e.op === '!' ? 'b' : 'f';
       case 'cond': {
         const a = this.kindOf(e.a), b = this.kindOf(e.b);
-        return a === b ? a : 'f';
+        return a === b ? a : this.isIntish(e.a) && this.isIntish(e.b) ? 'l' : 'f';
       }
       case 'call':
         switch (e.f) {
@@ -62,16 +63,28 @@ export class Lowerer {
         switch (e.op) {
           case '&': case '|': case '^': case '<<': case '>>': return 's';
           case '>>>': return 'u';
-          case '+': case '-': case '*': case '/': return 'f';
+          // Sums and differences of integers are exact in an i64 (as in a double: |x| < 2^53).
+          case '+': case '-': return this.isIntish(e.a) && this.isIntish(e.b) ? 'l' : 'f';
+          case '*': case '/': return 'f';
           default: return 'b';
         }
     }
   }
 
+  /** An integer value (int kinds, or an integer number literal below 2^32 in magnitude). */
+  private isIntish(e: Expr): boolean {
+    if (e.t === 'num') return Number.isInteger(e.v) && Math.abs(e.v) <= 0xffffffff;
+    return this.kindOf(e) !== 'f';
+  }
+
   /** Emit `e` converted to `want` ('s': ToInt32 bits). */
   emit(e: Expr, want: Kind): void {
     const fb = this.fb;
-    if (e.t === 'num' && want !== 'f' && want !== 'b') {
+    if (e.t === 'num' && want === 'l' && Number.isInteger(e.v) && Math.abs(e.v) < 2 ** 53) {
+      fb.i64(e.v);
+      return;
+    }
+    if (e.t === 'num' && want !== 'f' && want !== 'b' && want !== 'l') {
       fb.i32(e.v >= 0 ? e.v >>> 0 : e.v | 0);
       return;
     }
@@ -82,6 +95,17 @@ export class Lowerer {
   private convert(k: Kind, want: Kind): void {
     const fb = this.fb;
     if (k === want) return;
+    if (k === 'l') {
+      if (want === 'f') fb.op(OP.f64_convert_i64_s);
+      else if (want === 'b') fb.op(OP.i64_eqz, OP.i32_eqz);
+      else fb.op(OP.i32_wrap_i64);
+      return;
+    }
+    if (want === 'l') {
+      if (k === 'f') fb.sat(SAT.i64_trunc_sat_f64_s);
+      else fb.op(k === 's' ? OP.i64_extend_i32_s : OP.i64_extend_i32_u);
+      return;
+    }
     if (want === 'f') {
       fb.op(k === 's' ? OP.f64_convert_i32_s : OP.f64_convert_i32_u);
     } else if (want === 'b') {
@@ -124,7 +148,7 @@ export class Lowerer {
       case 'cond': {
         const k = this.kindOf(e);
         this.emit(e.c, 'b');
-        fb.op(OP.if, k === 'f' ? F64 : I32);
+        fb.op(OP.if, k === 'f' ? F64 : k === 'l' ? I64 : I32);
         this.emit(e.a, k);
         fb.op(OP.else);
         this.emit(e.b, k);
@@ -206,6 +230,12 @@ export class Lowerer {
       fb.op(bits[op]!);
       return op === '>>>' ? 'u' : 's';
     }
+    if ((op === '+' || op === '-') && this.kindOf({ t: 'bin', op, a, b }) === 'l') {
+      this.emit(a, 'l');
+      this.emit(b, 'l');
+      fb.op(op === '+' ? OP.i64_add : OP.i64_sub);
+      return 'l';
+    }
     if (arith[op] !== undefined) {
       this.emit(a, 'f');
       this.emit(b, 'f');
@@ -229,7 +259,8 @@ export class Lowerer {
     const fits = (e: Expr, k: Kind) => e.t === 'num' && Number.isInteger(e.v) && (k === 'u' ? e.v >= 0 && e.v <= 0xffffffff : e.v >= -0x80000000 && e.v <= 0x7fffffff);
     let k: Kind = 'f';
     const intK = (x: Kind) => (x === 'b' ? 'u' : x);
-    if (isInt(ka) && isInt(kb) && intK(ka) === intK(kb)) k = intK(ka);
+    if ((ka === 'l' && this.isIntish(b)) || (kb === 'l' && this.isIntish(a))) k = 'l';
+    else if (isInt(ka) && isInt(kb) && intK(ka) === intK(kb)) k = intK(ka);
     else if (isInt(ka) && fits(b, intK(ka))) k = intK(ka);
     else if (isInt(kb) && fits(a, intK(kb))) k = intK(kb);
     const I: Readonly<Record<string, readonly [number, number, number]>> = {
@@ -239,11 +270,12 @@ export class Lowerer {
       '<': [OP.f64_lt, OP.i32_lt_s, OP.i32_lt_u], '>': [OP.f64_gt, OP.i32_gt_s, OP.i32_gt_u],
       '<=': [OP.f64_le, OP.i32_le_s, OP.i32_le_u], '>=': [OP.f64_ge, OP.i32_ge_s, OP.i32_ge_u],
     };
+    const L: Readonly<Record<string, number>> = { '===': OP.i64_eq, '==': OP.i64_eq, '!==': OP.i64_ne, '!=': OP.i64_ne, '<': OP.i64_lt_s, '>': OP.i64_gt_s, '<=': OP.i64_le_s, '>=': OP.i64_ge_s };
     const ops = I[op];
     if (ops === undefined) throw new SubsetError(`unknown operator '${op}'`);
     this.emit(a, k);
     this.emit(b, k);
-    fb.op(ops[k === 'f' ? 0 : k === 's' ? 1 : 2]);
+    fb.op(k === 'l' ? L[op]! : ops[k === 'f' ? 0 : k === 's' ? 1 : 2]);
     return 'b';
   }
 
@@ -263,7 +295,7 @@ export class Lowerer {
       case 'decl':
         for (const [n, e] of s.items) {
           const k = s.konst ? this.kindOf(e) : 'f';
-          const local = fb.local(k === 'f' ? F64 : I32);
+          const local = fb.local(k === 'f' ? F64 : k === 'l' ? I64 : I32);
           this.emit(e, k);
           fb.set(local);
           this.scopes[this.scopes.length - 1]!.set(n, { local, kind: k });
@@ -293,4 +325,3 @@ export class Lowerer {
   }
 }
 
-export { I64 };

@@ -153,7 +153,8 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
   const R = 0; // param: the register block's byte offset
   const l = fb.local(I32), la = fb.local(I32), el = fb.local(I32), eh = fb.local(I32), lanes = fb.local(I32);
   const coLo = fb.local(I32), coHi = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32), ci = fb.local(I32);
-  const vr = fb.local(F64), vc = fb.local(F64), vx = fb.local(F64), ve = fb.local(F64);
+  // r: the integer result, exact in an i64 (lower.ts kind 'l'); c: the carry-out truth value.
+  const vr = fb.local(I64), vc = fb.local(I32), vx = fb.local(F64), ve = fb.local(F64);
   const ld = (off: number) => fb.get(R).mem(OP.i32_load, 2, off);
   /** Return: `done` ops completed. */
   const ret = (done: number) => fb.i32(done).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
@@ -196,7 +197,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       }
     }
     // Names the lane statements see: sources, the result variables and the carry-in.
-    const names = new Map<string, Var>([['r', { local: vr, kind: 'f' }], ['c', { local: vc, kind: 'f' }], ['x', { local: vx, kind: 'f' }], ['e', { local: ve, kind: 'f' }], ['ci', { local: ci, kind: 'u' }]]);
+    const names = new Map<string, Var>([['r', { local: vr, kind: 'l' }], ['c', { local: vc, kind: 'b' }], ['x', { local: vx, kind: 'f' }], ['e', { local: ve, kind: 'f' }], ['ci', { local: ci, kind: 'u' }]]);
     const laneLoads: (() => void)[] = [];
     op.srcs.forEach((s, k) => {
       const u = fb.local(I32);
@@ -233,13 +234,13 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
           fb.op(OP.end);
         });
       }
-      fb.f64(0).set(vr).f64(0).set(vc).f64(0).set(vx).f64(0).set(ve);
+      if (op.kind === 'f32') fb.f64(0).set(vx).f64(0).set(ve);
+      else fb.i64(0).set(vr).i32(0).set(vc);
       new Lowerer(fb, names).stmts(op.body);
       if (op.kind !== 'f32') {
-        fb.get(la).get(vr).sat(6).op(OP.i32_wrap_i64).mem(OP.i32_store, 2, REG.V + op.D * 4);
+        fb.get(la).get(vr).op(OP.i32_wrap_i64).mem(OP.i32_store, 2, REG.V + op.D * 4);
         if (op.cout !== null) {
-          // c is a JavaScript truth value (a boolean stored as 0/1).
-          fb.get(vc).f64(0).op(OP.f64_ne, OP.if, 0x40);
+          fb.get(vc).op(OP.if, 0x40);
           fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
           fb.get(coLo).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coLo);
           fb.op(OP.else);
