@@ -164,16 +164,31 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     else fb.get(el).get(eh).get(l).i32(32).op(OP.i32_lt_u, OP.select);
     fb.get(l).op(OP.i32_shr_u).i32(1).op(OP.i32_and);
   };
-  /** loop over lanes: body() runs for active lanes with l and la (R + 4 l) set. */
-  const laneLoop = (body: () => void) => {
+  /** Leaves whether EXEC is all ones (i32). */
+  const full = () => {
+    fb.get(el).i32(-1).op(OP.i32_eq);
+    if (ws === 64) fb.get(eh).i32(-1).op(OP.i32_eq, OP.i32_and);
+  };
+  const loopOver = (body: () => void, masked: boolean) => {
     fb.i32(0).set(l).get(R).set(la);
     fb.op(OP.loop, 0x40);
-    active();
-    fb.op(OP.if, 0x40);
+    if (masked) {
+      active();
+      fb.op(OP.if, 0x40);
+    }
     body();
-    fb.op(OP.end);
+    if (masked) fb.op(OP.end);
     fb.get(la).i32(4).op(OP.i32_add).set(la);
     fb.get(l).i32(1).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
+    fb.op(OP.end);
+  };
+  /** Loop over lanes: body() runs for active lanes with l and la (R + 4 l) set; EXEC all ones without the test. */
+  const laneLoop = (body: () => void) => {
+    full();
+    fb.op(OP.if, 0x40);
+    loopOver(body, false);
+    fb.op(OP.else);
+    loopOver(body, true);
     fb.op(OP.end);
   };
   run.forEach((op, i) => {
@@ -263,10 +278,15 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       fb.get(l).i32(2).op(OP.i32_shl).get(vx).op(OP.f32_demote_f64).mem(OP.f32_store, 2, SCRATCH);
     });
     if (op.kind === 'f32') {
-      // Every lane passed: copy the results to the destination row.
-      laneLoop(() => {
+      // Every lane passed: copy the results to the destination row (the whole row when EXEC is all ones).
+      full();
+      fb.op(OP.if, 0x40);
+      fb.get(R).i32(REG.V + op.D * 4).op(OP.i32_add).i32(SCRATCH).i32(ws * 4).op(0xfc, 10, 0, 0);
+      fb.op(OP.else);
+      loopOver(() => {
         fb.get(la).get(l).i32(2).op(OP.i32_shl).mem(OP.i32_load, 2, SCRATCH).mem(OP.i32_store, 2, REG.V + op.D * 4);
-      });
+      }, true);
+      fb.op(OP.end);
     }
     if (op.cout !== null && op.cout !== 124) {
       fb.get(R).get(coLo).mem(OP.i32_store, 2, op.cout * 4);
