@@ -1,6 +1,6 @@
 /**
  * A small WebAssembly binary encoder (the MVP binary format plus the non-trapping float-to-int
- * conversions): one module of function types, an imported memory, functions and their exports.
+ * conversions, memory.copy): one module of function types, an imported memory, functions and their exports.
  * Only what the wasm tier emits is here; a leaf module: it imports nothing. Modules it writes are
  * checked with WebAssembly.validate by test/amd/wasm-encoder.test.ts.
  */
@@ -121,6 +121,12 @@ export class FuncBuilder {
   sat(sub: number): this {
     this.code.push(0xfc);
     uleb(this.code, sub);
+    return this;
+  }
+  /** memory.copy (bulk memory) of memory 0: operands dest, src, length. */
+  memoryCopy(): this {
+    this.sat(10);
+    this.code.push(0x00, 0x00);
     return this;
   }
   /** The body as the code section holds it: local declarations (runs of one type), code, end. */

@@ -281,7 +281,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       // Every lane passed: copy the results to the destination row (the whole row when EXEC is all ones).
       full();
       fb.op(OP.if, 0x40);
-      fb.get(R).i32(REG.V + op.D * 4).op(OP.i32_add).i32(SCRATCH).i32(ws * 4).op(0xfc, 10, 0, 0);
+      fb.get(R).i32(REG.V + op.D * 4).op(OP.i32_add).i32(SCRATCH).i32(ws * 4).memoryCopy();
       fb.op(OP.else);
       loopOver(() => {
         fb.get(la).get(l).i32(2).op(OP.i32_shl).mem(OP.i32_load, 2, SCRATCH).mem(OP.i32_store, 2, REG.V + op.D * 4);
