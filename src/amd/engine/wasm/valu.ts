@@ -26,7 +26,7 @@ import { baseMnemonic } from '../registry.js';
 import { valuOperands } from '../../exec/valu-core.js';
 import { INT_OPS, type IntSrcExpr, type IntHelpers } from '../../exec/valu-int.js';
 import { F32_OPS, type F32SrcExpr } from '../../exec/valu-f32.js';
-import { FuncBuilder, encodeModule, OP, F64, I32, I64, type ValType } from './encoder.js';
+import { FuncBuilder, encodeModule, OP, F64, I32, I64 } from './encoder.js';
 import { parseStatements, SubsetError, type Stmt } from './jsub.js';
 import { Lowerer, type Var } from './lower.js';
 
@@ -43,8 +43,7 @@ interface WOp {
   readonly kind: 'i32' | 'f32' | 'fcvt';
   readonly ordered: boolean;
   readonly srcs: readonly SrcBind[];
-  /** Which sources the body reads as bits (u) and as f32 values (f). */
-  readonly useU: readonly boolean[];
+  /** Which sources the body reads as f32 values (their bits are always loaded). */
   readonly useF: readonly boolean[];
   readonly D: number;
   readonly cin: number | null;
@@ -141,10 +140,9 @@ export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
     if (!maskOk(m, ws)) return undefined;
     cout = m;
   }
-  const useU = srcs.map((_, k) => new RegExp(`\\bS${k}u\\b`).test(text));
   const useF = srcs.map((_, k) => new RegExp(`\\bS${k}f\\b`).test(text));
   if (srcs.some((_, k) => new RegExp(`\\bS${k}h\\b`).test(text))) return undefined;
-  return { body, kind, ordered, srcs, useU, useF, D: ops.vdst * ws, cin, cout };
+  return { body, kind, ordered, srcs, useF, D: ops.vdst * ws, cin, cout };
 }
 
 /** The wasm module (bytes) of a run: export `run(regOff: i32) -> i32`. */
@@ -295,8 +293,6 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
   });
   fb.i32(run.length).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
-  const i32: ValType = I32;
-  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1 }, funcs: [{ type: { params: [i32], results: [i32] }, body: fb, export: 'run' }] });
+  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1 }, funcs: [{ type: { params: [I32], results: [I32] }, body: fb, export: 'run' }] });
 }
 
-export { I64 };
