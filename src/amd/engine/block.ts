@@ -28,6 +28,8 @@ import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
 import { fuseLanes } from './fast-valu.js';
 import { render } from './code.js';
+import type { ExecEnv } from './env.js';
+import { wasmRun, wasmTier } from './wasm/tier.js';
 export type { Clock, BlockRun, BlockFn, Block } from './block-types.js';
 
 /** Longest run of VALU ops fused into one lane loop. */
@@ -91,10 +93,10 @@ function buildBlock(program: Program, pc: number, i: number): Block | null {
   // this target; the plan is reused only if this Program bound the same handler sources.
   let dwords = 0;
   for (const op of ops) dwords += op.size >>> 2;
-  const key = `${program.target.mcpu}|${pc}|${program.words.subarray(i, i + dwords).join(',')}`;
+  const key = `${wasmTier.on ? 'wasm|' : ''}${program.target.mcpu}|${pc}|${program.words.subarray(i, i + dwords).join(',')}`;
   let plan = plans.get(key);
   if (plan === undefined || !fits(plan, ops)) {
-    plan = compileBlock(ops, pc, program.target.space);
+    plan = compileBlock(ops, pc, program.target.space, program.env);
     plans.set(key, plan);
   }
   const b = blockOf(plan, ops, pc);
@@ -154,7 +156,7 @@ function opPcs(ops: readonly Op[], pc0: number): number[] {
 const blockFns = new Map<string, BlockFn>();
 
 /** Generate the block's function: see the file comment for what it must do per op. */
-function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Plan {
+function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env?: ExecEnv): Plan {
   const n = ops.length;
   const pcs = opPcs(ops, pc0);
   // A wave entering with no wait-counter track runs the first `quiet` ops without sanitizer steps
@@ -221,7 +223,9 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace): Pl
     // stops inside the run runs its first ops one by one (cutRun); the fused path steps the
     // sanitizer for every op of the run first (VALU ops change nothing a step reads) and cannot
     // leave early.
-    const fused = ops[k]!.inline?.lane !== undefined && k + 1 < n ? fuseLanes(ops.slice(k, Math.min(n, k + MAX_FUSED)).map((o) => o.inline?.lane)) : undefined;
+    // The wasm tier (wasm/tier.ts), when on, takes straight VALU runs (f32 ops too) as one call.
+    const wr = wasmTier.on && env !== undefined && ops[k]!.inline !== undefined ? wasmRun(ops, k, env.waveSize, env.vgprs) : undefined;
+    const fused = wr !== undefined ? wr : ops[k]!.inline?.lane !== undefined && k + 1 < n ? fuseLanes(ops.slice(k, Math.min(n, k + MAX_FUSED)).map((o) => o.inline?.lane)) : undefined;
     if (fused === undefined) {
       lines.push(...stepLines(k), ...opLines(k));
       k++;

@@ -112,6 +112,12 @@ function constantTemplate(sharedBase: number, privateBase: number): ConstTemplat
 /** The peers of a wave no launcher has placed in a workgroup yet (shared: peers are never mutated). */
 const NO_PEERS: readonly Wave[] = Object.freeze([]);
 
+/**
+ * Where a wave's register block is allocated: null, its own ArrayBuffer; the wasm tier installs
+ * its arena allocator (engine/wasm/arena.ts) so translated code reads the registers in place.
+ */
+export const waveRegs: { alloc: ((bytes: number, owner: object) => { buffer: ArrayBuffer; offset: number; arena: number }) | null } = { alloc: null };
+
 export class Wave {
   readonly waveSize: 32 | 64;
   /** Scalar operand file (see the file comment). */
@@ -122,6 +128,9 @@ export class Wave {
   readonly vgprs: number;
   readonly v: Uint32Array;
   readonly vf: Float32Array;
+  /** The wasm register arena holding this register block and its byte offset there (-1: none). */
+  readonly regArena: number;
+  readonly regOff: number;
   /** Byte address of the next instruction to execute. */
   pc: number;
   scc = 0;
@@ -176,13 +185,19 @@ export class Wave {
     // the VGPRs: a draw creates thousands of PS waves, and five separate off-heap arrays per wave
     // were most of their launch cost and garbage.
     const nv = Math.max(1, l.vgprs) * l.waveSize;
-    const buf = new ArrayBuffer((3 * 256 + 64 + nv) * 4);
-    this.s = new Uint32Array(buf, 0, 256);
-    this.s64lo = new Uint32Array(buf, 1024, 256);
-    this.s64hi = new Uint32Array(buf, 2048, 256);
-    this.hw = new Uint32Array(buf, 3072, 64);
-    this.v = new Uint32Array(buf, 3328, nv);
-    this.vf = new Float32Array(buf, 3328, nv);
+    const bytes = (3 * 256 + 64 + nv) * 4;
+    // In a wasm register arena when the wasm tier is on (engine/wasm/arena.ts), else its own buffer.
+    const at = waveRegs.alloc?.(bytes, this);
+    const buf = at?.buffer ?? new ArrayBuffer(bytes);
+    const o = at?.offset ?? 0;
+    this.regArena = at?.arena ?? -1;
+    this.regOff = o;
+    this.s = new Uint32Array(buf, o, 256);
+    this.s64lo = new Uint32Array(buf, o + 1024, 256);
+    this.s64hi = new Uint32Array(buf, o + 2048, 256);
+    this.hw = new Uint32Array(buf, o + 3072, 64);
+    this.v = new Uint32Array(buf, o + 3328, nv);
+    this.vf = new Float32Array(buf, o + 3328, nv);
     this.pc = l.pc;
     this.mem = mem;
     this.lds = lds;

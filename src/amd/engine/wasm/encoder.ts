@@ -1,0 +1,228 @@
+/**
+ * A small WebAssembly binary encoder (the MVP binary format plus the non-trapping float-to-int
+ * conversions, memory.copy): one module of function types, an imported memory, functions and their exports.
+ * Only what the wasm tier emits is here; a leaf module: it imports nothing. Modules it writes are
+ * checked with WebAssembly.validate by test/amd/wasm-encoder.test.ts.
+ */
+
+/** Value types. */
+export const I32 = 0x7f;
+export const I64 = 0x7e;
+export const F32 = 0x7d;
+export const F64 = 0x7c;
+export type ValType = typeof I32 | typeof I64 | typeof F32 | typeof F64;
+/** A block with no result. */
+export const VOID = 0x40;
+
+/** Opcodes used by the tier (names as in the spec's text format). */
+export const OP = {
+  unreachable: 0x00, block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, br_if: 0x0d, return: 0x0f,
+  drop: 0x1a, select: 0x1b,
+  local_get: 0x20, local_set: 0x21, local_tee: 0x22,
+  i32_load: 0x28, i64_load: 0x29, f32_load: 0x2a, f64_load: 0x2b, i32_store: 0x36, i64_store: 0x37, f32_store: 0x38, f64_store: 0x39,
+  i32_const: 0x41, i64_const: 0x42, f32_const: 0x43, f64_const: 0x44,
+  i32_eqz: 0x45, i32_eq: 0x46, i32_ne: 0x47, i32_lt_s: 0x48, i32_lt_u: 0x49, i32_gt_s: 0x4a, i32_gt_u: 0x4b, i32_le_s: 0x4c, i32_le_u: 0x4d, i32_ge_s: 0x4e, i32_ge_u: 0x4f,
+  i64_eqz: 0x50, i64_eq: 0x51, i64_ne: 0x52, i64_lt_s: 0x53, i64_gt_s: 0x55, i64_le_s: 0x57, i64_ge_s: 0x59,
+  f64_eq: 0x61, f64_ne: 0x62, f64_lt: 0x63, f64_gt: 0x64, f64_le: 0x65, f64_ge: 0x66,
+  i32_popcnt: 0x69, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c, i32_and: 0x71, i32_or: 0x72, i32_xor: 0x73, i32_shl: 0x74, i32_shr_s: 0x75, i32_shr_u: 0x76,
+  i64_add: 0x7c, i64_sub: 0x7d, i64_mul: 0x7e, i64_and: 0x83, i64_shr_u: 0x88,
+  f64_abs: 0x99, f64_neg: 0x9a, f64_trunc: 0x9d, f64_add: 0xa0, f64_sub: 0xa1, f64_mul: 0xa2, f64_div: 0xa3, f64_min: 0xa4, f64_max: 0xa5,
+  i32_wrap_i64: 0xa7, i64_extend_i32_s: 0xac, i64_extend_i32_u: 0xad, f32_demote_f64: 0xb6, f64_convert_i32_s: 0xb7, f64_convert_i32_u: 0xb8, f64_convert_i64_s: 0xb9, f64_promote_f32: 0xbb,
+  i32_reinterpret_f32: 0xbc, i64_reinterpret_f64: 0xbd, f32_reinterpret_i32: 0xbe,
+} as const;
+
+/** The 0xfc-prefixed saturating truncations. */
+export const SAT = { i64_trunc_sat_f64_s: 6 } as const;
+
+/** Unsigned LEB128 of a non-negative integer below 2^53. */
+export function uleb(out: number[], x: number): void {
+  do {
+    let b = x % 128;
+    x = Math.floor(x / 128);
+    if (x !== 0) b |= 0x80;
+    out.push(b);
+  } while (x !== 0);
+}
+
+/** Signed LEB128 of an integer in [-2^53, 2^53]. */
+export function sleb(out: number[], x: number): void {
+  for (;;) {
+    const b = ((x % 128) + 128) % 128;
+    x = Math.floor(x / 128);
+    if ((x === 0 && (b & 0x40) === 0) || (x === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+/** A function body under construction: locals by type, then the instruction bytes. */
+export class FuncBuilder {
+  readonly code: number[] = [];
+  private readonly localTypes: ValType[] = [];
+  private readonly nParams: number;
+  constructor(nParams: number) {
+    this.nParams = nParams;
+  }
+
+  /** A new local of type `t`; its index. */
+  local(t: ValType): number {
+    this.localTypes.push(t);
+    return this.nParams + this.localTypes.length - 1;
+  }
+  op(...bytes: number[]): this {
+    this.code.push(...bytes);
+    return this;
+  }
+  i32(x: number): this {
+    this.code.push(OP.i32_const);
+    sleb(this.code, x | 0);
+    return this;
+  }
+  i64(x: number): this {
+    this.code.push(OP.i64_const);
+    sleb(this.code, x);
+    return this;
+  }
+  f64(x: number): this {
+    this.code.push(OP.f64_const);
+    const b = new Uint8Array(new Float64Array([x]).buffer);
+    for (const v of b) this.code.push(v);
+    return this;
+  }
+  get(i: number): this {
+    this.code.push(OP.local_get);
+    uleb(this.code, i);
+    return this;
+  }
+  set(i: number): this {
+    this.code.push(OP.local_set);
+    uleb(this.code, i);
+    return this;
+  }
+  tee(i: number): this {
+    this.code.push(OP.local_tee);
+    uleb(this.code, i);
+    return this;
+  }
+  /** A load or store with alignment log2 `align` and a constant byte offset. */
+  mem(op: number, align: number, offset: number): this {
+    this.code.push(op);
+    uleb(this.code, align);
+    uleb(this.code, offset);
+    return this;
+  }
+  br(op: typeof OP.br | typeof OP.br_if, depth: number): this {
+    this.code.push(op);
+    uleb(this.code, depth);
+    return this;
+  }
+  sat(sub: number): this {
+    this.code.push(0xfc);
+    uleb(this.code, sub);
+    return this;
+  }
+  /** memory.copy (bulk memory) of memory 0: operands dest, src, length. */
+  memoryCopy(): this {
+    this.sat(10);
+    this.code.push(0x00, 0x00);
+    return this;
+  }
+  /** The body as the code section holds it: local declarations (runs of one type), code, end. */
+  encode(): number[] {
+    const runs: [number, ValType][] = [];
+    for (const t of this.localTypes) {
+      const last = runs[runs.length - 1];
+      if (last !== undefined && last[1] === t) last[0]++;
+      else runs.push([1, t]);
+    }
+    const body: number[] = [];
+    uleb(body, runs.length);
+    for (const [n, t] of runs) {
+      uleb(body, n);
+      body.push(t);
+    }
+    body.push(...this.code, OP.end);
+    const out: number[] = [];
+    uleb(out, body.length);
+    out.push(...body);
+    return out;
+  }
+}
+
+export interface FuncType {
+  readonly params: readonly ValType[];
+  readonly results: readonly ValType[];
+}
+
+export interface ModuleSpec {
+  /** An imported memory `module.name` of at least `minPages` 64 KiB pages. */
+  readonly memory?: { readonly module: string; readonly name: string; readonly minPages: number };
+  readonly funcs: readonly { readonly type: FuncType; readonly body: FuncBuilder; readonly export?: string }[];
+}
+
+function section(out: number[], id: number, content: number[]): void {
+  out.push(id);
+  uleb(out, content.length);
+  out.push(...content);
+}
+
+function name(out: number[], s: string): void {
+  const b = new TextEncoder().encode(s);
+  uleb(out, b.length);
+  out.push(...b);
+}
+
+/** The module's bytes. */
+export function encodeModule(spec: ModuleSpec): Uint8Array {
+  const out: number[] = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+  // Types: one per distinct signature.
+  const sigs: string[] = [];
+  const typeIdx = spec.funcs.map((f) => {
+    const k = `${f.type.params.join(',')}>${f.type.results.join(',')}`;
+    let i = sigs.indexOf(k);
+    if (i < 0) i = sigs.push(k) - 1;
+    return i;
+  });
+  const types: number[] = [];
+  uleb(types, sigs.length);
+  for (const k of sigs) {
+    const [p, r] = k.split('>') as [string, string];
+    const ps = p === '' ? [] : p.split(',').map(Number);
+    const rs = r === '' ? [] : r.split(',').map(Number);
+    types.push(0x60);
+    uleb(types, ps.length);
+    types.push(...ps);
+    uleb(types, rs.length);
+    types.push(...rs);
+  }
+  section(out, 1, types);
+  if (spec.memory !== undefined) {
+    const imp: number[] = [];
+    uleb(imp, 1);
+    name(imp, spec.memory.module);
+    name(imp, spec.memory.name);
+    imp.push(0x02, 0x00);
+    uleb(imp, spec.memory.minPages);
+    section(out, 2, imp);
+  }
+  const fns: number[] = [];
+  uleb(fns, spec.funcs.length);
+  for (const t of typeIdx) uleb(fns, t);
+  section(out, 3, fns);
+  const exps = spec.funcs.map((f, i) => [f.export, i] as const).filter((e): e is readonly [string, number] => e[0] !== undefined);
+  const ex: number[] = [];
+  uleb(ex, exps.length);
+  for (const [n, i] of exps) {
+    name(ex, n);
+    ex.push(0x00);
+    uleb(ex, i);
+  }
+  section(out, 7, ex);
+  const code: number[] = [];
+  uleb(code, spec.funcs.length);
+  for (const f of spec.funcs) code.push(...f.body.encode());
+  section(out, 10, code);
+  return Uint8Array.from(out);
+}

@@ -1,0 +1,101 @@
+/**
+ * The wasm tier's hook into basic blocks (block.ts): a straight run of VALU ops the translator takes
+ * (valu.ts) becomes one call of a WebAssembly function instead of inlined JavaScript. It is off by
+ * default (docs/speed.md, "WebAssembly tier (issue 24)": not faster yet); GPUSIM_WASM=1 in the
+ * environment, or `setWasmTier(true)`, turns it on for waves created from then on (their register
+ * blocks must live in an arena: arena.ts). A wave whose registers are not in an arena, and every op
+ * the translated code hands back, runs through the ops' JavaScript handlers, so results are those
+ * of the fast tier, i.e. the reference interpreter's, bit for bit (test/amd/engine-wasm.test.ts).
+ */
+import type { Op } from '../types.js';
+import type { Wave } from '../../wave/wave.js';
+import type { Clock } from '../block-types.js';
+import { arenas, useArenas } from './arena.js';
+import { translateRun, wasmOp } from './valu.js';
+import { Wasm } from './api.js';
+
+const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+
+/**
+ * `on`: whether blocks built from now on call translated runs (and new waves get arena registers);
+ * `runs`: runs translated, `modules`: distinct modules compiled, `calls`: calls of translated code
+ * (by waves in an arena) in this thread.
+ */
+export const wasmTier = { on: env?.['GPUSIM_WASM'] === '1', runs: 0, modules: 0, calls: 0 };
+if (wasmTier.on) useArenas(true);
+
+export function setWasmTier(on: boolean): void {
+  wasmTier.on = on;
+  useArenas(on);
+}
+
+/** Longest translated run (its `done` count is returned in 8 bits). */
+const MAX_RUN = 32;
+
+type Runner = (w: Wave) => number;
+
+/** Runners by module bytes: one compiled Module, instantiated per arena on first use. */
+const runners = new Map<string, Runner>();
+
+function runner(bytes: Uint8Array): Runner {
+  const key = String.fromCharCode(...bytes);
+  let r = runners.get(key);
+  if (r !== undefined) return r;
+  const mod = new Wasm.Module(bytes);
+  wasmTier.modules++;
+  const fns: ((off: number) => number)[] = [];
+  r = (w: Wave): number => {
+    const a = w.regArena;
+    if (a < 0) return 0;
+    wasmTier.calls++;
+    let f = fns[a];
+    if (f === undefined) {
+      const inst = new Wasm.Instance(mod, { m: { mem: arenas[a]!.mem } });
+      f = fns[a] = inst.exports['run'] as (off: number) => number;
+    }
+    return f(w.regOff);
+  };
+  runners.set(key, r);
+  return r;
+}
+
+/**
+ * Ops [from, to) of a block run through their handlers, as the block's op-by-op code runs them
+ * (w.pc at the next op and the clock at the op while the handler runs); the sanitizer steps of the
+ * whole run were taken before the call, as for a fused run (VALU ops change nothing a step reads).
+ */
+function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly number[], from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const op = ops[i]!;
+    w.pc = pcs[i]! + op.size;
+    clk.t = t0 + i;
+    op.run(w);
+  }
+}
+
+/** A translated run, in the shape of a fused run (block.ts binds `params` to `args`). */
+export interface WasmRun {
+  readonly n: number;
+  readonly code: string;
+  readonly params: readonly string[];
+  readonly args: readonly unknown[];
+}
+
+/**
+ * The longest prefix of `ops` (ops[k..] of a block) the translator takes, as code for the block
+ * function (free names w, clk, t0, $O, $A as block.ts declares them); undefined when the first op
+ * is not taken.
+ */
+export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: number): WasmRun | undefined {
+  const run = [];
+  for (let i = k; i < ops.length && run.length < MAX_RUN; i++) {
+    const x = wasmOp(ops[i]!, ws, vgprs);
+    if (x === undefined) break;
+    run.push(x);
+  }
+  if (run.length === 0) return undefined;
+  const n = run.length;
+  wasmTier.runs++;
+  const code = `const q = WR(w); w.laneOps += q >>> 8; if ((q & 255) !== ${n}) WREST(w, clk, t0, $O, $A[0], ${k} + (q & 255), ${k + n});`;
+  return { n, code, params: ['WR', 'WREST'], args: [runner(translateRun(run, ws)), rest] };
+}

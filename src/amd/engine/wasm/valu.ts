@@ -1,0 +1,298 @@
+/**
+ * Translation of a straight run of VALU ops to one WebAssembly function (issue 24's wasm tier).
+ * The function takes the byte offset of the wave's register block in its arena's memory
+ * (arena.ts: the SGPRs at 0, MODE at 3076, the VGPRs at 3328, as wave.ts lays them out) and runs
+ * the ops one after another, each over its lanes (EXEC read at the op, as per-op stepping reads
+ * it), writing VGPRs and lane masks in place. It returns `done | lanes << 8`: how many ops of the
+ * run it completed and how many lane-ops they counted. An op it does not complete is handed back
+ * before it wrote anything: the caller runs it and the rest of the run through their JavaScript
+ * handlers (which hand back to the reference interpreter in turn).
+ *
+ * Ops taken: the integer VALU ops of exec/valu-int.ts with 32-bit operands, and the f32 ops and
+ * conversions of exec/valu-f32.ts, in the plain forms the fast JavaScript handlers take
+ * (fast-valu.ts: VGPRs, SGPRs, inline constants and literals as sources; no DPP, abs/neg, op_sel,
+ * clamp or omod; carry-in/out masks in SGPRs or VCC). Each lane's statements are the description's
+ * own text, compiled by jsub.ts / lower.ts. The f32 rules are the fast tier's: MODE must be
+ * round-to-nearest-even with denormals kept (else hand back); a NaN result (or, for min/max, a NaN
+ * source) hands the op back. A result x with remainder e (the exact value is x + e) is stored as
+ * f32.demote(x): round-to-nearest of x equals round-to-nearest of x + e unless x lies exactly
+ * halfway between two binary32 values (core/float.ts roundF32 handles that tie), and every such
+ * halfway point has at most 25 significant bits, i.e. its low 28 binary64 fraction bits are zero:
+ * a lane with e != 0 whose x has those bits zero hands the op back (a superset of the ties; about
+ * one random lane in 2^28).
+ */
+import type { Op } from '../types.js';
+import { baseMnemonic } from '../registry.js';
+import { valuOperands } from '../../exec/valu-core.js';
+import { INT_OPS, type IntSrcExpr, type IntHelpers } from '../../exec/valu-int.js';
+import { F32_OPS, type F32SrcExpr } from '../../exec/valu-f32.js';
+import { FuncBuilder, encodeModule, OP, F64, I32, I64 } from './encoder.js';
+import { parseStatements, SubsetError, type Stmt } from './jsub.js';
+import { Lowerer, type Var } from './lower.js';
+
+/** Byte offsets inside a wave's register block (wave.ts). */
+export const REG = { S: 0, MODE: 3072 + 4, V: 3328 } as const;
+/** The arena's scratch row (one f32 result per lane) at the start of its memory. */
+export const SCRATCH = 0;
+
+type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly sgpr: number } | { readonly vgpr: false; readonly lit: number };
+
+/** One op as the translator needs it. */
+interface WOp {
+  readonly body: readonly Stmt[];
+  readonly kind: 'i32' | 'f32' | 'fcvt';
+  readonly ordered: boolean;
+  readonly srcs: readonly SrcBind[];
+  /** Which sources the body reads as f32 values (their bits are always loaded). */
+  readonly useF: readonly boolean[];
+  readonly D: number;
+  readonly cin: number | null;
+  readonly cout: number | null;
+}
+
+const SGPR_OK = (enc: number) => enc <= 107 || (enc >= 124 && enc <= 248 && enc !== 239);
+
+function bindSrc(enc: number, literal: number | undefined, vgprs: number, ws: number): SrcBind | undefined {
+  if (enc >= 256) return enc - 256 < vgprs ? { vgpr: true, base: (enc - 256) * ws } : undefined;
+  if (enc === 255) return { vgpr: false, lit: (literal ?? 0) >>> 0 };
+  return SGPR_OK(enc) ? { vgpr: false, sgpr: enc } : undefined;
+}
+
+/** Where a lane mask goes (as fast-valu.ts maskWrite accepts it); undefined: not taken. */
+function maskOk(m: number, ws: number): boolean {
+  if (m === 124) return true;
+  if (m >= 108 && m <= 123) return false;
+  if (m > 127 || m < 0) return false;
+  return ws === 32 || (m & 1) === 0;
+}
+
+const parsed = new Map<string, readonly Stmt[] | null>();
+function parseOnce(key: string, text: () => string): readonly Stmt[] | null {
+  let p = parsed.get(key);
+  if (p === undefined) {
+    try {
+      p = parseStatements(text());
+    } catch (e) {
+      if (!(e instanceof SubsetError)) throw e;
+      p = null;
+    }
+    parsed.set(key, p);
+  }
+  return p;
+}
+
+const srcNames = (n: number): (IntSrcExpr & F32SrcExpr)[] => Array.from({ length: n }, (_, k) => ({ u: `S${k}u`, f: `S${k}f`, h: `S${k}h` }));
+const HELPER_NAMES: IntHelpers = { mulhiU32: 'mulhiU32', popcnt: 'popcnt' };
+
+/** The op in the translator's terms, or undefined when the wasm tier does not take it. */
+export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
+  // Only ops the fast tier bound to a generated handler (its operand checks passed).
+  if (op.inline === undefined || op.cls !== 'valu') return undefined;
+  const inst = op.inst;
+  const enc = inst.encoding;
+  if (enc !== 'VOP1' && enc !== 'VOP2' && enc !== 'VOP3' && enc !== 'VOP3SD') return undefined;
+  if (inst.variant === 'dpp16' || inst.variant === 'dpp8' || inst.variant === 'sdwa' || /_(dpp|sdwa)$/.test(inst.mnemonic)) return undefined;
+  const ops = valuOperands(inst);
+  if (ops.dpp || ops.abs !== 0 || ops.neg !== 0 || ops.opsel !== 0 || ops.clamp || ops.omod !== 0) return undefined;
+  const name = baseMnemonic(inst.mnemonic);
+  const io = INT_OPS.get(name);
+  const fo = F32_OPS.get(name);
+  let encs: number[];
+  let kind: WOp['kind'];
+  let body: readonly Stmt[] | null;
+  let cinOp = false, coutOp = false, ordered = false;
+  let text: string;
+  if (io !== undefined) {
+    if (io.kind !== 'i32' || io.srcs.some((s) => s !== 'b32')) return undefined;
+    encs = io.srcs.map((_, k) => ops.src[k]!);
+    kind = 'i32';
+    cinOp = io.cin === true;
+    coutOp = io.cout === true;
+    text = io.body(srcNames(io.srcs.length), HELPER_NAMES);
+  } else if (fo !== undefined) {
+    encs = fo.srcs.map((_, k) => ops.src[k]!);
+    if (fo.remap === 'mk') encs = [ops.src[0]!, 255, ops.src[1]!];
+    else if (fo.remap === 'ak') encs = [ops.src[0]!, ops.src[1]!, 255];
+    if (fo.accum) encs.push(256 + ops.vdst);
+    kind = fo.kind === 'i32' ? 'fcvt' : 'f32';
+    ordered = fo.ordered === true;
+    text = fo.body(srcNames(encs.length));
+  } else return undefined;
+  body = parseOnce(text, () => text);
+  if (body === null) return undefined;
+  if (encs.some((e) => e < 0)) return undefined;
+  const srcs: SrcBind[] = [];
+  for (const e of encs) {
+    const s = bindSrc(e, ops.literal, vgprs, ws);
+    if (s === undefined) return undefined;
+    srcs.push(s);
+  }
+  if (ops.vdst < 0 || ops.vdst >= vgprs) return undefined;
+  let cin: number | null = null;
+  if (cinOp) {
+    const c = enc === 'VOP2' ? 106 : ops.src[2]!;
+    if (!(c <= 107 || c === 124 || c === 126 || c === 127) || (ws === 64 && (c & 1) === 1)) return undefined;
+    cin = c;
+  }
+  let cout: number | null = null;
+  if (coutOp) {
+    const m = enc === 'VOP2' ? 106 : ops.sdst;
+    if (!maskOk(m, ws)) return undefined;
+    cout = m;
+  }
+  const useF = srcs.map((_, k) => new RegExp(`\\bS${k}f\\b`).test(text));
+  if (srcs.some((_, k) => new RegExp(`\\bS${k}h\\b`).test(text))) return undefined;
+  return { body, kind, ordered, srcs, useF, D: ops.vdst * ws, cin, cout };
+}
+
+/** The wasm module (bytes) of a run: export `run(regOff: i32) -> i32`. */
+export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
+  const fb = new FuncBuilder(1);
+  const R = 0; // param: the register block's byte offset
+  const l = fb.local(I32), la = fb.local(I32), el = fb.local(I32), eh = fb.local(I32), lanes = fb.local(I32);
+  const coLo = fb.local(I32), coHi = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32), ci = fb.local(I32);
+  // r: the integer result, exact in an i64 (lower.ts kind 'l'); c: the carry-out truth value.
+  const vr = fb.local(I64), vc = fb.local(I32), vx = fb.local(F64), ve = fb.local(F64);
+  const ld = (off: number) => fb.get(R).mem(OP.i32_load, 2, off);
+  /** Return: `done` ops completed. */
+  const ret = (done: number) => fb.i32(done).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
+  /** The lane-active test of lane `l` against (el, eh): leaves an i32 (0/1). */
+  const active = () => {
+    if (ws === 32) fb.get(el);
+    else fb.get(el).get(eh).get(l).i32(32).op(OP.i32_lt_u, OP.select);
+    fb.get(l).op(OP.i32_shr_u).i32(1).op(OP.i32_and);
+  };
+  /** Leaves whether EXEC is all ones (i32). */
+  const full = () => {
+    fb.get(el).i32(-1).op(OP.i32_eq);
+    if (ws === 64) fb.get(eh).i32(-1).op(OP.i32_eq, OP.i32_and);
+  };
+  const loopOver = (body: () => void, masked: boolean) => {
+    fb.i32(0).set(l).get(R).set(la);
+    fb.op(OP.loop, 0x40);
+    if (masked) {
+      active();
+      fb.op(OP.if, 0x40);
+    }
+    body();
+    if (masked) fb.op(OP.end);
+    fb.get(la).i32(4).op(OP.i32_add).set(la);
+    fb.get(l).i32(1).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
+    fb.op(OP.end);
+  };
+  /** Loop over lanes: body() runs for active lanes with l and la (R + 4 l) set; EXEC all ones without the test. */
+  const laneLoop = (body: () => void) => {
+    full();
+    fb.op(OP.if, 0x40);
+    loopOver(body, false);
+    fb.op(OP.else);
+    loopOver(body, true);
+    fb.op(OP.end);
+  };
+  run.forEach((op, i) => {
+    const float = op.kind !== 'i32';
+    if (float) {
+      // MODE: f32 round-to-nearest-even, f32 denormals kept (fast-valu.ts MODE_F32); else hand back.
+      ld(REG.MODE).i32(0x33).op(OP.i32_and).i32(0x30).op(OP.i32_ne, OP.if, 0x40);
+      ret(i);
+      fb.op(OP.end);
+    }
+    ld(126 * 4).set(el);
+    if (ws === 64) ld(127 * 4).set(eh);
+    else fb.i32(0).set(eh);
+    fb.i32(0).set(coLo).i32(0).set(coHi);
+    if (op.cin !== null) {
+      if (op.cin === 124) fb.i32(0).set(ciLo).i32(0).set(ciHi);
+      else {
+        ld(op.cin * 4).set(ciLo);
+        if (ws === 64) ld((op.cin + 1) * 4).set(ciHi);
+        else fb.i32(0).set(ciHi);
+      }
+    }
+    // Names the lane statements see: sources, the result variables and the carry-in.
+    const names = new Map<string, Var>([['r', { local: vr, kind: 'l' }], ['c', { local: vc, kind: 'b' }], ['x', { local: vx, kind: 'f' }], ['e', { local: ve, kind: 'f' }], ['ci', { local: ci, kind: 'u' }]]);
+    const laneLoads: (() => void)[] = [];
+    op.srcs.forEach((s, k) => {
+      const u = fb.local(I32);
+      names.set(`S${k}u`, { local: u, kind: 'u' });
+      let f = -1;
+      if (op.useF[k]) {
+        f = fb.local(F64);
+        names.set(`S${k}f`, { local: f, kind: 'f' });
+      }
+      const toF = () => {
+        if (f >= 0) fb.get(u).op(OP.f32_reinterpret_i32, OP.f64_promote_f32).set(f);
+      };
+      if (s.vgpr) {
+        laneLoads.push(() => {
+          fb.get(la).mem(OP.i32_load, 2, REG.V + s.base * 4).set(u);
+          toF();
+        });
+      } else {
+        if ('lit' in s) fb.i32(s.lit).set(u);
+        else ld(s.sgpr * 4).set(u);
+        toF();
+      }
+    });
+    laneLoop(() => {
+      for (const g of laneLoads) g();
+      if (op.cin !== null) fb.get(ciLo).get(ciHi).get(l).i32(32).op(OP.i32_lt_u, OP.select).get(l).op(OP.i32_shr_u).i32(1).op(OP.i32_and).set(ci);
+      if (op.ordered) {
+        // A NaN source: the reference's NaN rule (hand back).
+        op.srcs.forEach((_, k) => {
+          const v = names.get(`S${k}f`);
+          if (v === undefined) return;
+          fb.get(v.local).get(v.local).op(OP.f64_ne, OP.if, 0x40);
+          ret(i);
+          fb.op(OP.end);
+        });
+      }
+      if (op.kind === 'f32') fb.f64(0).set(vx).f64(0).set(ve);
+      else fb.i64(0).set(vr).i32(0).set(vc);
+      new Lowerer(fb, names).stmts(op.body);
+      if (op.kind !== 'f32') {
+        fb.get(la).get(vr).op(OP.i32_wrap_i64).mem(OP.i32_store, 2, REG.V + op.D * 4);
+        if (op.cout !== null) {
+          fb.get(vc).op(OP.if, 0x40);
+          fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
+          fb.get(coLo).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coLo);
+          fb.op(OP.else);
+          fb.get(coHi).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coHi);
+          fb.op(OP.end, OP.end);
+        }
+        return;
+      }
+      // f32: NaN -> hand back; a possible tie with a remainder -> hand back; else demote.
+      fb.get(vx).get(vx).op(OP.f64_ne, OP.if, 0x40);
+      ret(i);
+      fb.op(OP.end);
+      if (!op.ordered) {
+        fb.get(ve).f64(0).op(OP.f64_ne);
+        fb.get(vx).get(vx).op(OP.f64_sub).f64(0).op(OP.f64_eq, OP.i32_and);
+        fb.get(vx).op(OP.i64_reinterpret_f64).i64(0x0fffffff).op(OP.i64_and, OP.i64_eqz, OP.i32_and, OP.if, 0x40);
+        ret(i);
+        fb.op(OP.end);
+      }
+      fb.get(l).i32(2).op(OP.i32_shl).get(vx).op(OP.f32_demote_f64).mem(OP.f32_store, 2, SCRATCH);
+    });
+    if (op.kind === 'f32') {
+      // Every lane passed: copy the results to the destination row (the whole row when EXEC is all ones).
+      full();
+      fb.op(OP.if, 0x40);
+      fb.get(R).i32(REG.V + op.D * 4).op(OP.i32_add).i32(SCRATCH).i32(ws * 4).memoryCopy();
+      fb.op(OP.else);
+      loopOver(() => {
+        fb.get(la).get(l).i32(2).op(OP.i32_shl).mem(OP.i32_load, 2, SCRATCH).mem(OP.i32_store, 2, REG.V + op.D * 4);
+      }, true);
+      fb.op(OP.end);
+    }
+    if (op.cout !== null && op.cout !== 124) {
+      fb.get(R).get(coLo).mem(OP.i32_store, 2, op.cout * 4);
+      if (ws === 64) fb.get(R).get(coHi).mem(OP.i32_store, 2, (op.cout + 1) * 4);
+    }
+    fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
+  });
+  fb.i32(run.length).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
+  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1 }, funcs: [{ type: { params: [I32], results: [I32] }, body: fb, export: 'run' }] });
+}
+
