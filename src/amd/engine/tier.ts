@@ -46,14 +46,25 @@ export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
 /** Source length of each block function (its text is shared by every block built from it). */
 const srcLen = new WeakMap<BlockFn, number>();
 
+/**
+ * Waves of the dispatch this thread is running (dispatch.ts sets it; Infinity when unknown). A
+ * straight block (no loop, no branch target) is reached about once per wave, so one whose wait is
+ * longer than the dispatch never pays for compiling in it: it waits too, whatever its size (a
+ * 0.3 M wave-instruction conv2d of 2048 waves ran its four 12-41 KB blocks as unoptimised
+ * functions for most of the run: 20% more CPU than stepping them). If it is reached more often
+ * after all (inside a loop spanning blocks, or later dispatches), it is compiled once it has paid.
+ */
+export const tierDispatch = { waves: Infinity };
+
 function visitsBefore(b: Block, suffix: boolean, loop: boolean): number {
   let n = srcLen.get(b.fn);
   if (n === undefined) {
     n = b.fn.toString().length;
     srcLen.set(b.fn, n);
   }
-  if (!suffix && (loop || n < tiering.minBytes)) return 0;
-  return Math.round(n * tiering.visitsPerByteOp / b.n);
+  const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
+  if (!suffix && (loop || (n < tiering.minBytes && wait <= tierDispatch.waves))) return 0;
+  return wait;
 }
 
 /**
