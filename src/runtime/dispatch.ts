@@ -331,6 +331,7 @@ function runDispatch(
   }
 
   function makeGroup(gid: number, slot: number): Wave[] {
+    tierDispatch.launched += wavesPerGroup;
     const gx = gid % groupsX;
     const gy = Math.floor(gid / groupsX) % groupsY;
     const gz = Math.floor(gid / (groupsX * groupsY));
@@ -406,6 +407,7 @@ function runDispatch(
   if (Number.isNaN(engineTime.firstInstAt)) engineTime.firstInstAt = performance.now();
   // How often a straight block can be reached in this dispatch (tier.ts): the whole grid's waves.
   tierDispatch.waves = totalGroups * wavesPerGroup;
+  tierDispatch.launched = 0;
   sq.runWorkgroups({
     program, rnd: cfg.order === 'random' ? prng(cfg.seed) : null, concurrent, wavesPerGroup, placeholder: slotEntry[0]!,
     launch: (slot, stopped) => {
