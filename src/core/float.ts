@@ -38,13 +38,20 @@ function f16slow(bits: number): number {
   if (e === 31) return m === 0 ? s * Infinity : NaN;
   return s * (1 + m / 1024) * 2 ** (e - 15);
 }
-/** Every binary16 value, by bit pattern (512 KiB, filled once: decoding is one load). */
-const F16_VALUES = new Float64Array(65536);
-for (let i = 0; i < 65536; i++) F16_VALUES[i] = f16slow(i);
+/**
+ * Every binary16 value, by bit pattern (512 KiB, filled on the first decode: decoding is then one
+ * load; filling it at start-up cost ~10 ms of every process, f16-free runs included).
+ */
+let F16_VALUES: Float64Array | null = null;
+function f16Table(): Float64Array {
+  const t = new Float64Array(65536);
+  for (let i = 0; i < 65536; i++) t[i] = f16slow(i);
+  return (F16_VALUES = t);
+}
 
 /** binary16 bits -> JS number (exact). */
 export function f16(bits: number): number {
-  return F16_VALUES[bits & 0xffff]!;
+  return (F16_VALUES ?? f16Table())[bits & 0xffff]!;
 }
 
 /** binary32 bits -> binary16 bits, round to nearest even. */

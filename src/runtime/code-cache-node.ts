@@ -65,7 +65,8 @@ export function runBundle(file: string, prefix: string, before?: (how: string) =
       cached = undefined;
     }
   }
-  const src = readFileSync(file, 'utf8');
+  // The bundles are ASCII (scripts/bundle.mjs): latin1 makes a one-byte string without decoding.
+  const src = readFileSync(file, 'latin1');
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __gpusimImport) {${src}\n})`, { filename: file, cachedData: cached });
   const how = cached !== undefined && !script.cachedDataRejected ? 'one file, code cache' : 'one file';
   type Wrapper = (e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string, i: (p: string) => Promise<unknown>) => void;

@@ -29,6 +29,7 @@ import { installTrap, type TrapHandler } from '../amd/exec/trap.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 import type { Clock } from '../amd/engine/block.js';
 import { prng, Sq, type SqObserver } from '../amd/sq/scheduler.js';
+import { tierDispatch } from '../amd/engine/tier.js';
 
 /** Where code objects are loaded in the GPU VA space. */
 export const CODE_BASE = 0x7000_0000_0000;
@@ -330,6 +331,7 @@ function runDispatch(
   }
 
   function makeGroup(gid: number, slot: number): Wave[] {
+    tierDispatch.launched += wavesPerGroup;
     const gx = gid % groupsX;
     const gy = Math.floor(gid / groupsX) % groupsY;
     const gz = Math.floor(gid / (groupsX * groupsY));
@@ -403,6 +405,9 @@ function runDispatch(
     before: trace, after: cfg.traceAfter, observer: cfg.observer ?? null, trap: trapProgram !== null ? { program: trapProgram, base: th!.tba, end: trapEnd } : null,
   });
   if (Number.isNaN(engineTime.firstInstAt)) engineTime.firstInstAt = performance.now();
+  // How often a straight block can be reached in this dispatch (tier.ts): the whole grid's waves.
+  tierDispatch.waves = totalGroups * wavesPerGroup;
+  tierDispatch.launched = 0;
   sq.runWorkgroups({
     program, rnd: cfg.order === 'random' ? prng(cfg.seed) : null, concurrent, wavesPerGroup, placeholder: slotEntry[0]!,
     launch: (slot, stopped) => {

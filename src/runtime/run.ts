@@ -24,7 +24,7 @@ import type { TraceEvents } from '../core/trace-events.js';
 import { CODE_BASE, dispatch, loadCode, type DispatchStats } from './dispatch.js';
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { imageBytes, imageDescriptor, samplerDescriptor, type ImageSpec, type SamplerSpec } from './images.js';
-import { dispatchThroughPm4 } from './pm4.js';
+import { lazyModule } from '../core/lazy-module.js';
 import {
   ELEM, bufferContents, compareBuffers, scalarBytes, structBytes,
   type ArgSpec, type ElemType, type Manifest, type Mismatch,
@@ -183,6 +183,9 @@ export interface ManifestRun extends KernelRun {
 
 const DEFAULT_BUDGET = 50_000_000;
 
+/** The PM4 path (`pm4` option): its command processor and register tables load on first use (issue 24). */
+const pm4Module = lazyModule<typeof import('./pm4.js')>(() => require('./pm4.js'), './pm4.js', import.meta.url);
+
 function pickKernel(co: CodeObject, name: string | undefined): CodeObjectKernel {
   if (name === undefined) {
     if (co.kernels.length !== 1) throw new InputError(`kernel: the code object has ${co.kernels.length} kernels (${co.kernels.map((k) => k.name).join(', ')}); name one`);
@@ -310,7 +313,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   if (opts.pm4 && trapHandler) throw new InputError('trapHandler: a PM4 launch sets no trap handler (TBA/TMA are privileged registers the model does not take from a stream)');
   try {
     if (opts.pm4) {
-      const r = dispatchThroughPm4(code, kernel, mem, diag, setup, l.grid, l.block, opts.pm4 === 'indirect' ? { units: 'groups', indirect: true } : {}, {
+      const r = pm4Module().dispatchThroughPm4(code, kernel, mem, diag, setup, l.grid, l.block, opts.pm4 === 'indirect' ? { units: 'groups', indirect: true } : {}, {
         order, seed, engine, maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET,
         ...(trace ? { trace } : {}), ...(traceAfter ? { traceAfter } : {}), ...(timeline ? { timeline } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       });

@@ -46,14 +46,33 @@ export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
 /** Source length of each block function (its text is shared by every block built from it). */
 const srcLen = new WeakMap<BlockFn, number>();
 
+/**
+ * The dispatch this thread is running (dispatch.ts sets both): its waves (Infinity when unknown)
+ * and how many it has launched so far. A straight block (no loop, no branch target) is reached
+ * about once per wave, so one whose wait is longer than the dispatch never pays for compiling in
+ * it: it waits too, whatever its size (a 0.3 M wave-instruction conv2d of 2048 waves ran its four
+ * 12-41 KB blocks as unoptimised functions for most of the run: 25% more CPU than stepping them).
+ * Such a block that is reached more often than waves were launched is inside a loop after all
+ * (a loop body of several blocks, not all branch targets: matmul_tiled's tile loop), or in a
+ * later dispatch: it is compiled then.
+ */
+export const tierDispatch = { waves: Infinity, launched: 0 };
+
+/** Blocks waiting only because the dispatch is short: the wait they were given. */
+const shortWait = new WeakMap<Block, number>();
+
 function visitsBefore(b: Block, suffix: boolean, loop: boolean): number {
   let n = srcLen.get(b.fn);
   if (n === undefined) {
     n = b.fn.toString().length;
     srcLen.set(b.fn, n);
   }
-  if (!suffix && (loop || n < tiering.minBytes)) return 0;
-  return Math.round(n * tiering.visitsPerByteOp / b.n);
+  const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
+  if (!suffix && (loop || n < tiering.minBytes)) {
+    if (loop || wait <= tierDispatch.waves) return 0;
+    shortWait.set(b, wait);
+  }
+  return wait;
 }
 
 /**
@@ -92,6 +111,11 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   const h = heat[i];
   const b = program.blocks[i];
   if (h !== undefined && h > 0 && b !== undefined) {
+    const sw = shortWait.get(b);
+    if (sw !== undefined && sw - h > tierDispatch.launched) {
+      heat[i] = 0;
+      return b;
+    }
     heat[i] = h - 1;
     return stepThrough(program, b, pc);
   }

@@ -18,7 +18,11 @@ export const gfx11: IsaTarget = { mcpu: 'gfx1100', space: GFX11_SPACE, codecs, w
  * gfx1100 read as LLVM does with +wavefrontsize64: lane masks are SGPR pairs (`s[4:5]`, `vcc`), and
  * VOPD, which needs wave32, does not exist (llvm-objdump prints its words as unknown).
  */
+let wave64Codecs: Codec[] | undefined;
 export const gfx11Wave64: IsaTarget = {
   mcpu: 'gfx1100', space: GFX11_SPACE, wave: 64,
-  codecs: [...scalarCodecs, ...vectorCodecsWave64, ...vop3pCodecsWave64, ...interpCodecs, ...memoryCodecs],
+  // Built on first use: a wave32 run or disassembly never reads them (issue 24, start-up).
+  get codecs(): Codec[] {
+    return (wave64Codecs ??= [...scalarCodecs, ...vectorCodecsWave64(), ...vop3pCodecsWave64(), ...interpCodecs, ...memoryCodecs]);
+  },
 };

@@ -827,7 +827,10 @@ export function makeValuCodecs(S: ValuSet, prefix = ''): Codec[] {
 }
 
 export const codecs: Codec[] = makeValuCodecs(GFX11_VALU);
-/** The same codecs reading and writing wave64 text (lane masks as SGPR pairs). */
-export const codecsWave64: Codec[] = makeValuCodecs(makeValuSet({ ...GFX11_VALU_DATA, wave64: true }));
+/** The same codecs reading and writing wave64 text (lane masks as SGPR pairs), built on first use. */
+export function codecsWave64(): Codec[] {
+  return (wave64Codecs ??= makeValuCodecs(makeValuSet({ ...GFX11_VALU_DATA, wave64: true })));
+}
+let wave64Codecs: Codec[] | undefined;
 
 export { DPP, type Cand, type Layout };

@@ -433,5 +433,8 @@ export function wave64Vop3pOps(ops: Readonly<Record<number, Vop3pOp>>): Record<n
   return out;
 }
 
-/** The VOP3P codec reading and writing wave64 text. */
-export const codecsWave64: Codec[] = [makeVop3pCodec({ name: '', prefix9: PREFIX9, space: GFX11_SPACE, ops: wave64Vop3pOps(VOP3P_OPS) })];
+/** The VOP3P codec reading and writing wave64 text, built on first use. */
+export function codecsWave64(): Codec[] {
+  return (wave64Codecs ??= [makeVop3pCodec({ name: '', prefix9: PREFIX9, space: GFX11_SPACE, ops: wave64Vop3pOps(VOP3P_OPS) })]);
+}
+let wave64Codecs: Codec[] | undefined;
