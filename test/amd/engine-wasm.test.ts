@@ -16,6 +16,7 @@ import { benchCases } from '../../bench/cases.js';
 import { runKernel, type KernelRun } from '../../src/runtime/run.js';
 import type { Engine } from '../../src/amd/engine/env.js';
 import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
+import { tiering } from '../../src/amd/engine/tier.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -157,7 +158,16 @@ for (const c of benchCases({ root: ROOT, small: true })) {
     const a = runCase(c.launch, 'interp');
     assert.equal(c.check(a.r.buffers), null, 'the reference run matches the CPU reference');
     const calls = wasmTier.calls;
-    const b = withWasm(() => runCase(c.launch, 'fast'));
+    // Blocks compiled at their first visit: a short test dispatch would otherwise step its
+    // straight blocks (tier.ts) and never reach the translated runs.
+    const saved = tiering.visitsPerByteOp;
+    tiering.visitsPerByteOp = 0;
+    let b: ReturnType<typeof runCase>;
+    try {
+      b = withWasm(() => runCase(c.launch, 'fast'));
+    } finally {
+      tiering.visitsPerByteOp = saved;
+    }
     if (c.name !== 'empty') assert.ok(wasmTier.calls > calls, 'translated code ran');
     for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `buffer ${k} differs`);
     const { timeMs: _ta, ...ra } = a.r.report;
