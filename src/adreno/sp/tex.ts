@@ -121,6 +121,9 @@ function texFormat(name: string): TexFormat | undefined {
     f = null;
     // Depth/stencil: the depth in the low 24 bits (sampling reads the depth only).
     if (name === 'FMT6_Z24_UNORM_S8_UINT') f = { name, widths: [24], kind: 'UNORM', cpp: 4 };
+    // The stencil aspect of D24S8 (turnip's input attachments: swizzle Y,0,0,1): x the depth bits
+    // as an integer, y the stencil byte.
+    if (name === 'FMT6_Z24_UINT_S8_UINT') f = { name, widths: [24, 8], kind: 'UINT', cpp: 4 };
     const m = /^FMT6_((?:\d+_)+)(UNORM|SNORM|UINT|SINT|FLOAT)$/.exec(name);
     if (m) {
       const widths = m[1]!.slice(0, -1).split('_').map(Number);
@@ -450,6 +453,10 @@ function gmemTexel(i: Instr, c: TexContext, t: TexDesc, x: number, y: number, z:
   const bx = x - g.window.x, by = y - g.window.y;
   if (!g.bin || bx < 0 || by < 0 || bx >= g.bin.w || by >= g.bin.h || z > 0)
     report('adreno.tex.gmem-outside-bin', 'warning', `${t.base}`, `${i.name}: TILE6_2 (GMEM) texel (${x}, ${y}${z ? `, layer ${z}` : ''}) ${g.bin ? `lies outside the bin being rendered (${g.bin.w}x${g.bin.h} at SP_TP_WINDOW_OFFSET ${g.window.x},${g.window.y})` : 'read outside a GMEM render pass'}: GMEM holds another bin's, buffer's or the CCU's bytes there, in TILE6_2's undocumented order; read at the model's offset`);
+  // The RB lays a bin buffer out with rows of bin width x cpp x samples (what turnip and fd6 write
+  // as PITCH); another pitch reads rows at positions that depend on TILE6_2's undocumented order.
+  if (g.bin && t.pitch !== g.bin.w * fmt.cpp * t.samples)
+    report('adreno.tex.gmem-pitch-mismatch', 'warning', `${t.base}:pitch`, `${i.name}: TILE6_2 (GMEM) texture PITCH ${t.pitch} is not the bin's row (${g.bin.w} x ${fmt.cpp} bytes x ${t.samples} sample${t.samples > 1 ? 's' : ''} = ${g.bin.w * fmt.cpp * t.samples}, ${fmt.name}): the RB wrote the buffer with that pitch, so texels land on bytes whose meaning depends on TILE6_2's undocumented order; read at the model's offset`);
   const off = gmemPitchOffset(start, x, y, g.window.x, g.window.y, t.pitch, fmt.cpp * t.samples) + sample * fmt.cpp;
   if (off < 0 || off + fmt.cpp > g.bytes.length) return { dv: ZEROS, o: 0 };
   let dv = GMEM_DV.get(g.bytes);
