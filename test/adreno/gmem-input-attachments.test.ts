@@ -39,7 +39,7 @@ const IMG = {
 };
 type Att = keyof typeof IMG;
 
-interface View { att: Att; fmt: string; swiz?: [string, string, string, string]; pitchSamples?: number }
+interface View { att: Att; fmt: string; swiz?: [string, string, string, string]; pitchSamples?: number; noSample?: boolean }
 const VIEWS: Record<string, View> = {
   depth: { att: 'ds', fmt: 'FMT6_Z24_UNORM_S8_UINT' },
   stencil: { att: 'ds', fmt: 'FMT6_Z24_UINT_S8_UINT', swiz: ['A6XX_TEX_Y', 'A6XX_TEX_ZERO', 'A6XX_TEX_ZERO', 'A6XX_TEX_ONE'] },
@@ -130,7 +130,7 @@ function read(name: string, bin: Bin, gmem: boolean, patch: Partial<View> = {}):
     const seg = alloc(new Uint8Array(new Uint32Array(d).buffer), 'tex descriptor');
     cs.pkt('CP_LOAD_STATE6_FRAG', [encodeFields('CP_LOAD_STATE6.0', { DST_OFF: 0, STATE_TYPE: 'ST6_CONSTANTS', STATE_SRC: 'SS6_INDIRECT', STATE_BLOCK: 'SB6_CS_TEX', NUM_UNIT: 1 }, 'a6xx'), lo32(seg.base), hi32(seg.base)]);
   };
-  const op = `${ms ? 'isamm' : 'isam'} (${v.fmt.includes('UNORM') ? 'f32' : 'u32'})(xyzw)r3.x, r1.x, s#0, t#0`;
+  const op = `${ms && !v.noSample ? 'isamm' : 'isam'} (${v.fmt.includes('UNORM') ? 'f32' : 'u32'})(xyzw)r3.x, r1.x, s#0, t#0`;
   const r = runIr3Dispatch(m, { words: assembleIr3(BODY(op), { gpuId: 630 }), state });
   return { out: new Uint32Array(r.buffers.get('o')!.buffer.slice(0)), ids: [...new Set(r.diag.list.filter((x) => x.severity !== 'info').map((x) => x.id))] };
 }
@@ -164,4 +164,16 @@ test('adreno.tex.gmem-pitch-mismatch: an MSAA TILE6_2 descriptor whose PITCH lea
   assert.deepEqual(read('msaa', bin, true, { pitchSamples: 1 }).ids, ['adreno.tex.gmem-pitch-mismatch']);
   assert.deepEqual(read('msaa', bin, true).ids, []);
   assert.deepEqual(read('sepStencil', bin, true, { pitchSamples: 4 }).ids, ['adreno.tex.gmem-pitch-mismatch']);
+});
+
+test('adreno.tex.msaa-without-sample: isam (no sample index) on the MSAA attachment, in GMEM and in memory; isamm quiet', () => {
+  const bin = BINS[2]!;
+  for (const gmem of [true, false]) {
+    const r = read('msaa', bin, gmem, { noSample: true });
+    assert.deepEqual(r.ids, ['adreno.tex.msaa-without-sample'], `gmem ${gmem}`);
+    // The model's choice: sample 0.
+    const x = bin.x, y = bin.y;
+    assert.deepEqual([...r.out.subarray(0, 4)], [...IMG.ms.bytes.subarray((y * FW + x) * 16, (y * FW + x) * 16 + 4)]);
+    assert.deepEqual(read('msaa', bin, gmem).ids, []);
+  }
 });

@@ -657,6 +657,16 @@ function checkFormat(i: Instr, t: TexDesc): TexFormat {
 }
 
 /**
+ * A multisampled texture read by an op without a sample index (sam*, gather, isam / isaml): which
+ * sample (or what mix) the TP returns is not documented — Mesa reads multisampled images only with
+ * txf_ms (isamm), including turnip's MSAA input attachments in GMEM. The model returns sample 0.
+ */
+function checkNoSample(i: Instr, c: TexContext, t: TexDesc): void {
+  if (t.samples <= 1 || !c.diag || reportedOnce(c.diag, `adreno.tex.msaa-without-sample:${i.pc}:${t.base}`)) return;
+  c.diag.report({ id: 'adreno.tex.msaa-without-sample', severity: 'warning', where: { pc: i.pc }, message: `${i.name}: a ${t.samples}-sample ${t.tile} texture read without a sample index: which sample the TP returns is undocumented (multisampled images are read with isamm, Mesa's txf_ms); read as sample 0` });
+}
+
+/**
  * Vulkan's cube face selection: the major axis picks the face (+X -X +Y -Y +Z -Z = 0..5, ties
  * to Z, then Y), then s = (sc / |ma| + 1) / 2, t = (tc / |ma| + 1) / 2 with the spec's sc, tc.
  */
@@ -702,6 +712,7 @@ function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, 
       const t = b.tex;
       const s = b.samp!;
       const fmt = checkFormat(i, t);
+      checkNoSample(i, c, t);
       const int = fmt.kind === 'UINT' || fmt.kind === 'SINT';
       const co = [0, 0, 0];
       for (let k = 0; k < nc; k++) co[k] = srcF(w, i, 0, k, l);
@@ -809,6 +820,7 @@ function isam(withLod: boolean, ms = false): (w: Wave, i: Instr, c: TexContext) 
       const b = bound(w, i, c, l, cache);
       const t = b.tex;
       const fmt = checkFormat(i, t);
+      if (!ms) checkNoSample(i, c, t);
       const int = fmt.kind === 'UINT' || fmt.kind === 'SINT';
       const buf = t.type === 'A6XX_TEX_BUFFER';
       let k = 0;
