@@ -500,8 +500,9 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         const k = texs.length + imgs.length + j;
         const t = targets[i];
         if (!t) throw new Error(`FS feedback read of colour target ${i}: the scene has ${targets.length}`);
-        if (samples > 1) throw new Error(`FS feedback read of colour target ${i}: a multisampled target is not modelled`);
-        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX' }, gen);
+        // A multisampled target keeps its SAMPLES (the FS reads it per sample with isamm, txf_ms).
+        if (samples > 1 && t.ubwc) throw new Error(`FS feedback read of colour target ${i}: a multisampled UBWC target is not modelled`);
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX', SAMPLES: msaa }, gen);
         d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: width, HEIGHT: height }, gen);
         d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: t.pitch, TYPE: 'A6XX_TEX_2D' }, gen);
         d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: t.pitch * paddedHeight(height, t.tile, t.cpp), FLAG: !!t.ubwc }, gen);
