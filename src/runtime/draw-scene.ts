@@ -314,7 +314,10 @@ function runSceneChecked(scene: Json, dir: string, opts: SceneOptions): SceneRes
   const shaderVa = new Map<string, number>();
   for (const [name, v] of Object.entries(obj(scene.shaders ?? {}, 'shaders'))) {
     const f = `shaders.${name}`;
-    const sj = forTarget(obj(v, f), target, f);
+    const vj = obj(v, f);
+    const sj = forTarget(vj, target, f);
+    if (sj.bin === undefined && sj.asm === undefined && sj.source === undefined && (vj.a6xx ?? vj.a630 ?? vj.a660) !== undefined)
+      err(f, `only ir3 code (shaders.${name}.a6xx): draw this scene with --gpu a630 or a660`);
     const users = (['vs', 'ps'] as const).filter((k) => heads[k].shader === name);
     if (users.length === 2 && heads.vs.wave !== heads.ps.wave) err(f, `run by vs (wave${heads.vs.wave}) and ps (wave${heads.ps.wave}): its text is one wave size; give each stage its own shader`);
     const textWave = sj.wave !== undefined ? wave(sj.wave, `${f}.wave`) : users.length > 0 ? heads[users[0]!].wave : (isa.wave ?? 32);

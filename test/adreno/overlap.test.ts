@@ -234,3 +234,8 @@ test('fd-clouds (a real a630 capture, no feedback loop): its GRAS_SC_CNTL 0x2 is
   const v = fb.cp.readReg(fb.cp.regsDb.reg('GRAS_SC_CNTL'));
   assert.equal(v & ~(3 << 3), parseInt(seen[0]![1]!, 16));
 });
+
+test('examples/feedback on the AMD pipeline: one line saying its shaders are ir3 only and which --gpu draws it', async () => {
+  const { runSceneFile } = await import('../../src/runtime/draw-scene.js');
+  assert.throws(() => runSceneFile(join(EXAMPLES, 'feedback', 'scene.json')), /shaders\.vs: only ir3 code \(shaders\.vs\.a6xx\): draw this scene with --gpu a630 or a660/);
+});

@@ -95,8 +95,10 @@ function sceneStreams(dir: string, run: (path: string) => { pm4: Uint32Array }):
     for (const name of readdirSync(dir).sort()) {
       const f = join(dir, name, 'scene.json');
       if (!existsSync(f)) continue;
-      const g = (JSON.parse(readFileSync(f, 'utf8')) as { gfx?: string }).gfx ?? 'gfx1100';
-      if (parsePm4Gen(g) !== gen) continue;
+      const scene = JSON.parse(readFileSync(f, 'utf8')) as { gfx?: string; shaders?: Record<string, Record<string, unknown>> };
+      // An a6xx-only scene (its shaders carry only ir3 code) has no PM4 stream.
+      if (Object.values(scene.shaders ?? {}).every((s) => s.source === undefined && s.asm === undefined && s.bin === undefined && s.a6xx !== undefined)) continue;
+      if (parsePm4Gen(scene.gfx ?? 'gfx1100') !== gen) continue;
       out.push(run(f).pm4);
     }
     return out;
