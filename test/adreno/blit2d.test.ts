@@ -202,7 +202,7 @@ test('UBWC source (fast-cleared and stored blocks) to linear, and into a fast-cl
 test('unsupported formats / layouts are reported with stable ids and write nothing', () => {
   const cases: Array<[string, Partial<Surf>, string]> = [
     ['adreno.blit.format-unsupported', { fmt: 'FMT6_16_16_16_16_UNORM' }, 'dst'],
-    ['adreno.blit.tile-mode-unsupported', { tile: 'TILE6_2' as 'TILE6_3' }, 'dst'],
+    ['adreno.blit.tile6-2-destination', { tile: 'TILE6_2' as 'TILE6_3' }, 'dst'],
     ['adreno.blit.ubwc-linear', { flags: { iova: 0x1000_0000, pitch: 64 } }, 'dst'],
   ];
   for (const [id, patch] of cases) {

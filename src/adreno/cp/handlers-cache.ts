@@ -7,6 +7,7 @@
 import { decodeFields, enumName } from '../regs/db.js';
 import type { CommandProcessor } from './cp.js';
 import { arrayLength } from './exec.js';
+import { regScalar } from '../rb/blit2d.js';
 
 function f(cp: CommandProcessor, name: string, field: string): number {
   const o = cp.regsDb.reg(name);
@@ -65,10 +66,14 @@ export function blit2dAccess(cp: CommandProcessor): boolean {
   const dTiled = f(cp, 'RB_2D_DST_INFO', 'TILE_MODE') !== 0;
   const dRows = rows(f(cp, 'GRAS_2D_DST_BR', 'Y') + 1, dTiled);
   const source = !f(cp, 'RB_2D_BLIT_CNTL', 'SOLID_COLOR');
-  if (source) {
+  // A TILE6_2 source is GMEM (rb/blit2d.ts), not memory behind UCHE.
+  if (source && f(cp, 'SP_PS_2D_SRC_INFO', 'TILE_MODE') !== 2) {
     const sTiled = f(cp, 'SP_PS_2D_SRC_INFO', 'TILE_MODE') !== 0;
     const base = addr(cp, 'SP_PS_2D_SRC');
-    const len = f(cp, 'SP_PS_2D_SRC_PITCH', 'PITCH') * rows(Math.max(1, f(cp, 'SP_PS_2D_SRC_SIZE', 'HEIGHT')), sTiled);
+    // The rows the source rectangle reaches (+1 for a bilinear neighbour), within SP_PS_2D_SRC_SIZE
+    // (turnip writes 0x3fff there when not scaling: "src size does not matter").
+    const srcRows = Math.floor(Math.max(0, regScalar(cp, 'GRAS_2D_SRC_BR_Y', true))) + 1 + f(cp, 'SP_PS_2D_SRC_INFO', 'FILTER');
+    const len = f(cp, 'SP_PS_2D_SRC_PITCH', 'PITCH') * rows(Math.min(Math.max(1, f(cp, 'SP_PS_2D_SRC_SIZE', 'HEIGHT')), srcRows), sTiled);
     if (len > 0) {
       cp.caches.l1Read(base, len, 'CP_BLIT source');
       cp.caches.read(base, len, 'CP_BLIT source (TP / UCHE)', ['uche']);

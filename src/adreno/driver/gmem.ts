@@ -104,9 +104,11 @@ function gmemFeedback(b: BuiltDraw, sc: GfxScene, layout: BinLayout): void {
   const gen = b.gen;
   const va = gmemInfo(sc.gpuId).gmemVa;
   for (const { iova, target } of fb.descs) {
-    const t = b.targets[target]!;
+    // target -1: the depth buffer (its GMEM buffer follows the colour targets'; turnip's depth
+    // input attachment: the view's format kept, TILE6_2 at the attachment's GMEM offset).
+    const t = target < 0 ? b.depth! : b.targets[target]!;
     const d0 = decodeFields('A6XX_TEX_CONST.0', b.mem.read32(iova), 0, gen);
-    const base = va + layout.bases[target]!;
+    const base = va + layout.bases[target < 0 ? b.targets.length : target]!;
     const d = new Uint32Array(16);
     d[0] = encodeFields('A6XX_TEX_CONST.0', { ...d0, TILE_MODE: 'TILE6_2', SWAP: 'WZYX' }, gen);
     d[1] = b.mem.read32(iova + 4);

@@ -107,6 +107,12 @@ export interface GfxScene {
      * SINGLE_PRIM_MODE as turnip does for a feedback loop in sysmem (FLUSH_PER_OVERLAP_AND_OVERWRITE).
      */
     readonly feedback?: readonly number[];
+    /**
+     * The depth buffer sampled as a 2D image (t# after the colour feedback reads): a depth input
+     * attachment of the subpass that renders it (D24S8's depth aspect FMT6_Z24_UNORM_S8_UINT,
+     * DEPTH6_32 FMT6_32_FLOAT, DEPTH6_16 FMT6_16_UNORM), a feedback loop like `feedback`.
+     */
+    readonly feedbackDepth?: boolean;
     /** Samplers (s#0...): A6XX_TEX_SAMP in SB6_FS_TEX (ST6_SHADER); `mip` none (level 0 only, MAX_LOD 0), nearest or linear. */
     readonly samplers?: readonly { readonly linear: boolean; readonly wrap: 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_TEX_MIRROR_REPEAT'; readonly mip?: 'none' | 'nearest' | 'linear' }[];
   };
@@ -259,7 +265,7 @@ export interface BuiltDraw {
   readonly depth?: { readonly base: number; readonly pitch: number; readonly cpp: number; readonly ubwc?: { readonly flags: number; readonly flagPitch: number; readonly layout: UbwcLayout } };
   readonly stencil?: { readonly base: number; readonly pitch: number };
   /**
-   * Feedback loops (GfxScene fs.feedback): where each target-reading A6XX_TEX_CONST lies (GMEM mode
+   * Feedback loops (GfxScene fs.feedback; target -1: fs.feedbackDepth): where each target-reading A6XX_TEX_CONST lies (GMEM mode
    * rewrites it into a TILE6_2 descriptor of the bin buffer), and the stream dword of the
    * GRAS_SC_CNTL write (GMEM mode sets its SINGLE_PRIM_MODE).
    */
@@ -446,7 +452,7 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
     const imgs = fs.images ?? [];
     const samps = fs.samplers ?? [];
     const fbk = fs.feedback ?? [];
-    const nTex = texs.length + imgs.length + fbk.length;
+    const nTex = texs.length + imgs.length + fbk.length + (fs.feedbackDepth ? 1 : 0);
     if (nTex) {
       const d = new Uint32Array(16 * nTex);
       texs.forEach((t, k) => {
@@ -494,8 +500,9 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
         const k = texs.length + imgs.length + j;
         const t = targets[i];
         if (!t) throw new Error(`FS feedback read of colour target ${i}: the scene has ${targets.length}`);
-        if (samples > 1) throw new Error(`FS feedback read of colour target ${i}: a multisampled target is not modelled`);
-        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX' }, gen);
+        // A multisampled target keeps its SAMPLES (the FS reads it per sample with isamm, txf_ms).
+        if (samples > 1 && t.ubwc) throw new Error(`FS feedback read of colour target ${i}: a multisampled UBWC target is not modelled`);
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: t.tile === 'tile6_3' ? 'TILE6_3' : 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: t.format, SWAP: 'WZYX', SAMPLES: msaa }, gen);
         d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: width, HEIGHT: height }, gen);
         d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: t.pitch, TYPE: 'A6XX_TEX_2D' }, gen);
         d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: t.pitch * paddedHeight(height, t.tile, t.cpp), FLAG: !!t.ubwc }, gen);
@@ -508,8 +515,23 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
           d[16 * k + 10] = encodeFields('A6XX_TEX_CONST.10', { FLAG_BUFFER_PITCH: t.ubwc.flagPitch }, gen);
         }
       });
+      if (fs.feedbackDepth) {
+        // The depth buffer read back (turnip's depth input attachment in sysmem: the image's layout).
+        const k = texs.length + imgs.length + fbk.length;
+        if (!depth || !sc.depth) throw new Error('FS feedback read of the depth buffer: the scene has none');
+        if (depth.ubwc) throw new Error('FS feedback read of a UBWC depth buffer is not modelled');
+        if (samples > 1) throw new Error('FS feedback read of the depth buffer: a multisampled depth buffer is not modelled');
+        const fmt = { DEPTH6_16: 'FMT6_16_UNORM', DEPTH6_24_8: 'FMT6_Z24_UNORM_S8_UINT', DEPTH6_32: 'FMT6_32_FLOAT' }[sc.depth.format];
+        d[16 * k] = encodeFields('A6XX_TEX_CONST.0', { TILE_MODE: 'TILE6_LINEAR', SWIZ_X: 'A6XX_TEX_X', SWIZ_Y: 'A6XX_TEX_Y', SWIZ_Z: 'A6XX_TEX_Z', SWIZ_W: 'A6XX_TEX_W', FMT: fmt, SWAP: 'WZYX' }, gen);
+        d[16 * k + 1] = encodeFields('A6XX_TEX_CONST.1', { WIDTH: width, HEIGHT: height }, gen);
+        d[16 * k + 2] = encodeFields('A6XX_TEX_CONST.2', { PITCH: depth.pitch, TYPE: 'A6XX_TEX_2D' }, gen);
+        d[16 * k + 3] = encodeFields('A6XX_TEX_CONST.3', { ARRAY_PITCH: depth.pitch * height }, gen);
+        d[16 * k + 4] = encodeFields('A6XX_TEX_CONST.4', { BASE_LO: lo32(depth.base) }, gen);
+        d[16 * k + 5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(depth.base), DEPTH: 1 }, gen);
+      }
       const ds = alloc(new Uint8Array(d.buffer), 'fs texture descriptors');
       fbk.forEach((i, j) => fbDescs.push({ iova: ds.base + 64 * (texs.length + imgs.length + j), target: i }));
+      if (fs.feedbackDepth) fbDescs.push({ iova: ds.base + 64 * (texs.length + imgs.length + fbk.length), target: -1 });
       cs.pkt('CP_LOAD_STATE6_FRAG', [ls6('SB6_FS_TEX', 'ST6_CONSTANTS', 'SS6_INDIRECT', 0, nTex), lo32(ds.base), hi32(ds.base)]);
       cs.reg64('SP_FS_TEX_CONST', ds.base).reg('SP_FS_TEX_COUNT', nTex);
     }
@@ -615,7 +637,9 @@ export function buildDraw(sc: GfxScene): BuiltDraw {
   // turnip's 3D blit sets it).
   // A feedback loop also needs the clear's writes visible to the TP: the barrier's CCU colour
   // flush and CACHE_INVALIDATE.
-  const feedback = (sc.fs.feedback ?? []).length > 0;
+  const feedback = (sc.fs.feedback ?? []).length > 0 || !!sc.fs.feedbackDepth;
+  // (A depth read-back also needs the clear's depth writes out of the CCU depth cache.)
+  if (sc.fs.feedbackDepth) cs.event('PC_CCU_FLUSH_DEPTH_TS');
   if (feedback) cs.event('PC_CCU_FLUSH_COLOR_TS').event('CACHE_INVALIDATE');
   const primMode = sc.state.singlePrimMode ?? (feedback ? 'FLUSH_PER_OVERLAP_AND_OVERWRITE' : 'NO_FLUSH');
   const scCntlAt = cs.length;

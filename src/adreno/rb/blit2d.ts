@@ -11,12 +11,24 @@
  * TILE6_3 or TILE6_3 + UBWC (flag byte per 256-byte block, one row of flags per block row at
  * *_FLAGS_PITCH); a UBWC destination block is decoded and stored whole (flag 0x1f) before it is
  * written. What is not modelled is reported with a stable id and the blit is not performed.
+ *
+ * A TILE6_2 source is the tile being rendered, in GMEM: the drivers' CP_BLIT resolves (fd6's
+ * `fd6_resolve_tile` for formats the BLIT event cannot resolve, turnip's `store_cp_blit` for
+ * unaligned render areas) point SP_PS_2D_SRC at gmem_base + the buffer's GMEM offset with PITCH
+ * bin width x cpp x samples and framebuffer coordinates, and set RB_2D_BLIT_CNTL.SCISSOR so the
+ * destination is clipped to GRAS_2D_RESOLVE_CNTL_1/2 (the bin, written per bin with the window
+ * scissor). The source pixel is read with rb/gmem-layout.ts's mapping less SP_TP_WINDOW_OFFSET,
+ * exactly as a TILE6_2 texture (sp/tex.ts): the 2D source is fetched by the TP (newer register
+ * XML names SP_PS_2D_SRC_* TPL1_A2D_SRC_TEXTURE_*), a6xx has no 2D window offset of its own
+ * (SP_PS_2D_WINDOW_OFFSET is a7xx only) and the drivers write SP_TP_WINDOW_OFFSET = the bin origin.
+ * So a 2D resolve gives the bytes of the equivalent BLIT-event resolve.
  */
 import type { Memory } from '../../core/memory.js';
 import { decodeFields, enumName, enumValue, type Gen, type RegisterSpace } from '../regs/db.js';
 import { macrotileDims, tile6Offset, tile6Supported, TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
 import { decodeFlag, encodeBlockFlag, FLAG_UNCOMPRESSED, flagOffset, type ClearPixel } from '../ubwc/ubwc.js';
 import { applySwap, bitsToFloat, fmt6, halfToFloat, type Fmt6 } from './fmt6.js';
+import { gmemPitchOffset } from './gmem-layout.js';
 
 type Rgba = [number, number, number, number];
 
@@ -27,6 +39,21 @@ export interface BlitHost {
   readonly regsDb: RegisterSpace;
   readReg(off: number): number;
   report(id: string, severity: 'error' | 'warning' | 'info', message: string): void;
+  /** GMEM, for a TILE6_2 source (rb/gmem.ts Gmem); undefined: not modelled for the GPU. */
+  readonly gmem?: { readonly bytes: Uint8Array; readonly info: { readonly gpuId: number; readonly gmemVa: number } } | undefined;
+  /** GMEM rendering (RM6_BINNING / RM6_GMEM until RM6_BYPASS): the bin is GRAS_BIN_CONTROL's. */
+  readonly gmemRendering?: boolean;
+}
+
+/** A TILE6_2 source: GMEM bytes, the buffer's GMEM offset, the bin being rendered. */
+export interface GmemSource {
+  readonly bytes: Uint8Array;
+  /** SP_PS_2D_SRC less the GPU's GMEM address. */
+  readonly offset: number;
+  /** SP_TP_WINDOW_OFFSET: the bin's origin. */
+  readonly window: { readonly x: number; readonly y: number };
+  /** GRAS_BIN_CONTROL's bin in GMEM rendering; undefined outside a GMEM pass. */
+  readonly bin?: { readonly w: number; readonly h: number };
 }
 
 export interface Surface {
@@ -40,10 +67,13 @@ export interface Surface {
   /** cpp * samples: the layout's bytes per pixel. */
   readonly ecpp: number;
   readonly flags?: { readonly base: number; readonly pitch: number };
+  /** TILE6_2: the surface is a bin buffer in GMEM (source only). */
+  readonly gmem?: GmemSource;
 }
 
 const TILE6_3 = enumValue('a6xx_tile_mode', 'TILE6_3', 'a6xx');
 const TILE6_LINEAR = enumValue('a6xx_tile_mode', 'TILE6_LINEAR', 'a6xx');
+const TILE6_2 = enumValue('a6xx_tile_mode', 'TILE6_2', 'a6xx');
 const OP_SCALE = enumValue('cp_blit_cmd', 'BLIT_OP_SCALE', 'a6xx');
 const IFMT_UNORM8 = enumValue('a6xx_2d_ifmt', 'R2D_UNORM8', 'a6xx');
 const IFMT_FLOAT16 = enumValue('a6xx_2d_ifmt', 'R2D_FLOAT16', 'a6xx');
@@ -88,7 +118,8 @@ export function surface(cp: BlitHost, role: Surface['role'], info: Record<string
   const samples = 2 ** (info['SAMPLES'] ?? 0);
   const ecpp = f.cpp * samples;
   const tm = info['TILE_MODE']!;
-  if (tm !== TILE6_LINEAR && tm !== TILE6_3) throw new Unsupported('adreno.blit.tile-mode-unsupported', `${role} TILE_MODE ${enumName('a6xx_tile_mode', tm, cp.gen)} (the GMEM layout) is not modelled for memory surfaces`);
+  if (tm === TILE6_2) return { role, fmt: f, swap, base, pitch, tiled: false, samples, ecpp, gmem: gmemSource(cp, role, info, base) };
+  if (tm !== TILE6_LINEAR && tm !== TILE6_3) throw new Unsupported('adreno.blit.tile-mode-unsupported', `${role} TILE_MODE ${enumName('a6xx_tile_mode', tm, cp.gen)} is not modelled`);
   const tiled = tm === TILE6_3;
   if (tiled && !tile6Supported(ecpp)) throw new Unsupported('adreno.blit.tile-mode-unsupported', `${role}: TILE6_3 with ${ecpp} bytes per pixel is not modelled`);
   const ubwc = info['FLAGS'] === 1;
@@ -96,6 +127,25 @@ export function surface(cp: BlitHost, role: Surface['role'], info: Record<string
   if (ubwc && ecpp !== 4 && ecpp !== 8 && ecpp !== 16) throw new Unsupported('adreno.blit.ubwc-unsupported', `${role}: UBWC with ${ecpp} bytes per pixel is not modelled`);
   if (info['SRGB']) throw new Unsupported('adreno.blit.srgb-unsupported', `${role}: SRGB conversion is not modelled`);
   return { role, fmt: f, swap, base, pitch, tiled, samples, ecpp, ...(ubwc ? { flags: { base: flagBase, pitch: flagPitch } } : {}) };
+}
+
+/**
+ * A TILE6_2 surface of the 2D engine: only as the source, in GMEM (what fd6 and turnip emit). A
+ * TILE6_2 destination (no driver writes GMEM with CP_BLIT; the 2D engine writes through the CCU),
+ * a TILE6_2 base outside GMEM (TILE6_2 has no documented layout in memory) and UBWC flags on GMEM
+ * are undocumented: reported, the blit not performed.
+ */
+function gmemSource(cp: BlitHost, role: Surface['role'], info: Record<string, number>, base: number): GmemSource {
+  if (role === 'destination') throw new Unsupported('adreno.blit.tile6-2-destination', `destination TILE_MODE TILE6_2: the 2D engine writing GMEM is undocumented (fd6 and turnip only read GMEM with CP_BLIT, as a TILE6_2 source; they write it with BLIT events and draws)`);
+  const g = cp.gmem;
+  if (!g) throw new Unsupported('adreno.blit.tile-mode-unsupported', `source TILE_MODE TILE6_2 (GMEM) on a GPU whose GMEM is not modelled`);
+  if (info['FLAGS'] === 1) throw new Unsupported('adreno.blit.ubwc-unsupported', `source TILE6_2 with UBWC FLAGS: GMEM holds no flag buffer (no driver sets FLAGS on a GMEM source)`);
+  const offset = base - g.info.gmemVa;
+  if (offset < 0 || offset >= g.bytes.length) throw new Unsupported('adreno.blit.tile6-2-outside-gmem', `source TILE_MODE TILE6_2 at 0x${base.toString(16)}, outside the a${g.info.gpuId}'s GMEM (0x${g.info.gmemVa.toString(16)}..0x${(g.info.gmemVa + g.bytes.length).toString(16)}): TILE6_2 is the GMEM layout, undocumented in system memory`);
+  const win = fields(cp, 'SP_TP_WINDOW_OFFSET');
+  const bc = fields(cp, 'GRAS_BIN_CONTROL');
+  const bin = cp.gmemRendering && bc['BINW'] && bc['BINH'] ? { w: bc['BINW'], h: bc['BINH'] } : undefined;
+  return { bytes: g.bytes, offset, window: { x: win['X'] ?? 0, y: win['Y'] ?? 0 }, ...(bin ? { bin } : {}) };
 }
 
 export function offsetOf(s: Surface, x: number, y: number, cfg: Tile6Config): number {
@@ -155,8 +205,25 @@ export class Engine {
     return n;
   }
 
+  /**
+   * A TILE6_2 source pixel: the GMEM mapping every GMEM agent uses (rb/gmem-layout.ts) at the
+   * framebuffer pixel less SP_TP_WINDOW_OFFSET. A pixel outside the bin being rendered (or any
+   * outside a GMEM pass) is `adreno.blit.gmem-outside-bin`: read at the model's offset, whose
+   * value depends on TILE6_2's undocumented order; beyond GMEM, zeros.
+   */
+  gmemPixel(s: Surface, x: number, y: number): Uint8Array {
+    const g = s.gmem!;
+    const bx = x - g.window.x, by = y - g.window.y;
+    if (!g.bin || bx < 0 || by < 0 || bx >= g.bin.w || by >= g.bin.h)
+      this.warnOnce('adreno.blit.gmem-outside-bin', `${s.role} TILE6_2 (GMEM) pixel (${x}, ${y}) ${g.bin ? `lies outside the bin being rendered (${g.bin.w}x${g.bin.h} at SP_TP_WINDOW_OFFSET ${g.window.x},${g.window.y})` : 'read outside a GMEM render pass'}: GMEM holds another bin's, buffer's or the CCU's bytes there, in TILE6_2's undocumented order; read at the model's offset`);
+    const o = gmemPitchOffset(g.offset, x, y, g.window.x, g.window.y, s.pitch, s.ecpp);
+    if (o < 0 || o + s.ecpp > g.bytes.length) return new Uint8Array(s.ecpp);
+    return g.bytes.slice(o, o + s.ecpp);
+  }
+
   /** Raw bytes of one pixel (all samples) as memory holds them, UBWC flags applied. */
   rawPixel(s: Surface, x: number, y: number): Uint8Array {
+    if (s.gmem) return this.gmemPixel(s, x, y);
     if (s.flags) {
       const f = this.cp.mem.read8(this.flagAddr(s, x, y));
       const d = decodeFlag(f);
@@ -251,17 +318,26 @@ function run(cp: BlitHost, cfg: Tile6Config): BlitResult {
   const tl = fields(cp, 'GRAS_2D_DST_TL');
   const br = fields(cp, 'GRAS_2D_DST_BR');
   const dx0 = tl['X']!, dy0 = tl['Y']!, dx1 = br['X']!, dy1 = br['Y']!;
+  // RB_2D_BLIT_CNTL.SCISSOR: the destination is clipped to GRAS_2D_RESOLVE_CNTL_1/2 (inclusive),
+  // which the drivers write per bin with GRAS_SC_WINDOW_SCISSOR ("take into account the window
+  // scissor which is set per-tile", fd6). The source mapping keeps the unclipped rectangle.
+  let cx0 = dx0, cy0 = dy0, cx1 = dx1, cy1 = dy1;
+  if (cntl['SCISSOR']) {
+    const s1 = fields(cp, 'GRAS_2D_RESOLVE_CNTL_1'), s2 = fields(cp, 'GRAS_2D_RESOLVE_CNTL_2');
+    cx0 = Math.max(dx0, s1['X']!); cy0 = Math.max(dy0, s1['Y']!);
+    cx1 = Math.min(dx1, s2['X']!); cy1 = Math.min(dy1, s2['Y']!);
+  }
   const dinfo = fields(cp, 'RB_2D_DST_INFO');
   if (dinfo['SAMPLES']) throw new Unsupported('adreno.blit.dst-msaa', 'the 2D engine resolves: a multisampled destination is not modelled');
   const dst = surface(cp, 'destination', dinfo, addr64(cp, 'RB_2D_DST'), regScalar(cp, 'RB_2D_DST_PITCH'), addr64(cp, 'RB_2D_DST_FLAGS'), regScalar(cp, 'RB_2D_DST_FLAGS_PITCH'));
   const eng = new Engine(cp, cfg);
-  if (dx1 < dx0 || dy1 < dy0) return { pixels: 0 };
+  if (cx1 < cx0 || cy1 < cy0) return { pixels: 0 };
   let pixels = 0;
   if (cntl['SOLID_COLOR']) {
     const c0 = cp.regsDb.reg('RB_2D_SRC_SOLID_C0');
     const c = [0, 1, 2, 3].map((i) => solidComponent(cp, cntl['IFMT']!, cp.readReg(c0 + i))) as Rgba;
-    for (let y = dy0; y <= dy1; y++) for (let x = dx0; x <= dx1; x++, pixels++) eng.store(dst, x, y, c);
-    eng.compress(dst, dx0, dy0, dx1, dy1);
+    for (let y = cy0; y <= cy1; y++) for (let x = cx0; x <= cx1; x++, pixels++) eng.store(dst, x, y, c);
+    eng.compress(dst, cx0, cy0, cx1, cy1);
     return { pixels };
   }
   const sinfo = fields(cp, 'SP_PS_2D_SRC_INFO');
@@ -277,9 +353,9 @@ function run(cp: BlitHost, cfg: Tile6Config): BlitResult {
   const clampX = (v: number): number => Math.min(sw - 1, Math.max(0, v));
   const clampY = (v: number): number => Math.min(sh - 1, Math.max(0, v));
   const bilinear = sinfo['FILTER'] === 1;
-  for (let y = dy0; y <= dy1; y++) {
+  for (let y = cy0; y <= cy1; y++) {
     const v = sy0 + (y - dy0 + 0.5) * scaleY;
-    for (let x = dx0; x <= dx1; x++, pixels++) {
+    for (let x = cx0; x <= cx1; x++, pixels++) {
       const u = sx0 + (x - dx0 + 0.5) * scaleX;
       let c: Rgba;
       if (!bilinear) c = eng.fetch(src, clampX(Math.floor(u)), clampY(Math.floor(v)), avg);
@@ -294,6 +370,6 @@ function run(cp: BlitHost, cfg: Tile6Config): BlitResult {
       eng.store(dst, x, y, c);
     }
   }
-  eng.compress(dst, dx0, dy0, dx1, dy1);
+  eng.compress(dst, cx0, cy0, cx1, cy1);
   return { pixels };
 }

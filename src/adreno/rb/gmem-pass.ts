@@ -6,9 +6,14 @@
  * RM6_GMEM, GRAS_SC_WINDOW_SCISSOR / GRAS_2D_RESOLVE_CNTL_*, CP_SET_BIN_DATA5 (binning) or the
  * visibility override, RB/SP window offsets, restores and clears (BLIT events), the draws,
  * RM6_RESOLVE and the resolves (BLIT events); at the end LRZ_FLUSH and PC_CCU_RESOLVE_TS.
+ * A target may resolve with the 2D engine instead (`resolve2d`): fd6's `fd6_resolve_tile` steps
+ * (CP_BLIT from a TILE6_2 source in GMEM, destination the whole surface clipped per bin by
+ * RB_2D_BLIT_CNTL.SCISSOR to GRAS_2D_RESOLVE_CNTL_*, CACHE_INVALIDATE before, a CCU colour flush
+ * after).
  */
 import type { CmdStream } from '../cp/builder.js';
 import { gmemInfo } from './gmem.js';
+import { FMT6_MODELLED, fmt6ByName } from './fmt6.js';
 import { pipeOf, type BinLayout } from '../vsc/vsc.js';
 
 /** One GMEM buffer (a colour MRT or the depth buffer) and its memory image. */
@@ -25,12 +30,16 @@ export interface GmemTarget {
   readonly depth?: boolean;
   /** Restore (memory -> GMEM) at the start of each bin. */
   readonly load?: boolean;
+  /** Restore from this linear image instead of the target's own (e.g. a multisampled one). */
+  readonly loadFrom?: { readonly iova: number; readonly pitch: number; readonly samples?: number };
   /** Clear value packed in the format (RB_BLIT_CLEAR_COLOR_DW0..3) and its CLEAR_MASK. */
   readonly clear?: { readonly dw: readonly number[]; readonly mask?: number };
   /** Resolve (GMEM -> memory) at the end of each bin (default true). */
   readonly store?: boolean;
   /** Resolve takes sample 0 instead of averaging. */
   readonly sample0?: boolean;
+  /** Resolve with CP_BLIT from a TILE6_2 source in GMEM (fd6_resolve_tile) instead of a BLIT event. */
+  readonly resolve2d?: boolean;
 }
 
 export interface VscBuffers {
@@ -83,6 +92,27 @@ function blitSurface(cs: CmdStream, t: GmemTarget, base: number): void {
   cs.reg64('RB_BLIT_DST', t.iova).reg('RB_BLIT_DST_PITCH', t.pitch / 64);
   if (t.flags) cs.reg64('RB_BLIT_FLAG_DST', t.flags.iova).reg('RB_BLIT_FLAG_DST_PITCH', { PITCH: t.flags.pitch });
   cs.reg('RB_BLIT_BASE_GMEM', base);
+}
+
+/** The 2D engine's resolve of one bin buffer (fd6_resolve_tile's registers; colour formats). */
+function resolve2d(cs: CmdStream, t: GmemTarget, L: BinLayout, base: number, gpuId: number, samples: number): void {
+  if (!FMT6_MODELLED.includes(t.format) || t.depth) throw new Error(`gmem-pass: a 2D-engine resolve of ${t.format}${t.depth ? ' (depth)' : ''} is not built`);
+  const f = fmt6ByName(t.format);
+  const ifmt = /FLOAT/.test(t.format) ? (f.cpp / f.comps >= 4 ? 'R2D_FLOAT32' : 'R2D_FLOAT16') : 'R2D_UNORM8';
+  const cntl = { COLOR_FORMAT: t.format, SCISSOR: true, IFMT: ifmt };
+  cs.reg('GRAS_2D_DST_TL', { X: 0, Y: 0 }).reg('GRAS_2D_DST_BR', { X: L.width - 1, Y: L.height - 1 });
+  // Source coordinates: framebuffer pixels (the registers hold them << 8).
+  cs.reg('GRAS_2D_SRC_TL_X', 0).reg('GRAS_2D_SRC_BR_X', (L.width - 1) << 8).reg('GRAS_2D_SRC_TL_Y', 0).reg('GRAS_2D_SRC_BR_Y', (L.height - 1) << 8);
+  cs.reg('GRAS_2D_BLIT_CNTL', cntl).reg('RB_2D_BLIT_CNTL', cntl);
+  cs.reg('RB_2D_DST_INFO', { COLOR_FORMAT: t.format, TILE_MODE: t.tile ?? 'TILE6_LINEAR', FLAGS: !!t.flags });
+  cs.reg64('RB_2D_DST', t.iova).reg('RB_2D_DST_PITCH', t.pitch / 64).reg('SP_2D_DST_FORMAT', { COLOR_FORMAT: t.format, NORM: true });
+  if (t.flags) cs.reg64('RB_2D_DST_FLAGS', t.flags.iova).reg('RB_2D_DST_FLAGS_PITCH', t.flags.pitch / 64);
+  cs.reg('SP_PS_2D_SRC_INFO', { COLOR_FORMAT: t.format, TILE_MODE: 'TILE6_2', SAMPLES: msaa(samples), SAMPLES_AVERAGE: samples > 1 && !t.sample0, UNK20: true, UNK22: true });
+  cs.reg('SP_PS_2D_SRC_SIZE', { WIDTH: L.width, HEIGHT: L.height });
+  cs.reg64('SP_PS_2D_SRC', gmemInfo(gpuId).gmemVa + base).reg('SP_PS_2D_SRC_PITCH', { PITCH: L.binW * f.cpp * samples });
+  cs.event('CACHE_INVALIDATE').waitForIdle();
+  cs.pkt('CP_BLIT', [0x3]); // BLIT_OP_SCALE
+  cs.waitForIdle().event('PC_CCU_FLUSH_COLOR_TS');
 }
 
 /** Append a whole GMEM render pass to `cs`. */
@@ -146,7 +176,7 @@ export function emitGmemPass(cs: CmdStream, o: GmemPassOptions): CmdStream {
       o.targets.forEach((t, i) => {
         if (!t.load) return;
         cs.reg('RB_BLIT_INFO', { GMEM: true, UNK0: true, DEPTH: !!t.depth });
-        blitSurface(cs, t, L.bases[i]!);
+        blitSurface(cs, t.loadFrom ? { iova: t.loadFrom.iova, pitch: t.loadFrom.pitch, format: t.format, samples: t.loadFrom.samples ?? 1 } : t, L.bases[i]!);
         cs.event('BLIT');
       });
       o.targets.forEach((t, i) => {
@@ -164,6 +194,7 @@ export function emitGmemPass(cs: CmdStream, o: GmemPassOptions): CmdStream {
       cs.setMarker('RM6_RESOLVE');
       o.targets.forEach((t, i) => {
         if (t.store === false) return;
+        if (t.resolve2d) return resolve2d(cs, t, L, L.bases[i]!, o.gpuId, samples);
         cs.reg('RB_BLIT_INFO', { DEPTH: !!t.depth, SAMPLE_0: !!t.sample0 });
         blitSurface(cs, t, L.bases[i]!);
         cs.event('BLIT');

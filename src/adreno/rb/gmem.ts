@@ -38,6 +38,7 @@ import { TILE6_A630, type Tile6Config } from '../ubwc/tile6.js';
 import { addr64, Engine, fields, offsetOf, regScalar, surface, Unsupported, type BlitHost, type Surface } from './blit2d.js';
 import { fmt6, type Fmt6 } from './fmt6.js';
 import { checkFlagBuffer } from './ubwc-target.js';
+import { gmemOffset } from './gmem-layout.js';
 import type { Caches } from '../cache/caches.js';
 
 /** Per-SoC GMEM facts. */
@@ -122,19 +123,8 @@ export function ccuRanges(cntl: Record<string, number>, info: GmemInfo, gmemRend
   return r;
 }
 
-/** The GMEM byte offset of pixel (x, y) of a bin surface (see the layout note above). */
-export function gmemOffset(base: number, x: number, y: number, winX: number, winY: number, binW: number, ecpp: number): number {
-  return gmemPitchOffset(base, x, y, winX, winY, binW * ecpp, ecpp);
-}
-
-/**
- * The same mapping with the row pitch in bytes: what the TP uses for a TILE6_2 texture (the
- * descriptor's PITCH, bin width x cpp x samples as turnip and fd6 write it). Writer (RB, BLIT
- * event) and reader (TP) share this one function, so the model's GMEM layout is its TILE6_2.
- */
-export function gmemPitchOffset(base: number, x: number, y: number, winX: number, winY: number, pitch: number, ecpp: number): number {
-  return base + (y - winY) * pitch + (x - winX) * ecpp;
-}
+/** The GMEM byte offset of pixel (x, y) of a bin surface (see the layout note above; gmem-layout.ts). */
+export { gmemOffset, gmemPitchOffset } from './gmem-layout.js';
 
 /** What the BLIT event needs from the CP besides the 2D engine's host interface. */
 export interface GmemHost extends BlitHost {

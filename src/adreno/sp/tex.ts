@@ -121,6 +121,9 @@ function texFormat(name: string): TexFormat | undefined {
     f = null;
     // Depth/stencil: the depth in the low 24 bits (sampling reads the depth only).
     if (name === 'FMT6_Z24_UNORM_S8_UINT') f = { name, widths: [24], kind: 'UNORM', cpp: 4 };
+    // The stencil aspect of D24S8 (turnip's input attachments: swizzle Y,0,0,1): x the depth bits
+    // as an integer, y the stencil byte.
+    if (name === 'FMT6_Z24_UINT_S8_UINT') f = { name, widths: [24, 8], kind: 'UINT', cpp: 4 };
     const m = /^FMT6_((?:\d+_)+)(UNORM|SNORM|UINT|SINT|FLOAT)$/.exec(name);
     if (m) {
       const widths = m[1]!.slice(0, -1).split('_').map(Number);
@@ -450,6 +453,10 @@ function gmemTexel(i: Instr, c: TexContext, t: TexDesc, x: number, y: number, z:
   const bx = x - g.window.x, by = y - g.window.y;
   if (!g.bin || bx < 0 || by < 0 || bx >= g.bin.w || by >= g.bin.h || z > 0)
     report('adreno.tex.gmem-outside-bin', 'warning', `${t.base}`, `${i.name}: TILE6_2 (GMEM) texel (${x}, ${y}${z ? `, layer ${z}` : ''}) ${g.bin ? `lies outside the bin being rendered (${g.bin.w}x${g.bin.h} at SP_TP_WINDOW_OFFSET ${g.window.x},${g.window.y})` : 'read outside a GMEM render pass'}: GMEM holds another bin's, buffer's or the CCU's bytes there, in TILE6_2's undocumented order; read at the model's offset`);
+  // The RB lays a bin buffer out with rows of bin width x cpp x samples (what turnip and fd6 write
+  // as PITCH); another pitch reads rows at positions that depend on TILE6_2's undocumented order.
+  if (g.bin && t.pitch !== g.bin.w * fmt.cpp * t.samples)
+    report('adreno.tex.gmem-pitch-mismatch', 'warning', `${t.base}:pitch`, `${i.name}: TILE6_2 (GMEM) texture PITCH ${t.pitch} is not the bin's row (${g.bin.w} x ${fmt.cpp} bytes x ${t.samples} sample${t.samples > 1 ? 's' : ''} = ${g.bin.w * fmt.cpp * t.samples}, ${fmt.name}): the RB wrote the buffer with that pitch, so texels land on bytes whose meaning depends on TILE6_2's undocumented order; read at the model's offset`);
   const off = gmemPitchOffset(start, x, y, g.window.x, g.window.y, t.pitch, fmt.cpp * t.samples) + sample * fmt.cpp;
   if (off < 0 || off + fmt.cpp > g.bytes.length) return { dv: ZEROS, o: 0 };
   let dv = GMEM_DV.get(g.bytes);
@@ -650,6 +657,16 @@ function checkFormat(i: Instr, t: TexDesc): TexFormat {
 }
 
 /**
+ * A multisampled texture read by an op without a sample index (sam*, gather, isam / isaml): which
+ * sample (or what mix) the TP returns is not documented — Mesa reads multisampled images only with
+ * txf_ms (isamm), including turnip's MSAA input attachments in GMEM. The model returns sample 0.
+ */
+function checkNoSample(i: Instr, c: TexContext, t: TexDesc): void {
+  if (t.samples <= 1 || !c.diag || reportedOnce(c.diag, `adreno.tex.msaa-without-sample:${i.pc}:${t.base}`)) return;
+  c.diag.report({ id: 'adreno.tex.msaa-without-sample', severity: 'warning', where: { pc: i.pc }, message: `${i.name}: a ${t.samples}-sample ${t.tile} texture read without a sample index: which sample the TP returns is undocumented (multisampled images are read with isamm, Mesa's txf_ms); read as sample 0` });
+}
+
+/**
  * Vulkan's cube face selection: the major axis picks the face (+X -X +Y -Y +Z -Z = 0..5, ties
  * to Z, then Y), then s = (sc / |ma| + 1) / 2, t = (tc / |ma| + 1) / 2 with the spec's sc, tc.
  */
@@ -695,6 +712,7 @@ function sam(lodFrom: 'none' | 'bias' | 'lod' | 'grad', gather = -1): (w: Wave, 
       const t = b.tex;
       const s = b.samp!;
       const fmt = checkFormat(i, t);
+      checkNoSample(i, c, t);
       const int = fmt.kind === 'UINT' || fmt.kind === 'SINT';
       const co = [0, 0, 0];
       for (let k = 0; k < nc; k++) co[k] = srcF(w, i, 0, k, l);
@@ -802,6 +820,7 @@ function isam(withLod: boolean, ms = false): (w: Wave, i: Instr, c: TexContext) 
       const b = bound(w, i, c, l, cache);
       const t = b.tex;
       const fmt = checkFormat(i, t);
+      if (!ms) checkNoSample(i, c, t);
       const int = fmt.kind === 'UINT' || fmt.kind === 'SINT';
       const buf = t.type === 'A6XX_TEX_BUFFER';
       let k = 0;
