@@ -73,6 +73,12 @@ const obj = (v: unknown, f: string): Json => (typeof v === 'object' && v !== nul
 const arr = (v: unknown, f: string): unknown[] => (Array.isArray(v) ? v : err(f, 'expected an array'));
 const num = (v: unknown, f: string): number => (typeof v === 'number' && Number.isFinite(v) ? v : err(f, 'expected a number'));
 const str = (v: unknown, f: string): string => (typeof v === 'string' ? v : err(f, 'expected a string'));
+const int = (v: unknown, f: string, min: number, max: number): number => {
+  const n = num(v, f);
+  return Number.isInteger(n) && n >= min && n <= max ? n : err(f, `an integer in ${min}..${max} (got ${n})`);
+};
+/** Most samples a target may hold (width x height x samples), as the AMD runner's MAX_SCENE_SAMPLES. */
+const MAX_SCENE_SAMPLES = 1 << 24;
 
 /** An a6xx enum value name, checked. */
 function en(e: string, v: string, f: string): string {
@@ -104,10 +110,12 @@ export function runA6xxSceneFile(path: string, gpu: A6xxGpu, gmem?: GmemDrawOpti
 export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): GfxScene {
   const gpuId = A6XX_SCENE_GPUS[gpu];
   scene = forGpu(scene, gpu);
-  const width = num(scene.width, 'width');
-  const height = num(scene.height, 'height');
+  // The AMD runner's limits (docs/cli.md): 1..16384 a side, 2^24 samples a target.
+  const width = int(scene.width, 'width', 1, 16384);
+  const height = int(scene.height, 'height', 1, 16384);
   const samples = num(scene.samples ?? 1, 'samples');
   if (samples !== 1 && samples !== 2 && samples !== 4) err('samples', `${samples}: a6xx renders 1, 2 or 4 samples (MSAA_ONE/TWO/FOUR; 8x is not exposed)`);
+  if (width * height * samples > MAX_SCENE_SAMPLES) err('width', `${width}x${height} with ${samples} sample(s) is ${width * height * samples} samples per target; the limit is ${MAX_SCENE_SAMPLES} (2^24)`);
   const targets = arr(scene.targets ?? [], 'targets').map((t, i) => {
     const o = obj(t, `targets[${i}]`);
     const fmt = COLOR[str(o.format, `targets[${i}].format`)] ?? err(`targets[${i}].format`, `one of ${Object.keys(COLOR).join(' ')}`);
