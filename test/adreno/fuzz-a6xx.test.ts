@@ -229,6 +229,43 @@ test('a6xx scenes: width and height are integers in 1..16384, 2^24 samples a tar
   assert.equal((await gpusim(['draw', f, '--gpu', 'a630', '--out', join(dir, 'o.png')])).code, 0);
 }));
 
+test('a6xx scenes: out-of-range xfb / drawAuto / feedback / depthTile values end with exit 2 naming the key', () => withDir(async (dir) => {
+  const f = join(dir, 'scene.json');
+  const cases: [string, (s: Json) => void, RegExp][] = [
+    ['xfb at past A_OFF', (s) => { s.draws[0].a6xx.xfb.outputs[0].at = 2048; }, /draws\[0\]\.a6xx\.xfb\.outputs\[0\]\.at: an integer in 0\.\.2044/],
+    ['xfb at not a dword', (s) => { s.draws[0].a6xx.xfb.outputs[1].at = 18; }, /draws\[0\]\.a6xx\.xfb\.outputs\[1\]\.at: byte 18: a multiple of 4/],
+    ['xfb loc negative', (s) => { s.draws[0].a6xx.xfb.outputs[0].loc = -1; }, /draws\[0\]\.a6xx\.xfb\.outputs\[0\]\.loc: an integer in 0\.\.127/],
+    ['xfb locations past 127', (s) => { s.draws[0].a6xx.xfb.outputs[0].loc = 126; }, /draws\[0\]\.a6xx\.xfb\.outputs\[0\]\.components: locations 126\.\.129 run past/],
+    ['xfb components 0', (s) => { s.draws[2].a6xx.xfb.outputs[0].components = 0; }, /draws\[2\]\.a6xx\.xfb\.outputs\[0\]\.components: an integer in 1\.\.4/],
+    ['xfb stride not dwords', (s) => { s.draws[0].a6xx.xfb.stride = 6; }, /draws\[0\]\.a6xx\.xfb\.stride: 6: a multiple of 4/],
+    ['xfb offset negative', (s) => { s.draws[0].a6xx.xfb.offset = -64; }, /draws\[0\]\.a6xx\.xfb\.offset: an integer in 0\.\.256/],
+    ['xfb size past the buffer', (s) => { s.draws[0].a6xx.xfb.offset = 32; s.draws[0].a6xx.xfb.size = 256; }, /draws\[0\]\.a6xx\.xfb\.size: an integer in 0\.\.224/],
+    ['xfb resume first', (s) => { s.draws[0].a6xx.xfb.resume = true; }, /draws\[0\]\.a6xx\.xfb\.resume: no earlier draw captures into 'cap'/],
+    ['drawAuto stride 0', (s) => { s.draws[1].a6xx.drawAuto.stride = 0; }, /draws\[1\]\.a6xx\.drawAuto\.stride: an integer in 1\.\./],
+    ['drawAuto offset negative', (s) => { s.draws[1].a6xx.drawAuto.offset = -4; }, /draws\[1\]\.a6xx\.drawAuto\.offset: an integer in 0\.\./],
+    ['drawAuto of an uncaptured buffer', (s) => { s.draws[1].a6xx.drawAuto.xfb = 'vertices'; }, /draws\[1\]\.a6xx\.drawAuto\.xfb: no earlier draw captures into 'vertices'/],
+    ['feedback of a missing target', (s) => { s.ps = SCENES.feedback!().ps; s.ps.userData[0].target = 1; }, /ps\.userData\[0\]\.target: a colour target index \(the scene has 1\)/],
+    ['feedback of a multisampled target', (s) => { s.ps = SCENES.feedback!().ps; s.samples = 2; }, /ps\.userData\[0\]\.target: a feedback read of a 2-sample target/],
+    ['UBWC depth of 2 bytes a pixel', (s) => { s.depth = { format: 'Z_16' }; s.a6xx = { depthTile: 'UBWC' }; }, /a6xx\.depthTile: UBWC depth is modelled for 4, 8 and 16 bytes a pixel \(samples included\), not 2/],
+  ];
+  for (const [what, change, re] of cases) {
+    const s = SCENES.xfb!();
+    if (what.startsWith('feedback')) s.shaders.ps = SCENES.feedback!().shaders.ps;
+    change(s);
+    writeFileSync(f, JSON.stringify(s));
+    for (const mode of ['sysmem', 'gmem']) {
+      const res = await gpusim(['draw', f, '--gpu', 'a660', '--mode', mode, '--out', join(dir, 'o.png')]);
+      assert.equal(res.code, EXIT_ERROR, `${what} ${mode}: exit ${res.code} ${res.err}`);
+      assert.match(res.err, new RegExp(`^gpusim: scene ${re.source}`), `${what} ${mode}`);
+      assert.equal(res.err.split('\n').filter(Boolean).length, 1);
+    }
+  }
+  // The unchanged scene renders in both modes (GMEM with adreno.vsc.prim-count: the resumed capture
+  // in the binning pass changes the counter the render pass's CP_DRAW_AUTO reads).
+  writeFileSync(f, JSON.stringify(SCENES.xfb!()));
+  for (const mode of ['sysmem', 'gmem']) assert.equal((await gpusim(['draw', f, '--gpu', 'a660', '--mode', mode, '--out', join(dir, 'o.png')])).code, mode === 'gmem' ? 1 : 0, mode);
+}));
+
 test('adreno.cp.consts-past-file: constants loaded past the 256-vec4 file are dropped with a warning; quiet on the scenes', () => {
   const desc = a6xxSceneDescription(SCENES.feedback!(), EX, 'a630');
   const clean = runSceneStream(desc);
