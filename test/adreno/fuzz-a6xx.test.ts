@@ -266,6 +266,16 @@ test('a6xx scenes: out-of-range xfb / drawAuto / feedback / depthTile values end
   for (const mode of ['sysmem', 'gmem']) assert.equal((await gpusim(['draw', f, '--gpu', 'a660', '--mode', mode, '--out', join(dir, 'o.png')])).code, mode === 'gmem' ? 1 : 0, mode);
 }));
 
+test('GMEM: more bins than the 32 VSC pipes of 32 bins hold end with exit 2 (not minutes of bins)', () => withDir(async (dir) => {
+  const f = join(dir, 'scene.json');
+  writeFileSync(f, JSON.stringify({ ...SCENES.feedback!(), width: 1024, height: 1024 }));
+  for (const argv of [['draw', f, '--gpu', 'a630', '--mode', 'gmem', '--bin', '32x16', '--out', join(dir, 'o.png')], ['adreno', 'perf', f, '--gpu', 'a660', '--mode', 'gmem', '--bin', '32x16']]) {
+    const res = await gpusim(argv);
+    assert.equal(res.code, EXIT_ERROR, res.err);
+    assert.match(res.err, /^gpusim: scene \(GMEM\): 32x64 bins of 32x16: more than the 32 VSC pipes of 32 bins each hold \(1024\); larger bins are needed\n$/);
+  }
+}));
+
 test('adreno.cp.consts-past-file: constants loaded past the 256-vec4 file are dropped with a warning; quiet on the scenes', () => {
   const desc = a6xxSceneDescription(SCENES.feedback!(), EX, 'a630');
   const clean = runSceneStream(desc);
