@@ -25,6 +25,8 @@ import { opcodeName } from '../../src/adreno/cp/pm4.js';
 import { CmdStream } from '../../src/adreno/cp/builder.js';
 import { drawRuns } from '../../src/adreno/cp/handlers-gfx.js';
 import { runSceneStream } from './scene-run.js';
+import { CommandProcessor } from '../../src/adreno/cp/cp.js';
+import { Diagnostics } from '../../src/core/diagnostics.js';
 
 const EX = join(import.meta.dirname, '..', '..', '..', 'examples');
 const N = Number(process.env.GPUSIM_FUZZ_N ?? 12);
@@ -275,6 +277,27 @@ test('GMEM: more bins than the 32 VSC pipes of 32 bins hold end with exit 2 (not
     assert.match(res.err, /^gpusim: scene \(GMEM\): 32x64 bins of 32x16: more than the 32 VSC pipes of 32 bins each hold \(1024\); larger bins are needed\n$/);
   }
 }));
+
+test('a depth pitch of 0xca714dd6 (a mutated RB_DEPTH_BUFFER_PITCH) keeps the CCU shadow to mapped memory: a fault, not 6.9 TB', () => {
+  const desc = a6xxSceneDescription(SCENES.depth!(), EX, 'a630');
+  const b = buildDraw(desc);
+  const pitch = gpuRegs('a6xx').reg('RB_DEPTH_BUFFER_PITCH');
+  // The register's dword in the driver's stream (a type-4 write covering it).
+  let at = -1;
+  for (let k = 0; k < b.stream.length && at < 0; k++) {
+    const h = b.stream[k]!;
+    if (h >>> 28 === 4 && ((h >>> 8) & 0x7ffff) <= pitch && pitch < ((h >>> 8) & 0x7ffff) + (h & 0x7f)) at = k + 1 + pitch - ((h >>> 8) & 0x7ffff);
+  }
+  assert.ok(at > 0, 'the stream writes RB_DEPTH_BUFFER_PITCH');
+  b.mem.write32(b.streamIova + 4 * at, 0xca714dd6);
+  const diag = new Diagnostics();
+  const cp = new CommandProcessor(b.mem, { diag, gpuId: desc.gpuId });
+  cp.run(b.streamIova, b.stream.length);
+  assert.ok(diag.list.some((d) => d.id === 'adreno.cp.iova-fault'), diag.list.map((d) => d.id).join(' '));
+  const mapped = b.mem.segments.reduce((n, s) => n + s.size, 0);
+  const kept = cp.caches.dirty('ccu-depth').reduce((n, r) => n + r.len, 0);
+  assert.ok(kept > 0 && kept <= mapped, `${kept} bytes kept of ${mapped} mapped`);
+});
 
 test('adreno.cp.consts-past-file: constants loaded past the 256-vec4 file are dropped with a warning; quiet on the scenes', () => {
   const desc = a6xxSceneDescription(SCENES.feedback!(), EX, 'a630');
