@@ -5,7 +5,7 @@
  * and `adreno perf`, a630 / a660, sysmem / GMEM), and of the driver's streams with the dwords of
  * those registers and packets mutated (`adreno run` / `adreno perf` on the .rd capture). Each run
  * ends with exit 0 or 1, or 2 with one line, never 3 (an internal error); the draw budget bounds
- * the streams. Then the cases fuzzing found, one test each. GPUSIM_FUZZ_N (default 12) sets the
+ * the streams. Then the cases fuzzing found, one test each. GPUSIM_FUZZ_N (default 8) sets the
  * mutations per group; a few hundred per group ran clean when this was written.
  */
 import { test } from 'node:test';
@@ -29,7 +29,7 @@ import { CommandProcessor } from '../../src/adreno/cp/cp.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
 
 const EX = join(import.meta.dirname, '..', '..', '..', 'examples');
-const N = Number(process.env.GPUSIM_FUZZ_N ?? 12);
+const N = Number(process.env.GPUSIM_FUZZ_N ?? 8);
 const BUDGET = ['--max-vertices', '20000', '--max-primitives', '10000', '--max-pixels', '30000', '--max-instructions', '200000', '--max-draw-mib', '64'];
 type Json = Record<string, any>;
 
@@ -210,7 +210,7 @@ test('fuzz: the driver\'s a6xx streams with the new registers\' dwords mutated (
     const w = new RdWriter().gpuId(desc.gpuId);
     for (const [si, s] of b.mem.segments.entries()) w.buffer(s.base, segs[si]!);
     writeFileSync(f, w.cmdstream(g?.streamIova ?? b.streamIova, g?.streamDwords ?? b.stream.length).bytes());
-    const argv = r() < 0.25 ? ['adreno', 'perf', f] : ['adreno', 'run', f, ...BUDGET];
+    const argv = [...(r() < 0.25 ? ['adreno', 'perf', f] : ['adreno', 'run', f]), ...BUDGET];
     check(`${name} ${gpu} ${JSON.stringify(gm)} case ${i} (${argv[1]}; ${log.join(', ')})`, await gpusim(argv), codes);
   }
   assert.ok((codes[0] ?? 0) + (codes[1] ?? 0) > 0, JSON.stringify(codes));
