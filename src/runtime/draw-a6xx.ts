@@ -73,6 +73,12 @@ const obj = (v: unknown, f: string): Json => (typeof v === 'object' && v !== nul
 const arr = (v: unknown, f: string): unknown[] => (Array.isArray(v) ? v : err(f, 'expected an array'));
 const num = (v: unknown, f: string): number => (typeof v === 'number' && Number.isFinite(v) ? v : err(f, 'expected a number'));
 const str = (v: unknown, f: string): string => (typeof v === 'string' ? v : err(f, 'expected a string'));
+const int = (v: unknown, f: string, min: number, max: number): number => {
+  const n = num(v, f);
+  return Number.isInteger(n) && n >= min && n <= max ? n : err(f, `an integer in ${min}..${max} (got ${n})`);
+};
+/** Most samples a target may hold (width x height x samples), as the AMD runner's MAX_SCENE_SAMPLES. */
+const MAX_SCENE_SAMPLES = 1 << 24;
 
 /** An a6xx enum value name, checked. */
 function en(e: string, v: string, f: string): string {
@@ -104,10 +110,12 @@ export function runA6xxSceneFile(path: string, gpu: A6xxGpu, gmem?: GmemDrawOpti
 export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): GfxScene {
   const gpuId = A6XX_SCENE_GPUS[gpu];
   scene = forGpu(scene, gpu);
-  const width = num(scene.width, 'width');
-  const height = num(scene.height, 'height');
+  // The AMD runner's limits (docs/cli.md): 1..16384 a side, 2^24 samples a target.
+  const width = int(scene.width, 'width', 1, 16384);
+  const height = int(scene.height, 'height', 1, 16384);
   const samples = num(scene.samples ?? 1, 'samples');
   if (samples !== 1 && samples !== 2 && samples !== 4) err('samples', `${samples}: a6xx renders 1, 2 or 4 samples (MSAA_ONE/TWO/FOUR; 8x is not exposed)`);
+  if (width * height * samples > MAX_SCENE_SAMPLES) err('width', `${width}x${height} with ${samples} sample(s) is ${width * height * samples} samples per target; the limit is ${MAX_SCENE_SAMPLES} (2^24)`);
   const targets = arr(scene.targets ?? [], 'targets').map((t, i) => {
     const o = obj(t, `targets[${i}]`);
     const fmt = COLOR[str(o.format, `targets[${i}].format`)] ?? err(`targets[${i}].format`, `one of ${Object.keys(COLOR).join(' ')}`);
@@ -122,7 +130,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
   const dj = scene.depth === undefined ? undefined : obj(scene.depth, 'depth');
   const stj = st.stencil === undefined ? undefined : obj(st.stencil, 'state.stencil');
   const depth = dj
-    ? { format: DEPTH[str(dj.format, 'depth.format')] ?? err('depth.format', 'Z_16 or Z_32_FLOAT'), clear: num(dj.clear ?? 1, 'depth.clear'), ...(stj ? { stencil: { clear: num(dj.stencilClear ?? 0, 'depth.stencilClear') } } : {}), ...depthTile(scene) }
+    ? { format: DEPTH[str(dj.format, 'depth.format')] ?? err('depth.format', 'Z_16 or Z_32_FLOAT'), clear: num(dj.clear ?? 1, 'depth.clear'), ...(stj ? { stencil: { clear: num(dj.stencilClear ?? 0, 'depth.stencilClear') } } : {}), ...depthTile(scene, dj.format === 'Z_16' ? 2 * samples : 4 * samples) }
     : undefined;
   const buffers = new Map<string, Uint8Array>();
   const bufType = new Map<string, string>();
@@ -187,7 +195,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     ...(psj.ij !== undefined ? { ijPersp: reg(psj.ij, 'ps.ij') } : {}),
     ...fsSysvals(psj, reg),
     outputs: arr(psj.outputs ?? err('ps.a6xx.outputs', 'missing'), 'ps.outputs').map((x, i) => reg(x, `ps.outputs[${i}]`)),
-    ...fsTextures(psj, buffers),
+    ...fsTextures(psj, buffers, targets.length, samples),
   };
   // State.
   const vp = st.viewport === undefined ? [0, 0, width, height] : arr(st.viewport, 'state.viewport').map((x, i) => num(x, `state.viewport[${i}]`));
@@ -220,6 +228,7 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
     ...(st.blendConstant !== undefined ? { blendConstant: arr(st.blendConstant, 'state.blendConstant').map((x, i) => num(x, `state.blendConstant[${i}]`)) } : {}),
     ...a6xxRasterState(st),
   };
+  const captured = new Set<string>();
   const draws: GfxDraw[] = arr(scene.draws ?? [], 'draws').map((x, i) => {
     const o = obj(x, `draws[${i}]`);
     const prim = en('pc_di_primtype', str(o.topology, `draws[${i}].topology`), `draws[${i}].topology`);
@@ -230,7 +239,11 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
       const size = ({ u8: 1, u16: 2, u32: 4 } as Record<string, 1 | 2 | 4>)[t] ?? err(`draws[${i}].indices`, 'an index buffer is u8, u16 or u32');
       indices = { buffer: b, size };
     }
-    const ax = draw6xx(o, i, bufType);
+    const ax = draw6xx(o, i, buffers);
+    // A resumed capture and a CP_DRAW_AUTO read the byte counter an earlier draw's capture wrote.
+    if (ax.xfb?.resume && !captured.has(ax.xfb.buffer)) err(`draws[${i}].a6xx.xfb.resume`, `no earlier draw captures into '${ax.xfb.buffer}'`);
+    if (ax.auto && 'xfb' in ax.auto && !captured.has(ax.auto.xfb)) err(`draws[${i}].a6xx.drawAuto.xfb`, `no earlier draw captures into '${ax.auto.xfb}'`);
+    if (ax.xfb) captured.add(ax.xfb.buffer);
     return {
       ...ax,
       prim, count: ax.auto ? num(o.count ?? 0, `draws[${i}].count`) : num(o.count, `draws[${i}].count`),
@@ -249,10 +262,11 @@ export function a6xxSceneDescription(scene: Json, dir: string, gpu: A6xxGpu): Gf
  * depth image (flag plane, TILE6_3 pixels; RB_RENDER_CNTL FLAG_DEPTH, RB_DEPTH_FLAG_BUFFER_*);
  * "LINEAR" (the default) keeps it linear.
  */
-function depthTile(scene: Json): { ubwc?: true } {
+function depthTile(scene: Json, bytesPerPixel: number): { ubwc?: true } {
   if (scene.depthTile === undefined) return {};
   const t = str(scene.depthTile, 'a6xx.depthTile');
   if (t !== 'LINEAR' && t !== 'UBWC') err('a6xx.depthTile', 'LINEAR or UBWC');
+  if (t === 'UBWC' && bytesPerPixel !== 4 && bytesPerPixel !== 8 && bytesPerPixel !== 16) err('a6xx.depthTile', `UBWC depth is modelled for 4, 8 and 16 bytes a pixel (samples included), not ${bytesPerPixel}`);
   return t === 'UBWC' ? { ubwc: true } : {};
 }
 
@@ -280,7 +294,7 @@ function depthClampState(st: Json): { depthClamp?: boolean; depthClip?: boolean 
  *            CP_DRAW_AUTO of the vertices captured there (vkCmdDrawIndirectByteCountEXT); "inputs":
  *            the VS inputs fetch from the captured buffer for this draw
  */
-function draw6xx(o: Json, i: number, bufType: ReadonlyMap<string, string>): Pick<GfxDraw, 'xfb' | 'auto'> {
+function draw6xx(o: Json, i: number, buffers: ReadonlyMap<string, Uint8Array>): Pick<GfxDraw, 'xfb' | 'auto'> {
   if (o.a6xx === undefined) return {};
   const f = `draws[${i}].a6xx`;
   const a = obj(o.a6xx, f);
@@ -288,7 +302,7 @@ function draw6xx(o: Json, i: number, bufType: ReadonlyMap<string, string>): Pick
   if (m) err(f, m);
   const buf = (v: unknown, k: string): string => {
     const b = str(v, k);
-    if (!bufType.has(b)) err(k, `no buffer '${b}'`);
+    if (!buffers.has(b)) err(k, `no buffer '${b}'`);
     return b;
   };
   const out: { xfb?: GfxDraw['xfb']; auto?: GfxDraw['auto'] } = {};
@@ -300,13 +314,25 @@ function draw6xx(o: Json, i: number, bufType: ReadonlyMap<string, string>): Pick
       const q = obj(e, `${f}.xfb.outputs[${k}]`);
       const mq = unknownKeyMessage(q, ['loc', 'components', 'at']);
       if (mq) err(`${f}.xfb.outputs[${k}]`, mq);
-      return { loc: num(q.loc, `${f}.xfb.outputs[${k}].loc`), components: num(q.components ?? 4, `${f}.xfb.outputs[${k}].components`), at: num(q.at ?? 0, `${f}.xfb.outputs[${k}].at`) };
+      // VPC_SO_PROG: 128 VPC locations, a byte offset in dwords (A_OFF / B_OFF, 9 bits) per component.
+      const fk = `${f}.xfb.outputs[${k}]`;
+      const loc = int(q.loc, `${fk}.loc`, 0, 127), components = int(q.components ?? 4, `${fk}.components`, 1, 4), at = int(q.at ?? 0, `${fk}.at`, 0, 2044);
+      if (loc + components > 128) err(`${fk}.components`, `locations ${loc}..${loc + components - 1} run past VPC location 127`);
+      if (at % 4 || at + 4 * (components - 1) > 2044) err(`${fk}.at`, `byte ${at}: a multiple of 4 with every component's dword at most byte 2044 (VPC_SO_PROG A_OFF / B_OFF)`);
+      return { loc, components, at };
     });
     for (const k of ['discard', 'resume']) if (x[k] !== undefined && typeof x[k] !== 'boolean') err(`${f}.xfb.${k}`, 'true or false');
+    const buffer = buf(x.buffer, `${f}.xfb.buffer`);
+    const stride = int(x.stride, `${f}.xfb.stride`, 4, 4092);
+    if (stride % 4) err(`${f}.xfb.stride`, `${stride}: a multiple of 4 (VPC_SO BUFFER_STRIDE counts dwords)`);
+    // The range bound (vkCmdBindTransformFeedbackBuffersEXT): inside the buffer.
+    const bytes = buffers.get(buffer)!.length;
+    const offset = x.offset === undefined ? undefined : int(x.offset, `${f}.xfb.offset`, 0, bytes);
+    const size = x.size === undefined ? undefined : int(x.size, `${f}.xfb.size`, 0, bytes - (offset ?? 0));
     out.xfb = {
-      buffer: buf(x.buffer, `${f}.xfb.buffer`), stride: num(x.stride, `${f}.xfb.stride`), outputs,
-      ...(x.offset !== undefined ? { offset: num(x.offset, `${f}.xfb.offset`) } : {}),
-      ...(x.size !== undefined ? { size: num(x.size, `${f}.xfb.size`) } : {}),
+      buffer, stride, outputs,
+      ...(offset !== undefined ? { offset } : {}),
+      ...(size !== undefined ? { size } : {}),
       ...(x.discard ? { discard: true } : {}),
       ...(x.resume ? { resume: true } : {}),
     };
@@ -316,7 +342,8 @@ function draw6xx(o: Json, i: number, bufType: ReadonlyMap<string, string>): Pick
     const md = unknownKeyMessage(d, ['xfb', 'stride', 'offset', 'inputs']);
     if (md) err(`${f}.drawAuto`, md);
     if (d.inputs !== undefined && typeof d.inputs !== 'boolean') err(`${f}.drawAuto.inputs`, 'true or false');
-    out.auto = { xfb: buf(d.xfb, `${f}.drawAuto.xfb`), stride: num(d.stride, `${f}.drawAuto.stride`), ...(d.offset !== undefined ? { offset: num(d.offset, `${f}.drawAuto.offset`) } : {}), ...(d.inputs ? { inputs: true } : {}) };
+    // CP_DRAW_AUTO's STRIDE and NUM_VERTICES_OFFSET dwords (vkCmdDrawIndirectByteCountEXT: vertexStride > 0).
+    out.auto = { xfb: buf(d.xfb, `${f}.drawAuto.xfb`), stride: int(d.stride, `${f}.drawAuto.stride`, 1, 0xffffffff), ...(d.offset !== undefined ? { offset: int(d.offset, `${f}.drawAuto.offset`, 0, 0xffffffff) } : {}), ...(d.inputs ? { inputs: true } : {}) };
   }
   return out;
 }
@@ -393,7 +420,7 @@ const WRAP: Record<string, 'A6XX_TEX_REPEAT' | 'A6XX_TEX_CLAMP_TO_EDGE' | 'A6XX_
  * 2D image of "levels" mip levels (packed one after another in the buffer); { "target": i } -> colour
  * target i sampled as a 2D image (a feedback loop, t# after the images); { "sampler": { "filter", "wrap", "mip" } } -> A6XX_TEX_SAMP.
  */
-function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<GfxScene['fs'], 'images' | 'feedback' | 'samplers'> {
+function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>, nTargets: number, samples: number): Pick<GfxScene['fs'], 'images' | 'feedback' | 'samplers'> {
   const images: NonNullable<GfxScene['fs']['images']>[number][] = [];
   const samplers: NonNullable<GfxScene['fs']['samplers']>[number][] = [];
   const feedback: number[] = [];
@@ -416,7 +443,8 @@ function fsTextures(psj: Json, buffers: ReadonlyMap<string, Uint8Array>): Pick<G
     } else if (o.target !== undefined) {
       // The scene's own colour target, sampled as a 2D image (a feedback loop).
       const t = num(o.target, `${f}.target`);
-      if (!Number.isInteger(t) || t < 0) err(`${f}.target`, 'a colour target index');
+      if (!Number.isInteger(t) || t < 0 || t >= nTargets) err(`${f}.target`, `a colour target index (the scene has ${nTargets})`);
+      if (samples > 1) err(`${f}.target`, `a feedback read of a ${samples}-sample target is not modelled`);
       feedback.push(t);
     } else if (o.sampler !== undefined) {
       const sj = obj(o.sampler, `${f}.sampler`);

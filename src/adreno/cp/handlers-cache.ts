@@ -56,9 +56,31 @@ export function sysmemDrawRanges(cp: CommandProcessor): DrawWrite[] {
   return out;
 }
 
+/**
+ * The parts of [base, base + len) in mapped memory: the caches keep and compare only those (an
+ * access elsewhere faults, reads 0 and writes nothing), so a pitch register of 2^32 - 1 does not
+ * ask for terabytes of shadow, nor a fault per unmapped byte. An unmapped byte in the range is
+ * still one read fault (adreno.cp.iova-fault), at the first such byte.
+ */
+function mappedParts(cp: CommandProcessor, base: number, len: number): { base: number; len: number }[] {
+  const out: { base: number; len: number }[] = [];
+  for (const s of cp.mem.segments) {
+    const lo = Math.max(base, s.base), hi = Math.min(base + len, s.end);
+    if (lo < hi) out.push({ base: lo, len: hi - lo });
+  }
+  out.sort((a, b) => a.base - b.base);
+  let at = base;
+  for (const m of out) {
+    if (m.base > at) break;
+    at = m.base + m.len;
+  }
+  if (at < base + len) cp.mem.read8(at);
+  return out;
+}
+
 /** A sysmem draw is about to write its MRTs (CCU colour) and depth / stencil (CCU depth). */
 export function sysmemDrawWrites(cp: CommandProcessor, what: string): void {
-  for (const w of sysmemDrawRanges(cp)) cp.caches.willWrite(w.kind, w.base, w.len, `${what} (${w.what})`);
+  for (const w of sysmemDrawRanges(cp)) for (const m of mappedParts(cp, w.base, w.len)) cp.caches.willWrite(w.kind, m.base, m.len, `${what} (${w.what})`);
 }
 
 /** CP_BLIT: the source is read through the TP's L1 (and UCHE), the destination written through the CCU colour cache. Returns whether a source is read (not a solid fill). */
@@ -76,16 +98,16 @@ export function blit2dAccess(cp: CommandProcessor): boolean {
     const len = f(cp, 'SP_PS_2D_SRC_PITCH', 'PITCH') * rows(Math.min(Math.max(1, f(cp, 'SP_PS_2D_SRC_SIZE', 'HEIGHT')), srcRows), sTiled);
     if (len > 0) {
       cp.caches.l1Read(base, len, 'CP_BLIT source');
-      cp.caches.read(base, len, 'CP_BLIT source (TP / UCHE)', ['uche']);
+      for (const m of mappedParts(cp, base, len)) cp.caches.read(m.base, m.len, 'CP_BLIT source (TP / UCHE)', ['uche']);
     }
     // A UBWC source's flag plane (one row of flags per 4 pixel rows).
     const flen = raw(cp, 'SP_PS_2D_SRC_FLAGS_PITCH') * 64 * Math.ceil(Math.max(1, f(cp, 'SP_PS_2D_SRC_SIZE', 'HEIGHT')) / 4);
     if (f(cp, 'SP_PS_2D_SRC_INFO', 'FLAGS') && flen > 0) {
       cp.caches.l1Read(addr(cp, 'SP_PS_2D_SRC_FLAGS'), flen, 'CP_BLIT source flags');
-      cp.caches.read(addr(cp, 'SP_PS_2D_SRC_FLAGS'), flen, 'CP_BLIT source flags (TP / UCHE)', ['uche']);
+      for (const m of mappedParts(cp, addr(cp, 'SP_PS_2D_SRC_FLAGS'), flen)) cp.caches.read(m.base, m.len, 'CP_BLIT source flags (TP / UCHE)', ['uche']);
     }
   }
   const dlen = raw(cp, 'RB_2D_DST_PITCH') * 64 * dRows;
-  if (dlen > 0) cp.caches.willWrite('ccu-color', addr(cp, 'RB_2D_DST'), dlen, 'CP_BLIT');
+  if (dlen > 0) for (const m of mappedParts(cp, addr(cp, 'RB_2D_DST'), dlen)) cp.caches.willWrite('ccu-color', m.base, m.len, 'CP_BLIT');
   return source;
 }

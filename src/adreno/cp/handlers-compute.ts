@@ -84,6 +84,16 @@ export function stateData(cp: CommandProcessor, r: PacketRecord, src: string, dw
   return out;
 }
 
+/**
+ * ST6_CONSTANTS into a stage's const file (vec4s from DST_OFF): what lies past the model's file
+ * (256 vec4s) is dropped with `adreno.cp.consts-past-file` (DST_OFF is 14 bits, the file is not).
+ */
+export function loadConsts(cp: CommandProcessor, r: PacketRecord, consts: Uint32Array, dst: number, data: Uint32Array, what: string): void {
+  const room = Math.max(0, consts.length - dst * 4);
+  if (data.length > room) cp.report('adreno.cp.consts-past-file', 'warning', `${r.name} ${what}: ${data.length / 4} vec4(s) at DST_OFF ${dst} reach past the ${consts.length / 4}-vec4 constant file: ${Math.ceil((data.length - room) / 4)} dropped`);
+  if (room) consts.set(data.subarray(0, Math.min(data.length, room)), dst * 4);
+}
+
 /** Remember a CP_LOAD_STATE6* (the record list) and fill the CS state blocks it targets. */
 export function loadState6(cp: CommandProcessor, r: PacketRecord): number {
   need(cp, r, 1);
@@ -105,7 +115,7 @@ export function loadState6(cp: CommandProcessor, r: PacketRecord): number {
     for (let k = 0; k < units; k++) arr[dst + k] = data.slice(k * ud, k * ud + ud);
   };
   if (block === 'SB6_CS_SHADER' && type === 'ST6_SHADER') cs.shader = data;
-  else if (block === 'SB6_CS_SHADER' && type === 'ST6_CONSTANTS') cs.consts.set(data.subarray(0, Math.max(0, Math.min(data.length, cs.consts.length - dst * 4))), dst * 4);
+  else if (block === 'SB6_CS_SHADER' && type === 'ST6_CONSTANTS') loadConsts(cp, r, cs.consts, dst, data, `${block} ${type}`);
   else if (block === 'SB6_CS_SHADER' && type === 'ST6_UBO') slots(cs.ubo);
   else if (type === 'ST6_IBO') slots(cs.ibo);
   else if (block === 'SB6_CS_TEX' && type === 'ST6_CONSTANTS') slots(cs.tex);

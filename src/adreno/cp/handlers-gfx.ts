@@ -31,7 +31,7 @@ import { a64, arrayLength, need } from './exec.js';
 import type { PacketRecord } from './walker.js';
 import { InputError } from '../../core/errors.js';
 import { isGmemTexture, withFeedback, withGmemFeedback } from './handlers-feedback.js';
-import { loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
+import { loadConsts, loadState6, resolveTexConst, stateData, texState, unitDwords } from './handlers-compute.js';
 import type { TileMode } from '../ubwc/tile6.js';
 import type { PrimBox, VscReader } from '../vsc/vsc.js';
 import { binningJob, fillBoxes, gmemTargets } from './handlers-gmem.js';
@@ -72,11 +72,11 @@ export function loadState6Gfx(cp: CommandProcessor, r: PacketRecord): number {
   const src = enumName('a6xx_state_src', f['STATE_SRC']!, cp.gen) ?? '';
   if (!GFX_BLOCKS.includes(block) || (type !== 'ST6_SHADER' && type !== 'ST6_CONSTANTS')) return 0;
   const data = stateData(cp, r, src, f['NUM_UNIT']! * unitDwords(block, type), `${block} ${type}`);
-  if (data) loadGfxState(cp, block, type, f['DST_OFF']!, data);
+  if (data) loadGfxState(cp, r, block, type, f['DST_OFF']!, data);
   return 0;
 }
 
-function loadGfxState(cp: CommandProcessor, block: string, type: string, dst: number, data: Uint32Array): void {
+function loadGfxState(cp: CommandProcessor, r: PacketRecord, block: string, type: string, dst: number, data: Uint32Array): void {
   const st = gfxState(cp)[block.startsWith('SB6_VS') ? 'vs' : 'fs'];
   if (block.endsWith('_TEX')) {
     const ud = type === 'ST6_SHADER' ? 4 : 16;
@@ -85,7 +85,7 @@ function loadGfxState(cp: CommandProcessor, block: string, type: string, dst: nu
     return;
   }
   if (type === 'ST6_SHADER') st.shader = data;
-  else if (type === 'ST6_CONSTANTS') st.consts.set(data.subarray(0, Math.max(0, Math.min(data.length, st.consts.length - dst * 4))), dst * 4);
+  else if (type === 'ST6_CONSTANTS') loadConsts(cp, r, st.consts, dst, data, `${block} ${type}`);
 }
 
 /** One draw the pipeline ran (or did not). */

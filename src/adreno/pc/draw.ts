@@ -377,13 +377,16 @@ export function runDrawJob(job: DrawJob, targets: RbTargets, diag: Diagnostics):
   const uniq = new Map<number, number>();
   for (const v of indices) if (v !== RESTART && !uniq.has(v)) uniq.set(v, uniq.size);
   const perInst = uniq.size;
+  // No vertex to shade (no index, or only restart indices): no instance has work, however many the
+  // packet asks for (the budget charged 0 vertices for them; 2^32 empty turns would take minutes).
+  const instances = perInst === 0 ? 0 : job.instances;
   const group = Math.max(1, Math.floor(VS_CHUNK / Math.max(1, perInst)));
   let vpcGroup: Float32Array[] = [];
-  for (let inst = 0; inst < job.instances; inst++) {
+  for (let inst = 0; inst < instances; inst++) {
     const g = inst % group;
     if (g === 0) {
       const inputs: (readonly (readonly [number, number])[])[] = [];
-      for (let i = inst; i < Math.min(job.instances, inst + group); i++) {
+      for (let i = inst; i < Math.min(instances, inst + group); i++) {
         for (const v of uniq.keys()) {
           const f = fetchVertex(job.vfd, v, i, job.read);
           res.fetchOutOfBounds += f.outOfBounds;

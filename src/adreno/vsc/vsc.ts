@@ -120,6 +120,9 @@ export function binLayout(o: BinLayoutOptions): BinLayout {
   let tppX = 1, tppY = 1;
   while (Math.ceil(ny / tppY) > o.numPipes) tppY++;
   while (Math.ceil(ny / tppY) * Math.ceil(nx / tppX) > o.numPipes) tppX++;
+  // A pipe's visibility masks hold 32 bins (adreno.vsc.pipe-too-large in a stream): more bins than
+  // the pipes hold cannot be programmed (and would replay the draws in each of thousands of bins).
+  if (tppX * tppY > 32) throw new Error(`${nx}x${ny} bins of ${binW!}x${binH!}: more than the ${o.numPipes} VSC pipes of 32 bins each hold (${32 * o.numPipes}); larger bins are needed`);
   const pipes: VscPipe[] = [];
   for (let y = 0; y < ny; y += tppY) for (let x = 0; x < nx; x += tppX) pipes.push({ x, y, w: Math.min(tppX, nx - x), h: Math.min(tppY, ny - y) });
   return { width: o.width, height: o.height, binW: binW!, binH: binH!, nx, ny, bases, used, pipes, tppX, tppY };
