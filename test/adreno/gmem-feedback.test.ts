@@ -19,27 +19,13 @@ import { decodeFields, enumName, gpuRegs } from '../../src/adreno/regs/db.js';
 import { decodeHeader } from '../../src/adreno/cp/pm4.js';
 import { CommandProcessor } from '../../src/adreno/cp/cp.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
+import { consts, f32, FEEDBACK_FS, quad } from './feedback-fixtures.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const ids = (d: Diagnostics): string[] => [...new Set(d.list.filter((x) => x.severity !== 'info').map((x) => x.id))];
 const feedbackJson = (): Record<string, unknown> => JSON.parse(readFileSync(join(EXAMPLES, 'feedback', 'scene.json'), 'utf8')) as Record<string, unknown>;
 
 const W = 48;
-const f32 = (a: number[]): Uint8Array => new Uint8Array(new Float32Array(a).buffer);
-const consts = (a: number[]): Uint32Array => new Uint32Array(new Float32Array(a).buffer);
-const quad = (): number[] => {
-  const v = (x: number, y: number): number[] => [x, y, 0.5, 1, 0, 0, 0, 1];
-  return [...v(-1, -1), ...v(1, -1), ...v(-1, 1), ...v(-1, 1), ...v(1, -1), ...v(1, 1)];
-};
-// Frag coord (1/16 pixel) x c0.x -> normalized coordinate of the texel; sample t#0, add c0.y to red.
-const FS = `cov.u32f32 r1.x, r2.x
-cov.u32f32 r1.y, r2.y
-mul.f r1.x, r1.x, c0.x
-mul.f r1.y, r1.y, c0.x
-sam (f32)(xyzw)r0.x, r1.x, s#0, t#0
-(sy)add.f r0.x, r0.x, c0.y
-end
-`;
 
 /** `layers` overlapping full-screen quads in one draw reading target 0 back at `scale` x its pixel. */
 function scene(gpu: A6xxGpu, layers: number, mode?: string, scale = 1): GfxScene {
@@ -50,7 +36,7 @@ function scene(gpu: A6xxGpu, layers: number, mode?: string, scale = 1): GfxScene
     buffers: new Map([['vertices', f32(verts)]]),
     draws: [{ prim: 'DI_PT_TRILIST', count: verts.length / 8 }],
     state: { ...b.state, viewport: [0, 0, W, W], scissor: [0, 0, W, W], blend: [], ...(mode !== undefined ? { singlePrimMode: mode } : {}) },
-    fs: { asm: FS, fullRegs: 3, outputs: [0], fragCoord: 8, consts: consts([scale / (16 * W), 0.25, 0, 0]), feedback: [0], samplers: [{ linear: false, wrap: 'A6XX_TEX_CLAMP_TO_EDGE' }] },
+    fs: { asm: FEEDBACK_FS, fullRegs: 3, outputs: [0], fragCoord: 8, consts: consts([scale / (16 * W), 0.25, 0, 0]), feedback: [0], samplers: [{ linear: false, wrap: 'A6XX_TEX_CLAMP_TO_EDGE' }] },
   };
 }
 

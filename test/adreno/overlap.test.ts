@@ -19,31 +19,15 @@ import { Diagnostics } from '../../src/core/diagnostics.js';
 import { CommandProcessor } from '../../src/adreno/cp/cp.js';
 import { decodeHeader, opcode, pkt7 } from '../../src/adreno/cp/pm4.js';
 import { ubwcToLinear } from '../../src/adreno/ubwc/ubwc.js';
+import { consts, f32, FEEDBACK_FS, quad } from './feedback-fixtures.js';
 
 const EXAMPLES = join(import.meta.dirname, '..', '..', '..', 'examples');
 const triangleJson = (): Record<string, unknown> => JSON.parse(readFileSync(join(EXAMPLES, 'triangle', 'scene.json'), 'utf8')) as Record<string, unknown>;
 const triangle = (): GfxScene => a6xxSceneDescription(triangleJson(), join(EXAMPLES, 'triangle'), 'a630');
-const f32 = (a: number[]): Uint8Array => new Uint8Array(new Float32Array(a).buffer);
-const consts = (a: number[]): Uint32Array => new Uint32Array(new Float32Array(a).buffer);
 const ids = (d: Diagnostics): string[] => [...new Set(d.list.filter((x) => x.severity !== 'info').map((x) => x.id))];
 
 // 48x48: a layer is 2304 fragments, so FS batches (4096) straddle layers.
 const W = 48;
-/** One full-screen quad (two triangles sharing an edge: no pixel twice). */
-const quad = (): number[] => {
-  const v = (x: number, y: number): number[] => [x, y, 0.5, 1, 0, 0, 0, 1];
-  return [...v(-1, -1), ...v(1, -1), ...v(-1, 1), ...v(-1, 1), ...v(1, -1), ...v(1, 1)];
-};
-// Frag coord x, y (1/16 pixel, the centre at x * 16 + 8) to the texel centre (x + 0.5) / 64; sample
-// the target (t#0, nearest), add c0.y to red.
-const FS = `cov.u32f32 r1.x, r2.x
-cov.u32f32 r1.y, r2.y
-mul.f r1.x, r1.x, c0.x
-mul.f r1.y, r1.y, c0.x
-sam (f32)(xyzw)r0.x, r1.x, s#0, t#0
-(sy)add.f r0.x, r0.x, c0.y
-end
-`;
 
 /** `layers` overlapping full-screen quads in one draw; the FS reads target 0 back. */
 function scene(layers: number, mode?: string | number, tile?: 'UBWC'): GfxScene {
@@ -55,7 +39,7 @@ function scene(layers: number, mode?: string | number, tile?: 'UBWC'): GfxScene 
     buffers: new Map([['vertices', f32(verts)]]),
     draws: [{ prim: 'DI_PT_TRILIST', count: verts.length / 8 }],
     state: { ...b.state, viewport: [0, 0, W, W], scissor: [0, 0, W, W], blend: [], ...(mode !== undefined ? { singlePrimMode: mode as string } : {}) },
-    fs: { asm: FS, fullRegs: 3, outputs: [0], fragCoord: 8, consts: consts([1 / (16 * W), 0.25, 0, 0]), feedback: [0], samplers: [{ linear: false, wrap: 'A6XX_TEX_CLAMP_TO_EDGE' }] },
+    fs: { asm: FEEDBACK_FS, fullRegs: 3, outputs: [0], fragCoord: 8, consts: consts([1 / (16 * W), 0.25, 0, 0]), feedback: [0], samplers: [{ linear: false, wrap: 'A6XX_TEX_CLAMP_TO_EDGE' }] },
   };
 }
 
