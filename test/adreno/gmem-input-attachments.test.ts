@@ -25,6 +25,7 @@ import { gmemInfo } from '../../src/adreno/rb/gmem.js';
 import { ccuCntlGmem } from '../../src/adreno/rb/gmem-pass.js';
 import { mulberry32 } from '../../src/core/prng.js';
 import type { Segment } from '../../src/core/memory.js';
+import { BODY } from './ir3-ibo-body.js';
 
 const DIR = mkdtempSync(join(tmpdir(), 'gmem-ia-'));
 const FW = 192, FH = 64;
@@ -59,20 +60,6 @@ function desc(v: View, base: number, gmem?: { binW: number }): number[] {
   d[5] = encodeFields('A6XX_TEX_CONST.5', { BASE_HI: hi32(base), DEPTH: 1 }, 'a6xx');
   return d;
 }
-
-const BODY = (op: string): string => `shl.b r4.x, r0.x, 3
-shl.b r4.y, r0.x, 2
-(rpt5)nop
-add.u r4.z, r4.x, 4
-(rpt5)nop
-ldib.b.untyped.1d.u32.4.imm r1.x, r4.x, 1
-ldib.b.untyped.1d.u32.4.imm r2.x, r4.z, 1
-(rpt5)nop
-(sy)${op}
-(rpt5)nop
-(sy)stib.b.untyped.1d.u32.4.imm r3.x, r4.y, 0
-end
-`;
 
 interface Bin { w: number; h: number; x: number; y: number }
 let seq = 0;

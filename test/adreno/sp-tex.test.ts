@@ -20,6 +20,7 @@ import { FLAG_UNCOMPRESSED, linearToUbwc, ubwcLayout } from '../../src/adreno/ub
 import { mulberry32 } from '../../src/core/prng.js';
 import type { Segment } from '../../src/core/memory.js';
 import { InputError } from '../../src/core/errors.js';
+import { BODY } from './ir3-ibo-body.js';
 
 const DIR = mkdtempSync(join(tmpdir(), 'sp-tex-'));
 const f2u = (x: number): number => new Uint32Array(new Float32Array([x]).buffer)[0]!;
@@ -86,20 +87,6 @@ interface Setup {
 function ls6(gen: Gen, type: string, n: number): number {
   return encodeFields('CP_LOAD_STATE6.0', { DST_OFF: 0, STATE_TYPE: type, STATE_SRC: 'SS6_INDIRECT', STATE_BLOCK: 'SB6_CS_TEX', NUM_UNIT: n }, gen);
 }
-
-const BODY = (op: string): string => `shl.b r4.x, r0.x, 3
-shl.b r4.y, r0.x, 2
-(rpt5)nop
-add.u r4.z, r4.x, 4
-(rpt5)nop
-ldib.b.untyped.1d.u32.4.imm r1.x, r4.x, 1
-ldib.b.untyped.1d.u32.4.imm r2.x, r4.z, 1
-(rpt5)nop
-(sy)${op}
-(rpt5)nop
-(sy)stib.b.untyped.1d.u32.4.imm r3.x, r4.y, 0
-end
-`;
 
 let seq = 0;
 /** Run one cat5 instruction per lane: SRC1 = in[lane].xyzw (r1), SRC2 = in[lane].zw.. (r2); returns r3.xyzw per lane. */

@@ -5,7 +5,7 @@
 // engine 'interp' and engine 'fast'; the whole wave state and the diagnostics must be equal.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runAsm, CODE_VA, type AsmRunOptions } from './exec-harness.js';
+import { encodableProgram, runAsm, CODE_VA, type AsmRunOptions } from './exec-harness.js';
 import { snap, diffSnap } from './engine-state.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
 import { assemble, decodeAt } from '../../src/amd/isa/target.js';
@@ -133,20 +133,7 @@ function inst(r: Rng): string {
   }
 }
 
-/** Assemble what the assembler accepts (random operand mixes can break the constant-bus limit). */
-function program(r: Rng, n: number): string[] {
-  const out: string[] = [];
-  while (out.length < n) {
-    const line = inst(r);
-    try {
-      assemble(gfx11, line);
-      out.push(line);
-    } catch {
-      // not encodable: draw again
-    }
-  }
-  return out;
-}
+const program = (r: Rng, n: number): string[] => encodableProgram(() => inst(r), n);
 
 function trial(seed: number, ws: 32 | 64): void {
   const r = mulberry32(seed);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAsm, type AsmRunOptions } from './exec-harness.js';
+import { encodableProgram, runAsm, type AsmRunOptions } from './exec-harness.js';
 import { snap, diffSnap, type WaveSnap } from './engine-state.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
 import { assemble } from '../../src/amd/isa/target.js';
@@ -69,19 +69,7 @@ function inst(r: Rng): string {
   }
 }
 
-function program(r: Rng, n: number): string[] {
-  const out: string[] = [];
-  while (out.length < n) {
-    const line = inst(r);
-    try {
-      assemble(gfx11, line);
-      out.push(line);
-    } catch {
-      // not encodable (constant bus): draw again
-    }
-  }
-  return out;
-}
+const program = (r: Rng, n: number): string[] => encodableProgram(() => inst(r), n);
 
 function withWasm<T>(f: () => T): T {
   const was = wasmTier.on;

@@ -179,3 +179,18 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
     s: (e) => w.s[e]!,
   };
 }
+
+/** `n` GFX11 instruction lines from `draw`, redrawing any the assembler refuses (random operand mixes can break the constant-bus limit). */
+export function encodableProgram(draw: () => string, n: number): string[] {
+  const out: string[] = [];
+  while (out.length < n) {
+    const line = draw();
+    try {
+      assemble(gfx11, line);
+      out.push(line);
+    } catch {
+      // not encodable: draw again
+    }
+  }
+  return out;
+}
