@@ -12,8 +12,11 @@ import { benchCases } from '../../bench/cases.js';
 import { runKernel, type KernelRun } from '../../src/runtime/run.js';
 import type { Engine } from '../../src/amd/engine/env.js';
 import { engineTime } from '../../src/amd/engine/program.js';
-import { tiering } from '../../src/amd/engine/tier.js';
+import { tiering, tierStats } from '../../src/amd/engine/tier.js';
 import { snap, diffSnap, type WaveSnap } from './engine-state.js';
+import { loadCodeObject } from '../../src/formats/amdgpu/codeobject.js';
+
+const c0name = 'kernel';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -21,10 +24,11 @@ type Launch = Parameters<typeof runKernel>[0];
 
 function run(launch: Launch, engine: Engine, order: 'roundrobin' | 'random'): { r: KernelRun; waves: Map<number, WaveSnap> } {
   const waves = new Map<number, WaveSnap>();
-  // A copy of the code object: a Program of its own (dispatch.ts keeps one per code object), so
-  // no block or visit count carries over from another setting.
+  // The code object parsed anew: a Program of its own (dispatch.ts keeps one per code object, and
+  // run.ts hands byte-identical code objects the same parsed one), so no block or visit count
+  // carries over from another setting.
   assert.ok(launch.codeObject instanceof Uint8Array);
-  const r = runKernel({ ...launch, codeObject: new Uint8Array(launch.codeObject) }, { engine, order, seed: 3, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
+  const r = runKernel({ ...launch, codeObject: loadCodeObject(launch.codeObject, c0name) }, { engine, order, seed: 3, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
   return { r, waves };
 }
 
@@ -65,3 +69,31 @@ for (const c of benchCases({ root: ROOT, small: true })) {
     }
   });
 }
+
+// A wave whose turn was cut inside a block resumes in that block's own function (entered at the
+// op it stopped before), so random quanta, which cut blocks everywhere, build no more blocks than
+// round-robin turns do, but for a branch target inside a block that a cut may land on (matmul's
+// epilogue: the s_cbranch_execz target at 0x188c). Before, each cut position built and compiled a
+// suffix block of its own (six more here).
+test('engine-tier: waves resuming mid-block enter the block, no suffix blocks are built', () => {
+  const c = benchCases({ root: ROOT, small: true }).find((x) => x.name === 'matmul');
+  assert.ok(c, 'the matmul bench case');
+  const saved = { ...tiering };
+  try {
+    tiering.minBytes = Infinity;
+    const built = (order: 'roundrobin' | 'random'): { blocks: number; entered: number } => {
+      const b0 = engineTime.blocks;
+      const e0 = tierStats.entered;
+      const { r } = run(c.launch, 'fast', order);
+      assert.equal(c.check(r.buffers), null);
+      return { blocks: engineTime.blocks - b0, entered: tierStats.entered - e0 };
+    };
+    const rnd = built('random');
+    const rr = built('roundrobin');
+    assert.ok(rnd.entered > 0, 'waves entered blocks mid-way');
+    assert.ok(rr.blocks > 0);
+    assert.ok(rnd.blocks <= rr.blocks + 1, `${rnd.blocks} blocks built with random quanta, ${rr.blocks} with round-robin turns`);
+  } finally {
+    Object.assign(tiering, saved);
+  }
+});

@@ -149,7 +149,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
       // The fast engine runs whole basic blocks, as dispatch does (block.ts).
       const b = blockAt(trapProgram !== null && w.pc >= TRAP_VA && w.pc < TRAP_VA + trapProgram.words.length * 4 ? trapProgram : program, w.pc);
       if (b !== null) {
-        n += b.fn(w, clk, wc, budget - n, b.ops, b.args);
+        n += b.fn(w, clk, wc, budget - n, b.ops, b.args, 0);
         if ((w.state as string) === 'barrier') w.state = 'ready';
         continue;
       }

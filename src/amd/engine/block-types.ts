@@ -19,13 +19,14 @@ export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: n
 
 /**
  * The generated function of a block: BlockRun plus the block's ops and its bound values (`Block.ops`,
- * `Block.args`). One function per distinct source text, shared by every Program whose block has that
+ * `Block.args`) and the op to enter at, `e` (0; a wave resuming mid-block enters there: then `lim`
+ * and the result count from op 0, i.e. it runs ops [e, min(n, lim)) and returns where it stopped). One function per distinct source text, shared by every Program whose block has that
  * text and kept for the life of the process: nothing of a Program lives in it, so its optimised code
  * outlives the Program. (Closures over a Program's values died with it and V8, which holds optimised
  * code weakly, dropped their code at the next full GC: every later dispatch of the same kernel ran
  * cold again; measured 3x on matmul and 8x on reduce_1bar with a GC between runs.)
  */
-export type BlockFn = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number, ops: readonly Op[], args: readonly unknown[]) => number;
+export type BlockFn = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number, ops: readonly Op[], args: readonly unknown[], e: number) => number;
 
 export interface Block {
   /** Number of ops. */
@@ -33,7 +34,7 @@ export interface Block {
   readonly ops: readonly Op[];
   /** Instruction classes of the whole block as pairs (Op.ci, count), for the run statistics. */
   readonly classes: Int32Array;
-  /** Hot callers use `fn(w, clk, wc, lim, ops, args)`; `run` binds them (a closure of this Program's). */
+  /** Hot callers use `fn(w, clk, wc, lim, ops, args, e)`; `run` binds them with e = 0 (a closure of this Program's). */
   readonly fn: BlockFn;
   readonly args: readonly unknown[];
   readonly run: BlockRun;

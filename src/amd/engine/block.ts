@@ -121,15 +121,14 @@ function callOp(op: Op, w: Wave): void {
 }
 
 /**
- * A limit inside a fused run (see compileBlock): ops [k, lim) of the run one by one through their
- * handlers, as the block's own op-by-op code would run them (sanitizer step with w.pc at the op
- * unless skipped in the quiet prefix, w.pc at the next op and the clock at the op while the
- * handler runs), then the exit at `lim`. A fused run's ops are integer VALU ops: they neither trap
- * nor move the PC. Shared by every block so this rare path adds no code, and no deoptimisation
- * when first taken, to each block function.
+ * Ops [k, stop) of a fused run (see compileBlock) one by one through their handlers, as the block's
+ * own op-by-op code would run them: sanitizer step with w.pc at the op unless skipped in the quiet
+ * prefix, w.pc at the next op and the clock at the op while the handler runs. A fused run's ops
+ * are integer or f32 VALU ops: they neither trap nor move the PC. Shared by every block so these
+ * rare paths add no code, and no deoptimisation when first taken, to each block function.
  */
-function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, lim: number): number {
-  for (let i = k; i < lim; i++) {
+function stepRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, stop: number): void {
+  for (let i = k; i < stop; i++) {
     const op = ops[i]!;
     if (wc !== null && !(sk && i < quiet) && w.waitTrack !== null) {
       w.pc = pcs[i]!;
@@ -139,6 +138,11 @@ function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, q
     clk.t = t0 + i;
     op.run(w);
   }
+}
+
+/** A limit inside a fused run: ops [k, lim) stepped (stepRun), then the exit at `lim`. */
+function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, lim: number): number {
+  stepRun(w, clk, wc, sk, quiet, t0, ops, pcs, k, lim);
   if (sk && lim < quiet) wc!.replay(w, ops, pcs, lim);
   w.pc = pcs[lim]!;
   clk.t = t0 + lim;
@@ -163,9 +167,14 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // (`sk`): stepped, they would report nothing and leave no track (waitcnt.ts, quietPrefix). Leaving
   // the block inside that prefix replays the skipped steps.
   const quiet = quietPrefix(ops, pcs, space);
-  const lines: string[] = ['const t0 = clk.t;'];
+  // A wave resuming inside the block (its last turn was cut there) enters at op `e` (a case of
+  // the switch below): t0 is the clock of op 0 as if it had started there, it skips no sanitizer
+  // step (the quiet prefix holds for waves entering at op 0), and the limit and the return value
+  // count ops from the block's start.
+  const lines: string[] = ['const t0 = clk.t - e;'];
   let fusedRuns = 0;
-  if (quiet > 0) lines.push('const sk = wc !== null && w.waitTrack === null;');
+  if (quiet > 0) lines.push('const sk = e === 0 && wc !== null && w.waitTrack === null;');
+  lines.push('switch (e) {');
   const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}); ` : '');
   // The block's own values ($A, gathered by blockOf): $A[0] the op PCs (for replays), then the
   // inlined code's bound values, the pairs of `take`: (op index, param index) for an op's Inline
@@ -218,6 +227,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     return [...(last ? [`w.pc = ${next};`] : []), ...bindLines(String(k), body, src.params, (j) => [k, j])];
   };
   for (let k = 0; k < n;) {
+    lines.push(`case ${k}:`);
     if (k > 0) lines.push(limLine(k));
     // A straight run of integer VALU ops in one lane loop (fast-valu.ts fuseLanes). A limit that
     // stops inside the run runs its first ops one by one (cutRun); the fused path steps the
@@ -232,20 +242,24 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       continue;
     }
     const end = k + fused.n;
+    // Entering inside the run (ops k+1 .. end-1) steps the rest of the run through the handlers.
+    for (let i = k + 1; i < end; i++) lines.push(`case ${i}:`);
+    lines.push(`if (e > ${k}) { if (lim < ${end}) return cut(w, clk, wc, false, 0, t0, $O, $A[0], e, lim); run(w, clk, wc, false, 0, t0, $O, $A[0], e, ${end}); } else {`);
     lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim);`);
     for (let i = k; i < end; i++) lines.push(...stepLines(i));
     lines.push(...bindLines(`${k}_${end}`, fused.code, fused.params, (j) => [-1, consts.push(fused.args[j]) - 1]));
+    lines.push('}');
     if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
     inlined += fused.n;
     fusedRuns++;
     k = end;
   }
-  lines.push(`clk.t = t0 + ${n};`, `return ${n};`);
+  lines.push('}', `clk.t = t0 + ${n};`, `return ${n};`);
   // Parenthesised so V8 compiles it to bytecode now (eagerly), inside the compile time blockAt measures.
-  const src = `return (function block(w, clk, wc, lim, $O, $A) {\n${lines.join('\n')}\n});`;
+  const src = `return (function block(w, clk, wc, lim, $O, $A, e) {\n${lines.join('\n')}\n});`;
   let fn = blockFns.get(src);
   if (fn === undefined) {
-    fn = compile(['call', 'cut'], src)(callOp, cutRun) as unknown as BlockFn;
+    fn = compile(['call', 'cut', 'run'], src)(callOp, cutRun, stepRun) as unknown as BlockFn;
     engineTime.blockFns++;
     blockFns.set(src, fn);
   }
@@ -294,6 +308,6 @@ function blockOf(plan: Plan, ops: readonly Op[], pc0: number): Block {
   const t = plan.take;
   for (let i = 0; i < t.length; i += 2) values.push(t[i]! < 0 ? plan.consts[t[i + 1]!] : ops[t[i]!]!.inline!.args[t[i + 1]!]);
   const fn = plan.fn;
-  const run: BlockRun = (w, clk, wc, lim) => fn(w, clk, wc, lim, ops, values);
+  const run: BlockRun = (w, clk, wc, lim) => fn(w, clk, wc, lim, ops, values, 0);
   return { n: ops.length, ops, classes: plan.classes, fn, args: values, run, inlined: plan.inlined, fused: plan.fused };
 }

@@ -35,6 +35,12 @@ export class Program {
   readonly heat: Int32Array;
   /** By PC index: 1 inside a built block (not its start), 2 at a branch target (tier.ts). */
   readonly interior: Uint8Array;
+  /**
+   * By PC index inside a built block (interior 1): the start index + 1 of the block a wave
+   * resuming there enters mid-way, and the op index it enters at (`entry`); 0: none (tier.ts).
+   */
+  readonly owner: Int32Array;
+  readonly entry: Uint8Array;
   readonly target: IsaTarget;
   readonly env: ExecEnv;
 
@@ -48,6 +54,8 @@ export class Program {
     this.blocks = new Array(words.length);
     this.heat = new Int32Array(words.length);
     this.interior = new Uint8Array(words.length);
+    this.owner = new Int32Array(words.length);
+    this.entry = new Uint8Array(words.length);
     this.env = env;
   }
 

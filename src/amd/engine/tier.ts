@@ -20,11 +20,12 @@
  * compiled at once whatever its size: matmul_tiled's tile loop (16-44 KB blocks) lost more
  * stepped than its compile cost.
  *
- * A block starting inside another one (a suffix: a wave's quantum or the budget cut the other
- * block there, and its next turn resumes mid-block) waits by the same rule whatever its size:
- * matmul's 17-op loop body had a dozen such suffixes, each its own function, which took three
- * quarters of the run's TurboFan time for a few thousand visits each. A branch target is never
- * a suffix (a loop head after its preheader in one block).
+ * A wave resuming inside a block (a suffix: its quantum or the budget cut the block there) enters
+ * the block's own function at that op (block.ts: a switch over the entry op), so a suffix is
+ * neither built nor compiled apart: matmul's loop body had a dozen suffixes, each its own function
+ * waiting by the rule above (ski rental), so 11% of the run's ops were stepped op by op, warm
+ * or cold. A branch target is never a suffix (a loop head after its preheader in one block): it
+ * starts a block of its own.
  *
  * Per-op stepping and blocks give the same results bit for bit (they run the same handlers, with
  * the same sanitizer steps, clock and budget; the differential tests run both), so the rule moves
@@ -61,14 +62,14 @@ export const tierDispatch = { waves: Infinity, launched: 0 };
 /** Blocks waiting only because the dispatch is short: the wait they were given. */
 const shortWait = new WeakMap<Block, number>();
 
-function visitsBefore(b: Block, suffix: boolean, loop: boolean): number {
+function visitsBefore(b: Block, loop: boolean): number {
   let n = srcLen.get(b.fn);
   if (n === undefined) {
     n = b.fn.toString().length;
     srcLen.set(b.fn, n);
   }
   const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
-  if (!suffix && (loop || n < tiering.minBytes)) {
+  if (loop || n < tiering.minBytes) {
     if (loop || wait <= tierDispatch.waves) return 0;
     shortWait.set(b, wait);
   }
@@ -92,9 +93,16 @@ function stepThrough(program: Program, b: Block, pc: number): null {
   return null;
 }
 
+/** The op at which the block hotBlockAt returned is entered (0 but for a suffix). */
+export const hotEntry = { k: 0 };
+
+/** Counts of this thread: waves that entered a compiled block mid-way (tests). */
+export const tierStats = { entered: 0 };
+
 /**
- * The compiled block to run at `pc`, or null when the op there is to be stepped one by one: no
- * block can start there (block.ts blockAt), or it is not hot yet (this counts the visit).
+ * The compiled block to run at `pc` (entered at op `hotEntry.k`), or null when the op there is to
+ * be stepped one by one: no block can start there (block.ts blockAt), or it is not hot yet (this
+ * counts the visit).
  */
 export function hotBlockAt(program: Program, pc: number): Block | null {
   if (pc === skip.pc && program === skip.program) {
@@ -108,6 +116,25 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   }
   const i = (pc - program.base) / 4;
   const heat = program.heat;
+  if (program.interior[i] === 1) {
+    // A suffix: the block it is inside, entered there once that block runs compiled.
+    const o = program.owner[i]! - 1;
+    const ob = program.blocks[o]!;
+    const k = program.entry[i]!;
+    if (heat[o] === 0) {
+      hotEntry.k = k;
+      tierStats.entered++;
+      return ob;
+    }
+    if (k + 1 < ob.n) {
+      skip.program = program;
+      skip.block = ob;
+      skip.k = k + 1;
+      skip.pc = pc + ob.ops[k]!.size;
+    }
+    return null;
+  }
+  hotEntry.k = 0;
   const h = heat[i];
   const b = program.blocks[i];
   if (h !== undefined && h > 0 && b !== undefined) {
@@ -123,22 +150,29 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   const nb = blockAt(program, pc);
   if (nb === null) return null;
   const loop = markInterior(program, i, nb);
-  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, program.interior[i] === 1, loop || program.interior[i] === 2);
+  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, loop || program.interior[i] === 2);
   if (wait === 0) return nb;
   heat[i] = wait - 1;
   return stepThrough(program, nb, pc);
 }
 
 /**
- * The PCs inside `b` (built at index `i`) are suffix starts unless some branch targets them.
- * Returns whether `b` is a loop body (a branch of it targets its own start).
+ * The PCs inside `b` (built at index `i`) are suffix starts, entered in `b`, unless some branch
+ * targets them or a block starts there. A PC inside two blocks is entered in the one starting
+ * later (a loop body built at its head after the preheader's block ran into it: the loop body runs
+ * compiled, the straight preheader may wait). Returns whether `b` is a loop body (a branch of it
+ * targets its own start).
  */
 function markInterior(program: Program, i: number, b: Block): boolean {
   let loop = false;
   const interior = program.interior;
   for (let k = 0, p = i; k < b.n; k++) {
     const op = b.ops[k]!;
-    if (k > 0 && interior[p] === 0) interior[p] = 1;
+    if (k > 0 && program.blocks[p] === undefined && (interior[p] === 0 || (interior[p] === 1 && program.owner[p]! - 1 < i))) {
+      interior[p] = 1;
+      program.owner[p] = i + 1;
+      program.entry[p] = k;
+    }
     p += op.size >>> 2;
     const off = op.cls === 'branch' ? op.inst.fields['simm16'] : undefined;
     if (off !== undefined) {

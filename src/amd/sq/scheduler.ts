@@ -32,7 +32,7 @@ import { DecodeError } from '../isa/types.js';
 import { INST_CLASSES, type Op, type Program } from '../engine/program.js';
 import { WAVE_STATE_SEED, type Engine } from '../engine/env.js';
 import type { Clock } from '../engine/block.js';
-import { hotBlockAt } from '../engine/tier.js';
+import { hotBlockAt, hotEntry } from '../engine/tier.js';
 import { MEM_CLASS, type WaitcntSanitizer } from '../engine/waitcnt.js';
 import { raiseException, TRAPSTS } from '../exec/trap.js';
 import type { Wave } from '../wave/wave.js';
@@ -151,15 +151,18 @@ export class Sq {
           // it is hot (tier.ts) the op is stepped below.
           const b = hotBlockAt(prog, w.pc);
           if (b !== null) {
+            // Entered at op e: 0, or where the wave's last turn cut the block (tier.ts).
+            const e = hotEntry.k;
             const room = budget - executed;
-            const ran = b.fn(w, clk, wc, q - i < room ? q - i : room, b.ops, b.args);
+            const end = b.fn(w, clk, wc, e + (q - i < room ? q - i : room), b.ops, b.args, e);
+            const ran = end - e;
             w.instructions += ran;
             executed += ran;
             if (ran === b.n) {
               const c = b.classes;
               for (let j = 0; j < c.length; j += 2) cc[c[j]!]! += c[j + 1]!;
             } else {
-              for (let j = 0; j < ran; j++) cc[b.ops[j]!.ci]++;
+              for (let j = e; j < end; j++) cc[b.ops[j]!.ci]++;
             }
             i += ran - 1;
             progressed = true;
