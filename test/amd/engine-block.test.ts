@@ -18,7 +18,7 @@ import { Diagnostics } from '../../src/core/diagnostics.js';
 import { Memory } from '../../src/core/memory.js';
 import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/engine/env.js';
 import { Program } from '../../src/amd/engine/program.js';
-import { blockAt, MAX_OPS } from '../../src/amd/engine/block.js';
+import { blockAt, blockFunction, MAX_OPS } from '../../src/amd/engine/block.js';
 import { quietPrefix } from '../../src/amd/engine/waitcnt.js';
 import { Wave } from '../../src/amd/wave/wave.js';
 import { APERTURE } from '../../src/amd/exec/vmem.js';
@@ -370,7 +370,7 @@ test('blocks: a second Program of the same code reuses the block plan with its o
   const src = ['v_add_nc_u32_e32 v1, v2, v3', 'global_load_b32 v4, v12, s[40:41]', 's_waitcnt vmcnt(0)', 'v_fmac_f32_e32 v5, v4, v1', 's_endpgm'].join('\n');
   const a = blockAt(prog(src), CODE_VA)!;
   const b = blockAt(prog(src), CODE_VA)!;
-  assert.equal(b.fn, a.fn, 'one generated function');
+  assert.equal(blockFunction(b), blockFunction(a), 'one generated function');
   assert.notEqual(b.args, a.args);
   assert.equal(b.args.length, a.args.length);
   assert.ok(b.args.some((x, i) => typeof x === 'function' && x !== a.args[i]), 'the second Program passes its own handlers');
@@ -378,6 +378,6 @@ test('blocks: a second Program of the same code reuses the block plan with its o
   // Strict alignment binds no fast global load: a different source, a different function.
   const strict = prog(src, { ...env(), alignMode: 'dword' });
   const c = blockAt(strict, CODE_VA)!;
-  assert.notEqual(c.fn, a.fn);
+  assert.notEqual(blockFunction(c), blockFunction(a));
   assert.equal(c.inlined, a.inlined - 1, 'the load is called, not inlined');
 });

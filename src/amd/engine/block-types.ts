@@ -34,8 +34,13 @@ export interface Block {
   readonly ops: readonly Op[];
   /** Instruction classes of the whole block as pairs (Op.ci, count), for the run statistics. */
   readonly classes: Int32Array;
-  /** Hot callers use `fn(w, clk, wc, lim, ops, args, e)`; `run` binds them with e = 0 (a closure of this Program's). */
-  readonly fn: BlockFn;
+  /**
+   * Hot callers use `fn(w, clk, wc, lim, ops, args, e)`; `run` binds them with e = 0 (a closure of
+   * this Program's). Until the block first runs, a stand-in that makes the function (block.ts).
+   */
+  fn: BlockFn;
+  /** Length of the function's source text (tier.ts weighs compiling by it). */
+  readonly srcLen: number;
   readonly args: readonly unknown[];
   readonly run: BlockRun;
   /** Ops inlined into the generated function (the rest are called). */

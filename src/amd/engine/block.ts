@@ -255,19 +255,32 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     k = end;
   }
   lines.push('}', `clk.t = t0 + ${n};`, `return ${n};`);
-  // Parenthesised so V8 compiles it to bytecode now (eagerly), inside the compile time blockAt measures.
+  // Parenthesised so V8 compiles it to bytecode at once (eagerly) when it is made (blockFn).
   const src = `return (function block(w, clk, wc, lim, $O, $A, e) {\n${lines.join('\n')}\n});`;
-  let fn = blockFns.get(src);
-  if (fn === undefined) {
-    fn = compile(['call', 'cut', 'run'], src)(callOp, cutRun, stepRun) as unknown as BlockFn;
-    engineTime.blockFns++;
-    blockFns.set(src, fn);
-  }
   const counts = new Map<number, number>();
   for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
   const classes = Int32Array.from([...counts].flat());
   // Only the sources' identities are kept: an Inline's bound values belong to this Program.
-  return { fn, classes, inlined, fused: fusedRuns, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
+  return { fn: blockFns.get(src) ?? null, src, classes, inlined, fused: fusedRuns, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
+}
+
+/**
+ * The plan's function, made on its first run: a block that waits (tier.ts) and never gets hot in
+ * a short dispatch (conv2d's straight blocks, once per wave) costs its source only, not V8's
+ * parse and bytecode of 10-40 KB of it. Counted in the compile time as before.
+ */
+function blockFn(plan: Plan): BlockFn {
+  if (plan.fn !== null) return plan.fn;
+  const t0 = performance.now();
+  let fn = blockFns.get(plan.src);
+  if (fn === undefined) {
+    fn = compile(['call', 'cut', 'run'], plan.src)(callOp, cutRun, stepRun) as unknown as BlockFn;
+    engineTime.blockFns++;
+    blockFns.set(plan.src, fn);
+  }
+  plan.fn = fn;
+  engineTime.compileMs += performance.now() - t0;
+  return fn;
 }
 
 /**
@@ -277,7 +290,9 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
  * stepping a probe sanitizer again.
  */
 interface Plan {
-  readonly fn: BlockFn;
+  /** The function (blockFn makes it on the block's first run; null until then). */
+  fn: BlockFn | null;
+  readonly src: string;
   readonly classes: Int32Array;
   readonly inlined: number;
   readonly fused: number;
@@ -302,12 +317,25 @@ function fits(plan: Plan, ops: readonly Op[]): boolean {
   return true;
 }
 
+const planOf = new WeakMap<Block, Plan>();
+
+/** The block's generated function, made now if it has not run yet (tests compare them). */
+export function blockFunction(b: Block): BlockFn {
+  const plan = planOf.get(b);
+  return plan === undefined ? b.fn : (b.fn = blockFn(plan));
+}
+
 /** The Block of `plan` for this Program's ops: their bound values gathered as compiling did. */
 function blockOf(plan: Plan, ops: readonly Op[], pc0: number): Block {
   const values: unknown[] = [opPcs(ops, pc0)];
   const t = plan.take;
   for (let i = 0; i < t.length; i += 2) values.push(t[i]! < 0 ? plan.consts[t[i + 1]!] : ops[t[i]!]!.inline!.args[t[i + 1]!]);
-  const fn = plan.fn;
-  const run: BlockRun = (w, clk, wc, lim) => fn(w, clk, wc, lim, ops, values, 0);
-  return { n: ops.length, ops, classes: plan.classes, fn, args: values, run, inlined: plan.inlined, fused: plan.fused };
+  // Until its first run the block's fn makes the function and puts it in its place.
+  const b: Block = {
+    n: ops.length, ops, classes: plan.classes, srcLen: plan.src.length, args: values, inlined: plan.inlined, fused: plan.fused,
+    fn: plan.fn ?? ((w, clk, wc, lim, $O, $A, e) => (b.fn = blockFn(plan))(w, clk, wc, lim, $O, $A, e)),
+    run: (w, clk, wc, lim) => b.fn(w, clk, wc, lim, ops, values, 0),
+  };
+  planOf.set(b, plan);
+  return b;
 }

@@ -12,8 +12,8 @@
  * stepped one by one (about 0.1 us more per op than inside a compiled block) reaches what
  * compiling it costs (about 2.5 us of TurboFan CPU per byte of source, the middle of what was
  * measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
- * Blocks are still built (source, bytecode) at the first visit, which is cheap: V8 optimises only
- * functions that run. A visit to a waiting block steps its ops to the block's end without
+ * A block's source is still generated at the first visit; its function (V8's parse and bytecode)
+ * is made at its first run (block.ts blockFn), so a block that never gets hot costs its source only. A visit to a waiting block steps its ops to the block's end without
  * counting or building anything at them.
  *
  * A loop body or head (a block branching back to its own start, or any branch target) runs
@@ -32,7 +32,7 @@
  * only time.
  */
 import type { Program } from './program.js';
-import type { Block, BlockFn } from './block-types.js';
+import type { Block } from './block-types.js';
 import { blockAt } from './block.js';
 
 /**
@@ -43,9 +43,6 @@ import { blockAt } from './block.js';
 // 45 KB: from the bench kernels (reduce_1bar's 47-50 KB straight blocks wait; matmul_tiled's 44 KB
 // part of its tile loop, which cost more stepped than compiled, does not). docs/speed.md.
 export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
-
-/** Source length of each block function (its text is shared by every block built from it). */
-const srcLen = new WeakMap<BlockFn, number>();
 
 /**
  * The dispatch this thread is running (dispatch.ts sets both): its waves (Infinity when unknown)
@@ -63,11 +60,7 @@ export const tierDispatch = { waves: Infinity, launched: 0 };
 const shortWait = new WeakMap<Block, number>();
 
 function visitsBefore(b: Block, loop: boolean): number {
-  let n = srcLen.get(b.fn);
-  if (n === undefined) {
-    n = b.fn.toString().length;
-    srcLen.set(b.fn, n);
-  }
+  const n = b.srcLen;
   const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
   if (loop || n < tiering.minBytes) {
     if (loop || wait <= tierDispatch.waves) return 0;
