@@ -141,9 +141,9 @@ function stepRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, 
 }
 
 /** A limit inside a fused run: ops [k, lim) stepped (stepRun), then the exit at `lim`. */
-function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, lim: number): number {
+function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, lim: number, e: number): number {
   stepRun(w, clk, wc, sk, quiet, t0, ops, pcs, k, lim);
-  if (sk && lim < quiet) wc!.replay(w, ops, pcs, lim);
+  if (sk && lim < quiet) wc!.replay(w, ops, pcs, lim, e);
   w.pc = pcs[lim]!;
   clk.t = t0 + lim;
   return lim;
@@ -168,14 +168,24 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // the block inside that prefix replays the skipped steps.
   const quiet = quietPrefix(ops, pcs, space);
   // A wave resuming inside the block (its last turn was cut there) enters at op `e` (a case of
-  // the switch below): t0 is the clock of op 0 as if it had started there, it skips no sanitizer
-  // step (the quiet prefix holds for waves entering at op 0), and the limit and the return value
-  // count ops from the block's start.
+  // the switch below): t0 is the clock of op 0 as if it had started there, the limit and the
+  // return value count ops from the block's start, and it skips the sanitizer steps of the quiet
+  // prefix only if ops [e, quiet) are quiet from no track too (replays then start at e).
   const lines: string[] = ['const t0 = clk.t - e;'];
   let fusedRuns = 0;
-  if (quiet > 0) lines.push('const sk = e === 0 && wc !== null && w.waitTrack === null;');
+  if (quiet > 0) {
+    // Entries e (0 < e < quiet) from which ops [e, quiet) are quiet too, as a bit mask.
+    let m0 = 0, m1 = 0;
+    for (let e = 1; e < quiet; e++) {
+      if (quietPrefix(ops, pcs, space, e, quiet) !== quiet) continue;
+      if (e < 32) m0 |= 1 << e;
+      else m1 |= 1 << (e - 32);
+    }
+    const entered = m0 === 0 && m1 === 0 ? 'e === 0' : `(e === 0 || (((e < 32 ? ${m0 >>> 0} >>> e : ${m1 >>> 0} >>> (e - 32)) & 1) !== 0))`;
+    lines.push(`const sk = ${entered} && wc !== null && w.waitTrack === null;`);
+  }
   lines.push('switch (e) {');
-  const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}); ` : '');
+  const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}, e); ` : '');
   // The block's own values ($A, gathered by blockOf): $A[0] the op PCs (for replays), then the
   // inlined code's bound values, the pairs of `take`: (op index, param index) for an op's Inline
   // (they belong to the Program), (-1, index in `consts`) for a fused run's helpers (module values).
@@ -244,8 +254,8 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     const end = k + fused.n;
     // Entering inside the run (ops k+1 .. end-1) steps the rest of the run through the handlers.
     for (let i = k + 1; i < end; i++) lines.push(`case ${i}:`);
-    lines.push(`if (e > ${k}) { if (lim < ${end}) return cut(w, clk, wc, false, 0, t0, $O, $A[0], e, lim); run(w, clk, wc, false, 0, t0, $O, $A[0], e, ${end}); } else {`);
-    lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim);`);
+    lines.push(`if (e > ${k}) { if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], e, lim, e); run(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], e, ${end}); } else {`);
+    lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim, e);`);
     for (let i = k; i < end; i++) lines.push(...stepLines(i));
     lines.push(...bindLines(`${k}_${end}`, fused.code, fused.params, (j) => [-1, consts.push(fused.args[j]) - 1]));
     lines.push('}');

@@ -265,13 +265,13 @@ export class WaitcntSanitizer {
   }
 
   /**
-   * Replays the steps of `ops[0..n)` (at `pcs`) on a wave that entered a basic block with no track
+   * Replays the steps of `ops[from..n)` (at `pcs`) on a wave that entered a basic block (at op `from`) with no track
    * and skipped them (block.ts, `quietPrefix`): the block left before the point where the track is
    * known to be empty again. The wave's PC is kept.
    */
-  replay(w: Wave, ops: readonly Op[], pcs: readonly number[], n: number): void {
+  replay(w: Wave, ops: readonly Op[], pcs: readonly number[], n: number, from = 0): void {
     const pc = w.pc;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < n; i++) {
       w.pc = pcs[i]!;
       this.step(w, ops[i]!);
     }
@@ -292,14 +292,16 @@ export class WaitcntSanitizer {
  * and leave no track. Stepping depends only on the ops (and the PCs, for messages) until a wait
  * reads its count from an SGPR, where the simulation stops. So a wave with no track that runs the
  * whole prefix ends with no track and no report, exactly as stepping would leave it; one that leaves
- * the block inside the prefix replays the steps it skipped (`WaitcntSanitizer.replay`).
+ * the block inside the prefix replays the steps it skipped (`WaitcntSanitizer.replay`). With
+ * `from` and `to`: the same for a wave entering at op `from` (a block entered mid-way), ops up to
+ * `to` only; the result is then an index into `ops` (>= from).
  */
-export function quietPrefix(ops: readonly Op[], pcs: readonly number[], space?: OperandSpace): number {
+export function quietPrefix(ops: readonly Op[], pcs: readonly number[], space?: OperandSpace, from = 0, to = ops.length): number {
   let fired = false;
   const probe = new WaitcntSanitizer({ report: () => { fired = true; } } as unknown as Diagnostics, space);
   const w = { waitTrack: null, pc: 0, id: -1 } as unknown as Wave;
-  let best = 0;
-  for (let i = 0; i < ops.length; i++) {
+  let best = from;
+  for (let i = from; i < to; i++) {
     const op = ops[i]!;
     if (w.waitTrack !== null && MEM_CLASS[op.ci] === 0) {
       const info = infoOf(op, space !== undefined && storesInVmcnt(space));
