@@ -13,16 +13,14 @@ export interface Clock {
 
 /**
  * Runs at most `lim` (>= 1) ops of the block on `w`; returns how many ran: `min(n, lim)` unless the
- * wave stopped or left the block earlier, or more than n for a loop body that went round again.
+ * wave stopped or left the block earlier.
  */
 export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number) => number;
 
 /**
  * The generated function of a block: BlockRun plus the block's ops and its bound values (`Block.ops`,
  * `Block.args`) and the op to enter at, `e` (0; a wave resuming mid-block enters there: then `lim`
- * and the result count from op 0, i.e. it runs ops [e, min(n, lim)) and returns where it stopped).
- * A loop body (its last op branches to its start) goes round again while `lim` allows: the
- * result then exceeds n (ops [e, n), then whole iterations and a last one cut where it stopped). One function per distinct source text, shared by every Program whose block has that
+ * and the result count from op 0, i.e. it runs ops [e, min(n, lim)) and returns where it stopped). One function per distinct source text, shared by every Program whose block has that
  * text and kept for the life of the process: nothing of a Program lives in it, so its optimised code
  * outlives the Program. (Closures over a Program's values died with it and V8, which holds optimised
  * code weakly, dropped their code at the next full GC: every later dispatch of the same kernel ran

@@ -171,15 +171,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // the switch below): t0 is the clock of op 0 as if it had started there, the limit and the
   // return value count ops from the block's start, and it skips the sanitizer steps of the quiet
   // prefix only if ops [e, quiet) are quiet from no track too (replays then start at e).
-  // A loop body (its last op a branch back to its start) runs its next iteration inside the
-  // function while the limit allows, as the scheduler would enter it again in the same turn (one
-  // call, one entry test per iteration instead of a scheduler step and a block lookup): `done`
-  // counts the ops of the iterations before, t0 moves on by n and the limit down by n.
-  const lastOp = ops[n - 1]!;
-  const off = lastOp.cls === 'branch' ? lastOp.inst.fields['simm16'] : undefined;
-  const loop = off !== undefined && pcs[n - 1]! + lastOp.size + ((off << 16) >> 16) * 4 === pc0;
-  const R = loop ? 'done + ' : '';
-  const lines: string[] = loop ? ['let t0 = clk.t - e, done = 0;', 'for (;;) {'] : ['const t0 = clk.t - e;'];
+  const lines: string[] = ['const t0 = clk.t - e;'];
   let fusedRuns = 0;
   if (quiet > 0) {
     // Entries e (0 < e < quiet) from which ops [e, quiet) are quiet too, as a bit mask.
@@ -217,7 +209,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     return [`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`];
   };
   // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
-  const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${R}${k}; }`;
+  const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${k}; }`;
   // `body` (an Inline's or a fused run's statements) as block b<label>, with its free names bound:
   // `params` (declared by the generator, code.ts) to $A slots.
   const bindLines = (label: string, body: string, params: readonly string[], slot: (j: number) => readonly [number, number]): string[] => {
@@ -235,7 +227,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     const next = pcs[k]! + op.size;
     const last = k === n - 1;
     // Leaving early: the wave stopped, trapped or branched away after op k.
-    const leave = `{ ${replay(k + 1)}clk.t = t0 + ${k + 1}; return ${R}${k + 1}; }`;
+    const leave = `{ ${replay(k + 1)}clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
     const check = last ? '' : ` if (w.state !== 'ready' || w.pc !== ${next}) ${leave}`;
     const src = op.inline;
     if (src === undefined || (src.movesPc === true && !last)) return [`w.pc = ${next}; clk.t = t0 + ${k}; call($O[${k}], w);${check}`];
@@ -262,8 +254,8 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     const end = k + fused.n;
     // Entering inside the run (ops k+1 .. end-1) steps the rest of the run through the handlers.
     for (let i = k + 1; i < end; i++) lines.push(`case ${i}:`);
-    lines.push(`if (e > ${k}) { if (lim < ${end}) return ${R}cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], e, lim, e); run(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], e, ${end}); } else {`);
-    lines.push(`if (lim < ${end}) return ${R}cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim, e);`);
+    lines.push(`if (e > ${k}) { if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], e, lim, e); run(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], e, ${end}); } else {`);
+    lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim, e);`);
     for (let i = k; i < end; i++) lines.push(...stepLines(i));
     lines.push(...bindLines(`${k}_${end}`, fused.code, fused.params, (j) => [-1, consts.push(fused.args[j]) - 1]));
     lines.push('}');
@@ -272,8 +264,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     fusedRuns++;
     k = end;
   }
-  if (loop) lines.push('}', `if (w.pc === ${pc0} && w.state === 'ready' && lim > ${n}) { done += ${n}; lim -= ${n}; t0 += ${n}; e = 0; continue; }`, `clk.t = t0 + ${n};`, `return done + ${n};`, '}');
-  else lines.push('}', `clk.t = t0 + ${n};`, `return ${n};`);
+  lines.push('}', `clk.t = t0 + ${n};`, `return ${n};`);
   // Parenthesised so V8 compiles it to bytecode at once (eagerly) when it is made (blockFn).
   const src = `return (function block(w, clk, wc, lim, $O, $A, e) {\n${lines.join('\n')}\n});`;
   const counts = new Map<number, number>();

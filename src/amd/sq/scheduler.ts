@@ -162,20 +162,7 @@ export class Sq {
               const c = b.classes;
               for (let j = 0; j < c.length; j += 2) cc[c[j]!]! += c[j + 1]!;
             } else {
-              // Part of the block, or a loop body that went round again (block.ts): whole iterations
-              // by the block's class counts, the ops of a partial one by one.
-              const n = b.n;
-              for (let j = e, left = ran; left > 0;) {
-                if (j === 0 && left >= n) {
-                  const c = b.classes;
-                  for (let x = 0; x < c.length; x += 2) cc[c[x]!]! += c[x + 1]!;
-                  left -= n;
-                  continue;
-                }
-                cc[b.ops[j]!.ci]++;
-                j = j + 1 === n ? 0 : j + 1;
-                left--;
-              }
+              for (let j = e; j < end; j++) cc[b.ops[j]!.ci]++;
             }
             i += ran - 1;
             progressed = true;
