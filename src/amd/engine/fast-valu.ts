@@ -27,7 +27,7 @@ import { roundF32 } from '../../core/float.js';
 import { mulhiU32, popcnt } from '../exec/salu.js';
 import { INT_OPS } from '../exec/valu-int.js';
 import { CMP_OPS } from '../exec/valu-cmp-ops.js';
-import { F32_OPS, nearestF32Store, nearestF32SumStore } from '../exec/valu-f32.js';
+import { F32_OPS, nearestF32Store } from '../exec/valu-f32.js';
 import { fastDefine, generated } from './fast-registry.js';
 import { Names, handBackIf, handsBack, stmts, type Code } from './code.js';
 
@@ -64,8 +64,6 @@ interface Def {
   readonly fcvt?: boolean;
   /** The lane statements; helpers (mulhiU32, popcnt...) are named through `nm`, which records them. */
   readonly body: (s: readonly Ex[], nm: Names<Helper>) => string;
-  /** An f32 result that is the exact sum of these two doubles (valu-f32.ts F32Op.sum). */
-  readonly sum?: (s: readonly Ex[]) => readonly [string, string];
 }
 
 /** The free names a generated VALU handler may use besides `ref` (bound to HELPER_VALUES). */
@@ -82,7 +80,7 @@ for (const [name, op] of INT_OPS) def(name, { srcs: op.srcs, kind: op.kind, ...(
 // ---- f32 arithmetic and conversions: the one description both tiers read (exec/valu-f32.ts); an
 // integer result from f32 sources keeps the f32 MODE check (input flush).
 for (const [name, op] of F32_OPS) {
-  def(name, { srcs: op.srcs, kind: op.kind, ...(op.kind === 'i32' ? { fcvt: true } : {}), ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: op.remap } : {}), ...(op.ordered ? { ordered: true } : {}), ...(op.sum ? { sum: op.sum } : {}), body: (s) => op.body(s) });
+  def(name, { srcs: op.srcs, kind: op.kind, ...(op.kind === 'i32' ? { fcvt: true } : {}), ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: op.remap } : {}), ...(op.ordered ? { ordered: true } : {}), body: (s) => op.body(s) });
 }
 
 // ---- compares: the one description both tiers read (exec/valu-cmp-ops.ts), for the source types
@@ -181,21 +179,12 @@ function laneBody(d: Def, ex: readonly Ex[], store: { D: number; ws: number; row
         const save = keep !== null ? `${keep}[l] = v[${D} + l]; ` : '';
         const stop = `{ ${keep !== null ? `for (let j = 0; j < l; j++) if (full || ((${on} >>> (j & 31)) & 1) !== 0) v[${D} + j] = ${keep}[j]; ` : ''}nan = 1; break; }`;
         if (d.ordered) return `{ if (${nanSrc}) ${stop} let x = 0; ${d.body(ex, nm)} ${save}vf[${D} + l] = x; }`;
-        if (d.sum !== undefined) {
-          // The remainder only where rounding needs it (valu-f32.ts nearestF32SumStore).
-          const [p, q] = d.sum(ex);
-          return `{ const p_ = ${p}, q_ = ${q}; const x = p_ + q_; if (x !== x) ${stop} ${save}${nearestF32SumStore(`vf[${D} + l]`, `v[${D} + l]`, nm.name('roundF32'))} }`;
-        }
         return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) ${stop} ${save}${nearestF32Store('x', 'e', `vf[${D} + l]`, `v[${D} + l]`, nm.name('roundF32'))} }`;
       }
       // A scratch row (VOPD: both halves read every source before either writes).
       const OF = nm.name(row === 0 ? 'OF0' : 'OF1');
       const OU = nm.name(row === 0 ? 'OU0' : 'OU1');
       if (d.ordered) return `{ if (${nanSrc}) { nan = 1; break; } let x = 0; ${d.body(ex, nm)} ${OF}[l] = x; }`;
-      if (d.sum !== undefined) {
-        const [p, q] = d.sum(ex);
-        return `{ const p_ = ${p}, q_ = ${q}; const x = p_ + q_; if (x !== x) { nan = 1; break; } ${nearestF32SumStore(`${OF}[l]`, `${OU}[l]`, nm.name('roundF32'))} }`;
-      }
       return `{ let x = 0, e = 0; ${d.body(ex, nm)} if (x !== x) { nan = 1; break; } ${nearestF32Store('x', 'e', `${OF}[l]`, `${OU}[l]`, nm.name('roundF32'))} }`;
     }
     case 'cmp':

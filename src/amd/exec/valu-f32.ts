@@ -32,35 +32,24 @@ export interface F32Op {
    */
   readonly ordered?: boolean;
   readonly body: (s: readonly F32SrcExpr[]) => string;
-  /**
-   * For an op whose result is the exact sum x = p + q of two doubles (add, sub, the fmas: a
-   * product of two f32 values is exact): p and q. `body` is then twoSum(p, q); a tier may compute
-   * the remainder only where rounding needs it (nearestF32SumStore).
-   */
-  readonly sum?: (s: readonly F32SrcExpr[]) => readonly [string, string];
 }
 
 const ops: [string, F32Op][] = [];
 const def = (name: string, op: F32Op): void => void ops.push([name, op]);
 
-/** Statement text: e = the two-sum remainder of the finite double x = p_ + q_ (Knuth's TwoSum). */
-const twoSumRem = 'const bb = x - p_; e = (p_ - (x - bb)) + (q_ - bb);';
 /** x = p + q exactly as a double, e the two-sum remainder (0 when x is not finite). */
-const twoSum = (p: string, q: string) => `{ const p_ = ${p}, q_ = ${q}; x = p_ + q_; if (x - x === 0) { ${twoSumRem} } }`;
-/** An op whose result is the exact sum p + q (F32Op.sum). */
-const defSum = (name: string, op: Omit<F32Op, 'body' | 'sum'> & { readonly sum: (s: readonly F32SrcExpr[]) => readonly [string, string] }): void =>
-  def(name, { ...op, body: (s) => twoSum(...op.sum(s)) });
-const fma = ([a, b, c]: readonly F32SrcExpr[]) => [`${a!.f} * ${b!.f}`, c!.f] as const;
+const twoSum = (p: string, q: string) => `{ const p_ = ${p}, q_ = ${q}; x = p_ + q_; if (x - x === 0) { const bb = x - p_; e = (p_ - (x - bb)) + (q_ - bb); } }`;
+const fma = ([a, b, c]: readonly F32SrcExpr[]) => twoSum(`${a!.f} * ${b!.f}`, c!.f);
 
 // ---- f32 arithmetic (a product of two f32 values is exact in a double)
-defSum('v_add_f32', { srcs: ['f32', 'f32'], kind: 'f32', sum: ([a, b]) => [a!.f, b!.f] });
-defSum('v_sub_f32', { srcs: ['f32', 'f32'], kind: 'f32', sum: ([a, b]) => [a!.f, `-${b!.f}`] });
-defSum('v_subrev_f32', { srcs: ['f32', 'f32'], kind: 'f32', sum: ([a, b]) => [b!.f, `-${a!.f}`] });
+def('v_add_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, b!.f) });
+def('v_sub_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(a!.f, `-${b!.f}`) });
+def('v_subrev_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => twoSum(b!.f, `-${a!.f}`) });
 def('v_mul_f32', { srcs: ['f32', 'f32'], kind: 'f32', body: ([a, b]) => `x = ${a!.f} * ${b!.f};` });
-defSum('v_fma_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', sum: fma });
-defSum('v_fmac_f32', { srcs: ['f32', 'f32'], kind: 'f32', accum: true, sum: fma });
-defSum('v_fmamk_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'mk', sum: fma });
-defSum('v_fmaak_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'ak', sum: fma });
+def('v_fma_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', body: fma });
+def('v_fmac_f32', { srcs: ['f32', 'f32'], kind: 'f32', accum: true, body: fma });
+def('v_fmamk_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'mk', body: fma });
+def('v_fmaak_f32', { srcs: ['f32', 'f32', 'f32'], kind: 'f32', remap: 'ak', body: fma });
 // ---- min/max of ordered sources: -0 < +0, equal values give S0 (the ISA's IEEE min/max)
 def('v_max_f32', { srcs: ['f32', 'f32'], kind: 'f32', ordered: true, body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; x = p > q ? p : p < q ? q : p === 0 && 1 / p < 0 ? q : p; }` });
 def('v_min_f32', { srcs: ['f32', 'f32'], kind: 'f32', ordered: true, body: ([a, b]) => `{ const p = ${a!.f}, q = ${b!.f}; x = p < q ? p : p > q ? q : p === 0 && 1 / p > 0 ? q : p; }` });
@@ -90,16 +79,6 @@ def('v_cvt_i32_f32', { srcs: ['f32'], kind: 'i32', body: ([a]) => `{ const p = $
  */
 export function nearestF32Store(x: string, e: string, storeF: string, storeU: string, round: string): string {
   return `{ const f_ = Math.fround(${x}), d_ = ${x} - f_, m_ = ${x} + d_; if (${e} === 0 || d_ === 0 || Math.fround(m_) !== m_) ${storeF} = f_; else ${storeU} = ${round}(${x}, ${e}, 0); }`;
-}
-
-/**
- * nearestF32Store for a sum op (F32Op.sum) whose x = p_ + q_ is computed, not NaN: the same
- * decision in another order, the remainder computed only on the midpoint path (where
- * nearestF32Store needs it; about one random lane in a hundred): x an f32 value (or infinite,
- * f = x) or not a midpoint stores f; a midpoint with remainder 0 too; else roundF32(x, e).
- */
-export function nearestF32SumStore(storeF: string, storeU: string, round: string): string {
-  return `{ const f_ = Math.fround(x); if (f_ === x) ${storeF} = f_; else { const d_ = x - f_, m_ = x + d_; if (Math.fround(m_) !== m_) ${storeF} = f_; else { let e = 0; ${twoSumRem} if (e === 0) ${storeF} = f_; else ${storeU} = ${round}(x, e, 0); } } }`;
 }
 
 /** Every described f32 op, in definition order. */
