@@ -31,6 +31,11 @@ export type BlockFn = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: nu
 export interface Block {
   /** Number of ops. */
   readonly n: number;
+  /** The PC of its first op, and whether its last op branches back there (a loop body). */
+  readonly pc: number;
+  readonly loop: boolean;
+  /** By op index: 1 where a wave may enter the block (not inside a fused lane loop). */
+  readonly enter: Uint8Array;
   readonly ops: readonly Op[];
   /** Instruction classes of the whole block as pairs (Op.ci, count), for the run statistics. */
   readonly classes: Int32Array;

@@ -173,16 +173,13 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // prefix only if ops [e, quiet) are quiet from no track too (replays then start at e).
   const lines: string[] = ['const t0 = clk.t - e;'];
   let fusedRuns = 0;
+  // Entries k (0 < k < quiet) from which ops [k, quiet) are not quiet from no track: a wave
+  // entering there steps them all (its case clears sk; falling through from an earlier op runs
+  // that test too, so V8 has its feedback before it first enters there).
+  const loud = new Set<number>();
   if (quiet > 0) {
-    // Entries e (0 < e < quiet) from which ops [e, quiet) are quiet too, as a bit mask.
-    let m0 = 0, m1 = 0;
-    for (let e = 1; e < quiet; e++) {
-      if (quietPrefix(ops, pcs, space, e, quiet) !== quiet) continue;
-      if (e < 32) m0 |= 1 << e;
-      else m1 |= 1 << (e - 32);
-    }
-    const entered = m0 === 0 && m1 === 0 ? 'e === 0' : `(e === 0 || (((e < 32 ? ${m0 >>> 0} >>> e : ${m1 >>> 0} >>> (e - 32)) & 1) !== 0))`;
-    lines.push(`const sk = ${entered} && wc !== null && w.waitTrack === null;`);
+    for (let k = 1; k < quiet; k++) if (quietPrefix(ops, pcs, space, k, quiet) !== quiet) loud.add(k);
+    lines.push('let sk = wc !== null && w.waitTrack === null;');
   }
   lines.push('switch (e) {');
   const replay = (ran: number) => (ran > 0 && ran < quiet ? `if (sk) wc.replay(w, $O, $A[0], ${ran}, e); ` : '');
@@ -236,8 +233,12 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     inlined++;
     return [...(last ? [`w.pc = ${next};`] : []), ...bindLines(String(k), body, src.params, (j) => [k, j])];
   };
+  // Ops a wave may enter at (not inside a fused run: the scheduler steps those, tier.ts).
+  const enter = new Uint8Array(n);
   for (let k = 0; k < n;) {
     lines.push(`case ${k}:`);
+    enter[k] = 1;
+    if (loud.has(k)) lines.push(`if (e === ${k}) sk = false;`);
     if (k > 0) lines.push(limLine(k));
     // A straight run of integer VALU ops in one lane loop (fast-valu.ts fuseLanes). A limit that
     // stops inside the run runs its first ops one by one (cutRun); the fused path steps the
@@ -252,13 +253,9 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       continue;
     }
     const end = k + fused.n;
-    // Entering inside the run (ops k+1 .. end-1) steps the rest of the run through the handlers.
-    for (let i = k + 1; i < end; i++) lines.push(`case ${i}:`);
-    lines.push(`if (e > ${k}) { if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], e, lim, e); run(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], e, ${end}); } else {`);
     lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim, e);`);
     for (let i = k; i < end; i++) lines.push(...stepLines(i));
     lines.push(...bindLines(`${k}_${end}`, fused.code, fused.params, (j) => [-1, consts.push(fused.args[j]) - 1]));
-    lines.push('}');
     if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
     inlined += fused.n;
     fusedRuns++;
@@ -267,11 +264,15 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   lines.push('}', `clk.t = t0 + ${n};`, `return ${n};`);
   // Parenthesised so V8 compiles it to bytecode at once (eagerly) when it is made (blockFn).
   const src = `return (function block(w, clk, wc, lim, $O, $A, e) {\n${lines.join('\n')}\n});`;
+  // A loop body: its last op branches back to its start (the scheduler enters it again at once).
+  const lastOp = ops[n - 1]!;
+  const off = lastOp.cls === 'branch' ? lastOp.inst.fields['simm16'] : undefined;
+  const loop = off !== undefined && pcs[n - 1]! + lastOp.size + ((off << 16) >> 16) * 4 === pc0;
   const counts = new Map<number, number>();
   for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
   const classes = Int32Array.from([...counts].flat());
   // Only the sources' identities are kept: an Inline's bound values belong to this Program.
-  return { fn: blockFns.get(src) ?? null, src, classes, inlined, fused: fusedRuns, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
+  return { fn: blockFns.get(src) ?? null, src, loop, enter, classes, inlined, fused: fusedRuns, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
 }
 
 /**
@@ -284,7 +285,7 @@ function blockFn(plan: Plan): BlockFn {
   const t0 = performance.now();
   let fn = blockFns.get(plan.src);
   if (fn === undefined) {
-    fn = compile(['call', 'cut', 'run'], plan.src)(callOp, cutRun, stepRun) as unknown as BlockFn;
+    fn = compile(['call', 'cut'], plan.src)(callOp, cutRun) as unknown as BlockFn;
     engineTime.blockFns++;
     blockFns.set(plan.src, fn);
   }
@@ -303,6 +304,8 @@ interface Plan {
   /** The function (blockFn makes it on the block's first run; null until then). */
   fn: BlockFn | null;
   readonly src: string;
+  readonly loop: boolean;
+  readonly enter: Uint8Array;
   readonly classes: Int32Array;
   readonly inlined: number;
   readonly fused: number;
@@ -342,7 +345,7 @@ function blockOf(plan: Plan, ops: readonly Op[], pc0: number): Block {
   for (let i = 0; i < t.length; i += 2) values.push(t[i]! < 0 ? plan.consts[t[i + 1]!] : ops[t[i]!]!.inline!.args[t[i + 1]!]);
   // Until its first run the block's fn makes the function and puts it in its place.
   const b: Block = {
-    n: ops.length, ops, classes: plan.classes, srcLen: plan.src.length, args: values, inlined: plan.inlined, fused: plan.fused,
+    n: ops.length, ops, pc: pc0, loop: plan.loop, enter: plan.enter, classes: plan.classes, srcLen: plan.src.length, args: values, inlined: plan.inlined, fused: plan.fused,
     fn: plan.fn ?? ((w, clk, wc, lim, $O, $A, e) => (b.fn = blockFn(plan))(w, clk, wc, lim, $O, $A, e)),
     run: (w, clk, wc, lim) => b.fn(w, clk, wc, lim, ops, values, 0),
   };

@@ -115,6 +115,8 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
     const ob = program.blocks[o]!;
     const k = program.entry[i]!;
     if (heat[o] === 0) {
+      // Inside a fused lane loop: stepped up to the run's end, where the wave enters.
+      if (ob.enter[k] === 0) return null;
       hotEntry.k = k;
       tierStats.entered++;
       return ob;

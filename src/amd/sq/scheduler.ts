@@ -151,20 +151,27 @@ export class Sq {
           // it is hot (tier.ts) the op is stepped below.
           const b = hotBlockAt(prog, w.pc);
           if (b !== null) {
-            // Entered at op e: 0, or where the wave's last turn cut the block (tier.ts).
-            const e = hotEntry.k;
-            const room = budget - executed;
-            const end = b.fn(w, clk, wc, e + (q - i < room ? q - i : room), b.ops, b.args, e);
-            const ran = end - e;
-            w.instructions += ran;
-            executed += ran;
-            if (ran === b.n) {
-              const c = b.classes;
-              for (let j = 0; j < c.length; j += 2) cc[c[j]!]! += c[j + 1]!;
-            } else {
-              for (let j = e; j < end; j++) cc[b.ops[j]!.ci]++;
+            // Entered at op e: 0, or where the wave's last turn cut the block (tier.ts). A loop body
+            // that branched back to its start runs again at once while the turn and budget allow
+            // (what hotBlockAt would return there: a loop body runs compiled from its first visit).
+            let e = hotEntry.k;
+            for (;;) {
+              const room = budget - executed;
+              const end = b.fn(w, clk, wc, e + (q - i < room ? q - i : room), b.ops, b.args, e);
+              const ran = end - e;
+              w.instructions += ran;
+              executed += ran;
+              if (ran === b.n) {
+                const c = b.classes;
+                for (let j = 0; j < c.length; j += 2) cc[c[j]!]! += c[j + 1]!;
+              } else {
+                for (let j = e; j < end; j++) cc[b.ops[j]!.ci]++;
+              }
+              i += ran;
+              if (!b.loop || end !== b.n || w.pc !== b.pc || i >= q || executed >= budget || w.state !== 'ready') break;
+              e = 0;
             }
-            i += ran - 1;
+            i--;
             progressed = true;
             continue;
           }
