@@ -408,6 +408,7 @@ function runDispatch(
   // How often a straight block can be reached in this dispatch (tier.ts): the whole grid's waves.
   tierDispatch.waves = totalGroups * wavesPerGroup;
   tierDispatch.launched = 0;
+  tierDispatch.epoch++;
   sq.runWorkgroups({
     program, rnd: cfg.order === 'random' ? prng(cfg.seed) : null, concurrent, wavesPerGroup, placeholder: slotEntry[0]!,
     launch: (slot, stopped) => {

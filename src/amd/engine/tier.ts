@@ -40,8 +40,9 @@ import { blockAt } from './block.js';
  * characters run compiled at once; larger ones wait `srcLen * visitsPerByteOp / ops` visits
  * (`minBytes: Infinity` turns tiering off, suffixes included; tests set both to exercise both paths).
  */
-// 45 KB: from the bench kernels (reduce_1bar's 47-50 KB straight blocks wait; matmul_tiled's 44 KB
-// part of its tile loop, which cost more stepped than compiled, does not). docs/speed.md.
+// 45 KB: from the bench kernels (reduce_1bar's 47-50 KB straight blocks wait). A waiting block
+// reached more often in a dispatch than it launched waves is in a loop and is compiled then
+// (matmul_tiled's tile loop, over 45 KB since the f32 midpoint test). docs/speed.md.
 export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
 
 /**
@@ -54,19 +55,41 @@ export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
  * (a loop body of several blocks, not all branch targets: matmul_tiled's tile loop), or in a
  * later dispatch: it is compiled then.
  */
-export const tierDispatch = { waves: Infinity, launched: 0 };
+export const tierDispatch = { waves: Infinity, launched: 0, epoch: 0 };
 
-/** Blocks waiting only because the dispatch is short: the wait they were given. */
-const shortWait = new WeakMap<Block, number>();
+/**
+ * Waiting straight blocks (short dispatch, or at least minBytes of source): the wait they were
+ * given. One reached more often than waves were launched is inside a loop and is compiled then,
+ * whatever its size: matmul_tiled's unrolled tile loop (a 48-op block after the s_barrier, over
+ * minBytes since the f32 midpoint test) was stepped for 1.25 M of the run's 2.37 M
+ * wave-instructions, while reduce_1bar's large straight blocks (once per wave) still wait.
+ */
+interface Waiting {
+  readonly wait: number;
+  /** At least minBytes: only its visits in this dispatch count (ski rental across dispatches). */
+  readonly big: boolean;
+  /** The dispatch (tierDispatch.epoch) its visits are counted from, and its heat then. */
+  epoch: number;
+  h0: number;
+}
+const shortWait = new WeakMap<Block, Waiting>();
 
 function visitsBefore(b: Block, loop: boolean): number {
   const n = b.srcLen;
   const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
-  if (loop || n < tiering.minBytes) {
-    if (loop || wait <= tierDispatch.waves) return 0;
-    shortWait.set(b, wait);
-  }
+  if (loop || (n < tiering.minBytes && wait <= tierDispatch.waves)) return 0;
+  shortWait.set(b, { wait, big: n >= tiering.minBytes, epoch: tierDispatch.epoch, h0: wait });
   return wait;
+}
+
+/** Whether a waiting block with `h` visits still to wait was reached more often than waves were launched. */
+function inLoop(sw: Waiting, h: number): boolean {
+  if (!sw.big) return sw.wait - h > tierDispatch.launched;
+  if (sw.epoch !== tierDispatch.epoch) {
+    sw.epoch = tierDispatch.epoch;
+    sw.h0 = h;
+  }
+  return sw.h0 - h > tierDispatch.launched;
 }
 
 /**
@@ -134,7 +157,7 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   const b = program.blocks[i];
   if (h !== undefined && h > 0 && b !== undefined) {
     const sw = shortWait.get(b);
-    if (sw !== undefined && sw - h > tierDispatch.launched) {
+    if (sw !== undefined && inLoop(sw, h)) {
       heat[i] = 0;
       return b;
     }
