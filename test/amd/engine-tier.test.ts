@@ -16,8 +16,6 @@ import { tiering, tierStats } from '../../src/amd/engine/tier.js';
 import { snap, diffSnap, type WaveSnap } from './engine-state.js';
 import { loadCodeObject } from '../../src/formats/amdgpu/codeobject.js';
 
-const c0name = 'kernel';
-
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 type Launch = Parameters<typeof runKernel>[0];
@@ -28,7 +26,7 @@ function run(launch: Launch, engine: Engine, order: 'roundrobin' | 'random'): { 
   // run.ts hands byte-identical code objects the same parsed one), so no block or visit count
   // carries over from another setting.
   assert.ok(launch.codeObject instanceof Uint8Array);
-  const r = runKernel({ ...launch, codeObject: loadCodeObject(launch.codeObject, c0name) }, { engine, order, seed: 3, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
+  const r = runKernel({ ...launch, codeObject: loadCodeObject(launch.codeObject, 'kernel') }, { engine, order, seed: 3, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
   return { r, waves };
 }
 

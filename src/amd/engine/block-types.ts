@@ -20,7 +20,8 @@ export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: n
 /**
  * The generated function of a block: BlockRun plus the block's ops and its bound values (`Block.ops`,
  * `Block.args`) and the op to enter at, `e` (0; a wave resuming mid-block enters there: then `lim`
- * and the result count from op 0, i.e. it runs ops [e, min(n, lim)) and returns where it stopped). One function per distinct source text, shared by every Program whose block has that
+ * and the result count from op 0, i.e. it runs ops [e, min(n, lim)) and returns where it stopped).
+ * One function per distinct source text, shared by every Program whose block has that
  * text and kept for the life of the process: nothing of a Program lives in it, so its optimised code
  * outlives the Program. (Closures over a Program's values died with it and V8, which holds optimised
  * code weakly, dropped their code at the next full GC: every later dispatch of the same kernel ran

@@ -121,14 +121,15 @@ function callOp(op: Op, w: Wave): void {
 }
 
 /**
- * Ops [k, stop) of a fused run (see compileBlock) one by one through their handlers, as the block's
- * own op-by-op code would run them: sanitizer step with w.pc at the op unless skipped in the quiet
- * prefix, w.pc at the next op and the clock at the op while the handler runs. A fused run's ops
- * are integer or f32 VALU ops: they neither trap nor move the PC. Shared by every block so these
- * rare paths add no code, and no deoptimisation when first taken, to each block function.
+ * A limit inside a fused run (see compileBlock): ops [k, lim) of the run one by one through their
+ * handlers, as the block's own op-by-op code would run them (sanitizer step with w.pc at the op
+ * unless skipped in the quiet prefix, w.pc at the next op and the clock at the op while the
+ * handler runs), then the exit at `lim` (replaying the skipped steps from the entry op `e`). A
+ * fused run's ops are integer VALU ops: they neither trap nor move the PC. Shared by every block
+ * so this rare path adds no code, and no deoptimisation when first taken, to each block function.
  */
-function stepRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, stop: number): void {
-  for (let i = k; i < stop; i++) {
+function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, lim: number, e: number): number {
+  for (let i = k; i < lim; i++) {
     const op = ops[i]!;
     if (wc !== null && !(sk && i < quiet) && w.waitTrack !== null) {
       w.pc = pcs[i]!;
@@ -138,11 +139,6 @@ function stepRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, 
     clk.t = t0 + i;
     op.run(w);
   }
-}
-
-/** A limit inside a fused run: ops [k, lim) stepped (stepRun), then the exit at `lim`. */
-function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, quiet: number, t0: number, ops: readonly Op[], pcs: readonly number[], k: number, lim: number, e: number): number {
-  stepRun(w, clk, wc, sk, quiet, t0, ops, pcs, k, lim);
   if (sk && lim < quiet) wc!.replay(w, ops, pcs, lim, e);
   w.pc = pcs[lim]!;
   clk.t = t0 + lim;

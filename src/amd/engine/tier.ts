@@ -13,8 +13,9 @@
  * compiling it costs (about 2.5 us of TurboFan CPU per byte of source, the middle of what was
  * measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
  * A block's source is still generated at the first visit; its function (V8's parse and bytecode)
- * is made at its first run (block.ts blockFn), so a block that never gets hot costs its source only. A visit to a waiting block steps its ops to the block's end without
- * counting or building anything at them.
+ * is made at its first run (block.ts blockFn), so a block that never gets hot costs its source
+ * only. A visit to a waiting block steps its ops to the block's end without counting or building
+ * anything at them.
  *
  * A loop body or head (a block branching back to its own start, or any branch target) runs
  * compiled at once whatever its size: matmul_tiled's tile loop (16-44 KB blocks) lost more
@@ -72,13 +73,13 @@ interface Waiting {
   epoch: number;
   h0: number;
 }
-const shortWait = new WeakMap<Block, Waiting>();
+const waiting = new WeakMap<Block, Waiting>();
 
 function visitsBefore(b: Block, loop: boolean): number {
   const n = b.srcLen;
   const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
   if (loop || (n < tiering.minBytes && wait <= tierDispatch.waves)) return 0;
-  shortWait.set(b, { wait, big: n >= tiering.minBytes, epoch: tierDispatch.epoch, h0: wait });
+  waiting.set(b, { wait, big: n >= tiering.minBytes, epoch: tierDispatch.epoch, h0: wait });
   return wait;
 }
 
@@ -156,7 +157,7 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   const h = heat[i];
   const b = program.blocks[i];
   if (h !== undefined && h > 0 && b !== undefined) {
-    const sw = shortWait.get(b);
+    const sw = waiting.get(b);
     if (sw !== undefined && inLoop(sw, h)) {
       heat[i] = 0;
       return b;
@@ -167,8 +168,8 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   if (b !== undefined) return b;
   const nb = blockAt(program, pc);
   if (nb === null) return null;
-  const loop = markInterior(program, i, nb);
-  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, loop || program.interior[i] === 2);
+  markInterior(program, i, nb);
+  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, nb.loop || program.interior[i] === 2);
   if (wait === 0) return nb;
   heat[i] = wait - 1;
   return stepThrough(program, nb, pc);
@@ -178,11 +179,9 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
  * The PCs inside `b` (built at index `i`) are suffix starts, entered in `b`, unless some branch
  * targets them or a block starts there. A PC inside two blocks is entered in the one starting
  * later (a loop body built at its head after the preheader's block ran into it: the loop body runs
- * compiled, the straight preheader may wait). Returns whether `b` is a loop body (a branch of it
- * targets its own start).
+ * compiled, the straight preheader may wait). Branch targets are marked 2.
  */
-function markInterior(program: Program, i: number, b: Block): boolean {
-  let loop = false;
+function markInterior(program: Program, i: number, b: Block): void {
   const interior = program.interior;
   for (let k = 0, p = i; k < b.n; k++) {
     const op = b.ops[k]!;
@@ -196,8 +195,6 @@ function markInterior(program: Program, i: number, b: Block): boolean {
     if (off !== undefined) {
       const t = p + ((off << 16) >> 16);
       if (t >= 0 && t < interior.length) interior[t] = 2;
-      if (t === i) loop = true;
     }
   }
-  return loop;
 }

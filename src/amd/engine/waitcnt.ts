@@ -265,8 +265,8 @@ export class WaitcntSanitizer {
   }
 
   /**
-   * Replays the steps of `ops[from..n)` (at `pcs`) on a wave that entered a basic block (at op `from`) with no track
-   * and skipped them (block.ts, `quietPrefix`): the block left before the point where the track is
+   * Replays the steps of `ops[from..n)` (at `pcs`) on a wave that entered a basic block at op
+   * `from` with no track and skipped them (block.ts, `quietPrefix`): the block left before the point where the track is
    * known to be empty again. The wave's PC is kept.
    */
   replay(w: Wave, ops: readonly Op[], pcs: readonly number[], n: number, from = 0): void {
