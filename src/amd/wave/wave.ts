@@ -213,6 +213,7 @@ export class Wave {
     this.s64lo.set(t.lo);
     this.s64hi.set(t.hi);
     this.template = t;
+    this.restart();
   }
 
   /**
@@ -240,6 +241,24 @@ export class Wave {
     this.hw[HWREG.MODE] = l.mode;
     this.hw[HWREG.STATUS] = l.status;
     this.pc = l.pc;
+    this.restart();
+    this.wgId = wg;
+    this.waveInGroup = waveInGroup;
+    this.id = id;
+    this.lds = lds;
+    this.ldsView = ldsView;
+    this.ldsU32 = ldsU32;
+  }
+
+  /**
+   * The fields a running wave changes, back to their launch values. The constructor stores them
+   * once more too, after their initialisers: V8 treats a field stored only at initialisation as a
+   * constant of its hidden class, and optimised code compiled while the first waves run (the
+   * scheduler's pass, a loop's block function) would fold `state`, `vscnt`, `vgprsReleased`... as
+   * such, to be thrown away when the first wave ends (s_endpgm, its first store): matmul's first
+   * TurboFan compiles of both were aborted for that ("dependency change", about 40-55 ms each).
+   */
+  private restart(): void {
     this.scc = 0;
     this.vmcnt = 0;
     this.vscnt = 0;
@@ -255,12 +274,6 @@ export class Wave {
     this.waitTrack = null;
     this.instructions = 0;
     this.laneOps = 0;
-    this.wgId = wg;
-    this.waveInGroup = waveInGroup;
-    this.id = id;
-    this.lds = lds;
-    this.ldsView = ldsView;
-    this.ldsU32 = ldsU32;
     this.scratchBase = 0;
     this.scratchPerLane = 0;
   }
