@@ -92,12 +92,24 @@ export interface ParallelRun extends KernelRun {
 export const WORKER_START_MS = 300;
 
 /**
- * The rest of a dispatch a late-joining worker must face to pay: its start-up (WORKER_START_MS)
- * and about as much again warming its own code (each thread compiles its blocks and V8 optimises
- * them anew): a fresh `gpusim run --threads 2` of matmul 256^3 used ~1.1 s more process CPU than
- * one thread, half of it the worker's module loading.
+ * The rest of a dispatch a late-joining worker must face to pay: its start-up (WORKER_START_MS),
+ * about as much again warming its own code (each thread compiles its blocks and V8 optimises them
+ * anew: a fresh `gpusim run --threads 2` of matmul 256^3 used ~1.1 s more process CPU than one
+ * thread, half of it the worker's module loading), and as much again of useful work, so that a
+ * worker that joins is not slower than none.
  */
-export const WORKER_PAYS_MS = 2 * WORKER_START_MS;
+export const WORKER_PAYS_MS = 3 * WORKER_START_MS;
+
+/**
+ * The late join decides only after the calling thread has run the grid this long, from its rate
+ * over the last RATE_WINDOW_MS at least: the first few hundred ms of a fresh process's dispatch
+ * run at a fraction of the warm rate (V8 compiling the handlers and blocks; matmul 256^3 reaches
+ * its steady rate after ~0.3-0.5 s), and a rule projecting the rest from the first chunks
+ * started the worker for dispatches of ~0.3-1 s, each then slower on two threads than on one
+ * (bench cold: vaddmul 0.83x, vaddmul.w64 0.67x, matmul_tiled 0.71x).
+ */
+export const DECIDE_AFTER_MS = WORKER_START_MS;
+export const RATE_WINDOW_MS = 50;
 
 /** How the pool's threads share a grid. */
 export type SplitMode = 'dynamic' | 'static';
@@ -297,30 +309,30 @@ export class ParallelPool {
       sent = Array.from({ length: threads - own }, (_, k) => this.sendSlice(k, slice(k + own)));
     };
     // With the late join, workers not spawned yet are started only once this thread's own progress
-    // says the grid will outlast a worker's start-up and warm-up: after `taken` of `total` groups,
-    // the rest would take (total - taken) groups at the rate since the previous check (not since
-    // the start: the first groups pay this thread's own compiles and would overstate the rest). A
-    // dispatch that ends sooner spawns nothing (no start-up CPU either), nor does one on a
-    // machine without an idle core for the workers (host.load).
+    // says the grid will outlast a worker's start-up and warm-up: from DECIDE_AFTER_MS into the
+    // grid, after `taken` of `total` groups, the rest would take (total - taken) groups at the rate
+    // of the last window of at least RATE_WINDOW_MS (not since the start, nor from the first
+    // chunks: those pay this thread's own warm-up and would overstate the rest). A dispatch that
+    // ends sooner spawns nothing (no start-up CPU either), nor does one on a machine without an
+    // idle core for the workers (host.load).
     let hook: ((taken: number, total: number) => void) | undefined;
     let busy: string | null = null;
     if (late && this.ports.length < threads - own) {
-      let prevT = performance.now();
-      let prevTaken = -1;
+      let winT = performance.now();
+      let winTaken = 0;
       hook = (taken, all) => {
         if (sent.length > 0 || busy !== null) return;
         const now = performance.now();
-        if (prevTaken >= 0 && taken > prevTaken && (now - prevT) * (all - taken) / (taken - prevTaken) > WORKER_PAYS_MS) {
+        if (now - winT < RATE_WINDOW_MS) return;
+        if (now - t0 >= DECIDE_AFTER_MS && taken > winTaken && (now - winT) * (all - taken) / (taken - winTaken) > WORKER_PAYS_MS) {
           const load = this.host.load?.();
           const workers = threads - own;
           if (load !== undefined && this.host.cores - load < 0.5 * workers) busy = `the machine is busy (load ${load.toFixed(1)} on ${this.host.cores} cores)`;
           else startWorkers();
           return;
         }
-        if (taken > 0) {
-          prevT = now;
-          prevTaken = taken;
-        }
+        winT = now;
+        winTaken = taken;
       };
     } else startWorkers();
     const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs, hook) : null;
