@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Memory, type Segment } from '../core/memory.js';
 import { Diagnostics, StrictStop, type Diagnostic } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
-import { loadCodeObject, loadCodeObjectCached, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
+import { loadCodeObjectCached, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
 import { gfx11 } from '../amd/isa/gfx11/index.js';
 import { assemble } from '../amd/isa/target.js';
 import { AsmError } from '../amd/isa/types.js';
@@ -422,7 +422,7 @@ export function manifestLaunch(m: Manifest, readFile: ReadFile = readFromDisk): 
     }
   }
   try {
-    co = loadCodeObject(coBytes, m.codeObject);
+    co = loadCodeObjectCached(coBytes, m.codeObject);
   } catch (e) {
     if (e instanceof InputError) throw new InputError(`codeObject: ${e.message}`, m.path);
     throw e;

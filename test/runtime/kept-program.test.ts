@@ -12,6 +12,11 @@ import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { dispatch, type LoadedCode } from '../../src/runtime/dispatch.js';
 import type { CodeObjectKernel } from '../../src/formats/amdgpu/codeobject.js';
 import type { Op } from '../../src/amd/engine/program.js';
+import { engineTime } from '../../src/amd/engine/timing.js';
+import { loadManifest } from '../../src/runtime/manifest.js';
+import { runManifest } from '../../src/runtime/run.js';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 const KCODE = 0x6000_0000_0000;
 
@@ -85,4 +90,20 @@ test('kept programs: by code object, reused for equal words and not for other wo
   assert.deepEqual(patched.diags.map((d) => d.split('@')[0]), ['gfx11.ttmp.write-user']);
   assert.ok([...patched.ops].every((op) => !first.ops.has(op)));
   assert.deepEqual(patched.out, first.out);
+});
+
+test('kept programs: a manifest run again in one process binds nothing again and gives the same results', () => {
+  // manifestLaunch reads the code object afresh each time; loadCodeObjectCached hands the second
+  // run the first one's CodeObject (same path, same bytes), so its kept Program is reused.
+  const root = join(fileURLToPath(import.meta.url), '../../../..');
+  const m = loadManifest(join(root, 'kernels/manifests/conv2d.json'));
+  const first = runManifest(m, {});
+  const binds = engineTime.binds;
+  const blocks = engineTime.blocks;
+  const again = runManifest(m, {});
+  assert.equal(engineTime.binds, binds, 'no op bound again');
+  assert.equal(engineTime.blocks, blocks, 'no block built again');
+  assert.deepEqual(again.buffers['out'], first.buffers['out']);
+  assert.equal(again.report.waveInstructions, first.report.waveInstructions);
+  assert.deepEqual(again.report.diagnostics, first.report.diagnostics);
 });
