@@ -111,6 +111,31 @@ export const WORKER_PAYS_MS = 3 * WORKER_START_MS;
 export const DECIDE_AFTER_MS = WORKER_START_MS;
 export const RATE_WINDOW_MS = 50;
 
+/**
+ * The late join's rule, fed the calling thread's progress (times in ms from any origin): whether the
+ * rest of the grid now outlasts what a late-joining worker must pay. Before DECIDE_AFTER_MS from
+ * `t0` it never does; after, the rest is projected at the rate of the last window of at least
+ * RATE_WINDOW_MS (shorter ones are not measured: they would not end at a chunk's edge).
+ */
+export class LateJoinRule {
+  private readonly t0: number;
+  private winT: number;
+  private winTaken = 0;
+  constructor(t0: number) {
+    this.t0 = t0;
+    this.winT = t0;
+  }
+
+  /** After `taken` of `total` workgroups were taken, at time `now`. */
+  pays(now: number, taken: number, total: number): boolean {
+    if (now - this.winT < RATE_WINDOW_MS) return false;
+    if (now - this.t0 >= DECIDE_AFTER_MS && taken > this.winTaken && (now - this.winT) * (total - taken) / (taken - this.winTaken) > WORKER_PAYS_MS) return true;
+    this.winT = now;
+    this.winTaken = taken;
+    return false;
+  }
+}
+
 /** How the pool's threads share a grid. */
 export type SplitMode = 'dynamic' | 'static';
 
@@ -318,21 +343,13 @@ export class ParallelPool {
     let hook: ((taken: number, total: number) => void) | undefined;
     let busy: string | null = null;
     if (late && this.ports.length < threads - own) {
-      let winT = performance.now();
-      let winTaken = 0;
+      const rule = new LateJoinRule(performance.now());
       hook = (taken, all) => {
-        if (sent.length > 0 || busy !== null) return;
-        const now = performance.now();
-        if (now - winT < RATE_WINDOW_MS) return;
-        if (now - t0 >= DECIDE_AFTER_MS && taken > winTaken && (now - winT) * (all - taken) / (taken - winTaken) > WORKER_PAYS_MS) {
-          const load = this.host.load?.();
-          const workers = threads - own;
-          if (load !== undefined && this.host.cores - load < 0.5 * workers) busy = `the machine is busy (load ${load.toFixed(1)} on ${this.host.cores} cores)`;
-          else startWorkers();
-          return;
-        }
-        winT = now;
-        winTaken = taken;
+        if (sent.length > 0 || busy !== null || !rule.pays(performance.now(), taken, all)) return;
+        const load = this.host.load?.();
+        const workers = threads - own;
+        if (load !== undefined && this.host.cores - load < 0.5 * workers) busy = `the machine is busy (load ${load.toFixed(1)} on ${this.host.cores} cores)`;
+        else startWorkers();
       };
     } else startWorkers();
     const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs, hook) : null;

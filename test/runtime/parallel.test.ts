@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCases } from '../../bench/cases.js';
 import { runKernel } from '../../src/runtime/run.js';
-import { ParallelPool } from '../../src/runtime/parallel.js';
+import { ParallelPool, LateJoinRule, DECIDE_AFTER_MS, RATE_WINDOW_MS, WORKER_PAYS_MS } from '../../src/runtime/parallel.js';
 import { nodeWorkerHost } from '../../src/runtime/parallel-node.js';
 import { Memory } from '../../src/core/memory.js';
 
@@ -180,3 +180,24 @@ for (const mcpu of ['gfx1030', 'gfx900']) {
     });
   }
 }
+
+test('late join rule: decides from DECIDE_AFTER_MS on, projecting the rest at the last window rate', () => {
+  // 1000 workgroups. A cold start: 10 groups in the first 100 ms (the rest would take 9.9 s at
+  // that rate), but no decision before DECIDE_AFTER_MS.
+  const r = new LateJoinRule(0);
+  assert.equal(r.pays(100, 10, 1000), false);
+  assert.equal(r.pays(200, 100, 1000), false);
+  // Warm now: 400 groups in the last 100 ms; the rest (500) takes 125 ms at that rate: no worker.
+  assert.equal(r.pays(DECIDE_AFTER_MS, 500, 1000), false);
+  // A window shorter than RATE_WINDOW_MS is not measured (nor does it move the window).
+  assert.equal(r.pays(DECIDE_AFTER_MS + RATE_WINDOW_MS - 1, 501, 1000), false);
+  // The same grid taken slowly from there on: 5 groups in 100 ms, 495 left -> 9.9 s: start one.
+  assert.equal(r.pays(DECIDE_AFTER_MS + 100, 505, 1000), true);
+  // The threshold itself, at 1 group per ms over the last window: a rest just over WORKER_PAYS_MS
+  // pays, just under does not.
+  for (const [rest, pays] of [[WORKER_PAYS_MS - 1, false], [WORKER_PAYS_MS + 1, true]] as const) {
+    const g = new LateJoinRule(0);
+    assert.equal(g.pays(DECIDE_AFTER_MS - 100, 100, 200 + rest), false, 'measures only, too early');
+    assert.equal(g.pays(DECIDE_AFTER_MS, 200, 200 + rest), pays);
+  }
+});
