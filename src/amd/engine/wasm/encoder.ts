@@ -10,7 +10,9 @@ export const I32 = 0x7f;
 export const I64 = 0x7e;
 export const F32 = 0x7d;
 export const F64 = 0x7c;
-export type ValType = typeof I32 | typeof I64 | typeof F32 | typeof F64;
+/** SIMD (wasm's 128-bit vector type). */
+export const V128 = 0x7b;
+export type ValType = typeof I32 | typeof I64 | typeof F32 | typeof F64 | typeof V128;
 /** A block with no result. */
 export const VOID = 0x40;
 
@@ -121,6 +123,34 @@ export class FuncBuilder {
   sat(sub: number): this {
     this.code.push(0xfc);
     uleb(this.code, sub);
+    return this;
+  }
+  /** A SIMD instruction (0xfd prefix) without immediates. */
+  simd(op: number): this {
+    this.code.push(0xfd);
+    uleb(this.code, op);
+    return this;
+  }
+  /** A SIMD load or store with alignment log2 `align`, a constant byte offset and, for a lane access, its lane. */
+  simdMem(op: number, align: number, offset: number, lane?: number): this {
+    this.simd(op);
+    uleb(this.code, align);
+    uleb(this.code, offset);
+    if (lane !== undefined) this.code.push(lane);
+    return this;
+  }
+  /** v128.const of the double `x` in both f64x2 lanes. */
+  v128f64(x: number): this {
+    this.simd(0x0c);
+    const b = new Uint8Array(new Float64Array([x, x]).buffer);
+    for (const v of b) this.code.push(v);
+    return this;
+  }
+  /** v128.const of the 64-bit integer `x` (below 2^53) in both i64x2 lanes. */
+  v128i64(x: number): this {
+    this.simd(0x0c);
+    const b = new Uint8Array(new BigUint64Array([BigInt(x), BigInt(x)]).buffer);
+    for (const v of b) this.code.push(v);
     return this;
   }
   /** memory.copy (bulk memory) of memory 0: operands dest, src, length. */

@@ -26,7 +26,8 @@ import { baseMnemonic } from '../registry.js';
 import { valuOperands } from '../../exec/valu-core.js';
 import { INT_OPS, type IntSrcExpr, type IntHelpers } from '../../exec/valu-int.js';
 import { F32_OPS, type F32SrcExpr } from '../../exec/valu-f32.js';
-import { FuncBuilder, encodeModule, OP, F64, I32, I64 } from './encoder.js';
+import { FuncBuilder, encodeModule, OP, F64, I32, I64, V128 } from './encoder.js';
+import { SIMD, VecLowerer, vectorizable } from './simd.js';
 import { parseStatements, SubsetError, type Stmt } from './jsub.js';
 import { Lowerer, type Var } from './lower.js';
 
@@ -48,7 +49,12 @@ interface WOp {
   readonly D: number;
   readonly cin: number | null;
   readonly cout: number | null;
+  /** An f32 op whose statements lower over pairs of lanes (simd.ts): a full EXEC row runs that way. */
+  readonly vec: boolean;
 }
+
+/** Ops translated with a two-lanes-at-a-time row for EXEC all ones (this thread; tests). */
+export const simdStats = { ops: 0 };
 
 const SGPR_OK = (enc: number) => enc <= 107 || (enc >= 124 && enc <= 248 && enc !== 239);
 
@@ -142,7 +148,9 @@ export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
   }
   const useF = srcs.map((_, k) => new RegExp(`\\bS${k}f\\b`).test(text));
   if (srcs.some((_, k) => new RegExp(`\\bS${k}h\\b`).test(text))) return undefined;
-  return { body, kind, ordered, srcs, useF, D: ops.vdst * ws, cin, cout };
+  const vec = kind === 'f32' && !ordered && !srcs.some((_, k) => new RegExp(`\\bS${k}u\\b`).test(text))
+    && vectorizable(body, ['x', 'e', ...srcs.map((_, k) => `S${k}f`)]);
+  return { body, kind, ordered, srcs, useF, D: ops.vdst * ws, cin, cout, vec };
 }
 
 /** The wasm module (bytes) of a run: export `run(regOff: i32) -> i32`. */
@@ -187,6 +195,43 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     loopOver(body, false);
     fb.op(OP.else);
     loopOver(body, true);
+    fb.op(OP.end);
+  };
+  /** Op i's f32 row over pairs of lanes into the scratch row; hands the op back if a lane must. */
+  const simdRow = (op: WOp, i: number) => {
+    simdStats.ops++;
+    const x = fb.local(V128), e = fb.local(V128), bad = fb.local(V128);
+    const names = new Map<string, number>([['x', x], ['e', e]]);
+    const loads: (() => void)[] = [];
+    op.srcs.forEach((s, k) => {
+      if (!op.useF[k]) return;
+      const v = fb.local(V128);
+      names.set(`S${k}f`, v);
+      if (s.vgpr) loads.push(() => void fb.get(la).simdMem(SIMD.v128_load64_zero, 3, REG.V + s.base * 4).simd(SIMD.f64x2_promote_low_f32x4).set(v));
+      else {
+        if ('lit' in s) fb.i32(s.lit);
+        else ld(s.sgpr * 4);
+        fb.op(OP.f32_reinterpret_i32, OP.f64_promote_f32).simd(SIMD.f64x2_splat).set(v);
+      }
+    });
+    fb.v128f64(0).set(bad);
+    fb.i32(0).set(l).get(R).set(la);
+    fb.op(OP.loop, 0x40);
+    for (const g of loads) g();
+    fb.v128f64(0).set(x).v128f64(0).set(e);
+    new VecLowerer(fb, names).stmts(op.body);
+    // As the scalar loop: a NaN, or a possible tie (e != 0, x finite, its low 28 bits zero).
+    fb.get(x).get(x).simd(SIMD.f64x2_ne).get(bad).simd(SIMD.v128_or).set(bad);
+    fb.get(e).v128f64(0).simd(SIMD.f64x2_ne);
+    fb.get(x).get(x).simd(SIMD.f64x2_sub).v128f64(0).simd(SIMD.f64x2_eq).simd(SIMD.v128_and);
+    fb.get(x).v128i64(0x0fffffff).simd(SIMD.v128_and).v128i64(0).simd(SIMD.i64x2_eq).simd(SIMD.v128_and);
+    fb.get(bad).simd(SIMD.v128_or).set(bad);
+    fb.get(l).i32(2).op(OP.i32_shl).get(x).simd(SIMD.f32x4_demote_f64x2_zero).simdMem(SIMD.v128_store64_lane, 3, SCRATCH, 0);
+    fb.get(la).i32(8).op(OP.i32_add).set(la);
+    fb.get(l).i32(2).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
+    fb.op(OP.end);
+    fb.get(bad).simd(SIMD.v128_any_true).op(OP.if, 0x40);
+    ret(i);
     fb.op(OP.end);
   };
   run.forEach((op, i) => {
@@ -234,7 +279,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
         toF();
       }
     });
-    laneLoop(() => {
+    const laneBody = () => {
       for (const g of laneLoads) g();
       if (op.cin !== null) fb.get(ciLo).get(ciHi).get(l).i32(32).op(OP.i32_lt_u, OP.select).get(l).op(OP.i32_shr_u).i32(1).op(OP.i32_and).set(ci);
       if (op.ordered) {
@@ -274,7 +319,17 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
         fb.op(OP.end);
       }
       fb.get(l).i32(2).op(OP.i32_shl).get(vx).op(OP.f32_demote_f64).mem(OP.f32_store, 2, SCRATCH);
-    });
+    };
+    if (op.vec) {
+      // EXEC all ones: two lanes at a time (simd.ts), the same statements and hand-back rules; a
+      // lane that hands back stops the op after the row (nothing but the scratch row written yet).
+      full();
+      fb.op(OP.if, 0x40);
+      simdRow(op, i);
+      fb.op(OP.else);
+      loopOver(laneBody, true);
+      fb.op(OP.end);
+    } else laneLoop(laneBody);
     if (op.kind === 'f32') {
       // Every lane passed: copy the results to the destination row (the whole row when EXEC is all ones).
       full();
