@@ -6,6 +6,7 @@
 // diagnostics must be equal. The dispatch-level checks (quantum, random order, budget, class
 // counts) run real kernels through runKernel.
 import { test } from 'node:test';
+import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
 import assert from 'node:assert/strict';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -215,9 +216,15 @@ test('blocks: fused runs of integer VALU ops (carries, masks, EXEC, 64-bit) equa
 });
 
 test('blocks: a fused run takes the carry of the op before it, stops before a scalar read of a mask it wrote, and ends at a write to EXEC', () => {
-  const count = (src: string, ws: 32 | 64 = 32) => {
-    const b = blockAt(prog(src + '\ns_endpgm', env(ws)), CODE_VA)!;
-    return b.fused;
+  // The JavaScript lane loops (the wasm tier, on by default, takes runs with f32 ops: below).
+  const count = (src: string, ws: 32 | 64 = 32, wasm = false) => {
+    const was = wasmTier.on;
+    setWasmTier(wasm);
+    try {
+      return blockAt(prog(src + '\ns_endpgm', env(ws)), CODE_VA)!.fused;
+    } finally {
+      setWasmTier(was);
+    }
   };
   // One run of four: two 64-bit adds through VCC.
   assert.equal(count('v_add_co_u32 v1, vcc_lo, s0, v2\nv_add_co_ci_u32_e32 v3, vcc_lo, s1, v4, vcc_lo\nv_add_co_u32 v5, vcc_lo, s2, v2\nv_add_co_ci_u32_e32 v6, vcc_lo, s3, v4, vcc_lo'), 1);
@@ -225,8 +232,10 @@ test('blocks: a fused run takes the carry of the op before it, stops before a sc
   assert.equal(count('v_cmp_gt_u32_e64 s4, v1, v2\nv_mov_b32_e32 v3, 1\nv_add_nc_u32_e64 v5, s4, v1\nv_mov_b32_e32 v6, 2'), 2);
   // A compare into EXEC ends its run: the op after it is not fused with it.
   assert.equal(count('v_mov_b32_e32 v3, 1\nv_cmp_ne_u32_e64 exec_lo, 0, v1\nv_mov_b32_e32 v6, 2'), 1);
-  // Floats hand NaNs back to the reference: never fused.
+  // Floats hand NaNs back to the reference: never fused in JavaScript; the wasm tier takes the
+  // pair as one translated run (counted with the fused runs).
   assert.equal(count('v_add_f32_e32 v1, v2, v3\nv_mul_f32_e32 v4, v1, v3'), 0);
+  assert.equal(count('v_add_f32_e32 v1, v2, v3\nv_mul_f32_e32 v4, v1, v3', 32, true), 1);
   // Wave64: the same pair runs fused.
   assert.equal(count('v_add_co_u32 v1, vcc_lo, s0, v2\nv_add_co_ci_u32_e32 v3, vcc_lo, s1, v4, vcc_lo', 64), 1);
 });

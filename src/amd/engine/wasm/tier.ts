@@ -1,8 +1,9 @@
 /**
  * The wasm tier's hook into basic blocks (block.ts): a straight run of VALU ops the translator takes
- * (valu.ts) becomes one call of a WebAssembly function instead of inlined JavaScript. It is off by
- * default (docs/speed.md, "WebAssembly tier (issue 24)": not faster yet); GPUSIM_WASM=1 in the
- * environment, or `setWasmTier(true)`, turns it on for waves created from then on (their register
+ * (valu.ts) becomes one call of a WebAssembly function instead of inlined JavaScript, when the run
+ * has an f32 op whose lanes run two at a time (simd.ts: f64x2, for a row with EXEC all ones). It is
+ * on by default where WebAssembly exists (docs/speed.md, "WebAssembly tier"); GPUSIM_WASM=0 in the
+ * environment, or `setWasmTier(false)`, turns it off for waves created from then on (their register
  * blocks must live in an arena: arena.ts). A wave whose registers are not in an arena, and every op
  * the translated code hands back, runs through the ops' JavaScript handlers, so results are those
  * of the fast tier, i.e. the reference interpreter's, bit for bit (test/amd/engine-wasm.test.ts).
@@ -21,7 +22,7 @@ const env = (globalThis as { process?: { env?: Record<string, string | undefined
  * `runs`: runs translated, `modules`: distinct modules compiled, `calls`: calls of translated code
  * (by waves in an arena) in this thread.
  */
-export const wasmTier = { on: env?.['GPUSIM_WASM'] === '1', runs: 0, modules: 0, calls: 0 };
+export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && Wasm !== undefined, runs: 0, modules: 0, calls: 0 };
 if (wasmTier.on) useArenas(true);
 
 export function setWasmTier(on: boolean): void {
@@ -93,7 +94,9 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
     if (x === undefined) break;
     run.push(x);
   }
-  if (run.length === 0) return undefined;
+  // Only runs with an f32 op taken two lanes at a time (simd.ts): scalar wasm lanes cost about
+  // what the JavaScript tier's lanes cost warm, and each translated module costs a compile cold.
+  if (!run.some((x) => x.vec)) return undefined;
   const n = run.length;
   wasmTier.runs++;
   const code = `const q = WR(w); w.laneOps += q >>> 8; if ((q & 255) !== ${n}) WREST(w, clk, t0, $O, $A[0], ${k} + (q & 255), ${k + n});`;
