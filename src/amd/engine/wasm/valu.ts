@@ -188,11 +188,15 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     fb.get(l).i32(1).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
     fb.op(OP.end);
   };
-  /** Loop over lanes: body() runs for active lanes with l and la (R + 4 l) set; EXEC all ones without the test. */
-  const laneLoop = (body: () => void) => {
+  /**
+   * Loop over lanes: body() runs for active lanes with l and la (R + 4 l) set; EXEC all ones
+   * without the test, or `fullRow` instead when given.
+   */
+  const laneLoop = (body: () => void, fullRow?: () => void) => {
     full();
     fb.op(OP.if, 0x40);
-    loopOver(body, false);
+    if (fullRow !== undefined) fullRow();
+    else loopOver(body, false);
     fb.op(OP.else);
     loopOver(body, true);
     fb.op(OP.end);
@@ -320,16 +324,9 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       }
       fb.get(l).i32(2).op(OP.i32_shl).get(vx).op(OP.f32_demote_f64).mem(OP.f32_store, 2, SCRATCH);
     };
-    if (op.vec) {
-      // EXEC all ones: two lanes at a time (simd.ts), the same statements and hand-back rules; a
-      // lane that hands back stops the op after the row (nothing but the scratch row written yet).
-      full();
-      fb.op(OP.if, 0x40);
-      simdRow(op, i);
-      fb.op(OP.else);
-      loopOver(laneBody, true);
-      fb.op(OP.end);
-    } else laneLoop(laneBody);
+    // EXEC all ones: an f32 op two lanes at a time (simd.ts), the same statements and hand-back
+    // rules; a lane that hands back stops the op after the row (only the scratch row written yet).
+    laneLoop(laneBody, op.vec ? () => simdRow(op, i) : undefined);
     if (op.kind === 'f32') {
       // Every lane passed: copy the results to the destination row (the whole row when EXEC is all ones).
       full();
