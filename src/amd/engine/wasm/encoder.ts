@@ -34,6 +34,15 @@ export const OP = {
 } as const;
 
 /** The 0xfc-prefixed saturating truncations. */
+/** SIMD opcodes (after the 0xfd prefix), as the WebAssembly SIMD proposal numbers them. */
+export const SIMD = {
+  v128_load64_zero: 0x5d, v128_store64_lane: 0x5b, v128_const: 0x0c,
+  f64x2_splat: 0x14, f64x2_eq: 0x47, f64x2_ne: 0x48,
+  v128_not: 0x4d, v128_and: 0x4e, v128_andnot: 0x4f, v128_or: 0x50, v128_bitselect: 0x52, v128_any_true: 0x53,
+  f32x4_demote_f64x2_zero: 0x5e, f64x2_promote_low_f32x4: 0x5f,
+  i64x2_eq: 0xd6, f64x2_neg: 0xed, f64x2_add: 0xf0, f64x2_sub: 0xf1, f64x2_mul: 0xf2, f64x2_div: 0xf3,
+} as const;
+
 export const SAT = { i64_trunc_sat_f64_s: 6 } as const;
 
 /** Unsigned LEB128 of a non-negative integer below 2^53. */
@@ -141,14 +150,14 @@ export class FuncBuilder {
   }
   /** v128.const of the double `x` in both f64x2 lanes. */
   v128f64(x: number): this {
-    this.simd(0x0c);
+    this.simd(SIMD.v128_const);
     const b = new Uint8Array(new Float64Array([x, x]).buffer);
     for (const v of b) this.code.push(v);
     return this;
   }
   /** v128.const of the 64-bit integer `x` (below 2^53) in both i64x2 lanes. */
   v128i64(x: number): this {
-    this.simd(0x0c);
+    this.simd(SIMD.v128_const);
     const b = new Uint8Array(new BigUint64Array([BigInt(x), BigInt(x)]).buffer);
     for (const v of b) this.code.push(v);
     return this;

@@ -12,17 +12,9 @@
  * Measured (docs/speed.md, seventh pass): an fma over 32 lanes with the midpoint and NaN tests took
  * 70-80 ns a call this way against 240-285 ns for the fast tier's JavaScript lanes.
  */
-import { FuncBuilder, V128 } from './encoder.js';
+import { FuncBuilder, SIMD, V128 } from './encoder.js';
 import { SubsetError, type Expr, type Stmt } from './jsub.js';
 
-/** SIMD opcodes (after the 0xfd prefix), as the WebAssembly SIMD proposal numbers them. */
-export const SIMD = {
-  v128_load64_zero: 0x5d, v128_store64_lane: 0x5b, v128_const: 0x0c,
-  f64x2_splat: 0x14, f64x2_eq: 0x47, f64x2_ne: 0x48,
-  v128_not: 0x4d, v128_and: 0x4e, v128_andnot: 0x4f, v128_or: 0x50, v128_bitselect: 0x52, v128_any_true: 0x53,
-  f32x4_demote_f64x2_zero: 0x5e, f64x2_promote_low_f32x4: 0x5f,
-  i64x2_eq: 0xd6, f64x2_neg: 0xed, f64x2_add: 0xf0, f64x2_sub: 0xf1, f64x2_mul: 0xf2, f64x2_div: 0xf3,
-} as const;
 
 const BIN: Readonly<Record<string, number>> = { '+': SIMD.f64x2_add, '-': SIMD.f64x2_sub, '*': SIMD.f64x2_mul, '/': SIMD.f64x2_div };
 

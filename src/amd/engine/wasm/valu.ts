@@ -26,8 +26,8 @@ import { baseMnemonic } from '../registry.js';
 import { valuOperands } from '../../exec/valu-core.js';
 import { INT_OPS, type IntSrcExpr, type IntHelpers } from '../../exec/valu-int.js';
 import { F32_OPS, type F32SrcExpr } from '../../exec/valu-f32.js';
-import { FuncBuilder, encodeModule, OP, F64, I32, I64, V128 } from './encoder.js';
-import { SIMD, VecLowerer, vectorizable } from './simd.js';
+import { FuncBuilder, encodeModule, OP, SIMD, F64, I32, I64, V128 } from './encoder.js';
+import { VecLowerer, vectorizable } from './simd.js';
 import { parseStatements, SubsetError, type Stmt } from './jsub.js';
 import { Lowerer, type Var } from './lower.js';
 
@@ -90,6 +90,29 @@ function parseOnce(key: string, text: () => string): readonly Stmt[] | null {
 const srcNames = (n: number): (IntSrcExpr & F32SrcExpr)[] => Array.from({ length: n }, (_, k) => ({ u: `S${k}u`, f: `S${k}f`, h: `S${k}h` }));
 const HELPER_NAMES: IntHelpers = { mulhiU32: 'mulhiU32', popcnt: 'popcnt' };
 
+/**
+ * What the translator reads off an op's lane text with `n` sources, once per text: which sources
+ * it reads as f32 values, whether it reads a 64-bit source's high dword (not taken), and, for an
+ * f32 op (`f32`), whether its statements lower over pairs of lanes (simd.ts: no source read as bits).
+ */
+interface Shape {
+  readonly useF: readonly boolean[];
+  readonly wide: boolean;
+  readonly vec: boolean;
+}
+const shapes = new Map<string, Shape>();
+function shapeOf(text: string, body: readonly Stmt[], n: number, f32: boolean): Shape {
+  const key = `${n}|${f32}|${text}`;
+  let sh = shapes.get(key);
+  if (sh === undefined) {
+    const uses = (suffix: string) => Array.from({ length: n }, (_, k) => new RegExp(`\\bS${k}${suffix}\\b`).test(text));
+    const vec = f32 && !uses('u').some(Boolean) && vectorizable(body, ['x', 'e', ...Array.from({ length: n }, (_, k) => `S${k}f`)]);
+    sh = { useF: uses('f'), wide: uses('h').some(Boolean), vec };
+    shapes.set(key, sh);
+  }
+  return sh;
+}
+
 /** The op in the translator's terms, or undefined when the wasm tier does not take it. */
 export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
   // Only ops the fast tier bound to a generated handler (its operand checks passed).
@@ -146,11 +169,9 @@ export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
     if (!maskOk(m, ws)) return undefined;
     cout = m;
   }
-  const useF = srcs.map((_, k) => new RegExp(`\\bS${k}f\\b`).test(text));
-  if (srcs.some((_, k) => new RegExp(`\\bS${k}h\\b`).test(text))) return undefined;
-  const vec = kind === 'f32' && !ordered && !srcs.some((_, k) => new RegExp(`\\bS${k}u\\b`).test(text))
-    && vectorizable(body, ['x', 'e', ...srcs.map((_, k) => `S${k}f`)]);
-  return { body, kind, ordered, srcs, useF, D: ops.vdst * ws, cin, cout, vec };
+  const sh = shapeOf(text, body, srcs.length, kind === 'f32' && !ordered);
+  if (sh.wide) return undefined;
+  return { body, kind, ordered, srcs, useF: sh.useF, D: ops.vdst * ws, cin, cout, vec: sh.vec };
 }
 
 /** The wasm module (bytes) of a run: export `run(regOff: i32) -> i32`. */
