@@ -12,15 +12,15 @@ import type { Op } from '../types.js';
 import type { Wave } from '../../wave/wave.js';
 import type { Clock } from '../block-types.js';
 import { arenas, useArenas } from './arena.js';
-import { translateRun, wasmOp } from './valu.js';
-import { Wasm } from './api.js';
+import { translateRun, wasmOp, type WOp } from './valu.js';
+import { Wasm, type WasmModule } from './api.js';
 
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
 
 /**
  * `on`: whether blocks built from now on call translated runs (and new waves get arena registers);
- * `runs`: runs translated, `modules`: distinct modules compiled, `calls`: calls of translated code
- * (by waves in an arena) in this thread.
+ * `runs`: runs taken (each translated and compiled at its first call), `modules`: distinct modules
+ * compiled, `calls`: calls of translated code (by waves in an arena) in this thread.
  */
 export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && Wasm !== undefined, runs: 0, modules: 0, calls: 0 };
 if (wasmTier.on) useArenas(true);
@@ -35,29 +35,42 @@ const MAX_RUN = 32;
 
 type Runner = (w: Wave) => number;
 
-/** Runners by module bytes: one compiled Module, instantiated per arena on first use. */
-const runners = new Map<string, Runner>();
+/** Compiled modules by their bytes (identical runs anywhere in the process share one). */
+const modules = new Map<string, WasmModule>();
 
-function runner(bytes: Uint8Array): Runner {
+function moduleOf(bytes: Uint8Array): WasmModule {
   const key = String.fromCharCode(...bytes);
-  let r = runners.get(key);
-  if (r !== undefined) return r;
-  const mod = new Wasm.Module(bytes);
-  wasmTier.modules++;
+  let mod = modules.get(key);
+  if (mod === undefined) {
+    mod = new Wasm.Module(bytes);
+    modules.set(key, mod);
+    wasmTier.modules++;
+  }
+  return mod;
+}
+
+/**
+ * The caller of a translated run, instantiated per arena on first use. The run is translated and
+ * its module compiled at its first call, not when its block's source is made: a block that is
+ * built but never runs compiled (a straight block stepped op by op in a short dispatch, tier.ts)
+ * costs no translation (conv2d 256x256's fresh dispatch spent about half of its block building
+ * there).
+ */
+function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
+  let mod: WasmModule | null = null;
   const fns: ((off: number) => number)[] = [];
-  r = (w: Wave): number => {
+  return (w: Wave): number => {
     const a = w.regArena;
     if (a < 0) return 0;
     wasmTier.calls++;
     let f = fns[a];
     if (f === undefined) {
+      mod ??= moduleOf(translateRun(run, ws));
       const inst = new Wasm.Instance(mod, { m: { mem: arenas[a]!.mem } });
       f = fns[a] = inst.exports['run'] as (off: number) => number;
     }
     return f(w.regOff);
   };
-  runners.set(key, r);
-  return r;
 }
 
 /**
@@ -88,7 +101,7 @@ export interface WasmRun {
  * is not taken.
  */
 export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: number): WasmRun | undefined {
-  const run = [];
+  const run: WOp[] = [];
   for (let i = k; i < ops.length && run.length < MAX_RUN; i++) {
     const x = wasmOp(ops[i]!, ws, vgprs);
     if (x === undefined) break;
@@ -100,5 +113,5 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   const n = run.length;
   wasmTier.runs++;
   const code = `const q = WR(w); w.laneOps += q >>> 8; if ((q & 255) !== ${n}) WREST(w, clk, t0, $O, $A[0], ${k} + (q & 255), ${k + n});`;
-  return { n, code, params: ['WR', 'WREST'], args: [runner(translateRun(run, ws)), rest] };
+  return { n, code, params: ['WR', 'WREST'], args: [lazyRunner(run, ws), rest] };
 }

@@ -39,7 +39,7 @@ export const SCRATCH = 0;
 type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly sgpr: number } | { readonly vgpr: false; readonly lit: number };
 
 /** One op as the translator needs it. */
-interface WOp {
+export interface WOp {
   readonly body: readonly Stmt[];
   readonly kind: 'i32' | 'f32' | 'fcvt';
   readonly ordered: boolean;
