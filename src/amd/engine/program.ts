@@ -99,7 +99,7 @@ export class Program {
       this.pending[i] = b.findings;
       this.withFindings.push(i);
     }
-    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, waitInfo: null, text: () => printInst(target, raw), inline: b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined };
+    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, endpgm: inst.mnemonic === 's_endpgm', waitInfo: null, text: () => printInst(target, raw), inline: b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined };
     this.ops[i] = op;
     engineTime.bindMs += performance.now() - t0;
     engineTime.binds++;

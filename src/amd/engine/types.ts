@@ -85,6 +85,8 @@ export interface Op {
   readonly ci: number;
   /** inst.size, on the op itself (the scheduler reads it per instruction; Instruction shapes vary). */
   readonly size: number;
+  /** s_endpgm: the one instruction a wave may issue after s_sendmsg MSG_DEALLOC_VGPRS (the scheduler checks per step). */
+  readonly endpgm: boolean;
   /** What the wait-counter sanitizer (waitcnt.ts) learned about the op, filled on first use. */
   waitInfo: unknown;
   /** The instruction's text (for traces and diagnostics), computed on demand. */
