@@ -19,7 +19,9 @@ import { Diagnostics } from '../../src/core/diagnostics.js';
 import { Memory } from '../../src/core/memory.js';
 import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/engine/env.js';
 import { Program } from '../../src/amd/engine/program.js';
-import { blockAt, blockFunction, MAX_OPS } from '../../src/amd/engine/block.js';
+import { blockAt, blockFunction, MAX_OPS, MIN_SRC_PER_OP } from '../../src/amd/engine/block.js';
+import { hotBlockAt, tierDispatch, tiering } from '../../src/amd/engine/tier.js';
+import { engineTime } from '../../src/amd/engine/program.js';
 import { quietPrefix } from '../../src/amd/engine/waitcnt.js';
 import { Wave } from '../../src/amd/wave/wave.js';
 import { APERTURE } from '../../src/amd/exec/vmem.js';
@@ -389,4 +391,50 @@ test('blocks: a second Program of the same code reuses the block plan with its o
   const c = blockAt(strict, CODE_VA)!;
   assert.notEqual(blockFunction(c), blockFunction(a));
   assert.equal(c.inlined, a.inlined - 1, 'the load is called, not inlined');
+});
+
+test('tiering: a straight block that waits whatever its source is stepped without making it; when that wait is over, its source makes the wait', () => {
+  const saved = { ...tiering };
+  const dispatch = { ...tierDispatch };
+  const built = engineTime.blocks;
+  try {
+    // least wait = MIN_SRC_PER_OP * 0.03 = 3 visits; every block's source is longer than that
+    // bound, so its own wait is longer (srcLen * 0.03 / n).
+    tiering.minBytes = 45000;
+    tiering.visitsPerByteOp = 0.03;
+    const least = Math.round(MIN_SRC_PER_OP * tiering.visitsPerByteOp);
+    const src = 'v_add_nc_u32_e32 v1, v2, v3\nv_mul_lo_u32 v4, v1, v2\nv_mov_b32_e32 v2, 1\ns_endpgm';
+    const visits = (p: Program, upTo: number): number => {
+      for (let v = 1; v <= upTo; v++) if (hotBlockAt(p, CODE_VA) !== null) return v;
+      return -1;
+    };
+    // A dispatch of 2 waves: the block waits `least` visits with no source made.
+    Object.assign(tierDispatch, { waves: 2, launched: 2, epoch: dispatch.epoch + 1 });
+    const p = prog(src);
+    assert.equal(visits(p, least), -1, 'stepped');
+    const b = p.blocks[0]!;
+    assert.equal(b.pending, true, 'no source made');
+    assert.equal(b.srcLen, MIN_SRC_PER_OP * b.n);
+    // The next dispatch has 1000 waves: its own wait (under 1000 visits) is over, it runs compiled.
+    Object.assign(tierDispatch, { waves: 1000, launched: 1, epoch: dispatch.epoch + 2 });
+    assert.equal(hotBlockAt(p, CODE_VA), b, 'compiled now');
+    assert.equal(b.pending, false);
+    assert.equal(b.srcLen, blockAt(prog(src), CODE_VA)!.srcLen, 'its real source length');
+    // Again, with a next dispatch of 4 waves that its own wait outlasts: it keeps waiting, from
+    // the visits it had, until it is reached more often than waves were launched (a loop).
+    Object.assign(tierDispatch, { waves: 2, launched: 2, epoch: dispatch.epoch + 3 });
+    const q = prog(src);
+    assert.equal(visits(q, least), -1);
+    const own = Math.round(b.srcLen * tiering.visitsPerByteOp / b.n);
+    assert.ok(own > 4 + least, `its own wait (${own} visits) outlasts the next dispatch`);
+    Object.assign(tierDispatch, { waves: 4, launched: 4, epoch: dispatch.epoch + 4 });
+    assert.equal(hotBlockAt(q, CODE_VA), null, 'its source is made, and it still waits');
+    assert.equal(q.blocks[0]!.pending, false);
+    // The sixth visit (the second after this one) has seen five, more than the 4 waves launched.
+    assert.equal(visits(q, own), 2, 'compiled once it was reached more often than waves were launched');
+    assert.ok(engineTime.blocks - built >= 3);
+  } finally {
+    Object.assign(tiering, saved);
+    Object.assign(tierDispatch, dispatch);
+  }
 });

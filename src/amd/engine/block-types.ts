@@ -36,7 +36,7 @@ export interface Block {
   readonly pc: number;
   readonly loop: boolean;
   /** By op index: 1 where a wave may enter the block (not inside a fused lane loop). */
-  readonly enter: Uint8Array;
+  enter: Uint8Array;
   readonly ops: readonly Op[];
   /** Instruction classes of the whole block as pairs (Op.ci, count), for the run statistics. */
   readonly classes: Int32Array;
@@ -45,12 +45,21 @@ export interface Block {
    * this Program's). Until the block first runs, a stand-in that makes the function (block.ts).
    */
   fn: BlockFn;
-  /** Length of the function's source text (tier.ts weighs compiling by it). */
-  readonly srcLen: number;
-  readonly args: readonly unknown[];
+  /**
+   * Length of the function's source text (tier.ts weighs compiling by it); while `pending`, the
+   * lower bound MIN_SRC_PER_OP per op (block.ts).
+   */
+  srcLen: number;
+  args: readonly unknown[];
+  /**
+   * Its source is not made yet (tier.ts: a block that waits whatever its source is made when its
+   * wait is over; block.ts makePlan); `enter`, `srcLen`, `args`, `inlined` and `fused` are then
+   * placeholders. Blocks from blockAt are never pending.
+   */
+  pending: boolean;
   readonly run: BlockRun;
   /** Ops inlined into the generated function (the rest are called). */
-  readonly inlined: number;
+  inlined: number;
   /** Runs of VALU ops the generated function runs in one lane loop each (fast-valu.ts fuseLanes). */
-  readonly fused: number;
+  fused: number;
 }

@@ -52,6 +52,25 @@ function ends(op: Op): boolean {
  * dispatch reports when a wave first steps it): step it instead.
  */
 export function blockAt(program: Program, pc: number): Block | null {
+  const b = blockShellAt(program, pc);
+  if (b !== null) makePlan(b);
+  return b;
+}
+
+/**
+ * A lower bound of a block's source length per op: tier.ts tells from it that a block will wait
+ * whatever its source, before making the source (the 598 blocks of the bench kernels and
+ * kernels/manifests: 177 characters an op at least, 550 the median).
+ */
+export const MIN_SRC_PER_OP = 100;
+
+/**
+ * blockAt's block, possibly `pending`: its ops decoded and bound, its source made only by
+ * makePlan (unless the same code's plan is cached). A straight block in a short dispatch waits
+ * whatever its source (tier.ts) and is often never compiled: making its source cost conv2d
+ * 256x256's fresh dispatch about as much again as binding its ops.
+ */
+export function blockShellAt(program: Program, pc: number): Block | null {
   const i = (pc - program.base) / 4;
   const cached = program.blocks[i];
   if (cached !== undefined) return cached;
@@ -59,6 +78,21 @@ export function blockAt(program: Program, pc: number): Block | null {
   const t0 = performance.now();
   try {
     return buildBlock(program, pc, i);
+  } finally {
+    engineTime.compileMs += performance.now() - t0;
+  }
+}
+
+/** Makers of pending blocks' plans. */
+const makers = new WeakMap<Block, () => Plan>();
+
+/** Make a pending block's source (no-op for others): its plan-derived fields are filled in. */
+export function makePlan(b: Block): void {
+  if (!b.pending) return;
+  const t0 = performance.now();
+  try {
+    fill(b, makers.get(b)!());
+    makers.delete(b);
   } finally {
     engineTime.compileMs += performance.now() - t0;
   }
@@ -94,12 +128,16 @@ function buildBlock(program: Program, pc: number, i: number): Block | null {
   let dwords = 0;
   for (const op of ops) dwords += op.size >>> 2;
   const key = `${wasmTier.on ? 'wasm|' : ''}${program.target.mcpu}|${pc}|${program.words.subarray(i, i + dwords).join(',')}`;
-  let plan = plans.get(key);
-  if (plan === undefined || !fits(plan, ops)) {
-    plan = compileBlock(ops, pc, program.target.space, program.env);
-    plans.set(key, plan);
+  const plan = plans.get(key);
+  const b = blockOf(ops, pc);
+  if (plan !== undefined && fits(plan, ops)) fill(b, plan);
+  else {
+    makers.set(b, () => {
+      const p = compileBlock(ops, pc, program.target.space, program.env);
+      plans.set(key, p);
+      return p;
+    });
   }
-  const b = blockOf(plan, ops, pc);
   program.blocks[i] = b;
   engineTime.blocks++;
   return b;
@@ -260,15 +298,24 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   lines.push('}', `clk.t = t0 + ${n};`, `return ${n};`);
   // Parenthesised so V8 compiles it to bytecode at once (eagerly) when it is made (blockFn).
   const src = `return (function block(w, clk, wc, lim, $O, $A, e) {\n${lines.join('\n')}\n});`;
-  // A loop body: its last op branches back to its start (the scheduler enters it again at once).
-  const lastOp = ops[n - 1]!;
-  const off = lastOp.cls === 'branch' ? lastOp.inst.fields['simm16'] : undefined;
-  const loop = off !== undefined && pcs[n - 1]! + lastOp.size + ((off << 16) >> 16) * 4 === pc0;
+  // Only the sources' identities are kept: an Inline's bound values belong to this Program.
+  return { fn: blockFns.get(src) ?? null, src, enter, inlined, fused: fusedRuns, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
+}
+
+/** A loop body: its last op branches back to its start (the scheduler enters it again at once). */
+function isLoop(ops: readonly Op[], pc0: number): boolean {
+  let end = pc0;
+  for (const op of ops) end += op.size;
+  const last = ops[ops.length - 1]!;
+  const off = last.cls === 'branch' ? last.inst.fields['simm16'] : undefined;
+  return off !== undefined && end + ((off << 16) >> 16) * 4 === pc0;
+}
+
+/** Instruction classes of the ops as pairs (Op.ci, count). */
+function classesOf(ops: readonly Op[]): Int32Array {
   const counts = new Map<number, number>();
   for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
-  const classes = Int32Array.from([...counts].flat());
-  // Only the sources' identities are kept: an Inline's bound values belong to this Program.
-  return { fn: blockFns.get(src) ?? null, src, loop, enter, classes, inlined, fused: fusedRuns, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
+  return Int32Array.from([...counts].flat());
 }
 
 /**
@@ -300,9 +347,7 @@ interface Plan {
   /** The function (blockFn makes it on the block's first run; null until then). */
   fn: BlockFn | null;
   readonly src: string;
-  readonly loop: boolean;
   readonly enter: Uint8Array;
-  readonly classes: Int32Array;
   readonly inlined: number;
   readonly fused: number;
   /**
@@ -330,21 +375,39 @@ const planOf = new WeakMap<Block, Plan>();
 
 /** The block's generated function, made now if it has not run yet (tests compare them). */
 export function blockFunction(b: Block): BlockFn {
+  makePlan(b);
   const plan = planOf.get(b);
   return plan === undefined ? b.fn : (b.fn = blockFn(plan));
 }
 
-/** The Block of `plan` for this Program's ops: their bound values gathered as compiling did. */
-function blockOf(plan: Plan, ops: readonly Op[], pc0: number): Block {
-  const values: unknown[] = [opPcs(ops, pc0)];
-  const t = plan.take;
-  for (let i = 0; i < t.length; i += 2) values.push(t[i]! < 0 ? plan.consts[t[i + 1]!] : ops[t[i]!]!.inline!.args[t[i + 1]!]);
+const NO_ENTRY = new Uint8Array(0);
+
+/** The Block of this Program's ops at `pc0`, pending until `fill` gives it a plan. */
+function blockOf(ops: readonly Op[], pc0: number): Block {
   // Until its first run the block's fn makes the function and puts it in its place.
   const b: Block = {
-    n: ops.length, ops, pc: pc0, loop: plan.loop, enter: plan.enter, classes: plan.classes, srcLen: plan.src.length, args: values, inlined: plan.inlined, fused: plan.fused,
-    fn: plan.fn ?? ((w, clk, wc, lim, $O, $A, e) => (b.fn = blockFn(plan))(w, clk, wc, lim, $O, $A, e)),
-    run: (w, clk, wc, lim) => b.fn(w, clk, wc, lim, ops, values, 0),
+    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, classes: classesOf(ops), srcLen: MIN_SRC_PER_OP * ops.length, args: [], inlined: 0, fused: 0, pending: true,
+    fn: (w, clk, wc, lim, $O, _A, e) => {
+      makePlan(b);
+      return (b.fn = blockFn(planOf.get(b)!))(w, clk, wc, lim, $O, b.args, e);
+    },
+    run: (w, clk, wc, lim) => b.fn(w, clk, wc, lim, ops, b.args, 0),
   };
-  planOf.set(b, plan);
   return b;
+}
+
+/** Give `b` its plan: the plan's fields, and this Program's bound values gathered as compiling did. */
+function fill(b: Block, plan: Plan): void {
+  const ops = b.ops;
+  const values: unknown[] = [opPcs(ops, b.pc)];
+  const t = plan.take;
+  for (let i = 0; i < t.length; i += 2) values.push(t[i]! < 0 ? plan.consts[t[i + 1]!] : ops[t[i]!]!.inline!.args[t[i + 1]!]);
+  b.enter = plan.enter;
+  b.srcLen = plan.src.length;
+  b.args = values;
+  b.inlined = plan.inlined;
+  b.fused = plan.fused;
+  b.pending = false;
+  if (plan.fn !== null) b.fn = plan.fn;
+  planOf.set(b, plan);
 }

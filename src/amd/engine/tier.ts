@@ -12,10 +12,13 @@
  * stepped one by one (about 0.1 us more per op than inside a compiled block) reaches what
  * compiling it costs (about 2.5 us of TurboFan CPU per byte of source, the middle of what was
  * measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
- * A block's source is still generated at the first visit; its function (V8's parse and bytecode)
+ * A straight block whose source, however short (block.ts MIN_SRC_PER_OP an op), would make it
+ * wait longer than the dispatch has waves waits that least wait with no source made (`pending`);
+ * when it is over, the source is made and the wait from its real length takes over (settle).
+ * Other blocks get their source at the first visit; a block's function (V8's parse and bytecode)
  * is made at its first run (block.ts blockFn), so a block that never gets hot costs its source
- * only. A visit to a waiting block steps its ops to the block's end without counting or building
- * anything at them.
+ * at most. A visit to a waiting block steps its ops to the block's end without counting or
+ * building anything at them.
  *
  * A loop body or head (a block branching back to its own start, or any branch target) runs
  * compiled at once whatever its size: matmul_tiled's tile loop (16-44 KB blocks) lost more
@@ -34,7 +37,7 @@
  */
 import type { Program } from './program.js';
 import type { Block } from './block-types.js';
-import { blockAt } from './block.js';
+import { blockShellAt, makePlan, MIN_SRC_PER_OP } from './block.js';
 
 /**
  * The tiering settings of this thread. Blocks whose generated source has fewer than `minBytes`
@@ -75,6 +78,9 @@ interface Waiting {
 }
 const waiting = new WeakMap<Block, Waiting>();
 
+/** Heat is an Int32Array: a longer wait (a test's visitsPerByteOp of 1e9) waits this long. */
+const HEAT_MAX = 0x7fffffff;
+
 function visitsBefore(b: Block, loop: boolean): number {
   const n = b.srcLen;
   const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
@@ -85,12 +91,33 @@ function visitsBefore(b: Block, loop: boolean): number {
 
 /** Whether a waiting block with `h` visits still to wait was reached more often than waves were launched. */
 function inLoop(sw: Waiting, h: number): boolean {
-  if (!sw.big) return sw.wait - h > tierDispatch.launched;
+  // Counted for every waiting block: a pending one learns whether it is big only when settled.
   if (sw.epoch !== tierDispatch.epoch) {
     sw.epoch = tierDispatch.epoch;
     sw.h0 = h;
   }
-  return sw.h0 - h > tierDispatch.launched;
+  return (sw.big ? sw.h0 - h : sw.wait - h) > tierDispatch.launched;
+}
+
+/**
+ * A pending block (its source not made: it waited a provisional wait, the least any source of its
+ * size would give it) whose wait is over, `h` visits still to wait on it (0: none): its source is
+ * made now, and the wait the rule gives it from its real length takes over, less the visits it
+ * already had (its heat is set to what is left). Returns whether it runs compiled now.
+ */
+function settle(program: Program, i: number, b: Block, sw: Waiting, h: number): boolean {
+  makePlan(b);
+  const n = b.srcLen;
+  const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
+  const big = n >= tiering.minBytes;
+  if (!big && wait <= tierDispatch.waves) return true;
+  const shift = wait - sw.wait;
+  const real: Waiting = { wait, big, epoch: sw.epoch, h0: sw.h0 + shift };
+  waiting.set(b, real);
+  const left = h + shift;
+  if (left <= 0 || inLoop(real, left)) return true;
+  program.heat[i] = Math.min(left, HEAT_MAX);
+  return false;
 }
 
 /**
@@ -138,7 +165,7 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
     const o = program.owner[i]! - 1;
     const ob = program.blocks[o]!;
     const k = program.entry[i]!;
-    if (heat[o] === 0) {
+    if (heat[o] === 0 && !ob.pending) {
       // Inside a fused lane loop: stepped up to the run's end, where the wave enters.
       if (ob.enter[k] === 0) return null;
       hotEntry.k = k;
@@ -158,20 +185,36 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   const b = program.blocks[i];
   if (h !== undefined && h > 0 && b !== undefined) {
     const sw = waiting.get(b);
-    if (sw !== undefined && inLoop(sw, h)) {
+    if (sw !== undefined && inLoop(sw, h) && (!b.pending || settle(program, i, b, sw, h))) {
       heat[i] = 0;
       return b;
     }
-    heat[i] = h - 1;
+    heat[i] = heat[i]! - 1;
     return stepThrough(program, b, pc);
   }
-  if (b !== undefined) return b;
-  const nb = blockAt(program, pc);
+  if (b !== undefined) {
+    if (!b.pending || settle(program, i, b, waiting.get(b)!, 0)) return b;
+    heat[i] = heat[i]! - 1;
+    return stepThrough(program, b, pc);
+  }
+  const nb = blockShellAt(program, pc);
   if (nb === null) return null;
   markInterior(program, i, nb);
-  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, nb.loop || program.interior[i] === 2);
+  const loop = nb.loop || program.interior[i] === 2;
+  if (nb.pending) {
+    // A straight block whose source, however short, would make it wait longer than this dispatch
+    // has waves (srcLen >= MIN_SRC_PER_OP * n) waits that least wait with no source made yet.
+    const least = Math.round(MIN_SRC_PER_OP * tiering.visitsPerByteOp);
+    if (tiering.minBytes !== Infinity && !loop && least > tierDispatch.waves) {
+      waiting.set(nb, { wait: least, big: false, epoch: tierDispatch.epoch, h0: least });
+      heat[i] = Math.min(least - 1, HEAT_MAX);
+      return stepThrough(program, nb, pc);
+    }
+    makePlan(nb);
+  }
+  const wait = tiering.minBytes === Infinity ? 0 : visitsBefore(nb, loop);
   if (wait === 0) return nb;
-  heat[i] = wait - 1;
+  heat[i] = Math.min(wait - 1, HEAT_MAX);
   return stepThrough(program, nb, pc);
 }
 
