@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
-import type { WorkerAnswer, WorkerHost, WorkerPort } from './parallel.js';
+import type { CpuTimes, WorkerAnswer, WorkerHost, WorkerPort } from './parallel.js';
 import { freshBundle } from './code-cache-node.js';
 
 /**
@@ -22,10 +22,28 @@ export const threadCpuMs: (() => number) | undefined = (() => {
   }
 })();
 
+/**
+ * The machine's CPU time, idle (idle + iowait) and in all, in clock ticks summed over its cores,
+ * from the first line of Linux's /proc/stat; undefined where that file is missing.
+ */
+export const cpuTimes: (() => CpuTimes) | undefined = (() => {
+  const read = (): CpuTimes => {
+    const f = readFileSync('/proc/stat', 'latin1');
+    const v = f.slice(0, f.indexOf('\n')).trim().split(/\s+/).slice(1, 9).map(Number);
+    return { idle: v[3]! + v[4]!, total: v.reduce((a, b) => a + b, 0) };
+  };
+  try {
+    return Number.isFinite(read().total) ? read : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
 export function nodeWorkerHost(): WorkerHost {
   return {
     cores: availableParallelism(),
     ...(threadCpuMs ? { threadCpuMs } : {}),
+    ...(cpuTimes ? { cpuTimes } : {}),
     // Linux/macOS: the 1-minute load average (Windows reports 0: no reading, workers start as before).
     load: () => loadavg()[0]!,
     spawn(): WorkerPort {

@@ -51,11 +51,24 @@ export interface WorkerHost {
   /** CPU milliseconds the calling thread has used (optional: phase timing of the caller's slice). */
   readonly threadCpuMs?: () => number;
   /**
-   * The machine's load (runnable threads, e.g. the 1-minute load average), optional: the late join
-   * starts no worker when fewer than half a core per worker is idle, since a worker then takes
-   * CPU from this thread (and from V8's compiler threads) instead of adding any.
+   * The machine's load (runnable threads, e.g. the 1-minute load average), optional, read only by
+   * a host without `cpuTimes`: the late join then starts no worker when fewer than half a core per
+   * worker is idle, since a worker then takes CPU from this thread (and from V8's compiler
+   * threads) instead of adding any.
    */
   readonly load?: () => number;
+  /**
+   * The machine's CPU time so far, idle and in all (any unit, summed over its cores: Linux's
+   * /proc/stat), optional: the late join measures idle cores over its rate window with it, and
+   * starts a worker only while at least half a core per worker is idle (the 1-minute load average
+   * lags and does not see a hypervisor's steal, nor V8's compiler threads warming the caller up).
+   */
+  readonly cpuTimes?: () => CpuTimes;
+}
+
+export interface CpuTimes {
+  readonly idle: number;
+  readonly total: number;
 }
 
 // ---- the main side -------------------------------------------------------------------------------
@@ -111,27 +124,74 @@ export const WORKER_PAYS_MS = 3 * WORKER_START_MS;
 export const DECIDE_AFTER_MS = WORKER_START_MS;
 export const RATE_WINDOW_MS = 50;
 
+/** Idle cores a late-joining worker needs over the window that decides (half a core). */
+export const IDLE_PER_WORKER = 0.5;
+
+/**
+ * With fewer idle cores than that, the rest must be this many times WORKER_PAYS_MS: a worker then
+ * shares busy cores (the scheduler's fair share still gives the process more of the machine with
+ * more threads: matmul 512^3 beside a CPU hog, 3.5-3.9 s on two threads against 4.0-5.8 s on one)
+ * while its start-up and warm-up run at the contended rate (bench cold, probe 1.26-1.29: the
+ * late join made reduce_1bar and matmul_tiled's ~0.6 s dispatches 0.78x and 0.82x one thread).
+ */
+export const CONTENDED_PAYS = 3;
+
+/**
+ * The rest is projected at the best rate of the last RATE_WINDOWS windows, and not while the last
+ * window is more than RISING times the one before (the caller is still warming up). Projected from
+ * the last window alone, fresh dispatches of ~0.6 s started a worker for nothing: matmul_tiled's
+ * rate went 0.19, 0.47, 0.92, 1.16 workgroups/ms over 300-460 ms (the first projected 1.2 s, the
+ * rest took 0.25 s), reduce_1bar's 4.2, 2.0, 2.3, 4.7, 17 over 200-430 ms (a dip while its blocks
+ * were compiled).
+ */
+export const RATE_WINDOWS = 4;
+export const RISING = 1.5;
+
 /**
  * The late join's rule, fed the calling thread's progress (times in ms from any origin): whether the
  * rest of the grid now outlasts what a late-joining worker must pay. Before DECIDE_AFTER_MS from
  * `t0` it never does; after, the rest is projected at the rate of the last window of at least
- * RATE_WINDOW_MS (shorter ones are not measured: they would not end at a chunk's edge).
+ * RATE_WINDOW_MS (shorter ones are not measured: they would not end at a chunk's edge), the best of
+ * the last RATE_WINDOWS, once the rate has stopped rising (RISING). With the
+ * machine's CPU times (`cpu`, WorkerHost.cpuTimes), a window with fewer than `needIdle` idle cores
+ * needs CONTENDED_PAYS times the rest.
  */
 export class LateJoinRule {
   private readonly t0: number;
+  private readonly needIdle: number;
+  private readonly cores: number;
   private winT: number;
   private winTaken = 0;
-  constructor(t0: number) {
+  private winCpu: CpuTimes | undefined;
+  /** The last RATE_WINDOWS windows' rates (workgroups per ms). */
+  private readonly rates: number[] = [];
+  /** Idle cores of the last window that would have paid with enough of them (undefined: none such). */
+  short: number | undefined;
+  constructor(t0: number, needIdle = 0, cores = 1, cpu?: CpuTimes) {
     this.t0 = t0;
     this.winT = t0;
+    this.needIdle = needIdle;
+    this.cores = cores;
+    this.winCpu = cpu;
   }
 
-  /** After `taken` of `total` workgroups were taken, at time `now`. */
-  pays(now: number, taken: number, total: number): boolean {
+  /** After `taken` of `total` workgroups were taken, at time `now` (`cpu`: the machine's CPU times then). */
+  pays(now: number, taken: number, total: number, cpu?: CpuTimes): boolean {
     if (now - this.winT < RATE_WINDOW_MS) return false;
-    if (now - this.t0 >= DECIDE_AFTER_MS && taken > this.winTaken && (now - this.winT) * (total - taken) / (taken - this.winTaken) > WORKER_PAYS_MS) return true;
+    const rate = (taken - this.winTaken) / (now - this.winT);
+    const prev = this.rates[this.rates.length - 1];
+    this.rates.push(rate);
+    if (this.rates.length > RATE_WINDOWS) this.rates.shift();
+    if (now - this.t0 >= DECIDE_AFTER_MS && rate > 0 && !(prev !== undefined && rate > RISING * prev)) {
+      const rest = (total - taken) / Math.max(...this.rates);
+      const w = this.winCpu;
+      const idle = cpu !== undefined && w !== undefined && cpu.total > w.total ? this.cores * (cpu.idle - w.idle) / (cpu.total - w.total) : Infinity;
+      if (rest > WORKER_PAYS_MS * (idle >= this.needIdle ? 1 : CONTENDED_PAYS)) return true;
+      if (rest > WORKER_PAYS_MS) this.short = idle;
+    }
     this.winT = now;
     this.winTaken = taken;
+    this.winCpu = cpu;
     return false;
   }
 }
@@ -342,11 +402,16 @@ export class ParallelPool {
     // idle core for the workers (host.load).
     let hook: ((taken: number, total: number) => void) | undefined;
     let busy: string | null = null;
+    let rule: LateJoinRule | undefined;
     if (late && this.ports.length < threads - own) {
-      const rule = new LateJoinRule(performance.now());
+      const cpu = this.host.cpuTimes;
+      const lr = (rule = new LateJoinRule(performance.now(), IDLE_PER_WORKER * (threads - own), this.host.cores, cpu?.()));
       hook = (taken, all) => {
-        if (sent.length > 0 || busy !== null || !rule.pays(performance.now(), taken, all)) return;
-        const load = this.host.load?.();
+        if (sent.length > 0 || busy !== null || !lr.pays(performance.now(), taken, all, cpu?.())) return;
+        // The load average only where the idle cores were not measured (it lags a minute and counts
+        // this thread: at load 1.5 on 2 cores it kept matmul 512^3 on one thread, 4.8-5.0 s
+        // against 2.9-3.3 s on two).
+        const load = cpu === undefined ? this.host.load?.() : undefined;
         const workers = threads - own;
         if (load !== undefined && this.host.cores - load < 0.5 * workers) busy = `the machine is busy (load ${load.toFixed(1)} on ${this.host.cores} cores)`;
         else startWorkers();
@@ -403,7 +468,11 @@ export class ParallelPool {
     }).filter((x) => x !== null);
     // Threads that took part (workers left out by the late join did not).
     const used = sent.length === 0 ? 1 : threads - (sent.length - joined.length);
-    const lateReason = used < threads ? { reason: busy !== null ? busy : sent.length === 0 ? 'the grid ran out before starting a worker would pay (a small dispatch)' : `the other thread${threads > 2 ? 's' : ''} started after the grid was taken (a small dispatch)` } : {};
+    const short = rule?.short;
+    const noWorker = short !== undefined
+      ? `too few idle cores for a worker to pay (${short.toFixed(1)} idle of ${this.host.cores})`
+      : 'the grid ran out before starting a worker would pay (a small dispatch)';
+    const lateReason = used < threads ? { reason: busy !== null ? busy : sent.length === 0 ? noWorker : `the other thread${threads > 2 ? 's' : ''} started after the grid was taken (a small dispatch)` } : {};
     return { report, buffers, strictStop: undefined, parallel: { threads: used, ...lateReason, sliceMs: results.map((r) => (r.ok ? Math.round(r.ms) : 0)), layoutMs, layoutCpuMs, slices } };
   }
 }

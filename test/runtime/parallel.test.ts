@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCases } from '../../bench/cases.js';
 import { runKernel } from '../../src/runtime/run.js';
-import { ParallelPool, LateJoinRule, DECIDE_AFTER_MS, RATE_WINDOW_MS, WORKER_PAYS_MS } from '../../src/runtime/parallel.js';
+import { ParallelPool, LateJoinRule, DECIDE_AFTER_MS, RATE_WINDOW_MS, RATE_WINDOWS, WORKER_PAYS_MS, IDLE_PER_WORKER, CONTENDED_PAYS } from '../../src/runtime/parallel.js';
 import { nodeWorkerHost } from '../../src/runtime/parallel-node.js';
 import { Memory } from '../../src/core/memory.js';
 
@@ -181,23 +181,54 @@ for (const mcpu of ['gfx1030', 'gfx900']) {
   }
 }
 
-test('late join rule: decides from DECIDE_AFTER_MS on, projecting the rest at the last window rate', () => {
+test('late join rule: decides from DECIDE_AFTER_MS on, once the rate stops rising, at the best recent window rate', () => {
   // 1000 workgroups. A cold start: 10 groups in the first 100 ms (the rest would take 9.9 s at
   // that rate), but no decision before DECIDE_AFTER_MS.
   const r = new LateJoinRule(0);
   assert.equal(r.pays(100, 10, 1000), false);
   assert.equal(r.pays(200, 100, 1000), false);
-  // Warm now: 400 groups in the last 100 ms; the rest (500) takes 125 ms at that rate: no worker.
+  // Warming up: 400 groups in the last 100 ms, over RISING times the window before: no decision.
   assert.equal(r.pays(DECIDE_AFTER_MS, 500, 1000), false);
   // A window shorter than RATE_WINDOW_MS is not measured (nor does it move the window).
   assert.equal(r.pays(DECIDE_AFTER_MS + RATE_WINDOW_MS - 1, 501, 1000), false);
-  // The same grid taken slowly from there on: 5 groups in 100 ms, 495 left -> 9.9 s: start one.
-  assert.equal(r.pays(DECIDE_AFTER_MS + 100, 505, 1000), true);
-  // The threshold itself, at 1 group per ms over the last window: a rest just over WORKER_PAYS_MS
+  // The grid taken slowly from there on (5 groups a 100 ms window): while the 400-group window is
+  // among the last RATE_WINDOWS, the rest is projected at its rate (~120 ms): no worker.
+  for (let k = 1; k < RATE_WINDOWS; k++) assert.equal(r.pays(DECIDE_AFTER_MS + 100 * k, 500 + 5 * k, 1000), false, `slow window ${k}`);
+  // Then the slow rate is the best recent one: 480 left -> 9.6 s: start one.
+  assert.equal(r.pays(DECIDE_AFTER_MS + 100 * RATE_WINDOWS, 500 + 5 * RATE_WINDOWS, 1000), true);
+  // The threshold itself, at 1 group per ms over two windows: a rest just over WORKER_PAYS_MS
   // pays, just under does not.
   for (const [rest, pays] of [[WORKER_PAYS_MS - 1, false], [WORKER_PAYS_MS + 1, true]] as const) {
     const g = new LateJoinRule(0);
-    assert.equal(g.pays(DECIDE_AFTER_MS - 100, 100, 200 + rest), false, 'measures only, too early');
-    assert.equal(g.pays(DECIDE_AFTER_MS, 200, 200 + rest), pays);
+    assert.equal(g.pays(DECIDE_AFTER_MS - 100, 200, 300 + rest), false, 'measures only, too early');
+    assert.equal(g.pays(DECIDE_AFTER_MS, 300, 300 + rest), pays);
   }
+});
+
+test('late join rule: with too few idle cores over the window, the rest must be CONTENDED_PAYS times longer', () => {
+  // Two cores, one worker needing IDLE_PER_WORKER idle. CPU times in ticks summed over both cores:
+  // 100 ticks a window, of which `idle` were idle.
+  const cpu = (t: number, idle: number) => ({ idle, total: t });
+  // Every window takes 1 group per ms (steady), so the rest is what is left, in ms.
+  const rest = 2 * WORKER_PAYS_MS; // pays with an idle core, not under contention
+  const idleCore = new LateJoinRule(0, IDLE_PER_WORKER, 2, cpu(0, 0));
+  assert.equal(idleCore.pays(DECIDE_AFTER_MS - 100, 200, 300 + rest, cpu(100, 40)), false, 'too early');
+  // 45 of the last window's 100 ticks idle: 0.9 cores.
+  assert.equal(idleCore.pays(DECIDE_AFTER_MS, 300, 300 + rest, cpu(200, 85)), true);
+  const busy = new LateJoinRule(0, IDLE_PER_WORKER, 2, cpu(0, 0));
+  busy.pays(DECIDE_AFTER_MS - 100, 200, 300 + rest, cpu(100, 5));
+  // 10 of 100 idle: 0.2 cores. It would have paid with an idle core: recorded, the window moves on.
+  assert.equal(busy.pays(DECIDE_AFTER_MS, 300, 300 + rest, cpu(200, 15)), false);
+  assert.ok(busy.short !== undefined && Math.abs(busy.short - 0.2) < 1e-9, `short ${busy.short}`);
+  // The next window is idle: it pays.
+  assert.equal(busy.pays(DECIDE_AFTER_MS + 100, 400, 400 + rest, cpu(300, 75)), true);
+  // Contended, a rest over CONTENDED_PAYS x WORKER_PAYS_MS still pays (the process's fair share
+  // of busy cores grows with its threads).
+  const long = new LateJoinRule(0, IDLE_PER_WORKER, 2, cpu(0, 0));
+  long.pays(DECIDE_AFTER_MS - 100, 200, 300, cpu(100, 0));
+  assert.equal(long.pays(DECIDE_AFTER_MS, 300, 300 + CONTENDED_PAYS * WORKER_PAYS_MS + 1, cpu(200, 0)), true);
+  // No CPU times (a host without them): the rest alone decides, as before.
+  const none = new LateJoinRule(0, IDLE_PER_WORKER, 2);
+  none.pays(DECIDE_AFTER_MS - 100, 200, 300 + rest);
+  assert.equal(none.pays(DECIDE_AFTER_MS, 300, 300 + rest), true);
 });
