@@ -150,11 +150,11 @@ export const RISING = 1.5;
 /**
  * The late join's rule, fed the calling thread's progress (times in ms from any origin): whether the
  * rest of the grid now outlasts what a late-joining worker must pay. Before DECIDE_AFTER_MS from
- * `t0` it never does; after, the rest is projected at the rate of the last window of at least
- * RATE_WINDOW_MS (shorter ones are not measured: they would not end at a chunk's edge), the best of
- * the last RATE_WINDOWS, once the rate has stopped rising (RISING). With the
- * machine's CPU times (`cpu`, WorkerHost.cpuTimes), a window with fewer than `needIdle` idle cores
- * needs CONTENDED_PAYS times the rest.
+ * `t0` it never does; after, once the rate has stopped rising (RISING), the rest is projected at
+ * the best rate of the last RATE_WINDOWS windows of at least RATE_WINDOW_MS each (shorter ones are
+ * not measured: they would not end at a chunk's edge). With the machine's CPU times (`cpu`,
+ * WorkerHost.cpuTimes), a window with fewer than `needIdle` idle cores needs CONTENDED_PAYS times
+ * the rest.
  */
 export class LateJoinRule {
   private readonly t0: number;
@@ -395,11 +395,11 @@ export class ParallelPool {
     };
     // With the late join, workers not spawned yet are started only once this thread's own progress
     // says the grid will outlast a worker's start-up and warm-up: from DECIDE_AFTER_MS into the
-    // grid, after `taken` of `total` groups, the rest would take (total - taken) groups at the rate
-    // of the last window of at least RATE_WINDOW_MS (not since the start, nor from the first
-    // chunks: those pay this thread's own warm-up and would overstate the rest). A dispatch that
-    // ends sooner spawns nothing (no start-up CPU either), nor does one on a machine without an
-    // idle core for the workers (host.load).
+    // grid, after `taken` of `total` groups, the rest would take (total - taken) groups at the best
+    // rate of the last windows (LateJoinRule; not since the start, nor from the first chunks: those
+    // pay this thread's own warm-up and would overstate the rest). A dispatch that ends sooner
+    // spawns nothing (no start-up CPU either); a busy machine (host.cpuTimes, else host.load) needs
+    // a longer rest, or starts none.
     let hook: ((taken: number, total: number) => void) | undefined;
     let busy: string | null = null;
     let rule: LateJoinRule | undefined;
@@ -409,8 +409,8 @@ export class ParallelPool {
       hook = (taken, all) => {
         if (sent.length > 0 || busy !== null || !lr.pays(performance.now(), taken, all, cpu?.())) return;
         // The load average only where the idle cores were not measured (it lags a minute and counts
-        // this thread: at load 1.5 on 2 cores it kept matmul 512^3 on one thread, 4.8-5.0 s
-        // against 2.9-3.3 s on two).
+        // this thread: at load 1.5-1.7 on 2 cores it kept matmul 512^3 on one thread, 3.9-5.0 s
+        // against 2.6-3.3 s on two).
         const load = cpu === undefined ? this.host.load?.() : undefined;
         const workers = threads - own;
         if (load !== undefined && this.host.cores - load < 0.5 * workers) busy = `the machine is busy (load ${load.toFixed(1)} on ${this.host.cores} cores)`;
