@@ -402,12 +402,11 @@ export class ParallelPool {
     // a longer rest, or starts none.
     let hook: ((taken: number, total: number) => void) | undefined;
     let busy: string | null = null;
-    let rule: LateJoinRule | undefined;
-    if (late && this.ports.length < threads - own) {
-      const cpu = this.host.cpuTimes;
-      const lr = (rule = new LateJoinRule(performance.now(), IDLE_PER_WORKER * (threads - own), this.host.cores, cpu?.()));
+    const cpu = this.host.cpuTimes;
+    const rule = late && this.ports.length < threads - own ? new LateJoinRule(performance.now(), IDLE_PER_WORKER * (threads - own), this.host.cores, cpu?.()) : undefined;
+    if (rule !== undefined) {
       hook = (taken, all) => {
-        if (sent.length > 0 || busy !== null || !lr.pays(performance.now(), taken, all, cpu?.())) return;
+        if (sent.length > 0 || busy !== null || !rule.pays(performance.now(), taken, all, cpu?.())) return;
         // The load average only where the idle cores were not measured (it lags a minute and counts
         // this thread: at load 1.5-1.7 on 2 cores it kept matmul 512^3 on one thread, 3.9-5.0 s
         // against 2.6-3.3 s on two).

@@ -81,11 +81,18 @@ const waiting = new WeakMap<Block, Waiting>();
 /** Heat is an Int32Array: a longer wait (a test's visitsPerByteOp of 1e9) waits this long. */
 const HEAT_MAX = 0x7fffffff;
 
-function visitsBefore(b: Block, loop: boolean): number {
+/** The rule's wait for `b` from its source length (0: none: a small block in a long enough dispatch). */
+function ruleWait(b: Block): { readonly wait: number; readonly big: boolean } {
   const n = b.srcLen;
   const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
-  if (loop || (n < tiering.minBytes && wait <= tierDispatch.waves)) return 0;
-  waiting.set(b, { wait, big: n >= tiering.minBytes, epoch: tierDispatch.epoch, h0: wait });
+  const big = n >= tiering.minBytes;
+  return { wait: !big && wait <= tierDispatch.waves ? 0 : wait, big };
+}
+
+function visitsBefore(b: Block, loop: boolean): number {
+  if (loop) return 0;
+  const { wait, big } = ruleWait(b);
+  if (wait > 0) waiting.set(b, { wait, big, epoch: tierDispatch.epoch, h0: wait });
   return wait;
 }
 
@@ -107,10 +114,8 @@ function inLoop(sw: Waiting, h: number): boolean {
  */
 function settle(program: Program, i: number, b: Block, sw: Waiting, h: number): boolean {
   makePlan(b);
-  const n = b.srcLen;
-  const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
-  const big = n >= tiering.minBytes;
-  if (!big && wait <= tierDispatch.waves) return true;
+  const { wait, big } = ruleWait(b);
+  if (wait === 0) return true;
   const shift = wait - sw.wait;
   const real: Waiting = { wait, big, epoch: sw.epoch, h0: sw.h0 + shift };
   waiting.set(b, real);

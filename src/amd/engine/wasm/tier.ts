@@ -14,8 +14,6 @@ import type { Clock } from '../block-types.js';
 import { arenas, useArenas } from './arena.js';
 import { translateRun, wasmOp, type WOp } from './valu.js';
 import { Wasm, type WasmModule } from './api.js';
-import { F32_OPS } from '../../exec/valu-f32.js';
-import { baseMnemonic } from '../registry.js';
 
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
 
@@ -89,7 +87,10 @@ function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly
   }
 }
 
-/** wasmOp per op (an op belongs to one Program, so to one wave size and VGPR count). */
+/**
+ * wasmOp per op (an op belongs to one Program, so to one wave size and VGPR count): block building
+ * asks at every op of a stretch of VALU ops.
+ */
 const wops = new WeakMap<Op, WOp | null>();
 function wasmOpOnce(op: Op, ws: number, vgprs: number): WOp | undefined {
   let x = wops.get(op);
@@ -111,23 +112,14 @@ export interface WasmRun {
  * is not taken.
  */
 export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: number): WasmRun | undefined {
-  // Only runs with an f32 op taken two lanes at a time (simd.ts): scalar wasm lanes cost about
-  // what the JavaScript tier's lanes cost warm, and each translated module costs a compile cold.
-  // A stretch of VALU ops with no f32 op among them is passed over before reading any op's lane
-  // text (block building asks at every op of such a stretch).
-  let f32 = false;
-  for (let i = k; i < ops.length && i < k + MAX_RUN && !f32; i++) {
-    const op = ops[i]!;
-    if (op.cls !== 'valu' || op.inline === undefined) break;
-    f32 = F32_OPS.has(baseMnemonic(op.inst.mnemonic));
-  }
-  if (!f32) return undefined;
   const run: WOp[] = [];
   for (let i = k; i < ops.length && run.length < MAX_RUN; i++) {
     const x = wasmOpOnce(ops[i]!, ws, vgprs);
     if (x === undefined) break;
     run.push(x);
   }
+  // Only runs with an f32 op taken two lanes at a time (simd.ts): scalar wasm lanes cost about
+  // what the JavaScript tier's lanes cost warm, and each translated module costs a compile cold.
   if (!run.some((x) => x.vec)) return undefined;
   const n = run.length;
   wasmTier.runs++;
