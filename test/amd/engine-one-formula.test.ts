@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { assemble, decodeAt } from '../../src/amd/isa/target.js';
 import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { bindInstruction } from '../../src/amd/engine/bind.js';
-import { fastImplemented, isFast } from '../../src/amd/engine/fast-registry.js';
+import { fastImplemented, isFast, liftNumbers } from '../../src/amd/engine/fast-registry.js';
 import { implemented } from '../../src/amd/engine/registry.js';
 import { handsBack, renderHandler } from '../../src/amd/engine/code.js';
 import { Diagnostics } from '../../src/core/diagnostics.js';
@@ -64,4 +64,27 @@ test('generated handlers: hand-backs only where marked, exactly the free names t
     assert.equal(inl.movesPc === true, line.startsWith('s_cbranch'), `${line}: only branches move the PC`);
   }
   assert.equal(inlined, LINES.length, 'every handler carries its code');
+});
+
+test('generated handlers: ops differing only in registers and literals share one handler source', () => {
+  const env: ExecEnv = { space: gfx11.space, diag: new Diagnostics(), seed: WAVE_STATE_SEED, waveSize: 32, vgprs: 16, now: () => 0, engine: 'fast' };
+  const bind = (line: string) => bindInstruction(decodeAt(gfx11, Uint32Array.from(assemble(gfx11, line)), 0, CODE_VA), env);
+  const pairs: [string, string][] = [
+    ['v_add_co_u32 v1, vcc_lo, s6, v0', 'v_add_co_u32 v9, vcc_lo, s2, v7'],
+    ['v_add_f32_e32 v1, v2, v3', 'v_add_f32_e32 v4, v5, v6'],
+    ['v_mov_b32_e32 v1, 0x12345', 'v_mov_b32_e32 v7, 0x777'],
+    ['s_add_u32 s1, s2, s3', 's_add_u32 s7, s8, s9'],
+    ['global_load_b32 v1, v2, s[0:1]', 'global_load_b32 v3, v4, s[2:3]'],
+  ];
+  for (const [a, b] of pairs) {
+    const x = bind(a), y = bind(b);
+    assert.ok(isFast(x.run) && isFast(y.run), `${a}: fast`);
+    assert.equal(x.run.toString(), y.run.toString(), `${a} / ${b}: one source`);
+    // The blocks' code keeps the numbers in place.
+    assert.notEqual(x.inline!.key, y.inline!.key);
+  }
+  // Lifted: indexes, destination rows, literal sources; the statements are otherwise unchanged.
+  const l = liftNumbers('const u0 = 74565; v[32 + l] = v[64 + l] + s[6]; v.set(OW0_32, 96); x = 0;');
+  assert.equal(l.shape, 'const u0 = $k0; v[$k1 + l] = v[$k2 + l] + s[$k3]; v.set(OW0_32, $k4); x = 0;');
+  assert.deepEqual(l.values, [74565, 32, 64, 6, 96]);
 });

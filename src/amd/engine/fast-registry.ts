@@ -76,12 +76,45 @@ export function compile(params: readonly string[], body: string): (...args: unkn
 }
 
 /**
+ * The operand numbers of a handler's statements lifted out: each number the generators write as a
+ * register index or row offset (`[N]`, `[N + name]`: a lane, the first active lane), a destination row (`, N)` closing a
+ * call) or a literal source (`const name = N;`) becomes the parameter `$k<i>`, its value
+ * `values[i]`. Replacing a number in expression position by a variable holding it changes nothing
+ * the statements compute. Handlers of ops that differ only in their registers or literals then
+ * have one source: V8 compiles and optimises it once for all of them. A fresh conv2d 256x256 bound
+ * 105 distinct handler sources of 47 shapes; each was a function of its own to warm up (run in
+ * V8's interpreter until its optimising compile came through a queue shared with the rest), and the
+ * dispatch's first 20 K wave-instructions took longer than the interpreter engine's (docs/speed.md).
+ */
+const LIFTED = /\[(\d+)( \+ [A-Za-z_][\w]*)?\]|(, )(\d+)\)|(const \w+ = )(\d+);/g;
+export function liftNumbers(body: string): { shape: string; values: number[] } {
+  const values: number[] = [];
+  const shape = body.replace(LIFTED, (_m, ix?: string, lane?: string, comma?: string, row?: string, decl?: string, lit?: string) => {
+    const k = `$k${values.length}`;
+    if (ix !== undefined) {
+      values.push(Number(ix));
+      return `[${k}${lane ?? ''}]`;
+    }
+    if (row !== undefined) {
+      values.push(Number(row));
+      return `${comma!}${k})`;
+    }
+    values.push(Number(lit));
+    return `${decl!}${k};`;
+  });
+  return { shape, values };
+}
+
+/**
  * A generated handler from its code (code.ts): `params` are the free names the code uses (the
- * generator declares them), bound to `args`. The Inline carries the same code for a basic block.
+ * generator declares them), bound to `args`. The handler runs its statements' shape (liftNumbers),
+ * shared with every op of that shape; the Inline carries the code itself, numbers in place, for a
+ * basic block.
  */
 export function generated(name: string, code: Code, params: readonly string[], args: readonly unknown[], more: { readonly movesPc?: boolean; readonly lane?: object } = {}): { run: (w: Wave) => void; inline: Inline } {
   const body = renderHandler(code);
-  const factory = compile(params, `return function ${name}(w) {\n${body}\n};`);
-  const run = factory(...args) as (w: Wave) => void;
+  const { shape, values } = liftNumbers(body);
+  const factory = compile([...params, ...values.map((_, i) => `$k${i}`)], `return function ${name}(w) {\n${shape}\n};`);
+  const run = factory(...args, ...values) as (w: Wave) => void;
   return { run, inline: { run, code, params, args, key: `${params.join(',')}\n${body}`, ...more } };
 }
