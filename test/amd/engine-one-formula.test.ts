@@ -74,7 +74,10 @@ test('generated handlers: ops differing only in registers and literals share one
     ['v_add_f32_e32 v1, v2, v3', 'v_add_f32_e32 v4, v5, v6'],
     ['v_mov_b32_e32 v1, 0x12345', 'v_mov_b32_e32 v7, 0x777'],
     ['s_add_u32 s1, s2, s3', 's_add_u32 s7, s8, s9'],
-    ['global_load_b32 v1, v2, s[0:1]', 'global_load_b32 v3, v4, s[2:3]'],
+    ['global_load_b32 v1, v2, s[0:1]', 'global_load_b32 v3, v4, s[2:3] offset:64'],
+    ['s_load_b64 s[4:5], s[0:1], 0x10', 's_load_b64 s[6:7], s[2:3], 0x18'],
+    ['s_and_b32 s1, s0, 0xffff', 's_and_b32 s3, s2, 0x3ff'],
+    ['s_cbranch_scc1 46', 's_cbranch_scc1 -17'],
   ];
   for (const [a, b] of pairs) {
     const x = bind(a), y = bind(b);
@@ -84,7 +87,7 @@ test('generated handlers: ops differing only in registers and literals share one
     assert.notEqual(x.inline!.key, y.inline!.key);
   }
   // Lifted: indexes, destination rows, literal sources; the statements are otherwise unchanged.
-  const l = liftNumbers('const u0 = 74565; v[32 + l] = v[64 + l] + s[6]; v.set(OW0_32, 96); x = 0;');
-  assert.equal(l.shape, 'const u0 = $k0; v[$k1 + l] = v[$k2 + l] + s[$k3]; v.set(OW0_32, $k4); x = 0;');
-  assert.deepEqual(l.values, [74565, 32, 64, 6, 96]);
+  const l = liftNumbers('const u0 = 74565, b = 3; v[32 + l] = v[64 + f] + s[6]; v.set(OW0_32, 96); const a = (b + 24) >>> 0; if (a === 0) w.pc += -68; x <= 2;');
+  assert.equal(l.shape, 'const u0 = $k0, b = $k1; v[$k2 + l] = v[$k3 + f] + s[$k4]; v.set(OW0_32, $k5); const a = (b + $k6) >>> 0; if (a === 0) w.pc += $k7; x <= 2;');
+  assert.deepEqual(l.values, [74565, 3, 32, 64, 6, 96, 24, -68]);
 });

@@ -76,20 +76,22 @@ export function compile(params: readonly string[], body: string): (...args: unkn
 }
 
 /**
- * The operand numbers of a handler's statements lifted out: each number the generators write as a
- * register index or row offset (`[N]`, `[N + name]`: a lane, the first active lane), a destination row (`, N)` closing a
- * call) or a literal source (`const name = N;`) becomes the parameter `$k<i>`, its value
- * `values[i]`. Replacing a number in expression position by a variable holding it changes nothing
- * the statements compute. Handlers of ops that differ only in their registers or literals then
- * have one source: V8 compiles and optimises it once for all of them. A fresh conv2d 256x256 bound
- * 105 distinct handler sources of 47 shapes; each was a function of its own to warm up (run in
- * V8's interpreter until its optimising compile came through a queue shared with the rest), and the
- * dispatch's first 20 K wave-instructions took longer than the interpreter engine's (docs/speed.md).
+ * The numbers of a handler's statements lifted out: each number the generators write as a register
+ * index or row offset (`[N]`, `[N + name]`), as a call's last argument (`, N)`: a destination row),
+ * as a value assigned or added (` = N`, ` += N`, ` + N` before `,`, `;` or `)`: literal sources,
+ * immediate offsets, branch offsets) becomes the parameter `$k<i>`, its value `values[i]`.
+ * Replacing a number in expression position by a variable holding it changes nothing the
+ * statements compute. Handlers of ops that differ only in their registers, literals or offsets
+ * then have one source: V8 compiles and optimises it once for all of them. A fresh conv2d 256x256
+ * bound 105 distinct handler sources of SHAPES shapes; each was a function of its own to warm up
+ * (run in V8's interpreter until its optimising compile came through a queue shared with the
+ * rest), and the dispatch's first 20 K wave-instructions took longer than the interpreter
+ * engine's (docs/speed.md).
  */
-const LIFTED = /\[(\d+)( \+ [A-Za-z_][\w]*)?\]|(, )(\d+)\)|(const \w+ = )(\d+);/g;
+const LIFTED = /\[(\d+)( \+ [A-Za-z_]\w*)?\]|(, )(\d+)\)|( = | \+= | \+ )(-?\d+)([,;)])/g;
 export function liftNumbers(body: string): { shape: string; values: number[] } {
   const values: number[] = [];
-  const shape = body.replace(LIFTED, (_m, ix?: string, lane?: string, comma?: string, row?: string, decl?: string, lit?: string) => {
+  const shape = body.replace(LIFTED, (_m, ix?: string, lane?: string, comma?: string, row?: string, op?: string, n?: string, end?: string) => {
     const k = `$k${values.length}`;
     if (ix !== undefined) {
       values.push(Number(ix));
@@ -99,8 +101,8 @@ export function liftNumbers(body: string): { shape: string; values: number[] } {
       values.push(Number(row));
       return `${comma!}${k})`;
     }
-    values.push(Number(lit));
-    return `${decl!}${k};`;
+    values.push(Number(n));
+    return `${op!}${k}${end!}`;
   });
   return { shape, values };
 }
