@@ -83,7 +83,7 @@ export function compile(params: readonly string[], body: string): (...args: unkn
  * Replacing a number in expression position by a variable holding it changes nothing the
  * statements compute. Handlers of ops that differ only in their registers, literals or offsets
  * then have one source: V8 compiles and optimises it once for all of them. A fresh conv2d 256x256
- * bound 105 distinct handler sources of SHAPES shapes; each was a function of its own to warm up
+ * bound 105 distinct handler sources of 40 shapes; each was a function of its own to warm up
  * (run in V8's interpreter until its optimising compile came through a queue shared with the
  * rest), and the dispatch's first 20 K wave-instructions took longer than the interpreter
  * engine's (docs/speed.md).
