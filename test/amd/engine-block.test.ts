@@ -20,7 +20,7 @@ import { Memory } from '../../src/core/memory.js';
 import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/engine/env.js';
 import { Program } from '../../src/amd/engine/program.js';
 import { blockAt, blockFunction, MAX_OPS, MIN_SRC_PER_OP } from '../../src/amd/engine/block.js';
-import { hotBlockAt, tierDispatch, tiering } from '../../src/amd/engine/tier.js';
+import { hotBlockAt, PROBE, tierDispatch, tiering } from '../../src/amd/engine/tier.js';
 import { engineTime } from '../../src/amd/engine/program.js';
 import { quietPrefix } from '../../src/amd/engine/waitcnt.js';
 import { Wave } from '../../src/amd/wave/wave.js';
@@ -433,6 +433,42 @@ test('tiering: a straight block that waits whatever its source is stepped withou
     // The sixth visit (the second after this one) has seen five, more than the 4 waves launched.
     assert.equal(visits(q, own), 2, 'compiled once it was reached more often than waves were launched');
     assert.ok(engineTime.blocks - built >= 3);
+  } finally {
+    Object.assign(tiering, saved);
+    Object.assign(tierDispatch, dispatch);
+  }
+});
+
+test('tiering: a block the dispatch\'s waves would pay for is compiled after PROBE visits only if the waves reaching it do', () => {
+  const saved = { ...tiering };
+  const dispatch = { ...tierDispatch };
+  try {
+    // Its own wait is srcLen / n visits (hundreds), within the dispatch's 1000 waves: compiled at
+    // once before; probed now (probeBytes 0).
+    Object.assign(tiering, { minBytes: 45000, visitsPerByteOp: 1, probeBytes: 0 });
+    const src = 'v_add_nc_u32_e32 v1, v2, v3\nv_mul_lo_u32 v4, v1, v2\nv_mov_b32_e32 v2, 1\ns_endpgm';
+    const own = (p: Program) => Math.round(p.blocks[0]!.srcLen / p.blocks[0]!.n);
+    // Visits with `every` waves launched before each: the visit at which it runs compiled, or -1.
+    const run = (every: number, upTo: number): { at: number; own: number } => {
+      Object.assign(tierDispatch, { waves: 1000, launched: 0, epoch: tierDispatch.epoch + 1 });
+      const p = prog(src);
+      let at = -1;
+      for (let v = 1; v <= upTo && at < 0; v++) {
+        tierDispatch.launched += every;
+        if (hotBlockAt(p, CODE_VA) !== null) at = v;
+      }
+      return { at, own: own(p) };
+    };
+    const all = run(1, 2 * PROBE);
+    assert.ok(all.own > PROBE && 8 * all.own > 1000 && all.own <= 1000, `own wait ${all.own}: the probe decides`);
+    assert.equal(all.at, PROBE + 1, 'reached by every wave: compiled after the probe');
+    // One wave in eight: 32 visits over 256 waves project 125 visits in the dispatch, under its own
+    // wait: it keeps waiting, and is compiled when that wait is over.
+    const some = run(8, 2000);
+    assert.equal(some.at, some.own + 1, 'reached by one wave in eight: it waits its own wait');
+    // Blocks under probeBytes are compiled at once, as before.
+    tiering.probeBytes = 1e9;
+    assert.equal(run(8, 10).at, 1);
   } finally {
     Object.assign(tiering, saved);
     Object.assign(tierDispatch, dispatch);

@@ -15,6 +15,8 @@
  * A straight block whose source, however short (block.ts MIN_SRC_PER_OP an op), would make it
  * wait longer than the dispatch has waves waits that least wait with no source made (`pending`);
  * when it is over, the source is made and the wait from its real length takes over (settle).
+ * One of probeBytes or more whose wait the dispatch's waves would cover is compiled after PROBE
+ * visits only if the waves launched meanwhile say it will be reached that often.
  * Other blocks get their source at the first visit; a block's function (V8's parse and bytecode)
  * is made at its first run (block.ts blockFn), so a block that never gets hot costs its source
  * at most. A visit to a waiting block steps its ops to the block's end without counting or
@@ -47,7 +49,10 @@ import { blockShellAt, makePlan, MIN_SRC_PER_OP } from './block.js';
 // 45 KB: from the bench kernels (reduce_1bar's 47-50 KB straight blocks wait). A waiting block
 // reached more often in a dispatch than it launched waves is in a loop and is compiled then
 // (matmul_tiled's tile loop, over 45 KB since the f32 midpoint test). docs/speed.md.
-export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
+// probeBytes: only blocks of this much source are probed (PROBE): TurboFan's cost and the time a
+// block runs unoptimised meanwhile grow with it; smaller ones (reduce_tree's, up to 11 KB, reached
+// by fewer waves at each step of its tree) ran faster compiled at once, warm and cold.
+export const tiering = { minBytes: 45000, visitsPerByteOp: 25, probeBytes: 20000 };
 
 /**
  * The dispatch this thread is running (dispatch.ts sets both): its waves (Infinity when unknown)
@@ -57,7 +62,7 @@ export const tiering = { minBytes: 45000, visitsPerByteOp: 25 };
  * 12-41 KB blocks as unoptimised functions for most of the run: 25% more CPU than stepping them).
  * Such a block that is reached more often than waves were launched is inside a loop after all
  * (a loop body of several blocks, not all branch targets: matmul_tiled's tile loop), or in a
- * later dispatch: it is compiled then.
+ * later dispatch (unless its source is large: Waiting.costly): it is compiled then.
  */
 export const tierDispatch = { waves: Infinity, launched: 0, epoch: 0 };
 
@@ -66,44 +71,88 @@ export const tierDispatch = { waves: Infinity, launched: 0, epoch: 0 };
  * given. One reached more often than waves were launched is inside a loop and is compiled then,
  * whatever its size: matmul_tiled's unrolled tile loop (a 48-op block after the s_barrier, over
  * minBytes since the f32 midpoint test) was stepped for 1.25 M of the run's 2.37 M
- * wave-instructions, while reduce_1bar's large straight blocks (once per wave) still wait.
+ * wave-instructions, while reduce_1bar's large straight blocks (one wave of each group reaches
+ * them) still wait.
  */
 interface Waiting {
   readonly wait: number;
-  /** At least minBytes: only its visits in this dispatch count (ski rental across dispatches). */
-  readonly big: boolean;
+  /**
+   * At least probeBytes of source: only its visits in this dispatch tell a loop. A smaller block
+   * visited more often over the dispatches so far than this one has launched waves is compiled
+   * (cheap to compile, and likely as hot again); a large one compiled at the start of reduce_1bar's
+   * second dispatch ran unoptimised through it (warm dispatch 0.15 -> 0.5 s).
+   */
+  readonly costly: boolean;
   /** The dispatch (tierDispatch.epoch) its visits are counted from, and its heat then. */
   epoch: number;
   h0: number;
+  /**
+   * A probe (see PROBE): the rule's own wait, which the dispatch's waves were taken to cover, and
+   * the waves launched at the block's first visit.
+   */
+  readonly probe?: { readonly wait: number; readonly launched0: number };
 }
+
+/**
+ * A block whose wait the dispatch's waves cover (one visit a wave) is not compiled at its first
+ * visit but after PROBE visits, when the waves launched meanwhile say how often it is reached: a
+ * block only some waves reach (reduce_1bar's 22-33 KB blocks after its barrier, one wave of each
+ * group of eight) would not be visited its wait's worth, and compiled at once it ran as an
+ * unoptimised function while V8 spent 0.74 s of TurboFan on it, where stepping through the shared
+ * handlers (fast-registry.ts liftNumbers) costs about what the compiled block does. The projection
+ * is the visits so far over the waves launched since the first, times the waves left.
+ */
+export const PROBE = 32;
 const waiting = new WeakMap<Block, Waiting>();
 
 /** Heat is an Int32Array: a longer wait (a test's visitsPerByteOp of 1e9) waits this long. */
 const HEAT_MAX = 0x7fffffff;
 
 /** The rule's wait for `b` from its source length (0: none: a small block in a long enough dispatch). */
-function ruleWait(b: Block): { readonly wait: number; readonly big: boolean } {
+function ruleWait(b: Block): { readonly wait: number; readonly own: number; readonly costly: boolean } {
   const n = b.srcLen;
   const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
   const big = n >= tiering.minBytes;
-  return { wait: !big && wait <= tierDispatch.waves ? 0 : wait, big };
+  return { wait: !big && wait <= tierDispatch.waves ? 0 : wait, own: wait, costly: n >= tiering.probeBytes };
 }
 
 function visitsBefore(b: Block, loop: boolean): number {
   if (loop) return 0;
-  const { wait, big } = ruleWait(b);
-  if (wait > 0) waiting.set(b, { wait, big, epoch: tierDispatch.epoch, h0: wait });
+  const { wait, own, costly } = ruleWait(b);
+  if (wait === 0 && own > PROBE && b.srcLen >= tiering.probeBytes && tierDispatch.waves !== Infinity) {
+    waiting.set(b, { wait: PROBE, costly, epoch: tierDispatch.epoch, h0: PROBE, probe: { wait: own, launched0: tierDispatch.launched } });
+    return PROBE;
+  }
+  if (wait > 0) waiting.set(b, { wait, costly, epoch: tierDispatch.epoch, h0: wait });
   return wait;
+}
+
+/**
+ * A probed block at its PROBE-th visit (program.heat 0): whether it runs compiled now (its visits
+ * projected over the dispatch cover its own wait), else it waits the rest of that wait as any block.
+ */
+function probed(program: Program, i: number, b: Block, sw: Waiting): boolean {
+  const p = sw.probe!;
+  waiting.delete(b);
+  // Another dispatch since the first visit (a kept Program): the probe's visits are its evidence.
+  if (sw.epoch !== tierDispatch.epoch) return true;
+  const seen = Math.max(1, tierDispatch.launched - p.launched0);
+  const projected = PROBE + (PROBE / seen) * (tierDispatch.waves - tierDispatch.launched);
+  if (projected >= p.wait) return true;
+  const left = p.wait - PROBE;
+  waiting.set(b, { wait: p.wait, costly: sw.costly, epoch: sw.epoch, h0: sw.h0 + left });
+  program.heat[i] = Math.min(left, HEAT_MAX);
+  return false;
 }
 
 /** Whether a waiting block with `h` visits still to wait was reached more often than waves were launched. */
 function inLoop(sw: Waiting, h: number): boolean {
-  // Counted for every waiting block: a pending one learns whether it is big only when settled.
   if (sw.epoch !== tierDispatch.epoch) {
     sw.epoch = tierDispatch.epoch;
     sw.h0 = h;
   }
-  return (sw.big ? sw.h0 - h : sw.wait - h) > tierDispatch.launched;
+  // A pending block learns whether it is costly only when settled.
+  return (sw.costly ? sw.h0 - h : sw.wait - h) > tierDispatch.launched;
 }
 
 /**
@@ -114,10 +163,10 @@ function inLoop(sw: Waiting, h: number): boolean {
  */
 function settle(program: Program, i: number, b: Block, sw: Waiting, h: number): boolean {
   makePlan(b);
-  const { wait, big } = ruleWait(b);
+  const { wait, costly } = ruleWait(b);
   if (wait === 0) return true;
   const shift = wait - sw.wait;
-  const real: Waiting = { wait, big, epoch: sw.epoch, h0: sw.h0 + shift };
+  const real: Waiting = { wait, costly, epoch: sw.epoch, h0: sw.h0 + shift };
   waiting.set(b, real);
   const left = h + shift;
   if (left <= 0 || inLoop(real, left)) return true;
@@ -198,7 +247,13 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
     return stepThrough(program, b, pc);
   }
   if (b !== undefined) {
-    if (!b.pending || settle(program, i, b, waiting.get(b)!, 0)) return b;
+    const sw = waiting.get(b);
+    if (sw?.probe !== undefined) {
+      if (probed(program, i, b, sw)) return b;
+      heat[i] = heat[i]! - 1;
+      return stepThrough(program, b, pc);
+    }
+    if (!b.pending || settle(program, i, b, sw!, 0)) return b;
     heat[i] = heat[i]! - 1;
     return stepThrough(program, b, pc);
   }
@@ -211,7 +266,7 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
     // has waves (srcLen >= MIN_SRC_PER_OP * n) waits that least wait with no source made yet.
     const least = Math.round(MIN_SRC_PER_OP * tiering.visitsPerByteOp);
     if (tiering.minBytes !== Infinity && !loop && least > tierDispatch.waves) {
-      waiting.set(nb, { wait: least, big: false, epoch: tierDispatch.epoch, h0: least });
+      waiting.set(nb, { wait: least, costly: false, epoch: tierDispatch.epoch, h0: least });
       heat[i] = Math.min(least - 1, HEAT_MAX);
       return stepThrough(program, nb, pc);
     }
