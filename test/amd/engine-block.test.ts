@@ -466,6 +466,15 @@ test('tiering: a block the dispatch\'s waves would pay for is compiled after PRO
     // wait: it keeps waiting, and is compiled when that wait is over.
     const some = run(8, 2000);
     assert.equal(some.at, some.own + 1, 'reached by one wave in eight: it waits its own wait');
+    // Probed over two dispatches (fewer than PROBE visits in the first): it waits its own wait.
+    Object.assign(tierDispatch, { waves: 1000, launched: 0, epoch: tierDispatch.epoch + 1 });
+    const p2 = prog(src);
+    for (let v = 1; v < PROBE; v++) {
+      tierDispatch.launched = v;
+      assert.equal(hotBlockAt(p2, CODE_VA), null);
+    }
+    Object.assign(tierDispatch, { waves: 1000, launched: 1, epoch: tierDispatch.epoch + 1 });
+    assert.equal(hotBlockAt(p2, CODE_VA), null, 'the last probe visit, in the next dispatch: it waits');
     // Blocks under probeBytes are compiled at once, as before.
     tiering.probeBytes = 1e9;
     assert.equal(run(8, 10).at, 1);

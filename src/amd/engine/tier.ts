@@ -88,9 +88,9 @@ interface Waiting {
   h0: number;
   /**
    * A probe (see PROBE): the rule's own wait, which the dispatch's waves were taken to cover, and
-   * the waves launched at the block's first visit.
+   * the waves launched and the dispatch at the block's first visit.
    */
-  readonly probe?: { readonly wait: number; readonly launched0: number };
+  readonly probe?: { readonly wait: number; readonly launched0: number; readonly epoch0: number };
 }
 
 /**
@@ -120,7 +120,7 @@ function visitsBefore(b: Block, loop: boolean): number {
   if (loop) return 0;
   const { wait, own, costly } = ruleWait(b);
   if (wait === 0 && own > PROBE && b.srcLen >= tiering.probeBytes && tierDispatch.waves !== Infinity) {
-    waiting.set(b, { wait: PROBE, costly, epoch: tierDispatch.epoch, h0: PROBE, probe: { wait: own, launched0: tierDispatch.launched } });
+    waiting.set(b, { wait: PROBE, costly, epoch: tierDispatch.epoch, h0: PROBE, probe: { wait: own, launched0: tierDispatch.launched, epoch0: tierDispatch.epoch } });
     return PROBE;
   }
   if (wait > 0) waiting.set(b, { wait, costly, epoch: tierDispatch.epoch, h0: wait });
@@ -134,11 +134,12 @@ function visitsBefore(b: Block, loop: boolean): number {
 function probed(program: Program, i: number, b: Block, sw: Waiting): boolean {
   const p = sw.probe!;
   waiting.delete(b);
-  // Another dispatch since the first visit (a kept Program): the probe's visits are its evidence.
-  if (sw.epoch !== tierDispatch.epoch) return true;
-  const seen = Math.max(1, tierDispatch.launched - p.launched0);
-  const projected = PROBE + (PROBE / seen) * (tierDispatch.waves - tierDispatch.launched);
-  if (projected >= p.wait) return true;
+  // Probed over two dispatches (a kept Program): fewer visits in the first than PROBE, it waits.
+  if (p.epoch0 === tierDispatch.epoch) {
+    const seen = Math.max(1, tierDispatch.launched - p.launched0);
+    const projected = PROBE + (PROBE / seen) * (tierDispatch.waves - tierDispatch.launched);
+    if (projected >= p.wait) return true;
+  }
   const left = p.wait - PROBE;
   waiting.set(b, { wait: p.wait, costly: sw.costly, epoch: sw.epoch, h0: sw.h0 + left });
   program.heat[i] = Math.min(left, HEAT_MAX);
