@@ -119,7 +119,7 @@ function ruleWait(b: Block): { readonly wait: number; readonly own: number; read
 function visitsBefore(b: Block, loop: boolean): number {
   if (loop) return 0;
   const { wait, own, costly } = ruleWait(b);
-  if (wait === 0 && own > PROBE && b.srcLen >= tiering.probeBytes && tierDispatch.waves !== Infinity) {
+  if (wait === 0 && own > PROBE && costly && tierDispatch.waves !== Infinity) {
     waiting.set(b, { wait: PROBE, costly, epoch: tierDispatch.epoch, h0: PROBE, probe: { wait: own, launched0: tierDispatch.launched, epoch0: tierDispatch.epoch } });
     return PROBE;
   }
@@ -249,12 +249,7 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   }
   if (b !== undefined) {
     const sw = waiting.get(b);
-    if (sw?.probe !== undefined) {
-      if (probed(program, i, b, sw)) return b;
-      heat[i] = heat[i]! - 1;
-      return stepThrough(program, b, pc);
-    }
-    if (!b.pending || settle(program, i, b, sw!, 0)) return b;
+    if (sw?.probe !== undefined ? probed(program, i, b, sw) : !b.pending || settle(program, i, b, sw!, 0)) return b;
     heat[i] = heat[i]! - 1;
     return stepThrough(program, b, pc);
   }
