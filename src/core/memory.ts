@@ -23,6 +23,23 @@ export interface Segment {
   readonly shared: boolean;
   /** Free-form label (buffer name, "kernarg", "ib1"...), shown in fault reports. */
   readonly label: string;
+  /** Byte offset of the bytes in the Memory's backing heap (SegmentBacking), when they live there. */
+  readonly heap?: number;
+}
+
+/**
+ * Where a Memory's segments may live instead of arrays of their own: the wasm tier's heap
+ * (amd/engine/wasm/heap.ts), so translated code reaches them. `alloc` gives zeroed bytes for a
+ * segment of `size` (`data`'s first `size` bytes when given; null: an ordinary array then);
+ * `update` is told the segments after every
+ * change (null while the memory is watched) and returns the byte offset of the table it keeps of
+ * them (0: none). A backed Memory copies data handed to `map` into the backing.
+ */
+export interface SegmentBacking {
+  alloc(mem: Memory, size: number, data?: Uint8Array): { u8: Uint8Array; at: number } | null;
+  update(mem: Memory, segs: readonly Segment[] | null): number;
+  /** The Memory is done with: its blocks may be reused at once. */
+  release(mem: Memory): void;
 }
 
 export interface MemoryFault {
@@ -61,14 +78,21 @@ export class Memory {
   /** Highest mappable address + 1 (48-bit by default; a crash dump's Adreno iovas go above). */
   readonly vaLimit: number;
 
-  constructor(opts: { allocBase?: number; shared?: boolean; vaLimit?: number } = {}) {
+  /** Where segments live when not in arrays of their own (never with `shared`), or null. */
+  readonly backing: SegmentBacking | null;
+  /** The backing's table of the segments (byte offset in its heap; 0: none). */
+  table = 0;
+
+  constructor(opts: { allocBase?: number; shared?: boolean; vaLimit?: number; backing?: SegmentBacking | null } = {}) {
     this.next = opts.allocBase ?? 0x1_0000_0000;
     this.vaLimit = opts.vaLimit ?? VA_LIMIT;
     this.shared = opts.shared ?? false;
+    this.backing = this.shared ? null : opts.backing ?? null;
   }
 
   /**
-   * Map `size` bytes at `base` (zero-filled, or backed by `data` which is used in place). In a
+   * Map `size` bytes at `base` (zero-filled, or backed by `data` which is used in place, unless a
+   * `backing` takes the segment: `data` is then copied into it). In a
    * `shared` memory every segment lives in a SharedArrayBuffer: `data` on an ordinary
    * ArrayBuffer is copied into one (so the caller's array is then not the segment).
    */
@@ -77,19 +101,34 @@ export class Memory {
     for (const s of this.segs) {
       if (base < s.end && s.base < base + size) throw new RangeError(`mapping 0x${base.toString(16)}+0x${size.toString(16)} overlaps '${s.label}' at 0x${s.base.toString(16)}`);
     }
-    let u8 = data ?? (this.shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size));
-    if (this.shared && !(u8.buffer instanceof SharedArrayBuffer)) {
-      const copy = new Uint8Array(new SharedArrayBuffer(Math.max(size, u8.length)));
-      copy.set(u8);
-      u8 = copy;
+    if (data !== undefined && data.length < size) throw new RangeError('backing data smaller than the mapping');
+    const backed = this.backing?.alloc(this, size, data) ?? null;
+    let u8: Uint8Array;
+    if (backed !== null) u8 = backed.u8;
+    else {
+      u8 = data ?? (this.shared ? new Uint8Array(new SharedArrayBuffer(size)) : new Uint8Array(size));
+      if (this.shared && !(u8.buffer instanceof SharedArrayBuffer)) {
+        const copy = new Uint8Array(new SharedArrayBuffer(Math.max(size, u8.length)));
+        copy.set(u8);
+        u8 = copy;
+      }
     }
-    if (u8.length < size) throw new RangeError('backing data smaller than the mapping');
     const u32 = u8.byteOffset % 4 === 0 ? new Uint32Array(u8.buffer, u8.byteOffset, size >>> 2) : null;
-    const seg: Segment = { base, size, end: base + size, u8: u8.subarray(0, size), dv: new DataView(u8.buffer, u8.byteOffset, size), u32, shared: isShared(u8.buffer), label };
+    const seg: Segment = {
+      base, size, end: base + size, u8: u8.subarray(0, size), dv: new DataView(u8.buffer, u8.byteOffset, size), u32,
+      // A backing heap is this thread's alone unless the Memory is shared (never backed).
+      shared: backed === null && isShared(u8.buffer), label, ...(backed !== null ? { heap: backed.at } : {}),
+    };
     this.segs.push(seg);
     this.segs.sort((a, b) => a.base - b.base);
     this.next = Math.max(this.next, alignUp(seg.end, 0x1000));
+    this.changed();
     return seg;
+  }
+
+  /** Tell the backing the segments changed (its table follows them; none while watched). */
+  private changed(): void {
+    if (this.backing !== null) this.table = this.backing.update(this, Object.prototype.hasOwnProperty.call(this, 'find') ? null : this.segs);
   }
 
   /** Allocate and map a fresh zeroed range (aligned to `align`, default 256 bytes), returning its segment. */
@@ -101,9 +140,21 @@ export class Memory {
     return seg;
   }
 
+  /**
+   * Done with this memory (its owner copied out what it keeps): a backing reuses its blocks at
+   * once instead of when the Memory is collected. Every segment is unmapped.
+   */
+  release(): void {
+    this.segs = [];
+    this.last = null;
+    this.table = 0;
+    this.backing?.release(this);
+  }
+
   unmap(base: number): void {
     this.segs = this.segs.filter((s) => s.base !== base);
     this.last = null;
+    this.changed();
   }
 
   get segments(): readonly Segment[] {
@@ -139,6 +190,7 @@ export class Memory {
     const self = this as unknown as { find?: Memory['find'] };
     if (fn === null) {
       delete self.find;
+      this.changed();
       return;
     }
     const find = Memory.prototype.find;
@@ -149,6 +201,8 @@ export class Memory {
         return find.call(this, va, size);
       },
     });
+    // Translated code reads the backing's table, not `find`: emptied, it hands every access back.
+    this.changed();
   }
 
   private fault(va: number, size: number, write: boolean): void {

@@ -25,6 +25,8 @@ import { CODE_BASE, dispatch, loadCode, type DispatchStats } from './dispatch.js
 import { setupLaunch, type ArgValue } from './hsa.js';
 import { imageBytes, imageDescriptor, samplerDescriptor, type ImageSpec, type SamplerSpec } from './images.js';
 import { lazyModule } from '../core/lazy-module.js';
+import { wasmTier } from '../amd/engine/wasm/tier.js';
+import { heapBacking } from '../amd/engine/wasm/heap.js';
 import {
   ELEM, bufferContents, compareBuffers, scalarBytes, structBytes,
   type ArgSpec, type ElemType, type Manifest, type Mismatch,
@@ -215,7 +217,9 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   const seed = opts.seed ?? 1;
   const order = opts.order ?? 'roundrobin';
   const diag = new Diagnostics({ strict: opts.strict ?? false });
-  const mem = new Memory();
+  // On the fast engine with the wasm tier, segments live in its heap (engine/wasm/heap.ts), where
+  // translated code reaches them; the buffers returned are then copies (the heap outlives the run).
+  const mem = new Memory({ backing: opts.engine !== 'interp' && opts.trace === undefined && wasmTier.on ? heapBacking() : null });
   mem.onFault = (f) => {
     diag.report({ id: 'gpusim.memory.unmapped', severity: 'warning', where: { va: '0x' + f.va.toString(16), bytes: f.size }, message: `${f.write ? 'write' : 'read'} of ${f.size} bytes at unmapped 0x${f.va.toString(16)} (${f.write ? 'dropped' : 'reads 0'})` });
   };
@@ -335,8 +339,13 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   }
   const timeMs = performance.now() - t0;
   const buffers: Record<string, Uint8Array> = {};
-  // Views, not copies: this run's memory is not used again (a copy doubled a large run's peak).
-  for (const b of l.buffers) buffers[b.name] = segs.get(b.name)!.seg.u8.subarray(0, b.data.length);
+  // Views, not copies: this run's memory is not used again (a copy doubled a large run's peak);
+  // copies of those in the wasm heap, whose blocks the release below hands back for reuse.
+  for (const b of l.buffers) {
+    const seg = segs.get(b.name)!.seg;
+    buffers[b.name] = seg.heap !== undefined ? seg.u8.slice(0, b.data.length) : seg.u8.subarray(0, b.data.length);
+  }
+  mem.release();
   const report: RunReport = {
     kernel: kernel.name,
     target: co.target.mcpu,

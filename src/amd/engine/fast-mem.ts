@@ -155,7 +155,9 @@ export function fastFlatDword(sp: FlatDwordSpec, ref: Run): FastMem {
   c.push(bump(cnt));
   if (sp.flat) c.push(bump('lgkmcnt'));
   c.push(laneCount(ws));
-  return build(sp.flat ? 'fastFlat' : 'fastGlobal', c, ref, extra);
+  const g = build(sp.flat ? 'fastFlat' : 'fastGlobal', c, ref, extra);
+  // A GLOBAL dword access: the wasm tier takes its spec (wasm/valu.ts).
+  return sp.flat || byte !== undefined ? g : { run: g.run, inline: { ...g.inline, global: sp } };
 }
 
 /** Whether a load of `dwords` rows from row `d` overwrites the address row `addr`. */

@@ -132,6 +132,11 @@ export interface Inline {
    * of such ops in one lane loop (fast-valu.ts `fuseLanes`).
    */
   readonly lane?: object;
+  /**
+   * A GLOBAL dword load or store's operands (fast-mem.ts `FlatDwordSpec`): the wasm tier
+   * (wasm/global.ts) translates it inside a run.
+   */
+  readonly global?: object;
 }
 
 export type Binder = (inst: Instruction, env: ExecEnv) => Bound;

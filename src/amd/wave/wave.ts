@@ -114,9 +114,10 @@ const NO_PEERS: readonly Wave[] = Object.freeze([]);
 
 /**
  * Where a wave's register block is allocated: null, its own ArrayBuffer; the wasm tier installs
- * its arena allocator (engine/wasm/arena.ts) so translated code reads the registers in place.
+ * its heap allocator (engine/wasm/heap.ts) so translated code reads the registers in place (a full
+ * heap returns null: the wave then has its own buffer).
  */
-export const waveRegs: { alloc: ((bytes: number, owner: object) => { buffer: ArrayBuffer; offset: number; arena: number }) | null } = { alloc: null };
+export const waveRegs: { alloc: ((bytes: number, owner: object) => { buffer: ArrayBuffer; offset: number; arena: number } | null) | null } = { alloc: null };
 
 export class Wave {
   readonly waveSize: 32 | 64;
@@ -128,7 +129,7 @@ export class Wave {
   readonly vgprs: number;
   readonly v: Uint32Array;
   readonly vf: Float32Array;
-  /** The wasm register arena holding this register block and its byte offset there (-1: none). */
+  /** 0 when this register block lives in the wasm heap (engine/wasm/heap.ts), -1 when not; its byte offset there. */
   readonly regArena: number;
   readonly regOff: number;
   /** Byte address of the next instruction to execute. */
@@ -186,7 +187,7 @@ export class Wave {
     // were most of their launch cost and garbage.
     const nv = Math.max(1, l.vgprs) * l.waveSize;
     const bytes = (3 * 256 + 64 + nv) * 4;
-    // In a wasm register arena when the wasm tier is on (engine/wasm/arena.ts), else its own buffer.
+    // In the wasm heap when the wasm tier is on (engine/wasm/heap.ts), else its own buffer.
     const at = waveRegs.alloc?.(bytes, this);
     const buf = at?.buffer ?? new ArrayBuffer(bytes);
     const o = at?.offset ?? 0;

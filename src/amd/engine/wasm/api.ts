@@ -12,7 +12,7 @@ export interface WasmInstance {
   readonly exports: Record<string, unknown>;
 }
 export interface WasmApi {
-  Memory: new (d: { initial: number; maximum?: number }) => WasmMemory;
+  Memory: new (d: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
   Module: new (bytes: Uint8Array) => WasmModule;
   Instance: new (m: WasmModule, imports?: Record<string, Record<string, unknown>>) => WasmInstance;
   validate(bytes: Uint8Array): boolean;

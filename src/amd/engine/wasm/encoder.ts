@@ -24,10 +24,10 @@ export const OP = {
   i32_load: 0x28, i64_load: 0x29, f32_load: 0x2a, f64_load: 0x2b, i32_store: 0x36, i64_store: 0x37, f32_store: 0x38, f64_store: 0x39,
   i32_const: 0x41, i64_const: 0x42, f32_const: 0x43, f64_const: 0x44,
   i32_eqz: 0x45, i32_eq: 0x46, i32_ne: 0x47, i32_lt_s: 0x48, i32_lt_u: 0x49, i32_gt_s: 0x4a, i32_gt_u: 0x4b, i32_le_s: 0x4c, i32_le_u: 0x4d, i32_ge_s: 0x4e, i32_ge_u: 0x4f,
-  i64_eqz: 0x50, i64_eq: 0x51, i64_ne: 0x52, i64_lt_s: 0x53, i64_gt_s: 0x55, i64_le_s: 0x57, i64_ge_s: 0x59,
+  i64_eqz: 0x50, i64_eq: 0x51, i64_ne: 0x52, i64_lt_s: 0x53, i64_lt_u: 0x54, i64_gt_s: 0x55, i64_gt_u: 0x56, i64_le_s: 0x57, i64_le_u: 0x58, i64_ge_s: 0x59, i64_ge_u: 0x5a,
   f64_eq: 0x61, f64_ne: 0x62, f64_lt: 0x63, f64_gt: 0x64, f64_le: 0x65, f64_ge: 0x66,
-  i32_popcnt: 0x69, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c, i32_and: 0x71, i32_or: 0x72, i32_xor: 0x73, i32_shl: 0x74, i32_shr_s: 0x75, i32_shr_u: 0x76,
-  i64_add: 0x7c, i64_sub: 0x7d, i64_mul: 0x7e, i64_and: 0x83, i64_shr_u: 0x88,
+  i32_ctz: 0x68, i32_popcnt: 0x69, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c, i32_and: 0x71, i32_or: 0x72, i32_xor: 0x73, i32_shl: 0x74, i32_shr_s: 0x75, i32_shr_u: 0x76,
+  i64_add: 0x7c, i64_sub: 0x7d, i64_mul: 0x7e, i64_and: 0x83, i64_or: 0x84, i64_shl: 0x86, i64_shr_u: 0x88,
   f64_abs: 0x99, f64_neg: 0x9a, f64_trunc: 0x9d, f64_add: 0xa0, f64_sub: 0xa1, f64_mul: 0xa2, f64_div: 0xa3, f64_min: 0xa4, f64_max: 0xa5,
   i32_wrap_i64: 0xa7, i64_extend_i32_s: 0xac, i64_extend_i32_u: 0xad, f32_demote_f64: 0xb6, f64_convert_i32_s: 0xb7, f64_convert_i32_u: 0xb8, f64_convert_i64_s: 0xb9, f64_promote_f32: 0xbb,
   i32_reinterpret_f32: 0xbc, i64_reinterpret_f64: 0xbd, f32_reinterpret_i32: 0xbe,
@@ -196,8 +196,11 @@ export interface FuncType {
 }
 
 export interface ModuleSpec {
-  /** An imported memory `module.name` of at least `minPages` 64 KiB pages. */
-  readonly memory?: { readonly module: string; readonly name: string; readonly minPages: number };
+  /**
+   * An imported memory `module.name` of at least `minPages` 64 KiB pages; `shared` with at most
+   * `maxPages` (a shared memory must declare its maximum).
+   */
+  readonly memory?: { readonly module: string; readonly name: string; readonly minPages: number; readonly shared?: { readonly maxPages: number } };
   readonly funcs: readonly { readonly type: FuncType; readonly body: FuncBuilder; readonly export?: string }[];
 }
 
@@ -242,8 +245,10 @@ export function encodeModule(spec: ModuleSpec): Uint8Array {
     uleb(imp, 1);
     name(imp, spec.memory.module);
     name(imp, spec.memory.name);
-    imp.push(0x02, 0x00);
+    const sh = spec.memory.shared;
+    imp.push(0x02, sh !== undefined ? 0x03 : 0x00);
     uleb(imp, spec.memory.minPages);
+    if (sh !== undefined) uleb(imp, sh.maxPages);
     section(out, 2, imp);
   }
   const fns: number[] = [];

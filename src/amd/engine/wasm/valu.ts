@@ -1,12 +1,14 @@
 /**
  * Translation of a straight run of VALU ops to one WebAssembly function (issue 24's wasm tier).
- * The function takes the byte offset of the wave's register block in its arena's memory
- * (arena.ts: the SGPRs at 0, MODE at 3076, the VGPRs at 3328, as wave.ts lays them out) and runs
- * the ops one after another, each over its lanes (EXEC read at the op, as per-op stepping reads
- * it), writing VGPRs and lane masks in place. It returns `done | lanes << 8`: how many ops of the
- * run it completed and how many lane-ops they counted. An op it does not complete is handed back
- * before it wrote anything: the caller runs it and the rest of the run through their JavaScript
- * handlers (which hand back to the reference interpreter in turn).
+ * The function takes the byte offset of the wave's register block in the heap (heap.ts: the SGPRs
+ * at 0, MODE at 3076, the VGPRs at 3328, as wave.ts lays them out) and the wave's Memory's segment
+ * table (for GLOBAL accesses, global.ts), and runs the ops one after another, each over its lanes
+ * (EXEC read at the op, as per-op stepping reads it), writing VGPRs and lane masks in place. It
+ * returns `done | lanes << 8`: how many ops of the run it completed and how many lane-ops they
+ * counted. An op it does not complete is handed back before it wrote anything (a GLOBAL access may
+ * have moved some lanes, which its handler then moves again: global.ts): the caller runs it and the
+ * rest of the run through their JavaScript handlers (which hand back to the reference interpreter
+ * in turn).
  *
  * Ops taken: the integer VALU ops of exec/valu-int.ts with 32-bit operands, and the f32 ops and
  * conversions of exec/valu-f32.ts, in the plain forms the fast JavaScript handlers take
@@ -30,16 +32,21 @@ import { FuncBuilder, encodeModule, OP, SIMD, F64, I32, I64, V128 } from './enco
 import { VecLowerer, vectorizable } from './simd.js';
 import { parseStatements, SubsetError, type Stmt } from './jsub.js';
 import { Lowerer, type Var } from './lower.js';
+import { lowerGlobal, wasmGlobal, type RunFrame, type WGlobal } from './global.js';
+import { HEAP_MAX_PAGES, heap } from './heap.js';
 
 /** Byte offsets inside a wave's register block (wave.ts). */
 export const REG = { S: 0, MODE: 3072 + 4, V: 3328 } as const;
-/** The arena's scratch row (one f32 result per lane) at the start of its memory. */
+/** The heap's scratch row (one f32 result per lane) at the start of its memory. */
 export const SCRATCH = 0;
 
 type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly sgpr: number } | { readonly vgpr: false; readonly lit: number };
 
-/** One op as the translator needs it. */
-export interface WOp {
+/** One op as the translator needs it: a VALU op, or a GLOBAL access (global.ts). */
+export type WOp = WValu | WGlobal;
+
+/** A VALU op as the translator needs it. */
+export interface WValu {
   readonly body: readonly Stmt[];
   readonly kind: 'i32' | 'f32' | 'fcvt';
   readonly ordered: boolean;
@@ -116,7 +123,9 @@ function shapeOf(text: string, body: readonly Stmt[], n: number, f32: boolean): 
 /** The op in the translator's terms, or undefined when the wasm tier does not take it. */
 export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
   // Only ops the fast tier bound to a generated handler (its operand checks passed).
-  if (op.inline === undefined || op.cls !== 'valu') return undefined;
+  if (op.inline === undefined) return undefined;
+  if (op.inline.global !== undefined) return wasmGlobal(op);
+  if (op.cls !== 'valu') return undefined;
   const inst = op.inst;
   const enc = inst.encoding;
   if (enc !== 'VOP1' && enc !== 'VOP2' && enc !== 'VOP3' && enc !== 'VOP3SD') return undefined;
@@ -127,7 +136,7 @@ export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
   const io = INT_OPS.get(name);
   const fo = F32_OPS.get(name);
   let encs: number[];
-  let kind: WOp['kind'];
+  let kind: WValu['kind'];
   let body: readonly Stmt[] | null;
   let cinOp = false, coutOp = false, ordered = false;
   let text: string;
@@ -174,10 +183,14 @@ export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
   return { body, kind, ordered, srcs, useF: sh.useF, D: ops.vdst * ws, cin, cout, vec: sh.vec };
 }
 
-/** The wasm module (bytes) of a run: export `run(regOff: i32) -> i32`. */
+/**
+ * The wasm module (bytes) of a run: export `run(regOff: i32, table: i32) -> i32`, over the heap
+ * (heap.ts); `table` is the wave's Memory's segment table (0: none), for GLOBAL accesses.
+ */
 export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
-  const fb = new FuncBuilder(1);
+  const fb = new FuncBuilder(2);
   const R = 0; // param: the register block's byte offset
+  const T = 1; // param: the segment table
   const l = fb.local(I32), la = fb.local(I32), el = fb.local(I32), eh = fb.local(I32), lanes = fb.local(I32);
   const coLo = fb.local(I32), coHi = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32), ci = fb.local(I32);
   // r: the integer result, exact in an i64 (lower.ts kind 'l'); c: the carry-out truth value.
@@ -223,7 +236,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     fb.op(OP.end);
   };
   /** Op i's f32 row over pairs of lanes into the scratch row; hands the op back if a lane must. */
-  const simdRow = (op: WOp, i: number) => {
+  const simdRow = (op: WValu, i: number) => {
     simdStats.ops++;
     const x = fb.local(V128), e = fb.local(V128), bad = fb.local(V128);
     const names = new Map<string, number>([['x', x], ['e', e]]);
@@ -259,7 +272,14 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     ret(i);
     fb.op(OP.end);
   };
+  const frame: RunFrame = { fb, R, T, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => laneLoop(body) };
+  const countLanes = () => fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
   run.forEach((op, i) => {
+    if ('global' in op) {
+      lowerGlobal(frame, op.global, i);
+      countLanes();
+      return;
+    }
     const float = op.kind !== 'i32';
     if (float) {
       // MODE: f32 round-to-nearest-even, f32 denormals kept (fast-valu.ts MODE_F32); else hand back.
@@ -363,9 +383,9 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       fb.get(R).get(coLo).mem(OP.i32_store, 2, op.cout * 4);
       if (ws === 64) fb.get(R).get(coHi).mem(OP.i32_store, 2, (op.cout + 1) * 4);
     }
-    fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
+    countLanes();
   });
   fb.i32(run.length).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
-  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1 }, funcs: [{ type: { params: [I32], results: [I32] }, body: fb, export: 'run' }] });
+  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1, ...(heap()?.shared !== false ? { shared: { maxPages: HEAP_MAX_PAGES } } : {}) }, funcs: [{ type: { params: [I32, I32], results: [I32] }, body: fb, export: 'run' }] });
 }
 

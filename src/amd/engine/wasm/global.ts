@@ -1,0 +1,142 @@
+/**
+ * GLOBAL dword loads and stores inside a translated run (valu.ts): the access the fast tier's
+ * handler makes (fast-mem.ts fastFlatDword, whose operands it takes), over a segment that lives in
+ * the wasm heap (heap.ts). The segment is the one holding the first active lane's address, found in
+ * the wave's Memory's segment table (heap.ts) as `Memory.find` finds it; every active lane must fall
+ * in it (its byte offset at most size - 4 x dwords), dword-aligned, and (with a 64-bit VGPR
+ * address) have the first lane's high dword. A check pass tests every lane before the move pass
+ * writes anything, so an access that fails any test (EXEC zero, no table, no segment, a segment
+ * outside the heap or over 4 GiB, one lane out) is handed back whole: the op's JavaScript handler
+ * runs it, and the reference handler after it (faults, reports, partial effects). Lanes move in
+ * ascending order, as the reference's (the same last writer for lanes sharing an address). The
+ * counters (VM_CNT, or the store counter) are the caller's to bump (tier.ts), for the ops done.
+ */
+import type { Op } from '../types.js';
+import type { FlatDwordSpec } from '../fast-mem.js';
+import { FuncBuilder, OP, I32, I64 } from './encoder.js';
+import { TABLE_ENTRY, TABLE_HEAD } from './heap.js';
+
+/** Accesses translated code completed (counted by the caller, tier.ts: tests). */
+export const globalStats = { done: 0 };
+
+/** A GLOBAL dword access as the translator takes it (row offsets are VGPR x wave size). */
+export interface WGlobal {
+  readonly global: FlatDwordSpec;
+  readonly vec: false;
+}
+
+/** The op's access, when the translator takes it: a GLOBAL (not FLAT) dword-multiple load or store. */
+export function wasmGlobal(op: Op): WGlobal | undefined {
+  const sp = op.inline?.global as FlatDwordSpec | undefined;
+  if (sp === undefined || sp.flat || sp.byte !== undefined || op.inst.encoding !== 'GLOBAL') return undefined;
+  return { global: sp, vec: false };
+}
+
+/** What translateRun lends the lowering: its parameters, locals and helpers. */
+export interface RunFrame {
+  readonly fb: FuncBuilder;
+  /** Param: the register block's byte offset; param: the Memory's segment table (0: none). */
+  readonly R: number;
+  readonly T: number;
+  readonly l: number;
+  readonly la: number;
+  readonly el: number;
+  readonly eh: number;
+  readonly lanes: number;
+  /** Byte offset of the VGPRs in the register block. */
+  readonly V: number;
+  readonly ws: 32 | 64;
+  /** Return `done` ops completed (with the lanes counted so far). */
+  ret(done: number): void;
+  /** Loop over the active lanes (EXEC read into el/eh): body() with l and la = R + 4 l set. */
+  laneLoop(body: () => void): void;
+}
+
+/** Lower run op `i`, the access `sp`. */
+export function lowerGlobal(f: RunFrame, sp: FlatDwordSpec, i: number): void {
+  const { fb, R, T, l, la, el, eh, V, ws } = f;
+  const span = 4 * sp.count;
+  const B = fb.local(I64), C = fb.local(I64), last = fb.local(I64), o = fb.local(I64);
+  const h0 = fb.local(I32), first = fb.local(I32), k = fb.local(I32), e = fb.local(I32), at = fb.local(I32);
+  const x = fb.local(I32), lmin = fb.local(I32), rng = fb.local(I32), cw = fb.local(I32);
+  const handBack = () => f.ret(i);
+  // EXEC.
+  fb.get(R).mem(OP.i32_load, 2, 126 * 4).set(el);
+  if (ws === 64) fb.get(R).mem(OP.i32_load, 2, 127 * 4).set(eh);
+  else fb.i32(0).set(eh);
+  fb.get(el).get(eh).op(OP.i32_or, OP.i32_eqz).get(T).op(OP.i32_eqz, OP.i32_or, OP.if, 0x40);
+  handBack();
+  fb.op(OP.end);
+  // The first active lane's byte offset in the register block's lane columns.
+  fb.get(el).op(OP.i32_ctz).i32(32).get(eh).op(OP.i32_ctz, OP.i32_add).get(el).op(OP.select).i32(2).op(OP.i32_shl).set(first);
+  // B: the 64-bit base (SGPR pair, or the first lane's high dword) plus the immediate offset.
+  if (sp.saddr >= 0) {
+    fb.get(R).mem(OP.i32_load, 2, sp.saddr * 4).op(OP.i64_extend_i32_u);
+    fb.get(R).mem(OP.i32_load, 2, (sp.saddr + 1) * 4).op(OP.i64_extend_i32_u).i64(32).op(OP.i64_shl, OP.i64_or);
+  } else {
+    fb.get(R).get(first).op(OP.i32_add).mem(OP.i32_load, 2, V + sp.hi * 4).tee(h0).op(OP.i64_extend_i32_u).i64(32).op(OP.i64_shl);
+  }
+  fb.i64(sp.off).op(OP.i64_add).set(B);
+  // The segment holding the first lane's address (o): the table entry with o - base < size.
+  fb.get(R).get(first).op(OP.i32_add).mem(OP.i32_load, 2, V + sp.lo * 4).op(OP.i64_extend_i32_u).get(B).op(OP.i64_add).set(o);
+  fb.i32(0).set(k).get(T).i32(TABLE_HEAD).op(OP.i32_add).set(e);
+  fb.op(OP.block, 0x40).op(OP.loop, 0x40);
+  fb.get(k).get(T).mem(OP.i32_load, 2, 0).op(OP.i32_ge_u, OP.if, 0x40);
+  handBack();
+  fb.op(OP.end);
+  fb.get(o).get(e).mem(OP.i64_load, 3, 0).op(OP.i64_sub).get(e).mem(OP.i64_load, 3, 8).op(OP.i64_lt_u).br(OP.br_if, 1);
+  fb.get(e).i32(TABLE_ENTRY).op(OP.i32_add).set(e).get(k).i32(1).op(OP.i32_add).set(k).br(OP.br, 0);
+  fb.op(OP.end, OP.end);
+  // Found: [o, o + span) inside it, its bytes in the heap, at most 4 GiB (as the handler's tests).
+  fb.get(e).mem(OP.i32_load, 2, 16).tee(at).i32(-1).op(OP.i32_eq);
+  fb.get(e).mem(OP.i64_load, 3, 8).set(last);
+  fb.get(last).i64(0x1_0000_0000).op(OP.i64_gt_u, OP.i32_or);
+  fb.get(o).get(e).mem(OP.i64_load, 3, 0).op(OP.i64_sub).i64(span).op(OP.i64_add).get(last).op(OP.i64_gt_u, OP.i32_or, OP.if, 0x40);
+  handBack();
+  fb.op(OP.end);
+  // C: the segment offset of address B. A lane's offset is C + its low dword x (in [0, 2^32)): in
+  // [0, size - span] exactly when x is in [max(0, -C), min(2^32 - 1, size - span - C)].
+  fb.get(B).get(e).mem(OP.i64_load, 3, 0).op(OP.i64_sub).set(C);
+  fb.i64(0).get(C).op(OP.i64_sub).set(o);
+  fb.get(o).i64(0).get(o).i64(0).op(OP.i64_gt_s, OP.select).set(o); // lmin
+  fb.get(last).i64(span).op(OP.i64_sub).get(C).op(OP.i64_sub).set(last);
+  fb.get(last).i64(0xffffffff).get(last).i64(0xffffffff).op(OP.i64_lt_s, OP.select).set(last); // lmax
+  fb.get(o).get(last).op(OP.i64_gt_s, OP.if, 0x40);
+  handBack();
+  fb.op(OP.end);
+  fb.get(last).get(o).op(OP.i64_sub, OP.i32_wrap_i64).set(rng);
+  fb.get(o).op(OP.i32_wrap_i64).set(lmin);
+  fb.get(C).op(OP.i32_wrap_i64).set(cw);
+  // A lane's test: x - lmin > rng (unsigned), or its offset not a multiple of 4, or another high dword.
+  const test = () => {
+    fb.get(la).mem(OP.i32_load, 2, V + sp.lo * 4).tee(x).get(lmin).op(OP.i32_sub).get(rng).op(OP.i32_gt_u);
+    fb.get(x).get(cw).op(OP.i32_add).i32(3).op(OP.i32_and, OP.i32_or);
+    if (sp.saddr < 0) fb.get(la).mem(OP.i32_load, 2, V + sp.hi * 4).get(h0).op(OP.i32_ne, OP.i32_or);
+    fb.op(OP.if, 0x40);
+    handBack();
+    fb.op(OP.end);
+  };
+  const move = (reload: boolean) => {
+    if (reload) fb.get(la).mem(OP.i32_load, 2, V + sp.lo * 4).set(x);
+    fb.get(x).get(cw).op(OP.i32_add).get(at).op(OP.i32_add).set(e);
+    for (let d = 0; d < sp.count; d++) {
+      if (sp.store) fb.get(e).get(la).mem(OP.i32_load, 2, V + sp.data[d]! * 4).mem(OP.i32_store, 2, 4 * d);
+      else fb.get(la).get(e).mem(OP.i32_load, 2, 4 * d).mem(OP.i32_store, 2, V + (sp.d + d * ws) * 4);
+    }
+  };
+  // A load overwriting its address rows tests every lane first, then moves lane by lane (each
+  // lane's address read before its destination is written). Others test and move in one pass: a
+  // lane failing after others moved hands the op back all the same, and the handlers redo it whole
+  // (a load rewrites every active lane's destination, a store the same bytes in the same order),
+  // as the JavaScript handler's one pass does (fast-mem.ts).
+  const rows = (r: number) => r >= sp.d && r < sp.d + sp.count * ws;
+  if (!sp.store && (rows(sp.lo) || (sp.saddr < 0 && rows(sp.hi)))) {
+    f.laneLoop(test);
+    f.laneLoop(() => move(true));
+  } else {
+    f.laneLoop(() => {
+      test();
+      move(false);
+    });
+  }
+}

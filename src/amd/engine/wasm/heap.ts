@@ -1,0 +1,213 @@
+/**
+ * The wasm tier's heap: one WebAssembly.Memory per thread that holds the register blocks of waves
+ * (wave.ts: SGPRs, the 64-bit constant rows, hardware registers, VGPRs) and, for a Memory made with
+ * `heapBacking` (core/memory.ts SegmentBacking), the bytes of its segments, so translated code
+ * reads and writes registers and global memory in place (typed-array views of the same bytes are
+ * what the JavaScript handlers see). Node 20's WebAssembly has one memory per module, so registers
+ * and segments must share it.
+ *
+ * The memory is shared (its buffer a SharedArrayBuffer): growing a shared memory leaves every view
+ * of it valid, where growing an ordinary one detaches them all (without SharedArrayBuffer, e.g. a
+ * browser page that is not cross-origin isolated, the heap is an ordinary memory of 64 MiB that
+ * never grows). Views are made over the buffer of
+ * the moment. A register block is freed when its wave is collected and reused by a block of the
+ * same size; a Memory's segments and its segment table when it is released (run.ts, after copying
+ * out the outputs it returns) or collected. The first SCRATCH_BYTES are the translated code's
+ * scratch row. A full heap gives no block: the wave or segment then gets an array of its own.
+ *
+ * The segment table a Memory's translated global accesses search (valu.ts): at `table`, the count of
+ * entries (i32, then 4 bytes of padding) then, per segment, 24 bytes: base (i64), size (i64), the byte offset of
+ * its bytes in the heap (i32, -1 when they are elsewhere) and 4 bytes of padding. A watched Memory
+ * (a trace, core/memory.ts `watch`) has count 0 (every access then goes through `find`).
+ */
+import { waveRegs } from '../../wave/wave.js';
+import type { Memory, Segment, SegmentBacking } from '../../../core/memory.js';
+import { Wasm, type WasmMemory } from './api.js';
+
+const PAGE = 65536;
+/** The heap's size limit (the memory's declared maximum): 1 GiB. */
+export const HEAP_MAX_PAGES = 16384;
+const INITIAL_PAGES = 256;
+/** The scratch row (64 lanes x 4 bytes), rounded to the block alignment. */
+export const SCRATCH_BYTES = 256;
+const ALIGN = 64;
+/** Segments larger than this stay in their own arrays (a 2^24-element buffer would double its run's peak memory). */
+export const HEAP_SEGMENT_MAX = 32 << 20;
+/** Bytes of a segment table's head (the count and padding) and of each entry. */
+export const TABLE_HEAD = 8;
+export const TABLE_ENTRY = 24;
+
+export interface Heap {
+  readonly mem: WasmMemory & { grow(pages: number): number };
+  /** A shared memory (it grows up to HEAP_MAX_PAGES); else a fixed one of FIXED_PAGES. */
+  readonly shared: boolean;
+  top: number;
+  /** Freed blocks by size. */
+  readonly free: Map<number, number[]>;
+}
+
+/** Without SharedArrayBuffer: a fixed heap of 64 MiB (an ordinary memory must never grow). */
+const FIXED_PAGES = 1024;
+
+let theHeap: Heap | null = null;
+let tried = false;
+
+/** This thread's heap (made on first use), or null where WebAssembly is not available. */
+export function heap(): Heap | null {
+  if (theHeap === null && !tried && Wasm !== undefined) {
+    tried = true;
+    const shared = typeof SharedArrayBuffer === 'function';
+    try {
+      const mem = (shared
+        ? new Wasm.Memory({ initial: INITIAL_PAGES, maximum: HEAP_MAX_PAGES, shared: true })
+        : new Wasm.Memory({ initial: FIXED_PAGES, maximum: FIXED_PAGES })) as Heap['mem'];
+      theHeap = { mem, shared, top: SCRATCH_BYTES, free: new Map() };
+    } catch {
+      return null;
+    }
+  }
+  return theHeap;
+}
+
+/** Whether this thread can have a heap (the wasm tier needs one). */
+export function heapAvailable(): boolean {
+  return heap() !== null;
+}
+
+/**
+ * Allocate `bytes` (rounded up to 64) in the heap, growing it; -1 when the heap is full or missing.
+ * The block is zeroed unless `zero` is false (the caller writes every byte).
+ */
+export function heapAlloc(bytes: number, zero = true): number {
+  const h = heap();
+  if (h === null) return -1;
+  const size = Math.ceil(Math.max(bytes, 1) / ALIGN) * ALIGN;
+  const list = h.free.get(size);
+  if (list !== undefined && list.length > 0) {
+    const off = list.pop()!;
+    // A reused block may hold old bytes: callers expect zeroes.
+    if (zero) new Uint8Array(h.mem.buffer, off, size).fill(0);
+    return off;
+  }
+  const end = h.top + size;
+  const have = h.mem.buffer.byteLength;
+  if (end > have) {
+    if (!h.shared) return -1;
+    const pages = Math.ceil((end - have) / PAGE);
+    if (have / PAGE + pages > HEAP_MAX_PAGES) return -1;
+    try {
+      h.mem.grow(Math.max(pages, Math.min(have / PAGE, HEAP_MAX_PAGES - have / PAGE)));
+    } catch {
+      return -1;
+    }
+  }
+  const off = h.top;
+  h.top = end;
+  return off;
+}
+
+/** Return a block `heapAlloc(bytes)` gave. */
+export function heapFree(off: number, bytes: number): void {
+  const h = theHeap;
+  if (h === null || off < SCRATCH_BYTES) return;
+  const size = Math.ceil(Math.max(bytes, 1) / ALIGN) * ALIGN;
+  let list = h.free.get(size);
+  if (list === undefined) h.free.set(size, (list = []));
+  list.push(off);
+}
+
+/** The heap's buffer as it is now (after any growth). */
+export function heapBuffer(): ArrayBuffer {
+  return heap()!.mem.buffer;
+}
+
+const regsFreed = new FinalizationRegistry<readonly [number, number]>(([off, size]) => heapFree(off, size));
+
+/** A register block of `bytes` for `owner` (freed when owner is collected); null when the heap is full. */
+export function allocRegs(bytes: number, owner: object): { buffer: ArrayBuffer; offset: number; arena: number } | null {
+  const off = heapAlloc(bytes);
+  if (off < 0) return null;
+  regsFreed.register(owner, [off, bytes]);
+  return { buffer: heapBuffer(), offset: off, arena: 0 };
+}
+
+/** Allocate the register blocks of waves created from now on in the heap (on) or plain buffers (off). */
+export function useHeap(on: boolean): void {
+  waveRegs.alloc = on && heapAvailable() ? allocRegs : null;
+}
+
+/** A Memory's heap blocks: its segments' and its table's (freed together when the Memory is collected). */
+interface Owned {
+  readonly blocks: [number, number][];
+  table: number;
+  tableCap: number;
+}
+const owned = new WeakMap<Memory, Owned>();
+const memFreed = new FinalizationRegistry<Owned>(freeOwned);
+
+function ownedBy(mem: Memory): Owned {
+  let o = owned.get(mem);
+  if (o === undefined) {
+    o = { blocks: [], table: 0, tableCap: 0 };
+    owned.set(mem, o);
+    memFreed.register(mem, o, o);
+  }
+  return o;
+}
+
+function freeOwned(o: Owned): void {
+  for (const [off, size] of o.blocks) heapFree(off, size);
+  if (o.table > 0) heapFree(o.table, TABLE_HEAD + o.tableCap * TABLE_ENTRY);
+  o.blocks.length = 0;
+  o.table = 0;
+}
+
+/**
+ * The backing of a Memory whose segments live in the heap (those up to HEAP_SEGMENT_MAX bytes,
+ * while the heap has room; others get their own arrays) and whose segment table translated code
+ * searches. Null where there is no heap.
+ */
+export function heapBacking(): SegmentBacking | null {
+  if (!heapAvailable()) return null;
+  return {
+    alloc(mem: Memory, size: number, data?: Uint8Array) {
+      if (size > HEAP_SEGMENT_MAX) return null;
+      const off = heapAlloc(size, data === undefined);
+      if (off < 0) return null;
+      ownedBy(mem).blocks.push([off, size]);
+      const u8 = new Uint8Array(heapBuffer(), off, size);
+      if (data !== undefined) u8.set(data.subarray(0, size));
+      return { u8, at: off };
+    },
+    update(mem: Memory, segs: readonly Segment[] | null): number {
+      const o = ownedBy(mem);
+      const n = segs === null ? 0 : segs.length;
+      if (o.table === 0 || n > o.tableCap) {
+        const cap = Math.max(8, n * 2);
+        const t = heapAlloc(TABLE_HEAD + cap * TABLE_ENTRY);
+        if (t < 0) return 0;
+        if (o.table > 0) heapFree(o.table, TABLE_HEAD + o.tableCap * TABLE_ENTRY);
+        o.table = t;
+        o.tableCap = cap;
+      }
+      const buf = heapBuffer();
+      const f = new DataView(buf, o.table, TABLE_HEAD + o.tableCap * TABLE_ENTRY);
+      f.setInt32(0, n, true);
+      for (let k = 0; k < n; k++) {
+        const s = segs![k]!;
+        const e = TABLE_HEAD + k * TABLE_ENTRY;
+        f.setBigUint64(e, BigInt(s.base), true);
+        f.setBigUint64(e + 8, BigInt(s.size), true);
+        f.setInt32(e + 16, s.heap ?? -1, true);
+      }
+      return o.table;
+    },
+    release(mem: Memory): void {
+      const o = owned.get(mem);
+      if (o === undefined) return;
+      memFreed.unregister(o);
+      owned.delete(mem);
+      freeOwned(o);
+    },
+  };
+}

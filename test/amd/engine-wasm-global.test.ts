@@ -1,0 +1,143 @@
+// The wasm tier's GLOBAL accesses (src/amd/engine/wasm/global.ts, heap.ts; issue 24): dword loads
+// and stores translated inside runs must give the reference interpreter's registers, memory and
+// diagnostics bit for bit. Seeded random programs of GLOBAL loads/stores (both address forms, one
+// to four dwords, loads over their own address registers) mixed with VALU ops, over lane addresses
+// that are mostly valid and sometimes misaligned, past a segment's end, in another segment, or with
+// another high dword, under random EXEC, in both wave sizes; with segments in the heap (translated)
+// and not (handed back).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodableProgram, runAsm, type AsmRunOptions } from './exec-harness.js';
+import { snap, diffSnap } from './engine-state.js';
+import { mulberry32 } from '../../src/runtime/manifest.js';
+import { Memory, type Segment } from '../../src/core/memory.js';
+import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
+import { globalStats } from '../../src/amd/engine/wasm/global.js';
+import { heapBacking } from '../../src/amd/engine/wasm/heap.js';
+
+type Rng = () => number;
+const pick = <T>(r: Rng, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
+const int = (r: Rng, n: number) => Math.floor(r() * n);
+
+const SEG_BYTES = 4096;
+
+/** Two data segments (and the harness's code) in a Memory, in the heap or not; same bytes either way. */
+function memory(seed: number, backed: boolean): { mem: Memory; a: Segment; b: Segment } {
+  const mem = new Memory({ backing: backed ? heapBacking() : null });
+  const r = mulberry32(seed ^ 0x5eed);
+  const fill = () => Uint8Array.from({ length: SEG_BYTES }, () => int(r, 256));
+  const a = mem.alloc(SEG_BYTES, 'a', 256, fill());
+  const b = mem.alloc(SEG_BYTES, 'b', 256, fill());
+  return { mem, a, b };
+}
+
+/** A lane address in `a`: mostly a valid dword offset, sometimes one that a handler must hand back. */
+function laneAddress(r: Rng, a: Segment, b: Segment, span: number, bad: number): number {
+  const k = r();
+  if (k >= bad) return a.base + 4 * int(r, (SEG_BYTES - span) / 4 + 1);
+  const j = int(r, 5);
+  if (j === 0) return a.base + 4 * int(r, SEG_BYTES / 4) + 1 + int(r, 3); // misaligned
+  if (j === 1) return a.end - span + 4 * (1 + int(r, 4)); // past the end
+  if (j === 2) return b.base + 4 * int(r, (SEG_BYTES - span) / 4 + 1); // another segment
+  if (j === 3) return a.base - 4 * (1 + int(r, 8)); // before it (unmapped)
+  return a.base + 4 * int(r, SEG_BYTES / 4) + 0x1_0000_0000; // another high dword
+}
+
+const V = (r: Rng) => `v${int(r, 12)}`;
+const VALU = ['v_add_nc_u32', 'v_xor_b32', 'v_sub_nc_u32', 'v_add_f32', 'v_mul_f32', 'v_fmac_f32', 'v_max_u32'];
+const DATA = (r: Rng, n: number) => {
+  const d = int(r, 12 - n + 1);
+  return n === 1 ? `v${d}` : `v[${d}:${d + n - 1}]`;
+};
+const SUFFIX = ['b32', 'b64', 'b96', 'b128'];
+
+function access(r: Rng): string {
+  const n = 1 + int(r, 4);
+  const off = pick(r, [0, 0, 4, 8, -8, 2044, -4096]);
+  const o = off !== 0 ? ` offset:${off}` : '';
+  // Address pairs v[20:21], v[22:23], or 32-bit offsets v24, v25 from s[40:41].
+  const pair = r() < 0.6 ? pick(r, [20, 22]) : -1;
+  const vo = pick(r, [24, 25]);
+  const addr = pair >= 0 ? `v[${pair}:${pair + 1}]` : `v${vo}`;
+  const base = pair >= 0 ? 'off' : 's[40:41]';
+  if (r() < 0.4) return `global_store_${SUFFIX[n - 1]} ${addr}, ${DATA(r, n)}, ${base}${o}`;
+  // A load over its own address registers now and then (the low or high dword of the pair).
+  if (r() < 0.2) return `global_load_b32 v${pair >= 0 ? pair + int(r, 2) : vo}, ${addr}, ${base}${o}`;
+  return `global_load_${SUFFIX[n - 1]} ${DATA(r, n)}, ${addr}, ${base}${o}`;
+}
+
+function inst(r: Rng): string {
+  if (r() < 0.55) return access(r);
+  return `${pick(r, VALU)}_e32 ${V(r)}, ${V(r)}, ${V(r)}`;
+}
+
+function trial(seed: number, ws: 32 | 64, backed: boolean): void {
+  const r = mulberry32(seed);
+  const lines = encodableProgram(() => inst(r), 2 + int(r, 10));
+  const bad = r() < 0.5 ? 0 : r() < 0.5 ? 0.02 : 0.3;
+  const vgpr: Record<number, number[]> = {};
+  for (let i = 0; i < 12; i++) vgpr[i] = Array.from({ length: ws }, () => int(r, 0x1_0000_0000));
+  const m0 = memory(seed, backed);
+  for (const [lo, hi] of [[20, 21], [22, 23]] as const) {
+    const at = Array.from({ length: ws }, () => laneAddress(r, m0.a, m0.b, 16, bad));
+    vgpr[lo] = at.map((x) => x % 0x1_0000_0000);
+    vgpr[hi] = at.map((x) => Math.floor(x / 0x1_0000_0000));
+  }
+  for (const v of [24, 25]) vgpr[v] = Array.from({ length: ws }, () => laneAddress(r, m0.a, m0.b, 16, bad) - m0.a.base).map((x) => (x >= 0 && x < 2 ** 32 ? x : 0x10000));
+  const sgpr: Record<number, number> = { 40: m0.a.base % 0x1_0000_0000, 41: Math.floor(m0.a.base / 0x1_0000_0000) };
+  const ek = r();
+  const exec = ek < 0.5 ? 0xffffffff : ek < 0.55 ? 0 : int(r, 0x1_0000_0000);
+  const execHi = ek < 0.5 ? 0xffffffff : int(r, 0x1_0000_0000);
+  const o: AsmRunOptions = { waveSize: ws, asmWave: 32, vgprs: 32, vgpr, sgpr, exec, execHi, waitcnt: r() < 0.5 };
+  const source = lines.join('\n') + '\ns_endpgm';
+  const m1 = memory(seed, false);
+  const a = runAsm(source, { ...o, mem: m1.mem, engine: 'interp' });
+  const was = wasmTier.on;
+  setWasmTier(true);
+  let b: ReturnType<typeof runAsm>;
+  try {
+    b = runAsm(source, { ...o, mem: m0.mem, engine: 'fast' });
+  } finally {
+    setWasmTier(was);
+  }
+  const where = `seed ${seed} wave${ws} ${backed ? 'heap' : 'own arrays'} exec 0x${exec.toString(16)}:\n${source}`;
+  const d = diffSnap(snap(a.wave), snap(b.wave));
+  assert.equal(d, null, `${d}\n${where}`);
+  assert.ok(Buffer.from(m0.a.u8).equals(Buffer.from(m1.a.u8)) && Buffer.from(m0.b.u8).equals(Buffer.from(m1.b.u8)), `memory differs\n${where}`);
+  assert.deepEqual(b.diags.map((g) => `${g.id} ${JSON.stringify(g.where)}`), a.diags.map((g) => `${g.id} ${JSON.stringify(g.where)}`), `diagnostics\n${where}`);
+}
+
+test('wasm tier: random GLOBAL loads and stores equal the interpreter bit for bit (segments in the heap)', () => {
+  const calls = wasmTier.calls;
+  const done = globalStats.done;
+  for (let seed = 1; seed <= 150; seed++) trial(seed, 32, true);
+  for (let seed = 301; seed <= 400; seed++) trial(seed, 64, true);
+  assert.ok(wasmTier.calls > calls + 100, `calls of translated code: ${wasmTier.calls - calls}`);
+  assert.ok(globalStats.done > done + 100, `accesses completed in wasm: ${globalStats.done - done}`);
+});
+
+test('wasm tier: GLOBAL accesses to segments outside the heap are handed back whole', () => {
+  const done = globalStats.done;
+  for (let seed = 1001; seed <= 1040; seed++) trial(seed, 32, false);
+  assert.equal(globalStats.done, done, 'no access completed in wasm');
+});
+
+test('wasm tier: a watched memory (a trace) sends every GLOBAL access through find', () => {
+  const { mem, a } = memory(5, true);
+  const seen: number[] = [];
+  mem.watch((va) => void seen.push(va));
+  const done = globalStats.done;
+  const vgpr = { 20: a.base % 2 ** 32, 21: Math.floor(a.base / 2 ** 32), 0: 7 };
+  const was = wasmTier.on;
+  setWasmTier(true);
+  try {
+    runAsm('v_add_f32_e32 v1, v0, v0\nglobal_store_b32 v[20:21], v0, off\nglobal_load_b32 v2, v[20:21], off offset:4\ns_endpgm', { vgpr, mem, engine: 'fast' });
+  } finally {
+    setWasmTier(was);
+  }
+  assert.equal(globalStats.done, done, 'no access completed in wasm');
+  assert.ok(seen.includes(a.base) && seen.includes(a.base + 4), 'the watcher saw both accesses');
+  assert.equal(a.u32![0], 7);
+  mem.watch(null);
+  assert.notEqual(mem.table, 0, 'the table is back after the watch');
+});
