@@ -1,7 +1,8 @@
 // The wasm tier's GLOBAL accesses (src/amd/engine/wasm/global.ts, heap.ts; issue 24): dword loads
 // and stores translated inside runs must give the reference interpreter's registers, memory and
 // diagnostics bit for bit. Seeded random programs of GLOBAL loads/stores (both address forms, one
-// to four dwords, loads over their own address registers) mixed with VALU ops, over lane addresses
+// to four dwords, loads over their own address registers) mixed with VALU ops and waits (the
+// counters and the wait-counter sanitizer's reports must agree too), over lane addresses
 // that are mostly valid and sometimes misaligned, past a segment's end, in another segment, or with
 // another high dword, under random EXEC, in both wave sizes; with segments in the heap (translated)
 // and not (handed back).
@@ -14,6 +15,15 @@ import { Memory, type Segment } from '../../src/core/memory.js';
 import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
 import { globalStats } from '../../src/amd/engine/wasm/global.js';
 import { heapBacking } from '../../src/amd/engine/wasm/heap.js';
+import { tiering } from '../../src/amd/engine/tier.js';
+import { benchCases } from '../../bench/cases.js';
+import { runKernel } from '../../src/runtime/run.js';
+import type { Engine } from '../../src/amd/engine/env.js';
+import type { WaveSnap } from './engine-state.js';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 type Rng = () => number;
 const pick = <T>(r: Rng, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
@@ -68,6 +78,7 @@ function access(r: Rng): string {
 
 function inst(r: Rng): string {
   if (r() < 0.55) return access(r);
+  if (r() < 0.15) return pick(r, ['s_waitcnt vmcnt(0)', 's_waitcnt vmcnt(1)', 's_waitcnt vmcnt(0) lgkmcnt(0)', 's_waitcnt lgkmcnt(0)']);
   return `${pick(r, VALU)}_e32 ${V(r)}, ${V(r)}, ${V(r)}`;
 }
 
@@ -140,4 +151,34 @@ test('wasm tier: a watched memory (a trace) sends every GLOBAL access through fi
   assert.equal(a.u32![0], 7);
   mem.watch(null);
   assert.notEqual(mem.table, 0, 'the table is back after the watch');
+});
+
+test('wasm tier: bench kernels with seeded random quanta (turns cut inside translated runs, resumed there) equal the interpreter', () => {
+  const resumed = wasmTier.resumed;
+  const cut = wasmTier.cut;
+  for (const c of benchCases({ root: ROOT, small: true, only: (n) => n === 'matmul' || n === 'vaddmul' || n === 'vaddmul.w64' })) {
+    const go = (engine: Engine) => {
+      const waves = new Map<number, WaveSnap>();
+      const r = runKernel({ ...c.launch }, { engine, order: 'random', seed: 11, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
+      return { r, waves };
+    };
+    const a = go('interp');
+    const saved = tiering.visitsPerByteOp;
+    tiering.visitsPerByteOp = 0;
+    const was = wasmTier.on;
+    setWasmTier(true);
+    let b: ReturnType<typeof go>;
+    try {
+      b = go('fast');
+    } finally {
+      tiering.visitsPerByteOp = saved;
+      setWasmTier(was);
+    }
+    for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `${c.name}: buffer ${k}`);
+    const { timeMs: _ta, ...ra } = a.r.report;
+    const { timeMs: _tb, ...rb } = b.r.report;
+    assert.deepEqual(rb, ra, `${c.name}: run reports`);
+    for (const [id, wa] of a.waves) assert.equal(diffSnap(wa, b.waves.get(id)!), null, `${c.name} wave ${id}`);
+  }
+  assert.ok(wasmTier.resumed > resumed && wasmTier.cut > cut, `runs resumed ${wasmTier.resumed - resumed}, cut ${wasmTier.cut - cut}`);
 });

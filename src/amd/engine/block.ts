@@ -280,7 +280,32 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     // leave early.
     // The wasm tier (wasm/tier.ts), when on, takes straight VALU runs (f32 ops too) as one call.
     const wr = wasmTier.on && env !== undefined && ops[k]!.inline !== undefined ? wasmRun(ops, k, env.waveSize, env.vgprs) : undefined;
-    const fused = wr !== undefined ? wr : ops[k]!.inline?.lane !== undefined && k + 1 < n ? fuseLanes(ops.slice(k, Math.min(n, k + MAX_FUSED)).map((o) => o.inline?.lane)) : undefined;
+    if (wr !== undefined) {
+      // A translated run is entered at any of its ops (a wave whose last turn was cut inside it
+      // resumes there) and cut anywhere: it runs ops [a, z), the sanitizer steps of those first.
+      const end = k + wr.n;
+      for (let i = k + 1; i < end; i++) {
+        lines.push(`case ${i}:`);
+        enter[i] = 1;
+      }
+      for (let i = k + 1; i < end; i++) if (loud.has(i)) lines.push(`if (e === ${i}) sk = false;`);
+      lines.push(`{ const a = e > ${k} ? e : ${k}, z = lim < ${end} ? lim : ${end};`);
+      for (let i = k; i < end; i++) {
+        const st = stepLines(i);
+        if (st.length > 0) lines.push(`if (a <= ${i} && ${i} < z) { ${st.join(' ')} }`);
+      }
+      // r: the op reached; cut before it (the quantum or budget ends inside the run), or -r when the
+      // handler of op -r - 1 stopped the wave or moved its PC.
+      const rp = (x: string) => (quiet > 0 ? `if (sk && ${x} < ${quiet}) wc.replay(w, $O, $A[0], ${x}, e); ` : '');
+      const leave = `if (r !== ${end}) { if (r < 0) { ${rp('-r')}clk.t = t0 - r; return -r; } ${rp('r')}w.pc = $A[0][r]; clk.t = t0 + r; return r; }`;
+      lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${leave}`, wr.params, (j) => [-1, consts.push(wr.args[j]) - 1]), '}');
+      if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
+      inlined += wr.n;
+      fusedRuns++;
+      k = end;
+      continue;
+    }
+    const fused = ops[k]!.inline?.lane !== undefined && k + 1 < n ? fuseLanes(ops.slice(k, Math.min(n, k + MAX_FUSED)).map((o) => o.inline?.lane)) : undefined;
     if (fused === undefined) {
       lines.push(...stepLines(k), ...opLines(k));
       k++;

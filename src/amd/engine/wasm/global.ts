@@ -25,6 +25,20 @@ export interface WGlobal {
   readonly vec: false;
 }
 
+/**
+ * An s_waitcnt inside a run: nothing to translate (the functional model completes every access at
+ * issue); the caller runs its handler for the counters once the run got past it (tier.ts).
+ */
+export interface WWait {
+  readonly wait: true;
+  readonly vec: false;
+}
+
+/** s_waitcnt (its simm16 form: no SGPR operand) as the translator takes it. */
+export function wasmWait(op: Op): WWait | undefined {
+  return op.inst.mnemonic === 's_waitcnt' ? { wait: true, vec: false } : undefined;
+}
+
 /** The op's access, when the translator takes it: a GLOBAL (not FLAT) dword-multiple load or store. */
 export function wasmGlobal(op: Op): WGlobal | undefined {
   const sp = op.inline?.global as FlatDwordSpec | undefined;

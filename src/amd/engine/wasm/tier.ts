@@ -24,9 +24,11 @@ const env = (globalThis as { process?: { env?: Record<string, string | undefined
 /**
  * `on`: whether blocks built from now on call translated runs (and new waves get heap registers);
  * `runs`: runs taken (each translated and compiled at its first call), `modules`: distinct modules
- * compiled, `calls`: calls of translated code (by waves in the heap) in this thread.
+ * compiled, `calls`: calls of translated code (by waves in the heap) in this thread, `resumed` those
+ * entering a run past its first op (a wave whose last turn was cut inside it), `cut` those stopping
+ * before its end.
  */
-export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0 };
+export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0, resumed: 0, cut: 0 };
 if (wasmTier.on) useHeap(true);
 
 export function setWasmTier(on: boolean): void {
@@ -37,7 +39,7 @@ export function setWasmTier(on: boolean): void {
 /** Longest translated run (its `done` count is returned in 8 bits). */
 const MAX_RUN = 32;
 
-type Runner = (w: Wave) => number;
+type Runner = (w: Wave, start: number, limit: number) => number;
 
 /** Compiled modules by their bytes (identical runs anywhere in the process share one). */
 const modules = new Map<string, WasmModule>();
@@ -61,30 +63,38 @@ function moduleOf(bytes: Uint8Array): WasmModule {
  * there).
  */
 function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
-  let f: ((off: number, table: number) => number) | null = null;
-  return (w: Wave): number => {
-    if (w.regArena < 0) return 0;
+  let f: ((off: number, table: number, start: number, limit: number) => number) | null = null;
+  const n = run.length;
+  return (w: Wave, start: number, limit: number): number => {
+    if (w.regArena < 0) return start;
     wasmTier.calls++;
+    if (start > 0) wasmTier.resumed++;
+    if (limit < n) wasmTier.cut++;
     if (f === null) {
       const inst = new Wasm.Instance(moduleOf(translateRun(run, ws)), { m: { mem: heap()!.mem } });
-      f = inst.exports['run'] as (off: number, table: number) => number;
+      f = inst.exports['run'] as (off: number, table: number, start: number, limit: number) => number;
     }
-    return f(w.regOff, w.mem.table);
+    return f(w.regOff, w.mem.table, start, limit);
   };
 }
 
 /**
  * Ops [from, to) of a block run through their handlers, as the block's op-by-op code runs them
  * (w.pc at the next op and the clock at the op while the handler runs); the sanitizer steps of the
- * whole run were taken before the call, as for a fused run (VALU ops change nothing a step reads).
+ * whole run were taken before the call, as for a fused run (no op of a run changes what a step
+ * reads). Returns `to`, or -(i + 1) when op i's handler stopped the wave or moved its PC.
  */
-function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly number[], from: number, to: number): void {
+function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly number[], from: number, to: number): number {
   for (let i = from; i < to; i++) {
     const op = ops[i]!;
-    w.pc = pcs[i]! + op.size;
+    const next = pcs[i]! + op.size;
+    w.pc = next;
     clk.t = t0 + i;
     op.run(w);
+    // A handler that stopped the wave or moved its PC (a trap) ends the block there, as inlined code does.
+    if (w.state !== 'ready' || w.pc !== next) return -(i + 1);
   }
+  return to;
 }
 
 /**
@@ -98,7 +108,12 @@ function wasmOpOnce(op: Op, ws: number, vgprs: number): WOp | undefined {
   return x ?? undefined;
 }
 
-/** A translated run, in the shape of a fused run (block.ts binds `params` to `args`). */
+/**
+ * A translated run of `n` ops (block.ts binds `params` to `args`). `code` runs its ops [a, z) (free
+ * names a and z, block op indexes: block.ts enters a run at any of its ops and cuts it anywhere),
+ * then those it handed back through their handlers, and leaves `r`: z, or -(i + 1) when the handler
+ * of op i stopped the wave or moved its PC.
+ */
 export interface WasmRun {
   readonly n: number;
   readonly code: string;
@@ -108,8 +123,8 @@ export interface WasmRun {
 
 /**
  * The longest prefix of `ops` (ops[k..] of a block) the translator takes, as code for the block
- * function (free names w, clk, t0, $O, $A as block.ts declares them); undefined when the first op
- * is not taken.
+ * function (free names w, clk, t0, $O, $A as block.ts declares them, and a, z); undefined when the
+ * first op is not taken.
  */
 export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: number): WasmRun | undefined {
   const run: WOp[] = [];
@@ -122,16 +137,20 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // scalar wasm lanes cost about what the JavaScript tier's lanes cost warm, and each translated
   // module costs a compile cold, but a global lane in wasm costs a third of the handler's.
   if (!run.some((x) => x.vec || 'global' in x)) return undefined;
+  // No trailing waits (they would only make the run longer to cut).
+  while ('wait' in run[run.length - 1]!) run.pop();
   const n = run.length;
   wasmTier.runs++;
-  // The counters the translated accesses bump, for those it completed (`d` ops: the handlers of
-  // the ops it hands back bump their own).
+  // The counters the translated accesses bump and the waits set, in order, for the ops it
+  // completed in this call (run ops [a - k, d): the handlers of the ops it hands back bump their own).
   const bumps = run.map((x, j) => {
+    const ran = `d > ${j} && a <= ${k + j}`;
+    if ('wait' in x) return `if (${ran}) $O[${k + j}].run(w); `;
     if (!('global' in x)) return '';
     const c = x.global.store ? x.global.storeCnt : 'vmcnt';
-    return `if (d > ${j}) { GS.done++; if (w.${c} < ${CNT_MAX}) w.${c}++; } `;
+    return `if (${ran}) { GS.done++; if (w.${c} < ${CNT_MAX}) w.${c}++; } `;
   }).join('');
-  const code = `const q = WR(w); w.laneOps += q >>> 8; const d = q & 255; ${bumps}if (d !== ${n}) WREST(w, clk, t0, $O, $A[0], ${k} + d, ${k + n});`;
+  const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 8; const d = q & 255; ${bumps}const r = d === z - ${k} ? z : WREST(w, clk, t0, $O, $A[0], ${k} + d, z);`;
   return bumps === ''
     ? { n, code, params: ['WR', 'WREST'], args: [lazyRunner(run, ws), rest] }
     : { n, code, params: ['WR', 'WREST', 'GS'], args: [lazyRunner(run, ws), rest, globalStats] };

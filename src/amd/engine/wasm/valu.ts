@@ -32,7 +32,7 @@ import { FuncBuilder, encodeModule, OP, SIMD, F64, I32, I64, V128 } from './enco
 import { VecLowerer, vectorizable } from './simd.js';
 import { parseStatements, SubsetError, type Stmt } from './jsub.js';
 import { Lowerer, type Var } from './lower.js';
-import { lowerGlobal, wasmGlobal, type RunFrame, type WGlobal } from './global.js';
+import { lowerGlobal, wasmGlobal, wasmWait, type RunFrame, type WGlobal, type WWait } from './global.js';
 import { HEAP_MAX_PAGES, heap } from './heap.js';
 
 /** Byte offsets inside a wave's register block (wave.ts). */
@@ -42,8 +42,8 @@ export const SCRATCH = 0;
 
 type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly sgpr: number } | { readonly vgpr: false; readonly lit: number };
 
-/** One op as the translator needs it: a VALU op, or a GLOBAL access (global.ts). */
-export type WOp = WValu | WGlobal;
+/** One op as the translator needs it: a VALU op, a GLOBAL access or an s_waitcnt (global.ts). */
+export type WOp = WValu | WGlobal | WWait;
 
 /** A VALU op as the translator needs it. */
 export interface WValu {
@@ -122,6 +122,7 @@ function shapeOf(text: string, body: readonly Stmt[], n: number, f32: boolean): 
 
 /** The op in the translator's terms, or undefined when the wasm tier does not take it. */
 export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
+  if (op.cls === 'other') return wasmWait(op);
   // Only ops the fast tier bound to a generated handler (its operand checks passed).
   if (op.inline === undefined) return undefined;
   if (op.inline.global !== undefined) return wasmGlobal(op);
@@ -184,13 +185,15 @@ export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
 }
 
 /**
- * The wasm module (bytes) of a run: export `run(regOff: i32, table: i32) -> i32`, over the heap
- * (heap.ts); `table` is the wave's Memory's segment table (0: none), for GLOBAL accesses.
+ * The wasm module (bytes) of a run: export `run(regOff: i32, table: i32, start: i32, limit: i32)
+ * -> i32`, over the heap (heap.ts): it runs the run's ops [start, limit); `table` is the wave's
+ * Memory's segment table (0: none), for GLOBAL accesses.
  */
 export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
-  const fb = new FuncBuilder(2);
+  const fb = new FuncBuilder(4);
   const R = 0; // param: the register block's byte offset
   const T = 1; // param: the segment table
+  const S = 2, L = 3; // params: run ops [S, L) (a block enters and cuts a run anywhere)
   const l = fb.local(I32), la = fb.local(I32), el = fb.local(I32), eh = fb.local(I32), lanes = fb.local(I32);
   const coLo = fb.local(I32), coHi = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32), ci = fb.local(I32);
   // r: the integer result, exact in an i64 (lower.ts kind 'l'); c: the carry-out truth value.
@@ -274,7 +277,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
   };
   const frame: RunFrame = { fb, R, T, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => laneLoop(body) };
   const countLanes = () => fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
-  run.forEach((op, i) => {
+  const lower = (op: WValu | WGlobal, i: number) => {
     if ('global' in op) {
       lowerGlobal(frame, op.global, i);
       countLanes();
@@ -384,8 +387,19 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       if (ws === 64) fb.get(R).get(coHi).mem(OP.i32_store, 2, (op.cout + 1) * 4);
     }
     countLanes();
+  };
+  run.forEach((op, i) => {
+    if ('wait' in op) return;
+    // Past the limit: done; before the start: skipped.
+    fb.get(L).i32(i).op(OP.i32_le_u, OP.if, 0x40);
+    fb.get(L).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
+    fb.op(OP.end);
+    fb.op(OP.block, 0x40);
+    fb.get(S).i32(i).op(OP.i32_gt_u).br(OP.br_if, 0);
+    lower(op, i);
+    fb.op(OP.end);
   });
-  fb.i32(run.length).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
-  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1, ...(heap()?.shared !== false ? { shared: { maxPages: HEAP_MAX_PAGES } } : {}) }, funcs: [{ type: { params: [I32, I32], results: [I32] }, body: fb, export: 'run' }] });
+  fb.get(L).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
+  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1, ...(heap()?.shared !== false ? { shared: { maxPages: HEAP_MAX_PAGES } } : {}) }, funcs: [{ type: { params: [I32, I32, I32, I32], results: [I32] }, body: fb, export: 'run' }] });
 }
 
