@@ -22,7 +22,7 @@ import type { IsaTarget } from '../amd/isa/target.js';
 import { INST_CLASSES, Program, engineTime, type Op } from '../amd/engine/program.js';
 import type { AlignMode, Engine, ExecEnv } from '../amd/engine/env.js';
 import { DispatchEnv } from '../amd/engine/env.js';
-import { Wave, SREG, HWREG } from '../amd/wave/wave.js';
+import { Wave, SREG, HWREG, ldsArray, waveLds } from '../amd/wave/wave.js';
 import { APERTURE } from '../amd/exec/vmem.js';
 import { WaitcntSanitizer } from '../amd/engine/waitcnt.js';
 import { installTrap, type TrapHandler } from '../amd/exec/trap.js';
@@ -294,9 +294,10 @@ function runDispatch(
   // group once every wave of the last one has retired): launching a group allocates nothing.
   const slotGroup: Wave[][] = Array.from({ length: concurrent }, () => []);
   const slotWg: [number, number, number][] = Array.from({ length: concurrent }, () => [0, 0, 0]);
+  // (In the wasm heap when the tier is on: ldsArray, freed when the dispatch ends.)
   const slotLds = Array.from({ length: concurrent }, () => {
-    const lds = new Uint8Array(ldsAlloc);
-    return { lds, view: new DataView(lds.buffer), u32: new Uint32Array(lds.buffer) };
+    const lds = ldsArray(ldsAlloc);
+    return { lds, view: new DataView(lds.buffer, lds.byteOffset, lds.byteLength), u32: new Uint32Array(lds.buffer, lds.byteOffset, lds.byteLength >>> 2) };
   });
   const slotUsed = new Uint8Array(concurrent);
   // The first workgroup id (COMPUTE_START_X/Y/Z of a PM4 dispatch).
@@ -440,6 +441,8 @@ function runDispatch(
     if (n > 0) byClass[c] = n;
   }
   stats.byClass = byClass;
+  // The slots' LDS back to the heap (a dispatch that throws leaves them to the heap's collector).
+  for (const x of slotLds) waveLds.free?.(x.lds);
   return stats;
 }
 

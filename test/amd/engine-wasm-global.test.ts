@@ -13,7 +13,7 @@ import { snap, diffSnap } from './engine-state.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
 import { Memory, type Segment } from '../../src/core/memory.js';
 import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
-import { globalStats } from '../../src/amd/engine/wasm/global.js';
+import { memStats } from '../../src/amd/engine/wasm/global.js';
 import { heapBacking } from '../../src/amd/engine/wasm/heap.js';
 import { tiering } from '../../src/amd/engine/tier.js';
 import { benchCases } from '../../bench/cases.js';
@@ -120,24 +120,24 @@ function trial(seed: number, ws: 32 | 64, backed: boolean): void {
 
 test('wasm tier: random GLOBAL loads and stores equal the interpreter bit for bit (segments in the heap)', () => {
   const calls = wasmTier.calls;
-  const done = globalStats.done;
+  const done = memStats.global;
   for (let seed = 1; seed <= 150; seed++) trial(seed, 32, true);
   for (let seed = 301; seed <= 400; seed++) trial(seed, 64, true);
   assert.ok(wasmTier.calls > calls + 100, `calls of translated code: ${wasmTier.calls - calls}`);
-  assert.ok(globalStats.done > done + 100, `accesses completed in wasm: ${globalStats.done - done}`);
+  assert.ok(memStats.global > done + 100, `accesses completed in wasm: ${memStats.global - done}`);
 });
 
 test('wasm tier: GLOBAL accesses to segments outside the heap are handed back whole', () => {
-  const done = globalStats.done;
+  const done = memStats.global;
   for (let seed = 1001; seed <= 1040; seed++) trial(seed, 32, false);
-  assert.equal(globalStats.done, done, 'no access completed in wasm');
+  assert.equal(memStats.global, done, 'no access completed in wasm');
 });
 
 test('wasm tier: a watched memory (a trace) sends every GLOBAL access through find', () => {
   const { mem, a } = memory(5, true);
   const seen: number[] = [];
   mem.watch((va) => void seen.push(va));
-  const done = globalStats.done;
+  const done = memStats.global;
   const vgpr = { 20: a.base % 2 ** 32, 21: Math.floor(a.base / 2 ** 32), 0: 7 };
   const was = wasmTier.on;
   setWasmTier(true);
@@ -146,7 +146,7 @@ test('wasm tier: a watched memory (a trace) sends every GLOBAL access through fi
   } finally {
     setWasmTier(was);
   }
-  assert.equal(globalStats.done, done, 'no access completed in wasm');
+  assert.equal(memStats.global, done, 'no access completed in wasm');
   assert.ok(seen.includes(a.base) && seen.includes(a.base + 4), 'the watcher saw both accesses');
   assert.equal(a.u32![0], 7);
   mem.watch(null);

@@ -45,6 +45,8 @@ export interface AsmRunOptions {
   readonly mode?: number;
   readonly status?: number;
   readonly ldsBytes?: number;
+  /** The LDS itself (e.g. one in the wasm heap: engine/wasm/heap.ts allocLds); else ldsBytes fresh. */
+  readonly lds?: Uint8Array;
   readonly mem?: Memory;
   readonly strict?: boolean;
   readonly maxInstructions?: number;
@@ -111,7 +113,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   const env: ExecEnv = { space: target.space, diag, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clk.t, ...(o.engine ? { engine: o.engine } : {}), ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
   const wc = o.waitcnt ? new WaitcntSanitizer(diag, target.space) : null;
   const program = new Program(target, CODE_VA, words, env);
-  const lds = new Uint8Array(o.ldsBytes ?? 65536);
+  const lds = o.lds ?? new Uint8Array(o.ldsBytes ?? 65536);
   const w = new Wave(
     { waveSize: ws, vgprs, pc: CODE_VA, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: o.mode ?? 0xf0, status: o.status ?? 0 },
     mem, lds, { wg: [0, 0, 0], waveInGroup: 0, id: 0 },

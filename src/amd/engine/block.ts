@@ -290,15 +290,21 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       }
       for (let i = k + 1; i < end; i++) if (loud.has(i)) lines.push(`if (e === ${i}) sk = false;`);
       lines.push(`{ const a = e > ${k} ? e : ${k}, z = lim < ${end} ? lim : ${end};`);
+      // After the translated code: the sanitizer's steps of the ops it completed (they report
+      // nothing and change nothing a step reads), then the ops it handed back, each stepped and run
+      // (so reports come in the interpreter's order).
+      const steps: string[] = [];
       for (let i = k; i < end; i++) {
         const st = stepLines(i);
-        if (st.length > 0) lines.push(`if (a <= ${i} && ${i} < z) { ${st.join(' ')} }`);
+        if (st.length > 0) steps.push(`if (a <= ${i} && ${i} < ${k} + d) { ${st.join(' ')} }`);
       }
+      const stepFrom = quiet > 0 ? `sk ? ${quiet} : 0` : '0';
       // r: the op reached; cut before it (the quantum or budget ends inside the run), or -r when the
       // handler of op -r - 1 stopped the wave or moved its PC.
       const rp = (x: string) => (quiet > 0 ? `if (sk && ${x} < ${quiet}) wc.replay(w, $O, $A[0], ${x}, e); ` : '');
-      const leave = `if (r !== ${end}) { if (r < 0) { ${rp('-r')}clk.t = t0 - r; return -r; } ${rp('r')}w.pc = $A[0][r]; clk.t = t0 + r; return r; }`;
-      lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${leave}`, wr.params, (j) => [-1, consts.push(wr.args[j]) - 1]), '}');
+      const after = `${steps.join(' ')} const r = d === z - ${k} ? z : WREST(w, clk, t0, $O, $A[0], ${k} + d, z, wc, ${stepFrom}); `
+        + `if (r !== ${end}) { if (r < 0) { ${rp('-r')}clk.t = t0 - r; return -r; } ${rp('r')}w.pc = $A[0][r]; clk.t = t0 + r; return r; }`;
+      lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${after}`, wr.params, (j) => [-1, consts.push(wr.args[j]) - 1]), '}');
       if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
       inlined += wr.n;
       fusedRuns++;

@@ -199,7 +199,9 @@ export function fastDsDword(sp: DsDwordSpec, ref: Run): FastMem {
     c.push(...ldsCheck(ws, sp.addr, sp.off, 4 * count), lanes(ws, `const i = (v[${sp.addr} + l] + ${sp.off}) >>> 2; ${moves.join(' ')}`));
   }
   c.push(bump('lgkmcnt'), laneCount(ws));
-  return build('fastDs', c, ref);
+  const g = build('fastDs', c, ref);
+  // The wasm tier takes its spec (wasm/lds.ts).
+  return { run: g.run, inline: { ...g.inline, ds: { two: false, sp } } };
 }
 
 export interface Ds2Spec {
@@ -239,7 +241,8 @@ export function fastDs2(sp: Ds2Spec, ref: Run): FastMem {
   if (one) c.push(lanes(ws, [`const b = v[${sp.addr} + l]; `, ...handBackIf('b > limit || (b & 3) !== 0'), ` const j = b >>> 2; ${moves.join(' ')}`]));
   else c.push(lanes(ws, `const j = v[${sp.addr} + l] >>> 2; ${moves.join(' ')}`));
   c.push(bump('lgkmcnt'), laneCount(ws));
-  return build('fastDs2', c, ref);
+  const g = build('fastDs2', c, ref);
+  return { run: g.run, inline: { ...g.inline, ds: { two: true, sp } } };
 }
 
 export interface DsAtomicSpec {

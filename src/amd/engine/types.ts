@@ -137,6 +137,8 @@ export interface Inline {
    * (wasm/global.ts) translates it inside a run.
    */
   readonly global?: object;
+  /** A DS dword or 2addr load or store's operands (fast-mem.ts): the wasm tier (wasm/lds.ts) translates it. */
+  readonly ds?: object;
 }
 
 export type Binder = (inst: Instruction, env: ExecEnv) => Bound;

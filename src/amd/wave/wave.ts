@@ -119,6 +119,17 @@ const NO_PEERS: readonly Wave[] = Object.freeze([]);
  */
 export const waveRegs: { alloc: ((bytes: number, owner: object) => { buffer: ArrayBuffer; offset: number; arena: number } | null) | null } = { alloc: null };
 
+/**
+ * Where a workgroup's LDS may live: the wasm tier installs its heap's (engine/wasm/heap.ts), so
+ * translated code reaches it; `at` gives an array's byte offset in the heap (-1: not there).
+ */
+export const waveLds: { alloc: ((bytes: number) => Uint8Array) | null; free: ((lds: Uint8Array) => void) | null; at: ((lds: Uint8Array) => number) | null } = { alloc: null, free: null, at: null };
+
+/** A workgroup's LDS of `bytes`: in the wasm heap when the tier is on, else an array of its own. */
+export function ldsArray(bytes: number): Uint8Array {
+  return waveLds.alloc?.(bytes) ?? new Uint8Array(bytes);
+}
+
 export class Wave {
   readonly waveSize: 32 | 64;
   /** Scalar operand file (see the file comment). */
@@ -171,6 +182,8 @@ export class Wave {
   lds: Uint8Array;
   ldsView: DataView;
   ldsU32: Uint32Array;
+  /** The LDS's byte offset in the wasm heap (engine/wasm/heap.ts), or -1. */
+  ldsAt: number;
   /** Global memory. */
   readonly mem: Memory;
   /** Per-wave scratch: base VA of this wave's private segment and bytes per lane. */
@@ -204,6 +217,7 @@ export class Wave {
     this.lds = lds;
     this.ldsView = new DataView(lds.buffer, lds.byteOffset, lds.byteLength);
     this.ldsU32 = new Uint32Array(lds.buffer, lds.byteOffset, lds.byteLength >>> 2);
+    this.ldsAt = waveLds.at?.(lds) ?? -1;
     this.wgId = ids.wg;
     this.waveInGroup = ids.waveInGroup;
     this.id = ids.id;
@@ -249,6 +263,7 @@ export class Wave {
     this.lds = lds;
     this.ldsView = ldsView;
     this.ldsU32 = ldsU32;
+    this.ldsAt = waveLds.at?.(lds) ?? -1;
   }
 
   /**

@@ -16,8 +16,8 @@ import type { FlatDwordSpec } from '../fast-mem.js';
 import { FuncBuilder, OP, I32, I64 } from './encoder.js';
 import { TABLE_ENTRY, TABLE_HEAD } from './heap.js';
 
-/** Accesses translated code completed (counted by the caller, tier.ts: tests). */
-export const globalStats = { done: 0 };
+/** GLOBAL and DS accesses translated code completed (counted by the caller, tier.ts: tests). */
+export const memStats = { global: 0, ds: 0 };
 
 /** A GLOBAL dword access as the translator takes it (row offsets are VGPR x wave size). */
 export interface WGlobal {
@@ -26,17 +26,22 @@ export interface WGlobal {
 }
 
 /**
- * An s_waitcnt inside a run: nothing to translate (the functional model completes every access at
- * issue); the caller runs its handler for the counters once the run got past it (tier.ts).
+ * An s_waitcnt, or an op with no architectural effect, inside a run: nothing to translate (the
+ * functional model completes every access at issue); the caller runs an s_waitcnt's handler for
+ * the counters once the run got past it (tier.ts).
  */
 export interface WWait {
   readonly wait: true;
+  /** Its handler has effects (the counters): run after the run got past it. */
+  readonly call: boolean;
   readonly vec: false;
 }
 
 /** s_waitcnt (its simm16 form: no SGPR operand) as the translator takes it. */
 export function wasmWait(op: Op): WWait | undefined {
-  return op.inst.mnemonic === 's_waitcnt' ? { wait: true, vec: false } : undefined;
+  if (op.inst.mnemonic === 's_waitcnt') return { wait: true, call: true, vec: false };
+  // The ops with no architectural effect (exec/flow.ts: s_nop, s_delay_alu...): nothing to call.
+  return op.inline?.key === 'nothing' ? { wait: true, call: false, vec: false } : undefined;
 }
 
 /** The op's access, when the translator takes it: a GLOBAL (not FLAT) dword-multiple load or store. */
@@ -52,6 +57,9 @@ export interface RunFrame {
   /** Param: the register block's byte offset; param: the Memory's segment table (0: none). */
   readonly R: number;
   readonly T: number;
+  /** Params: the LDS's byte offset in the heap (-1: not there) and its size. */
+  readonly D: number;
+  readonly DL: number;
   readonly l: number;
   readonly la: number;
   readonly el: number;

@@ -1,6 +1,7 @@
 /**
  * The wasm tier's heap: one WebAssembly.Memory per thread that holds the register blocks of waves
- * (wave.ts: SGPRs, the 64-bit constant rows, hardware registers, VGPRs) and, for a Memory made with
+ * (wave.ts: SGPRs, the 64-bit constant rows, hardware registers, VGPRs), workgroups' LDS
+ * (dispatch.ts, freed when the dispatch ends) and, for a Memory made with
  * `heapBacking` (core/memory.ts SegmentBacking), the bytes of its segments, so translated code
  * reads and writes registers and global memory in place (typed-array views of the same bytes are
  * what the JavaScript handlers see). Node 20's WebAssembly has one memory per module, so registers
@@ -20,7 +21,7 @@
  * its bytes in the heap (i32, -1 when they are elsewhere) and 4 bytes of padding. A watched Memory
  * (a trace, core/memory.ts `watch`) has count 0 (every access then goes through `find`).
  */
-import { waveRegs } from '../../wave/wave.js';
+import { waveLds, waveRegs } from '../../wave/wave.js';
 import type { Memory, Segment, SegmentBacking } from '../../../core/memory.js';
 import { Wasm, type WasmMemory } from './api.js';
 
@@ -131,9 +132,39 @@ export function allocRegs(bytes: number, owner: object): { buffer: ArrayBuffer; 
   return { buffer: heapBuffer(), offset: off, arena: 0 };
 }
 
-/** Allocate the register blocks of waves created from now on in the heap (on) or plain buffers (off). */
+/** LDS arrays in the heap: their offsets, and the FinalizationRegistry tokens of those not freed yet. */
+const ldsAt = new WeakMap<Uint8Array, number>();
+const ldsFreed = new FinalizationRegistry<readonly [number, number]>(([off, size]) => heapFree(off, size));
+
+/** A workgroup's LDS of `bytes` in the heap (zeroed), or an array of its own when the heap is full. */
+export function allocLds(bytes: number): Uint8Array {
+  const off = heapAlloc(bytes);
+  if (off < 0) return new Uint8Array(bytes);
+  const u8 = new Uint8Array(heapBuffer(), off, bytes);
+  ldsAt.set(u8, off);
+  ldsFreed.register(u8, [off, bytes], u8);
+  return u8;
+}
+
+/** Return an LDS allocLds gave (its owner is done with it: dispatch.ts, at the dispatch's end). */
+export function freeLds(u8: Uint8Array): void {
+  const off = ldsAt.get(u8);
+  if (off === undefined) return;
+  ldsAt.delete(u8);
+  ldsFreed.unregister(u8);
+  heapFree(off, u8.byteLength);
+}
+
+/**
+ * Allocate the register blocks of waves created from now on, and workgroups' LDS, in the heap (on)
+ * or plain buffers (off).
+ */
 export function useHeap(on: boolean): void {
-  waveRegs.alloc = on && heapAvailable() ? allocRegs : null;
+  const h = on && heapAvailable();
+  waveRegs.alloc = h ? allocRegs : null;
+  waveLds.alloc = h ? allocLds : null;
+  waveLds.free = h ? freeLds : null;
+  waveLds.at = (u8) => ldsAt.get(u8) ?? -1;
 }
 
 /** A Memory's heap blocks: its segments' and its table's (freed together when the Memory is collected). */

@@ -13,9 +13,10 @@
 import type { Op } from '../types.js';
 import type { Wave } from '../../wave/wave.js';
 import type { Clock } from '../block-types.js';
+import type { WaitcntSanitizer } from '../waitcnt.js';
 import { heap, heapAvailable, useHeap } from './heap.js';
 import { translateRun, wasmOp, type WOp } from './valu.js';
-import { globalStats } from './global.js';
+import { memStats } from './global.js';
 import { Wasm, type WasmModule } from './api.js';
 import { CNT_MAX } from '../../exec/vmem.js';
 
@@ -63,7 +64,7 @@ function moduleOf(bytes: Uint8Array): WasmModule {
  * there).
  */
 function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
-  let f: ((off: number, table: number, start: number, limit: number) => number) | null = null;
+  let f: ((off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number) | null = null;
   const n = run.length;
   return (w: Wave, start: number, limit: number): number => {
     if (w.regArena < 0) return start;
@@ -72,21 +73,25 @@ function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
     if (limit < n) wasmTier.cut++;
     if (f === null) {
       const inst = new Wasm.Instance(moduleOf(translateRun(run, ws)), { m: { mem: heap()!.mem } });
-      f = inst.exports['run'] as (off: number, table: number, start: number, limit: number) => number;
+      f = inst.exports['run'] as (off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number;
     }
-    return f(w.regOff, w.mem.table, start, limit);
+    return f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
   };
 }
 
 /**
- * Ops [from, to) of a block run through their handlers, as the block's op-by-op code runs them
- * (w.pc at the next op and the clock at the op while the handler runs); the sanitizer steps of the
- * whole run were taken before the call, as for a fused run (no op of a run changes what a step
- * reads). Returns `to`, or -(i + 1) when op i's handler stopped the wave or moved its PC.
+ * Ops [from, to) of a block run through their handlers, as the block's op-by-op code runs them:
+ * the sanitizer's step first (from op `stepFrom` on: the ones before are in a quiet prefix the
+ * block skips), then the handler with w.pc at the next op and the clock at the op. Returns `to`, or
+ * -(i + 1) when op i's handler stopped the wave or moved its PC.
  */
-function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly number[], from: number, to: number): number {
+function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly number[], from: number, to: number, wc: WaitcntSanitizer | null, stepFrom: number): number {
   for (let i = from; i < to; i++) {
     const op = ops[i]!;
+    if (wc !== null && i >= stepFrom) {
+      w.pc = pcs[i]!;
+      wc.step(w, op);
+    }
     const next = pcs[i]! + op.size;
     w.pc = next;
     clk.t = t0 + i;
@@ -110,9 +115,9 @@ function wasmOpOnce(op: Op, ws: number, vgprs: number): WOp | undefined {
 
 /**
  * A translated run of `n` ops (block.ts binds `params` to `args`). `code` runs its ops [a, z) (free
- * names a and z, block op indexes: block.ts enters a run at any of its ops and cuts it anywhere),
- * then those it handed back through their handlers, and leaves `r`: z, or -(i + 1) when the handler
- * of op i stopped the wave or moved its PC.
+ * names a and z, block op indexes: block.ts enters a run at any of its ops and cuts it anywhere)
+ * as far as the translated code takes them and leaves `d`, the run op it reached; block.ts then
+ * takes the sanitizer's steps of the ops done and runs the rest through `WREST` (rest above).
  */
 export interface WasmRun {
   readonly n: number;
@@ -133,10 +138,11 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
     if (x === undefined) break;
     run.push(x);
   }
-  // Only runs with an f32 op taken two lanes at a time (simd.ts) or a GLOBAL access (global.ts):
-  // scalar wasm lanes cost about what the JavaScript tier's lanes cost warm, and each translated
-  // module costs a compile cold, but a global lane in wasm costs a third of the handler's.
-  if (!run.some((x) => x.vec || 'global' in x)) return undefined;
+  // Only runs with an f32 op taken two lanes at a time (simd.ts) or a GLOBAL or DS access
+  // (global.ts, lds.ts): scalar wasm lanes cost about what the JavaScript tier's lanes cost warm,
+  // and each translated module costs a compile cold, but a memory lane in wasm costs a third of
+  // the handler's.
+  if (!run.some((x) => x.vec || 'global' in x || 'ds' in x)) return undefined;
   // No trailing waits (they would only make the run longer to cut).
   while ('wait' in run[run.length - 1]!) run.pop();
   const n = run.length;
@@ -145,13 +151,14 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // completed in this call (run ops [a - k, d): the handlers of the ops it hands back bump their own).
   const bumps = run.map((x, j) => {
     const ran = `d > ${j} && a <= ${k + j}`;
-    if ('wait' in x) return `if (${ran}) $O[${k + j}].run(w); `;
+    if ('wait' in x) return x.call ? `if (${ran}) $O[${k + j}].run(w); ` : '';
+    if ('ds' in x) return `if (${ran}) { GS.ds++; if (w.lgkmcnt < ${CNT_MAX}) w.lgkmcnt++; } `;
     if (!('global' in x)) return '';
     const c = x.global.store ? x.global.storeCnt : 'vmcnt';
-    return `if (${ran}) { GS.done++; if (w.${c} < ${CNT_MAX}) w.${c}++; } `;
+    return `if (${ran}) { GS.global++; if (w.${c} < ${CNT_MAX}) w.${c}++; } `;
   }).join('');
-  const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 8; const d = q & 255; ${bumps}const r = d === z - ${k} ? z : WREST(w, clk, t0, $O, $A[0], ${k} + d, z);`;
+  const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 8; const d = q & 255; ${bumps}`;
   return bumps === ''
     ? { n, code, params: ['WR', 'WREST'], args: [lazyRunner(run, ws), rest] }
-    : { n, code, params: ['WR', 'WREST', 'GS'], args: [lazyRunner(run, ws), rest, globalStats] };
+    : { n, code, params: ['WR', 'WREST', 'GS'], args: [lazyRunner(run, ws), rest, memStats] };
 }

@@ -33,6 +33,7 @@ import { VecLowerer, vectorizable } from './simd.js';
 import { parseStatements, SubsetError, type Stmt } from './jsub.js';
 import { Lowerer, type Var } from './lower.js';
 import { lowerGlobal, wasmGlobal, wasmWait, type RunFrame, type WGlobal, type WWait } from './global.js';
+import { lowerDs, wasmDs, type WDs } from './lds.js';
 import { HEAP_MAX_PAGES, heap } from './heap.js';
 
 /** Byte offsets inside a wave's register block (wave.ts). */
@@ -42,8 +43,8 @@ export const SCRATCH = 0;
 
 type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly sgpr: number } | { readonly vgpr: false; readonly lit: number };
 
-/** One op as the translator needs it: a VALU op, a GLOBAL access or an s_waitcnt (global.ts). */
-export type WOp = WValu | WGlobal | WWait;
+/** One op as the translator needs it: a VALU op, a GLOBAL or DS access, an s_waitcnt or a no-op. */
+export type WOp = WValu | WGlobal | WDs | WWait;
 
 /** A VALU op as the translator needs it. */
 export interface WValu {
@@ -126,6 +127,7 @@ export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
   // Only ops the fast tier bound to a generated handler (its operand checks passed).
   if (op.inline === undefined) return undefined;
   if (op.inline.global !== undefined) return wasmGlobal(op);
+  if (op.inline.ds !== undefined) return wasmDs(op);
   if (op.cls !== 'valu') return undefined;
   const inst = op.inst;
   const enc = inst.encoding;
@@ -185,15 +187,17 @@ export function wasmOp(op: Op, ws: number, vgprs: number): WOp | undefined {
 }
 
 /**
- * The wasm module (bytes) of a run: export `run(regOff: i32, table: i32, start: i32, limit: i32)
- * -> i32`, over the heap (heap.ts): it runs the run's ops [start, limit); `table` is the wave's
- * Memory's segment table (0: none), for GLOBAL accesses.
+ * The wasm module (bytes) of a run: export `run(regOff: i32, table: i32, start: i32, limit: i32,
+ * lds: i32, ldsSize: i32) -> i32`, over the heap (heap.ts): it runs the run's ops [start, limit);
+ * `table` is the wave's Memory's segment table (0: none), for GLOBAL accesses, `lds` its LDS's
+ * offset in the heap (-1: not there), for DS accesses.
  */
 export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
-  const fb = new FuncBuilder(4);
+  const fb = new FuncBuilder(6);
   const R = 0; // param: the register block's byte offset
   const T = 1; // param: the segment table
   const S = 2, L = 3; // params: run ops [S, L) (a block enters and cuts a run anywhere)
+  const D = 4, DL = 5; // params: the LDS's heap offset (-1: not in the heap) and size
   const l = fb.local(I32), la = fb.local(I32), el = fb.local(I32), eh = fb.local(I32), lanes = fb.local(I32);
   const coLo = fb.local(I32), coHi = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32), ci = fb.local(I32);
   // r: the integer result, exact in an i64 (lower.ts kind 'l'); c: the carry-out truth value.
@@ -275,11 +279,16 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     ret(i);
     fb.op(OP.end);
   };
-  const frame: RunFrame = { fb, R, T, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => laneLoop(body) };
+  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => laneLoop(body) };
   const countLanes = () => fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
-  const lower = (op: WValu | WGlobal, i: number) => {
+  const lower = (op: WValu | WGlobal | WDs, i: number) => {
     if ('global' in op) {
       lowerGlobal(frame, op.global, i);
+      countLanes();
+      return;
+    }
+    if ('ds' in op) {
+      lowerDs(frame, op.ds, i);
       countLanes();
       return;
     }
@@ -400,6 +409,6 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     fb.op(OP.end);
   });
   fb.get(L).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
-  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1, ...(heap()?.shared !== false ? { shared: { maxPages: HEAP_MAX_PAGES } } : {}) }, funcs: [{ type: { params: [I32, I32, I32, I32], results: [I32] }, body: fb, export: 'run' }] });
+  return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1, ...(heap()?.shared !== false ? { shared: { maxPages: HEAP_MAX_PAGES } } : {}) }, funcs: [{ type: { params: [I32, I32, I32, I32, I32, I32], results: [I32] }, body: fb, export: 'run' }] });
 }
 
