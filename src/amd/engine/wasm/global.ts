@@ -70,7 +70,11 @@ export interface RunFrame {
   readonly ws: 32 | 64;
   /** Return `done` ops completed (with the lanes counted so far). */
   ret(done: number): void;
-  /** Loop over the active lanes (EXEC read into el/eh): body() with l and la = R + 4 l set. */
+  /**
+   * Loop over the active lanes (EXEC read into el/eh): body() with l and la = R + 4 l set. One
+   * loop testing each lane (no second copy for EXEC all ones: a memory lane's work outweighs the
+   * test, and wasm code size is what a cold run compiles).
+   */
   laneLoop(body: () => void): void;
 }
 

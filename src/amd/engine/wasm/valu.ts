@@ -279,7 +279,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     ret(i);
     fb.op(OP.end);
   };
-  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => laneLoop(body) };
+  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => loopOver(body, true) };
   const countLanes = () => fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
   const lower = (op: WValu | WGlobal | WDs, i: number) => {
     if ('global' in op) {
