@@ -156,7 +156,16 @@ export function lowerGlobal(f: RunFrame, sp: FlatDwordSpec, i: number): void {
   // (a load rewrites every active lane's destination, a store the same bytes in the same order),
   // as the JavaScript handler's one pass does (fast-mem.ts).
   const rows = (r: number) => r >= sp.d && r < sp.d + sp.count * ws;
-  if (!sp.store && (rows(sp.lo) || (sp.saddr < 0 && rows(sp.hi)))) {
+  testAndMove(f, !sp.store && (rows(sp.lo) || (sp.saddr < 0 && rows(sp.hi))), test, move);
+}
+
+/**
+ * The lane loops of a memory access: with `overwrites` (a load over its own address rows) every
+ * lane is tested, then each moved (`move(true)` rereads its address); else one pass tests and moves
+ * each lane (`move(false)` uses the address the test read).
+ */
+export function testAndMove(f: RunFrame, overwrites: boolean, test: () => void, move: (reload: boolean) => void): void {
+  if (overwrites) {
     f.laneLoop(test);
     f.laneLoop(() => move(true));
   } else {

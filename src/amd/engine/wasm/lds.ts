@@ -13,7 +13,7 @@
 import type { Op } from '../types.js';
 import type { DsDwordSpec, Ds2Spec } from '../fast-mem.js';
 import { OP, I32 } from './encoder.js';
-import type { RunFrame } from './global.js';
+import { testAndMove, type RunFrame } from './global.js';
 
 /** A DS access as the translator takes it: one address (dword forms) or two (2addr forms). */
 export interface WDs {
@@ -71,14 +71,5 @@ export function lowerDs(f: RunFrame, x: WDs['ds'], i: number): void {
     }
   };
   const dwords = x.two ? 2 * x.sp.dw : x.sp.count;
-  const overwrites = !x.sp.store && addrRow >= x.sp.d && addrRow < x.sp.d + dwords * ws;
-  if (overwrites) {
-    f.laneLoop(test);
-    f.laneLoop(() => move(true));
-  } else {
-    f.laneLoop(() => {
-      test();
-      move(false);
-    });
-  }
+  testAndMove(f, !x.sp.store && addrRow >= x.sp.d && addrRow < x.sp.d + dwords * ws, test, move);
 }
