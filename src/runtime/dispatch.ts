@@ -190,7 +190,7 @@ const KEPT_PER_CODE = 8;
  */
 const kept = new WeakMap<object, Kept[]>();
 
-function keptProgram(target: IsaTarget, code: LoadedCode, ws: 32 | 64, vgprs: number, engine: Engine, alignMode: AlignMode | undefined): Kept {
+function keptProgram(target: IsaTarget, code: LoadedCode, ws: 32 | 64, vgprs: number, engine: Engine, alignMode: AlignMode | undefined, heapMemory: boolean): Kept {
   // (By the words when a caller built the LoadedCode without a code object: tests do.)
   const owner: object = (code.co as CodeObject | null) ?? code.words;
   let list = kept.get(owner);
@@ -198,9 +198,9 @@ function keptProgram(target: IsaTarget, code: LoadedCode, ws: 32 | 64, vgprs: nu
   for (const k of list) {
     const e = k.env;
     const p = k.program;
-    if (!e.busy && p.target === target && p.base === code.textVa && e.waveSize === ws && e.vgprs === vgprs && e.engine === engine && e.alignMode === alignMode && sameWords(p.words, code.words)) return k;
+    if (!e.busy && p.target === target && p.base === code.textVa && e.waveSize === ws && e.vgprs === vgprs && e.engine === engine && e.alignMode === alignMode && e.heapMemory === heapMemory && sameWords(p.words, code.words)) return k;
   }
-  const env = new DispatchEnv(target.space, ws, vgprs, engine, alignMode);
+  const env = new DispatchEnv(target.space, ws, vgprs, engine, alignMode, heapMemory);
   const k: Kept = { program: new Program(target, code.textVa, code.words, env), env };
   // (A busy one is in use by an enclosing dispatch of the same code: this one binds its own.)
   list.unshift(k);
@@ -218,7 +218,8 @@ export function dispatch(
   const cfg = settle(given);
   const ws = kernel.kd.derived.waveSize;
   const vgprs = Math.min(256, kernel.kd.derived.vgprs);
-  const k = keptProgram(target, code, ws, vgprs, cfg.engine ?? 'fast', cfg.alignMode);
+  // (A memory in the wasm heap has a segment table: runKernel's, with the tier on.)
+  const k = keptProgram(target, code, ws, vgprs, cfg.engine ?? 'fast', cfg.alignMode, mem.table !== 0);
   // The model clock: one tick per issued wave-instruction (blocks advance it op by op too).
   const clk: Clock = { t: 0 };
   k.env.rebind(diag, clk);

@@ -110,7 +110,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
   const ws = o.waveSize ?? 32;
   const vgprs = o.vgprs ?? 256;
   const clk: Clock = { t: 0 };
-  const env: ExecEnv = { space: target.space, diag, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clk.t, ...(o.engine ? { engine: o.engine } : {}), ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
+  const env: ExecEnv = { space: target.space, diag, seed: WAVE_STATE_SEED, waveSize: ws, vgprs, now: () => clk.t, heapMemory: mem.table !== 0, ...(o.engine ? { engine: o.engine } : {}), ...(o.alignMode ? { alignMode: o.alignMode } : {}) };
   const wc = o.waitcnt ? new WaitcntSanitizer(diag, target.space) : null;
   const program = new Program(target, CODE_VA, words, env);
   const lds = o.lds ?? new Uint8Array(o.ldsBytes ?? 65536);

@@ -127,7 +127,7 @@ function buildBlock(program: Program, pc: number, i: number): Block | null {
   // this target; the plan is reused only if this Program bound the same handler sources.
   let dwords = 0;
   for (const op of ops) dwords += op.size >>> 2;
-  const key = `${wasmTier.on ? 'wasm|' : ''}${program.target.mcpu}|${pc}|${program.words.subarray(i, i + dwords).join(',')}`;
+  const key = `${wasmTier.on ? (program.env.heapMemory === true ? 'wasm+heap|' : 'wasm|') : ''}${program.target.mcpu}|${pc}|${program.words.subarray(i, i + dwords).join(',')}`;
   const plan = plans.get(key);
   const b = blockOf(ops, pc);
   if (plan !== undefined && fits(plan, ops)) fill(b, plan);
@@ -279,7 +279,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     // sanitizer for every op of the run first (VALU ops change nothing a step reads) and cannot
     // leave early.
     // The wasm tier (wasm/tier.ts), when on, takes straight VALU runs (f32 ops too) as one call.
-    const wr = wasmTier.on && env !== undefined && ops[k]!.inline !== undefined ? wasmRun(ops, k, env.waveSize, env.vgprs) : undefined;
+    const wr = wasmTier.on && env !== undefined && ops[k]!.inline !== undefined ? wasmRun(ops, k, env.waveSize, env.vgprs, env.heapMemory === true) : undefined;
     if (wr !== undefined) {
       // A translated run is entered at any of its ops (a wave whose last turn was cut inside it
       // resumes there) and cut anywhere: it runs ops [a, z), the sanitizer steps of those first.

@@ -31,7 +31,7 @@ const NO_DIAG = { report: () => { throw new Error('a kept Program ran outside a 
 
 /**
  * The ExecEnv of a Program kept across dispatches: the binding parts (space, wave size, VGPRs,
- * engine, alignment) are fixed; diagnostics, the clock and the epoch are the current dispatch's
+ * engine, alignment, whether the memory is in the wasm heap) are fixed; diagnostics, the clock and the epoch are the current dispatch's
  * (handlers read `env.diag` and `env.now()` when they run, never at bind time; memory they reach
  * through the wave). Between dispatches it holds neither, so a kept Program keeps no run alive.
  */
@@ -42,14 +42,16 @@ export class DispatchEnv implements ExecEnv {
   readonly vgprs: number;
   readonly engine: Engine;
   readonly alignMode?: AlignMode;
+  readonly heapMemory: boolean;
   diag: Diagnostics = NO_DIAG;
   epoch = 0;
   /** True while a dispatch runs with this env (a nested dispatch of the same code gets its own). */
   busy = false;
   private clock: { t: number } = { t: 0 };
 
-  constructor(space: OperandSpace, waveSize: 32 | 64, vgprs: number, engine: Engine, alignMode: AlignMode | undefined) {
+  constructor(space: OperandSpace, waveSize: 32 | 64, vgprs: number, engine: Engine, alignMode: AlignMode | undefined, heapMemory = false) {
     this.space = space;
+    this.heapMemory = heapMemory;
     this.seed = WAVE_STATE_SEED;
     this.waveSize = waveSize;
     this.vgprs = vgprs;

@@ -31,6 +31,12 @@ export interface ExecEnv {
    */
   readonly engine?: Engine;
   /**
+   * The dispatch's memory keeps its segments in the wasm tier's heap (engine/wasm/heap.ts): the
+   * tier translates GLOBAL accesses (elsewhere, e.g. a split run's shared segments, every one would
+   * hand back, so they stay in the JavaScript blocks).
+   */
+  readonly heapMemory?: boolean;
+  /**
    * Optional cache model consulted by vector memory instructions (bound in only when present:
    * see cache-hook.ts); absent = memory is coherent, as every compute dispatch runs.
    */

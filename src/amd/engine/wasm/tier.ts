@@ -107,9 +107,9 @@ function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly
  * asks at every op of a stretch of VALU ops.
  */
 const wops = new WeakMap<Op, WOp | null>();
-function wasmOpOnce(op: Op, ws: number, vgprs: number): WOp | undefined {
+function wasmOpOnce(op: Op, ws: number, vgprs: number, heapMemory: boolean): WOp | undefined {
   let x = wops.get(op);
-  if (x === undefined) wops.set(op, (x = wasmOp(op, ws, vgprs) ?? null));
+  if (x === undefined) wops.set(op, (x = wasmOp(op, ws, vgprs, heapMemory) ?? null));
   return x ?? undefined;
 }
 
@@ -129,12 +129,13 @@ export interface WasmRun {
 /**
  * The longest prefix of `ops` (ops[k..] of a block) the translator takes, as code for the block
  * function (free names w, clk, t0, $O, $A as block.ts declares them, and a, z); undefined when the
- * first op is not taken.
+ * first op is not taken. GLOBAL accesses are taken only for a Program whose dispatches' memory is
+ * in the heap (`heapMemory`, ExecEnv).
  */
-export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: number): WasmRun | undefined {
+export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: number, heapMemory: boolean): WasmRun | undefined {
   const run: WOp[] = [];
   for (let i = k; i < ops.length && run.length < MAX_RUN; i++) {
-    const x = wasmOpOnce(ops[i]!, ws, vgprs);
+    const x = wasmOpOnce(ops[i]!, ws, vgprs, heapMemory);
     if (x === undefined) break;
     run.push(x);
   }
