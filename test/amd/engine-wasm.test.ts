@@ -133,6 +133,12 @@ test('wasm tier: an fma landing on an f32 midpoint (handed back) and random fmac
   assert.equal(simdStats.ops, simd + 2, 'both ops translated with a SIMD row');
   assert.equal(r.vf(3, 5), 1 + 2 ** -23);
   assert.equal(r.vf(2, 31), 1 + 2 ** -23);
+  // The same with only odd or only even lanes active (the row computes every lane; each pair's
+  // active lane alone decides the hand-back).
+  for (const exec of [0xaaaaaaaa, 0x55555555]) {
+    const q = withWasm(() => runAsm('v_fma_f32 v3, v0, v1, v2\ns_endpgm', { vgprF32: { 0: a, 1: b, 2: c, 3: 7 }, exec, engine: 'fast' }));
+    for (let l = 0; l < 32; l++) assert.equal(q.vf(3, l), ((exec >>> l) & 1) !== 0 ? 1 + 2 ** -23 : 7, `exec 0x${exec.toString(16)} lane ${l}`);
+  }
   // Random products and sums (remainders nonzero almost everywhere): against the interpreter.
   const rng = mulberry32(7);
   const rnd = () => Array.from({ length: 32 }, () => Math.fround((rng() - 0.5) * 4));
