@@ -278,11 +278,12 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     // stops inside the run runs its first ops one by one (cutRun); the fused path steps the
     // sanitizer for every op of the run first (VALU ops change nothing a step reads) and cannot
     // leave early.
-    // The wasm tier (wasm/tier.ts), when on, takes straight VALU runs (f32 ops too) as one call.
+    // The wasm tier (wasm/tier.ts), when on, takes straight runs of VALU ops, GLOBAL and DS accesses
+    // and waits as one call.
     const wr = wasmTier.on && env !== undefined && ops[k]!.inline !== undefined ? wasmRun(ops, k, env.waveSize, env.vgprs, env.heapMemory === true) : undefined;
     if (wr !== undefined) {
       // A translated run is entered at any of its ops (a wave whose last turn was cut inside it
-      // resumes there) and cut anywhere: it runs ops [a, z), the sanitizer steps of those first.
+      // resumes there) and cut anywhere: it runs ops [a, z).
       const end = k + wr.n;
       for (let i = k + 1; i < end; i++) {
         lines.push(`case ${i}:`);

@@ -117,7 +117,7 @@ const NO_PEERS: readonly Wave[] = Object.freeze([]);
  * its heap allocator (engine/wasm/heap.ts) so translated code reads the registers in place (a full
  * heap returns null: the wave then has its own buffer).
  */
-export const waveRegs: { alloc: ((bytes: number, owner: object) => { buffer: ArrayBuffer; offset: number; arena: number } | null) | null } = { alloc: null };
+export const waveRegs: { alloc: ((bytes: number, owner: object) => { buffer: ArrayBuffer; offset: number } | null) | null } = { alloc: null };
 
 /**
  * Where a workgroup's LDS may live: the wasm tier installs its heap's (engine/wasm/heap.ts), so
@@ -140,8 +140,8 @@ export class Wave {
   readonly vgprs: number;
   readonly v: Uint32Array;
   readonly vf: Float32Array;
-  /** 0 when this register block lives in the wasm heap (engine/wasm/heap.ts), -1 when not; its byte offset there. */
-  readonly regArena: number;
+  /** Whether this register block lives in the wasm heap (engine/wasm/heap.ts); its byte offset there. */
+  readonly regInHeap: boolean;
   readonly regOff: number;
   /** Byte address of the next instruction to execute. */
   pc: number;
@@ -204,7 +204,7 @@ export class Wave {
     const at = waveRegs.alloc?.(bytes, this);
     const buf = at?.buffer ?? new ArrayBuffer(bytes);
     const o = at?.offset ?? 0;
-    this.regArena = at?.arena ?? -1;
+    this.regInHeap = at !== null && at !== undefined;
     this.regOff = o;
     this.s = new Uint32Array(buf, o, 256);
     this.s64lo = new Uint32Array(buf, o + 1024, 256);

@@ -10,15 +10,15 @@
  * The memory is shared (its buffer a SharedArrayBuffer): growing a shared memory leaves every view
  * of it valid, where growing an ordinary one detaches them all (without SharedArrayBuffer, e.g. a
  * browser page that is not cross-origin isolated, the heap is an ordinary memory of 64 MiB that
- * never grows). Views are made over the buffer of
- * the moment. A register block is freed when its wave is collected and reused by a block of the
- * same size; a Memory's segments and its segment table when it is released (run.ts, after copying
- * out the outputs it returns) or collected. The first SCRATCH_BYTES are the translated code's
- * scratch row. A full heap gives no block: the wave or segment then gets an array of its own.
+ * never grows). Views are made over the buffer of the moment. A register block is freed when its
+ * wave is collected and reused by a block of the same size; a Memory's segments and its segment
+ * table when it is released (run.ts, after copying out the outputs it returns) or collected. The
+ * first SCRATCH_BYTES are the translated code's scratch row. A full heap gives no block: the wave
+ * or segment then gets an array of its own.
  *
- * The segment table a Memory's translated global accesses search (valu.ts): at `table`, the count of
- * entries (i32, then 4 bytes of padding) then, per segment, 24 bytes: base (i64), size (i64), the byte offset of
- * its bytes in the heap (i32, -1 when they are elsewhere) and 4 bytes of padding. A watched Memory
+ * The segment table a Memory's translated global accesses search (global.ts): at `table`, the count
+ * of entries (i32, then 4 bytes of padding) then, per segment, 24 bytes: base (i64), size (i64),
+ * the byte offset of its bytes in the heap (i32, -1 when they are elsewhere) and 4 bytes of padding. A watched Memory
  * (a trace, core/memory.ts `watch`) has count 0 (every access then goes through `find`).
  */
 import { waveLds, waveRegs } from '../../wave/wave.js';
@@ -122,19 +122,19 @@ export function heapBuffer(): ArrayBuffer {
   return heap()!.mem.buffer;
 }
 
-const regsFreed = new FinalizationRegistry<readonly [number, number]>(([off, size]) => heapFree(off, size));
+/** Heap blocks freed when their owner (a wave, an LDS array) is collected. */
+const blockFreed = new FinalizationRegistry<readonly [number, number]>(([off, size]) => heapFree(off, size));
 
 /** A register block of `bytes` for `owner` (freed when owner is collected); null when the heap is full. */
-export function allocRegs(bytes: number, owner: object): { buffer: ArrayBuffer; offset: number; arena: number } | null {
+export function allocRegs(bytes: number, owner: object): { buffer: ArrayBuffer; offset: number } | null {
   const off = heapAlloc(bytes);
   if (off < 0) return null;
-  regsFreed.register(owner, [off, bytes]);
-  return { buffer: heapBuffer(), offset: off, arena: 0 };
+  blockFreed.register(owner, [off, bytes]);
+  return { buffer: heapBuffer(), offset: off };
 }
 
-/** LDS arrays in the heap: their offsets, and the FinalizationRegistry tokens of those not freed yet. */
+/** LDS arrays in the heap by their offsets. */
 const ldsAt = new WeakMap<Uint8Array, number>();
-const ldsFreed = new FinalizationRegistry<readonly [number, number]>(([off, size]) => heapFree(off, size));
 
 /** A workgroup's LDS of `bytes` in the heap (zeroed), or an array of its own when the heap is full. */
 export function allocLds(bytes: number): Uint8Array {
@@ -142,7 +142,7 @@ export function allocLds(bytes: number): Uint8Array {
   if (off < 0) return new Uint8Array(bytes);
   const u8 = new Uint8Array(heapBuffer(), off, bytes);
   ldsAt.set(u8, off);
-  ldsFreed.register(u8, [off, bytes], u8);
+  blockFreed.register(u8, [off, bytes], u8);
   return u8;
 }
 
@@ -151,7 +151,7 @@ export function freeLds(u8: Uint8Array): void {
   const off = ldsAt.get(u8);
   if (off === undefined) return;
   ldsAt.delete(u8);
-  ldsFreed.unregister(u8);
+  blockFreed.unregister(u8);
   heapFree(off, u8.byteLength);
 }
 

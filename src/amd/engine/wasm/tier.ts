@@ -67,7 +67,7 @@ function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
   let f: ((off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number) | null = null;
   const n = run.length;
   return (w: Wave, start: number, limit: number): number => {
-    if (w.regArena < 0) return start;
+    if (!w.regInHeap) return start;
     wasmTier.calls++;
     if (start > 0) wasmTier.resumed++;
     if (limit < n) wasmTier.cut++;
@@ -159,7 +159,5 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
     return `if (${ran}) { GS.global++; if (w.${c} < ${CNT_MAX}) w.${c}++; } `;
   }).join('');
   const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 8; const d = q & 255; ${bumps}`;
-  return bumps === ''
-    ? { n, code, params: ['WR', 'WREST'], args: [lazyRunner(run, ws), rest] }
-    : { n, code, params: ['WR', 'WREST', 'GS'], args: [lazyRunner(run, ws), rest, memStats] };
+  return { n, code, params: ['WR', 'WREST', 'GS'], args: [lazyRunner(run, ws), rest, memStats] };
 }

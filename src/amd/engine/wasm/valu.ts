@@ -122,7 +122,7 @@ function shapeOf(text: string, body: readonly Stmt[], n: number, f32: boolean): 
 }
 
 /** The op in the translator's terms, or undefined when the wasm tier does not take it. */
-export function wasmOp(op: Op, ws: number, vgprs: number, heapMemory = true): WOp | undefined {
+export function wasmOp(op: Op, ws: number, vgprs: number, heapMemory: boolean): WOp | undefined {
   if (op.cls === 'other') return wasmWait(op);
   // Only ops the fast tier bound to a generated handler (its operand checks passed).
   if (op.inline === undefined) return undefined;
