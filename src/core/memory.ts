@@ -78,7 +78,11 @@ export class Memory {
   /** Highest mappable address + 1 (48-bit by default; a crash dump's Adreno iovas go above). */
   readonly vaLimit: number;
 
-  /** Where segments live when not in arrays of their own (never with `shared`), or null. */
+  /**
+   * Where segments live when not in arrays of their own, or null. A `shared` Memory's backing must
+   * give bytes on a SharedArrayBuffer (the wasm heap's shared memory: parallel.ts hands those
+   * segments to its workers as they are).
+   */
   readonly backing: SegmentBacking | null;
   /** The backing's table of the segments (byte offset in its heap; 0: none). */
   table = 0;
@@ -87,22 +91,23 @@ export class Memory {
     this.next = opts.allocBase ?? 0x1_0000_0000;
     this.vaLimit = opts.vaLimit ?? VA_LIMIT;
     this.shared = opts.shared ?? false;
-    this.backing = this.shared ? null : opts.backing ?? null;
+    this.backing = opts.backing ?? null;
   }
 
   /**
    * Map `size` bytes at `base` (zero-filled, or backed by `data` which is used in place, unless a
-   * `backing` takes the segment: `data` is then copied into it). In a
+   * `backing` takes the segment: `data` is then copied into it; `inPlace` keeps `data` even then). In a
    * `shared` memory every segment lives in a SharedArrayBuffer: `data` on an ordinary
    * ArrayBuffer is copied into one (so the caller's array is then not the segment).
    */
-  map(base: number, size: number, label = '', data?: Uint8Array): Segment {
+  map(base: number, size: number, label = '', data?: Uint8Array, inPlace = false): Segment {
     if (!Number.isInteger(base) || base < 0 || base + size > this.vaLimit) throw new RangeError(`mapping 0x${base.toString(16)}+${size} is outside the ${Math.log2(this.vaLimit)}-bit VA space`);
     for (const s of this.segs) {
       if (base < s.end && s.base < base + size) throw new RangeError(`mapping 0x${base.toString(16)}+0x${size.toString(16)} overlaps '${s.label}' at 0x${s.base.toString(16)}`);
     }
     if (data !== undefined && data.length < size) throw new RangeError('backing data smaller than the mapping');
-    const backed = this.backing?.alloc(this, size, data) ?? null;
+    const backed = inPlace && data !== undefined ? null : this.backing?.alloc(this, size, data) ?? null;
+    if (backed !== null && this.shared && !isShared(backed.u8.buffer)) throw new Error('a shared Memory\'s backing gave bytes outside a SharedArrayBuffer');
     let u8: Uint8Array;
     if (backed !== null) u8 = backed.u8;
     else {
@@ -116,8 +121,8 @@ export class Memory {
     const u32 = u8.byteOffset % 4 === 0 ? new Uint32Array(u8.buffer, u8.byteOffset, size >>> 2) : null;
     const seg: Segment = {
       base, size, end: base + size, u8: u8.subarray(0, size), dv: new DataView(u8.buffer, u8.byteOffset, size), u32,
-      // A backing heap is this thread's alone unless the Memory is shared (never backed).
-      shared: backed === null && isShared(u8.buffer), label, ...(backed !== null ? { heap: backed.at } : {}),
+      // A backing heap is this thread's alone unless the Memory is shared (its threads then use Atomics).
+      shared: backed === null ? isShared(u8.buffer) : this.shared, label, ...(backed !== null ? { heap: backed.at } : {}),
     };
     this.segs.push(seg);
     this.segs.sort((a, b) => a.base - b.base);
@@ -131,11 +136,11 @@ export class Memory {
     if (this.backing !== null) this.table = this.backing.update(this, Object.prototype.hasOwnProperty.call(this, 'find') ? null : this.segs);
   }
 
-  /** Allocate and map a fresh zeroed range (aligned to `align`, default 256 bytes), returning its segment. */
-  alloc(size: number, label = '', align = 256, data?: Uint8Array): Segment {
+  /** Allocate and map a fresh zeroed range (aligned to `align`, default 256 bytes; `data` as map takes it), returning its segment. */
+  alloc(size: number, label = '', align = 256, data?: Uint8Array, inPlace = false): Segment {
     const base = alignUp(this.next, Math.max(align, 256));
     // A guard gap between allocations makes small overruns fault instead of hitting a neighbour.
-    const seg = this.map(base, Math.max(size, 0), label, data);
+    const seg = this.map(base, Math.max(size, 0), label, data, inPlace);
     this.next = alignUp(base + size + 0x1000, 0x1000);
     return seg;
   }

@@ -11,6 +11,10 @@ import { loadCodeObjectCached } from '../formats/amdgpu/codeobject.js';
 import { executableTarget } from '../amd/target/executable.js';
 import { bytesToWords } from '../amd/isa/listing.js';
 import { CODE_BASE, dispatch, type DispatchStats, type LoadedCode } from './dispatch.js';
+import { adoptHeap, heapBacking, heapBuffer } from '../amd/engine/wasm/heap.js';
+import { wasmTier } from '../amd/engine/wasm/tier.js';
+import { memStats } from '../amd/engine/wasm/global.js';
+import type { WasmMemory } from '../amd/engine/wasm/api.js';
 
 // ---- messages ------------------------------------------------------------------------------------
 
@@ -38,6 +42,8 @@ export interface SharedSegment {
   readonly label: string;
   readonly sab: SharedArrayBuffer;
   readonly offset: number;
+  /** The byte offset of the bytes in the calling thread's wasm heap (SliceRequest.heap), when they are there. */
+  readonly heap?: number;
 }
 
 export interface SliceRequest {
@@ -45,6 +51,11 @@ export interface SliceRequest {
   readonly co: Uint8Array;
   readonly kernel: string;
   readonly segments: readonly SharedSegment[];
+  /**
+   * The calling thread's wasm heap (engine/wasm/heap.ts), when segments are in it: a worker that
+   * adopts it maps those segments where they are, so its translated accesses reach them.
+   */
+  readonly heap?: WasmMemory;
   readonly grid: [number, number, number];
   readonly block: [number, number, number];
   readonly kernargVa: number;
@@ -94,6 +105,8 @@ export interface SliceTiming {
   /** dispatch: decode, block compilation and execution. */
   readonly runMs: number;
   readonly runCpuMs: number | null;
+  /** GLOBAL accesses completed in translated code (engine/wasm/global.ts): 0 when the segments were outside this thread's heap. */
+  readonly wasmGlobal: number;
 }
 
 export type SliceResult =
@@ -123,16 +136,17 @@ export function answer(req: WorkerRequest, cpuMs?: () => number): WorkerAnswer {
 
 /**
  * Run one slice of workgroups (what a worker does with each message). `onChunk` (the caller's own
- * slice) is told, before each chunk is taken, how many workgroups of `total` are taken so far.
+ * slice) is told, before each chunk is taken, how many workgroups of `total` are taken so far;
+ * `own` (the caller's own slice) is the Memory the request's segments were laid out in.
  */
-export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (taken: number, total: number) => void): SliceResult {
+export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (taken: number, total: number) => void, own?: Memory): SliceResult {
   try {
     const startAt = clockMs();
     const c0 = cpuMs ? cpuMs() : 0;
     if (req.counter !== undefined && req.joinSlot !== undefined
       && Atomics.compareExchange(new Int32Array(req.counter), 2 + req.joinSlot, JOIN.open, JOIN.joined) !== JOIN.open) {
       // The caller finished the grid before this slice started: nothing to do, nobody waits.
-      const timing: SliceTiming = { groups: 0, chunks: 0, startAt, endAt: clockMs(), loadMs: 0, loadCpuMs: null, runMs: 0, runCpuMs: null };
+      const timing: SliceTiming = { groups: 0, chunks: 0, startAt, endAt: clockMs(), loadMs: 0, loadCpuMs: null, runMs: 0, runCpuMs: null, wasmGlobal: 0 };
       return { id: req.id, ok: true, stats: { waves: 0, workgroups: 0, waveInstructions: 0, laneOps: 0, byClass: {}, aborted: false }, diagnostics: [], counts: [], chunkDiag: [], ms: 0, timing };
     }
     const co = loadCodeObjectCached(req.co, 'kernel');
@@ -141,8 +155,9 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (tak
     // The code object's own instruction set, as runKernel picks it (gfx1030/gfx900 words are not gfx11's).
     const target = executableTarget(co.target.mcpu);
     if (!target) throw new Error(`no executable target for ${co.target.mcpu}`);
-    const mem = new Memory();
-    for (const s of req.segments) mem.map(s.base, s.size, s.label, new Uint8Array(s.sab, s.offset, s.size));
+    // The caller's own slice runs on the split's Memory itself (its segments may be in this
+    // thread's wasm heap, where translated accesses reach them); a worker maps the same bytes.
+    const mem = own ?? sliceMemory(req);
     const code: LoadedCode = { co, loadBase: CODE_BASE, textVa: CODE_BASE + co.text.address, words: bytesToWords(co.text.bytes) };
     const diag = new Diagnostics();
     mem.onFault = (f) => {
@@ -179,12 +194,14 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (tak
         return [first, n];
       }
     };
+    const g0 = memStats.global;
     const stats = dispatch(target, code, kernel, mem, diag, {
       grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, seed: req.seed,
       maxInstructions: req.maxInstructions, dispatchPacketVa: req.dispatchPacketVa, queueVa: req.queueVa,
       scratchPerLane: req.scratchPerLane, firstGroup: req.firstGroup, groupCount: req.groupCount,
       ...(moreGroups ? { moreGroups } : {}),
     });
+    if (own === undefined) mem.release();
     if (ctr !== null && stats.aborted) Atomics.store(ctr, 1, 1);
     if (ctr === null) {
       chunkDiag.push([req.firstGroup, 0]);
@@ -195,9 +212,28 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (tak
     const timing: SliceTiming = {
       groups, chunks: chunkDiag.length, startAt, endAt: clockMs(),
       loadMs: t0 - (startAt - performance.timeOrigin), loadCpuMs: cpuMs ? c1 - c0 : null, runMs: ms, runCpuMs: cpuMs ? c2 - c1 : null,
+      wasmGlobal: memStats.global - g0,
     };
     return { id: req.id, ok: true, stats, diagnostics: diag.list, counts: [...diag.counts.entries()], chunkDiag, ms, timing };
   } catch (e) {
     return { id: req.id, ok: false, error: (e as Error).stack ?? String(e) };
   }
+}
+
+/**
+ * A worker's Memory of the request's segments: views of the shared bytes, those in the calling
+ * thread's heap mapped where they are once this thread has adopted that heap (else the segments
+ * are outside this thread's heap and translated accesses hand them back).
+ */
+function sliceMemory(req: SliceRequest): Memory {
+  const adopted = req.heap !== undefined && wasmTier.on && adoptHeap(req.heap);
+  const views = new WeakMap<Uint8Array, number>();
+  const mem = new Memory({ shared: true, backing: adopted ? heapBacking(views) : null });
+  for (const s of req.segments) {
+    const inHeap = adopted && s.heap !== undefined;
+    const u8 = inHeap ? new Uint8Array(heapBuffer(), s.heap, s.size) : new Uint8Array(s.sab, s.offset, s.size);
+    if (inHeap) views.set(u8, s.heap!);
+    mem.map(s.base, s.size, s.label, u8, !inHeap);
+  }
+  return mem;
 }

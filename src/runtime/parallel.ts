@@ -22,6 +22,8 @@
  * touches a Node API.
  */
 import { Memory } from '../core/memory.js';
+import { heap, heapBacking, heapShared } from '../amd/engine/wasm/heap.js';
+import { wasmTier } from '../amd/engine/wasm/tier.js';
 import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
 import { loadCodeObjectCached, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
@@ -337,7 +339,12 @@ export class ParallelPool {
     // GPU memory laid out as runKernel lays it out, in SharedArrayBuffers.
     const tLayout = performance.now();
     const cLayout = this.host.threadCpuMs?.() ?? 0;
-    const mem = new Memory({ shared: true });
+    // In this thread's wasm heap when it is a shared memory (engine/wasm/heap.ts): this thread's
+    // slice then translates its GLOBAL accesses as runKernel's do (with the segments in arrays of
+    // their own, a dispatch the late join kept on this thread ran matmul 256^3 1.1-1.25x slower
+    // than `--threads 1`), and the workers map the same bytes.
+    const inHeap = (opts.engine ?? 'fast') !== 'interp' && wasmTier.on && heapShared();
+    const mem = new Memory({ shared: true, backing: inHeap ? heapBacking() : null });
     const code = loadCode(mem, co);
     const segs = new Map<string, number>();
     for (const b of l.buffers) {
@@ -345,9 +352,10 @@ export class ParallelPool {
       // Shared memory copies an ordinary array into a SharedArrayBuffer. An array already on one
       // is used in place (no copy: the layout's copies are the serial part of a split run) only
       // when the caller hands it over (`adopt`), as runKernel does; otherwise it is copied too.
+      // An adopted one stays where it is, out of the heap.
       const onSab = b.data.buffer instanceof SharedArrayBuffer;
       const data = onSab && b.adopt !== true ? sharedCopy(b.data) : b.data;
-      segs.set(b.name, mem.alloc(Math.max(data.length, 1), b.name, 256, data.length > 0 ? data : undefined).base);
+      segs.set(b.name, mem.alloc(Math.max(data.length, 1), b.name, 256, data.length > 0 ? data : undefined, onSab && b.adopt === true).base);
     }
     const explicit = md.args.filter((a) => !a.hidden);
     if (l.args.length !== explicit.length) throw new InputError(`args: kernel ${kernel.name} takes ${explicit.length} arguments, ${l.args.length} given`);
@@ -363,7 +371,8 @@ export class ParallelPool {
     });
     const setup = setupLaunch(mem, kernel, values, l.grid, l.block, code.loadBase + kernel.kdAddress);
     const scratchPerLane = kernel.kd.private_segment_fixed_size + (md.uses_dynamic_stack ? 16384 : 0);
-    const segments: SharedSegment[] = mem.segments.map((s) => ({ base: s.base, size: s.size, label: s.label, sab: s.u8.buffer as SharedArrayBuffer, offset: s.u8.byteOffset }));
+    const segments: SharedSegment[] = mem.segments.map((s) => ({ base: s.base, size: s.size, label: s.label, sab: s.u8.buffer as SharedArrayBuffer, offset: s.u8.byteOffset, ...(s.heap !== undefined ? { heap: s.heap } : {}) }));
+    const heapMem = inHeap ? heap()!.mem : undefined;
     const threads = Math.min(this.threads, total);
     const coBytes = co.elf.bytes.slice();
     const layoutMs = performance.now() - tLayout;
@@ -380,7 +389,7 @@ export class ParallelPool {
       const first = dynamic ? 0 : Math.floor((t * total) / threads);
       const end = dynamic ? 0 : Math.floor(((t + 1) * total) / threads);
       return {
-        co: coBytes, kernel: kernel.name, segments, grid: [...l.grid], block: [...l.block],
+        co: coBytes, kernel: kernel.name, segments, ...(heapMem !== undefined ? { heap: heapMem } : {}), grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
         scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
         firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk, threads, ...(late && t > 0 ? { joinSlot: t } : {}) } : {}),
@@ -416,7 +425,7 @@ export class ParallelPool {
         else startWorkers();
       };
     } else startWorkers();
-    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs, hook) : null;
+    const mine = own === 1 ? runSlice({ ...slice(0), id: 0 }, this.host.threadCpuMs, hook, mem) : null;
     const mineAt = clockMs();
     // Decided per dispatch by the work itself: a worker that had not started when this thread ran
     // out of workgroups (a small grid, a worker still loading its modules in a fresh process) is
@@ -446,12 +455,15 @@ export class ParallelPool {
     }
     pieces.sort((a, b) => a.first - b.first);
     const diagnostics = pieces.flatMap((p) => p.list).slice(0, new Diagnostics().limit);
-    // The outputs are views of the shared segments (this run's memory is not used again): no copy.
+    // The outputs are views of the shared segments (this run's memory is not used again): no copy;
+    // copies of those in the heap, whose blocks the release below hands back for reuse (every
+    // thread that took part has answered; one left out never touched them).
     const buffers: Record<string, Uint8Array> = {};
     for (const b of l.buffers) {
       const s = mem.find(segs.get(b.name)!, 1)!;
-      buffers[b.name] = s.u8.subarray(0, b.data.length);
+      buffers[b.name] = s.heap !== undefined ? s.u8.slice(0, b.data.length) : s.u8.subarray(0, b.data.length);
     }
+    mem.release();
     const report: RunReport = {
       kernel: kernel.name, target: co.target.mcpu, waveSize: kernel.kd.derived.waveSize, grid: [...l.grid], block: [...l.block],
       order: opts.order ?? 'roundrobin', seed: opts.seed ?? 1, waves: stats.waves, workgroups: stats.workgroups,

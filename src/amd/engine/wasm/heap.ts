@@ -12,9 +12,14 @@
  * browser page that is not cross-origin isolated, the heap is an ordinary memory of 64 MiB that
  * never grows). Views are made over the buffer of the moment. A register block is freed when its
  * wave is collected and reused by a block of the same size; a Memory's segments and its segment
- * table when it is released (run.ts, after copying out the outputs it returns) or collected. The
- * first SCRATCH_BYTES are the translated code's scratch row. A full heap gives no block: the wave
- * or segment then gets an array of its own.
+ * table when it is released (run.ts, after copying out the outputs it returns) or collected. Each
+ * thread using the heap has a scratch row of SCRATCH_BYTES for its translated code. A full heap
+ * gives no block: the wave or segment then gets an array of its own.
+ *
+ * A parallel run's workers adopt the calling thread's heap (adoptHeap; parallel.ts posts it with
+ * each slice): the segments the caller laid out there are then in every thread's heap, and
+ * the workers' translated accesses reach them as the caller's do. Threads allocate from the
+ * head's bump pointer (Atomics) and keep free lists of their own.
  *
  * The segment table a Memory's translated global accesses search (global.ts): at `table`, the count
  * of entries (i32, then 4 bytes of padding) then, per segment, 24 bytes: base (i64), size (i64),
@@ -32,6 +37,12 @@ const INITIAL_PAGES = 256;
 /** The scratch row (64 lanes x 4 bytes), rounded to the block alignment. */
 export const SCRATCH_BYTES = 256;
 const ALIGN = 64;
+/**
+ * The heap's head, before any block: the next free byte (i32 at 0, the bump pointer every thread
+ * sharing the memory allocates from with Atomics) and the heap's id (i32 at 4: a thread told to
+ * adopt a memory it already uses knows it by that).
+ */
+const HEAD = ALIGN;
 /** Segments larger than this stay in their own arrays (a 2^24-element buffer would double its run's peak memory). */
 export const HEAP_SEGMENT_MAX = 32 << 20;
 /** Bytes of a segment table's head (the count and padding) and of each entry. */
@@ -42,9 +53,14 @@ export interface Heap {
   readonly mem: WasmMemory & { grow(pages: number): number };
   /** A shared memory (it grows up to HEAP_MAX_PAGES); else a fixed one of FIXED_PAGES. */
   readonly shared: boolean;
-  top: number;
-  /** Freed blocks by size. */
+  /** The head's bump pointer and id (an Int32Array over the head). */
+  readonly head: Int32Array;
+  /** This thread's scratch row (translated code's per-lane results: valu.ts). */
+  readonly scratch: number;
+  /** Freed blocks by size (this thread's: a block is reused by the thread that freed it). */
   readonly free: Map<number, number[]>;
+  /** Whether this thread allocated anything (a heap not used yet may be swapped for another: adoptHeap). */
+  used: boolean;
 }
 
 /** Without SharedArrayBuffer: a fixed heap of 64 MiB (an ordinary memory must never grow). */
@@ -52,6 +68,19 @@ const FIXED_PAGES = 1024;
 
 let theHeap: Heap | null = null;
 let tried = false;
+
+/** A heap over `mem`; `fresh`: a new memory whose head this thread writes. */
+function heapOver(mem: Heap['mem'], shared: boolean, fresh: boolean): Heap {
+  const head = new Int32Array(mem.buffer, 0, 2);
+  if (fresh) {
+    head[0] = HEAD;
+    head[1] = (Math.random() * 0x7fffffff) | 1;
+  }
+  const h: Heap = { mem, shared, head, scratch: 0, free: new Map(), used: false };
+  const scratch = bump(h, SCRATCH_BYTES);
+  if (scratch < 0) throw new RangeError('no room for a scratch row');
+  return { ...h, scratch };
+}
 
 /** This thread's heap (made on first use), or null where WebAssembly is not available. */
 export function heap(): Heap | null {
@@ -62,7 +91,7 @@ export function heap(): Heap | null {
       const mem = (shared
         ? new Wasm.Memory({ initial: INITIAL_PAGES, maximum: HEAP_MAX_PAGES, shared: true })
         : new Wasm.Memory({ initial: FIXED_PAGES, maximum: FIXED_PAGES })) as Heap['mem'];
-      theHeap = { mem, shared, top: SCRATCH_BYTES, free: new Map() };
+      theHeap = heapOver(mem, shared, true);
     } catch {
       return null;
     }
@@ -70,9 +99,55 @@ export function heap(): Heap | null {
   return theHeap;
 }
 
+/** Whether this thread's heap is a shared memory (its bytes on a SharedArrayBuffer other threads can map). */
+export function heapShared(): boolean {
+  return heap()?.shared === true;
+}
+
+/**
+ * Make `mem` (another thread's shared heap, posted here: parallel-slice.ts) this thread's heap, if
+ * this thread has not allocated from its own yet; threads then allocate from it side by side (the
+ * head's bump pointer), each with its own scratch row and free lists. Returns whether `mem` is
+ * this thread's heap now (also when it already was).
+ */
+export function adoptHeap(mem: WasmMemory): boolean {
+  const h = heap();
+  if (h === null || !h.shared || !(mem.buffer instanceof SharedArrayBuffer)) return false;
+  const id = new Int32Array(mem.buffer, 0, 2)[1];
+  if (Atomics.load(h.head, 1) === id) return true;
+  if (h.used) return false;
+  theHeap = heapOver(mem as Heap['mem'], true, false);
+  return true;
+}
+
 /** Whether this thread can have a heap (the wasm tier needs one). */
 export function heapAvailable(): boolean {
   return heap() !== null;
+}
+
+/** `size` bytes off the head's bump pointer (the memory grown to hold them); -1 when full. */
+function bump(h: Heap, size: number): number {
+  const max = (h.shared ? HEAP_MAX_PAGES : FIXED_PAGES) * PAGE;
+  let off: number;
+  for (;;) {
+    off = Atomics.load(h.head, 0);
+    if (off + size > max) return -1;
+    if (Atomics.compareExchange(h.head, 0, off, off + size) === off) break;
+  }
+  const end = off + size;
+  // Another thread may have grown the shared memory already (its buffer here then says so).
+  while (h.mem.buffer.byteLength < end) {
+    const have = h.mem.buffer.byteLength;
+    const pages = Math.ceil((end - have) / PAGE);
+    try {
+      h.mem.grow(Math.max(pages, Math.min(have / PAGE, HEAP_MAX_PAGES - have / PAGE)));
+    } catch {
+      // Grown meanwhile by another thread past what this one asked for, or at the limit.
+      if (h.mem.buffer.byteLength >= end) break;
+      return -1;
+    }
+  }
+  return off;
 }
 
 /**
@@ -82,6 +157,7 @@ export function heapAvailable(): boolean {
 export function heapAlloc(bytes: number, zero = true): number {
   const h = heap();
   if (h === null) return -1;
+  h.used = true;
   const size = Math.ceil(Math.max(bytes, 1) / ALIGN) * ALIGN;
   const list = h.free.get(size);
   if (list !== undefined && list.length > 0) {
@@ -90,27 +166,14 @@ export function heapAlloc(bytes: number, zero = true): number {
     if (zero) new Uint8Array(h.mem.buffer, off, size).fill(0);
     return off;
   }
-  const end = h.top + size;
-  const have = h.mem.buffer.byteLength;
-  if (end > have) {
-    if (!h.shared) return -1;
-    const pages = Math.ceil((end - have) / PAGE);
-    if (have / PAGE + pages > HEAP_MAX_PAGES) return -1;
-    try {
-      h.mem.grow(Math.max(pages, Math.min(have / PAGE, HEAP_MAX_PAGES - have / PAGE)));
-    } catch {
-      return -1;
-    }
-  }
-  const off = h.top;
-  h.top = end;
-  return off;
+  // Fresh bytes of a memory are zero (a block is never handed out twice).
+  return bump(h, size);
 }
 
 /** Return a block `heapAlloc(bytes)` gave. */
 export function heapFree(off: number, bytes: number): void {
   const h = theHeap;
-  if (h === null || off < SCRATCH_BYTES) return;
+  if (h === null || off < HEAD) return;
   const size = Math.ceil(Math.max(bytes, 1) / ALIGN) * ALIGN;
   let list = h.free.get(size);
   if (list === undefined) h.free.set(size, (list = []));
@@ -196,12 +259,17 @@ function freeOwned(o: Owned): void {
 /**
  * The backing of a Memory whose segments live in the heap (those up to HEAP_SEGMENT_MAX bytes,
  * while the heap has room; others get their own arrays) and whose segment table translated code
- * searches. Null where there is no heap.
+ * searches. Views of the heap in `inPlace` (at the byte offsets it gives) are mapped where they
+ * are. Null where there is no heap.
  */
-export function heapBacking(): SegmentBacking | null {
+export function heapBacking(inPlace?: WeakMap<Uint8Array, number>): SegmentBacking | null {
   if (!heapAvailable()) return null;
   return {
     alloc(mem: Memory, size: number, data?: Uint8Array) {
+      // Bytes already in the heap (another thread's segment: parallel-slice.ts), taken as they
+      // are; that thread frees them.
+      const at = data !== undefined ? inPlace?.get(data) : undefined;
+      if (at !== undefined) return { u8: data!, at };
       if (size > HEAP_SEGMENT_MAX) return null;
       const off = heapAlloc(size, data === undefined);
       if (off < 0) return null;

@@ -38,8 +38,10 @@ import { HEAP_MAX_PAGES, heap } from './heap.js';
 
 /** Byte offsets inside a wave's register block (wave.ts). */
 export const REG = { S: 0, MODE: 3072 + 4, V: 3328 } as const;
-/** The heap's scratch row (one f32 result per lane) at the start of its memory. */
-export const SCRATCH = 0;
+/** This thread's scratch row in the heap (one f32 result per lane: heap.ts), as translations bake it in. */
+function scratchRow(): number {
+  return heap()?.scratch ?? 0;
+}
 
 type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly sgpr: number } | { readonly vgpr: false; readonly lit: number };
 
@@ -271,7 +273,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     fb.get(x).get(x).simd(SIMD.f64x2_sub).v128f64(0).simd(SIMD.f64x2_eq).simd(SIMD.v128_and);
     fb.get(x).v128i64(0x0fffffff).simd(SIMD.v128_and).v128i64(0).simd(SIMD.i64x2_eq).simd(SIMD.v128_and);
     fb.get(bad).simd(SIMD.v128_or).set(bad);
-    fb.get(l).i32(2).op(OP.i32_shl).get(x).simd(SIMD.f32x4_demote_f64x2_zero).simdMem(SIMD.v128_store64_lane, 3, SCRATCH, 0);
+    fb.get(l).i32(2).op(OP.i32_shl).get(x).simd(SIMD.f32x4_demote_f64x2_zero).simdMem(SIMD.v128_store64_lane, 3, scratchRow(), 0);
     fb.get(la).i32(8).op(OP.i32_add).set(la);
     fb.get(l).i32(2).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
     fb.op(OP.end);
@@ -375,7 +377,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
         ret(i);
         fb.op(OP.end);
       }
-      fb.get(l).i32(2).op(OP.i32_shl).get(vx).op(OP.f32_demote_f64).mem(OP.f32_store, 2, SCRATCH);
+      fb.get(l).i32(2).op(OP.i32_shl).get(vx).op(OP.f32_demote_f64).mem(OP.f32_store, 2, scratchRow());
     };
     // EXEC all ones: an f32 op two lanes at a time (simd.ts), the same statements and hand-back
     // rules; a lane that hands back stops the op after the row (only the scratch row written yet).
@@ -384,10 +386,10 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       // Every lane passed: copy the results to the destination row (the whole row when EXEC is all ones).
       full();
       fb.op(OP.if, 0x40);
-      fb.get(R).i32(REG.V + op.D * 4).op(OP.i32_add).i32(SCRATCH).i32(ws * 4).memoryCopy();
+      fb.get(R).i32(REG.V + op.D * 4).op(OP.i32_add).i32(scratchRow()).i32(ws * 4).memoryCopy();
       fb.op(OP.else);
       loopOver(() => {
-        fb.get(la).get(l).i32(2).op(OP.i32_shl).mem(OP.i32_load, 2, SCRATCH).mem(OP.i32_store, 2, REG.V + op.D * 4);
+        fb.get(la).get(l).i32(2).op(OP.i32_shl).mem(OP.i32_load, 2, scratchRow()).mem(OP.i32_store, 2, REG.V + op.D * 4);
       }, true);
       fb.op(OP.end);
     }
