@@ -136,11 +136,11 @@ export class Memory {
     if (this.backing !== null) this.table = this.backing.update(this, Object.prototype.hasOwnProperty.call(this, 'find') ? null : this.segs);
   }
 
-  /** Allocate and map a fresh zeroed range (aligned to `align`, default 256 bytes; `data` as map takes it), returning its segment. */
-  alloc(size: number, label = '', align = 256, data?: Uint8Array, inPlace = false): Segment {
+  /** Allocate and map a fresh zeroed range (aligned to `align`, default 256 bytes), returning its segment. */
+  alloc(size: number, label = '', align = 256, data?: Uint8Array): Segment {
     const base = alignUp(this.next, Math.max(align, 256));
     // A guard gap between allocations makes small overruns fault instead of hitting a neighbour.
-    const seg = this.map(base, Math.max(size, 0), label, data, inPlace);
+    const seg = this.map(base, Math.max(size, 0), label, data);
     this.next = alignUp(base + size + 0x1000, 0x1000);
     return seg;
   }

@@ -349,13 +349,13 @@ export class ParallelPool {
     const segs = new Map<string, number>();
     for (const b of l.buffers) {
       if (segs.has(b.name)) throw new InputError(`buffers.${b.name}: defined twice`);
-      // Shared memory copies an ordinary array into a SharedArrayBuffer. An array already on one
-      // is used in place (no copy: the layout's copies are the serial part of a split run) only
-      // when the caller hands it over (`adopt`), as runKernel does; otherwise it is copied too.
-      // An adopted one stays where it is, out of the heap.
+      // Shared memory copies an ordinary array into a SharedArrayBuffer, the heap into itself. An
+      // array already on a SharedArrayBuffer is used in place where the heap does not take it (no
+      // copy: the layout's copies are the serial part of a split run) only when the caller hands it
+      // over (`adopt`), as runKernel does; otherwise it is copied first.
       const onSab = b.data.buffer instanceof SharedArrayBuffer;
       const data = onSab && b.adopt !== true ? sharedCopy(b.data) : b.data;
-      segs.set(b.name, mem.alloc(Math.max(data.length, 1), b.name, 256, data.length > 0 ? data : undefined, onSab && b.adopt === true).base);
+      segs.set(b.name, mem.alloc(Math.max(data.length, 1), b.name, 256, data.length > 0 ? data : undefined).base);
     }
     const explicit = md.args.filter((a) => !a.hidden);
     if (l.args.length !== explicit.length) throw new InputError(`args: kernel ${kernel.name} takes ${explicit.length} arguments, ${l.args.length} given`);

@@ -35,9 +35,9 @@ test('a shared Memory backed by the heap: segments in the heap, on its SharedArr
   assert.equal(a.shared, true, 'atomics on it go through Atomics (other threads map it)');
   assert.equal(m.read32(a.base), 0x08070605);
   assert.ok(m.table > 0, 'a segment table for translated accesses');
-  // An array handed over in place stays out of the heap.
+  // An array mapped in place stays out of the heap (a worker's view of a segment outside it).
   const own = new Uint8Array(new SharedArrayBuffer(8));
-  const b = m.alloc(8, 'b', 256, own, true);
+  const b = m.map(0x10_0000_0000, 8, 'b', own, true);
   assert.equal(b.heap, undefined);
   assert.equal(b.u8.buffer, own.buffer);
   // Unbacked, a segment on a heap-like SharedArrayBuffer is still shared.
