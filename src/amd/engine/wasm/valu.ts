@@ -204,42 +204,51 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
   const coLo = fb.local(I32), coHi = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32), ci = fb.local(I32);
   // r: the integer result, exact in an i64 (lower.ts kind 'l'); c: the carry-out truth value.
   const vr = fb.local(I64), vc = fb.local(I32), vx = fb.local(F64), ve = fb.local(F64);
+  // The EXEC lanes still to run in a lane loop (el | eh << 32).
+  const m = fb.local(I64);
   const ld = (off: number) => fb.get(R).mem(OP.i32_load, 2, off);
   /** Return: `done` ops completed. */
   const ret = (done: number) => fb.i32(done).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
-  /** The lane-active test of lane `l` against (el, eh): leaves an i32 (0/1). */
-  const active = () => {
-    if (ws === 32) fb.get(el);
-    else fb.get(el).get(eh).get(l).i32(32).op(OP.i32_lt_u, OP.select);
-    fb.get(l).op(OP.i32_shr_u).i32(1).op(OP.i32_and);
-  };
   /** Leaves whether EXEC is all ones (i32). */
   const full = () => {
     fb.get(el).i32(-1).op(OP.i32_eq);
     if (ws === 64) fb.get(eh).i32(-1).op(OP.i32_eq, OP.i32_and);
   };
   const loopOver = (body: () => void, masked: boolean) => {
+    if (masked) {
+      // EXEC's set bits, lowest first (a lane's l and la from the next one's ctz): a partial EXEC
+      // (a reduction's one-lane tail, a guarded edge) costs its active lanes, not the row.
+      fb.get(el).op(OP.i64_extend_i32_u);
+      if (ws === 64) fb.get(eh).op(OP.i64_extend_i32_u).i64(32).op(OP.i64_shl, OP.i64_or);
+      fb.set(m);
+      fb.op(OP.block, 0x40).op(OP.loop, 0x40);
+      fb.get(m).op(OP.i64_eqz).br(OP.br_if, 1);
+      fb.get(m).op(OP.i64_ctz, OP.i32_wrap_i64).tee(l).i32(2).op(OP.i32_shl).get(R).op(OP.i32_add).set(la);
+      body();
+      fb.get(m).get(m).i64(1).op(OP.i64_sub, OP.i64_and).set(m).br(OP.br, 0);
+      fb.op(OP.end, OP.end);
+      return;
+    }
     fb.i32(0).set(l).get(R).set(la);
     fb.op(OP.loop, 0x40);
-    if (masked) {
-      active();
-      fb.op(OP.if, 0x40);
-    }
     body();
-    if (masked) fb.op(OP.end);
     fb.get(la).i32(4).op(OP.i32_add).set(la);
     fb.get(l).i32(1).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
     fb.op(OP.end);
   };
   /**
-   * Loop over lanes: body() runs for active lanes with l and la (R + 4 l) set; EXEC all ones
-   * without the test, or `fullRow` instead when given.
+   * Loop over lanes: body() runs for active lanes with l and la (R + 4 l) set; with `fullRow`, that
+   * instead when EXEC is all ones. (One copy of the body: a second, unmasked one for a full EXEC
+   * doubled an integer op's wasm, and V8's compiles grow with it.)
    */
   const laneLoop = (body: () => void, fullRow?: () => void) => {
+    if (fullRow === undefined) {
+      loopOver(body, true);
+      return;
+    }
     full();
     fb.op(OP.if, 0x40);
-    if (fullRow !== undefined) fullRow();
-    else loopOver(body, false);
+    fullRow();
     fb.op(OP.else);
     loopOver(body, true);
     fb.op(OP.end);
