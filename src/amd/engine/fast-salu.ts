@@ -41,10 +41,38 @@ const HELPERS: readonly Helper[] = ['mulhiU32'];
 const HELPER_VALUES: Readonly<Record<Helper, unknown>> = { mulhiU32 };
 
 /** The handler of `lines`; `names` recorded the helpers they use (their only free names: no hand-back). */
-function build(name: string, lines: readonly string[], ref: Bound, names: Names<Helper> = new Names(), movesPc = false): Bound {
+function build(name: string, lines: readonly string[], ref: Bound, names: Names<Helper> = new Names(), movesPc = false, salu?: SaluSpec): Bound {
   const params = names.pick(HELPERS);
-  const g = generated(name, [lines.join('\n')], params, params.map((n) => HELPER_VALUES[n]), movesPc ? { movesPc } : {});
+  const g = generated(name, [lines.join('\n')], params, params.map((n) => HELPER_VALUES[n]), { ...(movesPc ? { movesPc } : {}), ...(salu !== undefined ? { salu } : {}) });
   return { cls: ref.cls, run: g.run, inline: g.inline };
+}
+
+/**
+ * A scalar source where the register block holds it (wave.ts: byte offsets of its low and high
+ * dwords, -1: a high dword of 0) or a literal.
+ */
+export type SaluSrc = { readonly at: number; readonly hiAt: number } | { readonly lit: number };
+
+/**
+ * An SALU op's operands for the wasm tier (wasm/salu.ts), which runs the same description inside a
+ * translated run: its sources, its destination SGPR (-1: none; NULL drops the value) and SCC's use.
+ */
+export interface SaluSpec {
+  readonly body: string;
+  readonly a: SaluSrc;
+  readonly b: SaluSrc;
+  readonly dst: number;
+  readonly d64: boolean;
+  readonly writesScc: boolean;
+}
+
+/** Where the register block holds source `enc` (as src() reads it). */
+function srcAt(enc: number, wide: boolean, literal: number | undefined): SaluSrc {
+  if (enc === 255) return { lit: (literal ?? 0) >>> 0 };
+  if (!wide) return { at: enc * 4, hiAt: -1 };
+  if (enc >= 128) return { at: 1024 + enc * 4, hiAt: 2048 + enc * 4 };
+  if (enc === 124) return { lit: 0 };
+  return { at: enc * 4, hiAt: (enc + 1) * 4 };
 }
 
 function bindSalu(d: SaluOp, inst: Instruction, ref: Bound): Bound | undefined {
@@ -62,7 +90,12 @@ function bindSalu(d: SaluOp, inst: Instruction, ref: Bound): Bound | undefined {
   }
   if (d.scc) lines.push('w.scc = c ? 1 : 0;');
   lines.push('void ah; void bh; void rh;');
-  return build('fastSalu', lines, ref, names);
+  const spec: SaluSpec | undefined = names.pick(HELPERS).length > 0 ? undefined : {
+    body: d.body({ mulhiU32: 'mulhiU32' }), a: srcAt(f.ssrc0!, d.a64 === true, inst.literal),
+    b: d.form === 'sop1' ? { lit: 0 } : srcAt(f.ssrc1!, d.b64 === true, inst.literal),
+    dst: d.form === 'sopc' || f.sdst === 124 ? -1 : f.sdst!, d64: d.d64 === true, writesScc: d.scc,
+  };
+  return build('fastSalu', lines, ref, names, false, spec);
 }
 
 for (const [name, d] of SALU_OPS) fastDefine(name, (inst, _env, ref) => bindSalu(d, inst, ref));

@@ -145,6 +145,8 @@ export interface Inline {
   readonly global?: object;
   /** A DS dword or 2addr load or store's operands (fast-mem.ts): the wasm tier (wasm/lds.ts) translates it. */
   readonly ds?: object;
+  /** An SALU op's operands (fast-salu.ts `SaluSpec`): the wasm tier (wasm/salu.ts) runs it inside a run. */
+  readonly salu?: object;
 }
 
 export type Binder = (inst: Instruction, env: ExecEnv) => Bound;

@@ -55,7 +55,7 @@ export interface Heap {
   readonly shared: boolean;
   /** The head's bump pointer and id (an Int32Array over the head). */
   readonly head: Int32Array;
-  /** This thread's scratch row (translated code's per-lane results: valu.ts). */
+  /** This thread's scratch row (translated code's per-lane results: valu.ts), then its SCC slot. */
   readonly scratch: number;
   /** Freed blocks by size (this thread's: a block is reused by the thread that freed it). */
   readonly free: Map<number, number[]>;
@@ -77,7 +77,7 @@ function heapOver(mem: Heap['mem'], shared: boolean, fresh: boolean): Heap {
     head[1] = (Math.random() * 0x7fffffff) | 1;
   }
   const h: Heap = { mem, shared, head, scratch: 0, free: new Map(), used: false };
-  const scratch = bump(h, SCRATCH_BYTES);
+  const scratch = bump(h, SCRATCH_BYTES + ALIGN);
   if (scratch < 0) throw new RangeError('no room for a scratch row');
   return { ...h, scratch };
 }
@@ -97,6 +97,11 @@ export function heap(): Heap | null {
     }
   }
   return theHeap;
+}
+
+/** This thread's SCC slot (an i32 after its scratch row): a translated run's SALU ops keep SCC there (salu.ts). */
+export function sccSlot(): number {
+  return (heap()?.scratch ?? 0) + SCRATCH_BYTES;
 }
 
 /** Whether this thread's heap is a shared memory (its bytes on a SharedArrayBuffer other threads can map). */

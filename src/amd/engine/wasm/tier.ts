@@ -1,8 +1,8 @@
 /**
- * The wasm tier's hook into basic blocks (block.ts): a straight run of VALU ops and GLOBAL dword
- * accesses the translator takes (valu.ts, global.ts) becomes one call of a WebAssembly function
- * instead of inlined JavaScript, when the run has an f32 op whose lanes run two at a time (simd.ts:
- * f64x2, for a row with EXEC all ones) or a GLOBAL access. It is on by default where WebAssembly
+ * The wasm tier's hook into basic blocks (block.ts): a straight run of VALU ops, GLOBAL and DS
+ * dword accesses, SALU ops and waits the translator takes (valu.ts, global.ts, lds.ts, salu.ts)
+ * becomes one call of a WebAssembly function instead of inlined JavaScript, when the run has an f32
+ * op whose lanes run two at a time (simd.ts: f64x2, for a row with EXEC all ones) or a memory access. It is on by default where WebAssembly
  * shared memories exist (docs/speed.md, "WebAssembly tier"); GPUSIM_WASM=0 in the environment, or
  * `setWasmTier(false)`, turns it off for waves created from then on (their register blocks must
  * live in the heap: heap.ts; a Memory's segments too, for its accesses to be translated). A wave
@@ -14,7 +14,7 @@ import type { Op } from '../types.js';
 import type { Wave } from '../../wave/wave.js';
 import type { Clock } from '../block-types.js';
 import type { WaitcntSanitizer } from '../waitcnt.js';
-import { heap, heapAvailable, useHeap } from './heap.js';
+import { heap, heapAvailable, sccSlot, useHeap } from './heap.js';
 import { translateRun, wasmOp, type WOp } from './valu.js';
 import { memStats } from './global.js';
 import { Wasm, type WasmModule } from './api.js';
@@ -27,9 +27,9 @@ const env = (globalThis as { process?: { env?: Record<string, string | undefined
  * `runs`: runs taken (each translated and compiled at its first call), `modules`: distinct modules
  * compiled, `calls`: calls of translated code (by waves in the heap) in this thread, `resumed` those
  * entering a run past its first op (a wave whose last turn was cut inside it), `cut` those stopping
- * before its end.
+ * before its end, `salu` SALU ops in the runs taken (salu.ts).
  */
-export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0, resumed: 0, cut: 0 };
+export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0, resumed: 0, cut: 0, salu: 0 };
 if (wasmTier.on) useHeap(true);
 
 export function setWasmTier(on: boolean): void {
@@ -66,6 +66,10 @@ function moduleOf(bytes: Uint8Array): WasmModule {
 function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
   let f: ((off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number) | null = null;
   const n = run.length;
+  // SCC in the thread's slot while the run's SALU ops run (salu.ts): the wave's copied in, and back
+  // out for what follows (handed-back ops, the block's branch).
+  const salu = run.some((x) => 'salu' in x);
+  let scc: Int32Array | null = null;
   return (w: Wave, start: number, limit: number): number => {
     if (!w.regInHeap) return start;
     wasmTier.calls++;
@@ -74,8 +78,13 @@ function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
     if (f === null) {
       const inst = new Wasm.Instance(moduleOf(translateRun(run, ws)), { m: { mem: heap()!.mem } });
       f = inst.exports['run'] as (off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number;
+      if (salu) scc = new Int32Array(heap()!.mem.buffer, sccSlot(), 1);
     }
-    return f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
+    if (scc === null) return f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
+    scc[0] = w.scc;
+    const q = f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
+    w.scc = scc[0]!;
+    return q;
   };
 }
 
@@ -148,6 +157,7 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   while ('wait' in run[run.length - 1]!) run.pop();
   const n = run.length;
   wasmTier.runs++;
+  for (const x of run) if ('salu' in x) wasmTier.salu++;
   // The counters the translated accesses bump and the waits set, in order, for the ops it
   // completed in this call (run ops [a - k, d): the handlers of the ops it hands back bump their own).
   const bumps = run.map((x, j) => {

@@ -34,7 +34,8 @@ import { parseStatements, SubsetError, type Stmt } from './jsub.js';
 import { Lowerer, type Var } from './lower.js';
 import { lowerGlobal, wasmGlobal, wasmWait, type RunFrame, type WGlobal, type WWait } from './global.js';
 import { lowerDs, wasmDs, type WDs } from './lds.js';
-import { HEAP_MAX_PAGES, heap } from './heap.js';
+import { lowerSalu, wasmSalu, type WSalu } from './salu.js';
+import { HEAP_MAX_PAGES, heap, sccSlot } from './heap.js';
 
 /** Byte offsets inside a wave's register block (wave.ts). */
 export const REG = { S: 0, MODE: 3072 + 4, V: 3328 } as const;
@@ -45,8 +46,8 @@ function scratchRow(): number {
 
 type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly sgpr: number } | { readonly vgpr: false; readonly lit: number };
 
-/** One op as the translator needs it: a VALU op, a GLOBAL or DS access, an s_waitcnt or a no-op. */
-export type WOp = WValu | WGlobal | WDs | WWait;
+/** One op as the translator needs it: a VALU op, a GLOBAL or DS access, an SALU op, an s_waitcnt or a no-op. */
+export type WOp = WValu | WGlobal | WDs | WSalu | WWait;
 
 /** A VALU op as the translator needs it. */
 export interface WValu {
@@ -130,6 +131,7 @@ export function wasmOp(op: Op, ws: number, vgprs: number, heapMemory: boolean): 
   if (op.inline === undefined) return undefined;
   if (op.inline.global !== undefined) return heapMemory ? wasmGlobal(op) : undefined;
   if (op.inline.ds !== undefined) return wasmDs(op);
+  if (op.inline.salu !== undefined) return wasmSalu(op);
   if (op.cls !== 'valu') return undefined;
   const inst = op.inst;
   const enc = inst.encoding;
@@ -292,7 +294,11 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
   };
   const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => loopOver(body, true) };
   const countLanes = () => fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
-  const lower = (op: WValu | WGlobal | WDs, i: number) => {
+  const lower = (op: WValu | WGlobal | WDs | WSalu, i: number) => {
+    if ('salu' in op) {
+      lowerSalu(fb, R, op, sccSlot());
+      return;
+    }
     if ('global' in op) {
       lowerGlobal(frame, op.global, i);
       countLanes();
