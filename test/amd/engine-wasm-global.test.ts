@@ -9,21 +9,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodableProgram, runAsm, type AsmRunOptions } from './exec-harness.js';
+import { kernelsMatchInterp } from './engine-wasm-kernels.js';
 import { snap, diffSnap } from './engine-state.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
 import { Memory, type Segment } from '../../src/core/memory.js';
 import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
 import { memStats } from '../../src/amd/engine/wasm/global.js';
 import { heapBacking } from '../../src/amd/engine/wasm/heap.js';
-import { tiering } from '../../src/amd/engine/tier.js';
-import { benchCases } from '../../bench/cases.js';
-import { runKernel } from '../../src/runtime/run.js';
-import type { Engine } from '../../src/amd/engine/env.js';
-import type { WaveSnap } from './engine-state.js';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 type Rng = () => number;
 const pick = <T>(r: Rng, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
@@ -156,29 +148,6 @@ test('wasm tier: a watched memory (a trace) sends every GLOBAL access through fi
 test('wasm tier: bench kernels with seeded random quanta (turns cut inside translated runs, resumed there) equal the interpreter', () => {
   const resumed = wasmTier.resumed;
   const cut = wasmTier.cut;
-  for (const c of benchCases({ root: ROOT, small: true, only: (n) => n === 'matmul' || n === 'vaddmul' || n === 'vaddmul.w64' })) {
-    const go = (engine: Engine) => {
-      const waves = new Map<number, WaveSnap>();
-      const r = runKernel({ ...c.launch }, { engine, order: 'random', seed: 11, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
-      return { r, waves };
-    };
-    const a = go('interp');
-    const saved = tiering.visitsPerByteOp;
-    tiering.visitsPerByteOp = 0;
-    const was = wasmTier.on;
-    setWasmTier(true);
-    let b: ReturnType<typeof go>;
-    try {
-      b = go('fast');
-    } finally {
-      tiering.visitsPerByteOp = saved;
-      setWasmTier(was);
-    }
-    for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `${c.name}: buffer ${k}`);
-    const { timeMs: _ta, ...ra } = a.r.report;
-    const { timeMs: _tb, ...rb } = b.r.report;
-    assert.deepEqual(rb, ra, `${c.name}: run reports`);
-    for (const [id, wa] of a.waves) assert.equal(diffSnap(wa, b.waves.get(id)!), null, `${c.name} wave ${id}`);
-  }
+  kernelsMatchInterp(['matmul', 'vaddmul', 'vaddmul.w64'], 11);
   assert.ok(wasmTier.resumed > resumed && wasmTier.cut > cut, `runs resumed ${wasmTier.resumed - resumed}, cut ${wasmTier.cut - cut}`);
 });

@@ -7,19 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodableProgram, runAsm, type AsmRunOptions } from './exec-harness.js';
+import { kernelsMatchInterp } from './engine-wasm-kernels.js';
 import { snap, diffSnap } from './engine-state.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
 import { SALU_OPS } from '../../src/amd/exec/salu-ops.js';
 import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
-import { tiering } from '../../src/amd/engine/tier.js';
-import { benchCases } from '../../bench/cases.js';
-import { runKernel } from '../../src/runtime/run.js';
-import type { Engine } from '../../src/amd/engine/env.js';
-import type { WaveSnap } from './engine-state.js';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 type Rng = () => number;
 const pick = <T>(r: Rng, a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
@@ -95,30 +87,7 @@ test('wasm tier: random SALU ops riding in translated runs equal the interpreter
 test('wasm tier: kernels whose runs hold SALU ops, turns cut and resumed by seeded random quanta, equal the interpreter', () => {
   const resumed = wasmTier.resumed;
   const taken = wasmTier.salu;
-  for (const c of benchCases({ root: ROOT, small: true, only: (n) => n === 'matmul' || n === 'reduce_tree' || n === 'reduce_tree.w64' })) {
-    const go = (engine: Engine) => {
-      const waves = new Map<number, WaveSnap>();
-      const r = runKernel({ ...c.launch }, { engine, order: 'random', seed: 5, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
-      return { r, waves };
-    };
-    const a = go('interp');
-    const saved = tiering.visitsPerByteOp;
-    tiering.visitsPerByteOp = 0;
-    const was = wasmTier.on;
-    setWasmTier(true);
-    let b: ReturnType<typeof go>;
-    try {
-      b = go('fast');
-    } finally {
-      tiering.visitsPerByteOp = saved;
-      setWasmTier(was);
-    }
-    for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `${c.name}: buffer ${k}`);
-    const { timeMs: _ta, ...ra } = a.r.report;
-    const { timeMs: _tb, ...rb } = b.r.report;
-    assert.deepEqual(rb, ra, `${c.name}: run reports`);
-    for (const [id, wa] of a.waves) assert.equal(diffSnap(wa, b.waves.get(id)!), null, `${c.name} wave ${id}`);
-  }
+  kernelsMatchInterp(['matmul', 'reduce_tree', 'reduce_tree.w64'], 5);
   assert.ok(wasmTier.salu > taken, `SALU ops in translated runs: ${wasmTier.salu - taken}`);
   assert.ok(wasmTier.resumed > resumed, `runs resumed: ${wasmTier.resumed - resumed}`);
 });
