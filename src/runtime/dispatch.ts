@@ -119,6 +119,12 @@ export interface DispatchConfig {
    */
   readonly moreGroups?: () => readonly [number, number] | null;
   /**
+   * A budget shared with other threads (parallel-slice.ts): before each moreGroups call, told the
+   * wave-instructions this dispatch has issued, it returns how many this dispatch may issue in all
+   * (what it issued and what the threads together have left of maxInstructions).
+   */
+  readonly budgetShare?: (executed: number) => number;
+  /**
    * Workgroup ids start here instead of 0 (a PM4 dispatch's COMPUTE_START_X/Y/Z): the waves of
    * grid group (x, y, z) see workgroup id base + (x, y, z). `grid` counts from the base.
    */
@@ -166,7 +172,7 @@ function settle(c: DispatchConfig): Settled {
     grid: c.grid, block: c.block, kernargVa: c.kernargVa, dynamicLds: c.dynamicLds, order: c.order, seed: c.seed,
     maxInstructions: c.maxInstructions, dispatchPacketVa: c.dispatchPacketVa, queueVa: c.queueVa, scratchPerLane: c.scratchPerLane,
     waitcnt: c.waitcnt, alignMode: c.alignMode, engine: c.engine, trace: c.trace, traceAfter: c.traceAfter, observer: c.observer, trapHandler: c.trapHandler, onWaveEnd: c.onWaveEnd,
-    progress: c.progress, firstGroup: c.firstGroup, groupCount: c.groupCount, moreGroups: c.moreGroups, groupBase: c.groupBase,
+    progress: c.progress, firstGroup: c.firstGroup, groupCount: c.groupCount, moreGroups: c.moreGroups, budgetShare: c.budgetShare, groupBase: c.groupBase,
     userData: c.userData,
   };
 }
@@ -415,6 +421,7 @@ function runDispatch(
     program, rnd: cfg.order === 'random' ? prng(cfg.seed) : null, concurrent, wavesPerGroup, placeholder: slotEntry[0]!,
     launch: (slot, stopped) => {
       while (next >= endGroup) {
+        if (cfg.budgetShare !== undefined && more !== undefined && !stopped) sq.budget = cfg.budgetShare(sq.executed);
         const r = more !== undefined && !stopped ? more() : null;
         if (r === null) return null;
         next = r[0];

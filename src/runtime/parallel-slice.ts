@@ -86,6 +86,11 @@ export interface SliceRequest {
    * slices (parallel.ts: a small dispatch is not held up by a worker's start-up).
    */
   readonly joinSlot?: number;
+  /**
+   * The wave-instructions the slices have issued so far (BigInt64Array [count]): with `counter`,
+   * maxInstructions is the whole split's budget, not each slice's (dispatch.ts budgetShare).
+   */
+  readonly spent?: SharedArrayBuffer;
 }
 
 /** Join flags of the shared counter (see SliceRequest.joinSlot). */
@@ -195,11 +200,19 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (tak
       }
     };
     const g0 = memStats.global;
+    // The budget the slices share: each chunk first adds what this slice issued since the last one.
+    const spent = req.spent !== undefined && ctr !== null ? new BigInt64Array(req.spent) : null;
+    let reported = 0;
+    const budgetShare = spent === null ? undefined : (executed: number): number => {
+      const total = Number(Atomics.add(spent, 0, BigInt(executed - reported))) + executed - reported;
+      reported = executed;
+      return executed + Math.max(0, req.maxInstructions - total);
+    };
     const stats = dispatch(target, code, kernel, mem, diag, {
       grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, seed: req.seed,
       maxInstructions: req.maxInstructions, dispatchPacketVa: req.dispatchPacketVa, queueVa: req.queueVa,
       scratchPerLane: req.scratchPerLane, firstGroup: req.firstGroup, groupCount: req.groupCount,
-      ...(moreGroups ? { moreGroups } : {}),
+      ...(moreGroups ? { moreGroups } : {}), ...(budgetShare ? { budgetShare } : {}),
     });
     if (own === undefined) mem.release();
     if (ctr !== null && stats.aborted) Atomics.store(ctr, 1, 1);

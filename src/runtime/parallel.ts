@@ -384,6 +384,8 @@ export class ParallelPool {
     const late = own === 1 && dynamic && this.lateJoin;
     // [next workgroup, stop flag, one join flag per slice] (parallel-slice.ts SliceRequest.joinSlot).
     const counter = dynamic ? new SharedArrayBuffer(8 + 4 * threads) : undefined;
+    // The instruction budget the dynamic split's slices share (parallel-slice.ts SliceRequest.spent).
+    const spent = dynamic ? new SharedArrayBuffer(8) : undefined;
     const chunk = Math.max(1, Math.ceil(total / (threads * this.chunksPerThread)));
     const slice = (t: number): Omit<SliceRequest, 'id'> => {
       const first = dynamic ? 0 : Math.floor((t * total) / threads);
@@ -392,7 +394,7 @@ export class ParallelPool {
         co: coBytes, kernel: kernel.name, segments, ...(heapMem !== undefined ? { heap: heapMem } : {}), grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
         scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
-        firstGroup: first, groupCount: end - first, ...(counter ? { counter, chunk, threads, ...(late && t > 0 ? { joinSlot: t } : {}) } : {}),
+        firstGroup: first, groupCount: end - first, ...(counter ? { counter, spent, chunk, threads, ...(late && t > 0 ? { joinSlot: t } : {}) } : {}),
       };
     };
     // Workers first (they start while this thread runs its own slice), results in slice order.
@@ -454,7 +456,12 @@ export class ParallelPool {
       for (const [k, v] of r.counts) counts.set(k, (counts.get(k) ?? 0) + v);
     }
     pieces.sort((a, b) => a.first - b.first);
-    const diagnostics = pieces.flatMap((p) => p.list).slice(0, new Diagnostics().limit);
+    // The shared budget ran out: one report, as one thread makes it (a slice still running when
+    // another spent the last of it reports its own end too).
+    const BUDGET = 'gpusim.instruction-budget';
+    let budgetSeen = false;
+    const diagnostics = pieces.flatMap((p) => p.list).filter((d) => d.id !== BUDGET || !budgetSeen && (budgetSeen = true)).slice(0, new Diagnostics().limit);
+    if (counts.has(BUDGET)) counts.set(BUDGET, 1);
     // The outputs are views of the shared segments (this run's memory is not used again): no copy;
     // copies of those in the heap, whose blocks the release below hands back for reuse (every
     // thread that took part has answered; one left out never touched them).

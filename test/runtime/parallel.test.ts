@@ -103,6 +103,37 @@ test('dynamic split: diagnostics come back in workgroup order, as one thread rep
   }
 });
 
+test('dynamic split: --max-instructions is the whole run\'s budget, shared by the threads', async () => {
+  // vaddmul (thousands of groups) with a budget of 60% of its wave-instructions: one thread stops there;
+  // split, the threads stop once together they spent it, past it by at most the chunks in flight
+  // (small chunks here: under 1% of the grid each), with one report. Each thread with a budget of
+  // its own ran 0.6 of the grid each: the whole grid, or 0.8-0.9 of it when one took more.
+  const c = benchCases({ root: ROOT, small: false, only: (n) => n === 'vaddmul' })[0]!;
+  const total = runKernel(c.launch).report.waveInstructions;
+  const budget = Math.floor(total * 0.6);
+  const one = runKernel(c.launch, { maxInstructions: budget });
+  assert.equal(one.report.aborted, true);
+  assert.equal(one.report.waveInstructions, budget);
+  const fine = new ParallelPool(nodeWorkerHost(), 2, { chunksPerThread: 64 });
+  try {
+    for (let k = 0; k < 2; k++) {
+      const par = await fine.run(c.launch, { maxInstructions: budget });
+      assert.equal(par.parallel.threads, 2, par.parallel.reason);
+      assert.equal(par.report.aborted, true, 'the split stops too');
+      const ran = par.report.waveInstructions;
+      assert.ok(ran >= budget && ran <= budget + 0.05 * total, `${ran} of ${total} wave-instructions, budget ${budget}`);
+      assert.deepEqual(par.report.diagnosticCounts, { 'gpusim.instruction-budget': 1 });
+      assert.equal(par.report.diagnostics.length, 1);
+    }
+    // A budget the run stays within: no stop, the same bytes.
+    const all = await fine.run(c.launch, { maxInstructions: total });
+    assert.equal(all.report.aborted, false);
+    assert.deepEqual(all.buffers['d'], runKernel(c.launch).buffers['d']);
+  } finally {
+    fine.close();
+  }
+});
+
 test('SharedArrayBuffer inputs: used in place when adopted, copied otherwise', async () => {
   const c = benchCases({ root: ROOT, small: true, only: (n) => n === 'vaddmul' })[0]!;
   const onSab = (a: Uint8Array) => {

@@ -246,6 +246,25 @@ test('gpusim run: the instruction budget stops a run (exit 1, aborted)', async (
   assert.equal(j.diagnosticCounts['gpusim.instruction-budget'], 1);
 });
 
+test('the instruction budget running out at a pass boundary stops the run with its own report only', async () => {
+  // vaddmul (small grid): a budget of 1728 ran out exactly where one workgroup's turn ended, and the
+  // next group's pass, issuing nothing, was also reported as gfx11.wave.stuck. Every budget across
+  // the run, in both orders: one budget report, nothing stuck.
+  const { benchCases } = await import('../../bench/cases.js');
+  const c = benchCases({ root: ROOT, small: true, only: (n) => n === 'vaddmul' })[0]!;
+  const total = runKernel(c.launch).report.waveInstructions;
+  for (let b = 1; b < total; b += 37) {
+    for (const order of ['roundrobin', 'random'] as const) {
+      const r = runKernel(c.launch, { maxInstructions: b, order, seed: 3 });
+      assert.equal(r.report.aborted, true);
+      assert.equal(r.report.waveInstructions, b, `budget ${b} ${order}`);
+      assert.deepEqual(r.report.diagnosticCounts, { 'gpusim.instruction-budget': 1 }, `budget ${b} ${order}`);
+    }
+  }
+  const at = runKernel(c.launch, { maxInstructions: 1728 });
+  assert.deepEqual(at.report.diagnosticCounts, { 'gpusim.instruction-budget': 1 });
+});
+
 test('runKernel and runManifest as a library', () => {
   const n = 40;
   const a = Float32Array.from({ length: n }, (_, i) => i);

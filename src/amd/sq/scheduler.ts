@@ -80,7 +80,8 @@ export interface SqObserver {
 export class Sq {
   readonly diag: Diagnostics;
   readonly clk: Clock;
-  readonly budget: number;
+  /** Wave-instructions this run may issue (a split run's slice moves it as the shared budget is spent: dispatch.ts budgetShare). */
+  budget: number;
   /** Wave-instructions issued. */
   executed = 0;
   /** Per-class counts, indexed by Op.ci (INST_CLASSES). */
@@ -344,7 +345,8 @@ export class Sq {
         if (halted > 0) this.stopped = true;
         continue;
       }
-      if (!progressed) this.deadlock(gw);
+      // (A pass that issued nothing because the budget ran out at its start stopped the run: no deadlock.)
+      if (!progressed && !this.stopped) this.deadlock(gw);
     }
   }
 
