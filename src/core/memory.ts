@@ -96,17 +96,17 @@ export class Memory {
 
   /**
    * Map `size` bytes at `base` (zero-filled, or backed by `data` which is used in place, unless a
-   * `backing` takes the segment: `data` is then copied into it; `inPlace` keeps `data` even then). In a
+   * `backing` takes the segment: `data` is then copied into it). In a
    * `shared` memory every segment lives in a SharedArrayBuffer: `data` on an ordinary
    * ArrayBuffer is copied into one (so the caller's array is then not the segment).
    */
-  map(base: number, size: number, label = '', data?: Uint8Array, inPlace = false): Segment {
+  map(base: number, size: number, label = '', data?: Uint8Array): Segment {
     if (!Number.isInteger(base) || base < 0 || base + size > this.vaLimit) throw new RangeError(`mapping 0x${base.toString(16)}+${size} is outside the ${Math.log2(this.vaLimit)}-bit VA space`);
     for (const s of this.segs) {
       if (base < s.end && s.base < base + size) throw new RangeError(`mapping 0x${base.toString(16)}+0x${size.toString(16)} overlaps '${s.label}' at 0x${s.base.toString(16)}`);
     }
     if (data !== undefined && data.length < size) throw new RangeError('backing data smaller than the mapping');
-    const backed = inPlace && data !== undefined ? null : this.backing?.alloc(this, size, data) ?? null;
+    const backed = this.backing?.alloc(this, size, data) ?? null;
     if (backed !== null && this.shared && !isShared(backed.u8.buffer)) throw new Error('a shared Memory\'s backing gave bytes outside a SharedArrayBuffer');
     let u8: Uint8Array;
     if (backed !== null) u8 = backed.u8;

@@ -246,7 +246,7 @@ function sliceMemory(req: SliceRequest): Memory {
     const inHeap = adopted && s.heap !== undefined;
     const u8 = inHeap ? new Uint8Array(heapBuffer(), s.heap, s.size) : new Uint8Array(s.sab, s.offset, s.size);
     if (inHeap) views.set(u8, s.heap!);
-    mem.map(s.base, s.size, s.label, u8, !inHeap);
+    mem.map(s.base, s.size, s.label, u8);
   }
   return mem;
 }

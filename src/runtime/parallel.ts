@@ -459,8 +459,9 @@ export class ParallelPool {
     // The shared budget ran out: one report, as one thread makes it (a slice still running when
     // another spent the last of it reports its own end too).
     const BUDGET = 'gpusim.instruction-budget';
-    let budgetSeen = false;
-    const diagnostics = pieces.flatMap((p) => p.list).filter((d) => d.id !== BUDGET || !budgetSeen && (budgetSeen = true)).slice(0, new Diagnostics().limit);
+    const all = pieces.flatMap((p) => p.list);
+    const firstBudget = all.findIndex((d) => d.id === BUDGET);
+    const diagnostics = all.filter((d, i) => d.id !== BUDGET || i === firstBudget).slice(0, new Diagnostics().limit);
     if (counts.has(BUDGET)) counts.set(BUDGET, 1);
     // The outputs are views of the shared segments (this run's memory is not used again): no copy;
     // copies of those in the heap, whose blocks the release below hands back for reuse (every

@@ -35,9 +35,10 @@ test('a shared Memory backed by the heap: segments in the heap, on its SharedArr
   assert.equal(a.shared, true, 'atomics on it go through Atomics (other threads map it)');
   assert.equal(m.read32(a.base), 0x08070605);
   assert.ok(m.table > 0, 'a segment table for translated accesses');
-  // An array mapped in place stays out of the heap (a worker's view of a segment outside it).
+  // A worker's Memory (a backing that takes only views of the heap) maps any other array in place,
+  // out of the heap (a segment outside the calling thread's heap).
   const own = new Uint8Array(new SharedArrayBuffer(8));
-  const b = m.map(0x10_0000_0000, 8, 'b', own, true);
+  const b = new Memory({ shared: true, backing: heapBacking(new WeakMap()) }).map(0x10_0000_0000, 8, 'b', own);
   assert.equal(b.heap, undefined);
   assert.equal(b.u8.buffer, own.buffer);
   // Unbacked, a segment on a heap-like SharedArrayBuffer is still shared.

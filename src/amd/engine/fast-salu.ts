@@ -14,17 +14,29 @@ import { BRANCH_OPS, SALU_OPS, SAVEEXEC_OPS, type SaluOp } from '../exec/salu-op
 import { fastDefine, generated } from './fast-registry.js';
 import { Names } from './code.js';
 
-/** A scalar source as an expression pair (low, high), or undefined when the reference must read it. */
-function src(enc: number | undefined, wide: boolean, literal: number | undefined): [string, string] | undefined {
+/**
+ * A scalar source where the register block holds it (wave.ts: byte offsets of its low and high
+ * dwords, -1: a high dword of 0) or a literal.
+ */
+export type SaluSrc = { readonly at: number; readonly hiAt: number } | { readonly lit: number };
+
+/**
+ * A scalar source as an expression pair (low, high) and where it is (for the wasm tier), or
+ * undefined when the reference must read it.
+ */
+function src(enc: number | undefined, wide: boolean, literal: number | undefined): { readonly js: readonly [string, string]; readonly at: SaluSrc } | undefined {
   if (enc === undefined) return undefined;
-  if (enc === 255) return [String((literal ?? 0) >>> 0), '0'];
+  if (enc === 255) {
+    const lit = (literal ?? 0) >>> 0;
+    return { js: [String(lit), '0'], at: { lit } };
+  }
   // 239 (src_pops_exiting_wave_id) is volatile: the reference path reads it through the POPS hook.
   if (!(enc <= 107 || (enc >= 124 && enc <= 248 && enc !== 239))) return undefined;
-  if (!wide) return [`s[${enc}]`, '0'];
-  if (enc >= 128) return [`w.s64lo[${enc}]`, `w.s64hi[${enc}]`];
+  if (!wide) return { js: [`s[${enc}]`, '0'], at: { at: enc * 4, hiAt: -1 } };
+  if (enc >= 128) return { js: [`w.s64lo[${enc}]`, `w.s64hi[${enc}]`], at: { at: 1024 + enc * 4, hiAt: 2048 + enc * 4 } };
   if ((enc & 1) === 1) return undefined;
-  if (enc === 124) return ['0', '0'];
-  return [`s[${enc}]`, `s[${enc + 1}]`];
+  if (enc === 124) return { js: ['0', '0'], at: { lit: 0 } };
+  return { js: [`s[${enc}]`, `s[${enc + 1}]`], at: { at: enc * 4, hiAt: (enc + 1) * 4 } };
 }
 
 /** Destination stores as swrite32/swrite64 do them (NULL drops the value), or undefined. */
@@ -48,12 +60,6 @@ function build(name: string, lines: readonly string[], ref: Bound, names: Names<
 }
 
 /**
- * A scalar source where the register block holds it (wave.ts: byte offsets of its low and high
- * dwords, -1: a high dword of 0) or a literal.
- */
-export type SaluSrc = { readonly at: number; readonly hiAt: number } | { readonly lit: number };
-
-/**
  * An SALU op's operands for the wasm tier (wasm/salu.ts), which runs the same description inside a
  * translated run: its sources, its destination SGPR (-1: none; NULL drops the value) and SCC's use.
  */
@@ -66,23 +72,15 @@ export interface SaluSpec {
   readonly writesScc: boolean;
 }
 
-/** Where the register block holds source `enc` (as src() reads it). */
-function srcAt(enc: number, wide: boolean, literal: number | undefined): SaluSrc {
-  if (enc === 255) return { lit: (literal ?? 0) >>> 0 };
-  if (!wide) return { at: enc * 4, hiAt: -1 };
-  if (enc >= 128) return { at: 1024 + enc * 4, hiAt: 2048 + enc * 4 };
-  if (enc === 124) return { lit: 0 };
-  return { at: enc * 4, hiAt: (enc + 1) * 4 };
-}
-
 function bindSalu(d: SaluOp, inst: Instruction, ref: Bound): Bound | undefined {
   const f = inst.fields;
   const A = src(f.ssrc0, d.a64 === true, inst.literal);
   if (!A) return undefined;
-  const B = d.form === 'sop1' ? (['0', '0'] as [string, string]) : src(f.ssrc1, d.b64 === true, inst.literal);
+  const B = d.form === 'sop1' ? { js: ['0', '0'] as const, at: { lit: 0 } } : src(f.ssrc1, d.b64 === true, inst.literal);
   if (!B) return undefined;
   const names = new Names<Helper>();
-  const lines = ['const s = w.s;', `const a = ${A[0]}, ah = ${A[1]}, b = ${B[0]}, bh = ${B[1]};`, 'let r = 0, rh = 0, c = false;', d.body(names.helpers(HELPERS))];
+  const body = d.body(names.helpers(HELPERS));
+  const lines = ['const s = w.s;', `const a = ${A.js[0]}, ah = ${A.js[1]}, b = ${B.js[0]}, bh = ${B.js[1]};`, 'let r = 0, rh = 0, c = false;', body];
   if (d.form !== 'sopc') {
     const st = dst(f.sdst, d.d64 === true);
     if (st === undefined) return undefined;
@@ -90,11 +88,9 @@ function bindSalu(d: SaluOp, inst: Instruction, ref: Bound): Bound | undefined {
   }
   if (d.scc) lines.push('w.scc = c ? 1 : 0;');
   lines.push('void ah; void bh; void rh;');
-  const spec: SaluSpec | undefined = names.pick(HELPERS).length > 0 ? undefined : {
-    body: d.body({ mulhiU32: 'mulhiU32' }), a: srcAt(f.ssrc0!, d.a64 === true, inst.literal),
-    b: d.form === 'sop1' ? { lit: 0 } : srcAt(f.ssrc1!, d.b64 === true, inst.literal),
-    dst: d.form === 'sopc' || f.sdst === 124 ? -1 : f.sdst!, d64: d.d64 === true, writesScc: d.scc,
-  };
+  // The wasm tier's view of the op (wasm/salu.ts); one calling a helper stays in JavaScript.
+  const spec: SaluSpec | undefined = names.pick(HELPERS).length > 0 ? undefined
+    : { body, a: A.at, b: B.at, dst: d.form === 'sopc' || f.sdst === 124 ? -1 : f.sdst!, d64: d.d64 === true, writesScc: d.scc };
   return build('fastSalu', lines, ref, names, false, spec);
 }
 
@@ -109,7 +105,7 @@ for (const [n, expr] of SAVEEXEC_OPS) {
       if (!A || d === undefined || d > 127 || (d >= 108 && d <= 123) || (wide && (d & 1) === 1)) return undefined;
       const save = d === 124 ? '' : wide ? `s[${d}] = el; s[${d + 1}] = eh;` : `s[${d}] = el;`;
       const op = (x: string, e: string) => `(${expr(x, e)}) >>> 0`;
-      const lines = ['const s = w.s;', `const al = ${A[0]}, ah = ${A[1]};`, 'const el = s[126], eh = s[127];', save, `const rl = ${op('al', 'el')};`, 's[126] = rl;'];
+      const lines = ['const s = w.s;', `const al = ${A.js[0]}, ah = ${A.js[1]};`, 'const el = s[126], eh = s[127];', save, `const rl = ${op('al', 'el')};`, 's[126] = rl;'];
       if (wide) lines.push(`const rh = ${op('ah', 'eh')};`, 's[127] = rh;', 'w.scc = rl !== 0 || rh !== 0 ? 1 : 0;');
       else lines.push('w.scc = rl !== 0 ? 1 : 0;', 'void ah; void eh;');
       return build('fastSaveexec', lines, ref);

@@ -76,10 +76,9 @@ function heapOver(mem: Heap['mem'], shared: boolean, fresh: boolean): Heap {
     head[0] = HEAD;
     head[1] = (Math.random() * 0x7fffffff) | 1;
   }
-  const h: Heap = { mem, shared, head, scratch: 0, free: new Map(), used: false };
-  const scratch = bump(h, SCRATCH_BYTES + ALIGN);
+  const scratch = bump(mem, head, shared, SCRATCH_BYTES + ALIGN);
   if (scratch < 0) throw new RangeError('no room for a scratch row');
-  return { ...h, scratch };
+  return { mem, shared, head, scratch, free: new Map(), used: false };
 }
 
 /** This thread's heap (made on first use), or null where WebAssembly is not available. */
@@ -130,25 +129,25 @@ export function heapAvailable(): boolean {
   return heap() !== null;
 }
 
-/** `size` bytes off the head's bump pointer (the memory grown to hold them); -1 when full. */
-function bump(h: Heap, size: number): number {
-  const max = (h.shared ? HEAP_MAX_PAGES : FIXED_PAGES) * PAGE;
+/** `size` bytes off the bump pointer in `head` (`mem` grown to hold them); -1 when full. */
+function bump(mem: Heap['mem'], head: Int32Array, shared: boolean, size: number): number {
+  const max = (shared ? HEAP_MAX_PAGES : FIXED_PAGES) * PAGE;
   let off: number;
   for (;;) {
-    off = Atomics.load(h.head, 0);
+    off = Atomics.load(head, 0);
     if (off + size > max) return -1;
-    if (Atomics.compareExchange(h.head, 0, off, off + size) === off) break;
+    if (Atomics.compareExchange(head, 0, off, off + size) === off) break;
   }
   const end = off + size;
   // Another thread may have grown the shared memory already (its buffer here then says so).
-  while (h.mem.buffer.byteLength < end) {
-    const have = h.mem.buffer.byteLength;
+  while (mem.buffer.byteLength < end) {
+    const have = mem.buffer.byteLength;
     const pages = Math.ceil((end - have) / PAGE);
     try {
-      h.mem.grow(Math.max(pages, Math.min(have / PAGE, HEAP_MAX_PAGES - have / PAGE)));
+      mem.grow(Math.max(pages, Math.min(have / PAGE, HEAP_MAX_PAGES - have / PAGE)));
     } catch {
       // Grown meanwhile by another thread past what this one asked for, or at the limit.
-      if (h.mem.buffer.byteLength >= end) break;
+      if (mem.buffer.byteLength >= end) break;
       return -1;
     }
   }
@@ -172,7 +171,7 @@ export function heapAlloc(bytes: number, zero = true): number {
     return off;
   }
   // Fresh bytes of a memory are zero (a block is never handed out twice).
-  return bump(h, size);
+  return bump(h.mem, h.head, h.shared, size);
 }
 
 /** Return a block `heapAlloc(bytes)` gave. */
@@ -264,17 +263,18 @@ function freeOwned(o: Owned): void {
 /**
  * The backing of a Memory whose segments live in the heap (those up to HEAP_SEGMENT_MAX bytes,
  * while the heap has room; others get their own arrays) and whose segment table translated code
- * searches. Views of the heap in `inPlace` (at the byte offsets it gives) are mapped where they
- * are. Null where there is no heap.
+ * searches. With `views` (a worker's Memory of another thread's segments: parallel-slice.ts), it
+ * takes only the views of the heap in it, where they are (at the byte offsets it gives; that
+ * thread frees them); any other bytes stay where they are. Null where there is no heap.
  */
-export function heapBacking(inPlace?: WeakMap<Uint8Array, number>): SegmentBacking | null {
+export function heapBacking(views?: WeakMap<Uint8Array, number>): SegmentBacking | null {
   if (!heapAvailable()) return null;
   return {
     alloc(mem: Memory, size: number, data?: Uint8Array) {
-      // Bytes already in the heap (another thread's segment: parallel-slice.ts), taken as they
-      // are; that thread frees them.
-      const at = data !== undefined ? inPlace?.get(data) : undefined;
-      if (at !== undefined) return { u8: data!, at };
+      if (views !== undefined) {
+        const at = data !== undefined ? views.get(data) : undefined;
+        return at !== undefined ? { u8: data!, at } : null;
+      }
       if (size > HEAP_SEGMENT_MAX) return null;
       const off = heapAlloc(size, data === undefined);
       if (off < 0) return null;

@@ -2,10 +2,11 @@
  * The wasm tier's hook into basic blocks (block.ts): a straight run of VALU ops, GLOBAL and DS
  * dword accesses, SALU ops and waits the translator takes (valu.ts, global.ts, lds.ts, salu.ts)
  * becomes one call of a WebAssembly function instead of inlined JavaScript, when the run has an f32
- * op whose lanes run two at a time (simd.ts: f64x2, for a row with EXEC all ones) or a memory access. It is on by default where WebAssembly
- * shared memories exist (docs/speed.md, "WebAssembly tier"); GPUSIM_WASM=0 in the environment, or
- * `setWasmTier(false)`, turns it off for waves created from then on (their register blocks must
- * live in the heap: heap.ts; a Memory's segments too, for its accesses to be translated). A wave
+ * op whose lanes run two at a time (simd.ts: f64x2, for a row with EXEC all ones) or a memory
+ * access. It is on by default where WebAssembly shared memories exist (docs/speed.md,
+ * "WebAssembly tier"); GPUSIM_WASM=0 in the environment, or `setWasmTier(false)`, turns it off for
+ * waves created from then on (their register blocks must live in the heap: heap.ts; a Memory's
+ * segments too, for its accesses to be translated). A wave
  * whose registers are not in the heap, and every op the translated code hands back, runs through
  * the ops' JavaScript handlers, so results are those of the fast tier, i.e. the reference
  * interpreter's, bit for bit (test/amd/engine-wasm.test.ts, engine-wasm-global.test.ts).
