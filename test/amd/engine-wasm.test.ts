@@ -56,8 +56,30 @@ const VOP1 = ['v_mov_b32', 'v_not_b32', 'v_cvt_f32_u32', 'v_cvt_f32_i32', 'v_cvt
 const VOP3_3 = ['v_add3_u32', 'v_or3_b32', 'v_xor3_b32', 'v_and_or_b32', 'v_lshl_add_u32', 'v_add_lshl_u32', 'v_lshl_or_b32', 'v_xad_u32', 'v_bfi_b32',
   'v_mad_u32_u24', 'v_mad_i32_i24', 'v_bfe_u32', 'v_bfe_i32', 'v_alignbit_b32', 'v_fma_f32'];
 
+const VP = (r: Rng) => { const a = int(r, 11); return `v[${a}:${a + 1}]`; };
+const SP = (r: Rng) => pick(r, ['s[20:21]', 's[2:3]', 'vcc', 'exec', '0', '-1', '7']);
+const CMP = ['lt', 'eq', 'le', 'gt', 'ne', 'ge'];
+const DUAL_X = ['v_dual_mov_b32', 'v_dual_add_nc_u32', 'v_dual_and_b32', 'v_dual_lshlrev_b32', 'v_dual_cndmask_b32', 'v_dual_add_f32', 'v_dual_mul_f32', 'v_dual_max_f32', 'v_dual_fmac_f32', 'v_dual_sub_f32'];
+/** A VOPD half's operands (the assembler rejects bank conflicts; encodableProgram draws again). */
+function dualHalf(r: Rng, op: string, d: number): string {
+  const one = op === 'v_dual_mov_b32';
+  const vcc = op === 'v_dual_cndmask_b32' ? ', vcc_lo' : '';
+  return `${op} v${d}, ${src(r, false)}${one ? '' : `, ${V(r)}`}${vcc}`;
+}
+
 function inst(r: Rng): string {
-  switch (int(r, 12)) {
+  switch (int(r, 17)) {
+    case 12: return r() < 0.75 ? `${pick(r, ['v_lshlrev_b64', 'v_lshrrev_b64', 'v_ashrrev_i64'])} ${VP(r)}, ${src(r, false)}, ${r() < 0.8 ? VP(r) : SP(r)}`
+      : `v_mad_u64_u32 ${VP(r)}, ${pick(r, ['null', 's20', 'vcc_lo'])}, ${src(r, false)}, ${src(r, false)}, ${r() < 0.7 ? VP(r) : SP(r)}`;
+    case 13: return `v_cmp_${pick(r, CMP)}_${pick(r, ['u32', 'i32', 'f32'])}_e32 vcc_lo, ${src(r)}, ${V(r)}`;
+    case 14: return r() < 0.6 ? `v_cmp_${pick(r, CMP)}_${pick(r, ['u32', 'i32', 'f32'])}_e64 ${sdst(r)}, ${src(r, false)}, ${src(r, false)}`
+      : `v_cmp_${pick(r, CMP)}_${pick(r, ['u64', 'i64'])}_e64 ${sdst(r)}, ${VP(r)}, ${r() < 0.7 ? VP(r) : SP(r)}`;
+    // EXEC rewritten mid-run (rarely to zero: most lanes pass most compares with some value).
+    case 15: return `v_cmpx_${pick(r, ['lt', 'le', 'gt', 'ge', 'ne'])}_${pick(r, ['u32', 'i32', 'f32'])}_e32 ${src(r)}, ${V(r)}`;
+    case 16: {
+      const d = int(r, 6) * 2;
+      return `${dualHalf(r, pick(r, DUAL_X), d)} :: ${dualHalf(r, pick(r, DUAL_X), d + 1)}`;
+    }
     case 0: return `${pick(r, VOP1)}_e32 ${V(r)}, ${src(r)}`;
     case 1: case 2: return `${pick(r, VOP2_I)}_e32 ${V(r)}, ${src(r)}, ${V(r)}`;
     case 3: case 4: case 5: return `${pick(r, VOP2_F)}_e32 ${V(r)}, ${src(r)}, ${V(r)}`;

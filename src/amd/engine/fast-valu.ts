@@ -35,7 +35,7 @@ type SrcType = 'b32' | 'f32' | 'b64';
 type Kind = 'i32' | 'i64' | 'f32' | 'cmp';
 
 /** A lane body's view of one source: its low dword, its f32 value, its high dword (64-bit). */
-interface Ex {
+export interface Ex {
   readonly u: string;
   readonly f: string;
   readonly h: string;
@@ -72,6 +72,24 @@ const INT_HELPERS = ['mulhiU32', 'popcnt'] as const;
 
 const defs = new Map<string, Def>();
 const def = (name: string, d: Def): void => void defs.set(name, d);
+
+/**
+ * A VALU op's lane description as this tier binds it, for the wasm tier (wasm/valu.ts), which
+ * translates the same statements: `text(s)` is the lane's statement text over the source
+ * expressions `s`, helpers called by their own names (mulhiU32, popcnt).
+ */
+export type ValuLane = Omit<Def, 'body'> & { readonly text: (s: readonly Ex[]) => string };
+const lanes = new Map<string, ValuLane>();
+export function valuLane(name: string): ValuLane | undefined {
+  let x = lanes.get(name);
+  if (x === undefined) {
+    const d = defs.get(name);
+    if (d === undefined) return undefined;
+    const { body, ...rest } = d;
+    lanes.set(name, (x = { ...rest, text: (s) => body(s, new Names<Helper>()) }));
+  }
+  return x;
+}
 
 // ---- integer ops: the one description both tiers read (exec/valu-int.ts); the reference adds
 // VOP3 clamp, which the fast forms never take.

@@ -34,8 +34,8 @@ const PAGE = 65536;
 /** The heap's size limit (the memory's declared maximum): 1 GiB. */
 export const HEAP_MAX_PAGES = 16384;
 const INITIAL_PAGES = 256;
-/** The scratch row (64 lanes x 4 bytes), rounded to the block alignment. */
-export const SCRATCH_BYTES = 256;
+/** The scratch rows (two of 64 lanes x 4 bytes: a VOPD pair's halves), rounded to the block alignment. */
+export const SCRATCH_BYTES = 512;
 const ALIGN = 64;
 /**
  * The heap's head, before any block: the next free byte (i32 at 0, the bump pointer every thread

@@ -26,8 +26,8 @@
 import type { Op } from '../types.js';
 import { baseMnemonic } from '../registry.js';
 import { valuOperands } from '../../exec/valu-core.js';
-import { INT_OPS, type IntSrcExpr, type IntHelpers } from '../../exec/valu-int.js';
-import { F32_OPS, type F32SrcExpr } from '../../exec/valu-f32.js';
+import { valuLane, type Ex } from '../fast-valu.js';
+import type { VopdInfo } from '../../isa/gfx11/vopd.js';
 import { FuncBuilder, encodeModule, OP, SIMD, F64, I32, I64, V128 } from './encoder.js';
 import { VecLowerer, vectorizable } from './simd.js';
 import { parseStatements, SubsetError, type Stmt } from './jsub.js';
@@ -44,24 +44,44 @@ function scratchRow(): number {
   return heap()?.scratch ?? 0;
 }
 
-type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly sgpr: number } | { readonly vgpr: false; readonly lit: number };
+/**
+ * A bound source: a VGPR row (a 64-bit source's high dword in the next row), a scalar source where
+ * the register block holds it (byte offsets of its low and high dwords, -1: a high dword of 0), or
+ * a literal (high dword 0).
+ */
+type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly at: number; readonly hiAt: number } | { readonly vgpr: false; readonly lit: number };
 
-/** One op as the translator needs it: a VALU op, a GLOBAL or DS access, an SALU op, an s_waitcnt or a no-op. */
-export type WOp = WValu | WGlobal | WDs | WSalu | WWait;
+/** One op as the translator needs it: a VALU op, a VOPD pair, a GLOBAL or DS access, an SALU op, an s_waitcnt or a no-op. */
+export type WOp = WValu | WDual | WGlobal | WDs | WSalu | WWait;
 
-/** A VALU op as the translator needs it. */
+/**
+ * A VALU op (or a VOPD half) as the translator needs it. 'i32': result `r`, 'i64': `r` and `rh`
+ * (the next VGPR row), 'fcvt': `r` from f32 sources (the f32 MODE check), 'f32': `x` and its
+ * remainder `e`, 'cmp': the lane's bit `c` (to the mask `cout`).
+ */
 export interface WValu {
   readonly body: readonly Stmt[];
-  readonly kind: 'i32' | 'f32' | 'fcvt';
+  readonly kind: 'i32' | 'i64' | 'f32' | 'fcvt' | 'cmp';
   readonly ordered: boolean;
+  /** A float compare: reads MODE's f32 input denormal flush (hands back when it is on). */
+  readonly fcmp: boolean;
   readonly srcs: readonly SrcBind[];
   /** Which sources the body reads as f32 values (their bits are always loaded). */
   readonly useF: readonly boolean[];
+  /** Which sources the body reads the high dword of (64-bit sources). */
+  readonly useH: readonly boolean[];
   readonly D: number;
   readonly cin: number | null;
+  /** The lane mask written (carry-out, a compare's result; 126 for v_cmpx_*), 124: none. */
   readonly cout: number | null;
   /** An f32 op whose statements lower over pairs of lanes (simd.ts): a full EXEC row runs that way. */
   readonly vec: boolean;
+}
+
+/** A VOPD pair: both halves read every source before either writes (isa/gfx11/vopd.ts). */
+export interface WDual {
+  readonly dual: readonly [WValu, WValu];
+  readonly vec: false;
 }
 
 /** Ops translated with a two-lanes-at-a-time row for EXEC all ones (this thread; tests). */
@@ -69,10 +89,17 @@ export const simdStats = { ops: 0 };
 
 const SGPR_OK = (enc: number) => enc <= 107 || (enc >= 124 && enc <= 248 && enc !== 239);
 
-function bindSrc(enc: number, literal: number | undefined, vgprs: number, ws: number): SrcBind | undefined {
-  if (enc >= 256) return enc - 256 < vgprs ? { vgpr: true, base: (enc - 256) * ws } : undefined;
+/** As fast-valu.ts binds a source of `type` (the register block holds 64-bit inline constants at 1024/2048). */
+function bindSrc(enc: number, type: string, literal: number | undefined, vgprs: number, ws: number): SrcBind | undefined {
+  const wide = type === 'b64';
+  if (enc >= 256) return enc - 256 + (wide ? 1 : 0) < vgprs ? { vgpr: true, base: (enc - 256) * ws } : undefined;
   if (enc === 255) return { vgpr: false, lit: (literal ?? 0) >>> 0 };
-  return SGPR_OK(enc) ? { vgpr: false, sgpr: enc } : undefined;
+  if (!SGPR_OK(enc)) return undefined;
+  if (!wide) return { vgpr: false, at: enc * 4, hiAt: -1 };
+  if (enc >= 128) return { vgpr: false, at: 1024 + enc * 4, hiAt: 2048 + enc * 4 };
+  if ((enc & 1) === 1) return undefined;
+  if (enc === 124) return { vgpr: false, lit: 0 };
+  return { vgpr: false, at: enc * 4, hiAt: (enc + 1) * 4 };
 }
 
 /** Where a lane mask goes (as fast-valu.ts maskWrite accepts it); undefined: not taken. */
@@ -98,17 +125,16 @@ function parseOnce(key: string, text: () => string): readonly Stmt[] | null {
   return p;
 }
 
-const srcNames = (n: number): (IntSrcExpr & F32SrcExpr)[] => Array.from({ length: n }, (_, k) => ({ u: `S${k}u`, f: `S${k}f`, h: `S${k}h` }));
-const HELPER_NAMES: IntHelpers = { mulhiU32: 'mulhiU32', popcnt: 'popcnt' };
+const srcNames = (n: number): Ex[] => Array.from({ length: n }, (_, k) => ({ u: `S${k}u`, f: `S${k}f`, h: `S${k}h` }));
 
 /**
  * What the translator reads off an op's lane text with `n` sources, once per text: which sources
- * it reads as f32 values, whether it reads a 64-bit source's high dword (not taken), and, for an
- * f32 op (`f32`), whether its statements lower over pairs of lanes (simd.ts: no source read as bits).
+ * it reads as f32 values and which it reads the high dword of, and, for an f32 op (`f32`), whether
+ * its statements lower over pairs of lanes (simd.ts: no source read as bits).
  */
 interface Shape {
   readonly useF: readonly boolean[];
-  readonly wide: boolean;
+  readonly useH: readonly boolean[];
   readonly vec: boolean;
 }
 const shapes = new Map<string, Shape>();
@@ -118,10 +144,48 @@ function shapeOf(text: string, body: readonly Stmt[], n: number, f32: boolean): 
   if (sh === undefined) {
     const uses = (suffix: string) => Array.from({ length: n }, (_, k) => new RegExp(`\\bS${k}${suffix}\\b`).test(text));
     const vec = f32 && !uses('u').some(Boolean) && vectorizable(body, ['x', 'e', ...Array.from({ length: n }, (_, k) => `S${k}f`)]);
-    sh = { useF: uses('f'), wide: uses('h').some(Boolean), vec };
+    sh = { useF: uses('f'), useH: uses('h'), vec };
     shapes.set(key, sh);
   }
   return sh;
+}
+
+/**
+ * The lane op of description `name` over the instruction's source encodings `encs0` (its literal
+ * `literal`), result in VGPR `vdst`, carry-in mask `cin`, mask out `cout`; undefined when not taken.
+ */
+function laneOp(name: string, encs0: readonly number[], literal: number | undefined, vdst: number, cin: number | null, cout: number | null, vgprs: number, ws: number): WValu | undefined {
+  const d = valuLane(name);
+  if (d === undefined) return undefined;
+  let encs = encs0.slice(0, d.srcs.length);
+  if (d.remap === 'mk') encs = [encs0[0]!, 255, encs0[1]!];
+  else if (d.remap === 'ak') encs = [encs0[0]!, encs0[1]!, 255];
+  const types: string[] = [...d.srcs];
+  if (d.accum) {
+    types.push('f32');
+    encs.push(256 + vdst);
+  }
+  if (encs.length < types.length || encs.some((e) => e < 0)) return undefined;
+  const srcs: SrcBind[] = [];
+  for (let k = 0; k < types.length; k++) {
+    const s = bindSrc(encs[k]!, types[k]!, literal, vgprs, ws);
+    if (s === undefined) return undefined;
+    srcs.push(s);
+  }
+  const kind: WValu['kind'] = d.kind === 'i32' && d.fcvt === true ? 'fcvt' : d.kind;
+  if (kind !== 'cmp' && (vdst < 0 || vdst + (kind === 'i64' ? 1 : 0) >= vgprs)) return undefined;
+  if (d.cin === true) {
+    if (cin === null || !(cin <= 107 || cin === 124 || cin === 126 || cin === 127) || (ws === 64 && (cin & 1) === 1)) return undefined;
+  } else cin = null;
+  if (kind === 'cmp' || d.cout === true) {
+    if (cout === null || !maskOk(cout, ws)) return undefined;
+  } else cout = null;
+  const text = d.text(srcNames(srcs.length));
+  const body = parseOnce(text, () => text);
+  if (body === null) return undefined;
+  const ordered = d.ordered === true;
+  const sh = shapeOf(text, body, srcs.length, kind === 'f32' && !ordered);
+  return { body, kind, ordered, fcmp: d.fcmp === true, srcs, useF: sh.useF, useH: sh.useH, D: Math.max(0, vdst) * ws, cin, cout, vec: sh.vec };
 }
 
 /** The op in the translator's terms, or undefined when the wasm tier does not take it. */
@@ -135,59 +199,36 @@ export function wasmOp(op: Op, ws: number, vgprs: number, heapMemory: boolean): 
   if (op.cls !== 'valu') return undefined;
   const inst = op.inst;
   const enc = inst.encoding;
-  if (enc !== 'VOP1' && enc !== 'VOP2' && enc !== 'VOP3' && enc !== 'VOP3SD') return undefined;
+  if (enc === 'VOPD') return wasmVopd(op, ws, vgprs);
+  if (enc !== 'VOP1' && enc !== 'VOP2' && enc !== 'VOPC' && enc !== 'VOP3' && enc !== 'VOP3SD') return undefined;
   if (inst.variant === 'dpp16' || inst.variant === 'dpp8' || inst.variant === 'sdwa' || /_(dpp|sdwa)$/.test(inst.mnemonic)) return undefined;
   const ops = valuOperands(inst);
   if (ops.dpp || ops.abs !== 0 || ops.neg !== 0 || ops.opsel !== 0 || ops.clamp || ops.omod !== 0) return undefined;
   const name = baseMnemonic(inst.mnemonic);
-  const io = INT_OPS.get(name);
-  const fo = F32_OPS.get(name);
-  let encs: number[];
-  let kind: WValu['kind'];
-  let body: readonly Stmt[] | null;
-  let cinOp = false, coutOp = false, ordered = false;
-  let text: string;
-  if (io !== undefined) {
-    if (io.kind !== 'i32' || io.srcs.some((s) => s !== 'b32')) return undefined;
-    encs = io.srcs.map((_, k) => ops.src[k]!);
-    kind = 'i32';
-    cinOp = io.cin === true;
-    coutOp = io.cout === true;
-    text = io.body(srcNames(io.srcs.length), HELPER_NAMES);
-  } else if (fo !== undefined) {
-    encs = fo.srcs.map((_, k) => ops.src[k]!);
-    if (fo.remap === 'mk') encs = [ops.src[0]!, 255, ops.src[1]!];
-    else if (fo.remap === 'ak') encs = [ops.src[0]!, ops.src[1]!, 255];
-    if (fo.accum) encs.push(256 + ops.vdst);
-    kind = fo.kind === 'i32' ? 'fcvt' : 'f32';
-    ordered = fo.ordered === true;
-    text = fo.body(srcNames(encs.length));
-  } else return undefined;
-  body = parseOnce(text, () => text);
-  if (body === null) return undefined;
-  if (encs.some((e) => e < 0)) return undefined;
-  const srcs: SrcBind[] = [];
-  for (const e of encs) {
-    const s = bindSrc(e, ops.literal, vgprs, ws);
-    if (s === undefined) return undefined;
-    srcs.push(s);
+  // The masks as fast-valu.ts binds them: a compare's to VCC (VOPC), its SDST (VOP3) or EXEC
+  // (v_cmpx_*); a carry's to VCC (VOP2) or SDST; a carry-in from VCC (VOP2) or SRC2.
+  const cmp = name.startsWith('v_cmp');
+  const cout = cmp ? (name.startsWith('v_cmpx_') ? 126 : enc === 'VOPC' ? 106 : ops.vdst) : enc === 'VOP2' ? 106 : ops.sdst;
+  const cin = enc === 'VOP2' ? 106 : ops.src[2]!;
+  return laneOp(name, ops.src, ops.literal, ops.vdst, cin ?? null, cout, vgprs, ws);
+}
+
+/** A VOPD pair whose halves are both taken (as fast-valu.ts bindVopd binds them: no carry-out). */
+function wasmVopd(op: Op, ws: number, vgprs: number): WDual | undefined {
+  const info = op.inst.info as VopdInfo | undefined;
+  if (info === undefined) return undefined;
+  const f = op.inst.fields;
+  const halves: WValu[] = [];
+  for (const [o, src0, vsrc1, vdst] of [[info.x, f.srcX0, f.vsrcX1, f.vdstX], [info.y, f.srcY0, f.vsrcY1, f.vdstY]] as const) {
+    if (src0 === undefined || vdst === undefined) return undefined;
+    const hasV1 = o.shape.includes('vsrc1');
+    if (hasV1 && vsrc1 === undefined) return undefined;
+    const encs = hasV1 ? [src0, 256 + vsrc1!] : [src0];
+    const h = laneOp(o.mnemonic.replace(/^v_dual_/, 'v_'), encs, op.inst.literal, vdst, 106, null, vgprs, ws);
+    if (h === undefined || (h.kind !== 'i32' && h.kind !== 'f32') || h.cout !== null) return undefined;
+    halves.push(h);
   }
-  if (ops.vdst < 0 || ops.vdst >= vgprs) return undefined;
-  let cin: number | null = null;
-  if (cinOp) {
-    const c = enc === 'VOP2' ? 106 : ops.src[2]!;
-    if (!(c <= 107 || c === 124 || c === 126 || c === 127) || (ws === 64 && (c & 1) === 1)) return undefined;
-    cin = c;
-  }
-  let cout: number | null = null;
-  if (coutOp) {
-    const m = enc === 'VOP2' ? 106 : ops.sdst;
-    if (!maskOk(m, ws)) return undefined;
-    cout = m;
-  }
-  const sh = shapeOf(text, body, srcs.length, kind === 'f32' && !ordered);
-  if (sh.wide) return undefined;
-  return { body, kind, ordered, srcs, useF: sh.useF, D: ops.vdst * ws, cin, cout, vec: sh.vec };
+  return { dual: [halves[0]!, halves[1]!], vec: false };
 }
 
 /**
@@ -203,9 +244,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
   const S = 2, L = 3; // params: run ops [S, L) (a block enters and cuts a run anywhere)
   const D = 4, DL = 5; // params: the LDS's heap offset (-1: not in the heap) and size
   const l = fb.local(I32), la = fb.local(I32), el = fb.local(I32), eh = fb.local(I32), lanes = fb.local(I32);
-  const coLo = fb.local(I32), coHi = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32), ci = fb.local(I32);
-  // r: the integer result, exact in an i64 (lower.ts kind 'l'); c: the carry-out truth value.
-  const vr = fb.local(I64), vc = fb.local(I32), vx = fb.local(F64), ve = fb.local(F64);
+  const coLo = fb.local(I32), coHi = fb.local(I32);
   // The EXEC lanes still to run in a lane loop (el | eh << 32).
   const m = fb.local(I64);
   const ld = (off: number) => fb.get(R).mem(OP.i32_load, 2, off);
@@ -216,45 +255,38 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     fb.get(el).i32(-1).op(OP.i32_eq);
     if (ws === 64) fb.get(eh).i32(-1).op(OP.i32_eq, OP.i32_and);
   };
-  const loopOver = (body: () => void, masked: boolean) => {
-    if (masked) {
-      // EXEC's set bits, lowest first (a lane's l and la from the next one's ctz): a partial EXEC
-      // (a reduction's one-lane tail, a guarded edge) costs its active lanes, not the row.
-      fb.get(el).op(OP.i64_extend_i32_u);
-      if (ws === 64) fb.get(eh).op(OP.i64_extend_i32_u).i64(32).op(OP.i64_shl, OP.i64_or);
-      fb.set(m);
-      fb.op(OP.block, 0x40).op(OP.loop, 0x40);
-      fb.get(m).op(OP.i64_eqz).br(OP.br_if, 1);
-      fb.get(m).op(OP.i64_ctz, OP.i32_wrap_i64).tee(l).i32(2).op(OP.i32_shl).get(R).op(OP.i32_add).set(la);
-      body();
-      fb.get(m).get(m).i64(1).op(OP.i64_sub, OP.i64_and).set(m).br(OP.br, 0);
-      fb.op(OP.end, OP.end);
-      return;
-    }
-    fb.i32(0).set(l).get(R).set(la);
-    fb.op(OP.loop, 0x40);
+  const loopOver = (body: () => void) => {
+    // EXEC's set bits, lowest first (a lane's l and la from the next one's ctz): a partial EXEC
+    // (a reduction's one-lane tail, a guarded edge) costs its active lanes, not the row.
+    fb.get(el).op(OP.i64_extend_i32_u);
+    if (ws === 64) fb.get(eh).op(OP.i64_extend_i32_u).i64(32).op(OP.i64_shl, OP.i64_or);
+    fb.set(m);
+    fb.op(OP.block, 0x40).op(OP.loop, 0x40);
+    fb.get(m).op(OP.i64_eqz).br(OP.br_if, 1);
+    fb.get(m).op(OP.i64_ctz, OP.i32_wrap_i64).tee(l).i32(2).op(OP.i32_shl).get(R).op(OP.i32_add).set(la);
     body();
-    fb.get(la).i32(4).op(OP.i32_add).set(la);
-    fb.get(l).i32(1).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
-    fb.op(OP.end);
+    fb.get(m).get(m).i64(1).op(OP.i64_sub, OP.i64_and).set(m).br(OP.br, 0);
+    fb.op(OP.end, OP.end);
   };
   /**
-   * Loop over lanes: body() runs for active lanes with l and la (R + 4 l) set; with `fullRow`, that
-   * instead when EXEC is all ones. (One copy of the body: a second, unmasked one for a full EXEC
-   * doubled an integer op's wasm, and V8's compiles grow with it.)
+   * Loop over active lanes: body() runs with l and la (R + 4 l) set; with `fullRow`, that instead
+   * when EXEC is all ones. (One copy of the body: a second, unmasked one for a full EXEC doubled
+   * an integer op's wasm, and V8's compiles grow with it.)
    */
   const laneLoop = (body: () => void, fullRow?: () => void) => {
     if (fullRow === undefined) {
-      loopOver(body, true);
+      loopOver(body);
       return;
     }
     full();
     fb.op(OP.if, 0x40);
     fullRow();
     fb.op(OP.else);
-    loopOver(body, true);
+    loopOver(body);
     fb.op(OP.end);
   };
+  /** Scratch row `k` (0, 1: a VOPD pair's halves) of this thread: one result dword per lane. */
+  const row = (k: number) => scratchRow() + k * 256;
   /** Op i's f32 row over pairs of lanes into the scratch row; hands the op back if a lane must. */
   const simdRow = (op: WValu, i: number) => {
     simdStats.ops++;
@@ -268,7 +300,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       if (s.vgpr) loads.push(() => void fb.get(la).simdMem(SIMD.v128_load64_zero, 3, REG.V + s.base * 4).simd(SIMD.f64x2_promote_low_f32x4).set(v));
       else {
         if ('lit' in s) fb.i32(s.lit);
-        else ld(s.sgpr * 4);
+        else ld(s.at);
         fb.op(OP.f32_reinterpret_i32, OP.f64_promote_f32).simd(SIMD.f64x2_splat).set(v);
       }
     });
@@ -284,7 +316,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     fb.get(x).get(x).simd(SIMD.f64x2_sub).v128f64(0).simd(SIMD.f64x2_eq).simd(SIMD.v128_and);
     fb.get(x).v128i64(0x0fffffff).simd(SIMD.v128_and).v128i64(0).simd(SIMD.i64x2_eq).simd(SIMD.v128_and);
     fb.get(bad).simd(SIMD.v128_or).set(bad);
-    fb.get(l).i32(2).op(OP.i32_shl).get(x).simd(SIMD.f32x4_demote_f64x2_zero).simdMem(SIMD.v128_store64_lane, 3, scratchRow(), 0);
+    fb.get(l).i32(2).op(OP.i32_shl).get(x).simd(SIMD.f32x4_demote_f64x2_zero).simdMem(SIMD.v128_store64_lane, 3, row(0), 0);
     fb.get(la).i32(8).op(OP.i32_add).set(la);
     fb.get(l).i32(2).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
     fb.op(OP.end);
@@ -292,34 +324,16 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     ret(i);
     fb.op(OP.end);
   };
-  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => loopOver(body, true) };
-  const countLanes = () => fb.get(lanes).get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add, OP.i32_add).set(lanes);
-  const lower = (op: WValu | WGlobal | WDs | WSalu, i: number) => {
-    if ('salu' in op) {
-      lowerSalu(fb, R, op, sccSlot());
-      return;
-    }
-    if ('global' in op) {
-      lowerGlobal(frame, op.global, i);
-      countLanes();
-      return;
-    }
-    if ('ds' in op) {
-      lowerDs(frame, op.ds, i);
-      countLanes();
-      return;
-    }
-    const float = op.kind !== 'i32';
-    if (float) {
-      // MODE: f32 round-to-nearest-even, f32 denormals kept (fast-valu.ts MODE_F32); else hand back.
-      ld(REG.MODE).i32(0x33).op(OP.i32_and).i32(0x30).op(OP.i32_ne, OP.if, 0x40);
-      ret(i);
-      fb.op(OP.end);
-    }
-    ld(126 * 4).set(el);
-    if (ws === 64) ld(127 * 4).set(eh);
-    else fb.i32(0).set(eh);
-    fb.i32(0).set(coLo).i32(0).set(coHi);
+  /**
+   * Lane code of op `op` (run op i): its uniform sources and carry-in are read now (before the lane
+   * loop); `lane()` reads the lane's VGPR sources and runs the statements, handing the op back for
+   * a lane that must (f32: a NaN, a possible tie; an ordered op's NaN source); `result()` leaves
+   * the lane's result dword (i32), `high()` a 64-bit result's high dword; `bit` holds the lane's
+   * carry-out or compare bit.
+   */
+  const laneCode = (op: WValu, i: number) => {
+    const vr = fb.local(I64), vrh = fb.local(I64), vc = fb.local(I32), vx = fb.local(F64), ve = fb.local(F64);
+    const ci = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32);
     if (op.cin !== null) {
       if (op.cin === 124) fb.i32(0).set(ciLo).i32(0).set(ciHi);
       else {
@@ -329,15 +343,19 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       }
     }
     // Names the lane statements see: sources, the result variables and the carry-in.
-    const names = new Map<string, Var>([['r', { local: vr, kind: 'l' }], ['c', { local: vc, kind: 'b' }], ['x', { local: vx, kind: 'f' }], ['e', { local: ve, kind: 'f' }], ['ci', { local: ci, kind: 'u' }]]);
+    const names = new Map<string, Var>([['r', { local: vr, kind: 'l' }], ['rh', { local: vrh, kind: 'l' }], ['c', { local: vc, kind: 'b' }], ['x', { local: vx, kind: 'f' }], ['e', { local: ve, kind: 'f' }], ['ci', { local: ci, kind: 'u' }]]);
     const laneLoads: (() => void)[] = [];
     op.srcs.forEach((s, k) => {
       const u = fb.local(I32);
       names.set(`S${k}u`, { local: u, kind: 'u' });
-      let f = -1;
+      let f = -1, h = -1;
       if (op.useF[k]) {
         f = fb.local(F64);
         names.set(`S${k}f`, { local: f, kind: 'f' });
+      }
+      if (op.useH[k]) {
+        h = fb.local(I32);
+        names.set(`S${k}h`, { local: h, kind: 'u' });
       }
       const toF = () => {
         if (f >= 0) fb.get(u).op(OP.f32_reinterpret_i32, OP.f64_promote_f32).set(f);
@@ -345,15 +363,24 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       if (s.vgpr) {
         laneLoads.push(() => {
           fb.get(la).mem(OP.i32_load, 2, REG.V + s.base * 4).set(u);
+          if (h >= 0) fb.get(la).mem(OP.i32_load, 2, REG.V + (s.base + ws) * 4).set(h);
           toF();
         });
       } else {
-        if ('lit' in s) fb.i32(s.lit).set(u);
-        else ld(s.sgpr * 4).set(u);
+        if ('lit' in s) {
+          fb.i32(s.lit).set(u);
+          if (h >= 0) fb.i32(0).set(h);
+        } else {
+          ld(s.at).set(u);
+          if (h >= 0) {
+            if (s.hiAt < 0) fb.i32(0).set(h);
+            else ld(s.hiAt).set(h);
+          }
+        }
         toF();
       }
     });
-    const laneBody = () => {
+    const lane = () => {
       for (const g of laneLoads) g();
       if (op.cin !== null) fb.get(ciLo).get(ciHi).get(l).i32(32).op(OP.i32_lt_u, OP.select).get(l).op(OP.i32_shr_u).i32(1).op(OP.i32_and).set(ci);
       if (op.ordered) {
@@ -367,21 +394,10 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
         });
       }
       if (op.kind === 'f32') fb.f64(0).set(vx).f64(0).set(ve);
-      else fb.i64(0).set(vr).i32(0).set(vc);
+      else fb.i64(0).set(vr).i64(0).set(vrh).i32(0).set(vc);
       new Lowerer(fb, names).stmts(op.body);
-      if (op.kind !== 'f32') {
-        fb.get(la).get(vr).op(OP.i32_wrap_i64).mem(OP.i32_store, 2, REG.V + op.D * 4);
-        if (op.cout !== null) {
-          fb.get(vc).op(OP.if, 0x40);
-          fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
-          fb.get(coLo).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coLo);
-          fb.op(OP.else);
-          fb.get(coHi).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coHi);
-          fb.op(OP.end, OP.end);
-        }
-        return;
-      }
-      // f32: NaN -> hand back; a possible tie with a remainder -> hand back; else demote.
+      if (op.kind !== 'f32') return;
+      // f32: NaN -> hand back; a possible tie with a remainder -> hand back.
       fb.get(vx).get(vx).op(OP.f64_ne, OP.if, 0x40);
       ret(i);
       fb.op(OP.end);
@@ -392,27 +408,116 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
         ret(i);
         fb.op(OP.end);
       }
-      fb.get(l).i32(2).op(OP.i32_shl).get(vx).op(OP.f32_demote_f64).mem(OP.f32_store, 2, scratchRow());
+    };
+    const result = () => {
+      if (op.kind === 'f32') fb.get(vx).op(OP.f32_demote_f64, OP.i32_reinterpret_f32);
+      else fb.get(vr).op(OP.i32_wrap_i64);
+    };
+    const high = () => fb.get(vrh).op(OP.i32_wrap_i64);
+    return { lane, result, high, bit: vc };
+  };
+  /** The MODE test of a float op: f32 round-to-nearest-even with denormals kept, a compare's input denormals kept (fast-valu.ts); else hand back. */
+  const modeTest = (op: WValu, i: number) => {
+    if (op.fcmp) ld(REG.MODE).i32(0x10).op(OP.i32_and, OP.i32_eqz);
+    else if (op.kind === 'f32' || op.kind === 'fcvt') ld(REG.MODE).i32(0x33).op(OP.i32_and).i32(0x30).op(OP.i32_ne);
+    else return;
+    fb.op(OP.if, 0x40);
+    ret(i);
+    fb.op(OP.end);
+  };
+  const readExec = () => {
+    ld(126 * 4).set(el);
+    if (ws === 64) ld(127 * 4).set(eh);
+    else fb.i32(0).set(eh);
+  };
+  /** Copy scratch rows to their VGPR rows (the whole row when EXEC is all ones). */
+  const writeBack = (rows: readonly (readonly [number, number])[]) => {
+    full();
+    fb.op(OP.if, 0x40);
+    for (const [k, d] of rows) fb.get(R).i32(REG.V + d * 4).op(OP.i32_add).i32(row(k)).i32(ws * 4).memoryCopy();
+    fb.op(OP.else);
+    loopOver(() => {
+      for (const [k, d] of rows) fb.get(la).get(l).i32(2).op(OP.i32_shl).mem(OP.i32_load, 2, row(k)).mem(OP.i32_store, 2, REG.V + d * 4);
+    });
+    fb.op(OP.end);
+  };
+  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => loopOver(body) };
+  const countLanes = (times = 1) => {
+    fb.get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add);
+    if (times > 1) fb.i32(times).op(OP.i32_mul);
+    fb.get(lanes).op(OP.i32_add).set(lanes);
+  };
+  const lowerValu = (op: WValu, i: number) => {
+    modeTest(op, i);
+    readExec();
+    fb.i32(0).set(coLo).i32(0).set(coHi);
+    const lc = laneCode(op, i);
+    const body = () => {
+      lc.lane();
+      if (op.kind === 'f32') {
+        fb.get(l).i32(2).op(OP.i32_shl);
+        lc.result();
+        fb.mem(OP.i32_store, 2, row(0));
+      } else if (op.kind !== 'cmp') {
+        fb.get(la);
+        lc.result();
+        fb.mem(OP.i32_store, 2, REG.V + op.D * 4);
+        if (op.kind === 'i64') {
+          fb.get(la);
+          lc.high();
+          fb.mem(OP.i32_store, 2, REG.V + (op.D + ws) * 4);
+        }
+      }
+      if (op.cout !== null) {
+        fb.get(lc.bit).op(OP.if, 0x40);
+        fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
+        fb.get(coLo).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coLo);
+        fb.op(OP.else);
+        fb.get(coHi).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coHi);
+        fb.op(OP.end, OP.end);
+      }
     };
     // EXEC all ones: an f32 op two lanes at a time (simd.ts), the same statements and hand-back
     // rules; a lane that hands back stops the op after the row (only the scratch row written yet).
-    laneLoop(laneBody, op.vec ? () => simdRow(op, i) : undefined);
-    if (op.kind === 'f32') {
-      // Every lane passed: copy the results to the destination row (the whole row when EXEC is all ones).
-      full();
-      fb.op(OP.if, 0x40);
-      fb.get(R).i32(REG.V + op.D * 4).op(OP.i32_add).i32(scratchRow()).i32(ws * 4).memoryCopy();
-      fb.op(OP.else);
-      loopOver(() => {
-        fb.get(la).get(l).i32(2).op(OP.i32_shl).mem(OP.i32_load, 2, scratchRow()).mem(OP.i32_store, 2, REG.V + op.D * 4);
-      }, true);
-      fb.op(OP.end);
-    }
+    laneLoop(body, op.vec ? () => simdRow(op, i) : undefined);
+    // f32: every lane passed; the results go to the destination row.
+    if (op.kind === 'f32') writeBack([[0, op.D]]);
     if (op.cout !== null && op.cout !== 124) {
       fb.get(R).get(coLo).mem(OP.i32_store, 2, op.cout * 4);
       if (ws === 64) fb.get(R).get(coHi).mem(OP.i32_store, 2, (op.cout + 1) * 4);
     }
     countLanes();
+  };
+  // VOPD: each half's result to its scratch row, lane by lane (every source read before any
+  // write), then both rows to their destinations; the lanes counted twice, as the reference does.
+  const lowerDual = (op: WDual, i: number) => {
+    const [X, Y] = op.dual;
+    if (X.kind === 'f32') modeTest(X, i);
+    else modeTest(Y, i);
+    readExec();
+    const lx = laneCode(X, i), ly = laneCode(Y, i);
+    loopOver(() => {
+      lx.lane();
+      ly.lane();
+      for (const [k, lc] of [[0, lx], [1, ly]] as const) {
+        fb.get(l).i32(2).op(OP.i32_shl);
+        lc.result();
+        fb.mem(OP.i32_store, 2, row(k));
+      }
+    });
+    writeBack([[0, X.D], [1, Y.D]]);
+    countLanes(2);
+  };
+  const lower = (op: Exclude<WOp, WWait>, i: number) => {
+    if ('salu' in op) lowerSalu(fb, R, op, sccSlot());
+    else if ('global' in op) {
+      lowerGlobal(frame, op.global, i);
+      countLanes();
+    } else if ('ds' in op) {
+      lowerDs(frame, op.ds, i);
+      countLanes();
+    } else if ('dual' in op) lowerDual(op, i);
+    else lowerValu(op, i);
   };
   run.forEach((op, i) => {
     if ('wait' in op) return;
@@ -428,4 +533,3 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
   fb.get(L).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
   return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1, ...(heap()?.shared !== false ? { shared: { maxPages: HEAP_MAX_PAGES } } : {}) }, funcs: [{ type: { params: [I32, I32, I32, I32, I32, I32], results: [I32] }, body: fb, export: 'run' }] });
 }
-
