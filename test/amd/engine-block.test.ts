@@ -199,14 +199,16 @@ test('blocks: the same for wave64', () => {
 });
 
 test('blocks: fused runs of integer VALU ops (carries, masks, EXEC, 64-bit) equal the interpreter, budgets cutting inside a run too', () => {
+  // The JavaScript lane loops (wasm tier off) and the translated runs that take them when it is on.
   let fused = 0;
   for (const ws of [32, 64] as const) {
     for (let seed = 9001; seed <= 9090; seed++) {
       trial(seed, ws, intProgram);
+      jsBlock(() => trial(seed, ws, intProgram));
       const src = intProgram(mulberry32(seed));
-      const p = prog(src, env(ws));
+      const p = jsBlock(() => prog(src, env(ws)));
       for (let pc = CODE_VA; ;) {
-        const b = blockAt(p, pc);
+        const b = jsBlock(() => blockAt(p, pc));
         if (b === null) break;
         fused += b.fused;
         pc += b.ops.reduce((a, o) => a + o.size, 0);

@@ -183,6 +183,37 @@ function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, q
   return lim;
 }
 
+/**
+ * An op's sanitizer step as stepLines takes it: ALWAYS (a memory op), TRACKED (whenever the wave
+ * has a wait-counter track), NEVER (an op whose step checks no register), or the register ids
+ * (waitcnt.ts checkRefs) of which one must have an outstanding load.
+ */
+type StepRef = Int32Array | 0 | 1 | 2;
+const ALWAYS = 0, TRACKED = 1, NEVER = 2;
+
+/**
+ * The sanitizer's steps of ops [from, to) that a translated run completed, as the block's own
+ * step lines (stepLines) take them: the ops before `quiet` skipped when `sk`; w.pc at each op.
+ */
+function stepDone(w: Wave, wc: WaitcntSanitizer, sk: boolean, quiet: number, ops: readonly Op[], pcs: readonly number[], refs: readonly StepRef[], from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    if (sk && i < quiet) continue;
+    const r = refs[i]!;
+    if (r === NEVER) continue;
+    if (r !== ALWAYS) {
+      const t = w.waitTrack as { readonly kind: Uint8Array } | null;
+      if (t === null) continue;
+      if (r !== TRACKED) {
+        let any = 0;
+        for (let j = 0; j < r.length; j++) any |= t.kind[r[j]!]!;
+        if (any === 0) continue;
+      }
+    }
+    w.pc = pcs[i]!;
+    wc.step(w, ops[i]!);
+  }
+}
+
 /** The PC of each op of a straight-line run starting at `pc0`. */
 function opPcs(ops: readonly Op[], pc0: number): number[] {
   const pcs: number[] = [];
@@ -197,6 +228,12 @@ const blockFns = new Map<string, BlockFn>();
 function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env?: ExecEnv): Plan {
   const n = ops.length;
   const pcs = opPcs(ops, pc0);
+  // A translated run's sanitizer steps and counters as a line per op (as other ops have) in a loop
+  // body (TurboFan compiles it anyway and specialises each test) and in a short block (the shared
+  // calls cost reduce_tree's 9-op blocks ~5% warm); else one shared call each (stepDone, bumpDone),
+  // so a long straight block of translated runs is a few hundred characters of source, which V8
+  // compiles at once (tier.ts).
+  const inlineSteps = isLoop(ops, pc0) || n < MAX_OPS / 3;
   // A wave entering with no wait-counter track runs the first `quiet` ops without sanitizer steps
   // (`sk`): stepped, they would report nothing and leave no track (waitcnt.ts, quietPrefix). Leaving
   // the block inside that prefix replays the skipped steps.
@@ -239,6 +276,12 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
     return [`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`];
   };
+  // Per op, what stepDone needs of stepLines' rule (translated runs' ops).
+  const stepRefs: StepRef[] = ops.map((op) => {
+    if (MEM_CLASS[op.ci] === 1) return ALWAYS;
+    const refs = checkRefs(op);
+    return refs === null ? TRACKED : refs.length === 0 ? NEVER : refs;
+  });
   // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
   const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${k}; }`;
   // `body` (an Inline's or a fused run's statements) as block b<label>, with its free names bound:
@@ -280,7 +323,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     // leave early.
     // The wasm tier (wasm/tier.ts), when on, takes straight runs of VALU ops, GLOBAL and DS accesses
     // and waits as one call.
-    const wr = wasmTier.on && env !== undefined && ops[k]!.inline !== undefined ? wasmRun(ops, k, env.waveSize, env.vgprs, env.heapMemory === true) : undefined;
+    const wr = wasmTier.on && env !== undefined && ops[k]!.inline !== undefined ? wasmRun(ops, k, env.waveSize, env.vgprs, env.heapMemory === true, inlineSteps) : undefined;
     if (wr !== undefined) {
       // A translated run is entered at any of its ops (a wave whose last turn was cut inside it
       // resumes there) and cut anywhere: it runs ops [a, z).
@@ -292,12 +335,16 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       for (let i = k + 1; i < end; i++) if (loud.has(i)) lines.push(`if (e === ${i}) sk = false;`);
       lines.push(`{ const a = e > ${k} ? e : ${k}, z = lim < ${end} ? lim : ${end};`);
       // After the translated code: the sanitizer's steps of the ops it completed (they report
-      // nothing and change nothing a step reads), then the ops it handed back, each stepped and run
-      // (so reports come in the interpreter's order).
+      // nothing and change nothing a step reads: stepDone takes them as stepLines would), then the
+      // ops it handed back, each stepped and run (so reports come in the interpreter's order).
       const steps: string[] = [];
-      for (let i = k; i < end; i++) {
-        const st = stepLines(i);
-        if (st.length > 0) steps.push(`if (a <= ${i} && ${i} < ${k} + d) { ${st.join(' ')} }`);
+      const shared = !inlineSteps && stepRefs.slice(k, end).some((x) => x !== NEVER);
+      if (shared) steps.push(`if (wc !== null && d > a - ${k}) SD(w, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, $O, $A[0], SR, a, ${k} + d);`);
+      else if (inlineSteps) {
+        for (let i = k; i < end; i++) {
+          const st = stepLines(i);
+          if (st.length > 0) steps.push(`if (a <= ${i} && ${i} < ${k} + d) { ${st.join(' ')} }`);
+        }
       }
       const stepFrom = quiet > 0 ? `sk ? ${quiet} : 0` : '0';
       // r: the op reached; cut before it (the quantum or budget ends inside the run), or -r when the
@@ -305,7 +352,9 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       const rp = (x: string) => (quiet > 0 ? `if (sk && ${x} < ${quiet}) wc.replay(w, $O, $A[0], ${x}, e); ` : '');
       const after = `${steps.join(' ')} const r = d === z - ${k} ? z : WREST(w, clk, t0, $O, $A[0], ${k} + d, z, wc, ${stepFrom}); `
         + `if (r !== ${end}) { if (r < 0) { ${rp('-r')}clk.t = t0 - r; return -r; } ${rp('r')}w.pc = $A[0][r]; clk.t = t0 + r; return r; }`;
-      lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${after}`, wr.params, (j) => [-1, consts.push(wr.args[j]) - 1]), '}');
+      const params = [...wr.params, ...(shared ? ['SD', 'SR'] : [])];
+      const args = [...wr.args, ...(shared ? [stepDone, stepRefs] : [])];
+      lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${after}`, params, (j) => [-1, consts.push(args[j]) - 1]), '}');
       if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
       inlined += wr.n;
       fusedRuns++;

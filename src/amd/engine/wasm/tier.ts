@@ -112,6 +112,32 @@ function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly
   return to;
 }
 
+/** What a run op completed by translated code leaves to bumpDone: nothing, its handler (s_waitcnt), a DS or a GLOBAL access's counter. */
+const WAIT = 1, DS = 2, VM = 3, VS = 4;
+
+/** The counters of run ops [from, to) (block ops k + j) the translated code completed, in order. */
+function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, from: number, to: number): void {
+  for (let j = from; j < to; j++) {
+    switch (kinds[j]) {
+      case WAIT:
+        ops[k + j]!.run(w);
+        break;
+      case DS:
+        memStats.ds++;
+        if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++;
+        break;
+      case VM:
+        memStats.global++;
+        if (w.vmcnt < CNT_MAX) w.vmcnt++;
+        break;
+      case VS:
+        memStats.global++;
+        if (w.vscnt < CNT_MAX) w.vscnt++;
+        break;
+    }
+  }
+}
+
 /**
  * wasmOp per op (an op belongs to one Program, so to one wave size and VGPR count): block building
  * asks at every op of a stretch of VALU ops.
@@ -142,33 +168,38 @@ export interface WasmRun {
  * first op is not taken. GLOBAL accesses are taken only for a Program whose dispatches' memory is
  * in the heap (`heapMemory`, ExecEnv).
  */
-export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: number, heapMemory: boolean): WasmRun | undefined {
+export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: number, heapMemory: boolean, inline = false): WasmRun | undefined {
   const run: WOp[] = [];
   for (let i = k; i < ops.length && run.length < MAX_RUN; i++) {
     const x = wasmOpOnce(ops[i]!, ws, vgprs, heapMemory);
     if (x === undefined) break;
     run.push(x);
   }
-  // Only runs with an f32 op taken two lanes at a time (simd.ts) or a GLOBAL or DS access
-  // (global.ts, lds.ts): scalar wasm lanes cost about what the JavaScript tier's lanes cost warm,
-  // and each translated module costs a compile cold, but a memory lane in wasm costs a third of
-  // the handler's.
-  if (!run.some((x) => x.vec || 'global' in x || 'ds' in x)) return undefined;
+  // Runs with an f32 op taken two lanes at a time (simd.ts) or a GLOBAL or DS access (global.ts,
+  // lds.ts: a memory lane in wasm costs a third of the handler's), or at least two lane ops: warm,
+  // scalar wasm lanes cost about what the JavaScript tier's lanes cost, but the block's source is
+  // what a cold run pays for (tier.ts: a block whose ops are one call compiles at once).
+  if (!run.some((x) => x.vec || 'global' in x || 'ds' in x) && run.filter((x) => !('wait' in x) && !('salu' in x)).length < 2) return undefined;
   // No trailing waits (they would only make the run longer to cut).
   while ('wait' in run[run.length - 1]!) run.pop();
   const n = run.length;
   wasmTier.runs++;
   for (const x of run) if ('salu' in x) wasmTier.salu++;
   // The counters the translated accesses bump and the waits set, in order, for the ops it
-  // completed in this call (run ops [a - k, d): the handlers of the ops it hands back bump their own).
-  const bumps = run.map((x, j) => {
+  // completed in this call (run ops [a - k, d): the handlers of the ops it hands back bump their
+  // own): one shared call (bumpDone) over the run's kinds, only for runs that have any; a line per
+  // op (`inline`: a loop body, which TurboFan compiles anyway and specialises).
+  const kinds = Uint8Array.from(run, (x) => ('wait' in x ? (x.call ? WAIT : 0) : 'ds' in x ? DS : 'global' in x ? (x.global.store && x.global.storeCnt === 'vscnt' ? VS : VM) : 0));
+  const bumps = !inline ? (kinds.some((x) => x !== 0) ? `if (d > a - ${k}) WB(w, $O, ${k}, WK, a - ${k}, d); ` : '') : run.map((x, j) => {
     const ran = `d > ${j} && a <= ${k + j}`;
-    if ('wait' in x) return x.call ? `if (${ran}) $O[${k + j}].run(w); ` : '';
-    if ('ds' in x) return `if (${ran}) { GS.ds++; if (w.lgkmcnt < ${CNT_MAX}) w.lgkmcnt++; } `;
-    if (!('global' in x)) return '';
-    const c = x.global.store ? x.global.storeCnt : 'vmcnt';
-    return `if (${ran}) { GS.global++; if (w.${c} < ${CNT_MAX}) w.${c}++; } `;
+    switch (kinds[j]) {
+      case WAIT: return `if (${ran}) $O[${k + j}].run(w); `;
+      case DS: return `if (${ran}) { GS.ds++; if (w.lgkmcnt < ${CNT_MAX}) w.lgkmcnt++; } `;
+      case VM: return `if (${ran}) { GS.global++; if (w.vmcnt < ${CNT_MAX}) w.vmcnt++; } `;
+      case VS: return `if (${ran}) { GS.global++; if (w.vscnt < ${CNT_MAX}) w.vscnt++; } `;
+      default: return '';
+    }
   }).join('');
   const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 8; const d = q & 255; ${bumps}`;
-  return { n, code, params: ['WR', 'WREST', 'GS'], args: [lazyRunner(run, ws), rest, memStats] };
+  return { n, code, params: ['WR', 'WREST', 'WB', 'WK', 'GS'], args: [lazyRunner(run, ws), rest, bumpDone, kinds, memStats] };
 }
