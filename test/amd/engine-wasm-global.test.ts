@@ -1,11 +1,13 @@
 // The wasm tier's GLOBAL accesses (src/amd/engine/wasm/global.ts, heap.ts; issue 24): dword loads
-// and stores translated inside runs must give the reference interpreter's registers, memory and
-// diagnostics bit for bit. Seeded random programs of GLOBAL loads/stores (both address forms, one
-// to four dwords, loads over their own address registers) mixed with VALU ops and waits (the
-// counters and the wait-counter sanitizer's reports must agree too), over lane addresses
-// that are mostly valid and sometimes misaligned, past a segment's end, in another segment, or with
-// another high dword, under random EXEC, in both wave sizes; with segments in the heap (translated)
-// and not (a Program for such a memory keeps its GLOBAL accesses in the JavaScript blocks).
+// and stores, and scalar loads (wasm/smem.ts), translated inside runs must give the reference
+// interpreter's registers, memory and diagnostics bit for bit. Seeded random programs of GLOBAL
+// loads/stores (both address forms, one to four dwords, loads over their own address registers)
+// and s_load_b32..b512 (from valid, misaligned, straddling, unmapped and negative addresses)
+// mixed with VALU ops and waits (the counters and the wait-counter sanitizer's reports must agree
+// too), over lane addresses that are mostly valid and sometimes misaligned, past a segment's end,
+// in another segment, or with another high dword, under random EXEC, in both wave sizes; with
+// segments in the heap (translated) and not (a Program for such a memory keeps its accesses in the
+// JavaScript blocks).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodableProgram, runAsm, type AsmRunOptions } from './exec-harness.js';
@@ -68,7 +70,16 @@ function access(r: Rng): string {
   return `global_load_${SUFFIX[n - 1]} ${DATA(r, n)}, ${addr}, ${base}${o}`;
 }
 
+/** A scalar load from s[42:43] (+ s44 sometimes): one to sixteen dwords, immediate offsets of both signs. */
+function scalar(r: Rng): string {
+  const n = pick(r, [1, 2, 4, 8, 16]);
+  const d = n === 1 ? `s${int(r, 12)}` : `s[${n >= 8 ? 16 : 4 * int(r, 3)}:${(n >= 8 ? 16 : 4 * int(r, 3)) + n - 1}]`;
+  const off = pick(r, [0, 0, 4, 8, -8, 0x40, 4093, -4096]);
+  return r() < 0.3 ? `s_load_b${32 * n} ${d}, s[42:43], s44 offset:${off}` : `s_load_b${32 * n} ${d}, s[42:43], ${off}`;
+}
+
 function inst(r: Rng): string {
+  if (r() < 0.25) return scalar(r);
   if (r() < 0.55) return access(r);
   if (r() < 0.15) return pick(r, ['s_waitcnt vmcnt(0)', 's_waitcnt vmcnt(1)', 's_waitcnt vmcnt(0) lgkmcnt(0)', 's_waitcnt lgkmcnt(0)']);
   return `${pick(r, VALU)}_e32 ${V(r)}, ${V(r)}, ${V(r)}`;
@@ -87,7 +98,10 @@ function trial(seed: number, ws: 32 | 64, backed: boolean): void {
     vgpr[hi] = at.map((x) => Math.floor(x / 0x1_0000_0000));
   }
   for (const v of [24, 25]) vgpr[v] = Array.from({ length: ws }, () => laneAddress(r, m0.a, m0.b, 16, bad) - m0.a.base).map((x) => (x >= 0 && x < 2 ** 32 ? x : 0x10000));
-  const sgpr: Record<number, number> = { 40: m0.a.base % 0x1_0000_0000, 41: Math.floor(m0.a.base / 0x1_0000_0000) };
+  // The scalar loads' base: in a, misaligned (its low bits dropped), near a's end, in b, unmapped, or 0 (negative sums).
+  const sb = r() < 0.6 ? m0.a.base + 4 * int(r, 64) : pick(r, [m0.a.base + 1 + int(r, 3), m0.a.end - 8, m0.b.base + 16, m0.a.base - 4096, 0]);
+  const sgpr: Record<number, number> = { 40: m0.a.base % 0x1_0000_0000, 41: Math.floor(m0.a.base / 0x1_0000_0000),
+    42: sb % 0x1_0000_0000, 43: Math.floor(sb / 0x1_0000_0000), 44: pick(r, [0, 4, 64, 0xfffffff0]) };
   const ek = r();
   const exec = ek < 0.5 ? 0xffffffff : ek < 0.55 ? 0 : int(r, 0x1_0000_0000);
   const execHi = ek < 0.5 ? 0xffffffff : int(r, 0x1_0000_0000);
@@ -113,16 +127,20 @@ function trial(seed: number, ws: 32 | 64, backed: boolean): void {
 test('wasm tier: random GLOBAL loads and stores equal the interpreter bit for bit (segments in the heap)', () => {
   const calls = wasmTier.calls;
   const done = memStats.global;
+  const smem = memStats.smem;
   for (let seed = 1; seed <= 150; seed++) trial(seed, 32, true);
   for (let seed = 301; seed <= 400; seed++) trial(seed, 64, true);
   assert.ok(wasmTier.calls > calls + 100, `calls of translated code: ${wasmTier.calls - calls}`);
   assert.ok(memStats.global > done + 100, `accesses completed in wasm: ${memStats.global - done}`);
+  assert.ok(memStats.smem > smem + 50, `scalar loads completed in wasm: ${memStats.smem - smem}`);
 });
 
 test('wasm tier: GLOBAL accesses of a memory outside the heap stay in JavaScript (the same results)', () => {
   const done = memStats.global;
+  const smem = memStats.smem;
   for (let seed = 1001; seed <= 1040; seed++) trial(seed, 32, false);
   assert.equal(memStats.global, done, 'no access completed in wasm');
+  assert.equal(memStats.smem, smem, 'no scalar load completed in wasm');
 });
 
 test('wasm tier: a watched memory (a trace) sends every GLOBAL access through find', () => {

@@ -1,16 +1,16 @@
 // SALU ops inside the wasm tier's runs (src/amd/engine/wasm/salu.ts; issue 24): seeded random
 // programs of scalar ops (every description of exec/salu-ops.ts the fast tier binds: 32- and
-// 64-bit, SOP1/SOP2/SOPC, SCC readers such as s_addc_u32 and s_cselect_b32, EXEC, VCC and M0 as
-// operands, inline constants and literals) mixed with f32 and carry VALU ops (the runs are
-// translated for their f32 ops) must leave the interpreter's registers and SCC bit for bit, in
-// both wave sizes, under random EXEC; and kernels whose loop runs hold SALU ops, under random quanta.
+// 64-bit, SOP1/SOP2/SOPC, SCC readers such as s_addc_u32 and s_cselect_b32, the s_*_saveexec ops
+// rewriting EXEC mid-run, EXEC, VCC and M0 as operands, inline constants and literals) mixed with
+// f32 and carry VALU ops must leave the interpreter's registers and SCC bit for bit, in both wave
+// sizes, under random EXEC; and kernels whose loop runs hold SALU ops, under random quanta.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodableProgram, runAsm, type AsmRunOptions } from './exec-harness.js';
 import { kernelsMatchInterp } from './engine-wasm-kernels.js';
 import { snap, diffSnap } from './engine-state.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
-import { SALU_OPS } from '../../src/amd/exec/salu-ops.js';
+import { SALU_OPS, SAVEEXEC_OPS } from '../../src/amd/exec/salu-ops.js';
 import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
 
 type Rng = () => number;
@@ -33,7 +33,14 @@ const s64 = (r: Rng, src: boolean): string => {
   return `s[${d}:${d + 1}]`;
 };
 
+const SAVEEXEC = [...SAVEEXEC_OPS.keys()];
+
 function salu(r: Rng): string {
+  // s_<op>_saveexec (EXEC rewritten for the VALU ops after it; the old EXEC saved, or dropped to null).
+  if (r() < 0.15) {
+    const n = pick(r, SAVEEXEC);
+    return r() < 0.6 ? `s_${n}_saveexec_b32 ${s32(r, false)}, ${s32(r, true)}` : `s_${n}_saveexec_b64 ${r() < 0.1 ? 'null' : s64(r, false)}, ${s64(r, true)}`;
+  }
   const name = pick(r, NAMES);
   const d = SALU_OPS.get(name)!;
   const a = d.a64 ? s64(r, true) : s32(r, true);

@@ -70,6 +70,8 @@ export interface SaluSpec {
   readonly dst: number;
   readonly d64: boolean;
   readonly writesScc: boolean;
+  /** s_*_saveexec: the SGPR(s) that receive source b (EXEC) before the destination is written; -1: none (NULL). */
+  readonly save?: number;
 }
 
 function bindSalu(d: SaluOp, inst: Instruction, ref: Bound): Bound | undefined {
@@ -96,19 +98,22 @@ function bindSalu(d: SaluOp, inst: Instruction, ref: Bound): Bound | undefined {
 
 for (const [name, d] of SALU_OPS) fastDefine(name, (inst, _env, ref) => bindSalu(d, inst, ref));
 
-/** s_<op>_saveexec_b32/b64 (salu-ops.ts): SDST = EXEC, EXEC = op(src, EXEC), SCC = EXEC != 0. */
+/**
+ * s_<op>_saveexec_b32/b64 (salu-ops.ts): SDST = EXEC, EXEC = op(src, EXEC), SCC = EXEC != 0; the
+ * same statements over (a, b = EXEC) for the wasm tier (SaluSpec.save).
+ */
 for (const [n, expr] of SAVEEXEC_OPS) {
   for (const wide of [false, true]) {
     fastDefine(`s_${n}_saveexec_b${wide ? 64 : 32}`, (inst, _env, ref) => {
       const A = src(inst.fields.ssrc0, wide, inst.literal);
       const d = inst.fields.sdst;
       if (!A || d === undefined || d > 127 || (d >= 108 && d <= 123) || (wide && (d & 1) === 1)) return undefined;
-      const save = d === 124 ? '' : wide ? `s[${d}] = el; s[${d + 1}] = eh;` : `s[${d}] = el;`;
-      const op = (x: string, e: string) => `(${expr(x, e)}) >>> 0`;
-      const lines = ['const s = w.s;', `const al = ${A.js[0]}, ah = ${A.js[1]};`, 'const el = s[126], eh = s[127];', save, `const rl = ${op('al', 'el')};`, 's[126] = rl;'];
-      if (wide) lines.push(`const rh = ${op('ah', 'eh')};`, 's[127] = rh;', 'w.scc = rl !== 0 || rh !== 0 ? 1 : 0;');
-      else lines.push('w.scc = rl !== 0 ? 1 : 0;', 'void ah; void eh;');
-      return build('fastSaveexec', lines, ref);
+      const body = wide ? `r = (${expr('a', 'b')}) >>> 0; rh = (${expr('ah', 'bh')}) >>> 0; c = r !== 0 || rh !== 0;` : `r = (${expr('a', 'b')}) >>> 0; c = r !== 0;`;
+      const save = d === 124 ? '' : wide ? `s[${d}] = b; s[${d + 1}] = bh;` : `s[${d}] = b;`;
+      const lines = ['const s = w.s;', `const a = ${A.js[0]}, ah = ${A.js[1]}, b = s[126], bh = ${wide ? 's[127]' : '0'};`, 'let r = 0, rh = 0, c = false;', body, save,
+        wide ? 's[126] = r; s[127] = rh;' : 's[126] = r;', 'w.scc = c ? 1 : 0;', 'void ah; void bh; void rh;'];
+      const spec: SaluSpec = { body, a: A.at, b: { at: 126 * 4, hiAt: wide ? 127 * 4 : -1 }, dst: 126, d64: wide, writesScc: true, save: d === 124 ? -1 : d };
+      return build('fastSaveexec', lines, ref, undefined, false, spec);
     });
   }
 }

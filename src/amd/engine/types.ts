@@ -147,6 +147,8 @@ export interface Inline {
   readonly ds?: object;
   /** An SALU op's operands (fast-salu.ts `SaluSpec`): the wasm tier (wasm/salu.ts) runs it inside a run. */
   readonly salu?: object;
+  /** An s_load's operands (fast-mem.ts `ScalarLoadSpec`): the wasm tier (wasm/smem.ts) translates it. */
+  readonly smem?: object;
 }
 
 export type Binder = (inst: Instruction, env: ExecEnv) => Bound;

@@ -101,8 +101,9 @@ define(['s_load_b32', 's_load_b64', 's_load_b128', 's_load_b256', 's_load_b512']
   };
   // With plain SGPRs for the base and offset, a generated handler a basic block can inline.
   if (fast && sb + 1 < SREG.VCC_LO && (so === SREG.NULL || so < SREG.VCC_LO)) {
-    const g = fastScalarLoad({ sb, so: so === SREG.NULL ? -1 : so, off, d, n, lgkmMax: LGKM_MAX }, run);
-    return { cls: 'smem', findings, run: g.run, inline: g.inline };
+    const sp = { sb, so: so === SREG.NULL ? -1 : so, off, d, n, lgkmMax: LGKM_MAX };
+    const g = fastScalarLoad(sp, run);
+    return { cls: 'smem', findings, run: g.run, inline: { ...g.inline, smem: sp } };
   }
   return { cls: 'smem', findings, run: fast ? markFast(run) : run };
 });

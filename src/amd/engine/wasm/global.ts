@@ -16,8 +16,8 @@ import type { FlatDwordSpec } from '../fast-mem.js';
 import { FuncBuilder, OP, I32, I64 } from './encoder.js';
 import { TABLE_ENTRY, TABLE_HEAD } from './heap.js';
 
-/** GLOBAL and DS accesses translated code completed (counted by the caller, tier.ts: tests). */
-export const memStats = { global: 0, ds: 0 };
+/** GLOBAL, DS and scalar-load accesses translated code completed (counted by the caller, tier.ts: tests). */
+export const memStats = { global: 0, ds: 0, smem: 0 };
 
 /** A GLOBAL dword access as the translator takes it (row offsets are VGPR x wave size). */
 export interface WGlobal {

@@ -72,6 +72,10 @@ export function lowerSalu(fb: FuncBuilder, R: number, x: WSalu, scc: number): vo
     ['w.scc', { local: sc, kind: 'u' }], ['r', { local: r, kind: 'l' }], ['rh', { local: rh, kind: 'l' }], ['c', { local: c, kind: 'b' }],
   ]);
   new Lowerer(fb, names).stmts(x.body);
+  if (sp.save !== undefined && sp.save >= 0) {
+    fb.get(R).get(b).mem(OP.i32_store, 2, sp.save * 4);
+    if (sp.d64) fb.get(R).get(bh).mem(OP.i32_store, 2, (sp.save + 1) * 4);
+  }
   if (sp.dst >= 0) {
     fb.get(R).get(r).op(OP.i32_wrap_i64).mem(OP.i32_store, 2, sp.dst * 4);
     if (sp.d64) fb.get(R).get(rh).op(OP.i32_wrap_i64).mem(OP.i32_store, 2, (sp.dst + 1) * 4);

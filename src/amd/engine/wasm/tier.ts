@@ -113,7 +113,7 @@ function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly
 }
 
 /** What a run op completed by translated code leaves to bumpDone: nothing, its handler (s_waitcnt), a DS or a GLOBAL access's counter. */
-const WAIT = 1, DS = 2, VM = 3, VS = 4;
+const WAIT = 1, DS = 2, VM = 3, VS = 4, SMEM = 5;
 
 /** The counters of run ops [from, to) (block ops k + j) the translated code completed, in order. */
 function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, from: number, to: number): void {
@@ -124,6 +124,10 @@ function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, fro
         break;
       case DS:
         memStats.ds++;
+        if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++;
+        break;
+      case SMEM:
+        memStats.smem++;
         if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++;
         break;
       case VM:
@@ -179,7 +183,7 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // lds.ts: a memory lane in wasm costs a third of the handler's), or at least two lane ops: warm,
   // scalar wasm lanes cost about what the JavaScript tier's lanes cost, but the block's source is
   // what a cold run pays for (tier.ts: a block whose ops are one call compiles at once).
-  if (!run.some((x) => x.vec || 'global' in x || 'ds' in x) && run.filter((x) => !('wait' in x) && !('salu' in x)).length < 2) return undefined;
+  if (!run.some((x) => x.vec || 'global' in x || 'ds' in x) && run.filter((x) => !('wait' in x) && !('salu' in x) && !('smem' in x)).length < 2) return undefined;
   // No trailing waits (they would only make the run longer to cut).
   while ('wait' in run[run.length - 1]!) run.pop();
   const n = run.length;
@@ -189,12 +193,13 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // completed in this call (run ops [a - k, d): the handlers of the ops it hands back bump their
   // own): one shared call (bumpDone) over the run's kinds, only for runs that have any; a line per
   // op (`inline`: a loop body, which TurboFan compiles anyway and specialises).
-  const kinds = Uint8Array.from(run, (x) => ('wait' in x ? (x.call ? WAIT : 0) : 'ds' in x ? DS : 'global' in x ? (x.global.store && x.global.storeCnt === 'vscnt' ? VS : VM) : 0));
+  const kinds = Uint8Array.from(run, (x) => ('wait' in x ? (x.call ? WAIT : 0) : 'ds' in x ? DS : 'smem' in x ? SMEM : 'global' in x ? (x.global.store && x.global.storeCnt === 'vscnt' ? VS : VM) : 0));
   const bumps = !inline ? (kinds.some((x) => x !== 0) ? `if (d > a - ${k}) WB(w, $O, ${k}, WK, a - ${k}, d); ` : '') : run.map((x, j) => {
     const ran = `d > ${j} && a <= ${k + j}`;
     switch (kinds[j]) {
       case WAIT: return `if (${ran}) $O[${k + j}].run(w); `;
       case DS: return `if (${ran}) { GS.ds++; if (w.lgkmcnt < ${CNT_MAX}) w.lgkmcnt++; } `;
+      case SMEM: return `if (${ran}) { GS.smem++; if (w.lgkmcnt < ${CNT_MAX}) w.lgkmcnt++; } `;
       case VM: return `if (${ran}) { GS.global++; if (w.vmcnt < ${CNT_MAX}) w.vmcnt++; } `;
       case VS: return `if (${ran}) { GS.global++; if (w.vscnt < ${CNT_MAX}) w.vscnt++; } `;
       default: return '';

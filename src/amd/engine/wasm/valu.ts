@@ -35,6 +35,7 @@ import { Lowerer, type Var } from './lower.js';
 import { lowerGlobal, wasmGlobal, wasmWait, type RunFrame, type WGlobal, type WWait } from './global.js';
 import { lowerDs, wasmDs, type WDs } from './lds.js';
 import { lowerSalu, wasmSalu, type WSalu } from './salu.js';
+import { lowerSmem, wasmSmem, type WSmem } from './smem.js';
 import { HEAP_MAX_PAGES, heap, sccSlot } from './heap.js';
 
 /** Byte offsets inside a wave's register block (wave.ts). */
@@ -51,8 +52,8 @@ function scratchRow(): number {
  */
 type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly at: number; readonly hiAt: number } | { readonly vgpr: false; readonly lit: number };
 
-/** One op as the translator needs it: a VALU op, a VOPD pair, a GLOBAL or DS access, an SALU op, an s_waitcnt or a no-op. */
-export type WOp = WValu | WDual | WGlobal | WDs | WSalu | WWait;
+/** One op as the translator needs it: a VALU op, a VOPD pair, a GLOBAL or DS access, an SALU op, an s_load, an s_waitcnt or a no-op. */
+export type WOp = WValu | WDual | WGlobal | WDs | WSalu | WSmem | WWait;
 
 /**
  * A VALU op (or a VOPD half) as the translator needs it. 'i32': result `r`, 'i64': `r` and `rh`
@@ -196,6 +197,7 @@ export function wasmOp(op: Op, ws: number, vgprs: number, heapMemory: boolean): 
   if (op.inline.global !== undefined) return heapMemory ? wasmGlobal(op) : undefined;
   if (op.inline.ds !== undefined) return wasmDs(op);
   if (op.inline.salu !== undefined) return wasmSalu(op);
+  if (op.inline.smem !== undefined) return heapMemory ? wasmSmem(op) : undefined;
   if (op.cls !== 'valu') return undefined;
   const inst = op.inst;
   const enc = inst.encoding;
@@ -510,6 +512,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
   };
   const lower = (op: Exclude<WOp, WWait>, i: number) => {
     if ('salu' in op) lowerSalu(fb, R, op, sccSlot());
+    else if ('smem' in op) lowerSmem(frame, op.smem, i);
     else if ('global' in op) {
       lowerGlobal(frame, op.global, i);
       countLanes();
