@@ -19,7 +19,7 @@ import { Diagnostics } from '../../src/core/diagnostics.js';
 import { Memory } from '../../src/core/memory.js';
 import { WAVE_STATE_SEED, type ExecEnv } from '../../src/amd/engine/env.js';
 import { Program } from '../../src/amd/engine/program.js';
-import { blockAt, blockFunction, MAX_OPS, MIN_SRC_PER_OP } from '../../src/amd/engine/block.js';
+import { blockAt, blockFunction, blockShellAt, MAX_OPS, MIN_SRC_PER_OP } from '../../src/amd/engine/block.js';
 import { hotBlockAt, PROBE, tierDispatch, tiering } from '../../src/amd/engine/tier.js';
 import { engineTime } from '../../src/amd/engine/program.js';
 import { quietPrefix } from '../../src/amd/engine/waitcnt.js';
@@ -409,7 +409,15 @@ test('tiering: a straight block that waits whatever its source is stepped withou
   const saved = { ...tiering };
   const dispatch = { ...tierDispatch };
   const built = engineTime.blocks;
+  const was = wasmTier.on;
   try {
+    // The lower bound of a block of ops the wasm tier takes is a `case` line an op, not
+    // MIN_SRC_PER_OP: with the tier on, the three VALU ops are one translated run.
+    setWasmTier(true);
+    const shell = blockShellAt(prog('v_add_nc_u32_e32 v1, v2, v3\nv_mul_lo_u32 v4, v1, v2\nv_mov_b32_e32 v2, 1\ns_endpgm'), CODE_VA)!;
+    assert.ok(shell.pending && shell.srcLen < MIN_SRC_PER_OP * 2, `lower bound ${shell.srcLen}`);
+    // The JavaScript tier's blocks (wasm tier off) from here on.
+    setWasmTier(false);
     // least wait = MIN_SRC_PER_OP * 0.03 = 3 visits; every block's source is longer than that
     // bound, so its own wait is longer (srcLen * 0.03 / n).
     tiering.minBytes = 45000;
@@ -446,6 +454,7 @@ test('tiering: a straight block that waits whatever its source is stepped withou
     assert.equal(visits(q, own), 2, 'compiled once it was reached more often than waves were launched');
     assert.ok(engineTime.blocks - built >= 3);
   } finally {
+    setWasmTier(was);
     Object.assign(tiering, saved);
     Object.assign(tierDispatch, dispatch);
   }

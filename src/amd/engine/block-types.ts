@@ -46,8 +46,8 @@ export interface Block {
    */
   fn: BlockFn;
   /**
-   * Length of the function's source text (tier.ts weighs compiling by it); while `pending`, the
-   * lower bound MIN_SRC_PER_OP per op (block.ts).
+   * Length of the function's source text (tier.ts weighs compiling by it); while `pending`, a
+   * lower bound (block.ts MIN_SRC_PER_OP).
    */
   srcLen: number;
   args: readonly unknown[];

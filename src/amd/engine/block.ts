@@ -29,7 +29,7 @@ import { compile } from './fast-registry.js';
 import { fuseLanes } from './fast-valu.js';
 import { render } from './code.js';
 import type { ExecEnv } from './env.js';
-import { wasmRun, wasmTier } from './wasm/tier.js';
+import { wasmRun, wasmTakes, wasmTier } from './wasm/tier.js';
 export type { Clock, BlockRun, BlockFn, Block } from './block-types.js';
 
 /** Longest run of VALU ops fused into one lane loop. */
@@ -60,9 +60,19 @@ export function blockAt(program: Program, pc: number): Block | null {
 /**
  * A lower bound of a block's source length per op: tier.ts tells from it that a block will wait
  * whatever its source, before making the source (the 598 blocks of the bench kernels and
- * kernels/manifests: 177 characters an op at least, 550 the median).
+ * kernels/manifests: 177 characters an op at least, 550 the median). An op the wasm tier takes
+ * costs its block a `case` line at least (a run's glue is shared by its ops: conv2d's 23-48-op
+ * blocks of translated runs are 30-60 characters an op).
  */
 export const MIN_SRC_PER_OP = 100;
+const MIN_SRC_PER_WASM_OP = 8;
+
+/** The lower bound of the source length of a block of `ops` (see MIN_SRC_PER_OP). */
+function minSrcLen(ops: readonly Op[], env: ExecEnv): number {
+  let n = 0;
+  for (const op of ops) n += wasmTier.on && op.inline !== undefined && wasmTakes(op, env.waveSize, env.vgprs, env.heapMemory === true) ? MIN_SRC_PER_WASM_OP : MIN_SRC_PER_OP;
+  return n;
+}
 
 /**
  * blockAt's block, possibly `pending`: its ops decoded and bound, its source made only by
@@ -129,7 +139,7 @@ function buildBlock(program: Program, pc: number, i: number): Block | null {
   for (const op of ops) dwords += op.size >>> 2;
   const key = `${wasmTier.on ? (program.env.heapMemory === true ? 'wasm+heap|' : 'wasm|') : ''}${program.target.mcpu}|${pc}|${program.words.subarray(i, i + dwords).join(',')}`;
   const plan = plans.get(key);
-  const b = blockOf(ops, pc);
+  const b = blockOf(ops, pc, minSrcLen(ops, program.env));
   if (plan !== undefined && fits(plan, ops)) fill(b, plan);
   else {
     makers.set(b, () => {
@@ -464,10 +474,10 @@ export function blockFunction(b: Block): BlockFn {
 const NO_ENTRY = new Uint8Array(0);
 
 /** The Block of this Program's ops at `pc0`, pending until `fill` gives it a plan. */
-function blockOf(ops: readonly Op[], pc0: number): Block {
+function blockOf(ops: readonly Op[], pc0: number, minSrc: number): Block {
   // Until its first run the block's fn makes the function and puts it in its place.
   const b: Block = {
-    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, classes: classesOf(ops), srcLen: MIN_SRC_PER_OP * ops.length, args: [], inlined: 0, fused: 0, pending: true,
+    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, classes: classesOf(ops), srcLen: minSrc, args: [], inlined: 0, fused: 0, pending: true,
     fn: (w, clk, wc, lim, $O, _A, e) => {
       makePlan(b);
       return (b.fn = blockFn(planOf.get(b)!))(w, clk, wc, lim, $O, b.args, e);

@@ -12,7 +12,7 @@
  * stepped one by one (about 0.1 us more per op than inside a compiled block) reaches what
  * compiling it costs (about 2.5 us of TurboFan CPU per byte of source, the middle of what was
  * measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
- * A straight block whose source, however short (block.ts MIN_SRC_PER_OP an op), would make it
+ * A straight block whose source, however short (block.ts MIN_SRC_PER_OP), would make it
  * wait longer than the dispatch has waves waits that least wait with no source made (`pending`);
  * when it is over, the source is made and the wait from its real length takes over (settle).
  * One of probeBytes or more whose wait the dispatch's waves would cover is compiled after PROBE
@@ -39,7 +39,7 @@
  */
 import type { Program } from './program.js';
 import type { Block } from './block-types.js';
-import { blockShellAt, makePlan, MIN_SRC_PER_OP } from './block.js';
+import { blockShellAt, makePlan } from './block.js';
 
 /**
  * The tiering settings of this thread. Blocks whose generated source has fewer than `minBytes`
@@ -259,8 +259,8 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   const loop = nb.loop || program.interior[i] === 2;
   if (nb.pending) {
     // A straight block whose source, however short, would make it wait longer than this dispatch
-    // has waves (srcLen >= MIN_SRC_PER_OP * n) waits that least wait with no source made yet.
-    const least = Math.round(MIN_SRC_PER_OP * tiering.visitsPerByteOp);
+    // has waves (its srcLen is a lower bound while pending) waits that least wait with no source made yet.
+    const least = Math.round((nb.srcLen * tiering.visitsPerByteOp) / nb.n);
     if (tiering.minBytes !== Infinity && !loop && least > tierDispatch.waves) {
       waiting.set(nb, { wait: least, costly: false, epoch: tierDispatch.epoch, h0: least });
       heat[i] = Math.min(least - 1, HEAT_MAX);

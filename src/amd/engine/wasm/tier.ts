@@ -153,6 +153,11 @@ function wasmOpOnce(op: Op, ws: number, vgprs: number, heapMemory: boolean): WOp
   return x ?? undefined;
 }
 
+/** Whether the translator takes `op` (of a Program of this wave size, VGPR count and memory). */
+export function wasmTakes(op: Op, ws: number, vgprs: number, heapMemory: boolean): boolean {
+  return wasmOpOnce(op, ws, vgprs, heapMemory) !== undefined;
+}
+
 /**
  * A translated run of `n` ops (block.ts binds `params` to `args`). `code` runs its ops [a, z) (free
  * names a and z, block op indexes: block.ts enters a run at any of its ops and cuts it anywhere)
