@@ -10,6 +10,16 @@ import { freshBundle, runBundle } from '../runtime/code-cache-node.js';
 
 export const BUNDLE_NAME = 'gpusim-cli.cjs';
 
+/**
+ * The code cache a command line uses (runtime/code-cache-node.ts runBundle): its subcommand's (a
+ * cache holds what the run that wrote it compiled: `run` and `disasm` compile different code),
+ * `other` for options alone (`--version`, `--help`).
+ */
+export function cacheKey(argv: readonly string[]): string {
+  const c = argv[0];
+  return c !== undefined && /^[a-z][a-z0-9]*$/.test(c) ? c : 'other';
+}
+
 /** Runs the command line through the one-file CLI when there is a fresh one, else through `own`. */
 export async function launch(own: () => Promise<void>): Promise<void> {
   const file = freshBundle(BUNDLE_NAME);
@@ -18,7 +28,7 @@ export async function launch(own: () => Promise<void>): Promise<void> {
     try {
       // The flag tells main.ts inside the bundle that it is not the program, and `run --json`
       // (timing.cli) how the code was loaded.
-      const l = runBundle(file, 'cli', (how) => void ((globalThis as { gpusimBundle?: string }).gpusimBundle = how));
+      const l = runBundle(file, `cli-${cacheKey(process.argv.slice(2))}`, (how) => void ((globalThis as { gpusimBundle?: string }).gpusimBundle = how));
       const runCli = l.exports['runCli'];
       if (typeof runCli === 'function') b = { runCli: runCli as () => Promise<void>, saveCache: l.saveCache };
     } catch {

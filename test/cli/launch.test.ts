@@ -2,8 +2,8 @@
  * The `gpusim` program through src/cli/launch.ts: the one-file CLI (dist/gpusim-cli.cjs, made by
  * scripts/bundle.mjs when esbuild is installed) gives the same output and exit code as the
  * separate modules, writes its code cache into the per-user cache directory (here a temporary
- * XDG_CACHE_HOME) and loads from it on the next run; a damaged cache is rejected by V8 and written
- * again. Skips when there is no fresh bundle (no esbuild, or `tsc -p .` ran after the last build).
+ * XDG_CACHE_HOME), one per subcommand, and loads from it on the next run; a damaged cache is
+ * rejected by V8 and written again. Skips when there is no fresh bundle (no esbuild, or `tsc -p .` ran after the last build).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,7 +48,15 @@ test('the one-file CLI runs like the separate modules and keeps a code cache', {
     assert.deepEqual(strip(second.out), strip(modules.out));
     const files = readdirSync(join(cache, 'gpusim')).filter((f) => f.startsWith('cli-'));
     assert.equal(files.length, 1);
-    assert.match(files[0]!, /^cli-v\d+.*\.v8cache$/);
+    assert.match(files[0]!, /^cli-run-v\d+.*\.v8cache$/);
+    // Another subcommand (here options alone) keeps a cache of its own, and writing it removes
+    // caches of other builds, not this build's.
+    const stale = join(cache, 'gpusim', 'cli-disasm-v1.0.0-x64-1-1.v8cache');
+    writeFileSync(stale, 'an older build');
+    assert.equal(gpusim(env, '--version').code, 0);
+    const after = readdirSync(join(cache, 'gpusim')).filter((f) => f.startsWith('cli-')).sort();
+    assert.deepEqual(after.map((f) => f.split('-')[1]), ['other', 'run'], after.join(' '));
+    assert.equal(timing(gpusim(env, 'run', EMPTY, '--json').out), 'one file, code cache');
     // A damaged cache: V8 rejects it, the run compiles, and the cache is written again.
     writeFileSync(join(cache, 'gpusim', files[0]!), 'not a code cache');
     const damaged = gpusim(env, 'run', EMPTY, '--json');
