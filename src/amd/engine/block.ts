@@ -194,28 +194,53 @@ function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, q
 }
 
 /**
- * An op's sanitizer step as stepLines takes it: ALWAYS (a memory op), TRACKED (whenever the wave
- * has a wait-counter track), NEVER (an op whose step checks no register), or the register ids
- * (waitcnt.ts checkRefs) of which one must have an outstanding load.
+ * Each op's sanitizer step as stepLines takes it (`how`): ALWAYS (a memory op), TRACKED (whenever
+ * the wave has a wait-counter track), NEVER (an op whose step checks no register), or LISTED (when
+ * one of its registers, regs[at[i]..at[i + 1]), waitcnt.ts checkRefs, has an outstanding load).
+ * Typed arrays, so stepDone's loop sees one shape whatever the block.
  */
-type StepRef = Int32Array | 0 | 1 | 2;
-const ALWAYS = 0, TRACKED = 1, NEVER = 2;
+interface StepRefs {
+  readonly how: Uint8Array;
+  readonly at: Int32Array;
+  readonly regs: Int32Array;
+}
+const ALWAYS = 0, TRACKED = 1, NEVER = 2, LISTED = 3;
+
+function stepRefsOf(ops: readonly Op[]): StepRefs {
+  const how = new Uint8Array(ops.length);
+  const at = new Int32Array(ops.length + 1);
+  const regs: number[] = [];
+  ops.forEach((op, i) => {
+    at[i] = regs.length;
+    if (MEM_CLASS[op.ci] === 1) return void (how[i] = ALWAYS);
+    const refs = checkRefs(op);
+    if (refs === null) how[i] = TRACKED;
+    else if (refs.length === 0) how[i] = NEVER;
+    else {
+      how[i] = LISTED;
+      regs.push(...new Set(refs));
+    }
+  });
+  at[ops.length] = regs.length;
+  return { how, at, regs: Int32Array.from(regs) };
+}
 
 /**
  * The sanitizer's steps of ops [from, to) that a translated run completed, as the block's own
  * step lines (stepLines) take them: the ops before `quiet` skipped when `sk`; w.pc at each op.
  */
-function stepDone(w: Wave, wc: WaitcntSanitizer, sk: boolean, quiet: number, ops: readonly Op[], pcs: readonly number[], refs: readonly StepRef[], from: number, to: number): void {
-  for (let i = from; i < to; i++) {
-    if (sk && i < quiet) continue;
-    const r = refs[i]!;
+function stepDone(w: Wave, wc: WaitcntSanitizer, sk: boolean, quiet: number, ops: readonly Op[], pcs: readonly number[], sr: StepRefs, from: number, to: number): void {
+  const how = sr.how;
+  for (let i = sk && from < quiet ? quiet : from; i < to; i++) {
+    const r = how[i]!;
     if (r === NEVER) continue;
     if (r !== ALWAYS) {
       const t = w.waitTrack as { readonly kind: Uint8Array } | null;
       if (t === null) continue;
-      if (r !== TRACKED) {
+      if (r === LISTED) {
+        const kind = t.kind, regs = sr.regs;
         let any = 0;
-        for (let j = 0; j < r.length; j++) any |= t.kind[r[j]!]!;
+        for (let j = sr.at[i]!, e = sr.at[i + 1]!; j < e; j++) any |= kind[regs[j]!]!;
         if (any === 0) continue;
       }
     }
@@ -287,11 +312,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     return [`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`];
   };
   // Per op, what stepDone needs of stepLines' rule (translated runs' ops).
-  const stepRefs: StepRef[] = ops.map((op) => {
-    if (MEM_CLASS[op.ci] === 1) return ALWAYS;
-    const refs = checkRefs(op);
-    return refs === null ? TRACKED : refs.length === 0 ? NEVER : refs;
-  });
+  const stepRefs = stepRefsOf(ops);
   // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
   const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${k}; }`;
   // `body` (an Inline's or a fused run's statements) as block b<label>, with its free names bound:
@@ -348,7 +369,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       // nothing and change nothing a step reads: stepDone takes them as stepLines would), then the
       // ops it handed back, each stepped and run (so reports come in the interpreter's order).
       const steps: string[] = [];
-      const shared = !inlineSteps && stepRefs.slice(k, end).some((x) => x !== NEVER);
+      const shared = !inlineSteps && stepRefs.how.subarray(k, end).some((x) => x !== NEVER);
       if (shared) steps.push(`if (wc !== null && d > a - ${k}) SD(w, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, $O, $A[0], SR, a, ${k} + d);`);
       else if (inlineSteps) {
         for (let i = k; i < end; i++) {
