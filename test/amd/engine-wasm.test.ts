@@ -16,7 +16,7 @@ import { benchCases } from '../../bench/cases.js';
 import { runKernel, type KernelRun } from '../../src/runtime/run.js';
 import type { Engine } from '../../src/amd/engine/env.js';
 import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
-import { simdStats } from '../../src/amd/engine/wasm/valu.js';
+import { groupStats, simdStats } from '../../src/amd/engine/wasm/valu.js';
 import { tiering } from '../../src/amd/engine/tier.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -130,8 +130,11 @@ test('wasm tier: random VALU runs equal the interpreter bit for bit (wave32)', (
   const runs = wasmTier.runs;
   const calls = wasmTier.calls;
   const simd = simdStats.ops;
+  const grouped = groupStats.ops;
   for (let seed = 1; seed <= 200; seed++) trial(seed, 32);
   assert.ok(wasmTier.runs > runs + 100, `translated runs: ${wasmTier.runs - runs}`);
+  // Integer ops sharing one lane loop (carries and masks from earlier ops of the group too).
+  assert.ok(groupStats.ops > grouped + 300, `ops in fused groups: ${groupStats.ops - grouped}`);
   // f32 ops with a two-lanes-at-a-time row for EXEC all ones (simd.ts), half the trials' EXEC.
   assert.ok(simdStats.ops > simd + 50, `f32 ops with a SIMD row: ${simdStats.ops - simd}`);
   assert.ok(wasmTier.calls > calls + 100, `calls of translated code: ${wasmTier.calls - calls}`);

@@ -87,6 +87,8 @@ export interface WDual {
 
 /** Ops translated with a two-lanes-at-a-time row for EXEC all ones (this thread; tests). */
 export const simdStats = { ops: 0 };
+/** Groups of integer ops translated into one lane loop, and their ops (this thread; tests). */
+export const groupStats = { groups: 0, ops: 0 };
 
 const SGPR_OK = (enc: number) => enc <= 107 || (enc >= 124 && enc <= 248 && enc !== 239);
 
@@ -233,6 +235,52 @@ function wasmVopd(op: Op, ws: number, vgprs: number): WDual | undefined {
   return { dual: [halves[0]!, halves[1]!], vec: false };
 }
 
+/** A group of fusable run ops (translateRun lowerGroup): per op, the group op whose mask is its carry-in (-1: none). */
+interface Group {
+  readonly ops: readonly WValu[];
+  readonly cinFrom: readonly number[];
+}
+
+/** Integer VALU ops: they never hand back (no MODE test, no NaN rule). */
+const fusable = (x: WOp): x is WValu => 'useF' in x && (x.kind === 'i32' || x.kind === 'i64' || (x.kind === 'cmp' && !x.fcmp));
+
+/**
+ * The groups of two or more consecutive fusable ops of a run, by first index: a group ends before
+ * an op that reads, as a uniform value, an SGPR an earlier op of it writes as a mask (the masks are
+ * stored after the loop), or whose carry-in is part of such a mask; and after an op writing EXEC
+ * (every op reads EXEC before the loop).
+ */
+function groupsOf(run: readonly WOp[], ws: number): Map<number, Group> {
+  const out = new Map<number, Group>();
+  for (let i = 0; i < run.length;) {
+    const ops: WValu[] = [];
+    const cinFrom: number[] = [];
+    const writer = new Map<number, number>();
+    for (let j = i; j < run.length; j++) {
+      const x = run[j]!;
+      if (!fusable(x)) break;
+      const reads = x.srcs.flatMap((s) => (s.vgpr || 'lit' in s ? [] : s.hiAt >= 0 ? [s.at >> 2, s.hiAt >> 2] : [s.at >> 2]));
+      if (reads.some((r) => writer.has(r))) break;
+      let from = -1;
+      if (x.cin !== null && x.cin !== 124) {
+        const w = writer.get(x.cin);
+        if (w === undefined ? ws === 64 && writer.has(x.cin + 1) : ops[w]!.cout !== x.cin) break;
+        from = w ?? -1;
+      }
+      ops.push(x);
+      cinFrom.push(from);
+      if (x.cout !== null && x.cout !== 124) {
+        writer.set(x.cout, ops.length - 1);
+        if (ws === 64) writer.set(x.cout + 1, ops.length - 1);
+        if (x.cout === 126 || x.cout === 127) break;
+      }
+    }
+    if (ops.length >= 2) out.set(i, { ops, cinFrom });
+    i += Math.max(1, ops.length);
+  }
+  return out;
+}
+
 /**
  * The wasm module (bytes) of a run: export `run(regOff: i32, table: i32, start: i32, limit: i32,
  * lds: i32, ldsSize: i32) -> i32`, over the heap (heap.ts): it runs the run's ops [start, limit);
@@ -333,10 +381,11 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
    * the lane's result dword (i32), `high()` a 64-bit result's high dword; `bit` holds the lane's
    * carry-out or compare bit.
    */
-  const laneCode = (op: WValu, i: number) => {
+  const laneCode = (op: WValu, i: number, ciFrom?: { readonly lo: number; readonly hi: number }) => {
     const vr = fb.local(I64), vrh = fb.local(I64), vc = fb.local(I32), vx = fb.local(F64), ve = fb.local(F64);
-    const ci = fb.local(I32), ciLo = fb.local(I32), ciHi = fb.local(I32);
-    if (op.cin !== null) {
+    const ci = fb.local(I32);
+    const ciLo = ciFrom?.lo ?? fb.local(I32), ciHi = ciFrom?.hi ?? fb.local(I32);
+    if (op.cin !== null && ciFrom === undefined) {
       if (op.cin === 124) fb.i32(0).set(ciLo).i32(0).set(ciHi);
       else {
         ld(op.cin * 4).set(ciLo);
@@ -490,6 +539,57 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     }
     countLanes();
   };
+  /**
+   * A group of integer VALU ops (fusable) in one lane loop: each lane runs every op in order, so an
+   * op reading a VGPR an earlier one wrote sees that lane's new value, as op-by-op execution gives
+   * (no op reads another lane); a carry-in from a mask an earlier op of the group writes is that
+   * op's bit for the lane, accumulated so far. Masks are stored after the loop in op order. None
+   * hands back. Entered at its first op and run to its end, else handed back from where the block
+   * entered it (the handlers run the rest: a cut or resumed turn).
+   */
+  const lowerGroup = (g: Group, i: number) => {
+    const n = g.ops.length;
+    groupStats.groups++;
+    groupStats.ops += n;
+    fb.get(S).i32(i).op(OP.i32_gt_u).get(L).i32(i + n).op(OP.i32_lt_u, OP.i32_or, OP.if, 0x40);
+    fb.get(S).i32(i).get(S).i32(i).op(OP.i32_gt_u, OP.select).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
+    fb.op(OP.end);
+    readExec();
+    const cos = g.ops.map(() => ({ lo: fb.local(I32), hi: fb.local(I32) }));
+    for (const c of cos) fb.i32(0).set(c.lo).i32(0).set(c.hi);
+    const lcs = g.ops.map((op, j) => laneCode(op, i + j, g.cinFrom[j]! >= 0 ? cos[g.cinFrom[j]!] : undefined));
+    loopOver(() => {
+      g.ops.forEach((op, j) => {
+        const lc = lcs[j]!;
+        lc.lane();
+        if (op.kind !== 'cmp') {
+          fb.get(la);
+          lc.result();
+          fb.mem(OP.i32_store, 2, REG.V + op.D * 4);
+          if (op.kind === 'i64') {
+            fb.get(la);
+            lc.high();
+            fb.mem(OP.i32_store, 2, REG.V + (op.D + ws) * 4);
+          }
+        }
+        if (op.cout !== null) {
+          const c = cos[j]!;
+          fb.get(lc.bit).op(OP.if, 0x40);
+          fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
+          fb.get(c.lo).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(c.lo);
+          fb.op(OP.else);
+          fb.get(c.hi).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(c.hi);
+          fb.op(OP.end, OP.end);
+        }
+      });
+    });
+    g.ops.forEach((op, j) => {
+      if (op.cout === null || op.cout === 124) return;
+      fb.get(R).get(cos[j]!.lo).mem(OP.i32_store, 2, op.cout * 4);
+      if (ws === 64) fb.get(R).get(cos[j]!.hi).mem(OP.i32_store, 2, (op.cout + 1) * 4);
+    });
+    countLanes(n);
+  };
   // VOPD: each half's result to its scratch row, lane by lane (every source read before any
   // write), then both rows to their destinations; the lanes counted twice, as the reference does.
   const lowerDual = (op: WDual, i: number) => {
@@ -522,17 +622,26 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     } else if ('dual' in op) lowerDual(op, i);
     else lowerValu(op, i);
   };
-  run.forEach((op, i) => {
-    if ('wait' in op) return;
-    // Past the limit: done; before the start: skipped.
+  const groups = groupsOf(run, ws);
+  for (let i = 0; i < run.length;) {
+    const op = run[i]!;
+    if ('wait' in op) {
+      i++;
+      continue;
+    }
+    const g = groups.get(i);
+    const n = g?.ops.length ?? 1;
+    // Past the limit: done; after the start: skipped.
     fb.get(L).i32(i).op(OP.i32_le_u, OP.if, 0x40);
     fb.get(L).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
     fb.op(OP.end);
     fb.op(OP.block, 0x40);
-    fb.get(S).i32(i).op(OP.i32_gt_u).br(OP.br_if, 0);
-    lower(op, i);
+    fb.get(S).i32(i + n - 1).op(OP.i32_gt_u).br(OP.br_if, 0);
+    if (g !== undefined) lowerGroup(g, i);
+    else lower(op, i);
     fb.op(OP.end);
-  });
+    i += n;
+  }
   fb.get(L).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
   return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1, ...(heap()?.shared !== false ? { shared: { maxPages: HEAP_MAX_PAGES } } : {}) }, funcs: [{ type: { params: [I32, I32, I32, I32, I32, I32], results: [I32] }, body: fb, export: 'run' }] });
 }
