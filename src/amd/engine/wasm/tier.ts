@@ -38,8 +38,12 @@ export function setWasmTier(on: boolean): void {
   useHeap(wasmTier.on);
 }
 
-/** Longest translated run (its `done` count is returned in 8 bits). */
-const MAX_RUN = 32;
+/**
+ * Longest translated run (its `done` count is returned in 8 bits): a whole block (block.ts
+ * MAX_OPS). Each call from a block that V8 has not optimised yet goes through its generic
+ * JavaScript-to-wasm wrapper; at 32, conv2d's 41-48-op blocks were two calls each.
+ */
+const MAX_RUN = 48;
 
 type Runner = (w: Wave, start: number, limit: number) => number;
 
