@@ -78,6 +78,23 @@ export interface RunFrame {
   laneLoop(body: () => void): void;
 }
 
+/**
+ * Leaves in local `e` the address of the segment-table entry (base: i64 at 0, size: i64 at 8, heap
+ * offset: i32 at 16) whose segment holds the address in i64 local `a`, as `Memory.find` finds it
+ * (the first with a - base < size); `handBack()` when none does. `k` is a scratch i32 local.
+ */
+export function findSegment(f: RunFrame, a: number, e: number, k: number, handBack: () => void): void {
+  const { fb, T } = f;
+  fb.i32(0).set(k).get(T).i32(TABLE_HEAD).op(OP.i32_add).set(e);
+  fb.op(OP.block, 0x40).op(OP.loop, 0x40);
+  fb.get(k).get(T).mem(OP.i32_load, 2, 0).op(OP.i32_ge_u, OP.if, 0x40);
+  handBack();
+  fb.op(OP.end);
+  fb.get(a).get(e).mem(OP.i64_load, 3, 0).op(OP.i64_sub).get(e).mem(OP.i64_load, 3, 8).op(OP.i64_lt_u).br(OP.br_if, 1);
+  fb.get(e).i32(TABLE_ENTRY).op(OP.i32_add).set(e).get(k).i32(1).op(OP.i32_add).set(k).br(OP.br, 0);
+  fb.op(OP.end, OP.end);
+}
+
 /** Lower run op `i`, the access `sp`. */
 export function lowerGlobal(f: RunFrame, sp: FlatDwordSpec, i: number): void {
   const { fb, R, T, l, la, el, eh, V, ws } = f;
@@ -105,14 +122,7 @@ export function lowerGlobal(f: RunFrame, sp: FlatDwordSpec, i: number): void {
   fb.i64(sp.off).op(OP.i64_add).set(B);
   // The segment holding the first lane's address (o): the table entry with o - base < size.
   fb.get(R).get(first).op(OP.i32_add).mem(OP.i32_load, 2, V + sp.lo * 4).op(OP.i64_extend_i32_u).get(B).op(OP.i64_add).set(o);
-  fb.i32(0).set(k).get(T).i32(TABLE_HEAD).op(OP.i32_add).set(e);
-  fb.op(OP.block, 0x40).op(OP.loop, 0x40);
-  fb.get(k).get(T).mem(OP.i32_load, 2, 0).op(OP.i32_ge_u, OP.if, 0x40);
-  handBack();
-  fb.op(OP.end);
-  fb.get(o).get(e).mem(OP.i64_load, 3, 0).op(OP.i64_sub).get(e).mem(OP.i64_load, 3, 8).op(OP.i64_lt_u).br(OP.br_if, 1);
-  fb.get(e).i32(TABLE_ENTRY).op(OP.i32_add).set(e).get(k).i32(1).op(OP.i32_add).set(k).br(OP.br, 0);
-  fb.op(OP.end, OP.end);
+  findSegment(f, o, e, k, handBack);
   // Found: [o, o + span) inside it, its bytes in the heap, at most 4 GiB (as the handler's tests).
   fb.get(e).mem(OP.i32_load, 2, 16).tee(at).i32(-1).op(OP.i32_eq);
   fb.get(e).mem(OP.i64_load, 3, 8).set(last);

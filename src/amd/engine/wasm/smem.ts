@@ -11,8 +11,7 @@
 import type { Op } from '../types.js';
 import type { ScalarLoadSpec } from '../fast-mem.js';
 import { OP, I32, I64 } from './encoder.js';
-import { TABLE_ENTRY, TABLE_HEAD } from './heap.js';
-import type { RunFrame } from './global.js';
+import { findSegment, type RunFrame } from './global.js';
 import { CNT_MAX } from '../../exec/vmem.js';
 
 /** An s_load as the translator takes it. */
@@ -50,14 +49,7 @@ export function lowerSmem(f: RunFrame, sp: ScalarLoadSpec, i: number): void {
   fb.op(OP.end);
   fb.get(a).i64(-4).op(OP.i64_and).set(a);
   // The segment holding a (table entry: base, size, heap offset), then the whole load inside it.
-  fb.i32(0).set(k).get(T).i32(TABLE_HEAD).op(OP.i32_add).set(e);
-  fb.op(OP.block, 0x40).op(OP.loop, 0x40);
-  fb.get(k).get(T).mem(OP.i32_load, 2, 0).op(OP.i32_ge_u, OP.if, 0x40);
-  handBack();
-  fb.op(OP.end);
-  fb.get(a).get(e).mem(OP.i64_load, 3, 0).op(OP.i64_sub).get(e).mem(OP.i64_load, 3, 8).op(OP.i64_lt_u).br(OP.br_if, 1);
-  fb.get(e).i32(TABLE_ENTRY).op(OP.i32_add).set(e).get(k).i32(1).op(OP.i32_add).set(k).br(OP.br, 0);
-  fb.op(OP.end, OP.end);
+  findSegment(f, a, e, k, handBack);
   fb.get(a).get(e).mem(OP.i64_load, 3, 0).op(OP.i64_sub).set(o);
   fb.get(e).mem(OP.i32_load, 2, 16).tee(at).i32(-1).op(OP.i32_eq);
   fb.get(o).i64(4 * sp.n).op(OP.i64_add).get(e).mem(OP.i64_load, 3, 8).op(OP.i64_gt_u, OP.i32_or);

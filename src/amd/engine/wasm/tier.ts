@@ -127,11 +127,9 @@ function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, fro
         ops[k + j]!.run(w);
         break;
       case DS:
-        memStats.ds++;
-        if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++;
-        break;
       case SMEM:
-        memStats.smem++;
+        if (kinds[j] === DS) memStats.ds++;
+        else memStats.smem++;
         if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++;
         break;
       case VM:

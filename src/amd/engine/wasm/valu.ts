@@ -498,6 +498,27 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     if (times > 1) fb.i32(times).op(OP.i32_mul);
     fb.get(lanes).op(OP.i32_add).set(lanes);
   };
+  /** Store an integer op's lane result (a compare's is only its bit) and set its bit in the mask locals. */
+  const storeLane = (op: WValu, lc: ReturnType<typeof laneCode>, co: { readonly lo: number; readonly hi: number }) => {
+    if (op.kind !== 'cmp') {
+      fb.get(la);
+      lc.result();
+      fb.mem(OP.i32_store, 2, REG.V + op.D * 4);
+      if (op.kind === 'i64') {
+        fb.get(la);
+        lc.high();
+        fb.mem(OP.i32_store, 2, REG.V + (op.D + ws) * 4);
+      }
+    }
+    if (op.cout !== null) {
+      fb.get(lc.bit).op(OP.if, 0x40);
+      fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
+      fb.get(co.lo).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(co.lo);
+      fb.op(OP.else);
+      fb.get(co.hi).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(co.hi);
+      fb.op(OP.end, OP.end);
+    }
+  };
   const lowerValu = (op: WValu, i: number) => {
     modeTest(op, i);
     readExec();
@@ -509,24 +530,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
         fb.get(l).i32(2).op(OP.i32_shl);
         lc.result();
         fb.mem(OP.i32_store, 2, row(0));
-      } else if (op.kind !== 'cmp') {
-        fb.get(la);
-        lc.result();
-        fb.mem(OP.i32_store, 2, REG.V + op.D * 4);
-        if (op.kind === 'i64') {
-          fb.get(la);
-          lc.high();
-          fb.mem(OP.i32_store, 2, REG.V + (op.D + ws) * 4);
-        }
-      }
-      if (op.cout !== null) {
-        fb.get(lc.bit).op(OP.if, 0x40);
-        fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
-        fb.get(coLo).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coLo);
-        fb.op(OP.else);
-        fb.get(coHi).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(coHi);
-        fb.op(OP.end, OP.end);
-      }
+      } else storeLane(op, lc, { lo: coLo, hi: coHi });
     };
     // EXEC all ones: an f32 op two lanes at a time (simd.ts), the same statements and hand-back
     // rules; a lane that hands back stops the op after the row (only the scratch row written yet).
@@ -560,27 +564,8 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     const lcs = g.ops.map((op, j) => laneCode(op, i + j, g.cinFrom[j]! >= 0 ? cos[g.cinFrom[j]!] : undefined));
     loopOver(() => {
       g.ops.forEach((op, j) => {
-        const lc = lcs[j]!;
-        lc.lane();
-        if (op.kind !== 'cmp') {
-          fb.get(la);
-          lc.result();
-          fb.mem(OP.i32_store, 2, REG.V + op.D * 4);
-          if (op.kind === 'i64') {
-            fb.get(la);
-            lc.high();
-            fb.mem(OP.i32_store, 2, REG.V + (op.D + ws) * 4);
-          }
-        }
-        if (op.cout !== null) {
-          const c = cos[j]!;
-          fb.get(lc.bit).op(OP.if, 0x40);
-          fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
-          fb.get(c.lo).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(c.lo);
-          fb.op(OP.else);
-          fb.get(c.hi).i32(1).get(l).op(OP.i32_shl, OP.i32_or).set(c.hi);
-          fb.op(OP.end, OP.end);
-        }
+        lcs[j]!.lane();
+        storeLane(op, lcs[j]!, cos[j]!);
       });
     });
     g.ops.forEach((op, j) => {
