@@ -464,11 +464,16 @@ test('tiering: a block the dispatch\'s waves would pay for is compiled after PRO
   const saved = { ...tiering };
   const dispatch = { ...tierDispatch };
   try {
-    // Its own wait is srcLen / n visits (hundreds), within the dispatch's 1000 waves: compiled at
-    // once before; probed now (probeBytes 0).
+    // Its own wait is srcLen / (n + 1.5 x its translated ops) visits (tier.ts gain: stepping a
+    // translated op costs 2.5 times what stepping an inlined JavaScript op does; hundreds), within
+    // the dispatch's 1000 waves: compiled at once before; probed now (probeBytes 0).
     Object.assign(tiering, { minBytes: 45000, visitsPerByteOp: 1, probeBytes: 0 });
     const src = 'v_add_nc_u32_e32 v1, v2, v3\nv_mul_lo_u32 v4, v1, v2\nv_mov_b32_e32 v2, 1\ns_endpgm';
-    const own = (p: Program) => Math.round(p.blocks[0]!.srcLen / p.blocks[0]!.n);
+    const own = (p: Program) => {
+      const b = p.blocks[0]!;
+      assert.equal(b.translated, wasmTier.on ? 3 : 0);
+      return Math.round(b.srcLen / (b.n + 1.5 * b.translated));
+    };
     // Visits with `every` waves launched before each: the visit at which it runs compiled, or -1.
     const run = (every: number, upTo: number): { at: number; own: number } => {
       Object.assign(tierDispatch, { waves: 1000, launched: 0, epoch: tierDispatch.epoch + 1 });

@@ -62,4 +62,6 @@ export interface Block {
   inlined: number;
   /** Runs of VALU ops the generated function runs in one lane loop each (fast-valu.ts fuseLanes). */
   fused: number;
+  /** Ops in translated runs (wasm/tier.ts); while `pending`, the ops the translator takes. */
+  translated: number;
 }

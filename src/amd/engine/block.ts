@@ -67,11 +67,15 @@ export function blockAt(program: Program, pc: number): Block | null {
 export const MIN_SRC_PER_OP = 100;
 const MIN_SRC_PER_WASM_OP = 8;
 
-/** The lower bound of the source length of a block of `ops` (see MIN_SRC_PER_OP). */
-function minSrcLen(ops: readonly Op[], env: ExecEnv): number {
-  let n = 0;
-  for (const op of ops) n += wasmTier.on && op.inline !== undefined && wasmTakes(op, env.waveSize, env.vgprs, env.heapMemory === true) ? MIN_SRC_PER_WASM_OP : MIN_SRC_PER_OP;
-  return n;
+/** The lower bound of the source length of a block of `ops` (see MIN_SRC_PER_OP), and how many of them the translator takes. */
+function minSrcLen(ops: readonly Op[], env: ExecEnv): { readonly len: number; readonly taken: number } {
+  let len = 0, taken = 0;
+  for (const op of ops) {
+    const t = wasmTier.on && op.inline !== undefined && wasmTakes(op, env.waveSize, env.vgprs, env.heapMemory === true);
+    len += t ? MIN_SRC_PER_WASM_OP : MIN_SRC_PER_OP;
+    if (t) taken++;
+  }
+  return { len, taken };
 }
 
 /**
@@ -294,7 +298,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // (they belong to the Program), (-1, index in `consts`) for a fused run's helpers (module values).
   const take: number[] = [];
   const consts: unknown[] = [];
-  let inlined = 0;
+  let inlined = 0, translated = 0;
   // The sanitizer's step before op k, as dispatch calls it (w.pc at the op). An op whose step can
   // only check its registers is skipped unless one of them has an outstanding load (exact: see checkRefs).
   const stepLines = (k: number): string[] => {
@@ -388,6 +392,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${after}`, params, (j) => [-1, consts.push(args[j]) - 1]), '}');
       if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
       inlined += wr.n;
+      translated += wr.n;
       fusedRuns++;
       k = end;
       continue;
@@ -411,7 +416,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // Parenthesised so V8 compiles it to bytecode at once (eagerly) when it is made (blockFn).
   const src = `return (function block(w, clk, wc, lim, $O, $A, e) {\n${lines.join('\n')}\n});`;
   // Only the sources' identities are kept: an Inline's bound values belong to this Program.
-  return { fn: blockFns.get(src) ?? null, src, enter, inlined, fused: fusedRuns, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
+  return { fn: blockFns.get(src) ?? null, src, enter, inlined, fused: fusedRuns, translated, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
 }
 
 /** A loop body: its last op branches back to its start (the scheduler enters it again at once). */
@@ -461,6 +466,7 @@ interface Plan {
   readonly src: string;
   readonly enter: Uint8Array;
   readonly inlined: number;
+  readonly translated: number;
   readonly fused: number;
   /**
    * The values passed after $A[0] (the PCs), as pairs: (op index, param index) of an op's Inline
@@ -495,10 +501,10 @@ export function blockFunction(b: Block): BlockFn {
 const NO_ENTRY = new Uint8Array(0);
 
 /** The Block of this Program's ops at `pc0`, pending until `fill` gives it a plan. */
-function blockOf(ops: readonly Op[], pc0: number, minSrc: number): Block {
+function blockOf(ops: readonly Op[], pc0: number, minSrc: { readonly len: number; readonly taken: number }): Block {
   // Until its first run the block's fn makes the function and puts it in its place.
   const b: Block = {
-    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, classes: classesOf(ops), srcLen: minSrc, args: [], inlined: 0, fused: 0, pending: true,
+    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, classes: classesOf(ops), srcLen: minSrc.len, args: [], inlined: 0, fused: 0, translated: minSrc.taken, pending: true,
     fn: (w, clk, wc, lim, $O, _A, e) => {
       makePlan(b);
       return (b.fn = blockFn(planOf.get(b)!))(w, clk, wc, lim, $O, b.args, e);
@@ -518,6 +524,7 @@ function fill(b: Block, plan: Plan): void {
   b.srcLen = plan.src.length;
   b.args = values;
   b.inlined = plan.inlined;
+  b.translated = plan.translated;
   b.fused = plan.fused;
   b.pending = false;
   if (plan.fn !== null) b.fn = plan.fn;

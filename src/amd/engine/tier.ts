@@ -9,9 +9,9 @@
  * source: a straight block of 48 inlined LDS ops (50 KB of source) took 0.5-1.2 s of TurboFan
  * CPU, for a block each wave runs once. The rule is ski rental: a block whose source is at least
  * `minBytes` waits srcLen * visitsPerByteOp / ops visits, i.e. until the time its ops spent being
- * stepped one by one (about 0.1 us more per op than inside a compiled block) reaches what
- * compiling it costs (about 2.5 us of TurboFan CPU per byte of source, the middle of what was
- * measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
+ * stepped one by one (about 0.1 us more per op than inside a compiled block; an op of a translated
+ * run counts 2.5 ops: `gain`) reaches what compiling it costs (about 2.5 us of TurboFan CPU per
+ * byte of source, the middle of what was measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
  * A straight block whose source, however short (block.ts MIN_SRC_PER_OP), would make it
  * wait longer than the dispatch has waves waits that least wait with no source made (`pending`);
  * when it is over, the source is made and the wait from its real length takes over (settle).
@@ -108,10 +108,21 @@ const waiting = new WeakMap<Block, Waiting>();
 /** Heat is an Int32Array: a longer wait (a test's visitsPerByteOp of 1e9) waits this long. */
 const HEAT_MAX = 0x7fffffff;
 
+/**
+ * What compiling `b` saves a visit, in ops stepped: a translated op stepped through its handler
+ * costs WASM_GAIN times what stepping an inlined JavaScript op does over its compiled form (conv2d
+ * 256x256 warm: 0.26 us an op stepped against translated, where the rule's 0.1 us an op was
+ * measured for JavaScript blocks).
+ */
+const WASM_GAIN = 2.5;
+function gain(b: Block): number {
+  return b.n + (WASM_GAIN - 1) * b.translated;
+}
+
 /** The rule's wait for `b` from its source length (0: none: a small block in a long enough dispatch). */
 function ruleWait(b: Block): { readonly wait: number; readonly own: number; readonly costly: boolean } {
   const n = b.srcLen;
-  const wait = Math.round(n * tiering.visitsPerByteOp / b.n);
+  const wait = Math.round(n * tiering.visitsPerByteOp / gain(b));
   const big = n >= tiering.minBytes;
   return { wait: !big && wait <= tierDispatch.waves ? 0 : wait, own: wait, costly: n >= tiering.probeBytes };
 }
@@ -260,7 +271,7 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   if (nb.pending) {
     // A straight block whose source, however short, would make it wait longer than this dispatch
     // has waves (its srcLen is a lower bound while pending) waits that least wait with no source made yet.
-    const least = Math.round((nb.srcLen * tiering.visitsPerByteOp) / nb.n);
+    const least = Math.round((nb.srcLen * tiering.visitsPerByteOp) / gain(nb));
     if (tiering.minBytes !== Infinity && !loop && least > tierDispatch.waves) {
       waiting.set(nb, { wait: least, costly: false, epoch: tierDispatch.epoch, h0: least });
       heat[i] = Math.min(least - 1, HEAT_MAX);
