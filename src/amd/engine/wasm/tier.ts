@@ -1,9 +1,9 @@
 /**
  * The wasm tier's hook into basic blocks (block.ts): a straight run of VALU ops, GLOBAL and DS
- * dword accesses, SALU ops and waits the translator takes (valu.ts, global.ts, lds.ts, salu.ts)
- * becomes one call of a WebAssembly function instead of inlined JavaScript, when the run has an f32
- * op whose lanes run two at a time (simd.ts: f64x2, for a row with EXEC all ones) or a memory
- * access. It is on by default where WebAssembly shared memories exist (docs/speed.md,
+ * dword accesses, scalar loads, SALU ops and waits the translator takes (valu.ts, global.ts,
+ * lds.ts, smem.ts, salu.ts), up to a whole block, becomes one call of a WebAssembly function
+ * instead of inlined JavaScript, when the run has an f32 op whose lanes run two at a time (simd.ts:
+ * f64x2, for a row with EXEC all ones), a memory access or two lane ops. It is on by default where WebAssembly shared memories exist (docs/speed.md,
  * "WebAssembly tier"); GPUSIM_WASM=0 in the environment, or `setWasmTier(false)`, turns it off for
  * waves created from then on (their register blocks must live in the heap: heap.ts; a Memory's
  * segments too, for its accesses to be translated). A wave

@@ -10,11 +10,14 @@
  * rest of the run through their JavaScript handlers (which hand back to the reference interpreter
  * in turn).
  *
- * Ops taken: the integer VALU ops of exec/valu-int.ts with 32-bit operands, and the f32 ops and
- * conversions of exec/valu-f32.ts, in the plain forms the fast JavaScript handlers take
- * (fast-valu.ts: VGPRs, SGPRs, inline constants and literals as sources; no DPP, abs/neg, op_sel,
- * clamp or omod; carry-in/out masks in SGPRs or VCC). Each lane's statements are the description's
- * own text, compiled by jsub.ts / lower.ts. The f32 rules are the fast tier's: MODE must be
+ * Ops taken: every VALU lane description the fast tier binds (fast-valu.ts valuLane: the integer
+ * ops of exec/valu-int.ts, 32- and 64-bit, the f32 ops and conversions of exec/valu-f32.ts, the
+ * compares of exec/valu-cmp-ops.ts to VCC, SGPRs or EXEC) and VOPD pairs, in the plain forms the
+ * fast JavaScript handlers take (VGPRs, SGPRs, inline constants and literals as sources; no DPP,
+ * abs/neg, op_sel, clamp or omod; carry-in/out masks in SGPRs or VCC); with them GLOBAL, DS and
+ * scalar loads, SALU ops and waits (global.ts, lds.ts, smem.ts, salu.ts). Consecutive integer ops
+ * share one lane loop (groupsOf). Each lane's statements are the description's own text, compiled
+ * by jsub.ts / lower.ts. The f32 rules are the fast tier's: MODE must be
  * round-to-nearest-even with denormals kept (else hand back); a NaN result (or, for min/max, a NaN
  * source) hands the op back. A result x with remainder e (the exact value is x + e) is stored as
  * f32.demote(x): round-to-nearest of x equals round-to-nearest of x + e unless x lies exactly
