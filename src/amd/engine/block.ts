@@ -268,11 +268,12 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   const n = ops.length;
   const pcs = opPcs(ops, pc0);
   // A translated run's sanitizer steps and counters as a line per op (as other ops have) in a loop
-  // body (TurboFan compiles it anyway and specialises each test) and in a short block (the shared
-  // calls cost reduce_tree's 9-op blocks ~5% warm); else one shared call each (stepDone, bumpDone),
-  // so a long straight block of translated runs is a few hundred characters of source, which V8
-  // compiles at once (tier.ts).
-  const inlineSteps = isLoop(ops, pc0) || n < MAX_OPS / 3;
+  // body (TurboFan compiles it anyway and specialises each test); else one shared call each
+  // (stepDone, bumpDone), so a straight block of translated runs is a case line an op and a few
+  // hundred characters, which tier.ts compiles at once. Short blocks too: with a line per op,
+  // transpose 256x256's 5-18-op blocks (100-400 characters an op) were stepped through its 2048-wave
+  // fresh dispatch (141-192 ms against 88-112; reduce_tree warm ~3-5% slower, within the noise).
+  const inlineSteps = isLoop(ops, pc0);
   // A wave entering with no wait-counter track runs the first `quiet` ops without sanitizer steps
   // (`sk`): stepped, they would report nothing and leave no track (waitcnt.ts, quietPrefix). Leaving
   // the block inside that prefix replays the skipped steps.
