@@ -316,8 +316,8 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
     return [`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`];
   };
-  // Per op, what stepDone needs of stepLines' rule (translated runs' ops).
-  const stepRefs = stepRefsOf(ops);
+  // Per op, what stepDone needs of stepLines' rule (made once, for the first run that shares it).
+  let stepRefs: StepRefs | null = null;
   // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
   const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${k}; }`;
   // `body` (an Inline's or a fused run's statements) as block b<label>, with its free names bound:
@@ -374,7 +374,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       // nothing and change nothing a step reads: stepDone takes them as stepLines would), then the
       // ops it handed back, each stepped and run (so reports come in the interpreter's order).
       const steps: string[] = [];
-      const shared = !inlineSteps && stepRefs.how.subarray(k, end).some((x) => x !== NEVER);
+      const shared = !inlineSteps && (stepRefs ??= stepRefsOf(ops)).how.subarray(k, end).some((x) => x !== NEVER);
       if (shared) steps.push(`if (wc !== null && d > a - ${k}) SD(w, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, $O, $A[0], SR, a, ${k} + d);`);
       else if (inlineSteps) {
         for (let i = k; i < end; i++) {

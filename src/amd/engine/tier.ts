@@ -11,8 +11,8 @@
  * `minBytes` waits srcLen * visitsPerByteOp / ops visits, i.e. until the time its ops spent being
  * stepped one by one (about 0.1 us more per op than inside a compiled block; an op of a translated
  * run counts 2.5 ops: `gain`) reaches what compiling it costs (about 2.5 us of TurboFan CPU per
- * byte of source, the middle of what was measured on a loaded machine). Smaller blocks run compiled from their first visit, as before.
- * A straight block whose source, however short (block.ts MIN_SRC_PER_OP), would make it
+ * byte of source, the middle of what was measured on a loaded machine). Smaller blocks run
+ * compiled from their first visit, as before. A straight block whose source, however short (block.ts MIN_SRC_PER_OP), would make it
  * wait longer than the dispatch has waves waits that least wait with no source made (`pending`);
  * when it is over, the source is made and the wait from its real length takes over (settle).
  * One of probeBytes or more whose wait the dispatch's waves would cover is compiled after PROBE

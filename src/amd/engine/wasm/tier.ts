@@ -3,11 +3,11 @@
  * dword accesses, scalar loads, SALU ops and waits the translator takes (valu.ts, global.ts,
  * lds.ts, smem.ts, salu.ts), up to a whole block, becomes one call of a WebAssembly function
  * instead of inlined JavaScript, when the run has an f32 op whose lanes run two at a time (simd.ts:
- * f64x2, for a row with EXEC all ones), a memory access or two lane ops. It is on by default where WebAssembly shared memories exist (docs/speed.md,
- * "WebAssembly tier"); GPUSIM_WASM=0 in the environment, or `setWasmTier(false)`, turns it off for
- * waves created from then on (their register blocks must live in the heap: heap.ts; a Memory's
- * segments too, for its accesses to be translated). A wave
- * whose registers are not in the heap, and every op the translated code hands back, runs through
+ * f64x2, for a row with EXEC all ones), a memory access or two lane ops. It is on by default
+ * where WebAssembly shared memories exist (docs/speed.md, "WebAssembly tier"); GPUSIM_WASM=0 in
+ * the environment, or `setWasmTier(false)`, turns it off for waves created from then on (their
+ * register blocks must live in the heap: heap.ts; a Memory's segments too, for its accesses to be
+ * translated). A wave whose registers are not in the heap, and every op the translated code hands back, runs through
  * the ops' JavaScript handlers, so results are those of the fast tier, i.e. the reference
  * interpreter's, bit for bit (test/amd/engine-wasm.test.ts, engine-wasm-global.test.ts).
  */
@@ -190,7 +190,8 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // lds.ts: a memory lane in wasm costs a third of the handler's), or at least two lane ops: warm,
   // scalar wasm lanes cost about what the JavaScript tier's lanes cost, but the block's source is
   // what a cold run pays for (tier.ts: a block whose ops are one call compiles at once).
-  if (!run.some((x) => x.vec || 'global' in x || 'ds' in x) && run.filter((x) => !('wait' in x) && !('salu' in x) && !('smem' in x)).length < 2) return undefined;
+  const laneOps = run.filter((x) => !('wait' in x) && !('salu' in x) && !('smem' in x)).length;
+  if (!run.some((x) => x.vec || 'global' in x || 'ds' in x) && laneOps < 2) return undefined;
   // No trailing waits (they would only make the run longer to cut).
   while ('wait' in run[run.length - 1]!) run.pop();
   const n = run.length;
