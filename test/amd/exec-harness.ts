@@ -75,6 +75,8 @@ export interface AsmRun {
   readonly mem: Memory;
   readonly diags: readonly Diagnostic[];
   readonly instructions: number;
+  /** The wait-counter sanitizer of the run (with `waitcnt`). */
+  readonly waitcnt: WaitcntSanitizer | null;
   /** VGPR `reg` lane `lane` as u32 / f32. */
   v(reg: number, lane?: number): number;
   vf(reg: number, lane?: number): number;
@@ -175,7 +177,7 @@ export function runAsm(source: string, o: AsmRunOptions = {}): AsmRun {
     if ((w.state as string) === 'barrier') w.state = 'ready'; // a lone wave passes barriers
   }
   return {
-    wave: w, mem, diags: diag.list, instructions: n,
+    wave: w, mem, diags: diag.list, instructions: n, waitcnt: wc,
     v: (r, l = 0) => w.v[r * ws + l]!,
     vf: (r, l = 0) => f32(w.v[r * ws + l]!),
     s: (e) => w.s[e]!,

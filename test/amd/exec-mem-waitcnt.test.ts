@@ -14,6 +14,7 @@ import { runAsm, type AsmRun } from './exec-harness.js';
 import { Memory } from '../../src/core/memory.js';
 import { loadManifest } from '../../src/runtime/manifest.js';
 import { runManifest } from '../../src/runtime/run.js';
+import { targets } from '../../src/amd/isa/targets.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const ID = 'gfx11.waitcnt.read-before-wait';
@@ -115,6 +116,58 @@ test('registers v128..v255 are tracked like the others, under the interpreter, o
       const r = runAsm(`${body}\ns_endpgm`, { mem, waitcnt: true, exec: 1, sgpr, vgpr: { 0: 0 }, ...o });
       assert.equal(hits(r).length, want, `${JSON.stringify(o)}: ${body}`);
     }
+  }
+});
+
+test('steps are remembered per outstanding-load state, except waits that read their count from an SGPR', () => {
+  const mem = new Memory();
+  const seg = mem.alloc(4096, 'buf');
+  const sgpr = { 0: seg.base % 2 ** 32, 1: Math.floor(seg.base / 2 ** 32) };
+  const engines = [{ engine: 'interp' as const }, { engine: 'fast' as const, blocks: false }, { engine: 'fast' as const }];
+  // A software-pipelined loop: a load is always outstanding, so the wave never drops its track and
+  // the counters' serial numbers grow every iteration. The states are canonical (what is still
+  // outstanding, not how many loads were ever issued): a few states, whatever the trip count.
+  const loop = (trips: number, wait: string) => `global_load_b32 v1, v0, s[0:1]
+    s_mov_b32 s4, ${trips}
+    loop:
+    global_load_b32 v3, v0, s[0:1] offset:4
+    s_waitcnt vmcnt(1)
+    v_add_nc_u32 v2, v2, v1
+    global_load_b32 v1, v0, s[0:1]
+    ${wait}
+    v_add_nc_u32 v2, v2, v3
+    s_sub_u32 s4, s4, 1
+    s_cmp_lg_u32 s4, 0
+    s_cbranch_scc1 loop
+    s_waitcnt vmcnt(0)`;
+  for (const o of engines) {
+    const few = runAsm(`${loop(3, 's_waitcnt vmcnt(1)')}\ns_endpgm`, { mem, waitcnt: true, exec: 1, sgpr, vgpr: { 0: 0 }, ...o });
+    const many = runAsm(`${loop(200, 's_waitcnt vmcnt(1)')}\ns_endpgm`, { mem, waitcnt: true, exec: 1, sgpr, vgpr: { 0: 0 }, ...o });
+    assert.equal(hits(few).length + hits(many).length, 0, JSON.stringify(o));
+    assert.ok(many.instructions > 1500);
+    assert.ok(many.waitcnt!.trackStates <= few.waitcnt!.trackStates && few.waitcnt!.trackStates <= 6, `${JSON.stringify(o)}: ${few.waitcnt!.trackStates} / ${many.waitcnt!.trackStates} states`);
+    // vmcnt(2) leaves v3's load outstanding where it is read: reported once (one PC), every trip.
+    const bad = runAsm(`${loop(50, 's_waitcnt vmcnt(2)')}\ns_endpgm`, { mem, waitcnt: true, exec: 1, sgpr, vgpr: { 0: 0 }, ...o });
+    assert.deepEqual(hits(bad).map((d) => d.where.register), ['v3'], JSON.stringify(o));
+  }
+  // GFX10.3's s_waitcnt_vmcnt s5, 62 waits for min(62, s5) (GFX11 takes only null there): the same
+  // state and PC on both trips, but the first trip (s5 = 0) retires both loads and the second
+  // (s5 = 1) leaves v1's (the newer) outstanding.
+  for (const o of engines) {
+    const r = runAsm(`s_mov_b32 s5, 0
+      s_mov_b32 s4, 2
+      loop:
+      global_load_dword v3, v0, s[0:1]
+      global_load_dword v1, v0, s[0:1] offset:4
+      s_waitcnt_vmcnt s5, 62
+      v_mov_b32 v4, v1
+      s_waitcnt vmcnt(0)
+      s_mov_b32 s5, 1
+      s_sub_u32 s4, s4, 1
+      s_cmp_lg_u32 s4, 0
+      s_cbranch_scc1 loop
+      s_endpgm`, { target: targets.gfx1030!, mem, waitcnt: true, exec: 1, sgpr, vgpr: { 0: 0 }, ...o });
+    assert.deepEqual(hits(r).map((d) => d.where.register), ['v1'], JSON.stringify(o));
   }
 });
 

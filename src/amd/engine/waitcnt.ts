@@ -44,11 +44,12 @@ interface OpInfo {
 /** Register ids 0..511: scalar encodings 0..255, VGPRs 256..511 (v0..v255). */
 const REGS = 512;
 
+/** The outstanding loads of a wave, as a step computes them (then interned: State). */
 class Track {
   /**
    * Load kind of each register's outstanding load, NONE once it retired (cleared at each wait).
-   * Basic blocks read it from generated code (block.ts, `checkRefs`): an op none of whose
-   * registers has a kind here needs no `step`.
+   * Basic blocks read it from generated code (block.ts, `checkRefs`, through State.kind): an op
+   * none of whose registers has a kind here needs no `step`.
    */
   readonly kind = new Uint8Array(REGS);
   readonly ser = new Float64Array(REGS);
@@ -83,6 +84,17 @@ class Track {
       const k = this.kind[r]!;
       if (k !== NONE && this.ser[r]! <= this.done[k]!) this.kind[r] = NONE;
     }
+  }
+  /** Take `src`'s contents (this track was reset). */
+  copy(src: Track): void {
+    for (let i = 0; i < src.ndirty; i++) {
+      const r = src.dirty[i]!;
+      this.mark(r, src.kind[r]!);
+      this.ser[r] = src.ser[r]!;
+      this.pc[r] = src.pc[r]!;
+    }
+    this.issued.set(src.issued);
+    this.done.set(src.done);
   }
   busy(): boolean {
     return this.done[VM]! < this.issued[VM]! || this.done[DS]! < this.issued[DS]! || this.done[SMEM]! < this.issued[SMEM]!;
@@ -171,11 +183,46 @@ function infoOf(op: Op, storesInVm: boolean): OpInfo {
   return info;
 }
 
+/** What a step found: the register it reports (the op's first outstanding one) and the message. */
+interface Finding {
+  readonly register: string;
+  readonly message: string;
+}
+
+/**
+ * A wave's track as the sanitizer keeps it: interned and never changed. Its Track is canonical:
+ * every counter's `done` is 0 (`issued` is what is outstanding on it) and only registers whose load
+ * is still outstanding have a kind (with their serial numbers shifted to match), so two histories
+ * that leave the same outstanding loads share one State. The next state is a pure function of the
+ * state and the op (waits that read their count from an SGPR aside: those are not memoised), so
+ * each step is remembered on the state it leaves, by the op's PC (`next`).
+ */
+class State {
+  /** Read by basic blocks (block.ts) to skip steps that can only check registers: see Track.kind. */
+  readonly kind: Uint8Array;
+  readonly next = new Map<number, Step>();
+  readonly track: Track;
+  constructor(track: Track) {
+    this.track = track;
+    this.kind = track.kind;
+  }
+}
+
+/** One op's step from a state: the state it leaves (null: nothing outstanding) and what it reports. */
+interface Step {
+  readonly op: Op;
+  readonly to: State | null;
+  readonly finding: Finding | null;
+}
+
 export class WaitcntSanitizer {
   private readonly diag: Diagnostics;
   private readonly reported = new Set<number>();
-  /** Tracks of waves with nothing outstanding any more, reused (a dispatch has many short waves). */
-  private readonly pool: Track[] = [];
+  /** States by their canonical contents (see State), and the steps of waves with no track. */
+  private readonly states = new Map<string, State>();
+  private readonly fromNone = new Map<number, Step>();
+  /** The working track a step is computed on (then interned). */
+  private readonly work = new Track();
 
   private readonly storesInVm: boolean;
 
@@ -185,36 +232,89 @@ export class WaitcntSanitizer {
     this.storesInVm = space !== undefined && storesInVmcnt(space);
   }
 
+  /** How many distinct tracks (States) the waves have left so far: bounded by the program, not by its run. */
+  get trackStates(): number {
+    return this.states.size;
+  }
+
   /**
-   * Call before `op` executes on `w` (with w.pc still at the op). A wave carries a Track only
-   * while a load is outstanding (w.waitTrack): with none, a non-memory op costs one test. Dropping
-   * the track once every counter has retired is exact: then issued == done on every counter and
-   * only the order of later operations matters.
+   * Call before `op` executes on `w` (with w.pc still at the op). A wave carries a track only
+   * while a load is outstanding (w.waitTrack, a State): with none, a non-memory op costs one test.
+   * Dropping the track once every counter has retired is exact: then issued == done on every
+   * counter and only the order of later operations matters. A step already taken from the same
+   * state at the same op is looked up, not computed (a dispatch's waves repeat each other's).
    */
   step(w: Wave, op: Op): void {
-    let t = w.waitTrack as Track | null;
-    if (t === null) {
-      if (MEM_CLASS[op.ci] === 0) return;
-      const info = infoOf(op, this.storesInVm);
-      if (info.kind === NONE) return;
-      t = this.pool.pop() ?? new Track();
-      w.waitTrack = t;
-      this.issue(w, t, info);
-      return;
+    const t = w.waitTrack as State | null;
+    if (t === null && MEM_CLASS[op.ci] === 0) return;
+    const memo = t === null ? this.fromNone : t.next;
+    let s = memo.get(w.pc);
+    if (s === undefined || s.op !== op) s = this.compute(t, w, op, memo);
+    w.waitTrack = s.to;
+    const f = s.finding;
+    if (f !== null && !this.reported.has(w.pc)) {
+      this.reported.add(w.pc);
+      this.diag.report({ id: 'gfx11.waitcnt.read-before-wait', severity: 'error', where: { pc: w.pc, wave: w.id, register: f.register }, message: f.message, seed: WAVE_STATE_SEED });
     }
-    if (op.cls === 'branch' && op.inst.mnemonic === 's_endpgm') {
-      this.release(w, t);
-      return;
-    }
-    if (MEM_CLASS[op.ci] === 0 && !t.busy()) return;
+  }
+
+  /** The step of `op` at w.pc from state `from`, remembered in `memo` unless it read an SGPR. */
+  private compute(from: State | null, w: Wave, op: Op, memo: Map<number, Step>): Step {
+    const t = this.work;
+    t.reset();
+    if (from !== null) t.copy(from.track);
+    let finding: Finding | null = null;
+    let live = true;
+    let pure = true;
     const info = infoOf(op, this.storesInVm);
-    if (info.wait !== null) {
+    if (from === null) {
+      if (info.kind === NONE) live = false;
+      else this.issue(w, t, info);
+    } else if (op.cls === 'branch' && op.inst.mnemonic === 's_endpgm') {
+      live = false;
+    } else if (MEM_CLASS[op.ci] === 0 && !t.busy()) {
+      // nothing to do: the track stays
+    } else if (info.wait !== null) {
+      pure = info.wait.sgpr < 0;
       this.retire(w, t, info.wait);
-      if (!t.busy()) this.release(w, t);
-      return;
+      live = t.busy();
+    } else {
+      if (t.busy()) finding = this.check(w, t, op, info);
+      this.issue(w, t, info);
     }
-    if (t.busy()) this.check(w, t, op, info);
-    this.issue(w, t, info);
+    const s: Step = { op, to: live ? this.intern(t) : null, finding };
+    if (pure) memo.set(w.pc, s);
+    return s;
+  }
+
+  /** The State of `t`'s contents (see State: counters and serial numbers shifted so done is 0). */
+  private intern(t: Track): State {
+    const regs: number[] = [];
+    for (let i = 0; i < t.ndirty; i++) {
+      const r = t.dirty[i]!;
+      const k = t.kind[r]!;
+      if (k !== NONE && t.ser[r]! > t.done[k]!) regs.push(r);
+    }
+    regs.sort((a, b) => a - b);
+    let key = `${t.issued[VM]! - t.done[VM]!},${t.issued[DS]! - t.done[DS]!},${t.issued[SMEM]! - t.done[SMEM]!}`;
+    for (const r of regs) {
+      const k = t.kind[r]!;
+      key += `;${r}:${k}:${t.issued[k]! - t.ser[r]!}:${t.pc[r]!}`;
+    }
+    let s = this.states.get(key);
+    if (s === undefined) {
+      const c = new Track();
+      for (let k = VM; k <= SMEM; k++) c.issued[k] = t.issued[k]! - t.done[k]!;
+      for (const r of regs) {
+        const k = t.kind[r]!;
+        c.mark(r, k);
+        c.ser[r] = t.ser[r]! - t.done[k]!;
+        c.pc[r] = t.pc[r]!;
+      }
+      s = new State(c);
+      this.states.set(key, s);
+    }
+    return s;
   }
 
   private issue(w: Wave, t: Track, info: OpInfo): void {
@@ -225,12 +325,6 @@ export class WaitcntSanitizer {
       t.ser[r] = ser;
       t.pc[r] = w.pc;
     }
-  }
-
-  private release(w: Wave, t: Track): void {
-    t.reset();
-    this.pool.push(t);
-    w.waitTrack = null;
   }
 
   private retire(w: Wave, t: Track, wait: { vm: number; lgkm: number; sgpr: number }): void {
@@ -245,23 +339,23 @@ export class WaitcntSanitizer {
     t.sweep();
   }
 
-  private check(w: Wave, t: Track, op: Op, info: OpInfo): void {
+  /** The op's first register read or overwritten before its load was waited for (each such load is then forgotten). */
+  private check(w: Wave, t: Track, op: Op, info: OpInfo): Finding | null {
+    let found: Finding | null = null;
     for (const r of info.refs) {
       const k = t.kind[r]!;
       if (k === NONE || t.ser[r]! <= t.done[k]!) continue;
       // A newer load on the same in-order counter may overwrite an older one's destination.
       if (info.kind === k && k !== SMEM && info.dst.includes(r) && !this.readsOther(info, r)) continue;
       t.kind[r] = NONE;
-      const key = w.pc;
-      if (this.reported.has(key)) continue;
-      this.reported.add(key);
+      if (found !== null) continue;
       const name = r >= 256 ? `v${r - 256}` : r === 106 ? 'vcc_lo' : r === 107 ? 'vcc_hi' : r >= 108 && r < 124 ? `ttmp${r - 108}` : `s${r}`;
-      this.diag.report({
-        id: 'gfx11.waitcnt.read-before-wait', severity: 'error', where: { pc: w.pc, wave: w.id, register: name },
+      found = {
+        register: name,
         message: `${op.inst.mnemonic} uses ${name}, the destination of the load at pc 0x${t.pc[r]!.toString(16)} that is still outstanding on ${KIND_NAME[k]}: no s_waitcnt covers it, so the hardware may see the old value`,
-        seed: WAVE_STATE_SEED,
-      });
+      };
     }
+    return found;
   }
 
   /**
