@@ -22,7 +22,7 @@ import type { Op } from './types.js';
 import type { Program } from './program.js';
 import type { Block, BlockFn, BlockRun, Clock } from './block-types.js';
 import { engineTime } from './timing.js';
-import { MEM_CLASS, checkRefs, quietPrefix, type WaitcntSanitizer } from './waitcnt.js';
+import { MEM_CLASS, checkRefs, quietPrefix, quietProbe, type WaitcntSanitizer } from './waitcnt.js';
 import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
@@ -277,7 +277,8 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // A wave entering with no wait-counter track runs the first `quiet` ops without sanitizer steps
   // (`sk`): stepped, they would report nothing and leave no track (waitcnt.ts, quietPrefix). Leaving
   // the block inside that prefix replays the skipped steps.
-  const quiet = quietPrefix(ops, pcs, space);
+  const probe = quietProbe(space);
+  const quiet = quietPrefix(ops, pcs, space, 0, n, probe);
   // A wave resuming inside the block (its last turn was cut there) enters at op `e` (a case of
   // the switch below): t0 is the clock of op 0 as if it had started there, the limit and the
   // return value count ops from the block's start, and it skips the sanitizer steps of the quiet
@@ -289,7 +290,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // that test too, so V8 has its feedback before it first enters there).
   const loud = new Set<number>();
   if (quiet > 0) {
-    for (let k = 1; k < quiet; k++) if (quietPrefix(ops, pcs, space, k, quiet) !== quiet) loud.add(k);
+    for (let k = 1; k < quiet; k++) if (quietPrefix(ops, pcs, space, k, quiet, probe) !== quiet) loud.add(k);
     lines.push('let sk = wc !== null && w.waitTrack === null;');
   }
   lines.push('switch (e) {');

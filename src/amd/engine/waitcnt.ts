@@ -183,6 +183,9 @@ function infoOf(op: Op, storesInVm: boolean): OpInfo {
   return info;
 }
 
+/** apply's result bits. */
+const LIVE = 1, SGPR_READ = 2;
+
 /** What a step found: the register it reports (the op's first outstanding one) and the message. */
 interface Finding {
   readonly register: string;
@@ -216,7 +219,7 @@ interface Step {
 }
 
 export class WaitcntSanitizer {
-  private readonly diag: Diagnostics;
+  private readonly diag: Diagnostics | null;
   private readonly reported = new Set<number>();
   /** States by their canonical contents (see State), and the steps of waves with no track. */
   private readonly states = new Map<string, State>();
@@ -227,7 +230,7 @@ export class WaitcntSanitizer {
   private readonly storesInVm: boolean;
 
   /** `space`: the target's operand space (GFX9 counts stores on VM_CNT); default GFX11 rules. */
-  constructor(diag: Diagnostics, space?: OperandSpace) {
+  constructor(diag: Diagnostics | null, space?: OperandSpace) {
     this.diag = diag;
     this.storesInVm = space !== undefined && storesInVmcnt(space);
   }
@@ -247,15 +250,34 @@ export class WaitcntSanitizer {
   step(w: Wave, op: Op): void {
     const t = w.waitTrack as State | null;
     if (t === null && MEM_CLASS[op.ci] === 0) return;
+    const f = this.advance(w, t, op);
+    if (f !== null && !this.reported.has(w.pc)) {
+      this.reported.add(w.pc);
+      this.diag?.report({ id: 'gfx11.waitcnt.read-before-wait', severity: 'error', where: { pc: w.pc, wave: w.id, register: f.register }, message: f.message, seed: WAVE_STATE_SEED });
+    }
+  }
+
+  /**
+   * A step without reporting, on a track of the probe's own that is neither interned nor
+   * remembered (quietPrefix probes each op from one or two states only): whether it finds nothing.
+   * The wave's track is that Track, or null as `step` leaves it.
+   */
+  probe(w: Wave, op: Op): boolean {
+    const had = w.waitTrack !== null;
+    if (!had && MEM_CLASS[op.ci] === 0) return true;
+    const t = this.work;
+    if (!had) t.reset();
+    w.waitTrack = this.apply(t, had, w, op) & LIVE ? t : null;
+    return this.found === null;
+  }
+
+  /** The wave moves to the state its step at `op` leaves; returns the step's finding. */
+  private advance(w: Wave, t: State | null, op: Op): Finding | null {
     const memo = t === null ? this.fromNone : t.next;
     let s = memo.get(w.pc);
     if (s === undefined || s.op !== op) s = this.compute(t, w, op, memo);
     w.waitTrack = s.to;
-    const f = s.finding;
-    if (f !== null && !this.reported.has(w.pc)) {
-      this.reported.add(w.pc);
-      this.diag.report({ id: 'gfx11.waitcnt.read-before-wait', severity: 'error', where: { pc: w.pc, wave: w.id, register: f.register }, message: f.message, seed: WAVE_STATE_SEED });
-    }
+    return s.finding;
   }
 
   /** The step of `op` at w.pc from state `from`, remembered in `memo` unless it read an SGPR. */
@@ -263,28 +285,37 @@ export class WaitcntSanitizer {
     const t = this.work;
     t.reset();
     if (from !== null) t.copy(from.track);
-    let finding: Finding | null = null;
-    let live = true;
-    let pure = true;
-    const info = infoOf(op, this.storesInVm);
-    if (from === null) {
-      if (info.kind === NONE) live = false;
-      else this.issue(w, t, info);
-    } else if (op.cls === 'branch' && op.inst.mnemonic === 's_endpgm') {
-      live = false;
-    } else if (MEM_CLASS[op.ci] === 0 && !t.busy()) {
-      // nothing to do: the track stays
-    } else if (info.wait !== null) {
-      pure = info.wait.sgpr < 0;
-      this.retire(w, t, info.wait);
-      live = t.busy();
-    } else {
-      if (t.busy()) finding = this.check(w, t, op, info);
-      this.issue(w, t, info);
-    }
-    const s: Step = { op, to: live ? this.intern(t) : null, finding };
-    if (pure) memo.set(w.pc, s);
+    const r = this.apply(t, from !== null, w, op);
+    const s: Step = { op, to: r & LIVE ? this.intern(t) : null, finding: this.found };
+    if ((r & SGPR_READ) === 0) memo.set(w.pc, s);
     return s;
+  }
+
+  /** What `apply` found (null: nothing). */
+  private found: Finding | null = null;
+
+  /**
+   * The sanitizer's rules: `op`'s step on the wave's outstanding loads `t` (`had`: the wave had a
+   * track; else `t` is empty). Returns LIVE when the wave keeps a track, SGPR_READ when the step read
+   * an SGPR (a wait's count); leaves its finding in `found`.
+   */
+  private apply(t: Track, had: boolean, w: Wave, op: Op): number {
+    this.found = null;
+    const info = infoOf(op, this.storesInVm);
+    if (!had) {
+      if (info.kind === NONE) return 0;
+      this.issue(w, t, info);
+      return LIVE;
+    }
+    if (op.cls === 'branch' && op.inst.mnemonic === 's_endpgm') return 0;
+    if (MEM_CLASS[op.ci] === 0 && !t.busy()) return LIVE;
+    if (info.wait !== null) {
+      this.retire(w, t, info.wait);
+      return (t.busy() ? LIVE : 0) | (info.wait.sgpr >= 0 ? SGPR_READ : 0);
+    }
+    if (t.busy()) this.found = this.check(w, t, op, info);
+    this.issue(w, t, info);
+    return LIVE;
   }
 
   /** The State of `t`'s contents (see State: counters and serial numbers shifted so done is 0). */
@@ -390,9 +421,7 @@ export class WaitcntSanitizer {
  * `from` and `to`: the same for a wave entering at op `from` (a block entered mid-way), ops up to
  * `to` only; the result is then an index into `ops` (>= from).
  */
-export function quietPrefix(ops: readonly Op[], pcs: readonly number[], space?: OperandSpace, from = 0, to = ops.length): number {
-  let fired = false;
-  const probe = new WaitcntSanitizer({ report: () => { fired = true; } } as unknown as Diagnostics, space);
+export function quietPrefix(ops: readonly Op[], pcs: readonly number[], space?: OperandSpace, from = 0, to = ops.length, probe = quietProbe(space)): number {
   const w = { waitTrack: null, pc: 0, id: -1 } as unknown as Wave;
   let best = from;
   for (let i = from; i < to; i++) {
@@ -402,9 +431,16 @@ export function quietPrefix(ops: readonly Op[], pcs: readonly number[], space?: 
       if (info.wait !== null && info.wait.sgpr >= 0) break;
     }
     w.pc = pcs[i]!;
-    probe.step(w, op);
-    if (fired) break;
+    if (!probe.probe(w, op)) break;
     if (w.waitTrack === null) best = i + 1;
   }
   return best;
+}
+
+/**
+ * A sanitizer for quietPrefix's probes (it reports nothing): one can serve every probe of a block,
+ * which then share their steps.
+ */
+export function quietProbe(space?: OperandSpace): WaitcntSanitizer {
+  return new WaitcntSanitizer(null, space);
 }
