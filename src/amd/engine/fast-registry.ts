@@ -112,11 +112,37 @@ export function liftNumbers(body: string): { shape: string; values: number[] } {
  * generator declares them), bound to `args`. The handler runs its statements' shape (liftNumbers),
  * shared with every op of that shape; the Inline carries the code itself, numbers in place, for a
  * basic block.
+ *
+ * The handler function is made when it first runs (`run` makes it; Program.peek then puts it in
+ * the op's place: see `handlerMaker`): in a fast dispatch most ops only ever run inside translated
+ * or compiled blocks, and lifting the numbers and compiling the shape for each (~10 ms of a fresh
+ * conv2d 256x256's ~200 ms dispatch) went for handlers that never ran.
  */
 export function generated(name: string, code: Code, params: readonly string[], args: readonly unknown[], more: { readonly movesPc?: boolean; readonly lane?: object } = {}): { run: (w: Wave) => void; inline: Inline } {
   const body = renderHandler(code);
-  const { shape, values } = liftNumbers(body);
-  const factory = compile([...params, ...values.map((_, i) => `$k${i}`)], `return function ${name}(w) {\n${shape}\n};`);
-  const run = factory(...args, ...values) as (w: Wave) => void;
+  let real: ((w: Wave) => void) | null = null;
+  const make = (): ((w: Wave) => void) => {
+    if (real === null) {
+      const { shape, values } = liftNumbers(body);
+      const factory = compile([...params, ...values.map((_, i) => `$k${i}`)], `return function ${name}(w) {\n${shape}\n};`);
+      real = markFast(factory(...args, ...values) as (w: Wave) => void);
+    }
+    return real;
+  };
+  const run = (w: Wave): void => make()(w);
+  makers.set(run, make);
   return { run, inline: { run, code, params, args, key: `${params.join(',')}\n${body}`, ...more } };
+}
+
+/** The makers of `generated`'s handlers, by the `run` that stands for each until it is made. */
+const makers = new WeakMap<object, () => (w: Wave) => void>();
+
+/** For a `run` of `generated`: what makes (once) the handler it stands for; else undefined. */
+export function handlerMaker(run: object): (() => (w: Wave) => void) | undefined {
+  return makers.get(run);
+}
+
+/** The handler `run` runs: the generated function itself for a `run` of `generated` (made now if not yet). */
+export function handlerOf(run: (w: Wave) => void): (w: Wave) => void {
+  return makers.get(run)?.() ?? run;
 }

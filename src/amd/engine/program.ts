@@ -9,6 +9,7 @@ import { decodeAt, printInst, type IsaTarget } from '../isa/target.js';
 import type { Wave } from '../wave/wave.js';
 import { WAVE_STATE_SEED, INST_CLASSES, type ExecEnv, type Finding, type Inline, type InstClass, type Op, type Run } from './types.js';
 import { bindInstruction } from './bind.js';
+import { handlerMaker, isFast, markFast } from './fast-registry.js';
 import { bindPreGfx11 } from '../target/normalize.js';
 import type { Block } from './block-types.js';
 export type { InstClass, Run, Op } from './types.js';
@@ -100,6 +101,17 @@ export class Program {
       this.withFindings.push(i);
     }
     const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, endpgm: inst.mnemonic === 's_endpgm', waitInfo: null, text: () => printInst(target, raw), inline: b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined };
+    // A generated handler is made when it first runs (fast-registry.ts `generated`): then it takes
+    // the place of the stand-in in the op, so later calls go straight to it.
+    const make = handlerMaker(b.run);
+    if (make !== undefined) {
+      const first: Run = (w) => {
+        const f = make();
+        (op as { run: Run }).run = f;
+        f(w);
+      };
+      (op as { run: Run }).run = isFast(b.run) ? markFast(first) : first;
+    }
     this.ops[i] = op;
     engineTime.bindMs += performance.now() - t0;
     engineTime.binds++;
