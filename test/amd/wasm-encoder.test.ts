@@ -2,7 +2,7 @@
 // valid WebAssembly (WebAssembly.validate) and compute what JavaScript computes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FuncBuilder, encodeModule, uleb, sleb, OP, I32, F64 } from '../../src/amd/engine/wasm/encoder.js';
+import { Bytes, FuncBuilder, encodeModule, uleb, sleb, OP, I32, F64 } from '../../src/amd/engine/wasm/encoder.js';
 import { parseStatements, SubsetError } from '../../src/amd/engine/wasm/jsub.js';
 import { Lowerer } from '../../src/amd/engine/wasm/lower.js';
 import { INT_OPS } from '../../src/amd/exec/valu-int.js';
@@ -11,8 +11,8 @@ import { mulberry32 } from '../../src/runtime/manifest.js';
 import { Wasm as WebAssembly } from '../../src/amd/engine/wasm/api.js';
 
 test('LEB128: known encodings', () => {
-  const u = (x: number) => { const o: number[] = []; uleb(o, x); return o; };
-  const s = (x: number) => { const o: number[] = []; sleb(o, x); return o; };
+  const u = (x: number) => { const o = new Bytes(); uleb(o, x); return [...o.bytes()]; };
+  const s = (x: number) => { const o = new Bytes(); sleb(o, x); return [...o.bytes()]; };
   assert.deepEqual(u(0), [0]);
   assert.deepEqual(u(127), [0x7f]);
   assert.deepEqual(u(128), [0x80, 0x01]);
@@ -22,6 +22,14 @@ test('LEB128: known encodings', () => {
   assert.deepEqual(s(64), [0xc0, 0x00]);
   assert.deepEqual(s(-64), [0x40]);
   assert.deepEqual(s(-123456), [0xc0, 0xbb, 0x78]);
+  assert.deepEqual(u(2 ** 35 + 5), [0x85, 0x80, 0x80, 0x80, 0x80, 0x01]);
+  assert.deepEqual(s(-65), [0xbf, 0x7f]);
+  // A buffer grows past its first allocation, keeping what it held.
+  const big = new Bytes();
+  for (let i = 0; i < 5000; i++) uleb(big, i % 128);
+  big.append(Uint8Array.of(1, 2, 3));
+  assert.equal(big.n, 5003);
+  assert.deepEqual([...big.bytes().subarray(4998)], [4998 % 128, 4999 % 128, 1, 2, 3]);
 });
 
 test('encoder: an add function validates and runs; a broken body does not validate', () => {
