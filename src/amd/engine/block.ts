@@ -22,7 +22,7 @@ import type { Op } from './types.js';
 import type { Program } from './program.js';
 import type { Block, BlockFn, BlockRun, Clock } from './block-types.js';
 import { engineTime } from './timing.js';
-import { MEM_CLASS, checkRefs, quietPrefix, quietProbe, type WaitcntSanitizer } from './waitcnt.js';
+import { MEM_CLASS, NEVER, checkRefs, quietPrefix, quietProbe, stepRefsOf, type StepRefs, type WaitcntSanitizer } from './waitcnt.js';
 import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
@@ -198,59 +198,11 @@ function cutRun(w: Wave, clk: Clock, wc: WaitcntSanitizer | null, sk: boolean, q
 }
 
 /**
- * Each op's sanitizer step as stepLines takes it (`how`): ALWAYS (a memory op), TRACKED (whenever
- * the wave has a wait-counter track), NEVER (an op whose step checks no register), or LISTED (when
- * one of its registers, regs[at[i]..at[i + 1]), waitcnt.ts checkRefs, has an outstanding load).
- * Typed arrays, so stepDone's loop sees one shape whatever the block.
- */
-interface StepRefs {
-  readonly how: Uint8Array;
-  readonly at: Int32Array;
-  readonly regs: Int32Array;
-}
-const ALWAYS = 0, TRACKED = 1, NEVER = 2, LISTED = 3;
-
-function stepRefsOf(ops: readonly Op[]): StepRefs {
-  const how = new Uint8Array(ops.length);
-  const at = new Int32Array(ops.length + 1);
-  const regs: number[] = [];
-  ops.forEach((op, i) => {
-    at[i] = regs.length;
-    if (MEM_CLASS[op.ci] === 1) return void (how[i] = ALWAYS);
-    const refs = checkRefs(op);
-    if (refs === null) how[i] = TRACKED;
-    else if (refs.length === 0) how[i] = NEVER;
-    else {
-      how[i] = LISTED;
-      regs.push(...new Set(refs));
-    }
-  });
-  at[ops.length] = regs.length;
-  return { how, at, regs: Int32Array.from(regs) };
-}
-
-/**
  * The sanitizer's steps of ops [from, to) that a translated run completed, as the block's own
  * step lines (stepLines) take them: the ops before `quiet` skipped when `sk`; w.pc at each op.
  */
 function stepDone(w: Wave, wc: WaitcntSanitizer, sk: boolean, quiet: number, ops: readonly Op[], pcs: readonly number[], sr: StepRefs, from: number, to: number): void {
-  const how = sr.how;
-  for (let i = sk && from < quiet ? quiet : from; i < to; i++) {
-    const r = how[i]!;
-    if (r === NEVER) continue;
-    if (r !== ALWAYS) {
-      const t = w.waitTrack as { readonly kind: Uint8Array } | null;
-      if (t === null) continue;
-      if (r === LISTED) {
-        const kind = t.kind, regs = sr.regs;
-        let any = 0;
-        for (let j = sr.at[i]!, e = sr.at[i + 1]!; j < e; j++) any |= kind[regs[j]!]!;
-        if (any === 0) continue;
-      }
-    }
-    w.pc = pcs[i]!;
-    wc.step(w, ops[i]!);
-  }
+  wc.stepRun(w, ops, pcs, sr, sk && from < quiet ? quiet : from, to);
 }
 
 /** The PC of each op of a straight-line run starting at `pc0`. */

@@ -204,6 +204,8 @@ class State {
   /** Read by basic blocks (block.ts) to skip steps that can only check registers: see Track.kind. */
   readonly kind: Uint8Array;
   readonly next = new Map<number, Step>();
+  /** Runs of steps taken from this state (stepRun), by block and range. */
+  readonly runs = new Map<StepRefs, Map<number, RunStep>>();
   readonly track: Track;
   constructor(track: Track) {
     this.track = track;
@@ -218,12 +220,56 @@ interface Step {
   readonly finding: Finding | null;
 }
 
+/**
+ * Each op's sanitizer step as a basic block takes it (block.ts stepLines): ALWAYS (a memory op),
+ * TRACKED (whenever the wave has a track), NEVER (an op whose step checks no register), or LISTED
+ * (when one of its registers, regs[at[i]..at[i + 1]), checkRefs, has an outstanding load). Typed
+ * arrays, so stepRun's loop sees one shape whatever the block.
+ */
+export interface StepRefs {
+  readonly how: Uint8Array;
+  readonly at: Int32Array;
+  readonly regs: Int32Array;
+}
+export const ALWAYS = 0, TRACKED = 1, NEVER = 2, LISTED = 3;
+
+export function stepRefsOf(ops: readonly Op[]): StepRefs {
+  const how = new Uint8Array(ops.length);
+  const at = new Int32Array(ops.length + 1);
+  const regs: number[] = [];
+  ops.forEach((op, i) => {
+    at[i] = regs.length;
+    if (MEM_CLASS[op.ci] === 1) return void (how[i] = ALWAYS);
+    const refs = checkRefs(op);
+    if (refs === null) how[i] = TRACKED;
+    else if (refs.length === 0) how[i] = NEVER;
+    else {
+      how[i] = LISTED;
+      regs.push(...new Set(refs));
+    }
+  });
+  at[ops.length] = regs.length;
+  return { how, at, regs: Int32Array.from(regs) };
+}
+
+/**
+ * The steps of a run of a block's ops (stepRun) from one state: the state they leave, the PC of the
+ * last op stepped (-1: none) and what they found, in order.
+ */
+interface RunStep {
+  readonly first: Op;
+  readonly to: State | null;
+  readonly lastPc: number;
+  readonly findings: readonly (readonly [number, Finding])[];
+}
+
 export class WaitcntSanitizer {
   private readonly diag: Diagnostics | null;
   private readonly reported = new Set<number>();
   /** States by their canonical contents (see State), and the steps of waves with no track. */
   private readonly states = new Map<string, State>();
   private readonly fromNone = new Map<number, Step>();
+  private readonly noneRuns = new Map<StepRefs, Map<number, RunStep>>();
   /** The working track a step is computed on (then interned). */
   private readonly work = new Track();
 
@@ -251,10 +297,71 @@ export class WaitcntSanitizer {
     const t = w.waitTrack as State | null;
     if (t === null && MEM_CLASS[op.ci] === 0) return;
     const f = this.advance(w, t, op);
-    if (f !== null && !this.reported.has(w.pc)) {
-      this.reported.add(w.pc);
-      this.diag?.report({ id: 'gfx11.waitcnt.read-before-wait', severity: 'error', where: { pc: w.pc, wave: w.id, register: f.register }, message: f.message, seed: WAVE_STATE_SEED });
+    if (f !== null) this.report(w, w.pc, f);
+  }
+
+  /**
+   * The steps of ops [from, to) of a basic block (at `pcs`, their rules `sr`) that ran without
+   * stepping (a translated run: block.ts), each as the block's step lines take it (w.pc at the op).
+   * Their outcome from the wave's state is remembered: a dispatch's waves mostly repeat it.
+   */
+  stepRun(w: Wave, ops: readonly Op[], pcs: readonly number[], sr: StepRefs, from: number, to: number): void {
+    const t = w.waitTrack as State | null;
+    const memo = t === null ? this.noneRuns : t.runs;
+    let m = memo.get(sr);
+    if (m === undefined) memo.set(sr, (m = new Map()));
+    const key = from * 64 + to;
+    let rs = m.get(key);
+    if (rs === undefined || rs.first !== ops[from]) {
+      const made = this.runOf(w, ops, pcs, sr, from, to);
+      if (made !== null) m.set(key, made);
+      return;
     }
+    w.waitTrack = rs.to;
+    if (rs.lastPc >= 0) w.pc = rs.lastPc;
+    for (const [pc, f] of rs.findings) this.report(w, pc, f);
+  }
+
+  /** stepRun's steps one by one (reported as they come); their RunStep, null when one read an SGPR. */
+  private runOf(w: Wave, ops: readonly Op[], pcs: readonly number[], sr: StepRefs, from: number, to: number): RunStep | null {
+    const how = sr.how;
+    const findings: [number, Finding][] = [];
+    let lastPc = -1;
+    let pure = true;
+    for (let i = from; i < to; i++) {
+      const r = how[i]!;
+      if (r === NEVER) continue;
+      const t = w.waitTrack as State | null;
+      if (r !== ALWAYS) {
+        if (t === null) continue;
+        if (r === LISTED) {
+          const kind = t.kind, regs = sr.regs;
+          let any = 0;
+          for (let j = sr.at[i]!, e = sr.at[i + 1]!; j < e; j++) any |= kind[regs[j]!]!;
+          if (any === 0) continue;
+        }
+      }
+      const op = ops[i]!;
+      w.pc = lastPc = pcs[i]!;
+      if (t === null && MEM_CLASS[op.ci] === 0) continue;
+      const memo = t === null ? this.fromNone : t.next;
+      let s = memo.get(w.pc);
+      if (s === undefined || s.op !== op) s = this.compute(t, w, op, memo);
+      if (memo.get(w.pc) !== s) pure = false;
+      w.waitTrack = s.to;
+      if (s.finding !== null) {
+        findings.push([w.pc, s.finding]);
+        this.report(w, w.pc, s.finding);
+      }
+    }
+    return pure ? { first: ops[from]!, to: w.waitTrack as State | null, lastPc, findings } : null;
+  }
+
+  /** A finding at `pc`, reported for the first wave that makes it there. */
+  private report(w: Wave, pc: number, f: Finding): void {
+    if (this.reported.has(pc)) return;
+    this.reported.add(pc);
+    this.diag?.report({ id: 'gfx11.waitcnt.read-before-wait', severity: 'error', where: { pc, wave: w.id, register: f.register }, message: f.message, seed: WAVE_STATE_SEED });
   }
 
   /**
