@@ -21,6 +21,8 @@ const dist = join(root, 'dist');
 export const bundleFile = join(dist, 'gpusim-cli.cjs');
 // The worker of `--threads` (src/runtime/parallel-worker-bundle.ts runs it).
 const workerFile = join(dist, 'gpusim-worker.cjs');
+// bin/gpusim.cjs's launcher (src/cli/bin.ts).
+const launcherFile = join(dist, 'gpusim-launch.cjs');
 const stamp = join(dist, '.tsbuildinfo');
 
 const mtime = (f) => {
@@ -33,7 +35,7 @@ const mtime = (f) => {
 
 /** Rebuild the bundle when it is older than the last tsc build; quiet no-op without esbuild. */
 export async function bundleCli({ force = false } = {}) {
-  const built = Math.min(mtime(bundleFile), mtime(workerFile));
+  const built = Math.min(mtime(bundleFile), mtime(workerFile), mtime(launcherFile));
   if (!force && built >= mtime(stamp) && built > 0) return false;
   let esbuild;
   try {
@@ -87,6 +89,25 @@ export async function bundleCli({ force = false } = {}) {
     writeFileSync(tmp, text.replaceAll('import("gpusim-dist:', '__gpusimImport("'));
     renameSync(tmp, out);
   }
+  // The CommonJS launcher of bin/gpusim.cjs (src/cli/bin.ts with launch.ts and what it imports);
+  // main.js stays outside, imported only when there is no fresh one-file CLI.
+  await esbuild.build({
+    entryPoints: [join(dist, 'src', 'cli', 'bin.js')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: launcherFile + '.tmp',
+    plugins: [plugin, {
+      name: 'gpusim-launch',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: './src/cli/main.js', external: true }));
+      },
+    }],
+    logLevel: 'error',
+    legalComments: 'none',
+  });
+  renameSync(launcherFile + '.tmp', launcherFile);
   rmSync(tmpDir, { recursive: true, force: true });
   return true;
 }

@@ -16,10 +16,15 @@ import { freshBundle } from '../../src/runtime/code-cache-node.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const MAIN = join(ROOT, 'dist/src/cli/main.js');
+const BIN = join(ROOT, 'bin/gpusim.cjs');
 const EMPTY = join(ROOT, 'kernels/manifests/empty.json');
 
 function gpusim(env: Record<string, string>, ...argv: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [MAIN, ...argv], { encoding: 'utf8', env: { ...process.env, ...env } });
+  return spawn(MAIN, env, argv);
+}
+
+function spawn(program: string, env: Record<string, string>, argv: readonly string[]): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [program, ...argv], { encoding: 'utf8', env: { ...process.env, ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -69,6 +74,35 @@ test('the one-file CLI runs like the separate modules and keeps a code cache', {
     assert.equal(bad.code, 2);
     assert.equal(bad.code, badModules.code);
     assert.equal(bad.err, badModules.err);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+test('bin/gpusim.cjs (package.json bin) runs the one-file CLI through its CommonJS launcher', { skip }, () => {
+  const cache = mkdtempSync(join(tmpdir(), 'gpusim-bin-'));
+  try {
+    const env = { XDG_CACHE_HOME: cache };
+    const timing = (s: string) => (JSON.parse(s) as { timing: { cli: string } }).timing.cli;
+    const strip = (s: string) => {
+      const j = JSON.parse(s) as Record<string, unknown>;
+      delete j['timing'];
+      delete j['timeMs'];
+      return j;
+    };
+    const viaMain = gpusim(env, 'run', EMPTY, '--json');
+    const first = spawn(BIN, env, ['run', EMPTY, '--json']);
+    assert.equal(first.code, 0, first.err);
+    // The launcher shares main.js's bundle and code cache.
+    assert.equal(timing(first.out), 'one file, code cache');
+    assert.deepEqual(strip(first.out), strip(viaMain.out));
+    assert.equal(timing(spawn(BIN, { ...env, GPUSIM_BUNDLE: '0' }, ['run', EMPTY, '--json']).out), 'modules');
+    const v = spawn(BIN, env, ['--version']);
+    assert.equal(v.code, 0);
+    assert.match(v.out, /^gpusim \d/);
+    const bad = spawn(BIN, env, ['run', join(cache, 'missing.json')]);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.err, gpusim(env, 'run', join(cache, 'missing.json')).err);
   } finally {
     rmSync(cache, { recursive: true, force: true });
   }
