@@ -2,7 +2,7 @@
  * The Node adapter of parallel.ts: workers are worker_threads running parallel-worker-node.js.
  * (A browser build supplies the same WorkerHost made of Web Workers.)
  */
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import { availableParallelism, loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { CpuTimes, WorkerAnswer, WorkerHost, WorkerPort } from './parallel.js';
@@ -49,6 +49,8 @@ export function nodeWorkerHost(): WorkerHost {
     spawn(): WorkerPort {
       // The one-file worker through V8's code cache when the build made one (parallel-worker-bundle.ts).
       const script = freshBundle('gpusim-worker.cjs') !== null ? './parallel-worker-bundle.js' : './parallel-worker-node.js';
+      // Loaded on first use: a single-threaded run (most) does not pay for the module (~1.5 ms).
+      const { Worker } = process.getBuiltinModule('node:worker_threads') as typeof WorkerThreads;
       const w = new Worker(new URL(script, import.meta.url));
       return {
         post: (m) => w.postMessage(m),

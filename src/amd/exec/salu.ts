@@ -163,8 +163,11 @@ function saluFn(name: string, op: SaluOp): (a: number, ah: number, b: number, bh
   return new Function('mulhiU32', 'RES', src)(mulhiU32, RES) as (a: number, ah: number, b: number, bh: number, w: Wave) => number;
 }
 for (const [name, op] of SALU_OPS) {
-  const fn = saluFn(name, op);
+  // Compiled at the op's first bind (at load, the ~70 `new Function`s took ~2-3 ms of every start).
+  let fn: ReturnType<typeof saluFn> | null = null;
   sdefine(name, (inst) => {
+    fn ??= saluFn(name, op);
+    const lf = fn;
     const A = op.a64 ? sread64(f(inst, 'ssrc0'), inst.literal) : sread32(f(inst, 'ssrc0'), inst.literal);
     const B = op.form === 'sop1' ? null : op.b64 ? sread64(f(inst, 'ssrc1'), inst.literal) : sread32(f(inst, 'ssrc1'), inst.literal);
     const d = f(inst, 'sdst');
@@ -176,7 +179,7 @@ for (const [name, op] of SALU_OPS) {
           const a = A(w);
           const ah = a64 ? HI[0]! : 0;
           const b = B!(w);
-          fn(a, ah, b, b64 ? HI[0]! : 0, w);
+          lf(a, ah, b, b64 ? HI[0]! : 0, w);
           w.scc = RES[1]!;
         },
       };
@@ -187,7 +190,7 @@ for (const [name, op] of SALU_OPS) {
         const a = A(w);
         const ah = a64 ? HI[0]! : 0;
         const b = B === null ? 0 : B(w);
-        const r = fn(a, ah, b, b64 ? HI[0]! : 0, w);
+        const r = lf(a, ah, b, b64 ? HI[0]! : 0, w);
         const ok = d64 ? swrite64(w, d, r >>> 0, RES[0]!) : swrite32(w, d, r >>> 0);
         if (ok && scc) w.scc = RES[1]!;
       },

@@ -399,6 +399,15 @@ export function vop(names: string | string[], shape: Shape, fn: LaneFn, o: VopOp
   define(names, makeBinder(shape, fn, o));
 }
 
+/**
+ * `vop`/`fop` with the lane function made (`make`, a `new Function` of the op's description) at the
+ * op's first bind: made at load, the ~100 described ops' functions took ~4 ms of every start.
+ */
+function lazyVop(name: string, shape: Shape, make: () => RowFn, o: VopOptions = {}): void {
+  let b: ReturnType<typeof makeBinder> | null = null;
+  define(name, (inst, env) => (b ??= makeBinder(shape, make(), o))(inst, env));
+}
+
 /** A VALU op with a float result: `fn(n)` records each lane's exact value with `fin(l, x)` (remainder in ERR[0]). */
 export function fop(names: string | string[], shape: Shape, fn: FloatFn, o: VopOptions = {}): void {
   define(names, makeBinder(shape, fn, o));
@@ -540,7 +549,7 @@ function intLaneFn(name: string, op: IntOp): LaneFn {
   return new Function(...INT_PARAMS, src)(R, RH, T0, T1, T2, TH0, TH1, TH2, cinBit, setCout, satU32, mulhiU32, popcnt) as LaneFn;
 }
 for (const [name, op] of INT_OPS) {
-  vop(name, { srcs: op.srcs, dst: op.kind === 'i64' ? 'b64' : 'b32' }, intLaneFn(name, op), { ...(op.cin ? { in: true } : {}), ...(op.cout ? { out: true } : {}) });
+  lazyVop(name, { srcs: op.srcs, dst: op.kind === 'i64' ? 'b64' : 'b32' }, () => intLaneFn(name, op), { ...(op.cin ? { in: true } : {}), ...(op.cout ? { out: true } : {}) });
 }
 /**
  * The f32 ops of valu-f32.ts (the description the fast tier inlines too), compiled the same way:
@@ -570,8 +579,7 @@ for (const [name, op] of F32_OPS) {
   // Ordered ops (min/max) need their NaN rule: valu-float.ts defines them.
   if (op.ordered) continue;
   const o: VopOptions = { ...(op.accum ? { accum: true } : {}), ...(op.remap ? { remap: REMAP[op.remap] } : {}) };
-  if (op.kind === 'f32') fop(name, { srcs: op.srcs, dst: 'f32' }, f32LaneFn(name, op), o);
-  else vop(name, { srcs: op.srcs, dst: 'b32' }, f32LaneFn(name, op), o);
+  lazyVop(name, { srcs: op.srcs, dst: op.kind === 'f32' ? 'f32' : 'b32' }, () => f32LaneFn(name, op), o);
 }
 vop('v_add_nc_i32', U32x2, (n) => {
   for (let l = 0; l < n; l++) void (R[l] = satI32((T0[l]! | 0) + (T1[l]! | 0)));
