@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.js';
 import {
-  parseManifest, bufferContents, compareBuffers, parseInt64, scalarBytes, structBytes, loadManifest,
+  parseManifest, bufferContents, compareBuffers, parseInt64, scalarBytes, structBytes, loadManifest, readElem, ELEM, mulberry32,
 } from '../../src/runtime/manifest.js';
 import { runKernel, runManifest } from '../../src/runtime/run.js';
 import { InputError } from '../../src/core/errors.js';
@@ -318,4 +318,35 @@ test('a seed fixes the schedule: same seed, same counts; race-free outputs equal
   assert.deepEqual(strip(a), strip(b));
   assert.deepEqual(a.buffers.partial, c.buffers.partial);
   assert.equal(a.exitCode, 0);
+});
+
+test('random buffers: element i is the seed\'s i-th number of mulberry32, mapped to the range', () => {
+  const n = 3000;
+  const cases: [string, Record<string, unknown>, (r: () => number) => number][] = [
+    ['f32', { seed: 44, min: -2, max: 2 }, (r) => Math.fround(-2 + r() * 4)],
+    ['f64', { seed: 3, min: 0, max: 1e6 }, (r) => r() * 1e6],
+    ['f16', { seed: 5, min: -1, max: 1, step: 0.25 }, (r) => -1 + Math.floor(r() * 9) * 0.25],
+    ['f32', { seed: 7, min: 0, max: 8, step: 0.5 }, (r) => Math.floor(r() * 17) * 0.5],
+    ['u8', { seed: 9, min: 10, max: 20 }, (r) => 10 + Math.floor(r() * 11)],
+    ['i32', { seed: 11, min: -5, max: 5 }, (r) => -5 + Math.floor(r() * 11)],
+    ['u32', { seed: 13, min: 0, max: 4294967295 }, (r) => Math.floor(r() * 4294967296)],
+  ];
+  for (const [type, random, expect] of cases) {
+    const m = parseManifest({ ...vaddManifest({}, n), buffers: { a: { type, count: n, init: { random } } }, args: ['a'], outputs: [] });
+    const bytes = bufferContents(m.buffers[0]!);
+    const r = mulberry32(random['seed'] as number);
+    for (let i = 0; i < n; i++) {
+      const want = Math.min(expect(r), random['max'] as number);
+      const got = readElem(new DataView(bytes.buffer), i * ELEM[type as 'f32'].bytes, type as 'f32');
+      assert.equal(Number(got), type === 'f16' ? want : type === 'f32' ? Math.fround(want) : want, `${type} ${JSON.stringify(random)} element ${i}`);
+    }
+  }
+  // A 64-bit range wider than 2^32 draws two numbers per element.
+  const w = parseManifest({ ...vaddManifest({}, n), buffers: { a: { type: 'u64', count: 4, init: { random: { seed: 1, min: 0, max: 2 ** 40 } } } }, args: ['a'], outputs: [] });
+  const r = mulberry32(1);
+  const wb = new DataView(bufferContents(w.buffers[0]!).buffer);
+  for (let i = 0; i < 4; i++) {
+    const v = Math.floor((r() * 2 ** 21 + Math.floor(r() * 2 ** 32) / 2 ** 32) / 2 ** 21 * (2 ** 40 + 1));
+    assert.equal(wb.getUint32(i * 8, true) + wb.getUint32(i * 8 + 4, true) * 2 ** 32, Math.min(v, 2 ** 40));
+  }
 });
