@@ -28,6 +28,16 @@ function spawn(program: string, env: Record<string, string>, argv: readonly stri
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** How a run's `--json` report says the CLI was loaded. */
+const timing = (s: string) => (JSON.parse(s) as { timing: { cli: string } }).timing.cli;
+/** A `--json` report without its times (what two ways of running must agree on). */
+const strip = (s: string) => {
+  const j = JSON.parse(s) as Record<string, unknown>;
+  delete j['timing'];
+  delete j['timeMs'];
+  return j;
+};
+
 const skip = freshBundle(BUNDLE_NAME) !== null ? false : 'no fresh dist/gpusim-cli.cjs (esbuild not installed, or dist rebuilt by tsc alone)';
 
 test('the one-file CLI runs like the separate modules and keeps a code cache', { skip }, () => {
@@ -39,13 +49,6 @@ test('the one-file CLI runs like the separate modules and keeps a code cache', {
     assert.deepEqual(readdirSync(cache), [], 'the separate modules write no cache');
     const first = gpusim(env, 'run', EMPTY, '--json');
     const second = gpusim(env, 'run', EMPTY, '--json');
-    const timing = (s: string) => (JSON.parse(s) as { timing: { cli: string } }).timing.cli;
-    const strip = (s: string) => {
-      const j = JSON.parse(s) as Record<string, unknown>;
-      delete j['timing'];
-      delete j['timeMs'];
-      return j;
-    };
     assert.equal(timing(modules.out), 'modules');
     assert.equal(timing(first.out), 'one file');
     assert.equal(timing(second.out), 'one file, code cache');
@@ -83,13 +86,6 @@ test('bin/gpusim.cjs (package.json bin) runs the one-file CLI through its Common
   const cache = mkdtempSync(join(tmpdir(), 'gpusim-bin-'));
   try {
     const env = { XDG_CACHE_HOME: cache };
-    const timing = (s: string) => (JSON.parse(s) as { timing: { cli: string } }).timing.cli;
-    const strip = (s: string) => {
-      const j = JSON.parse(s) as Record<string, unknown>;
-      delete j['timing'];
-      delete j['timeMs'];
-      return j;
-    };
     const viaMain = gpusim(env, 'run', EMPTY, '--json');
     const first = spawn(BIN, env, ['run', EMPTY, '--json']);
     assert.equal(first.code, 0, first.err);
