@@ -38,8 +38,13 @@ export interface Block {
   /** By op index: 1 where a wave may enter the block (not inside a fused lane loop). */
   enter: Uint8Array;
   readonly ops: readonly Op[];
-  /** Instruction classes of the whole block as pairs (Op.ci, count), for the run statistics. */
-  readonly classes: Int32Array;
+  /**
+   * Runs of ops [e, end) not yet added to the run statistics, as differences (runs[e]++,
+   * runs[end]--: n + 1 entries), and the scheduler they belong to (sq/scheduler.ts adds them when
+   * its counts are read).
+   */
+  readonly runs: Int32Array;
+  counter: object | null;
   /**
    * Hot callers use `fn(w, clk, wc, lim, ops, args, e)`; `run` binds them with e = 0 (a closure of
    * this Program's). Until the block first runs, a stand-in that makes the function (block.ts).

@@ -382,13 +382,6 @@ function isLoop(ops: readonly Op[], pc0: number): boolean {
   return off !== undefined && end + ((off << 16) >> 16) * 4 === pc0;
 }
 
-/** Instruction classes of the ops as pairs (Op.ci, count). */
-function classesOf(ops: readonly Op[]): Int32Array {
-  const counts = new Map<number, number>();
-  for (const op of ops) counts.set(op.ci, (counts.get(op.ci) ?? 0) + 1);
-  return Int32Array.from([...counts].flat());
-}
-
 /**
  * The plan's function, made on its first run: a block that waits (tier.ts) and never gets hot in
  * a short dispatch (conv2d's straight blocks, once per wave) costs its source only, not V8's
@@ -458,7 +451,7 @@ const NO_ENTRY = new Uint8Array(0);
 function blockOf(ops: readonly Op[], pc0: number, minSrc: { readonly len: number; readonly taken: number }): Block {
   // Until its first run the block's fn makes the function and puts it in its place.
   const b: Block = {
-    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, classes: classesOf(ops), srcLen: minSrc.len, args: [], inlined: 0, fused: 0, translated: minSrc.taken, pending: true,
+    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, runs: new Int32Array(ops.length + 1), counter: null, srcLen: minSrc.len, args: [], inlined: 0, fused: 0, translated: minSrc.taken, pending: true,
     fn: (w, clk, wc, lim, $O, _A, e) => {
       makePlan(b);
       return (b.fn = blockFn(planOf.get(b)!))(w, clk, wc, lim, $O, b.args, e);

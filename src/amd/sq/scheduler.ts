@@ -31,7 +31,7 @@ import type { Diagnostics } from '../../core/diagnostics.js';
 import { DecodeError } from '../isa/types.js';
 import { INST_CLASSES, type Op, type Program } from '../engine/program.js';
 import { WAVE_STATE_SEED, type Engine } from '../engine/env.js';
-import type { Clock } from '../engine/block.js';
+import type { Block, Clock } from '../engine/block-types.js';
 import { hotBlockAt, hotEntry } from '../engine/tier.js';
 import { MEM_CLASS, type WaitcntSanitizer } from '../engine/waitcnt.js';
 import { raiseException, TRAPSTS } from '../exec/trap.js';
@@ -85,7 +85,39 @@ export class Sq {
   /** Wave-instructions issued. */
   executed = 0;
   /** Per-class counts, indexed by Op.ci (INST_CLASSES). */
-  readonly classCounts = new Float64Array(INST_CLASSES.length);
+  private readonly counts = new Float64Array(INST_CLASSES.length);
+  /** Blocks whose runs this scheduler has not added to `counts` yet (Block.runs). */
+  private readonly uncounted: Block[] = [];
+
+  /** Wave-instructions issued by class (indexed as INST_CLASSES). */
+  get classCounts(): Float64Array {
+    this.flushCounts();
+    return this.counts;
+  }
+
+  /** Adds the pending runs of blocks to the counts by class. */
+  private flushCounts(): void {
+    const cc = this.counts;
+    for (const b of this.uncounted) {
+      const r = b.runs;
+      let k = 0;
+      for (let j = 0; j < b.n; j++) {
+        k += r[j]!;
+        r[j] = 0;
+        if (k !== 0) cc[b.ops[j]!.ci]! += k;
+      }
+      r[b.n] = 0;
+      b.counter = null;
+    }
+    this.uncounted.length = 0;
+  }
+
+  /** `b`'s runs are this scheduler's from now on (another's pending ones go to that one's counts first). */
+  private countFor(b: Block): void {
+    if (b.counter !== null) (b.counter as Sq).flushCounts();
+    b.counter = this;
+    this.uncounted.push(b);
+  }
   /** The run must stop (budget, a halted wave, no progress). */
   stopped = false;
   /** The run stopped early (budget, deadlock, a halted wave). */
@@ -127,7 +159,7 @@ export class Sq {
   pass(waves: readonly Wave[], n: number, order: Int32Array | null, rnd: (() => number) | null, qmax: number, program: Program, barrierAtTurn: boolean): boolean {
     const clk = this.clk;
     const budget = this.budget;
-    const cc = this.classCounts;
+    const cc = this.counts;
     const wc = this.wc;
     const before = this.before;
     const after = this.after;
@@ -162,12 +194,11 @@ export class Sq {
               const ran = end - e;
               w.instructions += ran;
               executed += ran;
-              if (ran === b.n) {
-                const c = b.classes;
-                for (let j = 0; j < c.length; j += 2) cc[c[j]!]! += c[j + 1]!;
-              } else {
-                for (let j = e; j < end; j++) cc[b.ops[j]!.ci]++;
-              }
+              // Counted by class when the counts are read (classCounts): two increments here.
+              if (b.counter !== this) this.countFor(b);
+              const r = b.runs;
+              r[e]!++;
+              r[end]!--;
               i += ran;
               if (!b.loop || end !== b.n || w.pc !== b.pc || i >= q || executed >= budget || w.state !== 'ready') break;
               e = 0;
