@@ -310,6 +310,7 @@ export class WaitcntSanitizer {
     const memo = t === null ? this.noneRuns : t.runs;
     let m = memo.get(sr);
     if (m === undefined) memo.set(sr, (m = new Map()));
+    // A block has at most 48 ops (block.ts MAX_OPS).
     const key = from * 64 + to;
     let rs = m.get(key);
     if (rs === undefined || rs.first !== ops[from]) {
