@@ -15,7 +15,7 @@ import { availableParallelism } from 'node:os';
 import { runManifest, runManifestWith, type ManifestRun, type RunOptions } from '../../runtime/run.js';
 import { nodeWorkerHost, threadCpuMs } from '../../runtime/parallel-node.js';
 import { engineTime } from '../../amd/engine/program.js';
-import { isR600Object } from '../../r600/isa/object.js';
+import { isR600Object } from '../../r600/isa/machine.js';
 
 /** Is the manifest's code object an R600-family ELF (clang -target r600)? Unreadable: no (runManifest reports it). */
 function codeObjectIsR600(m: Manifest): boolean {
