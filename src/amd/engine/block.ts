@@ -269,8 +269,6 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
     return [`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`];
   };
-  // Per op, what stepDone needs of stepLines' rule (made once, for the first run that shares it).
-  let stepRefs: StepRefs | null = null;
   // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
   const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${k}; }`;
   // `body` (an Inline's or a fused run's statements) as block b<label>, with its free names bound:
@@ -327,7 +325,8 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       // nothing and change nothing a step reads: stepDone takes them as stepLines would), then the
       // ops it handed back, each stepped and run (so reports come in the interpreter's order).
       const steps: string[] = [];
-      const shared = !inlineSteps && (stepRefs ??= stepRefsOf(ops)).how.subarray(k, end).some((x) => x !== NEVER);
+      // Per op, what stepDone needs of stepLines' rule (waitcnt.ts, made once per op list).
+      const shared = !inlineSteps && stepRefsOf(ops).how.subarray(k, end).some((x) => x !== NEVER);
       if (shared) steps.push(`if (wc !== null && d > a - ${k}) SD(w, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, $O, $A[0], SR, a, ${k} + d);`);
       else if (inlineSteps) {
         for (let i = k; i < end; i++) {
@@ -342,7 +341,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       const after = `${steps.join(' ')} const r = d === z - ${k} ? z : WREST(w, clk, t0, $O, $A[0], ${k} + d, z, wc, ${stepFrom}); `
         + `if (r !== ${end}) { if (r < 0) { ${rp('-r')}clk.t = t0 - r; return -r; } ${rp('r')}w.pc = $A[0][r]; clk.t = t0 + r; return r; }`;
       const params = [...wr.params, ...(shared ? ['SD', 'SR'] : [])];
-      const args = [...wr.args, ...(shared ? [stepDone, stepRefs] : [])];
+      const args = [...wr.args, ...(shared ? [stepDone, stepRefsOf(ops)] : [])];
       lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${after}`, params, (j) => [-1, consts.push(args[j]) - 1]), '}');
       if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
       inlined += wr.n;

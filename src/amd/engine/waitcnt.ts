@@ -218,6 +218,8 @@ interface Step {
   readonly op: Op;
   readonly to: State | null;
   readonly finding: Finding | null;
+  /** Remembered (not a wait that read its count from an SGPR). */
+  readonly kept: boolean;
 }
 
 /**
@@ -233,7 +235,15 @@ export interface StepRefs {
 }
 export const ALWAYS = 0, TRACKED = 1, NEVER = 2, LISTED = 3;
 
+/** The step rules of a block's ops, made once per op list (a block's code and its replays share them). */
 export function stepRefsOf(ops: readonly Op[]): StepRefs {
+  let sr = stepRefsMade.get(ops);
+  if (sr === undefined) stepRefsMade.set(ops, (sr = makeStepRefs(ops)));
+  return sr;
+}
+const stepRefsMade = new WeakMap<readonly Op[], StepRefs>();
+
+function makeStepRefs(ops: readonly Op[]): StepRefs {
   const how = new Uint8Array(ops.length);
   const at = new Int32Array(ops.length + 1);
   const regs: number[] = [];
@@ -345,10 +355,8 @@ export class WaitcntSanitizer {
       const op = ops[i]!;
       w.pc = lastPc = pcs[i]!;
       if (t === null && MEM_CLASS[op.ci] === 0) continue;
-      const memo = t === null ? this.fromNone : t.next;
-      let s = memo.get(w.pc);
-      if (s === undefined || s.op !== op) s = this.compute(t, w, op, memo);
-      if (memo.get(w.pc) !== s) pure = false;
+      const s = this.stepOf(w, t, op);
+      if (!s.kept) pure = false;
       w.waitTrack = s.to;
       if (s.finding !== null) {
         findings.push([w.pc, s.finding]);
@@ -381,11 +389,16 @@ export class WaitcntSanitizer {
 
   /** The wave moves to the state its step at `op` leaves; returns the step's finding. */
   private advance(w: Wave, t: State | null, op: Op): Finding | null {
-    const memo = t === null ? this.fromNone : t.next;
-    let s = memo.get(w.pc);
-    if (s === undefined || s.op !== op) s = this.compute(t, w, op, memo);
+    const s = this.stepOf(w, t, op);
     w.waitTrack = s.to;
     return s.finding;
+  }
+
+  /** The step of `op` at w.pc from state `t`: remembered, or computed now. */
+  private stepOf(w: Wave, t: State | null, op: Op): Step {
+    const memo = t === null ? this.fromNone : t.next;
+    const s = memo.get(w.pc);
+    return s !== undefined && s.op === op ? s : this.compute(t, w, op, memo);
   }
 
   /** The step of `op` at w.pc from state `from`, remembered in `memo` unless it read an SGPR. */
@@ -394,8 +407,8 @@ export class WaitcntSanitizer {
     t.reset();
     if (from !== null) t.copy(from.track);
     const r = this.apply(t, from !== null, w, op);
-    const s: Step = { op, to: r & LIVE ? this.intern(t) : null, finding: this.found };
-    if ((r & SGPR_READ) === 0) memo.set(w.pc, s);
+    const s: Step = { op, to: r & LIVE ? this.intern(t) : null, finding: this.found, kept: (r & SGPR_READ) === 0 };
+    if (s.kept) memo.set(w.pc, s);
     return s;
   }
 
@@ -507,14 +520,9 @@ export class WaitcntSanitizer {
     // the same way: a loop body cut by the scheduler's quantum replays its prefix every few turns
     // (matmul 256x256: ~1 M steps a dispatch, ~4% of its warm time).
     const pc = w.pc;
-    let sr = this.refs.get(ops);
-    if (sr === undefined) this.refs.set(ops, (sr = stepRefsOf(ops)));
-    this.stepRun(w, ops, pcs, sr, from, n);
+    this.stepRun(w, ops, pcs, stepRefsOf(ops), from, n);
     w.pc = pc;
   }
-
-  /** The step rules of the op lists replayed (by list). */
-  private readonly refs = new WeakMap<readonly Op[], StepRefs>();
 
   /** Whether r also appears as a source of the op (beyond its destination list). */
   private readsOther(info: OpInfo, r: number): boolean {

@@ -166,8 +166,7 @@ for (const [name, op] of SALU_OPS) {
   // Compiled at the op's first bind (at load, the ~70 `new Function`s took ~2-3 ms of every start).
   let fn: ReturnType<typeof saluFn> | null = null;
   sdefine(name, (inst) => {
-    fn ??= saluFn(name, op);
-    const lf = fn;
+    const lf = (fn ??= saluFn(name, op));
     const A = op.a64 ? sread64(f(inst, 'ssrc0'), inst.literal) : sread32(f(inst, 'ssrc0'), inst.literal);
     const B = op.form === 'sop1' ? null : op.b64 ? sread64(f(inst, 'ssrc1'), inst.literal) : sread32(f(inst, 'ssrc1'), inst.literal);
     const d = f(inst, 'sdst');
