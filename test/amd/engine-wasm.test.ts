@@ -15,8 +15,9 @@ import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { benchCases } from '../../bench/cases.js';
 import { runKernel, type KernelRun } from '../../src/runtime/run.js';
 import type { Engine } from '../../src/amd/engine/env.js';
-import { setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
-import { groupStats, simdStats } from '../../src/amd/engine/wasm/valu.js';
+import { hotRun, setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
+import { groupStats, intVecStats, simdStats } from '../../src/amd/engine/wasm/valu.js';
+import { INT_OPS } from '../../src/amd/exec/valu-int.js';
 import { tiering } from '../../src/amd/engine/tier.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -94,13 +95,17 @@ function inst(r: Rng): string {
 
 const program = (r: Rng, n: number): string[] => encodableProgram(() => inst(r), n);
 
-function withWasm<T>(f: () => T): T {
+/** With the wasm tier on; `intSimd`: runs translated with integer ops four lanes at a time at once (hotRun), else lane by lane. */
+function withWasm<T>(f: () => T, intSimd = true): T {
   const was = wasmTier.on;
+  const calls = hotRun.calls;
   setWasmTier(true);
+  hotRun.calls = intSimd ? 0 : 1e9;
   try {
     return f();
   } finally {
     setWasmTier(was);
+    hotRun.calls = calls;
   }
 }
 
@@ -120,7 +125,8 @@ function trial(seed: number, ws: 32 | 64): void {
   const o: AsmRunOptions = { waveSize: ws, asmWave: 32, vgprs: 16, vgpr, sgpr, exec, execHi, mode, scc: int(r, 2) };
   const source = lines.join('\n') + '\ns_endpgm';
   const a = runAsm(source, { ...o, engine: 'interp' });
-  const b = withWasm(() => runAsm(source, { ...o, engine: 'fast' }));
+  // Odd seeds: integer ops four lanes at a time (simd-int.ts); even: lane by lane (a run's first translation).
+  const b = withWasm(() => runAsm(source, { ...o, engine: 'fast' }), seed % 2 === 1);
   const d = diffSnap(snap(a.wave), snap(b.wave));
   assert.equal(d, null, `${d}\nseed ${seed} wave${ws} mode 0x${mode.toString(16)} exec 0x${exec.toString(16)}:\n${source}`);
   assert.deepEqual(b.diags.map((g) => g.id), a.diags.map((g) => g.id), `diagnostics, seed ${seed}`);
@@ -131,10 +137,13 @@ test('wasm tier: random VALU runs equal the interpreter bit for bit (wave32)', (
   const calls = wasmTier.calls;
   const simd = simdStats.ops;
   const grouped = groupStats.ops;
+  const iv = intVecStats.ops;
   for (let seed = 1; seed <= 200; seed++) trial(seed, 32);
   assert.ok(wasmTier.runs > runs + 100, `translated runs: ${wasmTier.runs - runs}`);
   // Integer ops sharing one lane loop (carries and masks from earlier ops of the group too).
   assert.ok(groupStats.ops > grouped + 300, `ops in fused groups: ${groupStats.ops - grouped}`);
+  // ... four lanes at a time (simd-int.ts).
+  assert.ok(intVecStats.ops > iv + 150, `integer ops with a SIMD row: ${intVecStats.ops - iv}`);
   // f32 ops with a two-lanes-at-a-time row for EXEC all ones (simd.ts), half the trials' EXEC.
   assert.ok(simdStats.ops > simd + 50, `f32 ops with a SIMD row: ${simdStats.ops - simd}`);
   assert.ok(wasmTier.calls > calls + 100, `calls of translated code: ${wasmTier.calls - calls}`);
@@ -144,6 +153,91 @@ test('wasm tier: random VALU runs equal the interpreter bit for bit (wave64)', (
   const simd = simdStats.ops;
   for (let seed = 501; seed <= 650; seed++) trial(seed, 64);
   assert.ok(simdStats.ops > simd + 30, `f32 ops with a SIMD row: ${simdStats.ops - simd}`);
+});
+
+test('wasm tier: every integer op and integer compare four lanes at a time equals the interpreter (both wave sizes, any EXEC)', () => {
+  // Each description (exec/valu-int.ts, the integer v_cmp/v_cmpx) over seeded random sources of
+  // every kind (VGPR rows, SGPRs and inline constants: uniform values the row splats, per-lane
+  // shift counts and carry-ins), EXEC all ones or random: two copies, a fused group taking the
+  // SIMD row (an inactive lane's registers and mask bits as they were).
+  const r = mulberry32(2411);
+  const b32 = (k: number) => pick(r, [`v${k}`, `v${k + 4}`, `s${k}`, pick(r, ['0', '1', '-1', '7', '31', '32', '-16', '64'])]);
+  const b64 = (k: number) => pick(r, [`v[${2 * k}:${2 * k + 1}]`, `v[${2 * k + 4}:${2 * k + 5}]`, `s[${2 * k}:${2 * k + 1}]`, pick(r, ['0', '1', '-1', '7'])]);
+  const lines: string[] = [];
+  for (const [name, d] of INT_OPS) {
+    for (let t = 0; t < 3; t++) {
+      // (Drawn again until it encodes: at most two scalar values on the constant bus.)
+      lines.push(...encodableProgram(() => {
+        const srcs = d.srcs.map((x, k) => (x === 'b64' ? b64(k) : b32(k)));
+        return `${name} ${[d.kind === 'i64' ? 'v[8:9]' : 'v8', ...(d.cout ? [pick(r, ['s20', 'vcc_lo', 'null'])] : []), ...srcs, ...(d.cin ? [pick(r, ['s22', 'vcc_lo'])] : [])].join(', ')}`;
+      }, 1));
+    }
+  }
+  for (const t of ['u32', 'i32', 'u64', 'i64']) {
+    for (const rel of ['f', 'lt', 'eq', 'le', 'gt', 'ne', 'ge', 't']) {
+      const wide = t.endsWith('64');
+      lines.push(...encodableProgram(() => `v_cmp_${rel}_${t}_e64 ${pick(r, ['s20', 'vcc_lo'])}, ${wide ? b64(0) : b32(0)}, ${wide ? b64(1) : b32(1)}`, 1));
+    }
+    lines.push(`v_cmpx_${pick(r, ['lt', 'gt', 'ne', 'ge'])}_${t}_e64 ${t.endsWith('64') ? 'v[2:3], v[4:5]' : 'v1, v2'}`);
+  }
+  let programs = 0;
+  for (const ws of [32, 64] as const) {
+    for (const line of lines) {
+      const vgpr: Record<number, number[]> = {};
+      for (let i = 0; i < 12; i++) vgpr[i] = Array.from({ length: ws }, () => value(r));
+      const sgpr: Record<number, number> = {};
+      for (let i = 0; i < 24; i++) sgpr[i] = value(r);
+      sgpr[106] = int(r, 0x1_0000_0000);
+      sgpr[107] = int(r, 0x1_0000_0000);
+      const full = r() < 0.5;
+      const o: AsmRunOptions = { waveSize: ws, asmWave: 32, vgprs: 16, vgpr, sgpr, exec: full ? 0xffffffff : int(r, 0x1_0000_0000), execHi: full ? 0xffffffff : pick(r, [0, int(r, 0x1_0000_0000)]) };
+      // The second copy writes elsewhere (and reads the first's result when it reads v8). A program
+      // of its own (the s_mov): a block's translated code is kept per code, and would not count again.
+      const source = `s_mov_b32 s30, ${++programs}\n${line}\n${line.replace(/^(\S+) v8\b/, '$1 v10').replace(/^(\S+) v\[8:9\]/, '$1 v[10:11]')}\ns_endpgm`;
+      const iv = intVecStats.ops;
+      const a = runAsm(source, { ...o, engine: 'interp' });
+      const b = withWasm(() => runAsm(source, { ...o, engine: 'fast' }));
+      const d = diffSnap(snap(a.wave), snap(b.wave));
+      assert.equal(d, null, `${d}\nwave${ws}:\n${source}`);
+      // v_cmpx writes EXEC: the group ends there (the second copy runs alone, maybe with no lanes).
+      if (!line.startsWith('v_cmpx')) assert.equal(intVecStats.ops, iv + 2, `both copies with a SIMD row (wave${ws}): ${line}`);
+      else assert.ok(intVecStats.ops > iv, `a SIMD row (wave${ws}): ${line}`);
+    }
+  }
+});
+
+test('wasm tier: a loop body of integer ops is translated again four lanes at a time once hot', () => {
+  // Lane by lane for its first hotRun.calls calls (a run called a few times costs less to translate
+  // and compile that way), then with SIMD rows: the same results as the interpreter's, any EXEC.
+  // (A loop body per EXEC: translated code is kept per block code, hot after the first.)
+  const program = (k: number) => ['s_mov_b32 s40, 40',
+    'v_add_co_u32 v1, vcc_lo, v1, v2', 'v_add_co_ci_u32_e32 v3, vcc_lo, v3, v4, vcc_lo', 'v_xor_b32_e32 v5, v1, v3', 'v_lshlrev_b64 v[6:7], 3, v[1:2]',
+    `s_add_u32 s42, s42, ${k}`, 's_sub_u32 s40, s40, 1', 's_cmp_lg_u32 s40, 0', 's_cbranch_scc1 -10', 's_endpgm'].join('\n');
+  const r = mulberry32(77);
+  for (const [k, exec] of [0xffffffff, 0x0f0f00ff].entries()) {
+    const source = program(k + 1);
+    const vgpr: Record<number, number[]> = {};
+    for (let i = 0; i < 8; i++) vgpr[i] = Array.from({ length: 32 }, () => value(r));
+    const o: AsmRunOptions = { vgprs: 16, vgpr, exec };
+    const a = runAsm(source, { ...o, engine: 'interp' });
+    const hot = wasmTier.hot, iv = intVecStats.ops;
+    const calls = hotRun.calls;
+    const saved = tiering.visitsPerByteOp;
+    tiering.visitsPerByteOp = 0;
+    let b: ReturnType<typeof runAsm>;
+    try {
+      b = withWasm(() => {
+        hotRun.calls = 10;
+        return runAsm(source, { ...o, engine: 'fast' });
+      });
+    } finally {
+      hotRun.calls = calls;
+      tiering.visitsPerByteOp = saved;
+    }
+    assert.equal(diffSnap(snap(a.wave), snap(b.wave)), null, `exec 0x${exec.toString(16)}`);
+    assert.equal(wasmTier.hot, hot + 1, 'the loop body translated again');
+    assert.equal(intVecStats.ops, iv + 4, 'its four integer ops with SIMD rows');
+  }
 });
 
 test('wasm tier: an fma landing on an f32 midpoint (handed back) and random fmac lanes (taken) round once', () => {

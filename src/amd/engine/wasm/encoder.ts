@@ -27,7 +27,7 @@ export const OP = {
   i64_eqz: 0x50, i64_eq: 0x51, i64_ne: 0x52, i64_lt_s: 0x53, i64_lt_u: 0x54, i64_gt_s: 0x55, i64_gt_u: 0x56, i64_le_s: 0x57, i64_le_u: 0x58, i64_ge_s: 0x59, i64_ge_u: 0x5a,
   f64_eq: 0x61, f64_ne: 0x62, f64_lt: 0x63, f64_gt: 0x64, f64_le: 0x65, f64_ge: 0x66,
   i32_ctz: 0x68, i32_popcnt: 0x69, i32_add: 0x6a, i32_sub: 0x6b, i32_mul: 0x6c, i32_and: 0x71, i32_or: 0x72, i32_xor: 0x73, i32_shl: 0x74, i32_shr_s: 0x75, i32_shr_u: 0x76,
-  i64_ctz: 0x7a, i64_add: 0x7c, i64_sub: 0x7d, i64_mul: 0x7e, i64_and: 0x83, i64_or: 0x84, i64_shl: 0x86, i64_shr_u: 0x88,
+  i64_ctz: 0x7a, i64_add: 0x7c, i64_sub: 0x7d, i64_mul: 0x7e, i64_and: 0x83, i64_or: 0x84, i64_shl: 0x86, i64_shr_s: 0x87, i64_shr_u: 0x88,
   f64_abs: 0x99, f64_neg: 0x9a, f64_trunc: 0x9d, f64_add: 0xa0, f64_sub: 0xa1, f64_mul: 0xa2, f64_div: 0xa3, f64_min: 0xa4, f64_max: 0xa5,
   i32_wrap_i64: 0xa7, i64_extend_i32_s: 0xac, i64_extend_i32_u: 0xad, f32_demote_f64: 0xb6, f64_convert_i32_s: 0xb7, f64_convert_i32_u: 0xb8, f64_convert_i64_s: 0xb9, f64_promote_f32: 0xbb,
   i32_reinterpret_f32: 0xbc, i64_reinterpret_f64: 0xbd, f32_reinterpret_i32: 0xbe,
@@ -41,6 +41,13 @@ export const SIMD = {
   v128_not: 0x4d, v128_and: 0x4e, v128_andnot: 0x4f, v128_or: 0x50, v128_bitselect: 0x52, v128_any_true: 0x53,
   f32x4_demote_f64x2_zero: 0x5e, f64x2_promote_low_f32x4: 0x5f,
   i64x2_eq: 0xd6, f64x2_neg: 0xed, f64x2_add: 0xf0, f64x2_sub: 0xf1, f64x2_mul: 0xf2, f64x2_div: 0xf3,
+  v128_load: 0x00, v128_store: 0x0b, i8x16_shuffle: 0x0d, i32x4_splat: 0x11, i32x4_extract_lane: 0x1b, i32x4_replace_lane: 0x1c,
+  i32x4_eq: 0x37, i32x4_ne: 0x38, i32x4_lt_s: 0x39, i32x4_lt_u: 0x3a, i32x4_gt_s: 0x3b, i32x4_gt_u: 0x3c,
+  i32x4_le_s: 0x3d, i32x4_le_u: 0x3e, i32x4_ge_s: 0x3f, i32x4_ge_u: 0x40, v128_xor: 0x51,
+  i8x16_popcnt: 0x62, i16x8_extadd_pairwise_i8x16_u: 0x7d, i32x4_extadd_pairwise_i16x8_u: 0x7f,
+  i32x4_neg: 0xa1, i32x4_bitmask: 0xa4, i32x4_shl: 0xab, i32x4_shr_s: 0xac, i32x4_shr_u: 0xad, i32x4_add: 0xae, i32x4_sub: 0xb1,
+  i32x4_mul: 0xb5, i32x4_min_s: 0xb6, i32x4_min_u: 0xb7, i32x4_max_s: 0xb8, i32x4_max_u: 0xb9,
+  i64x2_extmul_low_i32x4_u: 0xde, i64x2_extmul_high_i32x4_u: 0xdf,
 } as const;
 
 export const SAT = { i64_trunc_sat_f64_s: 6 } as const;
@@ -105,10 +112,12 @@ const F64_U8 = new Uint8Array(F64_BYTES.buffer);
 /** A function body under construction: locals by type, then the instruction bytes. */
 export class FuncBuilder {
   readonly code = new Bytes();
-  private readonly localTypes: ValType[] = [];
+  private readonly localTypes: ValType[];
   private readonly nParams: number;
-  constructor(nParams: number) {
+  /** `locals`: another builder's list (child), so both declare locals of one function. */
+  constructor(nParams: number, locals: ValType[] = []) {
     this.nParams = nParams;
+    this.localTypes = locals;
   }
 
   /** A new local of type `t`; its index. */
@@ -199,6 +208,45 @@ export class FuncBuilder {
       for (let b = 0; b < 4; b++) this.code.push((hi >>> (8 * b)) & 0xff);
     }
     return this;
+  }
+  /** A SIMD instruction with a lane immediate (extract_lane, replace_lane). */
+  simdLane(op: number, lane: number): this {
+    this.simd(op);
+    this.code.push(lane);
+    return this;
+  }
+  /** i8x16.shuffle with its 16 byte-lane indices. */
+  shuffle(lanes: readonly number[]): this {
+    this.simd(SIMD.i8x16_shuffle);
+    for (const x of lanes) this.code.push(x);
+    return this;
+  }
+  /** v128.const of four i32 lanes (`xs[0]` the lowest). */
+  v128i32(xs: readonly [number, number, number, number]): this {
+    this.simd(SIMD.v128_const);
+    for (const x of xs) for (let b = 0; b < 4; b++) this.code.push((x >>> (8 * b)) & 0xff);
+    return this;
+  }
+  /**
+   * A builder of another stretch of code for this function: its locals are this one's (declared in
+   * the same list), its code goes where `append` puts it (simd-int.ts hoists loop-invariant code).
+   */
+  child(): FuncBuilder {
+    return new FuncBuilder(this.nParams, this.localTypes);
+  }
+  /** Append a child's code here. */
+  append(c: FuncBuilder): this {
+    this.code.append(c.code);
+    return this;
+  }
+  /** Where the body is now (its code length and local count), for `rewind`. */
+  mark(): { readonly code: number; readonly locals: number } {
+    return { code: this.code.n, locals: this.localTypes.length };
+  }
+  /** Drop what was emitted, and the locals declared, since `m` (a lowering that threw half way). */
+  rewind(m: { readonly code: number; readonly locals: number }): void {
+    this.code.n = m.code;
+    this.localTypes.length = m.locals;
   }
   /** memory.copy (bulk memory) of memory 0: operands dest, src, length. */
   memoryCopy(): this {

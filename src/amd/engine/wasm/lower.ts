@@ -22,6 +22,63 @@ export interface Var {
 
 const isInt = (k: Kind) => k !== 'f';
 
+/**
+ * The kind `e` evaluates to under JavaScript's number semantics, the names' kinds given by
+ * `kind` (shared with the SIMD lowering, simd-int.ts, which must take the same kinds).
+ */
+export function kindOf(e: Expr, kind: (n: string) => Kind): Kind {
+  switch (e.t) {
+    case 'num': return 'f';
+    case 'name': return kind(e.n);
+    case 'un': return e.op === '~' ? 's' : e.op === '!' ? 'b' : 'f';
+    case 'cond': {
+      const a = kindOf(e.a, kind), b = kindOf(e.b, kind);
+      return a === b ? a : isIntish(e.a, kind) && isIntish(e.b, kind) ? 'l' : 'f';
+    }
+    case 'call':
+      switch (e.f) {
+        case 'Math.imul': return 's';
+        case 'popcnt': case 'mulhiU32': return 'u';
+        case 'Math.min': case 'Math.max': {
+          const a = kindOf(e.args[0]!, kind), b = kindOf(e.args[1]!, kind);
+          return a === b && (a === 's' || a === 'u') ? a : 'f';
+        }
+        default: return 'f';
+      }
+    case 'bin':
+      switch (e.op) {
+        case '&': case '|': case '^': case '<<': case '>>': return 's';
+        case '>>>': return 'u';
+        // Sums and differences of integers are exact in an i64 (as in a double: |x| < 2^53).
+        case '+': case '-': return isIntish(e.a, kind) && isIntish(e.b, kind) ? 'l' : 'f';
+        case '*': case '/': return 'f';
+        default: return 'b';
+      }
+  }
+}
+
+/** An integer value (int kinds, or an integer number literal below 2^32 in magnitude). */
+export function isIntish(e: Expr, kind: (n: string) => Kind): boolean {
+  if (e.t === 'num') return Number.isInteger(e.v) && Math.abs(e.v) <= 0xffffffff;
+  return kindOf(e, kind) !== 'f';
+}
+
+/**
+ * The kind a comparison `a op b` is made in ('f': as doubles): as integers when both sides are
+ * integers of one signedness (a number literal joins the other side when it is exactly one of its
+ * values), as exact integers ('l') when one side is.
+ */
+export function compareKind(a: Expr, b: Expr, kind: (n: string) => Kind): Kind {
+  const ka = kindOf(a, kind), kb = kindOf(b, kind);
+  const fits = (e: Expr, k: Kind) => e.t === 'num' && Number.isInteger(e.v) && (k === 'u' ? e.v >= 0 && e.v <= 0xffffffff : e.v >= -0x80000000 && e.v <= 0x7fffffff);
+  const intK = (x: Kind) => (x === 'b' ? 'u' : x);
+  if ((ka === 'l' && isIntish(b, kind)) || (kb === 'l' && isIntish(a, kind))) return 'l';
+  if (isInt(ka) && isInt(kb) && intK(ka) === intK(kb)) return intK(ka);
+  if (isInt(ka) && fits(b, intK(ka))) return intK(ka);
+  if (isInt(kb) && fits(a, intK(kb))) return intK(kb);
+  return 'f';
+}
+
 export class Lowerer {
   private readonly scopes: Map<string, Var>[];
   private tmpF = -1;
@@ -41,40 +98,11 @@ export class Lowerer {
 
   /** The kind `e` evaluates to (without emitting). */
   kindOf(e: Expr): Kind {
-    switch (e.t) {
-      case 'num': return 'f';
-      case 'name': return this.lookup(e.n).kind;
-      case 'un': return e.op === '~' ? 's' : e.op === '!' ? 'b' : 'f';
-      case 'cond': {
-        const a = this.kindOf(e.a), b = this.kindOf(e.b);
-        return a === b ? a : this.isIntish(e.a) && this.isIntish(e.b) ? 'l' : 'f';
-      }
-      case 'call':
-        switch (e.f) {
-          case 'Math.imul': return 's';
-          case 'popcnt': case 'mulhiU32': return 'u';
-          case 'Math.min': case 'Math.max': {
-            const a = this.kindOf(e.args[0]!), b = this.kindOf(e.args[1]!);
-            return a === b && (a === 's' || a === 'u') ? a : 'f';
-          }
-          default: return 'f';
-        }
-      case 'bin':
-        switch (e.op) {
-          case '&': case '|': case '^': case '<<': case '>>': return 's';
-          case '>>>': return 'u';
-          // Sums and differences of integers are exact in an i64 (as in a double: |x| < 2^53).
-          case '+': case '-': return this.isIntish(e.a) && this.isIntish(e.b) ? 'l' : 'f';
-          case '*': case '/': return 'f';
-          default: return 'b';
-        }
-    }
+    return kindOf(e, (n) => this.lookup(n).kind);
   }
 
-  /** An integer value (int kinds, or an integer number literal below 2^32 in magnitude). */
   private isIntish(e: Expr): boolean {
-    if (e.t === 'num') return Number.isInteger(e.v) && Math.abs(e.v) <= 0xffffffff;
-    return this.kindOf(e) !== 'f';
+    return isIntish(e, (n) => this.lookup(n).kind);
   }
 
   /** Emit `e` converted to `want` ('s': ToInt32 bits). */
@@ -253,16 +281,8 @@ export class Lowerer {
       fb.op(OP.end);
       return 'b';
     }
-    // Comparisons: as int32 when both sides are integers of one signedness (a number literal
-    // joins the other side when it is exactly one of its values), else as doubles.
-    const ka = this.kindOf(a), kb = this.kindOf(b);
-    const fits = (e: Expr, k: Kind) => e.t === 'num' && Number.isInteger(e.v) && (k === 'u' ? e.v >= 0 && e.v <= 0xffffffff : e.v >= -0x80000000 && e.v <= 0x7fffffff);
-    let k: Kind = 'f';
-    const intK = (x: Kind) => (x === 'b' ? 'u' : x);
-    if ((ka === 'l' && this.isIntish(b)) || (kb === 'l' && this.isIntish(a))) k = 'l';
-    else if (isInt(ka) && isInt(kb) && intK(ka) === intK(kb)) k = intK(ka);
-    else if (isInt(ka) && fits(b, intK(ka))) k = intK(ka);
-    else if (isInt(kb) && fits(a, intK(kb))) k = intK(kb);
+    // Comparisons: as int32 or exact integers where compareKind says so, else as doubles.
+    const k = compareKind(a, b, (n) => this.lookup(n).kind);
     const I: Readonly<Record<string, readonly [number, number, number]>> = {
       // [f64, i32 signed, i32 unsigned]
       '===': [OP.f64_eq, OP.i32_eq, OP.i32_eq], '==': [OP.f64_eq, OP.i32_eq, OP.i32_eq],

@@ -33,6 +33,7 @@ import { valuLane, type Ex } from '../fast-valu.js';
 import type { VopdInfo } from '../../isa/gfx11/vopd.js';
 import { FuncBuilder, encodeModule, OP, SIMD, F64, I32, I64, V128 } from './encoder.js';
 import { VecLowerer, vectorizable } from './simd.js';
+import { IntVecLowerer, readsName, type VName } from './simd-int.js';
 import { parseStatements, SubsetError, type Stmt } from './jsub.js';
 import { Lowerer, type Var } from './lower.js';
 import { lowerGlobal, wasmGlobal, wasmWait, type RunFrame, type WGlobal, type WWait } from './global.js';
@@ -90,6 +91,8 @@ export interface WDual {
 
 /** Ops translated with a two-lanes-at-a-time row for EXEC all ones (this thread; tests). */
 export const simdStats = { ops: 0 };
+/** Integer ops translated with a four-lanes-at-a-time row for EXEC all ones (simd-int.ts; this thread, tests). */
+export const intVecStats = { ops: 0 };
 /** Groups of integer ops translated into one lane loop, and their ops (this thread; tests). */
 export const groupStats = { groups: 0, ops: 0 };
 
@@ -238,10 +241,29 @@ function wasmVopd(op: Op, ws: number, vgprs: number): WDual | undefined {
   return { dual: [halves[0]!, halves[1]!], vec: false };
 }
 
+/**
+ * An integer op's identity for the integer SIMD lowering: its statements (one parsed body per
+ * text), which sources are VGPRs and whether it reads a carry-in (what decides how it lowers).
+ */
+const bodyIds = new WeakMap<readonly Stmt[], number>();
+function vecKey(op: WValu): string {
+  let id = bodyIds.get(op.body);
+  if (id === undefined) bodyIds.set(op.body, (id = nextBodyId++));
+  return `${id}:${op.srcs.map((s) => (s.vgpr ? 'v' : 's')).join('')}${op.cin !== null ? 'c' : ''}`;
+}
+let nextBodyId = 0;
+/** vecKey lists whose ops the integer SIMD lowering did not take (not tried again). */
+const noIntVec = new Set<string>();
+
 /** A group of fusable run ops (translateRun lowerGroup): per op, the group op whose mask is its carry-in (-1: none). */
 interface Group {
   readonly ops: readonly WValu[];
   readonly cinFrom: readonly number[];
+}
+
+/** Whether a run has integer VALU ops (their code differs with translateRun's `intSimd`). */
+export function hasIntOps(run: readonly WOp[]): boolean {
+  return run.some(fusable);
 }
 
 /** Integer VALU ops: they never hand back (no MODE test, no NaN rule). */
@@ -288,9 +310,10 @@ function groupsOf(run: readonly WOp[], ws: number): Map<number, Group> {
  * The wasm module (bytes) of a run: export `run(regOff: i32, table: i32, start: i32, limit: i32,
  * lds: i32, ldsSize: i32) -> i32`, over the heap (heap.ts): it runs the run's ops [start, limit);
  * `table` is the wave's Memory's segment table (0: none), for GLOBAL accesses, `lds` its LDS's
- * offset in the heap (-1: not there), for DS accesses.
+ * offset in the heap (-1: not there), for DS accesses. `intSimd`: integer ops four lanes at a time
+ * (simd-int.ts; else lane by lane: less to translate and compile, for a run called a few times).
  */
-export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
+export function translateRun(run: readonly WOp[], ws: 32 | 64, intSimd = true): Uint8Array {
   const fb = new FuncBuilder(6);
   const R = 0; // param: the register block's byte offset
   const T = 1; // param: the segment table
@@ -298,6 +321,8 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
   const D = 4, DL = 5; // params: the LDS's heap offset (-1: not in the heap) and size
   const l = fb.local(I32), la = fb.local(I32), el = fb.local(I32), eh = fb.local(I32), lanes = fb.local(I32);
   const coLo = fb.local(I32), coHi = fb.local(I32);
+  // The integer SIMD rows' constants (intRow sets them): zero, and each lane's EXEC bit.
+  const vk = { zero: fb.local(V128), bits: fb.local(V128) };
   // The EXEC lanes still to run in a lane loop (el | eh << 32).
   const m = fb.local(I64);
   const ld = (off: number) => fb.get(R).mem(OP.i32_load, 2, off);
@@ -399,6 +424,9 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     // Names the lane statements see: sources, the result variables and the carry-in.
     const names = new Map<string, Var>([['r', { local: vr, kind: 'l' }], ['rh', { local: vrh, kind: 'l' }], ['c', { local: vc, kind: 'b' }], ['x', { local: vx, kind: 'f' }], ['e', { local: ve, kind: 'f' }], ['ci', { local: ci, kind: 'u' }]]);
     const laneLoads: (() => void)[] = [];
+    const vtmp = fb.local(I32);
+    // The vector row's names (vecNames): a VGPR source's rows, loaded per four lanes; others the uniform locals.
+    const vsrc: { readonly k: number; readonly u: number; readonly h: number; readonly vgpr: boolean; readonly base: number }[] = [];
     op.srcs.forEach((s, k) => {
       const u = fb.local(I32);
       names.set(`S${k}u`, { local: u, kind: 'u' });
@@ -414,6 +442,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       const toF = () => {
         if (f >= 0) fb.get(u).op(OP.f32_reinterpret_i32, OP.f64_promote_f32).set(f);
       };
+      vsrc.push({ k, u, h, vgpr: s.vgpr, base: s.vgpr ? s.base : 0 });
       if (s.vgpr) {
         laneLoads.push(() => {
           fb.get(la).mem(OP.i32_load, 2, REG.V + s.base * 4).set(u);
@@ -468,7 +497,115 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
       else fb.get(vr).op(OP.i32_wrap_i64);
     };
     const high = () => fb.get(vrh).op(OP.i32_wrap_i64);
-    return { lane, result, high, bit: vc };
+    /**
+     * Four lanes (l, la at the first) of an integer op as vectors (simd-int.ts): its statements over
+     * the lanes' sources, the result rows stored, the carry-out or compare bits into `co`. Throws
+     * SubsetError when the statements are not in the integer SIMD subset.
+     */
+    const vec = (fb: FuncBuilder, pre: FuncBuilder, co: { readonly lo: number; readonly hi: number }, em: number, ex: number) => {
+      if (op.kind === 'f32' || op.kind === 'fcvt' || op.useF.some(Boolean)) throw new SubsetError('not an integer op');
+      const vn = new Map<string, VName>();
+      for (const x of vsrc) {
+        if (!x.vgpr) {
+          vn.set(`S${x.k}u`, { vec: false, v: { local: x.u, kind: 'u' }, integral: true });
+          if (x.h >= 0) vn.set(`S${x.k}h`, { vec: false, v: { local: x.h, kind: 'u' }, integral: true });
+          continue;
+        }
+        const v = fb.local(V128);
+        fb.get(la).simdMem(SIMD.v128_load, 4, REG.V + x.base * 4).set(v);
+        vn.set(`S${x.k}u`, { vec: true, kind: 'u', lo: v, hi: -1, sk: 'u' });
+        if (x.h >= 0) {
+          const vh = fb.local(V128);
+          fb.get(la).simdMem(SIMD.v128_load, 4, REG.V + (x.base + ws) * 4).set(vh);
+          vn.set(`S${x.k}h`, { vec: true, kind: 'u', lo: vh, hi: -1, sk: 'u' });
+        }
+      }
+      if (op.cin !== null) {
+        // The four lanes' carry-in bits as 0 or 1.
+        const v = fb.local(V128);
+        fb.get(ciLo).get(ciHi).get(l).i32(32).op(OP.i32_lt_u, OP.select).get(l).op(OP.i32_shr_u).simd(SIMD.i32x4_splat);
+        fb.get(vk.bits).simd(SIMD.v128_and).get(vk.zero).simd(SIMD.i32x4_ne).simd(SIMD.i32x4_neg).set(v);
+        vn.set('ci', { vec: true, kind: 'u', lo: v, hi: -1, sk: 'u' });
+      }
+      // r and rh (lower.ts: exact integers) as pairs where the statements read them back, else
+      // only the dword stored.
+      const result = (n: string) => {
+        const lo = fb.local(V128);
+        fb.get(vk.zero).set(lo);
+        if (!readsName(op.body, n)) {
+          vn.set(n, { vec: true, kind: 's', lo, hi: -1, sk: 'l' });
+          return lo;
+        }
+        const hi = fb.local(V128);
+        fb.get(vk.zero).set(hi);
+        vn.set(n, { vec: true, kind: 'l', lo, hi, sk: 'l' });
+        return lo;
+      };
+      const r = { lo: result('r') }, rh = { lo: op.kind === 'i64' ? result('rh') : -1 };
+      const c = fb.local(V128);
+      fb.get(vk.zero).set(c);
+      vn.set('c', { vec: true, kind: 'm', lo: c, hi: -1, sk: 'b' });
+      new IntVecLowerer(fb, pre, vn, vk.zero).stmts(op.body);
+      // The active lanes' results (em: their mask), the others' rows as they were.
+      const store = (v: number, off: number) => fb.get(la).get(v).get(la).simdMem(SIMD.v128_load, 4, off).get(em).simd(SIMD.v128_bitselect).simdMem(SIMD.v128_store, 4, off);
+      if (op.kind !== 'cmp') {
+        store(r.lo, REG.V + op.D * 4);
+        if (op.kind === 'i64') store(rh.lo, REG.V + (op.D + ws) * 4);
+      }
+      if (op.cout !== null) {
+        // The active lanes' bits (ex: the four EXEC bits); an inactive lane's bit stays 0.
+        fb.get(c).simd(SIMD.i32x4_bitmask).get(ex).op(OP.i32_and).get(l).op(OP.i32_shl).set(vtmp);
+        fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
+        fb.get(co.lo).get(vtmp).op(OP.i32_or).set(co.lo);
+        fb.op(OP.else);
+        fb.get(co.hi).get(vtmp).op(OP.i32_or).set(co.hi);
+        fb.op(OP.end);
+      }
+    };
+    return { lane, result, high, bit: vc, vec };
+  };
+  /**
+   * Integer ops four lanes at a time: `chunk(em, ex)` with l and la at lanes 0, 4, ... for every
+   * group of four lanes with an active lane (ex: their four EXEC bits, em: as a lane mask). The
+   * statements run for all four (pure integer arithmetic: nothing traps or hands back); only the
+   * active lanes' results are kept.
+   */
+  const intRow = (chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number) => void) => {
+    const ex = fb.local(I32), em = fb.local(V128);
+    // The loop's code (body), and what the statements compute once before it (pre: uniform values).
+    const pre = fb.child(), body = fb.child();
+    pre.v128i32([0, 0, 0, 0]).set(vk.zero).v128i32([1, 2, 4, 8]).set(vk.bits);
+    pre.i32(0).set(l).get(R).set(la);
+    body.op(OP.loop, 0x40);
+    body.op(OP.block, 0x40);
+    body.get(el).get(eh).get(l).i32(32).op(OP.i32_lt_u, OP.select).get(l).op(OP.i32_shr_u).i32(15).op(OP.i32_and).tee(ex).op(OP.i32_eqz).br(OP.br_if, 0);
+    body.get(ex).simd(SIMD.i32x4_splat).get(vk.bits).simd(SIMD.v128_and).get(vk.zero).simd(SIMD.i32x4_ne).set(em);
+    chunk(body, pre, em, ex);
+    body.op(OP.end);
+    body.get(la).i32(16).op(OP.i32_add).set(la);
+    body.get(l).i32(4).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
+    body.op(OP.end);
+    fb.append(pre).append(body);
+  };
+  /**
+   * The lanes of integer ops `ops` (one op, or a fused group): four at a time (intRow: `chunk`) if
+   * the ops' statements are in the integer SIMD subset (simd-int.ts), else `body` per active lane.
+   */
+  const intLaneLoop = (ops: readonly WValu[], body: () => void, chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number) => void) => {
+    const key = ops.map(vecKey).join(';');
+    if (intSimd && !noIntVec.has(key)) {
+      const m = fb.mark();
+      try {
+        intRow(chunk);
+        intVecStats.ops += ops.length;
+        return;
+      } catch (e) {
+        if (!(e instanceof SubsetError)) throw e;
+        fb.rewind(m);
+        noIntVec.add(key);
+      }
+    }
+    loopOver(body);
   };
   /** The MODE test of a float op: f32 round-to-nearest-even with denormals kept, a compare's input denormals kept (fast-valu.ts); else hand back. */
   const modeTest = (op: WValu, i: number) => {
@@ -535,9 +672,11 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
         fb.mem(OP.i32_store, 2, row(0));
       } else storeLane(op, lc, { lo: coLo, hi: coHi });
     };
-    // EXEC all ones: an f32 op two lanes at a time (simd.ts), the same statements and hand-back
-    // rules; a lane that hands back stops the op after the row (only the scratch row written yet).
-    laneLoop(body, op.vec ? () => simdRow(op, i) : undefined);
+    // An integer op four lanes at a time (simd-int.ts), whatever EXEC. EXEC all ones: an f32 op two
+    // lanes at a time (simd.ts), the same statements and hand-back rules; a lane that hands back
+    // stops the op after the row (only the scratch row written yet).
+    if (op.kind === 'i32' || op.kind === 'i64' || (op.kind === 'cmp' && !op.fcmp)) intLaneLoop([op], body, (b, pre, em, ex) => lc.vec(b, pre, { lo: coLo, hi: coHi }, em, ex));
+    else laneLoop(body, op.vec ? () => simdRow(op, i) : undefined);
     // f32: every lane passed; the results go to the destination row.
     if (op.kind === 'f32') writeBack([[0, op.D]]);
     if (op.cout !== null && op.cout !== 124) {
@@ -565,12 +704,12 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64): Uint8Array {
     const cos = g.ops.map(() => ({ lo: fb.local(I32), hi: fb.local(I32) }));
     for (const c of cos) fb.i32(0).set(c.lo).i32(0).set(c.hi);
     const lcs = g.ops.map((op, j) => laneCode(op, i + j, g.cinFrom[j]! >= 0 ? cos[g.cinFrom[j]!] : undefined));
-    loopOver(() => {
+    intLaneLoop(g.ops, () => {
       g.ops.forEach((op, j) => {
         lcs[j]!.lane();
         storeLane(op, lcs[j]!, cos[j]!);
       });
-    });
+    }, (b, pre, em, ex) => g.ops.forEach((_, j) => lcs[j]!.vec(b, pre, cos[j]!, em, ex)));
     g.ops.forEach((op, j) => {
       if (op.cout === null || op.cout === 124) return;
       fb.get(R).get(cos[j]!.lo).mem(OP.i32_store, 2, op.cout * 4);
