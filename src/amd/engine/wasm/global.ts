@@ -13,7 +13,7 @@
  */
 import type { Op } from '../types.js';
 import type { FlatDwordSpec } from '../fast-mem.js';
-import { FuncBuilder, OP, I32, I64 } from './encoder.js';
+import { FuncBuilder, OP, SIMD, I32, I64, V128 } from './encoder.js';
 import { TABLE_ENTRY, TABLE_HEAD } from './heap.js';
 
 /** GLOBAL, DS and scalar-load accesses translated code completed (counted by the caller, tier.ts: tests). */
@@ -76,6 +76,8 @@ export interface RunFrame {
    * test, and wasm code size is what a cold run compiles).
    */
   laneLoop(body: () => void): void;
+  /** Leaves whether EXEC (el, eh) is all ones (i32). */
+  full(): void;
 }
 
 /**
@@ -166,7 +168,31 @@ export function lowerGlobal(f: RunFrame, sp: FlatDwordSpec, i: number): void {
   // (a load rewrites every active lane's destination, a store the same bytes in the same order),
   // as the JavaScript handler's one pass does (fast-mem.ts).
   const rows = (r: number) => r >= sp.d && r < sp.d + sp.count * ws;
+  // EXEC all ones: every lane's test four lanes at a time (the same three tests as `test`), then
+  // every lane moved (its address read again); else the lanes one by one.
+  f.full();
+  fb.op(OP.if, 0x40);
+  const bad = fb.local(V128), lo4 = fb.local(V128), rng4 = fb.local(V128), cw4 = fb.local(V128), h4 = fb.local(V128), x4 = fb.local(V128);
+  fb.get(lmin).simd(SIMD.i32x4_splat).set(lo4).get(rng).simd(SIMD.i32x4_splat).set(rng4).get(cw).simd(SIMD.i32x4_splat).set(cw4);
+  if (sp.saddr < 0) fb.get(h0).simd(SIMD.i32x4_splat).set(h4);
+  fb.v128i32([0, 0, 0, 0]).set(bad);
+  fb.i32(0).set(l).get(R).set(la);
+  fb.op(OP.loop, 0x40);
+  fb.get(bad);
+  fb.get(la).simdMem(SIMD.v128_load, 4, V + sp.lo * 4).tee(x4).get(lo4).simd(SIMD.i32x4_sub).get(rng4).simd(SIMD.i32x4_gt_u).simd(SIMD.v128_or);
+  fb.get(x4).get(cw4).simd(SIMD.i32x4_add).v128i32([3, 3, 3, 3]).simd(SIMD.v128_and).simd(SIMD.v128_or);
+  if (sp.saddr < 0) fb.get(la).simdMem(SIMD.v128_load, 4, V + sp.hi * 4).get(h4).simd(SIMD.i32x4_ne).simd(SIMD.v128_or);
+  fb.set(bad);
+  fb.get(la).i32(16).op(OP.i32_add).set(la);
+  fb.get(l).i32(4).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
+  fb.op(OP.end);
+  fb.get(bad).simd(SIMD.v128_any_true).op(OP.if, 0x40);
+  handBack();
+  fb.op(OP.end);
+  f.laneLoop(() => move(true));
+  fb.op(OP.else);
   testAndMove(f, !sp.store && (rows(sp.lo) || (sp.saddr < 0 && rows(sp.hi))), test, move);
+  fb.op(OP.end);
 }
 
 /**

@@ -632,7 +632,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, intSimd = true): 
     });
     fb.op(OP.end);
   };
-  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => loopOver(body) };
+  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => loopOver(body), full };
   const countLanes = (times = 1) => {
     fb.get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add);
     if (times > 1) fb.i32(times).op(OP.i32_mul);
