@@ -12,8 +12,8 @@
  */
 import type { Op } from '../types.js';
 import type { DsDwordSpec, Ds2Spec } from '../fast-mem.js';
-import { OP, I32 } from './encoder.js';
-import { testAndMove, type RunFrame } from './global.js';
+import { OP, SIMD, I32, V128 } from './encoder.js';
+import { testRows, type RunFrame } from './global.js';
 
 /** A DS access as the translator takes it: one address (dword forms) or two (2addr forms). */
 export interface WDs {
@@ -71,5 +71,12 @@ export function lowerDs(f: RunFrame, x: WDs['ds'], i: number): void {
     }
   };
   const dwords = x.two ? 2 * x.sp.dw : x.sp.count;
-  testAndMove(f, !x.sp.store && addrRow >= x.sp.d && addrRow < x.sp.d + dwords * ws, test, move);
+  const lim4 = fb.local(V128);
+  testRows(f, !x.sp.store && addrRow >= x.sp.d && addrRow < x.sp.d + dwords * ws, test, move, handBack, () => void fb.get(limit).simd(SIMD.i32x4_splat).set(lim4), () => {
+    // `test`'s two tests four lanes at a time: past the limit, not dword-aligned.
+    const a4 = fb.local(V128);
+    fb.get(la).simdMem(SIMD.v128_load, 4, V + addrRow * 4);
+    if (off !== 0) fb.i32(off).simd(SIMD.i32x4_splat).simd(SIMD.i32x4_add);
+    fb.tee(a4).get(lim4).simd(SIMD.i32x4_gt_u).get(a4).v128i32([3, 3, 3, 3]).simd(SIMD.v128_and).simd(SIMD.v128_or);
+  });
 }
