@@ -78,6 +78,8 @@ export interface RunFrame {
   laneLoop(body: () => void): void;
   /** Leaves whether EXEC (el, eh) is all ones (i32). */
   full(): void;
+  /** A hot run's translation (translateRun `hot`): memory lanes tested four at a time for a full EXEC (testRows). */
+  readonly hot: boolean;
 }
 
 /**
@@ -185,10 +187,13 @@ export function lowerGlobal(f: RunFrame, sp: FlatDwordSpec, i: number): void {
  * lanes at a time (`setup()` once, then `bad4()` leaves a row, nonzero in a lane that fails its
  * test; l and la at the first of the four), the access handed back if any lane fails, else every
  * lane moved (`move(true)`: its address read again). The lane-by-lane tests were about a third of
- * a memory lane's work.
+ * a memory lane's work (warm). Only in a hot run's translation (RunFrame.hot).
  */
 export function testRows(f: RunFrame, overwrites: boolean, test: () => void, move: (reload: boolean) => void, handBack: () => void, setup: () => void, bad4: () => void): void {
   const { fb, R, l, la, ws } = f;
+  // A run's first translation: lane by lane only (Liftoff's code for the vector pass, with the
+  // lane loop beside it for other EXECs, cost a fresh conv2d more wasm time than it saved).
+  if (!f.hot) return testAndMove(f, overwrites, test, move);
   f.full();
   fb.op(OP.if, 0x40);
   const bad = fb.local(V128);

@@ -16,7 +16,7 @@ import type { Wave } from '../../wave/wave.js';
 import type { Clock } from '../block-types.js';
 import type { WaitcntSanitizer } from '../waitcnt.js';
 import { heap, heapAvailable, sccSlot, useHeap } from './heap.js';
-import { hasIntOps, translateRun, wasmOp, type WOp } from './valu.js';
+import { hasHotCode, translateRun, wasmOp, type WOp } from './valu.js';
 import { memStats } from './global.js';
 import { Wasm, type WasmModule } from './api.js';
 import { CNT_MAX } from '../../exec/vmem.js';
@@ -28,8 +28,8 @@ const env = (globalThis as { process?: { env?: Record<string, string | undefined
  * `runs`: runs taken (each translated and compiled at its first call), `modules`: distinct modules
  * compiled, `calls`: calls of translated code (by waves in the heap) in this thread, `resumed` those
  * entering a run past its first op (a wave whose last turn was cut inside it), `cut` those stopping
- * before its end, `salu` SALU ops in the runs taken (salu.ts), `hot` runs translated again with
- * their integer ops four lanes at a time (hotRun).
+ * before its end, `salu` SALU ops in the runs taken (salu.ts), `hot` runs translated again as hot
+ * runs (hotRun).
  */
 export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0, resumed: 0, cut: 0, salu: 0, hot: 0 };
 if (wasmTier.on) useHeap(true);
@@ -49,11 +49,12 @@ const MAX_RUN = 48;
 type Runner = (w: Wave, start: number, limit: number) => number;
 
 /**
- * `calls`: calls after which a run with integer ops is translated again with them four lanes at a time
- * (simd-int.ts). Its first translation takes them lane by lane: in a fresh process the SIMD
- * lowering doubled translating (conv2d 256x256: 16 -> 34 ms, each straight run called once per
- * wave) and its modules' compiles for ~5 ms less wasm time; a loop body called for every trip
- * (matmul: ~500 K calls) gets the SIMD rows after its first few thousand. 0: at once (tests).
+ * `calls`: calls after which a run is translated again as a hot run (valu.ts translateRun `hot`):
+ * integer ops four lanes at a time (simd-int.ts), GLOBAL and DS lanes tested four at a time
+ * (global.ts testRows). Its first translation takes them lane by lane: in a fresh conv2d 256x256
+ * (each straight run called once per wave) the SIMD code doubled translating (16 -> 34 ms) and
+ * cost more wasm time in Liftoff than it saved; a loop body called for every trip (matmul: ~500 K
+ * calls) gets the hot code after its first few thousand. 0: at once (tests).
  */
 export const hotRun = { calls: 4096 };
 
@@ -85,11 +86,11 @@ function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
   // out for what follows (handed-back ops, the block's branch).
   const salu = run.some((x) => 'salu' in x);
   let scc: Int32Array | null = null;
-  // Translated with integer ops four lanes at a time already (or it has none), and the calls so far.
-  let simd = !hasIntOps(run);
+  // Translated as a hot run already (or its code would be the same), and the calls so far.
+  let isHot = !hasHotCode(run);
   let calls = 0;
-  const make = (intSimd: boolean) => {
-    const inst = new Wasm.Instance(moduleOf(translateRun(run, ws, intSimd)), { m: { mem: heap()!.mem } });
+  const make = (hot: boolean) => {
+    const inst = new Wasm.Instance(moduleOf(translateRun(run, ws, hot)), { m: { mem: heap()!.mem } });
     return inst.exports['run'] as (off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number;
   };
   return (w: Wave, start: number, limit: number): number => {
@@ -98,12 +99,12 @@ function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
     if (start > 0) wasmTier.resumed++;
     if (limit < n) wasmTier.cut++;
     if (f === null) {
-      if (hotRun.calls <= 0) simd = true;
-      f = make(simd);
+      if (hotRun.calls <= 0) isHot = true;
+      f = make(isHot);
       if (salu) scc = new Int32Array(heap()!.mem.buffer, sccSlot(), 1);
-    } else if (!simd && ++calls >= hotRun.calls) {
+    } else if (!isHot && ++calls >= hotRun.calls) {
       f = make(true);
-      simd = true;
+      isHot = true;
       wasmTier.hot++;
     }
     if (scc === null) return f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);

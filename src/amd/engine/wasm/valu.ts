@@ -261,9 +261,9 @@ interface Group {
   readonly cinFrom: readonly number[];
 }
 
-/** Whether a run has integer VALU ops (their code differs with translateRun's `intSimd`). */
-export function hasIntOps(run: readonly WOp[]): boolean {
-  return run.some(fusable);
+/** Whether a run's code differs with translateRun's `hot`: integer VALU ops, GLOBAL or DS accesses. */
+export function hasHotCode(run: readonly WOp[]): boolean {
+  return run.some((x) => fusable(x) || 'global' in x || 'ds' in x);
 }
 
 /** Integer VALU ops: they never hand back (no MODE test, no NaN rule). */
@@ -310,10 +310,11 @@ function groupsOf(run: readonly WOp[], ws: number): Map<number, Group> {
  * The wasm module (bytes) of a run: export `run(regOff: i32, table: i32, start: i32, limit: i32,
  * lds: i32, ldsSize: i32) -> i32`, over the heap (heap.ts): it runs the run's ops [start, limit);
  * `table` is the wave's Memory's segment table (0: none), for GLOBAL accesses, `lds` its LDS's
- * offset in the heap (-1: not there), for DS accesses. `intSimd`: integer ops four lanes at a time
- * (simd-int.ts; else lane by lane: less to translate and compile, for a run called a few times).
+ * offset in the heap (-1: not there), for DS accesses. `hot`: a run called many times (tier.ts
+ * hotRun), with integer ops four lanes at a time (simd-int.ts) and memory lanes tested four at a
+ * time (global.ts testRows); else lane by lane: less to translate, and code Liftoff runs faster.
  */
-export function translateRun(run: readonly WOp[], ws: 32 | 64, intSimd = true): Uint8Array {
+export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint8Array {
   const fb = new FuncBuilder(6);
   const R = 0; // param: the register block's byte offset
   const T = 1; // param: the segment table
@@ -593,7 +594,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, intSimd = true): 
    */
   const intLaneLoop = (ops: readonly WValu[], body: () => void, chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number) => void) => {
     const key = ops.map(vecKey).join(';');
-    if (intSimd && !noIntVec.has(key)) {
+    if (hot && !noIntVec.has(key)) {
       const m = fb.mark();
       try {
         intRow(chunk);
@@ -632,7 +633,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, intSimd = true): 
     });
     fb.op(OP.end);
   };
-  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => loopOver(body), full };
+  const frame: RunFrame = { fb, R, T, D, DL, l, la, el, eh, lanes, V: REG.V, ws, ret, laneLoop: (body) => loopOver(body), full, hot };
   const countLanes = (times = 1) => {
     fb.get(el).op(OP.i32_popcnt).get(eh).op(OP.i32_popcnt, OP.i32_add);
     if (times > 1) fb.i32(times).op(OP.i32_mul);
