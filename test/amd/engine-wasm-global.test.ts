@@ -174,3 +174,10 @@ test('wasm tier: bench kernels with seeded random quanta (turns cut inside trans
   kernelsMatchInterp(['matmul', 'vaddmul', 'vaddmul.w64'], 11);
   assert.ok(wasmTier.resumed > resumed && wasmTier.cut > cut, `runs resumed ${wasmTier.resumed - resumed}, cut ${wasmTier.cut - cut}`);
 });
+
+test('wasm tier: the same as hot runs (integer SIMD rows, memory lanes tested four at a time, groups entered inside run op by op)', () => {
+  const resumed = wasmTier.resumed;
+  const cut = wasmTier.cut;
+  kernelsMatchInterp(['matmul', 'vaddmul', 'vaddmul.w64', 'reduce_tree'], 12, true);
+  assert.ok(wasmTier.resumed > resumed && wasmTier.cut > cut, `runs resumed ${wasmTier.resumed - resumed}, cut ${wasmTier.cut - cut}`);
+});

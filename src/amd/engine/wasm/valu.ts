@@ -593,7 +593,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
    * time (intRow: `chunk`) when at least half are active and the ops' statements are in the integer
    * SIMD subset (simd-int.ts); else `body` per active lane.
    */
-  const intLaneLoop = (ops: readonly WValu[], body: () => void, chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number) => void) => {
+  const intLaneLoop = (ops: readonly WValu[], body: () => void, chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number) => void, counted = true) => {
     const key = ops.map(vecKey).join(';');
     if (hot && !noIntVec.has(key)) {
       const m = fb.mark();
@@ -606,7 +606,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
         fb.op(OP.else);
         loopOver(body);
         fb.op(OP.end);
-        intVecStats.ops += ops.length;
+        if (counted) intVecStats.ops += ops.length;
         return;
       } catch (e) {
         if (!(e instanceof SubsetError)) throw e;
@@ -668,7 +668,8 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
       fb.op(OP.end, OP.end);
     }
   };
-  const lowerValu = (op: WValu, i: number) => {
+  /** `counted`: in the SIMD statistics (not a group's op run alone: lowerGroup). */
+  const lowerValu = (op: WValu, i: number, counted = true) => {
     modeTest(op, i);
     readExec();
     fb.i32(0).set(coLo).i32(0).set(coHi);
@@ -684,7 +685,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     // An integer op four lanes at a time (simd-int.ts), whatever EXEC. EXEC all ones: an f32 op two
     // lanes at a time (simd.ts), the same statements and hand-back rules; a lane that hands back
     // stops the op after the row (only the scratch row written yet).
-    if (op.kind === 'i32' || op.kind === 'i64' || (op.kind === 'cmp' && !op.fcmp)) intLaneLoop([op], body, (b, pre, em, ex) => lc.vec(b, pre, { lo: coLo, hi: coHi }, em, ex));
+    if (op.kind === 'i32' || op.kind === 'i64' || (op.kind === 'cmp' && !op.fcmp)) intLaneLoop([op], body, (b, pre, em, ex) => lc.vec(b, pre, { lo: coLo, hi: coHi }, em, ex), counted);
     else laneLoop(body, op.vec ? () => simdRow(op, i) : undefined);
     // f32: every lane passed; the results go to the destination row.
     if (op.kind === 'f32') writeBack([[0, op.D]]);
@@ -699,16 +700,33 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
    * op reading a VGPR an earlier one wrote sees that lane's new value, as op-by-op execution gives
    * (no op reads another lane); a carry-in from a mask an earlier op of the group writes is that
    * op's bit for the lane, accumulated so far. Masks are stored after the loop in op order. None
-   * hands back. Entered at its first op and run to its end, else handed back from where the block
-   * entered it (the handlers run the rest: a cut or resumed turn).
+   * hands back. Entered at its first op and run to its end, else (a cut or resumed turn) handed
+   * back from where the block entered it, the handlers running the rest of the run; in a hot run
+   * its ops from there to the limit run one by one instead, and the run goes on after the group
+   * (a loop body resumed inside a group, matmul_naive: ~90 K times a dispatch, gave every op
+   * after it to the handlers).
    */
   const lowerGroup = (g: Group, i: number) => {
     const n = g.ops.length;
     groupStats.groups++;
     groupStats.ops += n;
     fb.get(S).i32(i).op(OP.i32_gt_u).get(L).i32(i + n).op(OP.i32_lt_u, OP.i32_or, OP.if, 0x40);
-    fb.get(S).i32(i).get(S).i32(i).op(OP.i32_gt_u, OP.select).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
-    fb.op(OP.end);
+    if (hot) {
+      g.ops.forEach((op, j) => {
+        // The limit before op i + j: done; entered after it: skipped.
+        fb.get(L).i32(i + j).op(OP.i32_le_u, OP.if, 0x40);
+        ret(i + j);
+        fb.op(OP.end);
+        fb.op(OP.block, 0x40);
+        fb.get(S).i32(i + j).op(OP.i32_gt_u).br(OP.br_if, 0);
+        lowerValu(op, i + j, false);
+        fb.op(OP.end);
+      });
+      fb.op(OP.else);
+    } else {
+      fb.get(S).i32(i).get(S).i32(i).op(OP.i32_gt_u, OP.select).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
+      fb.op(OP.end);
+    }
     readExec();
     const cos = g.ops.map(() => ({ lo: fb.local(I32), hi: fb.local(I32) }));
     for (const c of cos) fb.i32(0).set(c.lo).i32(0).set(c.hi);
@@ -725,6 +743,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
       if (ws === 64) fb.get(R).get(cos[j]!.hi).mem(OP.i32_store, 2, (op.cout + 1) * 4);
     });
     countLanes(n);
+    if (hot) fb.op(OP.end);
   };
   // VOPD: each half's result to its scratch row, lane by lane (every source read before any
   // write), then both rows to their destinations; the lanes counted twice, as the reference does.
