@@ -109,15 +109,21 @@ function withWasm<T>(f: () => T, intSimd = true): T {
   }
 }
 
-function trial(seed: number, ws: 32 | 64): void {
-  const r = mulberry32(seed);
-  const lines = program(r, 4 + int(r, 20));
+/** Random VGPRs v0..v(nv-1) and SGPRs s0..s23 (values edge-heavy), VCC any mask. */
+function randomRegs(r: Rng, ws: number, nv: number): { vgpr: Record<number, number[]>; sgpr: Record<number, number> } {
   const vgpr: Record<number, number[]> = {};
-  for (let i = 0; i < 13; i++) vgpr[i] = Array.from({ length: ws }, () => value(r));
+  for (let i = 0; i < nv; i++) vgpr[i] = Array.from({ length: ws }, () => value(r));
   const sgpr: Record<number, number> = {};
   for (let i = 0; i < 24; i++) sgpr[i] = value(r);
   sgpr[106] = int(r, 0x1_0000_0000);
   sgpr[107] = int(r, 0x1_0000_0000);
+  return { vgpr, sgpr };
+}
+
+function trial(seed: number, ws: 32 | 64): void {
+  const r = mulberry32(seed);
+  const lines = program(r, 4 + int(r, 20));
+  const { vgpr, sgpr } = randomRegs(r, ws, 13);
   const ek = r();
   const exec = ek < 0.5 ? 0xffffffff : ek < 0.55 ? 0 : int(r, 0x1_0000_0000);
   const execHi = ek < 0.5 ? 0xffffffff : int(r, 0x1_0000_0000);
@@ -183,12 +189,7 @@ test('wasm tier: every integer op and integer compare four lanes at a time equal
   let programs = 0;
   for (const ws of [32, 64] as const) {
     for (const line of lines) {
-      const vgpr: Record<number, number[]> = {};
-      for (let i = 0; i < 12; i++) vgpr[i] = Array.from({ length: ws }, () => value(r));
-      const sgpr: Record<number, number> = {};
-      for (let i = 0; i < 24; i++) sgpr[i] = value(r);
-      sgpr[106] = int(r, 0x1_0000_0000);
-      sgpr[107] = int(r, 0x1_0000_0000);
+      const { vgpr, sgpr } = randomRegs(r, ws, 12);
       const full = r() < 0.5;
       const o: AsmRunOptions = { waveSize: ws, asmWave: 32, vgprs: 16, vgpr, sgpr, exec: full ? 0xffffffff : int(r, 0x1_0000_0000), execHi: full ? 0xffffffff : pick(r, [0, int(r, 0x1_0000_0000)]) };
       // The second copy writes elsewhere (and reads the first's result when it reads v8). A program

@@ -22,6 +22,7 @@
  */
 import { FuncBuilder, OP, SIMD, I32, I64, F64, V128 } from './encoder.js';
 import { SubsetError, type Expr, type Stmt } from './jsub.js';
+import { Scopes, ifConverted } from './simd.js';
 import { Lowerer, compareKind, kindOf, type Kind, type Var } from './lower.js';
 
 /** int32 / uint32 bits, a lane mask, an exact integer as a (low, high) pair of rows. */
@@ -59,7 +60,7 @@ export class IntVecLowerer {
   /** The per-lane code (a loop body); `pre`: code run once before it (uniform values). */
   private readonly fb: FuncBuilder;
   private readonly pre: FuncBuilder;
-  private readonly scopes: Map<string, VName>[];
+  private readonly scopes: Scopes<VName>;
   /** Uniform values splatted (in `pre`), by expression (or uniform name) and kind. */
   private readonly splats = new Map<Expr | VName, Map<VKind, Splat>>();
   private readonly uniformOf = new Map<Expr, boolean>();
@@ -78,7 +79,7 @@ export class IntVecLowerer {
   constructor(fb: FuncBuilder, pre: FuncBuilder, names: ReadonlyMap<string, VName>, zero: number) {
     this.fb = fb;
     this.pre = pre;
-    this.scopes = [new Map(names)];
+    this.scopes = new Scopes(names);
     this.z = zero;
   }
 
@@ -87,11 +88,7 @@ export class IntVecLowerer {
   }
 
   private lookup(n: string): VName {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const x = this.scopes[i]!.get(n);
-      if (x !== undefined) return x;
-    }
-    throw new SubsetError(`unknown name '${n}'`);
+    return this.scopes.lookup(n, () => `unknown name '${n}'`);
   }
 
   /** Whether `e` is the same for every lane: only uniform names (and literals). */
@@ -130,7 +127,7 @@ export class IntVecLowerer {
   /** A scalar lowering (into `pre`) over the uniform names in scope. */
   private scalar(): Lowerer {
     const names = new Map<string, Var>();
-    for (const s of this.scopes) for (const [n, x] of s) if (!x.vec) names.set(n, x.v);
+    for (const s of this.scopes.all) for (const [n, x] of s) if (!x.vec) names.set(n, x.v);
     return new Lowerer(this.pre, names);
   }
 
@@ -464,12 +461,12 @@ export class IntVecLowerer {
     const fb = this.fb;
     switch (s.t) {
       case 'block':
-        this.scopes.push(new Map());
-        for (const x of s.body) this.stmt(x, guard);
-        this.scopes.pop();
+        this.scopes.within(() => {
+          for (const x of s.body) this.stmt(x, guard);
+        });
         return;
       case 'decl': {
-        const scope = this.scopes[this.scopes.length - 1]!;
+        const scope = this.scopes.top();
         for (const [n, e] of s.items) {
           // A uniform constant: a scalar local, as lower.ts declares it.
           if (s.konst && this.uniform(e)) {
@@ -531,18 +528,7 @@ export class IntVecLowerer {
           fb.op(OP.end);
           return;
         }
-        const m = fb.local(V128);
-        this.mask(s.c);
-        if (guard >= 0) fb.get(guard).simd(SIMD.v128_and);
-        fb.set(m);
-        this.stmt(s.a, m);
-        if (s.b !== null) {
-          const n = fb.local(V128);
-          if (guard >= 0) fb.get(guard).get(m).simd(SIMD.v128_andnot);
-          else fb.get(m).simd(SIMD.v128_not);
-          fb.set(n);
-          this.stmt(s.b, n);
-        }
+        ifConverted(fb, guard, () => this.mask(s.c), (m) => this.stmt(s.a, m), s.b === null ? null : (n) => this.stmt(s.b!, n));
         return;
       }
     }

@@ -16,16 +16,44 @@ import { FuncBuilder, SIMD, V128 } from './encoder.js';
 import { SubsetError, type Expr, type Stmt } from './jsub.js';
 
 
+/** Nested scopes of names (a block's declarations end with it), shared by both SIMD lowerings. */
+export class Scopes<T> {
+  readonly all: Map<string, T>[];
+  constructor(names: ReadonlyMap<string, T>) {
+    this.all = [new Map(names)];
+  }
+  lookup(n: string, unknown: () => string): T {
+    for (let i = this.all.length - 1; i >= 0; i--) {
+      const x = this.all[i]!.get(n);
+      if (x !== undefined) return x;
+    }
+    throw new SubsetError(unknown());
+  }
+  /** The innermost scope (a declaration's). */
+  top(): Map<string, T> {
+    return this.all[this.all.length - 1]!;
+  }
+  /** `f` inside a new scope. */
+  within(f: () => void): void {
+    this.all.push(new Map());
+    try {
+      f();
+    } finally {
+      this.all.pop();
+    }
+  }
+}
+
 const BIN: Readonly<Record<string, number>> = { '+': SIMD.f64x2_add, '-': SIMD.f64x2_sub, '*': SIMD.f64x2_mul, '/': SIMD.f64x2_div };
 
 /** Lowers f64-only lane statements over f64x2 locals (names: the variables in scope, each a v128 local). */
 export class VecLowerer {
   private readonly fb: FuncBuilder;
-  private readonly scopes: Map<string, number>[];
+  private readonly scopes: Scopes<number>;
 
   constructor(fb: FuncBuilder, names: ReadonlyMap<string, number>) {
     this.fb = fb;
-    this.scopes = [new Map(names)];
+    this.scopes = new Scopes(names);
   }
 
   stmts(ss: readonly Stmt[]): void {
@@ -33,11 +61,7 @@ export class VecLowerer {
   }
 
   private lookup(n: string): number {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const l = this.scopes[i]!.get(n);
-      if (l !== undefined) return l;
-    }
-    throw new SubsetError(`${n} is not a double the SIMD lowering knows`);
+    return this.scopes.lookup(n, () => `${n} is not a double the SIMD lowering knows`);
   }
 
   /** One statement; `guard`: the local holding the mask of the lanes it runs for (-1: all). */
@@ -45,9 +69,9 @@ export class VecLowerer {
     const fb = this.fb;
     switch (s.t) {
       case 'block':
-        this.scopes.push(new Map());
-        for (const x of s.body) this.stmt(x, guard);
-        this.scopes.pop();
+        this.scopes.within(() => {
+          for (const x of s.body) this.stmt(x, guard);
+        });
         return;
       case 'decl':
         // A declaration is computed for every lane (pure arithmetic), guarded or not.
@@ -55,7 +79,7 @@ export class VecLowerer {
           const l = fb.local(V128);
           this.value(e);
           fb.set(l);
-          this.scopes[this.scopes.length - 1]!.set(n, l);
+          this.scopes.top().set(n, l);
         }
         return;
       case 'assign': {
@@ -65,21 +89,9 @@ export class VecLowerer {
         fb.set(l);
         return;
       }
-      case 'if': {
-        const m = fb.local(V128);
-        this.mask(s.c);
-        if (guard >= 0) fb.get(guard).simd(SIMD.v128_and);
-        fb.set(m);
-        this.stmt(s.a, m);
-        if (s.b !== null) {
-          const n = fb.local(V128);
-          if (guard >= 0) fb.get(guard).get(m).simd(SIMD.v128_andnot);
-          else fb.get(m).simd(SIMD.v128_not);
-          fb.set(n);
-          this.stmt(s.b, n);
-        }
+      case 'if':
+        ifConverted(fb, guard, () => this.mask(s.c), (m) => this.stmt(s.a, m), s.b === null ? null : (n) => this.stmt(s.b!, n));
         return;
-      }
     }
   }
 
@@ -131,6 +143,25 @@ export class VecLowerer {
     }
     throw new SubsetError('not a comparison of doubles for the SIMD lowering');
   }
+}
+
+/**
+ * An `if` over a per-lane condition, if-converted: `mask()` leaves the condition's lane mask, `a`
+ * then `b` (if any) lower their statements guarded by the masks of the lanes that take them (the
+ * condition's, or its complement, within `guard`: -1 for every lane). Shared by both SIMD lowerings.
+ */
+export function ifConverted(fb: FuncBuilder, guard: number, mask: () => void, a: (m: number) => void, b: ((n: number) => void) | null): void {
+  const m = fb.local(V128);
+  mask();
+  if (guard >= 0) fb.get(guard).simd(SIMD.v128_and);
+  fb.set(m);
+  a(m);
+  if (b === null) return;
+  const n = fb.local(V128);
+  if (guard >= 0) fb.get(guard).get(m).simd(SIMD.v128_andnot);
+  else fb.get(m).simd(SIMD.v128_not);
+  fb.set(n);
+  b(n);
 }
 
 /** Whether `body` lowers over pairs of lanes with the doubles `names` in scope (a dry run). */
