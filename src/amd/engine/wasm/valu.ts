@@ -91,7 +91,7 @@ export interface WDual {
 
 /** Ops translated with a two-lanes-at-a-time row for EXEC all ones (this thread; tests). */
 export const simdStats = { ops: 0 };
-/** Integer ops translated with a four-lanes-at-a-time row for EXEC all ones (simd-int.ts; this thread, tests). */
+/** Integer ops translated with a four-lanes-at-a-time row (simd-int.ts: hot runs, half the lanes active or more; this thread, tests). */
 export const intVecStats = { ops: 0 };
 /** Groups of integer ops translated into one lane loop, and their ops (this thread; tests). */
 export const groupStats = { groups: 0, ops: 0 };
@@ -426,7 +426,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     const names = new Map<string, Var>([['r', { local: vr, kind: 'l' }], ['rh', { local: vrh, kind: 'l' }], ['c', { local: vc, kind: 'b' }], ['x', { local: vx, kind: 'f' }], ['e', { local: ve, kind: 'f' }], ['ci', { local: ci, kind: 'u' }]]);
     const laneLoads: (() => void)[] = [];
     const vtmp = fb.local(I32);
-    // The vector row's names (vecNames): a VGPR source's rows, loaded per four lanes; others the uniform locals.
+    // For `vec`: each source's locals (a VGPR source's rows are loaded per four lanes; others are uniform).
     const vsrc: { readonly k: number; readonly u: number; readonly h: number; readonly vgpr: boolean; readonly base: number }[] = [];
     op.srcs.forEach((s, k) => {
       const u = fb.local(I32);
