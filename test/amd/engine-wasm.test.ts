@@ -95,12 +95,12 @@ function inst(r: Rng): string {
 
 const program = (r: Rng, n: number): string[] => encodableProgram(() => inst(r), n);
 
-/** With the wasm tier on; `intSimd`: runs translated with integer ops four lanes at a time at once (hotRun), else lane by lane. */
-function withWasm<T>(f: () => T, intSimd = true): T {
+/** With the wasm tier on; `hot`: runs translated as hot runs at once (hotRun: integer ops four lanes at a time), else lane by lane. */
+function withWasm<T>(f: () => T, hot = true): T {
   const was = wasmTier.on;
   const calls = hotRun.calls;
   setWasmTier(true);
-  hotRun.calls = intSimd ? 0 : 1e9;
+  hotRun.calls = hot ? 0 : 1e9;
   try {
     return f();
   } finally {

@@ -461,9 +461,7 @@ export class IntVecLowerer {
     const fb = this.fb;
     switch (s.t) {
       case 'block':
-        this.scopes.within(() => {
-          for (const x of s.body) this.stmt(x, guard);
-        });
+        this.scopes.block(s.body, (x) => this.stmt(x, guard));
         return;
       case 'decl': {
         const scope = this.scopes.top();

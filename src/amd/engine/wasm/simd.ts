@@ -33,11 +33,11 @@ export class Scopes<T> {
   top(): Map<string, T> {
     return this.all[this.all.length - 1]!;
   }
-  /** `f` inside a new scope. */
-  within(f: () => void): void {
+  /** A block's statements, each lowered by `each`, inside a new scope. */
+  block(body: readonly Stmt[], each: (s: Stmt) => void): void {
     this.all.push(new Map());
     try {
-      f();
+      for (const s of body) each(s);
     } finally {
       this.all.pop();
     }
@@ -69,9 +69,7 @@ export class VecLowerer {
     const fb = this.fb;
     switch (s.t) {
       case 'block':
-        this.scopes.within(() => {
-          for (const x of s.body) this.stmt(x, guard);
-        });
+        this.scopes.block(s.body, (x) => this.stmt(x, guard));
         return;
       case 'decl':
         // A declaration is computed for every lane (pure arithmetic), guarded or not.

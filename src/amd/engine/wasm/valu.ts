@@ -266,8 +266,9 @@ export function hasHotCode(run: readonly WOp[]): boolean {
   return run.some((x) => fusable(x) || 'global' in x || 'ds' in x);
 }
 
-/** Integer VALU ops: they never hand back (no MODE test, no NaN rule). */
-const fusable = (x: WOp): x is WValu => 'useF' in x && (x.kind === 'i32' || x.kind === 'i64' || (x.kind === 'cmp' && !x.fcmp));
+/** An integer VALU op: it never hands back (no MODE test, no NaN rule). */
+const intOp = (x: WValu): boolean => x.kind === 'i32' || x.kind === 'i64' || (x.kind === 'cmp' && !x.fcmp);
+const fusable = (x: WOp): x is WValu => 'useF' in x && intOp(x);
 
 /**
  * The groups of two or more consecutive fusable ops of a run, by first index: a group ends before
@@ -425,7 +426,6 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     // Names the lane statements see: sources, the result variables and the carry-in.
     const names = new Map<string, Var>([['r', { local: vr, kind: 'l' }], ['rh', { local: vrh, kind: 'l' }], ['c', { local: vc, kind: 'b' }], ['x', { local: vx, kind: 'f' }], ['e', { local: ve, kind: 'f' }], ['ci', { local: ci, kind: 'u' }]]);
     const laneLoads: (() => void)[] = [];
-    const vtmp = fb.local(I32);
     // For `vec`: each source's locals (a VGPR source's rows are loaded per four lanes; others are uniform).
     const vsrc: { readonly k: number; readonly u: number; readonly h: number; readonly vgpr: boolean; readonly base: number }[] = [];
     op.srcs.forEach((s, k) => {
@@ -555,6 +555,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
       }
       if (op.cout !== null) {
         // The active lanes' bits (ex: the four EXEC bits); an inactive lane's bit stays 0.
+        const vtmp = fb.local(I32);
         fb.get(c).simd(SIMD.i32x4_bitmask).get(ex).op(OP.i32_and).get(l).op(OP.i32_shl).set(vtmp);
         fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
         fb.get(co.lo).get(vtmp).op(OP.i32_or).set(co.lo);
@@ -685,7 +686,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     // An integer op four lanes at a time (simd-int.ts), whatever EXEC. EXEC all ones: an f32 op two
     // lanes at a time (simd.ts), the same statements and hand-back rules; a lane that hands back
     // stops the op after the row (only the scratch row written yet).
-    if (op.kind === 'i32' || op.kind === 'i64' || (op.kind === 'cmp' && !op.fcmp)) intLaneLoop([op], body, (b, pre, em, ex) => lc.vec(b, pre, { lo: coLo, hi: coHi }, em, ex), counted);
+    if (intOp(op)) intLaneLoop([op], body, (b, pre, em, ex) => lc.vec(b, pre, { lo: coLo, hi: coHi }, em, ex), counted);
     else laneLoop(body, op.vec ? () => simdRow(op, i) : undefined);
     // f32: every lane passed; the results go to the destination row.
     if (op.kind === 'f32') writeBack([[0, op.D]]);
