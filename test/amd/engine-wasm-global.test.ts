@@ -11,6 +11,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodableProgram, runAsm, type AsmRunOptions } from './exec-harness.js';
+import { assemble } from '../../src/amd/isa/target.js';
+import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { kernelsMatchInterp } from './engine-wasm-kernels.js';
 import { snap, diffSnap } from './engine-state.js';
 import { mulberry32 } from '../../src/runtime/manifest.js';
@@ -85,10 +87,46 @@ function inst(r: Rng): string {
   return `${pick(r, VALU)}_e32 ${V(r)}, ${V(r)}, ${V(r)}`;
 }
 
-function trial(seed: number, ws: 32 | 64, backed: boolean): void {
+/**
+ * A loop around `body` (at its start: a block of its own) ending in one of the back branches, with
+ * its counter set up before it: s50 trips, or per lane v31 counting up to v30 (VCC, EXEC). The
+ * unconditional one runs until the budget stops it.
+ */
+function loopOf(r: Rng, body: readonly string[], ws: 32 | 64): string[] {
+  const trips = 1 + int(r, 40);
+  // (Written for wave32 as the trials assemble: vcc_lo is VCC's encoding in either wave size.)
+  const vcc = 'vcc_lo';
+  const tails: Record<string, readonly string[]> = {
+    scc1: ['s_sub_u32 s50, s50, 1', 's_cmp_lg_u32 s50, 0', 's_cbranch_scc1'],
+    scc0: ['s_sub_u32 s50, s50, 1', 's_cmp_eq_u32 s50, 0', 's_cbranch_scc0'],
+    vccnz: ['v_add_nc_u32_e32 v31, 1, v31', `v_cmp_lt_u32_e32 ${vcc}, v31, v30`, 's_cbranch_vccnz'],
+    vccz: ['v_add_nc_u32_e32 v31, 1, v31', `v_cmp_ge_u32_e32 ${vcc}, v31, v30`, 's_cbranch_vccz'],
+    execnz: ['v_add_nc_u32_e32 v31, 1, v31', 'v_cmpx_lt_u32_e32 v31, v30', 's_cbranch_execnz'],
+    execz: ['s_sub_u32 s50, s50, 1', 's_cmp_eq_u32 s50, 0', `s_cselect_b${ws} ${ws === 64 ? 'exec' : 'exec_lo'}, -1, 0`, 's_cbranch_execz'],
+    always: ['s_branch'],
+  };
+  const tail = [...tails[pick(r, Object.keys(tails))]!];
+  // Addresses walking on each trip (off a segment's end in a later trip, now and then).
+  const walk = r() < 0.5 ? [`v_add_nc_u32_e32 v${pick(r, [20, 24, 25])}, ${pick(r, [4, 16, 64, 256])}, v${pick(r, [20, 24, 25])}`] : [];
+  const lines = [...walk, ...body, ...tail];
+  const words = lines.reduce((t, x) => t + (x === tail[tail.length - 1] ? 1 : assemble(gfx11, x).length), 0);
+  lines[lines.length - 1] = `${tail[tail.length - 1]} ${-words}`;
+  return [`s_mov_b32 s50, ${trips}`, 'v_mov_b32_e32 v31, 0', ...lines];
+}
+
+function trial(seed: number, ws: 32 | 64, backed: boolean, loop = false): void {
   const r = mulberry32(seed);
-  const lines = encodableProgram(() => inst(r), 2 + int(r, 10));
-  const bad = r() < 0.5 ? 0 : r() < 0.5 ? 0.02 : 0.3;
+  // A loop body takes its trips in wasm only while no op hands back: no offsets that leave the
+  // segment in every trip, and fewer bad lanes.
+  const draw = () => {
+    for (;;) {
+      const x = inst(r);
+      if (!loop || !/offset:(-4096|2044)/.test(x)) return x;
+    }
+  };
+  const straight = encodableProgram(draw, (loop ? 1 : 2) + int(r, loop ? 8 : 10));
+  const lines = loop ? loopOf(r, straight, ws) : straight;
+  const bad = r() < (loop ? 0.8 : 0.5) ? 0 : r() < 0.5 ? 0.02 : 0.3;
   const vgpr: Record<number, number[]> = {};
   for (let i = 0; i < 12; i++) vgpr[i] = Array.from({ length: ws }, () => int(r, 0x1_0000_0000));
   const m0 = memory(seed, backed);
@@ -99,13 +137,16 @@ function trial(seed: number, ws: 32 | 64, backed: boolean): void {
   }
   for (const v of [24, 25]) vgpr[v] = Array.from({ length: ws }, () => laneAddress(r, m0.a, m0.b, 16, bad) - m0.a.base).map((x) => (x >= 0 && x < 2 ** 32 ? x : 0x10000));
   // The scalar loads' base: in a, misaligned (its low bits dropped), near a's end, in b, unmapped, or 0 (negative sums).
-  const sb = r() < 0.6 ? m0.a.base + 4 * int(r, 64) : pick(r, [m0.a.base + 1 + int(r, 3), m0.a.end - 8, m0.b.base + 16, m0.a.base - 4096, 0]);
+  const sb = r() < (loop ? 0.9 : 0.6) ? m0.a.base + 4 * int(r, 64) : pick(r, [m0.a.base + 1 + int(r, 3), m0.a.end - 8, m0.b.base + 16, m0.a.base - 4096, 0]);
   const sgpr: Record<number, number> = { 40: m0.a.base % 0x1_0000_0000, 41: Math.floor(m0.a.base / 0x1_0000_0000),
     42: sb % 0x1_0000_0000, 43: Math.floor(sb / 0x1_0000_0000), 44: pick(r, [0, 4, 64, 0xfffffff0]) };
   const ek = r();
   const exec = ek < 0.5 ? 0xffffffff : ek < 0.55 ? 0 : int(r, 0x1_0000_0000);
   const execHi = ek < 0.5 ? 0xffffffff : int(r, 0x1_0000_0000);
-  const o: AsmRunOptions = { waveSize: ws, asmWave: 32, vgprs: 32, vgpr, sgpr, exec, execHi, waitcnt: r() < 0.5 };
+  if (loop) vgpr[30] = Array.from({ length: ws }, () => 1 + int(r, 40));
+  // A loop's budget: sometimes inside its trips (the translated loop cut there).
+  const budget = loop && (r() < 0.6 || lines[lines.length - 1]!.startsWith('s_branch')) ? { maxInstructions: 5 + int(r, 400) } : {};
+  const o: AsmRunOptions = { waveSize: ws, asmWave: 32, vgprs: 32, vgpr, sgpr, exec, execHi, waitcnt: r() < (loop ? 0.3 : 0.5), ...budget };
   const source = lines.join('\n') + '\ns_endpgm';
   const m1 = memory(seed, false);
   const a = runAsm(source, { ...o, mem: m1.mem, engine: 'interp' });
@@ -140,6 +181,16 @@ test('wasm tier: random GLOBAL loads and stores equal the interpreter bit for bi
   assert.ok(memStats.smem > smem + 50, `scalar loads completed in wasm: ${memStats.smem - smem}`);
 });
 
+test('wasm tier: random loop bodies taking their trips inside the translated code equal the interpreter', () => {
+  // Bodies of the random accesses, scalar loads, waits and VALU ops above, looping on SCC, VCC,
+  // EXEC or always, under budgets that cut trips, the sanitizer on or off (a body that leaves a
+  // track takes one trip a call), lanes handed back in later trips (walking addresses, NaNs).
+  const trips = wasmTier.trips;
+  for (let seed = 2001; seed <= 2120; seed++) trial(seed, 32, true, true);
+  for (let seed = 2201; seed <= 2260; seed++) trial(seed, 64, true, true);
+  assert.ok(wasmTier.trips > trips + 300, `trips taken in wasm: ${wasmTier.trips - trips}`);
+});
+
 test('wasm tier: GLOBAL accesses of a memory outside the heap stay in JavaScript (the same results)', () => {
   const done = memStats.global;
   const smem = memStats.smem;
@@ -171,8 +222,11 @@ test('wasm tier: a watched memory (a trace) sends every GLOBAL access through fi
 test('wasm tier: bench kernels with seeded random quanta (turns cut inside translated runs, resumed there) equal the interpreter', () => {
   const resumed = wasmTier.resumed;
   const cut = wasmTier.cut;
+  const trips = wasmTier.trips;
   kernelsMatchInterp(['matmul', 'vaddmul', 'vaddmul.w64'], 11);
   assert.ok(wasmTier.resumed > resumed && wasmTier.cut > cut, `runs resumed ${wasmTier.resumed - resumed}, cut ${wasmTier.cut - cut}`);
+  // matmul's loop body takes its trips in wasm: the scheduler's counts by class (in the reports) agree.
+  assert.ok(wasmTier.trips > trips, 'trips taken in wasm');
 });
 
 test('wasm tier: the same as hot runs (integer SIMD rows, memory lanes tested four at a time, groups entered inside run op by op)', () => {

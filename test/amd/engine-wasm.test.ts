@@ -210,8 +210,9 @@ test('wasm tier: every integer op and integer compare four lanes at a time equal
 test('wasm tier: a loop body of integer ops is translated again four lanes at a time once hot', () => {
   // Lane by lane for its first hotRun.calls calls (a run called a few times costs less to translate
   // and compile that way), then with SIMD rows: the same results as the interpreter's, any EXEC.
-  // (A loop body per EXEC: translated code is kept per block code, hot after the first.)
-  const program = (k: number) => ['s_mov_b32 s40, 40',
+  // (A loop body per EXEC: translated code is kept per block code, hot after the first. Its trips
+  // run inside the translated code, up to 255 a call: 300 make a second call, when it is hot.)
+  const program = (k: number) => ['s_mov_b32 s40, 300',
     'v_add_co_u32 v1, vcc_lo, v1, v2', 'v_add_co_ci_u32_e32 v3, vcc_lo, v3, v4, vcc_lo', 'v_xor_b32_e32 v5, v1, v3', 'v_lshlrev_b64 v[6:7], 3, v[1:2]',
     `s_add_u32 s42, s42, ${k}`, 's_sub_u32 s40, s40, 1', 's_cmp_lg_u32 s40, 0', 's_cbranch_scc1 -10', 's_endpgm'].join('\n');
   const r = mulberry32(77);

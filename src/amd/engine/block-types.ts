@@ -13,7 +13,10 @@ export interface Clock {
 
 /**
  * Runs at most `lim` (>= 1) ops of the block on `w`; returns how many ran: `min(n, lim)` unless the
- * wave stopped or left the block earlier.
+ * wave stopped or left the block earlier. A loop body (`Block.loop`) translated whole may run on
+ * after its back branch while `lim` allows (lim > n then counts ops across trips): it returns
+ * T n + d for T back branches taken and d ops of the trip after them (d = 0: the wave is at the
+ * block's start again).
  */
 export type BlockRun = (w: Wave, clk: Clock, wc: WaitcntSanitizer | null, lim: number) => number;
 

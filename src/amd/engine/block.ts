@@ -311,6 +311,40 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     // The wasm tier (wasm/tier.ts), when on, takes straight runs of VALU ops, GLOBAL and DS accesses
     // and waits as one call.
     const wr = wasmTier.on && env !== undefined && ops[k]!.inline !== undefined ? wasmRun(ops, k, env.waveSize, env.vgprs, env.heapMemory === true, inlineSteps) : undefined;
+    if (wr !== undefined && wr.loop) {
+      // The whole loop body, its back branch included, is one translated run (wasm/branch.ts),
+      // entered at any op. With no sanitizer steps to take (none on, or a wave with no track in a
+      // body that is quiet throughout: each trip leaves no track either) its limit is the caller's
+      // (the rest of the turn or the budget) and it may run further trips: T back branches taken,
+      // then ops [0, d) of the last trip (t0 + T n its clock's start). Else one trip at most, with
+      // the steps of the ops it completed as for any run; the counters of trips after the first in
+      // one shared call (WT). The result counts ops across the trips (Block.loop).
+      for (let i = 1; i < n; i++) {
+        lines.push(`case ${i}:`);
+        enter[i] = 1;
+      }
+      for (let i = 1; i < n; i++) if (loud.has(i)) lines.push(`if (e === ${i}) sk = false;`);
+      const free = quiet === n ? 'wc === null || sk' : 'wc === null';
+      const steps: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const st = stepLines(i);
+        if (st.length > 0) steps.push(`if (a <= ${i} && ${i} < dd) { ${st.join(' ')} }`);
+      }
+      const rp = (x: string) => (quiet > 0 ? `if (sk && ${x} < ${quiet}) wc.replay(w, $O, $A[0], ${x}, T > 0 ? 0 : e); ` : '');
+      const stepFrom = quiet > 0 ? `sk ? ${quiet} : 0` : '0';
+      const after = `if (T > 0 && d === 0) { w.pc = ${pc0}; clk.t = t0 + T * ${n}; return T * ${n}; } `
+        + `const t1 = t0 + T * ${n}, zl = lim - T * ${n} < ${n} ? lim - T * ${n} : ${n}; `
+        + `const r = d === zl ? zl : WREST(w, clk, t1, $O, $A[0], d, zl, wc, ${stepFrom}); `
+        + `if (r < 0) { ${rp('-r')}clk.t = t1 - r; return T * ${n} - r; } `
+        + `if (r === ${n}) { w.pc = ${pcs[n - 1]! + ops[n - 1]!.size}; clk.t = t1 + ${n}; return T * ${n} + ${n}; } `
+        + `${rp('r')}w.pc = $A[0][r]; clk.t = t1 + r; return T * ${n} + r;`;
+      lines.push(`{ const a = e, z = ${free} ? lim : lim < ${n} ? lim : ${n};`);
+      lines.push(...bindLines(`0_${n}`, `${wr.code} ${steps.join(' ')} ${after}`, wr.params, (j) => [-1, consts.push(wr.args[j]) - 1]), '}');
+      inlined += n;
+      translated += n;
+      fusedRuns++;
+      break;
+    }
     if (wr !== undefined) {
       // A translated run is entered at any of its ops (a wave whose last turn was cut inside it
       // resumes there) and cut anywhere: it runs ops [a, z).

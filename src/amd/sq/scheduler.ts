@@ -186,7 +186,8 @@ export class Sq {
           if (b !== null) {
             // Entered at op e: 0, or where the wave's last turn cut the block (tier.ts). A loop body
             // that branched back to its start runs again at once while the turn and budget allow
-            // (what hotBlockAt would return there: a loop body runs compiled from its first visit).
+            // (what hotBlockAt would return there: a loop body runs compiled from its first visit);
+            // one translated whole may take those trips itself and return more than its n ops.
             let e = hotEntry.k;
             for (;;) {
               const room = budget - executed;
@@ -198,9 +199,17 @@ export class Sq {
               if (b.counter !== this) this.countFor(b);
               const r = b.runs;
               r[e]!++;
-              r[end]!--;
+              if (end <= b.n) r[end]!--;
+              else {
+                // A loop body that took further trips itself (block.ts): `end` counts ops across
+                // them, T whole trips from op 0 after the first, and d ops of the last.
+                const T = Math.floor(end / b.n), d = end - T * b.n;
+                r[0]! += T;
+                r[b.n]! -= T;
+                r[d]!--;
+              }
               i += ran;
-              if (!b.loop || end !== b.n || w.pc !== b.pc || i >= q || executed >= budget || w.state !== 'ready') break;
+              if (!b.loop || w.pc !== b.pc || i >= q || executed >= budget || w.state !== 'ready') break;
               e = 0;
             }
             i--;

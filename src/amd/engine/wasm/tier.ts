@@ -17,6 +17,7 @@ import type { Clock } from '../block-types.js';
 import type { WaitcntSanitizer } from '../waitcnt.js';
 import { heap, heapAvailable, sccSlot, useHeap } from './heap.js';
 import { hasHotCode, translateRun, wasmOp, type WOp } from './valu.js';
+import { wasmBack } from './branch.js';
 import { memStats } from './global.js';
 import { Wasm, type WasmModule } from './api.js';
 import { CNT_MAX } from '../../exec/vmem.js';
@@ -29,9 +30,9 @@ const env = (globalThis as { process?: { env?: Record<string, string | undefined
  * compiled, `calls`: calls of translated code (by waves in the heap) in this thread, `resumed` those
  * entering a run past its first op (a wave whose last turn was cut inside it), `cut` those stopping
  * before its end, `salu` SALU ops in the runs taken (salu.ts), `hot` runs translated again as hot
- * runs (hotRun).
+ * runs (hotRun), `trips` back branches a loop run took itself (branch.ts).
  */
-export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0, resumed: 0, cut: 0, salu: 0, hot: 0 };
+export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0, resumed: 0, cut: 0, salu: 0, hot: 0, trips: 0 };
 if (wasmTier.on) useHeap(true);
 
 export function setWasmTier(on: boolean): void {
@@ -53,8 +54,9 @@ type Runner = (w: Wave, start: number, limit: number) => number;
  * integer ops four lanes at a time (simd-int.ts), GLOBAL and DS lanes tested four at a time
  * (global.ts testRows). Its first translation takes them lane by lane: in a fresh conv2d 256x256
  * (each straight run called once per wave) the SIMD code doubled translating (16 -> 34 ms) and
- * cost more wasm time in Liftoff than it saved; a loop body called for every trip (matmul: ~500 K
- * calls) gets the hot code after its first few thousand. 0: at once (tests).
+ * cost more wasm time in Liftoff than it saved; a loop body run for every trip (matmul: ~500 K
+ * trips) gets the hot code after its first few thousand (a trip taken inside a call counts as a
+ * call: branch.ts). 0: at once (tests).
  */
 export const hotRun = { calls: 4096 };
 
@@ -84,9 +86,10 @@ function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
   const n = run.length;
   // SCC in the thread's slot while the run's SALU ops run (salu.ts): the wave's copied in, and back
   // out for what follows (handed-back ops, the block's branch).
-  const salu = run.some((x) => 'salu' in x);
+  const salu = run.some((x) => 'salu' in x || ('back' in x && x.readsScc));
   let scc: Int32Array | null = null;
-  // Translated as a hot run already (or its code would be the same), and the calls so far.
+  // Translated as a hot run already (or its code would be the same), and the calls so far (a loop
+  // run's trips each count as one).
   let isHot = !hasHotCode(run);
   let calls = 0;
   const make = (hot: boolean) => {
@@ -102,15 +105,22 @@ function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
       if (hotRun.calls <= 0) isHot = true;
       f = make(isHot);
       if (salu) scc = new Int32Array(heap()!.mem.buffer, sccSlot(), 1);
-    } else if (!isHot && ++calls >= hotRun.calls) {
+    } else if (!isHot && calls >= hotRun.calls) {
       f = make(true);
       isHot = true;
       wasmTier.hot++;
     }
-    if (scc === null) return f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
-    scc[0] = w.scc;
-    const q = f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
-    w.scc = scc[0]!;
+    let q: number;
+    if (scc === null) q = f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
+    else {
+      scc[0] = w.scc;
+      q = f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
+      w.scc = scc[0]!;
+    }
+    // A loop run's further trips (its result's: valu.ts translateRun) count as calls.
+    const t = (q >>> 8) & 255;
+    wasmTier.trips += t;
+    if (!isHot) calls += 1 + t;
     return q;
   };
 }
@@ -141,8 +151,8 @@ function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly
 /** What a run op completed by translated code leaves to bumpDone: nothing, its handler (s_waitcnt), a DS or a GLOBAL access's counter. */
 const WAIT = 1, DS = 2, VM = 3, VS = 4, SMEM = 5;
 
-/** The counters of run ops [from, to) (block ops k + j) the translated code completed, in order. */
-function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, from: number, to: number): void {
+/** The counters of run ops [from, to) (block ops k + j) the translated code completed, in order (and, with `stats`, the memory statistics). */
+function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, from: number, to: number, stats = true): void {
   for (let j = from; j < to; j++) {
     switch (kinds[j]) {
       case WAIT:
@@ -150,20 +160,77 @@ function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, fro
         break;
       case DS:
       case SMEM:
-        if (kinds[j] === DS) memStats.ds++;
-        else memStats.smem++;
+        if (stats) {
+          if (kinds[j] === DS) memStats.ds++;
+          else memStats.smem++;
+        }
         if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++;
         break;
       case VM:
-        memStats.global++;
+        if (stats) memStats.global++;
         if (w.vmcnt < CNT_MAX) w.vmcnt++;
         break;
       case VS:
-        memStats.global++;
+        if (stats) memStats.global++;
         if (w.vscnt < CNT_MAX) w.vscnt++;
         break;
     }
   }
+}
+
+/** The wait counters a run's ops change (saturating at CNT_MAX). */
+const COUNTERS = ['vmcnt', 'vscnt', 'lgkmcnt', 'expcnt'] as const;
+type Counters = Record<(typeof COUNTERS)[number], number>;
+
+/**
+ * The counters of `t` whole trips of a loop run (wasmRun: a trip is ops [0, n) of `kinds`, the
+ * block's ops from 0). A trip's updates of a counter (saturating increments, a wait's minimum) make
+ * one map c -> min(c + add, cap) on [0, CNT_MAX] (composing either with that form keeps it), so t
+ * trips are min(c + t add, cap): the map is read off the trip itself, run on probe counters, and
+ * checked at every value; the memory statistics count each trip's accesses. A map not of that form
+ * (no s_waitcnt handler has one) runs the trips one by one.
+ */
+function tripBumper(ops: readonly Op[], kinds: Uint8Array): (w: Wave, t: number) => void {
+  const n = kinds.length;
+  const m = tripMap(ops, kinds);
+  if (m === null) {
+    return (w, t) => {
+      for (let i = 0; i < t; i++) bumpDone(w, ops, 0, kinds, 0, n);
+    };
+  }
+  const { ds, smem, global } = m;
+  const [av, as, al, ae] = m.add, [cv, cs, cl, ce] = m.cap;
+  return (w, t) => {
+    memStats.ds += t * ds;
+    memStats.smem += t * smem;
+    memStats.global += t * global;
+    w.vmcnt = Math.min(w.vmcnt + t * av, cv);
+    w.vscnt = Math.min(w.vscnt + t * as, cs);
+    w.lgkmcnt = Math.min(w.lgkmcnt + t * al, cl);
+    w.expcnt = Math.min(w.expcnt + t * ae, ce);
+  };
+}
+
+/** A whole trip's map of each counter (COUNTERS order) as `add` and `cap`, and its accesses; null when not of that form. */
+function tripMap(ops: readonly Op[], kinds: Uint8Array): { readonly add: readonly [number, number, number, number]; readonly cap: readonly [number, number, number, number]; readonly ds: number; readonly smem: number; readonly global: number } | null {
+  const at = (v: number): number[] => {
+    const c: Counters = { vmcnt: v, vscnt: v, lgkmcnt: v, expcnt: v };
+    bumpDone(c as unknown as Wave, ops, 0, kinds, 0, kinds.length, false);
+    return COUNTERS.map((x) => c[x]);
+  };
+  const cap = at(CNT_MAX), zero = at(0);
+  const add = zero.map((z, i) => (z < cap[i]! ? z : cap[i]!));
+  for (let v = 0; v <= CNT_MAX; v++) {
+    const c = at(v);
+    if (c.some((x, i) => x !== Math.min(v + add[i]!, cap[i]!))) return null;
+  }
+  let ds = 0, smem = 0, global = 0;
+  for (const kd of kinds) {
+    if (kd === DS) ds++;
+    else if (kd === SMEM) smem++;
+    else if (kd === VM || kd === VS) global++;
+  }
+  return { add: add as [number, number, number, number], cap: cap as [number, number, number, number], ds, smem, global };
 }
 
 /**
@@ -190,6 +257,12 @@ export function wasmTakes(op: Op, ws: number, vgprs: number, heapMemory: boolean
  */
 export interface WasmRun {
   readonly n: number;
+  /**
+   * A loop body's whole block, its back branch included (branch.ts): `code` may take further
+   * trips, leaving `T` (back branches taken), `d` (the op reached in the last trip) and `dd` (in
+   * the first), and counts the later trips' counters itself.
+   */
+  readonly loop: boolean;
   readonly code: string;
   readonly params: readonly string[];
   readonly args: readonly unknown[];
@@ -208,6 +281,9 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
     if (x === undefined) break;
     run.push(x);
   }
+  // A loop body (`inline`) that is one run up to its back branch: the branch joins the run, which
+  // then takes the body's further trips itself (branch.ts).
+  const back = inline && k === 0 && run.length === ops.length - 1 ? wasmBack(ops[ops.length - 1]!, ws) : undefined;
   // Runs with an f32 op taken two lanes at a time (simd.ts) or a GLOBAL or DS access (global.ts,
   // lds.ts: a memory lane in wasm costs a third of the handler's), or at least two lane ops: warm,
   // scalar wasm lanes cost about what the JavaScript tier's lanes cost, but the block's source is
@@ -215,7 +291,8 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   const laneOps = run.filter((x) => !('wait' in x) && !('salu' in x) && !('smem' in x)).length;
   if (!run.some((x) => x.vec || 'global' in x || 'ds' in x) && laneOps < 2) return undefined;
   // No trailing waits (they would only make the run longer to cut).
-  while ('wait' in run[run.length - 1]!) run.pop();
+  if (back !== undefined) run.push(back);
+  else while ('wait' in run[run.length - 1]!) run.pop();
   const n = run.length;
   wasmTier.runs++;
   for (const x of run) if ('salu' in x) wasmTier.salu++;
@@ -224,8 +301,9 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // own): one shared call (bumpDone) over the run's kinds, only for runs that have any; a line per
   // op (`inline`: a loop body, which TurboFan compiles anyway and specialises).
   const kinds = Uint8Array.from(run, (x) => ('wait' in x ? (x.call ? WAIT : 0) : 'ds' in x ? DS : 'smem' in x ? SMEM : 'global' in x ? (x.global.store && x.global.storeCnt === 'vscnt' ? VS : VM) : 0));
-  const bumps = !inline ? (kinds.some((x) => x !== 0) ? `if (d > a - ${k}) WB(w, $O, ${k}, WK, a - ${k}, d); ` : '') : run.map((x, j) => {
-    const ran = `d > ${j} && a <= ${k + j}`;
+  // A loop run's first trip completed ops [a, dd) (all of them when it took the back branch).
+  const lines = (ranAt: (j: number) => string) => run.map((_, j) => {
+    const ran = ranAt(j);
     switch (kinds[j]) {
       case WAIT: return `if (${ran}) $O[${k + j}].run(w); `;
       case DS: return `if (${ran}) { GS.ds++; if (w.lgkmcnt < ${CNT_MAX}) w.lgkmcnt++; } `;
@@ -235,6 +313,14 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
       default: return '';
     }
   }).join('');
-  const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 8; const d = q & 255; ${bumps}`;
-  return { n, code, params: ['WR', 'WREST', 'WB', 'WK', 'GS'], args: [lazyRunner(run, ws), rest, bumpDone, kinds, memStats] };
+  if (back !== undefined) {
+    // The first trip's ops [a, dd) (all of them when it took the back branch), then T - 1 whole
+    // trips (tripBumper: one call) and the last trip's ops [0, d).
+    const later = kinds.some((x) => x !== 0) ? `if (T > 0) { if (T > 1) WT(w, T - 1); ${lines((j) => `d > ${j}`)}} ` : '';
+    const code = `const q = WR(w, a, z); w.laneOps += q >>> 16; const T = (q >>> 8) & 255, d = q & 255, dd = T > 0 ? ${n} : d; ${lines((j) => `dd > ${j} && a <= ${j}`)}${later}`;
+    return { n, loop: true, code, params: ['WR', 'WREST', 'WT', 'GS'], args: [lazyRunner(run, ws), rest, tripBumper(ops, kinds), memStats] };
+  }
+  const bumps = !inline ? (kinds.some((x) => x !== 0) ? `if (d > a - ${k}) WB(w, $O, ${k}, WK, a - ${k}, d); ` : '') : lines((j) => `d > ${j} && a <= ${k + j}`);
+  const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 16; const d = q & 255; ${bumps}`;
+  return { n, loop: false, code, params: ['WR', 'WREST', 'WB', 'WK', 'GS'], args: [lazyRunner(run, ws), rest, bumpDone, kinds, memStats] };
 }

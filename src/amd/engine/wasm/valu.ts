@@ -4,8 +4,10 @@
  * at 0, MODE at 3076, the VGPRs at 3328, as wave.ts lays them out) and the wave's Memory's segment
  * table (for GLOBAL accesses, global.ts), and runs the ops one after another, each over its lanes
  * (EXEC read at the op, as per-op stepping reads it), writing VGPRs and lane masks in place. It
- * returns `done | lanes << 8`: how many ops of the run it completed and how many lane-ops they
- * counted. An op it does not complete is handed back before it wrote anything (a GLOBAL access may
+ * returns `done | trips << 8 | lanes << 16`: how many ops of the run it completed and how many
+ * lane-ops they counted (a loop body's run, ending in its back branch: branch.ts, takes further
+ * trips while its limit allows; `trips` counts the back branches taken and `done` is the op
+ * reached in the last trip). An op it does not complete is handed back before it wrote anything (a GLOBAL access may
  * have moved some lanes, which its handler then moves again: global.ts): the caller runs it and the
  * rest of the run through their JavaScript handlers (which hand back to the reference interpreter
  * in turn).
@@ -40,6 +42,7 @@ import { lowerGlobal, wasmGlobal, wasmWait, type RunFrame, type WGlobal, type WW
 import { lowerDs, wasmDs, type WDs } from './lds.js';
 import { lowerSalu, wasmSalu, type WSalu } from './salu.js';
 import { lowerSmem, wasmSmem, type WSmem } from './smem.js';
+import { lowerBack, type WBack } from './branch.js';
 import { HEAP_MAX_PAGES, heap, sccSlot } from './heap.js';
 
 /** Byte offsets inside a wave's register block (wave.ts). */
@@ -57,7 +60,7 @@ function scratchRow(): number {
 type SrcBind = { readonly vgpr: true; readonly base: number } | { readonly vgpr: false; readonly at: number; readonly hiAt: number } | { readonly vgpr: false; readonly lit: number };
 
 /** One op as the translator needs it: a VALU op, a VOPD pair, a GLOBAL or DS access, an SALU op, an s_load, an s_waitcnt or a no-op. */
-export type WOp = WValu | WDual | WGlobal | WDs | WSalu | WSmem | WWait;
+export type WOp = WValu | WDual | WGlobal | WDs | WSalu | WSmem | WWait | WBack;
 
 /**
  * A VALU op (or a VOPD half) as the translator needs it. 'i32': result `r`, 'i64': `r` and `rh`
@@ -328,8 +331,20 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
   // The EXEC lanes still to run in a lane loop (el | eh << 32).
   const m = fb.local(I64);
   const ld = (off: number) => fb.get(R).mem(OP.i32_load, 2, off);
+  // A loop body's run ending in its back branch (branch.ts): the trips taken so far in this call.
+  const back = run.length > 0 && 'back' in run[run.length - 1]! ? run[run.length - 1] as WBack : undefined;
+  const trips = fb.local(I32);
+  /** With the value on the stack (the op reached in the current trip): the result, `done | trips << 8 | lanes << 16`. */
+  const pack = () => {
+    if (back !== undefined) fb.get(trips).i32(8).op(OP.i32_shl, OP.i32_or);
+    fb.get(lanes).i32(16).op(OP.i32_shl, OP.i32_or);
+  };
   /** Return: `done` ops completed. */
-  const ret = (done: number) => fb.i32(done).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
+  const ret = (done: number) => {
+    fb.i32(done);
+    pack();
+    fb.op(OP.return);
+  };
   /** Leaves whether EXEC is all ones (i32). */
   const full = () => {
     fb.get(el).i32(-1).op(OP.i32_eq);
@@ -725,7 +740,9 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
       });
       fb.op(OP.else);
     } else {
-      fb.get(S).i32(i).get(S).i32(i).op(OP.i32_gt_u, OP.select).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
+      fb.get(S).i32(i).get(S).i32(i).op(OP.i32_gt_u, OP.select);
+      pack();
+      fb.op(OP.return);
       fb.op(OP.end);
     }
     readExec();
@@ -766,7 +783,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     writeBack([[0, X.D], [1, Y.D]]);
     countLanes(2);
   };
-  const lower = (op: Exclude<WOp, WWait>, i: number) => {
+  const lower = (op: Exclude<WOp, WWait | WBack>, i: number) => {
     if ('salu' in op) lowerSalu(fb, R, op, sccSlot());
     else if ('smem' in op) lowerSmem(frame, op.smem, i);
     else if ('global' in op) {
@@ -779,7 +796,11 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     else lowerValu(op, i);
   };
   const groups = groupsOf(run, ws);
-  for (let i = 0; i < run.length;) {
+  const ops = back !== undefined ? run.length - 1 : run.length;
+  // A loop body: one trip per iteration of a wasm loop (the ops' S and L tests see the trip's own
+  // start and limit: both move back by the body's length each trip).
+  if (back !== undefined) fb.i32(0).set(trips).op(OP.loop, 0x40);
+  for (let i = 0; i < ops;) {
     const op = run[i]!;
     if ('wait' in op) {
       i++;
@@ -789,15 +810,40 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     const n = g?.ops.length ?? 1;
     // Past the limit: done; after the start: skipped.
     fb.get(L).i32(i).op(OP.i32_le_u, OP.if, 0x40);
-    fb.get(L).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or, OP.return);
-    fb.op(OP.end);
+    fb.get(L);
+    pack();
+    fb.op(OP.return, OP.end);
     fb.op(OP.block, 0x40);
     fb.get(S).i32(i + n - 1).op(OP.i32_gt_u).br(OP.br_if, 0);
     if (g !== undefined) lowerGroup(g, i);
-    else lower(op, i);
+    else lower(op as Exclude<WOp, WWait | WBack>, i);
     fb.op(OP.end);
     i += n;
   }
-  fb.get(L).get(lanes).i32(8).op(OP.i32_shl, OP.i32_or);
+  if (back !== undefined) {
+    const nb = run.length, last = nb - 1;
+    // The most lane-ops a trip counts: a trip starts only while the result's 15 bits hold them.
+    const perTrip = run.reduce((t, x) => t + ('dual' in x ? 2 : 'useF' in x || 'global' in x || 'ds' in x ? 1 : 0), 0) * ws;
+    fb.get(L).i32(last).op(OP.i32_le_u, OP.if, 0x40);
+    fb.get(L);
+    pack();
+    fb.op(OP.return, OP.end);
+    // Not taken: the body is done, the wave goes on after it.
+    lowerBack(fb, R, back, sccSlot());
+    fb.op(OP.i32_eqz, OP.if, 0x40);
+    ret(nb);
+    fb.op(OP.end);
+    // Taken: at the body's start again, with the limit a trip nearer.
+    fb.get(trips).i32(1).op(OP.i32_add).set(trips);
+    fb.i32(0).set(S);
+    fb.get(L).i32(nb).op(OP.i32_sub).set(L);
+    fb.get(L).i32(0).op(OP.i32_le_s).get(trips).i32(255).op(OP.i32_ge_u, OP.i32_or).get(lanes).i32(0x7fff - perTrip).op(OP.i32_gt_u, OP.i32_or, OP.if, 0x40);
+    ret(0);
+    fb.op(OP.end);
+    fb.br(OP.br, 0).op(OP.end, OP.unreachable);
+  } else {
+    fb.get(L);
+    pack();
+  }
   return encodeModule({ memory: { module: 'm', name: 'mem', minPages: 1, ...(heap()?.shared !== false ? { shared: { maxPages: HEAP_MAX_PAGES } } : {}) }, funcs: [{ type: { params: [I32, I32, I32, I32, I32, I32], results: [I32] }, body: fb, export: 'run' }] });
 }
