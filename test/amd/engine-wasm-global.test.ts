@@ -191,6 +191,35 @@ test('wasm tier: random loop bodies taking their trips inside the translated cod
   assert.ok(wasmTier.trips > trips + 300, `trips taken in wasm: ${wasmTier.trips - trips}`);
 });
 
+test('wasm tier: a loop body taking its trips in wasm counts every access once and its counters as trip by trip', () => {
+  // 37 trips of two loads, a wait and an add: all in wasm (the first trip in the block from the
+  // program's start, the others in the loop body's own), as the interpreter runs them, budgets
+  // stopping at every point of the last trips (counters mid-trip: loads outstanding or not).
+  const body = ['global_load_b32 v1, v[20:21], off', 'global_load_b32 v2, v[20:21], off offset:4', 's_waitcnt vmcnt(1)', 'v_add_nc_u32_e32 v3, v1, v3',
+    's_waitcnt vmcnt(0)', 'v_add_nc_u32_e32 v3, v2, v3', 's_sub_u32 s50, s50, 1', 's_cmp_lg_u32 s50, 0'];
+  const words = body.reduce((t, x) => t + assemble(gfx11, x).length, 0) + 1;
+  const source = ['s_mov_b32 s50, 37', ...body, `s_cbranch_scc1 ${-words}`, 's_endpgm'].join('\n');
+  for (const budget of [undefined, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309]) {
+    const m0 = memory(9, true), m1 = memory(9, false);
+    const o = (m: ReturnType<typeof memory>): AsmRunOptions => ({ mem: m.mem, vgpr: { 20: m.a.base % 2 ** 32, 21: Math.floor(m.a.base / 2 ** 32) }, ...(budget !== undefined ? { maxInstructions: budget } : {}) });
+    const a = runAsm(source, { ...o(m1), engine: 'interp' });
+    const was = wasmTier.on;
+    setWasmTier(true);
+    const done = memStats.global, trips = wasmTier.trips;
+    let b: ReturnType<typeof runAsm>;
+    try {
+      b = runAsm(source, { ...o(m0), engine: 'fast' });
+    } finally {
+      setWasmTier(was);
+    }
+    assert.equal(diffSnap(snap(a.wave), snap(b.wave)), null, `budget ${budget}`);
+    if (budget === undefined) {
+      assert.equal(memStats.global - done, 74, 'each access counted once');
+      assert.ok(wasmTier.trips - trips >= 30, `trips in wasm: ${wasmTier.trips - trips}`);
+    }
+  }
+});
+
 test('wasm tier: GLOBAL accesses of a memory outside the heap stay in JavaScript (the same results)', () => {
   const done = memStats.global;
   const smem = memStats.smem;

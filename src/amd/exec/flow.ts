@@ -110,12 +110,13 @@ define('s_call_b64', (inst) => {
   };
 });
 
-/** s_waitcnt (GFX11 simm16: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10]). */
-define('s_waitcnt', (inst, env) => {
-  const v = inst.fields.simm16 ?? 0;
-  const exp = v & 7;
-  const lgkm = (v >>> 4) & 0x3f;
-  const vm = (v >>> 10) & 0x3f;
+/** What s_waitcnt waits for (GFX11 simm16: expcnt [2:0], lgkmcnt [9:4], vmcnt [15:10]): each counter is brought down to its limit. */
+export function waitcntLimits(simm16: number): { readonly vm: number; readonly lgkm: number; readonly exp: number } {
+  return { exp: simm16 & 7, lgkm: (simm16 >>> 4) & 0x3f, vm: (simm16 >>> 10) & 0x3f };
+}
+
+define('s_waitcnt', (inst) => {
+  const { vm, lgkm, exp } = waitcntLimits(inst.fields.simm16 ?? 0);
   // (GFX9 counts stores on VM_CNT with the loads: target/space.ts storeCounter.)
   return {
     cls: 'other',

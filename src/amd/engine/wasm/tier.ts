@@ -21,6 +21,7 @@ import { wasmBack } from './branch.js';
 import { memStats } from './global.js';
 import { Wasm, type WasmModule } from './api.js';
 import { CNT_MAX } from '../../exec/vmem.js';
+import { waitcntLimits } from '../../exec/flow.js';
 
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
 
@@ -151,8 +152,8 @@ function rest(w: Wave, clk: Clock, t0: number, ops: readonly Op[], pcs: readonly
 /** What a run op completed by translated code leaves to bumpDone: nothing, its handler (s_waitcnt), a DS or a GLOBAL access's counter. */
 const WAIT = 1, DS = 2, VM = 3, VS = 4, SMEM = 5;
 
-/** The counters of run ops [from, to) (block ops k + j) the translated code completed, in order (and, with `stats`, the memory statistics). */
-function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, from: number, to: number, stats = true): void {
+/** The counters of run ops [from, to) (block ops k + j) the translated code completed, in order. */
+function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, from: number, to: number): void {
   for (let j = from; j < to; j++) {
     switch (kinds[j]) {
       case WAIT:
@@ -160,46 +161,53 @@ function bumpDone(w: Wave, ops: readonly Op[], k: number, kinds: Uint8Array, fro
         break;
       case DS:
       case SMEM:
-        if (stats) {
-          if (kinds[j] === DS) memStats.ds++;
-          else memStats.smem++;
-        }
+        if (kinds[j] === DS) memStats.ds++;
+        else memStats.smem++;
         if (w.lgkmcnt < CNT_MAX) w.lgkmcnt++;
         break;
       case VM:
-        if (stats) memStats.global++;
+        memStats.global++;
         if (w.vmcnt < CNT_MAX) w.vmcnt++;
         break;
       case VS:
-        if (stats) memStats.global++;
+        memStats.global++;
         if (w.vscnt < CNT_MAX) w.vscnt++;
         break;
     }
   }
 }
 
-/** The wait counters a run's ops change (saturating at CNT_MAX). */
-const COUNTERS = ['vmcnt', 'vscnt', 'lgkmcnt', 'expcnt'] as const;
-type Counters = Record<(typeof COUNTERS)[number], number>;
-
 /**
  * The counters of `t` whole trips of a loop run (wasmRun: a trip is ops [0, n) of `kinds`, the
- * block's ops from 0). A trip's updates of a counter (saturating increments, a wait's minimum) make
- * one map c -> min(c + add, cap) on [0, CNT_MAX] (composing either with that form keeps it), so t
- * trips are min(c + t add, cap): the map is read off the trip itself, run on probe counters, and
- * checked at every value; the memory statistics count each trip's accesses. A map not of that form
- * (no s_waitcnt handler has one) runs the trips one by one.
+ * block's ops from 0) in one step. Each counter's updates in a trip, a saturating increment
+ * (c -> min(c + 1, CNT_MAX)) per access and s_waitcnt's minimum (c -> min(c, limit): flow.ts
+ * waitcntLimits), compose to one map c -> min(c + add, cap) on [0, CNT_MAX] (either update after
+ * such a map is again one), so t trips are c -> min(c + t add, cap); the memory statistics count
+ * each trip's accesses.
  */
 function tripBumper(ops: readonly Op[], kinds: Uint8Array): (w: Wave, t: number) => void {
-  const n = kinds.length;
-  const m = tripMap(ops, kinds);
-  if (m === null) {
-    return (w, t) => {
-      for (let i = 0; i < t; i++) bumpDone(w, ops, 0, kinds, 0, n);
-    };
-  }
-  const { ds, smem, global } = m;
-  const [av, as, al, ae] = m.add, [cv, cs, cl, ce] = m.cap;
+  // vmcnt, vscnt, lgkmcnt, expcnt.
+  const add = [0, 0, 0, 0], cap = [CNT_MAX, CNT_MAX, CNT_MAX, CNT_MAX];
+  const inc = (i: number) => {
+    add[i]!++;
+    cap[i] = Math.min(cap[i]! + 1, CNT_MAX);
+  };
+  let ds = 0, smem = 0, global = 0;
+  kinds.forEach((kd, j) => {
+    if (kd === WAIT) {
+      const { vm, lgkm, exp } = waitcntLimits(ops[j]!.inst.fields['simm16'] ?? 0);
+      [vm, CNT_MAX, lgkm, exp].forEach((x, i) => void (cap[i] = Math.min(cap[i]!, x)));
+    } else if (kd === DS || kd === SMEM) {
+      if (kd === DS) ds++;
+      else smem++;
+      inc(2);
+    } else if (kd === VM || kd === VS) {
+      global++;
+      inc(kd === VM ? 0 : 1);
+    }
+  });
+  const [av, as, al, ae] = add as [number, number, number, number];
+  const [cv, cs, cl, ce] = cap as [number, number, number, number];
   return (w, t) => {
     memStats.ds += t * ds;
     memStats.smem += t * smem;
@@ -209,28 +217,6 @@ function tripBumper(ops: readonly Op[], kinds: Uint8Array): (w: Wave, t: number)
     w.lgkmcnt = Math.min(w.lgkmcnt + t * al, cl);
     w.expcnt = Math.min(w.expcnt + t * ae, ce);
   };
-}
-
-/** A whole trip's map of each counter (COUNTERS order) as `add` and `cap`, and its accesses; null when not of that form. */
-function tripMap(ops: readonly Op[], kinds: Uint8Array): { readonly add: readonly [number, number, number, number]; readonly cap: readonly [number, number, number, number]; readonly ds: number; readonly smem: number; readonly global: number } | null {
-  const at = (v: number): number[] => {
-    const c: Counters = { vmcnt: v, vscnt: v, lgkmcnt: v, expcnt: v };
-    bumpDone(c as unknown as Wave, ops, 0, kinds, 0, kinds.length, false);
-    return COUNTERS.map((x) => c[x]);
-  };
-  const cap = at(CNT_MAX), zero = at(0);
-  const add = zero.map((z, i) => (z < cap[i]! ? z : cap[i]!));
-  for (let v = 0; v <= CNT_MAX; v++) {
-    const c = at(v);
-    if (c.some((x, i) => x !== Math.min(v + add[i]!, cap[i]!))) return null;
-  }
-  let ds = 0, smem = 0, global = 0;
-  for (const kd of kinds) {
-    if (kd === DS) ds++;
-    else if (kd === SMEM) smem++;
-    else if (kd === VM || kd === VS) global++;
-  }
-  return { add: add as [number, number, number, number], cap: cap as [number, number, number, number], ds, smem, global };
 }
 
 /**
