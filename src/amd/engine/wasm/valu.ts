@@ -518,7 +518,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
      * the lanes' sources, the result rows stored, the carry-out or compare bits into `co`. Throws
      * SubsetError when the statements are not in the integer SIMD subset.
      */
-    const vec = (fb: FuncBuilder, pre: FuncBuilder, co: { readonly lo: number; readonly hi: number }, em: number, ex: number) => {
+    const vec = (fb: FuncBuilder, pre: FuncBuilder, co: { readonly lo: number; readonly hi: number }, em: number, ex: number, all: boolean) => {
       if (op.kind === 'f32' || op.kind === 'fcvt' || op.useF.some(Boolean)) throw new SubsetError('not an integer op');
       const vn = new Map<string, VName>();
       for (const x of vsrc) {
@@ -539,7 +539,9 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
       if (op.cin !== null) {
         // The four lanes' carry-in bits as 0 or 1.
         const v = fb.local(V128);
-        fb.get(ciLo).get(ciHi).get(l).i32(32).op(OP.i32_lt_u, OP.select).get(l).op(OP.i32_shr_u).simd(SIMD.i32x4_splat);
+        fb.get(ciLo);
+        if (ws === 64) fb.get(ciHi).get(l).i32(32).op(OP.i32_lt_u, OP.select);
+        fb.get(l).op(OP.i32_shr_u).simd(SIMD.i32x4_splat);
         fb.get(vk.bits).simd(SIMD.v128_and).get(vk.zero).simd(SIMD.i32x4_ne).simd(SIMD.i32x4_neg).set(v);
         vn.set('ci', { vec: true, kind: 'u', lo: v, hi: -1, sk: 'u' });
       }
@@ -562,8 +564,11 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
       fb.get(vk.zero).set(c);
       vn.set('c', { vec: true, kind: 'm', lo: c, hi: -1, sk: 'b' });
       new IntVecLowerer(fb, pre, vn, vk.zero).stmts(op.body);
-      // The active lanes' results (em: their mask), the others' rows as they were.
-      const store = (v: number, off: number) => fb.get(la).get(v).get(la).simdMem(SIMD.v128_load, 4, off).get(em).simd(SIMD.v128_bitselect).simdMem(SIMD.v128_store, 4, off);
+      // The active lanes' results (em: their mask), the others' rows as they were; all four (`all`: EXEC all ones).
+      const store = (v: number, off: number) => {
+        if (all) fb.get(la).get(v).simdMem(SIMD.v128_store, 4, off);
+        else fb.get(la).get(v).get(la).simdMem(SIMD.v128_load, 4, off).get(em).simd(SIMD.v128_bitselect).simdMem(SIMD.v128_store, 4, off);
+      };
       if (op.kind !== 'cmp') {
         store(r.lo, REG.V + op.D * 4);
         if (op.kind === 'i64') store(rh.lo, REG.V + (op.D + ws) * 4);
@@ -571,36 +576,56 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
       if (op.cout !== null) {
         // The active lanes' bits (ex: the four EXEC bits); an inactive lane's bit stays 0.
         const vtmp = fb.local(I32);
-        fb.get(c).simd(SIMD.i32x4_bitmask).get(ex).op(OP.i32_and).get(l).op(OP.i32_shl).set(vtmp);
-        fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
-        fb.get(co.lo).get(vtmp).op(OP.i32_or).set(co.lo);
-        fb.op(OP.else);
-        fb.get(co.hi).get(vtmp).op(OP.i32_or).set(co.hi);
-        fb.op(OP.end);
+        fb.get(c).simd(SIMD.i32x4_bitmask);
+        if (!all) fb.get(ex).op(OP.i32_and);
+        fb.get(l).op(OP.i32_shl).set(vtmp);
+        if (ws === 32) fb.get(co.lo).get(vtmp).op(OP.i32_or).set(co.lo);
+        else {
+          fb.get(l).i32(32).op(OP.i32_lt_u, OP.if, 0x40);
+          fb.get(co.lo).get(vtmp).op(OP.i32_or).set(co.lo);
+          fb.op(OP.else);
+          fb.get(co.hi).get(vtmp).op(OP.i32_or).set(co.hi);
+          fb.op(OP.end);
+        }
       }
     };
     return { lane, result, high, bit: vc, vec };
   };
   /**
-   * Integer ops four lanes at a time: `chunk(em, ex)` with l and la at lanes 0, 4, ... for every
-   * group of four lanes with an active lane (ex: their four EXEC bits, em: as a lane mask). The
-   * statements run for all four (pure integer arithmetic: nothing traps or hands back); only the
-   * active lanes' results are kept.
+   * Integer ops four lanes at a time: `chunk(em, ex, all)` with l and la at lanes 0, 4, ... for
+   * every group of four lanes with an active lane (ex: their four EXEC bits, em: as a lane mask).
+   * The statements run for all four (pure integer arithmetic: nothing traps or hands back); only the
+   * active lanes' results are kept. With EXEC all ones a second copy (`all`) keeps every lane's
+   * without masking (no EXEC bits to find, no rows to merge: the mask work was about as much as a
+   * 64-bit add's arithmetic).
    */
-  const intRow = (chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number) => void) => {
+  const intRow = (chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number, all: boolean) => void) => {
     const ex = fb.local(I32), em = fb.local(V128);
-    // The loop's code (body), and what the statements compute once before it (pre: uniform values).
+    // The loops' code (body), and what the statements compute once before them (pre: uniform values).
     const pre = fb.child(), body = fb.child();
     pre.v128i32([0, 0, 0, 0]).set(vk.zero).v128i32([1, 2, 4, 8]).set(vk.bits);
-    pre.i32(0).set(l).get(R).set(la);
-    body.op(OP.loop, 0x40);
-    body.op(OP.block, 0x40);
-    body.get(el).get(eh).get(l).i32(32).op(OP.i32_lt_u, OP.select).get(l).op(OP.i32_shr_u).i32(15).op(OP.i32_and).tee(ex).op(OP.i32_eqz).br(OP.br_if, 0);
-    body.get(ex).simd(SIMD.i32x4_splat).get(vk.bits).simd(SIMD.v128_and).get(vk.zero).simd(SIMD.i32x4_ne).set(em);
-    chunk(body, pre, em, ex);
-    body.op(OP.end);
-    body.get(la).i32(16).op(OP.i32_add).set(la);
-    body.get(l).i32(4).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
+    const loop = (inner: () => void) => {
+      body.i32(0).set(l).get(R).set(la);
+      body.op(OP.loop, 0x40);
+      inner();
+      body.get(la).i32(16).op(OP.i32_add).set(la);
+      body.get(l).i32(4).op(OP.i32_add).tee(l).i32(ws).op(OP.i32_lt_u).br(OP.br_if, 0);
+      body.op(OP.end);
+    };
+    body.get(el).i32(-1).op(OP.i32_eq);
+    if (ws === 64) body.get(eh).i32(-1).op(OP.i32_eq, OP.i32_and);
+    body.op(OP.if, 0x40);
+    loop(() => chunk(body, pre, em, ex, true));
+    body.op(OP.else);
+    loop(() => {
+      body.op(OP.block, 0x40);
+      body.get(el);
+      if (ws === 64) body.get(eh).get(l).i32(32).op(OP.i32_lt_u, OP.select);
+      body.get(l).op(OP.i32_shr_u).i32(15).op(OP.i32_and).tee(ex).op(OP.i32_eqz).br(OP.br_if, 0);
+      body.get(ex).simd(SIMD.i32x4_splat).get(vk.bits).simd(SIMD.v128_and).get(vk.zero).simd(SIMD.i32x4_ne).set(em);
+      chunk(body, pre, em, ex, false);
+      body.op(OP.end);
+    });
     body.op(OP.end);
     fb.append(pre).append(body);
   };
@@ -609,7 +634,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
    * time (intRow: `chunk`) when at least half are active and the ops' statements are in the integer
    * SIMD subset (simd-int.ts); else `body` per active lane.
    */
-  const intLaneLoop = (ops: readonly WValu[], body: () => void, chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number) => void, counted = true) => {
+  const intLaneLoop = (ops: readonly WValu[], body: () => void, chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number, all: boolean) => void, counted = true) => {
     const key = ops.map(vecKey).join(';');
     if (hot && !noIntVec.has(key)) {
       const m = fb.mark();
@@ -701,7 +726,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     // An integer op four lanes at a time (simd-int.ts), whatever EXEC. EXEC all ones: an f32 op two
     // lanes at a time (simd.ts), the same statements and hand-back rules; a lane that hands back
     // stops the op after the row (only the scratch row written yet).
-    if (intOp(op)) intLaneLoop([op], body, (b, pre, em, ex) => lc.vec(b, pre, { lo: coLo, hi: coHi }, em, ex), counted);
+    if (intOp(op)) intLaneLoop([op], body, (b, pre, em, ex, all) => lc.vec(b, pre, { lo: coLo, hi: coHi }, em, ex, all), counted);
     else laneLoop(body, op.vec ? () => simdRow(op, i) : undefined);
     // f32: every lane passed; the results go to the destination row.
     if (op.kind === 'f32') writeBack([[0, op.D]]);
@@ -754,7 +779,7 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
         lcs[j]!.lane();
         storeLane(op, lcs[j]!, cos[j]!);
       });
-    }, (b, pre, em, ex) => g.ops.forEach((_, j) => lcs[j]!.vec(b, pre, cos[j]!, em, ex)));
+    }, (b, pre, em, ex, all) => g.ops.forEach((_, j) => lcs[j]!.vec(b, pre, cos[j]!, em, ex, all)));
     g.ops.forEach((op, j) => {
       if (op.cout === null || op.cout === 124) return;
       fb.get(R).get(cos[j]!.lo).mem(OP.i32_store, 2, op.cout * 4);
