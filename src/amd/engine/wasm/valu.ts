@@ -7,10 +7,10 @@
  * returns `done | trips << 8 | lanes << 16`: how many ops of the run it completed and how many
  * lane-ops they counted (a loop body's run, ending in its back branch: branch.ts, takes further
  * trips while its limit allows; `trips` counts the back branches taken and `done` is the op
- * reached in the last trip). An op it does not complete is handed back before it wrote anything (a GLOBAL access may
- * have moved some lanes, which its handler then moves again: global.ts): the caller runs it and the
- * rest of the run through their JavaScript handlers (which hand back to the reference interpreter
- * in turn).
+ * reached in the last trip). An op it does not complete is handed back before it wrote anything
+ * (a GLOBAL access may have moved some lanes, which its handler then moves again: global.ts): the
+ * caller runs it and the rest of the run through their JavaScript handlers (which hand back to the
+ * reference interpreter in turn).
  *
  * Ops taken: every VALU lane description the fast tier binds (fast-valu.ts valuLane: the integer
  * ops of exec/valu-int.ts, 32- and 64-bit, the f32 ops and conversions of exec/valu-f32.ts, the
@@ -595,9 +595,9 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
    * Integer ops four lanes at a time: `chunk(em, ex, all)` with l and la at lanes 0, 4, ... for
    * every group of four lanes with an active lane (ex: their four EXEC bits, em: as a lane mask).
    * The statements run for all four (pure integer arithmetic: nothing traps or hands back); only the
-   * active lanes' results are kept. With EXEC all ones a second copy (`all`) keeps every lane's
-   * without masking (no EXEC bits to find, no rows to merge: the mask work was about as much as a
-   * 64-bit add's arithmetic).
+   * active lanes' results are kept. With EXEC all ones a second copy (`all`) stores every lane's
+   * result and bit unmasked (no EXEC bits to find, no rows to merge: that work was about as much
+   * as a 64-bit add's arithmetic).
    */
   const intRow = (chunk: (body: FuncBuilder, pre: FuncBuilder, em: number, ex: number, all: boolean) => void) => {
     const ex = fb.local(I32), em = fb.local(V128);
