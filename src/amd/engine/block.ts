@@ -317,8 +317,9 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       // body that is quiet throughout: each trip leaves no track either) its limit is the caller's
       // (the rest of the turn or the budget) and it may run further trips: T back branches taken,
       // then ops [0, d) of the last trip (t0 + T n its clock's start). Else one trip at most, with
-      // the steps of the ops it completed as for any run; the counters of trips after the first in
-      // one shared call (WT). The result counts ops across the trips (Block.loop).
+      // the steps of the ops it completed as for any run. The counters: the first and last trips'
+      // as lines, the whole trips between in one call (WT). The result counts ops across the trips
+      // (Block.loop).
       for (let i = 1; i < n; i++) {
         lines.push(`case ${i}:`);
         enter[i] = 1;

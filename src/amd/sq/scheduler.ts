@@ -201,8 +201,8 @@ export class Sq {
               r[e]!++;
               if (end <= b.n) r[end]!--;
               else {
-                // A loop body that took further trips itself (block.ts): `end` counts ops across
-                // them, T whole trips from op 0 after the first, and d ops of the last.
+                // A loop body that took T back branches itself (block.ts: end = T n + d): runs of
+                // [e, n), T - 1 times [0, n) and [0, d).
                 const T = Math.floor(end / b.n), d = end - T * b.n;
                 r[0]! += T;
                 r[b.n]! -= T;
