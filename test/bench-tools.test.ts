@@ -2,8 +2,9 @@
 // what bench/README says, so the pieces that turn timings into figures are checked here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { reusedCopies, pairedRatio, type Run } from '../bench/rdna3.js';
 import { MachineProbe, median } from '../bench/machine-probe.js';
 import { benchCases } from '../bench/cases.js';
@@ -62,4 +63,22 @@ test('gpusim bench: --repeats and --warmup take whole numbers; anything else is 
     assert.equal(code, 2, args.join(' '));
     assert.match(err, new RegExp(`--${args[0]!.slice(2).split('=')[0]}: '[^']*' is not a decimal integer`));
   }
+});
+
+test('bench ab: a build against another tree (itself here), alternating: both medians and the median ratio', () => {
+  const ab = join(ROOT, 'dist/bench/ab.js');
+  const out = execFileSync(process.execPath, [ab, ROOT, join(ROOT, 'kernels/manifests/empty.json'), '--pairs', '3', '--warmup', '1'], { encoding: 'utf8' });
+  assert.match(out, /^other \(.*\): median \d+\.\d ms \(min \d+\.\d\)$/m);
+  assert.match(out, /^this build: median \d+\.\d ms/m);
+  const m = /^this \/ other, median of 3 pairs: (\d+\.\d{3})$/m.exec(out);
+  assert.ok(m, out);
+  // The same code both ways: a ratio near 1 (a loaded machine's noise allowed).
+  assert.ok(Number(m[1]) > 0.2 && Number(m[1]) < 5, out);
+  let code = 0;
+  try {
+    execFileSync(process.execPath, [ab, ROOT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    code = (e as { status: number }).status;
+  }
+  assert.equal(code, 2, 'a usage error without the manifest');
 });
