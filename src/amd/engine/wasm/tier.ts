@@ -287,7 +287,7 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // own): one shared call (bumpDone) over the run's kinds, only for runs that have any; a line per
   // op (`inline`: a loop body, which TurboFan compiles anyway and specialises).
   const kinds = Uint8Array.from(run, (x) => ('wait' in x ? (x.call ? WAIT : 0) : 'ds' in x ? DS : 'smem' in x ? SMEM : 'global' in x ? (x.global.store && x.global.storeCnt === 'vscnt' ? VS : VM) : 0));
-  // A loop run's first trip completed ops [a, dd) (all of them when it took the back branch).
+  // A line per op with a counter, run when `ranAt(j)` holds (the op was completed in this call).
   const lines = (ranAt: (j: number) => string) => run.map((_, j) => {
     const ran = ranAt(j);
     switch (kinds[j]) {
