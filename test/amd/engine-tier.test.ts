@@ -12,7 +12,7 @@ import { benchCases } from '../../bench/cases.js';
 import { runKernel, type KernelRun } from '../../src/runtime/run.js';
 import type { Engine } from '../../src/amd/engine/env.js';
 import { engineTime } from '../../src/amd/engine/program.js';
-import { tiering, tierStats } from '../../src/amd/engine/tier.js';
+import { hotEntry, tiering, tierStats } from '../../src/amd/engine/tier.js';
 import { snap, diffSnap, type WaveSnap } from './engine-state.js';
 import { loadCodeObject } from '../../src/formats/amdgpu/codeobject.js';
 
@@ -73,6 +73,13 @@ for (const c of benchCases({ root: ROOT, small: true })) {
 // round-robin turns do, but for a branch target inside a block that a cut may land on (matmul's
 // epilogue: the s_cbranch_execz target at 0x188c). Before, each cut position built and compiled a
 // suffix block of its own (six more here).
+test('engine-tier: the entry op the scheduler reads is not an object literal', () => {
+  // A `{ k }` literal shares V8's hidden class with every other `{ k }` literal (simd-int.ts makes
+  // them with string values): the first such value generalised the field and deoptimised the
+  // scheduler's optimised pass and hotBlockAt mid-dispatch. Its own class keeps its own map.
+  assert.notEqual(Object.getPrototypeOf(hotEntry), Object.prototype);
+});
+
 test('engine-tier: waves resuming mid-block enter the block, no suffix blocks are built', () => {
   const c = benchCases({ root: ROOT, small: true }).find((x) => x.name === 'matmul');
   assert.ok(c, 'the matmul bench case');

@@ -191,7 +191,13 @@ function settle(program: Program, i: number, b: Block, sw: Waiting, h: number): 
  * turn would otherwise count every PC to the block's end) and build nothing. `pc` is the next op
  * expected, `k` its index in `block`; -1: none.
  */
-const skip = { program: null as Program | null, block: null as Block | null, pc: -1, k: 0 };
+class Skip {
+  program: Program | null = null;
+  block: Block | null = null;
+  pc = -1;
+  k = 0;
+}
+const skip = new Skip();
 
 function stepThrough(program: Program, b: Block, pc: number): null {
   if (b.n > 1) {
@@ -203,8 +209,17 @@ function stepThrough(program: Program, b: Block, pc: number): null {
   return null;
 }
 
-/** The op at which the block hotBlockAt returned is entered (0 but for a suffix). */
-export const hotEntry = { k: 0 };
+/**
+ * The op at which the block hotBlockAt returned is entered (0 but for a suffix). An instance of a
+ * class of its own, as `skip` is: an object literal shares its hidden class with every literal of
+ * the same keys, and the first string `k` of simd-int.ts's `{ k }` values (the hot re-translation,
+ * mid-dispatch) generalised the field and threw away the scheduler's optimised `pass` and
+ * `hotBlockAt` (V8's "code dependencies" deopt) in every fresh matmul_tiled run.
+ */
+class HotEntry {
+  k = 0;
+}
+export const hotEntry = new HotEntry();
 
 /** Counts of this thread: waves that entered a compiled block mid-way (tests). */
 export const tierStats = { entered: 0 };

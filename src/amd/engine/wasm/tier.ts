@@ -102,14 +102,15 @@ function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
     wasmTier.calls++;
     if (start > 0) wasmTier.resumed++;
     if (limit < n) wasmTier.cut++;
-    if (f === null) {
-      if (hotRun.calls <= 0) isHot = true;
+    if (f === null || (!isHot && calls >= hotRun.calls)) {
+      // The first translation and the hot one at one call site: V8 optimised this closure with
+      // feedback from first calls only, and a second site first reached then (a hot run's
+      // re-translation, mid-dispatch) deoptimised it ("insufficient type feedback for call").
+      const first = f === null;
+      if (!first || hotRun.calls <= 0) isHot = true;
+      wasmTier.hot += first ? 0 : 1;
       f = make(isHot);
-      if (salu) scc = new Int32Array(heap()!.mem.buffer, sccSlot(), 1);
-    } else if (!isHot && calls >= hotRun.calls) {
-      f = make(true);
-      isHot = true;
-      wasmTier.hot++;
+      if (first && salu) scc = new Int32Array(heap()!.mem.buffer, sccSlot(), 1);
     }
     let q: number;
     if (scc === null) q = f(w.regOff, w.mem.table, start, limit, w.ldsAt, w.lds.length);
