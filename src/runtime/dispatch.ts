@@ -90,6 +90,13 @@ export interface DispatchConfig {
   readonly alignMode?: AlignMode;
   /** Execution engine (default 'fast'; 'interp' is the reference interpreter only). */
   readonly engine?: Engine;
+  /**
+   * Fast engine, a grid of fewer waves than this: each op runs its reference handler for its first
+   * `firstCalls` calls, and blocks start only at PCs visited that often (Program.firstCalls;
+   * default 0: specialised handlers and blocks at once). runKernel gives tier.ts's
+   * tiering.firstCalls when its caller chose no engine.
+   */
+  readonly firstCalls?: number;
   /** Called before each instruction executes (tracing); absent means no cost. */
   readonly trace?: (w: Wave, op: Op) => void;
   /** Called after each instruction executed (a trace's register and memory summary, amd/sq/trace.ts). */
@@ -171,7 +178,7 @@ function settle(c: DispatchConfig): Settled {
   return {
     grid: c.grid, block: c.block, kernargVa: c.kernargVa, dynamicLds: c.dynamicLds, order: c.order, seed: c.seed,
     maxInstructions: c.maxInstructions, dispatchPacketVa: c.dispatchPacketVa, queueVa: c.queueVa, scratchPerLane: c.scratchPerLane,
-    waitcnt: c.waitcnt, alignMode: c.alignMode, engine: c.engine, trace: c.trace, traceAfter: c.traceAfter, observer: c.observer, trapHandler: c.trapHandler, onWaveEnd: c.onWaveEnd,
+    waitcnt: c.waitcnt, alignMode: c.alignMode, engine: c.engine, firstCalls: c.firstCalls, trace: c.trace, traceAfter: c.traceAfter, observer: c.observer, trapHandler: c.trapHandler, onWaveEnd: c.onWaveEnd,
     progress: c.progress, firstGroup: c.firstGroup, groupCount: c.groupCount, moreGroups: c.moreGroups, budgetShare: c.budgetShare, groupBase: c.groupBase,
     userData: c.userData,
   };
@@ -282,6 +289,9 @@ function runDispatch(
   }
   const random = cfg.order === 'random';
   const totalGroups = groupsX * groupsY * groupsZ;
+  // (The whole grid's waves: a split run's slices decide alike.)
+  const first = cfg.firstCalls ?? 0;
+  program.firstCalls = totalGroups * wavesPerGroup < first ? Math.min(first, 255) : 0;
   const concurrent = random ? 4 : 1;
   // Scratch: one segment for the concurrently resident waves, lane-major per wave.
   const scratchPerWave = cfg.scratchPerLane * ws;

@@ -65,6 +65,8 @@ export interface SliceRequest {
   readonly scratchPerLane: number;
   readonly order: 'roundrobin' | 'random';
   readonly engine: 'fast' | 'interp';
+  /** DispatchConfig.firstCalls (runKernel's rule: the engine left out). */
+  readonly firstCalls: number;
   readonly seed: number;
   readonly maxInstructions: number;
   /** A fixed range of workgroups; with `counter` both are 0 and the ranges come from it. */
@@ -209,7 +211,7 @@ export function runSlice(req: SliceRequest, cpuMs?: () => number, onChunk?: (tak
       return executed + Math.max(0, req.maxInstructions - total);
     };
     const stats = dispatch(target, code, kernel, mem, diag, {
-      grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, seed: req.seed,
+      grid: req.grid, block: req.block, kernargVa: req.kernargVa, dynamicLds: req.dynamicLds, order: req.order, engine: req.engine, firstCalls: req.firstCalls, seed: req.seed,
       maxInstructions: req.maxInstructions, dispatchPacketVa: req.dispatchPacketVa, queueVa: req.queueVa,
       scratchPerLane: req.scratchPerLane, firstGroup: req.firstGroup, groupCount: req.groupCount,
       ...(moreGroups ? { moreGroups } : {}), ...(budgetShare ? { budgetShare } : {}),

@@ -26,6 +26,7 @@ import { setupLaunch, type ArgValue } from './hsa.js';
 import { imageBytes, imageDescriptor, samplerDescriptor, type ImageSpec, type SamplerSpec } from './images.js';
 import { lazyModule } from '../core/lazy-module.js';
 import { wasmTier } from '../amd/engine/wasm/tier.js';
+import { tiering } from '../amd/engine/tier.js';
 import { heapBacking } from '../amd/engine/wasm/heap.js';
 import {
   ELEM, bufferContents, compareBuffers, scalarBytes, structBytes,
@@ -303,6 +304,8 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   }
   // A trace reads every access through GPU memory: the interpreter (the fast tier's memory paths bypass it).
   const engine = tracer ? 'interp' : opts.engine ?? 'fast';
+  // An engine the caller did not choose: a small grid starts its ops on the reference handlers (tier.ts).
+  const firstCalls = opts.engine === undefined ? tiering.firstCalls : 0;
   const timeline = opts.timeline ? new WaveTimeline(opts.timeline) : undefined;
   const observer = timeline && !opts.pm4 ? timeline.stage('compute') : undefined;
   let trapHandler: TrapHandler | undefined;
@@ -324,7 +327,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
       stats = r.stats;
       opts.onPm4?.(r.stream, r.dispatchesRun);
     } else stats = dispatch(target, code, kernel, mem, diag, {
-      grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed, engine,
+      grid: l.grid, block: l.block, kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, order, seed, engine, firstCalls,
       maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET, dispatchPacketVa: setup.dispatchPacketVa,
       queueVa: setup.queueVa, scratchPerLane, ...(trace ? { trace } : {}), ...(traceAfter ? { traceAfter } : {}), ...(observer ? { observer } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}),

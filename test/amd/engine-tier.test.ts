@@ -13,6 +13,7 @@ import { runKernel, type KernelRun } from '../../src/runtime/run.js';
 import type { Engine } from '../../src/amd/engine/env.js';
 import { engineTime } from '../../src/amd/engine/program.js';
 import { hotEntry, tiering, tierStats } from '../../src/amd/engine/tier.js';
+import { wasmTier } from '../../src/amd/engine/wasm/tier.js';
 import { snap, diffSnap, type WaveSnap } from './engine-state.js';
 import { loadCodeObject } from '../../src/formats/amdgpu/codeobject.js';
 
@@ -20,14 +21,30 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 type Launch = Parameters<typeof runKernel>[0];
 
-function run(launch: Launch, engine: Engine, order: 'roundrobin' | 'random'): { r: KernelRun; waves: Map<number, WaveSnap> } {
+/** `engine` undefined: the caller chose none (runKernel's default: a small grid starts on the reference handlers). */
+function run(launch: Launch, engine: Engine | undefined, order: 'roundrobin' | 'random', co?: ReturnType<typeof loadCodeObject>): { r: KernelRun; waves: Map<number, WaveSnap> } {
   const waves = new Map<number, WaveSnap>();
-  // The code object parsed anew: a Program of its own (dispatch.ts keeps one per code object, and
-  // run.ts hands byte-identical code objects the same parsed one), so no block or visit count
-  // carries over from another setting.
+  // The code object parsed anew (unless given): a Program of its own (dispatch.ts keeps one per
+  // code object, and run.ts hands byte-identical code objects the same parsed one), so no block or
+  // visit count carries over from another setting.
   assert.ok(launch.codeObject instanceof Uint8Array);
-  const r = runKernel({ ...launch, codeObject: loadCodeObject(launch.codeObject, 'kernel') }, { engine, order, seed: 3, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
+  const r = runKernel({ ...launch, codeObject: co ?? loadCodeObject(launch.codeObject, 'kernel') }, { ...(engine !== undefined ? { engine } : {}), order, seed: 3, onWaveEnd: (w) => void waves.set(w.id, snap(w)) });
   return { r, waves };
+}
+
+/** Outputs, run reports and every wave's final state of `b` equal `a`'s. */
+function same(a: ReturnType<typeof run>, b: ReturnType<typeof run>, what: string): void {
+  for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `${what}: buffer ${k} differs`);
+  const { timeMs: _ta, ...ra } = a.r.report;
+  const { timeMs: _tb, ...rb } = b.r.report;
+  assert.deepEqual(rb, ra, `${what}: run reports (instruction/lane counts, classes, diagnostics)`);
+  assert.equal(b.waves.size, a.waves.size);
+  for (const [id, wa] of a.waves) {
+    const wb = b.waves.get(id);
+    assert.ok(wb, `${what}: wave ${id} missing`);
+    const d = diffSnap(wa, wb);
+    assert.equal(d, null, `${what}: wave ${id}: ${d}`);
+  }
 }
 
 const SETTINGS = [
@@ -50,17 +67,7 @@ for (const c of benchCases({ root: ROOT, small: true })) {
         const blocks0 = engineTime.blocks;
         const b = run(c.launch, 'fast', order);
         if (s.minBytes === Infinity && c.name !== 'empty') assert.ok(engineTime.blocks > blocks0, `${s.name}: blocks were built`);
-        for (const k of Object.keys(a.r.buffers)) assert.ok(Buffer.from(a.r.buffers[k]!).equals(Buffer.from(b.r.buffers[k]!)), `${s.name}: buffer ${k} differs`);
-        const { timeMs: _ta, ...ra } = a.r.report;
-        const { timeMs: _tb, ...rb } = b.r.report;
-        assert.deepEqual(rb, ra, `${s.name}: run reports (instruction/lane counts, classes, diagnostics)`);
-        assert.equal(b.waves.size, a.waves.size);
-        for (const [id, wa] of a.waves) {
-          const wb = b.waves.get(id);
-          assert.ok(wb, `${s.name}: wave ${id} missing`);
-          const d = diffSnap(wa, wb);
-          assert.equal(d, null, `${s.name}: wave ${id}: ${d}`);
-        }
+        same(a, b, s.name);
       }
     } finally {
       Object.assign(tiering, saved);
@@ -102,3 +109,41 @@ test('engine-tier: waves resuming mid-block enter the block, no suffix blocks ar
     Object.assign(tiering, saved);
   }
 });
+
+// The engine left to runKernel: a grid of fewer waves than tiering.firstCalls starts each op on
+// its reference handler and builds no block at a PC visited fewer times, but in a loop (visited
+// more often than waves were launched). With firstCalls above every small case's waves, straight
+// code stays on the reference handlers while loop ops get their fast handlers and blocks
+// mid-dispatch (others' waves still stepping them); the same code object run again (its kept
+// Program's counts go on) takes its blocks then. Every run equals the interpreter's.
+for (const c of benchCases({ root: ROOT, small: true })) {
+  const order = c.name.length % 2 === 0 ? 'random' : 'roundrobin';
+  test(`engine-tier ${c.name} (${order}): engine left out, reference handlers first == interp`, () => {
+    const a = run(c.launch, 'interp', order);
+    const saved = { ...tiering };
+    try {
+      tiering.firstCalls = 255;
+      assert.ok(c.launch.codeObject instanceof Uint8Array);
+      const co = loadCodeObject(c.launch.codeObject, 'kernel');
+      const blocks = [engineTime.blocks];
+      const calls0 = wasmTier.calls;
+      for (let k = 0; k < 3; k++) {
+        same(a, run(c.launch, undefined, order, co), `run ${k + 1}`);
+        blocks.push(engineTime.blocks);
+        if (k === 0 && c.name === 'matmul') {
+          // Its loop (32 trips a wave) is built at once, from ops given their fast handlers
+          // (Program.peekHot): translated code runs.
+          assert.ok(engineTime.blocks > blocks[0]!, `${c.name}: its loop's blocks were built in the first run`);
+          if (wasmTier.on) assert.ok(wasmTier.calls > calls0, `${c.name}: translated runs were called`);
+        }
+      }
+      const built = blocks.slice(1).map((b, k) => b - blocks[k]!);
+      if (c.name.startsWith('vaddmul')) {
+        assert.equal(built[0], 0, 'straight code of few waves: no block in the first run');
+        assert.ok(built[1]! > 0, `its blocks in the second run (${built})`);
+      }
+    } finally {
+      Object.assign(tiering, saved);
+    }
+  });
+}

@@ -96,11 +96,13 @@ test('kept programs: a manifest run again in one process binds nothing again and
   // manifestLaunch reads the code object afresh each time; loadCodeObjectCached hands the second
   // run the first one's CodeObject (same path, same bytes), so its kept Program is reused.
   const root = join(fileURLToPath(import.meta.url), '../../../..');
+  // (The fast engine chosen: left to itself, this 16-wave grid would start on the reference
+  // handlers and build its blocks in a later run: engine-tier.test.ts.)
   const m = loadManifest(join(root, 'kernels/manifests/conv2d.json'));
-  const first = runManifest(m, {});
+  const first = runManifest(m, { engine: 'fast' });
   const binds = engineTime.binds;
   const blocks = engineTime.blocks;
-  const again = runManifest(m, {});
+  const again = runManifest(m, { engine: 'fast' });
   assert.equal(engineTime.binds, binds, 'no op bound again');
   assert.equal(engineTime.blocks, blocks, 'no block built again');
   assert.deepEqual(again.buffers['out'], first.buffers['out']);

@@ -50,7 +50,9 @@ for (const name of ['matmul', 'matmul_tiled']) {
   test(`parallel ${name} with the memory in the heap: both threads translate GLOBAL accesses, bytes as one thread`, { skip: !on && 'no shared wasm heap' }, async () => {
     const c = benchCases({ root: ROOT, small: true, only: (n) => n === name })[0]!;
     const one = runKernel(c.launch, { engine: 'interp' });
-    for (const par of [await callerPool.run(c.launch), await callerPool.run(c.launch), await workerPool.run(c.launch), await workerPool.run(c.launch)]) {
+    // (The fast engine named: left out, this small grid would start on the reference handlers.)
+    const fast = { engine: 'fast' } as const;
+    for (const par of [await callerPool.run(c.launch, fast), await callerPool.run(c.launch, fast), await workerPool.run(c.launch, fast), await workerPool.run(c.launch, fast)]) {
       assert.equal(par.parallel.threads, 2, par.parallel.reason);
       for (const b of Object.keys(one.buffers)) assert.deepEqual(par.buffers[b], one.buffers[b], `${name}: buffer ${b}`);
       assert.equal(par.report.waveInstructions, one.report.waveInstructions);

@@ -31,12 +31,18 @@ import '../exec/bvh.js';
 import './fast-salu.js';
 
 export function bindInstruction(inst: Instruction, env: ExecEnv): Bound {
+  const ref = bindReference(inst, env);
+  // engine 'fast': a specialised handler for the plain forms, the reference one otherwise
+  return (env.engine !== 'interp' && bindFast(inst, env, ref)) || ref;
+}
+
+/**
+ * The reference binding alone (bindInstruction less the fast engine's specialised handler, which
+ * bindFast makes from it): Program binds an op of a fast dispatch so until the op is hot (tier.ts).
+ */
+export function bindReference(inst: Instruction, env: ExecEnv): Bound {
   const b = lookup(inst.mnemonic);
-  if (b) {
-    const ref = b(inst, env);
-    // engine 'fast': a specialised handler for the plain forms, the reference one otherwise
-    return (env.engine !== 'interp' && bindFast(inst, env, ref)) || ref;
-  }
+  if (b) return b(inst, env);
   return {
     cls: 'other',
     run: (w) => {

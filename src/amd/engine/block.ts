@@ -118,7 +118,7 @@ function buildBlock(program: Program, pc: number, i: number): Block | null {
   for (;;) {
     let op: Op;
     try {
-      op = program.peek(p);
+      op = program.peekHot(p);
     } catch (e) {
       if (e instanceof DecodeError) break;
       throw e;

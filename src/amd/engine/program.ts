@@ -7,9 +7,9 @@ import type { Instruction } from '../isa/types.js';
 import { DecodeError } from '../isa/types.js';
 import { decodeAt, printInst, type IsaTarget } from '../isa/target.js';
 import type { Wave } from '../wave/wave.js';
-import { WAVE_STATE_SEED, INST_CLASSES, type ExecEnv, type Finding, type Inline, type InstClass, type Op, type Run } from './types.js';
-import { bindInstruction } from './bind.js';
-import { handlerMaker, isFast, markFast } from './fast-registry.js';
+import { WAVE_STATE_SEED, INST_CLASSES, type Bound, type ExecEnv, type Finding, type Inline, type InstClass, type Op, type Run } from './types.js';
+import { bindInstruction, bindReference } from './bind.js';
+import { bindFast, handlerMaker, isFast, markFast } from './fast-registry.js';
 import { bindPreGfx11 } from '../target/normalize.js';
 import type { Block } from './block-types.js';
 export type { InstClass, Run, Op } from './types.js';
@@ -44,6 +44,19 @@ export class Program {
   readonly entry: Uint8Array;
   readonly target: IsaTarget;
   readonly env: ExecEnv;
+  /**
+   * In this dispatch (dispatch.ts sets it; 0: none): an op bound for a fast env runs its reference
+   * handler for its first `firstCalls` calls, and no block starts at a PC visited fewer times
+   * (tier.ts). A dispatch of fewer waves than runKernel's tiering.firstCalls has it.
+   */
+  firstCalls = 0;
+  /**
+   * By PC index: the reference binding of an op not given its fast handler yet (it was bound with
+   * firstCalls on: `hot` gives it); undefined: none.
+   */
+  private readonly cold: (Bound | undefined)[];
+  /** By PC index: visits of a PC where no block is built yet (tier.ts builds one after firstCalls; at most 255). */
+  readonly seen: Uint8Array;
 
   constructor(target: IsaTarget, base: number, words: Uint32Array, env: ExecEnv) {
     this.target = target;
@@ -57,6 +70,8 @@ export class Program {
     this.interior = new Uint8Array(words.length);
     this.owner = new Int32Array(words.length);
     this.entry = new Uint8Array(words.length);
+    this.cold = new Array(words.length);
+    this.seen = new Uint8Array(words.length);
     this.env = env;
   }
 
@@ -93,14 +108,36 @@ export class Program {
     const t0 = performance.now();
     const raw = decodeAt(this.target, this.words, i, pc);
     const target = this.target;
-    // GFX9/GFX10.3 instructions execute as their GFX11 equivalents (target/normalize.ts); traces print the original.
-    const { inst, bound: b } = target.space.gfx === 11 ? { inst: raw, bound: bindInstruction(raw, this.env) } : bindPreGfx11(raw, this.env, bindInstruction);
+    // A GFX11 op of a fast dispatch starts on its reference handler (see `cold`); GFX9/GFX10.3
+    // instructions execute as their GFX11 equivalents (target/normalize.ts), bound at once; traces
+    // print the original.
+    const later = target.space.gfx === 11 && this.env.engine !== 'interp' && this.firstCalls > 0;
+    const { inst, bound: b } = later ? { inst: raw, bound: bindReference(raw, this.env) } : target.space.gfx === 11 ? { inst: raw, bound: bindInstruction(raw, this.env) } : bindPreGfx11(raw, this.env, bindInstruction);
     if (b.findings !== undefined && b.findings.length > 0) {
       this.findings[i] = b.findings;
       this.pending[i] = b.findings;
       this.withFindings.push(i);
     }
-    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, endpgm: inst.mnemonic === 's_endpgm', waitInfo: null, text: () => printInst(target, raw), inline: b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined };
+    const op: Op = { inst, run: b.run, cls: b.cls, ci: INST_CLASSES.indexOf(b.cls), size: inst.size, endpgm: inst.mnemonic === 's_endpgm', waitInfo: null, text: () => printInst(target, raw), inline: undefined };
+    if (later) {
+      this.cold[i] = b;
+      const ref = b.run;
+      let calls = 0;
+      (op as { run: Run }).run = (w: Wave) => {
+        if (++calls >= this.firstCalls) this.hot(i);
+        ref(w);
+      };
+    } else this.give(op, b);
+    this.ops[i] = op;
+    engineTime.bindMs += performance.now() - t0;
+    engineTime.binds++;
+    return op;
+  }
+
+  /** `op` takes bound handler `b`: its run and its source for blocks to inline. */
+  private give(op: Op, b: Bound): void {
+    (op as { inline: Inline | undefined }).inline = b.inline !== undefined && b.inline.run === b.run ? b.inline : undefined;
+    (op as { run: Run }).run = b.run;
     // A generated handler is made when it first runs (fast-registry.ts `generated`): then it takes
     // the place of the stand-in in the op, so later calls go straight to it.
     const make = handlerMaker(b.run);
@@ -112,9 +149,23 @@ export class Program {
       };
       (op as { run: Run }).run = isFast(b.run) ? markFast(first) : first;
     }
-    this.ops[i] = op;
+  }
+
+  /** The op at index `i` gets its fast handler now, if it still runs its reference one (see `cold`). */
+  private hot(i: number): void {
+    const ref = this.cold[i];
+    if (ref === undefined) return;
+    this.cold[i] = undefined;
+    const op = this.ops[i]!;
+    const t0 = performance.now();
+    this.give(op, bindFast(op.inst, this.env, ref) ?? ref);
     engineTime.bindMs += performance.now() - t0;
-    engineTime.binds++;
+  }
+
+  /** The bound op at `pc` with its fast handler (a block inlines its source): peek, made hot. */
+  peekHot(pc: number): Op {
+    const op = this.peek(pc);
+    this.hot((pc - this.base) / 4);
     return op;
   }
 

@@ -33,6 +33,11 @@
  * or cold. A branch target is never a suffix (a loop head after its preheader in one block): it
  * starts a block of its own.
  *
+ * A small grid, its engine left to runKernel (fewer waves than tiering.firstCalls): each op runs
+ * its reference handler (the interpreter's) until it has run firstCalls times (Program `cold`), and
+ * no block starts at a PC visited fewer times unless visited more often than waves were launched
+ * (a loop). Straight code of a few waves then binds and compiles nothing of the fast engine's.
+ *
  * Per-op stepping and blocks give the same results bit for bit (they run the same handlers, with
  * the same sanitizer steps, clock and budget; the differential tests run both), so the rule moves
  * only time.
@@ -52,7 +57,13 @@ import { blockShellAt, makePlan } from './block.js';
 // probeBytes: only blocks of this much source are probed (PROBE): TurboFan's cost and the time a
 // block runs unoptimised meanwhile grow with it; smaller ones (reduce_tree's, up to 11 KB, reached
 // by fewer waves at each step of its tree) ran faster compiled at once, warm and cold.
-export const tiering = { minBytes: 45000, visitsPerByteOp: 25, probeBytes: 20000 };
+// firstCalls: what runKernel gives a dispatch whose engine the caller did not choose (Program
+// firstCalls): with fewer waves than this, each op runs its reference handler for its first
+// firstCalls calls and no block starts at a PC visited fewer times. A kernel of a few waves, each op
+// run a few times, took twice as long fresh on the fast engine as on the interpreter (binding and
+// compiling specialised handlers and blocks it then barely ran); with more waves, the first ones
+// on the (cold) reference handlers cost more than they saved (conv2d, transpose 1.1-1.3x).
+export const tiering = { minBytes: 45000, visitsPerByteOp: 25, probeBytes: 20000, firstCalls: 64 };
 
 /**
  * The dispatch this thread is running (dispatch.ts sets both): its waves (Infinity when unknown)
@@ -278,6 +289,15 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
     if (sw?.probe !== undefined ? probed(program, i, b, sw) : !b.pending || settle(program, i, b, sw!, 0)) return b;
     heat[i] = heat[i]! - 1;
     return stepThrough(program, b, pc);
+  }
+  // No block starts at a PC visited fewer than Program.firstCalls times (its ops run their
+  // reference handlers meanwhile: Program `cold`), unless visited more often than waves were
+  // launched: in a loop.
+  const seen = program.seen;
+  const v = seen[i]!;
+  if (v + 1 < program.firstCalls && v < tierDispatch.launched) {
+    seen[i] = v + 1;
+    return null;
   }
   const nb = blockShellAt(program, pc);
   if (nb === null) return null;
