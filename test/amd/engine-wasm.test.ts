@@ -307,3 +307,4 @@ for (const c of benchCases({ root: ROOT, small: true })) {
     }
   });
 }
+

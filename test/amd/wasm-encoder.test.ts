@@ -53,6 +53,35 @@ test('encoder: an add function validates and runs; a broken body does not valida
   assert.equal(ld(4) >>> 0, 0xdeadbeef);
 });
 
+test('encoder: a closed scope gives its locals back by type; a rewind forgets new ones and gives back reused ones', () => {
+  const fb = new FuncBuilder(2);
+  const keep = fb.local(I32);
+  assert.equal(keep, 2);
+  const sc = fb.scope();
+  const a = fb.local(I32), b = fb.local(F64), c = fb.local(I32);
+  assert.deepEqual([a, b, c], [3, 4, 5]);
+  fb.close(sc);
+  // The next code's locals are those, by type (an f64 is not an i32's), then new ones.
+  const sc2 = fb.scope();
+  const x = fb.local(I32), w = fb.local(F64);
+  assert.ok(x === a || x === c);
+  assert.equal(w, b);
+  // A lowering that threw half way: `n` (new) is dropped, `v` (reused) is free again.
+  const m = fb.mark();
+  const v = fb.local(I32);
+  assert.equal(v, x === a ? c : a);
+  const n = fb.local(I32);
+  assert.equal(n, 6);
+  fb.rewind(m);
+  assert.equal(fb.local(I32), v, 'the reused local is free again');
+  assert.equal(fb.local(I32), 6, 'the new one was forgotten: declared anew');
+  fb.close(sc2);
+  // Declared: keep, a, b, c and the new one (five locals after the two params).
+  fb.get(0);
+  const bytes = encodeModule({ funcs: [{ type: { params: [I32, I32], results: [I32] }, body: fb, export: 'f' }] });
+  assert.ok(WebAssembly.validate(bytes));
+});
+
 /** Compile `text` (assigning r) over sources a, b, c (uint32) to a function returning ToInt32(r). */
 function compileInt(text: string): (a: number, b: number, c: number, ci: number) => number {
   const fb = new FuncBuilder(4);

@@ -110,20 +110,56 @@ const F64_BYTES = new Float64Array(1);
 const F64_U8 = new Uint8Array(F64_BYTES.buffer);
 
 /** A function body under construction: locals by type, then the instruction bytes. */
+/**
+ * A function's locals: their types, those given out in the scopes still open (`live`, in order)
+ * and those a closed scope gave back, by type (`free`), for later code to use again.
+ */
+interface Locals {
+  readonly types: ValType[];
+  readonly live: number[];
+  readonly free: Map<ValType, number[]>;
+}
+
 export class FuncBuilder {
   readonly code = new Bytes();
-  private readonly localTypes: ValType[];
+  private readonly locals: Locals;
   private readonly nParams: number;
-  /** `locals`: another builder's list (child), so both declare locals of one function. */
-  constructor(nParams: number, locals: ValType[] = []) {
+  /** `locals`: another builder's (child), so both declare locals of one function. */
+  constructor(nParams: number, locals?: Locals) {
     this.nParams = nParams;
-    this.localTypes = locals;
+    this.locals = locals ?? { types: [], live: [], free: new Map() };
   }
 
-  /** A new local of type `t`; its index. */
+  /**
+   * A local of type `t`; its index: one a closed scope gave back (`scope`), else a new one. (Its
+   * value is then what that scope left: code writes a local before reading it, as a loop body's
+   * next trip already requires.)
+   */
   local(t: ValType): number {
-    this.localTypes.push(t);
-    return this.nParams + this.localTypes.length - 1;
+    const L = this.locals;
+    const idx = L.free.get(t)?.pop() ?? this.nParams + L.types.push(t) - 1;
+    L.live.push(idx);
+    return idx;
+  }
+
+  /**
+   * Open a scope: the locals given out until `close(scope)` go back to be used again by later
+   * code (translateRun closes one per op: Liftoff's compile time and memory grew with the locals
+   * times the blocks, ~0.5 ms a KB of body for runs of several hundred locals).
+   */
+  scope(): number {
+    return this.locals.live.length;
+  }
+  close(scope: number): void {
+    const L = this.locals;
+    for (let k = L.live.length - 1; k >= scope; k--) {
+      const idx = L.live[k]!;
+      const t = L.types[idx - this.nParams]!;
+      let f = L.free.get(t);
+      if (f === undefined) L.free.set(t, (f = []));
+      f.push(idx);
+    }
+    L.live.length = scope;
   }
   op(...bytes: number[]): this {
     for (let i = 0; i < bytes.length; i++) this.code.push(bytes[i]!);
@@ -232,21 +268,31 @@ export class FuncBuilder {
    * the same list), its code goes where `append` puts it (simd-int.ts hoists loop-invariant code).
    */
   child(): FuncBuilder {
-    return new FuncBuilder(this.nParams, this.localTypes);
+    return new FuncBuilder(this.nParams, this.locals);
   }
   /** Append a child's code here. */
   append(c: FuncBuilder): this {
     this.code.append(c.code);
     return this;
   }
-  /** Where the body is now (its code length and local count), for `rewind`. */
-  mark(): { readonly code: number; readonly locals: number } {
-    return { code: this.code.n, locals: this.localTypes.length };
+  /** Where the body is now (its code length and locals), for `rewind`. */
+  mark(): { readonly code: number; readonly locals: number; readonly live: number } {
+    return { code: this.code.n, locals: this.locals.types.length, live: this.locals.live.length };
   }
-  /** Drop what was emitted, and the locals declared, since `m` (a lowering that threw half way). */
-  rewind(m: { readonly code: number; readonly locals: number }): void {
+  /**
+   * Drop what was emitted, and the locals declared, since `m` (a lowering that threw half way):
+   * new ones are forgotten, ones used again go back to be used again.
+   */
+  rewind(m: { readonly code: number; readonly locals: number; readonly live: number }): void {
     this.code.n = m.code;
-    this.localTypes.length = m.locals;
+    const L = this.locals;
+    const last = this.nParams + m.locals;
+    for (let k = L.live.length - 1; k >= m.live; k--) {
+      const idx = L.live[k]!;
+      if (idx < last) L.free.get(L.types[idx - this.nParams]!)!.push(idx);
+    }
+    L.live.length = m.live;
+    L.types.length = m.locals;
   }
   /** memory.copy (bulk memory) of memory 0: operands dest, src, length. */
   memoryCopy(): this {
@@ -258,7 +304,7 @@ export class FuncBuilder {
   /** The body as the code section holds it (size first): local declarations (runs of one type), code, end. */
   encode(out: Bytes): void {
     const runs: [number, ValType][] = [];
-    for (const t of this.localTypes) {
+    for (const t of this.locals.types) {
       const last = runs[runs.length - 1];
       if (last !== undefined && last[1] === t) last[0]++;
       else runs.push([1, t]);

@@ -840,8 +840,11 @@ export function translateRun(run: readonly WOp[], ws: 32 | 64, hot = true): Uint
     fb.op(OP.return, OP.end);
     fb.op(OP.block, 0x40);
     fb.get(S).i32(i + n - 1).op(OP.i32_gt_u).br(OP.br_if, 0);
+    // The op's locals are the next op's to use again (FuncBuilder.scope).
+    const sc = fb.scope();
     if (g !== undefined) lowerGroup(g, i);
     else lower(op as Exclude<WOp, WWait | WBack>, i);
+    fb.close(sc);
     fb.op(OP.end);
     i += n;
   }
