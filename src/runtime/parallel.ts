@@ -24,7 +24,7 @@
 import { Memory } from '../core/memory.js';
 import { heap, heapBacking, heapShared } from '../amd/engine/wasm/heap.js';
 import { wasmTier } from '../amd/engine/wasm/tier.js';
-import { tiering } from '../amd/engine/tier.js';
+import { firstCallsFor } from '../amd/engine/tier.js';
 import { Diagnostics, type Diagnostic } from '../core/diagnostics.js';
 import { InputError } from '../core/errors.js';
 import { loadCodeObjectCached, type CodeObject, type CodeObjectKernel } from '../formats/amdgpu/codeobject.js';
@@ -394,7 +394,7 @@ export class ParallelPool {
       return {
         co: coBytes, kernel: kernel.name, segments, ...(heapMem !== undefined ? { heap: heapMem } : {}), grid: [...l.grid], block: [...l.block],
         kernargVa: setup.kernargVa, dynamicLds: setup.dynamicLds, dispatchPacketVa: setup.dispatchPacketVa, queueVa: setup.queueVa,
-        scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', firstCalls: opts.engine === undefined ? tiering.firstCalls : 0, seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
+        scratchPerLane, order: opts.order ?? 'roundrobin', engine: opts.engine ?? 'fast', firstCalls: firstCallsFor(opts.engine), seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
         firstGroup: first, groupCount: end - first, ...(counter ? { counter, spent, chunk, threads, ...(late && t > 0 ? { joinSlot: t } : {}) } : {}),
       };
     };

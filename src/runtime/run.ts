@@ -26,7 +26,7 @@ import { setupLaunch, type ArgValue } from './hsa.js';
 import { imageBytes, imageDescriptor, samplerDescriptor, type ImageSpec, type SamplerSpec } from './images.js';
 import { lazyModule } from '../core/lazy-module.js';
 import { wasmTier } from '../amd/engine/wasm/tier.js';
-import { tiering } from '../amd/engine/tier.js';
+import { firstCallsFor } from '../amd/engine/tier.js';
 import { heapBacking } from '../amd/engine/wasm/heap.js';
 import {
   ELEM, bufferContents, compareBuffers, scalarBytes, structBytes,
@@ -39,7 +39,10 @@ export interface RunOptions {
   /** Scheduler seed (default 1). */
   readonly seed?: number;
   readonly order?: Order;
-  /** Execution engine: 'fast' (default) or 'interp', the reference interpreter alone. */
+  /**
+   * Execution engine: 'fast' or 'interp', the reference interpreter alone. Left out: fast, but a grid
+   * of fewer than tier.ts's tiering.firstCalls waves starts each op on its reference handler.
+   */
   readonly engine?: Engine;
   /** Stop at the first diagnostic (warnings included). */
   readonly strict?: boolean;
@@ -305,7 +308,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   // A trace reads every access through GPU memory: the interpreter (the fast tier's memory paths bypass it).
   const engine = tracer ? 'interp' : opts.engine ?? 'fast';
   // An engine the caller did not choose: a small grid starts its ops on the reference handlers (tier.ts).
-  const firstCalls = opts.engine === undefined ? tiering.firstCalls : 0;
+  const firstCalls = firstCallsFor(opts.engine);
   const timeline = opts.timeline ? new WaveTimeline(opts.timeline) : undefined;
   const observer = timeline && !opts.pm4 ? timeline.stage('compute') : undefined;
   let trapHandler: TrapHandler | undefined;

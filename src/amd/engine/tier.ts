@@ -43,6 +43,7 @@
  * only time.
  */
 import type { Program } from './program.js';
+import type { Engine } from './types.js';
 import type { Block } from './block-types.js';
 import { blockShellAt, makePlan } from './block.js';
 
@@ -64,6 +65,11 @@ import { blockShellAt, makePlan } from './block.js';
 // compiling specialised handlers and blocks it then barely ran); with more waves, the first ones
 // on the (cold) reference handlers cost more than they saved (conv2d, transpose 1.1-1.3x).
 export const tiering = { minBytes: 45000, visitsPerByteOp: 25, probeBytes: 20000, firstCalls: 64 };
+
+/** DispatchConfig.firstCalls for a run whose caller chose `engine` (runKernel, split runs): tiering.firstCalls when it chose none. */
+export function firstCallsFor(engine: Engine | undefined): number {
+  return engine === undefined ? tiering.firstCalls : 0;
+}
 
 /**
  * The dispatch this thread is running (dispatch.ts sets both): its waves (Infinity when unknown)

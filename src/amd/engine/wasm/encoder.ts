@@ -109,7 +109,6 @@ export function sleb(out: Bytes, x: number): void {
 const F64_BYTES = new Float64Array(1);
 const F64_U8 = new Uint8Array(F64_BYTES.buffer);
 
-/** A function body under construction: locals by type, then the instruction bytes. */
 /**
  * A function's locals: their types, those given out in the scopes still open (`live`, in order)
  * and those a closed scope gave back, by type (`free`), for later code to use again.
@@ -120,6 +119,7 @@ interface Locals {
   readonly free: Map<ValType, number[]>;
 }
 
+/** A function body under construction: locals by type, then the instruction bytes. */
 export class FuncBuilder {
   readonly code = new Bytes();
   private readonly locals: Locals;
