@@ -178,9 +178,14 @@ export class LateJoinRule {
     this.winCpu = cpu;
   }
 
-  /** After `taken` of `total` workgroups were taken, at time `now` (`cpu`: the machine's CPU times then). */
-  pays(now: number, taken: number, total: number, cpu?: CpuTimes): boolean {
+  /**
+   * After `taken` of `total` workgroups were taken, at time `now` (`cpu`: the machine's CPU times
+   * then, or how to read them: read only when a window closes, since reading Linux's /proc/stat at
+   * every chunk cost a fresh matmul 256^3 dispatch kept on one thread ~3%).
+   */
+  pays(now: number, taken: number, total: number, cpu?: CpuTimes | (() => CpuTimes)): boolean {
     if (now - this.winT < RATE_WINDOW_MS) return false;
+    if (typeof cpu === 'function') cpu = cpu();
     const rate = (taken - this.winTaken) / (now - this.winT);
     const prev = this.rates[this.rates.length - 1];
     this.rates.push(rate);
@@ -418,7 +423,7 @@ export class ParallelPool {
     const rule = late && this.ports.length < threads - own ? new LateJoinRule(performance.now(), IDLE_PER_WORKER * (threads - own), this.host.cores, cpu?.()) : undefined;
     if (rule !== undefined) {
       hook = (taken, all) => {
-        if (sent.length > 0 || busy !== null || !rule.pays(performance.now(), taken, all, cpu?.())) return;
+        if (sent.length > 0 || busy !== null || !rule.pays(performance.now(), taken, all, cpu)) return;
         // The load average only where the idle cores were not measured (it lags a minute and counts
         // this thread: at load 1.5-1.7 on 2 cores it kept matmul 512^3 on one thread, 3.9-5.0 s
         // against 2.6-3.3 s on two).

@@ -264,6 +264,16 @@ test('late join rule: with too few idle cores over the window, the rest must be 
   const long = new LateJoinRule(0, IDLE_PER_WORKER, 2, cpu(0, 0));
   long.pays(DECIDE_AFTER_MS - 100, 200, 300, cpu(100, 0));
   assert.equal(long.pays(DECIDE_AFTER_MS, 300, 300 + CONTENDED_PAYS * WORKER_PAYS_MS + 1, cpu(200, 0)), true);
+  // CPU times given as a reader: read once a window closes, not at every chunk (a fresh dispatch's
+  // chunks each read Linux's /proc/stat before).
+  let reads = 0;
+  const reader = () => cpu(100 * ++reads, 90 * reads);
+  const lazy = new LateJoinRule(0, IDLE_PER_WORKER, 2, cpu(0, 0));
+  for (let t = 1; t < RATE_WINDOW_MS; t += 7) assert.equal(lazy.pays(t, t, 1000, reader), false);
+  assert.equal(reads, 0, 'no read inside a window');
+  lazy.pays(DECIDE_AFTER_MS - 100, 200, 300 + rest, reader);
+  assert.equal(lazy.pays(DECIDE_AFTER_MS, 300, 300 + rest, reader), true);
+  assert.equal(reads, 2);
   // No CPU times (a host without them): the rest alone decides, as before.
   const none = new LateJoinRule(0, IDLE_PER_WORKER, 2);
   none.pays(DECIDE_AFTER_MS - 100, 200, 300 + rest);
