@@ -15,7 +15,7 @@ import { gfx11 } from '../../src/amd/isa/gfx11/index.js';
 import { benchCases } from '../../bench/cases.js';
 import { runKernel, type KernelRun } from '../../src/runtime/run.js';
 import type { Engine } from '../../src/amd/engine/env.js';
-import { hotRun, setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
+import { hotRun, makeBytesKey, setWasmTier, wasmTier } from '../../src/amd/engine/wasm/tier.js';
 import { groupStats, intVecStats, simdStats } from '../../src/amd/engine/wasm/valu.js';
 import { INT_OPS } from '../../src/amd/exec/valu-int.js';
 import { tiering } from '../../src/amd/engine/tier.js';
@@ -239,6 +239,41 @@ test('wasm tier: a loop body of integer ops is translated again four lanes at a 
     assert.equal(diffSnap(snap(a.wave), snap(b.wave)), null, `exec 0x${exec.toString(16)}`);
     assert.equal(wasmTier.hot, hot + 1, 'the loop body translated again');
     assert.equal(intVecStats.ops, iv + 4, 'its four integer ops with SIMD rows');
+  }
+});
+
+test('wasm tier: the same loop body at two addresses is one compiled module (its bytes are the key)', () => {
+  const body = ['s_mov_b32 s40, 5', 'v_add_co_u32 v1, vcc_lo, v1, v2', 'v_add_co_ci_u32_e32 v3, vcc_lo, v3, v4, vcc_lo', 'v_xor_b32_e32 v5, v3, v1', 'v_lshlrev_b64 v[6:7], 3, v[1:2]',
+    's_add_u32 s43, s43, 61', 's_sub_u32 s40, s40, 1', 's_cmp_lg_u32 s40, 0', 's_cbranch_scc1 -10'];
+  const source = [...body, ...body, 's_endpgm'].join('\n');
+  const r = mulberry32(78);
+  const vgpr: Record<number, number[]> = {};
+  for (let i = 0; i < 8; i++) vgpr[i] = Array.from({ length: 32 }, () => value(r));
+  const o: AsmRunOptions = { vgprs: 16, vgpr };
+  const a = runAsm(source, { ...o, engine: 'interp' });
+  const runs = wasmTier.runs, modules = wasmTier.modules;
+  const saved = tiering.visitsPerByteOp;
+  tiering.visitsPerByteOp = 0;
+  let b: ReturnType<typeof runAsm>;
+  try {
+    b = withWasm(() => runAsm(source, { ...o, engine: 'fast' }));
+  } finally {
+    tiering.visitsPerByteOp = saved;
+  }
+  assert.equal(diffSnap(snap(a.wave), snap(b.wave)), null);
+  // Each loop makes two runs: the block entering it (s_mov_b32 and the first trip) and the body.
+  assert.equal(wasmTier.runs - runs, 4);
+  assert.equal(wasmTier.modules - modules, 2, 'the second loop\'s two runs are the first\'s modules');
+});
+
+test('wasm tier: module keys are one character per byte, distinct for distinct bytes (Node Buffer and TextDecoder)', () => {
+  const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+  for (const key of [makeBytesKey(Buffer), makeBytesKey(undefined)]) {
+    const k = key(all);
+    assert.equal(k.length, 256);
+    assert.equal(new Set(k).size, 256);
+    assert.equal(key(all.subarray(7, 9)), k.slice(7, 9), 'a view keys its own bytes');
+    assert.notEqual(key(Uint8Array.of(1, 2, 3)), key(Uint8Array.of(1, 2, 4)));
   }
 });
 
