@@ -33,6 +33,7 @@ export interface Pm4ComputeOptions {
   readonly extraScratchPerLane?: number;
   /** Passed on to dispatch.ts (see DispatchConfig). */
   readonly engine?: DispatchConfig['engine'];
+  readonly firstCalls?: DispatchConfig['firstCalls'];
   readonly trace?: DispatchConfig['trace'];
   readonly traceAfter?: DispatchConfig['traceAfter'];
   readonly observer?: DispatchConfig['observer'];
@@ -165,7 +166,7 @@ export function computeLauncher(codes: readonly LoadedCode[], opts: Pm4ComputeOp
       // The user SGPRs (kernarg, dispatch packet and queue pointers...) are COMPUTE_USER_DATA_n.
       grid, block, kernargVa: 0, dispatchPacketVa: 0, queueVa: 0, userData: l.userData, dynamicLds: ldsBytes - kd.group_segment_fixed_size,
       order: opts.order ?? 'roundrobin', seed: opts.seed ?? 1, maxInstructions: opts.maxInstructions ?? 50_000_000,
-      ...(opts.engine ? { engine: opts.engine } : {}), ...(opts.trace ? { trace: opts.trace } : {}),
+      ...(opts.engine ? { engine: opts.engine } : {}), ...(opts.firstCalls !== undefined ? { firstCalls: opts.firstCalls } : {}), ...(opts.trace ? { trace: opts.trace } : {}),
       ...(opts.traceAfter ? { traceAfter: opts.traceAfter } : {}), ...(observer ? { observer } : {}),
       ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       scratchPerLane: kd.private_segment_fixed_size + (opts.extraScratchPerLane ?? (md?.uses_dynamic_stack ? 16384 : 0)),

@@ -324,7 +324,7 @@ export function runKernel(l: KernelLaunch, opts: RunOptions = {}): KernelRun {
   try {
     if (opts.pm4) {
       const r = pm4Module().dispatchThroughPm4(code, kernel, mem, diag, setup, l.grid, l.block, opts.pm4 === 'indirect' ? { units: 'groups', indirect: true } : {}, {
-        order, seed, engine, maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET,
+        order, seed, engine, firstCalls, maxInstructions: opts.maxInstructions ?? DEFAULT_BUDGET,
         ...(trace ? { trace } : {}), ...(traceAfter ? { traceAfter } : {}), ...(timeline ? { timeline } : {}), ...(opts.progress ? { progress: opts.progress } : {}), ...(opts.onWaveEnd ? { onWaveEnd: opts.onWaveEnd } : {}),
       });
       stats = r.stats;

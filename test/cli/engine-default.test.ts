@@ -40,3 +40,13 @@ test('run: no --engine, a loop in a grid of eight waves: its blocks are built (v
   assert.equal(def.report, interp.report);
   assert.ok(def.blocks > 0, 'the loop was built');
 });
+
+test('run --pm4: no --engine, the same rule (the command processor launches the grid)', () => {
+  for (const pm4 of ['direct', 'indirect']) {
+    const def = run('int64_ops.json', '--pm4', pm4);
+    const fast = run('int64_ops.json', '--pm4', pm4, '--engine', 'fast');
+    assert.equal(def.report, fast.report, pm4);
+    assert.equal(def.blocks, 0, `${pm4}: no block built`);
+    assert.ok(fast.blocks > 0, `${pm4}: --engine fast builds its blocks at once`);
+  }
+});
