@@ -82,3 +82,17 @@ test('bench ab: a build against another tree (itself here), alternating: both me
   }
   assert.equal(code, 2, 'a usage error without the manifest');
 });
+
+test('bench fresh-ab: two fresh gpusim runs a round, each build with its own code cache; medians and geometric-mean ratios', () => {
+  const manifest = join(ROOT, 'kernels/manifests/int64_ops.json');
+  const out = execFileSync(process.execPath, [join(ROOT, 'dist/bench/fresh-ab.js'), manifest, '--a-args', '--engine interp', '--rounds', '2'], { encoding: 'utf8' });
+  const lines = out.trim().split('\n');
+  assert.equal(lines.length, 3, out);
+  assert.match(lines[0]!, /^A .* \[--engine interp\]: dispatch median [0-9.]+ ms, process [0-9.]+ ms$/);
+  assert.match(lines[1]!, /^B .*: dispatch median [0-9.]+ ms, process [0-9.]+ ms$/);
+  const m = /^B \/ A over 2 rounds \(geometric mean\): dispatch ([0-9.]+), main-thread CPU ([0-9.]+), process ([0-9.]+)$/.exec(lines[2]!);
+  assert.ok(m, lines[2]);
+  for (const x of m.slice(1)) assert.ok(Number(x) > 0);
+  // A manifest and nothing else: a usage error.
+  assert.throws(() => execFileSync(process.execPath, [join(ROOT, 'dist/bench/fresh-ab.js')], { stdio: 'pipe' }), (e: { status?: number }) => e.status === 2);
+});
