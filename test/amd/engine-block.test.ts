@@ -403,27 +403,6 @@ test('blocks: a second Program of the same code reuses the block plan with its o
   assert.equal(c.inlined, a.inlined - 1, 'the load is called, not inlined');
 });
 
-test('blocks: the same code at two addresses (an unrolled step, a reduction level) is one generated function', () => {
-  const step = ['v_add_nc_u32_e32 v1, v2, v3', 's_add_u32 s0, s1, 5', 's_nop 0', 'v_mul_lo_u32 v5, v4, v1', 's_barrier'];
-  const p = prog([...step, ...step, 's_endpgm'].join('\n'));
-  const a = jsBlock(() => blockAt(p, CODE_VA)!);
-  const size = a.ops.reduce((x, o) => x + o.size, 0);
-  const b = jsBlock(() => blockAt(p, CODE_VA + size)!);
-  assert.equal(b.pc, CODE_VA + size);
-  assert.equal(blockFunction(b), blockFunction(a), 'PCs are read from the block\'s own values, not written in its source');
-  assert.notEqual(b.args[0], a.args[0]);
-  // Run from each start, cut at every op: the PC left is that block's own.
-  for (const blk of [a, b]) {
-    for (let lim = 1; lim <= blk.n; lim++) {
-      const w = new Wave({ waveSize: 32, vgprs: 16, pc: blk.pc, sharedBase: APERTURE.SHARED, privateBase: APERTURE.PRIVATE, mode: 0xf0, status: 0 }, new Memory(), new Uint8Array(1024), { wg: [0, 0, 0], waveInGroup: 0, id: 0 });
-      const clk = { t: 0 };
-      const ran = blk.fn(w, clk, null, lim, blk.ops, blk.args, 0);
-      const pcs = blk.ops.map((_, k) => blk.pc + blk.ops.slice(0, k).reduce((x, o) => x + o.size, 0));
-      assert.equal(w.pc, ran < blk.n ? pcs[ran] : blk.pc + size, `block at ${blk.pc.toString(16)}, limit ${lim}`);
-    }
-  }
-});
-
 test('tiering: a straight block that waits whatever its source is stepped without making it; when that wait is over, its source makes the wait', () => {
   const saved = { ...tiering };
   const dispatch = { ...tierDispatch };
