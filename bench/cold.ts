@@ -36,7 +36,7 @@ import { benchCases } from './cases.js';
 import { runKernel } from '../src/runtime/run.js';
 import { engineTime } from '../src/amd/engine/program.js';
 import { nodeWorkerHost, threadCpuMs } from '../src/runtime/parallel-node.js';
-import { MachineProbe, median } from './machine-probe.js';
+import { alternating, MachineProbe, median } from './machine-probe.js';
 import { adoptedCopy } from './rdna3.js';
 import type { BenchResult } from './main.js';
 
@@ -125,17 +125,7 @@ function startupRun(esm: boolean): StartupRun {
 export function benchStartup(rounds = 5): BenchResult {
   if (freshBundle(BUNDLE_NAME) === null) return { name: 'start-up [fresh gpusim run, empty kernel]', figures: { note: 'no fresh dist/gpusim-cli.cjs (esbuild not installed?): separate modules only' } };
   startupRun(false); // writes the code cache when there is none
-  const esm: StartupRun[] = [];
-  const one: StartupRun[] = [];
-  for (let r = 0; r < rounds; r++) {
-    if (r % 2 === 0) {
-      esm.push(startupRun(true));
-      one.push(startupRun(false));
-    } else {
-      one.push(startupRun(false));
-      esm.push(startupRun(true));
-    }
-  }
+  const { a: esm, b: one } = alternating(rounds, () => startupRun(true), () => startupRun(false));
   const m = (xs: StartupRun[], f: (x: StartupRun) => number) => Math.round(median(xs.map(f)) * 10) / 10;
   return {
     name: 'start-up [fresh gpusim run, empty kernel]',

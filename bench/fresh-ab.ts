@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from './machine-probe.js';
+import { alternating, median } from './machine-probe.js';
 import { intArg } from './args.js';
 
 const args = process.argv.slice(2);
@@ -69,16 +69,7 @@ try {
   // Each build's code cache written (and its bundle read once) before anything is timed.
   run(a);
   run(b);
-  const ta: Timing[] = [], tb: Timing[] = [];
-  for (let i = 0; i < rounds; i++) {
-    if (i % 2 === 0) {
-      ta.push(run(a));
-      tb.push(run(b));
-    } else {
-      tb.push(run(b));
-      ta.push(run(a));
-    }
-  }
+  const { a: ta, b: tb } = alternating(rounds, () => run(a), () => run(b));
   const show = (s: Side, t: readonly Timing[]) =>
     `${s.name} ${s.root}${s.extra.length ? ` [${s.extra.join(' ')}]` : ''}: dispatch median ${median(t.map((x) => x.dispatchMs)).toFixed(1)} ms, process ${median(t.map((x) => x.processMs)).toFixed(1)} ms`;
   console.log(show(a, ta));

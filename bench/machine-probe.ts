@@ -87,6 +87,25 @@ export class MachineProbe {
 }
 
 /** Median of a list (the mean of the middle two for an even count); NaN when empty. */
+/**
+ * `rounds` runs of each of `a` and `b`, the order flipped every round (a, b; b, a; ...): a machine
+ * whose load drifts slows both alike, and on a shared VM the first of two back-to-back fresh
+ * processes tends to run faster, so neither side always goes first.
+ */
+export function alternating<T>(rounds: number, a: () => T, b: () => T): { readonly a: T[]; readonly b: T[] } {
+  const ra: T[] = [], rb: T[] = [];
+  for (let r = 0; r < rounds; r++) {
+    if (r % 2 === 0) {
+      ra.push(a());
+      rb.push(b());
+    } else {
+      rb.push(b());
+      ra.push(a());
+    }
+  }
+  return { a: ra, b: rb };
+}
+
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
