@@ -111,30 +111,45 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
         encoding: 'utf8', maxBuffer: 1 << 30,
       });
     });
+    // Only a slot's first instruction and the address after it matter: the s_nop padding (most of
+    // the lines) is read for its address alone, without the full pattern or normalizeText (which
+    // took most of the valu and memory generators' time on 20,000-probe chunks).
     const byAddr = new Map<number, string>();
     const warned = new Set<number>();
-    const addrs: number[] = [];
-    // Where each address first appears in `addrs` (a map: indexOf per probe was quadratic, half
-    // of the valu generator's time on 20,000-probe chunks).
-    const firstAt = new Map<number, number>();
+    // The address after each slot start's first line (its size), and the slot start waiting for it.
+    const nextOf = new Map<number, number>();
+    let waiting = -1;
     for (const line of text.split('\n')) {
       // llvm-objdump-19 (AMDGPU, --no-show-raw-insn) prints `\t<text>  // <ADDR>: <RAW> [<label>] [; warnings]`.
+      const k = line.indexOf('// ');
+      let addr: number;
+      if (k >= 0 && /^[0-9A-Fa-f]{6,}:/.test(line.slice(k + 3, k + 20))) {
+        const a = parseInt(line.slice(k + 3, line.indexOf(':', k + 3)), 16);
+        if (waiting >= 0) {
+          nextOf.set(waiting, a);
+          waiting = -1;
+        }
+        if (a % SLOT_BYTES !== 0) continue;
+        addr = a;
+      }
       const m = /^\s*([0-9a-f]+):\s*(.*)$/.exec(line);
       const c = m ? null : /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]{6,}):(?: [0-9A-Fa-f]{8})+(\s.*)?$/.exec(line);
       if (!m && !c) continue;
-      const addr = parseInt(m ? m[1]! : c![2]!, 16);
+      addr = parseInt(m ? m[1]! : c![2]!, 16);
+      if (waiting >= 0) {
+        nextOf.set(waiting, addr);
+        waiting = -1;
+      }
       const t = m ? m[2]! : c![1]!;
       byAddr.set(addr, normalizeText(t));
       if (t.includes('/*') || /;/.test(c?.[3] ?? '')) warned.add(addr);
-      if (!firstAt.has(addr)) firstAt.set(addr, addrs.length);
-      addrs.push(addr);
+      if (!nextOf.has(addr) && waiting !== addr) waiting = addr;
     }
     const res: ProbeResult[] = [];
     for (let i = 0; i < probes.length; i++) {
       const a = i * SLOT_BYTES;
       const t = byAddr.get(a);
-      const idx = firstAt.get(a) ?? -1;
-      const next = idx >= 0 && idx + 1 < addrs.length ? addrs[idx + 1]! : a + 4;
+      const next = nextOf.get(a) ?? a + 4;
       if (t === undefined) throw new Error(`objdump produced nothing at slot ${i}`);
       const unknown = t.startsWith('<unknown>') || t.startsWith('.long ');
       res.push({ text: unknown ? null : t, size: next - a, invalid: !unknown && warned.has(a) });
