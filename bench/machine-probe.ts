@@ -86,7 +86,6 @@ export class MachineProbe {
   }
 }
 
-/** Median of a list (the mean of the middle two for an even count); NaN when empty. */
 /**
  * `rounds` runs of each of `a` and `b`, the order flipped every round (a, b; b, a; ...): a machine
  * whose load drifts slows both alike, and on a shared VM the first of two back-to-back fresh
@@ -106,6 +105,7 @@ export function alternating<T>(rounds: number, a: () => T, b: () => T): { readon
   return { a: ra, b: rb };
 }
 
+/** Median of a list (the mean of the middle two for an even count); NaN when empty. */
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);

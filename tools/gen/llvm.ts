@@ -119,27 +119,25 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
     // The address after each slot start's first line (its size), and the slot start waiting for it.
     const nextOf = new Map<number, number>();
     let waiting = -1;
+    const reached = (addr: number) => {
+      if (waiting >= 0) nextOf.set(waiting, addr);
+      waiting = -1;
+    };
     for (const line of text.split('\n')) {
       // llvm-objdump-19 (AMDGPU, --no-show-raw-insn) prints `\t<text>  // <ADDR>: <RAW> [<label>] [; warnings]`.
       const k = line.indexOf('// ');
-      let addr: number;
       if (k >= 0 && /^[0-9A-Fa-f]{6,}:/.test(line.slice(k + 3, k + 20))) {
         const a = parseInt(line.slice(k + 3, line.indexOf(':', k + 3)), 16);
-        if (waiting >= 0) {
-          nextOf.set(waiting, a);
-          waiting = -1;
+        if (a % SLOT_BYTES !== 0) {
+          reached(a);
+          continue;
         }
-        if (a % SLOT_BYTES !== 0) continue;
-        addr = a;
       }
       const m = /^\s*([0-9a-f]+):\s*(.*)$/.exec(line);
       const c = m ? null : /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]{6,}):(?: [0-9A-Fa-f]{8})+(\s.*)?$/.exec(line);
       if (!m && !c) continue;
-      addr = parseInt(m ? m[1]! : c![2]!, 16);
-      if (waiting >= 0) {
-        nextOf.set(waiting, addr);
-        waiting = -1;
-      }
+      const addr = parseInt(m ? m[1]! : c![2]!, 16);
+      reached(addr);
       const t = m ? m[2]! : c![1]!;
       byAddr.set(addr, normalizeText(t));
       if (t.includes('/*') || /;/.test(c?.[3] ?? '')) warned.add(addr);

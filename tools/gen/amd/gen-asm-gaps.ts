@@ -149,12 +149,13 @@ function linesWith(err: string, kind: string): Set<number> {
  * other line exactly one. A case that breaks that (two instructions from one line, or none without
  * a message) stops the generator: its output could not be told apart.
  */
-function group(mcpu: string, wave: number, texts: readonly string[]): GapCase[] {
+function group(mcpu: string, wave: 32 | 64, texts: readonly string[]): GapCase[] {
   const enc = mc(mcpu, wave, ['-show-encoding'], texts.join('\n') + '\n');
   const refused = linesWith(enc.err, 'error');
   const encodings = enc.out.split('\n').map((l) => /; encoding: \[([^\]]*)\]/.exec(l)).filter((m) => m !== null);
   const taken = texts.map((_, i) => !refused.has(i + 1));
-  if (encodings.length !== taken.filter(Boolean).length) throw new Error(`${mcpu} wave${wave}: llvm-mc gave ${encodings.length} encodings for ${taken.filter(Boolean).length} lines it took`);
+  const tookLines = texts.length - refused.size;
+  if (encodings.length !== tookLines) throw new Error(`${mcpu} wave${wave}: llvm-mc gave ${encodings.length} encodings for ${tookLines} lines it took`);
   let k = 0;
   const bytes = taken.map((ok) => (ok ? encodings[k++]![1]!.split(',').map((b) => Number(b.trim())) : null));
   const encoded = bytes.filter((b): b is number[] => b !== null);
@@ -169,20 +170,22 @@ function group(mcpu: string, wave: number, texts: readonly string[]): GapCase[] 
   let d = 0;
   return texts.map((text, i) => {
     const b = bytes[i]!;
-    if (b === null) return { mcpu, wave: wave as 32 | 64, text, bytes: null };
+    if (b === null) return { mcpu, wave, text, bytes: null };
     const line = disasm[d++];
-    return { mcpu, wave: wave as 32 | 64, text, bytes: b, ...(line ? { disasm: line.replace(/\s+/g, ' ') } : {}) };
+    return { mcpu, wave, text, bytes: b, ...(line ? { disasm: line.replace(/\s+/g, ' ') } : {}) };
   });
 }
 
 export function generate(): Record<string, string> {
   // Grouped by processor and wave size, then put back in CASES order.
-  const keys = [...new Set(CASES.map(([mcpu, wave]) => `${mcpu}/${wave}`))];
-  const done = new Map<string, GapCase[]>();
-  for (const key of keys) {
-    const [mcpu, wave] = key.split('/') as [string, string];
-    done.set(key, group(mcpu, Number(wave), CASES.filter((c) => `${c[0]}/${c[1]}` === key).map((c) => c[2])));
+  const groups = new Map<string, { mcpu: string; wave: 32 | 64; texts: string[]; done: GapCase[] }>();
+  for (const [mcpu, wave, text] of CASES) {
+    const key = `${mcpu}/${wave}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, (g = { mcpu, wave, texts: [], done: [] }));
+    g.texts.push(text);
   }
-  const out = CASES.map(([mcpu, wave]) => done.get(`${mcpu}/${wave}`)!.shift()!);
+  for (const g of groups.values()) g.done = group(g.mcpu, g.wave, g.texts);
+  const out = CASES.map(([mcpu, wave]) => groups.get(`${mcpu}/${wave}`)!.done.shift()!);
   return { 'test/golden/amd/asm-gaps.json': JSON.stringify({ llvm: llvmVersion(), cases: out }, null, 1) + '\n' };
 }

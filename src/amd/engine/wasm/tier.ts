@@ -64,6 +64,8 @@ export const hotRun = { calls: 4096 };
 /** Compiled modules by their bytes (identical runs anywhere in the process share one). */
 const modules = new Map<string, WasmModule>();
 
+type NodeBuffer = { from(a: ArrayBufferLike, off: number, len: number): { toString(enc: 'latin1'): string } };
+
 /**
  * A module's bytes as a one-byte string, its key in `modules`: Node's Buffer copies them (~10 us
  * for a 14 KB run); elsewhere TextDecoder's windows-1252, one code point per byte value. Spread
@@ -74,7 +76,6 @@ export function makeBytesKey(B: NodeBuffer | undefined): (b: Uint8Array) => stri
   const td = new TextDecoder('windows-1252');
   return (b) => td.decode(b);
 }
-type NodeBuffer = { from(a: ArrayBufferLike, off: number, len: number): { toString(enc: 'latin1'): string } };
 const bytesKey = makeBytesKey((globalThis as { Buffer?: NodeBuffer }).Buffer);
 
 function moduleOf(bytes: Uint8Array): WasmModule {
