@@ -26,10 +26,10 @@ import { MEM_CLASS, NEVER, checkRefs, quietPrefix, quietProbe, stepRefsOf, type 
 import type { OperandSpace } from '../isa/operands.js';
 import { baseMnemonic } from './registry.js';
 import { compile } from './fast-registry.js';
-import { fuseLanes } from './fast-valu.js';
+import { fuseLanes, fusedHelper } from './fast-valu.js';
 import { render } from './code.js';
 import type { ExecEnv } from './env.js';
-import { wasmRun, wasmTakes, wasmTier } from './wasm/tier.js';
+import { isRunValue, runArg, wasmRun, wasmTakes, wasmTier, type RunDesc } from './wasm/tier.js';
 export type { Clock, BlockRun, BlockFn, Block } from './block-types.js';
 
 /** Longest run of VALU ops fused into one lane loop. */
@@ -142,13 +142,25 @@ function buildBlock(program: Program, pc: number, i: number): Block | null {
   let dwords = 0;
   for (const op of ops) dwords += op.size >>> 2;
   const key = `${wasmTier.on ? (program.env.heapMemory === true ? 'wasm+heap|' : 'wasm|') : ''}${program.target.mcpu}|${pc}|${program.words.subarray(i, i + dwords).join(',')}`;
-  const plan = plans.get(key);
-  const b = blockOf(ops, pc, minSrcLen(ops, program.env));
-  if (plan !== undefined && fits(plan, ops)) fill(b, plan);
+  const env = program.env;
+  // The block cache's key: its plans' runs are translated for this wave size and VGPR count.
+  const storeKey = store === null ? '' : `${key}|w${env.waveSize}|v${env.vgprs}`;
+  let plan = plans.get(key);
+  if ((plan === undefined || !fits(plan, ops)) && store !== null) {
+    const p = planFromRecord(store.get(storeKey), ops, env);
+    if (p !== undefined) {
+      plans.set(key, (plan = p));
+      engineTime.cachedBlocks++;
+    }
+  }
+  const fitting = plan !== undefined && fits(plan, ops);
+  const b = blockOf(ops, pc, fitting ? { len: plan!.src.length, taken: plan!.translated } : minSrcLen(ops, env));
+  if (fitting) fill(b, plan!);
   else {
     makers.set(b, () => {
-      const p = compileBlock(ops, pc, program.target.space, program.env);
+      const p = compileBlock(ops, pc, program.target.space, env);
       plans.set(key, p);
+      if (store !== null) store.made(storeKey, () => recordOf(p));
       return p;
     });
   }
@@ -252,6 +264,12 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // (they belong to the Program), (-1, index in `consts`) for a fused run's helpers (module values).
   const take: number[] = [];
   const consts: unknown[] = [];
+  // What each of `consts` is, for the block cache (planFromRecord makes them again).
+  const descs: ConstDesc[] = [];
+  const konst = (value: unknown, d: ConstDesc): number => {
+    descs.push(d);
+    return consts.push(value) - 1;
+  };
   let inlined = 0, translated = 0;
   // The sanitizer's step before op k, as dispatch calls it (w.pc at the op). An op whose step can
   // only check its registers is skipped unless one of them has an outstanding load (exact: see checkRefs).
@@ -340,7 +358,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
         + `if (r === ${n}) { w.pc = ${pcs[n - 1]! + ops[n - 1]!.size}; clk.t = t1 + ${n}; return T * ${n} + ${n}; } `
         + `${rp('r')}w.pc = $A[0][r]; clk.t = t1 + r; return T * ${n} + r;`;
       lines.push(`{ const a = e, z = ${free} ? lim : lim < ${n} ? lim : ${n};`);
-      lines.push(...bindLines(`0_${n}`, `${wr.code} ${steps.join(' ')} ${after}`, wr.params, (j) => [-1, consts.push(wr.args[j]) - 1]), '}');
+      lines.push(...bindLines(`0_${n}`, `${wr.code} ${steps.join(' ')} ${after}`, wr.params, (j) => [-1, konst(wr.args[j], wr.descs[j]!)]), '}');
       inlined += n;
       translated += n;
       fusedRuns++;
@@ -377,7 +395,8 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
         + `if (r !== ${end}) { if (r < 0) { ${rp('-r')}clk.t = t0 - r; return -r; } ${rp('r')}w.pc = $A[0][r]; clk.t = t0 + r; return r; }`;
       const params = [...wr.params, ...(shared ? ['SD', 'SR'] : [])];
       const args = [...wr.args, ...(shared ? [stepDone, stepRefsOf(ops)] : [])];
-      lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${after}`, params, (j) => [-1, consts.push(args[j]) - 1]), '}');
+      const argDescs: ConstDesc[] = [...wr.descs, ...(shared ? [{ k: 'stepDone' } as const, { k: 'stepRefs' } as const] : [])];
+      lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${after}`, params, (j) => [-1, konst(args[j], argDescs[j]!)]), '}');
       if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
       inlined += wr.n;
       translated += wr.n;
@@ -394,7 +413,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     const end = k + fused.n;
     lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim, e);`);
     for (let i = k; i < end; i++) lines.push(...stepLines(i));
-    lines.push(...bindLines(`${k}_${end}`, fused.code, fused.params, (j) => [-1, consts.push(fused.args[j]) - 1]));
+    lines.push(...bindLines(`${k}_${end}`, fused.code, fused.params, (j) => [-1, konst(fused.args[j], { k: 'helper', name: fused.params[j]! })]));
     if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
     inlined += fused.n;
     fusedRuns++;
@@ -404,7 +423,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // Parenthesised so V8 compiles it to bytecode at once (eagerly) when it is made (blockFn).
   const src = `return (function block(w, clk, wc, lim, $O, $A, e) {\n${lines.join('\n')}\n});`;
   // Only the sources' identities are kept: an Inline's bound values belong to this Program.
-  return { fn: blockFns.get(src) ?? null, src, enter, inlined, fused: fusedRuns, translated, take, consts, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
+  return { fn: blockFns.get(src) ?? null, src, enter, inlined, fused: fusedRuns, translated, take, consts, descs, keys: ops.map((o) => o.inline?.key ?? null), cis: ops.map((o) => o.ci) };
 }
 
 /** A loop body: its last op branches back to its start (the scheduler enters it again at once). */
@@ -441,23 +460,11 @@ function blockFn(plan: Plan): BlockFn {
  * for an enclosing dispatch's) builds its Block without generating source, testing parameters or
  * stepping a probe sanitizer again.
  */
-interface Plan {
+interface Plan extends PlanRecord {
   /** The function (blockFn makes it on the block's first run; null until then). */
   fn: BlockFn | null;
-  readonly src: string;
-  readonly enter: Uint8Array;
-  readonly inlined: number;
-  readonly translated: number;
-  readonly fused: number;
-  /**
-   * The values passed after $A[0] (the PCs), as pairs: (op index, param index) of an op's Inline
-   * args, or (-1, index) of `consts` (fused runs' helpers, the same for every Program).
-   */
-  readonly take: readonly number[];
+  /** The values `take` names with -1: fused runs' helpers and translated runs' values, the same for every Program. */
   readonly consts: readonly unknown[];
-  /** What the plan was generated from: each op's Inline identity (Inline.key) and class. */
-  readonly keys: readonly (string | null)[];
-  readonly cis: readonly number[];
 }
 
 /** Whether `ops` (bound by another Program) generate the source `plan` was compiled from. */
@@ -510,4 +517,93 @@ function fill(b: Block, plan: Plan): void {
   b.pending = false;
   if (plan.fn !== null) b.fn = plan.fn;
   planOf.set(b, plan);
+}
+
+/**
+ * One of a plan's `consts` as the block cache records it: a translated run's value (wasm/tier.ts
+ * RunDesc), block.ts's stepDone, the block's StepRefs (made again from its ops), or a fused run's
+ * helper (fast-valu.ts).
+ */
+export type ConstDesc = RunDesc | { readonly k: 'stepDone' } | { readonly k: 'stepRefs' } | { readonly k: 'helper'; readonly name: string };
+
+/**
+ * A plan as the block cache keeps it between processes: everything but the function and the bound
+ * values, which are made again (the values from `descs`, against the ops of the Program that
+ * reads it, after `fits` holds: the same handler sources and classes).
+ */
+export interface PlanRecord {
+  readonly src: string;
+  /** By op: whether a wave may enter the block there. */
+  readonly enter: Uint8Array;
+  readonly inlined: number;
+  readonly translated: number;
+  readonly fused: number;
+  /**
+   * The values passed after $A[0] (the PCs), as pairs: (op index, param index) of an op's Inline
+   * args, or (-1, index) of the plan's consts.
+   */
+  readonly take: readonly number[];
+  /** What each of the plan's consts is. */
+  readonly descs: readonly ConstDesc[];
+  /** What the plan was generated from: each op's Inline identity (Inline.key) and class. */
+  readonly keys: readonly (string | null)[];
+  readonly cis: readonly number[];
+}
+
+/**
+ * Where plans outlive the process (runtime/block-cache-node.ts: a directory per build): `get` the
+ * record an earlier process saved under a key, `made` tells of a plan made now (`record` gives it
+ * when the store saves, with its runs' translations made by then).
+ */
+export interface BlockStore {
+  get(key: string): PlanRecord | undefined;
+  made(key: string, record: () => PlanRecord): void;
+}
+
+let store: BlockStore | null = null;
+
+/** Use `s` for the blocks this thread builds from now on (null: none, the default). */
+export function setBlockStore(s: BlockStore | null): void {
+  store = s;
+}
+
+/** The record of `p` (its runs' byte holders shared: translations made later are in it). */
+function recordOf(p: Plan): PlanRecord {
+  const { fn: _fn, consts: _consts, ...r } = p;
+  return r;
+}
+
+/**
+ * The plan of record `r` for `ops` (bound by a Program of `env`), or undefined when there is none,
+ * it does not fit them, or a value cannot be made (a record of another build's shape): the block
+ * is then generated as if nothing were cached.
+ */
+function planFromRecord(r: PlanRecord | undefined, ops: readonly Op[], env: ExecEnv): Plan | undefined {
+  if (r === undefined) return undefined;
+  const plan: Plan = { ...r, fn: null, consts: [] };
+  if (!fits(plan, ops) || r.enter.length !== ops.length) return undefined;
+  const ws = env.waveSize;
+  const consts: unknown[] = [];
+  for (const d of r.descs) {
+    if (d.k === 'stepDone') consts.push(stepDone);
+    else if (d.k === 'stepRefs') consts.push(stepRefsOf(ops));
+    else if (d.k === 'helper') {
+      const v = fusedHelper(d.name);
+      if (v === undefined) return undefined;
+      consts.push(v);
+    } else {
+      if (d.k === 'value' ? !isRunValue(d.name) : d.k === 'runner' && (!wasmTier.on || d.at < 0 || d.n < 1 || d.at + d.n > ops.length)) return undefined;
+      consts.push(runArg(d, ops, ws, env.vgprs, env.heapMemory === true));
+    }
+  }
+  for (let i = 0; i < r.take.length; i += 2) {
+    const a = r.take[i]!, j = r.take[i + 1]!;
+    if (a < 0 ? j >= consts.length : ops[a]?.inline === undefined || j >= ops[a]!.inline!.args.length) return undefined;
+  }
+  return { ...plan, consts };
+}
+
+/** Drops the plans kept in this thread (tests of the block cache: what a fresh process sees). */
+export function forgetPlans(): void {
+  plans.clear();
 }

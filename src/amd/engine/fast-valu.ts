@@ -231,6 +231,11 @@ const OW1_64 = OU1.subarray(0, 64);
 
 const HELPER_VALUES: Readonly<Record<Helper, unknown>> = { roundF32, mulhiU32, popcnt, CV, CF, OU0, OF0, OU1, OF1, OW0_32, OW0_64, OW1_32, OW1_64 };
 
+/** The value a fused run's helper parameter `name` is bound to (FusedRun params), undefined for another name (the block cache). */
+export function fusedHelper(name: string): unknown {
+  return (HELPERS as readonly string[]).includes(name) ? HELPER_VALUES[name as Helper] : undefined;
+}
+
 /** The handler of `code`: its free names are `ref` when it hands back, and the helpers `nm` recorded. */
 function build(name: string, code: Code, ref: Bound, nm: Names<Helper>, lane?: LaneOp): Bound {
   const helpers = nm.pick(HELPERS);

@@ -31,9 +31,10 @@ const env = (globalThis as { process?: { env?: Record<string, string | undefined
  * compiled, `calls`: calls of translated code (by waves in the heap) in this thread, `resumed` those
  * entering a run past its first op (a wave whose last turn was cut inside it), `cut` those stopping
  * before its end, `salu` SALU ops in the runs taken (salu.ts), `hot` runs translated again as hot
- * runs (hotRun), `trips` back branches a loop run took itself (branch.ts).
+ * runs (hotRun), `trips` back branches a loop run took itself (branch.ts), `translations` runs
+ * translated to bytes (not taken from the block cache: block.ts setBlockStore).
  */
-export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0, resumed: 0, cut: 0, salu: 0, hot: 0, trips: 0 };
+export const wasmTier = { on: env?.['GPUSIM_WASM'] !== '0' && heapAvailable(), runs: 0, modules: 0, calls: 0, resumed: 0, cut: 0, salu: 0, hot: 0, trips: 0, translations: 0 };
 if (wasmTier.on) useHeap(true);
 
 export function setWasmTier(on: boolean): void {
@@ -90,25 +91,56 @@ function moduleOf(bytes: Uint8Array): WasmModule {
 }
 
 /**
+ * The bytes of a run's translations made so far (cold: lane by lane; hot: see hotRun), shared
+ * between its runner and the block cache's record of it (block.ts): a run restored from the cache
+ * takes them instead of translating again.
+ */
+export interface RunBytes {
+  cold?: Uint8Array;
+  hot?: Uint8Array;
+}
+
+/**
+ * What a run's caller is made from: its ops in the translator's terms (`ops`, made only when a
+ * translation is: a run restored from the block cache usually has its bytes), whether it has SALU
+ * ops or reads SCC (`salu`) and code that differs hot (`hasHot`: valu.ts hasHotCode).
+ */
+interface RunSource {
+  readonly ops: () => readonly WOp[];
+  readonly salu: boolean;
+  readonly hasHot: boolean;
+  readonly n: number;
+  readonly bytes: RunBytes;
+}
+
+/**
  * The caller of a translated run, instantiated on first use. The run is translated and
  * its module compiled at its first call, not when its block's source is made: a block that is
  * built but never runs compiled (a straight block stepped op by op in a short dispatch, tier.ts)
  * costs no translation (conv2d 256x256's fresh dispatch spent about half of its block building
  * there).
  */
-function lazyRunner(run: readonly WOp[], ws: 32 | 64): Runner {
+function lazyRunner(src: RunSource, ws: 32 | 64): Runner {
   let f: ((off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number) | null = null;
-  const n = run.length;
+  const n = src.n;
   // SCC in the thread's slot while the run's SALU ops run (salu.ts): the wave's copied in, and back
   // out for what follows (handed-back ops, the block's branch).
-  const salu = run.some((x) => 'salu' in x || ('back' in x && x.readsScc));
+  const salu = src.salu;
   let scc: Int32Array | null = null;
   // Translated as a hot run already (or its code would be the same), and the calls so far (a loop
   // run's trips each count as one).
-  let isHot = !hasHotCode(run);
+  let isHot = !src.hasHot;
   let calls = 0;
   const make = (hot: boolean) => {
-    const inst = new Wasm.Instance(moduleOf(translateRun(run, ws, hot)), { m: { mem: heap()!.mem } });
+    const b = src.bytes;
+    let bytes = hot ? b.hot : b.cold;
+    if (bytes === undefined) {
+      bytes = translateRun(src.ops(), ws, hot);
+      wasmTier.translations++;
+      if (hot) b.hot = bytes;
+      else b.cold = bytes;
+    }
+    const inst = new Wasm.Instance(moduleOf(bytes), { m: { mem: heap()!.mem } });
     return inst.exports['run'] as (off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number;
   };
   return (w: Wave, start: number, limit: number): number => {
@@ -267,6 +299,58 @@ export interface WasmRun {
   readonly code: string;
   readonly params: readonly string[];
   readonly args: readonly unknown[];
+  /** What each of `args` is, for the block cache (runArg makes it again). */
+  readonly descs: readonly RunDesc[];
+}
+
+/**
+ * One of a translated run's bound values as the block cache (block.ts) records it: the run's
+ * caller (ops [at, at + n) of the block, `loop`: the whole block with its back branch, and the
+ * bytes of its translations), a function or object of this module, the run's counter kinds, or
+ * the loop run's trip bumper (made again from the block's ops and those kinds).
+ */
+export type RunDesc =
+  | { readonly k: 'runner'; readonly at: number; readonly n: number; readonly loop: boolean; readonly salu: boolean; readonly hasHot: boolean; readonly bytes: RunBytes }
+  | { readonly k: 'value'; readonly name: keyof typeof RUN_VALUES }
+  | { readonly k: 'kinds'; readonly kinds: Uint8Array }
+  | { readonly k: 'trip'; readonly kinds: Uint8Array };
+
+const RUN_VALUES = { rest, bumpDone, memStats };
+
+/** Whether `name` is a value runArg gives by name. */
+export function isRunValue(name: string): name is keyof typeof RUN_VALUES {
+  return Object.prototype.hasOwnProperty.call(RUN_VALUES, name);
+}
+
+/**
+ * The bound value `d` describes, for a block of `ops` of a Program of this wave size, VGPR count
+ * and memory: what wasmRun gave when it made the run (its caller translates from the ops only if
+ * the bytes of the translation it needs are not in `d`).
+ */
+export function runArg(d: RunDesc, ops: readonly Op[], ws: 32 | 64, vgprs: number, heapMemory: boolean): unknown {
+  switch (d.k) {
+    case 'value': return RUN_VALUES[d.name];
+    case 'kinds': return d.kinds;
+    case 'trip': return tripBumper(ops, d.kinds);
+    case 'runner': {
+      const runOps = (): WOp[] => {
+        const run: WOp[] = [];
+        const last = d.loop ? d.at + d.n - 1 : d.at + d.n;
+        for (let i = d.at; i < last; i++) {
+          const x = wasmOpOnce(ops[i]!, ws, vgprs, heapMemory);
+          if (x === undefined) throw new Error(`block cache: op ${i} of a cached run is not translated`);
+          run.push(x);
+        }
+        if (d.loop) {
+          const back = wasmBack(ops[last]!, ws);
+          if (back === undefined) throw new Error('block cache: the cached loop run has no back branch');
+          run.push(back);
+        }
+        return run;
+      };
+      return lazyRunner({ ops: runOps, salu: d.salu, hasHot: d.hasHot, n: d.n, bytes: d.bytes }, ws);
+    }
+  }
 }
 
 /**
@@ -301,6 +385,9 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // completed in this call (run ops [a - k, d): the handlers of the ops it hands back bump their
   // own): one shared call (bumpDone) over the run's kinds, only for runs that have any; a line per
   // op (`inline`: a loop body, which TurboFan compiles anyway and specialises).
+  const salu = run.some((x) => 'salu' in x || ('back' in x && x.readsScc));
+  const hasHot = hasHotCode(run);
+  const source = (d: RunDesc & { k: 'runner' }): RunSource => ({ ops: () => run, salu, hasHot, n, bytes: d.bytes });
   const kinds = Uint8Array.from(run, (x) => ('wait' in x ? (x.call ? WAIT : 0) : 'ds' in x ? DS : 'smem' in x ? SMEM : 'global' in x ? (x.global.store && x.global.storeCnt === 'vscnt' ? VS : VM) : 0));
   // A line per op with a counter, run when `ranAt(j)` holds (the op was completed in this call).
   const lines = (ranAt: (j: number) => string) => run.map((_, j) => {
@@ -319,9 +406,11 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
     // trips (tripBumper: one call) and the last trip's ops [0, d).
     const later = kinds.some((x) => x !== 0) ? `if (T > 0) { if (T > 1) WT(w, T - 1); ${lines((j) => `d > ${j}`)}} ` : '';
     const code = `const q = WR(w, a, z); w.laneOps += q >>> 16; const T = (q >>> 8) & 255, d = q & 255, dd = T > 0 ? ${n} : d; ${lines((j) => `dd > ${j} && a <= ${j}`)}${later}`;
-    return { n, loop: true, code, params: ['WR', 'WREST', 'WT', 'GS'], args: [lazyRunner(run, ws), rest, tripBumper(ops, kinds), memStats] };
+    const runner: RunDesc = { k: 'runner', at: k, n, loop: true, salu, hasHot, bytes: {} };
+    return { n, loop: true, code, params: ['WR', 'WREST', 'WT', 'GS'], args: [lazyRunner(source(runner), ws), rest, tripBumper(ops, kinds), memStats], descs: [runner, { k: 'value', name: 'rest' }, { k: 'trip', kinds }, { k: 'value', name: 'memStats' }] };
   }
   const bumps = !inline ? (kinds.some((x) => x !== 0) ? `if (d > a - ${k}) WB(w, $O, ${k}, WK, a - ${k}, d); ` : '') : lines((j) => `d > ${j} && a <= ${k + j}`);
   const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 16; const d = q & 255; ${bumps}`;
-  return { n, loop: false, code, params: ['WR', 'WREST', 'WB', 'WK', 'GS'], args: [lazyRunner(run, ws), rest, bumpDone, kinds, memStats] };
+  const runner: RunDesc = { k: 'runner', at: k, n, loop: false, salu, hasHot, bytes: {} };
+  return { n, loop: false, code, params: ['WR', 'WREST', 'WB', 'WK', 'GS'], args: [lazyRunner(source(runner), ws), rest, bumpDone, kinds, memStats], descs: [runner, { k: 'value', name: 'rest' }, { k: 'value', name: 'bumpDone' }, { k: 'kinds', kinds }, { k: 'value', name: 'memStats' }] };
 }
