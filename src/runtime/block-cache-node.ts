@@ -58,8 +58,9 @@ export function openBlockStore(base: string = cacheDir(), build: string | null =
         return undefined;
       }
       try {
-        const j = JSON.parse(text, revive) as { key?: unknown; record?: unknown };
-        return j.key === key && isRecord(j.record) ? j.record : undefined;
+        const j = JSON.parse(text) as { key?: unknown; record?: unknown };
+        const r = j.key === key ? fromJson(j.record) : undefined;
+        return isRecord(r) ? r : undefined;
       } catch {
         return undefined;
       }
@@ -75,7 +76,7 @@ export function openBlockStore(base: string = cacheDir(), build: string | null =
         for (const { key, record } of made) {
           const file = fileOf(key);
           const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-          writeFileSync(tmp, JSON.stringify({ key, record: record() }, replace));
+          writeFileSync(tmp, JSON.stringify({ key, record: toJson(record()) }));
           renameSync(tmp, file);
           n++;
         }
@@ -107,17 +108,35 @@ export function keyHash(key: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/** JSON for byte arrays: base64. */
-function replace(_k: string, v: unknown): unknown {
-  return v instanceof Uint8Array ? { u8: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') } : v;
+const b64 = (v: Uint8Array): string => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+const bytes = (v: unknown): unknown => (typeof v === 'string' ? new Uint8Array(Buffer.from(v, 'base64')) : v);
+
+/**
+ * A record as JSON: its byte arrays (`enter`, counter kinds, a run's translations) as base64
+ * strings, and back (fromJson; its shape is checked after: isRecord). Explicit, not a reviver,
+ * which a fresh process ran as cold code for every value of the file.
+ */
+function toJson(r: PlanRecord): unknown {
+  const descs = r.descs.map((d) => {
+    if (d.k === 'kinds' || d.k === 'trip') return { ...d, kinds: b64(d.kinds) };
+    if (d.k === 'runner') return { ...d, bytes: { ...(d.bytes.cold ? { cold: b64(d.bytes.cold) } : {}), ...(d.bytes.hot ? { hot: b64(d.bytes.hot) } : {}) } };
+    return d;
+  });
+  return { ...r, enter: b64(r.enter), descs };
 }
 
-function revive(_k: string, v: unknown): unknown {
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    const o = v as { u8?: unknown };
-    if (typeof o.u8 === 'string' && Object.keys(o).length === 1) return new Uint8Array(Buffer.from(o.u8, 'base64'));
-  }
-  return v;
+function fromJson(j: unknown): unknown {
+  if (j === null || typeof j !== 'object') return j;
+  const r = j as Record<string, unknown>;
+  const descs = Array.isArray(r['descs']) ? (r['descs'] as unknown[]).map((d) => {
+    if (d === null || typeof d !== 'object') return d;
+    const x = d as Record<string, unknown>;
+    if (x['k'] === 'kinds' || x['k'] === 'trip') return { ...x, kinds: bytes(x['kinds']) };
+    const b = x['bytes'] as Record<string, unknown> | null | undefined;
+    if (x['k'] === 'runner' && b !== null && typeof b === 'object') return { ...x, bytes: { ...(b['cold'] !== undefined ? { cold: bytes(b['cold']) } : {}), ...(b['hot'] !== undefined ? { hot: bytes(b['hot']) } : {}) } };
+    return x;
+  }) : r['descs'];
+  return { ...r, enter: bytes(r['enter']), descs };
 }
 
 /** The fields block.ts reads off a record, with their types (anything else is a miss). */

@@ -166,3 +166,28 @@ test('block cache: a second `gpusim run` takes the first one\'s plans (same run.
     rmSync(cache, { recursive: true, force: true });
   }
 });
+
+test('block cache: a run an earlier process found hot starts on its hot translation', () => {
+  const c = benchCases({ root: ROOT, small: true }).find((x) => x.name.startsWith('matmul'))!;
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-blocks-'));
+  const saved = hotRun.calls;
+  hotRun.calls = 50;
+  try {
+    compiledAtOnce(() => {
+      const plain = run(c.launch, null);
+      const w = openBlockStore(dir, 'h')!;
+      const hot0 = wasmTier.hot;
+      run(c.launch, w);
+      assert.ok(wasmTier.hot > hot0, 'the writer switched runs to their hot translation');
+      w.save();
+      const hot1 = wasmTier.hot, translations = wasmTier.translations;
+      const r = run(c.launch, openBlockStore(dir, 'h'));
+      assert.equal(wasmTier.hot, hot1, 'no switch: the reader ran the hot bytes from the first call');
+      assert.equal(wasmTier.translations, translations);
+      sameOutputs(plain.out, r.out, 'hot from the start');
+    });
+  } finally {
+    hotRun.calls = saved;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

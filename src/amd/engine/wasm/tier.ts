@@ -127,9 +127,10 @@ function lazyRunner(src: RunSource, ws: 32 | 64): Runner {
   // out for what follows (handed-back ops, the block's branch).
   const salu = src.salu;
   let scc: Int32Array | null = null;
-  // Translated as a hot run already (or its code would be the same), and the calls so far (a loop
-  // run's trips each count as one).
-  let isHot = !src.hasHot;
+  // Translated as a hot run already (or its code would be the same, or an earlier process found
+  // the run hot: the block cache has its hot bytes), and the calls so far (a loop run's trips
+  // each count as one).
+  let isHot = !src.hasHot || src.bytes.hot !== undefined;
   let calls = 0;
   const make = (hot: boolean) => {
     const b = src.bytes;
