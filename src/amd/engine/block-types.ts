@@ -65,6 +65,8 @@ export interface Block {
    * placeholders. Blocks from blockAt are never pending.
    */
   pending: boolean;
+  /** It runs compiled whenever a wave reaches its start (tier.ts hotBlockAt: its wait is over). */
+  ready: boolean;
   readonly run: BlockRun;
   /** Ops inlined into the generated function (the rest are called). */
   inlined: number;

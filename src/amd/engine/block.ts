@@ -492,7 +492,7 @@ const NO_ENTRY = new Uint8Array(0);
 function blockOf(ops: readonly Op[], pc0: number, minSrc: { readonly len: number; readonly taken: number }): Block {
   // Until its first run the block's fn makes the function and puts it in its place.
   const b: Block = {
-    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, runs: new Int32Array(ops.length + 1), counter: null, srcLen: minSrc.len, args: [], inlined: 0, fused: 0, translated: minSrc.taken, pending: true,
+    n: ops.length, ops, pc: pc0, loop: isLoop(ops, pc0), enter: NO_ENTRY, runs: new Int32Array(ops.length + 1), counter: null, srcLen: minSrc.len, args: [], inlined: 0, fused: 0, translated: minSrc.taken, pending: true, ready: false,
     fn: (w, clk, wc, lim, $O, _A, e) => {
       makePlan(b);
       return (b.fn = blockFn(planOf.get(b)!))(w, clk, wc, lim, $O, b.args, e);

@@ -279,8 +279,10 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
     return null;
   }
   hotEntry.k = 0;
-  const h = heat[i];
   const b = program.blocks[i];
+  // A block that ran compiled runs compiled from then on: no lookup of its wait.
+  if (b !== undefined && b.ready) return b;
+  const h = heat[i];
   if (h !== undefined && h > 0 && b !== undefined) {
     const sw = waiting.get(b);
     if (sw !== undefined && inLoop(sw, h) && (!b.pending || settle(program, i, b, sw, h))) {
@@ -292,7 +294,10 @@ export function hotBlockAt(program: Program, pc: number): Block | null {
   }
   if (b !== undefined) {
     const sw = waiting.get(b);
-    if (sw?.probe !== undefined ? probed(program, i, b, sw) : !b.pending || settle(program, i, b, sw!, 0)) return b;
+    if (sw?.probe !== undefined ? probed(program, i, b, sw) : !b.pending || settle(program, i, b, sw!, 0)) {
+      b.ready = true;
+      return b;
+    }
     heat[i] = heat[i]! - 1;
     return stepThrough(program, b, pc);
   }
