@@ -12,7 +12,8 @@
  * One directory per build ($XDG_CACHE_HOME/gpusim or ~/.cache/gpusim, `blocks-` then Node's
  * version and architecture and the size and time of the build's dist/.tsbuildinfo: another build
  * may generate other code for the same instructions), one file per block, named by a hash of
- * its key (keyHash: node:crypto alone took ~10 ms to load in a fresh process), holding the key. Directories of other builds are
+ * its key (keyHash: node:crypto alone took ~10 ms to load in a fresh process), holding the key;
+ * at most MAX_BLOCK_FILES of them. Directories of other builds are
  * removed when this one is first written. Without a build stamp, or with GPUSIM_CODE_CACHE=0 or
  * GPUSIM_BLOCK_CACHE=0, there is no cache; any failure to read or write falls back to generating.
  */
@@ -29,6 +30,12 @@ export interface SavedBlockStore extends BlockStore {
 
 const FORMAT = 1;
 
+/**
+ * Most blocks kept per build (a block's file is 2-50 KB: the bundled kernels make ~300): past it,
+ * a save first removes the least recently written half.
+ */
+export const MAX_BLOCK_FILES = 2048;
+
 /** The directory name of this build's block cache, or null without a build stamp. */
 function buildDir(): string | null {
   try {
@@ -42,9 +49,9 @@ function buildDir(): string | null {
 /**
  * The block cache of this build under `base` (default: the per-user cache directory), or null
  * when there is none (no build stamp, or turned off by the environment). `build` names the build
- * (tests); by default it is read off dist/.
+ * (tests); by default it is read off dist/. `maxFiles`: see MAX_BLOCK_FILES.
  */
-export function openBlockStore(base: string = cacheDir(), build: string | null = buildDir()): SavedBlockStore | null {
+export function openBlockStore(base: string = cacheDir(), build: string | null = buildDir(), maxFiles = MAX_BLOCK_FILES): SavedBlockStore | null {
   if (process.env['GPUSIM_CODE_CACHE'] === '0' || process.env['GPUSIM_BLOCK_CACHE'] === '0' || build === null) return null;
   const dir = join(base, build);
   const made: { key: string; record: () => PlanRecord }[] = [];
@@ -73,6 +80,11 @@ export function openBlockStore(base: string = cacheDir(), build: string | null =
       let n = 0;
       try {
         mkdirSync(dir, { recursive: true });
+        const have = readdirSync(dir);
+        if (have.length + made.length > maxFiles) {
+          const byAge = have.map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs })).sort((x, y) => x.t - y.t);
+          for (const { f } of byAge.slice(0, Math.max(0, have.length - Math.floor(maxFiles / 2)))) rmSync(join(dir, f), { force: true });
+        }
         for (const { key, record } of made) {
           const file = fileOf(key);
           const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

@@ -191,3 +191,26 @@ test('block cache: a run an earlier process found hot starts on its hot translat
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('block cache: a build keeps at most maxFiles blocks, the most recently written', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-blocks-'));
+  try {
+    const c = benchCases({ root: ROOT, small: true }).find((x) => x.name.startsWith('reduce_tree'))!;
+    compiledAtOnce(() => {
+      const w = openBlockStore(dir, 'cap', 8)!;
+      run(c.launch, w);
+      const n = w.save();
+      assert.ok(n > 8, `${n} plans made`);
+      // Over the cap already: the next save keeps the newest half before writing its own.
+      const old = readdirSync(join(dir, 'cap'));
+      const w2 = openBlockStore(dir, 'cap', 8)!;
+      run(benchCases({ root: ROOT, small: true }).find((x) => x.name.startsWith('vaddmul'))!.launch, w2);
+      const m = w2.save();
+      const now = readdirSync(join(dir, 'cap'));
+      assert.ok(now.length <= 4 + m, `${now.length} files after saving ${m}`);
+      assert.ok(now.length < old.length + m, 'old blocks removed');
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
