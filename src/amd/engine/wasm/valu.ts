@@ -154,7 +154,9 @@ function shapeOf(text: string, body: readonly Stmt[], n: number, f32: boolean): 
   const key = `${n}|${f32}|${text}`;
   let sh = shapes.get(key);
   if (sh === undefined) {
-    const uses = (suffix: string) => Array.from({ length: n }, (_, k) => new RegExp(`\\bS${k}${suffix}\\b`).test(text));
+    // The source names the text reads (S<k>u, S<k>f, S<k>h as whole words), in one scan.
+    const named = new Set(text.match(/\bS\d+[ufh]\b/g) ?? []);
+    const uses = (suffix: string) => Array.from({ length: n }, (_, k) => named.has(`S${k}${suffix}`));
     const vec = f32 && !uses('u').some(Boolean) && vectorizable(body, ['x', 'e', ...Array.from({ length: n }, (_, k) => `S${k}f`)]);
     sh = { useF: uses('f'), useH: uses('h'), vec };
     shapes.set(key, sh);
