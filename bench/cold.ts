@@ -15,6 +15,10 @@
  * - `threads2ColdMs` / `threads2ColdCpuMs` / `x1threadCold`: the cold dispatch with `--threads 2`
  *   (engine `fast2`: the CLI's per-dispatch choice) and one thread's cold time over it;
  *   `threads2Used` / `threads2Why`: threads it used per round, and why one;
+ * - `cachedColdMs` / `xInterpColdCached` / `cachedBlocks`: the cold dispatch of engine `fastc`, fast
+ *   with the block cache (runtime/block-cache-node.ts) in a directory of this bench's, primed by one
+ *   untimed child per case: what a repeated `gpusim run` of the kernel sees; the interpreter's time
+ *   over it; the blocks it took from the cache;
  * - `probeMs` / `probe2x`: the machine probe (machine-probe.ts) before each round, medians.
  *
  * A `start-up` row first: fresh `gpusim run kernels/manifests/empty.json --json` processes (the CLI
@@ -27,8 +31,11 @@
  */
 import { intArg } from './args.js';
 import { execFileSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setBlockStore } from '../src/amd/engine/block.js';
+import { openBlockStore } from '../src/runtime/block-cache-node.js';
 import { freshBundle } from '../src/runtime/code-cache-node.js';
 import { BUNDLE_NAME } from '../src/cli/launch.js';
 import { ROOT } from '../tools/gen/run.js';
@@ -51,6 +58,7 @@ interface ChildResult {
   readonly firstInstMs: number;
   readonly compileMs: number;
   readonly blocks: number;
+  readonly cachedBlocks: number;
   readonly warmMs: number | null;
   readonly wi: number;
   readonly laneOps: number;
@@ -62,9 +70,12 @@ interface ChildResult {
  * engine fast with two threads as `gpusim run --threads 2` runs it (the caller's slice, workers
  * started per dispatch when the grid and the machine's load say they pay: runtime/parallel.ts).
  */
-async function child(name: string, engine: 'fast' | 'interp' | 'fast2', warm: number): Promise<ChildResult> {
+async function child(name: string, engine: 'fast' | 'interp' | 'fast2' | 'fastc', warm: number, blockDir?: string): Promise<ChildResult> {
   const [c] = benchCases({ root: ROOT, only: (n) => n === name });
   if (c === undefined) throw new Error(`no bench case '${name}'`);
+  // fastc: engine fast with the block cache in `blockDir` (read, and written when the run is over).
+  const store = engine === 'fastc' && blockDir !== undefined ? openBlockStore(blockDir, 'bench') : null;
+  setBlockStore(store);
   const pool = engine === 'fast2' ? new (await import('../src/runtime/parallel.js')).ParallelPool(nodeWorkerHost(), 2, { callerSlice: true }) : null;
   let used: { threads?: number; reason?: string } = {};
   const one = async () => {
@@ -83,6 +94,7 @@ async function child(name: string, engine: 'fast' | 'interp' | 'fast2', warm: nu
     return { r, cpu: (cu.user + cu.system) / 1000, main: m0 !== undefined && m1 !== undefined ? m1 - m0 : null };
   };
   const cold = await one();
+  store?.save();
   const coldUsed = used;
   const processMs = performance.now();
   const bad = cold.r.report.aborted ? 'aborted' : c.check(cold.r.buffers);
@@ -95,12 +107,12 @@ async function child(name: string, engine: 'fast' | 'interp' | 'fast2', warm: nu
   return {
     ...coldUsed,
     coldMs: cold.r.report.timeMs, coldCpuMs: cold.cpu, coldMainCpuMs: cold.main, processMs, firstInstMs: engineTime.firstInstAt,
-    compileMs: engineTime.compileMs, blocks: engineTime.blocks, warmMs, wi: cold.r.report.waveInstructions, laneOps: cold.r.report.laneOperations, bad,
+    compileMs: engineTime.compileMs, blocks: engineTime.blocks, cachedBlocks: engineTime.cachedBlocks, warmMs, wi: cold.r.report.waveInstructions, laneOps: cold.r.report.laneOperations, bad,
   };
 }
 
-function spawnChild(name: string, engine: string, warm: number): ChildResult {
-  const out = execFileSync(process.execPath, [import.meta.filename, '--child', name, engine, String(warm)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+function spawnChild(name: string, engine: string, warm: number, blockDir?: string): ChildResult {
+  const out = execFileSync(process.execPath, [import.meta.filename, '--child', name, engine, String(warm), ...(blockDir !== undefined ? [blockDir] : [])], { encoding: 'utf8', maxBuffer: 1 << 24 });
   return JSON.parse(out) as ChildResult;
 }
 
@@ -146,21 +158,26 @@ export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): 
   const names = benchCases({ root: ROOT, only: (n) => n !== 'empty' && (filter === undefined || filter === 'cold' || n.includes(filter)) }).map((c) => c.name);
   const results: BenchResult[] = filter === undefined || filter === 'cold' ? [benchStartup()] : [];
   const probe = names.length > 0 ? await MachineProbe.start() : null;
+  const blockDir = mkdtempSync(join(tmpdir(), 'gpusim-cold-blocks-'));
   for (const name of names) {
     const fast: ChildResult[] = [];
     const interp: ChildResult[] = [];
     const two: ChildResult[] = [];
+    const cached: ChildResult[] = [];
     const readings: { oneMs: number; parallel: number }[] = [];
+    spawnChild(name, 'fastc', 0, blockDir); // fills the block cache
     for (let r = 0; r < rounds; r++) {
       readings.push(await probe!.read());
       // Alternate which engine goes first, so a change in machine load hits both.
       if (r % 2 === 0) {
         fast.push(spawnChild(name, 'fast', warm));
+        cached.push(spawnChild(name, 'fastc', 0, blockDir));
         two.push(spawnChild(name, 'fast2', 0));
         interp.push(spawnChild(name, 'interp', 1));
       } else {
         interp.push(spawnChild(name, 'interp', 1));
         two.push(spawnChild(name, 'fast2', 0));
+        cached.push(spawnChild(name, 'fastc', 0, blockDir));
         fast.push(spawnChild(name, 'fast', warm));
       }
     }
@@ -185,22 +202,24 @@ export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): 
         interpColdMs: r1(iCold), interpWarmMs: r1(iWarm), interpColdCpuMs: r1(med(interp, (x) => x.coldCpuMs)),
         xInterpCold: r2(iCold / coldMs), xInterpWarm: r2(iWarm / warmMs),
         xInterpColdCpu: r2(med(interp, (x) => x.coldCpuMs) / med(fast, (x) => x.coldCpuMs)),
+        cachedColdMs: r1(med(cached, (x) => x.coldMs)), xInterpColdCached: r2(iCold / med(cached, (x) => x.coldMs)), cachedBlocks: med(cached, (x) => x.cachedBlocks),
         threads2ColdMs: r1(med(two, (x) => x.coldMs)), threads2ColdCpuMs: r1(med(two, (x) => x.coldCpuMs)),
         x1threadCold: r2(coldMs / med(two, (x) => x.coldMs)), threads2Used: two.map((x) => x.threads ?? 1).join('/'),
         ...(two.some((x) => x.reason !== undefined) ? { threads2Why: [...new Set(two.map((x) => x.reason).filter((x) => x !== undefined))].join('; ') } : {}),
         probeMs: r2(median(readings.map((x) => x.oneMs))), probe2x: r2(median(readings.map((x) => x.parallel))), loadAvg: r1(loadavg()[0]!),
-        check: [...fast, ...two, ...interp].find((x) => x.bad !== null)?.bad ?? 'ok',
+        check: [...fast, ...cached, ...two, ...interp].find((x) => x.bad !== null)?.bad ?? 'ok',
       },
     });
   }
   probe?.close();
+  rmSync(blockDir, { recursive: true, force: true });
   return results;
 }
 
 if (process.argv[2] === '--child') {
-  const [, , , name, engine, warm] = process.argv;
-  if (engine !== 'fast' && engine !== 'interp' && engine !== 'fast2') throw new Error(`engine must be fast, fast2 or interp, not ${engine}`);
-  process.stdout.write(JSON.stringify(await child(name!, engine, intArg(['--warm', warm ?? ''], '--warm', 0, { min: 0 }))) + '\n');
+  const [, , , name, engine, warm, blockDir] = process.argv;
+  if (engine !== 'fast' && engine !== 'interp' && engine !== 'fast2' && engine !== 'fastc') throw new Error(`engine must be fast, fast2, fastc or interp, not ${engine}`);
+  process.stdout.write(JSON.stringify(await child(name!, engine, intArg(['--warm', warm ?? ''], '--warm', 0, { min: 0 }), blockDir)) + '\n');
   process.exit(0); // a worker left out by the late join may still be loading
 } else if (import.meta.filename === process.argv[1]) {
   const a = process.argv.slice(2);

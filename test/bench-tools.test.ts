@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { reusedCopies, pairedRatio, type Run } from '../bench/rdna3.js';
 import { MachineProbe, median } from '../bench/machine-probe.js';
 import { benchCases } from '../bench/cases.js';
@@ -95,4 +97,18 @@ test('bench fresh-ab: two fresh gpusim runs a round, each build with its own cod
   for (const x of m.slice(1)) assert.ok(Number(x) > 0);
   // A manifest and nothing else: a usage error.
   assert.throws(() => execFileSync(process.execPath, [join(ROOT, 'dist/bench/fresh-ab.js')], { stdio: 'pipe' }), (e: { status?: number }) => e.status === 2);
+});
+
+test('bench cold: a fastc child fills the block cache in its directory and the next one takes it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-cold-blocks-'));
+  try {
+    const child = () => JSON.parse(execFileSync(process.execPath, [join(ROOT, 'dist', 'bench', 'cold.js'), '--child', 'vaddmul', 'fastc', '0', dir], { encoding: 'utf8' })) as { cachedBlocks: number; bad: string | null };
+    const first = child();
+    const second = child();
+    assert.equal(first.cachedBlocks, 0);
+    assert.ok(second.cachedBlocks > 0, `blocks from the cache: ${second.cachedBlocks}`);
+    assert.equal(second.bad, null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
