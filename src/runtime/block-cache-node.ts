@@ -13,9 +13,9 @@
  * version and architecture and the size and time of the build's dist/.tsbuildinfo: another build
  * may generate other code for the same instructions), one file per block, named by a hash of
  * its key (keyHash: node:crypto alone took ~10 ms to load in a fresh process), holding the key;
- * at most MAX_BLOCK_FILES of them. Directories of other builds are
- * removed when this one is first written. Without a build stamp, or with GPUSIM_CODE_CACHE=0 or
- * GPUSIM_BLOCK_CACHE=0, there is no cache; any failure to read or write falls back to generating.
+ * at most MAX_BLOCK_FILES of them. Directories of other builds are removed whenever this one is
+ * written. Without a build stamp, or with GPUSIM_CODE_CACHE=0 or GPUSIM_BLOCK_CACHE=0, there is no
+ * cache; any failure to read or write falls back to generating.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
