@@ -146,16 +146,16 @@ function buildBlock(program: Program, pc: number, i: number): Block | null {
   // The block cache's key: its plans' runs are translated for this wave size and VGPR count.
   const storeKey = store === null ? '' : `${key}|w${env.waveSize}|v${env.vgprs}`;
   let plan = plans.get(key);
-  if ((plan === undefined || !fits(plan, ops)) && store !== null) {
-    const p = planFromRecord(store.get(storeKey), ops, env);
-    if (p !== undefined) {
-      plans.set(key, (plan = p));
+  if (plan !== undefined && !fits(plan, ops)) plan = undefined;
+  if (plan === undefined && store !== null) {
+    plan = planFromRecord(store.get(storeKey), ops, env);
+    if (plan !== undefined) {
+      plans.set(key, plan);
       engineTime.cachedBlocks++;
     }
   }
-  const fitting = plan !== undefined && fits(plan, ops);
-  const b = blockOf(ops, pc, fitting ? { len: plan!.src.length, taken: plan!.translated } : minSrcLen(ops, env));
-  if (fitting) fill(b, plan!);
+  const b = blockOf(ops, pc, plan !== undefined ? { len: plan.src.length, taken: plan.translated } : minSrcLen(ops, env));
+  if (plan !== undefined) fill(b, plan);
   else {
     makers.set(b, () => {
       const p = compileBlock(ops, pc, program.target.space, env);

@@ -101,26 +101,13 @@ export interface RunBytes {
 }
 
 /**
- * What a run's caller is made from: its ops in the translator's terms (`ops`, made only when a
- * translation is: a run restored from the block cache usually has its bytes), whether it has SALU
- * ops or reads SCC (`salu`) and code that differs hot (`hasHot`: valu.ts hasHotCode).
- */
-interface RunSource {
-  readonly ops: () => readonly WOp[];
-  readonly salu: boolean;
-  readonly hasHot: boolean;
-  readonly n: number;
-  readonly bytes: RunBytes;
-}
-
-/**
  * The caller of a translated run, instantiated on first use. The run is translated and
  * its module compiled at its first call, not when its block's source is made: a block that is
  * built but never runs compiled (a straight block stepped op by op in a short dispatch, tier.ts)
  * costs no translation (conv2d 256x256's fresh dispatch spent about half of its block building
  * there).
  */
-function lazyRunner(src: RunSource, ws: 32 | 64): Runner {
+function lazyRunner(src: RunnerDesc, runOps: () => readonly WOp[], ws: 32 | 64): Runner {
   let f: ((off: number, table: number, start: number, limit: number, lds: number, ldsSize: number) => number) | null = null;
   const n = src.n;
   // SCC in the thread's slot while the run's SALU ops run (salu.ts): the wave's copied in, and back
@@ -136,7 +123,7 @@ function lazyRunner(src: RunSource, ws: 32 | 64): Runner {
     const b = src.bytes;
     let bytes = hot ? b.hot : b.cold;
     if (bytes === undefined) {
-      bytes = translateRun(src.ops(), ws, hot);
+      bytes = translateRun(runOps(), ws, hot);
       wasmTier.translations++;
       if (hot) b.hot = bytes;
       else b.cold = bytes;
@@ -311,10 +298,25 @@ export interface WasmRun {
  * the loop run's trip bumper (made again from the block's ops and those kinds).
  */
 export type RunDesc =
-  | { readonly k: 'runner'; readonly at: number; readonly n: number; readonly loop: boolean; readonly salu: boolean; readonly hasHot: boolean; readonly bytes: RunBytes }
+  | RunnerDesc
   | { readonly k: 'value'; readonly name: keyof typeof RUN_VALUES }
   | { readonly k: 'kinds'; readonly kinds: Uint8Array }
   | { readonly k: 'trip'; readonly kinds: Uint8Array };
+
+/**
+ * A run's caller as the block cache records it (and what lazyRunner makes it from): ops [at, at + n)
+ * of the block (`loop`: the whole block, its back branch last), whether it has SALU ops or reads
+ * SCC, whether its code differs hot (valu.ts hasHotCode), and its translations' bytes so far.
+ */
+export interface RunnerDesc {
+  readonly k: 'runner';
+  readonly at: number;
+  readonly n: number;
+  readonly loop: boolean;
+  readonly salu: boolean;
+  readonly hasHot: boolean;
+  readonly bytes: RunBytes;
+}
 
 const RUN_VALUES = { rest, bumpDone, memStats };
 
@@ -349,7 +351,7 @@ export function runArg(d: RunDesc, ops: readonly Op[], ws: 32 | 64, vgprs: numbe
         }
         return run;
       };
-      return lazyRunner({ ops: runOps, salu: d.salu, hasHot: d.hasHot, n: d.n, bytes: d.bytes }, ws);
+      return lazyRunner(d, runOps, ws);
     }
   }
 }
@@ -386,9 +388,7 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
   // completed in this call (run ops [a - k, d): the handlers of the ops it hands back bump their
   // own): one shared call (bumpDone) over the run's kinds, only for runs that have any; a line per
   // op (`inline`: a loop body, which TurboFan compiles anyway and specialises).
-  const salu = run.some((x) => 'salu' in x || ('back' in x && x.readsScc));
-  const hasHot = hasHotCode(run);
-  const source = (d: RunDesc & { k: 'runner' }): RunSource => ({ ops: () => run, salu, hasHot, n, bytes: d.bytes });
+  const runner: RunnerDesc = { k: 'runner', at: k, n, loop: back !== undefined, salu: run.some((x) => 'salu' in x || ('back' in x && x.readsScc)), hasHot: hasHotCode(run), bytes: {} };
   const kinds = Uint8Array.from(run, (x) => ('wait' in x ? (x.call ? WAIT : 0) : 'ds' in x ? DS : 'smem' in x ? SMEM : 'global' in x ? (x.global.store && x.global.storeCnt === 'vscnt' ? VS : VM) : 0));
   // A line per op with a counter, run when `ranAt(j)` holds (the op was completed in this call).
   const lines = (ranAt: (j: number) => string) => run.map((_, j) => {
@@ -407,11 +407,9 @@ export function wasmRun(ops: readonly Op[], k: number, ws: 32 | 64, vgprs: numbe
     // trips (tripBumper: one call) and the last trip's ops [0, d).
     const later = kinds.some((x) => x !== 0) ? `if (T > 0) { if (T > 1) WT(w, T - 1); ${lines((j) => `d > ${j}`)}} ` : '';
     const code = `const q = WR(w, a, z); w.laneOps += q >>> 16; const T = (q >>> 8) & 255, d = q & 255, dd = T > 0 ? ${n} : d; ${lines((j) => `dd > ${j} && a <= ${j}`)}${later}`;
-    const runner: RunDesc = { k: 'runner', at: k, n, loop: true, salu, hasHot, bytes: {} };
-    return { n, loop: true, code, params: ['WR', 'WREST', 'WT', 'GS'], args: [lazyRunner(source(runner), ws), rest, tripBumper(ops, kinds), memStats], descs: [runner, { k: 'value', name: 'rest' }, { k: 'trip', kinds }, { k: 'value', name: 'memStats' }] };
+    return { n, loop: true, code, params: ['WR', 'WREST', 'WT', 'GS'], args: [lazyRunner(runner, () => run, ws), rest, tripBumper(ops, kinds), memStats], descs: [runner, { k: 'value', name: 'rest' }, { k: 'trip', kinds }, { k: 'value', name: 'memStats' }] };
   }
   const bumps = !inline ? (kinds.some((x) => x !== 0) ? `if (d > a - ${k}) WB(w, $O, ${k}, WK, a - ${k}, d); ` : '') : lines((j) => `d > ${j} && a <= ${k + j}`);
   const code = `const q = WR(w, a - ${k}, z - ${k}); w.laneOps += q >>> 16; const d = q & 255; ${bumps}`;
-  const runner: RunDesc = { k: 'runner', at: k, n, loop: false, salu, hasHot, bytes: {} };
-  return { n, loop: false, code, params: ['WR', 'WREST', 'WB', 'WK', 'GS'], args: [lazyRunner(source(runner), ws), rest, bumpDone, kinds, memStats], descs: [runner, { k: 'value', name: 'rest' }, { k: 'value', name: 'bumpDone' }, { k: 'kinds', kinds }, { k: 'value', name: 'memStats' }] };
+  return { n, loop: false, code, params: ['WR', 'WREST', 'WB', 'WK', 'GS'], args: [lazyRunner(runner, () => run, ws), rest, bumpDone, kinds, memStats], descs: [runner, { k: 'value', name: 'rest' }, { k: 'value', name: 'bumpDone' }, { k: 'kinds', kinds }, { k: 'value', name: 'memStats' }] };
 }
