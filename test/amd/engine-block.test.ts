@@ -403,6 +403,30 @@ test('blocks: a second Program of the same code reuses the block plan with its o
   assert.equal(c.inlined, a.inlined - 1, 'the load is called, not inlined');
 });
 
+test('blocks: the same code at two addresses runs one generated function, each with its own PCs', () => {
+  // Each copy ends at its branch (never taken: SCC is 1), so the second starts a block of its own.
+  const body = ['v_add_nc_u32_e32 v1, v2, v3', 's_add_u32 s0, s1, 5', 'global_load_b32 v4, v12, s[40:41]', 's_waitcnt vmcnt(0)', 'v_fmac_f32_e32 v5, v4, v1', 's_cmp_eq_u32 s0, s0', 's_cbranch_scc0 0'];
+  const src = [...body, ...body, 's_endpgm'].join('\n');
+  for (const wasm of [false, true]) {
+    const was = wasmTier.on;
+    setWasmTier(wasm);
+    try {
+      const p = prog(src);
+      const a = blockAt(p, CODE_VA)!;
+      const len = a.ops.reduce((s, o) => s + o.size, 0);
+      const b = blockAt(p, CODE_VA + len)!;
+      assert.equal(a.n, body.length);
+      assert.equal(b.n, body.length);
+      assert.equal(blockFunction(b), blockFunction(a), `wasm ${wasm}: one function for both copies`);
+      assert.deepEqual([(a.args[0] as number[])[0], (b.args[0] as number[])[0]], [CODE_VA, CODE_VA + len], 'each passes its own PCs');
+    } finally {
+      setWasmTier(was);
+    }
+  }
+  // Run through both copies, budgets cutting anywhere in either (the PCs a cut leaves): as the interpreter.
+  for (let seed = 1; seed <= 24; seed++) trial(seed, seed % 2 ? 32 : 64, () => src);
+});
+
 test('tiering: a straight block that waits whatever its source is stepped without making it; when that wait is over, its source makes the wait', () => {
   const saved = { ...tiering };
   const dispatch = { ...tierDispatch };

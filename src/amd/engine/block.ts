@@ -247,7 +247,11 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // the switch below): t0 is the clock of op 0 as if it had started there, the limit and the
   // return value count ops from the block's start, and it skips the sanitizer steps of the quiet
   // prefix only if ops [e, quiet) are quiet from no track too (replays then start at e).
-  const lines: string[] = ['const t0 = clk.t - e;'];
+  // PCs are written from the block's start $P ($A[0][0]), so blocks that differ only in where they
+  // are (reduce_lds's seven tree steps: translated runs and calls) share one function: V8 warms
+  // and optimises it once, on all their visits together.
+  const at = (pc: number): string => (pc === pc0 ? '$P' : `($P + ${pc - pc0})`);
+  const lines: string[] = ['const $P = $A[0][0], t0 = clk.t - e;'];
   let fusedRuns = 0;
   // Entries k (0 < k < quiet) from which ops [k, quiet) are not quiet from no track: a wave
   // entering there steps them all (its case clears sk; falling through from an earlier op runs
@@ -280,15 +284,15 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     const wcOn = k < quiet ? 'wc !== null && !sk' : 'wc !== null';
     if (refs === null) {
       return [MEM_CLASS[op.ci] === 1
-        ? `if (${wcOn}) { w.pc = ${pc}; wc.step(w, $O[${k}]); }`
-        : `if (${wcOn} && w.waitTrack !== null) { w.pc = ${pc}; wc.step(w, $O[${k}]); }`];
+        ? `if (${wcOn}) { w.pc = ${at(pc)}; wc.step(w, $O[${k}]); }`
+        : `if (${wcOn} && w.waitTrack !== null) { w.pc = ${at(pc)}; wc.step(w, $O[${k}]); }`];
     }
     if (refs.length === 0) return [];
     const any = [...new Set(refs)].map((r) => `K[${r}]`).join(' | ');
-    return [`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${pc}; wc.step(w, $O[${k}]); } }`];
+    return [`if (${wcOn} && w.waitTrack !== null) { const K = w.waitTrack.kind; if ((${any}) !== 0) { w.pc = ${at(pc)}; wc.step(w, $O[${k}]); } }`];
   };
   // The caller's limit (the rest of the wave's quantum, the instruction budget) stops before op k.
-  const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${pcs[k]}; clk.t = t0 + ${k}; return ${k}; }`;
+  const limLine = (k: number) => `if (lim === ${k}) { ${replay(k)}w.pc = ${at(pcs[k]!)}; clk.t = t0 + ${k}; return ${k}; }`;
   // `body` (an Inline's or a fused run's statements) as block b<label>, with its free names bound:
   // `params` (declared by the generator, code.ts) to $A slots.
   const bindLines = (label: string, body: string, params: readonly string[], slot: (j: number) => readonly [number, number]): string[] => {
@@ -303,7 +307,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
   // op), else called.
   const opLines = (k: number): string[] => {
     const op = ops[k]!;
-    const next = pcs[k]! + op.size;
+    const next = at(pcs[k]! + op.size);
     const last = k === n - 1;
     // Leaving early: the wave stopped, trapped or branched away after op k.
     const leave = `{ ${replay(k + 1)}clk.t = t0 + ${k + 1}; return ${k + 1}; }`;
@@ -351,11 +355,11 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       }
       const rp = (x: string) => (quiet > 0 ? `if (sk && ${x} < ${quiet}) wc.replay(w, $O, $A[0], ${x}, T > 0 ? 0 : e); ` : '');
       const stepFrom = quiet > 0 ? `sk ? ${quiet} : 0` : '0';
-      const after = `if (T > 0 && d === 0) { w.pc = ${pc0}; clk.t = t0 + T * ${n}; return T * ${n}; } `
+      const after = `if (T > 0 && d === 0) { w.pc = $P; clk.t = t0 + T * ${n}; return T * ${n}; } `
         + `const t1 = t0 + T * ${n}, zl = lim - T * ${n} < ${n} ? lim - T * ${n} : ${n}; `
         + `const r = d === zl ? zl : WREST(w, clk, t1, $O, $A[0], d, zl, wc, ${stepFrom}); `
         + `if (r < 0) { ${rp('-r')}clk.t = t1 - r; return T * ${n} - r; } `
-        + `if (r === ${n}) { w.pc = ${pcs[n - 1]! + ops[n - 1]!.size}; clk.t = t1 + ${n}; return T * ${n} + ${n}; } `
+        + `if (r === ${n}) { w.pc = ${at(pcs[n - 1]! + ops[n - 1]!.size)}; clk.t = t1 + ${n}; return T * ${n} + ${n}; } `
         + `${rp('r')}w.pc = $A[0][r]; clk.t = t1 + r; return T * ${n} + r;`;
       lines.push(`{ const a = e, z = ${free} ? lim : lim < ${n} ? lim : ${n};`);
       lines.push(...bindLines(`0_${n}`, `${wr.code} ${steps.join(' ')} ${after}`, wr.params, (j) => [-1, konst(wr.args[j], wr.descs[j]!)]), '}');
@@ -397,7 +401,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
       const args = [...wr.args, ...(shared ? [stepDone, stepRefsOf(ops)] : [])];
       const argDescs: ConstDesc[] = [...wr.descs, ...(shared ? [{ k: 'stepDone' } as const, { k: 'stepRefs' } as const] : [])];
       lines.push(...bindLines(`${k}_${end}`, `${wr.code} ${after}`, params, (j) => [-1, konst(args[j], argDescs[j]!)]), '}');
-      if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
+      if (end === n) lines.push(`w.pc = ${at(pcs[n - 1]! + ops[n - 1]!.size)};`);
       inlined += wr.n;
       translated += wr.n;
       fusedRuns++;
@@ -414,7 +418,7 @@ function compileBlock(ops: readonly Op[], pc0: number, space?: OperandSpace, env
     lines.push(`if (lim < ${end}) return cut(w, clk, wc, ${quiet > 0 ? 'sk' : 'false'}, ${quiet}, t0, $O, $A[0], ${k}, lim, e);`);
     for (let i = k; i < end; i++) lines.push(...stepLines(i));
     lines.push(...bindLines(`${k}_${end}`, fused.code, fused.params, (j) => [-1, konst(fused.args[j], { k: 'helper', name: fused.params[j]! })]));
-    if (end === n) lines.push(`w.pc = ${pcs[n - 1]! + ops[n - 1]!.size};`);
+    if (end === n) lines.push(`w.pc = ${at(pcs[n - 1]! + ops[n - 1]!.size)};`);
     inlined += fused.n;
     fusedRuns++;
     k = end;
