@@ -52,6 +52,9 @@ test('the one-file CLI runs like the separate modules and keeps a code cache', {
     assert.equal(timing(modules.out), 'modules');
     assert.equal(timing(first.out), 'one file');
     assert.equal(timing(second.out), 'one file, code cache');
+    // Node's own start-up comes first, before the first instruction.
+    const t = (JSON.parse(second.out) as { timing: { nodeStartMs: number; firstInstructionMs: number } }).timing;
+    assert.ok(t.nodeStartMs > 0 && t.nodeStartMs < t.firstInstructionMs, JSON.stringify(t));
     assert.deepEqual(strip(first.out), strip(modules.out));
     assert.deepEqual(strip(second.out), strip(modules.out));
     const files = readdirSync(join(cache, 'gpusim')).filter((f) => f.startsWith('cli-'));
