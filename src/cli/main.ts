@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /** The `gpusim` command: dispatch to a subcommand, map errors to exit codes and one-line messages. */
 import { parseArgs } from 'node:util';
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 import { loadCommand, loadCommands } from './commands/index.js';
 import { EXIT_ERROR, type CliIO } from './command.js';
@@ -97,20 +98,59 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 }
 
 /**
+ * A writer to file descriptor `fd` that does not make Node's stream for it: `stream` (process.stdout
+ * or .stderr) costs ~6 ms of every process the first time either is touched (Node loads its
+ * stream and socket modules), while `gpusim run --json` writes one string. Each string goes out
+ * with writeSync; a pipe the reader left non-blocking and full (EAGAIN) hands the rest, and
+ * everything after it, to the stream, in order. `gpusim ... | head` closing the pipe early
+ * (EPIPE) is not an error: the process ends with the exit code it has. Windows keeps the stream
+ * (its console takes text through it). `write` is writeSync but in tests.
+ */
+export function fdWriter(fd: number, stream: () => NodeJS.WriteStream, write: (fd: number, b: Uint8Array, off: number) => number = writeSync): (s: string) => void {
+  let via: NodeJS.WriteStream | null = null;
+  const viaStream = (): NodeJS.WriteStream => {
+    if (via === null) {
+      via = stream();
+      via.on('error', (e: NodeJS.ErrnoException) => {
+        if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        throw e;
+      });
+    }
+    return via;
+  };
+  if (process.platform === 'win32' && write === writeSync) return (s) => void viaStream().write(s);
+  return (s) => {
+    if (via !== null) {
+      via.write(s);
+      return;
+    }
+    const b = Buffer.from(s, 'utf8');
+    for (let off = 0; off < b.length;) {
+      try {
+        off += write(fd, b, off);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') {
+          viaStream().write(b.subarray(off));
+          return;
+        }
+        if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
+        throw e;
+      }
+    }
+  };
+}
+
+/**
  * Runs the command line of this process (process.argv) and sets the exit code. `gpusim` (this
  * file run as a program) calls it through launch.ts, which runs the one-file build of the CLI
  * (scripts/bundle.mjs) when there is a fresh one, and this module's own otherwise.
  */
 export async function runCli(): Promise<void> {
-  // `gpusim ... | head` closes the pipe early: that is not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
   const io: CliIO = {
-    stdout: (s) => void process.stdout.write(s),
-    stderr: (s) => void process.stderr.write(s),
-    isTTY: !!process.stderr.isTTY,
+    stdout: fdWriter(1, () => process.stdout),
+    stderr: fdWriter(2, () => process.stderr),
+    isTTY: isatty(2),
   };
   process.exitCode = await main(process.argv.slice(2), io);
 }
