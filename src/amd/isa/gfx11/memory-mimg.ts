@@ -78,8 +78,15 @@ interface Fast {
   readonly nsa: readonly (readonly number[] | null | undefined)[];
   readonly origNsa: readonly number[];
 }
-const RSRC_OK: Record<number, boolean[]> = { 4: [], 8: [] };
-for (const n of [4, 8]) for (let v = 0; v < 32; v++) RSRC_OK[n]![v] = rsrcName(v, n) !== null;
+/** Whether each srsrc/ssamp field value names a tuple, by tuple size (made at the first MIMG decode). */
+let rsrcOk: Record<number, boolean[]> | null = null;
+function rsrcOkTable(): Record<number, boolean[]> {
+  if (rsrcOk === null) {
+    rsrcOk = { 4: [], 8: [] };
+    for (const n of [4, 8]) for (let v = 0; v < 32; v++) rsrcOk[n]![v] = rsrcName(v, n) !== null;
+  }
+  return rsrcOk;
+}
 
 /** LLVM's vdata dword count for dmask/d16/tfe (4 channels for gather4-like ops; packed d16). */
 export function mimgDst(g4: boolean, dmask: number, d16: number, tfe: number): number {
@@ -120,21 +127,38 @@ function fastTable(L: MimgLayout): (Fast | undefined)[] {
   return FAST;
 }
 
-export function makeMimgCodec(L: MimgLayout): Codec {
+/** A MIMG layout's opcode tables: entries and precomputed numbers by opcode, entries by mnemonic. */
+interface MimgTables {
+  readonly TABLE: (MimgEntry | undefined)[];
+  readonly BY_NAME: Map<string, { op: number; e: MimgEntry }>;
+  readonly FAST: (Fast | undefined)[];
+}
+
+function mimgTables(L: MimgLayout): MimgTables {
   const TABLE: (MimgEntry | undefined)[] = [];
   const BY_NAME = new Map<string, { op: number; e: MimgEntry }>();
   for (const [k, e] of Object.entries(L.table)) {
     TABLE[Number(k)] = e;
     BY_NAME.set(e.mn, { op: Number(k), e });
   }
-  const FAST = fastTable(L);
+  return { TABLE, BY_NAME, FAST: fastTable(L) };
+}
+
+/**
+ * The MIMG codec of layout `L`. Its tables are made at its first decode or assembly: a process
+ * whose code has no image instruction (most compute kernels) never makes them (~2-3 ms of every
+ * start-up for the three targets' layouts).
+ */
+export function makeMimgCodec(L: MimgLayout): Codec {
+  let tables: MimgTables | null = null;
+  const T = (): MimgTables => (tables ??= mimgTables(L));
   const PREFIX = L.prefix;
   const countNsa = L.nsa[1] > 1;
   const FLAGS = FLAG_NAMES.filter((n) => L.flags[n]);
   // srsrc/ssamp texts: the generated table, or GFX11's register names (4-aligned tuples, 31 = null)
   const RT = L.rsrcText;
   const rname = (v: number, n: number): string | null => (RT ? (n === 4 ? RT.ssamp : RT.srsrc)[v] ?? null : rsrcName(v, n));
-  const rok = (v: number, n: number): boolean => (RT ? rname(v, n) !== null : RSRC_OK[n]![v]!);
+  const rok = (v: number, n: number): boolean => (RT ? rname(v, n) !== null : rsrcOkTable()[n]![v]!);
   const rparse = (l: AsmLine, t: string, n: number): number => {
     const i = RT ? (n === 4 ? RT.ssamp : RT.srsrc).indexOf(t.trim().toLowerCase()) : -1;
     return i >= 0 ? i : parseRsrc(l, t, n);
@@ -148,6 +172,7 @@ export function makeMimgCodec(L: MimgLayout): Codec {
     const w1 = word(words, index, 1, pc);
     const bad = (why: string, ws: number[] = [w0, w1]) => new DecodeError(pc, ws, why);
     const op = ((w0 >>> L.op[0]) & ((1 << L.op[1]) - 1)) | (L.opHi >= 0 ? ((w0 >>> L.opHi) & 1) << L.op[1] : 0);
+    const { TABLE, FAST } = T();
     const e = TABLE[op];
     if (!e) throw bad(`MIMG opcode ${op} is not defined`);
     const q = FAST[op]!;
@@ -219,6 +244,7 @@ export function makeMimgCodec(L: MimgLayout): Codec {
     return s;
   },
   assemble(l: AsmLine): number[] | null {
+    const { BY_NAME } = T();
     const hit = BY_NAME.get(l.mnemonic) ?? BY_NAME.get(aliasOf(L.aliases, l.mnemonic));
     if (!hit) return null;
     const { op, e } = hit;
