@@ -102,33 +102,39 @@ function asmClassOf(space: OperandSpace, v: number): string {
 export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Validity): Codec {
   const table: (ScalarOp | undefined)[] = new Array(1 << L.op.bits).fill(undefined);
   for (const [k, e] of Object.entries(T.tables[L.name] ?? {})) table[Number(k)] = e;
-  const byMnemonic = new Map<string, { op: number; e: ScalarOp }>();
-  table.forEach((e, op) => { if (e && !byMnemonic.has(e.mnemonic)) byMnemonic.set(e.mnemonic, { op, e }); });
-  for (const [alias, m] of Object.entries(T.aliases[L.name] ?? {})) {
-    const hit = byMnemonic.get(m);
-    if (hit && !byMnemonic.has(alias)) byMnemonic.set(alias, hit);
-  }
+  // The assembler's opcodes by mnemonic, made at its first use (a run or disassembly never reads them).
+  let byMnemonicMap: Map<string, { op: number; e: ScalarOp }> | null = null;
+  const byMnemonic = (): Map<string, { op: number; e: ScalarOp }> => {
+    if (byMnemonicMap !== null) return byMnemonicMap;
+    const m = new Map<string, { op: number; e: ScalarOp }>();
+    table.forEach((e, op) => { if (e && !m.has(e.mnemonic)) m.set(e.mnemonic, { op, e }); });
+    for (const [alias, name] of Object.entries(T.aliases[L.name] ?? {})) {
+      const hit = m.get(name);
+      if (hit && !m.has(alias)) m.set(alias, hit);
+    }
+    return (byMnemonicMap = m);
+  };
   const fieldNames = Object.keys(L.fields);
-  // Per opcode, the register fields to validate: a table of the values LLVM accepts (by name or with a remark).
-  const checks: { fi: number; field: string; ok: Uint8Array; src: boolean }[][] = table.map((e) => {
-    if (!e) return [];
-    return e.operands.flatMap((o) => {
-      let base: Uint8Array;
-      let field = o.field;
-      if (o.kind === 'sreg') base = valid.sreg[o.dwords!]!;
-      else if (o.kind === 'ssrc') base = valid.ssrc[o.dwords!]!;
-      else if (o.kind === 'sbase') base = valid.sreg[o.dwords!]!.filter((_, v) => v % 2 === 0);
-      else if (o.kind === 'smemoff') {
-        // GFX9 (imm/soe layout): every 7-bit value names a register, and soffset may be unused.
-        if (L.fields.imm) return [];
-        base = valid.sreg[1]!; field = 'soffset';
-      }
-      else return [];
-      const ok = Uint8Array.from(base);
-      for (const k of Object.keys(o.remarks ?? {})) ok[Number(k)] = 1;
-      for (const v of o.invalid ?? []) ok[v] = 0;
-      return [{ fi: fieldNames.indexOf(field), field, ok, src: o.kind === 'ssrc' }];
-    });
+  // Per opcode, the register fields to validate: a table of the values LLVM accepts (by name or
+  // with a remark). Made at the opcode's first decode: every process made them for every opcode of
+  // every scalar encoding (a copy of a 128-256-entry table per operand) at start-up.
+  const checks: ({ fi: number; field: string; ok: Uint8Array; src: boolean }[] | undefined)[] = new Array(table.length).fill(undefined);
+  const checksOf = (e: ScalarOp): { fi: number; field: string; ok: Uint8Array; src: boolean }[] => e.operands.flatMap((o) => {
+    let base: Uint8Array;
+    let field = o.field;
+    if (o.kind === 'sreg') base = valid.sreg[o.dwords!]!;
+    else if (o.kind === 'ssrc') base = valid.ssrc[o.dwords!]!;
+    else if (o.kind === 'sbase') base = valid.sreg[o.dwords!]!.filter((_, v) => v % 2 === 0);
+    else if (o.kind === 'smemoff') {
+      // GFX9 (imm/soe layout): every 7-bit value names a register, and soffset may be unused.
+      if (L.fields.imm) return [];
+      base = valid.sreg[1]!; field = 'soffset';
+    }
+    else return [];
+    const ok = Uint8Array.from(base);
+    for (const k of Object.keys(o.remarks ?? {})) ok[Number(k)] = 1;
+    for (const v of o.invalid ?? []) ok[v] = 0;
+    return [{ fi: fieldNames.indexOf(field), field, ok, src: o.kind === 'ssrc' }];
   });
   const zero0 = Int32Array.from(table, (e) => e?.zero0 ?? 0);
   const zero1 = Int32Array.from(table, (e) => e?.zero1 ?? 0);
@@ -162,7 +168,7 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
     }
     for (let i = 0; i < nf; i++) vals[i] = (words[index + fw[i]!]! >>> flo[i]!) & fmask[i]!;
     let needLit = hasLit[op] === 1;
-    const cs = checks[op]!;
+    const cs = checks[op] ?? (checks[op] = checksOf(e));
     for (let i = 0; i < cs.length; i++) {
       const c = cs[i]!;
       const v = vals[c.fi]!;
@@ -241,7 +247,7 @@ export function makeScalarCodec(T: ScalarTargetData, L: ScalarLayout, valid: Val
   }
 
   function assemble(line: AsmLine): number[] | null {
-    const hit = byMnemonic.get(line.mnemonic);
+    const hit = byMnemonic().get(line.mnemonic);
     if (!hit) return null;
     const { op, e } = hit;
     const bad = (why: string): never => { throw new AsmError(line.line, `${e.mnemonic}: ${why}`); };
