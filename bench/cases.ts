@@ -202,6 +202,48 @@ export function benchCases(o: CaseOptions): BenchCase[] {
       check: (out) => cmpU32(out['bins'], want),
     });
   }
+  // The small kernels of issue 24's table: a 3x3 convolution and an LDS-tiled transpose.
+  if (sel('conv2d')) {
+    const n = small ? 32 : 256;
+    const x = floats(n * n, 10, -2, 2), wt = floats(9, 11, -1, 1);
+    // kernels/src/conv2d.cl (FP_CONTRACT OFF): each product and each sum rounded to binary32, in
+    // the kernel's order (dy, then dx, from -1), clamp-to-edge borders.
+    const want = new Float32Array(n * n);
+    const clamp = (v: number) => (v < 0 ? 0 : v > n - 1 ? n - 1 : v);
+    for (let y = 0; y < n; y++) {
+      for (let xi = 0; xi < n; xi++) {
+        let acc = 0;
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) acc = Math.fround(acc + Math.fround(x[clamp(y + dy) * n + clamp(xi + dx)]! * wt[(dy + 1) * 3 + dx + 1]!));
+        }
+        want[y * n + xi] = acc;
+      }
+    }
+    cases.push({
+      name: 'conv2d', what: `3x3 convolution of a ${n}x${n} f32 image, clamp-to-edge, weights in constant memory, block 16x8`,
+      launch: {
+        codeObject: fixture('conv2d.co'), grid: [n, n, 1], block: [16, 8, 1],
+        buffers: [f32buf('in', x), zeros('out', 'f32', n * n), f32buf('wt', wt)],
+        args: [{ kind: 'buffer', name: 'in' }, { kind: 'buffer', name: 'out' }, { kind: 'buffer', name: 'wt' }, { kind: 'scalar', type: 'u32', value: n }, { kind: 'scalar', type: 'u32', value: n }],
+      },
+      check: (out) => cmpF32(out['out'], want),
+    });
+  }
+  if (sel('transpose')) {
+    const n = small ? 32 : 256;
+    const x = floats(n * n, 12, -1000, 1000);
+    const want = new Float32Array(n * n);
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) want[r * n + c] = x[c * n + r]!;
+    cases.push({
+      name: 'transpose', what: `${n}x${n} f32 transpose through a padded 16x17 LDS tile, block 16x16`,
+      launch: {
+        codeObject: fixture('transpose.co'), grid: [n, n, 1], block: [16, 16, 1],
+        buffers: [f32buf('in', x), zeros('out', 'f32', n * n)],
+        args: [{ kind: 'buffer', name: 'in' }, { kind: 'buffer', name: 'out' }, { kind: 'scalar', type: 'u32', value: n }, { kind: 'scalar', type: 'u32', value: n }],
+      },
+      check: (out) => cmpF32(out['out'], want),
+    });
+  }
   // Memory: 2^24-element c = a + b (the issue's bound: peak RSS under 1.5x the 192 MiB of buffers + 300 MiB).
   if (o.memoryCase) {
     const n = 1 << 24;

@@ -21,6 +21,15 @@
  *   over it; the blocks it took from the cache;
  * - `probeMs` / `probe2x`: the machine probe (machine-probe.ts) before each round, medians.
  *
+ * Then a `[fresh gpusim run]` row per case: the issue's own measure, the case as a user runs it.
+ * The case is written as a manifest (its inputs as files: caseManifest) and run by fresh `gpusim
+ * run` processes of the one-file CLI (bin/gpusim.cjs, code and block caches in a directory of the
+ * bench's), engine fast on its first run (GPUSIM_BLOCK_CACHE=0), fast again with the block cache
+ * an earlier run filled, and interp, the order rotated every round: `dispatchMs` /
+ * `cachedDispatchMs` / `interpDispatchMs` and the same for `processMs` (medians), `xInterpDispatch`
+ * / `xInterpDispatchCached` / `xInterpProcess` / `xInterpProcessCached` (geometric means over the
+ * rounds of the interpreter's time over fast's), the outputs checked against the CPU reference.
+ *
  * A `start-up` row first: fresh `gpusim run kernels/manifests/empty.json --json` processes (the CLI
  * as a user starts it: bin/gpusim.cjs), the separate ES modules (GPUSIM_BUNDLE=0) and the one-file
  * build with its code cache (src/cli/launch.ts) alternating: Node's own start-up (`nodeStartMs`,
@@ -32,7 +41,7 @@
  */
 import { intArg } from './args.js';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setBlockStore } from '../src/amd/engine/block.js';
@@ -40,7 +49,7 @@ import { openBlockStore } from '../src/runtime/block-cache-node.js';
 import { freshBundle } from '../src/runtime/code-cache-node.js';
 import { BUNDLE_NAME } from '../src/cli/launch.js';
 import { ROOT } from '../tools/gen/run.js';
-import { benchCases } from './cases.js';
+import { benchCases, type BenchCase } from './cases.js';
 import { runKernel } from '../src/runtime/run.js';
 import { engineTime } from '../src/amd/engine/program.js';
 import { nodeWorkerHost, threadCpuMs } from '../src/runtime/parallel-node.js';
@@ -136,6 +145,103 @@ function startupRun(esm: boolean): StartupRun {
   return { nodeStartMs: t.nodeStartMs, firstInstMs: t.firstInstructionMs, processMs: t.processMs, cpuMs: t.cpuMs.process };
 }
 
+/**
+ * `c` as a `gpusim run` manifest in `dir` (its code object and every buffer's initial contents as
+ * files, every buffer an output); returns the manifest's path.
+ */
+export function caseManifest(c: BenchCase, dir: string): string {
+  const l = c.launch;
+  if (!(l.codeObject instanceof Uint8Array)) throw new Error(`${c.name}: the case's code object is not bytes`);
+  writeFileSync(join(dir, 'kernel.co'), l.codeObject);
+  const buffers: Record<string, unknown> = {};
+  for (const b of l.buffers) {
+    writeFileSync(join(dir, `${b.name}.in.bin`), b.data);
+    buffers[b.name] = { type: b.type, file: `${b.name}.in.bin` };
+  }
+  const args = l.args.map((a) => {
+    if (a.kind === 'buffer') return a.name;
+    if (a.kind === 'scalar') return { [a.type]: a.value };
+    throw new Error(`${c.name}: a ${a.kind} argument has no manifest form here`);
+  });
+  const m = { codeObject: 'kernel.co', ...(l.kernel !== undefined ? { kernel: l.kernel } : {}), grid: l.grid, block: l.block, buffers, args, outputs: l.buffers.map((b) => b.name) };
+  const file = join(dir, 'manifest.json');
+  writeFileSync(file, JSON.stringify(m));
+  return file;
+}
+
+interface CliRun {
+  readonly dispatchMs: number;
+  readonly processMs: number;
+  readonly blocksFromCache: number;
+  readonly bad: string | null;
+}
+
+/**
+ * One fresh `gpusim run MANIFEST --json --out DIR` as a user starts it (bin/gpusim.cjs: the one-file
+ * CLI with its code cache), its code and block caches under `cache` (XDG_CACHE_HOME), the case's
+ * check on the outputs it wrote.
+ */
+function cliRun(c: BenchCase, manifest: string, cache: string, out: string, engine: 'fast' | 'fastc' | 'interp'): CliRun {
+  const env = { ...process.env, XDG_CACHE_HOME: cache, ...(engine === 'fast' ? { GPUSIM_BLOCK_CACHE: '0' } : {}) };
+  const args = [join(ROOT, 'bin/gpusim.cjs'), 'run', manifest, '--json', '--out', out, ...(engine === 'interp' ? ['--engine', 'interp'] : [])];
+  let text: string;
+  try {
+    text = execFileSync(process.execPath, args, { encoding: 'utf8', env, maxBuffer: 1 << 26 });
+  } catch (e) {
+    // Exit code 1: a finding (the report is still on stdout).
+    text = (e as { stdout?: string }).stdout ?? '';
+    if (!text) throw e;
+  }
+  const t = (JSON.parse(text) as { timing: { dispatchMs: number; processMs: number; blocksFromCache: number } }).timing;
+  const got: Record<string, Uint8Array> = {};
+  for (const b of c.launch.buffers) got[b.name] = new Uint8Array(readFileSync(join(out, `${b.name}.bin`)));
+  return { dispatchMs: t.dispatchMs, processMs: t.processMs, blocksFromCache: t.blocksFromCache, bad: c.check(got) };
+}
+
+/**
+ * The case as a user runs it, the issue's measure: fresh `gpusim run` processes, engine fast (its
+ * first run: no block cache), fast with the block cache an earlier run filled (a repeated run) and
+ * interp, the order rotated every round. Medians of the dispatch and process wall times, and the
+ * geometric means over the rounds of the interpreter's time over each fast one's (same round).
+ */
+export function benchCli(c: BenchCase, rounds: number): BenchResult {
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-cold-cli-'));
+  try {
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    const manifest = caseManifest(c, dir);
+    const cache = join(dir, 'cache');
+    const kinds = ['fast', 'fastc', 'interp'] as const;
+    const runs: Record<(typeof kinds)[number], CliRun[]> = { fast: [], fastc: [], interp: [] };
+    // Untimed: the code cache, and the block cache fastc reads.
+    cliRun(c, manifest, cache, out, 'fastc');
+    cliRun(c, manifest, cache, out, 'interp');
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = kinds[(r + (r % 2 === 0 ? k : kinds.length - 1 - k)) % kinds.length]!;
+        runs[kind].push(cliRun(c, manifest, cache, out, kind));
+      }
+    }
+    const r1 = (x: number) => Math.round(x * 10) / 10;
+    const r2 = (x: number) => Math.round(x * 100) / 100;
+    const med = (xs: readonly CliRun[], f: (x: CliRun) => number) => r1(median(xs.map(f)));
+    const gm = (xs: readonly CliRun[], f: (x: CliRun) => number) => r2(Math.exp(xs.reduce((s, x, i) => s + Math.log(f(runs.interp[i]!) / f(x)), 0) / xs.length));
+    return {
+      name: `${c.name} [fresh gpusim run]`,
+      figures: {
+        rounds, dispatchMs: med(runs.fast, (x) => x.dispatchMs), cachedDispatchMs: med(runs.fastc, (x) => x.dispatchMs), interpDispatchMs: med(runs.interp, (x) => x.dispatchMs),
+        xInterpDispatch: gm(runs.fast, (x) => x.dispatchMs), xInterpDispatchCached: gm(runs.fastc, (x) => x.dispatchMs),
+        processMs: med(runs.fast, (x) => x.processMs), cachedProcessMs: med(runs.fastc, (x) => x.processMs), interpProcessMs: med(runs.interp, (x) => x.processMs),
+        xInterpProcess: gm(runs.fast, (x) => x.processMs), xInterpProcessCached: gm(runs.fastc, (x) => x.processMs),
+        cachedBlocks: median(runs.fastc.map((x) => x.blocksFromCache)), loadAvg: r1(loadavg()[0]!),
+        check: [...runs.fast, ...runs.fastc, ...runs.interp].find((x) => x.bad !== null)?.bad ?? 'ok',
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The start-up row: separate modules against the one-file CLI (with its code cache), alternating. */
 export function benchStartup(rounds = 5): BenchResult {
   if (freshBundle(BUNDLE_NAME) === null) return { name: 'start-up [fresh gpusim run, empty kernel]', figures: { note: 'no fresh dist/gpusim-cli.cjs (esbuild not installed?): separate modules only' } };
@@ -216,6 +322,10 @@ export async function benchCold(filter?: string, rounds = ROUNDS, warm = WARM): 
   }
   probe?.close();
   rmSync(blockDir, { recursive: true, force: true });
+  // The same cases as a user runs them (the one-file CLI), when the build made it.
+  if (freshBundle(BUNDLE_NAME) !== null) {
+    for (const c of benchCases({ root: ROOT, only: (n) => names.includes(n) })) results.push(benchCli(c, rounds));
+  }
   return results;
 }
 

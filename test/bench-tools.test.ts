@@ -5,11 +5,14 @@ import assert from 'node:assert/strict';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { reusedCopies, pairedRatio, type Run } from '../bench/rdna3.js';
 import { MachineProbe, median } from '../bench/machine-probe.js';
 import { benchCases } from '../bench/cases.js';
+import { benchCli, caseManifest } from '../bench/cold.js';
+import { freshBundle } from '../src/runtime/code-cache-node.js';
+import { BUNDLE_NAME } from '../src/cli/launch.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -111,4 +114,27 @@ test('bench cold: a fastc child fills the block cache in its directory and the n
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('bench cold: a case as a gpusim run manifest gives its outputs; the fresh-run row checks them and takes blocks from the cache', { skip: freshBundle(BUNDLE_NAME) === null ? 'no fresh one-file CLI' : false }, () => {
+  // Full size: a grid of fewer waves than tiering.firstCalls builds no block (tier.ts).
+  const [c] = benchCases({ root: ROOT, only: (n) => n === 'transpose' });
+  assert.ok(c);
+  const dir = mkdtempSync(join(tmpdir(), 'gpusim-cold-manifest-'));
+  try {
+    const m = caseManifest(c, dir);
+    execFileSync(process.execPath, [join(ROOT, 'bin/gpusim.cjs'), 'run', m, '--out', join(dir, 'out')], { encoding: 'utf8', env: { ...process.env, GPUSIM_BLOCK_CACHE: '0' } });
+    const got = Object.fromEntries(c.launch.buffers.map((b) => [b.name, new Uint8Array(readFileSync(join(dir, 'out', `${b.name}.bin`)))]));
+    assert.equal(c.check(got), null, 'the CPU reference holds for what gpusim run wrote');
+    // A wrong output is caught: the check is not vacuous.
+    got['out']![0]! ^= 1;
+    assert.notEqual(c.check(got), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const r = benchCli(c, 1);
+  assert.equal(r.name, 'transpose [fresh gpusim run]');
+  assert.equal(r.figures['check'], 'ok');
+  assert.ok((r.figures['cachedBlocks'] as number) > 0, JSON.stringify(r.figures));
+  for (const k of ['dispatchMs', 'cachedDispatchMs', 'interpDispatchMs', 'xInterpDispatch', 'xInterpProcess']) assert.ok((r.figures[k] as number) > 0, k);
 });
