@@ -20,12 +20,14 @@ export const LLVM_OBJDUMP = process.env.LLVM_OBJDUMP ?? 'llvm-objdump-19';
  * time). Gzipped files in the user's cache directory ($XDG_CACHE_HOME/gpusim/llvm or
  * ~/.cache/gpusim/llvm, beside the CLI's code cache) so that a fresh clone on the same machine
  * reuses them, as ccache does; GPUSIM_LLVM_CACHE=DIR moves it, =0 turns it off. A different LLVM build prints a different --version, so its answers are its own.
+ * Another tool's answers (the r600 generator's clang-19 compiles) go in with that tool's
+ * `--version` text and every input file's bytes among `parts`.
  */
 const CACHE_DIR = process.env.GPUSIM_LLVM_CACHE === '0' ? null
   : process.env.GPUSIM_LLVM_CACHE ?? join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'gpusim', 'llvm');
 let toolIdentity: string | undefined;
 
-function cached(parts: readonly (string | Uint8Array)[], run: () => string): string {
+export function cached(parts: readonly (string | Uint8Array)[], run: () => string): string {
   if (CACHE_DIR === null) return run();
   toolIdentity ??= [LLVM_MC, LLVM_OBJDUMP].map((t) => {
     const r = spawnSync(t, ['--version'], { encoding: 'utf8' });

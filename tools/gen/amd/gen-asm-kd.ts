@@ -9,10 +9,21 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LLVM_MC } from '../llvm.js';
+import { cached, LLVM_MC } from '../llvm.js';
 import { loadCodeObject } from '../../../src/formats/amdgpu/codeobject.js';
 
 const LLD = process.env.LLD ?? 'ld.lld-19';
+
+/** ld.lld's --version text (part of the cached answers' key). */
+let lldId: string | undefined;
+function lldIdentity(): string {
+  if (lldId === undefined) {
+    const r = spawnSync(LLD, ['--version'], { encoding: 'utf8' });
+    if (r.error) throw r.error;
+    lldId = r.stdout;
+  }
+  return lldId;
+}
 
 interface Case {
   readonly name: string;
@@ -241,20 +252,27 @@ export function generate(): Record<string, string> {
       const s = join(dir, `${c.name}.s`);
       const o = join(dir, `${c.name}.o`);
       const co = join(dir, `${c.name}.co`);
-      writeFileSync(s, source);
-      const mc = spawnSync(LLVM_MC, ['-triple=amdgcn-amd-amdhsa', `-mcpu=${c.mcpu}`, ...(c.mattr ? [`-mattr=${c.mattr}`] : []), '-filetype=obj', s, '-o', o], { encoding: 'utf8' });
-      if (mc.error) throw mc.error;
+      const mcArgs = ['-triple=amdgcn-amd-amdhsa', `-mcpu=${c.mcpu}`, ...(c.mattr ? [`-mattr=${c.mattr}`] : []), '-filetype=obj'];
+      // llvm-mc's verdict and ld.lld's object, remembered in the LLVM answer cache (llvm.ts) by the
+      // tools' versions, the arguments and the source: gen-check runs this generator every test run.
+      const r = JSON.parse(cached(['asm-kd', lldIdentity(), ...mcArgs, source], () => {
+        writeFileSync(s, source);
+        const mc = spawnSync(LLVM_MC, [...mcArgs, s, '-o', o], { encoding: 'utf8' });
+        if (mc.error) throw mc.error;
+        if (mc.status !== 0) return JSON.stringify({ mcError: mc.stderr });
+        const ld = spawnSync(LLD, ['-shared', o, '-o', co], { encoding: 'utf8' });
+        if (ld.error) throw ld.error;
+        if (ld.status !== 0) throw new Error(`${c.name}: ld.lld failed: ${ld.stderr}`);
+        return JSON.stringify({ co: readFileSync(co).toString('base64') });
+      })) as { mcError?: string; co?: string };
       const entry: Record<string, unknown> = { name: c.name, mcpu: c.mcpu, ...(c.mattr ? { mattr: c.mattr } : {}), source };
-      if (mc.status !== 0) {
-        const m = /:(\d+):\d+: error: (.*)/.exec(mc.stderr);
-        entry.error = m ? { line: Number(m[1]), message: m[2] } : { line: 0, message: mc.stderr.trim().split('\n')[0] };
+      if (r.mcError !== undefined) {
+        const m = /:(\d+):\d+: error: (.*)/.exec(r.mcError);
+        entry.error = m ? { line: Number(m[1]), message: m[2] } : { line: 0, message: r.mcError.trim().split('\n')[0] };
         out.push(entry);
         continue;
       }
-      const ld = spawnSync(LLD, ['-shared', o, '-o', co], { encoding: 'utf8' });
-      if (ld.error) throw ld.error;
-      if (ld.status !== 0) throw new Error(`${c.name}: ld.lld failed: ${ld.stderr}`);
-      const obj = loadCodeObject(new Uint8Array(readFileSync(co)), c.name);
+      const obj = loadCodeObject(new Uint8Array(Buffer.from(r.co!, 'base64')), c.name);
       const h = obj.elf.header;
       entry.eflags = h.flags;
       entry.abiVersion = h.abiVersion;

@@ -17,10 +17,26 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseElf } from '../../../src/formats/elf.js';
+import { cached } from '../llvm.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const CLANG = process.env.CLANG ?? 'clang-19';
 const CLC = process.env.CLC ?? '/usr/lib/clc';
+
+/** clang's --version text: part of every cached answer's key (tools/gen/llvm.ts `cached`). */
+let clangId: string | undefined;
+function clangIdentity(): string {
+  return (clangId ??= execFileSync(CLANG, ['--version'], { encoding: 'utf8' }));
+}
+
+/**
+ * clang's output for `args` (and `input` on stdin), remembered in the LLVM answer cache by
+ * clang's version, the arguments and the bytes of `files` (the source and the libclc bitcode it
+ * links): `npm test` regenerates this table every run (gen-check), ~12 s of clang otherwise.
+ */
+function clangCached(what: string, args: readonly string[], files: readonly string[], run: () => string): string {
+  return cached([`r600 ${what}`, clangIdentity(), ...args, ...files.flatMap((f) => [f, readFileSync(f)])], run);
+}
 
 /**
  * ALU ops: name, source count, opcode on R600/R700 and on Evergreen/Cayman (hex, '-' = absent),
@@ -322,9 +338,13 @@ function compileProbes(seen: Seen): void {
           '-Xclang', `${CLC}/${gen}-r600--.bc`, '-include', 'clc/clc.h'];
         const o = join(tmp, `${f}.${gen}.o`);
         const s = join(tmp, `${f}.${gen}.s`);
-        execFileSync(CLANG, [...flags, '-c', join(dir, f), '-o', o], { stdio: 'pipe' });
-        execFileSync(CLANG, [...flags, '-S', join(dir, f), '-o', s], { stdio: 'pipe' });
-        pair(readFileSync(s, 'utf8'), readFileSync(o), gen, `probe ${f} (${gen})`, seen);
+        const src = join(dir, f);
+        const out = JSON.parse(clangCached('probe', flags, [src, `${CLC}/${gen}-r600--.bc`], () => {
+          execFileSync(CLANG, [...flags, '-c', src, '-o', o], { stdio: 'pipe' });
+          execFileSync(CLANG, [...flags, '-S', src, '-o', s], { stdio: 'pipe' });
+          return JSON.stringify({ o: readFileSync(o).toString('base64'), s: readFileSync(s, 'utf8') });
+        })) as { o: string; s: string };
+        pair(out.s, Buffer.from(out.o, 'base64'), gen, `probe ${f} (${gen})`, seen);
       }
     }
   } finally {
@@ -372,7 +392,8 @@ interface ChipFacts { mcpu: string; fp64: boolean; waveSize: number; stackSubent
 function chipFacts(): ChipFacts[] {
   const wave = new Map(WAVE_FACTS.split('|').map((e) => e.trim().split(/\s+/)).map(([m, w]) => [m!, Number(w)]));
   return MCPUS.split(' ').map((mcpu) => {
-    const out = execFileSync(CLANG, ['-x', 'cl', '-target', 'r600', `-mcpu=${mcpu}`, '-nogpulib', '-dM', '-E', '-'], { input: '', stdio: ['pipe', 'pipe', 'pipe'] }).toString();
+    const args = ['-x', 'cl', '-target', 'r600', `-mcpu=${mcpu}`, '-nogpulib', '-dM', '-E', '-'];
+    const out = clangCached('macros', args, [], () => execFileSync(CLANG, args, { input: '', stdio: ['pipe', 'pipe', 'pipe'] }).toString());
     const waveSize = wave.get(mcpu);
     if (waveSize === undefined) throw new Error(`gen-isa: no wavefront size for -mcpu=${mcpu}`);
     return { mcpu, fp64: /#define __HAS_FMAF__ 1/.test(out), waveSize, stackSubentries: waveSize < 64 ? 8 : 4 };
