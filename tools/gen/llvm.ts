@@ -95,14 +95,23 @@ function mattrArgs(mattr: string): string[] {
 }
 
 function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], padWord: number, mattr: string): ProbeResult[] {
-  const dir = mkdtempSync(join(tmpdir(), 'gpusim-probe-'));
-  try {
-    const buf = Buffer.alloc(probes.length * SLOT_BYTES);
-    probes.forEach((p, i) => {
-      if (p.length * 4 > 24) throw new Error('probe longer than 24 bytes');
-      for (let k = 0; k < SLOT_BYTES / 4; k++) buf.writeUInt32LE((k < p.length ? p[k]! : padWord) >>> 0, i * SLOT_BYTES + k * 4);
-    });
-    const text = cached(['disassembleProbes', mcpu, mattr, buf], () => {
+  const buf = Buffer.alloc(probes.length * SLOT_BYTES);
+  probes.forEach((p, i) => {
+    if (p.length * 4 > 24) throw new Error('probe longer than 24 bytes');
+    for (let k = 0; k < SLOT_BYTES / 4; k++) buf.writeUInt32LE((k < p.length ? p[k]! : padWord) >>> 0, i * SLOT_BYTES + k * 4);
+  });
+  // The answer as parsed (a JSON line per probe), remembered beside LLVM's text and keyed by the
+  // parser's own source as well: a chunk's text is ~8 lines a probe (the s_nop padding), and
+  // reading them took most of the valu and memory generators' time once LLVM's answers were cached.
+  const parsed = cached(['disassembleProbes parsed', PARSER_SOURCE, mcpu, mattr, buf], () => JSON.stringify(parseChunk(objdumpChunk(mcpu, buf, mattr), probes.length)));
+  return JSON.parse(parsed) as ProbeResult[];
+}
+
+/** llvm-objdump's text for the probe slots in `buf` (cached: see `cached`). */
+function objdumpChunk(mcpu: string, buf: Buffer, mattr: string): string {
+  return cached(['disassembleProbes', mcpu, mattr, buf], () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpusim-probe-'));
+    try {
       const bin = join(dir, 'p.bin');
       writeFileSync(bin, buf);
       const obj = join(dir, 'p.o');
@@ -112,52 +121,56 @@ function disassembleChunk(mcpu: string, probes: readonly (readonly number[])[], 
       return execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${mcpu}`, ...mattrArgs(mattr).map((a) => '-' + a), '--no-show-raw-insn', obj], {
         encoding: 'utf8', maxBuffer: 1 << 30,
       });
-    });
-    // Only a slot's first instruction and the address after it matter: the s_nop padding (most of
-    // the lines) is read for its address alone, without the full pattern or normalizeText (which
-    // took most of the valu and memory generators' time on 20,000-probe chunks).
-    const byAddr = new Map<number, string>();
-    const warned = new Set<number>();
-    // The address after each slot start's first line (its size), and the slot start waiting for it.
-    const nextOf = new Map<number, number>();
-    let waiting = -1;
-    const reached = (addr: number) => {
-      if (waiting >= 0) nextOf.set(waiting, addr);
-      waiting = -1;
-    };
-    for (const line of text.split('\n')) {
-      // llvm-objdump-19 (AMDGPU, --no-show-raw-insn) prints `\t<text>  // <ADDR>: <RAW> [<label>] [; warnings]`.
-      const k = line.indexOf('// ');
-      if (k >= 0 && /^[0-9A-Fa-f]{6,}:/.test(line.slice(k + 3, k + 20))) {
-        const a = parseInt(line.slice(k + 3, line.indexOf(':', k + 3)), 16);
-        if (a % SLOT_BYTES !== 0) {
-          reached(a);
-          continue;
-        }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+/** What LLVM printed for each of `n` probe slots (disassembleProbes). */
+function parseChunk(text: string, n: number): ProbeResult[] {
+  // Only a slot's first instruction and the address after it matter: the s_nop padding (most of
+  // the lines) is read for its address alone, without the full pattern or normalizeText (which
+  // took most of the valu and memory generators' time on 20,000-probe chunks).
+  const byAddr = new Map<number, string>();
+  const warned = new Set<number>();
+  // The address after each slot start's first line (its size), and the slot start waiting for it.
+  const nextOf = new Map<number, number>();
+  let waiting = -1;
+  const reached = (addr: number) => {
+    if (waiting >= 0) nextOf.set(waiting, addr);
+    waiting = -1;
+  };
+  for (const line of text.split('\n')) {
+    // llvm-objdump-19 (AMDGPU, --no-show-raw-insn) prints `\t<text>  // <ADDR>: <RAW> [<label>] [; warnings]`.
+    const k = line.indexOf('// ');
+    if (k >= 0 && /^[0-9A-Fa-f]{6,}:/.test(line.slice(k + 3, k + 20))) {
+      const a = parseInt(line.slice(k + 3, line.indexOf(':', k + 3)), 16);
+      if (a % SLOT_BYTES !== 0) {
+        reached(a);
+        continue;
       }
-      const m = /^\s*([0-9a-f]+):\s*(.*)$/.exec(line);
-      const c = m ? null : /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]{6,}):(?: [0-9A-Fa-f]{8})+(\s.*)?$/.exec(line);
-      if (!m && !c) continue;
-      const addr = parseInt(m ? m[1]! : c![2]!, 16);
-      reached(addr);
-      const t = m ? m[2]! : c![1]!;
-      byAddr.set(addr, normalizeText(t));
-      if (t.includes('/*') || /;/.test(c?.[3] ?? '')) warned.add(addr);
-      if (!nextOf.has(addr) && waiting !== addr) waiting = addr;
     }
-    const res: ProbeResult[] = [];
-    for (let i = 0; i < probes.length; i++) {
-      const a = i * SLOT_BYTES;
-      const t = byAddr.get(a);
-      const next = nextOf.get(a) ?? a + 4;
-      if (t === undefined) throw new Error(`objdump produced nothing at slot ${i}`);
-      const unknown = t.startsWith('<unknown>') || t.startsWith('.long ');
-      res.push({ text: unknown ? null : t, size: next - a, invalid: !unknown && warned.has(a) });
-    }
-    return res;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+    const m = /^\s*([0-9a-f]+):\s*(.*)$/.exec(line);
+    const c = m ? null : /^\s+(.*?)\s*\/\/ ([0-9A-Fa-f]{6,}):(?: [0-9A-Fa-f]{8})+(\s.*)?$/.exec(line);
+    if (!m && !c) continue;
+    const addr = parseInt(m ? m[1]! : c![2]!, 16);
+    reached(addr);
+    const t = m ? m[2]! : c![1]!;
+    byAddr.set(addr, normalizeText(t));
+    if (t.includes('/*') || /;/.test(c?.[3] ?? '')) warned.add(addr);
+    if (!nextOf.has(addr) && waiting !== addr) waiting = addr;
   }
+  const res: ProbeResult[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = i * SLOT_BYTES;
+    const t = byAddr.get(a);
+    const next = nextOf.get(a) ?? a + 4;
+    if (t === undefined) throw new Error(`objdump produced nothing at slot ${i}`);
+    const unknown = t.startsWith('<unknown>') || t.startsWith('.long ');
+    res.push({ text: unknown ? null : t, size: next - a, invalid: !unknown && warned.has(a) });
+  }
+  return res;
 }
 
 /** Strip the trailing `// addr: ...` comment objdump adds and collapse whitespace. */
@@ -169,6 +182,9 @@ export function normalizeText(t: string): string {
   if (sc >= 0) s = s.slice(0, sc);
   return s.replace(/\s+/g, ' ').trim();
 }
+
+/** The probe parser's own code: part of the key of its cached answers, so a changed parser parses again. */
+const PARSER_SOURCE = `${parseChunk.toString()}\n${normalizeText.toString()}\n${SLOT_BYTES}`;
 
 /** Result of assembling one line with llvm-mc: its bytes as dwords, or the error LLVM gave. */
 export interface AsmResult {
