@@ -78,6 +78,8 @@ export class RegisterSpace {
   private readonly byOffset = new Map<number, RegInfo>();
   private readonly hiHalf = new Map<number, RegInfo>();
   private readonly byName = new Map<string, RegInfo>();
+  /** offsetOf's answers for names not spelled as stored. */
+  private readonly spelled = new Map<string, number | undefined>();
   readonly count: number;
 
   /** `extra` domains are merged in after the main one (a2xx/a3xx share AXXX). */
@@ -144,8 +146,13 @@ export class RegisterSpace {
   offsetOf(name: string): number | undefined {
     const direct = this.byName.get(name);
     if (direct) return direct.offset;
+    // Other spellings, normalised once each: the CP and the pipeline blocks look registers up by
+    // name at every draw (`RB_MRT[1].BASE` is stored as `RB_MRT[0x1].BASE`).
+    if (this.spelled.has(name)) return this.spelled.get(name);
     const norm = name.replace(/\[(\d+)\]/g, (_m, d: string) => (d === '0' ? '[0]' : `[0x${parseInt(d, 10).toString(16)}]`)).replace('[0x0]', '[0]');
-    return (this.byName.get(norm) ?? this.byName.get(norm + '.REG'))?.offset;
+    const off = (this.byName.get(norm) ?? this.byName.get(norm + '.REG'))?.offset;
+    this.spelled.set(name, off);
+    return off;
   }
 
   /** Offset by name, throwing a readable error when unknown. */
@@ -213,14 +220,27 @@ export function bitsetFields(type: string, gen: Gen, cond?: (c: string) => boole
 }
 
 function bits(lo: number, hi: number, low: number, high: number): number {
-  // Extract bits low..high (inclusive, may straddle the 32-bit halves) as an unsigned number.
-  let v = 0;
+  // Extract bits low..high (inclusive, may straddle the 32-bit halves) as an unsigned number: shifts
+  // and masks within a half (every register read of the CP and the pipeline blocks comes here), a
+  // straddling field of up to 53 bits from its two parts, exactly; wider ones bit by bit as before.
   const width = high - low + 1;
+  if (high < 32) return width === 32 ? lo >>> 0 : (lo >>> low) & ((1 << width) - 1);
+  if (low >= 32) return width === 32 ? hi >>> 0 : (hi >>> (low - 32)) & ((1 << width) - 1);
+  if (width <= 53) {
+    const hw = high - 31;
+    const top = hw === 32 ? hi >>> 0 : hi & ((1 << hw) - 1);
+    return top * 2 ** (32 - low) + (lo >>> low);
+  }
+  return bitByBit(lo, hi, low, high);
+}
+
+function bitByBit(lo: number, hi: number, low: number, high: number): number {
+  let v = 0;
   for (let b = high; b >= low; b--) {
     const bitv = b < 32 ? (lo >>> b) & 1 : (hi >>> (b - 32)) & 1;
     v = v * 2 + bitv;
   }
-  return width > 53 ? v : v;
+  return v;
 }
 
 function hexs(v: number): string {
