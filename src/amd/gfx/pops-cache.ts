@@ -90,6 +90,8 @@ type Below = (n: number, i: number) => number;
 /** One write-through (clean-only) cache level with LRU replacement (Map insertion order). */
 class Level {
   readonly lines = new Map<number, Line>();
+  /** The line last used (the Map's last key), or -1. */
+  private mru = -1;
   hits = 0;
   misses = 0;
   readonly capacity: number;
@@ -101,12 +103,18 @@ class Level {
   read(n: number, i: number, below: Below): number {
     let l = this.lines.get(n);
     if (l) {
-      this.lines.delete(n);
-      this.lines.set(n, l);
+      // Most recently used already (a wave's lanes read a line's dwords one after another):
+      // re-inserting it would not change the order.
+      if (n !== this.mru) {
+        this.lines.delete(n);
+        this.lines.set(n, l);
+        this.mru = n;
+      }
     } else {
       if (this.lines.size >= this.capacity) this.lines.delete(this.lines.keys().next().value as number);
       l = { data: new Uint32Array(LINE_DWORDS), valid: 0 };
       this.lines.set(n, l);
+      this.mru = n;
     }
     if ((l.valid >>> i) & 1) {
       this.hits++;
@@ -128,10 +136,12 @@ class Level {
   /** Drop the line (a bypassing access evicts it). */
   invalidate(n: number): void {
     this.lines.delete(n);
+    if (n === this.mru) this.mru = -1;
   }
 
   clear(): void {
     this.lines.clear();
+    this.mru = -1;
   }
 }
 
