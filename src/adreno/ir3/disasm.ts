@@ -19,7 +19,7 @@
 import { f16 } from '../../core/float.js';
 import { InputError } from '../../core/errors.js';
 import { evalExpr } from './expr.js';
-import { ENUMS, EXPRS, gpuIdOf, leavesOf, type Bitset, type Field } from './isa.js';
+import { ENUMS, EXPRS, gpuIdOf, leafTableOf, type Bitset, type Field } from './isa.js';
 
 export interface Ir3DisasmOptions {
   /** Mesa gpu_id (630, 660, 730, 420...) or a generation number 3..7 (taken as gen * 100). */
@@ -144,8 +144,12 @@ export class Decoder {
 
   findBitset(root: string, val: bigint): Bitset | undefined {
     let match: Bitset | undefined;
-    for (const b of leavesOf(root, this.gpuId)) {
-      if ((val & b.mask & ~b.dontcare) !== b.match) continue;
+    const t = leafTableOf(root, this.gpuId);
+    const leaves = t.leaves;
+    const lo = t.wide ? 0 : Number(val & 0xffffffffn), hi = t.wide ? 0 : Number((val >> 32n) & 0xffffffffn);
+    for (let k = 0; k < leaves.length; k++) {
+      const b = leaves[k]!;
+      if (t.wide ? (val & b.mask & ~b.dontcare) !== b.match : ((lo & t.careLo[k]!) >>> 0) !== t.matchLo[k] || ((hi & t.careHi[k]!) >>> 0) !== t.matchHi[k]) continue;
       if (match) {
         this.error(`bitset conflict: ${match.name} vs ${b.name}`);
         return undefined;
