@@ -197,7 +197,7 @@ export class Decoder {
       for (const [pname, as] of scope.params ?? []) if (as === name) return this.resolveField(scope.parent, pname);
       return undefined;
     }
-    const val = field.expr !== undefined ? this.evaluate(scope, field.expr) : (scope.val >> BigInt(field.low)) & ((1n << BigInt(field.width)) - 1n);
+    const val = field.expr !== undefined ? this.evaluate(scope, field.expr) : (scope.val >> field.lowB) & field.maskB;
     return { field, val, scope };
   }
 
@@ -215,7 +215,7 @@ export class Decoder {
       if (c.expr !== undefined && !this.evaluate(scope, c.expr)) continue;
       for (const f of c.fields) {
         if (f.kind !== 'assert') continue;
-        const v = (scope.val >> BigInt(f.low)) & ((1n << BigInt(f.width)) - 1n);
+        const v = (scope.val >> f.lowB) & f.maskB;
         if (v !== BigInt(f.val!)) this.error(`WARNING: unexpected bits[${f.low}:${f.high}] in ${bitset.name}: ${fmt64(v)} vs ${fmt64(BigInt(f.val!))}`);
       }
       if (c.display === undefined) continue;

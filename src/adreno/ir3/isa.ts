@@ -17,6 +17,9 @@ export interface Field extends Ir3FieldDef {
   readonly kind: FieldKind;
   /** Bit width (derived fields: the `width` attribute, else 1, as isaspec has it). */
   readonly width: number;
+  /** `low` and the field's mask as BigInts, made once (the disassembler extracts fields from a BigInt word). */
+  readonly lowB: bigint;
+  readonly maskB: bigint;
 }
 
 export interface Case {
@@ -62,7 +65,8 @@ function buildBitsets(): Bitset[] {
       ...(c.display !== undefined ? { display: c.display } : {}),
       fields: c.fields.map((f) => {
         const kind: FieldKind = f.type === 'assert' ? 'assert' : BUILTIN.has(f.type) ? 'builtin' : ENUMS.has(f.type) ? 'enum' : 'bitset';
-        return { ...f, kind, width: f.high - f.low + 1 };
+        const width = f.high - f.low + 1;
+        return { ...f, kind, width, lowB: BigInt(f.low), maskB: (1n << BigInt(width)) - 1n };
       }),
     }));
     const bs: Bitset = {
