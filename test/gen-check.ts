@@ -24,7 +24,7 @@ function missingInput(e: unknown): string | null {
   if (!llvm && /llvm|ENOENT.*(mc|objdump|readobj|clang)/i.test(text)) return 'LLVM 19 is not installed';
   // One LLVM package may be installed without another (llvm-19 without clang-19): a tool the
   // generator spawns that is not on this machine is a missing input too, whichever it is.
-  if (err?.code === 'ENOENT' && err.path && /^(clang|llvm-|ld\.lld)/.test(err.path)) return `${err.path} is not installed`;
+  if (err?.code === 'ENOENT' && err.path && /^(clang|llc|llvm-|ld\.lld)/.test(err.path)) return `${err.path} is not installed`;
   if (!lld && /ld\.lld/.test(text)) return 'ld.lld-19 is not installed';
   if (!shared && err?.code === 'ENOENT' && /shared[/\\]ref/.test(text)) return '../shared/ref is not beside the repository';
   return null;

@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LLVM_MC, llvmVersion } from '../llvm.js';
+import { cached, LLVM_MC, llvmVersion } from '../llvm.js';
 import { decodeAt, encodingFamily, sameFirstFile, type IsaTarget } from '../../../src/amd/isa/target.js';
 import { gfx9 } from '../../../src/amd/isa/gfx9/index.js';
 import { gfx10 } from '../../../src/amd/isa/gfx10/index.js';
@@ -106,15 +106,17 @@ function probeGfx11(ex: Map<string, Example[]>, wave: string): Map<string, Probe
     const src = keys.map((k, i) => `L${i}:\n${k.ex.text}\n`).join('');
     const s = join(dir, 'a.s');
     writeFileSync(s, src);
-    let out = '';
-    try {
-      out = execFileSync(LLVM_MC, ['-arch=amdgcn', '-mcpu=gfx1100', `-mattr=${wave}`, '-show-encoding', s], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
-    } catch (e) {
-      // llvm-mc exits 1 when any line is refused; what it accepted is still on stdout.
-      const err = e as { stdout?: string; code?: string };
-      if (err.code === 'ENOENT' || err.stdout === undefined) throw e;
-      out = err.stdout;
-    }
+    // Remembered in the LLVM answer cache (llvm.ts) by the arguments and the source.
+    const out = cached(['exec-aliases', '-mcpu=gfx1100', `-mattr=${wave}`, src], () => {
+      try {
+        return execFileSync(LLVM_MC, ['-arch=amdgcn', '-mcpu=gfx1100', `-mattr=${wave}`, '-show-encoding', s], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 });
+      } catch (e) {
+        // llvm-mc exits 1 when any line is refused; what it accepted is still on stdout.
+        const err = e as { stdout?: string; code?: string };
+        if (err.code === 'ENOENT' || err.stdout === undefined) throw e;
+        return err.stdout;
+      }
+    });
     const res = new Map<string, Probe>();
     let cur = -1;
     for (const line of out.split('\n')) {

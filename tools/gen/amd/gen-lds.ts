@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { llvmVersion } from '../llvm.js';
+import { cached, llvmVersion } from '../llvm.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const LLC = process.env.LLC ?? 'llc-19';
@@ -57,11 +57,23 @@ function field(db: MesaDb, reg: string, name: string): { lo: number; width: numb
   return { lo: f.bits[0], width: f.bits[1] - f.bits[0] + 1 };
 }
 
-/** Run llc on an IR module; returns stdout and stderr. */
+/** llc's --version text (part of its cached answers' key). */
+let llcId: string | undefined;
+
+/** Run llc on an IR module; returns stdout and stderr (remembered in the LLVM answer cache, llvm.ts). */
 function llc(mcpu: string, ir: string): { out: string; err: string } {
-  const r = spawnSync(LLC, ['-mtriple=amdgcn--amdpal', `-mcpu=${mcpu}`, '-o', '-'], { input: ir, encoding: 'utf8' });
-  if (r.error) throw new Error(`LLVM 19 (${LLC}) is not installed: ${r.error.message}`);
-  return { out: r.stdout ?? '', err: r.stderr ?? '' };
+  if (llcId === undefined) {
+    const v = spawnSync(LLC, ['--version'], { encoding: 'utf8' });
+    // The spawn's own error (ENOENT, the tool's path): gen-check reads it as a missing input.
+    if (v.error) throw v.error;
+    llcId = v.stdout ?? '';
+  }
+  const args = ['-mtriple=amdgcn--amdpal', `-mcpu=${mcpu}`, '-o', '-'];
+  return JSON.parse(cached(['llc', llcId, ...args, ir], () => {
+    const r = spawnSync(LLC, args, { input: ir, encoding: 'utf8' });
+    if (r.error) throw new Error(`LLVM 19 (${LLC}) is not installed: ${r.error.message}`);
+    return JSON.stringify({ out: r.stdout ?? '', err: r.stderr ?? '' });
+  })) as { out: string; err: string };
 }
 
 function module(cc: 'amdgpu_cs' | 'amdgpu_ps', dwords: number): string {

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LLVM_MC, LLVM_OBJDUMP, assembleLines, disassembleProbes, llvmVersion } from '../llvm.js';
+import { LLVM_MC, LLVM_OBJDUMP, assembleLines, cached, disassembleProbes, llvmVersion } from '../llvm.js';
 import { buildGolden, formatGolden, rng } from '../golden.js';
 import { GFX9_SPACE, GFX10_SPACE, GFX11_SPACE, SRC, splitOperands, type OperandSpace } from '../../../src/amd/isa/operands.js';
 import { GFX10_SCALAR } from '../../../src/amd/isa/gfx10/layouts.js';
@@ -467,10 +467,13 @@ function learnBranches(T: ScalarGenTarget, L: ScalarLayout, infos: readonly OpIn
       const w = withLit(encode(L, c.op, { ...baseVals(L), simm16: 1 }));
       for (let k = 0; k < 4; k++) buf.writeUInt32LE((k < w.length ? w[k]! : 0xbf800000) >>> 0, i * 16 + k * 4);
     });
-    writeFileSync(join(dir, 'b.bin'), buf);
-    writeFileSync(join(dir, 'b.s'), `.text\n.incbin "${join(dir, 'b.bin')}"\n`);
-    execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${T.mcpu}`, '-filetype=obj', '-o', join(dir, 'b.o'), join(dir, 'b.s')]);
-    const text = execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${T.mcpu}`, join(dir, 'b.o')], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    // Remembered in the LLVM answer cache (llvm.ts) by the target and the probe bytes.
+    const text = cached(['scalar branch probes', T.mcpu, buf], () => {
+      writeFileSync(join(dir, 'b.bin'), buf);
+      writeFileSync(join(dir, 'b.s'), `.text\n.incbin "${join(dir, 'b.bin')}"\n`);
+      execFileSync(LLVM_MC, ['-arch=amdgcn', `-mcpu=${T.mcpu}`, '-filetype=obj', '-o', join(dir, 'b.o'), join(dir, 'b.s')]);
+      return execFileSync(LLVM_OBJDUMP, ['-d', `--mcpu=${T.mcpu}`, join(dir, 'b.o')], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    });
     const branchAt = new Set<number>();
     for (const line of text.split('\n')) {
       const m = /\/\/ ([0-9A-Fa-f]+): [0-9A-Fa-f ]+ <[^>]+>\s*$/.exec(line);
