@@ -146,10 +146,10 @@ export class Decoder {
     let match: Bitset | undefined;
     const t = leafTableOf(root, this.gpuId);
     const leaves = t.leaves;
-    const lo = t.wide ? 0 : Number(val & 0xffffffffn), hi = t.wide ? 0 : Number((val >> 32n) & 0xffffffffn);
+    const lo = Number(val & 0xffffffffn), hi = Number((val >> 32n) & 0xffffffffn);
     for (let k = 0; k < leaves.length; k++) {
+      if (((lo & t.careLo[k]!) >>> 0) !== t.matchLo[k] || ((hi & t.careHi[k]!) >>> 0) !== t.matchHi[k]) continue;
       const b = leaves[k]!;
-      if (t.wide ? (val & b.mask & ~b.dontcare) !== b.match : ((lo & t.careLo[k]!) >>> 0) !== t.matchLo[k] || ((hi & t.careHi[k]!) >>> 0) !== t.matchHi[k]) continue;
       if (match) {
         this.error(`bitset conflict: ${match.name} vs ${b.name}`);
         return undefined;

@@ -108,7 +108,7 @@ export function leavesOf(root: string, gpuId: number): readonly Bitset[] {
  * A root's leaves on `gpuId` as 32-bit halves of their patterns: the bits a leaf tests (its mask
  * without its don't-care bits) and the values they must have. The disassembler tests every leaf
  * against every instruction word; BigInt masks allocated at each test took a fifth of a cffdump
- * run. `wide` when a pattern reaches past bit 63 (the BigInt test then).
+ * run. ir3 instructions are 64 bits: a pattern past bit 63 is an error in the tables.
  */
 export interface LeafTable {
   readonly leaves: readonly Bitset[];
@@ -116,7 +116,6 @@ export interface LeafTable {
   readonly careHi: Uint32Array;
   readonly matchLo: Uint32Array;
   readonly matchHi: Uint32Array;
-  readonly wide: boolean;
 }
 
 const leafTables = new Map<string, LeafTable>();
@@ -128,16 +127,15 @@ export function leafTableOf(root: string, gpuId: number): LeafTable {
     const leaves = leavesOf(root, gpuId);
     const n = leaves.length;
     const careLo = new Uint32Array(n), careHi = new Uint32Array(n), matchLo = new Uint32Array(n), matchHi = new Uint32Array(n);
-    let wide = false;
     leaves.forEach((b, k) => {
       const care = b.mask & ~b.dontcare;
-      if (care >> 64n !== 0n || b.match >> 64n !== 0n || b.match < 0n) wide = true;
+      if (care >> 64n !== 0n || b.match >> 64n !== 0n || b.match < 0n) throw new Error(`ir3 isa: bitset ${b.name} has a pattern past bit 63`);
       careLo[k] = Number(care & 0xffffffffn);
       careHi[k] = Number((care >> 32n) & 0xffffffffn);
       matchLo[k] = Number(b.match & 0xffffffffn);
       matchHi[k] = Number((b.match >> 32n) & 0xffffffffn);
     });
-    leafTables.set(key, (t = { leaves, careLo, careHi, matchLo, matchHi, wide }));
+    leafTables.set(key, (t = { leaves, careLo, careHi, matchLo, matchHi }));
   }
   return t;
 }
